@@ -1,0 +1,417 @@
+/*
+ * lattice — write GPU kernels in CUDA C, compile them at run time and launch them,
+ * on an NVIDIA GPU (CUDA driver API + NVRTC) or on any CPU (the lattice emulator).
+ *
+ * The whole public API is this one header. Conventions:
+ *   - Every function that can fail returns a lat_status: LAT_OK (0) or a negative error.
+ *     The human-readable detail of the most recent failure on the calling thread is
+ *     returned by lat_last_error(), and also sent to the context's logger, if any.
+ *   - Descriptor structs are valid when zero-initialised: 0 always means "the default".
+ *   - Handles are opaque; destroying NULL is a no-op.
+ *   - Thread safety is stated per function. In short: everything may be called from any
+ *     thread; a context may be shared by threads; objects are not destroyed while other
+ *     threads use them.
+ */
+#ifndef LATTICE_H
+#define LATTICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#  define LAT_API
+#else
+#  define LAT_API __attribute__((visibility("default")))
+#endif
+
+/* ------------------------------------------------------------------------------------ */
+/* Version                                                                              */
+/* ------------------------------------------------------------------------------------ */
+
+#define LAT_VERSION_MAJOR 0
+#define LAT_VERSION_MINOR 1
+#define LAT_VERSION_PATCH 0
+/* One integer that grows with every release: major * 10000 + minor * 100 + patch. */
+#define LAT_VERSION_NUMBER \
+    (LAT_VERSION_MAJOR * 10000 + LAT_VERSION_MINOR * 100 + LAT_VERSION_PATCH)
+#define LAT_VERSION_STRING "0.1.0"
+
+/* The version of the library actually linked, as LAT_VERSION_NUMBER computes it.
+ * Thread safety: any thread. */
+LAT_API int lat_version(void);
+/* The same as a string, e.g. "0.1.0". Never NULL. Thread safety: any thread. */
+LAT_API const char *lat_version_string(void);
+
+/* ------------------------------------------------------------------------------------ */
+/* Status codes                                                                         */
+/* ------------------------------------------------------------------------------------ */
+
+/* XX(NAME, value, description). One table makes the enum and both string functions. */
+#define LAT_STATUS_MAP(XX)                                                                 \
+    XX(OK, 0, "success")                                                                   \
+    XX(ERROR_INVALID_VALUE, -1, "an argument is invalid (NULL pointer, zero size, ...)")   \
+    XX(ERROR_OUT_OF_MEMORY, -2, "out of host memory")                                     \
+    XX(ERROR_OUT_OF_DEVICE_MEMORY, -3, "out of device memory")                            \
+    XX(ERROR_OVERFLOW, -4, "a size or count overflows")                                    \
+    XX(ERROR_BACKEND_UNAVAILABLE, -5, "the requested backend is not available")           \
+    XX(ERROR_NO_DEVICE, -6, "no device is available")                                     \
+    XX(ERROR_INVALID_DEVICE, -7, "no device has this ordinal")                            \
+    XX(ERROR_INVALID_ADDRESS, -8, "the device address is not inside a live allocation")   \
+    XX(ERROR_FILE, -9, "a file could not be read")                                        \
+    XX(ERROR_INVALID_OPTION, -10, "a compiler option is not accepted")                    \
+    XX(ERROR_COMPILE, -11, "the kernel source failed to compile")                         \
+    XX(ERROR_UNSUPPORTED, -12, "the source uses a construct this backend does not support") \
+    XX(ERROR_KERNEL_NOT_FOUND, -13, "no kernel of that name in the module")               \
+    XX(ERROR_INVALID_DIMENSIONS, -14, "grid or block dimensions are zero or too large")   \
+    XX(ERROR_SHARED_MEMORY, -15, "the launch needs more shared memory than a block has")  \
+    XX(ERROR_ARG_COUNT, -16, "the number of kernel arguments does not match the kernel")  \
+    XX(ERROR_ARG_TYPE, -17, "a kernel argument does not match its parameter's type")      \
+    XX(ERROR_LAUNCH_FAILED, -18, "the kernel failed while running")                       \
+    XX(ERROR_DRIVER, -19, "the CUDA driver or NVRTC reported an error")                   \
+    XX(ERROR_INTERNAL, -20, "internal error in lattice")
+
+typedef enum lat_status {
+#define LAT_STATUS_ENUM_(name, value, text) LAT_##name = value,
+    LAT_STATUS_MAP(LAT_STATUS_ENUM_)
+#undef LAT_STATUS_ENUM_
+} lat_status;
+
+/* "LAT_ERROR_COMPILE" for LAT_ERROR_COMPILE; "LAT_UNKNOWN_STATUS" for a value not in the
+ * table. Never NULL. Thread safety: any thread. */
+LAT_API const char *lat_status_name(lat_status status);
+/* A one-line description of the status, as in the table above. Never NULL.
+ * Thread safety: any thread. */
+LAT_API const char *lat_status_string(lat_status status);
+/* The detailed message of the most recent failing lattice call made by the calling thread
+ * (for example "lat_memcpy_htod: copy of 800 bytes overruns the allocation of 400 bytes
+ * at 0x7f..."), or "" if none failed yet. The text stays valid until the next lattice call
+ * on this thread. Compiler logs of failed compiles are included in full.
+ * Thread safety: any thread; each thread sees its own message. */
+LAT_API const char *lat_last_error(void);
+
+/* ------------------------------------------------------------------------------------ */
+/* Backends                                                                             */
+/* ------------------------------------------------------------------------------------ */
+
+typedef enum lat_backend_kind {
+    /* Automatic: the backend named by the environment variable LATTICE_BACKEND
+     * ("cuda" or "emu") if it is set, else CUDA when a usable GPU, driver and NVRTC are
+     * present, else the emulator. */
+    LAT_BACKEND_AUTO = 0,
+    LAT_BACKEND_CUDA = 1, /* NVIDIA GPU through libcuda and NVRTC, loaded at run time */
+    LAT_BACKEND_EMU = 2   /* the CPU emulator (TinyCC + OpenMP) */
+} lat_backend_kind;
+
+/* "auto", "cuda" or "emu"; "unknown" otherwise. Thread safety: any thread. */
+LAT_API const char *lat_backend_name(lat_backend_kind kind);
+
+/* Resolves a backend request to the backend that would be used, checking that it is
+ * available. LAT_BACKEND_AUTO follows the rules above.
+ *   kind:     the request.
+ *   resolved: receives LAT_BACKEND_CUDA or LAT_BACKEND_EMU on success.
+ * Errors: LAT_ERROR_INVALID_VALUE (resolved is NULL, kind unknown, LATTICE_BACKEND has an
+ * unknown value); LAT_ERROR_BACKEND_UNAVAILABLE (the named backend cannot be used:
+ * lat_last_error() says why, e.g. "libcuda.so.1 not found" or "no CUDA device").
+ * The first call probes the backends (loads libraries); later calls reuse the result.
+ * Thread safety: any thread. */
+LAT_API lat_status lat_backend_resolve(lat_backend_kind kind, lat_backend_kind *resolved);
+
+/* ------------------------------------------------------------------------------------ */
+/* Devices                                                                              */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct lat_device_info {
+    char name[256];                 /* e.g. "NVIDIA H100 80GB HBM3", "lattice emulator" */
+    int compute_major;              /* compute capability, e.g. 9 and 0 for sm_90 */
+    int compute_minor;
+    size_t total_memory;            /* bytes of device memory */
+    int multiprocessor_count;       /* SMs; for the emulator, the host's processors */
+    int warp_size;                  /* 32 on both backends */
+    int max_threads_per_block;      /* 1024 */
+    int max_block_dim[3];           /* 1024, 1024, 64 */
+    int max_grid_dim[3];            /* 2147483647, 65535, 65535 */
+    size_t shared_memory_per_block; /* static shared memory limit, bytes (49152) */
+    size_t constant_memory;         /* bytes of __constant__ memory (65536) */
+    int clock_rate_khz;             /* peak clock, kHz (0 where unknown) */
+    int memory_bus_width;           /* bits (0 where unknown) */
+    int l2_cache_size;              /* bytes (0 where unknown) */
+    int max_threads_per_multiprocessor;
+    int registers_per_block;
+} lat_device_info;
+
+/* The number of devices of a backend.
+ *   kind:  a backend request, resolved as by lat_backend_resolve().
+ *   count: receives the number of devices (at least 1 on success).
+ * Errors: LAT_ERROR_INVALID_VALUE (count is NULL); LAT_ERROR_BACKEND_UNAVAILABLE.
+ * Thread safety: any thread. */
+LAT_API lat_status lat_device_count(lat_backend_kind kind, int *count);
+
+/* Fills *info for device `ordinal` (0-based) of a backend.
+ * Errors: LAT_ERROR_INVALID_VALUE (info is NULL); LAT_ERROR_BACKEND_UNAVAILABLE;
+ * LAT_ERROR_INVALID_DEVICE (ordinal < 0 or >= the device count); LAT_ERROR_DRIVER.
+ * Thread safety: any thread. */
+LAT_API lat_status lat_device_get_info(lat_backend_kind kind, int ordinal,
+                                       lat_device_info *info);
+
+/* ------------------------------------------------------------------------------------ */
+/* Contexts                                                                             */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct lat_context lat_context;
+
+typedef enum lat_log_level {
+    LAT_LOG_ERROR = 1,   /* a call failed: the same text as lat_last_error() */
+    LAT_LOG_WARNING = 2, /* e.g. a compile succeeded with warnings */
+    LAT_LOG_INFO = 3     /* e.g. which backend and device a context uses */
+} lat_log_level;
+
+typedef struct lat_logger {
+    /* Called synchronously, on the thread that made the lattice call, with a message
+     * that is valid only during the call. May be called from several threads at once
+     * when a context is shared. NULL: no logging. */
+    void (*func)(void *user_data, lat_log_level level, const char *message);
+    void *user_data;
+} lat_logger;
+
+typedef struct lat_context_desc {
+    lat_backend_kind backend; /* LAT_BACKEND_AUTO (0) by default: see lat_backend_kind */
+    int device;               /* device ordinal, 0 by default */
+    lat_logger logger;        /* where this context's errors, warnings and notes go */
+} lat_context_desc;
+
+/* Creates a context on a device: the object that owns device memory and modules.
+ *   desc: may be NULL for all defaults (automatic backend, device 0, no logger).
+ *   out:  receives the context; set to NULL on failure.
+ * Errors: LAT_ERROR_INVALID_VALUE; LAT_ERROR_BACKEND_UNAVAILABLE;
+ * LAT_ERROR_INVALID_DEVICE; LAT_ERROR_OUT_OF_MEMORY; LAT_ERROR_DRIVER.
+ * Thread safety: any thread. The context may then be used from any number of threads. */
+LAT_API lat_status lat_context_create(const lat_context_desc *desc, lat_context **out);
+
+/* Destroys a context: waits for its work, frees its modules and any device memory still
+ * allocated in it. NULL is a no-op. Thread safety: no other thread may use the context,
+ * or anything created from it, during or after the call. */
+LAT_API void lat_context_destroy(lat_context *ctx);
+
+/* The backend the context runs on (never LAT_BACKEND_AUTO). Thread safety: any thread. */
+LAT_API lat_backend_kind lat_context_backend(const lat_context *ctx);
+
+/* The device the context runs on. Errors: LAT_ERROR_INVALID_VALUE (NULL argument).
+ * Thread safety: any thread. */
+LAT_API lat_status lat_context_device_info(const lat_context *ctx, lat_device_info *info);
+
+/* Waits until all work submitted to the context has finished, and reports the first
+ * failure of that work (LAT_ERROR_LAUNCH_FAILED, with the kernel named in
+ * lat_last_error()). Errors: LAT_ERROR_INVALID_VALUE; LAT_ERROR_LAUNCH_FAILED;
+ * LAT_ERROR_DRIVER. Thread safety: any thread. */
+LAT_API lat_status lat_context_synchronize(lat_context *ctx);
+
+/* ------------------------------------------------------------------------------------ */
+/* Device memory                                                                        */
+/* ------------------------------------------------------------------------------------ */
+
+/* A device address, as the driver API's CUdeviceptr. 0 is the null address. */
+typedef uint64_t lat_deviceptr;
+
+/* Allocates `bytes` of device memory (aligned to at least 256 bytes).
+ * Errors: LAT_ERROR_INVALID_VALUE (ctx or out NULL, bytes 0);
+ * LAT_ERROR_OUT_OF_DEVICE_MEMORY. Thread safety: any thread. */
+LAT_API lat_status lat_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out);
+
+/* Frees an allocation made by lat_mem_alloc() in this context. 0 is a no-op.
+ * Errors: LAT_ERROR_INVALID_VALUE (ctx NULL); LAT_ERROR_INVALID_ADDRESS (ptr is not the
+ * start of a live allocation of this context: double free, interior pointer, another
+ * context's memory). Thread safety: any thread; not concurrently with a use of the same
+ * allocation. */
+LAT_API lat_status lat_mem_free(lat_context *ctx, lat_deviceptr ptr);
+
+/* Free and total device memory, in bytes. Either output may be NULL.
+ * Errors: LAT_ERROR_INVALID_VALUE (ctx NULL). Thread safety: any thread. */
+LAT_API lat_status lat_mem_info(lat_context *ctx, size_t *free_bytes, size_t *total_bytes);
+
+/* Sets `count` elements of 1, 2 or 4 bytes starting at dst to value.
+ * Errors: LAT_ERROR_INVALID_VALUE (ctx NULL, dst 0, dst misaligned for the element
+ * size); LAT_ERROR_OVERFLOW (count * element size overflows);
+ * LAT_ERROR_INVALID_ADDRESS (the range is not inside one live allocation).
+ * Thread safety: any thread. */
+LAT_API lat_status lat_memset_d8(lat_context *ctx, lat_deviceptr dst, uint8_t value,
+                                 size_t count);
+LAT_API lat_status lat_memset_d16(lat_context *ctx, lat_deviceptr dst, uint16_t value,
+                                  size_t count);
+LAT_API lat_status lat_memset_d32(lat_context *ctx, lat_deviceptr dst, uint32_t value,
+                                  size_t count);
+
+/* Copies `bytes` host→device, device→host and device→device. They return when the copy
+ * is complete. A copy of 0 bytes is a no-op (pointers are still checked for NULL).
+ * Errors: LAT_ERROR_INVALID_VALUE (NULL ctx or host pointer, device address 0);
+ * LAT_ERROR_INVALID_ADDRESS (a device range is not inside one live allocation of the
+ * context; the message gives the allocation and the overrun); LAT_ERROR_DRIVER.
+ * Thread safety: any thread. */
+LAT_API lat_status lat_memcpy_htod(lat_context *ctx, lat_deviceptr dst, const void *src,
+                                   size_t bytes);
+LAT_API lat_status lat_memcpy_dtoh(lat_context *ctx, void *dst, lat_deviceptr src,
+                                   size_t bytes);
+LAT_API lat_status lat_memcpy_dtod(lat_context *ctx, lat_deviceptr dst, lat_deviceptr src,
+                                   size_t bytes);
+
+/* ------------------------------------------------------------------------------------ */
+/* Modules: CUDA C compiled at run time                                                 */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct lat_module lat_module;
+typedef struct lat_kernel lat_kernel;
+
+typedef struct lat_module_desc {
+    /* Exactly one of source and path. */
+    const char *source; /* CUDA C source text, NUL-terminated */
+    const char *path;   /* or a file to read it from */
+    /* The file name used in messages and for resolving #include "..." relative to it;
+     * default: path, or "kernel.cu" for source text. */
+    const char *name;
+    /* NULL-terminated lists; each may be NULL. */
+    const char *const *defines;      /* "NAME" or "NAME=VALUE", as -D */
+    const char *const *include_dirs; /* searched for #include, as -I */
+    const char *const *options;      /* further compiler flags: NVRTC's spelling; the
+                                        emulator accepts the ones docs/dialect.md lists */
+    /* 0: the source is compiled as if wrapped in extern "C" { }, so kernels are found by
+     * their plain names (PyCUDA's default). Non-zero: compiled as written, as PyCUDA's
+     * no_extern_c=True; kernels are still looked up by their plain names. */
+    int no_extern_c;
+} lat_module_desc;
+
+/* Compiles CUDA C source for the context's device and loads it.
+ *   out: receives the module; NULL on failure.
+ * Errors: LAT_ERROR_INVALID_VALUE (NULL ctx/desc/out, neither or both of source and
+ * path); LAT_ERROR_FILE (path or an #include cannot be read); LAT_ERROR_INVALID_OPTION;
+ * LAT_ERROR_COMPILE (lat_last_error() holds the compiler's full log, with positions in
+ * the user's files, "name.cu:LINE:COL: error: ..."); LAT_ERROR_UNSUPPORTED (emulator:
+ * a construct outside the dialect, named with its line and column); LAT_ERROR_DRIVER.
+ * Thread safety: any thread. */
+LAT_API lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc,
+                                     lat_module **out);
+
+/* Destroys a module and its kernels. NULL is a no-op. Thread safety: no launch of one of
+ * its kernels may be running or start during the call. */
+LAT_API void lat_module_destroy(lat_module *mod);
+
+/* The compiler's log for this module: warnings and notes of a successful compile, ""
+ * when the compiler said nothing. Valid until the module is destroyed. Thread safety:
+ * any thread. */
+LAT_API const char *lat_module_log(const lat_module *mod);
+
+/* Finds a __global__ function by its plain name. The kernel belongs to the module and
+ * lives until the module is destroyed; looking the same name up again returns the same
+ * handle. Errors: LAT_ERROR_INVALID_VALUE; LAT_ERROR_KERNEL_NOT_FOUND (the message lists
+ * the kernels the module has). Thread safety: any thread. */
+LAT_API lat_status lat_module_get_kernel(lat_module *mod, const char *name,
+                                         lat_kernel **out);
+
+/* The kernel's name and number of parameters. Thread safety: any thread. */
+LAT_API const char *lat_kernel_name(const lat_kernel *kernel);
+LAT_API int lat_kernel_param_count(const lat_kernel *kernel);
+
+/* ------------------------------------------------------------------------------------ */
+/* Launch                                                                               */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct lat_dim3 {
+    unsigned x, y, z; /* x must be at least 1; y or z of 0 means 1 */
+} lat_dim3;
+
+typedef struct lat_launch_desc {
+    lat_dim3 grid;       /* blocks in the grid */
+    lat_dim3 block;      /* threads in a block */
+    size_t shared_bytes; /* dynamic shared memory per block (extern __shared__) */
+} lat_launch_desc;
+
+/* Launches a kernel with arguments in the form cuLaunchKernel takes them: params[i]
+ * points to the value of parameter i (params may be NULL for a kernel without
+ * parameters). The launch is asynchronous on CUDA; its failures surface in
+ * lat_context_synchronize() or a later call. The emulator runs it before returning.
+ * Errors: LAT_ERROR_INVALID_VALUE (NULL kernel/desc, a NULL params[i]);
+ * LAT_ERROR_INVALID_DIMENSIONS (a zero x, a dimension above the device's limit, more
+ * threads per block than the device allows); LAT_ERROR_SHARED_MEMORY;
+ * LAT_ERROR_LAUNCH_FAILED; LAT_ERROR_DRIVER.
+ * Thread safety: any thread. */
+LAT_API lat_status lat_launch(lat_kernel *kernel, const lat_launch_desc *desc,
+                              void **params);
+
+/* A typed kernel argument for lat_launch_args(); make them with the lat_arg_* functions
+ * below. In, Out and InOut are PyCUDA's argument handlers: a host buffer that lattice
+ * copies to a fresh device buffer before the launch (In, InOut) and back after it
+ * (Out, InOut); the kernel receives the device buffer's address. */
+typedef enum lat_arg_kind {
+    LAT_ARG_NONE = 0,
+    LAT_ARG_I32, LAT_ARG_U32, LAT_ARG_I64, LAT_ARG_U64, LAT_ARG_F32, LAT_ARG_F64,
+    LAT_ARG_PTR,   /* a device address */
+    LAT_ARG_BYTES, /* any value (a struct) given by address and size, passed by value */
+    LAT_ARG_IN, LAT_ARG_OUT, LAT_ARG_INOUT
+} lat_arg_kind;
+
+typedef struct lat_arg {
+    lat_arg_kind kind;
+    union {
+        int32_t i32;
+        uint32_t u32;
+        int64_t i64;
+        uint64_t u64;
+        float f32;
+        double f64;
+        lat_deviceptr ptr;
+        struct {
+            void *data;
+            size_t size;
+        } buffer; /* BYTES, IN, OUT, INOUT */
+    } value;
+} lat_arg;
+
+static inline lat_arg lat_arg_i32(int32_t v) { lat_arg a; a.kind = LAT_ARG_I32; a.value.i32 = v; return a; }
+static inline lat_arg lat_arg_u32(uint32_t v) { lat_arg a; a.kind = LAT_ARG_U32; a.value.u32 = v; return a; }
+static inline lat_arg lat_arg_i64(int64_t v) { lat_arg a; a.kind = LAT_ARG_I64; a.value.i64 = v; return a; }
+static inline lat_arg lat_arg_u64(uint64_t v) { lat_arg a; a.kind = LAT_ARG_U64; a.value.u64 = v; return a; }
+static inline lat_arg lat_arg_f32(float v) { lat_arg a; a.kind = LAT_ARG_F32; a.value.f32 = v; return a; }
+static inline lat_arg lat_arg_f64(double v) { lat_arg a; a.kind = LAT_ARG_F64; a.value.f64 = v; return a; }
+static inline lat_arg lat_arg_ptr(lat_deviceptr p) { lat_arg a; a.kind = LAT_ARG_PTR; a.value.ptr = p; return a; }
+static inline lat_arg lat_arg_buffer_(lat_arg_kind k, const void *data, size_t size)
+{
+    lat_arg a;
+    a.kind = k;
+    a.value.buffer.data = (void *)(uintptr_t)data;
+    a.value.buffer.size = size;
+    return a;
+}
+static inline lat_arg lat_arg_bytes(const void *v, size_t size) { return lat_arg_buffer_(LAT_ARG_BYTES, v, size); }
+/* PyCUDA's drv.In(a): `size` bytes of host memory copied to the device before the launch. */
+static inline lat_arg lat_arg_in(const void *host, size_t size) { return lat_arg_buffer_(LAT_ARG_IN, host, size); }
+/* PyCUDA's drv.Out(a): copied from the device into `host` after the launch. */
+static inline lat_arg lat_arg_out(void *host, size_t size) { return lat_arg_buffer_(LAT_ARG_OUT, host, size); }
+/* PyCUDA's drv.InOut(a): copied in before and out after. */
+static inline lat_arg lat_arg_inout(void *host, size_t size) { return lat_arg_buffer_(LAT_ARG_INOUT, host, size); }
+
+/* Launches a kernel with typed arguments, handling In/Out/InOut buffers: allocates their
+ * device buffers, copies In/InOut buffers in, launches, waits for the kernel, copies
+ * Out/InOut buffers back and frees the device buffers (also on failure). Without such
+ * buffers it is as asynchronous as lat_launch().
+ *   nargs, args: the arguments in parameter order.
+ * Errors: those of lat_launch(), plus LAT_ERROR_ARG_COUNT (nargs differs from the
+ * kernel's parameter count) and LAT_ERROR_ARG_TYPE (an argument cannot be the
+ * parameter's type: a float for an int parameter, a pointer for a float...; the message
+ * names the parameter), LAT_ERROR_INVALID_VALUE (a NULL buffer with a non-zero size),
+ * LAT_ERROR_OUT_OF_DEVICE_MEMORY. Thread safety: any thread. */
+LAT_API lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc,
+                                   size_t nargs, const lat_arg *args);
+
+#if !defined(__cplusplus)
+/* C only: lat_launch_args(k, &desc, LAT_ARGS(lat_arg_out(d, n), lat_arg_in(a, n))) */
+#  define LAT_ARGS(...) \
+    (sizeof((lat_arg[]){__VA_ARGS__}) / sizeof(lat_arg)), ((const lat_arg[]){__VA_ARGS__})
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LATTICE_H */

@@ -1,0 +1,77 @@
+/*
+ * The backend interface: the one table of operations each backend provides.
+ *
+ * The core (src/core/) validates every argument before calling an operation, so an
+ * operation may assume: pointers are non-NULL, sizes are non-zero and do not overflow,
+ * device ranges lie inside one live allocation of the context, launch dimensions are
+ * within the device's limits and normalised (no zero component), and the kernel's
+ * arguments match its parameters. An operation reports a failure by returning the
+ * status from lat__error() (src/core/error.h), which records the message.
+ *
+ * Threads: every operation may be called from any host thread, concurrently with other
+ * operations on the same context, except where a comment says otherwise. Backends that
+ * need per-thread state (the CUDA current context) establish it themselves.
+ */
+#ifndef LAT_BACKEND_H
+#define LAT_BACKEND_H
+
+#include "core.h"
+
+typedef struct lat__backend {
+    const char *name;      /* "cuda", "emu" */
+    lat_backend_kind kind;
+
+    /* Loads what the backend needs and checks that a device exists. Called once per
+     * process (the core caches the result). On failure, writes a one-line reason
+     * ("libcuda.so.1 not found: ...") into why (why_size bytes) and returns
+     * LAT_ERROR_BACKEND_UNAVAILABLE. Must not call lat__error(). */
+    lat_status (*probe)(char *why, size_t why_size);
+
+    /* Number of devices; only called after a successful probe. */
+    lat_status (*device_count)(int *count);
+    /* Fills info for a valid ordinal. */
+    lat_status (*device_info)(int ordinal, lat_device_info *info);
+
+    /* ctx->device and ctx->info are set; sets ctx->impl. */
+    lat_status (*context_create)(lat_context *ctx);
+    /* Called after the core has destroyed the context's modules and freed its memory. */
+    void (*context_destroy)(lat_context *ctx);
+    lat_status (*synchronize)(lat_context *ctx);
+
+    lat_status (*mem_alloc)(lat_context *ctx, size_t bytes, lat_deviceptr *out);
+    lat_status (*mem_free)(lat_context *ctx, lat_deviceptr ptr);
+    lat_status (*mem_info)(lat_context *ctx, size_t *free_bytes, size_t *total_bytes);
+    /* count elements of elem_size (1, 2 or 4) bytes, dst aligned to elem_size. */
+    lat_status (*memset)(lat_context *ctx, lat_deviceptr dst, uint32_t value,
+                         size_t elem_size, size_t count);
+    lat_status (*memcpy_htod)(lat_context *ctx, lat_deviceptr dst, const void *src,
+                              size_t bytes);
+    lat_status (*memcpy_dtoh)(lat_context *ctx, void *dst, lat_deviceptr src, size_t bytes);
+    lat_status (*memcpy_dtod)(lat_context *ctx, lat_deviceptr dst, lat_deviceptr src,
+                              size_t bytes);
+
+    /* Compiles src for ctx's device. On success sets mod->impl and mod->log (a malloc'd
+     * string the core frees; NULL or "" when the compiler said nothing). On failure
+     * returns lat__error(..., LAT_ERROR_COMPILE / _UNSUPPORTED / _INVALID_OPTION / _FILE,
+     * message holding the full compiler log). */
+    lat_status (*module_create)(lat_context *ctx, lat_module *mod, const lat__source *src);
+    /* Frees mod->impl; the core frees the rest. No launch of the module is running. */
+    void (*module_destroy)(lat_module *mod);
+
+    /* Looks kernel->name up in kernel->module. On success sets kernel->impl and, where the
+     * backend knows them, kernel->backend_nparams and kernel->backend_param_sizes
+     * (malloc'd; -1 / NULL when unknown). Returns LAT_ERROR_KERNEL_NOT_FOUND (message
+     * not needed: the core writes it) when there is no such kernel. */
+    lat_status (*kernel_get)(lat_module *mod, lat_kernel *kernel);
+    void (*kernel_release)(lat_kernel *kernel);
+
+    /* Launches. params[i] points to the value of parameter i, as for cuLaunchKernel;
+     * params is NULL when the kernel has no parameters. */
+    lat_status (*launch)(lat_kernel *kernel, const lat__launch *launch, void **params);
+} lat__backend;
+
+/* The backends compiled into the library, in the order automatic selection tries them. */
+extern const lat__backend lat__backend_cuda;
+extern const lat__backend lat__backend_emu;
+
+#endif

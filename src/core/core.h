@@ -1,0 +1,95 @@
+/*
+ * The core's objects, shared by src/core/ and the backends.
+ * Public handles (lat_context, lat_module, lat_kernel) are defined here; only the core
+ * creates and frees them, backends hang their own state off the `impl` fields.
+ */
+#ifndef LAT_CORE_H
+#define LAT_CORE_H
+
+#include "lattice.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "kernel_scan.h"
+
+struct lat__backend;
+
+/* One live device allocation, as the core tracks them to validate every device range. */
+typedef struct lat__alloc {
+    lat_deviceptr base;
+    size_t size;
+} lat__alloc;
+
+struct lat_context {
+    const struct lat__backend *backend;
+    void *impl; /* backend state */
+    int device;
+    lat_device_info info;
+    lat_logger logger;
+
+    pthread_mutex_t lock; /* guards allocs and modules */
+    lat__alloc *allocs;   /* sorted by base */
+    size_t nallocs, allocs_cap;
+    struct lat_module *modules; /* doubly linked, destroyed with the context */
+};
+
+struct lat_module {
+    lat_context *ctx;
+    void *impl; /* backend state */
+    char *log;  /* compiler log, never NULL once created */
+    char *name; /* the file name used in messages */
+    lat__kernel_sigs sigs; /* the __global__ functions the source declares */
+
+    pthread_mutex_t lock;        /* guards kernels */
+    struct lat_kernel *kernels; /* singly linked: looked-up kernels, cached */
+    struct lat_module *prev, *next;
+};
+
+struct lat_kernel {
+    lat_module *module;
+    char *name;
+    void *impl; /* backend state */
+    /* What the source says of the parameters (NULL if the scanner did not see the
+     * kernel, e.g. it came from a macro). Owned by module->sigs. */
+    const lat__kernel_sig *sig;
+    /* What the backend knows: parameter count and sizes, or -1 / NULL. */
+    int backend_nparams;
+    size_t *backend_param_sizes;
+    /* The merged view used to validate and pack arguments. */
+    int nparams; /* -1: unknown */
+    struct lat_kernel *next;
+};
+
+/* The source of a module as the core hands it to a backend. */
+typedef struct lat__source {
+    const char *text;                /* the user's source, NUL-terminated */
+    const char *name;                /* the file name for messages and relative #include */
+    const char *const *defines;      /* NULL-terminated, may be NULL */
+    const char *const *include_dirs; /* NULL-terminated, may be NULL */
+    const char *const *options;      /* NULL-terminated, may be NULL */
+    bool no_extern_c;
+    const lat__kernel_sigs *sigs;    /* kernels the core's scanner found */
+} lat__source;
+
+/* A validated launch: every dimension at least 1 and within the device's limits. */
+typedef struct lat__launch {
+    unsigned grid[3];
+    unsigned block[3];
+    size_t shared_bytes;
+} lat__launch;
+
+/* Logs to the context's logger (if any). ctx may be NULL. printf-style. */
+void lat__log(const lat_context *ctx, lat_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Finds the live allocation containing [ptr, ptr+bytes) (bytes may be 0 for "ptr itself").
+ * Returns LAT_OK and fills *alloc, or records a LAT_ERROR_INVALID_ADDRESS message naming
+ * `what` ("destination of lat_memcpy_htod") and returns that status. */
+lat_status lat__alloc_check(lat_context *ctx, lat_deviceptr ptr, size_t bytes,
+                            const char *what, lat__alloc *alloc);
+
+#endif
