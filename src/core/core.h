@@ -59,8 +59,12 @@ struct lat_kernel {
     /* What the backend knows: parameter count and sizes, or -1 / NULL. */
     int backend_nparams;
     size_t *backend_param_sizes;
-    /* The merged view used to validate and pack arguments. */
-    int nparams; /* -1: unknown */
+    /* The merged view used to validate and pack arguments: the count (-1 when neither
+     * knows it), and per parameter its class (the scanner's) and size (the backend's,
+     * else the scanner's; 0 when unknown). */
+    int nparams;
+    lat__param_class *param_class;
+    size_t *param_size;
     struct lat_kernel *next;
 };
 

@@ -1,0 +1,88 @@
+/* Contexts: the object that owns a device's memory and modules. */
+#include "backend_select.h"
+#include "memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
+{
+    if (!out)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_context_create: out is NULL");
+    *out = NULL;
+    lat_context_desc defaults;
+    memset(&defaults, 0, sizeof defaults);
+    if (!desc)
+        desc = &defaults;
+
+    lat_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return lat__error(NULL, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+    /* The logger is set first so that failures below reach it. */
+    ctx->logger = desc->logger;
+
+    const lat__backend *b;
+    lat_status st = lat__backend_get(ctx, desc->backend, &b);
+    if (st == LAT_OK)
+        st = lat__device_check(ctx, b, desc->device, "lat_context_create");
+    if (st != LAT_OK) {
+        free(ctx);
+        return st;
+    }
+    ctx->backend = b;
+    ctx->device = desc->device;
+    st = b->device_info(ctx->device, &ctx->info);
+    if (st != LAT_OK) {
+        free(ctx);
+        return st;
+    }
+    if (pthread_mutex_init(&ctx->lock, NULL) != 0) {
+        free(ctx);
+        return lat__error(NULL, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: no mutex");
+    }
+    st = b->context_create(ctx);
+    if (st != LAT_OK) {
+        pthread_mutex_destroy(&ctx->lock);
+        free(ctx);
+        return st;
+    }
+    lat__log(ctx, LAT_LOG_INFO, "lattice %s: context on %s device %d (%s, compute %d.%d)",
+             LAT_VERSION_STRING, b->name, ctx->device, ctx->info.name, ctx->info.compute_major,
+             ctx->info.compute_minor);
+    *out = ctx;
+    return LAT_OK;
+}
+
+void lat_context_destroy(lat_context *ctx)
+{
+    if (!ctx)
+        return;
+    (void)ctx->backend->synchronize(ctx);
+    while (ctx->modules)
+        lat_module_destroy(ctx->modules);
+    lat__mem_release_all(ctx);
+    ctx->backend->context_destroy(ctx);
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+}
+
+lat_backend_kind lat_context_backend(const lat_context *ctx)
+{
+    return ctx ? ctx->backend->kind : LAT_BACKEND_AUTO;
+}
+
+lat_status lat_context_device_info(const lat_context *ctx, lat_device_info *info)
+{
+    if (!ctx || !info)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_context_device_info: %s is NULL",
+                          ctx ? "info" : "ctx");
+    *info = ctx->info;
+    return LAT_OK;
+}
+
+lat_status lat_context_synchronize(lat_context *ctx)
+{
+    if (!ctx)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_context_synchronize: ctx is NULL");
+    return ctx->backend->synchronize(ctx);
+}

@@ -1,0 +1,132 @@
+/* Failure messages: a per-thread buffer behind lat_last_error(), and the logger. */
+#include "core.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A thread's message lives in memory owned by a pthread key, so that it is freed when the
+ * thread exits (C11 _Thread_local has no destructor). */
+static pthread_key_t message_key;
+static pthread_once_t message_once = PTHREAD_ONCE_INIT;
+
+/* Used when the message itself cannot be allocated. */
+static const char out_of_memory_message[] = "out of host memory while reporting an error";
+
+static void free_message(void *p)
+{
+    free(p);
+}
+
+static void make_key(void)
+{
+    (void)pthread_key_create(&message_key, free_message);
+}
+
+static void set_message(char *msg)
+{
+    pthread_once(&message_once, make_key);
+    free(pthread_getspecific(message_key));
+    (void)pthread_setspecific(message_key, msg);
+}
+
+const char *lat_last_error(void)
+{
+    pthread_once(&message_once, make_key);
+    const char *msg = pthread_getspecific(message_key);
+    return msg ? msg : "";
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (s)
+        vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
+static void log_text(const lat_context *ctx, lat_log_level level, const char *text)
+{
+    if (ctx && ctx->logger.func)
+        ctx->logger.func(ctx->logger.user_data, level, text);
+}
+
+lat_status lat__verror(const lat_context *ctx, lat_status status, const char *fmt, va_list ap)
+{
+    char *msg = vformat(fmt, ap);
+    if (!msg) {
+        set_message(NULL);
+        log_text(ctx, LAT_LOG_ERROR, out_of_memory_message);
+        return status;
+    }
+    log_text(ctx, LAT_LOG_ERROR, msg);
+    set_message(msg);
+    return status;
+}
+
+lat_status lat__error(const lat_context *ctx, lat_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lat_status st = lat__verror(ctx, status, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+void lat__log(const lat_context *ctx, lat_log_level level, const char *fmt, ...)
+{
+    if (!ctx || !ctx->logger.func)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = vformat(fmt, ap);
+    va_end(ap);
+    log_text(ctx, level, msg ? msg : out_of_memory_message);
+    free(msg);
+}
+
+int lat__strbuf_append(char **buf, size_t *len, const char *text, size_t text_len)
+{
+    size_t old = *buf ? *len : 0;
+    if (text_len > SIZE_MAX - old - 1)
+        return -1;
+    char *p = realloc(*buf, old + text_len + 1);
+    if (!p)
+        return -1;
+    memcpy(p + old, text, text_len);
+    p[old + text_len] = '\0';
+    *buf = p;
+    *len = old + text_len;
+    return 0;
+}
+
+int lat__strbuf_printf(char **buf, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = vformat(fmt, ap);
+    va_end(ap);
+    if (!s)
+        return -1;
+    int rc = lat__strbuf_append(buf, len, s, strlen(s));
+    free(s);
+    return rc;
+}
+
+char *lat__strdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}

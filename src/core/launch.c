@@ -1,0 +1,72 @@
+/* Launch validation, the same for every backend, and lat_launch() itself. */
+#include "launch.h"
+
+#include "backend.h"
+
+static const char axis[3] = {'x', 'y', 'z'};
+
+lat_status lat__launch_prepare(const char *fn, lat_kernel *kernel, const lat_launch_desc *desc,
+                               lat__launch *out)
+{
+    if (!kernel || !desc)
+        return lat__error(kernel ? kernel->module->ctx : NULL, LAT_ERROR_INVALID_VALUE,
+                          "%s: %s is NULL", fn, kernel ? "desc" : "kernel");
+    const lat_context *ctx = kernel->module->ctx;
+    const lat_device_info *dev = &ctx->info;
+    const unsigned grid[3] = {desc->grid.x, desc->grid.y, desc->grid.z};
+    const unsigned block[3] = {desc->block.x, desc->block.y, desc->block.z};
+
+    if (grid[0] == 0 || block[0] == 0)
+        return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
+                          "%s(kernel '%s'): %s.x is 0; a launch needs at least one %s", fn,
+                          kernel->name, grid[0] == 0 ? "grid" : "block",
+                          grid[0] == 0 ? "block" : "thread");
+    uint64_t threads = 1;
+    for (int d = 0; d < 3; d++) {
+        out->grid[d] = grid[d] ? grid[d] : 1;
+        out->block[d] = block[d] ? block[d] : 1;
+        if (out->block[d] > (unsigned)dev->max_block_dim[d])
+            return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
+                              "%s(kernel '%s'): block.%c is %u; the device allows at most %d",
+                              fn, kernel->name, axis[d], out->block[d], dev->max_block_dim[d]);
+        if (out->grid[d] > (unsigned)dev->max_grid_dim[d])
+            return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
+                              "%s(kernel '%s'): grid.%c is %u; the device allows at most %d",
+                              fn, kernel->name, axis[d], out->grid[d], dev->max_grid_dim[d]);
+        threads *= out->block[d];
+    }
+    if (threads > (uint64_t)dev->max_threads_per_block)
+        return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
+                          "%s(kernel '%s'): a block of (%u, %u, %u) has %llu threads; the "
+                          "device allows at most %d per block",
+                          fn, kernel->name, out->block[0], out->block[1], out->block[2],
+                          (unsigned long long)threads, dev->max_threads_per_block);
+    if (desc->shared_bytes > dev->shared_memory_per_block)
+        return lat__error(ctx, LAT_ERROR_SHARED_MEMORY,
+                          "%s(kernel '%s'): %zu bytes of dynamic shared memory requested; a "
+                          "block has at most %zu",
+                          fn, kernel->name, desc->shared_bytes, dev->shared_memory_per_block);
+    out->shared_bytes = desc->shared_bytes;
+    return LAT_OK;
+}
+
+lat_status lat_launch(lat_kernel *kernel, const lat_launch_desc *desc, void **params)
+{
+    lat__launch l;
+    lat_status st = lat__launch_prepare("lat_launch", kernel, desc, &l);
+    if (st != LAT_OK)
+        return st;
+    lat_context *ctx = kernel->module->ctx;
+    if (kernel->nparams > 0) {
+        if (!params)
+            return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                              "lat_launch(kernel '%s'): params is NULL but the kernel takes %d "
+                              "parameter%s",
+                              kernel->name, kernel->nparams, kernel->nparams == 1 ? "" : "s");
+        for (int i = 0; i < kernel->nparams; i++)
+            if (!params[i])
+                return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                                  "lat_launch(kernel '%s'): params[%d] is NULL", kernel->name, i);
+    }
+    return ctx->backend->launch(kernel, &l, kernel->nparams > 0 ? params : NULL);
+}

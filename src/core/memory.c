@@ -1,0 +1,264 @@
+/*
+ * Device memory. The core keeps every live allocation of a context in a sorted table, so
+ * that each device range given to a copy or memset is checked against the allocation it
+ * falls in, the same way on every backend (a GPU would silently corrupt a neighbour).
+ */
+#include "memory.h"
+
+#include "backend.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Index of the first allocation whose base is > ptr. Caller holds ctx->lock. */
+static size_t upper_bound(const lat_context *ctx, lat_deviceptr ptr)
+{
+    size_t lo = 0, hi = ctx->nallocs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ctx->allocs[mid].base <= ptr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static lat_status table_insert(lat_context *ctx, lat_deviceptr base, size_t size)
+{
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->nallocs == ctx->allocs_cap) {
+        size_t cap = ctx->allocs_cap ? ctx->allocs_cap * 2 : 16;
+        lat__alloc *p = realloc(ctx->allocs, cap * sizeof *p);
+        if (!p) {
+            pthread_mutex_unlock(&ctx->lock);
+            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_mem_alloc: out of host memory");
+        }
+        ctx->allocs = p;
+        ctx->allocs_cap = cap;
+    }
+    size_t i = upper_bound(ctx, base);
+    memmove(&ctx->allocs[i + 1], &ctx->allocs[i], (ctx->nallocs - i) * sizeof *ctx->allocs);
+    ctx->allocs[i] = (lat__alloc){base, size};
+    ctx->nallocs++;
+    pthread_mutex_unlock(&ctx->lock);
+    return LAT_OK;
+}
+
+/* Removes the allocation starting exactly at base; false if there is none. */
+static bool table_remove(lat_context *ctx, lat_deviceptr base)
+{
+    pthread_mutex_lock(&ctx->lock);
+    size_t i = upper_bound(ctx, base);
+    bool found = i > 0 && ctx->allocs[i - 1].base == base;
+    if (found) {
+        i--;
+        memmove(&ctx->allocs[i], &ctx->allocs[i + 1],
+                (ctx->nallocs - i - 1) * sizeof *ctx->allocs);
+        ctx->nallocs--;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return found;
+}
+
+lat_status lat__alloc_check(lat_context *ctx, lat_deviceptr ptr, size_t bytes,
+                            const char *what, lat__alloc *alloc)
+{
+    pthread_mutex_lock(&ctx->lock);
+    size_t i = upper_bound(ctx, ptr);
+    lat__alloc a = {0, 0};
+    bool inside = false;
+    if (i > 0) {
+        a = ctx->allocs[i - 1];
+        inside = ptr - a.base < a.size;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (!inside)
+        return lat__error(ctx, LAT_ERROR_INVALID_ADDRESS,
+                          "%s: device address 0x%" PRIx64 " is not inside any live allocation "
+                          "of this context",
+                          what, ptr);
+    size_t offset = (size_t)(ptr - a.base);
+    if (bytes > a.size - offset)
+        return lat__error(ctx, LAT_ERROR_INVALID_ADDRESS,
+                          "%s: %zu bytes at offset %zu overrun the allocation of %zu bytes at "
+                          "0x%" PRIx64 " by %zu bytes",
+                          what, bytes, offset, a.size, a.base, bytes - (a.size - offset));
+    if (alloc)
+        *alloc = a;
+    return LAT_OK;
+}
+
+lat_status lat__mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out)
+{
+    lat_deviceptr p = 0;
+    lat_status st = ctx->backend->mem_alloc(ctx, bytes, &p);
+    if (st != LAT_OK)
+        return st;
+    st = table_insert(ctx, p, bytes);
+    if (st != LAT_OK) {
+        (void)ctx->backend->mem_free(ctx, p);
+        return st;
+    }
+    *out = p;
+    return LAT_OK;
+}
+
+lat_status lat__mem_free(lat_context *ctx, lat_deviceptr ptr)
+{
+    if (!table_remove(ctx, ptr))
+        return LAT_ERROR_INVALID_ADDRESS;
+    return ctx->backend->mem_free(ctx, ptr);
+}
+
+lat_status lat_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out)
+{
+    if (!ctx || !out)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_mem_alloc: %s is NULL",
+                          ctx ? "out" : "ctx");
+    *out = 0;
+    if (bytes == 0)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_mem_alloc: size is 0 bytes");
+    return lat__mem_alloc(ctx, bytes, out);
+}
+
+lat_status lat_mem_free(lat_context *ctx, lat_deviceptr ptr)
+{
+    if (!ctx)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_mem_free: ctx is NULL");
+    if (ptr == 0)
+        return LAT_OK;
+    lat_status st = lat__mem_free(ctx, ptr);
+    if (st == LAT_ERROR_INVALID_ADDRESS) {
+        lat__alloc a;
+        pthread_mutex_lock(&ctx->lock);
+        size_t i = upper_bound(ctx, ptr);
+        bool interior = i > 0 && ptr - ctx->allocs[i - 1].base < ctx->allocs[i - 1].size;
+        if (interior)
+            a = ctx->allocs[i - 1];
+        pthread_mutex_unlock(&ctx->lock);
+        if (interior)
+            return lat__error(ctx, st,
+                              "lat_mem_free: 0x%" PRIx64 " is %" PRIu64 " bytes inside the "
+                              "allocation at 0x%" PRIx64 "; free its start address",
+                              ptr, ptr - a.base, a.base);
+        return lat__error(ctx, st,
+                          "lat_mem_free: 0x%" PRIx64 " is not a live allocation of this "
+                          "context (already freed, or never allocated here)",
+                          ptr);
+    }
+    return st;
+}
+
+void lat__mem_release_all(lat_context *ctx)
+{
+    size_t bytes = 0, n = ctx->nallocs;
+    for (size_t i = 0; i < n; i++) {
+        bytes += ctx->allocs[i].size;
+        (void)ctx->backend->mem_free(ctx, ctx->allocs[i].base);
+    }
+    if (n)
+        lat__log(ctx, LAT_LOG_WARNING,
+                 "lat_context_destroy: freed %zu allocation%s (%zu bytes) still live", n,
+                 n == 1 ? "" : "s", bytes);
+    free(ctx->allocs);
+    ctx->allocs = NULL;
+    ctx->nallocs = ctx->allocs_cap = 0;
+}
+
+lat_status lat_mem_info(lat_context *ctx, size_t *free_bytes, size_t *total_bytes)
+{
+    if (!ctx)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_mem_info: ctx is NULL");
+    size_t f = 0, t = 0;
+    lat_status st = ctx->backend->mem_info(ctx, &f, &t);
+    if (st != LAT_OK)
+        return st;
+    if (free_bytes)
+        *free_bytes = f;
+    if (total_bytes)
+        *total_bytes = t;
+    return LAT_OK;
+}
+
+static lat_status memset_n(lat_context *ctx, const char *fn, lat_deviceptr dst,
+                           uint32_t value, size_t elem, size_t count)
+{
+    if (!ctx)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: ctx is NULL", fn);
+    if (dst == 0)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: destination address is 0", fn);
+    if (dst % elem != 0)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "%s: destination 0x%" PRIx64 " is not aligned to %zu bytes", fn, dst,
+                          elem);
+    if (count > SIZE_MAX / elem)
+        return lat__error(ctx, LAT_ERROR_OVERFLOW, "%s: %zu elements of %zu bytes overflow",
+                          fn, count, elem);
+    if (count == 0)
+        return LAT_OK;
+    lat_status st = lat__alloc_check(ctx, dst, count * elem, fn, NULL);
+    if (st != LAT_OK)
+        return st;
+    return ctx->backend->memset(ctx, dst, value, elem, count);
+}
+
+lat_status lat_memset_d8(lat_context *ctx, lat_deviceptr dst, uint8_t value, size_t count)
+{
+    return memset_n(ctx, "lat_memset_d8", dst, value, 1, count);
+}
+
+lat_status lat_memset_d16(lat_context *ctx, lat_deviceptr dst, uint16_t value, size_t count)
+{
+    return memset_n(ctx, "lat_memset_d16", dst, value, 2, count);
+}
+
+lat_status lat_memset_d32(lat_context *ctx, lat_deviceptr dst, uint32_t value, size_t count)
+{
+    return memset_n(ctx, "lat_memset_d32", dst, value, 4, count);
+}
+
+lat_status lat_memcpy_htod(lat_context *ctx, lat_deviceptr dst, const void *src, size_t bytes)
+{
+    if (!ctx || !src || !dst)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_memcpy_htod: %s",
+                          !ctx ? "ctx is NULL" : !src ? "host source is NULL"
+                                                      : "device destination is 0");
+    if (bytes == 0)
+        return LAT_OK;
+    lat_status st = lat__alloc_check(ctx, dst, bytes, "lat_memcpy_htod (destination)", NULL);
+    if (st != LAT_OK)
+        return st;
+    return ctx->backend->memcpy_htod(ctx, dst, src, bytes);
+}
+
+lat_status lat_memcpy_dtoh(lat_context *ctx, void *dst, lat_deviceptr src, size_t bytes)
+{
+    if (!ctx || !dst || !src)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_memcpy_dtoh: %s",
+                          !ctx ? "ctx is NULL" : !dst ? "host destination is NULL"
+                                                      : "device source is 0");
+    if (bytes == 0)
+        return LAT_OK;
+    lat_status st = lat__alloc_check(ctx, src, bytes, "lat_memcpy_dtoh (source)", NULL);
+    if (st != LAT_OK)
+        return st;
+    return ctx->backend->memcpy_dtoh(ctx, dst, src, bytes);
+}
+
+lat_status lat_memcpy_dtod(lat_context *ctx, lat_deviceptr dst, lat_deviceptr src, size_t bytes)
+{
+    if (!ctx || !dst || !src)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_memcpy_dtod: %s",
+                          !ctx ? "ctx is NULL" : !dst ? "device destination is 0"
+                                                      : "device source is 0");
+    if (bytes == 0)
+        return LAT_OK;
+    lat_status st = lat__alloc_check(ctx, dst, bytes, "lat_memcpy_dtod (destination)", NULL);
+    if (st == LAT_OK)
+        st = lat__alloc_check(ctx, src, bytes, "lat_memcpy_dtod (source)", NULL);
+    if (st != LAT_OK)
+        return st;
+    return ctx->backend->memcpy_dtod(ctx, dst, src, bytes);
+}

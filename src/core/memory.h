@@ -1,0 +1,15 @@
+#ifndef LAT_MEMORY_H
+#define LAT_MEMORY_H
+
+#include "core.h"
+
+/* Frees every allocation still live in ctx (at context destruction), logging a warning
+ * that names how many and how many bytes. */
+void lat__mem_release_all(lat_context *ctx);
+
+/* Allocation without the public entry's argument checks, for the core's own temporary
+ * buffers (In/Out arguments). bytes > 0. */
+lat_status lat__mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out);
+lat_status lat__mem_free(lat_context *ctx, lat_deviceptr ptr);
+
+#endif

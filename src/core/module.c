@@ -1,0 +1,263 @@
+/* Modules: reading the source, scanning its kernels, compiling through the backend, and
+ * the kernel handles looked up from them. */
+#include "backend.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Reads a whole file into a NUL-terminated buffer. */
+static lat_status read_file(lat_context *ctx, const char *path, char **out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return lat__error(ctx, LAT_ERROR_FILE, "lat_module_create: cannot open '%s': %s", path,
+                          strerror(errno));
+    char *buf = NULL;
+    size_t len = 0;
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (lat__strbuf_append(&buf, &len, chunk, n) != 0) {
+            fclose(f);
+            free(buf);
+            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
+                              "lat_module_create: out of host memory reading '%s'", path);
+        }
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        free(buf);
+        return lat__error(ctx, LAT_ERROR_FILE, "lat_module_create: error reading '%s'", path);
+    }
+    if (!buf && lat__strbuf_append(&buf, &len, "", 0) != 0)
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+    if (strlen(buf) != len) {
+        free(buf);
+        return lat__error(ctx, LAT_ERROR_FILE, "lat_module_create: '%s' contains a NUL byte",
+                          path);
+    }
+    *out = buf;
+    return LAT_OK;
+}
+
+static void link_module(lat_context *ctx, lat_module *mod)
+{
+    pthread_mutex_lock(&ctx->lock);
+    mod->next = ctx->modules;
+    if (ctx->modules)
+        ctx->modules->prev = mod;
+    ctx->modules = mod;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+static void unlink_module(lat_context *ctx, lat_module *mod)
+{
+    pthread_mutex_lock(&ctx->lock);
+    if (mod->prev)
+        mod->prev->next = mod->next;
+    else
+        ctx->modules = mod->next;
+    if (mod->next)
+        mod->next->prev = mod->prev;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+static void free_module(lat_module *mod)
+{
+    lat__kernel_sigs_free(&mod->sigs);
+    free(mod->log);
+    free(mod->name);
+    pthread_mutex_destroy(&mod->lock);
+    free(mod);
+}
+
+lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_module **out)
+{
+    if (!ctx || !desc || !out)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: %s is NULL",
+                          !ctx ? "ctx" : !desc ? "desc" : "out");
+    *out = NULL;
+    if (!desc->source == !desc->path)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "lat_module_create: give exactly one of desc->source and desc->path "
+                          "(%s given)", desc->source ? "both" : "neither");
+
+    char *text = NULL;
+    if (desc->path) {
+        lat_status st = read_file(ctx, desc->path, &text);
+        if (st != LAT_OK)
+            return st;
+    }
+    const char *name = desc->name ? desc->name : desc->path ? desc->path : "kernel.cu";
+
+    lat_module *mod = calloc(1, sizeof *mod);
+    if (!mod || pthread_mutex_init(&mod->lock, NULL) != 0) {
+        free(mod);
+        free(text);
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+    }
+    mod->ctx = ctx;
+    mod->name = lat__strdup(name);
+    const char *source = text ? text : desc->source;
+    if (!mod->name || lat__scan_kernels(source, &mod->sigs) != 0) {
+        free(text);
+        free_module(mod);
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+    }
+
+    lat__source src = {
+        .text = source,
+        .name = mod->name,
+        .defines = desc->defines,
+        .include_dirs = desc->include_dirs,
+        .options = desc->options,
+        .no_extern_c = desc->no_extern_c != 0,
+        .sigs = &mod->sigs,
+    };
+    lat_status st = ctx->backend->module_create(ctx, mod, &src);
+    free(text);
+    if (st != LAT_OK) {
+        free_module(mod);
+        return st;
+    }
+    if (!mod->log)
+        mod->log = lat__strdup("");
+    if (!mod->log) {
+        ctx->backend->module_destroy(mod);
+        free_module(mod);
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+    }
+    if (mod->log[0])
+        lat__log(ctx, LAT_LOG_WARNING, "%s: the compiler succeeded, but said:\n%s", mod->name,
+                 mod->log);
+    link_module(ctx, mod);
+    *out = mod;
+    return LAT_OK;
+}
+
+static void release_kernel(lat_kernel *k)
+{
+    free(k->name);
+    free(k->backend_param_sizes);
+    free(k->param_class);
+    free(k->param_size);
+    free(k);
+}
+
+void lat_module_destroy(lat_module *mod)
+{
+    if (!mod)
+        return;
+    lat_context *ctx = mod->ctx;
+    unlink_module(ctx, mod);
+    for (lat_kernel *k = mod->kernels, *next; k; k = next) {
+        next = k->next;
+        ctx->backend->kernel_release(k);
+        release_kernel(k);
+    }
+    ctx->backend->module_destroy(mod);
+    free_module(mod);
+}
+
+const char *lat_module_log(const lat_module *mod)
+{
+    return mod && mod->log ? mod->log : "";
+}
+
+/* Merges what the scanner read in the source with what the backend knows. */
+static lat_status merge_params(lat_kernel *k)
+{
+    const lat__kernel_sig *sig = k->sig;
+    int n = k->backend_nparams >= 0 ? k->backend_nparams : sig ? sig->nparams : -1;
+    k->nparams = n;
+    if (n <= 0)
+        return LAT_OK;
+    k->param_class = calloc((size_t)n, sizeof *k->param_class);
+    k->param_size = calloc((size_t)n, sizeof *k->param_size);
+    if (!k->param_class || !k->param_size)
+        return LAT_ERROR_OUT_OF_MEMORY;
+    bool sig_agrees = sig && sig->nparams == n;
+    for (int i = 0; i < n; i++) {
+        if (sig_agrees) {
+            k->param_class[i] = sig->params[i].cls;
+            k->param_size[i] = sig->params[i].size;
+        }
+        if (k->backend_param_sizes && k->backend_param_sizes[i])
+            k->param_size[i] = k->backend_param_sizes[i];
+    }
+    return LAT_OK;
+}
+
+static lat_status not_found(lat_module *mod, const char *name)
+{
+    char *list = NULL;
+    size_t len = 0;
+    for (int i = 0; i < mod->sigs.count; i++)
+        (void)lat__strbuf_printf(&list, &len, "%s'%s'", i ? ", " : "", mod->sigs.items[i].name);
+    lat_status st = lat__error(mod->ctx, LAT_ERROR_KERNEL_NOT_FOUND,
+                               "lat_module_get_kernel: no kernel '%s' in module %s (it has %s%s)",
+                               name, mod->name, list ? "" : "no __global__ function",
+                               list ? list : "");
+    free(list);
+    return st;
+}
+
+lat_status lat_module_get_kernel(lat_module *mod, const char *name, lat_kernel **out)
+{
+    if (!mod || !name || !out)
+        return lat__error(mod ? mod->ctx : NULL, LAT_ERROR_INVALID_VALUE,
+                          "lat_module_get_kernel: %s is NULL", !mod ? "mod" : !name ? "name" : "out");
+    *out = NULL;
+    pthread_mutex_lock(&mod->lock);
+    for (lat_kernel *k = mod->kernels; k; k = k->next) {
+        if (strcmp(k->name, name) == 0) {
+            pthread_mutex_unlock(&mod->lock);
+            *out = k;
+            return LAT_OK;
+        }
+    }
+    lat_kernel *k = calloc(1, sizeof *k);
+    if (k)
+        k->name = lat__strdup(name);
+    if (!k || !k->name) {
+        pthread_mutex_unlock(&mod->lock);
+        if (k)
+            release_kernel(k);
+        return lat__error(mod->ctx, LAT_ERROR_OUT_OF_MEMORY,
+                          "lat_module_get_kernel: out of host memory");
+    }
+    k->module = mod;
+    k->backend_nparams = -1;
+    k->sig = lat__kernel_sigs_find(&mod->sigs, name);
+    lat_status st = mod->ctx->backend->kernel_get(mod, k);
+    if (st == LAT_OK) {
+        st = merge_params(k);
+        if (st != LAT_OK) {
+            mod->ctx->backend->kernel_release(k);
+            (void)lat__error(mod->ctx, st, "lat_module_get_kernel: out of host memory");
+        }
+    }
+    if (st != LAT_OK) {
+        pthread_mutex_unlock(&mod->lock);
+        release_kernel(k);
+        return st == LAT_ERROR_KERNEL_NOT_FOUND ? not_found(mod, name) : st;
+    }
+    k->next = mod->kernels;
+    mod->kernels = k;
+    pthread_mutex_unlock(&mod->lock);
+    *out = k;
+    return LAT_OK;
+}
+
+const char *lat_kernel_name(const lat_kernel *kernel)
+{
+    return kernel ? kernel->name : "";
+}
+
+int lat_kernel_param_count(const lat_kernel *kernel)
+{
+    return kernel ? kernel->nparams : -1;
+}
