@@ -1,0 +1,201 @@
+/* The kernel signature scanner: what it finds in a source, and how it classifies each
+ * parameter, without a compiler. */
+#include "harness.h"
+
+#include "kernel_scan.h"
+
+#include <string.h>
+
+static lat__kernel_sigs sigs;
+
+static const lat__kernel_sig *scan_one(const char *src, const char *name)
+{
+    lat__kernel_sigs_free(&sigs);
+    if (lat__scan_kernels(src, &sigs) != 0)
+        FAIL("lat__scan_kernels ran out of memory");
+    const lat__kernel_sig *k = lat__kernel_sigs_find(&sigs, name);
+    ASSERT_MSG(k != NULL, "kernel '%s' not found (%d found)", name, sigs.count);
+    return k;
+}
+
+#define ASSERT_PARAM(k, i, want_name, want_type, want_cls, want_size)                  \
+    do {                                                                               \
+        ASSERT_GT((k)->nparams, (i));                                                  \
+        ASSERT_STR_EQ((k)->params[i].name, want_name);                                 \
+        ASSERT_STR_EQ((k)->params[i].type, want_type);                                 \
+        ASSERT_EQ((k)->params[i].cls, want_cls);                                       \
+        ASSERT_U64_EQ((k)->params[i].size, want_size);                                 \
+    } while (0)
+
+TEST(scan_pointer_int_and_float_params)
+{
+    const lat__kernel_sig *k = scan_one(
+        "__global__ void saxpy(float *y, const float* __restrict__ x, int n, float a)\n"
+        "{ y[0] = x[0] * a + n; }\n", "saxpy");
+    ASSERT_EQ(k->nparams, 4);
+    ASSERT_EQ(k->line, 1);
+    ASSERT_PARAM(k, 0, "y", "float *", LAT__PARAM_POINTER, 8);
+    ASSERT_PARAM(k, 1, "x", "const float * __restrict__", LAT__PARAM_POINTER, 8);
+    ASSERT_PARAM(k, 2, "n", "int", LAT__PARAM_SINT, 4);
+    ASSERT_PARAM(k, 3, "a", "float", LAT__PARAM_FLOAT, 4);
+    lat__kernel_sigs_free(&sigs);
+}
+
+TEST(scan_integer_and_floating_types)
+{
+    const lat__kernel_sig *k = scan_one(
+        "extern \"C\" __global__ void k(unsigned int a, unsigned b, double c, long long d,\n"
+        "    unsigned long e, short f, unsigned char g, char h, size_t i, bool j,\n"
+        "    const int64_t k2, uint8_t l, signed m, long double n)\n"
+        "{}\n", "k");
+    ASSERT_EQ(k->nparams, 14);
+    ASSERT_PARAM(k, 0, "a", "unsigned int", LAT__PARAM_UINT, 4);
+    ASSERT_PARAM(k, 1, "b", "unsigned", LAT__PARAM_UINT, 4);
+    ASSERT_PARAM(k, 2, "c", "double", LAT__PARAM_FLOAT, 8);
+    ASSERT_PARAM(k, 3, "d", "long long", LAT__PARAM_SINT, 8);
+    ASSERT_PARAM(k, 4, "e", "unsigned long", LAT__PARAM_UINT, 8);
+    ASSERT_PARAM(k, 5, "f", "short", LAT__PARAM_SINT, 2);
+    ASSERT_PARAM(k, 6, "g", "unsigned char", LAT__PARAM_UINT, 1);
+    ASSERT_PARAM(k, 7, "h", "char", LAT__PARAM_SINT, 1);
+    ASSERT_PARAM(k, 8, "i", "size_t", LAT__PARAM_UINT, 8);
+    ASSERT_PARAM(k, 9, "j", "bool", LAT__PARAM_UINT, 1);
+    ASSERT_PARAM(k, 10, "k2", "const int64_t", LAT__PARAM_SINT, 8);
+    ASSERT_PARAM(k, 11, "l", "uint8_t", LAT__PARAM_UINT, 1);
+    ASSERT_PARAM(k, 12, "m", "signed", LAT__PARAM_SINT, 4);
+    ASSERT_PARAM(k, 13, "n", "long double", LAT__PARAM_UNKNOWN, 0);
+    lat__kernel_sigs_free(&sigs);
+}
+
+TEST(scan_follows_typedefs_and_defines)
+{
+    const lat__kernel_sig *k = scan_one(
+        "typedef float real;\n"
+        "typedef real *real_ptr;\n"
+        "typedef unsigned int uint_t;\n"
+        "#define INDEX long\n"
+        "#define SCALAR double\n"
+        "typedef struct { float x, y; } pair;\n"
+        "typedef enum { A, B } mode;\n"
+        "__global__ void k(real a, real_ptr b, uint_t c, INDEX d, SCALAR *e, pair p,\n"
+        "                  mode m, float4 v, dim3 g, struct S s)\n"
+        "{}\n", "k");
+    ASSERT_EQ(k->nparams, 10);
+    ASSERT_EQ(k->line, 8);
+    ASSERT_PARAM(k, 0, "a", "real", LAT__PARAM_FLOAT, 4);
+    ASSERT_PARAM(k, 1, "b", "real_ptr", LAT__PARAM_POINTER, 8);
+    ASSERT_PARAM(k, 2, "c", "uint_t", LAT__PARAM_UINT, 4);
+    ASSERT_PARAM(k, 3, "d", "INDEX", LAT__PARAM_SINT, 8);
+    ASSERT_PARAM(k, 4, "e", "SCALAR *", LAT__PARAM_POINTER, 8);
+    ASSERT_PARAM(k, 5, "p", "pair", LAT__PARAM_RECORD, 0);
+    ASSERT_PARAM(k, 6, "m", "mode", LAT__PARAM_SINT, 4);
+    ASSERT_PARAM(k, 7, "v", "float4", LAT__PARAM_RECORD, 16);
+    ASSERT_PARAM(k, 8, "g", "dim3", LAT__PARAM_RECORD, 12);
+    ASSERT_PARAM(k, 9, "s", "struct S", LAT__PARAM_RECORD, 0);
+    lat__kernel_sigs_free(&sigs);
+}
+
+TEST(scan_unnamed_and_void_params)
+{
+    const lat__kernel_sig *k = scan_one("__global__ void k(float *, int, unsigned int);\n", "k");
+    ASSERT_EQ(k->nparams, 3);
+    ASSERT_PARAM(k, 0, "", "float *", LAT__PARAM_POINTER, 8);
+    ASSERT_PARAM(k, 1, "", "int", LAT__PARAM_SINT, 4);
+    ASSERT_PARAM(k, 2, "", "unsigned int", LAT__PARAM_UINT, 4);
+    k = scan_one("__global__ void v(void) {}\n__global__ void e() {}\n", "v");
+    ASSERT_EQ(k->nparams, 0);
+    k = lat__kernel_sigs_find(&sigs, "e");
+    ASSERT_NOT_NULL(k);
+    ASSERT_EQ(k->nparams, 0);
+    lat__kernel_sigs_free(&sigs);
+}
+
+TEST(scan_arrays_and_function_pointers_are_pointers)
+{
+    const lat__kernel_sig *k =
+        scan_one("__global__ void k(float a[], int b[4][4], float (*f)(float), int **pp)\n{}\n",
+                 "k");
+    ASSERT_EQ(k->nparams, 4);
+    ASSERT_PARAM(k, 0, "a", "float[]", LAT__PARAM_POINTER, 8);
+    ASSERT_EQ(k->params[1].cls, LAT__PARAM_POINTER);
+    ASSERT_STR_EQ(k->params[1].name, "b");
+    ASSERT_PARAM(k, 2, "f", "float (*)(float)", LAT__PARAM_POINTER, 8);
+    ASSERT_PARAM(k, 3, "pp", "int **", LAT__PARAM_POINTER, 8);
+    lat__kernel_sigs_free(&sigs);
+}
+
+TEST(scan_two_kernels_in_an_extern_c_block)
+{
+    lat__kernel_sigs_free(&sigs);
+    ASSERT_EQ(lat__scan_kernels(
+                  "#include \"common.h\"\n"
+                  "extern \"C\" {\n"
+                  "__device__ float sq(float x) { return x * x; }\n"
+                  "__global__ void __launch_bounds__(256) first(float *a) { a[0] = sq(a[0]); }\n"
+                  "/* __global__ void commented(int x) */\n"
+                  "__global__ void second(double *b, int n)\n"
+                  "{\n"
+                  "    if (n) { b[0] = 1; }\n"
+                  "}\n"
+                  "}\n",
+                  &sigs),
+              0);
+    ASSERT_EQ(sigs.count, 2);
+    ASSERT_STR_EQ(sigs.items[0].name, "first");
+    ASSERT_EQ(sigs.items[0].line, 4);
+    ASSERT_EQ(sigs.items[0].nparams, 1);
+    ASSERT_STR_EQ(sigs.items[1].name, "second");
+    ASSERT_EQ(sigs.items[1].line, 6);
+    ASSERT_EQ(sigs.items[1].nparams, 2);
+    ASSERT_NULL(lat__kernel_sigs_find(&sigs, "sq"));
+    ASSERT_NULL(lat__kernel_sigs_find(&sigs, "commented"));
+    lat__kernel_sigs_free(&sigs);
+}
+
+TEST(scan_lists_a_kernel_declared_twice_once_with_the_definitions_names)
+{
+    const lat__kernel_sig *k =
+        scan_one("__global__ void k(float *, int);\n"
+                 "__global__ void k(float *out, int n) { out[0] = n; }\n", "k");
+    ASSERT_EQ(sigs.count, 1);
+    ASSERT_EQ(k->line, 1);
+    ASSERT_PARAM(k, 0, "out", "float *", LAT__PARAM_POINTER, 8);
+    ASSERT_PARAM(k, 1, "n", "int", LAT__PARAM_SINT, 4);
+    lat__kernel_sigs_free(&sigs);
+}
+
+TEST(scan_skips_templates_if0_and_macro_bodies)
+{
+    lat__kernel_sigs_free(&sigs);
+    ASSERT_EQ(lat__scan_kernels("template <typename T> __global__ void t(T *a) {}\n"
+                                "#if 0\n__global__ void dead(int x) {}\n#endif\n"
+                                "#define K __global__ void m(int y)\n"
+                                "__global__ void live(int z) {}\n",
+                                &sigs),
+              0);
+    ASSERT_EQ(sigs.count, 1);
+    ASSERT_STR_EQ(sigs.items[0].name, "live");
+    lat__kernel_sigs_free(&sigs);
+}
+
+TEST(scan_sees_global_hidden_in_an_object_like_macro)
+{
+    const lat__kernel_sig *k = scan_one("#define KERNEL extern \"C\" __global__\n"
+                                        "KERNEL void k(int *p) { *p = 1; }\n", "k");
+    ASSERT_EQ(k->nparams, 1);
+    ASSERT_EQ(k->line, 2);
+    lat__kernel_sigs_free(&sigs);
+}
+
+TEST(scan_survives_garbage)
+{
+    static const char *const bad[] = {
+        "__global__", "__global__ void", "__global__ void k(", "__global__ void k(int",
+        "__global__ void k(int a,", "__global__ void k() {", "\"unterminated", "/* open",
+        "typedef", "typedef int", "#define", "#if 0", "__global__ void k(int (a)",
+        "__global__ void k(,,,) {}", "__global__ void k(int a[) {}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ASSERT_EQ(lat__scan_kernels(bad[i], &sigs), 0);
+        lat__kernel_sigs_free(&sigs);
+    }
+}
