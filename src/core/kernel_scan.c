@@ -291,7 +291,8 @@ static char *type_string(const scanner *sc, size_t b, size_t e, size_t skip)
         if (prev) {
             bool glue = (tok_eq(sc, t, "*") && tok_eq(sc, prev, "*")) || tok_eq(sc, prev, "(") ||
                         tok_eq(sc, prev, "[") || tok_eq(sc, t, ")") || tok_eq(sc, t, "]") ||
-                        tok_eq(sc, t, "[") || tok_eq(sc, t, ",");
+                        tok_eq(sc, t, "[") || tok_eq(sc, t, ",") ||
+                        (tok_eq(sc, t, "(") && tok_eq(sc, prev, ")"));
             if (!glue)
                 s[n++] = ' ';
         }
