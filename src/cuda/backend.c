@@ -1,0 +1,28 @@
+/*
+ * The CUDA backend's descriptor: NVIDIA GPUs through the driver API and NVRTC, both
+ * loaded at run time (loader.c). Each operation lives in the file of its concern.
+ */
+#include "cuda_internal.h"
+
+const lat__backend lat__backend_cuda = {
+    .name = "cuda",
+    .kind = LAT_BACKEND_CUDA,
+    .probe = lat__cuda_probe,
+    .device_count = lat__cuda_device_count,
+    .device_info = lat__cuda_device_info,
+    .context_create = lat__cuda_context_create,
+    .context_destroy = lat__cuda_context_destroy,
+    .synchronize = lat__cuda_synchronize,
+    .mem_alloc = lat__cuda_mem_alloc,
+    .mem_free = lat__cuda_mem_free,
+    .mem_info = lat__cuda_mem_info,
+    .memset = lat__cuda_memset,
+    .memcpy_htod = lat__cuda_memcpy_htod,
+    .memcpy_dtoh = lat__cuda_memcpy_dtoh,
+    .memcpy_dtod = lat__cuda_memcpy_dtod,
+    .module_create = lat__cuda_module_create,
+    .module_destroy = lat__cuda_module_destroy,
+    .kernel_get = lat__cuda_kernel_get,
+    .kernel_release = lat__cuda_kernel_release,
+    .launch = lat__cuda_launch,
+};

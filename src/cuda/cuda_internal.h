@@ -1,0 +1,125 @@
+/*
+ * What the files of the CUDA backend share: the loaded driver and NVRTC functions, the
+ * per-context and per-kernel state, the current-context helper and the error helpers.
+ */
+#ifndef LAT_CUDA_INTERNAL_H
+#define LAT_CUDA_INTERNAL_H
+
+#include "backend.h"
+#include "cuda_api.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+/* The loaded libraries and their functions. Filled once by probe() (loader.c), read-only
+ * afterwards, so any thread may call through it without a lock. */
+typedef struct lat__cuda_api {
+#define LAT_CUDA_FIELD_(ret, name, symbol, params, optional) lat__pfn_##name name;
+    LAT_CUDA_DRIVER_SYMS(LAT_CUDA_FIELD_)
+    LAT_CUDA_NVRTC_SYMS(LAT_CUDA_FIELD_)
+#undef LAT_CUDA_FIELD_
+    void *libcuda;
+    void *libnvrtc;
+    int driver_version; /* e.g. 12040 for CUDA 12.4 */
+    int nvrtc_major, nvrtc_minor;
+} lat__cuda_api;
+
+extern lat__cuda_api lat__cu;
+
+/* ctx->impl. */
+typedef struct lat__cuda_ctx {
+    CUcontext cu; /* the device's primary context, retained */
+    CUdevice dev;
+    /* The kernel launched last in this context, named in the message when an
+     * asynchronous failure surfaces later (synchronize, a copy). The id makes a repeated
+     * launch of the same kernel cost one atomic load; the name is copied under the lock
+     * because the kernel may be destroyed before its failure is reported. */
+    _Atomic uint64_t last_kernel_id;
+    pthread_mutex_t last_kernel_lock;
+    char last_kernel[128];
+} lat__cuda_ctx;
+
+/* kernel->impl. */
+typedef struct lat__cuda_kernel {
+    CUfunction fn;
+    uint64_t id; /* unique in the process, never 0 */
+} lat__cuda_kernel;
+
+/* Making a context current. CUDA's current context is per host thread; any thread may
+ * use a lattice context, so every operation makes the context's CUcontext current first.
+ * The common case (the thread already has it) costs a thread-local compare: the cache
+ * is trusted only while lat__cuda_epoch is unchanged, which a context destroy bumps, since
+ * the driver may hand out the same handle for a primary context re-created later. */
+extern _Thread_local CUcontext lat__cuda_tls_ctx;
+extern _Thread_local unsigned long lat__cuda_tls_epoch;
+extern _Atomic unsigned long lat__cuda_epoch;
+
+lat_status lat__cuda_make_current(lat_context *ctx);
+
+static inline lat_status lat__cuda_enter(lat_context *ctx)
+{
+    const lat__cuda_ctx *c = ctx->impl;
+    if (c->cu == lat__cuda_tls_ctx &&
+        lat__cuda_tls_epoch == atomic_load_explicit(&lat__cuda_epoch, memory_order_relaxed))
+        return LAT_OK;
+    return lat__cuda_make_current(ctx);
+}
+
+/* errors.c */
+
+/* "CUDA_ERROR_OUT_OF_MEMORY" and "out of memory" for a CUresult, also when the driver
+ * does not know the value. Never NULL. */
+const char *lat__cuda_error_name(CUresult r);
+const char *lat__cuda_error_string(CUresult r);
+/* The lattice status a failing CUresult maps to. */
+lat_status lat__cuda_status(CUresult r);
+/* True for the errors that a kernel causes and that leave the context unusable. */
+int lat__cuda_is_kernel_fault(CUresult r);
+/* Records the failure of a driver call: "<what>: CUDA_ERROR_X (description)", where
+ * `what` is printf-formatted ("cuMemAlloc(1024 bytes)"). When the error is a kernel's
+ * fault and ctx has launched a kernel, the message names that kernel. ctx may be NULL.
+ * Returns the mapped status. */
+lat_status lat__cuda_fail(lat_context *ctx, CUresult r, const char *what, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Records the failure of an NVRTC call: "<what>: NVRTC_ERROR_X". */
+lat_status lat__nvrtc_fail(lat_context *ctx, lat_status status, nvrtcResult r,
+                           const char *what, ...) __attribute__((format(printf, 4, 5)));
+
+/* device.c: the operations on devices and contexts. */
+lat_status lat__cuda_device_count(int *count);
+lat_status lat__cuda_device_info(int ordinal, lat_device_info *info);
+lat_status lat__cuda_context_create(lat_context *ctx);
+void lat__cuda_context_destroy(lat_context *ctx);
+lat_status lat__cuda_synchronize(lat_context *ctx);
+
+/* loader.c */
+lat_status lat__cuda_probe(char *why, size_t why_size);
+
+/* memory.c */
+lat_status lat__cuda_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out);
+lat_status lat__cuda_mem_free(lat_context *ctx, lat_deviceptr ptr);
+lat_status lat__cuda_mem_info(lat_context *ctx, size_t *free_bytes, size_t *total_bytes);
+lat_status lat__cuda_memset(lat_context *ctx, lat_deviceptr dst, uint32_t value,
+                            size_t elem_size, size_t count);
+lat_status lat__cuda_memcpy_htod(lat_context *ctx, lat_deviceptr dst, const void *src,
+                                 size_t bytes);
+lat_status lat__cuda_memcpy_dtoh(lat_context *ctx, void *dst, lat_deviceptr src,
+                                 size_t bytes);
+lat_status lat__cuda_memcpy_dtod(lat_context *ctx, lat_deviceptr dst, lat_deviceptr src,
+                                 size_t bytes);
+
+/* module.c */
+lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat__source *src);
+void lat__cuda_module_destroy(lat_module *mod);
+/* The name to give cuModuleGetFunction for a kernel's plain name: NVRTC's lowered
+ * (mangled) name when the source was compiled without extern "C", else `name`. */
+const char *lat__cuda_module_symbol(const lat_module *mod, const char *name);
+CUmodule lat__cuda_module_handle(const lat_module *mod);
+
+/* launch.c */
+lat_status lat__cuda_kernel_get(lat_module *mod, lat_kernel *kernel);
+void lat__cuda_kernel_release(lat_kernel *kernel);
+lat_status lat__cuda_launch(lat_kernel *kernel, const lat__launch *launch, void **params);
+
+#endif

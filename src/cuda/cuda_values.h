@@ -1,0 +1,80 @@
+/*
+ * The values of the cuda.h and nvrtc.h enumerators lattice uses, as X-macro lists
+ * X(NAME, value): cuda_api.h makes enums of them, header_check.c compares each with the
+ * real headers where the toolkit is installed. They have not changed from CUDA 11 to 13.
+ */
+#ifndef LAT_CUDA_VALUES_H
+#define LAT_CUDA_VALUES_H
+
+#define LAT_CUDA_RESULTS(X)                                                                \
+    X(CUDA_SUCCESS, 0)                                                                     \
+    X(CUDA_ERROR_INVALID_VALUE, 1)                                                         \
+    X(CUDA_ERROR_OUT_OF_MEMORY, 2)                                                         \
+    X(CUDA_ERROR_NOT_INITIALIZED, 3)                                                       \
+    X(CUDA_ERROR_DEINITIALIZED, 4)                                                         \
+    X(CUDA_ERROR_STUB_LIBRARY, 34)                                                         \
+    X(CUDA_ERROR_NO_DEVICE, 100)                                                           \
+    X(CUDA_ERROR_INVALID_DEVICE, 101)                                                      \
+    X(CUDA_ERROR_INVALID_IMAGE, 200)                                                       \
+    X(CUDA_ERROR_INVALID_CONTEXT, 201)                                                     \
+    X(CUDA_ERROR_NO_BINARY_FOR_GPU, 209)                                                   \
+    X(CUDA_ERROR_INVALID_PTX, 218)                                                         \
+    X(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222)                                             \
+    X(CUDA_ERROR_INVALID_HANDLE, 400)                                                      \
+    X(CUDA_ERROR_NOT_FOUND, 500)                                                           \
+    X(CUDA_ERROR_ILLEGAL_ADDRESS, 700)                                                     \
+    X(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, 701)                                             \
+    X(CUDA_ERROR_LAUNCH_TIMEOUT, 702)                                                      \
+    X(CUDA_ERROR_ASSERT, 710)                                                              \
+    X(CUDA_ERROR_HARDWARE_STACK_ERROR, 714)                                                \
+    X(CUDA_ERROR_ILLEGAL_INSTRUCTION, 715)                                                 \
+    X(CUDA_ERROR_MISALIGNED_ADDRESS, 716)                                                  \
+    X(CUDA_ERROR_INVALID_ADDRESS_SPACE, 717)                                               \
+    X(CUDA_ERROR_INVALID_PC, 718)                                                          \
+    X(CUDA_ERROR_LAUNCH_FAILED, 719)                                                       \
+    X(CUDA_ERROR_UNKNOWN, 999)
+
+#define LAT_CUDA_DEVICE_ATTRIBUTES(X)                                                      \
+    X(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1)                                        \
+    X(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 2)                                              \
+    X(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 3)                                              \
+    X(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 4)                                              \
+    X(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, 5)                                               \
+    X(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, 6)                                               \
+    X(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, 7)                                               \
+    X(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 8)                                  \
+    X(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY, 9)                                        \
+    X(CU_DEVICE_ATTRIBUTE_WARP_SIZE, 10)                                                   \
+    X(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 12)                                     \
+    X(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 13)                                                  \
+    X(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 16)                                        \
+    X(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, 37)                                     \
+    X(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 38)                                               \
+    X(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 39)                              \
+    X(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 75)                                    \
+    X(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 76)
+
+#define LAT_CUDA_FUNCTION_ATTRIBUTES(X)                                                    \
+    X(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 0)                                          \
+    X(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, 1)                                              \
+    X(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, 3)                                               \
+    X(CU_FUNC_ATTRIBUTE_NUM_REGS, 4)
+
+#define LAT_CUDA_JIT_OPTIONS(X)                                                            \
+    X(CU_JIT_INFO_LOG_BUFFER, 3)                                                           \
+    X(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, 4)                                                \
+    X(CU_JIT_ERROR_LOG_BUFFER, 5)                                                          \
+    X(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, 6)
+
+#define LAT_NVRTC_RESULTS(X)                                                               \
+    X(NVRTC_SUCCESS, 0)                                                                    \
+    X(NVRTC_ERROR_OUT_OF_MEMORY, 1)                                                        \
+    X(NVRTC_ERROR_PROGRAM_CREATION_FAILURE, 2)                                             \
+    X(NVRTC_ERROR_INVALID_INPUT, 3)                                                        \
+    X(NVRTC_ERROR_INVALID_PROGRAM, 4)                                                      \
+    X(NVRTC_ERROR_INVALID_OPTION, 5)                                                       \
+    X(NVRTC_ERROR_COMPILATION, 6)                                                          \
+    X(NVRTC_ERROR_BUILTIN_OPERATION_FAILURE, 7)                                            \
+    X(NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID, 10)
+
+#endif

@@ -1,0 +1,126 @@
+/*
+ * Turning failing driver and NVRTC calls into a lattice status and a message that names
+ * the call, the CUDA error and what it means.
+ */
+#include "cuda_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *lat__cuda_error_name(CUresult r)
+{
+    const char *s = NULL;
+    if (lat__cu.cuGetErrorName && lat__cu.cuGetErrorName(r, &s) == CUDA_SUCCESS && s)
+        return s;
+    return "CUDA_ERROR_UNKNOWN_CODE";
+}
+
+const char *lat__cuda_error_string(CUresult r)
+{
+    const char *s = NULL;
+    if (lat__cu.cuGetErrorString && lat__cu.cuGetErrorString(r, &s) == CUDA_SUCCESS && s)
+        return s;
+    return "an error code this driver does not describe";
+}
+
+int lat__cuda_is_kernel_fault(CUresult r)
+{
+    switch (r) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_LAUNCH_FAILED:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+lat_status lat__cuda_status(CUresult r)
+{
+    if (lat__cuda_is_kernel_fault(r))
+        return LAT_ERROR_LAUNCH_FAILED;
+    switch (r) {
+    case CUDA_SUCCESS:
+        return LAT_OK;
+    case CUDA_ERROR_OUT_OF_MEMORY:
+        return LAT_ERROR_OUT_OF_DEVICE_MEMORY;
+    case CUDA_ERROR_INVALID_VALUE:
+        return LAT_ERROR_INVALID_VALUE;
+    case CUDA_ERROR_NO_DEVICE:
+        return LAT_ERROR_NO_DEVICE;
+    case CUDA_ERROR_INVALID_DEVICE:
+        return LAT_ERROR_INVALID_DEVICE;
+    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+        return LAT_ERROR_INVALID_DIMENSIONS;
+    default:
+        return LAT_ERROR_DRIVER;
+    }
+}
+
+/* Why an error happened, where the driver's one-line description leaves the user
+ * guessing what to do. NULL when the description says enough. */
+static const char *advice(CUresult r)
+{
+    if (lat__cuda_is_kernel_fault(r))
+        return "the CUDA context cannot be used any more: destroy the lattice context "
+               "and create a new one";
+    switch (r) {
+    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+        return "the block needs more registers than a multiprocessor has: launch fewer "
+               "threads per block, or limit the kernel's registers with __launch_bounds__ "
+               "or --maxrregcount";
+    case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
+        return "NVRTC is newer than the driver: update the NVIDIA driver, or point "
+               "LATTICE_NVRTC_LIBRARY at an NVRTC no newer than the driver";
+    case CUDA_ERROR_NO_BINARY_FOR_GPU:
+    case CUDA_ERROR_INVALID_PTX:
+        return "the code was compiled for another architecture than the device's";
+    default:
+        return NULL;
+    }
+}
+
+lat_status lat__cuda_fail(lat_context *ctx, CUresult r, const char *what, ...)
+{
+    char call[256];
+    va_list ap;
+    va_start(ap, what);
+    vsnprintf(call, sizeof call, what, ap);
+    va_end(ap);
+
+    char kernel[160] = "";
+    if (ctx && ctx->impl && lat__cuda_is_kernel_fault(r)) {
+        lat__cuda_ctx *c = ctx->impl;
+        pthread_mutex_lock(&c->last_kernel_lock);
+        if (c->last_kernel[0])
+            snprintf(kernel, sizeof kernel, "kernel '%s' failed: ", c->last_kernel);
+        pthread_mutex_unlock(&c->last_kernel_lock);
+    }
+    const char *more = advice(r);
+    lat_status status = lat__cuda_status(r);
+    if (kernel[0])
+        return lat__error(ctx, status, "%s%s (%s), reported by %s%s%s", kernel,
+                          lat__cuda_error_name(r), lat__cuda_error_string(r), call,
+                          more ? "; " : "", more ? more : "");
+    return lat__error(ctx, status, "%s: %s (%s)%s%s", call, lat__cuda_error_name(r),
+                      lat__cuda_error_string(r), more ? "; " : "", more ? more : "");
+}
+
+lat_status lat__nvrtc_fail(lat_context *ctx, lat_status status, nvrtcResult r,
+                           const char *what, ...)
+{
+    char call[256];
+    va_list ap;
+    va_start(ap, what);
+    vsnprintf(call, sizeof call, what, ap);
+    va_end(ap);
+    const char *name = lat__cu.nvrtcGetErrorString ? lat__cu.nvrtcGetErrorString(r) : NULL;
+    return lat__error(ctx, status, "%s: %s", call, name ? name : "NVRTC_ERROR_UNKNOWN");
+}

@@ -1,0 +1,115 @@
+/*
+ * Device memory: allocation, memset and copies. The core has already checked every
+ * range against the context's live allocations, so these only call the driver. Copies
+ * return when they are complete, as the public API promises; work queued before them
+ * on the context (kernels) finishes first, since all of it runs on the default stream.
+ */
+#include "cuda_internal.h"
+
+lat_status lat__cuda_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out)
+{
+    lat_status st = lat__cuda_enter(ctx);
+    if (st != LAT_OK)
+        return st;
+    CUdeviceptr p = 0;
+    CUresult r = lat__cu.cuMemAlloc(&p, bytes);
+    if (r != CUDA_SUCCESS)
+        return lat__cuda_fail(ctx, r, "cuMemAlloc(%zu bytes)", bytes);
+    *out = (lat_deviceptr)p;
+    return LAT_OK;
+}
+
+lat_status lat__cuda_mem_free(lat_context *ctx, lat_deviceptr ptr)
+{
+    lat_status st = lat__cuda_enter(ctx);
+    if (st != LAT_OK)
+        return st;
+    CUresult r = lat__cu.cuMemFree((CUdeviceptr)ptr);
+    if (r != CUDA_SUCCESS)
+        return lat__cuda_fail(ctx, r, "cuMemFree(0x%llx)", (unsigned long long)ptr);
+    return LAT_OK;
+}
+
+lat_status lat__cuda_mem_info(lat_context *ctx, size_t *free_bytes, size_t *total_bytes)
+{
+    lat_status st = lat__cuda_enter(ctx);
+    if (st != LAT_OK)
+        return st;
+    size_t f = 0, t = 0;
+    CUresult r = lat__cu.cuMemGetInfo(&f, &t);
+    if (r != CUDA_SUCCESS)
+        return lat__cuda_fail(ctx, r, "cuMemGetInfo");
+    if (free_bytes)
+        *free_bytes = f;
+    if (total_bytes)
+        *total_bytes = t;
+    return LAT_OK;
+}
+
+lat_status lat__cuda_memset(lat_context *ctx, lat_deviceptr dst, uint32_t value,
+                            size_t elem_size, size_t count)
+{
+    lat_status st = lat__cuda_enter(ctx);
+    if (st != LAT_OK)
+        return st;
+    CUresult r;
+    switch (elem_size) {
+    case 1:
+        r = lat__cu.cuMemsetD8((CUdeviceptr)dst, (unsigned char)value, count);
+        break;
+    case 2:
+        r = lat__cu.cuMemsetD16((CUdeviceptr)dst, (unsigned short)value, count);
+        break;
+    case 4:
+        r = lat__cu.cuMemsetD32((CUdeviceptr)dst, (unsigned int)value, count);
+        break;
+    default:
+        return lat__error(ctx, LAT_ERROR_INTERNAL, "memset with %zu-byte elements", elem_size);
+    }
+    if (r != CUDA_SUCCESS)
+        return lat__cuda_fail(ctx, r, "cuMemsetD%zu(0x%llx, 0x%x, %zu elements)",
+                              elem_size * 8, (unsigned long long)dst, (unsigned)value, count);
+    return LAT_OK;
+}
+
+lat_status lat__cuda_memcpy_htod(lat_context *ctx, lat_deviceptr dst, const void *src,
+                                 size_t bytes)
+{
+    lat_status st = lat__cuda_enter(ctx);
+    if (st != LAT_OK)
+        return st;
+    CUresult r = lat__cu.cuMemcpyHtoD((CUdeviceptr)dst, src, bytes);
+    if (r != CUDA_SUCCESS)
+        return lat__cuda_fail(ctx, r, "cuMemcpyHtoD(0x%llx, %p, %zu bytes)",
+                              (unsigned long long)dst, src, bytes);
+    return LAT_OK;
+}
+
+lat_status lat__cuda_memcpy_dtoh(lat_context *ctx, void *dst, lat_deviceptr src, size_t bytes)
+{
+    lat_status st = lat__cuda_enter(ctx);
+    if (st != LAT_OK)
+        return st;
+    CUresult r = lat__cu.cuMemcpyDtoH(dst, (CUdeviceptr)src, bytes);
+    if (r != CUDA_SUCCESS)
+        return lat__cuda_fail(ctx, r, "cuMemcpyDtoH(%p, 0x%llx, %zu bytes)", dst,
+                              (unsigned long long)src, bytes);
+    return LAT_OK;
+}
+
+lat_status lat__cuda_memcpy_dtod(lat_context *ctx, lat_deviceptr dst, lat_deviceptr src,
+                                 size_t bytes)
+{
+    lat_status st = lat__cuda_enter(ctx);
+    if (st != LAT_OK)
+        return st;
+    CUresult r = lat__cu.cuMemcpyDtoD((CUdeviceptr)dst, (CUdeviceptr)src, bytes);
+    if (r != CUDA_SUCCESS)
+        return lat__cuda_fail(ctx, r, "cuMemcpyDtoD(0x%llx, 0x%llx, %zu bytes)",
+                              (unsigned long long)dst, (unsigned long long)src, bytes);
+    /* A device-to-device copy may return before it is done; the API says it is done. */
+    r = lat__cu.cuCtxSynchronize();
+    if (r != CUDA_SUCCESS)
+        return lat__cuda_fail(ctx, r, "cuCtxSynchronize after cuMemcpyDtoD");
+    return LAT_OK;
+}

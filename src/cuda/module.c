@@ -1,0 +1,547 @@
+/*
+ * Modules: CUDA C compiled with NVRTC for the context's device, then loaded with
+ * cuModuleLoadDataEx. The source is wrapped in extern "C" { } the way PyCUDA does, so
+ * kernels keep their plain names; without the wrap (no_extern_c) NVRTC is asked for the
+ * mangled names of the kernels the core's scanner found, so plain names work anyway.
+ */
+#include "cuda_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct lowered_name {
+    char *name;
+    char *lowered;
+} lowered_name;
+
+/* mod->impl */
+typedef struct cuda_module {
+    CUmodule cu;
+    lowered_name *names;
+    int nnames;
+} cuda_module;
+
+/* What to compile for: "--gpu-architecture=sm_90" producing a CUBIN, or
+ * "--gpu-architecture=compute_90" producing PTX that the driver compiles on load. */
+typedef struct target {
+    char option[48];
+    int cubin;
+    int arch; /* 90 for sm_90 / compute_90; 0 when the user chose it in src->options */
+} target;
+
+/* Architectures NVRTC has known, newest first: the fallback order for an NVRTC too old to
+ * say which ones it supports (nvrtcGetSupportedArchs came with 11.2). */
+static const int known_archs[] = {
+    121, 120, 110, 103, 101, 100, 90, 89, 87, 86, 80, 75, 72, 70, 62, 61, 60, 53, 52, 50, 37, 35,
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void free_names(lowered_name *names, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(names[i].name);
+        free(names[i].lowered);
+    }
+    free(names);
+}
+
+/* printf into a fresh malloc'd string; NULL when out of memory. */
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *format(const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf)
+        vsnprintf(buf, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+/* The text handed to NVRTC: PyCUDA's wrap, with a #line so that messages give the
+ * user's own line numbers and file name. */
+static char *wrap_source(const lat__source *src)
+{
+    if (src->no_extern_c)
+        return lat__strdup(src->text);
+    char *out = NULL;
+    size_t len = 0;
+    static const char head[] = "extern \"C\" {\n#line 1 \"";
+    int bad = lat__strbuf_append(&out, &len, head, sizeof head - 1);
+    for (const char *p = src->name; *p && !bad; p++) {
+        if (*p == '"' || *p == '\\')
+            bad = lat__strbuf_append(&out, &len, "\\", 1);
+        if (!bad)
+            bad = lat__strbuf_append(&out, &len, p, 1);
+    }
+    if (!bad)
+        bad = lat__strbuf_append(&out, &len, "\"\n", 2);
+    if (!bad)
+        bad = lat__strbuf_append(&out, &len, src->text, strlen(src->text));
+    if (!bad)
+        bad = lat__strbuf_append(&out, &len, "\n}\n", 3);
+    if (bad) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* NVRTC writes positions as "kernel.cu(12): error: ..."; lattice's messages use the
+ * compiler convention "kernel.cu:12: error: ..." on both backends. Rewrites such line
+ * starts and drops the trailing blank lines; the rest of the log is kept as it is. */
+static char *normalise_log(const char *log)
+{
+    size_t n = strlen(log);
+    char *out = malloc(n + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    const char *line = log;
+    while (*line) {
+        const char *eol = strchr(line, '\n');
+        size_t llen = eol ? (size_t)(eol - line) + 1 : strlen(line);
+        const char *open = memchr(line, '(', llen);
+        const char *close = NULL;
+        if (open && open > line) {
+            const char *q = open + 1;
+            while (q < line + llen && *q >= '0' && *q <= '9')
+                q++;
+            if (q > open + 1 && q + 1 < line + llen && q[0] == ')' && q[1] == ':')
+                close = q;
+        }
+        if (close) {
+            memcpy(out + o, line, (size_t)(open - line));
+            o += (size_t)(open - line);
+            out[o++] = ':';
+            memcpy(out + o, open + 1, (size_t)(close - open - 1));
+            o += (size_t)(close - open - 1);
+            /* ")" is dropped; the ':' after it is copied with the rest of the line. */
+            size_t rest = llen - (size_t)(close + 1 - line);
+            memcpy(out + o, close + 1, rest);
+            o += rest;
+        } else {
+            memcpy(out + o, line, llen);
+            o += llen;
+        }
+        line += llen;
+    }
+    while (o > 0 && (out[o - 1] == '\n' || out[o - 1] == ' ' || out[o - 1] == '\r'))
+        o--;
+    out[o] = '\0';
+    return out;
+}
+
+static char *program_log(nvrtcProgram prog)
+{
+    size_t size = 0;
+    if (lat__cu.nvrtcGetProgramLogSize(prog, &size) != NVRTC_SUCCESS || size == 0)
+        return lat__strdup("");
+    char *raw = malloc(size + 1);
+    if (!raw)
+        return NULL;
+    if (lat__cu.nvrtcGetProgramLog(prog, raw) != NVRTC_SUCCESS)
+        raw[0] = '\0';
+    raw[size] = '\0';
+    char *log = normalise_log(raw);
+    free(raw);
+    return log;
+}
+
+/* The user's own --gpu-architecture / -arch in src->options, if any. */
+static const char *user_arch(const lat__source *src)
+{
+    if (!src->options)
+        return NULL;
+    for (const char *const *o = src->options; *o; o++) {
+        const char *s = *o;
+        if (strncmp(s, "--gpu-architecture=", 19) == 0)
+            return s + 19;
+        if (strncmp(s, "-arch=", 6) == 0)
+            return s + 6;
+        if ((strcmp(s, "--gpu-architecture") == 0 || strcmp(s, "-arch") == 0) && o[1])
+            return o[1];
+    }
+    return NULL;
+}
+
+static void set_target(target *t, int arch, int cubin)
+{
+    t->arch = arch;
+    t->cubin = cubin;
+    snprintf(t->option, sizeof t->option, "--gpu-architecture=%s_%d", cubin ? "sm" : "compute",
+             arch);
+}
+
+/* Chooses the architecture. Returns 1 when the choice is final, 0 when NVRTC cannot say
+ * which architectures it supports (the caller then tries sm_XY and falls back on
+ * NVRTC_ERROR_INVALID_OPTION), -1 when NVRTC supports none at or below the device's. */
+static int choose_target(const lat_context *ctx, target *t, char *supported, size_t ssize)
+{
+    int cc = ctx->info.compute_major * 10 + ctx->info.compute_minor;
+    int can_cubin = lat__cu.nvrtcGetCUBIN && lat__cu.nvrtcGetCUBINSize;
+    supported[0] = '\0';
+    int n = 0;
+    if (!lat__cu.nvrtcGetNumSupportedArchs || !lat__cu.nvrtcGetSupportedArchs ||
+        lat__cu.nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0) {
+        set_target(t, cc, can_cubin);
+        return 0;
+    }
+    int *archs = malloc((size_t)n * sizeof *archs);
+    if (!archs || lat__cu.nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS) {
+        free(archs);
+        set_target(t, cc, can_cubin);
+        return 0;
+    }
+    int exact = 0, best = 0;
+    size_t used = 0;
+    for (int i = 0; i < n; i++) {
+        if (archs[i] == cc)
+            exact = 1;
+        if (archs[i] <= cc && archs[i] > best)
+            best = archs[i];
+        if (used < ssize) {
+            int w = snprintf(supported + used, ssize - used, "%s%d", i ? " " : "", archs[i]);
+            used += w > 0 ? (size_t)w : 0;
+        }
+    }
+    free(archs);
+    if (exact) {
+        set_target(t, cc, can_cubin);
+        return 1;
+    }
+    if (!best)
+        return -1;
+    set_target(t, best, 0);
+    return 1;
+}
+
+/* Compiles once. On return *prog is the program (destroy it), or NULL when it could not
+ * be created; *log the normalised log (NULL when out of memory). */
+static nvrtcResult compile(const char *text, const char *name, const char **opts, int nopts,
+                           const lat__kernel_sigs *names, nvrtcProgram *prog, char **log)
+{
+    *prog = NULL;
+    *log = NULL;
+    nvrtcResult r = lat__cu.nvrtcCreateProgram(prog, text, name, 0, NULL, NULL);
+    if (r != NVRTC_SUCCESS) {
+        *prog = NULL;
+        *log = lat__strdup("");
+        return r;
+    }
+    for (int i = 0; names && i < names->count; i++) {
+        r = lat__cu.nvrtcAddNameExpression(*prog, names->items[i].name);
+        if (r != NVRTC_SUCCESS) {
+            *log = lat__strdup("");
+            return r;
+        }
+    }
+    r = lat__cu.nvrtcCompileProgram(*prog, nopts, opts);
+    *log = program_log(*prog);
+    return r;
+}
+
+static void destroy_program(nvrtcProgram *prog)
+{
+    if (*prog)
+        lat__cu.nvrtcDestroyProgram(prog);
+    *prog = NULL;
+}
+
+/* Builds the option list: defines, include directories, the source's own directory,
+ * the user's options, and a last slot for the architecture (left NULL when the user's
+ * options name one). Returns the array (its strings malloc'd, NULL-terminated) or NULL. */
+static char **build_options(const lat__source *src, int *count, int *arch_slot)
+{
+    size_t n = 2;
+    for (const char *const *p = src->defines; p && *p; p++)
+        n++;
+    for (const char *const *p = src->include_dirs; p && *p; p++)
+        n++;
+    for (const char *const *p = src->options; p && *p; p++)
+        n++;
+    char **opts = calloc(n + 1, sizeof *opts);
+    if (!opts)
+        return NULL;
+    int k = 0, bad = 0;
+    for (const char *const *p = src->defines; p && *p && !bad; p++)
+        bad = !(opts[k++] = format("--define-macro=%s", *p));
+    for (const char *const *p = src->include_dirs; p && *p && !bad; p++)
+        bad = !(opts[k++] = format("--include-path=%s", *p));
+    const char *slash = strrchr(src->name, '/');
+    if (slash && !bad) {
+        int dirlen = slash == src->name ? 1 : (int)(slash - src->name);
+        bad = !(opts[k++] = format("--include-path=%.*s", dirlen, src->name));
+    }
+    for (const char *const *p = src->options; p && *p && !bad; p++)
+        bad = !(opts[k++] = lat__strdup(*p));
+    if (bad) {
+        for (int i = 0; i < k; i++)
+            free(opts[i]);
+        free(opts);
+        return NULL;
+    }
+    *arch_slot = k;
+    *count = k;
+    return opts;
+}
+
+static void free_options(char **opts, int count)
+{
+    if (!opts)
+        return;
+    for (int i = 0; i < count; i++)
+        free(opts[i]);
+    free(opts);
+}
+
+/* Copies the code NVRTC produced: the CUBIN, or the PTX (NUL-terminated). */
+static nvrtcResult get_code(nvrtcProgram prog, int cubin, char **code)
+{
+    size_t size = 0;
+    nvrtcResult r = cubin ? lat__cu.nvrtcGetCUBINSize(prog, &size)
+                          : lat__cu.nvrtcGetPTXSize(prog, &size);
+    if (r != NVRTC_SUCCESS)
+        return r;
+    *code = malloc(size + 1);
+    if (!*code)
+        return NVRTC_ERROR_OUT_OF_MEMORY;
+    r = cubin ? lat__cu.nvrtcGetCUBIN(prog, *code) : lat__cu.nvrtcGetPTX(prog, *code);
+    (*code)[size] = '\0';
+    return r;
+}
+
+/* Records the mangled name of every kernel the scanner found. A name NVRTC could not
+ * lower (a template, a kernel behind #if 0) is skipped: looking it up fails later with
+ * the core's "no kernel of that name", which is the truth. */
+static int get_lowered(nvrtcProgram prog, const lat__kernel_sigs *sigs, cuda_module *m)
+{
+    if (!sigs || sigs->count == 0)
+        return 0;
+    m->names = calloc((size_t)sigs->count, sizeof *m->names);
+    if (!m->names)
+        return -1;
+    for (int i = 0; i < sigs->count; i++) {
+        const char *lowered = NULL;
+        if (lat__cu.nvrtcGetLoweredName(prog, sigs->items[i].name, &lowered) != NVRTC_SUCCESS ||
+            !lowered)
+            continue;
+        lowered_name *ln = &m->names[m->nnames];
+        ln->name = lat__strdup(sigs->items[i].name);
+        ln->lowered = lat__strdup(lowered);
+        if (!ln->name || !ln->lowered) {
+            free(ln->name);
+            free(ln->lowered);
+            return -1;
+        }
+        m->nnames++;
+    }
+    return 0;
+}
+
+static lat_status load(lat_context *ctx, const lat__source *src, const target *t,
+                       const char *code, CUmodule *out)
+{
+    enum { LOG_SIZE = 16384 };
+    char *info_log = calloc(1, LOG_SIZE), *error_log = calloc(1, LOG_SIZE);
+    if (!info_log || !error_log) {
+        free(info_log);
+        free(error_log);
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory loading %s",
+                          src->name);
+    }
+    CUjit_option opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                           CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {info_log, (void *)(uintptr_t)LOG_SIZE, error_log,
+                      (void *)(uintptr_t)LOG_SIZE};
+    CUresult r = lat__cu.cuModuleLoadDataEx(out, code, 4, opts, values);
+    lat_status st = LAT_OK;
+    if (r != CUDA_SUCCESS) {
+        error_log[LOG_SIZE - 1] = '\0';
+        const char *more = r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+                               ? "; NVRTC is newer than the driver: update the NVIDIA driver, "
+                                 "or point LATTICE_NVRTC_LIBRARY at an NVRTC no newer than it"
+                               : "";
+        st = lat__error(ctx, lat__cuda_status(r),
+                        "cuModuleLoadDataEx(%s, %s for %s_%d): %s (%s)%s%s%s", src->name,
+                        t->cubin ? "CUBIN" : "PTX", t->cubin ? "sm" : "compute", t->arch,
+                        lat__cuda_error_name(r), lat__cuda_error_string(r), more,
+                        error_log[0] ? ":\n" : "", error_log);
+    }
+    free(info_log);
+    free(error_log);
+    return st;
+}
+
+lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat__source *src)
+{
+    lat_status st = lat__cuda_enter(ctx);
+    if (st != LAT_OK)
+        return st;
+
+    double t0 = now_ms();
+    const int cc = ctx->info.compute_major * 10 + ctx->info.compute_minor;
+    target t = {{0}, 0, 0};
+    char supported[256];
+    int final_choice = 1;
+    const char *uarch = user_arch(src);
+    if (uarch) {
+        t.cubin = strncmp(uarch, "sm_", 3) == 0 && lat__cu.nvrtcGetCUBIN != NULL;
+        t.arch = atoi(uarch + (strncmp(uarch, "sm_", 3) == 0 ? 3 : strncmp(uarch, "compute_", 8) == 0 ? 8 : 0));
+    } else {
+        final_choice = choose_target(ctx, &t, supported, sizeof supported);
+        if (final_choice < 0)
+            return lat__error(ctx, LAT_ERROR_COMPILE,
+                              "%s: NVRTC %d.%d cannot compile for this device (sm_%d): it "
+                              "supports %s; use an older CUDA toolkit's NVRTC "
+                              "(LATTICE_NVRTC_LIBRARY)",
+                              src->name, lat__cu.nvrtc_major, lat__cu.nvrtc_minor, cc,
+                              supported);
+        if (final_choice && t.arch != cc)
+            lat__log(ctx, LAT_LOG_WARNING,
+                     "%s: NVRTC %d.%d does not know this device's architecture sm_%d; "
+                     "compiling PTX for compute_%d, which the driver compiles on load",
+                     src->name, lat__cu.nvrtc_major, lat__cu.nvrtc_minor, cc, t.arch);
+    }
+
+    char *text = wrap_source(src);
+    int nopts = 0, arch_slot = 0;
+    char **opts = build_options(src, &nopts, &arch_slot);
+    cuda_module *m = calloc(1, sizeof *m);
+    nvrtcProgram prog = NULL;
+    char *log = NULL, *code = NULL;
+    if (!text || !opts || !m) {
+        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
+                        src->name);
+        goto done;
+    }
+    /* The extra slot of opts holds the architecture; it is not malloc'd. */
+    const char **argv = (const char **)opts;
+    int argc = nopts;
+    if (!uarch)
+        argv[argc++] = t.option;
+
+    const lat__kernel_sigs *names = src->no_extern_c ? src->sigs : NULL;
+    nvrtcResult r = compile(text, src->name, argv, argc, names, &prog, &log);
+    if (r == NVRTC_ERROR_INVALID_OPTION && !uarch && !final_choice) {
+        /* An NVRTC without nvrtcGetSupportedArchs that does not know sm_XY: PTX for
+         * the newest architecture it accepts, as PyCUDA users end up doing by hand. */
+        for (size_t i = 0; i < sizeof known_archs / sizeof *known_archs &&
+                           r == NVRTC_ERROR_INVALID_OPTION; i++) {
+            if (known_archs[i] > cc)
+                continue;
+            set_target(&t, known_archs[i], 0);
+            destroy_program(&prog);
+            free(log);
+            r = compile(text, src->name, argv, argc, names, &prog, &log);
+        }
+        if (r == NVRTC_SUCCESS)
+            lat__log(ctx, LAT_LOG_WARNING,
+                     "%s: NVRTC %d.%d does not know this device's architecture sm_%d; "
+                     "compiled PTX for compute_%d instead, which the driver compiles on load",
+                     src->name, lat__cu.nvrtc_major, lat__cu.nvrtc_minor, cc, t.arch);
+    }
+    if (r == NVRTC_ERROR_COMPILATION && names && names->count > 0) {
+        /* A name expression NVRTC cannot resolve (a template kernel, one inside #if 0)
+         * fails the whole compile: try once more without them, so that the log shows
+         * the user's own errors, or the module works for the names that need none. */
+        destroy_program(&prog);
+        free(log);
+        r = compile(text, src->name, argv, argc, NULL, &prog, &log);
+        names = NULL;
+    }
+    if (!log) {
+        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
+                        src->name);
+        goto done;
+    }
+    if (r != NVRTC_SUCCESS) {
+        lat_status status = r == NVRTC_ERROR_COMPILATION        ? LAT_ERROR_COMPILE
+                            : r == NVRTC_ERROR_INVALID_OPTION   ? LAT_ERROR_INVALID_OPTION
+                            : r == NVRTC_ERROR_OUT_OF_MEMORY    ? LAT_ERROR_OUT_OF_MEMORY
+                                                                : LAT_ERROR_DRIVER;
+        const char *rname = lat__cu.nvrtcGetErrorString(r);
+        st = lat__error(ctx, status, "%s: compilation failed (NVRTC %d.%d, %s, %s)%s%s",
+                        src->name, lat__cu.nvrtc_major, lat__cu.nvrtc_minor,
+                        uarch ? uarch : t.option + 19, rname ? rname : "NVRTC error",
+                        log[0] ? ":\n" : "", log);
+        goto done;
+    }
+    r = get_code(prog, t.cubin, &code);
+    if (r != NVRTC_SUCCESS) {
+        st = lat__nvrtc_fail(ctx, LAT_ERROR_DRIVER, r, "%s(%s)",
+                             t.cubin ? "nvrtcGetCUBIN" : "nvrtcGetPTX", src->name);
+        goto done;
+    }
+    if (names && get_lowered(prog, names, m) != 0) {
+        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
+                        src->name);
+        goto done;
+    }
+    destroy_program(&prog);
+    double t1 = now_ms();
+    st = load(ctx, src, &t, code, &m->cu);
+    if (st != LAT_OK)
+        goto done;
+    lat__log(ctx, LAT_LOG_INFO, "%s: compiled by NVRTC %d.%d for %s in %.1f ms, loaded in %.1f ms",
+             src->name, lat__cu.nvrtc_major, lat__cu.nvrtc_minor,
+             uarch ? uarch : t.option + 19, t1 - t0, now_ms() - t1);
+    mod->impl = m;
+    mod->log = log;
+    log = NULL;
+    m = NULL;
+
+done:
+    destroy_program(&prog);
+    if (m)
+        free_names(m->names, m->nnames);
+    free(m);
+    free(code);
+    free(log);
+    free(text);
+    free_options(opts, nopts);
+    return st;
+}
+
+void lat__cuda_module_destroy(lat_module *mod)
+{
+    cuda_module *m = mod->impl;
+    if (!m)
+        return;
+    if (lat__cuda_enter(mod->ctx) == LAT_OK && m->cu) {
+        CUresult r = lat__cu.cuModuleUnload(m->cu);
+        if (r != CUDA_SUCCESS)
+            lat__log(mod->ctx, LAT_LOG_WARNING, "cuModuleUnload(%s): %s (%s)", mod->name,
+                     lat__cuda_error_name(r), lat__cuda_error_string(r));
+    }
+    free_names(m->names, m->nnames);
+    free(m);
+    mod->impl = NULL;
+}
+
+const char *lat__cuda_module_symbol(const lat_module *mod, const char *name)
+{
+    const cuda_module *m = mod->impl;
+    for (int i = 0; m && i < m->nnames; i++)
+        if (strcmp(m->names[i].name, name) == 0)
+            return m->names[i].lowered;
+    return name;
+}
+
+CUmodule lat__cuda_module_handle(const lat_module *mod)
+{
+    const cuda_module *m = mod->impl;
+    return m ? m->cu : NULL;
+}
