@@ -8,12 +8,27 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The driver names its errors itself; these cover a driver that cannot (a stub library
+ * answers every call, cuGetErrorName too, with CUDA_ERROR_STUB_LIBRARY). */
+static const char *known_name(CUresult r)
+{
+    switch (r) {
+#define LAT_CUDA_NAME_(name, value)                                                          \
+    case value:                                                                            \
+        return #name;
+        LAT_CUDA_RESULTS(LAT_CUDA_NAME_)
+#undef LAT_CUDA_NAME_
+    default:
+        return "CUDA_ERROR_UNKNOWN_CODE";
+    }
+}
+
 const char *lat__cuda_error_name(CUresult r)
 {
     const char *s = NULL;
     if (lat__cu.cuGetErrorName && lat__cu.cuGetErrorName(r, &s) == CUDA_SUCCESS && s)
         return s;
-    return "CUDA_ERROR_UNKNOWN_CODE";
+    return known_name(r);
 }
 
 const char *lat__cuda_error_string(CUresult r)
@@ -21,7 +36,9 @@ const char *lat__cuda_error_string(CUresult r)
     const char *s = NULL;
     if (lat__cu.cuGetErrorString && lat__cu.cuGetErrorString(r, &s) == CUDA_SUCCESS && s)
         return s;
-    return "an error code this driver does not describe";
+    if (r == CUDA_ERROR_STUB_LIBRARY)
+        return "this libcuda is the CUDA toolkit's link-time stub, not the NVIDIA driver";
+    return "the driver gives no description";
 }
 
 int lat__cuda_is_kernel_fault(CUresult r)
