@@ -1,0 +1,31 @@
+#!/bin/sh
+# usage: check-exports.sh liblattice.a lattice.h
+# liblattice.a must define, as global symbols, exactly the functions lattice.h declares
+# with LAT_API: nothing of TinyCC's, nothing internal (lat__*), nothing missing.
+set -eu
+lib=$1 header=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/exported"
+sed -n 's/^LAT_API .*[ *]\(lat_[a-z0-9_]*\)(.*/\1/p' "$header" | sort -u > "$tmp/declared"
+
+status=0
+if [ ! -s "$tmp/declared" ]; then
+    echo "FAIL: found no LAT_API declarations in $header"
+    exit 1
+fi
+extra=$(comm -23 "$tmp/exported" "$tmp/declared")
+missing=$(comm -13 "$tmp/exported" "$tmp/declared")
+if [ -n "$extra" ]; then
+    echo "FAIL: liblattice.a exports symbols that are not public API:"
+    echo "$extra" | head -50 | sed 's/^/    /'
+    status=1
+fi
+if [ -n "$missing" ]; then
+    echo "FAIL: lattice.h declares functions liblattice.a does not define:"
+    echo "$missing" | sed 's/^/    /'
+    status=1
+fi
+[ $status -eq 0 ] && echo "ok: $(wc -l < "$tmp/exported") symbols exported, all declared in lattice.h"
+exit $status
