@@ -228,10 +228,12 @@ static int choose_target(const lat_context *ctx, target *t, char *supported, siz
     return 1;
 }
 
-/* Compiles once. On return *prog is the program (destroy it), or NULL when it could not
- * be created; *log the normalised log (NULL when out of memory). */
+/* Compiles once. names: the kernels to ask the mangled names of (NULL: none), skipping
+ * those with skip[i] set. On return *prog is the program (destroy it), or NULL when it
+ * could not be created; *log the normalised log (NULL when out of memory). */
 static nvrtcResult compile(const char *text, const char *name, const char **opts, int nopts,
-                           const lat__kernel_sigs *names, nvrtcProgram *prog, char **log)
+                           const lat__kernel_sigs *names, const char *skip, nvrtcProgram *prog,
+                           char **log)
 {
     *prog = NULL;
     *log = NULL;
@@ -242,6 +244,8 @@ static nvrtcResult compile(const char *text, const char *name, const char **opts
         return r;
     }
     for (int i = 0; names && i < names->count; i++) {
+        if (skip && skip[i])
+            continue;
         r = lat__cu.nvrtcAddNameExpression(*prog, names->items[i].name);
         if (r != NVRTC_SUCCESS) {
             *log = lat__strdup("");
@@ -251,6 +255,30 @@ static nvrtcResult compile(const char *text, const char *name, const char **opts
     r = lat__cu.nvrtcCompileProgram(*prog, nopts, opts);
     *log = program_log(*prog);
     return r;
+}
+
+/* NVRTC fails the whole compile when a name expression cannot be resolved (a template
+ * or overloaded kernel, one inside #if 0), and says which in the log:
+ *     Input name expression was: " tk"
+ * Marks those names in skip; returns how many it marked. */
+static int mark_failed_names(const char *log, const lat__kernel_sigs *names, char *skip)
+{
+    static const char tag[] = "Input name expression was: \"";
+    int marked = 0;
+    for (const char *p = log; log && (p = strstr(p, tag)) != NULL;) {
+        p += sizeof tag - 1;
+        while (*p == ' ')
+            p++;
+        size_t len = strcspn(p, "\"\n");
+        for (int i = 0; i < names->count; i++) {
+            if (!skip[i] && strlen(names->items[i].name) == len &&
+                strncmp(names->items[i].name, p, len) == 0) {
+                skip[i] = 1;
+                marked++;
+            }
+        }
+    }
+    return marked;
 }
 
 static void destroy_program(nvrtcProgram *prog)
@@ -421,7 +449,7 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
     char **opts = build_options(src, &nopts, &arch_slot);
     cuda_module *m = calloc(1, sizeof *m);
     nvrtcProgram prog = NULL;
-    char *log = NULL, *code = NULL;
+    char *log = NULL, *code = NULL, *skip = NULL;
     if (!text || !opts || !m) {
         st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
                         src->name);
@@ -433,8 +461,14 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
     if (!uarch)
         argv[argc++] = t.option;
 
-    const lat__kernel_sigs *names = src->no_extern_c ? src->sigs : NULL;
-    nvrtcResult r = compile(text, src->name, argv, argc, names, &prog, &log);
+    const lat__kernel_sigs *names =
+        src->no_extern_c && src->sigs && src->sigs->count > 0 ? src->sigs : NULL;
+    if (names && !(skip = calloc((size_t)names->count, 1))) {
+        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
+                        src->name);
+        goto done;
+    }
+    nvrtcResult r = compile(text, src->name, argv, argc, names, skip, &prog, &log);
     if (r == NVRTC_ERROR_INVALID_OPTION && !uarch && !final_choice) {
         /* An NVRTC without nvrtcGetSupportedArchs that does not know sm_XY: PTX for
          * the newest architecture it accepts, as PyCUDA users end up doing by hand. */
@@ -445,7 +479,7 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
             set_target(&t, known_archs[i], 0);
             destroy_program(&prog);
             free(log);
-            r = compile(text, src->name, argv, argc, names, &prog, &log);
+            r = compile(text, src->name, argv, argc, names, skip, &prog, &log);
         }
         if (r == NVRTC_SUCCESS)
             lat__log(ctx, LAT_LOG_WARNING,
@@ -453,14 +487,27 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
                      "compiled PTX for compute_%d instead, which the driver compiles on load",
                      src->name, lat__cu.nvrtc_major, lat__cu.nvrtc_minor, cc, t.arch);
     }
-    if (r == NVRTC_ERROR_COMPILATION && names && names->count > 0) {
-        /* A name expression NVRTC cannot resolve (a template kernel, one inside #if 0)
-         * fails the whole compile: try once more without them, so that the log shows
-         * the user's own errors, or the module works for the names that need none. */
+    if (r == NVRTC_ERROR_COMPILATION && names && mark_failed_names(log, names, skip) > 0) {
+        /* Compile once more without the names NVRTC could not resolve: those kernels
+         * cannot be found by their plain names, the others still can, and a real error
+         * in the user's code shows in this log without the name-lookup noise. */
         destroy_program(&prog);
         free(log);
-        r = compile(text, src->name, argv, argc, NULL, &prog, &log);
-        names = NULL;
+        r = compile(text, src->name, argv, argc, names, skip, &prog, &log);
+        if (r == NVRTC_SUCCESS) {
+            char *list = NULL;
+            size_t len = 0;
+            for (int i = 0; i < names->count; i++)
+                if (skip[i])
+                    (void)lat__strbuf_printf(&list, &len, "%s'%s'", list ? ", " : "",
+                                             names->items[i].name);
+            lat__log(ctx, LAT_LOG_WARNING,
+                     "%s: compiled as C++ (no_extern_c); NVRTC cannot tell which function "
+                     "%s names (a template or overloaded __global__ function?), so it cannot "
+                     "be looked up by its plain name: declare it extern \"C\" to find it",
+                     src->name, list ? list : "?");
+            free(list);
+        }
     }
     if (!log) {
         st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
@@ -504,6 +551,7 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
     m = NULL;
 
 done:
+    free(skip);
     destroy_program(&prog);
     if (m)
         free_names(m->names, m->nnames);
