@@ -1,6 +1,7 @@
 /* The CUDA C lexer: see cu_lex.h. */
 #include "cu_lex.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,4 +235,87 @@ size_t lat__match_close(const lat__toks *toks, size_t i)
             return j;
     }
     return toks->count;
+}
+
+bool lat__tok_is_qualifier(const lat__toks *toks, const lat__tok *t)
+{
+    static const char *const q[] = {"const", "volatile", "restrict", "__restrict__",
+                                    "__restrict", "register", "__const"};
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+        if (lat__tok_is(toks, t, q[i]))
+            return true;
+    return false;
+}
+
+bool lat__tok_is_type_word(const lat__toks *toks, const lat__tok *t)
+{
+    static const char *const w[] = {"signed", "unsigned", "char", "short", "int", "long",
+                                    "float", "double", "bool", "_Bool", "void", "struct",
+                                    "union", "enum", "class", "__signed__"};
+    if (lat__tok_is_qualifier(toks, t))
+        return true;
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        if (lat__tok_is(toks, t, w[i]))
+            return true;
+    return false;
+}
+
+static bool is_attribute(const lat__toks *toks, const lat__tok *t)
+{
+    return lat__tok_is(toks, t, "__attribute__") || lat__tok_is(toks, t, "__align__") ||
+           lat__tok_is(toks, t, "__declspec") || lat__tok_is(toks, t, "alignas") ||
+           lat__tok_is(toks, t, "_Alignas");
+}
+
+void lat__parse_param_decl(const lat__toks *toks, size_t b, size_t e, lat__param_decl *out)
+{
+    const lat__tok *tk = toks->items;
+    out->name = SIZE_MAX;
+    out->slot = e;
+    out->array = SIZE_MAX;
+    out->pointer = false;
+    for (size_t i = b; i < e; i++) {
+        if (lat__tok_is(toks, &tk[i], "(") && i > b && is_attribute(toks, &tk[i - 1])) {
+            i = lat__match_close(toks, i);
+            continue;
+        }
+        if (lat__tok_is(toks, &tk[i], "(")) {
+            /* A parenthesised declarator, float (*f)(int) or float (*a)[4]: the name is
+             * the identifier inside, or would go before the closing parenthesis. */
+            out->pointer = true;
+            size_t close = lat__match_close(toks, i);
+            if (close > e)
+                close = e;
+            out->slot = close;
+            for (size_t j = i + 1; j < close; j++) {
+                if (tk[j].kind == LAT__TOK_IDENT && !lat__tok_is_qualifier(toks, &tk[j])) {
+                    out->name = j;
+                    out->slot = j;
+                }
+            }
+            return;
+        }
+        if (lat__tok_is(toks, &tk[i], "[")) {
+            out->pointer = true;
+            out->array = i;
+            out->slot = i;
+            e = i;
+            break;
+        }
+    }
+    /* The name is the last identifier, when something before it names the type; in
+     * "struct S" and "enum E" the identifier is a tag. */
+    if (e < b + 2 || tk[e - 1].kind != LAT__TOK_IDENT || lat__tok_is_type_word(toks, &tk[e - 1]))
+        return;
+    bool typed = false;
+    for (size_t i = b; i < e - 1; i++)
+        if (!lat__tok_is_qualifier(toks, &tk[i]))
+            typed = true;
+    const lat__tok *tag = &tk[e - 2];
+    bool tagged = lat__tok_is(toks, tag, "struct") || lat__tok_is(toks, tag, "union") ||
+                  lat__tok_is(toks, tag, "enum") || lat__tok_is(toks, tag, "class");
+    if (typed && !tagged) {
+        out->name = e - 1;
+        out->slot = e - 1;
+    }
 }

@@ -55,4 +55,20 @@ size_t lat__directive_end(const lat__toks *toks, size_t i);
  * not closed. Directive tokens are skipped when i is not itself in a directive. */
 size_t lat__match_close(const lat__toks *toks, size_t i);
 
+/* Whether an identifier token is a type qualifier (const, volatile, restrict and their
+ * CUDA spellings), or a word that builds a type (int, unsigned, struct...) or qualifies
+ * one: either way, not a declarator's name. */
+bool lat__tok_is_qualifier(const lat__toks *toks, const lat__tok *t);
+bool lat__tok_is_type_word(const lat__toks *toks, const lat__tok *t);
+
+/* Where the name is in one parameter declaration, tokens [b, e): "const float *x",
+ * "int a[4]", "float (*f)(int)", or unnamed: "float *", "int [4]". */
+typedef struct lat__param_decl {
+    size_t name;    /* the name's index, or SIZE_MAX when unnamed */
+    size_t slot;    /* where the name is, or where one would be inserted */
+    size_t array;   /* the first '[' after the name (an array parameter), or SIZE_MAX */
+    bool pointer;   /* an array, or a parenthesised declarator such as (*f) */
+} lat__param_decl;
+void lat__parse_param_decl(const lat__toks *toks, size_t b, size_t e, lat__param_decl *out);
+
 #endif

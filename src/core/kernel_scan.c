@@ -149,12 +149,7 @@ typedef struct acc {
 
 static bool is_qualifier(const scanner *sc, const lat__tok *t)
 {
-    static const char *const q[] = {"const", "volatile", "restrict", "__restrict__",
-                                    "__restrict", "register", "__const"};
-    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
-        if (tok_eq(sc, t, q[i]))
-            return true;
-    return false;
+    return lat__tok_is_qualifier(sc->toks, t);
 }
 
 static void accumulate(const scanner *sc, size_t b, size_t e, int depth, acc *a)
@@ -258,20 +253,6 @@ static tinfo resolve(const acc *a)
     return (tinfo){LAT__PARAM_UNKNOWN, 0};
 }
 
-/* Whether an identifier is part of a type rather than a declarator's name. */
-static bool type_word(const scanner *sc, const lat__tok *t)
-{
-    static const char *const w[] = {"signed", "unsigned", "char", "short", "int", "long",
-                                    "float", "double", "bool", "_Bool", "void", "struct",
-                                    "union", "enum", "class", "__signed__"};
-    if (is_qualifier(sc, t))
-        return true;
-    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-        if (tok_eq(sc, t, w[i]))
-            return true;
-    return false;
-}
-
 /* Appends tokens [b, e) but token `skip` to a normalised type string. */
 static char *type_string(const scanner *sc, size_t b, size_t e, size_t skip)
 {
@@ -308,42 +289,10 @@ static char *type_string(const scanner *sc, size_t b, size_t e, size_t skip)
 static bool parse_param(scanner *sc, size_t b, size_t e, lat__param *p)
 {
     const lat__tok *toks = sc->toks->items;
-    size_t name = SIZE_MAX;
-    bool pointer = false;
-    size_t type_end = e;
-    for (size_t i = b; i < e; i++) {
-        if (tok_eq(sc, &toks[i], "(") && !(i > b && (tok_eq(sc, &toks[i - 1], "__attribute__") ||
-                                                    tok_eq(sc, &toks[i - 1], "__align__")))) {
-            /* A function pointer, float (*f)(int), or an array pointer, float (*a)[4]. */
-            pointer = true;
-            size_t close = lat__match_close(sc->toks, i);
-            for (size_t j = i + 1; j < close && j < e; j++)
-                if (toks[j].kind == LAT__TOK_IDENT && !is_qualifier(sc, &toks[j]))
-                    name = j;
-            break;
-        }
-        if (tok_eq(sc, &toks[i], "[")) {
-            pointer = true; /* an array parameter is a pointer */
-            type_end = i;
-            break;
-        }
-    }
-    if (!pointer || type_end != e) {
-        /* The name is the last identifier, when something before it names the type. */
-        size_t last = type_end - 1;
-        if (type_end > b + 1 && toks[last].kind == LAT__TOK_IDENT && !type_word(sc, &toks[last])) {
-            bool typed = false;
-            for (size_t i = b; i < last; i++)
-                if (!is_qualifier(sc, &toks[i]))
-                    typed = true;
-            /* "struct S" and "enum E" name a type, not a parameter. */
-            const lat__tok *tag = &toks[last - 1];
-            bool tagged = tok_eq(sc, tag, "struct") || tok_eq(sc, tag, "union") ||
-                          tok_eq(sc, tag, "enum") || tok_eq(sc, tag, "class");
-            if (typed && !tagged)
-                name = last;
-        }
-    }
+    lat__param_decl decl;
+    lat__parse_param_decl(sc->toks, b, e, &decl);
+    size_t name = decl.name;
+    bool pointer = decl.pointer;
     tinfo info;
     if (pointer) {
         info = (tinfo){LAT__PARAM_POINTER, sizeof(void *)};
