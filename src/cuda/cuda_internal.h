@@ -36,6 +36,10 @@ typedef struct lat__cuda_ctx {
      * launch of the same kernel cost one atomic load; the name is copied under the lock
      * because the kernel may be destroyed before its failure is reported. */
     _Atomic uint64_t last_kernel_id;
+    /* Set once a kernel fault (an illegal address...) has been seen: the primary context
+     * is then unusable for the whole process until it is reset, which destroying this
+     * context does, so that a new lattice context works again. */
+    atomic_int faulted;
     pthread_mutex_t last_kernel_lock;
     char last_kernel[128];
 } lat__cuda_ctx;

@@ -109,6 +109,17 @@ lat_status lat__cuda_context_create(lat_context *ctx)
         return lat__cuda_fail(ctx, r, "cuDeviceGet(%d)", ctx->device);
     }
     r = lat__cu.cuDevicePrimaryCtxRetain(&c->cu, c->dev);
+    if (lat__cuda_is_kernel_fault(r) && lat__cu.cuDevicePrimaryCtxReset) {
+        /* A kernel fault left the primary context unusable (someone else's: lattice
+         * resets it when the faulting context is destroyed). Start afresh, once. */
+        lat__log(ctx, LAT_LOG_WARNING,
+                 "device %d's primary context is unusable after an earlier kernel fault "
+                 "(%s): resetting it",
+                 ctx->device, lat__cuda_error_name(r));
+        lat__cu.cuDevicePrimaryCtxReset(c->dev);
+        atomic_fetch_add(&lat__cuda_epoch, 1);
+        r = lat__cu.cuDevicePrimaryCtxRetain(&c->cu, c->dev);
+    }
     if (r != CUDA_SUCCESS) {
         free(c);
         return lat__cuda_fail(ctx, r, "cuDevicePrimaryCtxRetain(device %d)", ctx->device);
@@ -119,6 +130,7 @@ lat_status lat__cuda_context_create(lat_context *ctx)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "pthread_mutex_init failed");
     }
     atomic_init(&c->last_kernel_id, 0);
+    atomic_init(&c->faulted, 0);
     ctx->impl = c;
     lat_status st = lat__cuda_make_current(ctx);
     if (st != LAT_OK) {
@@ -142,7 +154,9 @@ void lat__cuda_context_destroy(lat_context *ctx)
         return;
     if (lat__cuda_enter(ctx) == LAT_OK) {
         CUresult r = lat__cu.cuCtxSynchronize();
-        if (r != CUDA_SUCCESS)
+        if (lat__cuda_is_kernel_fault(r))
+            atomic_store(&c->faulted, 1);
+        else if (r != CUDA_SUCCESS)
             lat__log(ctx, LAT_LOG_WARNING,
                      "lat_context_destroy: unreported failure of earlier work: %s (%s)",
                      lat__cuda_error_name(r), lat__cuda_error_string(r));
@@ -151,6 +165,14 @@ void lat__cuda_context_destroy(lat_context *ctx)
      * one the driver destroys the context, and may later re-create it under the same
      * handle, so every thread's cached "current" must be re-checked from now on. */
     lat__cu.cuDevicePrimaryCtxRelease(c->dev);
+    if (atomic_load(&c->faulted) && lat__cu.cuDevicePrimaryCtxReset) {
+        /* After a kernel fault the driver keeps the primary context, broken, even with no
+         * reference left: only a reset lets the next context on this device work. Any
+         * other lattice context on the device was as broken as this one. */
+        lat__log(ctx, LAT_LOG_INFO, "resetting device %d's primary context after a kernel fault",
+                 ctx->device);
+        lat__cu.cuDevicePrimaryCtxReset(c->dev);
+    }
     atomic_fetch_add(&lat__cuda_epoch, 1);
     pthread_mutex_destroy(&c->last_kernel_lock);
     free(c);

@@ -115,6 +115,7 @@ lat_status lat__cuda_fail(lat_context *ctx, CUresult r, const char *what, ...)
     char kernel[160] = "";
     if (ctx && ctx->impl && lat__cuda_is_kernel_fault(r)) {
         lat__cuda_ctx *c = ctx->impl;
+        atomic_store(&c->faulted, 1);
         pthread_mutex_lock(&c->last_kernel_lock);
         if (c->last_kernel[0])
             snprintf(kernel, sizeof kernel, "kernel '%s' failed: ", c->last_kernel);

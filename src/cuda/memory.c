@@ -25,6 +25,13 @@ lat_status lat__cuda_mem_free(lat_context *ctx, lat_deviceptr ptr)
     if (st != LAT_OK)
         return st;
     CUresult r = lat__cu.cuMemFree((CUdeviceptr)ptr);
+    /* After a kernel fault nothing can be freed, and nothing needs to be: the memory goes
+     * with the context, which destroying it resets. The fault itself has been (or will
+     * be) reported by the calls that can do something about it. */
+    if (lat__cuda_is_kernel_fault(r)) {
+        atomic_store(&((lat__cuda_ctx *)ctx->impl)->faulted, 1);
+        return LAT_OK;
+    }
     if (r != CUDA_SUCCESS)
         return lat__cuda_fail(ctx, r, "cuMemFree(0x%llx)", (unsigned long long)ptr);
     return LAT_OK;

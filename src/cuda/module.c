@@ -570,7 +570,10 @@ void lat__cuda_module_destroy(lat_module *mod)
         return;
     if (lat__cuda_enter(mod->ctx) == LAT_OK && m->cu) {
         CUresult r = lat__cu.cuModuleUnload(m->cu);
-        if (r != CUDA_SUCCESS)
+        /* After a kernel fault unloading fails, and the module goes with the context. */
+        if (lat__cuda_is_kernel_fault(r))
+            atomic_store(&((lat__cuda_ctx *)mod->ctx->impl)->faulted, 1);
+        else if (r != CUDA_SUCCESS)
             lat__log(mod->ctx, LAT_LOG_WARNING, "cuModuleUnload(%s): %s (%s)", mod->name,
                      lat__cuda_error_name(r), lat__cuda_error_string(r));
     }
