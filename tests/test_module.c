@@ -11,8 +11,7 @@
 
 /* Runs `k(float *x, ...)` over n = 64 floats 0, 1, 2..., with the extra arguments given,
  * and copies the result into out. */
-static void run_on_iota(lat_context *ctx, lat_kernel *k, float *out, size_t nextra,
-                        const lat_arg *extra)
+static void run_on_iota(lat_kernel *k, float *out, size_t nextra, const lat_arg *extra)
 {
     enum { N = 64 };
     for (int i = 0; i < N; i++)
@@ -21,7 +20,6 @@ static void run_on_iota(lat_context *ctx, lat_kernel *k, float *out, size_t next
     args[0] = lat_arg_inout(out, N * sizeof(float));
     for (size_t i = 0; i < nextra; i++)
         args[i + 1] = extra[i];
-    (void)ctx;
     ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {N}}, nextra + 1,
                               args));
 }
@@ -42,7 +40,7 @@ TEST(module_from_source_text_runs)
     ASSERT_OK(lat_module_get_kernel(mod, "doubler", &k));
     ASSERT_NOT_NULL(k);
     float x[64];
-    run_on_iota(ctx, k, x, 0, NULL);
+    run_on_iota(k, x, 0, NULL);
     for (int i = 0; i < 64; i++)
         ASSERT_MSG(x[i] == 2.0f * (float)i, "x[%d] = %g", i, x[i]);
     lat_module_destroy(mod);
@@ -57,7 +55,7 @@ TEST(module_from_a_file_resolves_includes_beside_it)
     lat_kernel *k = NULL;
     ASSERT_OK(lat_module_get_kernel(mod, "scale", &k));
     float x[64];
-    run_on_iota(ctx, k, x, 2, (lat_arg[]){lat_arg_f32(0.5f), lat_arg_i32(60)});
+    run_on_iota(k, x, 2, (lat_arg[]){lat_arg_f32(0.5f), lat_arg_i32(60)});
     for (int i = 0; i < 64; i++) {
         float want = i < 60 ? 0.5f * (float)i : (float)i;
         ASSERT_MSG(x[i] == want, "x[%d] = %g, want %g", i, x[i], want);
@@ -121,7 +119,7 @@ TEST(defines_reach_the_source_with_and_without_values)
     lat_kernel *k = NULL;
     ASSERT_OK(lat_module_get_kernel(mod, "affine", &k));
     float x[64];
-    run_on_iota(ctx, k, x, 0, NULL);
+    run_on_iota(k, x, 0, NULL);
     for (int i = 0; i < 64; i++)
         ASSERT_MSG(x[i] == 3.0f * (float)i + 1.0f, "x[%d] = %g", i, x[i]);
 }
@@ -142,7 +140,7 @@ TEST(include_dirs_find_a_header_of_device_functions)
     lat_kernel *k = NULL;
     ASSERT_OK(lat_module_get_kernel(mod, "norm2", &k));
     float x[64];
-    run_on_iota(ctx, k, x, 1, (lat_arg[]){lat_arg_f32(2.0f)});
+    run_on_iota(k, x, 1, (lat_arg[]){lat_arg_f32(2.0f)});
     for (int i = 0; i < 64; i++)
         ASSERT_MSG(x[i] == (float)(i * i) + 4.0f, "x[%d] = %g", i, x[i]);
 }
@@ -317,7 +315,7 @@ TEST(a_define_given_as_an_option_reaches_the_source)
     lat_kernel *k = NULL;
     ASSERT_OK(lat_module_get_kernel(mod, "k", &k));
     float x[64];
-    run_on_iota(ctx, k, x, 0, NULL);
+    run_on_iota(k, x, 0, NULL);
     ASSERT_EQ(x[63], 7);
 }
 
@@ -397,7 +395,7 @@ TEST(no_extern_c_kernels_are_found_by_their_plain_names)
     lat_kernel *k = NULL;
     ASSERT_OK(lat_module_get_kernel(mod, "doubler", &k));
     float x[64];
-    run_on_iota(ctx, k, x, 0, NULL);
+    run_on_iota(k, x, 0, NULL);
     ASSERT_EQ(x[10], 20);
 }
 
@@ -414,7 +412,7 @@ TEST(no_extern_c_source_may_write_its_own_extern_c)
     lat_kernel *k = NULL;
     ASSERT_OK(lat_module_get_kernel(mod, "tripler", &k));
     float x[64];
-    run_on_iota(ctx, k, x, 0, NULL);
+    run_on_iota(k, x, 0, NULL);
     ASSERT_EQ(x[10], 30);
 }
 
@@ -431,7 +429,7 @@ TEST(modules_are_independent_even_with_the_same_kernel_names)
     ASSERT_OK(lat_module_get_kernel(m2, "f", &k2));
     lat_module_destroy(m1);
     float x[64];
-    run_on_iota(ctx, k2, x, 0, NULL);
+    run_on_iota(k2, x, 0, NULL);
     ASSERT_EQ(x[5], 7);
 }
 
