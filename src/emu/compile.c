@@ -1,0 +1,261 @@
+/*
+ * Compiling a module: translate the CUDA C to C, compile prelude + translation with
+ * libtcc in memory, relocate into a buffer of our own and drop the compiler state.
+ * TinyCC is not thread-safe, so compiles are serialised by one process-wide mutex; the
+ * compiled code may then run on any number of threads.
+ */
+#include "emu.h"
+
+#include "prelude.h"
+#include "runtime.h"
+#include "translate/translate.h"
+
+#include <libtcc.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static pthread_mutex_t tcc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* What TinyCC said, one message a line. */
+typedef struct tcc_log {
+    char *text;
+    size_t len;
+    bool errors;
+    bool oom;
+    const char *module; /* for messages that name no file (link errors) */
+} tcc_log;
+
+static void on_message(void *opaque, const char *msg)
+{
+    tcc_log *log = opaque;
+    if (strstr(msg, ": error: ") || strncmp(msg, "tcc: error: ", 12) == 0)
+        log->errors = true;
+    int r;
+    if (strncmp(msg, "tcc: error: undefined symbol ", 29) == 0)
+        /* A link error names no file: say whose it is and why. */
+        r = lat__strbuf_printf(&log->text, &log->len,
+                               "%s%s: error: undefined symbol %s (neither defined in the "
+                               "module nor provided by the lattice emulator)",
+                               log->len ? "\n" : "", log->module, msg + 29);
+    else if (strncmp(msg, "tcc: ", 5) == 0)
+        r = lat__strbuf_printf(&log->text, &log->len, "%s%s: %s", log->len ? "\n" : "",
+                               log->module, msg + 5);
+    else
+        r = lat__strbuf_printf(&log->text, &log->len, "%s%s", log->len ? "\n" : "", msg);
+    if (r == 0 && strstr(msg, "'__lat_t' undeclared"))
+        r = lat__strbuf_printf(&log->text, &log->len,
+                               " (threadIdx, blockIdx, blockDim and gridDim exist only in "
+                               "__global__ and __device__ functions)");
+    if (r != 0)
+        log->oom = true;
+}
+
+/* Joins the prelude and the translation, with #line markers for each. */
+static char *program_text(const char *translated)
+{
+    const char *prelude = lat__emu_prelude();
+    if (!prelude)
+        return NULL;
+    static const char head[] = "#line 1 \"<lattice prelude>\"\n";
+    size_t hn = strlen(head), pn = strlen(prelude), tn = strlen(translated);
+    char *p = malloc(hn + pn + tn + 1);
+    if (!p)
+        return NULL;
+    memcpy(p, head, hn);
+    memcpy(p + hn, prelude, pn);
+    memcpy(p + hn + pn, translated, tn + 1);
+    return p;
+}
+
+static void add_symbols(TCCState *s)
+{
+    size_t n;
+    const lat__emu_symbol *sym = lat__emu_runtime_symbols(&n);
+    for (size_t i = 0; i < n; i++) {
+        const void *addr;
+        /* ISO C has no cast from a function pointer to void *; a copy of its bytes is
+         * what tcc_add_symbol needs on every platform lattice runs on. */
+        memcpy(&addr, &sym[i].fn, sizeof addr);
+        tcc_add_symbol(s, sym[i].name, addr);
+    }
+}
+
+/* Defines a NAME or NAME=VALUE option in TinyCC. */
+static bool define(TCCState *s, const char *d)
+{
+    const char *eq = strchr(d, '=');
+    if (!eq) {
+        tcc_define_symbol(s, d, "1");
+        return true;
+    }
+    char *name = strndup(d, (size_t)(eq - d));
+    if (!name)
+        return false;
+    tcc_define_symbol(s, name, eq + 1);
+    free(name);
+    return true;
+}
+
+static lat_status find_kernels(lat_context *ctx, TCCState *s, const lat__translate_out *tr,
+                               lat__emu_module *m)
+{
+    m->kernels = calloc((size_t)(tr->nkernels ? tr->nkernels : 1), sizeof *m->kernels);
+    if (!m->kernels)
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+    for (int i = 0; i < tr->nkernels; i++) {
+        lat__emu_kernel *k = &m->kernels[m->nkernels];
+        const char *name = tr->kernels[i];
+        size_t n = strlen(name);
+        char *sym = malloc(n + 32);
+        if (!sym)
+            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        memcpy(sym, LAT_EMU_ENTRY_PREFIX, sizeof LAT_EMU_ENTRY_PREFIX);
+        strcat(sym, name);
+        void *entry = tcc_get_symbol(s, sym);
+        memcpy(sym, LAT_EMU_SIZES_PREFIX, sizeof LAT_EMU_SIZES_PREFIX);
+        strcat(sym, name);
+        void *sizes = tcc_get_symbol(s, sym);
+        free(sym);
+        if (!entry || !sizes)
+            return lat__error(ctx, LAT_ERROR_INTERNAL,
+                              "lat_module_create: the emulator lost the entry of kernel '%s'",
+                              name);
+        k->name = strdup(name);
+        if (!k->name)
+            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        m->nkernels++;
+        memcpy(&k->entry, &entry, sizeof entry);
+        lat__emu_sizes_fn sizes_fn;
+        memcpy(&sizes_fn, &sizes, sizeof sizes);
+        k->nparams = sizes_fn(NULL);
+        if (k->nparams > 0) {
+            unsigned long got[256];
+            sizes_fn(got);
+            k->param_sizes = malloc((size_t)k->nparams * sizeof *k->param_sizes);
+            if (!k->param_sizes)
+                return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
+                                  "lat_module_create: out of host memory");
+            for (int j = 0; j < k->nparams; j++)
+                k->param_sizes[j] = got[j];
+        }
+    }
+    return LAT_OK;
+}
+
+/* Runs TinyCC on the program; holds tcc_lock. */
+static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__emu_options *o,
+                          const lat__translate_out *tr, const char *program,
+                          lat__emu_module *m, tcc_log *log)
+{
+    TCCState *s = tcc_new();
+    if (!s)
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+    tcc_set_error_func(s, log, on_message);
+    /* Fixed option strings only: tcc_set_options exits on an unknown one. */
+    tcc_set_options(s, o->no_warnings ? "-nostdlib -nostdinc -w" : "-nostdlib -nostdinc");
+    tcc_set_output_type(s, TCC_OUTPUT_MEMORY);
+    lat_status st = LAT_OK;
+    for (const char **d = o->defines; *d && st == LAT_OK; d++)
+        if (!define(s, *d))
+            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+    for (const char **u = o->undefines; *u; u++)
+        tcc_undefine_symbol(s, *u);
+    add_symbols(s);
+    int size = -1;
+    if (st == LAT_OK && tcc_compile_string(s, program) == 0 && !log->errors)
+        size = tcc_relocate(s, NULL);
+    if (st == LAT_OK && (size < 0 || log->errors)) {
+        st = log->oom ? lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory")
+                      : lat__error(ctx, LAT_ERROR_COMPILE, "lat_module_create: %s failed to compile:\n%s",
+                                   src->name, log->text ? log->text : "(no message)");
+    }
+    if (st == LAT_OK) {
+        long page = sysconf(_SC_PAGESIZE);
+        size_t bytes = ((size_t)size + (size_t)page - 1) / (size_t)page * (size_t)page;
+        void *mem = mmap(NULL, bytes ? bytes : (size_t)page, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (mem == MAP_FAILED) {
+            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
+                            "lat_module_create: cannot map %zu bytes for the compiled code", bytes);
+        } else {
+            m->code = mem;
+            m->code_size = bytes ? bytes : (size_t)page;
+            if (tcc_relocate(s, mem) < 0)
+                st = lat__error(ctx, LAT_ERROR_COMPILE, "lat_module_create: %s failed to link:\n%s",
+                                src->name, log->text ? log->text : "(no message)");
+        }
+    }
+    if (st == LAT_OK)
+        st = find_kernels(ctx, s, tr, m);
+    tcc_delete(s);
+    return st;
+}
+
+lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_module **out,
+                            char **log_out)
+{
+    *out = NULL;
+    *log_out = NULL;
+    lat__emu_options o;
+    lat_status st = lat__emu_options_parse(ctx, src, &o);
+    if (st != LAT_OK) {
+        lat__emu_options_free(&o);
+        return st;
+    }
+    lat__translate_in in = {
+        .text = src->text,
+        .name = src->name,
+        .include_dirs = src->include_dirs,
+        .option_include_dirs = o.include_dirs,
+        .defines = o.defines,
+        .undefines = o.undefines,
+    };
+    lat__translate_out tr;
+    st = lat__emu_translate(&in, &tr);
+    if (st != LAT_OK) {
+        st = st == LAT_ERROR_OUT_OF_MEMORY || !tr.msg
+                 ? lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory")
+                 : lat__error(ctx, st, "lat_module_create: %s", tr.msg);
+        lat__translate_out_free(&tr);
+        lat__emu_options_free(&o);
+        return st;
+    }
+    char *program = program_text(tr.text);
+    lat__emu_module *m = calloc(1, sizeof *m);
+    tcc_log log = {.module = src->name};
+    if (!program || !m) {
+        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+    } else {
+        pthread_mutex_lock(&tcc_lock);
+        st = run_tcc(ctx, src, &o, &tr, program, m, &log);
+        pthread_mutex_unlock(&tcc_lock);
+    }
+    free(program);
+    lat__translate_out_free(&tr);
+    lat__emu_options_free(&o);
+    if (st != LAT_OK) {
+        free(log.text);
+        lat__emu_module_free(m);
+        return st;
+    }
+    *out = m;
+    *log_out = log.text;
+    return LAT_OK;
+}
+
+void lat__emu_module_free(lat__emu_module *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < m->nkernels; i++) {
+        free(m->kernels[i].name);
+        free(m->kernels[i].param_sizes);
+    }
+    free(m->kernels);
+    if (m->code)
+        munmap(m->code, m->code_size);
+    free(m);
+}

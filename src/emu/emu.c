@@ -1,0 +1,148 @@
+/*
+ * The CPU emulator backend: one device, the host; device memory is host memory;
+ * kernels are CUDA C translated to C (translate/), compiled in memory by TinyCC
+ * (compile.c), and run block by block on OpenMP threads (sched.c).
+ */
+#include "emu.h"
+
+#include "prelude.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static lat_status probe(char *why, size_t why_size)
+{
+    /* Everything the emulator needs is linked in; only memory can fail. */
+    if (!lat__emu_prelude()) {
+        snprintf(why, why_size, "out of host memory building the emulator's prelude");
+        return LAT_ERROR_BACKEND_UNAVAILABLE;
+    }
+    return LAT_OK;
+}
+
+static lat_status device_count(int *count)
+{
+    *count = 1;
+    return LAT_OK;
+}
+
+static lat_status device_info(int ordinal, lat_device_info *info)
+{
+    (void)ordinal;
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "lattice emulator");
+    info->compute_major = LAT_EMU_CC_MAJOR;
+    info->compute_minor = LAT_EMU_CC_MINOR;
+    lat__emu_mem_info(NULL, NULL, &info->total_memory);
+    info->multiprocessor_count = omp_get_num_procs();
+    info->warp_size = 32;
+    info->max_threads_per_block = 1024;
+    info->max_block_dim[0] = 1024;
+    info->max_block_dim[1] = 1024;
+    info->max_block_dim[2] = 64;
+    info->max_grid_dim[0] = 2147483647;
+    info->max_grid_dim[1] = 65535;
+    info->max_grid_dim[2] = 65535;
+    info->shared_memory_per_block = 48 * 1024;
+    info->constant_memory = 64 * 1024;
+    info->max_threads_per_multiprocessor = 2048;
+    info->registers_per_block = 65536;
+    return LAT_OK;
+}
+
+static lat_status context_create(lat_context *ctx)
+{
+    ctx->impl = NULL; /* the emulator keeps no per-context state */
+    return LAT_OK;
+}
+
+static void context_destroy(lat_context *ctx)
+{
+    (void)ctx;
+}
+
+static lat_status synchronize(lat_context *ctx)
+{
+    /* Launches and copies complete before they return: nothing is ever pending. */
+    (void)ctx;
+    return LAT_OK;
+}
+
+static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__source *src)
+{
+    lat__emu_module *m;
+    char *log;
+    lat_status st = lat__emu_compile(ctx, src, &m, &log);
+    if (st != LAT_OK)
+        return st;
+    mod->impl = m;
+    mod->log = log;
+    return LAT_OK;
+}
+
+static void module_destroy(lat_module *mod)
+{
+    lat__emu_module_free(mod->impl);
+    mod->impl = NULL;
+}
+
+static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
+{
+    lat__emu_module *m = mod->impl;
+    for (int i = 0; i < m->nkernels; i++) {
+        lat__emu_kernel *k = &m->kernels[i];
+        if (strcmp(k->name, kernel->name) != 0)
+            continue;
+        if (k->nparams > 0) {
+            size_t *sizes = malloc((size_t)k->nparams * sizeof *sizes);
+            if (!sizes)
+                return lat__error(mod->ctx, LAT_ERROR_OUT_OF_MEMORY,
+                                  "lat_module_get_kernel: out of host memory");
+            memcpy(sizes, k->param_sizes, (size_t)k->nparams * sizeof *sizes);
+            kernel->backend_param_sizes = sizes;
+        }
+        kernel->backend_nparams = k->nparams;
+        kernel->impl = k;
+        return LAT_OK;
+    }
+    return LAT_ERROR_KERNEL_NOT_FOUND;
+}
+
+static void kernel_release(lat_kernel *kernel)
+{
+    kernel->impl = NULL; /* owned by the module */
+}
+
+static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params)
+{
+    char msg[1024];
+    lat_status st = lat__emu_run(kernel->impl, l, params, msg, sizeof msg);
+    if (st != LAT_OK)
+        return lat__error(kernel->module->ctx, st, "lat_launch: %s", msg);
+    return LAT_OK;
+}
+
+const lat__backend lat__backend_emu = {
+    .name = "emu",
+    .kind = LAT_BACKEND_EMU,
+    .probe = probe,
+    .device_count = device_count,
+    .device_info = device_info,
+    .context_create = context_create,
+    .context_destroy = context_destroy,
+    .synchronize = synchronize,
+    .mem_alloc = lat__emu_mem_alloc,
+    .mem_free = lat__emu_mem_free,
+    .mem_info = lat__emu_mem_info,
+    .memset = lat__emu_memset,
+    .memcpy_htod = lat__emu_memcpy_htod,
+    .memcpy_dtoh = lat__emu_memcpy_dtoh,
+    .memcpy_dtod = lat__emu_memcpy_dtod,
+    .module_create = module_create,
+    .module_destroy = module_destroy,
+    .kernel_get = kernel_get,
+    .kernel_release = kernel_release,
+    .launch = launch,
+};

@@ -1,0 +1,49 @@
+/* The emulator backend's internal interface: the files of src/emu/ and what they share. */
+#ifndef LAT_EMU_H
+#define LAT_EMU_H
+
+#include "backend.h"
+#include "sched.h"
+
+#include <stdbool.h>
+
+/* ---- memory.c: device memory is host memory --------------------------------------- */
+lat_status lat__emu_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out);
+lat_status lat__emu_mem_free(lat_context *ctx, lat_deviceptr ptr);
+lat_status lat__emu_mem_info(lat_context *ctx, size_t *free_bytes, size_t *total_bytes);
+lat_status lat__emu_memset(lat_context *ctx, lat_deviceptr dst, uint32_t value,
+                           size_t elem_size, size_t count);
+lat_status lat__emu_memcpy_htod(lat_context *ctx, lat_deviceptr dst, const void *src,
+                                size_t bytes);
+lat_status lat__emu_memcpy_dtoh(lat_context *ctx, void *dst, lat_deviceptr src, size_t bytes);
+lat_status lat__emu_memcpy_dtod(lat_context *ctx, lat_deviceptr dst, lat_deviceptr src,
+                                size_t bytes);
+
+/* ---- options.c: the compiler options a module may give ---------------------------- */
+typedef struct lat__emu_options {
+    const char **defines;      /* NULL-terminated: the module's, then -D's */
+    const char **undefines;    /* NULL-terminated: -U's */
+    const char **include_dirs; /* NULL-terminated: -I's */
+    bool no_warnings;          /* -w */
+} lat__emu_options;
+
+/* Reads src->options and src->defines. Errors: LAT_ERROR_INVALID_OPTION naming the
+ * option, LAT_ERROR_OUT_OF_MEMORY. Free with lat__emu_options_free either way. */
+lat_status lat__emu_options_parse(lat_context *ctx, const lat__source *src, lat__emu_options *o);
+void lat__emu_options_free(lat__emu_options *o);
+
+/* ---- compile.c: translation and TinyCC ------------------------------------------------ */
+typedef struct lat__emu_module {
+    void *code; /* the relocated program, mmap'd */
+    size_t code_size;
+    lat__emu_kernel *kernels;
+    int nkernels;
+} lat__emu_module;
+
+/* Translates and compiles src. On success *out is the module and *log the compiler's
+ * warnings (malloc'd, NULL when there were none). */
+lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_module **out,
+                            char **log);
+void lat__emu_module_free(lat__emu_module *m);
+
+#endif

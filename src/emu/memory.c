@@ -1,0 +1,82 @@
+/* Emulator memory: device memory is host memory, and a device address is the host
+ * address. The core checks every range before these run. */
+#include "emu.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+lat_status lat__emu_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out)
+{
+    void *p = NULL;
+    /* 256-byte alignment, as cuMemAlloc gives. */
+    if (posix_memalign(&p, 256, bytes) != 0 || !p)
+        return lat__error(ctx, LAT_ERROR_OUT_OF_DEVICE_MEMORY,
+                          "lat_mem_alloc: the emulator could not allocate %zu bytes of host "
+                          "memory", bytes);
+    *out = (lat_deviceptr)(uintptr_t)p;
+    return LAT_OK;
+}
+
+lat_status lat__emu_mem_free(lat_context *ctx, lat_deviceptr ptr)
+{
+    (void)ctx;
+    free((void *)(uintptr_t)ptr);
+    return LAT_OK;
+}
+
+lat_status lat__emu_mem_info(lat_context *ctx, size_t *free_bytes, size_t *total_bytes)
+{
+    (void)ctx;
+    long page = sysconf(_SC_PAGESIZE);
+    long total = sysconf(_SC_PHYS_PAGES);
+    long avail = sysconf(_SC_AVPHYS_PAGES);
+    if (total_bytes)
+        *total_bytes = page > 0 && total > 0 ? (size_t)page * (size_t)total : 0;
+    if (free_bytes)
+        *free_bytes = page > 0 && avail > 0 ? (size_t)page * (size_t)avail : 0;
+    return LAT_OK;
+}
+
+lat_status lat__emu_memset(lat_context *ctx, lat_deviceptr dst, uint32_t value,
+                           size_t elem_size, size_t count)
+{
+    (void)ctx;
+    void *p = (void *)(uintptr_t)dst;
+    if (elem_size == 1) {
+        memset(p, (int)(value & 0xff), count);
+    } else if (elem_size == 2) {
+        uint16_t *q = p, v = (uint16_t)value;
+        for (size_t i = 0; i < count; i++)
+            q[i] = v;
+    } else {
+        uint32_t *q = p;
+        for (size_t i = 0; i < count; i++)
+            q[i] = value;
+    }
+    return LAT_OK;
+}
+
+lat_status lat__emu_memcpy_htod(lat_context *ctx, lat_deviceptr dst, const void *src,
+                                size_t bytes)
+{
+    (void)ctx;
+    memcpy((void *)(uintptr_t)dst, src, bytes);
+    return LAT_OK;
+}
+
+lat_status lat__emu_memcpy_dtoh(lat_context *ctx, void *dst, lat_deviceptr src, size_t bytes)
+{
+    (void)ctx;
+    memcpy(dst, (const void *)(uintptr_t)src, bytes);
+    return LAT_OK;
+}
+
+lat_status lat__emu_memcpy_dtod(lat_context *ctx, lat_deviceptr dst, lat_deviceptr src,
+                                size_t bytes)
+{
+    (void)ctx;
+    /* Ranges in one allocation may overlap; memmove makes that well defined. */
+    memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
+    return LAT_OK;
+}
