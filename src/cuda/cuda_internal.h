@@ -37,8 +37,8 @@ typedef struct lat__cuda_ctx {
      * because the kernel may be destroyed before its failure is reported. */
     _Atomic uint64_t last_kernel_id;
     /* Set once a kernel fault (an illegal address...) has been seen: the primary context
-     * is then unusable for the whole process until it is reset, which destroying this
-     * context does, so that a new lattice context works again. */
+     * is then unusable. Destroying this context resets it, which is all a program can do;
+     * drivers so far (580 / CUDA 13) still refuse the device to the process afterwards. */
     atomic_int faulted;
     pthread_mutex_t last_kernel_lock;
     char last_kernel[128];

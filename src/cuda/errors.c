@@ -86,8 +86,10 @@ lat_status lat__cuda_status(CUresult r)
 static const char *advice(CUresult r)
 {
     if (lat__cuda_is_kernel_fault(r))
-        return "the CUDA context cannot be used any more: destroy the lattice context "
-               "and create a new one";
+        /* Seen on driver 580 (CUDA 13): after such a fault even a reset primary context
+         * answers every call with the same error, so only a new process recovers. */
+        return "a kernel fault leaves CUDA unusable in this process: later calls on this "
+               "device fail with the same error, and only a new process can use the GPU again";
     switch (r) {
     case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
         return "the block needs more registers than a multiprocessor has: launch fewer "
