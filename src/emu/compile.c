@@ -34,7 +34,13 @@ static void on_message(void *opaque, const char *msg)
     if (strstr(msg, ": error: ") || strncmp(msg, "tcc: error: ", 12) == 0)
         log->errors = true;
     int r;
-    if (strncmp(msg, "tcc: error: undefined symbol ", 29) == 0)
+    const char *implicit = strstr(msg, ": warning: implicit declaration of function");
+    if (implicit) {
+        /* C++ has no implicit declarations, and TinyCC's would return int: an error. */
+        log->errors = true;
+        r = lat__strbuf_printf(&log->text, &log->len, "%s%.*s: error: %s", log->len ? "\n" : "",
+                               (int)(implicit - msg), msg, implicit + 11);
+    } else if (strncmp(msg, "tcc: error: undefined symbol ", 29) == 0)
         /* A link error names no file: say whose it is and why. */
         r = lat__strbuf_printf(&log->text, &log->len,
                                "%s%s: error: undefined symbol %s (neither defined in the "

@@ -184,9 +184,9 @@ static const char *const lines[] = {
     "int abs(int); long labs(long); long long llabs(long long);",
     /* Math: each function for double and float; the generic name picks the float one
      * for float arguments, as CUDA's C++ overloads do. */
-    "#define __LAT_M1(f) double f(double); float f##f(float);",
-    "#define __LAT_M2(f) double f(double, double); float f##f(float, float);",
-    "#define __LAT_M3(f) double f(double, double, double); float f##f(float, float, float);",
+    "#define __LAT_M1(n) double n(double); float n##f(float);",
+    "#define __LAT_M2(n) double n(double, double); float n##f(float, float);",
+    "#define __LAT_M3(n) double n(double, double, double); float n##f(float, float, float);",
     "__LAT_M1(acos) __LAT_M1(acosh) __LAT_M1(asin) __LAT_M1(asinh) __LAT_M1(atan)",
     "__LAT_M1(atanh) __LAT_M1(cbrt) __LAT_M1(ceil) __LAT_M1(cos) __LAT_M1(cosh)",
     "__LAT_M1(erf) __LAT_M1(erfc) __LAT_M1(exp) __LAT_M1(exp2) __LAT_M1(exp10)",
@@ -210,8 +210,8 @@ static const char *const lines[] = {
     "void sincos(double, double *, double *); void sincosf(float, float *, float *);",
     "void sincospi(double, double *, double *); void sincospif(float, float *, float *);",
     "double nan(const char *); float nanf(const char *);",
-    "#define __LAT_G1(f, x) _Generic((x), float: f##f, default: f)(x)",
-    "#define __LAT_G2(f, x, y) _Generic((x) + (y), float: f##f, default: f)(x, y)",
+    "#define __LAT_G1(n, x) _Generic((x), float: n##f, default: n)(x)",
+    "#define __LAT_G2(n, x, y) _Generic((x) + (y), float: n##f, default: n)(x, y)",
     "#define acos(x) __LAT_G1(acos, x)",
     "#define acosh(x) __LAT_G1(acosh, x)",
     "#define asin(x) __LAT_G1(asin, x)",

@@ -108,6 +108,20 @@ static void out_str(tr *t, const char *s)
     out_append(t, s, strlen(s));
 }
 
+/* Appends `#line LINE "NAME"` (the name escaped) to a buffer. */
+static void out_line_marker_to(char **buf, size_t *len, int line, const char *name, bool *oom)
+{
+    if (lat__strbuf_printf(buf, len, "#line %d \"", line) != 0)
+        *oom = true;
+    for (const char *p = name; *p; p++)
+        if (lat__strbuf_printf(buf, len, "%s%c", *p == '"' || *p == '\\' ? "\\" : "", *p) != 0)
+            *oom = true;
+    if (lat__strbuf_append(buf, len, "\"", 1) != 0)
+        *oom = true;
+}
+
+static void out_line_marker(tr *t, int line, const char *name);
+
 /* Writes the source up to byte off (never backwards). */
 static void emit_upto(walk *w, size_t off)
 {
@@ -396,26 +410,42 @@ static void append_tok_text(char **buf, size_t *len, const walk *w, size_t i, bo
         *oom = true;
 }
 
-/* Appends parameter [b, e) declared as a local named __lat_aN: arrays become pointers
- * (float a[] is float (*__lat_a0)), unnamed parameters get the name. */
-static void local_decl(char **buf, size_t *len, const walk *w, size_t b, size_t e, int n,
-                       bool *oom)
+/* Appends parameter [b, e) declared as a local named `name`: arrays become pointers
+ * (float a[] is float (*name)), unnamed parameters get the name. */
+static void local_decl(char **buf, size_t *len, const walk *w, size_t b, size_t e,
+                       const char *name, bool *oom)
 {
     lat__param_decl d;
     lat__parse_param_decl(w->toks, b, e, &d);
-    char name[32];
-    snprintf(name, sizeof name, d.array != SIZE_MAX ? "(*__lat_a%d)" : "__lat_a%d", n);
-    size_t after = d.array != SIZE_MAX ? lat__match_close(w->toks, d.array) + 1 : d.slot;
-    if (d.name != SIZE_MAX && d.array == SIZE_MAX)
-        after = d.name + 1;
+    size_t after = d.array != SIZE_MAX ? lat__match_close(w->toks, d.array) + 1
+                   : d.name != SIZE_MAX ? d.name + 1
+                                        : d.slot;
     for (size_t i = b; i < d.slot; i++)
         if (!(tok(w, i)->flags & LAT__TOK_PP))
             append_tok_text(buf, len, w, i, oom);
-    if (lat__strbuf_printf(buf, len, " %s", name) != 0)
+    if (lat__strbuf_printf(buf, len, d.array != SIZE_MAX ? " (*%s)" : " %s", name) != 0)
         *oom = true;
     for (size_t i = after; i < e; i++)
         if (!(tok(w, i)->flags & LAT__TOK_PP))
             append_tok_text(buf, len, w, i, oom);
+}
+
+/* Whether parameter [b, e) is itself const (const int n, float *const p), so that a
+ * kernel's threads can share it without a copy each. */
+static bool top_level_const(const walk *w, size_t b, size_t e)
+{
+    lat__param_decl d;
+    lat__parse_param_decl(w->toks, b, e, &d);
+    if (d.pointer || d.name == SIZE_MAX)
+        return false;
+    bool is_const = false;
+    for (size_t i = b; i < d.name; i++) {
+        if (is(w, i, "*"))
+            is_const = false; /* what was const is what it points to */
+        else if (is(w, i, "const"))
+            is_const = true;
+    }
+    return is_const;
 }
 
 /* The parameters of a declaration, split at top-level commas: ranges [b, e). */
@@ -452,7 +482,65 @@ static void split_params(const walk *w, size_t open, size_t close, params *p)
     }
 }
 
-/* The text put after a kernel's body: its entry and its size query (abi.h). */
+/* The kernel runs the threads of a block itself: its body becomes the body of a loop
+ * over them, so that a thread costs no call. Before the body: the loop, and a copy of
+ * each parameter the body could modify, so that every thread starts from the launch's
+ * values. `return` (also from a macro) ends the thread, not the loop. #line markers keep
+ * the body on its lines. */
+static char *kernel_head(const walk *w, size_t open, const params *p, const bool *copied)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    bool oom = false;
+    if (lat__strbuf_printf(&buf, &len, "\n#define return goto __lat_next\n") != 0)
+        oom = true;
+    out_line_marker_to(&buf, &len, tok(w, open)->line, w->f->display, &oom);
+    if (lat__strbuf_printf(
+            &buf, &len,
+            "\n unsigned __lat_x, __lat_y, __lat_z, __lat_bx = __lat_t->block_dim.x,"
+            " __lat_by = __lat_t->block_dim.y, __lat_bz = __lat_t->block_dim.z;"
+            " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
+            " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;"
+            " for (__lat_x = 0; __lat_x < __lat_bx; __lat_x++) { __lat_t->thread_idx.x = __lat_x; {") != 0)
+        oom = true;
+    for (int i = 0; i < p->n; i++) {
+        if (!copied[i])
+            continue;
+        lat__param_decl d;
+        lat__parse_param_decl(w->toks, p->b[i], p->e[i], &d);
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)tok(w, d.name)->len, text_of(w, d.name));
+        local_decl(&buf, &len, w, p->b[i], p->e[i], name, &oom);
+        if (lat__strbuf_printf(&buf, &len, " = __lat_p%d;", i) != 0)
+            oom = true;
+    }
+    if (lat__strbuf_printf(&buf, &len, " {") != 0)
+        oom = true;
+    if (oom) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* What closes the loop, before the body's closing brace (on its line). */
+static char *kernel_tail(const walk *w, size_t close)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    bool oom = lat__strbuf_printf(&buf, &len, "} } __lat_next: ; } } }\n#undef return\n") != 0;
+    out_line_marker_to(&buf, &len, tok(w, close)->line, w->f->display, &oom);
+    if (lat__strbuf_printf(&buf, &len, "\n") != 0)
+        oom = true;
+    if (oom) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* The text put after a kernel's body: its entry, which unpacks the launch's arguments
+ * and calls it, and its parameter-size query (abi.h). */
 static char *entry_text(const walk *w, size_t name, const params *p)
 {
     char *buf = NULL;
@@ -465,31 +553,25 @@ static char *entry_text(const walk *w, size_t name, const params *p)
                            kn, k) != 0)
         oom = true;
     for (int i = 0; i < p->n; i++) {
-        local_decl(&buf, &len, w, p->b[i], p->e[i], i, &oom);
+        char local[32];
+        snprintf(local, sizeof local, "__lat_a%d", i);
+        local_decl(&buf, &len, w, p->b[i], p->e[i], local, &oom);
         if (lat__strbuf_printf(&buf, &len, " = *(typeof(__lat_a%d) *)__lat_p[%d];", i, i) != 0)
             oom = true;
     }
-    if (lat__strbuf_printf(
-            &buf, &len,
-            " unsigned __lat_x, __lat_y, __lat_z;"
-            " for (__lat_z = 0; __lat_z < __lat_t->block_dim.z; __lat_z++) {"
-            " __lat_t->thread_idx.z = __lat_z;"
-            " for (__lat_y = 0; __lat_y < __lat_t->block_dim.y; __lat_y++) {"
-            " __lat_t->thread_idx.y = __lat_y;"
-            " for (__lat_x = 0; __lat_x < __lat_t->block_dim.x; __lat_x++) {"
-            " __lat_t->thread_idx.x = __lat_x; %.*s(__lat_t",
-            kn, k) != 0)
+    if (lat__strbuf_printf(&buf, &len, " %.*s(__lat_t", kn, k) != 0)
         oom = true;
     for (int i = 0; i < p->n; i++)
         if (lat__strbuf_printf(&buf, &len, ", __lat_a%d", i) != 0)
             oom = true;
     if (lat__strbuf_printf(&buf, &len,
-                           "); } } } } int __lat_sizes_%.*s(unsigned long *__lat_s) {"
-                           " if (__lat_s) {",
+                           "); } int __lat_sizes_%.*s(unsigned long *__lat_s) { if (__lat_s) {",
                            kn, k) != 0)
         oom = true;
     for (int i = 0; i < p->n; i++) {
-        local_decl(&buf, &len, w, p->b[i], p->e[i], i, &oom);
+        char local[32];
+        snprintf(local, sizeof local, "__lat_a%d", i);
+        local_decl(&buf, &len, w, p->b[i], p->e[i], local, &oom);
         if (lat__strbuf_printf(&buf, &len, "; __lat_s[%d] = sizeof __lat_a%d;", i, i) != 0)
             oom = true;
     }
@@ -621,14 +703,18 @@ static void plan_declaration(walk *w, size_t d)
     if (p.n == 0 && first < close)
         push_edit(w, first, EDIT_REPLACE, ""); /* (void) */
     push_edit(w, open, EDIT_AFTER, p.n ? "lat_emu_thread *__lat_t, " : "lat_emu_thread *__lat_t");
-    if (definition) {
-        /* C wants every parameter of a definition named. */
-        for (int k = 0; k < p.n; k++) {
-            lat__param_decl pd;
-            lat__parse_param_decl(w->toks, p.b[k], p.e[k], &pd);
-            if (pd.name != SIZE_MAX || (p.e[k] == p.b[k] + 1 && is(w, p.b[k], "...")))
-                continue;
-            char nmbuf[40];
+    /* C wants every parameter of a definition named; a kernel's parameters are renamed
+     * where each thread gets its own copy (kernel_head). */
+    bool copied[256];
+    for (int k = 0; definition && k < p.n; k++) {
+        lat__param_decl pd;
+        lat__parse_param_decl(w->toks, p.b[k], p.e[k], &pd);
+        char nmbuf[40];
+        copied[k] = kernel && pd.name != SIZE_MAX && !top_level_const(w, p.b[k], p.e[k]);
+        if (copied[k]) {
+            snprintf(nmbuf, sizeof nmbuf, "__lat_p%d", k);
+            push_edit(w, pd.name, EDIT_REPLACE, nmbuf);
+        } else if (pd.name == SIZE_MAX && !(p.e[k] == p.b[k] + 1 && is(w, p.b[k], "..."))) {
             snprintf(nmbuf, sizeof nmbuf, " __lat_u%d", k);
             push_edit(w, pd.slot, EDIT_BEFORE, nmbuf);
         }
@@ -637,14 +723,20 @@ static void plan_declaration(walk *w, size_t d)
         size_t body_close = lat__match_close(w->toks, after);
         if (body_close >= w->toks->count)
             return;
+        char *head = kernel_head(w, after, &p, copied);
+        char *tail = kernel_tail(w, body_close);
         char *entry = entry_text(w, name, &p);
-        if (!entry) {
+        if (head && tail && entry) {
+            push_edit(w, after, EDIT_AFTER, head);
+            push_edit(w, body_close, EDIT_BEFORE, tail);
+            push_edit(w, body_close, EDIT_AFTER, entry);
+            add_kernel(t, nm, nlen);
+        } else {
             t->oom = true;
-            return;
         }
-        push_edit(w, body_close, EDIT_AFTER, entry);
+        free(head);
+        free(tail);
         free(entry);
-        add_kernel(t, nm, nlen);
     }
 }
 
@@ -678,7 +770,9 @@ static bool is_type_keyword(const walk *w, size_t i)
 }
 
 /* Whether the token before position i ends an operand (so what follows is an operator,
- * or a declaration goes on), rather than leaving an operand to come. */
+ * or a declaration goes on), rather than leaving an operand to come. After `{` `;` `}`
+ * a statement starts: `float(x)` there is taken as a cast, not as a parenthesised
+ * declarator (nobody writes `float (x);`). */
 static bool operand_before(const walk *w, size_t prev)
 {
     if (prev == SIZE_MAX)
@@ -686,8 +780,7 @@ static bool operand_before(const walk *w, size_t prev)
     const lat__tok *p = tok(w, prev);
     if (p->kind != LAT__TOK_PUNCT)
         return !is(w, prev, "return");
-    return is(w, prev, ")") || is(w, prev, "]") || is(w, prev, ";") || is(w, prev, "{") ||
-           is(w, prev, "}");
+    return is(w, prev, ")") || is(w, prev, "]");
 }
 
 /* The rules for one token outside a directive's control words (code, or a #define's
@@ -873,18 +966,18 @@ static file *load_file(tr *t, const char *path)
     return f;
 }
 
-/* Escapes a file name for a #line directive. */
+/* Writes the #line directive for the user's file in the output. */
 static void out_line_marker(tr *t, int line, const char *name)
 {
-    char buf[32];
-    snprintf(buf, sizeof buf, "#line %d \"", line);
-    out_str(t, buf);
-    for (const char *p = name; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            out_append(t, "\\", 1);
-        out_append(t, p, 1);
-    }
-    out_str(t, "\"");
+    char *buf = NULL;
+    size_t len = 0;
+    bool oom = false;
+    out_line_marker_to(&buf, &len, line, name, &oom);
+    if (oom)
+        t->oom = true;
+    else
+        out_str(t, buf);
+    free(buf);
 }
 
 static void do_include(walk *w, size_t i, size_t end)
