@@ -1,0 +1,364 @@
+/* The emulator's CUDA C to C translator: its rewrites, the constructs it rejects (each
+ * with its line and column), #include resolution and the lines TinyCC's errors name. */
+#include "harness.h"
+
+#include "emu/translate/translate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static lat__translate_out out;
+
+/* Translates src as "kernel.cu"; returns the status. */
+static lat_status translate_with(const char *src, const char *const *include_dirs,
+                                 const char *const *defines)
+{
+    lat__translate_out_free(&out);
+    lat__translate_in in = {.text = src, .name = "kernel.cu", .include_dirs = include_dirs,
+                            .defines = defines};
+    return lat__emu_translate(&in, &out);
+}
+
+static lat_status translate(const char *src)
+{
+    return translate_with(src, NULL, NULL);
+}
+
+static const char *msg(void)
+{
+    return out.msg ? out.msg : "";
+}
+
+/* The translation of src, which must succeed. */
+static const char *translated(const char *src)
+{
+    lat_status st = translate(src);
+    ASSERT_MSG(st == LAT_OK, "translation failed (%s): %s", lat_status_name(st), msg());
+    return out.text;
+}
+
+TEST(device_functions_take_the_thread_context_and_calls_pass_it)
+{
+    const char *c = translated("__device__ float sq(float x) { return x * x; }\n"
+                               "__device__ float one(void) { return 1.0f; }\n"
+                               "__device__ float none() { return sq(one()) + sq(2.0f); }\n");
+    ASSERT_CONTAINS(c, "sq(lat_emu_thread *__lat_t, float x)");
+    ASSERT_CONTAINS(c, "one(lat_emu_thread *__lat_t)");
+    ASSERT_CONTAINS(c, "none(lat_emu_thread *__lat_t)");
+    ASSERT_CONTAINS(c, "return sq(__lat_t, one(__lat_t)) + sq(__lat_t, 2.0f);");
+    lat__translate_out_free(&out);
+}
+
+TEST(a_kernel_gets_its_thread_loop_entry_and_size_query)
+{
+    const char *c = translated("extern \"C\" __global__ void k(float *a, const int n)\n"
+                               "{\n"
+                               "    a[threadIdx.x] = n;\n"
+                               "}\n");
+    ASSERT_EQ(out.nkernels, 1);
+    ASSERT_STR_EQ(out.kernels[0], "k");
+    /* a may be modified by a thread, so each gets a copy; n is const and shared. */
+    ASSERT_CONTAINS(c, "k(lat_emu_thread *__lat_t, float *__lat_p0, const int n)");
+    ASSERT_CONTAINS(c, "float * a = __lat_p0;");
+    ASSERT_CONTAINS(c, "#define return goto __lat_next");
+    ASSERT_CONTAINS(c, "void __lat_entry_k(lat_emu_thread *__lat_t, void **__lat_p)");
+    ASSERT_CONTAINS(c, "int __lat_sizes_k(unsigned long *__lat_s)");
+    ASSERT_TRUE(strstr(c, "extern") == NULL);
+    lat__translate_out_free(&out);
+}
+
+TEST(every_user_token_stays_on_its_line)
+{
+    static const char src[] = "extern \"C\" {\n"
+                              "__device__ float f(float x) { return x; }\n"
+                              "__global__ void k(float *a)\n"
+                              "{\n"
+                              "    a[0] = f(a[0]); MARK_5\n"
+                              "}\n"
+                              "MARK_7\n"
+                              "}\n"
+                              "MARK_9\n";
+    const char *c = translated(src);
+    /* Count lines the way the preprocessor does: each #line resets the count. */
+    int line = 0;
+    const char *p = c;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        int at;
+        if (sscanf(p, "#line %d", &at) == 1) {
+            line = at - 1;
+        } else {
+            line++;
+            for (int m = 5; m <= 9; m += 2) {
+                char mark[16];
+                snprintf(mark, sizeof mark, "MARK_%d", m);
+                const char *hit = strstr(p, mark);
+                if (hit && hit < p + n)
+                    ASSERT_MSG(line == m, "%s is on line %d of the translation", mark, line);
+            }
+        }
+        if (!eol)
+            break;
+        p = eol + 1;
+    }
+    lat__translate_out_free(&out);
+}
+
+TEST(cxx_functional_casts_and_struct_tags_become_c)
+{
+    const char *c = translated("struct P { float x; };\n"
+                               "__device__ float g(P p) { return float(int(p.x)) + 1; }\n");
+    ASSERT_CONTAINS(c, "typedef struct P P; struct P {");
+    ASSERT_CONTAINS(c, "((float)(((int)(p.x))))");
+    lat__translate_out_free(&out);
+}
+
+/* Each construct outside the dialect, with the position of the offending token. */
+static const struct {
+    const char *src;
+    const char *want;
+} rejected[] = {
+    {"__global__ void k(float *a)\n{\n    __shared__ float s[32];\n}\n",
+     "kernel.cu:3:5: error: '__shared__' is not supported by the lattice emulator yet"},
+    {"__global__ void k(float *a)\n{\n  __syncthreads();\n}\n", "kernel.cu:3:3: error: '__syncthreads'"},
+    {"__global__ void k(int *a)\n{\n    int v = atomicAdd(a, 1);\n}\n", "kernel.cu:3:13: error: 'atomicAdd'"},
+    {"__global__ void k(int *a)\n{\n    atomicCAS_system(a, 1, 2);\n}\n", "kernel.cu:3:5: error: 'atomicCAS_system'"},
+    {"__global__ void k(float *a)\n{\n    a[0] = __shfl_down_sync(0xffffffff, a[0], 1);\n}\n",
+     "kernel.cu:3:12: error: '__shfl_down_sync'"},
+    {"__global__ void k(int *a) { a[0] = __ballot_sync(~0u, 1); }\n", "kernel.cu:1:36: error: '__ballot_sync'"},
+    {"__global__ void k(int *a) { a[0] = __activemask(); }\n", "kernel.cu:1:36: error: '__activemask'"},
+    {"__global__ void k(int *a) { __syncwarp(); }\n", "kernel.cu:1:29: error: '__syncwarp'"},
+    {"__global__ void k(int *a) { a[0] = __match_any_sync(~0u, 1); }\n", "kernel.cu:1:36: error: '__match_any_sync'"},
+    {"__constant__ float c[4];\n", "kernel.cu:1:1: error: '__constant__'"},
+    {"int x;\n__device__ int counter;\n", "kernel.cu:2:1: error: a __device__ variable at file scope"},
+    {"template <typename T>\n__global__ void k(T *a) {}\n", "kernel.cu:1:1: error: 'template'"},
+    {"class A { int x; };\n", "kernel.cu:1:1: error: 'class'"},
+    {"namespace n { }\n", "kernel.cu:1:1: error: 'namespace'"},
+    {"__global__ void k(float *a) { float *p = new float[4]; }\n", "kernel.cu:1:42: error: 'new'"},
+    {"__global__ void k(float *a) { delete a; }\n", "kernel.cu:1:31: error: 'delete'"},
+    {"struct V { float x; };\nV operator+(V a, V b);\n", "kernel.cu:2:3: error: 'operator'"},
+    {"__device__ void f(float &x) { x = 1; }\n", "kernel.cu:1:25: error: a reference parameter"},
+    {"__device__ void f(float x = 1.0f) { }\n", "kernel.cu:1:27: error: a default argument"},
+    {"__global__ void k(float *a) { auto f = [](float x) { return x; }; }\n",
+     "kernel.cu:1:31: error: 'auto'"},
+    {"__global__ void k(float *a) { float b = 0; a[0] = [=]() { return b; }(); }\n",
+     "kernel.cu:1:51: error: a lambda expression"},
+    {"__global__ void k(float *a) { try { a[0] = 1; } catch (...) { } }\n", "kernel.cu:1:31: error: 'try'"},
+    {"__global__ void k(float *a) { throw 1; }\n", "kernel.cu:1:31: error: 'throw'"},
+    {"using namespace std;\n", "kernel.cu:1:1: error: 'using'"},
+    {"__global__ void k(float *a) { float &r = a[0]; r = 1; }\n", "kernel.cu:1:37: error: a reference variable"},
+    {"__global__ void k(float *a) { a[0] = std::sqrt(a[0]); }\n", "kernel.cu:1:41: error: the scope operator '::'"},
+    {"struct S { float x; __device__ float get() { return x; } };\n", "kernel.cu:1:38: error: a member function"},
+    {"__device__ float f(float x) { return x; }\n__device__ float f(int x) { return x; }\n",
+     "kernel.cu:2:18: error: function overloading"},
+    {"__global__ void c(float *a) {}\n__global__ void k(float *a) { c<<<1, 1>>>(a); }\n",
+     "kernel.cu:2:32: error: a kernel launch '<<<...>>>'"},
+    {"__global__ void k(int *a) { a[0] = 1'000; }\n", "kernel.cu:1:36: error: a digit separator"},
+    {"#include <cuda_fp16.h>\n", "kernel.cu:1:10: error: #include <cuda_fp16.h>"},
+    {"#define DECLARE(n) __global__ void n(float *a) { }\n", "kernel.cu:1:9: error: a function declared inside a macro"},
+    {"#define ADD(p, v) atomicAdd(p, v)\n", "kernel.cu:1:19: error: 'atomicAdd'"},
+};
+
+TEST(unsupported_constructs_are_rejected_with_line_and_column)
+{
+    for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++) {
+        lat_status st = translate(rejected[i].src);
+        ASSERT_MSG(st == LAT_ERROR_UNSUPPORTED, "case %zu: status %s for:\n%s", i,
+                   lat_status_name(st), rejected[i].src);
+        ASSERT_MSG(strstr(msg(), rejected[i].want) != NULL, "case %zu: message\n  %s\nwant\n  %s", i,
+                   msg(), rejected[i].want);
+    }
+    lat__translate_out_free(&out);
+}
+
+TEST(every_rejection_is_listed)
+{
+    ASSERT_EQ(translate("__global__ void k(int *a)\n{\n    __shared__ int s;\n    atomicAdd(a, 1);\n}\n"),
+              LAT_ERROR_UNSUPPORTED);
+    ASSERT_CONTAINS(msg(), "kernel.cu:3:5: error: '__shared__'");
+    ASSERT_CONTAINS(msg(), "kernel.cu:4:5: error: 'atomicAdd'");
+    lat__translate_out_free(&out);
+}
+
+TEST(regions_the_preprocessor_drops_are_not_rejected)
+{
+    const char *c = translated("#if 0\n__shared__ float s;\n#endif\n"
+                               "#ifdef __cplusplus\ntemplate <class T> T f(T x);\n#endif\n"
+                               "#if __CUDA_ARCH__ < 600\n"
+                               "__device__ double atomicAdd(double *p, double v) { return 0; }\n"
+                               "#else\n__device__ float ok(float x) { return x; }\n#endif\n"
+                               "#ifndef __LATTICE_EMU__\n__syncthreads();\n#endif\n"
+                               "#if defined(FAST) && FAST > 1\nnamespace x {}\n#elif 1\nint live;\n#endif\n");
+    ASSERT_CONTAINS(c, "ok(lat_emu_thread *__lat_t, float x)");
+    const char *const defs[] = {"FAST=2", NULL};
+    ASSERT_EQ(translate_with("#if defined(FAST) && FAST > 1\nnamespace x {}\n#endif\n", NULL, defs),
+              LAT_ERROR_UNSUPPORTED);
+    /* A condition the translator cannot decide counts as live. */
+    ASSERT_EQ(translate("#if SOME_FUNCTION_LIKE(1)\n__shared__ int s;\n#endif\n"), LAT_ERROR_UNSUPPORTED);
+    lat__translate_out_free(&out);
+}
+
+/* ---- includes ------------------------------------------------------------------------ */
+
+static char tmpdir[64];
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char *make_dir(void)
+{
+    strcpy(tmpdir, "/tmp/lattice-emu-XXXXXX");
+    ASSERT_NOT_NULL(mkdtemp(tmpdir));
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s/inc", tmpdir);
+    ASSERT_EQ(mkdir(sub, 0700), 0);
+    return tmpdir;
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ASSERT_EQ(system(cmd), 0);
+}
+
+TEST(includes_are_inlined_between_line_markers_and_pragma_once_is_honoured)
+{
+    const char *dir = make_dir();
+    char incdir[128], root[160];
+    snprintf(incdir, sizeof incdir, "%s/inc", dir);
+    write_file(incdir, "sq.h", "#pragma once\n__device__ float sq(float x) { return x * x; }\n");
+    write_file(incdir, "guarded.h", "#ifndef GUARDED_H\n#define GUARDED_H\n#include \"sq.h\"\n#endif\n");
+    write_file(dir, "local.h", "#define LOCAL 3\n");
+    snprintf(root, sizeof root, "%s/k.cu", dir);
+    const char *const dirs[] = {incdir, NULL};
+    lat__translate_out_free(&out);
+    lat__translate_in in = {.text = "#include <stdio.h>\n#include \"local.h\"\n#include <sq.h>\n"
+                                    "#include \"guarded.h\"\n#include \"guarded.h\"\n"
+                                    "__device__ float f(float x) { return sq(x) + LOCAL; }\n",
+                            .name = root, .include_dirs = dirs};
+    lat_status st = lat__emu_translate(&in, &out);
+    ASSERT_MSG(st == LAT_OK, "%s", msg());
+    const char *c = out.text;
+    ASSERT_CONTAINS(c, "/inc/sq.h\"\n");
+    ASSERT_CONTAINS(c, "#line 1 \"");
+    /* sq.h once, in spite of three #includes; the call gets the context. */
+    const char *first = strstr(c, "float sq(");
+    ASSERT_NOT_NULL(first);
+    ASSERT_NULL(strstr(first + 1, "float sq("));
+    ASSERT_CONTAINS(c, "return sq(__lat_t, x) + LOCAL;");
+    ASSERT_NULL(strstr(c, "stdio"));
+    /* After the last include, the root file resumes at line 6. */
+    char marker[200];
+    snprintf(marker, sizeof marker, "#line 6 \"%s\"", root);
+    ASSERT_CONTAINS(c, marker);
+    lat__translate_out_free(&out);
+    remove_dir(dir);
+}
+
+TEST(a_missing_include_is_error_file_naming_file_line_and_header)
+{
+    ASSERT_EQ(translate("// header\n#include \"nowhere.h\"\n"), LAT_ERROR_FILE);
+    ASSERT_CONTAINS(msg(), "kernel.cu:2:10: error: cannot find the header 'nowhere.h'");
+    ASSERT_EQ(translate("#include <nowhere_either.h>\n"), LAT_ERROR_FILE);
+    ASSERT_CONTAINS(msg(), "'nowhere_either.h'");
+    /* In a region that may be dead it is left to the compiler. */
+    ASSERT_EQ(translate("#ifdef HAVE_EXTRA\n#include \"extra.h\"\n#endif\n"), LAT_OK);
+    lat__translate_out_free(&out);
+}
+
+/* ---- through the public API ------------------------------------------------------------ */
+
+static lat_context *emu_context(void)
+{
+    return t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU});
+}
+
+TEST(tinycc_errors_name_the_users_file_and_line)
+{
+    lat_context *ctx = emu_context();
+    lat_module *mod = NULL;
+    ASSERT_STATUS(LAT_ERROR_COMPILE,
+                  lat_module_create(ctx, &(lat_module_desc){.source =
+                      "__device__ float f(float x) { return x; }\n"
+                      "__global__ void k(float *a)\n"
+                      "{\n"
+                      "    a[threadIdx.x] = f(a[0]);\n"
+                      "    a[0] = undefined_variable;\n"
+                      "}\n"},
+                      &mod));
+    ASSERT_CONTAINS(lat_last_error(), "kernel.cu:5: error:");
+    ASSERT_CONTAINS(lat_last_error(), "undefined_variable");
+}
+
+TEST(index_variables_outside_device_code_are_explained)
+{
+    lat_context *ctx = emu_context();
+    lat_module *mod = NULL;
+    ASSERT_STATUS(LAT_ERROR_COMPILE,
+                  lat_module_create(ctx, &(lat_module_desc){.source =
+                      "int host_side(void) { return threadIdx.x; }\n"}, &mod));
+    ASSERT_CONTAINS(lat_last_error(), "kernel.cu:1: error:");
+    ASSERT_CONTAINS(lat_last_error(), "exist only in __global__ and __device__ functions");
+}
+
+TEST(unsupported_construct_through_the_api_is_error_unsupported)
+{
+    lat_context *ctx = emu_context();
+    lat_module *mod = NULL;
+    ASSERT_STATUS(LAT_ERROR_UNSUPPORTED,
+                  lat_module_create(ctx, &(lat_module_desc){.source =
+                      "__global__ void k(float *a)\n{\n    __syncthreads();\n}\n"}, &mod));
+    ASSERT_CONTAINS(lat_last_error(), "kernel.cu:3:5: error: '__syncthreads' is not supported");
+}
+
+TEST(nvrtc_options_that_mean_nothing_here_are_accepted)
+{
+    lat_context *ctx = emu_context();
+    static const char *const opts[] = {"-arch=sm_80", "--gpu-architecture=compute_90",
+                                       "--use_fast_math", "-lineinfo", "-G", "--fmad=false",
+                                       "-std=c++17", "-default-device", "-O3",
+                                       "--ptxas-options=-v", "-DSCALE=3", "-I", "/tmp",
+                                       "--define-macro=OFFSET=1", "-w", NULL};
+    lat_module *mod = NULL;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source =
+                  "__global__ void k(int *a) { a[threadIdx.x] = SCALE * threadIdx.x + OFFSET; }\n",
+                  .options = opts}, &mod));
+    lat_kernel *k = NULL;
+    ASSERT_OK(lat_module_get_kernel(mod, "k", &k));
+    int a[8];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {8}},
+                              LAT_ARGS(lat_arg_out(a, sizeof a))));
+    for (int i = 0; i < 8; i++)
+        ASSERT_EQ(a[i], 3 * i + 1);
+}
+
+TEST(an_unknown_option_and_a_bad_define_are_invalid_option)
+{
+    lat_context *ctx = emu_context();
+    lat_module *mod = NULL;
+    static const char *const opts[] = {"--no-such-option", NULL};
+    ASSERT_STATUS(LAT_ERROR_INVALID_OPTION,
+                  lat_module_create(ctx, &(lat_module_desc){.source = "int x;\n", .options = opts},
+                                    &mod));
+    ASSERT_CONTAINS(lat_last_error(), "'--no-such-option'");
+    static const char *const defs[] = {"A B=1", NULL};
+    ASSERT_STATUS(LAT_ERROR_INVALID_OPTION,
+                  lat_module_create(ctx, &(lat_module_desc){.source = "int x;\n", .defines = defs},
+                                    &mod));
+    static const char *const nl[] = {"X=1\n#include \"/etc/passwd\"", NULL};
+    ASSERT_STATUS(LAT_ERROR_INVALID_OPTION,
+                  lat_module_create(ctx, &(lat_module_desc){.source = "int x;\n", .defines = nl},
+                                    &mod));
+}
