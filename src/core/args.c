@@ -189,8 +189,10 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
     }
     if (st == LAT_OK)
         st = ctx->backend->launch(kernel, &l, nargs ? params : NULL);
-    /* Buffers are freed only once the kernel is done with them. */
-    if (st == LAT_OK && has_buffers)
+    /* Buffers are freed only once the kernel is done with them. Copies out wait for it
+     * by themselves (they are ordered after the launch on both backends), so an explicit
+     * wait is needed only when nothing is copied out. */
+    if (st == LAT_OK && has_buffers && !copy_out)
         st = ctx->backend->synchronize(ctx);
     if (st == LAT_OK && copy_out) {
         for (size_t i = 0; i < nargs && st == LAT_OK; i++) {

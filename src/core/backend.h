@@ -44,6 +44,9 @@ typedef struct lat__backend {
     /* count elements of elem_size (1, 2 or 4) bytes, dst aligned to elem_size. */
     lat_status (*memset)(lat_context *ctx, lat_deviceptr dst, uint32_t value,
                          size_t elem_size, size_t count);
+    /* Copies are synchronous and ordered after every launch made before them in the
+     * context: a copy out of a kernel's output sees its results (lat_launch_args relies on
+     * it), and reports the kernel's failure if it failed. */
     lat_status (*memcpy_htod)(lat_context *ctx, lat_deviceptr dst, const void *src,
                               size_t bytes);
     lat_status (*memcpy_dtoh)(lat_context *ctx, void *dst, lat_deviceptr src, size_t bytes);
