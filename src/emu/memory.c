@@ -2,13 +2,38 @@
  * address. The core checks every range before these run. */
 #include "emu.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+static size_t total_bytes_cached;
+static pthread_once_t total_once = PTHREAD_ONCE_INIT;
+
+static void read_total(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    long pages = sysconf(_SC_PHYS_PAGES);
+    total_bytes_cached = page > 0 && pages > 0 ? (size_t)page * (size_t)pages : 0;
+}
+
+/* Physical RAM, in bytes (0 when unknown); it does not change while we run. */
+static size_t total_memory(void)
+{
+    pthread_once(&total_once, read_total);
+    return total_bytes_cached;
+}
+
 lat_status lat__emu_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out)
 {
     void *p = NULL;
+    /* The device's memory is the host's RAM: a request above it fails here, as it does
+     * on a GPU, rather than counting on the allocator (or a sanitizer's) to refuse. */
+    size_t total = total_memory();
+    if (total && bytes > total)
+        return lat__error(ctx, LAT_ERROR_OUT_OF_DEVICE_MEMORY,
+                          "lat_mem_alloc: %zu bytes is more than the emulator's device memory "
+                          "(the host's %zu bytes of RAM)", bytes, total);
     /* 256-byte alignment, as cuMemAlloc gives. */
     if (posix_memalign(&p, 256, bytes) != 0 || !p)
         return lat__error(ctx, LAT_ERROR_OUT_OF_DEVICE_MEMORY,
@@ -29,10 +54,9 @@ lat_status lat__emu_mem_info(lat_context *ctx, size_t *free_bytes, size_t *total
 {
     (void)ctx;
     long page = sysconf(_SC_PAGESIZE);
-    long total = sysconf(_SC_PHYS_PAGES);
     long avail = sysconf(_SC_AVPHYS_PAGES);
     if (total_bytes)
-        *total_bytes = page > 0 && total > 0 ? (size_t)page * (size_t)total : 0;
+        *total_bytes = total_memory();
     if (free_bytes)
         *free_bytes = page > 0 && avail > 0 ? (size_t)page * (size_t)avail : 0;
     return LAT_OK;
