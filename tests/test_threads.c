@@ -97,6 +97,86 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* ---- the first compiles of the process, and concurrent lookups ---------------------- */
+
+typedef struct racer {
+    lat_context *ctx;
+    lat_module *shared; /* for lookups: set before the thread starts */
+    lat_kernel *found;
+    int id;
+    char error[512]; /* "" when everything matched */
+} racer;
+
+static void *compile_at_once(void *arg)
+{
+    racer *r = arg;
+    char offset[32];
+    snprintf(offset, sizeof offset, "OFFSET=%d", r->id);
+    const char *defines[] = {"FACTOR=1", offset, NULL};
+    lat_module *mod = NULL;
+    lat_kernel *k = NULL;
+    float x[64] = {0};
+    lat_status st = lat_module_create(
+        r->ctx, &(lat_module_desc){.source = scale_src, .defines = defines}, &mod);
+    if (st == LAT_OK)
+        st = lat_module_get_kernel(mod, "scale", &k);
+    if (st == LAT_OK)
+        st = lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {64}},
+                             LAT_ARGS(lat_arg_inout(x, sizeof x), lat_arg_i32(64)));
+    if (st != LAT_OK)
+        snprintf(r->error, sizeof r->error, "%s: %s", lat_status_name(st), lat_last_error());
+    else if (x[63] != (float)r->id)
+        snprintf(r->error, sizeof r->error, "x[63] = %g, want %d", x[63], r->id);
+    lat_module_destroy(mod);
+    return NULL;
+}
+
+static void *look_up(void *arg)
+{
+    racer *r = arg;
+    if (lat_module_get_kernel(r->shared, "add", &r->found) != LAT_OK)
+        snprintf(r->error, sizeof r->error, "%s", lat_last_error());
+    return NULL;
+}
+
+/* Starts THREADS threads running fn over r[] and joins them. */
+static void race(racer *r, void *(*fn)(void *))
+{
+    pthread_t tid[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        ASSERT_EQ(pthread_create(&tid[i], NULL, fn, &r[i]), 0);
+    for (int i = 0; i < THREADS; i++)
+        ASSERT_EQ(pthread_join(tid[i], NULL), 0);
+    for (int i = 0; i < THREADS; i++)
+        ASSERT_MSG(r[i].error[0] == '\0', "thread %d: %s", i, r[i].error);
+}
+
+/* First in this file on purpose: when the binary runs whole, these are the process's
+ * first compiles, all at once (TinyCC sets its global state up lazily). */
+TEST(the_first_compiles_of_a_process_may_run_concurrently)
+{
+    lat_context *ctx = t_context();
+    racer *r = t_calloc(THREADS, sizeof *r);
+    for (int i = 0; i < THREADS; i++)
+        r[i] = (racer){.ctx = ctx, .id = i};
+    race(r, compile_at_once);
+}
+
+TEST(concurrent_lookups_of_a_kernel_return_one_handle)
+{
+    lat_context *ctx = t_context();
+    lat_module *mod = NULL;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = add_src}, &mod));
+    racer *r = t_calloc(THREADS, sizeof *r);
+    for (int i = 0; i < THREADS; i++)
+        r[i] = (racer){.ctx = ctx, .shared = mod, .id = i};
+    race(r, look_up);
+    for (int i = 1; i < THREADS; i++)
+        ASSERT_MSG(r[i].found == r[0].found, "thread %d found %p, thread 0 %p", i,
+                   (void *)r[i].found, (void *)r[0].found);
+    ASSERT_NOT_NULL(r[0].found);
+}
+
 static void run_workers(lat_context *shared_ctx, int own_contexts)
 {
     lat_context *ctx = shared_ctx;
