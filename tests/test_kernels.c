@@ -290,7 +290,7 @@ TEST(int_arithmetic_matches_c)
         "    int x = a[i], y = b[i];\n"
         "    int *o = out + 10 * i;\n"
         "    o[0] = x + y; o[1] = x - y; o[2] = x * y; o[3] = x / y; o[4] = x % y;\n"
-        "    o[5] = x >> 3; o[6] = x << 2; o[7] = (x & y) ^ (x | 0x5a5a);\n"
+        "    o[5] = x >> 3; o[6] = (int)((unsigned)x << 2); o[7] = (x & y) ^ (x | 0x5a5a);\n"
         "    o[8] = x < y ? -x : y; o[9] = !x + (x != 0) * 2 + (int)(short)x;\n"
         "}\n";
     lat_kernel *k = t_kernel(ctx, src, "ints");
