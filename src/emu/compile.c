@@ -19,6 +19,27 @@
 
 static pthread_mutex_t tcc_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* TinyCC 0.9.27 (Debian's 2020 snapshot) keeps parser state in globals that a compile
+ * error leaves pointing into the freed symbols of the failed compile: the label stacks
+ * (any function with a label, as every kernel has) and the current switch. The next
+ * compile then crashes in label_pop(). They are reset before each compile; weak, so
+ * that a TinyCC without them still links. */
+struct Sym;
+struct switch_t;
+extern struct Sym *global_label_stack __attribute__((weak));
+extern struct Sym *local_label_stack __attribute__((weak));
+extern struct switch_t *cur_switch __attribute__((weak));
+
+static void reset_tcc_globals(void)
+{
+    if (&global_label_stack)
+        global_label_stack = NULL;
+    if (&local_label_stack)
+        local_label_stack = NULL;
+    if (&cur_switch)
+        cur_switch = NULL;
+}
+
 /* What TinyCC said, one message a line. */
 typedef struct tcc_log {
     char *text;
@@ -171,6 +192,7 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__e
         tcc_undefine_symbol(s, *u);
     add_symbols(s);
     int size = -1;
+    reset_tcc_globals();
     if (st == LAT_OK && tcc_compile_string(s, program) == 0 && !log->errors)
         size = tcc_relocate(s, NULL);
     if (st == LAT_OK && (size < 0 || log->errors)) {

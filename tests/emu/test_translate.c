@@ -362,3 +362,27 @@ TEST(an_unknown_option_and_a_bad_define_are_invalid_option)
                   lat_module_create(ctx, &(lat_module_desc){.source = "int x;\n", .defines = nl},
                                     &mod));
 }
+
+TEST(a_compile_error_after_a_return_leaves_the_compiler_usable)
+{
+    /* TinyCC kept a dangling label stack after such an error, and the next compile
+     * crashed (found by fuzzing). */
+    lat_context *ctx = emu_context();
+    lat_module *mod = NULL;
+    for (int i = 0; i < 3; i++) {
+        ASSERT_STATUS(LAT_ERROR_COMPILE,
+                      lat_module_create(ctx, &(lat_module_desc){.source =
+                          "__global__ void k(float *a, int n)\n"
+                          "{\n"
+                          "    if (threadIdx.x >= n) return;\n"
+                          "    switch (n) { case 1: a[0] = (; }\n"
+                          "}\n"}, &mod));
+        ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source =
+                      "__global__ void k(float *a, int n)\n"
+                      "{\n"
+                      "    if (threadIdx.x >= n) return;\n"
+                      "    switch (n) { case 1: a[0] = 1; }\n"
+                      "}\n"}, &mod));
+        lat_module_destroy(mod);
+    }
+}
