@@ -131,6 +131,8 @@ static lat__tok_kind scan_token(lexer *lx)
         return c == '"' ? LAT__TOK_STRING : LAT__TOK_CHAR;
     }
     for (size_t i = 0; i < sizeof puncts / sizeof puncts[0]; i++) {
+        if (puncts[i][0] != c)
+            continue;
         size_t n = strlen(puncts[i]);
         if (strncmp(s + lx->pos, puncts[i], n) == 0) {
             lx->pos += n;
@@ -205,8 +207,11 @@ void lat__toks_free(lat__toks *toks)
 
 bool lat__tok_is(const lat__toks *toks, const lat__tok *t, const char *s)
 {
+    /* The first byte decides most calls, before any strlen. */
+    if (t->kind == LAT__TOK_EOF || toks->src[t->off] != s[0])
+        return false;
     size_t n = strlen(s);
-    return t->kind != LAT__TOK_EOF && t->len == n && memcmp(toks->src + t->off, s, n) == 0;
+    return t->len == n && memcmp(toks->src + t->off, s, n) == 0;
 }
 
 size_t lat__directive_end(const lat__toks *toks, size_t i)

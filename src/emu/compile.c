@@ -81,9 +81,10 @@ static void on_message(void *opaque, const char *msg)
 }
 
 /* Joins the prelude and the translation, with #line markers for each. */
-static char *program_text(const char *translated)
+static char *program_text(const lat__translate_out *tr)
 {
-    const char *prelude = lat__emu_prelude();
+    const char *prelude = lat__emu_prelude(tr->uses_vectors);
+    const char *translated = tr->text;
     if (!prelude)
         return NULL;
     static const char head[] = "#line 1 \"<lattice prelude>\"\n";
@@ -251,7 +252,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         lat__emu_options_free(&o);
         return st;
     }
-    char *program = program_text(tr.text);
+    char *program = program_text(&tr);
     lat__emu_module *m = calloc(1, sizeof *m);
     tcc_log log = {.module = src->name};
     if (!program || !m) {

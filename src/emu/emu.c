@@ -15,7 +15,7 @@
 static lat_status probe(char *why, size_t why_size)
 {
     /* Everything the emulator needs is linked in; only memory can fail. */
-    if (!lat__emu_prelude()) {
+    if (!lat__emu_prelude(true)) {
         snprintf(why, why_size, "out of host memory building the emulator's prelude");
         return LAT_ERROR_BACKEND_UNAVAILABLE;
     }

@@ -12,8 +12,12 @@
 #include "abi.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Stands for the vector types in lines[]. */
+static const char VECTORS[] = "";
 
 static const char *const lines[] = {
     "#define __CUDACC__ 1",
@@ -132,40 +136,8 @@ static const char *const lines[] = {
     "#define blockDim (__lat_t->block_dim)",
     "#define gridDim (__lat_t->grid_dim)",
     "#define warpSize 32",
-    /* Vector types, aligned as CUDA aligns them, and their make_ functions. */
-    "#define __LAT_AL(n) __attribute__((aligned(n)))",
-    "#define __LAT_VEC(T, N, A2, A4) \\",
-    "  typedef struct N##1 { T x; } N##1; \\",
-    "  typedef struct __LAT_AL(A2) N##2 { T x, y; } N##2; \\",
-    "  typedef struct N##3 { T x, y, z; } N##3; \\",
-    "  typedef struct __LAT_AL(A4) N##4 { T x, y, z, w; } N##4; \\",
-    "  static inline N##1 make_##N##1(T x) { N##1 v; v.x = x; return v; } \\",
-    "  static inline N##2 make_##N##2(T x, T y) { N##2 v; v.x = x; v.y = y; return v; } \\",
-    "  static inline N##3 make_##N##3(T x, T y, T z) \\",
-    "  { N##3 v; v.x = x; v.y = y; v.z = z; return v; } \\",
-    "  static inline N##4 make_##N##4(T x, T y, T z, T w) \\",
-    "  { N##4 v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }",
-    "__LAT_VEC(signed char, char, 2, 4)",
-    "__LAT_VEC(unsigned char, uchar, 2, 4)",
-    "__LAT_VEC(short, short, 4, 8)",
-    "__LAT_VEC(unsigned short, ushort, 4, 8)",
-    "__LAT_VEC(int, int, 8, 16)",
-    "__LAT_VEC(long, long, 16, 16)",
-    "__LAT_VEC(unsigned long, ulong, 16, 16)",
-    "__LAT_VEC(long long, longlong, 16, 16)",
-    "__LAT_VEC(unsigned long long, ulonglong, 16, 16)",
-    "__LAT_VEC(float, float, 8, 16)",
-    "__LAT_VEC(double, double, 16, 16)",
-    /* uint3 is the index type above; the other unsigned vectors are made here. */
-    "typedef struct uint1 { unsigned int x; } uint1;",
-    "typedef struct __LAT_AL(8) uint2 { unsigned int x, y; } uint2;",
-    "typedef struct __LAT_AL(16) uint4 { unsigned int x, y, z, w; } uint4;",
-    "static inline uint1 make_uint1(unsigned x) { uint1 v; v.x = x; return v; }",
-    "static inline uint2 make_uint2(unsigned x, unsigned y) { uint2 v; v.x = x; v.y = y; return v; }",
-    "static inline uint3 make_uint3(unsigned x, unsigned y, unsigned z)",
-    "{ uint3 v; v.x = x; v.y = y; v.z = z; return v; }",
-    "static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w)",
-    "{ uint4 v; v.x = x; v.y = y; v.z = z; v.w = w; return v; }",
+    /* Vector types: written out by vectors() below, where this line is. */
+    VECTORS,
     /* The C library a kernel may call. */
     "void *memcpy(void *, const void *, size_t);",
     "void *memmove(void *, const void *, size_t);",
@@ -182,22 +154,45 @@ static const char *const lines[] = {
     "#define assert(e) ((e) ? (void)0 : __lat_trap(__lat_t, #e, __FILE__, __LINE__))",
     "#endif",
     "int abs(int); long labs(long); long long llabs(long long);",
-    /* Math: each function for double and float; the generic name picks the float one
-     * for float arguments, as CUDA's C++ overloads do. */
-    "#define __LAT_M1(n) double n(double); float n##f(float);",
-    "#define __LAT_M2(n) double n(double, double); float n##f(float, float);",
-    "#define __LAT_M3(n) double n(double, double, double); float n##f(float, float, float);",
-    "__LAT_M1(acos) __LAT_M1(acosh) __LAT_M1(asin) __LAT_M1(asinh) __LAT_M1(atan)",
-    "__LAT_M1(atanh) __LAT_M1(cbrt) __LAT_M1(ceil) __LAT_M1(cos) __LAT_M1(cosh)",
-    "__LAT_M1(erf) __LAT_M1(erfc) __LAT_M1(exp) __LAT_M1(exp2) __LAT_M1(exp10)",
-    "__LAT_M1(expm1) __LAT_M1(fabs) __LAT_M1(floor) __LAT_M1(lgamma) __LAT_M1(log)",
-    "__LAT_M1(log10) __LAT_M1(log1p) __LAT_M1(log2) __LAT_M1(logb) __LAT_M1(nearbyint)",
-    "__LAT_M1(rint) __LAT_M1(round) __LAT_M1(sin) __LAT_M1(sinh) __LAT_M1(sqrt)",
-    "__LAT_M1(tan) __LAT_M1(tanh) __LAT_M1(tgamma) __LAT_M1(trunc) __LAT_M1(rsqrt)",
-    "__LAT_M1(rcbrt) __LAT_M1(sinpi) __LAT_M1(cospi)",
-    "__LAT_M2(atan2) __LAT_M2(copysign) __LAT_M2(fdim) __LAT_M2(fmax) __LAT_M2(fmin)",
-    "__LAT_M2(fmod) __LAT_M2(hypot) __LAT_M2(nextafter) __LAT_M2(pow) __LAT_M2(remainder)",
-    "__LAT_M3(fma)",
+    /* Math: each function for double and float (written out: TinyCC is slower at
+     * expanding a declaring macro than at reading declarations); the generic name picks
+     * the float one for float arguments, as CUDA's C++ overloads do. */
+    "double acos(double); float acosf(float); double acosh(double); float acoshf(float);",
+    "double asin(double); float asinf(float); double asinh(double); float asinhf(float);",
+    "double atan(double); float atanf(float); double atanh(double); float atanhf(float);",
+    "double cbrt(double); float cbrtf(float); double ceil(double); float ceilf(float);",
+    "double cos(double); float cosf(float); double cosh(double); float coshf(float);",
+    "double erf(double); float erff(float); double erfc(double); float erfcf(float);",
+    "double exp(double); float expf(float); double exp2(double); float exp2f(float);",
+    "double exp10(double); float exp10f(float);",
+    "double expm1(double); float expm1f(float); double fabs(double); float fabsf(float);",
+    "double floor(double); float floorf(float);",
+    "double lgamma(double); float lgammaf(float); double log(double); float logf(float);",
+    "double log10(double); float log10f(float);",
+    "double log1p(double); float log1pf(float); double log2(double); float log2f(float);",
+    "double logb(double); float logbf(float);",
+    "double nearbyint(double); float nearbyintf(float);",
+    "double rint(double); float rintf(float); double round(double); float roundf(float);",
+    "double sin(double); float sinf(float); double sinh(double); float sinhf(float);",
+    "double sqrt(double); float sqrtf(float); double tan(double); float tanf(float);",
+    "double tanh(double); float tanhf(float);",
+    "double tgamma(double); float tgammaf(float);",
+    "double trunc(double); float truncf(float);",
+    "double rsqrt(double); float rsqrtf(float);",
+    "double rcbrt(double); float rcbrtf(float);",
+    "double sinpi(double); float sinpif(float);",
+    "double cospi(double); float cospif(float);",
+    "double atan2(double, double); float atan2f(float, float);",
+    "double copysign(double, double); float copysignf(float, float);",
+    "double fdim(double, double); float fdimf(float, float);",
+    "double fmax(double, double); float fmaxf(float, float);",
+    "double fmin(double, double); float fminf(float, float);",
+    "double fmod(double, double); float fmodf(float, float);",
+    "double hypot(double, double); float hypotf(float, float);",
+    "double nextafter(double, double); float nextafterf(float, float);",
+    "double pow(double, double); float powf(float, float);",
+    "double remainder(double, double); float remainderf(float, float);",
+    "double fma(double, double, double); float fmaf(float, float, float);",
     "double ldexp(double, int); float ldexpf(float, int);",
     "double scalbn(double, int); float scalbnf(float, int);",
     "double frexp(double, int *); float frexpf(float, int *);",
@@ -298,12 +293,18 @@ static const char *const lines[] = {
     "#define __double_as_longlong(x) ({ union { double f; long long i; } __lat_u; __lat_u.f = (x); __lat_u.i; })",
     "#define __longlong_as_double(x) ({ union { double f; long long i; } __lat_u; __lat_u.i = (x); __lat_u.f; })",
     /* min and max for every arithmetic type, as CUDA overloads them. */
-    "#define __LAT_MINMAX(N, T) \\",
-    "  static inline T __lat_min_##N(T a, T b) { return a < b ? a : b; } \\",
-    "  static inline T __lat_max_##N(T a, T b) { return a > b ? a : b; }",
-    "__LAT_MINMAX(i, int) __LAT_MINMAX(u, unsigned int) __LAT_MINMAX(l, long)",
-    "__LAT_MINMAX(ul, unsigned long) __LAT_MINMAX(ll, long long)",
-    "__LAT_MINMAX(ull, unsigned long long)",
+    "static inline int __lat_min_i(int a, int b) { return a < b ? a : b; }",
+    "static inline int __lat_max_i(int a, int b) { return a > b ? a : b; }",
+    "static inline unsigned int __lat_min_u(unsigned int a, unsigned int b) { return a < b ? a : b; }",
+    "static inline unsigned int __lat_max_u(unsigned int a, unsigned int b) { return a > b ? a : b; }",
+    "static inline long __lat_min_l(long a, long b) { return a < b ? a : b; }",
+    "static inline long __lat_max_l(long a, long b) { return a > b ? a : b; }",
+    "static inline unsigned long __lat_min_ul(unsigned long a, unsigned long b) { return a < b ? a : b; }",
+    "static inline unsigned long __lat_max_ul(unsigned long a, unsigned long b) { return a > b ? a : b; }",
+    "static inline long long __lat_min_ll(long long a, long long b) { return a < b ? a : b; }",
+    "static inline long long __lat_max_ll(long long a, long long b) { return a > b ? a : b; }",
+    "static inline unsigned long long __lat_min_ull(unsigned long long a, unsigned long long b) { return a < b ? a : b; }",
+    "static inline unsigned long long __lat_max_ull(unsigned long long a, unsigned long long b) { return a > b ? a : b; }",
     "#define __LAT_MM(op, a, b) _Generic((a) + (b), int: __lat_##op##_i, \\",
     "  unsigned int: __lat_##op##_u, long: __lat_##op##_l, unsigned long: __lat_##op##_ul, \\",
     "  long long: __lat_##op##_ll, unsigned long long: __lat_##op##_ull, \\",
@@ -328,35 +329,108 @@ static const char *const lines[] = {
     "#define __umul24(a, b) ((unsigned)(a) * (unsigned)(b))",
 };
 
-static char *joined;
+/* CUDA's vector types, aligned as CUDA aligns them (float2 to 8 bytes, float4 to 16),
+ * with make_ as macros. They are written out here rather than generated by a macro in
+ * the prelude: TinyCC takes longer expanding such a macro than reading its result. */
+static const struct {
+    const char *type, *name;
+    int align2, align4;
+} vector_types[] = {
+    {"signed char", "char", 2, 4},  {"unsigned char", "uchar", 2, 4},
+    {"short", "short", 4, 8},       {"unsigned short", "ushort", 4, 8},
+    {"int", "int", 8, 16},          {"unsigned int", "uint", 8, 16},
+    {"long", "long", 16, 16},       {"unsigned long", "ulong", 16, 16},
+    {"long long", "longlong", 16, 16}, {"unsigned long long", "ulonglong", 16, 16},
+    {"float", "float", 8, 16},      {"double", "double", 16, 16},
+};
+
+/* Appends the vector types to p (NULL: only counts); returns the length. */
+static size_t vectors(char *p)
+{
+    static const char *const fields[] = {"", "x", "x, y", "x, y, z", "x, y, z, w"};
+    static const char *const args[] = {"", "(x)", "(x), (y)", "(x), (y), (z)",
+                                       "(x), (y), (z), (w)"};
+    char line[320];
+    size_t at = 0;
+    for (size_t i = 0; i < sizeof vector_types / sizeof vector_types[0]; i++) {
+        const char *t = vector_types[i].type, *n = vector_types[i].name;
+        for (int k = 1; k <= 4; k++) {
+            int align = k == 2 ? vector_types[i].align2 : k == 4 ? vector_types[i].align4 : 0;
+            char attr[48] = "";
+            if (align)
+                snprintf(attr, sizeof attr, "__attribute__((aligned(%d))) ", align);
+            int len;
+            if (strcmp(n, "uint") == 0 && k == 3) /* the index type, declared earlier */
+                len = snprintf(line, sizeof line, "#define make_uint3(x, y, z) ((uint3){%s})\n",
+                               args[3]);
+            else
+                len = snprintf(line, sizeof line,
+                               "typedef struct %s%s%d { %s %s; } %s%d;\n"
+                               "#define make_%s%d(%s) ((%s%d){%s})\n",
+                               attr, n, k, t, fields[k], n, k, n, k, fields[k], n, k, args[k]);
+            if (p)
+                memcpy(p + at, line, (size_t)len);
+            at += (size_t)len;
+        }
+    }
+    return at;
+}
+
+static char *joined[2]; /* without, with the vector types */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static void join(void)
+static char *join_one(bool with_vectors)
 {
     size_t n = 1;
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
-        n += strlen(lines[i]) + 1;
+        n += lines[i] != VECTORS ? strlen(lines[i]) + 1 : with_vectors ? vectors(NULL) : 0;
     char *p = malloc(n);
     if (!p)
-        return;
+        return NULL;
     size_t at = 0;
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        if (lines[i] == VECTORS) {
+            if (with_vectors)
+                at += vectors(p + at);
+            continue;
+        }
         size_t len = strlen(lines[i]);
         memcpy(p + at, lines[i], len);
         at += len;
         p[at++] = '\n';
     }
     p[at] = '\0';
-    joined = p;
+    return p;
 }
 
-const char *lat__emu_prelude(void)
+static void join(void)
+{
+    joined[0] = join_one(false);
+    joined[1] = joined[0] ? join_one(true) : NULL;
+    if (!joined[1]) {
+        free(joined[0]);
+        joined[0] = NULL;
+    }
+}
+
+const char *lat__emu_prelude(bool with_vectors)
 {
     pthread_once(&once, join);
-    return joined;
+    return joined[with_vectors];
 }
 
-int lat__emu_prelude_lines(void)
+bool lat__emu_is_vector_type(const char *name, size_t len)
 {
-    return (int)(sizeof lines / sizeof lines[0]);
+    if (len > 5 && memcmp(name, "make_", 5) == 0) {
+        name += 5;
+        len -= 5;
+    }
+    if (len < 2 || name[len - 1] < '1' || name[len - 1] > '4')
+        return false;
+    for (size_t i = 0; i < sizeof vector_types / sizeof vector_types[0]; i++) {
+        const char *n = vector_types[i].name;
+        if (strlen(n) == len - 1 && memcmp(n, name, len - 1) == 0)
+            return true;
+    }
+    return false;
 }

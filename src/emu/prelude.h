@@ -2,14 +2,20 @@
 #ifndef LAT_EMU_PRELUDE_H
 #define LAT_EMU_PRELUDE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* The compute capability the emulator reports and defines as __CUDA_ARCH__. */
 #define LAT_EMU_CC_MAJOR 8
 #define LAT_EMU_CC_MINOR 0
 #define LAT_EMU_CUDA_ARCH 800
 
-/* The prelude, built on first use; NULL only when out of memory. */
-const char *lat__emu_prelude(void);
-/* Its number of lines. */
-int lat__emu_prelude_lines(void);
+/* The prelude, built on first use; NULL only when out of memory. The vector types
+ * (float4, make_int2...) are a sixth of its compile time: only a program that names one
+ * needs them. */
+const char *lat__emu_prelude(bool with_vectors);
+/* Whether a name is one of those types or their make_ functions (uint3 and dim3, the
+ * index types, are always there). */
+bool lat__emu_is_vector_type(const char *name, size_t len);
 
 #endif

@@ -74,7 +74,7 @@ static pthread_once_t prelude_once = PTHREAD_ONCE_INIT;
 
 static void build_prelude(void)
 {
-    const char *text = lat__emu_prelude();
+    const char *text = lat__emu_prelude(true);
     lat__toks toks;
     if (!text || lat__lex(text, &toks) != 0)
         return;

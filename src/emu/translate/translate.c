@@ -7,6 +7,7 @@
 #include "translate.h"
 
 #include "cu_lex.h"
+#include "emu/prelude.h"
 #include "error.h"
 #include "headers.h"
 #include "macros.h"
@@ -51,6 +52,7 @@ typedef struct tr {
     char **kernels;
     int nkernels, kernels_cap;
     int depth;
+    bool uses_vectors;
     bool oom;
 } tr;
 
@@ -337,9 +339,11 @@ static const char *unsupported_why(const char *s, size_t n)
 {
     for (size_t i = 0; i < sizeof unsupported_idents / sizeof unsupported_idents[0]; i++) {
         const char *name = unsupported_idents[i].name;
-        if (strlen(name) == n && memcmp(name, s, n) == 0)
+        if (name[0] == s[0] && strlen(name) == n && memcmp(name, s, n) == 0)
             return unsupported_idents[i].why;
     }
+    if (s[0] != 'a')
+        return NULL;
     for (size_t i = 0; i < sizeof atomics / sizeof atomics[0]; i++) {
         size_t an = strlen(atomics[i]);
         if (n >= an && memcmp(s, atomics[i], an) == 0 &&
@@ -1219,6 +1223,11 @@ static void walk_file(tr *t, file *f)
     w.plan_name = SIZE_MAX;
     w.planned = SIZE_MAX;
     size_t count = f->toks.count;
+    for (size_t i = 0; i < count && !t->uses_vectors; i++) {
+        const lat__tok *tk = &f->toks.items[i];
+        if (tk->kind == LAT__TOK_IDENT && lat__emu_is_vector_type(f->src + tk->off, tk->len))
+            t->uses_vectors = true;
+    }
     for (size_t i = 0; i < count && !t->oom;) {
         const lat__tok *tk = &f->toks.items[i];
         if ((tk->flags & LAT__TOK_PP) && (tk->flags & LAT__TOK_BOL)) {
@@ -1344,6 +1353,7 @@ lat_status lat__emu_translate(const lat__translate_in *in, lat__translate_out *o
         out->text = t.out;
         out->kernels = t.kernels;
         out->nkernels = t.nkernels;
+        out->uses_vectors = t.uses_vectors;
         t.out = NULL;
         t.kernels = NULL;
         t.nkernels = 0;

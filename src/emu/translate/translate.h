@@ -18,6 +18,8 @@
 
 #include "lattice.h"
 
+#include <stdbool.h>
+
 typedef struct lat__translate_in {
     const char *text; /* the user's source */
     const char *name; /* its file name, for messages and quoted #includes */
@@ -31,6 +33,7 @@ typedef struct lat__translate_out {
     char *text;     /* the C source (without the prelude) */
     char **kernels; /* the __global__ functions defined, by name */
     int nkernels;
+    bool uses_vectors; /* names a vector type (lat__emu_is_vector_type) */
     char *msg;      /* on failure: every error found, one per line */
 } lat__translate_out;
 
