@@ -254,3 +254,29 @@ TEST(a_large_grid_runs_every_block)
     for (size_t i = 0; i < N; i++)
         ASSERT_MSG(seen[i] == 1, "block %zu did not run", i);
 }
+
+TEST(recursion_enums_pragmas_and_ldg)
+{
+    lat_context *ctx = emu_context();
+    lat_kernel *k = kernel(ctx,
+                           "enum Mode { ADD, MUL };\n"
+                           "typedef struct { int base; } Cfg;\n"
+                           "__device__ int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }\n"
+                           "__global__ void k(int *out, const int *__restrict__ in, Mode m, Cfg c)\n"
+                           "{\n"
+                           "    int acc = c.base;\n"
+                           "#pragma unroll\n"
+                           "    for (int j = 0; j < 4; j++)\n"
+                           "        acc = m == ADD ? acc + __ldg(&in[j]) : acc * __ldg(&in[j]);\n"
+                           "    out[threadIdx.x] = acc + fact(threadIdx.x);\n"
+                           "}\n",
+                           "k");
+    int in[4] = {1, 2, 3, 4}, out[6];
+    int mode = 0, cfg = 10;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {6}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(in, sizeof in),
+                                       lat_arg_i32(mode), lat_arg_bytes(&cfg, sizeof cfg))));
+    static const int fact[6] = {1, 1, 2, 6, 24, 120};
+    for (int i = 0; i < 6; i++)
+        ASSERT_EQ(out[i], 20 + fact[i]);
+}
