@@ -11,7 +11,7 @@
 static const char *const builtin[] = {
     "stdio.h", "stdint.h", "stddef.h", "stdbool.h", "stdlib.h", "string.h", "math.h",
     "float.h", "limits.h", "assert.h", "cuda.h", "cuda_runtime.h", "cuda_runtime_api.h",
-    "device_launch_parameters.h", "device_functions.h", "math_functions.h",
+    "device_launch_parameters.h", "device_functions.h", "math_functions.h", "math_constants.h",
     "vector_types.h", "vector_functions.h", "builtin_types.h", "host_defines.h",
     "crt/host_defines.h", "cstdio", "cstdint", "cstddef", "cstdlib", "cstring", "cmath",
     "cfloat", "climits", "cassert",
