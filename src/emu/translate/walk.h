@@ -1,0 +1,167 @@
+/*
+ * The translator's insides, shared by its files: translate.c walks the program
+ * (directives, #includes, edits, messages), rules.c applies the token rules (what is
+ * rewritten, what is rejected), kernel.c rewrites the declarations of __global__ and
+ * __device__ functions and writes each kernel's thread loop and entry.
+ */
+#ifndef LAT_EMU_WALK_H
+#define LAT_EMU_WALK_H
+
+#include "translate.h"
+
+#include "cu_lex.h"
+#include "macros.h"
+#include "map.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One source file of the program, lexed once and walked in both passes. */
+typedef struct file {
+    char *path;    /* as found, NULL for the root */
+    char *display; /* the name in #line markers and messages */
+    char *dir;     /* where its quoted #includes are looked for first */
+    char *real;    /* realpath, for #pragma once (NULL: unknown) */
+    char *owned;   /* its text, when read from disk */
+    const char *src;
+    lat__toks toks;
+} file;
+
+typedef struct tr {
+    const lat__translate_in *in;
+    int pass; /* 1: learn the __device__ functions; 2: write */
+    file **files;
+    size_t nfiles, files_cap;
+    lat__macros macros;
+    lat__map devfns;    /* names of __device__ functions */
+    lat__map defined;   /* pass 2: functions defined so far (overloads are rejected) */
+    lat__map once_done; /* realpaths of #pragma once files already walked */
+    char *out;
+    size_t out_len;
+    char *msg;
+    size_t msg_len;
+    int nerrors;
+    lat_status status;
+    char **kernels;
+    int nkernels, kernels_cap;
+    int depth;
+    bool uses_vectors;
+    bool oom;
+} tr;
+
+/* A pending edit at a token of the file being walked. */
+typedef enum edit_kind { EDIT_BEFORE, EDIT_REPLACE, EDIT_AFTER } edit_kind;
+typedef struct edit {
+    size_t tok;
+    edit_kind kind;
+    char *text; /* owned */
+} edit;
+
+typedef enum brace_kind { BR_EXTERN_C, BR_RECORD, BR_OTHER } brace_kind;
+typedef struct brace {
+    brace_kind kind;
+    int paren; /* parenthesis depth at the brace */
+} brace;
+
+typedef struct cond {
+    lat__cond state;
+    bool dead;  /* the enclosing region is dead: every branch is */
+    bool taken; /* a branch was certainly taken */
+    bool maybe; /* a branch may have been taken */
+} cond;
+
+/* Walking one file. */
+typedef struct walk {
+    tr *t;
+    file *f;
+    const lat__toks *toks;
+    size_t copied; /* source bytes up to here are written */
+    brace *braces;
+    int nbraces, braces_cap;
+    int nested;  /* braces on the stack that are not extern "C" */
+    int paren;   /* parenthesis depth, outside directives */
+    cond *conds;
+    int nconds, conds_cap;
+    size_t decl_start;   /* first token of the current declaration */
+    size_t record_brace; /* the '{' that opens a struct body, once seen */
+    edit *edits;
+    size_t nedits, edits_cap;
+    size_t planned;   /* decl_start of the declaration last planned */
+    size_t plan_name; /* the planned function's name token (SIZE_MAX: none) */
+} walk;
+
+
+static inline const lat__tok *tok(const walk *w, size_t i)
+{
+    return &w->toks->items[i < w->toks->count ? i : w->toks->count];
+}
+
+static inline bool is(const walk *w, size_t i, const char *s)
+{
+    return i < w->toks->count && lat__tok_is(w->toks, tok(w, i), s);
+}
+
+static inline const char *text_of(const walk *w, size_t i)
+{
+    return w->f->src + tok(w, i)->off;
+}
+
+/* The next token index after i that is not part of a directive, and the previous one
+ * (SIZE_MAX: none). */
+static inline size_t next_code(const walk *w, size_t i)
+{
+    i++;
+    while (i < w->toks->count && (tok(w, i)->flags & LAT__TOK_PP))
+        i++;
+    return i;
+}
+
+static inline size_t prev_code(const walk *w, size_t i)
+{
+    while (i > 0) {
+        i--;
+        if (!(tok(w, i)->flags & LAT__TOK_PP))
+            return i;
+    }
+    return SIZE_MAX;
+}
+
+/* ---- translate.c ---------------------------------------------------------------------- */
+
+/* Output, in the second pass only: text; the source up to byte off; source bytes
+ * [from, to) replaced with text. The source is never written backwards. */
+void lat__tr_out_str(tr *t, const char *s);
+void lat__tr_emit_upto(walk *w, size_t off);
+void lat__tr_replace(walk *w, size_t from, size_t to, const char *text);
+/* Appends `#line LINE "NAME"` (the name escaped) to a buffer; *oom on failure. */
+void lat__tr_line_marker(char **buf, size_t *len, int line, const char *name, bool *oom);
+/* Rejects the construct at token i, when its region may be live (second pass):
+ * "file:LINE:COL: error: WHAT is not supported by the lattice emulator yet (WHY)". */
+void lat__tr_reject(walk *w, size_t i, const char *what, const char *why);
+/* Queues an edit at token i of the file being walked (second pass). */
+int lat__tr_push_edit(walk *w, size_t at, edit_kind kind, const char *text);
+/* Whether token i is an attribute-like word (__launch_bounds__, __attribute__...). */
+bool lat__tr_is_attribute_word(const walk *w, size_t i);
+/* The CUDA function qualifiers (LAT__QUAL_*) token i stands for: itself, or an
+ * object-like macro whose body holds them. */
+unsigned lat__tr_quals_of(const walk *w, size_t i);
+
+/* ---- rules.c --------------------------------------------------------------------------- */
+
+extern const char lat__tr_why_cxx[];
+/* Applies the token rules to token i (code, or a #define's body when in_pp); returns the
+ * last token consumed (i, or the end of `extern "C" {`). */
+size_t lat__tr_rewrite_token(walk *w, size_t i, bool in_pp);
+/* Follows parentheses, braces and declaration boundaries at token i (code only). */
+void lat__tr_track_structure(walk *w, size_t i);
+void lat__tr_push_brace(walk *w, brace_kind kind);
+
+/* ---- kernel.c --------------------------------------------------------------------------- */
+
+/* Reads the declaration starting at token d (at file scope): a function gets its hidden
+ * parameter when it is __global__ or __device__, a kernel its thread loop and entry; a
+ * __device__ variable is rejected; any function's parameters are checked for C++. */
+void lat__tr_plan_declaration(walk *w, size_t d);
+
+#endif
