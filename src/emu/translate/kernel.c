@@ -247,7 +247,8 @@ void lat__tr_plan_declaration(walk *w, size_t d)
     if (name == SIZE_MAX) {
         if ((quals & LAT__QUAL_DEVICE) && !(quals & LAT__QUAL_GLOBAL))
             lat__tr_reject(w, qual_at, "a __device__ variable at file scope",
-                   "__device__ variables; a const global or a kernel parameter can stand in");
+                           "__device__ variables; a const global or a kernel parameter can "
+                           "stand in");
         return;
     }
     size_t open = next_code(w, name);
@@ -264,13 +265,12 @@ void lat__tr_plan_declaration(walk *w, size_t d)
     const char *nm = text_of(w, name);
     size_t nlen = tok(w, name)->len;
 
+    w->plan_name = name;
     if (t->pass == 1) {
         if (hidden && !kernel && lat__map_put(&t->devfns, nm, nlen, 1) != 0)
             t->oom = true;
-        w->plan_name = name;
         return;
     }
-    w->plan_name = name;
 
     params p;
     split_params(w, open, close, &p);
@@ -295,10 +295,9 @@ void lat__tr_plan_declaration(walk *w, size_t d)
         }
     }
     if (definition) {
-        size_t seen;
-        if (lat__map_get(&t->defined, nm, nlen, &seen)) {
+        if (lat__map_get(&t->defined, nm, nlen, NULL)) {
             lat__tr_reject(w, name, "function overloading (a second definition of a name)",
-                   "C has one function per name; give each variant its own");
+                           "C has one function per name; give each variant its own");
             return;
         }
         if (lat__map_put(&t->defined, nm, nlen, 1) != 0)
@@ -311,7 +310,8 @@ void lat__tr_plan_declaration(walk *w, size_t d)
     size_t first = next_code(w, open);
     if (p.n == 0 && first < close)
         lat__tr_push_edit(w, first, EDIT_REPLACE, ""); /* (void) */
-    lat__tr_push_edit(w, open, EDIT_AFTER, p.n ? "lat_emu_thread *__lat_t, " : "lat_emu_thread *__lat_t");
+    lat__tr_push_edit(w, open, EDIT_AFTER,
+                      p.n ? "lat_emu_thread *__lat_t, " : "lat_emu_thread *__lat_t");
     /* C wants every parameter of a definition named; a kernel's parameters are renamed
      * where each thread gets its own copy (kernel_head). */
     bool copied[256];
