@@ -2,6 +2,8 @@
  * per-thread parameters, early returns, printf, traps, the sizes it reports. */
 #include "harness.h"
 
+#include "core.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,4 +281,32 @@ TEST(recursion_enums_pragmas_and_ldg)
     static const int fact[6] = {1, 1, 2, 6, 24, 120};
     for (int i = 0; i < 6; i++)
         ASSERT_EQ(out[i], 20 + fact[i]);
+}
+
+/* The scanner (used to check arguments on both backends) and the emulator's compiled
+ * kernels must agree on every parameter list. */
+TEST(scanner_and_emulator_agree_on_parameters)
+{
+    static const char *const sources[] = {
+        "__global__ void k(void) {}\n",
+        "__global__ void k() {}\n",
+        "__global__ void k(float *a, const float *__restrict__ b, int n, unsigned m, double d) {}\n",
+        "typedef float real; struct S { int x; };\n"
+        "__global__ void k(real *a, struct S s, float4 v, dim3 g, int arr[4], float (*f)(float)) {}\n",
+        "#define T double\nextern \"C\" { __global__ void k(T *a, T, const T c, size_t n, bool b, char ch) {} }\n",
+        "__global__ void k(long long a, unsigned long b, short c, unsigned char d, int8_t e, uint64_t f) {}\n",
+    };
+    lat_context *ctx = emu_context();
+    for (size_t i = 0; i < sizeof sources / sizeof sources[0]; i++) {
+        lat_kernel *k = kernel(ctx, sources[i], "k");
+        ASSERT_NOT_NULL(k->sig);
+        ASSERT_MSG(k->sig->nparams == k->backend_nparams, "source %zu: scanner %d, emulator %d", i,
+                   k->sig->nparams, k->backend_nparams);
+        for (int p = 0; p < k->sig->nparams; p++)
+            ASSERT_MSG(k->sig->params[p].size == 0 ||
+                           k->sig->params[p].size == k->backend_param_sizes[p],
+                       "source %zu, parameter %d (%s): scanner says %zu bytes, emulator %zu", i,
+                       p, k->sig->params[p].type, k->sig->params[p].size,
+                       k->backend_param_sizes[p]);
+    }
 }
