@@ -147,10 +147,10 @@ static lat_status find_kernels(lat_context *ctx, TCCState *s, const lat__transla
         strcat(sym, name);
         void *sizes = tcc_get_symbol(s, sym);
         free(sym);
+        /* A kernel in a region the preprocessor dropped (one the translator could not
+         * decide) has no entry: the module does not have it. */
         if (!entry || !sizes)
-            return lat__error(ctx, LAT_ERROR_INTERNAL,
-                              "lat_module_create: the emulator lost the entry of kernel '%s'",
-                              name);
+            continue;
         k->name = strdup(name);
         if (!k->name)
             return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");

@@ -310,3 +310,16 @@ TEST(scanner_and_emulator_agree_on_parameters)
                        k->backend_param_sizes[p]);
     }
 }
+
+TEST(a_kernel_the_preprocessor_drops_is_not_in_the_module)
+{
+    lat_context *ctx = emu_context();
+    lat_module *mod = NULL;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source =
+                  "#define PICK(x) (x)\n"
+                  "#if PICK(0)\n__global__ void dropped(int *a) { a[0] = 1; }\n#endif\n"
+                  "__global__ void kept(int *a) { a[0] = 2; }\n"}, &mod));
+    lat_kernel *k = NULL;
+    ASSERT_OK(lat_module_get_kernel(mod, "kept", &k));
+    ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, lat_module_get_kernel(mod, "dropped", &k));
+}
