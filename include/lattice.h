@@ -72,7 +72,9 @@ LAT_API const char *lat_version_string(void);
     XX(ERROR_ARG_TYPE, -17, "a kernel argument does not match its parameter's type")      \
     XX(ERROR_LAUNCH_FAILED, -18, "the kernel failed while running")                       \
     XX(ERROR_DRIVER, -19, "the CUDA driver or NVRTC reported an error")                   \
-    XX(ERROR_INTERNAL, -20, "internal error in lattice")
+    XX(ERROR_INTERNAL, -20, "internal error in lattice")                                  \
+    XX(ERROR_CONTEXT_LOST, -21, "an earlier kernel fault left the context unusable")       \
+    XX(ERROR_CROSS_MISMATCH, -22, "cross-checking: the GPU and the emulator disagree")
 
 typedef enum lat_status {
 #define LAT_STATUS_ENUM_(name, value, text) LAT_##name = value,
@@ -99,20 +101,23 @@ LAT_API const char *lat_last_error(void);
 
 typedef enum lat_backend_kind {
     /* Automatic: the backend named by the environment variable LATTICE_BACKEND
-     * ("cuda" or "emu") if it is set, else CUDA when a usable GPU, driver and NVRTC are
-     * present, else the emulator. */
+     * ("cuda", "emu" or "cross") if it is set, else CUDA when a usable GPU, driver and
+     * NVRTC are present, else the emulator. */
     LAT_BACKEND_AUTO = 0,
     LAT_BACKEND_CUDA = 1, /* NVIDIA GPU through libcuda and NVRTC, loaded at run time */
-    LAT_BACKEND_EMU = 2   /* the CPU emulator (TinyCC + OpenMP) */
+    LAT_BACKEND_EMU = 2,  /* the CPU emulator (TinyCC + OpenMP) */
+    /* Both at once, compared after every launch (lattice/driver.h, "Cross-checking");
+     * LATTICE_BACKEND=cross selects it. Never chosen automatically. */
+    LAT_BACKEND_CROSS = 3
 } lat_backend_kind;
 
-/* "auto", "cuda" or "emu"; "unknown" otherwise. Thread safety: any thread. */
+/* "auto", "cuda", "emu" or "cross"; "unknown" otherwise. Thread safety: any thread. */
 LAT_API const char *lat_backend_name(lat_backend_kind kind);
 
 /* Resolves a backend request to the backend that would be used, checking that it is
  * available. LAT_BACKEND_AUTO follows the rules above.
  *   kind:     the request.
- *   resolved: receives LAT_BACKEND_CUDA or LAT_BACKEND_EMU on success.
+ *   resolved: receives LAT_BACKEND_CUDA, LAT_BACKEND_EMU or LAT_BACKEND_CROSS on success.
  * Errors: LAT_ERROR_INVALID_VALUE (resolved is NULL, kind unknown, LATTICE_BACKEND has an
  * unknown value); LAT_ERROR_BACKEND_UNAVAILABLE (the named backend cannot be used:
  * lat_last_error() says why, e.g. "libcuda.so.1 not found" or "no CUDA device").
@@ -181,6 +186,11 @@ typedef struct lat_context_desc {
     lat_backend_kind backend; /* LAT_BACKEND_AUTO (0) by default: see lat_backend_kind */
     int device;               /* device ordinal, 0 by default */
     lat_logger logger;        /* where this context's errors, warnings and notes go */
+    /* Cross-checking only (LAT_BACKEND_CROSS): the tolerance for float and double data,
+     * |gpu - emu| <= cross_atol + cross_rtol * |emu|; 0 means the default (1e-5 and
+     * 1e-6); a negative value means 0 (exact). */
+    double cross_rtol;
+    double cross_atol;
 } lat_context_desc;
 
 /* Creates a context on a device: the object that owns device memory and modules.
@@ -325,6 +335,8 @@ typedef struct lat_launch_desc {
     lat_dim3 grid;       /* blocks in the grid */
     lat_dim3 block;      /* threads in a block */
     size_t shared_bytes; /* dynamic shared memory per block (extern __shared__) */
+    /* The stream to launch on (lattice/driver.h); NULL: the context's default stream. */
+    struct lat_stream *stream;
 } lat_launch_desc;
 
 /* Launches a kernel with arguments in the form cuLaunchKernel takes them: params[i]
@@ -413,5 +425,8 @@ LAT_API lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *de
 #ifdef __cplusplus
 }
 #endif
+
+/* Streams, events, page-locked memory, 2-D copies, images, the compile cache... */
+#include "lattice/driver.h"
 
 #endif /* LATTICE_H */

@@ -3,6 +3,7 @@
  * PyCUDA's In/Out/InOut handlers (allocate, copy in, launch, copy out, free).
  */
 #include "backend.h"
+#include "driver_ops.h"
 #include "launch.h"
 #include "memory.h"
 
@@ -159,6 +160,13 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
     }
 
     bool copy_out = false, has_buffers = false;
+    /* A backend that runs the whole In/Out round trip itself (a memory pool, page-locked
+     * staging: driver_ops.h) gets the buffers described instead of allocated here. */
+    lat__launch_buffers_fn fast = lat__drv(ctx)->launch_buffers;
+    lat__buffer_arg small_bufs[16], *bufs = small_bufs;
+    size_t nbufs = 0;
+    if (fast && nargs > 16 && !(bufs = calloc(nargs, sizeof *bufs)))
+        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     for (size_t i = 0; i < nargs && st == LAT_OK; i++) {
         const lat_arg *a = &args[i];
         params[i] = &values[i];
@@ -177,6 +185,11 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
             /* An empty buffer is passed as a null pointer, as an empty array would be. */
             if (a->value.buffer.size == 0)
                 break;
+            if (fast) {
+                bufs[nbufs++] = (lat__buffer_arg){a->kind, a->value.buffer.data,
+                                                  a->value.buffer.size, &values[i].ptr};
+                break;
+            }
             st = lat__mem_alloc(ctx, a->value.buffer.size, &values[i].ptr);
             if (st == LAT_OK && a->kind != LAT_ARG_OUT)
                 st = ctx->backend->memcpy_htod(ctx, values[i].ptr, a->value.buffer.data,
@@ -187,6 +200,19 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
         case LAT_ARG_NONE: break;
         }
     }
+    if (fast && st == LAT_OK) {
+        st = nbufs ? fast(kernel, &l, params, nbufs, bufs)
+                   : ctx->backend->launch(kernel, &l, nargs ? params : NULL);
+        if (bufs != small_bufs)
+            free(bufs);
+        if (values != small_values) {
+            free(values);
+            free(params);
+        }
+        return st;
+    }
+    if (bufs != small_bufs)
+        free(bufs);
     if (st == LAT_OK)
         st = ctx->backend->launch(kernel, &l, nargs ? params : NULL);
     /* Buffers are freed only once the kernel is done with them. Copies out wait for it

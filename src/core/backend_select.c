@@ -4,6 +4,7 @@
  * available is an error that says why, never a silent fallback.
  */
 #include "backend_select.h"
+#include "driver_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 static const lat__backend *const backends[] = {
     &lat__backend_cuda,
     &lat__backend_emu,
+    &lat__backend_cross, /* only when asked for: automatic selection stops at the emulator */
 };
 #define NBACKENDS (sizeof backends / sizeof backends[0])
 
@@ -24,6 +26,7 @@ typedef struct probe_result {
 static probe_result probes[NBACKENDS] = {
     {PTHREAD_ONCE_INIT, LAT_OK, ""},
     {PTHREAD_ONCE_INIT, LAT_OK, ""},
+    {PTHREAD_ONCE_INIT, LAT_OK, ""},
 };
 
 /* pthread_once takes no argument: one trampoline per table entry. */
@@ -34,7 +37,8 @@ static probe_result probes[NBACKENDS] = {
     }
 PROBE_FN(0)
 PROBE_FN(1)
-static void (*const probe_fns[NBACKENDS])(void) = {probe_0, probe_1};
+PROBE_FN(2)
+static void (*const probe_fns[NBACKENDS])(void) = {probe_0, probe_1, probe_2};
 
 static size_t index_of(lat_backend_kind kind)
 {
@@ -59,6 +63,8 @@ const char *lat_backend_name(lat_backend_kind kind)
         return "cuda";
     case LAT_BACKEND_EMU:
         return "emu";
+    case LAT_BACKEND_CROSS:
+        return "cross";
     }
     return "unknown";
 }
@@ -74,6 +80,8 @@ static int env_kind(const char **value)
         return LAT_BACKEND_CUDA;
     if (strcmp(v, "emu") == 0)
         return LAT_BACKEND_EMU;
+    if (strcmp(v, "cross") == 0)
+        return LAT_BACKEND_CROSS;
     return -1;
 }
 
@@ -81,7 +89,8 @@ lat_status lat__backend_get(const lat_context *log_ctx, lat_backend_kind kind,
                             const lat__backend **out)
 {
     const char *origin = "requested by the program";
-    if (kind != LAT_BACKEND_AUTO && kind != LAT_BACKEND_CUDA && kind != LAT_BACKEND_EMU)
+    if (kind != LAT_BACKEND_AUTO && kind != LAT_BACKEND_CUDA && kind != LAT_BACKEND_EMU &&
+        kind != LAT_BACKEND_CROSS)
         return lat__error(log_ctx, LAT_ERROR_INVALID_VALUE,
                           "backend kind %d is not a lat_backend_kind", (int)kind);
     if (kind == LAT_BACKEND_AUTO) {
@@ -89,12 +98,14 @@ lat_status lat__backend_get(const lat_context *log_ctx, lat_backend_kind kind,
         int k = env_kind(&value);
         if (k < 0)
             return lat__error(log_ctx, LAT_ERROR_INVALID_VALUE,
-                              "LATTICE_BACKEND=%s: expected cuda, emu or auto", value);
+                              "LATTICE_BACKEND=%s: expected cuda, emu, cross or auto", value);
         kind = (lat_backend_kind)k;
         origin = "named by LATTICE_BACKEND";
     }
     if (kind == LAT_BACKEND_AUTO) {
         for (size_t i = 0; i < NBACKENDS; i++) {
+            if (backends[i]->kind == LAT_BACKEND_CROSS)
+                break;
             if (probe(i) == LAT_OK) {
                 *out = backends[i];
                 return LAT_OK;

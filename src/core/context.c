@@ -1,5 +1,6 @@
 /* Contexts: the object that owns a device's memory and modules. */
 #include "backend_select.h"
+#include "driver_ops.h"
 #include "memory.h"
 
 #include <stdlib.h>
@@ -40,8 +41,12 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
         free(ctx);
         return lat__error(NULL, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: no mutex");
     }
-    st = b->context_create(ctx);
+    /* The driver layer's state first: the cross backend reads its tolerances. */
+    st = lat__driver_context_init(ctx, desc);
+    if (st == LAT_OK)
+        st = b->context_create(ctx);
     if (st != LAT_OK) {
+        lat__driver_context_release(ctx);
         pthread_mutex_destroy(&ctx->lock);
         free(ctx);
         return st;
@@ -58,6 +63,7 @@ void lat_context_destroy(lat_context *ctx)
     if (!ctx)
         return;
     (void)ctx->backend->synchronize(ctx);
+    lat__driver_context_release(ctx); /* streams, events, page-locked memory */
     while (ctx->modules)
         lat_module_destroy(ctx->modules);
     lat__mem_release_all(ctx);

@@ -35,6 +35,7 @@ struct lat_context {
     lat__alloc *allocs;   /* sorted by base */
     size_t nallocs, allocs_cap;
     struct lat_module *modules; /* doubly linked, destroyed with the context */
+    struct lat__ctx_driver *drv; /* the driver layer's state (driver_ops.h) */
 };
 
 struct lat_module {
@@ -47,6 +48,8 @@ struct lat_module {
     pthread_mutex_t lock;        /* guards kernels */
     struct lat_kernel *kernels; /* singly linked: looked-up kernels, cached */
     struct lat_module *prev, *next;
+    void *cache_ref; /* the compile cache's entry whose impl this module shares, or NULL */
+    int origin;      /* a lat_module_origin */
 };
 
 struct lat_kernel {
@@ -84,6 +87,7 @@ typedef struct lat__launch {
     unsigned grid[3];
     unsigned block[3];
     size_t shared_bytes;
+    struct lat_stream *stream; /* NULL: the default stream */
 } lat__launch;
 
 /* Logs to the context's logger (if any). ctx may be NULL. printf-style. */

@@ -2,6 +2,7 @@
 #include "launch.h"
 
 #include "backend.h"
+#include "driver_ops.h"
 
 static const char axis[3] = {'x', 'y', 'z'};
 
@@ -47,7 +48,8 @@ lat_status lat__launch_prepare(const char *fn, lat_kernel *kernel, const lat_lau
                           "block has at most %zu",
                           fn, kernel->name, desc->shared_bytes, dev->shared_memory_per_block);
     out->shared_bytes = desc->shared_bytes;
-    return LAT_OK;
+    out->stream = desc->stream;
+    return lat__stream_check(ctx, desc->stream, fn);
 }
 
 lat_status lat_launch(lat_kernel *kernel, const lat_launch_desc *desc, void **params)

@@ -90,6 +90,16 @@ lat_status lat__alloc_check(lat_context *ctx, lat_deviceptr ptr, size_t bytes,
     return LAT_OK;
 }
 
+lat_status lat__mem_track(lat_context *ctx, lat_deviceptr base, size_t size)
+{
+    return table_insert(ctx, base, size);
+}
+
+bool lat__mem_untrack(lat_context *ctx, lat_deviceptr base)
+{
+    return table_remove(ctx, base);
+}
+
 lat_status lat__mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out)
 {
     lat_deviceptr p = 0;

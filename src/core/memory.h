@@ -12,4 +12,9 @@ void lat__mem_release_all(lat_context *ctx);
 lat_status lat__mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out);
 lat_status lat__mem_free(lat_context *ctx, lat_deviceptr ptr);
 
+/* Adds / removes an allocation made by other means (pitched, stream-ordered) to / from
+ * the table; untrack returns false when base is not the start of a live allocation. */
+lat_status lat__mem_track(lat_context *ctx, lat_deviceptr base, size_t size);
+bool lat__mem_untrack(lat_context *ctx, lat_deviceptr base);
+
 #endif

@@ -1,6 +1,7 @@
 /* Modules: reading the source, scanning its kernels, compiling through the backend, and
  * the kernel handles looked up from them. */
 #include "backend.h"
+#include "driver_ops.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -74,6 +75,33 @@ static void free_module(lat_module *mod)
     free(mod);
 }
 
+lat_module *lat__module_new(lat_context *ctx, const char *name)
+{
+    lat_module *mod = calloc(1, sizeof *mod);
+    if (!mod || pthread_mutex_init(&mod->lock, NULL) != 0) {
+        free(mod);
+        return NULL;
+    }
+    mod->ctx = ctx;
+    mod->name = lat__strdup(name);
+    mod->log = lat__strdup("");
+    if (!mod->name || !mod->log) {
+        free_module(mod);
+        return NULL;
+    }
+    return mod;
+}
+
+void lat__module_publish(lat_context *ctx, lat_module *mod)
+{
+    link_module(ctx, mod);
+}
+
+void lat__module_discard(lat_module *mod)
+{
+    free_module(mod);
+}
+
 lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_module **out)
 {
     if (!ctx || !desc || !out)
@@ -117,7 +145,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         .no_extern_c = desc->no_extern_c != 0,
         .sigs = &mod->sigs,
     };
-    lat_status st = ctx->backend->module_create(ctx, mod, &src);
+    lat_status st = lat__module_compile(ctx, mod, &src); /* through the compile cache */
     free(text);
     if (st != LAT_OK) {
         free_module(mod);
@@ -126,7 +154,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     if (!mod->log)
         mod->log = lat__strdup("");
     if (!mod->log) {
-        ctx->backend->module_destroy(mod);
+        lat__module_release_impl(mod);
         free_module(mod);
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
     }
@@ -158,7 +186,7 @@ void lat_module_destroy(lat_module *mod)
         ctx->backend->kernel_release(k);
         release_kernel(k);
     }
-    ctx->backend->module_destroy(mod);
+    lat__module_release_impl(mod);
     free_module(mod);
 }
 

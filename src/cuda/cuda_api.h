@@ -19,6 +19,33 @@ typedef struct CUstream_st *CUstream;
 typedef int CUdevice_attribute;
 typedef int CUfunction_attribute;
 typedef int CUjit_option;
+typedef struct CUevent_st *CUevent;
+typedef struct CUarray_st *CUarray;
+typedef struct CUmemPoolHandle_st *CUmemoryPool;
+typedef int CUmemorytype;
+typedef int CUpointer_attribute;
+typedef int CUmemPool_attribute;
+
+/* cuda.h's CUDA_MEMCPY2D (the _v2 layout, which every driver since CUDA 3.2 takes);
+ * header_check.c compares its layout with the real one. */
+typedef struct lat__CUDA_MEMCPY2D {
+    size_t srcXInBytes;
+    size_t srcY;
+    CUmemorytype srcMemoryType;
+    const void *srcHost;
+    unsigned long long srcDevice;
+    CUarray srcArray;
+    size_t srcPitch;
+    size_t dstXInBytes;
+    size_t dstY;
+    CUmemorytype dstMemoryType;
+    void *dstHost;
+    unsigned long long dstDevice;
+    CUarray dstArray;
+    size_t dstPitch;
+    size_t WidthInBytes;
+    size_t Height;
+} CUDA_MEMCPY2D;
 
 /* The enum values, from the lists in cuda_values.h. */
 #include "cuda_values.h"
@@ -28,6 +55,7 @@ enum { LAT_CUDA_DEVICE_ATTRIBUTES(LAT_CUDA_ENUM_) };
 enum { LAT_CUDA_FUNCTION_ATTRIBUTES(LAT_CUDA_ENUM_) };
 enum { LAT_CUDA_JIT_OPTIONS(LAT_CUDA_ENUM_) };
 enum { LAT_NVRTC_RESULTS(LAT_CUDA_ENUM_) };
+enum { LAT_CUDA_DRIVER_VALUES(LAT_CUDA_ENUM_) };
 #undef LAT_CUDA_ENUM_
 
 typedef int nvrtcResult;

@@ -7,6 +7,7 @@
 
 #include "backend.h"
 #include "cuda_api.h"
+#include "driver_ops.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -42,6 +43,12 @@ typedef struct lat__cuda_ctx {
     atomic_int faulted;
     pthread_mutex_t last_kernel_lock;
     char last_kernel[128];
+    char fault[256]; /* the first kernel fault's description, under last_kernel_lock */
+    /* The stream-ordered allocator (cuMemAllocAsync) is usable on this device. */
+    int pool;
+    /* Page-locked staging buffers for lat_launch_args and large pageable copies
+     * (staging.c), reused from call to call. */
+    struct lat__cuda_staging *staging;
 } lat__cuda_ctx;
 
 /* kernel->impl. */
@@ -61,13 +68,26 @@ extern _Atomic unsigned long lat__cuda_epoch;
 
 lat_status lat__cuda_make_current(lat_context *ctx);
 
+/* LAT_ERROR_CONTEXT_LOST, naming the fault that lost the context. */
+lat_status lat__cuda_lost(lat_context *ctx);
+
+/* Makes ctx current; after a kernel fault every call but the cleanup ones (which use
+ * lat__cuda_make_current) fails with LAT_ERROR_CONTEXT_LOST instead. */
 static inline lat_status lat__cuda_enter(lat_context *ctx)
 {
-    const lat__cuda_ctx *c = ctx->impl;
+    lat__cuda_ctx *c = ctx->impl;
+    if (atomic_load_explicit(&c->faulted, memory_order_relaxed))
+        return lat__cuda_lost(ctx);
     if (c->cu == lat__cuda_tls_ctx &&
         lat__cuda_tls_epoch == atomic_load_explicit(&lat__cuda_epoch, memory_order_relaxed))
         return LAT_OK;
     return lat__cuda_make_current(ctx);
+}
+
+/* The CUstream of a lattice stream (NULL: the default stream). */
+static inline CUstream lat__cuda_stream(const lat_stream *s)
+{
+    return s ? (CUstream)s->impl : NULL;
 }
 
 /* errors.c */
@@ -120,6 +140,30 @@ void lat__cuda_module_destroy(lat_module *mod);
  * (mangled) name when the source was compiled without extern "C", else `name`. */
 const char *lat__cuda_module_symbol(const lat_module *mod, const char *name);
 CUmodule lat__cuda_module_handle(const lat_module *mod);
+/* The driver layer's module operations: load an image, give out the code. */
+lat_status lat__cuda_module_load(lat_context *ctx, lat_module *mod, const void *image,
+                                 size_t size, lat_code_kind kind);
+lat_status lat__cuda_module_code(const lat_module *mod, lat_code_kind *kind, const void **data,
+                                 size_t *size);
+/* The spill bytes ptxas reported for the kernel when lattice compiled it (-1: unknown). */
+void lat__cuda_kernel_spills(const lat_kernel *kernel, int *stores, int *loads);
+
+/* staging.c: the memory pool and page-locked staging. */
+/* Sets the device's default pool up for lattice (returns 1 when cuMemAllocAsync works). */
+int lat__cuda_pool_setup(lat_context *ctx);
+/* Frees the staging buffers (context destruction). */
+void lat__cuda_staging_release(lat_context *ctx);
+/* Copies pageable host memory to the device through page-locked buffers, pipelined, on
+ * stream s; returns when src may be reused. */
+lat_status lat__cuda_stage_htod(lat_context *ctx, CUdeviceptr dst, const void *src,
+                                size_t bytes, CUstream s);
+/* The other way; returns when dst holds the data. */
+lat_status lat__cuda_stage_dtoh(lat_context *ctx, void *dst, CUdeviceptr src, size_t bytes,
+                                CUstream s);
+/* Whether host memory is page-locked (ours or anyone's), so a plain DMA copy is fastest. */
+int lat__cuda_is_pinned(lat_context *ctx, const void *p, size_t bytes);
+lat_status lat__cuda_launch_buffers(lat_kernel *kernel, const lat__launch *launch,
+                                    void **params, size_t nbufs, const lat__buffer_arg *bufs);
 
 /* launch.c */
 lat_status lat__cuda_kernel_get(lat_module *mod, lat_kernel *kernel);

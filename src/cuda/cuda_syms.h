@@ -59,7 +59,71 @@
     X(CUresult, cuLaunchKernel, cuLaunchKernel,                                             \
       (CUfunction fn, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,   \
        unsigned int by, unsigned int bz, unsigned int shared_bytes, CUstream stream,        \
-       void **params, void **extra), 0)
+       void **params, void **extra), 0)                                                     \
+    LAT_CUDA_DRIVER_LAYER_SYMS(X)
+
+/* The driver layer (lattice/driver.h): streams, events, page-locked memory, 2-D and
+ * asynchronous copies; the stream-ordered pool (CUDA 11.2) is optional. */
+#define LAT_CUDA_DRIVER_LAYER_SYMS(X)                                                      \
+    X(CUresult, cuStreamCreateWithPriority, cuStreamCreateWithPriority,                     \
+      (CUstream *stream, unsigned int flags, int priority), 0)                              \
+    X(CUresult, cuCtxGetStreamPriorityRange, cuCtxGetStreamPriorityRange,                   \
+      (int *least, int *greatest), 0)                                                       \
+    X(CUresult, cuStreamDestroy, cuStreamDestroy_v2, (CUstream stream), 0)                  \
+    X(CUresult, cuStreamSynchronize, cuStreamSynchronize, (CUstream stream), 0)             \
+    X(CUresult, cuStreamQuery, cuStreamQuery, (CUstream stream), 0)                         \
+    X(CUresult, cuStreamWaitEvent, cuStreamWaitEvent,                                       \
+      (CUstream stream, CUevent event, unsigned int flags), 0)                              \
+    X(CUresult, cuEventCreate, cuEventCreate, (CUevent *event, unsigned int flags), 0)     \
+    X(CUresult, cuEventDestroy, cuEventDestroy_v2, (CUevent event), 0)                      \
+    X(CUresult, cuEventRecord, cuEventRecord, (CUevent event, CUstream stream), 0)         \
+    X(CUresult, cuEventSynchronize, cuEventSynchronize, (CUevent event), 0)                 \
+    X(CUresult, cuEventQuery, cuEventQuery, (CUevent event), 0)                             \
+    X(CUresult, cuEventElapsedTime, cuEventElapsedTime,                                     \
+      (float *ms, CUevent start, CUevent end), 0)                                           \
+    X(CUresult, cuMemHostAlloc, cuMemHostAlloc,                                             \
+      (void **pp, size_t bytes, unsigned int flags), 0)                                     \
+    X(CUresult, cuMemFreeHost, cuMemFreeHost, (void *p), 0)                                 \
+    X(CUresult, cuMemHostRegister, cuMemHostRegister_v2,                                    \
+      (void *p, size_t bytes, unsigned int flags), 0)                                       \
+    X(CUresult, cuMemHostUnregister, cuMemHostUnregister, (void *p), 0)                     \
+    X(CUresult, cuMemHostGetDevicePointer, cuMemHostGetDevicePointer_v2,                    \
+      (CUdeviceptr *dptr, void *p, unsigned int flags), 0)                                  \
+    X(CUresult, cuPointerGetAttribute, cuPointerGetAttribute,                               \
+      (void *data, CUpointer_attribute attribute, CUdeviceptr ptr), 0)                      \
+    X(CUresult, cuMemAllocPitch, cuMemAllocPitch_v2,                                        \
+      (CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height,                      \
+       unsigned int elem_size), 0)                                                          \
+    X(CUresult, cuMemcpy2D, cuMemcpy2D_v2, (const CUDA_MEMCPY2D *copy), 0)                  \
+    X(CUresult, cuMemcpy2DAsync, cuMemcpy2DAsync_v2,                                        \
+      (const CUDA_MEMCPY2D *copy, CUstream stream), 0)                                      \
+    X(CUresult, cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2,                                    \
+      (CUdeviceptr dst, const void *src, size_t bytes, CUstream stream), 0)                 \
+    X(CUresult, cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2,                                    \
+      (void *dst, CUdeviceptr src, size_t bytes, CUstream stream), 0)                       \
+    X(CUresult, cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2,                                    \
+      (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream), 0)                 \
+    X(CUresult, cuMemsetD8Async, cuMemsetD8Async,                                           \
+      (CUdeviceptr dst, unsigned char uc, size_t n, CUstream stream), 0)                    \
+    X(CUresult, cuMemsetD16Async, cuMemsetD16Async,                                         \
+      (CUdeviceptr dst, unsigned short us, size_t n, CUstream stream), 0)                   \
+    X(CUresult, cuMemsetD32Async, cuMemsetD32Async,                                         \
+      (CUdeviceptr dst, unsigned int ui, size_t n, CUstream stream), 0)                     \
+    X(CUresult, cuMemcpyPeer, cuMemcpyPeer,                                                 \
+      (CUdeviceptr dst, CUcontext dst_ctx, CUdeviceptr src, CUcontext src_ctx,              \
+       size_t bytes), 0)                                                                    \
+    X(CUresult, cuDeviceCanAccessPeer, cuDeviceCanAccessPeer,                               \
+      (int *can, CUdevice dev, CUdevice peer), 0)                                           \
+    X(CUresult, cuCtxEnablePeerAccess, cuCtxEnablePeerAccess,                               \
+      (CUcontext peer, unsigned int flags), 0)                                              \
+    X(CUresult, cuMemAllocAsync, cuMemAllocAsync,                                           \
+      (CUdeviceptr *dptr, size_t bytes, CUstream stream), 1)                                \
+    X(CUresult, cuMemFreeAsync, cuMemFreeAsync, (CUdeviceptr dptr, CUstream stream), 1)    \
+    X(CUresult, cuDeviceGetDefaultMemPool, cuDeviceGetDefaultMemPool,                       \
+      (CUmemoryPool *pool, CUdevice dev), 1)                                                \
+    X(CUresult, cuMemPoolSetAttribute, cuMemPoolSetAttribute,                               \
+      (CUmemoryPool pool, CUmemPool_attribute attr, void *value), 1)                        \
+    X(CUresult, cuMemPoolTrimTo, cuMemPoolTrimTo, (CUmemoryPool pool, size_t keep), 1)
 
 #define LAT_CUDA_NVRTC_SYMS(X)                                                             \
     X(nvrtcResult, nvrtcVersion, nvrtcVersion, (int *major, int *minor), 0)                 \

@@ -21,7 +21,19 @@
     X(CUDA_ERROR_INVALID_PTX, 218)                                                         \
     X(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222)                                             \
     X(CUDA_ERROR_INVALID_HANDLE, 400)                                                      \
+    X(CUDA_ERROR_INVALID_SOURCE, 300)                                                      \
+    X(CUDA_ERROR_FILE_NOT_FOUND, 301)                                                      \
+    X(CUDA_ERROR_OPERATING_SYSTEM, 304)                                                    \
+    X(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, 217)                                             \
     X(CUDA_ERROR_NOT_FOUND, 500)                                                           \
+    X(CUDA_ERROR_NOT_READY, 600)                                                           \
+    X(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, 704)                                         \
+    X(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, 705)                                             \
+    X(CUDA_ERROR_CONTEXT_IS_DESTROYED, 709)                                                \
+    X(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, 712)                                      \
+    X(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, 713)                                          \
+    X(CUDA_ERROR_NOT_PERMITTED, 800)                                                       \
+    X(CUDA_ERROR_NOT_SUPPORTED, 801)                                                       \
     X(CUDA_ERROR_ILLEGAL_ADDRESS, 700)                                                     \
     X(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, 701)                                             \
     X(CUDA_ERROR_LAUNCH_TIMEOUT, 702)                                                      \
@@ -57,14 +69,33 @@
 #define LAT_CUDA_FUNCTION_ATTRIBUTES(X)                                                    \
     X(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 0)                                          \
     X(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, 1)                                              \
+    X(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, 2)                                               \
     X(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, 3)                                               \
-    X(CU_FUNC_ATTRIBUTE_NUM_REGS, 4)
+    X(CU_FUNC_ATTRIBUTE_NUM_REGS, 4)                                                       \
+    X(CU_FUNC_ATTRIBUTE_PTX_VERSION, 5)                                                    \
+    X(CU_FUNC_ATTRIBUTE_BINARY_VERSION, 6)
 
 #define LAT_CUDA_JIT_OPTIONS(X)                                                            \
     X(CU_JIT_INFO_LOG_BUFFER, 3)                                                           \
     X(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, 4)                                                \
     X(CU_JIT_ERROR_LOG_BUFFER, 5)                                                          \
     X(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, 6)
+
+/* Flags and enumerators of the driver layer (streams, events, memory). */
+#define LAT_CUDA_DRIVER_VALUES(X)                                                          \
+    X(CU_STREAM_NON_BLOCKING, 1)                                                           \
+    X(CU_EVENT_BLOCKING_SYNC, 1)                                                           \
+    X(CU_EVENT_DISABLE_TIMING, 2)                                                          \
+    X(CU_MEMHOSTALLOC_PORTABLE, 1)                                                         \
+    X(CU_MEMHOSTALLOC_DEVICEMAP, 2)                                                        \
+    X(CU_MEMHOSTALLOC_WRITECOMBINED, 4)                                                    \
+    X(CU_MEMHOSTREGISTER_PORTABLE, 1)                                                      \
+    X(CU_MEMHOSTREGISTER_DEVICEMAP, 2)                                                     \
+    X(CU_MEMORYTYPE_HOST, 1)                                                               \
+    X(CU_MEMORYTYPE_DEVICE, 2)                                                             \
+    X(CU_POINTER_ATTRIBUTE_MEMORY_TYPE, 2)                                                 \
+    X(CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, 4)                                                \
+    X(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 115)
 
 #define LAT_NVRTC_RESULTS(X)                                                               \
     X(NVRTC_SUCCESS, 0)                                                                    \

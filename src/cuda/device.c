@@ -133,6 +133,8 @@ lat_status lat__cuda_context_create(lat_context *ctx)
     atomic_init(&c->faulted, 0);
     ctx->impl = c;
     lat_status st = lat__cuda_make_current(ctx);
+    if (st == LAT_OK)
+        c->pool = lat__cuda_pool_setup(ctx);
     if (st != LAT_OK) {
         ctx->impl = NULL;
         pthread_mutex_destroy(&c->last_kernel_lock);
@@ -152,7 +154,8 @@ void lat__cuda_context_destroy(lat_context *ctx)
     lat__cuda_ctx *c = ctx->impl;
     if (!c)
         return;
-    if (lat__cuda_enter(ctx) == LAT_OK) {
+    lat__cuda_staging_release(ctx);
+    if (!atomic_load(&c->faulted) && lat__cuda_enter(ctx) == LAT_OK) {
         CUresult r = lat__cu.cuCtxSynchronize();
         if (lat__cuda_is_kernel_fault(r))
             atomic_store(&c->faulted, 1);

@@ -117,11 +117,14 @@ lat_status lat__cuda_fail(lat_context *ctx, CUresult r, const char *what, ...)
     char kernel[160] = "";
     if (ctx && ctx->impl && lat__cuda_is_kernel_fault(r)) {
         lat__cuda_ctx *c = ctx->impl;
-        atomic_store(&c->faulted, 1);
         pthread_mutex_lock(&c->last_kernel_lock);
         if (c->last_kernel[0])
             snprintf(kernel, sizeof kernel, "kernel '%s' failed: ", c->last_kernel);
+        if (!c->fault[0])
+            snprintf(c->fault, sizeof c->fault, "%s%s (%s)", kernel, lat__cuda_error_name(r),
+                     lat__cuda_error_string(r));
         pthread_mutex_unlock(&c->last_kernel_lock);
+        atomic_store(&c->faulted, 1);
     }
     const char *more = advice(r);
     lat_status status = lat__cuda_status(r);
@@ -143,4 +146,18 @@ lat_status lat__nvrtc_fail(lat_context *ctx, lat_status status, nvrtcResult r,
     va_end(ap);
     const char *name = lat__cu.nvrtcGetErrorString ? lat__cu.nvrtcGetErrorString(r) : NULL;
     return lat__error(ctx, status, "%s: %s", call, name ? name : "NVRTC_ERROR_UNKNOWN");
+}
+
+lat_status lat__cuda_lost(lat_context *ctx)
+{
+    lat__cuda_ctx *c = ctx->impl;
+    char fault[256];
+    pthread_mutex_lock(&c->last_kernel_lock);
+    snprintf(fault, sizeof fault, "%s", c->fault[0] ? c->fault : "a kernel fault");
+    pthread_mutex_unlock(&c->last_kernel_lock);
+    return lat__error(ctx, LAT_ERROR_CONTEXT_LOST,
+                      "the context on CUDA device %d is unusable since %s: destroy it; the "
+                      "driver refuses this device to the process from then on, so only a new "
+                      "process can use the GPU again",
+                      ctx->device, fault);
 }

@@ -14,6 +14,7 @@ LAT_CUDA_RESULTS(LAT_CHECK_VALUE_)
 LAT_CUDA_DEVICE_ATTRIBUTES(LAT_CHECK_VALUE_)
 LAT_CUDA_FUNCTION_ATTRIBUTES(LAT_CHECK_VALUE_)
 LAT_CUDA_JIT_OPTIONS(LAT_CHECK_VALUE_)
+LAT_CUDA_DRIVER_VALUES(LAT_CHECK_VALUE_)
 LAT_NVRTC_RESULTS(LAT_CHECK_VALUE_)
 #undef LAT_CHECK_VALUE_
 
@@ -23,6 +24,16 @@ LAT_NVRTC_RESULTS(LAT_CHECK_VALUE_)
 LAT_CUDA_DRIVER_SYMS(LAT_CHECK_FN_)
 LAT_CUDA_NVRTC_SYMS(LAT_CHECK_FN_)
 #undef LAT_CHECK_FN_
+
+/* Our copy of CUDA_MEMCPY2D (cuda_api.h) must have the real one's layout. */
+#include <stddef.h>
+_Static_assert(sizeof(CUDA_MEMCPY2D) == 128, "CUDA_MEMCPY2D");
+_Static_assert(offsetof(CUDA_MEMCPY2D, srcMemoryType) == 16, "srcMemoryType");
+_Static_assert(offsetof(CUDA_MEMCPY2D, srcHost) == 24, "srcHost");
+_Static_assert(offsetof(CUDA_MEMCPY2D, srcPitch) == 48, "srcPitch");
+_Static_assert(offsetof(CUDA_MEMCPY2D, dstMemoryType) == 72, "dstMemoryType");
+_Static_assert(offsetof(CUDA_MEMCPY2D, dstPitch) == 104, "dstPitch");
+_Static_assert(offsetof(CUDA_MEMCPY2D, WidthInBytes) == 112, "WidthInBytes");
 
 /* Our opaque handles and integer types must have the real ones' sizes. */
 _Static_assert(sizeof(CUdeviceptr) == sizeof(unsigned long long), "CUdeviceptr");

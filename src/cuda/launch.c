@@ -117,7 +117,7 @@ lat_status lat__cuda_launch(lat_kernel *kernel, const lat__launch *l, void **par
     const lat__cuda_kernel *k = kernel->impl;
     CUresult r = lat__cu.cuLaunchKernel(k->fn, l->grid[0], l->grid[1], l->grid[2], l->block[0],
                                         l->block[1], l->block[2], (unsigned)l->shared_bytes,
-                                        NULL, params, NULL);
+                                        lat__cuda_stream(l->stream), params, NULL);
     if (r != CUDA_SUCCESS) {
         if (r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
             return out_of_resources(ctx, kernel, k->fn, l);

@@ -6,6 +6,9 @@
  */
 #include "cuda_internal.h"
 
+#include "cache.h"
+#include "module_blob.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +25,19 @@ typedef struct cuda_module {
     CUmodule cu;
     lowered_name *names;
     int nnames;
+    /* The code it was loaded from (lat_module_get_code, the cache), and what ptxas said
+     * of each kernel's spills when lattice compiled it. */
+    char *code;
+    size_t code_size;
+    int cubin;
+    int arch;
+    lat__cuda_spill *spills;
+    int nspills;
 } cuda_module;
+
+/* The option that makes ptxas report each kernel's resources in NVRTC's log (spills are
+ * known no other way); lattice removes the report from the log the user sees. */
+static const char ptxas_verbose[] = "--ptxas-options=--verbose";
 
 /* What to compile for: "--gpu-architecture=sm_90" producing a CUBIN, or
  * "--gpu-architecture=compute_90" producing PTX that the driver compiles on load. */
@@ -52,6 +67,103 @@ static void free_names(lowered_name *names, int n)
         free(names[i].lowered);
     }
     free(names);
+}
+
+static void free_module(cuda_module *m)
+{
+    if (!m)
+        return;
+    free_names(m->names, m->nnames);
+    for (int i = 0; i < m->nspills; i++)
+        free(m->spills[i].name);
+    free(m->spills);
+    free(m->code);
+    free(m);
+}
+
+/* Whether the user's options already talk to ptxas (then lattice adds nothing). */
+static int user_ptxas_options(const lat__source *src)
+{
+    for (const char *const *o = src->options; o && *o; o++)
+        if (strncmp(*o, "--ptxas-options", 15) == 0 || strncmp(*o, "-Xptxas", 7) == 0)
+            return 1;
+    return 0;
+}
+
+/* Takes ptxas's resource report out of the log (it is there only because lattice asked for
+ * it) and keeps each kernel's spills:
+ *     ptxas info    : Function properties for scale
+ *         0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ * Returns 0, or -1 when out of memory. */
+static int take_ptxas_report(char *log, cuda_module *m)
+{
+    char *out = log, *line = log, *fn = NULL;
+    int bad = 0;
+    while (*line) {
+        char *eol = strchr(line, '\n');
+        size_t len = eol ? (size_t)(eol - line) + 1 : strlen(line);
+        const char *props = "ptxas info    : Function properties for ";
+        int drop = strncmp(line, "ptxas info", 10) == 0;
+        if (strncmp(line, props, strlen(props)) == 0) {
+            free(fn);
+            const char *name = line + strlen(props);
+            size_t n = strcspn(name, " \r\n");
+            fn = malloc(n + 1);
+            if (fn) {
+                memcpy(fn, name, n);
+                fn[n] = '\0';
+            }
+        }
+        int stack = 0, stores = 0, loads = 0;
+        if (!drop && sscanf(line, " %d bytes stack frame, %d bytes spill stores, %d bytes spill loads",
+                            &stack, &stores, &loads) == 3) {
+            drop = 1;
+            if (fn) {
+                lat__cuda_spill *grown = realloc(m->spills, (size_t)(m->nspills + 1) * sizeof *grown);
+                if (grown) {
+                    m->spills = grown;
+                    m->spills[m->nspills++] = (lat__cuda_spill){fn, stores, loads};
+                    fn = NULL;
+                } else {
+                    bad = 1;
+                }
+            }
+        }
+        if (!drop) {
+            memmove(out, line, len);
+            out += len;
+        }
+        line += len;
+    }
+    *out = '\0';
+    while (out > log && (out[-1] == '\n' || out[-1] == ' '))
+        *--out = '\0';
+    free(fn);
+    return bad ? -1 : 0;
+}
+
+void lat__cuda_kernel_spills(const lat_kernel *kernel, int *stores, int *loads)
+{
+    const cuda_module *m = kernel->module->impl;
+    const char *symbol = lat__cuda_module_symbol(kernel->module, kernel->name);
+    *stores = *loads = -1;
+    for (int i = 0; m && i < m->nspills; i++) {
+        if (strcmp(m->spills[i].name, symbol) == 0) {
+            *stores = m->spills[i].stores;
+            *loads = m->spills[i].loads;
+            return;
+        }
+    }
+}
+
+lat_status lat__cuda_module_code(const lat_module *mod, lat_code_kind *kind, const void **data,
+                                 size_t *size)
+{
+    const cuda_module *m = mod->impl;
+    *kind = m->cubin ? LAT_CODE_CUBIN : LAT_CODE_PTX;
+    *data = m->code;
+    *size = m->code_size;
+    return LAT_OK;
 }
 
 /* printf into a fresh malloc'd string; NULL when out of memory. */
@@ -293,7 +405,7 @@ static void destroy_program(nvrtcProgram *prog)
  * options name one). Returns the array (its strings malloc'd, NULL-terminated) or NULL. */
 static char **build_options(const lat__source *src, int *count, int *arch_slot)
 {
-    size_t n = 2;
+    size_t n = 3;
     for (const char *const *p = src->defines; p && *p; p++)
         n++;
     for (const char *const *p = src->include_dirs; p && *p; p++)
@@ -323,7 +435,7 @@ static char **build_options(const lat__source *src, int *count, int *arch_slot)
     }
     *arch_slot = k;
     *count = k;
-    return opts;
+    return opts; /* two slots free: the architecture, ptxas's report */
 }
 
 static void free_options(char **opts, int count)
@@ -336,7 +448,7 @@ static void free_options(char **opts, int count)
 }
 
 /* Copies the code NVRTC produced: the CUBIN, or the PTX (NUL-terminated). */
-static nvrtcResult get_code(nvrtcProgram prog, int cubin, char **code)
+static nvrtcResult get_code(nvrtcProgram prog, int cubin, char **code, size_t *code_size)
 {
     size_t size = 0;
     nvrtcResult r = cubin ? lat__cu.nvrtcGetCUBINSize(prog, &size)
@@ -348,6 +460,7 @@ static nvrtcResult get_code(nvrtcProgram prog, int cubin, char **code)
         return NVRTC_ERROR_OUT_OF_MEMORY;
     r = cubin ? lat__cu.nvrtcGetCUBIN(prog, *code) : lat__cu.nvrtcGetPTX(prog, *code);
     (*code)[size] = '\0';
+    *code_size = size;
     return r;
 }
 
@@ -413,6 +526,145 @@ static lat_status load(lat_context *ctx, const lat__source *src, const target *t
     return st;
 }
 
+/* Stores a compiled module in the cache (memory and disk); failures only cost a compile
+ * next time. */
+static void to_cache(const lat__cache_key *key, const cuda_module *m, const char *log)
+{
+    lat__cuda_blob b = {
+        .cubin = m->cubin,
+        .arch = m->arch,
+        .code = m->code,
+        .code_size = m->code_size,
+        .log = (char *)(uintptr_t)log,
+        .nspills = m->nspills,
+        .spills = m->spills,
+    };
+    char *names_small[16], *lowered_small[16];
+    char **names = names_small, **lowered = lowered_small;
+    if (m->nnames > 16) {
+        names = calloc((size_t)m->nnames, sizeof *names);
+        lowered = calloc((size_t)m->nnames, sizeof *lowered);
+    }
+    if (names && lowered) {
+        for (int i = 0; i < m->nnames; i++) {
+            names[i] = m->names[i].name;
+            lowered[i] = m->names[i].lowered;
+        }
+        b.nnames = m->nnames;
+        b.names = names;
+        b.lowered = lowered;
+        void *data = NULL;
+        size_t size = 0;
+        if (lat__cuda_blob_write(&b, &data, &size) == 0)
+            lat__cache_put(key, true, data, size);
+        free(data);
+    }
+    if (names != names_small)
+        free(names);
+    if (lowered != lowered_small)
+        free(lowered);
+}
+
+/* Loads the module from the cache. LAT_ERROR_KERNEL_NOT_FOUND (never otherwise returned
+ * here) means a miss: compile. */
+static lat_status from_cache(lat_context *ctx, lat_module *mod, const lat__source *src,
+                             const lat__cache_key *key, double t0)
+{
+    void *data = NULL;
+    size_t size = 0;
+    int origin = 0;
+    if (!lat__cache_get(key, true, &data, &size, &origin))
+        return LAT_ERROR_KERNEL_NOT_FOUND;
+    lat__cuda_blob b;
+    int bad = lat__cuda_blob_read(data, size, &b);
+    free(data);
+    if (bad)
+        return LAT_ERROR_KERNEL_NOT_FOUND;
+    cuda_module *m = calloc(1, sizeof *m);
+    if (m && b.nnames)
+        m->names = calloc((size_t)b.nnames, sizeof *m->names);
+    if (!m || (b.nnames && !m->names)) {
+        free(m);
+        lat__cuda_blob_free(&b);
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory loading %s", src->name);
+    }
+    for (int i = 0; i < b.nnames; i++) {
+        m->names[i].name = b.names[i];
+        m->names[i].lowered = b.lowered[i];
+        b.names[i] = b.lowered[i] = NULL;
+    }
+    m->nnames = b.nnames;
+    m->code = b.code;
+    m->code_size = b.code_size;
+    m->cubin = b.cubin;
+    m->arch = b.arch;
+    m->spills = b.spills;
+    m->nspills = b.nspills;
+    char *log = b.log;
+    b.code = NULL;
+    b.log = NULL;
+    b.spills = NULL;
+    b.nspills = 0;
+    lat__cuda_blob_free(&b);
+    target t;
+    set_target(&t, m->arch, m->cubin);
+    lat_status st = load(ctx, src, &t, m->code, &m->cu);
+    if (st != LAT_OK) {
+        /* Code the driver no longer takes (a driver downgrade): compile afresh. */
+        free_module(m);
+        free(log);
+        return LAT_ERROR_KERNEL_NOT_FOUND;
+    }
+    lat__log(ctx, LAT_LOG_INFO, "%s: loaded from the compile cache (%s) in %.2f ms", src->name,
+             origin == LAT_MODULE_DISK_CACHE ? "disk" : "memory", now_ms() - t0);
+    mod->impl = m;
+    mod->log = log;
+    mod->origin = origin;
+    return LAT_OK;
+}
+
+lat_status lat__cuda_module_load(lat_context *ctx, lat_module *mod, const void *image,
+                                 size_t size, lat_code_kind kind)
+{
+    lat_status st = lat__cuda_enter(ctx);
+    if (st != LAT_OK)
+        return st;
+    cuda_module *m = calloc(1, sizeof *m);
+    char *code = malloc(size + 1);
+    if (!m || !code) {
+        free(m);
+        free(code);
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory loading %s", mod->name);
+    }
+    memcpy(code, image, size);
+    code[size] = '\0';
+    m->code = code;
+    m->code_size = size;
+    m->cubin = kind == LAT_CODE_CUBIN;
+    enum { LOG_SIZE = 16384 };
+    char *error_log = calloc(1, LOG_SIZE);
+    if (!error_log) {
+        free_module(m);
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory loading %s", mod->name);
+    }
+    CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {error_log, (void *)(uintptr_t)LOG_SIZE};
+    CUresult r = lat__cu.cuModuleLoadDataEx(&m->cu, m->code, 2, opts, values);
+    if (r != CUDA_SUCCESS) {
+        error_log[LOG_SIZE - 1] = '\0';
+        st = lat__error(ctx, r == CUDA_ERROR_INVALID_PTX ? LAT_ERROR_COMPILE : lat__cuda_status(r),
+                        "lat_module_load(%s, %s of %zu bytes): cuModuleLoadDataEx: %s (%s)%s%s",
+                        mod->name, m->cubin ? "CUBIN" : "PTX", size, lat__cuda_error_name(r),
+                        lat__cuda_error_string(r), error_log[0] ? ":\n" : "", error_log);
+        free(error_log);
+        free_module(m);
+        return st;
+    }
+    free(error_log);
+    mod->impl = m;
+    return LAT_OK;
+}
+
 lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat__source *src)
 {
     lat_status st = lat__cuda_enter(ctx);
@@ -444,6 +696,23 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
                      src->name, lat__cu.nvrtc_major, lat__cu.nvrtc_minor, cc, t.arch);
     }
 
+    /* The compile cache: a final choice of target is keyed by it and NVRTC's version. */
+    lat__cache_key key;
+    char compiler[64];
+    snprintf(compiler, sizeof compiler, "nvrtc %d.%d", lat__cu.nvrtc_major, lat__cu.nvrtc_minor);
+    bool cacheable = final_choice == 1 &&
+                     lat__cache_key_for(src, "cuda", uarch ? uarch : t.option, compiler,
+                                        lat__cu.nvrtcGetCUBIN ? "cubin" : "ptx", &key);
+    if (cacheable) {
+        st = from_cache(ctx, mod, src, &key, t0);
+        if (st != LAT_ERROR_KERNEL_NOT_FOUND)
+            return st;
+        st = LAT_OK;
+        lat__cache_count_miss();
+    } else if (lat__cache_enabled()) {
+        lat__cache_count_uncacheable();
+    }
+
     char *text = wrap_source(src);
     int nopts = 0, arch_slot = 0;
     char **opts = build_options(src, &nopts, &arch_slot);
@@ -460,6 +729,9 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
     int argc = nopts;
     if (!uarch)
         argv[argc++] = t.option;
+    int verbose = t.cubin && !user_ptxas_options(src);
+    if (verbose)
+        argv[argc++] = ptxas_verbose;
 
     const lat__kernel_sigs *names =
         src->no_extern_c && src->sigs && src->sigs->count > 0 ? src->sigs : NULL;
@@ -469,6 +741,14 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
         goto done;
     }
     nvrtcResult r = compile(text, src->name, argv, argc, names, skip, &prog, &log);
+    if (r == NVRTC_ERROR_INVALID_OPTION && verbose) {
+        /* An NVRTC that does not pass options to ptxas: no spill report, that is all. */
+        argc--;
+        verbose = 0;
+        destroy_program(&prog);
+        free(log);
+        r = compile(text, src->name, argv, argc, names, skip, &prog, &log);
+    }
     if (r == NVRTC_ERROR_INVALID_OPTION && !uarch && !final_choice) {
         /* An NVRTC without nvrtcGetSupportedArchs that does not know sm_XY: PTX for
          * the newest architecture it accepts, as PyCUDA users end up doing by hand. */
@@ -526,7 +806,8 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
                         log[0] ? ":\n" : "", log);
         goto done;
     }
-    r = get_code(prog, t.cubin, &code);
+    size_t code_size = 0;
+    r = get_code(prog, t.cubin, &code, &code_size);
     if (r != NVRTC_SUCCESS) {
         st = lat__nvrtc_fail(ctx, LAT_ERROR_DRIVER, r, "%s(%s)",
                              t.cubin ? "nvrtcGetCUBIN" : "nvrtcGetPTX", src->name);
@@ -538,10 +819,22 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
         goto done;
     }
     destroy_program(&prog);
+    if (verbose && take_ptxas_report(log, m) != 0) {
+        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
+                        src->name);
+        goto done;
+    }
+    m->code = code;
+    m->code_size = code_size;
+    m->cubin = t.cubin;
+    m->arch = t.arch;
+    code = NULL;
     double t1 = now_ms();
-    st = load(ctx, src, &t, code, &m->cu);
+    st = load(ctx, src, &t, m->code, &m->cu);
     if (st != LAT_OK)
         goto done;
+    if (cacheable)
+        to_cache(&key, m, log);
     lat__log(ctx, LAT_LOG_INFO, "%s: compiled by NVRTC %d.%d for %s in %.1f ms, loaded in %.1f ms",
              src->name, lat__cu.nvrtc_major, lat__cu.nvrtc_minor,
              uarch ? uarch : t.option + 19, t1 - t0, now_ms() - t1);
@@ -553,9 +846,7 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
 done:
     free(skip);
     destroy_program(&prog);
-    if (m)
-        free_names(m->names, m->nnames);
-    free(m);
+    free_module(m);
     free(code);
     free(log);
     free(text);
@@ -568,7 +859,8 @@ void lat__cuda_module_destroy(lat_module *mod)
     cuda_module *m = mod->impl;
     if (!m)
         return;
-    if (lat__cuda_enter(mod->ctx) == LAT_OK && m->cu) {
+    if (!atomic_load(&((lat__cuda_ctx *)mod->ctx->impl)->faulted) &&
+        lat__cuda_enter(mod->ctx) == LAT_OK && m->cu) {
         CUresult r = lat__cu.cuModuleUnload(m->cu);
         /* After a kernel fault unloading fails, and the module goes with the context. */
         if (lat__cuda_is_kernel_fault(r))
@@ -577,8 +869,7 @@ void lat__cuda_module_destroy(lat_module *mod)
             lat__log(mod->ctx, LAT_LOG_WARNING, "cuModuleUnload(%s): %s (%s)", mod->name,
                      lat__cuda_error_name(r), lat__cuda_error_string(r));
     }
-    free_names(m->names, m->nnames);
-    free(m);
+    free_module(m);
     mod->impl = NULL;
 }
 

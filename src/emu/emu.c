@@ -5,6 +5,7 @@
  */
 #include "emu.h"
 
+#include "emu_devices.h"
 #include "prelude.h"
 
 #include <omp.h>
@@ -24,7 +25,7 @@ static lat_status probe(char *why, size_t why_size)
 
 static lat_status device_count(int *count)
 {
-    *count = 1;
+    *count = lat__emu_device_count(); /* LATTICE_EMU_DEVICES */
     return LAT_OK;
 }
 

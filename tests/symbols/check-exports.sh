@@ -1,14 +1,18 @@
 #!/bin/sh
 # usage: check-exports.sh liblattice.a lattice.h
-# liblattice.a must define, as global symbols, exactly the functions lattice.h declares
-# with LAT_API: nothing of TinyCC's, nothing internal (lat__*), nothing missing.
+# liblattice.a must define, as global symbols, exactly the functions lattice.h and the
+# headers it includes from lattice/ declare with LAT_API: nothing of TinyCC's, nothing
+# internal (lat__*), nothing missing.
 set -eu
 lib=$1 header=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/exported"
-sed -n 's/^LAT_API .*[ *]\(lat_[a-z0-9_]*\)(.*/\1/p' "$header" | sort -u > "$tmp/declared"
+included=$(sed -n 's/^#include "\(lattice\/[a-z0-9_]*\.h\)".*/\1/p' "$header")
+headers="$header"
+for h in $included; do headers="$headers $(dirname "$header")/$h"; done
+sed -n 's/^LAT_API .*[ *]\(lat_[a-z0-9_]*\)(.*/\1/p' $headers | sort -u > "$tmp/declared"
 
 status=0
 if [ ! -s "$tmp/declared" ]; then

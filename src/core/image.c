@@ -1,0 +1,163 @@
+/*
+ * Modules as code: loading PTX or a CUBIN (PyCUDA's module_from_buffer / _from_file),
+ * giving out the code a module was loaded from, and each kernel's resource report.
+ */
+#include "driver_ops.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static lat_status read_image(lat_context *ctx, const char *path, char **out, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return lat__error(ctx, LAT_ERROR_FILE, "lat_module_load: cannot open '%s': %s", path,
+                          strerror(errno));
+    char *buf = NULL;
+    size_t len = 0;
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (lat__strbuf_append(&buf, &len, chunk, n) != 0) {
+            fclose(f);
+            free(buf);
+            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
+                              "lat_module_load: out of host memory reading '%s'", path);
+        }
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (failed || len == 0) {
+        free(buf);
+        return lat__error(ctx, LAT_ERROR_FILE, "lat_module_load: %s '%s'",
+                          failed ? "error reading" : "empty file", path);
+    }
+    *out = buf;
+    *size = len;
+    return LAT_OK;
+}
+
+lat_status lat_module_load(lat_context *ctx, const lat_module_image_desc *desc, lat_module **out)
+{
+    static const char fn[] = "lat_module_load";
+    if (!ctx || !desc || !out)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
+                          !ctx ? "ctx" : !desc ? "desc" : "out");
+    *out = NULL;
+    if (!desc->data == !desc->path)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "%s: give exactly one of desc->data and desc->path (%s given)", fn,
+                          desc->data ? "both" : "neither");
+    if (desc->data && desc->size == 0)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: desc->size is 0", fn);
+    if (desc->kind != LAT_CODE_AUTO && desc->kind != LAT_CODE_PTX && desc->kind != LAT_CODE_CUBIN)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: desc->kind %d is not a lat_code_kind",
+                          fn, (int)desc->kind);
+    if (!lat__drv(ctx)->module_load)
+        return lat__error(ctx, LAT_ERROR_UNSUPPORTED,
+                          "%s: the %s backend runs CUDA C source only, not PTX or CUBIN images "
+                          "(use lat_module_create)",
+                          fn, ctx->backend->name);
+
+    /* A private copy, NUL-terminated, so that PTX given without its NUL can be loaded. */
+    char *image = NULL;
+    size_t size = 0;
+    if (desc->path) {
+        lat_status st = read_image(ctx, desc->path, &image, &size);
+        if (st != LAT_OK)
+            return st;
+    } else {
+        size = desc->size;
+        image = malloc(size + 1);
+        if (!image)
+            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        memcpy(image, desc->data, size);
+        image[size] = '\0';
+    }
+    lat_code_kind kind = desc->kind;
+    if (kind == LAT_CODE_AUTO)
+        kind = size >= 4 && memcmp(image, "\177ELF", 4) == 0 ? LAT_CODE_CUBIN : LAT_CODE_PTX;
+    const char *name = desc->name ? desc->name
+                       : desc->path ? desc->path
+                       : kind == LAT_CODE_CUBIN ? "module.cubin" : "module.ptx";
+
+    lat_module *mod = lat__module_new(ctx, name);
+    if (!mod) {
+        free(image);
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    }
+    lat_status st = lat__drv(ctx)->module_load(ctx, mod, image, size, kind);
+    free(image);
+    if (st != LAT_OK) {
+        lat__module_discard(mod);
+        return st;
+    }
+    mod->origin = LAT_MODULE_IMAGE;
+    lat__module_publish(ctx, mod);
+    *out = mod;
+    return LAT_OK;
+}
+
+lat_status lat_module_get_code(const lat_module *mod, lat_code_kind *kind, const void **data,
+                               size_t *size)
+{
+    if (!mod || !kind || !data || !size)
+        return lat__error(mod ? mod->ctx : NULL, LAT_ERROR_INVALID_VALUE,
+                          "lat_module_get_code: %s is NULL",
+                          !mod ? "mod" : !kind ? "kind" : !data ? "data" : "size");
+    *kind = LAT_CODE_AUTO;
+    *data = NULL;
+    *size = 0;
+    if (!lat__drv(mod->ctx)->module_code)
+        return lat__error(mod->ctx, LAT_ERROR_UNSUPPORTED,
+                          "lat_module_get_code: module %s: the %s backend compiles to host code, "
+                          "which it does not give out (no PTX or CUBIN exists)",
+                          mod->name, mod->ctx->backend->name);
+    return lat__drv(mod->ctx)->module_code(mod, kind, data, size);
+}
+
+lat_module_origin lat_module_get_origin(const lat_module *mod)
+{
+    return mod ? (lat_module_origin)mod->origin : LAT_MODULE_COMPILED;
+}
+
+lat_status lat_kernel_get_resources(const lat_kernel *kernel, lat_kernel_resources *out)
+{
+    if (!kernel || !out)
+        return lat__error(kernel ? kernel->module->ctx : NULL, LAT_ERROR_INVALID_VALUE,
+                          "lat_kernel_get_resources: %s is NULL", kernel ? "out" : "kernel");
+    lat_kernel_resources r = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
+    lat_status st = lat__drv(kernel->module->ctx)->kernel_resources(kernel, &r);
+    *out = r;
+    return st;
+}
+
+/* "N" or "?" for an unknown (-1) count. */
+static const char *count(char *buf, size_t size, int v)
+{
+    if (v < 0)
+        snprintf(buf, size, "?");
+    else
+        snprintf(buf, size, "%d", v);
+    return buf;
+}
+
+int lat_kernel_resources_format(const lat_kernel *kernel, const lat_kernel_resources *r,
+                                char *buf, size_t size)
+{
+    if (!kernel || !r)
+        return -1;
+    char a[16], b[16], c[16], d[16], e[16], f[16], g[16];
+    int n = snprintf(buf, size,
+                     "ptxas info    : Function properties for %s\n"
+                     "    %s bytes stack frame, %s bytes spill stores, %s bytes spill loads\n"
+                     "ptxas info    : Used %s registers, %s bytes smem, %s bytes cmem, %s bytes "
+                     "lmem",
+                     kernel->name, count(a, sizeof a, r->local_bytes),
+                     count(b, sizeof b, r->spill_store_bytes), count(c, sizeof c, r->spill_load_bytes),
+                     count(d, sizeof d, r->registers), count(e, sizeof e, r->static_shared_bytes),
+                     count(f, sizeof f, r->const_bytes), count(g, sizeof g, r->local_bytes));
+    return n;
+}
