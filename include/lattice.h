@@ -428,5 +428,7 @@ LAT_API lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *de
 
 /* Streams, events, page-locked memory, 2-D copies, images, the compile cache... */
 #include "lattice/driver.h"
+/* Device arrays and generated kernels: elementwise, reduction, scan, random. */
+#include "lattice/array.h"
 
 #endif /* LATTICE_H */

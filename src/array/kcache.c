@@ -1,0 +1,145 @@
+/*
+ * The cache of generated kernels: one module per (context, generated source), compiled
+ * the first time an operation needs it and reused until the context is destroyed.
+ *
+ * A context has no hook that would tell this cache it is being destroyed, and a new
+ * context may later be allocated at the same address. So an entry is trusted only
+ * while its module is still in its context's module list under the name this cache
+ * gave it (derived from the source's hash): a destroyed context took its modules with
+ * it, and a new context at the same address holds no module of that name until this
+ * cache compiles one for the same entry. Stale entries are recompiled in place.
+ */
+#include "internal.h"
+
+#include "core.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct entry {
+    uint64_t hash;
+    char *source;
+    char name[40]; /* the module's name, "lattice-gen-<hash>.cu" */
+    lat__gen gen;
+    struct entry *next;
+} entry;
+
+enum { NBUCKETS = 512 };
+
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static entry *buckets[NBUCKETS];
+
+/* FNV-1a over the source, then the context's address mixed in for the bucket. */
+static uint64_t hash_source(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static size_t bucket_of(const lat_context *ctx, uint64_t h)
+{
+    uint64_t x = h ^ ((uint64_t)(uintptr_t)ctx * 0x9e3779b97f4a7c15ull);
+    return (size_t)((x ^ (x >> 29)) % NBUCKETS);
+}
+
+/* Whether mod is still a live module of ctx named `name`. */
+static bool module_alive(lat_context *ctx, const lat_module *mod, const char *name)
+{
+    if (!mod)
+        return false;
+    bool alive = false;
+    pthread_mutex_lock(&ctx->lock);
+    for (const lat_module *m = ctx->modules; m; m = m->next)
+        if (m == mod) {
+            alive = m->name && strcmp(m->name, name) == 0;
+            break;
+        }
+    pthread_mutex_unlock(&ctx->lock);
+    return alive;
+}
+
+/* Compiles the source into a fresh module and looks its kernels up. */
+static lat_status compile(lat_context *ctx, const entry *e, const char *const *options,
+                          const char *const *names, size_t scratch_bytes, lat__gen *g)
+{
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(ctx,
+                                      &(lat_module_desc){.source = e->source,
+                                                         .name = e->name,
+                                                         .options = options},
+                                      &mod);
+    if (st != LAT_OK)
+        return st;
+    memset(g->kernels, 0, sizeof g->kernels);
+    for (int i = 0; names && names[i] && i < LAT__CACHE_KERNELS; i++) {
+        st = lat_module_get_kernel(mod, names[i], &g->kernels[i]);
+        if (st != LAT_OK) {
+            lat_module_destroy(mod);
+            return st;
+        }
+    }
+    g->scratch = 0;
+    g->scratch_bytes = 0;
+    if (scratch_bytes > 0) {
+        st = lat_mem_alloc(ctx, scratch_bytes, &g->scratch);
+        if (st != LAT_OK) {
+            lat_module_destroy(mod);
+            return st;
+        }
+        g->scratch_bytes = scratch_bytes;
+    }
+    g->mod = mod;
+    return LAT_OK;
+}
+
+lat_status lat__gen_get(lat_context *ctx, const char *source, const char *const *options,
+                        const char *const *names, size_t scratch_bytes, const char *what,
+                        lat__gen **out)
+{
+    (void)what;
+    uint64_t h = hash_source(source);
+    size_t b = bucket_of(ctx, h);
+
+    pthread_mutex_lock(&table_lock);
+    entry *e = buckets[b];
+    for (; e; e = e->next)
+        if (e->gen.ctx == ctx && e->hash == h && strcmp(e->source, source) == 0)
+            break;
+    if (!e) {
+        e = calloc(1, sizeof *e);
+        char *copy = e ? lat__strdup(source) : NULL;
+        if (!copy || pthread_mutex_init(&e->gen.lock, NULL) != 0) {
+            free(copy);
+            free(e);
+            pthread_mutex_unlock(&table_lock);
+            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
+        }
+        e->hash = h;
+        e->source = copy;
+        snprintf(e->name, sizeof e->name, "lattice-gen-%016" PRIx64 ".cu", h);
+        e->gen.ctx = ctx;
+        e->next = buckets[b];
+        buckets[b] = e;
+    }
+    /* Entries are never freed, so e stays valid; its module is checked and (re)compiled
+     * under the entry's own lock, so that one compile serves every thread waiting. */
+    pthread_mutex_unlock(&table_lock);
+
+    pthread_mutex_lock(&e->gen.lock);
+    lat_status st = LAT_OK;
+    if (!module_alive(ctx, e->gen.mod, e->name)) {
+        e->gen.mod = NULL;
+        st = compile(ctx, e, options, names, scratch_bytes, &e->gen);
+    }
+    pthread_mutex_unlock(&e->gen.lock);
+    if (st != LAT_OK)
+        return st;
+    *out = &e->gen;
+    return LAT_OK;
+}

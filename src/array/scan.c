@@ -1,0 +1,211 @@
+/*
+ * Scans (PyCUDA's InclusiveScanKernel / ExclusiveScanKernel) in three kernels: each block
+ * of the grid owns one contiguous chunk and finds its total (tile by tile, in order);
+ * one block turns the totals into the prefix each chunk starts from; each block then
+ * scans its chunk again from that prefix and writes it. Values are always combined in
+ * index order, so the operator need only be associative.
+ */
+#include "internal.h"
+
+#include "error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct lat_scan {
+    lat__gen *gen;
+    lat_dtype dtype;
+};
+
+/* The block scan: lat_block_scan(v, warp, &excl, &total) returns the inclusive scan of
+ * the block's values in thread order, with the exclusive one (the neutral element for
+ * thread 0) and the block's total. blockDim.x is a multiple of 32. */
+static void block_scan_source(lat__src *s, const char *neutral)
+{
+    lat__src_addf(s,
+        "__device__ lat_t lat_block_scan(lat_t v, lat_t *lat_warp, lat_t *excl, lat_t *total)\n"
+        "{\n"
+        "    const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;\n"
+        "    const unsigned int nwarps = blockDim.x >> 5;\n"
+        "    for (int o = 1; o < 32; o <<= 1) {\n"
+        "        const lat_t u = lat_shfl_up(v, o);\n"
+        "        if (lane >= (unsigned int)o)\n"
+        "            v = lat_op(u, v);\n"
+        "    }\n"
+        "    if (lane == 31)\n"
+        "        lat_warp[warp] = v;\n"
+        "    __syncthreads();\n"
+        "    if (warp == 0) {\n"
+        "        lat_t w = lane < nwarps ? lat_warp[lane] : (lat_t)(%s);\n"
+        "        for (int o = 1; o < 32; o <<= 1) {\n"
+        "            const lat_t u = lat_shfl_up(w, o);\n"
+        "            if (lane >= (unsigned int)o)\n"
+        "                w = lat_op(u, w);\n"
+        "        }\n"
+        "        lat_warp[lane] = w;\n"
+        "    }\n"
+        "    __syncthreads();\n"
+        "    if (warp > 0)\n"
+        "        v = lat_op(lat_warp[warp - 1], v);\n"
+        "    lat_t prev = lat_shfl_up(v, 1);\n"
+        "    if (lane == 0)\n"
+        "        prev = warp > 0 ? lat_warp[warp - 1] : (lat_t)(%s);\n"
+        "    *excl = prev;\n"
+        "    *total = lat_warp[nwarps - 1];\n"
+        "    __syncthreads();\n"
+        "    return v;\n"
+        "}\n",
+        neutral, neutral);
+}
+
+lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan **out)
+{
+    static const char fn[] = "lat_scan_create";
+    if (!out)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: out is NULL", fn);
+    *out = NULL;
+    if (!ctx || !desc)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
+                          ctx ? "desc" : "ctx");
+    if (!desc->scan || !*desc->scan || !desc->neutral || !*desc->neutral)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: desc->%s is missing", fn,
+                          !desc->scan || !*desc->scan ? "scan" : "neutral");
+    if (!lat__dtype_valid(desc->dtype))
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: unknown dtype %d", fn,
+                          (int)desc->dtype);
+    const char *name = desc->name ? desc->name : "scan";
+    if (!lat__is_identifier(name) || strlen(name) > 100)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "%s: the name \"%s\" is not a C identifier (of at most 100 characters)",
+                          fn, name);
+    lat_dtype t = lat__dtype_resolve(desc->dtype);
+    const char *nt = desc->neutral, *op = desc->exclusive ? "exclusive" : "inclusive";
+    char k1[128], k2[128], k3[128];
+    snprintf(k1, sizeof k1, "%s_totals", name);
+    snprintf(k2, sizeof k2, "%s_prefix", name);
+    snprintf(k3, sizeof k3, "%s_apply", name);
+
+    lat__src s = {0};
+    if (desc->preamble) {
+        lat__src_add(&s, desc->preamble);
+        lat__src_add(&s, "\n");
+    }
+    lat__src_block_ops(&s, t, desc->scan, nt);
+    block_scan_source(&s, nt);
+    lat__src_addf(&s,
+        "/* %s scan */\n"
+        "__global__ void %s(const lat_t *x, unsigned long long n, unsigned long long chunk,\n"
+        "                   lat_t *totals)\n"
+        "{\n"
+        "    __shared__ lat_t lat_warp[32];\n"
+        "    const unsigned long long start = blockIdx.x * chunk;\n"
+        "    const unsigned long long end = start + chunk < n ? start + chunk : n;\n"
+        "    lat_t carry = (lat_t)(%s), excl, total;\n"
+        "    for (unsigned long long base = start; base < end; base += blockDim.x) {\n"
+        "        const unsigned long long j = base + threadIdx.x;\n"
+        "        lat_block_scan(j < end ? x[j] : (lat_t)(%s), lat_warp, &excl, &total);\n"
+        "        carry = lat_op(carry, total);\n"
+        "    }\n"
+        "    if (threadIdx.x == 0)\n"
+        "        totals[blockIdx.x] = carry;\n"
+        "}\n",
+        op, k1, nt, nt);
+    lat__src_addf(&s,
+        "__global__ void %s(lat_t *totals, unsigned int count)\n"
+        "{\n"
+        "    __shared__ lat_t lat_warp[32];\n"
+        "    lat_t carry = (lat_t)(%s), excl, total;\n"
+        "    for (unsigned int base = 0; base < count; base += blockDim.x) {\n"
+        "        const unsigned int j = base + threadIdx.x;\n"
+        "        lat_block_scan(j < count ? totals[j] : (lat_t)(%s), lat_warp, &excl, &total);\n"
+        "        if (j < count)\n"
+        "            totals[j] = lat_op(carry, excl);\n"
+        "        carry = lat_op(carry, total);\n"
+        "    }\n"
+        "}\n",
+        k2, nt, nt);
+    lat__src_addf(&s,
+        "__global__ void %s(const lat_t *x, lat_t *y, unsigned long long n,\n"
+        "                   unsigned long long chunk, const lat_t *prefix)\n"
+        "{\n"
+        "    __shared__ lat_t lat_warp[32];\n"
+        "    const unsigned long long start = blockIdx.x * chunk;\n"
+        "    const unsigned long long end = start + chunk < n ? start + chunk : n;\n"
+        "    lat_t carry = prefix[blockIdx.x], excl, total;\n"
+        "    for (unsigned long long base = start; base < end; base += blockDim.x) {\n"
+        "        const unsigned long long j = base + threadIdx.x;\n"
+        "        const lat_t incl = lat_block_scan(j < end ? x[j] : (lat_t)(%s), lat_warp,\n"
+        "                                          &excl, &total);\n"
+        "        if (j < end)\n"
+        "            y[j] = lat_op(carry, %s);\n"
+        "        carry = lat_op(carry, total);\n"
+        "    }\n"
+        "}\n",
+        k3, nt, desc->exclusive ? "excl" : "incl");
+    lat_status st = lat__src_check(&s, ctx, fn);
+    if (st != LAT_OK)
+        return st;
+    lat_scan *sc = calloc(1, sizeof *sc);
+    if (!sc) {
+        lat__src_free(&s);
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    }
+    size_t max_blocks = lat__grid_for(ctx, (size_t)-1 / 2, LAT__BLOCK);
+    st = lat__gen_get(ctx, s.text, NULL, (const char *const[]){k1, k2, k3, NULL},
+                      max_blocks * lat_dtype_size(t), fn, &sc->gen);
+    lat__src_free(&s);
+    if (st != LAT_OK) {
+        free(sc);
+        return st;
+    }
+    sc->dtype = t;
+    *out = sc;
+    return LAT_OK;
+}
+
+void lat_scan_destroy(lat_scan *s)
+{
+    free(s);
+}
+
+lat_status lat_scan_launch(lat_scan *s, const lat_array *in, lat_array *out)
+{
+    static const char fn[] = "lat_scan_launch";
+    if (!s || !in || !out)
+        return lat__error(s ? s->gen->ctx : NULL, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
+                          !s ? "s" : !in ? "in" : "out");
+    lat__gen *g = s->gen;
+    if (in->ctx != g->ctx || out->ctx != g->ctx)
+        return lat__error(g->ctx, LAT_ERROR_INVALID_VALUE,
+                          "%s: the arrays must belong to the scan's context", fn);
+    if (in->dtype != s->dtype || out->dtype != s->dtype)
+        return lat__error(g->ctx, LAT_ERROR_INVALID_VALUE,
+                          "%s: the scan is of %s; in is %s, out %s", fn, lat_dtype_name(s->dtype),
+                          lat_dtype_name(in->dtype), lat_dtype_name(out->dtype));
+    if (in->size != out->size)
+        return lat__error(g->ctx, LAT_ERROR_INVALID_VALUE,
+                          "%s: in has %zu elements, out %zu", fn, in->size, out->size);
+    unsigned long long n = in->size;
+    if (n == 0)
+        return LAT_OK;
+    /* Chunks of whole tiles, one per block. */
+    unsigned long long blocks = lat__grid_for(g->ctx, (size_t)n, LAT__BLOCK);
+    unsigned long long chunk = (n + blocks - 1) / blocks;
+    chunk = (chunk + LAT__BLOCK - 1) / LAT__BLOCK * LAT__BLOCK;
+    blocks = (n + chunk - 1) / chunk;
+    unsigned int count = (unsigned int)blocks;
+    lat_deviceptr x = in->ptr, y = out->ptr, totals = g->scratch;
+    lat_launch_desc grid = {.grid = {count, 1, 1}, .block = {LAT__BLOCK, 1, 1}};
+    lat_launch_desc one = {.grid = {1, 1, 1}, .block = {LAT__BLOCK, 1, 1}};
+    /* The totals live in the module's scratch buffer: hold its lock while the three
+     * kernels are queued, so that no other scan's kernels land between them. */
+    pthread_mutex_lock(&g->lock);
+    lat_status st = lat_launch(g->kernels[0], &grid, (void *[]){&x, &n, &chunk, &totals});
+    if (st == LAT_OK)
+        st = lat_launch(g->kernels[1], &one, (void *[]){&totals, &count});
+    if (st == LAT_OK)
+        st = lat_launch(g->kernels[2], &grid, (void *[]){&x, &y, &n, &chunk, &totals});
+    pthread_mutex_unlock(&g->lock);
+    return st;
+}
