@@ -201,7 +201,9 @@ lat_context *t_context(void)
 
 int t_is_emu(const lat_context *ctx)
 {
-    return lat_context_backend(ctx) == LAT_BACKEND_EMU;
+    /* A cross-checking context runs everything on the emulator too: its limits apply. */
+    lat_backend_kind k = lat_context_backend(ctx);
+    return k == LAT_BACKEND_EMU || k == LAT_BACKEND_CROSS;
 }
 
 lat_kernel *t_kernel(lat_context *ctx, const char *source, const char *name)

@@ -143,7 +143,7 @@ lat_context *t_context(void);
  * under test unless it is non-zero. */
 lat_context *t_context_with(const lat_context_desc *desc);
 
-/* 1 when the context runs on the emulator. */
+/* 1 when the context runs on the emulator (alone, or cross-checked against a GPU). */
 int t_is_emu(const lat_context *ctx);
 
 /* Compiles `source` (as "NAME.cu" for messages, NAME being the kernel's) and returns the
