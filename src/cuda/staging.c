@@ -232,16 +232,10 @@ static void copy_parallel(void *dst, const void *src, size_t n)
 
 int lat__cuda_is_pinned(lat_context *ctx, const void *p, size_t bytes)
 {
-    if (lat__host_is_pinned(ctx, p, bytes))
-        return 1;
-    /* Page-locked by someone else (the CUDA runtime, another library). */
-    unsigned int type = 0, type_end = 0;
-    return lat__cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                         (CUdeviceptr)(uintptr_t)p) == CUDA_SUCCESS &&
-           type == CU_MEMORYTYPE_HOST &&
-           lat__cu.cuPointerGetAttribute(&type_end, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                         (CUdeviceptr)(uintptr_t)p + bytes - 1) == CUDA_SUCCESS &&
-           type_end == CU_MEMORYTYPE_HOST;
+    /* Only what lattice page-locked: the driver's pointer queries cannot be trusted to
+     * tell pageable memory apart where the device can address it (HMM), and memory
+     * page-locked by others is staged correctly anyway, if a little slower. */
+    return lat__host_is_pinned(ctx, p, bytes);
 }
 
 /* ---- pipelined copies ------------------------------------------------------------------------ */
@@ -368,7 +362,7 @@ lat_status lat__cuda_launch_buffers(lat_kernel *kernel, const lat__launch *l, vo
     bool batch = in_bytes <= BATCH_MAX && out_bytes <= BATCH_MAX;
     stage_buf *b = NULL;
     if (batch && total > 0) {
-        st = take(ctx, in_bytes > out_bytes ? in_bytes : out_bytes, &b);
+        st = take(ctx, total, &b); /* laid out as the device allocation is */
         if (st == LAT_OK)
             st = wait_buf(ctx, b);
         for (size_t i = 0; i < nbufs && st == LAT_OK; i++)
