@@ -97,8 +97,11 @@ static int child(void)
 /* Runs this program as a child with extra environment; reads its two timings. */
 static void run_child(const char *self, const char *env, double ms[2], int origin[2])
 {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s '%s' --child", env, self);
+    char cmd[8192];
+    if ((size_t)snprintf(cmd, sizeof cmd, "%s '%s' --child", env, self) >= sizeof cmd) {
+        fprintf(stderr, "bench_driver: path too long\n");
+        exit(1);
+    }
     FILE *p = popen(cmd, "r");
     if (!p || fscanf(p, "%lf %d %lf %d", &ms[0], &origin[0], &ms[1], &origin[1]) != 4) {
         fprintf(stderr, "bench_driver: child '%s' failed\n", cmd);

@@ -132,7 +132,7 @@ lat_status lat_backend_resolve(lat_backend_kind kind, lat_backend_kind *resolved
 {
     if (!resolved)
         return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_backend_resolve: resolved is NULL");
-    const lat__backend *b;
+    const lat__backend *b = NULL;
     lat_status st = lat__backend_get(NULL, kind, &b);
     if (st != LAT_OK)
         return st;

@@ -22,7 +22,7 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
     /* The logger is set first so that failures below reach it. */
     ctx->logger = desc->logger;
 
-    const lat__backend *b;
+    const lat__backend *b = NULL;
     lat_status st = lat__backend_get(ctx, desc->backend, &b);
     if (st == LAT_OK)
         st = lat__device_check(ctx, b, desc->device, "lat_context_create");

@@ -28,7 +28,7 @@ lat_status lat_device_attribute(lat_backend_kind kind, int ordinal, const char *
         return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
                           name ? "value" : "name");
     *value = 0;
-    const lat__backend *b;
+    const lat__backend *b = NULL;
     lat_status st = lat__backend_get(NULL, kind, &b);
     if (st == LAT_OK)
         st = lat__device_check(NULL, b, ordinal, fn);
@@ -58,7 +58,7 @@ lat_status lat_device_can_access_peer(lat_backend_kind kind, int ordinal, int pe
     if (!can)
         return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: can is NULL", fn);
     *can = 0;
-    const lat__backend *b;
+    const lat__backend *b = NULL;
     lat_status st = lat__backend_get(NULL, kind, &b);
     if (st == LAT_OK)
         st = lat__device_check(NULL, b, ordinal, fn);

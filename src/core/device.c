@@ -7,7 +7,7 @@ lat_status lat_device_count(lat_backend_kind kind, int *count)
 {
     if (!count)
         return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_device_count: count is NULL");
-    const lat__backend *b;
+    const lat__backend *b = NULL;
     lat_status st = lat__backend_get(NULL, kind, &b);
     if (st != LAT_OK)
         return st;
@@ -32,7 +32,7 @@ lat_status lat_device_get_info(lat_backend_kind kind, int ordinal, lat_device_in
 {
     if (!info)
         return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_device_get_info: info is NULL");
-    const lat__backend *b;
+    const lat__backend *b = NULL;
     lat_status st = lat__backend_get(NULL, kind, &b);
     if (st != LAT_OK)
         return st;
