@@ -76,7 +76,11 @@ TEST(a_module_gives_out_its_code_and_it_loads_again)
 TEST(ptx_loads_from_a_file)
 {
     lat_context *ctx = gpu_context();
-    static const char *const ptx_opts[] = {"-arch=compute_70", NULL};
+    lat_device_info info;
+    ASSERT_OK(lat_context_device_info(ctx, &info));
+    char arch[64];
+    snprintf(arch, sizeof arch, "-arch=compute_%d%d", info.compute_major, info.compute_minor);
+    const char *const ptx_opts[] = {arch, NULL};
     lat_module *mod = compile(ctx, ptx_opts);
     lat_code_kind kind;
     const void *code;

@@ -166,7 +166,8 @@ TEST(events_time_the_work_between_them)
     ASSERT_OK(lat_event_create(ctx, NULL, &start));
     ASSERT_OK(lat_event_create(ctx, NULL, &end));
     lat_kernel *k = t_kernel(ctx, add_one_src, "add_one");
-    lat_deviceptr d = t_device_copy(ctx, NULL, N * sizeof(int));
+    static const int zeros[N];
+    lat_deviceptr d = t_device_copy(ctx, zeros, sizeof zeros);
     int n = N;
     void *params[] = {&d, &n};
     lat_launch_desc desc = grid_for(N, NULL);

@@ -227,7 +227,8 @@ int main(void)
            info.compute_major, info.compute_minor, driver / 1000, driver % 1000 / 10, nv_major,
            nv_minor);
     printf("NVRTC compile + load of bench.cu (2 kernels): lat_module_create first %.1f ms, "
-           "again %.1f ms; raw nvrtcCompileProgram alone %.1f ms\n",
+           "again %.1f ms (the compile cache, unless LATTICE_CACHE=0); raw nvrtcCompileProgram "
+           "alone %.1f ms\n",
            first_ms, again_ms, raw_nvrtc_ms);
 
     /* (a) Empty-kernel launches, timed in batches (one clock read per batch), with the

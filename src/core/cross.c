@@ -178,6 +178,14 @@ static lat_status synchronize(lat_context *ctx)
 
 /* ---- backend: memory ---------------------------------------------------------------------------- */
 
+/* New memory starts zeroed on both sides: uninitialised memory differs between them, and
+ * a kernel that reads some would make every comparison after it fail. */
+static lat_status zero_both(lat__cross_ctx *c, lat_deviceptr a, lat_deviceptr b, size_t bytes)
+{
+    lat_status st = lat_memset_d8(c->a, a, 0, bytes);
+    return st == LAT_OK ? lat_memset_d8(c->b, b, 0, bytes) : st;
+}
+
 static lat_status mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out)
 {
     lat__cross_ctx *c = cx(ctx);
@@ -185,6 +193,8 @@ static lat_status mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out)
     lat_status st = lat_mem_alloc(c->a, bytes, &a);
     if (st == LAT_OK)
         st = lat_mem_alloc(c->b, bytes, &b);
+    if (st == LAT_OK)
+        st = zero_both(c, a, b, bytes);
     if (st == LAT_OK)
         st = add_pair(ctx, a, bytes, b);
     if (st != LAT_OK) {
@@ -272,11 +282,13 @@ static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__so
         .options = src->options,
         .no_extern_c = src->no_extern_c,
     };
-    lat_status st = lat_module_create(c->a, &d, &m->a);
+    /* The emulator first: what it cannot run (its dialect's limits, a missing include
+     * as LAT_ERROR_FILE) decides, as t_is_emu-style programs expect of a cross context. */
+    lat_status st = lat_module_create(c->b, &d, &m->b);
     if (st == LAT_OK)
-        st = lat_module_create(c->b, &d, &m->b);
+        st = lat_module_create(c->a, &d, &m->a);
     if (st != LAT_OK) {
-        lat_module_destroy(m->a);
+        lat_module_destroy(m->b);
         free(m);
         return st;
     }
@@ -417,7 +429,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                           "cross-check: kernel '%s' %s on %s (%s) but %s on the emulator%s%s",
                           kernel->name, sa != LAT_OK ? "failed" : "ran", lat_backend_name(primary_kind()),
                           lat_status_name(sa), sb != LAT_OK ? "failed" : "ran",
-                          sa != LAT_OK ? ": " : ": ", sa != LAT_OK ? a_msg : lat_last_error());
+                          ": ", sa != LAT_OK ? a_msg : lat_last_error());
     return lat__cross_compare(ctx, kernel, l, params);
 }
 
@@ -626,6 +638,8 @@ static lat_status d_mem_alloc_pitch(lat_context *ctx, size_t width, size_t heigh
     if (st == LAT_OK)
         st = lat_mem_alloc(c->b, p * height, &b);
     if (st == LAT_OK)
+        st = zero_both(c, a, b, p * height);
+    if (st == LAT_OK)
         st = add_pair(ctx, a, p * height, b);
     if (st != LAT_OK) {
         (void)lat_mem_free(c->a, a);
@@ -708,6 +722,10 @@ static lat_status d_mem_alloc_async(lat_context *ctx, size_t bytes, lat_stream *
     lat_status st = lat_mem_alloc_async(c->a, bytes, sa_of(s), &a);
     if (st == LAT_OK)
         st = lat_mem_alloc_async(c->b, bytes, sb_of(s), &b);
+    if (st == LAT_OK)
+        st = lat_memset_d8_async(c->a, a, 0, bytes, sa_of(s));
+    if (st == LAT_OK)
+        st = lat_memset_d8_async(c->b, b, 0, bytes, sb_of(s));
     if (st == LAT_OK)
         st = add_pair(ctx, a, bytes, b);
     if (st != LAT_OK) {

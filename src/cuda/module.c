@@ -114,9 +114,17 @@ static int take_ptxas_report(char *log, cuda_module *m)
                 fn[n] = '\0';
             }
         }
+        /* The properties line: "    0 bytes stack frame, ..." (NVRTC 12) or
+         * "ptxas         .     0 bytes stack frame, ..." (NVRTC 13). */
+        const char *digits = line;
+        while (digits < line + len && (*digits < '0' || *digits > '9'))
+            digits++;
         int stack = 0, stores = 0, loads = 0;
-        if (!drop && sscanf(line, " %d bytes stack frame, %d bytes spill stores, %d bytes spill loads",
-                            &stack, &stores, &loads) == 3) {
+        int props_line = (strncmp(line, "ptxas", 5) == 0 || line[0] == ' ' || line[0] == '\t') &&
+                         digits < line + len &&
+                         sscanf(digits, "%d bytes stack frame, %d bytes spill stores, %d bytes spill loads",
+                                &stack, &stores, &loads) == 3;
+        if (props_line) {
             drop = 1;
             if (fn) {
                 lat__cuda_spill *grown = realloc(m->spills, (size_t)(m->nspills + 1) * sizeof *grown);
@@ -652,7 +660,11 @@ lat_status lat__cuda_module_load(lat_context *ctx, lat_module *mod, const void *
     CUresult r = lat__cu.cuModuleLoadDataEx(&m->cu, m->code, 2, opts, values);
     if (r != CUDA_SUCCESS) {
         error_log[LOG_SIZE - 1] = '\0';
-        st = lat__error(ctx, r == CUDA_ERROR_INVALID_PTX ? LAT_ERROR_COMPILE : lat__cuda_status(r),
+        /* The driver compiles PTX when loading it: its rejections are compile errors. */
+        lat_status status = r == CUDA_ERROR_INVALID_PTX || r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+                                ? LAT_ERROR_COMPILE
+                                : lat__cuda_status(r);
+        st = lat__error(ctx, status,
                         "lat_module_load(%s, %s of %zu bytes): cuModuleLoadDataEx: %s (%s)%s%s",
                         mod->name, m->cubin ? "CUBIN" : "PTX", size, lat__cuda_error_name(r),
                         lat__cuda_error_string(r), error_log[0] ? ":\n" : "", error_log);
