@@ -69,7 +69,8 @@ lat_status lat_elementwise_create(lat_context *ctx, const lat_elementwise_desc *
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     }
     lat__gen *g;
-    st = lat__gen_get(ctx, s.text, NULL, (const char *const[]){name, NULL}, 0, fn, &g);
+    st = lat__gen_get(ctx, s.text, NULL, NULL, NULL, (const char *const[]){name, NULL}, 0, fn,
+                      &g);
     lat__src_free(&s);
     if (st != LAT_OK) {
         free(k);

@@ -74,14 +74,20 @@ typedef struct lat__gen {
     pthread_mutex_t lock;
 } lat__gen;
 
-/* The module compiled from `source` in ctx, compiling it on the first request (with
- * `options`, a NULL-terminated list or NULL, and the kernels named in `names`, up to
- * LAT__CACHE_KERNELS, NULL-terminated, looked up once). `what` names the operation in
- * messages. The entry lives until the context is destroyed. scratch_bytes > 0 also
- * allocates a scratch buffer of that size with the module. */
-lat_status lat__gen_get(lat_context *ctx, const char *source, const char *const *options,
-                        const char *const *names, size_t scratch_bytes, const char *what,
-                        lat__gen **out);
+/* Writes the source of a generated module into *out (lat__src, below). */
+struct lat__src;
+typedef void (*lat__gen_source_fn)(const void *arg, struct lat__src *out);
+
+/* The module generated for `key` in ctx, compiling it on the first request. `key` says
+ * everything the source depends on (a short recipe, cheap to compare on every call);
+ * `source(arg, out)` writes the source when it must be compiled, or with source NULL the
+ * key is the source itself. Compiled with `options` (NULL-terminated, or NULL); the
+ * kernels named in `names` (up to LAT__CACHE_KERNELS, NULL-terminated) are looked up
+ * once. `what` names the operation in messages. The entry lives until the context is
+ * destroyed. scratch_bytes > 0 also allocates a scratch buffer of that size with it. */
+lat_status lat__gen_get(lat_context *ctx, const char *key, lat__gen_source_fn source,
+                        const void *arg, const char *const *options, const char *const *names,
+                        size_t scratch_bytes, const char *what, lat__gen **out);
 
 /* ---- writing and launching source (gen.c) -------------------------------------------- */
 

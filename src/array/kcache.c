@@ -2,6 +2,10 @@
  * The cache of generated kernels: one module per (context, generated source), compiled
  * the first time an operation needs it and reused until the context is destroyed.
  *
+ * Entries are found by a key: a short recipe of everything the source depends on (or
+ * the source itself), so that the common case, an operation already compiled, costs a
+ * hash of a few dozen bytes rather than writing and hashing the whole source again.
+ *
  * A context has no hook that would tell this cache it is being destroyed, and a new
  * context may later be allocated at the same address. So an entry is trusted only
  * while its module is still in its context's module list under the name this cache
@@ -19,9 +23,10 @@
 #include <string.h>
 
 typedef struct entry {
-    uint64_t hash;
-    char *source;
-    char name[40]; /* the module's name, "lattice-gen-<hash>.cu" */
+    uint64_t hash; /* of the key */
+    char *key;
+    char *source;  /* written on the first compile */
+    char name[40]; /* the module's name, "lattice-gen-<hash of the key>.cu" */
     lat__gen gen;
     struct entry *next;
 } entry;
@@ -32,7 +37,7 @@ static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static entry *buckets[NBUCKETS];
 
 /* FNV-1a over the source, then the context's address mixed in for the bucket. */
-static uint64_t hash_source(const char *s)
+static uint64_t hash_key(const char *s)
 {
     uint64_t h = 1469598103934665603ull;
     for (; *s; s++) {
@@ -64,10 +69,27 @@ static bool module_alive(lat_context *ctx, const lat_module *mod, const char *na
     return alive;
 }
 
-/* Compiles the source into a fresh module and looks its kernels up. */
-static lat_status compile(lat_context *ctx, const entry *e, const char *const *options,
-                          const char *const *names, size_t scratch_bytes, lat__gen *g)
+/* Compiles the entry's source (writing it first if need be) into a fresh module and
+ * looks its kernels up. */
+static lat_status compile(lat_context *ctx, entry *e, lat__gen_source_fn source,
+                          const void *arg, const char *const *options,
+                          const char *const *names, size_t scratch_bytes, const char *what,
+                          lat__gen *g)
 {
+    if (!e->source) {
+        if (source) {
+            lat__src s = {0};
+            source(arg, &s);
+            lat_status st = lat__src_check(&s, ctx, what);
+            if (st != LAT_OK)
+                return st;
+            e->source = s.text;
+        } else {
+            e->source = lat__strdup(e->key);
+            if (!e->source)
+                return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
+        }
+    }
     lat_module *mod = NULL;
     lat_status st = lat_module_create(ctx,
                                       &(lat_module_desc){.source = e->source,
@@ -98,22 +120,21 @@ static lat_status compile(lat_context *ctx, const entry *e, const char *const *o
     return LAT_OK;
 }
 
-lat_status lat__gen_get(lat_context *ctx, const char *source, const char *const *options,
-                        const char *const *names, size_t scratch_bytes, const char *what,
-                        lat__gen **out)
+lat_status lat__gen_get(lat_context *ctx, const char *key, lat__gen_source_fn source,
+                        const void *arg, const char *const *options, const char *const *names,
+                        size_t scratch_bytes, const char *what, lat__gen **out)
 {
-    (void)what;
-    uint64_t h = hash_source(source);
+    uint64_t h = hash_key(key);
     size_t b = bucket_of(ctx, h);
 
     pthread_mutex_lock(&table_lock);
     entry *e = buckets[b];
     for (; e; e = e->next)
-        if (e->gen.ctx == ctx && e->hash == h && strcmp(e->source, source) == 0)
+        if (e->gen.ctx == ctx && e->hash == h && strcmp(e->key, key) == 0)
             break;
     if (!e) {
         e = calloc(1, sizeof *e);
-        char *copy = e ? lat__strdup(source) : NULL;
+        char *copy = e ? lat__strdup(key) : NULL;
         if (!copy || pthread_mutex_init(&e->gen.lock, NULL) != 0) {
             free(copy);
             free(e);
@@ -121,7 +142,7 @@ lat_status lat__gen_get(lat_context *ctx, const char *source, const char *const 
             return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
         }
         e->hash = h;
-        e->source = copy;
+        e->key = copy;
         snprintf(e->name, sizeof e->name, "lattice-gen-%016" PRIx64 ".cu", h);
         e->gen.ctx = ctx;
         e->next = buckets[b];
@@ -135,7 +156,7 @@ lat_status lat__gen_get(lat_context *ctx, const char *source, const char *const 
     lat_status st = LAT_OK;
     if (!module_alive(ctx, e->gen.mod, e->name)) {
         e->gen.mod = NULL;
-        st = compile(ctx, e, options, names, scratch_bytes, &e->gen);
+        st = compile(ctx, e, source, arg, options, names, scratch_bytes, what, &e->gen);
     }
     pthread_mutex_unlock(&e->gen.lock);
     if (st != LAT_OK)

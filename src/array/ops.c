@@ -60,30 +60,35 @@ static lat_dtype operand_dtype(const lat_operand *o)
     return o->array ? o->array->dtype : lat__dtype_resolve(o->scalar.dtype);
 }
 
-lat_status lat__ew_apply(lat_context *ctx, const char *fn, const char *helpers,
-                         const char *expr, lat_dtype out_dtype, lat_deviceptr out_ptr, int nin,
-                         const lat_operand *ins, size_t n)
+/* What the generated kernel of lat__ew_apply depends on. */
+typedef struct ew_recipe {
+    const char *helpers, *expr;
+    lat_dtype out;
+    int nin;
+    const lat_operand *ins;
+} ew_recipe;
+
+static void ew_source(const void *arg, lat__src *s)
 {
     static const char *const names[] = {"a", "b", "c"};
-    if (n == 0)
-        return LAT_OK;
-    const char *outc = lat_dtype_ctype(out_dtype);
-
-    lat__src s = {0};
-    if (helpers)
-        lat__src_add(&s, helpers);
-    lat__src_add(&s, "#define LAT_F(lat_i");
+    const ew_recipe *r = arg;
+    const char *outc = lat_dtype_ctype(r->out);
+    int nin = r->nin;
+    const lat_operand *ins = r->ins;
+    if (r->helpers)
+        lat__src_add(s, r->helpers);
+    lat__src_add(s, "#define LAT_F(lat_i");
     for (int k = 0; k < nin; k++)
-        lat__src_addf(&s, ", %s", names[k]);
-    lat__src_addf(&s, ") (%s)\n__global__ void lat_ew(%s *out", expr, outc);
+        lat__src_addf(s, ", %s", names[k]);
+    lat__src_addf(s, ") (%s)\n__global__ void lat_ew(%s *out", r->expr, outc);
     for (int k = 0; k < nin; k++) {
         const char *t = lat_dtype_ctype(operand_dtype(&ins[k]));
         if (ins[k].array)
-            lat__src_addf(&s, ", const %s *in%d", t, k);
+            lat__src_addf(s, ", const %s *in%d", t, k);
         else
-            lat__src_addf(&s, ", %s in%d", t, k);
+            lat__src_addf(s, ", %s in%d", t, k);
     }
-    lat__src_add(&s, ", unsigned long long n)\n{\n");
+    lat__src_add(s, ", unsigned long long n)\n{\n");
 
     /* The emulator's loop: one element per iteration. */
     lat__src body = {0};
@@ -92,48 +97,72 @@ lat_status lat__ew_apply(lat_context *ctx, const char *fn, const char *helpers,
         lat__src_addf(&body, ins[k].array ? ", in%d[i]" : ", in%d", k);
     lat__src_add(&body, ");");
     if (body.oom) {
-        lat__src_free(&s);
+        s->oom = true;
         lat__src_free(&body);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return;
     }
-    lat__src_emu_loop(&s, body.text);
+    lat__src_emu_loop(s, body.text);
 
     /* The GPU's: four grid strides per iteration, every load issued before the first
      * store, so that each thread keeps several loads in flight (one per thread is not
      * enough to cover the memory's latency at full bandwidth). */
-    lat__src_add(&s, "#else\n"
-                     "    const unsigned long long lat_s = (unsigned long long)gridDim.x * blockDim.x;\n"
-                     "    unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                     "    for (; i + 3 * lat_s < n; i += 4 * lat_s) {\n");
+    lat__src_add(s, "#else\n"
+                    "    const unsigned long long lat_s = (unsigned long long)gridDim.x * blockDim.x;\n"
+                    "    unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "    for (; i + 3 * lat_s < n; i += 4 * lat_s) {\n");
     for (int k = 0; k < nin; k++) {
         if (!ins[k].array)
             continue;
         const char *t = lat_dtype_ctype(operand_dtype(&ins[k]));
         for (int u = 0; u < 4; u++)
-            lat__src_addf(&s, "        const %s lat_v%d_%d = in%d[i + %d * lat_s];\n", t, k, u,
+            lat__src_addf(s, "        const %s lat_v%d_%d = in%d[i + %d * lat_s];\n", t, k, u,
                           k, u);
     }
     for (int u = 0; u < 4; u++) {
-        lat__src_addf(&s, "        out[i + %d * lat_s] = (%s)LAT_F(i + %d * lat_s", u, outc, u);
+        lat__src_addf(s, "        out[i + %d * lat_s] = (%s)LAT_F(i + %d * lat_s", u, outc, u);
         for (int k = 0; k < nin; k++) {
             if (ins[k].array)
-                lat__src_addf(&s, ", lat_v%d_%d", k, u);
+                lat__src_addf(s, ", lat_v%d_%d", k, u);
             else
-                lat__src_addf(&s, ", in%d", k);
+                lat__src_addf(s, ", in%d", k);
         }
-        lat__src_add(&s, ");\n");
+        lat__src_add(s, ");\n");
     }
-    lat__src_add(&s, "    }\n    for (; i < n; i += lat_s) {\n        ");
-    lat__src_add(&s, body.text);
-    lat__src_add(&s, "\n    }\n#endif\n}\n");
+    lat__src_add(s, "    }\n    for (; i < n; i += lat_s) {\n        ");
+    lat__src_add(s, body.text);
+    lat__src_add(s, "\n    }\n#endif\n}\n");
     lat__src_free(&body);
-    lat_status st = lat__src_check(&s, ctx, fn);
-    if (st != LAT_OK)
-        return st;
+}
 
+lat_status lat__ew_apply(lat_context *ctx, const char *fn, const char *helpers,
+                         const char *expr, lat_dtype out_dtype, lat_deviceptr out_ptr, int nin,
+                         const lat_operand *ins, size_t n)
+{
+    if (n == 0)
+        return LAT_OK;
+    /* The key: the types, which operands are arrays, the expression and helpers. */
+    char small[512];
+    lat__src key = {0};
+    int len = snprintf(small, sizeof small, "ew %d", (int)out_dtype);
+    for (int k = 0; k < nin && len > 0 && (size_t)len < sizeof small; k++)
+        len += snprintf(small + len, sizeof small - (size_t)len, " %d%c",
+                        (int)operand_dtype(&ins[k]), ins[k].array ? 'a' : 's');
+    if (len > 0 && (size_t)len < sizeof small)
+        len += snprintf(small + len, sizeof small - (size_t)len, "|%s|%s", expr,
+                        helpers ? helpers : "");
+    const char *k_text = small;
+    if (len < 0 || (size_t)len >= sizeof small) {
+        lat__src_addf(&key, "%s|%s|%s", small, expr, helpers ? helpers : "");
+        lat_status st = lat__src_check(&key, ctx, fn);
+        if (st != LAT_OK)
+            return st;
+        k_text = key.text;
+    }
+    ew_recipe r = {helpers, expr, out_dtype, nin, ins};
     lat__gen *g;
-    st = lat__gen_get(ctx, s.text, NULL, (const char *const[]){"lat_ew", NULL}, 0, fn, &g);
-    lat__src_free(&s);
+    lat_status st = lat__gen_get(ctx, k_text, ew_source, &r, NULL,
+                                 (const char *const[]){"lat_ew", NULL}, 0, fn, &g);
+    lat__src_free(&key);
     if (st != LAT_OK)
         return st;
 

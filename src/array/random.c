@@ -235,18 +235,23 @@ static void uniform_expr(lat__src *s, bool dbl, const char *w0, const char *w1)
     }
 }
 
-static lat_status get_kernel(lat_context *ctx, dist d, lat_dtype t, const char *fn,
-                             lat__gen **g)
+typedef struct rnd_recipe {
+    dist d;
+    lat_dtype t;
+} rnd_recipe;
+
+static void random_source(const void *arg, lat__src *s)
 {
+    const dist d = ((const rnd_recipe *)arg)->d;
+    const lat_dtype t = ((const rnd_recipe *)arg)->t;
     bool dbl = t == LAT_DTYPE_FLOAT64;
     const char *T = lat_dtype_ctype(t);
-    lat__src s = {0};
-    lat__src_add(&s, philox_source);
+    lat__src_add(s, philox_source);
     if (d == DIST_NORMAL) {
-        log_source(&s, dbl);
-        sincos_source(&s, dbl);
+        log_source(s, dbl);
+        sincos_source(s, dbl);
     }
-    lat__src_addf(&s,
+    lat__src_addf(s,
         "__global__ void lat_random(%s *out, unsigned long long count, unsigned long long n,\n"
         "                           unsigned int b0, unsigned int b1, unsigned int b2,\n"
         "                           unsigned int b3, unsigned int k0, unsigned int k1%s)\n"
@@ -296,21 +301,25 @@ static lat_status get_kernel(lat_context *ctx, dist d, lat_dtype t, const char *
                 T, dbl ? "" : "f", T, T, 2 * p, 2 * p, 2 * p + 1, 2 * p + 1);
         }
     }
-    lat_status st = lat__src_check(&body, ctx, fn);
-    if (st != LAT_OK) {
-        lat__src_free(&s);
-        return st;
+    if (body.oom) {
+        s->oom = true;
+        lat__src_free(&body);
+        return;
     }
-    lat__src_loop(&s, body.text);
+    lat__src_loop(s, body.text);
     lat__src_free(&body);
-    lat__src_add(&s, "}\n");
-    st = lat__src_check(&s, ctx, fn);
-    if (st != LAT_OK)
-        return st;
+    lat__src_add(s, "}\n");
+}
+
+static lat_status get_kernel(lat_context *ctx, dist d, lat_dtype t, const char *fn,
+                             lat__gen **g)
+{
     static const char *const options[] = {"--fmad=false", NULL};
-    st = lat__gen_get(ctx, s.text, options, (const char *const[]){"lat_random", NULL}, 0, fn, g);
-    lat__src_free(&s);
-    return st;
+    char key[64];
+    snprintf(key, sizeof key, "random %d %d", (int)d, (int)t);
+    rnd_recipe r = {d, t};
+    return lat__gen_get(ctx, key, random_source, &r, options,
+                        (const char *const[]){"lat_random", NULL}, 0, fn, g);
 }
 
 /* Fills out with distribution d, using ceil(size / per) blocks from the counter. */

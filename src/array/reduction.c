@@ -72,17 +72,17 @@ static size_t max_partials(lat_context *ctx)
     return lat__grid_for(ctx, (size_t)-1 / 2, LAT__BLOCK);
 }
 
-static lat_status get_reduction(lat_context *ctx, const spec *sp, const char *fn, lat__gen **g)
+static void reduction_source(const void *arg, lat__src *s)
 {
+    const spec *sp = arg;
     char s1[160], s2[160];
     stage_names(sp->name, s1, s2, sizeof s1);
-    lat__src s = {0};
     if (sp->preamble) {
-        lat__src_add(&s, sp->preamble);
-        lat__src_add(&s, "\n");
+        lat__src_add(s, sp->preamble);
+        lat__src_add(s, "\n");
     }
-    lat__src_block_ops(&s, sp->acc, sp->reduce, sp->neutral);
-    lat__src_addf(&s,
+    lat__src_block_ops(s, sp->acc, sp->reduce, sp->neutral);
+    lat__src_addf(s,
         "__global__ void %s(%s, unsigned long long n, lat_t *lat_partial)\n"
         "{\n"
         "    __shared__ lat_t lat_warp[32];\n"
@@ -92,19 +92,19 @@ static lat_status get_reduction(lat_context *ctx, const spec *sp, const char *fn
      * running value, so they are all in flight at once. The emulator runs the same loop
      * (not one chunk per thread, as elementwise kernels do there), so that every block's
      * partial is the same on both backends and cross-checking can compare them. */
-    lat__src_add(&s,
+    lat__src_add(s,
         "    const unsigned long long lat_s = (unsigned long long)gridDim.x * blockDim.x;\n"
         "    unsigned long long lat_b = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
         "    for (; lat_b + 3 * lat_s < n; lat_b += 4 * lat_s) {\n"
         "        lat_t lat_m[4];\n");
     for (int u = 0; u < 4; u++)
-        lat__src_addf(&s,
+        lat__src_addf(s,
             "        {\n"
             "            const unsigned long long i = lat_b + %d * lat_s;\n"
             "            lat_m[%d] = (lat_t)(%s);\n"
             "        }\n",
             u, u, sp->map);
-    lat__src_addf(&s,
+    lat__src_addf(s,
         "        lat_acc = lat_op(lat_op(lat_acc, lat_m[0]), lat_op(lat_m[1], lat_op(lat_m[2], lat_m[3])));\n"
         "    }\n"
         "    for (; lat_b < n; lat_b += lat_s) {\n"
@@ -126,12 +126,22 @@ static lat_status get_reduction(lat_context *ctx, const spec *sp, const char *fn
         "        *lat_result = lat_acc;\n"
         "}\n",
         sp->map, s2, sp->neutral);
-    lat_status st = lat__src_check(&s, ctx, fn);
+}
+
+static lat_status get_reduction(lat_context *ctx, const spec *sp, const char *fn, lat__gen **g)
+{
+    char s1[160], s2[160];
+    stage_names(sp->name, s1, s2, sizeof s1);
+    lat__src key = {0};
+    lat__src_addf(&key, "reduce %d|%s|%s|%s|%s|%s|%s", (int)sp->acc, sp->neutral, sp->reduce,
+                  sp->map, sp->params, sp->preamble ? sp->preamble : "", sp->name);
+    lat_status st = lat__src_check(&key, ctx, fn);
     if (st != LAT_OK)
         return st;
-    st = lat__gen_get(ctx, s.text, NULL, (const char *const[]){s1, s2, NULL},
+    st = lat__gen_get(ctx, key.text, reduction_source, sp, NULL,
+                      (const char *const[]){s1, s2, NULL},
                       max_partials(ctx) * lat_dtype_size(sp->acc), fn, g);
-    lat__src_free(&s);
+    lat__src_free(&key);
     return st;
 }
 
@@ -506,6 +516,18 @@ static void axis_source(const plan *p, lat_dtype t, bool rows, lat__src *s)
     lat__src_add(s, "}\n");
 }
 
+typedef struct axis_recipe {
+    const plan *p;
+    lat_dtype t;
+    bool rows;
+} axis_recipe;
+
+static void axis_source_fn(const void *arg, lat__src *s)
+{
+    const axis_recipe *r = arg;
+    axis_source(r->p, r->t, r->rows, s);
+}
+
 typedef struct axis_arg {
     lat__gen *g;
     const lat_array *a;
@@ -583,14 +605,12 @@ lat_status lat_array_reduce_axis(lat_reduce_op op, const lat_array *a, int axis,
         }
     }
     x.rows = x.inner == 1 && x.len >= ROW_MIN_LEN;
-    lat__src s = {0};
-    axis_source(&p, a->dtype, x.rows, &s);
-    st = lat__src_check(&s, a->ctx, fn);
-    if (st != LAT_OK)
-        return st;
-    st = lat__gen_get(a->ctx, s.text, NULL, (const char *const[]){"lat_axis", NULL}, 0, fn,
-                      &x.g);
-    lat__src_free(&s);
+    char key[512];
+    snprintf(key, sizeof key, "axis %d %d %d %d|%s|%s|%s", (int)a->dtype, (int)p.acc, x.rows,
+             (int)op, p.neutral, p.reduce, p.map_fmt);
+    axis_recipe recipe = {&p, a->dtype, x.rows};
+    st = lat__gen_get(a->ctx, key, axis_source_fn, &recipe, NULL,
+                      (const char *const[]){"lat_axis", NULL}, 0, fn, &x.g);
     if (st != LAT_OK)
         return st;
 

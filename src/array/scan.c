@@ -152,7 +152,7 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     }
     size_t max_blocks = lat__grid_for(ctx, (size_t)-1 / 2, LAT__BLOCK);
-    st = lat__gen_get(ctx, s.text, NULL, (const char *const[]){k1, k2, k3, NULL},
+    st = lat__gen_get(ctx, s.text, NULL, NULL, NULL, (const char *const[]){k1, k2, k3, NULL},
                       max_blocks * lat_dtype_size(t), fn, &sc->gen);
     lat__src_free(&s);
     if (st != LAT_OK) {
