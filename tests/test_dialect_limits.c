@@ -9,10 +9,10 @@
 
 #include <stdio.h>
 
-#define EMU_SUPPORTS_SHARED_MEMORY 0
-#define EMU_SUPPORTS_SYNCTHREADS 0
-#define EMU_SUPPORTS_ATOMICS 0
-#define EMU_SUPPORTS_WARP_SHUFFLES 0
+#define EMU_SUPPORTS_SHARED_MEMORY 1
+#define EMU_SUPPORTS_SYNCTHREADS 1
+#define EMU_SUPPORTS_ATOMICS 1
+#define EMU_SUPPORTS_WARP_SHUFFLES 1
 
 /* Compiles `src` as `file`. On the emulator without support, checks the refusal (status,
  * construct, "file:line") and returns NULL; otherwise returns the kernel `name`. */

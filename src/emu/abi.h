@@ -19,6 +19,11 @@
         U3 block_dim;                                                                  \
         U3 grid_dim;                                                                   \
         void *rt; /* the scheduler's per-OpenMP-thread state (traps, launch info) */   \
+        char *shared;               /* the block's static __shared__ memory */         \
+        const unsigned long *shoff; /* each __shared__ variable's offset in it */      \
+        char *dshared;              /* the block's dynamic (extern) shared memory */   \
+        unsigned nthreads;          /* threads in the block */                         \
+        unsigned lin;               /* this thread's linear index (fiber kernels) */   \
     }
 
 /* The host's view of the same struct. */
@@ -36,12 +41,31 @@ typedef int (*lat__emu_sizes_fn)(unsigned long *sizes);
 #define LAT_EMU_STR_(x) #x
 #define LAT_EMU_XSTR(x) LAT_EMU_STR_(x)
 
-/* Names of the generated functions, for kernel K:
+/* Names of the generated functions and data, for kernel K:
  *   void __lat_entry_K(struct lat_emu_thread *t, void **params)
- *       runs every thread of the block t->blockIdx (t's blockDim and gridDim set);
+ *       plain and region kernels: runs every thread of the block t->blockIdx (t's
+ *       blockDim, gridDim and shared memory set); fiber kernels: runs the one thread
+ *       t->threadIdx, on a fiber of its own;
  *   int __lat_sizes_K(unsigned long *sizes)
- *       returns the parameter count and, when sizes is not NULL, fills each one's size. */
+ *       returns the parameter count and, when sizes is not NULL, fills each one's size;
+ *   const int __lat_kinfo_K[]
+ *       { mode (LAT_EMU_MODE_*), n, then the n indices of the module's __shared__
+ *       variables the kernel can reach }.
+ * For the module: `const int __lat_nshared` and, when it is not 0, `const unsigned long
+ * __lat_shsize[]` and `__lat_shalign[]` (each __shared__ variable's size and alignment);
+ * for each __device__ or __constant__ variable V at file scope, `void *const
+ * __lat_gaddr_V` and `const unsigned long __lat_gsize_V`. */
 #define LAT_EMU_ENTRY_PREFIX "__lat_entry_"
 #define LAT_EMU_SIZES_PREFIX "__lat_sizes_"
+#define LAT_EMU_KINFO_PREFIX "__lat_kinfo_"
+#define LAT_EMU_GADDR_PREFIX "__lat_gaddr_"
+#define LAT_EMU_GSIZE_PREFIX "__lat_gsize_"
+
+/* How a kernel's threads run: a plain loop (no barriers, no warp operations), region
+ * loops (the body cut at its barriers, each piece a loop over the threads), or fibers
+ * (each thread on a stack of its own, switched at every barrier). */
+#define LAT_EMU_MODE_PLAIN 0
+#define LAT_EMU_MODE_REGION 1
+#define LAT_EMU_MODE_FIBER 2
 
 #endif

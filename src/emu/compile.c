@@ -6,12 +6,14 @@
  */
 #include "emu.h"
 
+#include "atomics.h"
 #include "prelude.h"
 #include "runtime.h"
 #include "translate/translate.h"
 
 #include <libtcc.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -98,10 +100,8 @@ static char *program_text(const lat__translate_out *tr)
     return p;
 }
 
-static void add_symbols(TCCState *s)
+static void add_table(TCCState *s, const lat__emu_symbol *sym, size_t n)
 {
-    size_t n;
-    const lat__emu_symbol *sym = lat__emu_runtime_symbols(&n);
     for (size_t i = 0; i < n; i++) {
         const void *addr;
         /* ISO C has no cast from a function pointer to void *; a copy of its bytes is
@@ -109,6 +109,15 @@ static void add_symbols(TCCState *s)
         memcpy(&addr, &sym[i].fn, sizeof addr);
         tcc_add_symbol(s, sym[i].name, addr);
     }
+}
+
+static void add_symbols(TCCState *s)
+{
+    size_t n;
+    const lat__emu_symbol *sym = lat__emu_runtime_symbols(&n);
+    add_table(s, sym, n);
+    sym = lat__emu_atomic_symbols(&n);
+    add_table(s, sym, n);
 }
 
 /* Defines a NAME or NAME=VALUE option in TinyCC. */
@@ -125,6 +134,43 @@ static bool define(TCCState *s, const char *d)
     tcc_define_symbol(s, name, eq + 1);
     free(name);
     return true;
+}
+
+/* Reads the kernel's mode and lays its __shared__ variables out (abi.h), in the order
+ * of the module, each at its alignment. */
+static lat_status layout_shared(lat_context *ctx, TCCState *s, const char *name,
+                                lat__emu_kernel *k)
+{
+    char sym[600];
+    snprintf(sym, sizeof sym, LAT_EMU_KINFO_PREFIX "%s", name);
+    const int *info = tcc_get_symbol(s, sym);
+    const int *nshared = tcc_get_symbol(s, "__lat_nshared");
+    if (!info || !nshared)
+        return lat__error(ctx, LAT_ERROR_INTERNAL,
+                          "lat_module_create: kernel '%s' has no %s table (a lattice bug)", name,
+                          !info ? "kernel" : "shared memory");
+    k->mode = info[0];
+    if (*nshared == 0)
+        return LAT_OK;
+    const unsigned long *size = tcc_get_symbol(s, "__lat_shsize");
+    const unsigned long *align = tcc_get_symbol(s, "__lat_shalign");
+    k->shoff = calloc((size_t)*nshared, sizeof *k->shoff);
+    if (!size || !align || !k->shoff)
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+    size_t at = 0;
+    for (int i = 0; i < info[1]; i++) {
+        int v = info[2 + i];
+        if (v < 0 || v >= *nshared)
+            continue;
+        unsigned long a = align[v] ? align[v] : 1;
+        at = (at + a - 1) / a * a;
+        k->shoff[v] = at;
+        at += size[v];
+        if (at > ((size_t)1 << 40))
+            break; /* reported as too much below */
+    }
+    k->shared_bytes = at;
+    return LAT_OK;
 }
 
 static lat_status find_kernels(lat_context *ctx, TCCState *s, const lat__translate_out *tr,
@@ -158,6 +204,9 @@ static lat_status find_kernels(lat_context *ctx, TCCState *s, const lat__transla
         memcpy(&k->entry, &entry, sizeof entry);
         lat__emu_sizes_fn sizes_fn;
         memcpy(&sizes_fn, &sizes, sizeof sizes);
+        lat_status st = layout_shared(ctx, s, name, k);
+        if (st != LAT_OK)
+            return st;
         k->nparams = sizes_fn(NULL);
         if (k->nparams > 0) {
             unsigned long got[256];
@@ -282,6 +331,7 @@ void lat__emu_module_free(lat__emu_module *m)
     for (int i = 0; i < m->nkernels; i++) {
         free(m->kernels[i].name);
         free(m->kernels[i].param_sizes);
+        free(m->kernels[i].shoff);
     }
     free(m->kernels);
     if (m->code)

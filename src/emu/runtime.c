@@ -2,7 +2,9 @@
 #define _GNU_SOURCE /* exp10, sincos, lgamma_r */
 #include "runtime.h"
 
+#include "atomics.h"
 #include "sched.h"
+#include "worker.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -90,32 +92,6 @@ static void *va_arg_addr(va_state *ap, int cls, int size, int align)
 }
 
 /* ---- the C library ------------------------------------------------------------------ */
-
-/* printf in a kernel: each call's whole output in one write, so lines of different
- * threads never interleave (stdio locks the stream for each fwrite). */
-static int emu_printf(const char *fmt, ...)
-{
-    char small[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return n;
-    char *buf = small;
-    if ((size_t)n >= sizeof small) {
-        buf = malloc((size_t)n + 1);
-        if (!buf)
-            return -1;
-        va_start(ap, fmt);
-        vsnprintf(buf, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
-    fwrite(buf, 1, (size_t)n, stdout);
-    if (buf != small)
-        free(buf);
-    return n;
-}
 
 /* lgamma's sign goes to a global: the reentrant form avoids the race. */
 static double emu_lgamma(double x)
@@ -231,8 +207,13 @@ static const lat__emu_symbol symbols[] = {
     AS("__floatundixf", floatundixf),
     AS("__va_arg", va_arg_addr),
     F(memcpy), F(memmove), F(memset), F(malloc), F(free),
-    AS("printf", emu_printf),
+    AS("printf", lat__emu_printf),
     AS("__lat_trap", lat__emu_trap),
+    AS("__lat_bar", lat__emu_barrier),
+    AS("__lat_warp", lat__emu_warp_op),
+    AS("__lat_match_all", lat__emu_match_all),
+    AS("__lat_activemask", lat__emu_activemask),
+    AS("__lat_scratch", lat__emu_scratch),
     F(abs), F(labs), F(llabs),
     M1(acos), M1(acosh), M1(asin), M1(asinh), M1(atan), M1(atanh), M1(cbrt), M1(ceil),
     M1(cos), M1(cosh), M1(erf), M1(erfc), M1(exp), M1(exp2), M1(exp10), M1(expm1),

@@ -1,54 +1,162 @@
 /*
  * The emulator's scheduler: the blocks of a grid are shared out among OpenMP threads,
- * each with a thread context of its own; within a block, the generated entry loops over
- * the threads in compiled code (abi.h), so a launch costs one indirect call per block.
- * Blocks are numbered linearly in 64 bits: a grid may hold (2^31-1) x 65535 x 65535.
+ * each with a thread context of its own. Within a block, the generated entry loops over
+ * the threads in compiled code (abi.h), so a launch costs one indirect call per block;
+ * fiber kernels run their threads on fibers (block.c). Blocks are numbered linearly in
+ * 64 bits: a grid may hold (2^31-1) x 65535 x 65535.
+ *
+ * Each OS thread keeps the memory it needs for blocks (shared memory, fiber stacks,
+ * scratch for region loops) from one launch to the next.
  */
-#include "sched.h"
+#include "worker.h"
 
 #include <omp.h>
-#include <setjmp.h>
-#include <stdatomic.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-/* One launch, shared by its OpenMP threads. */
-typedef struct launch_state {
-    const lat__emu_kernel *kernel;
-    atomic_int trapped; /* set once, by the first trap */
-    char *msg;
-    size_t msg_size;
-} launch_state;
+/* ---- per OS thread ---------------------------------------------------------------------- */
 
-/* One OpenMP thread's state, reached by kernel code through its context's rt field. */
-typedef struct worker {
-    sigjmp_buf trap;
-    launch_state *launch;
-} worker;
+/* Shared memory is 48 KiB at most; 256-byte aligned, as a GPU's is at least. */
+enum { SHARED_BYTES = LAT_EMU_SHARED_LIMIT + 256 };
+/* Region loops' scratch: reserved, touched as needed. */
+static const size_t SCRATCH_BYTES = (size_t)256 << 20;
+
+typedef struct cache {
+    char *shared;
+    struct lat__emu_fblock *fb;
+    char *scratch;
+} cache;
+
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static bool cache_key_ok;
+
+static void cache_free(void *p)
+{
+    cache *c = p;
+    if (!c)
+        return;
+    free(c->shared);
+    lat__emu_fblock_free(c->fb);
+    if (c->scratch)
+        munmap(c->scratch, SCRATCH_BYTES);
+    free(c);
+}
+
+static void cache_init(void)
+{
+    cache_key_ok = pthread_key_create(&cache_key, cache_free) == 0;
+}
+
+/* The calling thread's cache, made on first use; NULL when out of memory. */
+static cache *get_cache(void)
+{
+    pthread_once(&cache_once, cache_init);
+    if (!cache_key_ok)
+        return NULL;
+    cache *c = pthread_getspecific(cache_key);
+    if (c)
+        return c;
+    c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    if (posix_memalign((void **)&c->shared, 256, SHARED_BYTES) != 0) {
+        free(c);
+        return NULL;
+    }
+    if (pthread_setspecific(cache_key, c) != 0) {
+        cache_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static _Thread_local lat__emu_worker *tls_worker;
+
+lat__emu_worker *lat__emu_current_worker(void)
+{
+    return tls_worker;
+}
+
+/* ---- failures ----------------------------------------------------------------------------- */
+
+void lat__emu_fail(lat__emu_worker *w, lat_status status, const char *fmt, ...)
+{
+    lat__emu_launch *st = w->launch;
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&st->trapped, &expected, 1))
+        return;
+    st->status = status;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(st->msg, st->msg_size, fmt, ap);
+    va_end(ap);
+}
 
 _Noreturn void lat__emu_trap(lat__emu_thread *t, const char *expr, const char *file, int line)
 {
-    worker *w = t->rt;
-    launch_state *st = w->launch;
-    int expected = 0;
-    if (atomic_compare_exchange_strong(&st->trapped, &expected, 1)) {
-        char what[256];
-        if (expr)
-            snprintf(what, sizeof what, "assertion `%s` failed", expr);
-        else
-            snprintf(what, sizeof what, "__trap() was called");
-        snprintf(st->msg, st->msg_size,
-                 "%s:%d: kernel '%s' trapped in block (%u,%u,%u), thread (%u,%u,%u): %s",
-                 file ? file : "?", line, st->kernel->name, t->block_idx.x, t->block_idx.y,
-                 t->block_idx.z, t->thread_idx.x, t->thread_idx.y, t->thread_idx.z, what);
-    }
+    lat__emu_worker *w = t->rt;
+    char what[256];
+    if (expr)
+        snprintf(what, sizeof what, "assertion `%s` failed", expr);
+    else
+        snprintf(what, sizeof what, "__trap() was called");
+    lat__emu_fail(w, LAT_ERROR_LAUNCH_FAILED,
+                  "%s:%d: kernel '%s' trapped in block (%u,%u,%u), thread (%u,%u,%u): %s",
+                  file ? file : "?", line, w->launch->kernel->name, t->block_idx.x,
+                  t->block_idx.y, t->block_idx.z, t->thread_idx.x, t->thread_idx.y,
+                  t->thread_idx.z, what);
+    if (w->on_fiber)
+        lat__emu_fiber_abandon(w);
     siglongjmp(w->trap, 1);
 }
 
-/* Runs one block; the jump buffer is set here so that no caller's locals are at risk. */
-static void run_block(worker *w, const lat__emu_kernel *k, lat__emu_thread *t, void **params)
+/* ---- region loops' scratch ---------------------------------------------------------------- */
+
+/* Memory for the rest of the block (kernel code's __lat_scratch): 16-byte aligned. */
+void *lat__emu_scratch(lat__emu_thread *t, unsigned long bytes)
 {
-    if (sigsetjmp(w->trap, 0) == 0)
+    lat__emu_worker *w = t->rt;
+    size_t need = (bytes + 15) & ~(size_t)15;
+    if (!w->scratch) {
+        void *p = mmap(NULL, SCRATCH_BYTES, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) {
+            lat__emu_fail(w, LAT_ERROR_OUT_OF_MEMORY,
+                          "kernel '%s': cannot map memory for the block's per-thread variables",
+                          w->launch->kernel->name);
+            siglongjmp(w->trap, 1);
+        }
+        w->scratch = p;
+        w->scratch_size = SCRATCH_BYTES;
+    }
+    if (need > w->scratch_size - w->scratch_used) {
+        lat__emu_fail(w, LAT_ERROR_LAUNCH_FAILED,
+                      "kernel '%s': the per-thread variables a block keeps across barriers "
+                      "need more than %zu MiB", w->launch->kernel->name, SCRATCH_BYTES >> 20);
+        siglongjmp(w->trap, 1);
+    }
+    void *p = w->scratch + w->scratch_used;
+    w->scratch_used += need;
+    return p;
+}
+
+/* ---- running blocks ------------------------------------------------------------------------- */
+
+/* Runs one block; the jump buffer is set here so that no caller's locals are at risk. */
+static void run_block(lat__emu_worker *w, const lat__emu_kernel *k, lat__emu_thread *t,
+                      void **params)
+{
+    if (sigsetjmp(w->trap, 0) != 0)
+        return;
+    w->scratch_used = 0;
+    w->cur = t;
+    if (k->mode == LAT_EMU_MODE_FIBER)
+        lat__emu_run_fibers(w, k, t, params);
+    else
         k->entry(t, params);
 }
 
@@ -61,27 +169,83 @@ static void set_block(lat__emu_thread *t, uint64_t b)
     t->block_idx.z = (unsigned)(b / gy);
 }
 
+/* Sets up a worker on the calling thread; false when out of memory (recorded). */
+static bool worker_begin(lat__emu_worker *w, lat__emu_launch *st, lat__emu_thread *t,
+                         const lat__emu_kernel *k, cache **cp)
+{
+    memset(w, 0, sizeof *w);
+    w->launch = st;
+    t->rt = w;
+    cache *c = get_cache();
+    *cp = c;
+    if (!c) {
+        lat__emu_fail(w, LAT_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory", k->name);
+        return false;
+    }
+    w->fb = c->fb;
+    w->scratch = c->scratch;
+    w->scratch_size = c->scratch ? SCRATCH_BYTES : 0;
+    t->shared = c->shared;
+    t->dshared = c->shared + ((k->shared_bytes + 15) & ~(size_t)15);
+    tls_worker = w;
+    return true;
+}
+
+static void worker_end(lat__emu_worker *w, cache *c)
+{
+    if (c) {
+        c->fb = w->fb;
+        c->scratch = w->scratch;
+    }
+    tls_worker = NULL;
+}
+
+static bool printf_ordered(void)
+{
+    const char *v = getenv("LATTICE_EMU_PRINTF");
+    return v && strcmp(v, "ordered") == 0;
+}
+
 lat_status lat__emu_run(const lat__emu_kernel *k, const lat__launch *launch, void **params,
                         char *msg, size_t msg_size)
 {
-    launch_state st = {.kernel = k, .msg = msg, .msg_size = msg_size};
+    if (k->shared_bytes + launch->shared_bytes > LAT_EMU_SHARED_LIMIT) {
+        snprintf(msg, msg_size,
+                 "kernel '%s' uses %zu bytes of static shared memory and the launch asks for "
+                 "%zu bytes of dynamic shared memory: %zu in all, and a block has at most %d",
+                 k->name, k->shared_bytes, launch->shared_bytes,
+                 k->shared_bytes + launch->shared_bytes, LAT_EMU_SHARED_LIMIT);
+        return LAT_ERROR_SHARED_MEMORY;
+    }
+    lat__emu_launch st;
+    memset(&st, 0, sizeof st);
+    st.kernel = k;
+    st.msg = msg;
+    st.msg_size = msg_size;
+    st.status = LAT_OK;
+    st.ordered = printf_ordered();
     atomic_init(&st.trapped, 0);
+    pthread_mutex_init(&st.lines_lock, NULL);
     lat__emu_thread base;
     memset(&base, 0, sizeof base);
     base.block_dim = (lat__emu_u3){launch->block[0], launch->block[1], launch->block[2]};
     base.grid_dim = (lat__emu_u3){launch->grid[0], launch->grid[1], launch->grid[2]};
+    base.nthreads = launch->block[0] * launch->block[1] * launch->block[2];
+    base.shoff = k->shoff;
     uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
 
     int nthreads = omp_get_max_threads();
     if (nblocks == 1 || nthreads == 1) {
         /* Not worth waking a team for. */
-        worker w = {.launch = &st};
+        lat__emu_worker w;
         lat__emu_thread t = base;
-        t.rt = &w;
-        for (uint64_t b = 0; b < nblocks && !atomic_load(&st.trapped); b++) {
-            set_block(&t, b);
-            run_block(&w, k, &t, params);
-        }
+        cache *c;
+        if (worker_begin(&w, &st, &t, k, &c))
+            for (uint64_t b = 0; b < nblocks && !atomic_load(&st.trapped); b++) {
+                set_block(&t, b);
+                run_block(&w, k, &t, params);
+            }
+        worker_end(&w, c);
     } else {
         /* Chunks of several blocks keep the shared counter cold; eight per thread
          * still balance blocks of uneven cost. */
@@ -89,17 +253,21 @@ lat_status lat__emu_run(const lat__emu_kernel *k, const lat__launch *launch, voi
         int ichunk = chunk < 1 ? 1 : chunk > 4096 ? 4096 : (int)chunk;
 #pragma omp parallel
         {
-            worker w = {.launch = &st};
+            lat__emu_worker w;
             lat__emu_thread t = base;
-            t.rt = &w;
+            cache *c;
+            bool ok = worker_begin(&w, &st, &t, k, &c);
 #pragma omp for schedule(dynamic, ichunk)
             for (uint64_t b = 0; b < nblocks; b++) {
-                if (atomic_load_explicit(&st.trapped, memory_order_relaxed))
+                if (!ok || atomic_load_explicit(&st.trapped, memory_order_relaxed))
                     continue;
                 set_block(&t, b);
                 run_block(&w, k, &t, params);
             }
+            worker_end(&w, c);
         }
     }
-    return atomic_load(&st.trapped) ? LAT_ERROR_LAUNCH_FAILED : LAT_OK;
+    lat__emu_flush_lines(&st);
+    pthread_mutex_destroy(&st.lines_lock);
+    return atomic_load(&st.trapped) ? st.status : LAT_OK;
 }

@@ -1,10 +1,13 @@
 /* Running a grid: blocks on OpenMP threads, the threads of a block in the generated
- * entry's loop (sched.c). */
+ * entry's loops or on fibers (sched.c, block.c). */
 #ifndef LAT_EMU_SCHED_H
 #define LAT_EMU_SCHED_H
 
 #include "abi.h"
 #include "core.h"
+
+/* The static shared memory a block may use, as on the reference device. */
+enum { LAT_EMU_SHARED_LIMIT = 48 * 1024 };
 
 /* A compiled kernel, as a module holds it. */
 typedef struct lat__emu_kernel {
@@ -12,12 +15,16 @@ typedef struct lat__emu_kernel {
     lat__emu_entry_fn entry;
     int nparams;
     size_t *param_sizes; /* nparams entries (NULL when there are none) */
+    int mode;            /* LAT_EMU_MODE_* */
+    size_t shared_bytes; /* static __shared__ memory of a block */
+    unsigned long *shoff; /* offset of each of the module's __shared__ variables (NULL: none) */
 } lat__emu_kernel;
 
 /* Runs every block of the grid and returns when all have finished. A trap in kernel
- * code (a failed assert, __trap()) stops the launch: the blocks not yet started are
- * skipped and LAT_ERROR_LAUNCH_FAILED is returned with the first trap's description in
- * msg (msg_size bytes). */
+ * code (a failed assert, __trap(), a barrier that can never complete) stops the launch:
+ * the blocks not yet started are skipped and the trap's status (LAT_ERROR_LAUNCH_FAILED)
+ * is returned with its description in msg (msg_size bytes). Static plus dynamic shared
+ * memory above the limit is LAT_ERROR_SHARED_MEMORY before anything runs. */
 lat_status lat__emu_run(const lat__emu_kernel *k, const lat__launch *launch, void **params,
                         char *msg, size_t msg_size);
 

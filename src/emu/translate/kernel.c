@@ -3,6 +3,7 @@
  * and parameter-size query (walk.h, abi.h). */
 #include "walk.h"
 
+#include "emu/abi.h"
 #include "error.h"
 
 #include <stdio.h>
@@ -226,6 +227,8 @@ void lat__tr_plan_declaration(walk *w, size_t d)
     unsigned quals = 0;
     size_t name = SIZE_MAX, qual_at = SIZE_MAX;
     size_t i = d;
+    bool constant = false;
+    t->cur_fn = -1;
     for (; i < w->toks->count; i = next_code(w, i)) {
         if (is(w, i, ";") || is(w, i, "{") || is(w, i, "=") || is(w, i, "[") || is(w, i, "}"))
             break;
@@ -233,6 +236,8 @@ void lat__tr_plan_declaration(walk *w, size_t d)
         if (q && qual_at == SIZE_MAX)
             qual_at = i;
         quals |= q;
+        if (is(w, i, "__constant__"))
+            constant = true;
         if (tok(w, i)->kind == LAT__TOK_IDENT && is(w, next_code(w, i), "(")) {
             if (lat__tr_is_attribute_word(w, i)) {
                 i = lat__match_close(w->toks, next_code(w, i));
@@ -245,10 +250,9 @@ void lat__tr_plan_declaration(walk *w, size_t d)
             break; /* a parenthesised declarator: a function pointer variable */
     }
     if (name == SIZE_MAX) {
-        if ((quals & LAT__QUAL_DEVICE) && !(quals & LAT__QUAL_GLOBAL))
-            lat__tr_reject(w, qual_at, "a __device__ variable at file scope",
-                           "__device__ variables; a const global or a kernel parameter can "
-                           "stand in");
+        /* A __device__ or __constant__ variable: a global of the module. */
+        if (constant || ((quals & LAT__QUAL_DEVICE) && !(quals & LAT__QUAL_GLOBAL)))
+            lat__tr_note_globals(w, d);
         return;
     }
     size_t open = next_code(w, name);
@@ -269,8 +273,18 @@ void lat__tr_plan_declaration(walk *w, size_t d)
     if (t->pass == 1) {
         if (hidden && !kernel && lat__map_put(&t->devfns, nm, nlen, 1) != 0)
             t->oom = true;
+        if (hidden && definition)
+            t->cur_fn = lat__tr_add_fn(t, nm, nlen, kernel);
         return;
     }
+    fninfo *fi = hidden && definition ? lat__tr_find_fn(t, nm, nlen) : NULL;
+    if (fi) {
+        t->cur_fn = (int)(fi - t->fns);
+        lat__tr_shared_typedefs(w, d, t->cur_fn);
+        if (kernel)
+            fi->mode = fi->sync ? LAT_EMU_MODE_FIBER : LAT_EMU_MODE_PLAIN;
+    }
+    bool fiber = fi && fi->mode == LAT_EMU_MODE_FIBER;
 
     params p;
     split_params(w, open, close, &p);
@@ -319,7 +333,7 @@ void lat__tr_plan_declaration(walk *w, size_t d)
         lat__param_decl pd;
         lat__parse_param_decl(w->toks, p.b[k], p.e[k], &pd);
         char nmbuf[40];
-        copied[k] = kernel && pd.name != SIZE_MAX && !top_level_const(w, p.b[k], p.e[k]);
+        copied[k] = kernel && !fiber && pd.name != SIZE_MAX && !top_level_const(w, p.b[k], p.e[k]);
         if (copied[k]) {
             snprintf(nmbuf, sizeof nmbuf, "__lat_p%d", k);
             lat__tr_push_edit(w, pd.name, EDIT_REPLACE, nmbuf);
@@ -332,12 +346,15 @@ void lat__tr_plan_declaration(walk *w, size_t d)
         size_t body_close = lat__match_close(w->toks, after);
         if (body_close >= w->toks->count)
             return;
-        char *head = kernel_head(w, after, &p, copied);
-        char *tail = kernel_tail(w, body_close);
+        /* Fiber kernels run one thread per call: no loop around the body. */
+        char *head = fiber ? strdup("") : kernel_head(w, after, &p, copied);
+        char *tail = fiber ? strdup("") : kernel_tail(w, body_close);
         char *entry = entry_text(w, name, &p);
         if (head && tail && entry) {
-            lat__tr_push_edit(w, after, EDIT_AFTER, head);
-            lat__tr_push_edit(w, body_close, EDIT_BEFORE, tail);
+            if (!fiber) {
+                lat__tr_push_edit(w, after, EDIT_AFTER, head);
+                lat__tr_push_edit(w, body_close, EDIT_BEFORE, tail);
+            }
             lat__tr_push_edit(w, body_close, EDIT_AFTER, entry);
             add_kernel(t, nm, nlen);
         } else {

@@ -16,48 +16,22 @@ typedef struct unsupported {
     const char *why;
 } unsupported;
 
-static const char why_shared[] = "shared memory";
-static const char why_barrier[] = "block barriers";
-static const char why_atomic[] = "atomic operations";
-static const char why_warp[] = "warp-level intrinsics";
+static const char why_warp_old[] =
+    "the warp intrinsics without _sync, removed in CUDA 9 for Volta and later; use the _sync form";
 const char lat__tr_why_cxx[] = "the emulator compiles C with CUDA's extensions, not C++";
 
 static const unsupported unsupported_idents[] = {
-    {"__shared__", why_shared},
-    {"__constant__", "__constant__ memory"},
+    {"__shared__", "a __shared__ declaration anywhere but at the start of a declaration "
+                   "of its own, in a function or at file scope"},
     {"__managed__", "managed memory"},
-    {"__syncthreads", why_barrier},
-    {"__syncthreads_count", why_barrier},
-    {"__syncthreads_and", why_barrier},
-    {"__syncthreads_or", why_barrier},
-    {"__threadfence", "memory fences"},
-    {"__threadfence_block", "memory fences"},
-    {"__threadfence_system", "memory fences"},
-    {"__syncwarp", why_warp},
-    {"__activemask", why_warp},
-    {"__shfl", why_warp},
-    {"__shfl_up", why_warp},
-    {"__shfl_down", why_warp},
-    {"__shfl_xor", why_warp},
-    {"__shfl_sync", why_warp},
-    {"__shfl_up_sync", why_warp},
-    {"__shfl_down_sync", why_warp},
-    {"__shfl_xor_sync", why_warp},
-    {"__ballot", why_warp},
-    {"__ballot_sync", why_warp},
-    {"__any", why_warp},
-    {"__all", why_warp},
-    {"__any_sync", why_warp},
-    {"__all_sync", why_warp},
-    {"__uni_sync", why_warp},
-    {"__match_any_sync", why_warp},
-    {"__match_all_sync", why_warp},
-    {"__reduce_add_sync", why_warp},
-    {"__reduce_min_sync", why_warp},
-    {"__reduce_max_sync", why_warp},
-    {"__reduce_and_sync", why_warp},
-    {"__reduce_or_sync", why_warp},
-    {"__reduce_xor_sync", why_warp},
+    {"__shfl", why_warp_old},
+    {"__shfl_up", why_warp_old},
+    {"__shfl_down", why_warp_old},
+    {"__shfl_xor", why_warp_old},
+    {"__ballot", why_warp_old},
+    {"__any", why_warp_old},
+    {"__all", why_warp_old},
+    {"__uni_sync", "warp-level intrinsics"},
     {"tex1D", "textures"},
     {"tex2D", "textures"},
     {"tex3D", "textures"},
@@ -94,11 +68,6 @@ static const unsupported unsupported_idents[] = {
     {"auto", "C++'s type deduction; C's `auto` storage class is not accepted either"},
 };
 
-static const char *const atomics[] = {
-    "atomicAdd", "atomicSub", "atomicExch", "atomicMin", "atomicMax", "atomicInc",
-    "atomicDec", "atomicCAS", "atomicAnd", "atomicOr",  "atomicXor",
-};
-
 /* The reason a name is outside the dialect, or NULL. */
 static const char *unsupported_why(const char *s, size_t n)
 {
@@ -106,15 +75,6 @@ static const char *unsupported_why(const char *s, size_t n)
         const char *name = unsupported_idents[i].name;
         if (name[0] == s[0] && strlen(name) == n && memcmp(name, s, n) == 0)
             return unsupported_idents[i].why;
-    }
-    if (s[0] != 'a')
-        return NULL;
-    for (size_t i = 0; i < sizeof atomics / sizeof atomics[0]; i++) {
-        size_t an = strlen(atomics[i]);
-        if (n >= an && memcmp(s, atomics[i], an) == 0 &&
-            (n == an || (n == an + 6 && memcmp(s + an, "_block", 6) == 0) ||
-             (n == an + 7 && memcmp(s + an, "_system", 7) == 0)))
-            return why_atomic;
     }
     return NULL;
 }
@@ -176,6 +136,8 @@ size_t lat__tr_rewrite_token(walk *w, size_t i, bool in_pp)
         next = w->toks->count;
 
     if (tk->kind == LAT__TOK_IDENT) {
+        if (t->pass == 1 && (!in_pp || t->cur_mac >= 0))
+            lat__tr_note_ident(t, s, tk->len);
         const char *why = unsupported_why(s, tk->len);
         if (why) {
             char what[96];
@@ -193,6 +155,26 @@ size_t lat__tr_rewrite_token(walk *w, size_t i, bool in_pp)
                 w->decl_start = last + 1;
             }
             return last;
+        }
+        /* __shared__ variables: sizeof an array, uses of the others. */
+        if (t->pass == 2 && !in_pp && is(w, i, "sizeof")) {
+            size_t last;
+            int index = lat__tr_shared_sizeof(w, i, &last);
+            if (index >= 0) {
+                char text[48];
+                snprintf(text, sizeof text, "sizeof(__lat_sht%d)", index);
+                lat__tr_replace(w, tk->off, tok(w, last)->off + tok(w, last)->len, text);
+                return last;
+            }
+        }
+        if (t->pass == 2) {
+            char text[96];
+            bool member = prev != SIZE_MAX && (is(w, prev, ".") || is(w, prev, "->"));
+            const char *use = member ? NULL : lat__tr_shared_use(w, i, text, sizeof text);
+            if (use) {
+                lat__tr_replace(w, tk->off, tk->off + tk->len, use);
+                return i;
+            }
         }
         /* A call to a __device__ function passes the thread context on. */
         if (t->pass == 2 && i != w->plan_name && is(w, next, "(") &&
@@ -308,6 +290,7 @@ void lat__tr_track_structure(walk *w, size_t i)
             } else {
                 w->nested--;
             }
+            lat__tr_shared_scope_end(w);
         }
         w->decl_start = i + 1;
     } else if (is(w, i, ";")) {

@@ -397,8 +397,11 @@ static void do_define(walk *w, size_t i, size_t end)
     }
     if (lat__macros_set(&t->macros, &mac) != 0)
         t->oom = true;
+    if (t->pass == 1)
+        t->cur_mac = lat__tr_add_macro(t, text_of(w, n), tok(w, n)->len);
     for (size_t j = body; j < end; j = lat__tr_rewrite_token(w, j, true) + 1) {
     }
+    t->cur_mac = -1;
 }
 
 static void do_directive(walk *w, size_t i, size_t end)
@@ -468,10 +471,14 @@ static void walk_file(tr *t, file *f)
     w.plan_name = SIZE_MAX;
     w.planned = SIZE_MAX;
     size_t count = f->toks.count;
-    for (size_t i = 0; i < count && !t->uses_vectors; i++) {
+    for (size_t i = 0; i < count; i++) {
         const lat__tok *tk = &f->toks.items[i];
-        if (tk->kind == LAT__TOK_IDENT && lat__emu_is_vector_type(f->src + tk->off, tk->len))
+        if (tk->kind != LAT__TOK_IDENT)
+            continue;
+        if (!t->uses_vectors && lat__emu_is_vector_type(f->src + tk->off, tk->len))
             t->uses_vectors = true;
+        if (tk->len == 10 && memcmp(f->src + tk->off, "__shared__", 10) == 0)
+            w.has_shared = true;
     }
     for (size_t i = 0; i < count && !t->oom;) {
         const lat__tok *tk = &f->toks.items[i];
@@ -490,6 +497,14 @@ static void walk_file(tr *t, file *f)
             continue;
         }
         apply_edits(&w, i, EDIT_BEFORE);
+        if (w.has_shared && i == w.decl_start) {
+            size_t next = lat__tr_shared_statement(&w, i);
+            if (next) {
+                w.decl_start = next;
+                i = next;
+                continue;
+            }
+        }
         apply_edits(&w, i, EDIT_REPLACE);
         if (w.nested == 0 && w.planned != w.decl_start) {
             w.planned = w.decl_start;
@@ -546,6 +561,7 @@ static void free_tr(tr *t)
     lat__map_free(&t->devfns);
     lat__map_free(&t->defined);
     lat__map_free(&t->once_done);
+    lat__tr_free_program(t);
     free(t->out);
     free(t->msg);
     for (int i = 0; i < t->nkernels; i++)
@@ -576,7 +592,13 @@ lat_status lat__emu_translate(const lat__translate_in *in, lat__translate_out *o
         free_tr(&t);
         return LAT_ERROR_OUT_OF_MEMORY;
     }
+    t.cur_fn = t.cur_mac = -1;
     for (t.pass = 1; t.pass <= 2 && !t.oom; t.pass++) {
+        if (t.pass == 2)
+            lat__tr_close_program(&t);
+        t.cur_fn = -1;
+        t.sh_next = 0;
+        t.nshnames = 0;
         lat__macros_free(&t.macros);
         t.macros.base = lat__macros_prelude();
         lat__map_free(&t.once_done);
@@ -589,6 +611,9 @@ lat_status lat__emu_translate(const lat__translate_in *in, lat__translate_out *o
         lat__tr_out_str(&t, "\n");
         walk_file(&t, root);
     }
+    t.pass = 2;
+    if (!t.oom && t.status == LAT_OK)
+        lat__tr_emit_tables(&t);
     if (t.nerrors > MAX_ERRORS &&
         lat__strbuf_printf(&t.msg, &t.msg_len, "\n(%d more errors not shown)",
                            t.nerrors - MAX_ERRORS) != 0)

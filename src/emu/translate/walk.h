@@ -28,6 +28,48 @@ typedef struct file {
     lat__toks toks;
 } file;
 
+/* A __global__ or __device__ function defined in the program (program.c). */
+typedef struct fninfo {
+    const char *name; /* in the source text */
+    size_t len;
+    bool kernel;
+    lat__map idents; /* the identifiers of its body (first pass) */
+    bool sync;       /* can reach a barrier or a warp operation (itself or by calls) */
+    bool seen2;      /* its definition was met in the second pass */
+    int mode;        /* kernels: LAT_EMU_MODE_* */
+} fninfo;
+
+/* A macro's body, as the first pass saw it: what it can reach. */
+typedef struct macinfo {
+    const char *name;
+    size_t len;
+    lat__map idents;
+    bool sync;
+} macinfo;
+
+/* A __shared__ variable (shared.c). */
+typedef struct shvar {
+    char *type_def; /* "typedef ... __lat_shtN ...;" */
+    const char *name;
+    size_t len;
+    bool ext; /* extern: the dynamic shared memory */
+    int fn;   /* the function declaring it, -1 at file scope */
+} shvar;
+
+/* A name a __shared__ variable's uses are rewritten to, while it is in scope. */
+typedef struct shname {
+    const char *name;
+    size_t len;
+    int depth; /* brace depth of its declaration (0: file scope) */
+    int index; /* into tr.shvars */
+} shname;
+
+/* A __device__ or __constant__ variable at file scope. */
+typedef struct gvar {
+    const char *name;
+    size_t len;
+} gvar;
+
 typedef struct tr {
     const lat__translate_in *in;
     int pass; /* 1: learn the __device__ functions; 2: write */
@@ -48,6 +90,22 @@ typedef struct tr {
     int depth;
     bool uses_vectors;
     bool oom;
+    /* What the first pass learns of the program (program.c). */
+    fninfo *fns;
+    int nfns, fns_cap;
+    lat__map fn_index; /* name -> index in fns */
+    macinfo *macs;
+    int nmacs, macs_cap;
+    lat__map mac_index;
+    int cur_fn;  /* the function whose body is being walked, or -1 */
+    int cur_mac; /* the macro whose body is being read (first pass), or -1 */
+    shvar *shvars;
+    int nshvars, shvars_cap;
+    int sh_next; /* second pass: the next __shared__ variable's index */
+    shname *shnames;
+    int nshnames, shnames_cap;
+    gvar *gvars;
+    int ngvars, gvars_cap;
 } tr;
 
 /* A pending edit at a token of the file being walked. */
@@ -88,6 +146,7 @@ typedef struct walk {
     edit *edits;
     size_t nedits, edits_cap;
     size_t planned;   /* decl_start of the declaration last planned */
+    bool has_shared;  /* the file names __shared__ */
     size_t plan_name; /* the planned function's name token (SIZE_MAX: none) */
 } walk;
 
@@ -156,6 +215,41 @@ size_t lat__tr_rewrite_token(walk *w, size_t i, bool in_pp);
 /* Follows parentheses, braces and declaration boundaries at token i (code only). */
 void lat__tr_track_structure(walk *w, size_t i);
 void lat__tr_push_brace(walk *w, brace_kind kind);
+
+/* ---- program.c --------------------------------------------------------------------------- */
+
+/* Whether a name is a barrier or a warp operation (block: a block barrier). */
+bool lat__tr_is_sync_name(const char *s, size_t n, bool *block);
+/* First pass: a __global__ or __device__ function's definition begins; returns its index. */
+int lat__tr_add_fn(tr *t, const char *name, size_t len, bool kernel);
+/* First pass: a #define begins (its body's identifiers follow); returns its index. */
+int lat__tr_add_macro(tr *t, const char *name, size_t len);
+/* First pass: an identifier of the current function's or macro's body. */
+void lat__tr_note_ident(tr *t, const char *s, size_t n);
+/* Between the passes: which functions can reach a barrier or warp operation. */
+void lat__tr_close_program(tr *t);
+/* The function named so, or NULL. */
+fninfo *lat__tr_find_fn(const tr *t, const char *name, size_t len);
+/* After the second pass: the tables the emulator reads (abi.h). */
+void lat__tr_emit_tables(tr *t);
+void lat__tr_free_program(tr *t);
+
+/* ---- shared.c ---------------------------------------------------------------------------- */
+
+/* At the first token i of a statement or file-scope declaration: when it declares a
+ * __shared__ variable, rewrites it and returns the index just past its ';' (0 otherwise). */
+size_t lat__tr_shared_statement(walk *w, size_t i);
+/* What an identifier is rewritten to (a __shared__ variable in scope), or NULL. */
+const char *lat__tr_shared_use(walk *w, size_t i, char *buf, size_t size);
+/* `sizeof a` or `sizeof(a)` at token i, for a function's __shared__ array a: its index
+ * (*last: the last token of the operand), or -1. */
+int lat__tr_shared_sizeof(walk *w, size_t i, size_t *last);
+/* A closing brace ended scopes: forget the names declared in them. */
+void lat__tr_shared_scope_end(walk *w);
+/* Second pass, before a function's definition: the typedefs of its __shared__ variables. */
+void lat__tr_shared_typedefs(walk *w, size_t at, int fn);
+/* A file-scope __device__ or __constant__ variable declaration [d, ';'): its names. */
+void lat__tr_note_globals(walk *w, size_t d);
 
 /* ---- kernel.c --------------------------------------------------------------------------- */
 

@@ -1,0 +1,41 @@
+/*
+ * Fibers for the emulator's kernels that need them (barriers or warp operations the
+ * region loops cannot handle): each CUDA thread of a block runs on a small stack of its
+ * own, and a hand-written x86-64 switch saves the callee-saved registers and the stack
+ * pointer, nothing else (ucontext's swapcontext makes a sigprocmask system call, about
+ * 1 us). Stacks are mapped once per OpenMP worker, with a guard page under each, and
+ * reused by every block the worker runs.
+ */
+#ifndef LAT_EMU_FIBER_H
+#define LAT_EMU_FIBER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Saves the current context, storing its stack pointer in *save, and resumes the one
+ * whose stack pointer is `to` (from an earlier switch or lat__emu_fiber_init). */
+void lat__emu_fiber_switch(void **save, void *to);
+
+/* Prepares a stack whose usable memory ends at top (exclusive) so that switching to the
+ * returned stack pointer calls fn(arg). fn must never return. */
+void *lat__emu_fiber_init(char *top, void (*fn)(void *), void *arg);
+
+/* The stacks of one worker: count stacks of `size` usable bytes, each above a guard page. */
+typedef struct lat__emu_stacks {
+    char *map;
+    size_t map_size;
+    size_t size;   /* usable bytes per stack */
+    size_t stride; /* size + guard */
+    int count;
+} lat__emu_stacks;
+
+/* Makes room for at least n stacks; false when the memory cannot be mapped. */
+bool lat__emu_stacks_reserve(lat__emu_stacks *s, int n);
+/* The lowest usable address of stack i. */
+char *lat__emu_stack_lo(const lat__emu_stacks *s, int i);
+void lat__emu_stacks_free(lat__emu_stacks *s);
+
+/* Usable bytes of each fiber's stack. */
+enum { LAT_EMU_FIBER_STACK = 128 * 1024 };
+
+#endif
