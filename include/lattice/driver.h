@@ -296,8 +296,10 @@ LAT_API lat_status lat_memset_d32_async(lat_context *ctx, lat_deviceptr dst, uin
  * driver has it, else cuMemAlloc): the memory may be used by work queued on `stream`
  * after this call, and reused by the pool once lat_mem_free_async() has been reached.
  * Freed memory stays in the pool, so allocating again costs about a microsecond instead
- * of a cuMemAlloc. The address is checked like any other allocation's (and may also be
- * freed with lat_mem_free(), which waits for the device first).
+ * of a cuMemAlloc. The address is checked like any other allocation's; it may also be
+ * freed with lat_mem_free() once the work using it has finished. lattice lets the device's
+ * default pool keep up to an eighth of device memory (at most 2 GiB) between uses
+ * (LATTICE_POOL=0: plain cuMemAlloc/cuMemFree instead).
  * Errors: LAT_ERROR_INVALID_VALUE (NULL ctx or out, bytes 0, stream of another context);
  * LAT_ERROR_OUT_OF_DEVICE_MEMORY; LAT_ERROR_DRIVER. Thread safety: any thread. */
 LAT_API lat_status lat_mem_alloc_async(lat_context *ctx, size_t bytes, lat_stream *stream,
