@@ -54,6 +54,19 @@ static inline const char *first_line(void)
         ASSERT_OK(t_st_);                                                              \
     } while (0)
 
+/* Skips the case, before it creates anything (a skip does not free arrays), where the
+ * backend cannot run kernels with shared memory, barriers and warp shuffles: a probe
+ * with a one-element sum. */
+static inline void require_block_kernels(lat_context *ctx)
+{
+    lat_array *a, *r = NULL;
+    ASSERT_OK(lat_array_zeros(ctx, LAT_DTYPE_INT32, 1, (size_t[]){1}, &a));
+    lat_status st = lat_array_reduce(LAT_REDUCE_SUM, a, NULL, &r);
+    lat_array_destroy(a);
+    lat_array_destroy(r);
+    ASSERT_OK_OR_SKIP_UNSUPPORTED(ctx, st);
+}
+
 /* Wraps an integer to the width and signedness of t (C's conversion to t). */
 static inline lat_scalar wrap_int(uint64_t bits, lat_dtype t)
 {

@@ -108,6 +108,7 @@ static void check_reduce(lat_context *ctx, lat_reduce_op op, lat_dtype t, size_t
 TEST(sum_of_every_dtype_and_size)
 {
     lat_context *ctx = t_context();
+    require_block_kernels(ctx);
     for (int k = 0; k < LAT_DTYPE_COUNT; k++)
         for (int s = 0; s < NSIZES; s++)
             check_reduce(ctx, LAT_REDUCE_SUM, ALL_DTYPES[k], sizes[s]);
@@ -116,6 +117,7 @@ TEST(sum_of_every_dtype_and_size)
 TEST(every_reduction_of_every_dtype)
 {
     lat_context *ctx = t_context();
+    require_block_kernels(ctx);
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)
         for (int k = 0; k < LAT_DTYPE_COUNT; k++)
             check_reduce(ctx, ops[o], ALL_DTYPES[k], sizes[(o + (size_t)k) % NSIZES]);
@@ -124,6 +126,7 @@ TEST(every_reduction_of_every_dtype)
 TEST(min_and_max_of_every_size)
 {
     lat_context *ctx = t_context();
+    require_block_kernels(ctx);
     for (int s = 0; s < NSIZES; s++) {
         check_reduce(ctx, LAT_REDUCE_MIN, LAT_DTYPE_FLOAT32, sizes[s]);
         check_reduce(ctx, LAT_REDUCE_MAX, LAT_DTYPE_INT64, sizes[s]);
@@ -133,6 +136,7 @@ TEST(min_and_max_of_every_size)
 TEST(empty_arrays_reduce_to_the_neutral_element)
 {
     lat_context *ctx = t_context();
+    require_block_kernels(ctx);
     lat_array *a, *r;
     ASSERT_OK(lat_array_empty(ctx, LAT_DTYPE_INT32, 1, (size_t[]){0}, &a));
     static const struct {
@@ -152,6 +156,7 @@ TEST(empty_arrays_reduce_to_the_neutral_element)
 TEST(min_and_max_skip_nans_unless_all_are)
 {
     lat_context *ctx = t_context();
+    require_block_kernels(ctx);
     float h[5] = {NAN, 3, -2, NAN, 7};
     lat_array *a, *r;
     ASSERT_OK(lat_array_from_host(ctx, LAT_DTYPE_FLOAT32, 1, (size_t[]){5}, h, &a));
@@ -173,6 +178,7 @@ TEST(min_and_max_skip_nans_unless_all_are)
 TEST(a_reduction_into_an_output_of_another_dtype)
 {
     lat_context *ctx = t_context();
+    require_block_kernels(ctx);
     lat_array *a, *o;
     ASSERT_OK(lat_array_arange(ctx, LAT_DTYPE_INT32, 0, 1000, 1, &a));
     ASSERT_OK(lat_array_zeros(ctx, LAT_DTYPE_FLOAT64, 1, (size_t[]){1}, &o));
@@ -197,6 +203,7 @@ TEST(a_reduction_into_an_output_of_another_dtype)
 TEST(dot_of_every_dtype_and_mixed_types)
 {
     lat_context *ctx = t_context();
+    require_block_kernels(ctx);
     for (int k = 0; k < LAT_DTYPE_COUNT + 3; k++) {
         lat_dtype tx = k < LAT_DTYPE_COUNT ? ALL_DTYPES[k] : LAT_DTYPE_INT16;
         lat_dtype ty = k < LAT_DTYPE_COUNT ? tx : k == LAT_DTYPE_COUNT ? LAT_DTYPE_FLOAT32
@@ -301,6 +308,7 @@ TEST(reductions_along_a_leading_or_middle_axis)
 TEST(reductions_along_the_last_axis)
 {
     lat_context *ctx = t_context();
+    require_block_kernels(ctx);
     static const size_t shapes[][3] = {{2, 3, 5}, {4, 3, 1000}, {1, 2, 257}, {3, 2, 1}};
     for (size_t s = 0; s < 4; s++)
         for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++)

@@ -22,6 +22,7 @@ static lat_scan *make_scan(lat_context *ctx, lat_dtype t, const char *op, const 
 TEST(inclusive_and_exclusive_sums)
 {
     lat_context *ctx = t_context();
+    require_block_kernels(ctx);
     static const lat_dtype types[] = {LAT_DTYPE_INT32, LAT_DTYPE_UINT64, LAT_DTYPE_FLOAT64,
                                       LAT_DTYPE_INT8};
     for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
@@ -65,6 +66,7 @@ TEST(values_combine_in_index_order)
 {
     /* "The last non-zero value so far": associative, not commutative. */
     lat_context *ctx = t_context();
+    require_block_kernels(ctx);
     for (int ex = 0; ex < 2; ex++) {
         lat_scan *s = make_scan(ctx, LAT_DTYPE_INT32, "b != 0 ? b : a", "0", ex);
         size_t n = 70001;
@@ -92,6 +94,7 @@ TEST(values_combine_in_index_order)
 TEST(a_running_maximum_with_a_preamble)
 {
     lat_context *ctx = t_context();
+    require_block_kernels(ctx);
     lat_scan *s;
     ASSERT_OK_OR_SKIP_UNSUPPORTED(
         ctx, lat_scan_create(ctx,
@@ -120,6 +123,7 @@ TEST(a_running_maximum_with_a_preamble)
 TEST(empty_arrays_scan_to_nothing)
 {
     lat_context *ctx = t_context();
+    require_block_kernels(ctx);
     lat_scan *s = make_scan(ctx, LAT_DTYPE_INT64, "a + b", "0", 0);
     lat_array *a;
     ASSERT_OK(lat_array_empty(ctx, LAT_DTYPE_INT64, 1, (size_t[]){0}, &a));

@@ -177,9 +177,10 @@ LAT_API lat_status lat_array_wrap(lat_context *ctx, lat_deviceptr ptr, lat_dtype
                                   int ndim, const size_t *shape, lat_array **out);
 
 /* Destroys an array or a view; the memory goes when its last array is destroyed. NULL is
- * a no-op. Waits for nothing: freeing memory in use by queued work is safe (lattice.h's
- * lat_mem_free contract). Thread safety: no other thread may use the array during or
- * after the call. */
+ * a no-op. It may follow the operations that use the array at once: the memory is freed
+ * with lat_mem_free, which on CUDA (cuMemFree) waits for the device's work, and the
+ * emulator's work is done before the call that queued it returns. Thread safety: no
+ * other thread may use the array during or after the call. */
 LAT_API void lat_array_destroy(lat_array *a);
 
 /* Copies host data in (`bytes` must equal lat_array_nbytes(a)) or out (the .get() of
