@@ -186,6 +186,34 @@ TEST(a_0d_array_holds_one_element)
     lat_array_destroy(a);
 }
 
+TEST(asynchronous_host_copies_on_a_stream)
+{
+    lat_context *ctx = t_context();
+    size_t n = 100000;
+    lat_stream *stream;
+    ASSERT_OK(lat_stream_create(ctx, NULL, &stream));
+    double *in, *out;
+    ASSERT_OK(lat_host_alloc(ctx, n * sizeof *in, 0, (void **)&in));
+    ASSERT_OK(lat_host_alloc(ctx, n * sizeof *out, 0, (void **)&out));
+    for (size_t i = 0; i < n; i++)
+        in[i] = (double)i * 0.5;
+    lat_array *a, *b;
+    ASSERT_OK(lat_array_empty(ctx, LAT_DTYPE_FLOAT64, 1, &n, &a));
+    ASSERT_OK(lat_array_set_async(a, in, n * sizeof *in, stream));
+    ASSERT_OK(lat_stream_synchronize(stream));
+    ASSERT_OK(lat_array_scalar_op(LAT_OP_MUL, lat_scalar_f64(4), a, NULL, &b));
+    ASSERT_OK(lat_array_get_async(b, out, n * sizeof *out, stream));
+    ASSERT_OK(lat_stream_synchronize(stream));
+    for (size_t i = 0; i < n; i++)
+        ASSERT_MSG(out[i] == 2.0 * (double)i, "out[%zu] = %g", i, out[i]);
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_array_get_async(b, out, 8, stream));
+    lat_array_destroy(a);
+    lat_array_destroy(b);
+    ASSERT_OK(lat_host_free(ctx, in));
+    ASSERT_OK(lat_host_free(ctx, out));
+    lat_stream_destroy(stream);
+}
+
 TEST(get_scalar_reads_every_dtype)
 {
     lat_context *ctx = t_context();

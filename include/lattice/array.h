@@ -192,6 +192,18 @@ LAT_API void lat_array_destroy(lat_array *a);
 LAT_API lat_status lat_array_set(lat_array *a, const void *host, size_t bytes);
 LAT_API lat_status lat_array_get(const lat_array *a, void *host, size_t bytes);
 
+/* The same queued on `stream` (NULL: the default stream), as lat_memcpy_htod_async and
+ * lat_memcpy_dtoh_async do them: they overlap other work when `host` is page-locked
+ * (lat_host_alloc); synchronise the stream before reading what get_async wrote or
+ * reusing what set_async read. The array's operations run on the default stream, which
+ * a stream created with the default flags waits for. Errors: those of lat_array_set /
+ * lat_array_get, plus LAT_ERROR_INVALID_VALUE (a stream of another context).
+ * Thread safety: any thread. */
+LAT_API lat_status lat_array_set_async(lat_array *a, const void *host, size_t bytes,
+                                       lat_stream *stream);
+LAT_API lat_status lat_array_get_async(const lat_array *a, void *host, size_t bytes,
+                                       lat_stream *stream);
+
 /* Reads a one-element array (a reduction's result) into a scalar of its type.
  * Errors: LAT_ERROR_INVALID_VALUE (NULL argument, an array of another size); those of
  * lat_array_get(). Thread safety: any thread. */

@@ -237,6 +237,22 @@ lat_status lat_array_get(const lat_array *a, void *host, size_t bytes)
     return lat_memcpy_dtoh(a->ctx, host, a->ptr, bytes);
 }
 
+lat_status lat_array_set_async(lat_array *a, const void *host, size_t bytes, lat_stream *stream)
+{
+    lat_status st = check_host_copy(a, host, bytes, "lat_array_set_async");
+    if (st != LAT_OK || bytes == 0)
+        return st;
+    return lat_memcpy_htod_async(a->ctx, a->ptr, host, bytes, stream);
+}
+
+lat_status lat_array_get_async(const lat_array *a, void *host, size_t bytes, lat_stream *stream)
+{
+    lat_status st = check_host_copy(a, host, bytes, "lat_array_get_async");
+    if (st != LAT_OK || bytes == 0)
+        return st;
+    return lat_memcpy_dtoh_async(a->ctx, host, a->ptr, bytes, stream);
+}
+
 lat_status lat_array_get_scalar(const lat_array *a, lat_scalar *value)
 {
     if (!a || !value)
