@@ -83,11 +83,11 @@ static void reduction_source(const void *arg, lat__src *s)
     }
     lat__src_block_ops(s, sp->acc, sp->reduce, sp->neutral);
     lat__src_addf(s,
-        "__global__ void %s(%s, unsigned long long n, lat_t *lat_partial)\n"
+        "__global__ void %s(%s, unsigned long long n, %s *lat_partial)\n"
         "{\n"
         "    __shared__ lat_t lat_warp[32];\n"
         "    lat_t lat_acc = (lat_t)(%s);\n",
-        s1, sp->params, sp->neutral);
+        s1, sp->params, lat_dtype_ctype(sp->acc), sp->neutral);
     /* Four grid strides per iteration: the four maps' loads are independent of the
      * running value, so they are all in flight at once. The emulator runs the same loop
      * (not one chunk per thread, as elementwise kernels do there), so that every block's
@@ -115,7 +115,7 @@ static void reduction_source(const void *arg, lat__src *s)
         "    if (threadIdx.x == 0)\n"
         "        lat_partial[blockIdx.x] = lat_acc;\n"
         "}\n"
-        "__global__ void %s(const lat_t *lat_partial, unsigned int lat_count, lat_t *lat_result)\n"
+        "__global__ void %s(const %s *lat_partial, unsigned int lat_count, %s *lat_result)\n"
         "{\n"
         "    __shared__ lat_t lat_warp[32];\n"
         "    lat_t lat_acc = (lat_t)(%s);\n"
@@ -125,7 +125,7 @@ static void reduction_source(const void *arg, lat__src *s)
         "    if (threadIdx.x == 0)\n"
         "        *lat_result = lat_acc;\n"
         "}\n",
-        sp->map, s2, sp->neutral);
+        sp->map, s2, lat_dtype_ctype(sp->acc), lat_dtype_ctype(sp->acc), sp->neutral);
 }
 
 static lat_status get_reduction(lat_context *ctx, const spec *sp, const char *fn, lat__gen **g)
@@ -207,8 +207,11 @@ static lat_status into_result(lat_context *ctx, lat_dtype type, lat_array *out,
     if (st != LAT_OK)
         return st;
     st = fill(arg, tmp->ptr);
-    if (st == LAT_OK && out)
-        st = lat_array_copy(out, tmp);
+    if (st == LAT_OK && out) {
+        /* One element converted, whatever out's shape (0-d, (1,), (1, 1)...). */
+        lat_operand in = lat_operand_array(tmp);
+        st = lat__ew_apply(ctx, fn, NULL, "a", out->dtype, out->ptr, 1, &in, 1);
+    }
     if (out || st != LAT_OK) {
         lat_array_destroy(tmp);
         if (st == LAT_OK && result)
@@ -474,7 +477,7 @@ static void axis_source(const plan *p, lat_dtype t, bool rows, lat__src *s)
         lat__src_block_ops(s, p->acc, p->reduce, p->neutral);
         lat__src_addf(s,
             "__global__ void lat_axis(const %s *x, unsigned long long outer,\n"
-            "                         unsigned long long len, lat_t *out)\n"
+            "                         unsigned long long len, %s *out)\n"
             "{\n"
             "    __shared__ lat_t lat_warp[32];\n"
             "    for (unsigned long long r = blockIdx.x; r < outer; r += gridDim.x) {\n"
@@ -489,7 +492,7 @@ static void axis_source(const plan *p, lat_dtype t, bool rows, lat__src *s)
             "        __syncthreads();\n"
             "    }\n"
             "}\n",
-            lat_dtype_ctype(t), p->neutral, map);
+            lat_dtype_ctype(t), lat_dtype_ctype(p->acc), p->neutral, map);
         return;
     }
     /* No shuffles or shared memory here, so it runs wherever plain kernels do. */
@@ -498,10 +501,10 @@ static void axis_source(const plan *p, lat_dtype t, bool rows, lat__src *s)
         "__device__ lat_t lat_op(lat_t a, lat_t b) { return (lat_t)(%s); }\n"
         "__global__ void lat_axis(const %s *x, unsigned long long outer,\n"
         "                         unsigned long long len, unsigned long long inner,\n"
-        "                         lat_t *out)\n"
+        "                         %s *out)\n"
         "{\n"
         "    const unsigned long long n = outer * inner;\n",
-        lat_dtype_ctype(p->acc), p->reduce, lat_dtype_ctype(t));
+        lat_dtype_ctype(p->acc), p->reduce, lat_dtype_ctype(t), lat_dtype_ctype(p->acc));
     char body[1024];
     snprintf(body, sizeof body,
              "const unsigned long long lat_base = (i / inner) * len * inner + i %% inner;\n"

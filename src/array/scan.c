@@ -81,6 +81,9 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
                           fn, name);
     lat_dtype t = lat__dtype_resolve(desc->dtype);
     const char *nt = desc->neutral, *op = desc->exclusive ? "exclusive" : "inclusive";
+    /* Parameters are declared with the C type itself, not lat_t: cross-checking reads the
+     * type of a buffer from its parameter (floats compare within a tolerance). */
+    const char *ct = lat_dtype_ctype(t);
     char k1[128], k2[128], k3[128];
     snprintf(k1, sizeof k1, "%s_totals", name);
     snprintf(k2, sizeof k2, "%s_prefix", name);
@@ -95,8 +98,8 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
     block_scan_source(&s, nt);
     lat__src_addf(&s,
         "/* %s scan */\n"
-        "__global__ void %s(const lat_t *x, unsigned long long n, unsigned long long chunk,\n"
-        "                   lat_t *totals)\n"
+        "__global__ void %s(const %s *x, unsigned long long n, unsigned long long chunk,\n"
+        "                   %s *totals)\n"
         "{\n"
         "    __shared__ lat_t lat_warp[32];\n"
         "    const unsigned long long start = blockIdx.x * chunk;\n"
@@ -110,9 +113,9 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
         "    if (threadIdx.x == 0)\n"
         "        totals[blockIdx.x] = carry;\n"
         "}\n",
-        op, k1, nt, nt);
+        op, k1, ct, ct, nt, nt);
     lat__src_addf(&s,
-        "__global__ void %s(lat_t *totals, unsigned int count)\n"
+        "__global__ void %s(%s *totals, unsigned int count)\n"
         "{\n"
         "    __shared__ lat_t lat_warp[32];\n"
         "    lat_t carry = (lat_t)(%s), excl, total;\n"
@@ -124,10 +127,10 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
         "        carry = lat_op(carry, total);\n"
         "    }\n"
         "}\n",
-        k2, nt, nt);
+        k2, ct, nt, nt);
     lat__src_addf(&s,
-        "__global__ void %s(const lat_t *x, lat_t *y, unsigned long long n,\n"
-        "                   unsigned long long chunk, const lat_t *prefix)\n"
+        "__global__ void %s(const %s *x, %s *y, unsigned long long n,\n"
+        "                   unsigned long long chunk, const %s *prefix)\n"
         "{\n"
         "    __shared__ lat_t lat_warp[32];\n"
         "    const unsigned long long start = blockIdx.x * chunk;\n"
@@ -142,7 +145,7 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
         "        carry = lat_op(carry, total);\n"
         "    }\n"
         "}\n",
-        k3, nt, desc->exclusive ? "excl" : "incl");
+        k3, ct, ct, ct, nt, desc->exclusive ? "excl" : "incl");
     lat_status st = lat__src_check(&s, ctx, fn);
     if (st != LAT_OK)
         return st;
