@@ -323,6 +323,26 @@ LAT_API lat_status lat_module_get_kernel(lat_module *mod, const char *name,
 LAT_API const char *lat_kernel_name(const lat_kernel *kernel);
 LAT_API int lat_kernel_param_count(const lat_kernel *kernel);
 
+/* Finds a __device__ or __constant__ variable of the module by name (PyCUDA's
+ * module.get_global): its device address and its size in bytes. Either output may be
+ * NULL. The address may be passed to kernels; it stays valid until the module is
+ * destroyed. It is not an allocation of the context: copy to and from the variable with
+ * the two functions below (lat_memcpy_* refuse it).
+ * Errors: LAT_ERROR_INVALID_VALUE (NULL mod or name, or no such variable: the message
+ * says so); LAT_ERROR_UNSUPPORTED (a backend without module variables: cross-checking);
+ * LAT_ERROR_DRIVER. Thread safety: any thread. */
+LAT_API lat_status lat_module_get_global(lat_module *mod, const char *name, lat_deviceptr *ptr,
+                                         size_t *bytes);
+/* Copy `bytes` to / from the variable `name`, starting `offset` bytes into it. Ordered
+ * after the launches made before them, as lat_memcpy_htod/dtoh are.
+ * Errors: those of lat_module_get_global(); LAT_ERROR_INVALID_VALUE (a NULL host
+ * pointer); LAT_ERROR_INVALID_ADDRESS (offset + bytes overruns the variable).
+ * Thread safety: any thread. */
+LAT_API lat_status lat_module_memcpy_to_global(lat_module *mod, const char *name,
+                                               size_t offset, const void *src, size_t bytes);
+LAT_API lat_status lat_module_memcpy_from_global(lat_module *mod, const char *name,
+                                                 size_t offset, void *dst, size_t bytes);
+
 /* ------------------------------------------------------------------------------------ */
 /* Launch                                                                               */
 /* ------------------------------------------------------------------------------------ */

@@ -71,6 +71,12 @@ typedef struct lat__backend {
     /* Launches. params[i] points to the value of parameter i, as for cuLaunchKernel;
      * params is NULL when the kernel has no parameters. */
     lat_status (*launch)(lat_kernel *kernel, const lat__launch *launch, void **params);
+
+    /* Finds the module's __device__ or __constant__ variable `name`: its address and size.
+     * Returns LAT_ERROR_INVALID_VALUE without a message (the core writes it) when the
+     * module has no such variable. NULL: the backend has none (LAT_ERROR_UNSUPPORTED). */
+    lat_status (*module_get_global)(lat_module *mod, const char *name, lat_deviceptr *ptr,
+                                    size_t *bytes);
 } lat__backend;
 
 /* The backends compiled into the library, in the order automatic selection tries them. */

@@ -3,6 +3,7 @@
  * loaded at run time (loader.c). Each operation lives in the file of its concern.
  */
 #include "cuda_internal.h"
+#include "global.h"
 
 const lat__backend lat__backend_cuda = {
     .name = "cuda",
@@ -25,4 +26,5 @@ const lat__backend lat__backend_cuda = {
     .kernel_get = lat__cuda_kernel_get,
     .kernel_release = lat__cuda_kernel_release,
     .launch = lat__cuda_launch,
+    .module_get_global = lat__cuda_module_get_global,
 };

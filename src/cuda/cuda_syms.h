@@ -52,6 +52,8 @@
     X(CUresult, cuModuleUnload, cuModuleUnload, (CUmodule module), 0)                      \
     X(CUresult, cuModuleGetFunction, cuModuleGetFunction,                                   \
       (CUfunction *fn, CUmodule module, const char *name), 0)                               \
+    X(CUresult, cuModuleGetGlobal, cuModuleGetGlobal_v2,                                    \
+      (CUdeviceptr *dptr, size_t *bytes, CUmodule module, const char *name), 0)             \
     X(CUresult, cuFuncGetAttribute, cuFuncGetAttribute,                                     \
       (int *value, CUfunction_attribute attrib, CUfunction fn), 0)                          \
     X(CUresult, cuFuncGetParamInfo, cuFuncGetParamInfo,                                     \

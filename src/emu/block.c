@@ -58,6 +58,7 @@ struct lat__emu_fblock {
     int n, live, at_bar;
     int bar_count; /* arrivals whose predicate was non-zero */
     uint32_t exited[32], arrived[32];
+    int am_waiting[32]; /* lanes waiting in __activemask, per warp */
     void *host_sp, *host_fake;
     const void *host_lo;
     size_t host_size;
@@ -218,7 +219,24 @@ static void release_barrier(struct lat__emu_fblock *b)
     b->bar_count = 0;
 }
 
-/* Completes the warp's operations whose lanes have all arrived. */
+static void complete(struct lat__emu_fblock *b, int w, uint32_t group)
+{
+    uint64_t vals[32];
+    for (int j = 0; j < 32; j++)
+        vals[j] = group >> j & 1u ? b->f[w * 32 + j].val : 0;
+    for (int j = 0; j < 32; j++) {
+        if (!(group >> j & 1u))
+            continue;
+        fiber *fj = &b->f[w * 32 + j];
+        fj->result = lat__emu_warp_result(fj->op, j, group, vals, fj->arg, fj->width, &fj->pred);
+        fj->state = F_RUN;
+    }
+    b->arrived[w] &= ~group;
+}
+
+/* Completes the warp's operations whose lanes have all arrived at an operation of the
+ * same kind. __activemask completes when no lane of the warp can run any more: its
+ * result is the lanes that reached one, as the lanes a GPU would find converged there. */
 static void warp_progress(struct lat__emu_fblock *b, int w)
 {
     for (;;) {
@@ -228,26 +246,35 @@ static void warp_progress(struct lat__emu_fblock *b, int w)
             if (!(arrived >> l & 1u))
                 continue;
             fiber *fl = &b->f[w * 32 + l];
+            if (fl->op == LAT_EMU_W_ACTIVE)
+                continue;
             uint32_t need = (fl->mask | 1u << l) & ~b->exited[w];
             if ((arrived & need) != need)
                 continue;
-            uint64_t vals[32];
-            for (int j = 0; j < 32; j++)
-                vals[j] = need >> j & 1u ? b->f[w * 32 + j].val : 0;
-            for (int j = 0; j < 32; j++) {
-                if (!(need >> j & 1u))
-                    continue;
-                fiber *fj = &b->f[w * 32 + j];
-                fj->result = lat__emu_warp_result(fj->op, j, need, vals, fj->arg, fj->width,
-                                                  &fj->pred);
-                fj->state = F_RUN;
-            }
-            b->arrived[w] &= ~need;
+            bool same = true;
+            for (int j = 0; j < 32 && same; j++)
+                if (need >> j & 1u)
+                    same = b->f[w * 32 + j].op == fl->op;
+            if (!same)
+                continue;
+            complete(b, w, need);
             progress = true;
         }
         if (!progress)
-            return;
+            break;
     }
+    if (!b->am_waiting[w])
+        return;
+    uint32_t active = 0;
+    for (int j = 0; j < 32 && w * 32 + j < b->n; j++) {
+        const fiber *f = &b->f[w * 32 + j];
+        if (f->state == F_RUN)
+            return;
+        if (f->state == F_WARP && f->op == LAT_EMU_W_ACTIVE)
+            active |= 1u << j;
+    }
+    b->am_waiting[w] = 0;
+    complete(b, w, active);
 }
 
 /* ---- a fiber's life ------------------------------------------------------------------------ */
@@ -329,6 +356,7 @@ void lat__emu_run_fibers(lat__emu_worker *w, const lat__emu_kernel *k, const lat
     b->failed = false;
     b->host_known = false;
     memset(b->arrived, 0, sizeof b->arrived);
+    memset(b->am_waiting, 0, sizeof b->am_waiting);
     memset(b->exited, 0, sizeof b->exited);
     /* Lanes past the block's last thread have exited from the start. */
     int nwarps = (n + 31) / 32;
@@ -388,8 +416,11 @@ int lat__emu_barrier(lat__emu_thread *t, int kind, int pred, const char *file, i
     b->bar_count += pred != 0;
     if (b->at_bar == b->live)
         release_barrier(b);
-    else
+    else {
+        if (b->am_waiting[t->lin >> 5])
+            warp_progress(b, (int)(t->lin >> 5));
         wait_here(b, me, false);
+    }
     return (int)me->result;
 }
 
@@ -408,6 +439,8 @@ uint64_t lat__emu_warp_op(lat__emu_thread *t, int op, unsigned mask, uint64_t va
     me->file = file;
     me->line = line;
     b->arrived[w] |= 1u << (i & 31);
+    if (op == LAT_EMU_W_ACTIVE)
+        b->am_waiting[w]++;
     warp_progress(b, w);
     if (me->state != F_RUN)
         wait_here(b, me, true);
@@ -428,5 +461,5 @@ unsigned lat__emu_activemask(lat__emu_thread *t)
     lat__emu_worker *w = t->rt;
     if (!w->on_fiber)
         return 0xffffffffu;
-    return ~w->fb->exited[t->lin >> 5];
+    return (unsigned)lat__emu_warp_op(t, LAT_EMU_W_ACTIVE, 0, 0, 0, 32, NULL, 0);
 }

@@ -7,6 +7,7 @@
 #include "emu.h"
 
 #include "atomics.h"
+#include "mathx.h"
 #include "prelude.h"
 #include "runtime.h"
 #include "translate/translate.h"
@@ -118,6 +119,8 @@ static void add_symbols(TCCState *s)
     add_table(s, sym, n);
     sym = lat__emu_atomic_symbols(&n);
     add_table(s, sym, n);
+    sym = lat__emu_mathx_symbols(&n);
+    add_table(s, sym, n);
 }
 
 /* Defines a NAME or NAME=VALUE option in TinyCC. */
@@ -222,6 +225,34 @@ static lat_status find_kernels(lat_context *ctx, TCCState *s, const lat__transla
     return LAT_OK;
 }
 
+/* The module's variables, by the address and size the program records (abi.h). */
+static lat_status find_globals(lat_context *ctx, TCCState *s, const lat__translate_out *tr,
+                               lat__emu_module *m)
+{
+    if (tr->nglobals == 0)
+        return LAT_OK;
+    m->globals = calloc((size_t)tr->nglobals, sizeof *m->globals);
+    if (!m->globals)
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+    for (int i = 0; i < tr->nglobals; i++) {
+        char sym[600];
+        snprintf(sym, sizeof sym, LAT_EMU_GADDR_PREFIX "%s", tr->globals[i]);
+        void *const *addr = tcc_get_symbol(s, sym);
+        snprintf(sym, sizeof sym, LAT_EMU_GSIZE_PREFIX "%s", tr->globals[i]);
+        const unsigned long *size = tcc_get_symbol(s, sym);
+        if (!addr || !size)
+            continue; /* in a region the preprocessor dropped */
+        lat__emu_global *g = &m->globals[m->nglobals];
+        g->name = strdup(tr->globals[i]);
+        if (!g->name)
+            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        g->addr = *addr;
+        g->size = *size;
+        m->nglobals++;
+    }
+    return LAT_OK;
+}
+
 /* Runs TinyCC on the program; holds tcc_lock. */
 static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__emu_options *o,
                           const lat__translate_out *tr, const char *program,
@@ -268,6 +299,8 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__e
     }
     if (st == LAT_OK)
         st = find_kernels(ctx, s, tr, m);
+    if (st == LAT_OK)
+        st = find_globals(ctx, s, tr, m);
     tcc_delete(s);
     return st;
 }
@@ -334,6 +367,9 @@ void lat__emu_module_free(lat__emu_module *m)
         free(m->kernels[i].shoff);
     }
     free(m->kernels);
+    for (int i = 0; i < m->nglobals; i++)
+        free(m->globals[i].name);
+    free(m->globals);
     if (m->code)
         munmap(m->code, m->code_size);
     free(m);

@@ -125,6 +125,19 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
     return LAT_OK;
 }
 
+static lat_status module_get_global(lat_module *mod, const char *name, lat_deviceptr *ptr,
+                                    size_t *bytes)
+{
+    const lat__emu_module *m = mod->impl;
+    for (int i = 0; i < m->nglobals; i++)
+        if (strcmp(m->globals[i].name, name) == 0) {
+            *ptr = (lat_deviceptr)(uintptr_t)m->globals[i].addr;
+            *bytes = m->globals[i].size;
+            return LAT_OK;
+        }
+    return LAT_ERROR_INVALID_VALUE;
+}
+
 const lat__backend lat__backend_emu = {
     .name = "emu",
     .kind = LAT_BACKEND_EMU,
@@ -146,4 +159,5 @@ const lat__backend lat__backend_emu = {
     .kernel_get = kernel_get,
     .kernel_release = kernel_release,
     .launch = launch,
+    .module_get_global = module_get_global,
 };

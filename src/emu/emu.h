@@ -33,11 +33,19 @@ lat_status lat__emu_options_parse(lat_context *ctx, const lat__source *src, lat_
 void lat__emu_options_free(lat__emu_options *o);
 
 /* ---- compile.c: translation and TinyCC ------------------------------------------------ */
+typedef struct lat__emu_global {
+    char *name;
+    void *addr;
+    size_t size;
+} lat__emu_global;
+
 typedef struct lat__emu_module {
     void *code; /* the relocated program, mmap'd */
     size_t code_size;
     lat__emu_kernel *kernels;
     int nkernels;
+    lat__emu_global *globals; /* __device__ and __constant__ variables */
+    int nglobals;
 } lat__emu_module;
 
 /* Translates and compiles src. On success *out is the module and *log the compiler's

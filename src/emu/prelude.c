@@ -16,8 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Stands for the vector types in lines[]. */
+/* Stand for the vector types and the rounding-mode intrinsics in lines[]. */
 static const char VECTORS[] = "";
+static const char ROUNDING[] = "";
 
 static const char *const lines[] = {
     "#define __CUDACC__ 1",
@@ -443,6 +444,55 @@ static const char *const lines[] = {
     "unsigned long long __umul64hi(unsigned long long, unsigned long long);",
     "#define __mul24(a, b) ((int)(a) * (int)(b))",
     "#define __umul24(a, b) ((unsigned)(a) * (unsigned)(b))",
+    "static inline unsigned __lat_absdiff_i(int x, int y) { return x > y ? (unsigned)x - (unsigned)y : (unsigned)y - (unsigned)x; }",
+    "#define __sad(x, y, z) (__lat_absdiff_i(x, y) + (unsigned)(z))",
+    "#define __usad(x, y, z) (((unsigned)(x) > (unsigned)(y) ? (unsigned)(x) - (unsigned)(y) : (unsigned)(y) - (unsigned)(x)) + (unsigned)(z))",
+    "#define __hadd(x, y) ((int)(((long long)(x) + (long long)(y)) >> 1))",
+    "#define __rhadd(x, y) ((int)(((long long)(x) + (long long)(y) + 1) >> 1))",
+    "#define __uhadd(x, y) ((unsigned)(((unsigned long long)(x) + (unsigned)(y)) >> 1))",
+    "#define __urhadd(x, y) ((unsigned)(((unsigned long long)(x) + (unsigned)(y) + 1) >> 1))",
+    "static inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) { unsigned long long v = ((unsigned long long)y << 32) | x; unsigned r = 0;"
+    " for (int i = 0; i < 4; i++) r |= (unsigned)(v >> (8 * ((s >> (4 * i)) & 7)) & 0xff) << (8 * i); return r; }",
+    "static inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned s) { unsigned long long v = ((unsigned long long)hi << 32) | lo; return (unsigned)((v << (s & 31)) >> 32); }",
+    "static inline unsigned __funnelshift_lc(unsigned lo, unsigned hi, unsigned s) { unsigned long long v = ((unsigned long long)hi << 32) | lo; return s >= 32 ? lo : (unsigned)((v << s) >> 32); }",
+    "static inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s) { unsigned long long v = ((unsigned long long)hi << 32) | lo; return (unsigned)(v >> (s & 31)); }",
+    "static inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned s) { unsigned long long v = ((unsigned long long)hi << 32) | lo; return s >= 32 ? hi : (unsigned)(v >> s); }",
+    "#define __double2hiint(d) ((int)(__double_as_longlong(d) >> 32))",
+    "#define __double2loint(d) ((int)__double_as_longlong(d))",
+    "#define __hiloint2double(hi, lo) __longlong_as_double(((long long)(hi) << 32) | (unsigned)(lo))",
+    "#define __frsqrt_rn(x) (1.0f / sqrtf(x))",
+    "#define __fsqrt_rn(x) sqrtf(x)",
+    "#define __dsqrt_rn(x) sqrt((double)(x))",
+    "#define __frcp_rn(x) (1.0f / (float)(x))",
+    "#define __drcp_rn(x) (1.0 / (double)(x))",
+    "#define __fadd_rn(a, b) ((float)(a) + (float)(b))",
+    "#define __fsub_rn(a, b) ((float)(a) - (float)(b))",
+    "#define __fmul_rn(a, b) ((float)(a) * (float)(b))",
+    "#define __fdiv_rn(a, b) ((float)(a) / (float)(b))",
+    "#define __fmaf_rn(a, b, c) fmaf(a, b, c)",
+    "#define __dadd_rn(a, b) ((double)(a) + (double)(b))",
+    "#define __dsub_rn(a, b) ((double)(a) - (double)(b))",
+    "#define __dmul_rn(a, b) ((double)(a) * (double)(b))",
+    "#define __ddiv_rn(a, b) ((double)(a) / (double)(b))",
+    "#define __fma_rn(a, b, c) fma((double)(a), (double)(b), (double)(c))",
+    "#define __int2float_rn(i) ((float)(int)(i))",
+    "#define __uint2float_rn(i) ((float)(unsigned)(i))",
+    "#define __int2double_rn(i) ((double)(int)(i))",
+    "#define __uint2double_rn(i) ((double)(unsigned)(i))",
+    "#define __ll2double_rn(i) ((double)(long long)(i))",
+    "#define __ull2double_rn(i) ((double)(unsigned long long)(i))",
+    "#define __ll2float_rn(i) ((float)(long long)(i))",
+    "#define __ull2float_rn(i) ((float)(unsigned long long)(i))",
+    "#define __double2float_rn(d) ((float)(double)(d))",
+    /* The other rounding modes, and conversions that saturate as the GPU's do (mathx.c). */
+    "float __lat_fop(int, int, float, float, float);",
+    "double __lat_dop(int, int, double, double, double);",
+    "long long __lat_f2i(double, int, int);",
+    "unsigned long long __lat_f2ull(double, int);",
+    "float __lat_i2f(unsigned long long, int, int);",
+    "double __lat_i2d(unsigned long long, int, int);",
+    "float __lat_d2f(double, int);",
+    ROUNDING,
 };
 
 /* CUDA's vector types, aligned as CUDA aligns them (float2 to 8 bytes, float4 to 16),
@@ -492,6 +542,70 @@ static size_t vectors(char *p)
     return at;
 }
 
+/* CUDA's intrinsics with a rounding mode in their name: _rn is C's (in lines[]), _rz
+ * _ru _rd go to the host (mathx.c); conversions to integers saturate in every mode. */
+static size_t rounding(char *p)
+{
+    static const char *const modes[] = {"rn", "rz", "ru", "rd"};
+    static const struct {
+        const char *name, *args, *call;
+    } ops[] = {
+        {"__fadd", "(a, b)", "__lat_fop(0, %d, a, b, 0)"},
+        {"__fsub", "(a, b)", "__lat_fop(1, %d, a, b, 0)"},
+        {"__fmul", "(a, b)", "__lat_fop(2, %d, a, b, 0)"},
+        {"__fdiv", "(a, b)", "__lat_fop(3, %d, a, b, 0)"},
+        {"__frcp", "(a)", "__lat_fop(4, %d, a, 0, 0)"},
+        {"__fsqrt", "(a)", "__lat_fop(5, %d, a, 0, 0)"},
+        {"__fmaf", "(a, b, c)", "__lat_fop(6, %d, a, b, c)"},
+        {"__dadd", "(a, b)", "__lat_dop(0, %d, a, b, 0)"},
+        {"__dsub", "(a, b)", "__lat_dop(1, %d, a, b, 0)"},
+        {"__dmul", "(a, b)", "__lat_dop(2, %d, a, b, 0)"},
+        {"__ddiv", "(a, b)", "__lat_dop(3, %d, a, b, 0)"},
+        {"__drcp", "(a)", "__lat_dop(4, %d, a, 0, 0)"},
+        {"__dsqrt", "(a)", "__lat_dop(5, %d, a, 0, 0)"},
+        {"__fma", "(a, b, c)", "__lat_dop(6, %d, a, b, c)"},
+        {"__float2int", "(a)", "((int)__lat_f2i(a, %d, 0))"},
+        {"__float2uint", "(a)", "((unsigned)__lat_f2i(a, %d, 1))"},
+        {"__float2ll", "(a)", "__lat_f2i(a, %d, 2)"},
+        {"__float2ull", "(a)", "__lat_f2ull(a, %d)"},
+        {"__double2int", "(a)", "((int)__lat_f2i(a, %d, 0))"},
+        {"__double2uint", "(a)", "((unsigned)__lat_f2i(a, %d, 1))"},
+        {"__double2ll", "(a)", "__lat_f2i(a, %d, 2)"},
+        {"__double2ull", "(a)", "__lat_f2ull(a, %d)"},
+        {"__int2float", "(a)", "__lat_i2f((unsigned long long)(long long)(int)(a), %d, 0)"},
+        {"__uint2float", "(a)", "__lat_i2f((unsigned)(a), %d, 1)"},
+        {"__ll2float", "(a)", "__lat_i2f((unsigned long long)(long long)(a), %d, 0)"},
+        {"__ull2float", "(a)", "__lat_i2f((unsigned long long)(a), %d, 1)"},
+        {"__ll2double", "(a)", "__lat_i2d((unsigned long long)(long long)(a), %d, 0)"},
+        {"__ull2double", "(a)", "__lat_i2d((unsigned long long)(a), %d, 1)"},
+        {"__double2float", "(a)", "__lat_d2f(a, %d)"},
+    };
+    static const char *const rn_defined[] = {"__fadd", "__fsub", "__fmul", "__fdiv", "__frcp",
+                                             "__fsqrt", "__fmaf", "__dadd", "__dsub", "__dmul",
+                                             "__ddiv", "__drcp", "__dsqrt", "__fma",
+                                             "__int2float", "__uint2float", "__ll2float",
+                                             "__ull2float", "__ll2double", "__ull2double",
+                                             "__double2float"};
+    size_t at = 0;
+    char line[256], call[128];
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        for (int m = 0; m < 4; m++) {
+            bool skip = false;
+            for (size_t j = 0; m == 0 && j < sizeof rn_defined / sizeof rn_defined[0]; j++)
+                if (strcmp(ops[i].name, rn_defined[j]) == 0)
+                    skip = true;
+            if (skip)
+                continue;
+            snprintf(call, sizeof call, ops[i].call, m);
+            int len = snprintf(line, sizeof line, "#define %s_%s%s %s\n", ops[i].name, modes[m],
+                               ops[i].args, call);
+            if (p)
+                memcpy(p + at, line, (size_t)len);
+            at += (size_t)len;
+        }
+    return at;
+}
+
 static char *joined[2]; /* without, with the vector types */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -499,12 +613,19 @@ static char *join_one(bool with_vectors)
 {
     size_t n = 1;
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
-        n += lines[i] != VECTORS ? strlen(lines[i]) + 1 : with_vectors ? vectors(NULL) : 0;
+        n += lines[i] == ROUNDING ? rounding(NULL)
+             : lines[i] != VECTORS ? strlen(lines[i]) + 1
+             : with_vectors        ? vectors(NULL)
+                                   : 0;
     char *p = malloc(n);
     if (!p)
         return NULL;
     size_t at = 0;
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        if (lines[i] == ROUNDING) {
+            at += rounding(p + at);
+            continue;
+        }
         if (lines[i] == VECTORS) {
             if (with_vectors)
                 at += vectors(p + at);

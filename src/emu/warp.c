@@ -8,7 +8,7 @@ const char *lat__emu_warp_name(int op)
         "__ballot_sync",      "__any_sync",        "__all_sync",        "__syncwarp",
         "__match_any_sync",   "__match_all_sync",  "__reduce_add_sync", "__reduce_min_sync",
         "__reduce_max_sync",  "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
-        "__reduce_or_sync",   "__reduce_xor_sync",
+        "__reduce_or_sync",   "__reduce_xor_sync", "__activemask",
     };
     return op >= 0 && op < LAT_EMU_W_COUNT ? names[op] : "a warp operation";
 }
@@ -57,6 +57,8 @@ uint64_t lat__emu_warp_result(int op, int lane, uint32_t group, const uint64_t *
     }
     case LAT_EMU_W_SYNC:
         return 0;
+    case LAT_EMU_W_ACTIVE:
+        return group;
     case LAT_EMU_W_MATCH_ANY: {
         uint32_t bits = 0;
         for (int j = 0; j < 32; j++)

@@ -25,7 +25,8 @@ enum {
     LAT_EMU_W_AND = 15,
     LAT_EMU_W_OR = 16,
     LAT_EMU_W_XORR = 17,
-    LAT_EMU_W_COUNT = 18
+    LAT_EMU_W_ACTIVE = 18, /* __activemask: the lanes that reach it together */
+    LAT_EMU_W_COUNT = 19
 };
 
 /* The names, for messages. */

@@ -624,6 +624,15 @@ lat_status lat__emu_translate(const lat__translate_in *in, lat__translate_out *o
         out->kernels = t.kernels;
         out->nkernels = t.nkernels;
         out->uses_vectors = t.uses_vectors;
+        out->globals = calloc((size_t)t.ngvars + 1, sizeof *out->globals);
+        for (int i = 0; out->globals && i < t.ngvars; i++) {
+            out->globals[i] = strndup(t.gvars[i].name, t.gvars[i].len);
+            if (!out->globals[i])
+                break;
+            out->nglobals++;
+        }
+        if (!out->globals || out->nglobals < t.ngvars)
+            st = LAT_ERROR_OUT_OF_MEMORY;
         t.out = NULL;
         t.kernels = NULL;
         t.nkernels = 0;
@@ -642,6 +651,9 @@ void lat__translate_out_free(lat__translate_out *out)
     for (int i = 0; i < out->nkernels; i++)
         free(out->kernels[i]);
     free(out->kernels);
+    for (int i = 0; i < out->nglobals; i++)
+        free(out->globals[i]);
+    free(out->globals);
     memset(out, 0, sizeof *out);
 }
 

@@ -34,6 +34,8 @@ typedef struct lat__translate_out {
     char **kernels; /* the __global__ functions defined, by name */
     int nkernels;
     bool uses_vectors; /* names a vector type (lat__emu_is_vector_type) */
+    char **globals;    /* the __device__ and __constant__ variables at file scope */
+    int nglobals;
     char *msg;      /* on failure: every error found, one per line */
 } lat__translate_out;
 

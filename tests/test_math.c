@@ -1,0 +1,222 @@
+/* The CUDA math API as far as C has it, the fast and rounding-mode intrinsics, the
+ * integer intrinsics, vector types, bool and the fixed-width types: against the host's C
+ * library, within CUDA's documented error bounds for the float functions (a few ulp:
+ * checked at 2e-6 relative here) and exactly for everything else. */
+#include "harness.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+enum { N = 256 };
+
+__extension__ typedef unsigned __int128 u128;
+
+TEST(float_and_double_functions_match_the_c_library)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <math.h>\n"
+        "__global__ void fns(const float *x, float *f, double *d)\n"
+        "{\n"
+        "    int i = threadIdx.x;\n"
+        "    float a = x[i], p = fabsf(a) + 0.5f;\n"
+        "    double b = a, q = p;\n"
+        "    float *o = f + 24 * i;\n"
+        "    double *e = d + 24 * i;\n"
+        "    o[0] = sinf(a); o[1] = cosf(a); o[2] = tanf(a * 0.25f); o[3] = expf(a);\n"
+        "    o[4] = logf(p); o[5] = sqrtf(p); o[6] = powf(p, 1.5f); o[7] = atan2f(a, p);\n"
+        "    o[8] = tanhf(a); o[9] = erff(a); o[10] = cbrtf(a); o[11] = log1pf(p);\n"
+        "    o[12] = hypotf(a, p); o[13] = fmodf(a, 0.75f); o[14] = floorf(a * 3);\n"
+        "    o[15] = ceilf(a * 3); o[16] = roundf(a * 3); o[17] = truncf(a * 3);\n"
+        "    o[18] = fminf(a, 0.1f); o[19] = fmaxf(a, 0.1f); o[20] = exp2f(a);\n"
+        "    o[21] = log2f(p); o[22] = rsqrtf(p); o[23] = sqrt(p) + sin(a);\n" /* float overloads */
+        "    e[0] = sin(b); e[1] = cos(b); e[2] = tan(b * 0.25); e[3] = exp(b);\n"
+        "    e[4] = log(q); e[5] = sqrt(q); e[6] = pow(q, 1.5); e[7] = atan2(b, q);\n"
+        "    e[8] = tanh(b); e[9] = erf(b); e[10] = cbrt(b); e[11] = log1p(q);\n"
+        "    e[12] = hypot(b, q); e[13] = fmod(b, 0.75); e[14] = floor(b * 3);\n"
+        "    e[15] = ceil(b * 3); e[16] = round(b * 3); e[17] = trunc(b * 3);\n"
+        "    e[18] = fmin(b, 0.1); e[19] = fmax(b, 0.1); e[20] = exp2(b);\n"
+        "    e[21] = log2(q); e[22] = rsqrt(q); e[23] = fma(b, q, 1.0);\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "fns");
+    float x[N];
+    t_rand_floats(x, N, -4, 4);
+    static float f[24 * N];
+    static double d[24 * N];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {N}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_out(f, sizeof f),
+                                       lat_arg_out(d, sizeof d))));
+    for (int i = 0; i < N; i++) {
+        double a = x[i], p = (double)(fabsf(x[i]) + 0.5f);
+        double want[24] = {sin(a), cos(a), tan(a * 0.25), exp(a), log(p), sqrt(p),
+                           pow(p, 1.5), atan2(a, p), tanh(a), erf(a), cbrt(a), log1p(p),
+                           hypot(a, p), fmod(a, 0.75), floor(a * 3), ceil(a * 3),
+                           round(a * 3), trunc(a * 3), fmin(a, 0.1), fmax(a, 0.1), exp2(a),
+                           log2(p), 1 / sqrt(p), (float)sqrt(p) + sin(a)};
+        for (int j = 0; j < 24; j++) {
+            double wf = j == 13 ? fmodf((float)a, 0.75f) : want[j];
+            if (j >= 14 && j <= 17)
+                wf = j == 14 ? floorf(x[i] * 3) : j == 15 ? ceilf(x[i] * 3)
+                     : j == 16 ? roundf(x[i] * 3) : truncf(x[i] * 3);
+            ASSERT_MSG(t_close(f[24 * i + j], wf, 2e-6, 2e-6), "float fn %d of %.9g: %.9g, want %.9g",
+                       j, a, f[24 * i + j], wf);
+            double wd = j == 23 ? fma(a, p, 1.0) : j == 18 ? fmin(a, 0.1) : want[j];
+            ASSERT_MSG(t_close(d[24 * i + j], wd, 1e-14, 1e-15), "double fn %d of %.17g: %.17g, want %.17g",
+                       j, a, d[24 * i + j], wd);
+        }
+    }
+}
+
+TEST(integer_intrinsics_are_exact)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__global__ void bits(const unsigned *x, unsigned *o)\n"
+        "{\n"
+        "    int i = threadIdx.x;\n"
+        "    unsigned a = x[i], b = x[(i + 1) % blockDim.x];\n"
+        "    unsigned long long l = ((unsigned long long)a << 32) | b;\n"
+        "    unsigned *r = o + 20 * i;\n"
+        "    r[0] = __popc(a); r[1] = __popcll(l); r[2] = __clz((int)a); r[3] = __clzll((long long)l);\n"
+        "    r[4] = __ffs((int)a); r[5] = __ffsll((long long)l); r[6] = __brev(a);\n"
+        "    r[7] = (unsigned)(__brevll(l) >> 32); r[8] = (unsigned)__mulhi((int)a, (int)b);\n"
+        "    r[9] = __umulhi(a, b); r[10] = (unsigned)(__umul64hi(l, l) >> 7);\n"
+        "    r[11] = __mul24(a & 0xffffff, b & 0xfff); r[12] = __sad((int)a, (int)b, 7u);\n"
+        "    r[13] = __usad(a, b, 3u); r[14] = (unsigned)__hadd((int)a, (int)b);\n"
+        "    r[15] = __urhadd(a, b); r[16] = __byte_perm(a, b, 0x5140);\n"
+        "    r[17] = __funnelshift_l(a, b, i); r[18] = __funnelshift_rc(a, b, i);\n"
+        "    r[19] = min(a, b) + max((int)a, (int)b) + umin(a, 5u);\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "bits");
+    unsigned x[64];
+    for (int i = 0; i < 64; i++)
+        x[i] = t_rand_u32() >> (i % 7 * 5);
+    x[3] = 0;
+    unsigned o[20 * 64];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_out(o, sizeof o))));
+    for (int i = 0; i < 64; i++) {
+        unsigned a = x[i], b = x[(i + 1) % 64];
+        unsigned long long l = ((unsigned long long)a << 32) | b;
+        unsigned brev = 0;
+        for (int j = 0; j < 32; j++)
+            brev |= (a >> j & 1u) << (31 - j);
+        unsigned long long brevll = 0;
+        for (int j = 0; j < 64; j++)
+            brevll |= (l >> j & 1u) << (63 - j);
+        unsigned long long v = ((unsigned long long)b << 32) | a;
+        unsigned perm = 0;
+        for (int j = 0; j < 4; j++)
+            perm |= (unsigned)(v >> (8 * ((0x5140u >> (4 * j)) & 7)) & 0xff) << (8 * j);
+        unsigned sh = (unsigned)i;
+        unsigned want[20] = {
+            (unsigned)__builtin_popcount(a), (unsigned)__builtin_popcountll(l),
+            a ? (unsigned)__builtin_clz(a) : 32u, l ? (unsigned)__builtin_clzll(l) : 64u,
+            (unsigned)__builtin_ffs((int)a), (unsigned)__builtin_ffsll((long long)l), brev,
+            (unsigned)(brevll >> 32), (unsigned)(((long long)(int)a * (int)b) >> 32),
+            (unsigned)(((unsigned long long)a * b) >> 32),
+            (unsigned)((unsigned long long)(((u128)l * l) >> 64) >> 7),
+            (unsigned)((int)(a & 0xffffff) * (int)(b & 0xfff)),
+            ((int)a > (int)b ? (unsigned)a - b : (unsigned)b - a) + 7u,
+            (a > b ? a - b : b - a) + 3u,
+            (unsigned)(int)(((long long)(int)a + (int)b) >> 1),
+            (unsigned)(((unsigned long long)a + b + 1) >> 1), perm,
+            (unsigned)((v << (sh & 31)) >> 32),
+            sh >= 32 ? b : (unsigned)(v >> sh),
+            (a < b ? a : b) + (unsigned)((int)a > (int)b ? (int)a : (int)b) + (a < 5 ? a : 5u)};
+        for (int j = 0; j < 20; j++)
+            ASSERT_MSG(o[20 * i + j] == want[j], "intrinsic %d of %#x, %#x: %#x, want %#x", j, a, b,
+                       o[20 * i + j], want[j]);
+    }
+}
+
+TEST(rounding_modes_and_saturating_conversions)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__global__ void modes(float *f, double *d, long long *i)\n"
+        "{\n"
+        "    f[0] = __fadd_rz(1.0f, 1e-8f); f[1] = __fadd_ru(1.0f, 1e-8f);\n"
+        "    f[2] = __fadd_rd(-1.0f, -1e-8f); f[3] = __fmul_ru(3.0f, 1.0f / 3.0f);\n"
+        "    f[4] = __fdiv_rz(1.0f, 3.0f); f[5] = __fdiv_ru(1.0f, 3.0f); f[6] = __fsqrt_rd(2.0f);\n"
+        "    f[7] = __fsqrt_ru(2.0f); f[8] = __int2float_rz(16777217); f[9] = __int2float_ru(16777217);\n"
+        "    f[10] = __double2float_rd(0.1); f[11] = __double2float_ru(0.1);\n"
+        "    f[12] = __saturatef(1.5f) + __saturatef(-2.0f) + __saturatef(0.25f);\n"
+        "    f[13] = __fdividef(1.0f, 4.0f) + __expf(0.0f) + __int_as_float(0x3f800000);\n"
+        "    d[0] = __dadd_rz(1.0, 1e-17); d[1] = __dadd_ru(1.0, 1e-17); d[2] = __ddiv_rd(1.0, 3.0);\n"
+        "    d[3] = __ddiv_ru(1.0, 3.0); d[4] = __ll2double_rz(9007199254740993LL);\n"
+        "    d[5] = __hiloint2double(__double2hiint(2.5), __double2loint(2.5));\n"
+        "    i[0] = __float2int_rn(2.5f); i[1] = __float2int_rn(3.5f); i[2] = __float2int_rz(-2.7f);\n"
+        "    i[3] = __float2int_ru(2.1f); i[4] = __float2int_rd(-2.1f); i[5] = __float2int_rn(3e9f);\n"
+        "    i[6] = __float2int_rn(-3e9f); i[7] = __float2uint_rn(-5.0f); i[8] = __float2int_rn(__int_as_float(0x7fc00000));\n"
+        "    i[9] = __double2ll_rd(-0.5); i[10] = (long long)__double2ull_ru(1e30);\n"
+        "    i[11] = __float2ll_rz(1e19f); i[12] = __double2uint_ru(4294967295.5);\n"
+        "    i[13] = __float_as_int(1.0f); i[14] = __double_as_longlong(1.0);\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "modes");
+    float f[14];
+    double d[6];
+    long long i[15];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                              LAT_ARGS(lat_arg_out(f, sizeof f), lat_arg_out(d, sizeof d),
+                                       lat_arg_out(i, sizeof i))));
+    const float wf[14] = {1.0f, nextafterf(1.0f, 2.0f), nextafterf(-1.0f, -2.0f),
+                          nextafterf(1.0f, 2.0f), 0.333333313465118408203125f,
+                          0.3333333432674407958984375f, 1.41421353816986083984375f,
+                          1.4142136573791503906250f, 16777216.0f, 16777218.0f,
+                          0.0999999940395355224609375f, 0.100000001490116119384765625f, 1.25f,
+                          2.25f};
+    for (int j = 0; j < 14; j++)
+        ASSERT_MSG(f[j] == wf[j], "f[%d] = %.9g, want %.9g", j, f[j], wf[j]);
+    const double wd[6] = {1.0, nextafter(1.0, 2.0), 0.33333333333333331483,
+                          nextafter(0.33333333333333331483, 1.0), 9007199254740992.0, 2.5};
+    for (int j = 0; j < 6; j++)
+        ASSERT_MSG(d[j] == wd[j], "d[%d] = %.17g, want %.17g", j, d[j], wd[j]);
+    const long long wi[15] = {2, 4, -2, 3, -3, 2147483647, -2147483647 - 1, 0, 0, -1,
+                              -1, INT64_MAX, 4294967295LL, 0x3f800000, 0x3ff0000000000000LL};
+    for (int j = 0; j < 15; j++)
+        ASSERT_MSG(i[j] == wi[j], "i[%d] = %lld, want %lld", j, i[j], wi[j]);
+}
+
+TEST(vector_types_bool_and_fixed_width_integers)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <stdint.h>\n"
+        "__global__ void vec(const float4 *in, float4 *out, int2 *p, uint64_t *u, bool *flags)\n"
+        "{\n"
+        "    int i = threadIdx.x;\n"
+        "    float4 v = in[i];\n"
+        "    float2 h = make_float2(v.x + v.y, v.z * v.w);\n"
+        "    out[i] = make_float4(h.y, h.x, (float)sizeof(float3), (float)__alignof__(float4));\n"
+        "    p[i] = make_int2(i, -i);\n"
+        "    int8_t small = (int8_t)(i * 7);\n"
+        "    uint16_t mid = (uint16_t)(i * 4099);\n"
+        "    u[i] = (uint64_t)small + ((uint64_t)mid << 8) + (UINT64_C(1) << 40);\n"
+        "    bool odd = i % 2;\n"
+        "    flags[i] = odd == true && sizeof(double2) == 16 && sizeof(char3) == 3;\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "vec");
+    enum { M = 32 };
+    float in[4 * M], out[4 * M];
+    int p[2 * M];
+    uint64_t u[M];
+    unsigned char flags[M];
+    t_rand_floats(in, 4 * M, -2, 2);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {M}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out),
+                                       lat_arg_out(p, sizeof p), lat_arg_out(u, sizeof u),
+                                       lat_arg_out(flags, sizeof flags))));
+    for (int i = 0; i < M; i++) {
+        ASSERT_TRUE(out[4 * i] == in[4 * i + 2] * in[4 * i + 3]);
+        ASSERT_TRUE(out[4 * i + 1] == in[4 * i] + in[4 * i + 1]);
+        ASSERT_TRUE(out[4 * i + 2] == 12.0f);
+        ASSERT_TRUE(out[4 * i + 3] == 16.0f);
+        ASSERT_EQ(p[2 * i], i);
+        ASSERT_EQ(p[2 * i + 1], -i);
+        ASSERT_U64_EQ(u[i], (uint64_t)(int8_t)(i * 7) + ((uint64_t)(uint16_t)(i * 4099) << 8) +
+                                (1ULL << 40));
+        ASSERT_EQ(flags[i], i % 2);
+    }
+}
