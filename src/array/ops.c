@@ -66,6 +66,7 @@ typedef struct ew_recipe {
     lat_dtype out;
     int nin;
     const lat_operand *ins;
+    int vec; /* elements per 16-byte access on the GPU; 0: one element at a time */
 } ew_recipe;
 
 static void ew_source(const void *arg, lat__src *s)
@@ -103,35 +104,66 @@ static void ew_source(const void *arg, lat__src *s)
     }
     lat__src_emu_loop(s, body.text);
 
-    /* The GPU's: four grid strides per iteration, every load issued before the first
-     * store, so that each thread keeps several loads in flight (one per thread is not
-     * enough to cover the memory's latency at full bandwidth). */
-    lat__src_add(s, "#else\n"
-                    "    const unsigned long long lat_s = (unsigned long long)gridDim.x * blockDim.x;\n"
-                    "    unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                    "    for (; i + 3 * lat_s < n; i += 4 * lat_s) {\n");
+    if (r->vec > 0) {
+        /* The GPU's, when every array has one element size and 16-byte alignment: each
+         * thread moves 16 bytes per array per iteration (one vector load or store), so
+         * that enough bytes are in flight to cover the memory's latency at full
+         * bandwidth; the elements past the last whole vector one at a time. */
+        int v = r->vec;
+        lat__src_add(s, "#else\n"
+                        "    const unsigned long long lat_s = (unsigned long long)gridDim.x * blockDim.x;\n"
+                        "    const unsigned long long lat_t0 = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;\n");
+        lat__src_addf(s, "    const unsigned long long lat_nv = n / %d;\n", v);
+        lat__src_add(s, "    for (unsigned long long lat_v = lat_t0; lat_v < lat_nv; lat_v += lat_s) {\n");
+        for (int k = 0; k < nin; k++) {
+            if (!ins[k].array)
+                continue;
+            lat__src_addf(s,
+                          "        union { uint4 u; %s e[%d]; } lat_a%d;\n"
+                          "        lat_a%d.u = ((const uint4 *)in%d)[lat_v];\n",
+                          lat_dtype_ctype(operand_dtype(&ins[k])), v, k, k, k);
+        }
+        lat__src_addf(s, "        union { uint4 u; %s e[%d]; } lat_o;\n", outc, v);
+        for (int e = 0; e < v; e++) {
+            lat__src_addf(s, "        lat_o.e[%d] = (%s)LAT_F(lat_v * %d + %d", e, outc, v, e);
+            for (int k = 0; k < nin; k++) {
+                if (ins[k].array)
+                    lat__src_addf(s, ", lat_a%d.e[%d]", k, e);
+                else
+                    lat__src_addf(s, ", in%d", k);
+            }
+            lat__src_add(s, ");\n");
+        }
+        lat__src_add(s, "        ((uint4 *)out)[lat_v] = lat_o.u;\n    }\n");
+        lat__src_addf(s, "    for (unsigned long long i = lat_nv * %d + lat_t0; i < n; i += lat_s) {\n        ", v);
+        lat__src_add(s, body.text);
+        lat__src_add(s, "\n    }\n#endif\n}\n");
+    } else {
+        /* The GPU's otherwise: a plain grid-stride loop. */
+        lat__src_add(s, "#else\n"
+                        "    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                        "         i < n; i += (unsigned long long)gridDim.x * blockDim.x) {\n        ");
+        lat__src_add(s, body.text);
+        lat__src_add(s, "\n    }\n#endif\n}\n");
+    }
+    lat__src_free(&body);
+}
+
+/* Elements per 16-byte access when every array (out and the array operands) has one
+ * element size and lies 16-byte aligned; 0 otherwise. */
+static int vector_width(lat_dtype out_dtype, lat_deviceptr out_ptr, int nin,
+                        const lat_operand *ins)
+{
+    size_t size = lat_dtype_size(out_dtype);
+    if (out_ptr % 16 != 0)
+        return 0;
     for (int k = 0; k < nin; k++) {
         if (!ins[k].array)
             continue;
-        const char *t = lat_dtype_ctype(operand_dtype(&ins[k]));
-        for (int u = 0; u < 4; u++)
-            lat__src_addf(s, "        const %s lat_v%d_%d = in%d[i + %d * lat_s];\n", t, k, u,
-                          k, u);
+        if (lat_dtype_size(ins[k].array->dtype) != size || ins[k].array->ptr % 16 != 0)
+            return 0;
     }
-    for (int u = 0; u < 4; u++) {
-        lat__src_addf(s, "        out[i + %d * lat_s] = (%s)LAT_F(i + %d * lat_s", u, outc, u);
-        for (int k = 0; k < nin; k++) {
-            if (ins[k].array)
-                lat__src_addf(s, ", lat_v%d_%d", k, u);
-            else
-                lat__src_addf(s, ", in%d", k);
-        }
-        lat__src_add(s, ");\n");
-    }
-    lat__src_add(s, "    }\n    for (; i < n; i += lat_s) {\n        ");
-    lat__src_add(s, body.text);
-    lat__src_add(s, "\n    }\n#endif\n}\n");
-    lat__src_free(&body);
+    return (int)(16 / size);
 }
 
 lat_status lat__ew_apply(lat_context *ctx, const char *fn, const char *helpers,
@@ -141,9 +173,10 @@ lat_status lat__ew_apply(lat_context *ctx, const char *fn, const char *helpers,
     if (n == 0)
         return LAT_OK;
     /* The key: the types, which operands are arrays, the expression and helpers. */
+    int vec = vector_width(out_dtype, out_ptr, nin, ins);
     char small[512];
     lat__src key = {0};
-    int len = snprintf(small, sizeof small, "ew %d", (int)out_dtype);
+    int len = snprintf(small, sizeof small, "ew %d v%d", (int)out_dtype, vec);
     for (int k = 0; k < nin && len > 0 && (size_t)len < sizeof small; k++)
         len += snprintf(small + len, sizeof small - (size_t)len, " %d%c",
                         (int)operand_dtype(&ins[k]), ins[k].array ? 'a' : 's');
@@ -158,7 +191,7 @@ lat_status lat__ew_apply(lat_context *ctx, const char *fn, const char *helpers,
             return st;
         k_text = key.text;
     }
-    ew_recipe r = {helpers, expr, out_dtype, nin, ins};
+    ew_recipe r = {helpers, expr, out_dtype, nin, ins, vec};
     lat__gen *g;
     lat_status st = lat__gen_get(ctx, k_text, ew_source, &r, NULL,
                                  (const char *const[]){"lat_ew", NULL}, 0, fn, &g);
@@ -182,7 +215,8 @@ lat_status lat__ew_apply(lat_context *ctx, const char *fn, const char *helpers,
         }
     }
     params[1 + nin] = &count;
-    unsigned grid = lat__grid_for(ctx, n, LAT__BLOCK);
+    unsigned grid = lat__grid_for(ctx, vec > 0 && n >= (size_t)vec ? n / (size_t)vec : n,
+                                  LAT__BLOCK);
     return lat_launch(g->kernels[0],
                       &(lat_launch_desc){.grid = {grid, 1, 1}, .block = {LAT__BLOCK, 1, 1}},
                       params);
