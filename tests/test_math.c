@@ -117,7 +117,7 @@ TEST(integer_intrinsics_are_exact)
             (unsigned)(brevll >> 32), (unsigned)(((long long)(int)a * (int)b) >> 32),
             (unsigned)(((unsigned long long)a * b) >> 32),
             (unsigned)((unsigned long long)(((u128)l * l) >> 64) >> 7),
-            (unsigned)((int)(a & 0xffffff) * (int)(b & 0xfff)),
+            (unsigned)((int32_t)((a & 0xffffff) << 8) >> 8) * (b & 0xfff),
             ((int)a > (int)b ? (unsigned)a - b : (unsigned)b - a) + 7u,
             (a > b ? a - b : b - a) + 3u,
             (unsigned)(int)(((long long)(int)a + (int)b) >> 1),

@@ -442,8 +442,10 @@ static const char *const lines[] = {
     "int __mulhi(int, int); unsigned int __umulhi(unsigned int, unsigned int);",
     "long long __mul64hi(long long, long long);",
     "unsigned long long __umul64hi(unsigned long long, unsigned long long);",
-    "#define __mul24(a, b) ((int)(a) * (int)(b))",
-    "#define __umul24(a, b) ((unsigned)(a) * (unsigned)(b))",
+    /* The low 32 bits of the product of the operands' low 24 bits (signed for __mul24). */
+    "#define __LAT_S24(a) ((unsigned)((int)((unsigned)(a) << 8) >> 8))",
+    "#define __mul24(a, b) ((int)(__LAT_S24(a) * __LAT_S24(b)))",
+    "#define __umul24(a, b) (((unsigned)(a) & 0xffffffu) * ((unsigned)(b) & 0xffffffu))",
     "static inline unsigned __lat_absdiff_i(int x, int y) { return x > y ? (unsigned)x - (unsigned)y : (unsigned)y - (unsigned)x; }",
     "#define __sad(x, y, z) (__lat_absdiff_i(x, y) + (unsigned)(z))",
     "#define __usad(x, y, z) (((unsigned)(x) > (unsigned)(y) ? (unsigned)(x) - (unsigned)(y) : (unsigned)(y) - (unsigned)(x)) + (unsigned)(z))",
