@@ -17,10 +17,10 @@
  * and found again by their generated source; the first use of an operation in a context
  * pays for a compile (or a compile-cache hit), later uses only for the launch.
  *
- * Until the emulator supports __shared__, __syncthreads() and warp shuffles, the
- * operations that need them (whole-array and last-axis reductions, dot, the reduction
- * and scan generators) fail on it with LAT_ERROR_UNSUPPORTED; elementwise operations,
- * arange, fill, astype, copies, views and random numbers run on both backends.
+ * Whole-array and last-axis reductions, dot, and the reduction and scan generators use
+ * shared memory, __syncthreads() and warp shuffles; a backend without them answers
+ * LAT_ERROR_UNSUPPORTED (the emulator did before it had them). Everything else uses
+ * plain grid-stride kernels.
  *
  * Conventions are lattice.h's: lat_status results with the detail in lat_last_error(),
  * descriptors valid when zeroed, destroying NULL is a no-op. Operations are queued on
