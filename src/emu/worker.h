@@ -80,6 +80,15 @@ int lat__emu_match_all(lat__emu_thread *t, unsigned mask, uint64_t val, int *pre
                        const char *file, int line);
 unsigned lat__emu_activemask(lat__emu_thread *t);
 
+/* ---- region_rt.c: what region-loop kernels call --------------------------------------- */
+uint64_t lat__emu_rvote(const uint64_t *v, const int *sk, unsigned i, int op,
+                                  unsigned mask);
+unsigned lat__emu_rmatch_all(const uint64_t *v, const int *sk, unsigned i,
+                             unsigned mask, int *pred);
+int lat__emu_bvote(const uint64_t *v, const int *sk, unsigned n, int kind);
+void lat__emu_converged(lat__emu_thread *t, const int *sk, unsigned n, const char *file,
+                        int line);
+
 /* ---- sched.c: region loops' per-block memory ----------------------------------------- */
 void *lat__emu_scratch(lat__emu_thread *t, unsigned long bytes);
 

@@ -58,13 +58,6 @@ static bool top_level_const(const walk *w, size_t b, size_t e)
     return is_const;
 }
 
-/* The parameters of a declaration, split at top-level commas: ranges [b, e). */
-typedef struct params {
-    size_t b[256], e[256];
-    int n;
-    bool too_many;
-} params;
-
 static void split_params(const walk *w, size_t open, size_t close, params *p)
 {
     p->n = 0;
@@ -284,7 +277,6 @@ void lat__tr_plan_declaration(walk *w, size_t d)
         if (kernel)
             fi->mode = fi->sync ? LAT_EMU_MODE_FIBER : LAT_EMU_MODE_PLAIN;
     }
-    bool fiber = fi && fi->mode == LAT_EMU_MODE_FIBER;
 
     params p;
     split_params(w, open, close, &p);
@@ -320,6 +312,15 @@ void lat__tr_plan_declaration(walk *w, size_t d)
     if (!hidden)
         return;
 
+    /* A kernel with barriers: region loops where its body allows, else fibers. */
+    if (fi && kernel && fi->sync && fi->mode == LAT_EMU_MODE_FIBER && !getenv("LATTICE_EMU_FIBERS")) {
+        size_t body_close = lat__match_close(w->toks, after);
+        if (body_close < w->toks->count && lat__tr_region_plan(w, after, body_close, &p))
+            fi->mode = LAT_EMU_MODE_REGION;
+    }
+    bool fiber = fi && fi->mode != LAT_EMU_MODE_PLAIN; /* no loop of ours around the body */
+    bool region = fi && fi->mode == LAT_EMU_MODE_REGION;
+
     /* The hidden parameter. */
     size_t first = next_code(w, open);
     if (p.n == 0 && first < close)
@@ -346,7 +347,9 @@ void lat__tr_plan_declaration(walk *w, size_t d)
         size_t body_close = lat__match_close(w->toks, after);
         if (body_close >= w->toks->count)
             return;
-        /* Fiber kernels run one thread per call: no loop around the body. */
+        /* Fiber kernels run one thread per call: no loop around the body; region loops
+         * are written at the body's end (region.c). */
+        (void)region;
         char *head = fiber ? strdup("") : kernel_head(w, after, &p, copied);
         char *tail = fiber ? strdup("") : kernel_tail(w, body_close);
         char *entry = entry_text(w, name, &p);

@@ -20,14 +20,7 @@
 
 enum { SH_ARRAY = 1, SH_DEREF = 2, SH_FILE = 3 };
 
-/* One declarator of a declaration: [b, e) with its name and the first '[' after it. */
-typedef struct declarator {
-    size_t b, e, name, bracket, eq;
-} declarator;
-
-/* Splits the declaration [d, end) into its specifiers (up to decls[0].b) and up to `max`
- * declarators; returns their number (0 when it cannot read it). */
-static int split_declarators(const walk *w, size_t d, size_t end, declarator *decls, int max)
+int lat__tr_split_declarators(const walk *w, size_t d, size_t end, declarator *decls, int max)
 {
     int n = 0;
     size_t b = d;
@@ -156,7 +149,7 @@ size_t lat__tr_shared_statement(walk *w, size_t i)
     if (sh == SIZE_MAX || end == SIZE_MAX)
         return 0;
     declarator d[64];
-    int n = split_declarators(w, i, end, d, 64);
+    int n = lat__tr_split_declarators(w, i, end, d, 64);
     if (n == 0) {
         lat__tr_reject(w, sh, "this __shared__ declaration", "the translator cannot read it");
         return 0;
@@ -343,7 +336,7 @@ void lat__tr_note_globals(walk *w, size_t d)
     if (end >= w->toks->count)
         return;
     declarator dc[64];
-    int n = split_declarators(w, d, end, dc, 64);
+    int n = lat__tr_split_declarators(w, d, end, dc, 64);
     for (size_t k = d; k < (n ? dc[0].b : end); k = next_code(w, k))
         if (is(w, k, "extern"))
             return; /* a declaration: the definition is elsewhere */

@@ -496,6 +496,8 @@ static void walk_file(tr *t, file *f)
             i++;
             continue;
         }
+        if (w.region)
+            lat__tr_region_token(&w, i);
         apply_edits(&w, i, EDIT_BEFORE);
         if (w.has_shared && i == w.decl_start) {
             size_t next = lat__tr_shared_statement(&w, i);
@@ -517,6 +519,7 @@ static void walk_file(tr *t, file *f)
         i = last + 1;
     }
     lat__tr_emit_upto(&w, strlen(f->src));
+    lat__tr_region_free(&w);
     for (size_t k = 0; k < w.nedits; k++)
         free(w.edits[k].text);
     free(w.edits);

@@ -147,6 +147,7 @@ typedef struct walk {
     size_t nedits, edits_cap;
     size_t planned;   /* decl_start of the declaration last planned */
     bool has_shared;  /* the file names __shared__ */
+    struct lat__region *region; /* the kernel being rearranged into region loops */
     size_t plan_name; /* the planned function's name token (SIZE_MAX: none) */
 } walk;
 
@@ -236,6 +237,14 @@ void lat__tr_free_program(tr *t);
 
 /* ---- shared.c ---------------------------------------------------------------------------- */
 
+/* One declarator of a declaration: [b, e) with its name, the first '[' after the name
+ * and its '=' (SIZE_MAX: none). */
+typedef struct declarator {
+    size_t b, e, name, bracket, eq;
+} declarator;
+/* Splits the declaration [d, end) into its specifiers (up to decls[0].b) and up to `max`
+ * declarators; returns their number (0 when it cannot read it). */
+int lat__tr_split_declarators(const walk *w, size_t d, size_t end, declarator *decls, int max);
 /* At the first token i of a statement or file-scope declaration: when it declares a
  * __shared__ variable, rewrites it and returns the index just past its ';' (0 otherwise). */
 size_t lat__tr_shared_statement(walk *w, size_t i);
@@ -250,6 +259,24 @@ void lat__tr_shared_scope_end(walk *w);
 void lat__tr_shared_typedefs(walk *w, size_t at, int fn);
 /* A file-scope __device__ or __constant__ variable declaration [d, ';'): its names. */
 void lat__tr_note_globals(walk *w, size_t d);
+
+/* ---- region.c ---------------------------------------------------------------------------- */
+
+/* The parameters of a declaration, split at top-level commas: ranges [b, e). */
+typedef struct params {
+    size_t b[256], e[256];
+    int n;
+    bool too_many;
+} params;
+
+/* Second pass, at the definition of a kernel that reaches barriers or warp operations
+ * (body braces open and close): plans its region loops, or returns false when the kernel
+ * must run on fibers (docs/dialect.md says when). */
+bool lat__tr_region_plan(walk *w, size_t open, size_t close, const params *p);
+/* While walking a planned kernel's body: before token i is written. At the closing
+ * brace, the body written so far is rearranged into region loops. */
+void lat__tr_region_token(walk *w, size_t i);
+void lat__tr_region_free(walk *w);
 
 /* ---- kernel.c --------------------------------------------------------------------------- */
 
