@@ -74,7 +74,8 @@ LAT_API const char *lat_version_string(void);
     XX(ERROR_DRIVER, -19, "the CUDA driver or NVRTC reported an error")                   \
     XX(ERROR_INTERNAL, -20, "internal error in lattice")                                  \
     XX(ERROR_CONTEXT_LOST, -21, "an earlier kernel fault left the context unusable")       \
-    XX(ERROR_CROSS_MISMATCH, -22, "cross-checking: the GPU and the emulator disagree")
+    XX(ERROR_CROSS_MISMATCH, -22, "cross-checking: the GPU and the emulator disagree")     \
+    XX(ERROR_CHECK_FAILED, -23, "the emulator's checks found an error (lattice/check.h)")
 
 typedef enum lat_status {
 #define LAT_STATUS_ENUM_(name, value, text) LAT_##name = value,
@@ -191,6 +192,9 @@ typedef struct lat_context_desc {
      * 1e-6); a negative value means 0 (exact). */
     double cross_rtol;
     double cross_atol;
+    /* The emulator's checks (lattice/check.h): LAT_CHECK_* bits; 0 means as
+     * LATTICE_CHECK says (none when unset); LAT_CHECK_OFF means none. */
+    unsigned check;
 } lat_context_desc;
 
 /* Creates a context on a device: the object that owns device memory and modules.
@@ -450,5 +454,7 @@ LAT_API lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *de
 #include "lattice/driver.h"
 /* Device arrays and generated kernels: elementwise, reduction, scan, random. */
 #include "lattice/array.h"
+/* The emulator's checks, schedules and thread maps. */
+#include "lattice/check.h"
 
 #endif /* LATTICE_H */

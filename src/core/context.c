@@ -2,6 +2,7 @@
 #include "backend_select.h"
 #include "driver_ops.h"
 #include "memory.h"
+#include "emu/check/ck.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,8 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
     st = lat__driver_context_init(ctx, desc);
     if (st == LAT_OK)
         st = b->context_create(ctx);
+    if (st == LAT_OK && (st = lat__ck_context_create(ctx, desc)) != LAT_OK) /* emu/check */
+        b->context_destroy(ctx);
     if (st != LAT_OK) {
         lat__driver_context_release(ctx);
         pthread_mutex_destroy(&ctx->lock);
@@ -66,6 +69,7 @@ void lat_context_destroy(lat_context *ctx)
     lat__driver_context_release(ctx); /* streams, events, page-locked memory */
     while (ctx->modules)
         lat_module_destroy(ctx->modules);
+    lat__ck_context_destroy(ctx); /* memcheck's leak report, before the memory goes */
     lat__mem_release_all(ctx);
     ctx->backend->context_destroy(ctx);
     pthread_mutex_destroy(&ctx->lock);

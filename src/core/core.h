@@ -36,6 +36,7 @@ struct lat_context {
     size_t nallocs, allocs_cap;
     struct lat_module *modules; /* doubly linked, destroyed with the context */
     struct lat__ctx_driver *drv; /* the driver layer's state (driver_ops.h) */
+    struct lat__ck_ctx *check;   /* the emulator's checks (emu/check/ck.h), NULL when off */
 };
 
 struct lat_module {

@@ -78,7 +78,8 @@ lat_status lat__module_compile(lat_context *ctx, lat_module *mod, const lat__sou
     snprintf(target, sizeof target, "device %d: compute %d.%d", ctx->device,
              ctx->info.compute_major, ctx->info.compute_minor);
     if (has_module_variables(src->text) ||
-        !lat__cache_key_for(src, b->name, target, "lattice " LAT_VERSION_STRING, NULL, &key)) {
+        !lat__cache_key_for(src, b->name, target, "lattice " LAT_VERSION_STRING,
+                            ctx->check ? "checked" : NULL, &key)) {
         if (lat__cache_enabled())
             lat__cache_count_uncacheable();
         return b->module_create(ctx, mod, src);

@@ -7,6 +7,7 @@
 #include "emu.h"
 
 #include "atomics.h"
+#include "check/ck.h"
 #include "mathx.h"
 #include "prelude.h"
 #include "runtime.h"
@@ -272,6 +273,10 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__e
     for (const char **u = o->undefines; *u; u++)
         tcc_undefine_symbol(s, *u);
     add_symbols(s);
+    if (m->check) {
+        size_t n;
+        add_table(s, lat__ck_symbols(&n), n);
+    }
     int size = -1;
     reset_tcc_globals();
     if (st == LAT_OK && tcc_compile_string(s, program) == 0 && !log->errors)
@@ -301,6 +306,8 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__e
         st = find_kernels(ctx, s, tr, m);
     if (st == LAT_OK)
         st = find_globals(ctx, s, tr, m);
+    if (st == LAT_OK && m->check && lat__ck_module_loaded(m->check, m, s) != LAT_OK)
+        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
     tcc_delete(s);
     return st;
 }
@@ -323,10 +330,15 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         .option_include_dirs = o.include_dirs,
         .defines = o.defines,
         .undefines = o.undefines,
+        .checked = ctx->check != NULL,
     };
     lat__translate_out tr;
+    lat__ck_module *ckm = NULL; /* the checks' instrumentation (check/instrument.c) */
     st = lat__emu_translate(&in, &tr);
+    if (st == LAT_OK && in.checked)
+        st = lat__ck_instrument(&tr.text, &ckm);
     if (st != LAT_OK) {
+        lat__ck_module_free(ckm);
         st = st == LAT_ERROR_OUT_OF_MEMORY || !tr.msg
                  ? lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory")
                  : lat__error(ctx, st, "lat_module_create: %s", tr.msg);
@@ -337,6 +349,10 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     char *program = program_text(&tr);
     lat__emu_module *m = calloc(1, sizeof *m);
     tcc_log log = {.module = src->name};
+    if (m)
+        m->check = ckm;
+    else
+        lat__ck_module_free(ckm);
     if (!program || !m) {
         st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
     } else {
@@ -365,11 +381,13 @@ void lat__emu_module_free(lat__emu_module *m)
         free(m->kernels[i].name);
         free(m->kernels[i].param_sizes);
         free(m->kernels[i].shoff);
+        lat__ck_kernel_free(m->kernels[i].check);
     }
     free(m->kernels);
     for (int i = 0; i < m->nglobals; i++)
         free(m->globals[i].name);
     free(m->globals);
+    lat__ck_module_free(m->check);
     if (m->code)
         munmap(m->code, m->code_size);
     free(m);

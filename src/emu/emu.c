@@ -5,6 +5,7 @@
  */
 #include "emu.h"
 
+#include "check/ck.h"
 #include "emu_devices.h"
 #include "prelude.h"
 
@@ -119,7 +120,9 @@ static void kernel_release(lat_kernel *kernel)
 static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params)
 {
     char msg[1024];
-    lat_status st = lat__emu_run(kernel->impl, l, params, msg, sizeof msg);
+    const lat__emu_kernel *k = kernel->impl;
+    lat_status st = k->check ? lat__ck_run(kernel, l, params, msg, sizeof msg) /* check/ */
+                             : lat__emu_run(k, l, params, msg, sizeof msg);
     if (st != LAT_OK)
         return lat__error(kernel->module->ctx, st, "lat_launch: %s", msg);
     return LAT_OK;

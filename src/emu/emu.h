@@ -46,6 +46,7 @@ typedef struct lat__emu_module {
     int nkernels;
     lat__emu_global *globals; /* __device__ and __constant__ variables */
     int nglobals;
+    struct lat__ck_module *check; /* instrumented for the checks (check/ck.h), else NULL */
 } lat__emu_module;
 
 /* Translates and compiles src. On success *out is the module and *log the compiler's

@@ -2,6 +2,8 @@
  * address. The core checks every range before these run. */
 #include "emu.h"
 
+#include "check/ck.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,17 +37,18 @@ lat_status lat__emu_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out
                           "lat_mem_alloc: %zu bytes is more than the emulator's device memory "
                           "(the host's %zu bytes of RAM)", bytes, total);
     /* 256-byte alignment, as cuMemAlloc gives. */
-    if (posix_memalign(&p, 256, bytes) != 0 || !p)
+    if (posix_memalign(&p, 256, bytes + lat__ck_alloc_pad(ctx)) != 0 || !p)
         return lat__error(ctx, LAT_ERROR_OUT_OF_DEVICE_MEMORY,
                           "lat_mem_alloc: the emulator could not allocate %zu bytes of host "
                           "memory", bytes);
     *out = (lat_deviceptr)(uintptr_t)p;
+    lat__ck_on_alloc(ctx, *out, bytes); /* the checks (check/shadow.c) */
     return LAT_OK;
 }
 
 lat_status lat__emu_mem_free(lat_context *ctx, lat_deviceptr ptr)
 {
-    (void)ctx;
+    lat__ck_on_free(ctx, ptr);
     free((void *)(uintptr_t)ptr);
     return LAT_OK;
 }
@@ -67,6 +70,7 @@ lat_status lat__emu_memset(lat_context *ctx, lat_deviceptr dst, uint32_t value,
 {
     (void)ctx;
     void *p = (void *)(uintptr_t)dst;
+    lat__ck_on_write(ctx, dst, elem_size * count);
     if (elem_size == 1) {
         memset(p, (int)(value & 0xff), count);
     } else if (elem_size == 2) {
@@ -84,7 +88,7 @@ lat_status lat__emu_memset(lat_context *ctx, lat_deviceptr dst, uint32_t value,
 lat_status lat__emu_memcpy_htod(lat_context *ctx, lat_deviceptr dst, const void *src,
                                 size_t bytes)
 {
-    (void)ctx;
+    lat__ck_on_write(ctx, dst, bytes);
     memcpy((void *)(uintptr_t)dst, src, bytes);
     return LAT_OK;
 }
@@ -99,7 +103,7 @@ lat_status lat__emu_memcpy_dtoh(lat_context *ctx, void *dst, lat_deviceptr src, 
 lat_status lat__emu_memcpy_dtod(lat_context *ctx, lat_deviceptr dst, lat_deviceptr src,
                                 size_t bytes)
 {
-    (void)ctx;
+    lat__ck_on_write(ctx, dst, bytes);
     /* Ranges in one allocation may overlap; memmove makes that well defined. */
     memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
     return LAT_OK;

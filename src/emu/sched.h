@@ -18,6 +18,7 @@ typedef struct lat__emu_kernel {
     int mode;            /* LAT_EMU_MODE_* */
     size_t shared_bytes; /* static __shared__ memory of a block */
     unsigned long *shoff; /* offset of each of the module's __shared__ variables (NULL: none) */
+    struct lat__ck_kernel *check; /* a checked module's kernel (check/ck.h), else NULL */
 } lat__emu_kernel;
 
 /* Runs every block of the grid and returns when all have finished. A trap in kernel

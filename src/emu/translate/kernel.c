@@ -275,7 +275,7 @@ void lat__tr_plan_declaration(walk *w, size_t d)
         t->cur_fn = (int)(fi - t->fns);
         lat__tr_shared_typedefs(w, d, t->cur_fn);
         if (kernel)
-            fi->mode = fi->sync ? LAT_EMU_MODE_FIBER : LAT_EMU_MODE_PLAIN;
+            fi->mode = fi->sync || t->in->checked ? LAT_EMU_MODE_FIBER : LAT_EMU_MODE_PLAIN;
     }
 
     params p;

@@ -215,6 +215,12 @@ void lat__tr_emit_tables(tr *t)
         for (int i = 0; i < t->nshvars; i++)
             out(t, t->shvars[i].ext ? "%s1" : "%s_Alignof(__lat_sht%d)", i ? ", " : "", i);
         out(t, "};\n");
+        if (t->in->checked) {
+            out(t, "const char *const __lat_shname[] = {");
+            for (int i = 0; i < t->nshvars; i++)
+                out(t, "%s\"%.*s\"", i ? ", " : "", (int)t->shvars[i].len, t->shvars[i].name);
+            out(t, "};\n");
+        }
     }
     reach r = {calloc((size_t)t->nfns + 1, sizeof(bool)), calloc((size_t)t->nmacs + 1, sizeof(bool)), t};
     if (!r.fn || !r.mac) {

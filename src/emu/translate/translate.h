@@ -27,6 +27,7 @@ typedef struct lat__translate_in {
     const char *const *option_include_dirs; /* from -I options, searched after */
     const char *const *defines;   /* "NAME" or "NAME=VALUE", NULL-terminated, may be NULL */
     const char *const *undefines; /* names, from -U */
+    bool checked; /* for the checks (check/ck.h): every kernel on fibers, shared names kept */
 } lat__translate_in;
 
 typedef struct lat__translate_out {

@@ -1,0 +1,359 @@
+/*
+ * Every memory access of checked device code comes here (instrument.c's __LAT_CK): the
+ * address is placed (an allocation, a __shared__ variable, a local or module array, a
+ * freed allocation, nothing), then memcheck, initcheck, racecheck and the thread maps
+ * look at it. A bad access is not performed: the code gets a scratch buffer instead
+ * (zeros to read, a place to write), so the launch goes on and finds more.
+ */
+#include "ck.h"
+
+#include "emu/sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t lat__ck_block_of_serial(const lat__ck_launch *L, uint32_t serial);
+void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align,
+                     int site, void *base, unsigned long bsize, bool has_base);
+
+static lat_dim3 dim3_of(lat__emu_u3 u)
+{
+    return (lat_dim3){u.x, u.y, u.z};
+}
+
+static lat_dim3 unlinear(uint64_t i, lat__emu_u3 d)
+{
+    lat_dim3 r;
+    r.x = (unsigned)(i % d.x);
+    r.y = (unsigned)(i / d.x % d.y);
+    r.z = (unsigned)(i / d.x / d.y);
+    return r;
+}
+
+/* Where an access fell, for the report. */
+typedef struct place {
+    lat_check_space space;
+    uintptr_t base;
+    size_t size;
+    const char *name;
+} place;
+
+static void fill_access(const lat__ck_launch *L, const lat__ck_fiber *f, const lat__ck_site *s,
+                        size_t size, lat_check_access *a)
+{
+    a->kind = (lat_access_kind)s->kind;
+    a->file = s->file;
+    a->line = s->line;
+    a->expr = s->expr;
+    a->size = size;
+    a->block = dim3_of(f->t.block_idx);
+    a->thread = a->thread_last = dim3_of(f->t.thread_idx);
+    (void)L;
+}
+
+static void finding(lat__ck_launch *L, const lat__ck_fiber *f, int site, lat_check_kind kind,
+                    uintptr_t a, size_t size, const place *pl, const lat__ck_rec *other,
+                    int other_kind)
+{
+    lat_check_report r;
+    memset(&r, 0, sizeof r);
+    r.kind = kind;
+    r.kernel = L->k->name;
+    r.count = 1;
+    const lat__ck_site *s = &L->cm->sites[site];
+    fill_access(L, f, s, size, &r.access);
+    r.other.file = "";
+    r.other.expr = "";
+    r.address = a;
+    if (pl) {
+        r.space = pl->space;
+        r.region_base = pl->base;
+        r.region_size = pl->size;
+        r.offset = (long long)(a - pl->base);
+        r.region_name = pl->name ? pl->name : "";
+    }
+    int other_site = -1;
+    if (other) {
+        const lat__ck_site *o = &L->cm->sites[other->site];
+        other_site = other->site;
+        r.other.kind = (lat_access_kind)other_kind;
+        r.other.file = o->file;
+        r.other.line = o->line;
+        r.other.expr = o->expr;
+        r.other.size = size;
+        r.other.block = other->block == L->serial
+                            ? dim3_of(f->t.block_idx)
+                            : unlinear(lat__ck_block_of_serial(L, other->block), L->grid);
+        r.other.thread = r.other.thread_last = unlinear(other->thread, L->bdim);
+    }
+    lat__ck_report_add(L->ck, &r, site, other_site);
+}
+
+/* The scratch a bad access gets: zeros. */
+static void *sink(lat__ck_launch *L, size_t size)
+{
+    if (size > L->sink_size) {
+        char *p = realloc(L->sink, size);
+        if (!p)
+            lat__ck_abandon(L); /* nothing sensible to hand back */
+        L->sink = p;
+        L->sink_size = size;
+    }
+    memset(L->sink, 0, size);
+    return L->sink;
+}
+
+/* ---- racecheck ------------------------------------------------------------------------------ */
+
+/* Whether an earlier access (rec) and this one conflict: by another thread, overlapping,
+ * with no barrier between them. */
+static bool conflicts(const lat__ck_launch *L, const lat__ck_fiber *f, const lat__ck_rec *rec,
+                      uint8_t mask, bool shared)
+{
+    if (rec->block == 0 || !(rec->mask & mask))
+        return false;
+    if (rec->block == L->serial) {
+        if (rec->thread == f->t.lin)
+            return false;
+        if (rec->epoch != L->epoch)
+            return false; /* a barrier between them */
+        int w = (int)(f->t.lin >> 5);
+        if ((rec->thread >> 5) == (unsigned)w && rec->wepoch != L->wepoch[w])
+            return false; /* a warp synchronisation between them */
+        return true;
+    }
+    if (shared)
+        return false; /* another block's shared memory: not this one */
+    /* Global memory: another block of this launch. */
+    return (uint32_t)(rec->block - L->first_serial) < (uint32_t)(L->serial - L->first_serial);
+}
+
+static void race(lat__ck_launch *L, const lat__ck_fiber *f, int site, int kind, uintptr_t a,
+                 size_t size, lat__ck_rec *recs, uintptr_t off, const place *pl, bool shared)
+{
+    bool writes = kind != LAT_ACCESS_READ;
+    uintptr_t end = off + size;
+    for (uintptr_t g = off / 4; g * 4 < end; g++) {
+        uintptr_t lo = g * 4 > off ? g * 4 : off, hi = g * 4 + 4 < end ? g * 4 + 4 : end;
+        uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * 4));
+        lat__ck_rec *w = &recs[2 * g], *r = &recs[2 * g + 1];
+        if (conflicts(L, f, w, mask, shared))
+            finding(L, f, site, LAT_CHECK_RACE, a, size, pl, w, L->cm->sites[w->site].kind);
+        else if (writes && conflicts(L, f, r, mask, shared))
+            finding(L, f, site, LAT_CHECK_RACE, a, size, pl, r, LAT_ACCESS_READ);
+        lat__ck_rec now = {L->serial, L->epoch, site, (uint16_t)f->t.lin,
+                           L->wepoch[f->t.lin >> 5], mask};
+        if (writes)
+            *w = now;
+        else
+            *r = now;
+    }
+}
+
+/* ---- the maps -------------------------------------------------------------------------------- */
+
+static void map_note(lat__ck_launch *L, const lat__ck_fiber *f, lat__ck_map *m, uintptr_t a,
+                     size_t size, int kind)
+{
+    size_t first = (a - m->base) / m->elem_size, last = (a + size - 1 - m->base) / m->elem_size;
+    long long b = (long long)L->block_lin, th = (long long)f->t.lin;
+    for (size_t e = first; e <= last && e < m->count; e++) {
+        lat_check_map_cell *c = &m->cells[e];
+        if (kind != LAT_ACCESS_WRITE) {
+            c->read_block = b;
+            c->read_thread = th;
+            c->reads++;
+        }
+        if (kind != LAT_ACCESS_READ) {
+            c->write_block = b;
+            c->write_thread = th;
+            c->writes++;
+        }
+    }
+}
+
+/* ---- placing an address ------------------------------------------------------------------------- */
+
+/* Whether [a, a+size) is on the running thread's stack (its locals). */
+static bool on_stack(const lat__ck_launch *L, uintptr_t a, size_t size)
+{
+    uintptr_t lo = (uintptr_t)lat__emu_stack_lo(&L->stacks, L->cur);
+    return a >= lo && a + size <= lo + L->stacks.size;
+}
+
+static bool in_module(const lat__ck_launch *L, uintptr_t a, size_t size)
+{
+    uintptr_t lo = (uintptr_t)L->cm->code;
+    return lo && a >= lo && a + size <= lo + L->cm->code_size;
+}
+
+static lat_check_space space_of(const lat__ck_launch *L, uintptr_t a)
+{
+    if (a - (uintptr_t)L->sh < L->sh_size)
+        return LAT_SPACE_SHARED;
+    if (on_stack(L, a, 1))
+        return LAT_SPACE_LOCAL;
+    if (in_module(L, a, 1))
+        return LAT_SPACE_MODULE;
+    return LAT_SPACE_GLOBAL;
+}
+
+static const char *shared_name(const lat__ck_launch *L, int var)
+{
+    const lat__ck_module *cm = L->cm;
+    if (var < 0 || !cm->shname || var >= cm->nshared)
+        return "";
+    return cm->shname[var];
+}
+
+/* A shared access: checked against the variables' bounds, then the shadows. */
+static void *shared_access(lat__ck_launch *L, lat__ck_fiber *f, int site, int kind, uintptr_t a,
+                           size_t size)
+{
+    const lat__ck_shvar *in = NULL, *near = NULL;
+    uintptr_t best = UINTPTR_MAX;
+    for (int i = 0; i < L->nshv; i++) {
+        const lat__ck_shvar *v = &L->shv[i];
+        if (a >= v->lo && a < v->hi) {
+            in = v;
+            break;
+        }
+        uintptr_t d = a < v->lo ? v->lo - a : a - v->hi + 1;
+        /* Past an end is nearer than before a start at the same distance. */
+        if (d < best || (d == best && a >= v->hi)) {
+            best = d;
+            near = v;
+        }
+    }
+    const lat__ck_shvar *v = in ? in : near;
+    place pl = {LAT_SPACE_SHARED, v ? v->lo : 0, v ? v->hi - v->lo : 0,
+                v ? shared_name(L, v->var) : ""};
+    if ((L->modes & LAT_CHECK_MEMCHECK) && (!in || a + size > in->hi)) {
+        finding(L, f, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
+        return sink(L, size);
+    }
+    uintptr_t off = a - (uintptr_t)L->sh;
+    if (L->sh_init) {
+        if (kind != LAT_ACCESS_WRITE) {
+            for (size_t i = 0; i < size; i++)
+                if (!L->sh_init[off + i]) {
+                    finding(L, f, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
+                    break;
+                }
+        }
+        if (kind != LAT_ACCESS_READ)
+            memset(L->sh_init + off, 1, size);
+    }
+    if (L->sh_race)
+        race(L, f, site, kind, a, size, L->sh_race, off, &pl, true);
+    return (void *)a;
+}
+
+static void *global_access(lat__ck_launch *L, lat__ck_fiber *f, int site, int kind, uintptr_t a,
+                           size_t size, lat__ck_region *r)
+{
+    place pl = {LAT_SPACE_GLOBAL, r->base, r->size, r->name ? r->name : ""};
+    if ((L->modes & LAT_CHECK_MEMCHECK) && a + size > r->base + r->size) {
+        finding(L, f, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
+        return sink(L, size);
+    }
+    uintptr_t off = a - r->base;
+    if (r->init) {
+        if (kind != LAT_ACCESS_WRITE && memchr(r->init + off, 0, size))
+            finding(L, f, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
+        if (kind != LAT_ACCESS_READ)
+            memset(r->init + off, 1, size);
+    }
+    if (r->race)
+        race(L, f, site, kind, a, size, r->race, off, &pl, false);
+    if (r->map)
+        map_note(L, f, r->map, a, size, kind);
+    return (void *)a;
+}
+
+void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align,
+                     int site, void *base, unsigned long bsize, bool has_base)
+{
+    lat__ck_launch *L = t->rt;
+    lat__ck_fiber *f = &L->f[t->lin];
+    const lat__ck_site *s = &L->cm->sites[site];
+    int kind = s->kind;
+    uintptr_t a = (uintptr_t)addr;
+
+    /* What the thread touches, for spin detection; then maybe give way. */
+    f->last_site = site;
+    f->last_addr = a;
+    if (f->nseen <= 4) {
+        bool seen = false;
+        for (int i = 0; i < f->nseen && i < 4; i++)
+            seen |= f->seen[i] == a;
+        if (!seen) {
+            if (f->nseen < 4)
+                f->seen[f->nseen] = a;
+            f->nseen++;
+        }
+    }
+    if (kind != LAT_ACCESS_READ)
+        L->wrote = true;
+    if (++f->slice >= L->budget)
+        lat__ck_yield(L);
+    else if (L->opts.preempt && (L->rng = L->rng * 6364136223846793005ull + 1442695040888963407ull,
+                                 (L->rng >> 61) == 0))
+        lat__ck_yield_now(L);
+
+    bool memcheck = (L->modes & LAT_CHECK_MEMCHECK) != 0;
+    if (memcheck && align > 1 && (a & (align - 1))) {
+        lat__ck_region *r = lat__ck_region_find(L->ck, a);
+        place pl = {space_of(L, a), r ? r->base : a, r ? r->size : 0, r && r->name ? r->name : ""};
+        finding(L, f, site, LAT_CHECK_MISALIGNED, a, size, &pl, NULL, 0);
+    }
+    /* An array named in the access: its bounds are exact. */
+    if (has_base && memcheck) {
+        uintptr_t b = (uintptr_t)base;
+        if (a < b || a + size > b + bsize) {
+            lat_check_space sp = space_of(L, b);
+            place pl = {sp, b, bsize, s->expr};
+            /* The array's name is the expression's first word. */
+            static _Thread_local char name[64];
+            size_t n = strcspn(s->expr, "[ ");
+            if (n >= sizeof name)
+                n = sizeof name - 1;
+            memcpy(name, s->expr, n);
+            name[n] = '\0';
+            pl.name = name;
+            if (sp == LAT_SPACE_GLOBAL) {
+                lat__ck_region *r = lat__ck_region_find(L->ck, b);
+                pl.name = r && r->name ? r->name : "";
+            }
+            finding(L, f, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
+            return sink(L, size);
+        }
+    }
+    if (a - (uintptr_t)L->sh < L->sh_size)
+        return shared_access(L, f, site, kind, a, size);
+    lat__ck_region *r = L->last_region;
+    if (!r || a - r->base >= r->size)
+        r = lat__ck_region_find(L->ck, a);
+    if (r) {
+        L->last_region = r;
+        return global_access(L, f, site, kind, a, size, r);
+    }
+    if (on_stack(L, a, size) || in_module(L, a, size))
+        return (void *)a;
+    if (!memcheck)
+        return (void *)a;
+    const lat__ck_freed *fr = lat__ck_freed_find(L->ck, a, size);
+    if (fr) {
+        place pl = {LAT_SPACE_GLOBAL, fr->base, fr->size, fr->name ? fr->name : ""};
+        finding(L, f, site, LAT_CHECK_USE_AFTER_FREE, a, size, &pl, NULL, 0);
+        return sink(L, size);
+    }
+    lat__ck_region *nr = lat__ck_region_nearest(L->ck, a);
+    if (nr) {
+        place pl = {LAT_SPACE_GLOBAL, nr->base, nr->size, nr->name ? nr->name : ""};
+        finding(L, f, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
+        return sink(L, size);
+    }
+    finding(L, f, site, LAT_CHECK_WILD_ADDRESS, a, size, NULL, NULL, 0);
+    return sink(L, size);
+}

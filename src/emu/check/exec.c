@@ -1,0 +1,918 @@
+/*
+ * Checked launches (ck.h): the blocks of the grid run one after another, each thread of a
+ * block on a fiber of its own. A host loop hands the threads their turns in the order the
+ * schedule says (forward, reverse, or a fresh random permutation after every barrier); a
+ * thread runs until it waits (a barrier, a warp operation), exits, or gives way (every
+ * few thousand accesses, or at random accesses when preempting). So the checks see every
+ * access in an order that can be chosen and replayed, and:
+ *   - synccheck sees each barrier complete: the threads waiting must all wait at the same
+ *     one, and none may have exited;
+ *   - a block whose threads can no longer move (waiting for threads that exited or wait
+ *     elsewhere) is a hang, reported exactly;
+ *   - threads that only give way, touching the same few addresses and nobody writing, for
+ *     a second, spin: a hang too; the watchdog stops anything else after timeout_s.
+ */
+#include "ck.h"
+
+#include "emu/emu.h"
+#include "emu/warp.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define LAT_CK_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LAT_CK_ASAN 1
+#endif
+#endif
+#ifdef LAT_CK_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+enum {
+    SLICE = 4096,      /* accesses before a thread gives way */
+    REDZONE = 64,      /* bytes around each __shared__ variable */
+    MAX_SPIN_MS = 1000 /* threads spinning this long with nobody writing: a hang */
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+    /* splitmix64: small, and the same sequence on every platform. */
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* ---- switching -------------------------------------------------------------------------- */
+
+static void go(void **save, void **fake, void *to, const void *lo, size_t size)
+{
+#ifdef LAT_CK_ASAN
+    __sanitizer_start_switch_fiber(fake, lo, size);
+#else
+    (void)fake;
+    (void)lo;
+    (void)size;
+#endif
+    lat__emu_fiber_switch(save, to);
+#ifdef LAT_CK_ASAN
+    __sanitizer_finish_switch_fiber(fake ? *fake : NULL, NULL, NULL);
+#endif
+}
+
+/* From the running fiber to the host loop; returns when the fiber is resumed. */
+static void to_host(lat__ck_launch *L, lat__ck_fiber *f)
+{
+    go(&f->sp, &f->fake, L->host_sp, L->host_lo, L->host_size);
+}
+
+static void to_fiber(lat__ck_launch *L, int i)
+{
+    L->cur = i;
+    go(&L->host_sp, &L->host_fake, L->f[i].sp, lat__emu_stack_lo(&L->stacks, i),
+       L->stacks.size);
+}
+
+void lat__ck_yield(lat__ck_launch *L)
+{
+    lat__ck_fiber *f = &L->f[L->cur];
+    f->spun = f->nseen <= 4;
+    to_host(L, f);
+}
+
+void lat__ck_yield_now(lat__ck_launch *L)
+{
+    lat__ck_fiber *f = &L->f[L->cur];
+    f->spun = false;
+    to_host(L, f);
+}
+
+_Noreturn void lat__ck_abandon(lat__ck_launch *L)
+{
+    L->failed = true;
+    void *dead;
+    go(&dead, NULL, L->host_sp, L->host_lo, L->host_size);
+    abort(); /* never resumed */
+}
+
+/* ---- failures and hangs -------------------------------------------------------------------- */
+
+static void fail(lat__ck_launch *L, lat_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void fail(lat__ck_launch *L, lat_status st, const char *fmt, ...)
+{
+    if (L->status != LAT_OK)
+        return;
+    L->status = st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(L->msg, L->msg_size, fmt, ap);
+    va_end(ap);
+}
+
+static lat_dim3 dim_of(lat__emu_u3 u)
+{
+    return (lat_dim3){u.x, u.y, u.z};
+}
+
+/* Appends the waiting threads to buf: "N threads, (a) to (b), wait in X at f:l; ...". */
+static void describe_waits(const lat__ck_launch *L, char *buf, size_t size)
+{
+    size_t at = strlen(buf);
+    bool *done = calloc((size_t)L->n, sizeof *done);
+    if (!done)
+        return;
+    for (int i = 0; i < L->n && at + 1 < size; i++) {
+        const lat__ck_fiber *f = &L->f[i];
+        if (done[i] || (f->state != LAT__CKF_BAR && f->state != LAT__CKF_WARP))
+            continue;
+        const char *what = f->state == LAT__CKF_BAR ? "__syncthreads" : lat__emu_warp_name(f->op);
+        int count = 0, last = i;
+        for (int j = i; j < L->n; j++) {
+            const lat__ck_fiber *g = &L->f[j];
+            if (!done[j] && g->state == f->state && g->line == f->line && g->file == f->file &&
+                (f->state == LAT__CKF_BAR || g->op == f->op)) {
+                done[j] = true;
+                count++;
+                last = j;
+            }
+        }
+        const lat__emu_u3 a = f->t.thread_idx, z = L->f[last].t.thread_idx;
+        int w;
+        if (count == 1)
+            w = snprintf(buf + at, size - at, "%sthread (%u,%u,%u) waits in %s at %s:%d",
+                         at ? "; " : "", a.x, a.y, a.z, what, f->file ? f->file : "?", f->line);
+        else
+            w = snprintf(buf + at, size - at, "%s%d threads, (%u,%u,%u) to (%u,%u,%u), wait in %s at %s:%d",
+                         at ? "; " : "", count, a.x, a.y, a.z, z.x, z.y, z.z, what,
+                         f->file ? f->file : "?", f->line);
+        at += w > 0 ? (size_t)w : 0;
+        if (at >= size)
+            at = size - 1;
+    }
+    free(done);
+}
+
+/* The first and last thread (linear order) in a given state, and how many. */
+static int range_of(const lat__ck_launch *L, int state, int *first, int *last)
+{
+    int n = 0;
+    *first = *last = -1;
+    for (int i = 0; i < L->n; i++)
+        if (L->f[i].state == state) {
+            if (*first < 0)
+                *first = i;
+            *last = i;
+            n++;
+        }
+    return n;
+}
+
+static void report_hang(lat__ck_launch *L, const char *why, const lat__ck_fiber *at)
+{
+    lat_check_report r;
+    memset(&r, 0, sizeof r);
+    r.kind = LAT_CHECK_HANG;
+    r.kernel = L->k->name;
+    r.count = 1;
+    r.access.kind = LAT_ACCESS_NONE;
+    r.access.block = dim_of(L->f[0].t.block_idx);
+    r.access.file = "";
+    r.access.expr = "";
+    if (at) {
+        r.access.thread = r.access.thread_last = dim_of(at->t.thread_idx);
+        if (at->last_site >= 0 && at->last_site < L->cm->nsites) {
+            const lat__ck_site *s = &L->cm->sites[at->last_site];
+            r.access.file = s->file;
+            r.access.line = s->line;
+            r.access.expr = s->expr;
+            r.access.kind = s->kind ? (lat_access_kind)s->kind : LAT_ACCESS_NONE;
+            r.address = at->last_addr;
+        }
+    }
+    r.message = why;
+    lat__ck_report_add(L->ck, &r, -2, -2);
+}
+
+/* No thread can move: the block can never finish. */
+static void deadlock(lat__ck_launch *L)
+{
+    char what[900];
+    lat__emu_u3 b = L->f[0].t.block_idx;
+    int n = snprintf(what, sizeof what,
+                     "kernel '%s' can never finish block (%u,%u,%u): %d of its %d threads have "
+                     "not exited and none can go on: ", L->k->name, b.x, b.y, b.z, L->live, L->n);
+    (void)n;
+    describe_waits(L, what, sizeof what);
+    const lat__ck_fiber *first = NULL;
+    for (int i = 0; i < L->n && !first; i++)
+        if (L->f[i].state == LAT__CKF_BAR || L->f[i].state == LAT__CKF_WARP)
+            first = &L->f[i];
+    lat_check_report r;
+    memset(&r, 0, sizeof r);
+    r.kind = LAT_CHECK_HANG;
+    r.kernel = L->k->name;
+    r.count = 1;
+    r.access.kind = first && first->state == LAT__CKF_WARP ? LAT_ACCESS_WARP : LAT_ACCESS_BARRIER;
+    r.access.file = first && first->file ? first->file : "";
+    r.access.line = first ? first->line : 0;
+    r.access.expr = "";
+    r.access.block = dim_of(b);
+    if (first)
+        r.access.thread = r.access.thread_last = dim_of(first->t.thread_idx);
+    r.message = what;
+    lat__ck_report_add(L->ck, &r, -3, -3);
+    fail(L, LAT_ERROR_CHECK_FAILED, "%s", what);
+    L->failed = true;
+}
+
+/* ---- barriers ----------------------------------------------------------------------------------- */
+
+/* synccheck at a barrier's completion: all waiters at one barrier, nobody exited. */
+static void check_barrier(lat__ck_launch *L)
+{
+    if (!(L->modes & LAT_CHECK_SYNCCHECK))
+        return;
+    const lat__ck_fiber *a = NULL;
+    int other = -1;
+    for (int i = 0; i < L->n; i++) {
+        const lat__ck_fiber *f = &L->f[i];
+        if (f->state != LAT__CKF_BAR)
+            continue;
+        if (!a)
+            a = f;
+        else if (other < 0 && (f->line != a->line || f->file != a->file))
+            other = i;
+    }
+    if (!a)
+        return;
+    lat_check_report r;
+    memset(&r, 0, sizeof r);
+    r.kernel = L->k->name;
+    r.count = 1;
+    r.access.kind = LAT_ACCESS_BARRIER;
+    r.access.file = a->file ? a->file : "";
+    r.access.line = a->line;
+    r.access.expr = "";
+    r.access.block = dim_of(a->t.block_idx);
+    r.other.file = "";
+    r.other.expr = "";
+    r.other.block = r.access.block;
+    if (other >= 0) {
+        /* The threads at a's barrier, and those at the other one. */
+        const lat__ck_fiber *o = &L->f[other];
+        int fa = -1, la = -1, fo = -1, lo = -1, na = 0, no = 0;
+        for (int i = 0; i < L->n; i++) {
+            const lat__ck_fiber *f = &L->f[i];
+            if (f->state != LAT__CKF_BAR)
+                continue;
+            if (f->line == a->line && f->file == a->file) {
+                fa = fa < 0 ? i : fa;
+                la = i;
+                na++;
+            } else if (f->line == o->line && f->file == o->file) {
+                fo = fo < 0 ? i : fo;
+                lo = i;
+                no++;
+            }
+        }
+        r.kind = LAT_CHECK_BARRIER_MISMATCH;
+        r.check = LAT_CHECK_SYNCCHECK;
+        r.access.thread = dim_of(L->f[fa].t.thread_idx);
+        r.access.thread_last = dim_of(L->f[la].t.thread_idx);
+        r.other.kind = LAT_ACCESS_BARRIER;
+        r.other.file = o->file ? o->file : "";
+        r.other.line = o->line;
+        r.other.thread = dim_of(L->f[fo].t.thread_idx);
+        r.other.thread_last = dim_of(L->f[lo].t.thread_idx);
+        (void)na;
+        (void)no;
+        lat__ck_report_add(L->ck, &r, -(1000 + a->line), -(1000 + o->line));
+        return;
+    }
+    int fe, le, fw, lw;
+    if (range_of(L, LAT__CKF_EXIT, &fe, &le) == 0)
+        return;
+    range_of(L, LAT__CKF_BAR, &fw, &lw);
+    r.kind = LAT_CHECK_BARRIER_DIVERGENCE;
+    r.check = LAT_CHECK_SYNCCHECK;
+    r.access.thread = dim_of(L->f[fw].t.thread_idx);
+    r.access.thread_last = dim_of(L->f[lw].t.thread_idx);
+    r.other.kind = LAT_ACCESS_EXIT;
+    r.other.thread = dim_of(L->f[fe].t.thread_idx);
+    r.other.thread_last = dim_of(L->f[le].t.thread_idx);
+    lat__ck_report_add(L->ck, &r, -(1000 + a->line), -1);
+}
+
+static void release_barrier(lat__ck_launch *L)
+{
+    check_barrier(L);
+    int arrived = L->at_bar, yes = L->bar_count;
+    for (int i = 0; i < L->n; i++) {
+        lat__ck_fiber *f = &L->f[i];
+        if (f->state != LAT__CKF_BAR)
+            continue;
+        f->result = f->op == 1 ? (uint64_t)yes : f->op == 2 ? yes == arrived : f->op == 3 ? yes > 0 : 0;
+        f->state = LAT__CKF_RUN;
+    }
+    L->at_bar = 0;
+    L->bar_count = 0;
+    L->epoch++;
+}
+
+/* ---- warps -------------------------------------------------------------------------------------- */
+
+static void warp_mask_report(lat__ck_launch *L, const lat__ck_fiber *f, const char *why)
+{
+    lat_check_report r;
+    memset(&r, 0, sizeof r);
+    r.kind = LAT_CHECK_WARP_MASK;
+    r.check = LAT_CHECK_SYNCCHECK;
+    r.kernel = L->k->name;
+    r.count = 1;
+    r.access.kind = LAT_ACCESS_WARP;
+    r.access.file = f->file ? f->file : "";
+    r.access.line = f->line;
+    r.access.expr = lat__emu_warp_name(f->op);
+    r.access.block = dim_of(f->t.block_idx);
+    r.access.thread = r.access.thread_last = dim_of(f->t.thread_idx);
+    r.other.file = "";
+    r.other.expr = "";
+    char m[200];
+    snprintf(m, sizeof m, "%s with mask 0x%08x %s", lat__emu_warp_name(f->op), f->mask, why);
+    r.message = m;
+    lat__ck_report_add(L->ck, &r, -(2000 + f->line), (int)(why[0]));
+}
+
+/* Completes the warp's operations whose lanes have all arrived. */
+static void warp_progress(lat__ck_launch *L, int w)
+{
+    for (;;) {
+        uint32_t arrived = L->arrived[w];
+        bool progress = false;
+        for (int l = 0; l < 32 && !progress; l++) {
+            if (!(arrived >> l & 1u))
+                continue;
+            lat__ck_fiber *fl = &L->f[w * 32 + l];
+            uint32_t need = (fl->mask | 1u << l) & ~L->exited[w];
+            if ((arrived & need) != need)
+                continue;
+            uint64_t vals[32];
+            for (int j = 0; j < 32; j++)
+                vals[j] = need >> j & 1u ? L->f[w * 32 + j].val : 0;
+            for (int j = 0; j < 32; j++) {
+                if (!(need >> j & 1u))
+                    continue;
+                lat__ck_fiber *fj = &L->f[w * 32 + j];
+                fj->result = lat__emu_warp_result(fj->op, j, need, vals, fj->arg, fj->width,
+                                                  &fj->pred);
+                fj->state = LAT__CKF_RUN;
+            }
+            L->arrived[w] &= ~need;
+            L->wepoch[w]++;
+            progress = true;
+        }
+        if (!progress)
+            return;
+    }
+}
+
+/* ---- what checked kernel code calls ------------------------------------------------------------- */
+
+static lat__ck_fiber *self(lat__emu_thread *t)
+{
+    lat__ck_launch *L = t->rt;
+    return &L->f[t->lin];
+}
+
+/* __syncthreads (kind 0), _count (1), _and (2), _or (3). */
+static int ck_bar(lat__emu_thread *t, int kind, int pred, const char *file, int line)
+{
+    lat__ck_launch *L = t->rt;
+    lat__ck_fiber *f = self(t);
+    f->state = LAT__CKF_BAR;
+    f->op = kind;
+    f->file = file;
+    f->line = line;
+    L->at_bar++;
+    L->bar_count += pred != 0;
+    to_host(L, f);
+    return (int)f->result;
+}
+
+static uint64_t ck_warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val, int arg,
+                        int width, const char *file, int line)
+{
+    lat__ck_launch *L = t->rt;
+    lat__ck_fiber *f = self(t);
+    int i = (int)t->lin, w = i >> 5, lane = i & 31;
+    f->op = op;
+    f->mask = mask;
+    f->val = val;
+    f->arg = arg;
+    f->width = width;
+    f->file = file;
+    f->line = line;
+    if (L->modes & LAT_CHECK_SYNCCHECK) {
+        int lanes = L->n - w * 32 < 32 ? L->n - w * 32 : 32;
+        uint32_t there = lanes == 32 ? ~0u : (1u << lanes) - 1;
+        if (!(mask >> lane & 1u))
+            warp_mask_report(L, f, "leaves out the calling lane");
+        else if (mask & ~there)
+            warp_mask_report(L, f, "names lanes past the end of the block");
+        else if (mask & L->exited[w])
+            warp_mask_report(L, f, "names lanes that have exited");
+    }
+    f->state = LAT__CKF_WARP;
+    L->arrived[w] |= 1u << lane;
+    warp_progress(L, w);
+    if (f->state != LAT__CKF_RUN)
+        to_host(L, f);
+    return f->result;
+}
+
+static int ck_match_all(lat__emu_thread *t, unsigned mask, uint64_t val, int *pred,
+                        const char *file, int line)
+{
+    uint64_t r = ck_warp(t, LAT_EMU_W_MATCH_ALL, mask, val, 0, 32, file, line);
+    if (pred)
+        *pred = self(t)->pred;
+    return (int)r;
+}
+
+static unsigned ck_activemask(lat__emu_thread *t)
+{
+    lat__ck_launch *L = t->rt;
+    return ~L->exited[t->lin >> 5];
+}
+
+static void ck_trap(lat__emu_thread *t, const char *expr, const char *file, int line)
+{
+    lat__ck_launch *L = t->rt;
+    char what[256];
+    if (expr)
+        snprintf(what, sizeof what, "assertion `%s` failed", expr);
+    else
+        snprintf(what, sizeof what, "__trap() was called");
+    fail(L, LAT_ERROR_LAUNCH_FAILED,
+         "%s:%d: kernel '%s' trapped in block (%u,%u,%u), thread (%u,%u,%u): %s",
+         file ? file : "?", line, L->k->name, t->block_idx.x, t->block_idx.y, t->block_idx.z,
+         t->thread_idx.x, t->thread_idx.y, t->thread_idx.z, what);
+    lat__ck_abandon(L);
+}
+
+/* A loop turn: counts toward the thread's slice like an access. */
+static void ck_tick(lat__emu_thread *t)
+{
+    lat__ck_launch *L = t->rt;
+    lat__ck_fiber *f = &L->f[t->lin];
+    if (++f->slice >= L->budget)
+        lat__ck_yield(L);
+}
+
+void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align,
+                     int site, void *base, unsigned long bsize, bool has_base);
+
+static void *ck(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, int site)
+{
+    return lat__ck_access(t, addr, size, align, site, NULL, 0, false);
+}
+
+static void *cka(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align,
+                 int site, void *base, unsigned long bsize)
+{
+    return lat__ck_access(t, addr, size, align, site, base, bsize, base != NULL);
+}
+
+#define SYM(name, fn) {name, (void (*)(void))(fn)}
+
+const lat__emu_symbol *lat__ck_symbols(size_t *count)
+{
+    static const lat__emu_symbol table[] = {
+        SYM("__lat_ck", ck),
+        SYM("__lat_cka", cka),
+        SYM("__lat_ck_tick", ck_tick),
+        SYM("__lat_ck_bar", ck_bar),
+        SYM("__lat_ck_warp", ck_warp),
+        SYM("__lat_ck_match_all", ck_match_all),
+        SYM("__lat_ck_activemask", ck_activemask),
+        SYM("__lat_ck_trap", ck_trap),
+    };
+    *count = sizeof table / sizeof table[0];
+    return table;
+}
+
+/* ---- running a block ---------------------------------------------------------------------------- */
+
+static void fiber_main(void *arg)
+{
+    lat__ck_fiber *f = arg;
+    lat__ck_launch *L = f->t.rt;
+#ifdef LAT_CK_ASAN
+    const void *lo;
+    size_t size;
+    __sanitizer_finish_switch_fiber(NULL, &lo, &size);
+    L->host_lo = lo;
+    L->host_size = size;
+#endif
+    L->k->entry(&f->t, L->params);
+    int i = (int)f->t.lin;
+    f->state = LAT__CKF_EXIT;
+    L->live--;
+    L->exited[i >> 5] |= 1u << (i & 31);
+    if (L->arrived[i >> 5])
+        warp_progress(L, i >> 5);
+    void *dead;
+    go(&dead, NULL, L->host_sp, L->host_lo, L->host_size);
+    abort(); /* never resumed */
+}
+
+/* The order of the threads' next turns. */
+static void make_order(lat__ck_launch *L)
+{
+    int n = L->n;
+    for (int i = 0; i < n; i++)
+        L->order[i] = L->opts.order == LAT_SCHEDULE_REVERSE ? n - 1 - i : i;
+    if (L->opts.order == LAT_SCHEDULE_RANDOM)
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)(rnd(&L->rng) % (uint64_t)(i + 1));
+            int x = L->order[i];
+            L->order[i] = L->order[j];
+            L->order[j] = x;
+        }
+}
+
+/* Runs the block t describes; false when the launch must stop. */
+static bool run_block(lat__ck_launch *L, const lat__emu_thread *t)
+{
+    int n = L->n;
+    L->live = n;
+    L->at_bar = L->bar_count = 0;
+    L->epoch = 0;
+    memset(L->wepoch, 0, sizeof L->wepoch);
+    memset(L->arrived, 0, sizeof L->arrived);
+    memset(L->exited, 0, sizeof L->exited);
+    int nwarps = (n + 31) / 32;
+    if (n % 32)
+        L->exited[nwarps - 1] = ~0u << (n % 32);
+    unsigned bx = t->block_dim.x, by = t->block_dim.y;
+    for (int i = 0; i < n; i++) {
+        lat__ck_fiber *f = &L->f[i];
+        memset(f, 0, sizeof *f);
+        f->t = *t;
+        f->t.thread_idx.x = (unsigned)i % bx;
+        f->t.thread_idx.y = (unsigned)i / bx % by;
+        f->t.thread_idx.z = (unsigned)i / bx / by;
+        f->t.lin = (unsigned)i;
+        f->state = LAT__CKF_RUN;
+        f->last_site = -1;
+        size_t color = (size_t)(i * 320) % 4096;
+        f->sp = lat__emu_fiber_init(lat__emu_stack_lo(&L->stacks, i) + L->stacks.size - color,
+                                    fiber_main, f);
+    }
+    if (L->sh_used) {
+        memset(L->sh, 0, L->sh_used);
+        if (L->sh_init)
+            memset(L->sh_init, 0, L->sh_used);
+    }
+    make_order(L);
+    L->spin_since = 0;
+    while (L->live > 0) {
+        bool ran = false, all_spun = true;
+        L->wrote = false;
+        for (int k = 0; k < n; k++) {
+            int i = L->order[k];
+            lat__ck_fiber *f = &L->f[i];
+            if (f->state != LAT__CKF_RUN)
+                continue;
+            f->slice = 0;
+            f->nseen = 0;
+            f->spun = false;
+            int before = f->state;
+            (void)before;
+            to_fiber(L, i);
+            if (L->failed)
+                return false;
+            ran = true;
+            if (f->state != LAT__CKF_RUN || !f->spun)
+                all_spun = false;
+            if (L->at_bar > 0 && L->at_bar == L->live) {
+                release_barrier(L);
+                make_order(L);
+                all_spun = false;
+                break; /* a new round, in a new order */
+            }
+        }
+        if (L->at_bar > 0 && L->at_bar == L->live) {
+            release_barrier(L);
+            make_order(L);
+            continue;
+        }
+        if (!ran) {
+            deadlock(L);
+            return false;
+        }
+        double t1 = now_s();
+        if (all_spun && !L->wrote) {
+            if (L->spin_since == 0)
+                L->spin_since = t1;
+            else if (t1 - L->spin_since >= MAX_SPIN_MS / 1000.0) {
+                const lat__ck_fiber *s = NULL;
+                for (int i = 0; i < n && !s; i++)
+                    if (L->f[i].state == LAT__CKF_RUN)
+                        s = &L->f[i];
+                char what[600];
+                lat__emu_u3 b = t->block_idx;
+                int cnt = 0;
+                for (int i = 0; i < n; i++)
+                    cnt += L->f[i].state == LAT__CKF_RUN;
+                if (s && s->last_site >= 0)
+                    snprintf(what, sizeof what,
+                             "kernel '%s' can never finish block (%u,%u,%u): %d threads spin "
+                             "without progress for %d ms (nobody writes what they read), "
+                             "thread (%u,%u,%u) at %s:%d reading `%s`",
+                             L->k->name, b.x, b.y, b.z, cnt, MAX_SPIN_MS, s->t.thread_idx.x,
+                             s->t.thread_idx.y, s->t.thread_idx.z, L->cm->sites[s->last_site].file,
+                             L->cm->sites[s->last_site].line, L->cm->sites[s->last_site].expr);
+                else
+                    snprintf(what, sizeof what,
+                             "kernel '%s' can never finish block (%u,%u,%u): %d threads spin "
+                             "without progress for %d ms", L->k->name, b.x, b.y, b.z, cnt,
+                             MAX_SPIN_MS);
+                report_hang(L, what, s);
+                fail(L, LAT_ERROR_CHECK_FAILED, "%s", what);
+                return false;
+            }
+        } else {
+            L->spin_since = 0;
+        }
+        if (t1 > L->deadline) {
+            char what[400];
+            lat__emu_u3 b = t->block_idx;
+            snprintf(what, sizeof what,
+                     "kernel '%s' did not finish block (%u,%u,%u) within %g s (the checked "
+                     "launch's watchdog: lat_check_options.timeout_s, LATTICE_CHECK_TIMEOUT)",
+                     L->k->name, b.x, b.y, b.z, L->opts.timeout_s);
+            const lat__ck_fiber *s = NULL;
+            for (int i = 0; i < n && !s; i++)
+                if (L->f[i].state == LAT__CKF_RUN)
+                    s = &L->f[i];
+            report_hang(L, what, s);
+            fail(L, LAT_ERROR_CHECK_FAILED, "%s", what);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- the launch ---------------------------------------------------------------------------------- */
+
+/* Lays the kernel's __shared__ variables out with red zones around each, then the dynamic
+ * shared memory, and allocates the block's shared memory and its shadows. */
+static lat_status layout_shared(lat__ck_launch *L, size_t dynamic)
+{
+    const lat__ck_kernel *kk = L->kk;
+    const lat__ck_module *cm = L->cm;
+    int nv = kk ? kk->nvars : 0;
+    L->shv = calloc((size_t)nv + 1, sizeof *L->shv);
+    L->shoff = calloc((size_t)(cm->nshared ? cm->nshared : 1), sizeof *L->shoff);
+    if (!L->shv || !L->shoff)
+        return LAT_ERROR_OUT_OF_MEMORY;
+    size_t at = REDZONE;
+    for (int i = 0; i < nv; i++) {
+        int v = kk->vars[i];
+        if (v < 0 || v >= cm->nshared || !cm->shsize)
+            continue;
+        unsigned long a = cm->shalign[v] ? cm->shalign[v] : 1;
+        if (a < 16)
+            a = 16;
+        at = (at + a - 1) / a * a;
+        L->shoff[v] = at;
+        L->shv[L->nshv++] = (lat__ck_shvar){at, at + cm->shsize[v], v};
+        at += cm->shsize[v] + REDZONE;
+    }
+    at = (at + 255) / 256 * 256;
+    size_t dyn_at = at;
+    L->shv[L->nshv++] = (lat__ck_shvar){dyn_at, dyn_at + dynamic, -1};
+    at += dynamic + REDZONE;
+    L->sh_size = at;
+    L->sh_used = at;
+    L->sh = aligned_alloc(256, (at + 255) / 256 * 256);
+    if (!L->sh)
+        return LAT_ERROR_OUT_OF_MEMORY;
+    /* The variables' addresses, now that the base is known. */
+    for (int i = 0; i < L->nshv; i++) {
+        L->shv[i].lo += (uintptr_t)L->sh;
+        L->shv[i].hi += (uintptr_t)L->sh;
+    }
+    if (L->modes & LAT_CHECK_INITCHECK) {
+        L->sh_init = calloc(at, 1);
+        if (!L->sh_init)
+            return LAT_ERROR_OUT_OF_MEMORY;
+    }
+    if (L->modes & LAT_CHECK_RACECHECK) {
+        L->sh_race = calloc((at / 4 + 1) * 2, sizeof *L->sh_race);
+        if (!L->sh_race)
+            return LAT_ERROR_OUT_OF_MEMORY;
+    }
+    (void)dyn_at;
+    return LAT_OK;
+}
+
+static void free_launch(lat__ck_launch *L)
+{
+    lat__emu_stacks_free(&L->stacks);
+    free(L->f);
+    free(L->order);
+    free(L->sh);
+    free(L->shoff);
+    free(L->shv);
+    free(L->sh_init);
+    free(L->sh_race);
+    free(L->sink);
+}
+
+/* The block run at step s of the launch's order. */
+static uint64_t block_at(const lat__ck_launch *L, uint64_t s)
+{
+    if (L->opts.order == LAT_SCHEDULE_REVERSE)
+        return L->nblocks - 1 - s;
+    if (L->opts.order == LAT_SCHEDULE_RANDOM && L->nblocks > 1) {
+        __extension__ typedef unsigned __int128 u128;
+        u128 x = (u128)s * L->perm_a + L->perm_b;
+        return (uint64_t)(x % L->nblocks);
+    }
+    return s;
+}
+
+uint64_t lat__ck_block_of_serial(const lat__ck_launch *L, uint32_t serial);
+uint64_t lat__ck_block_of_serial(const lat__ck_launch *L, uint32_t serial)
+{
+    return block_at(L, (uint64_t)(uint32_t)(serial - L->first_serial));
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **params,
+                          char *msg, size_t msg_size)
+{
+    const lat__emu_kernel *k = kernel->impl;
+    lat_context *ctx = kernel->module->ctx;
+    lat__ck_ctx *ck = ctx->check;
+    const lat__ck_kernel *kk = k->check;
+    if (k->shared_bytes + launch->shared_bytes > LAT_EMU_SHARED_LIMIT) {
+        snprintf(msg, msg_size,
+                 "kernel '%s' uses %zu bytes of static shared memory and the launch asks for "
+                 "%zu bytes of dynamic shared memory: %zu in all, and a block has at most %d",
+                 k->name, k->shared_bytes, launch->shared_bytes,
+                 k->shared_bytes + launch->shared_bytes, LAT_EMU_SHARED_LIMIT);
+        return LAT_ERROR_SHARED_MEMORY;
+    }
+    lat__ck_launch L;
+    memset(&L, 0, sizeof L);
+    L.ck = ck;
+    L.ctx = ctx;
+    L.k = k;
+    L.kk = kk;
+    L.cm = kk->module;
+    L.params = params;
+    L.msg = msg;
+    L.msg_size = msg_size;
+    L.status = LAT_OK;
+    msg[0] = '\0';
+
+    pthread_mutex_lock(&ck->lock);
+    L.modes = ck->modes;
+    L.opts = ck->opts;
+    if (L.opts.timeout_s <= 0)
+        L.opts.timeout_s = 20;
+    uint64_t seed = L.opts.seed;
+    if (L.opts.order == LAT_SCHEDULE_RANDOM && seed == 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        seed = ((uint64_t)ts.tv_sec * 1000000007u) ^ (uint64_t)ts.tv_nsec;
+        seed = seed ? seed : 1;
+        lat__log(ctx, LAT_LOG_INFO,
+                 "lat_launch: kernel '%s' runs on a random schedule, seed %llu "
+                 "(LATTICE_SCHEDULE=random:%llu replays it)", k->name,
+                 (unsigned long long)seed, (unsigned long long)seed);
+    }
+    if (L.opts.order == LAT_SCHEDULE_RANDOM)
+        ck->last_seed = seed;
+    L.rng = seed ? seed : 0x5eed;
+    L.budget = SLICE;
+    lat__ck_reports_clear(ck);
+    lat_status st = lat__ck_regions_sync(ck);
+
+    L.grid = (lat__emu_u3){launch->grid[0], launch->grid[1], launch->grid[2]};
+    L.bdim = (lat__emu_u3){launch->block[0], launch->block[1], launch->block[2]};
+    L.n = (int)(launch->block[0] * launch->block[1] * launch->block[2]);
+    L.nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
+    if (L.opts.order == LAT_SCHEDULE_RANDOM && L.nblocks > 1) {
+        do
+            L.perm_a = rnd(&L.rng) % L.nblocks;
+        while (L.perm_a == 0 || gcd(L.perm_a, L.nblocks) != 1);
+        L.perm_b = rnd(&L.rng) % L.nblocks;
+    }
+    if (st == LAT_OK) {
+        L.f = calloc((size_t)L.n, sizeof *L.f);
+        L.order = calloc((size_t)L.n, sizeof *L.order);
+        L.sink_size = 4096;
+        L.sink = calloc(1, L.sink_size);
+        if (!L.f || !L.order || !L.sink)
+            st = LAT_ERROR_OUT_OF_MEMORY;
+    }
+    if (st == LAT_OK)
+        st = layout_shared(&L, launch->shared_bytes);
+    if (st == LAT_OK && !lat__emu_stacks_reserve(&L.stacks, L.n))
+        st = LAT_ERROR_OUT_OF_MEMORY;
+    /* Maps start afresh. */
+    for (size_t i = 0; st == LAT_OK && i < ck->nregions; i++) {
+        lat__ck_map *m = ck->regions[i].map;
+        if (!m)
+            continue;
+        memset(m->cells, 0, m->count * sizeof *m->cells);
+        for (size_t c = 0; c < m->count; c++)
+            m->cells[c].write_block = m->cells[c].read_block = -1;
+        m->valid = true;
+        m->grid = (lat_dim3){launch->grid[0], launch->grid[1], launch->grid[2]};
+        m->block = (lat_dim3){launch->block[0], launch->block[1], launch->block[2]};
+        free(m->kernel);
+        m->kernel = lat__strdup(k->name);
+    }
+    if (st != LAT_OK) {
+        pthread_mutex_unlock(&ck->lock);
+        free_launch(&L);
+        snprintf(msg, msg_size, "kernel '%s': out of host memory for a checked launch", k->name);
+        return LAT_ERROR_OUT_OF_MEMORY;
+    }
+    L.start = now_s();
+    L.deadline = L.start + L.opts.timeout_s;
+    L.first_serial = ck->block_serial + 1;
+
+    lat__emu_thread base;
+    memset(&base, 0, sizeof base);
+    base.block_dim = L.bdim;
+    base.grid_dim = L.grid;
+    base.nthreads = (unsigned)L.n;
+    base.shoff = L.shoff;
+    base.rt = &L;
+    for (int i = 0; i < L.nshv; i++)
+        if (L.shv[i].var < 0)
+            base.dshared = (char *)L.shv[i].lo;
+    base.shared = L.sh;
+    uint64_t gx = L.grid.x, gy = L.grid.y;
+    for (uint64_t s = 0; s < L.nblocks && !L.failed; s++) {
+        uint64_t b = block_at(&L, s);
+        L.block_lin = b;
+        L.serial = ++ck->block_serial;
+        base.block_idx.x = (unsigned)(b % gx);
+        base.block_idx.y = (unsigned)(b / gx % gy);
+        base.block_idx.z = (unsigned)(b / gx / gy);
+        if (!run_block(&L, &base))
+            break;
+    }
+    /* The reports: worded, logged, and the first in the launch's message. */
+    lat__ck_reports_finish(ck);
+    if (L.status == LAT_OK && ck->nreports > 0) {
+        L.status = LAT_ERROR_CHECK_FAILED;
+        snprintf(msg, msg_size, "the emulator's checks found %zu error%s in kernel '%s' "
+                 "(lat_check_report_get has them); the first: %s", ck->nreports,
+                 ck->nreports == 1 ? "" : "s", k->name, ck->reports[0].r.message);
+    } else if (L.status == LAT_ERROR_CHECK_FAILED && ck->nreports > 1) {
+        char first[600];
+        snprintf(first, sizeof first, "%s", msg);
+        snprintf(msg, msg_size, "the emulator's checks found %zu errors in kernel '%s' "
+                 "(lat_check_report_get has them); the launch stopped: %s", ck->nreports,
+                 k->name, first);
+    }
+    for (size_t i = 0; i < ck->nreports; i++)
+        lat__log(ctx, LAT_LOG_ERROR, "%s", ck->reports[i].r.message);
+    lat_status result = L.status;
+    pthread_mutex_unlock(&ck->lock);
+    free_launch(&L);
+    return result;
+}

@@ -1,0 +1,355 @@
+/*
+ * Reports (ck.h): a finding is kept once per kind and source place (and, for races, the
+ * other access's place) with a count, and worded when the launch ends, so that a loop
+ * over a million threads that all overrun the same array makes one line, not a million.
+ *
+ * The words are part of lattice's interface (the bug zoo's tests compare them), so they
+ * hold no addresses, which change from run to run: the allocation is named by its label,
+ * its size and the offset into it.
+ */
+#include "ck.h"
+
+#include "error.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+unsigned lat__ck_kind_check(lat_check_kind kind)
+{
+    switch (kind) {
+    case LAT_CHECK_OUT_OF_BOUNDS:
+    case LAT_CHECK_MISALIGNED:
+    case LAT_CHECK_USE_AFTER_FREE:
+    case LAT_CHECK_WILD_ADDRESS:
+    case LAT_CHECK_LEAK:
+        return LAT_CHECK_MEMCHECK;
+    case LAT_CHECK_RACE:
+        return LAT_CHECK_RACECHECK;
+    case LAT_CHECK_BARRIER_DIVERGENCE:
+    case LAT_CHECK_BARRIER_MISMATCH:
+    case LAT_CHECK_WARP_MASK:
+        return LAT_CHECK_SYNCCHECK;
+    case LAT_CHECK_UNINITIALIZED:
+        return LAT_CHECK_INITCHECK;
+    case LAT_CHECK_HANG:
+        return 0;
+    }
+    return 0;
+}
+
+const char *lat_check_kind_name(lat_check_kind kind)
+{
+    switch (kind) {
+    case LAT_CHECK_OUT_OF_BOUNDS:
+        return "out-of-bounds";
+    case LAT_CHECK_MISALIGNED:
+        return "misaligned";
+    case LAT_CHECK_USE_AFTER_FREE:
+        return "use-after-free";
+    case LAT_CHECK_WILD_ADDRESS:
+        return "wild-address";
+    case LAT_CHECK_LEAK:
+        return "leak";
+    case LAT_CHECK_RACE:
+        return "race";
+    case LAT_CHECK_BARRIER_DIVERGENCE:
+        return "barrier-divergence";
+    case LAT_CHECK_BARRIER_MISMATCH:
+        return "barrier-mismatch";
+    case LAT_CHECK_WARP_MASK:
+        return "warp-mask";
+    case LAT_CHECK_UNINITIALIZED:
+        return "uninitialized";
+    case LAT_CHECK_HANG:
+        return "hang";
+    }
+    return "unknown";
+}
+
+static const char *check_name(unsigned check)
+{
+    switch (check) {
+    case LAT_CHECK_MEMCHECK:
+        return "memcheck";
+    case LAT_CHECK_RACECHECK:
+        return "racecheck";
+    case LAT_CHECK_SYNCCHECK:
+        return "synccheck";
+    case LAT_CHECK_INITCHECK:
+        return "initcheck";
+    }
+    return "hang";
+}
+
+static const char *access_word(lat_access_kind k)
+{
+    switch (k) {
+    case LAT_ACCESS_READ:
+        return "read";
+    case LAT_ACCESS_WRITE:
+        return "write";
+    case LAT_ACCESS_READ_WRITE:
+        return "read-write";
+    default:
+        return "access";
+    }
+}
+
+void lat__ck_dim(char *buf, size_t size, lat_dim3 d)
+{
+    snprintf(buf, size, "(%u,%u,%u)", d.x, d.y, d.z);
+}
+
+static bool dim_eq(lat_dim3 a, lat_dim3 b)
+{
+    return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+/* "thread (1,0,0)" or "threads (0,0,0) to (15,0,0)" */
+static void threads(char *buf, size_t size, const lat_check_access *a)
+{
+    char x[40], y[40];
+    lat__ck_dim(x, sizeof x, a->thread);
+    lat__ck_dim(y, sizeof y, a->thread_last);
+    if (dim_eq(a->thread, a->thread_last))
+        snprintf(buf, size, "thread %s", x);
+    else
+        snprintf(buf, size, "threads %s to %s", x, y);
+}
+
+/* What the access fell in: "'out' (4000 bytes)", "a 4000-byte allocation", ... */
+static void region_words(char *buf, size_t size, const lat_check_report *r)
+{
+    const char *n = r->region_name ? r->region_name : "";
+    switch (r->space) {
+    case LAT_SPACE_SHARED:
+        if (*n)
+            snprintf(buf, size, "__shared__ '%s' (%zu bytes)", n, r->region_size);
+        else
+            snprintf(buf, size, "the dynamic shared memory (%zu bytes)", r->region_size);
+        return;
+    case LAT_SPACE_LOCAL:
+        snprintf(buf, size, "the local array '%s' (%zu bytes)", n, r->region_size);
+        return;
+    case LAT_SPACE_MODULE:
+        snprintf(buf, size, "the module's array '%s' (%zu bytes)", n, r->region_size);
+        return;
+    default:
+        if (*n)
+            snprintf(buf, size, "'%s' (%zu bytes)", n, r->region_size);
+        else
+            snprintf(buf, size, "a %zu-byte allocation", r->region_size);
+    }
+}
+
+/* Where in the region: "4 bytes past the end of X", "byte 8 of X"... */
+static void place_words(char *buf, size_t size, const lat_check_report *r)
+{
+    char reg[200];
+    region_words(reg, sizeof reg, r);
+    long long off = r->offset, n = (long long)r->region_size;
+    long long len = (long long)r->access.size;
+    char elem[80] = "";
+    if (len > 0 && off % len == 0 && n % len == 0)
+        snprintf(elem, sizeof elem, " (element %lld of %lld)", off / len, n / len);
+    if (off < 0)
+        snprintf(buf, size, "%lld bytes before the start of %s", -off, reg);
+    else if (off >= n)
+        snprintf(buf, size, "%lld bytes past the end of %s%s", off - n, reg, elem);
+    else if (off + len > n)
+        snprintf(buf, size, "bytes %lld to %lld of %s, which ends at byte %lld", off,
+                 off + len - 1, reg, n - 1);
+    else
+        snprintf(buf, size, "byte %lld of %s%s", off, reg, elem);
+}
+
+char *lat__ck_report_format(const lat_check_report *r, const char *given)
+{
+    char head[400], body[1200] = "", who[100], blk[40], place[400];
+    const lat_check_access *a = &r->access;
+    lat__ck_dim(blk, sizeof blk, a->block);
+    threads(who, sizeof who, a);
+    if (r->kind == LAT_CHECK_LEAK)
+        snprintf(head, sizeof head, "memcheck: ");
+    else if (a->file && *a->file)
+        snprintf(head, sizeof head, "%s:%d: %s: kernel '%s', block %s, %s: ", a->file, a->line,
+                 check_name(r->check), r->kernel, blk, who);
+    else
+        snprintf(head, sizeof head, "%s: kernel '%s', block %s: ", check_name(r->check),
+                 r->kernel, blk);
+    const char *acc = access_word(a->kind);
+    switch (r->kind) {
+    case LAT_CHECK_OUT_OF_BOUNDS:
+        place_words(place, sizeof place, r);
+        snprintf(body, sizeof body, "out-of-bounds %s of %zu bytes by `%s`: %s", acc, a->size,
+                 a->expr, place);
+        break;
+    case LAT_CHECK_MISALIGNED:
+        place_words(place, sizeof place, r);
+        snprintf(body, sizeof body,
+                 "misaligned %s of %zu bytes by `%s`: the address is not a multiple of %zu (%s)",
+                 acc, a->size, a->expr, a->size, place);
+        break;
+    case LAT_CHECK_USE_AFTER_FREE:
+        place_words(place, sizeof place, r);
+        snprintf(body, sizeof body, "%s of %zu bytes by `%s` touches freed memory: %s, freed "
+                 "before the launch", acc, a->size, a->expr, place);
+        break;
+    case LAT_CHECK_WILD_ADDRESS:
+        snprintf(body, sizeof body, "%s of %zu bytes by `%s` at address 0x%" PRIx64
+                 ", which is in no device allocation, shared or local variable (a NULL or "
+                 "host pointer?)", acc, a->size, a->expr, r->address);
+        break;
+    case LAT_CHECK_UNINITIALIZED:
+        place_words(place, sizeof place, r);
+        snprintf(body, sizeof body, "%s of %zu bytes by `%s` reads memory never written: %s",
+                 acc, a->size, a->expr, place);
+        break;
+    case LAT_CHECK_RACE: {
+        char owho[100], oblk[40], where[400];
+        threads(owho, sizeof owho, &r->other);
+        lat__ck_dim(oblk, sizeof oblk, r->other.block);
+        place_words(place, sizeof place, r);
+        if (dim_eq(r->other.block, a->block))
+            snprintf(where, sizeof where, "%s of the same block", owho);
+        else
+            snprintf(where, sizeof where, "%s of block %s", owho, oblk);
+        snprintf(body, sizeof body,
+                 "data race: %s of `%s` after the %s of `%s` at %s:%d by %s, with no barrier "
+                 "between them, on %s", acc, a->expr, access_word(r->other.kind),
+                 r->other.expr, r->other.file, r->other.line, where, place);
+        break;
+    }
+    case LAT_CHECK_BARRIER_DIVERGENCE: {
+        char owho[100];
+        threads(owho, sizeof owho, &r->other);
+        snprintf(body, sizeof body,
+                 "divergent barrier: %s wait at __syncthreads() while %s have exited (every "
+                 "thread of a block must reach each barrier)", who, owho);
+        break;
+    }
+    case LAT_CHECK_BARRIER_MISMATCH: {
+        char owho[100];
+        threads(owho, sizeof owho, &r->other);
+        snprintf(body, sizeof body,
+                 "%s wait at __syncthreads() here while %s wait at the one at %s:%d (every "
+                 "thread of a block must reach the same barrier)", who, owho, r->other.file,
+                 r->other.line);
+        break;
+    }
+    case LAT_CHECK_WARP_MASK:
+    case LAT_CHECK_HANG:
+    case LAT_CHECK_LEAK:
+        snprintf(body, sizeof body, "%s", given ? given : "");
+        break;
+    }
+    char tail[80] = "";
+    if (r->count > 1)
+        snprintf(tail, sizeof tail, " [%llu times]", r->count);
+    size_t n = strlen(head) + strlen(body) + strlen(tail) + 1;
+    char *m = malloc(n);
+    if (m)
+        snprintf(m, n, "%s%s%s", head, body, tail);
+    return m;
+}
+
+static char *dup_or_empty(const char *s, bool *oom)
+{
+    char *d = lat__strdup(s ? s : "");
+    if (!d)
+        *oom = true;
+    return d;
+}
+
+static void free_report(lat__ck_report *k)
+{
+    free(k->message);
+    free(k->region_name);
+    free(k->kernel);
+    free(k->file);
+    free(k->expr);
+    free(k->ofile);
+    free(k->oexpr);
+    free(k->body);
+}
+
+void lat__ck_reports_clear(lat__ck_ctx *ck)
+{
+    for (size_t i = 0; i < ck->nreports; i++)
+        free_report(&ck->reports[i]);
+    ck->nreports = 0;
+    ck->dropped = 0;
+}
+
+bool lat__ck_report_add(lat__ck_ctx *ck, const lat_check_report *r, int site, int other_site)
+{
+    for (size_t i = 0; i < ck->nreports; i++) {
+        lat__ck_report *k = &ck->reports[i];
+        if (k->r.kind == r->kind && k->site == site && k->other_site == other_site &&
+            strcmp(k->kernel, r->kernel ? r->kernel : "") == 0) {
+            k->r.count++;
+            /* The range of threads that did the same. */
+            if (r->kind != LAT_CHECK_RACE && dim_eq(k->r.access.block, r->access.block))
+                k->r.access.thread_last = r->access.thread_last;
+            return true;
+        }
+    }
+    int max = ck->opts.max_reports > 0 ? ck->opts.max_reports : 100;
+    if (ck->nreports >= (size_t)max) {
+        ck->dropped++;
+        if (ck->nreports > 0)
+            ck->reports[ck->nreports - 1].r.count++;
+        return false;
+    }
+    if (ck->nreports == ck->reports_cap) {
+        size_t cap = ck->reports_cap ? ck->reports_cap * 2 : 8;
+        lat__ck_report *p = realloc(ck->reports, cap * sizeof *p);
+        if (!p)
+            return false;
+        ck->reports = p;
+        ck->reports_cap = cap;
+    }
+    lat__ck_report k;
+    memset(&k, 0, sizeof k);
+    bool oom = false;
+    k.r = *r;
+    k.site = site;
+    k.other_site = other_site;
+    k.kernel = dup_or_empty(r->kernel, &oom);
+    k.region_name = dup_or_empty(r->region_name, &oom);
+    k.file = dup_or_empty(r->access.file, &oom);
+    k.expr = dup_or_empty(r->access.expr, &oom);
+    k.ofile = dup_or_empty(r->other.file, &oom);
+    k.oexpr = dup_or_empty(r->other.expr, &oom);
+    /* A message given by the finder (hangs, warp masks, leaks) is the body. */
+    k.body = r->message ? lat__strdup(r->message) : NULL;
+    if (r->message && !k.body)
+        oom = true;
+    if (oom) {
+        free_report(&k);
+        return false;
+    }
+    k.r.kernel = k.kernel;
+    k.r.region_name = k.region_name;
+    k.r.access.file = k.file;
+    k.r.access.expr = k.expr;
+    k.r.other.file = k.ofile;
+    k.r.other.expr = k.oexpr;
+    k.r.check = lat__ck_kind_check(r->kind);
+    k.r.count = r->count ? r->count : 1;
+    k.r.message = "";
+    ck->reports[ck->nreports++] = k;
+    return true;
+}
+
+void lat__ck_reports_finish(lat__ck_ctx *ck)
+{
+    for (size_t i = 0; i < ck->nreports; i++) {
+        lat__ck_report *k = &ck->reports[i];
+        free(k->message);
+        k->message = lat__ck_report_format(&k->r, k->body);
+        k->r.message = k->message ? k->message : "(out of memory)";
+    }
+}

@@ -1,0 +1,511 @@
+/*
+ * A checked context's state (ck.h) and the public functions of lattice/check.h that
+ * read and set it: modes, schedule, reports, labels, leaks, maps.
+ */
+#include "ck.h"
+
+#include "backend.h"
+#include "emu/sched.h"
+#include "error.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- parsing --------------------------------------------------------------------------- */
+
+lat_status lat_check_parse_modes(const char *text, unsigned *modes)
+{
+    if (!text || !modes)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_check_parse_modes: %s is NULL",
+                          text ? "modes" : "text");
+    static const struct {
+        const char *name;
+        unsigned bits;
+    } words[] = {{"memcheck", LAT_CHECK_MEMCHECK}, {"racecheck", LAT_CHECK_RACECHECK},
+                 {"synccheck", LAT_CHECK_SYNCCHECK}, {"initcheck", LAT_CHECK_INITCHECK},
+                 {"all", LAT_CHECK_ALL}, {"none", 0}};
+    unsigned m = 0;
+    const char *p = text;
+    while (*p) {
+        size_t n = strcspn(p, ", ");
+        if (n > 0) {
+            bool known = false;
+            for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+                if (strlen(words[k].name) == n && strncmp(words[k].name, p, n) == 0) {
+                    m |= words[k].bits;
+                    known = true;
+                }
+            if (!known)
+                return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
+                                  "lat_check_parse_modes: '%.*s' is not a check (memcheck, "
+                                  "racecheck, synccheck, initcheck, all or none)", (int)n, p);
+        }
+        p += n;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    *modes = m;
+    return LAT_OK;
+}
+
+/* LATTICE_SCHEDULE=forward|reverse|random[:SEED][,preempt] */
+static lat_status parse_schedule(const char *v, lat_check_options *o)
+{
+    const char *p = v;
+    if (strncmp(p, "forward", 7) == 0) {
+        o->order = LAT_SCHEDULE_FORWARD;
+        p += 7;
+    } else if (strncmp(p, "reverse", 7) == 0) {
+        o->order = LAT_SCHEDULE_REVERSE;
+        p += 7;
+    } else if (strncmp(p, "random", 6) == 0) {
+        o->order = LAT_SCHEDULE_RANDOM;
+        p += 6;
+        if (*p == ':') {
+            char *end;
+            o->seed = strtoull(p + 1, &end, 10);
+            if (end == p + 1)
+                goto bad;
+            p = end;
+        }
+    } else if (strncmp(p, "preempt", 7) != 0) {
+        goto bad;
+    }
+    if (*p == ',')
+        p++;
+    if (strcmp(p, "preempt") == 0)
+        o->preempt = 1;
+    else if (*p)
+        goto bad;
+    return LAT_OK;
+bad:
+    return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
+                      "LATTICE_SCHEDULE='%s' is not a schedule: forward, reverse, random or "
+                      "random:SEED, optionally followed by ,preempt", v);
+}
+
+/* ---- the context ------------------------------------------------------------------------ */
+
+lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc)
+{
+    unsigned modes = desc ? desc->check : 0;
+    if (modes & LAT_CHECK_OFF)
+        return LAT_OK;
+    if (modes == 0) {
+        const char *env = getenv("LATTICE_CHECK");
+        if (env && lat_check_parse_modes(env, &modes) != LAT_OK)
+            return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_context_create: LATTICE_CHECK: %s",
+                              lat_last_error());
+    }
+    modes &= LAT_CHECK_ALL;
+    if (!modes)
+        return LAT_OK;
+    if (ctx->backend->kind != LAT_BACKEND_EMU) {
+        lat__log(ctx, LAT_LOG_INFO,
+                 "lattice checks run on the emulator only: this %s context runs unchecked",
+                 lat_backend_name(ctx->backend->kind));
+        return LAT_OK;
+    }
+    lat_check_options o;
+    memset(&o, 0, sizeof o);
+    const char *sched = getenv("LATTICE_SCHEDULE");
+    if (sched && *sched && parse_schedule(sched, &o) != LAT_OK)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_context_create: %s", lat_last_error());
+    const char *to = getenv("LATTICE_CHECK_TIMEOUT");
+    if (to && *to) {
+        char *end;
+        double t = strtod(to, &end);
+        if (*end || !(t > 0))
+            return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                              "lat_context_create: LATTICE_CHECK_TIMEOUT='%s' is not a number "
+                              "of seconds above 0", to);
+        o.timeout_s = t;
+    }
+    lat__ck_ctx *ck = calloc(1, sizeof *ck);
+    if (!ck)
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+    ck->freed = calloc(LAT__CK_MAX_FREED, sizeof *ck->freed);
+    if (!ck->freed || pthread_mutex_init(&ck->lock, NULL) != 0) {
+        free(ck->freed);
+        free(ck);
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+    }
+    ck->ctx = ctx;
+    ck->modes = modes;
+    ck->opts = o;
+    ctx->check = ck;
+    char list[80] = "";
+    static const char *const names[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
+    for (int i = 0; i < 4; i++)
+        if (modes & (1u << i))
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", *list ? "," : "",
+                     names[i]);
+    lat__log(ctx, LAT_LOG_INFO, "lattice checks on: %s", list);
+    return LAT_OK;
+}
+
+/* Describes the allocations still alive; NULL when there are none. */
+static char *leak_text(lat__ck_ctx *ck, size_t *count)
+{
+    lat_context *ctx = ck->ctx;
+    pthread_mutex_lock(&ctx->lock);
+    size_t n = ctx->nallocs, total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += ctx->allocs[i].size;
+    char *buf = NULL;
+    size_t len = 0;
+    if (n > 0) {
+        lat__strbuf_printf(&buf, &len, "%zu device allocation%s (%zu bytes) still allocated "
+                           "when the context %s: ", n, n == 1 ? "" : "s", total,
+                           "ends");
+        for (size_t i = 0; i < n && i < 8; i++) {
+            const lat__ck_region *r = lat__ck_region_find(ck, (uintptr_t)ctx->allocs[i].base);
+            if (r && r->name)
+                lat__strbuf_printf(&buf, &len, "%s'%s' (%zu bytes)", i ? ", " : "", r->name,
+                                   ctx->allocs[i].size);
+            else
+                lat__strbuf_printf(&buf, &len, "%s%zu bytes", i ? ", " : "", ctx->allocs[i].size);
+        }
+        if (n > 8)
+            lat__strbuf_printf(&buf, &len, " and %zu more", n - 8);
+        lat__strbuf_printf(&buf, &len, " (free them with lat_mem_free)");
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    *count = n;
+    return buf;
+}
+
+void lat__ck_context_destroy(lat_context *ctx)
+{
+    lat__ck_ctx *ck = ctx->check;
+    if (!ck)
+        return;
+    if (ck->modes & LAT_CHECK_MEMCHECK) {
+        size_t n;
+        char *t = leak_text(ck, &n);
+        if (t)
+            lat__log(ctx, LAT_LOG_ERROR, "memcheck: %s", t);
+        free(t);
+    }
+    ctx->check = NULL;
+    lat__ck_reports_clear(ck);
+    free(ck->reports);
+    for (size_t i = 0; i < ck->nregions; i++)
+        lat__ck_region_release(&ck->regions[i]);
+    free(ck->regions);
+    for (size_t i = 0; i < LAT__CK_MAX_FREED; i++)
+        free(ck->freed[i].name);
+    free(ck->freed);
+    pthread_mutex_destroy(&ck->lock);
+    free(ck);
+}
+
+/* ---- public: modes, options --------------------------------------------------------------- */
+
+lat_status lat_check_modes(const lat_context *ctx, unsigned *modes)
+{
+    if (!ctx || !modes)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_check_modes: %s is NULL",
+                          ctx ? "modes" : "ctx");
+    *modes = ctx->check ? ctx->check->modes : 0;
+    return LAT_OK;
+}
+
+lat_status lat_check_configure(lat_context *ctx, const lat_check_options *o)
+{
+    if (!ctx || !o)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_check_configure: %s is NULL",
+                          ctx ? "options" : "ctx");
+    if (o->order < LAT_SCHEDULE_FORWARD || o->order > LAT_SCHEDULE_RANDOM)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "lat_check_configure: %d is not a lat_schedule_order", (int)o->order);
+    if (o->timeout_s < 0 || o->max_reports < 0)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "lat_check_configure: a negative %s",
+                          o->timeout_s < 0 ? "timeout_s" : "max_reports");
+    lat__ck_ctx *ck = ctx->check;
+    if (!ck)
+        return LAT_OK; /* nothing is checked: nothing to schedule */
+    pthread_mutex_lock(&ck->lock);
+    ck->opts = *o;
+    pthread_mutex_unlock(&ck->lock);
+    return LAT_OK;
+}
+
+lat_status lat_check_get_options(const lat_context *ctx, lat_check_options *o)
+{
+    if (!ctx || !o)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_check_get_options: %s is NULL",
+                          ctx ? "options" : "ctx");
+    lat__ck_ctx *ck = ctx->check;
+    if (!ck) {
+        memset(o, 0, sizeof *o);
+        return LAT_OK;
+    }
+    pthread_mutex_lock(&ck->lock);
+    *o = ck->opts;
+    pthread_mutex_unlock(&ck->lock);
+    return LAT_OK;
+}
+
+uint64_t lat_check_last_seed(const lat_context *ctx)
+{
+    if (!ctx || !ctx->check)
+        return 0;
+    pthread_mutex_lock(&ctx->check->lock);
+    uint64_t s = ctx->check->last_seed;
+    pthread_mutex_unlock(&ctx->check->lock);
+    return s;
+}
+
+/* ---- public: reports ------------------------------------------------------------------------ */
+
+size_t lat_check_report_count(const lat_context *ctx)
+{
+    if (!ctx || !ctx->check)
+        return 0;
+    pthread_mutex_lock(&ctx->check->lock);
+    size_t n = ctx->check->nreports;
+    pthread_mutex_unlock(&ctx->check->lock);
+    return n;
+}
+
+const lat_check_report *lat_check_report_get(const lat_context *ctx, size_t i)
+{
+    if (!ctx || !ctx->check)
+        return NULL;
+    lat__ck_ctx *ck = ctx->check;
+    pthread_mutex_lock(&ck->lock);
+    const lat_check_report *r = i < ck->nreports ? &ck->reports[i].r : NULL;
+    pthread_mutex_unlock(&ck->lock);
+    return r;
+}
+
+lat_status lat_check_clear(lat_context *ctx)
+{
+    if (!ctx)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_check_clear: ctx is NULL");
+    if (!ctx->check)
+        return LAT_OK;
+    pthread_mutex_lock(&ctx->check->lock);
+    lat__ck_reports_clear(ctx->check);
+    pthread_mutex_unlock(&ctx->check->lock);
+    return LAT_OK;
+}
+
+lat_status lat_check_leaks(lat_context *ctx)
+{
+    if (!ctx)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_check_leaks: ctx is NULL");
+    lat__ck_ctx *ck = ctx->check;
+    if (!ck || !(ck->modes & LAT_CHECK_MEMCHECK))
+        return LAT_OK;
+    pthread_mutex_lock(&ck->lock);
+    lat__ck_reports_clear(ck);
+    size_t n;
+    char *t = leak_text(ck, &n);
+    lat_status st = LAT_OK;
+    if (t) {
+        lat_check_report r;
+        memset(&r, 0, sizeof r);
+        r.kind = LAT_CHECK_LEAK;
+        r.kernel = "";
+        r.access.file = r.access.expr = r.other.file = r.other.expr = "";
+        r.count = n;
+        r.message = t;
+        lat__ck_report_add(ck, &r, -4, -4);
+        lat__ck_reports_finish(ck);
+        /* The count is the number of allocations, not of findings: said in the text. */
+        if (ck->nreports) {
+            lat__ck_report *k = &ck->reports[0];
+            free(k->message);
+            k->r.count = 1;
+            k->message = lat__ck_report_format(&k->r, k->body);
+            k->r.count = n;
+            k->r.message = k->message ? k->message : "";
+            lat__log(ctx, LAT_LOG_ERROR, "%s", k->r.message);
+        }
+        st = lat__error(ctx, LAT_ERROR_CHECK_FAILED, "lat_check_leaks: memcheck: %s", t);
+        free(t);
+    }
+    pthread_mutex_unlock(&ck->lock);
+    return st;
+}
+
+/* ---- public: labels and maps ------------------------------------------------------------------ */
+
+/* The region starting at ptr, synced with the core's table; the lock is held. */
+static lat_status region_at(lat__ck_ctx *ck, lat_deviceptr ptr, const char *fn,
+                            lat__ck_region **out)
+{
+    lat_status st = lat__ck_regions_sync(ck);
+    if (st != LAT_OK)
+        return lat__error(ck->ctx, st, "%s: out of host memory", fn);
+    lat__ck_region *r = lat__ck_region_find(ck, (uintptr_t)ptr);
+    if (!r || r->base != (uintptr_t)ptr)
+        return lat__error(ck->ctx, LAT_ERROR_INVALID_ADDRESS,
+                          "%s: 0x%" PRIx64 " is not the start of a live allocation of this "
+                          "context", fn, ptr);
+    *out = r;
+    return LAT_OK;
+}
+
+lat_status lat_check_label(lat_context *ctx, lat_deviceptr ptr, const char *name)
+{
+    if (!ctx)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_check_label: ctx is NULL");
+    lat__ck_ctx *ck = ctx->check;
+    if (!ck) {
+        lat__alloc a;
+        return lat__alloc_check(ctx, ptr, 0, "lat_check_label", &a);
+    }
+    pthread_mutex_lock(&ck->lock);
+    lat__ck_region *r;
+    lat_status st = region_at(ck, ptr, "lat_check_label", &r);
+    if (st == LAT_OK) {
+        char *c = name ? lat__strdup(name) : NULL;
+        if (name && !c) {
+            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_check_label: out of host memory");
+        } else {
+            free(r->name);
+            r->name = c;
+        }
+    }
+    pthread_mutex_unlock(&ck->lock);
+    return st;
+}
+
+void lat__ck_map_free(lat__ck_map *m)
+{
+    if (!m)
+        return;
+    free(m->cells);
+    free(m->kernel);
+    free(m);
+}
+
+lat_status lat_check_map_buffer(lat_context *ctx, lat_deviceptr ptr, size_t elem_size)
+{
+    static const char fn[] = "lat_check_map_buffer";
+    if (!ctx)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: ctx is NULL", fn);
+    lat__ck_ctx *ck = ctx->check;
+    if (!ck)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "%s: the context has no checks (set lat_context_desc.check or "
+                          "LATTICE_CHECK)", fn);
+    if (elem_size == 0)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: elem_size is 0", fn);
+    pthread_mutex_lock(&ck->lock);
+    lat__ck_region *r;
+    lat_status st = region_at(ck, ptr, fn, &r);
+    if (st == LAT_OK && r->size % elem_size != 0)
+        st = lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                        "%s: elem_size %zu does not divide the allocation's %zu bytes", fn,
+                        elem_size, r->size);
+    if (st == LAT_OK) {
+        lat__ck_map *m = calloc(1, sizeof *m);
+        lat_check_map_cell *cells = calloc(r->size / elem_size, sizeof *cells);
+        if (!m || !cells) {
+            free(m);
+            free(cells);
+            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        } else {
+            m->base = r->base;
+            m->elem_size = elem_size;
+            m->count = r->size / elem_size;
+            m->cells = cells;
+            lat__ck_map_free(r->map);
+            r->map = m;
+        }
+    }
+    pthread_mutex_unlock(&ck->lock);
+    return st;
+}
+
+lat_status lat_check_map_get(const lat_context *ctx, lat_deviceptr ptr, lat_check_map *map)
+{
+    static const char fn[] = "lat_check_map_get";
+    if (!ctx || !map)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, ctx ? "map" : "ctx");
+    lat__ck_ctx *ck = ctx->check;
+    if (!ck)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: the context has no checks", fn);
+    pthread_mutex_lock(&ck->lock);
+    lat__ck_region *r = lat__ck_region_find(ck, (uintptr_t)ptr);
+    lat_status st = LAT_OK;
+    if (!r || r->base != (uintptr_t)ptr || !r->map)
+        st = lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                        "%s: no map was asked for at 0x%" PRIx64 " (lat_check_map_buffer)", fn, ptr);
+    else if (!r->map->valid)
+        st = lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                        "%s: no checked launch has run since the map at 0x%" PRIx64
+                        " was asked for", fn, ptr);
+    else {
+        const lat__ck_map *m = r->map;
+        map->count = m->count;
+        map->elem_size = m->elem_size;
+        map->grid = m->grid;
+        map->block = m->block;
+        map->kernel = m->kernel ? m->kernel : "";
+        map->cells = m->cells;
+    }
+    pthread_mutex_unlock(&ck->lock);
+    return st;
+}
+
+/* ---- public: kernel parameters ------------------------------------------------------------------ */
+
+static bool is_float_type(const char *t)
+{
+    return strstr(t, "float") || strstr(t, "double");
+}
+
+static size_t pointee_size(const char *t)
+{
+    static const struct {
+        const char *word;
+        size_t size;
+    } types[] = {{"double", 8}, {"float", 4},     {"long long", 8}, {"long", 8},
+                 {"short", 2},  {"char", 1},      {"int64_t", 8},   {"uint64_t", 8},
+                 {"int32_t", 4}, {"uint32_t", 4}, {"int16_t", 2},   {"uint16_t", 2},
+                 {"int8_t", 1}, {"uint8_t", 1},   {"size_t", 8},    {"bool", 1},
+                 {"int", 4},    {"unsigned", 4}};
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
+        if (strstr(t, types[k].word))
+            return types[k].size;
+    return 0;
+}
+
+lat_status lat_check_kernel_param(const lat_kernel *kernel, int i, lat_check_param *out)
+{
+    static const char fn[] = "lat_check_kernel_param";
+    if (!kernel || !out)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
+                          kernel ? "out" : "kernel");
+    const lat__kernel_sig *sig = kernel->sig;
+    lat_context *ctx = kernel->module->ctx;
+    if (!sig)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "%s: lattice could not read the declaration of kernel '%s'", fn,
+                          kernel->name);
+    if (i < 0 || i >= sig->nparams)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "%s: kernel '%s' has %d parameters; there is no parameter %d", fn,
+                          kernel->name, sig->nparams, i);
+    const lat__param *p = &sig->params[i];
+    memset(out, 0, sizeof *out);
+    out->name = p->name ? p->name : "";
+    out->type = p->type ? p->type : "";
+    out->is_pointer = p->cls == LAT__PARAM_POINTER;
+    out->is_float = p->cls == LAT__PARAM_FLOAT || (out->is_pointer && is_float_type(out->type));
+    out->is_signed = p->cls == LAT__PARAM_SINT ||
+                     (out->is_pointer && !is_float_type(out->type) && !strstr(out->type, "unsigned") &&
+                      !strstr(out->type, "uint") && !strstr(out->type, "size_t") &&
+                      pointee_size(out->type) != 0);
+    out->size = i < kernel->nparams && kernel->param_size ? kernel->param_size[i] : p->size;
+    out->pointee_size = out->is_pointer ? pointee_size(out->type) : 0;
+    return LAT_OK;
+}
