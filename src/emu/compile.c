@@ -275,7 +275,8 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__e
     add_symbols(s);
     if (m->check) {
         size_t n;
-        add_table(s, lat__ck_symbols(&n), n);
+        const lat__emu_symbol *ck = lat__ck_symbols(&n);
+        add_table(s, ck, n);
     }
     int size = -1;
     reset_tcc_globals();

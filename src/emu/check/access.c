@@ -338,7 +338,7 @@ void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigne
         L->last_region = r;
         return global_access(L, f, site, kind, a, size, r);
     }
-    if (on_stack(L, a, size) || in_module(L, a, size))
+    if (on_stack(L, a, size) || in_module(L, a, size) || lat__ck_extra_find(L->ck, a, size))
         return (void *)a;
     if (!memcheck)
         return (void *)a;

@@ -135,6 +135,12 @@ typedef struct lat__ck_ctx {
     size_t nregions, regions_cap;
     lat__ck_freed *freed;   /* a ring of the most recent frees */
     size_t nfreed, freed_next;
+    /* Memory kernels may touch that has no shadow: every module's variables and
+     * page-locked host memory (rebuilt by lat__ck_regions_sync). */
+    struct lat__ck_range {
+        uintptr_t lo, hi;
+    } *extra;
+    size_t nextra, extra_cap;
     lat__ck_report *reports; /* the last launch's */
     size_t nreports, reports_cap;
     unsigned long long dropped; /* findings past max_reports */
@@ -167,6 +173,8 @@ lat__ck_region *lat__ck_region_nearest(lat__ck_ctx *ck, uintptr_t a);
  * has no memcheck): overruns land in no allocation. */
 size_t lat__ck_alloc_pad(const lat_context *ctx);
 const lat__ck_freed *lat__ck_freed_find(const lat__ck_ctx *ck, uintptr_t a, size_t n);
+/* Whether [a, a+n) is in a module's memory or page-locked host memory of the context. */
+bool lat__ck_extra_find(const lat__ck_ctx *ck, uintptr_t a, size_t n);
 void lat__ck_region_release(lat__ck_region *r);
 
 /* Racecheck's record of one access to a 4-byte granule. */
@@ -232,6 +240,7 @@ typedef struct lat__ck_launch {
     lat__ck_fiber *f;
     int fcap, n, live, at_bar, bar_count, cur;
     uint32_t exited[32], arrived[32];
+    int am_waiting[32]; /* lanes waiting in __activemask, per warp */
     int *order;
     lat__emu_stacks stacks;
     void *host_sp, *host_fake;

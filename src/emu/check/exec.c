@@ -133,7 +133,7 @@ static lat_dim3 dim_of(lat__emu_u3 u)
 /* Appends the waiting threads to buf: "N threads, (a) to (b), wait in X at f:l; ...". */
 static void describe_waits(const lat__ck_launch *L, char *buf, size_t size)
 {
-    size_t at = strlen(buf);
+    size_t at = strlen(buf), start = at;
     bool *done = calloc((size_t)L->n, sizeof *done);
     if (!done)
         return;
@@ -156,10 +156,10 @@ static void describe_waits(const lat__ck_launch *L, char *buf, size_t size)
         int w;
         if (count == 1)
             w = snprintf(buf + at, size - at, "%sthread (%u,%u,%u) waits in %s at %s:%d",
-                         at ? "; " : "", a.x, a.y, a.z, what, f->file ? f->file : "?", f->line);
+                         at > start ? "; " : "", a.x, a.y, a.z, what, f->file ? f->file : "?", f->line);
         else
             w = snprintf(buf + at, size - at, "%s%d threads, (%u,%u,%u) to (%u,%u,%u), wait in %s at %s:%d",
-                         at ? "; " : "", count, a.x, a.y, a.z, z.x, z.y, z.z, what,
+                         at > start ? "; " : "", count, a.x, a.y, a.z, z.x, z.y, z.z, what,
                          f->file ? f->file : "?", f->line);
         at += w > 0 ? (size_t)w : 0;
         if (at >= size)
@@ -237,7 +237,7 @@ static void deadlock(lat__ck_launch *L)
         r.access.thread = r.access.thread_last = dim_of(first->t.thread_idx);
     r.message = what;
     lat__ck_report_add(L->ck, &r, -3, -3);
-    fail(L, LAT_ERROR_CHECK_FAILED, "%s", what);
+    fail(L, LAT_ERROR_LAUNCH_FAILED, "%s", what);
     L->failed = true;
 }
 
@@ -359,7 +359,25 @@ static void warp_mask_report(lat__ck_launch *L, const lat__ck_fiber *f, const ch
     lat__ck_report_add(L->ck, &r, -(2000 + f->line), (int)(why[0]));
 }
 
-/* Completes the warp's operations whose lanes have all arrived. */
+static void complete(lat__ck_launch *L, int w, uint32_t group)
+{
+    uint64_t vals[32];
+    for (int j = 0; j < 32; j++)
+        vals[j] = group >> j & 1u ? L->f[w * 32 + j].val : 0;
+    for (int j = 0; j < 32; j++) {
+        if (!(group >> j & 1u))
+            continue;
+        lat__ck_fiber *fj = &L->f[w * 32 + j];
+        fj->result = lat__emu_warp_result(fj->op, j, group, vals, fj->arg, fj->width, &fj->pred);
+        fj->state = LAT__CKF_RUN;
+    }
+    L->arrived[w] &= ~group;
+    L->wepoch[w]++;
+}
+
+/* Completes the warp's operations whose lanes have all arrived at one of the same kind
+ * (as block.c does). __activemask completes when no lane of the warp can run any more:
+ * the lanes that reached one are its result. */
 static void warp_progress(lat__ck_launch *L, int w)
 {
     for (;;) {
@@ -369,27 +387,35 @@ static void warp_progress(lat__ck_launch *L, int w)
             if (!(arrived >> l & 1u))
                 continue;
             lat__ck_fiber *fl = &L->f[w * 32 + l];
+            if (fl->op == LAT_EMU_W_ACTIVE)
+                continue;
             uint32_t need = (fl->mask | 1u << l) & ~L->exited[w];
             if ((arrived & need) != need)
                 continue;
-            uint64_t vals[32];
-            for (int j = 0; j < 32; j++)
-                vals[j] = need >> j & 1u ? L->f[w * 32 + j].val : 0;
-            for (int j = 0; j < 32; j++) {
-                if (!(need >> j & 1u))
-                    continue;
-                lat__ck_fiber *fj = &L->f[w * 32 + j];
-                fj->result = lat__emu_warp_result(fj->op, j, need, vals, fj->arg, fj->width,
-                                                  &fj->pred);
-                fj->state = LAT__CKF_RUN;
-            }
-            L->arrived[w] &= ~need;
-            L->wepoch[w]++;
+            bool same = true;
+            for (int j = 0; j < 32 && same; j++)
+                if (need >> j & 1u)
+                    same = L->f[w * 32 + j].op == fl->op;
+            if (!same)
+                continue;
+            complete(L, w, need);
             progress = true;
         }
         if (!progress)
-            return;
+            break;
     }
+    if (!L->am_waiting[w])
+        return;
+    uint32_t active = 0;
+    for (int j = 0; j < 32 && w * 32 + j < L->n; j++) {
+        const lat__ck_fiber *f = &L->f[w * 32 + j];
+        if (f->state == LAT__CKF_RUN)
+            return;
+        if (f->state == LAT__CKF_WARP && f->op == LAT_EMU_W_ACTIVE)
+            active |= 1u << j;
+    }
+    L->am_waiting[w] = 0;
+    complete(L, w, active);
 }
 
 /* ---- what checked kernel code calls ------------------------------------------------------------- */
@@ -411,6 +437,8 @@ static int ck_bar(lat__emu_thread *t, int kind, int pred, const char *file, int 
     f->line = line;
     L->at_bar++;
     L->bar_count += pred != 0;
+    if (L->am_waiting[t->lin >> 5])
+        warp_progress(L, (int)(t->lin >> 5));
     to_host(L, f);
     return (int)f->result;
 }
@@ -428,7 +456,7 @@ static uint64_t ck_warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val,
     f->width = width;
     f->file = file;
     f->line = line;
-    if (L->modes & LAT_CHECK_SYNCCHECK) {
+    if ((L->modes & LAT_CHECK_SYNCCHECK) && op != LAT_EMU_W_ACTIVE) {
         int lanes = L->n - w * 32 < 32 ? L->n - w * 32 : 32;
         uint32_t there = lanes == 32 ? ~0u : (1u << lanes) - 1;
         if (!(mask >> lane & 1u))
@@ -440,6 +468,8 @@ static uint64_t ck_warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val,
     }
     f->state = LAT__CKF_WARP;
     L->arrived[w] |= 1u << lane;
+    if (op == LAT_EMU_W_ACTIVE)
+        L->am_waiting[w]++;
     warp_progress(L, w);
     if (f->state != LAT__CKF_RUN)
         to_host(L, f);
@@ -457,8 +487,7 @@ static int ck_match_all(lat__emu_thread *t, unsigned mask, uint64_t val, int *pr
 
 static unsigned ck_activemask(lat__emu_thread *t)
 {
-    lat__ck_launch *L = t->rt;
-    return ~L->exited[t->lin >> 5];
+    return (unsigned)ck_warp(t, LAT_EMU_W_ACTIVE, 0, 0, 0, 32, NULL, 0);
 }
 
 static void ck_trap(lat__emu_thread *t, const char *expr, const char *file, int line)
@@ -566,6 +595,7 @@ static bool run_block(lat__ck_launch *L, const lat__emu_thread *t)
     L->epoch = 0;
     memset(L->wepoch, 0, sizeof L->wepoch);
     memset(L->arrived, 0, sizeof L->arrived);
+    memset(L->am_waiting, 0, sizeof L->am_waiting);
     memset(L->exited, 0, sizeof L->exited);
     int nwarps = (n + 31) / 32;
     if (n % 32)
@@ -655,7 +685,7 @@ static bool run_block(lat__ck_launch *L, const lat__emu_thread *t)
                              "without progress for %d ms", L->k->name, b.x, b.y, b.z, cnt,
                              MAX_SPIN_MS);
                 report_hang(L, what, s);
-                fail(L, LAT_ERROR_CHECK_FAILED, "%s", what);
+                fail(L, LAT_ERROR_LAUNCH_FAILED, "%s", what);
                 return false;
             }
         } else {
@@ -673,7 +703,7 @@ static bool run_block(lat__ck_launch *L, const lat__emu_thread *t)
                 if (L->f[i].state == LAT__CKF_RUN)
                     s = &L->f[i];
             report_hang(L, what, s);
-            fail(L, LAT_ERROR_CHECK_FAILED, "%s", what);
+            fail(L, LAT_ERROR_LAUNCH_FAILED, "%s", what);
             return false;
         }
     }
@@ -902,7 +932,7 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
         snprintf(msg, msg_size, "the emulator's checks found %zu error%s in kernel '%s' "
                  "(lat_check_report_get has them); the first: %s", ck->nreports,
                  ck->nreports == 1 ? "" : "s", k->name, ck->reports[0].r.message);
-    } else if (L.status == LAT_ERROR_CHECK_FAILED && ck->nreports > 1) {
+    } else if (L.status != LAT_OK && ck->nreports > 1) {
         char first[600];
         snprintf(first, sizeof first, "%s", msg);
         snprintf(msg, msg_size, "the emulator's checks found %zu errors in kernel '%s' "

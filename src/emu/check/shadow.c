@@ -10,6 +10,9 @@
  */
 #include "ck.h"
 
+#include "driver_ops.h"
+#include "emu/emu.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -192,17 +195,52 @@ void lat__ck_on_write(lat_context *ctx, lat_deviceptr dst, size_t bytes)
     pthread_mutex_unlock(&ck->lock);
 }
 
+bool lat__ck_extra_find(const lat__ck_ctx *ck, uintptr_t a, size_t n)
+{
+    for (size_t i = 0; i < ck->nextra; i++)
+        if (a >= ck->extra[i].lo && a + n <= ck->extra[i].hi)
+            return true;
+    return false;
+}
+
+static bool add_extra(lat__ck_ctx *ck, uintptr_t lo, size_t size)
+{
+    if (ck->nextra == ck->extra_cap) {
+        size_t cap = ck->extra_cap ? ck->extra_cap * 2 : 16;
+        struct lat__ck_range *p = realloc(ck->extra, cap * sizeof *p);
+        if (!p)
+            return false;
+        ck->extra = p;
+        ck->extra_cap = cap;
+    }
+    ck->extra[ck->nextra++] = (struct lat__ck_range){lo, lo + size};
+    return true;
+}
+
 lat_status lat__ck_regions_sync(lat__ck_ctx *ck)
 {
     lat_context *ctx = ck->ctx;
+    bool ok = true;
+    ck->nextra = 0;
+    pthread_mutex_lock(&ctx->drv->lock);
+    for (size_t i = 0; i < ctx->drv->nhost; i++)
+        ok &= add_extra(ck, (uintptr_t)ctx->drv->host[i].base, ctx->drv->host[i].size);
+    pthread_mutex_unlock(&ctx->drv->lock);
     pthread_mutex_lock(&ctx->lock);
+    for (const lat_module *m = ctx->modules; m; m = m->next) {
+        const lat__emu_module *em = m->impl;
+        if (em && em->code)
+            ok &= add_extra(ck, (uintptr_t)em->code, em->code_size);
+    }
     size_t n = ctx->nallocs;
     lat__alloc *copy = malloc((n ? n : 1) * sizeof *copy);
     if (copy)
         memcpy(copy, ctx->allocs, n * sizeof *copy);
     pthread_mutex_unlock(&ctx->lock);
-    if (!copy)
+    if (!copy || !ok) {
+        free(copy);
         return LAT_ERROR_OUT_OF_MEMORY;
+    }
     /* Both lists are sorted by base: walk them together. */
     size_t i = 0, j = 0;
     lat_status st = LAT_OK;

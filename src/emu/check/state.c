@@ -195,6 +195,7 @@ void lat__ck_context_destroy(lat_context *ctx)
     for (size_t i = 0; i < ck->nregions; i++)
         lat__ck_region_release(&ck->regions[i]);
     free(ck->regions);
+    free(ck->extra);
     for (size_t i = 0; i < LAT__CK_MAX_FREED; i++)
         free(ck->freed[i].name);
     free(ck->freed);

@@ -313,7 +313,8 @@ void lat__tr_plan_declaration(walk *w, size_t d)
         return;
 
     /* A kernel with barriers: region loops where its body allows, else fibers. */
-    if (fi && kernel && fi->sync && fi->mode == LAT_EMU_MODE_FIBER && !getenv("LATTICE_EMU_FIBERS")) {
+    if (fi && kernel && fi->sync && fi->mode == LAT_EMU_MODE_FIBER && !getenv("LATTICE_EMU_FIBERS") &&
+        !t->in->checked /* the checks run every thread on a fiber */) {
         size_t body_close = lat__match_close(w->toks, after);
         if (body_close < w->toks->count && lat__tr_region_plan(w, after, body_close, &p))
             fi->mode = LAT_EMU_MODE_REGION;
