@@ -54,14 +54,15 @@ TEST(device_functions_take_the_thread_context_and_calls_pass_it)
 
 TEST(a_kernel_gets_its_thread_loop_entry_and_size_query)
 {
-    const char *c = translated("extern \"C\" __global__ void k(float *a, const int n)\n"
+    const char *c = translated("extern \"C\" __global__ void k(float *a, const int n, int m)\n"
                                "{\n"
-                               "    a[threadIdx.x] = n;\n"
+                               "    a += m;\n"
+                               "    a[threadIdx.x] = n + m;\n"
                                "}\n");
     ASSERT_EQ(out.nkernels, 1);
     ASSERT_STR_EQ(out.kernels[0], "k");
-    /* a may be modified by a thread, so each gets a copy; n is const and shared. */
-    ASSERT_CONTAINS(c, "k(lat_emu_thread *__lat_t, float *__lat_p0, const int n)");
+    /* a is modified by each thread, so each gets a copy; n and m are shared. */
+    ASSERT_CONTAINS(c, "k(lat_emu_thread *__lat_t, float *__lat_p0, const int n, int m)");
     ASSERT_CONTAINS(c, "float * a = __lat_p0;");
     ASSERT_CONTAINS(c, "#define return goto __lat_next");
     ASSERT_CONTAINS(c, "void __lat_entry_k(lat_emu_thread *__lat_t, void **__lat_p)");

@@ -335,7 +335,9 @@ void lat__tr_plan_declaration(walk *w, size_t d)
         lat__param_decl pd;
         lat__parse_param_decl(w->toks, p.b[k], p.e[k], &pd);
         char nmbuf[40];
-        copied[k] = kernel && !fiber && pd.name != SIZE_MAX && !top_level_const(w, p.b[k], p.e[k]);
+        copied[k] = kernel && !fiber && pd.name != SIZE_MAX && !top_level_const(w, p.b[k], p.e[k]) &&
+                    lat__match_close(w->toks, after) < w->toks->count &&
+                    lat__tr_param_modified(w, after, lat__match_close(w->toks, after), pd.name);
         if (copied[k]) {
             snprintf(nmbuf, sizeof nmbuf, "__lat_p%d", k);
             lat__tr_push_edit(w, pd.name, EDIT_REPLACE, nmbuf);

@@ -53,6 +53,8 @@ typedef struct node {
     int level;      /* N_IF and loops with sync: nesting level, from 1 */
     int cand;       /* first candidate it declares (-1), ncand of them */
     int ncand;
+    bool uniform;   /* N_IF, N_FOR: every thread takes it alike (block-level control);
+                       N_PLAIN: a declaration of values every thread computes alike */
 } node;
 
 /* A warp operation or _count/_and/_or barrier in an expression. */
@@ -77,7 +79,15 @@ typedef struct cand {
     int seg;  /* the segment declaring it (-1: a parameter, before any) */
     int mark; /* last segment that used it */
     bool repl;
+    bool recompute;         /* never changes: each segment computes it again */
+    size_t init_b, init_e;  /* its initializer */
 } cand;
+
+/* A variable every thread holds alike, declared at block level (a uniform loop's). */
+typedef struct uvar {
+    const char *name;
+    size_t len, name_tok, scope_e;
+} uvar;
 
 typedef struct lat__region {
     walk *w;
@@ -93,8 +103,17 @@ typedef struct lat__region {
     int root;
     bool bad;
     const char *why;
+    uvar *uv;
+    int nuv, uvcap;
+    size_t param_tok[256]; /* the parameters' names, and whether the body changes each */
+    bool param_mod[256];
+    int nparams;
     /* generation */
     bool dry;
+    int seg_stmts, seg_first; /* statements in the open segment, and the first */
+    bool may_exit; /* a thread may return early: segments check who has */
+    size_t *ranges; /* the token ranges the open segment holds */
+    int nranges, rangecap;
     int level, maxlevel;
     int nseg;
     int seg;      /* the open segment, or -1 */
@@ -153,7 +172,7 @@ static void put(lat__region *r, char **buf, size_t *len, const char *fmt, ...)
 }
 
 #define OUT(...) put(r, &r->out, &r->out_len, __VA_ARGS__)
-#define SEG(...) put(r, &r->seg_text, &r->seg_len, __VA_ARGS__)
+#define SEG(...) (r->seg_stmts += 2, put(r, &r->seg_text, &r->seg_len, __VA_ARGS__))
 
 static bool isw(const lat__region *r, size_t i, const char *s)
 {
@@ -549,6 +568,251 @@ static void assign_levels(lat__region *r, int id, int level)
     assign_levels(r, n->body_n, inner);
 }
 
+static int find_cand(lat__region *r, size_t k);
+/* The candidate identifier k names, if any (used or not). */
+static int find_cand_any(lat__region *r, size_t k)
+{
+    return find_cand(r, k);
+}
+
+/* ---- what every thread computes alike ---------------------------------------------------- */
+
+static bool assign_op(const lat__region *r, size_t j)
+{
+    static const char *const ops[] = {"=", "+=", "-=", "*=", "/=", "%=", "&=",
+                                      "|=", "^=", "<<=", ">>=", "++", "--"};
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+        if (isw(r, j, ops[k]))
+            return true;
+    return false;
+}
+
+/* Whether the token before j ends an operand (so j is a binary operator). */
+static bool after_operand(const lat__region *r, size_t j)
+{
+    size_t p = prev_code(r->w, j);
+    if (p == SIZE_MAX)
+        return false;
+    const lat__tok *t = tok(r->w, p);
+    if (t->kind == LAT__TOK_IDENT)
+        return !isw(r, p, "return") && !isw(r, p, "sizeof");
+    if (t->kind == LAT__TOK_NUMBER || t->kind == LAT__TOK_CHAR)
+        return true;
+    return isw(r, p, ")") || isw(r, p, "]");
+}
+
+/* Whether the variable named at name_tok is assigned, incremented or has its address
+ * taken in tokens (name_tok, e]. */
+static bool modified_in(const lat__region *r, size_t name_tok, size_t e)
+{
+    const char *s = text_of(r->w, name_tok);
+    size_t n = tok(r->w, name_tok)->len;
+    for (size_t k = nc(r, name_tok); k <= e && k < r->close; k = nc(r, k)) {
+        if (tok(r->w, k)->len != n || memcmp(text_of(r->w, k), s, n) != 0)
+            continue;
+        size_t p = prev_code(r->w, k), x = nc(r, k);
+        if (isw(r, p, ".") || isw(r, p, "->"))
+            continue;
+        if (assign_op(r, x) || isw(r, p, "++") || isw(r, p, "--") ||
+            (isw(r, p, "&") && !after_operand(r, p)))
+            return true;
+    }
+    return false;
+}
+
+static bool is_param_unmodified(const lat__region *r, size_t k)
+{
+    for (int p = 0; p < r->nparams; p++)
+        if (tok(r->w, r->param_tok[p])->len == tok(r->w, k)->len &&
+            memcmp(text_of(r->w, r->param_tok[p]), text_of(r->w, k), tok(r->w, k)->len) == 0)
+            return !r->param_mod[p];
+    return false;
+}
+
+static const uvar *find_uvar(const lat__region *r, size_t k)
+{
+    for (int u = r->nuv - 1; u >= 0; u--) {
+        const uvar *v = &r->uv[u];
+        if (v->len == tok(r->w, k)->len && memcmp(v->name, text_of(r->w, k), v->len) == 0 &&
+            k > v->name_tok && k <= v->scope_e)
+            return v;
+    }
+    return NULL;
+}
+
+/* An object-like macro whose value is a constant expression. */
+static bool constant_macro(const lat__region *r, size_t k)
+{
+    const lat__macro *m = lat__macros_find(&r->w->t->macros, text_of(r->w, k), tok(r->w, k)->len);
+    if (!m || !m->defined || !m->value || m->uncertain)
+        return false;
+    for (size_t i = 0; i < m->vlen; i++) {
+        char c = m->value[i];
+        if (!(c == ' ' || c == '\t' || (c >= '0' && c <= '9') || strchr("()+-*/%<>&|^~xXuUlLfF.", c) ||
+              (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+            return false;
+    }
+    return true;
+}
+
+/* Whether tokens [b, e) compute the same value in every thread: built-in block values,
+ * constants, unmodified parameters, uniform variables, arithmetic; no memory, no calls.
+ * per_thread: threadIdx and recomputable variables are allowed too. loopvar: a name
+ * that may be assigned (a uniform loop's increment), or SIZE_MAX. */
+static bool expr_is(lat__region *r, size_t b, size_t e, bool per_thread, size_t loopvar)
+{
+    if (b >= e)
+        return false;
+    for (size_t j = b; j < e; j = nc(r, j)) {
+        const lat__tok *t = tok(r->w, j);
+        if (t->kind == LAT__TOK_NUMBER || t->kind == LAT__TOK_CHAR)
+            continue;
+        if (t->kind == LAT__TOK_STRING)
+            return false;
+        if (t->kind == LAT__TOK_PUNCT) {
+            if (isw(r, j, "[") || isw(r, j, "->") || isw(r, j, "{"))
+                return false;
+            if ((isw(r, j, "*") || isw(r, j, "&")) && !after_operand(r, j))
+                return false; /* a dereference or an address */
+            if (assign_op(r, j)) {
+                size_t p = prev_code(r->w, j), x = nc(r, j);
+                bool on_var = loopvar != SIZE_MAX &&
+                              ((tok(r->w, p)->len == tok(r->w, loopvar)->len &&
+                                memcmp(text_of(r->w, p), text_of(r->w, loopvar), tok(r->w, p)->len) == 0) ||
+                               (x < e && tok(r->w, x)->len == tok(r->w, loopvar)->len &&
+                                memcmp(text_of(r->w, x), text_of(r->w, loopvar), tok(r->w, x)->len) == 0));
+                if (!on_var)
+                    return false;
+            }
+            continue;
+        }
+        size_t p = prev_code(r->w, j);
+        if (p != SIZE_MAX && isw(r, p, ".") && (isw(r, j, "x") || isw(r, j, "y") || isw(r, j, "z")))
+            continue;
+        if (isw(r, j, "blockDim") || isw(r, j, "blockIdx") || isw(r, j, "gridDim") ||
+            isw(r, j, "warpSize") || isw(r, j, "sizeof") ||
+            lat__tok_is_type_word(r->w->toks, t) || is_prelude_type(r->w, j))
+            continue;
+        if (per_thread && isw(r, j, "threadIdx"))
+            continue;
+        if (loopvar != SIZE_MAX && t->len == tok(r->w, loopvar)->len &&
+            memcmp(text_of(r->w, j), text_of(r->w, loopvar), t->len) == 0)
+            continue;
+        if (isw(r, nc(r, j), "("))
+            return false; /* a call */
+        if (find_uvar(r, j) || constant_macro(r, j))
+            continue;
+        if (is_param_unmodified(r, j) && !find_cand_any(r, j))
+            continue;
+        if (per_thread) {
+            int c = find_cand_any(r, j);
+            if (c >= 0 && r->c[c].recompute)
+                continue;
+        }
+        return false;
+    }
+    return true;
+}
+
+static void add_uvar(lat__region *r, size_t name_tok, size_t scope_e)
+{
+    grow((void **)&r->uv, &r->uvcap, r->nuv, sizeof *r->uv, &r->oom);
+    if (r->oom)
+        return;
+    r->uv[r->nuv++] = (uvar){text_of(r->w, name_tok), tok(r->w, name_tok)->len, name_tok, scope_e};
+}
+
+/* A block-level declaration whose every variable is a never-modified scalar with a
+ * uniform initializer: it runs once, for the block. */
+static void uniform_decl(lat__region *r, int id, size_t scope_e)
+{
+    node *n = &r->n[id];
+    declarator d[32];
+    int nd = lat__tr_split_declarators(r->w, n->b, n->e, d, 32);
+    if (nd <= 0)
+        return;
+    for (size_t j = n->b; j < d[0].b; j = nc(r, j))
+        if (isw(r, j, "static") || isw(r, j, "extern") || isw(r, j, "volatile"))
+            return;
+    for (int k = 0; k < nd; k++) {
+        if (d[k].bracket != SIZE_MAX || d[k].eq == SIZE_MAX || d[k].b != d[k].name ||
+            !expr_is(r, nc(r, d[k].eq), d[k].e, false, SIZE_MAX) ||
+            modified_in(r, d[k].name, scope_e))
+            return;
+    }
+    n->uniform = true;
+    for (int k = 0; k < nd; k++)
+        add_uvar(r, d[k].name, scope_e);
+}
+
+static bool targeted(const lat__region *r, int id)
+{
+    for (int k = 0; k < r->nfix; k++)
+        if ((int)r->fixes[3 * k + 1] == id)
+            return true;
+    return false;
+}
+
+/* Finds the uniform declarations, branches and loops, in order. */
+static void analyze(lat__region *r, int id, size_t scope_e)
+{
+    if (id < 0 || r->bad)
+        return;
+    node *n = &r->n[id];
+    if (!n->sync) {
+        if (n->kind == N_PLAIN && n->decl)
+            uniform_decl(r, id, scope_e);
+        return;
+    }
+    switch (n->kind) {
+    case N_BLOCK:
+        for (int k = n->kid; k >= 0; k = r->n[k].next)
+            analyze(r, k, n->e);
+        return;
+    case N_IF:
+        n->uniform = expr_is(r, n->cb, n->ce, false, SIZE_MAX);
+        analyze(r, n->then_n, n->e);
+        analyze(r, n->else_n, n->e);
+        return;
+    case N_FOR: {
+        /* for (T v = uniform; uniform; v op= uniform), v left alone by the body. */
+        declarator d[2];
+        int nd = n->ib < n->ie ? lat__tr_split_declarators(r->w, n->ib, n->ie, d, 2) : 0;
+        bool ok = nd == 1 && looks_like_decl(r, n->ib) && d[0].bracket == SIZE_MAX &&
+                  d[0].eq != SIZE_MAX && d[0].b == d[0].name &&
+                  expr_is(r, nc(r, d[0].eq), d[0].e, false, SIZE_MAX) && !targeted(r, id);
+        if (ok) {
+            size_t v = d[0].name;
+            ok = expr_is(r, n->cb, n->ce, false, v) && expr_is(r, n->xb, n->xe, false, v);
+            if (ok && n->body_n >= 0) {
+                /* modified_in looks after the name: check the body alone. */
+                const lat__tok *vt = tok(r->w, v);
+                for (size_t j = r->n[n->body_n].b; j <= r->n[n->body_n].e && ok; j = nc(r, j))
+                    if (tok(r->w, j)->len == vt->len &&
+                        memcmp(text_of(r->w, j), text_of(r->w, v), vt->len) == 0 &&
+                        !isw(r, prev_code(r->w, j), ".") && !isw(r, prev_code(r->w, j), "->") &&
+                        (assign_op(r, nc(r, j)) || isw(r, prev_code(r->w, j), "++") ||
+                         isw(r, prev_code(r->w, j), "--") ||
+                         (isw(r, prev_code(r->w, j), "&") && !after_operand(r, prev_code(r->w, j)))))
+                        ok = false;
+            }
+            if (ok) {
+                n->uniform = true;
+                add_uvar(r, v, n->e);
+            }
+        }
+        analyze(r, n->body_n, n->e);
+        return;
+    }
+    case N_WHILE:
+    case N_DO:
+        analyze(r, n->body_n, n->e);
+        return;
+    default:
+        return;
+    }
+}
+
 /* ---- warp operations in an expression ------------------------------------------------- */
 
 /* The warp operations in tokens [b, e), in order; false when one is inside another. */
@@ -600,6 +864,7 @@ static void find_wcalls(lat__region *r, size_t b, size_t e, int *first, int *cou
 
 static int find_cand(lat__region *r, size_t k)
 {
+    const uvar *u = find_uvar(r, k);
     const char *s = text_of(r->w, k);
     size_t n = tok(r->w, k)->len;
     int best = -1;
@@ -609,6 +874,8 @@ static int find_cand(lat__region *r, size_t k)
             (best < 0 || x->name_tok > r->c[best].name_tok))
             best = c;
     }
+    if (best >= 0 && u && u->name_tok > r->c[best].name_tok)
+        return -1; /* a uniform variable of the same name hides it */
     return best;
 }
 
@@ -629,6 +896,14 @@ static void add_used(lat__region *r, int c)
 /* Tokens [b, e) go into the open segment: note the candidates they use. */
 static void note_uses(lat__region *r, size_t b, size_t e)
 {
+    if (r->seg >= 0 && b < e) {
+        grow((void **)&r->ranges, &r->rangecap, r->nranges * 2 + 2, sizeof *r->ranges, &r->oom);
+        if (!r->oom) {
+            r->ranges[r->nranges * 2] = b;
+            r->ranges[r->nranges * 2 + 1] = e;
+            r->nranges++;
+        }
+    }
     if (r->seg < 0)
         return;
     for (size_t k = b; k < e; k = nc(r, k)) {
@@ -641,8 +916,12 @@ static void note_uses(lat__region *r, size_t b, size_t e)
         if (c < 0 || r->c[c].mark == r->seg)
             continue;
         r->c[c].mark = r->seg;
-        if (r->c[c].seg != r->seg)
-            r->c[c].repl = true;
+        if (r->c[c].seg != r->seg) {
+            if (r->c[c].recompute)
+                note_uses(r, r->c[c].init_b, r->c[c].init_e); /* what it is computed from */
+            else
+                r->c[c].repl = true;
+        }
         add_used(r, c);
     }
 }
@@ -699,6 +978,16 @@ static void declare(lat__region *r, int id, size_t b, size_t e, size_t scope_e)
         c->is_const = star ? const_after_star : spec_const;
         c->seg = r->seg;
         c->mark = r->seg;
+        if (d[k].eq != SIZE_MAX && !c->array) {
+            c->init_b = nc(r, d[k].eq);
+            c->init_e = d[k].e;
+            bool plain_spec = true;
+            for (size_t j = b; j < d[0].b; j = nc(r, j))
+                if (isw(r, j, "static") || isw(r, j, "volatile") || isw(r, j, "extern"))
+                    plain_spec = false;
+            c->recompute = plain_spec && expr_is(r, c->init_b, c->init_e, true, SIZE_MAX) &&
+                           !modified_in(r, c->name_tok, scope_e);
+        }
         if (isw(r, c->suf_b, "(")) {
             fail(r, "a function declared inside the kernel");
             return;
@@ -768,6 +1057,46 @@ static void suffix_text(lat__region *r, char **buf, size_t *len, const cand *c, 
         put(r, buf, len, "%.*s", (int)tok(r->w, j)->len, text_of(r->w, j));
 }
 
+/* Whether the open segment's code may change candidate c (assign, increment, address). */
+static bool changed_here(const lat__region *r, const cand *c)
+{
+    for (int k = 0; k < r->nranges; k++)
+        for (size_t j = r->ranges[2 * k]; j < r->ranges[2 * k + 1]; j = nc(r, j)) {
+            if (tok(r->w, j)->len != c->len || memcmp(text_of(r->w, j), c->name, c->len) != 0)
+                continue;
+            size_t p = prev_code(r->w, j);
+            if (isw(r, p, ".") || isw(r, p, "->"))
+                continue;
+            if (assign_op(r, nc(r, j)) || isw(r, p, "++") || isw(r, p, "--") || isw(r, p, "&"))
+                return true;
+        }
+    return false;
+}
+
+/* For a condition [b, e) of the form `X < E`, `X <= E` or `X == E`, X being threadIdx.x or
+ * a variable that is threadIdx.x and E the same for every thread: the operator's token. */
+static size_t bounded(lat__region *r, size_t b, size_t e)
+{
+    size_t op;
+    if (isw(r, b, "threadIdx") && isw(r, nc(r, b), ".") && isw(r, nc(r, nc(r, b)), "x")) {
+        op = nc(r, nc(r, nc(r, b)));
+    } else if (tok(r->w, b)->kind == LAT__TOK_IDENT) {
+        int c = find_cand(r, b);
+        if (c < 0 || !r->c[c].recompute)
+            return SIZE_MAX;
+        size_t i = r->c[c].init_b;
+        if (!(isw(r, i, "threadIdx") && isw(r, nc(r, i), ".") && isw(r, nc(r, nc(r, i)), "x") &&
+              nc(r, nc(r, nc(r, i))) == r->c[c].init_e))
+            return SIZE_MAX;
+        op = nc(r, b);
+    } else {
+        return SIZE_MAX;
+    }
+    if (!(isw(r, op, "<") || isw(r, op, "<=") || isw(r, op, "==")))
+        return SIZE_MAX;
+    return expr_is(r, nc(r, op), e, false, SIZE_MAX) ? op : SIZE_MAX;
+}
+
 static void seg_close(lat__region *r)
 {
     if (r->seg < 0)
@@ -776,16 +1105,45 @@ static void seg_close(lat__region *r)
     r->seg = -1;
     if (r->dry)
         return;
-    /* Names declared twice in one segment cannot both be loaded. */
     OUT("\n#undef __LAT_NEXT\n#define __LAT_NEXT __lat_n%d\n", s);
-    OUT("__lat_i = 0; for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { "
+    size_t bound_op = SIZE_MAX;
+    const node *f = r->seg_stmts == 1 && !r->seg_all && !r->seg_pre ? &r->n[r->seg_first] : NULL;
+    if (f && f->kind == N_IF && !f->sync && f->else_n < 0)
+        bound_op = bounded(r, f->cb, f->ce);
+    if (bound_op != SIZE_MAX) {
+        /* if (threadIdx.x < E) S: only the threads below E have anything to do. */
+        OUT("{ long long __lat_lo = 0, __lat_hi, __lat_e = (long long)(");
+        slice_to(r, &r->out, &r->out_len, nc(r, bound_op), f->ce, false);
+        OUT("); if (__lat_e < 0) __lat_e = -1;");
+        if (isw(r, bound_op, "=="))
+            OUT(" __lat_lo = __lat_e; __lat_hi = __lat_e + 1;");
+        else
+            OUT(" __lat_hi = __lat_e%s;", isw(r, bound_op, "<=") ? " + 1" : "");
+        OUT(" if (__lat_hi > __lat_bx) __lat_hi = __lat_bx; if (__lat_lo < 0) __lat_lo = 0;"
+            " if (__lat_lo > __lat_hi) __lat_lo = __lat_hi;\n");
+    } else {
+        OUT("{ long long __lat_lo = 0, __lat_hi = __lat_bx;\n");
+    }
+    OUT("for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { "
         "__lat_t->thread_idx.z = __lat_z; for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { "
-        "__lat_t->thread_idx.y = __lat_y; for (__lat_x = 0; __lat_x < __lat_bx; __lat_x++, "
-        "__lat_i++) { %s%s __lat_t->thread_idx.x = __lat_x; {",
-        r->seg_pre ? r->seg_pre : "", r->seg_all ? "" : " if (__lat_sk[__lat_i]) continue;");
+        "__lat_t->thread_idx.y = __lat_y; __lat_i = (__lat_z * __lat_by + __lat_y) * __lat_bx + "
+        "(unsigned)__lat_lo; for (__lat_x = (unsigned)__lat_lo; __lat_x < (unsigned)__lat_hi; "
+        "__lat_x++, __lat_i++) { %s%s __lat_t->thread_idx.x = __lat_x; {",
+        r->seg_pre ? r->seg_pre : "",
+        r->seg_all || (r->level == 0 && !r->may_exit) ? "" : " if (__lat_sk[__lat_i]) continue;");
     for (int k = 0; k < r->nused; k++) {
         const cand *c = &r->c[r->used[k]];
-        if (!c->repl || c->seg == s)
+        if (c->seg == s || !c->recompute)
+            continue;
+        OUT(" ");
+        type_text(r, &r->out, &r->out_len, c, true);
+        OUT("%.*s = ", (int)c->len, c->name);
+        slice_to(r, &r->out, &r->out_len, c->init_b, c->init_e, false);
+        OUT(";");
+    }
+    for (int k = 0; k < r->nused; k++) {
+        const cand *c = &r->c[r->used[k]];
+        if (!c->repl || c->seg == s || c->recompute)
             continue;
         if (c->param) {
             OUT(" __typeof__(__lat_r%d[0]) %.*s = __lat_r%d[__lat_i];", r->used[k], (int)c->len,
@@ -808,15 +1166,15 @@ static void seg_close(lat__region *r)
     OUT("\n __lat_n%d: ;", s);
     for (int k = 0; k < r->nused; k++) {
         const cand *c = &r->c[r->used[k]];
-        if (!c->repl)
+        if (!c->repl || c->recompute)
             continue;
         if (c->seg == s && c->array)
             OUT(" memcpy(__lat_r%d[__lat_i], %.*s, sizeof %.*s);", r->used[k], (int)c->len,
                 c->name, (int)c->len, c->name);
-        else if (!c->array && (c->seg == s || !c->is_const))
+        else if (!c->array && (c->seg == s || (!c->is_const && changed_here(r, c))))
             OUT(" __lat_r%d[__lat_i] = %.*s;", r->used[k], (int)c->len, c->name);
     }
-    OUT(" } } } }\n");
+    OUT(" } } } } }\n");
 }
 
 static void seg_open_all(lat__region *r, bool all, const char *pre)
@@ -827,6 +1185,9 @@ static void seg_open_all(lat__region *r, bool all, const char *pre)
     r->seg = r->nseg++;
     r->seg_all = all;
     r->nused = 0;
+    r->nranges = 0;
+    r->seg_stmts = 0;
+    r->seg_first = -1;
     free(r->seg_pre);
     r->seg_pre = pre ? strdup(pre) : NULL;
     if (pre && !r->seg_pre)
@@ -861,22 +1222,46 @@ static void w_result(lat__region *r, const wcall *c)
         return;
     }
     if (c->op <= LAT_EMU_W_XOR) {
-        SEG("__LAT_AS((");
+        /* The source lane's slot, read as the value's type. */
+        SEG("(*(__typeof__(");
         slice_to(r, b, l, c->ab[1], c->ae[1], false);
         note_uses(r, c->ab[1], c->ae[1]);
-        SEG("), __lat_rshfl(__lat_wv%d, __lat_i, %d, (", k, c->op);
-        slice_to(r, b, l, c->ab[2], c->ae[2], false);
-        note_uses(r, c->ab[2], c->ae[2]);
-        SEG("), ");
-        if (c->nargs > 3) {
-            SEG("(");
-            slice_to(r, b, l, c->ab[3], c->ae[3], false);
-            note_uses(r, c->ab[3], c->ae[3]);
-            SEG(")");
+        SEG(") *)&__lat_wv%d[", k);
+        bool simple = c->nargs == 3;
+        for (size_t j = c->ab[2]; j < c->ae[2] && simple; j = nc(r, j))
+            if (isw(r, j, "(") || isw(r, j, ",") || assign_op(r, j))
+                simple = false;
+        static const char *const pre[] = {"(__lat_i & ~31u) + ((", "(int)(__lat_i & 31) - (",
+                                          "(__lat_i & 31) + (", "((__lat_i & 31) ^ ("};
+        static const char *const mid[] = {") & 31)]", ") >= 0 ? __lat_i - (",
+                                          ") < 32 ? __lat_i + (",
+                                          ")) < 32 ? (__lat_i & ~31u) + ((__lat_i & 31) ^ ("};
+        static const char *const end[] = {"", ") : __lat_i])", ") : __lat_i])", ")) : __lat_i])"};
+        if (simple) {
+            SEG("%s", pre[c->op]);
+            slice_to(r, b, l, c->ab[2], c->ae[2], false);
+            SEG("%s", mid[c->op]);
+            if (c->op != LAT_EMU_W_SHFL) {
+                slice_to(r, b, l, c->ab[2], c->ae[2], false);
+                SEG("%s", end[c->op]);
+            } else {
+                SEG(")");
+            }
         } else {
-            SEG("32");
+            SEG("__lat_rsrc(__lat_i, %d, (", c->op);
+            slice_to(r, b, l, c->ab[2], c->ae[2], false);
+            SEG("), ");
+            if (c->nargs > 3) {
+                SEG("(");
+                slice_to(r, b, l, c->ab[3], c->ae[3], false);
+                note_uses(r, c->ab[3], c->ae[3]);
+                SEG(")");
+            } else {
+                SEG("32");
+            }
+            SEG(")])");
         }
-        SEG("))");
+        note_uses(r, c->ab[2], c->ae[2]);
         return;
     }
     int op = c->op;
@@ -957,8 +1342,13 @@ static void expr_site(lat__region *r, size_t b, size_t e, const char *pre, const
             fail(r, "a warp operation with too few arguments");
             return;
         }
-        if (c->op >= BVOTE || c->op == LAT_EMU_W_BALLOT || c->op == LAT_EMU_W_ANY ||
-            c->op == LAT_EMU_W_ALL)
+        if (c->op <= LAT_EMU_W_XOR) {
+            /* The value in its own type: the next segment reads it so. */
+            SEG("\n*(__typeof__(");
+            slice_to(r, &r->seg_text, &r->seg_len, c->ab[arg], c->ae[arg], false);
+            SEG(") *)&__lat_wv%d[__lat_i] = ((", c->id);
+        } else if (c->op >= BVOTE || c->op == LAT_EMU_W_BALLOT || c->op == LAT_EMU_W_ANY ||
+                   c->op == LAT_EMU_W_ALL)
             SEG("\n__lat_wv%d[__lat_i] = ((", c->id);
         else if (c->op >= LAT_EMU_W_ADD)
             SEG("\n__lat_wv%d[__lat_i] = (unsigned)((", c->id);
@@ -1031,7 +1421,16 @@ static void gen(lat__region *r, int id, size_t scope_e)
             OUT("\n");
             return;
         }
+        if (n->kind == N_PLAIN && n->decl && n->uniform) {
+            /* Computed once, for the block: later segments see it as it is. */
+            seg_close(r);
+            slice_to(r, &r->out, &r->out_len, n->b, nc(r, n->e), true);
+            OUT("\n");
+            return;
+        }
         seg_open(r);
+        if (r->seg_stmts++ == 0)
+            r->seg_first = id;
         if (n->kind == N_PLAIN && n->decl)
             declare(r, id, n->b, n->e, scope_e);
         seg_slice(r, n->b, nc(r, n->e));
@@ -1055,6 +1454,19 @@ static void gen(lat__region *r, int id, size_t scope_e)
         OUT("\n}\n");
         return;
     case N_IF:
+        if (n->uniform) {
+            seg_close(r);
+            OUT("\nif (");
+            slice_to(r, &r->out, &r->out_len, n->cb, n->ce, true);
+            OUT(") {\n");
+            gen(r, n->then_n, n->e);
+            seg_close(r);
+            OUT("\n} else {\n");
+            gen(r, n->else_n, n->e);
+            seg_close(r);
+            OUT("\n}\n");
+            return;
+        }
         r->level = L;
         condition(r, n->cb, n->ce, L);
         gen(r, n->then_n, n->e);
@@ -1073,6 +1485,21 @@ static void gen(lat__region *r, int id, size_t scope_e)
         break;
     }
     /* Loops. */
+    if (n->uniform) {
+        /* Block-level control: every thread runs it alike. */
+        seg_close(r);
+        OUT("\nfor (");
+        slice_to(r, &r->out, &r->out_len, n->ib, n->ie, true);
+        OUT(";");
+        slice_to(r, &r->out, &r->out_len, n->cb, n->ce, true);
+        OUT(";");
+        slice_to(r, &r->out, &r->out_len, n->xb, n->xe, true);
+        OUT(") {\n");
+        gen(r, n->body_n, n->e);
+        seg_close(r);
+        OUT("\n}\n");
+        return;
+    }
     r->level = L;
     if (n->kind == N_FOR && n->ib < n->ie) {
         seg_open(r);
@@ -1105,6 +1532,14 @@ static void gen(lat__region *r, int id, size_t scope_e)
 
 /* ---- parameters ------------------------------------------------------------------------ */
 
+static bool modified(const lat__region *r, size_t name);
+
+bool lat__tr_param_modified(walk *w, size_t open, size_t close, size_t name)
+{
+    lat__region r = {.w = w, .open = open, .close = close};
+    return modified(&r, name);
+}
+
 /* Whether parameter `name` is assigned, incremented or has its address taken. */
 static bool modified(const lat__region *r, size_t name)
 {
@@ -1132,7 +1567,12 @@ static void add_params(lat__region *r, const params *p)
     for (int k = 0; k < p->n; k++) {
         lat__param_decl d;
         lat__parse_param_decl(r->w->toks, p->b[k], p->e[k], &d);
-        if (d.name == SIZE_MAX || !modified(r, d.name))
+        if (d.name == SIZE_MAX)
+            continue;
+        bool mod = modified(r, d.name);
+        r->param_tok[r->nparams] = d.name;
+        r->param_mod[r->nparams++] = mod;
+        if (!mod)
             continue;
         grow((void **)&r->c, &r->ccap, r->nc, sizeof *r->c, &r->oom);
         if (r->oom)
@@ -1163,6 +1603,8 @@ void lat__tr_region_free(walk *w)
     free(r->seg_pre);
     free(r->seg_text);
     free(r->used);
+    free(r->ranges);
+    free(r->uv);
     free(r->out);
     free(r->outpos);
     free(r->body);
@@ -1196,9 +1638,19 @@ bool lat__tr_region_plan(walk *w, size_t open, size_t close, const params *p)
     r->close = close;
     r->seg = -1;
     r->root = parse_stmt(r, open, -1, -1);
+    for (size_t j = nc(r, open); j < close && !r->may_exit; j = nc(r, j)) {
+        size_t at;
+        const tr *t = w->t;
+        if (isw(r, j, "return") ||
+            (tok(w, j)->kind == LAT__TOK_IDENT &&
+             lat__map_get(&t->mac_index, text_of(w, j), tok(w, j)->len, &at) &&
+             lat__map_get(&t->macs[at].idents, "return", 6, NULL)))
+            r->may_exit = true;
+    }
     if (!r->bad && !r->oom && r->root >= 0) {
         add_params(r, p);
         if (mark_sync(r, r->root)) {
+            analyze(r, r->root, r->close);
             assign_levels(r, r->root, 0);
             run(r, true);
         }

@@ -277,6 +277,9 @@ bool lat__tr_region_plan(walk *w, size_t open, size_t close, const params *p);
  * brace, the body written so far is rearranged into region loops. */
 void lat__tr_region_token(walk *w, size_t i);
 void lat__tr_region_free(walk *w);
+/* Whether the body (braces open and close) assigns parameter `name`, increments it or
+ * takes its address: only then does each thread need a copy of its own. */
+bool lat__tr_param_modified(walk *w, size_t open, size_t close, size_t name);
 
 /* ---- kernel.c --------------------------------------------------------------------------- */
 

@@ -1,0 +1,300 @@
+/*
+ * The emulator against native C (issue 3), in the same run: four workloads run as CUDA C
+ * kernels on the emulator and as the same grid written in C (native.c) compiled by gcc
+ * -O2 -fopenmp and by gcc -O0 -fopenmp, with the same OpenMP threads:
+ *   (a) dest[i] = a[i] * b[i] over 16M floats, blocks of 256 (plain thread loops);
+ *   (b) the pi mapper, then a shared-memory tree reduction with a barrier per step,
+ *       blocks of 256, 1M points (region loops);
+ *   (c) a 512 x 512 matrix product with 16 x 16 shared tiles (region loops);
+ *   (d) a warp-shuffle reduction of 1M floats (region loops).
+ * Each figure is the median of several runs; the ratios are emulator / native. Targets:
+ * (a) and (c) at most 2x native -O0, (b) and (d) at most 3x. Also: the barrier's cost per
+ * thread per barrier, in region loops and on fibers (LATTICE_EMU_FIBERS=1 at compile time
+ * forces fibers), and each kernel's launch checked against the native result.
+ */
+#include "native.h"
+
+#include <lattice.h>
+
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CHECK(call)                                                                    \
+    do {                                                                               \
+        lat_status st_ = (call);                                                       \
+        if (st_ != LAT_OK) {                                                           \
+            fprintf(stderr, "bench_emu: %s: %s\n%s\n", #call, lat_status_name(st_),    \
+                    lat_last_error());                                                 \
+            exit(1);                                                                   \
+        }                                                                              \
+    } while (0)
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int reps = 7;
+
+/* Median time of fn(arg) over reps runs, after one warm-up. */
+static double time_ms(void (*fn)(void *), void *arg)
+{
+    double t[64];
+    fn(arg);
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_ms();
+        fn(arg);
+        t[r] = now_ms() - t0;
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    return t[reps / 2];
+}
+
+static const char src[] =
+    "__global__ void mul(float *d, const float *a, const float *b, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n)\n"
+    "        d[i] = a[i] * b[i];\n"
+    "}\n"
+    "__global__ void pi(float *partial, int n)\n"
+    "{\n"
+    "    __shared__ float s[256];\n"
+    "    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;\n"
+    "    float x = (i + 0.5f) / n;\n"
+    "    s[t] = i < n ? 4.0f / (1.0f + x * x) : 0.0f;\n"
+    "    __syncthreads();\n"
+    "    for (int k = blockDim.x / 2; k > 0; k >>= 1) {\n"
+    "        if (t < k)\n"
+    "            s[t] += s[t + k];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    if (t == 0)\n"
+    "        partial[blockIdx.x] = s[0] / n;\n"
+    "}\n"
+    "__global__ void matmul(float *c, const float *a, const float *b, int n)\n"
+    "{\n"
+    "    __shared__ float as[16][16], bs[16][16];\n"
+    "    int tx = threadIdx.x, ty = threadIdx.y;\n"
+    "    int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;\n"
+    "    float sum = 0.0f;\n"
+    "    for (int t = 0; t < n / 16; t++) {\n"
+    "        as[ty][tx] = a[row * n + t * 16 + tx];\n"
+    "        bs[ty][tx] = b[(t * 16 + ty) * n + col];\n"
+    "        __syncthreads();\n"
+    "        for (int k = 0; k < 16; k++)\n"
+    "            sum += as[ty][k] * bs[k][tx];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    c[row * n + col] = sum;\n"
+    "}\n"
+    "__global__ void warpsum(float *out, const float *a, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    float v = i < n ? a[i] : 0.0f;\n"
+    "    for (int o = 16; o > 0; o >>= 1)\n"
+    "        v += __shfl_down_sync(0xffffffffu, v, o);\n"
+    "    if ((threadIdx.x & 31) == 0)\n"
+    "        out[i / 32] = v;\n"
+    "}\n"
+    "__global__ void barriers(int n)\n"
+    "{\n"
+    "    for (int i = 0; i < n; i++)\n"
+    "        __syncthreads();\n"
+    "}\n"
+    "__global__ void no_barriers(int n)\n"
+    "{\n"
+    "    for (int i = 0; i < n; i++)\n"
+    "        ;\n"
+    "}\n";
+
+typedef struct job {
+    lat_kernel *k;
+    lat_launch_desc desc;
+    void **params;
+    void (*native)(void *);
+    float *out, *a, *b;
+    int n;
+} job;
+
+static void run_emu(void *p)
+{
+    job *j = p;
+    CHECK(lat_launch(j->k, &j->desc, j->params));
+}
+
+static void mul_o2(void *p) { job *j = p; native_mul_o2(j->out, j->a, j->b, j->n); }
+static void mul_o0(void *p) { job *j = p; native_mul_o0(j->out, j->a, j->b, j->n); }
+static void pi_o2(void *p) { job *j = p; native_pi_o2(j->out, j->n); }
+static void pi_o0(void *p) { job *j = p; native_pi_o0(j->out, j->n); }
+static void mm_o2(void *p) { job *j = p; native_matmul_o2(j->out, j->a, j->b, j->n); }
+static void mm_o0(void *p) { job *j = p; native_matmul_o0(j->out, j->a, j->b, j->n); }
+static void ws_o2(void *p) { job *j = p; native_warpsum_o2(j->out, j->a, j->n); }
+static void ws_o0(void *p) { job *j = p; native_warpsum_o0(j->out, j->a, j->n); }
+
+/* Runs one workload three ways and prints a line; checks the emulator's output against
+ * native -O2's (count floats, within tol relative). */
+static void compare(const char *what, job *j, void (*o2)(void *), void (*o0)(void *),
+                    float *emu_out, size_t count, double tol, double target)
+{
+    double te = time_ms(run_emu, j);
+    float *native_out = j->out;
+    j->out = malloc(count * sizeof *j->out);
+    if (!j->out) {
+        fprintf(stderr, "bench_emu: out of memory\n");
+        exit(1);
+    }
+    double t2 = time_ms(o2, j), t0 = time_ms(o0, j);
+    double worst = 0;
+    for (size_t i = 0; i < count; i++) {
+        double d = fabs((double)emu_out[i] - j->out[i]) / (fabs((double)j->out[i]) + 1e-30);
+        worst = d > worst ? d : worst;
+    }
+    free(j->out);
+    j->out = native_out;
+    printf("%-44s emu %8.2f ms  gcc -O2 %7.2f ms  gcc -O0 %7.2f ms  emu/O2 %5.2fx  emu/O0 "
+           "%5.2fx (target %.0fx: %s)%s\n",
+           what, te, t2, t0, te / t2, te / t0, target, te / t0 <= target ? "met" : "MISSED",
+           worst <= tol ? "" : "  RESULTS DIFFER");
+}
+
+static lat_deviceptr dev(lat_context *ctx, const void *host, size_t bytes)
+{
+    lat_deviceptr p;
+    CHECK(lat_mem_alloc(ctx, bytes, &p));
+    if (host)
+        CHECK(lat_memcpy_htod(ctx, p, host, bytes));
+    return p;
+}
+
+/* ns per thread per barrier: a loop of barriers against the same loop without. */
+static double barrier_cost(lat_module *m)
+{
+    lat_kernel *kb, *kn;
+    CHECK(lat_module_get_kernel(m, "barriers", &kb));
+    CHECK(lat_module_get_kernel(m, "no_barriers", &kn));
+    int n = 200, blocks = 256, threads = 256;
+    void *params[] = {&n};
+    job jb = {.k = kb, .desc = {.grid = {(unsigned)blocks}, .block = {(unsigned)threads}},
+              .params = params};
+    job jn = jb;
+    jn.k = kn;
+    double tb = time_ms(run_emu, &jb), tn = time_ms(run_emu, &jn);
+    /* Wall time over all OpenMP threads: per thread per barrier as the core sees it. */
+    return (tb - tn) * 1e6 * omp_get_max_threads() / ((double)blocks * threads * n);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        reps = atoi(argv[1]) > 0 && atoi(argv[1]) < 64 ? atoi(argv[1]) : reps;
+    lat_context *ctx;
+    CHECK(lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU}, &ctx));
+    lat_module *m;
+    CHECK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "bench_emu.cu"}, &m));
+    printf("bench_emu: %d OpenMP threads, median of %d runs\n", omp_get_max_threads(), reps);
+
+    /* (a) */
+    int n = 16 << 20;
+    float *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+    float *d = calloc((size_t)n, sizeof *d), *out = calloc((size_t)n, sizeof *out);
+    if (!a || !b || !d || !out) {
+        fprintf(stderr, "bench_emu: out of memory\n");
+        return 1;
+    }
+    for (int i = 0; i < n; i++) {
+        a[i] = (float)(i % 1000) * 0.001f;
+        b[i] = (float)(i % 777) * 0.01f;
+    }
+    lat_deviceptr da = dev(ctx, a, (size_t)n * 4), db = dev(ctx, b, (size_t)n * 4),
+                  dd = dev(ctx, NULL, (size_t)n * 4);
+    lat_kernel *k;
+    CHECK(lat_module_get_kernel(m, "mul", &k));
+    {
+        void *params[] = {&dd, &da, &db, &n};
+        job j = {.k = k, .desc = {.grid = {(unsigned)((n + 255) / 256)}, .block = {256}},
+                 .params = params, .out = out, .a = a, .b = b, .n = n};
+        run_emu(&j);
+        CHECK(lat_memcpy_dtoh(ctx, d, dd, (size_t)n * 4));
+        compare("(a) d = a * b, 16M floats", &j, mul_o2, mul_o0, d, (size_t)n, 0, 2);
+    }
+
+    /* (b) */
+    int np = 1 << 20, nb = np / 256;
+    lat_deviceptr dp = dev(ctx, NULL, (size_t)nb * 4);
+    CHECK(lat_module_get_kernel(m, "pi", &k));
+    {
+        void *params[] = {&dp, &np};
+        job j = {.k = k, .desc = {.grid = {(unsigned)nb}, .block = {256}}, .params = params,
+                 .out = out, .n = np};
+        run_emu(&j);
+        CHECK(lat_memcpy_dtoh(ctx, d, dp, (size_t)nb * 4));
+        double pi = 0;
+        for (int i = 0; i < nb; i++)
+            pi += d[i];
+        compare("(b) pi, tree reduction, 1M points", &j, pi_o2, pi_o0, d, (size_t)nb, 1e-6, 3);
+        printf("    pi = %.7f\n", pi);
+    }
+
+    /* (c) */
+    int mn = 512;
+    lat_deviceptr dc = dev(ctx, NULL, (size_t)mn * mn * 4);
+    CHECK(lat_module_get_kernel(m, "matmul", &k));
+    {
+        void *params[] = {&dc, &da, &db, &mn};
+        job j = {.k = k, .desc = {.grid = {(unsigned)mn / 16, (unsigned)mn / 16}, .block = {16, 16}},
+                 .params = params, .out = out, .a = a, .b = b, .n = mn};
+        run_emu(&j);
+        CHECK(lat_memcpy_dtoh(ctx, d, dc, (size_t)mn * mn * 4));
+        compare("(c) 512x512 matmul, 16x16 shared tiles", &j, mm_o2, mm_o0, d, (size_t)mn * mn,
+                1e-5, 2);
+    }
+
+    /* (d) */
+    int nw = 1 << 20;
+    lat_deviceptr dw = dev(ctx, NULL, (size_t)nw / 32 * 4);
+    CHECK(lat_module_get_kernel(m, "warpsum", &k));
+    {
+        void *params[] = {&dw, &da, &nw};
+        job j = {.k = k, .desc = {.grid = {(unsigned)nw / 256}, .block = {256}}, .params = params,
+                 .out = out, .a = a, .n = nw};
+        run_emu(&j);
+        CHECK(lat_memcpy_dtoh(ctx, d, dw, (size_t)nw / 32 * 4));
+        compare("(d) warp-shuffle reduction, 1M floats", &j, ws_o2, ws_o0, d, (size_t)nw / 32,
+                1e-6, 3);
+    }
+
+    printf("barrier: %.2f ns per thread per barrier in region loops (target 5)\n",
+           barrier_cost(m));
+    setenv("LATTICE_EMU_FIBERS", "1", 1);
+    lat_module *mf;
+    CHECK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "fibers.cu"}, &mf));
+    unsetenv("LATTICE_EMU_FIBERS");
+    printf("barrier: %.2f ns per thread per barrier on fibers (the fallback)\n",
+           barrier_cost(mf));
+    lat_kernel *kf;
+    CHECK(lat_module_get_kernel(mf, "pi", &kf));
+    {
+        void *params[] = {&dp, &np};
+        job j = {.k = kf, .desc = {.grid = {(unsigned)nb}, .block = {256}}, .params = params};
+        printf("(b) on fibers: %.2f ms\n", time_ms(run_emu, &j));
+    }
+    lat_context_destroy(ctx);
+    free(a);
+    free(b);
+    free(d);
+    free(out);
+    return 0;
+}
