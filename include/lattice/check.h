@@ -274,8 +274,9 @@ typedef struct lat_check_map_style {
 LAT_API lat_status lat_check_map_svg(const lat_check_map *map, const lat_check_map_style *style,
                                      char **svg);
 
-/* The same map as a plain-text table: one cell per element, "b.t" (block.thread) of the
- * writer (or reader), "-" when untouched, rows of `columns`. *text is malloc'd.
+/* The same map as a plain-text table: one cell per element, "b/t" (the block's and the
+ * thread's index: x, or x,y...) of the writer (or reader), "-" when untouched, rows of
+ * `columns` elements each starting with the first one's index. *text is malloc'd.
  * Errors: LAT_ERROR_INVALID_VALUE; LAT_ERROR_OUT_OF_MEMORY. Thread safety: any thread. */
 LAT_API lat_status lat_check_map_text(const lat_check_map *map, const lat_check_map_style *style,
                                       char **text);

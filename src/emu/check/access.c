@@ -218,6 +218,8 @@ static void *shared_access(lat__ck_launch *L, lat__ck_fiber *f, int site, int ki
             in = v;
             break;
         }
+        if (v->lo == v->hi && L->nshv > 1)
+            continue; /* no dynamic shared memory: not a neighbour */
         uintptr_t d = a < v->lo ? v->lo - a : a - v->hi + 1;
         /* Past an end is nearer than before a start at the same distance. */
         if (d < best || (d == best && a >= v->hi)) {
@@ -329,7 +331,8 @@ void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigne
             return sink(L, size);
         }
     }
-    if (a - (uintptr_t)L->sh < L->sh_size)
+    /* Shared memory, and a window past it: an overrun of the last variable. */
+    if (a - ((uintptr_t)L->sh - LAT__CK_SHARED_WINDOW) < L->sh_size + 2 * LAT__CK_SHARED_WINDOW)
         return shared_access(L, f, site, kind, a, size);
     lat__ck_region *r = L->last_region;
     if (!r || a - r->base >= r->size)

@@ -189,6 +189,9 @@ typedef struct lat__ck_rec {
 
 /* ---- exec.c: a checked launch -------------------------------------------------------------------- */
 
+/* Bytes before and after a block's shared memory that count as overruns of it. */
+enum { LAT__CK_SHARED_WINDOW = 64 * 1024 };
+
 enum { LAT__CKF_RUN, LAT__CKF_BAR, LAT__CKF_WARP, LAT__CKF_EXIT };
 
 /* One thread of the block being run. */
@@ -249,6 +252,8 @@ typedef struct lat__ck_launch {
     /* Shared memory, laid out with red zones, and its shadows. */
     char *sh;
     size_t sh_size, sh_used;
+    void *sh_map; /* sh, with LAT__CK_SHARED_WINDOW bytes on each side */
+    size_t sh_map_size;
     unsigned long *shoff;
     lat__ck_shvar *shv;
     int nshv;

@@ -742,9 +742,15 @@ static lat_status layout_shared(lat__ck_launch *L, size_t dynamic)
     at += dynamic + REDZONE;
     L->sh_size = at;
     L->sh_used = at;
-    L->sh = aligned_alloc(256, (at + 255) / 256 * 256);
-    if (!L->sh)
+    /* Mapped with a window on each side that nothing else can occupy, so that an access
+     * near the block's shared memory is an overrun of it, never another object. */
+    L->sh_map_size = LAT__CK_SHARED_WINDOW * 2 + (at + 4095) / 4096 * 4096;
+    void *map = mmap(NULL, L->sh_map_size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map == MAP_FAILED)
         return LAT_ERROR_OUT_OF_MEMORY;
+    L->sh_map = map;
+    L->sh = (char *)map + LAT__CK_SHARED_WINDOW;
     /* The variables' addresses, now that the base is known. */
     for (int i = 0; i < L->nshv; i++) {
         L->shv[i].lo += (uintptr_t)L->sh;
@@ -769,7 +775,8 @@ static void free_launch(lat__ck_launch *L)
     lat__emu_stacks_free(&L->stacks);
     free(L->f);
     free(L->order);
-    free(L->sh);
+    if (L->sh_map)
+        munmap(L->sh_map, L->sh_map_size);
     free(L->shoff);
     free(L->shv);
     free(L->sh_init);

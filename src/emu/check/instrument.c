@@ -75,6 +75,10 @@ typedef struct pass {
     lat__ck_module *m;
     int *line;  /* per token: the user's line */
     int *file;  /* per token: index into m->strings of its file (-1: unknown) */
+    /* The __shared__ variables' names, from the translation's __lat_shname table: an
+     * access's text names them, not the translation's pointers. */
+    const lat__tok *shname[256];
+    int nshname;
     bool oom;
 } pass;
 
@@ -107,6 +111,11 @@ static bool word_in(const pass *p, size_t i, const char *const *words, size_t n)
         if (strlen(words[k]) == t->len && memcmp(words[k], text(p, i), t->len) == 0)
             return true;
     return false;
+}
+
+static size_t close_of(const pass *p, size_t i)
+{
+    return lat__match_close(&p->tk, i);
 }
 
 /* ---- insertions ------------------------------------------------------------------------- */
@@ -182,6 +191,60 @@ static int intern(pass *p, const char *s, size_t n)
     return m->nstrings++;
 }
 
+/* The __shared__ variable index n in an identifier "PREFIXn", or -1. */
+static int shared_index(const pass *p, size_t i, const char *pre)
+{
+    const lat__tok *t = tok(p, i);
+    size_t n = strlen(pre);
+    if (t->kind != LAT__TOK_IDENT || t->len <= n || memcmp(text(p, i), pre, n) != 0)
+        return -1;
+    int v = 0;
+    for (size_t k = n; k < t->len; k++) {
+        char c = text(p, i)[k];
+        if (c < '0' || c > '9' || v > 100000)
+            return -1;
+        v = v * 10 + (c - '0');
+    }
+    return v;
+}
+
+/* The translation of a use of a __shared__ variable at token i: "* __lat_shpN",
+ * "* ( __lat_shtN * ) ( ... )" or "* ( __lat_shtN * ) __lat_t -> dshared", or any of them
+ * in parentheses. Returns its index and sets *end past it, or -1. */
+static int shared_form(const pass *p, size_t i, size_t e, size_t *end)
+{
+    if (is(p, i, "(")) {
+        size_t c = close_of(p, i), inner;
+        int v = shared_form(p, i + 1, c, &inner);
+        if (v >= 0 && inner == c && c < e) {
+            *end = c + 1;
+            return v;
+        }
+        return -1;
+    }
+    if (!is(p, i, "*"))
+        return -1;
+    int v = shared_index(p, i + 1, "__lat_shp");
+    if (v >= 0) {
+        *end = i + 2;
+        return v;
+    }
+    if (!is(p, i + 1, "(") || (v = shared_index(p, i + 2, "__lat_sht")) < 0 || !is(p, i + 3, "*") ||
+        !is(p, i + 4, ")"))
+        return -1;
+    size_t j = i + 5;
+    if (is(p, j, "("))
+        j = close_of(p, j) + 1;
+    else if (is(p, j, "__lat_t") && is(p, j + 1, "->"))
+        j += 3;
+    else
+        return -1;
+    if (j > e)
+        return -1;
+    *end = j;
+    return v;
+}
+
 /* The access's text as written, spaces between tokens where the source had some. */
 static char *expr_text(const pass *p, size_t b, size_t e)
 {
@@ -198,6 +261,16 @@ static char *expr_text(const pass *p, size_t b, size_t e)
         const lat__tok *t = tok(p, i);
         if (i > b && (t->flags & LAT__TOK_SPACE) && at < n)
             s[at++] = ' ';
+        size_t end;
+        int v = shared_form(p, i, e, &end);
+        if (v >= 0 && v < p->nshname) {
+            /* The variable's name (a string token: skip its quotes). */
+            const lat__tok *nt = p->shname[v];
+            for (size_t k = 1; k + 1 < nt->len && at < n; k++)
+                s[at++] = p->src[nt->off + k];
+            i = end - 1;
+            continue;
+        }
         for (size_t k = 0; k < t->len && at < n; k++)
             s[at++] = text(p, i)[k];
         if (at >= n) {
@@ -312,11 +385,6 @@ static size_t next(const pass *p, size_t i)
     return i;
 }
 
-static size_t close_of(const pass *p, size_t i)
-{
-    return lat__match_close(&p->tk, i);
-}
-
 /* Learns the typedef names of the program: in `typedef ... NAME;` the last identifier at
  * the declaration's own depth before ';' or ',', or the one in `(*NAME)`. */
 static void learn_typedefs(pass *p)
@@ -351,6 +419,19 @@ static void learn_typedefs(pass *p)
             if (tok(p, j)->kind == LAT__TOK_IDENT && !is(p, j, "__attribute__"))
                 last = j;
         }
+    }
+}
+
+/* The names of the __shared__ variables: the strings of `__lat_shname[] = {...}`. */
+static void learn_shared_names(pass *p)
+{
+    for (size_t i = 0; i + 5 < p->tk.count; i++) {
+        if (!is(p, i, "__lat_shname") || !is(p, i + 1, "[") || !is(p, i + 4, "{"))
+            continue;
+        for (size_t j = i + 5; j < p->tk.count && !is(p, j, "}") && p->nshname < 256; j++)
+            if (tok(p, j)->kind == LAT__TOK_STRING)
+                p->shname[p->nshname++] = tok(p, j);
+        return;
     }
 }
 
@@ -961,6 +1042,7 @@ lat_status lat__ck_instrument(char **text_io, lat__ck_module **out)
     } else {
         map_lines(&p);
         learn_typedefs(&p);
+        learn_shared_names(&p);
         functions(&p);
     }
     char *res = NULL;

@@ -65,10 +65,10 @@ static void title_of(char *buf, size_t size, const lat_check_map *m, const lat_c
         snprintf(buf, size, "%s", st->title);
         return;
     }
-    snprintf(buf, size, "%s<<<(%u,%u,%u), (%u,%u,%u)>>>: %s of each element", m->kernel,
+    snprintf(buf, size, "%s<<<(%u,%u,%u), (%u,%u,%u)>>>: %s each element", m->kernel,
              m->grid.x, m->grid.y, m->grid.z, m->block.x, m->block.y, m->block.z,
-             st && st->show_reads ? "the block and thread that last read" :
-                                    "the block and thread that last wrote");
+             st && st->show_reads ? "which block and thread last read" :
+                                    "which block and thread last wrote");
 }
 
 static void esc(char **buf, size_t *len, const char *s, bool *oom)
@@ -211,7 +211,7 @@ lat_status lat_check_map_text(const lat_check_map *m, const lat_check_map_style 
     char idx[32];
     int iw = snprintf(idx, sizeof idx, "[%zu]", m->count ? (m->count - 1) / cols * cols : 0);
 #define P(...) (oom |= lat__strbuf_printf(&buf, &len, __VA_ARGS__) != 0)
-    P("%s (block.thread, - untouched)\n", title);
+    P("%s (block/thread; - untouched)\n", title);
     for (size_t i = 0; i < m->count; i++) {
         if (i % cols == 0) {
             snprintf(idx, sizeof idx, "[%zu]", i);
@@ -224,7 +224,7 @@ lat_status lat_check_map_text(const lat_check_map *m, const lat_check_map_style 
             char bl[48], tl[48];
             block_label(bl, sizeof bl, m, b);
             thread_label(tl, sizeof tl, m, reads ? c->read_thread : c->write_thread);
-            snprintf(cell, sizeof cell, "%s.%s", bl, tl);
+            snprintf(cell, sizeof cell, "%s/%s", bl, tl);
         }
         P(" %*s", (int)w, cell);
     }

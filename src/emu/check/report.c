@@ -119,50 +119,57 @@ static void threads(char *buf, size_t size, const lat_check_access *a)
         snprintf(buf, size, "threads %s to %s", x, y);
 }
 
-/* What the access fell in: "'out' (4000 bytes)", "a 4000-byte allocation", ... */
+/* What the access fell in: "'out'", "a 4000-byte allocation", "__shared__ 'tile'"... */
 static void region_words(char *buf, size_t size, const lat_check_report *r)
 {
     const char *n = r->region_name ? r->region_name : "";
     switch (r->space) {
     case LAT_SPACE_SHARED:
         if (*n)
-            snprintf(buf, size, "__shared__ '%s' (%zu bytes)", n, r->region_size);
+            snprintf(buf, size, "__shared__ '%s'", n);
         else
-            snprintf(buf, size, "the dynamic shared memory (%zu bytes)", r->region_size);
+            snprintf(buf, size, "the dynamic shared memory");
         return;
     case LAT_SPACE_LOCAL:
-        snprintf(buf, size, "the local array '%s' (%zu bytes)", n, r->region_size);
+        snprintf(buf, size, "the local array '%s'", n);
         return;
     case LAT_SPACE_MODULE:
-        snprintf(buf, size, "the module's array '%s' (%zu bytes)", n, r->region_size);
+        snprintf(buf, size, "the module's array '%s'", n);
         return;
     default:
         if (*n)
-            snprintf(buf, size, "'%s' (%zu bytes)", n, r->region_size);
+            snprintf(buf, size, "'%s'", n);
         else
             snprintf(buf, size, "a %zu-byte allocation", r->region_size);
     }
 }
 
-/* Where in the region: "4 bytes past the end of X", "byte 8 of X"... */
+/* Where in the region: "element [1000] of 'out', which has 1000 elements of 4 bytes",
+ * "byte 4001 of 'out' (4000 bytes), 1 byte past its end"... */
 static void place_words(char *buf, size_t size, const lat_check_report *r)
 {
     char reg[200];
     region_words(reg, sizeof reg, r);
     long long off = r->offset, n = (long long)r->region_size;
     long long len = (long long)r->access.size;
-    char elem[80] = "";
-    if (len > 0 && off % len == 0 && n % len == 0)
-        snprintf(elem, sizeof elem, " (element %lld of %lld)", off / len, n / len);
-    if (off < 0)
-        snprintf(buf, size, "%lld bytes before the start of %s", -off, reg);
+    bool elem = len > 0 && off % len == 0 && n % len == 0 && n > 0;
+    bool inside = off >= 0 && off + len <= n;
+    if (elem && inside)
+        snprintf(buf, size, "element [%lld] of %s", off / len, reg);
+    else if (elem)
+        snprintf(buf, size, "element [%lld] of %s, which has %lld element%s of %lld bytes",
+                 off / len, reg, n / len, n / len == 1 ? "" : "s", len);
+    else if (inside)
+        snprintf(buf, size, "byte %lld of %s (%lld bytes)", off, reg, n);
+    else if (off < 0)
+        snprintf(buf, size, "byte %lld of %s (%lld bytes), %lld byte%s before its start", off,
+                 reg, n, -off, -off == 1 ? "" : "s");
     else if (off >= n)
-        snprintf(buf, size, "%lld bytes past the end of %s%s", off - n, reg, elem);
-    else if (off + len > n)
-        snprintf(buf, size, "bytes %lld to %lld of %s, which ends at byte %lld", off,
-                 off + len - 1, reg, n - 1);
+        snprintf(buf, size, "byte %lld of %s (%lld bytes), %lld byte%s past its end", off, reg,
+                 n, off - n, off - n == 1 ? "" : "s");
     else
-        snprintf(buf, size, "byte %lld of %s%s", off, reg, elem);
+        snprintf(buf, size, "bytes %lld to %lld of %s (%lld bytes), across its end", off,
+                 off + len - 1, reg, n);
 }
 
 char *lat__ck_report_format(const lat_check_report *r, const char *given)
