@@ -146,34 +146,47 @@ lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc
     return LAT_OK;
 }
 
-/* Describes the allocations still alive; NULL when there are none. */
+static int by_size(const void *a, const void *b)
+{
+    const lat__alloc *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    return x->base < y->base ? -1 : x->base > y->base;
+}
+
+/* Describes the allocations still alive, largest first; NULL when there are none. */
 static char *leak_text(lat__ck_ctx *ck, size_t *count)
 {
     lat_context *ctx = ck->ctx;
     pthread_mutex_lock(&ctx->lock);
     size_t n = ctx->nallocs, total = 0;
-    for (size_t i = 0; i < n; i++)
-        total += ctx->allocs[i].size;
-    char *buf = NULL;
-    size_t len = 0;
-    if (n > 0) {
-        lat__strbuf_printf(&buf, &len, "%zu device allocation%s (%zu bytes) still allocated "
-                           "when the context %s: ", n, n == 1 ? "" : "s", total,
-                           "ends");
-        for (size_t i = 0; i < n && i < 8; i++) {
-            const lat__ck_region *r = lat__ck_region_find(ck, (uintptr_t)ctx->allocs[i].base);
-            if (r && r->name)
-                lat__strbuf_printf(&buf, &len, "%s'%s' (%zu bytes)", i ? ", " : "", r->name,
-                                   ctx->allocs[i].size);
-            else
-                lat__strbuf_printf(&buf, &len, "%s%zu bytes", i ? ", " : "", ctx->allocs[i].size);
-        }
-        if (n > 8)
-            lat__strbuf_printf(&buf, &len, " and %zu more", n - 8);
-        lat__strbuf_printf(&buf, &len, " (free them with lat_mem_free)");
-    }
+    lat__alloc *a = malloc((n ? n : 1) * sizeof *a);
+    if (a)
+        memcpy(a, ctx->allocs, n * sizeof *a);
     pthread_mutex_unlock(&ctx->lock);
     *count = n;
+    if (!a || n == 0) {
+        free(a);
+        return NULL;
+    }
+    qsort(a, n, sizeof *a, by_size);
+    for (size_t i = 0; i < n; i++)
+        total += a[i].size;
+    char *buf = NULL;
+    size_t len = 0;
+    lat__strbuf_printf(&buf, &len, "%zu device allocation%s (%zu bytes) still allocated when "
+                       "the context ends: ", n, n == 1 ? "" : "s", total);
+    for (size_t i = 0; i < n && i < 8; i++) {
+        const lat__ck_region *r = lat__ck_region_find(ck, (uintptr_t)a[i].base);
+        if (r && r->base == a[i].base && r->name)
+            lat__strbuf_printf(&buf, &len, "%s'%s' (%zu bytes)", i ? ", " : "", r->name, a[i].size);
+        else
+            lat__strbuf_printf(&buf, &len, "%s%zu bytes", i ? ", " : "", a[i].size);
+    }
+    if (n > 8)
+        lat__strbuf_printf(&buf, &len, " and %zu more", n - 8);
+    lat__strbuf_printf(&buf, &len, " (free them with lat_mem_free)");
+    free(a);
     return buf;
 }
 

@@ -1,0 +1,247 @@
+/* memcheck (lattice/check.h): every bad access is named with its kernel, line, block,
+ * thread and the element it missed, exactly to the byte; it is not performed, so the
+ * neighbours survive; correct code reports nothing. */
+#include "check_util.h"
+
+TEST(a_write_past_the_end_is_reported_and_not_performed)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void fill(int *a, int n)\n"
+                              "{\n"
+                              "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                              "    a[i] = 7;\n"
+                              "}\n",
+                              "fill.cu", "fill");
+    int ones[64];
+    for (int i = 0; i < 64; i++)
+        ones[i] = 1;
+    lat_deviceptr a = t_device_copy(ctx, ones, 100 * sizeof(int));
+    lat_deviceptr b = t_device_copy(ctx, ones, sizeof ones);
+    ASSERT_OK(lat_check_label(ctx, a, "a"));
+    int n = 100;
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
+                  lat_launch_args(k, &(lat_launch_desc){.grid = {4}, .block = {32}},
+                                  LAT_ARGS(lat_arg_ptr(a), lat_arg_i32(n))));
+    ASSERT_REPORTS(ctx, "fill.cu:4: memcheck: kernel 'fill', block (3,0,0), threads (4,0,0) to "
+                        "(31,0,0): out-of-bounds write of 4 bytes by `a[i]`: element [100] of "
+                        "'a', which has 100 elements of 4 bytes [28 times]");
+    ASSERT_CONTAINS(lat_last_error(), "the emulator's checks found 1 error in kernel 'fill'");
+    const lat_check_report *r = lat_check_report_get(ctx, 0);
+    ASSERT_EQ(r->kind, LAT_CHECK_OUT_OF_BOUNDS);
+    ASSERT_EQ(r->check, LAT_CHECK_MEMCHECK);
+    ASSERT_EQ(r->space, LAT_SPACE_GLOBAL);
+    ASSERT_U64_EQ(r->address, a + 400);
+    ASSERT_U64_EQ(r->region_base, a);
+    ASSERT_EQ(r->region_size, 400);
+    ASSERT_EQ(r->offset, 400);
+    ASSERT_EQ(r->count, 28);
+    ASSERT_EQ(r->access.kind, LAT_ACCESS_WRITE);
+    ASSERT_EQ(r->access.line, 4);
+    ASSERT_EQ(r->access.size, 4);
+    ASSERT_STR_EQ(r->access.expr, "a[i]");
+    ASSERT_STR_EQ(r->access.file, "fill.cu");
+    ASSERT_STR_EQ(r->kernel, "fill");
+    ASSERT_STR_EQ(r->region_name, "a");
+    ASSERT_EQ(r->access.block.x, 3);
+    ASSERT_EQ(r->access.thread.x, 4);
+    ASSERT_EQ(r->access.thread_last.x, 31);
+    int got[64], in_a[100];
+    ASSERT_OK(lat_memcpy_dtoh(ctx, got, b, sizeof got));
+    for (int i = 0; i < 64; i++)
+        ASSERT_MSG(got[i] == 1, "the neighbour's element %d became %d", i, got[i]);
+    ASSERT_OK(lat_memcpy_dtoh(ctx, in_a, a, sizeof in_a));
+    for (int i = 0; i < 100; i++)
+        ASSERT_EQ(in_a[i], 7);
+}
+
+TEST(a_read_before_the_start_reads_zero)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void left(int *out, const int *in)\n"
+                              "{\n"
+                              "    int i = threadIdx.x;\n"
+                              "    out[i] = in[i - 1] + 1;\n"
+                              "}\n",
+                              "left.cu", "left");
+    int in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8];
+    lat_deviceptr d_out = t_device_copy(ctx, NULL, sizeof out), d_in = t_device_copy(ctx, in, sizeof in);
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
+                  lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {8}},
+                                  LAT_ARGS(lat_arg_ptr(d_out), lat_arg_ptr(d_in))));
+    ASSERT_REPORTS(ctx, "left.cu:4: memcheck: kernel 'left', block (0,0,0), thread (0,0,0): "
+                        "out-of-bounds read of 4 bytes by `in[i - 1]`: element [-1] of a "
+                        "32-byte allocation, which has 8 elements of 4 bytes");
+    ASSERT_OK(lat_memcpy_dtoh(ctx, out, d_out, sizeof out));
+    ASSERT_EQ(out[0], 1);
+    ASSERT_EQ(out[7], 8);
+}
+
+TEST(an_access_across_the_end_is_exact_to_the_byte)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void tail(char *p)\n"
+                              "{\n"
+                              "    *(int *)(p + 8) = 1;\n"
+                              "    *(short *)(p + 9) = 1;\n"
+                              "    p[9] = 2;\n"
+                              "}\n",
+                              "tail.cu", "tail");
+    lat_deviceptr p = t_device_copy(ctx, NULL, 10);
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
+                  lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                                  LAT_ARGS(lat_arg_ptr(p))));
+    ASSERT_REPORTS(ctx,
+                   "tail.cu:3: memcheck: kernel 'tail', block (0,0,0), thread (0,0,0): "
+                   "out-of-bounds write of 4 bytes by `*(int *)(p + 8)`: bytes 8 to 11 of a "
+                   "10-byte allocation (10 bytes), across its end",
+                   "tail.cu:4: memcheck: kernel 'tail', block (0,0,0), thread (0,0,0): "
+                   "misaligned write of 2 bytes by `*(short *)(p + 9)`: the address is not a "
+                   "multiple of 2 (bytes 9 to 10 of a 10-byte allocation (10 bytes), across "
+                   "its end)",
+                   "tail.cu:4: memcheck: kernel 'tail', block (0,0,0), thread (0,0,0): "
+                   "out-of-bounds write of 2 bytes by `*(short *)(p + 9)`: bytes 9 to 10 of a "
+                   "10-byte allocation (10 bytes), across its end");
+}
+
+TEST(freed_memory_null_and_host_pointers_are_named)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void use(float *p)\n"
+                              "{\n"
+                              "    p[threadIdx.x] = 1.0f;\n"
+                              "}\n",
+                              "use.cu", "use");
+    lat_deviceptr p;
+    ASSERT_OK(lat_mem_alloc(ctx, 64, &p));
+    ASSERT_OK(lat_check_label(ctx, p, "gone"));
+    ASSERT_OK(lat_mem_free(ctx, p));
+    lat_launch_desc one = {.grid = {1}, .block = {2}};
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, lat_launch_args(k, &one, LAT_ARGS(lat_arg_ptr(p))));
+    ASSERT_REPORTS(ctx, "use.cu:3: memcheck: kernel 'use', block (0,0,0), threads (0,0,0) to "
+                        "(1,0,0): write of 4 bytes by `p[threadIdx.x]` touches freed memory: "
+                        "element [0] of 'gone', freed before the launch [2 times]");
+    ASSERT_EQ(lat_check_report_get(ctx, 0)->kind, LAT_CHECK_USE_AFTER_FREE);
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, lat_launch_args(k, &one, LAT_ARGS(lat_arg_ptr(0))));
+    ASSERT_REPORTS(ctx, "use.cu:3: memcheck: kernel 'use', block (0,0,0), threads (0,0,0) to "
+                        "(1,0,0): write of 4 bytes by `p[threadIdx.x]` at address 0x0, which is "
+                        "in no device allocation, shared or local variable (a NULL or host "
+                        "pointer?) [2 times]");
+    ASSERT_EQ(lat_check_report_get(ctx, 0)->kind, LAT_CHECK_WILD_ADDRESS);
+    ASSERT_EQ(lat_check_report_get(ctx, 0)->space, LAT_SPACE_NONE);
+}
+
+TEST(shared_local_and_module_arrays_have_exact_bounds)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__device__ int table[8];\n"
+                              "__global__ void over(int *out)\n"
+                              "{\n"
+                              "    __shared__ int s[32];\n"
+                              "    int acc[4];\n"
+                              "    int t = threadIdx.x;\n"
+                              "    s[t] = t;\n"
+                              "    acc[t / 8] = t;\n"
+                              "    table[t / 4] = t;\n"
+                              "    out[t] = acc[t / 8];\n"
+                              "}\n",
+                              "over.cu", "over");
+    int out[40];
+    lat_deviceptr d_out = t_device_copy(ctx, NULL, sizeof out);
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
+                  lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {40}},
+                                  LAT_ARGS(lat_arg_ptr(d_out))));
+    ASSERT_REPORTS(ctx,
+                   "over.cu:7: memcheck: kernel 'over', block (0,0,0), threads (32,0,0) to "
+                   "(39,0,0): out-of-bounds write of 4 bytes by `s[t]`: element [32] of "
+                   "__shared__ 's', which has 32 elements of 4 bytes [8 times]",
+                   "over.cu:8: memcheck: kernel 'over', block (0,0,0), threads (32,0,0) to "
+                   "(39,0,0): out-of-bounds write of 4 bytes by `acc[t / 8]`: element [4] of "
+                   "the local array 'acc', which has 4 elements of 4 bytes [8 times]",
+                   "over.cu:9: memcheck: kernel 'over', block (0,0,0), threads (32,0,0) to "
+                   "(39,0,0): out-of-bounds write of 4 bytes by `table[t / 4]`: element [8] of "
+                   "the module's array 'table', which has 8 elements of 4 bytes [8 times]",
+                   "over.cu:10: memcheck: kernel 'over', block (0,0,0), threads (32,0,0) to "
+                   "(39,0,0): out-of-bounds read of 4 bytes by `acc[t / 8]`: element [4] of "
+                   "the local array 'acc', which has 4 elements of 4 bytes [8 times]");
+    ASSERT_EQ(lat_check_report_get(ctx, 0)->space, LAT_SPACE_SHARED);
+    ASSERT_EQ(lat_check_report_get(ctx, 1)->space, LAT_SPACE_LOCAL);
+    ASSERT_EQ(lat_check_report_get(ctx, 2)->space, LAT_SPACE_MODULE);
+    ASSERT_OK(lat_memcpy_dtoh(ctx, out, d_out, sizeof out));
+    ASSERT_EQ(out[31], 31);
+    ASSERT_EQ(out[32], 0); /* read as zero, not from another thread's stack */
+}
+
+TEST(correct_code_with_pointers_structs_and_locals_reports_nothing)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_ALL);
+    lat_kernel *k = ck_kernel(ctx,
+                              "struct pt { float x, y; };\n"
+                              "__device__ float dot(const struct pt *a, const struct pt *b)\n"
+                              "{ return a->x * b->x + (*a).y * b[0].y; }\n"
+                              "__global__ void k(struct pt *p, float *out, int n)\n"
+                              "{\n"
+                              "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                              "    float local[3] = {1, 2, 3}, *q = local;\n"
+                              "    if (i >= n) return;\n"
+                              "    struct pt copy = p[i];\n"
+                              "    copy.y += q[2];\n"
+                              "    for (int j = 0; j < 3; j++) local[j] *= 2;\n"
+                              "    p[i].x = copy.x + *(q + 1);\n"
+                              "    out[i] = dot(&p[i], &copy) + sizeof p[i] + sizeof(out[i]);\n"
+                              "    out[i] += (&p[i])->y - p[i].y;\n"
+                              "}\n",
+                              "k.cu", "k");
+    float pts[2 * 50], out[50];
+    for (int i = 0; i < 100; i++)
+        pts[i] = (float)i;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {32}},
+                              LAT_ARGS(lat_arg_inout(pts, sizeof pts), lat_arg_out(out, sizeof out),
+                                       lat_arg_i32(50))));
+    ASSERT_NO_REPORTS(ctx);
+    for (int i = 0; i < 50; i++) {
+        float x = 2 * i + 4.0f; /* p[i].x after the kernel; copy is (2i, 2i + 4) */
+        ASSERT_CLOSE(out[i], x * (2 * i) + (2 * i + 1) * (2 * i + 4.0f) + 12, 1e-6, 0);
+    }
+}
+
+TEST(leaks_are_named_and_freed_memory_is_not_a_leak)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    lat_deviceptr a, b;
+    ASSERT_OK(lat_mem_alloc(ctx, 4000, &a));
+    ASSERT_OK(lat_mem_alloc(ctx, 96, &b));
+    ASSERT_OK(lat_check_label(ctx, a, "weights"));
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, lat_check_leaks(ctx));
+    ASSERT_REPORTS(ctx, "memcheck: 2 device allocations (4096 bytes) still allocated when the "
+                        "context ends: 'weights' (4000 bytes), 96 bytes (free them with "
+                        "lat_mem_free)");
+    ASSERT_EQ(lat_check_report_get(ctx, 0)->kind, LAT_CHECK_LEAK);
+    ASSERT_EQ(lat_check_report_get(ctx, 0)->count, 2);
+    ASSERT_OK(lat_mem_free(ctx, a));
+    ASSERT_OK(lat_mem_free(ctx, b));
+    ASSERT_OK(lat_check_leaks(ctx));
+    ASSERT_NO_REPORTS(ctx);
+}
+
+TEST(a_context_with_checks_off_runs_unchecked)
+{
+    lat_backend_kind kind = t_require_backend();
+    if (kind != LAT_BACKEND_EMU)
+        SKIP("the checks run on the emulator only");
+    lat_context *ctx = t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU,
+                                                          .check = LAT_CHECK_OFF});
+    unsigned modes = 99;
+    ASSERT_OK(lat_check_modes(ctx, &modes));
+    ASSERT_EQ(modes, 0);
+    ASSERT_EQ(lat_check_report_count(ctx), 0);
+    lat_context *on = t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU,
+                                                         .check = LAT_CHECK_MEMCHECK |
+                                                                  LAT_CHECK_INITCHECK});
+    ASSERT_OK(lat_check_modes(on, &modes));
+    ASSERT_EQ(modes, LAT_CHECK_MEMCHECK | LAT_CHECK_INITCHECK);
+}
