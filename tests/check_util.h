@@ -55,18 +55,32 @@ static inline void ck_assert_reports(const char *file, int line, lat_context *ct
     t_fail(file, line, "%s", buf);
 }
 
-/* Compiles source as `name` and returns kernel k (failing the case on error). */
-static inline lat_kernel *ck_kernel(lat_context *ctx, const char *source, const char *name,
-                                    const char *k)
+/* Compiles source as `name`, with the NULL-terminated defines, and returns kernel k
+ * (failing the case on error). */
+static inline lat_kernel *ck_kernel_d(lat_context *ctx, const char *source, const char *name,
+                                      const char *k, const char *const *defines)
 {
     lat_module *mod;
-    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = source, .name = name}, &mod);
+    lat_status st = lat_module_create(
+        ctx, &(lat_module_desc){.source = source, .name = name, .defines = defines}, &mod);
     if (st != LAT_OK)
         t_fail(__FILE__, __LINE__, "lat_module_create(%s): %s", name, lat_last_error());
     lat_kernel *kernel;
     if (lat_module_get_kernel(mod, k, &kernel) != LAT_OK)
         t_fail(__FILE__, __LINE__, "no kernel %s: %s", k, lat_last_error());
     return kernel;
+}
+
+static inline lat_kernel *ck_kernel(lat_context *ctx, const char *source, const char *name,
+                                    const char *k)
+{
+    return ck_kernel_d(ctx, source, name, k, NULL);
+}
+
+/* One lat_launch of kernel k with a 1-D shape and raw parameters. */
+static inline lat_status ck_launch(lat_kernel *k, unsigned grid, unsigned block, void **params)
+{
+    return lat_launch(k, &(lat_launch_desc){.grid = {grid}, .block = {block}}, params);
 }
 
 /* Buffers made by ck_run_like_cli, by parameter name, shared by the launches of a case. */

@@ -1,0 +1,91 @@
+/* synccheck (lattice/check.h): a barrier some threads of the block never reach, threads
+ * waiting at different barriers, and warp operations whose mask is wrong. */
+#include "check_util.h"
+
+TEST(a_barrier_that_exited_threads_never_reach_is_divergent)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_SYNCCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void early(int *out, int n)\n"
+                              "{\n"
+                              "    int t = threadIdx.x;\n"
+                              "    if (t >= n) return;\n"
+                              "    __syncthreads();\n"
+                              "    out[t] = t;\n"
+                              "}\n",
+                              "early.cu", "early");
+    lat_deviceptr out = t_device_copy(ctx, NULL, 64 * sizeof(int));
+    int n = 40;
+    void *params[] = {&out, &n};
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, 2, 64, params));
+    ASSERT_REPORTS(ctx, "early.cu:5: synccheck: kernel 'early', block (0,0,0), threads (0,0,0) to "
+                        "(39,0,0): divergent barrier: threads (0,0,0) to (39,0,0) wait at "
+                        "__syncthreads() while threads (40,0,0) to (63,0,0) have exited (every "
+                        "thread of a block must reach each barrier) [2 times]");
+    const lat_check_report *r = lat_check_report_get(ctx, 0);
+    ASSERT_EQ(r->kind, LAT_CHECK_BARRIER_DIVERGENCE);
+    ASSERT_EQ(r->access.kind, LAT_ACCESS_BARRIER);
+    ASSERT_EQ(r->other.kind, LAT_ACCESS_EXIT);
+    ASSERT_EQ(r->other.thread.x, 40);
+    ASSERT_EQ(r->other.thread_last.x, 63);
+    /* Volta's rule still holds: the waiting threads went on. */
+    int got[64];
+    ASSERT_OK(lat_memcpy_dtoh(ctx, got, out, sizeof got));
+    ASSERT_EQ(got[39], 39);
+    n = 64;
+    ASSERT_OK(ck_launch(k, 2, 64, params));
+    ASSERT_NO_REPORTS(ctx);
+}
+
+TEST(threads_at_different_barriers_are_named)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_SYNCCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void split(int *out)\n"
+                              "{\n"
+                              "    if (threadIdx.x % 2 == 0)\n"
+                              "        __syncthreads();\n"
+                              "    else\n"
+                              "        __syncthreads();\n"
+                              "    out[threadIdx.x] = 1;\n"
+                              "}\n",
+                              "split.cu", "split");
+    lat_deviceptr out = t_device_copy(ctx, NULL, 8 * sizeof(int));
+    void *params[] = {&out};
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, 1, 8, params));
+    ASSERT_REPORTS(ctx, "split.cu:4: synccheck: kernel 'split', block (0,0,0), threads (0,0,0) to "
+                        "(6,0,0): threads (0,0,0) to (6,0,0) wait at __syncthreads() here while "
+                        "threads (1,0,0) to (7,0,0) wait at the one at split.cu:6 (every thread of "
+                        "a block must reach the same barrier)");
+    ASSERT_EQ(lat_check_report_get(ctx, 0)->kind, LAT_CHECK_BARRIER_MISMATCH);
+    ASSERT_EQ(lat_check_report_get(ctx, 0)->other.line, 6);
+}
+
+TEST(warp_masks_must_hold_the_caller_and_only_lanes_that_are_there)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_SYNCCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void masks(int *out, unsigned m)\n"
+                              "{\n"
+                              "    out[threadIdx.x] = __shfl_sync(m, (int)threadIdx.x, 0);\n"
+                              "}\n",
+                              "masks.cu", "masks");
+    lat_deviceptr out = t_device_copy(ctx, NULL, 32 * sizeof(int));
+    unsigned m = 0xffffu;
+    void *params[] = {&out, &m};
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, 1, 32, params));
+    ASSERT_REPORTS(ctx, "masks.cu:3: synccheck: kernel 'masks', block (0,0,0), threads (16,0,0) "
+                        "to (31,0,0): __shfl_sync with mask 0x0000ffff leaves out the calling "
+                        "lane [16 times]");
+    ASSERT_EQ(lat_check_report_get(ctx, 0)->kind, LAT_CHECK_WARP_MASK);
+    m = 0xffffffffu;
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, 1, 20, params));
+    ASSERT_REPORTS(ctx, "masks.cu:3: synccheck: kernel 'masks', block (0,0,0), threads (0,0,0) "
+                        "to (19,0,0): __shfl_sync with mask 0xffffffff names lanes past the end "
+                        "of the block [20 times]");
+    ASSERT_OK(ck_launch(k, 1, 32, params));
+    ASSERT_NO_REPORTS(ctx);
+    m = 0xfffffu;
+    ASSERT_OK(ck_launch(k, 1, 20, params));
+    ASSERT_NO_REPORTS(ctx);
+}
