@@ -7,6 +7,7 @@
 
 #include "harness.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -372,8 +372,14 @@ lat_status lat_check_label(lat_context *ctx, lat_deviceptr ptr, const char *name
         return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_check_label: ctx is NULL");
     lat__ck_ctx *ck = ctx->check;
     if (!ck) {
+        /* Nothing to name it in, but the address must still be an allocation's start. */
         lat__alloc a;
-        return lat__alloc_check(ctx, ptr, 0, "lat_check_label", &a);
+        lat_status st = lat__alloc_check(ctx, ptr, 0, "lat_check_label", &a);
+        if (st == LAT_OK && a.base != ptr)
+            st = lat__error(ctx, LAT_ERROR_INVALID_ADDRESS,
+                            "lat_check_label: 0x%" PRIx64 " is inside an allocation, not at its "
+                            "start", ptr);
+        return st;
     }
     pthread_mutex_lock(&ck->lock);
     lat__ck_region *r;

@@ -1,0 +1,99 @@
+/* The check API's plain parts (lattice/check.h): modes from text and from LATTICE_CHECK,
+ * names, labels, kernel parameters, and the new status. */
+#include "check_util.h"
+
+TEST(modes_parse_from_text)
+{
+    unsigned m = 0;
+    ASSERT_OK(lat_check_parse_modes("memcheck,racecheck", &m));
+    ASSERT_EQ(m, LAT_CHECK_MEMCHECK | LAT_CHECK_RACECHECK);
+    ASSERT_OK(lat_check_parse_modes("all", &m));
+    ASSERT_EQ(m, LAT_CHECK_ALL);
+    ASSERT_OK(lat_check_parse_modes("", &m));
+    ASSERT_EQ(m, 0);
+    ASSERT_OK(lat_check_parse_modes("none", &m));
+    ASSERT_EQ(m, 0);
+    ASSERT_OK(lat_check_parse_modes("synccheck, initcheck", &m));
+    ASSERT_EQ(m, LAT_CHECK_SYNCCHECK | LAT_CHECK_INITCHECK);
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_check_parse_modes("memchek", &m));
+    ASSERT_CONTAINS(lat_last_error(), "'memchek' is not a check");
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_check_parse_modes(NULL, &m));
+}
+
+TEST(lattice_check_turns_checks_on_for_contexts_that_leave_them_to_it)
+{
+    lat_backend_kind kind = t_require_backend();
+    if (kind != LAT_BACKEND_EMU)
+        SKIP("the checks run on the emulator only");
+    setenv("LATTICE_CHECK", "racecheck,initcheck", 1);
+    lat_context *ctx = t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU});
+    lat_context *off = t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU,
+                                                          .check = LAT_CHECK_OFF});
+    lat_context *mine = t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU,
+                                                           .check = LAT_CHECK_MEMCHECK});
+    setenv("LATTICE_CHECK", "everything", 1);
+    lat_context *bad;
+    lat_status st = lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU}, &bad);
+    unsetenv("LATTICE_CHECK");
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, st);
+    ASSERT_CONTAINS(lat_last_error(), "LATTICE_CHECK");
+    unsigned m;
+    ASSERT_OK(lat_check_modes(ctx, &m));
+    ASSERT_EQ(m, LAT_CHECK_RACECHECK | LAT_CHECK_INITCHECK);
+    ASSERT_OK(lat_check_modes(off, &m));
+    ASSERT_EQ(m, 0);
+    ASSERT_OK(lat_check_modes(mine, &m));
+    ASSERT_EQ(m, LAT_CHECK_MEMCHECK);
+}
+
+TEST(names_and_the_status)
+{
+    ASSERT_STR_EQ(lat_status_name(LAT_ERROR_CHECK_FAILED), "LAT_ERROR_CHECK_FAILED");
+    ASSERT_STR_EQ(lat_check_kind_name(LAT_CHECK_RACE), "race");
+    ASSERT_STR_EQ(lat_check_kind_name(LAT_CHECK_OUT_OF_BOUNDS), "out-of-bounds");
+    ASSERT_STR_EQ(lat_check_kind_name((lat_check_kind)99), "unknown");
+}
+
+TEST(kernel_parameters_are_described)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel(ctx,
+                             "__global__ void p(const float *a, int *b, double s, unsigned n,"
+                             " unsigned char *c)\n{ }\n",
+                             "p");
+    lat_check_param prm;
+    ASSERT_OK(lat_check_kernel_param(k, 0, &prm));
+    ASSERT_STR_EQ(prm.name, "a");
+    ASSERT_STR_EQ(prm.type, "const float *");
+    ASSERT_TRUE(prm.is_pointer && prm.is_float);
+    ASSERT_EQ(prm.pointee_size, 4);
+    ASSERT_OK(lat_check_kernel_param(k, 1, &prm));
+    ASSERT_TRUE(prm.is_pointer && !prm.is_float && prm.is_signed);
+    ASSERT_EQ(prm.pointee_size, 4);
+    ASSERT_OK(lat_check_kernel_param(k, 2, &prm));
+    ASSERT_TRUE(!prm.is_pointer && prm.is_float);
+    ASSERT_EQ(prm.size, 8);
+    ASSERT_OK(lat_check_kernel_param(k, 3, &prm));
+    ASSERT_TRUE(!prm.is_pointer && !prm.is_float && !prm.is_signed);
+    ASSERT_OK(lat_check_kernel_param(k, 4, &prm));
+    ASSERT_EQ(prm.pointee_size, 1);
+    ASSERT_TRUE(!prm.is_signed);
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_check_kernel_param(k, 5, &prm));
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_check_kernel_param(k, -1, &prm));
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_check_kernel_param(NULL, 0, &prm));
+}
+
+TEST(a_gpu_context_ignores_checks_and_labels_still_validate)
+{
+    lat_context *ctx = t_context();
+    unsigned m = 1;
+    lat_deviceptr p = t_device_copy(ctx, NULL, 64);
+    ASSERT_OK(lat_check_label(ctx, p, "p"));
+    ASSERT_STATUS(LAT_ERROR_INVALID_ADDRESS, lat_check_label(ctx, p + 4, "inside"));
+    ASSERT_OK(lat_check_modes(ctx, &m));
+    ASSERT_EQ(m, 0); /* t_context() asks for no checks */
+    ASSERT_EQ(lat_check_report_count(ctx), 0);
+    ASSERT_NULL(lat_check_report_get(ctx, 0));
+    ASSERT_OK(lat_check_clear(ctx));
+    ASSERT_OK(lat_check_leaks(ctx));
+}
