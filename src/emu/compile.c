@@ -87,7 +87,7 @@ static void on_message(void *opaque, const char *msg)
 /* Joins the prelude and the translation, with #line markers for each. */
 static char *program_text(const lat__translate_out *tr)
 {
-    const char *prelude = lat__emu_prelude(tr->uses_vectors);
+    const char *prelude = lat__emu_prelude_parts(tr->prelude_parts);
     const char *translated = tr->text;
     if (!prelude)
         return NULL;

@@ -19,6 +19,12 @@
 /* Stand for the vector types and the rounding-mode intrinsics in lines[]. */
 static const char VECTORS[] = "";
 static const char ROUNDING[] = "";
+/* Open and close the optional parts of lines[]: only a program that names something of
+ * a part gets it (the prelude is most of a small module's compile time). */
+static const char SEC_SYNC[] = "";
+static const char SEC_ATOMICS[] = "";
+static const char SEC_INTRINSICS[] = "";
+static const char SEC_END[] = "";
 
 static const char *const lines[] = {
     "#define __CUDACC__ 1",
@@ -162,6 +168,7 @@ static const char *const lines[] = {
     "#define warpSize 32",
     /* __constant__ and __device__ variables are the module's globals. */
     "#define __constant__",
+    SEC_SYNC,
     /* Barriers and warp operations, as fiber kernels run them (block.c); region loops
      * never reach these: the translator rewrites their calls. */
     "int __lat_bar(lat_emu_thread *, int, int, const char *, int);",
@@ -215,6 +222,8 @@ static const char *const lines[] = {
     "#define __reduce_and_sync(m, v) ((unsigned)__LAT_WRED(15, m, v))",
     "#define __reduce_or_sync(m, v) ((unsigned)__LAT_WRED(16, m, v))",
     "#define __reduce_xor_sync(m, v) ((unsigned)__LAT_WRED(17, m, v))",
+    SEC_END,
+    SEC_ATOMICS,
     /* Atomics (atomics.c), picked by the pointer's type as CUDA's overloads are. */
     "#define __LAT_ATOMIC_DECL(s, T) T __lat_atomic_add_##s(T *, T); T __lat_atomic_sub_##s(T *, T); \\",
     "  T __lat_atomic_exch_##s(T *, T); T __lat_atomic_and_##s(T *, T); T __lat_atomic_or_##s(T *, T); \\",
@@ -266,6 +275,7 @@ static const char *const lines[] = {
     "#define __threadfence() __lat_fence()",
     "#define __threadfence_block() __lat_fence()",
     "#define __threadfence_system() __lat_fence()",
+    SEC_END,
     /* Vector types: written out by vectors() below, where this line is. */
     VECTORS,
     /* The C library a kernel may call. */
@@ -459,6 +469,7 @@ static const char *const lines[] = {
     "#define __LAT_S24(a) ((unsigned)((int)((unsigned)(a) << 8) >> 8))",
     "#define __mul24(a, b) ((int)(__LAT_S24(a) * __LAT_S24(b)))",
     "#define __umul24(a, b) (((unsigned)(a) & 0xffffffu) * ((unsigned)(b) & 0xffffffu))",
+    SEC_INTRINSICS,
     "static inline unsigned __lat_absdiff_i(int x, int y) { return x > y ? (unsigned)x - (unsigned)y : (unsigned)y - (unsigned)x; }",
     "#define __sad(x, y, z) (__lat_absdiff_i(x, y) + (unsigned)(z))",
     "#define __usad(x, y, z) (((unsigned)(x) > (unsigned)(y) ? (unsigned)(x) - (unsigned)(y) : (unsigned)(y) - (unsigned)(x)) + (unsigned)(z))",
@@ -508,6 +519,7 @@ static const char *const lines[] = {
     "double __lat_i2d(unsigned long long, int, int);",
     "float __lat_d2f(double, int);",
     ROUNDING,
+    SEC_END,
 };
 
 /* CUDA's vector types, aligned as CUDA aligns them (float2 to 8 bytes, float4 to 16),
@@ -621,22 +633,50 @@ static size_t rounding(char *p)
     return at;
 }
 
-static char *joined[2]; /* without, with the vector types */
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char *joined[16]; /* per set of LAT_EMU_PRELUDE_* parts */
+static pthread_mutex_t joined_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static char *join_one(bool with_vectors)
+static bool is_section(const char *line)
 {
+    return line == SEC_SYNC || line == SEC_ATOMICS || line == SEC_INTRINSICS || line == SEC_END;
+}
+
+static unsigned section_bit(const char *line)
+{
+    return line == SEC_SYNC ? LAT_EMU_PRELUDE_SYNC
+           : line == SEC_ATOMICS ? LAT_EMU_PRELUDE_ATOMICS
+                                 : LAT_EMU_PRELUDE_INTRINSICS;
+}
+
+static char *join_one(unsigned parts)
+{
+    bool with_vectors = parts & LAT_EMU_PRELUDE_VECTORS;
     size_t n = 1;
-    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+    bool on = true;
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        if (is_section(lines[i])) {
+            on = lines[i] == SEC_END || (parts & section_bit(lines[i]));
+            continue;
+        }
+        if (!on)
+            continue;
         n += lines[i] == ROUNDING ? rounding(NULL)
              : lines[i] != VECTORS ? strlen(lines[i]) + 1
              : with_vectors        ? vectors(NULL)
                                    : 0;
+    }
     char *p = malloc(n);
     if (!p)
         return NULL;
     size_t at = 0;
+    on = true;
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        if (is_section(lines[i])) {
+            on = lines[i] == SEC_END || (parts & section_bit(lines[i]));
+            continue;
+        }
+        if (!on)
+            continue;
         if (lines[i] == ROUNDING) {
             at += rounding(p + at);
             continue;
@@ -655,20 +695,51 @@ static char *join_one(bool with_vectors)
     return p;
 }
 
-static void join(void)
+const char *lat__emu_prelude_parts(unsigned parts)
 {
-    joined[0] = join_one(false);
-    joined[1] = joined[0] ? join_one(true) : NULL;
-    if (!joined[1]) {
-        free(joined[0]);
-        joined[0] = NULL;
-    }
+    parts &= 15;
+    pthread_mutex_lock(&joined_lock);
+    if (!joined[parts])
+        joined[parts] = join_one(parts);
+    const char *p = joined[parts];
+    pthread_mutex_unlock(&joined_lock);
+    return p;
 }
 
 const char *lat__emu_prelude(bool with_vectors)
 {
-    pthread_once(&once, join);
-    return joined[with_vectors];
+    return lat__emu_prelude_parts(with_vectors ? 15 : 15 & ~LAT_EMU_PRELUDE_VECTORS);
+}
+
+static bool starts(const char *name, size_t len, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return len >= n && memcmp(name, prefix, n) == 0;
+}
+
+unsigned lat__emu_prelude_part(const char *name, size_t len)
+{
+    if (len < 2)
+        return 0;
+    if (name[0] == 'a')
+        return starts(name, len, "atomic") ? LAT_EMU_PRELUDE_ATOMICS : 0;
+    if (name[0] != '_' || name[1] != '_')
+        return lat__emu_is_vector_type(name, len) ? LAT_EMU_PRELUDE_VECTORS : 0;
+    if (starts(name, len, "__threadfence"))
+        return LAT_EMU_PRELUDE_ATOMICS;
+    if (starts(name, len, "__sync") || starts(name, len, "__shfl") ||
+        starts(name, len, "__ballot") || starts(name, len, "__any_sync") ||
+        starts(name, len, "__all_sync") || starts(name, len, "__match") ||
+        starts(name, len, "__reduce_") || starts(name, len, "__activemask"))
+        return LAT_EMU_PRELUDE_SYNC;
+    static const char *const intrinsics[] = {"__f", "__d", "__int2", "__uint2", "__ll2",
+                                             "__ull2", "__hiloint", "__sad", "__usad",
+                                             "__hadd", "__rhadd", "__uhadd", "__urhadd",
+                                             "__byte_perm"};
+    for (size_t i = 0; i < sizeof intrinsics / sizeof intrinsics[0]; i++)
+        if (starts(name, len, intrinsics[i]))
+            return LAT_EMU_PRELUDE_INTRINSICS;
+    return 0;
 }
 
 bool lat__emu_is_vector_type(const char *name, size_t len)

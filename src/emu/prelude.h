@@ -14,6 +14,16 @@
  * (float4, make_int2...) are a sixth of its compile time: only a program that names one
  * needs them. */
 const char *lat__emu_prelude(bool with_vectors);
+/* The prelude with only some of its optional parts: a program gets those it names
+ * something of (lat__emu_prelude_part tells which a name needs). */
+enum {
+    LAT_EMU_PRELUDE_VECTORS = 1,    /* float4, make_int2... */
+    LAT_EMU_PRELUDE_SYNC = 2,       /* barriers, warp operations */
+    LAT_EMU_PRELUDE_ATOMICS = 4,    /* atomics, fences */
+    LAT_EMU_PRELUDE_INTRINSICS = 8  /* rounding modes, conversions, __sad, __byte_perm... */
+};
+const char *lat__emu_prelude_parts(unsigned parts);
+unsigned lat__emu_prelude_part(const char *name, size_t len);
 /* Whether a name is one of those types or their make_ functions (uint3 and dim3, the
  * index types, are always there). */
 bool lat__emu_is_vector_type(const char *name, size_t len);

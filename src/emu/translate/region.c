@@ -601,6 +601,23 @@ static bool after_operand(const lat__region *r, size_t j)
     return isw(r, p, ")") || isw(r, p, "]");
 }
 
+/* Whether the variable named at token k is written through: k followed by a chain of
+ * `.member` (and `[index]` when index_counts: an array's elements) and then an assignment
+ * or an increment. */
+static bool written_at(const lat__region *r, size_t k, bool index_counts)
+{
+    size_t x = nc(r, k);
+    for (;;) {
+        if (isw(r, x, ".") && tok(r->w, nc(r, x))->kind == LAT__TOK_IDENT)
+            x = nc(r, nc(r, x));
+        else if (index_counts && isw(r, x, "["))
+            x = nc(r, lat__match_close(r->w->toks, x));
+        else
+            break;
+    }
+    return assign_op(r, x);
+}
+
 /* Whether the variable named at name_tok is assigned, incremented or has its address
  * taken in tokens (name_tok, e]. */
 static bool modified_in(const lat__region *r, size_t name_tok, size_t e)
@@ -613,7 +630,8 @@ static bool modified_in(const lat__region *r, size_t name_tok, size_t e)
         size_t p = prev_code(r->w, k), x = nc(r, k);
         if (isw(r, p, ".") || isw(r, p, "->"))
             continue;
-        if (assign_op(r, x) || isw(r, p, "++") || isw(r, p, "--") ||
+        (void)x;
+        if (written_at(r, k, true) || isw(r, p, "++") || isw(r, p, "--") ||
             (isw(r, p, "&") && !after_operand(r, p)))
             return true;
     }
@@ -828,6 +846,13 @@ static void find_wcalls(lat__region *r, size_t b, size_t e, int *first, int *cou
         if (!isw(r, p, "(")) {
             fail(r, "a warp operation the translator cannot read");
             return;
+        }
+        bool known = false; /* a loop's condition is written twice: one call */
+        for (int k = 0; k < r->nwc && !known; k++)
+            known = r->wc[k].name == j;
+        if (known) {
+            j = lat__match_close(r->w->toks, p);
+            continue;
         }
         grow((void **)&r->wc, &r->wcap, r->nwc, sizeof *r->wc, &r->oom);
         if (r->oom)
@@ -1067,7 +1092,7 @@ static bool changed_here(const lat__region *r, const cand *c)
             size_t p = prev_code(r->w, j);
             if (isw(r, p, ".") || isw(r, p, "->"))
                 continue;
-            if (assign_op(r, nc(r, j)) || isw(r, p, "++") || isw(r, p, "--") || isw(r, p, "&"))
+            if (written_at(r, j, true) || isw(r, p, "++") || isw(r, p, "--") || isw(r, p, "&"))
                 return true;
         }
     return false;
@@ -1317,9 +1342,9 @@ static void expr_site(lat__region *r, size_t b, size_t e, const char *pre, const
                       int decl_node, size_t scope_e)
 {
     int first, count;
-    if (r->dry) {
+    if (r->dry)
         find_wcalls(r, b, e, &first, &count);
-    } else {
+    {
         first = -1;
         count = 0;
         for (int k = 0; k < r->nwc; k++)
@@ -1553,10 +1578,11 @@ static bool modified(const lat__region *r, size_t name)
         size_t p = prev_code(r->w, k), x = nc(r, k);
         if (isw(r, p, ".") || isw(r, p, "->"))
             continue;
-        for (size_t a = 0; a < sizeof assign / sizeof assign[0]; a++)
-            if (isw(r, x, assign[a]))
-                return true;
-        if (isw(r, p, "++") || isw(r, p, "--") || isw(r, p, "&"))
+        (void)assign;
+        (void)x;
+        /* A parameter's [index] is what it points to: only members count. */
+        if (written_at(r, k, false) || isw(r, p, "++") || isw(r, p, "--") ||
+            (isw(r, p, "&") && !after_operand(r, p)))
             return true;
     }
     return false;

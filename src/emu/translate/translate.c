@@ -475,7 +475,9 @@ static void walk_file(tr *t, file *f)
         const lat__tok *tk = &f->toks.items[i];
         if (tk->kind != LAT__TOK_IDENT)
             continue;
-        if (!t->uses_vectors && lat__emu_is_vector_type(f->src + tk->off, tk->len))
+        unsigned part = lat__emu_prelude_part(f->src + tk->off, tk->len);
+        t->prelude_parts |= part;
+        if (part & LAT_EMU_PRELUDE_VECTORS)
             t->uses_vectors = true;
         if (tk->len == 10 && memcmp(f->src + tk->off, "__shared__", 10) == 0)
             w.has_shared = true;
@@ -627,6 +629,7 @@ lat_status lat__emu_translate(const lat__translate_in *in, lat__translate_out *o
         out->kernels = t.kernels;
         out->nkernels = t.nkernels;
         out->uses_vectors = t.uses_vectors;
+        out->prelude_parts = t.prelude_parts;
         out->globals = calloc((size_t)t.ngvars + 1, sizeof *out->globals);
         for (int i = 0; out->globals && i < t.ngvars; i++) {
             out->globals[i] = strndup(t.gvars[i].name, t.gvars[i].len);

@@ -35,6 +35,7 @@ typedef struct lat__translate_out {
     char **kernels; /* the __global__ functions defined, by name */
     int nkernels;
     bool uses_vectors; /* names a vector type (lat__emu_is_vector_type) */
+    unsigned prelude_parts; /* the optional parts of the prelude it needs (prelude.h) */
     char **globals;    /* the __device__ and __constant__ variables at file scope */
     int nglobals;
     char *msg;      /* on failure: every error found, one per line */

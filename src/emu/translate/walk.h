@@ -89,6 +89,7 @@ typedef struct tr {
     int nkernels, kernels_cap;
     int depth;
     bool uses_vectors;
+    unsigned prelude_parts;
     bool oom;
     /* What the first pass learns of the program (program.c). */
     fninfo *fns;
