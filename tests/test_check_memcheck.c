@@ -13,11 +13,11 @@ TEST(a_write_past_the_end_is_reported_and_not_performed)
                               "    a[i] = 7;\n"
                               "}\n",
                               "fill.cu", "fill");
-    int ones[64];
-    for (int i = 0; i < 64; i++)
+    int ones[100];
+    for (int i = 0; i < 100; i++)
         ones[i] = 1;
-    lat_deviceptr a = t_device_copy(ctx, ones, 100 * sizeof(int));
-    lat_deviceptr b = t_device_copy(ctx, ones, sizeof ones);
+    lat_deviceptr a = t_device_copy(ctx, ones, sizeof ones);
+    lat_deviceptr b = t_device_copy(ctx, ones, 64 * sizeof(int));
     ASSERT_OK(lat_check_label(ctx, a, "a"));
     int n = 100;
     ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,

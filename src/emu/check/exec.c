@@ -32,6 +32,7 @@
 #endif
 #endif
 #ifdef LAT_CK_ASAN
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -612,6 +613,10 @@ static bool run_block(lat__ck_launch *L, const lat__emu_thread *t)
         f->state = LAT__CKF_RUN;
         f->last_site = -1;
         size_t color = (size_t)(i * 320) % 4096;
+#ifdef LAT_CK_ASAN
+        /* The stack's last fiber never returned from its frames: forget their poison. */
+        __asan_unpoison_memory_region(lat__emu_stack_lo(&L->stacks, i), L->stacks.size);
+#endif
         f->sp = lat__emu_fiber_init(lat__emu_stack_lo(&L->stacks, i) + L->stacks.size - color,
                                     fiber_main, f);
     }

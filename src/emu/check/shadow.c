@@ -234,7 +234,7 @@ lat_status lat__ck_regions_sync(lat__ck_ctx *ck)
     }
     size_t n = ctx->nallocs;
     lat__alloc *copy = malloc((n ? n : 1) * sizeof *copy);
-    if (copy)
+    if (copy && n)
         memcpy(copy, ctx->allocs, n * sizeof *copy);
     pthread_mutex_unlock(&ctx->lock);
     if (!copy || !ok) {

@@ -161,7 +161,7 @@ static char *leak_text(lat__ck_ctx *ck, size_t *count)
     pthread_mutex_lock(&ctx->lock);
     size_t n = ctx->nallocs, total = 0;
     lat__alloc *a = malloc((n ? n : 1) * sizeof *a);
-    if (a)
+    if (a && n)
         memcpy(a, ctx->allocs, n * sizeof *a);
     pthread_mutex_unlock(&ctx->lock);
     *count = n;
