@@ -108,16 +108,20 @@ lat_status lat_check_map_svg(const lat_check_map *m, const lat_check_map_style *
                 more = true;
         }
     }
+    char title[400];
+    title_of(title, sizeof title, m, st);
     int width = MARGIN * 2 + INDEX_W + (int)cols * (CELL + GAP);
     int legend_rows = (nseen + 5) / 6 + (more ? 1 : 0);
     int height = MARGIN * 2 + TITLE + (int)rows * (CELL + GAP) + 10 + legend_rows * LEGEND_ROW;
-    if (width < 420)
-        width = 420;
+    /* Wide enough for the title (about 8.5 px a character at 14 px) and the legend. */
+    int need = MARGIN * 2 + (int)(strlen(title) * 85 / 10);
+    if (width < need)
+        width = need;
+    if (width < MARGIN * 2 + 6 * 110)
+        width = MARGIN * 2 + 6 * 110;
     char *buf = NULL;
     size_t len = 0;
     bool oom = false;
-    char title[400];
-    title_of(title, sizeof title, m, st);
 #define P(...) (oom |= lat__strbuf_printf(&buf, &len, __VA_ARGS__) != 0)
     P("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
       "font-family=\"DejaVu Sans Mono, monospace\">\n", width, height, width, height);

@@ -1,0 +1,67 @@
+"""The lattice program as README.md and examples/bugs/ show it: the README's command draws
+exactly the committed docs/thread-map.svg, and each bug in the zoo prints exactly the output
+its file shows (but for the buffers' values, some of which are garbage by design), exits 1,
+while its corrected command exits 0 with no report.
+
+usage: check_cli.py LATTICE_BINARY SOURCE_ROOT"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+lattice, root = os.path.abspath(sys.argv[1]), sys.argv[2]
+os.chdir(root)
+failures = []
+
+
+def run(args):
+    return subprocess.run([lattice] + args, capture_output=True, text=True)
+
+
+# The README's picture.
+readme = open("README.md", encoding="utf-8").read()
+m = re.search(r"build/tools/lattice (run .*?--svg docs/thread-map.svg)", readme.replace("\\\n", " "))
+if not m:
+    failures.append("README.md: no `build/tools/lattice run ... --svg docs/thread-map.svg` command")
+else:
+    with tempfile.TemporaryDirectory() as tmp:
+        args = m.group(1).split()
+        args[args.index("docs/thread-map.svg")] = os.path.join(tmp, "map.svg")
+        r = run(args)
+        if r.returncode != 0:
+            failures.append("README command failed: %s%s" % (r.stdout, r.stderr))
+        elif open(os.path.join(tmp, "map.svg")).read() != open("docs/thread-map.svg").read():
+            failures.append("the README's command no longer draws docs/thread-map.svg")
+
+# The zoo.
+for name in sorted(os.listdir("examples/bugs")):
+    if not name.endswith(".cu"):
+        continue
+    path = os.path.join("examples/bugs", name)
+    lines = open(path, encoding="utf-8").read().split("\n")
+    commands = [i for i, l in enumerate(lines) if l.startswith("//   $ lattice ")]
+    if len(commands) != 2:
+        failures.append("%s: want two commands (the bug and the fix), found %d" % (path, len(commands)))
+        continue
+    bug, fix = commands
+    shown = []
+    for l in lines[bug + 1:]:
+        if l == "//":
+            break
+        shown.append(l[len("//   "):])
+    r = run(lines[bug][len("//   $ lattice "):].split())
+    got = [l for l in r.stdout.rstrip("\n").split("\n") if not re.match(r"  \w+ = \[", l)]
+    if r.returncode != 1:
+        failures.append("%s: the bug's command exited %d, want 1" % (path, r.returncode))
+    if got != shown:
+        failures.append("%s: the output differs from the file's\n  got:\n    %s\n  shown:\n    %s"
+                        % (path, "\n    ".join(got), "\n    ".join(shown)))
+    r = run(lines[fix][len("//   $ lattice "):].split())
+    if r.returncode != 0 or "reports:" in r.stdout:
+        failures.append("%s: the fix's command exited %d:\n%s%s" % (path, r.returncode, r.stdout, r.stderr))
+
+for f in failures:
+    print("FAIL", f)
+print("%d failures" % len(failures))
+sys.exit(1 if failures else 0)
