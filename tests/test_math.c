@@ -16,7 +16,6 @@ TEST(float_and_double_functions_match_the_c_library)
 {
     lat_context *ctx = t_context();
     static const char src[] =
-        "#include <math.h>\n"
         "__global__ void fns(const float *x, float *f, double *d)\n"
         "{\n"
         "    int i = threadIdx.x;\n"
@@ -183,7 +182,12 @@ TEST(vector_types_bool_and_fixed_width_integers)
 {
     lat_context *ctx = t_context();
     static const char src[] =
-        "#include <stdint.h>\n"
+        "#ifdef __LATTICE_EMU__\n"
+        "#include <stdint.h>\n" /* NVRTC has no system headers */
+        "#else\n"
+        "typedef signed char int8_t; typedef unsigned short uint16_t;\n"
+        "typedef unsigned long long uint64_t;\n"
+        "#endif\n"
         "__global__ void vec(const float4 *in, float4 *out, int2 *p, uint64_t *u, bool *flags)\n"
         "{\n"
         "    int i = threadIdx.x;\n"
@@ -193,7 +197,7 @@ TEST(vector_types_bool_and_fixed_width_integers)
         "    p[i] = make_int2(i, -i);\n"
         "    int8_t small = (int8_t)(i * 7);\n"
         "    uint16_t mid = (uint16_t)(i * 4099);\n"
-        "    u[i] = (uint64_t)small + ((uint64_t)mid << 8) + (UINT64_C(1) << 40);\n"
+        "    u[i] = (uint64_t)small + ((uint64_t)mid << 8) + ((uint64_t)1 << 40);\n"
         "    bool odd = i % 2;\n"
         "    flags[i] = odd == true && sizeof(double2) == 16 && sizeof(char3) == 3;\n"
         "}\n";
