@@ -14,7 +14,7 @@
 
 uint64_t lat__ck_block_of_serial(const lat__ck_launch *L, uint32_t serial);
 void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align,
-                     int site, void *base, unsigned long bsize, bool has_base);
+                     int code, void *base, unsigned long bsize, bool has_base);
 
 static lat_dim3 dim3_of(lat__emu_u3 u)
 {
@@ -103,6 +103,23 @@ static void *sink(lat__ck_launch *L, size_t size)
     return L->sink;
 }
 
+/* Whether the n initcheck bytes at p are all set (written): a word at a time for the
+ * usual sizes, which is most of initcheck's cost. */
+static inline bool all_set(const uint8_t *p, size_t n)
+{
+    if (n == 4) {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v == 0x01010101u;
+    }
+    if (n == 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v == 0x0101010101010101ull;
+    }
+    return !memchr(p, 0, n);
+}
+
 /* ---- racecheck ------------------------------------------------------------------------------ */
 
 /* Whether an earlier access (rec) and this one conflict: by another thread, overlapping,
@@ -128,19 +145,34 @@ static bool conflicts(const lat__ck_launch *L, const lat__ck_fiber *f, const lat
     return (uint32_t)(rec->block - L->first_serial) < (uint32_t)(L->serial - L->first_serial);
 }
 
-static void race(lat__ck_launch *L, const lat__ck_fiber *f, int site, int kind, uintptr_t a,
-                 size_t size, lat__ck_rec *recs, uintptr_t off, const place *pl, bool shared)
+static const char *shared_name(const lat__ck_launch *L, int var);
+
+/* Where a shared or global access fell, made into a report's place only for a finding. */
+static place place_of(const lat__ck_launch *L, const lat__ck_shvar *v, const lat__ck_region *r)
 {
+    if (v)
+        return (place){LAT_SPACE_SHARED, v->lo, v->hi - v->lo, shared_name(L, v->var)};
+    return (place){LAT_SPACE_GLOBAL, r->base, r->size, r->name ? r->name : ""};
+}
+
+static void race(lat__ck_launch *L, const lat__ck_fiber *f, int site, int kind, uintptr_t a,
+                 size_t size, lat__ck_rec *recs, uintptr_t off, const lat__ck_shvar *v,
+                 const lat__ck_region *reg)
+{
+    bool shared = v != NULL;
     bool writes = kind != LAT_ACCESS_READ;
     uintptr_t end = off + size;
     for (uintptr_t g = off / 4; g * 4 < end; g++) {
         uintptr_t lo = g * 4 > off ? g * 4 : off, hi = g * 4 + 4 < end ? g * 4 + 4 : end;
         uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * 4));
         lat__ck_rec *w = &recs[2 * g], *r = &recs[2 * g + 1];
-        if (conflicts(L, f, w, mask, shared))
-            finding(L, f, site, LAT_CHECK_RACE, a, size, pl, w, L->cm->sites[w->site].kind);
-        else if (writes && conflicts(L, f, r, mask, shared))
-            finding(L, f, site, LAT_CHECK_RACE, a, size, pl, r, LAT_ACCESS_READ);
+        if (conflicts(L, f, w, mask, shared)) {
+            place pl = place_of(L, v, reg);
+            finding(L, f, site, LAT_CHECK_RACE, a, size, &pl, w, L->cm->sites[w->site].kind);
+        } else if (writes && conflicts(L, f, r, mask, shared)) {
+            place pl = place_of(L, v, reg);
+            finding(L, f, site, LAT_CHECK_RACE, a, size, &pl, r, LAT_ACCESS_READ);
+        }
         lat__ck_rec now = {L->serial, L->epoch, site, (uint16_t)f->t.lin,
                            L->wepoch[f->t.lin >> 5], mask};
         if (writes)
@@ -210,76 +242,78 @@ static const char *shared_name(const lat__ck_launch *L, int var)
 static void *shared_access(lat__ck_launch *L, lat__ck_fiber *f, int site, int kind, uintptr_t a,
                            size_t size)
 {
-    const lat__ck_shvar *in = NULL, *near = NULL;
-    uintptr_t best = UINTPTR_MAX;
-    for (int i = 0; i < L->nshv; i++) {
-        const lat__ck_shvar *v = &L->shv[i];
-        if (a >= v->lo && a < v->hi) {
-            in = v;
+    const lat__ck_shvar *in = NULL;
+    for (int i = 0; i < L->nshv; i++)
+        if (a - L->shv[i].lo < L->shv[i].hi - L->shv[i].lo) {
+            in = &L->shv[i];
             break;
         }
-        if (v->lo == v->hi && L->nshv > 1)
-            continue; /* no dynamic shared memory: not a neighbour */
-        uintptr_t d = a < v->lo ? v->lo - a : a - v->hi + 1;
-        /* Past an end is nearer than before a start at the same distance. */
-        if (d < best || (d == best && a >= v->hi)) {
-            best = d;
-            near = v;
+    if (!in || a + size > in->hi) {
+        if (!(L->modes & LAT_CHECK_MEMCHECK))
+            return in ? (void *)a : sink(L, size);
+        const lat__ck_shvar *v = in;
+        uintptr_t best = UINTPTR_MAX;
+        for (int i = 0; i < L->nshv && !in; i++) {
+            const lat__ck_shvar *w = &L->shv[i];
+            if (w->lo == w->hi && L->nshv > 1)
+                continue; /* no dynamic shared memory: not a neighbour */
+            uintptr_t d = a < w->lo ? w->lo - a : a - w->hi + 1;
+            /* Past an end is nearer than before a start at the same distance. */
+            if (d < best || (d == best && a >= w->hi)) {
+                best = d;
+                v = w;
+            }
         }
-    }
-    const lat__ck_shvar *v = in ? in : near;
-    place pl = {LAT_SPACE_SHARED, v ? v->lo : 0, v ? v->hi - v->lo : 0,
-                v ? shared_name(L, v->var) : ""};
-    if ((L->modes & LAT_CHECK_MEMCHECK) && (!in || a + size > in->hi)) {
+        place pl = v ? place_of(L, v, NULL) : (place){LAT_SPACE_SHARED, 0, 0, ""};
         finding(L, f, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
     uintptr_t off = a - (uintptr_t)L->sh;
     if (L->sh_init) {
-        if (kind != LAT_ACCESS_WRITE) {
-            for (size_t i = 0; i < size; i++)
-                if (!L->sh_init[off + i]) {
-                    finding(L, f, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
-                    break;
-                }
+        if (kind != LAT_ACCESS_WRITE && !all_set(L->sh_init + off, size)) {
+            place pl = place_of(L, in, NULL);
+            finding(L, f, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
         }
         if (kind != LAT_ACCESS_READ)
             memset(L->sh_init + off, 1, size);
     }
     if (L->sh_race)
-        race(L, f, site, kind, a, size, L->sh_race, off, &pl, true);
+        race(L, f, site, kind, a, size, L->sh_race, off, in, NULL);
     return (void *)a;
 }
 
 static void *global_access(lat__ck_launch *L, lat__ck_fiber *f, int site, int kind, uintptr_t a,
                            size_t size, lat__ck_region *r)
 {
-    place pl = {LAT_SPACE_GLOBAL, r->base, r->size, r->name ? r->name : ""};
-    if ((L->modes & LAT_CHECK_MEMCHECK) && a + size > r->base + r->size) {
+    if (a + size > r->base + r->size) {
+        if (!(L->modes & LAT_CHECK_MEMCHECK))
+            return (void *)a; /* unchecked, as without memcheck; no shadow past the end */
+        place pl = place_of(L, NULL, r);
         finding(L, f, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
     uintptr_t off = a - r->base;
     if (r->init) {
-        if (kind != LAT_ACCESS_WRITE && memchr(r->init + off, 0, size))
+        if (kind != LAT_ACCESS_WRITE && !all_set(r->init + off, size)) {
+            place pl = place_of(L, NULL, r);
             finding(L, f, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
+        }
         if (kind != LAT_ACCESS_READ)
             memset(r->init + off, 1, size);
     }
     if (r->race)
-        race(L, f, site, kind, a, size, r->race, off, &pl, false);
+        race(L, f, site, kind, a, size, r->race, off, NULL, r);
     if (r->map)
         map_note(L, f, r->map, a, size, kind);
     return (void *)a;
 }
 
 void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align,
-                     int site, void *base, unsigned long bsize, bool has_base)
+                     int code, void *base, unsigned long bsize, bool has_base)
 {
     lat__ck_launch *L = t->rt;
     lat__ck_fiber *f = &L->f[t->lin];
-    const lat__ck_site *s = &L->cm->sites[site];
-    int kind = s->kind;
+    int site = code >> 2, kind = code & 3; /* instrument.c's wrap() */
     uintptr_t a = (uintptr_t)addr;
 
     /* What the thread touches, for spin detection; then maybe give way. */
@@ -314,6 +348,7 @@ void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigne
         uintptr_t b = (uintptr_t)base;
         if (a < b || a + size > b + bsize) {
             lat_check_space sp = space_of(L, b);
+            const lat__ck_site *s = &L->cm->sites[site];
             place pl = {sp, b, bsize, s->expr};
             /* The array's name is the expression's first word. */
             static _Thread_local char name[64];

@@ -558,7 +558,8 @@ static bool memory_lvalue(const pass *p, size_t i, size_t u);
 static void wrap(pass *p, size_t b, size_t u, mode md, size_t arr)
 {
     int kind = md == M_W ? LAT_ACCESS_WRITE : md == M_RW ? LAT_ACCESS_READ_WRITE : LAT_ACCESS_READ;
-    int site = add_site(p, b, u, kind);
+    /* The hook gets the site and the kind in one number: the kind without a table read. */
+    int site = add_site(p, b, u, kind) * 4 + kind;
     char close[300];
     if (arr != SIZE_MAX) {
         insert_before(p, b, "__LAT_CKA(");
