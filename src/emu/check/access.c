@@ -9,6 +9,7 @@
 
 #include "emu/sched.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,8 +95,15 @@ static void *sink(lat__ck_launch *L, size_t size)
 {
     if (size > L->sink_size) {
         char *p = realloc(L->sink, size);
-        if (!p)
-            lat__ck_abandon(L); /* nothing sensible to hand back */
+        if (!p) {
+            /* Nothing sensible to hand back: the launch stops. */
+            if (L->status == LAT_OK) {
+                L->status = LAT_ERROR_OUT_OF_MEMORY;
+                snprintf(L->msg, L->msg_size, "kernel '%s': out of host memory for a bad "
+                         "access of %zu bytes", L->k->name, size);
+            }
+            lat__ck_abandon(L);
+        }
         L->sink = p;
         L->sink_size = size;
     }
