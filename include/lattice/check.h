@@ -24,11 +24,15 @@
  *
  * Every finding is a report (lat_check_report): it goes to the context's logger as a
  * LAT_LOG_ERROR line, is kept for lat_check_report_get(), and makes the launch fail with
- * LAT_ERROR_CHECK_FAILED (lat_last_error() holds the first report). Findings of the same
- * kind at the same source place in one launch are one report with a count.
+ * LAT_ERROR_CHECK_FAILED (lat_last_error() holds the first report); a hang fails it with
+ * LAT_ERROR_LAUNCH_FAILED, as on the unchecked emulator. Findings of the same kind at the
+ * same source place in one launch are one report with a count.
  *
  * Checks run on the emulator only. A context on the GPU ignores them (the creation logs
- * a note); a cross-checking context checks its emulator side.
+ * a note); under cross-checking, LATTICE_CHECK checks the emulator's side. A checked
+ * launch runs its blocks one after another, each thread on a fiber: it is slower than an
+ * unchecked one (bench/check measures by how much), and the checked launches of one
+ * context run one at a time.
  *
  * Environment variables:
  *   LATTICE_CHECK=memcheck,racecheck,synccheck,initcheck (any of them, comma-separated)
@@ -100,10 +104,11 @@ typedef struct lat_check_options {
      * LAT_LOG_INFO line ("LATTICE_SCHEDULE=random:SEED replays this launch") and
      * returned by lat_check_last_seed(). */
     uint64_t seed;
-    /* Non-zero: a thread may be switched for another at any checked memory access
-     * between barriers (at random places under LAT_SCHEDULE_RANDOM, every few accesses
-     * otherwise), so that the lanes of a warp, like all threads, run out of lockstep and
-     * code that is right only by the luck of an order shows it. */
+    /* Non-zero: a thread is switched for another at pseudo-random checked memory accesses
+     * between barriers (about one in eight, drawn from `seed` whatever the order), so that
+     * the lanes of a warp, like all threads, run out of lockstep and code that is right
+     * only by the luck of an order shows it. Without it a thread runs until it waits at a
+     * barrier or a warp operation, exits, or has made a few thousand accesses. */
     int preempt;
     /* Seconds a checked launch may run before it is stopped as hung (0: 20). */
     double timeout_s;
@@ -214,7 +219,8 @@ LAT_API lat_status lat_check_clear(lat_context *ctx);
  * memcheck is off); LAT_ERROR_INVALID_VALUE for a NULL ctx. Thread safety: any thread. */
 LAT_API lat_status lat_check_leaks(lat_context *ctx);
 
-/* "out-of-bounds", "race", ... for a lat_check_kind; "unknown" otherwise. */
+/* "out-of-bounds", "race", ... for a lat_check_kind; "unknown" otherwise. Never NULL.
+ * Thread safety: any thread. */
 LAT_API const char *lat_check_kind_name(lat_check_kind kind);
 
 /* ------------------------------------------------------------------------------------ */
