@@ -27,6 +27,7 @@ typedef struct lat__emu_stacks {
     size_t size;   /* usable bytes per stack */
     size_t stride; /* size + guard */
     int count;
+    unsigned *valgrind_ids; /* one per stack, when built with valgrind's header */
 } lat__emu_stacks;
 
 /* Makes room for at least n stacks; false when the memory cannot be mapped. */
