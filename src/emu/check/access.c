@@ -250,12 +250,15 @@ static const char *shared_name(const lat__ck_launch *L, int var)
 static void *shared_access(lat__ck_launch *L, lat__ck_fiber *f, int site, int kind, uintptr_t a,
                            size_t size)
 {
-    const lat__ck_shvar *in = NULL;
-    for (int i = 0; i < L->nshv; i++)
-        if (a - L->shv[i].lo < L->shv[i].hi - L->shv[i].lo) {
-            in = &L->shv[i];
-            break;
-        }
+    const lat__ck_shvar *in = L->last_shv;
+    if (!in || a - in->lo >= in->hi - in->lo) {
+        in = NULL;
+        for (int i = 0; i < L->nshv; i++)
+            if (a - L->shv[i].lo < L->shv[i].hi - L->shv[i].lo) {
+                in = L->last_shv = &L->shv[i];
+                break;
+            }
+    }
     if (!in || a + size > in->hi) {
         if (!(L->modes & LAT_CHECK_MEMCHECK))
             return in ? (void *)a : sink(L, size);
@@ -316,77 +319,58 @@ static void *global_access(lat__ck_launch *L, lat__ck_fiber *f, int site, int ki
     return (void *)a;
 }
 
-void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align,
-                     int code, void *base, unsigned long bsize, bool has_base)
+/* The cold paths of an access, out of line so that the common one stays short. */
+
+static __attribute__((noinline)) void note_seen(lat__ck_fiber *f, uintptr_t a)
 {
-    lat__ck_launch *L = t->rt;
-    lat__ck_fiber *f = &L->f[t->lin];
-    int site = code >> 2, kind = code & 3; /* instrument.c's wrap() */
-    uintptr_t a = (uintptr_t)addr;
+    for (int i = 0; i < f->nseen && i < 4; i++)
+        if (f->seen[i] == a)
+            return;
+    if (f->nseen < 4)
+        f->seen[f->nseen] = a;
+    f->nseen++;
+}
 
-    /* What the thread touches, for spin detection; then maybe give way. */
-    f->last_site = site;
-    f->last_addr = a;
-    if (f->nseen <= 4) {
-        bool seen = false;
-        for (int i = 0; i < f->nseen && i < 4; i++)
-            seen |= f->seen[i] == a;
-        if (!seen) {
-            if (f->nseen < 4)
-                f->seen[f->nseen] = a;
-            f->nseen++;
-        }
-    }
-    if (kind != LAT_ACCESS_READ)
-        L->wrote = true;
-    if (++f->slice >= L->budget)
-        lat__ck_yield(L);
-    else if (L->opts.preempt && (L->rng = L->rng * 6364136223846793005ull + 1442695040888963407ull,
-                                 (L->rng >> 61) == 0))
-        lat__ck_yield_now(L);
+static __attribute__((noinline)) void misaligned(lat__ck_launch *L, lat__ck_fiber *f, int site,
+                                                 uintptr_t a, size_t size)
+{
+    lat__ck_region *r = lat__ck_region_find(L->ck, a);
+    place pl = {space_of(L, a), r ? r->base : a, r ? r->size : 0, r && r->name ? r->name : ""};
+    finding(L, f, site, LAT_CHECK_MISALIGNED, a, size, &pl, NULL, 0);
+}
 
-    bool memcheck = (L->modes & LAT_CHECK_MEMCHECK) != 0;
-    if (memcheck && align > 1 && (a & (align - 1))) {
-        lat__ck_region *r = lat__ck_region_find(L->ck, a);
-        place pl = {space_of(L, a), r ? r->base : a, r ? r->size : 0, r && r->name ? r->name : ""};
-        finding(L, f, site, LAT_CHECK_MISALIGNED, a, size, &pl, NULL, 0);
+/* An access outside the array named in it. */
+static __attribute__((noinline)) void *array_overrun(lat__ck_launch *L, lat__ck_fiber *f,
+                                                     int site, uintptr_t a, size_t size,
+                                                     uintptr_t b, size_t bsize)
+{
+    lat_check_space sp = space_of(L, b);
+    const lat__ck_site *s = &L->cm->sites[site];
+    place pl = {sp, b, bsize, s->expr};
+    /* The array's name is the expression's first word. */
+    char name[64];
+    size_t n = strcspn(s->expr, "[ ");
+    if (n >= sizeof name)
+        n = sizeof name - 1;
+    memcpy(name, s->expr, n);
+    name[n] = '\0';
+    pl.name = name;
+    if (sp == LAT_SPACE_GLOBAL) {
+        lat__ck_region *r = lat__ck_region_find(L->ck, b);
+        pl.name = r && r->name ? r->name : "";
     }
-    /* An array named in the access: its bounds are exact. */
-    if (has_base && memcheck) {
-        uintptr_t b = (uintptr_t)base;
-        if (a < b || a + size > b + bsize) {
-            lat_check_space sp = space_of(L, b);
-            const lat__ck_site *s = &L->cm->sites[site];
-            place pl = {sp, b, bsize, s->expr};
-            /* The array's name is the expression's first word. */
-            static _Thread_local char name[64];
-            size_t n = strcspn(s->expr, "[ ");
-            if (n >= sizeof name)
-                n = sizeof name - 1;
-            memcpy(name, s->expr, n);
-            name[n] = '\0';
-            pl.name = name;
-            if (sp == LAT_SPACE_GLOBAL) {
-                lat__ck_region *r = lat__ck_region_find(L->ck, b);
-                pl.name = r && r->name ? r->name : "";
-            }
-            finding(L, f, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
-            return sink(L, size);
-        }
-    }
-    /* Shared memory, and a window past it: an overrun of the last variable. */
-    if (a - ((uintptr_t)L->sh - LAT__CK_SHARED_WINDOW) < L->sh_size + 2 * LAT__CK_SHARED_WINDOW)
-        return shared_access(L, f, site, kind, a, size);
-    lat__ck_region *r = L->last_region;
-    if (!r || a - r->base >= r->size)
-        r = lat__ck_region_find(L->ck, a);
-    if (r) {
-        L->last_region = r;
-        return global_access(L, f, site, kind, a, size, r);
-    }
+    finding(L, f, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
+    return sink(L, size);
+}
+
+/* An address in no allocation and no shared memory: a local or module variable, or an
+ * error. */
+static __attribute__((noinline)) void *elsewhere(lat__ck_launch *L, lat__ck_fiber *f, int site,
+                                                 uintptr_t a, size_t size)
+{
     if (on_stack(L, a, size) || in_module(L, a, size) || lat__ck_extra_find(L->ck, a, size))
         return (void *)a;
-    if (!memcheck)
+    if (!(L->modes & LAT_CHECK_MEMCHECK))
         return (void *)a;
     const lat__ck_freed *fr = lat__ck_freed_find(L->ck, a, size);
     if (fr) {
@@ -402,4 +386,45 @@ void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigne
     }
     finding(L, f, site, LAT_CHECK_WILD_ADDRESS, a, size, NULL, NULL, 0);
     return sink(L, size);
+}
+
+void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align,
+                     int code, void *base, unsigned long bsize, bool has_base)
+{
+    lat__ck_launch *L = t->rt;
+    lat__ck_fiber *f = &L->f[t->lin];
+    int site = code >> 2, kind = code & 3; /* instrument.c's wrap() */
+    uintptr_t a = (uintptr_t)addr;
+
+    /* What the thread touches, for spin detection; then maybe give way. */
+    f->last_site = site;
+    f->last_addr = a;
+    if (f->nseen <= 4)
+        note_seen(f, a);
+    if (kind != LAT_ACCESS_READ)
+        L->wrote = true;
+    if (++f->slice >= L->budget)
+        lat__ck_yield(L);
+    else if (L->opts.preempt && (L->rng = L->rng * 6364136223846793005ull + 1442695040888963407ull,
+                                 (L->rng >> 61) == 0))
+        lat__ck_yield_now(L);
+
+    if (L->modes & LAT_CHECK_MEMCHECK) {
+        if (a & (align - 1))
+            misaligned(L, f, site, a, size);
+        /* An array named in the access: its bounds are exact. */
+        if (has_base && (a < (uintptr_t)base || a + size > (uintptr_t)base + bsize))
+            return array_overrun(L, f, site, a, size, (uintptr_t)base, bsize);
+    }
+    /* Shared memory, and a window past it: an overrun of the last variable. */
+    if (a - ((uintptr_t)L->sh - LAT__CK_SHARED_WINDOW) < L->sh_size + 2 * LAT__CK_SHARED_WINDOW)
+        return shared_access(L, f, site, kind, a, size);
+    lat__ck_region *r = L->last_region;
+    if (!r || a - r->base >= r->size)
+        r = lat__ck_region_find(L->ck, a);
+    if (r) {
+        L->last_region = r;
+        return global_access(L, f, site, kind, a, size, r);
+    }
+    return elsewhere(L, f, site, a, size);
 }
