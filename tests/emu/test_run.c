@@ -291,8 +291,9 @@ TEST(scanner_and_emulator_agree_on_parameters)
         "__global__ void k(void) {}\n",
         "__global__ void k() {}\n",
         "__global__ void k(float *a, const float *__restrict__ b, int n, unsigned m, double d) {}\n",
-        "typedef float real; struct S { int x; };\n"
-        "__global__ void k(real *a, struct S s, float4 v, dim3 g, int arr[4], float (*f)(float)) {}\n",
+        /* One source of two lines: parenthesised, so clang sees the concatenation is meant. */
+        ("typedef float real; struct S { int x; };\n"
+         "__global__ void k(real *a, struct S s, float4 v, dim3 g, int arr[4], float (*f)(float)) {}\n"),
         "#define T double\nextern \"C\" { __global__ void k(T *a, T, const T c, size_t n, bool b, char ch) {} }\n",
         "__global__ void k(long long a, unsigned long b, short c, unsigned char d, int8_t e, uint64_t f) {}\n",
     };
