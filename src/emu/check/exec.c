@@ -777,6 +777,12 @@ static lat_status layout_shared(lat__ck_launch *L, size_t dynamic)
 
 static void free_launch(lat__ck_launch *L)
 {
+#ifdef LAT_CK_ASAN
+    /* Fibers that never returned leave their frames' poison behind; the next mapping of
+     * these addresses (a shadow, a buffer) must not inherit it. */
+    if (L->stacks.map)
+        __asan_unpoison_memory_region(L->stacks.map, L->stacks.map_size);
+#endif
     lat__emu_stacks_free(&L->stacks);
     free(L->f);
     free(L->order);

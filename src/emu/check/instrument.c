@@ -1049,7 +1049,8 @@ lat_status lat__ck_instrument(char **text_io, lat__ck_module **out)
     char *res = NULL;
     size_t len = 0;
     if (!p.oom) {
-        qsort(p.ins, p.nins, sizeof *p.ins, ins_cmp);
+        if (p.nins > 0)
+            qsort(p.ins, p.nins, sizeof *p.ins, ins_cmp);
         if (lat__strbuf_append(&res, &len, prefix, sizeof prefix - 1) != 0)
             p.oom = true;
         size_t at = 0;
