@@ -163,9 +163,35 @@ static place place_of(const lat__ck_launch *L, const lat__ck_shvar *v, const lat
     return (place){LAT_SPACE_GLOBAL, r->base, r->size, r->name ? r->name : ""};
 }
 
-static void race(lat__ck_launch *L, const lat__ck_fiber *f, int site, int kind, uintptr_t a,
-                 size_t size, lat__ck_rec *recs, uintptr_t off, const lat__ck_shvar *v,
-                 const lat__ck_region *reg)
+static void race_slow(lat__ck_launch *L, const lat__ck_fiber *f, int site, int kind,
+                      uintptr_t a, size_t size, lat__ck_rec *recs, uintptr_t off,
+                      const lat__ck_shvar *v, const lat__ck_region *reg);
+
+/* The usual access, one aligned word: when the granule's records are this block's and
+ * this thread's, or from before the last barrier, nothing can conflict and only the
+ * record changes. Anything else takes the general path. */
+static inline void race(lat__ck_launch *L, const lat__ck_fiber *f, int site, int kind,
+                        uintptr_t a, size_t size, lat__ck_rec *recs, uintptr_t off,
+                        const lat__ck_shvar *v, const lat__ck_region *reg)
+{
+    if (size == 4 && !(off & 3)) {
+        lat__ck_rec *w = &recs[off / 2], *r = w + 1;
+        uint16_t me = (uint16_t)f->t.lin;
+        bool quiet_w = w->block == 0 || (w->block == L->serial && (w->thread == me || w->epoch != L->epoch));
+        bool quiet_r = kind == LAT_ACCESS_READ || r->block == 0 ||
+                       (r->block == L->serial && (r->thread == me || r->epoch != L->epoch));
+        if (quiet_w && quiet_r) {
+            lat__ck_rec now = {L->serial, L->epoch, site, me, L->wepoch[me >> 5], 0xf};
+            *(kind == LAT_ACCESS_READ ? r : w) = now;
+            return;
+        }
+    }
+    race_slow(L, f, site, kind, a, size, recs, off, v, reg);
+}
+
+static void race_slow(lat__ck_launch *L, const lat__ck_fiber *f, int site, int kind,
+                      uintptr_t a, size_t size, lat__ck_rec *recs, uintptr_t off,
+                      const lat__ck_shvar *v, const lat__ck_region *reg)
 {
     bool shared = v != NULL;
     bool writes = kind != LAT_ACCESS_READ;

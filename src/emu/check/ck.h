@@ -198,6 +198,10 @@ enum { LAT__CKF_RUN, LAT__CKF_BAR, LAT__CKF_WARP, LAT__CKF_EXIT };
 typedef struct lat__ck_fiber {
     void *sp, *fake;
     lat__emu_thread t;
+    /* Loop turns left before the next call of __lat_ck_tick: kernel code counts them down
+     * itself (instrument.c's __LAT_TICK reads the int just past `t`), so that a loop turn
+     * costs a decrement, not a call. Must follow t. */
+    int ticks;
     int state;
     /* Where it waits, and a barrier's or a warp operation's operands. */
     const char *file;

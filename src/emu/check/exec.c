@@ -18,6 +18,7 @@
 #include "emu/warp.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -507,11 +508,19 @@ static void ck_trap(lat__emu_thread *t, const char *expr, const char *file, int 
 }
 
 /* A loop turn: counts toward the thread's slice like an access. */
+/* Loop turns counted in kernel code between calls of ck_tick. */
+enum { TICKS = 64 };
+_Static_assert(offsetof(lat__ck_fiber, ticks) == offsetof(lat__ck_fiber, t) + sizeof(lat__emu_thread),
+               "instrument.c's __LAT_TICK finds the count just past the thread context");
+
+/* TICKS loop turns: they count toward the thread's slice like accesses. */
 static void ck_tick(lat__emu_thread *t)
 {
     lat__ck_launch *L = t->rt;
     lat__ck_fiber *f = &L->f[t->lin];
-    if (++f->slice >= L->budget)
+    f->ticks = TICKS;
+    f->slice += TICKS;
+    if (f->slice >= L->budget)
         lat__ck_yield(L);
 }
 
@@ -611,6 +620,7 @@ static bool run_block(lat__ck_launch *L, const lat__emu_thread *t)
         f->t.thread_idx.z = (unsigned)i / bx / by;
         f->t.lin = (unsigned)i;
         f->state = LAT__CKF_RUN;
+        f->ticks = TICKS;
         f->last_site = -1;
         size_t color = (size_t)(i * 320) % 4096;
 #ifdef LAT_CK_ASAN

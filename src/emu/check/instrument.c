@@ -53,7 +53,8 @@ static const char prefix[] =
     "#define __LAT_CKA(e, s, a) (*(__typeof__(e) *)__lat_cka(__lat_t, (void *)&(e), sizeof(e), "
     "_Alignof(__typeof__(e)), s, __builtin_types_compatible_p(__typeof__(a), "
     "__typeof__(&(a)[0])) ? (void *)0 : (void *)(a), sizeof(a)))\n"
-    "#define __LAT_TICK __lat_ck_tick(__lat_t)\n";
+    /* A loop turn: the count just past the thread context (ck.h's lat__ck_fiber.ticks). */
+    "#define __LAT_TICK (--*(int *)(__lat_t + 1) < 0 ? __lat_ck_tick(__lat_t) : (void)0)\n";
 
 /* ---- the pass's state --------------------------------------------------------------------- */
 
