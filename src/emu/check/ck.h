@@ -213,7 +213,6 @@ typedef struct lat__ck_fiber {
     uint32_t slice; /* accesses and loop turns */
     uintptr_t seen[4];
     int nseen;
-    bool spun; /* the slice ended by yielding after touching at most 4 addresses */
     int last_site;
     uintptr_t last_addr;
 } lat__ck_fiber;
@@ -249,6 +248,9 @@ typedef struct lat__ck_launch {
     uint32_t exited[32], arrived[32];
     int am_waiting[32]; /* lanes waiting in __activemask, per warp */
     int *order;
+    bool order_made;
+    int pos, ran;  /* the round: the order's position of the thread running, turns taken */
+    bool all_spun; /* every turn of the round ended by giving way after a few addresses */
     lat__emu_stacks stacks;
     void *host_sp, *host_fake;
     const void *host_lo;

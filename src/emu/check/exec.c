@@ -76,31 +76,46 @@ static void go(void **save, void **fake, void *to, const void *lo, size_t size)
 #endif
 }
 
-/* From the running fiber to the host loop; returns when the fiber is resumed. */
-static void to_host(lat__ck_launch *L, lat__ck_fiber *f)
+/* Hands over from the context saved in *save (the host, a fiber that waits or gives way,
+ * or one that has exited: fake NULL) to the next thread of the round's order that can
+ * run, or back to the host when the round is over. One switch per turn: the threads pass
+ * the turn to each other, as block.c's do. */
+static void handoff(lat__ck_launch *L, void **save, void **fake)
 {
-    go(&f->sp, &f->fake, L->host_sp, L->host_lo, L->host_size);
+    for (int k = L->pos + 1; k < L->n; k++) {
+        int i = L->order[k];
+        lat__ck_fiber *g = &L->f[i];
+        if (g->state != LAT__CKF_RUN)
+            continue;
+        L->pos = k;
+        L->ran++;
+        L->cur = i;
+        g->slice = 0;
+        g->nseen = 0;
+        go(save, fake, g->sp, lat__emu_stack_lo(&L->stacks, i), L->stacks.size);
+        return;
+    }
+    L->pos = L->n;
+    go(save, fake, L->host_sp, L->host_lo, L->host_size);
 }
 
-static void to_fiber(lat__ck_launch *L, int i)
+/* The running fiber stops its turn (it waits, or gives way); returns when it runs again. */
+static void stop_turn(lat__ck_launch *L, lat__ck_fiber *f, bool spun)
 {
-    L->cur = i;
-    go(&L->host_sp, &L->host_fake, L->f[i].sp, lat__emu_stack_lo(&L->stacks, i),
-       L->stacks.size);
+    if (!spun)
+        L->all_spun = false;
+    handoff(L, &f->sp, &f->fake);
 }
 
 void lat__ck_yield(lat__ck_launch *L)
 {
     lat__ck_fiber *f = &L->f[L->cur];
-    f->spun = f->nseen <= 4;
-    to_host(L, f);
+    stop_turn(L, f, f->nseen <= 4);
 }
 
 void lat__ck_yield_now(lat__ck_launch *L)
 {
-    lat__ck_fiber *f = &L->f[L->cur];
-    f->spun = false;
-    to_host(L, f);
+    stop_turn(L, &L->f[L->cur], false);
 }
 
 _Noreturn void lat__ck_abandon(lat__ck_launch *L)
@@ -441,7 +456,7 @@ static int ck_bar(lat__emu_thread *t, int kind, int pred, const char *file, int 
     L->bar_count += pred != 0;
     if (L->am_waiting[t->lin >> 5])
         warp_progress(L, (int)(t->lin >> 5));
-    to_host(L, f);
+    stop_turn(L, f, false);
     return (int)f->result;
 }
 
@@ -474,7 +489,7 @@ static uint64_t ck_warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val,
         L->am_waiting[w]++;
     warp_progress(L, w);
     if (f->state != LAT__CKF_RUN)
-        to_host(L, f);
+        stop_turn(L, f, false);
     return f->result;
 }
 
@@ -566,8 +581,11 @@ static void fiber_main(void *arg)
     const void *lo;
     size_t size;
     __sanitizer_finish_switch_fiber(NULL, &lo, &size);
-    L->host_lo = lo;
-    L->host_size = size;
+    /* The launch's first fiber is started by the host: the stack it left is the host's. */
+    if (!L->host_size) {
+        L->host_lo = lo;
+        L->host_size = size;
+    }
 #endif
     L->k->entry(&f->t, L->params);
     int i = (int)f->t.lin;
@@ -576,8 +594,9 @@ static void fiber_main(void *arg)
     L->exited[i >> 5] |= 1u << (i & 31);
     if (L->arrived[i >> 5])
         warp_progress(L, i >> 5);
+    L->all_spun = false;
     void *dead;
-    go(&dead, NULL, L->host_sp, L->host_lo, L->host_size);
+    handoff(L, &dead, NULL);
     abort(); /* never resumed */
 }
 
@@ -613,7 +632,14 @@ static bool run_block(lat__ck_launch *L, const lat__emu_thread *t)
     unsigned bx = t->block_dim.x, by = t->block_dim.y;
     for (int i = 0; i < n; i++) {
         lat__ck_fiber *f = &L->f[i];
-        memset(f, 0, sizeof *f);
+        f->fake = NULL;
+        f->file = NULL;
+        f->line = f->op = f->pred = f->arg = f->width = 0;
+        f->mask = 0;
+        f->val = f->result = 0;
+        f->slice = 0;
+        f->nseen = 0;
+        f->last_addr = 0;
         f->t = *t;
         f->t.thread_idx.x = (unsigned)i % bx;
         f->t.thread_idx.y = (unsigned)i / bx % by;
@@ -635,43 +661,31 @@ static bool run_block(lat__ck_launch *L, const lat__emu_thread *t)
         if (L->sh_init)
             memset(L->sh_init, 0, L->sh_used);
     }
-    make_order(L);
+    if (L->opts.order == LAT_SCHEDULE_RANDOM || !L->order_made) {
+        make_order(L);
+        L->order_made = true; /* forward and reverse never change */
+    }
     L->spin_since = 0;
     while (L->live > 0) {
-        bool ran = false, all_spun = true;
+        /* A round: every thread that can run has one turn, in the order. */
+        L->pos = -1;
+        L->ran = 0;
+        L->all_spun = true;
         L->wrote = false;
-        for (int k = 0; k < n; k++) {
-            int i = L->order[k];
-            lat__ck_fiber *f = &L->f[i];
-            if (f->state != LAT__CKF_RUN)
-                continue;
-            f->slice = 0;
-            f->nseen = 0;
-            f->spun = false;
-            int before = f->state;
-            (void)before;
-            to_fiber(L, i);
-            if (L->failed)
-                return false;
-            ran = true;
-            if (f->state != LAT__CKF_RUN || !f->spun)
-                all_spun = false;
-            if (L->at_bar > 0 && L->at_bar == L->live) {
-                release_barrier(L);
-                make_order(L);
-                all_spun = false;
-                break; /* a new round, in a new order */
-            }
-        }
+        handoff(L, &L->host_sp, &L->host_fake);
+        if (L->failed)
+            return false;
         if (L->at_bar > 0 && L->at_bar == L->live) {
             release_barrier(L);
-            make_order(L);
+            if (L->opts.order == LAT_SCHEDULE_RANDOM)
+                make_order(L);
             continue;
         }
-        if (!ran) {
+        if (L->ran == 0) {
             deadlock(L);
             return false;
         }
+        bool all_spun = L->all_spun;
         double t1 = now_s();
         if (all_spun && !L->wrote) {
             if (L->spin_since == 0)
