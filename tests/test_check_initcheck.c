@@ -56,3 +56,29 @@ TEST(shared_memory_is_unwritten_in_every_block)
                         "written: element [31] of __shared__ 's' [32 times]");
     ASSERT_EQ(lat_check_report_get(ctx, 0)->space, LAT_SPACE_SHARED);
 }
+
+TEST(two_d_copies_write_what_they_cover)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_INITCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void rows(int *out, const int *m, int pitch)\n"
+                              "{\n"
+                              "    out[threadIdx.x] = m[(threadIdx.x / 4) * pitch + threadIdx.x % 4];\n"
+                              "}\n",
+                              "rows.cu", "rows");
+    int host[3][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}};
+    lat_deviceptr m, out = t_device_copy(ctx, NULL, 12 * sizeof(int));
+    ASSERT_OK(lat_mem_alloc(ctx, 3 * 8 * sizeof(int), &m));
+    ASSERT_OK(lat_memcpy_2d(ctx, &(lat_copy_2d){.src_host = host, .src_pitch = sizeof host[0],
+                                                .dst_device = m, .dst_pitch = 8 * sizeof(int),
+                                                .width_bytes = sizeof host[0], .height = 3}));
+    int pitch = 8;
+    void *params[] = {&out, &m, &pitch};
+    ASSERT_OK(ck_launch(k, 1, 12, params));
+    ASSERT_NO_REPORTS(ctx);
+    /* The pitch's padding was never written. */
+    pitch = 6;
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, 1, 12, params));
+    ASSERT_EQ(lat_check_report_get(ctx, 0)->kind, LAT_CHECK_UNINITIALIZED);
+    ASSERT_OK(lat_mem_free(ctx, m));
+}

@@ -8,6 +8,7 @@
  */
 #include "emu.h"
 
+#include "check/ck.h"
 #include "driver_ops.h"
 #include "emu_devices.h"
 
@@ -109,8 +110,8 @@ static lat_status enable_peer_access(lat_context *ctx, lat_context *peer)
 static lat_status memcpy_peer(lat_context *dst_ctx, lat_deviceptr dst, lat_context *src_ctx,
                               lat_deviceptr src, size_t bytes)
 {
-    (void)dst_ctx;
     (void)src_ctx;
+    lat__ck_on_write(dst_ctx, dst, bytes); /* initcheck (check/shadow.c) */
     memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
     return LAT_OK;
 }
@@ -273,7 +274,6 @@ static lat_status mem_alloc_pitch(lat_context *ctx, size_t width, size_t height,
 
 static lat_status memcpy_2d(lat_context *ctx, const lat_copy_2d *c, lat_stream *s, bool async)
 {
-    (void)ctx;
     (void)s;
     (void)async;
     const char *src = c->src_host ? (const char *)c->src_host
@@ -281,8 +281,12 @@ static lat_status memcpy_2d(lat_context *ctx, const lat_copy_2d *c, lat_stream *
     char *dst = c->dst_host ? (char *)c->dst_host : (char *)(uintptr_t)c->dst_device;
     src += c->src_y * c->src_pitch + c->src_x;
     dst += c->dst_y * c->dst_pitch + c->dst_x;
-    for (size_t row = 0; row < c->height; row++)
+    for (size_t row = 0; row < c->height; row++) {
+        if (!c->dst_host) /* initcheck (check/shadow.c) */
+            lat__ck_on_write(ctx, (lat_deviceptr)(uintptr_t)(dst + row * c->dst_pitch),
+                             c->width_bytes);
         memmove(dst + row * c->dst_pitch, src + row * c->src_pitch, c->width_bytes);
+    }
     return LAT_OK;
 }
 
