@@ -9,6 +9,7 @@
  * compiler's version stands for its contents.
  */
 #include "cache.h"
+#include "file.h"
 #include "sha256.h"
 
 #include <stdio.h>
@@ -40,26 +41,12 @@ static void field_str(keyer *k, const char *tag, const char *s)
     field(k, tag, s ? s : "", s ? strlen(s) : 0);
 }
 
+/* The file's contents, or NULL when it cannot be read whole (the key then fails, and
+ * the module is compiled without the cache). */
 static char *read_all(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t len = 0;
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (lat__strbuf_append(&buf, &len, chunk, n) != 0) {
-            free(buf);
-            fclose(f);
-            return NULL;
-        }
-    }
-    fclose(f);
-    if (!buf)
-        buf = lat__strdup("");
-    return buf;
+    char *text;
+    return lat__read_file(path, &text, NULL) == 0 ? text : NULL;
 }
 
 /* The directory part of a path ("." when it has none), malloc'd. */

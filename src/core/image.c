@@ -3,39 +3,21 @@
  * giving out the code a module was loaded from, and each kernel's resource report.
  */
 #include "driver_ops.h"
+#include "file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static lat_status read_image(lat_context *ctx, const char *path, char **out, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return lat__error(ctx, LAT_ERROR_FILE, "lat_module_load: cannot open '%s': %s", path,
-                          strerror(errno));
-    char *buf = NULL;
-    size_t len = 0;
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (lat__strbuf_append(&buf, &len, chunk, n) != 0) {
-            fclose(f);
-            free(buf);
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
-                              "lat_module_load: out of host memory reading '%s'", path);
-        }
+    lat_status st = lat__read_file_or_error(ctx, "lat_module_load", path, out, size);
+    if (st != LAT_OK)
+        return st;
+    if (*size == 0) {
+        free(*out);
+        return lat__error(ctx, LAT_ERROR_FILE, "lat_module_load: empty file '%s'", path);
     }
-    int failed = ferror(f);
-    fclose(f);
-    if (failed || len == 0) {
-        free(buf);
-        return lat__error(ctx, LAT_ERROR_FILE, "lat_module_load: %s '%s'",
-                          failed ? "error reading" : "empty file", path);
-    }
-    *out = buf;
-    *size = len;
     return LAT_OK;
 }
 

@@ -2,39 +2,20 @@
  * the kernel handles looked up from them. */
 #include "backend.h"
 #include "driver_ops.h"
+#include "file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Reads a whole file into a NUL-terminated buffer. */
-static lat_status read_file(lat_context *ctx, const char *path, char **out)
+/* Reads the module's source file, which must hold text (no NUL byte). */
+static lat_status read_source(lat_context *ctx, const char *path, char **out)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return lat__error(ctx, LAT_ERROR_FILE, "lat_module_create: cannot open '%s': %s", path,
-                          strerror(errno));
-    char *buf = NULL;
-    size_t len = 0;
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (lat__strbuf_append(&buf, &len, chunk, n) != 0) {
-            fclose(f);
-            free(buf);
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
-                              "lat_module_create: out of host memory reading '%s'", path);
-        }
-    }
-    int failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        free(buf);
-        return lat__error(ctx, LAT_ERROR_FILE, "lat_module_create: error reading '%s'", path);
-    }
-    if (!buf && lat__strbuf_append(&buf, &len, "", 0) != 0)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+    char *buf;
+    size_t len;
+    lat_status st = lat__read_file_or_error(ctx, "lat_module_create", path, &buf, &len);
+    if (st != LAT_OK)
+        return st;
     if (strlen(buf) != len) {
         free(buf);
         return lat__error(ctx, LAT_ERROR_FILE, "lat_module_create: '%s' contains a NUL byte",
@@ -115,7 +96,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
 
     char *text = NULL;
     if (desc->path) {
-        lat_status st = read_file(ctx, desc->path, &text);
+        lat_status st = read_source(ctx, desc->path, &text);
         if (st != LAT_OK)
             return st;
     }
