@@ -71,17 +71,8 @@ static lat_status memset_async(lat_context *ctx, const char *fn, lat_deviceptr d
     lat_status st = copy_args(ctx, fn, dst == 0, false, s);
     if (st != LAT_OK)
         return st;
-    if (dst % elem != 0)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: destination 0x%" PRIx64 " is not aligned to %zu bytes", fn, dst,
-                          elem);
-    if (count > SIZE_MAX / elem)
-        return lat__error(ctx, LAT_ERROR_OVERFLOW, "%s: %zu elements of %zu bytes overflow",
-                          fn, count, elem);
-    if (count == 0)
-        return LAT_OK;
-    st = lat__alloc_check(ctx, dst, count * elem, fn, NULL);
-    if (st != LAT_OK)
+    st = lat__memset_check(ctx, fn, dst, elem, count);
+    if (st != LAT_OK || count == 0)
         return st;
     return lat__drv(ctx)->memset_async(ctx, dst, value, elem, count, s);
 }

@@ -192,13 +192,9 @@ lat_status lat_mem_info(lat_context *ctx, size_t *free_bytes, size_t *total_byte
     return LAT_OK;
 }
 
-static lat_status memset_n(lat_context *ctx, const char *fn, lat_deviceptr dst,
-                           uint32_t value, size_t elem, size_t count)
+lat_status lat__memset_check(lat_context *ctx, const char *fn, lat_deviceptr dst, size_t elem,
+                             size_t count)
 {
-    if (!ctx)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: ctx is NULL", fn);
-    if (dst == 0)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: destination address is 0", fn);
     if (dst % elem != 0)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "%s: destination 0x%" PRIx64 " is not aligned to %zu bytes", fn, dst,
@@ -208,8 +204,18 @@ static lat_status memset_n(lat_context *ctx, const char *fn, lat_deviceptr dst,
                           fn, count, elem);
     if (count == 0)
         return LAT_OK;
-    lat_status st = lat__alloc_check(ctx, dst, count * elem, fn, NULL);
-    if (st != LAT_OK)
+    return lat__alloc_check(ctx, dst, count * elem, fn, NULL);
+}
+
+static lat_status memset_n(lat_context *ctx, const char *fn, lat_deviceptr dst,
+                           uint32_t value, size_t elem, size_t count)
+{
+    if (!ctx)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: ctx is NULL", fn);
+    if (dst == 0)
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: destination address is 0", fn);
+    lat_status st = lat__memset_check(ctx, fn, dst, elem, count);
+    if (st != LAT_OK || count == 0)
         return st;
     return ctx->backend->memset(ctx, dst, value, elem, count);
 }
