@@ -121,6 +121,14 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
 {
     char msg[1024];
     const lat__emu_kernel *k = kernel->impl;
+    /* Checked and unchecked launches share the limit, so it is checked before either. */
+    if (k->shared_bytes + l->shared_bytes > LAT_EMU_SHARED_LIMIT)
+        return lat__error(kernel->module->ctx, LAT_ERROR_SHARED_MEMORY,
+                          "lat_launch: kernel '%s' uses %zu bytes of static shared memory and "
+                          "the launch asks for %zu bytes of dynamic shared memory: %zu in all, "
+                          "and a block has at most %d",
+                          k->name, k->shared_bytes, l->shared_bytes,
+                          k->shared_bytes + l->shared_bytes, LAT_EMU_SHARED_LIMIT);
     lat_status st = k->check ? lat__ck_run(kernel, l, params, msg, sizeof msg) /* check/ */
                              : lat__emu_run(k, l, params, msg, sizeof msg);
     if (st != LAT_OK)

@@ -209,14 +209,6 @@ static bool printf_ordered(void)
 lat_status lat__emu_run(const lat__emu_kernel *k, const lat__launch *launch, void **params,
                         char *msg, size_t msg_size)
 {
-    if (k->shared_bytes + launch->shared_bytes > LAT_EMU_SHARED_LIMIT) {
-        snprintf(msg, msg_size,
-                 "kernel '%s' uses %zu bytes of static shared memory and the launch asks for "
-                 "%zu bytes of dynamic shared memory: %zu in all, and a block has at most %d",
-                 k->name, k->shared_bytes, launch->shared_bytes,
-                 k->shared_bytes + launch->shared_bytes, LAT_EMU_SHARED_LIMIT);
-        return LAT_ERROR_SHARED_MEMORY;
-    }
     lat__emu_launch st;
     memset(&st, 0, sizeof st);
     st.kernel = k;

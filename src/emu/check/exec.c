@@ -855,14 +855,6 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
     lat_context *ctx = kernel->module->ctx;
     lat__ck_ctx *ck = ctx->check;
     const lat__ck_kernel *kk = k->check;
-    if (k->shared_bytes + launch->shared_bytes > LAT_EMU_SHARED_LIMIT) {
-        snprintf(msg, msg_size,
-                 "kernel '%s' uses %zu bytes of static shared memory and the launch asks for "
-                 "%zu bytes of dynamic shared memory: %zu in all, and a block has at most %d",
-                 k->name, k->shared_bytes, launch->shared_bytes,
-                 k->shared_bytes + launch->shared_bytes, LAT_EMU_SHARED_LIMIT);
-        return LAT_ERROR_SHARED_MEMORY;
-    }
     lat__ck_launch L;
     memset(&L, 0, sizeof L);
     L.ck = ck;
