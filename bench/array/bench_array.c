@@ -21,24 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
+#include "../bench_clock.h"
 
 #define CHECK(call)                                                                    \
     do {                                                                               \
@@ -120,7 +103,7 @@ static double time_gpu(gpu *g, what w)
         CHECK(lat_event_elapsed_ms(g->start, g->stop, &ms));
         t[b] = ms / CALLS;
     }
-    return median(t, BATCHES);
+    return bench_median(t, BATCHES);
 }
 
 static void bench_gpu(void)
@@ -216,13 +199,13 @@ static int first_call(void)
     CHECK(lat_context_synchronize(ctx));
     lat_cache_stats before, after;
     CHECK(lat_cache_get_stats(&before));
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     CHECK(lat_array_scalar_op(LAT_OP_MUL, lat_scalar_f32(3), x, z, NULL));
     CHECK(lat_context_synchronize(ctx));
-    double t1 = now_ms();
+    double t1 = bench_now_ms();
     CHECK(lat_array_scalar_op(LAT_OP_MUL, lat_scalar_f32(3), x, z, NULL));
     CHECK(lat_context_synchronize(ctx));
-    double t2 = now_ms();
+    double t2 = bench_now_ms();
     CHECK(lat_cache_get_stats(&after));
     printf("%.4f %.4f %llu %llu\n", t1 - t0, t2 - t1,
            (unsigned long long)(after.disk_hits - before.disk_hits),
@@ -260,7 +243,7 @@ static void bench_first_call(const char *self)
         hits += h;
         misses += m;
     }
-    double f = median(first, 5), s = median(second, 5);
+    double f = bench_median(first, 5), s = bench_median(second, 5);
     printf("  first call, warm cache: %.3f ms median of 5 processes (%llu disk hits, %llu "
            "compiles); the second call: %.3f ms\n",
            f, hits, misses, s);
@@ -300,16 +283,16 @@ static void bench_emu(void)
     CHECK(lat_array_scalar_op(LAT_OP_MUL, lat_scalar_i32(2), x, z, NULL)); /* compiles */
     host_scale(hz, hx, (long)n);
     for (int r = 0; r < REPS; r++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         CHECK(lat_array_scalar_op(LAT_OP_MUL, lat_scalar_i32(2), x, z, NULL));
         CHECK(lat_context_synchronize(ctx));
-        double t1 = now_ms();
+        double t1 = bench_now_ms();
         host_scale(hz, hx, (long)n);
-        double t2 = now_ms();
+        double t2 = bench_now_ms();
         te[r] = t1 - t0;
         tg[r] = t2 - t1;
     }
-    double e = median(te, REPS), g = median(tg, REPS);
+    double e = bench_median(te, REPS), g = bench_median(tg, REPS);
     float check[4];
     lat_array *tail;
     CHECK(lat_array_slice(z, n - 4, n, &tail));

@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../bench_clock.h"
+
 static const char kernel_source[] =
     "__global__ void empty(void) {}\n"
     "__global__ void multiply_them(float *dest, float *a, float *b)\n"
@@ -33,25 +35,6 @@ static const char kernel_source[] =
     "    unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;\n"
     "    if (i < n && p[i] != p[i]) p[i] = 0.0f; /* reads everything, writes nothing */\n"
     "}\n";
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
 
 static _Noreturn void die(const char *what)
 {
@@ -76,10 +59,10 @@ static int child(void)
     int origin[2];
     for (int i = 0; i < 2; i++) {
         lat_module *mod;
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         LAT_CHECK(lat_module_create(ctx, &(lat_module_desc){.source = kernel_source, .name = "bench.cu"},
                                     &mod));
-        ms[i] = now_ms() - t0;
+        ms[i] = bench_now_ms() - t0;
         origin[i] = lat_module_get_origin(mod);
         lat_kernel *k;
         LAT_CHECK(lat_module_get_kernel(mod, "empty", &k));
@@ -139,7 +122,8 @@ static void bench_cache(const char *self)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "bench_driver: could not remove %s\n", dir);
-    double f = median(first, RUNS), w = median(warm, RUNS), l = median(load, RUNS);
+    double f = bench_median(first, RUNS), w = bench_median(warm, RUNS);
+    double l = bench_median(load, RUNS);
     printf("(c) module load in a new process (3 kernels; median of %d processes):\n", RUNS);
     printf("  %-44s %9.3f ms\n", "NVRTC compile + load, first in the process", f);
     printf("  %-44s %9.3f ms\n", "NVRTC compile + load, second in the process", w);
@@ -217,29 +201,29 @@ static void bench_transfers(void)
     const lat_launch_desc desc = {.grid = {(unsigned)((n + 255) / 256)}, .block = {256}};
     for (int warm = 0; warm < 2; warm++) {
         for (int r = 0; r < REPS; r++) {
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             CU_CHECK(raw.cuMemcpyHtoD(d, host, bytes));
             CU_CHECK(raw.cuMemcpyDtoH(back, d, bytes));
-            t_raw[r] = now_ms() - t0;
+            t_raw[r] = bench_now_ms() - t0;
 
-            t0 = now_ms();
+            t0 = bench_now_ms();
             CU_CHECK(raw.cuMemcpyHtoD(d, pinned, bytes));
             CU_CHECK(raw.cuMemcpyDtoH(pinned, d, bytes));
-            t_pin[r] = now_ms() - t0;
+            t_pin[r] = bench_now_ms() - t0;
 
-            t0 = now_ms();
+            t0 = bench_now_ms();
             LAT_CHECK(lat_launch_args(touch, &desc, LAT_ARGS(lat_arg_inout(back, bytes), lat_arg_u64(n))));
-            t_args[r] = now_ms() - t0;
+            t_args[r] = bench_now_ms() - t0;
 
-            t0 = now_ms();
+            t0 = bench_now_ms();
             LAT_CHECK(lat_memcpy_htod(ctx, ld, host, bytes));
             LAT_CHECK(lat_memcpy_dtoh(ctx, back, ld, bytes));
-            t_copy[r] = now_ms() - t0;
+            t_copy[r] = bench_now_ms() - t0;
         }
     }
     int bad = memcmp(host, back, bytes) != 0;
-    double mr = median(t_raw, REPS), mp = median(t_pin, REPS), ma = median(t_args, REPS),
-           mc = median(t_copy, REPS);
+    double mr = bench_median(t_raw, REPS), mp = bench_median(t_pin, REPS);
+    double ma = bench_median(t_args, REPS), mc = bench_median(t_copy, REPS);
     double gb = 2.0 * (double)bytes / 1e9;
     printf("(d) 256 MiB in and 256 MiB out, pageable host memory (median of %d):\n", REPS);
     printf("  %-44s %9.2f ms  %6.1f GB/s\n", "raw cuMemcpyHtoD + cuMemcpyDtoH, pageable", mr,

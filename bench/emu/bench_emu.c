@@ -23,6 +23,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../bench_clock.h"
+
 #define CHECK(call)                                                                    \
     do {                                                                               \
         lat_status st_ = (call);                                                       \
@@ -33,19 +35,6 @@
         }                                                                              \
     } while (0)
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int reps = 7;
 
 /* Median time of fn(arg) over reps runs, after one warm-up. */
@@ -54,11 +43,11 @@ static double time_ms(void (*fn)(void *), void *arg)
     double t[64];
     fn(arg);
     for (int r = 0; r < reps; r++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         fn(arg);
-        t[r] = now_ms() - t0;
+        t[r] = bench_now_ms() - t0;
     }
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    bench_sort(t, (size_t)reps);
     return t[reps / 2];
 }
 

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../bench_clock.h"
+
 static const char kernel_source[] =
     "__global__ void empty(void) {}\n"
     "__global__ void multiply_them(float *dest, float *a, float *b)\n"
@@ -41,21 +43,13 @@ static struct {
 
 static double now_us(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return bench_now_ms() * 1e3;
 }
 
 /* Sorts v and returns its q-quantile (0.5: the median). */
 static double quantile(double *v, size_t n, double q)
 {
-    qsort(v, n, sizeof *v, cmp_double);
+    bench_sort(v, n);
     size_t i = (size_t)(q * (double)(n - 1) + 0.5);
     return v[i];
 }
