@@ -39,7 +39,7 @@ typedef struct place {
     const char *name;
 } place;
 
-static void fill_access(const lat__ck_launch *L, const lat__ck_fiber *f, const lat__ck_site *s,
+static void fill_access(const lat__ck_launch *L, const lat__emu_thread *th, const lat__ck_site *s,
                         size_t size, lat_check_access *a)
 {
     a->kind = (lat_access_kind)s->kind;
@@ -47,12 +47,12 @@ static void fill_access(const lat__ck_launch *L, const lat__ck_fiber *f, const l
     a->line = s->line;
     a->expr = s->expr;
     a->size = size;
-    a->block = dim3_of(f->t.block_idx);
-    a->thread = a->thread_last = dim3_of(f->t.thread_idx);
+    a->block = dim3_of(th->block_idx);
+    a->thread = a->thread_last = dim3_of(th->thread_idx);
     (void)L;
 }
 
-static void finding(lat__ck_launch *L, const lat__ck_fiber *f, int site, lat_check_kind kind,
+static void finding(lat__ck_launch *L, const lat__emu_thread *th, int site, lat_check_kind kind,
                     uintptr_t a, size_t size, const place *pl, const lat__ck_rec *other,
                     int other_kind)
 {
@@ -62,7 +62,7 @@ static void finding(lat__ck_launch *L, const lat__ck_fiber *f, int site, lat_che
     r.kernel = L->k->name;
     r.count = 1;
     const lat__ck_site *s = &L->cm->sites[site];
-    fill_access(L, f, s, size, &r.access);
+    fill_access(L, th, s, size, &r.access);
     r.other.file = "";
     r.other.expr = "";
     r.address = a;
@@ -83,7 +83,7 @@ static void finding(lat__ck_launch *L, const lat__ck_fiber *f, int site, lat_che
         r.other.expr = o->expr;
         r.other.size = size;
         r.other.block = other->block == L->serial
-                            ? dim3_of(f->t.block_idx)
+                            ? dim3_of(th->block_idx)
                             : unlinear(lat__ck_block_of_serial(L, other->block), L->grid);
         r.other.thread = r.other.thread_last = unlinear(other->thread, L->bdim);
     }
@@ -132,17 +132,17 @@ static inline bool all_set(const uint8_t *p, size_t n)
 
 /* Whether an earlier access (rec) and this one conflict: by another thread, overlapping,
  * with no barrier between them. */
-static bool conflicts(const lat__ck_launch *L, const lat__ck_fiber *f, const lat__ck_rec *rec,
+static bool conflicts(const lat__ck_launch *L, const lat__emu_thread *th, const lat__ck_rec *rec,
                       uint8_t mask, bool shared)
 {
     if (rec->block == 0 || !(rec->mask & mask))
         return false;
     if (rec->block == L->serial) {
-        if (rec->thread == f->t.lin)
+        if (rec->thread == th->lin)
             return false;
         if (rec->epoch != L->epoch)
             return false; /* a barrier between them */
-        int w = (int)(f->t.lin >> 5);
+        int w = (int)(th->lin >> 5);
         if ((rec->thread >> 5) == (unsigned)w && rec->wepoch != L->wepoch[w])
             return false; /* a warp synchronisation between them */
         return true;
@@ -163,33 +163,42 @@ static place place_of(const lat__ck_launch *L, const lat__ck_shvar *v, const lat
     return (place){LAT_SPACE_GLOBAL, r->base, r->size, r->name ? r->name : ""};
 }
 
-static void race_slow(lat__ck_launch *L, const lat__ck_fiber *f, int site, int kind,
+static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,
                       uintptr_t a, size_t size, lat__ck_rec *recs, uintptr_t off,
                       const lat__ck_shvar *v, const lat__ck_region *reg);
+
+/* Whether an earlier record of a whole word can conflict with no access of thread me:
+ * its own, from before the last barrier, from another block's shared memory, from an
+ * earlier launch, or none. */
+static inline bool quiet(const lat__ck_launch *L, const lat__ck_rec *rec, uint16_t me, bool shared)
+{
+    if (rec->block == L->serial)
+        return rec->thread == me || rec->epoch != L->epoch;
+    return rec->block == 0 || shared ||
+           (uint32_t)(rec->block - L->first_serial) >= (uint32_t)(L->serial - L->first_serial);
+}
 
 /* The usual access, one aligned word: when the granule's records are this block's and
  * this thread's, or from before the last barrier, nothing can conflict and only the
  * record changes. Anything else takes the general path. */
-static inline void race(lat__ck_launch *L, const lat__ck_fiber *f, int site, int kind,
+static inline void race(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,
                         uintptr_t a, size_t size, lat__ck_rec *recs, uintptr_t off,
                         const lat__ck_shvar *v, const lat__ck_region *reg)
 {
     if (size == 4 && !(off & 3)) {
         lat__ck_rec *w = &recs[off / 2], *r = w + 1;
-        uint16_t me = (uint16_t)f->t.lin;
-        bool quiet_w = w->block == 0 || (w->block == L->serial && (w->thread == me || w->epoch != L->epoch));
-        bool quiet_r = kind == LAT_ACCESS_READ || r->block == 0 ||
-                       (r->block == L->serial && (r->thread == me || r->epoch != L->epoch));
-        if (quiet_w && quiet_r) {
+        uint16_t me = (uint16_t)th->lin;
+        bool shared = v != NULL;
+        if (quiet(L, w, me, shared) && (kind == LAT_ACCESS_READ || quiet(L, r, me, shared))) {
             lat__ck_rec now = {L->serial, L->epoch, site, me, L->wepoch[me >> 5], 0xf};
             *(kind == LAT_ACCESS_READ ? r : w) = now;
             return;
         }
     }
-    race_slow(L, f, site, kind, a, size, recs, off, v, reg);
+    race_slow(L, th, site, kind, a, size, recs, off, v, reg);
 }
 
-static void race_slow(lat__ck_launch *L, const lat__ck_fiber *f, int site, int kind,
+static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,
                       uintptr_t a, size_t size, lat__ck_rec *recs, uintptr_t off,
                       const lat__ck_shvar *v, const lat__ck_region *reg)
 {
@@ -200,15 +209,15 @@ static void race_slow(lat__ck_launch *L, const lat__ck_fiber *f, int site, int k
         uintptr_t lo = g * 4 > off ? g * 4 : off, hi = g * 4 + 4 < end ? g * 4 + 4 : end;
         uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * 4));
         lat__ck_rec *w = &recs[2 * g], *r = &recs[2 * g + 1];
-        if (conflicts(L, f, w, mask, shared)) {
+        if (conflicts(L, th, w, mask, shared)) {
             place pl = place_of(L, v, reg);
-            finding(L, f, site, LAT_CHECK_RACE, a, size, &pl, w, L->cm->sites[w->site].kind);
-        } else if (writes && conflicts(L, f, r, mask, shared)) {
+            finding(L, th, site, LAT_CHECK_RACE, a, size, &pl, w, L->cm->sites[w->site].kind);
+        } else if (writes && conflicts(L, th, r, mask, shared)) {
             place pl = place_of(L, v, reg);
-            finding(L, f, site, LAT_CHECK_RACE, a, size, &pl, r, LAT_ACCESS_READ);
+            finding(L, th, site, LAT_CHECK_RACE, a, size, &pl, r, LAT_ACCESS_READ);
         }
-        lat__ck_rec now = {L->serial, L->epoch, site, (uint16_t)f->t.lin,
-                           L->wepoch[f->t.lin >> 5], mask};
+        lat__ck_rec now = {L->serial, L->epoch, site, (uint16_t)th->lin,
+                           L->wepoch[th->lin >> 5], mask};
         if (writes)
             *w = now;
         else
@@ -218,21 +227,21 @@ static void race_slow(lat__ck_launch *L, const lat__ck_fiber *f, int site, int k
 
 /* ---- the maps -------------------------------------------------------------------------------- */
 
-static void map_note(lat__ck_launch *L, const lat__ck_fiber *f, lat__ck_map *m, uintptr_t a,
+static void map_note(lat__ck_launch *L, const lat__emu_thread *th, lat__ck_map *m, uintptr_t a,
                      size_t size, int kind)
 {
     size_t first = (a - m->base) / m->elem_size, last = (a + size - 1 - m->base) / m->elem_size;
-    long long b = (long long)L->block_lin, th = (long long)f->t.lin;
+    long long b = (long long)L->block_lin, tl = (long long)th->lin;
     for (size_t e = first; e <= last && e < m->count; e++) {
         lat_check_map_cell *c = &m->cells[e];
         if (kind != LAT_ACCESS_WRITE) {
             c->read_block = b;
-            c->read_thread = th;
+            c->read_thread = tl;
             c->reads++;
         }
         if (kind != LAT_ACCESS_READ) {
             c->write_block = b;
-            c->write_thread = th;
+            c->write_thread = tl;
             c->writes++;
         }
     }
@@ -240,11 +249,15 @@ static void map_note(lat__ck_launch *L, const lat__ck_fiber *f, lat__ck_map *m, 
 
 /* ---- placing an address ------------------------------------------------------------------------- */
 
-/* Whether [a, a+size) is on the running thread's stack (its locals). */
+/* Whether [a, a+size) is on the running thread's stack (its locals), or, in region
+ * loops, in the block's scratch (the locals kept across barriers). */
 static bool on_stack(const lat__ck_launch *L, uintptr_t a, size_t size)
 {
     uintptr_t lo = (uintptr_t)lat__emu_stack_lo(&L->stacks, L->cur);
-    return a >= lo && a + size <= lo + L->stacks.size;
+    if (a >= lo && a + size <= lo + L->stacks.size)
+        return true;
+    lo = (uintptr_t)L->scratch;
+    return L->region && a >= lo && a + size <= lo + L->scratch_used;
 }
 
 static bool in_module(const lat__ck_launch *L, uintptr_t a, size_t size)
@@ -273,7 +286,7 @@ static const char *shared_name(const lat__ck_launch *L, int var)
 }
 
 /* A shared access: checked against the variables' bounds, then the shadows. */
-static void *shared_access(lat__ck_launch *L, lat__ck_fiber *f, int site, int kind, uintptr_t a,
+static void *shared_access(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind, uintptr_t a,
                            size_t size)
 {
     const lat__ck_shvar *in = L->last_shv;
@@ -302,46 +315,46 @@ static void *shared_access(lat__ck_launch *L, lat__ck_fiber *f, int site, int ki
             }
         }
         place pl = v ? place_of(L, v, NULL) : (place){LAT_SPACE_SHARED, 0, 0, ""};
-        finding(L, f, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
+        finding(L, th, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
     uintptr_t off = a - (uintptr_t)L->sh;
     if (L->sh_init) {
         if (kind != LAT_ACCESS_WRITE && !all_set(L->sh_init + off, size)) {
             place pl = place_of(L, in, NULL);
-            finding(L, f, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
+            finding(L, th, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
         }
         if (kind != LAT_ACCESS_READ)
             memset(L->sh_init + off, 1, size);
     }
     if (L->sh_race)
-        race(L, f, site, kind, a, size, L->sh_race, off, in, NULL);
+        race(L, th, site, kind, a, size, L->sh_race, off, in, NULL);
     return (void *)a;
 }
 
-static void *global_access(lat__ck_launch *L, lat__ck_fiber *f, int site, int kind, uintptr_t a,
+static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind, uintptr_t a,
                            size_t size, lat__ck_region *r)
 {
     if (a + size > r->base + r->size) {
         if (!(L->modes & LAT_CHECK_MEMCHECK))
             return (void *)a; /* unchecked, as without memcheck; no shadow past the end */
         place pl = place_of(L, NULL, r);
-        finding(L, f, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
+        finding(L, th, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
     uintptr_t off = a - r->base;
     if (r->init) {
         if (kind != LAT_ACCESS_WRITE && !all_set(r->init + off, size)) {
             place pl = place_of(L, NULL, r);
-            finding(L, f, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
+            finding(L, th, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
         }
         if (kind != LAT_ACCESS_READ)
             memset(r->init + off, 1, size);
     }
     if (r->race)
-        race(L, f, site, kind, a, size, r->race, off, NULL, r);
+        race(L, th, site, kind, a, size, r->race, off, NULL, r);
     if (r->map)
-        map_note(L, f, r->map, a, size, kind);
+        map_note(L, th, r->map, a, size, kind);
     return (void *)a;
 }
 
@@ -357,16 +370,16 @@ static __attribute__((noinline)) void note_seen(lat__ck_fiber *f, uintptr_t a)
     f->nseen++;
 }
 
-static __attribute__((noinline)) void misaligned(lat__ck_launch *L, lat__ck_fiber *f, int site,
+static __attribute__((noinline)) void misaligned(lat__ck_launch *L, const lat__emu_thread *th, int site,
                                                  uintptr_t a, size_t size)
 {
     lat__ck_region *r = lat__ck_region_find(L->ck, a);
     place pl = {space_of(L, a), r ? r->base : a, r ? r->size : 0, r && r->name ? r->name : ""};
-    finding(L, f, site, LAT_CHECK_MISALIGNED, a, size, &pl, NULL, 0);
+    finding(L, th, site, LAT_CHECK_MISALIGNED, a, size, &pl, NULL, 0);
 }
 
 /* An access outside the array named in it. */
-static __attribute__((noinline)) void *array_overrun(lat__ck_launch *L, lat__ck_fiber *f,
+static __attribute__((noinline)) void *array_overrun(lat__ck_launch *L, const lat__emu_thread *th,
                                                      int site, uintptr_t a, size_t size,
                                                      uintptr_t b, size_t bsize)
 {
@@ -385,13 +398,13 @@ static __attribute__((noinline)) void *array_overrun(lat__ck_launch *L, lat__ck_
         lat__ck_region *r = lat__ck_region_find(L->ck, b);
         pl.name = r && r->name ? r->name : "";
     }
-    finding(L, f, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
+    finding(L, th, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
     return sink(L, size);
 }
 
 /* An address in no allocation and no shared memory: a local or module variable, or an
  * error. */
-static __attribute__((noinline)) void *elsewhere(lat__ck_launch *L, lat__ck_fiber *f, int site,
+static __attribute__((noinline)) void *elsewhere(lat__ck_launch *L, const lat__emu_thread *th, int site,
                                                  uintptr_t a, size_t size)
 {
     if (on_stack(L, a, size) || in_module(L, a, size) || lat__ck_extra_find(L->ck, a, size))
@@ -401,16 +414,16 @@ static __attribute__((noinline)) void *elsewhere(lat__ck_launch *L, lat__ck_fibe
     const lat__ck_freed *fr = lat__ck_freed_find(L->ck, a, size);
     if (fr) {
         place pl = {LAT_SPACE_GLOBAL, fr->base, fr->size, fr->name ? fr->name : ""};
-        finding(L, f, site, LAT_CHECK_USE_AFTER_FREE, a, size, &pl, NULL, 0);
+        finding(L, th, site, LAT_CHECK_USE_AFTER_FREE, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
     lat__ck_region *nr = lat__ck_region_nearest(L->ck, a);
     if (nr) {
         place pl = {LAT_SPACE_GLOBAL, nr->base, nr->size, nr->name ? nr->name : ""};
-        finding(L, f, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
+        finding(L, th, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
-    finding(L, f, site, LAT_CHECK_WILD_ADDRESS, a, size, NULL, NULL, 0);
+    finding(L, th, site, LAT_CHECK_WILD_ADDRESS, a, size, NULL, NULL, 0);
     return sink(L, size);
 }
 
@@ -418,39 +431,44 @@ void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigne
                      int code, void *base, unsigned long bsize, bool has_base)
 {
     lat__ck_launch *L = t->rt;
-    lat__ck_fiber *f = &L->f[t->lin];
+    const lat__emu_thread *th = t; /* on fibers the fiber's own; in region loops the
+                                      block's, at the thread running */
     int site = code >> 2, kind = code & 3; /* instrument.c's wrap() */
     uintptr_t a = (uintptr_t)addr;
 
-    /* What the thread touches, for spin detection; then maybe give way. */
-    f->last_site = site;
-    f->last_addr = a;
-    if (f->nseen <= 4)
-        note_seen(f, a);
-    if (kind != LAT_ACCESS_READ)
-        L->wrote = true;
-    if (++f->slice >= L->budget)
-        lat__ck_yield(L);
-    else if (L->opts.preempt && (L->rng = L->rng * 6364136223846793005ull + 1442695040888963407ull,
-                                 (L->rng >> 61) == 0))
-        lat__ck_yield_now(L);
+    if (!L->region) {
+        /* What the thread touches, for spin detection; then maybe give way. */
+        lat__ck_fiber *f = &L->f[t->lin];
+        f->last_site = site;
+        f->last_addr = a;
+        if (f->nseen <= 4)
+            note_seen(f, a);
+        if (kind != LAT_ACCESS_READ)
+            L->wrote = true;
+        if (++f->slice >= L->budget)
+            lat__ck_yield(L);
+        else if (L->opts.preempt &&
+                 (L->rng = L->rng * 6364136223846793005ull + 1442695040888963407ull,
+                  (L->rng >> 61) == 0))
+            lat__ck_yield_now(L);
+    }
 
     if (L->modes & LAT_CHECK_MEMCHECK) {
         if (a & (align - 1))
-            misaligned(L, f, site, a, size);
+            misaligned(L, th, site, a, size);
         /* An array named in the access: its bounds are exact. */
         if (has_base && (a < (uintptr_t)base || a + size > (uintptr_t)base + bsize))
-            return array_overrun(L, f, site, a, size, (uintptr_t)base, bsize);
+            return array_overrun(L, th, site, a, size, (uintptr_t)base, bsize);
     }
     /* Shared memory, and a window past it: an overrun of the last variable. */
     if (a - ((uintptr_t)L->sh - LAT__CK_SHARED_WINDOW) < L->sh_size + 2 * LAT__CK_SHARED_WINDOW)
-        return shared_access(L, f, site, kind, a, size);
+        return shared_access(L, th, site, kind, a, size);
     lat__ck_region *r = L->last_region;
     if (!r || a - r->base >= r->size)
         r = lat__ck_region_find(L->ck, a);
     if (r) {
         L->last_region = r;
-        return global_access(L, f, site, kind, a, size, r);
+        return global_access(L, th, site, kind, a, size, r);
     }
-    return elsewhere(L, f, site, a, size);
+    return elsewhere(L, th, site, a, size);
 }

@@ -252,6 +252,15 @@ typedef struct lat__ck_launch {
     int pos, ran;  /* the round: the order's position of the thread running, turns taken */
     bool all_spun; /* every turn of the round ended by giving way after a few addresses */
     lat__emu_stacks stacks;
+    /* Kernels run as region loops (translate/region.c): the block's one context, on a
+     * fiber of its own (stack 0) so that a trap or a hang can leave it; the scratch its
+     * code keeps per-thread variables in. */
+    bool region;
+    lat__ck_fiber rf;
+    char *scratch;
+    size_t scratch_size, scratch_used;
+    lat__emu_u3 bidx; /* the block running */
+    unsigned *rorder; /* region loops' order: (linear index, x, y, z) per thread */
     void *host_sp, *host_fake;
     const void *host_lo;
     size_t host_size;

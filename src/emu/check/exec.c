@@ -39,6 +39,7 @@
 
 enum {
     SLICE = 4096,      /* accesses before a thread gives way */
+    REGION_EXITED = 0x7fffffff, /* translate/region.c's state of a thread that returned */
     REDZONE = 64,      /* bytes around each __shared__ variable */
     MAX_SPIN_MS = 1000 /* threads spinning this long with nobody writing: a hang */
 };
@@ -208,7 +209,7 @@ static void report_hang(lat__ck_launch *L, const char *why, const lat__ck_fiber 
     r.kernel = L->k->name;
     r.count = 1;
     r.access.kind = LAT_ACCESS_NONE;
-    r.access.block = dim_of(L->f[0].t.block_idx);
+    r.access.block = dim_of(L->bidx);
     r.access.file = "";
     r.access.expr = "";
     if (at) {
@@ -230,7 +231,7 @@ static void report_hang(lat__ck_launch *L, const char *why, const lat__ck_fiber 
 static void deadlock(lat__ck_launch *L)
 {
     char what[900];
-    lat__emu_u3 b = L->f[0].t.block_idx;
+    lat__emu_u3 b = L->bidx;
     int n = snprintf(what, sizeof what,
                      "kernel '%s' can never finish block (%u,%u,%u): %d of its %d threads have "
                      "not exited and none can go on: ", L->k->name, b.x, b.y, b.z, L->live, L->n);
@@ -259,6 +260,39 @@ static void deadlock(lat__ck_launch *L)
 }
 
 /* ---- barriers ----------------------------------------------------------------------------------- */
+
+static lat_dim3 thread_at(const lat__ck_launch *L, int i)
+{
+    unsigned bx = L->bdim.x, by = L->bdim.y, u = (unsigned)i;
+    return (lat_dim3){u % bx, u / bx % by, u / bx / by};
+}
+
+/* Threads fw..lw (linear, first and last) wait at the barrier at file:line while fe..le
+ * have exited. */
+static void divergence(lat__ck_launch *L, const char *file, int line, int fw, int lw, int fe,
+                       int le)
+{
+    lat_check_report r;
+    memset(&r, 0, sizeof r);
+    r.kernel = L->k->name;
+    r.count = 1;
+    r.kind = LAT_CHECK_BARRIER_DIVERGENCE;
+    r.check = LAT_CHECK_SYNCCHECK;
+    r.access.kind = LAT_ACCESS_BARRIER;
+    r.access.file = file ? file : "";
+    r.access.line = line;
+    r.access.expr = "";
+    r.access.block = dim_of(L->bidx);
+    r.access.thread = thread_at(L, fw);
+    r.access.thread_last = thread_at(L, lw);
+    r.other.kind = LAT_ACCESS_EXIT;
+    r.other.file = "";
+    r.other.expr = "";
+    r.other.block = r.access.block;
+    r.other.thread = thread_at(L, fe);
+    r.other.thread_last = thread_at(L, le);
+    lat__ck_report_add(L->ck, &r, -(1000 + line), -1);
+}
 
 /* synccheck at a barrier's completion: all waiters at one barrier, nobody exited. */
 static void check_barrier(lat__ck_launch *L)
@@ -326,14 +360,7 @@ static void check_barrier(lat__ck_launch *L)
     if (range_of(L, LAT__CKF_EXIT, &fe, &le) == 0)
         return;
     range_of(L, LAT__CKF_BAR, &fw, &lw);
-    r.kind = LAT_CHECK_BARRIER_DIVERGENCE;
-    r.check = LAT_CHECK_SYNCCHECK;
-    r.access.thread = dim_of(L->f[fw].t.thread_idx);
-    r.access.thread_last = dim_of(L->f[lw].t.thread_idx);
-    r.other.kind = LAT_ACCESS_EXIT;
-    r.other.thread = dim_of(L->f[fe].t.thread_idx);
-    r.other.thread_last = dim_of(L->f[le].t.thread_idx);
-    lat__ck_report_add(L->ck, &r, -(1000 + a->line), -1);
+    divergence(L, a->file, a->line, fw, lw, fe, le);
 }
 
 static void release_barrier(lat__ck_launch *L)
@@ -532,11 +559,84 @@ _Static_assert(offsetof(lat__ck_fiber, ticks) == offsetof(lat__ck_fiber, t) + si
 static void ck_tick(lat__emu_thread *t)
 {
     lat__ck_launch *L = t->rt;
-    lat__ck_fiber *f = &L->f[t->lin];
+    /* The fiber whose context t is: a thread's, or in region loops the block's. */
+    lat__ck_fiber *f = (lat__ck_fiber *)(void *)((char *)t - offsetof(lat__ck_fiber, t));
     f->ticks = TICKS;
     f->slice += TICKS;
-    if (f->slice >= L->budget)
+    if (f->slice < L->budget)
+        return;
+    if (!L->region) {
         lat__ck_yield(L);
+        return;
+    }
+    /* Region loops cannot give way: only the watchdog can end a loop that never does. */
+    f->slice = 0;
+    if (now_s() > L->deadline) {
+        char what[400];
+        lat__emu_u3 b = L->bidx;
+        snprintf(what, sizeof what,
+                 "kernel '%s' did not finish block (%u,%u,%u) within %g s (the checked "
+                 "launch's watchdog: lat_check_options.timeout_s, LATTICE_CHECK_TIMEOUT); "
+                 "thread (%u,%u,%u) was running", L->k->name, b.x, b.y, b.z, L->opts.timeout_s,
+                 t->thread_idx.x, t->thread_idx.y, t->thread_idx.z);
+        L->f[0].t.thread_idx = t->thread_idx;
+        L->f[0].last_site = -1;
+        report_hang(L, what, &L->f[0]);
+        fail(L, LAT_ERROR_LAUNCH_FAILED, "%s", what);
+        lat__ck_abandon(L);
+    }
+}
+
+static void make_order(lat__ck_launch *L);
+
+/* ---- region loops: what their code calls ------------------------------------------------------ */
+
+/* A __syncthreads of a kernel run as region loops. region.c runs a checked kernel so only
+ * when every thread that has not exited reaches each barrier: synccheck has only exits
+ * to look for. Then the next epoch (racecheck) and, on a random schedule, a new order. */
+static void ck_rbar(lat__emu_thread *t, const int *sk, const char *file, int line)
+{
+    lat__ck_launch *L = t->rt;
+    if ((L->modes & LAT_CHECK_SYNCCHECK) && sk) { /* NULL: no thread can return early */
+        int fw = -1, lw = -1, fe = -1, le = -1;
+        for (int i = 0; i < L->n; i++) {
+            if (sk[i] == REGION_EXITED) {
+                fe = fe < 0 ? i : fe;
+                le = i;
+            } else {
+                fw = fw < 0 ? i : fw;
+                lw = i;
+            }
+        }
+        if (fe >= 0 && fw >= 0)
+            divergence(L, file, line, fw, lw, fe, le);
+    }
+    L->epoch++;
+    if (L->opts.order == LAT_SCHEDULE_RANDOM)
+        make_order(L);
+}
+
+static const unsigned *ck_rorder(lat__emu_thread *t)
+{
+    lat__ck_launch *L = t->rt;
+    return L->rorder;
+}
+
+/* The block's per-thread variables kept across barriers: a bump allocator, reset at each
+ * block. */
+static void *ck_scratch(lat__emu_thread *t, unsigned long bytes)
+{
+    lat__ck_launch *L = t->rt;
+    size_t need = (bytes + 15) & ~(size_t)15;
+    if (need > L->scratch_size - L->scratch_used) {
+        fail(L, LAT_ERROR_LAUNCH_FAILED,
+             "kernel '%s': the per-thread variables a block keeps across barriers need more "
+             "than %zu MiB", L->k->name, L->scratch_size >> 20);
+        lat__ck_abandon(L);
+    }
+    void *p = L->scratch + L->scratch_used;
+    L->scratch_used += need;
+    return p;
 }
 
 void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align,
@@ -566,6 +666,9 @@ const lat__emu_symbol *lat__ck_symbols(size_t *count)
         SYM("__lat_ck_match_all", ck_match_all),
         SYM("__lat_ck_activemask", ck_activemask),
         SYM("__lat_ck_trap", ck_trap),
+        SYM("__lat_ck_rbar", ck_rbar),
+        SYM("__lat_ck_rorder", ck_rorder),
+        SYM("__lat_ck_scratch", ck_scratch),
     };
     *count = sizeof table / sizeof table[0];
     return table;
@@ -613,6 +716,17 @@ static void make_order(lat__ck_launch *L)
             L->order[i] = L->order[j];
             L->order[j] = x;
         }
+    if (!L->region)
+        return;
+    /* Region loops read each thread's index and coordinates in the order (region.c). */
+    unsigned bx = L->bdim.x, by = L->bdim.y;
+    for (int k = 0; k < n; k++) {
+        unsigned i = (unsigned)L->order[k];
+        L->rorder[4 * k] = i;
+        L->rorder[4 * k + 1] = i % bx;
+        L->rorder[4 * k + 2] = i / bx % by;
+        L->rorder[4 * k + 3] = i / bx / by;
+    }
 }
 
 /* Runs the block t describes; false when the launch must stop. */
@@ -739,6 +853,52 @@ static bool run_block(lat__ck_launch *L, const lat__emu_thread *t)
     return true;
 }
 
+/* A kernel run as region loops: the block's code on one fiber, so that a trap or the
+ * watchdog can leave it. */
+static void region_main(void *arg)
+{
+    lat__ck_launch *L = arg;
+#ifdef LAT_CK_ASAN
+    const void *lo;
+    size_t size;
+    __sanitizer_finish_switch_fiber(NULL, &lo, &size);
+    if (!L->host_size) {
+        L->host_lo = lo;
+        L->host_size = size;
+    }
+#endif
+    L->k->entry(&L->rf.t, L->params);
+    void *dead;
+    go(&dead, NULL, L->host_sp, L->host_lo, L->host_size);
+    abort(); /* never resumed */
+}
+
+static bool run_region_block(lat__ck_launch *L, const lat__emu_thread *t)
+{
+    L->epoch = 0;
+    L->scratch_used = 0;
+    L->rf.t = *t;
+    L->rf.ticks = TICKS;
+    L->rf.slice = 0;
+    if (L->sh_used) {
+        memset(L->sh, 0, L->sh_used);
+        if (L->sh_init)
+            memset(L->sh_init, 0, L->sh_used);
+    }
+    if (L->opts.order == LAT_SCHEDULE_RANDOM || !L->order_made) {
+        make_order(L);
+        L->order_made = true;
+    }
+    L->cur = 0;
+    char *lo = lat__emu_stack_lo(&L->stacks, 0);
+#ifdef LAT_CK_ASAN
+    __asan_unpoison_memory_region(lo, L->stacks.size);
+#endif
+    L->rf.sp = lat__emu_fiber_init(lo + L->stacks.size, region_main, L);
+    go(&L->host_sp, &L->host_fake, L->rf.sp, lo, L->stacks.size);
+    return !L->failed;
+}
+
 /* ---- the launch ---------------------------------------------------------------------------------- */
 
 /* Lays the kernel's __shared__ variables out with red zones around each, then the dynamic
@@ -808,8 +968,11 @@ static void free_launch(lat__ck_launch *L)
         __asan_unpoison_memory_region(L->stacks.map, L->stacks.map_size);
 #endif
     lat__emu_stacks_free(&L->stacks);
+    if (L->scratch)
+        munmap(L->scratch, L->scratch_size);
     free(L->f);
     free(L->order);
+    free(L->rorder);
     if (L->sh_map)
         munmap(L->sh_map, L->sh_map_size);
     free(L->shoff);
@@ -904,15 +1067,27 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
     if (st == LAT_OK) {
         L.f = calloc((size_t)L.n, sizeof *L.f);
         L.order = calloc((size_t)L.n, sizeof *L.order);
+        L.rorder = calloc((size_t)L.n * 4, sizeof *L.rorder);
         L.sink_size = 4096;
         L.sink = calloc(1, L.sink_size);
-        if (!L.f || !L.order || !L.sink)
+        if (!L.f || !L.order || !L.rorder || !L.sink)
             st = LAT_ERROR_OUT_OF_MEMORY;
     }
     if (st == LAT_OK)
         st = layout_shared(&L, launch->shared_bytes);
-    if (st == LAT_OK && !lat__emu_stacks_reserve(&L.stacks, L.n))
+    L.region = k->mode == LAT_EMU_MODE_REGION;
+    if (st == LAT_OK && !lat__emu_stacks_reserve(&L.stacks, L.region ? 1 : L.n))
         st = LAT_ERROR_OUT_OF_MEMORY;
+    if (st == LAT_OK && L.region) {
+        /* Reserved, touched as needed: the unchecked emulator's size (sched.c). */
+        L.scratch_size = (size_t)256 << 20;
+        void *p = mmap(NULL, L.scratch_size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            st = LAT_ERROR_OUT_OF_MEMORY;
+        else
+            L.scratch = p;
+    }
     /* Maps start afresh. */
     for (size_t i = 0; st == LAT_OK && i < ck->nregions; i++) {
         lat__ck_map *m = ck->regions[i].map;
@@ -956,7 +1131,8 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
         base.block_idx.x = (unsigned)(b % gx);
         base.block_idx.y = (unsigned)(b / gx % gy);
         base.block_idx.z = (unsigned)(b / gx / gy);
-        if (!run_block(&L, &base))
+        L.bidx = base.block_idx;
+        if (!(L.region ? run_region_block(&L, &base) : run_block(&L, &base)))
             break;
     }
     /* The reports: worded, logged, and the first in the launch's message. */

@@ -47,6 +47,12 @@ static const char prefix[] =
     "#define __lat_match_all __lat_ck_match_all\n"
     "#define __lat_activemask __lat_ck_activemask\n"
     "#define __lat_trap __lat_ck_trap\n"
+    /* Kernels run as region loops (translate/region.c): a barrier, the threads' order,
+     * the block's scratch memory. */
+    "void __lat_ck_rbar(lat_emu_thread *, const int *, const char *, int);\n"
+    "const unsigned *__lat_ck_rorder(lat_emu_thread *);\n"
+    "void *__lat_ck_scratch(lat_emu_thread *, unsigned long);\n"
+    "#define __lat_scratch __lat_ck_scratch\n"
     "#define __LAT_CK(e, s) (*(__typeof__(e) *)__lat_ck(__lat_t, (void *)&(e), sizeof(e), "
     "_Alignof(__typeof__(e)), s))\n"
     /* a[i] where `a` may be an array: its bounds travel along (0 when it is a pointer). */
@@ -727,9 +733,9 @@ static void visit_unary(pass *p, size_t i, size_t u, mode md)
             return;
         }
     }
-    if (tok(p, i)->kind == LAT__TOK_IDENT && tok(p, i)->len == 7 &&
-        memcmp(text(p, i), "__lat_t", 7) == 0)
-        return; /* the thread context: the emulator's own */
+    if (tok(p, i)->kind == LAT__TOK_IDENT && tok(p, i)->len > 6 &&
+        memcmp(text(p, i), "__lat_", 6) == 0 && memcmp(text(p, i), "__lat_sh", 8) != 0)
+        return; /* the thread context, region loops' per-thread storage: the emulator's own */
     chain c;
     split_chain(p, i, u, &c);
     if (c.too_long) {
@@ -884,6 +890,8 @@ static void declaration(pass *p, size_t i, size_t end)
 /* The condition of a loop: (b, c) between its parentheses, with the tick in front. */
 static void loop_condition(pass *p, size_t b, size_t c)
 {
+    while (b < c && is_pp(p, b))
+        b++; /* a #line marker (region loops' text): the tick goes after it */
     if (b >= c) {
         insert_before(p, c, "__LAT_TICK, 1");
         return;

@@ -1098,6 +1098,12 @@ static bool changed_here(const lat__region *r, const cand *c)
     return false;
 }
 
+/* Whether the module is compiled for the checks (check/ck.h). */
+static bool checked(const lat__region *r)
+{
+    return r->w->t->in->checked;
+}
+
 /* For a condition [b, e) of the form `X < E`, `X <= E` or `X == E`, X being threadIdx.x or
  * a variable that is threadIdx.x and E the same for every thread: the operator's token. */
 static size_t bounded(lat__region *r, size_t b, size_t e)
@@ -1149,6 +1155,18 @@ static void seg_close(lat__region *r)
     } else {
         OUT("{ long long __lat_lo = 0, __lat_hi = __lat_bx;\n");
     }
+    if (checked(r)) {
+        /* The schedule's order (check/exec.c keeps it in __lat_ord); the same braces. */
+        /* __lat_ord holds (linear index, x, y, z) per thread, in the order. */
+        OUT("for (__lat_k = 0; __lat_k < 4 * __lat_n; __lat_k += 4) { __lat_x = __lat_ord[__lat_k + 1]; "
+            "if (__lat_x < (unsigned)__lat_lo || __lat_x >= (unsigned)__lat_hi) continue; "
+            "__lat_i = __lat_ord[__lat_k]; __lat_y = __lat_ord[__lat_k + 2]; "
+            "__lat_z = __lat_ord[__lat_k + 3]; __lat_t->thread_idx.x = __lat_x; "
+            "__lat_t->thread_idx.y = __lat_y; __lat_t->thread_idx.z = __lat_z; "
+            "__lat_t->lin = __lat_i; { { %s%s {",
+            r->seg_pre ? r->seg_pre : "",
+            r->seg_all || (r->level == 0 && !r->may_exit) ? "" : " if (__lat_sk[__lat_i]) continue;");
+    } else
     OUT("for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { "
         "__lat_t->thread_idx.z = __lat_z; for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { "
         "__lat_t->thread_idx.y = __lat_y; __lat_i = (__lat_z * __lat_by + __lat_y) * __lat_bx + "
@@ -1325,9 +1343,17 @@ static void w_result(lat__region *r, const wcall *c)
     SEG(")))");
 }
 
-/* The divergence check before a block barrier inside a construct. */
+/* The divergence check before a block barrier inside a construct. In a checked module
+ * every barrier calls the checks instead (synccheck, racecheck's epoch, the schedule's
+ * next order): check/exec.c's __lat_ck_rbar. */
 static void converged(lat__region *r, size_t at)
 {
+    if (checked(r)) {
+        seg_close(r);
+        OUT("\n__lat_ck_rbar(__lat_t, %s, \"%s\", %d);\n", r->may_exit ? "__lat_sk" : "0",
+            r->w->f->display, tok(r->w, at)->line);
+        return;
+    }
     if (r->level == 0)
         return;
     seg_close(r);
@@ -1615,6 +1641,90 @@ static void add_params(lat__region *r, const params *p)
     }
 }
 
+/* ---- checked modules ---------------------------------------------------------------------- */
+
+/* A checked module (check/ck.h) runs a kernel as region loops only where they and fibers
+ * cannot differ: every barrier a plain __syncthreads that all threads reach alike (at
+ * block level, or in branches and loops every thread takes alike), so that no thread can
+ * wait at one barrier while another waits at a different one; and no warp operation.
+ * Everything else runs on fibers, whose scheduler can stop a thread anywhere. */
+static bool fits_checked(const lat__region *r, int id)
+{
+    if (id < 0)
+        return true;
+    const node *n = &r->n[id];
+    if (!n->sync)
+        return true;
+    switch (n->kind) {
+    case N_SYNC:
+        return n->barrier;
+    case N_BLOCK:
+        for (int k = n->kid; k >= 0; k = r->n[k].next)
+            if (!fits_checked(r, k))
+                return false;
+        return true;
+    case N_IF:
+        return n->uniform && fits_checked(r, n->then_n) && fits_checked(r, n->else_n);
+    case N_FOR:
+        return n->uniform && fits_checked(r, n->body_n);
+    default:
+        return false; /* while/do with a barrier, a warp operation in a statement */
+    }
+}
+
+/* The end of the statement starting at token i (its last token). */
+static size_t statement_end(const walk *w, size_t i)
+{
+    size_t n = w->toks->count;
+    if (is(w, i, "{"))
+        return lat__match_close(w->toks, i);
+    if (is(w, i, "for") || is(w, i, "while") || is(w, i, "if") || is(w, i, "switch")) {
+        size_t c = lat__match_close(w->toks, next_code(w, i));
+        if (c >= n)
+            return n;
+        size_t e = statement_end(w, next_code(w, c));
+        if (is(w, i, "if") && is(w, next_code(w, e), "else"))
+            e = statement_end(w, next_code(w, next_code(w, e)));
+        return e;
+    }
+    if (is(w, i, "do")) {
+        size_t e = statement_end(w, next_code(w, i));
+        size_t c = lat__match_close(w->toks, next_code(w, next_code(w, e))); /* while ( ) */
+        return c < n ? next_code(w, c) : n;
+    }
+    size_t j = i;
+    while (j < n && !is(w, j, ";") && !is(w, j, "}")) {
+        if (is(w, j, "(") || is(w, j, "[") || is(w, j, "{"))
+            j = lat__match_close(w->toks, j);
+        j = next_code(w, j);
+    }
+    return j;
+}
+
+/* Whether a thread of the file's code could wait for another by spinning: what a GPU
+ * program needs for that (volatile, fences, atomics in a loop, a lock's compare-and-swap
+ * or exchange). Region loops would run such a wait to the watchdog; fibers give way. */
+static bool may_spin(const walk *w)
+{
+    size_t n = w->toks->count;
+    for (size_t j = 0; j < n; j = next_code(w, j)) {
+        if (tok(w, j)->kind != LAT__TOK_IDENT)
+            continue;
+        if (is(w, j, "volatile") || is(w, j, "atomicCAS") || is(w, j, "atomicExch") ||
+            is(w, j, "__threadfence") || is(w, j, "__threadfence_block") ||
+            is(w, j, "__threadfence_system") || is(w, j, "__nanosleep"))
+            return true;
+        if (!is(w, j, "for") && !is(w, j, "while") && !is(w, j, "do"))
+            continue;
+        size_t e = statement_end(w, j);
+        for (size_t k = j; k < e && k < n; k = next_code(w, k))
+            if (tok(w, k)->kind == LAT__TOK_IDENT && tok(w, k)->len > 6 &&
+                memcmp(text_of(w, k), "atomic", 6) == 0)
+                return true;
+    }
+    return false;
+}
+
 /* ---- the interface ------------------------------------------------------------------------ */
 
 void lat__tr_region_free(walk *w)
@@ -1664,6 +1774,13 @@ bool lat__tr_region_plan(walk *w, size_t open, size_t close, const params *p)
     r->close = close;
     r->seg = -1;
     r->root = parse_stmt(r, open, -1, -1);
+    /* The plan reads every token, kept by the preprocessor or not: a barrier under a
+     * false #if would cut the body where the compiled kernel has none. */
+    for (size_t j = open; j < close && !r->bad; j++)
+        if ((tok(w, j)->flags & LAT__TOK_PP) && is(w, j, "#") &&
+            (is(w, j + 1, "if") || is(w, j + 1, "ifdef") || is(w, j + 1, "ifndef") ||
+             is(w, j + 1, "elif") || is(w, j + 1, "else")))
+            fail(r, "a conditional directive in the body");
     for (size_t j = nc(r, open); j < close && !r->may_exit; j = nc(r, j)) {
         size_t at;
         const tr *t = w->t;
@@ -1679,8 +1796,14 @@ bool lat__tr_region_plan(walk *w, size_t open, size_t close, const params *p)
             analyze(r, r->root, r->close);
             assign_levels(r, r->root, 0);
             run(r, true);
+        } else if (checked(r)) {
+            run(r, true); /* a checked kernel without barriers: one region loop */
         }
     }
+    if (checked(r) && !r->bad && !r->oom && r->root >= 0 &&
+        (r->nwc > 0 || !fits_checked(r, r->root) || may_spin(w)))
+        fail(r, "a checked kernel whose threads could wait for each other other than at "
+                "block-level barriers");
     /* Two variables of one name in one segment: loading both is impossible. */
     for (int a = 0; a < r->nc && !r->bad; a++)
         for (int b = a + 1; b < r->nc; b++)
@@ -1728,6 +1851,8 @@ static void head(lat__region *r)
         " for (__lat_i = 0; __lat_i < __lat_n32; __lat_i++) __lat_sk[__lat_i] = __lat_i < "
         "__lat_n ? 0 : %d;",
         EXITED);
+    if (checked(r))
+        OUT(" unsigned __lat_k; const unsigned *__lat_ord = __lat_ck_rorder(__lat_t);");
     for (int k = 0; k < r->nwc; k++) {
         OUT(" unsigned long long *__lat_wv%d = __lat_scratch(__lat_t, 8 * __lat_n32);", k);
         if (r->wc[k].op >= BVOTE)
