@@ -61,6 +61,70 @@ TEST(the_execution_technique_a_kernel_gets)
     ASSERT_EQ(mode(kernel(ctx, src, "region", true)), LAT_EMU_MODE_FIBER);
 }
 
+/* The code of a loop is block-level control (run once for the block) when its bounds
+ * are the same for every thread: a parameter the kernel never changes counts. Checked
+ * contexts run a kernel as region loops only where they and fibers cannot differ: plain
+ * __syncthreads that every thread reaches alike, no warp operation, nothing a thread
+ * could spin on, no conditional directive in the body. */
+TEST(checked_contexts_use_region_loops_where_fibers_could_not_differ)
+{
+    lat_context *ctx = t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU,
+                                                          .check = LAT_CHECK_ALL});
+    static const char src[] =
+        "__global__ void plain(int *a) { a[threadIdx.x] = 1; }\n"
+        "__global__ void tiles(int *a, int n)\n"
+        "{ __shared__ int s[64]; int acc = 0;\n"
+        "  for (int k = 0; k < n; k += 16) { s[threadIdx.x] = a[k]; __syncthreads();\n"
+        "    acc += s[63 - threadIdx.x]; __syncthreads(); }\n"
+        "  if (n > 4) { __syncthreads(); }\n"
+        "  a[threadIdx.x] = acc; }\n"
+        "__global__ void early(int *a, int n) { if (threadIdx.x >= n) return; __syncthreads(); a[0] = 1; }\n"
+        "__global__ void divergent(int *a) { if (threadIdx.x < 5) __syncthreads(); }\n"
+        "__global__ void in_a_while(int *a) { int k = 0; while (k < a[0]) { __syncthreads(); k++; } }\n"
+        "__global__ void warp(int *a) { a[threadIdx.x] = __shfl_sync(~0u, a[0], 0); }\n"
+        "__global__ void syncwarp(int *a) { a[threadIdx.x] = 1; __syncwarp(); }\n"
+        "__global__ void breaks(int *a, int n)\n"
+        "{ for (int k = 0; k < n; k++) { if (threadIdx.x == k) break; __syncthreads(); } }\n"
+        "#define SYNC 1\n"
+        "__global__ void directive(int *a)\n"
+        "{ a[0] = 1;\n"
+        "#if SYNC\n"
+        "  __syncthreads();\n"
+        "#endif\n"
+        "}\n";
+    static const char spin[] =
+        "__global__ void waits(volatile int *flag) { if (threadIdx.x == 0) *flag = 1; }\n"
+        "__global__ void counts(int *a) { for (int i = 0; i < 4; i++) atomicAdd(a, 1); }\n";
+    static const struct {
+        const char *src, *name;
+        int mode;
+    } want[] = {
+        {src, "plain", LAT_EMU_MODE_REGION},     {src, "tiles", LAT_EMU_MODE_REGION},
+        {src, "early", LAT_EMU_MODE_REGION},     {src, "divergent", LAT_EMU_MODE_FIBER},
+        {src, "in_a_while", LAT_EMU_MODE_FIBER}, {src, "warp", LAT_EMU_MODE_FIBER},
+        {src, "syncwarp", LAT_EMU_MODE_FIBER},   {src, "breaks", LAT_EMU_MODE_FIBER},
+        {src, "directive", LAT_EMU_MODE_FIBER},  {spin, "waits", LAT_EMU_MODE_FIBER},
+        {spin, "counts", LAT_EMU_MODE_FIBER},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        lat_kernel *k = kernel(ctx, want[i].src, want[i].name, false);
+        ASSERT_MSG(mode(k) == want[i].mode, "checked kernel '%s' runs in mode %d, want %d",
+                   want[i].name, mode(k), want[i].mode);
+    }
+    /* Unchecked, the parameter-bounded loop is block-level control: no per-thread masks. */
+    lat_kernel *tiles = kernel(emu_context(), src, "tiles", false);
+    ASSERT_EQ(mode(tiles), LAT_EMU_MODE_REGION);
+    int a[64];
+    for (int i = 0; i < 64; i++)
+        a[i] = i;
+    int n = 64;
+    ASSERT_OK(lat_launch_args(tiles, &(lat_launch_desc){.grid = {1}, .block = {64}},
+                              LAT_ARGS(lat_arg_inout(a, sizeof a), lat_arg_i32(n))));
+    /* k = 0, 16, 32, 48: thread t adds a[k] as the others stored it, in s[63 - t]. */
+    ASSERT_EQ(a[0], 0 + 16 + 32 + 48);
+    ASSERT_EQ(a[63], 0 + 16 + 32 + 48);
+}
+
 /* Runs kernel `name` of src both ways on one block of `threads`, with an int buffer of
  * n elements in and out (initialised to in[i] = i); checks both against want. */
 static void both_ways(const char *src, const char *name, unsigned threads, int n, const int *want)

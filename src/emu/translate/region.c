@@ -720,7 +720,7 @@ static bool expr_is(lat__region *r, size_t b, size_t e, bool per_thread, size_t 
             return false; /* a call */
         if (find_uvar(r, j) || constant_macro(r, j))
             continue;
-        if (is_param_unmodified(r, j) && !find_cand_any(r, j))
+        if (is_param_unmodified(r, j) && find_cand_any(r, j) < 0)
             continue;
         if (per_thread) {
             int c = find_cand_any(r, j);
