@@ -14,8 +14,10 @@
 #include <string.h>
 
 uint64_t lat__ck_block_of_serial(const lat__ck_launch *L, uint32_t serial);
-void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align,
-                     int code, void *base, unsigned long bsize, bool has_base);
+void *lat__ck_access_plain(lat__emu_thread *t, void *addr, unsigned long size,
+                           unsigned long align, int site);
+void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,
+                           unsigned long align, int site, void *base, unsigned long bsize);
 
 static lat_dim3 dim3_of(lat__emu_u3 u)
 {
@@ -126,6 +128,16 @@ static inline bool all_set(const uint8_t *p, size_t n)
         return v == 0x0101010101010101ull;
     }
     return !memchr(p, 0, n);
+}
+
+static inline void set_all(uint8_t *p, size_t n)
+{
+    if (n == 4) {
+        uint32_t v = 0x01010101u;
+        memcpy(p, &v, 4);
+    } else {
+        memset(p, 1, n);
+    }
 }
 
 /* ---- racecheck ------------------------------------------------------------------------------ */
@@ -325,7 +337,7 @@ static void *shared_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
             finding(L, th, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
         }
         if (kind != LAT_ACCESS_READ)
-            memset(L->sh_init + off, 1, size);
+            set_all(L->sh_init + off, size);
     }
     if (L->sh_race)
         race(L, th, site, kind, a, size, L->sh_race, off, in, NULL);
@@ -349,7 +361,7 @@ static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
             finding(L, th, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
         }
         if (kind != LAT_ACCESS_READ)
-            memset(r->init + off, 1, size);
+            set_all(r->init + off, size);
     }
     if (r->race)
         race(L, th, site, kind, a, size, r->race, off, NULL, r);
@@ -427,8 +439,9 @@ static __attribute__((noinline)) void *elsewhere(lat__ck_launch *L, const lat__e
     return sink(L, size);
 }
 
-void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align,
-                     int code, void *base, unsigned long bsize, bool has_base)
+static inline __attribute__((always_inline)) void *
+access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, int code,
+       void *base, unsigned long bsize, bool has_base)
 {
     lat__ck_launch *L = t->rt;
     const lat__emu_thread *th = t; /* on fibers the fiber's own; in region loops the
@@ -471,4 +484,18 @@ void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigne
         return global_access(L, th, site, kind, a, size, r);
     }
     return elsewhere(L, th, site, a, size);
+}
+
+/* What checked code calls (instrument.c's __LAT_CK and __LAT_CKA): an access, and an
+ * access through an array whose bounds are known (base NULL: a pointer after all). */
+void *lat__ck_access_plain(lat__emu_thread *t, void *addr, unsigned long size,
+                           unsigned long align, int site)
+{
+    return access(t, addr, size, align, site, NULL, 0, false);
+}
+
+void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,
+                           unsigned long align, int site, void *base, unsigned long bsize)
+{
+    return access(t, addr, size, align, site, base, bsize, base != NULL);
 }

@@ -639,27 +639,19 @@ static void *ck_scratch(lat__emu_thread *t, unsigned long bytes)
     return p;
 }
 
-void *lat__ck_access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align,
-                     int site, void *base, unsigned long bsize, bool has_base);
-
-static void *ck(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, int site)
-{
-    return lat__ck_access(t, addr, size, align, site, NULL, 0, false);
-}
-
-static void *cka(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align,
-                 int site, void *base, unsigned long bsize)
-{
-    return lat__ck_access(t, addr, size, align, site, base, bsize, base != NULL);
-}
+/* access.c: the entry points of memory accesses. */
+void *lat__ck_access_plain(lat__emu_thread *t, void *addr, unsigned long size,
+                           unsigned long align, int site);
+void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,
+                           unsigned long align, int site, void *base, unsigned long bsize);
 
 #define SYM(name, fn) {name, (void (*)(void))(fn)}
 
 const lat__emu_symbol *lat__ck_symbols(size_t *count)
 {
     static const lat__emu_symbol table[] = {
-        SYM("__lat_ck", ck),
-        SYM("__lat_cka", cka),
+        SYM("__lat_ck", lat__ck_access_plain),
+        SYM("__lat_cka", lat__ck_access_array),
         SYM("__lat_ck_tick", ck_tick),
         SYM("__lat_ck_bar", ck_bar),
         SYM("__lat_ck_warp", ck_warp),
