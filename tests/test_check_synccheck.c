@@ -37,6 +37,33 @@ TEST(a_barrier_that_exited_threads_never_reach_is_divergent)
     ASSERT_NO_REPORTS(ctx);
 }
 
+/* The kernel above runs checked as region loops; forced onto fibers (LATTICE_EMU_FIBERS)
+ * it gets the same report from the other executor. */
+TEST(fibers_report_the_early_exit_as_region_loops_do)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_SYNCCHECK);
+    setenv("LATTICE_EMU_FIBERS", "1", 1);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void early(int *out, int n)\n"
+                              "{\n"
+                              "    int t = threadIdx.x;\n"
+                              "    if (t >= n) return;\n"
+                              "    __syncthreads();\n"
+                              "    out[t] = t;\n"
+                              "}\n"
+                              "// on fibers\n",
+                              "early.cu", "early");
+    unsetenv("LATTICE_EMU_FIBERS");
+    lat_deviceptr out = t_device_copy(ctx, NULL, 64 * sizeof(int));
+    int n = 40;
+    void *params[] = {&out, &n};
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, 2, 64, params));
+    ASSERT_REPORTS(ctx, "early.cu:5: synccheck: kernel 'early', block (0,0,0), threads (0,0,0) to "
+                        "(39,0,0): divergent barrier: threads (0,0,0) to (39,0,0) wait at "
+                        "__syncthreads() while threads (40,0,0) to (63,0,0) have exited (every "
+                        "thread of a block must reach each barrier) [2 times]");
+}
+
 TEST(threads_at_different_barriers_are_named)
 {
     lat_context *ctx = ck_context(LAT_CHECK_SYNCCHECK);

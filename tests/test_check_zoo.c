@@ -169,3 +169,69 @@ TEST(off_by_one_grid_fixed)
     ASSERT_OK(ck_run_like_cli(ctx, pairs, &bufs, 1000, (lat_dim3){2}, (lat_dim3){256}));
     ASSERT_NO_REPORTS(ctx);
 }
+
+/* Checked launches run a kernel as region loops where they and fibers cannot differ, and
+ * on fibers otherwise (LATTICE_EMU_FIBERS forces fibers): every zoo kernel, buggy or
+ * fixed, gets the same reports from both, so the two executors check each other. */
+static size_t reports_of(const char *file, const char *kernel, bool fibers, unsigned n,
+                         lat_dim3 grid, lat_dim3 block, char ***out)
+{
+    char path[512], name[128];
+    snprintf(path, sizeof path, "%s/%s", TEST_BUGS_DIR, file);
+    snprintf(name, sizeof name, "examples/bugs/%s", file);
+    const char *text = ck_read(path);
+    /* Another text for fibers: the compile cache would hand the first module back. */
+    char *src = t_calloc(strlen(text) + 32, 1);
+    strcpy(src, text);
+    if (fibers) {
+        strcat(src, "// on fibers\n");
+        setenv("LATTICE_EMU_FIBERS", "1", 1);
+    }
+    lat_context *ctx = ck_context(LAT_CHECK_ALL);
+    lat_kernel *k = ck_kernel(ctx, src, name, kernel);
+    unsetenv("LATTICE_EMU_FIBERS");
+    ck_buffers bufs = {0};
+    lat_status st = ck_run_like_cli(ctx, k, &bufs, n, grid, block);
+    size_t count = lat_check_report_count(ctx);
+    ASSERT_TRUE(st == LAT_OK ? count == 0 : st == LAT_ERROR_CHECK_FAILED && count > 0);
+    *out = t_calloc(count + 1, sizeof **out);
+    for (size_t i = 0; i < count; i++)
+        (*out)[i] = strcpy(t_calloc(strlen(ck_msg(ctx, i)) + 1, 1), ck_msg(ctx, i));
+    return count;
+}
+
+TEST(region_loops_and_fibers_report_alike)
+{
+    lat_backend_kind kind = t_require_backend();
+    if (kind != LAT_BACKEND_EMU)
+        SKIP("the checks run on the emulator only");
+    static const struct {
+        const char *file, *kernel;
+        unsigned n;
+        lat_dim3 grid, block;
+    } runs[] = {
+        {"bounds.cu", "scale", 1000, {4, 1, 1}, {256, 1, 1}},
+        {"bounds.cu", "scale_fixed", 1000, {4, 1, 1}, {256, 1, 1}},
+        {"missing_barrier.cu", "reverse", 512, {2, 1, 1}, {256, 1, 1}},
+        {"missing_barrier.cu", "reverse_fixed", 512, {2, 1, 1}, {256, 1, 1}},
+        {"divergent_barrier.cu", "halves", 64, {1, 1, 1}, {64, 1, 1}},
+        {"divergent_barrier.cu", "halves_fixed", 64, {1, 1, 1}, {64, 1, 1}},
+        {"racy_counter.cu", "count_positive", 512, {2, 1, 1}, {256, 1, 1}},
+        {"uninit_shared.cu", "smooth", 512, {2, 1, 1}, {256, 1, 1}},
+        {"wrong_2d_index.cu", "fill", 32, {2, 1, 1}, {4, 4, 1}},
+        {"off_by_one_grid.cu", "scale", 1000, {3, 1, 1}, {256, 1, 1}},
+    };
+    size_t total = 0;
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        char **loops, **fibers;
+        size_t a = reports_of(runs[r].file, runs[r].kernel, false, runs[r].n, runs[r].grid,
+                              runs[r].block, &loops);
+        size_t b = reports_of(runs[r].file, runs[r].kernel, true, runs[r].n, runs[r].grid,
+                              runs[r].block, &fibers);
+        ASSERT_MSG(a == b, "%s: %zu reports from region loops, %zu from fibers", runs[r].kernel, a, b);
+        for (size_t i = 0; i < a; i++)
+            ASSERT_STR_EQ(loops[i], fibers[i]);
+        total += a;
+    }
+    ASSERT_GE(total, 8); /* the buggy kernels did report */
+}
