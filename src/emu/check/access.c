@@ -439,6 +439,36 @@ static __attribute__((noinline)) void *elsewhere(lat__ck_launch *L, const lat__e
     return sink(L, size);
 }
 
+/* A use by name of a local variable declared without an initializer (instrument.c
+ * tracks it): its bytes read before any write are reported (initcheck); an array's
+ * bounds are exact (memcheck). b, bsize: the variable. */
+static __attribute__((noinline)) void *local_access(lat__ck_launch *L,
+                                                    const lat__emu_thread *th, int site,
+                                                    int kind, uintptr_t a, size_t size,
+                                                    uintptr_t b, size_t bsize)
+{
+    if ((L->modes & LAT_CHECK_MEMCHECK) && (a < b || a + size > b + bsize))
+        return array_overrun(L, th, site, a, size, b, bsize);
+    uintptr_t lo = (uintptr_t)L->stacks.map;
+    if (!L->stack_poison || a < lo || a + size > lo + L->stacks.map_size)
+        return (void *)a;
+    uint8_t *poison = L->stack_poison + (a - lo);
+    if (kind != LAT_ACCESS_WRITE && memchr(poison, 1, size)) {
+        const lat__ck_site *s = &L->cm->sites[site];
+        char name[64];
+        size_t n = strcspn(s->expr, "[ .");
+        if (n >= sizeof name)
+            n = sizeof name - 1;
+        memcpy(name, s->expr, n);
+        name[n] = '\0';
+        place pl = {LAT_SPACE_LOCAL, b, bsize, name};
+        finding(L, th, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
+    }
+    if (kind != LAT_ACCESS_READ)
+        memset(poison, 0, size);
+    return (void *)a;
+}
+
 static inline __attribute__((always_inline)) void *
 access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, int code,
        void *base, unsigned long bsize, bool has_base)
@@ -446,7 +476,7 @@ access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, 
     lat__ck_launch *L = t->rt;
     const lat__emu_thread *th = t; /* on fibers the fiber's own; in region loops the
                                       block's, at the thread running */
-    int site = code >> 2, kind = code & 3; /* instrument.c's wrap() */
+    int site = code / LAT__CK_CODE_SITE, kind = code & 3; /* instrument.c's wrap() */
     uintptr_t a = (uintptr_t)addr;
 
     if (!L->region) {
@@ -466,6 +496,9 @@ access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, 
             lat__ck_yield_now(L);
     }
 
+    if (code & LAT__CK_CODE_LOCAL)
+        return has_base ? local_access(L, th, site, kind, a, size, (uintptr_t)base, bsize)
+                        : local_access(L, th, site, kind, a, size, a, size);
     if (L->modes & LAT_CHECK_MEMCHECK) {
         if (a & (align - 1))
             misaligned(L, th, site, a, size);

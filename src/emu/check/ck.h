@@ -45,6 +45,10 @@ typedef struct lat__ck_site {
     int kind; /* LAT_ACCESS_READ / _WRITE / _READ_WRITE, or 0 for a loop tick */
 } lat__ck_site;
 
+/* The number a hook gets for an access: site * LAT__CK_CODE_SITE, plus LAT__CK_CODE_LOCAL
+ * when it names a tracked local variable (initcheck), plus its kind (LAT_ACCESS_*). */
+enum { LAT__CK_CODE_LOCAL = 4, LAT__CK_CODE_SITE = 8 };
+
 /* What instrumentation makes of a module. */
 typedef struct lat__ck_module {
     lat__ck_site *sites;
@@ -260,6 +264,9 @@ typedef struct lat__ck_launch {
     char *scratch;
     size_t scratch_size, scratch_used;
     lat__emu_u3 bidx; /* the block running */
+    /* initcheck of local variables: one byte per byte of the stacks, 1 while a tracked
+     * variable's byte is unwritten (mapped on first use). */
+    uint8_t *stack_poison;
     unsigned *rorder; /* region loops' order: (linear index, x, y, z) per thread */
     void *host_sp, *host_fake;
     const void *host_lo;

@@ -616,6 +616,26 @@ static void ck_rbar(lat__emu_thread *t, const int *sk, const char *file, int lin
         make_order(L);
 }
 
+/* A tracked local variable's declaration was reached (instrument.c): its bytes are
+ * unwritten until a write by name. */
+static void ck_local(lat__emu_thread *t, void *p, unsigned long n)
+{
+    lat__ck_launch *L = t->rt;
+    if (!(L->modes & LAT_CHECK_INITCHECK))
+        return;
+    uintptr_t lo = (uintptr_t)L->stacks.map, a = (uintptr_t)p;
+    if (a < lo || a + n > lo + L->stacks.map_size)
+        return;
+    if (!L->stack_poison) {
+        void *m = mmap(NULL, L->stacks.map_size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED)
+            return; /* unchecked locals, as without initcheck */
+        L->stack_poison = m;
+    }
+    memset(L->stack_poison + (a - lo), 1, n);
+}
+
 static const unsigned *ck_rorder(lat__emu_thread *t)
 {
     lat__ck_launch *L = t->rt;
@@ -658,6 +678,7 @@ const lat__emu_symbol *lat__ck_symbols(size_t *count)
         SYM("__lat_ck_match_all", ck_match_all),
         SYM("__lat_ck_activemask", ck_activemask),
         SYM("__lat_ck_trap", ck_trap),
+        SYM("__lat_ck_local", ck_local),
         SYM("__lat_ck_rbar", ck_rbar),
         SYM("__lat_ck_rorder", ck_rorder),
         SYM("__lat_ck_scratch", ck_scratch),
@@ -959,6 +980,8 @@ static void free_launch(lat__ck_launch *L)
     if (L->stacks.map)
         __asan_unpoison_memory_region(L->stacks.map, L->stacks.map_size);
 #endif
+    if (L->stack_poison)
+        munmap(L->stack_poison, L->stacks.map_size);
     lat__emu_stacks_free(&L->stacks);
     if (L->scratch)
         munmap(L->scratch, L->scratch_size);

@@ -49,6 +49,7 @@ static const char prefix[] =
     "#define __lat_trap __lat_ck_trap\n"
     /* Kernels run as region loops (translate/region.c): a barrier, the threads' order,
      * the block's scratch memory. */
+    "void __lat_ck_local(lat_emu_thread *, void *, unsigned long);\n"
     "void __lat_ck_rbar(lat_emu_thread *, const int *, const char *, int);\n"
     "const unsigned *__lat_ck_rorder(lat_emu_thread *);\n"
     "void *__lat_ck_scratch(lat_emu_thread *, unsigned long);\n"
@@ -86,8 +87,20 @@ typedef struct pass {
      * access's text names them, not the translation's pointers. */
     const lat__tok *shname[256];
     int nshname;
+    /* The local variables declared so far in the function being read (initcheck). */
+    struct local *locals;
+    size_t nlocals, locals_cap;
     bool oom;
 } pass;
+
+/* A local variable: in scope over tokens (decl, end]. Tracked ones (declared without an
+ * initializer, scalars or arrays of scalars whose address is never taken) have every use
+ * checked, so that a read before any write is seen; the others only hide outer ones. */
+typedef struct local {
+    const char *name;
+    size_t len, decl, end;
+    bool tracked, array;
+} local;
 
 static const lat__tok *tok(const pass *p, size_t i)
 {
@@ -562,11 +575,16 @@ static bool memory_lvalue(const pass *p, size_t i, size_t u);
 
 /* Wraps [b, u) as one access of kind md. arr: the array identifier's token when the
  * access is `a[...]`, else SIZE_MAX. */
+static const local *local_at(const pass *p, size_t i);
+
 static void wrap(pass *p, size_t b, size_t u, mode md, size_t arr)
 {
     int kind = md == M_W ? LAT_ACCESS_WRITE : md == M_RW ? LAT_ACCESS_READ_WRITE : LAT_ACCESS_READ;
-    /* The hook gets the site and the kind in one number: the kind without a table read. */
-    int site = add_site(p, b, u, kind) * 4 + kind;
+    /* The hook gets the site, whether it names a tracked local (scalar: b alone; array:
+     * arr) and the kind in one number: access.c's LAT__CK_CODE_*. */
+    const local *l = local_at(p, arr != SIZE_MAX ? arr : b);
+    bool tracked = l && l->tracked && (arr != SIZE_MAX || u == b + 1);
+    int site = add_site(p, b, u, kind) * LAT__CK_CODE_SITE + (tracked ? LAT__CK_CODE_LOCAL : 0) + kind;
     char close[300];
     if (arr != SIZE_MAX) {
         insert_before(p, b, "__LAT_CKA(");
@@ -631,8 +649,12 @@ static bool paren_memory(const pass *p, size_t a, size_t c)
 /* Whether chain level k (0: the primary alone) of [i, u) is an lvalue in memory. */
 static bool chain_memory(const pass *p, size_t i, const chain *c, int k)
 {
-    if (k == 0)
+    if (k == 0) {
+        const local *l = tok(p, i)->kind == LAT__TOK_IDENT ? local_at(p, i) : NULL;
+        if (l)
+            return l->tracked && !l->array;
         return is(p, i, "(") && !is(p, c->primary_end, "{") && paren_memory(p, i, c->primary_end - 1);
+    }
     size_t s = c->seg[k - 1];
     if (is(p, s, "[") || is(p, s, "->"))
         return true;
@@ -674,7 +696,11 @@ static void visit_chain(pass *p, size_t i, const chain *c, int k, mode md)
                 rw_expr(p, i + 1, cl);
             }
         }
-        /* Identifiers, constants and unevaluated operands need nothing. */
+        /* A tracked local is read or written by name; other identifiers, constants and
+         * unevaluated operands need nothing. */
+        const local *l = tok(p, i)->kind == LAT__TOK_IDENT ? local_at(p, i) : NULL;
+        if (l && l->tracked && !l->array && md != M_ADDR)
+            wrap(p, i, i + 1, md, SIZE_MAX);
         return;
     }
     size_t s = c->seg[k - 1];
@@ -836,8 +862,110 @@ static bool decl_start(const pass *p, size_t i)
 }
 
 /* A declaration [i, end): the initialisers are expressions, the rest is left alone. */
-static void declaration(pass *p, size_t i, size_t end)
+/* ---- local variables (initcheck) ------------------------------------------------------------- */
+
+static const local *local_at(const pass *p, size_t i)
 {
+    const lat__tok *t = tok(p, i);
+    if (t->kind != LAT__TOK_IDENT)
+        return NULL;
+    for (size_t k = p->nlocals; k-- > 0;) {
+        const local *l = &p->locals[k];
+        if (l->len == t->len && memcmp(l->name, text(p, i), t->len) == 0 && i > l->decl &&
+            i <= l->end)
+            return l;
+    }
+    return NULL;
+}
+
+/* Scalar types whose every byte a write by name sets. */
+static const char *const scalar_words[] = {
+    "char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool", "bool",
+    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+    "size_t", "ptrdiff_t", "ssize_t", "intptr_t", "uintptr_t", "intmax_t", "uintmax_t",
+};
+
+/* Whether the variable at token name is only ever used by name in (name, e]: never has
+ * its address taken; an array, never used but indexed (no pointer to it escapes). */
+static bool stays_named(const pass *p, size_t name, size_t e, bool array)
+{
+    const lat__tok *t = tok(p, name);
+    for (size_t k = next(p, name); k <= e && k < p->tk.count; k = next(p, k)) {
+        if (tok(p, k)->len != t->len || memcmp(text(p, k), text(p, name), t->len) != 0)
+            continue;
+        if (k > 0 && (is(p, k - 1, ".") || is(p, k - 1, "->")))
+            continue; /* a member of that name */
+        if (k > 0 && is(p, k - 1, "&"))
+            return false;
+        if (array && !is(p, next(p, k), "["))
+            return false;
+    }
+    return true;
+}
+
+static void declare_local(pass *p, size_t spec_b, size_t db, size_t de, bool init,
+                          size_t stmt_end_tok, size_t scope_e, bool can_insert)
+{
+    size_t name = SIZE_MAX;
+    bool pointer = false, parens = false, array = false;
+    for (size_t k = db; k < de; k++) {
+        if (is_pp(p, k))
+            continue;
+        if (is(p, k, "*"))
+            pointer = true;
+        else if (is(p, k, "("))
+            parens = true;
+        else if (is(p, k, "["))
+            array = name != SIZE_MAX;
+        else if (name == SIZE_MAX && tok(p, k)->kind == LAT__TOK_IDENT && !is_type_word(p, k))
+            name = k;
+    }
+    if (name == SIZE_MAX || p->oom)
+        return;
+    bool scalar = pointer;
+    bool storage = false;
+    size_t words = 0;
+    for (size_t k = spec_b; k < db; k++) {
+        if (is_pp(p, k))
+            continue;
+        if (is(p, k, "static") || is(p, k, "extern") || is(p, k, "register") ||
+            is(p, k, "typedef") || is(p, k, "volatile") || is(p, k, "__shared__") ||
+            is(p, k, "__constant__"))
+            storage = true;
+        words++;
+        if (!word_in(p, k, scalar_words, sizeof scalar_words / sizeof scalar_words[0]))
+            words += 1000; /* a struct, a vector type, const... */
+    }
+    if (!pointer)
+        scalar = words > 0 && words < 1000;
+    bool tracked = !init && can_insert && !storage && !parens && scalar &&
+                   !(tok(p, name)->len > 6 && memcmp(text(p, name), "__lat_", 6) == 0) &&
+                   stays_named(p, name, scope_e, array);
+    if (p->nlocals == p->locals_cap) {
+        size_t cap = p->locals_cap ? p->locals_cap * 2 : 32;
+        local *n = realloc(p->locals, cap * sizeof *n);
+        if (!n) {
+            p->oom = true;
+            return;
+        }
+        p->locals = n;
+        p->locals_cap = cap;
+    }
+    p->locals[p->nlocals++] = (local){text(p, name), tok(p, name)->len, name, scope_e, tracked, array};
+    if (tracked) {
+        /* Its bytes are unwritten from here on (each time the declaration is reached). */
+        char mark[200];
+        snprintf(mark, sizeof mark, " __lat_ck_local(__lat_t, &%.*s, sizeof %.*s);",
+                 (int)tok(p, name)->len, text(p, name), (int)tok(p, name)->len, text(p, name));
+        insert_after(p, stmt_end_tok, mark);
+    }
+}
+
+/* A declaration [i, end) (end: its ';', or the end of a for's first part) in a block
+ * whose scope ends at scope_e; can_insert: a statement may follow it (not in a for). */
+static void declaration(pass *p, size_t i, size_t end, size_t scope_e, bool can_insert)
+{
+    size_t spec_b = i;
     /* Specifiers: up to the first declarator. */
     while (i < end) {
         if (is(p, i, "struct") || is(p, i, "union") || is(p, i, "enum")) {
@@ -863,11 +991,14 @@ static void declaration(pass *p, size_t i, size_t end)
     }
     /* Declarators, each maybe with "= initialiser". */
     while (i < end && !p->oom) {
+        size_t db = i;
         while (i < end && !is(p, i, "=") && !is(p, i, ",")) {
             if (is(p, i, "(") || is(p, i, "[") || is(p, i, "{"))
                 i = close_of(p, i);
             i++;
         }
+        declare_local(p, spec_b, db, i < end ? i : end, i < end && is(p, i, "="), end, scope_e,
+                      can_insert);
         if (i >= end)
             return;
         if (is(p, i, ",")) {
@@ -934,7 +1065,7 @@ static void block(pass *p, size_t b, size_t e)
             size_t o = next(p, i), c = close_of(p, o);
             size_t s1 = stmt_end(p, o + 1, c);
             if (decl_start(p, o + 1))
-                declaration(p, o + 1, s1);
+                declaration(p, o + 1, s1, e, false);
             else
                 rw_expr(p, o + 1, s1);
             size_t s2 = s1 < c ? stmt_end(p, s1 + 1, c) : c;
@@ -980,7 +1111,7 @@ static void block(pass *p, size_t b, size_t e)
         }
         size_t s = stmt_end(p, i, e);
         if (start && decl_start(p, i))
-            declaration(p, i, s);
+            declaration(p, i, s, e, true);
         else
             rw_expr(p, i, s);
         i = s;
@@ -1015,6 +1146,7 @@ static void functions(pass *p)
         if (!is(p, o, "{"))
             continue;
         size_t end = close_of(p, o);
+        p->nlocals = 0;
         block(p, o + 1, end);
         i = end; /* the body's braces are not counted: depth stays 0 */
     }
@@ -1082,6 +1214,7 @@ lat_status lat__ck_instrument(char **text_io, lat__ck_module **out)
     for (size_t k = 0; k < p.nins; k++)
         free(p.ins[k].text);
     free(p.ins);
+    free(p.locals);
     free(p.line);
     free(p.file);
     lat__map_free(&p.types);

@@ -154,7 +154,10 @@ static void place_words(char *buf, size_t size, const lat_check_report *r)
     long long len = (long long)r->access.size;
     bool elem = len > 0 && off % len == 0 && n % len == 0 && n > 0;
     bool inside = off >= 0 && off + len <= n;
-    if (elem && inside)
+    if (r->space == LAT_SPACE_LOCAL && off == 0 && len == n && r->access.expr &&
+        strcspn(r->access.expr, "[") == strlen(r->access.expr))
+        snprintf(buf, size, "the local variable '%s'", r->region_name ? r->region_name : "");
+    else if (elem && inside)
         snprintf(buf, size, "element [%lld] of %s", off / len, reg);
     else if (elem)
         snprintf(buf, size, "element [%lld] of %s, which has %lld element%s of %lld bytes",

@@ -76,6 +76,7 @@ typedef struct cand {
     size_t ptr_b;             /* the declarator: [ptr_b, name) pointers, then the name */
     size_t suf_b, suf_e;      /* its array suffix [suf_b, suf_e) */
     bool is_const, array, param;
+    bool init; /* declared with an initializer */
     int seg;  /* the segment declaring it (-1: a parameter, before any) */
     int mark; /* last segment that used it */
     bool repl;
@@ -991,6 +992,7 @@ static void declare(lat__region *r, int id, size_t b, size_t e, size_t scope_e)
         c->array = d[k].bracket != SIZE_MAX;
         c->suf_b = nc(r, d[k].name);
         c->suf_e = d[k].eq != SIZE_MAX ? d[k].eq : d[k].e;
+        c->init = d[k].eq != SIZE_MAX;
         bool star = false, const_after_star = false;
         for (size_t j = d[k].b; j < d[k].name; j = nc(r, j)) {
             if (isw(r, j, "*")) {
@@ -1672,6 +1674,17 @@ static bool fits_checked(const lat__region *r, int id)
     }
 }
 
+/* Whether a variable declared without an initializer is kept across barriers: the
+ * checks' initcheck follows such a variable from its declaration (check/instrument.c),
+ * which region loops reload in every segment. */
+static bool keeps_uninitialized(const lat__region *r)
+{
+    for (int k = 0; k < r->nc; k++)
+        if (r->c[k].repl && !r->c[k].param && !r->c[k].init)
+            return true;
+    return false;
+}
+
 /* The end of the statement starting at token i (its last token). */
 static size_t statement_end(const walk *w, size_t i)
 {
@@ -1801,7 +1814,7 @@ bool lat__tr_region_plan(walk *w, size_t open, size_t close, const params *p)
         }
     }
     if (checked(r) && !r->bad && !r->oom && r->root >= 0 &&
-        (r->nwc > 0 || !fits_checked(r, r->root) || may_spin(w)))
+        (r->nwc > 0 || !fits_checked(r, r->root) || may_spin(w) || keeps_uninitialized(r)))
         fail(r, "a checked kernel whose threads could wait for each other other than at "
                 "block-level barriers");
     /* Two variables of one name in one segment: loading both is impossible. */
