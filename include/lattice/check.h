@@ -17,7 +17,10 @@
  *                while others have exited; warp operations whose mask leaves out the
  *                calling lane or names lanes that are not there (past the block's end or
  *                exited).
- *   - initcheck: reads of device memory or shared memory never written.
+ *   - initcheck: reads of device memory or shared memory never written, and of local
+ *                variables never written: scalars and arrays of scalars (and pointers)
+ *                declared without an initializer, whose address is never taken, read
+ *                by name before a write by name.
  * A kernel that can never finish (threads waiting at a barrier that others will never
  * reach; threads spinning on a flag that no thread sets) ends with a "hang" report after a
  * bounded time instead of freezing the process.
@@ -30,9 +33,12 @@
  *
  * Checks run on the emulator only. A context on the GPU ignores them (the creation logs
  * a note); under cross-checking, LATTICE_CHECK checks the emulator's side. A checked
- * launch runs its blocks one after another, each thread on a fiber: it is slower than an
- * unchecked one (bench/check measures by how much), and the checked launches of one
- * context run one at a time.
+ * launch runs its blocks one after another, on one host thread, its threads in the
+ * schedule's order: as region loops where the kernel's threads can meet only at
+ * __syncthreads every thread reaches alike, else each thread on a fiber
+ * (docs/dialect.md says exactly when; both give the same reports). It is slower than an
+ * unchecked launch, which uses every core (bench/check measures by how much), and the
+ * checked launches of one context run one at a time.
  *
  * Environment variables:
  *   LATTICE_CHECK=memcheck,racecheck,synccheck,initcheck (any of them, comma-separated)
@@ -108,7 +114,10 @@ typedef struct lat_check_options {
      * between barriers (about one in eight, drawn from `seed` whatever the order), so that
      * the lanes of a warp, like all threads, run out of lockstep and code that is right
      * only by the luck of an order shows it. Without it a thread runs until it waits at a
-     * barrier or a warp operation, exits, or has made a few thousand accesses. */
+     * barrier or a warp operation, exits, or has made a few thousand accesses. Only threads
+     * on fibers can be switched so: a module created while its context's options preempt
+     * runs every kernel on fibers; one created before runs its region-loop kernels with
+     * each thread's stretch between barriers whole. */
     int preempt;
     /* Seconds a checked launch may run before it is stopped as hung (0: 20). */
     double timeout_s;
