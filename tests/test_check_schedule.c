@@ -176,6 +176,37 @@ TEST(preempting_interleaves_threads_between_barriers)
     ASSERT_TRUE(memcmp(a, b, sizeof a) == 0);
 }
 
+/* A kernel checked as region loops runs each thread's stretch between barriers whole, so
+ * a racy read-modify-write of shared memory counts right by luck; created while the
+ * context preempts, the module runs it on fibers, and updates are lost the same way for
+ * the same seed. */
+TEST(preempting_contexts_put_region_loop_kernels_on_fibers)
+{
+    static const char *const src = "__global__ void bump(int *out)\n"
+                                   "{\n"
+                                   "    __shared__ int n;\n"
+                                   "    if (threadIdx.x == 0) n = 0;\n"
+                                   "    __syncthreads();\n"
+                                   "    int v = n;\n"
+                                   "    n = v + 1;\n"
+                                   "    __syncthreads();\n"
+                                   "    if (threadIdx.x == 0) out[0] = n;\n"
+                                   "}\n";
+    int got[2];
+    for (int preempt = 0; preempt < 2; preempt++) {
+        lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+        set_order(ctx, LAT_SCHEDULE_FORWARD, 5, preempt);
+        lat_kernel *k = ck_kernel(ctx, src, "bump.cu", "bump");
+        lat_deviceptr out = t_device_copy(ctx, NULL, sizeof(int));
+        void *params[] = {&out};
+        ASSERT_OK(ck_launch(k, 1, 32, params));
+        ASSERT_OK(lat_memcpy_dtoh(ctx, &got[preempt], out, sizeof(int)));
+    }
+    ASSERT_EQ(got[0], 32);
+    ASSERT_LT(got[1], 32);
+    ASSERT_GT(got[1], 0);
+}
+
 TEST(options_are_checked)
 {
     lat_context *ctx = ck_context(LAT_CHECK_ALL);

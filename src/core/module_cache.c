@@ -11,6 +11,7 @@
  */
 #include "cache.h"
 #include "driver_ops.h"
+#include "lattice/check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,9 +78,13 @@ lat_status lat__module_compile(lat_context *ctx, lat_module *mod, const lat__sou
     char target[64];
     snprintf(target, sizeof target, "device %d: compute %d.%d", ctx->device,
              ctx->info.compute_major, ctx->info.compute_minor);
+    /* Checked modules differ; preempting ones more (every kernel on fibers). */
+    lat_check_options co;
+    bool preempt = ctx->check && lat_check_get_options(ctx, &co) == LAT_OK && co.preempt;
     if (has_module_variables(src->text) ||
         !lat__cache_key_for(src, b->name, target, "lattice " LAT_VERSION_STRING,
-                            ctx->check ? "checked" : NULL, &key)) {
+                            ctx->check ? (preempt ? "checked, preempting" : "checked") : NULL,
+                            &key)) {
         if (lat__cache_enabled())
             lat__cache_count_uncacheable();
         return b->module_create(ctx, mod, src);

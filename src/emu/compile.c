@@ -8,6 +8,7 @@
 
 #include "atomics.h"
 #include "check/ck.h"
+#include "lattice/check.h"
 #include "mathx.h"
 #include "prelude.h"
 #include "runtime.h"
@@ -313,6 +314,12 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__e
     return st;
 }
 
+static bool checks_preempt(lat_context *ctx)
+{
+    lat_check_options o;
+    return ctx->check && lat_check_get_options(ctx, &o) == LAT_OK && o.preempt;
+}
+
 lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_module **out,
                             char **log_out)
 {
@@ -332,6 +339,8 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         .defines = o.defines,
         .undefines = o.undefines,
         .checked = ctx->check != NULL,
+        /* Preempting switches threads at accesses: only fibers can (lattice/check.h). */
+        .fibers = checks_preempt(ctx),
     };
     lat__translate_out tr;
     lat__ck_module *ckm = NULL; /* the checks' instrumentation (check/instrument.c) */

@@ -316,7 +316,7 @@ void lat__tr_plan_declaration(walk *w, size_t d)
      * modules run every kernel they can as region loops (region.c says which), the
      * others on fibers. */
     if (fi && kernel && (fi->sync || t->in->checked) && fi->mode == LAT_EMU_MODE_FIBER &&
-        !getenv("LATTICE_EMU_FIBERS")) {
+        !t->in->fibers && !getenv("LATTICE_EMU_FIBERS")) {
         size_t body_close = lat__match_close(w->toks, after);
         if (body_close < w->toks->count && lat__tr_region_plan(w, after, body_close, &p))
             fi->mode = LAT_EMU_MODE_REGION;

@@ -27,7 +27,8 @@ typedef struct lat__translate_in {
     const char *const *option_include_dirs; /* from -I options, searched after */
     const char *const *defines;   /* "NAME" or "NAME=VALUE", NULL-terminated, may be NULL */
     const char *const *undefines; /* names, from -U */
-    bool checked; /* for the checks (check/ck.h): every kernel on fibers, shared names kept */
+    bool checked; /* for the checks (check/ck.h): shared names kept, hooks for region loops */
+    bool fibers;  /* every kernel with barriers (or, checked, every kernel) on fibers */
 } lat__translate_in;
 
 typedef struct lat__translate_out {
