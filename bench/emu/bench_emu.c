@@ -10,7 +10,9 @@
  * Each figure is the median of several runs; the ratios are emulator / native. Targets:
  * (a) and (c) at most 2x native -O0, (b) and (d) at most 3x. Also: the barrier's cost per
  * thread per barrier, in region loops and on fibers (LATTICE_EMU_FIBERS=1 at compile time
- * forces fibers), and each kernel's launch checked against the native result.
+ * forces fibers), and each kernel's launch checked against the native result. Last, the
+ * cost of launching an empty kernel (one block; a block per OpenMP thread): the fixed
+ * price of a launch, which the guard against faults and hangs must not raise.
  */
 #include "native.h"
 
@@ -185,6 +187,25 @@ static double barrier_cost(lat_module *m)
     return (tb - tn) * 1e6 * omp_get_max_threads() / ((double)blocks * threads * n);
 }
 
+/* us per launch of an empty kernel: the median of several batches. */
+static double launch_cost(lat_module *m, unsigned blocks)
+{
+    lat_kernel *k;
+    CHECK(lat_module_get_kernel(m, "no_barriers", &k));
+    int zero = 0;
+    void *params[] = {&zero};
+    enum { BATCH = 2000 };
+    double t[64];
+    for (int r = 0; r < reps; r++) {
+        double t0 = bench_now_ms();
+        for (int i = 0; i < BATCH; i++)
+            CHECK(lat_launch(k, &(lat_launch_desc){.grid = {blocks}, .block = {32}}, params));
+        t[r] = (bench_now_ms() - t0) * 1e3 / BATCH;
+    }
+    bench_sort(t, (size_t)reps);
+    return t[reps / 2];
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -280,6 +301,9 @@ int main(int argc, char **argv)
         job j = {.k = kf, .desc = {.grid = {(unsigned)nb}, .block = {256}}, .params = params};
         printf("(b) on fibers: %.2f ms\n", time_ms(run_emu, &j));
     }
+    unsigned team = (unsigned)omp_get_max_threads();
+    printf("launch: %.2f us per empty launch of 1 block, %.2f us of %u blocks\n",
+           launch_cost(m, 1), launch_cost(m, team), team);
     lat_context_destroy(ctx);
     free(a);
     free(b);
