@@ -78,6 +78,17 @@ void lat__emu_fblock_free(struct lat__emu_fblock *fb)
     free(fb);
 }
 
+bool lat__emu_fiber_guard_hit(const lat__emu_worker *w, const void *addr)
+{
+    const struct lat__emu_fblock *b = w->fb;
+    if (!b || !b->stacks.map)
+        return false;
+    uintptr_t a = (uintptr_t)addr, lo = (uintptr_t)b->stacks.map;
+    if (a < lo || a - lo >= b->stacks.map_size)
+        return false;
+    return (a - lo) % b->stacks.stride < b->stacks.stride - b->stacks.size;
+}
+
 /* ---- switching -------------------------------------------------------------------------- */
 
 /* Switches from the context whose stack pointer goes to *save (fake: its ASan fake-stack

@@ -202,6 +202,8 @@ static lat_status find_kernels(lat_context *ctx, TCCState *s, const lat__transla
          * decide) has no entry: the module does not have it. */
         if (!entry || !sizes)
             continue;
+        k->code = m->code;
+        k->code_size = m->code_size;
         k->name = strdup(name);
         if (!k->name)
             return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");

@@ -7,6 +7,7 @@
 
 #include "check/ck.h"
 #include "emu_devices.h"
+#include "guard.h"
 #include "prelude.h"
 
 #include <omp.h>
@@ -56,13 +57,24 @@ static lat_status device_info(int ordinal, lat_device_info *info)
 
 static lat_status context_create(lat_context *ctx)
 {
-    ctx->impl = NULL; /* the emulator keeps no per-context state */
+    const char *to = getenv("LATTICE_EMU_TIMEOUT");
+    uint64_t timeout_ms;
+    if (!lat__emu_guard_parse_timeout(to, &timeout_ms))
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "lat_context_create: LATTICE_EMU_TIMEOUT='%s' is not a number of "
+                          "seconds (0 runs launches without a deadline)", to);
+    lat__emu_ctx *c = malloc(sizeof *c);
+    if (!c)
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+    c->timeout_ms = timeout_ms;
+    ctx->impl = c;
     return LAT_OK;
 }
 
 static void context_destroy(lat_context *ctx)
 {
-    (void)ctx;
+    free(ctx->impl);
+    ctx->impl = NULL;
 }
 
 static lat_status synchronize(lat_context *ctx)
@@ -121,6 +133,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
 {
     char msg[1024];
     const lat__emu_kernel *k = kernel->impl;
+    const lat__emu_ctx *c = kernel->module->ctx->impl;
     /* Checked and unchecked launches share the limit, so it is checked before either. */
     if (k->shared_bytes + l->shared_bytes > LAT_EMU_SHARED_LIMIT)
         return lat__error(kernel->module->ctx, LAT_ERROR_SHARED_MEMORY,
@@ -130,7 +143,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                           k->name, k->shared_bytes, l->shared_bytes,
                           k->shared_bytes + l->shared_bytes, LAT_EMU_SHARED_LIMIT);
     lat_status st = k->check ? lat__ck_run(kernel, l, params, msg, sizeof msg) /* check/ */
-                             : lat__emu_run(k, l, params, msg, sizeof msg);
+                             : lat__emu_run(k, l, params, c->timeout_ms, msg, sizeof msg);
     if (st != LAT_OK)
         return lat__error(kernel->module->ctx, st, "lat_launch: %s", msg);
     return LAT_OK;

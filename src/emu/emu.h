@@ -6,6 +6,12 @@
 #include "sched.h"
 
 #include <stdbool.h>
+#include <stdint.h>
+
+/* ---- emu.c: a context ------------------------------------------------------------- */
+typedef struct lat__emu_ctx {
+    uint64_t timeout_ms; /* each launch's deadline (LATTICE_EMU_TIMEOUT), 0: none */
+} lat__emu_ctx;
 
 /* ---- memory.c: device memory is host memory --------------------------------------- */
 lat_status lat__emu_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out);

@@ -7,6 +7,8 @@
  */
 #include "worker.h"
 
+#include "guard.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +47,9 @@ static bool keep(lat__emu_worker *w, char *text, size_t len)
 
 int lat__emu_printf(const char *fmt, ...)
 {
+    /* A kernel that spins printing would be interrupted in the C library nearly always,
+     * where the watchdog cannot stop it. */
+    lat__emu_guard_safe_point(lat__emu_current_worker());
     char small[1024];
     va_list ap;
     va_start(ap, fmt);

@@ -6,9 +6,12 @@
  * 64 bits: a grid may hold (2^31-1) x 65535 x 65535.
  *
  * Each OS thread keeps the memory it needs for blocks (shared memory, fiber stacks,
- * scratch for region loops) from one launch to the next.
+ * scratch for region loops) from one launch to the next, and its slot for the guard
+ * against faults and hangs (guard.h).
  */
 #include "worker.h"
+
+#include "guard.h"
 
 #include <omp.h>
 #include <stdarg.h>
@@ -28,6 +31,8 @@ typedef struct cache {
     char *shared;
     struct lat__emu_fblock *fb;
     char *scratch;
+    lat__emu_gslot slot;
+    bool guarded; /* slot registered */
 } cache;
 
 static pthread_key_t cache_key;
@@ -39,6 +44,8 @@ static void cache_free(void *p)
     cache *c = p;
     if (!c)
         return;
+    if (c->guarded)
+        lat__emu_guard_thread_fini(&c->slot);
     free(c->shared);
     lat__emu_fblock_free(c->fb);
     if (c->scratch)
@@ -71,6 +78,8 @@ static cache *get_cache(void)
         cache_free(c);
         return NULL;
     }
+    lat__emu_guard_thread_init(&c->slot);
+    c->guarded = true;
     return c;
 }
 
@@ -150,14 +159,18 @@ void *lat__emu_scratch(lat__emu_thread *t, unsigned long bytes)
 static void run_block(lat__emu_worker *w, const lat__emu_kernel *k, lat__emu_thread *t,
                       void **params)
 {
-    if (sigsetjmp(w->trap, 0) != 0)
+    if (sigsetjmp(w->trap, 0) != 0) {
+        w->in_block = false;
         return;
+    }
     w->scratch_used = 0;
     w->cur = t;
+    w->in_block = true;
     if (k->mode == LAT_EMU_MODE_FIBER)
         lat__emu_run_fibers(w, k, t, params);
     else
         k->entry(t, params);
+    w->in_block = false;
 }
 
 static void set_block(lat__emu_thread *t, uint64_t b)
@@ -169,19 +182,20 @@ static void set_block(lat__emu_thread *t, uint64_t b)
     t->block_idx.z = (unsigned)(b / gy);
 }
 
-/* Sets up a worker on the calling thread; false when out of memory (recorded). */
+/* Sets up a worker on the calling thread, whose cache is c; false when out of memory
+ * (recorded). */
 static bool worker_begin(lat__emu_worker *w, lat__emu_launch *st, lat__emu_thread *t,
-                         const lat__emu_kernel *k, cache **cp)
+                         const lat__emu_kernel *k, cache *c)
 {
     memset(w, 0, sizeof *w);
     w->launch = st;
     t->rt = w;
-    cache *c = get_cache();
-    *cp = c;
     if (!c) {
         lat__emu_fail(w, LAT_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory", k->name);
         return false;
     }
+    if (st->gen) /* the watchdog finds the threads of a launch past its deadline so */
+        atomic_store_explicit(&c->slot.work_host, st->host, memory_order_relaxed);
     w->fb = c->fb;
     w->scratch = c->scratch;
     w->scratch_size = c->scratch ? SCRATCH_BYTES : 0;
@@ -196,6 +210,8 @@ static void worker_end(lat__emu_worker *w, cache *c)
     if (c) {
         c->fb = w->fb;
         c->scratch = w->scratch;
+        if (w->launch->gen)
+            atomic_store_explicit(&c->slot.work_host, NULL, memory_order_relaxed);
     }
     tls_worker = NULL;
 }
@@ -207,11 +223,23 @@ static bool printf_ordered(void)
 }
 
 lat_status lat__emu_run(const lat__emu_kernel *k, const lat__launch *launch, void **params,
-                        char *msg, size_t msg_size)
+                        uint64_t timeout_ms, char *msg, size_t msg_size)
 {
     lat__emu_launch st;
     memset(&st, 0, sizeof st);
     st.kernel = k;
+    st.timeout_ms = timeout_ms;
+    cache *hc = get_cache(); /* the host's slot holds the deadline */
+    if (hc && timeout_ms) {
+        bool ok;
+        st.host = &hc->slot;
+        st.gen = lat__emu_guard_begin(st.host, timeout_ms, &ok);
+        if (!ok) {
+            snprintf(msg, msg_size, "kernel '%s': cannot start the emulator's watchdog thread "
+                     "(LATTICE_EMU_TIMEOUT=0 runs without it)", k->name);
+            return LAT_ERROR_OUT_OF_MEMORY;
+        }
+    }
     st.msg = msg;
     st.msg_size = msg_size;
     st.status = LAT_OK;
@@ -231,8 +259,8 @@ lat_status lat__emu_run(const lat__emu_kernel *k, const lat__launch *launch, voi
         /* Not worth waking a team for. */
         lat__emu_worker w;
         lat__emu_thread t = base;
-        cache *c;
-        if (worker_begin(&w, &st, &t, k, &c))
+        cache *c = hc;
+        if (worker_begin(&w, &st, &t, k, c))
             for (uint64_t b = 0; b < nblocks && !atomic_load(&st.trapped); b++) {
                 set_block(&t, b);
                 run_block(&w, k, &t, params);
@@ -247,8 +275,8 @@ lat_status lat__emu_run(const lat__emu_kernel *k, const lat__launch *launch, voi
         {
             lat__emu_worker w;
             lat__emu_thread t = base;
-            cache *c;
-            bool ok = worker_begin(&w, &st, &t, k, &c);
+            cache *c = get_cache();
+            bool ok = worker_begin(&w, &st, &t, k, c);
 #pragma omp for schedule(dynamic, ichunk)
             for (uint64_t b = 0; b < nblocks; b++) {
                 if (!ok || atomic_load_explicit(&st.trapped, memory_order_relaxed))
@@ -259,6 +287,8 @@ lat_status lat__emu_run(const lat__emu_kernel *k, const lat__launch *launch, voi
             worker_end(&w, c);
         }
     }
+    if (st.gen)
+        lat__emu_guard_end(st.host);
     lat__emu_flush_lines(&st);
     pthread_mutex_destroy(&st.lines_lock);
     return atomic_load(&st.trapped) ? st.status : LAT_OK;

@@ -22,9 +22,16 @@ typedef struct lat__emu_line {
     size_t len;
 } lat__emu_line;
 
+struct lat__emu_gslot;
+
 /* One launch, shared by its OpenMP threads. */
 typedef struct lat__emu_launch {
     const lat__emu_kernel *kernel;
+    /* Its deadline (guard.h): the host thread's slot, the launch's generation there (0:
+     * no deadline) and the timeout. */
+    struct lat__emu_gslot *host;
+    uint64_t gen;
+    uint64_t timeout_ms;
     atomic_int trapped; /* set once, by the first trap */
     lat_status status;  /* what the first trap makes the launch return */
     char *msg;
@@ -49,6 +56,9 @@ typedef struct lat__emu_worker {
                                     block's context, whose thread_idx the loop moves) */
     struct lat__emu_fblock *fb;  /* fiber kernels: the block's fibers (kept for reuse) */
     bool on_fiber;               /* a fiber kernel's block is running */
+    /* Kernel code of the launch may be running: a fault or the watchdog's signal on this
+     * thread is the kernel's (guard.c). Read by the signal handler, hence volatile. */
+    volatile bool in_block;
     uint64_t seq;                /* printf lines so far, for ordering */
     /* Region loops' per-block scratch (replicated locals, masks): a bump allocator. */
     char *scratch;
@@ -70,6 +80,8 @@ void lat__emu_fail(lat__emu_worker *w, lat_status status, const char *fmt, ...)
 /* A trap on a fiber: back to the block's scheduler, never to return. */
 _Noreturn void lat__emu_fiber_abandon(lat__emu_worker *w);
 void lat__emu_fblock_free(struct lat__emu_fblock *fb);
+/* Whether addr is in the guard page of one of the worker's fiber stacks (an overflow). */
+bool lat__emu_fiber_guard_hit(const lat__emu_worker *w, const void *addr);
 
 /* What kernel code calls on fibers: __syncthreads (kind 0) and its _count (1), _and (2)
  * and _or (3) forms; a warp operation (warp.h); __match_all_sync; __activemask. */

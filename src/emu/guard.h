@@ -1,0 +1,84 @@
+/*
+ * What keeps a buggy kernel from taking the host program down (guard.c): a fault in
+ * kernel code (SIGSEGV, SIGBUS, SIGFPE) and a launch past its deadline (the watchdog)
+ * both end the launch with LAT_ERROR_LAUNCH_FAILED through the worker's trap, as a
+ * failed assert does, naming the kernel, the block and the thread.
+ *
+ * Nothing runs in kernel code for this: the handlers are process-wide and installed
+ * once; a launch writes its deadline to a word of its host thread's slot, and a worker
+ * the launch it works on; one watchdog thread sleeps until the earliest deadline.
+ */
+#ifndef LAT_EMU_GUARD_H
+#define LAT_EMU_GUARD_H
+
+#include "core.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The signal the watchdog interrupts a worker with: SIGRTMIN + this. glibc keeps the
+ * two real-time signals below SIGRTMIN for itself; libgomp, ASan and valgrind use none
+ * of the others. */
+enum { LAT_EMU_GUARD_RT = 7 };
+
+/* The default deadline of a launch, in ms (LATTICE_EMU_TIMEOUT says it in seconds). */
+#define LAT_EMU_TIMEOUT_DEFAULT_MS 60000
+
+/* One per OS thread that runs blocks, kept in the thread's cache (sched.c). */
+typedef struct lat__emu_gslot {
+    pthread_t thread;
+    struct lat__emu_gslot *prev, *next; /* the watchdog's list, under its lock */
+    /* As the host of launches: (generation << 1) | 1 while one with a deadline runs,
+     * (generation << 1) after it; its timeout. Written by the owner only. */
+    _Atomic uint64_t run;
+    _Atomic uint64_t timeout_ms;
+    uint64_t gen;
+    _Atomic uint64_t expired; /* the generation the watchdog found past its deadline */
+    /* As a worker: the host of the launch it works on, NULL between launches. */
+    _Atomic(struct lat__emu_gslot *) work_host;
+    /* The watchdog's own: the generation it saw running last, and when it first did. */
+    uint64_t seen_gen, seen_at;
+    /* The alternate signal stack this file gave the thread, if it had none. */
+    char *altstack;
+    size_t altstack_map;
+} lat__emu_gslot;
+
+/* Parses LATTICE_EMU_TIMEOUT's value, seconds (0 for none; NULL or "" is the default),
+ * into ms (at least 1 when not 0). false when it is not a number of seconds from 0 to
+ * 10^9. */
+bool lat__emu_guard_parse_timeout(const char *text, uint64_t *ms);
+
+/* Installs the fault handlers, once per process (thread-safe; later calls cost a load). */
+void lat__emu_guard_install(void);
+
+/* Installs the handlers (once per process), registers the calling thread's slot with the
+ * watchdog and gives the thread an alternate signal stack when it has none (so an
+ * overflowing stack is reported too). fini undoes the last two, on the same thread (the
+ * cache's destructor). Called before the thread runs its first block. */
+void lat__emu_guard_thread_init(lat__emu_gslot *s);
+void lat__emu_guard_thread_fini(lat__emu_gslot *s);
+
+/* The host thread starts a launch with a deadline timeout_ms (not 0) from now: it is
+ * stopped between timeout_ms and 1.25 timeout_ms. Returns its generation (never 0), or
+ * 0 with *ok false when the watchdog thread cannot be started. end ends it. */
+uint64_t lat__emu_guard_begin(lat__emu_gslot *host, uint64_t timeout_ms, bool *ok);
+void lat__emu_guard_end(lat__emu_gslot *host);
+
+/* Whether the launch of host's generation gen is past its deadline. */
+static inline bool lat__emu_guard_expired(const lat__emu_gslot *host, uint64_t gen)
+{
+    return gen && atomic_load_explicit(&host->expired, memory_order_relaxed) == gen;
+}
+
+struct lat__emu_worker;
+/* Records that w's launch did not finish in time, naming w's current thread. */
+void lat__emu_guard_fail_timeout(struct lat__emu_worker *w);
+/* A place in the runtime kernel code calls where the thread may be stopped (no lock
+ * held): leaves through the trap when the launch is past its deadline. For runtime
+ * functions a spin may spend most of its time in (printf). */
+void lat__emu_guard_safe_point(struct lat__emu_worker *w);
+
+#endif
