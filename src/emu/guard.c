@@ -3,8 +3,9 @@
  *
  * Faults: one handler for SIGSEGV, SIGBUS and SIGFPE, installed at the first launch. A
  * fault is the kernel's when the faulting thread is a worker inside a block (the
- * worker's in_block) and the signal came from the processor, not from kill(); the
- * handler records the failure and leaves through the worker's trap, as a trap does.
+ * worker's in_block), not inside malloc or free (in_libc: their lock would stay held)
+ * and the signal came from the processor, not from kill(); the handler records the
+ * failure and leaves through the worker's trap, as a trap does.
  * Any other fault goes on to the handler installed before ours (the program's, ASan's,
  * or the default action), so the program's own crashes crash as they did.
  *
@@ -35,9 +36,18 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+
 enum {
     RETRY_MS = 10,         /* between interruptions of a launch past its deadline */
     ALT_STACK = 256 << 10, /* the handler, and a chained one (ASan's prints traces) */
+    /* Inaccessible address space on each side of a signal stack. Valgrind takes a jump
+     * of the stack pointer of more than 2 MiB (--max-stackframe) for a switch of stacks,
+     * and a shorter one for frames pushed or popped, whose memory it marks: the jump
+     * from a handler back to a worker's stack would mark the worker's live frames
+     * undefined, or another thread's signal stack unaddressable. (Registering the
+     * signal stack with valgrind does not do: a stack pointer update inside the handler
+     * is then taken for a switch, its frames left unaddressable.) */
+    ALT_PAD = 4 << 20,
 };
 
 static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE};
@@ -254,7 +264,7 @@ static void on_signal(int sig, siginfo_t *info, void *uc)
     if (sig == watch_signal()) {
         if (!timeout_signal(w, sig, info, uc))
             chain(sig, info, uc);
-    } else if (w && w->in_block && info->si_code > 0) {
+    } else if (w && w->in_block && !w->in_libc && info->si_code > 0) {
         /* Nothing else may leave the block now: the watchdog's signal finds it done. */
         w->in_block = false;
         kernel_fault(w, sig, info, uc);
@@ -463,16 +473,13 @@ static bool start(void)
     return ok;
 }
 
-uint64_t lat__emu_guard_begin(lat__emu_gslot *host, uint64_t timeout_ms, bool *ok)
+uint64_t lat__emu_guard_begin(lat__emu_gslot *host, uint64_t timeout_ms)
 {
-    *ok = true;
-    if (!atomic_load_explicit(&wd.started, memory_order_acquire) && !start()) {
-        *ok = false;
+    if (!atomic_load_explicit(&wd.started, memory_order_acquire) && !start())
         return 0;
-    }
     if (atomic_load_explicit(&host->timeout_ms, memory_order_relaxed) != timeout_ms)
         atomic_store_explicit(&host->timeout_ms, timeout_ms, memory_order_relaxed);
-    uint64_t gen = ++host->gen;
+    uint64_t gen = ++host->gen; /* 2^64 launches do not happen: never 0 */
     /* Store, then load the watchdog's tick: the watchdog stores its tick, then loads every
      * slot's run. The store-load order needs a full fence on one side at least: the
      * watchdog's membarrier() when the kernel has it, else this seq_cst store. */
@@ -510,17 +517,20 @@ void lat__emu_guard_thread_init(lat__emu_gslot *s)
     if (sigaltstack(NULL, &cur) == 0 && !(cur.ss_flags & SS_DISABLE)) {
         s->altstack = NULL; /* the program's or ASan's: fine */
     } else {
-        size_t page = (size_t)sysconf(_SC_PAGESIZE);
-        char *p = mmap(NULL, ALT_STACK + page, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        /* Address space only: the pads and the guard page below the stack (so an
+         * overflow of the handler faults at once) are never accessible. */
+        size_t bytes = ALT_PAD + ALT_STACK + ALT_PAD;
+        char *p = mmap(NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
         if (p != MAP_FAILED) {
-            mprotect(p, page, PROT_NONE); /* an overflow of the handler faults at once */
-            stack_t ss = {.ss_sp = p + page, .ss_size = ALT_STACK, .ss_flags = 0};
-            if (sigaltstack(&ss, NULL) == 0) {
+            char *lo = p + ALT_PAD;
+            stack_t ss = {.ss_sp = lo, .ss_size = ALT_STACK, .ss_flags = 0};
+            if (mprotect(lo, ALT_STACK, PROT_READ | PROT_WRITE) == 0 &&
+                sigaltstack(&ss, NULL) == 0) {
                 s->altstack = p;
-                s->altstack_map = ALT_STACK + page;
+                s->altstack_map = bytes;
             } else {
-                munmap(p, ALT_STACK + page);
+                munmap(p, bytes);
             }
         }
     }
@@ -545,8 +555,7 @@ void lat__emu_guard_thread_fini(lat__emu_gslot *s)
     pthread_mutex_unlock(&wd.lock);
     if (s->altstack) {
         stack_t cur;
-        size_t page = (size_t)sysconf(_SC_PAGESIZE);
-        if (sigaltstack(NULL, &cur) == 0 && cur.ss_sp == s->altstack + page) {
+        if (sigaltstack(NULL, &cur) == 0 && cur.ss_sp == s->altstack + ALT_PAD) {
             stack_t off = {.ss_flags = SS_DISABLE};
             sigaltstack(&off, NULL);
         }

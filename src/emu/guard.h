@@ -41,7 +41,8 @@ typedef struct lat__emu_gslot {
     _Atomic(struct lat__emu_gslot *) work_host;
     /* The watchdog's own: the generation it saw running last, and when it first did. */
     uint64_t seen_gen, seen_at;
-    /* The alternate signal stack this file gave the thread, if it had none. */
+    /* The alternate signal stack this file gave the thread, if it had none: the mapping
+     * and its size. */
     char *altstack;
     size_t altstack_map;
 } lat__emu_gslot;
@@ -62,9 +63,9 @@ void lat__emu_guard_thread_init(lat__emu_gslot *s);
 void lat__emu_guard_thread_fini(lat__emu_gslot *s);
 
 /* The host thread starts a launch with a deadline timeout_ms (not 0) from now: it is
- * stopped between timeout_ms and 1.25 timeout_ms. Returns its generation (never 0), or
- * 0 with *ok false when the watchdog thread cannot be started. end ends it. */
-uint64_t lat__emu_guard_begin(lat__emu_gslot *host, uint64_t timeout_ms, bool *ok);
+ * stopped between timeout_ms and 1.25 timeout_ms. Returns its generation, or 0 when the
+ * watchdog thread cannot be started. end ends it. */
+uint64_t lat__emu_guard_begin(lat__emu_gslot *host, uint64_t timeout_ms);
 void lat__emu_guard_end(lat__emu_gslot *host);
 
 /* Whether the launch of host's generation gen is past its deadline. */

@@ -93,6 +93,30 @@ static void *va_arg_addr(va_state *ap, int cls, int size, int align)
 
 /* ---- the C library ------------------------------------------------------------------ */
 
+/* malloc and free hold the allocator's lock: a fault inside them (the kernel corrupted
+ * the heap) must not leave through the trap with it held, or the next allocation on this
+ * thread waits for ever. The guard lets such a fault crash the process as it would have. */
+static void *emu_malloc(size_t n)
+{
+    lat__emu_worker *w = lat__emu_current_worker();
+    if (w)
+        w->in_libc++;
+    void *p = malloc(n);
+    if (w)
+        w->in_libc--;
+    return p;
+}
+
+static void emu_free(void *p)
+{
+    lat__emu_worker *w = lat__emu_current_worker();
+    if (w)
+        w->in_libc++;
+    free(p);
+    if (w)
+        w->in_libc--;
+}
+
 /* lgamma's sign goes to a global: the reentrant form avoids the race. */
 static double emu_lgamma(double x)
 {
@@ -206,7 +230,7 @@ static const lat__emu_symbol symbols[] = {
     AS("__floatundidf", floatundidf),
     AS("__floatundixf", floatundixf),
     AS("__va_arg", va_arg_addr),
-    F(memcpy), F(memmove), F(memset), F(malloc), F(free),
+    F(memcpy), F(memmove), F(memset), AS("malloc", emu_malloc), AS("free", emu_free),
     AS("printf", lat__emu_printf),
     AS("__lat_trap", lat__emu_trap),
     AS("__lat_bar", lat__emu_barrier),

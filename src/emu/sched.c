@@ -231,10 +231,9 @@ lat_status lat__emu_run(const lat__emu_kernel *k, const lat__launch *launch, voi
     st.timeout_ms = timeout_ms;
     cache *hc = get_cache(); /* the host's slot holds the deadline */
     if (hc && timeout_ms) {
-        bool ok;
         st.host = &hc->slot;
-        st.gen = lat__emu_guard_begin(st.host, timeout_ms, &ok);
-        if (!ok) {
+        st.gen = lat__emu_guard_begin(st.host, timeout_ms);
+        if (!st.gen) {
             snprintf(msg, msg_size, "kernel '%s': cannot start the emulator's watchdog thread "
                      "(LATTICE_EMU_TIMEOUT=0 runs without it)", k->name);
             return LAT_ERROR_OUT_OF_MEMORY;
@@ -245,7 +244,9 @@ lat_status lat__emu_run(const lat__emu_kernel *k, const lat__launch *launch, voi
     st.status = LAT_OK;
     st.ordered = printf_ordered();
     atomic_init(&st.trapped, 0);
-    pthread_mutex_init(&st.lines_lock, NULL);
+    /* Only ordered printf takes it: a launch without costs nothing. */
+    if (st.ordered)
+        pthread_mutex_init(&st.lines_lock, NULL);
     lat__emu_thread base;
     memset(&base, 0, sizeof base);
     base.block_dim = (lat__emu_u3){launch->block[0], launch->block[1], launch->block[2]};
@@ -289,7 +290,9 @@ lat_status lat__emu_run(const lat__emu_kernel *k, const lat__launch *launch, voi
     }
     if (st.gen)
         lat__emu_guard_end(st.host);
-    lat__emu_flush_lines(&st);
-    pthread_mutex_destroy(&st.lines_lock);
+    if (st.ordered) {
+        lat__emu_flush_lines(&st);
+        pthread_mutex_destroy(&st.lines_lock);
+    }
     return atomic_load(&st.trapped) ? st.status : LAT_OK;
 }

@@ -38,7 +38,7 @@ typedef struct lat__emu_launch {
     size_t msg_size;
     /* ordered printf */
     bool ordered;
-    pthread_mutex_t lines_lock;
+    pthread_mutex_t lines_lock; /* initialised only when ordered */
     lat__emu_line *lines;
     size_t nlines, lines_cap;
     bool lines_oom;
@@ -59,6 +59,9 @@ typedef struct lat__emu_worker {
     /* Kernel code of the launch may be running: a fault or the watchdog's signal on this
      * thread is the kernel's (guard.c). Read by the signal handler, hence volatile. */
     volatile bool in_block;
+    /* Inside a C library call that holds a lock (runtime.c): a fault there is not left
+     * through the trap. */
+    volatile int in_libc;
     uint64_t seq;                /* printf lines so far, for ordering */
     /* Region loops' per-block scratch (replicated locals, masks): a bump allocator. */
     char *scratch;
