@@ -274,8 +274,13 @@ static void on_signal(int sig, siginfo_t *info, void *uc)
     errno = saved;
 }
 
+static void fork_prepare(void);
+static void fork_parent(void);
+static void fork_child(void);
+
 static void install(void)
 {
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
     int sigs[4] = {SIGSEGV, SIGBUS, SIGFPE, watch_signal()};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -471,6 +476,37 @@ static bool start(void)
     }
     pthread_mutex_unlock(&wd.lock);
     return ok;
+}
+
+/* A child of fork() has only the thread that forked: no watchdog, and no other thread
+ * to interrupt (their slots are dropped, not freed: their memory is theirs). The next
+ * launch with a deadline starts a watchdog again. membarrier()'s registration is the
+ * parent's address space's. */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&wd.lock);
+}
+
+static void fork_parent(void)
+{
+    pthread_mutex_unlock(&wd.lock);
+}
+
+static void fork_child(void)
+{
+    lat__emu_gslot *self = NULL;
+    for (lat__emu_gslot *s = wd.slots; s; s = s->next)
+        if (pthread_equal(s->thread, pthread_self()))
+            self = s;
+    if (self)
+        self->prev = self->next = NULL;
+    wd.slots = self;
+    atomic_store(&wd.started, false);
+    atomic_store(&wd.heavy, false);
+    atomic_store(&wd.tick, UINT64_MAX);
+    wd.failed = false;
+    wd.last_tick = 0;
+    pthread_mutex_unlock(&wd.lock);
 }
 
 uint64_t lat__emu_guard_begin(lat__emu_gslot *host, uint64_t timeout_ms)

@@ -12,11 +12,13 @@
 #include <omp.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -516,6 +518,36 @@ TEST(a_kernel_spinning_in_printf_or_atomics_ends_at_its_deadline)
     lat_context *ctx = emu_context_timeout("0.5");
     ends_at_the_deadline(ctx, "spin_printf", 4, 8, -1, "was still running");
     ends_at_the_deadline(ctx, "spin_atomic", 4, 8, -1, "was still running");
+}
+
+TEST(a_child_of_fork_stops_a_spinning_kernel_too)
+{
+    /* The parent's watchdog thread does not exist in the child: the child starts its own. */
+    lat_context *ctx = emu_context_timeout("0.3");
+    lat_kernel *k = kernel(ctx, spin_src, "spin");
+    int zero = 0, one = 1;
+    lat_deviceptr flag = t_device_copy(ctx, &one, sizeof one);
+    lat_deviceptr out = t_device_copy(ctx, NULL, 32 * sizeof(int));
+    void *params[] = {&flag, &out};
+    /* A launch with a deadline in the parent first: its watchdog runs. */
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {1}, .block = {32}}, params));
+    ASSERT_OK(lat_memcpy_htod(ctx, flag, &zero, sizeof zero));
+    fflush(stdout);
+    pid_t pid = fork();
+    ASSERT_TRUE(pid >= 0);
+    if (pid == 0) {
+        alarm(30); /* a hang fails the case instead of stalling the suite */
+        lat_status st = lat_launch(k, &(lat_launch_desc){.grid = {1}, .block = {32}}, params);
+        bool ok = st == LAT_ERROR_LAUNCH_FAILED &&
+                  strstr(lat_last_error(), "kernel 'spin' did not finish within 0.3 s");
+        if (!ok)
+            fprintf(stderr, "child: %s: %s\n", lat_status_name(st), lat_last_error());
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child ended with status %#x",
+               status);
 }
 
 /* ---- several host threads at once ----------------------------------------------------------- */
