@@ -9,12 +9,14 @@
  * Any other fault goes on to the handler installed before ours (the program's, ASan's,
  * or the default action), so the program's own crashes crash as they did.
  *
- * Hangs: a launch with a deadline stores it in its host thread's slot; the watchdog
- * thread sleeps until the earliest deadline of all slots. Past it, the watchdog marks
- * the launch expired and sends LAT_EMU_GUARD_RT to each worker of the launch; a worker
- * interrupted in the kernel's own code (its module's code range) leaves through its
- * trap. One interrupted anywhere else (printf, malloc, an atomic: locks may be held)
- * goes on, and the watchdog tries again RETRY_MS later, until the launch has ended.
+ * Hangs: a launch with a deadline stores a new generation and its timeout in its host
+ * thread's slot, and each of its workers the host's slot in its own; the watchdog thread
+ * looks at the slots from time to time (see "the watchdog" below). A launch it has seen
+ * running for its whole timeout, it marks expired and sends SIGRTMIN + LAT_EMU_GUARD_RT
+ * to each worker of the launch; a worker interrupted in the kernel's own code (its
+ * module's code range) leaves through its trap. One interrupted anywhere else (printf,
+ * malloc, an atomic: locks may be held) goes on, and the watchdog tries again RETRY_MS
+ * later, until the launch has ended; printf also stops an expired launch on entry.
  *
  * The handlers run on an alternate signal stack, so that a thread whose stack overflowed
  * (a fiber's, above its guard page) can still be reported.
@@ -29,13 +31,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include <linux/membarrier.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
-
 
 enum {
     RETRY_MS = 10,         /* between interruptions of a launch past its deadline */
