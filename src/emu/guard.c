@@ -259,10 +259,44 @@ static bool timeout_signal(lat__emu_worker *w, int sig, const siginfo_t *info, v
     leave(w, sig);
 }
 
+static _Thread_local lat__emu_catcher *tls_catcher;
+
+void lat__emu_guard_set_catcher(lat__emu_catcher *c)
+{
+    tls_catcher = c;
+}
+
+/* A fault in code another executor runs on this thread (the checks'): back to it. */
+_Noreturn static void caught(lat__emu_catcher *c, int sig, const siginfo_t *info, void *uc)
+{
+    c->armed = 0;
+    unsigned long addr = (unsigned long)(uintptr_t)info->si_addr;
+    uintptr_t sp = sp_of(uc);
+    if (sig == SIGFPE)
+        snprintf(c->what, sizeof c->what, "%s",
+                 info->si_code == FPE_INTDIV || info->si_code == FPE_INTOVF
+                     ? "integer division by zero (or of the most negative value by -1)"
+                     : "floating-point exception");
+    else if (sp && addr + 4096 >= sp && addr < sp + (64u << 10))
+        snprintf(c->what, sizeof c->what, "stack overflow at address 0x%lx (a deep or "
+                 "endless recursion, or large local arrays?)", addr);
+    else
+        snprintf(c->what, sizeof c->what, "%s at address 0x%lx", sig == SIGBUS ? "bus error"
+                 : "segmentation fault", addr);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    siglongjmp(c->jump, 1);
+}
+
 static void on_signal(int sig, siginfo_t *info, void *uc)
 {
     int saved = errno;
     lat__emu_worker *w = lat__emu_current_worker();
+    lat__emu_catcher *c = tls_catcher;
+    if (c && c->armed && sig != watch_signal() && info->si_code > 0)
+        caught(c, sig, info, uc);
     if (sig == watch_signal()) {
         if (!timeout_signal(w, sig, info, uc))
             chain(sig, info, uc);

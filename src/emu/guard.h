@@ -14,6 +14,8 @@
 #include "core.h"
 
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -81,5 +83,16 @@ void lat__emu_guard_fail_timeout(struct lat__emu_worker *w);
  * held): leaves through the trap when the launch is past its deadline. For runtime
  * functions a spin may spend most of its time in (printf). */
 void lat__emu_guard_safe_point(struct lat__emu_worker *w);
+
+/* Another executor running kernel code on the calling thread (the checks' one, which
+ * runs a launch on the host thread) catches faults in it: while a catcher is set and
+ * armed, a fault of the thread fills `what` with its description and siglongjmps to
+ * `jump` (the signal unblocked again). Set with the thread's catcher, NULL to clear. */
+typedef struct lat__emu_catcher {
+    sigjmp_buf jump;
+    volatile sig_atomic_t armed;
+    char what[300];
+} lat__emu_catcher;
+void lat__emu_guard_set_catcher(lat__emu_catcher *c);
 
 #endif

@@ -15,6 +15,7 @@
 #include "ck.h"
 
 #include "emu/emu.h"
+#include "emu/guard.h"
 #include "emu/warp.h"
 
 #include <stdarg.h>
@@ -1026,6 +1027,49 @@ static uint64_t gcd(uint64_t a, uint64_t b)
     return a;
 }
 
+/* The grid's blocks in the schedule's order, until one fails. A fault in kernel code (a
+ * wild pointer memcheck cannot place in time, a division by zero, a stack overflow) ends
+ * the launch as on the unchecked emulator, through guard.c's catcher. */
+static void run_blocks(lat__ck_launch *L, lat__emu_thread *base)
+{
+    lat__emu_catcher c;
+    lat__emu_guard_install();
+    lat__emu_guard_set_catcher(&c);
+    c.armed = 0;
+    if (sigsetjmp(c.jump, 0)) {
+        lat__emu_guard_set_catcher(NULL);
+#ifdef LAT_CK_ASAN
+        /* Back on the host's stack from a fiber's, behind ASan's back. */
+        void *fake = NULL;
+        __sanitizer_start_switch_fiber(&fake, L->host_lo, L->host_size);
+        __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
+        const lat__emu_thread *t = L->region ? &L->rf.t : &L->f[L->cur].t;
+        fail(L, LAT_ERROR_LAUNCH_FAILED,
+             "kernel '%s' crashed in block (%u,%u,%u), thread (%u,%u,%u): %s", L->k->name,
+             L->bidx.x, L->bidx.y, L->bidx.z, t->thread_idx.x, t->thread_idx.y,
+             t->thread_idx.z, c.what);
+        L->failed = true;
+        return;
+    }
+    uint64_t gx = L->grid.x, gy = L->grid.y;
+    for (uint64_t s = 0; s < L->nblocks && !L->failed; s++) {
+        uint64_t b = block_at(L, s);
+        L->block_lin = b;
+        L->serial = ++L->ck->block_serial;
+        base->block_idx.x = (unsigned)(b % gx);
+        base->block_idx.y = (unsigned)(b / gx % gy);
+        base->block_idx.z = (unsigned)(b / gx / gy);
+        L->bidx = base->block_idx;
+        c.armed = 1;
+        bool ok = L->region ? run_region_block(L, base) : run_block(L, base);
+        c.armed = 0;
+        if (!ok)
+            break;
+    }
+    lat__emu_guard_set_catcher(NULL);
+}
+
 lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **params,
                           char *msg, size_t msg_size)
 {
@@ -1138,18 +1182,7 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
         if (L.shv[i].var < 0)
             base.dshared = (char *)L.shv[i].lo;
     base.shared = L.sh;
-    uint64_t gx = L.grid.x, gy = L.grid.y;
-    for (uint64_t s = 0; s < L.nblocks && !L.failed; s++) {
-        uint64_t b = block_at(&L, s);
-        L.block_lin = b;
-        L.serial = ++ck->block_serial;
-        base.block_idx.x = (unsigned)(b % gx);
-        base.block_idx.y = (unsigned)(b / gx % gy);
-        base.block_idx.z = (unsigned)(b / gx / gy);
-        L.bidx = base.block_idx;
-        if (!(L.region ? run_region_block(&L, &base) : run_block(&L, &base)))
-            break;
-    }
+    run_blocks(&L, &base);
     /* The reports: worded, logged, and the first in the launch's message. */
     lat__ck_reports_finish(ck);
     if (L.status == LAT_OK && ck->nreports > 0) {
