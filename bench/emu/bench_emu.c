@@ -100,15 +100,22 @@ static const char src[] =
     "    if ((threadIdx.x & 31) == 0)\n"
     "        out[i / 32] = v;\n"
     "}\n"
+    /* Each thread does a step of its own between barriers: a loop of bare barriers is
+     * block-level control in region loops (once per block, no thread visited). */
     "__global__ void barriers(int n)\n"
     "{\n"
-    "    for (int i = 0; i < n; i++)\n"
+    "    int v = threadIdx.x;\n"
+    "    for (int i = 0; i < n; i++) {\n"
+    "        v += i;\n"
     "        __syncthreads();\n"
+    "    }\n"
     "}\n"
     "__global__ void no_barriers(int n)\n"
     "{\n"
-    "    for (int i = 0; i < n; i++)\n"
-    "        ;\n"
+    "    int v = threadIdx.x;\n"
+    "    for (int i = 0; i < n; i++) {\n"
+    "        v += i;\n"
+    "    }\n"
     "}\n";
 
 typedef struct job {
