@@ -301,14 +301,14 @@ static const char *shared_name(const lat__ck_launch *L, int var)
 static void *shared_access(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind, uintptr_t a,
                            size_t size)
 {
-    const lat__ck_shvar *in = L->last_shv;
-    if (!in || a - in->lo >= in->hi - in->lo) {
-        in = NULL;
-        for (int i = 0; i < L->nshv; i++)
-            if (a - L->shv[i].lo < L->shv[i].hi - L->shv[i].lo) {
-                in = L->last_shv = &L->shv[i];
-                break;
-            }
+    /* The variable whose 16-byte chunks hold a (variables start on 16 bytes and red
+     * zones separate them: a chunk has at most one). */
+    const lat__ck_shvar *in = NULL;
+    uintptr_t chunk = (a - (uintptr_t)L->sh) / 16;
+    if (chunk < L->sh_size / 16 + 1 && L->sh_var[chunk]) {
+        in = &L->shv[L->sh_var[chunk] - 1];
+        if (a - in->lo >= in->hi - in->lo)
+            in = NULL;
     }
     if (!in || a + size > in->hi) {
         if (!(L->modes & LAT_CHECK_MEMCHECK))

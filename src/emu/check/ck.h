@@ -279,7 +279,7 @@ typedef struct lat__ck_launch {
     unsigned long *shoff;
     lat__ck_shvar *shv;
     int nshv;
-    const lat__ck_shvar *last_shv; /* the variable the last shared access fell in */
+    uint16_t *sh_var; /* per 16 bytes of sh: 1 + the index in shv of the variable there, 0 */
     uint8_t *sh_init;
     lat__ck_rec *sh_race;
     /* Where bad accesses go. */

@@ -954,6 +954,15 @@ static lat_status layout_shared(lat__ck_launch *L, size_t dynamic)
         return LAT_ERROR_OUT_OF_MEMORY;
     L->sh_map = map;
     L->sh = (char *)map + LAT__CK_SHARED_WINDOW;
+    /* Which variable each 16-byte chunk holds (shared_access's lookup). */
+    if (L->nshv >= 0xffff)
+        return LAT_ERROR_OUT_OF_MEMORY;
+    L->sh_var = calloc(at / 16 + 2, sizeof *L->sh_var);
+    if (!L->sh_var)
+        return LAT_ERROR_OUT_OF_MEMORY;
+    for (int i = 0; i < L->nshv; i++)
+        for (size_t c = L->shv[i].lo / 16; c * 16 < L->shv[i].hi; c++)
+            L->sh_var[c] = (uint16_t)(i + 1);
     /* The variables' addresses, now that the base is known. */
     for (int i = 0; i < L->nshv; i++) {
         L->shv[i].lo += (uintptr_t)L->sh;
@@ -993,6 +1002,7 @@ static void free_launch(lat__ck_launch *L)
         munmap(L->sh_map, L->sh_map_size);
     free(L->shoff);
     free(L->shv);
+    free(L->sh_var);
     free(L->sh_init);
     free(L->sh_race);
     free(L->sink);
