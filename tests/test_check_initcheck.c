@@ -142,6 +142,31 @@ static void check_locals(bool fibers)
         ASSERT_CLOSE(host[t], 1.5 + (t + 3) + 2 * t + (t + 3) + 3 + 1, 1e-6, 1e-6);
 }
 
+/* A pointer declared without an initializer is followed itself; what it points to is
+ * checked as any memory. */
+TEST(what_a_tracked_pointer_points_to_is_checked_as_any_memory)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_ALL);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void through(float *out)\n"
+                              "{\n"
+                              "    float *p;\n"
+                              "    p = out;\n"
+                              "    p[threadIdx.x + 14] = 1.0f;\n"
+                              "}\n",
+                              "through.cu", "through");
+    lat_deviceptr out = t_device_copy(ctx, NULL, 16 * sizeof(float));
+    ASSERT_OK(lat_memset_d32(ctx, out, 0, 16));
+    void *params[] = {&out};
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, 1, 4, params));
+    ASSERT_EQ(lat_check_report_count(ctx), 1);
+    const lat_check_report *r = lat_check_report_get(ctx, 0);
+    ASSERT_EQ(r->kind, LAT_CHECK_OUT_OF_BOUNDS);
+    ASSERT_EQ(r->space, LAT_SPACE_GLOBAL);
+    ASSERT_EQ(r->count, 2);
+    ASSERT_EQ(r->access.thread.x, 2);
+}
+
 TEST(locals_read_before_any_write_are_reported)
 {
     check_locals(false);

@@ -582,8 +582,10 @@ static void wrap(pass *p, size_t b, size_t u, mode md, size_t arr)
     int kind = md == M_W ? LAT_ACCESS_WRITE : md == M_RW ? LAT_ACCESS_READ_WRITE : LAT_ACCESS_READ;
     /* The hook gets the site, whether it names a tracked local (scalar: b alone; array:
      * arr) and the kind in one number: access.c's LAT__CK_CODE_*. */
+    /* A tracked array indexed, or a tracked scalar by itself; not what a tracked pointer
+     * points to (p[i] is an access of other memory, checked as any). */
     const local *l = local_at(p, arr != SIZE_MAX ? arr : b);
-    bool tracked = l && l->tracked && (arr != SIZE_MAX || u == b + 1);
+    bool tracked = l && l->tracked && (arr != SIZE_MAX ? l->array : u == b + 1 && !l->array);
     int site = add_site(p, b, u, kind) * LAT__CK_CODE_SITE + (tracked ? LAT__CK_CODE_LOCAL : 0) + kind;
     char close[300];
     if (arr != SIZE_MAX) {
