@@ -24,15 +24,6 @@ static lat_dim3 dim3_of(lat__emu_u3 u)
     return (lat_dim3){u.x, u.y, u.z};
 }
 
-static lat_dim3 unlinear(uint64_t i, lat__emu_u3 d)
-{
-    lat_dim3 r;
-    r.x = (unsigned)(i % d.x);
-    r.y = (unsigned)(i / d.x % d.y);
-    r.z = (unsigned)(i / d.x / d.y);
-    return r;
-}
-
 /* Where an access fell, for the report. */
 typedef struct place {
     lat_check_space space;
@@ -86,8 +77,8 @@ static void finding(lat__ck_launch *L, const lat__emu_thread *th, int site, lat_
         r.other.size = size;
         r.other.block = other->block == L->serial
                             ? dim3_of(th->block_idx)
-                            : unlinear(lat__ck_block_of_serial(L, other->block), L->grid);
-        r.other.thread = r.other.thread_last = unlinear(other->thread, L->bdim);
+                            : lat__ck_unlinear(lat__ck_block_of_serial(L, other->block), L->grid);
+        r.other.thread = r.other.thread_last = lat__ck_unlinear(other->thread, L->bdim);
     }
     lat__ck_report_add(L->ck, &r, site, other_site);
 }
@@ -390,6 +381,17 @@ static __attribute__((noinline)) void misaligned(lat__ck_launch *L, const lat__e
     finding(L, th, site, LAT_CHECK_MISALIGNED, a, size, &pl, NULL, 0);
 }
 
+/* The variable an access names: its expression's first word (`a` of `a[i + 1]`). */
+static const char *named(const char *expr, char *buf, size_t size)
+{
+    size_t n = strcspn(expr, "[ ");
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, expr, n);
+    buf[n] = '\0';
+    return buf;
+}
+
 /* An access outside the array named in it. */
 static __attribute__((noinline)) void *array_overrun(lat__ck_launch *L, const lat__emu_thread *th,
                                                      int site, uintptr_t a, size_t size,
@@ -398,14 +400,8 @@ static __attribute__((noinline)) void *array_overrun(lat__ck_launch *L, const la
     lat_check_space sp = space_of(L, b);
     const lat__ck_site *s = &L->cm->sites[site];
     place pl = {sp, b, bsize, s->expr};
-    /* The array's name is the expression's first word. */
     char name[64];
-    size_t n = strcspn(s->expr, "[ ");
-    if (n >= sizeof name)
-        n = sizeof name - 1;
-    memcpy(name, s->expr, n);
-    name[n] = '\0';
-    pl.name = name;
+    pl.name = named(s->expr, name, sizeof name);
     if (sp == LAT_SPACE_GLOBAL) {
         lat__ck_region *r = lat__ck_region_find(L->ck, b);
         pl.name = r && r->name ? r->name : "";
@@ -454,14 +450,8 @@ static __attribute__((noinline)) void *local_access(lat__ck_launch *L,
         return (void *)a;
     uint8_t *poison = L->stack_poison + (a - lo);
     if (kind != LAT_ACCESS_WRITE && memchr(poison, 1, size)) {
-        const lat__ck_site *s = &L->cm->sites[site];
         char name[64];
-        size_t n = strcspn(s->expr, "[ .");
-        if (n >= sizeof name)
-            n = sizeof name - 1;
-        memcpy(name, s->expr, n);
-        name[n] = '\0';
-        place pl = {LAT_SPACE_LOCAL, b, bsize, name};
+        place pl = {LAT_SPACE_LOCAL, b, bsize, named(L->cm->sites[site].expr, name, sizeof name)};
         finding(L, th, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
     }
     if (kind != LAT_ACCESS_READ)

@@ -193,6 +193,12 @@ typedef struct lat__ck_rec {
 
 /* ---- exec.c: a checked launch -------------------------------------------------------------------- */
 
+/* Linear index i (x fastest) in a grid or block of dimensions d, as coordinates. */
+static inline lat_dim3 lat__ck_unlinear(uint64_t i, lat__emu_u3 d)
+{
+    return (lat_dim3){(unsigned)(i % d.x), (unsigned)(i / d.x % d.y), (unsigned)(i / d.x / d.y)};
+}
+
 /* Bytes before and after a block's shared memory that count as overruns of it. */
 enum { LAT__CK_SHARED_WINDOW = 64 * 1024 };
 

@@ -262,12 +262,6 @@ static void deadlock(lat__ck_launch *L)
 
 /* ---- barriers ----------------------------------------------------------------------------------- */
 
-static lat_dim3 thread_at(const lat__ck_launch *L, int i)
-{
-    unsigned bx = L->bdim.x, by = L->bdim.y, u = (unsigned)i;
-    return (lat_dim3){u % bx, u / bx % by, u / bx / by};
-}
-
 /* Threads fw..lw (linear, first and last) wait at the barrier at file:line while fe..le
  * have exited. */
 static void divergence(lat__ck_launch *L, const char *file, int line, int fw, int lw, int fe,
@@ -284,14 +278,14 @@ static void divergence(lat__ck_launch *L, const char *file, int line, int fw, in
     r.access.line = line;
     r.access.expr = "";
     r.access.block = dim_of(L->bidx);
-    r.access.thread = thread_at(L, fw);
-    r.access.thread_last = thread_at(L, lw);
+    r.access.thread = lat__ck_unlinear((uint64_t)fw, L->bdim);
+    r.access.thread_last = lat__ck_unlinear((uint64_t)lw, L->bdim);
     r.other.kind = LAT_ACCESS_EXIT;
     r.other.file = "";
     r.other.expr = "";
     r.other.block = r.access.block;
-    r.other.thread = thread_at(L, fe);
-    r.other.thread_last = thread_at(L, le);
+    r.other.thread = lat__ck_unlinear((uint64_t)fe, L->bdim);
+    r.other.thread_last = lat__ck_unlinear((uint64_t)le, L->bdim);
     lat__ck_report_add(L->ck, &r, -(1000 + line), -1);
 }
 
@@ -580,9 +574,7 @@ static void ck_tick(lat__emu_thread *t)
                  "launch's watchdog: lat_check_options.timeout_s, LATTICE_CHECK_TIMEOUT); "
                  "thread (%u,%u,%u) was running", L->k->name, b.x, b.y, b.z, L->opts.timeout_s,
                  t->thread_idx.x, t->thread_idx.y, t->thread_idx.z);
-        L->f[0].t.thread_idx = t->thread_idx;
-        L->f[0].last_site = -1;
-        report_hang(L, what, &L->f[0]);
+        report_hang(L, what, &L->rf); /* rf.t holds the thread running */
         fail(L, LAT_ERROR_LAUNCH_FAILED, "%s", what);
         lat__ck_abandon(L);
     }
@@ -690,20 +682,28 @@ const lat__emu_symbol *lat__ck_symbols(size_t *count)
 
 /* ---- running a block ---------------------------------------------------------------------------- */
 
-static void fiber_main(void *arg)
+/* A fiber's first moment: ASan learns the switch is done. The launch's first fiber is
+ * started by the host: the stack it left is the host's. */
+static void started(lat__ck_launch *L)
 {
-    lat__ck_fiber *f = arg;
-    lat__ck_launch *L = f->t.rt;
 #ifdef LAT_CK_ASAN
     const void *lo;
     size_t size;
     __sanitizer_finish_switch_fiber(NULL, &lo, &size);
-    /* The launch's first fiber is started by the host: the stack it left is the host's. */
     if (!L->host_size) {
         L->host_lo = lo;
         L->host_size = size;
     }
+#else
+    (void)L;
 #endif
+}
+
+static void fiber_main(void *arg)
+{
+    lat__ck_fiber *f = arg;
+    lat__ck_launch *L = f->t.rt;
+    started(L);
     L->k->entry(&f->t, L->params);
     int i = (int)f->t.lin;
     f->state = LAT__CKF_EXIT;
@@ -733,13 +733,27 @@ static void make_order(lat__ck_launch *L)
     if (!L->region)
         return;
     /* Region loops read each thread's index and coordinates in the order (region.c). */
-    unsigned bx = L->bdim.x, by = L->bdim.y;
     for (int k = 0; k < n; k++) {
-        unsigned i = (unsigned)L->order[k];
-        L->rorder[4 * k] = i;
-        L->rorder[4 * k + 1] = i % bx;
-        L->rorder[4 * k + 2] = i / bx % by;
-        L->rorder[4 * k + 3] = i / bx / by;
+        lat_dim3 c = lat__ck_unlinear((uint64_t)L->order[k], L->bdim);
+        L->rorder[4 * k] = (unsigned)L->order[k];
+        L->rorder[4 * k + 1] = c.x;
+        L->rorder[4 * k + 2] = c.y;
+        L->rorder[4 * k + 3] = c.z;
+    }
+}
+
+/* What both executors do as a block starts: its shared memory fresh (and unwritten), the
+ * threads' order made (again, on a random schedule). */
+static void start_block(lat__ck_launch *L)
+{
+    if (L->sh_used) {
+        memset(L->sh, 0, L->sh_used);
+        if (L->sh_init)
+            memset(L->sh_init, 0, L->sh_used);
+    }
+    if (L->opts.order == LAT_SCHEDULE_RANDOM || !L->order_made) {
+        make_order(L);
+        L->order_made = true; /* forward and reverse never change */
     }
 }
 
@@ -784,15 +798,7 @@ static bool run_block(lat__ck_launch *L, const lat__emu_thread *t)
         f->sp = lat__emu_fiber_init(lat__emu_stack_lo(&L->stacks, i) + L->stacks.size - color,
                                     fiber_main, f);
     }
-    if (L->sh_used) {
-        memset(L->sh, 0, L->sh_used);
-        if (L->sh_init)
-            memset(L->sh_init, 0, L->sh_used);
-    }
-    if (L->opts.order == LAT_SCHEDULE_RANDOM || !L->order_made) {
-        make_order(L);
-        L->order_made = true; /* forward and reverse never change */
-    }
+    start_block(L);
     L->spin_since = 0;
     while (L->live > 0) {
         /* A round: every thread that can run has one turn, in the order. */
@@ -872,15 +878,7 @@ static bool run_block(lat__ck_launch *L, const lat__emu_thread *t)
 static void region_main(void *arg)
 {
     lat__ck_launch *L = arg;
-#ifdef LAT_CK_ASAN
-    const void *lo;
-    size_t size;
-    __sanitizer_finish_switch_fiber(NULL, &lo, &size);
-    if (!L->host_size) {
-        L->host_lo = lo;
-        L->host_size = size;
-    }
-#endif
+    started(L);
     L->k->entry(&L->rf.t, L->params);
     void *dead;
     go(&dead, NULL, L->host_sp, L->host_lo, L->host_size);
@@ -894,15 +892,8 @@ static bool run_region_block(lat__ck_launch *L, const lat__emu_thread *t)
     L->rf.t = *t;
     L->rf.ticks = TICKS;
     L->rf.slice = 0;
-    if (L->sh_used) {
-        memset(L->sh, 0, L->sh_used);
-        if (L->sh_init)
-            memset(L->sh_init, 0, L->sh_used);
-    }
-    if (L->opts.order == LAT_SCHEDULE_RANDOM || !L->order_made) {
-        make_order(L);
-        L->order_made = true;
-    }
+    L->rf.last_site = -1;
+    start_block(L);
     L->cur = 0;
     char *lo = lat__emu_stack_lo(&L->stacks, 0);
 #ifdef LAT_CK_ASAN
