@@ -68,4 +68,9 @@ typedef int (*lat__emu_sizes_fn)(unsigned long *sizes);
 #define LAT_EMU_MODE_REGION 1
 #define LAT_EMU_MODE_FIBER 2
 
+/* Region loops' state of a thread that has returned (each thread's __lat_sk entry; 0 is
+ * active, anything else inactive in a branch or loop): written by the generated code,
+ * read by the runtimes of both the emulator and the checks. */
+#define LAT_EMU_REGION_EXITED 0x7fffffff
+
 #endif

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-enum { EXITED = 0x7fffffff };
+enum { EXITED = LAT_EMU_REGION_EXITED };
 
 /* The lanes of thread i's warp that take part: active, and in the mask. */
 static uint32_t group(const int *sk, unsigned i, unsigned mask)

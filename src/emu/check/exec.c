@@ -40,7 +40,6 @@
 
 enum {
     SLICE = 4096,      /* accesses before a thread gives way */
-    REGION_EXITED = 0x7fffffff, /* translate/region.c's state of a thread that returned */
     REDZONE = 64,      /* bytes around each __shared__ variable */
     MAX_SPIN_MS = 1000 /* threads spinning this long with nobody writing: a hang */
 };
@@ -593,7 +592,7 @@ static void ck_rbar(lat__emu_thread *t, const int *sk, const char *file, int lin
     if ((L->modes & LAT_CHECK_SYNCCHECK) && sk) { /* NULL: no thread can return early */
         int fw = -1, lw = -1, fe = -1, le = -1;
         for (int i = 0; i < L->n; i++) {
-            if (sk[i] == REGION_EXITED) {
+            if (sk[i] == LAT_EMU_REGION_EXITED) {
                 fe = fe < 0 ? i : fe;
                 le = i;
             } else {

@@ -27,6 +27,7 @@
  */
 #include "walk.h"
 
+#include "emu/abi.h"
 #include "emu/prelude.h"
 #include "emu/warp.h"
 #include "error.h"
@@ -37,7 +38,7 @@
 #include <string.h>
 
 enum { N_PLAIN, N_BLOCK, N_IF, N_FOR, N_WHILE, N_DO, N_SYNC, N_LEVEL };
-enum { EXITED = 0x7fffffff, MAX_NODES = 100000 };
+enum { EXITED = LAT_EMU_REGION_EXITED, MAX_NODES = 100000 };
 
 typedef struct node {
     int kind;
