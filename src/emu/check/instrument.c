@@ -359,9 +359,12 @@ static const char *const type_words[] = {
     "__device__", "__forceinline__", "__noinline__", "__host__", "__global__",
 };
 
-static const char *const prelude_types[] = {
+/* The prelude's typedefs: integers, then the others. */
+static const char *const prelude_integer_types[] = {
     "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
     "size_t", "ptrdiff_t", "ssize_t", "intptr_t", "uintptr_t", "intmax_t", "uintmax_t",
+};
+static const char *const prelude_other_types[] = {
     "cudaTextureObject_t", "uint3", "dim3", "lat_emu_thread",
 };
 
@@ -383,7 +386,9 @@ static bool is_typedef_name(const pass *p, size_t i)
     const char *s = text(p, i);
     if (t->len > 9 && memcmp(s, "__lat_sht", 9) == 0)
         return true;
-    if (word_in(p, i, prelude_types, sizeof prelude_types / sizeof prelude_types[0]))
+    if (word_in(p, i, prelude_integer_types,
+                sizeof prelude_integer_types / sizeof prelude_integer_types[0]) ||
+        word_in(p, i, prelude_other_types, sizeof prelude_other_types / sizeof prelude_other_types[0]))
         return true;
     if (lat__emu_is_vector_type(s, t->len) && !(t->len > 5 && memcmp(s, "make_", 5) == 0))
         return true;
@@ -880,11 +885,10 @@ static const local *local_at(const pass *p, size_t i)
     return NULL;
 }
 
-/* Scalar types whose every byte a write by name sets. */
+/* Scalar type words whose every byte a write by name sets (with the prelude's integer
+ * typedefs). */
 static const char *const scalar_words[] = {
     "char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool", "bool",
-    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
-    "size_t", "ptrdiff_t", "ssize_t", "intptr_t", "uintptr_t", "intmax_t", "uintmax_t",
 };
 
 /* Whether the variable at token name is only ever used by name in (name, e]: never has
@@ -935,7 +939,9 @@ static void declare_local(pass *p, size_t spec_b, size_t db, size_t de, bool ini
             is(p, k, "__constant__"))
             storage = true;
         words++;
-        if (!word_in(p, k, scalar_words, sizeof scalar_words / sizeof scalar_words[0]))
+        if (!word_in(p, k, scalar_words, sizeof scalar_words / sizeof scalar_words[0]) &&
+            !word_in(p, k, prelude_integer_types,
+                     sizeof prelude_integer_types / sizeof prelude_integer_types[0]))
             words += 1000; /* a struct, a vector type, const... */
     }
     if (!pointer)
