@@ -118,12 +118,17 @@ static bool in_kernel_code(const lat__emu_kernel *k, uintptr_t pc)
 
 /* From a handler, on the worker's thread: the signal was blocked on entry and the trap's
  * jump buffer does not restore the mask (a system call per block otherwise). */
-_Noreturn static void leave(lat__emu_worker *w, int sig)
+static void unblock(int sig)
 {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, sig);
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+_Noreturn static void leave(lat__emu_worker *w, int sig)
+{
+    unblock(sig);
     if (w->on_fiber)
         lat__emu_fiber_abandon(w); /* back on the worker's stack, which jumps to the trap */
     siglongjmp(w->trap, 1);
@@ -199,8 +204,10 @@ static void chain(int sig, siginfo_t *info, void *uc)
 
 /* ---- the handler -------------------------------------------------------------------------------- */
 
-static void describe_fault(lat__emu_worker *w, int sig, const siginfo_t *info, uintptr_t sp,
-                           char *what, size_t size)
+/* w: the worker whose block faulted, or NULL for a checked launch (which runs on the
+ * host's thread, and whose memcheck advice would be beside the point). */
+static void describe_fault(const lat__emu_worker *w, int sig, const siginfo_t *info,
+                           uintptr_t sp, char *what, size_t size)
 {
     unsigned long addr = (unsigned long)(uintptr_t)info->si_addr;
     if (sig == SIGFPE) {
@@ -212,16 +219,19 @@ static void describe_fault(lat__emu_worker *w, int sig, const siginfo_t *info, u
         return;
     }
     /* A fiber's guard page, or just below the thread's stack pointer: the stack. */
-    if (lat__emu_fiber_guard_hit(w, info->si_addr) ||
+    if ((w && lat__emu_fiber_guard_hit(w, info->si_addr)) ||
         (sp && addr + 4096 >= sp && addr < sp + (64u << 10))) {
+        char stacks[64] = "";
+        if (w)
+            snprintf(stacks, sizeof stacks, " a fiber kernel's threads have %d KiB stacks",
+                     LAT_EMU_FIBER_STACK / 1024);
         snprintf(what, size, "stack overflow at address 0x%lx (a deep or endless recursion, "
-                             "or large local arrays? a fiber kernel's threads have %d KiB "
-                             "stacks)", addr, LAT_EMU_FIBER_STACK / 1024);
+                             "or large local arrays?%s)", addr, stacks);
         return;
     }
-    snprintf(what, size, "%s at address 0x%lx (a wild or out-of-bounds access; "
-                         "LATTICE_CHECK=memcheck names the line and the element)",
-             sig == SIGBUS ? "bus error" : "segmentation fault", addr);
+    snprintf(what, size, "%s at address 0x%lx%s", sig == SIGBUS ? "bus error"
+             : "segmentation fault", addr, w ? " (a wild or out-of-bounds access; "
+             "LATTICE_CHECK=memcheck names the line and the element)" : "");
 }
 
 _Noreturn static void kernel_fault(lat__emu_worker *w, int sig, const siginfo_t *info, void *uc)
@@ -270,23 +280,8 @@ void lat__emu_guard_set_catcher(lat__emu_catcher *c)
 _Noreturn static void caught(lat__emu_catcher *c, int sig, const siginfo_t *info, void *uc)
 {
     c->armed = 0;
-    unsigned long addr = (unsigned long)(uintptr_t)info->si_addr;
-    uintptr_t sp = sp_of(uc);
-    if (sig == SIGFPE)
-        snprintf(c->what, sizeof c->what, "%s",
-                 info->si_code == FPE_INTDIV || info->si_code == FPE_INTOVF
-                     ? "integer division by zero (or of the most negative value by -1)"
-                     : "floating-point exception");
-    else if (sp && addr + 4096 >= sp && addr < sp + (64u << 10))
-        snprintf(c->what, sizeof c->what, "stack overflow at address 0x%lx (a deep or "
-                 "endless recursion, or large local arrays?)", addr);
-    else
-        snprintf(c->what, sizeof c->what, "%s at address 0x%lx", sig == SIGBUS ? "bus error"
-                 : "segmentation fault", addr);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    describe_fault(NULL, sig, info, sp_of(uc), c->what, sizeof c->what);
+    unblock(sig);
     siglongjmp(c->jump, 1);
 }
 
