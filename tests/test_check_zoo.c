@@ -8,13 +8,23 @@
 #error "TEST_BUGS_DIR names examples/bugs"
 #endif
 
-/* Compiles examples/bugs/FILE under the name the reports use. */
-static lat_kernel *zoo_kernel(lat_context *ctx, const char *file, const char *kernel)
+/* Compiles examples/bugs/FILE, with `tail` appended, under the name the reports use. */
+static lat_kernel *zoo_kernel_with(lat_context *ctx, const char *file, const char *kernel,
+                                   const char *tail)
 {
     char path[512], name[128];
     snprintf(path, sizeof path, "%s/%s", TEST_BUGS_DIR, file);
     snprintf(name, sizeof name, "examples/bugs/%s", file);
-    return ck_kernel(ctx, ck_read(path), name, kernel);
+    const char *text = ck_read(path);
+    char *src = t_calloc(strlen(text) + strlen(tail) + 1, 1);
+    strcpy(src, text);
+    strcat(src, tail);
+    return ck_kernel(ctx, src, name, kernel);
+}
+
+static lat_kernel *zoo_kernel(lat_context *ctx, const char *file, const char *kernel)
+{
+    return zoo_kernel_with(ctx, file, kernel, "");
 }
 
 /* Each report is written in the file's closing comment, as the program prints it. */
@@ -176,19 +186,11 @@ TEST(off_by_one_grid_fixed)
 static size_t reports_of(const char *file, const char *kernel, bool fibers, unsigned n,
                          lat_dim3 grid, lat_dim3 block, char ***out)
 {
-    char path[512], name[128];
-    snprintf(path, sizeof path, "%s/%s", TEST_BUGS_DIR, file);
-    snprintf(name, sizeof name, "examples/bugs/%s", file);
-    const char *text = ck_read(path);
-    /* Another text for fibers: the compile cache would hand the first module back. */
-    char *src = t_calloc(strlen(text) + 32, 1);
-    strcpy(src, text);
-    if (fibers) {
-        strcat(src, "// on fibers\n");
+    if (fibers)
         setenv("LATTICE_EMU_FIBERS", "1", 1);
-    }
     lat_context *ctx = ck_context(LAT_CHECK_ALL);
-    lat_kernel *k = ck_kernel(ctx, src, name, kernel);
+    /* Another text for fibers: the compile cache would hand the first module back. */
+    lat_kernel *k = zoo_kernel_with(ctx, file, kernel, fibers ? "// on fibers\n" : "");
     unsetenv("LATTICE_EMU_FIBERS");
     ck_buffers bufs = {0};
     lat_status st = ck_run_like_cli(ctx, k, &bufs, n, grid, block);
