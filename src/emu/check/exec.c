@@ -227,6 +227,24 @@ static void report_hang(lat__ck_launch *L, const char *why, const lat__ck_fiber 
     lat__ck_report_add(L->ck, &r, -2, -2);
 }
 
+/* The watchdog: the block ran past the launch's timeout. at: a thread still running (its
+ * place goes in the report), named in the message when name_thread (region loops, where
+ * it is the one that never gave way). */
+static void timed_out(lat__ck_launch *L, const lat__ck_fiber *at, bool name_thread)
+{
+    char what[400], who[80] = "";
+    lat__emu_u3 b = L->bidx;
+    if (name_thread && at)
+        snprintf(who, sizeof who, "; thread (%u,%u,%u) was running", at->t.thread_idx.x,
+                 at->t.thread_idx.y, at->t.thread_idx.z);
+    snprintf(what, sizeof what,
+             "kernel '%s' did not finish block (%u,%u,%u) within %g s (the checked launch's "
+             "watchdog: lat_check_options.timeout_s, LATTICE_CHECK_TIMEOUT)%s",
+             L->k->name, b.x, b.y, b.z, L->opts.timeout_s, who);
+    report_hang(L, what, at);
+    fail(L, LAT_ERROR_LAUNCH_FAILED, "%s", what);
+}
+
 /* No thread can move: the block can never finish. */
 static void deadlock(lat__ck_launch *L)
 {
@@ -566,15 +584,7 @@ static void ck_tick(lat__emu_thread *t)
     /* Region loops cannot give way: only the watchdog can end a loop that never does. */
     f->slice = 0;
     if (now_s() > L->deadline) {
-        char what[400];
-        lat__emu_u3 b = L->bidx;
-        snprintf(what, sizeof what,
-                 "kernel '%s' did not finish block (%u,%u,%u) within %g s (the checked "
-                 "launch's watchdog: lat_check_options.timeout_s, LATTICE_CHECK_TIMEOUT); "
-                 "thread (%u,%u,%u) was running", L->k->name, b.x, b.y, b.z, L->opts.timeout_s,
-                 t->thread_idx.x, t->thread_idx.y, t->thread_idx.z);
-        report_hang(L, what, &L->rf); /* rf.t holds the thread running */
-        fail(L, LAT_ERROR_LAUNCH_FAILED, "%s", what);
+        timed_out(L, &L->rf, true); /* rf.t holds the thread running */
         lat__ck_abandon(L);
     }
 }
@@ -854,18 +864,11 @@ static bool run_block(lat__ck_launch *L, const lat__emu_thread *t)
             L->spin_since = 0;
         }
         if (t1 > L->deadline) {
-            char what[400];
-            lat__emu_u3 b = t->block_idx;
-            snprintf(what, sizeof what,
-                     "kernel '%s' did not finish block (%u,%u,%u) within %g s (the checked "
-                     "launch's watchdog: lat_check_options.timeout_s, LATTICE_CHECK_TIMEOUT)",
-                     L->k->name, b.x, b.y, b.z, L->opts.timeout_s);
             const lat__ck_fiber *s = NULL;
             for (int i = 0; i < n && !s; i++)
                 if (L->f[i].state == LAT__CKF_RUN)
                     s = &L->f[i];
-            report_hang(L, what, s);
-            fail(L, LAT_ERROR_LAUNCH_FAILED, "%s", what);
+            timed_out(L, s, false);
             return false;
         }
     }
