@@ -928,9 +928,9 @@ static void declare_local(pass *p, size_t spec_b, size_t db, size_t de, bool ini
     }
     if (name == SIZE_MAX || p->oom)
         return;
-    bool scalar = pointer;
-    bool storage = false;
-    size_t words = 0;
+    /* A pointer, or specifiers that are all scalar type words (not a struct, a vector
+     * type, const...); no storage class that puts it elsewhere than the stack. */
+    bool storage = false, all_scalar = db > spec_b;
     for (size_t k = spec_b; k < db; k++) {
         if (is_pp(p, k))
             continue;
@@ -938,14 +938,12 @@ static void declare_local(pass *p, size_t spec_b, size_t db, size_t de, bool ini
             is(p, k, "typedef") || is(p, k, "volatile") || is(p, k, "__shared__") ||
             is(p, k, "__constant__"))
             storage = true;
-        words++;
         if (!word_in(p, k, scalar_words, sizeof scalar_words / sizeof scalar_words[0]) &&
             !word_in(p, k, prelude_integer_types,
                      sizeof prelude_integer_types / sizeof prelude_integer_types[0]))
-            words += 1000; /* a struct, a vector type, const... */
+            all_scalar = false;
     }
-    if (!pointer)
-        scalar = words > 0 && words < 1000;
+    bool scalar = pointer || all_scalar;
     bool tracked = !init && can_insert && !storage && !parens && scalar &&
                    !(tok(p, name)->len > 6 && memcmp(text(p, name), "__lat_", 6) == 0) &&
                    stays_named(p, name, scope_e, array);
