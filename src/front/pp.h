@@ -1,0 +1,30 @@
+/*
+ * The preprocessor: the root file (file 0 of the unit) and everything it #includes,
+ * preprocessed into u->toks as C's translation phases 3-4 define it, ready for the
+ * parser. Directives are gone; every macro is expanded; each token says where the user
+ * sees it (tok.loc: for a token that came out of a macro's body, the place of the
+ * outermost invocation; a macro argument's tokens keep their own place) and where it is
+ * spelled (tok.spell). #pragma and _Pragma become LAT_TK_PRAGMA tokens (text: what
+ * follows `pragma`), except `#pragma once`, which is obeyed.
+ *
+ * Errors (an #include not found, #error, a malformed directive, a wrong number of macro
+ * arguments, an unterminated #if...) are the unit's diagnostics, with their places; the
+ * preprocessor goes on after each, so that every error is reported.
+ */
+#ifndef LAT_FRONT_PP_H
+#define LAT_FRONT_PP_H
+
+#include "unit.h"
+
+typedef struct lat__pp_in {
+    const char *const *include_dirs;        /* NULL-terminated, may be NULL */
+    const char *const *option_include_dirs; /* from -I options: searched after include_dirs */
+    const char *const *defines;             /* "NAME" or "NAME=VALUE" (-D), may be NULL */
+    const char *const *undefines;           /* names (-U), applied after the defines */
+    const char *predefined; /* #define lines read before everything (predef.h), may be NULL */
+} lat__pp_in;
+
+/* Preprocesses the unit's file 0 into u->toks (which ends with an LAT_TK_EOF token). */
+void lat__pp_run(lat__unit *u, const lat__pp_in *in);
+
+#endif
