@@ -319,6 +319,7 @@ static void free_sig(lat__kernel_sig *k)
     for (int i = 0; i < k->nparams; i++) {
         free(k->params[i].name);
         free(k->params[i].type);
+        free(k->params[i].pointee.fields);
     }
     free(k->params);
     free(k->name);

@@ -9,33 +9,7 @@
 
 #include <stddef.h>
 
-typedef enum lat__param_class {
-    LAT__PARAM_UNKNOWN = 0, /* a type the scanner cannot see through (macro, struct...) */
-    LAT__PARAM_POINTER,     /* any T *; size 8 */
-    LAT__PARAM_SINT,        /* signed char/short/int/long/long long, int8_t..int64_t */
-    LAT__PARAM_UINT,        /* the unsigned ones, size_t, bool */
-    LAT__PARAM_FLOAT,       /* float (4), double (8) */
-    LAT__PARAM_RECORD       /* a struct, union or vector type (float4, dim3...) by value */
-} lat__param_class;
-
-typedef struct lat__param {
-    char *name;             /* the parameter's name, "" if unnamed */
-    char *type;             /* its type as written, normalised spacing: "const float *" */
-    lat__param_class cls;
-    size_t size;            /* bytes, 0 when the scanner cannot tell */
-} lat__param;
-
-typedef struct lat__kernel_sig {
-    char *name;
-    int line;               /* 1-based line of the name in the source */
-    int nparams;
-    lat__param *params;
-} lat__kernel_sig;
-
-typedef struct lat__kernel_sigs {
-    lat__kernel_sig *items;
-    int count;
-} lat__kernel_sigs;
+#include "kernel_sig.h"
 
 /* Scans `source` (the user's text, before preprocessing; #include'd files are not read)
  * for __global__ function definitions and declarations, and fills *out (zeroed first).
@@ -44,10 +18,5 @@ typedef struct lat__kernel_sigs {
  * source: what it cannot parse it skips (the compiler reports it). */
 int lat__scan_kernels(const char *source, lat__kernel_sigs *out);
 
-/* Frees what lat__scan_kernels allocated; leaves *sigs zeroed. */
-void lat__kernel_sigs_free(lat__kernel_sigs *sigs);
-
-/* The signature of `name`, or NULL. */
-const lat__kernel_sig *lat__kernel_sigs_find(const lat__kernel_sigs *sigs, const char *name);
 
 #endif
