@@ -1,0 +1,1463 @@
+/* The parser's declarations: specifiers, declarators, structs, unions and enums,
+ * initializers and function definitions (parse.h). */
+#include "parse.h"
+
+#include "lex.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct spec {
+    lat__loc loc;
+    lat__storage storage;
+    unsigned cuda;
+    unsigned quals;
+    int nvoid, nbool, nchar, nshort, nint, nlong, nfloat, ndouble, nsigned, nunsigned;
+    lat__type *type;       /* a typedef name, struct/union/enum or typeof */
+    lat__record *defines;  /* a struct/union/enum these specifiers define */
+    unsigned align;
+    bool packed;
+    bool any;
+    int launch_bounds[3];
+    bool cxx; /* a C++ word was reported: no more errors about the type */
+} spec;
+
+static lat__type *declarator(lat__parser *p, lat__type *base, lat__atom **name, lat__loc *loc,
+                             bool abstract);
+static lat__type *parse_params(lat__parser *p, lat__type *ret);
+
+static bool has_type_specifier(const spec *s)
+{
+    return s->type || s->nvoid || s->nbool || s->nchar || s->nshort || s->nint || s->nlong ||
+           s->nfloat || s->ndouble || s->nsigned || s->nunsigned;
+}
+
+/* ---- attributes ------------------------------------------------------------------------------ */
+
+bool lat__at_attribute(lat__parser *p)
+{
+    lat__tok *t = lat__peek(p);
+    if (t->kind != LAT_TK_IDENT)
+        return false;
+    switch (t->atom->kw) {
+    case LAT_KW_ATTRIBUTE: case LAT_KW_ATTRIBUTE2: case LAT_KW_DECLSPEC: case LAT_KW_ALIGN:
+    case LAT_KW_BUILTIN_ALIGN: case LAT_KW_ALIGNAS: case LAT_KW_ALIGNAS_:
+    case LAT_KW_LAUNCH_BOUNDS: case LAT_KW_CLUSTER_DIMS: case LAT_KW_MAXNREG:
+    case LAT_KW_ASM: case LAT_KW_ASM2: case LAT_KW_ASM3:
+        return true;
+    default:
+        return lat__tok_is_punct(t, LAT_P_LBRACKET) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LBRACKET);
+    }
+}
+
+static unsigned const_arg(lat__parser *p)
+{
+    bool ok;
+    int64_t v = lat__parse_const_int(p, "an alignment", &ok);
+    return ok && v > 0 && v <= (1 << 20) ? (unsigned)v : 0;
+}
+
+/* __attribute__((a, b(args), ...)): aligned and packed are kept, the rest ignored. */
+static void gnu_attributes(lat__parser *p, unsigned *align, bool *packed)
+{
+    lat__next(p);
+    if (!lat__expect(p, LAT_P_LPAREN, "after __attribute__") ||
+        !lat__expect(p, LAT_P_LPAREN, "after __attribute__("))
+        return;
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RPAREN)) {
+        lat__tok *n = lat__peek(p);
+        if (n->kind != LAT_TK_IDENT) {
+            if (lat__accept(p, LAT_P_COMMA))
+                continue;
+            lat__syntax_error(p, "an attribute name");
+            return;
+        }
+        lat__next(p);
+        const char *a = n->atom->name;
+        bool is_aligned = strcmp(a, "aligned") == 0 || strcmp(a, "__aligned__") == 0;
+        bool is_packed = strcmp(a, "packed") == 0 || strcmp(a, "__packed__") == 0;
+        if (lat__at_punct(p, LAT_P_LPAREN)) {
+            if (is_aligned) {
+                lat__next(p);
+                unsigned v = const_arg(p);
+                if (v && align && v > *align)
+                    *align = v;
+                lat__expect(p, LAT_P_RPAREN, "after the alignment");
+            } else {
+                lat__skip_group(p);
+            }
+        } else if (is_aligned && align && *align < 16) {
+            *align = 16; /* the largest alignment a scalar needs */
+        }
+        if (is_packed && packed)
+            *packed = true;
+        if (!lat__accept(p, LAT_P_COMMA))
+            break;
+    }
+    lat__expect(p, LAT_P_RPAREN, "to close __attribute__((");
+    lat__expect(p, LAT_P_RPAREN, "to close __attribute__((");
+}
+
+/* Reads any attributes at the current token: __attribute__, __declspec, __align__(n),
+ * alignas(n), __launch_bounds__(...), asm labels, [[...]]. */
+static void attributes(lat__parser *p, spec *s, unsigned *align, bool *packed)
+{
+    while (lat__at_attribute(p)) {
+        lat__tok *t = lat__peek(p);
+        if (t->kind != LAT_TK_IDENT) { /* [[ ... ]] */
+            lat__next(p);
+            lat__skip_group(p);
+            lat__expect(p, LAT_P_RBRACKET, "to close [[");
+            continue;
+        }
+        switch (t->atom->kw) {
+        case LAT_KW_ATTRIBUTE:
+        case LAT_KW_ATTRIBUTE2:
+            gnu_attributes(p, align, packed);
+            break;
+        case LAT_KW_ALIGN:
+        case LAT_KW_BUILTIN_ALIGN:
+        case LAT_KW_ALIGNAS:
+        case LAT_KW_ALIGNAS_: {
+            lat__next(p);
+            lat__expect(p, LAT_P_LPAREN, "after the alignment specifier");
+            unsigned v;
+            if (lat__starts_declaration(p)) {
+                lat__type *ty = lat__parse_type_name(p);
+                v = ty ? lat__alignof(ty) : 0;
+            } else {
+                v = const_arg(p);
+            }
+            if (v && align && v > *align)
+                *align = v;
+            lat__expect(p, LAT_P_RPAREN, "after the alignment");
+            break;
+        }
+        case LAT_KW_LAUNCH_BOUNDS: {
+            lat__next(p);
+            if (!lat__expect(p, LAT_P_LPAREN, "after __launch_bounds__"))
+                break;
+            for (int i = 0; i < 3 && !lat__at_punct(p, LAT_P_RPAREN); i++) {
+                bool ok;
+                int64_t v = lat__parse_const_int(p, "a launch bound", &ok);
+                if (s && ok)
+                    s->launch_bounds[i] = v > 0 && v < (1 << 30) ? (int)v : 0;
+                if (!lat__accept(p, LAT_P_COMMA))
+                    break;
+            }
+            lat__expect(p, LAT_P_RPAREN, "to close __launch_bounds__(");
+            break;
+        }
+        default: /* __declspec(...), __cluster_dims__(...), __maxnreg__(n), asm("label") */
+            lat__next(p);
+            if (lat__at_punct(p, LAT_P_LPAREN))
+                lat__skip_group(p);
+            break;
+        }
+    }
+}
+
+void lat__parse_attributes(lat__parser *p, unsigned *align, bool *packed)
+{
+    attributes(p, NULL, align, packed);
+}
+
+/* ---- specifiers ------------------------------------------------------------------------------ */
+
+static lat__type *record_specifier(lat__parser *p, spec *s);
+static lat__type *enum_specifier(lat__parser *p, spec *s);
+
+static bool is_specifier_kw(lat__kw kw)
+{
+    switch (kw) {
+    case LAT_KW_TYPEDEF: case LAT_KW_EXTERN: case LAT_KW_STATIC: case LAT_KW_REGISTER:
+    case LAT_KW_AUTO: case LAT_KW_CONST: case LAT_KW_CONST2: case LAT_KW_VOLATILE:
+    case LAT_KW_VOLATILE2: case LAT_KW_RESTRICT: case LAT_KW_RESTRICT2: case LAT_KW_RESTRICT3:
+    case LAT_KW_INLINE: case LAT_KW_INLINE2: case LAT_KW_INLINE3: case LAT_KW_NORETURN:
+    case LAT_KW_GLOBAL: case LAT_KW_DEVICE: case LAT_KW_HOST: case LAT_KW_SHARED:
+    case LAT_KW_CONSTANT: case LAT_KW_MANAGED: case LAT_KW_FORCEINLINE: case LAT_KW_NOINLINE:
+    case LAT_KW_GRID_CONSTANT: case LAT_KW_DEVICE_BUILTIN: case LAT_KW_CUDART_CB:
+    case LAT_KW_VOID: case LAT_KW_BOOL: case LAT_KW_BOOL_: case LAT_KW_CHAR: case LAT_KW_SHORT:
+    case LAT_KW_INT: case LAT_KW_LONG: case LAT_KW_FLOAT: case LAT_KW_DOUBLE:
+    case LAT_KW_SIGNED: case LAT_KW_UNSIGNED: case LAT_KW_COMPLEX: case LAT_KW_INT128:
+    case LAT_KW_STRUCT: case LAT_KW_UNION: case LAT_KW_ENUM: case LAT_KW_TYPEOF:
+    case LAT_KW_TYPEOF2: case LAT_KW_TYPEOF3: case LAT_KW_EXTENSION: case LAT_KW_ATOMIC:
+    case LAT_KW_THREAD_LOCAL_: case LAT_KW_THREAD_LOCAL: case LAT_KW_CONSTEXPR:
+    case LAT_KW_CONSTEVAL: case LAT_KW_CONSTINIT: case LAT_KW_VIRTUAL: case LAT_KW_EXPLICIT:
+    case LAT_KW_MUTABLE: case LAT_KW_FRIEND: case LAT_KW_TYPENAME: case LAT_KW_CLASS:
+    case LAT_KW_ATTRIBUTE: case LAT_KW_ATTRIBUTE2: case LAT_KW_DECLSPEC: case LAT_KW_ALIGN:
+    case LAT_KW_BUILTIN_ALIGN: case LAT_KW_ALIGNAS: case LAT_KW_ALIGNAS_:
+    case LAT_KW_LAUNCH_BOUNDS: case LAT_KW_CLUSTER_DIMS: case LAT_KW_MAXNREG:
+    case LAT_KW_WCHAR_T: case LAT_KW_CHAR16_T: case LAT_KW_CHAR32_T: case LAT_KW_DECLTYPE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool lat__starts_declaration(lat__parser *p)
+{
+    lat__tok *t = lat__peek(p);
+    if (t->kind != LAT_TK_IDENT)
+        return false;
+    if (t->atom->kw)
+        return is_specifier_kw((lat__kw)t->atom->kw) || t->atom->kw == LAT_KW_STATIC_ASSERT ||
+               t->atom->kw == LAT_KW_STATIC_ASSERT_;
+    return lat__is_type_name(p, t);
+}
+
+static void storage(lat__parser *p, spec *s, lat__storage st, const lat__tok *t)
+{
+    if (s->storage && s->storage != st)
+        lat__error_tok(p, t, "more than one storage class in a declaration");
+    s->storage = st;
+}
+
+static void cxx_word(lat__parser *p, const lat__tok *t)
+{
+    char what[64];
+    snprintf(what, sizeof what, "'%s'", t->atom->name);
+    lat__unsupported(p, t, what,
+                     t->atom->kw == LAT_KW_AUTO ? "C++'s type deduction; C's auto storage class is "
+                                                  "not accepted either"
+                                                : lat__why_cxx);
+}
+
+static void specifiers(lat__parser *p, spec *s)
+{
+    memset(s, 0, sizeof *s);
+    s->loc = lat__peek(p)->loc;
+    for (;;) {
+        lat__tok *t = lat__peek(p);
+        if (lat__at_attribute(p)) {
+            attributes(p, s, &s->align, &s->packed);
+            s->any = true;
+            continue;
+        }
+        if (t->kind != LAT_TK_IDENT)
+            break;
+        lat__kw kw = (lat__kw)t->atom->kw;
+        if (!kw) {
+            if (has_type_specifier(s) || !lat__is_type_name(p, t))
+                break;
+            /* T followed by ':' is a label, handled by the statement parser. */
+            lat__next(p);
+            lat__sym *ts = lat__lookup(p, t->atom);
+            if (ts && ts->kind == LAT_SYM_TYPEDEF) {
+                lat__type *ty = lat__type_copy(p->u, ts->type);
+                ty->named = ts;
+                s->type = ty;
+            } else {
+                lat__sym *tag = t->atom->tag;
+                s->type = tag && tag->rec ? tag->type : &lat__ty_int;
+            }
+            s->any = true;
+            continue;
+        }
+        if (!is_specifier_kw(kw))
+            break;
+        lat__next(p);
+        s->any = true;
+        switch (kw) {
+        case LAT_KW_TYPEDEF: storage(p, s, LAT_ST_TYPEDEF, t); break;
+        case LAT_KW_EXTERN: storage(p, s, LAT_ST_EXTERN, t); break;
+        case LAT_KW_STATIC: storage(p, s, LAT_ST_STATIC, t); break;
+        case LAT_KW_REGISTER: storage(p, s, LAT_ST_REGISTER, t); break;
+        case LAT_KW_CONST: case LAT_KW_CONST2: s->quals |= LAT_Q_CONST; break;
+        case LAT_KW_VOLATILE: case LAT_KW_VOLATILE2: s->quals |= LAT_Q_VOLATILE; break;
+        case LAT_KW_RESTRICT: case LAT_KW_RESTRICT2: case LAT_KW_RESTRICT3:
+            s->quals |= LAT_Q_RESTRICT;
+            break;
+        case LAT_KW_INLINE: case LAT_KW_INLINE2: case LAT_KW_INLINE3: s->cuda |= LAT_CU_INLINE; break;
+        case LAT_KW_NORETURN: case LAT_KW_EXTENSION: case LAT_KW_DEVICE_BUILTIN:
+        case LAT_KW_CUDART_CB:
+            break;
+        case LAT_KW_GLOBAL: s->cuda |= LAT_CU_GLOBAL; break;
+        case LAT_KW_DEVICE: s->cuda |= LAT_CU_DEVICE; break;
+        case LAT_KW_HOST: s->cuda |= LAT_CU_HOST; break;
+        case LAT_KW_SHARED: s->cuda |= LAT_CU_SHARED; break;
+        case LAT_KW_CONSTANT: s->cuda |= LAT_CU_CONSTANT; break;
+        case LAT_KW_MANAGED:
+            lat__unsupported(p, t, "'__managed__'", "managed memory");
+            s->cuda |= LAT_CU_MANAGED;
+            break;
+        case LAT_KW_FORCEINLINE: s->cuda |= LAT_CU_FORCEINLINE; break;
+        case LAT_KW_NOINLINE: s->cuda |= LAT_CU_NOINLINE; break;
+        case LAT_KW_GRID_CONSTANT: s->cuda |= LAT_CU_GRID_CONSTANT; break;
+        case LAT_KW_VOID: s->nvoid++; break;
+        case LAT_KW_BOOL: case LAT_KW_BOOL_: s->nbool++; break;
+        case LAT_KW_CHAR: s->nchar++; break;
+        case LAT_KW_SHORT: s->nshort++; break;
+        case LAT_KW_INT: s->nint++; break;
+        case LAT_KW_LONG: s->nlong++; break;
+        case LAT_KW_FLOAT: s->nfloat++; break;
+        case LAT_KW_DOUBLE: s->ndouble++; break;
+        case LAT_KW_SIGNED: s->nsigned++; break;
+        case LAT_KW_UNSIGNED: s->nunsigned++; break;
+        case LAT_KW_STRUCT:
+        case LAT_KW_UNION:
+            p->pos--;
+            if (has_type_specifier(s))
+                lat__error_tok(p, t, "two types in one declaration");
+            s->type = record_specifier(p, s);
+            break;
+        case LAT_KW_ENUM:
+            p->pos--;
+            if (has_type_specifier(s))
+                lat__error_tok(p, t, "two types in one declaration");
+            s->type = enum_specifier(p, s);
+            break;
+        case LAT_KW_TYPEOF: case LAT_KW_TYPEOF2: case LAT_KW_TYPEOF3: {
+            lat__expect(p, LAT_P_LPAREN, "after typeof");
+            lat__type *ty;
+            if (lat__starts_declaration(p)) {
+                ty = lat__parse_type_name(p);
+            } else {
+                lat__expr *e = lat__parse_expr(p);
+                ty = e->type;
+            }
+            lat__expect(p, LAT_P_RPAREN, "to close typeof(");
+            s->type = ty ? ty : &lat__ty_int;
+            break;
+        }
+        case LAT_KW_COMPLEX:
+            lat__unsupported(p, t, "'_Complex'", "complex arithmetic");
+            break;
+        case LAT_KW_INT128:
+            lat__unsupported(p, t, "'__int128'", "128-bit integers");
+            s->nlong = 2;
+            break;
+        case LAT_KW_ATOMIC:
+            lat__unsupported(p, t, "'_Atomic'", "C11 atomics; use CUDA's atomic functions");
+            if (lat__at_punct(p, LAT_P_LPAREN))
+                lat__skip_group(p);
+            break;
+        case LAT_KW_THREAD_LOCAL_:
+            lat__unsupported(p, t, "'_Thread_local'", "thread-local storage");
+            break;
+        case LAT_KW_CLASS:
+            cxx_word(p, t);
+            p->pos--;
+            s->type = record_specifier(p, s);
+            break;
+        case LAT_KW_DECLTYPE:
+            cxx_word(p, t);
+            if (lat__at_punct(p, LAT_P_LPAREN))
+                lat__skip_group(p);
+            s->type = &lat__ty_int;
+            break;
+        case LAT_KW_WCHAR_T: case LAT_KW_CHAR16_T: case LAT_KW_CHAR32_T:
+            cxx_word(p, t);
+            s->nint++;
+            break;
+        default: /* constexpr, virtual, mutable, typename, auto...: C++ */
+            cxx_word(p, t);
+            s->cxx = true;
+            break;
+        }
+    }
+}
+
+/* The type the specifiers name. */
+static lat__type *base_type(lat__parser *p, spec *s)
+{
+    lat__type *t;
+    int nkw = s->nvoid + s->nbool + s->nchar + s->nshort + s->nint + s->nlong + s->nfloat +
+              s->ndouble + s->nsigned + s->nunsigned;
+    if (s->type) {
+        if (nkw)
+            lat__error_at(p->u, s->loc, "a type name combined with other type specifiers");
+        t = s->type;
+    } else if (s->nvoid) {
+        t = &lat__ty_void;
+    } else if (s->nbool) {
+        t = &lat__ty_bool;
+    } else if (s->nfloat) {
+        t = &lat__ty_float;
+    } else if (s->ndouble) {
+        t = s->nlong ? &lat__ty_ldouble : &lat__ty_double;
+    } else if (s->nchar) {
+        t = s->nunsigned ? &lat__ty_uchar : s->nsigned ? &lat__ty_schar : &lat__ty_char;
+    } else if (s->nshort) {
+        t = s->nunsigned ? &lat__ty_ushort : &lat__ty_short;
+    } else if (s->nlong >= 2) {
+        t = s->nunsigned ? &lat__ty_ullong : &lat__ty_llong;
+    } else if (s->nlong == 1) {
+        t = s->nunsigned ? &lat__ty_ulong : &lat__ty_long;
+    } else if (s->nint || s->nsigned || s->nunsigned) {
+        t = s->nunsigned ? &lat__ty_uint : &lat__ty_int;
+    } else {
+        if (!s->cxx)
+            lat__error_at(p->u, s->loc, "a declaration without a type (C has no implicit int)");
+        t = &lat__ty_int;
+    }
+    if (s->nsigned && s->nunsigned)
+        lat__error_at(p->u, s->loc, "both 'signed' and 'unsigned' in a declaration");
+    if (s->quals)
+        t = lat__qualified(p->u, t, s->quals);
+    return t;
+}
+
+/* ---- structs, unions, enums ---------------------------------------------------------------- */
+
+static lat__record *new_record(lat__parser *p, lat__tykind kind, lat__atom *tag, lat__loc loc)
+{
+    lat__record *r = lat__arena_alloc(&p->u->arena, sizeof *r);
+    r->kind = (uint8_t)kind;
+    r->tag = tag;
+    r->loc = loc;
+    r->builtin = p->in_builtin;
+    r->scope_depth = p->in_builtin ? 0 : p->depth;
+    if (!tag)
+        r->emit_tag = lat__arena_printf(&p->u->arena, "__lat_anon%d", ++p->anon);
+    LAT_PUSH(&p->u->arena, p->tu->records, r);
+    return r;
+}
+
+static lat__type *record_type(lat__parser *p, lat__record *r)
+{
+    lat__type *t = lat__type_new(p->u, (lat__tykind)r->kind);
+    t->rec = r;
+    t->complete = 1;
+    if (r->kind == LAT_TY_ENUM) {
+        t->base = &lat__ty_int;
+        t->size = t->align = 4;
+        t->is_signed = 1;
+    }
+    return t;
+}
+
+/* The tag `tag` of this kind: the one in scope, or (declare) a new one in this scope. */
+static lat__sym *find_tag(lat__parser *p, lat__tykind kind, lat__atom *tag, lat__loc loc,
+                          bool here_only)
+{
+    lat__sym *s = tag->tag;
+    if (s && (!here_only || lat__in_this_scope(p, s))) {
+        if (s->rec && s->rec->kind != kind)
+            lat__error_at(p->u, loc, "'%s' was declared as another kind of tag", tag->name);
+        return s;
+    }
+    lat__record *r = new_record(p, kind, tag, loc);
+    s = lat__sym_new(p, LAT_SYM_TAG, tag, loc);
+    s->rec = r;
+    s->type = record_type(p, r);
+    lat__bind(p, s);
+    return s;
+}
+
+static void struct_body(lat__parser *p, lat__record *r);
+
+static lat__type *record_specifier(lat__parser *p, spec *s)
+{
+    lat__tok *kwt = lat__next(p);
+    lat__tykind kind = kwt->atom->kw == LAT_KW_UNION ? LAT_TY_UNION : LAT_TY_STRUCT;
+    unsigned align = 0;
+    bool packed = false;
+    attributes(p, NULL, &align, &packed);
+    lat__tok *name = NULL;
+    if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw) {
+        name = lat__next(p);
+        attributes(p, NULL, &align, &packed);
+    }
+    if (lat__at_punct(p, LAT_P_COLON) && name) {
+        lat__unsupported(p, lat__peek(p), "a base class", lat__why_cxx);
+        while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
+            lat__next(p);
+    }
+    if (!lat__at_punct(p, LAT_P_LBRACE)) {
+        if (!name) {
+            lat__syntax_error(p, "a struct's name or '{'");
+            return &lat__ty_int;
+        }
+        /* `struct S;` alone declares S here; any other use finds the one in scope. */
+        bool alone = lat__at_punct(p, LAT_P_SEMI);
+        return find_tag(p, kind, name->atom, name->loc, alone)->type;
+    }
+    lat__record *r;
+    lat__type *t;
+    if (name) {
+        lat__sym *ts = find_tag(p, kind, name->atom, name->loc, true);
+        r = ts->rec;
+        t = ts->type;
+        if (r->complete) {
+            lat__error_tok(p, name, "redefinition of '%s %s'", kind == LAT_TY_UNION ? "union" : "struct",
+                           name->atom->name);
+            r = new_record(p, kind, NULL, name->loc); /* parse the body into a spare one */
+            t = record_type(p, r);
+        }
+        r->loc = name->loc;
+    } else {
+        r = new_record(p, kind, NULL, kwt->loc);
+        t = record_type(p, r);
+    }
+    r->packed = packed;
+    r->min_align = align;
+    lat__next(p); /* { */
+    struct_body(p, r);
+    attributes(p, NULL, &r->min_align, &r->packed);
+    lat__record_layout(r);
+    if (s)
+        s->defines = r;
+    return t;
+}
+
+static void member_function(lat__parser *p, const lat__tok *at)
+{
+    lat__unsupported(p, at, "a member function (a struct with methods)", lat__why_cxx);
+    /* Skip its body or the rest of its declaration. */
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_SEMI) && !lat__at_punct(p, LAT_P_LBRACE) &&
+           !lat__at_punct(p, LAT_P_RBRACE))
+        lat__next(p);
+    if (lat__at_punct(p, LAT_P_LBRACE))
+        lat__skip_group(p);
+    else
+        lat__accept(p, LAT_P_SEMI);
+}
+
+static void struct_body(lat__parser *p, lat__record *r)
+{
+    bool saved = p->in_record;
+    p->in_record = true;
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RBRACE)) {
+        lat__tok *first = lat__peek(p);
+        if (lat__accept(p, LAT_P_SEMI))
+            continue;
+        if (first->kind == LAT_TK_IDENT &&
+            (first->atom->kw == LAT_KW_PUBLIC || first->atom->kw == LAT_KW_PRIVATE ||
+             first->atom->kw == LAT_KW_PROTECTED) &&
+            lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_COLON)) {
+            char what[48];
+            snprintf(what, sizeof what, "'%s:'", first->atom->name);
+            lat__unsupported(p, first, what, lat__why_cxx);
+            lat__next(p);
+            lat__next(p);
+            continue;
+        }
+        if (lat__tok_kw(first, LAT_KW_STATIC_ASSERT) || lat__tok_kw(first, LAT_KW_STATIC_ASSERT_)) {
+            lat__parse_declaration(p, NULL);
+            continue;
+        }
+        /* A constructor or destructor: S(...) or ~S(). */
+        if ((first->kind == LAT_TK_IDENT && r->tag && first->atom == r->tag &&
+             lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN)) ||
+            lat__tok_is_punct(first, LAT_P_TILDE)) {
+            member_function(p, first);
+            continue;
+        }
+        spec s;
+        specifiers(p, &s);
+        if (!s.any) {
+            lat__syntax_error(p, "a member declaration");
+            lat__skip_statement(p);
+            continue;
+        }
+        if (s.storage == LAT_ST_STATIC || s.storage == LAT_ST_TYPEDEF) {
+            lat__unsupported(p, first, s.storage == LAT_ST_STATIC ? "a static member" : "a typedef in a struct",
+                             lat__why_cxx);
+            lat__skip_statement(p);
+            continue;
+        }
+        lat__type *base = base_type(p, &s);
+        if (lat__at_punct(p, LAT_P_SEMI)) {
+            /* An anonymous struct or union member (C11). */
+            if (lat__is_record(base) && base->rec && !base->rec->tag) {
+                lat__field f = {NULL, base, first->loc, 0, -1, 0};
+                LAT_PUSH(&p->u->arena, r->fields, f);
+            }
+            lat__next(p);
+            continue;
+        }
+        for (;;) {
+            lat__atom *name = NULL;
+            lat__loc loc = lat__peek(p)->loc;
+            size_t at = p->pos;
+            lat__type *t = lat__at_punct(p, LAT_P_COLON) ? base : declarator(p, base, &name, &loc, true);
+            if (t->kind == LAT_TY_FUNC) {
+                p->pos = at;
+                member_function(p, &p->toks[at]);
+                goto next_member;
+            }
+            int bits = -1;
+            if (lat__accept(p, LAT_P_COLON)) {
+                bool ok;
+                int64_t w = lat__parse_const_int(p, "a bit-field width", &ok);
+                if (ok && (w < 0 || (uint64_t)w > (uint64_t)lat__sizeof(t) * 8 || !lat__is_integer(t)))
+                    lat__error_at(p->u, loc, "bit-field '%s' has an invalid width or type",
+                                  name ? name->name : "<unnamed>");
+                bits = ok && w >= 0 && w <= 64 ? (int)w : 1;
+            }
+            unsigned falign = 0;
+            attributes(p, NULL, &falign, NULL);
+            if (lat__at_punct(p, LAT_P_ASSIGN)) {
+                lat__unsupported(p, lat__peek(p), "a default member initializer", lat__why_cxx);
+                lat__next(p);
+                lat__parse_assign_expr(p);
+            }
+            if (falign > lat__alignof(t)) {
+                t = lat__type_copy(p->u, t);
+                t->align = falign;
+            }
+            if (!lat__is_complete(t) && !(t->kind == LAT_TY_ARRAY && t->count < 0))
+                lat__error_at(p->u, loc, "field '%s' has an incomplete type",
+                              name ? name->name : "<unnamed>");
+            for (size_t i = 0; name && i < r->fields.n; i++)
+                if (r->fields.items[i].name == name)
+                    lat__error_at(p->u, loc, "duplicate member '%s'", name->name);
+            lat__field f = {name, t, loc, 0, bits, 0};
+            LAT_PUSH(&p->u->arena, r->fields, f);
+            if (!lat__accept(p, LAT_P_COMMA))
+                break;
+        }
+        lat__expect(p, LAT_P_SEMI, "after a member declaration");
+        if (p->panic)
+            lat__skip_statement(p);
+    next_member:;
+    }
+    lat__expect(p, LAT_P_RBRACE, "to close the struct");
+    p->in_record = saved;
+}
+
+static lat__type *enum_specifier(lat__parser *p, spec *s)
+{
+    lat__tok *kwt = lat__next(p);
+    if (lat__at_kw(p, LAT_KW_CLASS) || lat__at_kw(p, LAT_KW_STRUCT)) {
+        lat__unsupported(p, lat__peek(p), "'enum class'", lat__why_cxx);
+        lat__next(p);
+    }
+    attributes(p, NULL, NULL, NULL);
+    lat__tok *name = NULL;
+    if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
+        name = lat__next(p);
+    lat__type *under = NULL;
+    if (lat__accept(p, LAT_P_COLON)) {
+        under = lat__parse_type_name(p);
+        if (under && !lat__is_integer(under)) {
+            lat__error_at(p->u, kwt->loc, "an enum's underlying type must be an integer type");
+            under = NULL;
+        }
+    }
+    if (!lat__at_punct(p, LAT_P_LBRACE)) {
+        if (!name) {
+            lat__syntax_error(p, "an enum's name or '{'");
+            return &lat__ty_int;
+        }
+        return find_tag(p, LAT_TY_ENUM, name->atom, name->loc, lat__at_punct(p, LAT_P_SEMI))->type;
+    }
+    lat__record *r;
+    lat__type *t;
+    if (name) {
+        lat__sym *ts = find_tag(p, LAT_TY_ENUM, name->atom, name->loc, true);
+        r = ts->rec;
+        t = ts->type;
+    } else {
+        r = new_record(p, LAT_TY_ENUM, NULL, kwt->loc);
+        t = record_type(p, r);
+    }
+    lat__next(p); /* { */
+    int64_t next = 0, lo = 0, hi = 0;
+    LAT_VEC(lat__sym *) consts = {0};
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RBRACE)) {
+        lat__tok *n = lat__peek(p);
+        if (n->kind != LAT_TK_IDENT || n->atom->kw) {
+            lat__syntax_error(p, "an enumerator");
+            break;
+        }
+        lat__next(p);
+        attributes(p, NULL, NULL, NULL);
+        if (lat__accept(p, LAT_P_ASSIGN)) {
+            bool ok;
+            int64_t v = lat__parse_const_int(p, "an enumerator's value", &ok);
+            if (ok)
+                next = v;
+        }
+        if (lat__in_this_scope(p, n->atom->sym))
+            lat__error_tok(p, n, "redefinition of '%s'", n->atom->name);
+        lat__sym *c = lat__sym_new(p, LAT_SYM_ENUM_CONST, n->atom, n->loc);
+        c->value = next;
+        c->type = &lat__ty_int;
+        lat__bind(p, c);
+        LAT_PUSH(&p->u->arena, consts, c);
+        lo = next < lo ? next : lo;
+        hi = next > hi ? next : hi;
+        next++;
+        if (!lat__accept(p, LAT_P_COMMA))
+            break;
+    }
+    lat__expect(p, LAT_P_RBRACE, "to close the enum");
+    attributes(p, NULL, NULL, NULL);
+    /* The underlying type: int when every value fits, as gcc does. */
+    lat__type *base = under ? lat__unqualified(p->u, under)
+                      : lo >= INT32_MIN && hi <= INT32_MAX ? &lat__ty_int
+                      : lo >= 0 && hi <= (int64_t)UINT32_MAX ? &lat__ty_uint
+                      : lo >= 0 ? &lat__ty_ulong : &lat__ty_long;
+    t->base = base;
+    t->size = t->align = lat__sizeof(base);
+    t->is_signed = base->is_signed;
+    r->complete = true;
+    r->size = r->align = lat__sizeof(base);
+    for (size_t i = 0; i < consts.n; i++)
+        if (base != &lat__ty_int && base != &lat__ty_uint)
+            consts.items[i]->type = base;
+    if (s)
+        s->defines = r;
+    return t;
+}
+
+/* ---- declarators ------------------------------------------------------------------------------ */
+
+static unsigned pointer_quals(lat__parser *p)
+{
+    unsigned q = 0;
+    for (;;) {
+        lat__tok *t = lat__peek(p);
+        if (lat__at_attribute(p) && !(t->kind == LAT_TK_IDENT && (t->atom->kw == LAT_KW_ASM ||
+                                                                  t->atom->kw == LAT_KW_ASM2 ||
+                                                                  t->atom->kw == LAT_KW_ASM3))) {
+            attributes(p, NULL, NULL, NULL);
+            continue;
+        }
+        if (t->kind != LAT_TK_IDENT)
+            return q;
+        switch (t->atom->kw) {
+        case LAT_KW_CONST: case LAT_KW_CONST2: q |= LAT_Q_CONST; break;
+        case LAT_KW_VOLATILE: case LAT_KW_VOLATILE2: q |= LAT_Q_VOLATILE; break;
+        case LAT_KW_RESTRICT: case LAT_KW_RESTRICT2: case LAT_KW_RESTRICT3: q |= LAT_Q_RESTRICT; break;
+        default: return q;
+        }
+        lat__next(p);
+    }
+}
+
+/* After '(': whether a nested declarator follows (`(*f)`, `(x)`), not parameters. */
+static bool nested_declarator(lat__parser *p, bool abstract)
+{
+    lat__tok *t = lat__peek_at(p, 1);
+    if (lat__tok_is_punct(t, LAT_P_STAR) || lat__tok_is_punct(t, LAT_P_CARET) ||
+        lat__tok_is_punct(t, LAT_P_AMP) || lat__tok_is_punct(t, LAT_P_ANDAND) ||
+        lat__tok_is_punct(t, LAT_P_LBRACKET))
+        return true;
+    if (lat__tok_is_punct(t, LAT_P_LPAREN))
+        return true;
+    if (t->kind == LAT_TK_IDENT) {
+        if (t->atom->kw == LAT_KW_ATTRIBUTE || t->atom->kw == LAT_KW_ATTRIBUTE2)
+            return true;
+        if (t->atom->kw)
+            return false;
+        return !abstract && !lat__is_type_name(p, t);
+    }
+    return false;
+}
+
+static lat__type *suffixes(lat__parser *p, lat__type *t)
+{
+    if (lat__at_punct(p, LAT_P_LPAREN))
+        return parse_params(p, t);
+    if (!lat__at_punct(p, LAT_P_LBRACKET))
+        return t;
+    lat__tok *open = lat__next(p);
+    int64_t count = -1;
+    lat__expr *vla = NULL;
+    while (lat__at_kw(p, LAT_KW_STATIC) || lat__at_kw(p, LAT_KW_CONST) ||
+           lat__at_kw(p, LAT_KW_RESTRICT) || lat__at_kw(p, LAT_KW_VOLATILE) ||
+           lat__at_kw(p, LAT_KW_RESTRICT3))
+        lat__next(p);
+    if (!lat__at_punct(p, LAT_P_RBRACKET)) {
+        if (lat__at_punct(p, LAT_P_STAR) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_RBRACKET)) {
+            lat__next(p);
+        } else {
+            lat__expr *e = lat__parse_assign_expr(p);
+            if (e->flags & LAT_EF_ERROR) {
+                count = 1; /* reported: go on without more errors about it */
+            } else if (e->flags & LAT_EF_CONST) {
+                if (!lat__is_integer(e->type)) {
+                    lat__error_at(p->u, e->loc, "an array's size must be an integer");
+                } else if (e->ival < 0 || (lat__is_unsigned(e->type) && (uint64_t)e->ival > (1ull << 40))) {
+                    lat__error_at(p->u, e->loc, "an array's size is negative or too large (%lld)",
+                                  (long long)e->ival);
+                } else {
+                    count = e->ival;
+                }
+            } else {
+                if (!lat__is_integer(e->type))
+                    lat__error_at(p->u, e->loc, "an array's size must be an integer");
+                vla = e;
+            }
+        }
+    }
+    lat__expect(p, LAT_P_RBRACKET, "to close the array's size");
+    lat__type *elem = suffixes(p, t);
+    if (elem->kind == LAT_TY_FUNC)
+        lat__error_tok(p, open, "an array of functions");
+    else if (!lat__is_complete(elem) && !p->in_builtin)
+        lat__error_tok(p, open, "an array of an incomplete type (%s)",
+                       lat__type_str(p->u, elem, NULL, false));
+    lat__type *a = lat__array_of(p->u, elem, count);
+    a->vla = vla;
+    return a;
+}
+
+static lat__type *declarator(lat__parser *p, lat__type *base, lat__atom **name, lat__loc *loc,
+                             bool abstract)
+{
+    for (;;) {
+        if (lat__accept(p, LAT_P_STAR)) {
+            unsigned q = pointer_quals(p);
+            base = lat__qualified(p->u, lat__pointer_to(p->u, base), q);
+            continue;
+        }
+        lat__tok *t = lat__peek(p);
+        if (lat__tok_is_punct(t, LAT_P_AMP) || lat__tok_is_punct(t, LAT_P_ANDAND)) {
+            lat__unsupported(p, t, p->in_record || lat__peek_at(p, 1)->kind != LAT_TK_IDENT
+                                       ? "a reference" : "a reference (T &x)",
+                             lat__why_cxx);
+            lat__next(p);
+            pointer_quals(p);
+            continue; /* read on as the referenced type: no errors that follow from it */
+        }
+        if (t->kind == LAT_TK_IDENT && t->atom->kw == 0 &&
+            lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
+            lat__unsupported(p, lat__peek_at(p, 1), "the scope operator '::'", lat__why_cxx);
+            lat__next(p);
+            lat__next(p);
+            continue;
+        }
+        break;
+    }
+    if (lat__at_punct(p, LAT_P_LPAREN) && nested_declarator(p, abstract)) {
+        size_t start = p->pos;
+        lat__skip_group(p);
+        lat__type *outer = suffixes(p, base);
+        size_t end = p->pos;
+        p->pos = start + 1;
+        attributes(p, NULL, NULL, NULL);
+        lat__type *t = declarator(p, outer, name, loc, abstract);
+        lat__expect(p, LAT_P_RPAREN, "to close the declarator");
+        p->pos = end;
+        return t;
+    }
+    lat__tok *t = lat__peek(p);
+    if (t->kind == LAT_TK_IDENT && !t->atom->kw) {
+        if (name)
+            *name = t->atom;
+        if (loc)
+            *loc = t->loc;
+        lat__next(p);
+    } else if (t->kind == LAT_TK_IDENT && t->atom->kw == LAT_KW_OPERATOR) {
+        lat__unsupported(p, t, "'operator'", lat__why_cxx);
+        lat__next(p);
+        while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LPAREN))
+            lat__next(p);
+        if (lat__at_punct(p, LAT_P_LPAREN) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_RPAREN) &&
+            lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_LPAREN)) {
+            lat__next(p);
+            lat__next(p); /* operator() */
+        }
+    } else if (!abstract) {
+        lat__syntax_error(p, "a name in the declaration");
+    }
+    attributes(p, NULL, NULL, NULL);
+    return suffixes(p, base);
+}
+
+/* A parameter's type as the function sees it: arrays and functions become pointers. */
+static lat__type *adjust_param(lat__parser *p, lat__type *t)
+{
+    if (t->kind == LAT_TY_ARRAY)
+        return lat__pointer_to(p->u, t->base);
+    if (t->kind == LAT_TY_FUNC)
+        return lat__pointer_to(p->u, t);
+    return t;
+}
+
+static lat__type *parse_params(lat__parser *p, lat__type *ret)
+{
+    lat__tok *open = lat__next(p); /* ( */
+    lat__type *f = lat__func_type(p->u, ret);
+    LAT_VEC(lat__type *) types = {0};
+    LAT_VEC(lat__sym *) syms = {0};
+    lat__scope_open(p);
+    if (lat__at_kw(p, LAT_KW_VOID) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_RPAREN))
+        lat__next(p);
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RPAREN)) {
+        if (lat__accept(p, LAT_P_ELLIPSIS)) {
+            f->params.variadic = true;
+            break;
+        }
+        lat__tok *first = lat__peek(p);
+        spec s;
+        specifiers(p, &s);
+        if (!s.any) {
+            lat__syntax_error(p, "a parameter's type");
+            break;
+        }
+        if (s.storage && s.storage != LAT_ST_REGISTER)
+            lat__error_tok(p, first, "a storage class on a parameter");
+        lat__type *base = base_type(p, &s);
+        lat__atom *name = NULL;
+        lat__loc loc = first->loc;
+        lat__type *t = adjust_param(p, declarator(p, base, &name, &loc, true));
+        if (lat__at_punct(p, LAT_P_ASSIGN)) {
+            lat__unsupported(p, lat__peek(p), "a default argument", lat__why_cxx);
+            lat__next(p);
+            lat__parse_assign_expr(p);
+        }
+        if (t->kind == LAT_TY_VOID) {
+            lat__error_tok(p, first, "a parameter of type void");
+            t = &lat__ty_int;
+        }
+        lat__sym *ps = lat__sym_new(p, LAT_SYM_VAR, name, loc);
+        ps->type = t;
+        ps->flags |= LAT_SF_PARAM;
+        ps->cuda = s.cuda & LAT_CU_GRID_CONSTANT;
+        if (name) {
+            if (lat__in_this_scope(p, name->sym))
+                lat__error_at(p->u, loc, "two parameters named '%s'", name->name);
+            lat__bind(p, ps);
+        }
+        LAT_PUSH(&p->u->arena, types, t);
+        LAT_PUSH(&p->u->arena, syms, ps);
+        if (!lat__accept(p, LAT_P_COMMA))
+            break;
+    }
+    lat__scope_close(p);
+    if (!lat__expect(p, LAT_P_RPAREN, "to close the parameter list")) {
+        /* Skip to the list's end so that the declaration can go on. */
+        p->pos = (size_t)(open - p->toks);
+        lat__skip_group(p);
+    }
+    f->params.types = types.items;
+    f->params.syms = syms.items;
+    f->params.n = (int)types.n;
+    /* C++, which CUDA is: `f()` takes no arguments. */
+    f->params.unprototyped = false;
+    while (lat__at_kw(p, LAT_KW_CONST) || lat__at_kw(p, LAT_KW_NOEXCEPT) ||
+           lat__at_kw(p, LAT_KW_THROW) || lat__at_kw(p, LAT_KW_VOLATILE)) {
+        lat__tok *q = lat__next(p);
+        if (q->atom->kw != LAT_KW_NOEXCEPT || !lat__at_punct(p, LAT_P_LPAREN))
+            lat__unsupported(p, q, q->atom->kw == LAT_KW_CONST ? "a const member function" :
+                                                                  "an exception specification",
+                             lat__why_cxx);
+        if (lat__at_punct(p, LAT_P_LPAREN))
+            lat__skip_group(p);
+    }
+    if (lat__at_punct(p, LAT_P_ARROW)) {
+        lat__unsupported(p, lat__peek(p), "a trailing return type", lat__why_cxx);
+        lat__next(p);
+        lat__parse_type_name(p);
+    }
+    if (ret->kind == LAT_TY_ARRAY || ret->kind == LAT_TY_FUNC)
+        lat__error_tok(p, open, "a function returning %s", ret->kind == LAT_TY_ARRAY ? "an array" : "a function");
+    return f;
+}
+
+lat__type *lat__parse_type_name(lat__parser *p)
+{
+    lat__tok *first = lat__peek(p);
+    spec s;
+    specifiers(p, &s);
+    if (!s.any) {
+        lat__syntax_error(p, "a type");
+        return NULL;
+    }
+    if (s.storage)
+        lat__error_tok(p, first, "a storage class in a type name");
+    lat__type *base = base_type(p, &s);
+    return declarator(p, base, NULL, NULL, true);
+}
+
+bool lat__declarator_follows(lat__parser *p)
+{
+    /* At `T (`: scan the parenthesised part and what follows it. A declarator is
+     * pointers, a name, suffixes; a declaration goes on with = , ; [ or (. */
+    size_t save = p->pos;
+    lat__next(p); /* the type */
+    int depth = 0;
+    bool named = false;
+    while (!lat__at_eof(p)) {
+        lat__tok *t = lat__next(p);
+        if (lat__tok_is_punct(t, LAT_P_LPAREN)) {
+            depth++;
+        } else if (lat__tok_is_punct(t, LAT_P_RPAREN)) {
+            if (--depth == 0)
+                break;
+        } else if (lat__tok_is_punct(t, LAT_P_STAR)) {
+            continue;
+        } else if (t->kind == LAT_TK_IDENT && !t->atom->kw && !named) {
+            named = true;
+        } else if (lat__tok_is_punct(t, LAT_P_LBRACKET)) {
+            p->pos--;
+            lat__skip_group(p);
+        } else {
+            p->pos = save;
+            return false; /* an operator or a literal: an expression */
+        }
+    }
+    lat__tok *after = lat__peek(p);
+    bool decl = named && (lat__tok_is_punct(after, LAT_P_ASSIGN) || lat__tok_is_punct(after, LAT_P_SEMI) ||
+                          lat__tok_is_punct(after, LAT_P_COMMA) || lat__tok_is_punct(after, LAT_P_LBRACKET));
+    p->pos = save;
+    return decl;
+}
+
+/* ---- initializers ------------------------------------------------------------------------------ */
+
+static bool is_char_array(const lat__type *t)
+{
+    return t->kind == LAT_TY_ARRAY && t->base &&
+           (t->base->kind == LAT_TY_CHAR || t->base->kind == LAT_TY_SCHAR || t->base->kind == LAT_TY_UCHAR);
+}
+
+static lat__expr *init_list(lat__parser *p, lat__type *t, int64_t *count);
+
+/* One initializer for an element or member of type t (braces optional for aggregates,
+ * whose elements are then taken from the list as C's brace elision says: the emitted C
+ * keeps the list as written, so only the leaves' conversions matter here). */
+static lat__expr *init_value(lat__parser *p, lat__type *t)
+{
+    if (lat__at_punct(p, LAT_P_LBRACE))
+        return init_list(p, t, NULL);
+    lat__expr *e = lat__parse_assign_expr(p);
+    if (e->kind == LAT_E_STRING && is_char_array(t))
+        return e;
+    if (lat__is_scalar(t) || (lat__is_record(t) && lat__is_record(e->type)))
+        return lat__convert_assign(p, e, t, "initializing");
+    return lat__rvalue(p, e);
+}
+
+static lat__field *find_field(lat__record *r, lat__atom *name)
+{
+    for (size_t i = 0; i < r->fields.n; i++)
+        if (r->fields.items[i].name == name)
+            return &r->fields.items[i];
+    return NULL;
+}
+
+static lat__expr *init_list(lat__parser *p, lat__type *t, int64_t *count)
+{
+    lat__tok *open = lat__next(p); /* { */
+    lat__expr *list = lat__expr_new(p, LAT_E_INIT, open->loc);
+    list->type = t;
+    int64_t index = 0, max = 0;
+    size_t field = 0;
+    bool scalar = lat__is_scalar(t);
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RBRACE)) {
+        lat__init_item item = {0};
+        lat__type *et = t->kind == LAT_TY_ARRAY ? t->base : scalar ? t : NULL;
+        lat__designator **tail = &item.desig;
+        bool designated = false;
+        for (;;) {
+            if (lat__at_punct(p, LAT_P_LBRACKET)) {
+                lat__next(p);
+                bool ok;
+                int64_t at = lat__parse_const_int(p, "an array designator", &ok);
+                lat__designator *d = lat__arena_alloc(&p->u->arena, sizeof *d);
+                d->at = at;
+                *tail = d;
+                tail = &d->next;
+                lat__expect(p, LAT_P_RBRACKET, "to close the designator");
+                if (!designated && t->kind == LAT_TY_ARRAY) {
+                    index = at;
+                    et = t->base;
+                } else {
+                    et = et && et->kind == LAT_TY_ARRAY ? et->base : NULL;
+                }
+                designated = true;
+            } else if (lat__at_punct(p, LAT_P_DOT) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT) {
+                lat__next(p);
+                lat__tok *n = lat__next(p);
+                lat__type *rt = designated ? et : t;
+                lat__designator *d = lat__arena_alloc(&p->u->arena, sizeof *d);
+                d->name = n->atom;
+                if (rt && lat__is_record(rt) && rt->rec) {
+                    d->field = find_field(rt->rec, n->atom);
+                    if (!d->field)
+                        lat__error_tok(p, n, "%s has no member named '%s'",
+                                       lat__type_str(p->u, rt, NULL, false), n->atom->name);
+                    else if (!designated)
+                        field = (size_t)(d->field - rt->rec->fields.items);
+                }
+                et = d->field ? d->field->type : NULL;
+                *tail = d;
+                tail = &d->next;
+                designated = true;
+            } else {
+                break;
+            }
+        }
+        if (designated)
+            lat__expect(p, LAT_P_ASSIGN, "after a designator");
+        if (!designated && lat__is_record(t) && t->rec) {
+            et = field < t->rec->fields.n ? t->rec->fields.items[field].type : NULL;
+        }
+        /* Brace elision: a scalar where an aggregate is expected initializes its first
+         * scalar; the emitted C keeps it as written. */
+        if (et && !lat__is_scalar(et) && !lat__at_punct(p, LAT_P_LBRACE) &&
+            !(is_char_array(et) && lat__peek(p)->kind == LAT_TK_STRING))
+            et = NULL;
+        item.value = et ? init_value(p, et) : lat__at_punct(p, LAT_P_LBRACE) ? init_list(p, &lat__ty_void, NULL)
+                                                                              : lat__rvalue(p, lat__parse_assign_expr(p));
+        LAT_PUSH(&p->u->arena, list->items, item);
+        index++;
+        field++;
+        if (index > max)
+            max = index;
+        if (!lat__accept(p, LAT_P_COMMA))
+            break;
+    }
+    lat__expect(p, LAT_P_RBRACE, "to close the initializer");
+    if (count)
+        *count = max;
+    return list;
+}
+
+lat__expr *lat__parse_initializer(lat__parser *p, lat__type **t)
+{
+    lat__type *ty = *t;
+    if (lat__at_punct(p, LAT_P_LBRACE)) {
+        int64_t n = 0;
+        lat__expr *e = init_list(p, ty, &n);
+        if (ty->kind == LAT_TY_ARRAY && ty->count < 0 && !ty->vla) {
+            /* Brace elision in an array of aggregates makes the count smaller than the
+             * items: count scalars per element when the items are not braced. */
+            int64_t elems = n;
+            bool braced = true;
+            for (size_t i = 0; i < e->items.n; i++)
+                if (e->items.items[i].value->kind != LAT_E_INIT && e->items.items[i].desig == NULL)
+                    braced = false;
+            if (!braced && !lat__is_scalar(ty->base) && lat__sizeof(ty->base)) {
+                int64_t per = 0;
+                lat__type *b = ty->base;
+                while (b->kind == LAT_TY_ARRAY)
+                    b = b->base;
+                per = lat__sizeof(b) ? lat__sizeof(ty->base) / lat__sizeof(b) : 1;
+                if (lat__is_record(b) && b->rec)
+                    per = (int64_t)b->rec->fields.n * (lat__sizeof(ty->base) / (lat__sizeof(b) ? lat__sizeof(b) : 1));
+                elems = per > 0 ? (n + per - 1) / per : n;
+            }
+            *t = lat__array_of(p->u, ty->base, elems);
+            e->type = *t;
+        }
+        return e;
+    }
+    lat__expr *e = lat__parse_assign_expr(p);
+    if (e->kind == LAT_E_STRING && is_char_array(ty)) {
+        int64_t n = lat__sizeof(e->type); /* the literal's array, with its NUL */
+        if (ty->count < 0)
+            *t = lat__array_of(p->u, ty->base, n);
+        else if (n - 1 > ty->count)
+            lat__error_at(p->u, e->loc, "a string of %lld characters initializes an array of %lld",
+                          (long long)(n - 1), (long long)ty->count);
+        return e;
+    }
+    if (ty->kind == LAT_TY_ARRAY) {
+        lat__error_at(p->u, e->loc, "an array is initialized by a list in braces");
+        return e;
+    }
+    return lat__convert_assign(p, e, ty, "initializing");
+}
+
+/* ---- declarations ------------------------------------------------------------------------------ */
+
+static void static_assertion(lat__parser *p)
+{
+    lat__tok *kw = lat__next(p);
+    lat__expect(p, LAT_P_LPAREN, "after static_assert");
+    bool ok;
+    int64_t v = lat__parse_const_int(p, "a static assertion", &ok);
+    const char *msg = NULL;
+    if (lat__accept(p, LAT_P_COMMA)) {
+        lat__tok *m = lat__peek(p);
+        if (m->kind == LAT_TK_STRING) {
+            msg = lat__arena_strndup(&p->u->arena, m->text, m->len);
+            while (lat__peek(p)->kind == LAT_TK_STRING)
+                lat__next(p);
+        } else {
+            lat__syntax_error(p, "a message string");
+        }
+    }
+    lat__expect(p, LAT_P_RPAREN, "to close static_assert(");
+    lat__expect(p, LAT_P_SEMI, "after static_assert(...)");
+    if (ok && v == 0)
+        lat__error_tok(p, kw, "static assertion failed%s%s", msg ? ": " : "", msg ? msg : "");
+}
+
+static void note_kernel(lat__parser *p, lat__sym *s)
+{
+    for (size_t i = 0; i < p->tu->kernels.n; i++)
+        if (p->tu->kernels.items[i] == s)
+            return;
+    LAT_PUSH(&p->u->arena, p->tu->kernels, s);
+}
+
+/* A function's declaration: the existing declaration of the same name at file scope is
+ * reused (their types must agree: C++ overloading is not C). */
+static lat__sym *declare_function(lat__parser *p, spec *s, lat__atom *name, lat__loc loc,
+                                  lat__type *t)
+{
+    lat__sym *old = name->sym;
+    if (old && (old->flags & LAT_SF_BUILTIN))
+        old = NULL; /* the program's own wins over a built-in of the same name */
+    if (old && old->depth == 0 && old->kind == LAT_SYM_FUNC) {
+        if (!lat__type_compatible(old->type, t, true)) {
+            lat__unsupported_at(p->u, loc, "function overloading (a second function with this name and other parameters)",
+                                lat__why_cxx);
+            /* A sym of its own, so that the definition is read without a second report. */
+            lat__sym *f = lat__sym_new(p, LAT_SYM_FUNC, name, loc);
+            f->type = t;
+            f->cuda = (uint16_t)s->cuda;
+            return f;
+        }
+        if ((old->cuda ^ s->cuda) & (LAT_CU_GLOBAL | LAT_CU_DEVICE) &&
+            (s->cuda & (LAT_CU_GLOBAL | LAT_CU_DEVICE | LAT_CU_HOST)))
+            if ((old->cuda & LAT_CU_GLOBAL) != (s->cuda & LAT_CU_GLOBAL))
+                lat__error_at(p->u, loc, "'%s' was declared %s__global__ before", name->name,
+                              old->cuda & LAT_CU_GLOBAL ? "" : "without ");
+        old->cuda |= (uint16_t)s->cuda;
+        /* Keep the parameter names of the latest prototype that has them. */
+        old->type = t;
+        return old;
+    }
+    if (old && lat__in_this_scope(p, old) && !(old->flags & LAT_SF_BUILTIN))
+        lat__error_at(p->u, loc, "'%s' redeclared as a different kind of symbol", name->name);
+    lat__sym *f = lat__sym_new(p, LAT_SYM_FUNC, name, loc);
+    f->type = t;
+    f->cuda = (uint16_t)s->cuda;
+    f->storage = (uint8_t)s->storage;
+    if (p->depth > 0) {
+        /* A block-scope prototype names the file-scope function. */
+        f->depth = 0;
+        f->flags |= LAT_SF_FILE_SCOPE;
+    }
+    lat__bind(p, f);
+    return f;
+}
+
+static lat__func *function_definition(lat__parser *p, spec *s, lat__sym *f, lat__loc loc);
+
+static lat__sym *declare_variable(lat__parser *p, spec *s, lat__atom *name, lat__loc loc,
+                                  lat__type *t)
+{
+    lat__sym *old = name ? name->sym : NULL;
+    if (old && (old->flags & LAT_SF_BUILTIN))
+        old = NULL;
+    if (old && lat__in_this_scope(p, old)) {
+        bool linkable = (old->storage == LAT_ST_EXTERN || s->storage == LAT_ST_EXTERN ||
+                         p->depth == 0) && old->kind == LAT_SYM_VAR;
+        if (linkable && lat__type_compatible(old->type, t, false)) {
+            if (old->type->kind == LAT_TY_ARRAY && old->type->count < 0)
+                old->type = t;
+            if (s->storage != LAT_ST_EXTERN)
+                old->storage = (uint8_t)s->storage;
+            return old;
+        }
+        if (old->kind == LAT_SYM_TYPEDEF && s->storage == LAT_ST_TYPEDEF &&
+            lat__type_same(lat__unqualified(p->u, old->type), lat__unqualified(p->u, t)))
+            return old; /* C11 lets a typedef be repeated */
+        lat__error_at(p->u, loc, "redefinition of '%s'", name->name);
+    }
+    lat__sym *v = lat__sym_new(p, s->storage == LAT_ST_TYPEDEF ? LAT_SYM_TYPEDEF : LAT_SYM_VAR,
+                               name, loc);
+    v->type = t;
+    v->storage = (uint8_t)s->storage;
+    v->cuda = (uint16_t)s->cuda;
+    v->align = s->align;
+    lat__bind(p, v);
+    return v;
+}
+
+lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
+{
+    if (fn_out)
+        *fn_out = NULL;
+    lat__tok *first = lat__peek(p);
+    if (lat__tok_kw(first, LAT_KW_STATIC_ASSERT) || lat__tok_kw(first, LAT_KW_STATIC_ASSERT_)) {
+        static_assertion(p);
+        lat__decl_group *g = lat__arena_alloc(&p->u->arena, sizeof *g);
+        g->loc = first->loc;
+        g->static_assert_ = true;
+        return g;
+    }
+    spec s;
+    specifiers(p, &s);
+    if (!s.any) {
+        lat__syntax_error(p, "a declaration");
+        return NULL;
+    }
+    lat__decl_group *g = lat__arena_alloc(&p->u->arena, sizeof *g);
+    g->loc = first->loc;
+    g->base = base_type(p, &s);
+    g->defines = s.defines;
+    if (lat__accept(p, LAT_P_SEMI))
+        return g; /* struct S {...}; or an empty declaration */
+    lat__decl **tail = &g->first;
+    for (bool first_decl = true;; first_decl = false) {
+        lat__atom *name = NULL;
+        lat__loc loc = lat__peek(p)->loc;
+        lat__type *t = declarator(p, g->base, &name, &loc, false);
+        unsigned align = s.align;
+        attributes(p, &s, &align, NULL);
+        if (!name) {
+            if (p->panic)
+                return g;
+            lat__syntax_error(p, "a name in the declaration");
+            return g;
+        }
+        lat__decl *d = lat__arena_alloc(&p->u->arena, sizeof *d);
+        d->loc = loc;
+        if (t->kind == LAT_TY_FUNC && s.storage != LAT_ST_TYPEDEF) {
+            if (s.cuda & (LAT_CU_SHARED | LAT_CU_CONSTANT))
+                lat__error_at(p->u, loc, "a function cannot be __shared__ or __constant__");
+            if ((s.cuda & LAT_CU_GLOBAL) && t->base->kind != LAT_TY_VOID)
+                lat__error_at(p->u, loc, "a __global__ function must return void");
+            if ((s.cuda & LAT_CU_GLOBAL) && t->params.variadic)
+                lat__unsupported_at(p->u, loc, "a variadic __global__ function", "CUDA has none either");
+            if (t->params.n > 256)
+                lat__unsupported_at(p->u, loc, "a function with more than 256 parameters", "a lattice limit");
+            lat__sym *f = declare_function(p, &s, name, loc, t);
+            d->sym = f;
+            if (f->cuda & LAT_CU_GLOBAL)
+                note_kernel(p, f);
+            if (first_decl && lat__at_punct(p, LAT_P_LBRACE)) {
+                if (p->depth > 0) {
+                    lat__error_at(p->u, loc, "a function defined inside another function");
+                    lat__skip_group(p);
+                    return g;
+                }
+                if (f->flags & LAT_SF_DEFINED) {
+                    lat__unsupported_at(p->u, loc, "function overloading (a second definition of a name)",
+                                        "C has one function per name; give each variant its own");
+                }
+                lat__func *fn = function_definition(p, &s, f, loc);
+                if (fn_out)
+                    *fn_out = fn;
+                return NULL;
+            }
+        } else {
+            if (t->kind == LAT_TY_VOID && s.storage != LAT_ST_TYPEDEF) {
+                lat__error_at(p->u, loc, "variable '%s' declared void", name->name);
+                t = &lat__ty_int;
+            }
+            lat__sym *v = declare_variable(p, &s, name, loc, t);
+            if (align > v->align)
+                v->align = align;
+            d->sym = v;
+            v->def = d;
+            if (v->kind == LAT_SYM_VAR) {
+                if (p->depth == 0 && (s.cuda & (LAT_CU_DEVICE | LAT_CU_CONSTANT)) &&
+                    !(s.cuda & LAT_CU_SHARED)) {
+                    bool known = false;
+                    for (size_t i = 0; i < p->tu->globals.n; i++)
+                        known |= p->tu->globals.items[i] == v;
+                    if (!known)
+                        LAT_PUSH(&p->u->arena, p->tu->globals, v);
+                }
+                if (s.cuda & LAT_CU_SHARED) {
+                    LAT_PUSH(&p->u->arena, p->tu->shared, v);
+                    if (p->fn)
+                        LAT_PUSH(&p->u->arena, p->fn->shared, v);
+                    if (s.storage != LAT_ST_EXTERN && !lat__is_complete(t))
+                        lat__error_at(p->u, loc, "__shared__ variable '%s' has an incomplete type",
+                                      name->name);
+                    if (t->kind == LAT_TY_ARRAY && t->vla)
+                        lat__error_at(p->u, loc, "__shared__ array '%s' needs a constant size (or "
+                                                 "extern __shared__ for dynamic shared memory)",
+                                      name->name);
+                } else if (p->fn && v->depth > 0 && s.storage != LAT_ST_EXTERN) {
+                    LAT_PUSH(&p->u->arena, p->fn->locals, v);
+                }
+            }
+            if (lat__accept(p, LAT_P_ASSIGN)) {
+                if (s.storage == LAT_ST_TYPEDEF)
+                    lat__error_at(p->u, loc, "a typedef with an initializer");
+                if (s.cuda & LAT_CU_SHARED)
+                    lat__error_at(p->u, loc, "a __shared__ variable cannot have an initializer "
+                                             "(CUDA allows none)");
+                if (s.storage == LAT_ST_EXTERN && p->depth > 0)
+                    lat__error_at(p->u, loc, "an extern variable with an initializer in a block");
+                lat__type *it = v->type;
+                d->init = lat__parse_initializer(p, &it);
+                if (it != v->type)
+                    v->type = it;
+                v->flags |= LAT_SF_DEFINED;
+            } else if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE)) {
+                lat__unsupported(p, lat__peek(p), "a constructor-style initializer", lat__why_cxx);
+                lat__skip_group(p);
+            }
+            if (v->kind == LAT_SYM_VAR && s.storage != LAT_ST_EXTERN && !lat__is_complete(v->type) &&
+                !(v->flags & LAT_SF_BUILTIN) && !(s.cuda & LAT_CU_SHARED) &&
+                !(v->type->kind == LAT_TY_ARRAY && v->type->vla))
+                lat__error_at(p->u, loc, "variable '%s' has an incomplete type %s", name->name,
+                              lat__type_str(p->u, v->type, NULL, false));
+        }
+        *tail = d;
+        tail = &d->next;
+        if (!lat__accept(p, LAT_P_COMMA))
+            break;
+    }
+    lat__expect(p, LAT_P_SEMI, "after the declaration");
+    return g;
+}
+
+static lat__func *function_definition(lat__parser *p, spec *s, lat__sym *f, lat__loc loc)
+{
+    lat__func *fn = lat__arena_alloc(&p->u->arena, sizeof *fn);
+    fn->sym = f;
+    fn->loc = loc;
+    memcpy(fn->launch_bounds, s->launch_bounds, sizeof fn->launch_bounds);
+    f->fn = fn;
+    f->flags |= LAT_SF_DEFINED;
+    lat__type *t = f->type;
+    fn->nparams = t->params.n;
+    fn->params = t->params.syms;
+    lat__func *outer = p->fn;
+    p->fn = fn;
+    p->gotos.n = 0;
+    lat__scope_open(p);
+    for (int i = 0; i < fn->nparams; i++) {
+        lat__sym *ps = fn->params[i];
+        if (ps->name) {
+            ps->depth = p->depth;
+            ps->flags &= ~(uint32_t)LAT_SF_FILE_SCOPE;
+            lat__bind(p, ps);
+        }
+    }
+    fn->body = lat__parse_compound(p);
+    lat__scope_close(p);
+    fn->end = fn->body ? fn->body->end : loc;
+    /* gotos to labels of this function */
+    for (size_t i = 0; i < p->gotos.n; i++) {
+        lat__stmt *g = p->gotos.items[i];
+        for (size_t k = 0; k < fn->labels.n; k++)
+            if (fn->labels.items[k]->label == g->label)
+                g->target = fn->labels.items[k];
+        if (!g->target)
+            lat__error_at(p->u, g->loc, "label '%s' used but not defined", g->label->name);
+    }
+    p->fn = outer;
+    return fn;
+}
+
+void lat__parse_builtin_decl(lat__parser *p, const lat__builtin *b)
+{
+    /* Parsed at file scope, whatever scope asked, with bindings nobody will undo. */
+    lat__parser sub = *p;
+    sub.depth = 0;
+    sub.bound.items = NULL;
+    sub.bound.n = sub.bound.cap = 0;
+    sub.marks.items = NULL;
+    sub.marks.n = sub.marks.cap = 0;
+    sub.fn = NULL;
+    sub.jumps.n = 0;
+    sub.panic = false;
+    sub.in_builtin = true;
+    sub.in_record = false;
+    lat__toks toks = {0};
+    lat__lex_text(p->u, b->decl, strlen(b->decl), (lat__loc){0, 0, 0}, &toks);
+    sub.toks = toks.items;
+    sub.ntoks = toks.n;
+    sub.pos = 0;
+    sub.pragma_at = NULL;
+    lat__decl_group *g = lat__parse_declaration(&sub, NULL);
+    p->anon = sub.anon;
+    (void)g;
+}

@@ -1,0 +1,1815 @@
+/* The parser's expressions: C's grammar, with each node typed as it is built, implicit
+ * conversions made explicit, and integer constant expressions folded (parse.h). */
+#include "parse.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static lat__expr *unary(lat__parser *p);
+static lat__expr *cast_expr(lat__parser *p);
+static lat__expr *postfix(lat__parser *p, lat__expr *e);
+static lat__type *simple_type_kw(lat__kw kw);
+
+lat__expr *lat__expr_new(lat__parser *p, lat__exprkind kind, lat__loc loc)
+{
+    lat__expr *e = lat__arena_alloc(&p->u->arena, sizeof *e);
+    e->kind = (uint8_t)kind;
+    e->loc = loc;
+    e->type = &lat__ty_int;
+    return e;
+}
+
+static lat__expr *error_expr(lat__parser *p, lat__loc loc)
+{
+    lat__expr *e = lat__expr_new(p, LAT_E_INT, loc);
+    e->flags = LAT_EF_ERROR;
+    e->text = "0";
+    e->len = 1;
+    return e;
+}
+
+static const char *tstr(lat__parser *p, const lat__type *t)
+{
+    return lat__type_str(p->u, t, NULL, false);
+}
+
+/* ---- constants ------------------------------------------------------------------------------ */
+
+/* v as a value of integer type t (truncated, sign-extended). */
+static int64_t wrap(const lat__type *t, uint64_t v)
+{
+    if (t->kind == LAT_TY_BOOL)
+        return v != 0;
+    uint32_t size = lat__sizeof(t);
+    if (size >= 8 || size == 0)
+        return (int64_t)v;
+    unsigned bits = size * 8;
+    uint64_t mask = (1ull << bits) - 1;
+    v &= mask;
+    if (!lat__is_unsigned(t) && (v >> (bits - 1)))
+        v |= ~mask;
+    return (int64_t)v;
+}
+
+static void set_const(lat__expr *e, int64_t v)
+{
+    e->flags |= LAT_EF_CONST;
+    e->ival = wrap(e->type, (uint64_t)v);
+}
+
+static bool is_const(const lat__expr *e)
+{
+    return e && (e->flags & LAT_EF_CONST);
+}
+
+/* A floating constant's value, for folding casts of them (e.g. (int)(N * 1.5)). */
+static bool float_value(const lat__expr *e, double *v)
+{
+    if (e->kind == LAT_E_FLOAT) {
+        *v = e->fval;
+        return true;
+    }
+    if (e->kind == LAT_E_CAST && (e->flags & LAT_EF_CONST) == 0 && lat__is_floating(e->type) && e->a) {
+        if (is_const(e->a) && lat__is_integer(e->a->type)) {
+            *v = lat__is_unsigned(e->a->type) ? (double)(uint64_t)e->a->ival : (double)e->a->ival;
+            return true;
+        }
+        return float_value(e->a, v);
+    }
+    if (e->kind == LAT_E_BINARY && lat__is_floating(e->type)) {
+        double a, b;
+        if (!float_value(e->a, &a) || !float_value(e->b, &b))
+            return false;
+        switch (e->op) {
+        case LAT_P_PLUS: *v = a + b; return true;
+        case LAT_P_MINUS: *v = a - b; return true;
+        case LAT_P_STAR: *v = a * b; return true;
+        case LAT_P_SLASH: *v = a / b; return true;
+        default: return false;
+        }
+    }
+    if (e->kind == LAT_E_UNARY && e->op == LAT_P_MINUS && lat__is_floating(e->type)) {
+        double a;
+        if (!float_value(e->a, &a))
+            return false;
+        *v = -a;
+        return true;
+    }
+    return false;
+}
+
+/* ---- conversions ------------------------------------------------------------------------------ */
+
+lat__expr *lat__cast_to(lat__parser *p, lat__expr *e, lat__type *t, bool implicit)
+{
+    if (lat__type_same(lat__unqualified(p->u, e->type), lat__unqualified(p->u, t)) && implicit)
+        return e;
+    lat__expr *c = lat__expr_new(p, LAT_E_CAST, e->loc);
+    c->a = e;
+    c->to = t;
+    c->type = lat__unqualified(p->u, t);
+    c->flags = (uint16_t)(implicit ? LAT_EF_IMPLICIT : 0) | (e->flags & LAT_EF_ERROR);
+    if (lat__is_integer(t)) {
+        double v;
+        if (is_const(e) && (lat__is_integer(e->type) || e->type->kind == LAT_TY_PTR))
+            set_const(c, e->ival);
+        else if (lat__is_floating(e->type) && float_value(e, &v) && v > -9.2e18 && v < 1.8e19)
+            set_const(c, v < 0 ? (int64_t)v : (int64_t)(uint64_t)v);
+    } else if (t->kind == LAT_TY_PTR && is_const(e) && lat__is_integer(e->type)) {
+        set_const(c, e->ival); /* (void *)0 */
+    }
+    return c;
+}
+
+lat__expr *lat__rvalue(lat__parser *p, lat__expr *e)
+{
+    if (e->type->kind == LAT_TY_ARRAY) {
+        if (e->kind == LAT_E_NAME && e->sym)
+            e->sym->flags |= LAT_SF_ADDRESS_TAKEN;
+        lat__expr *c = lat__expr_new(p, LAT_E_CAST, e->loc);
+        c->a = e;
+        c->type = c->to = lat__pointer_to(p->u, e->type->base);
+        c->flags = LAT_EF_IMPLICIT | (e->flags & LAT_EF_ERROR);
+        return c;
+    }
+    if (e->type->kind == LAT_TY_FUNC) {
+        lat__expr *c = lat__expr_new(p, LAT_E_CAST, e->loc);
+        c->a = e;
+        c->type = c->to = lat__pointer_to(p->u, e->type);
+        c->flags = LAT_EF_IMPLICIT | (e->flags & LAT_EF_ERROR);
+        return c;
+    }
+    return e;
+}
+
+static bool is_null_constant(const lat__expr *e)
+{
+    if (!is_const(e) || e->ival != 0)
+        return false;
+    if (lat__is_integer(e->type))
+        return true;
+    return e->type->kind == LAT_TY_PTR && e->type->base->kind == LAT_TY_VOID;
+}
+
+lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const char *context)
+{
+    e = lat__rvalue(p, e);
+    if (e->flags & LAT_EF_ERROR)
+        return lat__cast_to(p, e, t, true);
+    lat__type *from = e->type;
+    bool ok;
+    if (lat__is_arith(t) && lat__is_arith(from)) {
+        ok = true;
+    } else if (t->kind == LAT_TY_BOOL && from->kind == LAT_TY_PTR) {
+        ok = true;
+    } else if (t->kind == LAT_TY_PTR && from->kind == LAT_TY_PTR) {
+        ok = true;
+        lat__type *a = t->base, *b = from->base;
+        bool void_ptr = a->kind == LAT_TY_VOID || b->kind == LAT_TY_VOID;
+        if (!void_ptr && !lat__type_compatible(a, b, true) && !p->in_builtin) {
+            /* C warns; CUDA (C++) refuses. The two meet at an error. */
+            lat__error_at(p->u, e->loc, "%s %s from %s: incompatible pointer types", context,
+                          tstr(p, t), tstr(p, from));
+        }
+    } else if (t->kind == LAT_TY_PTR && is_null_constant(e)) {
+        ok = true;
+    } else if (lat__is_record(t) && lat__is_record(from)) {
+        ok = t->rec == from->rec;
+    } else if (t->kind == LAT_TY_VOID) {
+        ok = true;
+    } else {
+        ok = false;
+    }
+    if (!ok) {
+        lat__error_at(p->u, e->loc, "%s %s from %s: incompatible types", context, tstr(p, t),
+                      tstr(p, from));
+        e->flags |= LAT_EF_ERROR;
+    }
+    return lat__cast_to(p, e, t, true);
+}
+
+lat__expr *lat__condition(lat__parser *p, lat__expr *e, const char *what)
+{
+    e = lat__rvalue(p, e);
+    if (!lat__is_scalar(e->type) && !(e->flags & LAT_EF_ERROR)) {
+        lat__error_at(p->u, e->loc, "a condition (%s) of type %s, not a number or pointer", what,
+                      tstr(p, e->type));
+        e->flags |= LAT_EF_ERROR;
+    }
+    return e;
+}
+
+/* ---- literals ------------------------------------------------------------------------------ */
+
+static lat__expr *number(lat__parser *p, lat__tok *t)
+{
+    lat__expr *e = lat__expr_new(p, LAT_E_INT, t->loc);
+    /* Digit separators (C++14) are dropped; the emitted spelling has none. */
+    char buf[128];
+    size_t n = 0;
+    for (uint32_t i = 0; i < t->len && n + 1 < sizeof buf; i++)
+        if (t->text[i] != '\'')
+            buf[n++] = t->text[i];
+    buf[n] = '\0';
+    if (n + 1 >= sizeof buf) {
+        lat__error_tok(p, t, "a number too long to read");
+        return error_expr(p, t->loc);
+    }
+    e->text = lat__arena_strndup(&p->u->arena, buf, n);
+    e->len = (uint32_t)n;
+    bool hex = n > 1 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
+    bool bin = n > 1 && buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B');
+    bool is_float = strchr(buf, '.') != NULL || (!hex && (strchr(buf, 'e') || strchr(buf, 'E'))) ||
+                    (hex && (strchr(buf, 'p') || strchr(buf, 'P')));
+    if (is_float) {
+        e->kind = LAT_E_FLOAT;
+        char *end;
+        errno = 0;
+        e->fval = strtod(buf, &end);
+        const char *suffix = end;
+        if ((suffix[0] == 'f' || suffix[0] == 'F') && !suffix[1]) {
+            e->type = &lat__ty_float;
+            e->fval = (float)e->fval;
+        } else if ((suffix[0] == 'l' || suffix[0] == 'L') && !suffix[1]) {
+            e->type = &lat__ty_ldouble;
+        } else if (!suffix[0]) {
+            e->type = &lat__ty_double;
+        } else {
+            lat__error_tok(p, t, "invalid suffix '%s' on a floating constant", suffix);
+            e->type = &lat__ty_double;
+        }
+        return e;
+    }
+    uint64_t v = 0;
+    bool overflow = false;
+    const char *d = buf;
+    int base = 10;
+    if (hex) {
+        base = 16;
+        d += 2;
+    } else if (bin) {
+        base = 2;
+        d += 2;
+    } else if (buf[0] == '0') {
+        base = 8;
+    }
+    const char *digits_start = d;
+    for (; *d; d++) {
+        int digit;
+        char c = *d;
+        if (c >= '0' && c <= '9')
+            digit = c - '0';
+        else if (c >= 'a' && c <= 'f')
+            digit = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F')
+            digit = c - 'A' + 10;
+        else
+            break;
+        if (digit >= base) {
+            if (base == 16 || !(c == 'l' || c == 'L' || c == 'u' || c == 'U'))
+                break;
+            break;
+        }
+        if (v > (UINT64_MAX - (uint64_t)digit) / (uint64_t)base)
+            overflow = true;
+        v = v * (uint64_t)base + (uint64_t)digit;
+    }
+    if (d == digits_start && base != 8) {
+        lat__error_tok(p, t, "invalid number '%s'", buf);
+        return error_expr(p, t->loc);
+    }
+    bool u = false;
+    int l = 0;
+    for (const char *s = d; *s; s++) {
+        if ((*s == 'u' || *s == 'U') && !u)
+            u = true;
+        else if ((*s == 'l' || *s == 'L') && l < 2)
+            l++;
+        else {
+            lat__error_tok(p, t, "invalid suffix '%s' on an integer constant", d);
+            return error_expr(p, t->loc);
+        }
+    }
+    if (overflow)
+        lat__error_tok(p, t, "integer constant '%s' is too large", buf);
+    /* C11 6.4.4.1: the first type that can represent it. */
+    lat__type *ty;
+    bool dec = base == 10;
+    if (!u && l == 0 && v <= INT32_MAX)
+        ty = &lat__ty_int;
+    else if (!dec && !u && l == 0 && v <= UINT32_MAX)
+        ty = &lat__ty_uint;
+    else if (u && l == 0 && v <= UINT32_MAX)
+        ty = &lat__ty_uint;
+    else if (!u && l <= 1 && v <= INT64_MAX)
+        ty = l == 2 ? &lat__ty_llong : &lat__ty_long;
+    else if (!u && l == 2 && v <= INT64_MAX)
+        ty = &lat__ty_llong;
+    else if (u && l <= 1)
+        ty = &lat__ty_ulong;
+    else if (u && l == 2)
+        ty = &lat__ty_ullong;
+    else if (!dec)
+        ty = l == 2 ? &lat__ty_ullong : &lat__ty_ulong;
+    else
+        ty = l == 2 ? &lat__ty_ullong : &lat__ty_ulong; /* gcc: too large for a signed type */
+    e->type = ty;
+    set_const(e, (int64_t)v);
+    return e;
+}
+
+/* Decodes one escape or character at *s (after a backslash when esc); returns its value
+ * and advances. */
+static uint32_t char_value(const char **s, const char *end)
+{
+    const char *c = *s;
+    if (*c != '\\') {
+        *s = c + 1;
+        return (unsigned char)*c;
+    }
+    c++;
+    uint32_t v;
+    switch (c < end ? *c : 0) {
+    case 'n': v = '\n'; c++; break;
+    case 't': v = '\t'; c++; break;
+    case 'r': v = '\r'; c++; break;
+    case 'a': v = 7; c++; break;
+    case 'b': v = 8; c++; break;
+    case 'f': v = 12; c++; break;
+    case 'v': v = 11; c++; break;
+    case 'e': v = 27; c++; break;
+    case 'x':
+        c++;
+        v = 0;
+        while (c < end && ((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f') || (*c >= 'A' && *c <= 'F'))) {
+            v = v * 16 + (uint32_t)(*c <= '9' ? *c - '0' : (*c | 32) - 'a' + 10);
+            c++;
+        }
+        break;
+    case 'u':
+    case 'U': {
+        int k = *c == 'u' ? 4 : 8;
+        c++;
+        v = 0;
+        for (int i = 0; i < k && c < end; i++, c++)
+            v = v * 16 + (uint32_t)(*c <= '9' ? *c - '0' : (*c | 32) - 'a' + 10);
+        break;
+    }
+    default:
+        if (c < end && *c >= '0' && *c <= '7') {
+            v = 0;
+            for (int i = 0; i < 3 && c < end && *c >= '0' && *c <= '7'; i++, c++)
+                v = v * 8 + (uint32_t)(*c - '0');
+        } else {
+            v = c < end ? (unsigned char)*c : 0;
+            c++;
+        }
+    }
+    *s = c;
+    return v;
+}
+
+static lat__expr *char_constant(lat__parser *p, lat__tok *t)
+{
+    lat__expr *e = lat__expr_new(p, LAT_E_INT, t->loc);
+    e->text = lat__arena_strndup(&p->u->arena, t->text, t->len);
+    e->len = t->len;
+    const char *s = t->text, *end = t->text + t->len;
+    lat__type *ty = &lat__ty_int;
+    bool narrow = true;
+    if (*s == 'L' || *s == 'U') {
+        ty = *s == 'U' ? &lat__ty_uint : &lat__ty_int;
+        narrow = false;
+        s++;
+    } else if (*s == 'u') {
+        s++;
+        if (*s == '8') {
+            s++;
+            ty = &lat__ty_uchar;
+        } else {
+            ty = &lat__ty_ushort;
+            narrow = false;
+        }
+    }
+    if (end - s < 3 || end[-1] != '\'') {
+        lat__error_tok(p, t, "an unterminated or empty character constant");
+        return error_expr(p, t->loc);
+    }
+    s++;
+    end--;
+    int64_t v = 0;
+    int n = 0;
+    while (s < end) {
+        uint32_t c = char_value(&s, end);
+        v = narrow ? (v << 8) | (c & 0xff) : c;
+        n++;
+    }
+    if (narrow && n == 1)
+        v = (signed char)v; /* plain char is signed */
+    e->type = ty;
+    set_const(e, v);
+    return e;
+}
+
+static lat__expr *string_literal(lat__parser *p)
+{
+    lat__tok *first = lat__peek(p);
+    size_t total = 0, spell = 0;
+    bool wide = false;
+    for (size_t k = 0; lat__peek_at(p, k)->kind == LAT_TK_STRING; k++) {
+        lat__tok *t = lat__peek_at(p, k);
+        spell += t->len + 1;
+        if (t->text[0] == 'L' || t->text[0] == 'U' || (t->text[0] == 'u' && t->text[1] != '8'))
+            wide = true;
+    }
+    char *text = lat__arena_alloc(&p->u->arena, spell + 1);
+    size_t at = 0;
+    while (lat__peek(p)->kind == LAT_TK_STRING) {
+        lat__tok *t = lat__next(p);
+        if (at)
+            text[at++] = ' ';
+        memcpy(text + at, t->text, t->len);
+        at += t->len;
+        const char *s = memchr(t->text, '"', t->len), *end = t->text + t->len;
+        if (!s || end - s < 2 || end[-1] != '"') {
+            lat__error_tok(p, t, "missing terminating '\"'");
+            continue;
+        }
+        s++;
+        end--;
+        while (s < end) {
+            char_value(&s, end);
+            total++;
+        }
+    }
+    text[at] = '\0';
+    lat__expr *e = lat__expr_new(p, LAT_E_STRING, first->loc);
+    e->text = text;
+    e->len = (uint32_t)at;
+    e->type = lat__array_of(p->u, wide ? &lat__ty_int : &lat__ty_char, (int64_t)total + 1);
+    e->flags |= LAT_EF_LVALUE;
+    return e;
+}
+
+/* ---- names --------------------------------------------------------------------------------- */
+
+static const char why_warp_old[] =
+    "the warp intrinsics without _sync, removed in CUDA 9 for Volta and later; use the _sync form";
+
+/* Names outside the dialect that no declaration provides: a clear reason each. */
+static const char *unsupported_name(const lat__atom *a)
+{
+    static const struct {
+        const char *name, *why;
+    } names[] = {
+        {"__shfl", why_warp_old},     {"__shfl_up", why_warp_old}, {"__shfl_down", why_warp_old},
+        {"__shfl_xor", why_warp_old}, {"__ballot", why_warp_old},  {"__any", why_warp_old},
+        {"__all", why_warp_old},      {"__uni_sync", "warp-level intrinsics"},
+        {"tex1D", "textures"},        {"tex2D", "textures"},       {"tex3D", "textures"},
+        {"tex1Dfetch", "textures"},   {"tex1DLayered", "textures"}, {"tex2DLayered", "textures"},
+        {"texCubemap", "textures"},   {"surf1Dread", "surfaces"},  {"surf2Dread", "surfaces"},
+        {"surf1Dwrite", "surfaces"},  {"surf2Dwrite", "surfaces"}, {"surf3Dread", "surfaces"},
+        {"surf3Dwrite", "surfaces"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i].name, a->name) == 0)
+            return names[i].why;
+    return NULL;
+}
+
+static lat__expr *name_expr(lat__parser *p, lat__tok *t)
+{
+    const char *why = unsupported_name(t->atom);
+    lat__sym *s = why ? NULL : lat__lookup(p, t->atom);
+    if (!s) {
+        if (why) {
+            char what[80];
+            snprintf(what, sizeof what, "'%s'", t->atom->name);
+            lat__unsupported(p, t, what, why);
+        } else {
+            lat__error_tok(p, t, "'%s' undeclared%s", t->atom->name,
+                           lat__at_punct(p, LAT_P_LPAREN) ? " (no function or built-in of this name)" : "");
+        }
+        if (p->fn)
+            p->fn->has_error = true;
+        /* Declare it as an int where it was used, so that it is reported once. */
+        lat__sym *d = lat__sym_new(p, LAT_SYM_VAR, t->atom, t->loc);
+        d->type = &lat__ty_int;
+        lat__bind(p, d);
+        return error_expr(p, t->loc);
+    }
+    lat__expr *e = lat__expr_new(p, LAT_E_NAME, t->loc);
+    e->sym = s;
+    s->flags |= LAT_SF_USED;
+    switch (s->kind) {
+    case LAT_SYM_VAR:
+        e->type = s->type;
+        e->flags |= LAT_EF_LVALUE;
+        break;
+    case LAT_SYM_FUNC:
+        e->type = s->type;
+        break;
+    case LAT_SYM_ENUM_CONST:
+        e->type = s->type;
+        set_const(e, s->value);
+        break;
+    case LAT_SYM_BUILTIN:
+        e->type = &lat__ty_void; /* typed at its call */
+        if (!lat__at_punct(p, LAT_P_LPAREN)) {
+            lat__error_tok(p, t, "'%s' is a built-in function: call it", t->atom->name);
+            e->flags |= LAT_EF_ERROR;
+        }
+        break;
+    case LAT_SYM_TYPEDEF:
+    default:
+        lat__error_tok(p, t, "'%s' is a type, not a value", t->atom->name);
+        return error_expr(p, t->loc);
+    }
+    return e;
+}
+
+/* ---- operators ------------------------------------------------------------------------------ */
+
+static void mark_modified(lat__expr *e)
+{
+    while (e && (e->kind == LAT_E_CAST && (e->flags & LAT_EF_IMPLICIT)))
+        e = e->a;
+    if (e && e->kind == LAT_E_NAME && e->sym)
+        e->sym->flags |= LAT_SF_MODIFIED;
+}
+
+static bool check_modifiable(lat__parser *p, lat__expr *e, const char *what)
+{
+    if (e->flags & LAT_EF_ERROR)
+        return false;
+    if (!(e->flags & LAT_EF_LVALUE)) {
+        lat__error_at(p->u, e->loc, "the operand of %s is not something that can be assigned", what);
+        return false;
+    }
+    if (e->type->kind == LAT_TY_ARRAY) {
+        lat__error_at(p->u, e->loc, "an array cannot be assigned (%s)", what);
+        return false;
+    }
+    if (e->type->quals & LAT_Q_CONST) {
+        lat__error_at(p->u, e->loc, "%s of a read-only %s", what,
+                      e->kind == LAT_E_NAME && e->sym ? lat__arena_printf(&p->u->arena, "variable '%s'", e->sym->name->name)
+                                                      : "location");
+        return false;
+    }
+    mark_modified(e);
+    return true;
+}
+
+static lat__expr *binary_node(lat__parser *p, lat__punct op, lat__expr *a, lat__expr *b, lat__type *t,
+                              lat__loc loc)
+{
+    lat__expr *e = lat__expr_new(p, LAT_E_BINARY, loc);
+    e->op = (uint8_t)op;
+    e->a = a;
+    e->b = b;
+    e->type = t;
+    e->flags |= (a->flags | b->flags) & LAT_EF_ERROR;
+    return e;
+}
+
+/* Folds an integer binary operation of constants (e->type is integer). */
+static void fold_binary(lat__expr *e)
+{
+    lat__expr *a = e->a, *b = e->b;
+    if (!is_const(a) || !is_const(b) || !lat__is_integer(e->type))
+        return;
+    /* Comparisons and logic give int but work in the operands' common type. */
+    lat__type *ot = a->type;
+    bool uns = lat__is_unsigned(ot) || (b && lat__is_unsigned(b->type) && lat__sizeof(b->type) >= lat__sizeof(ot));
+    uint64_t x = (uint64_t)a->ival, y = (uint64_t)b->ival;
+    int64_t sx = a->ival, sy = b->ival;
+    int64_t r;
+    switch (e->op) {
+    case LAT_P_PLUS: r = (int64_t)(x + y); break;
+    case LAT_P_MINUS: r = (int64_t)(x - y); break;
+    case LAT_P_STAR: r = (int64_t)(x * y); break;
+    case LAT_P_SLASH:
+    case LAT_P_PERCENT:
+        if (y == 0 || (!uns && sx == INT64_MIN && sy == -1))
+            return;
+        if (e->op == LAT_P_SLASH)
+            r = uns ? (int64_t)(x / y) : sx / sy;
+        else
+            r = uns ? (int64_t)(x % y) : sx % sy;
+        break;
+    case LAT_P_SHL:
+        if (y >= 64)
+            return;
+        r = (int64_t)(x << y);
+        break;
+    case LAT_P_SHR:
+        if (y >= 64)
+            return;
+        r = lat__is_unsigned(e->type) ? (int64_t)(x >> y) : sx >> y;
+        break;
+    case LAT_P_LT: r = uns ? x < y : sx < sy; break;
+    case LAT_P_GT: r = uns ? x > y : sx > sy; break;
+    case LAT_P_LE: r = uns ? x <= y : sx <= sy; break;
+    case LAT_P_GE: r = uns ? x >= y : sx >= sy; break;
+    case LAT_P_EQ: r = x == y; break;
+    case LAT_P_NE: r = x != y; break;
+    case LAT_P_AMP: r = (int64_t)(x & y); break;
+    case LAT_P_CARET: r = (int64_t)(x ^ y); break;
+    case LAT_P_PIPE: r = (int64_t)(x | y); break;
+    case LAT_P_ANDAND: r = x && y; break;
+    case LAT_P_OROR: r = x || y; break;
+    case LAT_P_COMMA: r = sy; break;
+    default: return;
+    }
+    set_const(e, r);
+}
+
+static lat__expr *arith_operands(lat__parser *p, lat__expr **a, lat__expr **b, lat__type **common)
+{
+    lat__type *t = lat__usual_arith((*a)->type, (*b)->type);
+    *a = lat__cast_to(p, *a, t, true);
+    *b = lat__cast_to(p, *b, t, true);
+    *common = t;
+    return NULL;
+}
+
+static lat__expr *binary(lat__parser *p, lat__punct op, lat__expr *a, lat__expr *b, lat__loc loc)
+{
+    a = lat__rvalue(p, a);
+    b = lat__rvalue(p, b);
+    lat__type *ta = a->type, *tb = b->type;
+    lat__type *t = NULL;
+    bool err = (a->flags | b->flags) & LAT_EF_ERROR;
+    switch (op) {
+    case LAT_P_STAR:
+    case LAT_P_SLASH:
+        if (lat__is_arith(ta) && lat__is_arith(tb)) {
+            arith_operands(p, &a, &b, &t);
+            break;
+        }
+        goto bad;
+    case LAT_P_PERCENT:
+    case LAT_P_AMP:
+    case LAT_P_CARET:
+    case LAT_P_PIPE:
+        if (lat__is_integer(ta) && lat__is_integer(tb)) {
+            arith_operands(p, &a, &b, &t);
+            break;
+        }
+        goto bad;
+    case LAT_P_SHL:
+    case LAT_P_SHR:
+        if (lat__is_integer(ta) && lat__is_integer(tb)) {
+            t = lat__promote(ta);
+            a = lat__cast_to(p, a, t, true);
+            b = lat__cast_to(p, b, lat__promote(tb), true);
+            break;
+        }
+        goto bad;
+    case LAT_P_PLUS:
+        if (lat__is_arith(ta) && lat__is_arith(tb)) {
+            arith_operands(p, &a, &b, &t);
+            break;
+        }
+        if (ta->kind == LAT_TY_PTR && lat__is_integer(tb)) {
+            t = ta;
+            break;
+        }
+        if (lat__is_integer(ta) && tb->kind == LAT_TY_PTR) {
+            t = tb;
+            break;
+        }
+        goto bad;
+    case LAT_P_MINUS:
+        if (lat__is_arith(ta) && lat__is_arith(tb)) {
+            arith_operands(p, &a, &b, &t);
+            break;
+        }
+        if (ta->kind == LAT_TY_PTR && lat__is_integer(tb)) {
+            t = ta;
+            break;
+        }
+        if (ta->kind == LAT_TY_PTR && tb->kind == LAT_TY_PTR) {
+            if (!lat__type_compatible(ta->base, tb->base, true))
+                lat__error_at(p->u, loc, "subtracting pointers to different types (%s and %s)",
+                              tstr(p, ta), tstr(p, tb));
+            t = &lat__ty_long;
+            break;
+        }
+        goto bad;
+    case LAT_P_LT:
+    case LAT_P_GT:
+    case LAT_P_LE:
+    case LAT_P_GE:
+    case LAT_P_EQ:
+    case LAT_P_NE:
+        if (lat__is_arith(ta) && lat__is_arith(tb)) {
+            lat__type *c;
+            arith_operands(p, &a, &b, &c);
+            t = &lat__ty_int;
+            break;
+        }
+        if ((ta->kind == LAT_TY_PTR || is_null_constant(a)) && (tb->kind == LAT_TY_PTR || is_null_constant(b))) {
+            t = &lat__ty_int;
+            break;
+        }
+        if ((ta->kind == LAT_TY_PTR && lat__is_integer(tb)) || (tb->kind == LAT_TY_PTR && lat__is_integer(ta))) {
+            t = &lat__ty_int; /* C allows it with a warning */
+            break;
+        }
+        goto bad;
+    case LAT_P_ANDAND:
+    case LAT_P_OROR:
+        if (lat__is_scalar(ta) && lat__is_scalar(tb)) {
+            t = &lat__ty_int;
+            break;
+        }
+        goto bad;
+    case LAT_P_COMMA:
+        t = tb;
+        break;
+    default:
+    bad:
+        if (!err)
+            lat__error_at(p->u, loc, "invalid operands to '%s' (%s and %s)", lat__punct_spelling(op),
+                          tstr(p, ta), tstr(p, tb));
+        t = &lat__ty_int;
+        err = true;
+    }
+    lat__expr *e = binary_node(p, op, a, b, t, loc);
+    if (err)
+        e->flags |= LAT_EF_ERROR;
+    else
+        fold_binary(e);
+    if (op == LAT_P_COMMA && !(b->flags & LAT_EF_CONST))
+        e->flags &= (uint16_t)~LAT_EF_CONST;
+    return e;
+}
+
+static int precedence(const lat__tok *t)
+{
+    if (t->kind != LAT_TK_PUNCT)
+        return -1;
+    switch (t->punct) {
+    case LAT_P_STAR: case LAT_P_SLASH: case LAT_P_PERCENT: return 10;
+    case LAT_P_PLUS: case LAT_P_MINUS: return 9;
+    case LAT_P_SHL: case LAT_P_SHR: return 8;
+    case LAT_P_LT: case LAT_P_GT: case LAT_P_LE: case LAT_P_GE: return 7;
+    case LAT_P_EQ: case LAT_P_NE: return 6;
+    case LAT_P_AMP: return 5;
+    case LAT_P_CARET: return 4;
+    case LAT_P_PIPE: return 3;
+    case LAT_P_ANDAND: return 2;
+    case LAT_P_OROR: return 1;
+    default: return -1;
+    }
+}
+
+static lat__expr *binary_expr(lat__parser *p, int min_prec)
+{
+    lat__expr *lhs = cast_expr(p);
+    for (;;) {
+        lat__tok *t = lat__peek(p);
+        int prec = precedence(t);
+        if (prec < min_prec || prec < 0)
+            return lhs;
+        lat__next(p);
+        lat__expr *rhs = binary_expr(p, prec + 1);
+        lhs = binary(p, (lat__punct)t->punct, lhs, rhs, t->loc);
+    }
+}
+
+static lat__expr *conditional(lat__parser *p, lat__expr *c, lat__tok *q)
+{
+    c = lat__condition(p, c, "?:");
+    lat__expr *a = NULL;
+    if (!lat__at_punct(p, LAT_P_COLON))
+        a = lat__rvalue(p, lat__parse_expr(p));
+    lat__expect(p, LAT_P_COLON, "in ?:");
+    lat__expr *b = lat__rvalue(p, lat__parse_cond_expr(p));
+    lat__expr *e = lat__expr_new(p, LAT_E_COND, q->loc);
+    lat__expr *x = a ? a : c;
+    lat__type *ta = x->type, *tb = b->type;
+    lat__type *t;
+    if (lat__is_arith(ta) && lat__is_arith(tb)) {
+        t = lat__usual_arith(ta, tb);
+        x = lat__cast_to(p, x, t, true);
+        b = lat__cast_to(p, b, t, true);
+        if (a)
+            a = x;
+    } else if (ta->kind == LAT_TY_VOID || tb->kind == LAT_TY_VOID) {
+        t = &lat__ty_void;
+    } else if (ta->kind == LAT_TY_PTR && (tb->kind == LAT_TY_PTR || is_null_constant(b))) {
+        t = ta->base->kind == LAT_TY_VOID && tb->kind == LAT_TY_PTR ? tb : ta;
+    } else if (tb->kind == LAT_TY_PTR && is_null_constant(x)) {
+        t = tb;
+    } else if (lat__is_record(ta) && lat__is_record(tb) && ta->rec == tb->rec) {
+        t = lat__unqualified(p->u, ta);
+    } else {
+        if (!((x->flags | b->flags) & LAT_EF_ERROR))
+            lat__error_at(p->u, q->loc, "the two results of ?: have incompatible types (%s and %s)",
+                          tstr(p, ta), tstr(p, tb));
+        t = ta;
+        e->flags |= LAT_EF_ERROR;
+    }
+    e->a = c;
+    e->b = a;
+    e->c = b;
+    e->type = t;
+    e->flags |= (c->flags | b->flags | (a ? a->flags : 0)) & LAT_EF_ERROR;
+    if (is_const(c) && is_const(b) && (!a || is_const(a)) && lat__is_integer(t))
+        set_const(e, c->ival ? (a ? a->ival : c->ival) : b->ival);
+    return e;
+}
+
+lat__expr *lat__parse_cond_expr(lat__parser *p)
+{
+    lat__expr *c = binary_expr(p, 1);
+    if (!lat__at_punct(p, LAT_P_QUESTION))
+        return c;
+    lat__tok *q = lat__next(p);
+    return conditional(p, c, q);
+}
+
+static bool is_assign_op(const lat__tok *t)
+{
+    if (t->kind != LAT_TK_PUNCT)
+        return false;
+    switch (t->punct) {
+    case LAT_P_ASSIGN: case LAT_P_MUL_ASSIGN: case LAT_P_DIV_ASSIGN: case LAT_P_MOD_ASSIGN:
+    case LAT_P_ADD_ASSIGN: case LAT_P_SUB_ASSIGN: case LAT_P_SHL_ASSIGN: case LAT_P_SHR_ASSIGN:
+    case LAT_P_AND_ASSIGN: case LAT_P_XOR_ASSIGN: case LAT_P_OR_ASSIGN:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static lat__punct compound_op(lat__punct op)
+{
+    switch (op) {
+    case LAT_P_MUL_ASSIGN: return LAT_P_STAR;
+    case LAT_P_DIV_ASSIGN: return LAT_P_SLASH;
+    case LAT_P_MOD_ASSIGN: return LAT_P_PERCENT;
+    case LAT_P_ADD_ASSIGN: return LAT_P_PLUS;
+    case LAT_P_SUB_ASSIGN: return LAT_P_MINUS;
+    case LAT_P_SHL_ASSIGN: return LAT_P_SHL;
+    case LAT_P_SHR_ASSIGN: return LAT_P_SHR;
+    case LAT_P_AND_ASSIGN: return LAT_P_AMP;
+    case LAT_P_XOR_ASSIGN: return LAT_P_CARET;
+    case LAT_P_OR_ASSIGN: return LAT_P_PIPE;
+    default: return LAT_P_NONE;
+    }
+}
+
+lat__expr *lat__parse_assign_expr(lat__parser *p)
+{
+    lat__expr *lhs = lat__parse_cond_expr(p);
+    lat__tok *t = lat__peek(p);
+    if (!is_assign_op(t))
+        return lhs;
+    lat__next(p);
+    lat__expr *rhs = lat__parse_assign_expr(p);
+    lat__expr *e = lat__expr_new(p, LAT_E_ASSIGN, t->loc);
+    e->op = t->punct;
+    e->type = lat__unqualified(p->u, lhs->type);
+    e->a = lhs;
+    e->flags |= (lhs->flags | rhs->flags) & LAT_EF_ERROR;
+    if (!check_modifiable(p, lhs, t->punct == LAT_P_ASSIGN ? "an assignment" : "a compound assignment")) {
+        e->flags |= LAT_EF_ERROR;
+        e->b = lat__rvalue(p, rhs);
+        return e;
+    }
+    if (t->punct == LAT_P_ASSIGN) {
+        e->b = lat__convert_assign(p, rhs, lhs->type, "assigning to");
+        return e;
+    }
+    /* a op= b: checked as a op b, whose result converts back to a's type. The right operand
+     * keeps its own type here; the operation's type is what C computes in. */
+    lat__punct op = compound_op((lat__punct)t->punct);
+    lat__expr *probe = binary(p, op, lhs, rhs, t->loc);
+    rhs = lat__rvalue(p, rhs);
+    if (lat__is_arith(lhs->type) && lat__is_arith(rhs->type) && op != LAT_P_SHL && op != LAT_P_SHR) {
+        lat__type *common = lat__usual_arith(lhs->type, rhs->type);
+        rhs = lat__cast_to(p, rhs, common, true);
+    } else if (lat__is_integer(rhs->type) && (op == LAT_P_SHL || op == LAT_P_SHR)) {
+        rhs = lat__cast_to(p, rhs, lat__promote(rhs->type), true);
+    }
+    e->b = rhs;
+    e->flags |= probe->flags & LAT_EF_ERROR;
+    return e;
+}
+
+lat__expr *lat__parse_expr(lat__parser *p)
+{
+    lat__expr *e = lat__parse_assign_expr(p);
+    while (lat__at_punct(p, LAT_P_COMMA)) {
+        lat__tok *t = lat__next(p);
+        lat__expr *r = lat__parse_assign_expr(p);
+        e = binary(p, LAT_P_COMMA, e, r, t->loc);
+        e->flags &= (uint16_t)~LAT_EF_CONST; /* not a constant expression in C */
+    }
+    return e;
+}
+
+int64_t lat__parse_const_int(lat__parser *p, const char *what, bool *ok)
+{
+    lat__expr *e = lat__parse_cond_expr(p);
+    *ok = false;
+    if (e->flags & LAT_EF_ERROR)
+        return 0;
+    if (!is_const(e) || !lat__is_integer(e->type)) {
+        lat__error_at(p->u, e->loc, "%s must be an integer constant", what);
+        return 0;
+    }
+    *ok = true;
+    return e->ival;
+}
+
+/* ---- unary ------------------------------------------------------------------------------ */
+
+static lat__expr *unary_node(lat__parser *p, lat__punct op, lat__expr *a, lat__type *t, lat__loc loc)
+{
+    lat__expr *e = lat__expr_new(p, LAT_E_UNARY, loc);
+    e->op = (uint8_t)op;
+    e->a = a;
+    e->type = t;
+    e->flags |= a->flags & LAT_EF_ERROR;
+    return e;
+}
+
+static lat__expr *sizeof_expr(lat__parser *p, lat__tok *kw, bool align)
+{
+    lat__expr *e = lat__expr_new(p, align ? LAT_E_ALIGNOF : LAT_E_SIZEOF, kw->loc);
+    e->type = &lat__ty_ulong;
+    lat__type *t;
+    if (lat__at_punct(p, LAT_P_LPAREN)) {
+        size_t save = p->pos;
+        lat__next(p);
+        if (lat__starts_declaration(p) && !(lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw &&
+                                            lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN) &&
+                                            !lat__declarator_follows(p))) {
+            t = lat__parse_type_name(p);
+            lat__expect(p, LAT_P_RPAREN, "to close sizeof(");
+            if (lat__at_punct(p, LAT_P_LBRACE)) {
+                /* sizeof (T){...}: a compound literal */
+                p->pos = save;
+                lat__expr *a = unary(p);
+                e->a = a;
+                t = a->type;
+            } else {
+                e->to = t;
+            }
+        } else {
+            p->pos = save;
+            lat__expr *a = unary(p);
+            e->a = a;
+            t = a->type;
+        }
+    } else {
+        lat__expr *a = unary(p);
+        e->a = a;
+        t = a->type;
+    }
+    if (!t) {
+        e->flags |= LAT_EF_ERROR;
+        return e;
+    }
+    if (t->kind == LAT_TY_FUNC || (!lat__is_complete(t) && !(t->kind == LAT_TY_ARRAY && t->vla))) {
+        if (!(e->a && (e->a->flags & LAT_EF_ERROR)))
+            lat__error_tok(p, kw, "%s of an incomplete type (%s)", align ? "_Alignof" : "sizeof", tstr(p, t));
+        e->flags |= LAT_EF_ERROR;
+        return e;
+    }
+    if (t->kind == LAT_TY_ARRAY && t->vla)
+        return e; /* evaluated at run time */
+    set_const(e, align ? (int64_t)lat__alignof(t) : (int64_t)lat__sizeof(t));
+    return e;
+}
+
+static lat__expr *unary(lat__parser *p)
+{
+    lat__tok *t = lat__peek(p);
+    if (t->kind == LAT_TK_PUNCT) {
+        switch (t->punct) {
+        case LAT_P_INC:
+        case LAT_P_DEC: {
+            lat__next(p);
+            lat__expr *a = unary(p);
+            check_modifiable(p, a, t->punct == LAT_P_INC ? "++" : "--");
+            if (!lat__is_scalar(a->type) && !(a->flags & LAT_EF_ERROR))
+                lat__error_at(p->u, t->loc, "%s of %s", t->punct == LAT_P_INC ? "++" : "--", tstr(p, a->type));
+            return unary_node(p, (lat__punct)t->punct, a, lat__unqualified(p->u, a->type), t->loc);
+        }
+        case LAT_P_AMP: {
+            lat__next(p);
+            lat__expr *a = cast_expr(p);
+            if (a->flags & LAT_EF_ERROR)
+                return unary_node(p, LAT_P_AMP, a, lat__pointer_to(p->u, a->type), t->loc);
+            if (a->kind == LAT_E_NAME && a->sym && a->sym->kind == LAT_SYM_FUNC) {
+                if (a->sym->cuda & (LAT_CU_DEVICE | LAT_CU_GLOBAL))
+                    lat__unsupported(p, t, "taking the address of a __device__ function",
+                                     "device function pointers");
+            } else if (!(a->flags & LAT_EF_LVALUE)) {
+                lat__error_tok(p, t, "'&' of something that is not an lvalue");
+            }
+            if (a->kind == LAT_E_NAME && a->sym)
+                a->sym->flags |= LAT_SF_ADDRESS_TAKEN;
+            lat__expr *e = unary_node(p, LAT_P_AMP, a, lat__pointer_to(p->u, a->type), t->loc);
+            return e;
+        }
+        case LAT_P_STAR: {
+            lat__next(p);
+            lat__expr *a = lat__rvalue(p, cast_expr(p));
+            if (a->type->kind != LAT_TY_PTR) {
+                if (!(a->flags & LAT_EF_ERROR))
+                    lat__error_tok(p, t, "'*' of %s, not a pointer", tstr(p, a->type));
+                lat__expr *e = unary_node(p, LAT_P_STAR, a, &lat__ty_int, t->loc);
+                e->flags |= LAT_EF_ERROR | LAT_EF_LVALUE;
+                return e;
+            }
+            lat__expr *e = unary_node(p, LAT_P_STAR, a, a->type->base, t->loc);
+            if (a->type->base->kind != LAT_TY_FUNC)
+                e->flags |= LAT_EF_LVALUE;
+            if (a->type->base->kind == LAT_TY_VOID && !(a->flags & LAT_EF_ERROR))
+                lat__error_tok(p, t, "'*' of a void pointer");
+            return e;
+        }
+        case LAT_P_PLUS:
+        case LAT_P_MINUS:
+        case LAT_P_TILDE:
+        case LAT_P_BANG: {
+            lat__next(p);
+            lat__expr *a = lat__rvalue(p, cast_expr(p));
+            lat__type *ty;
+            bool ok;
+            if (t->punct == LAT_P_BANG) {
+                ok = lat__is_scalar(a->type);
+                ty = &lat__ty_int;
+            } else if (t->punct == LAT_P_TILDE) {
+                ok = lat__is_integer(a->type);
+                ty = lat__promote(a->type);
+            } else {
+                ok = lat__is_arith(a->type);
+                ty = lat__promote(a->type);
+            }
+            if (!ok && !(a->flags & LAT_EF_ERROR))
+                lat__error_tok(p, t, "invalid operand to unary '%s' (%s)", lat__punct_spelling((lat__punct)t->punct),
+                               tstr(p, a->type));
+            if (ok && t->punct != LAT_P_BANG)
+                a = lat__cast_to(p, a, ty, true);
+            lat__expr *e = unary_node(p, (lat__punct)t->punct, a, ty, t->loc);
+            if (!ok)
+                e->flags |= LAT_EF_ERROR;
+            else if (is_const(a) && lat__is_integer(ty))
+                set_const(e, t->punct == LAT_P_MINUS ? (int64_t)(0 - (uint64_t)a->ival)
+                             : t->punct == LAT_P_TILDE ? ~a->ival
+                             : t->punct == LAT_P_BANG ? !a->ival : a->ival);
+            else if (is_const(a) && t->punct == LAT_P_BANG)
+                set_const(e, !a->ival);
+            return e;
+        }
+        case LAT_P_ANDAND:
+            lat__unsupported(p, t, "'&&label' (labels as values)", "computed goto");
+            lat__next(p);
+            lat__next(p);
+            return error_expr(p, t->loc);
+        case LAT_P_SCOPE:
+            lat__unsupported(p, t, "the scope operator '::'", lat__why_cxx);
+            lat__next(p);
+            return unary(p);
+        default:
+            break;
+        }
+    }
+    if (t->kind == LAT_TK_IDENT) {
+        switch (t->atom->kw) {
+        case LAT_KW_SIZEOF:
+            lat__next(p);
+            if (lat__at_punct(p, LAT_P_ELLIPSIS)) {
+                lat__unsupported(p, t, "'sizeof...'", lat__why_cxx);
+                lat__next(p);
+                if (lat__at_punct(p, LAT_P_LPAREN))
+                    lat__skip_group(p);
+                return error_expr(p, t->loc);
+            }
+            return sizeof_expr(p, t, false);
+        case LAT_KW_ALIGNOF:
+        case LAT_KW_ALIGNOF_:
+        case LAT_KW_ALIGNOF2:
+        case LAT_KW_ALIGNOF3:
+            lat__next(p);
+            return sizeof_expr(p, t, true);
+        case LAT_KW_EXTENSION:
+            lat__next(p);
+            return cast_expr(p);
+        case LAT_KW_NEW:
+        case LAT_KW_DELETE:
+        case LAT_KW_THROW: {
+            char what[32];
+            snprintf(what, sizeof what, "'%s'", t->atom->name);
+            lat__unsupported(p, t, what, lat__why_cxx);
+            lat__next(p);
+            p->panic = true;
+            return error_expr(p, t->loc);
+        }
+        default:
+            break;
+        }
+    }
+    lat__expr *e = NULL;
+    return postfix(p, e);
+}
+
+/* (T)x, (T){...}, ({...}) or (expr). */
+static lat__expr *paren_or_cast(lat__parser *p)
+{
+    lat__tok *open = lat__peek(p);
+    lat__next(p);
+    if (lat__at_punct(p, LAT_P_LBRACE)) {
+        lat__expr *e = lat__expr_new(p, LAT_E_STMT, open->loc);
+        e->stmt = lat__parse_compound(p);
+        lat__expect(p, LAT_P_RPAREN, "to close ({ ... })");
+        e->type = &lat__ty_void;
+        lat__stmt *b = e->stmt;
+        if (b->items.n && b->items.items[b->items.n - 1]->kind == LAT_S_EXPR)
+            e->type = lat__rvalue(p, b->items.items[b->items.n - 1]->e)->type;
+        return e;
+    }
+    bool type_follows = lat__starts_declaration(p);
+    if (type_follows && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN) &&
+        (lat__peek(p)->kind == LAT_TK_IDENT && (!lat__peek(p)->atom->kw || simple_type_kw((lat__kw)lat__peek(p)->atom->kw)))) {
+        /* (T(x) + 1) is an expression with a functional cast; (T(*)[4])x and (T())x are
+         * casts to a type whose declarator starts with a parenthesis. */
+        lat__tok *t2 = lat__peek_at(p, 2);
+        bool abstract = lat__tok_is_punct(t2, LAT_P_STAR) || lat__tok_is_punct(t2, LAT_P_AMP) ||
+                        lat__tok_is_punct(t2, LAT_P_RPAREN) || lat__tok_is_punct(t2, LAT_P_LBRACKET) ||
+                        lat__tok_is_punct(t2, LAT_P_CARET) ||
+                        (t2->kind == LAT_TK_IDENT && t2->atom->kw && simple_type_kw((lat__kw)t2->atom->kw));
+        if (!abstract)
+            type_follows = false;
+    }
+    if (type_follows) {
+        lat__type *t = lat__parse_type_name(p);
+        lat__expect(p, LAT_P_RPAREN, "to close the cast");
+        if (!t)
+            return error_expr(p, open->loc);
+        if (lat__at_punct(p, LAT_P_LBRACE)) {
+            lat__expr *e = lat__expr_new(p, LAT_E_COMPOUND, open->loc);
+            lat__type *it = t;
+            e->a = lat__parse_initializer(p, &it);
+            e->to = it;
+            e->type = it;
+            e->flags |= LAT_EF_LVALUE;
+            return postfix(p, e);
+        }
+        lat__expr *a = lat__rvalue(p, cast_expr(p));
+        if (a->flags & LAT_EF_ERROR)
+            return lat__cast_to(p, a, t, false);
+        bool ok = (t->kind == LAT_TY_VOID) || (lat__is_scalar(t) && lat__is_scalar(a->type)) ||
+                  (lat__is_record(t) && lat__is_record(a->type) && t->rec == a->type->rec);
+        if (lat__is_floating(t) && a->type->kind == LAT_TY_PTR)
+            ok = false;
+        if (lat__is_floating(a->type) && t->kind == LAT_TY_PTR)
+            ok = false;
+        if (!ok) {
+            lat__error_tok(p, open, "cannot cast %s to %s", tstr(p, a->type), tstr(p, t));
+            lat__expr *c = lat__cast_to(p, a, t, false);
+            c->flags |= LAT_EF_ERROR;
+            return c;
+        }
+        return lat__cast_to(p, a, t, false);
+    }
+    lat__expr *e = lat__parse_expr(p);
+    lat__expect(p, LAT_P_RPAREN, "to close the parenthesis");
+    e->flags |= LAT_EF_PAREN;
+    return postfix(p, e);
+}
+
+static lat__expr *cast_expr(lat__parser *p)
+{
+    if (lat__at_punct(p, LAT_P_LPAREN))
+        return paren_or_cast(p);
+    return unary(p);
+}
+
+/* T(x): C++'s functional cast, for a one-word type or a typedef name. */
+static lat__expr *functional_cast(lat__parser *p, lat__tok *t, lat__type *to)
+{
+    lat__next(p); /* ( */
+    if (lat__at_punct(p, LAT_P_RPAREN)) {
+        lat__next(p);
+        /* T(): a value-initialised T, zero */
+        lat__expr *z = lat__expr_new(p, LAT_E_INT, t->loc);
+        z->text = "0";
+        z->len = 1;
+        set_const(z, 0);
+        if (!lat__is_scalar(to)) {
+            lat__unsupported(p, t, "a value-initialised aggregate T()", lat__why_cxx);
+            return error_expr(p, t->loc);
+        }
+        lat__expr *c = lat__cast_to(p, z, to, false);
+        c->flags |= LAT_EF_FUNCTIONAL;
+        return c;
+    }
+    lat__expr *a = lat__rvalue(p, lat__parse_assign_expr(p));
+    if (lat__at_punct(p, LAT_P_COMMA)) {
+        lat__unsupported(p, t, "a constructor call T(a, b)", lat__why_cxx);
+        while (lat__accept(p, LAT_P_COMMA))
+            lat__parse_assign_expr(p);
+        lat__expect(p, LAT_P_RPAREN, "to close T(...)");
+        return error_expr(p, t->loc);
+    }
+    lat__expect(p, LAT_P_RPAREN, "to close the functional cast");
+    bool ok = lat__is_scalar(to) && lat__is_scalar(a->type);
+    if (!ok && !(a->flags & LAT_EF_ERROR)) {
+        if (lat__is_record(to))
+            lat__unsupported(p, t, "a constructor call T(x)", lat__why_cxx);
+        else
+            lat__error_tok(p, t, "cannot convert %s to %s", tstr(p, a->type), tstr(p, to));
+    }
+    lat__expr *c = lat__cast_to(p, a, to, false);
+    c->flags |= LAT_EF_FUNCTIONAL;
+    if (!ok)
+        c->flags |= LAT_EF_ERROR;
+    return c;
+}
+
+static lat__type *simple_type_kw(lat__kw kw)
+{
+    switch (kw) {
+    case LAT_KW_INT: return &lat__ty_int;
+    case LAT_KW_FLOAT: return &lat__ty_float;
+    case LAT_KW_DOUBLE: return &lat__ty_double;
+    case LAT_KW_CHAR: return &lat__ty_char;
+    case LAT_KW_SHORT: return &lat__ty_short;
+    case LAT_KW_LONG: return &lat__ty_long;
+    case LAT_KW_UNSIGNED: return &lat__ty_uint;
+    case LAT_KW_SIGNED: return &lat__ty_int;
+    case LAT_KW_BOOL: case LAT_KW_BOOL_: return &lat__ty_bool;
+    default: return NULL;
+    }
+}
+
+static lat__expr *cxx_cast(lat__parser *p, lat__tok *t)
+{
+    char what[48];
+    snprintf(what, sizeof what, "'%s'", t->atom->name);
+    lat__unsupported(p, t, what, lat__why_cxx);
+    lat__next(p);
+    if (lat__at_punct(p, LAT_P_LT)) {
+        int depth = 0;
+        do {
+            lat__tok *a = lat__next(p);
+            if (a->kind == LAT_TK_EOF)
+                break;
+            if (lat__tok_is_punct(a, LAT_P_LT))
+                depth++;
+            else if (lat__tok_is_punct(a, LAT_P_GT))
+                depth--;
+            else if (lat__tok_is_punct(a, LAT_P_SHR))
+                depth -= 2;
+        } while (depth > 0);
+    }
+    if (lat__at_punct(p, LAT_P_LPAREN))
+        lat__skip_group(p);
+    return error_expr(p, t->loc);
+}
+
+static lat__expr *generic_selection(lat__parser *p, lat__tok *kw)
+{
+    lat__next(p);
+    lat__expect(p, LAT_P_LPAREN, "after _Generic");
+    lat__expr *ctrl = lat__rvalue(p, lat__parse_assign_expr(p));
+    lat__type *ct = lat__unqualified(p->u, ctrl->type);
+    lat__expr *chosen = NULL, *deflt = NULL;
+    while (lat__accept(p, LAT_P_COMMA)) {
+        bool is_default = lat__at_kw(p, LAT_KW_DEFAULT);
+        lat__type *t = NULL;
+        if (is_default)
+            lat__next(p);
+        else
+            t = lat__parse_type_name(p);
+        lat__expect(p, LAT_P_COLON, "in _Generic");
+        lat__expr *e = lat__parse_assign_expr(p);
+        if (is_default)
+            deflt = e;
+        else if (t && !chosen && lat__type_compatible(ct, t, false))
+            chosen = e;
+    }
+    lat__expect(p, LAT_P_RPAREN, "to close _Generic(");
+    if (!chosen)
+        chosen = deflt;
+    if (!chosen) {
+        lat__error_tok(p, kw, "_Generic has no association for %s", tstr(p, ct));
+        return error_expr(p, kw->loc);
+    }
+    return chosen;
+}
+
+static lat__expr *offsetof_expr(lat__parser *p, lat__tok *kw)
+{
+    lat__next(p);
+    lat__expect(p, LAT_P_LPAREN, "after offsetof");
+    lat__type *t = lat__parse_type_name(p);
+    lat__expect(p, LAT_P_COMMA, "in offsetof");
+    lat__expr *e = lat__expr_new(p, LAT_E_OFFSETOF, kw->loc);
+    e->to = t;
+    e->type = &lat__ty_ulong;
+    int64_t off = 0;
+    lat__type *cur = t;
+    bool ok = t != NULL;
+    LAT_VEC(char) path = {0};
+    for (bool first = true;; first = false) {
+        if (!first && lat__accept(p, LAT_P_LBRACKET)) {
+            bool cok;
+            int64_t i = lat__parse_const_int(p, "an offsetof index", &cok);
+            lat__expect(p, LAT_P_RBRACKET, "in offsetof");
+            if (!cur || cur->kind != LAT_TY_ARRAY) {
+                ok = false;
+                break;
+            }
+            cur = cur->base;
+            off += i * (int64_t)lat__sizeof(cur);
+            char buf[32];
+            snprintf(buf, sizeof buf, "[%lld]", (long long)i);
+            for (const char *c = buf; *c; c++)
+                LAT_PUSH(&p->u->arena, path, *c);
+            continue;
+        }
+        if (!first && !lat__accept(p, LAT_P_DOT))
+            break;
+        lat__tok *n = lat__next(p);
+        if (n->kind != LAT_TK_IDENT || !cur || !lat__is_record(cur) || !cur->rec) {
+            ok = false;
+            break;
+        }
+        lat__field *f = NULL;
+        for (size_t i = 0; i < cur->rec->fields.n; i++)
+            if (cur->rec->fields.items[i].name == n->atom)
+                f = &cur->rec->fields.items[i];
+        if (!f) {
+            lat__error_tok(p, n, "%s has no member named '%s'", tstr(p, cur), n->atom->name);
+            ok = false;
+            break;
+        }
+        if (!first)
+            LAT_PUSH(&p->u->arena, path, '.');
+        for (const char *c = n->atom->name; *c; c++)
+            LAT_PUSH(&p->u->arena, path, *c);
+        off += f->offset;
+        cur = f->type;
+    }
+    lat__expect(p, LAT_P_RPAREN, "to close offsetof(");
+    LAT_PUSH(&p->u->arena, path, '\0');
+    e->text = path.items;
+    if (ok)
+        set_const(e, off);
+    else
+        e->flags |= LAT_EF_ERROR;
+    return e;
+}
+
+static lat__expr *primary(lat__parser *p)
+{
+    lat__tok *t = lat__peek(p);
+    switch (t->kind) {
+    case LAT_TK_NUMBER:
+        lat__next(p);
+        return number(p, t);
+    case LAT_TK_CHAR:
+        lat__next(p);
+        return char_constant(p, t);
+    case LAT_TK_STRING:
+        return string_literal(p);
+    case LAT_TK_PUNCT:
+        if (t->punct == LAT_P_LPAREN)
+            return paren_or_cast(p);
+        if (t->punct == LAT_P_LBRACKET) {
+            lat__unsupported(p, t, "a lambda expression", lat__why_cxx);
+            lat__skip_group(p);
+            if (lat__at_punct(p, LAT_P_LPAREN))
+                lat__skip_group(p);
+            if (lat__at_punct(p, LAT_P_LBRACE))
+                lat__skip_group(p);
+            return error_expr(p, t->loc);
+        }
+        lat__syntax_error(p, "an expression");
+        return error_expr(p, t->loc);
+    case LAT_TK_IDENT:
+        break;
+    default:
+        lat__syntax_error(p, "an expression");
+        return error_expr(p, t->loc);
+    }
+    lat__kw kw = (lat__kw)t->atom->kw;
+    switch (kw) {
+    case LAT_KW_TRUE:
+    case LAT_KW_FALSE: {
+        lat__next(p);
+        lat__expr *e = lat__expr_new(p, LAT_E_INT, t->loc);
+        e->type = &lat__ty_bool;
+        e->text = kw == LAT_KW_TRUE ? "1" : "0";
+        e->len = 1;
+        set_const(e, kw == LAT_KW_TRUE);
+        return e;
+    }
+    case LAT_KW_NULLPTR: {
+        lat__next(p);
+        lat__expr *z = lat__expr_new(p, LAT_E_INT, t->loc);
+        z->text = "0";
+        z->len = 1;
+        set_const(z, 0);
+        return lat__cast_to(p, z, lat__pointer_to(p->u, &lat__ty_void), false);
+    }
+    case LAT_KW_GENERIC:
+        return generic_selection(p, t);
+    case LAT_KW_STATIC_CAST:
+    case LAT_KW_DYNAMIC_CAST:
+    case LAT_KW_REINTERPRET_CAST:
+    case LAT_KW_CONST_CAST:
+        return cxx_cast(p, t);
+    case LAT_KW_THIS:
+    case LAT_KW_TYPEID:
+    case LAT_KW_OPERATOR:
+    case LAT_KW_TEMPLATE:
+    case LAT_KW_TYPENAME:
+    case LAT_KW_DECLTYPE:
+    case LAT_KW_NOEXCEPT: {
+        char what[40];
+        snprintf(what, sizeof what, "'%s'", t->atom->name);
+        lat__unsupported(p, t, what, lat__why_cxx);
+        lat__next(p);
+        if (lat__at_punct(p, LAT_P_LPAREN))
+            lat__skip_group(p);
+        return error_expr(p, t->loc);
+    }
+    case LAT_KW_NONE:
+        break;
+    default: {
+        lat__type *st = simple_type_kw(kw);
+        if (st && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN)) {
+            lat__next(p);
+            return functional_cast(p, t, st);
+        }
+        if (st && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LBRACE)) {
+            lat__unsupported(p, t, "a braced initializer T{x}", lat__why_cxx);
+            lat__next(p);
+            lat__skip_group(p);
+            return error_expr(p, t->loc);
+        }
+        lat__syntax_error(p, "an expression");
+        return error_expr(p, t->loc);
+    }
+    }
+    /* Identifiers with a meaning of their own. */
+    const char *n = t->atom->name;
+    if (strcmp(n, "__func__") == 0 || strcmp(n, "__FUNCTION__") == 0 || strcmp(n, "__PRETTY_FUNCTION__") == 0) {
+        lat__next(p);
+        const char *fname = p->fn ? p->fn->sym->name->name : "";
+        lat__expr *e = lat__expr_new(p, LAT_E_STRING, t->loc);
+        e->text = lat__arena_printf(&p->u->arena, "\"%s\"", fname);
+        e->len = (uint32_t)strlen(e->text);
+        e->type = lat__array_of(p->u, lat__qualified(p->u, &lat__ty_char, LAT_Q_CONST), (int64_t)strlen(fname) + 1);
+        e->flags |= LAT_EF_LVALUE;
+        return e;
+    }
+    if (strcmp(n, "__builtin_offsetof") == 0)
+        return offsetof_expr(p, t);
+    if (strcmp(n, "__builtin_expect") == 0 || strcmp(n, "__builtin_assume_aligned") == 0) {
+        lat__next(p);
+        lat__expect(p, LAT_P_LPAREN, "after __builtin_expect");
+        lat__expr *e = lat__parse_assign_expr(p);
+        while (lat__accept(p, LAT_P_COMMA))
+            lat__parse_assign_expr(p);
+        lat__expect(p, LAT_P_RPAREN, "to close __builtin_expect(");
+        return e;
+    }
+    if (strcmp(n, "__builtin_va_arg") == 0) {
+        lat__next(p);
+        lat__expect(p, LAT_P_LPAREN, "after va_arg");
+        lat__expr *e = lat__expr_new(p, LAT_E_VA_ARG, t->loc);
+        e->a = lat__parse_assign_expr(p);
+        lat__expect(p, LAT_P_COMMA, "in va_arg");
+        e->to = lat__parse_type_name(p);
+        e->type = e->to ? e->to : &lat__ty_int;
+        lat__expect(p, LAT_P_RPAREN, "to close va_arg(");
+        return e;
+    }
+    if (lat__is_type_name(p, t) && !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_COLON)) {
+        lat__sym *ts = lat__lookup(p, t->atom);
+        lat__type *ty;
+        if (ts && ts->kind == LAT_SYM_TYPEDEF) {
+            ty = lat__type_copy(p->u, ts->type);
+            ty->named = ts;
+        } else {
+            ty = t->atom->tag && t->atom->tag->type ? t->atom->tag->type : &lat__ty_int;
+        }
+        if (lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN)) {
+            lat__next(p);
+            return functional_cast(p, t, ty);
+        }
+        lat__next(p);
+        if (lat__at_punct(p, LAT_P_LBRACE)) {
+            lat__unsupported(p, t, "a braced initializer T{x}", lat__why_cxx);
+            lat__skip_group(p);
+        } else if (lat__at_punct(p, LAT_P_SCOPE)) {
+            lat__unsupported(p, lat__peek(p), "the scope operator '::'", lat__why_cxx);
+            lat__next(p);
+            if (lat__peek(p)->kind == LAT_TK_IDENT)
+                lat__next(p);
+        } else {
+            lat__error_tok(p, t, "'%s' is a type, not a value", n);
+        }
+        return error_expr(p, t->loc);
+    }
+    if (lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
+        lat__unsupported(p, lat__peek_at(p, 1), "the scope operator '::'", lat__why_cxx);
+        lat__next(p);
+        lat__next(p);
+        return primary(p);
+    }
+    lat__next(p);
+    return name_expr(p, t);
+}
+
+/* ---- postfix ------------------------------------------------------------------------------ */
+
+static lat__field *lookup_field(lat__record *r, lat__atom *name, lat__expr **path_out, lat__parser *p,
+                                lat__expr *base, bool arrow, lat__loc loc)
+{
+    for (size_t i = 0; i < r->fields.n; i++) {
+        lat__field *f = &r->fields.items[i];
+        if (f->name == name)
+            return f;
+    }
+    /* C11's anonymous members: look inside, through a member expression for each. */
+    for (size_t i = 0; i < r->fields.n; i++) {
+        lat__field *f = &r->fields.items[i];
+        if (f->name || !lat__is_record(f->type) || !f->type->rec)
+            continue;
+        lat__expr *inner = NULL;
+        lat__field *hit = lookup_field(f->type->rec, name, &inner, p, NULL, false, loc);
+        if (!hit)
+            continue;
+        lat__expr *m = lat__expr_new(p, LAT_E_MEMBER, loc);
+        m->a = base;
+        m->field = f;
+        m->type = f->type;
+        m->flags |= LAT_EF_LVALUE | (arrow ? LAT_EF_ARROW : 0);
+        *path_out = m;
+        return hit;
+    }
+    return NULL;
+}
+
+static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *op)
+{
+    lat__tok *n = lat__next(p);
+    if (n->kind != LAT_TK_IDENT) {
+        p->pos--;
+        lat__syntax_error(p, "a member name");
+        return error_expr(p, op->loc);
+    }
+    lat__type *t = arrow ? lat__rvalue(p, base)->type : base->type;
+    if (arrow) {
+        base = lat__rvalue(p, base);
+        if (t->kind != LAT_TY_PTR) {
+            if (!(base->flags & LAT_EF_ERROR))
+                lat__error_tok(p, op, "'->' on %s, not a pointer to a struct", tstr(p, t));
+            return error_expr(p, op->loc);
+        }
+        t = t->base;
+    }
+    if (!lat__is_record(t) || !t->rec) {
+        if (!(base->flags & LAT_EF_ERROR)) {
+            if (lat__tok_is_punct(lat__peek(p), LAT_P_LPAREN))
+                lat__unsupported(p, n, "a member function call", lat__why_cxx);
+            else
+                lat__error_tok(p, op, "'%s' on %s, not a struct or union", arrow ? "->" : ".", tstr(p, t));
+        }
+        return error_expr(p, op->loc);
+    }
+    if (!t->rec->complete) {
+        lat__error_tok(p, op, "member access in an incomplete type (%s)", tstr(p, t));
+        return error_expr(p, op->loc);
+    }
+    lat__expr *path = NULL;
+    lat__field *f = lookup_field(t->rec, n->atom, &path, p, base, arrow, op->loc);
+    if (!f) {
+        if (lat__tok_is_punct(lat__peek(p), LAT_P_LPAREN))
+            lat__unsupported(p, n, "a member function call", lat__why_cxx);
+        else
+            lat__error_tok(p, n, "%s has no member named '%s'", tstr(p, t), n->atom->name);
+        return error_expr(p, op->loc);
+    }
+    lat__expr *e = lat__expr_new(p, LAT_E_MEMBER, n->loc);
+    e->field = f;
+    if (path) {
+        e->a = path;
+        e->path = path;
+    } else {
+        e->a = base;
+        if (arrow)
+            e->flags |= LAT_EF_ARROW;
+    }
+    unsigned quals = t->quals;
+    e->type = quals ? lat__qualified(p->u, f->type, quals) : f->type;
+    if (arrow || (base->flags & LAT_EF_LVALUE))
+        e->flags |= LAT_EF_LVALUE;
+    e->flags |= base->flags & LAT_EF_ERROR;
+    return e;
+}
+
+static void note_call(lat__parser *p, lat__sym *callee)
+{
+    if (!p->fn || !callee)
+        return;
+    for (size_t i = 0; i < p->fn->calls.n; i++)
+        if (p->fn->calls.items[i] == callee)
+            return;
+    LAT_PUSH(&p->u->arena, p->fn->calls, callee);
+}
+
+/* Default argument promotions, for the variadic part of a call. */
+static lat__expr *promote_arg(lat__parser *p, lat__expr *a)
+{
+    a = lat__rvalue(p, a);
+    if (a->type->kind == LAT_TY_FLOAT)
+        return lat__cast_to(p, a, &lat__ty_double, true);
+    if (lat__is_integer(a->type))
+        return lat__cast_to(p, a, lat__promote(a->type), true);
+    return a;
+}
+
+static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open)
+{
+    LAT_VEC(lat__expr *) args = {0};
+    if (!lat__at_punct(p, LAT_P_RPAREN)) {
+        for (;;) {
+            LAT_PUSH(&p->u->arena, args, lat__parse_assign_expr(p));
+            if (!lat__accept(p, LAT_P_COMMA))
+                break;
+        }
+    }
+    lat__expect(p, LAT_P_RPAREN, "to close the call");
+    lat__expr *e = lat__expr_new(p, LAT_E_CALL, fn->loc);
+    e->a = fn;
+    e->nargs = (int)args.n;
+    e->args = args.items;
+    if (fn->flags & LAT_EF_ERROR) {
+        e->flags |= LAT_EF_ERROR;
+        for (int i = 0; i < e->nargs; i++)
+            e->args[i] = lat__rvalue(p, e->args[i]);
+        return e;
+    }
+    lat__sym *callee = fn->kind == LAT_E_NAME ? fn->sym : NULL;
+    e->sym = callee;
+    if (callee && callee->kind == LAT_SYM_BUILTIN) {
+        const lat__builtin *b = lat__builtin_get(callee->builtin);
+        for (int i = 0; i < e->nargs; i++)
+            e->args[i] = lat__rvalue(p, e->args[i]);
+        bool arg_error = false;
+        for (int i = 0; i < e->nargs; i++)
+            arg_error |= (e->args[i]->flags & LAT_EF_ERROR) != 0;
+        const char *why = NULL;
+        lat__type *t = arg_error ? NULL : lat__builtin_call_type(p->u, b, e->args, e->nargs, &why);
+        if (!t) {
+            if (why)
+                lat__error_at(p->u, fn->loc, "%s", why);
+            e->flags |= LAT_EF_ERROR;
+            e->type = &lat__ty_int;
+            return e;
+        }
+        e->type = t;
+        note_call(p, callee);
+        return e;
+    }
+    lat__type *ft = lat__rvalue(p, fn)->type;
+    if (ft->kind == LAT_TY_PTR && ft->base->kind == LAT_TY_FUNC)
+        ft = ft->base;
+    if (ft->kind != LAT_TY_FUNC) {
+        lat__error_at(p->u, fn->loc, "called object is %s, not a function", tstr(p, ft));
+        e->flags |= LAT_EF_ERROR;
+        return e;
+    }
+    e->type = ft->base;
+    int n = ft->params.n;
+    const char *fname = callee ? callee->name->name : "the function";
+    if (e->nargs < n || (e->nargs > n && !ft->params.variadic && !ft->params.unprototyped)) {
+        lat__error_at(p->u, open->loc, "too %s arguments to '%s' (%d given, %s%d expected)",
+                      e->nargs < n ? "few" : "many", fname, e->nargs,
+                      ft->params.variadic ? "at least " : "", n);
+        e->flags |= LAT_EF_ERROR;
+    }
+    for (int i = 0; i < e->nargs; i++) {
+        if (i < n) {
+            char ctx[160];
+            snprintf(ctx, sizeof ctx, "passing argument %d of '%s' as", i + 1, fname);
+            e->args[i] = lat__convert_assign(p, e->args[i], ft->params.types[i], ctx);
+        } else {
+            e->args[i] = promote_arg(p, e->args[i]);
+        }
+    }
+    if (callee && callee->kind == LAT_SYM_FUNC) {
+        note_call(p, callee);
+        if ((callee->cuda & LAT_CU_GLOBAL) && p->fn)
+            lat__unsupported_at(p->u, fn->loc, "calling a __global__ function from device code",
+                                "dynamic parallelism (kernel launches from device code)");
+    }
+    return e;
+}
+
+static lat__expr *postfix(lat__parser *p, lat__expr *e)
+{
+    if (!e)
+        e = primary(p);
+    for (;;) {
+        lat__tok *t = lat__peek(p);
+        if (t->kind != LAT_TK_PUNCT)
+            return e;
+        switch (t->punct) {
+        case LAT_P_LBRACKET: {
+            lat__next(p);
+            lat__expr *idx = lat__parse_expr(p);
+            lat__expect(p, LAT_P_RBRACKET, "to close the index");
+            lat__expr *a = lat__rvalue(p, e), *b = lat__rvalue(p, idx);
+            lat__expr *x = lat__expr_new(p, LAT_E_INDEX, t->loc);
+            x->flags |= (a->flags | b->flags) & LAT_EF_ERROR;
+            if (a->type->kind != LAT_TY_PTR && b->type->kind == LAT_TY_PTR) {
+                lat__expr *s = a; /* i[p] */
+                a = b;
+                b = s;
+            }
+            if (a->type->kind != LAT_TY_PTR || !lat__is_integer(b->type)) {
+                if (!(x->flags & LAT_EF_ERROR))
+                    lat__error_tok(p, t, "subscript of %s with %s", tstr(p, a->type), tstr(p, b->type));
+                x->flags |= LAT_EF_ERROR;
+                x->type = &lat__ty_int;
+            } else {
+                x->type = a->type->base;
+                if (!lat__is_complete(x->type) && x->type->kind != LAT_TY_ARRAY && !(x->flags & LAT_EF_ERROR))
+                    lat__error_tok(p, t, "subscript of a pointer to an incomplete type (%s)", tstr(p, a->type));
+            }
+            x->a = a;
+            x->b = b;
+            x->flags |= LAT_EF_LVALUE;
+            e = x;
+            break;
+        }
+        case LAT_P_LPAREN:
+            lat__next(p);
+            e = call(p, e, t);
+            break;
+        case LAT_P_DOT:
+        case LAT_P_ARROW:
+            lat__next(p);
+            e = member(p, e, t->punct == LAT_P_ARROW, t);
+            break;
+        case LAT_P_INC:
+        case LAT_P_DEC: {
+            lat__next(p);
+            check_modifiable(p, e, t->punct == LAT_P_INC ? "++" : "--");
+            lat__expr *x = lat__expr_new(p, LAT_E_POSTFIX, t->loc);
+            x->op = t->punct;
+            x->a = e;
+            x->type = lat__unqualified(p->u, e->type);
+            x->flags |= e->flags & LAT_EF_ERROR;
+            if (!lat__is_scalar(e->type) && !(e->flags & LAT_EF_ERROR)) {
+                lat__error_tok(p, t, "%s of %s", t->punct == LAT_P_INC ? "++" : "--", tstr(p, e->type));
+                x->flags |= LAT_EF_ERROR;
+            }
+            e = x;
+            break;
+        }
+        case LAT_P_SCOPE:
+            lat__unsupported(p, t, "the scope operator '::'", lat__why_cxx);
+            lat__next(p);
+            if (lat__peek(p)->kind == LAT_TK_IDENT)
+                lat__next(p);
+            e = error_expr(p, t->loc);
+            break;
+        case LAT_P_SHL:
+            if (lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LT) && !(lat__peek_at(p, 1)->flags & LAT_TF_SPACE)) {
+                /* k<<<grid, block>>>(args): a launch from device code */
+                lat__unsupported(p, t, "a kernel launch '<<<...>>>'", "launching kernels from device code");
+                while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_SEMI) &&
+                       !(lat__at_punct(p, LAT_P_SHR) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_GT)))
+                    lat__next(p);
+                if (lat__at_punct(p, LAT_P_SHR)) {
+                    lat__next(p);
+                    lat__next(p);
+                }
+                if (lat__at_punct(p, LAT_P_LPAREN))
+                    lat__skip_group(p);
+                return error_expr(p, t->loc);
+            }
+            return e;
+        default:
+            return e;
+        }
+    }
+}

@@ -1,0 +1,373 @@
+/* The parser's statements (parse.h). */
+#include "parse.h"
+
+#include <stdio.h>
+#include <string.h>
+
+lat__stmt *lat__stmt_new(lat__parser *p, lat__stmtkind kind, lat__loc loc)
+{
+    lat__stmt *s = lat__arena_alloc(&p->u->arena, sizeof *s);
+    s->kind = (uint8_t)kind;
+    s->loc = loc;
+    return s;
+}
+
+static lat__stmt *statement(lat__parser *p);
+
+static lat__stmt *innermost(lat__parser *p, bool loops_only)
+{
+    for (size_t i = p->jumps.n; i-- > 0;) {
+        lat__stmt *s = p->jumps.items[i];
+        if (!loops_only || s->kind != LAT_S_SWITCH)
+            return s;
+    }
+    return NULL;
+}
+
+static lat__stmt *switch_of(lat__parser *p)
+{
+    for (size_t i = p->jumps.n; i-- > 0;)
+        if (p->jumps.items[i]->kind == LAT_S_SWITCH)
+            return p->jumps.items[i];
+    return NULL;
+}
+
+/* A statement that is a declaration (in a block, or a for's init). */
+static lat__stmt *declaration_statement(lat__parser *p)
+{
+    lat__tok *t = lat__peek(p);
+    lat__stmt *s = lat__stmt_new(p, LAT_S_DECL, t->loc);
+    s->decls = lat__parse_declaration(p, NULL);
+    if (!s->decls)
+        s->kind = LAT_S_NULL;
+    return s;
+}
+
+/* Whether the statement at the current token is a declaration. */
+static bool at_declaration(lat__parser *p)
+{
+    lat__tok *t = lat__peek(p);
+    if (!lat__starts_declaration(p))
+        return false;
+    if (t->kind == LAT_TK_IDENT && !t->atom->kw) {
+        /* A type name followed by ':' is a label; T(x)... may be an expression (C++'s
+         * functional cast) unless it reads as a declarator. */
+        lat__tok *n = lat__peek_at(p, 1);
+        if (lat__tok_is_punct(n, LAT_P_COLON))
+            return false;
+        if (lat__tok_is_punct(n, LAT_P_LPAREN))
+            return lat__declarator_follows(p);
+        if (lat__tok_is_punct(n, LAT_P_DOT) || lat__tok_is_punct(n, LAT_P_ARROW) ||
+            lat__tok_is_punct(n, LAT_P_ASSIGN) || lat__tok_is_punct(n, LAT_P_LBRACKET))
+            return false;
+    } else if (t->kind == LAT_TK_IDENT && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN)) {
+        /* float(x) at a statement's start: a declaration of x only if it reads as one. */
+        switch (t->atom->kw) {
+        case LAT_KW_INT: case LAT_KW_FLOAT: case LAT_KW_DOUBLE: case LAT_KW_CHAR: case LAT_KW_SHORT:
+        case LAT_KW_LONG: case LAT_KW_UNSIGNED: case LAT_KW_SIGNED: case LAT_KW_BOOL:
+            return lat__declarator_follows(p);
+        default:
+            break;
+        }
+    }
+    return true;
+}
+
+lat__stmt *lat__parse_compound(lat__parser *p)
+{
+    lat__tok *open = lat__peek(p);
+    lat__stmt *s = lat__stmt_new(p, LAT_S_COMPOUND, open->loc);
+    if (!lat__expect(p, LAT_P_LBRACE, "to open a block"))
+        return s;
+    lat__scope_open(p);
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RBRACE)) {
+        size_t before = p->pos;
+        lat__stmt *item;
+        const char *pragma = p->pragma_at ? p->pragma_at[p->pos] : NULL;
+        if (at_declaration(p))
+            item = declaration_statement(p);
+        else
+            item = statement(p);
+        if (p->panic)
+            lat__skip_statement(p);
+        if (p->pos == before)
+            lat__next(p); /* never stay on one token */
+        if (item) {
+            if (pragma && !item->pragma)
+                item->pragma = pragma;
+            LAT_PUSH(&p->u->arena, s->items, item);
+        }
+    }
+    s->end = lat__peek(p)->loc;
+    lat__scope_close(p);
+    lat__expect(p, LAT_P_RBRACE, "to close the block");
+    return s;
+}
+
+static lat__stmt *sub_statement(lat__parser *p)
+{
+    /* A declaration as the body of if/while/for is C++ only in a block; C forbids it. */
+    const char *pragma = p->pragma_at ? p->pragma_at[p->pos] : NULL;
+    lat__stmt *s;
+    if (at_declaration(p) && !lat__at_punct(p, LAT_P_LBRACE)) {
+        lat__scope_open(p);
+        s = declaration_statement(p);
+        lat__scope_close(p);
+    } else {
+        s = statement(p);
+    }
+    if (s && pragma && !s->pragma)
+        s->pragma = pragma;
+    return s;
+}
+
+static lat__expr *paren_condition(lat__parser *p, const char *what)
+{
+    lat__expect(p, LAT_P_LPAREN, what);
+    lat__expr *e = lat__parse_expr(p);
+    lat__expect(p, LAT_P_RPAREN, "after the condition");
+    return lat__condition(p, e, what);
+}
+
+static lat__stmt *loop_body(lat__parser *p, lat__stmt *loop)
+{
+    LAT_PUSH(&p->u->arena, p->jumps, loop);
+    lat__stmt *b = sub_statement(p);
+    p->jumps.n--;
+    return b;
+}
+
+static lat__stmt *statement(lat__parser *p)
+{
+    lat__tok *t = lat__peek(p);
+    lat__stmt *s;
+    if (lat__tok_is_punct(t, LAT_P_LBRACE))
+        return lat__parse_compound(p);
+    if (lat__accept(p, LAT_P_SEMI))
+        return lat__stmt_new(p, LAT_S_NULL, t->loc);
+    if (t->kind == LAT_TK_IDENT && !t->atom->kw && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_COLON)) {
+        lat__next(p);
+        lat__next(p);
+        s = lat__stmt_new(p, LAT_S_LABEL, t->loc);
+        s->label = t->atom;
+        if (p->fn) {
+            for (size_t i = 0; i < p->fn->labels.n; i++)
+                if (p->fn->labels.items[i]->label == t->atom)
+                    lat__error_tok(p, t, "duplicate label '%s'", t->atom->name);
+            LAT_PUSH(&p->u->arena, p->fn->labels, s);
+        }
+        s->body = lat__at_punct(p, LAT_P_RBRACE) ? lat__stmt_new(p, LAT_S_NULL, t->loc) : sub_statement(p);
+        return s;
+    }
+    switch (t->kind == LAT_TK_IDENT ? t->atom->kw : 0) {
+    case LAT_KW_IF:
+        lat__next(p);
+        s = lat__stmt_new(p, LAT_S_IF, t->loc);
+        if (lat__at_kw(p, LAT_KW_CONSTEXPR)) {
+            lat__unsupported(p, lat__peek(p), "'if constexpr'", lat__why_cxx);
+            lat__next(p);
+        }
+        s->e = paren_condition(p, "after if");
+        s->body = sub_statement(p);
+        if (lat__at_kw(p, LAT_KW_ELSE)) {
+            lat__next(p);
+            s->els = sub_statement(p);
+        }
+        return s;
+    case LAT_KW_WHILE:
+        lat__next(p);
+        s = lat__stmt_new(p, LAT_S_WHILE, t->loc);
+        s->e = paren_condition(p, "after while");
+        s->body = loop_body(p, s);
+        return s;
+    case LAT_KW_DO:
+        lat__next(p);
+        s = lat__stmt_new(p, LAT_S_DO, t->loc);
+        s->body = loop_body(p, s);
+        if (!lat__at_kw(p, LAT_KW_WHILE)) {
+            lat__syntax_error(p, "'while' after the body of do");
+            return s;
+        }
+        lat__next(p);
+        s->e = paren_condition(p, "after do ... while");
+        lat__expect(p, LAT_P_SEMI, "after do ... while (...)");
+        return s;
+    case LAT_KW_FOR: {
+        lat__next(p);
+        s = lat__stmt_new(p, LAT_S_FOR, t->loc);
+        lat__expect(p, LAT_P_LPAREN, "after for");
+        lat__scope_open(p);
+        if (!lat__at_punct(p, LAT_P_SEMI)) {
+            if (at_declaration(p)) {
+                s->init = declaration_statement(p);
+            } else {
+                lat__tok *it = lat__peek(p);
+                s->init = lat__stmt_new(p, LAT_S_EXPR, it->loc);
+                s->init->e = lat__parse_expr(p);
+                lat__expect(p, LAT_P_SEMI, "after the for loop's initialization");
+            }
+        } else {
+            lat__next(p);
+        }
+        if (!lat__at_punct(p, LAT_P_SEMI))
+            s->e = lat__condition(p, lat__parse_expr(p), "for");
+        lat__expect(p, LAT_P_SEMI, "after the for loop's condition");
+        if (!lat__at_punct(p, LAT_P_RPAREN))
+            s->step = lat__parse_expr(p);
+        if (!lat__expect(p, LAT_P_RPAREN, "to close for (")) {
+            lat__scope_close(p);
+            return s;
+        }
+        s->body = loop_body(p, s);
+        lat__scope_close(p);
+        return s;
+    }
+    case LAT_KW_SWITCH: {
+        lat__next(p);
+        s = lat__stmt_new(p, LAT_S_SWITCH, t->loc);
+        lat__expect(p, LAT_P_LPAREN, "after switch");
+        lat__expr *e = lat__rvalue(p, lat__parse_expr(p));
+        lat__expect(p, LAT_P_RPAREN, "after the switch's value");
+        if (!lat__is_integer(e->type) && !(e->flags & LAT_EF_ERROR))
+            lat__error_at(p->u, e->loc, "a switch on %s, not an integer",
+                          lat__type_str(p->u, e->type, NULL, false));
+        else if (lat__is_integer(e->type))
+            e = lat__cast_to(p, e, lat__promote(e->type), true);
+        s->e = e;
+        s->body = loop_body(p, s);
+        return s;
+    }
+    case LAT_KW_CASE: {
+        lat__next(p);
+        s = lat__stmt_new(p, LAT_S_CASE, t->loc);
+        bool ok;
+        s->value = lat__parse_const_int(p, "a case label", &ok);
+        s->high = s->value;
+        if (lat__accept(p, LAT_P_ELLIPSIS))
+            s->high = lat__parse_const_int(p, "a case range's end", &ok);
+        lat__expect(p, LAT_P_COLON, "after the case label");
+        lat__stmt *sw = switch_of(p);
+        if (!sw) {
+            lat__error_tok(p, t, "a case label outside a switch");
+        } else {
+            for (size_t i = 0; i < sw->cases.n; i++) {
+                lat__stmt *c = sw->cases.items[i];
+                if (c->kind == LAT_S_CASE && c->value <= s->high && s->value <= c->high)
+                    lat__error_tok(p, t, "duplicate case value %lld", (long long)s->value);
+            }
+            LAT_PUSH(&p->u->arena, sw->cases, s);
+        }
+        s->body = lat__at_punct(p, LAT_P_RBRACE) ? lat__stmt_new(p, LAT_S_NULL, t->loc) : sub_statement(p);
+        return s;
+    }
+    case LAT_KW_DEFAULT: {
+        lat__next(p);
+        s = lat__stmt_new(p, LAT_S_DEFAULT, t->loc);
+        lat__expect(p, LAT_P_COLON, "after default");
+        lat__stmt *sw = switch_of(p);
+        if (!sw) {
+            lat__error_tok(p, t, "a default label outside a switch");
+        } else {
+            for (size_t i = 0; i < sw->cases.n; i++)
+                if (sw->cases.items[i]->kind == LAT_S_DEFAULT)
+                    lat__error_tok(p, t, "two default labels in one switch");
+            LAT_PUSH(&p->u->arena, sw->cases, s);
+        }
+        s->body = lat__at_punct(p, LAT_P_RBRACE) ? lat__stmt_new(p, LAT_S_NULL, t->loc) : sub_statement(p);
+        return s;
+    }
+    case LAT_KW_BREAK:
+    case LAT_KW_CONTINUE: {
+        lat__next(p);
+        bool brk = t->atom->kw == LAT_KW_BREAK;
+        s = lat__stmt_new(p, brk ? LAT_S_BREAK : LAT_S_CONTINUE, t->loc);
+        s->target = innermost(p, !brk);
+        if (!s->target)
+            lat__error_tok(p, t, "'%s' outside a loop%s", brk ? "break" : "continue", brk ? " or switch" : "");
+        lat__expect(p, LAT_P_SEMI, brk ? "after break" : "after continue");
+        return s;
+    }
+    case LAT_KW_RETURN: {
+        lat__next(p);
+        s = lat__stmt_new(p, LAT_S_RETURN, t->loc);
+        lat__type *ret = p->fn ? p->fn->sym->type->base : &lat__ty_void;
+        if (!lat__at_punct(p, LAT_P_SEMI)) {
+            lat__expr *e = lat__parse_expr(p);
+            if (ret->kind == LAT_TY_VOID) {
+                if (e->type->kind != LAT_TY_VOID && !(e->flags & LAT_EF_ERROR))
+                    lat__error_at(p->u, e->loc, "a void function returns a value");
+                s->e = e;
+            } else {
+                s->e = lat__convert_assign(p, e, ret, "returning");
+            }
+        } else if (ret->kind != LAT_TY_VOID) {
+            lat__error_tok(p, t, "a function returning %s returns no value",
+                           lat__type_str(p->u, ret, NULL, false));
+        }
+        lat__expect(p, LAT_P_SEMI, "after return");
+        return s;
+    }
+    case LAT_KW_GOTO: {
+        lat__next(p);
+        s = lat__stmt_new(p, LAT_S_GOTO, t->loc);
+        lat__tok *l = lat__peek(p);
+        if (l->kind != LAT_TK_IDENT) {
+            if (lat__at_punct(p, LAT_P_STAR))
+                lat__unsupported(p, l, "a computed goto", "labels as values");
+            lat__syntax_error(p, "a label after goto");
+            return s;
+        }
+        lat__next(p);
+        s->label = l->atom;
+        LAT_PUSH(&p->u->arena, p->gotos, s);
+        lat__expect(p, LAT_P_SEMI, "after goto");
+        return s;
+    }
+    case LAT_KW_ASM:
+    case LAT_KW_ASM2:
+    case LAT_KW_ASM3:
+        lat__next(p);
+        lat__unsupported(p, t, "inline PTX assembly (asm)", "the emulator cannot run PTX");
+        while (lat__at_kw(p, LAT_KW_VOLATILE) || lat__at_kw(p, LAT_KW_VOLATILE2) ||
+               lat__at_kw(p, LAT_KW_GOTO))
+            lat__next(p);
+        if (lat__at_punct(p, LAT_P_LPAREN))
+            lat__skip_group(p);
+        lat__accept(p, LAT_P_SEMI);
+        return lat__stmt_new(p, LAT_S_ASM, t->loc);
+    case LAT_KW_ELSE:
+        lat__error_tok(p, t, "'else' without a matching 'if'");
+        lat__next(p);
+        return NULL;
+    case LAT_KW_TRY:
+        lat__unsupported(p, t, "'try'", lat__why_cxx);
+        lat__next(p);
+        if (lat__at_punct(p, LAT_P_LBRACE))
+            lat__skip_group(p);
+        while (lat__at_kw(p, LAT_KW_CATCH)) {
+            lat__next(p);
+            if (lat__at_punct(p, LAT_P_LPAREN))
+                lat__skip_group(p);
+            if (lat__at_punct(p, LAT_P_LBRACE))
+                lat__skip_group(p);
+        }
+        return NULL;
+    case LAT_KW_THROW:
+    case LAT_KW_USING:
+    case LAT_KW_TEMPLATE:
+    case LAT_KW_NAMESPACE: {
+        char what[48];
+        snprintf(what, sizeof what, "'%s'", t->atom->name);
+        lat__unsupported(p, t, what, lat__why_cxx);
+        lat__next(p);
+        lat__skip_statement(p);
+        return NULL;
+    }
+    default:
+        break;
+    }
+    s = lat__stmt_new(p, LAT_S_EXPR, t->loc);
+    s->e = lat__parse_expr(p);
+    lat__expect(p, LAT_P_SEMI, "after the expression");
+    return s;
+}
