@@ -13,6 +13,8 @@
 #include "prelude.h"
 #include "runtime.h"
 #include "translate/translate.h"
+#include "passes/lower.h"
+#include "front/front.h"
 
 #include <libtcc.h>
 #include <pthread.h>
@@ -316,6 +318,44 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__e
     return st;
 }
 
+/* The new front end and passes (src/front, passes/), into the old translator's output. */
+static lat_status translate_new(const lat__translate_in *in, lat__translate_out *tr)
+{
+    memset(tr, 0, sizeof *tr);
+    lat__front_in fin = {
+        .text = in->text,
+        .name = in->name,
+        .include_dirs = in->include_dirs,
+        .option_include_dirs = in->option_include_dirs,
+        .defines = in->defines,
+        .undefines = in->undefines,
+    };
+    lat__unit *u = NULL;
+    lat_status st = lat__front_parse(&fin, &u);
+    if (st == LAT_OK) {
+        lat__lower_in lin = {.checked = in->checked, .fibers = in->fibers};
+        lat__lower_out lo;
+        st = lat__emu_lower(u, &lin, &lo);
+        if (st == LAT_OK) {
+            tr->text = lo.text;
+            tr->kernels = lo.kernels;
+            tr->nkernels = lo.nkernels;
+            tr->globals = lo.globals;
+            tr->nglobals = lo.nglobals;
+            tr->prelude_parts = lo.prelude_parts;
+            tr->uses_vectors = true;
+        }
+    }
+    if (st != LAT_OK && st != LAT_ERROR_OUT_OF_MEMORY && u) {
+        const char *m = lat__unit_messages(u, false);
+        tr->msg = m ? strdup(m) : NULL;
+    }
+    lat__unit_free(u);
+    if (getenv("LATTICE_EMU_DUMP") && tr->text)
+        fprintf(stderr, "%s\n", tr->text);
+    return st;
+}
+
 static bool checks_preempt(lat_context *ctx)
 {
     lat_check_options o;
@@ -346,7 +386,11 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     };
     lat__translate_out tr;
     lat__ck_module *ckm = NULL; /* the checks' instrumentation (check/instrument.c) */
-    st = lat__emu_translate(&in, &tr);
+    const char *front = getenv("LATTICE_EMU_FRONT");
+    if (front && strcmp(front, "new") == 0)
+        st = translate_new(&in, &tr);
+    else
+        st = lat__emu_translate(&in, &tr);
     if (st == LAT_OK && in.checked)
         st = lat__ck_instrument(&tr.text, &ckm);
     if (st != LAT_OK) {

@@ -97,6 +97,7 @@ struct lat__record {
     uint32_t min_align; /* from __align__/aligned() on the type */
     const char *emit_tag; /* the tag the emitter writes (a name for anonymous ones) */
     int scope_depth;
+    bool emitted;       /* the emitter wrote its definition */
 };
 
 /* ---- symbols ------------------------------------------------------------------------------ */

@@ -350,13 +350,13 @@ static void quals_str(sbuf *b, unsigned q, bool trailing_space)
         put(b, trailing_space ? "restrict " : " restrict");
 }
 
-/* Writes t around the declarator text `inner` (already written into *decl). */
-static const char *spell(lat__unit *u, const lat__type *t, const char *inner, bool resolve)
+/* Writes t around the declarator text `inner`. */
+static const char *spell(lat__unit *u, const lat__type *t, const char *inner, const lat__type_names *nm)
 {
     sbuf b = {NULL, 0, 0, u};
-    if (t->named && !resolve) {
+    if (t->named && !nm->resolve_typedefs && !(nm->emit && t->named->type && t->named->type->kind == LAT_TY_ENUM)) {
         quals_str(&b, t->quals, true);
-        put(&b, t->named->name->name);
+        put(&b, nm->typedef_name ? nm->typedef_name(nm->data, t->named) : t->named->name->name);
         if (inner[0]) {
             put(&b, " ");
             put(&b, inner);
@@ -378,9 +378,9 @@ static const char *spell(lat__unit *u, const lat__type *t, const char *inner, bo
             put(&p, "(");
             put(&p, d.p);
             put(&p, ")");
-            return spell(u, t->base, p.p, resolve);
+            return spell(u, t->base, p.p, nm);
         }
-        return spell(u, t->base, d.p, resolve);
+        return spell(u, t->base, d.p, nm);
     }
     case LAT_TY_ARRAY: {
         sbuf d = {NULL, 0, 0, u};
@@ -391,7 +391,7 @@ static const char *spell(lat__unit *u, const lat__type *t, const char *inner, bo
         put(&d, "[");
         put(&d, n);
         put(&d, "]");
-        return spell(u, t->base, d.p, resolve);
+        return spell(u, t->base, d.p, nm);
     }
     case LAT_TY_FUNC: {
         sbuf d = {NULL, 0, 0, u};
@@ -400,28 +400,34 @@ static const char *spell(lat__unit *u, const lat__type *t, const char *inner, bo
         for (int i = 0; i < t->params.n; i++) {
             if (i)
                 put(&d, ", ");
-            put(&d, spell(u, t->params.types[i], "", resolve));
+            put(&d, spell(u, t->params.types[i], "", nm));
         }
         if (t->params.variadic)
             put(&d, t->params.n ? ", ..." : "...");
         else if (t->params.n == 0 && !t->params.unprototyped)
             put(&d, "void");
         put(&d, ")");
-        return spell(u, t->base, d.p, resolve);
+        return spell(u, t->base, d.p, nm);
     }
     default:
         break;
     }
     quals_str(&b, t->quals, true);
-    if (t->kind == LAT_TY_STRUCT || t->kind == LAT_TY_UNION || t->kind == LAT_TY_ENUM) {
+    if (t->kind == LAT_TY_ENUM && nm->emit) {
+        put(&b, basic_name((lat__tykind)(t->base ? t->base->kind : LAT_TY_INT)));
+    } else if (t->kind == LAT_TY_STRUCT || t->kind == LAT_TY_UNION || t->kind == LAT_TY_ENUM) {
         const char *kw = t->kind == LAT_TY_STRUCT ? "struct" : t->kind == LAT_TY_UNION ? "union" : "enum";
         if (t->rec && t->rec->builtin && t->rec->tag) {
             put(&b, t->rec->tag->name); /* float4, not struct float4 */
+        } else if (nm->record_name && t->rec) {
+            put(&b, nm->record_name(nm->data, t->rec));
         } else {
             put(&b, kw);
             put(&b, " ");
             put(&b, t->rec && t->rec->tag ? t->rec->tag->name : "<anonymous>");
         }
+    } else if (t->kind == LAT_TY_BOOL && nm->emit) {
+        put(&b, "_Bool");
     } else {
         put(&b, basic_name((lat__tykind)t->kind));
     }
@@ -433,7 +439,16 @@ static const char *spell(lat__unit *u, const lat__type *t, const char *inner, bo
     return b.p;
 }
 
+const char *lat__type_spell(lat__unit *u, const lat__type *t, const char *declarator,
+                            const lat__type_names *names)
+{
+    static const lat__type_names plain = {0};
+    return spell(u, t, declarator ? declarator : "", names ? names : &plain);
+}
+
 const char *lat__type_str(lat__unit *u, const lat__type *t, const char *name, bool resolve_typedefs)
 {
-    return spell(u, t, name ? name : "", resolve_typedefs);
+    lat__type_names nm = {0};
+    nm.resolve_typedefs = resolve_typedefs;
+    return spell(u, t, name ? name : "", &nm);
 }

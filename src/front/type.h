@@ -87,6 +87,20 @@ bool lat__type_same(const lat__type *a, const lat__type *b);
  * gcc does on x86-64, bit-fields included). */
 void lat__record_layout(lat__record *r);
 
+/* How lat__type_spell names what a type refers to. */
+typedef struct lat__type_names {
+    bool resolve_typedefs; /* write what a typedef stands for, not its name */
+    bool emit;             /* for the emitted C: _Bool for bool, enums as their integer
+                              type, typedefs and tags by the two callbacks below */
+    const char *(*typedef_name)(void *data, lat__sym *typedef_sym);
+    const char *(*record_name)(void *data, lat__record *rec); /* "struct S" */
+    void *data;
+} lat__type_names;
+
+/* The type with a declarator around it, as C spells it ("float *x", "int (*p)[4]"). */
+const char *lat__type_spell(lat__unit *u, const lat__type *t, const char *declarator,
+                            const lat__type_names *names);
+
 /* The type as C spells it, with name as the declarator's name (NULL: abstract), e.g.
  * "const float *", "int (*)[4]", "DATA_TYPE *" (typedef names kept when resolve_typedefs
  * is false). Allocated in the unit. */

@@ -1,0 +1,767 @@
+/* The printer: the tree written back as C (emit.h). */
+#include "emit.h"
+
+#include "front/builtins.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- output ------------------------------------------------------------------------------ */
+
+void lat__emit_init(lat__emitter *em, lat__unit *u, const lat__lower_in *in)
+{
+    memset(em, 0, sizeof *em);
+    em->u = u;
+    em->in = in;
+    em->mode = -1;
+    em->fresh_line = true;
+}
+
+static void put(lat__emitter *em, const char *s, size_t n)
+{
+    if (em->len + n + 1 > em->cap)
+        em->buf = lat__arena_grow(&em->u->arena, em->buf, &em->cap, em->len + n + 1, 1);
+    memcpy(em->buf + em->len, s, n);
+    em->len += n;
+    em->buf[em->len] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\n') {
+            em->line++;
+            em->fresh_line = true;
+        } else if (s[i] != ' ') {
+            em->fresh_line = false;
+        }
+    }
+}
+
+void lat__emit_str(lat__emitter *em, const char *s)
+{
+    put(em, s, strlen(s));
+}
+
+void lat__emit_fmt(lat__emitter *em, const char *fmt, ...)
+{
+    char small[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        put(em, small, (size_t)n);
+        return;
+    }
+    char *big = lat__arena_alloc(&em->u->arena, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    put(em, big, (size_t)n);
+}
+
+void lat__emit_newline(lat__emitter *em)
+{
+    /* A line of the output that stands for no line of the user's: keep the count. */
+    put(em, "\n", 1);
+    em->line--;
+}
+
+static void line_marker(lat__emitter *em, lat__loc loc)
+{
+    if (!em->fresh_line)
+        lat__emit_newline(em);
+    const char *name = lat__loc_file(em->u, loc);
+    lat__emit_fmt(em, "#line %u \"", loc.line);
+    for (const char *c = name; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            put(em, "\\", 1);
+        put(em, c, 1);
+    }
+    put(em, "\"\n", 2);
+    em->file = loc.file;
+    em->line = loc.line;
+}
+
+void lat__emit_at(lat__emitter *em, lat__loc loc)
+{
+    if (loc.line == 0)
+        return; /* made by a pass, or a built-in: wherever the output is */
+    if (loc.file != em->file || loc.line < em->line || loc.line > em->line + 8) {
+        line_marker(em, loc);
+        return;
+    }
+    while (em->line < loc.line)
+        put(em, "\n", 1);
+}
+
+/* ---- names ------------------------------------------------------------------------------ */
+
+lat__symx *lat__symx_of(lat__unit *u, lat__sym *s)
+{
+    if (!s->aux) {
+        lat__symx *x = lat__arena_alloc(&u->arena, sizeof *x);
+        x->shared = -1;
+        x->param = -1;
+        x->slot = -1;
+        s->aux = x;
+    }
+    return s->aux;
+}
+
+const char *lat__emit_name(lat__unit *u, lat__sym *s)
+{
+    if (!s->name)
+        return "__lat_unnamed";
+    if (s->flags & LAT_SF_BUILTIN)
+        return s->name->name;
+    lat__symx *x = lat__symx_of(u, s);
+    if (!x->name) {
+        /* The prelude defines a macro, function or type of this name: the program's own
+         * gets another, so that the two cannot collide in the emitted C. Kernels keep
+         * theirs: they are looked up by it. */
+        if (!(s->cuda & LAT_CU_GLOBAL) && lat__builtin_reserved(s->name->name, s->name->len))
+            x->name = lat__arena_printf(&u->arena, "__lat_u_%s", s->name->name);
+        else
+            x->name = s->name->name;
+    }
+    return x->name;
+}
+
+static const char *typedef_name(void *data, lat__sym *s)
+{
+    return lat__emit_name(data, s);
+}
+
+static const char *record_name(void *data, lat__record *r)
+{
+    lat__unit *u = data;
+    const char *kw = r->kind == LAT_TY_UNION ? "union" : "struct";
+    const char *tag = r->emit_tag ? r->emit_tag : r->tag ? r->tag->name : "__lat_anon";
+    if (!r->emit_tag && r->tag && lat__builtin_reserved(r->tag->name, r->tag->len))
+        r->emit_tag = tag = lat__arena_printf(&u->arena, "__lat_u_%s", r->tag->name);
+    return lat__arena_printf(&u->arena, "%s %s", kw, tag);
+}
+
+const char *lat__emit_type(lat__unit *u, const lat__type *t, const char *declarator)
+{
+    lat__type_names nm = {false, true, typedef_name, record_name, u};
+    return lat__type_spell(u, t, declarator, &nm);
+}
+
+const char *lat__emit_type_resolved(lat__unit *u, const lat__type *t, const char *declarator)
+{
+    lat__type_names nm = {true, true, typedef_name, record_name, u};
+    return lat__type_spell(u, t, declarator, &nm);
+}
+
+/* ---- expressions ------------------------------------------------------------------------- */
+
+static int binary_prec(int op)
+{
+    switch (op) {
+    case LAT_P_STAR: case LAT_P_SLASH: case LAT_P_PERCENT: return 13;
+    case LAT_P_PLUS: case LAT_P_MINUS: return 12;
+    case LAT_P_SHL: case LAT_P_SHR: return 11;
+    case LAT_P_LT: case LAT_P_GT: case LAT_P_LE: case LAT_P_GE: return 10;
+    case LAT_P_EQ: case LAT_P_NE: return 9;
+    case LAT_P_AMP: return 8;
+    case LAT_P_CARET: return 7;
+    case LAT_P_PIPE: return 6;
+    case LAT_P_ANDAND: return 5;
+    case LAT_P_OROR: return 4;
+    case LAT_P_COMMA: return LAT_PREC_COMMA;
+    default: return 13;
+    }
+}
+
+/* The precedence of e's printed form. */
+static int prec_of(const lat__expr *e)
+{
+    switch (e->kind) {
+    case LAT_E_BINARY: return binary_prec(e->op);
+    case LAT_E_ASSIGN: return LAT_PREC_ASSIGN;
+    case LAT_E_COND: return LAT_PREC_COND;
+    case LAT_E_UNARY: case LAT_E_SIZEOF: case LAT_E_ALIGNOF: return LAT_PREC_UNARY;
+    case LAT_E_CAST:
+        return (e->flags & LAT_EF_IMPLICIT) && e->a ? prec_of(e->a) : LAT_PREC_POSTFIX;
+    default: return LAT_PREC_POSTFIX;
+    }
+}
+
+static const lat__expr *skip_implicit(const lat__expr *e)
+{
+    while (e->kind == LAT_E_CAST && (e->flags & LAT_EF_IMPLICIT))
+        e = e->a;
+    return e;
+}
+
+static void emit_init(lat__emitter *em, const lat__expr *e);
+
+static void shared_ref(lat__emitter *em, lat__sym *s)
+{
+    lat__symx *x = lat__symx_of(em->u, s);
+    if (s->depth > 0 || !(s->flags & LAT_SF_FILE_SCOPE)) {
+        lat__emit_fmt(em, "(*__lat_sh_%d)", x->shared);
+        return;
+    }
+    /* At file scope: read through the block's shared memory wherever it is used. */
+    bool dynamic = s->storage == LAT_ST_EXTERN;
+    lat__type *t = s->type;
+    const char *ptr = lat__emit_type(em->u, t, "(*)");
+    if (dynamic)
+        lat__emit_fmt(em, "(*(%s)(__lat_t->dshared))", ptr);
+    else
+        lat__emit_fmt(em, "(*(%s)(__lat_t->shared + __lat_t->shoff[%d]))", ptr, x->shared);
+}
+
+static void name_ref(lat__emitter *em, const lat__expr *e)
+{
+    lat__sym *s = e->sym;
+    if (s->kind == LAT_SYM_ENUM_CONST) {
+        if (lat__is_unsigned(s->type))
+            lat__emit_fmt(em, "%lluu", (unsigned long long)s->value);
+        else if (s->value == INT64_MIN)
+            lat__emit_str(em, "(-9223372036854775807L - 1)");
+        else if (s->value < 0)
+            lat__emit_fmt(em, "(%lld%s)", (long long)s->value, lat__sizeof(s->type) > 4 ? "L" : "");
+        else
+            lat__emit_fmt(em, "%lld%s", (long long)s->value, lat__sizeof(s->type) > 4 ? "L" : "");
+        return;
+    }
+    if (s->kind == LAT_SYM_VAR && (s->cuda & LAT_CU_SHARED)) {
+        shared_ref(em, s);
+        return;
+    }
+    lat__emit_str(em, lat__emit_name(em->u, s));
+}
+
+static bool takes_context(lat__unit *u, lat__sym *s)
+{
+    return s && s->kind == LAT_SYM_FUNC && !(s->flags & LAT_SF_BUILTIN) && lat__symx_of(u, s)->hidden;
+}
+
+static void emit_call(lat__emitter *em, const lat__expr *e)
+{
+    const lat__expr *fn = skip_implicit(e->a);
+    lat__emit_expr(em, e->a, LAT_PREC_POSTFIX);
+    lat__emit_str(em, "(");
+    bool first = true;
+    if (fn->kind == LAT_E_NAME && takes_context(em->u, fn->sym)) {
+        lat__emit_str(em, "__lat_t");
+        first = false;
+    }
+    for (int i = 0; i < e->nargs; i++) {
+        if (!first)
+            lat__emit_str(em, ", ");
+        first = false;
+        lat__emit_expr(em, e->args[i], LAT_PREC_ASSIGN);
+    }
+    lat__emit_str(em, ")");
+}
+
+static void emit_member(lat__emitter *em, const lat__expr *e)
+{
+    /* An anonymous member in the path is transparent in C: base.field. */
+    const lat__expr *base = e->a;
+    bool arrow = (e->flags & LAT_EF_ARROW) != 0;
+    while (base->kind == LAT_E_MEMBER && base->field && !base->field->name) {
+        arrow = (base->flags & LAT_EF_ARROW) != 0;
+        base = base->a;
+    }
+    lat__emit_expr(em, base, LAT_PREC_POSTFIX);
+    lat__emit_str(em, arrow ? "->" : ".");
+    lat__emit_str(em, e->field && e->field->name ? e->field->name->name : "?");
+}
+
+static void emit_literal(lat__emitter *em, const lat__expr *e)
+{
+    if (e->text) {
+        put(em, e->text, e->len ? e->len : strlen(e->text));
+        return;
+    }
+    if (e->kind == LAT_E_FLOAT) {
+        lat__emit_fmt(em, "%.17g", e->fval);
+        return;
+    }
+    if (lat__is_unsigned(e->type))
+        lat__emit_fmt(em, "%lluu%s", (unsigned long long)e->ival, lat__sizeof(e->type) > 4 ? "l" : "");
+    else
+        lat__emit_fmt(em, "%lld%s", (long long)e->ival, lat__sizeof(e->type) > 4 ? "l" : "");
+}
+
+void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
+{
+    if (em->hooks.expr && em->hooks.expr(em, e, prec))
+        return;
+    int mine = prec_of(e);
+    bool paren = mine < prec;
+    if (e->kind == LAT_E_CAST && (e->flags & LAT_EF_IMPLICIT)) {
+        lat__emit_expr(em, e->a, prec);
+        return;
+    }
+    lat__emit_at(em, e->loc);
+    if (paren)
+        lat__emit_str(em, "(");
+    switch (e->kind) {
+    case LAT_E_INT:
+    case LAT_E_FLOAT:
+    case LAT_E_STRING:
+        emit_literal(em, e);
+        break;
+    case LAT_E_NAME:
+        name_ref(em, e);
+        break;
+    case LAT_E_UNARY: {
+        lat__emit_str(em, lat__punct_spelling((lat__punct)e->op));
+        /* - -x, & &x...: keep the two apart */
+        const lat__expr *a = skip_implicit(e->a);
+        if (a->kind == LAT_E_UNARY || (a->kind == LAT_E_INT && a->text && a->text[0] == '-'))
+            lat__emit_str(em, " ");
+        lat__emit_expr(em, e->a, LAT_PREC_UNARY);
+        break;
+    }
+    case LAT_E_POSTFIX:
+        lat__emit_expr(em, e->a, LAT_PREC_POSTFIX);
+        lat__emit_str(em, lat__punct_spelling((lat__punct)e->op));
+        break;
+    case LAT_E_BINARY: {
+        int bp = binary_prec(e->op);
+        lat__emit_expr(em, e->a, bp);
+        lat__emit_fmt(em, e->op == LAT_P_COMMA ? "%s " : " %s ", lat__punct_spelling((lat__punct)e->op));
+        lat__emit_expr(em, e->b, bp + 1);
+        break;
+    }
+    case LAT_E_ASSIGN:
+        lat__emit_expr(em, e->a, LAT_PREC_UNARY);
+        lat__emit_fmt(em, " %s ", lat__punct_spelling((lat__punct)e->op));
+        lat__emit_expr(em, e->b, LAT_PREC_ASSIGN);
+        break;
+    case LAT_E_COND:
+        lat__emit_expr(em, e->a, LAT_PREC_COND + 1);
+        lat__emit_str(em, " ? ");
+        if (e->b)
+            lat__emit_expr(em, e->b, LAT_PREC_COMMA);
+        lat__emit_str(em, " : ");
+        lat__emit_expr(em, e->c, LAT_PREC_COND);
+        break;
+    case LAT_E_CALL:
+        emit_call(em, e);
+        break;
+    case LAT_E_INDEX:
+        lat__emit_expr(em, e->a, LAT_PREC_POSTFIX);
+        lat__emit_str(em, "[");
+        lat__emit_expr(em, e->b, LAT_PREC_COMMA);
+        lat__emit_str(em, "]");
+        break;
+    case LAT_E_MEMBER:
+        emit_member(em, e);
+        break;
+    case LAT_E_CAST:
+        lat__emit_fmt(em, "(%s)", lat__emit_type(em->u, e->to, NULL));
+        if (e->flags & LAT_EF_FUNCTIONAL) {
+            lat__emit_str(em, "(");
+            lat__emit_expr(em, e->a, LAT_PREC_COMMA);
+            lat__emit_str(em, ")");
+        } else {
+            lat__emit_expr(em, e->a, LAT_PREC_UNARY);
+        }
+        break;
+    case LAT_E_SIZEOF:
+    case LAT_E_ALIGNOF:
+        lat__emit_str(em, e->kind == LAT_E_SIZEOF ? "sizeof" : "_Alignof");
+        if (e->a) {
+            lat__emit_str(em, "(");
+            lat__emit_expr(em, e->a, LAT_PREC_COMMA);
+            lat__emit_str(em, ")");
+        } else {
+            lat__emit_fmt(em, "(%s)", lat__emit_type(em->u, e->to, NULL));
+        }
+        break;
+    case LAT_E_COMPOUND:
+        lat__emit_fmt(em, "(%s)", lat__emit_type(em->u, e->to, NULL));
+        emit_init(em, e->a);
+        break;
+    case LAT_E_INIT:
+        emit_init(em, e);
+        break;
+    case LAT_E_STMT:
+        lat__emit_str(em, "(");
+        lat__emit_stmt(em, e->stmt);
+        lat__emit_str(em, ")");
+        break;
+    case LAT_E_OFFSETOF:
+        lat__emit_fmt(em, "((unsigned long)&((%s *)0)->%s)", lat__emit_type(em->u, e->to, NULL), e->text);
+        break;
+    case LAT_E_VA_ARG:
+        lat__emit_str(em, "__builtin_va_arg(");
+        lat__emit_expr(em, e->a, LAT_PREC_ASSIGN);
+        lat__emit_fmt(em, ", %s)", lat__emit_type(em->u, e->to, NULL));
+        break;
+    case LAT_E_RAW:
+        lat__emit_str(em, e->text);
+        break;
+    default:
+        lat__emit_str(em, "0");
+        break;
+    }
+    if (paren)
+        lat__emit_str(em, ")");
+}
+
+static void emit_init(lat__emitter *em, const lat__expr *e)
+{
+    if (e->kind != LAT_E_INIT) {
+        lat__emit_expr(em, e, LAT_PREC_ASSIGN);
+        return;
+    }
+    lat__emit_at(em, e->loc);
+    lat__emit_str(em, "{");
+    for (size_t i = 0; i < e->items.n; i++) {
+        const lat__init_item *it = &e->items.items[i];
+        if (i)
+            lat__emit_str(em, ", ");
+        for (lat__designator *d = it->desig; d; d = d->next) {
+            if (d->name)
+                lat__emit_fmt(em, ".%s", d->name->name);
+            else
+                lat__emit_fmt(em, "[%lld]", (long long)d->at);
+        }
+        if (it->desig)
+            lat__emit_str(em, " = ");
+        emit_init(em, it->value);
+    }
+    lat__emit_str(em, "}");
+}
+
+/* ---- declarations ------------------------------------------------------------------------ */
+
+static void emit_field(lat__emitter *em, const lat__field *f)
+{
+    if (!f->name && lat__is_record(f->type) && f->type->rec && !f->type->rec->tag && f->bits < 0) {
+        /* C11's anonymous member: written in place, untagged. */
+        lat__record *r = f->type->rec;
+        lat__emit_str(em, r->kind == LAT_TY_UNION ? "union {" : "struct {");
+        for (size_t i = 0; i < r->fields.n; i++)
+            emit_field(em, &r->fields.items[i]);
+        lat__emit_str(em, " };");
+        return;
+    }
+    lat__emit_str(em, " ");
+    /* Records are all written at file scope: a block's typedefs are not there. */
+    lat__emit_str(em, lat__emit_type_resolved(em->u, f->type, f->name ? f->name->name : ""));
+    if (f->bits >= 0)
+        lat__emit_fmt(em, " : %d", f->bits);
+    /* A field given more alignment than its type has (__align__(16) float4 *x...). */
+    if (lat__is_scalar(f->type) && f->type->align > f->type->size)
+        lat__emit_fmt(em, " __attribute__((aligned(%u)))", f->type->align);
+    lat__emit_str(em, ";");
+}
+
+/* The records a record's fields need defined first. */
+static void emit_needed_records(lat__emitter *em, const lat__type *t)
+{
+    while (t && (t->kind == LAT_TY_ARRAY))
+        t = t->base;
+    if (t && lat__is_record(t) && t->rec && !t->rec->builtin)
+        lat__emit_record(em, t->rec);
+}
+
+void lat__emit_record(lat__emitter *em, lat__record *r)
+{
+    if (r->builtin || r->kind == LAT_TY_ENUM || !r->complete || r->emitted)
+        return;
+    r->emitted = true;
+    for (size_t i = 0; i < r->fields.n; i++) {
+        const lat__field *f = &r->fields.items[i];
+        /* An anonymous member is written in place; its own fields' records first. */
+        if (!f->name && lat__is_record(f->type) && f->type->rec && !f->type->rec->tag) {
+            for (size_t k = 0; k < f->type->rec->fields.n; k++)
+                emit_needed_records(em, f->type->rec->fields.items[k].type);
+            continue;
+        }
+        emit_needed_records(em, f->type);
+    }
+    lat__emit_at(em, r->loc);
+    lat__emit_str(em, record_name(em->u, r));
+    if (r->packed)
+        lat__emit_str(em, " __attribute__((packed))");
+    lat__emit_str(em, " {");
+    for (size_t i = 0; i < r->fields.n; i++)
+        emit_field(em, &r->fields.items[i]);
+    lat__emit_str(em, " }");
+    if (r->min_align)
+        lat__emit_fmt(em, " __attribute__((aligned(%u)))", r->min_align);
+    lat__emit_str(em, ";");
+}
+
+static const char *storage_word(const lat__sym *s)
+{
+    switch (s->storage) {
+    case LAT_ST_STATIC: return "static ";
+    case LAT_ST_EXTERN: return "extern ";
+    case LAT_ST_TYPEDEF: return "typedef ";
+    default: return "";
+    }
+}
+
+/* A variable's declarator with a variable-length array's size written out. */
+static void emit_declarator(lat__emitter *em, lat__sym *s, const char *name)
+{
+    lat__type *t = s->type;
+    if (t->kind == LAT_TY_ARRAY && t->vla) {
+        lat__emit_str(em, lat__emit_type(em->u, t->base, ""));
+        lat__emit_fmt(em, " %s[", name);
+        lat__emit_expr(em, t->vla, LAT_PREC_ASSIGN);
+        lat__emit_str(em, "]");
+        return;
+    }
+    lat__emit_str(em, lat__emit_type(em->u, t, name));
+}
+
+static void emit_shared_decl(lat__emitter *em, lat__sym *s)
+{
+    lat__symx *x = lat__symx_of(em->u, s);
+    char decl[48];
+    snprintf(decl, sizeof decl, "(*__lat_sh_%d)", x->shared);
+    lat__emit_str(em, lat__emit_type(em->u, s->type, decl));
+    if (s->storage == LAT_ST_EXTERN)
+        lat__emit_str(em, " = (void *)__lat_t->dshared;");
+    else
+        lat__emit_fmt(em, " = (void *)(__lat_t->shared + __lat_t->shoff[%d]);", x->shared);
+}
+
+void lat__emit_decl_group(lat__emitter *em, const lat__decl_group *g, bool file_scope)
+{
+    if (g->static_assert_)
+        return;
+    for (lat__decl *d = g->first; d; d = d->next) {
+        lat__sym *s = d->sym;
+        if (!s || (s->flags & LAT_SF_BUILTIN))
+            continue;
+        if (s->kind == LAT_SYM_FUNC) {
+            if (!file_scope)
+                continue; /* a block-scope prototype: the file-scope one serves */
+            lat__emit_at(em, d->loc);
+            const lat__symx *x = lat__symx_of(em->u, s);
+            lat__emit_str(em, s->storage == LAT_ST_STATIC ? "static " : "");
+            /* A prototype: the parameters' types, the context first when it takes one. */
+            lat__type *ft = s->type;
+            char *params = lat__arena_printf(&em->u->arena, "%s(%s", lat__emit_name(em->u, s),
+                                             x->hidden ? "lat_emu_thread *" : "");
+            for (int i = 0; i < ft->params.n; i++)
+                params = lat__arena_printf(&em->u->arena, "%s%s%s", params, i || x->hidden ? ", " : "",
+                                           lat__emit_type(em->u, ft->params.types[i], ""));
+            if (ft->params.variadic)
+                params = lat__arena_printf(&em->u->arena, "%s, ...", params);
+            else if (!ft->params.n && !x->hidden)
+                params = lat__arena_printf(&em->u->arena, "%svoid", params);
+            params = lat__arena_printf(&em->u->arena, "%s)", params);
+            lat__emit_str(em, lat__emit_type(em->u, ft->base, params));
+            lat__emit_str(em, ";");
+            continue;
+        }
+        if (s->kind == LAT_SYM_TYPEDEF) {
+            lat__emit_at(em, d->loc);
+            /* The records it names must exist first (a typedef of a struct defined
+             * elsewhere in this declaration was written above). */
+            lat__emit_fmt(em, "typedef %s;", lat__emit_type(em->u, s->type, lat__emit_name(em->u, s)));
+            continue;
+        }
+        if (s->kind != LAT_SYM_VAR)
+            continue;
+        if (s->cuda & LAT_CU_SHARED) {
+            if (!file_scope) {
+                lat__emit_at(em, d->loc);
+                emit_shared_decl(em, s);
+            }
+            continue;
+        }
+        lat__emit_at(em, d->loc);
+        lat__emit_str(em, storage_word(s));
+        emit_declarator(em, s, lat__emit_name(em->u, s));
+        if (s->align)
+            lat__emit_fmt(em, " __attribute__((aligned(%u)))", s->align);
+        if (d->init) {
+            lat__emit_str(em, " = ");
+            if (d->init->kind == LAT_E_INIT)
+                emit_init(em, d->init);
+            else
+                lat__emit_expr(em, d->init, LAT_PREC_ASSIGN);
+        }
+        lat__emit_str(em, ";");
+    }
+}
+
+void lat__emit_params(lat__emitter *em, const lat__func *fn, bool hidden, bool copies)
+{
+    lat__emit_str(em, "(");
+    if (hidden)
+        lat__emit_str(em, "lat_emu_thread *__lat_t");
+    for (int i = 0; i < fn->nparams; i++) {
+        lat__sym *ps = fn->params[i];
+        if (hidden || i)
+            lat__emit_str(em, ", ");
+        const char *name;
+        if (!ps->name)
+            name = lat__arena_printf(&em->u->arena, "__lat_u%d", i);
+        else if (copies && lat__symx_of(em->u, ps)->copied)
+            name = lat__arena_printf(&em->u->arena, "__lat_p%d", i);
+        else
+            name = lat__emit_name(em->u, ps);
+        lat__emit_str(em, lat__emit_type(em->u, ps->type, name));
+    }
+    if (fn->sym->type->params.variadic)
+        lat__emit_str(em, fn->nparams || hidden ? ", ..." : "...");
+    else if (!fn->nparams && !hidden)
+        lat__emit_str(em, "void");
+    lat__emit_str(em, ")");
+}
+
+/* ---- statements ------------------------------------------------------------------------- */
+
+static void emit_sub(lat__emitter *em, const lat__stmt *s)
+{
+    if (!s) {
+        lat__emit_str(em, ";");
+        return;
+    }
+    lat__emit_stmt(em, s);
+}
+
+void lat__emit_stmt(lat__emitter *em, const lat__stmt *s)
+{
+    if (em->hooks.stmt && em->hooks.stmt(em, s))
+        return;
+    lat__emit_at(em, s->loc);
+    switch (s->kind) {
+    case LAT_S_COMPOUND:
+        lat__emit_str(em, "{");
+        for (size_t i = 0; i < s->items.n; i++) {
+            lat__emit_str(em, " ");
+            lat__emit_stmt(em, s->items.items[i]);
+        }
+        lat__emit_at(em, s->end);
+        lat__emit_str(em, " }");
+        break;
+    case LAT_S_EXPR:
+        lat__emit_expr(em, s->e, LAT_PREC_COMMA);
+        lat__emit_str(em, ";");
+        break;
+    case LAT_S_DECL:
+        if (s->decls)
+            lat__emit_decl_group(em, s->decls, false);
+        break;
+    case LAT_S_NULL:
+    case LAT_S_ASM:
+        lat__emit_str(em, ";");
+        break;
+    case LAT_S_IF:
+        lat__emit_str(em, "if (");
+        lat__emit_expr(em, s->e, LAT_PREC_COMMA);
+        lat__emit_str(em, ") ");
+        emit_sub(em, s->body);
+        if (s->els) {
+            lat__emit_str(em, " else ");
+            emit_sub(em, s->els);
+        }
+        break;
+    case LAT_S_WHILE:
+        lat__emit_str(em, "while (");
+        lat__emit_expr(em, s->e, LAT_PREC_COMMA);
+        lat__emit_str(em, ") ");
+        emit_sub(em, s->body);
+        break;
+    case LAT_S_DO:
+        lat__emit_str(em, "do ");
+        emit_sub(em, s->body);
+        lat__emit_str(em, " while (");
+        lat__emit_expr(em, s->e, LAT_PREC_COMMA);
+        lat__emit_str(em, ");");
+        break;
+    case LAT_S_FOR: {
+        /* Several declarators in the init: declared in a block around the loop. */
+        bool wrap = s->init && s->init->kind == LAT_S_DECL && s->init->decls &&
+                    (s->init->decls->first && s->init->decls->first->next);
+        if (wrap) {
+            lat__emit_str(em, "{ ");
+            lat__emit_stmt(em, s->init);
+            lat__emit_str(em, " for (;");
+        } else {
+            lat__emit_str(em, "for (");
+            if (s->init && s->init->kind == LAT_S_DECL)
+                lat__emit_stmt(em, s->init);
+            else if (s->init && s->init->e)
+                lat__emit_expr(em, s->init->e, LAT_PREC_COMMA);
+            if (!s->init || s->init->kind != LAT_S_DECL || !s->init->decls || !s->init->decls->first)
+                lat__emit_str(em, ";");
+        }
+        lat__emit_str(em, " ");
+        if (s->e)
+            lat__emit_expr(em, s->e, LAT_PREC_COMMA);
+        lat__emit_str(em, "; ");
+        if (s->step)
+            lat__emit_expr(em, s->step, LAT_PREC_COMMA);
+        lat__emit_str(em, ") ");
+        emit_sub(em, s->body);
+        if (wrap)
+            lat__emit_str(em, " }");
+        break;
+    }
+    case LAT_S_SWITCH:
+        lat__emit_str(em, "switch (");
+        lat__emit_expr(em, s->e, LAT_PREC_COMMA);
+        lat__emit_str(em, ") ");
+        emit_sub(em, s->body);
+        break;
+    case LAT_S_CASE:
+        if (s->high != s->value)
+            lat__emit_fmt(em, "case %lldLL ... %lldLL: ", (long long)s->value, (long long)s->high);
+        else
+            lat__emit_fmt(em, "case %lldLL: ", (long long)s->value);
+        emit_sub(em, s->body);
+        break;
+    case LAT_S_DEFAULT:
+        lat__emit_str(em, "default: ");
+        emit_sub(em, s->body);
+        break;
+    case LAT_S_BREAK:
+        lat__emit_str(em, "break;");
+        break;
+    case LAT_S_CONTINUE:
+        lat__emit_str(em, "continue;");
+        break;
+    case LAT_S_RETURN:
+        if (em->mode == 0 /* LAT_EMU_MODE_PLAIN */ && em->fn && (em->fn->sym->cuda & LAT_CU_GLOBAL)) {
+            /* A plain kernel's thread ends; the loop goes on with the next. */
+            if (s->e) {
+                lat__emit_str(em, "{ ");
+                lat__emit_expr(em, s->e, LAT_PREC_COMMA);
+                lat__emit_str(em, "; goto __lat_next; }");
+            } else {
+                lat__emit_str(em, "goto __lat_next;");
+            }
+            break;
+        }
+        lat__emit_str(em, "return");
+        if (s->e) {
+            lat__emit_str(em, " ");
+            lat__emit_expr(em, s->e, LAT_PREC_COMMA);
+        }
+        lat__emit_str(em, ";");
+        break;
+    case LAT_S_GOTO:
+        lat__emit_fmt(em, "goto __lat_l_%s;", s->label->name);
+        break;
+    case LAT_S_LABEL:
+        lat__emit_fmt(em, "__lat_l_%s: ", s->label->name);
+        emit_sub(em, s->body);
+        break;
+    case LAT_S_RAW:
+        lat__emit_str(em, s->text);
+        break;
+    default:
+        lat__emit_str(em, ";");
+        break;
+    }
+}

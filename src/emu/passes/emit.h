@@ -1,0 +1,85 @@
+/*
+ * The printer: the tree written back as C, each construct on its user's line (#line
+ * markers where the lines jump), names as the passes decided (emit.c). The passes'
+ * shared state per module and per symbol lives here too.
+ */
+#ifndef LAT_EMU_PASSES_EMIT_H
+#define LAT_EMU_PASSES_EMIT_H
+
+#include "lower.h"
+
+#include "front/type.h"
+
+/* What the passes know of a symbol (sym->aux). */
+typedef struct lat__symx {
+    const char *name;  /* how the C spells it */
+    int shared;        /* a __shared__ variable: its index in the module, else -1 */
+    bool hidden;       /* a function taking the thread context */
+    bool copied;       /* a kernel parameter each thread gets a copy of (plain kernels) */
+    int param;         /* a kernel parameter: its index, else -1 */
+    bool emitted;      /* records: definition written */
+    bool region_slot;  /* region loops: lives in per-thread storage */
+    int slot;          /* its slot there */
+} lat__symx;
+
+/* A kernel's way of running its threads (abi.h's LAT_EMU_MODE_*). */
+typedef struct lat__kernelx {
+    lat__func *fn;
+    int mode;
+} lat__kernelx;
+
+struct lat__emitter;
+
+/* Hooks by which a pass prints some nodes its own way; each returns whether it did. */
+typedef struct lat__emit_hooks {
+    bool (*expr)(struct lat__emitter *em, const lat__expr *e, int prec);
+    bool (*stmt)(struct lat__emitter *em, const lat__stmt *s);
+    void *data;
+} lat__emit_hooks;
+
+typedef struct lat__emitter {
+    lat__unit *u;
+    const lat__lower_in *in;
+    char *buf;
+    size_t len, cap;
+    uint32_t file, line; /* the user's place the output is at */
+    bool fresh_line;     /* nothing written on the current output line yet */
+    const lat__func *fn; /* the function being written */
+    int mode;            /* its LAT_EMU_MODE_* when a kernel, else -1 */
+    lat__emit_hooks hooks;
+    int tmp;             /* counter for fresh names */
+    unsigned prelude_parts;
+} lat__emitter;
+
+void lat__emit_init(lat__emitter *em, lat__unit *u, const lat__lower_in *in);
+void lat__emit_str(lat__emitter *em, const char *s);
+void lat__emit_fmt(lat__emitter *em, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Moves the output to loc's line: newlines, or a #line marker. */
+void lat__emit_at(lat__emitter *em, lat__loc loc);
+/* Starts a new output line without changing the user line accounted for. */
+void lat__emit_newline(lat__emitter *em);
+
+/* The pass data of a symbol, created on first use. */
+lat__symx *lat__symx_of(lat__unit *u, lat__sym *s);
+/* How a symbol is spelled in the C. */
+const char *lat__emit_name(lat__unit *u, lat__sym *s);
+/* A type with a declarator ("float *x", "int (*p)[4]") as the C spells it; _resolved
+ * writes what typedefs stand for (for file scope, where a block's typedefs are not). */
+const char *lat__emit_type(lat__unit *u, const lat__type *t, const char *declarator);
+const char *lat__emit_type_resolved(lat__unit *u, const lat__type *t, const char *declarator);
+
+/* Precedence levels for lat__emit_expr's prec: the lowest the printed form may have
+ * without parentheses. */
+enum { LAT_PREC_COMMA = 1, LAT_PREC_ASSIGN = 2, LAT_PREC_COND = 3, LAT_PREC_UNARY = 15,
+       LAT_PREC_POSTFIX = 16 };
+
+void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec);
+void lat__emit_stmt(lat__emitter *em, const lat__stmt *s);
+/* A declaration group in a block (or at file scope): each declarator as a declaration. */
+void lat__emit_decl_group(lat__emitter *em, const lat__decl_group *g, bool file_scope);
+/* A struct or union definition (and those it needs first). */
+void lat__emit_record(lat__emitter *em, lat__record *r);
+/* The parameter list of a function: "(lat_emu_thread *__lat_t, float *a, int n)". */
+void lat__emit_params(lat__emitter *em, const lat__func *fn, bool hidden, bool copies);
+
+#endif

@@ -1,0 +1,393 @@
+/* The emulator's passes over a unit, and the C they make (lower.h): which functions take
+ * the thread context, how each kernel runs its threads, where each __shared__ variable
+ * lives; then the program, each kernel's entry and the module's tables (abi.h). */
+#include "lower.h"
+
+#include "emit.h"
+#include "region.h"
+
+#include "emu/abi.h"
+#include "emu/prelude.h"
+#include "front/builtins.h"
+#include "front/visit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct lower {
+    lat__unit *u;
+    lat__tu *tu;
+    const lat__lower_in *in;
+    lat__emitter em;
+    LAT_VEC(lat__func *) funcs; /* every function definition */
+    LAT_VEC(lat__kernelx) kernels;
+} lower;
+
+/* ---- what each function reaches ------------------------------------------------------------ */
+
+static bool collective_builtin(const lat__sym *s)
+{
+    if (!s || s->kind == LAT_SYM_TAG || !s->builtin)
+        return false;
+    const lat__builtin *b = lat__builtin_get(s->builtin);
+    return b && (b->coll & (LAT_COLL_BARRIER | LAT_COLL_BVOTE | LAT_COLL_WARP | LAT_COLL_ACTIVEMASK));
+}
+
+/* Functions that can reach a barrier or a warp operation, through any chain of calls. */
+static void find_collectives(lower *lw)
+{
+    for (size_t i = 0; i < lw->funcs.n; i++) {
+        lat__func *fn = lw->funcs.items[i];
+        for (size_t k = 0; k < fn->calls.n && !fn->calls_collective; k++)
+            fn->calls_collective = collective_builtin(fn->calls.items[k]);
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = 0; i < lw->funcs.n; i++) {
+            lat__func *fn = lw->funcs.items[i];
+            if (fn->calls_collective)
+                continue;
+            for (size_t k = 0; k < fn->calls.n; k++) {
+                lat__sym *c = fn->calls.items[k];
+                if (c->kind == LAT_SYM_FUNC && c->fn && c->fn->calls_collective) {
+                    fn->calls_collective = changed = true;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* The file-scope __shared__ variables a function names. */
+typedef struct shared_uses {
+    lower *lw;
+    bool *used; /* per shared index */
+} shared_uses;
+
+static bool note_shared(lat__visitor *v, lat__expr *e)
+{
+    shared_uses *su = v->data;
+    if (e->kind == LAT_E_NAME && e->sym && e->sym->kind == LAT_SYM_VAR && (e->sym->cuda & LAT_CU_SHARED)) {
+        int idx = lat__symx_of(su->lw->u, e->sym)->shared;
+        if (idx >= 0)
+            su->used[idx] = true;
+    }
+    return true;
+}
+
+/* Marks in used[] the __shared__ variables a kernel can reach: its own and its callees'
+ * declarations, and those at file scope any of them names. */
+static void kernel_shared(lower *lw, lat__func *k, bool *used, bool *visited)
+{
+    memset(visited, 0, lw->funcs.n * sizeof *visited);
+    LAT_VEC(lat__func *) stack = {0};
+    LAT_PUSH(&lw->u->arena, stack, k);
+    shared_uses su = {lw, used};
+    lat__visitor v = {NULL, note_shared, NULL, &su};
+    while (stack.n) {
+        lat__func *fn = stack.items[--stack.n];
+        size_t idx = (size_t)(intptr_t)fn->aux;
+        if (visited[idx])
+            continue;
+        visited[idx] = true;
+        for (size_t i = 0; i < fn->shared.n; i++)
+            used[lat__symx_of(lw->u, fn->shared.items[i])->shared] = true;
+        lat__visit_stmt(&v, fn->body);
+        for (size_t i = 0; i < fn->calls.n; i++) {
+            lat__sym *c = fn->calls.items[i];
+            if (c->kind == LAT_SYM_FUNC && c->fn)
+                LAT_PUSH(&lw->u->arena, stack, c->fn);
+        }
+    }
+}
+
+static void analyse(lower *lw)
+{
+    lat__unit *u = lw->u;
+    for (size_t i = 0; i < lw->tu->items.n; i++) {
+        lat__ext *x = &lw->tu->items.items[i];
+        if (x->kind == LAT_X_FUNC) {
+            x->fn->aux = (void *)(intptr_t)lw->funcs.n;
+            LAT_PUSH(&u->arena, lw->funcs, x->fn);
+        }
+    }
+    /* Every function that is device code takes the context, declared or defined. */
+    for (size_t i = 0; i < lw->tu->items.n; i++) {
+        lat__ext *x = &lw->tu->items.items[i];
+        if (x->kind == LAT_X_FUNC) {
+            lat__sym *s = x->fn->sym;
+            lat__symx_of(u, s)->hidden = (s->cuda & (LAT_CU_GLOBAL | LAT_CU_DEVICE)) != 0;
+        } else if (x->decls) {
+            for (lat__decl *d = x->decls->first; d; d = d->next)
+                if (d->sym && d->sym->kind == LAT_SYM_FUNC)
+                    lat__symx_of(u, d->sym)->hidden = (d->sym->cuda & (LAT_CU_GLOBAL | LAT_CU_DEVICE)) != 0;
+        }
+    }
+    for (size_t i = 0; i < lw->tu->shared.n; i++)
+        lat__symx_of(u, lw->tu->shared.items[i])->shared = (int)i;
+    /* Records defined in a block are written at file scope: a name of their own each. */
+    int nrec = 0;
+    for (size_t i = 0; i < lw->tu->records.n; i++) {
+        lat__record *r = lw->tu->records.items[i];
+        if (r->scope_depth > 0 && r->tag && !r->builtin)
+            r->emit_tag = lat__arena_printf(&u->arena, "__lat_r%d_%s", ++nrec, r->tag->name);
+    }
+    find_collectives(lw);
+    for (size_t i = 0; i < lw->funcs.n; i++) {
+        lat__func *fn = lw->funcs.items[i];
+        if (!(fn->sym->cuda & LAT_CU_GLOBAL))
+            continue;
+        lat__kernelx k = {fn, LAT_EMU_MODE_PLAIN};
+        if (fn->calls_collective || lw->in->checked) {
+            k.mode = LAT_EMU_MODE_FIBER;
+            if (!lw->in->fibers && !getenv("LATTICE_EMU_FIBERS") && lat__region_plan(lw->u, fn, lw->in->checked))
+                k.mode = LAT_EMU_MODE_REGION;
+        }
+        if (k.mode == LAT_EMU_MODE_PLAIN) {
+            /* Each thread starts from the launch's values of the parameters it changes. */
+            for (int p = 0; p < fn->nparams; p++) {
+                lat__sym *ps = fn->params[p];
+                if (ps->name && (ps->flags & (LAT_SF_MODIFIED | LAT_SF_ADDRESS_TAKEN)))
+                    lat__symx_of(u, ps)->copied = true;
+            }
+        }
+        LAT_PUSH(&u->arena, lw->kernels, k);
+    }
+}
+
+/* ---- the program ---------------------------------------------------------------------------- */
+
+static const lat__kernelx *kernel_of(lower *lw, const lat__func *fn)
+{
+    for (size_t i = 0; i < lw->kernels.n; i++)
+        if (lw->kernels.items[i].fn == fn)
+            return &lw->kernels.items[i];
+    return NULL;
+}
+
+/* A plain kernel: the body inside a loop over the block's threads. */
+static void plain_body(lower *lw, lat__func *fn)
+{
+    lat__emitter *em = &lw->em;
+    lat__emit_at(em, fn->body->loc);
+    lat__emit_str(em, "{ unsigned __lat_x, __lat_y, __lat_z, __lat_bx = __lat_t->block_dim.x,"
+                      " __lat_by = __lat_t->block_dim.y, __lat_bz = __lat_t->block_dim.z;"
+                      " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
+                      " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;"
+                      " for (__lat_x = 0; __lat_x < __lat_bx; __lat_x++) { __lat_t->thread_idx.x = __lat_x; {");
+    for (int p = 0; p < fn->nparams; p++) {
+        lat__sym *ps = fn->params[p];
+        if (!lat__symx_of(lw->u, ps)->copied)
+            continue;
+        lat__emit_fmt(em, " %s = __lat_p%d;", lat__emit_type(lw->u, ps->type, lat__emit_name(lw->u, ps)), p);
+    }
+    for (size_t i = 0; i < fn->body->items.n; i++) {
+        lat__emit_str(em, " ");
+        lat__emit_stmt(em, fn->body->items.items[i]);
+    }
+    lat__emit_at(em, fn->body->end);
+    lat__emit_str(em, " } __lat_next: ; } } } }");
+}
+
+static void function(lower *lw, lat__func *fn)
+{
+    lat__emitter *em = &lw->em;
+    lat__sym *s = fn->sym;
+    lat__symx *x = lat__symx_of(lw->u, s);
+    const lat__kernelx *k = (s->cuda & LAT_CU_GLOBAL) ? kernel_of(lw, fn) : NULL;
+    em->fn = fn;
+    em->mode = k ? k->mode : -1;
+    lat__emit_at(em, fn->loc);
+    if (s->storage == LAT_ST_STATIC)
+        lat__emit_str(em, "static ");
+    /* The declarator: name and parameters, around the return type. */
+    lat__emitter sig;
+    lat__emit_init(&sig, lw->u, lw->in);
+    sig.line = sig.file = 0;
+    lat__emit_str(&sig, lat__emit_name(lw->u, s));
+    lat__emit_params(&sig, fn, x->hidden, k && k->mode == LAT_EMU_MODE_PLAIN);
+    lat__emit_str(em, lat__emit_type(lw->u, s->type->base, sig.buf));
+    lat__emit_str(em, " ");
+    if (k && k->mode == LAT_EMU_MODE_PLAIN)
+        plain_body(lw, fn);
+    else if (k && k->mode == LAT_EMU_MODE_REGION)
+        lat__region_emit(em, fn);
+    else
+        lat__emit_stmt(em, fn->body);
+    em->fn = NULL;
+    em->mode = -1;
+}
+
+static void entry(lower *lw, lat__func *fn)
+{
+    lat__emitter *em = &lw->em;
+    const char *k = lat__emit_name(lw->u, fn->sym);
+    lat__emit_fmt(em, " void " LAT_EMU_ENTRY_PREFIX "%s(lat_emu_thread *__lat_t, void **__lat_p) {", k);
+    for (int i = 0; i < fn->nparams; i++) {
+        char local[32];
+        snprintf(local, sizeof local, "__lat_a%d", i);
+        lat__emit_fmt(em, " %s = *(__typeof__(__lat_a%d) *)__lat_p[%d];",
+                      lat__emit_type_resolved(lw->u, fn->params[i]->type, local), i, i);
+    }
+    lat__emit_fmt(em, " %s(__lat_t", k);
+    for (int i = 0; i < fn->nparams; i++)
+        lat__emit_fmt(em, ", __lat_a%d", i);
+    lat__emit_fmt(em, "); } int " LAT_EMU_SIZES_PREFIX "%s(unsigned long *__lat_s) { if (__lat_s) {", k);
+    for (int i = 0; i < fn->nparams; i++) {
+        char local[32];
+        snprintf(local, sizeof local, "__lat_a%d", i);
+        lat__emit_fmt(em, " %s; __lat_s[%d] = sizeof __lat_a%d;",
+                      lat__emit_type_resolved(lw->u, fn->params[i]->type, local), i, i);
+    }
+    lat__emit_fmt(em, " } return %d; }", fn->nparams);
+}
+
+static void tables(lower *lw)
+{
+    lat__emitter *em = &lw->em;
+    lat__unit *u = lw->u;
+    size_t nsh = lw->tu->shared.n;
+    lat__emit_newline(em);
+    lat__emit_fmt(em, "const int __lat_nshared = %zu;", nsh);
+    lat__emit_newline(em);
+    if (nsh) {
+        lat__emit_str(em, "const unsigned long __lat_shsize[] = {");
+        for (size_t i = 0; i < nsh; i++) {
+            lat__sym *s = lw->tu->shared.items[i];
+            if (s->storage == LAT_ST_EXTERN)
+                lat__emit_fmt(em, "%s0", i ? ", " : "");
+            else
+                lat__emit_fmt(em, "%ssizeof(%s)", i ? ", " : "", lat__emit_type_resolved(u, s->type, ""));
+        }
+        lat__emit_str(em, "};");
+        lat__emit_newline(em);
+        lat__emit_str(em, "const unsigned long __lat_shalign[] = {");
+        for (size_t i = 0; i < nsh; i++) {
+            lat__sym *s = lw->tu->shared.items[i];
+            if (s->storage == LAT_ST_EXTERN)
+                lat__emit_fmt(em, "%s1", i ? ", " : "");
+            else if (s->align > lat__alignof(s->type))
+                lat__emit_fmt(em, "%s%u", i ? ", " : "", s->align);
+            else
+                lat__emit_fmt(em, "%s_Alignof(%s)", i ? ", " : "", lat__emit_type_resolved(u, s->type, ""));
+        }
+        lat__emit_str(em, "};");
+        lat__emit_newline(em);
+        if (lw->in->checked) {
+            lat__emit_str(em, "const char *const __lat_shname[] = {");
+            for (size_t i = 0; i < nsh; i++)
+                lat__emit_fmt(em, "%s\"%s\"", i ? ", " : "", lw->tu->shared.items[i]->name->name);
+            lat__emit_str(em, "};");
+            lat__emit_newline(em);
+        }
+    }
+    bool *used = lat__arena_alloc(&u->arena, (nsh + 1) * sizeof *used);
+    bool *visited = lat__arena_alloc(&u->arena, (lw->funcs.n + 1) * sizeof *visited);
+    for (size_t i = 0; i < lw->kernels.n; i++) {
+        const lat__kernelx *k = &lw->kernels.items[i];
+        memset(used, 0, (nsh + 1) * sizeof *used);
+        kernel_shared(lw, k->fn, used, visited);
+        int count = 0;
+        for (size_t s = 0; s < nsh; s++)
+            count += used[s];
+        lat__emit_fmt(em, "const int " LAT_EMU_KINFO_PREFIX "%s[] = {%d, %d", lat__emit_name(u, k->fn->sym),
+                      k->mode, count);
+        for (size_t s = 0; s < nsh; s++)
+            if (used[s])
+                lat__emit_fmt(em, ", %zu", s);
+        lat__emit_str(em, "};");
+        lat__emit_newline(em);
+    }
+    for (size_t i = 0; i < lw->tu->globals.n; i++) {
+        lat__sym *g = lw->tu->globals.items[i];
+        const char *n = g->name->name, *e = lat__emit_name(u, g);
+        lat__emit_fmt(em, "void *const " LAT_EMU_GADDR_PREFIX "%s = (void *)&%s; const unsigned long "
+                          LAT_EMU_GSIZE_PREFIX "%s = sizeof %s;", n, e, n, e);
+        lat__emit_newline(em);
+    }
+}
+
+static void program(lower *lw)
+{
+    lat__emitter *em = &lw->em;
+    lat__emit_at(em, (lat__loc){0, 1, 1}); /* TinyCC learns the file's name */
+    /* Every struct and union first, at file scope, in an order that defines each before
+     * a field needs it. */
+    for (size_t i = 0; i < lw->tu->records.n; i++)
+        lat__emit_record(em, lw->tu->records.items[i]);
+    for (size_t i = 0; i < lw->tu->items.n; i++) {
+        lat__ext *x = &lw->tu->items.items[i];
+        if (x->kind == LAT_X_FUNC)
+            function(lw, x->fn);
+        else if (x->decls)
+            lat__emit_decl_group(em, x->decls, true);
+    }
+    for (size_t i = 0; i < lw->kernels.n; i++)
+        entry(lw, lw->kernels.items[i].fn);
+    tables(lw);
+}
+
+/* ---- entry ------------------------------------------------------------------------------ */
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out *out)
+{
+    memset(out, 0, sizeof *out);
+    lower *lw = NULL;
+    if (setjmp(u->oom)) {
+        lat__lower_out_free(out);
+        return LAT_ERROR_OUT_OF_MEMORY;
+    }
+    lw = lat__arena_alloc(&u->arena, sizeof *lw);
+    lw->u = u;
+    lw->tu = u->tu;
+    lw->in = in;
+    lat__emit_init(&lw->em, u, in);
+    analyse(lw);
+    if (u->status != LAT_OK)
+        return u->status;
+    program(lw);
+    lat__emit_newline(&lw->em);
+    out->text = dup_or_null(lw->em.buf ? lw->em.buf : "");
+    out->prelude_parts = 15;
+    out->kernels = calloc(lw->kernels.n + 1, sizeof *out->kernels);
+    out->globals = calloc(lw->tu->globals.n + 1, sizeof *out->globals);
+    if (!out->text || !out->kernels || !out->globals) {
+        lat__lower_out_free(out);
+        return LAT_ERROR_OUT_OF_MEMORY;
+    }
+    for (size_t i = 0; i < lw->kernels.n; i++) {
+        out->kernels[i] = dup_or_null(lat__emit_name(u, lw->kernels.items[i].fn->sym));
+        if (!out->kernels[i]) {
+            lat__lower_out_free(out);
+            return LAT_ERROR_OUT_OF_MEMORY;
+        }
+        out->nkernels++;
+    }
+    for (size_t i = 0; i < lw->tu->globals.n; i++) {
+        out->globals[i] = dup_or_null(lw->tu->globals.items[i]->name->name);
+        if (!out->globals[i]) {
+            lat__lower_out_free(out);
+            return LAT_ERROR_OUT_OF_MEMORY;
+        }
+        out->nglobals++;
+    }
+    return LAT_OK;
+}
+
+void lat__lower_out_free(lat__lower_out *out)
+{
+    free(out->text);
+    for (int i = 0; i < out->nkernels; i++)
+        free(out->kernels[i]);
+    free(out->kernels);
+    for (int i = 0; i < out->nglobals; i++)
+        free(out->globals[i]);
+    free(out->globals);
+    memset(out, 0, sizeof *out);
+}

@@ -1,0 +1,22 @@
+/* A walk over the tree: every statement and expression of a function body, in source
+ * order, for the analyses that need them all (which variables a kernel uses, what it
+ * calls, where its barriers are). The callbacks may return false to skip a node's
+ * children. */
+#ifndef LAT_FRONT_VISIT_H
+#define LAT_FRONT_VISIT_H
+
+#include "ast.h"
+
+typedef struct lat__visitor {
+    bool (*stmt)(struct lat__visitor *v, lat__stmt *s);
+    bool (*expr)(struct lat__visitor *v, lat__expr *e);
+    void (*stmt_after)(struct lat__visitor *v, lat__stmt *s);
+    void *data;
+} lat__visitor;
+
+void lat__visit_stmt(lat__visitor *v, lat__stmt *s);
+void lat__visit_expr(lat__visitor *v, lat__expr *e);
+/* Every initializer of a declaration group. */
+void lat__visit_decls(lat__visitor *v, lat__decl_group *g);
+
+#endif
