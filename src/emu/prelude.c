@@ -180,6 +180,7 @@ static const char *const lines[] = {
     "unsigned long long __lat_rvote(const unsigned long long *, const int *, unsigned, int, unsigned);",
     "unsigned __lat_rmatch_all(const unsigned long long *, const int *, unsigned, unsigned, int *);",
     "int __lat_bvote(const unsigned long long *, const int *, unsigned, int);",
+    "unsigned long long __lat_rwarp(const unsigned long long *, const int *, unsigned, int, unsigned, int, int, int *);",
     "void __lat_converged(lat_emu_thread *, const int *, unsigned, const char *, int);",
     "static inline int __lat_active(const int *sk, unsigned n) { unsigned i; for (i = 0; i < n; i++) if (!sk[i]) return 1; return 0; }",
     "static inline unsigned __lat_rsrc(unsigned i, int kind, int arg, int w) {",

@@ -43,6 +43,18 @@ unsigned lat__emu_rmatch_all(const uint64_t *v, const int *sk, unsigned i,
     return r;
 }
 
+uint64_t lat__emu_rwarp(const uint64_t *v, const int *sk, unsigned i, int op, unsigned mask,
+                        int arg, int width, int *pred)
+{
+    uint32_t g = group(sk, i, mask);
+    int p = 0;
+    uint64_t r = lat__emu_warp_result(op, (int)(i & 31), g, v ? v + (i & ~31u) : NULL, arg,
+                                      width, &p);
+    if (pred)
+        *pred = p;
+    return r;
+}
+
 int lat__emu_bvote(const uint64_t *v, const int *sk, unsigned n, int kind)
 {
     int yes = 0, all = 0;

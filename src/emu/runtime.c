@@ -241,6 +241,7 @@ static const lat__emu_symbol symbols[] = {
     AS("__lat_rvote", lat__emu_rvote),
     AS("__lat_rmatch_all", lat__emu_rmatch_all),
     AS("__lat_bvote", lat__emu_bvote),
+    AS("__lat_rwarp", lat__emu_rwarp),
     AS("__lat_converged", lat__emu_converged),
     F(abs), F(labs), F(llabs),
     M1(acos), M1(acosh), M1(asin), M1(asinh), M1(atan), M1(atanh), M1(cbrt), M1(ceil),

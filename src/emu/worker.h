@@ -100,6 +100,11 @@ uint64_t lat__emu_rvote(const uint64_t *v, const int *sk, unsigned i, int op,
                                   unsigned mask);
 unsigned lat__emu_rmatch_all(const uint64_t *v, const int *sk, unsigned i,
                              unsigned mask, int *pred);
+/* Lane i's result of warp operation op (warp.h), from the 64-bit values every active
+ * lane of its warp stored in v: the lanes taking part are the active ones in mask (and i);
+ * arg and width are lane i's own; pred receives __match_all_sync's predicate. */
+uint64_t lat__emu_rwarp(const uint64_t *v, const int *sk, unsigned i, int op, unsigned mask,
+                        int arg, int width, int *pred);
 int lat__emu_bvote(const uint64_t *v, const int *sk, unsigned n, int kind);
 void lat__emu_converged(lat__emu_thread *t, const int *sk, unsigned n, const char *file,
                         int line);

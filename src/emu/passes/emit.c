@@ -16,6 +16,7 @@ void lat__emit_init(lat__emitter *em, lat__unit *u, const lat__lower_in *in)
     em->in = in;
     em->mode = -1;
     em->fresh_line = true;
+    em->file = UINT32_MAX; /* the first place written gets a #line marker */
 }
 
 static void put(lat__emitter *em, const char *s, size_t n)

@@ -18,8 +18,8 @@ typedef struct lat__symx {
     bool copied;       /* a kernel parameter each thread gets a copy of (plain kernels) */
     int param;         /* a kernel parameter: its index, else -1 */
     bool emitted;      /* records: definition written */
-    bool region_slot;  /* region loops: lives in per-thread storage */
-    int slot;          /* its slot there */
+    int slot;
+    void *region;      /* region loops' data (region.c): a kernel's plan, a variable's kind */
 } lat__symx;
 
 /* A kernel's way of running its threads (abi.h's LAT_EMU_MODE_*). */

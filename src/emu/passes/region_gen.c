@@ -1,0 +1,848 @@
+/* Region loops' writer (region_int.h): the kernel body as stretches, each a loop over the
+ * block's threads, between block-level control flow. Run dry first (no output) to learn
+ * which variables cross stretches, then for real with the same decisions. */
+#include "region_int.h"
+
+#include "emu/abi.h"
+#include "emu/warp.h"
+#include "front/visit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { EXITED = LAT_EMU_REGION_EXITED };
+
+#define OUT(...)                                                                           \
+    do {                                                                                   \
+        if (!pl->dry)                                                                      \
+            lat__emit_fmt(pl->em, __VA_ARGS__);                                            \
+    } while (0)
+
+static void item_add(plan *pl, item it);
+
+/* ---- what a stretch uses ------------------------------------------------------------------ */
+
+static void note_var(plan *pl, lat__sym *s);
+
+static bool note_expr(lat__visitor *v, lat__expr *e)
+{
+    plan *pl = v->data;
+    if (e->kind == LAT_E_NAME && e->sym)
+        note_var(pl, e->sym);
+    return true;
+}
+
+static void note_var(plan *pl, lat__sym *s)
+{
+    rvar *r = lat__region_var(s);
+    if (!r || r->kind == R_UNIFORM || r->mark == pl->seg)
+        return;
+    r->mark = pl->seg;
+    LAT_PUSH(&pl->u->arena, pl->used, s);
+    if (r->declared_seg != pl->seg)
+        r->crosses = true;
+    if (r->kind == R_RECOMPUTE && r->init && r->declared_seg != pl->seg) {
+        lat__visitor v = {NULL, note_expr, NULL, pl};
+        lat__visit_expr(&v, r->init); /* what it is computed from */
+    }
+}
+
+static void note_declared(plan *pl, const lat__decl *d)
+{
+    rvar *r = lat__region_var(d->sym);
+    if (!r)
+        return;
+    r->declared_seg = pl->seg;
+    if (r->mark != pl->seg) {
+        r->mark = pl->seg;
+        LAT_PUSH(&pl->u->arena, pl->used, d->sym);
+    }
+}
+
+static void note_item(plan *pl, const item *it)
+{
+    lat__visitor v = {NULL, note_expr, NULL, pl};
+    if (it->s && it->s->kind == LAT_S_DECL && it->s->decls)
+        for (lat__decl *d = it->s->decls->first; d; d = d->next)
+            note_declared(pl, d);
+    if (it->s)
+        lat__visit_stmt(&v, (lat__stmt *)it->s);
+    if (it->e)
+        lat__visit_expr(&v, (lat__expr *)it->e);
+    if (it->d) {
+        note_declared(pl, it->d);
+        lat__visit_expr(&v, it->d->init);
+    }
+}
+
+/* ---- printing through the emitter ----------------------------------------------------------- */
+
+static const char *slot_type(plan *pl, lat__sym *s)
+{
+    return lat__emit_type(pl->u, lat__unqualified(pl->u, s->type), "");
+}
+
+/* The 64-bit value a lane stores for collective c's value operand v. */
+static void store_value(plan *pl, const rcoll *c, const lat__expr *v)
+{
+    lat__emitter *em = pl->em;
+    const lat__type *t = v->type;
+    int op = c->op;
+    if (op >= LAT_RGN_BVOTE || op == LAT_EMU_W_BALLOT || op == LAT_EMU_W_ANY || op == LAT_EMU_W_ALL) {
+        lat__emit_str(em, "((");
+        lat__emit_expr(em, v, LAT_PREC_COMMA);
+        lat__emit_str(em, ") != 0)");
+        return;
+    }
+    if (op >= LAT_EMU_W_ADD && op <= LAT_EMU_W_XORR) {
+        lat__emit_str(em, "(unsigned long long)(unsigned)(");
+        lat__emit_expr(em, v, LAT_PREC_COMMA);
+        lat__emit_str(em, ")");
+        return;
+    }
+    const char *fn = t->kind == LAT_TY_FLOAT ? "__lat_fbits" : t->kind == LAT_TY_DOUBLE ? "__lat_dbits" : NULL;
+    lat__emit_str(em, fn ? fn : "(unsigned long long)");
+    lat__emit_str(em, "(");
+    lat__emit_expr(em, v, LAT_PREC_COMMA);
+    lat__emit_str(em, ")");
+}
+
+/* Collective c's result for the thread: computed for every active thread at once, after
+ * they all stored their operands and before any of them goes on (results_loop). */
+static void coll_result(plan *pl, const rcoll *c)
+{
+    lat__emitter *em = pl->em;
+    const lat__expr *e = c->call;
+    int k = c->id;
+    if (c->op >= LAT_RGN_BVOTE) {
+        lat__emit_fmt(em, "__lat_bv%d", k);
+        return;
+    }
+    const lat__type *t = e->type;
+    const char *as = t->kind == LAT_TY_FLOAT ? "__lat_asf" : t->kind == LAT_TY_DOUBLE ? "__lat_asd" : NULL;
+    if (c->op == LAT_EMU_W_MATCH_ALL) {
+        /* The predicate goes where the program's pointer says, in its own thread. */
+        lat__emit_str(em, "(*(");
+        lat__emit_expr(em, e->args[2], LAT_PREC_ASSIGN);
+        lat__emit_fmt(em, ") = __lat_wp%d[__lat_i], (unsigned)__lat_wr%d[__lat_i])", k, k);
+        return;
+    }
+    if (as)
+        lat__emit_fmt(em, "%s(__lat_wr%d[__lat_i])", as, k);
+    else
+        lat__emit_fmt(em, "((%s)__lat_wr%d[__lat_i])", lat__emit_type(pl->u, t, ""), k);
+}
+
+/* Every active thread's result of a site's warp operations, from one snapshot of which
+ * threads are active: no thread's branch may change that before all have theirs. */
+static void results_loop(plan *pl, const rcoll *c)
+{
+    if (pl->dry || c->op >= LAT_RGN_BVOTE)
+        return;
+    int k = c->id, op = c->op;
+    if ((op == LAT_EMU_W_MIN || op == LAT_EMU_W_MAX) && lat__is_unsigned(c->call->type))
+        op = op == LAT_EMU_W_MIN ? LAT_EMU_W_UMIN : LAT_EMU_W_UMAX;
+    if (op == LAT_EMU_W_ACTIVE)
+        OUT("\nfor (__lat_i = 0; __lat_i < __lat_n; __lat_i++) if (!__lat_sk[__lat_i]) __lat_wr%d[__lat_i] ="
+            " __lat_rwarp(0, __lat_sk, __lat_i, %d, 0xffffffffu, 0, 32, 0);\n", k, op);
+    else if (op <= LAT_EMU_W_XOR)
+        OUT("\nfor (__lat_i = 0; __lat_i < __lat_n; __lat_i++) if (!__lat_sk[__lat_i]) __lat_wr%d[__lat_i] ="
+            " __lat_rwarp(__lat_wv%d, __lat_sk, __lat_i, %d, __lat_wm%d[__lat_i], __lat_wa%d[__lat_i],"
+            " __lat_ww%d[__lat_i], 0);\n", k, k, op, k, k, k);
+    else if (op == LAT_EMU_W_MATCH_ALL)
+        OUT("\nfor (__lat_i = 0; __lat_i < __lat_n; __lat_i++) if (!__lat_sk[__lat_i]) __lat_wr%d[__lat_i] ="
+            " __lat_rwarp(__lat_wv%d, __lat_sk, __lat_i, %d, __lat_wm%d[__lat_i], 0, 32, &__lat_wp%d[__lat_i]);\n",
+            k, k, op, k, k);
+    else
+        OUT("\nfor (__lat_i = 0; __lat_i < __lat_n; __lat_i++) if (!__lat_sk[__lat_i]) __lat_wr%d[__lat_i] ="
+            " __lat_rwarp(__lat_wv%d, __lat_sk, __lat_i, %d, __lat_wm%d[__lat_i], 0, 32, (int *)0);\n", k, k, op, k);
+}
+
+/* Prints the collectives' results in place of the calls (an emitter hook). */
+static bool region_expr_hook(lat__emitter *em, const lat__expr *e, int prec)
+{
+    (void)prec;
+    plan *pl = em->hooks.data;
+    if (!pl->rewrite_coll || e->kind != LAT_E_CALL || !e->aux || !lat__region_coll_of(e))
+        return false;
+    coll_result(pl, e->aux);
+    return true;
+}
+
+/* break, continue and return inside a stretch: the thread's state, then the stretch's end. */
+static bool region_stmt_hook(lat__emitter *em, const lat__stmt *s)
+{
+    plan *pl = em->hooks.data;
+    switch (s->kind) {
+    case LAT_S_RETURN:
+        lat__emit_at(em, s->loc);
+        lat__emit_fmt(em, "{ __lat_sk[__lat_i] = %d; goto __lat_n%d; }", EXITED, pl->seg);
+        return true;
+    case LAT_S_BREAK:
+    case LAT_S_CONTINUE: {
+        if (!s->target || s->target->kind == LAT_S_SWITCH)
+            return false;
+        rstmt *t = lat__region_rs(pl, s->target);
+        if (!t->block)
+            return false; /* a loop inside the stretch */
+        lat__emit_at(em, s->loc);
+        lat__emit_fmt(em, "{ __lat_sk[__lat_i] = %d; goto __lat_n%d; }",
+                      2 * t->level + (s->kind == LAT_S_CONTINUE), pl->seg);
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+/* One declarator, as a declaration of its own. */
+static void print_decl(plan *pl, const lat__decl *d)
+{
+    lat__emitter *em = pl->em;
+    rvar *r = lat__region_var(d->sym);
+    if (r && r->kind == R_CAND && r->in_place) {
+        /* Its storage is where it lives: an initializer is copied there. */
+        if (!d->init)
+            return;
+        lat__emit_at(em, d->loc);
+        lat__emit_fmt(em, "{ %s = ", lat__emit_type(pl->u, d->sym->type, "__lat_init"));
+        lat__emit_expr(em, d->init, LAT_PREC_ASSIGN);
+        lat__emit_fmt(em, "; memcpy(&__lat_r%d[__lat_i], &__lat_init, sizeof __lat_init); }", r->slot);
+        return;
+    }
+    lat__decl one = *d;
+    one.next = NULL;
+    lat__decl_group g = {0};
+    g.first = &one;
+    g.loc = d->loc;
+    lat__emit_decl_group(em, &g, false);
+}
+
+static void print_item(plan *pl, const item *it)
+{
+    lat__emitter *em = pl->em;
+    switch (it->kind) {
+    case I_STMT:
+        lat__emit_stmt(em, it->s);
+        break;
+    case I_DECL:
+        pl->rewrite_coll = true;
+        print_decl(pl, it->d);
+        pl->rewrite_coll = false;
+        break;
+    case I_EVAL:
+        pl->rewrite_coll = true;
+        lat__emit_expr(em, it->e, LAT_PREC_COMMA);
+        lat__emit_str(em, ";");
+        pl->rewrite_coll = false;
+        break;
+    case I_COND:
+        pl->rewrite_coll = true;
+        lat__emit_str(em, " if (!(");
+        lat__emit_expr(em, it->e, LAT_PREC_COMMA);
+        /* What follows in the stretch is the branch: a thread that leaves it is done. */
+        lat__emit_fmt(em, ")) { __lat_sk[__lat_i] = %d; goto __lat_n%d; }", 2 * it->level, pl->seg);
+        pl->rewrite_coll = false;
+        break;
+    case I_STORE: {
+        const rcoll *c = it->e->aux;
+        const lat__expr *call = c->call;
+        int k = c->id, op = c->op;
+        lat__emit_at(em, call->loc);
+        int vi = op >= LAT_RGN_BVOTE ? 0 : 1;
+        if (op == LAT_EMU_W_ACTIVE)
+            break;
+        lat__emit_fmt(em, " __lat_wv%d[__lat_i] = ", k);
+        store_value(pl, c, call->args[vi]);
+        lat__emit_str(em, ";");
+        if (op < LAT_RGN_BVOTE) {
+            lat__emit_fmt(em, " __lat_wm%d[__lat_i] = (unsigned)(", k);
+            lat__emit_expr(em, call->args[0], LAT_PREC_COMMA);
+            lat__emit_str(em, ");");
+        }
+        if (op <= LAT_EMU_W_XOR) {
+            lat__emit_fmt(em, " __lat_wa%d[__lat_i] = (int)(", k);
+            lat__emit_expr(em, call->args[2], LAT_PREC_COMMA);
+            lat__emit_fmt(em, "); __lat_ww%d[__lat_i] = ", k);
+            if (call->nargs > 3) {
+                lat__emit_str(em, "(int)(");
+                lat__emit_expr(em, call->args[3], LAT_PREC_COMMA);
+                lat__emit_str(em, ");");
+            } else {
+                lat__emit_str(em, "32;");
+            }
+        }
+        break;
+    }
+    case I_RAW:
+        lat__emit_str(em, it->text);
+        break;
+    }
+}
+
+/* ---- stretches --------------------------------------------------------------------------- */
+
+/* For a stretch that is one `if (X < E) S` (X threadIdx.x, or a variable that is it; E
+ * uniform): the comparison, so that the loop visits only the threads it selects. */
+static const lat__expr *range_bound(plan *pl, const lat__expr **bound)
+{
+    if (pl->items.n != 1 || pl->seg_all || pl->seg_pre || pl->checked)
+        return NULL;
+    const item *it = &pl->items.items[0];
+    if (it->kind != I_STMT || it->s->kind != LAT_S_IF || it->s->els || lat__region_rs(pl, it->s)->block)
+        return NULL;
+    const lat__expr *c = it->s->e;
+    if (c->kind != LAT_E_BINARY || (c->op != LAT_P_LT && c->op != LAT_P_LE && c->op != LAT_P_EQ))
+        return NULL;
+    const lat__expr *x = c->a;
+    while (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT))
+        x = x->a;
+    if (x->kind == LAT_E_NAME) {
+        rvar *r = lat__region_var(x->sym);
+        if (!r || r->kind != R_RECOMPUTE || !r->init)
+            return NULL;
+        x = r->init;
+        while (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT))
+            x = x->a;
+    }
+    if (x->kind != LAT_E_MEMBER || !x->field || !x->field->name || strcmp(x->field->name->name, "x") != 0 ||
+        x->a->kind != LAT_E_NAME || !(x->a->sym->flags & LAT_SF_THREAD_VARYING))
+        return NULL;
+    if (!lat__region_uniform(pl, c->b, false))
+        return NULL;
+    *bound = c->b;
+    return c;
+}
+
+static void seg_close(plan *pl)
+{
+    if (pl->seg < 0)
+        return;
+    int s = pl->seg;
+    if (pl->dry) {
+        pl->seg = -1;
+        return;
+    }
+    lat__emitter *em = pl->em;
+    const lat__expr *bound = NULL, *cmp = range_bound(pl, &bound);
+    lat__emit_newline(em);
+    if (cmp) {
+        /* Only the threads the condition selects have anything to do: compare as the
+         * condition does, in its operands' type. */
+        const lat__type *ct = cmp->a->type;
+        if (lat__is_unsigned(ct)) {
+            lat__emit_str(em, "{ long long __lat_lo = 0, __lat_hi; unsigned long long __lat_e = (unsigned long long)(");
+            lat__emit_expr(em, bound, LAT_PREC_COMMA);
+            lat__emit_str(em, ");");
+            if (cmp->op == LAT_P_EQ)
+                lat__emit_str(em, " if (__lat_e >= __lat_bx) __lat_lo = __lat_hi = 0; else __lat_lo = (long long)__lat_e, __lat_hi = __lat_lo + 1;");
+            else
+                lat__emit_fmt(em, " __lat_hi = __lat_e >= __lat_bx ? (long long)__lat_bx : (long long)__lat_e%s;"
+                                  " if (__lat_hi > __lat_bx) __lat_hi = __lat_bx;",
+                              cmp->op == LAT_P_LE ? " + 1" : "");
+        } else {
+            lat__emit_str(em, "{ long long __lat_lo = 0, __lat_hi, __lat_e = (long long)(");
+            lat__emit_expr(em, bound, LAT_PREC_COMMA);
+            lat__emit_str(em, "); if (__lat_e < 0) __lat_e = -1;");
+            if (cmp->op == LAT_P_EQ)
+                lat__emit_str(em, " __lat_lo = __lat_e; __lat_hi = __lat_e + 1;");
+            else
+                lat__emit_fmt(em, " __lat_hi = __lat_e%s;", cmp->op == LAT_P_LE ? " + 1" : "");
+            lat__emit_str(em, " if (__lat_hi > __lat_bx) __lat_hi = __lat_bx; if (__lat_lo < 0) __lat_lo = 0;"
+                              " if (__lat_lo > __lat_hi) __lat_lo = __lat_hi;");
+        }
+    } else {
+        lat__emit_str(em, "{ long long __lat_lo = 0, __lat_hi = __lat_bx;");
+    }
+    const char *skip = pl->seg_all || (pl->level == 0 && !pl->may_exit) ? "" : " if (__lat_sk[__lat_i]) continue;";
+    if (pl->checked)
+        lat__emit_fmt(em,
+                      " for (__lat_k = 0; __lat_k < 4 * __lat_n; __lat_k += 4) { __lat_x = __lat_ord[__lat_k + 1];"
+                      " if (__lat_x < (unsigned)__lat_lo || __lat_x >= (unsigned)__lat_hi) continue;"
+                      " __lat_i = __lat_ord[__lat_k]; __lat_y = __lat_ord[__lat_k + 2]; __lat_z = __lat_ord[__lat_k + 3];"
+                      " __lat_t->thread_idx.x = __lat_x; __lat_t->thread_idx.y = __lat_y; __lat_t->thread_idx.z = __lat_z;"
+                      " __lat_t->lin = __lat_i; { { %s%s {",
+                      pl->seg_pre ? pl->seg_pre : "", skip);
+    else
+        lat__emit_fmt(em,
+                      " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
+                      " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;"
+                      " __lat_i = (__lat_z * __lat_by + __lat_y) * __lat_bx + (unsigned)__lat_lo;"
+                      " for (__lat_x = (unsigned)__lat_lo; __lat_x < (unsigned)__lat_hi; __lat_x++, __lat_i++) {"
+                      " %s%s __lat_t->thread_idx.x = __lat_x; {",
+                      pl->seg_pre ? pl->seg_pre : "", skip);
+    /* The variables this stretch uses from others: loaded, recomputed, or in place. */
+    for (size_t k = 0; k < pl->used.n; k++) {
+        lat__sym *v = pl->used.items[k];
+        rvar *r = lat__region_var(v);
+        if (r->declared_seg == s)
+            continue;
+        const char *name = lat__emit_name(pl->u, v);
+        if (r->kind == R_RECOMPUTE) {
+            lat__emit_fmt(em, " %s = ", lat__emit_type(pl->u, v->type, name));
+            lat__emit_expr(em, r->init, LAT_PREC_ASSIGN);
+            lat__emit_str(em, ";");
+        } else if (r->kind == R_CAND && !r->in_place) {
+            lat__emit_fmt(em, " %s = __lat_r%d[__lat_i];", lat__emit_type(pl->u, v->type, name), r->slot);
+        }
+    }
+    for (size_t k = 0; k < pl->used.n; k++) {
+        rvar *r = lat__region_var(pl->used.items[k]);
+        if (r->kind == R_CAND && r->in_place)
+            lat__emit_fmt(em, " %s = &__lat_r%d[__lat_i];",
+                          lat__emit_type(pl->u, lat__pointer_to(pl->u, pl->used.items[k]->type), lat__arena_printf(&pl->u->arena, "__lat_v%d", r->slot)),
+                          r->slot);
+    }
+    for (size_t k = 0; k < pl->items.n; k++) {
+        lat__emit_str(em, " ");
+        print_item(pl, &pl->items.items[k]);
+    }
+    lat__emit_newline(em);
+    lat__emit_fmt(em, " __lat_n%d: ;", s);
+    for (size_t k = 0; k < pl->used.n; k++) {
+        lat__sym *v = pl->used.items[k];
+        rvar *r = lat__region_var(v);
+        if (r->kind == R_CAND && !r->in_place)
+            lat__emit_fmt(em, " __lat_r%d[__lat_i] = %s;", r->slot, lat__emit_name(pl->u, v));
+    }
+    lat__emit_str(em, " } } } } }");
+    lat__emit_newline(em);
+    pl->seg = -1;
+}
+
+static void seg_open_all(plan *pl, bool all, const char *pre)
+{
+    if (pl->seg >= 0 && pl->seg_all == all && !pre && !pl->seg_pre)
+        return;
+    seg_close(pl);
+    pl->seg = pl->nseg++;
+    pl->seg_all = all;
+    pl->seg_pre = pre;
+    pl->items.n = 0;
+    pl->used.n = 0;
+}
+
+static void seg_open(plan *pl)
+{
+    seg_open_all(pl, false, NULL);
+}
+
+static void item_add(plan *pl, item it)
+{
+    seg_open(pl);
+    LAT_PUSH(&pl->u->arena, pl->items, it);
+    note_item(pl, &pl->items.items[pl->items.n - 1]);
+}
+
+/* Glue over every thread, active or not. */
+static void all_loop(plan *pl, const char *body)
+{
+    seg_close(pl);
+    OUT("\nfor (__lat_i = 0; __lat_i < __lat_n; __lat_i++) { %s }\n", body);
+}
+
+/* Before a block barrier: the threads that have not exited must all be here. */
+static void converged(plan *pl, lat__loc at)
+{
+    seg_close(pl);
+    if (pl->dry)
+        return;
+    const char *file = lat__loc_file(pl->u, at);
+    if (pl->checked) {
+        OUT("\n__lat_ck_rbar(__lat_t, %s, \"%s\", %u);\n", pl->may_exit ? "__lat_sk" : "0", file, at.line);
+        return;
+    }
+    if (pl->level == 0)
+        return;
+    OUT("\n__lat_converged(__lat_t, __lat_sk, __lat_n, \"%s\", %u);\n", file, at.line);
+}
+
+typedef LAT_VEC(const lat__expr *) exprvec;
+
+/* The collectives of e, in order. */
+static void colls_of(const lat__expr *e, exprvec *out, lat__arena *a)
+{
+    if (!e)
+        return;
+    if (e->kind == LAT_E_CALL && e->aux && lat__region_coll_of(e)) {
+        LAT_PUSH(a, *out, e);
+        return;
+    }
+    switch (e->kind) {
+    case LAT_E_CALL:
+        colls_of(e->a, out, a);
+        for (int i = 0; i < e->nargs; i++)
+            colls_of(e->args[i], out, a);
+        return;
+    case LAT_E_INIT:
+        for (size_t i = 0; i < e->items.n; i++)
+            colls_of(e->items.items[i].value, out, a);
+        return;
+    case LAT_E_SIZEOF:
+    case LAT_E_ALIGNOF:
+    case LAT_E_STMT:
+        return;
+    default:
+        colls_of(e->a, out, a);
+        colls_of(e->b, out, a);
+        colls_of(e->c, out, a);
+    }
+}
+
+/* An expression site holding collectives: each active thread stores their operands in
+ * one stretch; block votes are counted; then the consumer runs in the next stretch. */
+static void site(plan *pl, const lat__expr *e)
+{
+    exprvec cs = {0};
+    colls_of(e, &cs, &pl->u->arena);
+    bool block = false;
+    for (size_t i = 0; i < cs.n; i++) {
+        const rcoll *c = cs.items[i]->aux;
+        if (c->op == LAT_EMU_W_ACTIVE)
+            continue;
+        item it = {I_STORE, NULL, cs.items[i], NULL, NULL, 0};
+        item_add(pl, it);
+        block |= c->block;
+    }
+    seg_close(pl);
+    for (size_t i = 0; i < cs.n; i++)
+        results_loop(pl, cs.items[i]->aux);
+    if (block) {
+        converged(pl, e->loc);
+        for (size_t i = 0; i < cs.n; i++) {
+            const rcoll *c = cs.items[i]->aux;
+            if (c->block)
+                OUT("\n__lat_bv%d = __lat_bvote(__lat_wv%d, __lat_sk, __lat_n, %d);\n", c->id, c->id,
+                    c->op - LAT_RGN_BVOTE);
+        }
+    }
+}
+
+static void gen(plan *pl, const lat__stmt *s);
+
+static void gen_items(plan *pl, const lat__stmt *s)
+{
+    if (s->kind == LAT_S_COMPOUND)
+        for (size_t i = 0; i < s->items.n && !pl->bad; i++)
+            gen(pl, s->items.items[i]);
+    else
+        gen(pl, s);
+}
+
+/* A statement at block level, printed as it is (a uniform declaration or update, or a
+ * block-level control's header part). */
+static void block_stmt(plan *pl, const lat__stmt *s)
+{
+    seg_close(pl);
+    if (pl->dry)
+        return;
+    lat__emit_newline(pl->em);
+    pl->rewrite_coll = true;
+    lat__emit_stmt(pl->em, s);
+    pl->rewrite_coll = false;
+}
+
+static void gen_decl(plan *pl, const lat__stmt *s)
+{
+    if (!s->decls)
+        return;
+    for (lat__decl *d = s->decls->first; d; d = d->next) {
+        if (lat__region_block_decl(d)) {
+            seg_close(pl);
+            if (!pl->dry) {
+                lat__emit_newline(pl->em);
+                print_decl(pl, d);
+            }
+            continue;
+        }
+        if (d->init && lat__region_has_coll(d->init))
+            site(pl, d->init);
+        item it = {I_DECL, NULL, NULL, d, NULL, 0};
+        item_add(pl, it);
+    }
+}
+
+static void gen_if(plan *pl, const lat__stmt *s)
+{
+    rstmt *r = lat__region_rs(pl, s);
+    if (r->uniform) {
+        if (lat__region_has_coll(s->e))
+            site(pl, s->e); /* block votes: their results are the block's */
+        seg_close(pl);
+        OUT("\n");
+        if (!pl->dry) {
+            lat__emit_at(pl->em, s->loc);
+            lat__emit_str(pl->em, "if (");
+            pl->rewrite_coll = true;
+            lat__emit_expr(pl->em, s->e, LAT_PREC_COMMA);
+            pl->rewrite_coll = false;
+            lat__emit_str(pl->em, ") {");
+        }
+        gen_items(pl, s->body);
+        seg_close(pl);
+        OUT("\n} else {\n");
+        if (s->els)
+            gen_items(pl, s->els);
+        seg_close(pl);
+        OUT("\n}\n");
+        return;
+    }
+    int L = r->level, outer = pl->level;
+    pl->level = L;
+    if (lat__region_has_coll(s->e))
+        site(pl, s->e);
+    item c = {I_COND, NULL, s->e, NULL, NULL, L};
+    item_add(pl, c);
+    gen_items(pl, s->body);
+    char text[192];
+    if (s->els) {
+        snprintf(text, sizeof text,
+                 "if (__lat_sk[__lat_i] == %d) __lat_sk[__lat_i] = 0; else if (!__lat_sk[__lat_i]) __lat_sk[__lat_i] = %d;",
+                 2 * L, 2 * L);
+        all_loop(pl, text);
+        gen_items(pl, s->els);
+    }
+    snprintf(text, sizeof text, "if (__lat_sk[__lat_i] == %d) __lat_sk[__lat_i] = 0;", 2 * L);
+    all_loop(pl, text);
+    pl->level = outer;
+}
+
+static void gen_loop(plan *pl, const lat__stmt *s)
+{
+    rstmt *r = lat__region_rs(pl, s);
+    if (r->uniform) {
+        /* Block-level control: the loop runs once for the block. */
+        if (s->init && s->kind == LAT_S_FOR) {
+            seg_close(pl);
+            OUT("\n{");
+            if (s->init->kind == LAT_S_DECL)
+                gen_decl(pl, s->init);
+            else
+                block_stmt(pl, s->init);
+            seg_close(pl);
+        }
+        seg_close(pl);
+        OUT("\n");
+        if (!pl->dry) {
+            lat__emitter *em = pl->em;
+            lat__emit_at(em, s->loc);
+            if (s->kind == LAT_S_DO)
+                lat__emit_str(em, "do {");
+            else {
+                lat__emit_str(em, s->kind == LAT_S_WHILE ? "while (" : "for (; ");
+                if (s->e)
+                    lat__emit_expr(em, s->e, LAT_PREC_COMMA);
+                if (s->kind == LAT_S_FOR) {
+                    lat__emit_str(em, "; ");
+                    if (s->step)
+                        lat__emit_expr(em, s->step, LAT_PREC_COMMA);
+                }
+                lat__emit_str(em, ") {");
+            }
+        }
+        gen_items(pl, s->body);
+        seg_close(pl);
+        if (!pl->dry && s->kind == LAT_S_DO) {
+            lat__emit_str(pl->em, "\n} while (");
+            lat__emit_expr(pl->em, s->e, LAT_PREC_COMMA);
+            lat__emit_str(pl->em, ");");
+        } else {
+            OUT("\n}");
+        }
+        if (s->init && s->kind == LAT_S_FOR)
+            OUT("}");
+        OUT("\n");
+        return;
+    }
+    int L = r->level, outer = pl->level;
+    pl->level = L;
+    seg_close(pl);
+    OUT("\n{");
+    if (s->kind == LAT_S_FOR && s->init) {
+        if (s->init->kind == LAT_S_DECL) {
+            gen_decl(pl, s->init);
+        } else if (s->init->e) {
+            if (lat__region_has_coll(s->init->e))
+                site(pl, s->init->e);
+            item it = {I_EVAL, NULL, s->init->e, NULL, NULL, 0};
+            item_add(pl, it);
+        }
+    }
+    if (s->kind != LAT_S_DO && s->e) {
+        if (lat__region_has_coll(s->e))
+            site(pl, s->e);
+        item c = {I_COND, NULL, s->e, NULL, NULL, L};
+        item_add(pl, c);
+    }
+    seg_close(pl);
+    OUT("\nfor (;;) { if (!__lat_active(__lat_sk, __lat_n)) break;\n");
+    gen_items(pl, s->body);
+    char *text = lat__arena_printf(&pl->u->arena, "if (__lat_sk[__lat_i] == %d) __lat_sk[__lat_i] = 0;", 2 * L + 1);
+    seg_open_all(pl, false, text);
+    if (s->kind == LAT_S_FOR && s->step) {
+        if (lat__region_has_coll(s->step))
+            site(pl, s->step);
+        item it = {I_EVAL, NULL, s->step, NULL, NULL, 0};
+        item_add(pl, it);
+    }
+    if (s->e) {
+        if (lat__region_has_coll(s->e))
+            site(pl, s->e);
+        item c = {I_COND, NULL, s->e, NULL, NULL, L};
+        item_add(pl, c);
+    }
+    seg_close(pl);
+    OUT("\n}\n");
+    char reset[96];
+    snprintf(reset, sizeof reset, "if (__lat_sk[__lat_i] == %d) __lat_sk[__lat_i] = 0;", 2 * L);
+    all_loop(pl, reset);
+    OUT("}\n");
+    pl->level = outer;
+}
+
+static void gen(plan *pl, const lat__stmt *s)
+{
+    if (!s || pl->bad)
+        return;
+    rstmt *r = lat__region_rs(pl, s);
+    if (!r->block) {
+        item it = {I_STMT, s, NULL, NULL, NULL, 0};
+        item_add(pl, it);
+        return;
+    }
+    bool block;
+    switch (s->kind) {
+    case LAT_S_COMPOUND:
+        seg_close(pl);
+        OUT("\n{");
+        gen_items(pl, s);
+        seg_close(pl);
+        OUT("\n}\n");
+        return;
+    case LAT_S_EXPR:
+        if (lat__region_barrier_statement(s, &block)) {
+            seg_close(pl);
+            if (block)
+                converged(pl, s->loc);
+            return; /* a warp barrier: each stretch runs every thread to its end */
+        }
+        if (!r->sync) {
+            block_stmt(pl, s); /* a uniform update */
+            return;
+        }
+        site(pl, s->e);
+        {
+            item it = {I_EVAL, NULL, s->e, NULL, NULL, 0};
+            item_add(pl, it);
+        }
+        return;
+    case LAT_S_DECL:
+        gen_decl(pl, s);
+        return;
+    case LAT_S_IF:
+        gen_if(pl, s);
+        return;
+    case LAT_S_FOR:
+    case LAT_S_WHILE:
+    case LAT_S_DO:
+        gen_loop(pl, s);
+        return;
+    default:
+        lat__region_fail(pl, "a statement region loops cannot place");
+        return;
+    }
+}
+
+/* The block's state, the collectives' slots, the variables' storage. */
+static void head(plan *pl)
+{
+    lat__emitter *em = pl->em;
+    lat__emit_fmt(em,
+                  "{ unsigned __lat_x, __lat_y, __lat_z, __lat_i, __lat_bx = __lat_t->block_dim.x,"
+                  " __lat_by = __lat_t->block_dim.y, __lat_bz = __lat_t->block_dim.z,"
+                  " __lat_n = __lat_t->nthreads, __lat_n32 = (__lat_n + 31) & ~31u;"
+                  " int *__lat_sk = __lat_scratch(__lat_t, sizeof(int) * __lat_n32);"
+                  " for (__lat_i = 0; __lat_i < __lat_n32; __lat_i++) __lat_sk[__lat_i] = __lat_i < __lat_n ? 0 : %d;",
+                  EXITED);
+    if (pl->checked)
+        lat__emit_str(em, " unsigned __lat_k; const unsigned *__lat_ord = __lat_ck_rorder(__lat_t);");
+    for (size_t k = 0; k < pl->colls.n; k++) {
+        const rcoll *c = pl->colls.items[k];
+        if (c->op == -1 || c->op == LAT_EMU_W_SYNC)
+            continue;
+        lat__emit_fmt(em, " unsigned long long *__lat_wv%d = __lat_scratch(__lat_t, 8 * __lat_n32);", c->id);
+        if (c->op < LAT_RGN_BVOTE)
+            lat__emit_fmt(em, " unsigned *__lat_wm%d = __lat_scratch(__lat_t, 4 * __lat_n32);"
+                              " unsigned long long *__lat_wr%d = __lat_scratch(__lat_t, 8 * __lat_n32);", c->id, c->id);
+        if (c->op == LAT_EMU_W_MATCH_ALL)
+            lat__emit_fmt(em, " int *__lat_wp%d = __lat_scratch(__lat_t, 4 * __lat_n32);", c->id);
+        if (c->op <= LAT_EMU_W_XOR)
+            lat__emit_fmt(em, " int *__lat_wa%d = __lat_scratch(__lat_t, 4 * __lat_n32), *__lat_ww%d = __lat_scratch(__lat_t, 4 * __lat_n32);",
+                          c->id, c->id);
+        if (c->block)
+            lat__emit_fmt(em, " int __lat_bv%d;", c->id);
+    }
+    for (size_t k = 0; k < pl->vars.n; k++) {
+        lat__sym *v = pl->vars.items[k];
+        rvar *r = lat__region_var(v);
+        if (r->kind != R_CAND)
+            continue;
+        char *decl = lat__arena_printf(&pl->u->arena, "*__lat_r%d", r->slot);
+        lat__emit_fmt(em, " %s = __lat_scratch(__lat_t, sizeof(%s) * __lat_n);",
+                      lat__emit_type(pl->u, lat__unqualified(pl->u, v->type), decl), slot_type(pl, v));
+        if (v->flags & LAT_SF_PARAM)
+            lat__emit_fmt(em, " for (__lat_i = 0; __lat_i < __lat_n; __lat_i++) __lat_r%d[__lat_i] = %s;", r->slot,
+                          lat__emit_name(pl->u, v));
+    }
+}
+
+void lat__region_generate(plan *pl, lat__emitter *em)
+{
+    pl->em = em;
+    pl->dry = em == NULL;
+    pl->level = 0;
+    pl->nseg = 0;
+    pl->seg = -1;
+    pl->items.n = 0;
+    pl->used.n = 0;
+    for (size_t k = 0; k < pl->vars.n; k++) {
+        rvar *r = lat__region_var(pl->vars.items[k]);
+        r->mark = -3;
+        if (pl->dry) {
+            r->crosses = false;
+            r->declared_seg = (pl->vars.items[k]->flags & LAT_SF_PARAM) ? -1 : -2;
+        }
+    }
+    lat__emit_hooks saved = {0};
+    if (em) {
+        saved = em->hooks;
+        em->hooks = (lat__emit_hooks){region_expr_hook, region_stmt_hook, pl};
+        lat__emit_at(em, pl->fn->body->loc);
+        head(pl);
+    }
+    gen_items(pl, pl->fn->body);
+    seg_close(pl);
+    if (em) {
+        lat__emit_at(em, pl->fn->body->end);
+        lat__emit_str(em, " }");
+        em->hooks = saved;
+        return;
+    }
+    /* After the dry run: what crosses stretches gets storage; names made unique. */
+    for (size_t k = 0; k < pl->vars.n; k++) {
+        lat__sym *v = pl->vars.items[k];
+        rvar *r = lat__region_var(v);
+        lat__symx *x = lat__symx_of(pl->u, v);
+        bool param = (v->flags & LAT_SF_PARAM) != 0;
+        if (r->kind == R_NONE && (r->crosses || param)) {
+            r->kind = R_CAND;
+            r->slot = pl->nslots++;
+            r->in_place = v->type->kind == LAT_TY_ARRAY || lat__is_record(v->type) ||
+                          (v->flags & LAT_SF_ADDRESS_TAKEN);
+        }
+        if (r->kind == R_CAND && r->in_place)
+            x->name = lat__arena_printf(&pl->u->arena, "(*__lat_v%d)", r->slot);
+        else if (!param)
+            x->name = lat__arena_printf(&pl->u->arena, "%s__%zu", v->name->name, k);
+    }
+}

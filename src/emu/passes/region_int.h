@@ -1,0 +1,115 @@
+/* Region loops' insides, shared by the plan (region.c) and the writer (region_gen.c). */
+#ifndef LAT_EMU_PASSES_REGION_INT_H
+#define LAT_EMU_PASSES_REGION_INT_H
+
+#include "region.h"
+
+#include "front/builtins.h"
+
+enum { LAT_RGN_BVOTE = 100 };
+
+/* What the plan knows of a statement (stmt->aux). */
+typedef struct rstmt {
+    bool sync;    /* holds a collective */
+    bool block;   /* written at block level: sync, or updates a uniform variable */
+    bool uniform; /* IF and loops: every thread takes it alike */
+    int level;    /* a non-uniform IF or loop holding a collective: from 1 */
+    bool targeted; /* loops: some break or continue leaves them */
+} rstmt;
+
+/* A collective call in an expression, or a barrier statement (expr->aux). */
+typedef struct rcoll {
+    const lat__expr *call;
+    int id;
+    int op;      /* warp.h's op; LAT_RGN_BVOTE + kind for __syncthreads_count/and/or; -1
+                    for __syncthreads */
+    bool block;  /* a block barrier or vote */
+} rcoll;
+
+typedef enum rkind {
+    R_NONE,      /* a thread's own, in one stretch */
+    R_UNIFORM,   /* one for the block */
+    R_RECOMPUTE, /* computed again in each stretch from its initializer */
+    R_CAND,      /* kept across stretches in per-thread storage */
+} rkind;
+
+/* What the plan knows of a local variable or parameter (lat__symx.region). */
+typedef struct rvar {
+    rkind kind;
+    int slot;         /* R_CAND: its storage __lat_rN */
+    bool in_place;    /* R_CAND: an array or address-taken: used in its storage */
+    int declared_seg; /* the stretch declaring it (-1: a parameter) */
+    int mark;         /* the last stretch that noted it */
+    bool crosses;     /* used in a stretch other than its declaring one */
+    bool sync_level;  /* declared directly in a sync block */
+    lat__expr *init;  /* its initializer */
+    const lat__stmt *decl_stmt;
+} rvar;
+
+typedef enum itemkind {
+    I_STMT,  /* a statement without collectives */
+    I_DECL,  /* one declarator of a declaration */
+    I_EVAL,  /* an expression statement with collectives' results */
+    I_COND,  /* if (!(cond)) the thread leaves level `level` */
+    I_STORE, /* a collective's operands stored */
+    I_RAW,   /* text */
+} itemkind;
+
+typedef struct item {
+    itemkind kind;
+    const lat__stmt *s;
+    const lat__expr *e;
+    const lat__decl *d;
+    const char *text;
+    int level;
+} item;
+
+typedef struct plan {
+    lat__unit *u;
+    lat__func *fn;
+    bool checked;
+    bool bad;
+    const char *why;
+    bool may_exit;
+    int maxlevel;
+    LAT_VEC(rcoll *) colls;
+    LAT_VEC(lat__sym *) vars; /* locals and parameters with an rvar, in order */
+    int nslots;
+    /* the writer's state */
+    lat__emitter *em;
+    bool dry;
+    int level;
+    int nseg;
+    int seg;          /* the open stretch, or -1 */
+    bool seg_all;     /* visits inactive threads too */
+    const char *seg_pre;
+    LAT_VEC(item) items;
+    LAT_VEC(lat__sym *) used;
+    bool rewrite_coll; /* printing results in place of collectives */
+} plan;
+
+void lat__region_fail(plan *pl, const char *why);
+rstmt *lat__region_rs(plan *pl, const lat__stmt *s);
+rvar *lat__region_rv(plan *pl, lat__sym *s);
+/* The variable's plan data, or NULL. */
+static inline rvar *lat__region_var(const lat__sym *s)
+{
+    return s && s->aux ? ((lat__symx *)s->aux)->region : NULL;
+}
+const lat__builtin *lat__region_builtin_of(const lat__expr *call);
+unsigned lat__region_coll_of(const lat__expr *e);
+bool lat__region_barrier_statement(const lat__stmt *s, bool *block);
+bool lat__region_uniform(plan *pl, const lat__expr *e, bool per_thread);
+bool lat__region_uniform_condition(plan *pl, const lat__expr *e);
+bool lat__region_uniform_update(plan *pl, const lat__expr *e);
+bool lat__region_any_collective(lat__stmt *s);
+/* Whether a declarator is written once for the block: a uniform variable, a __shared__,
+ * static or extern one, a typedef. */
+bool lat__region_block_decl(const lat__decl *d);
+/* Whether e holds a collective the plan recorded. */
+bool lat__region_has_coll(const lat__expr *e);
+
+/* Writes (em) or, with em NULL, dry-runs the kernel's region loops (region_gen.c). */
+void lat__region_generate(plan *pl, lat__emitter *em);
+
+#endif
