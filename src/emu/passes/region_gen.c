@@ -169,11 +169,26 @@ static bool region_expr_hook(lat__emitter *em, const lat__expr *e, int prec)
     return true;
 }
 
-/* break, continue and return inside a stretch: the thread's state, then the stretch's end. */
+static void print_decl(plan *pl, const lat__decl *d);
+
+/* break, continue and return inside a stretch: the thread's state, then the stretch's end;
+ * a declaration of a variable that lives in its storage: its initializer copied there. */
 static bool region_stmt_hook(lat__emitter *em, const lat__stmt *s)
 {
     plan *pl = em->hooks.data;
     switch (s->kind) {
+    case LAT_S_DECL: {
+        bool in_place = false;
+        for (lat__decl *d = s->decls ? s->decls->first : NULL; d; d = d->next) {
+            rvar *r = lat__region_var(d->sym);
+            in_place |= r && r->kind == R_CAND && r->in_place;
+        }
+        if (!in_place)
+            return false;
+        for (lat__decl *d = s->decls->first; d; d = d->next)
+            print_decl(pl, d);
+        return true;
+    }
     case LAT_S_RETURN:
         lat__emit_at(em, s->loc);
         lat__emit_fmt(em, "{ __lat_sk[__lat_i] = %d; goto __lat_n%d; }", EXITED, pl->seg);
@@ -371,11 +386,12 @@ static void seg_close(plan *pl)
                       " for (__lat_x = (unsigned)__lat_lo; __lat_x < (unsigned)__lat_hi; __lat_x++, __lat_i++) {"
                       " %s%s __lat_t->thread_idx.x = __lat_x; {",
                       pl->seg_pre ? pl->seg_pre : "", skip);
-    /* The variables this stretch uses from others: loaded, recomputed, or in place. */
-    for (size_t k = 0; k < pl->used.n; k++) {
-        lat__sym *v = pl->used.items[k];
+    /* The variables this stretch uses from others: loaded, recomputed (in the order they
+     * were declared, since one may be computed from another), or in place. */
+    for (size_t k = 0; k < pl->vars.n; k++) {
+        lat__sym *v = pl->vars.items[k];
         rvar *r = lat__region_var(v);
-        if (r->declared_seg == s)
+        if (r->mark != s || r->declared_seg == s)
             continue;
         const char *name = lat__emit_name(pl->u, v);
         if (r->kind == R_RECOMPUTE) {
@@ -384,13 +400,21 @@ static void seg_close(plan *pl)
             lat__emit_str(em, ";");
         } else if (r->kind == R_CAND && !r->in_place) {
             lat__emit_fmt(em, " %s = __lat_r%d[__lat_i];", lat__emit_type(pl->u, v->type, name), r->slot);
+        } else if (r->kind == R_CAND) {
+            lat__emit_fmt(em, " %s = &__lat_r%d[__lat_i];",
+                          lat__emit_type(pl->u, lat__pointer_to(pl->u, v->type),
+                                         lat__arena_printf(&pl->u->arena, "__lat_v%d", r->slot)),
+                          r->slot);
         }
     }
-    for (size_t k = 0; k < pl->used.n; k++) {
-        rvar *r = lat__region_var(pl->used.items[k]);
-        if (r->kind == R_CAND && r->in_place)
+    /* In place ones declared here need their pointer too. */
+    for (size_t k = 0; k < pl->vars.n; k++) {
+        lat__sym *v = pl->vars.items[k];
+        rvar *r = lat__region_var(v);
+        if (r->mark == s && r->declared_seg == s && r->kind == R_CAND && r->in_place)
             lat__emit_fmt(em, " %s = &__lat_r%d[__lat_i];",
-                          lat__emit_type(pl->u, lat__pointer_to(pl->u, pl->used.items[k]->type), lat__arena_printf(&pl->u->arena, "__lat_v%d", r->slot)),
+                          lat__emit_type(pl->u, lat__pointer_to(pl->u, v->type),
+                                         lat__arena_printf(&pl->u->arena, "__lat_v%d", r->slot)),
                           r->slot);
     }
     for (size_t k = 0; k < pl->items.n; k++) {
@@ -787,9 +811,10 @@ static void head(plan *pl)
         rvar *r = lat__region_var(v);
         if (r->kind != R_CAND)
             continue;
-        char *decl = lat__arena_printf(&pl->u->arena, "*__lat_r%d", r->slot);
+        char *decl = lat__arena_printf(&pl->u->arena, "__lat_r%d", r->slot);
         lat__emit_fmt(em, " %s = __lat_scratch(__lat_t, sizeof(%s) * __lat_n);",
-                      lat__emit_type(pl->u, lat__unqualified(pl->u, v->type), decl), slot_type(pl, v));
+                      lat__emit_type(pl->u, lat__pointer_to(pl->u, lat__unqualified(pl->u, v->type)), decl),
+                      slot_type(pl, v));
         if (v->flags & LAT_SF_PARAM)
             lat__emit_fmt(em, " for (__lat_i = 0; __lat_i < __lat_n; __lat_i++) __lat_r%d[__lat_i] = %s;", r->slot,
                           lat__emit_name(pl->u, v));
