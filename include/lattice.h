@@ -187,9 +187,15 @@ typedef struct lat_context_desc {
     lat_backend_kind backend; /* LAT_BACKEND_AUTO (0) by default: see lat_backend_kind */
     int device;               /* device ordinal, 0 by default */
     lat_logger logger;        /* where this context's errors, warnings and notes go */
-    /* Cross-checking only (LAT_BACKEND_CROSS): the tolerance for float and double data,
-     * |gpu - emu| <= cross_atol + cross_rtol * |emu|; 0 means the default (1e-5 and
-     * 1e-6); a negative value means 0 (exact). */
+    /* Cross-checking only (LAT_BACKEND_CROSS): the tolerance for floating data (float,
+     * double, half, and those fields of structs and vector types), per value
+     *     |gpu - emu| <= cross_atol + cross_rtol * max(|emu|, S),
+     * S being the buffer's typical magnitude for that field (the median of its nonzero
+     * values' magnitudes, to within a factor of 2): rounding differences scale with the
+     * terms a result came from, so a result of cancelling terms is judged against its
+     * neighbours' size rather than its own (lattice/driver.h, "Cross-checking"). 0 means
+     * the default (rtol 1e-4, atol 0); a negative value means 0 (cross_rtol and
+     * cross_atol both negative: bit for bit, but NaN equals NaN and -0 equals 0). */
     double cross_rtol;
     double cross_atol;
     /* The emulator's checks (lattice/check.h): LAT_CHECK_* bits; 0 means as

@@ -26,7 +26,7 @@
  *                            $XDG_CACHE_HOME/lattice, else $HOME/.cache/lattice);
  *   LATTICE_EMU_DEVICES=N    the number of devices the emulator presents (1 to 64;
  *                            default 1), so that multi-device programs run without GPUs;
- *   LATTICE_BACKEND=cross    see "Cross-checking" below.
+ *   LATTICE_BACKEND=cross    see "Cross-checking" below (also LATTICE_CROSS_STATS).
  */
 #ifndef LATTICE_DRIVER_H
 #define LATTICE_DRIVER_H
@@ -435,15 +435,38 @@ LAT_API const char *lat_cache_directory(void);
  * and one on the emulator, each with its own copy of every allocation. Every call goes to
  * both; every launch runs on both and is then compared: each allocation the kernel could
  * have written (those its pointer arguments point into) is read back from both sides and
- * compared, integers exactly and float / double data (from the parameter's type, e.g.
- * `float *out`) within |gpu - emu| <= atol + rtol * |emu|, with the tolerances of
- * lat_context_desc (cross_rtol, cross_atol; defaults 1e-5 and 1e-6). The first
- * difference fails the launch with LAT_ERROR_CROSS_MISMATCH and a message naming the
- * kernel, the parameter, the buffer, the element index and both values; it also goes to
- * the logger. Device addresses handed to the program are the GPU's. A pointer hidden
- * inside a struct argument cannot be translated for the emulator: pass buffers as
- * pointer parameters. Launches become synchronous, and everything runs at the
- * emulator's speed. */
+ * compared element by element, by the type the pointer parameter points to, resolved
+ * through typedefs and #defines (`DATA_TYPE *` with `typedef float DATA_TYPE`, `float4 *`,
+ * `const fp *`): its float, double and half fields within the tolerance, every other byte
+ * (integers, padding) exactly; where the type cannot be resolved, a spelling with
+ * "float" or "double" in it means floats or doubles, anything else bytes.
+ *
+ * The tolerance, per floating value: bit-identical, both NaN, or
+ *     |gpu - emu| <= atol + rtol * max(|emu|, S)
+ * with atol and rtol from lat_context_desc (cross_atol, cross_rtol; defaults 0 and 1e-4)
+ * and S the buffer's typical magnitude for that field: the median magnitude of its
+ * nonzero emulator values, rounded up to a power of 2. The GPU contracts a*b+c into fused
+ * multiply-adds and may sum in another order; such differences are relative to the terms
+ * a value was computed from, which the value itself understates where they cancel (a
+ * matmul element of -0.0128 whose products are of size 1 differed by 1e-4 of itself
+ * and 2e-7 of the matrix's typical element). A median, not the largest value, so that one
+ * huge value does not excuse the rest; the bugs cross-checking is for (a wrong index, a
+ * missing barrier, a wrong reduction stride) change values by about S, far beyond rtol*S.
+ *
+ * The first difference fails the launch with LAT_ERROR_CROSS_MISMATCH and a message naming
+ * the kernel, the parameter, the buffer, the element index, both values and the tolerance
+ * it exceeded; it also goes to the logger. Device addresses handed to the program are the
+ * GPU's. A pointer hidden inside a struct argument cannot be translated for the emulator:
+ * pass buffers as pointer parameters. Launches become synchronous, and everything runs at
+ * the emulator's speed.
+ *
+ * LATTICE_CROSS_STATS=FILE makes every comparison append to FILE one line per compared
+ * buffer and floating kind, tab-separated:
+ *     program kernel parameter kind values identical max_ulp beyond
+ * (kind float, double, half or bfloat16; identical: values bit for bit the same on both
+ * sides; max_ulp: the largest distance in units in the last place, "nan" where a NaN met
+ * a number; beyond: values beyond the tolerance). scripts/cross-stats-summary totals such
+ * files, e.g. to measure the share of float outputs the emulator reproduces bit for bit. */
 
 #ifdef __cplusplus
 }

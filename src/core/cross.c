@@ -125,6 +125,20 @@ static lat_status device_info(int ordinal, lat_device_info *info)
     return lat_device_get_info(primary_kind(), ordinal, info);
 }
 
+/* The process's name (Linux: /proc/self/comm), "?" where it cannot be read. */
+static void program_name(char *out, size_t size)
+{
+    snprintf(out, size, "?");
+    FILE *f = fopen("/proc/self/comm", "r");
+    if (!f)
+        return;
+    if (fgets(out, (int)size, f))
+        out[strcspn(out, "\n\t")] = '\0';
+    fclose(f);
+    if (!out[0])
+        snprintf(out, size, "?");
+}
+
 static lat_status context_create(lat_context *ctx)
 {
     lat__cross_ctx *c = calloc(1, sizeof *c);
@@ -134,6 +148,12 @@ static lat_status context_create(lat_context *ctx)
     }
     const char *cmp = getenv("LATTICE_CROSS_COMPARE");
     c->compare_all = cmp && strcmp(cmp, "all") == 0;
+    /* LATTICE_CROSS_STATS=<file>: every comparison appends its counts (cross_compare.c). */
+    const char *stats = getenv("LATTICE_CROSS_STATS");
+    if (stats && *stats) {
+        c->stats_path = lat__strdup(stats);
+        program_name(c->program, sizeof c->program);
+    }
     lat_status st = lat_context_create(
         &(lat_context_desc){.backend = primary_kind(), .device = ctx->device, .logger = ctx->logger},
         &c->a);
@@ -144,6 +164,7 @@ static lat_status context_create(lat_context *ctx)
     if (st != LAT_OK) {
         lat_context_destroy(c->a);
         pthread_mutex_destroy(&c->lock);
+        free(c->stats_path);
         free(c);
         return st;
     }
@@ -163,6 +184,7 @@ static void context_destroy(lat_context *ctx)
         return;
     lat_context_destroy(c->b);
     lat_context_destroy(c->a);
+    free(c->stats_path);
     free(c->pairs);
     pthread_mutex_destroy(&c->lock);
     free(c);

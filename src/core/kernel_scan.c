@@ -21,10 +21,12 @@ typedef struct define {
     size_t body, body_end;
 } define;
 
-/* What a type resolves to. */
+/* What a type resolves to; for a pointer's element, also its floating components (a
+ * float, a double, float2..4, double2..4, a half): fkind, ncomp of them from offset 0. */
 typedef struct tinfo {
     lat__param_class cls;
     size_t size;
+    unsigned char fkind, ncomp;
 } tinfo;
 
 typedef struct tdef {
@@ -49,6 +51,7 @@ typedef struct builtin_type {
     const char *name;
     lat__param_class cls;
     unsigned char size;
+    unsigned char fkind, ncomp;
 } builtin_type;
 
 static const builtin_type builtins[] = {
@@ -58,8 +61,10 @@ static const builtin_type builtins[] = {
     {"int16_t", LAT__PARAM_SINT, 2},    {"uint16_t", LAT__PARAM_UINT, 2},
     {"int32_t", LAT__PARAM_SINT, 4},    {"uint32_t", LAT__PARAM_UINT, 4},
     {"int64_t", LAT__PARAM_SINT, 8},    {"uint64_t", LAT__PARAM_UINT, 8},
-    {"dim3", LAT__PARAM_RECORD, 12},    {"__half", LAT__PARAM_RECORD, 2},
-    {"half", LAT__PARAM_RECORD, 2},     {"__half2", LAT__PARAM_RECORD, 4},
+    {"dim3", LAT__PARAM_RECORD, 12},
+    {"__half", LAT__PARAM_RECORD, 2, LAT__SCALAR_F16, 1},
+    {"half", LAT__PARAM_RECORD, 2, LAT__SCALAR_F16, 1},
+    {"__half2", LAT__PARAM_RECORD, 4, LAT__SCALAR_F16, 2},
     {"cudaTextureObject_t", LAT__PARAM_UINT, 8},
     {"cudaSurfaceObject_t", LAT__PARAM_UINT, 8},
 };
@@ -67,11 +72,11 @@ static const builtin_type builtins[] = {
 /* CUDA's vector types: the element's size, times 1 to 4 (float3 is 12 bytes). */
 static const struct {
     const char *stem;
-    unsigned char elem;
+    unsigned char elem, fkind;
 } vectors[] = {
     {"char", 1},  {"uchar", 1},    {"short", 2},     {"ushort", 2}, {"int", 4},
     {"uint", 4},  {"long", 8},     {"ulong", 8},     {"longlong", 8},
-    {"ulonglong", 8}, {"float", 4}, {"double", 8},
+    {"ulonglong", 8}, {"float", 4, LAT__SCALAR_F32}, {"double", 8, LAT__SCALAR_F64},
 };
 
 static bool tok_eq(const scanner *sc, const lat__tok *t, const char *s)
@@ -120,7 +125,8 @@ static bool builtin_info(const char *name, size_t len, tinfo *out)
 {
     for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
         if (name_eq(name, len, builtins[i].name)) {
-            *out = (tinfo){builtins[i].cls, builtins[i].size};
+            *out = (tinfo){builtins[i].cls, builtins[i].size, builtins[i].fkind,
+                           builtins[i].ncomp};
             return true;
         }
     }
@@ -128,7 +134,9 @@ static bool builtin_info(const char *name, size_t len, tinfo *out)
         size_t n = strlen(vectors[i].stem);
         if (len == n + 1 && memcmp(name, vectors[i].stem, n) == 0 && name[n] >= '1' &&
             name[n] <= '4') {
-            *out = (tinfo){LAT__PARAM_RECORD, (size_t)vectors[i].elem * (size_t)(name[n] - '0')};
+            unsigned char k = (unsigned char)(name[n] - '0');
+            *out = (tinfo){LAT__PARAM_RECORD, (size_t)vectors[i].elem * k, vectors[i].fkind,
+                           vectors[i].fkind ? k : 0};
             return true;
         }
     }
@@ -236,9 +244,10 @@ static tinfo resolve(const acc *a)
     if (a->named)
         return a->named_info;
     if (a->is_float)
-        return (tinfo){LAT__PARAM_FLOAT, 4};
+        return (tinfo){LAT__PARAM_FLOAT, 4, LAT__SCALAR_F32, 1};
     if (a->is_double)
-        return a->longs ? (tinfo){LAT__PARAM_UNKNOWN, 0} : (tinfo){LAT__PARAM_FLOAT, 8};
+        return a->longs ? (tinfo){LAT__PARAM_UNKNOWN, 0}
+                        : (tinfo){LAT__PARAM_FLOAT, 8, LAT__SCALAR_F64, 1};
     if (a->is_bool)
         return (tinfo){LAT__PARAM_UINT, 1};
     lat__param_class cls = a->is_unsigned ? LAT__PARAM_UINT : LAT__PARAM_SINT;
@@ -285,6 +294,53 @@ static char *type_string(const scanner *sc, size_t b, size_t e, size_t skip)
     return s;
 }
 
+/* The layout of what pointer parameter [b, e) points to, for cross-checking: its size and
+ * its floating components, where the element type resolves to a scalar, a CUDA vector
+ * type or a typedef or #define of one. Anything else (a struct, void, a pointer typedef,
+ * a parenthesised declarator) stays unknown (size 0). The front end replaces this.
+ * Returns false only when out of memory. */
+static bool pointee_layout(const scanner *sc, size_t b, size_t e, const lat__param_decl *decl,
+                           lat__elem_layout *out)
+{
+    memset(out, 0, sizeof *out);
+    bool array = decl->array != SIZE_MAX;
+    if (decl->pointer && !array)
+        return true; /* float (*f)(int), float (*a)[4] */
+    size_t stop = array ? decl->array : e;
+    acc a;
+    memset(&a, 0, sizeof a);
+    if (decl->name != SIZE_MAX && decl->name < stop) {
+        accumulate(sc, b, decl->name, 0, &a);
+        accumulate(sc, decl->name + 1, stop, 0, &a);
+    } else {
+        accumulate(sc, b, stop, 0, &a);
+    }
+    int levels = a.stars - (array ? 0 : 1); /* pointers between the parameter and the data */
+    if (a.ptr_named || levels < 0)
+        return true;
+    if (levels > 0) {
+        out->size = sizeof(void *); /* a buffer of pointers: compared exactly */
+        return true;
+    }
+    a.stars = 0;
+    tinfo t = resolve(&a);
+    if (t.cls == LAT__PARAM_UNKNOWN || t.cls == LAT__PARAM_POINTER || t.size == 0)
+        return true;
+    out->size = (uint32_t)t.size;
+    if (t.fkind && t.ncomp) {
+        out->fields = calloc(t.ncomp, sizeof *out->fields);
+        if (!out->fields) {
+            out->size = 0;
+            return false;
+        }
+        size_t each = t.size / t.ncomp;
+        for (unsigned i = 0; i < t.ncomp; i++)
+            out->fields[i] = (lat__elem_field){(uint32_t)(i * each), t.fkind};
+        out->nfields = t.ncomp;
+    }
+    return true;
+}
+
 /* Parses one parameter declaration, tokens [b, e). */
 static bool parse_param(scanner *sc, size_t b, size_t e, lat__param *p)
 {
@@ -309,6 +365,8 @@ static bool parse_param(scanner *sc, size_t b, size_t e, lat__param *p)
     }
     p->cls = info.cls;
     p->size = info.size;
+    if (info.cls == LAT__PARAM_POINTER && !pointee_layout(sc, b, e, &decl, &p->pointee))
+        return false;
     p->name = name == SIZE_MAX ? dup_range("", 0) : dup_range(tok_text(sc, &toks[name]), toks[name].len);
     p->type = type_string(sc, b, e, name);
     return p->name && p->type;

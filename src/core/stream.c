@@ -38,8 +38,10 @@ lat_status lat__driver_context_init(lat_context *ctx, const lat_context_desc *de
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: no mutex");
     }
     d->ops = lat__driver_ops_of(ctx->backend);
-    d->cross_rtol = tolerance(desc->cross_rtol, 1e-5);
-    d->cross_atol = tolerance(desc->cross_atol, 1e-6);
+    /* Relative to each value or to its buffer's typical magnitude (cross_compare.c says
+     * why); no absolute floor unless asked for. */
+    d->cross_rtol = tolerance(desc->cross_rtol, 1e-4);
+    d->cross_atol = tolerance(desc->cross_atol, 0.0);
     ctx->drv = d;
     return LAT_OK;
 }

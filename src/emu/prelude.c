@@ -24,6 +24,7 @@ static const char ROUNDING[] = "";
 static const char SEC_SYNC[] = "";
 static const char SEC_ATOMICS[] = "";
 static const char SEC_INTRINSICS[] = "";
+static const char SEC_ARITH[] = "";
 static const char SEC_END[] = "";
 
 static const char *const lines[] = {
@@ -521,6 +522,63 @@ static const char *const lines[] = {
     "float __lat_d2f(double, int);",
     ROUNDING,
     SEC_END,
+    /* ---- GPU arithmetic (LAT_EMU_PRELUDE_ARITH) ----------------------------------------
+     * What the GPU computes where C leaves the result undefined and x86 computes something
+     * else. The emitter calls these instead of C's operators; a kernel never names them.
+     * They are self-contained (TinyCC inlines nothing: a helper calling a helper pays two
+     * calls) and branch-free but for the parity jump TinyCC puts after a float compare.
+     *
+     * Shifts follow PTX's shl/shr: the count is an unsigned 32-bit value (NVPTX truncates
+     * a 64-bit count to 32 bits, so the emitter passes (unsigned)count; a negative count
+     * is a huge one), a count >= the width gives 0 for << and for unsigned >>, and the
+     * sign fill for signed >>. char and short operands are promoted to int first, as in C.
+     *
+     * Conversions follow PTX's cvt.rzi, which saturates by default: truncate toward zero,
+     * clamp to the destination's range; NaN gives 0 from a float to a destination of 32
+     * bits or less, and 1 << (bits - 1) (MININT, or 2^(bits-1) unsigned) from a double or
+     * to a 64-bit destination (PTX ISA, cvt: "Integer Notes"). __lat_f2i_* take a float,
+     * __lat_d2i_* a double. TO VERIFY on a GPU (bench/gpuarith): the 8- and 16-bit
+     * targets. The ISA clamps to the 8-bit range, but NVPTX has no 8-bit registers and
+     * LLVM legalises a conversion to i8 as one to i16, so a value between 128 and 32767
+     * might come out as its low byte instead. */
+    SEC_ARITH,
+    "static inline int __lat_shl_i32(int x, unsigned n) { return (int)(((unsigned)x << (n & 31)) & -(unsigned)(n < 32)); }",
+    "static inline unsigned __lat_shl_u32(unsigned x, unsigned n) { return (x << (n & 31)) & -(unsigned)(n < 32); }",
+    "static inline int __lat_shr_i32(int x, unsigned n) { return x >> ((n | -(unsigned)(n > 31)) & 31); }",
+    "static inline unsigned __lat_shr_u32(unsigned x, unsigned n) { return (x >> (n & 31)) & -(unsigned)(n < 32); }",
+    "static inline long long __lat_shl_i64(long long x, unsigned n) { return (long long)(((unsigned long long)x << (n & 63)) & -(unsigned long long)(n < 64)); }",
+    "static inline unsigned long long __lat_shl_u64(unsigned long long x, unsigned n) { return (x << (n & 63)) & -(unsigned long long)(n < 64); }",
+    "static inline long long __lat_shr_i64(long long x, unsigned n) { return x >> ((n | -(unsigned)(n > 63)) & 63); }",
+    "static inline unsigned long long __lat_shr_u64(unsigned long long x, unsigned n) { return (x >> (n & 63)) & -(unsigned long long)(n < 64); }",
+    /* Each conversion: in = not NaN and in range; the result ORs the truncated value
+     * (exact: |x| < 2^63 when in) and the clamp or NaN value, each under its 0/1 mask. */
+    "#define __LAT_CVT(name, T, R, LO, HI, MIN, MAX, NANV) static inline R name(T x) { \\",
+    "  long long lo = x < LO, hi = x >= HI, nan = x != x, in = !(lo | hi | nan); \\",
+    "  return (R)(((long long)x & -in) | ((long long)(MAX) & -hi) | ((long long)(MIN) & -lo) | ((long long)(NANV) & -nan)); }",
+    "__LAT_CVT(__lat_f2i_s8, float, signed char, -128.0f, 128.0f, -128, 127, 0)",
+    "__LAT_CVT(__lat_f2i_u8, float, unsigned char, 0.0f, 256.0f, 0, 255, 0)",
+    "__LAT_CVT(__lat_f2i_s16, float, short, -32768.0f, 32768.0f, -32768, 32767, 0)",
+    "__LAT_CVT(__lat_f2i_u16, float, unsigned short, 0.0f, 65536.0f, 0, 65535, 0)",
+    "__LAT_CVT(__lat_f2i_s32, float, int, -2147483648.0f, 2147483648.0f, -2147483647 - 1, 2147483647, 0)",
+    "__LAT_CVT(__lat_f2i_u32, float, unsigned, 0.0f, 4294967296.0f, 0, 4294967295u, 0)",
+    "__LAT_CVT(__lat_f2i_s64, float, long long, -9223372036854775808.0f, 9223372036854775808.0f, -9223372036854775807LL - 1, 9223372036854775807LL, -9223372036854775807LL - 1)",
+    "__LAT_CVT(__lat_d2i_s8, double, signed char, -128.0, 128.0, -128, 127, -128)",
+    "__LAT_CVT(__lat_d2i_u8, double, unsigned char, 0.0, 256.0, 0, 255, 128)",
+    "__LAT_CVT(__lat_d2i_s16, double, short, -32768.0, 32768.0, -32768, 32767, -32768)",
+    "__LAT_CVT(__lat_d2i_u16, double, unsigned short, 0.0, 65536.0, 0, 65535, 32768)",
+    "__LAT_CVT(__lat_d2i_s32, double, int, -2147483648.0, 2147483648.0, -2147483647 - 1, 2147483647, -2147483647 - 1)",
+    "__LAT_CVT(__lat_d2i_u32, double, unsigned, 0.0, 4294967296.0, 0, 4294967295u, 2147483648u)",
+    "__LAT_CVT(__lat_d2i_s64, double, long long, -9223372036854775808.0, 9223372036854775808.0, -9223372036854775807LL - 1, 9223372036854775807LL, -9223372036854775807LL - 1)",
+    /* To unsigned 64 bits, x in [2^63, 2^64) converts as x - 2^63 (exact) with bit 63 set. */
+    "#define __LAT_CVT_U64(name, T) static inline unsigned long long name(T x) { \\",
+    "  long long lo = x < 0, hi = x >= (T)18446744073709551616.0, nan = x != x, in = !(lo | hi | nan), big = x >= (T)9223372036854775808.0; \\",
+    "  unsigned long long v = (unsigned long long)(long long)(x - (T)big * (T)9223372036854775808.0) ^ ((unsigned long long)big << 63); \\",
+    "  return (v & -(unsigned long long)in) | (18446744073709551615ULL & -(unsigned long long)hi) | (9223372036854775808ULL & -(unsigned long long)nan); }",
+    "__LAT_CVT_U64(__lat_f2i_u64, float)",
+    "__LAT_CVT_U64(__lat_d2i_u64, double)",
+    "#undef __LAT_CVT",
+    "#undef __LAT_CVT_U64",
+    SEC_END,
 };
 
 /* CUDA's vector types, aligned as CUDA aligns them (float2 to 8 bytes, float4 to 16),
@@ -634,18 +692,20 @@ static size_t rounding(char *p)
     return at;
 }
 
-static char *joined[16]; /* per set of LAT_EMU_PRELUDE_* parts */
+static char *joined[32]; /* per set of LAT_EMU_PRELUDE_* parts */
 static pthread_mutex_t joined_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static bool is_section(const char *line)
 {
-    return line == SEC_SYNC || line == SEC_ATOMICS || line == SEC_INTRINSICS || line == SEC_END;
+    return line == SEC_SYNC || line == SEC_ATOMICS || line == SEC_INTRINSICS ||
+           line == SEC_ARITH || line == SEC_END;
 }
 
 static unsigned section_bit(const char *line)
 {
     return line == SEC_SYNC ? LAT_EMU_PRELUDE_SYNC
            : line == SEC_ATOMICS ? LAT_EMU_PRELUDE_ATOMICS
+           : line == SEC_ARITH   ? LAT_EMU_PRELUDE_ARITH
                                  : LAT_EMU_PRELUDE_INTRINSICS;
 }
 
@@ -698,7 +758,7 @@ static char *join_one(unsigned parts)
 
 const char *lat__emu_prelude_parts(unsigned parts)
 {
-    parts &= 15;
+    parts &= LAT_EMU_PRELUDE_ALL;
     pthread_mutex_lock(&joined_lock);
     if (!joined[parts])
         joined[parts] = join_one(parts);
@@ -709,7 +769,8 @@ const char *lat__emu_prelude_parts(unsigned parts)
 
 const char *lat__emu_prelude(bool with_vectors)
 {
-    return lat__emu_prelude_parts(with_vectors ? 15 : 15 & ~LAT_EMU_PRELUDE_VECTORS);
+    return lat__emu_prelude_parts(with_vectors ? LAT_EMU_PRELUDE_ALL
+                                               : LAT_EMU_PRELUDE_ALL & ~LAT_EMU_PRELUDE_VECTORS);
 }
 
 static bool starts(const char *name, size_t len, const char *prefix)
@@ -726,6 +787,10 @@ unsigned lat__emu_prelude_part(const char *name, size_t len)
         return starts(name, len, "atomic") ? LAT_EMU_PRELUDE_ATOMICS : 0;
     if (name[0] != '_' || name[1] != '_')
         return lat__emu_is_vector_type(name, len) ? LAT_EMU_PRELUDE_VECTORS : 0;
+    /* The GPU-arithmetic helpers: the emitter names them (lattice's own tests too). */
+    if (starts(name, len, "__lat_shl_") || starts(name, len, "__lat_shr_") ||
+        starts(name, len, "__lat_f2i_") || starts(name, len, "__lat_d2i_"))
+        return LAT_EMU_PRELUDE_ARITH;
     if (starts(name, len, "__threadfence"))
         return LAT_EMU_PRELUDE_ATOMICS;
     if (starts(name, len, "__sync") || starts(name, len, "__shfl") ||

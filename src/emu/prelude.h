@@ -20,7 +20,9 @@ enum {
     LAT_EMU_PRELUDE_VECTORS = 1,    /* float4, make_int2... */
     LAT_EMU_PRELUDE_SYNC = 2,       /* barriers, warp operations */
     LAT_EMU_PRELUDE_ATOMICS = 4,    /* atomics, fences */
-    LAT_EMU_PRELUDE_INTRINSICS = 8  /* rounding modes, conversions, __sad, __byte_perm... */
+    LAT_EMU_PRELUDE_INTRINSICS = 8, /* rounding modes, conversions, __sad, __byte_perm... */
+    LAT_EMU_PRELUDE_ARITH = 16,     /* GPU shifts and saturating conversions (__lat_shl_i32...) */
+    LAT_EMU_PRELUDE_ALL = 31
 };
 const char *lat__emu_prelude_parts(unsigned parts);
 unsigned lat__emu_prelude_part(const char *name, size_t len);

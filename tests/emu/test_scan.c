@@ -199,3 +199,53 @@ TEST(scan_survives_garbage)
         lat__kernel_sigs_free(&sigs);
     }
 }
+
+/* What a pointer parameter points to, for cross-checking buffers by element type. */
+#define ASSERT_POINTEE(k, i, want_size, want_nfields, want_kind)                       \
+    do {                                                                               \
+        const lat__elem_layout *l_ = &(k)->params[i].pointee;                          \
+        ASSERT_MSG(l_->size == (want_size) && l_->nfields == (want_nfields),           \
+                   "param %d (%s): size %u, %u fields; want %u, %u", (i),              \
+                   (k)->params[i].type, l_->size, l_->nfields, (unsigned)(want_size),  \
+                   (unsigned)(want_nfields));                                          \
+        for (uint32_t f_ = 0; f_ < l_->nfields; f_++) {                                \
+            ASSERT_EQ(l_->fields[f_].kind, (want_kind));                               \
+            ASSERT_EQ(l_->fields[f_].offset, f_ * (l_->size / l_->nfields));           \
+        }                                                                              \
+    } while (0)
+
+TEST(scan_pointee_layouts_of_floats_vectors_typedefs_and_defines)
+{
+    const lat__kernel_sig *k = scan_one(
+        "typedef float DATA_TYPE;\n"
+        "#define fp double\n"
+        "typedef float4 vec;\n"
+        "typedef struct { float v, x, y, z; } FOUR_VECTOR;\n"
+        "typedef float *fptr;\n"
+        "__global__ void k(DATA_TYPE *A, const fp *__restrict__ b, float3 *c, double2 *d,\n"
+        "    vec *e, float f[], int *g, unsigned char *h, float **i, FOUR_VECTOR *j,\n"
+        "    fptr l, void *m, float (*n)[4], __half *o, double4 *p, long double *q)\n"
+        "{}\n", "k");
+    ASSERT_EQ(k->nparams, 16);
+    ASSERT_POINTEE(k, 0, 4, 1, LAT__SCALAR_F32);  /* DATA_TYPE, a typedef of float */
+    ASSERT_POINTEE(k, 1, 8, 1, LAT__SCALAR_F64);  /* fp, a #define of double */
+    ASSERT_POINTEE(k, 2, 12, 3, LAT__SCALAR_F32); /* float3 */
+    ASSERT_POINTEE(k, 3, 16, 2, LAT__SCALAR_F64); /* double2 */
+    ASSERT_POINTEE(k, 4, 16, 4, LAT__SCALAR_F32); /* a typedef of float4 */
+    ASSERT_POINTEE(k, 5, 4, 1, LAT__SCALAR_F32);  /* an array parameter */
+    ASSERT_POINTEE(k, 6, 4, 0, 0);                /* int: exact, 4 bytes */
+    ASSERT_POINTEE(k, 7, 1, 0, 0);
+    ASSERT_POINTEE(k, 8, 8, 0, 0);                /* pointers: exact */
+    ASSERT_POINTEE(k, 9, 0, 0, 0);                /* a struct: left to the front end */
+    ASSERT_POINTEE(k, 10, 0, 0, 0);               /* a pointer typedef */
+    ASSERT_POINTEE(k, 11, 0, 0, 0);               /* void */
+    ASSERT_POINTEE(k, 12, 0, 0, 0);               /* a parenthesised declarator */
+    ASSERT_POINTEE(k, 13, 2, 1, LAT__SCALAR_F16);
+    ASSERT_POINTEE(k, 14, 32, 4, LAT__SCALAR_F64);
+    ASSERT_POINTEE(k, 15, 0, 0, 0);               /* long double: unknown */
+    /* Scalars by value have no pointee. */
+    k = scan_one("__global__ void s(float a, int n) {}\n", "s");
+    ASSERT_POINTEE(k, 0, 0, 0, 0);
+    ASSERT_POINTEE(k, 1, 0, 0, 0);
+    lat__kernel_sigs_free(&sigs);
+}
