@@ -319,7 +319,8 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__e
 }
 
 /* The new front end and passes (src/front, passes/), into the old translator's output. */
-static lat_status translate_new(const lat__translate_in *in, lat__translate_out *tr)
+static lat_status translate_new(const lat__translate_in *in, lat__translate_out *tr,
+                                lat__ck_module **ckm)
 {
     memset(tr, 0, sizeof *tr);
     lat__front_in fin = {
@@ -344,6 +345,7 @@ static lat_status translate_new(const lat__translate_in *in, lat__translate_out 
             tr->nglobals = lo.nglobals;
             tr->prelude_parts = lo.prelude_parts;
             tr->uses_vectors = true;
+            *ckm = lo.check;
         }
     }
     if (st != LAT_OK && st != LAT_ERROR_OUT_OF_MEMORY && u) {
@@ -387,11 +389,12 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     lat__translate_out tr;
     lat__ck_module *ckm = NULL; /* the checks' instrumentation (check/instrument.c) */
     const char *front = getenv("LATTICE_EMU_FRONT");
-    if (front && strcmp(front, "new") == 0)
-        st = translate_new(&in, &tr);
+    bool fresh = front && strcmp(front, "new") == 0;
+    if (fresh)
+        st = translate_new(&in, &tr, &ckm);
     else
         st = lat__emu_translate(&in, &tr);
-    if (st == LAT_OK && in.checked)
+    if (st == LAT_OK && in.checked && !fresh)
         st = lat__ck_instrument(&tr.text, &ckm);
     if (st != LAT_OK) {
         lat__ck_module_free(ckm);

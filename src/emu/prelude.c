@@ -290,6 +290,8 @@ static const char *const lines[] = {
     "void __lat_trap(lat_emu_thread *, const char *, const char *, int);",
     "#define __trap() __lat_trap(__lat_t, 0, __FILE__, __LINE__)",
     "#define __brkpt() ((void)0)",
+    /* assert as the front end's preprocessor expands it (src/front/predef.c). */
+    "#define __lat_assert_fail(e, f, l) __lat_trap(__lat_t, e, f, l)",
     "#ifdef NDEBUG",
     "#define assert(e) ((void)0)",
     "#else",

@@ -239,6 +239,7 @@ struct lat__expr {
     LAT_VEC(lat__init_item) items; /* INIT */
     lat__stmt *stmt;   /* STMT */
     void *aux;         /* a pass's own */
+    int32_t site;      /* the checks: this access's site code + 1 (0: not checked) */
 };
 
 /* ---- statements and declarations ------------------------------------------------------------- */

@@ -86,7 +86,7 @@ static void line_marker(lat__emitter *em, lat__loc loc)
 
 void lat__emit_at(lat__emitter *em, lat__loc loc)
 {
-    if (loc.line == 0)
+    if (loc.line == 0 || em->display)
         return; /* made by a pass, or a built-in: wherever the output is */
     if (loc.file != em->file || loc.line < em->line || loc.line > em->line + 8) {
         line_marker(em, loc);
@@ -219,6 +219,10 @@ static void shared_ref(lat__emitter *em, lat__sym *s)
 static void name_ref(lat__emitter *em, const lat__expr *e)
 {
     lat__sym *s = e->sym;
+    if (em->display) {
+        lat__emit_str(em, s->name ? s->name->name : "?");
+        return;
+    }
     if (s->kind == LAT_SYM_ENUM_CONST) {
         if (lat__is_unsigned(s->type))
             lat__emit_fmt(em, "%lluu", (unsigned long long)s->value);
@@ -291,9 +295,15 @@ static void emit_literal(lat__emitter *em, const lat__expr *e)
         lat__emit_fmt(em, "%lld%s", (long long)e->ival, lat__sizeof(e->type) > 4 ? "l" : "");
 }
 
+static void emit_checked(lat__emitter *em, const lat__expr *e, int prec);
+
 void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
 {
-    if (em->hooks.expr && em->hooks.expr(em, e, prec))
+    if (em->checked && e->site && !em->display) {
+        emit_checked(em, e, prec);
+        return;
+    }
+    if (em->hooks.expr && !em->display && em->hooks.expr(em, e, prec))
         return;
     int mine = prec_of(e);
     bool paren = mine < prec;
@@ -408,6 +418,30 @@ void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
     }
     if (paren)
         lat__emit_str(em, ")");
+}
+
+/* An access the checks see: __LAT_CK(access, code), or __LAT_CKA(access, code, array)
+ * for an element of an array, whose bounds travel along. */
+static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
+{
+    (void)prec;
+    lat__expr inner = *e;
+    inner.site = 0;
+    const lat__expr *arr = NULL;
+    if (e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && (e->a->flags & LAT_EF_IMPLICIT) &&
+        e->a->a->type->kind == LAT_TY_ARRAY)
+        arr = e->a->a;
+    lat__emit_at(em, e->loc);
+    lat__emit_str(em, arr ? "__LAT_CKA(" : "__LAT_CK(");
+    lat__emit_expr(em, &inner, LAT_PREC_ASSIGN);
+    lat__emit_fmt(em, ", %d", e->site - 1);
+    if (arr) {
+        lat__emit_str(em, ", ");
+        lat__expr whole = *arr;
+        whole.site = 0;
+        lat__emit_expr(em, &whole, LAT_PREC_ASSIGN);
+    }
+    lat__emit_str(em, ")");
 }
 
 static void emit_init(lat__emitter *em, const lat__expr *e)
@@ -591,6 +625,11 @@ void lat__emit_decl_group(lat__emitter *em, const lat__decl_group *g, bool file_
                 lat__emit_expr(em, d->init, LAT_PREC_ASSIGN);
         }
         lat__emit_str(em, ";");
+        if (em->checked && lat__symx_of(em->u, s)->ck_tracked) {
+            /* Its bytes are unwritten from here on, each time the declaration is reached. */
+            const char *n = lat__emit_name(em->u, s);
+            lat__emit_fmt(em, " __lat_ck_local(__lat_t, &%s, sizeof %s);", n, n);
+        }
     }
 }
 
@@ -620,6 +659,22 @@ void lat__emit_params(lat__emitter *em, const lat__func *fn, bool hidden, bool c
 }
 
 /* ---- statements ------------------------------------------------------------------------- */
+
+/* A loop's condition; checked, with a tick in front so that a spin that touches no memory
+ * is still seen (check/ck.h). */
+static void emit_loop_condition(lat__emitter *em, const lat__expr *cond)
+{
+    if (em->checked && em->fn && lat__symx_of(em->u, em->fn->sym)->hidden) {
+        lat__emit_str(em, "__LAT_TICK, ");
+        if (!cond) {
+            lat__emit_str(em, "1");
+            return;
+        }
+        lat__emit_expr(em, cond, LAT_PREC_ASSIGN);
+        return;
+    }
+    lat__emit_expr(em, cond, LAT_PREC_COMMA);
+}
 
 static void emit_sub(lat__emitter *em, const lat__stmt *s)
 {
@@ -669,7 +724,7 @@ void lat__emit_stmt(lat__emitter *em, const lat__stmt *s)
         break;
     case LAT_S_WHILE:
         lat__emit_str(em, "while (");
-        lat__emit_expr(em, s->e, LAT_PREC_COMMA);
+        emit_loop_condition(em, s->e);
         lat__emit_str(em, ") ");
         emit_sub(em, s->body);
         break;
@@ -677,7 +732,7 @@ void lat__emit_stmt(lat__emitter *em, const lat__stmt *s)
         lat__emit_str(em, "do ");
         emit_sub(em, s->body);
         lat__emit_str(em, " while (");
-        lat__emit_expr(em, s->e, LAT_PREC_COMMA);
+        emit_loop_condition(em, s->e);
         lat__emit_str(em, ");");
         break;
     case LAT_S_FOR: {
@@ -698,8 +753,8 @@ void lat__emit_stmt(lat__emitter *em, const lat__stmt *s)
                 lat__emit_str(em, ";");
         }
         lat__emit_str(em, " ");
-        if (s->e)
-            lat__emit_expr(em, s->e, LAT_PREC_COMMA);
+        if (s->e || em->checked)
+            emit_loop_condition(em, s->e);
         lat__emit_str(em, "; ");
         if (s->step)
             lat__emit_expr(em, s->step, LAT_PREC_COMMA);

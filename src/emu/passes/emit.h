@@ -19,6 +19,7 @@ typedef struct lat__symx {
     int param;         /* a kernel parameter: its index, else -1 */
     bool emitted;      /* records: definition written */
     int slot;
+    bool ck_tracked;   /* the checks follow it from its declaration (initcheck) */
     void *region;      /* region loops' data (region.c): a kernel's plan, a variable's kind */
 } lat__symx;
 
@@ -49,6 +50,9 @@ typedef struct lat__emitter {
     lat__emit_hooks hooks;
     int tmp;             /* counter for fresh names */
     unsigned prelude_parts;
+    bool display;        /* writing an expression as the user reads it (the checks' sites):
+                            source names, no markers, no instrumentation */
+    bool checked;        /* wrapping the checks' accesses (e->site) */
 } lat__emitter;
 
 void lat__emit_init(lat__emitter *em, lat__unit *u, const lat__lower_in *in);

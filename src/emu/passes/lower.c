@@ -4,9 +4,11 @@
 #include "lower.h"
 
 #include "emit.h"
+#include "checks.h"
 #include "region.h"
 
 #include "emu/abi.h"
+#include "emu/check/ck.h"
 #include "emu/prelude.h"
 #include "front/builtins.h"
 #include "front/visit.h"
@@ -351,6 +353,14 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     analyse(lw);
     if (u->status != LAT_OK)
         return u->status;
+    if (in->checked) {
+        out->check = calloc(1, sizeof *out->check);
+        if (!out->check)
+            return LAT_ERROR_OUT_OF_MEMORY;
+        lat__checks_annotate(u, out->check);
+        lw->em.checked = true;
+        lat__emit_str(&lw->em, lat__checks_prefix());
+    }
     program(lw);
     lat__emit_newline(&lw->em);
     out->text = dup_or_null(lw->em.buf ? lw->em.buf : "");
@@ -382,6 +392,7 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
 
 void lat__lower_out_free(lat__lower_out *out)
 {
+    lat__ck_module_free(out->check);
     free(out->text);
     for (int i = 0; i < out->nkernels; i++)
         free(out->kernels[i]);

@@ -1,0 +1,325 @@
+/* The checks' instrumentation on the tree (checks.h). */
+#include "checks.h"
+
+#include "emu/check/ck.h"
+#include "front/visit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum mode { M_ADDR, M_R, M_W, M_RW } mode;
+
+typedef struct ann {
+    lat__unit *u;
+    lat__ck_module *m;
+    lat__emitter display; /* prints an access as the user reads it */
+    lat__visitor *statements; /* walks the statements of a ({ ... }) */
+} ann;
+
+static int intern(ann *a, const char *s)
+{
+    lat__ck_module *m = a->m;
+    for (int i = 0; i < m->nstrings; i++)
+        if (strcmp(m->strings[i], s) == 0)
+            return i;
+    if (m->nstrings == m->strings_cap) {
+        int cap = m->strings_cap ? m->strings_cap * 2 : 16;
+        char **p = realloc(m->strings, (size_t)cap * sizeof *p);
+        if (!p)
+            lat__arena_oom(&a->u->arena);
+        m->strings = p;
+        m->strings_cap = cap;
+    }
+    char *c = strdup(s);
+    if (!c)
+        lat__arena_oom(&a->u->arena);
+    m->strings[m->nstrings] = c;
+    return m->nstrings++;
+}
+
+/* The access's text as written: "out[i]", "s[(t + 1) % 64]", "p->k". */
+static const char *display(ann *a, const lat__expr *e)
+{
+    lat__emitter *em = &a->display;
+    em->len = 0;
+    if (em->buf)
+        em->buf[0] = '\0';
+    lat__emit_expr(em, e, LAT_PREC_COMMA);
+    if (em->len > 160)
+        strcpy(em->buf + 157, "...");
+    return em->buf ? em->buf : "";
+}
+
+static int add_site(ann *a, const lat__expr *e, int kind)
+{
+    lat__ck_module *m = a->m;
+    if (m->nsites == m->sites_cap) {
+        int cap = m->sites_cap ? m->sites_cap * 2 : 64;
+        lat__ck_site *p = realloc(m->sites, (size_t)cap * sizeof *p);
+        if (!p)
+            lat__arena_oom(&a->u->arena);
+        m->sites = p;
+        m->sites_cap = cap;
+    }
+    int f = intern(a, lat__loc_file(a->u, e->loc));
+    int x = intern(a, display(a, e));
+    m->sites[m->nsites] = (lat__ck_site){m->strings[f], m->strings[x], (int)e->loc.line, kind};
+    return m->nsites++;
+}
+
+static bool tracked(const lat__sym *s)
+{
+    return s && s->aux && ((lat__symx *)s->aux)->ck_tracked;
+}
+
+/* Whether e names memory the checks watch (an lvalue in memory, or a followed local). */
+static bool memory(const lat__expr *e)
+{
+    while (e->kind == LAT_E_CAST && (e->flags & LAT_EF_IMPLICIT) && e->type->kind != LAT_TY_PTR)
+        e = e->a;
+    switch (e->kind) {
+    case LAT_E_NAME:
+        return e->sym && e->sym->kind == LAT_SYM_VAR && ((e->sym->cuda & LAT_CU_SHARED) || tracked(e->sym));
+    case LAT_E_INDEX:
+        return true;
+    case LAT_E_UNARY:
+        return e->op == LAT_P_STAR;
+    case LAT_E_MEMBER:
+        return (e->flags & LAT_EF_ARROW) || memory(e->a);
+    default:
+        return false;
+    }
+}
+
+static void visit(ann *a, lat__expr *e, mode md);
+
+/* Marks e as an access of kind md. */
+static void mark(ann *a, lat__expr *e, mode md)
+{
+    if (md == M_ADDR || !memory(e))
+        return;
+    int kind = md == M_W ? LAT_ACCESS_WRITE : md == M_RW ? LAT_ACCESS_READ_WRITE : LAT_ACCESS_READ;
+    /* A followed local: by its name alone, or an element of a followed array. */
+    bool local = false;
+    if (e->kind == LAT_E_NAME)
+        local = tracked(e->sym);
+    else if (e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && e->a->a->kind == LAT_E_NAME)
+        local = tracked(e->a->a->sym) && e->a->a->type->kind == LAT_TY_ARRAY;
+    int code = add_site(a, e, kind) * LAT__CK_CODE_SITE + (local ? LAT__CK_CODE_LOCAL : 0) + kind;
+    e->site = code + 1;
+}
+
+static void visit_children(ann *a, lat__expr *e)
+{
+    switch (e->kind) {
+    case LAT_E_CALL:
+        visit(a, e->a, M_R);
+        for (int i = 0; i < e->nargs; i++)
+            visit(a, e->args[i], M_R);
+        return;
+    case LAT_E_INIT:
+        for (size_t i = 0; i < e->items.n; i++)
+            visit(a, e->items.items[i].value, M_R);
+        return;
+    case LAT_E_COMPOUND:
+        visit(a, e->a, M_R);
+        return;
+    case LAT_E_SIZEOF:
+    case LAT_E_ALIGNOF:
+    case LAT_E_OFFSETOF:
+        return; /* not evaluated */
+    case LAT_E_STMT:
+        lat__visit_stmt(a->statements, e->stmt);
+        return;
+    default:
+        if (e->a)
+            visit(a, e->a, M_R);
+        if (e->b)
+            visit(a, e->b, M_R);
+        if (e->c)
+            visit(a, e->c, M_R);
+        return;
+    }
+}
+
+/* Visits e, whose value is used as md says. */
+static void visit(ann *a, lat__expr *e, mode md)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case LAT_E_ASSIGN:
+        visit(a, e->a, e->op == LAT_P_ASSIGN ? M_W : M_RW);
+        visit(a, e->b, M_R);
+        return;
+    case LAT_E_UNARY:
+        if (e->op == LAT_P_AMP) {
+            visit(a, e->a, M_ADDR);
+            return;
+        }
+        if (e->op == LAT_P_INC || e->op == LAT_P_DEC) {
+            visit(a, e->a, M_RW);
+            return;
+        }
+        if (e->op == LAT_P_STAR) {
+            visit(a, e->a, M_R);
+            mark(a, e, md);
+            return;
+        }
+        visit(a, e->a, M_R);
+        return;
+    case LAT_E_POSTFIX:
+        visit(a, e->a, M_RW);
+        return;
+    case LAT_E_INDEX:
+        /* An array indexed is not read whole; a pointer's value is. */
+        visit(a, e->a, e->a->kind == LAT_E_CAST && e->a->a->type->kind == LAT_TY_ARRAY ? M_ADDR : M_R);
+        visit(a, e->b, M_R);
+        mark(a, e, md);
+        return;
+    case LAT_E_MEMBER:
+        visit(a, e->a, (e->flags & LAT_EF_ARROW) ? M_R : M_ADDR);
+        mark(a, e, md);
+        return;
+    case LAT_E_CAST:
+        if ((e->flags & LAT_EF_IMPLICIT) && e->a->type->kind == LAT_TY_ARRAY) {
+            visit(a, e->a, M_ADDR); /* an array decays: its address, nothing read */
+            return;
+        }
+        if ((e->flags & LAT_EF_IMPLICIT)) {
+            visit(a, e->a, md);
+            return;
+        }
+        visit(a, e->a, M_R);
+        return;
+    case LAT_E_NAME:
+        mark(a, e, md);
+        return;
+    default:
+        visit_children(a, e);
+        return;
+    }
+}
+
+static bool visit_expr_root(lat__visitor *v, lat__expr *e)
+{
+    visit(v->data, e, M_R);
+    return false; /* visit() walks the children itself */
+}
+
+static bool visit_stmt(lat__visitor *v, lat__stmt *s)
+{
+    (void)v;
+    (void)s;
+    return true;
+}
+
+/* Locals the checks follow: scalars, pointers and arrays of scalars declared without an
+ * initializer in a block (not a for's), whose address is never taken and, for arrays,
+ * that only ever appear indexed. */
+typedef struct uses {
+    lat__sym *sym;
+    bool bad;
+} uses;
+
+static bool only_indexed(lat__visitor *v, lat__expr *e)
+{
+    uses *u = v->data;
+    if (e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && e->a->a->kind == LAT_E_NAME &&
+        e->a->a->sym == u->sym) {
+        lat__visit_expr(v, e->b);
+        return false;
+    }
+    if (e->kind == LAT_E_SIZEOF || e->kind == LAT_E_ALIGNOF)
+        return false;
+    if (e->kind == LAT_E_NAME && e->sym == u->sym)
+        u->bad = true;
+    return true;
+}
+
+static bool scalar_of(const lat__type *t)
+{
+    return lat__is_arith(t) || t->kind == LAT_TY_PTR;
+}
+
+static void track_locals(ann *a, lat__func *fn)
+{
+    /* Declarations in a for's first part cannot be followed by a statement. */
+    LAT_VEC(lat__sym *) in_for = {0};
+    for (size_t i = 0; i < fn->locals.n; i++) {
+        lat__sym *s = fn->locals.items[i];
+        if (!s->def || s->def->init || s->storage != LAT_ST_NONE || (s->flags & LAT_SF_ADDRESS_TAKEN) ||
+            (s->type->quals & LAT_Q_VOLATILE) || (s->cuda & LAT_CU_SHARED))
+            continue;
+        bool array = s->type->kind == LAT_TY_ARRAY;
+        if (array ? !scalar_of(s->type->base) || s->type->vla : !scalar_of(s->type))
+            continue;
+        if (array) {
+            uses u = {s, false};
+            lat__visitor v = {NULL, only_indexed, NULL, &u};
+            lat__visit_stmt(&v, fn->body);
+            if (u.bad)
+                continue;
+        }
+        lat__symx_of(a->u, s)->ck_tracked = true;
+    }
+    (void)in_for;
+}
+
+static bool untrack_for_init(lat__visitor *v, lat__stmt *s)
+{
+    ann *a = v->data;
+    if (s->kind == LAT_S_FOR && s->init && s->init->kind == LAT_S_DECL && s->init->decls)
+        for (lat__decl *d = s->init->decls->first; d; d = d->next)
+            if (d->sym && d->sym->aux)
+                lat__symx_of(a->u, d->sym)->ck_tracked = false;
+    return true;
+}
+
+void lat__checks_annotate(lat__unit *u, lat__ck_module *m)
+{
+    ann a = {u, m, {0}, NULL};
+    lat__emit_init(&a.display, u, NULL);
+    a.display.display = true;
+    lat__tu *tu = u->tu;
+    for (size_t i = 0; i < tu->items.n; i++) {
+        lat__ext *x = &tu->items.items[i];
+        if (x->kind != LAT_X_FUNC || !(x->fn->sym->cuda & (LAT_CU_GLOBAL | LAT_CU_DEVICE)))
+            continue;
+        track_locals(&a, x->fn);
+        lat__visitor f = {untrack_for_init, NULL, NULL, &a};
+        lat__visit_stmt(&f, x->fn->body);
+        lat__visitor v = {visit_stmt, visit_expr_root, NULL, &a};
+        a.statements = &v;
+        lat__visit_stmt(&v, x->fn->body);
+    }
+}
+
+const char *lat__checks_prefix(void)
+{
+    return "void *__lat_ck(lat_emu_thread *, void *, unsigned long, unsigned long, int);\n"
+           "void *__lat_cka(lat_emu_thread *, void *, unsigned long, unsigned long, int, void *, unsigned long);\n"
+           "void __lat_ck_tick(lat_emu_thread *);\n"
+           "int __lat_ck_bar(lat_emu_thread *, int, int, const char *, int);\n"
+           "unsigned long long __lat_ck_warp(lat_emu_thread *, int, unsigned, unsigned long long, int, int, const char *, int);\n"
+           "int __lat_ck_match_all(lat_emu_thread *, unsigned, unsigned long long, int *, const char *, int);\n"
+           "unsigned __lat_ck_activemask(lat_emu_thread *);\n"
+           "void __lat_ck_trap(lat_emu_thread *, const char *, const char *, int);\n"
+           "#define __lat_bar __lat_ck_bar\n"
+           "#define __lat_warp __lat_ck_warp\n"
+           "#define __lat_match_all __lat_ck_match_all\n"
+           "#define __lat_activemask __lat_ck_activemask\n"
+           "#define __lat_trap __lat_ck_trap\n"
+           "void __lat_ck_local(lat_emu_thread *, void *, unsigned long);\n"
+           "void __lat_ck_rbar(lat_emu_thread *, const int *, const char *, int);\n"
+           "const unsigned *__lat_ck_rorder(lat_emu_thread *);\n"
+           "void *__lat_ck_scratch(lat_emu_thread *, unsigned long);\n"
+           "#define __lat_scratch __lat_ck_scratch\n"
+           "#define __LAT_CK(e, s) (*(__typeof__(e) *)__lat_ck(__lat_t, (void *)&(e), sizeof(e), "
+           "_Alignof(__typeof__(e)), s))\n"
+           /* a[i] of an array: its bounds travel along. */
+           "#define __LAT_CKA(e, s, a) (*(__typeof__(e) *)__lat_cka(__lat_t, (void *)&(e), sizeof(e), "
+           "_Alignof(__typeof__(e)), s, (void *)(a), sizeof(a)))\n"
+           /* A loop turn: the count just past the thread context (ck.h's lat__ck_fiber.ticks). */
+           "#define __LAT_TICK (--*(int *)(__lat_t + 1) < 0 ? __lat_ck_tick(__lat_t) : (void)0)\n";
+}

@@ -1,0 +1,22 @@
+/*
+ * The checks' instrumentation, on the tree (check/ck.h says what the checks are): every
+ * memory access of device code is marked with a site (its place, its text as written,
+ * whether it reads, writes or both) that the printer wraps in __LAT_CK(access, code), so
+ * that its address passes through the checks before it is made; local variables declared
+ * without an initializer are followed from their declaration (initcheck); loops tick, so
+ * that a spin that touches no memory is seen.
+ */
+#ifndef LAT_EMU_PASSES_CHECKS_H
+#define LAT_EMU_PASSES_CHECKS_H
+
+#include "emit.h"
+
+struct lat__ck_module;
+
+/* Marks the accesses of every function that takes the thread context; fills m's sites. */
+void lat__checks_annotate(lat__unit *u, struct lat__ck_module *m);
+/* What the instrumented C needs in front of it: the hooks, and the redirection of the
+ * barrier, warp and trap functions to the checked executor's. */
+const char *lat__checks_prefix(void);
+
+#endif
