@@ -334,7 +334,7 @@ static lat_status translate_new(const lat__translate_in *in, lat__translate_out 
     lat__unit *u = NULL;
     lat_status st = lat__front_parse(&fin, &u);
     if (st == LAT_OK) {
-        lat__lower_in lin = {.checked = in->checked, .fibers = in->fibers};
+        lat__lower_in lin = {.checked = in->checked, .fibers = in->fibers, .no_fmad = in->no_fmad};
         lat__lower_out lo;
         st = lat__emu_lower(u, &lin, &lo);
         if (st == LAT_OK) {
@@ -385,6 +385,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         .checked = ctx->check != NULL,
         /* Preempting switches threads at accesses: only fibers can (lattice/check.h). */
         .fibers = checks_preempt(ctx),
+        .no_fmad = o.no_fmad,
     };
     lat__translate_out tr;
     lat__ck_module *ckm = NULL; /* the checks' instrumentation (check/instrument.c) */

@@ -31,6 +31,7 @@ typedef struct lat__emu_options {
     const char **undefines;    /* NULL-terminated: -U's */
     const char **include_dirs; /* NULL-terminated: -I's */
     bool no_warnings;          /* -w */
+    bool no_fmad;              /* --fmad=false */
 } lat__emu_options;
 
 /* Reads src->options and src->defines. Errors: LAT_ERROR_INVALID_OPTION naming the

@@ -25,7 +25,7 @@ static const char *const ignored[] = {
 };
 
 static const char *const ignored_prefixes[] = {
-    "-arch=", "--gpu-architecture=", "-std=", "--std=", "--fmad=", "-fmad=", "--ftz=",
+    "-arch=", "--gpu-architecture=", "-std=", "--std=", "--ftz=",
     "-ftz=", "--prec-sqrt=", "-prec-sqrt=", "--prec-div=", "-prec-div=", "--ptxas-options=",
     "-Xptxas=", "--maxrregcount=", "-maxrregcount=", "--dopt=", "-dopt=", "--time=",
     "-time=", "--split-compile=", "-split-compile=", "-split-compile-extended=",
@@ -146,6 +146,16 @@ lat_status lat__emu_options_parse(lat_context *ctx, const lat__source *src, lat_
                 oom = push(&incs, v) != 0;
         } else if (strcmp(opt, "-w") == 0 || strcmp(opt, "--disable-warnings") == 0) {
             o->no_warnings = true;
+        } else if (strncmp(opt, "--fmad=", 7) == 0 || strncmp(opt, "-fmad=", 6) == 0) {
+            /* NVRTC contracts multiply-adds unless told not to; so does the emulator. */
+            const char *b = strchr(opt, '=') + 1;
+            if (strcmp(b, "false") == 0 || strcmp(b, "0") == 0)
+                o->no_fmad = true;
+            else if (strcmp(b, "true") == 0 || strcmp(b, "1") == 0)
+                o->no_fmad = false;
+            else
+                st = lat__error(ctx, LAT_ERROR_INVALID_OPTION,
+                                "lat_module_create: option '%s' takes true or false", opt);
         } else {
             bool known = false;
             for (size_t i = 0; i < sizeof ignored / sizeof ignored[0] && !known; i++)

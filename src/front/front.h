@@ -25,6 +25,10 @@ typedef struct lat__front_in {
 lat_status lat__front_parse(const lat__front_in *in, lat__unit **out);
 void lat__unit_free(lat__unit *u);
 
+/* A built-in's symbol (builtins.h), declared in the unit if it was not: for passes that
+ * add calls the program did not write. NULL when there is no such built-in. */
+struct lat__sym *lat__unit_builtin(lat__unit *u, const char *name);
+
 /* The parser alone, over u->toks (parse.c). */
 void lat__parse_unit(lat__unit *u);
 

@@ -233,6 +233,24 @@ bool lat__is_type_name(lat__parser *p, const lat__tok *t)
     return t->atom->tag != NULL;
 }
 
+lat__sym *lat__unit_builtin(lat__unit *u, const char *name)
+{
+    lat__parser p;
+    memset(&p, 0, sizeof p);
+    p.u = u;
+    p.tu = u->tu;
+    lat__atom *a = lat__atom_get(&u->atoms, name, strlen(name));
+    /* The program may have a declaration of its own of this name in scope nowhere now
+     * (parsing is over): look for the built-in itself. */
+    lat__sym *s = a->sym;
+    if (s && (s->flags & LAT_SF_BUILTIN))
+        return s;
+    a->sym = NULL;
+    lat__sym *b = lat__lookup(&p, a);
+    a->sym = s;
+    return b;
+}
+
 /* ---- the unit ------------------------------------------------------------------------------ */
 
 /* `extern "C"` followed by a declaration or a { group } of them. */

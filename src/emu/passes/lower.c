@@ -4,6 +4,7 @@
 #include "lower.h"
 
 #include "emit.h"
+#include "arith.h"
 #include "checks.h"
 #include "region.h"
 
@@ -350,6 +351,7 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     lw->tu = u->tu;
     lw->in = in;
     lat__emit_init(&lw->em, u, in);
+    lat__arith_rewrite(u, !in->no_fmad);
     analyse(lw);
     if (u->status != LAT_OK)
         return u->status;
@@ -364,7 +366,7 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     program(lw);
     lat__emit_newline(&lw->em);
     out->text = dup_or_null(lw->em.buf ? lw->em.buf : "");
-    out->prelude_parts = 15;
+    out->prelude_parts = LAT_EMU_PRELUDE_ALL;
     out->kernels = calloc(lw->kernels.n + 1, sizeof *out->kernels);
     out->globals = calloc(lw->tu->globals.n + 1, sizeof *out->globals);
     if (!out->text || !out->kernels || !out->globals) {

@@ -24,6 +24,7 @@
 typedef struct lat__lower_in {
     bool checked; /* instrumented for the checks (check/ck.h) */
     bool fibers;  /* every kernel with barriers (or, checked, every kernel) on fibers */
+    bool no_fmad; /* --fmad=false: no fused multiply-add contraction */
 } lat__lower_in;
 
 typedef struct lat__lower_out {

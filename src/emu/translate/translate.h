@@ -29,6 +29,7 @@ typedef struct lat__translate_in {
     const char *const *undefines; /* names, from -U */
     bool checked; /* for the checks (check/ck.h): shared names kept, hooks for region loops */
     bool fibers;  /* every kernel with barriers (or, checked, every kernel) on fibers */
+    bool no_fmad; /* --fmad=false */
 } lat__translate_in;
 
 typedef struct lat__translate_out {
