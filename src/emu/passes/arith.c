@@ -297,13 +297,18 @@ static lat__expr *rewrite(arith *a, lat__expr *e)
     case LAT_E_CAST: {
         const lat__type *from = e->a->type;
         if (lat__is_floating(from) && lat__is_integer(e->type) && e->type->kind != LAT_TY_ENUM) {
-            const char *fn = conversion(from, e->type);
+            /* To 8 and 16 bits, NVPTX converts to 32 (saturating there) and keeps the low
+             * bits: (short)32768.0 is -32768 on the GPU, as lat_array_arange relies on. */
+            lat__type *to = lat__unqualified(a->u, e->type);
+            bool narrow = to->kind != LAT_TY_BOOL && lat__sizeof(to) < 4;
+            lat__type *via = narrow ? (lat__is_unsigned(to) ? &lat__ty_uint : &lat__ty_int) : to;
+            const char *fn = conversion(from, via);
             if (fn) {
                 lat__expr *arg = e->a;
                 if (from->kind == LAT_TY_LDOUBLE)
                     arg = cast(a, arg, &lat__ty_double);
-                lat__expr *c = call(a, fn, arg, NULL, NULL, lat__unqualified(a->u, e->type), e->loc);
-                return c;
+                lat__expr *c = call(a, fn, arg, NULL, NULL, via, e->loc);
+                return narrow ? cast(a, c, to) : c;
             }
         }
         return e;
