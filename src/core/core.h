@@ -80,7 +80,11 @@ typedef struct lat__source {
     const char *const *include_dirs; /* NULL-terminated, may be NULL */
     const char *const *options;      /* NULL-terminated, may be NULL */
     bool no_extern_c;
-    const lat__kernel_sigs *sigs;    /* kernels the core's scanner found */
+    const lat__kernel_sigs *sigs;    /* the kernels the front end found */
+    struct lat__unit *unit;          /* the source as the front end read it (src/front), with
+                                        the emulator's predefined macros; its status says
+                                        whether it is valid CUDA C in the dialect. Passes may
+                                        rewrite it: one backend's alone. */
 } lat__source;
 
 /* A validated launch: every dimension at least 1 and within the device's limits. */

@@ -56,6 +56,7 @@ typedef struct lat__param {
 typedef struct lat__kernel_sig {
     char *name;
     int line;               /* 1-based line of the name in the source */
+    int defined;            /* the source has its body, not only a declaration */
     int nparams;
     lat__param *params;
 } lat__kernel_sig;

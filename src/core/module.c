@@ -3,6 +3,9 @@
 #include "backend.h"
 #include "driver_ops.h"
 #include "file.h"
+#include "front/front.h"
+#include "front/sigs.h"
+#include "options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,7 +114,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     mod->ctx = ctx;
     mod->name = lat__strdup(name);
     const char *source = text ? text : desc->source;
-    if (!mod->name || lat__scan_kernels(source, &mod->sigs) != 0) {
+    if (!mod->name) {
         free(text);
         free_module(mod);
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
@@ -126,7 +129,29 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         .no_extern_c = desc->no_extern_c != 0,
         .sigs = &mod->sigs,
     };
-    lat_status st = lat__module_compile(ctx, mod, &src); /* through the compile cache */
+    /* The source is read once, by the front end: its kernels' signatures serve both
+     * backends (arguments are checked alike), its tree the emulator. */
+    lat__options fo;
+    lat_status st = lat__options_read(ctx, &src, false, &fo);
+    lat__unit *unit = NULL;
+    if (st == LAT_OK) {
+        lat__front_in fin = {
+            .text = source,
+            .name = mod->name,
+            .include_dirs = desc->include_dirs,
+            .option_include_dirs = fo.include_dirs,
+            .defines = fo.defines,
+            .undefines = fo.undefines,
+        };
+        if (lat__front_parse(&fin, &unit) == LAT_ERROR_OUT_OF_MEMORY || !unit ||
+            lat__front_sigs(unit, &mod->sigs) != 0)
+            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+    }
+    src.unit = unit;
+    if (st == LAT_OK)
+        st = lat__module_compile(ctx, mod, &src); /* through the compile cache */
+    lat__unit_free(unit);
+    lat__options_free(&fo);
     free(text);
     if (st != LAT_OK) {
         free_module(mod);

@@ -6,6 +6,8 @@
  */
 #include "emu.h"
 
+#include "options.h"
+
 #include "atomics.h"
 #include "check/ck.h"
 #include "lattice/check.h"
@@ -260,7 +262,7 @@ static lat_status find_globals(lat_context *ctx, TCCState *s, const lat__transla
 }
 
 /* Runs TinyCC on the program; holds tcc_lock. */
-static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__emu_options *o,
+static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__options *o,
                           const lat__translate_out *tr, const char *program,
                           lat__emu_module *m, tcc_log *log)
 {
@@ -318,21 +320,14 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__e
     return st;
 }
 
-/* The new front end and passes (src/front, passes/), into the old translator's output. */
-static lat_status translate_new(const lat__translate_in *in, lat__translate_out *tr,
-                                lat__ck_module **ckm)
+/* The front end's unit lowered by the passes (passes/lower.h), into the translator's output
+ * struct; *warnings receives the front end's warnings (malloc'd, or NULL). */
+static lat_status lower_unit(lat__unit *u, const lat__translate_in *in, lat__translate_out *tr,
+                             lat__ck_module **ckm, char **warnings)
 {
     memset(tr, 0, sizeof *tr);
-    lat__front_in fin = {
-        .text = in->text,
-        .name = in->name,
-        .include_dirs = in->include_dirs,
-        .option_include_dirs = in->option_include_dirs,
-        .defines = in->defines,
-        .undefines = in->undefines,
-    };
-    lat__unit *u = NULL;
-    lat_status st = lat__front_parse(&fin, &u);
+    *warnings = NULL;
+    lat_status st = u->status;
     if (st == LAT_OK) {
         lat__lower_in lin = {.checked = in->checked, .fibers = in->fibers, .no_fmad = in->no_fmad};
         lat__lower_out lo;
@@ -346,13 +341,15 @@ static lat_status translate_new(const lat__translate_in *in, lat__translate_out 
             tr->prelude_parts = lo.prelude_parts;
             tr->uses_vectors = true;
             *ckm = lo.check;
+            const char *w = lat__unit_messages(u, true);
+            if (w && !(*warnings = strdup(w)))
+                st = LAT_ERROR_OUT_OF_MEMORY;
         }
     }
-    if (st != LAT_OK && st != LAT_ERROR_OUT_OF_MEMORY && u) {
+    if (st != LAT_OK && st != LAT_ERROR_OUT_OF_MEMORY) {
         const char *m = lat__unit_messages(u, false);
         tr->msg = m ? strdup(m) : NULL;
     }
-    lat__unit_free(u);
     if (getenv("LATTICE_EMU_DUMP") && tr->text)
         fprintf(stderr, "%s\n", tr->text);
     return st;
@@ -369,10 +366,10 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
 {
     *out = NULL;
     *log_out = NULL;
-    lat__emu_options o;
-    lat_status st = lat__emu_options_parse(ctx, src, &o);
+    lat__options o;
+    lat_status st = lat__options_read(ctx, src, true, &o);
     if (st != LAT_OK) {
-        lat__emu_options_free(&o);
+        lat__options_free(&o);
         return st;
     }
     lat__translate_in in = {
@@ -390,9 +387,10 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     lat__translate_out tr;
     lat__ck_module *ckm = NULL; /* the checks' instrumentation (check/instrument.c) */
     const char *front = getenv("LATTICE_EMU_FRONT");
-    bool fresh = front && strcmp(front, "new") == 0;
+    bool fresh = src->unit && front && strcmp(front, "new") == 0;
+    char *warnings = NULL;
     if (fresh)
-        st = translate_new(&in, &tr, &ckm);
+        st = lower_unit(src->unit, &in, &tr, &ckm, &warnings);
     else
         st = lat__emu_translate(&in, &tr);
     if (st == LAT_OK && in.checked && !fresh)
@@ -403,7 +401,8 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
                  ? lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory")
                  : lat__error(ctx, st, "lat_module_create: %s", tr.msg);
         lat__translate_out_free(&tr);
-        lat__emu_options_free(&o);
+        lat__options_free(&o);
+        free(warnings);
         return st;
     }
     char *program = program_text(&tr);
@@ -422,7 +421,18 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     }
     free(program);
     lat__translate_out_free(&tr);
-    lat__emu_options_free(&o);
+    if (st == LAT_OK && warnings && !o.no_warnings) {
+        /* The front end's warnings (#warning...) lead the compiler's. */
+        char *joined = NULL;
+        size_t len = 0;
+        if (lat__strbuf_printf(&joined, &len, "%s%s%s", warnings, log.text ? "\n" : "",
+                               log.text ? log.text : "") != 0)
+            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        free(log.text);
+        log.text = joined;
+    }
+    free(warnings);
+    lat__options_free(&o);
     if (st != LAT_OK) {
         free(log.text);
         lat__emu_module_free(m);

@@ -25,20 +25,6 @@ lat_status lat__emu_memcpy_dtoh(lat_context *ctx, void *dst, lat_deviceptr src, 
 lat_status lat__emu_memcpy_dtod(lat_context *ctx, lat_deviceptr dst, lat_deviceptr src,
                                 size_t bytes);
 
-/* ---- options.c: the compiler options a module may give ---------------------------- */
-typedef struct lat__emu_options {
-    const char **defines;      /* NULL-terminated: the module's, then -D's */
-    const char **undefines;    /* NULL-terminated: -U's */
-    const char **include_dirs; /* NULL-terminated: -I's */
-    bool no_warnings;          /* -w */
-    bool no_fmad;              /* --fmad=false */
-} lat__emu_options;
-
-/* Reads src->options and src->defines. Errors: LAT_ERROR_INVALID_OPTION naming the
- * option, LAT_ERROR_OUT_OF_MEMORY. Free with lat__emu_options_free either way. */
-lat_status lat__emu_options_parse(lat_context *ctx, const lat__source *src, lat__emu_options *o);
-void lat__emu_options_free(lat__emu_options *o);
-
 /* ---- compile.c: translation and TinyCC ------------------------------------------------ */
 typedef struct lat__emu_global {
     char *name;

@@ -1,12 +1,16 @@
 /*
- * Compiler options for the emulator. Programs written for NVRTC pass options that mean
- * nothing on a CPU (-arch=sm_80, --use_fast_math...): they are accepted and ignored, so
- * the same program runs on both backends; the list is docs/dialect.md's. Defines and
- * include directories are used. Anything else is an error naming the option: guessing
- * would hide a typo. Option text never reaches TinyCC's option parser (which exits the
- * process on an option it does not know).
+ * A module's compiler options, read once for the front end (src/front) and the emulator.
+ * Programs written for NVRTC pass options that mean nothing on a CPU (-arch=sm_80,
+ * --use_fast_math...): they are accepted and ignored, so the same program runs on both
+ * backends; the list is docs/dialect.md's. Defines, include directories and --fmad are
+ * used. Read strictly (the emulator), anything else is an error naming the option:
+ * guessing would hide a typo; read leniently (for the front end's parse, whatever the
+ * backend), it is left to the backend. Option text never reaches TinyCC's option parser
+ * (which exits the process on an option it does not know).
  */
-#include "emu.h"
+#include "options.h"
+
+#include "error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +93,7 @@ static const char *value_of(const char *opt, const char *const *long_forms, cons
     return NULL;
 }
 
-lat_status lat__emu_options_parse(lat_context *ctx, const lat__source *src, lat__emu_options *o)
+lat_status lat__options_read(lat_context *ctx, const lat__source *src, bool strict, lat__options *o)
 {
     memset(o, 0, sizeof *o);
     list defs = {0}, undefs = {0}, incs = {0};
@@ -168,7 +172,7 @@ lat_status lat__emu_options_parse(lat_context *ctx, const lat__source *src, lat_
                 known = true;
                 took_next = true;
             }
-            if (!known)
+            if (!known && strict)
                 st = lat__error(ctx, LAT_ERROR_INVALID_OPTION,
                                 "lat_module_create: the emulator does not accept the option '%s' "
                                 "(docs/dialect.md lists those it does)",
@@ -185,7 +189,7 @@ lat_status lat__emu_options_parse(lat_context *ctx, const lat__source *src, lat_
     return st;
 }
 
-void lat__emu_options_free(lat__emu_options *o)
+void lat__options_free(lat__options *o)
 {
     free(o->defines);
     free(o->undefines);
