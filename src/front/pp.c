@@ -112,8 +112,7 @@ static void eof_token(pp *p, lat__tok *t)
     pp_ctx *c = pp_file_ctx(p);
     if (c) {
         t->loc = c->toks[c->pos < c->n ? c->pos : c->n].loc;
-        t->loc.file = c->shown;
-        t->spell = t->loc;
+        pp_place(c, t);
     }
 }
 
@@ -208,6 +207,25 @@ bool pp_peek_lparen(pp *p)
     return false;
 }
 
+bool pp_scratch_grow(pp *p)
+{
+    if (p->scratch.n >= PP_MAX_SCRATCH) {
+        if (!p->stop) {
+            lat__tok at;
+            eof_token(p, &at); /* where the file is being read */
+            lat__error_at(p->u, at.loc,
+                          "macro expansion is too large (more than %d tokens in one call: does a "
+                          "macro expand exponentially?)",
+                          PP_MAX_SCRATCH);
+        }
+        pp_stop(p);
+        return false;
+    }
+    p->scratch.items = lat__arena_grow(&p->u->arena, p->scratch.items, &p->scratch.cap,
+                                       p->scratch.n + 1, sizeof *p->scratch.items);
+    return true;
+}
+
 lat__tok *pp_scratch_take(pp *p, size_t mark, size_t *n, int *cls)
 {
     *n = p->scratch.n - mark;
@@ -263,6 +281,8 @@ pp_ctx *pp_push_file(pp *p, uint32_t file)
      * copy them all again. */
     lat__toks toks = {0};
     size_t guess = p->u->files.items[file].len / 4 + 16;
+    if (guess > (1u << 20))
+        guess = 1u << 20;
     toks.items = lat__arena_grow(&p->u->arena, NULL, &toks.cap, guess, sizeof *toks.items);
     lat__lex_file(p->u, file, &toks);
     pp_ctx *c = pp_push(p, PP_CTX_FILE, toks.items, toks.n);
@@ -339,11 +359,29 @@ static void init_words(pp *p)
         p->w[i] = lat__atom_get(&p->u->atoms, words[i], strlen(words[i]));
 }
 
+/* Doubles the output's room, the EOF token's slot kept, but never much past the limit:
+ * the arena keeps outgrown arrays, so the limit is what bounds memory. */
+static void grow_output(lat__unit *u)
+{
+    size_t cap = u->toks.cap * 2 + 16;
+    if (cap > (size_t)PP_MAX_OUTPUT + 2)
+        cap = (size_t)PP_MAX_OUTPUT + 2;
+    if (cap < u->toks.n + 2)
+        cap = u->toks.n + 2;
+    lat__tok *items = lat__arena_alloc(&u->arena, cap * sizeof *items);
+    if (u->toks.n)
+        memcpy(items, u->toks.items, u->toks.n * sizeof *items);
+    u->toks.items = items;
+    u->toks.cap = cap;
+}
+
 void lat__pp_run(lat__unit *u, const lat__pp_in *in)
 {
     static const lat__pp_in none = {0};
     pp p = {.u = u, .in = in ? in : &none};
     init_words(&p);
+    /* Never NULL, so that scratch.items + mark is always a pointer into an array. */
+    p.scratch.items = lat__arena_grow(&u->arena, NULL, &p.scratch.cap, 256, sizeof *p.scratch.items);
     pp_define_builtins(&p);
     root_paths(&p);
 
@@ -364,15 +402,16 @@ void lat__pp_run(lat__unit *u, const lat__pp_in *in)
     pp_push_text(&p, "<built-in>", builtins);
 
     size_t guess = root->n + root->n / 2 + 64;
+    if (guess > PP_MAX_OUTPUT)
+        guess = PP_MAX_OUTPUT;
     u->toks.items = lat__arena_grow(&u->arena, u->toks.items, &u->toks.cap, u->toks.n + guess,
                                     sizeof *u->toks.items);
     lat__tok t;
     while (pp_expand_next(&p, &t)) {
         t.hide = NULL;
         t.flags &= (uint16_t)~LAT_TF_NOEXPAND;
-        if (u->toks.n + 1 >= u->toks.cap) /* the EOF token's slot stays free */
-            u->toks.items = lat__arena_grow(&u->arena, u->toks.items, &u->toks.cap,
-                                            u->toks.n + 2, sizeof *u->toks.items);
+        if (u->toks.n + 1 >= u->toks.cap)
+            grow_output(u);
         u->toks.items[u->toks.n++] = t;
         if (u->toks.n > PP_MAX_OUTPUT) {
             lat__error_at(u, t.loc, "the preprocessed program is too large (more than %d tokens)",

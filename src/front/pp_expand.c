@@ -369,7 +369,7 @@ static bool collect_args(pp *p, const lat__macro *m, const lat__tok *name, lat__
     for (size_t i = 0; i <= n; i++) {
         if (i < n && all[i].kind != PP_TK_SEP)
             continue;
-        if (k < m->nparams) {
+        if (k < m->nparams && i > start) {
             args[k].raw = all + start;
             args[k].nraw = (uint32_t)(i - start);
         }

@@ -20,7 +20,8 @@ enum {
     PP_MAX_INCLUDE_DEPTH = 64,
     PP_MAX_ARG_DEPTH = 200,          /* macro calls nested in macro arguments */
     PP_MAX_CONTEXTS = 100000,        /* expansions in progress at once */
-    PP_MAX_OUTPUT = 8 << 20,         /* tokens of the preprocessed program */
+    PP_MAX_OUTPUT = 2 << 20,         /* tokens of the preprocessed program (~8 MB of C) */
+    PP_MAX_SCRATCH = 1 << 20,        /* tokens of one call's arguments or replacement */
     PP_MAX_WORK = 32 << 20,          /* tokens and hide-set cells made along the way */
 };
 
@@ -181,10 +182,15 @@ void pp_stop(pp *p);
 /* Pushes a text of directives (the predefined macros, -D options, assert.h) as a file
  * named `display` to be read next. */
 void pp_push_text(pp *p, const char *display, const char *text);
+/* Makes room for one more token on the scratch stack; false (an error reported, the
+ * preprocessor stopped) past PP_MAX_SCRATCH. */
+bool pp_scratch_grow(pp *p);
 /* Appends a token to the scratch stack. */
 static inline void pp_scratch_push(pp *p, const lat__tok *t)
 {
-    LAT_PUSH(&p->u->arena, p->scratch, *t);
+    if (p->scratch.n == p->scratch.cap && !pp_scratch_grow(p))
+        return;
+    p->scratch.items[p->scratch.n++] = *t;
 }
 /* A copy of scratch[mark...] in a pooled block (its class in *cls; NULL when empty),
  * scratch then truncated to mark. */
