@@ -387,7 +387,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     lat__translate_out tr;
     lat__ck_module *ckm = NULL; /* the checks' instrumentation (check/instrument.c) */
     const char *front = getenv("LATTICE_EMU_FRONT");
-    bool fresh = src->unit && front && strcmp(front, "new") == 0;
+    bool fresh = src->unit && !(front && strcmp(front, "old") == 0);
     char *warnings = NULL;
     if (fresh)
         st = lower_unit(src->unit, &in, &tr, &ckm, &warnings);

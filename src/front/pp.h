@@ -22,6 +22,9 @@ typedef struct lat__pp_in {
     const char *const *defines;             /* "NAME" or "NAME=VALUE" (-D), may be NULL */
     const char *const *undefines;           /* names (-U), applied after the defines */
     const char *predefined; /* #define lines read before everything (predef.h), may be NULL */
+    /* #define lines read after the -D/-U options and again at each #include <assert.h>
+     * or <cassert>, so that assert follows NDEBUG as C11 7.2 says (predef.h), may be NULL */
+    const char *assert_h;
 } lat__pp_in;
 
 /* Preprocesses the unit's file 0 into u->toks (which ends with an LAT_TK_EOF token). */

@@ -8,7 +8,7 @@
 
 #include "emu/prelude.h"
 #include "error.h"
-#include "headers.h"
+#include "front/headers.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -2,10 +2,12 @@
 #include "headers.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* What the prelude provides (docs/dialect.md lists them). */
 static const char *const builtin[] = {
@@ -33,10 +35,12 @@ static bool listed(const char *name, const char *const *list, size_t n)
     return false;
 }
 
-static bool is_file(const char *path)
+/* Whether a header search stops at path: anything but a directory (gcc goes on past a
+ * directory too). Whether it can be read is for lat__file_read to say, with a reason. */
+static bool is_candidate(const char *path)
 {
     struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
 /* Tries dir/name; 1 found (*out set), 0 not there, -1 out of memory. */
@@ -54,7 +58,7 @@ static int try_dir(const char *dir, const char *name, char **out)
         p[dl] = '/';
         memcpy(p + dl + 1, name, nl + 1);
     }
-    if (is_file(p)) {
+    if (is_candidate(p)) {
         *out = p;
         return 1;
     }
@@ -62,13 +66,15 @@ static int try_dir(const char *dir, const char *name, char **out)
     return 0;
 }
 
-lat__header_kind lat__header_resolve(const char *name, bool quoted, const char *from_dir,
-                                     const char *const *dirs_a, const char *const *dirs_b,
-                                     char **path_out)
+lat__header_kind lat__header_resolve_next(const char *name, bool quoted, const char *from_dir,
+                                          const char *const *dirs_a,
+                                          const char *const *dirs_b, int first,
+                                          char **path_out, int *found_at)
 {
     *path_out = NULL;
+    *found_at = -1;
     if (name[0] == '/') {
-        if (!is_file(name))
+        if (!is_candidate(name))
             return LAT__HEADER_MISSING;
         *path_out = strdup(name);
         return *path_out ? LAT__HEADER_FILE : LAT__HEADER_NOMEM;
@@ -76,11 +82,13 @@ lat__header_kind lat__header_resolve(const char *name, bool quoted, const char *
     bool is_builtin = listed(name, builtin, sizeof builtin / sizeof builtin[0]);
     if (!quoted && is_builtin)
         return LAT__HEADER_BUILTIN; /* never a system header found through -I */
-    int r = quoted ? try_dir(from_dir, name, path_out) : 0;
-    for (const char *const *d = dirs_a; r == 0 && d && *d; d++)
-        r = try_dir(*d, name, path_out);
-    for (const char *const *d = dirs_b; r == 0 && d && *d; d++)
-        r = try_dir(*d, name, path_out);
+    int r = quoted && from_dir ? try_dir(from_dir, name, path_out) : 0;
+    int at = 0;
+    const char *const *lists[2] = {dirs_a, dirs_b};
+    for (int k = 0; k < 2; k++)
+        for (const char *const *d = lists[k]; r == 0 && d && *d; d++, at++)
+            if (at >= first && (r = try_dir(*d, name, path_out)) > 0)
+                *found_at = at;
     if (r < 0)
         return LAT__HEADER_NOMEM;
     if (r > 0)
@@ -93,6 +101,14 @@ lat__header_kind lat__header_resolve(const char *name, bool quoted, const char *
         strncmp(name, "cuda/", 5) == 0)
         return LAT__HEADER_UNSUPPORTED;
     return LAT__HEADER_MISSING;
+}
+
+lat__header_kind lat__header_resolve(const char *name, bool quoted, const char *from_dir,
+                                     const char *const *dirs_a, const char *const *dirs_b,
+                                     char **path_out)
+{
+    int at;
+    return lat__header_resolve_next(name, quoted, from_dir, dirs_a, dirs_b, 0, path_out, &at);
 }
 
 char *lat__path_dir(const char *path)
@@ -114,14 +130,34 @@ char *lat__path_dir(const char *path)
 int lat__file_read(const char *path, char **text)
 {
     *text = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* O_NONBLOCK: opening a FIFO with no writer would wait for one forever. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
         return errno ? errno : ENOENT;
-    size_t cap = 8192, len = 0;
-    char *buf = malloc(cap);
+    struct stat st;
     int err = 0;
+    if (fstat(fd, &st) != 0)
+        err = errno ? errno : EIO;
+    else if (S_ISDIR(st.st_mode))
+        err = EISDIR;
+    else if (!S_ISREG(st.st_mode))
+        err = ENODEV; /* a FIFO, /dev/zero, a terminal: no end, or not a file at all */
+    else if ((unsigned long long)st.st_size > LAT__FILE_MAX)
+        err = EFBIG;
+    if (err) {
+        close(fd);
+        return err;
+    }
+    /* The size is a hint: the file may change while it is read, so the reading stops at
+     * end of file or at the cap, whichever comes first. */
+    size_t cap = (size_t)st.st_size + 1, len = 0;
+    char *buf = malloc(cap);
     while (buf) {
         if (len + 1 >= cap) {
+            if (cap > LAT__FILE_MAX) {
+                err = EFBIG;
+                break;
+            }
             char *p = realloc(buf, cap * 2);
             if (!p) {
                 free(buf);
@@ -131,15 +167,18 @@ int lat__file_read(const char *path, char **text)
             buf = p;
             cap *= 2;
         }
-        size_t n = fread(buf + len, 1, cap - len - 1, f);
-        len += n;
-        if (n == 0) {
-            if (ferror(f))
-                err = EIO;
+        ssize_t n = read(fd, buf + len, cap - len - 1);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            err = errno ? errno : EIO;
             break;
         }
+        if (n == 0)
+            break;
+        len += (size_t)n;
     }
-    fclose(f);
+    close(fd);
     if (!buf)
         return ENOMEM;
     buf[len] = '\0';
