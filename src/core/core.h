@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "kernel_scan.h"
+#include "kernel_sig.h"
 
 struct lat__backend;
 

@@ -1,5 +1,5 @@
 /*
- * Compiling a module: translate the CUDA C to C, compile prelude + translation with
+ * Compiling a module: the front end's tree lowered to C (passes/), prelude + that compiled with
  * libtcc in memory, relocate into a buffer of our own and drop the compiler state.
  * TinyCC is not thread-safe, so compiles are serialised by one process-wide mutex; the
  * compiled code may then run on any number of threads.
@@ -14,7 +14,6 @@
 #include "mathx.h"
 #include "prelude.h"
 #include "runtime.h"
-#include "translate/translate.h"
 #include "passes/lower.h"
 #include "front/front.h"
 
@@ -90,7 +89,7 @@ static void on_message(void *opaque, const char *msg)
 }
 
 /* Joins the prelude and the translation, with #line markers for each. */
-static char *program_text(const lat__translate_out *tr)
+static char *program_text(const lat__lower_out *tr)
 {
     const char *prelude = lat__emu_prelude_parts(tr->prelude_parts);
     const char *translated = tr->text;
@@ -182,7 +181,7 @@ static lat_status layout_shared(lat_context *ctx, TCCState *s, const char *name,
     return LAT_OK;
 }
 
-static lat_status find_kernels(lat_context *ctx, TCCState *s, const lat__translate_out *tr,
+static lat_status find_kernels(lat_context *ctx, TCCState *s, const lat__lower_out *tr,
                                lat__emu_module *m)
 {
     m->kernels = calloc((size_t)(tr->nkernels ? tr->nkernels : 1), sizeof *m->kernels);
@@ -234,7 +233,7 @@ static lat_status find_kernels(lat_context *ctx, TCCState *s, const lat__transla
 }
 
 /* The module's variables, by the address and size the program records (abi.h). */
-static lat_status find_globals(lat_context *ctx, TCCState *s, const lat__translate_out *tr,
+static lat_status find_globals(lat_context *ctx, TCCState *s, const lat__lower_out *tr,
                                lat__emu_module *m)
 {
     if (tr->nglobals == 0)
@@ -263,7 +262,7 @@ static lat_status find_globals(lat_context *ctx, TCCState *s, const lat__transla
 
 /* Runs TinyCC on the program; holds tcc_lock. */
 static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__options *o,
-                          const lat__translate_out *tr, const char *program,
+                          const lat__lower_out *tr, const char *program,
                           lat__emu_module *m, tcc_log *log)
 {
     TCCState *s = tcc_new();
@@ -320,41 +319,6 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
     return st;
 }
 
-/* The front end's unit lowered by the passes (passes/lower.h), into the translator's output
- * struct; *warnings receives the front end's warnings (malloc'd, or NULL). */
-static lat_status lower_unit(lat__unit *u, const lat__translate_in *in, lat__translate_out *tr,
-                             lat__ck_module **ckm, char **warnings)
-{
-    memset(tr, 0, sizeof *tr);
-    *warnings = NULL;
-    lat_status st = u->status;
-    if (st == LAT_OK) {
-        lat__lower_in lin = {.checked = in->checked, .fibers = in->fibers, .no_fmad = in->no_fmad};
-        lat__lower_out lo;
-        st = lat__emu_lower(u, &lin, &lo);
-        if (st == LAT_OK) {
-            tr->text = lo.text;
-            tr->kernels = lo.kernels;
-            tr->nkernels = lo.nkernels;
-            tr->globals = lo.globals;
-            tr->nglobals = lo.nglobals;
-            tr->prelude_parts = lo.prelude_parts;
-            tr->uses_vectors = true;
-            *ckm = lo.check;
-            const char *w = lat__unit_messages(u, true);
-            if (w && !(*warnings = strdup(w)))
-                st = LAT_ERROR_OUT_OF_MEMORY;
-        }
-    }
-    if (st != LAT_OK && st != LAT_ERROR_OUT_OF_MEMORY) {
-        const char *m = lat__unit_messages(u, false);
-        tr->msg = m ? strdup(m) : NULL;
-    }
-    if (getenv("LATTICE_EMU_DUMP") && tr->text)
-        fprintf(stderr, "%s\n", tr->text);
-    return st;
-}
-
 static bool checks_preempt(lat_context *ctx)
 {
     lat_check_options o;
@@ -372,39 +336,42 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         lat__options_free(&o);
         return st;
     }
-    lat__translate_in in = {
-        .text = src->text,
-        .name = src->name,
-        .include_dirs = src->include_dirs,
-        .option_include_dirs = o.include_dirs,
-        .defines = o.defines,
-        .undefines = o.undefines,
+    lat__unit *u = src->unit;
+    if (!u) /* every module the core makes is parsed: this is a caller's mistake */
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: no parsed source");
+    if (u->status != LAT_OK) {
+        const char *m = lat__unit_messages(u, false);
+        st = lat__error(ctx, u->status, "lat_module_create: %s", m ? m : "the source is not valid");
+        lat__options_free(&o);
+        return st;
+    }
+    lat__lower_in in = {
         .checked = ctx->check != NULL,
         /* Preempting switches threads at accesses: only fibers can (lattice/check.h). */
         .fibers = checks_preempt(ctx),
         .no_fmad = o.no_fmad,
     };
-    lat__translate_out tr;
-    lat__ck_module *ckm = NULL; /* the checks' instrumentation (check/instrument.c) */
-    const char *front = getenv("LATTICE_EMU_FRONT");
-    bool fresh = src->unit && !(front && strcmp(front, "old") == 0);
+    lat__lower_out tr;
+    st = lat__emu_lower(u, &in, &tr);
     char *warnings = NULL;
-    if (fresh)
-        st = lower_unit(src->unit, &in, &tr, &ckm, &warnings);
-    else
-        st = lat__emu_translate(&in, &tr);
-    if (st == LAT_OK && in.checked && !fresh)
-        st = lat__ck_instrument(&tr.text, &ckm);
+    if (st == LAT_OK) {
+        const char *w = lat__unit_messages(u, true);
+        if (w && !(warnings = strdup(w)))
+            st = LAT_ERROR_OUT_OF_MEMORY;
+    }
+    if (st == LAT_OK && getenv("LATTICE_EMU_DUMP"))
+        fprintf(stderr, "%s\n", tr.text);
     if (st != LAT_OK) {
-        lat__ck_module_free(ckm);
-        st = st == LAT_ERROR_OUT_OF_MEMORY || !tr.msg
-                 ? lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory")
-                 : lat__error(ctx, st, "lat_module_create: %s", tr.msg);
-        lat__translate_out_free(&tr);
+        const char *m = st == LAT_ERROR_OUT_OF_MEMORY ? NULL : lat__unit_messages(u, false);
+        st = !m ? lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory")
+                : lat__error(ctx, st, "lat_module_create: %s", m);
+        lat__lower_out_free(&tr);
         lat__options_free(&o);
         free(warnings);
         return st;
     }
+    lat__ck_module *ckm = tr.check; /* the checks' sites (passes/checks.c), or NULL */
+    tr.check = NULL;
     char *program = program_text(&tr);
     lat__emu_module *m = calloc(1, sizeof *m);
     tcc_log log = {.module = src->name};
@@ -420,7 +387,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         pthread_mutex_unlock(&tcc_lock);
     }
     free(program);
-    lat__translate_out_free(&tr);
+    lat__lower_out_free(&tr);
     if (st == LAT_OK && warnings && !o.no_warnings) {
         /* The front end's warnings (#warning...) lead the compiler's. */
         char *joined = NULL;

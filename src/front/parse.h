@@ -31,6 +31,7 @@ typedef struct lat__parser {
     bool panic;       /* a syntax error: quiet until the next recovery point */
     bool in_builtin;  /* parsing a built-in's declaration */
     bool in_record;   /* parsing a struct or union body */
+    bool in_params;   /* parsing a parameter list */
     int anon;         /* names for anonymous records */
 } lat__parser;
 

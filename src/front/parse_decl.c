@@ -807,8 +807,9 @@ static lat__type *declarator(lat__parser *p, lat__type *base, lat__atom **name, 
         }
         lat__tok *t = lat__peek(p);
         if (lat__tok_is_punct(t, LAT_P_AMP) || lat__tok_is_punct(t, LAT_P_ANDAND)) {
-            lat__unsupported(p, t, p->in_record || lat__peek_at(p, 1)->kind != LAT_TK_IDENT
-                                       ? "a reference" : "a reference (T &x)",
+            lat__unsupported(p, t, p->in_params ? "a reference parameter"
+                                   : p->in_record ? "a reference member"
+                                                  : "a reference variable",
                              lat__why_cxx);
             lat__next(p);
             pointer_quals(p);
@@ -876,6 +877,8 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
     LAT_VEC(lat__type *) types = {0};
     LAT_VEC(lat__sym *) syms = {0};
     lat__scope_open(p);
+    bool saved_in_params = p->in_params;
+    p->in_params = true;
     if (lat__at_kw(p, LAT_KW_VOID) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_RPAREN))
         lat__next(p);
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RPAREN)) {
@@ -920,6 +923,7 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
             break;
     }
     lat__scope_close(p);
+    p->in_params = saved_in_params;
     if (!lat__expect(p, LAT_P_RPAREN, "to close the parameter list")) {
         /* Skip to the list's end so that the declaration can go on. */
         p->pos = (size_t)(open - p->toks);

@@ -124,10 +124,11 @@ lat__expr *lat__cast_to(lat__parser *p, lat__expr *e, lat__type *t, bool implici
     return c;
 }
 
-lat__expr *lat__rvalue(lat__parser *p, lat__expr *e)
+/* An array's decay; escapes: its address goes somewhere other than an index. */
+static lat__expr *decay(lat__parser *p, lat__expr *e, bool escapes)
 {
     if (e->type->kind == LAT_TY_ARRAY) {
-        if (e->kind == LAT_E_NAME && e->sym)
+        if (escapes && e->kind == LAT_E_NAME && e->sym)
             e->sym->flags |= LAT_SF_ADDRESS_TAKEN;
         lat__expr *c = lat__expr_new(p, LAT_E_CAST, e->loc);
         c->a = e;
@@ -143,6 +144,11 @@ lat__expr *lat__rvalue(lat__parser *p, lat__expr *e)
         return c;
     }
     return e;
+}
+
+lat__expr *lat__rvalue(lat__parser *p, lat__expr *e)
+{
+    return decay(p, e, true);
 }
 
 static bool is_null_constant(const lat__expr *e)
@@ -499,6 +505,11 @@ static lat__expr *name_expr(lat__parser *p, lat__tok *t)
         lat__sym *d = lat__sym_new(p, LAT_SYM_VAR, t->atom, t->loc);
         d->type = &lat__ty_int;
         lat__bind(p, d);
+        return error_expr(p, t->loc);
+    }
+    if ((s->flags & (LAT_SF_THREAD_VARYING | LAT_SF_BLOCK_UNIFORM)) &&
+        !(p->fn && (p->fn->sym->cuda & (LAT_CU_GLOBAL | LAT_CU_DEVICE)))) {
+        lat__error_tok(p, t, "%s exists only in __global__ and __device__ functions", t->atom->name);
         return error_expr(p, t->loc);
     }
     lat__expr *e = lat__expr_new(p, LAT_E_NAME, t->loc);
@@ -1736,7 +1747,8 @@ static lat__expr *postfix(lat__parser *p, lat__expr *e)
             lat__next(p);
             lat__expr *idx = lat__parse_expr(p);
             lat__expect(p, LAT_P_RBRACKET, "to close the index");
-            lat__expr *a = lat__rvalue(p, e), *b = lat__rvalue(p, idx);
+            /* a[i] of an array: its address goes nowhere but into the index. */
+            lat__expr *a = decay(p, e, false), *b = decay(p, idx, false);
             lat__expr *x = lat__expr_new(p, LAT_E_INDEX, t->loc);
             x->flags |= (a->flags | b->flags) & LAT_EF_ERROR;
             if (a->type->kind != LAT_TY_PTR && b->type->kind == LAT_TY_PTR) {

@@ -368,7 +368,10 @@ static const char *spell(lat__unit *u, const lat__type *t, const char *inner, co
         sbuf d = {NULL, 0, 0, u};
         put(&d, "*");
         if (t->quals) {
-            quals_str(&d, t->quals, false);
+            /* "*const restrict", then the name */
+            sbuf q = {NULL, 0, 0, u};
+            quals_str(&q, t->quals, false);
+            put(&d, q.p + 1);
             if (inner[0])
                 put(&d, " ");
         }

@@ -65,3 +65,14 @@ void lat__ck_kernel_free(struct lat__ck_kernel *k)
 {
     free_kernel(k);
 }
+
+void lat__ck_module_free(lat__ck_module *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < m->nstrings; i++)
+        free(m->strings[i]);
+    free(m->strings);
+    free(m->sites);
+    free(m);
+}
