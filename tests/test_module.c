@@ -336,6 +336,22 @@ TEST(kernel_not_found_lists_the_kernels_the_module_has)
     ASSERT_CONTAINS(lat_last_error(), "second");
 }
 
+/* A kernel the module only declares is named as such, not listed as one it has (the
+ * message said "no kernel 'k' ... (it has 'k')"). Same words on both backends. */
+TEST(a_kernel_only_declared_is_named_as_declared_and_not_defined)
+{
+    lat_context *ctx = t_context();
+    static const char src[] = "__global__ void k(float *a, int n);\n"
+                              "__global__ void other(int *x) { x[0] = 2; }\n";
+    lat_module *mod = NULL;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src}, &mod));
+    lat_kernel *k = NULL;
+    ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, lat_module_get_kernel(mod, "k", &k));
+    ASSERT_CONTAINS(lat_last_error(), "kernel 'k' is declared in module kernel.cu (line 1) but never defined");
+    ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, lat_module_get_kernel(mod, "third", &k));
+    ASSERT_CONTAINS(lat_last_error(), "(it has 'other')");
+}
+
 TEST(a_device_function_is_not_a_kernel)
 {
     lat_context *ctx = t_context();

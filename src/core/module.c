@@ -227,10 +227,17 @@ static lat_status merge_params(lat_kernel *k)
 
 static lat_status not_found(lat_module *mod, const char *name)
 {
+    const lat__kernel_sig *sig = lat__kernel_sigs_find(&mod->sigs, name);
+    if (sig && !sig->defined)
+        return lat__error(mod->ctx, LAT_ERROR_KERNEL_NOT_FOUND,
+                          "lat_module_get_kernel: kernel '%s' is declared in module %s (line %d) "
+                          "but never defined: a __global__ function needs its body in the module",
+                          name, mod->name, sig->line);
     char *list = NULL;
     size_t len = 0;
     for (int i = 0; i < mod->sigs.count; i++)
-        (void)lat__strbuf_printf(&list, &len, "%s'%s'", i ? ", " : "", mod->sigs.items[i].name);
+        if (mod->sigs.items[i].defined)
+            (void)lat__strbuf_printf(&list, &len, "%s'%s'", len ? ", " : "", mod->sigs.items[i].name);
     lat_status st = lat__error(mod->ctx, LAT_ERROR_KERNEL_NOT_FOUND,
                                "lat_module_get_kernel: no kernel '%s' in module %s (it has %s%s)",
                                name, mod->name, list ? "" : "no __global__ function",
