@@ -731,6 +731,19 @@ static void analyse_vars(plan *pl)
     }
     find_recompute(pl);
     mark_block(pl, fn->body);
+    /* A collective's operands other than the value: stored per thread only when threads
+     * may give different ones. */
+    for (size_t i = 0; i < pl->colls.n; i++) {
+        rcoll *c = pl->colls.items[i];
+        const lat__expr *call = c->call;
+        if (c->op < 0 || c->op >= BVOTE || c->op == LAT_EMU_W_SYNC || c->op == LAT_EMU_W_ACTIVE)
+            continue;
+        c->mask_slot = call->nargs > 0 && !lat__region_uniform(pl, call->args[0], false);
+        if (c->op <= LAT_EMU_W_XOR) {
+            c->arg_slot = call->nargs > 2 && !lat__region_uniform(pl, call->args[2], false);
+            c->width_slot = call->nargs > 3 && !lat__region_uniform(pl, call->args[3], false);
+        }
+    }
 }
 
 bool lat__region_block_decl(const lat__decl *d)

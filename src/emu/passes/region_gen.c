@@ -29,6 +29,17 @@ static bool note_expr(lat__visitor *v, lat__expr *e)
     plan *pl = v->data;
     if (e->kind == LAT_E_NAME && e->sym)
         note_var(pl, e->sym);
+    const lat__expr *target = e->kind == LAT_E_ASSIGN || e->kind == LAT_E_POSTFIX ||
+                                      (e->kind == LAT_E_UNARY && (e->op == LAT_P_INC || e->op == LAT_P_DEC))
+                                  ? e->a
+                                  : NULL;
+    while (target && target->kind == LAT_E_CAST && (target->flags & LAT_EF_IMPLICIT))
+        target = target->a;
+    if (target && target->kind == LAT_E_NAME) {
+        rvar *r = lat__region_var(target->sym);
+        if (r)
+            r->changed = pl->seg; /* stored back at the stretch's end */
+    }
     return true;
 }
 
@@ -53,6 +64,7 @@ static void note_declared(plan *pl, const lat__decl *d)
     if (!r)
         return;
     r->declared_seg = pl->seg;
+    r->changed = pl->seg;
     if (r->mark != pl->seg) {
         r->mark = pl->seg;
         LAT_PUSH(&pl->u->arena, pl->used, d->sym);
@@ -107,6 +119,16 @@ static void store_value(plan *pl, const rcoll *c, const lat__expr *v)
     lat__emit_str(em, ")");
 }
 
+/* The slot's 64 bits as a value of the shuffle's type (its low bytes), with no call. */
+static void slot_as(plan *pl, const lat__type *t, const char *slot, int k)
+{
+    lat__emit_fmt(pl->em, "(*(%s)&__lat_%s%d[__lat_i])",
+                  lat__emit_type(pl->u, lat__pointer_to(pl->u, lat__unqualified(pl->u, (lat__type *)t)), ""),
+                  slot, k);
+}
+
+static void operand(plan *pl, const rcoll *c, int arg, bool slot, const char *name, const char *dflt);
+
 /* Collective c's result for the thread: computed for every active thread at once, after
  * they all stored their operands and before any of them goes on (results_loop). */
 static void coll_result(plan *pl, const rcoll *c)
@@ -120,6 +142,30 @@ static void coll_result(plan *pl, const rcoll *c)
     }
     const lat__type *t = e->type;
     const char *as = t->kind == LAT_TY_FLOAT ? "__lat_asf" : t->kind == LAT_TY_DOUBLE ? "__lat_asd" : NULL;
+    if (c->in_line && c->op <= LAT_EMU_W_XOR) {
+        /* The source lane's slot, found at the stretch's start (shuffle_source). */
+        lat__emit_fmt(em, "(*(%s)&__lat_wv%d[__lat_s%d])",
+                      lat__emit_type(pl->u, lat__pointer_to(pl->u, lat__unqualified(pl->u, (lat__type *)t)), ""),
+                      k, k);
+        return;
+    }
+    if (c->in_line) {
+        /* One call for this lane: the stretch leaves every thread's state as it was. */
+        int op = c->op;
+        if ((op == LAT_EMU_W_MIN || op == LAT_EMU_W_MAX) && lat__is_unsigned(t))
+            op = op == LAT_EMU_W_MIN ? LAT_EMU_W_UMIN : LAT_EMU_W_UMAX;
+        lat__emit_fmt(em, "((%s)__lat_rwarp(%s%d, __lat_sk, __lat_i, %d, ", lat__emit_type(pl->u, t, ""),
+                      op == LAT_EMU_W_ACTIVE ? "(unsigned long long *)0 + " : "__lat_wv", op == LAT_EMU_W_ACTIVE ? 0 : k, op);
+        operand(pl, c, 0, c->mask_slot, "m", "0xffffffffu");
+        if (op == LAT_EMU_W_MATCH_ALL) {
+            lat__emit_str(em, ", 0, 32, ");
+            lat__emit_expr(em, e->args[2], LAT_PREC_ASSIGN);
+            lat__emit_str(em, "))");
+        } else {
+            lat__emit_str(em, ", 0, 32, (int *)0))");
+        }
+        return;
+    }
     if (c->op == LAT_EMU_W_MATCH_ALL) {
         /* The predicate goes where the program's pointer says, in its own thread. */
         lat__emit_str(em, "(*(");
@@ -127,10 +173,106 @@ static void coll_result(plan *pl, const rcoll *c)
         lat__emit_fmt(em, ") = __lat_wp%d[__lat_i], (unsigned)__lat_wr%d[__lat_i])", k, k);
         return;
     }
-    if (as)
+    if (c->op <= LAT_EMU_W_XOR)
+        slot_as(pl, t, "wr", k);
+    else if (as)
         lat__emit_fmt(em, "%s(__lat_wr%d[__lat_i])", as, k);
     else
         lat__emit_fmt(em, "((%s)__lat_wr%d[__lat_i])", lat__emit_type(pl->u, t, ""), k);
+}
+
+/* A collective's mask, lane or width operand in the results loop: what the thread stored,
+ * or the block's value. */
+static void operand(plan *pl, const rcoll *c, int arg, bool slot, const char *name, const char *dflt)
+{
+    if (slot) {
+        lat__emit_fmt(pl->em, "__lat_w%s%d[__lat_i]", name, c->id);
+        return;
+    }
+    if (arg >= c->call->nargs) {
+        lat__emit_str(pl->em, dflt);
+        return;
+    }
+    lat__emit_str(pl->em, "(");
+    lat__emit_expr(pl->em, c->call->args[arg], LAT_PREC_COMMA);
+    lat__emit_str(pl->em, ")");
+}
+
+/* The value of a constant operand, or -1 when it is not one. */
+static long long constant_operand(const rcoll *c, int arg, long long dflt)
+{
+    if (arg >= c->call->nargs)
+        return dflt;
+    const lat__expr *e = c->call->args[arg];
+    return (e->flags & LAT_EF_CONST) ? e->ival : -1;
+}
+
+/* The slot of a shuffle's source lane for the thread at __lat_i (lane __lat_l), into __lat_sN:
+ * warp.c's rule (a lane reading a lane outside the group or its segment gets its own
+ * value), specialised for a constant width and a full mask, the common case, so that it
+ * costs a few instructions. */
+static void shuffle_source(plan *pl, const rcoll *c, int op)
+{
+    lat__emitter *em = pl->em;
+    int k = c->id;
+    long long w = c->width_slot ? -1 : constant_operand(c, 3, 32);
+    long long m = c->mask_slot ? -1 : constant_operand(c, 0, 0xffffffffu);
+    bool full = m != -1 && (m & 0xffffffffLL) == 0xffffffffLL;
+    bool w32 = w == 32;
+    lat__emit_fmt(em, " int __lat_s%d = (int)(", k);
+    operand(pl, c, 2, c->arg_slot, "a", "0");
+    lat__emit_str(em, ");");
+    if (!w32) {
+        lat__emit_fmt(em, " { int __lat_w = ");
+        if (w >= 1 && w <= 32 && !(w & (w - 1))) {
+            lat__emit_fmt(em, "%lld;", w);
+        } else {
+            lat__emit_str(em, "(int)(");
+            operand(pl, c, 3, c->width_slot, "w", "32");
+            lat__emit_str(em, "); if (__lat_w < 1 || __lat_w > 32 || (__lat_w & (__lat_w - 1))) __lat_w = 32;");
+        }
+        lat__emit_str(em, " int __lat_g = __lat_l & ~(__lat_w - 1);");
+        switch (op) {
+        case LAT_EMU_W_SHFL:
+            lat__emit_fmt(em, " __lat_s%d = __lat_g + (__lat_s%d & (__lat_w - 1));", k, k);
+            break;
+        case LAT_EMU_W_UP:
+            lat__emit_fmt(em, " __lat_s%d = __lat_l - __lat_s%d; if (__lat_s%d < __lat_g) __lat_s%d = __lat_l;", k, k, k, k);
+            break;
+        case LAT_EMU_W_DOWN:
+            lat__emit_fmt(em, " __lat_s%d += __lat_l; if (__lat_s%d >= __lat_g + __lat_w) __lat_s%d = __lat_l;", k, k, k);
+            break;
+        default:
+            lat__emit_fmt(em, " __lat_s%d ^= __lat_l; if (__lat_s%d >= __lat_g + __lat_w) __lat_s%d = __lat_l;", k, k, k);
+            break;
+        }
+        lat__emit_fmt(em, " __lat_s%d -= __lat_l; }", k);
+    } else {
+        /* As a distance from this lane: a shift (the common case) is then one add. */
+        switch (op) {
+        case LAT_EMU_W_SHFL:
+            lat__emit_fmt(em, " __lat_s%d = (__lat_s%d & 31) - __lat_l;", k, k);
+            break;
+        case LAT_EMU_W_UP:
+            lat__emit_fmt(em, " __lat_s%d = -__lat_s%d;", k, k);
+            break;
+        case LAT_EMU_W_DOWN:
+            break;
+        default:
+            lat__emit_fmt(em, " __lat_s%d = (__lat_l ^ __lat_s%d) - __lat_l;", k, k);
+            break;
+        }
+    }
+    /* Where no thread can have left or be parked, only a partial last warp has lanes
+     * that are not there: the common full block skips the lookup. */
+    const char *gate = pl->level == 0 && !pl->may_exit ? "(__lat_n & 31) && " : "";
+    lat__emit_fmt(em, " if ((unsigned)(__lat_l + __lat_s%d) > 31u || (%s__lat_sk[__lat_i + __lat_s%d])", k, gate, k);
+    if (!full) {
+        lat__emit_str(em, " || !((");
+        operand(pl, c, 0, c->mask_slot, "m", "0xffffffffu");
+        lat__emit_fmt(em, ") >> (__lat_l + __lat_s%d) & 1u)", k);
+    }
+    lat__emit_fmt(em, ") __lat_s%d = __lat_i; else __lat_s%d += __lat_i;", k, k);
 }
 
 /* Every active thread's result of a site's warp operations, from one snapshot of which
@@ -142,20 +284,25 @@ static void results_loop(plan *pl, const rcoll *c)
     int k = c->id, op = c->op;
     if ((op == LAT_EMU_W_MIN || op == LAT_EMU_W_MAX) && lat__is_unsigned(c->call->type))
         op = op == LAT_EMU_W_MIN ? LAT_EMU_W_UMIN : LAT_EMU_W_UMAX;
-    if (op == LAT_EMU_W_ACTIVE)
-        OUT("\nfor (__lat_i = 0; __lat_i < __lat_n; __lat_i++) if (!__lat_sk[__lat_i]) __lat_wr%d[__lat_i] ="
-            " __lat_rwarp(0, __lat_sk, __lat_i, %d, 0xffffffffu, 0, 32, 0);\n", k, op);
-    else if (op <= LAT_EMU_W_XOR)
-        OUT("\nfor (__lat_i = 0; __lat_i < __lat_n; __lat_i++) if (!__lat_sk[__lat_i]) __lat_wr%d[__lat_i] ="
-            " __lat_rwarp(__lat_wv%d, __lat_sk, __lat_i, %d, __lat_wm%d[__lat_i], __lat_wa%d[__lat_i],"
-            " __lat_ww%d[__lat_i], 0);\n", k, k, op, k, k, k);
-    else if (op == LAT_EMU_W_MATCH_ALL)
-        OUT("\nfor (__lat_i = 0; __lat_i < __lat_n; __lat_i++) if (!__lat_sk[__lat_i]) __lat_wr%d[__lat_i] ="
-            " __lat_rwarp(__lat_wv%d, __lat_sk, __lat_i, %d, __lat_wm%d[__lat_i], 0, 32, &__lat_wp%d[__lat_i]);\n",
-            k, k, op, k, k);
-    else
-        OUT("\nfor (__lat_i = 0; __lat_i < __lat_n; __lat_i++) if (!__lat_sk[__lat_i]) __lat_wr%d[__lat_i] ="
-            " __lat_rwarp(__lat_wv%d, __lat_sk, __lat_i, %d, __lat_wm%d[__lat_i], 0, 32, (int *)0);\n", k, k, op, k);
+    lat__emitter *em = pl->em;
+    lat__emit_str(em, "\nfor (__lat_i = 0; __lat_i < __lat_n; __lat_i++) if (!__lat_sk[__lat_i]) ");
+    if (op > LAT_EMU_W_XOR)
+        lat__emit_fmt(em, "__lat_wr%d[__lat_i] = ", k);
+    if (op == LAT_EMU_W_ACTIVE) {
+        lat__emit_fmt(em, "__lat_rwarp(0, __lat_sk, __lat_i, %d, 0xffffffffu, 0, 32, 0);", op);
+    } else if (op <= LAT_EMU_W_XOR) {
+        lat__emit_str(em, "{ int __lat_l = (int)(__lat_i & 31);");
+        shuffle_source(pl, c, op);
+        lat__emit_fmt(em, " __lat_wr%d[__lat_i] = __lat_wv%d[__lat_i - __lat_l + __lat_s%d]; }", k, k, k);
+    } else {
+        lat__emit_fmt(em, "__lat_rwarp(__lat_wv%d, __lat_sk, __lat_i, %d, ", k, op);
+        operand(pl, c, 0, c->mask_slot, "m", "0xffffffffu");
+        if (op == LAT_EMU_W_MATCH_ALL)
+            lat__emit_fmt(em, ", 0, 32, &__lat_wp%d[__lat_i]);", k);
+        else
+            lat__emit_str(em, ", 0, 32, (int *)0);");
+    }
+    lat__emit_newline(em);
 }
 
 /* Prints the collectives' results in place of the calls (an emitter hook). */
@@ -267,25 +414,31 @@ static void print_item(plan *pl, const item *it)
         int vi = op >= LAT_RGN_BVOTE ? 0 : 1;
         if (op == LAT_EMU_W_ACTIVE)
             break;
-        lat__emit_fmt(em, " __lat_wv%d[__lat_i] = ", k);
-        store_value(pl, c, call->args[vi]);
-        lat__emit_str(em, ";");
-        if (op < LAT_RGN_BVOTE) {
+        if (op <= LAT_EMU_W_XOR) {
+            lat__emit_str(em, " ");
+            slot_as(pl, call->type, "wv", k);
+            lat__emit_str(em, " = ");
+            lat__emit_expr(em, call->args[vi], LAT_PREC_ASSIGN);
+            lat__emit_str(em, ";");
+        } else {
+            lat__emit_fmt(em, " __lat_wv%d[__lat_i] = ", k);
+            store_value(pl, c, call->args[vi]);
+            lat__emit_str(em, ";");
+        }
+        if (c->mask_slot) {
             lat__emit_fmt(em, " __lat_wm%d[__lat_i] = (unsigned)(", k);
             lat__emit_expr(em, call->args[0], LAT_PREC_COMMA);
             lat__emit_str(em, ");");
         }
-        if (op <= LAT_EMU_W_XOR) {
+        if (c->arg_slot) {
             lat__emit_fmt(em, " __lat_wa%d[__lat_i] = (int)(", k);
             lat__emit_expr(em, call->args[2], LAT_PREC_COMMA);
-            lat__emit_fmt(em, "); __lat_ww%d[__lat_i] = ", k);
-            if (call->nargs > 3) {
-                lat__emit_str(em, "(int)(");
-                lat__emit_expr(em, call->args[3], LAT_PREC_COMMA);
-                lat__emit_str(em, ");");
-            } else {
-                lat__emit_str(em, "32;");
-            }
+            lat__emit_str(em, ");");
+        }
+        if (c->width_slot) {
+            lat__emit_fmt(em, " __lat_ww%d[__lat_i] = (int)(", k);
+            lat__emit_expr(em, call->args[3], LAT_PREC_COMMA);
+            lat__emit_str(em, ");");
         }
         break;
     }
@@ -296,6 +449,38 @@ static void print_item(plan *pl, const item *it)
 }
 
 /* ---- stretches --------------------------------------------------------------------------- */
+
+typedef struct stability {
+    plan *pl;
+    bool stable;
+} stability;
+
+static bool state_change(lat__visitor *v, lat__stmt *s)
+{
+    stability *st = v->data;
+    if (s->kind == LAT_S_RETURN)
+        st->stable = false;
+    if ((s->kind == LAT_S_BREAK || s->kind == LAT_S_CONTINUE) && s->target &&
+        s->target->kind != LAT_S_SWITCH && lat__region_rs(st->pl, s->target)->block)
+        st->stable = false;
+    return true;
+}
+
+/* Whether nothing in the open stretch can make a thread inactive: then a warp operation's
+ * result can be computed where it is used, without a loop of its own. */
+static bool stretch_is_stable(plan *pl)
+{
+    stability st = {pl, true};
+    lat__visitor v = {state_change, NULL, NULL, &st};
+    for (size_t k = 0; k < pl->items.n && st.stable; k++) {
+        const item *it = &pl->items.items[k];
+        if (it->kind == I_COND)
+            return false;
+        if (it->s)
+            lat__visit_stmt(&v, (lat__stmt *)it->s);
+    }
+    return st.stable;
+}
 
 /* For a stretch that is one `if (X < E) S` (X threadIdx.x, or a variable that is it; E
  * uniform): the comparison, so that the loop visits only the threads it selects. */
@@ -335,10 +520,18 @@ static void seg_close(plan *pl)
         return;
     int s = pl->seg;
     if (pl->dry) {
+        pl->pending.n = 0;
         pl->seg = -1;
         return;
     }
     lat__emitter *em = pl->em;
+    bool stable = stretch_is_stable(pl);
+    for (size_t k = 0; k < pl->pending.n; k++) {
+        rcoll *c = pl->pending.items[k];
+        c->in_line = stable;
+        if (!stable)
+            results_loop(pl, c);
+    }
     const lat__expr *bound = NULL, *cmp = range_bound(pl, &bound);
     lat__emit_newline(em);
     if (cmp) {
@@ -417,6 +610,13 @@ static void seg_close(plan *pl)
                                          lat__arena_printf(&pl->u->arena, "__lat_v%d", r->slot)),
                           r->slot);
     }
+    if (stable && pl->pending.n) {
+        /* Each in-line shuffle's source lane, once per thread. */
+        lat__emit_str(em, " int __lat_l = (int)(__lat_i & 31);");
+        for (size_t k = 0; k < pl->pending.n; k++)
+            if (pl->pending.items[k]->op <= LAT_EMU_W_XOR)
+                shuffle_source(pl, pl->pending.items[k], pl->pending.items[k]->op);
+    }
     for (size_t k = 0; k < pl->items.n; k++) {
         lat__emit_str(em, " ");
         print_item(pl, &pl->items.items[k]);
@@ -426,11 +626,14 @@ static void seg_close(plan *pl)
     for (size_t k = 0; k < pl->used.n; k++) {
         lat__sym *v = pl->used.items[k];
         rvar *r = lat__region_var(v);
-        if (r->kind == R_CAND && !r->in_place)
+        if (r->kind == R_CAND && !r->in_place && r->changed == s)
             lat__emit_fmt(em, " __lat_r%d[__lat_i] = %s;", r->slot, lat__emit_name(pl->u, v));
     }
     lat__emit_str(em, " } } } } }");
     lat__emit_newline(em);
+    for (size_t k = 0; k < pl->pending.n; k++)
+        pl->pending.items[k]->in_line = false;
+    pl->pending.n = 0;
     pl->seg = -1;
 }
 
@@ -529,8 +732,13 @@ static void site(plan *pl, const lat__expr *e)
         block |= c->block;
     }
     seg_close(pl);
-    for (size_t i = 0; i < cs.n; i++)
-        results_loop(pl, cs.items[i]->aux);
+    /* The results: in the stretch that uses them when it cannot change which threads are
+     * active (seg_close decides), else in a loop of their own before it. */
+    for (size_t i = 0; i < cs.n; i++) {
+        rcoll *c = cs.items[i]->aux;
+        if (!c->block)
+            LAT_PUSH(&pl->u->arena, pl->pending, c);
+    }
     if (block) {
         converged(pl, e->loc);
         for (size_t i = 0; i < cs.n; i++) {
@@ -796,13 +1004,15 @@ static void head(plan *pl)
             continue;
         lat__emit_fmt(em, " unsigned long long *__lat_wv%d = __lat_scratch(__lat_t, 8 * __lat_n32);", c->id);
         if (c->op < LAT_RGN_BVOTE)
-            lat__emit_fmt(em, " unsigned *__lat_wm%d = __lat_scratch(__lat_t, 4 * __lat_n32);"
-                              " unsigned long long *__lat_wr%d = __lat_scratch(__lat_t, 8 * __lat_n32);", c->id, c->id);
+            lat__emit_fmt(em, " unsigned long long *__lat_wr%d = __lat_scratch(__lat_t, 8 * __lat_n32);", c->id);
+        if (c->mask_slot)
+            lat__emit_fmt(em, " unsigned *__lat_wm%d = __lat_scratch(__lat_t, 4 * __lat_n32);", c->id);
         if (c->op == LAT_EMU_W_MATCH_ALL)
             lat__emit_fmt(em, " int *__lat_wp%d = __lat_scratch(__lat_t, 4 * __lat_n32);", c->id);
-        if (c->op <= LAT_EMU_W_XOR)
-            lat__emit_fmt(em, " int *__lat_wa%d = __lat_scratch(__lat_t, 4 * __lat_n32), *__lat_ww%d = __lat_scratch(__lat_t, 4 * __lat_n32);",
-                          c->id, c->id);
+        if (c->arg_slot)
+            lat__emit_fmt(em, " int *__lat_wa%d = __lat_scratch(__lat_t, 4 * __lat_n32);", c->id);
+        if (c->width_slot)
+            lat__emit_fmt(em, " int *__lat_ww%d = __lat_scratch(__lat_t, 4 * __lat_n32);", c->id);
         if (c->block)
             lat__emit_fmt(em, " int __lat_bv%d;", c->id);
     }
@@ -833,6 +1043,7 @@ void lat__region_generate(plan *pl, lat__emitter *em)
     for (size_t k = 0; k < pl->vars.n; k++) {
         rvar *r = lat__region_var(pl->vars.items[k]);
         r->mark = -3;
+        r->changed = -3;
         if (pl->dry) {
             r->crosses = false;
             r->declared_seg = (pl->vars.items[k]->flags & LAT_SF_PARAM) ? -1 : -2;

@@ -24,6 +24,10 @@ typedef struct rcoll {
     int op;      /* warp.h's op; LAT_RGN_BVOTE + kind for __syncthreads_count/and/or; -1
                     for __syncthreads */
     bool block;  /* a block barrier or vote */
+    /* Which operands each thread stores (those that may differ between threads); the
+     * others are the block's values, read where the results are computed. */
+    bool mask_slot, arg_slot, width_slot;
+    bool in_line;  /* writing: its result is computed in the stretch that uses it */
 } rcoll;
 
 typedef enum rkind {
@@ -40,6 +44,7 @@ typedef struct rvar {
     bool in_place;    /* R_CAND: an array or address-taken: used in its storage */
     int declared_seg; /* the stretch declaring it (-1: a parameter) */
     int mark;         /* the last stretch that noted it */
+    int changed;      /* the last stretch that may change it */
     bool crosses;     /* used in a stretch other than its declaring one */
     bool sync_level;  /* declared directly in a sync block */
     lat__expr *init;  /* its initializer */
@@ -86,6 +91,7 @@ typedef struct plan {
     LAT_VEC(item) items;
     LAT_VEC(lat__sym *) used;
     bool rewrite_coll; /* printing results in place of collectives */
+    LAT_VEC(rcoll *) pending; /* warp operations whose results the next stretch uses */
 } plan;
 
 void lat__region_fail(plan *pl, const char *why);
