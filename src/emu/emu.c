@@ -7,7 +7,7 @@
 
 #include "check/ck.h"
 #include "emu_devices.h"
-#include "guard.h"
+#include "exec/guard.h"
 #include "prelude.h"
 
 #include <omp.h>

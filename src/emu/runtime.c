@@ -3,8 +3,8 @@
 #include "runtime.h"
 
 #include "atomics.h"
-#include "sched.h"
-#include "worker.h"
+#include "exec/exec.h"
+#include "exec/worker.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -7,7 +7,7 @@
  */
 #include "ck.h"
 
-#include "emu/sched.h"
+#include "emu/exec/exec.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -24,7 +24,7 @@
 
 #include "core.h"
 #include "emu/abi.h"
-#include "emu/fiber.h"
+#include "emu/exec/fiber.h"
 #include "emu/runtime.h"
 
 #include <pthread.h>

@@ -15,7 +15,7 @@
 #include "ck.h"
 
 #include "emu/emu.h"
-#include "emu/guard.h"
+#include "emu/exec/guard.h"
 #include "emu/warp.h"
 
 #include <stdarg.h>

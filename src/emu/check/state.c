@@ -5,7 +5,7 @@
 #include "ck.h"
 
 #include "backend.h"
-#include "emu/sched.h"
+#include "emu/exec/exec.h"
 #include "error.h"
 
 #include <inttypes.h>

@@ -7,7 +7,7 @@
  */
 #include "worker.h"
 
-#include "warp.h"
+#include "emu/warp.h"
 
 #include <stdio.h>
 

@@ -7,7 +7,7 @@
 #define LAT_EMU_WORKER_H
 
 #include "fiber.h"
-#include "sched.h"
+#include "exec.h"
 
 #include <pthread.h>
 #include <setjmp.h>

@@ -13,7 +13,7 @@
  */
 #include "worker.h"
 
-#include "warp.h"
+#include "emu/warp.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
 #ifndef LAT_EMU_SCHED_H
 #define LAT_EMU_SCHED_H
 
-#include "abi.h"
+#include "emu/abi.h"
 #include "core.h"
 
 /* The static shared memory a block may use, as on the reference device. */
