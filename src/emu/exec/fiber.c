@@ -131,7 +131,11 @@ void lat__emu_stacks_free(lat__emu_stacks *s)
         for (int i = 0; i < s->count; i++)
             STACK_DEREGISTER(s->valgrind_ids[i]);
     free(s->valgrind_ids);
-    if (s->map)
+    if (s->map) {
+        /* Fibers that never returned leave their frames' poison behind; the next mapping
+         * of these addresses (a shadow, a buffer) must not inherit it. */
+        lat__emu_fiber_unpoison(s->map, s->map_size);
         munmap(s->map, s->map_size);
+    }
     memset(s, 0, sizeof *s);
 }

@@ -1,0 +1,140 @@
+/*
+ * synccheck (ck.h), as the executor completes barriers and warp operations: the threads
+ * waiting at a barrier when it completes must all wait at the same one, and none may have
+ * exited (threads of region loops and fibers alike, lat__exec_thread_state); a warp
+ * operation's mask must hold the calling lane, and only lanes that are there: in the
+ * block, and not exited, when it is called or while it waits.
+ */
+#include "ck.h"
+
+#include "emu/warp.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static lat_dim3 dim_of(lat__emu_u3 u)
+{
+    return (lat_dim3){u.x, u.y, u.z};
+}
+
+/* The threads at file:line (any barrier when file is NULL) or, for LAT__EXEC_EXIT, those
+ * that exited: how many, the first and the last (linear). */
+static int range_of(const lat__exec_block *b, int n, lat__exec_state state, const char *file,
+                    int line, int *first, int *last)
+{
+    int count = 0;
+    *first = *last = -1;
+    for (int i = 0; i < n; i++) {
+        const char *f;
+        int l;
+        if (lat__exec_thread_state(b, i, &f, &l) != state ||
+            (file && (l != line || f != file)))
+            continue;
+        *first = *first < 0 ? i : *first;
+        *last = i;
+        count++;
+    }
+    return count;
+}
+
+static void barrier_report(lat__ck_launch *L, lat__ck_finding code, const char *file, int line,
+                           int fa, int la, int fo, int lo, lat_access_kind other,
+                           const char *ofile, int oline)
+{
+    lat_check_report r;
+    memset(&r, 0, sizeof r);
+    r.kernel = L->k->name;
+    r.count = 1;
+    r.check = LAT_CHECK_SYNCCHECK;
+    r.access.kind = LAT_ACCESS_BARRIER;
+    r.access.file = file ? file : "";
+    r.access.line = line;
+    r.access.expr = "";
+    r.access.block = dim_of(L->bidx);
+    r.access.thread = lat__ck_unlinear((uint64_t)fa, L->bdim);
+    r.access.thread_last = lat__ck_unlinear((uint64_t)la, L->bdim);
+    r.other.kind = other;
+    r.other.file = ofile ? ofile : "";
+    r.other.line = oline;
+    r.other.expr = "";
+    r.other.block = r.access.block;
+    r.other.thread = lat__ck_unlinear((uint64_t)fo, L->bdim);
+    r.other.thread_last = lat__ck_unlinear((uint64_t)lo, L->bdim);
+    lat__ck_report_add(L->ck, code, &r, -1, -1);
+}
+
+void lat__ck_sync_barrier(lat__ck_launch *L, const lat__exec_block *b)
+{
+    if (!(L->modes & LAT_CHECK_SYNCCHECK))
+        return;
+    /* The first waiter's barrier, and another one if some wait elsewhere. */
+    const char *afile = NULL, *ofile = NULL;
+    int aline = 0, oline = 0, first = -1, other = -1;
+    for (int i = 0; i < L->n && other < 0; i++) {
+        const char *f;
+        int l;
+        if (lat__exec_thread_state(b, i, &f, &l) != LAT__EXEC_BAR)
+            continue;
+        if (first < 0) {
+            first = i;
+            afile = f;
+            aline = l;
+        } else if (l != aline || f != afile) {
+            other = i;
+            ofile = f;
+            oline = l;
+        }
+    }
+    if (first < 0)
+        return;
+    int fa, la, fo, lo;
+    if (other >= 0) {
+        range_of(b, L->n, LAT__EXEC_BAR, afile, aline, &fa, &la);
+        range_of(b, L->n, LAT__EXEC_BAR, ofile, oline, &fo, &lo);
+        barrier_report(L, LAT__CK_BARRIER_MISMATCH, afile, aline, fa, la, fo, lo,
+                       LAT_ACCESS_BARRIER, ofile, oline);
+        return;
+    }
+    if (range_of(b, L->n, LAT__EXEC_EXIT, NULL, 0, &fo, &lo) == 0)
+        return;
+    range_of(b, L->n, LAT__EXEC_BAR, NULL, 0, &fa, &la);
+    barrier_report(L, LAT__CK_BARRIER_DIVERGENCE, afile, aline, fa, la, fo, lo, LAT_ACCESS_EXIT,
+                   NULL, 0);
+}
+
+static void warp_mask_report(lat__ck_launch *L, const lat__exec_fiber *f, lat__ck_finding code)
+{
+    lat_check_report r;
+    memset(&r, 0, sizeof r);
+    r.check = LAT_CHECK_SYNCCHECK;
+    r.kernel = L->k->name;
+    r.count = 1;
+    r.access.kind = LAT_ACCESS_WARP;
+    r.access.file = f->file ? f->file : "";
+    r.access.line = f->line;
+    r.access.expr = lat__emu_warp_name(f->op);
+    r.access.block = dim_of(f->t.block_idx);
+    r.access.thread = r.access.thread_last = dim_of(f->t.thread_idx);
+    r.other.file = "";
+    r.other.expr = "";
+    char m[200];
+    snprintf(m, sizeof m, "%s with mask 0x%08x %s", lat__emu_warp_name(f->op), f->mask,
+             lat__ck_finding_words(code));
+    r.message = m;
+    lat__ck_report_add(L->ck, code, &r, -1, -1);
+}
+
+void lat__ck_sync_warp(lat__ck_launch *L, const lat__exec_block *b, const lat__exec_fiber *f)
+{
+    if (!(L->modes & LAT_CHECK_SYNCCHECK) || f->op == LAT_EMU_W_ACTIVE)
+        return;
+    int w = (int)(f->t.lin >> 5), lane = (int)(f->t.lin & 31);
+    int lanes = L->n - w * 32 < 32 ? L->n - w * 32 : 32;
+    uint32_t there = lanes == 32 ? ~0u : (1u << lanes) - 1;
+    if (!(f->mask >> lane & 1u))
+        warp_mask_report(L, f, LAT__CK_WARP_MASK_NO_CALLER);
+    else if (f->mask & ~there)
+        warp_mask_report(L, f, LAT__CK_WARP_MASK_PAST_END);
+    else if (f->mask & b->exited[w])
+        warp_mask_report(L, f, LAT__CK_WARP_MASK_EXITED);
+}
