@@ -69,7 +69,8 @@ void lat__ck_kernel_free(struct lat__ck_kernel *k)
 
 /* The names instrument.c's prefix declares. The barriers, warp operations, traps and
  * region loops' calls are the executor's own, under a second name: a checked launch runs
- * on the same engine as any other (exec.h), which tells the checks what happens. */
+ * on the same engine as any other (exec.h), observed, and the engine tells the checks
+ * what happens. */
 #define SYM(name, fn) {name, (void (*)(void))(fn)}
 
 const lat__emu_symbol *lat__ck_symbols(size_t *count)
@@ -79,10 +80,10 @@ const lat__emu_symbol *lat__ck_symbols(size_t *count)
         SYM("__lat_cka", lat__ck_access_array),
         SYM("__lat_ck_local", lat__ck_local),
         SYM("__lat_ck_tick", lat__exec_tick),
-        SYM("__lat_ck_bar", lat__exec_barrier),
-        SYM("__lat_ck_warp", lat__exec_warp),
-        SYM("__lat_ck_match_all", lat__exec_match_all),
-        SYM("__lat_ck_activemask", lat__exec_activemask),
+        SYM("__lat_ck_bar", lat__exec_barrier_observed),
+        SYM("__lat_ck_warp", lat__exec_warp_observed),
+        SYM("__lat_ck_match_all", lat__exec_match_all_observed),
+        SYM("__lat_ck_activemask", lat__exec_activemask_observed),
         SYM("__lat_ck_trap", lat__emu_trap),
         SYM("__lat_ck_rbar", lat__exec_rbarrier),
         SYM("__lat_ck_rorder", lat__exec_rorder),

@@ -157,24 +157,7 @@ void lat__exec_deadlock(lat__exec_block *b)
     lat__exec_stalled(b, LAT__EXEC_DEADLOCK, first, what, sizeof what);
 }
 
-/* ---- waiting ------------------------------------------------------------------------------- */
-
-/* The calling fiber (already marked waiting) lets the next one run; returns when it can
- * go on. */
-static void wait_turn(lat__exec_block *b, lat__exec_fiber *me, bool warp_first)
-{
-    if (b->hooks) {
-        b->all_spun = false;
-        lat__exec_handoff(b, &me->sp, &me->fake);
-        return;
-    }
-    int next = pick(b, (int)(me - b->f), warp_first);
-    if (next < 0) {
-        lat__exec_deadlock(b);
-        lat__exec_abandon(b->w);
-    }
-    lat__exec_go_fiber(b, &me->sp, &me->fake, next);
-}
+/* ---- barriers and warps --------------------------------------------------------------- */
 
 void lat__exec_release_barrier(lat__exec_block *b)
 {
@@ -205,6 +188,7 @@ static void complete(lat__exec_block *b, int w, uint32_t group)
         fj->state = LAT__EXEC_RUN;
     }
     b->arrived[w] &= ~group;
+    b->partial[w] &= ~group;
     if (b->hooks && b->hooks->warp_done)
         b->hooks->warp_done(b->obs, b, w, group);
 }
@@ -355,6 +339,7 @@ void lat__exec_run_fibers(lat__emu_worker *w, const lat__emu_kernel *k, const la
     b->obs = w->obs;
     b->region = region;
     memset(b->arrived, 0, sizeof b->arrived);
+    memset(b->partial, 0, sizeof b->partial);
     memset(b->am_waiting, 0, sizeof b->am_waiting);
     memset(b->exited, 0, sizeof b->exited);
     /* Lanes past the block's last thread have exited from the start. */
@@ -402,26 +387,66 @@ void lat__exec_run_fibers(lat__emu_worker *w, const lat__emu_kernel *k, const la
 
 /* ---- what kernel code calls ------------------------------------------------------------------ */
 
-/* The calling thread's fiber. op: its warp operation, or -1 for a barrier. */
-static lat__exec_fiber *current(lat__emu_thread *t, int op, const char *file, int line)
+/* Each entry point comes twice, from one inline body: for unchecked modules, whose
+ * launches are never observed, and for checked ones, whose launches always are (their
+ * code calls the __lat_ck_ names, bound to the _observed forms: check/module.c). So an
+ * unchecked thread's barrier or warp operation never tests for an observer. */
+#define ENGINE_INLINE static inline __attribute__((always_inline))
+
+/* A barrier or warp operation (op; -1 for a barrier) outside a fiber kernel's thread:
+ * the translator runs every kernel that can reach one on fibers. */
+_Noreturn static __attribute__((noinline, cold)) void not_on_fiber(lat__emu_worker *w, int op,
+                                                                   const char *file, int line)
+{
+    lat__emu_fail(w, LAT_ERROR_INTERNAL, "%s:%d: %s reached outside a fiber kernel (a lattice bug)",
+                  file ? file : "?", line, op < 0 ? "__syncthreads" : lat__emu_warp_name(op));
+    if (w->on_fiber)
+        lat__exec_abandon(w);
+    siglongjmp(w->trap, 1);
+}
+
+/* Whether the calling thread is one of a fiber block's (an observed block may run
+ * region loops on a fiber of their own). */
+ENGINE_INLINE bool on_thread_fiber(const lat__emu_worker *w, bool observed)
+{
+    return w->on_fiber && !(observed && w->fb->region);
+}
+
+/* The calling thread's fiber. */
+ENGINE_INLINE lat__exec_fiber *current(lat__emu_thread *t, int op, const char *file, int line,
+                                       bool observed)
 {
     lat__emu_worker *w = t->rt;
-    if (!w->on_fiber || w->fb->region) {
-        /* The translator runs every kernel that can reach a barrier on fibers. */
-        lat__emu_fail(w, LAT_ERROR_INTERNAL,
-                      "%s:%d: %s reached outside a fiber kernel (a lattice bug)",
-                      file ? file : "?", line, op < 0 ? "__syncthreads" : lat__emu_warp_name(op));
-        if (w->on_fiber)
-            lat__exec_abandon(w);
-        siglongjmp(w->trap, 1);
-    }
+    if (!on_thread_fiber(w, observed))
+        not_on_fiber(w, op, file, line);
     return &w->fb->f[t->lin];
 }
 
-/* __syncthreads (kind 0), __syncthreads_count (1), _and (2), _or (3). */
-int lat__exec_barrier(lat__emu_thread *t, int kind, int pred, const char *file, int line)
+/* The calling fiber (already marked waiting) lets another run; returns when it can go
+ * on: the next one that can, or the schedule's next turn. */
+ENGINE_INLINE void wait_turn(lat__exec_block *b, lat__exec_fiber *me, bool warp_first,
+                             bool observed)
 {
-    lat__exec_fiber *me = current(t, -1, file, line);
+    if (observed) {
+        b->all_spun = false;
+        lat__exec_handoff(b, &me->sp, &me->fake);
+        return;
+    }
+    int next = pick(b, (int)(me - b->f), warp_first);
+    if (next < 0) {
+        lat__exec_deadlock(b);
+        lat__exec_abandon(b->w);
+    }
+    lat__exec_go_fiber(b, &me->sp, &me->fake, next);
+}
+
+/* __syncthreads (kind 0), __syncthreads_count (1), _and (2), _or (3). An unobserved
+ * block's last thread to arrive releases it; an observed one's is released between
+ * turns (turns.c). */
+ENGINE_INLINE int barrier(lat__emu_thread *t, int kind, int pred, const char *file, int line,
+                          bool observed)
+{
+    lat__exec_fiber *me = current(t, -1, file, line, observed);
     lat__exec_block *b = ((lat__emu_worker *)t->rt)->fb;
     me->state = LAT__EXEC_BAR;
     me->op = kind;
@@ -429,20 +454,20 @@ int lat__exec_barrier(lat__emu_thread *t, int kind, int pred, const char *file, 
     me->line = line;
     b->at_bar++;
     b->bar_count += pred != 0;
-    if (b->at_bar == b->live && !b->hooks) {
+    if (!observed && b->at_bar == b->live) {
         lat__exec_release_barrier(b);
     } else {
         if (b->am_waiting[t->lin >> 5])
             lat__exec_warp_progress(b, (int)(t->lin >> 5));
-        wait_turn(b, me, false);
+        wait_turn(b, me, false, observed);
     }
     return (int)me->result;
 }
 
-uint64_t lat__exec_warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val, int arg,
-                        int width, const char *file, int line)
+ENGINE_INLINE uint64_t warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val, int arg,
+                            int width, const char *file, int line, bool observed)
 {
-    lat__exec_fiber *me = current(t, op, file, line);
+    lat__exec_fiber *me = current(t, op, file, line, observed);
     lat__exec_block *b = ((lat__emu_worker *)t->rt)->fb;
     int i = (int)t->lin, w = i >> 5;
     me->op = op;
@@ -452,31 +477,83 @@ uint64_t lat__exec_warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val,
     me->width = width;
     me->file = file;
     me->line = line;
-    if (b->hooks && b->hooks->warp_arrive)
+    if (observed && b->hooks->warp_arrive)
         b->hooks->warp_arrive(b->obs, b, me);
     me->state = LAT__EXEC_WARP;
-    b->arrived[w] |= 1u << (i & 31);
+    uint32_t bit = 1u << (i & 31), live = ~b->exited[w];
+    b->arrived[w] |= bit;
+    if (((mask | bit) & live) != live)
+        b->partial[w] |= bit;
     if (op == LAT_EMU_W_ACTIVE)
         b->am_waiting[w]++;
-    lat__exec_warp_progress(b, w);
+    /* An operation whose mask names every lane that has not exited can complete only
+     * once they have all arrived: while every waiting lane's does, only the last
+     * arrival looks for one that can. */
+    if (b->partial[w] || b->am_waiting[w] || (b->arrived[w] & live) == live)
+        lat__exec_warp_progress(b, w);
     if (me->state != LAT__EXEC_RUN)
-        wait_turn(b, me, true);
+        wait_turn(b, me, true, observed);
     return me->result;
+}
+
+ENGINE_INLINE int match_all(lat__emu_thread *t, unsigned mask, uint64_t val, int *pred,
+                            const char *file, int line, bool observed)
+{
+    uint64_t r = warp(t, LAT_EMU_W_MATCH_ALL, mask, val, 0, 32, file, line, observed);
+    if (pred)
+        *pred = current(t, LAT_EMU_W_MATCH_ALL, file, line, observed)->pred;
+    return (int)r;
+}
+
+/* Region loops (not on a thread's fiber): every thread of the loop is there. */
+ENGINE_INLINE unsigned activemask(lat__emu_thread *t, bool observed)
+{
+    if (!on_thread_fiber(t->rt, observed))
+        return 0xffffffffu;
+    return (unsigned)warp(t, LAT_EMU_W_ACTIVE, 0, 0, 0, 32, NULL, 0, observed);
+}
+
+int lat__exec_barrier(lat__emu_thread *t, int kind, int pred, const char *file, int line)
+{
+    return barrier(t, kind, pred, file, line, false);
+}
+
+uint64_t lat__exec_warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val, int arg,
+                        int width, const char *file, int line)
+{
+    return warp(t, op, mask, val, arg, width, file, line, false);
 }
 
 int lat__exec_match_all(lat__emu_thread *t, unsigned mask, uint64_t val, int *pred,
                         const char *file, int line)
 {
-    uint64_t r = lat__exec_warp(t, LAT_EMU_W_MATCH_ALL, mask, val, 0, 32, file, line);
-    if (pred)
-        *pred = current(t, LAT_EMU_W_MATCH_ALL, file, line)->pred;
-    return (int)r;
+    return match_all(t, mask, val, pred, file, line, false);
 }
 
 unsigned lat__exec_activemask(lat__emu_thread *t)
 {
-    lat__emu_worker *w = t->rt;
-    if (!w->on_fiber || w->fb->region)
-        return 0xffffffffu; /* region loops: every thread of the loop is there */
-    return (unsigned)lat__exec_warp(t, LAT_EMU_W_ACTIVE, 0, 0, 0, 32, NULL, 0);
+    return activemask(t, false);
+}
+
+int lat__exec_barrier_observed(lat__emu_thread *t, int kind, int pred, const char *file,
+                               int line)
+{
+    return barrier(t, kind, pred, file, line, true);
+}
+
+uint64_t lat__exec_warp_observed(lat__emu_thread *t, int op, unsigned mask, uint64_t val,
+                                 int arg, int width, const char *file, int line)
+{
+    return warp(t, op, mask, val, arg, width, file, line, true);
+}
+
+int lat__exec_match_all_observed(lat__emu_thread *t, unsigned mask, uint64_t val, int *pred,
+                                 const char *file, int line)
+{
+    return match_all(t, mask, val, pred, file, line, true);
+}
+
+unsigned lat__exec_activemask_observed(lat__emu_thread *t)
+{
+    return activemask(t, true);
 }

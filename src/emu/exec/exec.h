@@ -96,8 +96,10 @@ typedef struct lat__exec_block {
     lat__emu_stacks stacks;
     int n, live, at_bar;
     int bar_count; /* arrivals whose predicate was non-zero */
-    int cur;       /* the fiber running */
+    int cur;       /* observed blocks: the fiber running */
     uint32_t exited[32], arrived[32];
+    uint32_t partial[32]; /* lanes waiting in an operation whose mask leaves out some lane
+                             that has not exited (block.c's shortcut) */
     int am_waiting[32]; /* lanes waiting in __activemask, per warp */
     void *host_sp, *host_fake;
     const void *host_lo;

@@ -161,6 +161,7 @@ void lat__exec_handoff(lat__exec_block *b, void **save, void **fake)
         b->ran++;
         b->turn[i].slice = 0;
         b->turn[i].nseen = 0;
+        b->cur = i;
         lat__exec_go_fiber(b, save, fake, i);
         return;
     }
@@ -304,6 +305,7 @@ void lat__exec_turns_run(lat__exec_block *b)
 void lat__exec_turns_run_region(lat__exec_block *b)
 {
     b->w->on_fiber = true;
+    b->cur = 0;
     lat__exec_go_fiber(b, &b->host_sp, &b->host_fake, 0);
     b->w->on_fiber = false;
 }

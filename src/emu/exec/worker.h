@@ -99,7 +99,6 @@ bool lat__exec_guard_hit(const lat__emu_worker *w, const void *addr);
 static inline void lat__exec_go_fiber(lat__exec_block *b, void **save, void **fake, int i)
 {
     lat__exec_fiber *f = &b->f[i];
-    b->cur = i;
     b->w->cur = &f->t;
     lat__emu_fiber_go(save, fake, f->sp, lat__emu_stack_lo(&b->stacks, i), b->stacks.size);
 }
@@ -119,14 +118,22 @@ void lat__exec_stalled(lat__exec_block *b, lat__exec_stall_kind kind, const lat_
 void lat__exec_deadlock(lat__exec_block *b);
 
 /* What kernel code calls on fibers: __syncthreads (kind 0) and its _count (1), _and (2)
- * and _or (3) forms; a warp operation (warp.h); __match_all_sync; __activemask. A checked
- * module's __lat_ck_bar and friends are bound to the same functions. */
+ * and _or (3) forms; a warp operation (warp.h); __match_all_sync; __activemask. The
+ * _observed forms are the same for observed launches, all of whose kernels are a checked
+ * module's: its __lat_ck_bar and friends are bound to them. */
 int lat__exec_barrier(lat__emu_thread *t, int kind, int pred, const char *file, int line);
 uint64_t lat__exec_warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val, int arg,
                         int width, const char *file, int line);
 int lat__exec_match_all(lat__emu_thread *t, unsigned mask, uint64_t val, int *pred,
                         const char *file, int line);
 unsigned lat__exec_activemask(lat__emu_thread *t);
+int lat__exec_barrier_observed(lat__emu_thread *t, int kind, int pred, const char *file,
+                               int line);
+uint64_t lat__exec_warp_observed(lat__emu_thread *t, int op, unsigned mask, uint64_t val,
+                                 int arg, int width, const char *file, int line);
+int lat__exec_match_all_observed(lat__emu_thread *t, unsigned mask, uint64_t val, int *pred,
+                                 const char *file, int line);
+unsigned lat__exec_activemask_observed(lat__emu_thread *t);
 
 /* ---- turns.c: an observed block's schedule --------------------------------------------------- */
 
