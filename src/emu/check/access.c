@@ -249,7 +249,7 @@ static void map_note(lat__ck_launch *L, const lat__emu_thread *th, lat__ck_map *
 static bool on_stack(const lat__ck_launch *L, uintptr_t a, size_t size)
 {
     const lat__exec_block *b = L->b;
-    uintptr_t lo = (uintptr_t)lat__emu_stack_lo(&b->stacks, b->cur);
+    uintptr_t lo = (uintptr_t)lat__emu_stack_lo(&b->stacks, lat__exec_running(b));
     if (a >= lo && a + size <= lo + b->stacks.size)
         return true;
     lo = (uintptr_t)L->w->scratch;

@@ -17,24 +17,19 @@ static lat_dim3 dim_of(lat__emu_u3 u)
     return (lat_dim3){u.x, u.y, u.z};
 }
 
-/* The threads at file:line (any barrier when file is NULL) or, for LAT__EXEC_EXIT, those
- * that exited: how many, the first and the last (linear). */
-static int range_of(const lat__exec_block *b, int n, lat__exec_state state, const char *file,
-                    int line, int *first, int *last)
+/* The first and last (linear) of the threads waiting at the barrier at file:line. */
+static void range_of(const lat__exec_block *b, int n, const char *file, int line, int *first,
+                     int *last)
 {
-    int count = 0;
     *first = *last = -1;
     for (int i = 0; i < n; i++) {
         const char *f;
         int l;
-        if (lat__exec_thread_state(b, i, &f, &l) != state ||
-            (file && (l != line || f != file)))
+        if (lat__exec_thread_state(b, i, &f, &l) != LAT__EXEC_BAR || l != line || f != file)
             continue;
         *first = *first < 0 ? i : *first;
         *last = i;
-        count++;
     }
-    return count;
 }
 
 static void barrier_report(lat__ck_launch *L, lat__ck_finding code, const char *file, int line,
@@ -67,39 +62,56 @@ void lat__ck_sync_barrier(lat__ck_launch *L, const lat__exec_block *b)
 {
     if (!(L->modes & LAT_CHECK_SYNCCHECK))
         return;
-    /* The first waiter's barrier, and another one if some wait elsewhere. */
+    /* One pass: the first waiter's barrier, whether some wait at another, the range of
+     * the waiting threads and of those that exited. */
     const char *afile = NULL, *ofile = NULL;
-    int aline = 0, oline = 0, first = -1, other = -1;
-    for (int i = 0; i < L->n && other < 0; i++) {
-        const char *f;
-        int l;
-        if (lat__exec_thread_state(b, i, &f, &l) != LAT__EXEC_BAR)
-            continue;
-        if (first < 0) {
-            first = i;
-            afile = f;
-            aline = l;
-        } else if (l != aline || f != afile) {
-            other = i;
-            ofile = f;
-            oline = l;
+    int aline = 0, oline = 0, fa = -1, la = -1, fe = -1, le = -1;
+    bool one = lat__exec_one_barrier(b, &afile, &aline);
+    if (one && lat__exec_none_exited(b))
+        return; /* all at one barrier */
+    if (one) {
+        for (int i = 0; i < L->n; i++) {
+            if (lat__exec_exited(b, i)) {
+                fe = fe < 0 ? i : fe;
+                le = i;
+            } else {
+                fa = fa < 0 ? i : fa;
+                la = i;
+            }
         }
     }
-    if (first < 0)
+    for (int i = 0; i < L->n && !one; i++) {
+        const char *f;
+        int l;
+        lat__exec_state st = lat__exec_thread_state(b, i, &f, &l);
+        if (st == LAT__EXEC_EXIT) {
+            fe = fe < 0 ? i : fe;
+            le = i;
+        } else if (st == LAT__EXEC_BAR) {
+            if (fa < 0) {
+                afile = f;
+                aline = l;
+            } else if (!ofile && (l != aline || f != afile)) {
+                ofile = f;
+                oline = l;
+            }
+            fa = fa < 0 ? i : fa;
+            la = i;
+        }
+    }
+    if (fa < 0)
         return;
-    int fa, la, fo, lo;
-    if (other >= 0) {
-        range_of(b, L->n, LAT__EXEC_BAR, afile, aline, &fa, &la);
-        range_of(b, L->n, LAT__EXEC_BAR, ofile, oline, &fo, &lo);
+    if (ofile) {
+        /* The threads at the first waiter's barrier, and those at the other one. */
+        int fo, lo;
+        range_of(b, L->n, afile, aline, &fa, &la);
+        range_of(b, L->n, ofile, oline, &fo, &lo);
         barrier_report(L, LAT__CK_BARRIER_MISMATCH, afile, aline, fa, la, fo, lo,
                        LAT_ACCESS_BARRIER, ofile, oline);
-        return;
+    } else if (fe >= 0) {
+        barrier_report(L, LAT__CK_BARRIER_DIVERGENCE, afile, aline, fa, la, fe, le,
+                       LAT_ACCESS_EXIT, NULL, 0);
     }
-    if (range_of(b, L->n, LAT__EXEC_EXIT, NULL, 0, &fo, &lo) == 0)
-        return;
-    range_of(b, L->n, LAT__EXEC_BAR, NULL, 0, &fa, &la);
-    barrier_report(L, LAT__CK_BARRIER_DIVERGENCE, afile, aline, fa, la, fo, lo, LAT_ACCESS_EXIT,
-                   NULL, 0);
 }
 
 static void warp_mask_report(lat__ck_launch *L, const lat__exec_fiber *f, lat__ck_finding code)

@@ -45,19 +45,6 @@ bool lat__exec_guard_hit(const lat__emu_worker *w, const void *addr)
     return (a - lo) % b->stacks.stride < b->stacks.stride - b->stacks.size;
 }
 
-lat__exec_state lat__exec_thread_state(const lat__exec_block *b, int i, const char **file,
-                                       int *line)
-{
-    if (b->rbar) {
-        *file = b->rfile;
-        *line = b->rline;
-        return b->rsk && b->rsk[i] == LAT_EMU_REGION_EXITED ? LAT__EXEC_EXIT : LAT__EXEC_BAR;
-    }
-    *file = b->f[i].file;
-    *line = b->f[i].line;
-    return (lat__exec_state)b->f[i].state;
-}
-
 /* ---- the next thread ------------------------------------------------------------------- */
 
 /* The next fiber that can run after `from`: a lane of its warp first when asked. */
@@ -281,7 +268,7 @@ static void fiber_main(void *arg)
     const void *lo = NULL;
     size_t size = 0;
     lat__emu_fiber_started(&lo, &size);
-    if (!b->host_known) { /* the first switch of a block is the host's */
+    if (LAT_EMU_ASAN && !b->host_known) { /* the first switch of a block is the host's */
         b->host_lo = lo;
         b->host_size = size;
         b->host_known = true;
@@ -367,9 +354,9 @@ void lat__exec_run_fibers(lat__emu_worker *w, const lat__emu_kernel *k, const la
     }
     lat__emu_thread *saved = w->cur;
     if (!b->hooks) {
-        w->on_fiber = true;
+        w->on_fiber = LAT__EXEC_ON_THREAD;
         lat__exec_go_fiber(b, &b->host_sp, &b->host_fake, 0);
-        w->on_fiber = false;
+        w->on_fiber = LAT__EXEC_ON_HOST;
     } else if (lat__exec_turns_begin(b, t)) {
         if (b->hooks->block_start)
             b->hooks->block_start(b->obs, b, t);
@@ -405,19 +392,11 @@ _Noreturn static __attribute__((noinline, cold)) void not_on_fiber(lat__emu_work
     siglongjmp(w->trap, 1);
 }
 
-/* Whether the calling thread is one of a fiber block's (an observed block may run
- * region loops on a fiber of their own). */
-ENGINE_INLINE bool on_thread_fiber(const lat__emu_worker *w, bool observed)
-{
-    return w->on_fiber && !(observed && w->fb->region);
-}
-
 /* The calling thread's fiber. */
-ENGINE_INLINE lat__exec_fiber *current(lat__emu_thread *t, int op, const char *file, int line,
-                                       bool observed)
+ENGINE_INLINE lat__exec_fiber *current(lat__emu_thread *t, int op, const char *file, int line)
 {
     lat__emu_worker *w = t->rt;
-    if (!on_thread_fiber(w, observed))
+    if (w->on_fiber != LAT__EXEC_ON_THREAD)
         not_on_fiber(w, op, file, line);
     return &w->fb->f[t->lin];
 }
@@ -446,7 +425,7 @@ ENGINE_INLINE void wait_turn(lat__exec_block *b, lat__exec_fiber *me, bool warp_
 ENGINE_INLINE int barrier(lat__emu_thread *t, int kind, int pred, const char *file, int line,
                           bool observed)
 {
-    lat__exec_fiber *me = current(t, -1, file, line, observed);
+    lat__exec_fiber *me = current(t, -1, file, line);
     lat__exec_block *b = ((lat__emu_worker *)t->rt)->fb;
     me->state = LAT__EXEC_BAR;
     me->op = kind;
@@ -467,7 +446,7 @@ ENGINE_INLINE int barrier(lat__emu_thread *t, int kind, int pred, const char *fi
 ENGINE_INLINE uint64_t warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val, int arg,
                             int width, const char *file, int line, bool observed)
 {
-    lat__exec_fiber *me = current(t, op, file, line, observed);
+    lat__exec_fiber *me = current(t, op, file, line);
     lat__exec_block *b = ((lat__emu_worker *)t->rt)->fb;
     int i = (int)t->lin, w = i >> 5;
     me->op = op;
@@ -501,14 +480,14 @@ ENGINE_INLINE int match_all(lat__emu_thread *t, unsigned mask, uint64_t val, int
 {
     uint64_t r = warp(t, LAT_EMU_W_MATCH_ALL, mask, val, 0, 32, file, line, observed);
     if (pred)
-        *pred = current(t, LAT_EMU_W_MATCH_ALL, file, line, observed)->pred;
+        *pred = current(t, LAT_EMU_W_MATCH_ALL, file, line)->pred;
     return (int)r;
 }
 
 /* Region loops (not on a thread's fiber): every thread of the loop is there. */
 ENGINE_INLINE unsigned activemask(lat__emu_thread *t, bool observed)
 {
-    if (!on_thread_fiber(t->rt, observed))
+    if (((lat__emu_worker *)t->rt)->on_fiber != LAT__EXEC_ON_THREAD)
         return 0xffffffffu;
     return (unsigned)warp(t, LAT_EMU_W_ACTIVE, 0, 0, 0, 32, NULL, 0, observed);
 }

@@ -96,7 +96,6 @@ typedef struct lat__exec_block {
     lat__emu_stacks stacks;
     int n, live, at_bar;
     int bar_count; /* arrivals whose predicate was non-zero */
-    int cur;       /* observed blocks: the fiber running */
     uint32_t exited[32], arrived[32];
     uint32_t partial[32]; /* lanes waiting in an operation whose mask leaves out some lane
                              that has not exited (block.c's shortcut) */
@@ -134,11 +133,44 @@ typedef struct lat__exec_block {
     int rline;
 } lat__exec_block;
 
+/* Whether every thread of b that has not exited waits at the one barrier file:line (a
+ * region loop's barrier hook), so that lat__exec_exited alone tells who is where. */
+static inline bool lat__exec_one_barrier(const lat__exec_block *b, const char **file, int *line)
+{
+    *file = b->rfile;
+    *line = b->rline;
+    return b->rbar;
+}
+
+/* Whether no thread of b has returned (a quick answer; false may still mean none). */
+static inline bool lat__exec_none_exited(const lat__exec_block *b)
+{
+    return b->rbar ? !b->rsk : b->live == b->n;
+}
+
+/* Whether thread i of b has returned. */
+static inline bool lat__exec_exited(const lat__exec_block *b, int i)
+{
+    if (b->rbar)
+        return b->rsk && b->rsk[i] == LAT_EMU_REGION_EXITED;
+    return b->f[i].state == LAT__EXEC_EXIT;
+}
+
 /* What thread i of block b is doing; for one waiting at a barrier, which (file, line).
  * During a region loop's barrier hook: LAT__EXEC_BAR for the threads there, EXIT for
- * those that have returned. */
-lat__exec_state lat__exec_thread_state(const lat__exec_block *b, int i, const char **file,
-                                       int *line);
+ * those that have returned. Inline: synccheck asks it of every thread at every barrier. */
+static inline lat__exec_state lat__exec_thread_state(const lat__exec_block *b, int i,
+                                                     const char **file, int *line)
+{
+    if (b->rbar) {
+        *file = b->rfile;
+        *line = b->rline;
+        return b->rsk && b->rsk[i] == LAT_EMU_REGION_EXITED ? LAT__EXEC_EXIT : LAT__EXEC_BAR;
+    }
+    *file = b->f[i].file;
+    *line = b->f[i].line;
+    return (lat__exec_state)b->f[i].state;
+}
 
 /* The block of an observed launch run at step `step` of its order (a linear index). */
 uint64_t lat__exec_block_at(const lat__exec_block *b, uint64_t step);

@@ -22,6 +22,9 @@
 #ifdef LAT_ASAN
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
+enum { LAT_EMU_ASAN = 1 };
+#else
+enum { LAT_EMU_ASAN = 0 };
 #endif
 
 /* Saves the current context, storing its stack pointer in *save, and resumes the one

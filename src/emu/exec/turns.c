@@ -140,7 +140,7 @@ bool lat__exec_turns_begin(lat__exec_block *b, const lat__emu_thread *t)
     const lat__exec_schedule *s = b->w->launch->schedule;
     b->order_kind = s->order;
     b->preempt = s->preempt;
-    memset(b->turn, 0, (size_t)b->n * sizeof *b->turn);
+    b->turn[0] = (lat__exec_turn){0}; /* region loops' one fiber never gets a turn */
     if (b->order_kind == LAT_SCHEDULE_RANDOM || !b->order_made) {
         make_order(b);
         b->order_made = true; /* forward and reverse never change */
@@ -159,9 +159,8 @@ void lat__exec_handoff(lat__exec_block *b, void **save, void **fake)
             continue;
         b->pos = k;
         b->ran++;
-        b->turn[i].slice = 0;
+        b->turn[i].slice = 0; /* a turn starts afresh (so does a block) */
         b->turn[i].nseen = 0;
-        b->cur = i;
         lat__exec_go_fiber(b, save, fake, i);
         return;
     }
@@ -181,7 +180,7 @@ void lat__exec_note_seen(lat__exec_turn *u, uintptr_t a)
 
 void lat__exec_yield(lat__exec_block *b, bool spun)
 {
-    lat__exec_fiber *f = &b->f[b->cur];
+    lat__exec_fiber *f = &b->f[lat__exec_running(b)];
     if (!spun)
         b->all_spun = false;
     lat__exec_handoff(b, &f->sp, &f->fake);
@@ -277,9 +276,9 @@ void lat__exec_turns_run(lat__exec_block *b)
         b->ran = 0;
         b->all_spun = true;
         b->wrote = false;
-        w->on_fiber = true;
+        w->on_fiber = LAT__EXEC_ON_THREAD;
         lat__exec_handoff(b, &b->host_sp, &b->host_fake);
-        w->on_fiber = false;
+        w->on_fiber = LAT__EXEC_ON_HOST;
         if (b->failed)
             return;
         if (b->at_bar > 0 && b->at_bar == b->live) {
@@ -304,8 +303,7 @@ void lat__exec_turns_run(lat__exec_block *b)
 
 void lat__exec_turns_run_region(lat__exec_block *b)
 {
-    b->w->on_fiber = true;
-    b->cur = 0;
+    b->w->on_fiber = LAT__EXEC_ON_REGION;
     lat__exec_go_fiber(b, &b->host_sp, &b->host_fake, 0);
-    b->w->on_fiber = false;
+    b->w->on_fiber = LAT__EXEC_ON_HOST;
 }

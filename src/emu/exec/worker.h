@@ -60,7 +60,7 @@ typedef struct lat__emu_worker {
     lat__emu_thread *cur;        /* the thread running now (plain and region loops: the
                                     block's context, whose thread_idx the loop moves) */
     lat__exec_block *fb;         /* fiber kernels: the block's fibers (kept for reuse) */
-    bool on_fiber;               /* a fiber of the block is running */
+    int on_fiber;                /* a fiber of the block is running (LAT__EXEC_ON_*) */
     void *obs;                   /* the launch's observer (NULL: none) */
     /* Kernel code of the launch may be running: a fault or the watchdog's signal on this
      * thread is the kernel's (guard.c). Read by the signal handler, hence volatile. */
@@ -79,6 +79,10 @@ lat__emu_worker *lat__emu_current_worker(void);
 
 /* ---- block.c: a block on fibers ---------------------------------------------------------- */
 
+/* Which fiber of its block a worker runs: none (the host's stack), a thread's, or an
+ * observed region-loop kernel's one (where no barrier or warp operation may come). */
+enum { LAT__EXEC_ON_HOST = 0, LAT__EXEC_ON_THREAD = 1, LAT__EXEC_ON_REGION = 2 };
+
 /* Loop turns a checked module's code counts between calls of __lat_ck_tick. */
 enum { LAT__EXEC_TICKS = 64 };
 
@@ -96,6 +100,13 @@ bool lat__exec_guard_hit(const lat__emu_worker *w, const void *addr);
 /* Inside the engine (block.c, turns.c): switching to fiber i or back to the host, a
  * barrier's release, the warp's operations that can complete, and the end of a block
  * that can never finish. */
+/* The index of the fiber running (its worker's cur is its thread context). */
+static inline int lat__exec_running(const lat__exec_block *b)
+{
+    const char *t = (const char *)b->w->cur;
+    return (int)((const lat__exec_fiber *)(const void *)(t - offsetof(lat__exec_fiber, t)) - b->f);
+}
+
 static inline void lat__exec_go_fiber(lat__exec_block *b, void **save, void **fake, int i)
 {
     lat__exec_fiber *f = &b->f[i];
