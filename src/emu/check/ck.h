@@ -325,6 +325,8 @@ void lat__ck_local(lat__emu_thread *t, void *p, unsigned long n);
 void lat__ck_sync_barrier(lat__ck_launch *L, const lat__exec_block *b);
 /* synccheck as a thread arrives at a warp operation: its mask. */
 void lat__ck_sync_warp(lat__ck_launch *L, const lat__exec_block *b, const lat__exec_fiber *f);
+/* synccheck as a thread exits: the warp operations waiting for it. */
+void lat__ck_sync_exit(lat__ck_launch *L, const lat__exec_block *b, const lat__exec_fiber *f);
 /* A block that can never finish, reported. */
 void lat__ck_hang(lat__ck_launch *L, const lat__exec_block *b, lat__exec_stall *s);
 

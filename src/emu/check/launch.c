@@ -69,6 +69,11 @@ static void warp_done(void *obs, const lat__exec_block *b, int warp, uint32_t la
     L->wepoch[warp]++;
 }
 
+static void thread_exit(void *obs, const lat__exec_block *b, const lat__exec_fiber *f)
+{
+    lat__ck_sync_exit(obs, b, f);
+}
+
 static void stall(void *obs, const lat__exec_block *b, lat__exec_stall *s)
 {
     lat__ck_hang(obs, b, s);
@@ -79,6 +84,7 @@ static const lat__exec_hooks hooks = {
     .barrier = barrier,
     .warp_arrive = warp_arrive,
     .warp_done = warp_done,
+    .thread_exit = thread_exit,
     .stall = stall,
 };
 

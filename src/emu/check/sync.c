@@ -3,7 +3,7 @@
  * waiting at a barrier when it completes must all wait at the same one, and none may have
  * exited (threads of region loops and fibers alike, lat__exec_thread_state); a warp
  * operation's mask must hold the calling lane, and only lanes that are there: in the
- * block, and not exited, when it is called or while it waits.
+ * block, and not exited when it is called nor while it waits.
  */
 #include "ck.h"
 
@@ -136,17 +136,41 @@ static void warp_mask_report(lat__ck_launch *L, const lat__exec_fiber *f, lat__c
     lat__ck_report_add(L->ck, code, &r, -1, -1);
 }
 
+/* The lanes of warp w that are in the block. */
+static uint32_t lanes_there(const lat__ck_launch *L, int w)
+{
+    int lanes = L->n - w * 32 < 32 ? L->n - w * 32 : 32;
+    return lanes == 32 ? ~0u : (1u << lanes) - 1;
+}
+
 void lat__ck_sync_warp(lat__ck_launch *L, const lat__exec_block *b, const lat__exec_fiber *f)
 {
     if (!(L->modes & LAT_CHECK_SYNCCHECK) || f->op == LAT_EMU_W_ACTIVE)
         return;
     int w = (int)(f->t.lin >> 5), lane = (int)(f->t.lin & 31);
-    int lanes = L->n - w * 32 < 32 ? L->n - w * 32 : 32;
-    uint32_t there = lanes == 32 ? ~0u : (1u << lanes) - 1;
+    uint32_t there = lanes_there(L, w);
     if (!(f->mask >> lane & 1u))
         warp_mask_report(L, f, LAT__CK_WARP_MASK_NO_CALLER);
     else if (f->mask & ~there)
         warp_mask_report(L, f, LAT__CK_WARP_MASK_PAST_END);
     else if (f->mask & b->exited[w])
         warp_mask_report(L, f, LAT__CK_WARP_MASK_EXITED);
+}
+
+/* A lane that exits while others of its warp wait in an operation whose mask names it:
+ * as wrong as naming it after it exited, whichever ran first. Each waiting operation is
+ * reported once, as at its arrival: when no finding was made then (its mask holds the
+ * caller and no lane past the block) and this is the first lane of the mask to exit. */
+void lat__ck_sync_exit(lat__ck_launch *L, const lat__exec_block *b, const lat__exec_fiber *f)
+{
+    if (!(L->modes & LAT_CHECK_SYNCCHECK))
+        return;
+    int w = (int)(f->t.lin >> 5);
+    uint32_t bit = 1u << (f->t.lin & 31), there = lanes_there(L, w);
+    for (int j = 0; j < 32 && w * 32 + j < b->n; j++) {
+        const lat__exec_fiber *g = &b->f[w * 32 + j];
+        if (g->state == LAT__EXEC_WARP && g->op != LAT_EMU_W_ACTIVE && (g->mask >> j & 1u) &&
+            !(g->mask & ~there) && (g->mask & b->exited[w]) == bit)
+            warp_mask_report(L, g, LAT__CK_WARP_MASK_EXITED);
+    }
 }
