@@ -497,27 +497,16 @@ int lat__exec_barrier(lat__emu_thread *t, int kind, int pred, const char *file, 
     return barrier(t, kind, pred, file, line, false);
 }
 
-uint64_t lat__exec_warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val, int arg,
-                        int width, const char *file, int line)
-{
-    return warp(t, op, mask, val, arg, width, file, line, false);
-}
-
-int lat__exec_match_all(lat__emu_thread *t, unsigned mask, uint64_t val, int *pred,
-                        const char *file, int line)
-{
-    return match_all(t, mask, val, pred, file, line, false);
-}
-
-unsigned lat__exec_activemask(lat__emu_thread *t)
-{
-    return activemask(t, false);
-}
-
 int lat__exec_barrier_observed(lat__emu_thread *t, int kind, int pred, const char *file,
                                int line)
 {
     return barrier(t, kind, pred, file, line, true);
+}
+
+uint64_t lat__exec_warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val, int arg,
+                        int width, const char *file, int line)
+{
+    return warp(t, op, mask, val, arg, width, file, line, false);
 }
 
 uint64_t lat__exec_warp_observed(lat__emu_thread *t, int op, unsigned mask, uint64_t val,
@@ -526,10 +515,21 @@ uint64_t lat__exec_warp_observed(lat__emu_thread *t, int op, unsigned mask, uint
     return warp(t, op, mask, val, arg, width, file, line, true);
 }
 
+int lat__exec_match_all(lat__emu_thread *t, unsigned mask, uint64_t val, int *pred,
+                        const char *file, int line)
+{
+    return match_all(t, mask, val, pred, file, line, false);
+}
+
 int lat__exec_match_all_observed(lat__emu_thread *t, unsigned mask, uint64_t val, int *pred,
                                  const char *file, int line)
 {
     return match_all(t, mask, val, pred, file, line, true);
+}
+
+unsigned lat__exec_activemask(lat__emu_thread *t)
+{
+    return activemask(t, false);
 }
 
 unsigned lat__exec_activemask_observed(lat__emu_thread *t)
