@@ -15,8 +15,11 @@
  * Observers. The checks (src/emu/check/) run no kernel themselves: they watch this engine
  * run a launch, through a struct of optional callbacks (lat__exec_hooks, after Oclgrind's
  * plugins), so that a barrier or a warp operation means the same in checked and unchecked
- * runs. A launch without an observer (hooks NULL) calls no hook: each event tests the
- * pointer once, off the paths that switch fibers.
+ * runs. An observed launch runs on the calling thread, its blocks and threads in the
+ * order of its schedule (turns.c). A launch without an observer (hooks NULL) calls no
+ * hook, and its threads never test for one as they arrive at a barrier or a warp
+ * operation (its kernels call entry points without the test, block.c); completions,
+ * exits and block starts test the pointer once.
  */
 #ifndef LAT_EMU_EXEC_H
 #define LAT_EMU_EXEC_H
@@ -115,7 +118,7 @@ typedef struct lat__exec_block {
     lat_schedule_order order_kind;
     bool preempt;
     uint64_t rng;         /* the schedule's random state, shared by the whole launch */
-    double deadline;      /* the block's watchdog, CLOCK_MONOTONIC seconds */
+    double deadline;      /* the launch's watchdog, CLOCK_MONOTONIC seconds */
     int *order;           /* the threads' order for the next turns */
     unsigned *rorder;     /* the same for region loops: (index, x, y, z) per thread */
     int order_cap;
@@ -224,7 +227,7 @@ typedef struct lat__exec_schedule {
     lat_schedule_order order;
     uint64_t seed;     /* LAT_SCHEDULE_RANDOM's (0: a fixed one) */
     bool preempt;
-    double timeout_s;  /* a block still running after this long is stopped */
+    double timeout_s;  /* the launch still running this long after it began is stopped */
     const char *watchdog; /* the timeout's name in its report, e.g. its option */
 } lat__exec_schedule;
 
@@ -264,6 +267,8 @@ _Noreturn void lat__exec_abandon(struct lat__emu_worker *w);
 /* Accesses a thread may make before it gives way to the next (observed fiber blocks). */
 enum { LAT__EXEC_SLICE = 4096 };
 
+/* lat__exec_touch's slow paths (turns.c): an address among the turn's first few; the
+ * running thread gives way (spun: after touching only a few addresses). */
 void lat__exec_note_seen(lat__exec_turn *u, uintptr_t a);
 void lat__exec_yield(lat__exec_block *b, bool spun);
 
