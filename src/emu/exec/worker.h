@@ -97,9 +97,10 @@ void lat__exec_block_free(lat__exec_block *b);
 /* Whether addr is in the guard page of one of the worker's fiber stacks (an overflow). */
 bool lat__exec_guard_hit(const lat__emu_worker *w, const void *addr);
 
-/* Inside the engine (block.c, turns.c): switching to fiber i or back to the host, a
- * barrier's release, the warp's operations that can complete, and the end of a block
- * that can never finish. */
+/* Inside the engine (block.c, turns.c): the fiber running, switching to fiber i or back
+ * to the host, a barrier's release, the warp's operations that can complete, and the
+ * end of a block that can never finish. */
+
 /* The index of the fiber running (its worker's cur is its thread context). */
 static inline int lat__exec_running(const lat__exec_block *b)
 {
@@ -107,6 +108,8 @@ static inline int lat__exec_running(const lat__exec_block *b)
     return (int)((const lat__exec_fiber *)(const void *)(t - offsetof(lat__exec_fiber, t)) - b->f);
 }
 
+/* Switches from the context saved in *save (fake: its ASan slot, NULL when finished) to
+ * fiber i, or to the host. */
 static inline void lat__exec_go_fiber(lat__exec_block *b, void **save, void **fake, int i)
 {
     lat__exec_fiber *f = &b->f[i];
