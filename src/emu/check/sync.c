@@ -166,11 +166,13 @@ void lat__ck_sync_exit(lat__ck_launch *L, const lat__exec_block *b, const lat__e
     if (!(L->modes & LAT_CHECK_SYNCCHECK))
         return;
     int w = (int)(f->t.lin >> 5);
-    uint32_t bit = 1u << (f->t.lin & 31), there = lanes_there(L, w);
-    for (int j = 0; j < 32 && w * 32 + j < b->n; j++) {
+    uint32_t bit = 1u << (f->t.lin & 31);
+    /* Only the lanes waiting in a warp operation (usually none: this costs a load). */
+    for (uint32_t waiting = b->arrived[w]; waiting; waiting &= waiting - 1) {
+        int j = __builtin_ctz(waiting);
         const lat__exec_fiber *g = &b->f[w * 32 + j];
-        if (g->state == LAT__EXEC_WARP && g->op != LAT_EMU_W_ACTIVE && (g->mask >> j & 1u) &&
-            !(g->mask & ~there) && (g->mask & b->exited[w]) == bit)
+        if (g->op != LAT_EMU_W_ACTIVE && (g->mask >> j & 1u) && !(g->mask & ~lanes_there(L, w)) &&
+            (g->mask & b->exited[w]) == bit)
             warp_mask_report(L, g, LAT__CK_WARP_MASK_EXITED);
     }
 }

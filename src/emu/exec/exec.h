@@ -99,7 +99,8 @@ typedef struct lat__exec_block {
     lat__emu_stacks stacks;
     int n, live, at_bar;
     int bar_count; /* arrivals whose predicate was non-zero */
-    uint32_t exited[32], arrived[32];
+    uint32_t exited[32];  /* per warp: lanes that have returned (or are past the block) */
+    uint32_t arrived[32]; /* per warp: lanes waiting in a warp operation */
     uint32_t partial[32]; /* lanes waiting in an operation whose mask leaves out some lane
                              that has not exited (block.c's shortcut) */
     int am_waiting[32]; /* lanes waiting in __activemask, per warp */
