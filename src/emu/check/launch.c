@@ -29,8 +29,8 @@ enum {
 static void block_start(void *obs, const lat__exec_block *b, const lat__emu_thread *t)
 {
     lat__ck_launch *L = obs;
-    L->b = (lat__exec_block *)b; /* the executor's, read through the access hooks */
     L->w = b->w;
+    L->b = L->w->fb; /* the same block: the access hooks tell it of each access */
     L->bidx = t->block_idx;
     L->block_lin = t->block_idx.x + (uint64_t)L->grid.x *
                                         (t->block_idx.y + (uint64_t)L->grid.y * t->block_idx.z);
