@@ -82,30 +82,29 @@ bool lat__emu_guard_parse_timeout(const char *text, uint64_t *ms)
 
 /* ---- the interrupted context ---------------------------------------------------------------- */
 
-static uintptr_t pc_of(const void *ucv)
+/* The interrupted context's program counter (pc) or stack pointer (0: not known here). */
+static uintptr_t reg_of(const void *ucv, bool pc)
 {
     const ucontext_t *uc = ucv;
 #if defined(__x86_64__)
-    return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    return (uintptr_t)uc->uc_mcontext.gregs[pc ? REG_RIP : REG_RSP];
 #elif defined(__aarch64__)
-    return (uintptr_t)uc->uc_mcontext.pc;
+    return pc ? (uintptr_t)uc->uc_mcontext.pc : (uintptr_t)uc->uc_mcontext.sp;
 #else
     (void)uc;
+    (void)pc;
     return 0;
 #endif
 }
 
-static uintptr_t sp_of(const void *ucv)
+static uintptr_t pc_of(const void *uc)
 {
-    const ucontext_t *uc = ucv;
-#if defined(__x86_64__)
-    return (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
-#elif defined(__aarch64__)
-    return (uintptr_t)uc->uc_mcontext.sp;
-#else
-    (void)uc;
-    return 0;
-#endif
+    return reg_of(uc, true);
+}
+
+static uintptr_t sp_of(const void *uc)
+{
+    return reg_of(uc, false);
 }
 
 /* Whether pc is in the code TinyCC compiled for the kernel's module. */
