@@ -39,6 +39,39 @@ TEST(a_barrier_deadlock_is_reported_exactly)
     ASSERT_CONTAINS(lat_last_error(), "can never finish block (0,0,0)");
 }
 
+/* Checked and unchecked launches run on one executor: the same block that can never
+ * finish fails both with the same words (both on fibers: unchecked, this kernel would
+ * run as region loops, which find it otherwise). */
+TEST(a_deadlock_reads_the_same_checked_or_not)
+{
+    const char *src = "__global__ void stuck(int *out)\n"
+                      "{\n"
+                      "    if (threadIdx.x % 32 < 8) return;\n"
+                      "    if (threadIdx.x < 16)\n"
+                      "        __syncwarp(0xffffff00u);\n"
+                      "    else\n"
+                      "        __syncthreads();\n"
+                      "    out[threadIdx.x] = 1;\n"
+                      "}\n";
+    char words[2][1024];
+    for (int checked = 0; checked < 2; checked++) {
+        lat_context *ctx = checked ? ck_context(LAT_CHECK_SYNCCHECK)
+                                   : t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU});
+        setenv("LATTICE_EMU_FIBERS", "1", 1);
+        lat_kernel *k = ck_kernel(ctx, src, "stuck.cu", "stuck");
+        unsetenv("LATTICE_EMU_FIBERS");
+        lat_deviceptr out = t_device_copy(ctx, NULL, 64 * sizeof(int));
+        void *params[] = {&out};
+        ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, ck_launch(k, 1, 64, params));
+        snprintf(words[checked], sizeof words[checked], "%s", lat_last_error());
+    }
+    ASSERT_STR_EQ(words[0], words[1]);
+    ASSERT_STR_EQ(words[0], "lat_launch: kernel 'stuck' can never finish block (0,0,0): 48 of "
+                            "its 64 threads have not exited and none can go on: 8 threads, "
+                            "(8,0,0) to (15,0,0), wait in __syncwarp at stuck.cu:5; 40 threads, "
+                            "(16,0,0) to (63,0,0), wait in __syncthreads at stuck.cu:7");
+}
+
 TEST(a_spin_on_a_flag_nobody_sets_ends_within_seconds)
 {
     lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);

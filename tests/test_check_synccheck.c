@@ -116,3 +116,63 @@ TEST(warp_masks_must_hold_the_caller_and_only_lanes_that_are_there)
     ASSERT_OK(ck_launch(k, 1, 20, params));
     ASSERT_NO_REPORTS(ctx);
 }
+
+/* Two diagnoses of warp masks on one line are two reports, not one counted twice: a
+ * lane that exited before the others call, and lanes past the end of the block (a block
+ * of 48: the second warp has 16 lanes). */
+TEST(two_warp_mask_findings_on_one_line_are_two_reports)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_SYNCCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void masks(int *out)\n"
+                              "{\n"
+                              "    if (threadIdx.x == 0) return;\n"
+                              "    out[threadIdx.x] = __shfl_sync(0xffffffffu, (int)threadIdx.x, 1);\n"
+                              "}\n",
+                              "masks.cu", "masks");
+    lat_deviceptr out = t_device_copy(ctx, NULL, 48 * sizeof(int));
+    void *params[] = {&out};
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, 1, 48, params));
+    ASSERT_REPORTS(ctx,
+                   "masks.cu:4: synccheck: kernel 'masks', block (0,0,0), threads (1,0,0) to "
+                   "(31,0,0): __shfl_sync with mask 0xffffffff names lanes that have exited "
+                   "[31 times]",
+                   "masks.cu:4: synccheck: kernel 'masks', block (0,0,0), threads (32,0,0) to "
+                   "(47,0,0): __shfl_sync with mask 0xffffffff names lanes past the end of the "
+                   "block [16 times]");
+}
+
+/* A lane that exits while the others of its warp wait in an operation naming it is as
+ * wrong as one that exited before they called, whichever the schedule runs first: the
+ * forward order, where the others wait first, reports it too. */
+TEST(a_lane_exiting_while_its_warp_waits_for_it_is_reported)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_SYNCCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void last(int *out)\n"
+                              "{\n"
+                              "    if (threadIdx.x == 31) return;\n"
+                              "    out[threadIdx.x] = __shfl_sync(0xffffffffu, (int)threadIdx.x, 0);\n"
+                              "}\n",
+                              "last.cu", "last");
+    lat_deviceptr out = t_device_copy(ctx, NULL, 32 * sizeof(int));
+    void *params[] = {&out};
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, 1, 32, params));
+    ASSERT_REPORTS(ctx, "last.cu:4: synccheck: kernel 'last', block (0,0,0), threads (0,0,0) to "
+                        "(30,0,0): __shfl_sync with mask 0xffffffff names lanes that have exited "
+                        "[31 times]");
+    /* The lanes still got lane 0's value: the operation completed without lane 31. */
+    int got[32];
+    ASSERT_OK(lat_memcpy_dtoh(ctx, got, out, sizeof got));
+    ASSERT_EQ(got[30], 0);
+    /* A mask without the lane that exits is right. */
+    lat_kernel *ok = ck_kernel(ctx,
+                               "__global__ void last(int *out)\n"
+                               "{\n"
+                               "    if (threadIdx.x == 31) return;\n"
+                               "    out[threadIdx.x] = __shfl_sync(0x7fffffffu, (int)threadIdx.x, 0);\n"
+                               "}\n",
+                               "last.cu", "last");
+    ASSERT_OK(ck_launch(ok, 1, 32, params));
+    ASSERT_NO_REPORTS(ctx);
+}

@@ -182,7 +182,8 @@ TEST(off_by_one_grid_fixed)
 
 /* Checked launches run a kernel as region loops where they and fibers cannot differ, and
  * on fibers otherwise (LATTICE_EMU_FIBERS forces fibers): every zoo kernel, buggy or
- * fixed, gets the same reports from both, so the two executors check each other. */
+ * fixed, gets the same reports from both, so the two ways of running a kernel check
+ * each other. */
 static size_t reports_of(const char *file, const char *kernel, bool fibers, unsigned n,
                          lat_dim3 grid, lat_dim3 block, char ***out)
 {

@@ -10,9 +10,10 @@
  * Each figure is the median of several runs; the ratios are emulator / native. Targets:
  * (a) and (c) at most 2x native -O0, (b) and (d) at most 3x. Also: the barrier's cost per
  * thread per barrier, in region loops and on fibers (LATTICE_EMU_FIBERS=1 at compile time
- * forces fibers), and each kernel's launch checked against the native result. Last, the
- * cost of launching an empty kernel (one block; a block per OpenMP thread): the fixed
- * price of a launch, which the guard against faults and hangs must not raise.
+ * forces fibers) with (b) and (d) timed there too, and each kernel's launch checked against
+ * the native result. Last, the cost of launching an empty kernel (one block; a block per
+ * OpenMP thread): the fixed price of a launch, which the guard against faults and hangs
+ * must not raise.
  */
 #include "native.h"
 
@@ -307,6 +308,13 @@ int main(int argc, char **argv)
         void *params[] = {&dp, &np};
         job j = {.k = kf, .desc = {.grid = {(unsigned)nb}, .block = {256}}, .params = params};
         printf("(b) on fibers: %.2f ms\n", time_ms(run_emu, &j));
+    }
+    /* The warp shuffles' own cost on fibers: every __shfl_down_sync a hand-over per lane. */
+    CHECK(lat_module_get_kernel(mf, "warpsum", &kf));
+    {
+        void *params[] = {&dw, &da, &nw};
+        job j = {.k = kf, .desc = {.grid = {(unsigned)nw / 256}, .block = {256}}, .params = params};
+        printf("(d) on fibers: %.2f ms\n", time_ms(run_emu, &j));
     }
     unsigned team = (unsigned)omp_get_max_threads();
     printf("launch: %.2f us per empty launch of 1 block, %.2f us of %u blocks\n",

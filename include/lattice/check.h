@@ -15,8 +15,8 @@
  *                a block and between blocks.
  *   - synccheck: threads of a block waiting at different barriers, or some at a barrier
  *                while others have exited; warp operations whose mask leaves out the
- *                calling lane or names lanes that are not there (past the block's end or
- *                exited).
+ *                calling lane or names lanes that are not there (past the block's end, or
+ *                exited before the operation completes, whichever thread ran first).
  *   - initcheck: reads of device memory or shared memory never written, and of local
  *                variables never written: scalars and arrays of scalars (and pointers)
  *                declared without an initializer, whose address is never taken, read

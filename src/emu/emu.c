@@ -1,13 +1,14 @@
 /*
  * The CPU emulator backend: one device, the host; device memory is host memory;
- * kernels are CUDA C translated to C (translate/), compiled in memory by TinyCC
- * (compile.c), and run block by block on OpenMP threads (sched.c).
+ * kernels are CUDA C parsed by the front end (src/front/), lowered to C (passes/),
+ * compiled in memory by TinyCC (compile.c), and run block by block on OpenMP threads
+ * (exec/).
  */
 #include "emu.h"
 
 #include "check/ck.h"
 #include "emu_devices.h"
-#include "guard.h"
+#include "exec/guard.h"
 #include "prelude.h"
 
 #include <omp.h>
@@ -143,7 +144,11 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                           k->name, k->shared_bytes, l->shared_bytes,
                           k->shared_bytes + l->shared_bytes, LAT_EMU_SHARED_LIMIT);
     lat_status st = k->check ? lat__ck_run(kernel, l, params, msg, sizeof msg) /* check/ */
-                             : lat__emu_run(k, l, params, c->timeout_ms, msg, sizeof msg);
+                             : lat__exec_run(&(lat__exec_grid){.kernel = k, .launch = l,
+                                                               .params = params,
+                                                               .timeout_ms = c->timeout_ms,
+                                                               .msg = msg,
+                                                               .msg_size = sizeof msg});
     if (st != LAT_OK)
         return lat__error(kernel->module->ctx, st, "lat_launch: %s", msg);
     return LAT_OK;

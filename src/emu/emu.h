@@ -3,7 +3,7 @@
 #define LAT_EMU_H
 
 #include "backend.h"
-#include "sched.h"
+#include "exec/exec.h"
 
 #include <stdbool.h>
 #include <stdint.h>

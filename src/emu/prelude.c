@@ -177,7 +177,7 @@ static const char *const lines[] = {
     "int __lat_match_all(lat_emu_thread *, unsigned, unsigned long long, int *, const char *, int);",
     "unsigned __lat_activemask(lat_emu_thread *);",
     "void *__lat_scratch(lat_emu_thread *, unsigned long);",
-    /* Region loops (translate/region.c). */
+    /* Region loops (passes/region_gen.c). */
     "unsigned long long __lat_rvote(const unsigned long long *, const int *, unsigned, int, unsigned);",
     "unsigned __lat_rmatch_all(const unsigned long long *, const int *, unsigned, unsigned, int *);",
     "int __lat_bvote(const unsigned long long *, const int *, unsigned, int);",

@@ -5,9 +5,9 @@
  * when the launch ends, ordered by block, then thread (linear indices, x fastest), then
  * call: the same text on every run, whatever the number of OpenMP threads.
  */
-#include "worker.h"
+#include "exec/worker.h"
 
-#include "guard.h"
+#include "exec/guard.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
 #include "runtime.h"
 
 #include "atomics.h"
-#include "sched.h"
-#include "worker.h"
+#include "exec/exec.h"
+#include "exec/worker.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -233,10 +233,10 @@ static const lat__emu_symbol symbols[] = {
     F(memcpy), F(memmove), F(memset), AS("malloc", emu_malloc), AS("free", emu_free),
     AS("printf", lat__emu_printf),
     AS("__lat_trap", lat__emu_trap),
-    AS("__lat_bar", lat__emu_barrier),
-    AS("__lat_warp", lat__emu_warp_op),
-    AS("__lat_match_all", lat__emu_match_all),
-    AS("__lat_activemask", lat__emu_activemask),
+    AS("__lat_bar", lat__exec_barrier),
+    AS("__lat_warp", lat__exec_warp),
+    AS("__lat_match_all", lat__exec_match_all),
+    AS("__lat_activemask", lat__exec_activemask),
     AS("__lat_scratch", lat__emu_scratch),
     AS("__lat_rvote", lat__emu_rvote),
     AS("__lat_rmatch_all", lat__emu_rmatch_all),

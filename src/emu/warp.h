@@ -1,5 +1,6 @@
 /* What a warp operation returns to each lane, given what every lane of the group gave
- * (warp.c); the same for fiber kernels (block.c) and region loops. */
+ * (exec/warp.c); the same for fiber kernels (exec/block.c) and region loops. The
+ * operations' numbers are the prelude's and the translator's too. */
 #ifndef LAT_EMU_WARP_H
 #define LAT_EMU_WARP_H
 

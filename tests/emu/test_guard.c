@@ -7,7 +7,7 @@
 #include "harness.h"
 
 #include "core.h"
-#include "emu/sched.h"
+#include "emu/exec/exec.h"
 
 #include <omp.h>
 #include <pthread.h>

@@ -5,7 +5,7 @@
  * the error for a barrier that not every thread reaches. */
 #include "harness.h"
 
-#include "emu/sched.h"
+#include "emu/exec/exec.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,23 +1,17 @@
 /*
- * Every memory access of checked device code comes here (instrument.c's __LAT_CK): the
+ * Every memory access of checked device code comes here (passes/checks.c's __LAT_CK): the
  * address is placed (an allocation, a __shared__ variable, a local or module array, a
  * freed allocation, nothing), then memcheck, initcheck, racecheck and the thread maps
  * look at it. A bad access is not performed: the code gets a scratch buffer instead
- * (zeros to read, a place to write), so the launch goes on and finds more.
+ * (zeros to read, a place to write), so the launch goes on and finds more. Each access
+ * also counts toward its thread's turn (exec.h's lat__exec_touch).
  */
 #include "ck.h"
-
-#include "emu/sched.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-uint64_t lat__ck_block_of_serial(const lat__ck_launch *L, uint32_t serial);
-void *lat__ck_access_plain(lat__emu_thread *t, void *addr, unsigned long size,
-                           unsigned long align, int site);
-void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,
-                           unsigned long align, int site, void *base, unsigned long bsize);
+#include <sys/mman.h>
 
 static lat_dim3 dim3_of(lat__emu_u3 u)
 {
@@ -45,13 +39,12 @@ static void fill_access(const lat__ck_launch *L, const lat__emu_thread *th, cons
     (void)L;
 }
 
-static void finding(lat__ck_launch *L, const lat__emu_thread *th, int site, lat_check_kind kind,
+static void finding(lat__ck_launch *L, const lat__emu_thread *th, int site, lat__ck_finding code,
                     uintptr_t a, size_t size, const place *pl, const lat__ck_rec *other,
                     int other_kind)
 {
     lat_check_report r;
     memset(&r, 0, sizeof r);
-    r.kind = kind;
     r.kernel = L->k->name;
     r.count = 1;
     const lat__ck_site *s = &L->cm->sites[site];
@@ -77,10 +70,12 @@ static void finding(lat__ck_launch *L, const lat__emu_thread *th, int site, lat_
         r.other.size = size;
         r.other.block = other->block == L->serial
                             ? dim3_of(th->block_idx)
-                            : lat__ck_unlinear(lat__ck_block_of_serial(L, other->block), L->grid);
+                            : lat__ck_unlinear(lat__exec_block_at(L->b, other->block -
+                                                                          L->first_serial),
+                                               L->grid);
         r.other.thread = r.other.thread_last = lat__ck_unlinear(other->thread, L->bdim);
     }
-    lat__ck_report_add(L->ck, &r, site, other_site);
+    lat__ck_report_add(L->ck, code, &r, site, other_site);
 }
 
 /* The scratch a bad access gets: zeros. */
@@ -90,12 +85,9 @@ static void *sink(lat__ck_launch *L, size_t size)
         char *p = realloc(L->sink, size);
         if (!p) {
             /* Nothing sensible to hand back: the launch stops. */
-            if (L->status == LAT_OK) {
-                L->status = LAT_ERROR_OUT_OF_MEMORY;
-                snprintf(L->msg, L->msg_size, "kernel '%s': out of host memory for a bad "
-                         "access of %zu bytes", L->k->name, size);
-            }
-            lat__ck_abandon(L);
+            lat__emu_fail(L->w, LAT_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory "
+                          "for a bad access of %zu bytes", L->k->name, size);
+            lat__exec_abandon(L->w);
         }
         L->sink = p;
         L->sink_size = size;
@@ -214,10 +206,10 @@ static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, in
         lat__ck_rec *w = &recs[2 * g], *r = &recs[2 * g + 1];
         if (conflicts(L, th, w, mask, shared)) {
             place pl = place_of(L, v, reg);
-            finding(L, th, site, LAT_CHECK_RACE, a, size, &pl, w, L->cm->sites[w->site].kind);
+            finding(L, th, site, LAT__CK_RACE, a, size, &pl, w, L->cm->sites[w->site].kind);
         } else if (writes && conflicts(L, th, r, mask, shared)) {
             place pl = place_of(L, v, reg);
-            finding(L, th, site, LAT_CHECK_RACE, a, size, &pl, r, LAT_ACCESS_READ);
+            finding(L, th, site, LAT__CK_RACE, a, size, &pl, r, LAT_ACCESS_READ);
         }
         lat__ck_rec now = {L->serial, L->epoch, site, (uint16_t)th->lin,
                            L->wepoch[th->lin >> 5], mask};
@@ -252,15 +244,16 @@ static void map_note(lat__ck_launch *L, const lat__emu_thread *th, lat__ck_map *
 
 /* ---- placing an address ------------------------------------------------------------------------- */
 
-/* Whether [a, a+size) is on the running thread's stack (its locals), or, in region
- * loops, in the block's scratch (the locals kept across barriers). */
+/* Whether [a, a+size) is on the running fiber's stack (its locals), or, in region loops,
+ * in the block's scratch (the locals kept across barriers). */
 static bool on_stack(const lat__ck_launch *L, uintptr_t a, size_t size)
 {
-    uintptr_t lo = (uintptr_t)lat__emu_stack_lo(&L->stacks, L->cur);
-    if (a >= lo && a + size <= lo + L->stacks.size)
+    const lat__exec_block *b = L->b;
+    uintptr_t lo = (uintptr_t)lat__emu_stack_lo(&b->stacks, lat__exec_running(b));
+    if (a >= lo && a + size <= lo + b->stacks.size)
         return true;
-    lo = (uintptr_t)L->scratch;
-    return L->region && a >= lo && a + size <= lo + L->scratch_used;
+    lo = (uintptr_t)L->w->scratch;
+    return L->region && a >= lo && a + size <= lo + L->w->scratch_used;
 }
 
 static bool in_module(const lat__ck_launch *L, uintptr_t a, size_t size)
@@ -318,14 +311,14 @@ static void *shared_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
             }
         }
         place pl = v ? place_of(L, v, NULL) : (place){LAT_SPACE_SHARED, 0, 0, ""};
-        finding(L, th, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
+        finding(L, th, site, LAT__CK_OOB_SHARED, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
     uintptr_t off = a - (uintptr_t)L->sh;
     if (L->sh_init) {
         if (kind != LAT_ACCESS_WRITE && !all_set(L->sh_init + off, size)) {
             place pl = place_of(L, in, NULL);
-            finding(L, th, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
+            finding(L, th, site, LAT__CK_UNINIT_SHARED, a, size, &pl, NULL, 0);
         }
         if (kind != LAT_ACCESS_READ)
             set_all(L->sh_init + off, size);
@@ -342,14 +335,14 @@ static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
         if (!(L->modes & LAT_CHECK_MEMCHECK))
             return (void *)a; /* unchecked, as without memcheck; no shadow past the end */
         place pl = place_of(L, NULL, r);
-        finding(L, th, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
+        finding(L, th, site, LAT__CK_OOB_ALLOCATION, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
     uintptr_t off = a - r->base;
     if (r->init) {
         if (kind != LAT_ACCESS_WRITE && !all_set(r->init + off, size)) {
             place pl = place_of(L, NULL, r);
-            finding(L, th, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
+            finding(L, th, site, LAT__CK_UNINIT_GLOBAL, a, size, &pl, NULL, 0);
         }
         if (kind != LAT_ACCESS_READ)
             set_all(r->init + off, size);
@@ -362,23 +355,12 @@ static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
 }
 
 /* The cold paths of an access, out of line so that the common one stays short. */
-
-static __attribute__((noinline)) void note_seen(lat__ck_fiber *f, uintptr_t a)
-{
-    for (int i = 0; i < f->nseen && i < 4; i++)
-        if (f->seen[i] == a)
-            return;
-    if (f->nseen < 4)
-        f->seen[f->nseen] = a;
-    f->nseen++;
-}
-
 static __attribute__((noinline)) void misaligned(lat__ck_launch *L, const lat__emu_thread *th, int site,
                                                  uintptr_t a, size_t size)
 {
     lat__ck_region *r = lat__ck_region_find(L->ck, a);
     place pl = {space_of(L, a), r ? r->base : a, r ? r->size : 0, r && r->name ? r->name : ""};
-    finding(L, th, site, LAT_CHECK_MISALIGNED, a, size, &pl, NULL, 0);
+    finding(L, th, site, LAT__CK_MISALIGNED, a, size, &pl, NULL, 0);
 }
 
 /* The variable an access names: its expression's first word (`a` of `a[i + 1]`). */
@@ -406,7 +388,7 @@ static __attribute__((noinline)) void *array_overrun(lat__ck_launch *L, const la
         lat__ck_region *r = lat__ck_region_find(L->ck, b);
         pl.name = r && r->name ? r->name : "";
     }
-    finding(L, th, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
+    finding(L, th, site, LAT__CK_OOB_ARRAY, a, size, &pl, NULL, 0);
     return sink(L, size);
 }
 
@@ -422,20 +404,20 @@ static __attribute__((noinline)) void *elsewhere(lat__ck_launch *L, const lat__e
     const lat__ck_freed *fr = lat__ck_freed_find(L->ck, a, size);
     if (fr) {
         place pl = {LAT_SPACE_GLOBAL, fr->base, fr->size, fr->name ? fr->name : ""};
-        finding(L, th, site, LAT_CHECK_USE_AFTER_FREE, a, size, &pl, NULL, 0);
+        finding(L, th, site, LAT__CK_USE_AFTER_FREE, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
     lat__ck_region *nr = lat__ck_region_nearest(L->ck, a);
     if (nr) {
         place pl = {LAT_SPACE_GLOBAL, nr->base, nr->size, nr->name ? nr->name : ""};
-        finding(L, th, site, LAT_CHECK_OUT_OF_BOUNDS, a, size, &pl, NULL, 0);
+        finding(L, th, site, LAT__CK_OOB_ALLOCATION, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
-    finding(L, th, site, LAT_CHECK_WILD_ADDRESS, a, size, NULL, NULL, 0);
+    finding(L, th, site, LAT__CK_WILD_ADDRESS, a, size, NULL, NULL, 0);
     return sink(L, size);
 }
 
-/* A use by name of a local variable declared without an initializer (instrument.c
+/* A use by name of a local variable declared without an initializer (passes/checks.c
  * tracks it): its bytes read before any write are reported (initcheck); an array's
  * bounds are exact (memcheck). b, bsize: the variable. */
 static __attribute__((noinline)) void *local_access(lat__ck_launch *L,
@@ -445,14 +427,14 @@ static __attribute__((noinline)) void *local_access(lat__ck_launch *L,
 {
     if ((L->modes & LAT_CHECK_MEMCHECK) && (a < b || a + size > b + bsize))
         return array_overrun(L, th, site, a, size, b, bsize);
-    uintptr_t lo = (uintptr_t)L->stacks.map;
-    if (!L->stack_poison || a < lo || a + size > lo + L->stacks.map_size)
+    uintptr_t lo = L->poison_lo;
+    if (!L->stack_poison || a < lo || a + size > lo + L->poison_size)
         return (void *)a;
     uint8_t *poison = L->stack_poison + (a - lo);
     if (kind != LAT_ACCESS_WRITE && memchr(poison, 1, size)) {
         char name[64];
         place pl = {LAT_SPACE_LOCAL, b, bsize, named(L->cm->sites[site].expr, name, sizeof name)};
-        finding(L, th, site, LAT_CHECK_UNINITIALIZED, a, size, &pl, NULL, 0);
+        finding(L, th, site, LAT__CK_UNINIT_LOCAL, a, size, &pl, NULL, 0);
     }
     if (kind != LAT_ACCESS_READ)
         memset(poison, 0, size);
@@ -463,27 +445,18 @@ static inline __attribute__((always_inline)) void *
 access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, int code,
        void *base, unsigned long bsize, bool has_base)
 {
-    lat__ck_launch *L = t->rt;
+    lat__ck_launch *L = lat__ck_of(t);
     const lat__emu_thread *th = t; /* on fibers the fiber's own; in region loops the
                                       block's, at the thread running */
-    int site = code / LAT__CK_CODE_SITE, kind = code & 3; /* instrument.c's wrap() */
+    int site = code / LAT__CK_CODE_SITE, kind = code & 3; /* passes/checks.c's codes */
     uintptr_t a = (uintptr_t)addr;
 
     if (!L->region) {
-        /* What the thread touches, for spin detection; then maybe give way. */
-        lat__ck_fiber *f = &L->f[t->lin];
+        /* Where the thread is, for a hang's report; then its turn goes on, or gives way. */
+        lat__ck_thread *f = &L->th[t->lin];
         f->last_site = site;
         f->last_addr = a;
-        if (f->nseen <= 4)
-            note_seen(f, a);
-        if (kind != LAT_ACCESS_READ)
-            L->wrote = true;
-        if (++f->slice >= L->budget)
-            lat__ck_yield(L);
-        else if (L->opts.preempt &&
-                 (L->rng = L->rng * 6364136223846793005ull + 1442695040888963407ull,
-                  (L->rng >> 61) == 0))
-            lat__ck_yield_now(L);
+        lat__exec_touch(L->b, (int)t->lin, a, kind != LAT_ACCESS_READ);
     }
 
     if (code & LAT__CK_CODE_LOCAL)
@@ -509,7 +482,7 @@ access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, 
     return elsewhere(L, th, site, a, size);
 }
 
-/* What checked code calls (instrument.c's __LAT_CK and __LAT_CKA): an access, and an
+/* What checked code calls (passes/checks.c's __LAT_CK and __LAT_CKA): an access, and an
  * access through an array whose bounds are known (base NULL: a pointer after all). */
 void *lat__ck_access_plain(lat__emu_thread *t, void *addr, unsigned long size,
                            unsigned long align, int site)
@@ -521,4 +494,25 @@ void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,
                            unsigned long align, int site, void *base, unsigned long bsize)
 {
     return access(t, addr, size, align, site, base, bsize, base != NULL);
+}
+
+void lat__ck_local(lat__emu_thread *t, void *p, unsigned long n)
+{
+    lat__ck_launch *L = lat__ck_of(t);
+    if (!(L->modes & LAT_CHECK_INITCHECK))
+        return;
+    const lat__emu_stacks *st = &L->b->stacks;
+    uintptr_t lo = (uintptr_t)st->map, a = (uintptr_t)p;
+    if (a < lo || a + n > lo + st->map_size)
+        return; /* not on a fiber's stack: kept across barriers in region loops */
+    if (!L->stack_poison) {
+        void *m = mmap(NULL, st->map_size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED)
+            return; /* unchecked locals, as without initcheck */
+        L->stack_poison = m;
+        L->poison_lo = lo;
+        L->poison_size = st->map_size;
+    }
+    memset(L->stack_poison + (a - L->poison_lo), 1, n);
 }

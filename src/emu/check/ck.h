@@ -2,17 +2,21 @@
  * The emulator's checks (lattice/check.h), inside: what the files of src/emu/check/
  * share, and the few calls the rest of the emulator makes into them.
  *
- * The pieces, in the order a checked launch meets them:
- *   instrument.c  rewrites a translated module so that every memory access of device
- *                 code calls __lat_ck() with its address, size, alignment and a site
- *                 number (the source place and text of the access), and every loop
- *                 calls __lat_ck_tick(); used only for checked contexts, so unchecked
- *                 modules stay exactly what they were;
- *   module.c      what a checked module keeps: its sites and __shared__ variables;
- *   exec.c        runs a checked launch: blocks one at a time, each thread on a fiber,
- *                 in the order the schedule says; barriers, warp operations, synccheck,
- *                 deadlocks and spins;
+ * The checks run no kernel: the executor (emu/exec/) runs a checked launch as it runs any
+ * other, and the checks observe it (exec.h's lat__exec_hooks). The pieces, in the order a
+ * checked launch meets them:
+ *   ../passes/checks.c (a pass on the front end's tree, not in this directory) makes
+ *                 every memory access of device code call __lat_ck() with its address,
+ *                 size, alignment and a site number (the source place and text of the
+ *                 access), and every loop call __lat_ck_tick(); used only for checked
+ *                 contexts, so unchecked modules stay exactly what they were;
+ *   module.c      what a checked module keeps: its sites, __shared__ variables, and the
+ *                 host functions its code calls;
+ *   launch.c      a checked launch: its options as the executor's schedule, its shared
+ *                 memory with red zones, the observer's hooks, the reports at its end;
  *   access.c      __lat_ck(): memcheck, initcheck, racecheck and thread maps;
+ *   sync.c        synccheck: barriers and warp operations as the executor completes them;
+ *   hang.c        blocks that can never finish, as reports;
  *   shadow.c      the context's device allocations as the checks see them (shadow
  *                 bytes for initcheck, access records for racecheck, freed ranges);
  *   report.c      findings become reports: deduplicated, worded, logged;
@@ -24,7 +28,8 @@
 
 #include "core.h"
 #include "emu/abi.h"
-#include "emu/fiber.h"
+#include "emu/exec/exec.h"
+#include "emu/exec/worker.h"
 #include "emu/runtime.h"
 
 #include <pthread.h>
@@ -35,7 +40,40 @@
 struct lat__emu_kernel;
 struct lat__emu_module;
 
-/* ---- instrument.c --------------------------------------------------------------------- */
+/* ---- findings (report.c) ---------------------------------------------------------------- */
+
+/* The checks' findings: one code per diagnosis, with the report kind it is filed under
+ * and, for those worded the same every time, their words. Reports are kept once per code
+ * and place (lat__ck_report_add), so two diagnoses never collapse into one report. */
+#define LAT__CK_FINDINGS(X)                                                                \
+    X(OOB_SHARED, LAT_CHECK_OUT_OF_BOUNDS, NULL)     /* outside a __shared__ variable */   \
+    X(OOB_ALLOCATION, LAT_CHECK_OUT_OF_BOUNDS, NULL) /* outside a device allocation */     \
+    X(OOB_ARRAY, LAT_CHECK_OUT_OF_BOUNDS, NULL)      /* outside the array it names */      \
+    X(MISALIGNED, LAT_CHECK_MISALIGNED, NULL)                                              \
+    X(USE_AFTER_FREE, LAT_CHECK_USE_AFTER_FREE, NULL)                                      \
+    X(WILD_ADDRESS, LAT_CHECK_WILD_ADDRESS, NULL)                                          \
+    X(UNINIT_SHARED, LAT_CHECK_UNINITIALIZED, NULL)                                        \
+    X(UNINIT_GLOBAL, LAT_CHECK_UNINITIALIZED, NULL)                                        \
+    X(UNINIT_LOCAL, LAT_CHECK_UNINITIALIZED, NULL)                                         \
+    X(RACE, LAT_CHECK_RACE, NULL)                                                          \
+    X(BARRIER_DIVERGENCE, LAT_CHECK_BARRIER_DIVERGENCE, NULL)                              \
+    X(BARRIER_MISMATCH, LAT_CHECK_BARRIER_MISMATCH, NULL)                                  \
+    X(WARP_MASK_NO_CALLER, LAT_CHECK_WARP_MASK, "leaves out the calling lane")             \
+    X(WARP_MASK_PAST_END, LAT_CHECK_WARP_MASK, "names lanes past the end of the block")    \
+    X(WARP_MASK_EXITED, LAT_CHECK_WARP_MASK, "names lanes that have exited")               \
+    X(DEADLOCK, LAT_CHECK_HANG, NULL) /* no thread can go on */                            \
+    X(SPIN, LAT_CHECK_HANG, NULL)     /* the threads spin, nobody writing */               \
+    X(TIMEOUT, LAT_CHECK_HANG, NULL)  /* the block past the watchdog's deadline */         \
+    X(LEAK, LAT_CHECK_LEAK, NULL)
+
+typedef enum lat__ck_finding {
+#define LAT__CK_FINDING_CODE(name, kind, words) LAT__CK_##name,
+    LAT__CK_FINDINGS(LAT__CK_FINDING_CODE)
+#undef LAT__CK_FINDING_CODE
+    LAT__CK_NFINDINGS
+} lat__ck_finding;
+
+/* ---- what passes/checks.c makes ----------------------------------------------------------- */
 
 /* One instrumented place in the source. */
 typedef struct lat__ck_site {
@@ -63,10 +101,7 @@ typedef struct lat__ck_module {
     size_t code_size;
 } lat__ck_module;
 
-/* Rewrites the translated C text *text (malloc'd; replaced on success) of a checked
- * module. Errors: LAT_ERROR_OUT_OF_MEMORY only (what it cannot parse it leaves alone).
- * *out is allocated here; free with lat__ck_module_free either way. */
-lat_status lat__ck_instrument(char **text, lat__ck_module **out);
+/* Frees what passes/checks.c allocated; m may be NULL. */
 void lat__ck_module_free(lat__ck_module *m);
 
 /* ---- module.c ---------------------------------------------------------------------------- */
@@ -112,7 +147,8 @@ typedef struct lat__ck_freed {
 /* A report as kept: the public struct and the strings it points to. */
 typedef struct lat__ck_report {
     lat_check_report r;
-    int site, other_site; /* dedup key with r.kind (site -1: none) */
+    lat__ck_finding code; /* the dedup key: the code, the sites (-1: none), r's places */
+    int site, other_site;
     char *message, *region_name, *kernel, *file, *expr, *ofile, *oexpr;
     char *body; /* the finder's words (hangs, warp masks, leaks), or NULL */
 } lat__ck_report;
@@ -191,7 +227,7 @@ typedef struct lat__ck_rec {
     uint8_t mask;    /* which bytes of the granule */
 } lat__ck_rec;
 
-/* ---- exec.c: a checked launch -------------------------------------------------------------------- */
+/* ---- launch.c: a checked launch ------------------------------------------------------------ */
 
 /* Linear index i (x fastest) in a grid or block of dimensions d, as coordinates. */
 static inline lat_dim3 lat__ck_unlinear(uint64_t i, lat__emu_u3 d)
@@ -202,38 +238,20 @@ static inline lat_dim3 lat__ck_unlinear(uint64_t i, lat__emu_u3 d)
 /* Bytes before and after a block's shared memory that count as overruns of it. */
 enum { LAT__CK_SHARED_WINDOW = 64 * 1024 };
 
-enum { LAT__CKF_RUN, LAT__CKF_BAR, LAT__CKF_WARP, LAT__CKF_EXIT };
-
-/* One thread of the block being run. */
-typedef struct lat__ck_fiber {
-    void *sp, *fake;
-    lat__emu_thread t;
-    /* Loop turns left before the next call of __lat_ck_tick: kernel code counts them down
-     * itself (instrument.c's __LAT_TICK reads the int just past `t`), so that a loop turn
-     * costs a decrement, not a call. Must follow t. */
-    int ticks;
-    int state;
-    /* Where it waits, and a barrier's or a warp operation's operands. */
-    const char *file;
-    int line;
-    int op, pred, arg, width;
-    uint32_t mask;
-    uint64_t val, result;
-    /* What it did in its latest slice (spin detection). */
-    uint32_t slice; /* accesses and loop turns */
-    uintptr_t seen[4];
-    int nseen;
-    int last_site;
-    uintptr_t last_addr;
-} lat__ck_fiber;
-
 /* A __shared__ variable of the running kernel as laid out with red zones. */
 typedef struct lat__ck_shvar {
     uintptr_t lo, hi;
     int var; /* the module's index, -1 for the dynamic shared memory */
 } lat__ck_shvar;
 
-/* One checked launch: everything the hooks reach through the thread context's rt. */
+/* A thread's latest access (a hang report's place). */
+typedef struct lat__ck_thread {
+    int last_site;
+    uintptr_t last_addr;
+} lat__ck_thread;
+
+/* One checked launch: the observer's state, reached by the hooks through the worker a
+ * thread context's rt points to (lat__ck_of). */
 typedef struct lat__ck_launch {
     lat__ck_ctx *ck;
     lat_context *ctx;
@@ -242,41 +260,23 @@ typedef struct lat__ck_launch {
     const lat__ck_module *cm;
     unsigned modes;
     lat_check_options opts;
-    uint64_t rng;
     lat__emu_u3 grid, bdim;
-    unsigned nthreads;
-    void **params;
-    uint64_t nblocks, perm_a, perm_b; /* block order: (s * a + b) mod nblocks */
-    bool reverse_blocks;
-    /* The block running now. */
+    int n; /* threads in a block */
+    bool region; /* the kernel runs as region loops (on one fiber) */
+    /* The block running. */
+    lat__exec_block *b;
+    lat__emu_worker *w;
+    lat__emu_u3 bidx;
     uint64_t block_lin;
-    uint32_t serial, first_serial;
-    uint32_t epoch;
-    uint8_t wepoch[32];
-    lat__ck_fiber *f;
-    int fcap, n, live, at_bar, bar_count, cur;
-    uint32_t exited[32], arrived[32];
-    int am_waiting[32]; /* lanes waiting in __activemask, per warp */
-    int *order;
-    bool order_made;
-    int pos, ran;  /* the round: the order's position of the thread running, turns taken */
-    bool all_spun; /* every turn of the round ended by giving way after a few addresses */
-    lat__emu_stacks stacks;
-    /* Kernels run as region loops (translate/region.c): the block's one context, on a
-     * fiber of its own (stack 0) so that a trap or a hang can leave it; the scratch its
-     * code keeps per-thread variables in. */
-    bool region;
-    lat__ck_fiber rf;
-    char *scratch;
-    size_t scratch_size, scratch_used;
-    lat__emu_u3 bidx; /* the block running */
-    /* initcheck of local variables: one byte per byte of the stacks, 1 while a tracked
-     * variable's byte is unwritten (mapped on first use). */
+    uint32_t serial, first_serial; /* racecheck's clock: ck->block_serial */
+    uint32_t epoch;                /* barriers the block has passed */
+    uint8_t wepoch[32];            /* warp synchronisations each warp has passed */
+    lat__ck_thread *th;            /* per fiber */
+    /* initcheck of local variables: one byte per byte of the fibers' stacks, 1 while a
+     * tracked variable's byte is unwritten (mapped on first use). */
     uint8_t *stack_poison;
-    unsigned *rorder; /* region loops' order: (linear index, x, y, z) per thread */
-    void *host_sp, *host_fake;
-    const void *host_lo;
-    size_t host_size;
+    uintptr_t poison_lo;
+    size_t poison_size;
     /* Shared memory, laid out with red zones, and its shadows. */
     char *sh;
     size_t sh_size, sh_used;
@@ -292,40 +292,56 @@ typedef struct lat__ck_launch {
     char *sink;
     size_t sink_size;
     lat__ck_region *last_region;
-    /* Progress, for spins and the watchdog. */
-    bool wrote;   /* some thread wrote memory in this round */
-    double start, deadline, spin_since;
-    unsigned budget;
-    /* The end of the launch. */
-    bool failed;
-    lat_status status;
-    char *msg;
-    size_t msg_size;
 } lat__ck_launch;
 
-/* The running fiber of a launch gives way to the others (host loop); returns when it is
- * scheduled again. _yield: its slice is used up (spin detection looks at it); _yield_now:
- * preempted at a random access. */
-void lat__ck_yield(lat__ck_launch *L);
-void lat__ck_yield_now(lat__ck_launch *L);
-/* Stops the launch from a fiber: back to the host loop, never to return. */
-_Noreturn void lat__ck_abandon(lat__ck_launch *L);
+/* The checked launch a thread context belongs to. */
+static inline lat__ck_launch *lat__ck_of(const lat__emu_thread *t)
+{
+    return ((const lat__emu_worker *)t->rt)->obs;
+}
 
-/* Runs a launch of a checked module's kernel: blocks one at a time, their threads on
- * fibers in the schedule's order, with the checks; keeps the reports in ctx->check and
- * logs them. Returns LAT_OK, LAT_ERROR_CHECK_FAILED (msg: the first report), or what an
- * unchecked launch would return for a trap, too much shared memory, or no memory. */
+/* Runs a launch of a checked module's kernel on the executor, observed: its blocks one
+ * at a time, their threads in the schedule's order, with the checks; keeps the reports in
+ * ctx->check and logs them. Returns LAT_OK, LAT_ERROR_CHECK_FAILED (msg: the first report),
+ * or what an unchecked launch would return for a trap, a fault, or no memory. */
 lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **params,
                           char *msg, size_t msg_size);
 
+/* ---- the observers: access.c, sync.c, hang.c -------------------------------------------------- */
+
+/* What a checked module's code calls (passes/checks.c): an access, one through an array
+ * whose bounds are known (base NULL: a pointer after all), and the declaration of a
+ * tracked local variable (initcheck: its bytes are unwritten until a write by name). */
+void *lat__ck_access_plain(lat__emu_thread *t, void *addr, unsigned long size,
+                           unsigned long align, int site);
+void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,
+                           unsigned long align, int site, void *base, unsigned long bsize);
+void lat__ck_local(lat__emu_thread *t, void *p, unsigned long n);
+
+/* synccheck at a barrier's completion: all waiters at one barrier, nobody exited. */
+void lat__ck_sync_barrier(lat__ck_launch *L, const lat__exec_block *b);
+/* synccheck as a thread arrives at a warp operation: its mask. */
+void lat__ck_sync_warp(lat__ck_launch *L, const lat__exec_block *b, const lat__exec_fiber *f);
+/* synccheck as a thread exits: the warp operations waiting for it. */
+void lat__ck_sync_exit(lat__ck_launch *L, const lat__exec_block *b, const lat__exec_fiber *f);
+/* A block that can never finish, reported. */
+void lat__ck_hang(lat__ck_launch *L, const lat__exec_block *b, lat__exec_stall *s);
+
 /* ---- report.c ----------------------------------------------------------------------------------- */
 
+/* The kind of report a finding is filed under, and its fixed words (NULL: worded from
+ * the report's fields). */
+lat_check_kind lat__ck_finding_kind(lat__ck_finding code);
+const char *lat__ck_finding_words(lat__ck_finding code);
 /* Which check a kind belongs to. */
 unsigned lat__ck_kind_check(lat_check_kind kind);
-/* Adds a finding to ck's reports, or counts it in an equal one (same kind, site and
- * other site); r's strings are copied; r->message, when set, is the finder's own words
- * for the report's body. Returns false when max_reports are kept already. */
-bool lat__ck_report_add(lat__ck_ctx *ck, const lat_check_report *r, int site, int other_site);
+/* Adds finding `code` to ck's reports (r: its report, whose kind is the code's), or
+ * counts it in the one kept for the same code at the same place: the same accesses'
+ * sites (site, other_site; -1: not an access) and the same files and lines of r's
+ * access and other access. r's strings are copied; r->message, when set, is the finder's
+ * own words for the report's body. Returns false when max_reports are kept already. */
+bool lat__ck_report_add(lat__ck_ctx *ck, lat__ck_finding code, const lat_check_report *r,
+                        int site, int other_site);
 /* Words every report's message (at the end of a launch, when the counts are known). */
 void lat__ck_reports_finish(lat__ck_ctx *ck);
 /* Words a report's message from its fields (and the finder's words, or NULL). */

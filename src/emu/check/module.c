@@ -1,7 +1,8 @@
 /*
  * What a checked module keeps once compiled (ck.h): the tables its code holds (each
  * __shared__ variable's size, alignment and name; which of them each kernel reaches) and
- * where its memory lies, read once when it is loaded.
+ * where its memory lies, read once when it is loaded; and the host functions its code
+ * calls besides an unchecked module's.
  */
 #include "ck.h"
 
@@ -75,4 +76,30 @@ void lat__ck_module_free(lat__ck_module *m)
     free(m->strings);
     free(m->sites);
     free(m);
+}
+
+/* The names passes/checks.c's prefix declares. The barriers, warp operations, traps and
+ * region loops' calls are the executor's own, under a second name: a checked launch runs
+ * on the same engine as any other (exec.h), observed, and the engine tells the checks
+ * what happens. */
+#define SYM(name, fn) {name, (void (*)(void))(fn)}
+
+const lat__emu_symbol *lat__ck_symbols(size_t *count)
+{
+    static const lat__emu_symbol table[] = {
+        SYM("__lat_ck", lat__ck_access_plain),
+        SYM("__lat_cka", lat__ck_access_array),
+        SYM("__lat_ck_local", lat__ck_local),
+        SYM("__lat_ck_tick", lat__exec_tick),
+        SYM("__lat_ck_bar", lat__exec_barrier_observed),
+        SYM("__lat_ck_warp", lat__exec_warp_observed),
+        SYM("__lat_ck_match_all", lat__exec_match_all_observed),
+        SYM("__lat_ck_activemask", lat__exec_activemask_observed),
+        SYM("__lat_ck_trap", lat__emu_trap),
+        SYM("__lat_ck_rbar", lat__exec_rbarrier),
+        SYM("__lat_ck_rorder", lat__exec_rorder),
+        SYM("__lat_ck_scratch", lat__emu_scratch),
+    };
+    *count = sizeof table / sizeof table[0];
+    return table;
 }

@@ -1,7 +1,8 @@
 /*
- * Reports (ck.h): a finding is kept once per kind and source place (and, for races, the
- * other access's place) with a count, and worded when the launch ends, so that a loop
- * over a million threads that all overrun the same array makes one line, not a million.
+ * Reports (ck.h): a finding is kept once per code (one per diagnosis) and source place
+ * (and, for races and mismatched barriers, the other place) with a count, and worded when
+ * the launch ends, so that a loop over a million threads that all overrun the same array
+ * makes one line, not a million.
  *
  * The words are part of lattice's interface (the bug zoo's tests compare them), so they
  * hold no addresses, which change from run to run: the allocation is named by its label,
@@ -15,6 +16,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const struct {
+    lat_check_kind kind;
+    const char *words;
+} findings[LAT__CK_NFINDINGS] = {
+#define FINDING(name, kind, words) [LAT__CK_##name] = {kind, words},
+    LAT__CK_FINDINGS(FINDING)
+#undef FINDING
+};
+
+lat_check_kind lat__ck_finding_kind(lat__ck_finding code)
+{
+    return findings[code].kind;
+}
+
+const char *lat__ck_finding_words(lat__ck_finding code)
+{
+    return findings[code].words;
+}
 
 unsigned lat__ck_kind_check(lat_check_kind kind)
 {
@@ -293,15 +313,30 @@ void lat__ck_reports_clear(lat__ck_ctx *ck)
     ck->dropped = 0;
 }
 
-bool lat__ck_report_add(lat__ck_ctx *ck, const lat_check_report *r, int site, int other_site)
+static bool same_text(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* Whether kept report k is finding `code` at r's place. */
+static bool same_finding(const lat__ck_report *k, lat__ck_finding code, const lat_check_report *r,
+                         int site, int other_site)
+{
+    return k->code == code && k->site == site && k->other_site == other_site &&
+           k->r.access.line == r->access.line && k->r.other.line == r->other.line &&
+           same_text(k->r.access.file, r->access.file) &&
+           same_text(k->r.other.file, r->other.file) && same_text(k->kernel, r->kernel);
+}
+
+bool lat__ck_report_add(lat__ck_ctx *ck, lat__ck_finding code, const lat_check_report *r,
+                        int site, int other_site)
 {
     for (size_t i = 0; i < ck->nreports; i++) {
         lat__ck_report *k = &ck->reports[i];
-        if (k->r.kind == r->kind && k->site == site && k->other_site == other_site &&
-            strcmp(k->kernel, r->kernel ? r->kernel : "") == 0) {
+        if (same_finding(k, code, r, site, other_site)) {
             k->r.count++;
             /* The range of threads that did the same. */
-            if (r->kind != LAT_CHECK_RACE && dim_eq(k->r.access.block, r->access.block))
+            if (code != LAT__CK_RACE && dim_eq(k->r.access.block, r->access.block))
                 k->r.access.thread_last = r->access.thread_last;
             return true;
         }
@@ -325,6 +360,8 @@ bool lat__ck_report_add(lat__ck_ctx *ck, const lat_check_report *r, int site, in
     memset(&k, 0, sizeof k);
     bool oom = false;
     k.r = *r;
+    k.r.kind = lat__ck_finding_kind(code);
+    k.code = code;
     k.site = site;
     k.other_site = other_site;
     k.kernel = dup_or_empty(r->kernel, &oom);
@@ -347,7 +384,7 @@ bool lat__ck_report_add(lat__ck_ctx *ck, const lat_check_report *r, int site, in
     k.r.access.expr = k.expr;
     k.r.other.file = k.ofile;
     k.r.other.expr = k.oexpr;
-    k.r.check = lat__ck_kind_check(r->kind);
+    k.r.check = lat__ck_kind_check(k.r.kind);
     k.r.count = r->count ? r->count : 1;
     k.r.message = "";
     ck->reports[ck->nreports++] = k;

@@ -5,7 +5,7 @@
 #include "ck.h"
 
 #include "backend.h"
-#include "emu/sched.h"
+#include "emu/exec/exec.h"
 #include "error.h"
 
 #include <inttypes.h>
@@ -324,12 +324,11 @@ lat_status lat_check_leaks(lat_context *ctx)
     if (t) {
         lat_check_report r;
         memset(&r, 0, sizeof r);
-        r.kind = LAT_CHECK_LEAK;
         r.kernel = "";
         r.access.file = r.access.expr = r.other.file = r.other.expr = "";
         r.count = n;
         r.message = t;
-        lat__ck_report_add(ck, &r, -4, -4);
+        lat__ck_report_add(ck, LAT__CK_LEAK, &r, -1, -1);
         lat__ck_reports_finish(ck);
         /* The count is the number of allocations, not of findings: said in the text. */
         if (ck->nreports) {

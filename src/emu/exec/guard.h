@@ -29,7 +29,7 @@ enum { LAT_EMU_GUARD_RT = 7 };
 /* The default deadline of a launch, in ms (LATTICE_EMU_TIMEOUT says it in seconds). */
 #define LAT_EMU_TIMEOUT_DEFAULT_MS 60000
 
-/* One per OS thread that runs blocks, kept in the thread's cache (sched.c). */
+/* One per OS thread that runs blocks, kept in the thread's cache (grid.c). */
 typedef struct lat__emu_gslot {
     pthread_t thread;
     struct lat__emu_gslot *prev, *next; /* the watchdog's list, under its lock */
@@ -83,16 +83,5 @@ void lat__emu_guard_fail_timeout(struct lat__emu_worker *w);
  * held): leaves through the trap when the launch is past its deadline. For runtime
  * functions a spin may spend most of its time in (printf). */
 void lat__emu_guard_safe_point(struct lat__emu_worker *w);
-
-/* Another executor running kernel code on the calling thread (the checks' one, which
- * runs a launch on the host thread) catches faults in it: while a catcher is set and
- * armed, a fault of the thread fills `what` with its description and siglongjmps to
- * `jump` (the signal unblocked again). Set with the thread's catcher, NULL to clear. */
-typedef struct lat__emu_catcher {
-    sigjmp_buf jump;
-    volatile sig_atomic_t armed;
-    char what[300];
-} lat__emu_catcher;
-void lat__emu_guard_set_catcher(lat__emu_catcher *c);
 
 #endif

@@ -107,12 +107,8 @@ bool lat__emu_stacks_reserve(lat__emu_stacks *s, int n)
         munmap(map, bytes);
         return false;
     }
-    s->map = map;
-    s->map_size = bytes;
-    s->size = size;
-    s->stride = stride;
-    s->count = n;
-    s->valgrind_ids = ids;
+    *s = (lat__emu_stacks){.map = map, .map_size = bytes, .size = size, .stride = stride,
+                           .count = n, .valgrind_ids = ids};
     for (int i = 0; i < n; i++) {
         char *lo = lat__emu_stack_lo(s, i);
         ids[i] = STACK_REGISTER(lo, lo + size);
@@ -131,7 +127,11 @@ void lat__emu_stacks_free(lat__emu_stacks *s)
         for (int i = 0; i < s->count; i++)
             STACK_DEREGISTER(s->valgrind_ids[i]);
     free(s->valgrind_ids);
-    if (s->map)
+    if (s->map) {
+        /* Fibers that never returned leave their frames' poison behind; the next mapping
+         * of these addresses (a shadow, a buffer) must not inherit it. */
+        lat__emu_fiber_unpoison(s->map, s->map_size);
         munmap(s->map, s->map_size);
+    }
     memset(s, 0, sizeof *s);
 }

@@ -12,9 +12,66 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define LAT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LAT_ASAN 1
+#endif
+#endif
+#ifdef LAT_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+enum { LAT_EMU_ASAN = 1 };
+#else
+enum { LAT_EMU_ASAN = 0 };
+#endif
+
 /* Saves the current context, storing its stack pointer in *save, and resumes the one
  * whose stack pointer is `to` (from an earlier switch or lat__emu_fiber_init). */
 void lat__emu_fiber_switch(void **save, void *to);
+
+/* Switches from the context whose stack pointer goes to *save to `to`, whose stack is
+ * [lo, lo + size), telling ASan (fake: the leaving context's fake-stack slot, NULL when
+ * that context is finished). Inline: it is most of a barrier's cost. */
+static inline void lat__emu_fiber_go(void **save, void **fake, void *to, const void *lo,
+                                     size_t size)
+{
+#ifdef LAT_ASAN
+    __sanitizer_start_switch_fiber(fake, lo, size);
+#else
+    (void)fake;
+    (void)lo;
+    (void)size;
+#endif
+    lat__emu_fiber_switch(save, to);
+#ifdef LAT_ASAN
+    __sanitizer_finish_switch_fiber(fake ? *fake : NULL, NULL, NULL);
+#endif
+}
+
+/* A fiber's first moment: ASan learns the switch is done, and *lo and *size the stack it
+ * left (unchanged without ASan). */
+static inline void lat__emu_fiber_started(const void **lo, size_t *size)
+{
+#ifdef LAT_ASAN
+    __sanitizer_finish_switch_fiber(NULL, lo, size);
+#else
+    (void)lo;
+    (void)size;
+#endif
+}
+
+/* Forgets ASan's poison of [lo, lo + size): frames of a fiber that never returned. */
+static inline void lat__emu_fiber_unpoison(const void *lo, size_t size)
+{
+#ifdef LAT_ASAN
+    __asan_unpoison_memory_region(lo, size);
+#else
+    (void)lo;
+    (void)size;
+#endif
+}
 
 /* Prepares a stack whose usable memory ends at top (exclusive) so that switching to the
  * returned stack pointer calls fn(arg). fn must never return. */

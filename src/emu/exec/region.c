@@ -1,13 +1,15 @@
 /*
- * What region-loop kernels call (translate/region.c): the results of warp operations
+ * What region-loop kernels call (passes/region_gen.c): the results of warp operations
  * from the values every lane stored, the block votes of __syncthreads_count/and/or, and
  * the check that a barrier inside a branch or loop is reached by every thread that has
  * not exited. __lat_sk[i] is thread i's state: 0 active, EXITED after return, anything
- * else inactive in an enclosing branch or loop.
+ * else inactive in an enclosing branch or loop. A checked module's loops also tell of
+ * each barrier (its observer sees it complete) and take their threads in the
+ * schedule's order (turns.c).
  */
 #include "worker.h"
 
-#include "warp.h"
+#include "emu/warp.h"
 
 #include <stdio.h>
 
@@ -89,4 +91,23 @@ void lat__emu_converged(lat__emu_thread *t, const int *sk, unsigned n, const cha
                   file, line, in % bx, in / bx % by, in / bx / by, out % bx, out / bx % by,
                   out / bx / by);
     siglongjmp(w->trap, 1);
+}
+
+void lat__exec_rbarrier(lat__emu_thread *t, const int *sk, const char *file, int line)
+{
+    lat__exec_block *b = ((lat__emu_worker *)t->rt)->fb;
+    if (b->hooks->barrier) {
+        b->rbar = true;
+        b->rsk = sk;
+        b->rfile = file;
+        b->rline = line;
+        b->hooks->barrier(b->obs, b);
+        b->rbar = false;
+    }
+    lat__exec_turns_reorder(b);
+}
+
+const unsigned *lat__exec_rorder(lat__emu_thread *t)
+{
+    return ((lat__emu_worker *)t->rt)->fb->rorder;
 }

@@ -1,9 +1,10 @@
 /*
- * The emulator's scheduler: the blocks of a grid are shared out among OpenMP threads,
- * each with a thread context of its own. Within a block, the generated entry loops over
- * the threads in compiled code (abi.h), so a launch costs one indirect call per block;
- * fiber kernels run their threads on fibers (block.c). Blocks are numbered linearly in
- * 64 bits: a grid may hold (2^31-1) x 65535 x 65535.
+ * A grid's blocks (exec.h): shared out among OpenMP threads, each with a thread context
+ * of its own; within a block, the generated entry loops over the threads in compiled code
+ * (abi.h), so a launch costs one indirect call per block, and fiber kernels run their
+ * threads on fibers (block.c). An observed launch runs its blocks one after another on
+ * the calling thread, in its schedule's order (turns.c), every block on fibers. Blocks
+ * are numbered linearly in 64 bits: a grid may hold (2^31-1) x 65535 x 65535.
  *
  * Each OS thread keeps the memory it needs for blocks (shared memory, fiber stacks,
  * scratch for region loops) from one launch to the next, and its slot for the guard
@@ -29,7 +30,7 @@ static const size_t SCRATCH_BYTES = (size_t)256 << 20;
 
 typedef struct cache {
     char *shared;
-    struct lat__emu_fblock *fb;
+    lat__exec_block *fb;
     char *scratch;
     lat__emu_gslot slot;
     bool guarded; /* slot registered */
@@ -47,7 +48,7 @@ static void cache_free(void *p)
     if (c->guarded)
         lat__emu_guard_thread_fini(&c->slot);
     free(c->shared);
-    lat__emu_fblock_free(c->fb);
+    lat__exec_block_free(c->fb);
     if (c->scratch)
         munmap(c->scratch, SCRATCH_BYTES);
     free(c);
@@ -119,7 +120,7 @@ _Noreturn void lat__emu_trap(lat__emu_thread *t, const char *expr, const char *f
                   t->block_idx.y, t->block_idx.z, t->thread_idx.x, t->thread_idx.y,
                   t->thread_idx.z, what);
     if (w->on_fiber)
-        lat__emu_fiber_abandon(w);
+        lat__exec_abandon(w);
     siglongjmp(w->trap, 1);
 }
 
@@ -166,8 +167,8 @@ static void run_block(lat__emu_worker *w, const lat__emu_kernel *k, lat__emu_thr
     w->scratch_used = 0;
     w->cur = t;
     w->in_block = true;
-    if (k->mode == LAT_EMU_MODE_FIBER)
-        lat__emu_run_fibers(w, k, t, params);
+    if (k->mode == LAT_EMU_MODE_FIBER || w->launch->hooks)
+        lat__exec_run_fibers(w, k, t, params);
     else
         k->entry(t, params);
     w->in_block = false;
@@ -185,10 +186,12 @@ static void set_block(lat__emu_thread *t, uint64_t b)
 /* Sets up a worker on the calling thread, whose cache is c; false when out of memory
  * (recorded). */
 static bool worker_begin(lat__emu_worker *w, lat__emu_launch *st, lat__emu_thread *t,
-                         const lat__emu_kernel *k, cache *c)
+                         const lat__exec_grid *g, cache *c)
 {
+    const lat__emu_kernel *k = g->kernel;
     memset(w, 0, sizeof *w);
     w->launch = st;
+    w->obs = st->obs;
     t->rt = w;
     if (!c) {
         lat__emu_fail(w, LAT_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory", k->name);
@@ -201,6 +204,10 @@ static bool worker_begin(lat__emu_worker *w, lat__emu_launch *st, lat__emu_threa
     w->scratch_size = c->scratch ? SCRATCH_BYTES : 0;
     t->shared = c->shared;
     t->dshared = c->shared + ((k->shared_bytes + 15) & ~(size_t)15);
+    if (g->shared) { /* the observer's */
+        t->shared = g->shared;
+        t->dshared = g->dshared;
+    }
     tls_worker = w;
     return true;
 }
@@ -222,25 +229,30 @@ static bool printf_ordered(void)
     return v && strcmp(v, "ordered") == 0;
 }
 
-lat_status lat__emu_run(const lat__emu_kernel *k, const lat__launch *launch, void **params,
-                        uint64_t timeout_ms, char *msg, size_t msg_size)
+lat_status lat__exec_run(const lat__exec_grid *g)
 {
+    const lat__emu_kernel *k = g->kernel;
+    const lat__launch *launch = g->launch;
+    void **params = g->params;
     lat__emu_launch st;
     memset(&st, 0, sizeof st);
     st.kernel = k;
-    st.timeout_ms = timeout_ms;
+    st.timeout_ms = g->timeout_ms;
+    st.hooks = g->hooks;
+    st.obs = g->obs;
+    st.schedule = &g->schedule;
     cache *hc = get_cache(); /* the host's slot holds the deadline */
-    if (hc && timeout_ms) {
+    if (hc && g->timeout_ms) {
         st.host = &hc->slot;
-        st.gen = lat__emu_guard_begin(st.host, timeout_ms);
+        st.gen = lat__emu_guard_begin(st.host, g->timeout_ms);
         if (!st.gen) {
-            snprintf(msg, msg_size, "kernel '%s': cannot start the emulator's watchdog thread "
-                     "(LATTICE_EMU_TIMEOUT=0 runs without it)", k->name);
+            snprintf(g->msg, g->msg_size, "kernel '%s': cannot start the emulator's watchdog "
+                     "thread (LATTICE_EMU_TIMEOUT=0 runs without it)", k->name);
             return LAT_ERROR_OUT_OF_MEMORY;
         }
     }
-    st.msg = msg;
-    st.msg_size = msg_size;
+    st.msg = g->msg;
+    st.msg_size = g->msg_size;
     st.status = LAT_OK;
     st.ordered = printf_ordered();
     atomic_init(&st.trapped, 0);
@@ -252,18 +264,18 @@ lat_status lat__emu_run(const lat__emu_kernel *k, const lat__launch *launch, voi
     base.block_dim = (lat__emu_u3){launch->block[0], launch->block[1], launch->block[2]};
     base.grid_dim = (lat__emu_u3){launch->grid[0], launch->grid[1], launch->grid[2]};
     base.nthreads = launch->block[0] * launch->block[1] * launch->block[2];
-    base.shoff = k->shoff;
+    base.shoff = g->shoff ? g->shoff : k->shoff;
     uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
 
     int nthreads = omp_get_max_threads();
-    if (nblocks == 1 || nthreads == 1) {
-        /* Not worth waking a team for. */
+    if (nblocks == 1 || nthreads == 1 || st.hooks) {
+        /* Not worth waking a team for; an observed launch's blocks in its order. */
         lat__emu_worker w;
         lat__emu_thread t = base;
         cache *c = hc;
-        if (worker_begin(&w, &st, &t, k, c))
+        if (worker_begin(&w, &st, &t, g, c) && (!st.hooks || lat__exec_schedule_begin(&w, nblocks)))
             for (uint64_t b = 0; b < nblocks && !atomic_load(&st.trapped); b++) {
-                set_block(&t, b);
+                set_block(&t, st.hooks ? lat__exec_block_at(w.fb, b) : b);
                 run_block(&w, k, &t, params);
             }
         worker_end(&w, c);
@@ -277,7 +289,7 @@ lat_status lat__emu_run(const lat__emu_kernel *k, const lat__launch *launch, voi
             lat__emu_worker w;
             lat__emu_thread t = base;
             cache *c = get_cache();
-            bool ok = worker_begin(&w, &st, &t, k, c);
+            bool ok = worker_begin(&w, &st, &t, g, c);
 #pragma omp for schedule(dynamic, ichunk)
             for (uint64_t b = 0; b < nblocks; b++) {
                 if (!ok || atomic_load_explicit(&st.trapped, memory_order_relaxed))

@@ -1,5 +1,6 @@
 /*
- * Faults and hangs in unchecked kernels (guard.h).
+ * Faults and hangs in kernels (guard.h), checked or not; an observed launch has no deadline
+ * here (its schedule has its own watchdog, turns.c).
  *
  * Faults: one handler for SIGSEGV, SIGBUS and SIGFPE, installed at the first launch. A
  * fault is the kernel's when the faulting thread is a worker inside a block (the
@@ -81,30 +82,29 @@ bool lat__emu_guard_parse_timeout(const char *text, uint64_t *ms)
 
 /* ---- the interrupted context ---------------------------------------------------------------- */
 
-static uintptr_t pc_of(const void *ucv)
+/* The interrupted context's program counter (pc) or stack pointer (0: not known here). */
+static uintptr_t reg_of(const void *ucv, bool pc)
 {
     const ucontext_t *uc = ucv;
 #if defined(__x86_64__)
-    return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    return (uintptr_t)uc->uc_mcontext.gregs[pc ? REG_RIP : REG_RSP];
 #elif defined(__aarch64__)
-    return (uintptr_t)uc->uc_mcontext.pc;
+    return pc ? (uintptr_t)uc->uc_mcontext.pc : (uintptr_t)uc->uc_mcontext.sp;
 #else
     (void)uc;
+    (void)pc;
     return 0;
 #endif
 }
 
-static uintptr_t sp_of(const void *ucv)
+static uintptr_t pc_of(const void *uc)
 {
-    const ucontext_t *uc = ucv;
-#if defined(__x86_64__)
-    return (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
-#elif defined(__aarch64__)
-    return (uintptr_t)uc->uc_mcontext.sp;
-#else
-    (void)uc;
-    return 0;
-#endif
+    return reg_of(uc, true);
+}
+
+static uintptr_t sp_of(const void *uc)
+{
+    return reg_of(uc, false);
 }
 
 /* Whether pc is in the code TinyCC compiled for the kernel's module. */
@@ -130,7 +130,7 @@ _Noreturn static void leave(lat__emu_worker *w, int sig)
 {
     unblock(sig);
     if (w->on_fiber)
-        lat__emu_fiber_abandon(w); /* back on the worker's stack, which jumps to the trap */
+        lat__exec_abandon(w); /* back on the worker's stack, which jumps to the trap */
     siglongjmp(w->trap, 1);
 }
 
@@ -160,7 +160,7 @@ void lat__emu_guard_safe_point(lat__emu_worker *w)
     w->in_block = false;
     lat__emu_guard_fail_timeout(w);
     if (w->on_fiber)
-        lat__emu_fiber_abandon(w);
+        lat__exec_abandon(w);
     siglongjmp(w->trap, 1);
 }
 
@@ -204,8 +204,8 @@ static void chain(int sig, siginfo_t *info, void *uc)
 
 /* ---- the handler -------------------------------------------------------------------------------- */
 
-/* w: the worker whose block faulted, or NULL for a checked launch (which runs on the
- * host's thread, and whose memcheck advice would be beside the point). */
+/* w: the worker whose block faulted. An observed launch's (the checks') gets no advice
+ * to turn memcheck on. */
 static void describe_fault(const lat__emu_worker *w, int sig, const siginfo_t *info,
                            uintptr_t sp, char *what, size_t size)
 {
@@ -219,18 +219,17 @@ static void describe_fault(const lat__emu_worker *w, int sig, const siginfo_t *i
         return;
     }
     /* A fiber's guard page, or just below the thread's stack pointer: the stack. */
-    if ((w && lat__emu_fiber_guard_hit(w, info->si_addr)) ||
+    if (lat__exec_guard_hit(w, info->si_addr) ||
         (sp && addr + 4096 >= sp && addr < sp + (64u << 10))) {
-        char stacks[64] = "";
-        if (w)
-            snprintf(stacks, sizeof stacks, " a fiber kernel's threads have %d KiB stacks",
-                     LAT_EMU_FIBER_STACK / 1024);
+        char stacks[64];
+        snprintf(stacks, sizeof stacks, " a fiber kernel's threads have %d KiB stacks",
+                 LAT_EMU_FIBER_STACK / 1024);
         snprintf(what, size, "stack overflow at address 0x%lx (a deep or endless recursion, "
                              "or large local arrays?%s)", addr, stacks);
         return;
     }
     snprintf(what, size, "%s at address 0x%lx%s", sig == SIGBUS ? "bus error"
-             : "segmentation fault", addr, w ? " (a wild or out-of-bounds access; "
+             : "segmentation fault", addr, !w->obs ? " (a wild or out-of-bounds access; "
              "LATTICE_CHECK=memcheck names the line and the element)" : "");
 }
 
@@ -269,29 +268,10 @@ static bool timeout_signal(lat__emu_worker *w, int sig, const siginfo_t *info, v
     leave(w, sig);
 }
 
-static _Thread_local lat__emu_catcher *tls_catcher;
-
-void lat__emu_guard_set_catcher(lat__emu_catcher *c)
-{
-    tls_catcher = c;
-}
-
-/* A fault in code another executor runs on this thread (the checks'): back to it. */
-_Noreturn static void caught(lat__emu_catcher *c, int sig, const siginfo_t *info, void *uc)
-{
-    c->armed = 0;
-    describe_fault(NULL, sig, info, sp_of(uc), c->what, sizeof c->what);
-    unblock(sig);
-    siglongjmp(c->jump, 1);
-}
-
 static void on_signal(int sig, siginfo_t *info, void *uc)
 {
     int saved = errno;
     lat__emu_worker *w = lat__emu_current_worker();
-    lat__emu_catcher *c = tls_catcher;
-    if (c && c->armed && sig != watch_signal() && info->si_code > 0)
-        caught(c, sig, info, uc);
     if (sig == watch_signal()) {
         if (!timeout_signal(w, sig, info, uc))
             chain(sig, info, uc);

@@ -1,0 +1,197 @@
+/*
+ * What the executor keeps per launch and per OpenMP worker while a grid runs (grid.c),
+ * shared with the code kernels call back into (traps, printf, the fiber engine of a block,
+ * region loops' scratch memory) and with observers, which reach their own state and the
+ * block's through a thread context's rt: always the worker.
+ */
+#ifndef LAT_EMU_WORKER_H
+#define LAT_EMU_WORKER_H
+
+#include "exec.h"
+#include "fiber.h"
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A printf line kept for ordered output (LATTICE_EMU_PRINTF=ordered). */
+typedef struct lat__emu_line {
+    uint64_t block, thread, seq;
+    char *text;
+    size_t len;
+} lat__emu_line;
+
+struct lat__emu_gslot;
+
+/* One launch, shared by its OpenMP threads. */
+typedef struct lat__emu_launch {
+    const lat__emu_kernel *kernel;
+    /* Its deadline (guard.h): the host thread's slot, the launch's generation there (0:
+     * no deadline) and the timeout. */
+    struct lat__emu_gslot *host;
+    uint64_t gen;
+    uint64_t timeout_ms;
+    atomic_int trapped; /* set once, by the first trap */
+    lat_status status;  /* what the first trap makes the launch return */
+    char *msg;
+    size_t msg_size;
+    /* ordered printf */
+    bool ordered;
+    pthread_mutex_t lines_lock; /* initialised only when ordered */
+    lat__emu_line *lines;
+    size_t nlines, lines_cap;
+    bool lines_oom;
+    /* An observed launch: its observer, its schedule, and the order of its blocks
+     * ((step * perm_a + perm_b) mod nblocks when random). */
+    const lat__exec_hooks *hooks;
+    void *obs;
+    const lat__exec_schedule *schedule;
+    uint64_t nblocks, perm_a, perm_b;
+} lat__emu_launch;
+
+/* One OpenMP thread's state for the launch, reached by kernel code through its thread
+ * context's rt field. The memory (shared memory, fiber stacks, scratch) lives in the
+ * OS thread's cache, reused by every launch the thread works on. */
+typedef struct lat__emu_worker {
+    sigjmp_buf trap;
+    lat__emu_launch *launch;
+    lat__emu_thread *cur;        /* the thread running now (plain and region loops: the
+                                    block's context, whose thread_idx the loop moves) */
+    lat__exec_block *fb;         /* fiber kernels: the block's fibers (kept for reuse) */
+    int on_fiber;                /* a fiber of the block is running (LAT__EXEC_ON_*) */
+    void *obs;                   /* the launch's observer (NULL: none) */
+    /* Kernel code of the launch may be running: a fault or the watchdog's signal on this
+     * thread is the kernel's (guard.c). Read by the signal handler, hence volatile. */
+    volatile bool in_block;
+    /* Inside a C library call that holds a lock (runtime.c): a fault there is not left
+     * through the trap. */
+    volatile int in_libc;
+    uint64_t seq;                /* printf lines so far, for ordering */
+    /* Region loops' per-block scratch (replicated locals, masks): a bump allocator. */
+    char *scratch;
+    size_t scratch_size, scratch_used;
+} lat__emu_worker;
+
+/* The worker of the calling OS thread while it runs blocks, else NULL. */
+lat__emu_worker *lat__emu_current_worker(void);
+
+/* ---- block.c: a block on fibers ---------------------------------------------------------- */
+
+/* Which fiber of its block a worker runs: none (the host's stack), a thread's, or an
+ * observed region-loop kernel's one (where no barrier or warp operation may come). */
+enum { LAT__EXEC_ON_HOST = 0, LAT__EXEC_ON_THREAD = 1, LAT__EXEC_ON_REGION = 2 };
+
+/* Loop turns a checked module's code counts between calls of __lat_ck_tick. */
+enum { LAT__EXEC_TICKS = 64 };
+
+/* The worker's block, made on first use (NULL: out of memory). */
+lat__exec_block *lat__exec_block_of(lat__emu_worker *w);
+/* Runs the block `t` describes on fibers (for an observed region-loop kernel, its loops
+ * on one); returns normally, or siglongjmps to w->trap after a trap or a block that can
+ * never finish (the failure recorded). */
+void lat__exec_run_fibers(lat__emu_worker *w, const lat__emu_kernel *k,
+                          const lat__emu_thread *t, void **params);
+void lat__exec_block_free(lat__exec_block *b);
+/* Whether addr is in the guard page of one of the worker's fiber stacks (an overflow). */
+bool lat__exec_guard_hit(const lat__emu_worker *w, const void *addr);
+
+/* Inside the engine (block.c, turns.c): the fiber running, switching to fiber i or back
+ * to the host, a barrier's release, the warp's operations that can complete, and the
+ * end of a block that can never finish. */
+
+/* The index of the fiber running (its worker's cur is its thread context). */
+static inline int lat__exec_running(const lat__exec_block *b)
+{
+    const char *t = (const char *)b->w->cur;
+    return (int)((const lat__exec_fiber *)(const void *)(t - offsetof(lat__exec_fiber, t)) - b->f);
+}
+
+/* Switches from the context saved in *save (fake: its ASan slot, NULL when finished) to
+ * fiber i, or to the host. */
+static inline void lat__exec_go_fiber(lat__exec_block *b, void **save, void **fake, int i)
+{
+    lat__exec_fiber *f = &b->f[i];
+    b->w->cur = &f->t;
+    lat__emu_fiber_go(save, fake, f->sp, lat__emu_stack_lo(&b->stacks, i), b->stacks.size);
+}
+
+static inline void lat__exec_go_host(lat__exec_block *b, void **save, void **fake)
+{
+    lat__emu_fiber_go(save, fake, b->host_sp, b->host_lo, b->host_size);
+}
+
+void lat__exec_release_barrier(lat__exec_block *b);
+void lat__exec_warp_progress(lat__exec_block *b, int w);
+/* Records why the block can never finish: the observer's stall hook, then the launch's
+ * failure with `what`; b->failed. The caller leaves the block. */
+void lat__exec_stalled(lat__exec_block *b, lat__exec_stall_kind kind, const lat__exec_fiber *at,
+                       char *what, size_t size);
+/* The same for a block whose threads all wait for each other, naming them. */
+void lat__exec_deadlock(lat__exec_block *b);
+
+/* What kernel code calls on fibers: __syncthreads (kind 0) and its _count (1), _and (2)
+ * and _or (3) forms; a warp operation (warp.h); __match_all_sync; __activemask. The
+ * _observed forms are the same for observed launches, all of whose kernels are a checked
+ * module's: its __lat_ck_bar and friends are bound to them. */
+int lat__exec_barrier(lat__emu_thread *t, int kind, int pred, const char *file, int line);
+uint64_t lat__exec_warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val, int arg,
+                        int width, const char *file, int line);
+int lat__exec_match_all(lat__emu_thread *t, unsigned mask, uint64_t val, int *pred,
+                        const char *file, int line);
+unsigned lat__exec_activemask(lat__emu_thread *t);
+int lat__exec_barrier_observed(lat__emu_thread *t, int kind, int pred, const char *file,
+                               int line);
+uint64_t lat__exec_warp_observed(lat__emu_thread *t, int op, unsigned mask, uint64_t val,
+                                 int arg, int width, const char *file, int line);
+int lat__exec_match_all_observed(lat__emu_thread *t, unsigned mask, uint64_t val, int *pred,
+                                 const char *file, int line);
+unsigned lat__exec_activemask_observed(lat__emu_thread *t);
+
+/* ---- turns.c: an observed block's schedule --------------------------------------------------- */
+
+/* Prepares the turns of an observed block whose fibers are set up (its threads' order);
+ * false when out of memory. */
+bool lat__exec_turns_begin(lat__exec_block *b, const lat__emu_thread *t);
+/* Runs the observed fiber block b set up: rounds of turns until every thread has exited
+ * or the block can never finish (b->failed). */
+void lat__exec_turns_run(lat__exec_block *b);
+/* Runs an observed region-loop block: its loops on fiber 0. */
+void lat__exec_turns_run_region(lat__exec_block *b);
+/* Hands the turn on from a thread that waits, exited (save NULL, fake NULL), or gives way. */
+void lat__exec_handoff(lat__exec_block *b, void **save, void **fake);
+/* A new order of the threads (after a barrier on a random schedule). */
+void lat__exec_turns_reorder(lat__exec_block *b);
+/* Starts an observed launch of nblocks blocks on w: seeds its schedule, draws the order of
+ * its blocks, sets its deadline. false when out of memory (recorded). */
+bool lat__exec_schedule_begin(lat__emu_worker *w, uint64_t nblocks);
+/* What a checked module's loops call every few turns (__lat_ck_tick). */
+void lat__exec_tick(lat__emu_thread *t);
+
+/* ---- region.c: what region-loop kernels call --------------------------------------- */
+uint64_t lat__emu_rvote(const uint64_t *v, const int *sk, unsigned i, int op, unsigned mask);
+unsigned lat__emu_rmatch_all(const uint64_t *v, const int *sk, unsigned i, unsigned mask,
+                             int *pred);
+/* Lane i's result of warp operation op (warp.h), from the 64-bit values every active
+ * lane of its warp stored in v: the lanes taking part are the active ones in mask (and i);
+ * arg and width are lane i's own; pred receives __match_all_sync's predicate. */
+uint64_t lat__emu_rwarp(const uint64_t *v, const int *sk, unsigned i, int op, unsigned mask,
+                        int arg, int width, int *pred);
+int lat__emu_bvote(const uint64_t *v, const int *sk, unsigned n, int kind);
+void lat__emu_converged(lat__emu_thread *t, const int *sk, unsigned n, const char *file,
+                        int line);
+/* A checked module's region loops: a barrier (sk NULL: no thread can return early), and
+ * the threads' order, (linear index, x, y, z) per thread. */
+void lat__exec_rbarrier(lat__emu_thread *t, const int *sk, const char *file, int line);
+const unsigned *lat__exec_rorder(lat__emu_thread *t);
+
+/* ---- grid.c: region loops' per-block memory ----------------------------------------- */
+void *lat__emu_scratch(lat__emu_thread *t, unsigned long bytes);
+
+/* ---- printf.c ------------------------------------------------------------------------- */
+int lat__emu_printf(const char *fmt, ...);
+/* Writes an ordered launch's lines (LATTICE_EMU_PRINTF=ordered). */
+void lat__emu_flush_lines(lat__emu_launch *l);
+
+#endif
