@@ -237,11 +237,18 @@ void pp_define(pp *p, const lat__tok *dir, const lat__tok *t, size_t n)
     if (nb > UINT32_MAX)
         nb = UINT32_MAX;
     lat__tok *body = lat__arena_alloc(&p->u->arena, (nb ? nb : 1) * sizeof *body);
+    size_t kept = 0;
     for (size_t k = 0; k < nb; k++) {
-        body[k] = t[i + k];
-        body[k].hide = NULL;
-        body[k].flags &= (uint16_t)~(LAT_TF_BOL | LAT_TF_NOEXPAND);
+        /* `a ## ## b` is `a ## b`, as gcc reads it (C leaves it undefined). */
+        if (kept && lat__tok_is_punct(&t[i + k], LAT_P_HASHHASH) &&
+            lat__tok_is_punct(&body[kept - 1], LAT_P_HASHHASH))
+            continue;
+        body[kept] = t[i + k];
+        body[kept].hide = NULL;
+        body[kept].flags &= (uint16_t)~(LAT_TF_BOL | LAT_TF_NOEXPAND);
+        kept++;
     }
+    nb = kept;
     if (nb)
         body[0].flags &= (uint16_t)~LAT_TF_SPACE;
     m->body = body;

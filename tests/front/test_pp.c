@@ -316,6 +316,8 @@ TEST(pasting_makes_one_token_and_rescans_it)
     ASSERT_PP("#define cat(a, b) a ## b\ncat(, y) cat(x, ) cat(,)", "y x");
     /* The operands are the arguments' first and last tokens. */
     ASSERT_PP("#define cat(a, b) a ## b\ncat(1 2, 3 4)", "1 23 4");
+    /* `a ## ## b` is one paste, as gcc reads it. */
+    ASSERT_PP("#define cat2(a, b) a ## ## b\ncat2(x, y)", "xy");
     /* A result that names the macro being expanded is not expanded again. */
     ASSERT_PP("#define cat(a, b) a ## b\n#define catself cat(cat, self)\ncatself", "catself");
 }
