@@ -865,8 +865,14 @@ TEST(includes_of_what_is_not_a_regular_file_fail_without_hanging)
     const char *d = make_dir();
     ASSERT_EQ(mkfifo(path_in(d, "fifo.h"), 0600), 0);
     ASSERT_EQ(mkdir(path_in(d, "dir.h"), 0700), 0);
+    /* Larger than the 64 MiB cap: sparse, so that making it costs nothing. */
+    FILE *big = fopen(path_in(d, "big.h"), "w");
+    ASSERT_NOT_NULL(big);
+    ASSERT_EQ(ftruncate(fileno(big), (off_t)65 << 20), 0);
+    fclose(big);
     write_file(d, "main.cu", "#include \"fifo.h\"\n#include \"dir.h\"\n#include \"/dev/zero\"\n"
-                             "#include \"/dev/null\"\n#include \"/\"\nok\n");
+                             "#include \"/dev/null\"\n#include \"/\"\n#include \"big.h\"\n"
+                             "#include \"/dev/stdin\"\nok\n");
     lat__unit *u = run_file(d, "main.cu", NULL);
     const char *m = msgs();
     ASSERT_CONTAINS(m, "main.cu:1:10: error: cannot read the header '");
@@ -875,6 +881,10 @@ TEST(includes_of_what_is_not_a_regular_file_fail_without_hanging)
     ASSERT_CONTAINS(m, "main.cu:3:10: error: cannot read the header '/dev/zero': it is not a regular file");
     ASSERT_CONTAINS(m, "main.cu:4:10: error: cannot read the header '/dev/null'");
     ASSERT_CONTAINS(m, "main.cu:5:10: error: cannot find the header '/'");
+    ASSERT_CONTAINS(m, "big.h': it is larger than 64 MiB");
+    struct stat in;
+    if (fstat(0, &in) == 0 && !S_ISREG(in.st_mode)) /* a terminal, a pipe or /dev/null */
+        ASSERT_CONTAINS(m, "main.cu:7:10: error: cannot read the header '/dev/stdin'");
     ASSERT_EQ(u->status, LAT_ERROR_FILE);
     ASSERT_STR_EQ(spelled(&u->toks), "ok");
     remove_dir(d);
