@@ -1,41 +1,7 @@
-/* #define and #undef, and the macros the preprocessor computes itself (pp_int.h). */
+/* #define and #undef (C11 6.10.3, 6.10.3.5): parameters, the body checked once, redefinitions. */
 #include "pp_int.h"
 
 #include <string.h>
-
-void pp_define_builtins(pp *p)
-{
-    static const struct {
-        const char *name;
-        pp_builtin kind;
-    } builtins[] = {
-        {"__FILE__", PP_B_FILE},
-        {"__LINE__", PP_B_LINE},
-        {"__COUNTER__", PP_B_COUNTER},
-        {"__DATE__", PP_B_DATE},
-        {"__TIME__", PP_B_TIME},
-        {"__BASE_FILE__", PP_B_BASE_FILE},
-        {"__INCLUDE_LEVEL__", PP_B_INCLUDE_LEVEL},
-        {"__has_include", PP_B_HAS_INCLUDE},
-        {"__has_include_next", PP_B_HAS_INCLUDE_NEXT},
-        /* The emulator claims no compiler built-ins, attributes or features: code that
-         * asks takes its portable path. */
-        {"__has_builtin", PP_B_HAS_ZERO},
-        {"__has_attribute", PP_B_HAS_ZERO},
-        {"__has_cpp_attribute", PP_B_HAS_ZERO},
-        {"__has_c_attribute", PP_B_HAS_ZERO},
-        {"__has_declspec_attribute", PP_B_HAS_ZERO},
-        {"__has_feature", PP_B_HAS_ZERO},
-        {"__has_extension", PP_B_HAS_ZERO},
-    };
-    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
-        lat__atom *a = lat__atom_get(&p->u->atoms, builtins[i].name, strlen(builtins[i].name));
-        lat__macro *m = lat__arena_alloc(&p->u->arena, sizeof *m);
-        m->name = a;
-        m->builtin = (uint8_t)builtins[i].kind;
-        a->macro = m;
-    }
-}
 
 /* A macro's name: an identifier other than `defined`. */
 static lat__atom *macro_name(pp *p, const lat__tok *t, size_t n, lat__loc at, const char *dir)

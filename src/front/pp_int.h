@@ -2,7 +2,8 @@
  * The preprocessor's insides, shared by its files:
  *   pp.c         the driver: the input stack (files, macro expansions), directives'
  *                dispatch and skipped groups, the output;
- *   pp_define.c  #define and #undef, built-in macros;
+ *   pp_define.c  #define and #undef;
+ *   pp_builtin.c __FILE__ and the other built-in macros, `defined`, __has_include, _Pragma;
  *   pp_expand.c  macro expansion (Prosser's algorithm), # and ##, _Pragma;
  *   pp_hideset.c hide sets;
  *   pp_expr.c    #if expressions;
@@ -220,8 +221,19 @@ bool pp_pragma(pp *p, pp_ctx *file, const lat__tok *t, size_t n, lat__loc loc, l
 /* A file ended: unterminated conditionals, the include guard, popping it. */
 void pp_end_file(pp *p, pp_ctx *c);
 
-/* pp_define.c */
+/* pp_builtin.c */
+/* Binds the built-in macros' names (pp_builtin kinds) to their atoms. */
 void pp_define_builtins(pp *p);
+/* Replaces *t, a built-in macro's name, by its value (an error in place of __has_
+ * operators outside #if leaves the name). */
+void pp_builtin_value(pp *p, const lat__macro *m, lat__tok *t);
+/* `defined X` or `defined(X)` in an #if, `defined` read into *t: *t becomes 1 or 0. */
+void pp_defined(pp *p, lat__tok *t);
+/* _Pragma("...") (C11 6.10.9), `_Pragma` read into *t: true with *t the pragma's token,
+ * false when it makes none (an error, or a pragma obeyed such as once). */
+bool pp_pragma_operator(pp *p, lat__tok *t);
+
+/* pp_define.c */
 void pp_define(pp *p, const lat__tok *name_tok, const lat__tok *t, size_t n);
 void pp_undef(pp *p, const lat__tok *t, size_t n, lat__loc at);
 
