@@ -91,6 +91,8 @@ static const lat__tok placemarker = {.kind = PP_TK_PLACEMARKER};
 /* C11 6.10.3.3: scratch[at] ## scratch[at + 1] into one token at `at`. */
 static void paste(pp *p, size_t at, const lat__tok *name)
 {
+    if (at + 1 >= p->scratch.n)
+        return; /* the right operand was refused: a limit stopped everything */
     lat__tok *l = &p->scratch.items[at], *r = &p->scratch.items[at + 1];
     lat__tok result;
     if (r->kind == PP_TK_PLACEMARKER) {

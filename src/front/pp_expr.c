@@ -22,7 +22,7 @@ typedef struct ev {
     size_t i, n;
     lat__loc end; /* where a missing operand is reported */
     bool failed;  /* one error per expression */
-    int depth;    /* of unary operators and parentheses: the recursion is bounded */
+    int depth;    /* of unary operators and parentheses: bounds the recursion */
     bool warned_unsigned, warned_multichar; /* once per line: a macro may repeat them */
 } ev;
 
@@ -285,7 +285,7 @@ static val unary_ops(ev *e, bool live);
 
 static val unary(ev *e, bool live)
 {
-    if (e->depth >= 1000) {
+    if (e->depth >= PP_MAX_EXPR_DEPTH) {
         fail(e, peek(e), "the expression is nested too deeply%s", "");
         e->i = e->n;
         return mk(0, false);

@@ -19,7 +19,8 @@
 /* Limits that keep a hostile or broken program from taking all memory or stack. */
 enum {
     PP_MAX_INCLUDE_DEPTH = 64,
-    PP_MAX_ARG_DEPTH = 200,          /* macro calls nested in macro arguments */
+    PP_MAX_ARG_DEPTH = 100,          /* macro calls nested in macro arguments (~1 KB of stack each) */
+    PP_MAX_EXPR_DEPTH = 128,         /* parentheses and unary operators in #if (~0.6 KB each) */
     PP_MAX_CONTEXTS = 100000,        /* expansions in progress at once */
     PP_MAX_OUTPUT = 2 << 20,         /* tokens of the preprocessed program (~8 MB of C) */
     PP_MAX_SCRATCH = 1 << 20,        /* tokens of one call's arguments or replacement */
