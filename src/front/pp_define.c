@@ -45,6 +45,7 @@ static bool same_definition(const lat__macro *a, const lat__macro *b)
 static size_t parse_params(pp *p, lat__macro *m, const lat__tok *t, size_t n)
 {
     LAT_VEC(lat__atom *) params = {0};
+    LAT_VEC(const lat__tok *) where = {0}; /* each parameter's token */
     size_t i = 1;
     if (i < n && lat__tok_is_punct(&t[i], LAT_P_RPAREN))
         return i + 1;
@@ -57,6 +58,7 @@ static size_t parse_params(pp *p, lat__macro *m, const lat__tok *t, size_t n)
         if (lat__tok_is_punct(k, LAT_P_ELLIPSIS)) {
             m->variadic = true;
             LAT_PUSH(&p->u->arena, params, p->w[PP_W_VA_ARGS]);
+            LAT_PUSH(&p->u->arena, where, k);
             i++;
         } else if (k->kind == LAT_TK_IDENT) {
             if (k->atom == p->w[PP_W_VA_ARGS] || k->atom == p->w[PP_W_VA_OPT]) {
@@ -64,12 +66,8 @@ static size_t parse_params(pp *p, lat__macro *m, const lat__tok *t, size_t n)
                               k->atom->name);
                 return 0;
             }
-            for (size_t j = 0; j < params.n; j++)
-                if (params.items[j] == k->atom) {
-                    lat__error_at(p->u, k->loc, "duplicate macro parameter \"%s\"", k->atom->name);
-                    return 0;
-                }
             LAT_PUSH(&p->u->arena, params, k->atom);
+            LAT_PUSH(&p->u->arena, where, k);
             i++;
             if (i < n && lat__tok_is_punct(&t[i], LAT_P_ELLIPSIS)) {
                 m->variadic = true; /* GNU's named variadic parameter: `args...` */
@@ -80,7 +78,7 @@ static size_t parse_params(pp *p, lat__macro *m, const lat__tok *t, size_t n)
                           k->text);
             return 0;
         }
-        if (i < n && lat__tok_is_punct(&t[i], LAT_P_RPAREN) ) {
+        if (i < n && lat__tok_is_punct(&t[i], LAT_P_RPAREN)) {
             i++;
             break;
         }
@@ -96,18 +94,26 @@ static size_t parse_params(pp *p, lat__macro *m, const lat__tok *t, size_t n)
         lat__error_at(p->u, t[0].loc, "too many macro parameters");
         return 0;
     }
+    /* Duplicates, found by marking the names (their atoms' aux, cleared again). */
+    size_t dup = params.n;
+    for (size_t j = 0; j < params.n; j++) {
+        if (params.items[j]->aux && dup == params.n)
+            dup = j;
+        params.items[j]->aux = params.items[j];
+    }
+    for (size_t j = 0; j < params.n; j++)
+        params.items[j]->aux = NULL;
+    if (dup < params.n) {
+        lat__error_at(p->u, where.items[dup]->loc, "duplicate macro parameter \"%s\"",
+                      params.items[dup]->name);
+        return 0;
+    }
     m->params = params.items;
     m->nparams = (uint16_t)params.n;
     return i;
 }
 
-static int param_index(const lat__macro *m, const lat__atom *a)
-{
-    for (int i = 0; i < m->nparams; i++)
-        if (m->params[i] == a)
-            return i;
-    return PP_REF_NONE;
-}
+static bool mark_refs(pp *p, lat__macro *m, int16_t *ref);
 
 /* Marks parameters and __VA_OPT__ in the body and checks # and ## (C11 6.10.3.2-3);
  * false on an error (reported). */
@@ -125,6 +131,29 @@ static bool check_body(pp *p, lat__macro *m)
                       "'##' cannot appear at either end of a macro expansion");
         return false;
     }
+    /* Each parameter's index + 1 on its atom (aux), for the length of the loop. */
+    for (uint16_t i = 0; i < m->nparams; i++)
+        m->params[i]->aux = (void *)(uintptr_t)(i + 1u);
+    bool ok = mark_refs(p, m, ref);
+    for (uint16_t i = 0; i < m->nparams; i++)
+        m->params[i]->aux = NULL;
+    if (!ok)
+        return false;
+    if (!m->fn)
+        return true;
+    for (uint32_t i = 0; i < n; i++)
+        if (lat__tok_is_punct(&b[i], LAT_P_HASH) && (i + 1 >= n || ref[i + 1] == PP_REF_NONE)) {
+            lat__error_at(p->u, b[i].loc, "'#' is not followed by a macro parameter");
+            return false;
+        }
+    return true;
+}
+
+/* check_body's loop over the body, the parameters' indexes on their atoms. */
+static bool mark_refs(pp *p, lat__macro *m, int16_t *ref)
+{
+    const lat__tok *b = m->body;
+    uint32_t n = m->nbody;
     uint32_t vaopt_open = 0, vaopt_depth = 0; /* inside __VA_OPT__( ... ): its paren depth */
     for (uint32_t i = 0; i < n; i++) {
         const lat__tok *k = &b[i];
@@ -155,7 +184,7 @@ static bool check_body(pp *p, lat__macro *m)
                 lat__diag_at(p->u, k->loc, LAT_SEV_WARNING, LAT_OK,
                              "__VA_ARGS__ can only appear in the expansion of a variadic macro");
             if (ref)
-                ref[i] = (int16_t)param_index(m, k->atom);
+                ref[i] = (int16_t)((int)(uintptr_t)k->atom->aux - 1);
         } else if (vaopt_depth && lat__tok_is_punct(k, LAT_P_LPAREN)) {
             vaopt_depth++;
         } else if (vaopt_depth && lat__tok_is_punct(k, LAT_P_RPAREN)) {
@@ -169,13 +198,6 @@ static bool check_body(pp *p, lat__macro *m)
         lat__error_at(p->u, b[vaopt_open - 1].loc, "unterminated __VA_OPT__");
         return false;
     }
-    if (!m->fn)
-        return true;
-    for (uint32_t i = 0; i < n; i++)
-        if (lat__tok_is_punct(&b[i], LAT_P_HASH) && (i + 1 >= n || ref[i + 1] == PP_REF_NONE)) {
-            lat__error_at(p->u, b[i].loc, "'#' is not followed by a macro parameter");
-            return false;
-        }
     return true;
 }
 

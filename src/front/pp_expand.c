@@ -421,6 +421,13 @@ bool pp_expand_next(pp *p, lat__tok *t)
             pp_builtin_value(p, m, t);
             return true;
         }
+        if (pp_hs_size(t->hide) >= PP_MAX_HIDESET) {
+            lat__error_at(p->u, t->loc, "macro expansion nested too deeply (more than %d macros "
+                                        "one inside the other)",
+                          PP_MAX_HIDESET);
+            pp_stop(p);
+            return false;
+        }
         if (pp_hs_has(t->hide, a)) {
             t->flags |= LAT_TF_NOEXPAND; /* painted blue: never expanded, wherever it goes */
             return true;

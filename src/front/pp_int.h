@@ -22,6 +22,8 @@ enum {
     PP_MAX_ARG_DEPTH = 100,          /* macro calls nested in macro arguments (~1 KB of stack each) */
     PP_MAX_EXPR_DEPTH = 128,         /* parentheses and unary operators in #if (~0.6 KB each) */
     PP_MAX_CONTEXTS = 100000,        /* expansions in progress at once */
+    PP_MAX_HIDESET = 4096,           /* macros a token came out of, one inside the other */
+    PP_MAX_PUSHED = 4096,            /* #pragma push_macro's not popped */
     PP_MAX_OUTPUT = 2 << 20,         /* tokens of the preprocessed program (~8 MB of C) */
     PP_MAX_SCRATCH = 1 << 20,        /* tokens of one call's arguments or replacement */
     PP_MAX_WORK = 32 << 20,          /* tokens and hide-set cells made along the way */
@@ -36,8 +38,9 @@ enum {
 /* A hide set (Prosser): the macros a token must not be expanded by again. Interned, so
  * that equal lists are one pointer and unions can be remembered. */
 struct lat__hideset {
-    const lat__atom *atom;
+    lat__atom *atom;
     const struct lat__hideset *next;
+    uint32_t size; /* members */
 };
 typedef struct lat__hideset pp_hs;
 
@@ -245,9 +248,13 @@ bool pp_expand_next(pp *p, lat__tok *t);
 void pp_expand_line(pp *p, const lat__tok *t, size_t n, bool in_if);
 
 /* pp_hideset.c */
-const pp_hs *pp_hs_add(pp *p, const pp_hs *h, const lat__atom *a);
+const pp_hs *pp_hs_add(pp *p, const pp_hs *h, lat__atom *a);
 const pp_hs *pp_hs_union(pp *p, const pp_hs *a, const pp_hs *b);
 const pp_hs *pp_hs_intersect(pp *p, const pp_hs *a, const pp_hs *b);
+static inline uint32_t pp_hs_size(const pp_hs *h)
+{
+    return h ? h->size : 0;
+}
 static inline bool pp_hs_has(const pp_hs *h, const lat__atom *a)
 {
     for (; h; h = h->next)
