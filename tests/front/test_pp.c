@@ -813,7 +813,8 @@ TEST(computed_includes_and_include_next)
 {
     const char *d = make_dir();
     const char *one = path_in(d, "one"), *two = path_in(d, "two");
-    write_file(d, "one/h.h", "one\n#include_next <h.h>\n__INCLUDE_LEVEL__\n");
+    write_file(d, "one/h.h", "one\n#if __has_include_next(<h.h>) && !__has_include_next(<x.h>)\n"
+                             "#include_next <h.h>\n#endif\n__INCLUDE_LEVEL__\n");
     write_file(d, "two/h.h", "two __FILE__ __INCLUDE_LEVEL__\n");
     write_file(d, "main.cu", "#define Q \"h.h\"\n#define A <h.h>\n#define S(x) #x\n"
                              "#include Q\n#include A\n#include S(h.h)\n");
@@ -835,14 +836,22 @@ TEST(pragma_once_and_include_guards_read_a_header_once)
     write_file(d, "guard.h", "// a guard\n#ifndef GUARD_H\n#define GUARD_H\nguarded\n#endif\n");
     write_file(d, "guard2.h", "#if !defined(G2)\n#define G2\nguarded2\n#endif // G2\n");
     write_file(d, "op.h", "_Pragma(\"once\") op\n");
+    /* Not a guard: something follows the #endif. */
+    write_file(d, "ng.h", "#ifndef NG_H\n#define NG_H\nng\n#endif\nafter\n");
     write_file(d, "main.cu", "#include \"once.h\"\n#include \"guard.h\"\n#include \"once.h\"\n"
                              "#include \"guard.h\"\n#include \"guard2.h\"\n#include \"guard2.h\"\n"
                              "#include \"op.h\"\n#include \"op.h\"\n"
-                             "#undef GUARD_H\n#include \"guard.h\"\n");
+                             "#undef GUARD_H\n#include \"guard.h\"\n#include \"ng.h\"\n#include \"ng.h\"\n");
     lat__unit *u = run_file(d, "main.cu", NULL);
     ASSERT_STR_EQ(msgs(), "");
     /* After #undef GUARD_H the guard lets it in again: the guard is obeyed, not assumed. */
-    ASSERT_STR_EQ(spelled(&u->toks), "once guarded guarded2 op guarded");
+    ASSERT_STR_EQ(spelled(&u->toks), "once guarded guarded2 op guarded ng after after");
+    /* A guarded header is skipped without being entered: read twice, it has one entry
+     * in the file table per time it was read (the second after its #undef). */
+    int entered = 0;
+    for (size_t i = 0; i < u->files.n; i++)
+        entered += u->files.items[i].display && strstr(u->files.items[i].display, "/guard.h") != NULL;
+    ASSERT_EQ(entered, 2);
     remove_dir(d);
 }
 
