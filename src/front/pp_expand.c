@@ -7,7 +7,8 @@
  *
  * Places: a replacement's own tokens are where the user sees the call (the name token's
  * loc, which for a call inside a replacement is already the outermost call's), spelled
- * in the macro's body; an argument's tokens keep their places.
+ * in the macro's body, and marked LAT_TF_MACRO; an argument's tokens keep their places
+ * and flags (they are the user's own text, where they wrote it).
  */
 #include "pp_int.h"
 
