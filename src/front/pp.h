@@ -9,7 +9,15 @@
  *
  * Errors (an #include not found, #error, a malformed directive, a wrong number of macro
  * arguments, an unterminated #if...) are the unit's diagnostics, with their places; the
- * preprocessor goes on after each, so that every error is reported.
+ * preprocessor goes on after each, so that every error is reported. Input that would
+ * take unbounded time, memory or stack (an exponential macro, deep nesting, a header
+ * including itself, a FIFO named by #include) stops with an error at a limit
+ * (pp_int.h). Running out of memory jumps to u->oom (arena.h), leaking nothing.
+ *
+ * Files added to the unit's table: each #included file (once per inclusion), the
+ * texts "<built-in>" (the predefined macros, assert_h) and "<command line>" (-D, -U),
+ * and an entry per `#line N "name"`, which its later tokens carry. file 0's dir and
+ * real are filled in when NULL.
  */
 #ifndef LAT_FRONT_PP_H
 #define LAT_FRONT_PP_H

@@ -1,41 +1,7 @@
-/* #define and #undef, and the macros the preprocessor computes itself (pp_int.h). */
+/* #define and #undef (C11 6.10.3, 6.10.3.5): parameters, the body checked once, redefinitions. */
 #include "pp_int.h"
 
 #include <string.h>
-
-void pp_define_builtins(pp *p)
-{
-    static const struct {
-        const char *name;
-        pp_builtin kind;
-    } builtins[] = {
-        {"__FILE__", PP_B_FILE},
-        {"__LINE__", PP_B_LINE},
-        {"__COUNTER__", PP_B_COUNTER},
-        {"__DATE__", PP_B_DATE},
-        {"__TIME__", PP_B_TIME},
-        {"__BASE_FILE__", PP_B_BASE_FILE},
-        {"__INCLUDE_LEVEL__", PP_B_INCLUDE_LEVEL},
-        {"__has_include", PP_B_HAS_INCLUDE},
-        {"__has_include_next", PP_B_HAS_INCLUDE_NEXT},
-        /* The emulator claims no compiler built-ins, attributes or features: code that
-         * asks takes its portable path. */
-        {"__has_builtin", PP_B_HAS_ZERO},
-        {"__has_attribute", PP_B_HAS_ZERO},
-        {"__has_cpp_attribute", PP_B_HAS_ZERO},
-        {"__has_c_attribute", PP_B_HAS_ZERO},
-        {"__has_declspec_attribute", PP_B_HAS_ZERO},
-        {"__has_feature", PP_B_HAS_ZERO},
-        {"__has_extension", PP_B_HAS_ZERO},
-    };
-    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
-        lat__atom *a = lat__atom_get(&p->u->atoms, builtins[i].name, strlen(builtins[i].name));
-        lat__macro *m = lat__arena_alloc(&p->u->arena, sizeof *m);
-        m->name = a;
-        m->builtin = (uint8_t)builtins[i].kind;
-        a->macro = m;
-    }
-}
 
 /* A macro's name: an identifier other than `defined`. */
 static lat__atom *macro_name(pp *p, const lat__tok *t, size_t n, lat__loc at, const char *dir)
@@ -79,6 +45,7 @@ static bool same_definition(const lat__macro *a, const lat__macro *b)
 static size_t parse_params(pp *p, lat__macro *m, const lat__tok *t, size_t n)
 {
     LAT_VEC(lat__atom *) params = {0};
+    LAT_VEC(const lat__tok *) where = {0}; /* each parameter's token */
     size_t i = 1;
     if (i < n && lat__tok_is_punct(&t[i], LAT_P_RPAREN))
         return i + 1;
@@ -91,6 +58,7 @@ static size_t parse_params(pp *p, lat__macro *m, const lat__tok *t, size_t n)
         if (lat__tok_is_punct(k, LAT_P_ELLIPSIS)) {
             m->variadic = true;
             LAT_PUSH(&p->u->arena, params, p->w[PP_W_VA_ARGS]);
+            LAT_PUSH(&p->u->arena, where, k);
             i++;
         } else if (k->kind == LAT_TK_IDENT) {
             if (k->atom == p->w[PP_W_VA_ARGS] || k->atom == p->w[PP_W_VA_OPT]) {
@@ -98,12 +66,8 @@ static size_t parse_params(pp *p, lat__macro *m, const lat__tok *t, size_t n)
                               k->atom->name);
                 return 0;
             }
-            for (size_t j = 0; j < params.n; j++)
-                if (params.items[j] == k->atom) {
-                    lat__error_at(p->u, k->loc, "duplicate macro parameter \"%s\"", k->atom->name);
-                    return 0;
-                }
             LAT_PUSH(&p->u->arena, params, k->atom);
+            LAT_PUSH(&p->u->arena, where, k);
             i++;
             if (i < n && lat__tok_is_punct(&t[i], LAT_P_ELLIPSIS)) {
                 m->variadic = true; /* GNU's named variadic parameter: `args...` */
@@ -114,7 +78,7 @@ static size_t parse_params(pp *p, lat__macro *m, const lat__tok *t, size_t n)
                           k->text);
             return 0;
         }
-        if (i < n && lat__tok_is_punct(&t[i], LAT_P_RPAREN) ) {
+        if (i < n && lat__tok_is_punct(&t[i], LAT_P_RPAREN)) {
             i++;
             break;
         }
@@ -130,18 +94,26 @@ static size_t parse_params(pp *p, lat__macro *m, const lat__tok *t, size_t n)
         lat__error_at(p->u, t[0].loc, "too many macro parameters");
         return 0;
     }
+    /* Duplicates, found by marking the names (their atoms' aux, cleared again). */
+    size_t dup = params.n;
+    for (size_t j = 0; j < params.n; j++) {
+        if (params.items[j]->aux && dup == params.n)
+            dup = j;
+        params.items[j]->aux = params.items[j];
+    }
+    for (size_t j = 0; j < params.n; j++)
+        params.items[j]->aux = NULL;
+    if (dup < params.n) {
+        lat__error_at(p->u, where.items[dup]->loc, "duplicate macro parameter \"%s\"",
+                      params.items[dup]->name);
+        return 0;
+    }
     m->params = params.items;
     m->nparams = (uint16_t)params.n;
     return i;
 }
 
-static int param_index(const lat__macro *m, const lat__atom *a)
-{
-    for (int i = 0; i < m->nparams; i++)
-        if (m->params[i] == a)
-            return i;
-    return PP_REF_NONE;
-}
+static bool mark_refs(pp *p, lat__macro *m, int16_t *ref);
 
 /* Marks parameters and __VA_OPT__ in the body and checks # and ## (C11 6.10.3.2-3);
  * false on an error (reported). */
@@ -159,6 +131,29 @@ static bool check_body(pp *p, lat__macro *m)
                       "'##' cannot appear at either end of a macro expansion");
         return false;
     }
+    /* Each parameter's index + 1 on its atom (aux), for the length of the loop. */
+    for (uint16_t i = 0; i < m->nparams; i++)
+        m->params[i]->aux = (void *)(uintptr_t)(i + 1u);
+    bool ok = mark_refs(p, m, ref);
+    for (uint16_t i = 0; i < m->nparams; i++)
+        m->params[i]->aux = NULL;
+    if (!ok)
+        return false;
+    if (!m->fn)
+        return true;
+    for (uint32_t i = 0; i < n; i++)
+        if (lat__tok_is_punct(&b[i], LAT_P_HASH) && (i + 1 >= n || ref[i + 1] == PP_REF_NONE)) {
+            lat__error_at(p->u, b[i].loc, "'#' is not followed by a macro parameter");
+            return false;
+        }
+    return true;
+}
+
+/* check_body's loop over the body, the parameters' indexes on their atoms. */
+static bool mark_refs(pp *p, lat__macro *m, int16_t *ref)
+{
+    const lat__tok *b = m->body;
+    uint32_t n = m->nbody;
     uint32_t vaopt_open = 0, vaopt_depth = 0; /* inside __VA_OPT__( ... ): its paren depth */
     for (uint32_t i = 0; i < n; i++) {
         const lat__tok *k = &b[i];
@@ -189,7 +184,7 @@ static bool check_body(pp *p, lat__macro *m)
                 lat__diag_at(p->u, k->loc, LAT_SEV_WARNING, LAT_OK,
                              "__VA_ARGS__ can only appear in the expansion of a variadic macro");
             if (ref)
-                ref[i] = (int16_t)param_index(m, k->atom);
+                ref[i] = (int16_t)((int)(uintptr_t)k->atom->aux - 1);
         } else if (vaopt_depth && lat__tok_is_punct(k, LAT_P_LPAREN)) {
             vaopt_depth++;
         } else if (vaopt_depth && lat__tok_is_punct(k, LAT_P_RPAREN)) {
@@ -203,13 +198,6 @@ static bool check_body(pp *p, lat__macro *m)
         lat__error_at(p->u, b[vaopt_open - 1].loc, "unterminated __VA_OPT__");
         return false;
     }
-    if (!m->fn)
-        return true;
-    for (uint32_t i = 0; i < n; i++)
-        if (lat__tok_is_punct(&b[i], LAT_P_HASH) && (i + 1 >= n || ref[i + 1] == PP_REF_NONE)) {
-            lat__error_at(p->u, b[i].loc, "'#' is not followed by a macro parameter");
-            return false;
-        }
     return true;
 }
 
@@ -237,11 +225,18 @@ void pp_define(pp *p, const lat__tok *dir, const lat__tok *t, size_t n)
     if (nb > UINT32_MAX)
         nb = UINT32_MAX;
     lat__tok *body = lat__arena_alloc(&p->u->arena, (nb ? nb : 1) * sizeof *body);
+    size_t kept = 0;
     for (size_t k = 0; k < nb; k++) {
-        body[k] = t[i + k];
-        body[k].hide = NULL;
-        body[k].flags &= (uint16_t)~(LAT_TF_BOL | LAT_TF_NOEXPAND);
+        /* `a ## ## b` is `a ## b`, as gcc reads it (C leaves it undefined). */
+        if (kept && lat__tok_is_punct(&t[i + k], LAT_P_HASHHASH) &&
+            lat__tok_is_punct(&body[kept - 1], LAT_P_HASHHASH))
+            continue;
+        body[kept] = t[i + k];
+        body[kept].hide = NULL;
+        body[kept].flags &= (uint16_t)~(LAT_TF_BOL | LAT_TF_NOEXPAND);
+        kept++;
     }
+    nb = kept;
     if (nb)
         body[0].flags &= (uint16_t)~LAT_TF_SPACE;
     m->body = body;

@@ -282,6 +282,10 @@ bool pp_pragma(pp *p, pp_ctx *file, const lat__tok *t, size_t n, lat__loc loc, l
         }
         lat__atom *a = lat__atom_get(&p->u->atoms, t[2].text + 1, t[2].len - 2);
         if (is_word(p, &t[0], PP_W_push_macro)) {
+            if (p->pushed.n >= PP_MAX_PUSHED) { /* pop_macro's search stays short */
+                lat__error_at(p->u, t[0].loc, "more than %d macros pushed", PP_MAX_PUSHED);
+                return false;
+            }
             pp_saved_macro s = {a, a->macro};
             LAT_PUSH(&p->u->arena, p->pushed, s);
             return false;

@@ -22,7 +22,8 @@ typedef struct ev {
     size_t i, n;
     lat__loc end; /* where a missing operand is reported */
     bool failed;  /* one error per expression */
-    int depth;    /* of unary operators and parentheses: the recursion is bounded */
+    int depth;    /* of unary operators and parentheses: bounds the recursion */
+    bool warned_unsigned, warned_multichar; /* once per line: a macro may repeat them */
 } ev;
 
 static void fail(ev *e, const lat__tok *at, const char *fmt, const char *arg)
@@ -130,9 +131,11 @@ static val number(ev *e, const lat__tok *t)
     /* Too big for intmax_t: a decimal constant becomes unsigned (gcc warns), an octal or
      * hexadecimal one is unsigned by C's rules. */
     if (v > (uintmax_t)INTMAX_MAX && !u) {
-        if (base == 10)
+        if (base == 10 && !e->warned_unsigned) {
+            e->warned_unsigned = true;
             lat__diag_at(e->p->u, t->loc, LAT_SEV_WARNING, LAT_OK,
                          "integer constant is so large that it is unsigned");
+        }
         u = true;
     }
     (void)l;
@@ -230,8 +233,10 @@ static val character(ev *e, const lat__tok *t)
         fail(e, t, "empty character constant", NULL);
         return mk(0, false);
     }
-    if (count > 1 && !wide)
+    if (count > 1 && !wide && !e->warned_multichar) {
+        e->warned_multichar = true;
         lat__diag_at(e->p->u, t->loc, LAT_SEV_WARNING, LAT_OK, "multi-character character constant");
+    }
     if (is_unsigned)
         return mk(v, true);
     /* Signed: a char's or an int's (wchar_t's) sign bit. */
@@ -280,7 +285,7 @@ static val unary_ops(ev *e, bool live);
 
 static val unary(ev *e, bool live)
 {
-    if (e->depth >= 1000) {
+    if (e->depth >= PP_MAX_EXPR_DEPTH) {
         fail(e, peek(e), "the expression is nested too deeply%s", "");
         e->i = e->n;
         return mk(0, false);

@@ -35,7 +35,7 @@ static void grow(pp *p)
 }
 
 /* The set {a} followed by next (a must not be in next). */
-static const pp_hs *cons(pp *p, const lat__atom *a, const pp_hs *next)
+static const pp_hs *cons(pp *p, lat__atom *a, const pp_hs *next)
 {
     if ((p->hs_n + 1) * 2 > p->hs_cap)
         grow(p);
@@ -50,13 +50,14 @@ static const pp_hs *cons(pp *p, const lat__atom *a, const pp_hs *next)
     pp_hs *h = lat__arena_alloc(&p->u->arena, sizeof *h);
     h->atom = a;
     h->next = next;
+    h->size = pp_hs_size(next) + 1;
     p->hs_slots[j] = h;
     p->hs_n++;
     p->work++; /* checked by the next pp_work */
     return h;
 }
 
-const pp_hs *pp_hs_add(pp *p, const pp_hs *h, const lat__atom *a)
+const pp_hs *pp_hs_add(pp *p, const pp_hs *h, lat__atom *a)
 {
     return pp_hs_has(h, a) ? h : cons(p, a, h);
 }
@@ -74,23 +75,30 @@ static const pp_hs **memo(pp *p, const pp_hs *a, const pp_hs *b, int op)
     return &p->hs_memo[k].r;
 }
 
-/* The members of a for which keep(member, b) holds, in a's order, on top of base. */
+/* The members of a that are in b (want_in_b) or not, in a's order, on top of base.
+ * Membership in b is marked on the atoms (their aux, cleared again), so that the cost is
+ * |a| + |b|, not their product, for the long sets of deeply nested expansions. */
 static const pp_hs *filter(pp *p, const pp_hs *a, const pp_hs *b, bool want_in_b,
                            const pp_hs *base)
 {
-    const lat__atom *stack[64], **keep = stack;
+    static char in_b;
+    for (const pp_hs *h = b; h; h = h->next)
+        h->atom->aux = &in_b;
+    lat__atom *stack[64], **keep = stack;
     size_t n = 0, cap = 64;
     for (const pp_hs *h = a; h; h = h->next) {
-        if (pp_hs_has(b, h->atom) != want_in_b)
+        if ((h->atom->aux == &in_b) != want_in_b)
             continue;
         if (n == cap) {
-            const lat__atom **more = lat__arena_alloc(&p->u->arena, cap * 2 * sizeof *more);
+            lat__atom **more = lat__arena_alloc(&p->u->arena, cap * 2 * sizeof *more);
             memcpy(more, keep, n * sizeof *more);
             keep = more;
             cap *= 2;
         }
         keep[n++] = h->atom;
     }
+    for (const pp_hs *h = b; h; h = h->next)
+        h->atom->aux = NULL;
     const pp_hs *r = base;
     while (n > 0)
         r = cons(p, keep[--n], r);

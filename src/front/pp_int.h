@@ -2,7 +2,8 @@
  * The preprocessor's insides, shared by its files:
  *   pp.c         the driver: the input stack (files, macro expansions), directives'
  *                dispatch and skipped groups, the output;
- *   pp_define.c  #define and #undef, built-in macros;
+ *   pp_define.c  #define and #undef;
+ *   pp_builtin.c __FILE__ and the other built-in macros, `defined`, __has_include, _Pragma;
  *   pp_expand.c  macro expansion (Prosser's algorithm), # and ##, _Pragma;
  *   pp_hideset.c hide sets;
  *   pp_expr.c    #if expressions;
@@ -18,8 +19,11 @@
 /* Limits that keep a hostile or broken program from taking all memory or stack. */
 enum {
     PP_MAX_INCLUDE_DEPTH = 64,
-    PP_MAX_ARG_DEPTH = 200,          /* macro calls nested in macro arguments */
+    PP_MAX_ARG_DEPTH = 100,          /* macro calls nested in macro arguments (~1 KB of stack each) */
+    PP_MAX_EXPR_DEPTH = 128,         /* parentheses and unary operators in #if (~0.6 KB each) */
     PP_MAX_CONTEXTS = 100000,        /* expansions in progress at once */
+    PP_MAX_HIDESET = 4096,           /* macros a token came out of, one inside the other */
+    PP_MAX_PUSHED = 4096,            /* #pragma push_macro's not popped */
     PP_MAX_OUTPUT = 2 << 20,         /* tokens of the preprocessed program (~8 MB of C) */
     PP_MAX_SCRATCH = 1 << 20,        /* tokens of one call's arguments or replacement */
     PP_MAX_WORK = 32 << 20,          /* tokens and hide-set cells made along the way */
@@ -34,8 +38,9 @@ enum {
 /* A hide set (Prosser): the macros a token must not be expanded by again. Interned, so
  * that equal lists are one pointer and unions can be remembered. */
 struct lat__hideset {
-    const lat__atom *atom;
+    lat__atom *atom;
     const struct lat__hideset *next;
+    uint32_t size; /* members */
 };
 typedef struct lat__hideset pp_hs;
 
@@ -220,8 +225,19 @@ bool pp_pragma(pp *p, pp_ctx *file, const lat__tok *t, size_t n, lat__loc loc, l
 /* A file ended: unterminated conditionals, the include guard, popping it. */
 void pp_end_file(pp *p, pp_ctx *c);
 
-/* pp_define.c */
+/* pp_builtin.c */
+/* Binds the built-in macros' names (pp_builtin kinds) to their atoms. */
 void pp_define_builtins(pp *p);
+/* Replaces *t, a built-in macro's name, by its value (an error in place of __has_
+ * operators outside #if leaves the name). */
+void pp_builtin_value(pp *p, const lat__macro *m, lat__tok *t);
+/* `defined X` or `defined(X)` in an #if, `defined` read into *t: *t becomes 1 or 0. */
+void pp_defined(pp *p, lat__tok *t);
+/* _Pragma("...") (C11 6.10.9), `_Pragma` read into *t: true with *t the pragma's token,
+ * false when it makes none (an error, or a pragma obeyed such as once). */
+bool pp_pragma_operator(pp *p, lat__tok *t);
+
+/* pp_define.c */
 void pp_define(pp *p, const lat__tok *name_tok, const lat__tok *t, size_t n);
 void pp_undef(pp *p, const lat__tok *t, size_t n, lat__loc at);
 
@@ -232,9 +248,13 @@ bool pp_expand_next(pp *p, lat__tok *t);
 void pp_expand_line(pp *p, const lat__tok *t, size_t n, bool in_if);
 
 /* pp_hideset.c */
-const pp_hs *pp_hs_add(pp *p, const pp_hs *h, const lat__atom *a);
+const pp_hs *pp_hs_add(pp *p, const pp_hs *h, lat__atom *a);
 const pp_hs *pp_hs_union(pp *p, const pp_hs *a, const pp_hs *b);
 const pp_hs *pp_hs_intersect(pp *p, const pp_hs *a, const pp_hs *b);
+static inline uint32_t pp_hs_size(const pp_hs *h)
+{
+    return h ? h->size : 0;
+}
 static inline bool pp_hs_has(const pp_hs *h, const lat__atom *a)
 {
     for (; h; h = h->next)
