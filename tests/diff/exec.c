@@ -93,11 +93,24 @@ void dx_run(dx_runner *r, dx_kind k, const char *source, const dg_run_info *info
         return;
     }
     bool fibers = k == DX_FIBERS || k == DX_CHECK_FIBERS;
-    if (fibers)
+    /* A trailer of its own, so that no compile cache can hand the fibers executor the
+     * module another one made from the same text (the cache once ignored the variable). */
+    char *text = NULL;
+    if (fibers) {
+        static const char trailer[] = "/* lattice-diff: on fibers */\n";
+        text = malloc(strlen(source) + sizeof trailer);
+        if (!text) {
+            fail(out, DX_COMPILE_FAILED, LAT_ERROR_OUT_OF_MEMORY, NULL);
+            return;
+        }
+        strcpy(text, source);
+        strcat(text, trailer);
         setenv("LATTICE_EMU_FIBERS", "1", 1);
+    }
     lat_module *mod = NULL;
-    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = source, .name = "diff.cu"},
-                                      &mod);
+    lat_status st = lat_module_create(
+        ctx, &(lat_module_desc){.source = text ? text : source, .name = "diff.cu"}, &mod);
+    free(text);
     if (fibers)
         unsetenv("LATTICE_EMU_FIBERS");
     if (st != LAT_OK) {

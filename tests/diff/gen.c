@@ -173,6 +173,8 @@ typedef struct enode {
     /* derived by annotate() */
     unsigned char unif; /* UD, UW, UB */
     unsigned char req;  /* the widest collective inside: 0, UW or UB */
+    bool su;            /* statically uniform: constants, built-ins, parameters, SU loop
+                           counters and operators on them, what the translator can see */
     bool must_bar;      /* a block barrier that certainly runs when the expression does */
     bool sh_other;      /* reads a shared slot of another thread */
     bool sh_wown;       /* calls a helper that writes the thread's own shared slot */
@@ -205,6 +207,7 @@ enum { V_SCALAR, V_ARRAY, V_FOR, V_WHILE, V_PARAM };
 
 typedef struct var {
     unsigned char kind, cls;
+    bool su; /* a for loop's counter, the loop's bounds statically uniform */
 } var;
 
 typedef struct helper {
@@ -401,9 +404,10 @@ void dg_free(dg_program *p)
 static void annotate(const dg_program *p, enode *e)
 {
     int u = UB, req = 0;
-    bool must = false, other = false, wown = false;
+    bool must = false, other = false, wown = false, su = true;
     for (int i = 0; i < e->nk; i++) {
         annotate(p, e->k[i]);
+        su &= e->k[i]->su;
         u = imin(u, e->k[i]->unif);
         req = imax(req, e->k[i]->req);
         other |= e->k[i]->sh_other;
@@ -469,6 +473,26 @@ static void annotate(const dg_program *p, enode *e)
     default:
         break;
     }
+    switch (e->op) {
+    case E_CONST:
+    case E_UN:
+    case E_BIN:
+    case E_CMP:
+    case E_LAND:
+    case E_LOR:
+    case E_TERN:
+        break;
+    case E_LEAF:
+        su = leaves[e->sub].unif == UB;
+        break;
+    case E_VAR:
+        su = e->ref >= 0 && e->ref < p->nv && p->v[e->ref].su;
+        break;
+    default:
+        su = false; /* data, calls (min and max too), collectives */
+        break;
+    }
+    e->su = su;
     e->unif = (unsigned char)u;
     e->req = (unsigned char)req;
     e->must_bar = must;
@@ -1006,6 +1030,7 @@ typedef struct vctx {
     int npath;
     int ret_unif, req;
     bool wown;
+    bool exit_then_barrier; /* a return (of whole warps) with a barrier after it */
 } vctx;
 
 static void vfail(vctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1135,6 +1160,8 @@ static const enode *vexpr(vctx *c, enode *e, int ctx)
     }
     annotate(c->p, e);
     check_expr(c, e, ctx);
+    if (e->sh_wown)
+        c->wown = true; /* a helper calling one that writes its slot writes it too */
     return e;
 }
 
@@ -1285,8 +1312,10 @@ static shst v_stmt(vctx *c, const snode *s, int ctx, shst st)
         st = sh_expr(st, e, &bad);
         int in = imin(ctx, e->unif);
         shst a = v_body(c, s->b[0], in, st);
-        shst b = s->b[1] ? v_body(c, s->b[1], in, st) : st;
-        st = sh_join(a, b);
+        /* Unless every thread takes the same branch, some threads run one while others
+         * run the other, unordered: the else is checked after the then. */
+        shst b = s->b[1] ? v_body(c, s->b[1], in, in < UB ? sh_join(st, a) : st) : st;
+        st = in < UB ? sh_join(sh_join(st, a), b) : sh_join(a, b);
         break;
     }
     case S_FOR: {
@@ -1296,6 +1325,7 @@ static shst v_stmt(vctx *c, const snode *s, int ctx, shst st)
         annotate(p, s->e[1]);
         int L = imin(ctx, imin(init->unif, s->e[1]->unif));
         check_expr(c, s->e[1], L);
+        c->wown |= s->e[1]->sh_wown;
         st = sh_expr(st, init, &bad);
         if (s->val < 1 || s->val > 2)
             vfail(c, "a loop step");
@@ -1318,6 +1348,7 @@ static shst v_stmt(vctx *c, const snode *s, int ctx, shst st)
         annotate(p, s->e[0]);
         int L = imin(ctx, s->e[0]->unif);
         check_expr(c, s->e[0], L);
+        c->wown |= s->e[0]->sh_wown;
         if (s->val < 1 || s->val > 8)
             vfail(c, "a loop limit");
         declare(c, s->var, V_WHILE, L);
@@ -1343,9 +1374,11 @@ static shst v_stmt(vctx *c, const snode *s, int ctx, shst st)
         }
         c->path[c->npath++] = (pstep){NULL, 0, s};
         c->bf[c->nbf++] = (bframe){false, L, {true, false, false}, {true, false, false}};
-        shst prev = {true, false, false};
+        shst prev = {true, false, false}, all = st;
         for (unsigned i = 0; i < s->val; i++) {
-            shst end = v_body(c, s->b[i], L, sh_join(st, prev));
+            /* Cases other threads take run alongside, unless the selector is uniform. */
+            shst end = v_body(c, s->b[i], L, L < UB ? all : sh_join(st, prev));
+            all = sh_join(all, end);
             if (i + 1 < s->val && (s->fall >> i & 1)) {
                 prev = end;
             } else {
@@ -1353,7 +1386,7 @@ static shst v_stmt(vctx *c, const snode *s, int ctx, shst st)
                 prev = (shst){true, false, false};
             }
         }
-        st = c->bf[c->nbf - 1].brk;
+        st = L < UB ? sh_join(all, c->bf[c->nbf - 1].brk) : c->bf[c->nbf - 1].brk;
         c->nbf--;
         c->npath--;
         break;
@@ -1376,7 +1409,10 @@ static shst v_stmt(vctx *c, const snode *s, int ctx, shst st)
             c->bf[i].brk = sh_join(c->bf[i].brk, st);
         else
             c->bf[i].cont = sh_join(c->bf[i].cont, st);
-        st.dead = true;
+        /* Threads that jump run on alongside those that do not: what they did stays in
+         * the state of the others (all of a block jumping together leaves nobody). */
+        if (ctx >= UB)
+            st.dead = true;
         break;
     }
     case S_RETURN:
@@ -1385,14 +1421,14 @@ static shst v_stmt(vctx *c, const snode *s, int ctx, shst st)
                 vfail(c, "the kernel returns a value");
             /* A returning thread that is alone (not a whole warp) must be past its last
              * collective: nothing after it on any path may wait for it. */
-            if (ctx < UW) {
-                int r = 0;
-                for (int i = c->npath - 1; i >= 0; i--)
-                    r = imax(r, c->path[i].l ? req_l(p, c->path[i].l, c->path[i].i + 1)
-                                              : req_s(p, c->path[i].c));
-                if (r > 0)
-                    vfail(c, "a divergent return before a collective");
-            }
+            int r = 0;
+            for (int i = c->npath - 1; i >= 0; i--)
+                r = imax(r, c->path[i].l ? req_l(p, c->path[i].l, c->path[i].i + 1)
+                                          : req_s(p, c->path[i].c));
+            if (ctx < UW && r > 0)
+                vfail(c, "a divergent return before a collective");
+            if (ctx < UB && r >= UB)
+                c->exit_then_barrier = true;
         } else {
             const enode *e = vexpr(c, s->e[0], ctx);
             if (!e)
@@ -1403,7 +1439,8 @@ static shst v_stmt(vctx *c, const snode *s, int ctx, shst st)
             c->ret_unif = imin(c->ret_unif, imin(ctx, e->unif));
             st = sh_expr(st, e, &bad);
         }
-        st.dead = true;
+        if (ctx >= UB)
+            st.dead = true;
         break;
     case S_BLOCK:
         st = v_body(c, s->b[0], ctx, st);
@@ -1469,6 +1506,19 @@ static int verify(dg_program *p, char *why, size_t why_size)
     return c.bad ? -1 : 0;
 }
 
+bool dg_exits_before_barrier(const dg_program *p)
+{
+    dg_program *c = dg_copy(p);
+    bool r = false;
+    if (verify(c, NULL, 0) == 0) {
+        vctx v = {.p = c, .fn = -1, .ret_unif = UB};
+        v_list(&v, c->kernel, UB, (shst){false, false, false});
+        r = v.exit_then_barrier;
+    }
+    dg_free(c);
+    return r;
+}
+
 int dg_verify(const dg_program *p, char *why, size_t why_size)
 {
     /* Annotation writes derived fields: verify a copy, leave the caller's alone. */
@@ -1494,6 +1544,10 @@ typedef struct G {
     int nbf;
     /* per statement: the shared accesses of the expression being built */
     bool st_other, st_wown;
+    int rctx;      /* how uniform control flow really is here (ctx, the parameter, is
+                      what collectives may assume: no more than this) */
+    bool any_cond; /* a return's condition: uniform, statically or not (no collective
+                      goes under it) */
 } G;
 
 static bool has(const G *g, unsigned f) { return (g->f & f) != 0; }
@@ -1510,12 +1564,30 @@ static int new_var(G *g, int kind, int cls)
 /* The collectives that may be written here, by width. */
 static bool can_bar(const G *g, int ctx) { return !g->tail && ctx >= UB; }
 static bool can_warp(const G *g, int ctx) { return !g->tail && ctx >= UW; }
-static bool any_warp_op(const G *g) { return has(g, DG_F_WVOTE | DG_F_SHFL | DG_F_MATCH); }
+static bool any_warp_op(const G *g)
+{
+    return has(g, DG_F_WVOTE | DG_F_SHFL | DG_F_SHFLUP | DG_F_MATCH);
+}
+
+/* How uniform control flow under condition e is, as far as the generator may use it:
+ * without DG_F_MASKED, in the kernel, only statically uniform conditions count (collectives
+ * under the others are what that class adds). Helpers with collectives run on fibers. */
+static int eff(const G *g, const enode *e)
+{
+    return g->fn >= 0 || has(g, DG_F_MASKED) || e->su ? e->unif : UD;
+}
+
+/* Must a condition wanted `min` uniform be statically uniform? */
+static bool need_su(const G *g, int min)
+{
+    return min > UD && g->fn < 0 && !has(g, DG_F_MASKED) && !g->any_cond;
+}
 
 typedef struct eo {
     int ctx;   /* how uniform the control flow evaluating it is */
     int min;   /* how uniform the value must be */
     bool coll; /* may a collective be written at this node */
+    bool su;   /* must it be statically uniform (annotate's su) */
 } eo;
 
 static enode *gen_expr(G *g, eo o, int depth);
@@ -1537,7 +1609,8 @@ static enode *gen_leaf(G *g, eo o)
             /* A variable in scope, uniform enough. */
             int cand[MAXV], n = 0;
             for (int i = 0; i < p->nv; i++)
-                if (g->vis[i] && p->v[i].kind != V_ARRAY && p->v[i].cls >= o.min)
+                if (g->vis[i] && p->v[i].kind != V_ARRAY && p->v[i].cls >= o.min &&
+                    (!o.su || p->v[i].su))
                     cand[n++] = i;
             if (n) {
                 enode *e = enew(E_VAR, 0);
@@ -1548,13 +1621,14 @@ static enode *gen_leaf(G *g, eo o)
         }
         if (w < 9) {
             unsigned i = rnd(&g->r, NLEAVES);
-            if (leaves[i].unif < o.min || (g->fn >= 0 && !leaves[i].h))
+            if (leaves[i].unif < o.min || (g->fn >= 0 && !leaves[i].h) ||
+                (o.su && leaves[i].unif < UB))
                 continue;
             if (!has(g, DG_F_DIMS) && (i == 1 || i == 2 || i == 4 || i == 6))
                 continue;
             return enew(E_LEAF, (int)i);
         }
-        if (o.min == UD && p->sh && (g->fn < 0 || p->sh_file))
+        if (o.min == UD && !o.su && p->sh && (g->fn < 0 || p->sh_file))
             return enew(E_SH, SH_OWN);
     }
     return econst(small_const(g));
@@ -1563,8 +1637,10 @@ static enode *gen_leaf(G *g, eo o)
 /* A collective whose value is at least o.min uniform, or NULL when none fits. */
 static enode *gen_coll(G *g, eo o, int depth)
 {
-    eo arg = {o.ctx, UD, has(g, DG_F_NEST)};
+    eo arg = {o.ctx, UD, has(g, DG_F_NEST), false};
     int kinds[8], n = 0;
+    if (o.su)
+        return NULL; /* no collective's value is statically uniform */
     if (has(g, DG_F_BVOTE) && can_bar(g, o.ctx))
         kinds[n++] = 0;
     if (can_warp(g, o.ctx) && o.min <= UW) {
@@ -1573,7 +1649,7 @@ static enode *gen_coll(G *g, eo o, int depth)
         if (has(g, DG_F_MATCH))
             kinds[n++] = 3, kinds[n++] = 4;
     }
-    if (can_warp(g, o.ctx) && has(g, DG_F_SHFL))
+    if (can_warp(g, o.ctx) && has(g, DG_F_SHFL | DG_F_SHFLUP))
         kinds[n++] = 2, kinds[n++] = 2;
     if (!n)
         return NULL;
@@ -1588,12 +1664,20 @@ static enode *gen_coll(G *g, eo o, int depth)
     case 3:
         /* The lanes with my value: as uniform as the value, at best warp-uniform. */
         e = enew(E_MATCH, 0);
-        return ekid(e, gen_expr(g, (eo){arg.ctx, o.min, arg.coll}, depth - 1));
+        return ekid(e, gen_expr(g, (eo){arg.ctx, o.min, arg.coll, false}, depth - 1));
     case 4:
         e = enew(E_REDUCE, (int)rnd(&g->r, 6));
         return ekid(e, gen_expr(g, arg, depth - 1));
     default: {
-        int sub = g->p->full ? (int)rnd(&g->r, 4) : (int)(rnd(&g->r, 2));
+        /* Down and xor could read lanes a partial warp lacks. */
+        int subs[4], ns = 0;
+        if (has(g, DG_F_SHFL))
+            subs[ns++] = SF_IDX;
+        if (has(g, DG_F_SHFLUP))
+            subs[ns++] = SF_UP;
+        if (has(g, DG_F_SHFL) && g->p->full)
+            subs[ns++] = SF_DOWN, subs[ns++] = SF_XOR;
+        int sub = subs[rnd(&g->r, (unsigned)ns)];
         static const unsigned widths[] = {32, 32, 32, 16, 8, 4, 2, 1};
         e = enew(E_SHFL, sub);
         e->val = g->p->full ? widths[rnd(&g->r, 8)] : 32;
@@ -1642,9 +1726,12 @@ static enode *gen_expr(G *g, eo o, int depth)
     dg_program *p = g->p;
     if (depth <= 0 || chance(&g->r, 25))
         return gen_leaf(g, o);
-    eo sub = {o.ctx, o.min, o.coll && has(g, DG_F_NEST)};
+    eo sub = {o.ctx, o.min, o.coll && has(g, DG_F_NEST), o.su};
     for (int tries = 0; tries < 6; tries++) {
         unsigned w = rnd(&g->r, 100);
+        /* Statically uniform: operators on constants, built-ins and parameters only. */
+        if (o.su && ((w >= 44 && w < 48) || w >= 58))
+            continue;
         if (w < 30) {
             enode *e = enew(E_BIN, (int)rnd(&g->r, NBIN));
             ekid(e, gen_expr(g, sub, depth - 1));
@@ -1674,7 +1761,7 @@ static enode *gen_expr(G *g, eo o, int depth)
             ekid(e, gen_expr(g, sub, depth - 1));
             /* The other operands run only where the first says: as uniform as both. */
             annotate(p, e->k[0]);
-            eo rest = {imin(o.ctx, e->k[0]->unif), o.min, sub.coll};
+            eo rest = {imin(o.ctx, eff(g, e->k[0])), o.min, sub.coll, o.su};
             ekid(e, gen_expr(g, rest, depth - 1));
             if (op == 2)
                 ekid(e, gen_expr(g, rest, depth - 1));
@@ -1691,7 +1778,7 @@ static enode *gen_expr(G *g, eo o, int depth)
             if (p->h[h].wown)
                 g->st_wown = true;
             for (int i = 0; i < p->h[h].np; i++) {
-                eo a = {o.ctx, p->v[p->h[h].param[i]].cls, sub.coll};
+                eo a = {o.ctx, p->v[p->h[h].param[i]].cls, sub.coll, false};
                 ekid(e, gen_expr(g, a, depth - 1));
             }
             return e;
@@ -1744,7 +1831,7 @@ static enode *gen_expr(G *g, eo o, int depth)
 /* A value for a statement's right-hand side: a collective may stand at its root. */
 static enode *gen_rhs(G *g, int ctx, int min)
 {
-    eo o = {ctx, min, true};
+    eo o = {ctx, min, true, false};
     enode *e = NULL;
     if (chance(&g->r, 30))
         e = gen_coll(g, o, 3);
@@ -1758,10 +1845,10 @@ static enode *gen_rhs(G *g, int ctx, int min)
 static enode *gen_cond(G *g, int ctx, int min)
 {
     dg_program *p = g->p;
-    eo o = {ctx, min, has(g, DG_F_NEST)};
+    eo o = {ctx, min, has(g, DG_F_NEST), need_su(g, min)};
     enode *e = NULL;
-    if (has(g, DG_F_COND) && chance(&g->r, 45)) {
-        eo c = {ctx, min, true};
+    if (has(g, DG_F_COND) && !o.su && chance(&g->r, 45)) {
+        eo c = {ctx, min, true, false};
         enode *k = gen_coll(g, c, 3);
         if (k) {
             switch (rnd(&g->r, 3)) {
@@ -1784,7 +1871,7 @@ static enode *gen_cond(G *g, int ctx, int min)
             enode *c = enew(E_CMP, 2 + (int)rnd(&g->r, 4));
             ekid(c, enew(E_LEAF, chance(&g->r, 50) ? L_LT : L_LANE));
             e = ekid(c, econst(rnd(&g->r, chance(&g->r, 50) ? 32 : p->nt + 1)));
-        } else if (w == 1 && min <= UW) {
+        } else if (w == 1 && min <= UW && !o.su) {
             enode *c = enew(E_CMP, (int)rnd(&g->r, 6));
             ekid(c, enew(E_LEAF, L_WARP));
             e = ekid(c, econst(rnd(&g->r, (p->nt + 31) / 32 + 1)));
@@ -1806,10 +1893,11 @@ static enode *gen_cond(G *g, int ctx, int min)
 static enode *gen_value(G *g, int ctx, int min)
 {
     enode *e = NULL;
-    if (has(g, DG_F_COND) && chance(&g->r, 40))
-        e = gen_coll(g, (eo){ctx, min, true}, 3);
+    bool su = need_su(g, min);
+    if (has(g, DG_F_COND) && !su && chance(&g->r, 40))
+        e = gen_coll(g, (eo){ctx, min, true, false}, 3);
     if (!e)
-        e = gen_expr(g, (eo){ctx, min, has(g, DG_F_NEST)}, 3);
+        e = gen_expr(g, (eo){ctx, min, has(g, DG_F_NEST), su}, 3);
     annotate(g->p, e);
     return e;
 }
@@ -1823,22 +1911,35 @@ static int pick_unif(G *g, int ctx)
     unsigned w = rnd(&g->r, 100);
     if (ctx >= UB && colls && w < 45)
         return UB;
-    if (ctx >= UW && colls && w < 70)
+    /* Warp-uniform conditions are never statically uniform. */
+    if (ctx >= UW && colls && w < 70 && (!need_su(g, UW) || g->any_cond))
         return UW;
     return UD;
 }
 
 static void gen_list(G *g, slist *l, int ctx, int n);
 
-static slist *gen_body(G *g, int ctx, int n)
+/* A body under control flow that is `real` uniform, of which collectives may use `ctx`. */
+static slist *gen_body(G *g, int ctx, int real, int n)
 {
+    int saved_rctx = g->rctx;
+    g->rctx = real;
     slist *l = lnew();
     bool saved[MAXV];
     memcpy(saved, g->vis, sizeof saved);
     g->depth++;
     gen_list(g, l, ctx, n);
     g->depth--;
+    /* Often, the values of the scope's variables into the output before they go. */
+    for (int i = 0; g->fn < 0 && i < g->p->nv; i++)
+        if (g->vis[i] && !saved[i] && g->p->v[i].kind != V_ARRAY && chance(&g->r, 60)) {
+            snode *r = snew(S_RECORD);
+            r->e[0] = enew(E_VAR, 0);
+            r->e[0]->ref = i;
+            ladd(l, r);
+        }
     memcpy(g->vis, saved, sizeof saved);
+    g->rctx = saved_rctx;
     return l;
 }
 
@@ -1873,7 +1974,7 @@ static snode *gen_loop(G *g, int kind, int ctx)
         snode *s = snew(kind);
         begin_stmt(g);
         if (kind == S_FOR) {
-            s->e[0] = gen_expr(g, (eo){ctx, L, false}, 2);
+            s->e[0] = gen_expr(g, (eo){ctx, L, false, need_su(g, L)}, 2);
             annotate(p, s->e[0]);
             sh_after(g, s->e[0]);
             begin_stmt(g);
@@ -1885,28 +1986,36 @@ static snode *gen_loop(G *g, int kind, int ctx)
             s->op = (unsigned char)rnd(&g->r, 2);
         }
         annotate(p, s->e[kind == S_FOR]);
-        L = imin(ctx, s->e[kind == S_FOR]->unif);
-        if (kind == S_FOR)
-            L = imin(L, s->e[0]->unif);
-        s->var = new_var(g, kind == S_FOR ? V_FOR : V_WHILE, L);
+        int cls = imin(ctx, s->e[kind == S_FOR]->unif);
+        L = imin(ctx, eff(g, s->e[kind == S_FOR]));
+        if (kind == S_FOR) {
+            cls = imin(cls, s->e[0]->unif);
+            L = imin(L, eff(g, s->e[0]));
+        }
+        s->var = new_var(g, kind == S_FOR ? V_FOR : V_WHILE, cls);
         if (s->var < 0) {
             sfree(s);
             return NULL;
         }
+        /* A for loop's counter is what the translator sees uniform, when its bounds are. */
+        p->v[s->var].su = kind == S_FOR && s->e[0]->su && s->e[1]->su;
         const enode *cond = s->e[kind == S_FOR];
-        g->bf[g->nbf++] = (bframe){true, L, {true, false, false}, {true, false, false}};
+        /* Jumps out must be as uniform as the loop really is. */
+        int rL = imin(g->rctx, kind == S_FOR ? imin(s->e[0]->unif, s->e[1]->unif)
+                                             : s->e[0]->unif);
+        g->bf[g->nbf++] = (bframe){true, rL, {true, false, false}, {true, false, false}};
         bool saved = g->vis[s->var];
         g->vis[s->var] = true;
         shst back;
         if (kind == S_DO) {
-            s->b[0] = gen_body(g, L, 1 + (int)rnd(&g->r, 4));
+            s->b[0] = gen_body(g, L, rL, 1 + (int)rnd(&g->r, 4));
             g->sh = sh_join(g->sh, g->bf[g->nbf - 1].cont);
             sh_after(g, cond);
             back = g->sh;
         } else {
             sh_after(g, cond);
             shst cs = g->sh;
-            s->b[0] = gen_body(g, L, 1 + (int)rnd(&g->r, 4));
+            s->b[0] = gen_body(g, L, rL, 1 + (int)rnd(&g->r, 4));
             back = sh_join(g->sh, g->bf[g->nbf - 1].cont);
             g->sh = cs;
         }
@@ -2066,14 +2175,16 @@ static snode *gen_stmt(G *g, int ctx)
         s = snew(S_IF);
         s->e[0] = gen_cond(g, ctx, pick_unif(g, ctx));
         sh_after(g, s->e[0]);
-        int in = imin(ctx, s->e[0]->unif);
+        int in = imin(ctx, eff(g, s->e[0]));
         shst st = g->sh;
-        s->b[0] = gen_body(g, in, 1 + (int)rnd(&g->r, 4));
+        int rin = imin(g->rctx, s->e[0]->unif);
+        s->b[0] = gen_body(g, in, rin, 1 + (int)rnd(&g->r, 4));
         shst a = g->sh;
-        g->sh = st;
+        /* Branches of a divergent if run alongside: the else follows the then's state. */
+        g->sh = in < UB ? sh_join(st, a) : st;
         if (chance(&g->r, 40))
-            s->b[1] = gen_body(g, in, 1 + (int)rnd(&g->r, 3));
-        g->sh = sh_join(a, g->sh);
+            s->b[1] = gen_body(g, in, rin, 1 + (int)rnd(&g->r, 3));
+        g->sh = in < UB ? sh_join(sh_join(st, a), g->sh) : sh_join(a, g->sh);
         return s;
     }
     case K_LOOP: {
@@ -2085,14 +2196,16 @@ static snode *gen_stmt(G *g, int ctx)
         s->e[0] = chance(&g->r, 20) ? gen_cond(g, ctx, pick_unif(g, ctx))
                                     : gen_value(g, ctx, pick_unif(g, ctx));
         sh_after(g, s->e[0]);
-        int L = imin(ctx, s->e[0]->unif);
+        int L = imin(ctx, eff(g, s->e[0]));
         s->val = 2 + rnd(&g->r, 3);
         s->fall = rnd(&g->r, 8);
-        g->bf[g->nbf++] = (bframe){false, L, {true, false, false}, {true, false, false}};
-        shst entry = g->sh, prev = {true, false, false};
+        int rL = imin(g->rctx, s->e[0]->unif);
+        g->bf[g->nbf++] = (bframe){false, rL, {true, false, false}, {true, false, false}};
+        shst entry = g->sh, prev = {true, false, false}, all = entry;
         for (unsigned i = 0; i < s->val; i++) {
-            g->sh = sh_join(entry, prev);
-            s->b[i] = gen_body(g, L, 1 + (int)rnd(&g->r, 3));
+            g->sh = L < UB ? all : sh_join(entry, prev);
+            s->b[i] = gen_body(g, L, rL, 1 + (int)rnd(&g->r, 3));
+            all = sh_join(all, g->sh);
             if (i + 1 < s->val && (s->fall >> i & 1)) {
                 prev = g->sh;
             } else {
@@ -2100,7 +2213,7 @@ static snode *gen_stmt(G *g, int ctx)
                 prev = (shst){true, false, false};
             }
         }
-        g->sh = g->bf[g->nbf - 1].brk;
+        g->sh = L < UB ? sh_join(all, g->bf[g->nbf - 1].brk) : g->bf[g->nbf - 1].brk;
         g->nbf--;
         return s;
     }
@@ -2113,11 +2226,11 @@ static snode *gen_stmt(G *g, int ctx)
             if (is_break || g->bf[i].loop)
                 break;
         }
-        if (need > ctx)
+        if (need > g->rctx)
             return NULL;
         snode *j = snew(is_break ? S_BREAK : S_CONTINUE);
         enode *c = gen_cond(g, ctx, need);
-        int jctx = imin(ctx, c->unif);
+        int jctx = imin(g->rctx, c->unif);
         int f = jump_frame(g, is_break, jctx);
         if (f < 0) {
             efree(c);
@@ -2141,11 +2254,13 @@ static snode *gen_stmt(G *g, int ctx)
         if (kernel) {
             /* Whole blocks or warps before collectives; single threads in the tail. */
             bool single = has(g, DG_F_TAIL) && g->tail && (!has(g, DG_F_RET) || chance(&g->r, 50));
-            if (!single && ctx < UW) {
+            if (!single && g->rctx < UW) {
                 sfree(r);
                 return NULL;
             }
+            g->any_cond = true;
             c = gen_cond(g, ctx, single ? UD : (ctx >= UB && chance(&g->r, 30) ? UB : UW));
+            g->any_cond = false;
         } else {
             int H = p->h[g->fn].H;
             if (ctx < H) {
@@ -2164,7 +2279,7 @@ static snode *gen_stmt(G *g, int ctx)
     }
     default: {
         s = snew(S_BLOCK);
-        s->b[0] = gen_body(g, ctx, 1 + (int)rnd(&g->r, 3));
+        s->b[0] = gen_body(g, ctx, g->rctx, 1 + (int)rnd(&g->r, 3));
         return s;
     }
     }
@@ -2234,6 +2349,7 @@ static void gen_helper(G *g, int i)
     g->tail = false;
     g->nbf = 0;
     g->budget = 3 + (int)rnd(&g->r, 8);
+    g->rctx = h->H;
     g->sh = (shst){false, false, false};
     h->body = lnew();
     gen_list(g, h->body, h->H, g->budget);
@@ -2290,6 +2406,7 @@ dg_program *dg_generate(uint64_t seed, unsigned features)
         ladd(p->kernel, b);
     }
     g.sh = (shst){false, false, false};
+    g.rctx = UB;
     int top = 4 + (int)rnd(&g.r, 10);
     int tail_at = has(&g, DG_F_TAIL) ? (int)rnd(&g.r, (unsigned)top + 1) : top + 1;
     g.budget = 12 + (int)rnd(&g.r, 40);
@@ -2315,8 +2432,10 @@ dg_program *dg_generate(uint64_t seed, unsigned features)
     }
     char why[256];
     if (verify(p, why, sizeof why) != 0) {
-        fprintf(stderr, "lattice-diff: generator bug (seed %llu): %s\n",
+        char *src = dg_render(p, NULL);
+        fprintf(stderr, "%s\nlattice-diff: generator bug (seed %llu): %s\n", src,
                 (unsigned long long)seed, why);
+        free(src);
         exit(3);
     }
     return p;
@@ -2453,8 +2572,30 @@ static void walk_l(ewalk *w, slist *l)
     }
 }
 
+/* Smaller launches: one block; a 1-D block; 32 threads (or, for a partial warp, 33). */
+static void walk_shape(ewalk *w, dg_program *p)
+{
+    unsigned blocks = p->grid[0] * p->grid[1] * p->grid[2];
+    unsigned small = p->full ? 32 : 33;
+    bool ok[3] = {blocks > 1, p->block[1] > 1 || p->block[2] > 1, p->nt > small};
+    for (int k = 0; k < 3; k++) {
+        if (!ok[k] || (long)w->n++ != w->want)
+            continue;
+        w->done = true;
+        if (k == 0)
+            p->grid[0] = p->grid[1] = p->grid[2] = 1;
+        if (k == 1 || k == 2)
+            p->block[1] = p->block[2] = 1;
+        if (k == 2)
+            p->nt = small;
+        p->block[0] = p->nt;
+        return;
+    }
+}
+
 static void walk_program(ewalk *w, dg_program *p)
 {
+    walk_shape(w, p);
     walk_l(w, p->kernel);
     for (int i = 0; i < p->nh && !w->done; i++)
         walk_l(w, p->h[i].body);

@@ -18,6 +18,7 @@
 #ifndef LAT_DIFF_GEN_H
 #define LAT_DIFF_GEN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,8 +32,13 @@
     XX(BARRIER, "barrier", "__syncthreads() statements in block-uniform control flow")     \
     XX(BVOTE, "bvote", "__syncthreads_count/_and/_or, the value kept in a variable")       \
     XX(WVOTE, "wvote", "__all_sync, __any_sync, __ballot_sync, __syncwarp")               \
-    XX(SHFL, "shfl", "__shfl_sync, __shfl_up/down/xor_sync, with widths")                 \
+    XX(SHFL, "shfl", "__shfl_sync, __shfl_down_sync, __shfl_xor_sync, with widths")       \
+    XX(SHFLUP, "shflup", "__shfl_up_sync (its delta unsigned, as CUDA declares it)")       \
     XX(MATCH, "match", "__match_any_sync and __reduce_{add,min,max,and,or,xor}_sync")      \
+    XX(MASKED, "masked", "collectives under conditions uniform only when run (data read "  \
+                         "alike, values of collectives, variables, warp indices), where "  \
+                         "today's translator keeps a mask per thread; without it, only "   \
+                         "under constants, built-ins, parameters and their loops")        \
     XX(COND, "cond", "collectives directly as conditions: if, while, do, for, switch, ?:") \
     XX(NEST, "nest", "collectives nested in expressions: operands, call arguments, "       \
                      "return values, && / || operands, ?: arms, inside other collectives") \
@@ -103,6 +109,10 @@ char *dg_render(const dg_program *p, dg_run_info *info);
  * generator's programs always pass (a failure is a bug of the generator); shrinking uses
  * it to refuse edits that would make a program undefined. */
 int dg_verify(const dg_program *p, char *why, size_t why_size);
+
+/* Whether some threads (whole warps) may return and others then reach a barrier: defined
+ * on a GPU (exited threads count as arrived), but what synccheck reports by design. */
+bool dg_exits_before_barrier(const dg_program *p);
 
 /* Statements and expression nodes, for reports. */
 size_t dg_size(const dg_program *p);

@@ -192,7 +192,7 @@ int main(int argc, char **argv)
     const char *backend = "emu";
     int reference = -1;
     bool no_check = false, per_class = false;
-    const char *file = NULL;
+    const char *file = NULL, *print = NULL;
     dd_options o = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -229,13 +229,7 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--per-class") == 0) {
             per_class = true;
         } else if (strcmp(a, "--print") == 0 && val) {
-            dg_program *p = dg_generate(strtoull(val, NULL, 0), features);
-            dg_run_info info;
-            char *src = dg_render(p, &info);
-            fputs(src, stdout);
-            free(src);
-            dg_free(p);
-            return 0;
+            print = val, i++;
         } else if (strcmp(a, "--file") == 0 && val) {
             file = val, i++;
         } else if (strcmp(a, "--list-features") == 0) {
@@ -251,6 +245,14 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
+    }
+    if (print) {
+        dg_program *p = dg_generate(strtoull(print, NULL, 0), features);
+        char *src = dg_render(p, NULL);
+        fputs(src, stdout);
+        free(src);
+        dg_free(p);
+        return 0;
     }
     if (!kinds) {
         unsigned emu = 1u << DX_REGION | 1u << DX_FIBERS;
