@@ -503,9 +503,10 @@ static void annotate(const dg_program *p, enode *e)
 /* ---- shared memory states ------------------------------------------------------------------ */
 
 /* Since the last barrier: may a thread have written its own slot (dirty), read another
- * thread's slot (read)? dead: no thread gets here. */
+ * thread's slot (read), run a collective (coll; the generator keeps returns away from
+ * warp operations without DG_F_WRET)? dead: no thread gets here. */
 typedef struct shst {
-    bool dead, dirty, read;
+    bool dead, dirty, read, coll;
 } shst;
 
 static shst sh_join(shst a, shst b)
@@ -514,10 +515,13 @@ static shst sh_join(shst a, shst b)
         return b;
     if (b.dead)
         return a;
-    return (shst){false, a.dirty || b.dirty, a.read || b.read};
+    return (shst){false, a.dirty || b.dirty, a.read || b.read, a.coll || b.coll};
 }
 
-static bool sh_same(shst a, shst b) { return a.dead == b.dead && a.dirty == b.dirty && a.read == b.read; }
+static bool sh_same(shst a, shst b)
+{
+    return a.dead == b.dead && a.dirty == b.dirty && a.read == b.read && a.coll == b.coll;
+}
 
 /* The state after evaluating e; *bad set when e races with what came before. */
 static shst sh_expr(shst s, const enode *e, bool *bad)
@@ -532,6 +536,7 @@ static shst sh_expr(shst s, const enode *e, bool *bad)
         s.dirty = s.read = false;
     s.read |= e->sh_other;
     s.dirty |= e->sh_wown;
+    s.coll |= e->req > 0;
     return s;
 }
 
@@ -1304,6 +1309,7 @@ static shst v_stmt(vctx *c, const snode *s, int ctx, shst st)
     case S_SYNCWARP:
         if (ctx < UW)
             vfail(c, "__syncwarp in control flow that is not warp-uniform");
+        st.coll = true;
         break;
     case S_IF: {
         const enode *e = vexpr(c, s->e[0], ctx);
@@ -1637,7 +1643,7 @@ static enode *gen_leaf(G *g, eo o)
 /* A collective whose value is at least o.min uniform, or NULL when none fits. */
 static enode *gen_coll(G *g, eo o, int depth)
 {
-    eo arg = {o.ctx, UD, has(g, DG_F_NEST), false};
+    eo arg = {o.ctx, UD, has(g, DG_F_INNER), false};
     int kinds[8], n = 0;
     if (o.su)
         return NULL; /* no collective's value is statically uniform */
@@ -1845,7 +1851,7 @@ static enode *gen_rhs(G *g, int ctx, int min)
 static enode *gen_cond(G *g, int ctx, int min)
 {
     dg_program *p = g->p;
-    eo o = {ctx, min, has(g, DG_F_NEST), need_su(g, min)};
+    eo o = {ctx, min, has(g, DG_F_NEST) && has(g, DG_F_COND), need_su(g, min)};
     enode *e = NULL;
     if (has(g, DG_F_COND) && !o.su && chance(&g->r, 45)) {
         eo c = {ctx, min, true, false};
@@ -1897,7 +1903,7 @@ static enode *gen_value(G *g, int ctx, int min)
     if (has(g, DG_F_COND) && !su && chance(&g->r, 40))
         e = gen_coll(g, (eo){ctx, min, true, false}, 3);
     if (!e)
-        e = gen_expr(g, (eo){ctx, min, has(g, DG_F_NEST), su}, 3);
+        e = gen_expr(g, (eo){ctx, min, has(g, DG_F_NEST) && has(g, DG_F_COND), su}, 3);
     annotate(g->p, e);
     return e;
 }
@@ -1991,6 +1997,8 @@ static snode *gen_loop(G *g, int kind, int ctx)
         if (kind == S_FOR) {
             cls = imin(cls, s->e[0]->unif);
             L = imin(L, eff(g, s->e[0]));
+        } else if (need_su(g, UB)) {
+            L = UD; /* the counter in its condition is no constant to the translator */
         }
         s->var = new_var(g, kind == S_FOR ? V_FOR : V_WHILE, cls);
         if (s->var < 0) {
@@ -2170,6 +2178,7 @@ static snode *gen_stmt(G *g, int ctx)
             g->sh = g->sh.dead ? g->sh : (shst){false, false, false};
         return snew(S_SYNC);
     case K_SYNCWARP:
+        g->sh.coll = true;
         return snew(S_SYNCWARP);
     case K_IF: {
         s = snew(S_IF);
@@ -2252,6 +2261,12 @@ static snode *gen_stmt(G *g, int ctx)
         snode *r = snew(S_RETURN);
         enode *c;
         if (kernel) {
+            /* Today's region loops lose lanes from a warp operation's value when a thread
+             * returns in the stretch after it (README.md, bug G). */
+            if (!has(g, DG_F_WRET) && g->sh.coll) {
+                sfree(r);
+                return NULL;
+            }
             /* Whole blocks or warps before collectives; single threads in the tail. */
             bool single = has(g, DG_F_TAIL) && g->tail && (!has(g, DG_F_RET) || chance(&g->r, 50));
             if (!single && g->rctx < UW) {
@@ -2411,8 +2426,15 @@ dg_program *dg_generate(uint64_t seed, unsigned features)
     int tail_at = has(&g, DG_F_TAIL) ? (int)rnd(&g.r, (unsigned)top + 1) : top + 1;
     g.budget = 12 + (int)rnd(&g.r, 40);
     for (int i = 0; i < top && g.budget > 0; i++) {
-        if (i == tail_at)
+        if (i == tail_at) {
             g.tail = true;
+            /* A barrier to end the last stretch with a collective, so that returns may
+             * follow without DG_F_WRET. */
+            if (!has(&g, DG_F_WRET) && g.sh.coll && has(&g, DG_F_BARRIER)) {
+                ladd(p->kernel, snew(S_SYNC));
+                g.sh = (shst){false, false, false, false};
+            }
+        }
         snode *s = gen_stmt(&g, UB);
         if (s)
             ladd(p->kernel, s);

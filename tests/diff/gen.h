@@ -39,15 +39,19 @@
                          "alike, values of collectives, variables, warp indices), where "  \
                          "today's translator keeps a mask per thread; without it, only "   \
                          "under constants, built-ins, parameters and their loops")        \
-    XX(COND, "cond", "collectives directly as conditions: if, while, do, for, switch, ?:") \
+    XX(COND, "cond", "collectives in conditions of if, while, do, for and switch, "        \
+                     "alone or (with nest) inside the condition's expression")            \
     XX(NEST, "nest", "collectives nested in expressions: operands, call arguments, "       \
-                     "return values, && / || operands, ?: arms, inside other collectives") \
+                     "return values, && / || operands, ?: conditions and arms")           \
+    XX(INNER, "inner", "collectives in the arguments of other collectives")               \
     XX(SHARED, "shared", "a __shared__ array: own slots written, others read after a barrier") \
     XX(LOCAL, "local", "local arrays")                                                    \
     XX(HELPER, "helper", "__device__ functions without collectives")                      \
     XX(HCOLL, "hcoll", "__device__ functions with barriers and warp operations")          \
     XX(RET, "ret", "early return of whole blocks or warps, before later collectives")     \
     XX(TAIL, "tail", "early return of single threads after their last collective")        \
+    XX(WRET, "wret", "returns (ret, tail) in the stretch after a warp operation, with no " \
+                     "__syncthreads() between them")                                     \
     XX(DIMS, "dims", "2-D and 3-D blocks and grids")                                      \
     XX(PARTIAL, "partial", "blocks whose size is not a multiple of 32 (masks of the partial warp)")
 
