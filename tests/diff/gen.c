@@ -717,13 +717,21 @@ static void r_expr(rctx *r, const enode *e)
     case E_SHFL:
         bput(b, "%s(%s, (unsigned)", shfl_names[e->sub], mask(r->p));
         r_expr(r, e->k[0]);
-        bput(b, ", (");
-        r_expr(r, e->k[1]);
-        /* A partial warp's lanes are 0 .. NL-1: a source lane stays among them. */
-        if (e->sub == SF_IDX && !r->p->full)
+        /* A partial warp's lanes are 0 .. NL-1: a source lane stays among them. Lanes,
+         * deltas and masks of 32 or more are defined too (the lane modulo the width, the
+         * thread's own value), so variables and constants go as they are. */
+        if (e->sub == SF_IDX && !r->p->full) {
+            bput(b, ", (");
+            r_expr(r, e->k[1]);
             bput(b, ") %% NL");
-        else
+        } else if ((e->k[1]->op == E_CONST && e->k[1]->val < 32) || e->k[1]->op == E_VAR) {
+            bput(b, ", ");
+            r_expr(r, e->k[1]);
+        } else {
+            bput(b, ", (");
+            r_expr(r, e->k[1]);
             bput(b, ") & 31u");
+        }
         if (e->val != 32)
             bput(b, ", %u", e->val);
         bput(b, ")");
@@ -1696,6 +1704,8 @@ static enode *gen_coll(G *g, eo o, int depth)
         ekid(e, gen_expr(g, v, depth - 1));
         if (sub == SF_IDX && src.min == UD && chance(&g->r, 30))
             ekid(e, enew(E_LEAF, L_LANE)); /* a rotation needs lane arithmetic: */
+        else if (chance(&g->r, 40))
+            ekid(e, econst(rnd(&g->r, 32)));
         else
             ekid(e, gen_expr(g, src, depth - 1));
         if (sub == SF_IDX && e->k[1]->op == E_LEAF && e->k[1]->sub == L_LANE) {
