@@ -717,14 +717,15 @@ static void r_expr(rctx *r, const enode *e)
     case E_SHFL:
         bput(b, "%s(%s, (unsigned)", shfl_names[e->sub], mask(r->p));
         r_expr(r, e->k[0]);
-        /* A partial warp's lanes are 0 .. NL-1: a source lane stays among them. Lanes,
-         * deltas and masks of 32 or more are defined too (the lane modulo the width, the
-         * thread's own value), so variables and constants go as they are. */
+        /* A partial warp's lanes are 0 .. NL-1: a source lane stays among them. A delta
+         * or lane mask of 32 or more is not defined (an H100 wraps a delta of 0xffffffff
+         * to a lane above, and masks a lane mask to 5 bits; the emulator gives the
+         * thread's own value): below 32, constants go as people write them. */
         if (e->sub == SF_IDX && !r->p->full) {
             bput(b, ", (");
             r_expr(r, e->k[1]);
             bput(b, ") %% NL");
-        } else if ((e->k[1]->op == E_CONST && e->k[1]->val < 32) || e->k[1]->op == E_VAR) {
+        } else if (e->k[1]->op == E_CONST && e->k[1]->val < 32) {
             bput(b, ", ");
             r_expr(r, e->k[1]);
         } else {
@@ -1762,7 +1763,11 @@ static enode *gen_expr(G *g, eo o, int depth)
         }
         if (w < 44) {
             enode *e = enew(E_UN, (int)rnd(&g->r, 3));
-            return ekid(e, gen_expr(g, sub, depth - 1));
+            ekid(e, gen_expr(g, sub, depth - 1));
+            /* ~ and - of a && or || come out signed in TinyCC (README.md, bug H). */
+            if (!has(g, DG_F_LNEG) && (e->k[0]->op == E_LAND || e->k[0]->op == E_LOR))
+                e->sub = 1;
+            return e;
         }
         if (w < 48) {
             enode *e = enew(chance(&g->r, 50) ? E_MIN : E_MAX, 0);

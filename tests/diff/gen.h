@@ -28,6 +28,8 @@
     XX(LOOP, "loop", "for, while and do loops with bounded trip counts")                  \
     XX(SWITCH, "switch", "switch with fallthrough, break and default")                    \
     XX(LOGIC, "logic", "?:, && and || in expressions")                                    \
+    XX(LNEG, "lneg", "~ and unary - of (unsigned)(a && b) and (unsigned)(a || b), which "  \
+                     "TinyCC takes as signed")                                            \
     XX(JUMP, "jump", "break and continue")                                                \
     XX(BARRIER, "barrier", "__syncthreads() statements in block-uniform control flow")     \
     XX(BVOTE, "bvote", "__syncthreads_count/_and/_or, the value kept in a variable")       \
@@ -71,7 +73,8 @@ enum {
 
 /* The classes that pass today, which the CI test (test_diff.c) runs. The others find bugs
  * of today's translator, listed with a reproducer each in tests/diff/README.md. */
-#define DG_F_CI (DG_F_ALL & ~(DG_F_MASKED | DG_F_SHFLUP | DG_F_COND | DG_F_INNER | DG_F_WRET))
+#define DG_F_CI                                                                            \
+    (DG_F_ALL & ~(DG_F_LNEG | DG_F_MASKED | DG_F_SHFLUP | DG_F_COND | DG_F_INNER | DG_F_WRET))
 
 /* The short name ("shfl") and description of feature i (0 <= i < DG_NFEATURES). */
 const char *dg_feature_name(int i);
