@@ -34,11 +34,13 @@ static void usage(FILE *f)
             "  --per-class        for each class outside --features, run --count kernels with\n"
             "                     that class added, and print a table\n"
             "  --print S          print the kernel of seed S and exit\n"
-            "  --file F           run the kernel in file F instead (a reproducer): kernel\n"
+            "  --file F           run the kernel in file F instead (a reproducer; repeatable):\n"
             "                     k(unsigned *o, const unsigned *in, unsigned p0, unsigned p1),\n"
             "                     launch from its first line's 'grid (x,y,z), block (x,y,z)',\n"
             "                     K words per thread from '#define K', in[i] = i, p0 = 3,\n"
-            "                     p1 = 100; prints every executor's output\n"
+            "                     p1 = 100; with a line 'expect: 64*0 32*1 ...' (N*V repeats V)\n"
+            "                     every executor is compared with that output; prints the\n"
+            "                     outputs, exits 1 when an executor fails or differs\n"
             "  --list-features    list the feature classes (* = on in CI)\n"
             "Prints 'N kernels, N disagreed'; exits 1 when any disagreed.\n");
 }
@@ -94,6 +96,33 @@ static char *read_file(const char *path)
     return s;
 }
 
+/* The words of an 'expect:' line (N*V repeats V); NULL when there is none. */
+static uint32_t *expected(const char *src, size_t n)
+{
+    const char *e = strstr(src, "expect:");
+    if (!e)
+        return NULL;
+    uint32_t *w = calloc(n ? n : 1, sizeof *w);
+    size_t at = 0;
+    for (e += 7; w && *e && *e != '\n';) {
+        char *end;
+        unsigned long a = strtoul(e, &end, 0), times = 1;
+        if (end == e) {
+            e++;
+            continue;
+        }
+        if (*end == '*') {
+            times = a;
+            e = end + 1;
+            a = strtoul(e, &end, 0);
+        }
+        for (unsigned long i = 0; i < times && at < n; i++)
+            w[at++] = (uint32_t)a;
+        e = end;
+    }
+    return w;
+}
+
 /* Runs a hand-written kernel (a reproducer) on the executors and prints the outputs. */
 static int run_file(dx_runner *r, unsigned kinds, dx_kind ref, const char *path)
 {
@@ -119,6 +148,7 @@ static int run_file(dx_runner *r, unsigned kinds, dx_kind ref, const char *path)
     info.out_words = (size_t)info.grid[0] * info.grid[1] * info.grid[2] * info.threads * info.slots;
     dx_result res[DX_N] = {0};
     int status = 0;
+    printf("%s:\n", path);
     for (int i = 0; i < DX_N; i++) {
         if (!(kinds >> i & 1))
             continue;
@@ -131,24 +161,32 @@ static int run_file(dx_runner *r, unsigned kinds, dx_kind ref, const char *path)
             printf("%s\n", res[i].n > 256 ? " ..." : "");
         }
     }
+    uint32_t *want = expected(src, info.out_words);
+    dx_result wanted = {.outcome = DX_OK, .out = want, .n = info.out_words};
+    for (int i = 0; i < DX_N; i++)
+        if ((kinds >> i & 1) && res[i].outcome != DX_OK)
+            status = 1;
     for (int i = 0; i < DX_N; i++) {
-        if (!(kinds >> i & 1) || i == (int)ref)
+        if (!(kinds >> i & 1) || (!want && i == (int)ref))
             continue;
-        dx_diff d = dx_compare(&res[ref], &res[i]);
+        dx_diff d = dx_compare(want ? &wanted : &res[ref], &res[i]);
+        const char *refname = want ? "the expected output" : dx_kind_name(ref);
         if (d.differ) {
             status = 1;
             if (res[i].out && res[ref].out) {
                 char where[128];
                 dx_locate(&info, d.index, where, sizeof where);
                 printf("%s differs from %s at o[%zu], %s: %u, want %u (%zu words differ)\n",
-                       dx_kind_name((dx_kind)i), dx_kind_name(ref), d.index, where, d.got,
-                       d.want, d.count);
+                       dx_kind_name((dx_kind)i), refname, d.index, where, d.got, d.want,
+                       d.count);
             } else {
-                printf("%s differs from %s in outcome\n", dx_kind_name((dx_kind)i),
-                       dx_kind_name(ref));
+                printf("%s differs from %s in outcome\n", dx_kind_name((dx_kind)i), refname);
             }
+        } else if (want && res[i].outcome == DX_OK) {
+            printf("%s gives the expected output\n", dx_kind_name((dx_kind)i));
         }
     }
+    free(want);
     for (int i = 0; i < DX_N; i++)
         dx_result_free(&res[i]);
     free(src);
@@ -192,7 +230,8 @@ int main(int argc, char **argv)
     const char *backend = "emu";
     int reference = -1;
     bool no_check = false, per_class = false;
-    const char *file = NULL, *print = NULL;
+    const char *files[64], *print = NULL;
+    int nfiles = 0;
     dd_options o = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -231,7 +270,9 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--print") == 0 && val) {
             print = val, i++;
         } else if (strcmp(a, "--file") == 0 && val) {
-            file = val, i++;
+            if (nfiles < 64)
+                files[nfiles++] = val;
+            i++;
         } else if (strcmp(a, "--list-features") == 0) {
             for (int f = 0; f < DG_NFEATURES; f++)
                 printf("%c %-8s %s\n", DG_F_CI >> f & 1 ? '*' : ' ', dg_feature_name(f),
@@ -289,8 +330,9 @@ int main(int argc, char **argv)
     o.kinds = kinds;
     o.reference = (dx_kind)reference;
     int status = 0;
-    if (file) {
-        status = run_file(&r, kinds, o.reference, file);
+    if (nfiles) {
+        for (int f = 0; f < nfiles; f++)
+            status |= run_file(&r, kinds, o.reference, files[f]);
     } else if (per_class) {
         dd_options q = o;
         printf("%-8s %8s %9s  (%ld kernels each, seeds %llu.., the class added to", "class",
