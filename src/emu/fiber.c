@@ -20,6 +20,17 @@
 #define STACK_DEREGISTER(id) ((void)(id))
 #endif
 
+#if defined(__SANITIZE_ADDRESS__)
+#define LAT_FIBER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LAT_FIBER_ASAN 1
+#endif
+#endif
+#ifdef LAT_FIBER_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 #if !defined(__x86_64__)
 #error "the emulator's fibers are written for x86-64"
 #endif
@@ -131,6 +142,13 @@ void lat__emu_stacks_free(lat__emu_stacks *s)
         for (int i = 0; i < s->count; i++)
             STACK_DEREGISTER(s->valgrind_ids[i]);
     free(s->valgrind_ids);
+#ifdef LAT_FIBER_ASAN
+    /* The frames that ran on these stacks leave ASan's poison behind, and munmap does not
+     * clear it: the next mapping at these addresses (TinyCC's code for the next module)
+     * would be reported as a stack overflow when written. */
+    if (s->map)
+        __asan_unpoison_memory_region(s->map, s->map_size);
+#endif
     if (s->map)
         munmap(s->map, s->map_size);
     memset(s, 0, sizeof *s);

@@ -23,8 +23,12 @@ static void runs_free(runs *rs)
 static dd_verdict run_all(dx_runner *r, unsigned kinds, dx_kind ref, const dg_program *p, runs *rs)
 {
     memset(rs, 0, sizeof *rs);
-    rs->source = dg_render(p, &rs->info);
     dd_verdict v = {0};
+    if ((unsigned)ref >= DX_N) {
+        v.failed = v.ref_failed = true;
+        return v;
+    }
+    rs->source = dg_render(p, &rs->info);
     dx_run(r, ref, rs->source, &rs->info, &rs->res[ref]);
     rs->ran = 1u << ref;
     if (rs->res[ref].outcome != DX_OK) {
@@ -75,7 +79,7 @@ static bool same_failure(const dg_program *p, void *user)
 
 static void print_runs(FILE *f, const runs *rs, dx_kind ref)
 {
-    fprintf(f, "%s", rs->source);
+    fprintf(f, "%s", rs->source ? rs->source : "");
     for (int k = 0; k < DX_N; k++) {
         if (!(rs->ran >> k & 1))
             continue;
