@@ -1513,6 +1513,14 @@ static int verify_helper(dg_program *p, int i, char *why, size_t why_size)
 
 static int verify(dg_program *p, char *why, size_t why_size)
 {
+    /* The launch: the kernel's sizes are written for nt threads per block. */
+    if (p->nt == 0 || p->block[0] * p->block[1] * p->block[2] != p->nt ||
+        p->full != (p->nt % 32 == 0) || !p->grid[0] || !p->grid[1] || !p->grid[2]) {
+        if (why && why_size)
+            snprintf(why, why_size, "a launch of block (%u,%u,%u) for %u threads", p->block[0],
+                     p->block[1], p->block[2], p->nt);
+        return -1;
+    }
     for (int i = 0; i < p->nh; i++)
         if (verify_helper(p, i, why, why_size) != 0)
             return -1;
@@ -2619,13 +2627,14 @@ static void walk_shape(ewalk *w, dg_program *p)
         if (!ok[k] || (long)w->n++ != w->want)
             continue;
         w->done = true;
-        if (k == 0)
+        if (k == 0) {
             p->grid[0] = p->grid[1] = p->grid[2] = 1;
-        if (k == 1 || k == 2)
+        } else {
+            if (k == 2)
+                p->nt = small;
+            p->block[0] = p->nt;
             p->block[1] = p->block[2] = 1;
-        if (k == 2)
-            p->nt = small;
-        p->block[0] = p->nt;
+        }
         return;
     }
 }
