@@ -1206,7 +1206,7 @@ static void declare(vctx *c, int id, int kind, int max_cls)
 }
 
 /* A loop: the state at its head is iterated to a fixed point. */
-static shst v_loop(vctx *c, const snode *s, int ctx, int L, shst s0)
+static shst v_loop(vctx *c, const snode *s, int L, shst s0)
 {
     shst head = s0, out = s0;
     bool bad = false;
@@ -1237,7 +1237,6 @@ static shst v_loop(vctx *c, const snode *s, int ctx, int L, shst s0)
             break;
         head = h2;
     }
-    (void)ctx;
     if (bad)
         vfail(c, "a shared-memory race in a loop condition");
     return out;
@@ -1348,7 +1347,7 @@ static shst v_stmt(vctx *c, const snode *s, int ctx, shst st)
         declare(c, s->var, V_FOR, L);
         if (c->npath < 128)
             c->path[c->npath++] = (pstep){NULL, 0, s};
-        st = v_loop(c, s, ctx, L, st);
+        st = v_loop(c, s, L, st);
         c->npath--;
         if (s->var >= 0 && s->var < MAXV)
             c->vis[s->var] = saved;
@@ -1369,7 +1368,7 @@ static shst v_stmt(vctx *c, const snode *s, int ctx, shst st)
         declare(c, s->var, V_WHILE, L);
         if (c->npath < 128)
             c->path[c->npath++] = (pstep){NULL, 0, s};
-        st = v_loop(c, s, ctx, L, st);
+        st = v_loop(c, s, L, st);
         c->npath--;
         break;
     }
@@ -2538,8 +2537,7 @@ static void walk_e(ewalk *w, enode **slot)
     if (!e || w->done)
         return;
     int edits = e->op == E_CONST && e->val <= 1 ? 0 : 2;
-    int kids = e->op == E_CALL || e->op == E_LEAF ? e->nk : e->nk;
-    for (int i = 0; i < edits + kids; i++) {
+    for (int i = 0; i < edits + e->nk; i++) {
         if ((long)w->n++ == w->want) {
             w->done = true;
             if (i < edits) {
