@@ -180,6 +180,44 @@ TEST(an_include_of_a_macro_is_not_cached)
     remove_cache();
 }
 
+/* LATTICE_EMU_FIBERS is read when a module is made: a module made with it set is not
+ * the one made from the same source without it. The kernel's vote as a condition gives
+ * 1 only in the third warp on a GPU and on fibers. */
+TEST(a_module_made_with_LATTICE_EMU_FIBERS_is_not_the_cached_one_made_without)
+{
+    fresh_cache();
+    lat_context *ctx = cache_context();
+    if (lat_context_backend(ctx) != LAT_BACKEND_EMU)
+        SKIP("LATTICE_EMU_FIBERS is the emulator's");
+    static const char src[] =
+        "__global__ void vote(int *o)\n"
+        "{\n"
+        "    int tx = threadIdx.x;\n"
+        "    o[tx] = 0;\n"
+        "    if (__all_sync(0xffffffff, tx >= 48))\n"
+        "        o[tx] = 1;\n"
+        "}\n";
+    lat_module *plain = make(ctx, src, NULL);
+    setenv("LATTICE_EMU_FIBERS", "1", 1);
+    lat_module *fibers = NULL;
+    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "cached.cu"},
+                                      &fibers);
+    unsetenv("LATTICE_EMU_FIBERS");
+    ASSERT_OK(st);
+    ASSERT_EQ(lat_module_get_origin(fibers), LAT_MODULE_COMPILED);
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(fibers, "vote", &k));
+    int o[96];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {96}},
+                              LAT_ARGS(lat_arg_out(o, sizeof o))));
+    for (int t = 0; t < 96; t++)
+        ASSERT_MSG(o[t] == (t >= 64), "o[%d] = %d on fibers", t, o[t]);
+    /* And the other way round: the plain one is still served to plain requests. */
+    ASSERT_EQ(lat_module_get_origin(make(ctx, src, NULL)), LAT_MODULE_MEMORY_CACHE);
+    lat_module_destroy(plain);
+    remove_cache();
+}
+
 TEST(LATTICE_CACHE_0_turns_the_cache_off)
 {
     fresh_cache();

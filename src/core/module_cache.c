@@ -78,13 +78,18 @@ lat_status lat__module_compile(lat_context *ctx, lat_module *mod, const lat__sou
     char target[64];
     snprintf(target, sizeof target, "device %d: compute %d.%d", ctx->device,
              ctx->info.compute_major, ctx->info.compute_minor);
-    /* Checked modules differ; preempting ones more (every kernel on fibers). */
+    /* Checked modules differ; preempting ones more (every kernel on fibers). So do
+     * modules made while LATTICE_EMU_FIBERS is set, which the translator reads when it
+     * runs: without it in the key, a module asked for on fibers would get the region
+     * loops of the same source compiled earlier. */
     lat_check_options co;
     bool preempt = ctx->check && lat_check_get_options(ctx, &co) == LAT_OK && co.preempt;
+    char extra[64];
+    snprintf(extra, sizeof extra, "%s%s",
+             ctx->check ? (preempt ? "checked, preempting" : "checked") : "unchecked",
+             getenv("LATTICE_EMU_FIBERS") ? ", fibers" : "");
     if (has_module_variables(src->text) ||
-        !lat__cache_key_for(src, b->name, target, "lattice " LAT_VERSION_STRING,
-                            ctx->check ? (preempt ? "checked, preempting" : "checked") : NULL,
-                            &key)) {
+        !lat__cache_key_for(src, b->name, target, "lattice " LAT_VERSION_STRING, extra, &key)) {
         if (lat__cache_enabled())
             lat__cache_count_uncacheable();
         return b->module_create(ctx, mod, src);

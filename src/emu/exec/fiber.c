@@ -20,6 +20,17 @@
 #define STACK_DEREGISTER(id) ((void)(id))
 #endif
 
+#if defined(__SANITIZE_ADDRESS__)
+#define LAT_FIBER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LAT_FIBER_ASAN 1
+#endif
+#endif
+#ifdef LAT_FIBER_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 #if !defined(__x86_64__)
 #error "the emulator's fibers are written for x86-64"
 #endif
