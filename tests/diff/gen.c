@@ -1570,6 +1570,7 @@ typedef struct G {
                       what collectives may assume: no more than this) */
     bool any_cond; /* a return's condition: uniform, statically or not (no collective
                       goes under it) */
+    char broken[256]; /* what the verifier found wrong with a helper just written */
 } G;
 
 static bool has(const G *g, unsigned f) { return (g->f & f) != 0; }
@@ -2395,19 +2396,17 @@ static void gen_helper(G *g, int i)
     begin_stmt(g);
     ret->e[0] = gen_rhs(g, h->H, UD);
     ladd(h->body, ret);
-    char why[256];
-    if (verify_helper(p, i, why, sizeof why) != 0) {
-        fprintf(stderr, "lattice-diff: generator bug (seed %llu): %s\n",
-                (unsigned long long)p->seed, why);
-        exit(3);
-    }
+    if (!g->broken[0])
+        verify_helper(p, i, g->broken, sizeof g->broken);
 }
 
-dg_program *dg_generate(uint64_t seed, unsigned features)
+/* One try at the program of a seed; NULL, with why, when the verifier rejects it. */
+static dg_program *generate(uint64_t seed, unsigned features, unsigned attempt, char *why,
+                            size_t cap)
 {
     dg_program *p = xmalloc(sizeof *p);
     G g = {.p = p, .f = features, .fn = -1};
-    uint64_t x = seed;
+    uint64_t x = seed + attempt * 0x9e3779b97f4a7c15ull;
     for (int i = 0; i < 4; i++)
         g.r.s[i] = splitmix(&x);
     p->seed = seed;
@@ -2474,15 +2473,33 @@ dg_program *dg_generate(uint64_t seed, unsigned features)
         r->e[0] = enew(E_SH, SH_OWN);
         ladd(p->kernel, r);
     }
-    char why[256];
-    if (verify(p, why, sizeof why) != 0) {
-        char *src = dg_render(p, NULL);
-        fprintf(stderr, "%s\nlattice-diff: generator bug (seed %llu): %s\n", src,
-                (unsigned long long)seed, why);
-        free(src);
-        exit(3);
+    if (g.broken[0]) {
+        snprintf(why, cap, "%s", g.broken);
+        dg_free(p);
+        return NULL;
+    }
+    if (verify(p, why, cap) != 0) {
+        dg_free(p);
+        return NULL;
     }
     return p;
+}
+
+/* The generator's bookkeeping of what is defined on a GPU is not exact in every corner
+ * (seed 11791 of every class once wrote a shared-memory race into a loop condition); the
+ * verifier catches such a program, and the seed's next try, as fixed as the first, is
+ * taken instead. A seed whose every try fails is a generator bug. */
+dg_program *dg_generate(uint64_t seed, unsigned features)
+{
+    char why[256] = "";
+    for (unsigned attempt = 0; attempt < 16; attempt++) {
+        dg_program *p = generate(seed, features, attempt, why, sizeof why);
+        if (p)
+            return p;
+    }
+    fprintf(stderr, "lattice-diff: generator bug (seed %llu): 16 tries, the last: %s\n",
+            (unsigned long long)seed, why);
+    exit(3);
 }
 
 /* ---- shrinking ----------------------------------------------------------------------------- */

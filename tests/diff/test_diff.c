@@ -8,14 +8,8 @@
  *     with no report on these race-free kernels;
  *   - in suite 'cuda', the emulator against the GPU.
  *
- * CI runs the feature classes that pass today, DG_F_CI in gen.h: every class but
- *   masked  collectives under conditions uniform only at run time (bugs A, B),
- *   shflup  __shfl_up_sync with a bare unsigned delta (bug C),
- *   cond    collectives in the conditions of if, loops and switch (bug F),
- *   inner   collectives in the arguments of other collectives (bug E),
- *   wret    returns right after a warp operation (bug G),
- * each listed with a reproducer in tests/diff/README.md. Whoever fixes one adds its class
- * to DG_F_CI.
+ * CI runs every feature class (DG_F_CI in gen.h). The bugs the classes found, A to J, each
+ * have a reproducer in repro/ that the test 'diff_repro' runs (tests/diff/README.md).
  *
  * On demand, thousands: LATTICE_DIFF_COUNT=5000 (kernels per case; LATTICE_DIFF_SEED
  * moves the first seed, LATTICE_DIFF_FEATURES picks the classes, as lattice-diff

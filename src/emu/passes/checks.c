@@ -315,11 +315,13 @@ const char *lat__checks_prefix(void)
            "const unsigned *__lat_ck_rorder(lat_emu_thread *);\n"
            "void *__lat_ck_scratch(lat_emu_thread *, unsigned long);\n"
            "#define __lat_scratch __lat_ck_scratch\n"
-           "#define __LAT_CK(e, s) (*(__typeof__(e) *)__lat_ck(__lat_t, (void *)&(e), sizeof(e), "
-           "_Alignof(__typeof__(e)), s))\n"
-           /* a[i] of an array: its bounds travel along. */
-           "#define __LAT_CKA(e, s, a) (*(__typeof__(e) *)__lat_cka(__lat_t, (void *)&(e), sizeof(e), "
-           "_Alignof(__typeof__(e)), s, (void *)(a), sizeof(a)))\n"
+           /* p is (T *)0 for the access's type T, written by the emitter: TinyCC must not
+            * type the access itself (emit.c's emit_builtin_arg says why). */
+           "#define __LAT_CK(e, p, s) (*(__typeof__(p))__lat_ck(__lat_t, (void *)&(e), sizeof(*(p)), "
+           "_Alignof(__typeof__(*(p))), s))\n"
+           /* a[i] of an array of n bytes: its bounds travel along. */
+           "#define __LAT_CKA(e, p, s, a, n) (*(__typeof__(p))__lat_cka(__lat_t, (void *)&(e), sizeof(*(p)), "
+           "_Alignof(__typeof__(*(p))), s, (void *)(a), n))\n"
            /* A loop turn: the count just past the thread context (ck.h's lat__ck_fiber.ticks). */
            "#define __LAT_TICK (--*(int *)(__lat_t + 1) < 0 ? __lat_ck_tick(__lat_t) : (void)0)\n";
 }

@@ -2,6 +2,7 @@
 #include "emit.h"
 
 #include "front/builtins.h"
+#include "front/visit.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -246,9 +247,44 @@ static bool takes_context(lat__unit *u, lat__sym *s)
     return s && s->kind == LAT_SYM_FUNC && !(s->flags & LAT_SF_BUILTIN) && lat__symx_of(u, s)->hidden;
 }
 
+static bool find_jump(lat__visitor *v, lat__expr *e)
+{
+    if (e->kind == LAT_E_COND || (e->kind == LAT_E_BINARY && (e->op == LAT_P_ANDAND || e->op == LAT_P_OROR)))
+        *(bool *)v->data = true;
+    return !*(bool *)v->data;
+}
+
+/* Whether e holds an &&, || or ?: anywhere. */
+static bool has_jump(const lat__expr *e)
+{
+    bool found = false;
+    lat__visitor v = {.expr = find_jump, .data = &found};
+    lat__visit_expr(&v, (lat__expr *)e);
+    return found;
+}
+
+/* An argument of a builtin. Many are the prelude's macros, which look at an argument's
+ * type through _Generic or __typeof__; TinyCC 0.9.27 corrupts the code around such a
+ * look when the argument holds (a && 1) || b or (c ? 1 : 0) || b (it patches jumps it
+ * never emitted). Through a statement expression TinyCC sees a plain value. */
+static void emit_builtin_arg(lat__emitter *em, const lat__expr *a)
+{
+    const lat__type *t = a->type;
+    if (em->display || !t || !lat__is_scalar(t) || !has_jump(a)) {
+        lat__emit_expr(em, a, LAT_PREC_ASSIGN);
+        return;
+    }
+    lat__emit_fmt(em, "({ %s = ", lat__emit_type(em->u, t, "__lat_g"));
+    lat__emit_expr(em, a, LAT_PREC_ASSIGN);
+    lat__emit_str(em, "; __lat_g; })");
+}
+
 static void emit_call(lat__emitter *em, const lat__expr *e)
 {
     const lat__expr *fn = skip_implicit(e->a);
+    /* The lowering's own helpers (__lat_*) are plain functions. */
+    bool builtin = fn->kind == LAT_E_NAME && fn->sym && (fn->sym->flags & LAT_SF_BUILTIN) &&
+                   fn->sym->name && strncmp(fn->sym->name->name, "__lat_", 6) != 0;
     lat__emit_expr(em, e->a, LAT_PREC_POSTFIX);
     lat__emit_str(em, "(");
     bool first = true;
@@ -260,7 +296,10 @@ static void emit_call(lat__emitter *em, const lat__expr *e)
         if (!first)
             lat__emit_str(em, ", ");
         first = false;
-        lat__emit_expr(em, e->args[i], LAT_PREC_ASSIGN);
+        if (builtin)
+            emit_builtin_arg(em, e->args[i]);
+        else
+            lat__emit_expr(em, e->args[i], LAT_PREC_ASSIGN);
     }
     lat__emit_str(em, ")");
 }
@@ -297,6 +336,28 @@ static void emit_literal(lat__emitter *em, const lat__expr *e)
 
 static void emit_checked(lat__emitter *em, const lat__expr *e, int prec);
 
+/* TinyCC 0.9.27 keeps the value of &&, || and ?: as a jump until it is used, and types it
+ * int when it is made: (unsigned)(a && b) and (c ? 1u : 0u) stay signed for TinyCC, so
+ * ~(unsigned)(a && b) < 0 and (c ? 1u : 0u) - 1 < 0 come out true. Adding an unsigned 0
+ * makes the value where C says it is unsigned; 64-bit and narrower types are not affected. */
+static bool tcc_signed_jump(const lat__expr *e, const lat__type *as)
+{
+    e = skip_implicit(e);
+    bool jump = e->kind == LAT_E_COND ||
+                (e->kind == LAT_E_BINARY && (e->op == LAT_P_ANDAND || e->op == LAT_P_OROR));
+    return jump && as && lat__is_integer(as) && lat__is_unsigned(as) && lat__sizeof(as) == 4;
+}
+
+static void emit_unsigned_jump(lat__emitter *em, const lat__expr *e)
+{
+    const lat__expr *outer = em->jump_fixed;
+    em->jump_fixed = skip_implicit(e);
+    lat__emit_str(em, "(");
+    lat__emit_expr(em, e, binary_prec(LAT_P_PLUS));
+    lat__emit_str(em, " + 0u)");
+    em->jump_fixed = outer;
+}
+
 void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
 {
     if (em->checked && e->site && !em->display) {
@@ -307,6 +368,18 @@ void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
         return;
     int mine = prec_of(e);
     bool paren = mine < prec;
+    if (!em->display && e->kind == LAT_E_CAST && e->a && tcc_signed_jump(e->a, e->to)) {
+        /* (unsigned)(a && b), implicit or written */
+        if (!(e->flags & LAT_EF_IMPLICIT))
+            lat__emit_fmt(em, "(%s)", lat__emit_type(em->u, e->to, NULL));
+        emit_unsigned_jump(em, e->a);
+        return;
+    }
+    if (!em->display && e->kind == LAT_E_COND && e != em->jump_fixed && tcc_signed_jump(e, e->type)) {
+        /* c ? 1u : 0u */
+        emit_unsigned_jump(em, e);
+        return;
+    }
     if (e->kind == LAT_E_CAST && (e->flags & LAT_EF_IMPLICIT)) {
         lat__emit_expr(em, e->a, prec);
         return;
@@ -381,7 +454,10 @@ void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
     case LAT_E_SIZEOF:
     case LAT_E_ALIGNOF:
         lat__emit_str(em, e->kind == LAT_E_SIZEOF ? "sizeof" : "_Alignof");
-        if (e->a) {
+        if (e->a && e->a->type && !em->display) {
+            /* By its type: TinyCC miscompiles some expressions it only types (above). */
+            lat__emit_fmt(em, "(%s)", lat__emit_type(em->u, e->a->type, NULL));
+        } else if (e->a) {
             lat__emit_str(em, "(");
             lat__emit_expr(em, e->a, LAT_PREC_COMMA);
             lat__emit_str(em, ")");
@@ -420,8 +496,8 @@ void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
         lat__emit_str(em, ")");
 }
 
-/* An access the checks see: __LAT_CK(access, code), or __LAT_CKA(access, code, array)
- * for an element of an array, whose bounds travel along. */
+/* An access the checks see: __LAT_CK(access, (T *)0, code), or __LAT_CKA(access, (T *)0,
+ * code, array, sizeof(array type)) for an element of an array, whose bounds travel along. */
 static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
 {
     (void)prec;
@@ -434,12 +510,14 @@ static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
     lat__emit_at(em, e->loc);
     lat__emit_str(em, arr ? "__LAT_CKA(" : "__LAT_CK(");
     lat__emit_expr(em, &inner, LAT_PREC_ASSIGN);
-    lat__emit_fmt(em, ", %d", e->site - 1);
+    lat__emit_fmt(em, ", (%s)0, %d", lat__emit_type(em->u, lat__pointer_to(em->u, e->type), NULL),
+                  e->site - 1);
     if (arr) {
         lat__emit_str(em, ", ");
         lat__expr whole = *arr;
         whole.site = 0;
         lat__emit_expr(em, &whole, LAT_PREC_ASSIGN);
+        lat__emit_fmt(em, ", sizeof(%s)", lat__emit_type(em->u, arr->type, NULL));
     }
     lat__emit_str(em, ")");
 }

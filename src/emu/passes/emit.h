@@ -50,6 +50,7 @@ typedef struct lat__emitter {
     lat__emit_hooks hooks;
     int tmp;             /* counter for fresh names */
     unsigned prelude_parts;
+    const lat__expr *jump_fixed; /* the &&, || or ?: being written as TinyCC's unsigned */
     bool display;        /* writing an expression as the user reads it (the checks' sites):
                             source names, no markers, no instrumentation */
     bool checked;        /* wrapping the checks' accesses (e->site) */

@@ -607,6 +607,13 @@ static void uniformity(uwalk *w, lat__stmt *s, bool uniform)
         demote_in_expr(w, s->e);
         bool u = uniform && init_ok && step_ok && (!s->e || lat__region_uniform_condition(pl, s->e)) &&
                  !r->targeted && !lat__region_has_coll(s->e);
+        if (!u) {
+            /* Each thread runs the init and step of a loop that is not the block's. */
+            if (s->step)
+                demote_in_expr(w, s->step);
+            if (s->init && s->init->kind == LAT_S_EXPR)
+                demote_in_expr(w, s->init->e);
+        }
         r->uniform = u;
         uniformity(w, s->body, u);
         return;

@@ -293,7 +293,7 @@ static void results_loop(plan *pl, const rcoll *c)
     } else if (op <= LAT_EMU_W_XOR) {
         lat__emit_str(em, "{ int __lat_l = (int)(__lat_i & 31);");
         shuffle_source(pl, c, op);
-        lat__emit_fmt(em, " __lat_wr%d[__lat_i] = __lat_wv%d[__lat_i - __lat_l + __lat_s%d]; }", k, k, k);
+        lat__emit_fmt(em, " __lat_wr%d[__lat_i] = __lat_wv%d[__lat_s%d]; }", k, k, k);
     } else {
         lat__emit_fmt(em, "__lat_rwarp(__lat_wv%d, __lat_sk, __lat_i, %d, ", k, op);
         operand(pl, c, 0, c->mask_slot, "m", "0xffffffffu");
