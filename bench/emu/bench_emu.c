@@ -294,6 +294,34 @@ int main(int argc, char **argv)
                 1e-6, 3);
     }
 
+    /* What rounding a*b + c once, as the GPU does, costs TinyCC's code: a call to fmaf where
+     * two instructions were. The same kernels without contraction, in this run. */
+    {
+        static const char *const nofma[] = {"--fmad=false", NULL};
+        lat_module *mu;
+        CHECK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "nofma.cu",
+                                                        .options = nofma}, &mu));
+        lat_kernel *kp, *kc, *ku;
+        CHECK(lat_module_get_kernel(m, "pi", &kp));
+        CHECK(lat_module_get_kernel(mu, "pi", &ku));
+        void *pp[] = {&dp, &np};
+        job jf = {.k = kp, .desc = {.grid = {(unsigned)nb}, .block = {256}}, .params = pp};
+        job ju = jf;
+        ju.k = ku;
+        double fused = time_ms(run_emu, &jf), unfused = time_ms(run_emu, &ju);
+        printf("(b) with --fmad=false: %.2f ms, contraction costs %.2fx\n", unfused, fused / unfused);
+        CHECK(lat_module_get_kernel(m, "matmul", &kc));
+        CHECK(lat_module_get_kernel(mu, "matmul", &ku));
+        void *pc[] = {&dc, &da, &db, &mn};
+        jf = (job){.k = kc, .desc = {.grid = {(unsigned)mn / 16, (unsigned)mn / 16}, .block = {16, 16}},
+                   .params = pc};
+        ju = jf;
+        ju.k = ku;
+        fused = time_ms(run_emu, &jf);
+        unfused = time_ms(run_emu, &ju);
+        printf("(c) with --fmad=false: %.2f ms, contraction costs %.2fx\n", unfused, fused / unfused);
+    }
+
     printf("barrier: %.2f ns per thread per barrier in region loops (target 5)\n",
            barrier_cost(m));
     setenv("LATTICE_EMU_FIBERS", "1", 1);
