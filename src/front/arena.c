@@ -84,13 +84,23 @@ char *lat__arena_strndup(lat__arena *a, const char *s, size_t n)
 
 char *lat__arena_printf(lat__arena *a, const char *fmt, ...)
 {
+    /* Most strings are short: format once into a stack buffer, a second time only when
+     * it was too small. */
+    char small[256];
+    if (!fmt) /* never: but gcc 12's UBSan instrumentation invents the path and then
+               * warns (-Wformat-truncation) about a null format on it */
+        fmt = "";
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
     if (n < 0)
         n = 0;
     char *p = lat__arena_alloc(a, (size_t)n + 1);
+    if ((size_t)n < sizeof small) {
+        memcpy(p, small, (size_t)n + 1);
+        return p;
+    }
     va_start(ap, fmt);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     va_end(ap);

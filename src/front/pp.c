@@ -395,10 +395,7 @@ void lat__pp_run(lat__unit *u, const lat__pp_in *in)
     if (options)
         pp_push_text(&p, "<command line>", options);
     const char *pre = p.in->predefined ? p.in->predefined : "";
-    size_t n_std = sizeof std_predefined - 1, n_pre = strlen(pre);
-    char *builtins = lat__arena_alloc(&u->arena, n_std + n_pre + 1);
-    memcpy(builtins, std_predefined, n_std);
-    memcpy(builtins + n_std, pre, n_pre + 1);
+    char *builtins = lat__arena_printf(&u->arena, "%s%s", std_predefined, pre);
     pp_push_text(&p, "<built-in>", builtins);
 
     size_t guess = root->n + root->n / 2 + 64;
