@@ -109,6 +109,13 @@ static int64_t ordered_bits(const unsigned char *p, unsigned kind)
     return (u & sign) ? -mag : mag;
 }
 
+/* |a - b| without overflow: doubles of opposite signs far from 0 are more than 2^63
+ * representable values apart. */
+static uint64_t ulp_distance(int64_t a, int64_t b)
+{
+    return a >= b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+}
+
 static double epsilon(unsigned kind)
 {
     return kind == LAT__SCALAR_F64 ? 0x1p-52 : kind == LAT__SCALAR_F32 ? 0x1p-23
@@ -257,8 +264,8 @@ size_t lat__cross_compare_bytes(const void *gpu_, const void *emu_, size_t size,
             uint64_t ulp = isnan(gv) && isnan(ev) ? 0
                            : isnan(gv) || isnan(ev)
                                ? UINT64_MAX
-                               : (uint64_t)llabs(ordered_bits(g + fl->offset, fl->kind) -
-                                                 ordered_bits(e + fl->offset, fl->kind));
+                               : ulp_distance(ordered_bits(g + fl->offset, fl->kind),
+                                              ordered_bits(e + fl->offset, fl->kind));
             s->max_ulp = ulp > s->max_ulp ? ulp : s->max_ulp;
             if (!within(gv, ev, atol, kind_rtol(rtol, fl->kind), 0)) {
                 need_scale[f] = true;

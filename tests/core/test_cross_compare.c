@@ -248,6 +248,16 @@ TEST(a_struct_compares_its_floats_within_the_tolerance_and_its_other_bytes_exact
     ASSERT_EQ(d.first_field_offset, 8);
 }
 
+TEST(doubles_of_opposite_signs_far_from_zero_count_their_ulps_without_overflow)
+{
+    /* More than 2^63 doubles lie between them: the distance once overflowed int64_t. */
+    double g[2] = {1e300, -1e300}, e[2] = {-1e300, 1e300};
+    lat__cross_diff d;
+    ASSERT_EQ(compare(g, e, sizeof g, &F64, RTOL, ATOL, &d), 2);
+    ASSERT_U64_EQ(d.stats[LAT__SCALAR_F64].max_ulp, 2 * (uint64_t)0x7e37e43c8800759cULL);
+    ASSERT_EQ(d.first_elem, 0);
+}
+
 TEST(without_a_layout_every_byte_compares_exactly_and_a_tail_too)
 {
     float g[5] = {1, 2, 3, 4, 5}, e[5] = {1, 2, 3, 4, 5};
