@@ -201,8 +201,8 @@ static lat_status find_kernels(lat_context *ctx, TCCState *s, const lat__lower_o
         strcat(sym, name);
         void *sizes = tcc_get_symbol(s, sym);
         free(sym);
-        /* A kernel in a region the preprocessor dropped (one the translator could not
-         * decide) has no entry: the module does not have it. */
+        /* Only defined kernels are lowered; a missing entry would be a lattice bug, and
+         * lat_module_get_kernel then says the module has no such kernel. */
         if (!entry || !sizes)
             continue;
         k->code = m->code;

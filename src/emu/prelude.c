@@ -171,7 +171,7 @@ static const char *const lines[] = {
     "#define __constant__",
     SEC_SYNC,
     /* Barriers and warp operations, as fiber kernels run them (block.c); region loops
-     * never reach these: the translator rewrites their calls. */
+     * never reach these: passes/region_gen.c writes their calls as stretches. */
     "int __lat_bar(lat_emu_thread *, int, int, const char *, int);",
     "unsigned long long __lat_warp(lat_emu_thread *, int, unsigned, unsigned long long, int, int, const char *, int);",
     "int __lat_match_all(lat_emu_thread *, unsigned, unsigned long long, int *, const char *, int);",

@@ -1,6 +1,6 @@
 /* #include resolution: the headers the emulator's prelude stands in for (their macros
  * are predefined), the CUDA headers it does not support yet, and finding the others on
- * disk. Used by the preprocessor (pp_include.c) and, until it goes, the old translator. */
+ * disk. Used by the preprocessor (pp_include.c). */
 #ifndef LAT_FRONT_HEADERS_H
 #define LAT_FRONT_HEADERS_H
 

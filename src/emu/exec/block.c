@@ -381,7 +381,7 @@ void lat__exec_run_fibers(lat__emu_worker *w, const lat__emu_kernel *k, const la
 #define ENGINE_INLINE static inline __attribute__((always_inline))
 
 /* A barrier or warp operation (op; -1 for a barrier) outside a fiber kernel's thread:
- * the translator runs every kernel that can reach one on fibers. */
+ * the lowering runs every kernel that can reach one on fibers or region loops. */
 _Noreturn static __attribute__((noinline, cold)) void not_on_fiber(lat__emu_worker *w, int op,
                                                                    const char *file, int line)
 {
