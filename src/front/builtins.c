@@ -164,11 +164,7 @@ static const struct {
 static const char *const modes[] = {"rn", "rz", "ru", "rd"};
 static const char *const rn_only[] = {"__int2double_rn", "__uint2double_rn"};
 
-/* CUDA's vector types: element, name stem, alignment of the 2- and 4-component types. */
-static const struct {
-    const char *elem, *stem;
-    int align2, align4;
-} vectors[] = {
+const lat__vector_kind lat__vector_kinds[LAT_VECTOR_KINDS] = {
     {"signed char", "char", 2, 4},  {"unsigned char", "uchar", 2, 4},
     {"short", "short", 4, 8},       {"unsigned short", "ushort", 4, 8},
     {"int", "int", 8, 16},          {"unsigned int", "uint", 8, 16},
@@ -357,12 +353,12 @@ static void build(void)
     static const char *const fields[] = {"", "x", "x, y", "x, y, z", "x, y, z, w"};
     static const char *const params[] = {"", "%s x", "%s x, %s y", "%s x, %s y, %s z",
                                          "%s x, %s y, %s z, %s w"};
-    for (size_t i = 0; i < sizeof vectors / sizeof vectors[0]; i++)
+    for (size_t i = 0; i < (size_t)LAT_VECTOR_KINDS; i++)
         for (int k = 1; k <= 4; k++) {
-            const char *e = vectors[i].elem, *s = vectors[i].stem;
+            const char *e = lat__vector_kinds[i].elem, *s = lat__vector_kinds[i].stem;
             if (strcmp(s, "uint") == 0 && k == 3)
                 continue; /* uint3 is declared with dim3 above */
-            int align = k == 2 ? vectors[i].align2 : k == 4 ? vectors[i].align4 : 0;
+            int align = k == 2 ? lat__vector_kinds[i].align2 : k == 4 ? lat__vector_kinds[i].align4 : 0;
             char attr[48] = "";
             if (align)
                 snprintf(attr, sizeof attr, "__attribute__((aligned(%d))) ", align);

@@ -66,4 +66,13 @@ lat__type *lat__builtin_call_type(lat__unit *u, const lat__builtin *b, lat__expr
  * a program's own declaration of the same name would collide with in the emitted C). */
 bool lat__builtin_reserved(const char *name, size_t len);
 
+/* CUDA's vector types: element type, name stem (float for float1..float4), alignment of
+ * the 2- and 4-component forms. Declared by the front end, written out by the prelude. */
+typedef struct lat__vector_kind {
+    const char *elem, *stem;
+    int align2, align4;
+} lat__vector_kind;
+enum { LAT_VECTOR_KINDS = 12 };
+extern const lat__vector_kind lat__vector_kinds[LAT_VECTOR_KINDS];
+
 #endif

@@ -69,6 +69,22 @@ void lat__unsupported(lat__parser *p, const lat__tok *t, const char *what, const
         p->fn->has_error = true;
 }
 
+void lat__skip_angles(lat__parser *p)
+{
+    int depth = 0;
+    do {
+        lat__tok *a = lat__next(p);
+        if (a->kind == LAT_TK_EOF)
+            break;
+        if (lat__tok_is_punct(a, LAT_P_LT))
+            depth++;
+        else if (lat__tok_is_punct(a, LAT_P_GT))
+            depth--;
+        else if (lat__tok_is_punct(a, LAT_P_SHR))
+            depth -= 2;
+    } while (depth > 0);
+}
+
 void lat__skip_group(lat__parser *p)
 {
     int depth = 0;
@@ -287,21 +303,8 @@ static void external_declaration(lat__parser *p)
         snprintf(what, sizeof what, "'%s'", t->atom->name);
         lat__unsupported(p, t, what, lat__why_cxx);
         lat__next(p);
-        if (t->atom->kw == LAT_KW_TEMPLATE && lat__at_punct(p, LAT_P_LT)) {
-            /* template <...>: skip the parameter list by angle depth. */
-            int depth = 0;
-            do {
-                lat__tok *a = lat__next(p);
-                if (a->kind == LAT_TK_EOF)
-                    break;
-                if (lat__tok_is_punct(a, LAT_P_LT))
-                    depth++;
-                else if (lat__tok_is_punct(a, LAT_P_GT))
-                    depth--;
-                else if (lat__tok_is_punct(a, LAT_P_SHR))
-                    depth -= 2;
-            } while (depth > 0);
-        }
+        if (t->atom->kw == LAT_KW_TEMPLATE && lat__at_punct(p, LAT_P_LT))
+            lat__skip_angles(p);
         lat__skip_declaration(p);
         return;
     }

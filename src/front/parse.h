@@ -78,6 +78,9 @@ void lat__error_tok(lat__parser *p, const lat__tok *t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* A construct outside the dialect at token t, and the reason. */
 void lat__unsupported(lat__parser *p, const lat__tok *t, const char *what, const char *why);
+/* Past a <...> the parser does not understand (a template's parameters or arguments),
+ * by angle depth, '>>' closing two. */
+void lat__skip_angles(lat__parser *p);
 extern const char lat__why_cxx[];
 /* Skips a balanced ( [ { group starting at the current token (which must open it). */
 void lat__skip_group(lat__parser *p);

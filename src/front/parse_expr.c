@@ -760,32 +760,13 @@ static lat__expr *binary(lat__parser *p, lat__punct op, lat__expr *a, lat__expr 
     return e;
 }
 
-static int precedence(const lat__tok *t)
-{
-    if (t->kind != LAT_TK_PUNCT)
-        return -1;
-    switch (t->punct) {
-    case LAT_P_STAR: case LAT_P_SLASH: case LAT_P_PERCENT: return 10;
-    case LAT_P_PLUS: case LAT_P_MINUS: return 9;
-    case LAT_P_SHL: case LAT_P_SHR: return 8;
-    case LAT_P_LT: case LAT_P_GT: case LAT_P_LE: case LAT_P_GE: return 7;
-    case LAT_P_EQ: case LAT_P_NE: return 6;
-    case LAT_P_AMP: return 5;
-    case LAT_P_CARET: return 4;
-    case LAT_P_PIPE: return 3;
-    case LAT_P_ANDAND: return 2;
-    case LAT_P_OROR: return 1;
-    default: return -1;
-    }
-}
-
 static lat__expr *binary_expr(lat__parser *p, int min_prec)
 {
     lat__expr *lhs = cast_expr(p);
     for (;;) {
         lat__tok *t = lat__peek(p);
-        int prec = precedence(t);
-        if (prec < min_prec || prec < 0)
+        int prec = lat__binary_precedence(t);
+        if (prec < min_prec || prec == 0)
             return lhs;
         lat__next(p);
         lat__expr *rhs = binary_expr(p, prec + 1);
@@ -859,23 +840,6 @@ static bool is_assign_op(const lat__tok *t)
     }
 }
 
-static lat__punct compound_op(lat__punct op)
-{
-    switch (op) {
-    case LAT_P_MUL_ASSIGN: return LAT_P_STAR;
-    case LAT_P_DIV_ASSIGN: return LAT_P_SLASH;
-    case LAT_P_MOD_ASSIGN: return LAT_P_PERCENT;
-    case LAT_P_ADD_ASSIGN: return LAT_P_PLUS;
-    case LAT_P_SUB_ASSIGN: return LAT_P_MINUS;
-    case LAT_P_SHL_ASSIGN: return LAT_P_SHL;
-    case LAT_P_SHR_ASSIGN: return LAT_P_SHR;
-    case LAT_P_AND_ASSIGN: return LAT_P_AMP;
-    case LAT_P_XOR_ASSIGN: return LAT_P_CARET;
-    case LAT_P_OR_ASSIGN: return LAT_P_PIPE;
-    default: return LAT_P_NONE;
-    }
-}
-
 lat__expr *lat__parse_assign_expr(lat__parser *p)
 {
     lat__expr *lhs = lat__parse_cond_expr(p);
@@ -900,7 +864,7 @@ lat__expr *lat__parse_assign_expr(lat__parser *p)
     }
     /* a op= b: checked as a op b, whose result converts back to a's type. The right operand
      * keeps its own type here; the operation's type is what C computes in. */
-    lat__punct op = compound_op((lat__punct)t->punct);
+    lat__punct op = lat__compound_base(t->punct);
     lat__expr *probe = binary(p, op, lhs, rhs, t->loc);
     rhs = lat__rvalue(p, rhs);
     if (lat__is_arith(lhs->type) && lat__is_arith(rhs->type) && op != LAT_P_SHL && op != LAT_P_SHR) {
@@ -1271,20 +1235,8 @@ static lat__expr *cxx_cast(lat__parser *p, lat__tok *t)
     snprintf(what, sizeof what, "'%s'", t->atom->name);
     lat__unsupported(p, t, what, lat__why_cxx);
     lat__next(p);
-    if (lat__at_punct(p, LAT_P_LT)) {
-        int depth = 0;
-        do {
-            lat__tok *a = lat__next(p);
-            if (a->kind == LAT_TK_EOF)
-                break;
-            if (lat__tok_is_punct(a, LAT_P_LT))
-                depth++;
-            else if (lat__tok_is_punct(a, LAT_P_GT))
-                depth--;
-            else if (lat__tok_is_punct(a, LAT_P_SHR))
-                depth -= 2;
-        } while (depth > 0);
-    }
+    if (lat__at_punct(p, LAT_P_LT))
+        lat__skip_angles(p);
     if (lat__at_punct(p, LAT_P_LPAREN))
         lat__skip_group(p);
     return error_expr(p, t->loc);

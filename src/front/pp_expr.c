@@ -315,26 +315,6 @@ static val unary_ops(ev *e, bool live)
     return primary(e, live);
 }
 
-/* The binary operators by precedence (C11 6.5.5-6.5.14); 0: not one. */
-static int precedence(const lat__tok *t)
-{
-    if (!t || t->kind != LAT_TK_PUNCT)
-        return 0;
-    switch (t->punct) {
-    case LAT_P_STAR: case LAT_P_SLASH: case LAT_P_PERCENT: return 10;
-    case LAT_P_PLUS: case LAT_P_MINUS: return 9;
-    case LAT_P_SHL: case LAT_P_SHR: return 8;
-    case LAT_P_LT: case LAT_P_GT: case LAT_P_LE: case LAT_P_GE: return 7;
-    case LAT_P_EQ: case LAT_P_NE: return 6;
-    case LAT_P_AMP: return 5;
-    case LAT_P_CARET: return 4;
-    case LAT_P_PIPE: return 3;
-    case LAT_P_ANDAND: return 2;
-    case LAT_P_OROR: return 1;
-    default: return 0;
-    }
-}
-
 /* a << n for a shift count that may be negative or too large (gcc's reading of both). */
 static val shift(val a, val n, bool left)
 {
@@ -396,7 +376,7 @@ static val binary(ev *e, int min, bool live)
     val a = unary(e, live);
     for (;;) {
         const lat__tok *op = peek(e);
-        int prec = precedence(op);
+        int prec = lat__binary_precedence(op);
         if (prec < min || prec == 0 || e->failed)
             return a;
         e->i++;

@@ -89,4 +89,43 @@ static inline bool lat__tok_is_punct(const lat__tok *t, lat__punct p)
     return t->kind == LAT_TK_PUNCT && t->punct == p;
 }
 
+/* A binary operator's precedence (C11 6.5.5-6.5.14: 10 for '*' down to 1 for '||'); 0
+ * for any other token. Shared by #if's evaluator and the parser. */
+static inline int lat__binary_precedence(const lat__tok *t)
+{
+    if (!t || t->kind != LAT_TK_PUNCT)
+        return 0;
+    switch (t->punct) {
+    case LAT_P_STAR: case LAT_P_SLASH: case LAT_P_PERCENT: return 10;
+    case LAT_P_PLUS: case LAT_P_MINUS: return 9;
+    case LAT_P_SHL: case LAT_P_SHR: return 8;
+    case LAT_P_LT: case LAT_P_GT: case LAT_P_LE: case LAT_P_GE: return 7;
+    case LAT_P_EQ: case LAT_P_NE: return 6;
+    case LAT_P_AMP: return 5;
+    case LAT_P_CARET: return 4;
+    case LAT_P_PIPE: return 3;
+    case LAT_P_ANDAND: return 2;
+    case LAT_P_OROR: return 1;
+    default: return 0;
+    }
+}
+
+/* The operator a compound assignment applies ('+' for '+='); LAT_P_NONE for others. */
+static inline lat__punct lat__compound_base(int op)
+{
+    switch (op) {
+    case LAT_P_MUL_ASSIGN: return LAT_P_STAR;
+    case LAT_P_DIV_ASSIGN: return LAT_P_SLASH;
+    case LAT_P_MOD_ASSIGN: return LAT_P_PERCENT;
+    case LAT_P_ADD_ASSIGN: return LAT_P_PLUS;
+    case LAT_P_SUB_ASSIGN: return LAT_P_MINUS;
+    case LAT_P_SHL_ASSIGN: return LAT_P_SHL;
+    case LAT_P_SHR_ASSIGN: return LAT_P_SHR;
+    case LAT_P_AND_ASSIGN: return LAT_P_AMP;
+    case LAT_P_XOR_ASSIGN: return LAT_P_CARET;
+    case LAT_P_OR_ASSIGN: return LAT_P_PIPE;
+    default: return LAT_P_NONE;
+    }
+}
+
 #endif

@@ -223,23 +223,6 @@ static lat__expr *expand_compound(arith *a, lat__expr *e, lat__punct op)
     return rewrite(a, as);
 }
 
-static lat__punct compound_base(int op)
-{
-    switch (op) {
-    case LAT_P_ADD_ASSIGN: return LAT_P_PLUS;
-    case LAT_P_SUB_ASSIGN: return LAT_P_MINUS;
-    case LAT_P_MUL_ASSIGN: return LAT_P_STAR;
-    case LAT_P_DIV_ASSIGN: return LAT_P_SLASH;
-    case LAT_P_MOD_ASSIGN: return LAT_P_PERCENT;
-    case LAT_P_SHL_ASSIGN: return LAT_P_SHL;
-    case LAT_P_SHR_ASSIGN: return LAT_P_SHR;
-    case LAT_P_AND_ASSIGN: return LAT_P_AMP;
-    case LAT_P_XOR_ASSIGN: return LAT_P_CARET;
-    case LAT_P_OR_ASSIGN: return LAT_P_PIPE;
-    default: return LAT_P_NONE;
-    }
-}
-
 static void rewrite_children(arith *a, lat__expr *e)
 {
     switch (e->kind) {
@@ -275,7 +258,7 @@ static lat__expr *rewrite(arith *a, lat__expr *e)
     if (!e)
         return e;
     if (e->kind == LAT_E_ASSIGN && e->op != LAT_P_ASSIGN) {
-        lat__punct op = compound_base(e->op);
+        lat__punct op = lat__compound_base(e->op);
         lat__type *lt = e->a->type;
         bool fconv = lat__is_integer(lt) && lat__is_floating(e->b->type);
         bool shift = (op == LAT_P_SHL || op == LAT_P_SHR) &&
