@@ -1072,9 +1072,10 @@ TEST(running_out_of_memory_anywhere_jumps_out_cleanly)
     remove_dir(d);
 }
 
-TEST(preprocessing_a_thousand_line_kernel_is_fast)
+TEST(a_thousand_line_kernel_preprocesses_to_the_same_tokens_every_time)
 {
-    /* Prints lex + preprocess time; the bound is loose: this runs on busy machines. */
+    /* Also prints lex + preprocess time, for the record only: a timed assertion fails on
+     * busy machines and under valgrind. */
     size_t cap = 1 << 17;
     char *src = t_calloc(cap, 1), *at = src;
     at += sprintf(at, "#define IDX(i, j, n) ((i) * (n) + (j))\n#define SQ(x) ((x) * (x))\n"
@@ -1084,15 +1085,18 @@ TEST(preprocessing_a_thousand_line_kernel_is_fast)
                       i, i, i);
     lat__pp_in in = {.predefined = lat__front_predefined(), .assert_h = lat__front_assert_h()};
     run_in(src, &in);
+    ASSERT_STR_EQ(msgs(), "");
+    size_t first = unit->toks.n;
+    /* float v0 = a [ ( ( threadIdx . x ) * ( 256 ) + ( 0 ) ) ] * ( ( b [ 0 ] ) * ( b [ 0 ] ) ) + 16 ; */
+    ASSERT_EQ(first, 994 * 40);
     double best = 1e9;
-    for (int k = 0; k < 20; k++) {
+    for (int k = 0; k < 5; k++) {
         double t0 = seconds();
         run_in(src, &in);
         double t = seconds() - t0;
         best = t < best ? t : best;
+        ASSERT_EQ(unit->toks.n, first);
     }
-    ASSERT_STR_EQ(msgs(), "");
-    printf("# 1,000 lines, %zu tokens out: %.0f us (lex + preprocess, best of 20)\n",
+    printf("# 1,000 lines, %zu tokens out: %.0f us (lex + preprocess, best of 5)\n",
            unit->toks.n, best * 1e6);
-    ASSERT_MSG(best < 0.05, "%.0f us", best * 1e6);
 }
