@@ -74,6 +74,8 @@ struct lat__type {
     lat__param_types params; /* FUNC */
     lat__record *rec;     /* STRUCT, UNION, ENUM */
     lat__sym *named;      /* the typedef this type was written as, for messages and output */
+    uint8_t ref;          /* PTR: a C++ reference, lowered to a pointer (1: T &, 2: T &&):
+                             names of it read through it, bindings take the address */
 };
 
 typedef struct lat__field {

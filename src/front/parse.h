@@ -147,4 +147,12 @@ lat__expr *lat__expr_new(lat__parser *p, lat__exprkind kind, lat__loc loc);
 /* Whether e's value is a scalar, for conditions; reports if not. */
 lat__expr *lat__condition(lat__parser *p, lat__expr *e, const char *what);
 
+/* ---- parse_cxx.c: C++ lowered to the C tree ---------------------------------------------- */
+
+/* e, of a reference type, as the lvalue it refers to (e unchanged otherwise). */
+lat__expr *lat__deref_reference(lat__parser *p, lat__expr *e);
+/* e bound to reference type ref: its address, or a temporary's for a const reference to
+ * a value of another type or not an lvalue; context names the binding in messages. */
+lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, const char *context);
+
 #endif

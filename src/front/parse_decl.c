@@ -807,13 +807,20 @@ static lat__type *declarator(lat__parser *p, lat__type *base, lat__atom **name, 
         }
         lat__tok *t = lat__peek(p);
         if (lat__tok_is_punct(t, LAT_P_AMP) || lat__tok_is_punct(t, LAT_P_ANDAND)) {
-            lat__unsupported(p, t, p->in_params ? "a reference parameter"
-                                   : p->in_record ? "a reference member"
-                                                  : "a reference variable",
-                             lat__why_cxx);
             lat__next(p);
             pointer_quals(p);
-            continue; /* read on as the referenced type: no errors that follow from it */
+            if (p->in_record) {
+                lat__unsupported(p, t, "a reference member", lat__why_cxx);
+                continue; /* read on as the referenced type: no errors that follow from it */
+            }
+            if (base->kind == LAT_TY_PTR && base->ref) {
+                lat__error_tok(p, t, "a reference to a reference");
+                continue;
+            }
+            base = lat__reference_to(p->u, base);
+            if (lat__tok_is_punct(t, LAT_P_ANDAND))
+                base->ref = 2;
+            continue;
         }
         if (t->kind == LAT_TK_IDENT && t->atom->kw == 0 &&
             lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
@@ -1313,6 +1320,11 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
                 lat__error_at(p->u, loc, "a function cannot be __shared__ or __constant__");
             if ((s.cuda & LAT_CU_GLOBAL) && t->base->kind != LAT_TY_VOID)
                 lat__error_at(p->u, loc, "a __global__ function must return void");
+            for (int i = 0; (s.cuda & LAT_CU_GLOBAL) && i < t->params.n; i++)
+                if (t->params.types[i]->kind == LAT_TY_PTR && t->params.types[i]->ref)
+                    lat__error_at(p->u, t->params.syms[i] ? t->params.syms[i]->loc : loc,
+                                  "a __global__ function's parameter cannot be a reference (a "
+                                  "kernel's arguments are copied to the device)");
             if ((s.cuda & LAT_CU_GLOBAL) && t->params.variadic)
                 lat__unsupported_at(p->u, loc, "a variadic __global__ function", "CUDA has none either");
             if (t->params.n > 256)

@@ -162,6 +162,8 @@ static bool is_null_constant(const lat__expr *e)
 
 lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const char *context)
 {
+    if (t->kind == LAT_TY_PTR && t->ref)
+        return lat__bind_reference(p, e, t, context);
     e = lat__rvalue(p, e);
     if (e->flags & LAT_EF_ERROR)
         return lat__cast_to(p, e, t, true);
@@ -519,6 +521,8 @@ static lat__expr *name_expr(lat__parser *p, lat__tok *t)
     case LAT_SYM_VAR:
         e->type = s->type;
         e->flags |= LAT_EF_LVALUE;
+        if (s->type->kind == LAT_TY_PTR && s->type->ref)
+            return lat__deref_reference(p, e);
         break;
     case LAT_SYM_FUNC:
         e->type = s->type;
@@ -1683,7 +1687,7 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open)
             lat__unsupported_at(p->u, fn->loc, "calling a __global__ function from device code",
                                 "dynamic parallelism (kernel launches from device code)");
     }
-    return e;
+    return lat__deref_reference(p, e); /* a function returning a reference: an lvalue */
 }
 
 static lat__expr *postfix(lat__parser *p, lat__expr *e)

@@ -61,6 +61,13 @@ lat__type *lat__pointer_to(lat__unit *u, lat__type *base)
     return t;
 }
 
+lat__type *lat__reference_to(lat__unit *u, lat__type *base)
+{
+    lat__type *t = lat__pointer_to(u, base);
+    t->ref = 1;
+    return t;
+}
+
 lat__type *lat__array_of(lat__unit *u, lat__type *elem, int64_t count)
 {
     lat__type *t = lat__type_new(u, LAT_TY_ARRAY);
@@ -366,7 +373,7 @@ static const char *spell(lat__unit *u, const lat__type *t, const char *inner, co
     switch (t->kind) {
     case LAT_TY_PTR: {
         sbuf d = {NULL, 0, 0, u};
-        put(&d, "*");
+        put(&d, t->ref && !nm->emit ? "&" : "*");
         if (t->quals) {
             /* "*const restrict", then the name */
             sbuf q = {NULL, 0, 0, u};

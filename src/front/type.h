@@ -13,6 +13,8 @@ extern lat__type lat__ty_void, lat__ty_bool, lat__ty_char, lat__ty_schar, lat__t
 lat__type *lat__type_new(lat__unit *u, lat__tykind kind);
 lat__type *lat__type_copy(lat__unit *u, const lat__type *t);
 lat__type *lat__pointer_to(lat__unit *u, lat__type *base);
+/* A C++ reference to base: a pointer marked ref (ast.h). */
+lat__type *lat__reference_to(lat__unit *u, lat__type *base);
 lat__type *lat__array_of(lat__unit *u, lat__type *elem, int64_t count);
 lat__type *lat__func_type(lat__unit *u, lat__type *ret);
 /* t with quals added (the same node when there is nothing to add). */

@@ -1,0 +1,98 @@
+/* C++ in kernels, as real CUDA code writes it: references, the C++ casts, default
+ * arguments, overloads, namespaces, enum class, constexpr, auto... On the emulator the
+ * front end lowers them to C; on CUDA NVRTC compiles them. Modules are compiled as
+ * written (no_extern_c), kernels declared extern "C" so that both find them by name.
+ * Random inputs, compared with a host reference computed in double. */
+#include "harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { N = 256 };
+
+static lat_kernel *cxx_kernel(lat_context *ctx, const char *src, const char *name)
+{
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "cxx.cu", .no_extern_c = 1},
+                                      &mod);
+    if (st != LAT_OK)
+        t_fail(__FILE__, __LINE__, "lat_module_create: %s", lat_last_error());
+    lat_kernel *k = NULL;
+    ASSERT_OK(lat_module_get_kernel(mod, name, &k));
+    return k;
+}
+
+/* The message a module that should not compile gets (NULL: it compiled). */
+static const char *cxx_error(lat_context *ctx, const char *src)
+{
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "cxx.cu", .no_extern_c = 1},
+                                      &mod);
+    if (st == LAT_OK) {
+        lat_module_destroy(mod);
+        return NULL;
+    }
+    return lat_last_error();
+}
+
+static void run_1d(lat_kernel *k, const float *in, float *out, size_t n)
+{
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(unsigned)(n / 64)}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, n * sizeof *in), lat_arg_out(out, n * sizeof *out),
+                                       lat_arg_i32((int)n))));
+}
+
+TEST(references_as_parameters_locals_and_returns_read_and_write_through)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct P { float x, y; };\n"
+        "__device__ void swap(float &a, float &b) { float t = a; a = b; b = t; }\n"
+        "__device__ float &at(float *v, int i) { return v[i]; }\n"
+        "__device__ float sum(const float &a, const float &b) { return a + b; }\n"
+        "__device__ void scale(P &p, float s) { p.x *= s; p.y *= s; }\n"
+        "extern \"C\" __global__ void refs(const float *in, float *out, int n)\n"
+        "{\n"
+        "    __shared__ float s[64];\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    float &mine = s[threadIdx.x];\n"
+        "    mine = in[i];\n"
+        "    __syncthreads();\n"
+        "    float a = mine, b = s[63 - threadIdx.x];\n"
+        "    swap(a, b);\n" /* a = the mirror's, b = own */
+        "    P p = {a, b};\n"
+        "    scale(p, 3.0f);\n"
+        "    float &r = at(out, i);\n"
+        "    r = p.x - b;\n"
+        "    at(out, i) += sum(p.y, 2);\n" /* a const reference to a temporary int */
+        "}\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "refs");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float own = in[i], mirror = in[i - i % 64 + 63 - i % 64];
+        float px = mirror * 3.0f, py = own * 3.0f;
+        float want = (px - own) + (py + 2.0f);
+        ASSERT_MSG(out[i] == want, "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+TEST(a_reference_that_cannot_bind_is_an_error_naming_the_binding)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("the emulator's own messages");
+    const char *m = cxx_error(ctx, "__device__ void inc(float &a) { a += 1; }\n"
+                                   "__global__ void k(float *o) { inc(2.0f); }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "cxx.cu:2:35: error: passing argument 1 of 'inc' as float & from float: a "
+                       "non-const reference binds only to an lvalue of its type");
+    m = cxx_error(ctx, "__global__ void k(const int *o) { const int &c = o[0]; int &d = c; }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "initializing int & from const int: it drops a qualifier");
+    m = cxx_error(ctx, "__global__ void k(float &x) { x = 1; }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "a __global__ function's parameter cannot be a reference");
+}
