@@ -59,6 +59,7 @@ typedef struct lat__param_types {
     int n;
     bool variadic;
     bool unprototyped; /* `f()` in C: any arguments */
+    lat__expr **defaults; /* C++'s default arguments: NULL, or one per parameter (NULL: none) */
 } lat__param_types;
 
 struct lat__type {

@@ -136,6 +136,8 @@ lat__expr *lat__parse_assign_expr(lat__parser *p); /* without */
 lat__expr *lat__parse_cond_expr(lat__parser *p);   /* a constant-expression's grammar */
 /* An integer constant expression's value; reports what is not one. */
 int64_t lat__parse_const_int(lat__parser *p, const char *what, bool *ok);
+/* Records that the function being parsed calls callee (lat__func.calls). */
+void lat__note_call(lat__parser *p, lat__sym *callee);
 /* e as an rvalue: arrays and functions decay, lvalues become values. */
 lat__expr *lat__rvalue(lat__parser *p, lat__expr *e);
 /* e converted to type t as by assignment (implicit cast node when the types differ);
@@ -154,5 +156,10 @@ lat__expr *lat__deref_reference(lat__parser *p, lat__expr *e);
 /* e bound to reference type ref: its address, or a temporary's for a const reference to
  * a value of another type or not an lvalue; context names the binding in messages. */
 lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, const char *context);
+
+/* Whether e may be a default argument (no statement expression inside; reports). */
+bool lat__default_argument_ok(lat__parser *p, lat__expr *e);
+/* A copy of e's tree, for an expression used at several places (default arguments). */
+lat__expr *lat__expr_clone(lat__parser *p, const lat__expr *e);
 
 #endif

@@ -84,3 +84,62 @@ lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, con
     lat__expr *decayed = lat__rvalue(p, tmp);
     return lat__cast_to(p, decayed, ref, true);
 }
+
+/* ---- default arguments -------------------------------------------------------------------- */
+
+static bool has_statement(const lat__expr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == LAT_E_STMT)
+        return true;
+    if (has_statement(e->a) || has_statement(e->b) || has_statement(e->c))
+        return true;
+    for (int i = 0; i < e->nargs; i++)
+        if (has_statement(e->args[i]))
+            return true;
+    for (size_t i = 0; i < e->items.n; i++)
+        if (has_statement(e->items.items[i].value))
+            return true;
+    return false;
+}
+
+bool lat__default_argument_ok(lat__parser *p, lat__expr *e)
+{
+    if (e->flags & LAT_EF_ERROR)
+        return false;
+    if (has_statement(e)) {
+        lat__unsupported_at(p->u, e->loc, "a statement expression in a default argument", "a lattice limit");
+        return false;
+    }
+    return true;
+}
+
+lat__expr *lat__expr_clone(lat__parser *p, const lat__expr *e)
+{
+    if (!e)
+        return NULL;
+    lat__expr *c = lat__expr_new(p, (lat__exprkind)e->kind, e->loc);
+    *c = *e;
+    c->aux = NULL;
+    c->site = 0;
+    c->a = lat__expr_clone(p, e->a);
+    c->b = lat__expr_clone(p, e->b);
+    c->c = lat__expr_clone(p, e->c);
+    c->path = lat__expr_clone(p, e->path);
+    if (e->nargs) {
+        c->args = lat__arena_alloc(&p->u->arena, (size_t)e->nargs * sizeof *c->args);
+        for (int i = 0; i < e->nargs; i++)
+            c->args[i] = lat__expr_clone(p, e->args[i]);
+    }
+    if (e->items.n) {
+        memset(&c->items, 0, sizeof c->items);
+        for (size_t i = 0; i < e->items.n; i++) {
+            lat__init_item it = {lat__expr_clone(p, e->items.items[i].value), e->items.items[i].desig};
+            LAT_PUSH(&p->u->arena, c->items, it);
+        }
+    }
+    if (e->kind == LAT_E_CALL && e->sym && p->fn)
+        lat__note_call(p, e->sym);
+    return c;
+}

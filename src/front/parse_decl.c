@@ -883,6 +883,7 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
     lat__type *f = lat__func_type(p->u, ret);
     LAT_VEC(lat__type *) types = {0};
     LAT_VEC(lat__sym *) syms = {0};
+    LAT_VEC(lat__expr *) defaults = {0};
     lat__scope_open(p);
     bool saved_in_params = p->in_params;
     p->in_params = true;
@@ -906,10 +907,13 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         lat__atom *name = NULL;
         lat__loc loc = first->loc;
         lat__type *t = adjust_param(p, declarator(p, base, &name, &loc, true));
-        if (lat__at_punct(p, LAT_P_ASSIGN)) {
-            lat__unsupported(p, lat__peek(p), "a default argument", lat__why_cxx);
-            lat__next(p);
-            lat__parse_assign_expr(p);
+        lat__expr *dflt = NULL;
+        if (lat__accept(p, LAT_P_ASSIGN)) {
+            dflt = lat__parse_assign_expr(p);
+            if (!lat__default_argument_ok(p, dflt))
+                dflt = NULL;
+        } else if (defaults.n) {
+            lat__error_tok(p, first, "a parameter without a default argument after one with");
         }
         if (t->kind == LAT_TY_VOID) {
             lat__error_tok(p, first, "a parameter of type void");
@@ -926,6 +930,11 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         }
         LAT_PUSH(&p->u->arena, types, t);
         LAT_PUSH(&p->u->arena, syms, ps);
+        if (dflt && !defaults.n)
+            for (size_t i = 0; i + 1 < types.n; i++)
+                LAT_PUSH(&p->u->arena, defaults, (lat__expr *)NULL);
+        if (dflt || defaults.n)
+            LAT_PUSH(&p->u->arena, defaults, dflt ? lat__convert_assign(p, dflt, t, "a default argument as") : NULL);
         if (!lat__accept(p, LAT_P_COMMA))
             break;
     }
@@ -939,6 +948,7 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
     f->params.types = types.items;
     f->params.syms = syms.items;
     f->params.n = (int)types.n;
+    f->params.defaults = defaults.items;
     /* C++, which CUDA is: `f()` takes no arguments. */
     f->params.unprototyped = false;
     while (lat__at_kw(p, LAT_KW_CONST) || lat__at_kw(p, LAT_KW_NOEXCEPT) ||
@@ -1224,6 +1234,11 @@ static lat__sym *declare_function(lat__parser *p, spec *s, lat__atom *name, lat_
                 lat__error_at(p->u, loc, "'%s' was declared %s__global__ before", name->name,
                               old->cuda & LAT_CU_GLOBAL ? "" : "without ");
         old->cuda |= (uint16_t)s->cuda;
+        /* Default arguments are given once (C++), usually on the prototype: keep them. */
+        if (old->type->params.defaults && t->params.defaults)
+            lat__error_at(p->u, loc, "default arguments of '%s' given again", name->name);
+        else if (old->type->params.defaults)
+            t->params.defaults = old->type->params.defaults;
         /* Keep the parameter names of the latest prototype that has them. */
         old->type = t;
         return old;

@@ -1104,6 +1104,26 @@ static lat__expr *unary(lat__parser *p)
 }
 
 /* (T)x, (T){...}, ({...}) or (expr). */
+/* (t)a, C's cast, which C++'s static_cast and reinterpret_cast narrow. */
+static lat__expr *explicit_cast(lat__parser *p, lat__expr *a, lat__type *t, lat__tok *at)
+{
+    if (a->flags & LAT_EF_ERROR)
+        return lat__cast_to(p, a, t, false);
+    bool ok = (t->kind == LAT_TY_VOID) || (lat__is_scalar(t) && lat__is_scalar(a->type)) ||
+              (lat__is_record(t) && lat__is_record(a->type) && t->rec == a->type->rec);
+    if (lat__is_floating(t) && a->type->kind == LAT_TY_PTR)
+        ok = false;
+    if (lat__is_floating(a->type) && t->kind == LAT_TY_PTR)
+        ok = false;
+    if (!ok) {
+        lat__error_tok(p, at, "cannot cast %s to %s", tstr(p, a->type), tstr(p, t));
+        lat__expr *c = lat__cast_to(p, a, t, false);
+        c->flags |= LAT_EF_ERROR;
+        return c;
+    }
+    return lat__cast_to(p, a, t, false);
+}
+
 static lat__expr *paren_or_cast(lat__parser *p)
 {
     lat__tok *open = lat__peek(p);
@@ -1145,22 +1165,7 @@ static lat__expr *paren_or_cast(lat__parser *p)
             e->flags |= LAT_EF_LVALUE;
             return postfix(p, e);
         }
-        lat__expr *a = lat__rvalue(p, cast_expr(p));
-        if (a->flags & LAT_EF_ERROR)
-            return lat__cast_to(p, a, t, false);
-        bool ok = (t->kind == LAT_TY_VOID) || (lat__is_scalar(t) && lat__is_scalar(a->type)) ||
-                  (lat__is_record(t) && lat__is_record(a->type) && t->rec == a->type->rec);
-        if (lat__is_floating(t) && a->type->kind == LAT_TY_PTR)
-            ok = false;
-        if (lat__is_floating(a->type) && t->kind == LAT_TY_PTR)
-            ok = false;
-        if (!ok) {
-            lat__error_tok(p, open, "cannot cast %s to %s", tstr(p, a->type), tstr(p, t));
-            lat__expr *c = lat__cast_to(p, a, t, false);
-            c->flags |= LAT_EF_ERROR;
-            return c;
-        }
-        return lat__cast_to(p, a, t, false);
+        return explicit_cast(p, lat__rvalue(p, cast_expr(p)), t, open);
     }
     lat__expr *e = lat__parse_expr(p);
     lat__expect(p, LAT_P_RPAREN, "to close the parenthesis");
@@ -1233,17 +1238,77 @@ static lat__type *simple_type_kw(lat__kw kw)
     }
 }
 
+/* static_cast<T>(a), reinterpret_cast<T>(a), const_cast<T>(a): C's cast, with the
+ * conversions each allows in C++ (what one refuses, NVRTC refuses too). */
 static lat__expr *cxx_cast(lat__parser *p, lat__tok *t)
 {
-    char what[48];
-    snprintf(what, sizeof what, "'%s'", t->atom->name);
-    lat__unsupported(p, t, what, lat__why_cxx);
+    lat__kw kw = (lat__kw)t->atom->kw;
     lat__next(p);
-    if (lat__at_punct(p, LAT_P_LT))
-        lat__skip_angles(p);
-    if (lat__at_punct(p, LAT_P_LPAREN))
-        lat__skip_group(p);
-    return error_expr(p, t->loc);
+    if (kw == LAT_KW_DYNAMIC_CAST) {
+        lat__unsupported(p, t, "'dynamic_cast'", "run-time type information (virtual classes)");
+        if (lat__at_punct(p, LAT_P_LT))
+            lat__skip_angles(p);
+        if (lat__at_punct(p, LAT_P_LPAREN))
+            lat__skip_group(p);
+        return error_expr(p, t->loc);
+    }
+    if (!lat__expect(p, LAT_P_LT, "after the cast's name"))
+        return error_expr(p, t->loc);
+    lat__type *to = lat__parse_type_name(p);
+    lat__expect(p, LAT_P_GT, "to close the cast's type");
+    if (!lat__expect(p, LAT_P_LPAREN, "before the cast's operand"))
+        return error_expr(p, t->loc);
+    lat__expr *a = lat__parse_expr(p);
+    lat__expect(p, LAT_P_RPAREN, "to close the cast");
+    if (!to || (a->flags & LAT_EF_ERROR))
+        return error_expr(p, t->loc);
+    const char *name = t->atom->name;
+    if (to->kind == LAT_TY_PTR && to->ref) {
+        /* to a reference: the operand's address as a pointer to the type, read through */
+        if (!(a->flags & LAT_EF_LVALUE)) {
+            lat__error_tok(p, t, "%s to %s of something that is not an lvalue", name, tstr(p, to));
+            return error_expr(p, t->loc);
+        }
+        lat__type *ptr = lat__pointer_to(p->u, to->base);
+        lat__expr *addr = lat__expr_new(p, LAT_E_UNARY, a->loc);
+        addr->op = LAT_P_AMP;
+        addr->a = a;
+        addr->type = lat__pointer_to(p->u, a->type);
+        if (a->kind == LAT_E_NAME && a->sym)
+            a->sym->flags |= LAT_SF_ADDRESS_TAKEN;
+        lat__expr *c = lat__cast_to(p, addr, ptr, false);
+        c->type = lat__reference_to(p->u, to->base);
+        return lat__deref_reference(p, c);
+    }
+    a = lat__rvalue(p, a);
+    lat__type *from = a->type;
+    bool ptr_int = (to->kind == LAT_TY_PTR && lat__is_integer(from) && !(a->flags & LAT_EF_CONST && a->ival == 0)) ||
+                   (from->kind == LAT_TY_PTR && lat__is_integer(to));
+    bool ptr_ptr = to->kind == LAT_TY_PTR && from->kind == LAT_TY_PTR;
+    bool related = ptr_ptr && (to->base->kind == LAT_TY_VOID || from->base->kind == LAT_TY_VOID ||
+                               lat__type_compatible(to->base, from->base, true));
+    const char *why = NULL;
+    if (kw == LAT_KW_STATIC_CAST) {
+        if (ptr_int || (ptr_ptr && !related))
+            why = "a static_cast between unrelated pointer and integer types; use reinterpret_cast";
+        else if (ptr_ptr && (from->base->quals & ~to->base->quals))
+            why = "a static_cast cannot drop const or volatile; use const_cast";
+    } else if (kw == LAT_KW_REINTERPRET_CAST) {
+        if (!ptr_int && !ptr_ptr && !(lat__is_integer(to) && lat__is_integer(from) && lat__type_same(to, from)))
+            why = "a reinterpret_cast converts between pointers, or pointers and integers, only";
+        else if (ptr_ptr && (from->base->quals & ~to->base->quals))
+            why = "a reinterpret_cast cannot drop const or volatile; use const_cast";
+    } else { /* const_cast */
+        if (!ptr_ptr || !lat__type_compatible(to->base, from->base, true))
+            why = "a const_cast changes only the const and volatile of a pointer's target";
+    }
+    if (why) {
+        lat__error_tok(p, t, "%s from %s to %s: %s", name, tstr(p, from), tstr(p, to), why);
+        lat__expr *c = lat__cast_to(p, a, to, false);
+        c->flags |= LAT_EF_ERROR;
+        return c;
+    }
+    return explicit_cast(p, a, to, t);
 }
 
 static lat__expr *generic_selection(lat__parser *p, lat__tok *kw)
@@ -1591,7 +1656,7 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
     return e;
 }
 
-static void note_call(lat__parser *p, lat__sym *callee)
+void lat__note_call(lat__parser *p, lat__sym *callee)
 {
     if (!p->fn || !callee)
         return;
@@ -1652,7 +1717,7 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open)
             return e;
         }
         e->type = t;
-        note_call(p, callee);
+        lat__note_call(p, callee);
         return e;
     }
     lat__type *ft = lat__rvalue(p, fn)->type;
@@ -1666,13 +1731,22 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open)
     e->type = ft->base;
     int n = ft->params.n;
     const char *fname = callee ? callee->name->name : "the function";
+    int given = e->nargs; /* the others are default arguments, converted where declared */
+    if (e->nargs < n && ft->params.defaults && ft->params.defaults[e->nargs]) {
+        lat__expr **all = lat__arena_alloc(&p->u->arena, (size_t)n * sizeof *all);
+        memcpy(all, e->args, (size_t)e->nargs * sizeof *all);
+        for (int i = e->nargs; i < n; i++)
+            all[i] = lat__expr_clone(p, ft->params.defaults[i]);
+        e->args = all;
+        e->nargs = n;
+    }
     if (e->nargs < n || (e->nargs > n && !ft->params.variadic && !ft->params.unprototyped)) {
         lat__error_at(p->u, open->loc, "too %s arguments to '%s' (%d given, %s%d expected)",
                       e->nargs < n ? "few" : "many", fname, e->nargs,
                       ft->params.variadic ? "at least " : "", n);
         e->flags |= LAT_EF_ERROR;
     }
-    for (int i = 0; i < e->nargs; i++) {
+    for (int i = 0; i < given; i++) {
         if (i < n) {
             char ctx[160];
             snprintf(ctx, sizeof ctx, "passing argument %d of '%s' as", i + 1, fname);
@@ -1682,7 +1756,7 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open)
         }
     }
     if (callee && callee->kind == LAT_SYM_FUNC) {
-        note_call(p, callee);
+        lat__note_call(p, callee);
         if ((callee->cuda & LAT_CU_GLOBAL) && p->fn)
             lat__unsupported_at(p->u, fn->loc, "calling a __global__ function from device code",
                                 "dynamic parallelism (kernel launches from device code)");
