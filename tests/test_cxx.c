@@ -96,3 +96,60 @@ TEST(a_reference_that_cannot_bind_is_an_error_naming_the_binding)
     ASSERT_NOT_NULL(m);
     ASSERT_CONTAINS(m, "a __global__ function's parameter cannot be a reference");
 }
+
+TEST(cxx_casts_default_arguments_and_overloads_pick_what_cxx_picks)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define HALF 0.5f\n"
+        "__device__ float f(float x) { return x * 2; }\n"
+        "__device__ double f(double x) { return x * 3; }\n"
+        "__device__ int f(int x) { return x * 4; }\n"
+        "__device__ int f(const int *p, int n = 2) { return p[0] + n; }\n"
+        "__device__ float lerp(float a, float b, float t = HALF);\n"
+        "__device__ float lerp(float a, float b, float t) { return a + (b - a) * t; }\n"
+        "__device__ float neg(const float &x = 3.0f) { return -x; }\n"
+        "extern \"C\" __global__ void over(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    float x = in[i];\n"
+        "    short s = static_cast<short>(i & 7);\n"
+        "    int v[2] = {static_cast<int>(x * 100), i};\n"
+        "    unsigned bits = reinterpret_cast<const unsigned &>(in[i]);\n"
+        "    const float *c = in;\n"
+        "    float *m = const_cast<float *>(c);\n"
+        "    out[i] = f(x) + (float)f(static_cast<double>(x)) + f(s) + f(v) + f(v + 1, 7) +\n"
+        "             lerp(x, 1) + lerp(x, 1, 0.25f) + neg() + neg(i) + (float)(bits >> 31) + (m == in);\n"
+        "}\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "over");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float x = in[i];
+        double want = x * 2.0f + (float)(x * 3.0) + 4 * (i & 7) + ((int)(x * 100) + 2) + (i + 7) +
+                      (x + (1 - x) * 0.5f) + (x + (1 - x) * 0.25f) - 3 - i + (x < 0) + 1;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+TEST(an_ambiguous_or_impossible_overload_and_a_bad_cxx_cast_are_errors)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("the emulator's own messages");
+    const char *m = cxx_error(ctx, "__device__ float f(float x) { return x; }\n"
+                                   "__device__ double f(double x) { return x; }\n"
+                                   "__global__ void k(float *o, int *q) { o[0] = f(1u); o[1] = f(q); }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "cxx.cu:3:47: error: the call f(unsigned int) is ambiguous: double f(double) and "
+                       "float f(float) fit equally well");
+    ASSERT_CONTAINS(m, "cxx.cu:3:61: error: no overload of 'f' takes (int *)");
+    m = cxx_error(ctx, "__global__ void k(float *o) { int *p = static_cast<int *>(o); }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "static_cast from float * to int *: a static_cast between unrelated pointer "
+                       "types; use reinterpret_cast");
+    m = cxx_error(ctx, "__device__ int g(int a = 1, int b);\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "a parameter without a default argument after one with");
+}

@@ -157,6 +157,18 @@ lat__expr *lat__deref_reference(lat__parser *p, lat__expr *e);
  * a value of another type or not an lvalue; context names the binding in messages. */
 lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, const char *context);
 
+/* Whether two function types take the same parameters (C++: then they declare the same
+ * function, else an overload). */
+bool lat__same_parameters(const lat__type *a, const lat__type *b);
+/* A function `name` of type t beside the set whose newest member is `set`: bound as the
+ * newest, emitted under a name of its own. */
+lat__sym *lat__declare_overload(lat__parser *p, lat__sym *set, lat__atom *name, lat__loc loc,
+                                lat__type *t, uint16_t cuda, uint8_t storage);
+/* The member of the overload set `set` a call with these arguments calls (C++'s ranking
+ * of conversions: exact, promotion, conversion); reports and returns NULL when none is
+ * viable or two are equally good. */
+lat__sym *lat__resolve_overload(lat__parser *p, lat__sym *set, lat__expr **args, int nargs, lat__loc at);
+
 /* Whether e may be a default argument (no statement expression inside; reports). */
 bool lat__default_argument_ok(lat__parser *p, lat__expr *e);
 /* A copy of e's tree, for an expression used at several places (default arguments). */

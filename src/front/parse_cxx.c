@@ -143,3 +143,178 @@ lat__expr *lat__expr_clone(lat__parser *p, const lat__expr *e)
         lat__note_call(p, e->sym);
     return c;
 }
+
+/* ---- overloading --------------------------------------------------------------------------- */
+
+bool lat__same_parameters(const lat__type *a, const lat__type *b)
+{
+    if (a->params.n != b->params.n || a->params.variadic != b->params.variadic)
+        return false;
+    for (int i = 0; i < a->params.n; i++) {
+        const lat__type *x = a->params.types[i], *y = b->params.types[i];
+        /* top-level const of a parameter is not part of the function's type */
+        if (!lat__type_compatible(x, y, true))
+            return false;
+        if (x->kind == LAT_TY_PTR && y->kind == LAT_TY_PTR &&
+            (x->ref != y->ref || (x->base->quals & ~LAT_Q_RESTRICT) != (y->base->quals & ~LAT_Q_RESTRICT)))
+            return false;
+    }
+    return true;
+}
+
+lat__sym *lat__declare_overload(lat__parser *p, lat__sym *set, lat__atom *name, lat__loc loc,
+                                lat__type *t, uint16_t cuda, uint8_t storage)
+{
+    for (lat__sym *o = set; o; o = o->overloads)
+        if ((o->cuda | cuda) & LAT_CU_GLOBAL) {
+            lat__unsupported_at(p->u, loc, "an overloaded __global__ function",
+                                "kernels are found by their names; give each its own");
+            break;
+        }
+    int n = 1;
+    for (lat__sym *o = set; o; o = o->overloads)
+        n++;
+    lat__sym *f = lat__sym_new(p, LAT_SYM_FUNC, name, loc);
+    f->type = t;
+    f->cuda = cuda;
+    f->storage = storage;
+    f->depth = 0;
+    f->flags |= LAT_SF_FILE_SCOPE;
+    f->overloads = set;
+    f->emit_name = lat__arena_printf(&p->u->arena, "%s__lat_ov%d", name->name, n);
+    lat__bind(p, f);
+    return f;
+}
+
+enum { NO_MATCH = -1, EXACT = 0, PROMOTION = 1, CONVERSION = 2, ELLIPSIS = 3 };
+
+static bool is_null_pointer_constant(const lat__expr *e)
+{
+    return (e->flags & LAT_EF_CONST) && e->ival == 0 &&
+           (lat__is_integer(e->type) || (e->type->kind == LAT_TY_PTR && e->type->base->kind == LAT_TY_VOID));
+}
+
+/* How a value of a's type converts to t (both unqualified, a already an rvalue). */
+static int value_rank(lat__parser *p, const lat__expr *a, const lat__type *t)
+{
+    lat__type *from = lat__unqualified(p->u, a->type), *to = lat__unqualified(p->u, (lat__type *)t);
+    if (from->kind == LAT_TY_PTR && to->kind == LAT_TY_PTR) {
+        if (lat__type_compatible(from->base, to->base, true))
+            return (from->base->quals & ~to->base->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) ? NO_MATCH : EXACT;
+        if (to->base->kind == LAT_TY_VOID)
+            return (from->base->quals & ~to->base->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) ? NO_MATCH : CONVERSION;
+        return NO_MATCH;
+    }
+    if (to->kind == LAT_TY_PTR)
+        return is_null_pointer_constant(a) ? CONVERSION : NO_MATCH;
+    if (lat__is_arith(from) && lat__is_arith(to)) {
+        if (lat__type_same(from, to))
+            return EXACT;
+        if (to->kind == LAT_TY_INT && lat__int_rank(from) < lat__int_rank(&lat__ty_int) && lat__is_integer(from))
+            return PROMOTION;
+        if (to->kind == LAT_TY_DOUBLE && from->kind == LAT_TY_FLOAT)
+            return PROMOTION;
+        return CONVERSION;
+    }
+    if (to->kind == LAT_TY_BOOL && from->kind == LAT_TY_PTR)
+        return CONVERSION;
+    if (lat__is_record(from) && lat__is_record(to))
+        return from->rec == to->rec ? EXACT : NO_MATCH;
+    return NO_MATCH;
+}
+
+static int arg_rank(lat__parser *p, lat__expr *a, const lat__type *t)
+{
+    if (t->kind == LAT_TY_PTR && t->ref) {
+        const lat__type *b = t->base;
+        bool lvalue = (a->flags & LAT_EF_LVALUE) != 0;
+        bool same = lat__type_compatible(lat__unqualified(p->u, a->type), lat__unqualified(p->u, (lat__type *)b), true);
+        if (same && lvalue && t->ref == 1)
+            return (a->type->quals & ~b->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) ? NO_MATCH : EXACT;
+        if (!(b->quals & LAT_Q_CONST) && t->ref != 2)
+            return NO_MATCH;
+        return value_rank(p, lat__rvalue(p, a), b);
+    }
+    return value_rank(p, lat__rvalue(p, a), t);
+}
+
+/* ranks[i] for each argument, or false when the candidate is not viable. */
+static bool candidate_ranks(lat__parser *p, const lat__sym *f, lat__expr **args, int nargs, int *ranks)
+{
+    const lat__param_types *pt = &f->type->params;
+    if (nargs > pt->n && !pt->variadic)
+        return false;
+    if (nargs < pt->n && !(pt->defaults && pt->defaults[nargs]))
+        return false;
+    for (int i = 0; i < nargs; i++) {
+        ranks[i] = i < pt->n ? arg_rank(p, args[i], pt->types[i]) : ELLIPSIS;
+        if (ranks[i] == NO_MATCH)
+            return false;
+    }
+    return true;
+}
+
+static const char *arg_types(lat__parser *p, lat__expr **args, int nargs)
+{
+    char *s = lat__arena_printf(&p->u->arena, "(");
+    for (int i = 0; i < nargs; i++)
+        s = lat__arena_printf(&p->u->arena, "%s%s%s", s, i ? ", " : "",
+                              lat__type_str(p->u, args[i]->type, NULL, false));
+    return lat__arena_printf(&p->u->arena, "%s)", s);
+}
+
+lat__sym *lat__resolve_overload(lat__parser *p, lat__sym *set, lat__expr **args, int nargs, lat__loc at)
+{
+    for (int i = 0; i < nargs; i++)
+        if (args[i]->flags & LAT_EF_ERROR)
+            return set; /* reported: any will do */
+    int *best_ranks = lat__arena_alloc(&p->u->arena, (size_t)(nargs + 1) * sizeof(int));
+    int *ranks = lat__arena_alloc(&p->u->arena, (size_t)(nargs + 1) * sizeof(int));
+    lat__sym *best = NULL, *tie = NULL;
+    for (lat__sym *f = set; f; f = f->overloads) {
+        if (!candidate_ranks(p, f, args, nargs, ranks))
+            continue;
+        if (!best) {
+            best = f;
+            memcpy(best_ranks, ranks, (size_t)nargs * sizeof(int));
+            continue;
+        }
+        bool better = false, worse = false;
+        for (int i = 0; i < nargs; i++) {
+            better |= ranks[i] < best_ranks[i];
+            worse |= ranks[i] > best_ranks[i];
+        }
+        if (better && !worse) {
+            best = f;
+            tie = NULL;
+            memcpy(best_ranks, ranks, (size_t)nargs * sizeof(int));
+        } else if (better == worse) {
+            tie = f;
+        }
+    }
+    /* a tie found before the final best may still be beaten by it: check again */
+    if (best && tie) {
+        candidate_ranks(p, tie, args, nargs, ranks);
+        bool better = false, worse = false;
+        for (int i = 0; i < nargs; i++) {
+            better |= best_ranks[i] < ranks[i];
+            worse |= best_ranks[i] > ranks[i];
+        }
+        if (better && !worse)
+            tie = NULL;
+    }
+    const char *name = set->name->name;
+    if (!best) {
+        lat__error_at(p->u, at, "no overload of '%s' takes %s", name, arg_types(p, args, nargs));
+        for (lat__sym *f = set; f; f = f->overloads)
+            lat__diag_at(p->u, f->loc, LAT_SEV_NOTE, LAT_OK, "candidate: %s", lat__type_str(p->u, f->type, name, false));
+        return NULL;
+    }
+    if (tie) {
+        lat__error_at(p->u, at, "the call %s%s is ambiguous: %s and %s fit equally well", name,
+                      arg_types(p, args, nargs), lat__type_str(p->u, best->type, name, false),
+                      lat__type_str(p->u, tie->type, name, false));
+        return NULL;
+    }
+    return best;
+}

@@ -1219,15 +1219,14 @@ static lat__sym *declare_function(lat__parser *p, spec *s, lat__atom *name, lat_
     if (old && (old->flags & LAT_SF_BUILTIN))
         old = NULL; /* the program's own wins over a built-in of the same name */
     if (old && old->depth == 0 && old->kind == LAT_SYM_FUNC) {
-        if (!lat__type_compatible(old->type, t, true)) {
-            lat__unsupported_at(p->u, loc, "function overloading (a second function with this name and other parameters)",
-                                lat__why_cxx);
-            /* A sym of its own, so that the definition is read without a second report. */
-            lat__sym *f = lat__sym_new(p, LAT_SYM_FUNC, name, loc);
-            f->type = t;
-            f->cuda = (uint16_t)s->cuda;
-            return f;
-        }
+        lat__sym *same = old;
+        while (same && !lat__same_parameters(same->type, t))
+            same = same->overloads;
+        if (!same)
+            return lat__declare_overload(p, old, name, loc, t, (uint16_t)s->cuda, (uint8_t)s->storage);
+        old = same;
+        if (!lat__type_compatible(old->type->base, t->base, true))
+            lat__error_at(p->u, loc, "'%s' redeclared with another return type", name->name);
         if ((old->cuda ^ s->cuda) & (LAT_CU_GLOBAL | LAT_CU_DEVICE) &&
             (s->cuda & (LAT_CU_GLOBAL | LAT_CU_DEVICE | LAT_CU_HOST)))
             if ((old->cuda & LAT_CU_GLOBAL) != (s->cuda & LAT_CU_GLOBAL))

@@ -1289,8 +1289,10 @@ static lat__expr *cxx_cast(lat__parser *p, lat__tok *t)
                                lat__type_compatible(to->base, from->base, true));
     const char *why = NULL;
     if (kw == LAT_KW_STATIC_CAST) {
-        if (ptr_int || (ptr_ptr && !related))
-            why = "a static_cast between unrelated pointer and integer types; use reinterpret_cast";
+        if (ptr_int)
+            why = "a static_cast between a pointer and an integer; use reinterpret_cast";
+        else if (ptr_ptr && !related)
+            why = "a static_cast between unrelated pointer types; use reinterpret_cast";
         else if (ptr_ptr && (from->base->quals & ~to->base->quals))
             why = "a static_cast cannot drop const or volatile; use const_cast";
     } else if (kw == LAT_KW_REINTERPRET_CAST) {
@@ -1719,6 +1721,18 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open)
         e->type = t;
         lat__note_call(p, callee);
         return e;
+    }
+    if (callee && callee->kind == LAT_SYM_FUNC && callee->overloads) {
+        lat__sym *best = lat__resolve_overload(p, callee, e->args, e->nargs, open->loc);
+        if (!best) {
+            for (int i = 0; i < e->nargs; i++)
+                e->args[i] = lat__rvalue(p, e->args[i]);
+            e->flags |= LAT_EF_ERROR;
+            e->type = &lat__ty_int;
+            return e;
+        }
+        callee = e->sym = fn->sym = best;
+        fn->type = best->type;
     }
     lat__type *ft = lat__rvalue(p, fn)->type;
     if (ft->kind == LAT_TY_PTR && ft->base->kind == LAT_TY_FUNC)
