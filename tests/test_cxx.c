@@ -153,3 +153,58 @@ TEST(an_ambiguous_or_impossible_overload_and_a_bad_cxx_cast_are_errors)
     ASSERT_NOT_NULL(m);
     ASSERT_CONTAINS(m, "a parameter without a default argument after one with");
 }
+
+TEST(namespaces_enum_classes_constexpr_and_auto)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "namespace geo {\n"
+        "    typedef float real;\n"
+        "    struct Vec { real x, y; };\n"
+        "    __device__ real dot(Vec a, Vec b) { return a.x * b.x + a.y * b.y; }\n"
+        "    __device__ real dot(real a, real b) { return a * b; }\n"
+        "    constexpr int K = 3;\n"
+        "    namespace detail { __device__ real twice(real v) { return 2 * v; } }\n"
+        "    __device__ real quad(real v) { return detail::twice(detail::twice(v)); }\n"
+        "}\n"
+        "namespace other { __device__ float dot(float a, float b) { return a - b; } }\n"
+        "namespace geo { __device__ int twice_k() { return 2 * K; }\n"
+        "                __device__ real third(real v) { return quad(v) - twice_k(); } }\n"
+        "enum class Op : unsigned char { Add, Mul = 4, Sub };\n"
+        "using geo::Vec;\n"
+        "const int BLOCK = 64;\n"
+        "__device__ float apply(Op op, float a, float b)\n"
+        "{\n"
+        "    switch (op) {\n"
+        "    case Op::Add: return a + b;\n"
+        "    case Op::Mul: return a * b;\n"
+        "    default: return a - b;\n"
+        "    }\n"
+        "}\n"
+        "__device__ float sq(float v) { using namespace geo; return dot(v, v); }\n"
+        "extern \"C\" __global__ void ns(const float *in, float *out, int n)\n"
+        "{\n"
+        "    __shared__ float s[BLOCK];\n"
+        "    auto i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    const auto x = in[i];\n"
+        "    auto &mine = s[threadIdx.x];\n"
+        "    mine = x;\n"
+        "    __syncthreads();\n"
+        "    auto *mirror = &s[BLOCK - 1 - threadIdx.x];\n"
+        "    Vec a = {x, 2.0f};\n"
+        "    geo::Vec b = {*mirror, 4.0f};\n"
+        "    Op op = i % 3 == 0 ? Op::Add : i % 3 == 1 ? Op::Mul : Op::Sub;\n"
+        "    out[i] = geo::dot(a, b) + other::dot(x, 1) + geo::K + sq(x) + apply(op, x, 2) + ::sq(1) +\n"
+        "             std::sqrt(16.0f) + sizeof(op) + sizeof(i) + geo::third(1);\n"
+        "}\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "ns");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double x = in[i], m = in[i - i % 64 + 63 - i % 64];
+        double op = i % 3 == 0 ? x + 2 : i % 3 == 1 ? x * 2 : x - 2;
+        double want = (x * m + 8) + (x - 1) + 3 + x * x + op + 1 + 4 + 1 + 4 + (4 - 6);
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}

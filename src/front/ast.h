@@ -166,6 +166,7 @@ struct lat__sym {
     int builtin;       /* LAT_SYM_BUILTIN: its id (builtins.h); others: 0 */
     unsigned align;    /* alignas / __align__ on a variable */
     const char *emit_name; /* the emitter's spelling, when not the name */
+    struct lat__ns *ns;    /* the C++ namespace it was declared in (NULL: the global one) */
     lat__sym *overloads;   /* FUNC: the next older function of the same name and scope
                               with other parameters (C++ overloading), or NULL */
     void *aux;         /* a pass's own */

@@ -194,6 +194,11 @@ void lat__bind(lat__parser *p, lat__sym *sym)
 {
     if (!sym->name)
         return;
+    if (p->ns && (p->depth == 0 || p->ns->scoped_enum) && !sym->ns && !(sym->flags & LAT_SF_BUILTIN) &&
+        !p->in_builtin) {
+        sym->ns = p->ns; /* a member of the open namespace */
+        LAT_PUSH(&p->u->arena, p->ns->members, sym);
+    }
     lat__sym **slot = sym->kind == LAT_SYM_TAG ? &sym->name->tag : &sym->name->sym;
     sym->shadow = *slot;
     *slot = sym;
@@ -242,6 +247,14 @@ bool lat__is_type_name(lat__parser *p, const lat__tok *t)
 {
     if (t->kind != LAT_TK_IDENT || t->atom->kw)
         return false;
+    if (lat__tok_is_punct(t + 1, LAT_P_SCOPE)) {
+        /* ns::T: look at the whole qualified name */
+        size_t save = p->pos;
+        p->pos = (size_t)(t - p->toks);
+        lat__sym *q = lat__at_qualified(p) ? lat__parse_qualified(p, true) : NULL;
+        p->pos = save;
+        return q && (q->kind == LAT_SYM_TYPEDEF || q->kind == LAT_SYM_TAG);
+    }
     lat__sym *s = lat__lookup(p, t->atom);
     if (s)
         return s->kind == LAT_SYM_TYPEDEF;
@@ -296,9 +309,17 @@ static void external_declaration(lat__parser *p)
         external_declaration(p);
         return;
     }
+    if (lat__tok_kw(t, LAT_KW_NAMESPACE) || (lat__tok_kw(t, LAT_KW_INLINE) &&
+                                             lat__tok_kw(lat__peek_at(p, 1), LAT_KW_NAMESPACE))) {
+        lat__namespace_definition(p, external_declarations);
+        return;
+    }
+    if (lat__tok_kw(t, LAT_KW_USING)) {
+        lat__using_declaration(p);
+        return;
+    }
     if (t->kind == LAT_TK_IDENT && lat__kw_is_cxx((lat__kw)t->atom->kw) &&
-        (t->atom->kw == LAT_KW_TEMPLATE || t->atom->kw == LAT_KW_NAMESPACE ||
-         t->atom->kw == LAT_KW_USING || t->atom->kw == LAT_KW_CLASS)) {
+        (t->atom->kw == LAT_KW_TEMPLATE || t->atom->kw == LAT_KW_CLASS)) {
         char what[64];
         snprintf(what, sizeof what, "'%s'", t->atom->name);
         lat__unsupported(p, t, what, lat__why_cxx);

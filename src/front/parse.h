@@ -16,6 +16,19 @@
 #include "builtins.h"
 #include "type.h"
 
+/* A C++ namespace (or an enum class's scope): its members are bound by their plain names
+ * while it is open, found by qualified names (ns::name) after, and emitted under names
+ * with its prefix. */
+typedef struct lat__ns {
+    lat__atom *name; /* NULL: anonymous */
+    struct lat__ns *parent;
+    LAT_VEC(lat__sym *) members;
+    LAT_VEC(struct lat__ns *) children;
+    const char *prefix; /* "outer__inner__" */
+    bool scoped_enum;   /* enum class E: its enumerators */
+    bool is_std;        /* std, when the program declares none: names fall back to built-ins */
+} lat__ns;
+
 typedef struct lat__parser {
     lat__unit *u;
     lat__tu *tu;
@@ -33,6 +46,8 @@ typedef struct lat__parser {
     bool in_record;   /* parsing a struct or union body */
     bool in_params;   /* parsing a parameter list */
     int anon;         /* names for anonymous records */
+    lat__ns *ns;      /* the open namespace; NULL: the global one */
+    LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
 } lat__parser;
 
 /* ---- parse.c ---------------------------------------------------------------------------- */
@@ -168,6 +183,21 @@ lat__sym *lat__declare_overload(lat__parser *p, lat__sym *set, lat__atom *name, 
  * of conversions: exact, promotion, conversion); reports and returns NULL when none is
  * viable or two are equally good. */
 lat__sym *lat__resolve_overload(lat__parser *p, lat__sym *set, lat__expr **args, int nargs, lat__loc at);
+
+/* namespace N { ... } at the current token (the keyword), or namespace A = B; */
+void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser *p, bool until_brace));
+/* using namespace N; using N::name; (at file or block scope), at the keyword. */
+void lat__using_declaration(lat__parser *p);
+/* An enum class's scope for its enumerators: a namespace named tag, left open until
+ * lat__scoped_enum_close. */
+lat__ns *lat__scoped_enum_open(lat__parser *p, lat__atom *tag);
+void lat__scoped_enum_close(lat__parser *p, lat__ns *ns, size_t mark);
+/* Whether the current token starts a qualified name (A::b or ::b). */
+bool lat__at_qualified(lat__parser *p);
+/* The declaration a qualified name at the current token denotes (an ordinary one, or a
+ * tag's sym when that is what it names), past it; NULL after reporting. peek: look
+ * without reporting or moving. */
+lat__sym *lat__parse_qualified(lat__parser *p, bool peek);
 
 /* Whether e may be a default argument (no statement expression inside; reports). */
 bool lat__default_argument_ok(lat__parser *p, lat__expr *e);

@@ -63,8 +63,10 @@ lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, con
         lat__expr *x = e;
         while (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT))
             x = x->a;
-        if (x->kind == LAT_E_NAME && x->sym)
+        if (x->kind == LAT_E_NAME && x->sym) {
             x->sym->flags |= LAT_SF_ADDRESS_TAKEN;
+            x->flags &= (uint16_t)~LAT_EF_CONST; /* the object, not its value */
+        }
         lat__expr *a = node(p, LAT_E_UNARY, e->loc, lat__pointer_to(p->u, e->type), e);
         a->op = LAT_P_AMP;
         return lat__cast_to(p, a, ref, true);
@@ -317,4 +319,302 @@ lat__sym *lat__resolve_overload(lat__parser *p, lat__sym *set, lat__expr **args,
         return NULL;
     }
     return best;
+}
+
+/* ---- namespaces ---------------------------------------------------------------------------- */
+
+static lat__ns *child_ns(lat__parser *p, lat__ns *in, const lat__atom *name)
+{
+    if (!name)
+        return NULL;
+    lat__ns **items = in ? in->children.items : p->top_ns.items;
+    size_t n = in ? in->children.n : p->top_ns.n;
+    for (size_t i = 0; i < n; i++)
+        if (items[i]->name == name)
+            return items[i];
+    return NULL;
+}
+
+static lat__ns *new_ns(lat__parser *p, lat__atom *name)
+{
+    lat__ns *ns = lat__arena_alloc(&p->u->arena, sizeof *ns);
+    ns->name = name;
+    ns->parent = p->ns;
+    const char *outer = p->ns ? p->ns->prefix : "";
+    ns->prefix = name ? lat__arena_printf(&p->u->arena, "%s%s__", outer, name->name)
+                      : lat__arena_printf(&p->u->arena, "%s__lat_anon%d__", outer, ++p->anon);
+    if (p->ns)
+        LAT_PUSH(&p->u->arena, p->ns->children, ns);
+    else
+        LAT_PUSH(&p->u->arena, p->top_ns, ns);
+    return ns;
+}
+
+/* Leaves ns: its members' plain names go out of scope (bound since `mark`), and each gets
+ * its emitted name. */
+static void ns_leave(lat__parser *p, lat__ns *ns, size_t mark)
+{
+    for (size_t i = p->bound.n; i-- > mark;) {
+        lat__sym *s = p->bound.items[i];
+        if (s->ns != ns || !s->name)
+            continue;
+        if (s->kind == LAT_SYM_TAG) {
+            if (s->name->tag == s)
+                s->name->tag = s->shadow;
+        } else if (s->name->sym == s) {
+            s->name->sym = s->shadow;
+        }
+    }
+    /* the members stay in p->bound: at file scope nothing pops them */
+    for (size_t i = 0; i < ns->members.n; i++) {
+        lat__sym *s = ns->members.items[i];
+        if (s->kind == LAT_SYM_TAG) {
+            if (s->rec && !s->rec->builtin && s->rec->tag && !s->rec->emit_tag)
+                s->rec->emit_tag = lat__arena_printf(&p->u->arena, "%s%s", ns->prefix, s->rec->tag->name);
+        } else if ((s->kind == LAT_SYM_FUNC || s->kind == LAT_SYM_VAR || s->kind == LAT_SYM_TYPEDEF) &&
+                   !(s->cuda & LAT_CU_GLOBAL)) {
+            s->emit_name = lat__arena_printf(&p->u->arena, "%s%s", ns->prefix,
+                                             s->emit_name ? s->emit_name : s->name->name);
+        }
+    }
+    p->ns = ns->parent;
+}
+
+void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser *p, bool until_brace))
+{
+    if (lat__at_kw(p, LAT_KW_INLINE))
+        lat__next(p); /* an inline namespace's members are its parent's too: close enough */
+    lat__tok *kw = lat__next(p);
+    lat__atom *name = NULL;
+    if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
+        name = lat__next(p)->atom;
+    if (name && lat__accept(p, LAT_P_ASSIGN)) {
+        lat__unsupported(p, kw, "a namespace alias", lat__why_cxx);
+        lat__skip_declaration(p);
+        return;
+    }
+    if (p->depth > 0) {
+        lat__error_tok(p, kw, "a namespace inside a function");
+        lat__skip_declaration(p);
+        return;
+    }
+    if (!lat__expect(p, LAT_P_LBRACE, "to open the namespace")) {
+        lat__skip_declaration(p);
+        return;
+    }
+    lat__ns *ns = child_ns(p, p->ns, name);
+    if (!ns)
+        ns = new_ns(p, name);
+    p->ns = ns;
+    size_t mark = p->bound.n;
+    /* A reopened namespace sees its earlier members again. */
+    for (size_t i = 0; i < ns->members.n; i++) {
+        lat__sym *s = ns->members.items[i];
+        lat__sym **slot = s->kind == LAT_SYM_TAG ? &s->name->tag : &s->name->sym;
+        s->shadow = *slot;
+        *slot = s;
+        LAT_PUSH(&p->u->arena, p->bound, s);
+    }
+    declarations(p, true);
+    lat__expect(p, LAT_P_RBRACE, "to close the namespace");
+    ns_leave(p, ns, mark);
+    if (!name) {
+        /* an anonymous namespace's members are visible where it stands */
+        for (size_t i = 0; i < ns->members.n; i++) {
+            lat__sym *s = ns->members.items[i];
+            lat__sym **slot = s->kind == LAT_SYM_TAG ? &s->name->tag : &s->name->sym;
+            s->shadow = *slot;
+            *slot = s;
+            LAT_PUSH(&p->u->arena, p->bound, s);
+        }
+    }
+}
+
+lat__ns *lat__scoped_enum_open(lat__parser *p, lat__atom *tag)
+{
+    lat__ns *ns = new_ns(p, tag);
+    ns->scoped_enum = true;
+    p->ns = ns;
+    return ns;
+}
+
+void lat__scoped_enum_close(lat__parser *p, lat__ns *ns, size_t mark)
+{
+    ns_leave(p, ns, mark);
+}
+
+/* The namespace a name found from the current one denotes: the innermost enclosing
+ * namespace that has a child of that name (C++'s unqualified lookup of the first part). */
+static lat__ns *find_ns(lat__parser *p, const lat__atom *name)
+{
+    for (lat__ns *in = p->ns;; in = in->parent) {
+        lat__ns *c = child_ns(p, in, name);
+        if (c)
+            return c;
+        if (!in)
+            return NULL;
+    }
+}
+
+static lat__sym *member_of(lat__ns *ns, const lat__atom *name, bool tag)
+{
+    for (size_t i = ns->members.n; i-- > 0;) {
+        lat__sym *s = ns->members.items[i];
+        if (s->name == name && (s->kind == LAT_SYM_TAG) == tag)
+            return s;
+    }
+    return NULL;
+}
+
+/* The file-scope declaration of name, under whatever local ones hide it. */
+static lat__sym *global_sym(lat__parser *p, lat__atom *name, bool tag)
+{
+    lat__sym *s = tag ? name->tag : lat__lookup(p, name);
+    while (s && s->depth > 0)
+        s = s->shadow;
+    if (s && s->ns)
+        return NULL;
+    return s;
+}
+
+bool lat__at_qualified(lat__parser *p)
+{
+    lat__tok *t = lat__peek(p);
+    if (lat__tok_is_punct(t, LAT_P_SCOPE))
+        return lat__peek_at(p, 1)->kind == LAT_TK_IDENT;
+    return t->kind == LAT_TK_IDENT && !t->atom->kw && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE) &&
+           lat__peek_at(p, 2)->kind == LAT_TK_IDENT;
+}
+
+lat__sym *lat__parse_qualified(lat__parser *p, bool peek)
+{
+    size_t start = p->pos;
+    lat__tok *first = lat__peek(p);
+    lat__ns *ns = NULL;
+    bool global = lat__accept(p, LAT_P_SCOPE);
+    bool std = false;
+    lat__sym *found = NULL;
+    const char *why = NULL;
+    lat__tok *name = NULL;
+    for (;;) {
+        name = lat__peek(p);
+        if (name->kind != LAT_TK_IDENT) {
+            why = "a name after '::'";
+            break;
+        }
+        lat__next(p);
+        if (!lat__at_punct(p, LAT_P_SCOPE) || lat__peek_at(p, 1)->kind != LAT_TK_IDENT) {
+            /* the last part: the member */
+            if (std) {
+                found = global_sym(p, name->atom, false);
+            } else if (ns) {
+                found = member_of(ns, name->atom, false);
+                if (!found)
+                    found = member_of(ns, name->atom, true);
+            } else if (global) {
+                found = global_sym(p, name->atom, false);
+                if (!found)
+                    found = global_sym(p, name->atom, true);
+            }
+            if (!found)
+                why = "no such member";
+            break;
+        }
+        lat__next(p); /* :: */
+        lat__ns *next = ns ? child_ns(p, ns, name->atom) : global ? child_ns(p, NULL, name->atom)
+                                                                  : find_ns(p, name->atom);
+        if (!next && !ns && !global && strcmp(name->atom->name, "std") == 0) {
+            std = true; /* the C++ library's names that CUDA has as built-ins */
+            continue;
+        }
+        if (!next) {
+            lat__sym *tag = name->atom->tag;
+            why = tag && tag->rec && tag->rec->kind != LAT_TY_ENUM ? "a struct's static members and nested types"
+                                                                   : "no such namespace";
+            break;
+        }
+        ns = next;
+        global = false;
+    }
+    if (peek) {
+        p->pos = start;
+        return why ? NULL : found;
+    }
+    if (why) {
+        if (strcmp(why, "a struct's static members and nested types") == 0)
+            lat__unsupported(p, name, why, lat__why_cxx);
+        else
+            lat__error_tok(p, name, "'%s': %s%s", name->kind == LAT_TK_IDENT ? name->atom->name : "::",
+                           why, first != name ? " in the qualified name" : "");
+        /* past the rest of it */
+        while (lat__peek(p)->kind == LAT_TK_IDENT && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
+            lat__next(p);
+            lat__next(p);
+        }
+        if (lat__peek(p)->kind == LAT_TK_IDENT)
+            lat__next(p);
+        return NULL;
+    }
+    return found;
+}
+
+/* Binds a namespace's member by its plain name where a using names it (once). */
+static void bind_again(lat__parser *p, lat__sym *s)
+{
+    lat__sym *now = s->kind == LAT_SYM_TAG ? s->name->tag : s->name->sym;
+    if (now == s)
+        return;
+    lat__bind(p, s);
+}
+
+void lat__using_declaration(lat__parser *p)
+{
+    lat__tok *kw = lat__next(p);
+    if (lat__at_kw(p, LAT_KW_NAMESPACE)) {
+        lat__next(p);
+        lat__tok *t = lat__peek(p);
+        lat__ns *ns = NULL;
+        bool global = lat__accept(p, LAT_P_SCOPE);
+        while (lat__peek(p)->kind == LAT_TK_IDENT) {
+            t = lat__next(p);
+            lat__ns *next = ns ? child_ns(p, ns, t->atom) : global ? child_ns(p, NULL, t->atom)
+                                                                  : find_ns(p, t->atom);
+            if (!next && !ns && strcmp(t->atom->name, "std") == 0 && !lat__at_punct(p, LAT_P_SCOPE)) {
+                lat__expect(p, LAT_P_SEMI, "after using namespace std");
+                return; /* its names CUDA has are built-ins already */
+            }
+            if (!next) {
+                lat__error_tok(p, t, "'%s': no such namespace", t->atom->name);
+                lat__skip_statement(p);
+                return;
+            }
+            ns = next;
+            if (!lat__accept(p, LAT_P_SCOPE))
+                break;
+        }
+        if (!ns) {
+            lat__syntax_error(p, "a namespace's name");
+            lat__skip_statement(p);
+            return;
+        }
+        lat__expect(p, LAT_P_SEMI, "after the using directive");
+        /* oldest first: an overload set's newest member ends up bound, its chain the rest */
+        for (size_t i = 0; i < ns->members.n; i++)
+            bind_again(p, ns->members.items[i]);
+        return;
+    }
+    if (lat__peek(p)->kind == LAT_TK_IDENT && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_ASSIGN)) {
+        lat__unsupported(p, kw, "a type alias 'using T = ...'", "use typedef");
+        lat__skip_statement(p);
+        return;
+    }
+    if (!lat__at_qualified(p)) {
+        lat__syntax_error(p, "'namespace' or a qualified name after 'using'");
+        lat__skip_statement(p);
+        return;
+    }
+    lat__sym *s = lat__parse_qualified(p, false);
+    lat__expect(p, LAT_P_SEMI, "after the using declaration");
+    if (s && !(s->flags & LAT_SF_BUILTIN))
+        bind_again(p, s);
 }

@@ -20,7 +20,17 @@ typedef struct spec {
     bool any;
     int launch_bounds[3];
     bool cxx; /* a C++ word was reported: no more errors about the type */
+    bool constexpr_; /* constexpr: a const variable, or a function usable at run time */
+    bool is_auto;    /* auto: the type comes from the initializer */
 } spec;
+
+/* lat__type.count of the type auto stands for until its initializer is read. */
+enum { AUTO_PLACEHOLDER = -2 };
+
+static bool is_auto_placeholder(const lat__type *t)
+{
+    return t->kind == LAT_TY_VOID && t->count == AUTO_PLACEHOLDER;
+}
 
 static lat__type *declarator(lat__parser *p, lat__type *base, lat__atom **name, lat__loc *loc,
                              bool abstract);
@@ -241,8 +251,18 @@ static void specifiers(lat__parser *p, spec *s)
             if (has_type_specifier(s) || !lat__is_type_name(p, t))
                 break;
             /* T followed by ':' is a label, handled by the statement parser. */
-            lat__next(p);
-            lat__sym *ts = lat__lookup(p, t->atom);
+            lat__sym *ts;
+            if (lat__at_qualified(p)) {
+                ts = lat__parse_qualified(p, false);
+                if (ts && ts->kind == LAT_SYM_TAG) {
+                    s->type = ts->type;
+                    s->any = true;
+                    continue;
+                }
+            } else {
+                lat__next(p);
+                ts = lat__lookup(p, t->atom);
+            }
             if (ts && ts->kind == LAT_SYM_TYPEDEF) {
                 lat__type *ty = lat__type_copy(p->u, ts->type);
                 ty->named = ts;
@@ -350,7 +370,15 @@ static void specifiers(lat__parser *p, spec *s)
             cxx_word(p, t);
             s->nint++;
             break;
-        default: /* constexpr, virtual, mutable, typename, auto...: C++ */
+        case LAT_KW_CONSTEXPR:
+            s->constexpr_ = true;
+            break;
+        case LAT_KW_AUTO:
+            if (s->is_auto)
+                lat__error_tok(p, t, "'auto' twice");
+            s->is_auto = true;
+            break;
+        default: /* virtual, mutable, typename, consteval...: C++ */
             cxx_word(p, t);
             s->cxx = true;
             break;
@@ -364,7 +392,14 @@ static lat__type *base_type(lat__parser *p, spec *s)
     lat__type *t;
     int nkw = s->nvoid + s->nbool + s->nchar + s->nshort + s->nint + s->nlong + s->nfloat +
               s->ndouble + s->nsigned + s->nunsigned;
-    if (s->type) {
+    if (s->is_auto) {
+        if (nkw || s->type)
+            lat__error_at(p->u, s->loc, "'auto' combined with a type");
+        t = lat__type_new(p->u, LAT_TY_VOID); /* a placeholder, replaced by auto_type */
+        t->complete = 1;
+        t->size = 1;
+        t->count = AUTO_PLACEHOLDER;
+    } else if (s->type) {
         if (nkw)
             lat__error_at(p->u, s->loc, "a type name combined with other type specifiers");
         t = s->type;
@@ -620,8 +655,9 @@ static void struct_body(lat__parser *p, lat__record *r)
 static lat__type *enum_specifier(lat__parser *p, spec *s)
 {
     lat__tok *kwt = lat__next(p);
+    bool scoped = false; /* enum class: its enumerators are E::A */
     if (lat__at_kw(p, LAT_KW_CLASS) || lat__at_kw(p, LAT_KW_STRUCT)) {
-        lat__unsupported(p, lat__peek(p), "'enum class'", lat__why_cxx);
+        scoped = true;
         lat__next(p);
     }
     attributes(p, NULL, NULL, NULL);
@@ -654,6 +690,12 @@ static lat__type *enum_specifier(lat__parser *p, spec *s)
         t = record_type(p, r);
     }
     lat__next(p); /* { */
+    lat__ns *scope = NULL;
+    size_t scope_mark = p->bound.n;
+    if (scoped && !name)
+        lat__error_tok(p, kwt, "an enum class needs a name");
+    else if (scoped)
+        scope = lat__scoped_enum_open(p, name->atom);
     int64_t next = 0, lo = 0, hi = 0;
     LAT_VEC(lat__sym *) consts = {0};
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RBRACE)) {
@@ -670,7 +712,7 @@ static lat__type *enum_specifier(lat__parser *p, spec *s)
             if (ok)
                 next = v;
         }
-        if (lat__in_this_scope(p, n->atom->sym))
+        if (scope ? n->atom->sym && n->atom->sym->ns == scope : lat__in_this_scope(p, n->atom->sym))
             lat__error_tok(p, n, "redefinition of '%s'", n->atom->name);
         lat__sym *c = lat__sym_new(p, LAT_SYM_ENUM_CONST, n->atom, n->loc);
         c->value = next;
@@ -684,6 +726,8 @@ static lat__type *enum_specifier(lat__parser *p, spec *s)
             break;
     }
     lat__expect(p, LAT_P_RBRACE, "to close the enum");
+    if (scope)
+        lat__scoped_enum_close(p, scope, scope_mark);
     attributes(p, NULL, NULL, NULL);
     /* The underlying type: int when every value fits, as gcc does. */
     lat__type *base = under ? lat__unqualified(p->u, under)
@@ -1290,6 +1334,32 @@ static lat__sym *declare_variable(lat__parser *p, spec *s, lat__atom *name, lat_
     return v;
 }
 
+/* The type of `auto name = init` as declared (t: auto, auto *, auto & with qualifiers):
+ * the initializer's type, decayed and without its const unless through a reference. */
+static lat__type *auto_type(lat__parser *p, lat__type *t, lat__expr *init, lat__atom *name, lat__loc loc)
+{
+    if (init->flags & LAT_EF_ERROR)
+        return &lat__ty_int;
+    if (is_auto_placeholder(t))
+        return lat__qualified(p->u, lat__unqualified(p->u, lat__rvalue(p, init)->type), t->quals);
+    if (t->kind == LAT_TY_PTR && is_auto_placeholder(t->base)) {
+        if (t->ref) {
+            lat__type *r = lat__reference_to(p->u, lat__qualified(p->u, init->type, t->base->quals));
+            r->ref = t->ref;
+            return lat__qualified(p->u, r, t->quals);
+        }
+        lat__type *v = lat__rvalue(p, init)->type;
+        if (v->kind == LAT_TY_PTR)
+            return lat__qualified(p->u, lat__pointer_to(p->u, lat__qualified(p->u, v->base, t->base->quals)),
+                                  t->quals);
+        lat__error_at(p->u, loc, "'auto *%s' initialised by %s, not a pointer", name->name,
+                      lat__type_str(p->u, init->type, NULL, false));
+        return &lat__ty_int;
+    }
+    lat__unsupported_at(p->u, loc, "this form of 'auto' declarator", "auto, auto *, auto & and const auto are");
+    return &lat__ty_int;
+}
+
 lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
 {
     if (fn_out)
@@ -1330,6 +1400,11 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
         lat__decl *d = lat__arena_alloc(&p->u->arena, sizeof *d);
         d->loc = loc;
         if (t->kind == LAT_TY_FUNC && s.storage != LAT_ST_TYPEDEF) {
+            if (is_auto_placeholder(t->base)) {
+                lat__unsupported_at(p->u, loc, "a function whose return type is deduced ('auto')",
+                                    "write the return type");
+                t->base = &lat__ty_int;
+            }
             if (s.cuda & (LAT_CU_SHARED | LAT_CU_CONSTANT))
                 lat__error_at(p->u, loc, "a function cannot be __shared__ or __constant__");
             if ((s.cuda & LAT_CU_GLOBAL) && t->base->kind != LAT_TY_VOID)
@@ -1363,6 +1438,19 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
                 return NULL;
             }
         } else {
+            lat__expr *auto_init = NULL;
+            if (s.is_auto) {
+                if (lat__accept(p, LAT_P_ASSIGN) && !lat__at_punct(p, LAT_P_LBRACE)) {
+                    auto_init = lat__parse_assign_expr(p);
+                    t = auto_type(p, t, auto_init, name, loc);
+                } else {
+                    lat__error_at(p->u, loc, "'auto' variable '%s' needs an initializer (= expression)",
+                                  name->name);
+                    t = &lat__ty_int;
+                }
+            }
+            if (s.constexpr_)
+                t = lat__qualified(p->u, t, LAT_Q_CONST);
             if (t->kind == LAT_TY_VOID && s.storage != LAT_ST_TYPEDEF) {
                 lat__error_at(p->u, loc, "variable '%s' declared void", name->name);
                 t = &lat__ty_int;
@@ -1396,7 +1484,10 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
                     LAT_PUSH(&p->u->arena, p->fn->locals, v);
                 }
             }
-            if (lat__accept(p, LAT_P_ASSIGN)) {
+            if (auto_init) {
+                d->init = lat__convert_assign(p, auto_init, v->type, "initializing");
+                v->flags |= LAT_SF_DEFINED;
+            } else if (lat__accept(p, LAT_P_ASSIGN)) {
                 if (s.storage == LAT_ST_TYPEDEF)
                     lat__error_at(p->u, loc, "a typedef with an initializer");
                 if (s.cuda & LAT_CU_SHARED)

@@ -488,6 +488,9 @@ static const char *unsupported_name(const lat__atom *a)
     return NULL;
 }
 
+static lat__expr *sym_expr(lat__parser *p, lat__tok *t, lat__sym *s);
+static lat__expr *functional_cast(lat__parser *p, lat__tok *t, lat__type *to);
+
 static lat__expr *name_expr(lat__parser *p, lat__tok *t)
 {
     const char *why = unsupported_name(t->atom);
@@ -509,6 +512,12 @@ static lat__expr *name_expr(lat__parser *p, lat__tok *t)
         lat__bind(p, d);
         return error_expr(p, t->loc);
     }
+    return sym_expr(p, t, s);
+}
+
+/* The expression naming s, written as token t. */
+static lat__expr *sym_expr(lat__parser *p, lat__tok *t, lat__sym *s)
+{
     if ((s->flags & (LAT_SF_THREAD_VARYING | LAT_SF_BLOCK_UNIFORM)) &&
         !(p->fn && (p->fn->sym->cuda & (LAT_CU_GLOBAL | LAT_CU_DEVICE)))) {
         lat__error_tok(p, t, "%s exists only in __global__ and __device__ functions", t->atom->name);
@@ -523,6 +532,11 @@ static lat__expr *name_expr(lat__parser *p, lat__tok *t)
         e->flags |= LAT_EF_LVALUE;
         if (s->type->kind == LAT_TY_PTR && s->type->ref)
             return lat__deref_reference(p, e);
+        /* C++: a const integer initialised by a constant is a constant (array sizes,
+         * case labels: `const int N = 256; __shared__ float s[N];`) */
+        if ((s->type->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) == LAT_Q_CONST && lat__is_integer(s->type) &&
+            s->def && s->def->init && is_const(s->def->init) && s->def->init->kind != LAT_E_INIT)
+            set_const(e, s->def->init->ival);
         break;
     case LAT_SYM_FUNC:
         e->type = s->type;
@@ -995,8 +1009,10 @@ static lat__expr *unary(lat__parser *p)
             } else if (!(a->flags & LAT_EF_LVALUE)) {
                 lat__error_tok(p, t, "'&' of something that is not an lvalue");
             }
-            if (a->kind == LAT_E_NAME && a->sym)
+            if (a->kind == LAT_E_NAME && a->sym) {
                 a->sym->flags |= LAT_SF_ADDRESS_TAKEN;
+                a->flags &= (uint16_t)~LAT_EF_CONST; /* the object, not its value */
+            }
             lat__expr *e = unary_node(p, LAT_P_AMP, a, lat__pointer_to(p->u, a->type), t->loc);
             return e;
         }
@@ -1056,10 +1072,6 @@ static lat__expr *unary(lat__parser *p)
             lat__next(p);
             lat__next(p);
             return error_expr(p, t->loc);
-        case LAT_P_SCOPE:
-            lat__unsupported(p, t, "the scope operator '::'", lat__why_cxx);
-            lat__next(p);
-            return unary(p);
         default:
             break;
         }
@@ -1274,8 +1286,10 @@ static lat__expr *cxx_cast(lat__parser *p, lat__tok *t)
         addr->op = LAT_P_AMP;
         addr->a = a;
         addr->type = lat__pointer_to(p->u, a->type);
-        if (a->kind == LAT_E_NAME && a->sym)
+        if (a->kind == LAT_E_NAME && a->sym) {
             a->sym->flags |= LAT_SF_ADDRESS_TAKEN;
+            a->flags &= (uint16_t)~LAT_EF_CONST;
+        }
         lat__expr *c = lat__cast_to(p, addr, ptr, false);
         c->type = lat__reference_to(p->u, to->base);
         return lat__deref_reference(p, c);
@@ -1407,6 +1421,28 @@ static lat__expr *offsetof_expr(lat__parser *p, lat__tok *kw)
     return e;
 }
 
+/* ns::name, ::name, E::enumerator: a value, or a type in a functional cast. */
+static lat__expr *qualified_expr(lat__parser *p)
+{
+    lat__tok *first = lat__peek(p);
+    lat__sym *s = lat__parse_qualified(p, false);
+    lat__tok *last = &p->toks[p->pos - 1];
+    if (!s)
+        return error_expr(p, first->loc);
+    if (s->kind == LAT_SYM_TYPEDEF || s->kind == LAT_SYM_TAG) {
+        lat__type *ty = s->type;
+        if (s->kind == LAT_SYM_TYPEDEF) {
+            ty = lat__type_copy(p->u, s->type);
+            ty->named = s;
+        }
+        if (lat__at_punct(p, LAT_P_LPAREN))
+            return functional_cast(p, last, ty);
+        lat__error_tok(p, last, "'%s' is a type, not a value", last->atom->name);
+        return error_expr(p, first->loc);
+    }
+    return sym_expr(p, last, s);
+}
+
 static lat__expr *primary(lat__parser *p)
 {
     lat__tok *t = lat__peek(p);
@@ -1422,6 +1458,8 @@ static lat__expr *primary(lat__parser *p)
     case LAT_TK_PUNCT:
         if (t->punct == LAT_P_LPAREN)
             return paren_or_cast(p);
+        if (t->punct == LAT_P_SCOPE && lat__at_qualified(p))
+            return qualified_expr(p);
         if (t->punct == LAT_P_LBRACKET) {
             lat__unsupported(p, t, "a lambda expression", lat__why_cxx);
             lat__skip_group(p);
@@ -1533,6 +1571,8 @@ static lat__expr *primary(lat__parser *p)
         lat__expect(p, LAT_P_RPAREN, "to close va_arg(");
         return e;
     }
+    if (lat__at_qualified(p))
+        return qualified_expr(p);
     if (lat__is_type_name(p, t) && !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_COLON)) {
         lat__sym *ts = lat__lookup(p, t->atom);
         lat__type *ty;
@@ -1559,12 +1599,6 @@ static lat__expr *primary(lat__parser *p)
             lat__error_tok(p, t, "'%s' is a type, not a value", n);
         }
         return error_expr(p, t->loc);
-    }
-    if (lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
-        lat__unsupported(p, lat__peek_at(p, 1), "the scope operator '::'", lat__why_cxx);
-        lat__next(p);
-        lat__next(p);
-        return primary(p);
     }
     lat__next(p);
     return name_expr(p, t);

@@ -352,8 +352,10 @@ static lat__stmt *statement(lat__parser *p)
                 lat__skip_group(p);
         }
         return NULL;
-    case LAT_KW_THROW:
     case LAT_KW_USING:
+        lat__using_declaration(p);
+        return lat__stmt_new(p, LAT_S_NULL, t->loc);
+    case LAT_KW_THROW:
     case LAT_KW_TEMPLATE:
     case LAT_KW_NAMESPACE: {
         char what[48];

@@ -226,15 +226,21 @@ static void name_ref(lat__emitter *em, const lat__expr *e)
         lat__emit_str(em, s->name ? s->name->name : "?");
         return;
     }
-    if (s->kind == LAT_SYM_ENUM_CONST) {
-        if (lat__is_unsigned(s->type))
-            lat__emit_fmt(em, "%lluu", (unsigned long long)s->value);
-        else if (s->value == INT64_MIN)
+    /* Enumerators, and const integers initialised by constants (C++'s constants, which
+     * C would not accept in a case label or a file-scope initializer): their values. */
+    bool const_var = s->kind == LAT_SYM_VAR && (e->flags & LAT_EF_CONST);
+    if (s->kind == LAT_SYM_ENUM_CONST || const_var) {
+        int64_t v = const_var ? e->ival : s->value;
+        const lat__type *t = const_var ? e->type : s->type;
+        const char *l = lat__sizeof(t) > 4 ? "L" : "";
+        if (lat__is_unsigned(t))
+            lat__emit_fmt(em, "%llu%s", (unsigned long long)v, lat__sizeof(t) > 4 ? "uL" : "u");
+        else if (v == INT64_MIN)
             lat__emit_str(em, "(-9223372036854775807L - 1)");
-        else if (s->value < 0)
-            lat__emit_fmt(em, "(%lld%s)", (long long)s->value, lat__sizeof(s->type) > 4 ? "L" : "");
+        else if (v < 0)
+            lat__emit_fmt(em, "(%lld%s)", (long long)v, l);
         else
-            lat__emit_fmt(em, "%lld%s", (long long)s->value, lat__sizeof(s->type) > 4 ? "L" : "");
+            lat__emit_fmt(em, "%lld%s", (long long)v, l);
         return;
     }
     if (s->kind == LAT_SYM_VAR && (s->cuda & LAT_CU_SHARED)) {
