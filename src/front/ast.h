@@ -101,6 +101,8 @@ struct lat__record {
     const char *emit_tag; /* the tag the emitter writes (a name for anonymous ones) */
     int scope_depth;
     bool emitted;       /* the emitter wrote its definition */
+    LAT_VEC(struct lat__sym *) methods; /* C++ member functions, constructors included */
+    bool has_ctor;      /* a user-declared constructor: construction calls one */
 };
 
 /* ---- symbols ------------------------------------------------------------------------------ */
@@ -147,6 +149,11 @@ enum {
     LAT_SF_DEFINED = 1 << 6,       /* functions: has a body; variables: a definition */
     LAT_SF_THREAD_VARYING = 1 << 7, /* built-in values that differ between threads */
     LAT_SF_BLOCK_UNIFORM = 1 << 8,  /* built-in values every thread of a block shares */
+    LAT_SF_METHOD = 1 << 9,  /* FUNC: a member function of rec (its first parameter is this,
+                                unless static) */
+    LAT_SF_CTOR = 1 << 10,   /* FUNC: a constructor of rec, returning the object it makes */
+    LAT_SF_MEMBER = 1 << 11, /* VAR: a member's name inside a member function: this->field
+                                (rec, field index in value) */
 };
 
 struct lat__sym {

@@ -318,8 +318,7 @@ static void external_declaration(lat__parser *p)
         lat__using_declaration(p);
         return;
     }
-    if (t->kind == LAT_TK_IDENT && lat__kw_is_cxx((lat__kw)t->atom->kw) &&
-        (t->atom->kw == LAT_KW_TEMPLATE || t->atom->kw == LAT_KW_CLASS)) {
+    if (lat__tok_kw(t, LAT_KW_TEMPLATE)) {
         char what[64];
         snprintf(what, sizeof what, "'%s'", t->atom->name);
         lat__unsupported(p, t, what, lat__why_cxx);
@@ -331,6 +330,7 @@ static void external_declaration(lat__parser *p)
     }
     lat__func *fn = NULL;
     size_t before = p->pos;
+    size_t pending = p->pending.n;
     lat__decl_group *g = lat__parse_declaration(p, &fn);
     if (fn) {
         lat__ext x = {LAT_X_FUNC, NULL, fn};
@@ -339,6 +339,10 @@ static void external_declaration(lat__parser *p)
         lat__ext x = {LAT_X_DECL, g, NULL};
         LAT_PUSH(&p->u->arena, p->tu->items, x);
     }
+    /* the member functions of the structs this declaration defined, after them */
+    for (size_t i = pending; i < p->pending.n; i++)
+        LAT_PUSH(&p->u->arena, p->tu->items, p->pending.items[i]);
+    p->pending.n = pending;
     if (p->panic || p->pos == before)
         lat__skip_declaration(p);
 }

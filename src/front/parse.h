@@ -47,6 +47,11 @@ typedef struct lat__parser {
     bool in_params;   /* parsing a parameter list */
     int anon;         /* names for anonymous records */
     lat__ns *ns;      /* the open namespace; NULL: the global one */
+    lat__sym *this_sym;  /* in a member function: its this parameter */
+    lat__sym *ctor_self; /* in a constructor: the object it builds (returned) */
+    bool method_const;   /* the parameter list just read was followed by const */
+    LAT_VEC(lat__ext) pending; /* member functions of a struct just defined, to follow it */
+    LAT_VEC(void *) bodies;    /* member function bodies waiting for their class's end */
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
 } lat__parser;
 
@@ -151,6 +156,9 @@ lat__expr *lat__parse_assign_expr(lat__parser *p); /* without */
 lat__expr *lat__parse_cond_expr(lat__parser *p);   /* a constant-expression's grammar */
 /* An integer constant expression's value; reports what is not one. */
 int64_t lat__parse_const_int(lat__parser *p, const char *what, bool *ok);
+/* The call fn(argv) (already parsed arguments; a member function's object first),
+ * resolved, checked and converted as a call written in the source is. */
+lat__expr *lat__make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int argc, lat__loc open_loc);
 /* Records that the function being parsed calls callee (lat__func.calls). */
 void lat__note_call(lat__parser *p, lat__sym *callee);
 /* e as an rvalue: arrays and functions decay, lvalues become values. */
@@ -172,6 +180,8 @@ lat__expr *lat__deref_reference(lat__parser *p, lat__expr *e);
  * a value of another type or not an lvalue; context names the binding in messages. */
 lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, const char *context);
 
+/* The address of the object e: &e, or a temporary's holding e when it is not an lvalue. */
+lat__expr *lat__address_of_object(lat__parser *p, lat__expr *e);
 /* Whether two function types take the same parameters (C++: then they declare the same
  * function, else an overload). */
 bool lat__same_parameters(const lat__type *a, const lat__type *b);
@@ -198,6 +208,44 @@ bool lat__at_qualified(lat__parser *p);
  * tag's sym when that is what it names), past it; NULL after reporting. peek: look
  * without reporting or moving. */
 lat__sym *lat__parse_qualified(lat__parser *p, bool peek);
+
+/* ---- parse_class.c: member functions, constructors, operators ---------------------------- */
+
+/* In a struct body at a member function's declaration (after its specifiers were read
+ * into cuda/storage; t the declared function type, name its name): declares it, and keeps
+ * its body for lat__class_bodies. */
+void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__atom *name, lat__loc loc,
+                          unsigned cuda, lat__storage storage, bool ctor);
+/* After a struct's layout: parses the bodies kept for its member functions (into
+ * p->pending, after a prototype of each). */
+void lat__class_bodies(lat__parser *p, lat__record *r);
+/* Whether token t at the current position starts a constructor of r (qualifiers, then
+ * r's tag and '('); *skip: the qualifier tokens before the tag. */
+bool lat__at_constructor(lat__parser *p, const lat__record *r, size_t *skip);
+/* A function's name as C can spell it: operator+ becomes __lat_op_add. */
+const char *lat__c_name(lat__parser *p, const lat__atom *name);
+/* The member function of r named name (the newest of its overloads), or NULL. */
+lat__sym *lat__find_method(const lat__record *r, const lat__atom *name);
+/* this->field for a member name used in a member function. */
+lat__expr *lat__member_name(lat__parser *p, lat__sym *member, lat__loc loc);
+/* The object a constructor call of type t makes from args (C++'s T(args), T{args},
+ * T x(args)); for a record without constructors, T() and T{...} as C aggregates. */
+lat__expr *lat__construct(lat__parser *p, lat__type *t, lat__expr **args, int nargs, lat__loc loc);
+/* T(args) or T{args} at its opening token: lat__construct of what it holds. */
+lat__expr *lat__parse_construction(lat__parser *p, lat__type *to, lat__loc loc);
+/* a op b with an operand of a record type: the operator function C++ picks, or NULL when
+ * the record has none (the caller reports). */
+lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat__expr *b, lat__loc loc);
+
+/* The type of record r (a struct or union). */
+lat__type *lat__record_type_of(lat__parser *p, lat__record *r);
+/* A function's definition (its body at the current token) for f, declared already. */
+lat__func *lat__define_function(lat__parser *p, lat__sym *f, lat__loc loc);
+/* Inside a member function's scope, before its body: binds the class's members and
+ * this; a constructor's object and member initializers (statements returned). */
+lat__stmt *lat__method_prologue(lat__parser *p, lat__func *fn);
+/* The body as the function runs it: a constructor's wrapped in its object's making. */
+lat__stmt *lat__method_epilogue(lat__parser *p, lat__func *fn, lat__stmt *prologue);
 
 /* Whether e may be a default argument (no statement expression inside; reports). */
 bool lat__default_argument_ok(lat__parser *p, lat__expr *e);

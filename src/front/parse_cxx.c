@@ -45,6 +45,23 @@ static lat__expr *temporary(lat__parser *p, lat__expr *e, lat__type *t)
     return c;
 }
 
+lat__expr *lat__address_of_object(lat__parser *p, lat__expr *e)
+{
+    lat__type *t = e->type;
+    lat__expr *x = e;
+    if (!(e->flags & LAT_EF_LVALUE))
+        x = temporary(p, e, t);
+    else if (e->kind == LAT_E_NAME && e->sym) {
+        e->sym->flags |= LAT_SF_ADDRESS_TAKEN;
+        e->flags &= (uint16_t)~LAT_EF_CONST;
+    }
+    if (x != e)
+        return lat__rvalue(p, x);
+    lat__expr *a = node(p, LAT_E_UNARY, e->loc, lat__pointer_to(p->u, t), e);
+    a->op = LAT_P_AMP;
+    return a;
+}
+
 lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, const char *context)
 {
     lat__type *to = ref->base;
@@ -183,7 +200,7 @@ lat__sym *lat__declare_overload(lat__parser *p, lat__sym *set, lat__atom *name, 
     f->depth = 0;
     f->flags |= LAT_SF_FILE_SCOPE;
     f->overloads = set;
-    f->emit_name = lat__arena_printf(&p->u->arena, "%s__lat_ov%d", name->name, n);
+    f->emit_name = lat__arena_printf(&p->u->arena, "%s__lat_ov%d", lat__c_name(p, name), n);
     lat__bind(p, f);
     return f;
 }

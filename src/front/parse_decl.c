@@ -356,7 +356,6 @@ static void specifiers(lat__parser *p, spec *s)
             lat__unsupported(p, t, "'_Thread_local'", "thread-local storage");
             break;
         case LAT_KW_CLASS:
-            cxx_word(p, t);
             p->pos--;
             s->type = record_specifier(p, s);
             break;
@@ -462,6 +461,11 @@ static lat__type *record_type(lat__parser *p, lat__record *r)
     return t;
 }
 
+lat__type *lat__record_type_of(lat__parser *p, lat__record *r)
+{
+    return record_type(p, r);
+}
+
 /* The tag `tag` of this kind: the one in scope, or (declare) a new one in this scope. */
 static lat__sym *find_tag(lat__parser *p, lat__tykind kind, lat__atom *tag, lat__loc loc,
                           bool here_only)
@@ -531,6 +535,7 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     struct_body(p, r);
     attributes(p, NULL, &r->min_align, &r->packed);
     lat__record_layout(r);
+    lat__class_bodies(p, r);
     if (s)
         s->defines = r;
     return t;
@@ -561,10 +566,7 @@ static void struct_body(lat__parser *p, lat__record *r)
             (first->atom->kw == LAT_KW_PUBLIC || first->atom->kw == LAT_KW_PRIVATE ||
              first->atom->kw == LAT_KW_PROTECTED) &&
             lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_COLON)) {
-            char what[48];
-            snprintf(what, sizeof what, "'%s:'", first->atom->name);
-            lat__unsupported(p, first, what, lat__why_cxx);
-            lat__next(p);
+            lat__next(p); /* access is C++'s compile-time check: nothing to run */
             lat__next(p);
             continue;
         }
@@ -572,11 +574,36 @@ static void struct_body(lat__parser *p, lat__record *r)
             lat__parse_declaration(p, NULL);
             continue;
         }
-        /* A constructor or destructor: S(...) or ~S(). */
-        if ((first->kind == LAT_TK_IDENT && r->tag && first->atom == r->tag &&
-             lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN)) ||
-            lat__tok_is_punct(first, LAT_P_TILDE)) {
-            member_function(p, first);
+        /* A constructor: [__device__ ...] S(...) */
+        size_t quals = 0;
+        if (lat__at_constructor(p, r, &quals)) {
+            unsigned cuda = 0;
+            for (size_t k = 0; k < quals; k++) {
+                lat__tok *q = lat__next(p);
+                cuda |= q->atom->kw == LAT_KW_DEVICE ? LAT_CU_DEVICE : q->atom->kw == LAT_KW_HOST ? LAT_CU_HOST : 0;
+            }
+            lat__atom *name = NULL;
+            lat__loc loc = lat__peek(p)->loc;
+            lat__next(p); /* the tag */
+            p->pos--;
+            lat__type *t = declarator(p, &lat__ty_void, &name, &loc, false);
+            if (t->kind == LAT_TY_FUNC)
+                lat__member_function(p, r, t, name, loc, cuda, LAT_ST_NONE, true);
+            else
+                member_function(p, first);
+            continue;
+        }
+        /* A destructor: nothing to run when it is empty, as kernels' are. */
+        if (lat__tok_is_punct(first, LAT_P_TILDE) ||
+            (first->kind == LAT_TK_IDENT && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_TILDE))) {
+            while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
+                lat__next(p);
+            if (lat__at_punct(p, LAT_P_LBRACE) && !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_RBRACE))
+                lat__unsupported(p, first, "a destructor with a body", "destructors");
+            if (lat__at_punct(p, LAT_P_LBRACE))
+                lat__skip_group(p);
+            else
+                lat__accept(p, LAT_P_SEMI);
             continue;
         }
         spec s;
@@ -608,9 +635,17 @@ static void struct_body(lat__parser *p, lat__record *r)
             size_t at = p->pos;
             lat__type *t = lat__at_punct(p, LAT_P_COLON) ? base : declarator(p, base, &name, &loc, true);
             if (t->kind == LAT_TY_FUNC) {
-                p->pos = at;
-                member_function(p, &p->toks[at]);
+                if (name) {
+                    lat__member_function(p, r, t, name, loc, s.cuda, s.storage, false);
+                } else {
+                    p->pos = at;
+                    member_function(p, &p->toks[at]);
+                }
                 goto next_member;
+            }
+            if (t->kind == LAT_TY_PTR && t->ref) {
+                lat__unsupported_at(p->u, loc, "a reference member", lat__why_cxx);
+                t = t->base; /* read on as the referenced type: no errors that follow from it */
             }
             int bits = -1;
             if (lat__accept(p, LAT_P_COLON)) {
@@ -792,10 +827,27 @@ static bool nested_declarator(lat__parser *p, bool abstract)
     return false;
 }
 
+/* At `name (` in a declaration inside a function: whether what follows is a parameter
+ * list (a function's declaration) rather than a constructor's arguments, `T x(a, b);`. */
+static bool parameters_follow(lat__parser *p)
+{
+    const lat__tok *n = lat__peek_at(p, 1);
+    if (lat__tok_is_punct(n, LAT_P_RPAREN) || lat__tok_is_punct(n, LAT_P_ELLIPSIS))
+        return true;
+    size_t save = p->pos;
+    p->pos++;
+    bool decl = lat__starts_declaration(p);
+    p->pos = save;
+    return decl;
+}
+
 static lat__type *suffixes(lat__parser *p, lat__type *t)
 {
-    if (lat__at_punct(p, LAT_P_LPAREN))
+    if (lat__at_punct(p, LAT_P_LPAREN)) {
+        if (p->depth > 0 && !p->in_params && !parameters_follow(p))
+            return t; /* T x(args): the caller reads the arguments */
         return parse_params(p, t);
+    }
     if (!lat__at_punct(p, LAT_P_LBRACKET))
         return t;
     lat__tok *open = lat__next(p);
@@ -853,10 +905,6 @@ static lat__type *declarator(lat__parser *p, lat__type *base, lat__atom **name, 
         if (lat__tok_is_punct(t, LAT_P_AMP) || lat__tok_is_punct(t, LAT_P_ANDAND)) {
             lat__next(p);
             pointer_quals(p);
-            if (p->in_record) {
-                lat__unsupported(p, t, "a reference member", lat__why_cxx);
-                continue; /* read on as the referenced type: no errors that follow from it */
-            }
             if (base->kind == LAT_TY_PTR && base->ref) {
                 lat__error_tok(p, t, "a reference to a reference");
                 continue;
@@ -895,14 +943,33 @@ static lat__type *declarator(lat__parser *p, lat__type *base, lat__atom **name, 
             *loc = t->loc;
         lat__next(p);
     } else if (t->kind == LAT_TK_IDENT && t->atom->kw == LAT_KW_OPERATOR) {
-        lat__unsupported(p, t, "'operator'", lat__why_cxx);
         lat__next(p);
-        while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LPAREN))
+        lat__tok *o = lat__peek(p);
+        char spelled[16] = "";
+        if (lat__at_punct(p, LAT_P_LPAREN) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_RPAREN)) {
+            strcpy(spelled, "()");
             lat__next(p);
-        if (lat__at_punct(p, LAT_P_LPAREN) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_RPAREN) &&
-            lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_LPAREN)) {
             lat__next(p);
-            lat__next(p); /* operator() */
+        } else if (lat__at_punct(p, LAT_P_LBRACKET) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_RBRACKET)) {
+            strcpy(spelled, "[]");
+            lat__next(p);
+            lat__next(p);
+        } else if (o->kind == LAT_TK_PUNCT && o->len < sizeof spelled && !lat__tok_is_punct(o, LAT_P_LPAREN)) {
+            memcpy(spelled, o->text, o->len);
+            spelled[o->len] = '\0';
+            lat__next(p);
+        } else {
+            lat__unsupported(p, t, "a conversion operator (operator T())", lat__why_cxx);
+            while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LPAREN))
+                lat__next(p);
+        }
+        if (spelled[0]) {
+            char full[32];
+            snprintf(full, sizeof full, "operator%s", spelled);
+            if (name)
+                *name = lat__atom_get(&p->u->atoms, full, strlen(full));
+            if (loc)
+                *loc = t->loc;
         }
     } else if (!abstract) {
         lat__syntax_error(p, "a name in the declaration");
@@ -998,8 +1065,12 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
     while (lat__at_kw(p, LAT_KW_CONST) || lat__at_kw(p, LAT_KW_NOEXCEPT) ||
            lat__at_kw(p, LAT_KW_THROW) || lat__at_kw(p, LAT_KW_VOLATILE)) {
         lat__tok *q = lat__next(p);
-        if (q->atom->kw != LAT_KW_NOEXCEPT || !lat__at_punct(p, LAT_P_LPAREN))
-            lat__unsupported(p, q, q->atom->kw == LAT_KW_CONST ? "a const member function" :
+        if (q->atom->kw == LAT_KW_CONST && p->in_record)
+            p->method_const = true;
+        else if (q->atom->kw == LAT_KW_NOEXCEPT)
+            ; /* nothing throws in device code */
+        else
+            lat__unsupported(p, q, q->atom->kw == LAT_KW_CONST ? "a const member function outside its class" :
                                                                   "an exception specification",
                              lat__why_cxx);
         if (lat__at_punct(p, LAT_P_LPAREN))
@@ -1292,6 +1363,8 @@ static lat__sym *declare_function(lat__parser *p, spec *s, lat__atom *name, lat_
     f->type = t;
     f->cuda = (uint16_t)s->cuda;
     f->storage = (uint8_t)s->storage;
+    if (lat__c_name(p, name) != name->name)
+        f->emit_name = lat__c_name(p, name); /* operator+ */
     if (p->depth > 0) {
         /* A block-scope prototype names the file-scope function. */
         f->depth = 0;
@@ -1302,6 +1375,13 @@ static lat__sym *declare_function(lat__parser *p, spec *s, lat__atom *name, lat_
 }
 
 static lat__func *function_definition(lat__parser *p, spec *s, lat__sym *f, lat__loc loc);
+
+lat__func *lat__define_function(lat__parser *p, lat__sym *f, lat__loc loc)
+{
+    spec s;
+    memset(&s, 0, sizeof s);
+    return function_definition(p, &s, f, loc);
+}
 
 static lat__sym *declare_variable(lat__parser *p, spec *s, lat__atom *name, lat__loc loc,
                                   lat__type *t)
@@ -1332,6 +1412,25 @@ static lat__sym *declare_variable(lat__parser *p, spec *s, lat__atom *name, lat_
     v->align = s->align;
     lat__bind(p, v);
     return v;
+}
+
+/* `T x;` of a class with constructors runs its default constructor (C++); an array of
+ * them or a file-scope one would run it where the emulator cannot. */
+static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__loc loc)
+{
+    lat__type *t = v->type;
+    while (t->kind == LAT_TY_ARRAY)
+        t = t->base;
+    if (!lat__is_record(t) || !t->rec || !t->rec->has_ctor)
+        return;
+    if (v->type->kind == LAT_TY_ARRAY || p->depth == 0) {
+        lat__unsupported_at(p->u, loc, v->type->kind == LAT_TY_ARRAY ? "an array of a class with constructors"
+                                                                    : "a file-scope object with a constructor",
+                            "initialise each element yourself");
+        return;
+    }
+    d->init = lat__construct(p, v->type, NULL, 0, loc);
+    v->flags |= LAT_SF_DEFINED;
 }
 
 /* The type of `auto name = init` as declared (t: auto, auto *, auto & with qualifiers):
@@ -1500,9 +1599,20 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
                 if (it != v->type)
                     v->type = it;
                 v->flags |= LAT_SF_DEFINED;
+            } else if (lat__at_punct(p, LAT_P_LBRACE) &&
+                       !(lat__is_record(v->type) && v->type->rec && v->type->rec->has_ctor)) {
+                /* T x{...}: C's initializer list */
+                lat__type *it = v->type;
+                d->init = lat__parse_initializer(p, &it);
+                if (it != v->type)
+                    v->type = it;
+                v->flags |= LAT_SF_DEFINED;
             } else if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE)) {
-                lat__unsupported(p, lat__peek(p), "a constructor-style initializer", lat__why_cxx);
-                lat__skip_group(p);
+                /* T x(args), T x{args}: a constructor's */
+                d->init = lat__parse_construction(p, v->type, loc);
+                v->flags |= LAT_SF_DEFINED;
+            } else if (v->kind == LAT_SYM_VAR && s.storage != LAT_ST_EXTERN && !(s.cuda & LAT_CU_SHARED)) {
+                default_construct(p, v, d, loc);
             }
             if (v->kind == LAT_SYM_VAR && s.storage != LAT_ST_EXTERN && !lat__is_complete(v->type) &&
                 !(v->flags & LAT_SF_BUILTIN) && !(s.cuda & LAT_CU_SHARED) &&
@@ -1542,7 +1652,20 @@ static lat__func *function_definition(lat__parser *p, spec *s, lat__sym *f, lat_
             lat__bind(p, ps);
         }
     }
-    fn->body = lat__parse_compound(p);
+    lat__sym *outer_this = p->this_sym, *outer_self = p->ctor_self;
+    if (f->flags & LAT_SF_METHOD) {
+        /* the class's members by their plain names; a constructor's object and inits */
+        lat__scope_open(p);
+        lat__stmt *prologue = lat__method_prologue(p, fn);
+        fn->body = lat__parse_compound(p);
+        fn->body = lat__method_epilogue(p, fn, prologue);
+        lat__scope_close(p);
+    } else {
+        p->this_sym = p->ctor_self = NULL;
+        fn->body = lat__parse_compound(p);
+    }
+    p->this_sym = outer_this;
+    p->ctor_self = outer_self;
     lat__scope_close(p);
     fn->end = fn->body ? fn->body->end : loc;
     /* gotos to labels of this function */

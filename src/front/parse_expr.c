@@ -518,6 +518,8 @@ static lat__expr *name_expr(lat__parser *p, lat__tok *t)
 /* The expression naming s, written as token t. */
 static lat__expr *sym_expr(lat__parser *p, lat__tok *t, lat__sym *s)
 {
+    if (s->flags & LAT_SF_MEMBER)
+        return lat__member_name(p, s, t->loc); /* a member in a member function: this->m */
     if ((s->flags & (LAT_SF_THREAD_VARYING | LAT_SF_BLOCK_UNIFORM)) &&
         !(p->fn && (p->fn->sym->cuda & (LAT_CU_GLOBAL | LAT_CU_DEVICE)))) {
         lat__error_tok(p, t, "%s exists only in __global__ and __device__ functions", t->atom->name);
@@ -667,6 +669,12 @@ static lat__expr *arith_operands(lat__parser *p, lat__expr **a, lat__expr **b, l
 
 static lat__expr *binary(lat__parser *p, lat__punct op, lat__expr *a, lat__expr *b, lat__loc loc)
 {
+    if ((lat__is_record(a->type) || lat__is_record(b->type)) && op != LAT_P_COMMA &&
+        !((a->flags | b->flags) & LAT_EF_ERROR)) {
+        lat__expr *o = lat__operator_call(p, lat__punct_spelling(op), a, b, loc);
+        if (o)
+            return o; /* C++'s operator overloading: a call */
+    }
     a = lat__rvalue(p, a);
     b = lat__rvalue(p, b);
     lat__type *ta = a->type, *tb = b->type;
@@ -866,6 +874,17 @@ lat__expr *lat__parse_assign_expr(lat__parser *p)
         return lhs;
     lat__next(p);
     lat__expr *rhs = lat__parse_assign_expr(p);
+    if (lat__is_record(lhs->type) && !((lhs->flags | rhs->flags) & LAT_EF_ERROR)) {
+        /* a = b, a += b on a class: its operator when it has one; += never from + */
+        lat__expr *o = lat__operator_call(p, lat__punct_spelling((lat__punct)t->punct), lhs, rhs, t->loc);
+        if (o)
+            return o;
+        if (t->punct != LAT_P_ASSIGN) {
+            lat__error_tok(p, t, "no operator%s for %s", lat__punct_spelling((lat__punct)t->punct),
+                           tstr(p, lhs->type));
+            return error_expr(p, t->loc);
+        }
+    }
     lat__expr *e = lat__expr_new(p, LAT_E_ASSIGN, t->loc);
     e->op = t->punct;
     e->type = lat__unqualified(p->u, lhs->type);
@@ -1038,7 +1057,13 @@ static lat__expr *unary(lat__parser *p)
         case LAT_P_TILDE:
         case LAT_P_BANG: {
             lat__next(p);
-            lat__expr *a = lat__rvalue(p, cast_expr(p));
+            lat__expr *a = cast_expr(p);
+            if (lat__is_record(a->type) && !(a->flags & LAT_EF_ERROR)) {
+                lat__expr *o = lat__operator_call(p, lat__punct_spelling((lat__punct)t->punct), a, NULL, t->loc);
+                if (o)
+                    return o;
+            }
+            a = lat__rvalue(p, a);
             lat__type *ty;
             bool ok;
             if (t->punct == LAT_P_BANG) {
@@ -1193,8 +1218,33 @@ static lat__expr *cast_expr(lat__parser *p)
 }
 
 /* T(x): C++'s functional cast, for a one-word type or a typedef name. */
+/* The arguments of T(...) or T{...} at its opening token, consumed. */
+static int construct_args(lat__parser *p, lat__expr ***out)
+{
+    lat__tok *open = lat__next(p);
+    lat__punct close = lat__tok_is_punct(open, LAT_P_LBRACE) ? LAT_P_RBRACE : LAT_P_RPAREN;
+    LAT_VEC(lat__expr *) args = {0};
+    while (!lat__at_eof(p) && !lat__at_punct(p, close)) {
+        LAT_PUSH(&p->u->arena, args, lat__parse_assign_expr(p));
+        if (!lat__accept(p, LAT_P_COMMA))
+            break;
+    }
+    lat__expect(p, close, close == LAT_P_RBRACE ? "to close T{...}" : "to close T(...)");
+    *out = args.items;
+    return (int)args.n;
+}
+
+lat__expr *lat__parse_construction(lat__parser *p, lat__type *to, lat__loc loc)
+{
+    lat__expr **args;
+    int n = construct_args(p, &args);
+    return lat__construct(p, to, args, n, loc);
+}
+
 static lat__expr *functional_cast(lat__parser *p, lat__tok *t, lat__type *to)
 {
+    if (lat__is_record(to) || lat__at_punct(p, LAT_P_LBRACE))
+        return lat__parse_construction(p, to, t->loc); /* T(a, b), T{a, b}: a constructor's */
     lat__next(p); /* ( */
     if (lat__at_punct(p, LAT_P_RPAREN)) {
         lat__next(p);
@@ -1505,6 +1555,16 @@ static lat__expr *primary(lat__parser *p)
     case LAT_KW_CONST_CAST:
         return cxx_cast(p, t);
     case LAT_KW_THIS:
+        lat__next(p);
+        if (!p->this_sym) {
+            lat__error_tok(p, t, "'this' outside a member function");
+            return error_expr(p, t->loc);
+        } else {
+            lat__expr *e = lat__expr_new(p, LAT_E_NAME, t->loc);
+            e->sym = p->this_sym;
+            e->type = p->this_sym->type; /* a pointer, not an lvalue */
+            return e;
+        }
     case LAT_KW_TYPEID:
     case LAT_KW_OPERATOR:
     case LAT_KW_TEMPLATE:
@@ -1528,10 +1588,8 @@ static lat__expr *primary(lat__parser *p)
             return functional_cast(p, t, st);
         }
         if (st && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LBRACE)) {
-            lat__unsupported(p, t, "a braced initializer T{x}", lat__why_cxx);
             lat__next(p);
-            lat__skip_group(p);
-            return error_expr(p, t->loc);
+            return lat__parse_construction(p, st, t->loc);
         }
         lat__syntax_error(p, "an expression");
         return error_expr(p, t->loc);
@@ -1588,8 +1646,7 @@ static lat__expr *primary(lat__parser *p)
         }
         lat__next(p);
         if (lat__at_punct(p, LAT_P_LBRACE)) {
-            lat__unsupported(p, t, "a braced initializer T{x}", lat__why_cxx);
-            lat__skip_group(p);
+            return lat__parse_construction(p, ty, t->loc);
         } else if (lat__at_punct(p, LAT_P_SCOPE)) {
             lat__unsupported(p, lat__peek(p), "the scope operator '::'", lat__why_cxx);
             lat__next(p);
@@ -1634,6 +1691,8 @@ static lat__field *lookup_field(lat__record *r, lat__atom *name, lat__expr **pat
     return NULL;
 }
 
+static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open, lat__expr *self);
+
 static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *op)
 {
     lat__tok *n = lat__next(p);
@@ -1668,8 +1727,17 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
     lat__expr *path = NULL;
     lat__field *f = lookup_field(t->rec, n->atom, &path, p, base, arrow, op->loc);
     if (!f) {
-        if (lat__tok_is_punct(lat__peek(p), LAT_P_LPAREN))
-            lat__unsupported(p, n, "a member function call", lat__why_cxx);
+        lat__sym *m = lat__find_method(t->rec, n->atom);
+        if (m && lat__at_punct(p, LAT_P_LPAREN)) {
+            lat__tok *open = lat__next(p);
+            lat__expr *fn = lat__expr_new(p, LAT_E_NAME, n->loc);
+            fn->sym = m;
+            fn->type = m->type;
+            lat__expr *self = m->storage == LAT_ST_STATIC ? NULL : arrow ? base : lat__address_of_object(p, base);
+            return call(p, fn, open, self);
+        }
+        if (m)
+            lat__error_tok(p, n, "'%s' is a member function: call it", n->atom->name);
         else
             lat__error_tok(p, n, "%s has no member named '%s'", tstr(p, t), n->atom->name);
         return error_expr(p, op->loc);
@@ -1713,9 +1781,26 @@ static lat__expr *promote_arg(lat__parser *p, lat__expr *a)
     return a;
 }
 
-static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open)
+/* fn(args) at the '(' (open); self: the object of a member function call, or NULL. */
+static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open, lat__expr *self)
 {
     LAT_VEC(lat__expr *) args = {0};
+    lat__sym *callee = fn->kind == LAT_E_NAME ? fn->sym : NULL;
+    if (!self && callee && (callee->flags & LAT_SF_METHOD) && callee->storage != LAT_ST_STATIC &&
+        !(callee->flags & LAT_SF_CTOR)) {
+        /* another member function of the class, by its plain name: this object's */
+        if (p->this_sym) {
+            lat__expr *t = lat__expr_new(p, LAT_E_NAME, fn->loc);
+            t->sym = p->this_sym;
+            t->type = p->this_sym->type;
+            t->flags |= LAT_EF_LVALUE;
+            self = t;
+        } else {
+            lat__error_at(p->u, fn->loc, "'%s' is a member function: call it on an object", callee->name->name);
+        }
+    }
+    if (self)
+        LAT_PUSH(&p->u->arena, args, self);
     if (!lat__at_punct(p, LAT_P_RPAREN)) {
         for (;;) {
             LAT_PUSH(&p->u->arena, args, lat__parse_assign_expr(p));
@@ -1724,10 +1809,15 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open)
         }
     }
     lat__expect(p, LAT_P_RPAREN, "to close the call");
+    return lat__make_call(p, fn, args.items, (int)args.n, open->loc);
+}
+
+lat__expr *lat__make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int argc, lat__loc open_loc)
+{
     lat__expr *e = lat__expr_new(p, LAT_E_CALL, fn->loc);
     e->a = fn;
-    e->nargs = (int)args.n;
-    e->args = args.items;
+    e->nargs = argc;
+    e->args = argv;
     if (fn->flags & LAT_EF_ERROR) {
         e->flags |= LAT_EF_ERROR;
         for (int i = 0; i < e->nargs; i++)
@@ -1757,7 +1847,7 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open)
         return e;
     }
     if (callee && callee->kind == LAT_SYM_FUNC && callee->overloads) {
-        lat__sym *best = lat__resolve_overload(p, callee, e->args, e->nargs, open->loc);
+        lat__sym *best = lat__resolve_overload(p, callee, e->args, e->nargs, open_loc);
         if (!best) {
             for (int i = 0; i < e->nargs; i++)
                 e->args[i] = lat__rvalue(p, e->args[i]);
@@ -1789,7 +1879,7 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open)
         e->nargs = n;
     }
     if (e->nargs < n || (e->nargs > n && !ft->params.variadic && !ft->params.unprototyped)) {
-        lat__error_at(p->u, open->loc, "too %s arguments to '%s' (%d given, %s%d expected)",
+        lat__error_at(p->u, open_loc, "too %s arguments to '%s' (%d given, %s%d expected)",
                       e->nargs < n ? "few" : "many", fname, e->nargs,
                       ft->params.variadic ? "at least " : "", n);
         e->flags |= LAT_EF_ERROR;
@@ -1825,6 +1915,13 @@ static lat__expr *postfix(lat__parser *p, lat__expr *e)
             lat__next(p);
             lat__expr *idx = lat__parse_expr(p);
             lat__expect(p, LAT_P_RBRACKET, "to close the index");
+            if (lat__is_record(e->type) && !(e->flags & LAT_EF_ERROR)) {
+                lat__expr *o = lat__operator_call(p, "[]", e, idx, t->loc);
+                if (o) {
+                    e = o;
+                    break;
+                }
+            }
             /* a[i] of an array: its address goes nowhere but into the index. */
             lat__expr *a = decay(p, e, false), *b = decay(p, idx, false);
             lat__expr *x = lat__expr_new(p, LAT_E_INDEX, t->loc);
@@ -1852,7 +1949,18 @@ static lat__expr *postfix(lat__parser *p, lat__expr *e)
         }
         case LAT_P_LPAREN:
             lat__next(p);
-            e = call(p, e, t);
+            if (lat__is_record(e->type) && e->type->rec && !(e->flags & LAT_EF_ERROR)) {
+                /* f(x) of an object: its operator() */
+                lat__sym *m = lat__find_method(e->type->rec, lat__atom_get(&p->u->atoms, "operator()", 10));
+                if (m) {
+                    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
+                    fn->sym = m;
+                    fn->type = m->type;
+                    e = call(p, fn, t, lat__address_of_object(p, e));
+                    break;
+                }
+            }
+            e = call(p, e, t, NULL);
             break;
         case LAT_P_DOT:
         case LAT_P_ARROW:

@@ -300,6 +300,13 @@ static lat__stmt *statement(lat__parser *p)
             } else {
                 s->e = lat__convert_assign(p, e, ret, "returning");
             }
+        } else if (p->ctor_self) {
+            /* return; in a constructor: the object is done */
+            lat__expr *e = lat__expr_new(p, LAT_E_NAME, t->loc);
+            e->sym = p->ctor_self;
+            e->type = p->ctor_self->type;
+            e->flags |= LAT_EF_LVALUE;
+            s->e = e;
         } else if (ret->kind != LAT_TY_VOID) {
             lat__error_tok(p, t, "a function returning %s returns no value",
                            lat__type_str(p->u, ret, NULL, false));

@@ -1,0 +1,517 @@
+/*
+ * C++ classes in the C tree (parse.h): a member function is a function of its own,
+ * `Tag__name(this, ...)`, whose body sees the members by their plain names; a constructor
+ * is a function returning the object it builds (`Tag__ctor(args)`), so that T(args),
+ * T{args} and `T x(args)` are calls; an operator is a function named operator+ that an
+ * expression with an operand of a record type calls.
+ */
+#include "parse.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* "operator+=" as a C identifier's part. */
+static const char *operator_word(const char *name)
+{
+    static const struct {
+        const char *op, *word;
+    } words[] = {
+        {"+=", "add_assign"}, {"-=", "sub_assign"}, {"*=", "mul_assign"}, {"/=", "div_assign"},
+        {"%=", "mod_assign"}, {"&=", "and_assign"}, {"|=", "or_assign"},  {"^=", "xor_assign"},
+        {"<<=", "shl_assign"}, {">>=", "shr_assign"}, {"==", "eq"},       {"!=", "ne"},
+        {"<=", "le"},          {">=", "ge"},          {"&&", "andand"},   {"||", "oror"},
+        {"++", "inc"},         {"--", "dec"},         {"<<", "shl"},      {">>", "shr"},
+        {"()", "call"},        {"[]", "index"},       {"->", "arrow"},    {"+", "add"},
+        {"-", "sub"},          {"*", "mul"},          {"/", "div"},       {"%", "mod"},
+        {"&", "and"},          {"|", "or"},           {"^", "xor"},       {"~", "not"},
+        {"!", "lnot"},         {"=", "assign"},       {"<", "lt"},        {">", "gt"},
+        {",", "comma"},
+    };
+    if (strncmp(name, "operator", 8) != 0)
+        return name;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(name + 8, words[i].op) == 0)
+            return words[i].word;
+    return "op";
+}
+
+const char *lat__c_name(lat__parser *p, const lat__atom *name)
+{
+    if (strncmp(name->name, "operator", 8) != 0 || !name->name[8])
+        return name->name;
+    return lat__arena_printf(&p->u->arena, "__lat_op_%s", operator_word(name->name));
+}
+
+static const char *record_name(const lat__record *r)
+{
+    return r->emit_tag ? r->emit_tag : r->tag ? r->tag->name : "anon";
+}
+
+lat__sym *lat__find_method(const lat__record *r, const lat__atom *name)
+{
+    for (size_t i = r->methods.n; i-- > 0;)
+        if (r->methods.items[i]->name == name && !(r->methods.items[i]->flags & LAT_SF_CTOR))
+            return r->methods.items[i];
+    return NULL;
+}
+
+static lat__sym *find_ctor(const lat__record *r)
+{
+    for (size_t i = r->methods.n; i-- > 0;)
+        if (r->methods.items[i]->flags & LAT_SF_CTOR)
+            return r->methods.items[i];
+    return NULL;
+}
+
+bool lat__at_constructor(lat__parser *p, const lat__record *r, size_t *skip)
+{
+    size_t k = 0;
+    for (;; k++) {
+        const lat__tok *t = lat__peek_at(p, k);
+        if (t->kind != LAT_TK_IDENT || !t->atom->kw)
+            break;
+        lat__kw kw = (lat__kw)t->atom->kw;
+        if (kw != LAT_KW_DEVICE && kw != LAT_KW_HOST && kw != LAT_KW_FORCEINLINE && kw != LAT_KW_INLINE &&
+            kw != LAT_KW_EXPLICIT && kw != LAT_KW_CONSTEXPR && kw != LAT_KW_NOINLINE)
+            break;
+    }
+    const lat__tok *t = lat__peek_at(p, k);
+    *skip = k;
+    return r->tag && t->kind == LAT_TK_IDENT && t->atom == r->tag &&
+           lat__tok_is_punct(lat__peek_at(p, k + 1), LAT_P_LPAREN);
+}
+
+/* ---- declaring ------------------------------------------------------------------------------- */
+
+typedef struct pending_body {
+    lat__sym *f;
+    size_t at; /* the token after the parameter list (':' or '{') */
+    lat__loc loc;
+} pending_body;
+
+/* Bodies wait in p->bodies for the class to be complete (a struct defined in another's
+ * member declaration has its own at the end). */
+
+void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__atom *name, lat__loc loc,
+                          unsigned cuda, lat__storage storage, bool ctor)
+{
+    if (p->depth > 0) {
+        lat__unsupported_at(p->u, loc, "a member function of a struct declared in a function",
+                            "declare the struct at file scope");
+        goto skip;
+    }
+    if (!r->tag) {
+        lat__unsupported_at(p->u, loc, "a member function of an anonymous struct", "give the struct a name");
+        goto skip;
+    }
+    bool is_static = storage == LAT_ST_STATIC;
+    bool is_const = p->method_const;
+    p->method_const = false;
+    /* The function type as C sees it: the object first. */
+    lat__type *ft = lat__func_type(p->u, ctor ? lat__record_type_of(p, r) : t->base);
+    int extra = ctor || is_static ? 0 : 1;
+    ft->params.n = t->params.n + extra;
+    ft->params.variadic = t->params.variadic;
+    ft->params.types = lat__arena_alloc(&p->u->arena, (size_t)(ft->params.n + 1) * sizeof(lat__type *));
+    ft->params.syms = lat__arena_alloc(&p->u->arena, (size_t)(ft->params.n + 1) * sizeof(lat__sym *));
+    if (t->params.defaults) {
+        ft->params.defaults = lat__arena_alloc(&p->u->arena, (size_t)(ft->params.n + 1) * sizeof(lat__expr *));
+        for (int i = 0; i < t->params.n; i++)
+            ft->params.defaults[i + extra] = t->params.defaults[i];
+    }
+    if (extra) {
+        lat__type *obj = lat__record_type_of(p, r);
+        if (is_const)
+            obj = lat__qualified(p->u, obj, LAT_Q_CONST);
+        lat__atom *this_name = lat__atom_get(&p->u->atoms, "this", 4);
+        lat__sym *ts = lat__sym_new(p, LAT_SYM_VAR, this_name, loc);
+        ts->type = lat__pointer_to(p->u, obj);
+        ts->flags |= LAT_SF_PARAM;
+        ts->emit_name = "__lat_this";
+        ft->params.types[0] = ts->type;
+        ft->params.syms[0] = ts;
+    }
+    for (int i = 0; i < t->params.n; i++) {
+        ft->params.types[i + extra] = t->params.types[i];
+        ft->params.syms[i + extra] = t->params.syms[i];
+    }
+    /* Overloads: the members of the same name. */
+    lat__sym *older = ctor ? find_ctor(r) : lat__find_method(r, name);
+    for (lat__sym *o = older; o; o = o->overloads)
+        if (lat__same_parameters(o->type, ft)) {
+            lat__error_at(p->u, loc, "'%s' declared twice in %s", name->name, record_name(r));
+            goto skip;
+        }
+    int n = 1;
+    for (lat__sym *o = older; o; o = o->overloads)
+        n++;
+    lat__sym *f = lat__sym_new(p, LAT_SYM_FUNC, name, loc);
+    f->type = ft;
+    f->cuda = (uint16_t)cuda;
+    f->storage = is_static ? LAT_ST_STATIC : LAT_ST_NONE;
+    f->flags |= LAT_SF_METHOD | (ctor ? LAT_SF_CTOR : 0) | LAT_SF_FILE_SCOPE;
+    f->depth = 0;
+    f->rec = r;
+    f->overloads = older;
+    f->ns = p->ns;
+    const char *base = ctor ? "ctor" : operator_word(name->name);
+    f->emit_name = n > 1 ? lat__arena_printf(&p->u->arena, "%s__%s__lat_ov%d", record_name(r), base, n)
+                         : lat__arena_printf(&p->u->arena, "%s__%s", record_name(r), base);
+    if (p->ns)
+        f->emit_name = lat__arena_printf(&p->u->arena, "%s%s", p->ns->prefix, f->emit_name);
+    if (ctor)
+        r->has_ctor = true;
+    LAT_PUSH(&p->u->arena, r->methods, f);
+    /* the body, or the initializer list and the body, waits for the class's end */
+    size_t at = p->pos;
+    if (ctor && lat__accept(p, LAT_P_COLON)) {
+        /* : a(x), b{y}: step over it to the body */
+        while (lat__peek(p)->kind == LAT_TK_IDENT) {
+            lat__next(p);
+            if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))
+                lat__skip_group(p);
+            if (!lat__accept(p, LAT_P_COMMA))
+                break;
+        }
+        if (!lat__at_punct(p, LAT_P_LBRACE)) {
+            lat__syntax_error(p, "the constructor's body");
+            return;
+        }
+    }
+    if (lat__at_punct(p, LAT_P_LBRACE)) {
+        pending_body *b = lat__arena_alloc(&p->u->arena, sizeof *b);
+        b->f = f;
+        b->at = at;
+        b->loc = loc;
+        LAT_PUSH(&p->u->arena, p->bodies, b);
+        lat__skip_group(p);
+        return;
+    }
+    if (lat__accept(p, LAT_P_ASSIGN)) {
+        /* = default, = delete, = 0 */
+        lat__tok *w = lat__next(p);
+        if (!(w->kind == LAT_TK_IDENT && (strcmp(w->atom->name, "default") == 0 || strcmp(w->atom->name, "delete") == 0)))
+            lat__unsupported(p, w, "a pure virtual function", "virtual functions");
+        r->methods.n--; /* declares nothing callable */
+        if (ctor)
+            r->has_ctor = find_ctor(r) != NULL;
+    }
+    lat__expect(p, LAT_P_SEMI, "after the member function's declaration");
+    return;
+skip:
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_SEMI) && !lat__at_punct(p, LAT_P_LBRACE) &&
+           !lat__at_punct(p, LAT_P_RBRACE))
+        lat__next(p);
+    if (lat__at_punct(p, LAT_P_LBRACE))
+        lat__skip_group(p);
+    else
+        lat__accept(p, LAT_P_SEMI);
+}
+
+void lat__class_bodies(lat__parser *p, lat__record *r)
+{
+    /* this record's bodies are the last ones kept with their function in r */
+    size_t first = p->bodies.n;
+    while (first > 0 && ((pending_body *)p->bodies.items[first - 1])->f->rec == r)
+        first--;
+    if (!r->methods.n)
+        return;
+    /* one prototype of each member function, then the definitions */
+    lat__decl_group *g = lat__arena_alloc(&p->u->arena, sizeof *g);
+    g->loc = r->loc;
+    lat__decl **tail = &g->first;
+    for (size_t i = 0; i < r->methods.n; i++) {
+        lat__decl *d = lat__arena_alloc(&p->u->arena, sizeof *d);
+        d->sym = r->methods.items[i];
+        d->loc = d->sym->loc;
+        *tail = d;
+        tail = &d->next;
+    }
+    lat__ext x = {LAT_X_DECL, g, NULL};
+    LAT_PUSH(&p->u->arena, p->pending, x);
+    size_t end = p->bodies.n, resume = p->pos;
+    for (size_t i = first; i < end; i++) {
+        pending_body *b = p->bodies.items[i];
+        p->pos = b->at;
+        lat__func *fn = lat__define_function(p, b->f, b->loc);
+        lat__ext fx = {LAT_X_FUNC, NULL, fn};
+        LAT_PUSH(&p->u->arena, p->pending, fx);
+    }
+    p->bodies.n = first;
+    p->pos = resume;
+    p->panic = false;
+}
+
+/* ---- inside a member function ----------------------------------------------------------------- */
+
+lat__expr *lat__member_name(lat__parser *p, lat__sym *member, lat__loc loc)
+{
+    lat__record *r = member->rec;
+    lat__field *f = &r->fields.items[member->value];
+    lat__expr *self = lat__expr_new(p, LAT_E_NAME, loc);
+    self->sym = p->this_sym;
+    self->type = p->this_sym->type;
+    lat__expr *m = lat__expr_new(p, LAT_E_MEMBER, loc);
+    m->a = self;
+    m->field = f;
+    unsigned q = p->this_sym->type->base->quals;
+    m->type = q ? lat__qualified(p->u, f->type, q) : f->type;
+    m->flags |= LAT_EF_ARROW | LAT_EF_LVALUE;
+    return m;
+}
+
+static lat__stmt *decl_stmt(lat__parser *p, lat__sym *v, lat__expr *init, lat__loc loc)
+{
+    lat__decl *d = lat__arena_alloc(&p->u->arena, sizeof *d);
+    d->sym = v;
+    d->init = init;
+    d->loc = loc;
+    v->def = d;
+    lat__decl_group *g = lat__arena_alloc(&p->u->arena, sizeof *g);
+    g->base = v->type;
+    g->first = d;
+    g->loc = loc;
+    lat__stmt *s = lat__stmt_new(p, LAT_S_DECL, loc);
+    s->decls = g;
+    return s;
+}
+
+static lat__sym *local(lat__parser *p, const char *name, lat__type *t, lat__loc loc)
+{
+    lat__sym *v = lat__sym_new(p, LAT_SYM_VAR, lat__atom_get(&p->u->atoms, name, strlen(name)), loc);
+    v->type = t;
+    LAT_PUSH(&p->u->arena, p->fn->locals, v);
+    return v;
+}
+
+static lat__expr *name_of(lat__parser *p, lat__sym *s, lat__loc loc)
+{
+    lat__expr *e = lat__expr_new(p, LAT_E_NAME, loc);
+    e->sym = s;
+    e->type = s->type;
+    e->flags |= LAT_EF_LVALUE;
+    return e;
+}
+
+/* A constructor's member initializers, `: a(x), b{y, z}`, as assignments to this->a... */
+static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
+{
+    if (!lat__accept(p, LAT_P_COLON))
+        return;
+    for (;;) {
+        lat__tok *n = lat__next(p);
+        if (n->kind != LAT_TK_IDENT) {
+            lat__syntax_error(p, "a member's name in the initializer list");
+            return;
+        }
+        bool brace = lat__at_punct(p, LAT_P_LBRACE);
+        if (!brace && !lat__at_punct(p, LAT_P_LPAREN)) {
+            lat__syntax_error(p, "'(' after the member's name");
+            return;
+        }
+        lat__tok *open = lat__next(p);
+        LAT_VEC(lat__expr *) args = {0};
+        lat__punct close = brace ? LAT_P_RBRACE : LAT_P_RPAREN;
+        while (!lat__at_eof(p) && !lat__at_punct(p, close)) {
+            LAT_PUSH(&p->u->arena, args, lat__parse_assign_expr(p));
+            if (!lat__accept(p, LAT_P_COMMA))
+                break;
+        }
+        lat__expect(p, close, "to close the member's initializer");
+        int fi = -1;
+        for (size_t i = 0; i < r->fields.n; i++)
+            if (r->fields.items[i].name == n->atom)
+                fi = (int)i;
+        if (fi < 0) {
+            lat__error_tok(p, n, "%s has no member named '%s'", record_name(r), n->atom->name);
+        } else {
+            lat__sym tmp = {0};
+            tmp.rec = r;
+            tmp.value = fi;
+            lat__expr *target = lat__member_name(p, &tmp, n->loc);
+            lat__type *ft = r->fields.items[fi].type;
+            lat__expr *value;
+            if (lat__is_record(ft) && ft->rec && (ft->rec->has_ctor || args.n != 1))
+                value = lat__construct(p, ft, args.items, (int)args.n, open->loc);
+            else if (args.n == 1)
+                value = lat__convert_assign(p, args.items[0], ft, "initializing member");
+            else if (args.n == 0)
+                value = lat__construct(p, ft, NULL, 0, open->loc);
+            else {
+                lat__error_tok(p, open, "%d values for the member '%s'", (int)args.n, n->atom->name);
+                value = NULL;
+            }
+            if (value && ft->kind != LAT_TY_ARRAY) {
+                lat__expr *as = lat__expr_new(p, LAT_E_ASSIGN, n->loc);
+                as->op = LAT_P_ASSIGN;
+                as->a = target;
+                as->b = value;
+                as->type = lat__unqualified(p->u, ft);
+                as->flags |= value->flags & LAT_EF_ERROR;
+                lat__stmt *st = lat__stmt_new(p, LAT_S_EXPR, n->loc);
+                st->e = as;
+                LAT_PUSH(&p->u->arena, into->items, st);
+            } else if (value) {
+                lat__unsupported(p, n, "initializing an array member in a constructor's list", "assign it in the body");
+            }
+        }
+        if (!lat__accept(p, LAT_P_COMMA))
+            return;
+    }
+}
+
+lat__stmt *lat__method_prologue(lat__parser *p, lat__func *fn)
+{
+    lat__sym *f = fn->sym;
+    lat__record *r = f->rec;
+    lat__stmt *pro = lat__stmt_new(p, LAT_S_COMPOUND, fn->loc);
+    p->this_sym = NULL;
+    p->ctor_self = NULL;
+    if (f->flags & LAT_SF_CTOR) {
+        lat__type *obj = lat__record_type_of(p, r);
+        lat__sym *self = local(p, "__lat_self", obj, fn->loc);
+        lat__sym *ts = local(p, "__lat_this", lat__pointer_to(p->u, obj), fn->loc);
+        ts->emit_name = "__lat_this";
+        lat__expr *addr = lat__expr_new(p, LAT_E_UNARY, fn->loc);
+        addr->op = LAT_P_AMP;
+        addr->a = name_of(p, self, fn->loc);
+        addr->type = ts->type;
+        self->flags |= LAT_SF_ADDRESS_TAKEN;
+        LAT_PUSH(&p->u->arena, pro->items, decl_stmt(p, self, NULL, fn->loc));
+        LAT_PUSH(&p->u->arena, pro->items, decl_stmt(p, ts, addr, fn->loc));
+        p->this_sym = ts;
+        p->ctor_self = self;
+    } else if (f->storage != LAT_ST_STATIC) {
+        p->this_sym = fn->params[0];
+    }
+    /* the members by their plain names */
+    if (p->this_sym) {
+        for (size_t i = 0; i < r->fields.n; i++) {
+            lat__field *fl = &r->fields.items[i];
+            if (!fl->name)
+                continue;
+            lat__sym *m = lat__sym_new(p, LAT_SYM_VAR, fl->name, fl->loc);
+            m->type = fl->type;
+            m->flags |= LAT_SF_MEMBER;
+            m->rec = r;
+            m->value = (int64_t)i;
+            lat__bind(p, m);
+        }
+    }
+    for (size_t i = 0; i < r->methods.n; i++)
+        if (!(r->methods.items[i]->flags & LAT_SF_CTOR))
+            lat__bind(p, r->methods.items[i]);
+    if (f->flags & LAT_SF_CTOR)
+        member_initializers(p, r, pro);
+    return pro;
+}
+
+lat__stmt *lat__method_epilogue(lat__parser *p, lat__func *fn, lat__stmt *prologue)
+{
+    if (!(fn->sym->flags & LAT_SF_CTOR))
+        return fn->body;
+    lat__stmt *body = prologue;
+    if (fn->body) {
+        LAT_PUSH(&p->u->arena, body->items, fn->body);
+        body->end = fn->body->end;
+    }
+    lat__stmt *ret = lat__stmt_new(p, LAT_S_RETURN, body->end);
+    ret->e = name_of(p, p->ctor_self, body->end);
+    LAT_PUSH(&p->u->arena, body->items, ret);
+    return body;
+}
+
+/* ---- construction ---------------------------------------------------------------------------- */
+
+lat__expr *lat__construct(lat__parser *p, lat__type *t, lat__expr **args, int nargs, lat__loc loc)
+{
+    lat__record *r = lat__is_record(t) ? t->rec : NULL;
+    if (r && r->has_ctor) {
+        lat__sym *c = find_ctor(r);
+        lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
+        fn->sym = c;
+        fn->type = c->type;
+        return lat__make_call(p, fn, args, nargs, loc);
+    }
+    if (nargs == 1 && !(r && lat__is_record(args[0]->type) && args[0]->type->rec == r) && !r)
+        return lat__convert_assign(p, args[0], t, "initializing");
+    if (nargs == 1 && r && lat__is_record(args[0]->type) && args[0]->type->rec == r)
+        return lat__rvalue(p, args[0]); /* a copy */
+    if (!r && nargs == 0) {
+        lat__expr *z = lat__expr_new(p, LAT_E_INT, loc);
+        z->text = "0";
+        z->len = 1;
+        z->type = &lat__ty_int;
+        z->flags |= LAT_EF_CONST;
+        z->ival = 0;
+        return lat__cast_to(p, z, t, false);
+    }
+    if (!r) {
+        lat__error_at(p->u, loc, "%d values for a %s", nargs, lat__type_str(p->u, t, NULL, false));
+        lat__expr *z = lat__expr_new(p, LAT_E_INT, loc);
+        z->type = &lat__ty_int;
+        z->flags |= LAT_EF_ERROR;
+        return z;
+    }
+    /* an aggregate without constructors: (T){args}, members in order */
+    lat__expr *init = lat__expr_new(p, LAT_E_INIT, loc);
+    init->type = t;
+    if (nargs > (int)r->fields.n) {
+        lat__error_at(p->u, loc, "%d values for %s, which has %d members", nargs,
+                      lat__type_str(p->u, t, NULL, false), (int)r->fields.n);
+        init->flags |= LAT_EF_ERROR;
+    }
+    for (int i = 0; i < nargs && i < (int)r->fields.n; i++) {
+        lat__init_item it = {lat__convert_assign(p, args[i], r->fields.items[i].type, "initializing member"), NULL};
+        LAT_PUSH(&p->u->arena, init->items, it);
+    }
+    if (!nargs) {
+        lat__expr *z = lat__expr_new(p, LAT_E_INT, loc);
+        z->text = "0";
+        z->len = 1;
+        z->type = &lat__ty_int;
+        z->flags |= LAT_EF_CONST;
+        lat__init_item it = {z, NULL};
+        LAT_PUSH(&p->u->arena, init->items, it);
+    }
+    lat__expr *c = lat__expr_new(p, LAT_E_COMPOUND, loc);
+    c->a = init;
+    c->to = lat__unqualified(p->u, t);
+    c->type = c->to;
+    c->flags |= init->flags & LAT_EF_ERROR;
+    return c;
+}
+
+/* ---- operators -------------------------------------------------------------------------------- */
+
+lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat__expr *b, lat__loc loc)
+{
+    char name[32];
+    snprintf(name, sizeof name, "operator%s", op);
+    lat__atom *atom = lat__atom_get(&p->u->atoms, name, strlen(name));
+    lat__type *ta = a->type;
+    /* a member operator of a's class: a.operator+(b) */
+    if (lat__is_record(ta) && ta->rec) {
+        lat__sym *m = lat__find_method(ta->rec, atom);
+        if (m) {
+            lat__expr *args[2] = {lat__address_of_object(p, a), b};
+            lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
+            fn->sym = m;
+            fn->type = m->type;
+            lat__expr **argv = lat__arena_alloc(&p->u->arena, sizeof args);
+            memcpy(argv, args, sizeof args);
+            return lat__make_call(p, fn, argv, b ? 2 : 1, loc);
+        }
+    }
+    /* a free operator function */
+    lat__sym *f = atom->sym;
+    if (!f || f->kind != LAT_SYM_FUNC)
+        return NULL;
+    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
+    fn->sym = f;
+    fn->type = f->type;
+    lat__expr **argv = lat__arena_alloc(&p->u->arena, 2 * sizeof *argv);
+    argv[0] = a;
+    argv[1] = b;
+    return lat__make_call(p, fn, argv, b ? 2 : 1, loc);
+}
