@@ -208,3 +208,124 @@ TEST(namespaces_enum_classes_constexpr_and_auto)
         ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }
+
+/* NVIDIA's BlackScholes sample's shape: results through reference parameters. */
+static double cnd(double d)
+{
+    const double A1 = 0.31938153, A2 = -0.356563782, A3 = 1.781477937, A4 = -1.821255978, A5 = 1.330274429;
+    double k = 1.0 / (1.0 + 0.2316419 * fabs(d));
+    double c = 0.39894228040143267793994605993438 * exp(-0.5 * d * d) *
+               (k * (A1 + k * (A2 + k * (A3 + k * (A4 + k * A5)))));
+    return d > 0 ? 1.0 - c : c;
+}
+
+TEST(black_scholes_with_reference_outputs_matches_a_double_reference)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__device__ inline float cndGPU(float d)\n"
+        "{\n"
+        "    const float A1 = 0.31938153f, A2 = -0.356563782f, A3 = 1.781477937f;\n"
+        "    const float A4 = -1.821255978f, A5 = 1.330274429f;\n"
+        "    const float RSQRT2PI = 0.39894228040143267793994605993438f;\n"
+        "    float K = __fdividef(1.0f, (1.0f + 0.2316419f * fabsf(d)));\n"
+        "    float cnd = RSQRT2PI * __expf(-0.5f * d * d) * (K * (A1 + K * (A2 + K * (A3 + K * (A4 + K * A5)))));\n"
+        "    if (d > 0) cnd = 1.0f - cnd;\n"
+        "    return cnd;\n"
+        "}\n"
+        "__device__ inline void BlackScholesBodyGPU(float &CallResult, float &PutResult, float S, float X,\n"
+        "                                           float T, float R, float V)\n"
+        "{\n"
+        "    float sqrtT = __fdividef(1.0F, rsqrtf(T));\n"
+        "    float d1 = __fdividef(__logf(S / X) + (R + 0.5f * V * V) * T, V * sqrtT);\n"
+        "    float d2 = d1 - V * sqrtT;\n"
+        "    float CNDD1 = cndGPU(d1), CNDD2 = cndGPU(d2);\n"
+        "    float expRT = __expf(-R * T);\n"
+        "    CallResult = S * CNDD1 - X * expRT * CNDD2;\n"
+        "    PutResult = X * expRT * (1.0f - CNDD2) - S * (1.0f - CNDD1);\n"
+        "}\n"
+        "extern \"C\" __global__ void BlackScholesGPU(float *call, float *put, const float *S,\n"
+        "    const float *X, const float *T, float R, float V, int optN)\n"
+        "{\n"
+        "    const int tid = blockDim.x * blockIdx.x + threadIdx.x;\n"
+        "    const int THREAD_N = blockDim.x * gridDim.x;\n"
+        "    for (int opt = tid; opt < optN; opt += THREAD_N)\n"
+        "        BlackScholesBodyGPU(call[opt], put[opt], S[opt], X[opt], T[opt], R, V);\n"
+        "}\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "BlackScholesGPU");
+    enum { OPT = 4000 };
+    static float call[OPT], put[OPT], S[OPT], X[OPT], T[OPT];
+    t_rand_floats(S, OPT, 5, 30);
+    t_rand_floats(X, OPT, 1, 100);
+    t_rand_floats(T, OPT, 0.25f, 10);
+    const float R = 0.02f, V = 0.30f;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {8}, .block = {128}},
+                              LAT_ARGS(lat_arg_out(call, sizeof call), lat_arg_out(put, sizeof put),
+                                       lat_arg_in(S, sizeof S), lat_arg_in(X, sizeof X), lat_arg_in(T, sizeof T),
+                                       lat_arg_f32(R), lat_arg_f32(V), lat_arg_i32(OPT))));
+    for (int i = 0; i < OPT; i++) {
+        double s = S[i], x = X[i], t = T[i], sq = sqrt(t);
+        double d1 = (log(s / x) + (R + 0.5 * V * V) * t) / (V * sq), d2 = d1 - V * sq;
+        double e = exp(-R * t);
+        double wc = s * cnd(d1) - x * e * cnd(d2), wp = x * e * (1 - cnd(d2)) - s * (1 - cnd(d1));
+        ASSERT_MSG(t_close(call[i], wc, 1e-4, 2e-4), "call[%d] = %.9g, want %.9g", i, call[i], wc);
+        ASSERT_MSG(t_close(put[i], wp, 1e-4, 2e-4), "put[%d] = %.9g, want %.9g", i, put[i], wp);
+    }
+}
+
+TEST(complex_arithmetic_through_a_class_and_vector_operators)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "class Complex {\n"
+        "public:\n"
+        "    __device__ Complex(float r = 0, float i = 0) : re_(r), im_(i) {}\n"
+        "    __device__ Complex operator*(const Complex &o) const\n"
+        "    { return Complex(re_ * o.re_ - im_ * o.im_, re_ * o.im_ + im_ * o.re_); }\n"
+        "    __device__ Complex operator+(const Complex &o) const { return Complex(re_ + o.re_, im_ + o.im_); }\n"
+        "    __device__ Complex &operator+=(const Complex &o) { re_ += o.re_; im_ += o.im_; return *this; }\n"
+        "    __device__ float abs2() const { return re_ * re_ + im_ * im_; }\n"
+        "    __device__ float re() const { return re_; }\n"
+        "    __device__ float im() const { return im_; }\n"
+        "private:\n"
+        "    float re_, im_;\n"
+        "};\n"
+        "__device__ float3 operator+(float3 a, float3 b) { return make_float3(a.x + b.x, a.y + b.y, a.z + b.z); }\n"
+        "__device__ float3 operator-(float3 a, float3 b) { return make_float3(a.x - b.x, a.y - b.y, a.z - b.z); }\n"
+        "__device__ float3 operator*(float s, float3 a) { return make_float3(s * a.x, s * a.y, s * a.z); }\n"
+        "__device__ void operator+=(float3 &a, float3 b) { a.x += b.x; a.y += b.y; a.z += b.z; }\n"
+        "__device__ float dot(float3 a, float3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }\n"
+        "extern \"C\" __global__ void cx(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    Complex c(in[i] * 0.5f, in[(i + 1) % n] * 0.5f), z;\n"
+        "    for (int k = 0; k < 6; k++)\n"
+        "        z = z * z + c;\n"
+        "    z += Complex(1);\n"
+        "    float3 a = make_float3(in[i], 1.0f, -in[i]), b = make_float3(2.0f, in[i], 0.5f);\n"
+        "    float3 d = a - b;\n"
+        "    d += 0.5f * (a + b);\n"
+        "    out[2 * i] = z.re() + z.im() + z.abs2();\n"
+        "    out[2 * i + 1] = dot(d, a);\n"
+        "}\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "cx");
+    static float in[N], out[2 * N];
+    t_rand_floats(in, N, -1, 1);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++) {
+        double cr = in[i] * 0.5, ci = in[(i + 1) % N] * 0.5, zr = 0, zi = 0;
+        for (int it = 0; it < 6; it++) {
+            double r = zr * zr - zi * zi + cr, m = 2 * zr * zi + ci;
+            zr = r;
+            zi = m;
+        }
+        zr += 1;
+        double want = zr + zi + zr * zr + zi * zi;
+        ASSERT_MSG(t_close(out[2 * i], want, 1e-4, 1e-4), "z of %d: %.9g, want %.9g", i, out[2 * i], want);
+        double x = in[i];
+        double d[3] = {x - 2 + 0.5 * (x + 2), 1 - x + 0.5 * (1 + x), -x - 0.5 + 0.5 * (-x + 0.5)};
+        double dw = d[0] * x + d[1] * 1 + d[2] * -x;
+        ASSERT_MSG(t_close(out[2 * i + 1], dw, 1e-5, 1e-5), "dot of %d: %.9g, want %.9g", i, out[2 * i + 1], dw);
+    }
+}

@@ -270,7 +270,7 @@ TEST(regions_the_preprocessor_drops_are_not_rejected)
                                "#if defined(FAST) && FAST > 1\nnamespace x {}\n#elif 1\nint live;\n#endif\n");
     ASSERT_CONTAINS(c, "ok(lat_emu_thread *__lat_t, float x)");
     const char *const defs[] = {"FAST=2", NULL};
-    ASSERT_EQ(translate_with("#if defined(FAST) && FAST > 1\nclass x {};\n#endif\n", NULL, defs),
+    ASSERT_EQ(translate_with("#if defined(FAST) && FAST > 1\ntemplate <class T> T f(T);\n#endif\n", NULL, defs),
               LAT_ERROR_UNSUPPORTED);
     /* An undefined function-like name in #if is an error, as in C's preprocessor. */
     ASSERT_EQ(translate("#if SOME_FUNCTION_LIKE(1)\n__shared__ int s;\n#endif\n"), LAT_ERROR_COMPILE);
