@@ -389,7 +389,8 @@ static void ns_leave(lat__parser *p, lat__ns *ns, size_t mark)
             if (s->rec && !s->rec->builtin && s->rec->tag && !s->rec->emit_tag)
                 s->rec->emit_tag = lat__arena_printf(&p->u->arena, "%s%s", ns->prefix, s->rec->tag->name);
         } else if ((s->kind == LAT_SYM_FUNC || s->kind == LAT_SYM_VAR || s->kind == LAT_SYM_TYPEDEF) &&
-                   !(s->cuda & LAT_CU_GLOBAL)) {
+                   !(s->cuda & LAT_CU_GLOBAL) &&
+                   !(s->emit_name && strncmp(s->emit_name, ns->prefix, strlen(ns->prefix)) == 0)) {
             s->emit_name = lat__arena_printf(&p->u->arena, "%s%s", ns->prefix,
                                              s->emit_name ? s->emit_name : s->name->name);
         }

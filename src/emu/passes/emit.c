@@ -652,6 +652,27 @@ static void emit_shared_decl(lat__emitter *em, lat__sym *s)
         lat__emit_fmt(em, " = (void *)(__lat_t->shared + __lat_t->shoff[%d]);", x->shared);
 }
 
+void lat__emit_prototype(lat__emitter *em, lat__sym *s, lat__loc loc)
+{
+    lat__emit_at(em, loc);
+    const lat__symx *x = lat__symx_of(em->u, s);
+    lat__emit_str(em, s->storage == LAT_ST_STATIC ? "static " : "");
+    /* The parameters' types, the context first when it takes one. */
+    lat__type *ft = s->type;
+    char *params = lat__arena_printf(&em->u->arena, "%s(%s", lat__emit_name(em->u, s),
+                                     x->hidden ? "lat_emu_thread *" : "");
+    for (int i = 0; i < ft->params.n; i++)
+        params = lat__arena_printf(&em->u->arena, "%s%s%s", params, i || x->hidden ? ", " : "",
+                                   lat__emit_type(em->u, ft->params.types[i], ""));
+    if (ft->params.variadic)
+        params = lat__arena_printf(&em->u->arena, "%s, ...", params);
+    else if (!ft->params.n && !x->hidden)
+        params = lat__arena_printf(&em->u->arena, "%svoid", params);
+    params = lat__arena_printf(&em->u->arena, "%s)", params);
+    lat__emit_str(em, lat__emit_type(em->u, ft->base, params));
+    lat__emit_str(em, ";");
+}
+
 void lat__emit_decl_group(lat__emitter *em, const lat__decl_group *g, bool file_scope)
 {
     if (g->static_assert_)
@@ -663,23 +684,7 @@ void lat__emit_decl_group(lat__emitter *em, const lat__decl_group *g, bool file_
         if (s->kind == LAT_SYM_FUNC) {
             if (!file_scope)
                 continue; /* a block-scope prototype: the file-scope one serves */
-            lat__emit_at(em, d->loc);
-            const lat__symx *x = lat__symx_of(em->u, s);
-            lat__emit_str(em, s->storage == LAT_ST_STATIC ? "static " : "");
-            /* A prototype: the parameters' types, the context first when it takes one. */
-            lat__type *ft = s->type;
-            char *params = lat__arena_printf(&em->u->arena, "%s(%s", lat__emit_name(em->u, s),
-                                             x->hidden ? "lat_emu_thread *" : "");
-            for (int i = 0; i < ft->params.n; i++)
-                params = lat__arena_printf(&em->u->arena, "%s%s%s", params, i || x->hidden ? ", " : "",
-                                           lat__emit_type(em->u, ft->params.types[i], ""));
-            if (ft->params.variadic)
-                params = lat__arena_printf(&em->u->arena, "%s, ...", params);
-            else if (!ft->params.n && !x->hidden)
-                params = lat__arena_printf(&em->u->arena, "%svoid", params);
-            params = lat__arena_printf(&em->u->arena, "%s)", params);
-            lat__emit_str(em, lat__emit_type(em->u, ft->base, params));
-            lat__emit_str(em, ";");
+            lat__emit_prototype(em, s, d->loc);
             continue;
         }
         if (s->kind == LAT_SYM_TYPEDEF) {

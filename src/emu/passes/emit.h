@@ -81,6 +81,8 @@ enum { LAT_PREC_COMMA = 1, LAT_PREC_ASSIGN = 2, LAT_PREC_COND = 3, LAT_PREC_UNAR
 void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec);
 void lat__emit_stmt(lat__emitter *em, const lat__stmt *s);
 /* A declaration group in a block (or at file scope): each declarator as a declaration. */
+/* A function's prototype (its context parameter first when it takes one). */
+void lat__emit_prototype(lat__emitter *em, lat__sym *s, lat__loc loc);
 void lat__emit_decl_group(lat__emitter *em, const lat__decl_group *g, bool file_scope);
 /* A struct or union definition (and those it needs first). */
 void lat__emit_record(lat__emitter *em, lat__record *r);

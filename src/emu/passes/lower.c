@@ -319,12 +319,23 @@ static void program(lower *lw)
      * a field needs it. */
     for (size_t i = 0; i < lw->tu->records.n; i++)
         lat__emit_record(em, lw->tu->records.items[i]);
+    /* The declarations (typedefs, variables, prototypes), then every function declared,
+     * then their definitions: C++ lets a member function call one defined later in its
+     * class, and an instantiated template is defined where it was first used. */
+    for (size_t i = 0; i < lw->tu->items.n; i++) {
+        lat__ext *x = &lw->tu->items.items[i];
+        if (x->kind == LAT_X_DECL && x->decls)
+            lat__emit_decl_group(em, x->decls, true);
+    }
+    for (size_t i = 0; i < lw->tu->items.n; i++) {
+        lat__ext *x = &lw->tu->items.items[i];
+        if (x->kind == LAT_X_FUNC && !(x->fn->sym->cuda & LAT_CU_GLOBAL))
+            lat__emit_prototype(em, x->fn->sym, x->fn->loc);
+    }
     for (size_t i = 0; i < lw->tu->items.n; i++) {
         lat__ext *x = &lw->tu->items.items[i];
         if (x->kind == LAT_X_FUNC)
             function(lw, x->fn);
-        else if (x->decls)
-            lat__emit_decl_group(em, x->decls, true);
     }
     for (size_t i = 0; i < lw->kernels.n; i++)
         entry(lw, lw->kernels.items[i].fn);
