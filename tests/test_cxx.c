@@ -329,3 +329,74 @@ TEST(complex_arithmetic_through_a_class_and_vector_operators)
         ASSERT_MSG(t_close(out[2 * i + 1], dw, 1e-5, 1e-5), "dot of %d: %.9g, want %.9g", i, out[2 * i + 1], dw);
     }
 }
+
+TEST(function_and_class_templates_deduce_and_instantiate_as_cxx_does)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T> __device__ T twice(T x) { return x + x; }\n"
+        "template <typename T, int N> __device__ T sum_n(const T *v)\n"
+        "{ T s = 0; for (int i = 0; i < N; i++) s += v[i]; return s; }\n"
+        "template <class T> __device__ void swap2(T &a, T &b) { T t = a; a = b; b = t; }\n"
+        "template <typename T = float, unsigned S = 2> __device__ T scaled(T x) { return x * S; }\n"
+        "template <typename T>\n"
+        "struct Vec2 {\n"
+        "    T x, y;\n"
+        "    __device__ Vec2(T a, T b) : x(a), y(b) {}\n"
+        "    __device__ T dot(const Vec2 &o) const { return x * o.x + y * o.y; }\n"
+        "    __device__ Vec2 operator+(const Vec2 &o) const { return Vec2(x + o.x, y + o.y); }\n"
+        "};\n"
+        "template <unsigned int blockSize>\n"
+        "__device__ void tree(float *s, unsigned tid)\n"
+        "{\n"
+        "    for (unsigned k = blockSize / 2; k > 0; k >>= 1) {\n"
+        "        if (tid < k) s[tid] += s[tid + k];\n"
+        "        __syncthreads();\n"
+        "    }\n"
+        "}\n"
+        "extern \"C\" __global__ void tmpl(const float *in, float *out, int n)\n"
+        "{\n"
+        "    __shared__ float s[64];\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    float x = in[i];\n"
+        "    s[threadIdx.x] = x;\n"
+        "    __syncthreads();\n"
+        "    tree<64>(s, threadIdx.x);\n"
+        "    float v[4] = {x, 1, 2, 3};\n"
+        "    int a = 1, b = 2;\n"
+        "    swap2(a, b);\n"
+        "    Vec2<float> p(x, 2.0f), q = Vec2<float>(3, 4);\n"
+        "    Vec2<int> r(i, 1);\n"
+        "    out[i] = twice(x) + twice(i) + sum_n<float, 4>(v) + a * 10 + b + scaled(x) + scaled<int, 3>(2) +\n"
+        "             p.dot(q) + (p + q).x + r.dot(r) + s[0];\n"
+        "}\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "tmpl");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double x = in[i], block = 0;
+        for (int j = i - i % 64; j < i - i % 64 + 64; j++)
+            block += in[j];
+        double want = 2 * x + 2 * i + (x + 6) + 21 + 2 * x + 6 + (3 * x + 8) + (x + 3) + ((double)i * i + 1) + block;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-4), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+TEST(template_errors_name_what_cannot_be_deduced)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("the emulator's own messages");
+    const char *m = cxx_error(ctx, "template <typename T, typename U> __device__ T conv(U x) { return (T)x; }\n"
+                                   "__global__ void k(float *o) { o[0] = conv(1); }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "cxx.cu:2:38: error: cannot deduce the template parameter 'T' of 'conv': give it as conv<...>");
+    m = cxx_error(ctx, "template <typename T> __device__ T mx(T a, T b) { return a > b ? a : b; }\n"
+                       "__global__ void k(float *o) { o[0] = mx(1, 2.0f); }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "the arguments of 'mx' deduce its parameters two ways");
+    m = cxx_error(ctx, "template <typename T> struct B { T v; };\n__global__ void k(float *o) { B b; }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "'B' is a class template: give its arguments, B<...>");
+}

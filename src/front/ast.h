@@ -154,6 +154,8 @@ enum {
     LAT_SF_CTOR = 1 << 10,   /* FUNC: a constructor of rec, returning the object it makes */
     LAT_SF_MEMBER = 1 << 11, /* VAR: a member's name inside a member function: this->field
                                 (rec, field index in value) */
+    LAT_SF_TPARAM = 1 << 12, /* TYPEDEF: a template's type parameter in an instance (types
+                                written with it are spelled as what it stands for) */
 };
 
 struct lat__sym {
@@ -174,6 +176,8 @@ struct lat__sym {
     unsigned align;    /* alignas / __align__ on a variable */
     const char *emit_name; /* the emitter's spelling, when not the name */
     struct lat__ns *ns;    /* the C++ namespace it was declared in (NULL: the global one) */
+    struct lat__template *tmpl; /* a template's name (FUNC: a function template; TYPEDEF: a
+                                   class template), or NULL */
     lat__sym *overloads;   /* FUNC: the next older function of the same name and scope
                               with other parameters (C++ overloading), or NULL */
     void *aux;         /* a pass's own */

@@ -318,6 +318,10 @@ static void external_declaration(lat__parser *p)
         lat__using_declaration(p);
         return;
     }
+    if (lat__tok_kw(t, LAT_KW_TEMPLATE) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LT)) {
+        lat__template_declaration(p);
+        return;
+    }
     if (lat__tok_kw(t, LAT_KW_TEMPLATE)) {
         char what[64];
         snprintf(what, sizeof what, "'%s'", t->atom->name);

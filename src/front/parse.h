@@ -19,6 +19,8 @@
 /* A C++ namespace (or an enum class's scope): its members are bound by their plain names
  * while it is open, found by qualified names (ns::name) after, and emitted under names
  * with its prefix. */
+typedef struct lat__template lat__template; /* parse_template.c's */
+
 typedef struct lat__ns {
     lat__atom *name; /* NULL: anonymous */
     struct lat__ns *parent;
@@ -52,6 +54,11 @@ typedef struct lat__parser {
     bool method_const;   /* the parameter list just read was followed by const */
     LAT_VEC(lat__ext) pending; /* member functions of a struct just defined, to follow it */
     LAT_VEC(void *) bodies;    /* member function bodies waiting for their class's end */
+    bool half_gt;              /* the first '>' of a '>>' closed a template's arguments */
+    struct lat__template *inst_of; /* the class template being instantiated (its name in
+                                      its body means the instance) */
+    lat__type *inst_type;          /* ... and the instance's type, once made */
+    const char *inst_tag;          /* ... and the instance's C name */
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
 } lat__parser;
 
@@ -246,6 +253,24 @@ lat__func *lat__define_function(lat__parser *p, lat__sym *f, lat__loc loc);
 lat__stmt *lat__method_prologue(lat__parser *p, lat__func *fn);
 /* The body as the function runs it: a constructor's wrapped in its object's making. */
 lat__stmt *lat__method_epilogue(lat__parser *p, lat__func *fn, lat__stmt *prologue);
+
+/* ---- parse_template.c ---------------------------------------------------------------------- */
+
+/* template <...> declaration, at the keyword (file scope or in a namespace). */
+void lat__template_declaration(lat__parser *p);
+/* A function template's call at its name (already consumed, t): f<args>(...) or f(...),
+ * deducing what is not given; the call of the instance. */
+lat__expr *lat__template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
+/* A class template's instance at its name (consumed): Name<args>; its type. */
+lat__type *lat__template_class_type(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
+/* A template's name. */
+lat__atom *lat__template_name(const struct lat__template *tm);
+/* Closes a template's argument list: '>' or the first half of '>>'. */
+bool lat__close_angle(lat__parser *p);
+/* The signature of the declaration at the current token, without its body. */
+lat__type *lat__parse_signature(lat__parser *p, lat__atom **name);
+/* A template's value argument: an expression without relational operators (N, N / 2). */
+lat__expr *lat__parse_template_value(lat__parser *p);
 
 /* Whether e may be a default argument (no statement expression inside; reports). */
 bool lat__default_argument_ok(lat__parser *p, lat__expr *e);

@@ -262,10 +262,16 @@ static void specifiers(lat__parser *p, spec *s)
             } else {
                 lat__next(p);
                 ts = lat__lookup(p, t->atom);
+                if (ts && ts->tmpl) {
+                    s->type = lat__template_class_type(p, ts, t);
+                    s->any = true;
+                    continue;
+                }
             }
             if (ts && ts->kind == LAT_SYM_TYPEDEF) {
                 lat__type *ty = lat__type_copy(p->u, ts->type);
-                ty->named = ts;
+                if (!(ts->flags & LAT_SF_TPARAM))
+                    ty->named = ts;
                 s->type = ty;
             } else {
                 lat__sym *tag = t->atom->tag;
@@ -461,6 +467,15 @@ static lat__type *record_type(lat__parser *p, lat__record *r)
     return t;
 }
 
+lat__type *lat__parse_signature(lat__parser *p, lat__atom **name)
+{
+    spec s;
+    specifiers(p, &s);
+    lat__type *base = base_type(p, &s);
+    lat__loc loc = lat__peek(p)->loc;
+    return declarator(p, base, name, &loc, false);
+}
+
 lat__type *lat__record_type_of(lat__parser *p, lat__record *r)
 {
     return record_type(p, r);
@@ -514,7 +529,16 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     }
     lat__record *r;
     lat__type *t;
-    if (name) {
+    if (name && p->inst_of && name->atom == lat__template_name(p->inst_of) && !p->inst_type) {
+        /* a class template's instance: a record of its own under the template's name */
+        r = new_record(p, kind, name->atom, name->loc);
+        r->emit_tag = p->inst_tag;
+        lat__sym *ts = lat__sym_new(p, LAT_SYM_TAG, name->atom, name->loc);
+        ts->rec = r;
+        ts->type = t = record_type(p, r);
+        lat__bind(p, ts);
+        p->inst_type = t;
+    } else if (name) {
         lat__sym *ts = find_tag(p, kind, name->atom, name->loc, true);
         r = ts->rec;
         t = ts->type;
@@ -1026,7 +1050,7 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         } else if (defaults.n) {
             lat__error_tok(p, first, "a parameter without a default argument after one with");
         }
-        if (t->kind == LAT_TY_VOID) {
+        if (t->kind == LAT_TY_VOID && t->count > -100) { /* not a template's placeholder */
             lat__error_tok(p, first, "a parameter of type void");
             t = &lat__ty_int;
         }

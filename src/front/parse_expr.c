@@ -518,6 +518,8 @@ static lat__expr *name_expr(lat__parser *p, lat__tok *t)
 /* The expression naming s, written as token t. */
 static lat__expr *sym_expr(lat__parser *p, lat__tok *t, lat__sym *s)
 {
+    if (s->tmpl && s->kind == LAT_SYM_FUNC)
+        return lat__template_call(p, s, t); /* f<args>(...) or f(...) */
     if (s->flags & LAT_SF_MEMBER)
         return lat__member_name(p, s, t->loc); /* a member in a member function: this->m */
     if ((s->flags & (LAT_SF_THREAD_VARYING | LAT_SF_BLOCK_UNIFORM)) &&
@@ -784,6 +786,13 @@ static lat__expr *binary(lat__parser *p, lat__punct op, lat__expr *a, lat__expr 
     if (op == LAT_P_COMMA && !(b->flags & LAT_EF_CONST))
         e->flags &= (uint16_t)~LAT_EF_CONST;
     return e;
+}
+
+static lat__expr *binary_expr(lat__parser *p, int min_prec);
+
+lat__expr *lat__parse_template_value(lat__parser *p)
+{
+    return binary_expr(p, 8); /* shifts and tighter: '>' closes the list */
 }
 
 static lat__expr *binary_expr(lat__parser *p, int min_prec)
@@ -1634,9 +1643,19 @@ static lat__expr *primary(lat__parser *p)
     if (lat__is_type_name(p, t) && !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_COLON)) {
         lat__sym *ts = lat__lookup(p, t->atom);
         lat__type *ty;
+        if (ts && ts->tmpl) {
+            /* Name<args>(...) or Name<args>{...}: an instance's construction */
+            lat__next(p);
+            ty = lat__template_class_type(p, ts, t);
+            if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))
+                return lat__parse_construction(p, ty, t->loc);
+            lat__error_tok(p, t, "'%s' is a type, not a value", t->atom->name);
+            return error_expr(p, t->loc);
+        }
         if (ts && ts->kind == LAT_SYM_TYPEDEF) {
             ty = lat__type_copy(p->u, ts->type);
-            ty->named = ts;
+            if (!(ts->flags & LAT_SF_TPARAM))
+                ty->named = ts;
         } else {
             ty = t->atom->tag && t->atom->tag->type ? t->atom->tag->type : &lat__ty_int;
         }

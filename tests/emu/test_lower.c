@@ -159,7 +159,10 @@ static const struct {
      "intrinsics without _sync"},
     {"__global__ void k(int *a) { a[0] = __ballot(1); }\n", "kernel.cu:1:36: error: '__ballot'"},
     {"__managed__ int m;\n", "kernel.cu:1:1: error: '__managed__'"},
-    {"template <typename T>\n__global__ void k(T *a) {}\n", "kernel.cu:1:1: error: 'template'"},
+    {"template <typename... T>\n__device__ void f(T... a) {}\n", "kernel.cu:1:19: error: a variadic template"},
+    {"template <>\n__device__ int f<int>(int a) { return a; }\n", "kernel.cu:1:1: error: an explicit specialization"},
+    {"template <typename T> struct A { };\ntemplate <typename T> struct A<T *> { };\n",
+     "kernel.cu:2:31: error: a partial specialization"},
     {"__global__ void k(float *a) { float *p = new float[4]; }\n", "kernel.cu:1:42: error: 'new'"},
     {"__global__ void k(float *a) { delete a; }\n", "kernel.cu:1:31: error: 'delete'"},
     {"__global__ void k(float *a) { auto f = [](float x) { return x; }; }\n",
@@ -270,7 +273,7 @@ TEST(regions_the_preprocessor_drops_are_not_rejected)
                                "#if defined(FAST) && FAST > 1\nnamespace x {}\n#elif 1\nint live;\n#endif\n");
     ASSERT_CONTAINS(c, "ok(lat_emu_thread *__lat_t, float x)");
     const char *const defs[] = {"FAST=2", NULL};
-    ASSERT_EQ(translate_with("#if defined(FAST) && FAST > 1\ntemplate <class T> T f(T);\n#endif\n", NULL, defs),
+    ASSERT_EQ(translate_with("#if defined(FAST) && FAST > 1\ntemplate <> int f<int>(int);\n#endif\n", NULL, defs),
               LAT_ERROR_UNSUPPORTED);
     /* An undefined function-like name in #if is an error, as in C's preprocessor. */
     ASSERT_EQ(translate("#if SOME_FUNCTION_LIKE(1)\n__shared__ int s;\n#endif\n"), LAT_ERROR_COMPILE);

@@ -1,0 +1,617 @@
+/*
+ * C++ templates (parse.h): a template keeps its declaration's tokens; each set of
+ * arguments it is used with parses them again, at file scope, with the parameters bound
+ * (a type parameter as a typedef, a value parameter as a constant), into a function or
+ * struct of its own name (f__lat_t1). Function templates deduce what their calls do not
+ * give from the arguments' types, matched against the signature read once with the
+ * parameters as placeholders.
+ */
+#include "parse.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct tparam {
+    lat__atom *name;
+    bool is_type;
+    lat__type *value_type; /* a value parameter's type */
+    size_t dflt_at;        /* its default's first token, 0: none */
+} tparam;
+
+typedef struct targ {
+    lat__type *type; /* a type argument */
+    int64_t value;   /* a value argument */
+} targ;
+
+typedef struct tinst {
+    targ *args;
+    lat__sym *fn;    /* a function template's instance */
+    lat__type *type; /* a class template's */
+} tinst;
+
+struct lat__template {
+    lat__atom *name;
+    bool is_class;
+    LAT_VEC(tparam) params;
+    size_t decl_at; /* the declaration's first token */
+    lat__ns *ns;
+    lat__type *shape; /* a function template's type, the parameters as placeholders */
+    LAT_VEC(tinst) insts;
+    lat__loc loc;
+};
+
+/* A type parameter's placeholder while a signature is read: void, count -100 - index. */
+enum { PLACEHOLDER = -100 };
+
+static bool placeholder_index(const lat__type *t, int *k)
+{
+    if (t->kind != LAT_TY_VOID || t->count > PLACEHOLDER)
+        return false;
+    *k = (int)(PLACEHOLDER - t->count);
+    return true;
+}
+
+lat__atom *lat__template_name(const lat__template *tm)
+{
+    return tm->name;
+}
+
+bool lat__close_angle(lat__parser *p)
+{
+    if (lat__at_punct(p, LAT_P_GT)) {
+        lat__next(p);
+        return true;
+    }
+    if (lat__at_punct(p, LAT_P_SHR)) {
+        /* A<B<int>>: the first '>' now, the second by the outer list */
+        if (p->half_gt) {
+            p->half_gt = false;
+            lat__next(p);
+        } else {
+            p->half_gt = true;
+        }
+        return true;
+    }
+    lat__syntax_error(p, "'>' to close the template's arguments");
+    return false;
+}
+
+/* ---- declaring ---------------------------------------------------------------------------- */
+
+/* Steps over a default argument: to the ',' or '>' that ends it at this depth. */
+static void skip_default(lat__parser *p)
+{
+    int depth = 0;
+    while (!lat__at_eof(p)) {
+        lat__tok *t = lat__peek(p);
+        if (depth == 0 && (lat__tok_is_punct(t, LAT_P_COMMA) || lat__tok_is_punct(t, LAT_P_GT)))
+            return;
+        if (lat__tok_is_punct(t, LAT_P_LPAREN) || lat__tok_is_punct(t, LAT_P_LT))
+            depth++;
+        else if (lat__tok_is_punct(t, LAT_P_RPAREN) || lat__tok_is_punct(t, LAT_P_GT))
+            depth--;
+        lat__next(p);
+    }
+}
+
+static bool template_params(lat__parser *p, lat__template *tm)
+{
+    if (!lat__expect(p, LAT_P_LT, "after 'template'"))
+        return false;
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_GT)) {
+        tparam tp = {0};
+        lat__tok *t = lat__peek(p);
+        if (lat__tok_kw(t, LAT_KW_TEMPLATE)) {
+            lat__unsupported(p, t, "a template template parameter", "a lattice limit");
+            return false;
+        }
+        if ((lat__tok_kw(t, LAT_KW_TYPENAME) || lat__tok_kw(t, LAT_KW_CLASS)) &&
+            !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
+            lat__next(p);
+            if (lat__at_punct(p, LAT_P_ELLIPSIS)) {
+                lat__unsupported(p, lat__peek(p), "a variadic template", "a lattice limit");
+                return false;
+            }
+            tp.is_type = true;
+            if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
+                tp.name = lat__next(p)->atom;
+        } else {
+            size_t before = p->pos;
+            tp.value_type = lat__parse_type_name(p);
+            if (!tp.value_type || !lat__is_integer(tp.value_type)) {
+                if (tp.value_type)
+                    lat__unsupported(p, &p->toks[before], "a template value parameter not of an integer type",
+                                     "a lattice limit");
+                return false;
+            }
+            lat__tok *n = &p->toks[p->pos - 1];
+            if (n->kind == LAT_TK_IDENT && !n->atom->kw)
+                tp.name = n->atom;
+        }
+        if (lat__accept(p, LAT_P_ASSIGN)) {
+            tp.dflt_at = p->pos;
+            skip_default(p);
+        }
+        LAT_PUSH(&p->u->arena, tm->params, tp);
+        if (!lat__accept(p, LAT_P_COMMA))
+            break;
+    }
+    return lat__expect(p, LAT_P_GT, "to close the template's parameters");
+}
+
+/* The declared name of the function declaration at the current token: the identifier
+ * (or operator) before its parameter list; p ends past the declaration. */
+static lat__atom *skip_function(lat__parser *p)
+{
+    lat__atom *name = NULL;
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LPAREN) && !lat__at_punct(p, LAT_P_SEMI)) {
+        if (lat__at_punct(p, LAT_P_LT)) {
+            lat__skip_angles(p); /* a return type's template arguments */
+            continue;
+        }
+        lat__tok *t = lat__next(p);
+        if (lat__tok_kw(t, LAT_KW_OPERATOR)) {
+            char op[24] = "operator";
+            if (lat__at_punct(p, LAT_P_LPAREN)) {
+                strcat(op, "()");
+                lat__next(p);
+                lat__next(p);
+            } else if (lat__peek(p)->kind == LAT_TK_PUNCT && lat__peek(p)->len < 8) {
+                strncat(op, lat__peek(p)->text, lat__peek(p)->len);
+                lat__next(p);
+            }
+            name = lat__atom_get(&p->u->atoms, op, strlen(op));
+            break;
+        }
+        if (t->kind == LAT_TK_IDENT && !t->atom->kw)
+            name = t->atom;
+    }
+    if (lat__at_punct(p, LAT_P_LPAREN))
+        lat__skip_group(p);
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI)) {
+        if (lat__at_punct(p, LAT_P_LPAREN))
+            lat__skip_group(p);
+        else
+            lat__next(p);
+    }
+    if (lat__at_punct(p, LAT_P_LBRACE))
+        lat__skip_group(p);
+    else
+        lat__accept(p, LAT_P_SEMI);
+    return name;
+}
+
+/* Binds the template's parameters to args (NULL: placeholders) by their names, for a
+ * parse of its tokens; *saved receives what each name meant before. */
+static void bind_params(lat__parser *p, lat__template *tm, const targ *args, lat__sym **saved)
+{
+    for (size_t i = 0; i < tm->params.n; i++) {
+        tparam *tp = &tm->params.items[i];
+        if (!tp->name)
+            continue;
+        saved[i] = tp->name->sym;
+        lat__sym *s;
+        if (tp->is_type) {
+            s = lat__sym_new(p, LAT_SYM_TYPEDEF, tp->name, tm->loc);
+            if (args) {
+                s->type = args[i].type;
+            } else {
+                lat__type *ph = lat__type_new(p->u, LAT_TY_VOID);
+                ph->count = PLACEHOLDER - (int64_t)i;
+                ph->complete = 1;
+                ph->size = 1;
+                s->type = ph;
+            }
+        } else {
+            s = lat__sym_new(p, LAT_SYM_ENUM_CONST, tp->name, tm->loc);
+            s->type = lat__unqualified(p->u, tp->value_type);
+            s->value = args ? args[i].value : 1;
+        }
+        s->depth = 0;
+        s->flags |= LAT_SF_FILE_SCOPE | LAT_SF_TPARAM;
+        tp->name->sym = s;
+    }
+}
+
+static void unbind_params(lat__template *tm, lat__sym **saved)
+{
+    for (size_t i = tm->params.n; i-- > 0;)
+        if (tm->params.items[i].name)
+            tm->params.items[i].name->sym = saved[i];
+}
+
+/* Local names out of sight while a template is parsed at file scope, and back. */
+static size_t suspend_locals(lat__parser *p)
+{
+    size_t from = p->marks.n ? p->marks.items[0] : p->bound.n;
+    for (size_t i = p->bound.n; i-- > from;) {
+        lat__sym *s = p->bound.items[i];
+        if (!s->name)
+            continue;
+        lat__sym **slot = s->kind == LAT_SYM_TAG ? &s->name->tag : &s->name->sym;
+        if (*slot == s)
+            *slot = s->shadow;
+    }
+    return from;
+}
+
+static void resume_locals(lat__parser *p, size_t from)
+{
+    for (size_t i = from; i < p->bound.n; i++) {
+        lat__sym *s = p->bound.items[i];
+        if (!s->name)
+            continue;
+        lat__sym **slot = s->kind == LAT_SYM_TAG ? &s->name->tag : &s->name->sym;
+        *slot = s;
+    }
+}
+
+/* A parser over the same tokens at file scope, at the template's declaration. */
+static lat__parser sub_parser(lat__parser *p, lat__template *tm)
+{
+    lat__parser sub = *p;
+    sub.depth = 0;
+    memset(&sub.bound, 0, sizeof sub.bound);
+    memset(&sub.marks, 0, sizeof sub.marks);
+    memset(&sub.jumps, 0, sizeof sub.jumps);
+    memset(&sub.gotos, 0, sizeof sub.gotos);
+    memset(&sub.pending, 0, sizeof sub.pending);
+    memset(&sub.bodies, 0, sizeof sub.bodies);
+    sub.fn = NULL;
+    sub.panic = false;
+    sub.in_record = false;
+    sub.in_params = false;
+    sub.this_sym = sub.ctor_self = NULL;
+    sub.half_gt = false;
+    sub.ns = tm->ns;
+    sub.pos = tm->decl_at;
+    sub.inst_of = NULL;
+    sub.inst_type = NULL;
+    sub.inst_tag = NULL;
+    return sub;
+}
+
+void lat__template_declaration(lat__parser *p)
+{
+    lat__tok *kw = lat__next(p);
+    if (p->depth > 0 || p->in_record) {
+        lat__unsupported(p, kw, p->in_record ? "a member template" : "a template in a function", "a lattice limit");
+        if (lat__at_punct(p, LAT_P_LT))
+            lat__skip_angles(p);
+        lat__skip_declaration(p);
+        return;
+    }
+    lat__template *tm = lat__arena_alloc(&p->u->arena, sizeof *tm);
+    tm->ns = p->ns;
+    tm->loc = kw->loc;
+    if (lat__at_punct(p, LAT_P_LT) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_GT)) {
+        lat__unsupported(p, kw, "an explicit specialization (template <>)", "a lattice limit");
+        lat__next(p);
+        lat__next(p);
+        lat__skip_declaration(p);
+        return;
+    }
+    if (!template_params(p, tm)) {
+        lat__skip_declaration(p);
+        return;
+    }
+    tm->decl_at = p->pos;
+    lat__tok *first = lat__peek(p);
+    if (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) {
+        lat__next(p);
+        while (lat__at_attribute(p))
+            lat__parse_attributes(p, NULL, NULL);
+        if (lat__peek(p)->kind != LAT_TK_IDENT) {
+            lat__syntax_error(p, "the class template's name");
+            lat__skip_declaration(p);
+            return;
+        }
+        tm->name = lat__next(p)->atom;
+        tm->is_class = true;
+        if (lat__at_punct(p, LAT_P_LT)) {
+            lat__unsupported(p, lat__peek(p), "a partial specialization", "a lattice limit");
+            lat__skip_declaration(p);
+            return;
+        }
+        while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
+            lat__next(p);
+        if (lat__at_punct(p, LAT_P_LBRACE))
+            lat__skip_group(p);
+        lat__expect(p, LAT_P_SEMI, "after the class template");
+    } else {
+        tm->name = skip_function(p);
+        if (!tm->name) {
+            lat__syntax_error(p, "a function or class after the template's parameters");
+            return;
+        }
+        /* the signature, the parameters as placeholders: what deduction matches */
+        lat__sym **saved = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *saved);
+        lat__parser sub = sub_parser(p, tm);
+        bind_params(&sub, tm, NULL, saved);
+        lat__atom *n = NULL;
+        tm->shape = lat__parse_signature(&sub, &n);
+        unbind_params(tm, saved);
+        p->anon = sub.anon;
+        if (!tm->shape || tm->shape->kind != LAT_TY_FUNC) {
+            lat__unsupported(p, first, "a variable template", "a lattice limit");
+            return;
+        }
+    }
+    lat__sym *old = tm->name->sym;
+    if (old && old->tmpl && old->depth == 0) {
+        lat__unsupported(p, first, "two templates of one name (template overloading)", "a lattice limit");
+        return;
+    }
+    lat__sym *s = lat__sym_new(p, tm->is_class ? LAT_SYM_TYPEDEF : LAT_SYM_FUNC, tm->name, first->loc);
+    s->tmpl = tm;
+    s->type = tm->is_class ? &lat__ty_int : tm->shape;
+    s->depth = 0;
+    s->flags |= LAT_SF_FILE_SCOPE;
+    lat__bind(p, s);
+}
+
+/* ---- arguments ------------------------------------------------------------------------------ */
+
+static bool same_args(const lat__template *tm, const targ *a, const targ *b)
+{
+    for (size_t i = 0; i < tm->params.n; i++) {
+        if (tm->params.items[i].is_type ? !lat__type_same(a[i].type, b[i].type) ||
+                                              a[i].type->quals != b[i].type->quals
+                                        : a[i].value != b[i].value)
+            return false;
+    }
+    return true;
+}
+
+/* <args> at the current '<': those given, set[i] for each. */
+static bool explicit_args(lat__parser *p, lat__template *tm, targ *args, bool *set)
+{
+    lat__next(p); /* < */
+    size_t i = 0;
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_GT) && !lat__at_punct(p, LAT_P_SHR)) {
+        if (i >= tm->params.n) {
+            lat__error_tok(p, lat__peek(p), "too many arguments for the template '%s'", tm->name->name);
+            return false;
+        }
+        tparam *tp = &tm->params.items[i];
+        if (tp->is_type) {
+            lat__type *t = lat__parse_type_name(p);
+            if (!t)
+                return false;
+            args[i].type = t;
+        } else {
+            lat__expr *e = lat__parse_template_value(p);
+            if (!(e->flags & LAT_EF_CONST)) {
+                if (!(e->flags & LAT_EF_ERROR))
+                    lat__error_at(p->u, e->loc, "a template's value argument must be a constant");
+                return false;
+            }
+            args[i].value = e->ival;
+        }
+        set[i++] = true;
+        if (!lat__accept(p, LAT_P_COMMA))
+            break;
+    }
+    return lat__close_angle(p);
+}
+
+/* Matches a parameter's type against an argument's, binding placeholders. */
+static bool match(lat__parser *p, const lat__type *param, lat__type *arg, targ *args, bool *set)
+{
+    int k;
+    if (placeholder_index(param, &k)) {
+        lat__type *t = lat__qualified(p->u, lat__unqualified(p->u, arg), arg->quals & ~param->quals);
+        if (set[k])
+            return lat__type_same(lat__unqualified(p->u, args[k].type), lat__unqualified(p->u, t));
+        args[k].type = t;
+        set[k] = true;
+        return true;
+    }
+    if (param->kind == LAT_TY_PTR) {
+        if (arg->kind != LAT_TY_PTR)
+            return true; /* no deduction from it; the call's check reports */
+        return match(p, param->base, arg->base, args, set);
+    }
+    return true;
+}
+
+/* Defaults for what is neither given nor deduced, read with the parameters before. */
+static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, lat__loc at)
+{
+    for (size_t i = 0; i < tm->params.n; i++) {
+        if (set[i])
+            continue;
+        tparam *tp = &tm->params.items[i];
+        if (!tp->dflt_at) {
+            lat__error_at(p->u, at, "cannot deduce the template parameter '%s' of '%s': give it as %s<...>",
+                          tp->name ? tp->name->name : "?", tm->name->name, tm->name->name);
+            return false;
+        }
+        lat__sym **saved = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *saved);
+        lat__parser sub = sub_parser(p, tm);
+        sub.pos = tp->dflt_at;
+        /* only the parameters before it are known */
+        lat__template part = *tm;
+        part.params.n = i;
+        bind_params(&sub, &part, args, saved);
+        if (tp->is_type) {
+            args[i].type = lat__parse_type_name(&sub);
+        } else {
+            lat__expr *e = lat__parse_template_value(&sub);
+            args[i].value = e->ival;
+            if (!(e->flags & LAT_EF_CONST))
+                args[i].type = NULL;
+        }
+        unbind_params(&part, saved);
+        if (tp->is_type && !args[i].type)
+            return false;
+        set[i] = true;
+    }
+    return true;
+}
+
+static const char *args_text(lat__parser *p, lat__template *tm, const targ *args)
+{
+    char *s = lat__arena_printf(&p->u->arena, "%s<", tm->name->name);
+    for (size_t i = 0; i < tm->params.n; i++)
+        s = tm->params.items[i].is_type
+                ? lat__arena_printf(&p->u->arena, "%s%s%s", s, i ? ", " : "",
+                                    lat__type_str(p->u, args[i].type, NULL, false))
+                : lat__arena_printf(&p->u->arena, "%s%s%lld", s, i ? ", " : "", (long long)args[i].value);
+    return lat__arena_printf(&p->u->arena, "%s>", s);
+}
+
+/* ---- instances --------------------------------------------------------------------------- */
+
+static tinst *find_inst(lat__template *tm, const targ *args)
+{
+    for (size_t i = 0; i < tm->insts.n; i++)
+        if (same_args(tm, tm->insts.items[i].args, args))
+            return &tm->insts.items[i];
+    return NULL;
+}
+
+static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc at)
+{
+    lat__template *tm = tsym->tmpl;
+    tinst *have = find_inst(tm, given);
+    if (have)
+        return have;
+    if (tm->insts.n >= 256) {
+        lat__error_at(p->u, at, "more than 256 instances of the template '%s' (runaway recursion?)",
+                      tm->name->name);
+        return NULL;
+    }
+    targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
+    memcpy(args, given, tm->params.n * sizeof *args);
+    tinst inst = {args, NULL, NULL};
+    LAT_PUSH(&p->u->arena, tm->insts, inst);
+    size_t index = tm->insts.n - 1;
+    const char *cname = lat__arena_printf(&p->u->arena, "%s%s__lat_t%zu", tm->ns ? tm->ns->prefix : "",
+                                          lat__c_name(p, tm->name), index + 1);
+    size_t from = suspend_locals(p);
+    lat__sym **saved = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *saved);
+    lat__parser sub = sub_parser(p, tm);
+    lat__sym *outer_tag = tm->name->tag;
+    /* the template's own name means the instance inside a class template */
+    if (tm->is_class) {
+        sub.inst_of = tm;
+        sub.inst_tag = cname;
+    } else {
+        tm->name->sym = tsym->shadow; /* the instance is a function of its own */
+    }
+    bind_params(&sub, tm, args, saved);
+    size_t items = p->tu->items.n;
+    lat__func *fn = NULL;
+    lat__decl_group *g = lat__parse_declaration(&sub, &fn);
+    unbind_params(tm, saved);
+    lat__sym *made = tm->is_class ? NULL : tm->name->sym;
+    tm->name->sym = tsym;
+    lat__sym *made_tag = tm->name->tag;
+    tm->name->tag = outer_tag;
+    resume_locals(p, from);
+    p->anon = sub.anon;
+    /* in the unit before what is being parsed: C declares before use */
+    (void)items;
+    if (g) {
+        lat__ext x = {LAT_X_DECL, g, NULL};
+        LAT_PUSH(&p->u->arena, p->tu->items, x);
+    }
+    if (fn) {
+        lat__ext x = {LAT_X_FUNC, NULL, fn};
+        LAT_PUSH(&p->u->arena, p->tu->items, x);
+    }
+    for (size_t i = 0; i < sub.pending.n; i++)
+        LAT_PUSH(&p->u->arena, p->tu->items, sub.pending.items[i]);
+    tinst *ti = &tm->insts.items[index];
+    if (tm->is_class) {
+        ti->type = made_tag && made_tag->rec ? made_tag->type : NULL;
+        if (!ti->type)
+            lat__error_at(p->u, at, "%s could not be made", args_text(p, tm, args));
+    } else {
+        ti->fn = made && made != tsym && made->kind == LAT_SYM_FUNC ? made : NULL;
+        if (ti->fn) {
+            ti->fn->emit_name = cname;
+            ti->fn->shadow = NULL;
+        } else {
+            lat__error_at(p->u, at, "%s could not be made", args_text(p, tm, args));
+        }
+    }
+    return ti;
+}
+
+lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
+{
+    lat__template *tm = tsym->tmpl;
+    targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
+    bool *set = lat__arena_alloc(&p->u->arena, tm->params.n + 1);
+    if (lat__at_punct(p, LAT_P_LT) && !explicit_args(p, tm, args, set))
+        goto bad;
+    if (!lat__at_punct(p, LAT_P_LPAREN)) {
+        lat__error_tok(p, t, "'%s' is a function template: call it", tm->name->name);
+        goto bad;
+    }
+    lat__tok *open = lat__next(p);
+    LAT_VEC(lat__expr *) cargs = {0};
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RPAREN)) {
+        LAT_PUSH(&p->u->arena, cargs, lat__parse_assign_expr(p));
+        if (!lat__accept(p, LAT_P_COMMA))
+            break;
+    }
+    lat__expect(p, LAT_P_RPAREN, "to close the call");
+    for (size_t i = 0; i < cargs.n; i++)
+        if (cargs.items[i]->flags & LAT_EF_ERROR)
+            goto bad;
+    const lat__param_types *pt = &tm->shape->params;
+    for (int i = 0; i < pt->n && i < (int)cargs.n; i++) {
+        const lat__type *pty = pt->types[i];
+        lat__type *aty = cargs.items[i]->type;
+        if (!(pty->kind == LAT_TY_PTR && pty->ref))
+            aty = lat__rvalue(p, cargs.items[i])->type; /* by value: decayed */
+        else
+            pty = pty->base;
+        if (!match(p, pty, aty, args, set)) {
+            lat__error_at(p->u, cargs.items[i]->loc, "the arguments of '%s' deduce its parameters two ways",
+                          tm->name->name);
+            goto bad;
+        }
+    }
+    if (!defaults(p, tm, args, set, t->loc))
+        goto bad;
+    tinst *ti = instantiate(p, tsym, args, t->loc);
+    if (!ti || !ti->fn)
+        goto bad;
+    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
+    fn->sym = ti->fn;
+    fn->type = ti->fn->type;
+    return lat__make_call(p, fn, cargs.items, (int)cargs.n, open->loc);
+bad: {
+    lat__expr *e = lat__expr_new(p, LAT_E_INT, t->loc);
+    e->type = &lat__ty_int;
+    e->flags |= LAT_EF_ERROR;
+    return e;
+}
+}
+
+lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
+{
+    lat__template *tm = tsym->tmpl;
+    if (!lat__at_punct(p, LAT_P_LT)) {
+        if (p->inst_of == tm && p->inst_type)
+            return p->inst_type; /* its own name inside the class template */
+        lat__error_tok(p, t, "'%s' is a class template: give its arguments, %s<...>", tm->name->name,
+                       tm->name->name);
+        return &lat__ty_int;
+    }
+    targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
+    bool *set = lat__arena_alloc(&p->u->arena, tm->params.n + 1);
+    if (!explicit_args(p, tm, args, set) || !defaults(p, tm, args, set, t->loc))
+        return &lat__ty_int;
+    for (size_t i = 0; i < tm->params.n; i++) {
+        int k;
+        if (tm->params.items[i].is_type && placeholder_index(args[i].type, &k))
+            return args[i].type; /* in a signature read for deduction: not deducible */
+    }
+    tinst *ti = instantiate(p, tsym, args, t->loc);
+    return ti && ti->type ? ti->type : &lat__ty_int;
+}
