@@ -400,3 +400,64 @@ TEST(template_errors_name_what_cannot_be_deduced)
     ASSERT_NOT_NULL(m);
     ASSERT_CONTAINS(m, "'B' is a class template: give its arguments, B<...>");
 }
+
+TEST(a_templated_block_reduction_with_a_cooperative_groups_warp_stage)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cooperative_groups.h>\n"
+        "#include <cooperative_groups/reduce.h>\n"
+        "namespace cg = cooperative_groups;\n"
+        "template <unsigned int blockSize>\n"
+        "__device__ void block_reduce(const float *in, float *out)\n"
+        "{\n"
+        "    cg::thread_block block = cg::this_thread_block();\n"
+        "    __shared__ float s[blockSize];\n"
+        "    unsigned tid = block.thread_rank();\n"
+        "    s[tid] = in[blockIdx.x * blockSize + tid];\n"
+        "    cg::sync(block);\n"
+        "    for (unsigned k = blockSize / 2; k >= 32; k >>= 1) {\n"
+        "        if (tid < k) s[tid] += s[tid + k];\n"
+        "        block.sync();\n"
+        "    }\n"
+        "    cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);\n"
+        "    if (tid < 32) {\n"
+        "        float v = s[tid];\n"
+        "        for (int off = tile.size() / 2; off > 0; off /= 2)\n"
+        "            v += tile.shfl_down(v, off);\n"
+        "        float r = cg::reduce(tile, s[tid], cg::plus<float>());\n"
+        "        unsigned votes = tile.ballot(s[tid] > 0.0f);\n"
+        "        if (tile.thread_rank() == 0) {\n"
+        "            out[4 * blockIdx.x] = v;\n"
+        "            out[4 * blockIdx.x + 1] = r;\n"
+        "            out[4 * blockIdx.x + 2] = __popc(votes);\n"
+        "            out[4 * blockIdx.x + 3] = tile.meta_group_size();\n"
+        "        }\n"
+        "    }\n"
+        "}\n"
+        "extern \"C\" __global__ void cgred(const float *in, float *out, int n) { block_reduce<128>(in, out); }\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "cgred");
+    enum { BLOCKS = 8, T = 128 };
+    static float in[BLOCKS * T], out[4 * BLOCKS];
+    t_rand_floats(in, BLOCKS * T, -1, 1);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {BLOCKS}, .block = {T}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out),
+                                       lat_arg_i32(BLOCKS * T))));
+    for (int b = 0; b < BLOCKS; b++) {
+        double sum = 0;
+        for (int i = 0; i < T; i++)
+            sum += in[b * T + i];
+        /* the warp stage's inputs: the block's tree down to 32 partial sums */
+        float part[32];
+        for (int l = 0; l < 32; l++)
+            part[l] = in[b * T + l] + in[b * T + 64 + l] + (in[b * T + 32 + l] + in[b * T + 96 + l]);
+        int positive = 0;
+        for (int l = 0; l < 32; l++)
+            positive += part[l] > 0;
+        ASSERT_MSG(t_close(out[4 * b], sum, 1e-5, 1e-4), "block %d: %.9g, want %.9g", b, out[4 * b], sum);
+        ASSERT_MSG(t_close(out[4 * b + 1], sum, 1e-5, 1e-4), "block %d reduce: %.9g, want %.9g", b,
+                   out[4 * b + 1], sum);
+        ASSERT_EQ((int)out[4 * b + 2], positive);
+        ASSERT_EQ((int)out[4 * b + 3], T / 32);
+    }
+}

@@ -16,13 +16,13 @@ static const char *const builtin[] = {
     "device_launch_parameters.h", "device_functions.h", "math_functions.h", "math_constants.h",
     "vector_types.h", "vector_functions.h", "builtin_types.h", "host_defines.h",
     "crt/host_defines.h", "cstdio", "cstdint", "cstddef", "cstdlib", "cstring", "cmath",
-    "cfloat", "climits", "cassert",
+    "cfloat", "climits", "cassert", "cooperative_groups.h", "cooperative_groups/reduce.h",
 };
 
 /* CUDA headers for what the emulator does not do yet: an error that says so beats
  * "file not found". */
 static const char *const unsupported[] = {
-    "cuda_fp16.h", "cuda_bf16.h", "cuda_fp8.h", "cooperative_groups.h", "mma.h",
+    "cuda_fp16.h", "cuda_bf16.h", "cuda_fp8.h", "mma.h",
     "curand_kernel.h", "cuda_pipeline.h", "cuda/barrier", "cuda/atomic", "sm_20_atomic_functions.h",
     "sm_60_atomic_functions.h", "texture_fetch_functions.h", "surface_functions.h",
 };

@@ -29,6 +29,7 @@ typedef struct lat__ns {
     const char *prefix; /* "outer__inner__" */
     bool scoped_enum;   /* enum class E: its enumerators */
     bool is_std;        /* std, when the program declares none: names fall back to built-ins */
+    struct lat__ns *alias_of; /* namespace a = b;: b */
 } lat__ns;
 
 typedef struct lat__parser {
@@ -265,6 +266,9 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
 lat__type *lat__template_class_type(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
 /* A template's name. */
 lat__atom *lat__template_name(const struct lat__template *tm);
+/* The non-template functions beside function template tsym (the newest), and sets it to
+ * newest when not NULL. */
+lat__sym *lat__template_plain(lat__sym *tsym, lat__sym *newest);
 /* Closes a template's argument list: '>' or the first half of '>>'. */
 bool lat__close_angle(lat__parser *p);
 /* The signature of the declaration at the current token, without its body. */

@@ -348,7 +348,7 @@ static lat__ns *child_ns(lat__parser *p, lat__ns *in, const lat__atom *name)
     size_t n = in ? in->children.n : p->top_ns.n;
     for (size_t i = 0; i < n; i++)
         if (items[i]->name == name)
-            return items[i];
+            return items[i]->alias_of ? items[i]->alias_of : items[i];
     return NULL;
 }
 
@@ -398,6 +398,8 @@ static void ns_leave(lat__parser *p, lat__ns *ns, size_t mark)
     p->ns = ns->parent;
 }
 
+static lat__ns *find_ns(lat__parser *p, const lat__atom *name);
+
 void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser *p, bool until_brace))
 {
     if (lat__at_kw(p, LAT_KW_INLINE))
@@ -407,8 +409,33 @@ void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser 
     if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
         name = lat__next(p)->atom;
     if (name && lat__accept(p, LAT_P_ASSIGN)) {
-        lat__unsupported(p, kw, "a namespace alias", lat__why_cxx);
-        lat__skip_declaration(p);
+        /* namespace cg = cooperative_groups; another name for a namespace */
+        lat__ns *target = NULL;
+        bool global = lat__accept(p, LAT_P_SCOPE);
+        while (lat__peek(p)->kind == LAT_TK_IDENT) {
+            lat__tok *t = lat__next(p);
+            lat__ns *next = target ? child_ns(p, target, t->atom) : global ? child_ns(p, NULL, t->atom)
+                                                                          : find_ns(p, t->atom);
+            if (!next) {
+                lat__error_tok(p, t, "'%s': no such namespace", t->atom->name);
+                lat__skip_declaration(p);
+                return;
+            }
+            target = next;
+            if (!lat__accept(p, LAT_P_SCOPE))
+                break;
+        }
+        lat__expect(p, LAT_P_SEMI, "after the namespace alias");
+        if (!target)
+            return;
+        lat__ns *alias = lat__arena_alloc(&p->u->arena, sizeof *alias);
+        *alias = *target; /* shares the members and children it has now */
+        alias->name = name;
+        alias->alias_of = target;
+        if (p->ns)
+            LAT_PUSH(&p->u->arena, p->ns->children, alias);
+        else
+            LAT_PUSH(&p->u->arena, p->top_ns, alias);
         return;
     }
     if (p->depth > 0) {

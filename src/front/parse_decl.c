@@ -259,6 +259,11 @@ static void specifiers(lat__parser *p, spec *s)
                     s->any = true;
                     continue;
                 }
+                if (ts && ts->tmpl) {
+                    s->type = lat__template_class_type(p, ts, &p->toks[p->pos - 1]);
+                    s->any = true;
+                    continue;
+                }
             } else {
                 lat__next(p);
                 ts = lat__lookup(p, t->atom);
@@ -1355,6 +1360,15 @@ static lat__sym *declare_function(lat__parser *p, spec *s, lat__atom *name, lat_
                                   lat__type *t)
 {
     lat__sym *old = name->sym;
+    if (old && old->tmpl && old->kind == LAT_SYM_FUNC && old->depth == 0) {
+        /* a plain function beside a template of its name: declared among the plain ones,
+         * the template stays what the name finds */
+        name->sym = lat__template_plain(old, NULL);
+        lat__sym *f = declare_function(p, s, name, loc, t);
+        lat__template_plain(old, name->sym);
+        name->sym = old;
+        return f;
+    }
     if (old && (old->flags & LAT_SF_BUILTIN))
         old = NULL; /* the program's own wins over a built-in of the same name */
     if (old && old->depth == 0 && old->kind == LAT_SYM_FUNC) {

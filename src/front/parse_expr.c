@@ -1488,6 +1488,13 @@ static lat__expr *qualified_expr(lat__parser *p)
     lat__tok *last = &p->toks[p->pos - 1];
     if (!s)
         return error_expr(p, first->loc);
+    if (s->kind == LAT_SYM_TYPEDEF && s->tmpl) {
+        lat__type *ty = lat__template_class_type(p, s, last);
+        if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))
+            return lat__parse_construction(p, ty, last->loc);
+        lat__error_tok(p, last, "'%s' is a type, not a value", last->atom->name);
+        return error_expr(p, first->loc);
+    }
     if (s->kind == LAT_SYM_TYPEDEF || s->kind == LAT_SYM_TAG) {
         lat__type *ty = s->type;
         if (s->kind == LAT_SYM_TYPEDEF) {

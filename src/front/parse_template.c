@@ -36,6 +36,7 @@ struct lat__template {
     size_t decl_at; /* the declaration's first token */
     lat__ns *ns;
     lat__type *shape; /* a function template's type, the parameters as placeholders */
+    lat__sym *plain;  /* non-template functions of the same name (newest), or NULL */
     LAT_VEC(tinst) insts;
     lat__loc loc;
 };
@@ -246,6 +247,45 @@ static void resume_locals(lat__parser *p, size_t from)
     }
 }
 
+/* The names of the template's namespace (and those around it) in sight while it is
+ * parsed, as where it was declared; *n receives how many bindings to undo. */
+typedef struct ns_binding {
+    lat__sym **slot;
+    lat__sym *was;
+} ns_binding;
+
+static ns_binding *open_namespaces(lat__parser *p, lat__ns *ns, size_t *n)
+{
+    size_t total = 0, depth = 0;
+    for (lat__ns *x = ns; x; x = x->parent, depth++)
+        total += x->members.n;
+    ns_binding *b = lat__arena_alloc(&p->u->arena, (total + 1) * sizeof *b);
+    size_t k = 0;
+    for (size_t level = depth; level-- > 0;) { /* outermost first */
+        lat__ns *x = ns;
+        for (size_t up = 0; up < level; up++)
+            x = x->parent;
+        for (size_t i = 0; i < x->members.n; i++) {
+            lat__sym *s = x->members.items[i];
+            if (!s->name)
+                continue;
+            lat__sym **slot = s->kind == LAT_SYM_TAG ? &s->name->tag : &s->name->sym;
+            b[k].slot = slot;
+            b[k].was = *slot;
+            k++;
+            *slot = s;
+        }
+    }
+    *n = k;
+    return b;
+}
+
+static void close_namespaces(ns_binding *b, size_t n)
+{
+    while (n-- > 0)
+        *b[n].slot = b[n].was;
+}
+
 /* A parser over the same tokens at file scope, at the template's declaration. */
 static lat__parser sub_parser(lat__parser *p, lat__template *tm)
 {
@@ -342,6 +382,8 @@ void lat__template_declaration(lat__parser *p)
         lat__unsupported(p, first, "two templates of one name (template overloading)", "a lattice limit");
         return;
     }
+    if (old && old->kind == LAT_SYM_FUNC && old->depth == 0 && !tm->is_class)
+        tm->plain = old; /* f(x, n) beside template <N> f(x): calls pick by their arguments */
     lat__sym *s = lat__sym_new(p, tm->is_class ? LAT_SYM_TYPEDEF : LAT_SYM_FUNC, tm->name, first->loc);
     s->tmpl = tm;
     s->type = tm->is_class ? &lat__ty_int : tm->shape;
@@ -428,6 +470,8 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
             return false;
         }
         lat__sym **saved = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *saved);
+        size_t nopen;
+        ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
         lat__parser sub = sub_parser(p, tm);
         sub.pos = tp->dflt_at;
         /* only the parameters before it are known */
@@ -443,6 +487,7 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
                 args[i].type = NULL;
         }
         unbind_params(&part, saved);
+        close_namespaces(opened, nopen);
         if (tp->is_type && !args[i].type)
             return false;
         set[i] = true;
@@ -490,6 +535,8 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     const char *cname = lat__arena_printf(&p->u->arena, "%s%s__lat_t%zu", tm->ns ? tm->ns->prefix : "",
                                           lat__c_name(p, tm->name), index + 1);
     size_t from = suspend_locals(p);
+    size_t nopen;
+    ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
     lat__sym **saved = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *saved);
     lat__parser sub = sub_parser(p, tm);
     lat__sym *outer_tag = tm->name->tag;
@@ -509,6 +556,7 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     tm->name->sym = tsym;
     lat__sym *made_tag = tm->name->tag;
     tm->name->tag = outer_tag;
+    close_namespaces(opened, nopen);
     resume_locals(p, from);
     p->anon = sub.anon;
     /* in the unit before what is being parsed: C declares before use */
@@ -545,7 +593,8 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     lat__template *tm = tsym->tmpl;
     targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
     bool *set = lat__arena_alloc(&p->u->arena, tm->params.n + 1);
-    if (lat__at_punct(p, LAT_P_LT) && !explicit_args(p, tm, args, set))
+    bool explicit_given = lat__at_punct(p, LAT_P_LT);
+    if (explicit_given && !explicit_args(p, tm, args, set))
         goto bad;
     if (!lat__at_punct(p, LAT_P_LPAREN)) {
         lat__error_tok(p, t, "'%s' is a function template: call it", tm->name->name);
@@ -563,6 +612,13 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
         if (cargs.items[i]->flags & LAT_EF_ERROR)
             goto bad;
     const lat__param_types *pt = &tm->shape->params;
+    bool fits = (int)cargs.n == pt->n || ((int)cargs.n < pt->n && pt->defaults && pt->defaults[cargs.n]);
+    if (!fits && tm->plain && !explicit_given) {
+        lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
+        fn->sym = tm->plain;
+        fn->type = tm->plain->type;
+        return lat__make_call(p, fn, cargs.items, (int)cargs.n, open->loc);
+    }
     for (int i = 0; i < pt->n && i < (int)cargs.n; i++) {
         const lat__type *pty = pt->types[i];
         lat__type *aty = cargs.items[i]->type;
@@ -614,4 +670,12 @@ lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
     }
     tinst *ti = instantiate(p, tsym, args, t->loc);
     return ti && ti->type ? ti->type : &lat__ty_int;
+}
+
+lat__sym *lat__template_plain(lat__sym *tsym, lat__sym *newest)
+{
+    lat__sym *was = tsym->tmpl->plain;
+    if (newest)
+        tsym->tmpl->plain = newest;
+    return was;
 }

@@ -6,6 +6,7 @@
  * defined, without being read or lexed).
  */
 #include "pp_int.h"
+#include "cg_header.h"
 
 #include "headers.h"
 
@@ -273,11 +274,16 @@ void pp_include(pp *p, pp_ctx *c, const lat__tok *t, size_t n, const lat__tok *d
     switch (kind) {
     case LAT__HEADER_NOMEM:
         lat__arena_oom(&p->u->arena);
-    case LAT__HEADER_BUILTIN:
-        /* Its macros are predefined; assert's follows NDEBUG where it is included. */
+    case LAT__HEADER_BUILTIN: {
+        /* Its macros are predefined; assert's follows NDEBUG where it is included; the
+         * C++ ones (cooperative groups) are read as source. */
         if (p->in->assert_h && (strcmp(name, "assert.h") == 0 || strcmp(name, "cassert") == 0))
             pp_push_text(p, "<built-in>", p->in->assert_h);
+        const char *text = lat__cg_header_text(&p->u->arena, name);
+        if (text)
+            pp_push_text(p, lat__arena_printf(&p->u->arena, "<%s>", name), text);
         return;
+    }
     case LAT__HEADER_UNSUPPORTED: {
         const char *what = lat__arena_printf(&p->u->arena, "#include <%s>", name);
         lat__unsupported_at(p->u, at, what, "that CUDA library is not emulated");

@@ -167,7 +167,6 @@ static const struct {
     {"__global__ void k(float *a) { delete a; }\n", "kernel.cu:1:31: error: 'delete'"},
     {"__global__ void k(float *a) { auto f = [](float x) { return x; }; }\n",
      "kernel.cu:1:40: error: a lambda expression"},
-    {"namespace n = m;\n", "kernel.cu:1:1: error: a namespace alias"},
     {"struct S { int x; };\n__global__ void k(int *a) { a[0] = S::x; }\n",
      "kernel.cu:2:36: error: a struct's static members and nested types"},
     {"__device__ auto f(int x) { return x; }\n", "kernel.cu:1:17: error: a function whose return type is deduced"},
