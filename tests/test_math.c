@@ -236,3 +236,44 @@ TEST(vector_types_bool_and_fixed_width_integers)
         ASSERT_EQ(flags[i], i % 2);
     }
 }
+
+TEST(inverse_error_functions_normcdf_and_bessel_functions)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__global__ void inv(const double *x, double *d, float *f)\n"
+        "{\n"
+        "    int i = threadIdx.x;\n"
+        "    double a = x[i], p = 0.5 * (a + 1.0);\n" /* p in (0, 1) */
+        "    d[8 * i + 0] = erfinv(a); d[8 * i + 1] = erfcinv(1.0 - a); d[8 * i + 2] = normcdf(4 * a);\n"
+        "    d[8 * i + 3] = normcdfinv(p); d[8 * i + 4] = j0(8 * a); d[8 * i + 5] = j1(8 * a);\n"
+        "    d[8 * i + 6] = y0(4 * p + 0.1); d[8 * i + 7] = y1(4 * p + 0.1);\n"
+        "    float af = (float)a, pf = (float)p;\n"
+        "    f[4 * i + 0] = erfinvf(af); f[4 * i + 1] = erfcinvf(1.0f - af); f[4 * i + 2] = normcdff(4 * af);\n"
+        "    f[4 * i + 3] = normcdfinvf(pf);\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "inv");
+    static double x[N], d[8 * N];
+    static float f[4 * N];
+    for (int i = 0; i < N; i++)
+        x[i] = t_rand_double(-0.999, 0.999);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {N}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_out(d, sizeof d), lat_arg_out(f, sizeof f))));
+    for (int i = 0; i < N; i++) {
+        double a = x[i], p = 0.5 * (a + 1.0);
+        /* the inverses checked through the functions they invert */
+        ASSERT_MSG(t_close(erf(d[8 * i]), a, 1e-13, 1e-15), "erf(erfinv(%.17g)) = %.17g", a, erf(d[8 * i]));
+        ASSERT_MSG(t_close(erfc(d[8 * i + 1]), 1.0 - a, 1e-13, 1e-15), "erfc(erfcinv(%.17g))", 1.0 - a);
+        ASSERT_MSG(t_close(d[8 * i + 2], 0.5 * erfc(-4 * a / sqrt(2.0)), 1e-14, 1e-15), "normcdf(%.17g)", 4 * a);
+        ASSERT_MSG(t_close(0.5 * erfc(-d[8 * i + 3] / sqrt(2.0)), p, 1e-13, 1e-15), "normcdfinv(%.17g)", p);
+        ASSERT_MSG(t_close(d[8 * i + 4], j0(8 * a), 1e-9, 1e-11), "j0(%.17g) = %.17g", 8 * a, d[8 * i + 4]);
+        ASSERT_MSG(t_close(d[8 * i + 5], j1(8 * a), 1e-9, 1e-11), "j1(%.17g)", 8 * a);
+        ASSERT_MSG(t_close(d[8 * i + 6], y0(4 * p + 0.1), 1e-9, 1e-11), "y0(%.17g)", 4 * p + 0.1);
+        ASSERT_MSG(t_close(d[8 * i + 7], y1(4 * p + 0.1), 1e-9, 1e-11), "y1(%.17g)", 4 * p + 0.1);
+        float af = (float)a, pf = (float)p;
+        ASSERT_MSG(t_close(erf(f[4 * i]), af, 2e-6, 1e-7), "erfinvf(%.9g) = %.9g", af, f[4 * i]);
+        ASSERT_MSG(t_close(erfc(f[4 * i + 1]), 1.0f - af, 2e-6, 1e-7), "erfcinvf(%.9g)", 1.0f - af);
+        ASSERT_MSG(t_close(f[4 * i + 2], 0.5 * erfc(-4.0 * af / sqrt(2.0)), 2e-6, 1e-7), "normcdff(%.9g)", 4 * af);
+        ASSERT_MSG(t_close(0.5 * erfc(-f[4 * i + 3] / sqrt(2.0)), pf, 2e-6, 1e-7), "normcdfinvf(%.9g)", pf);
+    }
+}

@@ -195,7 +195,7 @@ void lat__bind(lat__parser *p, lat__sym *sym)
     if (!sym->name)
         return;
     if (p->ns && (p->depth == 0 || p->ns->scoped_enum) && !sym->ns && !(sym->flags & LAT_SF_BUILTIN) &&
-        !p->in_builtin) {
+        !p->in_builtin && !p->instantiating) {
         sym->ns = p->ns; /* a member of the open namespace */
         LAT_PUSH(&p->u->arena, p->ns->members, sym);
     }

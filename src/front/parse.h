@@ -60,6 +60,8 @@ typedef struct lat__parser {
                                       its body means the instance) */
     lat__type *inst_type;          /* ... and the instance's type, once made */
     const char *inst_tag;          /* ... and the instance's C name */
+    bool instantiating;            /* parsing a template's instance: its names join no
+                                      namespace (the template is what they find) */
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
 } lat__parser;
 

@@ -539,6 +539,7 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
     lat__sym **saved = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *saved);
     lat__parser sub = sub_parser(p, tm);
+    sub.instantiating = true;
     lat__sym *outer_tag = tm->name->tag;
     /* the template's own name means the instance inside a class template */
     if (tm->is_class) {
