@@ -29,6 +29,11 @@ void lat__unit_free(lat__unit *u);
  * add calls the program did not write. NULL when there is no such built-in. */
 struct lat__sym *lat__unit_builtin(lat__unit *u, const char *name);
 
+/* The instance a name expression names (NVRTC's: "reduce<256>", "ns::scale<float>",
+ * "&f<int>"), made in the unit if it was not: a function template's, with its arguments
+ * given or defaulted. NULL after an error recorded in the unit. */
+struct lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr);
+
 /* The parser alone, over u->toks (parse.c). */
 void lat__parse_unit(lat__unit *u);
 

@@ -8,6 +8,9 @@
  */
 #include "parse.h"
 
+#include "front.h"
+#include "lex.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +37,8 @@ struct lat__template {
     bool is_class;
     LAT_VEC(tparam) params;
     size_t decl_at; /* the declaration's first token */
+    lat__tok *toks; /* the unit's tokens it is in */
+    size_t ntoks;
     lat__ns *ns;
     lat__type *shape; /* a function template's type, the parameters as placeholders */
     lat__sym *plain;  /* non-template functions of the same name (newest), or NULL */
@@ -304,6 +309,8 @@ static lat__parser sub_parser(lat__parser *p, lat__template *tm)
     sub.this_sym = sub.ctor_self = NULL;
     sub.half_gt = false;
     sub.ns = tm->ns;
+    sub.toks = tm->toks;
+    sub.ntoks = tm->ntoks;
     sub.pos = tm->decl_at;
     sub.inst_of = NULL;
     sub.inst_type = NULL;
@@ -324,6 +331,8 @@ void lat__template_declaration(lat__parser *p)
     lat__template *tm = lat__arena_alloc(&p->u->arena, sizeof *tm);
     tm->ns = p->ns;
     tm->loc = kw->loc;
+    tm->toks = p->toks;
+    tm->ntoks = p->ntoks;
     if (lat__at_punct(p, LAT_P_LT) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_GT)) {
         lat__unsupported(p, kw, "an explicit specialization (template <>)", "a lattice limit");
         lat__next(p);
@@ -679,4 +688,45 @@ lat__sym *lat__template_plain(lat__sym *tsym, lat__sym *newest)
     if (newest)
         tsym->tmpl->plain = newest;
     return was;
+}
+
+lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr)
+{
+    lat__toks toks = {0};
+    lat__lex_text(u, expr, strlen(expr), (lat__loc){0, 0, 0}, &toks);
+    lat__parser p;
+    memset(&p, 0, sizeof p);
+    p.u = u;
+    p.tu = u->tu;
+    p.toks = toks.items;
+    p.ntoks = toks.n;
+    lat__accept(&p, LAT_P_AMP); /* NVRTC takes &f<int> too */
+    lat__tok *t = lat__peek(&p);
+    lat__sym *s = NULL;
+    if (lat__at_qualified(&p)) {
+        s = lat__parse_qualified(&p, false);
+        t = &p.toks[p.pos - 1];
+    } else if (t->kind == LAT_TK_IDENT) {
+        lat__next(&p);
+        s = t->atom->sym;
+    }
+    if (!s || !s->tmpl || s->kind != LAT_SYM_FUNC) {
+        lat__error_at(u, t->loc, "the name expression '%s' names no function template of the module", expr);
+        return NULL;
+    }
+    lat__template *tm = s->tmpl;
+    targ *args = lat__arena_alloc(&u->arena, (tm->params.n + 1) * sizeof *args);
+    bool *set = lat__arena_alloc(&u->arena, tm->params.n + 1);
+    if (!lat__at_punct(&p, LAT_P_LT)) {
+        lat__error_at(u, t->loc, "the name expression '%s' gives no template arguments", expr);
+        return NULL;
+    }
+    if (!explicit_args(&p, tm, args, set) || !defaults(&p, tm, args, set, t->loc))
+        return NULL;
+    if (!lat__at_eof(&p)) {
+        lat__error_at(u, lat__peek(&p)->loc, "the name expression '%s' goes on after its arguments", expr);
+        return NULL;
+    }
+    tinst *ti = instantiate(&p, s, args, t->loc);
+    return ti ? ti->fn : NULL;
 }
