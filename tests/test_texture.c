@@ -309,3 +309,357 @@ TEST(linear_filtering_blends_the_border_colour_in)
     ref r = {img, {W, H, 1}, 1, {LAT_ADDRESS_BORDER, LAT_ADDRESS_BORDER, 0}, 1, 0, {200.0f}};
     expect_equal(out, &r, cx, cy, OW, OH, 0);
 }
+
+TEST(address_modes_agree_with_values_worked_by_hand)
+{
+    /* 1-D array [10, 20, 30, 40], normalised coordinates, point sampling. */
+    lat_context *ctx = t_context();
+    float img[4] = {10, 20, 30, 40};
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = 4}, img);
+    static const char src[] =
+        "__global__ void hand(float *out, const float *u, cudaTextureObject_t t)\n"
+        "{ out[threadIdx.x] = tex1D<float>(t, u[threadIdx.x]); }\n";
+    lat_kernel *k = t_kernel(ctx, src, "hand");
+    float u[5] = {1.1f, -0.1f, 0.3f, 2.6f, -1.6f};
+    static const struct {
+        lat_address_mode mode;
+        float want[5];
+    } cases[] = {
+        /* 1.1 -> .1 -> 0.4; -0.1 -> .9 -> 3.6; .3 -> 1.2; 2.6 -> .6 -> 2.4; -1.6 -> .4 -> 1.6 */
+        {LAT_ADDRESS_WRAP, {10, 40, 20, 30, 20}},
+        /* 1.1: floor 1 odd -> 1 - .1 = .9 -> 3.6; -0.1: floor -1 odd -> .1 -> 0.4;
+         * 2.6: floor 2 even -> .6 -> 2.4; -1.6: floor -2 even -> .4 -> 1.6 */
+        {LAT_ADDRESS_MIRROR, {40, 10, 20, 30, 20}},
+        {LAT_ADDRESS_CLAMP, {40, 10, 20, 40, 10}},
+        {LAT_ADDRESS_BORDER, {-1, -1, 20, -1, -1}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        lat_texture *t = texture_of(ctx, &(lat_texture_desc){.array = a,
+                                                              .address_mode = {cases[c].mode},
+                                                              .normalized_coords = 1,
+                                                              .border_color = {-1.0f}});
+        float out[5];
+        ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {5}},
+                                  LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(u, sizeof u),
+                                           lat_arg_u64(lat_texture_handle(t)))));
+        for (int i = 0; i < 5; i++)
+            ASSERT_MSG(out[i] == cases[c].want[i], "mode %d, u = %g: %g, want %g",
+                       (int)cases[c].mode, (double)u[i], (double)out[i], (double)cases[c].want[i]);
+        lat_texture_destroy(t);
+    }
+}
+
+/* ---- element formats ------------------------------------------------------------------------- */
+
+TEST(uchar4_texels_read_as_normalised_float4)
+{
+    lat_context *ctx = t_context();
+    enum { W = 17, H = 9, N = W * H };
+    unsigned char *img = t_calloc(N * 4, 1);
+    for (int i = 0; i < N * 4; i++)
+        img[i] = (unsigned char)t_rand_u32();
+    img[0] = 255; /* the ends of the range */
+    img[1] = 0;
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = H,
+                                                           .format = LAT_FORMAT_U8, .channels = 4},
+                                img);
+    lat_texture *t = texture_of(ctx, &(lat_texture_desc){.array = a,
+                                                          .read_mode = LAT_READ_NORMALIZED_FLOAT});
+    static const char src[] =
+        "__global__ void rgba(float4 *out, int w, cudaTextureObject_t t)\n"
+        "{\n"
+        "    int x = threadIdx.x, y = blockIdx.x;\n"
+        "    out[y * w + x] = tex2D<float4>(t, x + 0.5f, y + 0.5f);\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "rgba");
+    float *out = t_calloc(N * 4, sizeof *out);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {H}, .block = {W}},
+                              LAT_ARGS(lat_arg_out(out, N * 4 * sizeof *out), lat_arg_i32(W),
+                                       lat_arg_u64(lat_texture_handle(t)))));
+    for (int i = 0; i < N * 4; i++) {
+        float want = (float)img[i] / 255.0f;
+        ASSERT_MSG(out[i] == want, "channel %d of texel %d: %.9g, want %.9g (%u / 255)", i % 4,
+                   i / 4, (double)out[i], (double)want, img[i]);
+    }
+    ASSERT_TRUE(out[0] == 1.0f && out[1] == 0.0f);
+}
+
+TEST(uchar4_texels_read_as_uchar4_elements)
+{
+    lat_context *ctx = t_context();
+    enum { W = 23 };
+    unsigned char img[W * 4];
+    for (int i = 0; i < W * 4; i++)
+        img[i] = (unsigned char)t_rand_u32();
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = W, .format = LAT_FORMAT_U8,
+                                                           .channels = 4}, img);
+    lat_texture *t = texture_of(ctx, &(lat_texture_desc){.array = a});
+    static const char src[] =
+        "__global__ void raw(uchar4 *out, cudaTextureObject_t t)\n"
+        "{ out[threadIdx.x] = tex1D<uchar4>(t, threadIdx.x + 0.75f); }\n";
+    unsigned char out[W * 4];
+    ASSERT_OK(lat_launch_args(t_kernel(ctx, src, "raw"), &(lat_launch_desc){.grid = {1}, .block = {W}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_u64(lat_texture_handle(t)))));
+    ASSERT_TRUE(memcmp(out, img, sizeof out) == 0);
+}
+
+TEST(signed_8_and_16_bit_texels_read_as_normalised_floats_in_minus_one_to_one)
+{
+    lat_context *ctx = t_context();
+    signed char c[8] = {-128, -127, -1, 0, 1, 64, 126, 127};
+    short s[8] = {-32768, -32767, -12345, -1, 0, 1, 23456, 32767};
+    lat_tex_array *ac = array_of(ctx, &(lat_tex_array_desc){.width = 8, .format = LAT_FORMAT_I8}, c);
+    lat_tex_array *as = array_of(ctx, &(lat_tex_array_desc){.width = 8, .format = LAT_FORMAT_I16}, s);
+    lat_texture *tc = texture_of(ctx, &(lat_texture_desc){.array = ac, .read_mode = LAT_READ_NORMALIZED_FLOAT});
+    lat_texture *ts = texture_of(ctx, &(lat_texture_desc){.array = as, .read_mode = LAT_READ_NORMALIZED_FLOAT});
+    static const char src[] =
+        "__global__ void snorm(float *out, cudaTextureObject_t a, cudaTextureObject_t b)\n"
+        "{\n"
+        "    int i = threadIdx.x;\n"
+        "    out[i] = tex1D<float>(a, i + 0.5f);\n"
+        "    out[8 + i] = tex1D<float>(b, i + 0.5f);\n"
+        "}\n";
+    float out[16];
+    ASSERT_OK(lat_launch_args(t_kernel(ctx, src, "snorm"), &(lat_launch_desc){.grid = {1}, .block = {8}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_u64(lat_texture_handle(tc)),
+                                       lat_arg_u64(lat_texture_handle(ts)))));
+    for (int i = 0; i < 8; i++) {
+        float wc = fmaxf((float)c[i] / 127.0f, -1.0f), ws = fmaxf((float)s[i] / 32767.0f, -1.0f);
+        ASSERT_MSG(out[i] == wc, "i8 %d: %.9g, want %.9g", c[i], (double)out[i], (double)wc);
+        ASSERT_MSG(out[8 + i] == ws, "i16 %d: %.9g, want %.9g", s[i], (double)out[8 + i], (double)ws);
+    }
+    ASSERT_TRUE(out[0] == -1.0f && out[1] == -1.0f && out[7] == 1.0f);
+}
+
+TEST(ushort2_and_int_texels_read_as_elements)
+{
+    lat_context *ctx = t_context();
+    enum { W = 12 };
+    unsigned short us[W * 2];
+    int in[W];
+    for (int i = 0; i < W * 2; i++)
+        us[i] = (unsigned short)t_rand_u32();
+    for (int i = 0; i < W; i++)
+        in[i] = (int)t_rand_u32();
+    lat_tex_array *au = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = 1,
+                                                            .format = LAT_FORMAT_U16, .channels = 2}, us);
+    lat_tex_array *ai = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = 1,
+                                                            .format = LAT_FORMAT_I32}, in);
+    lat_texture *tu = texture_of(ctx, &(lat_texture_desc){.array = au});
+    lat_texture *ti = texture_of(ctx, &(lat_texture_desc){.array = ai});
+    static const char src[] =
+        "__global__ void elems(ushort2 *a, int *b, cudaTextureObject_t tu, cudaTextureObject_t ti)\n"
+        "{\n"
+        "    int i = threadIdx.x;\n"
+        "    a[i] = tex2D<ushort2>(tu, i + 0.5f, 0.5f);\n"
+        "    b[i] = tex2D<int>(ti, i + 0.5f, 0.5f);\n"
+        "}\n";
+    unsigned short ou[W * 2];
+    int oi[W];
+    ASSERT_OK(lat_launch_args(t_kernel(ctx, src, "elems"), &(lat_launch_desc){.grid = {1}, .block = {W}},
+                              LAT_ARGS(lat_arg_out(ou, sizeof ou), lat_arg_out(oi, sizeof oi),
+                                       lat_arg_u64(lat_texture_handle(tu)),
+                                       lat_arg_u64(lat_texture_handle(ti)))));
+    ASSERT_TRUE(memcmp(ou, us, sizeof us) == 0);
+    ASSERT_TRUE(memcmp(oi, in, sizeof in) == 0);
+}
+
+/* IEEE half from a float that has one (the test's values do). */
+static unsigned short to_half(float f)
+{
+    if (f == 0.0f)
+        return 0;
+    unsigned short sign = f < 0 ? 0x8000 : 0;
+    float a = fabsf(f);
+    int e;
+    float m = frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+    return (unsigned short)(sign | (unsigned)(e + 14) << 10 | ((unsigned)(m * 2048.0f) & 1023u));
+}
+
+TEST(half_texels_read_as_floats_and_filter)
+{
+    lat_context *ctx = t_context();
+    enum { W = 16 };
+    float vals[W];
+    unsigned short h[W];
+    for (int i = 0; i < W; i++) {
+        vals[i] = (float)((int)(t_rand_u32() % 2001) - 1000) / 8.0f; /* exact in half */
+        h[i] = to_half(vals[i]);
+    }
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = W, .format = LAT_FORMAT_F16}, h);
+    lat_texture *tp = texture_of(ctx, &(lat_texture_desc){.array = a});
+    lat_texture *tl = texture_of(ctx, &(lat_texture_desc){.array = a, .filter = LAT_FILTER_LINEAR});
+    static const char src[] =
+        "__global__ void halves(float *out, cudaTextureObject_t p, cudaTextureObject_t l)\n"
+        "{\n"
+        "    int i = threadIdx.x;\n"
+        "    out[i] = tex1D<float>(p, i + 0.5f);\n"
+        "    out[16 + i] = tex1D<float>(l, i + 0.75f);\n"
+        "}\n";
+    float out[2 * W];
+    ASSERT_OK(lat_launch_args(t_kernel(ctx, src, "halves"), &(lat_launch_desc){.grid = {1}, .block = {W}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_u64(lat_texture_handle(tp)),
+                                       lat_arg_u64(lat_texture_handle(tl)))));
+    ref r = {vals, {W, 1, 1}, 1, {0}, 1, 0, {0}};
+    for (int i = 0; i < W; i++) {
+        ASSERT_MSG(out[i] == vals[i], "texel %d: %.9g, want %.9g", i, (double)out[i], (double)vals[i]);
+        float want = ref_sample(&r, 1, (float[]){i + 0.75f, 0, 0}, 0, 0);
+        ASSERT_MSG(out[W + i] == want, "filtered at %d.75: %.9g, want %.9g", i, (double)out[W + i],
+                   (double)want);
+    }
+}
+
+/* ---- linear and pitched memory ------------------------------------------------------------------ */
+
+TEST(tex1Dfetch_reads_linear_memory_by_index_and_zero_outside)
+{
+    lat_context *ctx = t_context();
+    enum { N = 300 };
+    float *v = t_calloc(N * 4, sizeof *v);
+    t_rand_floats(v, N * 4, -5.0f, 5.0f);
+    lat_deviceptr d = t_device_copy(ctx, v, N * 4 * sizeof *v);
+    lat_texture *t = texture_of(ctx, &(lat_texture_desc){.linear = {.ptr = d, .channels = 4,
+                                                                     .bytes = N * 4 * sizeof(float)}});
+    static const char src[] =
+        "__global__ void fetch(float4 *out, int n, cudaTextureObject_t t)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n + 20) out[i] = tex1Dfetch<float4>(t, i - 10);\n"
+        "}\n";
+    float *out = t_calloc((N + 20) * 4, sizeof *out);
+    ASSERT_OK(lat_launch_args(t_kernel(ctx, src, "fetch"), &(lat_launch_desc){.grid = {3}, .block = {128}},
+                              LAT_ARGS(lat_arg_out(out, (N + 20) * 4 * sizeof *out), lat_arg_i32(N),
+                                       lat_arg_u64(lat_texture_handle(t)))));
+    for (int i = 0; i < N + 20; i++)
+        for (int c = 0; c < 4; c++) {
+            int j = i - 10;
+            float want = j >= 0 && j < N ? v[j * 4 + c] : 0.0f;
+            ASSERT_MSG(out[i * 4 + c] == want, "fetch %d channel %d: %g, want %g", j, c,
+                       (double)out[i * 4 + c], (double)want);
+        }
+}
+
+TEST(a_pitched_2d_texture_reads_rows_a_pitch_apart)
+{
+    lat_context *ctx = t_context();
+    enum { W = 45, H = 21, OW = 30, OH = 30 };
+    float *img = random_texels(W * H, 8);
+    lat_deviceptr d;
+    size_t pitch;
+    ASSERT_OK(lat_mem_alloc_pitch(ctx, W * sizeof(float), H, 4, &d, &pitch));
+    ASSERT_U64_GT(pitch, W * sizeof(float) - 1);
+    ASSERT_OK(lat_memcpy_2d(ctx, &(lat_copy_2d){.src_host = img, .dst_device = d, .dst_pitch = pitch,
+                                                .width_bytes = W * sizeof(float), .height = H}));
+    lat_texture *t = texture_of(ctx, &(lat_texture_desc){.pitch2d = {.ptr = d, .width = W, .height = H,
+                                                                      .pitch = pitch},
+                                                          .filter = LAT_FILTER_LINEAR});
+    float cx[OW], cy[OH];
+    for (int x = 0; x < OW; x++)
+        cx[x] = (float)t_rand_double(-1.0, W + 1.0);
+    for (int y = 0; y < OH; y++)
+        cy[y] = (float)t_rand_double(-1.0, H + 1.0);
+    float *out = t_calloc(OW * OH, sizeof *out);
+    sample2d(ctx, t, cx, cy, OW, OH, out);
+    ref r = {img, {W, H, 1}, 1, {0}, 1, 0, {0}};
+    expect_equal(out, &r, cx, cy, OW, OH, 0);
+}
+
+/* ---- 1-D, layered and 3-D arrays ---------------------------------------------------------------- */
+
+TEST(tex2DLayered_filters_within_a_layer)
+{
+    lat_context *ctx = t_context();
+    enum { W = 11, H = 7, L = 5, N = 64 };
+    float *img = random_texels(W * H * L, 8);
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = H, .layers = L}, img);
+    lat_texture *t = texture_of(ctx, &(lat_texture_desc){.array = a, .filter = LAT_FILTER_LINEAR});
+    static const char src[] =
+        "__global__ void layered(float *out, const float *x, const float *y, const int *l,\n"
+        "                        cudaTextureObject_t t)\n"
+        "{ int i = threadIdx.x; out[i] = tex2DLayered<float>(t, x[i], y[i], l[i]); }\n";
+    float x[N], y[N], out[N];
+    int l[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)t_rand_double(-1.0, W + 1.0);
+        y[i] = (float)t_rand_double(-1.0, H + 1.0);
+        l[i] = (int)(t_rand_u32() % L);
+    }
+    ASSERT_OK(lat_launch_args(t_kernel(ctx, src, "layered"), &(lat_launch_desc){.grid = {1}, .block = {N}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(x, sizeof x),
+                                       lat_arg_in(y, sizeof y), lat_arg_in(l, sizeof l),
+                                       lat_arg_u64(lat_texture_handle(t)))));
+    ref r = {img, {W, H, 1}, 1, {0}, 1, 0, {0}};
+    for (int i = 0; i < N; i++) {
+        float want = ref_sample(&r, 2, (float[]){x[i], y[i], 0}, l[i], 0);
+        ASSERT_MSG(out[i] == want, "layer %d at (%g, %g): %.9g, want %.9g", l[i], (double)x[i],
+                   (double)y[i], (double)out[i], (double)want);
+    }
+}
+
+TEST(tex1D_and_tex1DLayered_read_1d_arrays)
+{
+    lat_context *ctx = t_context();
+    enum { W = 29, L = 3, N = 32 };
+    float *img = random_texels(W * L, 8);
+    lat_tex_array *a1 = array_of(ctx, &(lat_tex_array_desc){.width = W}, img);
+    lat_tex_array *al = array_of(ctx, &(lat_tex_array_desc){.width = W, .layers = L}, img);
+    lat_texture *t1 = texture_of(ctx, &(lat_texture_desc){.array = a1, .filter = LAT_FILTER_LINEAR});
+    lat_texture *tl = texture_of(ctx, &(lat_texture_desc){.array = al, .filter = LAT_FILTER_LINEAR});
+    static const char src[] =
+        "__global__ void one(float *out, const float *x, cudaTextureObject_t a, cudaTextureObject_t b)\n"
+        "{\n"
+        "    int i = threadIdx.x;\n"
+        "    out[i] = tex1D<float>(a, x[i]);\n"
+        "    out[32 + i] = tex1DLayered<float>(b, x[i], i % 3);\n"
+        "}\n";
+    float x[N], out[2 * N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)t_rand_double(-2.0, W + 2.0);
+    ASSERT_OK(lat_launch_args(t_kernel(ctx, src, "one"), &(lat_launch_desc){.grid = {1}, .block = {N}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(x, sizeof x),
+                                       lat_arg_u64(lat_texture_handle(t1)),
+                                       lat_arg_u64(lat_texture_handle(tl)))));
+    ref r = {img, {W, 1, 1}, 1, {0}, 1, 0, {0}};
+    for (int i = 0; i < N; i++) {
+        float w1 = ref_sample(&r, 1, (float[]){x[i], 0, 0}, 0, 0);
+        float wl = ref_sample(&r, 1, (float[]){x[i], 0, 0}, i % 3, 0);
+        ASSERT_MSG(out[i] == w1, "tex1D at %g: %.9g, want %.9g", (double)x[i], (double)out[i], (double)w1);
+        ASSERT_MSG(out[N + i] == wl, "tex1DLayered at %g, layer %d: %.9g, want %.9g", (double)x[i],
+                   i % 3, (double)out[N + i], (double)wl);
+    }
+}
+
+TEST(tex3D_filters_trilinearly)
+{
+    lat_context *ctx = t_context();
+    enum { W = 9, H = 8, D = 7, N = 128 };
+    float *img = random_texels(W * H * D, 8);
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = H, .depth = D}, img);
+    lat_texture *t = texture_of(ctx, &(lat_texture_desc){.array = a, .filter = LAT_FILTER_LINEAR,
+                                                          .address_mode = {LAT_ADDRESS_CLAMP,
+                                                                           LAT_ADDRESS_BORDER,
+                                                                           LAT_ADDRESS_CLAMP},
+                                                          .border_color = {100.0f}});
+    static const char src[] =
+        "__global__ void vol(float *out, const float3 *p, cudaTextureObject_t t)\n"
+        "{ int i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = tex3D<float>(t, p[i].x, p[i].y, p[i].z); }\n";
+    float p[N * 3], out[N];
+    for (int i = 0; i < N; i++) {
+        p[3 * i] = (float)t_rand_double(-1.0, W + 1.0);
+        p[3 * i + 1] = (float)t_rand_double(-1.0, H + 1.0);
+        p[3 * i + 2] = (float)t_rand_double(-1.0, D + 1.0);
+    }
+    ASSERT_OK(lat_launch_args(t_kernel(ctx, src, "vol"), &(lat_launch_desc){.grid = {2}, .block = {N / 2}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(p, sizeof p),
+                                       lat_arg_u64(lat_texture_handle(t)))));
+    ref r = {img, {W, H, D}, 1, {LAT_ADDRESS_CLAMP, LAT_ADDRESS_BORDER, LAT_ADDRESS_CLAMP}, 1, 0, {100.0f}};
+    /* Eight weights of 8 bits times 8-bit texels need 32 bits: the emulator rounds the exact
+     * sum once; a GPU may round partial sums, within a few units in the last place. */
+    double tol = lat_context_backend(ctx) == LAT_BACKEND_EMU ? 0.0 : 1e-4;
+    for (int i = 0; i < N; i++) {
+        float want = ref_sample(&r, 3, &p[3 * i], 0, 0);
+        ASSERT_MSG(tol == 0 ? out[i] == want : fabs(out[i] - want) <= tol,
+                   "(%g, %g, %g): %.9g, want %.9g", (double)p[3 * i], (double)p[3 * i + 1],
+                   (double)p[3 * i + 2], (double)out[i], (double)want);
+    }
+}
