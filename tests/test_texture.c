@@ -9,6 +9,7 @@
 #include "harness.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -661,5 +662,267 @@ TEST(tex3D_filters_trilinearly)
         ASSERT_MSG(tol == 0 ? out[i] == want : fabs(out[i] - want) <= tol,
                    "(%g, %g, %g): %.9g, want %.9g", (double)p[3 * i], (double)p[3 * i + 1],
                    (double)p[3 * i + 2], (double)out[i], (double)want);
+    }
+}
+
+/* ---- surfaces ------------------------------------------------------------------------------------ */
+
+TEST(a_surface_written_by_one_kernel_is_read_by_another_and_by_the_host)
+{
+    lat_context *ctx = t_context();
+    enum { W = 40, H = 24 };
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = H, .surface = 1}, NULL);
+    lat_surface *s = NULL;
+    ASSERT_OK(lat_surface_create(ctx, a, &s));
+    ASSERT_TRUE(lat_surface_handle(s) != 0);
+    float *in = t_calloc(W * H, sizeof *in);
+    t_rand_floats(in, W * H, -1000.0f, 1000.0f);
+    static const char src[] =
+        "__global__ void put(const float *in, int w, int h, cudaSurfaceObject_t s)\n"
+        "{\n"
+        "    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;\n"
+        "    if (x < w) surf2Dwrite(in[y * w + x] * 2.0f, s, x * (int)sizeof(float), y);\n"
+        "}\n"
+        "__global__ void get(float *out, int w, int h, cudaSurfaceObject_t s)\n"
+        "{\n"
+        "    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;\n"
+        "    float v;\n"
+        "    surf2Dread(&v, s, x * 4, y);\n"
+        "    if (x < w) out[y * w + x] = v + surf2Dread<float>(s, x * 4, y, cudaBoundaryModeTrap);\n"
+        "}\n";
+    lat_module *m;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "surf.cu"}, &m));
+    lat_kernel *put, *get;
+    ASSERT_OK(lat_module_get_kernel(m, "put", &put));
+    ASSERT_OK(lat_module_get_kernel(m, "get", &get));
+    lat_launch_desc ld = {.grid = {(W + 31) / 32, H}, .block = {32}};
+    ld.grid.x = 2; /* 64 threads a row: x past the width is not written */
+    ASSERT_OK(lat_launch_args(put, &ld, LAT_ARGS(lat_arg_in(in, W * H * sizeof *in), lat_arg_i32(W),
+                                                 lat_arg_i32(H), lat_arg_u64(lat_surface_handle(s)))));
+    float *host = t_calloc(W * H, sizeof *host), *out = t_calloc(W * H, sizeof *out);
+    ASSERT_OK(lat_tex_array_copy_to_host(a, host, 0));
+    for (int i = 0; i < W * H; i++)
+        ASSERT_MSG(host[i] == in[i] * 2.0f, "texel %d: %g, want %g", i, (double)host[i],
+                   (double)(in[i] * 2.0f));
+    ld.grid.x = 2;
+    lat_launch_desc lg = {.grid = {(W + 7) / 8, H}, .block = {8}};
+    ASSERT_OK(lat_launch_args(get, &lg, LAT_ARGS(lat_arg_out(out, W * H * sizeof *out), lat_arg_i32(W),
+                                                 lat_arg_i32(H), lat_arg_u64(lat_surface_handle(s)))));
+    for (int i = 0; i < W * H; i++)
+        ASSERT_MSG(out[i] == in[i] * 4.0f, "read %d: %g, want %g", i, (double)out[i], (double)(in[i] * 4.0f));
+}
+
+TEST(surfaces_clamp_or_zero_outside_as_their_boundary_mode_says)
+{
+    lat_context *ctx = t_context();
+    enum { W = 8, H = 4 };
+    int img[W * H];
+    for (int i = 0; i < W * H; i++)
+        img[i] = (int)(t_rand_u32() % 100000) + 1;
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = H, .format = LAT_FORMAT_I32,
+                                                           .surface = 1}, img);
+    lat_surface *s;
+    ASSERT_OK(lat_surface_create(ctx, a, &s));
+    static const char src[] =
+        "__global__ void edges(int *out, const int *x, const int *y, cudaSurfaceObject_t s)\n"
+        "{\n"
+        "    int i = threadIdx.x;\n"
+        "    out[i] = surf2Dread<int>(s, x[i] * 4, y[i], cudaBoundaryModeClamp);\n"
+        "    out[16 + i] = surf2Dread<int>(s, x[i] * 4, y[i], cudaBoundaryModeZero);\n"
+        "}\n"
+        "__global__ void scribble(const int *x, const int *y, cudaSurfaceObject_t s)\n"
+        "{ int i = threadIdx.x; surf2Dwrite(-1, s, x[i] * 4, y[i], cudaBoundaryModeZero); }\n";
+    int x[16], y[16], out[32];
+    for (int i = 0; i < 16; i++) {
+        x[i] = (int)(t_rand_u32() % 16) - 4;
+        y[i] = (int)(t_rand_u32() % 8) - 2;
+    }
+    x[0] = 3, y[0] = 2; /* one inside */
+    lat_module *m;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "edges.cu"}, &m));
+    lat_kernel *edges, *scribble;
+    ASSERT_OK(lat_module_get_kernel(m, "edges", &edges));
+    ASSERT_OK(lat_module_get_kernel(m, "scribble", &scribble));
+    ASSERT_OK(lat_launch_args(edges, &(lat_launch_desc){.grid = {1}, .block = {16}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(x, sizeof x),
+                                       lat_arg_in(y, sizeof y), lat_arg_u64(lat_surface_handle(s)))));
+    ASSERT_OK(lat_launch_args(scribble, &(lat_launch_desc){.grid = {1}, .block = {16}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_in(y, sizeof y),
+                                       lat_arg_u64(lat_surface_handle(s)))));
+    int after[W * H];
+    ASSERT_OK(lat_tex_array_copy_to_host(a, after, 0));
+    for (int i = 0; i < 16; i++) {
+        bool inside = x[i] >= 0 && x[i] < W && y[i] >= 0 && y[i] < H;
+        int cx = x[i] < 0 ? 0 : x[i] >= W ? W - 1 : x[i], cy = y[i] < 0 ? 0 : y[i] >= H ? H - 1 : y[i];
+        ASSERT_MSG(out[i] == img[cy * W + cx], "clamped (%d, %d): %d, want %d", x[i], y[i], out[i],
+                   img[cy * W + cx]);
+        ASSERT_MSG(out[16 + i] == (inside ? img[y[i] * W + x[i]] : 0), "zero-mode (%d, %d): %d", x[i],
+                   y[i], out[16 + i]);
+    }
+    /* Writes inside landed, writes outside were dropped. */
+    ASSERT_EQ(after[2 * W + 3], -1);
+    int changed = 0;
+    for (int i = 0; i < W * H; i++)
+        changed += after[i] != img[i];
+    int inside_writes = 0;
+    for (int i = 0; i < 16; i++)
+        if (x[i] >= 0 && x[i] < W && y[i] >= 0 && y[i] < H) {
+            bool dup = false;
+            for (int j = 0; j < i; j++)
+                dup |= x[j] == x[i] && y[j] == y[i];
+            inside_writes += !dup;
+        }
+    ASSERT_EQ(changed, inside_writes);
+}
+
+TEST(layered_and_3d_surfaces_address_their_layers_and_slices)
+{
+    lat_context *ctx = t_context();
+    enum { W = 5, H = 4, L = 3 };
+    lat_tex_array *al = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = H, .layers = L,
+                                                            .format = LAT_FORMAT_U16, .channels = 2,
+                                                            .surface = 1}, NULL);
+    lat_tex_array *a3 = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = H, .depth = L,
+                                                            .format = LAT_FORMAT_U8, .surface = 1}, NULL);
+    lat_tex_array *a1 = array_of(ctx, &(lat_tex_array_desc){.width = W, .layers = L,
+                                                            .format = LAT_FORMAT_F32, .surface = 1}, NULL);
+    lat_surface *sl, *s3, *s1;
+    ASSERT_OK(lat_surface_create(ctx, al, &sl));
+    ASSERT_OK(lat_surface_create(ctx, a3, &s3));
+    ASSERT_OK(lat_surface_create(ctx, a1, &s1));
+    static const char src[] =
+        "__global__ void fill(unsigned seed, cudaSurfaceObject_t sl, cudaSurfaceObject_t s3,\n"
+        "                     cudaSurfaceObject_t s1)\n"
+        "{\n"
+        "    int x = threadIdx.x, y = threadIdx.y, z = threadIdx.z;\n"
+        "    unsigned v = (x * 131 + y * 17 + z * 1031) ^ seed;\n"
+        "    surf2DLayeredwrite(make_ushort2(v & 0xffff, v >> 16), sl, x * 4, y, z);\n"
+        "    surf3Dwrite((unsigned char)v, s3, x, y, z);\n"
+        "    if (y == 0) surf1DLayeredwrite((float)v, s1, x * 4, z);\n"
+        "}\n";
+    unsigned seed = t_rand_u32() | 1u;
+    ASSERT_OK(lat_launch_args(t_kernel(ctx, src, "fill"), &(lat_launch_desc){.grid = {1}, .block = {W, H, L}},
+                              LAT_ARGS(lat_arg_u32(seed), lat_arg_u64(lat_surface_handle(sl)),
+                                       lat_arg_u64(lat_surface_handle(s3)),
+                                       lat_arg_u64(lat_surface_handle(s1)))));
+    unsigned short hl[L][H][W][2];
+    unsigned char h3[L][H][W];
+    float h1[L][W];
+    ASSERT_OK(lat_tex_array_copy_to_host(al, hl, 0));
+    ASSERT_OK(lat_tex_array_copy_to_host(a3, h3, 0));
+    ASSERT_OK(lat_tex_array_copy_to_host(a1, h1, 0));
+    for (int z = 0; z < L; z++)
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                unsigned v = (unsigned)(x * 131 + y * 17 + z * 1031) ^ seed;
+                ASSERT_MSG(hl[z][y][x][0] == (v & 0xffff) && hl[z][y][x][1] == v >> 16,
+                           "layered (%d, %d, %d)", x, y, z);
+                ASSERT_MSG(h3[z][y][x] == (unsigned char)v, "3-D (%d, %d, %d)", x, y, z);
+                if (y == 0)
+                    ASSERT_MSG(h1[z][x] == (float)v, "1-D layered (%d, %d)", x, z);
+            }
+}
+
+/* ---- lifetimes and pitches ------------------------------------------------------------------------ */
+
+TEST(copies_honour_the_host_pitch)
+{
+    lat_context *ctx = t_context();
+    enum { W = 7, H = 5, P = 13 }; /* P shorts a row on the host */
+    short host[H][P], back[H][P];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < P; x++)
+            host[y][x] = (short)t_rand_u32();
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = H, .format = LAT_FORMAT_I16}, NULL);
+    ASSERT_OK(lat_tex_array_copy_from_host(a, host, P * sizeof(short)));
+    memset(back, 0, sizeof back);
+    ASSERT_OK(lat_tex_array_copy_to_host(a, back, P * sizeof(short)));
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < P; x++)
+            ASSERT_EQ(back[y][x], x < W ? host[y][x] : 0);
+    lat_tex_array_desc d;
+    ASSERT_OK(lat_tex_array_get_desc(a, &d));
+    ASSERT_EQ(d.channels, 1);
+    ASSERT_EQ(d.format, LAT_FORMAT_I16);
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_tex_array_copy_to_host(a, back, W * sizeof(short) - 1));
+    ASSERT_CONTAINS(lat_last_error(), "pitch");
+}
+
+TEST(a_texture_outlives_the_array_it_was_made_over)
+{
+    lat_context *ctx = t_context();
+    float img[3] = {4.0f, 5.0f, 6.0f};
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = 3}, img);
+    lat_texture *t = texture_of(ctx, &(lat_texture_desc){.array = a});
+    lat_tex_array_destroy(a);
+    static const char src[] =
+        "__global__ void after(float *out, cudaTextureObject_t t) { out[threadIdx.x] = tex1D<float>(t, threadIdx.x + 0.5f); }\n";
+    float out[3];
+    ASSERT_OK(lat_launch_args(t_kernel(ctx, src, "after"), &(lat_launch_desc){.grid = {1}, .block = {3}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_u64(lat_texture_handle(t)))));
+    ASSERT_TRUE(out[0] == 4.0f && out[1] == 5.0f && out[2] == 6.0f);
+    lat_texture_destroy(t);
+    lat_texture_destroy(NULL);
+    lat_surface_destroy(NULL);
+    lat_tex_array_destroy(NULL);
+    ASSERT_U64_EQ(lat_texture_handle(NULL), 0);
+    ASSERT_U64_EQ(lat_surface_handle(NULL), 0);
+}
+
+TEST(objects_left_alive_are_destroyed_with_their_context)
+{
+    lat_context *ctx = NULL;
+    ASSERT_OK(lat_context_create(&(lat_context_desc){.backend = t_require_backend()}, &ctx));
+    lat_tex_array *a = NULL;
+    ASSERT_OK(lat_tex_array_create(ctx, &(lat_tex_array_desc){.width = 8, .height = 8, .surface = 1}, &a));
+    lat_texture *t = NULL;
+    lat_surface *s = NULL;
+    ASSERT_OK(lat_texture_create(ctx, &(lat_texture_desc){.array = a}, &t));
+    ASSERT_OK(lat_surface_create(ctx, a, &s));
+    lat_deviceptr d = 0;
+    ASSERT_OK(lat_mem_alloc(ctx, 1024, &d));
+    ASSERT_OK(lat_texture_create(ctx, &(lat_texture_desc){.linear = {.ptr = d, .bytes = 1024}}, &t));
+    lat_context_destroy(ctx); /* under ASan: nothing leaks */
+}
+
+TEST(kernels_with_barriers_read_textures_in_every_execution_mode)
+{
+    /* A tile loaded through the texture into shared memory, then read transposed: region
+     * loops (a barrier at the top level), and fibers (a barrier in a device function). */
+    lat_context *ctx = t_context();
+    enum { W = 16 };
+    float *img = random_texels(W * W, 8);
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = W}, img);
+    lat_texture *t = texture_of(ctx, &(lat_texture_desc){.array = a});
+    static const char src[] =
+        "__device__ void sync_in_a_function(void) { __syncthreads(); }\n"
+        "__global__ void region(float *out, cudaTextureObject_t t)\n"
+        "{\n"
+        "    __shared__ float tile[16][16];\n"
+        "    int x = threadIdx.x, y = threadIdx.y;\n"
+        "    tile[y][x] = tex2D<float>(t, x + 0.5f, y + 0.5f);\n"
+        "    __syncthreads();\n"
+        "    out[y * 16 + x] = tile[x][y];\n"
+        "}\n"
+        "__global__ void fiber(float *out, cudaTextureObject_t t)\n"
+        "{\n"
+        "    __shared__ float tile[16][16];\n"
+        "    int x = threadIdx.x, y = threadIdx.y;\n"
+        "    tile[y][x] = tex2D<float>(t, x + 0.5f, y + 0.5f);\n"
+        "    sync_in_a_function();\n"
+        "    out[y * 16 + x] = tile[x][y];\n"
+        "}\n";
+    lat_module *m;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "modes.cu"}, &m));
+    const char *names[] = {"region", "fiber"};
+    for (int n = 0; n < 2; n++) {
+        lat_kernel *k;
+        ASSERT_OK(lat_module_get_kernel(m, names[n], &k));
+        float out[W * W];
+        ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {W, W}},
+                                  LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_u64(lat_texture_handle(t)))));
+        for (int y = 0; y < W; y++)
+            for (int x = 0; x < W; x++)
+                ASSERT_MSG(out[y * W + x] == img[x * W + y], "%s: (%d, %d)", names[n], x, y);
     }
 }
