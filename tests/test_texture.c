@@ -926,3 +926,325 @@ TEST(kernels_with_barriers_read_textures_in_every_execution_mode)
                 ASSERT_MSG(out[y * W + x] == img[x * W + y], "%s: (%d, %d)", names[n], x, y);
     }
 }
+
+/* ---- errors: descriptors ------------------------------------------------------------------------- */
+
+TEST(array_descriptors_are_checked_field_by_field)
+{
+    lat_context *ctx = t_context();
+    lat_tex_array *a = NULL;
+#define BAD(status, field, ...)                                                                \
+    do {                                                                                       \
+        ASSERT_STATUS(status, lat_tex_array_create(ctx, &(lat_tex_array_desc){__VA_ARGS__}, &a)); \
+        ASSERT_CONTAINS(lat_last_error(), field);                                              \
+        ASSERT_NULL(a);                                                                        \
+    } while (0)
+    BAD(LAT_ERROR_INVALID_VALUE, "width is 0", .width = 0, .height = 4);
+    BAD(LAT_ERROR_INVALID_VALUE, "channels is 3", .width = 4, .channels = 3);
+    BAD(LAT_ERROR_INVALID_VALUE, "format is 99", .width = 4, .format = (lat_format)99);
+    BAD(LAT_ERROR_INVALID_VALUE, "both depth", .width = 4, .height = 4, .depth = 2, .layers = 2);
+    BAD(LAT_ERROR_INVALID_VALUE, "needs a height", .width = 4, .depth = 2);
+    BAD(LAT_ERROR_INVALID_VALUE, "MAXIMUM_TEXTURE2D_WIDTH", .width = (size_t)1 << 40, .height = 2);
+    BAD(LAT_ERROR_INVALID_VALUE, "MAXIMUM_SURFACE3D_DEPTH", .width = 2, .height = 2,
+        .depth = (size_t)1 << 30, .surface = 1);
+    BAD(LAT_ERROR_INVALID_VALUE, "MAXIMUM_TEXTURE1D_LAYERED_LAYERS", .width = 2, .layers = 1 << 20);
+#undef BAD
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_tex_array_create(NULL, &(lat_tex_array_desc){.width = 1}, &a));
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_tex_array_create(ctx, NULL, &a));
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_tex_array_create(ctx, &(lat_tex_array_desc){.width = 1}, NULL));
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_tex_array_copy_from_host(NULL, &a, 0));
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_tex_array_get_desc(NULL, NULL));
+
+    ASSERT_STR_EQ(lat_format_name(LAT_FORMAT_U16), "u16");
+    ASSERT_STR_EQ(lat_format_name((lat_format)42), "unknown");
+    ASSERT_EQ(lat_format_size(LAT_FORMAT_DEFAULT), 4);
+    ASSERT_EQ(lat_format_size(LAT_FORMAT_F16), 2);
+}
+
+TEST(texture_descriptors_are_checked_field_by_field)
+{
+    lat_context *ctx = t_context();
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = 8, .height = 8}, NULL);
+    lat_tex_array *u8 = array_of(ctx, &(lat_tex_array_desc){.width = 8, .height = 8, .format = LAT_FORMAT_U8}, NULL);
+    lat_tex_array *i32 = array_of(ctx, &(lat_tex_array_desc){.width = 8, .format = LAT_FORMAT_I32}, NULL);
+    lat_deviceptr d = t_device_copy(ctx, NULL, 4096);
+    lat_texture *t = NULL;
+#define BAD(field, ...)                                                                        \
+    do {                                                                                       \
+        ASSERT_STATUS(LAT_ERROR_INVALID_VALUE,                                                 \
+                      lat_texture_create(ctx, &(lat_texture_desc){__VA_ARGS__}, &t));          \
+        ASSERT_CONTAINS(lat_last_error(), field);                                              \
+        ASSERT_NULL(t);                                                                        \
+    } while (0)
+    BAD("names no texels", .filter = LAT_FILTER_POINT);
+    BAD("desc sets desc->array and desc->linear.ptr", .array = a, .linear = {.ptr = d, .bytes = 64});
+    BAD("address_mode[1] is LAT_ADDRESS_WRAP", .array = a,
+        .address_mode = {LAT_ADDRESS_CLAMP, LAT_ADDRESS_WRAP});
+    BAD("address_mode[0] is LAT_ADDRESS_MIRROR", .array = a, .address_mode = {LAT_ADDRESS_MIRROR});
+    BAD("address_mode[2] is 7", .array = a, .address_mode = {0, 0, (lat_address_mode)7});
+    BAD("filter is 5", .array = a, .filter = (lat_filter_mode)5);
+    BAD("read_mode is 9", .array = a, .read_mode = (lat_read_mode)9);
+    BAD("LAT_FILTER_LINEAR, which filters float reads only", .array = u8, .filter = LAT_FILTER_LINEAR);
+    BAD("LAT_FILTER_LINEAR", .array = i32, .filter = LAT_FILTER_LINEAR);
+    BAD("LAT_READ_NORMALIZED_FLOAT, which reads 8- and 16-bit", .array = a,
+        .read_mode = LAT_READ_NORMALIZED_FLOAT);
+    BAD("not a whole number", .linear = {.ptr = d, .channels = 4, .bytes = 40});
+    BAD("linear.channels is 3", .linear = {.ptr = d, .channels = 3, .bytes = 48});
+    BAD("not aligned", .linear = {.ptr = d + 4, .bytes = 64});
+    BAD("read with tex1Dfetch", .linear = {.ptr = d, .bytes = 64}, .filter = LAT_FILTER_LINEAR);
+    BAD("read with tex1Dfetch", .linear = {.ptr = d, .bytes = 64}, .normalized_coords = 1);
+    BAD("pitch2d.pitch is 16, smaller than a row", .pitch2d = {.ptr = d, .width = 8, .height = 2, .pitch = 16});
+    BAD("TEXTURE_PITCH_ALIGNMENT", .pitch2d = {.ptr = d, .width = 8, .height = 2, .pitch = 48});
+    BAD("pitch2d.height is 0", .pitch2d = {.ptr = d, .width = 8, .pitch = 64});
+    ASSERT_STATUS(LAT_ERROR_INVALID_ADDRESS,
+                  lat_texture_create(ctx, &(lat_texture_desc){.linear = {.ptr = d, .bytes = 8192}}, &t));
+    ASSERT_CONTAINS(lat_last_error(), "overrun");
+    ASSERT_STATUS(LAT_ERROR_INVALID_ADDRESS,
+                  lat_texture_create(ctx, &(lat_texture_desc){.pitch2d = {.ptr = d, .width = 8,
+                                                                          .height = 200, .pitch = 64}}, &t));
+    BAD("MAXIMUM_TEXTURE2D_LINEAR_HEIGHT",
+        .pitch2d = {.ptr = d, .width = 8, .height = SIZE_MAX / 32, .pitch = 64 * 1024});
+#undef BAD
+    /* An array of another context, and one the user destroyed (kept alive by a texture). */
+    lat_context *other = t_context();
+    lat_tex_array *theirs = array_of(other, &(lat_tex_array_desc){.width = 4}, NULL);
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_texture_create(ctx, &(lat_texture_desc){.array = theirs}, &t));
+    ASSERT_CONTAINS(lat_last_error(), "another context");
+    lat_texture *keep = texture_of(ctx, &(lat_texture_desc){.array = a});
+    lat_tex_array_destroy(a);
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_texture_create(ctx, &(lat_texture_desc){.array = a}, &t));
+    ASSERT_CONTAINS(lat_last_error(), "destroyed");
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_tex_array_copy_from_host(a, &keep, 0));
+    lat_texture_destroy(keep);
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_texture_create(ctx, NULL, &t));
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_texture_create(NULL, &(lat_texture_desc){.array = u8}, &t));
+}
+
+TEST(surfaces_need_an_array_made_for_them)
+{
+    lat_context *ctx = t_context();
+    lat_tex_array *plain = array_of(ctx, &(lat_tex_array_desc){.width = 8}, NULL);
+    lat_surface *s = NULL;
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_surface_create(ctx, plain, &s));
+    ASSERT_CONTAINS(lat_last_error(), "lat_tex_array_desc.surface");
+    ASSERT_NULL(s);
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_surface_create(ctx, NULL, &s));
+    lat_context *other = t_context();
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_surface_create(other, plain, &s));
+    ASSERT_CONTAINS(lat_last_error(), "another context");
+}
+
+/* ---- errors: the kernel side ----------------------------------------------------------------------- */
+
+static lat_status compile(lat_context *ctx, const char *src)
+{
+    lat_module *m = NULL;
+    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "k.cu"}, &m);
+    lat_module_destroy(m);
+    return st;
+}
+
+static void require_emulator(const lat_context *ctx)
+{
+    if (lat_context_backend(ctx) != LAT_BACKEND_EMU)
+        SKIP("the emulator's diagnosis (a GPU compiles or runs it as CUDA does)");
+}
+
+TEST(texture_references_are_rejected_with_a_message_that_says_what_to_use)
+{
+    lat_context *ctx = t_context();
+    require_emulator(ctx);
+    ASSERT_STATUS(LAT_ERROR_UNSUPPORTED,
+                  compile(ctx, "texture<float, 2, cudaReadModeElementType> tex;\n"
+                               "__global__ void k(float *o) { o[0] = tex2D(tex, 0.5f, 0.5f); }\n"));
+    ASSERT_CONTAINS(lat_last_error(), "k.cu:1:1: error: texture references (removed in CUDA 12): "
+                                      "use texture objects (cudaTextureObject_t)");
+    ASSERT_STATUS(LAT_ERROR_UNSUPPORTED,
+                  compile(ctx, "static surface<void, 2> s;\n__global__ void k(void) {}\n"));
+    ASSERT_CONTAINS(lat_last_error(), "surface references (removed in CUDA 12): use surface objects");
+}
+
+TEST(the_front_end_checks_texture_calls)
+{
+    lat_context *ctx = t_context();
+    require_emulator(ctx);
+    static const struct {
+        const char *src, *msg;
+        lat_status st;
+    } cases[] = {
+        {"__global__ void k(float *o, cudaTextureObject_t t) { o[0] = tex2D(t, 0.5f, 0.5f); }",
+         "'tex2D' needs its result type as a template argument", LAT_ERROR_COMPILE},
+        {"__global__ void k(float3 *o, cudaTextureObject_t t) { o[0] = tex2D<float3>(t, 0.5f, 0.5f); }",
+         "3-component", LAT_ERROR_COMPILE},
+        {"__global__ void k(double *o, cudaTextureObject_t t) { o[0] = tex1D<double>(t, 0.5f); }",
+         "not a type textures return", LAT_ERROR_COMPILE},
+        {"__global__ void k(float *o, cudaTextureObject_t t) { o[0] = tex2D<float>(t, 0.5f); }",
+         "'tex2D' takes 3 arguments (2 given)", LAT_ERROR_COMPILE},
+        {"__global__ void k(float *o, float *t) { o[0] = tex1Dfetch<float>(t, 1); }",
+         "passing the texture object to 'tex1Dfetch'", LAT_ERROR_COMPILE},
+        {"__global__ void k(const float *o, cudaSurfaceObject_t s) { surf2Dread((const float *)o, s, 0, 0); }",
+         "pointer to const", LAT_ERROR_COMPILE},
+        {"__global__ void k(float *o, cudaTextureObject_t t) { o[0] = texCubemap<float>(t, 1, 2, 3); }",
+         "cubemap textures", LAT_ERROR_UNSUPPORTED},
+        {"__global__ void k(float *o, cudaTextureObject_t t) { o[0] = tex2DLod<float>(t, 1, 2, 0); }",
+         "mipmapped textures", LAT_ERROR_UNSUPPORTED},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ASSERT_STATUS(cases[i].st, compile(ctx, cases[i].src));
+        ASSERT_CONTAINS(lat_last_error(), cases[i].msg);
+    }
+    /* A function of the program's own of the name is called as written. */
+    ASSERT_OK(compile(ctx, "__device__ float tex2D(float a, float b) { return a + b; }\n"
+                           "__global__ void k(float *o) { o[0] = tex2D(1.0f, 2.0f); }\n"));
+    /* The headers CUDA declares them in are accepted. */
+    ASSERT_OK(compile(ctx, "#include <texture_fetch_functions.h>\n#include <surface_functions.h>\n"
+                           "#include <texture_indirect_functions.h>\n#include <cuda_texture_types.h>\n"
+                           "__global__ void k(float *o, cudaTextureObject_t t) { o[0] = tex1Dfetch<float>(t, 0); }\n"));
+}
+
+static lat_status launch_with(lat_context *ctx, const char *src, const char *name, uint64_t handle)
+{
+    float out[4] = {0};
+    lat_kernel *k = t_kernel(ctx, src, name);
+    return lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                           LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_u64(handle)));
+}
+
+static const char read_src[] =
+    "__global__ void rd(float *o, cudaTextureObject_t t) { o[0] = tex2D<float>(t, 0.5f, 0.5f); }\n";
+
+TEST(a_destroyed_texture_used_in_a_launch_fails_it_clearly)
+{
+    lat_context *ctx = t_context();
+    require_emulator(ctx);
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = 4, .height = 4}, NULL);
+    lat_texture *t = texture_of(ctx, &(lat_texture_desc){.array = a});
+    uint64_t h = lat_texture_handle(t);
+    ASSERT_OK(launch_with(ctx, read_src, "rd", h));
+    lat_texture_destroy(t);
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, read_src, "rd", h));
+    ASSERT_CONTAINS(lat_last_error(), "rd.cu:1: kernel 'rd', block (0,0,0), thread (0,0,0): tex2D<float>");
+    ASSERT_CONTAINS(lat_last_error(), "was destroyed");
+    /* Its slot taken by a new texture: the old handle is still recognised as destroyed. */
+    lat_texture *t2 = texture_of(ctx, &(lat_texture_desc){.array = a});
+    ASSERT_U64_NE(lat_texture_handle(t2), h);
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, read_src, "rd", h));
+    ASSERT_CONTAINS(lat_last_error(), "was destroyed");
+    ASSERT_OK(launch_with(ctx, read_src, "rd", lat_texture_handle(t2)));
+    /* Never made, zero, another context's. */
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, read_src, "rd", 0x12345));
+    ASSERT_CONTAINS(lat_last_error(), "not a texture or surface object of this context");
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, read_src, "rd", 0));
+    ASSERT_CONTAINS(lat_last_error(), "the handle is 0");
+    lat_context *other = t_context();
+    lat_tex_array *b = array_of(other, &(lat_tex_array_desc){.width = 4, .height = 4}, NULL);
+    lat_texture *theirs = texture_of(other, &(lat_texture_desc){.array = b});
+    lat_texture *more = texture_of(other, &(lat_texture_desc){.array = b});
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, read_src, "rd", lat_texture_handle(more)));
+    (void)theirs;
+    /* The context stays usable. */
+    ASSERT_OK(launch_with(ctx, read_src, "rd", lat_texture_handle(t2)));
+}
+
+TEST(reads_that_do_not_fit_the_texture_fail_the_launch_on_the_emulator)
+{
+    lat_context *ctx = t_context();
+    require_emulator(ctx);
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = 4, .height = 4, .surface = 1}, NULL);
+    lat_tex_array *u8 = array_of(ctx, &(lat_tex_array_desc){.width = 4, .height = 4, .format = LAT_FORMAT_U8}, NULL);
+    lat_texture *t = texture_of(ctx, &(lat_texture_desc){.array = a});
+    lat_texture *tb = texture_of(ctx, &(lat_texture_desc){.array = u8});
+    lat_surface *s = NULL;
+    ASSERT_OK(lat_surface_create(ctx, a, &s));
+    static const char src3[] =
+        "__global__ void rd3(float *o, cudaTextureObject_t t) { o[0] = tex3D<float>(t, 0.5f, 0.5f, 0.5f); }\n";
+    static const char srci[] =
+        "__global__ void rdi(float *o, cudaTextureObject_t t) { o[0] = tex2D<int>(t, 0.5f, 0.5f); }\n";
+    static const char srcf[] =
+        "__global__ void rdf(float *o, cudaTextureObject_t t) { o[0] = tex2D<float>(t, 0.5f, 0.5f); }\n";
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, src3, "rd3", lat_texture_handle(t)));
+    ASSERT_CONTAINS(lat_last_error(), "the object is a 2-D texture: read it with tex2D");
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, srci, "rdi", lat_texture_handle(t)));
+    ASSERT_CONTAINS(lat_last_error(), "reads are float");
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, srcf, "rdf", lat_texture_handle(tb)));
+    ASSERT_CONTAINS(lat_last_error(), "LAT_READ_NORMALIZED_FLOAT reads them as floats");
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, read_src, "rd", lat_surface_handle(s)));
+    ASSERT_CONTAINS(lat_last_error(), "it is a surface object, not a texture object");
+}
+
+TEST(a_surface_access_outside_with_the_trap_mode_fails_the_launch_on_the_emulator)
+{
+    lat_context *ctx = t_context();
+    require_emulator(ctx);
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = 16, .height = 8, .surface = 1}, NULL);
+    lat_surface *s;
+    ASSERT_OK(lat_surface_create(ctx, a, &s));
+    static const char src[] =
+        "__global__ void wr(float *o, cudaSurfaceObject_t s)\n"
+        "{\n"
+        "    int x = threadIdx.x;\n"
+        "    surf2Dwrite(1.0f, s, x * 4, 7);\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "wr");
+    float out[1];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {16}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_u64(lat_surface_handle(s)))));
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED,
+                  lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {17}},
+                                  LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_u64(lat_surface_handle(s)))));
+    ASSERT_CONTAINS(lat_last_error(), "thread (16,0,0): surf2Dwrite<float>");
+    ASSERT_CONTAINS(lat_last_error(), "(x = 64 bytes, y = 7) is outside the 2-D surface of 16 x 8 x 1 "
+                                      "texels of 4 bytes");
+    ASSERT_CONTAINS(lat_last_error(), "cudaBoundaryModeTrap");
+    static const char odd[] =
+        "__global__ void odd(float *o, cudaSurfaceObject_t s) { o[0] = surf2Dread<float>(s, 2, 0); }\n";
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, odd, "odd", lat_surface_handle(s)));
+    ASSERT_CONTAINS(lat_last_error(), "x = 2 bytes is not a multiple of the 4 bytes");
+}
+
+TEST(a_texture_over_freed_memory_fails_the_launch_on_the_emulator)
+{
+    lat_context *ctx = t_context();
+    require_emulator(ctx);
+    lat_deviceptr d = 0;
+    ASSERT_OK(lat_mem_alloc(ctx, 4096, &d));
+    lat_texture *t = texture_of(ctx, &(lat_texture_desc){.pitch2d = {.ptr = d, .width = 16, .height = 16,
+                                                                      .pitch = 256}});
+    ASSERT_OK(launch_with(ctx, read_src, "rd", lat_texture_handle(t)));
+    ASSERT_OK(lat_mem_free(ctx, d));
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, read_src, "rd", lat_texture_handle(t)));
+    ASSERT_CONTAINS(lat_last_error(), "was freed (lat_mem_free)");
+}
+
+TEST(checked_launches_read_textures_without_reports)
+{
+    /* Texture reads are the runtime's, not the kernel's pointer accesses: memcheck has
+     * nothing to say of them, and the pointer form's store is checked as any store. */
+    lat_context *ctx = t_context_with(&(lat_context_desc){.check = LAT_CHECK_MEMCHECK});
+    require_emulator(ctx);
+    enum { W = 8 };
+    float *img = random_texels(W * W, 8);
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = W}, img);
+    lat_texture *t = texture_of(ctx, &(lat_texture_desc){.array = a, .filter = LAT_FILTER_LINEAR});
+    static const char src[] =
+        "__global__ void chk(float *o, cudaTextureObject_t t, int n)\n"
+        "{\n"
+        "    int i = threadIdx.x;\n"
+        "    tex2D(&o[i], t, i * 0.75f, 3.25f);\n"
+        "    if (i == 0) tex2D(&o[n], t, 0.5f, 0.5f);\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "chk");
+    float *out = t_calloc(W, sizeof *out);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {W}},
+                              LAT_ARGS(lat_arg_out(out, W * sizeof *out),
+                                       lat_arg_u64(lat_texture_handle(t)), lat_arg_i32(W - 1))));
+    ref r = {img, {W, W, 1}, 1, {0}, 1, 0, {0}};
+    for (int i = 0; i < W - 1; i++)
+        ASSERT_TRUE(out[i] == ref_sample(&r, 2, (float[]){i * 0.75f, 3.25f, 0}, 0, 0));
+    /* One past the end: the store through the pointer is reported. */
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
+                  lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {W}},
+                                  LAT_ARGS(lat_arg_out(out, W * sizeof *out),
+                                           lat_arg_u64(lat_texture_handle(t)), lat_arg_i32(W))));
+    ASSERT_CONTAINS(lat_last_error(), "chk.cu:5");
+}
