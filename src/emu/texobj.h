@@ -2,8 +2,10 @@
  * The emulator's texture and surface objects: what a handle stands for (texture.c), and
  * what kernel code calls to read and write through one (texfetch.c, bound by runtime.c).
  *
- * A handle is (generation << 32) | (slot + 1): a slot of the context's table, and the
- * generation of the object that holds it. Slots live in chunks that never move, so a
+ * A handle is (context tag << 48) | (generation << 24) | (slot + 1): the tag of the
+ * context's table (a number of its own, so that another context's handle is recognised as
+ * such), a slot of the table, and the generation of the object that holds it (24 bits,
+ * never 0). Slots live in chunks that never move, so a
  * kernel reads the table without a lock while other host threads create objects; a
  * destroyed object's slot is reused with the next generation, so its old handle is
  * recognised as destroyed rather than read as the new object.
@@ -56,6 +58,7 @@ typedef struct lat__emu_texobj {
 /* The table of a context's objects (lat__emu_ctx.tex). */
 typedef struct lat__emu_textab {
     pthread_mutex_t lock; /* serialises creating and destroying */
+    uint64_t tag;         /* 1 to 65535: the context's, in every handle */
     _Atomic(lat__emu_texobj *) chunks[LAT__EMU_TEX_CHUNKS];
     _Atomic uint32_t nslots; /* slots ever used */
     uint32_t *free;          /* indices of free slots */

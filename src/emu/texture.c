@@ -24,6 +24,8 @@ static lat__emu_textab *table_of(lat_context *ctx, bool create)
         free(t);
         return NULL;
     }
+    static _Atomic uint64_t tags;
+    t->tag = atomic_fetch_add(&tags, 1) % 65535 + 1;
     lat__emu_textab *expected = NULL;
     if (!atomic_compare_exchange_strong_explicit(&c->tex, &expected, t, memory_order_acq_rel,
                                                  memory_order_acquire)) {
@@ -88,7 +90,7 @@ static uint64_t publish(lat_context *ctx, const lat__emu_texobj *o, const char *
         atomic_store_explicit(&t->nslots, i + 1, memory_order_release);
     }
     lat__emu_texobj *s = slot_at(t, i);
-    uint32_t gen = atomic_load_explicit(&s->gen, memory_order_relaxed) + 1;
+    uint32_t gen = (atomic_load_explicit(&s->gen, memory_order_relaxed) + 1) & 0xffffffu;
     if (gen == 0)
         gen = 1;
     /* Everything but the atomics, then the generation last: a reader that sees the new
@@ -114,7 +116,7 @@ static uint64_t publish(lat_context *ctx, const lat__emu_texobj *o, const char *
     atomic_store_explicit(&s->live, true, memory_order_relaxed);
     atomic_store_explicit(&s->gen, gen, memory_order_release);
     pthread_mutex_unlock(&t->lock);
-    return (uint64_t)gen << 32 | (i + 1);
+    return t->tag << 48 | (uint64_t)gen << 24 | (i + 1);
 }
 
 static void retire(lat_context *ctx, uint64_t handle)
@@ -122,7 +124,7 @@ static void retire(lat_context *ctx, uint64_t handle)
     lat__emu_textab *t = table_of(ctx, false);
     if (!t || !handle)
         return;
-    uint32_t i = (uint32_t)handle - 1;
+    uint32_t i = (uint32_t)(handle & 0xffffffu) - 1;
     pthread_mutex_lock(&t->lock);
     lat__emu_texobj *s = slot_at(t, i);
     if (s && atomic_load(&s->live)) {
@@ -147,12 +149,12 @@ const lat__emu_texobj *lat__emu_texobj_find(const lat__emu_ctx *c, unsigned long
 {
     lat__emu_textab *t = c ? atomic_load_explicit(&((lat__emu_ctx *)c)->tex, memory_order_acquire)
                            : NULL;
-    uint32_t i = (uint32_t)handle - 1, gen = (uint32_t)(handle >> 32);
+    uint32_t i = (uint32_t)(handle & 0xffffffu) - 1, gen = (uint32_t)(handle >> 24) & 0xffffffu;
     if (handle == 0) {
         *why = "the handle is 0 (no object)";
         return NULL;
     }
-    if (!t || (uint32_t)handle == 0 || gen == 0 ||
+    if (!t || handle >> 48 != t->tag || (handle & 0xffffffu) == 0 || gen == 0 ||
         i >= atomic_load_explicit(&t->nslots, memory_order_acquire)) {
         *why = "it is not a texture or surface object of this context (never created, or "
                "another context's)";
@@ -274,7 +276,7 @@ static void texture_destroy(lat_texture *t)
 static void texture_orphaned(lat_texture *t)
 {
     lat__emu_textab *tab = table_of(t->ctx, false);
-    lat__emu_texobj *s = tab ? slot_at(tab, (uint32_t)t->handle - 1) : NULL;
+    lat__emu_texobj *s = tab ? slot_at(tab, (uint32_t)(t->handle & 0xffffffu) - 1) : NULL;
     if (s)
         atomic_store_explicit(&s->orphaned, true, memory_order_release);
 }
