@@ -1199,6 +1199,15 @@ TEST(a_surface_access_outside_with_the_trap_mode_fails_the_launch_on_the_emulato
         "__global__ void odd(float *o, cudaSurfaceObject_t s) { o[0] = surf2Dread<float>(s, 2, 0); }\n";
     ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, odd, "odd", lat_surface_handle(s)));
     ASSERT_CONTAINS(lat_last_error(), "x = 2 bytes is not a multiple of the 4 bytes");
+    /* Wider than a row: clamping has nowhere to put it (it once read before the array). */
+    lat_tex_array *thin = array_of(ctx, &(lat_tex_array_desc){.width = 1, .surface = 1}, NULL);
+    lat_surface *st;
+    ASSERT_OK(lat_surface_create(ctx, thin, &st));
+    static const char wide[] =
+        "__global__ void wide(float4 *o, cudaSurfaceObject_t s)\n"
+        "{ o[0] = surf1Dread<float4>(s, 0, cudaBoundaryModeClamp); }\n";
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, wide, "wide", lat_surface_handle(st)));
+    ASSERT_CONTAINS(lat_last_error(), "accesses 16 bytes, more than a row of the surface holds");
 }
 
 TEST(a_texture_over_freed_memory_fails_the_launch_on_the_emulator)

@@ -465,6 +465,9 @@ static unsigned char *surface_at(const call *c, const lat__emu_texobj *o, int x,
     if (x % sz != 0)
         fail(c, "x = %d bytes is not a multiple of the %lld bytes it accesses (a surface's x is "
                 "in bytes: texel index * sizeof(T))", x, (long long)sz);
+    if ((uint64_t)sz > o->size[0] * o->elem)
+        fail(c, "it accesses %lld bytes, more than a row of the surface holds (%llu texels of "
+                "%zu bytes)", (long long)sz, (unsigned long long)o->size[0], o->elem);
     /* The op's coordinates, in order: x (bytes), then y, z or the layer; each with the
      * largest value it may take and what it moves by. */
     struct {
