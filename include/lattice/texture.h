@@ -23,10 +23,10 @@
  *
  * The emulator samples as the GPU does: point sampling takes the texel under the
  * coordinate; linear filtering uses weights of 8 fractional bits (the CUDA Programming
- * Guide's 9-bit fixed point), so a filtered read of a texture whose texels need few
- * bits (integers up to 255, 8-bit normalised data) gives the same float on both
- * backends. Normalised-float reads of 8- and 16-bit integers map unsigned values to
- * [0, 1] and signed ones to [-1, 1].
+ * Guide's 9-bit fixed point), so a bilinear read of float texels that need few bits
+ * (integers up to 255) gives the same float on both backends (docs/dialect.md says where
+ * filtered results may differ in the last bits). Normalised-float reads of 8- and 16-bit
+ * integers map unsigned values to [0, 1] and signed ones to [-1, 1].
  *
  * On the emulator a texture's or surface's handle is checked at every read: a handle that
  * is not a live object of the launch's context (destroyed, never made, another
