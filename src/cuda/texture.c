@@ -163,9 +163,10 @@ static lat_status texture_create(lat_texture *t)
         td.addressMode[i] = cu_address(d->address_mode[i]);
     td.filterMode = d->filter == LAT_FILTER_LINEAR ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
     /* The driver API reads integer texels as normalised floats unless told otherwise:
-     * lattice's element-type reads are CU_TRSF_READ_AS_INTEGER (the runtime API's
-     * cudaReadModeElementType), which float texels ignore. */
-    td.flags = (d->read_mode == LAT_READ_ELEMENT_TYPE ? CU_TRSF_READ_AS_INTEGER : 0u) |
+     * lattice's element-type reads of integer texels are CU_TRSF_READ_AS_INTEGER (the
+     * runtime API's cudaReadModeElementType); float and half texels read as floats. */
+    bool integer = t->format != LAT_FORMAT_F32 && t->format != LAT_FORMAT_F16;
+    td.flags = (integer && d->read_mode == LAT_READ_ELEMENT_TYPE ? CU_TRSF_READ_AS_INTEGER : 0u) |
                (d->normalized_coords ? CU_TRSF_NORMALIZED_COORDINATES : 0u);
     memcpy(td.borderColor, d->border_color, sizeof td.borderColor);
     CUtexObject h = 0;
