@@ -37,6 +37,11 @@
  * reads are reads through the runtime, not kernel pointer accesses: LATTICE_CHECK's
  * memcheck does not report them.
  *
+ * Cross-checking (LATTICE_BACKEND=cross) makes every array, texture and surface on both
+ * sides; a launch's parameters declared cudaTextureObject_t or cudaSurfaceObject_t are
+ * given the emulator's handles, and after the launch the arrays under its surface
+ * parameters are compared texel by texel (float and half texels within the tolerance).
+ *
  * Conventions are lattice.h's: lat_status results, descriptors valid when zeroed,
  * destroying NULL is a no-op, and every function may be called from any thread. An
  * object may be used by several launches at once; it must not be destroyed while a
