@@ -1256,3 +1256,26 @@ TEST(checked_launches_read_textures_without_reports)
                                            lat_arg_u64(lat_texture_handle(t)), lat_arg_i32(W))));
     ASSERT_CONTAINS(lat_last_error(), "chk.cu:5");
 }
+
+TEST(cross_checking_compares_the_arrays_under_surface_parameters)
+{
+    lat_context *ctx = t_context();
+    if (lat_context_backend(ctx) != LAT_BACKEND_CROSS)
+        SKIP("cross-checking only (LATTICE_BACKEND=cross)");
+    lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = 4, .height = 2,
+                                                           .format = LAT_FORMAT_U32, .surface = 1}, NULL);
+    lat_surface *s;
+    ASSERT_OK(lat_surface_create(ctx, a, &s));
+    /* A pointer's value differs between the two sides (each has its own copy of the
+     * buffer): written into the surface, it is a difference the comparison must find. */
+    static const char src[] =
+        "__global__ void leak(const int *p, cudaSurfaceObject_t out)\n"
+        "{ surf2Dwrite((unsigned)(size_t)p, out, 4 * 3, 1); }\n";
+    int buf[4] = {1, 2, 3, 4};
+    lat_deviceptr d = t_device_copy(ctx, buf, sizeof buf);
+    ASSERT_STATUS(LAT_ERROR_CROSS_MISMATCH,
+                  lat_launch_args(t_kernel(ctx, src, "leak"), &(lat_launch_desc){.grid = {1}, .block = {1}},
+                                  LAT_ARGS(lat_arg_ptr(d), lat_arg_u64(lat_surface_handle(s)))));
+    ASSERT_CONTAINS(lat_last_error(), "surface parameter 1 ('out')");
+    ASSERT_CONTAINS(lat_last_error(), "texel 7 (x 3, row 1");
+}
