@@ -232,8 +232,11 @@ TEST(linear_weights_have_8_fractional_bits)
     lat_texture *t = texture_of(ctx, &(lat_texture_desc){.array = a, .filter = LAT_FILTER_LINEAR});
     enum { N = 64 };
     float cx[N], cy[1] = {0.5f}, out[N];
+    /* Odd multiples of 31/8192 across the pair: fractions finer than 1/256 of a texel, and
+     * never exactly half way between two multiples of 1/256 (how a GPU breaks such ties is
+     * not what this case checks). */
     for (int i = 0; i < N; i++)
-        cx[i] = 0.5f + (float)i / 4096.0f * 61.0f; /* fractions of 1/4096 across the pair */
+        cx[i] = 0.5f + (float)(2 * i + 1) * 31.0f / 8192.0f;
     sample2d(ctx, t, cx, cy, N, 1, out);
     for (int i = 0; i < N; i++) {
         float want = (float)rint((cx[i] - 0.5) * 256.0);
@@ -243,6 +246,19 @@ TEST(linear_weights_have_8_fractional_bits)
 }
 
 /* ---- point sampling, border, mirror ------------------------------------------------------------- */
+
+/* A random coordinate in [lo, hi) at least 1/64 of a texel from a texel's edge: point
+ * sampling takes floor(x), and this case does not ask how a GPU rounds a coordinate that
+ * lies within its fixed-point precision of an edge. */
+static float away_from_edges(const ref *r, int d, double lo, double hi)
+{
+    for (;;) {
+        float x = (float)t_rand_double(lo, hi);
+        double t = ref_coord(r, d, x);
+        if (fabs(t - floor(t + 0.5)) >= 1.0 / 64)
+            return x;
+    }
+}
 
 static void point_case(lat_address_mode mode, int normalized, float border)
 {
@@ -255,13 +271,13 @@ static void point_case(lat_address_mode mode, int normalized, float border)
                                                           .normalized_coords = normalized,
                                                           .border_color = {border, 0, 0, 0}});
     float cx[OW], cy[OH];
+    ref r = {img, {W, H, 1}, 1, {mode, mode, mode}, 0, normalized, {border, 0, 0, 0}};
     for (int x = 0; x < OW; x++)
-        cx[x] = normalized ? (float)t_rand_double(-1.5, 2.5) : (float)t_rand_double(-4.0, W + 4.0);
+        cx[x] = away_from_edges(&r, 0, normalized ? -1.5 : -4.0, normalized ? 2.5 : W + 4.0);
     for (int y = 0; y < OH; y++)
-        cy[y] = normalized ? (float)t_rand_double(-1.5, 2.5) : (float)t_rand_double(-4.0, H + 4.0);
+        cy[y] = away_from_edges(&r, 1, normalized ? -1.5 : -4.0, normalized ? 2.5 : H + 4.0);
     float *out = t_calloc(OW * OH, sizeof *out);
     sample2d(ctx, t, cx, cy, OW, OH, out);
-    ref r = {img, {W, H, 1}, 1, {mode, mode, mode}, 0, normalized, {border, 0, 0, 0}};
     expect_equal(out, &r, cx, cy, OW, OH, 0);
 }
 
