@@ -462,5 +462,7 @@ LAT_API lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *de
 #include "lattice/array.h"
 /* The emulator's checks, schedules and thread maps. */
 #include "lattice/check.h"
+/* CUDA arrays, texture objects and surface objects. */
+#include "lattice/texture.h"
 
 #endif /* LATTICE_H */

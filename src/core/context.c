@@ -2,6 +2,7 @@
 #include "backend_select.h"
 #include "driver_ops.h"
 #include "memory.h"
+#include "texture.h"
 #include "emu/check/ck.h"
 
 #include <stdlib.h>
@@ -66,6 +67,7 @@ void lat_context_destroy(lat_context *ctx)
     if (!ctx)
         return;
     (void)ctx->backend->synchronize(ctx);
+    lat__texture_context_release(ctx); /* textures and surfaces, then their arrays */
     lat__driver_context_release(ctx); /* streams, events, page-locked memory */
     while (ctx->modules)
         lat_module_destroy(ctx->modules);

@@ -37,6 +37,7 @@ struct lat_context {
     struct lat_module *modules; /* doubly linked, destroyed with the context */
     struct lat__ctx_driver *drv; /* the driver layer's state (driver_ops.h) */
     struct lat__ck_ctx *check;   /* the emulator's checks (emu/check/ck.h), NULL when off */
+    struct lat__tex_ctx *tex;    /* arrays, textures, surfaces (texture.h); made on first use */
 };
 
 struct lat_module {

@@ -421,6 +421,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
             if (t)
                 memcpy(store + off + w, &t, 8);
         }
+        lat__cross_texture_param(ctx, kernel, i, store + off, size); /* cross_texture.c */
         off += (size + 15) / 16 * 16;
     }
 
@@ -452,7 +453,8 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                           kernel->name, sa != LAT_OK ? "failed" : "ran", lat_backend_name(primary_kind()),
                           lat_status_name(sa), sb != LAT_OK ? "failed" : "ran",
                           ": ", sa != LAT_OK ? a_msg : lat_last_error());
-    return lat__cross_compare(ctx, kernel, l, params);
+    lat_status st = lat__cross_compare(ctx, kernel, l, params);
+    return st == LAT_OK ? lat__cross_compare_surfaces(ctx, kernel, params) : st;
 }
 
 const lat__backend lat__backend_cross = {

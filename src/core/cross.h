@@ -81,6 +81,16 @@ int lat__cross_stats_line(char *buf, size_t size, const char *program, const cha
  * end); 0 when p is in no live allocation. */
 lat_deviceptr lat__cross_translate(lat__cross_ctx *c, lat_deviceptr p);
 
+/* cross_texture.c: parameter i of a launch (its emulator copy, `size` bytes): a texture or
+ * surface object's primary handle becomes the emulator's (a parameter the source declares
+ * as cudaTextureObject_t or cudaSurfaceObject_t; any 8-byte one equal to a live handle
+ * when the source's signature is unknown). */
+void lat__cross_texture_param(lat_context *ctx, const lat_kernel *kernel, int i, void *value,
+                              size_t size);
+/* After a launch that succeeded and compared equal: the arrays under its surface
+ * parameters, texel by texel (floating formats within the tolerance). */
+lat_status lat__cross_compare_surfaces(lat_context *ctx, lat_kernel *kernel, void **params);
+
 /* After a launch of `kernel` that succeeded on both sides: compares the allocations its
  * arguments (params, the primary's values) point into, or all of them. Returns LAT_OK or
  * LAT_ERROR_CROSS_MISMATCH with the first difference reported. */

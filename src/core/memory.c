@@ -6,6 +6,7 @@
 #include "memory.h"
 
 #include "backend.h"
+#include "texture.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -97,7 +98,10 @@ lat_status lat__mem_track(lat_context *ctx, lat_deviceptr base, size_t size)
 
 bool lat__mem_untrack(lat_context *ctx, lat_deviceptr base)
 {
-    return table_remove(ctx, base);
+    if (!table_remove(ctx, base))
+        return false;
+    lat__texture_memory_freed(ctx, base);
+    return true;
 }
 
 lat_status lat__mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out)
@@ -119,6 +123,7 @@ lat_status lat__mem_free(lat_context *ctx, lat_deviceptr ptr)
 {
     if (!table_remove(ctx, ptr))
         return LAT_ERROR_INVALID_ADDRESS;
+    lat__texture_memory_freed(ctx, ptr); /* textures over it read freed memory now */
     return ctx->backend->mem_free(ctx, ptr);
 }
 

@@ -47,6 +47,79 @@ typedef struct lat__CUDA_MEMCPY2D {
     size_t Height;
 } CUDA_MEMCPY2D;
 
+/* CUDA arrays and texture objects: cuda.h's structs (their _v1 / _v2 layouts, which every
+ * driver since CUDA 5 takes); header_check.c compares their layouts with the real ones. */
+typedef unsigned long long CUtexObject;
+typedef unsigned long long CUsurfObject;
+typedef struct CUDA_RESOURCE_VIEW_DESC_st CUDA_RESOURCE_VIEW_DESC; /* never made: NULL */
+
+typedef struct lat__CUDA_ARRAY3D_DESCRIPTOR {
+    size_t Width;
+    size_t Height;
+    size_t Depth;
+    int Format; /* CUarray_format */
+    unsigned int NumChannels;
+    unsigned int Flags;
+} CUDA_ARRAY3D_DESCRIPTOR;
+
+typedef struct lat__CUDA_MEMCPY3D {
+    size_t srcXInBytes, srcY, srcZ, srcLOD;
+    CUmemorytype srcMemoryType;
+    const void *srcHost;
+    unsigned long long srcDevice;
+    CUarray srcArray;
+    void *reserved0;
+    size_t srcPitch, srcHeight;
+    size_t dstXInBytes, dstY, dstZ, dstLOD;
+    CUmemorytype dstMemoryType;
+    void *dstHost;
+    unsigned long long dstDevice;
+    CUarray dstArray;
+    void *reserved1;
+    size_t dstPitch, dstHeight;
+    size_t WidthInBytes, Height, Depth;
+} CUDA_MEMCPY3D;
+
+typedef struct lat__CUDA_RESOURCE_DESC {
+    int resType; /* CUresourcetype */
+    union {
+        struct {
+            CUarray hArray;
+        } array;
+        struct {
+            unsigned long long devPtr;
+            int format; /* CUarray_format */
+            unsigned int numChannels;
+            size_t sizeInBytes;
+        } linear;
+        struct {
+            unsigned long long devPtr;
+            int format;
+            unsigned int numChannels;
+            size_t width;
+            size_t height;
+            size_t pitchInBytes;
+        } pitch2D;
+        struct {
+            int reserved[32];
+        } reserved;
+    } res;
+    unsigned int flags;
+} CUDA_RESOURCE_DESC;
+
+typedef struct lat__CUDA_TEXTURE_DESC {
+    int addressMode[3]; /* CUaddress_mode */
+    int filterMode;     /* CUfilter_mode */
+    unsigned int flags;
+    unsigned int maxAnisotropy;
+    int mipmapFilterMode;
+    float mipmapLevelBias;
+    float minMipmapLevelClamp;
+    float maxMipmapLevelClamp;
+    float borderColor[4];
+    int reserved[12];
+} CUDA_TEXTURE_DESC;
+
 /* The enum values, from the lists in cuda_values.h. */
 #include "cuda_values.h"
 #define LAT_CUDA_ENUM_(name, value) name = value,

@@ -125,7 +125,23 @@
       (CUmemoryPool *pool, CUdevice dev), 1)                                                \
     X(CUresult, cuMemPoolSetAttribute, cuMemPoolSetAttribute,                               \
       (CUmemoryPool pool, CUmemPool_attribute attr, void *value), 1)                        \
-    X(CUresult, cuMemPoolTrimTo, cuMemPoolTrimTo, (CUmemoryPool pool, size_t keep), 1)
+    X(CUresult, cuMemPoolTrimTo, cuMemPoolTrimTo, (CUmemoryPool pool, size_t keep), 1)     \
+    LAT_CUDA_TEXTURE_SYMS(X)
+
+/* CUDA arrays, texture objects and surface objects (lattice/texture.h): every driver
+ * since CUDA 5 has them. */
+#define LAT_CUDA_TEXTURE_SYMS(X)                                                           \
+    X(CUresult, cuArray3DCreate, cuArray3DCreate_v2,                                        \
+      (CUarray *array, const CUDA_ARRAY3D_DESCRIPTOR *desc), 0)                             \
+    X(CUresult, cuArrayDestroy, cuArrayDestroy, (CUarray array), 0)                         \
+    X(CUresult, cuMemcpy3D, cuMemcpy3D_v2, (const CUDA_MEMCPY3D *copy), 0)                  \
+    X(CUresult, cuTexObjectCreate, cuTexObjectCreate,                                       \
+      (CUtexObject *tex, const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC *desc,      \
+       const CUDA_RESOURCE_VIEW_DESC *view), 0)                                             \
+    X(CUresult, cuTexObjectDestroy, cuTexObjectDestroy, (CUtexObject tex), 0)               \
+    X(CUresult, cuSurfObjectCreate, cuSurfObjectCreate,                                     \
+      (CUsurfObject *surf, const CUDA_RESOURCE_DESC *res), 0)                               \
+    X(CUresult, cuSurfObjectDestroy, cuSurfObjectDestroy, (CUsurfObject surf), 0)
 
 #define LAT_CUDA_NVRTC_SYMS(X)                                                             \
     X(nvrtcResult, nvrtcVersion, nvrtcVersion, (int *major, int *minor), 0)                 \

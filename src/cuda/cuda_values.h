@@ -95,7 +95,29 @@
     X(CU_MEMORYTYPE_DEVICE, 2)                                                             \
     X(CU_POINTER_ATTRIBUTE_MEMORY_TYPE, 2)                                                 \
     X(CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, 4)                                                \
-    X(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 115)
+    X(CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 115)                                     \
+    X(CU_MEMORYTYPE_ARRAY, 3)                                                              \
+    X(CU_AD_FORMAT_UNSIGNED_INT8, 0x01)                                                    \
+    X(CU_AD_FORMAT_UNSIGNED_INT16, 0x02)                                                   \
+    X(CU_AD_FORMAT_UNSIGNED_INT32, 0x03)                                                   \
+    X(CU_AD_FORMAT_SIGNED_INT8, 0x08)                                                      \
+    X(CU_AD_FORMAT_SIGNED_INT16, 0x09)                                                     \
+    X(CU_AD_FORMAT_SIGNED_INT32, 0x0a)                                                     \
+    X(CU_AD_FORMAT_HALF, 0x10)                                                             \
+    X(CU_AD_FORMAT_FLOAT, 0x20)                                                            \
+    X(CUDA_ARRAY3D_LAYERED, 0x01)                                                          \
+    X(CUDA_ARRAY3D_SURFACE_LDST, 0x02)                                                     \
+    X(CU_RESOURCE_TYPE_ARRAY, 0x00)                                                        \
+    X(CU_RESOURCE_TYPE_LINEAR, 0x02)                                                       \
+    X(CU_RESOURCE_TYPE_PITCH2D, 0x03)                                                      \
+    X(CU_TR_ADDRESS_MODE_WRAP, 0)                                                          \
+    X(CU_TR_ADDRESS_MODE_CLAMP, 1)                                                         \
+    X(CU_TR_ADDRESS_MODE_MIRROR, 2)                                                        \
+    X(CU_TR_ADDRESS_MODE_BORDER, 3)                                                        \
+    X(CU_TR_FILTER_MODE_POINT, 0)                                                          \
+    X(CU_TR_FILTER_MODE_LINEAR, 1)                                                         \
+    X(CU_TRSF_READ_AS_INTEGER, 0x01)                                                       \
+    X(CU_TRSF_NORMALIZED_COORDINATES, 0x02)
 
 #define LAT_NVRTC_RESULTS(X)                                                               \
     X(NVRTC_SUCCESS, 0)                                                                    \

@@ -10,6 +10,7 @@
 #include "emu_devices.h"
 #include "exec/guard.h"
 #include "prelude.h"
+#include "texobj.h"
 
 #include <omp.h>
 #include <stdio.h>
@@ -64,7 +65,7 @@ static lat_status context_create(lat_context *ctx)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: LATTICE_EMU_TIMEOUT='%s' is not a number of "
                           "seconds (0 runs launches without a deadline)", to);
-    lat__emu_ctx *c = malloc(sizeof *c);
+    lat__emu_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
     c->timeout_ms = timeout_ms;
@@ -74,6 +75,8 @@ static lat_status context_create(lat_context *ctx)
 
 static void context_destroy(lat_context *ctx)
 {
+    if (ctx->impl)
+        lat__emu_textab_free(ctx->impl);
     free(ctx->impl);
     ctx->impl = NULL;
 }
@@ -145,6 +148,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                           k->shared_bytes + l->shared_bytes, LAT_EMU_SHARED_LIMIT);
     lat_status st = k->check ? lat__ck_run(kernel, l, params, msg, sizeof msg) /* check/ */
                              : lat__exec_run(&(lat__exec_grid){.kernel = k, .launch = l,
+                                                               .ctx = kernel->module->ctx,
                                                                .params = params,
                                                                .timeout_ms = c->timeout_ms,
                                                                .msg = msg,

@@ -11,6 +11,8 @@
 /* ---- emu.c: a context ------------------------------------------------------------- */
 typedef struct lat__emu_ctx {
     uint64_t timeout_ms; /* each launch's deadline (LATTICE_EMU_TIMEOUT), 0: none */
+    /* The context's texture and surface objects (texture.c), NULL until the first. */
+    _Atomic(struct lat__emu_textab *) tex;
 } lat__emu_ctx;
 
 /* ---- memory.c: device memory is host memory --------------------------------------- */

@@ -36,8 +36,9 @@ lat_status lat__emu_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out
         return lat__error(ctx, LAT_ERROR_OUT_OF_DEVICE_MEMORY,
                           "lat_mem_alloc: %zu bytes is more than the emulator's device memory "
                           "(the host's %zu bytes of RAM)", bytes, total);
-    /* 256-byte alignment, as cuMemAlloc gives. */
-    if (posix_memalign(&p, 256, bytes + lat__ck_alloc_pad(ctx)) != 0 || !p)
+    /* 512-byte alignment: cuMemAlloc's addresses meet a GPU's texture alignment (512 bytes),
+     * so that textures can be made over any allocation on both backends. */
+    if (posix_memalign(&p, 512, bytes + lat__ck_alloc_pad(ctx)) != 0 || !p)
         return lat__error(ctx, LAT_ERROR_OUT_OF_DEVICE_MEMORY,
                           "lat_mem_alloc: the emulator could not allocate %zu bytes of host "
                           "memory", bytes);

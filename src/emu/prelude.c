@@ -46,6 +46,7 @@ static const char *const lines[] = {
     "typedef long intptr_t; typedef unsigned long uintptr_t;",
     "typedef long intmax_t; typedef unsigned long uintmax_t;",
     "typedef unsigned long long cudaTextureObject_t;",
+    "typedef unsigned long long cudaSurfaceObject_t;",
     "#define NULL ((void *)0)",
     "#define nullptr ((void *)0)",
     "#define bool _Bool",
@@ -284,6 +285,16 @@ static const char *const lines[] = {
     "void __lat_trap(lat_emu_thread *, const char *, const char *, int);",
     "#define __trap() __lat_trap(__lat_t, 0, __FILE__, __LINE__)",
     "#define __brkpt() ((void)0)",
+    /* Textures and surfaces (texfetch.c): the front end (parse_texture.c) writes each call
+     * with a null T * whose type the result takes, and T's code (texobj.h). */
+    "void __lat_tex_read(void *, unsigned, unsigned long long, int, float, float, float, int, const char *, int);",
+    "void __lat_tex_fetch(void *, unsigned, unsigned long long, int, const char *, int);",
+    "void __lat_surf_read(void *, unsigned, unsigned long long, int, int, int, int, int, const char *, int);",
+    "void __lat_surf_write(const void *, unsigned, unsigned long long, int, int, int, int, int, const char *, int);",
+    "#define __lat_tex(P, K, h, op, x, y, z, l) ({ __typeof__(*(P)) __lat_tr; __lat_tex_read(&__lat_tr, (K), (h), (op), (x), (y), (z), (l), __FILE__, __LINE__); __lat_tr; })",
+    "#define __lat_tex1(P, K, h, i) ({ __typeof__(*(P)) __lat_tr; __lat_tex_fetch(&__lat_tr, (K), (h), (i), __FILE__, __LINE__); __lat_tr; })",
+    "#define __lat_surfr(P, K, h, op, x, y, z, m) ({ __typeof__(*(P)) __lat_tr; __lat_surf_read(&__lat_tr, (K), (h), (op), (x), (y), (z), (m), __FILE__, __LINE__); __lat_tr; })",
+    "#define __lat_surfw(P, K, v, h, op, x, y, z, m) ({ __typeof__(*(P)) __lat_tw = (v); __lat_surf_write(&__lat_tw, (K), (h), (op), (x), (y), (z), (m), __FILE__, __LINE__); })",
     /* assert as the front end's preprocessor expands it (src/front/predef.c). */
     "#define __lat_assert_fail(e, f, l) __lat_trap(__lat_t, e, f, l)",
     "#ifdef NDEBUG",

@@ -5,6 +5,7 @@
 #include "atomics.h"
 #include "exec/exec.h"
 #include "exec/worker.h"
+#include "texobj.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -312,6 +313,10 @@ static const lat__emu_symbol symbols[] = {
     AS("__lat_bvote", lat__emu_bvote),
     AS("__lat_rwarp", lat__emu_rwarp),
     AS("__lat_converged", lat__emu_converged),
+    AS("__lat_tex_read", lat__emu_tex_read),
+    AS("__lat_tex_fetch", lat__emu_tex_fetch),
+    AS("__lat_surf_read", lat__emu_surf_read),
+    AS("__lat_surf_write", lat__emu_surf_write),
     F(abs), F(labs), F(llabs),
     M1(acos), M1(acosh), M1(asin), M1(asinh), M1(atan), M1(atanh), M1(cbrt), M1(ceil),
     M1(cos), M1(cosh), M1(erf), M1(erfc), M1(exp), M1(exp2), M1(exp10), M1(expm1),

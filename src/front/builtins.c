@@ -36,6 +36,12 @@ static const char *const decls[] = {
     "typedef long intmax_t;", "typedef unsigned long uintmax_t;",
     "typedef unsigned long long cudaTextureObject_t;",
     "typedef unsigned long long cudaSurfaceObject_t;",
+    /* texture and surface reads and writes (parse_texture.c makes their calls; the
+     * prelude's macros of these names call texfetch.c) */
+    "void __lat_tex(void *t, unsigned int k, unsigned long long h, int op, float x, float y, float z, int layer);",
+    "void __lat_tex1(void *t, unsigned int k, unsigned long long h, int i);",
+    "void __lat_surfr(void *t, unsigned int k, unsigned long long h, int op, int x, int y, int z, int mode);",
+    "void __lat_surfw(void *t, unsigned int k, ...);",
     "typedef __builtin_va_list va_list;",
     "typedef struct uint3 { unsigned int x, y, z; } uint3;",
     "typedef uint3 dim3;",
@@ -348,6 +354,14 @@ static void build(void)
             snprintf(decl, sizeof decl, rounded[i].sig, name);
             add(name, strdup(decl), 0, 0, 0, 0);
         }
+    /* cudaSurfaceBoundaryMode's constants: one declaration binds the three. */
+    static const char *const boundary[] = {"cudaBoundaryModeZero", "cudaBoundaryModeClamp",
+                                           "cudaBoundaryModeTrap"};
+    for (size_t i = 0; i < sizeof boundary / sizeof boundary[0]; i++)
+        add(boundary[i],
+            "enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1, "
+            "cudaBoundaryModeTrap = 2 };",
+            0, 0, 0, 0);
     add(rn_only[0], "double __int2double_rn(int a);", 0, 0, 0, 0);
     add(rn_only[1], "double __uint2double_rn(unsigned int a);", 0, 0, 0, 0);
     static const char *const fields[] = {"", "x", "x, y", "x, y, z", "x, y, z, w"};

@@ -332,6 +332,8 @@ static void external_declaration(lat__parser *p)
         lat__skip_declaration(p);
         return;
     }
+    if (lat__texture_reference(p)) /* texture<float, 2> t; (parse_texture.c) */
+        return;
     lat__func *fn = NULL;
     size_t before = p->pos;
     size_t pending = p->pending.n;

@@ -283,4 +283,15 @@ bool lat__default_argument_ok(lat__parser *p, lat__expr *e);
 /* A copy of e's tree, for an expression used at several places (default arguments). */
 lat__expr *lat__expr_clone(lat__parser *p, const lat__expr *e);
 
+/* ---- parse_texture.c -------------------------------------------------------------------- */
+
+/* Whether t names a texture or surface function (tex2D, surf2Dwrite...) that no
+ * declaration of the program's own hides; lat__parse_texture_call then reads the call
+ * from t on (its template argument included). */
+bool lat__texture_call_at(lat__parser *p, const lat__tok *t);
+lat__expr *lat__parse_texture_call(lat__parser *p);
+/* At file scope: a texture or surface reference (`texture<float, 2> t;`), reported and
+ * skipped; false when the tokens are something else. */
+bool lat__texture_reference(lat__parser *p);
+
 #endif

@@ -467,6 +467,9 @@ static lat__expr *string_literal(lat__parser *p)
 static const char why_warp_old[] =
     "the warp intrinsics without _sync, removed in CUDA 9 for Volta and later; use the _sync form";
 
+static const char why_cubemap[] = "cubemap textures and surfaces";
+static const char why_mipmap[] = "mipmapped textures (level of detail and gradients)";
+
 /* Names outside the dialect that no declaration provides: a clear reason each. */
 static const char *unsupported_name(const lat__atom *a)
 {
@@ -476,11 +479,15 @@ static const char *unsupported_name(const lat__atom *a)
         {"__shfl", why_warp_old},     {"__shfl_up", why_warp_old}, {"__shfl_down", why_warp_old},
         {"__shfl_xor", why_warp_old}, {"__ballot", why_warp_old},  {"__any", why_warp_old},
         {"__all", why_warp_old},      {"__uni_sync", "warp-level intrinsics"},
-        {"tex1D", "textures"},        {"tex2D", "textures"},       {"tex3D", "textures"},
-        {"tex1Dfetch", "textures"},   {"tex1DLayered", "textures"}, {"tex2DLayered", "textures"},
-        {"texCubemap", "textures"},   {"surf1Dread", "surfaces"},  {"surf2Dread", "surfaces"},
-        {"surf1Dwrite", "surfaces"},  {"surf2Dwrite", "surfaces"}, {"surf3Dread", "surfaces"},
-        {"surf3Dwrite", "surfaces"},
+        {"texCubemap", why_cubemap},  {"texCubemapLayered", why_cubemap},
+        {"texCubemapLod", why_cubemap}, {"texCubemapGrad", why_cubemap},
+        {"surfCubemapread", why_cubemap}, {"surfCubemapwrite", why_cubemap},
+        {"surfCubemapLayeredread", why_cubemap}, {"surfCubemapLayeredwrite", why_cubemap},
+        {"tex1DLod", why_mipmap},     {"tex2DLod", why_mipmap},    {"tex3DLod", why_mipmap},
+        {"tex1DLayeredLod", why_mipmap}, {"tex2DLayeredLod", why_mipmap},
+        {"tex1DGrad", why_mipmap},    {"tex2DGrad", why_mipmap},   {"tex3DGrad", why_mipmap},
+        {"tex1DLayeredGrad", why_mipmap}, {"tex2DLayeredGrad", why_mipmap},
+        {"tex2Dgather", "texture gather (tex2Dgather)"},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(names[i].name, a->name) == 0)
@@ -1683,6 +1690,8 @@ static lat__expr *primary(lat__parser *p)
         }
         return error_expr(p, t->loc);
     }
+    if (lat__texture_call_at(p, t)) /* tex2D<float>(t, x, y): parse_texture.c */
+        return lat__parse_texture_call(p);
     lat__next(p);
     return name_expr(p, t);
 }

@@ -36,3 +36,24 @@ TEST(emu_backend_fills_every_operation)
     ASSERT_EQ(LAT_BACKEND_EMU, lat__backend_emu.kind);
     assert_all_ops(&lat__backend_emu);
 }
+
+/* The texture tables (core/texture.h): every operation but the optional last one. */
+#include "texture.h"
+
+static void assert_texture_ops(const char *name, const lat__texture_ops *o)
+{
+    ASSERT_MSG(o->array_create && o->array_destroy && o->array_copy && o->texture_create &&
+                   o->texture_destroy && o->surface_create && o->surface_destroy,
+               "backend '%s': a texture operation is NULL", name);
+}
+
+TEST(every_backend_fills_every_texture_operation)
+{
+    assert_texture_ops("cuda", &lat__cuda_texture_ops);
+    assert_texture_ops("emu", &lat__emu_texture_ops);
+    assert_texture_ops("cross", &lat__cross_texture_ops);
+    ASSERT_TRUE(lat__texture_ops_of(&lat__backend_emu) == &lat__emu_texture_ops);
+    ASSERT_TRUE(lat__texture_ops_of(&lat__backend_cuda) == &lat__cuda_texture_ops);
+    /* The emulator flags textures over freed memory; the others leave it to their sides. */
+    ASSERT_TRUE(lat__emu_texture_ops.texture_orphaned != NULL);
+}

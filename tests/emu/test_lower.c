@@ -184,8 +184,8 @@ static const struct {
     {"__global__ void c(float *a) {}\n__global__ void k(float *a) { c<<<1, 1>>>(a); }\n",
      "kernel.cu:2:32: error: a kernel launch '<<<...>>>'"},
     {"#include <cuda_fp16.h>\n", "kernel.cu:1:10: error: #include <cuda_fp16.h>"},
-    {"#define F(p) tex1Dfetch(p, 0)\n__global__ void k(int *a) { a[0] = F(a); }\n",
-     "kernel.cu:2:36: error: 'tex1Dfetch'"},
+    {"#define F(p) texCubemap(p, 0, 0, 0)\n__global__ void k(int *a) { a[0] = F(a); }\n",
+     "kernel.cu:2:36: error: 'texCubemap'"},
     {"__global__ void k(int *a) { asm(\"exit;\"); }\n", "kernel.cu:1:29: error: inline PTX assembly"},
 };
 
@@ -254,10 +254,10 @@ TEST(what_the_old_dialect_refused_and_cuda_accepts_works)
 }
 TEST(every_rejection_is_listed)
 {
-    ASSERT_EQ(translate("__global__ void k(int *a)\n{\n    a[0] = __any(1);\n    a[1] = tex1Dfetch(a, 1);\n}\n"),
+    ASSERT_EQ(translate("__global__ void k(int *a)\n{\n    a[0] = __any(1);\n    a[1] = texCubemap(a, 1, 1, 1);\n}\n"),
               LAT_ERROR_UNSUPPORTED);
     ASSERT_CONTAINS(msg(), "kernel.cu:3:12: error: '__any'");
-    ASSERT_CONTAINS(msg(), "kernel.cu:4:12: error: 'tex1Dfetch'");
+    ASSERT_CONTAINS(msg(), "kernel.cu:4:12: error: 'texCubemap'");
     reset();
 }
 

@@ -277,6 +277,7 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
     L.first_serial = ck->block_serial + 1;
     lat__exec_grid g = {
         .kernel = k,
+        .ctx = ctx,
         .launch = launch,
         .params = params,
         .msg = msg,

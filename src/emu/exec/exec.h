@@ -235,6 +235,7 @@ typedef struct lat__exec_schedule {
 /* One launch. */
 typedef struct lat__exec_grid {
     const lat__emu_kernel *kernel;
+    lat_context *ctx; /* the launch's context: what kernel code's texture reads look up */
     const lat__launch *launch;
     void **params;
     uint64_t timeout_ms; /* the launch's deadline (guard.h); 0: none */

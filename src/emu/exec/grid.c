@@ -237,6 +237,7 @@ lat_status lat__exec_run(const lat__exec_grid *g)
     lat__emu_launch st;
     memset(&st, 0, sizeof st);
     st.kernel = k;
+    st.ctx = g->ctx;
     st.timeout_ms = g->timeout_ms;
     st.hooks = g->hooks;
     st.obs = g->obs;

@@ -28,6 +28,7 @@ struct lat__emu_gslot;
 /* One launch, shared by its OpenMP threads. */
 typedef struct lat__emu_launch {
     const lat__emu_kernel *kernel;
+    lat_context *ctx; /* the launch's context (texture and surface objects) */
     /* Its deadline (guard.h): the host thread's slot, the launch's generation there (0:
      * no deadline) and the timeout. */
     struct lat__emu_gslot *host;
