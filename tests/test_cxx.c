@@ -461,3 +461,58 @@ TEST(a_templated_block_reduction_with_a_cooperative_groups_warp_stage)
         ASSERT_EQ((int)out[4 * b + 3], T / 32);
     }
 }
+
+TEST(the_samples_shared_memory_pattern_conversion_operators_and_a_specialization)
+{
+    lat_context *ctx = t_context();
+    /* NVIDIA's reduction sample: dynamic shared memory through a class template's
+     * conversion operator, specialised for double. */
+    static const char src[] =
+        "template <class T> struct SharedMemory {\n"
+        "    __device__ inline operator T *() { extern __shared__ int __smem[]; return (T *)__smem; }\n"
+        "    __device__ inline operator const T *() const { extern __shared__ int __smem[]; return (T *)__smem; }\n"
+        "};\n"
+        "template <> struct SharedMemory<double> {\n"
+        "    __device__ inline operator double *() { extern __shared__ double __smem_d[]; return (double *)__smem_d; }\n"
+        "    __device__ inline operator const double *() const { extern __shared__ double __smem_d[]; return (double *)__smem_d; }\n"
+        "};\n"
+        "template <class T, unsigned int blockSize>\n"
+        "__device__ void reduce4(const T *g_idata, T *g_odata, unsigned int n)\n"
+        "{\n"
+        "    T *sdata = SharedMemory<T>();\n"
+        "    unsigned int tid = threadIdx.x;\n"
+        "    unsigned int i = blockIdx.x * (blockSize * 2) + threadIdx.x;\n"
+        "    T mySum = (i < n) ? g_idata[i] : 0;\n"
+        "    if (i + blockSize < n) mySum += g_idata[i + blockSize];\n"
+        "    sdata[tid] = mySum;\n"
+        "    __syncthreads();\n"
+        "    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+        "        if (tid < s) sdata[tid] = mySum = mySum + sdata[tid + s];\n"
+        "        __syncthreads();\n"
+        "    }\n"
+        "    if (tid == 0) g_odata[blockIdx.x] = mySum;\n"
+        "}\n"
+        "extern \"C\" __global__ void rf(const float *in, float *out, unsigned n) { reduce4<float, 64>(in, out, n); }\n"
+        "extern \"C\" __global__ void rd(const double *in, double *out, unsigned n) { reduce4<double, 64>(in, out, n); }\n";
+    enum { BLOCKS = 6, IN = BLOCKS * 128 - 17 };
+    static float fin[IN], fout[BLOCKS];
+    static double din[IN], dout[BLOCKS];
+    t_rand_floats(fin, IN, -1, 1);
+    for (int i = 0; i < IN; i++)
+        din[i] = t_rand_double(-1, 1);
+    lat_kernel *kf = cxx_kernel(ctx, src, "rf"), *kd = cxx_kernel(ctx, src, "rd");
+    lat_launch_desc d = {.grid = {BLOCKS}, .block = {64}, .shared_bytes = 64 * sizeof(double)};
+    ASSERT_OK(lat_launch_args(kf, &d, LAT_ARGS(lat_arg_in(fin, sizeof fin), lat_arg_out(fout, sizeof fout),
+                                               lat_arg_u32(IN))));
+    ASSERT_OK(lat_launch_args(kd, &d, LAT_ARGS(lat_arg_in(din, sizeof din), lat_arg_out(dout, sizeof dout),
+                                               lat_arg_u32(IN))));
+    for (int b = 0; b < BLOCKS; b++) {
+        double sf = 0, sd = 0;
+        for (int i = b * 128; i < b * 128 + 128 && i < IN; i++) {
+            sf += fin[i];
+            sd += din[i];
+        }
+        ASSERT_MSG(t_close(fout[b], sf, 1e-5, 1e-5), "float block %d: %.9g, want %.9g", b, fout[b], sf);
+        ASSERT_MSG(t_close(dout[b], sd, 1e-13, 1e-13), "double block %d: %.17g, want %.17g", b, dout[b], sd);
+    }
+}

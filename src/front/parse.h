@@ -60,6 +60,7 @@ typedef struct lat__parser {
                                       its body means the instance) */
     lat__type *inst_type;          /* ... and the instance's type, once made */
     const char *inst_tag;          /* ... and the instance's C name */
+    lat__type *conv_type;          /* the type of the conversion operator just declared */
     bool instantiating;            /* parsing a template's instance: its names join no
                                       namespace (the template is what they find) */
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
@@ -243,6 +244,9 @@ lat__expr *lat__member_name(lat__parser *p, lat__sym *member, lat__loc loc);
 lat__expr *lat__construct(lat__parser *p, lat__type *t, lat__expr **args, int nargs, lat__loc loc);
 /* T(args) or T{args} at its opening token: lat__construct of what it holds. */
 lat__expr *lat__parse_construction(lat__parser *p, lat__type *to, lat__loc loc);
+/* e, of a class type, converted to t by one of its conversion operators (operator T *),
+ * or NULL when it has none that gives t. */
+lat__expr *lat__convert_object(lat__parser *p, lat__expr *e, lat__type *t);
 /* a op b with an operand of a record type: the operator function C++ picks, or NULL when
  * the record has none (the caller reports). */
 lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat__expr *b, lat__loc loc);

@@ -154,7 +154,9 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     f->rec = r;
     f->overloads = older;
     f->ns = p->ns;
-    const char *base = ctor ? "ctor" : operator_word(name->name);
+    const char *base = ctor ? "ctor" : strncmp(name->name, "operator ", 9) == 0
+                                           ? lat__arena_printf(&p->u->arena, "conv%zu", r->methods.n)
+                                           : operator_word(name->name);
     f->emit_name = n > 1 ? lat__arena_printf(&p->u->arena, "%s__%s__lat_ov%d", record_name(r), base, n)
                          : lat__arena_printf(&p->u->arena, "%s__%s", record_name(r), base);
     if (p->ns)
@@ -514,4 +516,36 @@ lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat_
     argv[0] = a;
     argv[1] = b;
     return lat__make_call(p, fn, argv, b ? 2 : 1, loc);
+}
+
+lat__expr *lat__convert_object(lat__parser *p, lat__expr *e, lat__type *t)
+{
+    lat__record *r = e->type->rec;
+    if (!r)
+        return NULL;
+    lat__sym *best = NULL;
+    for (size_t i = r->methods.n; i-- > 0;) {
+        lat__sym *m = r->methods.items[i];
+        if (strncmp(m->name->name, "operator ", 9) != 0)
+            continue;
+        lat__type *to = m->type->base;
+        bool fits = t->kind == LAT_TY_PTR && to->kind == LAT_TY_PTR
+                        ? lat__type_compatible(lat__unqualified(p->u, t->base), lat__unqualified(p->u, to->base), true) &&
+                              !(to->base->quals & ~t->base->quals & (LAT_Q_CONST | LAT_Q_VOLATILE))
+                        : lat__type_compatible(lat__unqualified(p->u, t), lat__unqualified(p->u, to), true);
+        /* a const object takes a const member function */
+        bool usable = !(e->type->quals & LAT_Q_CONST) || (m->type->params.types[0]->base->quals & LAT_Q_CONST);
+        if (fits && usable && (!best || (to->kind == LAT_TY_PTR && !(to->base->quals & LAT_Q_CONST))))
+            best = m;
+        if (!best && usable && lat__is_arith(t) && lat__is_arith(to))
+            best = m;
+    }
+    if (!best)
+        return NULL;
+    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, e->loc);
+    fn->sym = best;
+    fn->type = best->type;
+    lat__expr **argv = lat__arena_alloc(&p->u->arena, sizeof *argv);
+    argv[0] = lat__address_of_object(p, e);
+    return lat__make_call(p, fn, argv, 1, e->loc);
 }

@@ -516,6 +516,8 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     lat__tok *name = NULL;
     if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw) {
         name = lat__next(p);
+        if (p->inst_of && name->atom == lat__template_name(p->inst_of) && lat__at_punct(p, LAT_P_LT))
+            lat__skip_angles(p); /* an explicit specialization's <args> */
         attributes(p, NULL, &align, &packed);
     }
     if (lat__at_punct(p, LAT_P_COLON) && name) {
@@ -563,6 +565,11 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     lat__next(p); /* { */
     struct_body(p, r);
     attributes(p, NULL, &r->min_align, &r->packed);
+    if (!r->fields.n) {
+        /* C++'s empty class (a function object, SharedMemory<T>) has size 1; C has none */
+        lat__field f = {lat__atom_get(&p->u->atoms, "__lat_empty", 11), &lat__ty_char, r->loc, 0, -1, 0};
+        LAT_PUSH(&p->u->arena, r->fields, f);
+    }
     lat__record_layout(r);
     lat__class_bodies(p, r);
     if (s)
@@ -648,6 +655,8 @@ static void struct_body(lat__parser *p, lat__record *r)
             lat__skip_statement(p);
             continue;
         }
+        if (lat__at_kw(p, LAT_KW_OPERATOR) && !has_type_specifier(&s))
+            s.cxx = true; /* operator T *(): its type is after the keyword */
         lat__type *base = base_type(p, &s);
         if (lat__at_punct(p, LAT_P_SEMI)) {
             /* An anonymous struct or union member (C11). */
@@ -664,6 +673,10 @@ static void struct_body(lat__parser *p, lat__record *r)
             size_t at = p->pos;
             lat__type *t = lat__at_punct(p, LAT_P_COLON) ? base : declarator(p, base, &name, &loc, true);
             if (t->kind == LAT_TY_FUNC) {
+                if (p->conv_type) {
+                    t->base = p->conv_type;
+                    p->conv_type = NULL;
+                }
                 if (name) {
                     lat__member_function(p, r, t, name, loc, s.cuda, s.storage, false);
                 } else {
@@ -987,8 +1000,21 @@ static lat__type *declarator(lat__parser *p, lat__type *base, lat__atom **name, 
             memcpy(spelled, o->text, o->len);
             spelled[o->len] = '\0';
             lat__next(p);
+        } else if (p->in_record && lat__starts_declaration(p)) {
+            /* operator T *(): a conversion to T * */
+            spec cs;
+            specifiers(p, &cs);
+            lat__type *ct = base_type(p, &cs);
+            while (lat__accept(p, LAT_P_STAR))
+                ct = lat__qualified(p->u, lat__pointer_to(p->u, ct), pointer_quals(p));
+            p->conv_type = ct;
+            const char *full = lat__arena_printf(&p->u->arena, "operator %s", lat__type_str(p->u, ct, NULL, false));
+            if (name)
+                *name = lat__atom_get(&p->u->atoms, full, strlen(full));
+            if (loc)
+                *loc = t->loc;
         } else {
-            lat__unsupported(p, t, "a conversion operator (operator T())", lat__why_cxx);
+            lat__unsupported(p, t, "a conversion operator outside a class", lat__why_cxx);
             while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LPAREN))
                 lat__next(p);
         }

@@ -164,6 +164,11 @@ lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const
 {
     if (t->kind == LAT_TY_PTR && t->ref)
         return lat__bind_reference(p, e, t, context);
+    if (lat__is_record(e->type) && !(e->flags & LAT_EF_ERROR) && !(lat__is_record(t) && t->rec == e->type->rec)) {
+        lat__expr *c = lat__convert_object(p, e, t); /* operator T *() */
+        if (c)
+            e = c;
+    }
     e = lat__rvalue(p, e);
     if (e->flags & LAT_EF_ERROR)
         return lat__cast_to(p, e, t, true);
@@ -1162,6 +1167,11 @@ static lat__expr *explicit_cast(lat__parser *p, lat__expr *a, lat__type *t, lat_
 {
     if (a->flags & LAT_EF_ERROR)
         return lat__cast_to(p, a, t, false);
+    if (lat__is_record(a->type) && !(lat__is_record(t) && t->rec == a->type->rec)) {
+        lat__expr *c = lat__convert_object(p, a, t); /* operator T *() */
+        if (c)
+            a = c;
+    }
     bool ok = (t->kind == LAT_TY_VOID) || (lat__is_scalar(t) && lat__is_scalar(a->type)) ||
               (lat__is_record(t) && lat__is_record(a->type) && t->rec == a->type->rec);
     if (lat__is_floating(t) && a->type->kind == LAT_TY_PTR)

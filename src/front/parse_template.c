@@ -42,6 +42,9 @@ struct lat__template {
     lat__ns *ns;
     lat__type *shape; /* a function template's type, the parameters as placeholders */
     lat__sym *plain;  /* non-template functions of the same name (newest), or NULL */
+    LAT_VEC(tinst) specs; /* explicit specializations: args, and in `type` NULL; the
+                             declaration's first token in spec_at */
+    LAT_VEC(size_t) spec_at;
     LAT_VEC(tinst) insts;
     lat__loc loc;
 };
@@ -318,6 +321,45 @@ static lat__parser sub_parser(lat__parser *p, lat__template *tm)
     return sub;
 }
 
+static bool explicit_args(lat__parser *p, lat__template *tm, targ *args, bool *set);
+static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, lat__loc at);
+
+/* template <> struct Name<args> { ... };: the class Name<args> is this one. */
+static void explicit_specialization(lat__parser *p, lat__tok *kw)
+{
+    size_t at = p->pos;
+    lat__tok *first = lat__peek(p);
+    if (!(lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) ||
+        lat__peek_at(p, 1)->kind != LAT_TK_IDENT || !lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_LT)) {
+        lat__unsupported(p, kw, "an explicit specialization of a function template", "a lattice limit");
+        lat__skip_declaration(p);
+        return;
+    }
+    lat__next(p);
+    lat__tok *name = lat__next(p);
+    lat__sym *tsym = name->atom->sym;
+    if (!tsym || !tsym->tmpl || !tsym->tmpl->is_class) {
+        lat__error_tok(p, name, "'%s' is not a class template", name->atom->name);
+        lat__skip_declaration(p);
+        return;
+    }
+    lat__template *tm = tsym->tmpl;
+    targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
+    bool *set = lat__arena_alloc(&p->u->arena, tm->params.n + 1);
+    if (!explicit_args(p, tm, args, set) || !defaults(p, tm, args, set, name->loc)) {
+        lat__skip_declaration(p);
+        return;
+    }
+    tinst sp = {args, NULL, NULL};
+    LAT_PUSH(&p->u->arena, tm->specs, sp);
+    LAT_PUSH(&p->u->arena, tm->spec_at, at);
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
+        lat__next(p);
+    if (lat__at_punct(p, LAT_P_LBRACE))
+        lat__skip_group(p);
+    lat__expect(p, LAT_P_SEMI, "after the specialization");
+}
+
 void lat__template_declaration(lat__parser *p)
 {
     lat__tok *kw = lat__next(p);
@@ -334,10 +376,9 @@ void lat__template_declaration(lat__parser *p)
     tm->toks = p->toks;
     tm->ntoks = p->ntoks;
     if (lat__at_punct(p, LAT_P_LT) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_GT)) {
-        lat__unsupported(p, kw, "an explicit specialization (template <>)", "a lattice limit");
         lat__next(p);
         lat__next(p);
-        lat__skip_declaration(p);
+        explicit_specialization(p, kw);
         return;
     }
     if (!template_params(p, tm)) {
@@ -557,11 +598,20 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     } else {
         tm->name->sym = tsym->shadow; /* the instance is a function of its own */
     }
-    bind_params(&sub, tm, args, saved);
+    /* an explicit specialization of these arguments is parsed instead, as it is */
+    lat__template bare = *tm;
+    bare.params.n = 0;
+    lat__template *bound = tm;
+    for (size_t i = 0; i < tm->specs.n; i++)
+        if (same_args(tm, tm->specs.items[i].args, args)) {
+            sub.pos = tm->spec_at.items[i];
+            bound = &bare;
+        }
+    bind_params(&sub, bound, args, saved);
     size_t items = p->tu->items.n;
     lat__func *fn = NULL;
     lat__decl_group *g = lat__parse_declaration(&sub, &fn);
-    unbind_params(tm, saved);
+    unbind_params(bound, saved);
     lat__sym *made = tm->is_class ? NULL : tm->name->sym;
     tm->name->sym = tsym;
     lat__sym *made_tag = tm->name->tag;
