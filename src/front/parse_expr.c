@@ -1917,7 +1917,8 @@ lat__expr *lat__make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int a
     int given = e->nargs; /* the others are default arguments, converted where declared */
     if (e->nargs < n && ft->params.defaults && ft->params.defaults[e->nargs]) {
         lat__expr **all = lat__arena_alloc(&p->u->arena, (size_t)n * sizeof *all);
-        memcpy(all, e->args, (size_t)e->nargs * sizeof *all);
+        if (e->nargs)
+            memcpy(all, e->args, (size_t)e->nargs * sizeof *all);
         for (int i = e->nargs; i < n; i++)
             all[i] = lat__expr_clone(p, ft->params.defaults[i]);
         e->args = all;
