@@ -367,19 +367,51 @@ typedef struct lat_launch_desc {
     size_t shared_bytes; /* dynamic shared memory per block (extern __shared__) */
     /* The stream to launch on (lattice/driver.h); NULL: the context's default stream. */
     struct lat_stream *stream;
+    /* Non-zero: a cooperative launch (cuLaunchCooperativeKernel): every block of the
+     * grid is resident at once, so blocks may wait for each other, and the kernel may
+     * call the grid-wide barrier __lat_grid_sync() (docs/dialect.md). The grid may hold
+     * at most lat_kernel_max_cooperative_blocks() blocks. 0: an ordinary launch, whose
+     * blocks run in any order, some perhaps only after others have finished. */
+    int cooperative;
 } lat_launch_desc;
 
 /* Launches a kernel with arguments in the form cuLaunchKernel takes them: params[i]
  * points to the value of parameter i (params may be NULL for a kernel without
  * parameters). The launch is asynchronous on CUDA; its failures surface in
  * lat_context_synchronize() or a later call. The emulator runs it before returning.
- * Errors: LAT_ERROR_INVALID_VALUE (NULL kernel/desc, a NULL params[i]);
+ * Errors: LAT_ERROR_INVALID_VALUE (NULL kernel/desc, a NULL params[i]; a kernel that can
+ * reach __lat_grid_sync() launched without desc->cooperative);
  * LAT_ERROR_INVALID_DIMENSIONS (a zero x, a dimension above the device's limit, more
- * threads per block than the device allows); LAT_ERROR_SHARED_MEMORY;
- * LAT_ERROR_LAUNCH_FAILED; LAT_ERROR_DRIVER.
+ * threads per block than the device allows; a cooperative grid of more blocks than
+ * lat_kernel_max_cooperative_blocks() allows, as CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE:
+ * the message gives the grid and the limit); LAT_ERROR_SHARED_MEMORY;
+ * LAT_ERROR_UNSUPPORTED (a cooperative launch on a GPU without cooperative launches, or a
+ * checked one on the emulator: lattice/check.h); LAT_ERROR_LAUNCH_FAILED;
+ * LAT_ERROR_DRIVER.
  * Thread safety: any thread. */
 LAT_API lat_status lat_launch(lat_kernel *kernel, const lat_launch_desc *desc,
                               void **params);
+
+/* The most blocks a cooperative launch (lat_launch_desc.cooperative) of `kernel` may
+ * have, with `block_threads` threads per block (the product of the block's dimensions) and
+ * `shared_bytes` of dynamic shared memory per block: the blocks the device can hold at
+ * once, as cudaOccupancyMaxActiveBlocksPerMultiprocessor times the multiprocessor count.
+ * A larger cooperative grid is refused by lat_launch(). On CUDA this is the driver's
+ * occupancy for the compiled kernel (registers and shared memory included). On the
+ * emulator each block of a cooperative grid runs on an OS thread of its own; the emulated
+ * device has lat_device_info.multiprocessor_count multiprocessors (the host's
+ * processors), each holding at most 32 blocks and 64 warps (2048 threads), as on compute
+ * capability 8.0: the limit is multiprocessor_count * min(32, 64 / warps per block), and
+ * never more than OpenMP's thread limit (OMP_THREAD_LIMIT). Shared memory does not lower
+ * it there (every block has its own 48 KiB).
+ *   out: receives the limit (0 when not even one such block fits).
+ * Errors: LAT_ERROR_INVALID_VALUE (NULL kernel or out); LAT_ERROR_INVALID_DIMENSIONS
+ * (block_threads 0 or above the device's threads per block); LAT_ERROR_SHARED_MEMORY
+ * (shared_bytes above the device's limit per block); LAT_ERROR_UNSUPPORTED (a GPU
+ * without cooperative launches: CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH is 0);
+ * LAT_ERROR_DRIVER. Thread safety: any thread. */
+LAT_API lat_status lat_kernel_max_cooperative_blocks(lat_kernel *kernel, unsigned block_threads,
+                                                     size_t shared_bytes, unsigned *out);
 
 /* A typed kernel argument for lat_launch_args(); make them with the lat_arg_* functions
  * below. In, Out and InOut are PyCUDA's argument handlers: a host buffer that lattice

@@ -71,6 +71,12 @@ typedef struct lat__backend {
     /* Launches. params[i] points to the value of parameter i, as for cuLaunchKernel;
      * params is NULL when the kernel has no parameters. */
     lat_status (*launch)(lat_kernel *kernel, const lat__launch *launch, void **params);
+    /* The most blocks of block_threads threads (1 to the device's limit) and shared_bytes
+     * of dynamic shared memory (within the device's limit) that a cooperative launch of
+     * the kernel may have (lat_kernel_max_cooperative_blocks); LAT_ERROR_UNSUPPORTED with
+     * a message when the device has no cooperative launches. */
+    lat_status (*max_cooperative_blocks)(lat_kernel *kernel, unsigned block_threads,
+                                         size_t shared_bytes, unsigned *out);
 
     /* Finds the module's __device__ or __constant__ variable `name`: its address and size.
      * Returns LAT_ERROR_INVALID_VALUE without a message (the core writes it) when the

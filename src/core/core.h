@@ -93,6 +93,9 @@ typedef struct lat__launch {
     unsigned block[3];
     size_t shared_bytes;
     struct lat_stream *stream; /* NULL: the default stream */
+    /* Cooperative: every block resident at once, within the limit the core checked
+     * against the backend's max_cooperative_blocks. */
+    bool cooperative;
 } lat__launch;
 
 /* Logs to the context's logger (if any). ctx may be NULL. printf-style. */

@@ -430,6 +430,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         .block = {l->block[0], l->block[1], l->block[2]},
         .shared_bytes = l->shared_bytes,
         .stream = s ? s->a : NULL,
+        .cooperative = l->cooperative,
     };
     lat_launch_desc db = da;
     db.stream = s ? s->b : NULL;
@@ -455,6 +456,21 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
     return lat__cross_compare(ctx, kernel, l, params);
 }
 
+/* A cooperative grid must fit both sides. */
+static lat_status max_cooperative_blocks(lat_kernel *kernel, unsigned block_threads,
+                                         size_t shared_bytes, unsigned *out)
+{
+    lat__cross_kernel *k = kernel->impl;
+    unsigned a = 0, b = 0;
+    lat_status st = lat_kernel_max_cooperative_blocks(k->a, block_threads, shared_bytes, &a);
+    if (st == LAT_OK)
+        st = lat_kernel_max_cooperative_blocks(k->b, block_threads, shared_bytes, &b);
+    if (st != LAT_OK)
+        return lat__error(kernel->module->ctx, st, "%s", lat_last_error());
+    *out = a < b ? a : b;
+    return LAT_OK;
+}
+
 const lat__backend lat__backend_cross = {
     .name = "cross",
     .kind = LAT_BACKEND_CROSS,
@@ -476,6 +492,7 @@ const lat__backend lat__backend_cross = {
     .kernel_get = kernel_get,
     .kernel_release = kernel_release,
     .launch = launch,
+    .max_cooperative_blocks = max_cooperative_blocks,
 };
 
 /* ---- driver layer ------------------------------------------------------------------------------- */

@@ -26,5 +26,6 @@ const lat__backend lat__backend_cuda = {
     .kernel_get = lat__cuda_kernel_get,
     .kernel_release = lat__cuda_kernel_release,
     .launch = lat__cuda_launch,
+    .max_cooperative_blocks = lat__cuda_max_cooperative_blocks,
     .module_get_global = lat__cuda_module_get_global,
 };

@@ -169,5 +169,7 @@ lat_status lat__cuda_launch_buffers(lat_kernel *kernel, const lat__launch *launc
 lat_status lat__cuda_kernel_get(lat_module *mod, lat_kernel *kernel);
 void lat__cuda_kernel_release(lat_kernel *kernel);
 lat_status lat__cuda_launch(lat_kernel *kernel, const lat__launch *launch, void **params);
+lat_status lat__cuda_max_cooperative_blocks(lat_kernel *kernel, unsigned block_threads,
+                                            size_t shared_bytes, unsigned *out);
 
 #endif

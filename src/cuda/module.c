@@ -190,16 +190,51 @@ static char *format(const char *fmt, ...)
     return buf;
 }
 
-/* The text handed to NVRTC: PyCUDA's wrap, with a #line so that messages give the
- * user's own line numbers and file name. */
+/* The dialect's grid barrier, __lat_grid_sync() (docs/dialect.md), for NVRTC, which has
+ * no cooperative_groups.h of its own: the barrier cooperative groups' grid.sync() makes.
+ * A cooperative launch gives the kernel a workspace whose address the driver puts in
+ * %envreg1 (high half) and %envreg2 (low half); its second word is the barrier. Thread 0
+ * of each block adds 1 to it, block 0's adds 2^31 - (blocks - 1), so the top bit flips
+ * once every block has arrived, and the adder waits for the flip. Outside a cooperative
+ * launch the address is 0: a trap, as cooperative groups do (the core refuses such a
+ * launch first). Inline, not static: unused, it costs nothing and draws no warning. */
+static const char grid_sync_prologue[] =
+    "__device__ __forceinline__ void __lat_grid_sync(void)\n"
+    "{\n"
+    "    unsigned int lo, hi;\n"
+    "    asm volatile(\"mov.b32 %0, %%envreg2;\" : \"=r\"(lo));\n"
+    "    asm volatile(\"mov.b32 %0, %%envreg1;\" : \"=r\"(hi));\n"
+    "    unsigned int *ws = (unsigned int *)(((unsigned long long)hi << 32) | lo);\n"
+    "    if (!ws)\n"
+    "        __trap();\n"
+    "    __syncthreads();\n"
+    "    if ((threadIdx.x | threadIdx.y | threadIdx.z) == 0) {\n"
+    "        unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;\n"
+    "        unsigned int add = (blockIdx.x | blockIdx.y | blockIdx.z) == 0\n"
+    "                               ? 0x80000000u - (blocks - 1u) : 1u;\n"
+    "        volatile unsigned int *bar = ws + 1;\n"
+    "        __threadfence();\n"
+    "        unsigned int old = atomicAdd((unsigned int *)bar, add);\n"
+    "        while (((old ^ *bar) & 0x80000000u) == 0)\n"
+    "            ;\n"
+    "        __threadfence();\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "}\n";
+
+/* The text handed to NVRTC: the grid barrier's definition, then PyCUDA's wrap (unless
+ * no_extern_c), with a #line so that messages give the user's own line numbers and file
+ * name. */
 static char *wrap_source(const lat__source *src)
 {
-    if (src->no_extern_c)
-        return lat__strdup(src->text);
     char *out = NULL;
     size_t len = 0;
-    static const char head[] = "extern \"C\" {\n#line 1 \"";
-    int bad = lat__strbuf_append(&out, &len, head, sizeof head - 1);
+    static const char head[] = "extern \"C\" {\n";
+    int bad = lat__strbuf_append(&out, &len, grid_sync_prologue, sizeof grid_sync_prologue - 1);
+    if (!bad && !src->no_extern_c)
+        bad = lat__strbuf_append(&out, &len, head, sizeof head - 1);
+    if (!bad)
+        bad = lat__strbuf_append(&out, &len, "#line 1 \"", 9);
     for (const char *p = src->name; *p && !bad; p++) {
         if (*p == '"' || *p == '\\')
             bad = lat__strbuf_append(&out, &len, "\\", 1);
@@ -210,7 +245,7 @@ static char *wrap_source(const lat__source *src)
         bad = lat__strbuf_append(&out, &len, "\"\n", 2);
     if (!bad)
         bad = lat__strbuf_append(&out, &len, src->text, strlen(src->text));
-    if (!bad)
+    if (!bad && !src->no_extern_c)
         bad = lat__strbuf_append(&out, &len, "\n}\n", 3);
     if (bad) {
         free(out);

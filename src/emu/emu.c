@@ -143,6 +143,13 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                           "and a block has at most %d",
                           k->name, k->shared_bytes, l->shared_bytes,
                           k->shared_bytes + l->shared_bytes, LAT_EMU_SHARED_LIMIT);
+    if (l->cooperative && k->check)
+        return lat__error(kernel->module->ctx, LAT_ERROR_UNSUPPORTED,
+                          "lat_launch: kernel '%s': a cooperative launch cannot be checked "
+                          "(LATTICE_CHECK, lat_check_configure): the checks run a grid's blocks "
+                          "one at a time, and a cooperative grid's blocks must all run at once; "
+                          "launch it from a context without checks",
+                          k->name);
     lat_status st = k->check ? lat__ck_run(kernel, l, params, msg, sizeof msg) /* check/ */
                              : lat__exec_run(&(lat__exec_grid){.kernel = k, .launch = l,
                                                                .params = params,
@@ -151,6 +158,36 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                                                                .msg_size = sizeof msg});
     if (st != LAT_OK)
         return lat__error(kernel->module->ctx, st, "lat_launch: %s", msg);
+    return LAT_OK;
+}
+
+/* The emulated device's co-resident blocks (lattice.h's lat_kernel_max_cooperative_blocks):
+ * multiprocessor_count multiprocessors of compute capability 8.0, each holding 32 blocks
+ * and 64 warps; a cooperative launch runs each block on an OS thread of its own (exec/
+ * grid.c), so OpenMP's thread limit bounds it too. */
+static lat_status max_cooperative_blocks(lat_kernel *kernel, unsigned block_threads,
+                                         size_t shared_bytes, unsigned *out)
+{
+    const lat__emu_kernel *k = kernel->impl;
+    const lat_context *ctx = kernel->module->ctx;
+    if (k->shared_bytes + shared_bytes > LAT_EMU_SHARED_LIMIT)
+        return lat__error(ctx, LAT_ERROR_SHARED_MEMORY,
+                          "lat_kernel_max_cooperative_blocks: kernel '%s' uses %zu bytes of "
+                          "static shared memory and %zu of dynamic shared memory: %zu in all, "
+                          "and a block has at most %d",
+                          k->name, k->shared_bytes, shared_bytes, k->shared_bytes + shared_bytes,
+                          LAT_EMU_SHARED_LIMIT);
+    enum { WARPS_PER_SM = 64, BLOCKS_PER_SM = 32 };
+    unsigned warps = (block_threads + 31) / 32;
+    unsigned per_sm = WARPS_PER_SM / warps;
+    if (per_sm > BLOCKS_PER_SM)
+        per_sm = BLOCKS_PER_SM;
+    uint64_t n = (uint64_t)per_sm * (uint64_t)(ctx->info.multiprocessor_count > 0
+                                                   ? ctx->info.multiprocessor_count : 1);
+    int limit = omp_get_thread_limit();
+    if (limit > 0 && n > (uint64_t)limit)
+        n = (uint64_t)limit;
+    *out = (unsigned)n;
     return LAT_OK;
 }
 
@@ -188,5 +225,6 @@ const lat__backend lat__backend_emu = {
     .kernel_get = kernel_get,
     .kernel_release = kernel_release,
     .launch = launch,
+    .max_cooperative_blocks = max_cooperative_blocks,
     .module_get_global = module_get_global,
 };

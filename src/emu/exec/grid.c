@@ -223,6 +223,51 @@ static void worker_end(lat__emu_worker *w, cache *c)
     tls_worker = NULL;
 }
 
+/* A cooperative launch: every block at once, block i on the team's thread i, so that
+ * blocks may wait for each other (coop.c). OpenMP must give a thread per block: it does
+ * unless OMP_THREAD_LIMIT (which the limit lat_kernel_max_cooperative_blocks gives
+ * respects), OMP_DYNAMIC or a parallel region around the launch without nested
+ * parallelism holds it back, and then nothing runs and the launch fails saying so. */
+static void run_cooperative(lat__emu_launch *st, const lat__exec_grid *g,
+                            const lat__emu_thread *base, uint64_t nblocks)
+{
+    const lat__emu_kernel *k = g->kernel;
+    lat__exec_coop coop;
+    if (!lat__exec_coop_init(&coop, nblocks, base->grid_dim.x, base->grid_dim.y)) {
+        snprintf(st->msg, st->msg_size, "kernel '%s': cannot set up a cooperative grid's barrier",
+                 k->name);
+        st->status = LAT_ERROR_OUT_OF_MEMORY;
+        atomic_store(&st->trapped, 1);
+        return;
+    }
+    st->coop = &coop;
+    int n = (int)nblocks;
+#pragma omp parallel num_threads(n)
+    {
+        lat__emu_worker w;
+        lat__emu_thread t = *base;
+        cache *c = get_cache();
+        bool ok = worker_begin(&w, st, &t, g, c);
+        int team = omp_get_num_threads();
+        uint64_t b = (uint64_t)omp_get_thread_num();
+        if (team != n && b == 0)
+            lat__emu_fail(&w, LAT_ERROR_LAUNCH_FAILED,
+                          "kernel '%s': a cooperative launch of %d blocks runs each on a thread "
+                          "of its own, and OpenMP gave %d threads (a parallel region around the "
+                          "launch without nested parallelism? OMP_DYNAMIC? OMP_THREAD_LIMIT?)",
+                          k->name, n, team);
+        if (ok && team == n) {
+            set_block(&t, b);
+            run_block(&w, k, &t, g->params);
+        }
+        if (team == n)
+            lat__exec_coop_block_done(&w, b);
+        worker_end(&w, c);
+    }
+    st->coop = NULL;
+    lat__exec_coop_fini(&coop);
+}
+
 static bool printf_ordered(void)
 {
     const char *v = getenv("LATTICE_EMU_PRINTF");
@@ -268,7 +313,9 @@ lat_status lat__exec_run(const lat__exec_grid *g)
     uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
 
     int nthreads = omp_get_max_threads();
-    if (nblocks == 1 || nthreads == 1 || st.hooks) {
+    if (launch->cooperative) {
+        run_cooperative(&st, g, &base, nblocks);
+    } else if (nblocks == 1 || nthreads == 1 || st.hooks) {
         /* Not worth waking a team for; an observed launch's blocks in its order. */
         lat__emu_worker w;
         lat__emu_thread t = base;
