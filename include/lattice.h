@@ -298,18 +298,34 @@ typedef struct lat_module_desc {
                                         emulator accepts the ones docs/dialect.md lists */
     /* 0: the source is compiled as if wrapped in extern "C" { }, so kernels are found by
      * their plain names (PyCUDA's default). Non-zero: compiled as written, as PyCUDA's
-     * no_extern_c=True; kernels are still looked up by their plain names. */
+     * no_extern_c=True; kernels are still looked up by their plain names, and by their
+     * mangled names as NVRTC lowers them. */
     int no_extern_c;
+    /* NULL-terminated list, may be NULL: the template instantiations the module needs, as
+     * NVRTC's name expressions (nvrtcAddNameExpression) spell them: "reduce<256>",
+     * "scale<float>", "ns::kernel<int, 4>". Each is instantiated and can be looked up by
+     * exactly that string (lat_module_get_kernel); lat_module_get_lowered_name() gives its
+     * mangled name. Templates cannot have C linkage, so a module with name expressions is
+     * compiled as written, as with no_extern_c (its other kernels are still found by their
+     * plain names). Each entry must be a non-empty string.
+     * The emulator does not instantiate templates yet: such a module is
+     * LAT_ERROR_UNSUPPORTED there (and so on a cross-checking context). On CUDA an
+     * instantiation's parameters are known by their sizes only (cuFuncGetParamInfo, CUDA
+     * 12.4 and newer drivers): lat_launch_args checks argument sizes, not types, as for
+     * lat_module_load's kernels. */
+    const char *const *name_expressions;
 } lat_module_desc;
 
 /* Compiles CUDA C source for the context's device and loads it.
  *   out: receives the module; NULL on failure.
  * Errors: LAT_ERROR_INVALID_VALUE (NULL ctx/desc/out, neither or both of source and
- * path); LAT_ERROR_FILE (path or an #include cannot be read); LAT_ERROR_INVALID_OPTION;
- * LAT_ERROR_COMPILE (lat_last_error() holds the compiler's full log, with positions in
- * the user's files, "name.cu:LINE:COL: error: ..."); LAT_ERROR_UNSUPPORTED (emulator:
- * a construct outside the dialect, named with its line and column); LAT_ERROR_DRIVER.
- * Thread safety: any thread. */
+ * path, an empty name expression); LAT_ERROR_FILE (path or an #include cannot be read);
+ * LAT_ERROR_INVALID_OPTION; LAT_ERROR_COMPILE (lat_last_error() holds the compiler's full
+ * log, with positions in the user's files, "name.cu:LINE:COL: error: ...");
+ * LAT_ERROR_KERNEL_NOT_FOUND (a name expression that names no function of the source:
+ * the message names it and gives NVRTC's words); LAT_ERROR_UNSUPPORTED (emulator: a
+ * construct outside the dialect, named with its line and column; name expressions);
+ * LAT_ERROR_DRIVER. Thread safety: any thread. */
 LAT_API lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc,
                                      lat_module **out);
 
@@ -322,12 +338,24 @@ LAT_API void lat_module_destroy(lat_module *mod);
  * any thread. */
 LAT_API const char *lat_module_log(const lat_module *mod);
 
-/* Finds a __global__ function by its plain name. The kernel belongs to the module and
- * lives until the module is destroyed; looking the same name up again returns the same
- * handle. Errors: LAT_ERROR_INVALID_VALUE; LAT_ERROR_KERNEL_NOT_FOUND (the message lists
- * the kernels the module has). Thread safety: any thread. */
+/* Finds a __global__ function by its plain name, or a template's instantiation by the
+ * name expression that named it (lat_module_desc.name_expressions, the same string), or,
+ * on CUDA, by its mangled name. The kernel belongs to the module and lives until the
+ * module is destroyed; looking the same name up again returns the same handle.
+ * lat_kernel_name() is the name it was found by. Errors: LAT_ERROR_INVALID_VALUE;
+ * LAT_ERROR_KERNEL_NOT_FOUND (the message lists the kernels and name expressions the
+ * module has). Thread safety: any thread. */
 LAT_API lat_status lat_module_get_kernel(lat_module *mod, const char *name,
                                          lat_kernel **out);
+
+/* The symbol a name expression or kernel name was lowered to (nvrtcGetLoweredName): for
+ * "reduce<256>" something like "_Z6reduceILi256EEvPKfPf"; for a kernel of C linkage its
+ * plain name. *name stays valid until the module is destroyed.
+ *   expr: one of the module's name expressions, or the plain name of one of its kernels.
+ * Errors: LAT_ERROR_INVALID_VALUE (NULL argument); LAT_ERROR_KERNEL_NOT_FOUND (expr is
+ * neither: the message lists the module's name expressions). Thread safety: any thread. */
+LAT_API lat_status lat_module_get_lowered_name(lat_module *mod, const char *expr,
+                                               const char **name);
 
 /* The kernel's name and number of parameters. Thread safety: any thread. */
 LAT_API const char *lat_kernel_name(const lat_kernel *kernel);

@@ -61,11 +61,16 @@ typedef struct lat__backend {
     /* Frees mod->impl; the core frees the rest. No launch of the module is running. */
     void (*module_destroy)(lat_module *mod);
 
-    /* Looks kernel->name up in kernel->module. On success sets kernel->impl and, where the
+    /* Looks kernel->name (a plain name, a name expression, a mangled name) up in
+     * kernel->module. On success sets kernel->impl and, where the
      * backend knows them, kernel->backend_nparams and kernel->backend_param_sizes
      * (malloc'd; -1 / NULL when unknown). Returns LAT_ERROR_KERNEL_NOT_FOUND (message
      * not needed: the core writes it) when there is no such kernel. */
     lat_status (*kernel_get)(lat_module *mod, lat_kernel *kernel);
+    /* The symbol expr (a name expression of the module, or one of its kernels' plain
+     * names) was lowered to, valid as long as mod->impl; LAT_ERROR_KERNEL_NOT_FOUND
+     * without a message (the core writes it) when expr is neither. */
+    lat_status (*module_lowered_name)(lat_module *mod, const char *expr, const char **out);
     void (*kernel_release)(lat_kernel *kernel);
 
     /* Launches. params[i] points to the value of parameter i, as for cuLaunchKernel;

@@ -303,6 +303,7 @@ static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__so
         .include_dirs = src->include_dirs,
         .options = src->options,
         .no_extern_c = src->no_extern_c,
+        .name_expressions = src->name_expressions,
     };
     /* The emulator first: what it cannot run (its dialect's limits, a missing include
      * as LAT_ERROR_FILE) decides, as t_is_emu-style programs expect of a cross context. */
@@ -366,6 +367,16 @@ static void kernel_release(lat_kernel *kernel)
 {
     free(kernel->impl); /* the inner kernels belong to the inner modules */
     kernel->impl = NULL;
+}
+
+/* The primary's lowered names: the symbols the GPU runs. */
+static lat_status module_lowered_name(lat_module *mod, const char *expr, const char **out)
+{
+    lat__cross_module *m = mod->impl;
+    lat_status st = lat_module_get_lowered_name(m->a, expr, out);
+    return st == LAT_OK || st == LAT_ERROR_KERNEL_NOT_FOUND
+               ? st
+               : lat__error(mod->ctx, st, "%s", lat_last_error());
 }
 
 /* The size of parameter i as the emulator compiled it (it always knows), else ours. */
@@ -491,6 +502,7 @@ const lat__backend lat__backend_cross = {
     .module_destroy = module_destroy,
     .kernel_get = kernel_get,
     .kernel_release = kernel_release,
+    .module_lowered_name = module_lowered_name,
     .launch = launch,
     .max_cooperative_blocks = max_cooperative_blocks,
 };

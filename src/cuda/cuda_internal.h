@@ -140,6 +140,8 @@ void lat__cuda_module_destroy(lat_module *mod);
  * (mangled) name when the source was compiled without extern "C", else `name`. */
 const char *lat__cuda_module_symbol(const lat_module *mod, const char *name);
 CUmodule lat__cuda_module_handle(const lat_module *mod);
+/* The backend's module_lowered_name (backend.h). */
+lat_status lat__cuda_module_lowered_name(lat_module *mod, const char *expr, const char **out);
 /* The driver layer's module operations: load an image, give out the code. */
 lat_status lat__cuda_module_load(lat_context *ctx, lat_module *mod, const void *image,
                                  size_t size, lat_code_kind kind);
