@@ -203,7 +203,7 @@ static char *format(const char *fmt, ...)
  * of each block adds 1 to it, block 0's adds 2^31 - (blocks - 1), so the top bit flips
  * once every block has arrived, and the adder waits for the flip. Outside a cooperative
  * launch the address is 0: a trap, as cooperative groups do (the core refuses such a
- * launch first). Inline, not static: unused, it costs nothing and draws no warning. */
+ * launch first). Inline, not static: should it go unused, it draws no warning. */
 static const char grid_sync_prologue[] =
     "__device__ __forceinline__ void __lat_grid_sync(void)\n"
     "{\n"
@@ -243,7 +243,16 @@ static char *wrap_source(const lat__source *src)
     char *out = NULL;
     size_t len = 0;
     static const char head[] = "extern \"C\" {\n";
-    int bad = lat__strbuf_append(&out, &len, grid_sync_prologue, sizeof grid_sync_prologue - 1);
+    /* Only where the source (or a header: the scanner followed the calls) names the
+     * barrier, so that other modules compile exactly as they always did. */
+    bool grid_sync = strstr(src->text, "__lat_grid_sync") != NULL;
+    for (int i = 0; src->sigs && i < src->sigs->count && !grid_sync; i++)
+        grid_sync = src->sigs->items[i].grid_sync;
+    if (cxx && !grid_sync)
+        return lat__strdup(src->text); /* as written, nothing before it */
+    int bad = grid_sync ? lat__strbuf_append(&out, &len, grid_sync_prologue,
+                                             sizeof grid_sync_prologue - 1)
+                        : 0;
     if (!bad && !cxx)
         bad = lat__strbuf_append(&out, &len, head, sizeof head - 1);
     if (!bad)
