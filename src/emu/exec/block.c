@@ -446,7 +446,6 @@ ENGINE_INLINE int barrier(lat__emu_thread *t, int kind, int pred, const char *fi
     me->line = line;
     b->at_bar++;
     b->bar_count += pred != 0;
-    b->at_grid += kind == LAT__EXEC_GRID_BAR;
     if (!observed && b->at_bar == b->live) {
         lat__exec_release_barrier(b);
     } else {
@@ -534,6 +533,10 @@ int lat__exec_grid_barrier(lat__emu_thread *t, const char *file, int line)
             lat__exec_abandon(w);
         siglongjmp(w->trap, 1);
     }
+    /* Counted here, not in barrier(), so that __syncthreads pays nothing for it (off a
+     * fiber, barrier() reports the lowering's bug). */
+    if (w->on_fiber == LAT__EXEC_ON_THREAD)
+        w->fb->at_grid++;
     return barrier(t, LAT__EXEC_GRID_BAR, 0, file, line, false);
 }
 
