@@ -429,9 +429,11 @@ LAT_API lat_status lat_launch(lat_kernel *kernel, const lat_launch_desc *desc,
  * emulator each block of a cooperative grid runs on an OS thread of its own; the emulated
  * device has lat_device_info.multiprocessor_count multiprocessors (the host's
  * processors), each holding at most 32 blocks and 64 warps (2048 threads), as on compute
- * capability 8.0: the limit is multiprocessor_count * min(32, 64 / warps per block), and
- * never more than OpenMP's thread limit (OMP_THREAD_LIMIT). Shared memory does not lower
- * it there (every block has its own 48 KiB).
+ * capability 8.0: the limit is multiprocessor_count * min(32, 64 / warps per block). For a
+ * kernel whose threads run on fibers (one with a barrier the region loops cannot take, the
+ * grid barrier among them: docs/dialect.md) the grid's threads are also held to a quarter
+ * of vm.max_map_count (16382 by default), each fiber's stack being two memory mappings.
+ * Shared memory does not lower it there (every block has its own 48 KiB).
  *   out: receives the limit (0 when not even one such block fits).
  * Errors: LAT_ERROR_INVALID_VALUE (NULL kernel or out); LAT_ERROR_INVALID_DIMENSIONS
  * (block_threads 0 or above the device's threads per block); LAT_ERROR_SHARED_MEMORY

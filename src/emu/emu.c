@@ -12,6 +12,7 @@
 #include "prelude.h"
 
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,10 +190,29 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
     return LAT_OK;
 }
 
+/* The threads a cooperative grid of fiber kernels may hold in all: each thread's stack is
+ * two memory mappings (the stack and its guard page), and a process has at most
+ * vm.max_map_count of them (65530 by default); a quarter is the grid's, the rest stays the
+ * program's. */
+static uint64_t fiber_threads;
+static pthread_once_t fiber_threads_once = PTHREAD_ONCE_INIT;
+
+static void read_fiber_threads(void)
+{
+    unsigned long long maps = 65530;
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    if (f) {
+        if (fscanf(f, "%llu", &maps) != 1 || maps < 1024)
+            maps = 65530;
+        fclose(f);
+    }
+    fiber_threads = maps / 4;
+}
+
 /* The emulated device's co-resident blocks (lattice.h's lat_kernel_max_cooperative_blocks):
  * multiprocessor_count multiprocessors of compute capability 8.0, each holding 32 blocks
- * and 64 warps; a cooperative launch runs each block on an OS thread of its own (exec/
- * grid.c), so OpenMP's thread limit bounds it too. */
+ * and 64 warps. A cooperative launch runs each block on an OS thread of its own
+ * (exec/grid.c), a fiber kernel's threads each on a stack of its own, which bounds it too. */
 static lat_status max_cooperative_blocks(lat_kernel *kernel, unsigned block_threads,
                                          size_t shared_bytes, unsigned *out)
 {
@@ -212,10 +232,13 @@ static lat_status max_cooperative_blocks(lat_kernel *kernel, unsigned block_thre
         per_sm = BLOCKS_PER_SM;
     uint64_t n = (uint64_t)per_sm * (uint64_t)(ctx->info.multiprocessor_count > 0
                                                    ? ctx->info.multiprocessor_count : 1);
-    int limit = omp_get_thread_limit();
-    if (limit > 0 && n > (uint64_t)limit)
-        n = (uint64_t)limit;
-    *out = (unsigned)n;
+    if (k->mode == LAT_EMU_MODE_FIBER) {
+        pthread_once(&fiber_threads_once, read_fiber_threads);
+        uint64_t by_maps = fiber_threads / block_threads;
+        if (n > by_maps)
+            n = by_maps;
+    }
+    *out = n > 0xffffffffu ? 0xffffffffu : (unsigned)n;
     return LAT_OK;
 }
 
