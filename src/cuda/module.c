@@ -897,9 +897,17 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
         for (int i = 0; i < names.count; i++) {
             if (!names.skip[i])
                 continue;
-            if (i < names.nuser)
+            if (i < names.nuser) {
                 (void)lat__strbuf_printf(&user, &ulen, "%s'%s'", user ? ", " : "", names.items[i]);
-            else
+                continue;
+            }
+            /* A template's own name, whose instantiations the user names: nothing to say. */
+            size_t n = strlen(names.items[i]);
+            bool named = false;
+            for (int j = 0; j < names.nuser && !named; j++)
+                named = strncmp(names.items[j], names.items[i], n) == 0 &&
+                        (names.items[j][n] == '<' || names.items[j][n] == ' ');
+            if (!named)
                 (void)lat__strbuf_printf(&list, &len, "%s'%s'", list ? ", " : "", names.items[i]);
         }
         if (r == NVRTC_SUCCESS && user) {
