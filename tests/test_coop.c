@@ -144,7 +144,7 @@ TEST(a_grid_at_the_limit_runs_and_one_block_more_is_refused_naming_both)
     for (unsigned b = 0; b < limit; b++)
         ASSERT_MSG(seen[b] == limit, "block %u saw %u blocks arrived, want %u", b, seen[b], limit);
 
-    lat_deviceptr d = t_device_copy(ctx, NULL, (limit + 1) * sizeof(unsigned));
+    lat_deviceptr d = t_device_copy(ctx, t_calloc(limit + 1, sizeof(unsigned)), (limit + 1) * sizeof(unsigned));
     void *params[] = {&d, &d};
     ASSERT_STATUS(LAT_ERROR_INVALID_DIMENSIONS,
                   lat_launch(k, &(lat_launch_desc){.grid = {limit + 1}, .block = {B}, .cooperative = 1},
@@ -218,7 +218,7 @@ TEST(the_cooperative_limit_follows_the_block_size_and_checks_its_arguments)
 TEST(a_kernel_that_can_reach_the_grid_barrier_needs_a_cooperative_launch)
 {
     lat_context *ctx = t_context();
-    lat_deviceptr d = t_device_copy(ctx, NULL, 64 * sizeof(int));
+    lat_deviceptr d = t_device_copy(ctx, t_calloc(64, sizeof(int)), 64 * sizeof(int));
     void *params[] = {&d};
     static const char *const names[] = {"direct", "indirect"};
     for (int i = 0; i < 2; i++) {
@@ -342,7 +342,7 @@ TEST(a_grid_barrier_a_block_never_reaches_fails_the_launch_naming_the_blocks)
     lat_context *ctx = emu_context("a grid barrier a block skips hangs a GPU for good: the "
                                    "emulator's report is tested in the emu suite");
     lat_kernel *k = t_kernel(ctx, diverge_src, "skips");
-    lat_deviceptr d = t_device_copy(ctx, NULL, 8 * sizeof(int));
+    lat_deviceptr d = t_device_copy(ctx, t_calloc(8, sizeof(int)), 8 * sizeof(int));
     void *params[] = {&d};
     ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED,
                   lat_launch(k, &(lat_launch_desc){.grid = {4}, .block = {32}, .cooperative = 1},
@@ -394,7 +394,7 @@ TEST(a_failed_assert_in_one_block_stops_the_blocks_waiting_at_the_grid_barrier)
     lat_context *ctx = emu_context("a device-side assert loses the GPU's context; the "
                                    "emulator's report is tested in the emu suite");
     lat_kernel *k = t_kernel(ctx, trap_src, "trapping");
-    lat_deviceptr d = t_device_copy(ctx, NULL, 8 * sizeof(int));
+    lat_deviceptr d = t_device_copy(ctx, t_calloc(8, sizeof(int)), 8 * sizeof(int));
     void *params[] = {&d};
     ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED,
                   lat_launch(k, &(lat_launch_desc){.grid = {4}, .block = {32}, .cooperative = 1},
@@ -436,7 +436,7 @@ TEST(a_checked_cooperative_launch_is_refused_clearly)
         SKIP("the checks (lattice/check.h) are the emulator's");
     lat_context *ctx = t_context_with(&(lat_context_desc){.check = LAT_CHECK_MEMCHECK});
     lat_kernel *k = t_kernel(ctx, two_phase_src, "two_phase");
-    lat_deviceptr d = t_device_copy(ctx, NULL, 1024);
+    lat_deviceptr d = t_device_copy(ctx, t_calloc(1024, 1), 1024);
     int n = 0;
     void *params[] = {&d, &d, &d, &n};
     ASSERT_STATUS(LAT_ERROR_UNSUPPORTED,
