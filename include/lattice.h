@@ -298,18 +298,34 @@ typedef struct lat_module_desc {
                                         emulator accepts the ones docs/dialect.md lists */
     /* 0: the source is compiled as if wrapped in extern "C" { }, so kernels are found by
      * their plain names (PyCUDA's default). Non-zero: compiled as written, as PyCUDA's
-     * no_extern_c=True; kernels are still looked up by their plain names. */
+     * no_extern_c=True; kernels are still looked up by their plain names, and by their
+     * mangled names as NVRTC lowers them. */
     int no_extern_c;
+    /* NULL-terminated list, may be NULL: the template instantiations the module needs, as
+     * NVRTC's name expressions (nvrtcAddNameExpression) spell them: "reduce<256>",
+     * "scale<float>", "ns::kernel<int, 4>". Each is instantiated and can be looked up by
+     * exactly that string (lat_module_get_kernel); lat_module_get_lowered_name() gives its
+     * mangled name. Templates cannot have C linkage, so a module with name expressions is
+     * compiled as written, as with no_extern_c (its other kernels are still found by their
+     * plain names). Each entry must be a non-empty string.
+     * The emulator does not instantiate templates yet: such a module is
+     * LAT_ERROR_UNSUPPORTED there (and so on a cross-checking context). On CUDA an
+     * instantiation's parameters are known by their sizes only (cuFuncGetParamInfo, CUDA
+     * 12.4 and newer drivers): lat_launch_args checks argument sizes, not types, as for
+     * lat_module_load's kernels. */
+    const char *const *name_expressions;
 } lat_module_desc;
 
 /* Compiles CUDA C source for the context's device and loads it.
  *   out: receives the module; NULL on failure.
  * Errors: LAT_ERROR_INVALID_VALUE (NULL ctx/desc/out, neither or both of source and
- * path); LAT_ERROR_FILE (path or an #include cannot be read); LAT_ERROR_INVALID_OPTION;
- * LAT_ERROR_COMPILE (lat_last_error() holds the compiler's full log, with positions in
- * the user's files, "name.cu:LINE:COL: error: ..."); LAT_ERROR_UNSUPPORTED (emulator:
- * a construct outside the dialect, named with its line and column); LAT_ERROR_DRIVER.
- * Thread safety: any thread. */
+ * path, an empty name expression); LAT_ERROR_FILE (path or an #include cannot be read);
+ * LAT_ERROR_INVALID_OPTION; LAT_ERROR_COMPILE (lat_last_error() holds the compiler's full
+ * log, with positions in the user's files, "name.cu:LINE:COL: error: ...");
+ * LAT_ERROR_KERNEL_NOT_FOUND (a name expression that names no function of the source:
+ * the message names it and gives NVRTC's words); LAT_ERROR_UNSUPPORTED (emulator: a
+ * construct outside the dialect, named with its line and column; name expressions);
+ * LAT_ERROR_DRIVER. Thread safety: any thread. */
 LAT_API lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc,
                                      lat_module **out);
 
@@ -322,12 +338,24 @@ LAT_API void lat_module_destroy(lat_module *mod);
  * any thread. */
 LAT_API const char *lat_module_log(const lat_module *mod);
 
-/* Finds a __global__ function by its plain name. The kernel belongs to the module and
- * lives until the module is destroyed; looking the same name up again returns the same
- * handle. Errors: LAT_ERROR_INVALID_VALUE; LAT_ERROR_KERNEL_NOT_FOUND (the message lists
- * the kernels the module has). Thread safety: any thread. */
+/* Finds a __global__ function by its plain name, or a template's instantiation by the
+ * name expression that named it (lat_module_desc.name_expressions, the same string), or,
+ * on CUDA, by its mangled name. The kernel belongs to the module and lives until the
+ * module is destroyed; looking the same name up again returns the same handle.
+ * lat_kernel_name() is the name it was found by. Errors: LAT_ERROR_INVALID_VALUE;
+ * LAT_ERROR_KERNEL_NOT_FOUND (the message lists the kernels and name expressions the
+ * module has). Thread safety: any thread. */
 LAT_API lat_status lat_module_get_kernel(lat_module *mod, const char *name,
                                          lat_kernel **out);
+
+/* The symbol a name expression or kernel name was lowered to (nvrtcGetLoweredName): for
+ * "reduce<256>" something like "_Z6reduceILi256EEvPKfPf"; for a kernel of C linkage its
+ * plain name. *name stays valid until the module is destroyed.
+ *   expr: one of the module's name expressions, or the plain name of one of its kernels.
+ * Errors: LAT_ERROR_INVALID_VALUE (NULL argument); LAT_ERROR_KERNEL_NOT_FOUND (expr is
+ * neither: the message lists the module's name expressions). Thread safety: any thread. */
+LAT_API lat_status lat_module_get_lowered_name(lat_module *mod, const char *expr,
+                                               const char **name);
 
 /* The kernel's name and number of parameters. Thread safety: any thread. */
 LAT_API const char *lat_kernel_name(const lat_kernel *kernel);
@@ -367,19 +395,53 @@ typedef struct lat_launch_desc {
     size_t shared_bytes; /* dynamic shared memory per block (extern __shared__) */
     /* The stream to launch on (lattice/driver.h); NULL: the context's default stream. */
     struct lat_stream *stream;
+    /* Non-zero: a cooperative launch (cuLaunchCooperativeKernel): every block of the
+     * grid is resident at once, so blocks may wait for each other, and the kernel may
+     * call the grid-wide barrier __lat_grid_sync() (docs/dialect.md). The grid may hold
+     * at most lat_kernel_max_cooperative_blocks() blocks. 0: an ordinary launch, whose
+     * blocks run in any order, some perhaps only after others have finished. */
+    int cooperative;
 } lat_launch_desc;
 
 /* Launches a kernel with arguments in the form cuLaunchKernel takes them: params[i]
  * points to the value of parameter i (params may be NULL for a kernel without
  * parameters). The launch is asynchronous on CUDA; its failures surface in
  * lat_context_synchronize() or a later call. The emulator runs it before returning.
- * Errors: LAT_ERROR_INVALID_VALUE (NULL kernel/desc, a NULL params[i]);
+ * Errors: LAT_ERROR_INVALID_VALUE (NULL kernel/desc, a NULL params[i]; a kernel that can
+ * reach __lat_grid_sync() launched without desc->cooperative);
  * LAT_ERROR_INVALID_DIMENSIONS (a zero x, a dimension above the device's limit, more
- * threads per block than the device allows); LAT_ERROR_SHARED_MEMORY;
- * LAT_ERROR_LAUNCH_FAILED; LAT_ERROR_DRIVER.
+ * threads per block than the device allows; a cooperative grid of more blocks than
+ * lat_kernel_max_cooperative_blocks() allows, as CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE:
+ * the message gives the grid and the limit); LAT_ERROR_SHARED_MEMORY;
+ * LAT_ERROR_UNSUPPORTED (a cooperative launch on a GPU without cooperative launches, or a
+ * checked one on the emulator: lattice/check.h); LAT_ERROR_LAUNCH_FAILED;
+ * LAT_ERROR_DRIVER.
  * Thread safety: any thread. */
 LAT_API lat_status lat_launch(lat_kernel *kernel, const lat_launch_desc *desc,
                               void **params);
+
+/* The most blocks a cooperative launch (lat_launch_desc.cooperative) of `kernel` may
+ * have, with `block_threads` threads per block (the product of the block's dimensions) and
+ * `shared_bytes` of dynamic shared memory per block: the blocks the device can hold at
+ * once, as cudaOccupancyMaxActiveBlocksPerMultiprocessor times the multiprocessor count.
+ * A larger cooperative grid is refused by lat_launch(). On CUDA this is the driver's
+ * occupancy for the compiled kernel (registers and shared memory included). On the
+ * emulator each block of a cooperative grid runs on an OS thread of its own; the emulated
+ * device has lat_device_info.multiprocessor_count multiprocessors (the host's
+ * processors), each holding at most 32 blocks and 64 warps (2048 threads), as on compute
+ * capability 8.0: the limit is multiprocessor_count * min(32, 64 / warps per block). For a
+ * kernel whose threads run on fibers (one with a barrier the region loops cannot take, the
+ * grid barrier among them: docs/dialect.md) the grid's threads are also held to a quarter
+ * of vm.max_map_count (16382 by default), each fiber's stack being two memory mappings.
+ * Shared memory does not lower it there (every block has its own 48 KiB).
+ *   out: receives the limit (0 when not even one such block fits).
+ * Errors: LAT_ERROR_INVALID_VALUE (NULL kernel or out); LAT_ERROR_INVALID_DIMENSIONS
+ * (block_threads 0 or above the device's threads per block); LAT_ERROR_SHARED_MEMORY
+ * (shared_bytes above the device's limit per block); LAT_ERROR_UNSUPPORTED (a GPU
+ * without cooperative launches: CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH is 0);
+ * LAT_ERROR_DRIVER. Thread safety: any thread. */
+LAT_API lat_status lat_kernel_max_cooperative_blocks(lat_kernel *kernel, unsigned block_threads,
+                                                     size_t shared_bytes, unsigned *out);
 
 /* A typed kernel argument for lat_launch_args(); make them with the lat_arg_* functions
  * below. In, Out and InOut are PyCUDA's argument handlers: a host buffer that lattice

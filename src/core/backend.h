@@ -61,16 +61,27 @@ typedef struct lat__backend {
     /* Frees mod->impl; the core frees the rest. No launch of the module is running. */
     void (*module_destroy)(lat_module *mod);
 
-    /* Looks kernel->name up in kernel->module. On success sets kernel->impl and, where the
+    /* Looks kernel->name (a plain name, a name expression, a mangled name) up in
+     * kernel->module. On success sets kernel->impl and, where the
      * backend knows them, kernel->backend_nparams and kernel->backend_param_sizes
      * (malloc'd; -1 / NULL when unknown). Returns LAT_ERROR_KERNEL_NOT_FOUND (message
      * not needed: the core writes it) when there is no such kernel. */
     lat_status (*kernel_get)(lat_module *mod, lat_kernel *kernel);
+    /* The symbol expr (a name expression of the module, or one of its kernels' plain
+     * names) was lowered to, valid as long as mod->impl; LAT_ERROR_KERNEL_NOT_FOUND
+     * without a message (the core writes it) when expr is neither. */
+    lat_status (*module_lowered_name)(lat_module *mod, const char *expr, const char **out);
     void (*kernel_release)(lat_kernel *kernel);
 
     /* Launches. params[i] points to the value of parameter i, as for cuLaunchKernel;
      * params is NULL when the kernel has no parameters. */
     lat_status (*launch)(lat_kernel *kernel, const lat__launch *launch, void **params);
+    /* The most blocks of block_threads threads (1 to the device's limit) and shared_bytes
+     * of dynamic shared memory (within the device's limit) that a cooperative launch of
+     * the kernel may have (lat_kernel_max_cooperative_blocks); LAT_ERROR_UNSUPPORTED with
+     * a message when the device has no cooperative launches. */
+    lat_status (*max_cooperative_blocks)(lat_kernel *kernel, unsigned block_threads,
+                                         size_t shared_bytes, unsigned *out);
 
     /* Finds the module's __device__ or __constant__ variable `name`: its address and size.
      * Returns LAT_ERROR_INVALID_VALUE without a message (the core writes it) when the

@@ -240,6 +240,8 @@ bool lat__cache_key_for(const lat__source *src, const char *backend, const char 
         field_str(k, "include_dir", *p);
     for (const char *const *p = src->options; p && *p; p++)
         field_str(k, "option", *p);
+    for (const char *const *p = src->name_expressions; p && *p; p++)
+        field_str(k, "name_expression", *p);
 
     const char **dirs = NULL;
     size_t n = 0, cap = 0;

@@ -52,6 +52,7 @@ struct lat_module {
     struct lat_module *prev, *next;
     void *cache_ref; /* the compile cache's entry whose impl this module shares, or NULL */
     int origin;      /* a lat_module_origin */
+    char **name_exprs; /* lat_module_desc.name_expressions, copied (NULL-terminated) */
 };
 
 struct lat_kernel {
@@ -81,6 +82,9 @@ typedef struct lat__source {
     const char *const *include_dirs; /* NULL-terminated, may be NULL */
     const char *const *options;      /* NULL-terminated, may be NULL */
     bool no_extern_c;
+    /* NULL-terminated, may be NULL: template instantiations to compile, as NVRTC's name
+     * expressions (each non-empty, checked by the core). */
+    const char *const *name_expressions;
     const lat__kernel_sigs *sigs;    /* the kernels the front end found */
     struct lat__unit *unit;          /* the source as the front end read it (src/front), with
                                         the emulator's predefined macros; its status says
@@ -94,6 +98,9 @@ typedef struct lat__launch {
     unsigned block[3];
     size_t shared_bytes;
     struct lat_stream *stream; /* NULL: the default stream */
+    /* Cooperative: every block resident at once, within the limit the core checked
+     * against the backend's max_cooperative_blocks. */
+    bool cooperative;
 } lat__launch;
 
 /* Logs to the context's logger (if any). ctx may be NULL. printf-style. */

@@ -303,6 +303,7 @@ static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__so
         .include_dirs = src->include_dirs,
         .options = src->options,
         .no_extern_c = src->no_extern_c,
+        .name_expressions = src->name_expressions,
     };
     /* The emulator first: what it cannot run (its dialect's limits, a missing include
      * as LAT_ERROR_FILE) decides, as t_is_emu-style programs expect of a cross context. */
@@ -368,6 +369,16 @@ static void kernel_release(lat_kernel *kernel)
     kernel->impl = NULL;
 }
 
+/* The primary's lowered names: the symbols the GPU runs. */
+static lat_status module_lowered_name(lat_module *mod, const char *expr, const char **out)
+{
+    lat__cross_module *m = mod->impl;
+    lat_status st = lat_module_get_lowered_name(m->a, expr, out);
+    return st == LAT_OK || st == LAT_ERROR_KERNEL_NOT_FOUND
+               ? st
+               : lat__error(mod->ctx, st, "%s", lat_last_error());
+}
+
 /* The size of parameter i as the emulator compiled it (it always knows), else ours. */
 static size_t param_size(const lat_kernel *kernel, const lat__cross_kernel *k, int i)
 {
@@ -431,6 +442,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         .block = {l->block[0], l->block[1], l->block[2]},
         .shared_bytes = l->shared_bytes,
         .stream = s ? s->a : NULL,
+        .cooperative = l->cooperative,
     };
     lat_launch_desc db = da;
     db.stream = s ? s->b : NULL;
@@ -457,6 +469,21 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
     return st == LAT_OK ? lat__cross_compare_surfaces(ctx, kernel, params) : st;
 }
 
+/* A cooperative grid must fit both sides. */
+static lat_status max_cooperative_blocks(lat_kernel *kernel, unsigned block_threads,
+                                         size_t shared_bytes, unsigned *out)
+{
+    lat__cross_kernel *k = kernel->impl;
+    unsigned a = 0, b = 0;
+    lat_status st = lat_kernel_max_cooperative_blocks(k->a, block_threads, shared_bytes, &a);
+    if (st == LAT_OK)
+        st = lat_kernel_max_cooperative_blocks(k->b, block_threads, shared_bytes, &b);
+    if (st != LAT_OK)
+        return lat__error(kernel->module->ctx, st, "%s", lat_last_error());
+    *out = a < b ? a : b;
+    return LAT_OK;
+}
+
 const lat__backend lat__backend_cross = {
     .name = "cross",
     .kind = LAT_BACKEND_CROSS,
@@ -477,7 +504,9 @@ const lat__backend lat__backend_cross = {
     .module_destroy = module_destroy,
     .kernel_get = kernel_get,
     .kernel_release = kernel_release,
+    .module_lowered_name = module_lowered_name,
     .launch = launch,
+    .max_cooperative_blocks = max_cooperative_blocks,
 };
 
 /* ---- driver layer ------------------------------------------------------------------------------- */

@@ -59,6 +59,9 @@ typedef struct lat__kernel_sig {
     int defined;            /* the source has its body, not only a declaration */
     int nparams;
     lat__param *params;
+    /* It can reach the grid-wide barrier __lat_grid_sync(), through any chain of calls:
+     * it needs a cooperative launch. */
+    int grid_sync;
 } lat__kernel_sig;
 
 typedef struct lat__kernel_sigs {

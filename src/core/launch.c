@@ -4,7 +4,47 @@
 #include "backend.h"
 #include "driver_ops.h"
 
+#include <stdio.h>
+
 static const char axis[3] = {'x', 'y', 'z'};
+
+/* A cooperative launch's grid against the device's limit, and a kernel that needs one.
+ * Apart from the rest of the checks, so that an ordinary launch pays two tests for them. */
+static __attribute__((noinline)) lat_status check_cooperative(const char *fn, lat_kernel *kernel,
+                                                              const lat_launch_desc *desc,
+                                                              const lat__launch *out)
+{
+    const lat_context *ctx = kernel->module->ctx;
+    uint64_t threads = (uint64_t)out->block[0] * out->block[1] * out->block[2];
+    if (!out->cooperative)
+        /* A GPU traps in such a grid barrier, which loses the context (on the emulator
+         * the launch would fail the same way): refused before anything runs. */
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "%s(kernel '%s'): the kernel calls __lat_grid_sync(), the grid-wide "
+                          "barrier, which needs a cooperative launch: set "
+                          "lat_launch_desc.cooperative (and keep the grid within "
+                          "lat_kernel_max_cooperative_blocks())",
+                          fn, kernel->name);
+    unsigned limit = 0;
+    lat_status st = ctx->backend->max_cooperative_blocks(kernel, (unsigned)threads,
+                                                         desc->shared_bytes, &limit);
+    if (st != LAT_OK)
+        return st;
+    uint64_t nblocks = (uint64_t)out->grid[0] * out->grid[1] * out->grid[2];
+    if (nblocks <= limit)
+        return LAT_OK;
+    char shared[64] = "";
+    if (desc->shared_bytes)
+        snprintf(shared, sizeof shared, " and %zu bytes of dynamic shared memory",
+                 desc->shared_bytes);
+    return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
+                      "%s(kernel '%s'): a cooperative grid of %llu blocks (%u, %u, %u) is more "
+                      "than the device holds at once: at most %u blocks of %llu threads%s "
+                      "(lat_kernel_max_cooperative_blocks; CUDA says "
+                      "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)",
+                      fn, kernel->name, (unsigned long long)nblocks, out->grid[0], out->grid[1],
+                      out->grid[2], limit, (unsigned long long)threads, shared);
+}
 
 lat_status lat__launch_prepare(const char *fn, lat_kernel *kernel, const lat_launch_desc *desc,
                                lat__launch *out)
@@ -49,7 +89,33 @@ lat_status lat__launch_prepare(const char *fn, lat_kernel *kernel, const lat_lau
                           fn, kernel->name, desc->shared_bytes, dev->shared_memory_per_block);
     out->shared_bytes = desc->shared_bytes;
     out->stream = desc->stream;
-    return lat__stream_check(ctx, desc->stream, fn);
+    out->cooperative = desc->cooperative != 0;
+    lat_status st = lat__stream_check(ctx, desc->stream, fn);
+    if (st != LAT_OK || (!out->cooperative && !(kernel->sig && kernel->sig->grid_sync)))
+        return st;
+    return check_cooperative(fn, kernel, desc, out);
+}
+
+lat_status lat_kernel_max_cooperative_blocks(lat_kernel *kernel, unsigned block_threads,
+                                             size_t shared_bytes, unsigned *out)
+{
+    static const char fn[] = "lat_kernel_max_cooperative_blocks";
+    if (!kernel || !out)
+        return lat__error(kernel ? kernel->module->ctx : NULL, LAT_ERROR_INVALID_VALUE,
+                          "%s: %s is NULL", fn, kernel ? "out" : "kernel");
+    *out = 0;
+    lat_context *ctx = kernel->module->ctx;
+    const lat_device_info *dev = &ctx->info;
+    if (block_threads == 0 || block_threads > (unsigned)dev->max_threads_per_block)
+        return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
+                          "%s(kernel '%s'): a block of %u threads; the device allows 1 to %d",
+                          fn, kernel->name, block_threads, dev->max_threads_per_block);
+    if (shared_bytes > dev->shared_memory_per_block)
+        return lat__error(ctx, LAT_ERROR_SHARED_MEMORY,
+                          "%s(kernel '%s'): %zu bytes of dynamic shared memory; a block has at "
+                          "most %zu",
+                          fn, kernel->name, shared_bytes, dev->shared_memory_per_block);
+    return ctx->backend->max_cooperative_blocks(kernel, block_threads, shared_bytes, out);
 }
 
 lat_status lat_launch(lat_kernel *kernel, const lat_launch_desc *desc, void **params)

@@ -50,8 +50,46 @@ static void unlink_module(lat_context *ctx, lat_module *mod)
     pthread_mutex_unlock(&ctx->lock);
 }
 
+static void free_strings(char **list)
+{
+    for (char **p = list; p && *p; p++)
+        free(*p);
+    free(list);
+}
+
+/* Checks the name expressions (each a non-empty string) and copies them. */
+static lat_status copy_name_expressions(lat_context *ctx, const char *const *list, char ***out)
+{
+    *out = NULL;
+    size_t n = 0;
+    for (const char *const *p = list; p && *p; p++, n++) {
+        const char *e = *p;
+        while (*e == ' ' || *e == '\t' || *e == '\n' || *e == '\r')
+            e++;
+        if (!*e)
+            return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                              "lat_module_create: desc->name_expressions[%zu] is %s; a name "
+                              "expression names a template instantiation, e.g. \"reduce<256>\"",
+                              n, (*p)[0] ? "only blanks" : "empty");
+    }
+    if (n == 0)
+        return LAT_OK;
+    char **copy = calloc(n + 1, sizeof *copy);
+    for (size_t i = 0; copy && i < n; i++) {
+        if (!(copy[i] = lat__strdup(list[i]))) {
+            free_strings(copy);
+            copy = NULL;
+        }
+    }
+    if (!copy)
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+    *out = copy;
+    return LAT_OK;
+}
+
 static void free_module(lat_module *mod)
 {
+    free_strings(mod->name_exprs);
     lat__kernel_sigs_free(&mod->sigs);
     free(mod->log);
     free(mod->name);
@@ -104,14 +142,22 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
             return st;
     }
     const char *name = desc->name ? desc->name : desc->path ? desc->path : "kernel.cu";
+    char **name_exprs;
+    lat_status est = copy_name_expressions(ctx, desc->name_expressions, &name_exprs);
+    if (est != LAT_OK) {
+        free(text);
+        return est;
+    }
 
     lat_module *mod = calloc(1, sizeof *mod);
     if (!mod || pthread_mutex_init(&mod->lock, NULL) != 0) {
         free(mod);
         free(text);
+        free_strings(name_exprs);
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
     }
     mod->ctx = ctx;
+    mod->name_exprs = name_exprs;
     mod->name = lat__strdup(name);
     const char *source = text ? text : desc->source;
     if (!mod->name) {
@@ -127,6 +173,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         .include_dirs = desc->include_dirs,
         .options = desc->options,
         .no_extern_c = desc->no_extern_c != 0,
+        .name_expressions = (const char *const *)name_exprs,
         .sigs = &mod->sigs,
     };
     /* The source is read once, by the front end: its kernels' signatures serve both
@@ -233,16 +280,24 @@ static lat_status not_found(lat_module *mod, const char *name)
                           "lat_module_get_kernel: kernel '%s' is declared in module %s (line %d) "
                           "but never defined: a __global__ function needs its body in the module",
                           name, mod->name, sig->line);
-    char *list = NULL;
-    size_t len = 0;
+    char *list = NULL, *exprs = NULL;
+    size_t len = 0, elen = 0;
     for (int i = 0; i < mod->sigs.count; i++)
         if (mod->sigs.items[i].defined)
             (void)lat__strbuf_printf(&list, &len, "%s'%s'", len ? ", " : "", mod->sigs.items[i].name);
+    for (char **e = mod->name_exprs; e && *e; e++)
+        (void)lat__strbuf_printf(&exprs, &elen, "%s'%s'", elen ? ", " : "", *e);
     lat_status st = lat__error(mod->ctx, LAT_ERROR_KERNEL_NOT_FOUND,
-                               "lat_module_get_kernel: no kernel '%s' in module %s (it has %s%s)",
+                               "lat_module_get_kernel: no kernel '%s' in module %s (it has %s%s%s%s%s)%s",
                                name, mod->name, list ? "" : "no __global__ function",
-                               list ? list : "");
+                               list ? list : "", exprs ? "; name expressions " : "",
+                               exprs ? exprs : "", exprs ? ", each found by that string" : "",
+                               !exprs && strchr(name, '<')
+                                   ? ": a template's instantiation is found by the name "
+                                     "expression that named it (lat_module_desc.name_expressions)"
+                                   : "");
     free(list);
+    free(exprs);
     return st;
 }
 
@@ -301,4 +356,26 @@ const char *lat_kernel_name(const lat_kernel *kernel)
 int lat_kernel_param_count(const lat_kernel *kernel)
 {
     return kernel ? kernel->nparams : -1;
+}
+
+lat_status lat_module_get_lowered_name(lat_module *mod, const char *expr, const char **name)
+{
+    if (!mod || !expr || !name)
+        return lat__error(mod ? mod->ctx : NULL, LAT_ERROR_INVALID_VALUE,
+                          "lat_module_get_lowered_name: %s is NULL",
+                          !mod ? "mod" : !expr ? "expr" : "name");
+    *name = NULL;
+    lat_status st = mod->ctx->backend->module_lowered_name(mod, expr, name);
+    if (st != LAT_ERROR_KERNEL_NOT_FOUND)
+        return st;
+    char *exprs = NULL;
+    size_t len = 0;
+    for (char **e = mod->name_exprs; e && *e; e++)
+        (void)lat__strbuf_printf(&exprs, &len, "%s'%s'", len ? ", " : "", *e);
+    st = lat__error(mod->ctx, LAT_ERROR_KERNEL_NOT_FOUND,
+                    "lat_module_get_lowered_name: '%s' is neither a name expression of module %s "
+                    "(%s%s) nor one of its kernels",
+                    expr, mod->name, exprs ? "it has " : "it has none", exprs ? exprs : "");
+    free(exprs);
+    return st;
 }

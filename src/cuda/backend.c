@@ -24,7 +24,9 @@ const lat__backend lat__backend_cuda = {
     .module_create = lat__cuda_module_create,
     .module_destroy = lat__cuda_module_destroy,
     .kernel_get = lat__cuda_kernel_get,
+    .module_lowered_name = lat__cuda_module_lowered_name,
     .kernel_release = lat__cuda_kernel_release,
     .launch = lat__cuda_launch,
+    .max_cooperative_blocks = lat__cuda_max_cooperative_blocks,
     .module_get_global = lat__cuda_module_get_global,
 };

@@ -140,6 +140,8 @@ void lat__cuda_module_destroy(lat_module *mod);
  * (mangled) name when the source was compiled without extern "C", else `name`. */
 const char *lat__cuda_module_symbol(const lat_module *mod, const char *name);
 CUmodule lat__cuda_module_handle(const lat_module *mod);
+/* The backend's module_lowered_name (backend.h). */
+lat_status lat__cuda_module_lowered_name(lat_module *mod, const char *expr, const char **out);
 /* The driver layer's module operations: load an image, give out the code. */
 lat_status lat__cuda_module_load(lat_context *ctx, lat_module *mod, const void *image,
                                  size_t size, lat_code_kind kind);
@@ -169,5 +171,7 @@ lat_status lat__cuda_launch_buffers(lat_kernel *kernel, const lat__launch *launc
 lat_status lat__cuda_kernel_get(lat_module *mod, lat_kernel *kernel);
 void lat__cuda_kernel_release(lat_kernel *kernel);
 lat_status lat__cuda_launch(lat_kernel *kernel, const lat__launch *launch, void **params);
+lat_status lat__cuda_max_cooperative_blocks(lat_kernel *kernel, unsigned block_threads,
+                                            size_t shared_bytes, unsigned *out);
 
 #endif

@@ -8,7 +8,8 @@
  * of many functions under suffixed names (cuMemAlloc_v2), the way cuda.h's #defines do.
  * A missing required symbol makes probe() fail; a missing optional one leaves the
  * pointer NULL and the backend does without (cuFuncGetParamInfo: drivers before 12.4;
- * nvrtcGetCUBIN and the architecture queries: NVRTC before 11.1 / 11.2).
+ * nvrtcGetCUBIN and the architecture queries: NVRTC before 11.1 / 11.2; the cooperative
+ * launch and occupancy calls, which CUDA 9 has, fail cooperative launches cleanly).
  *
  * Users of this file define X, expand LAT_CUDA_DRIVER_SYMS(X) / LAT_CUDA_NVRTC_SYMS(X),
  * and undefine X. The types come from cuda_api.h.
@@ -62,6 +63,13 @@
       (CUfunction fn, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,   \
        unsigned int by, unsigned int bz, unsigned int shared_bytes, CUstream stream,        \
        void **params, void **extra), 0)                                                     \
+    X(CUresult, cuLaunchCooperativeKernel, cuLaunchCooperativeKernel,                       \
+      (CUfunction fn, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,   \
+       unsigned int by, unsigned int bz, unsigned int shared_bytes, CUstream stream,        \
+       void **params), 1)                                                                   \
+    X(CUresult, cuOccupancyMaxActiveBlocksPerMultiprocessor,                                \
+      cuOccupancyMaxActiveBlocksPerMultiprocessor,                                          \
+      (int *nblocks, CUfunction fn, int block_size, size_t dynamic_shared_bytes), 1)        \
     LAT_CUDA_DRIVER_LAYER_SYMS(X)
 
 /* The driver layer (lattice/driver.h): streams, events, page-locked memory, 2-D and

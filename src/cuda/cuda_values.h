@@ -44,6 +44,7 @@
     X(CUDA_ERROR_INVALID_ADDRESS_SPACE, 717)                                               \
     X(CUDA_ERROR_INVALID_PC, 718)                                                          \
     X(CUDA_ERROR_LAUNCH_FAILED, 719)                                                       \
+    X(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, 720)                                        \
     X(CUDA_ERROR_UNKNOWN, 999)
 
 #define LAT_CUDA_DEVICE_ATTRIBUTES(X)                                                      \
@@ -64,7 +65,8 @@
     X(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 38)                                               \
     X(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 39)                              \
     X(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 75)                                    \
-    X(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 76)
+    X(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 76)                                    \
+    X(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 95)
 
 #define LAT_CUDA_FUNCTION_ATTRIBUTES(X)                                                    \
     X(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 0)                                          \

@@ -211,6 +211,7 @@ lat_status lat__cuda_status(CUresult r)
     case CUDA_ERROR_INVALID_DEVICE:
         return LAT_ERROR_INVALID_DEVICE;
     case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+    case CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE:
         return LAT_ERROR_INVALID_DIMENSIONS;
     case CUDA_ERROR_FILE_NOT_FOUND:
         return LAT_ERROR_FILE;

@@ -115,20 +115,65 @@ lat_status lat__cuda_launch(lat_kernel *kernel, const lat__launch *l, void **par
     if (st != LAT_OK)
         return st;
     const lat__cuda_kernel *k = kernel->impl;
-    CUresult r = lat__cu.cuLaunchKernel(k->fn, l->grid[0], l->grid[1], l->grid[2], l->block[0],
-                                        l->block[1], l->block[2], (unsigned)l->shared_bytes,
-                                        lat__cuda_stream(l->stream), params, NULL);
+    CUresult r;
+    if (l->cooperative) /* the core checked the device and the grid's size */
+        r = lat__cu.cuLaunchCooperativeKernel(k->fn, l->grid[0], l->grid[1], l->grid[2],
+                                              l->block[0], l->block[1], l->block[2],
+                                              (unsigned)l->shared_bytes,
+                                              lat__cuda_stream(l->stream), params);
+    else
+        r = lat__cu.cuLaunchKernel(k->fn, l->grid[0], l->grid[1], l->grid[2], l->block[0],
+                                   l->block[1], l->block[2], (unsigned)l->shared_bytes,
+                                   lat__cuda_stream(l->stream), params, NULL);
     if (r != CUDA_SUCCESS) {
         if (r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
             return out_of_resources(ctx, kernel, k->fn, l);
         /* A failure of an earlier kernel (sticky) is reported by the next call, which may
          * be this launch: the note still names the kernel that was running. */
         return lat__cuda_fail(ctx, r,
-                              "cuLaunchKernel(%s, grid (%u, %u, %u), block (%u, %u, %u), "
+                              "%s(%s, grid (%u, %u, %u), block (%u, %u, %u), "
                               "%zu bytes of dynamic shared memory)",
+                              l->cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel",
                               kernel->name, l->grid[0], l->grid[1], l->grid[2], l->block[0],
                               l->block[1], l->block[2], l->shared_bytes);
     }
     note_kernel(ctx->impl, k, kernel->name);
+    return LAT_OK;
+}
+
+lat_status lat__cuda_max_cooperative_blocks(lat_kernel *kernel, unsigned block_threads,
+                                            size_t shared_bytes, unsigned *out)
+{
+    static const char fn[] = "lat_kernel_max_cooperative_blocks";
+    lat_context *ctx = kernel->module->ctx;
+    lat_status st = lat__cuda_enter(ctx);
+    if (st != LAT_OK)
+        return st;
+    const lat__cuda_ctx *c = ctx->impl;
+    if (!lat__cu.cuLaunchCooperativeKernel || !lat__cu.cuOccupancyMaxActiveBlocksPerMultiprocessor)
+        return lat__error(ctx, LAT_ERROR_UNSUPPORTED,
+                          "%s(kernel '%s'): this CUDA driver has no cuLaunchCooperativeKernel "
+                          "or cuOccupancyMaxActiveBlocksPerMultiprocessor (CUDA 9 and later do)",
+                          fn, kernel->name);
+    int can = 0;
+    CUresult r = lat__cu.cuDeviceGetAttribute(&can, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, c->dev);
+    if (r != CUDA_SUCCESS)
+        return lat__cuda_fail(ctx, r, "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)");
+    if (!can)
+        return lat__error(ctx, LAT_ERROR_UNSUPPORTED,
+                          "%s(kernel '%s'): %s cannot launch cooperative kernels "
+                          "(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH is 0)",
+                          fn, kernel->name, ctx->info.name);
+    const lat__cuda_kernel *k = kernel->impl;
+    int per_sm = 0;
+    r = lat__cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->fn, (int)block_threads,
+                                                            shared_bytes);
+    if (r != CUDA_SUCCESS)
+        return lat__cuda_fail(ctx, r,
+                              "cuOccupancyMaxActiveBlocksPerMultiprocessor(%s, %u threads, %zu "
+                              "bytes of dynamic shared memory)",
+                              kernel->name, block_threads, shared_bytes);
+    uint64_t n = (uint64_t)(per_sm > 0 ? per_sm : 0) * (uint64_t)ctx->info.multiprocessor_count;
+    *out = n > 0xffffffffu ? 0xffffffffu : (unsigned)n;
     return LAT_OK;
 }

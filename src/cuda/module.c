@@ -3,6 +3,10 @@
  * cuModuleLoadDataEx. The source is wrapped in extern "C" { } the way PyCUDA does, so
  * kernels keep their plain names; without the wrap (no_extern_c) NVRTC is asked for the
  * mangled names of the kernels the core's scanner found, so plain names work anyway.
+ * The user's name expressions (lat_module_desc.name_expressions: template
+ * instantiations) are NVRTC's own: added before the compile, lowered after it, and looked
+ * up by the same string. Templates cannot have C linkage, so a module with name
+ * expressions is compiled without the wrap, as no_extern_c.
  */
 #include "cuda_internal.h"
 
@@ -23,8 +27,10 @@ typedef struct lowered_name {
 /* mod->impl */
 typedef struct cuda_module {
     CUmodule cu;
-    lowered_name *names;
+    lowered_name *names; /* name expressions (the user's, and kernels' plain names when
+                            compiled as C++) and their lowered names */
     int nnames;
+    int cxx; /* compiled without the extern "C" wrap */
     /* The code it was loaded from (lat_module_get_code, the cache), and what ptxas said
      * of each kernel's spills when lattice compiled it. */
     char *code;
@@ -190,16 +196,67 @@ static char *format(const char *fmt, ...)
     return buf;
 }
 
-/* The text handed to NVRTC: PyCUDA's wrap, with a #line so that messages give the
- * user's own line numbers and file name. */
+/* The dialect's grid barrier, __lat_grid_sync() (docs/dialect.md), for NVRTC, which has
+ * no cooperative_groups.h of its own: the barrier cooperative groups' grid.sync() makes.
+ * A cooperative launch gives the kernel a workspace whose address the driver puts in
+ * %envreg1 (high half) and %envreg2 (low half); its second word is the barrier. Thread 0
+ * of each block adds 1 to it, block 0's adds 2^31 - (blocks - 1), so the top bit flips
+ * once every block has arrived, and the adder waits for the flip. Outside a cooperative
+ * launch the address is 0: a trap, as cooperative groups do (the core refuses such a
+ * launch first). Inline, not static: should it go unused, it draws no warning. */
+static const char grid_sync_prologue[] =
+    "__device__ __forceinline__ void __lat_grid_sync(void)\n"
+    "{\n"
+    "    unsigned int lo, hi;\n"
+    "    asm volatile(\"mov.b32 %0, %%envreg2;\" : \"=r\"(lo));\n"
+    "    asm volatile(\"mov.b32 %0, %%envreg1;\" : \"=r\"(hi));\n"
+    "    unsigned int *ws = (unsigned int *)(((unsigned long long)hi << 32) | lo);\n"
+    "    if (!ws)\n"
+    "        __trap();\n"
+    "    __syncthreads();\n"
+    "    if ((threadIdx.x | threadIdx.y | threadIdx.z) == 0) {\n"
+    "        unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;\n"
+    "        unsigned int add = (blockIdx.x | blockIdx.y | blockIdx.z) == 0\n"
+    "                               ? 0x80000000u - (blocks - 1u) : 1u;\n"
+    "        volatile unsigned int *bar = ws + 1;\n"
+    "        __threadfence();\n"
+    "        unsigned int old = atomicAdd((unsigned int *)bar, add);\n"
+    "        while (((old ^ *bar) & 0x80000000u) == 0)\n"
+    "            ;\n"
+    "        __threadfence();\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "}\n";
+
+/* Whether the source is compiled as C++ as written, without PyCUDA's extern "C" wrap. */
+static int compiled_as_cxx(const lat__source *src)
+{
+    return src->no_extern_c || (src->name_expressions && src->name_expressions[0]);
+}
+
+/* The text handed to NVRTC: the grid barrier's definition, then PyCUDA's wrap (unless
+ * compiled as C++), with a #line so that messages give the user's own line numbers and
+ * file name. */
 static char *wrap_source(const lat__source *src)
 {
-    if (src->no_extern_c)
-        return lat__strdup(src->text);
+    const int cxx = compiled_as_cxx(src);
     char *out = NULL;
     size_t len = 0;
-    static const char head[] = "extern \"C\" {\n#line 1 \"";
-    int bad = lat__strbuf_append(&out, &len, head, sizeof head - 1);
+    static const char head[] = "extern \"C\" {\n";
+    /* Only where the source (or a header: the scanner followed the calls) names the
+     * barrier, so that other modules compile exactly as they always did. */
+    bool grid_sync = strstr(src->text, "__lat_grid_sync") != NULL;
+    for (int i = 0; src->sigs && i < src->sigs->count && !grid_sync; i++)
+        grid_sync = src->sigs->items[i].grid_sync;
+    if (cxx && !grid_sync)
+        return lat__strdup(src->text); /* as written, nothing before it */
+    int bad = grid_sync ? lat__strbuf_append(&out, &len, grid_sync_prologue,
+                                             sizeof grid_sync_prologue - 1)
+                        : 0;
+    if (!bad && !cxx)
+        bad = lat__strbuf_append(&out, &len, head, sizeof head - 1);
+    if (!bad)
+        bad = lat__strbuf_append(&out, &len, "#line 1 \"", 9);
     for (const char *p = src->name; *p && !bad; p++) {
         if (*p == '"' || *p == '\\')
             bad = lat__strbuf_append(&out, &len, "\\", 1);
@@ -210,7 +267,7 @@ static char *wrap_source(const lat__source *src)
         bad = lat__strbuf_append(&out, &len, "\"\n", 2);
     if (!bad)
         bad = lat__strbuf_append(&out, &len, src->text, strlen(src->text));
-    if (!bad)
+    if (!bad && !cxx)
         bad = lat__strbuf_append(&out, &len, "\n}\n", 3);
     if (bad) {
         free(out);
@@ -348,12 +405,58 @@ static int choose_target(const lat_context *ctx, target *t, char *supported, siz
     return 1;
 }
 
-/* Compiles once. names: the kernels to ask the mangled names of (NULL: none), skipping
- * those with skip[i] set. On return *prog is the program (destroy it), or NULL when it
- * could not be created; *log the normalised log (NULL when out of memory). */
+/* The name expressions a compile gives NVRTC: the user's first, then, for a source
+ * compiled as C++, the plain names of the kernels the core's scanner found (those the
+ * user's list does not hold already). skip[i]: NVRTC could not resolve items[i], and the
+ * next compile leaves it out. */
+typedef struct name_list {
+    const char **items;
+    int count;
+    int nuser; /* items[0, nuser) are the user's */
+    char *skip;
+} name_list;
+
+static void free_name_list(name_list *l)
+{
+    free(l->items);
+    free(l->skip);
+    memset(l, 0, sizeof *l);
+}
+
+/* Fills l (empty when there is nothing to lower); -1 when out of memory. */
+static int make_name_list(const lat__source *src, name_list *l)
+{
+    memset(l, 0, sizeof *l);
+    int n = 0;
+    for (const char *const *e = src->name_expressions; e && *e; e++)
+        n++;
+    int nsigs = compiled_as_cxx(src) && src->sigs ? src->sigs->count : 0;
+    if (n + nsigs == 0)
+        return 0;
+    l->items = calloc((size_t)(n + nsigs), sizeof *l->items);
+    l->skip = calloc((size_t)(n + nsigs), 1);
+    if (!l->items || !l->skip) {
+        free_name_list(l);
+        return -1;
+    }
+    for (int i = 0; i < n + nsigs; i++) {
+        const char *e = i < n ? src->name_expressions[i] : src->sigs->items[i - n].name;
+        bool again = false; /* NVRTC lowers each expression once */
+        for (int j = 0; j < l->count && !again; j++)
+            again = strcmp(l->items[j], e) == 0;
+        if (!again)
+            l->items[l->count++] = e;
+        if (i < n)
+            l->nuser = l->count;
+    }
+    return 0;
+}
+
+/* Compiles once, giving NVRTC the name expressions of names not skipped. On return *prog
+ * is the program (destroy it), or NULL when it could not be created; *log the normalised
+ * log (NULL when out of memory). */
 static nvrtcResult compile(const char *text, const char *name, const char **opts, int nopts,
-                           const lat__kernel_sigs *names, const char *skip, nvrtcProgram *prog,
-                           char **log)
+                           const name_list *names, nvrtcProgram *prog, char **log)
 {
     *prog = NULL;
     *log = NULL;
@@ -363,10 +466,10 @@ static nvrtcResult compile(const char *text, const char *name, const char **opts
         *log = lat__strdup("");
         return r;
     }
-    for (int i = 0; names && i < names->count; i++) {
-        if (skip && skip[i])
+    for (int i = 0; i < names->count; i++) {
+        if (names->skip[i])
             continue;
-        r = lat__cu.nvrtcAddNameExpression(*prog, names->items[i].name);
+        r = lat__cu.nvrtcAddNameExpression(*prog, names->items[i]);
         if (r != NVRTC_SUCCESS) {
             *log = lat__strdup("");
             return r;
@@ -378,10 +481,11 @@ static nvrtcResult compile(const char *text, const char *name, const char **opts
 }
 
 /* NVRTC fails the whole compile when a name expression cannot be resolved (a template
- * or overloaded kernel, one inside #if 0), and says which in the log:
+ * or overloaded kernel, one inside #if 0, a user's expression naming nothing), and says
+ * which in the log:
  *     Input name expression was: " tk"
  * Marks those names in skip; returns how many it marked. */
-static int mark_failed_names(const char *log, const lat__kernel_sigs *names, char *skip)
+static int mark_failed_names(const char *log, name_list *names)
 {
     static const char tag[] = "Input name expression was: \"";
     int marked = 0;
@@ -391,9 +495,9 @@ static int mark_failed_names(const char *log, const lat__kernel_sigs *names, cha
             p++;
         size_t len = strcspn(p, "\"\n");
         for (int i = 0; i < names->count; i++) {
-            if (!skip[i] && strlen(names->items[i].name) == len &&
-                strncmp(names->items[i].name, p, len) == 0) {
-                skip[i] = 1;
+            if (!names->skip[i] && strlen(names->items[i]) == len &&
+                strncmp(names->items[i], p, len) == 0) {
+                names->skip[i] = 1;
                 marked++;
             }
         }
@@ -472,23 +576,28 @@ static nvrtcResult get_code(nvrtcProgram prog, int cubin, char **code, size_t *c
     return r;
 }
 
-/* Records the mangled name of every kernel the scanner found. A name NVRTC could not
- * lower (a template, a kernel behind #if 0) is skipped: looking it up fails later with
- * the core's "no kernel of that name", which is the truth. */
-static int get_lowered(nvrtcProgram prog, const lat__kernel_sigs *sigs, cuda_module *m)
+/* Records the mangled name of every name expression given. A kernel's plain name NVRTC
+ * could not lower (a template, a kernel behind #if 0) is skipped: looking it up fails
+ * later with the core's "no kernel of that name", which is the truth. Returns 0, -1 when
+ * out of memory, or 1 + i when the user's expression i could not be lowered. */
+static int get_lowered(nvrtcProgram prog, const name_list *names, cuda_module *m)
 {
-    if (!sigs || sigs->count == 0)
+    if (names->count == 0)
         return 0;
-    m->names = calloc((size_t)sigs->count, sizeof *m->names);
+    m->names = calloc((size_t)names->count, sizeof *m->names);
     if (!m->names)
         return -1;
-    for (int i = 0; i < sigs->count; i++) {
+    for (int i = 0; i < names->count; i++) {
         const char *lowered = NULL;
-        if (lat__cu.nvrtcGetLoweredName(prog, sigs->items[i].name, &lowered) != NVRTC_SUCCESS ||
-            !lowered)
+        if (names->skip[i] ||
+            lat__cu.nvrtcGetLoweredName(prog, names->items[i], &lowered) != NVRTC_SUCCESS ||
+            !lowered) {
+            if (i < names->nuser)
+                return 1 + i;
             continue;
+        }
         lowered_name *ln = &m->names[m->nnames];
-        ln->name = lat__strdup(sigs->items[i].name);
+        ln->name = lat__strdup(names->items[i]);
         ln->lowered = lat__strdup(lowered);
         if (!ln->name || !ln->lowered) {
             free(ln->name);
@@ -602,6 +711,7 @@ static lat_status from_cache(lat_context *ctx, lat_module *mod, const lat__sourc
         b.names[i] = b.lowered[i] = NULL;
     }
     m->nnames = b.nnames;
+    m->cxx = compiled_as_cxx(src);
     m->code = b.code;
     m->code_size = b.code_size;
     m->cubin = b.cubin;
@@ -730,12 +840,15 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
     char **opts = build_options(src, &nopts, &arch_slot);
     cuda_module *m = calloc(1, sizeof *m);
     nvrtcProgram prog = NULL;
-    char *log = NULL, *code = NULL, *skip = NULL;
-    if (!text || !opts || !m) {
+    char *log = NULL, *code = NULL, *first_log = NULL;
+    name_list names;
+    int names_bad = make_name_list(src, &names);
+    if (!text || !opts || !m || names_bad) {
         st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
                         src->name);
         goto done;
     }
+    m->cxx = compiled_as_cxx(src);
     /* The extra slot of opts holds the architecture; it is not malloc'd. */
     const char **argv = (const char **)opts;
     int argc = nopts;
@@ -745,21 +858,14 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
     if (verbose)
         argv[argc++] = ptxas_verbose;
 
-    const lat__kernel_sigs *names =
-        src->no_extern_c && src->sigs && src->sigs->count > 0 ? src->sigs : NULL;
-    if (names && !(skip = calloc((size_t)names->count, 1))) {
-        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
-                        src->name);
-        goto done;
-    }
-    nvrtcResult r = compile(text, src->name, argv, argc, names, skip, &prog, &log);
+    nvrtcResult r = compile(text, src->name, argv, argc, &names, &prog, &log);
     if (r == NVRTC_ERROR_INVALID_OPTION && verbose) {
         /* An NVRTC that does not pass options to ptxas: no spill report, that is all. */
         argc--;
         verbose = 0;
         destroy_program(&prog);
         free(log);
-        r = compile(text, src->name, argv, argc, names, skip, &prog, &log);
+        r = compile(text, src->name, argv, argc, &names, &prog, &log);
     }
     if (r == NVRTC_ERROR_INVALID_OPTION && !uarch && !final_choice) {
         /* An NVRTC without nvrtcGetSupportedArchs that does not know sm_XY: PTX for
@@ -771,7 +877,7 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
             set_target(&t, known_archs[i], 0);
             destroy_program(&prog);
             free(log);
-            r = compile(text, src->name, argv, argc, names, skip, &prog, &log);
+            r = compile(text, src->name, argv, argc, &names, &prog, &log);
         }
         if (r == NVRTC_SUCCESS)
             lat__log(ctx, LAT_LOG_WARNING,
@@ -779,27 +885,52 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
                      "compiled PTX for compute_%d instead, which the driver compiles on load",
                      src->name, lat__cu.nvrtc_major, lat__cu.nvrtc_minor, cc, t.arch);
     }
-    if (r == NVRTC_ERROR_COMPILATION && names && mark_failed_names(log, names, skip) > 0) {
+    if (r == NVRTC_ERROR_COMPILATION && names.count && mark_failed_names(log, &names) > 0) {
         /* Compile once more without the names NVRTC could not resolve: those kernels
          * cannot be found by their plain names, the others still can, and a real error
          * in the user's code shows in this log without the name-lookup noise. */
         destroy_program(&prog);
-        free(log);
-        r = compile(text, src->name, argv, argc, names, skip, &prog, &log);
-        if (r == NVRTC_SUCCESS) {
-            char *list = NULL;
-            size_t len = 0;
-            for (int i = 0; i < names->count; i++)
-                if (skip[i])
-                    (void)lat__strbuf_printf(&list, &len, "%s'%s'", list ? ", " : "",
-                                             names->items[i].name);
-            lat__log(ctx, LAT_LOG_WARNING,
-                     "%s: compiled as C++ (no_extern_c); NVRTC cannot tell which function "
-                     "%s names (a template or overloaded __global__ function?), so it cannot "
-                     "be looked up by its plain name: declare it extern \"C\" to find it",
-                     src->name, list ? list : "?");
-            free(list);
+        first_log = log;
+        r = compile(text, src->name, argv, argc, &names, &prog, &log);
+        char *list = NULL, *user = NULL;
+        size_t len = 0, ulen = 0;
+        for (int i = 0; i < names.count; i++) {
+            if (!names.skip[i])
+                continue;
+            if (i < names.nuser) {
+                (void)lat__strbuf_printf(&user, &ulen, "%s'%s'", user ? ", " : "", names.items[i]);
+                continue;
+            }
+            /* A template's own name, whose instantiations the user names: nothing to say. */
+            size_t n = strlen(names.items[i]);
+            bool named = false;
+            for (int j = 0; j < names.nuser && !named; j++)
+                named = strncmp(names.items[j], names.items[i], n) == 0 &&
+                        (names.items[j][n] == '<' || names.items[j][n] == ' ');
+            if (!named)
+                (void)lat__strbuf_printf(&list, &len, "%s'%s'", list ? ", " : "", names.items[i]);
         }
+        if (r == NVRTC_SUCCESS && user) {
+            /* The source compiles: the user's name expressions are what is wrong. */
+            st = lat__error(ctx, LAT_ERROR_KERNEL_NOT_FOUND,
+                            "%s: the name expression%s %s name%s no function NVRTC can "
+                            "instantiate from the source (a template missing, misspelt, or "
+                            "given arguments it does not take?); NVRTC %d.%d said:\n%s",
+                            src->name, strchr(user, ',') ? "s" : "", user,
+                            strchr(user, ',') ? "" : "s", lat__cu.nvrtc_major,
+                            lat__cu.nvrtc_minor, first_log ? first_log : "");
+        } else if (r == NVRTC_SUCCESS && list) {
+            lat__log(ctx, LAT_LOG_WARNING,
+                     "%s: compiled as C++ (%s); NVRTC cannot tell which function %s names (a "
+                     "template or overloaded __global__ function?), so it cannot be looked up "
+                     "by its plain name: declare it extern \"C\" to find it, or name its "
+                     "instantiation in lat_module_desc.name_expressions",
+                     src->name, src->no_extern_c ? "no_extern_c" : "name expressions", list);
+        }
+        free(list);
+        free(user);
+        if (st != LAT_OK)
+            goto done;
     }
     if (!log) {
         st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
@@ -825,9 +956,17 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
                              t.cubin ? "nvrtcGetCUBIN" : "nvrtcGetPTX", src->name);
         goto done;
     }
-    if (names && get_lowered(prog, names, m) != 0) {
+    int lowered = get_lowered(prog, &names, m);
+    if (lowered < 0) {
         st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
                         src->name);
+        goto done;
+    }
+    if (lowered > 0) {
+        st = lat__error(ctx, LAT_ERROR_KERNEL_NOT_FOUND,
+                        "%s: NVRTC compiled the source but cannot lower the name expression "
+                        "'%s' (nvrtcGetLoweredName)",
+                        src->name, names.items[lowered - 1]);
         goto done;
     }
     destroy_program(&prog);
@@ -856,7 +995,8 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
     m = NULL;
 
 done:
-    free(skip);
+    free_name_list(&names);
+    free(first_log);
     destroy_program(&prog);
     free_module(m);
     free(code);
@@ -892,6 +1032,23 @@ const char *lat__cuda_module_symbol(const lat_module *mod, const char *name)
         if (strcmp(m->names[i].name, name) == 0)
             return m->names[i].lowered;
     return name;
+}
+
+lat_status lat__cuda_module_lowered_name(lat_module *mod, const char *expr, const char **out)
+{
+    const cuda_module *m = mod->impl;
+    for (int i = 0; m && i < m->nnames; i++)
+        if (strcmp(m->names[i].name, expr) == 0) {
+            *out = m->names[i].lowered;
+            return LAT_OK;
+        }
+    /* Wrapped in extern "C", a kernel keeps its plain name. */
+    const lat__kernel_sig *sig = lat__kernel_sigs_find(&mod->sigs, expr);
+    if (m && !m->cxx && sig && sig->defined) {
+        *out = sig->name;
+        return LAT_OK;
+    }
+    return LAT_ERROR_KERNEL_NOT_FOUND;
 }
 
 CUmodule lat__cuda_module_handle(const lat_module *mod)

@@ -13,6 +13,7 @@
 #include "texobj.h"
 
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,22 @@ static lat_status synchronize(lat_context *ctx)
 
 static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__source *src)
 {
+    /* HOOK(template kernels): the front end does not instantiate templates yet. When it
+     * does, compile the instantiation each of src->name_expressions names, under that
+     * name (kernel_get finds kernels by it) and with its lowered name for
+     * module_lowered_name, and remove this refusal. */
+    if (src->name_expressions && src->name_expressions[0]) {
+        char *list = NULL;
+        size_t len = 0;
+        for (const char *const *e = src->name_expressions; *e; e++)
+            (void)lat__strbuf_printf(&list, &len, "%s'%s'", list ? ", " : "", *e);
+        lat_status st = lat__error(ctx, LAT_ERROR_UNSUPPORTED,
+                                   "%s: template kernels (name expressions) are not supported "
+                                   "by the emulator yet: %s",
+                                   src->name, list ? list : "");
+        free(list);
+        return st;
+    }
     lat__emu_module *m;
     char *log;
     lat_status st = lat__emu_compile(ctx, src, &m, &log);
@@ -133,6 +150,18 @@ static void kernel_release(lat_kernel *kernel)
     kernel->impl = NULL; /* owned by the module */
 }
 
+/* The emulator compiles C: a kernel's symbol is its name. */
+static lat_status module_lowered_name(lat_module *mod, const char *expr, const char **out)
+{
+    const lat__emu_module *m = mod->impl;
+    for (int i = 0; i < m->nkernels; i++)
+        if (strcmp(m->kernels[i].name, expr) == 0) {
+            *out = m->kernels[i].name;
+            return LAT_OK;
+        }
+    return LAT_ERROR_KERNEL_NOT_FOUND;
+}
+
 static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params)
 {
     char msg[1024];
@@ -146,6 +175,13 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                           "and a block has at most %d",
                           k->name, k->shared_bytes, l->shared_bytes,
                           k->shared_bytes + l->shared_bytes, LAT_EMU_SHARED_LIMIT);
+    if (l->cooperative && k->check)
+        return lat__error(kernel->module->ctx, LAT_ERROR_UNSUPPORTED,
+                          "lat_launch: kernel '%s': a cooperative launch cannot be checked "
+                          "(LATTICE_CHECK, lat_check_configure): the checks run a grid's blocks "
+                          "one at a time, and a cooperative grid's blocks must all run at once; "
+                          "launch it from a context without checks",
+                          k->name);
     lat_status st = k->check ? lat__ck_run(kernel, l, params, msg, sizeof msg) /* check/ */
                              : lat__exec_run(&(lat__exec_grid){.kernel = k, .launch = l,
                                                                .ctx = kernel->module->ctx,
@@ -155,6 +191,58 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                                                                .msg_size = sizeof msg});
     if (st != LAT_OK)
         return lat__error(kernel->module->ctx, st, "lat_launch: %s", msg);
+    return LAT_OK;
+}
+
+/* The threads a cooperative grid of fiber kernels may hold in all: each thread's stack is
+ * two memory mappings (the stack and its guard page), and a process has at most
+ * vm.max_map_count of them (65530 by default); a quarter is the grid's, the rest stays the
+ * program's. */
+static uint64_t fiber_threads;
+static pthread_once_t fiber_threads_once = PTHREAD_ONCE_INIT;
+
+static void read_fiber_threads(void)
+{
+    unsigned long long maps = 65530;
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    if (f) {
+        if (fscanf(f, "%llu", &maps) != 1 || maps < 1024)
+            maps = 65530;
+        fclose(f);
+    }
+    fiber_threads = maps / 4;
+}
+
+/* The emulated device's co-resident blocks (lattice.h's lat_kernel_max_cooperative_blocks):
+ * multiprocessor_count multiprocessors of compute capability 8.0, each holding 32 blocks
+ * and 64 warps. A cooperative launch runs each block on an OS thread of its own
+ * (exec/grid.c), a fiber kernel's threads each on a stack of its own, which bounds it too. */
+static lat_status max_cooperative_blocks(lat_kernel *kernel, unsigned block_threads,
+                                         size_t shared_bytes, unsigned *out)
+{
+    const lat__emu_kernel *k = kernel->impl;
+    const lat_context *ctx = kernel->module->ctx;
+    if (k->shared_bytes + shared_bytes > LAT_EMU_SHARED_LIMIT)
+        return lat__error(ctx, LAT_ERROR_SHARED_MEMORY,
+                          "lat_kernel_max_cooperative_blocks: kernel '%s' uses %zu bytes of "
+                          "static shared memory and %zu of dynamic shared memory: %zu in all, "
+                          "and a block has at most %d",
+                          k->name, k->shared_bytes, shared_bytes, k->shared_bytes + shared_bytes,
+                          LAT_EMU_SHARED_LIMIT);
+    enum { WARPS_PER_SM = 64, BLOCKS_PER_SM = 32 };
+    unsigned warps = (block_threads + 31) / 32;
+    unsigned per_sm = WARPS_PER_SM / warps;
+    if (per_sm > BLOCKS_PER_SM)
+        per_sm = BLOCKS_PER_SM;
+    uint64_t n = (uint64_t)per_sm * (uint64_t)(ctx->info.multiprocessor_count > 0
+                                                   ? ctx->info.multiprocessor_count : 1);
+    if (k->mode == LAT_EMU_MODE_FIBER) {
+        pthread_once(&fiber_threads_once, read_fiber_threads);
+        uint64_t by_maps = fiber_threads / block_threads;
+        if (n > by_maps)
+            n = by_maps;
+    }
+    *out = n > 0xffffffffu ? 0xffffffffu : (unsigned)n;
     return LAT_OK;
 }
 
@@ -191,6 +279,8 @@ const lat__backend lat__backend_emu = {
     .module_destroy = module_destroy,
     .kernel_get = kernel_get,
     .kernel_release = kernel_release,
+    .module_lowered_name = module_lowered_name,
     .launch = launch,
+    .max_cooperative_blocks = max_cooperative_blocks,
     .module_get_global = module_get_global,
 };

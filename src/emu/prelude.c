@@ -190,6 +190,10 @@ static const char *const lines[] = {
     "#define __syncthreads_count(p) __lat_bar(__lat_t, 1, (p) != 0, __FILE__, __LINE__)",
     "#define __syncthreads_and(p) __lat_bar(__lat_t, 2, (p) != 0, __FILE__, __LINE__)",
     "#define __syncthreads_or(p) __lat_bar(__lat_t, 3, (p) != 0, __FILE__, __LINE__)",
+    /* The grid barrier of a cooperative launch: a block barrier (kind 4) whose release
+     * waits for every block of the grid (exec/coop.c). */
+    "#define __lat_grid_sync() ((void)__lat_grid_bar(__lat_t, __FILE__, __LINE__))",
+    "int __lat_grid_bar(lat_emu_thread *, const char *, int);",
     "static inline unsigned long long __lat_fbits(float f) { union { float f; unsigned u; } x; x.f = f; return x.u; }",
     "static inline unsigned long long __lat_dbits(double d) { union { double d; unsigned long long u; } x; x.d = d; return x.u; }",
     "static inline float __lat_asf(unsigned long long b) { union { float f; unsigned u; } x; x.u = (unsigned)b; return x.f; }",
@@ -803,7 +807,8 @@ unsigned lat__emu_prelude_part(const char *name, size_t len)
     if (starts(name, len, "__sync") || starts(name, len, "__shfl") ||
         starts(name, len, "__ballot") || starts(name, len, "__any_sync") ||
         starts(name, len, "__all_sync") || starts(name, len, "__match") ||
-        starts(name, len, "__reduce_") || starts(name, len, "__activemask"))
+        starts(name, len, "__reduce_") || starts(name, len, "__activemask") ||
+        starts(name, len, "__lat_grid_sync"))
         return LAT_EMU_PRELUDE_SYNC;
     static const char *const intrinsics[] = {"__f", "__d", "__int2", "__uint2", "__ll2",
                                              "__ull2", "__hiloint", "__sad", "__usad",

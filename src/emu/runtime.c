@@ -304,6 +304,7 @@ static const lat__emu_symbol symbols[] = {
     AS("printf", lat__emu_printf),
     AS("__lat_trap", lat__emu_trap),
     AS("__lat_bar", lat__exec_barrier),
+    AS("__lat_grid_bar", lat__exec_grid_barrier),
     AS("__lat_warp", lat__exec_warp),
     AS("__lat_match_all", lat__exec_match_all),
     AS("__lat_activemask", lat__exec_activemask),

@@ -39,6 +39,8 @@ enum {
     LAT_COLL_FENCE = 1 << 4,   /* __threadfence* */
     LAT_COLL_ATOMIC = 1 << 5,  /* an atomic read-modify-write */
     LAT_COLL_SPIN = 1 << 6,    /* something a thread could spin on (atomicCAS, atomicExch) */
+    LAT_COLL_GRID = 1 << 7,    /* __lat_grid_sync: a barrier of the whole (cooperative) grid,
+                                  also flagged LAT_COLL_BARRIER (a block barrier first) */
 };
 
 typedef struct lat__builtin {

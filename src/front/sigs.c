@@ -2,6 +2,7 @@
 #include "sigs.h"
 
 #include "ast.h"
+#include "builtins.h"
 #include "type.h"
 
 #include <setjmp.h>
@@ -118,6 +119,49 @@ static int one_param(lat__unit *u, const lat__sym *ps, lat__param *out)
     return 0;
 }
 
+/* Whether fn can reach the grid barrier (builtins.h's LAT_COLL_GRID) through any chain
+ * of calls: such a kernel needs a cooperative launch. Out of memory answers false. */
+static bool reaches_grid_sync(const lat__func *fn)
+{
+    if (!fn)
+        return false;
+    /* Breadth first: queue[i] are the functions reached, each once. */
+    const lat__func **queue = malloc(16 * sizeof *queue);
+    size_t n = 0, cap = 16;
+    bool found = false;
+    if (!queue)
+        return false;
+    queue[n++] = fn;
+    for (size_t i = 0; i < n && !found; i++) {
+        const lat__func *f = queue[i];
+        for (size_t k = 0; k < f->calls.n && !found; k++) {
+            const lat__sym *c = f->calls.items[k];
+            const lat__builtin *b = c->builtin ? lat__builtin_get(c->builtin) : NULL;
+            if (b) {
+                found = (b->coll & LAT_COLL_GRID) != 0;
+                continue;
+            }
+            if (c->kind != LAT_SYM_FUNC || !c->fn)
+                continue;
+            bool seen = false;
+            for (size_t j = 0; j < n && !seen; j++)
+                seen = queue[j] == c->fn;
+            if (seen)
+                continue;
+            if (n == cap) {
+                const lat__func **p = realloc(queue, 2 * cap * sizeof *p);
+                if (!p)
+                    break;
+                queue = p;
+                cap *= 2;
+            }
+            queue[n++] = c->fn;
+        }
+    }
+    free(queue);
+    return found;
+}
+
 int lat__front_sigs(const lat__unit *cu, lat__kernel_sigs *out)
 {
     memset(out, 0, sizeof *out);
@@ -140,6 +184,7 @@ int lat__front_sigs(const lat__unit *cu, lat__kernel_sigs *out)
         sig->name = dup(k->name->name);
         sig->line = (int)k->loc.line;
         sig->defined = (k->flags & LAT_SF_DEFINED) != 0;
+        sig->grid_sync = k->kind == LAT_SYM_FUNC && reaches_grid_sync(k->fn);
         const lat__param_types *pt = &k->type->params;
         sig->nparams = pt->n;
         if (!sig->name || (pt->n && !(sig->params = calloc((size_t)pt->n, sizeof *sig->params)))) {

@@ -15,7 +15,7 @@ bool uses_every_helper()
         lat_arg_in(host, sizeof host), lat_arg_out(host, sizeof host),
         lat_arg_inout(host, sizeof host),
     };
-    lat_launch_desc desc = {{1, 1, 1}, {32, 1, 1}, 0, NULL};
+    lat_launch_desc desc = {{1, 1, 1}, {32, 1, 1}, 0, NULL, 0};
     lat_context_desc cdesc = lat_context_desc();
     lat_module_desc mdesc = lat_module_desc();
     (void)desc;

@@ -62,6 +62,16 @@ TEST(the_execution_technique_a_kernel_gets)
     ASSERT_EQ(mode(kernel(ctx, src, "region", true)), LAT_EMU_MODE_FIBER);
 }
 
+/* The grid barrier makes blocks wait for each other, each thread where it stands: a
+ * kernel that calls it, even as a plain statement among __syncthreads, runs on fibers. */
+TEST(a_kernel_with_the_grid_barrier_runs_on_fibers)
+{
+    lat_context *ctx = emu_context();
+    static const char src[] =
+        "__global__ void grid(int *a) { a[threadIdx.x] = 1; __syncthreads(); __lat_grid_sync(); a[0] = 2; }\n";
+    ASSERT_EQ(mode(kernel(ctx, src, "grid", false)), LAT_EMU_MODE_FIBER);
+}
+
 /* The code of a loop is block-level control (run once for the block) when its bounds
  * are the same for every thread: a parameter the kernel never changes counts. Checked
  * contexts run a kernel as region loops only where they and fibers cannot differ: plain

@@ -54,6 +54,21 @@ TEST(scan_pointer_int_and_float_params)
     lat__kernel_sigs_free(&sigs);
 }
 
+TEST(kernels_that_can_reach_the_grid_barrier_are_marked)
+{
+    static const char src[] =
+        "__device__ void deep(void) { __lat_grid_sync(); }\n"
+        "__device__ void mid(int n) { if (n) mid(n - 1); else deep(); }\n"
+        "__device__ void other(void) { __syncthreads(); }\n"
+        "__global__ void direct(int *p) { __lat_grid_sync(); }\n"
+        "__global__ void through_calls(int *p) { other(); mid(3); }\n"
+        "__global__ void block_only(int *p) { other(); __syncthreads(); }\n";
+    ASSERT_EQ(scan_one(src, "direct")->grid_sync, 1);
+    ASSERT_EQ(scan_one(src, "through_calls")->grid_sync, 1);
+    ASSERT_EQ(scan_one(src, "block_only")->grid_sync, 0);
+    lat__kernel_sigs_free(&sigs);
+}
+
 TEST(scan_integer_and_floating_types)
 {
     const lat__kernel_sig *k = scan_one(

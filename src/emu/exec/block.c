@@ -99,7 +99,9 @@ static void describe(const lat__exec_block *b, char *buf, size_t size)
         const lat__exec_fiber *f = &b->f[i];
         if (done[i] || (f->state != LAT__EXEC_BAR && f->state != LAT__EXEC_WARP))
             continue;
-        const char *what = f->state == LAT__EXEC_BAR ? "__syncthreads" : lat__emu_warp_name(f->op);
+        const char *what = f->state != LAT__EXEC_BAR        ? lat__emu_warp_name(f->op)
+                           : f->op == LAT__EXEC_GRID_BAR ? "__lat_grid_sync"
+                                                         : "__syncthreads";
         int count = 0, last = i;
         for (int j = i; j < b->n; j++) {
             const lat__exec_fiber *g = &b->f[j];
@@ -148,6 +150,16 @@ void lat__exec_deadlock(lat__exec_block *b)
 
 void lat__exec_release_barrier(lat__exec_block *b)
 {
+    if (b->at_grid) {
+        /* Arrivals at any barrier count together (as on Volta); with one of them at the
+         * grid's, the whole block waits there for the grid's other blocks. */
+        const lat__exec_fiber *g = NULL;
+        for (int i = 0; i < b->n && !g; i++)
+            if (b->f[i].state == LAT__EXEC_BAR && b->f[i].op == LAT__EXEC_GRID_BAR)
+                g = &b->f[i];
+        b->at_grid = 0;
+        lat__exec_coop_wait(b, g ? g->file : NULL, g ? g->line : 0);
+    }
     if (b->hooks && b->hooks->barrier)
         b->hooks->barrier(b->obs, b);
     int arrived = b->at_bar, yes = b->bar_count;
@@ -317,6 +329,7 @@ void lat__exec_run_fibers(lat__emu_worker *w, const lat__emu_kernel *k, const la
     b->live = n;
     b->at_bar = 0;
     b->bar_count = 0;
+    b->at_grid = 0;
     b->entry = k->entry;
     b->params = params;
     b->w = w;
@@ -501,6 +514,30 @@ int lat__exec_barrier_observed(lat__emu_thread *t, int kind, int pred, const cha
                                int line)
 {
     return barrier(t, kind, pred, file, line, true);
+}
+
+/* Observed launches are never cooperative (checked ones are refused: emu.c), so one entry
+ * point serves: outside a cooperative launch it only fails. */
+int lat__exec_grid_barrier(lat__emu_thread *t, const char *file, int line)
+{
+    lat__emu_worker *w = t->rt;
+    if (!w->launch->coop) {
+        lat__emu_fail(w, LAT_ERROR_LAUNCH_FAILED,
+                      "%s:%d: kernel '%s' called __lat_grid_sync() in block (%u,%u,%u), thread "
+                      "(%u,%u,%u), but was not launched cooperatively: a grid barrier needs "
+                      "lat_launch_desc.cooperative",
+                      file ? file : "?", line, w->launch->kernel->name, t->block_idx.x,
+                      t->block_idx.y, t->block_idx.z, t->thread_idx.x, t->thread_idx.y,
+                      t->thread_idx.z);
+        if (w->on_fiber)
+            lat__exec_abandon(w);
+        siglongjmp(w->trap, 1);
+    }
+    /* Counted here, not in barrier(), so that __syncthreads pays nothing for it (off a
+     * fiber, barrier() reports the lowering's bug). */
+    if (w->on_fiber == LAT__EXEC_ON_THREAD)
+        w->fb->at_grid++;
+    return barrier(t, LAT__EXEC_GRID_BAR, 0, file, line, false);
 }
 
 uint64_t lat__exec_warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val, int arg,

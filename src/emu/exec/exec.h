@@ -11,6 +11,7 @@
  *   region.c  what region-loop kernels call
  *   warp.c    warp operations' results; fiber.c the stacks and the switch; guard.c faults
  *             and the launch's watchdog
+ *   coop.c    a cooperative grid's barrier, which its blocks, all resident at once, meet at
  *
  * Observers. The checks (src/emu/check/) run no kernel themselves: they watch this engine
  * run a launch, through a struct of optional callbacks (lat__exec_hooks, after Oclgrind's
@@ -99,6 +100,8 @@ typedef struct lat__exec_block {
     lat__emu_stacks stacks;
     int n, live, at_bar;
     int bar_count; /* arrivals whose predicate was non-zero */
+    int at_grid;   /* arrivals at the grid barrier (among at_bar): its release waits for
+                      the grid's other blocks (coop.c) */
     uint32_t exited[32];  /* per warp: lanes that have returned (or are past the block) */
     uint32_t arrived[32]; /* per warp: lanes waiting in a warp operation */
     uint32_t partial[32]; /* lanes waiting in an operation whose mask leaves out some lane
@@ -251,7 +254,8 @@ typedef struct lat__exec_grid {
     const unsigned long *shoff;
 } lat__exec_grid;
 
-/* Runs every block of the grid and returns when all have finished. A trap in kernel
+/* Runs every block of the grid and returns when all have finished (a cooperative launch:
+ * every block at once, each on an OS thread of its own, coop.c). A trap in kernel
  * code (a failed assert, __trap(), a block that can never finish, a fault, the launch
  * past its deadline; guard.h) stops the launch: the blocks not yet started are skipped
  * and the trap's status (LAT_ERROR_LAUNCH_FAILED, or LAT_ERROR_OUT_OF_MEMORY) is returned

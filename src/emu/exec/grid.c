@@ -93,16 +93,31 @@ lat__emu_worker *lat__emu_current_worker(void)
 
 /* ---- failures ----------------------------------------------------------------------------- */
 
-void lat__emu_fail(lat__emu_worker *w, lat_status status, const char *fmt, ...)
+static void vlaunch_fail(lat__emu_launch *st, lat_status status, const char *fmt, va_list ap)
 {
-    lat__emu_launch *st = w->launch;
     int expected = 0;
     if (!atomic_compare_exchange_strong(&st->trapped, &expected, 1))
         return;
     st->status = status;
+    vsnprintf(st->msg, st->msg_size, fmt, ap);
+}
+
+/* The launch's first failure, recorded by a thread that runs no block. */
+static void launch_fail(lat__emu_launch *st, lat_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void launch_fail(lat__emu_launch *st, lat_status status, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(st->msg, st->msg_size, fmt, ap);
+    vlaunch_fail(st, status, fmt, ap);
+    va_end(ap);
+}
+
+void lat__emu_fail(lat__emu_worker *w, lat_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vlaunch_fail(w->launch, status, fmt, ap);
     va_end(ap);
 }
 
@@ -223,6 +238,79 @@ static void worker_end(lat__emu_worker *w, cache *c)
     tls_worker = NULL;
 }
 
+/* ---- cooperative grids ---------------------------------------------------------------------- */
+
+/* One block of a cooperative grid and the thread that runs it. */
+typedef struct coop_block {
+    lat__emu_launch *st;
+    const lat__exec_grid *g;
+    const lat__emu_thread *base;
+    uint64_t block;
+    pthread_t thread;
+} coop_block;
+
+static void run_coop_block(coop_block *cb)
+{
+    lat__emu_worker w;
+    lat__emu_thread t = *cb->base;
+    cache *c = get_cache();
+    if (worker_begin(&w, cb->st, &t, cb->g, c)) {
+        set_block(&t, cb->block);
+        run_block(&w, cb->g->kernel, &t, cb->g->params);
+    }
+    lat__exec_coop_block_done(&w, cb->block);
+    worker_end(&w, c);
+}
+
+static void *coop_thread(void *p)
+{
+    run_coop_block(p);
+    return NULL;
+}
+
+/* A cooperative launch: every block at once, each on a thread of its own (block 0 on the
+ * calling one), so that blocks may wait for each other (coop.c). Threads of the launch's
+ * own rather than OpenMP's: a team cannot grow inside a parallel region, and a thread
+ * the system refuses must fail the launch, not the process. */
+static void run_cooperative(lat__emu_launch *st, const lat__exec_grid *g,
+                            const lat__emu_thread *base, uint64_t nblocks)
+{
+    const lat__emu_kernel *k = g->kernel;
+    lat__exec_coop coop;
+    coop_block *blocks = calloc(nblocks, sizeof *blocks);
+    if (!blocks || !lat__exec_coop_init(&coop, nblocks, base->grid_dim.x, base->grid_dim.y)) {
+        free(blocks);
+        launch_fail(st, LAT_ERROR_OUT_OF_MEMORY,
+                    "kernel '%s': out of host memory for a cooperative grid of %llu blocks",
+                    k->name, (unsigned long long)nblocks);
+        return;
+    }
+    st->coop = &coop;
+    uint64_t started = 1;
+    for (uint64_t b = 0; b < nblocks; b++)
+        blocks[b] = (coop_block){.st = st, .g = g, .base = base, .block = b};
+    for (; started < nblocks; started++) {
+        int e = pthread_create(&blocks[started].thread, NULL, coop_thread, &blocks[started]);
+        if (e != 0) {
+            /* The blocks started already leave the grid barrier when they see it. */
+            launch_fail(st, LAT_ERROR_LAUNCH_FAILED,
+                        "kernel '%s': a cooperative launch runs each of its %llu blocks on a "
+                        "thread of its own, and the system would not start a thread for block "
+                        "%llu: %s",
+                        k->name, (unsigned long long)nblocks, (unsigned long long)started,
+                        strerror(e));
+            break;
+        }
+    }
+    if (started == nblocks)
+        run_coop_block(&blocks[0]);
+    for (uint64_t b = 1; b < started; b++)
+        pthread_join(blocks[b].thread, NULL);
+    st->coop = NULL;
+    lat__exec_coop_fini(&coop);
+    free(blocks);
+}
+
 static bool printf_ordered(void)
 {
     const char *v = getenv("LATTICE_EMU_PRINTF");
@@ -269,7 +357,9 @@ lat_status lat__exec_run(const lat__exec_grid *g)
     uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
 
     int nthreads = omp_get_max_threads();
-    if (nblocks == 1 || nthreads == 1 || st.hooks) {
+    if (launch->cooperative) {
+        run_cooperative(&st, g, &base, nblocks);
+    } else if (nblocks == 1 || nthreads == 1 || st.hooks) {
         /* Not worth waking a team for; an observed launch's blocks in its order. */
         lat__emu_worker w;
         lat__emu_thread t = base;

@@ -25,6 +25,23 @@ typedef struct lat__emu_line {
 
 struct lat__emu_gslot;
 
+/* A cooperative grid's barrier (coop.c): every block runs at once, on an OS thread of its
+ * own; a block whose threads all reach __lat_grid_sync waits here for the others. */
+typedef struct lat__exec_coop {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    uint64_t nblocks;
+    unsigned gx, gy;       /* the grid's x and y, to name blocks */
+    uint64_t arrived;      /* blocks waiting at the barrier now */
+    uint64_t exited;       /* blocks that have finished (or failed) */
+    uint64_t generation;   /* barriers completed so far */
+    bool broken;           /* the barrier can never complete: the launch has failed */
+    uint64_t first_waiter; /* the first block to arrive at the barrier being waited at */
+    const char *file;      /* and where it waits */
+    int line;
+    uint64_t first_exited; /* the first block to finish */
+} lat__exec_coop;
+
 /* One launch, shared by its OpenMP threads. */
 typedef struct lat__emu_launch {
     const lat__emu_kernel *kernel;
@@ -50,6 +67,7 @@ typedef struct lat__emu_launch {
     void *obs;
     const lat__exec_schedule *schedule;
     uint64_t nblocks, perm_a, perm_b;
+    lat__exec_coop *coop; /* a cooperative launch's grid barrier, else NULL */
 } lat__emu_launch;
 
 /* One OpenMP thread's state for the launch, reached by kernel code through its thread
@@ -149,6 +167,24 @@ uint64_t lat__exec_warp_observed(lat__emu_thread *t, int op, unsigned mask, uint
 int lat__exec_match_all_observed(lat__emu_thread *t, unsigned mask, uint64_t val, int *pred,
                                  const char *file, int line);
 unsigned lat__exec_activemask_observed(lat__emu_thread *t);
+
+/* The grid barrier kernel code calls (__lat_grid_sync): a block barrier whose release
+ * waits for every block of the grid; outside a cooperative launch, a trap naming it. */
+int lat__exec_grid_barrier(lat__emu_thread *t, const char *file, int line);
+/* The barrier kind the grid barrier's threads wait with (beside __syncthreads' 0 to 3). */
+enum { LAT__EXEC_GRID_BAR = 4 };
+
+/* ---- coop.c: a cooperative grid's barrier ------------------------------------------------ */
+
+bool lat__exec_coop_init(lat__exec_coop *c, uint64_t nblocks, unsigned gx, unsigned gy);
+void lat__exec_coop_fini(lat__exec_coop *c);
+/* The block b, all of whose threads that have not exited wait at a barrier, some at the
+ * grid's (file:line), waits for the grid's other blocks. Returns when every block has
+ * arrived; leaves the block (abandoning it, the failure recorded) when the launch has
+ * failed or the barrier can never complete: some block has finished without reaching it. */
+void lat__exec_coop_wait(lat__exec_block *b, const char *file, int line);
+/* Block `block` of w's cooperative launch has finished, normally or not. */
+void lat__exec_coop_block_done(lat__emu_worker *w, uint64_t block);
 
 /* ---- turns.c: an observed block's schedule --------------------------------------------------- */
 

@@ -149,6 +149,9 @@ static void find_in_expr(find *f, const lat__expr *e)
     unsigned c = lat__region_coll_of(e);
     if (c) {
         plan *pl = f->pl;
+        /* Blocks wait for each other there, each thread on its stack: fibers. */
+        if (lat__region_builtin_of(e)->coll & LAT_COLL_GRID)
+            lat__region_fail(pl, "a grid barrier");
         if (f->cond_depth)
             lat__region_fail(pl, "a barrier or warp operation under &&, || or ?:, or after a comma");
         if (f->in_args)
@@ -213,6 +216,8 @@ bool lat__region_barrier_statement(const lat__stmt *s, bool *block)
     if (!c)
         return false;
     const lat__builtin *b = lat__region_builtin_of(e);
+    if (b->coll & LAT_COLL_GRID)
+        return false; /* not a block barrier: find_in_expr sends the kernel to fibers */
     if ((c & LAT_COLL_BARRIER) && !(c & LAT_COLL_BVOTE)) {
         *block = true;
         return true;

@@ -1,0 +1,286 @@
+/* Name expressions (lat_module_desc.name_expressions), NVRTC's way of naming the template
+ * instantiations a module needs: each is compiled, found by lat_module_get_kernel under
+ * the same string, and lowered to its mangled name (lat_module_get_lowered_name). The
+ * emulator does not instantiate templates yet and refuses such a module clearly; the
+ * errors every backend gives alike (empty expressions, NULL arguments, a plain kernel's
+ * lowered name) are tested on both. */
+#include "harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char templates_src[] =
+    "template <int N>\n"
+    "__global__ void reduce(const float *in, float *out, int n)\n"
+    "{\n"
+    "    __shared__ float s[N];\n"
+    "    int i = blockIdx.x * N + threadIdx.x;\n"
+    "    s[threadIdx.x] = i < n ? in[i] : 0.0f;\n"
+    "    __syncthreads();\n"
+    "    for (int k = N / 2; k > 0; k >>= 1) {\n"
+    "        if (threadIdx.x < k)\n"
+    "            s[threadIdx.x] += s[threadIdx.x + k];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    if (threadIdx.x == 0)\n"
+    "        out[blockIdx.x] = s[0];\n"
+    "}\n"
+    "template <typename T>\n"
+    "__global__ void scale(T *x, T a, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n)\n"
+    "        x[i] *= a;\n"
+    "}\n"
+    "__global__ void plain(float *x)\n"
+    "{\n"
+    "    x[threadIdx.x] = threadIdx.x;\n"
+    "}\n";
+
+static const char *const exprs[] = {"reduce<256>", "scale<float>", "scale<double>", NULL};
+
+/* A module of templates_src with name expressions `list`; on the emulator (alone or
+ * cross-checked), the refusal is checked and the case skipped. */
+static lat_module *template_module(lat_context *ctx, const char *const *list)
+{
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(
+        ctx, &(lat_module_desc){.source = templates_src, .name = "tmpl.cu", .name_expressions = list},
+        &mod);
+    if (t_is_emu(ctx)) {
+        ASSERT_STATUS(LAT_ERROR_UNSUPPORTED, st);
+        ASSERT_CONTAINS(lat_last_error(),
+                        "template kernels (name expressions) are not supported by the emulator yet");
+        ASSERT_CONTAINS(lat_last_error(), list[0]);
+        SKIP("the emulator does not instantiate templates yet: a module with name expressions "
+             "is LAT_ERROR_UNSUPPORTED there (checked); the rest of this case needs a GPU");
+    }
+    ASSERT_OK(st);
+    return mod;
+}
+
+TEST(template_instantiations_are_found_and_run_by_their_name_expressions)
+{
+    lat_context *ctx = t_context();
+    lat_module *mod = template_module(ctx, exprs);
+    enum { N = 5000, B = 256, G = (N + B - 1) / B };
+    float *in = t_calloc(N, sizeof *in), *sums = t_calloc(G, sizeof *sums);
+    t_rand_floats(in, N, -1, 1);
+    lat_kernel *reduce;
+    ASSERT_OK(lat_module_get_kernel(mod, "reduce<256>", &reduce));
+    ASSERT_STR_EQ(lat_kernel_name(reduce), "reduce<256>");
+    ASSERT_OK(lat_launch_args(reduce, &(lat_launch_desc){.grid = {G}, .block = {B}},
+                              LAT_ARGS(lat_arg_in(in, N * sizeof *in),
+                                       lat_arg_out(sums, G * sizeof *sums), lat_arg_i32(N))));
+    for (int b = 0; b < G; b++) {
+        double want = 0;
+        for (int i = b * B; i < (b + 1) * B && i < N; i++)
+            want += in[i];
+        ASSERT_CLOSE(sums[b], want, 1e-5, 1e-5);
+    }
+
+    lat_kernel *sf, *sd;
+    ASSERT_OK(lat_module_get_kernel(mod, "scale<float>", &sf));
+    ASSERT_OK(lat_module_get_kernel(mod, "scale<double>", &sd));
+    ASSERT_TRUE(sf != sd);
+    float *xf = t_calloc(N, sizeof *xf);
+    double *xd = t_calloc(N, sizeof *xd), *want = t_calloc(N, sizeof *want);
+    t_rand_floats(xf, N, -8, 8);
+    for (int i = 0; i < N; i++)
+        want[i] = xd[i] = t_rand_double(-8, 8);
+    float *wantf = t_calloc(N, sizeof *wantf);
+    for (int i = 0; i < N; i++)
+        wantf[i] = xf[i] * 1.25f;
+    ASSERT_OK(lat_launch_args(sf, &(lat_launch_desc){.grid = {G}, .block = {B}},
+                              LAT_ARGS(lat_arg_inout(xf, N * sizeof *xf), lat_arg_f32(1.25f),
+                                       lat_arg_i32(N))));
+    ASSERT_OK(lat_launch_args(sd, &(lat_launch_desc){.grid = {G}, .block = {B}},
+                              LAT_ARGS(lat_arg_inout(xd, N * sizeof *xd), lat_arg_f64(-0.1),
+                                       lat_arg_i32(N))));
+    for (int i = 0; i < N; i++) {
+        ASSERT_MSG(xf[i] == wantf[i], "scale<float>: x[%d] = %g, want %g", i, xf[i], wantf[i]);
+        ASSERT_MSG(xd[i] == want[i] * -0.1, "scale<double>: x[%d] = %.17g, want %.17g", i, xd[i],
+                   want[i] * -0.1);
+    }
+
+    /* The module's other kernels keep their plain names. */
+    lat_kernel *plain;
+    ASSERT_OK(lat_module_get_kernel(mod, "plain", &plain));
+    ASSERT_EQ(lat_kernel_param_count(plain), 1);
+}
+
+TEST(lowered_names_are_nvrtcs_mangled_names_and_find_the_same_kernels)
+{
+    lat_context *ctx = t_context();
+    lat_module *mod = template_module(ctx, exprs);
+    for (int i = 0; exprs[i]; i++) {
+        const char *lowered = NULL;
+        ASSERT_OK(lat_module_get_lowered_name(mod, exprs[i], &lowered));
+        ASSERT_NOT_NULL(lowered);
+        ASSERT_MSG(strncmp(lowered, "_Z", 2) == 0, "%s lowered to '%s'", exprs[i], lowered);
+        ASSERT_CONTAINS(lowered, i == 0 ? "reduce" : "scale");
+        lat_kernel *by_expr, *by_symbol;
+        ASSERT_OK(lat_module_get_kernel(mod, exprs[i], &by_expr));
+        ASSERT_OK(lat_module_get_kernel(mod, lowered, &by_symbol));
+        ASSERT_EQ(lat_kernel_param_count(by_expr), lat_kernel_param_count(by_symbol));
+    }
+    const char *a = NULL, *b = NULL;
+    ASSERT_OK(lat_module_get_lowered_name(mod, "scale<float>", &a));
+    ASSERT_OK(lat_module_get_lowered_name(mod, "scale<double>", &b));
+    ASSERT_TRUE(strcmp(a, b) != 0);
+    /* Compiled as C++ (templates cannot have C linkage), the plain kernel is mangled too. */
+    ASSERT_OK(lat_module_get_lowered_name(mod, "plain", &a));
+    ASSERT_MSG(strncmp(a, "_Z", 2) == 0 && strstr(a, "plain"), "plain lowered to '%s'", a);
+}
+
+TEST(an_instantiations_arguments_are_checked_by_size)
+{
+    lat_context *ctx = t_context();
+    lat_module *mod = template_module(ctx, exprs);
+    lat_kernel *sd;
+    ASSERT_OK(lat_module_get_kernel(mod, "scale<double>", &sd));
+    if (lat_kernel_param_count(sd) < 0)
+        SKIP("this driver has no cuFuncGetParamInfo (CUDA 12.4): an instantiation's "
+             "parameters are unknown to lattice");
+    ASSERT_EQ(lat_kernel_param_count(sd), 3);
+    double x = 1;
+    ASSERT_STATUS(LAT_ERROR_ARG_TYPE,
+                  lat_launch_args(sd, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                                  LAT_ARGS(lat_arg_inout(&x, sizeof x), lat_arg_f32(2.0f),
+                                           lat_arg_i32(1))));
+    ASSERT_CONTAINS(lat_last_error(), "scale<double>");
+    ASSERT_STATUS(LAT_ERROR_ARG_COUNT,
+                  lat_launch_args(sd, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                                  LAT_ARGS(lat_arg_inout(&x, sizeof x), lat_arg_f64(2.0))));
+}
+
+TEST(an_instantiation_not_named_is_not_found_and_the_message_lists_those_that_are)
+{
+    lat_context *ctx = t_context();
+    lat_module *mod = template_module(ctx, exprs);
+    lat_kernel *k;
+    ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, lat_module_get_kernel(mod, "reduce<512>", &k));
+    ASSERT_CONTAINS(lat_last_error(), "'reduce<512>'");
+    ASSERT_CONTAINS(lat_last_error(), "'reduce<256>', 'scale<float>', 'scale<double>'");
+    const char *lowered;
+    ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, lat_module_get_lowered_name(mod, "reduce<512>", &lowered));
+    ASSERT_CONTAINS(lat_last_error(), "'reduce<512>' is neither a name expression");
+}
+
+TEST(the_compile_cache_tells_modules_apart_by_their_name_expressions)
+{
+    lat_context *ctx = t_context();
+    lat_module *a = template_module(ctx, (const char *const[]){"scale<float>", NULL});
+    lat_module *b = template_module(ctx, (const char *const[]){"scale<double>", NULL});
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(a, "scale<float>", &k));
+    ASSERT_OK(lat_module_get_kernel(b, "scale<double>", &k));
+    ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, lat_module_get_kernel(b, "scale<float>", &k));
+}
+
+static const char overloads_src[] =
+    "__global__ void fill(int *p, int v) { p[threadIdx.x] = v; }\n"
+    "__global__ void fill(float *p, float v) { p[threadIdx.x] = v; }\n"
+    "__global__ void once(int *p) { p[threadIdx.x] = 7; }\n";
+
+TEST(no_extern_c_kernels_are_found_by_plain_names_name_expressions_and_mangled_names)
+{
+    lat_context *ctx = t_context();
+    if (t_is_emu(ctx))
+        SKIP("overloaded kernels are C++, which the emulator does not compile yet");
+    lat_module *mod;
+    ASSERT_OK(lat_module_create(ctx,
+                                &(lat_module_desc){.source = overloads_src, .name = "ov.cu",
+                                                   .no_extern_c = 1,
+                                                   .name_expressions = (const char *const[]){
+                                                       "(void (*)(float *, float))fill", NULL}},
+                                &mod));
+    const char *lowered;
+    ASSERT_OK(lat_module_get_lowered_name(mod, "(void (*)(float *, float))fill", &lowered));
+    ASSERT_CONTAINS(lowered, "fill");
+    lat_kernel *f, *by_symbol, *once;
+    ASSERT_OK(lat_module_get_kernel(mod, "(void (*)(float *, float))fill", &f));
+    ASSERT_OK(lat_module_get_kernel(mod, lowered, &by_symbol));
+    float got[32];
+    ASSERT_OK(lat_launch_args(f, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                              LAT_ARGS(lat_arg_out(got, sizeof got), lat_arg_f32(2.5f))));
+    for (int i = 0; i < 32; i++)
+        ASSERT_EQ(got[i] == 2.5f, 1);
+    ASSERT_OK(lat_module_get_kernel(mod, "once", &once));
+    ASSERT_OK(lat_module_get_lowered_name(mod, "once", &lowered));
+    ASSERT_MSG(strncmp(lowered, "_Z", 2) == 0, "once lowered to '%s'", lowered);
+}
+
+/* ---- on every backend -------------------------------------------------------------------- */
+
+TEST(a_name_expression_for_a_template_not_in_the_source_is_an_error_naming_it)
+{
+    lat_context *ctx = t_context();
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(
+        ctx,
+        &(lat_module_desc){.source = templates_src, .name = "tmpl.cu",
+                           .name_expressions = (const char *const[]){"scale<float>", "nothere<int>", NULL}},
+        &mod);
+    ASSERT_NULL(mod);
+    if (t_is_emu(ctx)) {
+        ASSERT_STATUS(LAT_ERROR_UNSUPPORTED, st);
+        ASSERT_CONTAINS(lat_last_error(), "not supported by the emulator yet: 'scale<float>', 'nothere<int>'");
+    } else {
+        ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, st);
+        ASSERT_CONTAINS(lat_last_error(), "tmpl.cu: the name expression 'nothere<int>' names no function");
+    }
+}
+
+TEST(empty_name_expressions_are_invalid_and_an_empty_list_is_none)
+{
+    lat_context *ctx = t_context();
+    lat_module *mod = NULL;
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE,
+                  lat_module_create(ctx,
+                                    &(lat_module_desc){.source = "__global__ void k(int *p) {}\n",
+                                                       .name_expressions = (const char *const[]){"k", "", NULL}},
+                                    &mod));
+    ASSERT_CONTAINS(lat_last_error(), "desc->name_expressions[1] is empty");
+    ASSERT_NULL(mod);
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE,
+                  lat_module_create(ctx,
+                                    &(lat_module_desc){.source = "__global__ void k(int *p) {}\n",
+                                                       .name_expressions = (const char *const[]){" \t", NULL}},
+                                    &mod));
+    ASSERT_CONTAINS(lat_last_error(), "desc->name_expressions[0] is only blanks");
+    /* A list holding only its terminator names nothing: an ordinary module. */
+    ASSERT_OK(lat_module_create(ctx,
+                                &(lat_module_desc){.source = "__global__ void k(int *p) { *p = 1; }\n",
+                                                   .name_expressions = (const char *const[]){NULL}},
+                                &mod));
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(mod, "k", &k));
+    lat_module_destroy(mod);
+}
+
+TEST(lowered_names_of_plain_kernels_and_the_errors_of_the_query)
+{
+    lat_context *ctx = t_context();
+    lat_module *mod;
+    ASSERT_OK(lat_module_create(ctx,
+                                &(lat_module_desc){.source = "__global__ void k(int *p) { *p = 1; }\n",
+                                                   .name = "plain.cu"},
+                                &mod));
+    const char *lowered = "unchanged";
+    /* Wrapped in extern "C" (the default), a kernel's symbol is its plain name. */
+    ASSERT_OK(lat_module_get_lowered_name(mod, "k", &lowered));
+    ASSERT_STR_EQ(lowered, "k");
+    ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, lat_module_get_lowered_name(mod, "k2", &lowered));
+    ASSERT_NULL(lowered);
+    ASSERT_CONTAINS(lat_last_error(), "'k2' is neither a name expression of module plain.cu (it has none)");
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_module_get_lowered_name(NULL, "k", &lowered));
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_module_get_lowered_name(mod, NULL, &lowered));
+    ASSERT_CONTAINS(lat_last_error(), "expr is NULL");
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_module_get_lowered_name(mod, "k", NULL));
+    lat_kernel *k;
+    ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, lat_module_get_kernel(mod, "k<int>", &k));
+    ASSERT_CONTAINS(lat_last_error(), "found by the name expression that named it");
+    lat_module_destroy(mod);
+}
