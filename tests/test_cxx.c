@@ -516,3 +516,45 @@ TEST(the_samples_shared_memory_pattern_conversion_operators_and_a_specialization
         ASSERT_MSG(t_close(dout[b], sd, 1e-13, 1e-13), "double block %d: %.17g, want %.17g", b, dout[b], sd);
     }
 }
+
+TEST(a_two_phase_kernel_through_cooperative_groups_grid_sync)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cooperative_groups.h>\n"
+        "namespace cg = cooperative_groups;\n"
+        "extern \"C\" __global__ void phases(const float *in, float *partial, float *out, int n)\n"
+        "{\n"
+        "    cg::grid_group grid = cg::this_grid();\n"
+        "    cg::thread_block block = cg::this_thread_block();\n"
+        "    __shared__ float s[64];\n"
+        "    unsigned tid = block.thread_rank();\n"
+        "    s[tid] = in[grid.thread_rank()];\n"
+        "    block.sync();\n"
+        "    for (unsigned k = 32; k > 0; k >>= 1) {\n"
+        "        if (tid < k) s[tid] += s[tid + k];\n"
+        "        block.sync();\n"
+        "    }\n"
+        "    if (tid == 0) partial[blockIdx.x] = s[0];\n"
+        "    grid.sync();\n" /* every block's partial sum is written */
+        "    float total = 0;\n"
+        "    for (unsigned b = 0; b < grid.num_blocks(); b++) total += partial[b];\n"
+        "    out[grid.thread_rank()] = in[grid.thread_rank()] / total;\n"
+        "}\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "phases");
+    unsigned blocks = 0;
+    ASSERT_OK(lat_kernel_max_cooperative_blocks(k, 64, 0, &blocks));
+    int g = blocks < 4 ? (int)blocks : 4;
+    ASSERT_GT(g, 0);
+    enum { MAXB = 4 };
+    static float in[MAXB * 64], partial[MAXB], out[MAXB * 64];
+    t_rand_floats(in, (size_t)g * 64, 0.5f, 1.5f);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(unsigned)g}, .block = {64}, .cooperative = 1},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(partial, sizeof partial),
+                                       lat_arg_out(out, sizeof out), lat_arg_i32(g * 64))));
+    double total = 0;
+    for (int i = 0; i < g * 64; i++)
+        total += in[i];
+    for (int i = 0; i < g * 64; i++)
+        ASSERT_MSG(t_close(out[i], in[i] / total, 1e-5, 1e-7), "out[%d] = %.9g, want %.9g", i, out[i], in[i] / total);
+}

@@ -190,8 +190,13 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
             .defines = fo.defines,
             .undefines = fo.undefines,
         };
-        if (lat__front_parse(&fin, &unit) == LAT_ERROR_OUT_OF_MEMORY || !unit ||
-            lat__front_sigs(unit, &mod->sigs) != 0)
+        /* The templates' instances the name expressions name, before the signatures are
+         * read: the emulator compiles them, and both backends check their arguments. */
+        lat_status pst = lat__front_parse(&fin, &unit);
+        if (pst == LAT_OK)
+            for (char **e = name_exprs; e && *e; e++)
+                (void)lat__instantiate_expression(unit, *e); /* errors: in the unit's messages */
+        if (pst == LAT_ERROR_OUT_OF_MEMORY || !unit || lat__front_sigs(unit, &mod->sigs) != 0)
             st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
     }
     src.unit = unit;

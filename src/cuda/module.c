@@ -15,6 +15,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -512,12 +513,31 @@ static void destroy_program(nvrtcProgram *prog)
     *prog = NULL;
 }
 
+/* The CUDA toolkit's include directory, where the headers a kernel may include and NVRTC
+ * does not carry live (cooperative_groups.h...): CUDA_HOME's, CUDA_PATH's or
+ * /usr/local/cuda's, the first that has them; NULL when none. */
+static const char *toolkit_include_dir(char *buf, size_t size)
+{
+    const char *roots[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+        if (!roots[i] || !roots[i][0])
+            continue;
+        int n = snprintf(buf, size, "%s/include/cooperative_groups.h", roots[i]);
+        if (n < 0 || (size_t)n >= size || access(buf, R_OK) != 0)
+            continue;
+        buf[n - (int)strlen("/cooperative_groups.h")] = '\0';
+        return buf;
+    }
+    return NULL;
+}
+
 /* Builds the option list: defines, include directories, the source's own directory,
- * the user's options, and a last slot for the architecture (left NULL when the user's
- * options name one). Returns the array (its strings malloc'd, NULL-terminated) or NULL. */
+ * the toolkit's include directory (searched last), the user's options, and a last slot
+ * for the architecture (left NULL when the user's options name one). Returns the array
+ * (its strings malloc'd, NULL-terminated) or NULL. */
 static char **build_options(const lat__source *src, int *count, int *arch_slot)
 {
-    size_t n = 3;
+    size_t n = 4;
     for (const char *const *p = src->defines; p && *p; p++)
         n++;
     for (const char *const *p = src->include_dirs; p && *p; p++)
@@ -537,6 +557,10 @@ static char **build_options(const lat__source *src, int *count, int *arch_slot)
         int dirlen = slash == src->name ? 1 : (int)(slash - src->name);
         bad = !(opts[k++] = format("--include-path=%.*s", dirlen, src->name));
     }
+    char tk[4096];
+    const char *toolkit = toolkit_include_dir(tk, sizeof tk);
+    if (toolkit && !bad)
+        bad = !(opts[k++] = format("--include-path=%s", toolkit));
     for (const char *const *p = src->options; p && *p && !bad; p++)
         bad = !(opts[k++] = lat__strdup(*p));
     if (bad) {

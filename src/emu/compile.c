@@ -208,7 +208,8 @@ static lat_status find_kernels(lat_context *ctx, TCCState *s, const lat__lower_o
         k->code = m->code;
         k->code_size = m->code_size;
         k->name = strdup(name);
-        if (!k->name)
+        k->expr = tr->kernel_exprs && tr->kernel_exprs[i] ? strdup(tr->kernel_exprs[i]) : NULL;
+        if (!k->name || (tr->kernel_exprs && tr->kernel_exprs[i] && !k->expr))
             return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
         m->nkernels++;
         memcpy(&k->entry, &entry, sizeof entry);
@@ -416,6 +417,7 @@ void lat__emu_module_free(lat__emu_module *m)
         return;
     for (int i = 0; i < m->nkernels; i++) {
         free(m->kernels[i].name);
+        free(m->kernels[i].expr);
         free(m->kernels[i].param_sizes);
         free(m->kernels[i].shoff);
         lat__ck_kernel_free(m->kernels[i].check);

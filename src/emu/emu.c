@@ -91,27 +91,25 @@ static lat_status synchronize(lat_context *ctx)
 
 static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__source *src)
 {
-    /* HOOK(template kernels): the front end does not instantiate templates yet. When it
-     * does, compile the instantiation each of src->name_expressions names, under that
-     * name (kernel_get finds kernels by it) and with its lowered name for
-     * module_lowered_name, and remove this refusal. */
-    if (src->name_expressions && src->name_expressions[0]) {
-        char *list = NULL;
-        size_t len = 0;
-        for (const char *const *e = src->name_expressions; *e; e++)
-            (void)lat__strbuf_printf(&list, &len, "%s'%s'", list ? ", " : "", *e);
-        lat_status st = lat__error(ctx, LAT_ERROR_UNSUPPORTED,
-                                   "%s: template kernels (name expressions) are not supported "
-                                   "by the emulator yet: %s",
-                                   src->name, list ? list : "");
-        free(list);
-        return st;
-    }
     lat__emu_module *m;
     char *log;
     lat_status st = lat__emu_compile(ctx, src, &m, &log);
     if (st != LAT_OK)
         return st;
+    /* Every name expression made a kernel (the front end instantiated it when the core
+     * parsed the module; what it could not make is an error of the unit's, above). */
+    for (const char *const *e = src->name_expressions; e && *e; e++) {
+        bool found = false;
+        for (int i = 0; i < m->nkernels && !found; i++)
+            found = m->kernels[i].expr && strcmp(m->kernels[i].expr, *e) == 0;
+        if (!found) {
+            lat__emu_module_free(m);
+            free(log);
+            return lat__error(ctx, LAT_ERROR_KERNEL_NOT_FOUND,
+                              "lat_module_create: %s: the name expression '%s' names no kernel of the "
+                              "module", src->name, *e);
+        }
+    }
     mod->impl = m;
     mod->log = log;
     return LAT_OK;
@@ -128,7 +126,7 @@ static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
     lat__emu_module *m = mod->impl;
     for (int i = 0; i < m->nkernels; i++) {
         lat__emu_kernel *k = &m->kernels[i];
-        if (strcmp(k->name, kernel->name) != 0)
+        if (strcmp(k->name, kernel->name) != 0 && !(k->expr && strcmp(k->expr, kernel->name) == 0))
             continue;
         if (k->nparams > 0) {
             size_t *sizes = malloc((size_t)k->nparams * sizeof *sizes);
@@ -150,12 +148,13 @@ static void kernel_release(lat_kernel *kernel)
     kernel->impl = NULL; /* owned by the module */
 }
 
-/* The emulator compiles C: a kernel's symbol is its name. */
+/* The emulator compiles C: a kernel's symbol is its name, an instance's the C name the
+ * front end gave it (reduce__lat_t1). */
 static lat_status module_lowered_name(lat_module *mod, const char *expr, const char **out)
 {
     const lat__emu_module *m = mod->impl;
     for (int i = 0; i < m->nkernels; i++)
-        if (strcmp(m->kernels[i].name, expr) == 0) {
+        if (strcmp(m->kernels[i].name, expr) == 0 || (m->kernels[i].expr && strcmp(m->kernels[i].expr, expr) == 0)) {
             *out = m->kernels[i].name;
             return LAT_OK;
         }

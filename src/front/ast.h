@@ -175,6 +175,8 @@ struct lat__sym {
     int builtin;       /* LAT_SYM_BUILTIN: its id (builtins.h); others: 0 */
     unsigned align;    /* alignas / __align__ on a variable */
     const char *emit_name; /* the emitter's spelling, when not the name */
+    const char *expr_name; /* a kernel template's instance: the name expression that made
+                              it (what finds it: "reduce<256>") */
     struct lat__ns *ns;    /* the C++ namespace it was declared in (NULL: the global one) */
     struct lat__template *tmpl; /* a template's name (FUNC: a function template; TYPEDEF: a
                                    class template), or NULL */

@@ -2,8 +2,9 @@
  * cooperative_groups.h and cooperative_groups/reduce.h as the emulator has them: C++ that
  * the front end lowers like a program's own, over the warp and block built-ins. Groups:
  * thread blocks, tiles of 1 to 32 threads (tiled_partition<N>, or tiled_partition(g, n)
- * as a thread_group), coalesced_threads(), the grid (this_grid(), for cooperative
- * launches); reduce with plus, less, greater, bit_and, bit_or, bit_xor.
+ * as a thread_group), coalesced_threads(), the grid (this_grid(), whose sync is the grid
+ * barrier of a cooperative launch); reduce with plus, less, greater, bit_and, bit_or,
+ * bit_xor.
  */
 #include "cg_header.h"
 
@@ -20,15 +21,14 @@ static const char *const cooperative_groups_h[] = {
     "__device__ inline unsigned __lat_cg_nthreads() { return blockDim.x * blockDim.y * blockDim.z; }\n",
     "__device__ inline unsigned __lat_cg_tile_mask(unsigned n)\n",
     "{ return n >= 32u ? 0xffffffffu : ((1u << n) - 1u) << ((__lat_cg_tid() & 31u) & ~(n - 1u)); }\n",
-    /* thread_group: a block (kind 0), a tile of a dynamic size (1), the coalesced threads
-     * (2) or the grid (3). thread_block is the same class. */
+    /* thread_group: a block (kind 0), a tile of a dynamic size (1) or the coalesced
+     * threads (2). thread_block is the same class. */
     "class thread_group {\n",
     "public:\n",
     "    unsigned __lat_kind, __lat_size, __lat_mask;\n",
     "    __device__ void sync() const\n",
     "    {\n",
     "        if (__lat_kind == 0) __syncthreads();\n",
-    "        else if (__lat_kind == 3) __trap();\n",
     "        else __syncwarp(__lat_mask);\n",
     "    }\n",
     "    __device__ unsigned long long size() const { return __lat_size; }\n",
@@ -36,8 +36,7 @@ static const char *const cooperative_groups_h[] = {
     "    __device__ unsigned long long thread_rank() const\n",
     "    {\n",
     "        if (__lat_kind == 0) return __lat_cg_tid();\n",
-    "        if (__lat_kind == 3) return (unsigned long long)(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)) *\n",
-    "                                    __lat_cg_nthreads() + __lat_cg_tid();\n",
+
     "        if (__lat_kind == 2) return __popc(__lat_mask & ((1u << (__lat_cg_tid() & 31u)) - 1u));\n",
     "        return __lat_cg_tid() % __lat_size;\n",
     "    }\n",
@@ -54,16 +53,25 @@ static const char *const cooperative_groups_h[] = {
     "    __device__ unsigned ballot(int p) const { return __ballot_sync(__lat_mask, p); }\n",
     "};\n",
     "typedef thread_group thread_block;\n",
-    "typedef thread_group grid_group;\n",
+    /* The grid of a cooperative launch: its sync is the grid barrier. */
+    "class grid_group {\n",
+    "public:\n",
+    "    unsigned __lat_unused;\n",
+    "    __device__ void sync() const { __lat_grid_sync(); }\n",
+    "    __device__ unsigned long long num_blocks() const { return gridDim.x * gridDim.y * gridDim.z; }\n",
+    "    __device__ unsigned long long block_rank() const\n",
+    "    { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }\n",
+    "    __device__ unsigned long long num_threads() const { return num_blocks() * __lat_cg_nthreads(); }\n",
+    "    __device__ unsigned long long size() const { return num_threads(); }\n",
+    "    __device__ unsigned long long thread_rank() const { return block_rank() * __lat_cg_nthreads() + __lat_cg_tid(); }\n",
+    "    __device__ dim3 dim_blocks() const { return gridDim; }\n",
+    "    __device__ dim3 block_index() const { return blockIdx; }\n",
+    "    __device__ bool is_valid() const { return true; }\n",
+    "};\n",
     "typedef thread_group coalesced_group;\n",
     "__device__ inline thread_block this_thread_block()\n",
     "{ thread_block g; g.__lat_kind = 0; g.__lat_size = __lat_cg_nthreads(); g.__lat_mask = 0xffffffffu; return g; }\n",
-    "__device__ inline grid_group this_grid()\n",
-    "{\n",
-    "    grid_group g; g.__lat_kind = 3; g.__lat_mask = 0xffffffffu;\n",
-    "    g.__lat_size = gridDim.x * gridDim.y * gridDim.z * __lat_cg_nthreads();\n",
-    "    return g;\n",
-    "}\n",
+    "__device__ inline grid_group this_grid() { grid_group g; g.__lat_unused = 0; return g; }\n",
     "__device__ inline coalesced_group coalesced_threads()\n",
     "{ coalesced_group g; g.__lat_kind = 2; g.__lat_mask = __activemask(); g.__lat_size = __popc(g.__lat_mask); return g; }\n",
     "__device__ inline thread_group tiled_partition(const thread_group &parent, unsigned n)\n",

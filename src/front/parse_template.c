@@ -761,7 +761,8 @@ lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr)
         s = t->atom->sym;
     }
     if (!s || !s->tmpl || s->kind != LAT_SYM_FUNC) {
-        lat__error_at(u, t->loc, "the name expression '%s' names no function template of the module", expr);
+        lat__diag_at(u, t->loc, LAT_SEV_ERROR, LAT_ERROR_KERNEL_NOT_FOUND,
+                     "the name expression '%s' names no function template of the module", expr);
         return NULL;
     }
     lat__template *tm = s->tmpl;
@@ -778,5 +779,14 @@ lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr)
         return NULL;
     }
     tinst *ti = instantiate(&p, s, args, t->loc);
-    return ti ? ti->fn : NULL;
+    if (!ti || !ti->fn)
+        return NULL;
+    if (!(ti->fn->cuda & LAT_CU_GLOBAL)) {
+        lat__diag_at(u, t->loc, LAT_SEV_ERROR, LAT_ERROR_KERNEL_NOT_FOUND,
+                     "the name expression '%s' names a function that is not a __global__ kernel", expr);
+        return NULL;
+    }
+    if (!ti->fn->expr_name)
+        ti->fn->expr_name = lat__arena_strndup(&u->arena, expr, strlen(expr));
+    return ti->fn;
 }

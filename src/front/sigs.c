@@ -181,7 +181,7 @@ int lat__front_sigs(const lat__unit *cu, lat__kernel_sigs *out)
     for (size_t i = 0; i < tu->kernels.n; i++) {
         const lat__sym *k = tu->kernels.items[i];
         lat__kernel_sig *sig = &out->items[out->count++];
-        sig->name = dup(k->name->name);
+        sig->name = dup(k->expr_name ? k->expr_name : k->name->name);
         sig->line = (int)k->loc.line;
         sig->defined = (k->flags & LAT_SF_DEFINED) != 0;
         sig->grid_sync = k->kind == LAT_SYM_FUNC && reaches_grid_sync(k->fn);

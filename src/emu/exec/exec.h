@@ -40,6 +40,7 @@ enum { LAT_EMU_SHARED_LIMIT = 48 * 1024 };
 /* A compiled kernel, as a module holds it. */
 typedef struct lat__emu_kernel {
     char *name;
+    char *expr;  /* a template's instance: the name expression that finds it too */
     lat__emu_entry_fn entry;
     int nparams;
     size_t *param_sizes; /* nparams entries (NULL when there are none) */

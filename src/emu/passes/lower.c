@@ -379,14 +379,17 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     out->text = dup_or_null(lw->em.buf ? lw->em.buf : "");
     out->prelude_parts = LAT_EMU_PRELUDE_ALL;
     out->kernels = calloc(lw->kernels.n + 1, sizeof *out->kernels);
+    out->kernel_exprs = calloc(lw->kernels.n + 1, sizeof *out->kernel_exprs);
     out->globals = calloc(lw->tu->globals.n + 1, sizeof *out->globals);
-    if (!out->text || !out->kernels || !out->globals) {
+    if (!out->text || !out->kernels || !out->kernel_exprs || !out->globals) {
         lat__lower_out_free(out);
         return LAT_ERROR_OUT_OF_MEMORY;
     }
     for (size_t i = 0; i < lw->kernels.n; i++) {
-        out->kernels[i] = dup_or_null(lat__emit_name(u, lw->kernels.items[i].fn->sym));
-        if (!out->kernels[i]) {
+        const lat__sym *ks = lw->kernels.items[i].fn->sym;
+        out->kernels[i] = dup_or_null(lat__emit_name(u, (lat__sym *)ks));
+        out->kernel_exprs[i] = dup_or_null(ks->expr_name);
+        if (!out->kernels[i] || (ks->expr_name && !out->kernel_exprs[i])) {
             lat__lower_out_free(out);
             return LAT_ERROR_OUT_OF_MEMORY;
         }
@@ -407,6 +410,9 @@ void lat__lower_out_free(lat__lower_out *out)
 {
     lat__ck_module_free(out->check);
     free(out->text);
+    for (int i = 0; i < out->nkernels + 1 && out->kernel_exprs; i++)
+        free(out->kernel_exprs[i]);
+    free(out->kernel_exprs);
     for (int i = 0; i < out->nkernels; i++)
         free(out->kernels[i]);
     free(out->kernels);

@@ -30,6 +30,7 @@ typedef struct lat__lower_in {
 typedef struct lat__lower_out {
     char *text;         /* the C source (without the prelude), malloc'd */
     char **kernels;     /* the __global__ functions defined, by name, malloc'd */
+    char **kernel_exprs; /* ... each one's name expression (a template's instance), or NULL */
     int nkernels;
     char **globals;     /* the __device__ and __constant__ variables at file scope */
     int nglobals;
