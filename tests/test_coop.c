@@ -163,8 +163,8 @@ TEST(a_grid_at_the_limit_runs_and_one_block_more_is_refused_naming_both)
 
 static const char hidden_sync_src[] =
     "__device__ void phase_end(void) { __lat_grid_sync(); }\n"
-    "__device__ void step(int *p) { p[threadIdx.x] += 1; phase_end(); }\n"
-    "__global__ void direct(int *p) { p[threadIdx.x] = 1; __lat_grid_sync(); }\n"
+    "__device__ void step(int *p) { p[blockIdx.x * blockDim.x + threadIdx.x] += 1; phase_end(); }\n"
+    "__global__ void direct(int *p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 1; __lat_grid_sync(); }\n"
     "__global__ void indirect(int *p) { step(p); }\n"
     "__global__ void plain(int *p) { p[threadIdx.x] = 2; }\n";
 

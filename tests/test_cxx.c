@@ -75,7 +75,9 @@ TEST(references_as_parameters_locals_and_returns_read_and_write_through)
         float own = in[i], mirror = in[i - i % 64 + 63 - i % 64];
         float px = mirror * 3.0f, py = own * 3.0f;
         float want = (px - own) + (py + 2.0f);
-        ASSERT_MSG(out[i] == want, "out[%d] = %.9g, want %.9g", i, out[i], want);
+        /* NVRTC fuses p.x - b through the struct (a contraction through a temporary, which
+         * the emulator does not make: docs/dialect.md): the last bit may differ */
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-6), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }
 
@@ -195,7 +197,7 @@ TEST(namespaces_enum_classes_constexpr_and_auto)
         "    geo::Vec b = {*mirror, 4.0f};\n"
         "    Op op = i % 3 == 0 ? Op::Add : i % 3 == 1 ? Op::Mul : Op::Sub;\n"
         "    out[i] = geo::dot(a, b) + other::dot(x, 1) + geo::K + sq(x) + apply(op, x, 2) + ::sq(1) +\n"
-        "             std::sqrt(16.0f) + sizeof(op) + sizeof(i) + geo::third(1);\n"
+        "             sqrtf(16.0f) + sizeof(op) + sizeof(i) + geo::third(1);\n"
         "}\n";
     lat_kernel *k = cxx_kernel(ctx, src, "ns");
     static float in[N], out[N];

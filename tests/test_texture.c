@@ -140,6 +140,21 @@ static const char sample2d_src[] =
     "        out[y * w + x] = tex2D<float>(t, cx[x], cy[y]);\n"
     "}\n";
 
+/* Linear filtering on a GPU is not quite the exact sum with 8-bit weights the CUDA guide
+ * describes: measured on an H100, 2-D and 3-D results are up to 0.23 off on texel values
+ * of 0..255 (the 1-D weights themselves are exact, see linear_weights_have_8_fractional_
+ * bits), half textures' are rounded to half. The emulator follows the guide bit for bit;
+ * on a GPU these cases check the result within half a texel unit, and cross-checking
+ * would report the difference (docs/dialect.md), so they skip there. */
+static double filter_tolerance(lat_context *ctx)
+{
+    lat_backend_kind k = lat_context_backend(ctx);
+    if (k == LAT_BACKEND_CROSS)
+        SKIP("linear filtering differs between the GPU and the emulator beyond the cross-check's "
+             "tolerance (docs/dialect.md): checked on each backend alone");
+    return k == LAT_BACKEND_EMU ? 0.0 : 0.5;
+}
+
 /* Samples t at every (cx[x], cy[y]) on the device. */
 static void sample2d(lat_context *ctx, lat_texture *t, const float *cx, const float *cy, int w,
                      int h, float *out)
@@ -176,6 +191,7 @@ static void expect_equal(const float *got, const ref *r, const float *cx, const 
 static void resize_case(lat_address_mode mode, int normalized)
 {
     lat_context *ctx = t_context();
+    double tol = filter_tolerance(ctx);
     enum { W = 37, H = 23, OW = 50, OH = 41 };
     float *img = random_texels(W * H, 8);
     lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = H}, img);
@@ -198,7 +214,7 @@ static void resize_case(lat_address_mode mode, int normalized)
     float *out = t_calloc(OW * OH, sizeof *out);
     sample2d(ctx, t, cx, cy, OW, OH, out);
     ref r = {img, {W, H, 1}, 1, {mode, mode, mode}, 1, normalized, {0}};
-    expect_equal(out, &r, cx, cy, OW, OH, 0);
+    expect_equal(out, &r, cx, cy, OW, OH, tol);
     /* Not a constant image, and not a copy of it. */
     ASSERT_TRUE(out[0] != out[OW * OH - 1] || out[1] != out[OW]);
 }
@@ -309,6 +325,7 @@ TEST(wrap_repeats_the_texture)
 TEST(linear_filtering_blends_the_border_colour_in)
 {
     lat_context *ctx = t_context();
+    double tol = filter_tolerance(ctx);
     enum { W = 6, H = 5, OW = 24, OH = 20 };
     float *img = random_texels(W * H, 8);
     lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = H}, img);
@@ -324,7 +341,7 @@ TEST(linear_filtering_blends_the_border_colour_in)
     float *out = t_calloc(OW * OH, sizeof *out);
     sample2d(ctx, t, cx, cy, OW, OH, out);
     ref r = {img, {W, H, 1}, 1, {LAT_ADDRESS_BORDER, LAT_ADDRESS_BORDER, 0}, 1, 0, {200.0f}};
-    expect_equal(out, &r, cx, cy, OW, OH, 0);
+    expect_equal(out, &r, cx, cy, OW, OH, tol);
 }
 
 TEST(address_modes_agree_with_values_worked_by_hand)
@@ -496,6 +513,7 @@ static unsigned short to_half(float f)
 TEST(half_texels_read_as_floats_and_filter)
 {
     lat_context *ctx = t_context();
+    double tol = filter_tolerance(ctx);
     enum { W = 16 };
     float vals[W];
     unsigned short h[W];
@@ -521,7 +539,7 @@ TEST(half_texels_read_as_floats_and_filter)
     for (int i = 0; i < W; i++) {
         ASSERT_MSG(out[i] == vals[i], "texel %d: %.9g, want %.9g", i, (double)out[i], (double)vals[i]);
         float want = ref_sample(&r, 1, (float[]){i + 0.75f, 0, 0}, 0, 0);
-        ASSERT_MSG(out[W + i] == want, "filtered at %d.75: %.9g, want %.9g", i, (double)out[W + i],
+        ASSERT_MSG(tol == 0 ? out[W + i] == want : fabs(out[W + i] - want) <= tol, "filtered at %d.75: %.9g, want %.9g", i, (double)out[W + i],
                    (double)want);
     }
 }
@@ -559,6 +577,7 @@ TEST(tex1Dfetch_reads_linear_memory_by_index_and_zero_outside)
 TEST(a_pitched_2d_texture_reads_rows_a_pitch_apart)
 {
     lat_context *ctx = t_context();
+    double tol = filter_tolerance(ctx);
     enum { W = 45, H = 21, OW = 30, OH = 30 };
     float *img = random_texels(W * H, 8);
     lat_deviceptr d;
@@ -578,7 +597,7 @@ TEST(a_pitched_2d_texture_reads_rows_a_pitch_apart)
     float *out = t_calloc(OW * OH, sizeof *out);
     sample2d(ctx, t, cx, cy, OW, OH, out);
     ref r = {img, {W, H, 1}, 1, {0}, 1, 0, {0}};
-    expect_equal(out, &r, cx, cy, OW, OH, 0);
+    expect_equal(out, &r, cx, cy, OW, OH, tol);
 }
 
 /* ---- 1-D, layered and 3-D arrays ---------------------------------------------------------------- */
@@ -586,6 +605,7 @@ TEST(a_pitched_2d_texture_reads_rows_a_pitch_apart)
 TEST(tex2DLayered_filters_within_a_layer)
 {
     lat_context *ctx = t_context();
+    double tol = filter_tolerance(ctx);
     enum { W = 11, H = 7, L = 5, N = 64 };
     float *img = random_texels(W * H * L, 8);
     lat_tex_array *a = array_of(ctx, &(lat_tex_array_desc){.width = W, .height = H, .layers = L}, img);
@@ -608,7 +628,7 @@ TEST(tex2DLayered_filters_within_a_layer)
     ref r = {img, {W, H, 1}, 1, {0}, 1, 0, {0}};
     for (int i = 0; i < N; i++) {
         float want = ref_sample(&r, 2, (float[]){x[i], y[i], 0}, l[i], 0);
-        ASSERT_MSG(out[i] == want, "layer %d at (%g, %g): %.9g, want %.9g", l[i], (double)x[i],
+        ASSERT_MSG(tol == 0 ? out[i] == want : fabs(out[i] - want) <= tol, "layer %d at (%g, %g): %.9g, want %.9g", l[i], (double)x[i],
                    (double)y[i], (double)out[i], (double)want);
     }
 }
@@ -672,7 +692,7 @@ TEST(tex3D_filters_trilinearly)
     ref r = {img, {W, H, D}, 1, {LAT_ADDRESS_CLAMP, LAT_ADDRESS_BORDER, LAT_ADDRESS_CLAMP}, 1, 0, {100.0f}};
     /* Eight weights of 8 bits times 8-bit texels need 32 bits: the emulator rounds the exact
      * sum once; a GPU may round partial sums, within a few units in the last place. */
-    double tol = lat_context_backend(ctx) == LAT_BACKEND_EMU ? 0.0 : 1e-4;
+    double tol = filter_tolerance(ctx);
     for (int i = 0; i < N; i++) {
         float want = ref_sample(&r, 3, &p[3 * i], 0, 0);
         ASSERT_MSG(tol == 0 ? out[i] == want : fabs(out[i] - want) <= tol,

@@ -193,10 +193,18 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         /* The templates' instances the name expressions name, before the signatures are
          * read: the emulator compiles them, and both backends check their arguments. */
         lat_status pst = lat__front_parse(&fin, &unit);
-        if (pst == LAT_OK)
-            for (char **e = name_exprs; e && *e; e++)
+        for (char **e = name_exprs; pst == LAT_OK && e && *e && st == LAT_OK; e++) {
+            /* a name the program has no template of: no backend compiles it */
+            if (!lat__expression_names_template(unit, *e))
+                st = lat__error(ctx, LAT_ERROR_KERNEL_NOT_FOUND,
+                                "lat_module_create: %s: the name expression '%s' names no function "
+                                "template of the module", mod->name, *e);
+            else
                 (void)lat__instantiate_expression(unit, *e); /* errors: in the unit's messages */
-        if (pst == LAT_ERROR_OUT_OF_MEMORY || !unit || lat__front_sigs(unit, &mod->sigs) != 0)
+        }
+        if (st != LAT_OK)
+            ;
+        else if (pst == LAT_ERROR_OUT_OF_MEMORY || !unit || lat__front_sigs(unit, &mod->sigs) != 0)
             st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
     }
     src.unit = unit;

@@ -537,7 +537,7 @@ static const char *toolkit_include_dir(char *buf, size_t size)
  * (its strings malloc'd, NULL-terminated) or NULL. */
 static char **build_options(const lat__source *src, int *count, int *arch_slot)
 {
-    size_t n = 4;
+    size_t n = 5;
     for (const char *const *p = src->defines; p && *p; p++)
         n++;
     for (const char *const *p = src->include_dirs; p && *p; p++)
@@ -561,6 +561,11 @@ static char **build_options(const lat__source *src, int *count, int *arch_slot)
     const char *toolkit = toolkit_include_dir(tk, sizeof tk);
     if (toolkit && !bad)
         bad = !(opts[k++] = format("--include-path=%s", toolkit));
+    /* CUDA 13 keeps libcu++ (which cooperative groups include) in include/cccl */
+    char cccl[4200];
+    if (toolkit && !bad && snprintf(cccl, sizeof cccl, "%s/cccl/cuda/std/type_traits", toolkit) > 0 &&
+        access(cccl, R_OK) == 0)
+        bad = !(opts[k++] = format("--include-path=%s/cccl", toolkit));
     for (const char *const *p = src->options; p && *p && !bad; p++)
         bad = !(opts[k++] = lat__strdup(*p));
     if (bad) {

@@ -33,6 +33,9 @@ struct lat__sym *lat__unit_builtin(lat__unit *u, const char *name);
  * "&f<int>"), made in the unit if it was not: a function template's, with its arguments
  * given or defaulted. NULL after an error recorded in the unit. */
 struct lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr);
+/* Whether the program declares a function template that name expression expr names
+ * (whatever its arguments): false means no backend can compile it. */
+bool lat__expression_names_template(lat__unit *u, const char *expr);
 
 /* The parser alone, over u->toks (parse.c). */
 void lat__parse_unit(lat__unit *u);

@@ -790,3 +790,22 @@ lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr)
         ti->fn->expr_name = lat__arena_strndup(&u->arena, expr, strlen(expr));
     return ti->fn;
 }
+
+bool lat__expression_names_template(lat__unit *u, const char *expr)
+{
+    lat__toks toks = {0};
+    lat__lex_text(u, expr, strlen(expr), (lat__loc){0, 0, 0}, &toks);
+    lat__parser p;
+    memset(&p, 0, sizeof p);
+    p.u = u;
+    p.tu = u->tu;
+    p.toks = toks.items;
+    p.ntoks = toks.n;
+    lat__accept(&p, LAT_P_AMP);
+    lat__sym *s = NULL;
+    if (lat__at_qualified(&p))
+        s = lat__parse_qualified(&p, true);
+    else if (lat__peek(&p)->kind == LAT_TK_IDENT)
+        s = lat__peek(&p)->atom->sym;
+    return s && s->tmpl && s->kind == LAT_SYM_FUNC;
+}
