@@ -119,6 +119,8 @@ TEST(lowered_names_are_nvrtcs_mangled_names_and_find_the_same_kernels)
         ASSERT_CONTAINS(lowered, i == 0 ? "reduce" : "scale");
         lat_kernel *by_expr, *by_symbol;
         ASSERT_OK(lat_module_get_kernel(mod, exprs[i], &by_expr));
+        if (lat_context_backend(ctx) == LAT_BACKEND_CROSS)
+            continue; /* a symbol is one backend's: cross-checking pairs kernels by expression */
         ASSERT_OK(lat_module_get_kernel(mod, lowered, &by_symbol));
         ASSERT_EQ(lat_kernel_param_count(by_expr), lat_kernel_param_count(by_symbol));
     }
