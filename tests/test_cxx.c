@@ -560,3 +560,41 @@ TEST(a_two_phase_kernel_through_cooperative_groups_grid_sync)
     for (int i = 0; i < g * 64; i++)
         ASSERT_MSG(t_close(out[i], in[i] / total, 1e-5, 1e-7), "out[%d] = %.9g, want %.9g", i, out[i], in[i] / total);
 }
+
+TEST(static_members_and_if_constexpr)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Cfg {\n"
+        "    static const int SCALE = 3;\n"
+        "    static constexpr unsigned MASK = 0xF0u;\n"
+        "    __device__ static float sq(float x) { return x * x * SCALE; }\n"
+        "    __device__ float twice(float x) const { return sq(x) * 2 + MASK; }\n"
+        "    float pad;\n"
+        "};\n"
+        "namespace ns { struct Blk { static const int N = 64; __device__ static int rounds() { return N / 16; } }; }\n"
+        "template <int N> __device__ float pick(const float *v)\n"
+        "{\n"
+        "    if constexpr (N > 2) return v[N - 1] * 100;\n"
+        "    else if constexpr (N == 2) return v[1] * 10;\n"
+        "    else return v[0];\n"
+        "}\n"
+        "extern \"C\" __global__ void st(const float *in, float *out, int n)\n"
+        "{\n"
+        "    __shared__ float s[ns::Blk::N];\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    Cfg c;\n"
+        "    float x = in[i], v[3] = {x, 2 * x, 3 * x};\n"
+        "    s[threadIdx.x] = Cfg::sq(x) + Cfg::SCALE + c.twice(x) + ns::Blk::rounds();\n"
+        "    out[i] = s[threadIdx.x] + pick<1>(v) + pick<2>(v) + pick<3>(v) + sizeof(s) / sizeof(float);\n"
+        "}\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "st");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double x = in[i];
+        double want = 3 * x * x + 3 + (6 * x * x + 240) + 4 + x + 20 * x + 300 * x + 64;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-4), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}

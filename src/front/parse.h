@@ -235,6 +235,9 @@ void lat__class_bodies(lat__parser *p, lat__record *r);
 bool lat__at_constructor(lat__parser *p, const lat__record *r, size_t *skip);
 /* A function's name as C can spell it: operator+ becomes __lat_op_add. */
 const char *lat__c_name(lat__parser *p, const lat__atom *name);
+/* The member of r named name that is not a field: a member function (the newest of its
+ * overloads) or a static constant; NULL when none. */
+lat__sym *lat__find_member_sym(const lat__record *r, const lat__atom *name);
 /* The member function of r named name (the newest of its overloads), or NULL. */
 lat__sym *lat__find_method(const lat__record *r, const lat__atom *name);
 /* this->field for a member name used in a member function. */

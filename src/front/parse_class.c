@@ -50,6 +50,15 @@ static const char *record_name(const lat__record *r)
 lat__sym *lat__find_method(const lat__record *r, const lat__atom *name)
 {
     for (size_t i = r->methods.n; i-- > 0;)
+        if (r->methods.items[i]->name == name && !(r->methods.items[i]->flags & LAT_SF_CTOR) &&
+            r->methods.items[i]->kind == LAT_SYM_FUNC)
+            return r->methods.items[i];
+    return NULL;
+}
+
+lat__sym *lat__find_member_sym(const lat__record *r, const lat__atom *name)
+{
+    for (size_t i = r->methods.n; i-- > 0;)
         if (r->methods.items[i]->name == name && !(r->methods.items[i]->flags & LAT_SF_CTOR))
             return r->methods.items[i];
     return NULL;
@@ -58,7 +67,7 @@ lat__sym *lat__find_method(const lat__record *r, const lat__atom *name)
 static lat__sym *find_ctor(const lat__record *r)
 {
     for (size_t i = r->methods.n; i-- > 0;)
-        if (r->methods.items[i]->flags & LAT_SF_CTOR)
+        if ((r->methods.items[i]->flags & LAT_SF_CTOR) && r->methods.items[i]->kind == LAT_SYM_FUNC)
             return r->methods.items[i];
     return NULL;
 }
@@ -145,6 +154,9 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     int n = 1;
     for (lat__sym *o = older; o; o = o->overloads)
         n++;
+    for (size_t i = 0; i < r->methods.n; i++)
+        if (r->methods.items[i]->kind != LAT_SYM_FUNC && r->methods.items[i]->name == name)
+            lat__error_at(p->u, loc, "'%s' is a member of %s already", name->name, record_name(r));
     lat__sym *f = lat__sym_new(p, LAT_SYM_FUNC, name, loc);
     f->type = ft;
     f->cuda = (uint16_t)cuda;
@@ -216,13 +228,18 @@ void lat__class_bodies(lat__parser *p, lat__record *r)
     size_t first = p->bodies.n;
     while (first > 0 && ((pending_body *)p->bodies.items[first - 1])->f->rec == r)
         first--;
-    if (!r->methods.n)
+    size_t nfuncs = 0;
+    for (size_t i = 0; i < r->methods.n; i++)
+        nfuncs += r->methods.items[i]->kind == LAT_SYM_FUNC;
+    if (!nfuncs)
         return;
     /* one prototype of each member function, then the definitions */
     lat__decl_group *g = lat__arena_alloc(&p->u->arena, sizeof *g);
     g->loc = r->loc;
     lat__decl **tail = &g->first;
     for (size_t i = 0; i < r->methods.n; i++) {
+        if (r->methods.items[i]->kind != LAT_SYM_FUNC)
+            continue; /* a static constant */
         lat__decl *d = lat__arena_alloc(&p->u->arena, sizeof *d);
         d->sym = r->methods.items[i];
         d->loc = d->sym->loc;
@@ -402,7 +419,7 @@ lat__stmt *lat__method_prologue(lat__parser *p, lat__func *fn)
     }
     for (size_t i = 0; i < r->methods.n; i++)
         if (!(r->methods.items[i]->flags & LAT_SF_CTOR))
-            lat__bind(p, r->methods.items[i]);
+            lat__bind(p, r->methods.items[i]); /* member functions and static constants */
     if (f->flags & LAT_SF_CTOR)
         member_initializers(p, r, pro);
     return pro;

@@ -573,8 +573,17 @@ lat__sym *lat__parse_qualified(lat__parser *p, bool peek)
             continue;
         }
         if (!next) {
-            lat__sym *tag = name->atom->tag;
-            why = tag && tag->rec && tag->rec->kind != LAT_TY_ENUM ? "a struct's static members and nested types"
+            lat__sym *tag = ns ? member_of(ns, name->atom, true) : name->atom->tag;
+            if (tag && tag->rec && tag->rec->kind != LAT_TY_ENUM && lat__peek(p)->kind == LAT_TK_IDENT &&
+                !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
+                /* S::f() (a static member function) or S::N (a static constant) */
+                name = lat__next(p);
+                found = lat__find_member_sym(tag->rec, name->atom);
+                if (!found || (found->kind == LAT_SYM_FUNC && found->storage != LAT_ST_STATIC))
+                    why = found ? "calling a non-static member function without an object" : "no such member";
+                break;
+            }
+            why = tag && tag->rec && tag->rec->kind != LAT_TY_ENUM ? "a struct's nested types"
                                                                    : "no such namespace";
             break;
         }
@@ -586,7 +595,7 @@ lat__sym *lat__parse_qualified(lat__parser *p, bool peek)
         return why ? NULL : found;
     }
     if (why) {
-        if (strcmp(why, "a struct's static members and nested types") == 0)
+        if (strcmp(why, "a struct's nested types") == 0)
             lat__unsupported(p, name, why, lat__why_cxx);
         else
             lat__error_tok(p, name, "'%s': %s%s", name->kind == LAT_TK_IDENT ? name->atom->name : "::",

@@ -649,9 +649,35 @@ static void struct_body(lat__parser *p, lat__record *r)
             lat__skip_statement(p);
             continue;
         }
-        if (s.storage == LAT_ST_STATIC || s.storage == LAT_ST_TYPEDEF) {
-            lat__unsupported(p, first, s.storage == LAT_ST_STATIC ? "a static member" : "a typedef in a struct",
-                             lat__why_cxx);
+        if (s.storage == LAT_ST_TYPEDEF) {
+            lat__unsupported(p, first, "a typedef in a struct", lat__why_cxx);
+            lat__skip_statement(p);
+            continue;
+        }
+        if (s.storage == LAT_ST_STATIC) {
+            /* a static member function, or a constant: static const int N = 4; */
+            lat__type *sb = base_type(p, &s);
+            lat__atom *sname = NULL;
+            lat__loc sloc = lat__peek(p)->loc;
+            lat__type *st = declarator(p, sb, &sname, &sloc, false);
+            if (st->kind == LAT_TY_FUNC && sname) {
+                lat__member_function(p, r, st, sname, sloc, s.cuda, LAT_ST_STATIC, false);
+                continue;
+            }
+            if (sname && lat__is_integer(st) && ((st->quals & LAT_Q_CONST) || s.constexpr_) &&
+                lat__accept(p, LAT_P_ASSIGN)) {
+                bool ok;
+                int64_t v = lat__parse_const_int(p, "a static constant member's value", &ok);
+                lat__sym *c = lat__sym_new(p, LAT_SYM_ENUM_CONST, sname, sloc);
+                c->type = lat__unqualified(p->u, st);
+                c->value = ok ? v : 0;
+                c->rec = r;
+                c->depth = 0;
+                LAT_PUSH(&p->u->arena, r->methods, c); /* found as S::N and by name inside */
+                lat__expect(p, LAT_P_SEMI, "after the static constant");
+                continue;
+            }
+            lat__unsupported(p, first, "a static data member (other than an integer constant)", lat__why_cxx);
             lat__skip_statement(p);
             continue;
         }

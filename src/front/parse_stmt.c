@@ -129,6 +129,80 @@ static lat__expr *paren_condition(lat__parser *p, const char *what)
     return lat__condition(p, e, what);
 }
 
+/* Steps over a statement's tokens without parsing them (a discarded if constexpr branch,
+ * which an instance of a template may not be able to compile). */
+static void skip_statement_tokens(lat__parser *p)
+{
+    lat__tok *t = lat__peek(p);
+    if (lat__tok_is_punct(t, LAT_P_LBRACE)) {
+        lat__skip_group(p);
+        return;
+    }
+    if (lat__tok_kw(t, LAT_KW_IF) || lat__tok_kw(t, LAT_KW_FOR) || lat__tok_kw(t, LAT_KW_WHILE) ||
+        lat__tok_kw(t, LAT_KW_SWITCH)) {
+        bool is_if = lat__tok_kw(t, LAT_KW_IF);
+        lat__next(p);
+        if (lat__at_kw(p, LAT_KW_CONSTEXPR))
+            lat__next(p);
+        if (lat__at_punct(p, LAT_P_LPAREN))
+            lat__skip_group(p);
+        skip_statement_tokens(p);
+        if (is_if && lat__at_kw(p, LAT_KW_ELSE)) {
+            lat__next(p);
+            skip_statement_tokens(p);
+        }
+        return;
+    }
+    if (lat__tok_kw(t, LAT_KW_DO)) {
+        lat__next(p);
+        skip_statement_tokens(p);
+        if (lat__at_kw(p, LAT_KW_WHILE)) {
+            lat__next(p);
+            if (lat__at_punct(p, LAT_P_LPAREN))
+                lat__skip_group(p);
+        }
+        lat__accept(p, LAT_P_SEMI);
+        return;
+    }
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_SEMI) && !lat__at_punct(p, LAT_P_RBRACE)) {
+        if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACKET) || lat__at_punct(p, LAT_P_LBRACE))
+            lat__skip_group(p);
+        else
+            lat__next(p);
+    }
+    lat__accept(p, LAT_P_SEMI);
+}
+
+
+/* if constexpr (c) a else b: only the branch c chooses is parsed (C++17), the other may
+ * not compile for this template instance. */
+static lat__stmt *if_constexpr(lat__parser *p, lat__stmt *s)
+{
+    lat__tok *kw = lat__next(p);
+    lat__expr *c = paren_condition(p, "after if constexpr");
+    bool known = (c->flags & LAT_EF_CONST) != 0;
+    if (!known && !(c->flags & LAT_EF_ERROR))
+        lat__error_tok(p, kw, "the condition of 'if constexpr' is not a constant");
+    bool take = known && c->ival != 0;
+    lat__stmt *then = NULL, *els = NULL;
+    if (take)
+        then = sub_statement(p);
+    else
+        skip_statement_tokens(p);
+    if (lat__at_kw(p, LAT_KW_ELSE)) {
+        lat__next(p);
+        if (!take && known)
+            els = sub_statement(p);
+        else
+            skip_statement_tokens(p);
+    }
+    lat__stmt *chosen = take ? then : els;
+    if (chosen)
+        return chosen;
+    s->kind = LAT_S_NULL;
+    return s;
+}
+
 static lat__stmt *loop_body(lat__parser *p, lat__stmt *loop)
 {
     LAT_PUSH(&p->u->arena, p->jumps, loop);
@@ -163,10 +237,8 @@ static lat__stmt *statement(lat__parser *p)
     case LAT_KW_IF:
         lat__next(p);
         s = lat__stmt_new(p, LAT_S_IF, t->loc);
-        if (lat__at_kw(p, LAT_KW_CONSTEXPR)) {
-            lat__unsupported(p, lat__peek(p), "'if constexpr'", lat__why_cxx);
-            lat__next(p);
-        }
+        if (lat__at_kw(p, LAT_KW_CONSTEXPR))
+            return if_constexpr(p, s);
         s->e = paren_condition(p, "after if");
         s->body = sub_statement(p);
         if (lat__at_kw(p, LAT_KW_ELSE)) {
