@@ -598,3 +598,41 @@ TEST(static_members_and_if_constexpr)
         ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-4), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }
+
+TEST(member_functions_and_constructors_defined_outside_their_class)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Ray {\n"
+        "    float ox, dx;\n"
+        "    __device__ Ray(float o, float d);\n"
+        "    __device__ float at(float t) const;\n"
+        "    __device__ void shift(float s);\n"
+        "    __device__ static float unit();\n"
+        "};\n"
+        "__device__ Ray::Ray(float o, float d) : ox(o), dx(d) {}\n"
+        "__device__ float Ray::at(float t) const { return ox + t * dx * unit(); }\n"
+        "__device__ void Ray::shift(float s) { ox += s; }\n"
+        "__device__ float Ray::unit() { return 0.5f; }\n"
+        "extern \"C\" __global__ void rays(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    Ray r(in[i], 2.0f);\n"
+        "    r.shift(1.0f);\n"
+        "    out[i] = r.at(3.0f) + Ray::unit();\n"
+        "}\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "rays");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double want = (in[i] + 1.0) + 3.0 * 2.0 * 0.5 + 0.5;
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-6), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+    if (!t_is_emu(ctx))
+        return;
+    const char *m = cxx_error(ctx, "struct A { __device__ int f(int x); };\n"
+                                   "__device__ int A::f(float x) { return 1; }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "A declares no member function 'f' of these parameters");
+}

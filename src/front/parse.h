@@ -61,6 +61,7 @@ typedef struct lat__parser {
     lat__type *inst_type;          /* ... and the instance's type, once made */
     const char *inst_tag;          /* ... and the instance's C name */
     lat__type *conv_type;          /* the type of the conversion operator just declared */
+    lat__record *decl_class;       /* the class of a declarator's S:: (a member defined outside) */
     bool instantiating;            /* parsing a template's instance: its names join no
                                       namespace (the template is what they find) */
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
@@ -235,6 +236,10 @@ void lat__class_bodies(lat__parser *p, lat__record *r);
 bool lat__at_constructor(lat__parser *p, const lat__record *r, size_t *skip);
 /* A function's name as C can spell it: operator+ becomes __lat_op_add. */
 const char *lat__c_name(lat__parser *p, const lat__atom *name);
+/* The member function of r that `S::name` of type t (its parameters as written, with
+ * p->method_const for a trailing const) defines outside the class; reports and returns
+ * NULL when the class declares none that matches. A constructor's name is the tag. */
+lat__sym *lat__match_member(lat__parser *p, lat__record *r, lat__type *t, lat__atom *name, lat__loc loc);
 /* The member of r named name that is not a field: a member function (the newest of its
  * overloads) or a static constant; NULL when none. */
 lat__sym *lat__find_member_sym(const lat__record *r, const lat__atom *name);

@@ -566,3 +566,32 @@ lat__expr *lat__convert_object(lat__parser *p, lat__expr *e, lat__type *t)
     argv[0] = lat__address_of_object(p, e);
     return lat__make_call(p, fn, argv, 1, e->loc);
 }
+
+lat__sym *lat__match_member(lat__parser *p, lat__record *r, lat__type *t, lat__atom *name, lat__loc loc)
+{
+    bool ctor = name == r->tag;
+    for (size_t i = 0; i < r->methods.n; i++) {
+        lat__sym *m = r->methods.items[i];
+        if (m->kind != LAT_SYM_FUNC || (ctor ? !(m->flags & LAT_SF_CTOR) : m->name != name || (m->flags & LAT_SF_CTOR)))
+            continue;
+        /* its parameters without this */
+        int skip = ctor || m->storage == LAT_ST_STATIC ? 0 : 1;
+        const lat__param_types *mp = &m->type->params;
+        if (mp->n - skip != t->params.n || mp->variadic != t->params.variadic)
+            continue;
+        bool same = true;
+        for (int k = 0; k < t->params.n && same; k++)
+            same = lat__type_compatible(mp->types[k + skip], t->params.types[k], true) &&
+                   !(mp->types[k + skip]->kind == LAT_TY_PTR && mp->types[k + skip]->ref != t->params.types[k]->ref);
+        if (!same)
+            continue;
+        if (skip && !(mp->types[0]->base->quals & LAT_Q_CONST) != !p->method_const)
+            continue;
+        /* the parameters' names of the definition */
+        for (int k = 0; k < t->params.n; k++)
+            mp->syms[k + skip] = t->params.syms[k];
+        return m;
+    }
+    lat__error_at(p->u, loc, "%s declares no member function '%s' of these parameters", record_name(r), name->name);
+    return NULL;
+}

@@ -984,6 +984,19 @@ static lat__type *declarator(lat__parser *p, lat__type *base, lat__atom **name, 
         }
         if (t->kind == LAT_TK_IDENT && t->atom->kw == 0 &&
             lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
+            /* S::f(...) { ... }: a member function defined outside its class */
+            lat__sym *tag = t->atom->tag;
+            if (p->depth == 0 && !p->in_record && tag && tag->rec && tag->rec->kind != LAT_TY_ENUM &&
+                !abstract && name) {
+                p->decl_class = tag->rec;
+                lat__next(p);
+                lat__next(p);
+                if (lat__at_punct(p, LAT_P_TILDE)) {
+                    lat__unsupported(p, lat__peek(p), "a destructor defined outside its class", "destructors");
+                    lat__next(p);
+                }
+                continue;
+            }
             lat__unsupported(p, lat__peek_at(p, 1), "the scope operator '::'", lat__why_cxx);
             lat__next(p);
             lat__next(p);
@@ -1146,7 +1159,7 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
     while (lat__at_kw(p, LAT_KW_CONST) || lat__at_kw(p, LAT_KW_NOEXCEPT) ||
            lat__at_kw(p, LAT_KW_THROW) || lat__at_kw(p, LAT_KW_VOLATILE)) {
         lat__tok *q = lat__next(p);
-        if (q->atom->kw == LAT_KW_CONST && p->in_record)
+        if (q->atom->kw == LAT_KW_CONST && (p->in_record || p->decl_class))
             p->method_const = true;
         else if (q->atom->kw == LAT_KW_NOEXCEPT)
             ; /* nothing throws in device code */
@@ -1569,6 +1582,10 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
     }
     lat__decl_group *g = lat__arena_alloc(&p->u->arena, sizeof *g);
     g->loc = first->loc;
+    if (!has_type_specifier(&s) && !s.is_auto && lat__peek(p)->kind == LAT_TK_IDENT &&
+        lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE) && lat__peek_at(p, 2)->kind == LAT_TK_IDENT &&
+        lat__peek_at(p, 2)->atom == lat__peek(p)->atom)
+        s.cxx = true; /* S::S(...): a constructor defined outside its class has no type */
     g->base = base_type(p, &s);
     g->defines = s.defines;
     if (lat__accept(p, LAT_P_SEMI))
@@ -1588,6 +1605,31 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
         }
         lat__decl *d = lat__arena_alloc(&p->u->arena, sizeof *d);
         d->loc = loc;
+        if (p->decl_class) {
+            /* the definition of a member function declared in its class */
+            lat__record *r = p->decl_class;
+            p->decl_class = NULL;
+            lat__sym *m = t->kind == LAT_TY_FUNC ? lat__match_member(p, r, t, name, loc) : NULL;
+            p->method_const = false;
+            if (!m) {
+                lat__skip_declaration(p);
+                return NULL;
+            }
+            if (!(lat__at_punct(p, LAT_P_LBRACE) || (lat__at_punct(p, LAT_P_COLON) && (m->flags & LAT_SF_CTOR)))) {
+                lat__expect(p, LAT_P_SEMI, "after the member function's declaration");
+                return g;
+            }
+            if (m->flags & LAT_SF_DEFINED) {
+                lat__error_at(p->u, loc, "'%s' is defined twice", name->name);
+                lat__skip_declaration(p);
+                return NULL;
+            }
+            m->cuda |= (uint16_t)s.cuda;
+            lat__func *fn = function_definition(p, &s, m, loc);
+            if (fn_out)
+                *fn_out = fn;
+            return NULL;
+        }
         if (t->kind == LAT_TY_FUNC && s.storage != LAT_ST_TYPEDEF) {
             if (is_auto_placeholder(t->base)) {
                 lat__unsupported_at(p->u, loc, "a function whose return type is deduced ('auto')",
