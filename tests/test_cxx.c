@@ -573,6 +573,9 @@ TEST(static_members_and_if_constexpr)
         "    float pad;\n"
         "};\n"
         "namespace ns { struct Blk { static const int N = 64; __device__ static int rounds() { return N / 16; } }; }\n"
+        "template <typename T> struct Traits { static const int bytes = sizeof(T); };\n"
+        "template <int K> struct Pow2 { static const int value = 2 * Pow2<K - 1>::value; };\n"
+        "template <> struct Pow2<0> { static const int value = 1; };\n"
         "template <int N> __device__ float pick(const float *v)\n"
         "{\n"
         "    if constexpr (N > 2) return v[N - 1] * 100;\n"
@@ -586,7 +589,8 @@ TEST(static_members_and_if_constexpr)
         "    Cfg c;\n"
         "    float x = in[i], v[3] = {x, 2 * x, 3 * x};\n"
         "    s[threadIdx.x] = Cfg::sq(x) + Cfg::SCALE + c.twice(x) + ns::Blk::rounds();\n"
-        "    out[i] = s[threadIdx.x] + pick<1>(v) + pick<2>(v) + pick<3>(v) + sizeof(s) / sizeof(float);\n"
+        "    out[i] = s[threadIdx.x] + pick<1>(v) + pick<2>(v) + pick<3>(v) + sizeof(s) / sizeof(float) +\n"
+        "             Traits<double>::bytes + Pow2<5>::value;\n"
         "}\n";
     lat_kernel *k = cxx_kernel(ctx, src, "st");
     static float in[N], out[N];
@@ -594,7 +598,7 @@ TEST(static_members_and_if_constexpr)
     run_1d(k, in, out, N);
     for (int i = 0; i < N; i++) {
         double x = in[i];
-        double want = 3 * x * x + 3 + (6 * x * x + 240) + 4 + x + 20 * x + 300 * x + 64;
+        double want = 3 * x * x + 3 + (6 * x * x + 240) + 4 + x + 20 * x + 300 * x + 64 + 8 + 32;
         ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-4), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }

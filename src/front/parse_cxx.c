@@ -522,11 +522,39 @@ static lat__sym *global_sym(lat__parser *p, lat__atom *name, bool tag)
     return s;
 }
 
+/* At a class template's name followed by <args>: the token after the '>' that closes
+ * them (0 when they do not close). */
+static size_t after_template_args(lat__parser *p, size_t k)
+{
+    const lat__tok *t = lat__peek_at(p, k);
+    if (t->kind != LAT_TK_IDENT || !t->atom->sym || !t->atom->sym->tmpl || t->atom->sym->kind != LAT_SYM_TYPEDEF ||
+        !lat__tok_is_punct(lat__peek_at(p, k + 1), LAT_P_LT))
+        return 0;
+    int depth = 0;
+    for (size_t i = k + 1; i < k + 256; i++) {
+        const lat__tok *a = lat__peek_at(p, i);
+        if (a->kind == LAT_TK_EOF || lat__tok_is_punct(a, LAT_P_SEMI) || lat__tok_is_punct(a, LAT_P_LBRACE))
+            return 0;
+        if (lat__tok_is_punct(a, LAT_P_LT))
+            depth++;
+        else if (lat__tok_is_punct(a, LAT_P_GT))
+            depth--;
+        else if (lat__tok_is_punct(a, LAT_P_SHR))
+            depth -= 2;
+        if (depth <= 0)
+            return depth == 0 ? i + 1 : 0;
+    }
+    return 0;
+}
+
 bool lat__at_qualified(lat__parser *p)
 {
     lat__tok *t = lat__peek(p);
     if (lat__tok_is_punct(t, LAT_P_SCOPE))
         return lat__peek_at(p, 1)->kind == LAT_TK_IDENT;
+    size_t after = after_template_args(p, 0);
+    if (after) /* Traits<float>::value */
+        return lat__tok_is_punct(lat__peek_at(p, after), LAT_P_SCOPE) && lat__peek_at(p, after + 1)->kind == LAT_TK_IDENT;
     return t->kind == LAT_TK_IDENT && !t->atom->kw && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE) &&
            lat__peek_at(p, 2)->kind == LAT_TK_IDENT;
 }
@@ -545,6 +573,27 @@ lat__sym *lat__parse_qualified(lat__parser *p, bool peek)
         name = lat__peek(p);
         if (name->kind != LAT_TK_IDENT) {
             why = "a name after '::'";
+            break;
+        }
+        if (!ns && !std && !global && after_template_args(p, 0)) {
+            /* Name<args>::member: a class template's instance (made unless only peeking) */
+            if (peek) {
+                why = "peeking";
+                break;
+            }
+            lat__sym *ts = name->atom->sym;
+            lat__next(p);
+            lat__type *ty = lat__template_class_type(p, ts, name);
+            lat__accept(p, LAT_P_SCOPE);
+            name = lat__peek(p);
+            if (!lat__is_record(ty) || !ty->rec || name->kind != LAT_TK_IDENT) {
+                why = "no such member";
+                break;
+            }
+            lat__next(p);
+            found = lat__find_member_sym(ty->rec, name->atom);
+            if (!found || (found->kind == LAT_SYM_FUNC && found->storage != LAT_ST_STATIC))
+                why = found ? "calling a non-static member function without an object" : "no such member";
             break;
         }
         lat__next(p);
