@@ -222,3 +222,29 @@ TEST(a_trap_inside_a_barrier_kernel_fails_the_launch)
     ASSERT_CONTAINS(lat_last_error(), "check.cu:6: kernel 'check' trapped in block");
     ASSERT_CONTAINS(lat_last_error(), "thread (43,0,0)");
 }
+
+TEST(a_parameter_whose_address_is_taken_keeps_its_value_across_a_barrier)
+{
+    /* Region loops keep such a parameter in place; the kernel's signature once declared it
+     * as the pointer to that place and the launch crashed on its value. */
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__global__ void addr(float *o, int n)\n"
+        "{\n"
+        "    int *p = &n;\n"
+        "    __syncthreads();\n"
+        "    o[threadIdx.x] = *p * 2 + (int)threadIdx.x;\n"
+        "    __syncthreads();\n"
+        "    *p += 1;\n"
+        "    __syncthreads();\n"
+        "    o[threadIdx.x] += n;\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "addr");
+    enum { T = 64 };
+    int n = (int)(t_rand_u32() % 1000);
+    float out[T];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {T}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_i32(n))));
+    for (int i = 0; i < T; i++)
+        ASSERT_MSG(out[i] == (float)(2 * n + i + n + 1), "out[%d] = %g, want %d", i, (double)out[i], 2 * n + i + n + 1);
+}

@@ -62,6 +62,7 @@ typedef struct lat__parser {
     const char *inst_tag;          /* ... and the instance's C name */
     lat__type *conv_type;          /* the type of the conversion operator just declared */
     lat__record *decl_class;       /* the class of a declarator's S:: (a member defined outside) */
+    struct lat__lambda *lambda;    /* the lambda whose body is being parsed (parse_class.c) */
     bool instantiating;            /* parsing a template's instance: its names join no
                                       namespace (the template is what they find) */
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
@@ -259,6 +260,18 @@ lat__expr *lat__convert_object(lat__parser *p, lat__expr *e, lat__type *t);
  * the record has none (the caller reports). */
 lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat__expr *b, lat__loc loc);
 
+/* A parameter list at its '(' for a function returning ret: the function type. */
+lat__type *lat__parse_param_list(lat__parser *p, lat__type *ret);
+/* A new struct of tag tag (NULL: anonymous) in the unit. */
+lat__record *lat__new_record(lat__parser *p, lat__atom *tag, lat__loc loc);
+/* [captures](params) -> T { body } at its '[': an object of a struct of its own whose
+ * operator() is the body, holding the captured variables (pointers to them for &). */
+lat__expr *lat__parse_lambda(lat__parser *p);
+/* In a lambda's body, a use of s, a variable of an enclosing function: the captured
+ * copy or reference through the lambda's object; NULL when s is not captured there. */
+lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc);
+/* A lambda's return type before its first return statement gives it. */
+bool lat__is_lambda_return_placeholder(const lat__type *t);
 /* The type of record r (a struct or union). */
 lat__type *lat__record_type_of(lat__parser *p, lat__record *r);
 /* A function's definition (its body at the current token) for f, declared already. */

@@ -595,3 +595,243 @@ lat__sym *lat__match_member(lat__parser *p, lat__record *r, lat__type *t, lat__a
     lat__error_at(p->u, loc, "%s declares no member function '%s' of these parameters", record_name(r), name->name);
     return NULL;
 }
+
+/* ---- lambdas ---------------------------------------------------------------------------------- */
+
+typedef struct lat__lambda {
+    lat__record *rec;
+    bool by_ref;          /* [&] (else [=] or none) */
+    bool implicit;        /* [&] or [=]: variables are captured as used */
+    LAT_VEC(lat__sym *) named;    /* explicit captures ... */
+    LAT_VEC(bool) named_ref;      /* ... each by reference? */
+    LAT_VEC(lat__sym *) captured; /* what the body captured, in field order */
+    LAT_VEC(bool) captured_ref;
+    int depth;            /* the scope depth the lambda stands at: deeper names are its own */
+    lat__sym *self;       /* its operator()'s this */
+} lat__lambda;
+
+enum { LAMBDA_RETURN = -3 }; /* lat__type.count of the return type until a return gives it */
+
+bool lat__is_lambda_return_placeholder(const lat__type *t)
+{
+    return t->kind == LAT_TY_VOID && t->count == LAMBDA_RETURN;
+}
+
+lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
+{
+    lat__lambda *l = p->lambda;
+    if (!l || s->kind != LAT_SYM_VAR || (s->flags & LAT_SF_FILE_SCOPE) || s->depth > l->depth || s->depth == 0 ||
+        (s->cuda & LAT_CU_SHARED) || (s->storage == LAT_ST_STATIC))
+        return NULL;
+    int field = -1;
+    for (size_t i = 0; i < l->captured.n; i++)
+        if (l->captured.items[i] == s)
+            field = (int)i;
+    if (field < 0) {
+        bool ref = l->by_ref, listed = false;
+        for (size_t i = 0; i < l->named.n; i++)
+            if (l->named.items[i] == s) {
+                ref = l->named_ref.items[i];
+                listed = true;
+            }
+        if (!listed && !l->implicit) {
+            lat__error_at(p->u, loc, "'%s' is not captured by the lambda (write [&] or [=], or name it)",
+                          s->name->name);
+            return NULL;
+        }
+        lat__type *vt = s->type->kind == LAT_TY_PTR && s->type->ref ? s->type->base : s->type;
+        lat__field f = {s->name, ref ? lat__pointer_to(p->u, vt) : lat__unqualified(p->u, vt), loc, 0, -1, 0};
+        if (vt->kind == LAT_TY_ARRAY && !ref) {
+            lat__unsupported_at(p->u, loc, "an array captured by value", "capture it by reference");
+            return NULL;
+        }
+        LAT_PUSH(&p->u->arena, l->rec->fields, f);
+        LAT_PUSH(&p->u->arena, l->captured, s);
+        LAT_PUSH(&p->u->arena, l->captured_ref, ref);
+        field = (int)l->captured.n - 1;
+    }
+    lat__expr *self = lat__expr_new(p, LAT_E_NAME, loc);
+    self->sym = l->self;
+    self->type = l->self->type;
+    lat__expr *m = lat__expr_new(p, LAT_E_MEMBER, loc);
+    m->a = self;
+    m->field = &l->rec->fields.items[field];
+    m->type = m->field->type;
+    m->flags |= LAT_EF_ARROW | LAT_EF_LVALUE;
+    if (!l->captured_ref.items[field])
+        return m;
+    lat__expr *d = lat__expr_new(p, LAT_E_UNARY, loc);
+    d->op = LAT_P_STAR;
+    d->a = m;
+    d->type = m->type->base;
+    d->flags |= LAT_EF_LVALUE;
+    return d;
+}
+
+lat__expr *lat__parse_lambda(lat__parser *p)
+{
+    lat__tok *open = lat__next(p); /* [ */
+    if (!p->fn || p->lambda) {
+        lat__unsupported(p, open, p->lambda ? "a lambda inside a lambda" : "a lambda outside a function",
+                         "a lattice limit");
+        lat__skip_statement(p);
+        lat__expr *e = lat__expr_new(p, LAT_E_INT, open->loc);
+        e->type = &lat__ty_int;
+        e->flags |= LAT_EF_ERROR;
+        return e;
+    }
+    lat__lambda *l = lat__arena_alloc(&p->u->arena, sizeof *l);
+    l->depth = p->depth;
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RBRACKET)) {
+        bool amp = lat__accept(p, LAT_P_AMP);
+        lat__tok *c = lat__peek(p);
+        if (c->kind == LAT_TK_IDENT && !c->atom->kw) {
+            lat__next(p);
+            lat__sym *s = lat__lookup(p, c->atom);
+            if (!s || s->kind != LAT_SYM_VAR || s->depth == 0)
+                lat__error_tok(p, c, "'%s' is not a local variable to capture", c->atom->name);
+            else {
+                LAT_PUSH(&p->u->arena, l->named, s);
+                LAT_PUSH(&p->u->arena, l->named_ref, amp);
+            }
+        } else if (amp) {
+            l->implicit = l->by_ref = true;
+        } else if (lat__accept(p, LAT_P_ASSIGN)) {
+            l->implicit = true;
+        } else if (lat__tok_kw(c, LAT_KW_THIS)) {
+            lat__unsupported(p, c, "capturing this", "a lattice limit");
+            lat__next(p);
+        } else {
+            lat__syntax_error(p, "a capture");
+            break;
+        }
+        if (!lat__accept(p, LAT_P_COMMA))
+            break;
+    }
+    lat__expect(p, LAT_P_RBRACKET, "to close the lambda's captures");
+    while (lat__at_kw(p, LAT_KW_DEVICE) || lat__at_kw(p, LAT_KW_HOST) || lat__at_kw(p, LAT_KW_MUTABLE))
+        lat__next(p); /* [=] __device__ (...): an extended lambda */
+    /* its type: a struct of its own, with operator() */
+    lat__record *r = lat__new_record(p, NULL, open->loc);
+    l->rec = r;
+    lat__type *rt = lat__record_type_of(p, r);
+    lat__type *ret = lat__type_new(p->u, LAT_TY_VOID);
+    ret->count = LAMBDA_RETURN;
+    ret->complete = 1;
+    ret->size = 1;
+    lat__lambda *outer = p->lambda;
+    p->lambda = l;
+    lat__type *t = lat__func_type(p->u, ret);
+    if (lat__at_punct(p, LAT_P_LPAREN))
+        t = lat__parse_param_list(p, ret);
+    while (lat__at_kw(p, LAT_KW_MUTABLE) || lat__at_kw(p, LAT_KW_NOEXCEPT) || lat__at_kw(p, LAT_KW_DEVICE))
+        lat__next(p);
+    if (lat__accept(p, LAT_P_ARROW)) {
+        lat__type *given = lat__parse_type_name(p);
+        if (given)
+            t->base = given;
+    }
+    /* operator()(this, params) */
+    lat__atom *name = lat__atom_get(&p->u->atoms, "operator()", 10);
+    lat__type *ft = lat__func_type(p->u, t->base);
+    ft->params.n = t->params.n + 1;
+    ft->params.types = lat__arena_alloc(&p->u->arena, (size_t)(ft->params.n + 1) * sizeof(lat__type *));
+    ft->params.syms = lat__arena_alloc(&p->u->arena, (size_t)(ft->params.n + 1) * sizeof(lat__sym *));
+    lat__sym *self = lat__sym_new(p, LAT_SYM_VAR, lat__atom_get(&p->u->atoms, "this", 4), open->loc);
+    self->type = lat__pointer_to(p->u, rt);
+    self->flags |= LAT_SF_PARAM;
+    self->emit_name = "__lat_this";
+    ft->params.types[0] = self->type;
+    ft->params.syms[0] = self;
+    for (int i = 0; i < t->params.n; i++) {
+        ft->params.types[i + 1] = t->params.types[i];
+        ft->params.syms[i + 1] = t->params.syms[i];
+    }
+    l->self = self;
+    lat__sym *f = lat__sym_new(p, LAT_SYM_FUNC, name, open->loc);
+    f->type = ft;
+    f->cuda = LAT_CU_DEVICE;
+    f->flags |= LAT_SF_FILE_SCOPE | LAT_SF_DEFINED;
+    f->depth = 0;
+    f->rec = r;
+    r->emit_tag = lat__arena_printf(&p->u->arena, "__lat_lambda%d", ++p->anon);
+    f->emit_name = lat__arena_printf(&p->u->arena, "%s__call", r->emit_tag);
+    /* the body: a function of its own, parsed here, in sight of the enclosing scopes */
+    lat__func *fn = lat__arena_alloc(&p->u->arena, sizeof *fn);
+    fn->sym = f;
+    fn->loc = open->loc;
+    fn->nparams = ft->params.n;
+    fn->params = ft->params.syms;
+    f->fn = fn;
+    lat__func *outer_fn = p->fn;
+    lat__sym *outer_this = p->this_sym, *outer_self = p->ctor_self;
+    size_t njumps = p->jumps.n;
+    size_t ngotos = p->gotos.n; /* the lambda's own gotos follow the enclosing ones' */
+    p->jumps.n = 0;
+    p->fn = fn;
+    p->this_sym = NULL; /* `this` of the enclosing member function is not captured */
+    p->ctor_self = NULL;
+    lat__scope_open(p);
+    for (int i = 1; i < fn->nparams; i++) {
+        lat__sym *ps = fn->params[i];
+        if (ps && ps->name) {
+            ps->depth = p->depth;
+            ps->flags &= ~(uint32_t)LAT_SF_FILE_SCOPE;
+            lat__bind(p, ps);
+        }
+    }
+    if (lat__at_punct(p, LAT_P_LBRACE))
+        fn->body = lat__parse_compound(p);
+    else
+        lat__syntax_error(p, "the lambda's body");
+    lat__scope_close(p);
+    fn->end = fn->body ? fn->body->end : open->loc;
+    p->fn = outer_fn;
+    p->this_sym = outer_this;
+    p->ctor_self = outer_self;
+    p->jumps.n = njumps;
+    p->gotos.n = ngotos;
+    p->lambda = outer;
+    if (lat__is_lambda_return_placeholder(ft->base))
+        ft->base = &lat__ty_void; /* no return with a value */
+    /* the captures' layout, then the function, then the object */
+    if (!r->fields.n) {
+        lat__field e = {lat__atom_get(&p->u->atoms, "__lat_empty", 11), &lat__ty_char, open->loc, 0, -1, 0};
+        LAT_PUSH(&p->u->arena, r->fields, e);
+    }
+    r->complete = true;
+    lat__record_layout(r);
+    rt->size = r->size;
+    rt->align = r->align;
+    LAT_PUSH(&p->u->arena, r->methods, f);
+    lat__ext x = {LAT_X_FUNC, NULL, fn};
+    LAT_PUSH(&p->u->arena, p->tu->items, x);
+    lat__note_call(p, f);
+    lat__expr *init = lat__expr_new(p, LAT_E_INIT, open->loc);
+    init->type = rt;
+    for (size_t i = 0; i < l->captured.n; i++) {
+        lat__sym *v = l->captured.items[i];
+        lat__expr *n = lat__expr_new(p, LAT_E_NAME, open->loc);
+        n->sym = v;
+        n->type = v->type;
+        n->flags |= LAT_EF_LVALUE;
+        n = lat__deref_reference(p, n);
+        lat__expr *value = l->captured_ref.items[i] ? lat__address_of_object(p, n) : lat__rvalue(p, n);
+        lat__init_item it = {value, NULL};
+        LAT_PUSH(&p->u->arena, init->items, it);
+    }
+    if (!l->captured.n) {
+        lat__expr *z = lat__expr_new(p, LAT_E_INT, open->loc);
+        z->text = "0";
+        z->len = 1;
+        z->type = &lat__ty_int;
+        z->flags |= LAT_EF_CONST;
+        lat__init_item it = {z, NULL};
+        LAT_PUSH(&p->u->arena, init->items, it);
+    }
+    lat__expr *c = lat__expr_new(p, LAT_E_COMPOUND, open->loc);
+    c->a = init;
+    c->to = rt;
+    c->type = rt;
+    return c;
+}

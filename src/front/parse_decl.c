@@ -481,6 +481,16 @@ lat__type *lat__parse_signature(lat__parser *p, lat__atom **name)
     return declarator(p, base, name, &loc, false);
 }
 
+lat__type *lat__parse_param_list(lat__parser *p, lat__type *ret)
+{
+    return parse_params(p, ret);
+}
+
+lat__record *lat__new_record(lat__parser *p, lat__atom *tag, lat__loc loc)
+{
+    return new_record(p, LAT_TY_STRUCT, tag, loc);
+}
+
 lat__type *lat__record_type_of(lat__parser *p, lat__record *r)
 {
     return record_type(p, r);
@@ -1170,7 +1180,7 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         if (lat__at_punct(p, LAT_P_LPAREN))
             lat__skip_group(p);
     }
-    if (lat__at_punct(p, LAT_P_ARROW)) {
+    if (lat__at_punct(p, LAT_P_ARROW) && !p->lambda) {
         lat__unsupported(p, lat__peek(p), "a trailing return type", lat__why_cxx);
         lat__next(p);
         lat__parse_type_name(p);

@@ -530,6 +530,11 @@ static lat__expr *name_expr(lat__parser *p, lat__tok *t)
 /* The expression naming s, written as token t. */
 static lat__expr *sym_expr(lat__parser *p, lat__tok *t, lat__sym *s)
 {
+    if (p->lambda) {
+        lat__expr *c = lat__lambda_capture(p, s, t->loc); /* an enclosing function's variable */
+        if (c)
+            return c;
+    }
     if (s->tmpl && s->kind == LAT_SYM_FUNC)
         return lat__template_call(p, s, t); /* f<args>(...) or f(...) */
     if (s->flags & LAT_SF_MEMBER)
@@ -1543,15 +1548,8 @@ static lat__expr *primary(lat__parser *p)
             return paren_or_cast(p);
         if (t->punct == LAT_P_SCOPE && lat__at_qualified(p))
             return qualified_expr(p);
-        if (t->punct == LAT_P_LBRACKET) {
-            lat__unsupported(p, t, "a lambda expression", lat__why_cxx);
-            lat__skip_group(p);
-            if (lat__at_punct(p, LAT_P_LPAREN))
-                lat__skip_group(p);
-            if (lat__at_punct(p, LAT_P_LBRACE))
-                lat__skip_group(p);
-            return error_expr(p, t->loc);
-        }
+        if (t->punct == LAT_P_LBRACKET)
+            return lat__parse_lambda(p); /* [&](int i) { ... } */
         lat__syntax_error(p, "an expression");
         return error_expr(p, t->loc);
     case LAT_TK_IDENT:

@@ -365,6 +365,11 @@ static lat__stmt *statement(lat__parser *p)
         lat__type *ret = p->fn ? p->fn->sym->type->base : &lat__ty_void;
         if (!lat__at_punct(p, LAT_P_SEMI)) {
             lat__expr *e = lat__parse_expr(p);
+            if (lat__is_lambda_return_placeholder(ret)) {
+                /* a lambda's first return gives its type */
+                ret = e->type->kind == LAT_TY_VOID ? &lat__ty_void : lat__unqualified(p->u, lat__rvalue(p, e)->type);
+                p->fn->sym->type->base = ret;
+            }
             if (ret->kind == LAT_TY_VOID) {
                 if (e->type->kind != LAT_TY_VOID && !(e->flags & LAT_EF_ERROR))
                     lat__error_at(p->u, e->loc, "a void function returns a value");

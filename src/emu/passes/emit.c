@@ -738,6 +738,8 @@ void lat__emit_params(lat__emitter *em, const lat__func *fn, bool hidden, bool c
             name = lat__arena_printf(&em->u->arena, "__lat_u%d", i);
         else if (copies && lat__symx_of(em->u, ps)->copied)
             name = lat__arena_printf(&em->u->arena, "__lat_p%d", i);
+        else if (lat__symx_of(em->u, ps)->param_name)
+            name = lat__symx_of(em->u, ps)->param_name;
         else
             name = lat__emit_name(em->u, ps);
         lat__emit_str(em, lat__emit_type(em->u, ps->type, name));

@@ -21,6 +21,8 @@ typedef struct lat__symx {
     int slot;
     bool ck_tracked;   /* the checks follow it from its declaration (initcheck) */
     void *region;      /* region loops' data (region.c): a kernel's plan, a variable's kind */
+    const char *param_name; /* a parameter whose name means something else in the body (region
+                               loops keep an address-taken one in place): the signature's */
 } lat__symx;
 
 /* A kernel's way of running its threads (abi.h's LAT_EMU_MODE_*). */

@@ -1025,9 +1025,11 @@ static void head(plan *pl)
         lat__emit_fmt(em, " %s = __lat_scratch(__lat_t, sizeof(%s) * __lat_n);",
                       lat__emit_type(pl->u, lat__pointer_to(pl->u, lat__unqualified(pl->u, v->type)), decl),
                       slot_type(pl, v));
-        if (v->flags & LAT_SF_PARAM)
+        if (v->flags & LAT_SF_PARAM) {
+            const lat__symx *x = lat__symx_of(pl->u, v);
             lat__emit_fmt(em, " for (__lat_i = 0; __lat_i < __lat_n; __lat_i++) __lat_r%d[__lat_i] = %s;", r->slot,
-                          lat__emit_name(pl->u, v));
+                          x->param_name ? x->param_name : lat__emit_name(pl->u, v));
+        }
     }
 }
 
@@ -1076,8 +1078,12 @@ void lat__region_generate(plan *pl, lat__emitter *em)
             r->in_place = v->type->kind == LAT_TY_ARRAY || lat__is_record(v->type) ||
                           (v->flags & LAT_SF_ADDRESS_TAKEN);
         }
-        if (r->kind == R_CAND && r->in_place)
+        if (r->kind == R_CAND && r->in_place) {
+            /* an address-taken parameter: the signature keeps a name for its value */
+            if (param)
+                x->param_name = lat__arena_printf(&pl->u->arena, "%s__lat_in", v->name->name);
             x->name = lat__arena_printf(&pl->u->arena, "(*__lat_v%d)", r->slot);
+        }
         else if (!param)
             x->name = lat__arena_printf(&pl->u->arena, "%s__%zu", v->name->name, k);
     }
