@@ -512,8 +512,9 @@ static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
     lat__expr inner = *e;
     inner.site = 0;
     const lat__expr *arr = NULL;
+    /* (an array of unknown size, extern __shared__ s[], is bounded by its memory instead) */
     if (e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && (e->a->flags & LAT_EF_IMPLICIT) &&
-        e->a->a->type->kind == LAT_TY_ARRAY)
+        e->a->a->type->kind == LAT_TY_ARRAY && lat__is_complete(e->a->a->type))
         arr = e->a->a;
     lat__emit_at(em, e->loc);
     lat__emit_str(em, arr ? "__LAT_CKA(" : "__LAT_CK(");

@@ -984,6 +984,7 @@ bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked)
                 return false; /* initcheck follows such a variable from its declaration */
         }
     }
+    lat__region_name_vars(pl);
     lat__symx_of(u, fn->sym)->region = pl;
     return true;
 }

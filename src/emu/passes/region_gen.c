@@ -1066,25 +1066,36 @@ void lat__region_generate(plan *pl, lat__emitter *em)
         em->hooks = saved;
         return;
     }
-    /* After the dry run: what crosses stretches gets storage; names made unique. */
+    /* After the dry run: what crosses stretches gets storage (named once the plan is
+     * taken: lat__region_name_vars). */
     for (size_t k = 0; k < pl->vars.n; k++) {
         lat__sym *v = pl->vars.items[k];
         rvar *r = lat__region_var(v);
-        lat__symx *x = lat__symx_of(pl->u, v);
-        bool param = (v->flags & LAT_SF_PARAM) != 0;
-        if (r->kind == R_NONE && (r->crosses || param)) {
+        if (r->kind == R_NONE && (r->crosses || (v->flags & LAT_SF_PARAM))) {
             r->kind = R_CAND;
             r->slot = pl->nslots++;
             r->in_place = v->type->kind == LAT_TY_ARRAY || lat__is_record(v->type) ||
                           (v->flags & LAT_SF_ADDRESS_TAKEN);
         }
+    }
+}
+
+void lat__region_name_vars(plan *pl)
+{
+    /* Only a plan that is taken renames: a kernel that goes to fibers after its dry run
+     * must keep its variables' own names (it declares them as written). */
+    for (size_t k = 0; k < pl->vars.n; k++) {
+        lat__sym *v = pl->vars.items[k];
+        rvar *r = lat__region_var(v);
+        lat__symx *x = lat__symx_of(pl->u, v);
+        bool param = (v->flags & LAT_SF_PARAM) != 0;
         if (r->kind == R_CAND && r->in_place) {
             /* an address-taken parameter: the signature keeps a name for its value */
             if (param)
                 x->param_name = lat__arena_printf(&pl->u->arena, "%s__lat_in", v->name->name);
             x->name = lat__arena_printf(&pl->u->arena, "(*__lat_v%d)", r->slot);
-        }
-        else if (!param)
+        } else if (!param) {
             x->name = lat__arena_printf(&pl->u->arena, "%s__%zu", v->name->name, k);
+        }
     }
 }

@@ -118,4 +118,7 @@ bool lat__region_has_coll(const lat__expr *e);
 /* Writes (em) or, with em NULL, dry-runs the kernel's region loops (region_gen.c). */
 void lat__region_generate(plan *pl, lat__emitter *em);
 
+/* The names a taken plan's variables are written by (region_gen.c). */
+void lat__region_name_vars(plan *pl);
+
 #endif
