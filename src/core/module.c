@@ -194,13 +194,12 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
          * read: the emulator compiles them, and both backends check their arguments. */
         lat_status pst = lat__front_parse(&fin, &unit);
         for (char **e = name_exprs; pst == LAT_OK && e && *e && st == LAT_OK; e++) {
-            /* a name the program has no template of: no backend compiles it */
-            if (!lat__expression_names_template(unit, *e))
+            bool none = false; /* other errors: in the unit's messages, for the emulator */
+            (void)lat__instantiate_expression(unit, *e, &none);
+            if (none) /* a name the program has no template of: no backend compiles it */
                 st = lat__error(ctx, LAT_ERROR_KERNEL_NOT_FOUND,
                                 "lat_module_create: %s: the name expression '%s' names no function "
                                 "template of the module", mod->name, *e);
-            else
-                (void)lat__instantiate_expression(unit, *e); /* errors: in the unit's messages */
         }
         if (st != LAT_OK)
             ;

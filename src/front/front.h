@@ -31,11 +31,10 @@ struct lat__sym *lat__unit_builtin(lat__unit *u, const char *name);
 
 /* The instance a name expression names (NVRTC's: "reduce<256>", "ns::scale<float>",
  * "&f<int>"), made in the unit if it was not: a function template's, with its arguments
- * given or defaulted. NULL after an error recorded in the unit. */
-struct lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr);
-/* Whether the program declares a function template that name expression expr names
- * (whatever its arguments): false means no backend can compile it. */
-bool lat__expression_names_template(lat__unit *u, const char *expr);
+ * given or defaulted. NULL after an error recorded in the unit, or with *no_template set
+ * when the program declares no function template of that name (no backend can compile
+ * it; not recorded). */
+struct lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr, bool *no_template);
 
 /* The parser alone, over u->toks (parse.c). */
 void lat__parse_unit(lat__unit *u);

@@ -169,6 +169,9 @@ lat__expr *lat__parse_assign_expr(lat__parser *p); /* without */
 lat__expr *lat__parse_cond_expr(lat__parser *p);   /* a constant-expression's grammar */
 /* An integer constant expression's value; reports what is not one. */
 int64_t lat__parse_const_int(lat__parser *p, const char *what, bool *ok);
+/* Comma-separated arguments up to close (consumed, or reported with context): how many,
+ * and the array in *out. */
+size_t lat__parse_arguments(lat__parser *p, lat__punct close, const char *context, lat__expr ***out);
 /* The call fn(argv) (already parsed arguments; a member function's object first),
  * resolved, checked and converted as a call written in the source is. */
 lat__expr *lat__make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int argc, lat__loc open_loc);
@@ -182,6 +185,10 @@ lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const
 /* e converted to t by an explicit or implicit cast node (no checks). */
 lat__expr *lat__cast_to(lat__parser *p, lat__expr *e, lat__type *t, bool implicit);
 lat__expr *lat__expr_new(lat__parser *p, lat__exprkind kind, lat__loc loc);
+/* An erroneous expression (already reported): typed int, so parsing goes on quietly. */
+lat__expr *lat__error_expr(lat__parser *p, lat__loc loc);
+/* The integer constant 0. */
+lat__expr *lat__zero(lat__parser *p, lat__loc loc);
 /* Whether e's value is a scalar, for conditions; reports if not. */
 lat__expr *lat__condition(lat__parser *p, lat__expr *e, const char *what);
 
@@ -229,8 +236,11 @@ lat__sym *lat__parse_qualified(lat__parser *p, bool peek);
  * its body for lat__class_bodies. */
 void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__atom *name, lat__loc loc,
                           unsigned cuda, lat__storage storage, bool ctor);
+/* Past a member declaration the struct's parser does not take: its body or the rest of
+ * it up to ';'. */
+void lat__skip_member(lat__parser *p);
 /* After a struct's layout: parses the bodies kept for its member functions (into
- * p->pending, after a prototype of each). */
+ * p->pending, to follow the struct's declaration). */
 void lat__class_bodies(lat__parser *p, lat__record *r);
 /* Whether token t at the current position starts a constructor of r (qualifiers, then
  * r's tag and '('); *skip: the qualifier tokens before the tag. */

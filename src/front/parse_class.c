@@ -101,6 +101,51 @@ typedef struct pending_body {
 /* Bodies wait in p->bodies for the class to be complete (a struct defined in another's
  * member declaration has its own at the end). */
 
+/* The function type C sees for a member function returning ret with the parameters of t:
+ * obj's pointer `this` first (*self receives its parameter) unless obj is NULL (a static
+ * member function, a constructor). */
+static lat__type *method_type(lat__parser *p, lat__type *ret, const lat__type *t, lat__type *obj, lat__loc loc,
+                              lat__sym **self)
+{
+    lat__type *ft = lat__func_type(p->u, ret);
+    int extra = obj ? 1 : 0;
+    ft->params.n = t->params.n + extra;
+    ft->params.variadic = t->params.variadic;
+    ft->params.types = lat__arena_alloc(&p->u->arena, (size_t)(ft->params.n + 1) * sizeof(lat__type *));
+    ft->params.syms = lat__arena_alloc(&p->u->arena, (size_t)(ft->params.n + 1) * sizeof(lat__sym *));
+    if (t->params.defaults) {
+        ft->params.defaults = lat__arena_alloc(&p->u->arena, (size_t)(ft->params.n + 1) * sizeof(lat__expr *));
+        for (int i = 0; i < t->params.n; i++)
+            ft->params.defaults[i + extra] = t->params.defaults[i];
+    }
+    if (obj) {
+        lat__sym *ts = lat__sym_new(p, LAT_SYM_VAR, lat__atom_get(&p->u->atoms, "this", 4), loc);
+        ts->type = lat__pointer_to(p->u, obj);
+        ts->flags |= LAT_SF_PARAM;
+        ts->emit_name = "__lat_this";
+        ft->params.types[0] = ts->type;
+        ft->params.syms[0] = ts;
+        if (self)
+            *self = ts;
+    }
+    for (int i = 0; i < t->params.n; i++) {
+        ft->params.types[i + extra] = t->params.types[i];
+        ft->params.syms[i + extra] = t->params.syms[i];
+    }
+    return ft;
+}
+
+void lat__skip_member(lat__parser *p)
+{
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_SEMI) && !lat__at_punct(p, LAT_P_LBRACE) &&
+           !lat__at_punct(p, LAT_P_RBRACE))
+        lat__next(p);
+    if (lat__at_punct(p, LAT_P_LBRACE))
+        lat__skip_group(p);
+    else
+        lat__accept(p, LAT_P_SEMI);
+}
+
 void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__atom *name, lat__loc loc,
                           unsigned cuda, lat__storage storage, bool ctor)
 {
@@ -116,34 +161,13 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     bool is_static = storage == LAT_ST_STATIC;
     bool is_const = p->method_const;
     p->method_const = false;
-    /* The function type as C sees it: the object first. */
-    lat__type *ft = lat__func_type(p->u, ctor ? lat__record_type_of(p, r) : t->base);
-    int extra = ctor || is_static ? 0 : 1;
-    ft->params.n = t->params.n + extra;
-    ft->params.variadic = t->params.variadic;
-    ft->params.types = lat__arena_alloc(&p->u->arena, (size_t)(ft->params.n + 1) * sizeof(lat__type *));
-    ft->params.syms = lat__arena_alloc(&p->u->arena, (size_t)(ft->params.n + 1) * sizeof(lat__sym *));
-    if (t->params.defaults) {
-        ft->params.defaults = lat__arena_alloc(&p->u->arena, (size_t)(ft->params.n + 1) * sizeof(lat__expr *));
-        for (int i = 0; i < t->params.n; i++)
-            ft->params.defaults[i + extra] = t->params.defaults[i];
-    }
-    if (extra) {
-        lat__type *obj = lat__record_type_of(p, r);
+    lat__type *obj = NULL;
+    if (!ctor && !is_static) {
+        obj = lat__record_type_of(p, r);
         if (is_const)
             obj = lat__qualified(p->u, obj, LAT_Q_CONST);
-        lat__atom *this_name = lat__atom_get(&p->u->atoms, "this", 4);
-        lat__sym *ts = lat__sym_new(p, LAT_SYM_VAR, this_name, loc);
-        ts->type = lat__pointer_to(p->u, obj);
-        ts->flags |= LAT_SF_PARAM;
-        ts->emit_name = "__lat_this";
-        ft->params.types[0] = ts->type;
-        ft->params.syms[0] = ts;
     }
-    for (int i = 0; i < t->params.n; i++) {
-        ft->params.types[i + extra] = t->params.types[i];
-        ft->params.syms[i + extra] = t->params.syms[i];
-    }
+    lat__type *ft = method_type(p, ctor ? lat__record_type_of(p, r) : t->base, t, obj, loc, NULL);
     /* Overloads: the members of the same name. */
     lat__sym *older = ctor ? find_ctor(r) : lat__find_method(r, name);
     for (lat__sym *o = older; o; o = o->overloads)
@@ -213,13 +237,7 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     lat__expect(p, LAT_P_SEMI, "after the member function's declaration");
     return;
 skip:
-    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_SEMI) && !lat__at_punct(p, LAT_P_LBRACE) &&
-           !lat__at_punct(p, LAT_P_RBRACE))
-        lat__next(p);
-    if (lat__at_punct(p, LAT_P_LBRACE))
-        lat__skip_group(p);
-    else
-        lat__accept(p, LAT_P_SEMI);
+    lat__skip_member(p);
 }
 
 void lat__class_bodies(lat__parser *p, lat__record *r)
@@ -228,26 +246,7 @@ void lat__class_bodies(lat__parser *p, lat__record *r)
     size_t first = p->bodies.n;
     while (first > 0 && ((pending_body *)p->bodies.items[first - 1])->f->rec == r)
         first--;
-    size_t nfuncs = 0;
-    for (size_t i = 0; i < r->methods.n; i++)
-        nfuncs += r->methods.items[i]->kind == LAT_SYM_FUNC;
-    if (!nfuncs)
-        return;
-    /* one prototype of each member function, then the definitions */
-    lat__decl_group *g = lat__arena_alloc(&p->u->arena, sizeof *g);
-    g->loc = r->loc;
-    lat__decl **tail = &g->first;
-    for (size_t i = 0; i < r->methods.n; i++) {
-        if (r->methods.items[i]->kind != LAT_SYM_FUNC)
-            continue; /* a static constant */
-        lat__decl *d = lat__arena_alloc(&p->u->arena, sizeof *d);
-        d->sym = r->methods.items[i];
-        d->loc = d->sym->loc;
-        *tail = d;
-        tail = &d->next;
-    }
-    lat__ext x = {LAT_X_DECL, g, NULL};
-    LAT_PUSH(&p->u->arena, p->pending, x);
+    /* (the emitter declares every function before defining any: no prototypes here) */
     size_t end = p->bodies.n, resume = p->pos;
     for (size_t i = first; i < end; i++) {
         pending_body *b = p->bodies.items[i];
@@ -329,14 +328,9 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
             return;
         }
         lat__tok *open = lat__next(p);
-        LAT_VEC(lat__expr *) args = {0};
-        lat__punct close = brace ? LAT_P_RBRACE : LAT_P_RPAREN;
-        while (!lat__at_eof(p) && !lat__at_punct(p, close)) {
-            LAT_PUSH(&p->u->arena, args, lat__parse_assign_expr(p));
-            if (!lat__accept(p, LAT_P_COMMA))
-                break;
-        }
-        lat__expect(p, close, "to close the member's initializer");
+        lat__expr **argv;
+        size_t argc = lat__parse_arguments(p, brace ? LAT_P_RBRACE : LAT_P_RPAREN, "to close the member's initializer",
+                                           &argv);
         int fi = -1;
         for (size_t i = 0; i < r->fields.n; i++)
             if (r->fields.items[i].name == n->atom)
@@ -350,14 +344,14 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
             lat__expr *target = lat__member_name(p, &tmp, n->loc);
             lat__type *ft = r->fields.items[fi].type;
             lat__expr *value;
-            if (lat__is_record(ft) && ft->rec && (ft->rec->has_ctor || args.n != 1))
-                value = lat__construct(p, ft, args.items, (int)args.n, open->loc);
-            else if (args.n == 1)
-                value = lat__convert_assign(p, args.items[0], ft, "initializing member");
-            else if (args.n == 0)
+            if (lat__is_record(ft) && ft->rec && (ft->rec->has_ctor || argc != 1))
+                value = lat__construct(p, ft, argv, (int)argc, open->loc);
+            else if (argc == 1)
+                value = lat__convert_assign(p, argv[0], ft, "initializing member");
+            else if (argc == 0)
                 value = lat__construct(p, ft, NULL, 0, open->loc);
             else {
-                lat__error_tok(p, open, "%d values for the member '%s'", (int)args.n, n->atom->name);
+                lat__error_tok(p, open, "%d values for the member '%s'", (int)argc, n->atom->name);
                 value = NULL;
             }
             if (value && ft->kind != LAT_TY_ARRAY) {
@@ -452,26 +446,17 @@ lat__expr *lat__construct(lat__parser *p, lat__type *t, lat__expr **args, int na
         fn->type = c->type;
         return lat__make_call(p, fn, args, nargs, loc);
     }
-    if (nargs == 1 && !(r && lat__is_record(args[0]->type) && args[0]->type->rec == r) && !r)
-        return lat__convert_assign(p, args[0], t, "initializing");
-    if (nargs == 1 && r && lat__is_record(args[0]->type) && args[0]->type->rec == r)
-        return lat__rvalue(p, args[0]); /* a copy */
-    if (!r && nargs == 0) {
-        lat__expr *z = lat__expr_new(p, LAT_E_INT, loc);
-        z->text = "0";
-        z->len = 1;
-        z->type = &lat__ty_int;
-        z->flags |= LAT_EF_CONST;
-        z->ival = 0;
-        return lat__cast_to(p, z, t, false);
-    }
     if (!r) {
+        /* a scalar: T(x), T{x}, T() */
+        if (nargs == 1)
+            return lat__convert_assign(p, args[0], t, "initializing");
+        if (nargs == 0)
+            return lat__cast_to(p, lat__zero(p, loc), t, false);
         lat__error_at(p->u, loc, "%d values for a %s", nargs, lat__type_str(p->u, t, NULL, false));
-        lat__expr *z = lat__expr_new(p, LAT_E_INT, loc);
-        z->type = &lat__ty_int;
-        z->flags |= LAT_EF_ERROR;
-        return z;
+        return lat__error_expr(p, loc);
     }
+    if (nargs == 1 && lat__is_record(args[0]->type) && args[0]->type->rec == r)
+        return lat__rvalue(p, args[0]); /* a copy */
     /* an aggregate without constructors: (T){args}, members in order */
     lat__expr *init = lat__expr_new(p, LAT_E_INIT, loc);
     init->type = t;
@@ -485,12 +470,7 @@ lat__expr *lat__construct(lat__parser *p, lat__type *t, lat__expr **args, int na
         LAT_PUSH(&p->u->arena, init->items, it);
     }
     if (!nargs) {
-        lat__expr *z = lat__expr_new(p, LAT_E_INT, loc);
-        z->text = "0";
-        z->len = 1;
-        z->type = &lat__ty_int;
-        z->flags |= LAT_EF_CONST;
-        lat__init_item it = {z, NULL};
+        lat__init_item it = {lat__zero(p, loc), NULL};
         LAT_PUSH(&p->u->arena, init->items, it);
     }
     lat__expr *c = lat__expr_new(p, LAT_E_COMPOUND, loc);
@@ -675,10 +655,7 @@ lat__expr *lat__parse_lambda(lat__parser *p)
         lat__unsupported(p, open, p->lambda ? "a lambda inside a lambda" : "a lambda outside a function",
                          "a lattice limit");
         lat__skip_statement(p);
-        lat__expr *e = lat__expr_new(p, LAT_E_INT, open->loc);
-        e->type = &lat__ty_int;
-        e->flags |= LAT_EF_ERROR;
-        return e;
+        return lat__error_expr(p, open->loc);
     }
     lat__lambda *l = lat__arena_alloc(&p->u->arena, sizeof *l);
     l->depth = p->depth;
@@ -733,21 +710,7 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     }
     /* operator()(this, params) */
     lat__atom *name = lat__atom_get(&p->u->atoms, "operator()", 10);
-    lat__type *ft = lat__func_type(p->u, t->base);
-    ft->params.n = t->params.n + 1;
-    ft->params.types = lat__arena_alloc(&p->u->arena, (size_t)(ft->params.n + 1) * sizeof(lat__type *));
-    ft->params.syms = lat__arena_alloc(&p->u->arena, (size_t)(ft->params.n + 1) * sizeof(lat__sym *));
-    lat__sym *self = lat__sym_new(p, LAT_SYM_VAR, lat__atom_get(&p->u->atoms, "this", 4), open->loc);
-    self->type = lat__pointer_to(p->u, rt);
-    self->flags |= LAT_SF_PARAM;
-    self->emit_name = "__lat_this";
-    ft->params.types[0] = self->type;
-    ft->params.syms[0] = self;
-    for (int i = 0; i < t->params.n; i++) {
-        ft->params.types[i + 1] = t->params.types[i];
-        ft->params.syms[i + 1] = t->params.syms[i];
-    }
-    l->self = self;
+    lat__type *ft = method_type(p, t->base, t, rt, open->loc, &l->self);
     lat__sym *f = lat__sym_new(p, LAT_SYM_FUNC, name, open->loc);
     f->type = ft;
     f->cuda = LAT_CU_DEVICE;
@@ -821,12 +784,7 @@ lat__expr *lat__parse_lambda(lat__parser *p)
         LAT_PUSH(&p->u->arena, init->items, it);
     }
     if (!l->captured.n) {
-        lat__expr *z = lat__expr_new(p, LAT_E_INT, open->loc);
-        z->text = "0";
-        z->len = 1;
-        z->type = &lat__ty_int;
-        z->flags |= LAT_EF_CONST;
-        lat__init_item it = {z, NULL};
+        lat__init_item it = {lat__zero(p, open->loc), NULL};
         LAT_PUSH(&p->u->arena, init->items, it);
     }
     lat__expr *c = lat__expr_new(p, LAT_E_COMPOUND, open->loc);

@@ -590,14 +590,7 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
 static void member_function(lat__parser *p, const lat__tok *at)
 {
     lat__unsupported(p, at, "a member function (a struct with methods)", lat__why_cxx);
-    /* Skip its body or the rest of its declaration. */
-    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_SEMI) && !lat__at_punct(p, LAT_P_LBRACE) &&
-           !lat__at_punct(p, LAT_P_RBRACE))
-        lat__next(p);
-    if (lat__at_punct(p, LAT_P_LBRACE))
-        lat__skip_group(p);
-    else
-        lat__accept(p, LAT_P_SEMI);
+    lat__skip_member(p);
 }
 
 static void struct_body(lat__parser *p, lat__record *r)

@@ -22,7 +22,7 @@ lat__expr *lat__expr_new(lat__parser *p, lat__exprkind kind, lat__loc loc)
     return e;
 }
 
-static lat__expr *error_expr(lat__parser *p, lat__loc loc)
+lat__expr *lat__error_expr(lat__parser *p, lat__loc loc)
 {
     lat__expr *e = lat__expr_new(p, LAT_E_INT, loc);
     e->flags = LAT_EF_ERROR;
@@ -30,6 +30,7 @@ static lat__expr *error_expr(lat__parser *p, lat__loc loc)
     e->len = 1;
     return e;
 }
+
 
 static const char *tstr(lat__parser *p, const lat__type *t)
 {
@@ -58,6 +59,15 @@ static void set_const(lat__expr *e, int64_t v)
 {
     e->flags |= LAT_EF_CONST;
     e->ival = wrap(e->type, (uint64_t)v);
+}
+
+lat__expr *lat__zero(lat__parser *p, lat__loc loc)
+{
+    lat__expr *z = lat__expr_new(p, LAT_E_INT, loc);
+    z->text = "0";
+    z->len = 1;
+    set_const(z, 0);
+    return z;
 }
 
 static bool is_const(const lat__expr *e)
@@ -229,7 +239,7 @@ static lat__expr *number(lat__parser *p, lat__tok *t)
     buf[n] = '\0';
     if (n + 1 >= sizeof buf) {
         lat__error_tok(p, t, "a number too long to read");
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     }
     e->text = lat__arena_strndup(&p->u->arena, buf, n);
     e->len = (uint32_t)n;
@@ -292,7 +302,7 @@ static lat__expr *number(lat__parser *p, lat__tok *t)
     }
     if (d == digits_start && base != 8) {
         lat__error_tok(p, t, "invalid number '%s'", buf);
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     }
     bool u = false;
     int l = 0;
@@ -303,7 +313,7 @@ static lat__expr *number(lat__parser *p, lat__tok *t)
             l++;
         else {
             lat__error_tok(p, t, "invalid suffix '%s' on an integer constant", d);
-            return error_expr(p, t->loc);
+            return lat__error_expr(p, t->loc);
         }
     }
     if (overflow)
@@ -409,7 +419,7 @@ static lat__expr *char_constant(lat__parser *p, lat__tok *t)
     }
     if (end - s < 3 || end[-1] != '\'') {
         lat__error_tok(p, t, "an unterminated or empty character constant");
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     }
     s++;
     end--;
@@ -522,7 +532,7 @@ static lat__expr *name_expr(lat__parser *p, lat__tok *t)
         lat__sym *d = lat__sym_new(p, LAT_SYM_VAR, t->atom, t->loc);
         d->type = &lat__ty_int;
         lat__bind(p, d);
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     }
     return sym_expr(p, t, s);
 }
@@ -542,7 +552,7 @@ static lat__expr *sym_expr(lat__parser *p, lat__tok *t, lat__sym *s)
     if ((s->flags & (LAT_SF_THREAD_VARYING | LAT_SF_BLOCK_UNIFORM)) &&
         !(p->fn && (p->fn->sym->cuda & (LAT_CU_GLOBAL | LAT_CU_DEVICE)))) {
         lat__error_tok(p, t, "%s exists only in __global__ and __device__ functions", t->atom->name);
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     }
     lat__expr *e = lat__expr_new(p, LAT_E_NAME, t->loc);
     e->sym = s;
@@ -576,7 +586,7 @@ static lat__expr *sym_expr(lat__parser *p, lat__tok *t, lat__sym *s)
     case LAT_SYM_TYPEDEF:
     default:
         lat__error_tok(p, t, "'%s' is a type, not a value", t->atom->name);
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     }
     return e;
 }
@@ -908,7 +918,7 @@ lat__expr *lat__parse_assign_expr(lat__parser *p)
         if (t->punct != LAT_P_ASSIGN) {
             lat__error_tok(p, t, "no operator%s for %s", lat__punct_spelling((lat__punct)t->punct),
                            tstr(p, lhs->type));
-            return error_expr(p, t->loc);
+            return lat__error_expr(p, t->loc);
         }
     }
     lat__expr *e = lat__expr_new(p, LAT_E_ASSIGN, t->loc);
@@ -1122,7 +1132,7 @@ static lat__expr *unary(lat__parser *p)
             lat__unsupported(p, t, "'&&label' (labels as values)", "computed goto");
             lat__next(p);
             lat__next(p);
-            return error_expr(p, t->loc);
+            return lat__error_expr(p, t->loc);
         default:
             break;
         }
@@ -1136,7 +1146,7 @@ static lat__expr *unary(lat__parser *p)
                 lat__next(p);
                 if (lat__at_punct(p, LAT_P_LPAREN))
                     lat__skip_group(p);
-                return error_expr(p, t->loc);
+                return lat__error_expr(p, t->loc);
             }
             return sizeof_expr(p, t, false);
         case LAT_KW_ALIGNOF:
@@ -1156,7 +1166,7 @@ static lat__expr *unary(lat__parser *p)
             lat__unsupported(p, t, what, lat__why_cxx);
             lat__next(p);
             p->panic = true;
-            return error_expr(p, t->loc);
+            return lat__error_expr(p, t->loc);
         }
         default:
             break;
@@ -1223,7 +1233,7 @@ static lat__expr *paren_or_cast(lat__parser *p)
         lat__type *t = lat__parse_type_name(p);
         lat__expect(p, LAT_P_RPAREN, "to close the cast");
         if (!t)
-            return error_expr(p, open->loc);
+            return lat__error_expr(p, open->loc);
         if (lat__at_punct(p, LAT_P_LBRACE)) {
             lat__expr *e = lat__expr_new(p, LAT_E_COMPOUND, open->loc);
             lat__type *it = t;
@@ -1248,30 +1258,29 @@ static lat__expr *cast_expr(lat__parser *p)
     return unary(p);
 }
 
-/* T(x): C++'s functional cast, for a one-word type or a typedef name. */
-/* The arguments of T(...) or T{...} at its opening token, consumed. */
-static int construct_args(lat__parser *p, lat__expr ***out)
+size_t lat__parse_arguments(lat__parser *p, lat__punct close, const char *context, lat__expr ***out)
 {
-    lat__tok *open = lat__next(p);
-    lat__punct close = lat__tok_is_punct(open, LAT_P_LBRACE) ? LAT_P_RBRACE : LAT_P_RPAREN;
     LAT_VEC(lat__expr *) args = {0};
     while (!lat__at_eof(p) && !lat__at_punct(p, close)) {
         LAT_PUSH(&p->u->arena, args, lat__parse_assign_expr(p));
         if (!lat__accept(p, LAT_P_COMMA))
             break;
     }
-    lat__expect(p, close, close == LAT_P_RBRACE ? "to close T{...}" : "to close T(...)");
+    lat__expect(p, close, context);
     *out = args.items;
-    return (int)args.n;
+    return args.n;
 }
 
 lat__expr *lat__parse_construction(lat__parser *p, lat__type *to, lat__loc loc)
 {
+    bool brace = lat__tok_is_punct(lat__next(p), LAT_P_LBRACE);
     lat__expr **args;
-    int n = construct_args(p, &args);
-    return lat__construct(p, to, args, n, loc);
+    size_t n = lat__parse_arguments(p, brace ? LAT_P_RBRACE : LAT_P_RPAREN,
+                                    brace ? "to close T{...}" : "to close T(...)", &args);
+    return lat__construct(p, to, args, (int)n, loc);
 }
 
+/* T(x): C++'s functional cast, for a one-word type or a typedef name. */
 static lat__expr *functional_cast(lat__parser *p, lat__tok *t, lat__type *to)
 {
     if (lat__is_record(to) || lat__at_punct(p, LAT_P_LBRACE))
@@ -1280,13 +1289,10 @@ static lat__expr *functional_cast(lat__parser *p, lat__tok *t, lat__type *to)
     if (lat__at_punct(p, LAT_P_RPAREN)) {
         lat__next(p);
         /* T(): a value-initialised T, zero */
-        lat__expr *z = lat__expr_new(p, LAT_E_INT, t->loc);
-        z->text = "0";
-        z->len = 1;
-        set_const(z, 0);
+        lat__expr *z = lat__zero(p, t->loc);
         if (!lat__is_scalar(to)) {
             lat__unsupported(p, t, "a value-initialised aggregate T()", lat__why_cxx);
-            return error_expr(p, t->loc);
+            return lat__error_expr(p, t->loc);
         }
         lat__expr *c = lat__cast_to(p, z, to, false);
         c->flags |= LAT_EF_FUNCTIONAL;
@@ -1298,7 +1304,7 @@ static lat__expr *functional_cast(lat__parser *p, lat__tok *t, lat__type *to)
         while (lat__accept(p, LAT_P_COMMA))
             lat__parse_assign_expr(p);
         lat__expect(p, LAT_P_RPAREN, "to close T(...)");
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     }
     lat__expect(p, LAT_P_RPAREN, "to close the functional cast");
     bool ok = lat__is_scalar(to) && lat__is_scalar(a->type);
@@ -1343,24 +1349,24 @@ static lat__expr *cxx_cast(lat__parser *p, lat__tok *t)
             lat__skip_angles(p);
         if (lat__at_punct(p, LAT_P_LPAREN))
             lat__skip_group(p);
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     }
     if (!lat__expect(p, LAT_P_LT, "after the cast's name"))
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     lat__type *to = lat__parse_type_name(p);
     lat__expect(p, LAT_P_GT, "to close the cast's type");
     if (!lat__expect(p, LAT_P_LPAREN, "before the cast's operand"))
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     lat__expr *a = lat__parse_expr(p);
     lat__expect(p, LAT_P_RPAREN, "to close the cast");
     if (!to || (a->flags & LAT_EF_ERROR))
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     const char *name = t->atom->name;
     if (to->kind == LAT_TY_PTR && to->ref) {
         /* to a reference: the operand's address as a pointer to the type, read through */
         if (!(a->flags & LAT_EF_LVALUE)) {
             lat__error_tok(p, t, "%s to %s of something that is not an lvalue", name, tstr(p, to));
-            return error_expr(p, t->loc);
+            return lat__error_expr(p, t->loc);
         }
         lat__type *ptr = lat__pointer_to(p->u, to->base);
         lat__expr *addr = lat__expr_new(p, LAT_E_UNARY, a->loc);
@@ -1434,7 +1440,7 @@ static lat__expr *generic_selection(lat__parser *p, lat__tok *kw)
         chosen = deflt;
     if (!chosen) {
         lat__error_tok(p, kw, "_Generic has no association for %s", tstr(p, ct));
-        return error_expr(p, kw->loc);
+        return lat__error_expr(p, kw->loc);
     }
     return chosen;
 }
@@ -1509,13 +1515,13 @@ static lat__expr *qualified_expr(lat__parser *p)
     lat__sym *s = lat__parse_qualified(p, false);
     lat__tok *last = &p->toks[p->pos - 1];
     if (!s)
-        return error_expr(p, first->loc);
+        return lat__error_expr(p, first->loc);
     if (s->kind == LAT_SYM_TYPEDEF && s->tmpl) {
         lat__type *ty = lat__template_class_type(p, s, last);
         if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))
             return lat__parse_construction(p, ty, last->loc);
         lat__error_tok(p, last, "'%s' is a type, not a value", last->atom->name);
-        return error_expr(p, first->loc);
+        return lat__error_expr(p, first->loc);
     }
     if (s->kind == LAT_SYM_TYPEDEF || s->kind == LAT_SYM_TAG) {
         lat__type *ty = s->type;
@@ -1526,7 +1532,7 @@ static lat__expr *qualified_expr(lat__parser *p)
         if (lat__at_punct(p, LAT_P_LPAREN))
             return functional_cast(p, last, ty);
         lat__error_tok(p, last, "'%s' is a type, not a value", last->atom->name);
-        return error_expr(p, first->loc);
+        return lat__error_expr(p, first->loc);
     }
     return sym_expr(p, last, s);
 }
@@ -1551,12 +1557,12 @@ static lat__expr *primary(lat__parser *p)
         if (t->punct == LAT_P_LBRACKET)
             return lat__parse_lambda(p); /* [&](int i) { ... } */
         lat__syntax_error(p, "an expression");
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     case LAT_TK_IDENT:
         break;
     default:
         lat__syntax_error(p, "an expression");
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     }
     lat__kw kw = (lat__kw)t->atom->kw;
     switch (kw) {
@@ -1572,11 +1578,7 @@ static lat__expr *primary(lat__parser *p)
     }
     case LAT_KW_NULLPTR: {
         lat__next(p);
-        lat__expr *z = lat__expr_new(p, LAT_E_INT, t->loc);
-        z->text = "0";
-        z->len = 1;
-        set_const(z, 0);
-        return lat__cast_to(p, z, lat__pointer_to(p->u, &lat__ty_void), false);
+        return lat__cast_to(p, lat__zero(p, t->loc), lat__pointer_to(p->u, &lat__ty_void), false);
     }
     case LAT_KW_GENERIC:
         return generic_selection(p, t);
@@ -1589,7 +1591,7 @@ static lat__expr *primary(lat__parser *p)
         lat__next(p);
         if (!p->this_sym) {
             lat__error_tok(p, t, "'this' outside a member function");
-            return error_expr(p, t->loc);
+            return lat__error_expr(p, t->loc);
         } else {
             lat__expr *e = lat__expr_new(p, LAT_E_NAME, t->loc);
             e->sym = p->this_sym;
@@ -1608,7 +1610,7 @@ static lat__expr *primary(lat__parser *p)
         lat__next(p);
         if (lat__at_punct(p, LAT_P_LPAREN))
             lat__skip_group(p);
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     }
     case LAT_KW_NONE:
         break;
@@ -1623,7 +1625,7 @@ static lat__expr *primary(lat__parser *p)
             return lat__parse_construction(p, st, t->loc);
         }
         lat__syntax_error(p, "an expression");
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     }
     }
     /* Identifiers with a meaning of their own. */
@@ -1672,7 +1674,7 @@ static lat__expr *primary(lat__parser *p)
             if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))
                 return lat__parse_construction(p, ty, t->loc);
             lat__error_tok(p, t, "'%s' is a type, not a value", t->atom->name);
-            return error_expr(p, t->loc);
+            return lat__error_expr(p, t->loc);
         }
         if (ts && ts->kind == LAT_SYM_TYPEDEF) {
             ty = lat__type_copy(p->u, ts->type);
@@ -1696,7 +1698,7 @@ static lat__expr *primary(lat__parser *p)
         } else {
             lat__error_tok(p, t, "'%s' is a type, not a value", n);
         }
-        return error_expr(p, t->loc);
+        return lat__error_expr(p, t->loc);
     }
     if (lat__texture_call_at(p, t)) /* tex2D<float>(t, x, y): parse_texture.c */
         return lat__parse_texture_call(p);
@@ -1742,7 +1744,7 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
     if (n->kind != LAT_TK_IDENT) {
         p->pos--;
         lat__syntax_error(p, "a member name");
-        return error_expr(p, op->loc);
+        return lat__error_expr(p, op->loc);
     }
     lat__type *t = arrow ? lat__rvalue(p, base)->type : base->type;
     if (arrow) {
@@ -1750,7 +1752,7 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
         if (t->kind != LAT_TY_PTR) {
             if (!(base->flags & LAT_EF_ERROR))
                 lat__error_tok(p, op, "'->' on %s, not a pointer to a struct", tstr(p, t));
-            return error_expr(p, op->loc);
+            return lat__error_expr(p, op->loc);
         }
         t = t->base;
     }
@@ -1761,11 +1763,11 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
             else
                 lat__error_tok(p, op, "'%s' on %s, not a struct or union", arrow ? "->" : ".", tstr(p, t));
         }
-        return error_expr(p, op->loc);
+        return lat__error_expr(p, op->loc);
     }
     if (!t->rec->complete) {
         lat__error_tok(p, op, "member access in an incomplete type (%s)", tstr(p, t));
-        return error_expr(p, op->loc);
+        return lat__error_expr(p, op->loc);
     }
     lat__expr *path = NULL;
     lat__field *f = lookup_field(t->rec, n->atom, &path, p, base, arrow, op->loc);
@@ -1783,7 +1785,7 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
             lat__error_tok(p, n, "'%s' is a member function: call it", n->atom->name);
         else
             lat__error_tok(p, n, "%s has no member named '%s'", tstr(p, t), n->atom->name);
-        return error_expr(p, op->loc);
+        return lat__error_expr(p, op->loc);
     }
     lat__expr *e = lat__expr_new(p, LAT_E_MEMBER, n->loc);
     e->field = f;
@@ -1827,7 +1829,6 @@ static lat__expr *promote_arg(lat__parser *p, lat__expr *a)
 /* fn(args) at the '(' (open); self: the object of a member function call, or NULL. */
 static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open, lat__expr *self)
 {
-    LAT_VEC(lat__expr *) args = {0};
     lat__sym *callee = fn->kind == LAT_E_NAME ? fn->sym : NULL;
     if (!self && callee && (callee->flags & LAT_SF_METHOD) && callee->storage != LAT_ST_STATIC &&
         !(callee->flags & LAT_SF_CTOR)) {
@@ -1842,17 +1843,15 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open, lat__expr 
             lat__error_at(p->u, fn->loc, "'%s' is a member function: call it on an object", callee->name->name);
         }
     }
-    if (self)
-        LAT_PUSH(&p->u->arena, args, self);
-    if (!lat__at_punct(p, LAT_P_RPAREN)) {
-        for (;;) {
-            LAT_PUSH(&p->u->arena, args, lat__parse_assign_expr(p));
-            if (!lat__accept(p, LAT_P_COMMA))
-                break;
-        }
-    }
-    lat__expect(p, LAT_P_RPAREN, "to close the call");
-    return lat__make_call(p, fn, args.items, (int)args.n, open->loc);
+    lat__expr **given;
+    size_t n = lat__parse_arguments(p, LAT_P_RPAREN, "to close the call", &given);
+    if (!self)
+        return lat__make_call(p, fn, given, (int)n, open->loc);
+    lat__expr **argv = lat__arena_alloc(&p->u->arena, (n + 1) * sizeof *argv);
+    argv[0] = self; /* a member function's object first */
+    if (n)
+        memcpy(argv + 1, given, n * sizeof *argv);
+    return lat__make_call(p, fn, argv, (int)n + 1, open->loc);
 }
 
 lat__expr *lat__make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int argc, lat__loc open_loc)
@@ -2032,7 +2031,7 @@ static lat__expr *postfix(lat__parser *p, lat__expr *e)
             lat__next(p);
             if (lat__peek(p)->kind == LAT_TK_IDENT)
                 lat__next(p);
-            e = error_expr(p, t->loc);
+            e = lat__error_expr(p, t->loc);
             break;
         case LAT_P_SHL:
             if (lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LT) && !(lat__peek_at(p, 1)->flags & LAT_TF_SPACE)) {
@@ -2047,7 +2046,7 @@ static lat__expr *postfix(lat__parser *p, lat__expr *e)
                 }
                 if (lat__at_punct(p, LAT_P_LPAREN))
                     lat__skip_group(p);
-                return error_expr(p, t->loc);
+                return lat__error_expr(p, t->loc);
             }
             return e;
         default:

@@ -661,33 +661,28 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
         goto bad;
     }
     lat__tok *open = lat__next(p);
-    LAT_VEC(lat__expr *) cargs = {0};
-    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RPAREN)) {
-        LAT_PUSH(&p->u->arena, cargs, lat__parse_assign_expr(p));
-        if (!lat__accept(p, LAT_P_COMMA))
-            break;
-    }
-    lat__expect(p, LAT_P_RPAREN, "to close the call");
-    for (size_t i = 0; i < cargs.n; i++)
-        if (cargs.items[i]->flags & LAT_EF_ERROR)
+    lat__expr **argv;
+    size_t argc = lat__parse_arguments(p, LAT_P_RPAREN, "to close the call", &argv);
+    for (size_t i = 0; i < argc; i++)
+        if (argv[i]->flags & LAT_EF_ERROR)
             goto bad;
     const lat__param_types *pt = &tm->shape->params;
-    bool fits = (int)cargs.n == pt->n || ((int)cargs.n < pt->n && pt->defaults && pt->defaults[cargs.n]);
+    bool fits = (int)argc == pt->n || ((int)argc < pt->n && pt->defaults && pt->defaults[argc]);
     if (!fits && tm->plain && !explicit_given) {
         lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
         fn->sym = tm->plain;
         fn->type = tm->plain->type;
-        return lat__make_call(p, fn, cargs.items, (int)cargs.n, open->loc);
+        return lat__make_call(p, fn, argv, (int)argc, open->loc);
     }
-    for (int i = 0; i < pt->n && i < (int)cargs.n; i++) {
+    for (int i = 0; i < pt->n && i < (int)argc; i++) {
         const lat__type *pty = pt->types[i];
-        lat__type *aty = cargs.items[i]->type;
+        lat__type *aty = argv[i]->type;
         if (!(pty->kind == LAT_TY_PTR && pty->ref))
-            aty = lat__rvalue(p, cargs.items[i])->type; /* by value: decayed */
+            aty = lat__rvalue(p, argv[i])->type; /* by value: decayed */
         else
             pty = pty->base;
         if (!match(p, pty, aty, args, set)) {
-            lat__error_at(p->u, cargs.items[i]->loc, "the arguments of '%s' deduce its parameters two ways",
+            lat__error_at(p->u, argv[i]->loc, "the arguments of '%s' deduce its parameters two ways",
                           tm->name->name);
             goto bad;
         }
@@ -700,13 +695,9 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
     fn->sym = ti->fn;
     fn->type = ti->fn->type;
-    return lat__make_call(p, fn, cargs.items, (int)cargs.n, open->loc);
-bad: {
-    lat__expr *e = lat__expr_new(p, LAT_E_INT, t->loc);
-    e->type = &lat__ty_int;
-    e->flags |= LAT_EF_ERROR;
-    return e;
-}
+    return lat__make_call(p, fn, argv, (int)argc, open->loc);
+bad:
+    return lat__error_expr(p, t->loc);
 }
 
 lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
@@ -740,31 +731,41 @@ lat__sym *lat__template_plain(lat__sym *tsym, lat__sym *newest)
     return was;
 }
 
-lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr)
+/* A name expression lexed into *p: the function template its head names (p past it, *at
+ * its last token), or NULL. */
+static lat__sym *expression_template(lat__unit *u, const char *expr, lat__parser *p, lat__tok **at)
 {
     lat__toks toks = {0};
     lat__lex_text(u, expr, strlen(expr), (lat__loc){0, 0, 0}, &toks);
-    lat__parser p;
-    memset(&p, 0, sizeof p);
-    p.u = u;
-    p.tu = u->tu;
-    p.toks = toks.items;
-    p.ntoks = toks.n;
-    lat__accept(&p, LAT_P_AMP); /* NVRTC takes &f<int> too */
-    lat__tok *t = lat__peek(&p);
+    memset(p, 0, sizeof *p);
+    p->u = u;
+    p->tu = u->tu;
+    p->toks = toks.items;
+    p->ntoks = toks.n;
+    lat__accept(p, LAT_P_AMP); /* NVRTC takes &f<int> too */
+    lat__tok *t = lat__peek(p);
+    *at = t;
     lat__sym *s = NULL;
-    if (lat__at_qualified(&p)) {
-        s = lat__parse_qualified(&p, false);
-        t = &p.toks[p.pos - 1];
+    if (lat__at_qualified(p)) {
+        s = lat__parse_qualified(p, true); /* a miss is the caller's to report */
+        if (s)
+            lat__parse_qualified(p, false);
+        *at = &p->toks[p->pos - 1];
     } else if (t->kind == LAT_TK_IDENT) {
-        lat__next(&p);
+        lat__next(p);
         s = t->atom->sym;
     }
-    if (!s || !s->tmpl || s->kind != LAT_SYM_FUNC) {
-        lat__diag_at(u, t->loc, LAT_SEV_ERROR, LAT_ERROR_KERNEL_NOT_FOUND,
-                     "the name expression '%s' names no function template of the module", expr);
+    return s && s->tmpl && s->kind == LAT_SYM_FUNC ? s : NULL;
+}
+
+lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr, bool *no_template)
+{
+    lat__parser p;
+    lat__tok *t;
+    lat__sym *s = expression_template(u, expr, &p, &t);
+    *no_template = !s;
+    if (!s)
         return NULL;
-    }
     lat__template *tm = s->tmpl;
     targ *args = lat__arena_alloc(&u->arena, (tm->params.n + 1) * sizeof *args);
     bool *set = lat__arena_alloc(&u->arena, tm->params.n + 1);
@@ -789,23 +790,4 @@ lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr)
     if (!ti->fn->expr_name)
         ti->fn->expr_name = lat__arena_strndup(&u->arena, expr, strlen(expr));
     return ti->fn;
-}
-
-bool lat__expression_names_template(lat__unit *u, const char *expr)
-{
-    lat__toks toks = {0};
-    lat__lex_text(u, expr, strlen(expr), (lat__loc){0, 0, 0}, &toks);
-    lat__parser p;
-    memset(&p, 0, sizeof p);
-    p.u = u;
-    p.tu = u->tu;
-    p.toks = toks.items;
-    p.ntoks = toks.n;
-    lat__accept(&p, LAT_P_AMP);
-    lat__sym *s = NULL;
-    if (lat__at_qualified(&p))
-        s = lat__parse_qualified(&p, true);
-    else if (lat__peek(&p)->kind == LAT_TK_IDENT)
-        s = lat__peek(&p)->atom->sym;
-    return s && s->tmpl && s->kind == LAT_SYM_FUNC;
 }

@@ -186,18 +186,11 @@ lat__expr *lat__parse_texture_call(lat__parser *p)
             p->fn->has_error = true;
         return error_node(p, loc);
     }
-    LAT_VEC(lat__expr *) args = {0};
-    if (!lat__at_punct(p, LAT_P_RPAREN)) {
-        for (;;) {
-            LAT_PUSH(&p->u->arena, args, lat__parse_assign_expr(p));
-            if (!lat__accept(p, LAT_P_COMMA))
-                break;
-        }
-    }
-    lat__expect(p, LAT_P_RPAREN, "to close the call");
-    for (size_t i = 0; i < args.n; i++) {
-        args.items[i] = lat__rvalue(p, args.items[i]);
-        bad |= (args.items[i]->flags & LAT_EF_ERROR) != 0;
+    lat__expr **argv;
+    size_t argc = lat__parse_arguments(p, LAT_P_RPAREN, "to close the call", &argv);
+    for (size_t i = 0; i < argc; i++) {
+        argv[i] = lat__rvalue(p, argv[i]);
+        bad |= (argv[i]->flags & LAT_EF_ERROR) != 0;
     }
     if (bad) {
         if (p->fn)
@@ -208,15 +201,15 @@ lat__expr *lat__parse_texture_call(lat__parser *p)
     /* The arguments: [the value written | the result's pointer], the object, the
      * coordinates, [the boundary mode]. */
     int base = f->ncoords + 1;
-    int n = (int)args.n, at = 0;
+    int n = (int)argc, at = 0;
     lat__expr *ptr = NULL, *value = NULL;
     bool lead = f->family == F_SURF_WRITE ||
-                (n >= base + 1 && lat__is_pointer(args.items[0]->type) &&
+                (n >= base + 1 && lat__is_pointer(argv[0]->type) &&
                  (n == base + 1 || (surface && n == base + 2)));
     if (lead && f->family != F_SURF_WRITE)
-        ptr = args.items[at++];
+        ptr = argv[at++];
     else if (lead && n > 0)
-        value = args.items[at++];
+        value = argv[at++];
     int rest = n - at;
     if (rest != base && !(surface && rest == base + 1)) {
         lat__error_at(p->u, loc, "'%s' takes %s%d argument%s%s (%d given)", fname,
@@ -266,7 +259,7 @@ lat__expr *lat__parse_texture_call(lat__parser *p)
     }
     snprintf(what, sizeof what, "passing the %s object to '%s' as", surface ? "surface" : "texture",
              fname);
-    call_args[k++] = lat__convert_assign(p, args.items[at++], &lat__ty_ullong, what);
+    call_args[k++] = lat__convert_assign(p, argv[at++], &lat__ty_ullong, what);
     if (f->family != F_FETCH)
         call_args[k++] = int_const(p, f->op, loc);
     /* Coordinates: floats for textures, ints for surfaces and tex1Dfetch, and the layer
@@ -291,11 +284,11 @@ lat__expr *lat__parse_texture_call(lat__parser *p)
         }
         lat__type *ct = f->family == F_TEX && !is_layer_slot ? &lat__ty_float : &lat__ty_int;
         snprintf(what, sizeof what, "passing coordinate %d of '%s' as", src + 1, fname);
-        call_args[k++] = lat__convert_assign(p, args.items[at + src], ct, what);
+        call_args[k++] = lat__convert_assign(p, argv[at + src], ct, what);
     }
     at += f->ncoords;
     if (surface) {
-        lat__expr *mode = at < n ? args.items[at] : NULL;
+        lat__expr *mode = at < n ? argv[at] : NULL;
         call_args[k++] = mode ? lat__convert_assign(p, mode, &lat__ty_int, "passing the boundary mode as")
                               : int_const(p, 2, loc); /* cudaBoundaryModeTrap */
     }
