@@ -1162,6 +1162,12 @@ TEST(a_destroyed_texture_used_in_a_launch_fails_it_clearly)
     ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, read_src, "rd", h));
     ASSERT_CONTAINS(lat_last_error(), "rd.cu:1: kernel 'rd', block (0,0,0), thread (0,0,0): tex2D<float>");
     ASSERT_CONTAINS(lat_last_error(), "was destroyed");
+    /* The same line from a kernel in region loops, whose code starts on lines of its
+     * own (their count once shifted the line by one). */
+    static const char region_src[] =
+        "__global__ void rdb(float *o, cudaTextureObject_t t) { __syncthreads(); o[0] = tex2D<float>(t, 0.5f, 0.5f); }\n";
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, launch_with(ctx, region_src, "rdb", h));
+    ASSERT_CONTAINS(lat_last_error(), "rdb.cu:1: kernel 'rdb', block (0,0,0), thread (0,0,0): tex2D<float>");
     /* Its slot taken by a new texture: the old handle is still recognised as destroyed. */
     lat_texture *t2 = texture_of(ctx, &(lat_texture_desc){.array = a});
     ASSERT_U64_NE(lat_texture_handle(t2), h);

@@ -64,9 +64,10 @@ void lat__emit_fmt(lat__emitter *em, const char *fmt, ...)
 
 void lat__emit_newline(lat__emitter *em)
 {
-    /* A line of the output that stands for no line of the user's: keep the count. */
+    /* A line of the output that stands for no line of the user's: the compiler counts it
+     * all the same, so the next place written gets a #line marker. */
     put(em, "\n", 1);
-    em->line--;
+    em->file = UINT32_MAX;
 }
 
 static void line_marker(lat__emitter *em, lat__loc loc)
