@@ -526,5 +526,7 @@ LAT_API lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *de
 #include "lattice/check.h"
 /* CUDA arrays, texture objects and surface objects. */
 #include "lattice/texture.h"
+/* One device per process: the local rank under MPI or Slurm. */
+#include "lattice/ranks.h"
 
 #endif /* LATTICE_H */

@@ -11,6 +11,7 @@
 #include "exec/guard.h"
 #include "prelude.h"
 #include "texobj.h"
+#include "threads.h"
 
 #include <omp.h>
 #include <pthread.h>
@@ -42,7 +43,7 @@ static lat_status device_info(int ordinal, lat_device_info *info)
     info->compute_major = LAT_EMU_CC_MAJOR;
     info->compute_minor = LAT_EMU_CC_MINOR;
     lat__emu_mem_info(NULL, NULL, &info->total_memory);
-    info->multiprocessor_count = omp_get_num_procs();
+    info->multiprocessor_count = lat__emu_thread_count();
     info->warp_size = 32;
     info->max_threads_per_block = 1024;
     info->max_block_dim[0] = 1024;
@@ -66,6 +67,16 @@ static lat_status context_create(lat_context *ctx)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: LATTICE_EMU_TIMEOUT='%s' is not a number of "
                           "seconds (0 runs launches without a deadline)", to);
+    const char *threads = getenv("LATTICE_EMU_THREADS");
+    int nthreads;
+    if (!lat__emu_threads_parse(threads, &nthreads))
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "lat_context_create: LATTICE_EMU_THREADS='%s' is not a number of threads "
+                          "from 1 to 4096", threads);
+    lat_local_rank rank; /* read by the thread count's rule: a malformed value fails here */
+    lat_status st = lat_local_rank_get(&rank);
+    if (st != LAT_OK)
+        return st;
     lat__emu_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");

@@ -13,6 +13,7 @@
 #include "worker.h"
 
 #include "guard.h"
+#include "../threads.h"
 
 #include <omp.h>
 #include <stdarg.h>
@@ -356,7 +357,7 @@ lat_status lat__exec_run(const lat__exec_grid *g)
     base.shoff = g->shoff ? g->shoff : k->shoff;
     uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
 
-    int nthreads = omp_get_max_threads();
+    int nthreads = lat__emu_thread_count();
     if (launch->cooperative) {
         run_cooperative(&st, g, &base, nblocks);
     } else if (nblocks == 1 || nthreads == 1 || st.hooks) {
@@ -375,7 +376,7 @@ lat_status lat__exec_run(const lat__exec_grid *g)
          * still balance blocks of uneven cost. */
         uint64_t chunk = nblocks / ((uint64_t)nthreads * 8);
         int ichunk = chunk < 1 ? 1 : chunk > 4096 ? 4096 : (int)chunk;
-#pragma omp parallel
+#pragma omp parallel num_threads(nthreads)
         {
             lat__emu_worker w;
             lat__emu_thread t = base;
