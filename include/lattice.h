@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h> /* exit, for LAT_TRY */
 
 #ifdef __cplusplus
 extern "C" {
@@ -95,6 +96,28 @@ LAT_API const char *lat_status_string(lat_status status);
  * on this thread. Compiler logs of failed compiles are included in full.
  * Thread safety: any thread; each thread sees its own message. */
 LAT_API const char *lat_last_error(void);
+
+/* Writes one line to stderr about a failed call:
+ *     FILE:LINE: CALL failed: LAT_ERROR_NAME: lat_last_error()'s text
+ *   status: what the call returned; call: its text (may be NULL); file, line: where it is
+ *   (file may be NULL). Nothing else happens: the program goes on (LAT_TRY exits).
+ * Thread safety: any thread; it reads the calling thread's lat_last_error(). */
+LAT_API void lat_report_failure(lat_status status, const char *call, const char *file, int line);
+
+/* Stops the program at the first failing call, for programs that have nothing better to do
+ * with an error (examples, tests, tools):
+ *     LAT_TRY(lat_context_create(NULL, &ctx));
+ * prints e.g. `prog.c:12: lat_context_create(NULL, &ctx) failed: LAT_ERROR_BACKEND_UNAVAILABLE:
+ * backend cuda ... is not available: ...` (lat_report_failure) and calls exit(EXIT_FAILURE).
+ * The library itself never exits: only this macro, expanded in the program, does. */
+#define LAT_TRY(call)                                                                      \
+    do {                                                                                   \
+        lat_status lat_try_status_ = (call);                                               \
+        if (lat_try_status_ != LAT_OK) {                                                   \
+            lat_report_failure(lat_try_status_, #call, __FILE__, __LINE__);                \
+            exit(EXIT_FAILURE);                                                            \
+        }                                                                                  \
+    } while (0)
 
 /* ------------------------------------------------------------------------------------ */
 /* Backends                                                                             */

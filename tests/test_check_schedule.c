@@ -124,7 +124,7 @@ TEST(lattice_schedule_sets_the_default)
     lat_backend_kind kind = t_require_backend();
     if (kind != LAT_BACKEND_EMU)
         SKIP("the checks run on the emulator only");
-    setenv("LATTICE_SCHEDULE", "random:99,preempt", 1);
+    t_setenv("LATTICE_SCHEDULE", "random:99,preempt");
     lat_context *ctx = t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU,
                                                           .check = LAT_CHECK_ALL});
     lat_check_options o;
@@ -132,13 +132,13 @@ TEST(lattice_schedule_sets_the_default)
     ASSERT_EQ(o.order, LAT_SCHEDULE_RANDOM);
     ASSERT_U64_EQ(o.seed, 99);
     ASSERT_EQ(o.preempt, 1);
-    setenv("LATTICE_SCHEDULE", "sideways", 1);
+    t_setenv("LATTICE_SCHEDULE", "sideways");
     lat_context *bad;
     ASSERT_STATUS(LAT_ERROR_INVALID_VALUE,
                   lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU,
                                                          .check = LAT_CHECK_ALL}, &bad));
     ASSERT_CONTAINS(lat_last_error(), "LATTICE_SCHEDULE='sideways' is not a schedule");
-    unsetenv("LATTICE_SCHEDULE");
+    t_unsetenv("LATTICE_SCHEDULE");
 }
 
 TEST(preempting_interleaves_threads_between_barriers)

@@ -188,11 +188,11 @@ static size_t reports_of(const char *file, const char *kernel, bool fibers, unsi
                          lat_dim3 grid, lat_dim3 block, char ***out)
 {
     if (fibers)
-        setenv("LATTICE_EMU_FIBERS", "1", 1);
+        t_setenv("LATTICE_EMU_FIBERS", "1");
     lat_context *ctx = ck_context(LAT_CHECK_ALL);
     /* Another text for fibers: the compile cache would hand the first module back. */
     lat_kernel *k = zoo_kernel_with(ctx, file, kernel, fibers ? "// on fibers\n" : "");
-    unsetenv("LATTICE_EMU_FIBERS");
+    t_unsetenv("LATTICE_EMU_FIBERS");
     ck_buffers bufs = {0};
     lat_status st = ck_run_like_cli(ctx, k, &bufs, n, grid, block);
     size_t count = lat_check_report_count(ctx);

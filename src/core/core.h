@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "env.h"
 #include "error.h"
 #include "kernel_sig.h"
 

@@ -87,7 +87,7 @@ lat_status lat__module_compile(lat_context *ctx, lat_module *mod, const lat__sou
     char extra[64];
     snprintf(extra, sizeof extra, "%s%s",
              ctx->check ? (preempt ? "checked, preempting" : "checked") : "unchecked",
-             getenv("LATTICE_EMU_FIBERS") ? ", fibers" : "");
+             lat__env_on(LAT_ENV_EMU_FIBERS) ? ", fibers" : "");
     if (has_module_variables(src->text) ||
         !lat__cache_key_for(src, b->name, target, "lattice " LAT_VERSION_STRING, extra, &key)) {
         if (lat__cache_enabled())

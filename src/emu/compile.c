@@ -360,7 +360,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         if (w && !(warnings = strdup(w)))
             st = LAT_ERROR_OUT_OF_MEMORY;
     }
-    if (st == LAT_OK && getenv("LATTICE_EMU_DUMP"))
+    if (st == LAT_OK && lat__env_on(LAT_ENV_EMU_DUMP))
         fprintf(stderr, "%s\n", tr.text);
     if (st != LAT_OK) {
         const char *m = st == LAT_ERROR_OUT_OF_MEMORY ? NULL : lat__unit_messages(u, false);

@@ -61,7 +61,7 @@ static lat_status device_info(int ordinal, lat_device_info *info)
 
 static lat_status context_create(lat_context *ctx)
 {
-    const char *to = getenv("LATTICE_EMU_TIMEOUT");
+    const char *to = lat__env(LAT_ENV_EMU_TIMEOUT);
     uint64_t timeout_ms;
     if (!lat__emu_guard_parse_timeout(to, &timeout_ms))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,

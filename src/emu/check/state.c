@@ -94,7 +94,7 @@ lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc
     if (modes & LAT_CHECK_OFF)
         return LAT_OK;
     if (modes == 0) {
-        const char *env = getenv("LATTICE_CHECK");
+        const char *env = lat__env(LAT_ENV_CHECK);
         if (env && lat_check_parse_modes(env, &modes) != LAT_OK)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_context_create: LATTICE_CHECK: %s",
                               lat_last_error());
@@ -103,17 +103,17 @@ lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc
     if (!modes)
         return LAT_OK;
     if (ctx->backend->kind != LAT_BACKEND_EMU) {
-        lat__log(ctx, LAT_LOG_INFO,
+        lat__log(ctx, LAT_LOG_WARNING,
                  "lattice checks run on the emulator only: this %s context runs unchecked",
                  lat_backend_name(ctx->backend->kind));
         return LAT_OK;
     }
     lat_check_options o;
     memset(&o, 0, sizeof o);
-    const char *sched = getenv("LATTICE_SCHEDULE");
+    const char *sched = lat__env(LAT_ENV_SCHEDULE);
     if (sched && *sched && parse_schedule(sched, &o) != LAT_OK)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_context_create: %s", lat_last_error());
-    const char *to = getenv("LATTICE_CHECK_TIMEOUT");
+    const char *to = lat__env(LAT_ENV_CHECK_TIMEOUT);
     if (to && *to) {
         char *end;
         double t = strtod(to, &end);
@@ -142,7 +142,7 @@ lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc
         if (modes & (1u << i))
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", *list ? "," : "",
                      names[i]);
-    lat__log(ctx, LAT_LOG_INFO, "lattice checks on: %s", list);
+    lat__log(ctx, LAT_LOG_WARNING, "lattice checks on: %s", list);
     return LAT_OK;
 }
 
@@ -199,7 +199,7 @@ void lat__ck_context_destroy(lat_context *ctx)
         size_t n;
         char *t = leak_text(ck, &n);
         if (t)
-            lat__log(ctx, LAT_LOG_ERROR, "memcheck: %s", t);
+            lat__log(ctx, LAT_LOG_WARNING, "memcheck: %s", t);
         free(t);
     }
     ctx->check = NULL;

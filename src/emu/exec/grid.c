@@ -314,7 +314,7 @@ static void run_cooperative(lat__emu_launch *st, const lat__exec_grid *g,
 
 static bool printf_ordered(void)
 {
-    const char *v = getenv("LATTICE_EMU_PRINTF");
+    const char *v = lat__env(LAT_ENV_EMU_PRINTF);
     return v && strcmp(v, "ordered") == 0;
 }
 
