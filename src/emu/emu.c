@@ -67,7 +67,7 @@ static lat_status context_create(lat_context *ctx)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: LATTICE_EMU_TIMEOUT='%s' is not a number of "
                           "seconds (0 runs launches without a deadline)", to);
-    const char *threads = getenv("LATTICE_EMU_THREADS");
+    const char *threads = lat__env(LAT_ENV_EMU_THREADS);
     int nthreads;
     if (!lat__emu_threads_parse(threads, &nthreads))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "threads.h"
 
+#include "env.h"
 #include "lattice/ranks.h"
 
 #include <omp.h>
@@ -45,7 +46,7 @@ static bool unbound(void)
 static void decide(void)
 {
     int n = 0;
-    if (lat__emu_threads_parse(getenv("LATTICE_EMU_THREADS"), &n) && n > 0) {
+    if (lat__emu_threads_parse(lat__env(LAT_ENV_EMU_THREADS), &n) && n > 0) {
         thread_count = n;
         return;
     }
