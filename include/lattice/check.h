@@ -205,6 +205,11 @@ typedef struct lat_check_report {
     const char *region_name; /* "out" (a label, or a shared variable's name), or "" */
     unsigned long long count; /* how many times this finding happened in the launch */
     const char *message;      /* the whole report as one line, as the logger got it */
+    /* Non-zero: a note, not an error. racecheck's race between writes that all store the
+     * same value (Rodinia BFS's every thread setting a flag to true): benign on every GPU
+     * today, but undefined in CUDA's memory model. A note is kept and logged (as a
+     * LAT_LOG_WARNING line) after the errors, and does not fail the launch. */
+    int note;
 } lat_check_report;
 
 /* The number of reports of the context's most recent checked launch (0 when none, or

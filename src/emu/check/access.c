@@ -75,7 +75,7 @@ static void finding(lat__ck_launch *L, const lat__emu_thread *th, int site, lat_
                                                L->grid);
         r.other.thread = r.other.thread_last = lat__ck_unlinear(other->thread, L->bdim);
     }
-    lat__ck_report_add(L->ck, code, &r, site, other_site);
+    lat__ck_report_add(L->out, code, &r, site, other_site);
 }
 
 /* The scratch a bad access gets: zeros. */
@@ -185,7 +185,7 @@ static inline void race(lat__ck_launch *L, const lat__emu_thread *th, int site, 
         uint16_t me = (uint16_t)th->lin;
         bool shared = v != NULL;
         if (quiet(L, w, me, shared) && (kind == LAT_ACCESS_READ || quiet(L, r, me, shared))) {
-            lat__ck_rec now = {L->serial, L->epoch, site, me, L->wepoch[me >> 5], 0xf};
+            lat__ck_rec now = {L->serial, L->epoch, site, 0, me, L->wepoch[me >> 5], 0xf};
             *(kind == LAT_ACCESS_READ ? r : w) = now;
             return;
         }
@@ -211,7 +211,7 @@ static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, in
             place pl = place_of(L, v, reg);
             finding(L, th, site, LAT__CK_RACE, a, size, &pl, r, LAT_ACCESS_READ);
         }
-        lat__ck_rec now = {L->serial, L->epoch, site, (uint16_t)th->lin,
+        lat__ck_rec now = {L->serial, L->epoch, site, 0, (uint16_t)th->lin,
                            L->wepoch[th->lin >> 5], mask};
         if (writes)
             *w = now;
@@ -328,16 +328,11 @@ static void *shared_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
     return (void *)a;
 }
 
-static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind, uintptr_t a,
-                           size_t size, lat__ck_region *r)
+/* Initcheck, racecheck and the thread map of a global access, judged as its block's log
+ * is replayed in the schedule's order (launch.c). */
+static void global_judge(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,
+                         uintptr_t a, size_t size, lat__ck_region *r)
 {
-    if (a + size > r->base + r->size) {
-        if (!(L->modes & LAT_CHECK_MEMCHECK))
-            return (void *)a; /* unchecked, as without memcheck; no shadow past the end */
-        place pl = place_of(L, NULL, r);
-        finding(L, th, site, LAT__CK_OOB_ALLOCATION, a, size, &pl, NULL, 0);
-        return sink(L, size);
-    }
     uintptr_t off = a - r->base;
     if (r->init) {
         if (kind != LAT_ACCESS_WRITE && !all_set(r->init + off, size)) {
@@ -351,6 +346,57 @@ static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
         race(L, th, site, kind, a, size, r->race, off, NULL, r);
     if (r->map)
         map_note(L, th, r->map, a, size, kind);
+}
+
+void lat__ck_replay(lat__ck_launch *L, const lat__ck_logged *log, size_t n)
+{
+    lat__emu_thread th;
+    memset(&th, 0, sizeof th);
+    th.block_idx = L->bidx;
+    for (size_t i = 0; i < n; i++) {
+        const lat__ck_logged *e = &log[i];
+        th.lin = e->thread;
+        lat_dim3 ti = lat__ck_unlinear(e->thread, L->bdim);
+        th.thread_idx = (lat__emu_u3){ti.x, ti.y, ti.z};
+        L->epoch = e->epoch;
+        L->wepoch[e->thread >> 5] = e->wepoch;
+        global_judge(L, &th, e->site, e->kind & 3, e->a, e->size, e->r);
+    }
+}
+
+/* Grows the block's log; false when out of memory (the access goes unjudged). */
+static __attribute__((noinline)) bool log_grow(lat__ck_launch *L)
+{
+    size_t cap = L->log_cap ? L->log_cap * 2 : 1024;
+    lat__ck_logged *p = realloc(L->log, cap * sizeof *p);
+    if (!p)
+        return false;
+    L->log = p;
+    L->log_cap = cap;
+    return true;
+}
+
+static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind, uintptr_t a,
+                           size_t size, lat__ck_region *r)
+{
+    if (a + size > r->base + r->size) {
+        if (!(L->modes & LAT_CHECK_MEMCHECK))
+            return (void *)a; /* unchecked, as without memcheck; no shadow past the end */
+        place pl = place_of(L, NULL, r);
+        finding(L, th, site, LAT__CK_OOB_ALLOCATION, a, size, &pl, NULL, 0);
+        return sink(L, size);
+    }
+    if (L->logging && (L->nlog < L->log_cap || log_grow(L))) {
+        lat__ck_logged *e = &L->log[L->nlog++];
+        e->a = a;
+        e->r = r;
+        e->site = site;
+        e->epoch = L->epoch;
+        e->size = (uint32_t)size;
+        e->thread = (uint16_t)th->lin;
+        e->kind = (uint8_t)kind;
+        e->wepoch = L->wepoch[th->lin >> 5];
+    }
     return (void *)a;
 }
 
@@ -515,4 +561,10 @@ void lat__ck_local(lat__emu_thread *t, void *p, unsigned long n)
         L->poison_size = st->map_size;
     }
     memset(L->stack_poison + (a - L->poison_lo), 1, n);
+}
+
+void lat__ck_settle(lat__ck_launch *L, int i)
+{
+    (void)L;
+    (void)i;
 }

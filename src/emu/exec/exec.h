@@ -122,7 +122,7 @@ typedef struct lat__exec_block {
     bool region;          /* the block's region loops run on fiber 0 */
     lat_schedule_order order_kind;
     bool preempt;
-    uint64_t rng;         /* the schedule's random state, shared by the whole launch */
+    uint64_t rng;         /* the schedule's random state, seeded per block (its step) */
     double deadline;      /* the launch's watchdog, CLOCK_MONOTONIC seconds */
     int *order;           /* the threads' order for the next turns */
     unsigned *rorder;     /* the same for region loops: (index, x, y, z) per thread */
@@ -224,6 +224,15 @@ typedef struct lat__exec_hooks {
     void (*thread_exit)(void *obs, const lat__exec_block *b, const lat__exec_fiber *f);
     /* The block can never finish; the launch fails with s->what after this. */
     void (*stall)(void *obs, const lat__exec_block *b, lat__exec_stall *s);
+    /* An observed launch's blocks run on every OpenMP thread: worker_begin gives the
+     * observer's state for one OS thread's blocks (obs, for the hooks of those blocks;
+     * NULL: out of memory), and may point t's shared memory at its own; worker_end ends
+     * it. block_end: the block at `step` of the schedule's order has ended (failed: it
+     * failed the launch, unless a block before it in the order did too). Blocks end in
+     * any order, on any thread; the observer puts them in order itself. */
+    void *(*worker_begin)(void *obs, struct lat__emu_worker *w, lat__emu_thread *t);
+    void (*block_end)(void *obs, uint64_t step, bool failed);
+    void (*worker_end)(void *obs);
 } lat__exec_hooks;
 
 /* How an observed launch runs: the order of its blocks and threads, whether threads are
