@@ -269,25 +269,13 @@ typedef struct lat__ck_logged {
 
 enum { LAT__CK_KNOWN = 0x80 };
 
-/* A race between two writes in shared memory, found at the second write, whose value is
- * read once it is written: at the thread's next access, at a barrier or the block's end. */
-typedef struct lat__ck_ww {
-    int site, n;
-    uintptr_t a;
-    size_t size;
-    const struct lat__ck_shvar *v;
-    lat__ck_rec other;
-    uint64_t before; /* what the first write left */
-} lat__ck_ww;
-
 /* A thread's latest access (a hang report's place), its write whose value is not read
  * yet (an index + 1 into the block's log, 0: none), and its shared race between writes. */
 typedef struct lat__ck_thread {
     int last_site;
     uintptr_t last_addr;
-    uint32_t pend;
-    bool ww_on;
-    lat__ck_ww ww;
+    size_t pend;     /* 1 + the log index of its last write whose value is not read yet */
+    uint64_t before; /* what that place held as the write was logged */
 } lat__ck_thread;
 
 struct lat__ck_grid;
@@ -323,6 +311,9 @@ typedef struct lat__ck_launch {
     lat__ck_logged *log;
     size_t nlog, log_cap;
     bool logging; /* initcheck, racecheck or a thread map wants global accesses */
+    /* The replay: the bytes the access being judged left, when it is a write and known. */
+    bool cur_known;
+    uint64_t cur_after;
     /* initcheck of local variables: one byte per byte of the fibers' stacks, 1 while a
      * tracked variable's byte is unwritten (mapped on first use). */
     uint8_t *stack_poison;
@@ -346,8 +337,9 @@ typedef struct lat__ck_launch {
     lat__ck_region *last_region;
 } lat__ck_launch;
 
-/* Reads the values a block's writes left (its pending ones), and settles its shared races
- * between writes: for thread i, or every thread (i < 0). */
+/* Reads the values the block's logged writes left, for racecheck's races between writes of
+ * one value: thread i's, or every thread's (i < 0), at an event after which its stores
+ * are done (a barrier, a warp operation, its exit, the block's end). */
 void lat__ck_settle(lat__ck_launch *L, int i);
 /* Judges a block's logged global accesses (L: the launch's replay state, set to the block). */
 void lat__ck_replay(lat__ck_launch *L, const lat__ck_logged *log, size_t n);

@@ -96,6 +96,7 @@ static void barrier(void *obs, const lat__exec_block *b)
 
 static void warp_arrive(void *obs, const lat__exec_block *b, const lat__exec_fiber *f)
 {
+    lat__ck_settle(obs, (int)f->t.lin);
     lat__ck_sync_warp(obs, b, f);
 }
 
@@ -110,6 +111,7 @@ static void warp_done(void *obs, const lat__exec_block *b, int warp, uint32_t la
 
 static void thread_exit(void *obs, const lat__exec_block *b, const lat__exec_fiber *f)
 {
+    lat__ck_settle(obs, (int)f->t.lin);
     lat__ck_sync_exit(obs, b, f);
 }
 
