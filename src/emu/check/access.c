@@ -443,6 +443,7 @@ static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
             if (f->pend)
                 settle_write(L, f, true);
             f->pend = L->nlog;
+            L->pth = (int)th->lin;
             f->before = 0;
             memcpy(&f->before, (const void *)a, size);
         }
@@ -546,6 +547,10 @@ access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, 
                                       block's, at the thread running */
     int site = code / LAT__CK_CODE_SITE, kind = code & 3; /* passes/checks.c's codes */
     uintptr_t a = (uintptr_t)addr;
+    /* Another thread's access: the last writer's store is done (it ran to a hook, a
+     * barrier or its exit since), read now, before other blocks can write there. */
+    if (L->pth >= 0 && L->pth != (int)t->lin && L->th[L->pth].pend)
+        settle_write(L, &L->th[L->pth], true);
     if (L->th[t->lin].pend)
         settle_write(L, &L->th[t->lin], false);
 

@@ -314,6 +314,7 @@ typedef struct lat__ck_launch {
     /* The replay: the bytes the access being judged left, when it is a write and known. */
     bool cur_known;
     uint64_t cur_after;
+    int pth; /* the thread of the block's last logged write, -1: none */
     /* initcheck of local variables: one byte per byte of the fibers' stacks, 1 while a
      * tracked variable's byte is unwritten (mapped on first use). */
     uint8_t *stack_poison;

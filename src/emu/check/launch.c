@@ -73,6 +73,7 @@ static void block_start(void *obs, const lat__exec_block *b, const lat__emu_thre
     L->serial = L->first_serial + (uint32_t)L->step;
     L->epoch = 0;
     L->nlog = 0;
+    L->pth = -1;
     memset(L->wepoch, 0, sizeof L->wepoch);
     memset(L->th, 0, (size_t)L->n * sizeof *L->th);
     for (int i = 0; i < L->n; i++)

@@ -2,8 +2,9 @@
  * A grid's blocks (exec.h): shared out among OpenMP threads, each with a thread context
  * of its own; within a block, the generated entry loops over the threads in compiled code
  * (abi.h), so a launch costs one indirect call per block, and fiber kernels run their
- * threads on fibers (block.c). An observed launch runs its blocks one after another on
- * the calling thread, in its schedule's order (turns.c), every block on fibers. Blocks
+ * threads on fibers (block.c). An observed launch shares its blocks out among OpenMP
+ * threads in its schedule's order (turns.c), every block on fibers, and fails with its
+ * first failing block in that order, whichever thread failed first. Blocks
  * are numbered linearly in 64 bits: a grid may hold (2^31-1) x 65535 x 65535.
  *
  * Each OS thread keeps the memory it needs for blocks (shared memory, fiber stacks,
