@@ -65,9 +65,9 @@ TEST(missing_barrier)
     ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
                   ck_run_like_cli(ctx, k, &bufs, 512, (lat_dim3){2}, (lat_dim3){256}));
     ASSERT_REPORTS(ctx,
-        "examples/bugs/missing_barrier.cu:8: initcheck: kernel 'reverse', block (0,0,0), threads (0,0,0) to (127,0,0): read of 4 bytes by `tile[blockDim.x - 1 - t]` reads memory never written: element [255] of __shared__ 'tile' [256 times]",
         "examples/bugs/missing_barrier.cu:7: racecheck: kernel 'reverse', block (0,0,0), thread (128,0,0): data race: write of `tile[t]` after the read of `tile[blockDim.x - 1 - t]` at examples/bugs/missing_barrier.cu:8 by thread (127,0,0) of the same block, with no barrier between them, on element [128] of __shared__ 'tile' [256 times]",
-        "examples/bugs/missing_barrier.cu:8: racecheck: kernel 'reverse', block (0,0,0), thread (128,0,0): data race: read of `tile[blockDim.x - 1 - t]` after the write of `tile[t]` at examples/bugs/missing_barrier.cu:7 by thread (127,0,0) of the same block, with no barrier between them, on element [127] of __shared__ 'tile' [256 times]");
+        "examples/bugs/missing_barrier.cu:8: racecheck: kernel 'reverse', block (0,0,0), thread (128,0,0): data race: read of `tile[blockDim.x - 1 - t]` after the write of `tile[t]` at examples/bugs/missing_barrier.cu:7 by thread (127,0,0) of the same block, with no barrier between them, on element [127] of __shared__ 'tile' [256 times]",
+        "examples/bugs/missing_barrier.cu:8: initcheck: kernel 'reverse', block (0,0,0), threads (0,0,0) to (127,0,0): read of 4 bytes by `tile[blockDim.x - 1 - t]` reads memory never written: element [255] of __shared__ 'tile' [256 times]");
     assert_documented(ctx, "missing_barrier.cu");
     ck_buffers fixed_bufs = {0};
     lat_kernel *kf = zoo_kernel(ctx, "missing_barrier.cu", "reverse_fixed");

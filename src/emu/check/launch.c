@@ -1,13 +1,24 @@
 /*
- * A checked launch (ck.h). The executor runs it (exec.h), observed: its blocks one after
- * another on the calling thread and their threads in the order the schedule says
- * (forward, reverse, or random from a seed that replays it; preempted at random accesses
- * when asked), every thread on a fiber. This file turns the context's options into that
- * schedule, lays the block's shared memory out with red zones for memcheck, and is the
- * observer the executor calls: it hands each event to the check that watches it (sync.c
- * for barriers and warp masks, hang.c for blocks that can never finish) and keeps
- * racecheck's clocks (the block's serial number, its barriers and warp synchronisations).
- * At the end the reports are worded and logged.
+ * A checked launch (ck.h). The executor runs it (exec.h), observed: its blocks on every
+ * OpenMP thread and each block's threads in the order the schedule says (forward,
+ * reverse, or random from a seed that replays it; preempted at random accesses when
+ * asked), every thread on a fiber. This file turns the context's options into that
+ * schedule, lays the block's shared memory out with red zones for memcheck (each OS
+ * thread has its own), and is the observer the executor calls: it hands each event to
+ * the check that watches it (sync.c for barriers and warp masks, hang.c for blocks that
+ * can never finish) and keeps racecheck's clocks (the block's serial number, its barriers
+ * and warp synchronisations).
+ *
+ * The reports are the same whatever the number of threads and whichever finished first:
+ * those of a run of the blocks one at a time in the schedule's order. What a block finds
+ * by itself (memcheck, synccheck, hangs, shared memory, local variables) it keeps in a
+ * list of its own; its accesses to device allocations it logs. As blocks end, they are
+ * committed in the schedule's order (whichever thread ends the block next in the order
+ * commits it and every later one that has ended): its list merged into the launch's
+ * reports, then its log replayed through initcheck, racecheck and the thread maps, so
+ * that a race between blocks 3 and 7 is found when block 7's log is replayed after
+ * block 3's, however the host ran them. A block that failed the launch is the last one
+ * committed. At the end the reports are put in cause order, worded and logged.
  */
 #include "ck.h"
 
@@ -24,6 +35,30 @@ enum {
     TIMEOUT_S = 20     /* the watchdog's default */
 };
 
+/* ---- the launch, shared by its OS threads ------------------------------------------------- */
+
+/* A block that has ended, waiting for its turn to be committed. */
+typedef struct ended {
+    struct ended *next;
+    uint64_t step;
+    bool failed;
+    lat__emu_u3 bidx;
+    uint64_t block_lin;
+    lat__ck_list found;
+    lat__ck_logged *log;
+    size_t nlog;
+} ended;
+
+typedef struct lat__ck_grid {
+    lat__ck_launch tmpl; /* the launch's fields; shared memory's layout (relative) */
+    pthread_mutex_t lock; /* guards what follows */
+    ended *waiting;       /* by step */
+    uint64_t next;        /* the step to commit next */
+    bool committing;      /* a thread is committing (outside the lock) */
+    bool stopped;         /* a failed block was committed: none after it is */
+    lat__ck_launch replay; /* the commit's state: the block being replayed */
+} lat__ck_grid;
+
 /* ---- the observer ------------------------------------------------------------------------ */
 
 static void block_start(void *obs, const lat__exec_block *b, const lat__emu_thread *t)
@@ -34,11 +69,15 @@ static void block_start(void *obs, const lat__exec_block *b, const lat__emu_thre
     L->bidx = t->block_idx;
     L->block_lin = t->block_idx.x + (uint64_t)L->grid.x *
                                         (t->block_idx.y + (uint64_t)L->grid.y * t->block_idx.z);
-    L->serial = ++L->ck->block_serial;
+    L->step = L->w->step;
+    L->serial = L->first_serial + (uint32_t)L->step;
     L->epoch = 0;
+    L->nlog = 0;
+    L->pth = -1;
     memset(L->wepoch, 0, sizeof L->wepoch);
-    for (int i = 0; i < b->n; i++)
-        L->th[i] = (lat__ck_thread){-1, 0};
+    memset(L->th, 0, (size_t)L->n * sizeof *L->th);
+    for (int i = 0; i < L->n; i++)
+        L->th[i].last_site = -1;
     /* Its shared memory fresh, and unwritten. */
     if (L->sh_used) {
         memset(L->sh, 0, L->sh_used);
@@ -52,11 +91,13 @@ static void barrier(void *obs, const lat__exec_block *b)
 {
     lat__ck_launch *L = obs;
     lat__ck_sync_barrier(L, b);
+    lat__ck_settle(L, -1);
     L->epoch++;
 }
 
 static void warp_arrive(void *obs, const lat__exec_block *b, const lat__exec_fiber *f)
 {
+    lat__ck_settle(obs, (int)f->t.lin);
     lat__ck_sync_warp(obs, b, f);
 }
 
@@ -71,12 +112,115 @@ static void warp_done(void *obs, const lat__exec_block *b, int warp, uint32_t la
 
 static void thread_exit(void *obs, const lat__exec_block *b, const lat__exec_fiber *f)
 {
+    lat__ck_settle(obs, (int)f->t.lin);
     lat__ck_sync_exit(obs, b, f);
 }
 
 static void stall(void *obs, const lat__exec_block *b, lat__exec_stall *s)
 {
     lat__ck_hang(obs, b, s);
+}
+
+/* ---- committing blocks in the schedule's order ----------------------------------------------- */
+
+static void free_ended(ended *e)
+{
+    lat__ck_reports_clear(&e->found);
+    free(e->found.reports);
+    free(e->log);
+    free(e);
+}
+
+/* Block e's findings join the launch's, then its global accesses are judged. */
+static void commit(lat__ck_grid *G, ended *e, lat__exec_block *b)
+{
+    lat__ck_launch *C = &G->replay;
+    lat__ck_list_merge(&C->ck->list, &e->found);
+    C->b = b; /* for the order of the blocks (lat__exec_block_at) */
+    C->bidx = e->bidx;
+    C->block_lin = e->block_lin;
+    C->step = e->step;
+    C->serial = C->first_serial + (uint32_t)e->step;
+    lat__ck_replay(C, e->log, e->nlog);
+}
+
+static void block_end(void *obs, uint64_t step, bool failed)
+{
+    lat__ck_launch *L = obs;
+    lat__ck_grid *G = L->G;
+    lat__ck_settle(L, -1);
+    ended *e = calloc(1, sizeof *e);
+    if (!e) {
+        lat__ck_reports_clear(&L->found);
+        return; /* its findings lost; the launch's blocks after it still commit */
+    }
+    e->step = step;
+    e->failed = failed;
+    e->bidx = L->bidx;
+    e->block_lin = L->block_lin;
+    e->found = L->found;
+    memset(&L->found, 0, sizeof L->found);
+    L->found.max = e->found.max;
+    e->log = L->log;
+    e->nlog = L->nlog;
+    L->log = NULL;
+    L->nlog = L->log_cap = 0;
+    pthread_mutex_lock(&G->lock);
+    ended **at = &G->waiting;
+    while (*at && (*at)->step < step)
+        at = &(*at)->next;
+    e->next = *at;
+    *at = e;
+    if (G->committing) {
+        pthread_mutex_unlock(&G->lock);
+        return; /* the thread committing takes it when its turn comes */
+    }
+    G->committing = true;
+    while (G->waiting && G->waiting->step == G->next) {
+        ended *c = G->waiting;
+        G->waiting = c->next;
+        G->next++;
+        bool skip = G->stopped;
+        G->stopped |= c->failed;
+        pthread_mutex_unlock(&G->lock);
+        if (!skip)
+            commit(G, c, L->b);
+        free_ended(c);
+        pthread_mutex_lock(&G->lock);
+    }
+    G->committing = false;
+    pthread_mutex_unlock(&G->lock);
+}
+
+static void launch_free(lat__ck_launch *L);
+static lat_status launch_alloc(lat__ck_launch *L);
+
+static void *worker_begin(void *obs, lat__emu_worker *w, lat__emu_thread *t)
+{
+    lat__ck_grid *G = obs;
+    (void)w;
+    lat__ck_launch *L = malloc(sizeof *L);
+    if (!L)
+        return NULL;
+    *L = G->tmpl;
+    if (launch_alloc(L) != LAT_OK) {
+        launch_free(L);
+        free(L);
+        return NULL;
+    }
+    t->shared = L->sh;
+    t->dshared = NULL;
+    for (int i = 0; i < L->nshv; i++)
+        if (L->shv[i].var < 0)
+            t->dshared = (char *)L->shv[i].lo;
+    return L;
+}
+
+static void worker_end(void *obs)
+{
+    lat__ck_launch *L = obs;
+    launch_free(L);
+    free(L);
 }
 
 static const lat__exec_hooks hooks = {
@@ -86,12 +230,15 @@ static const lat__exec_hooks hooks = {
     .warp_done = warp_done,
     .thread_exit = thread_exit,
     .stall = stall,
+    .worker_begin = worker_begin,
+    .block_end = block_end,
+    .worker_end = worker_end,
 };
 
 /* ---- shared memory ----------------------------------------------------------------------- */
 
 /* Lays the kernel's __shared__ variables out with red zones around each, then the dynamic
- * shared memory, and allocates the block's shared memory and its shadows. */
+ * shared memory (offsets from the block's shared memory, in the launch's template). */
 static lat_status layout_shared(lat__ck_launch *L, size_t dynamic)
 {
     const lat__ck_kernel *kk = L->kk;
@@ -122,12 +269,6 @@ static lat_status layout_shared(lat__ck_launch *L, size_t dynamic)
     /* Mapped with a window on each side that nothing else can occupy, so that an access
      * near the block's shared memory is an overrun of it, never another object. */
     L->sh_map_size = LAT__CK_SHARED_WINDOW * 2 + (at + 4095) / 4096 * 4096;
-    void *map = mmap(NULL, L->sh_map_size, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (map == MAP_FAILED)
-        return LAT_ERROR_OUT_OF_MEMORY;
-    L->sh_map = map;
-    L->sh = (char *)map + LAT__CK_SHARED_WINDOW;
     /* Which variable each 16-byte chunk holds (shared_access's lookup). */
     if (L->nshv >= 0xffff)
         return LAT_ERROR_OUT_OF_MEMORY;
@@ -137,37 +278,61 @@ static lat_status layout_shared(lat__ck_launch *L, size_t dynamic)
     for (int i = 0; i < L->nshv; i++)
         for (size_t c = L->shv[i].lo / 16; c * 16 < L->shv[i].hi; c++)
             L->sh_var[c] = (uint16_t)(i + 1);
-    /* The variables' addresses, now that the base is known. */
-    for (int i = 0; i < L->nshv; i++) {
-        L->shv[i].lo += (uintptr_t)L->sh;
-        L->shv[i].hi += (uintptr_t)L->sh;
-    }
+    return LAT_OK;
+}
+
+/* One OS thread's memory for the launch's blocks, L a copy of the template: its shared
+ * memory and shadows, its variables' addresses in it, its threads' records. */
+static lat_status launch_alloc(lat__ck_launch *L)
+{
+    const lat__ck_shvar *rel = L->shv;
+    L->shv = NULL;
+    L->sh_map = NULL;
+    L->th = calloc((size_t)L->n, sizeof *L->th);
+    L->sink_size = 4096;
+    L->sink = calloc(1, L->sink_size);
+    L->shv = malloc((size_t)L->nshv * sizeof *L->shv);
+    if (!L->th || !L->sink || !L->shv)
+        return LAT_ERROR_OUT_OF_MEMORY;
+    void *map = mmap(NULL, L->sh_map_size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map == MAP_FAILED)
+        return LAT_ERROR_OUT_OF_MEMORY;
+    L->sh_map = map;
+    L->sh = (char *)map + LAT__CK_SHARED_WINDOW;
+    for (int i = 0; i < L->nshv; i++)
+        L->shv[i] = (lat__ck_shvar){rel[i].lo + (uintptr_t)L->sh, rel[i].hi + (uintptr_t)L->sh,
+                                    rel[i].var};
     if (L->modes & LAT_CHECK_INITCHECK) {
-        L->sh_init = calloc(at, 1);
+        L->sh_init = calloc(L->sh_size, 1);
         if (!L->sh_init)
             return LAT_ERROR_OUT_OF_MEMORY;
     }
     if (L->modes & LAT_CHECK_RACECHECK) {
-        L->sh_race = calloc((at / 4 + 1) * 2, sizeof *L->sh_race);
+        L->sh_race = calloc((L->sh_size / 4 + 1) * 2, sizeof *L->sh_race);
         if (!L->sh_race)
             return LAT_ERROR_OUT_OF_MEMORY;
     }
+    L->found.max = L->opts.max_reports;
+    L->out = &L->found;
     return LAT_OK;
 }
 
-static void free_launch(lat__ck_launch *L)
+/* What launch_alloc made (and the block's leftovers). */
+static void launch_free(lat__ck_launch *L)
 {
     if (L->stack_poison)
         munmap(L->stack_poison, L->poison_size);
     free(L->th);
     if (L->sh_map)
         munmap(L->sh_map, L->sh_map_size);
-    free(L->shoff);
     free(L->shv);
-    free(L->sh_var);
     free(L->sh_init);
     free(L->sh_race);
     free(L->sink);
+    free(L->log);
+    lat__ck_reports_clear(&L->found);
+    free(L->found.reports);
 }
 
 /* ---- the launch ---------------------------------------------------------------------------- */
@@ -212,24 +377,28 @@ static void reset_maps(lat__ck_ctx *ck, const lat__launch *launch, const char *k
 
 /* The launch's message: the first report when only the checks failed it, with the count
  * when there are more. */
+/* The launch's message: the first report when only the checks failed it, with the count
+ * when there are more. Notes (races between writes of one value) fail no launch. */
 static lat_status finish(lat__ck_launch *L, lat_status st, char *msg, size_t msg_size)
 {
     lat__ck_ctx *ck = L->ck;
-    lat__ck_reports_finish(ck);
-    if (st == LAT_OK && ck->nreports > 0) {
+    lat__ck_reports_finish(&ck->list);
+    size_t errors = lat__ck_reports_errors(&ck->list);
+    if (st == LAT_OK && errors > 0) {
         st = LAT_ERROR_CHECK_FAILED;
         snprintf(msg, msg_size, "the emulator's checks found %zu error%s in kernel '%s' "
-                 "(lat_check_report_get has them); the first: %s", ck->nreports,
-                 ck->nreports == 1 ? "" : "s", L->k->name, ck->reports[0].r.message);
-    } else if (st != LAT_OK && ck->nreports > 1) {
+                 "(lat_check_report_get has them); the first: %s", errors,
+                 errors == 1 ? "" : "s", L->k->name, ck->list.reports[0].r.message);
+    } else if (st != LAT_OK && errors > 1) {
         char first[600];
         snprintf(first, sizeof first, "%s", msg);
         snprintf(msg, msg_size, "the emulator's checks found %zu errors in kernel '%s' "
-                 "(lat_check_report_get has them); the launch stopped: %s", ck->nreports,
+                 "(lat_check_report_get has them); the launch stopped: %s", errors,
                  L->k->name, first);
     }
-    for (size_t i = 0; i < ck->nreports; i++)
-        lat__log(L->ctx, LAT_LOG_ERROR, "%s", ck->reports[i].r.message);
+    for (size_t i = 0; i < ck->list.nreports; i++)
+        lat__log(L->ctx, ck->list.reports[i].r.note ? LAT_LOG_WARNING : LAT_LOG_ERROR, "%s",
+                 ck->list.reports[i].r.message);
     return st;
 }
 
@@ -239,42 +408,53 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
     const lat__emu_kernel *k = kernel->impl;
     lat_context *ctx = kernel->module->ctx;
     lat__ck_ctx *ck = ctx->check;
-    lat__ck_launch L;
-    memset(&L, 0, sizeof L);
-    L.ck = ck;
-    L.ctx = ctx;
-    L.k = k;
-    L.kk = k->check;
-    L.cm = L.kk->module;
-    L.region = k->mode == LAT_EMU_MODE_REGION;
-    L.grid = (lat__emu_u3){launch->grid[0], launch->grid[1], launch->grid[2]};
-    L.bdim = (lat__emu_u3){launch->block[0], launch->block[1], launch->block[2]};
-    L.n = (int)(launch->block[0] * launch->block[1] * launch->block[2]);
-    msg[0] = '\0';
-
-    pthread_mutex_lock(&ck->lock);
-    L.modes = ck->modes;
-    L.opts = ck->opts;
-    lat__ck_reports_clear(ck);
-    lat_status st = lat__ck_regions_sync(ck);
-    if (st == LAT_OK) {
-        L.th = calloc((size_t)L.n, sizeof *L.th);
-        L.sink_size = 4096;
-        L.sink = calloc(1, L.sink_size);
-        if (!L.th || !L.sink)
-            st = LAT_ERROR_OUT_OF_MEMORY;
-    }
-    if (st == LAT_OK)
-        st = layout_shared(&L, launch->shared_bytes);
-    if (st == LAT_OK)
-        reset_maps(ck, launch, k->name);
-    if (st != LAT_OK) {
-        pthread_mutex_unlock(&ck->lock);
-        free_launch(&L);
+    lat__ck_grid *G = calloc(1, sizeof *G);
+    if (!G) {
         snprintf(msg, msg_size, "kernel '%s': out of host memory for a checked launch", k->name);
         return LAT_ERROR_OUT_OF_MEMORY;
     }
-    L.first_serial = ck->block_serial + 1;
+    lat__ck_launch *T = &G->tmpl;
+    T->ck = ck;
+    T->ctx = ctx;
+    T->k = k;
+    T->kk = k->check;
+    T->cm = T->kk->module;
+    T->G = G;
+    T->region = k->mode == LAT_EMU_MODE_REGION;
+    T->grid = (lat__emu_u3){launch->grid[0], launch->grid[1], launch->grid[2]};
+    T->bdim = (lat__emu_u3){launch->block[0], launch->block[1], launch->block[2]};
+    T->n = (int)(launch->block[0] * launch->block[1] * launch->block[2]);
+    msg[0] = '\0';
+
+    pthread_mutex_lock(&ck->lock);
+    T->modes = ck->modes;
+    T->opts = ck->opts;
+    T->logging = (T->modes & (LAT_CHECK_INITCHECK | LAT_CHECK_RACECHECK)) != 0;
+    for (size_t i = 0; i < ck->nregions && !T->logging; i++)
+        T->logging = ck->regions[i].map != NULL;
+    lat__ck_reports_clear(&ck->list);
+    ck->list.max = T->opts.max_reports;
+    lat_status st = lat__ck_regions_sync(ck);
+    if (st == LAT_OK)
+        st = layout_shared(T, launch->shared_bytes);
+    G->replay = *T;
+    if (st == LAT_OK) {
+        G->replay.th = NULL;
+        G->replay.out = &ck->list;
+        reset_maps(ck, launch, k->name);
+    }
+    if (st == LAT_OK && pthread_mutex_init(&G->lock, NULL) != 0)
+        st = LAT_ERROR_OUT_OF_MEMORY;
+    if (st != LAT_OK) {
+        pthread_mutex_unlock(&ck->lock);
+        free(T->shoff);
+        free(T->shv);
+        free(T->sh_var);
+        free(G);
+        snprintf(msg, msg_size, "kernel '%s': out of host memory for a checked launch", k->name);
+        return LAT_ERROR_OUT_OF_MEMORY;
+    }
+    T->first_serial = G->replay.first_serial = ck->block_serial + 1;
     lat__exec_grid g = {
         .kernel = k,
         .ctx = ctx,
@@ -283,21 +463,30 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
         .msg = msg,
         .msg_size = msg_size,
         .hooks = &hooks,
-        .obs = &L,
-        .schedule = {.order = L.opts.order,
-                     .seed = seed_of(&L),
-                     .preempt = L.opts.preempt != 0,
-                     .timeout_s = L.opts.timeout_s > 0 ? L.opts.timeout_s : TIMEOUT_S,
+        .obs = G,
+        .schedule = {.order = T->opts.order,
+                     .seed = seed_of(T),
+                     .preempt = T->opts.preempt != 0,
+                     .timeout_s = T->opts.timeout_s > 0 ? T->opts.timeout_s : TIMEOUT_S,
                      .watchdog = "the checked launch's watchdog: lat_check_options.timeout_s, "
                                  "LATTICE_CHECK_TIMEOUT"},
-        .shared = L.sh,
-        .shoff = L.shoff,
+        .shoff = T->shoff,
     };
-    for (int i = 0; i < L.nshv; i++)
-        if (L.shv[i].var < 0)
-            g.dshared = (char *)L.shv[i].lo;
-    lat_status result = finish(&L, lat__exec_run(&g), msg, msg_size);
+    lat_status ran = lat__exec_run(&g);
+    /* Blocks left uncommitted: after one that failed the launch. */
+    while (G->waiting) {
+        ended *e = G->waiting;
+        G->waiting = e->next;
+        free_ended(e);
+    }
+    uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
+    ck->block_serial += (uint32_t)nblocks;
+    lat_status result = finish(T, ran, msg, msg_size);
     pthread_mutex_unlock(&ck->lock);
-    free_launch(&L);
+    pthread_mutex_destroy(&G->lock);
+    free(T->shoff);
+    free(T->shv);
+    free(T->sh_var);
+    free(G);
     return result;
 }
