@@ -97,6 +97,7 @@ struct lat__emu_opt {
 /* ---- the compiler and the CPU, found once per process --------------------------------- */
 
 typedef struct toolchain {
+    char env[8400];        /* LATTICE_EMU_CC and PATH when it was looked for */
     char path[4096];       /* "" when there is none */
     char identity[4300];   /* path, size and modification time */
     char why_none[512];    /* why there is none */
@@ -104,9 +105,11 @@ typedef struct toolchain {
     bool clang;
 } toolchain;
 
-static toolchain tc;
-static pthread_once_t tc_once = PTHREAD_ONCE_INIT;
-static atomic_flag none_said = ATOMIC_FLAG_INIT;
+/* The compiler found for the environment seen last: looked for again when LATTICE_EMU_CC
+ * or PATH change (a program, or a test, may change them between modules). */
+static toolchain last_found;
+static pthread_mutex_t tc_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool none_said; /* guarded by tc_lock */
 
 static bool executable_file(const char *path, struct stat *st)
 {
@@ -167,32 +170,49 @@ static void read_cpu(char *out, size_t size)
     fclose(f);
 }
 
-static void find_toolchain(void)
+static void find_toolchain(toolchain *tc)
 {
     struct stat st;
     const char *named = getenv("LATTICE_EMU_CC");
     bool found = false;
     if (named && *named) {
-        found = find_program(named, tc.path, sizeof tc.path, &st);
+        found = find_program(named, tc->path, sizeof tc->path, &st);
         if (!found)
-            snprintf(tc.why_none, sizeof tc.why_none,
+            snprintf(tc->why_none, sizeof tc->why_none,
                      "LATTICE_EMU_CC='%s' is not an executable file", named);
     } else {
         static const char *const names[] = {"cc", "gcc", "clang"};
         for (size_t i = 0; i < 3 && !found; i++)
-            found = find_program(names[i], tc.path, sizeof tc.path, &st);
+            found = find_program(names[i], tc->path, sizeof tc->path, &st);
         if (!found)
-            snprintf(tc.why_none, sizeof tc.why_none, "no C compiler (cc, gcc or clang) on PATH");
+            snprintf(tc->why_none, sizeof tc->why_none, "no C compiler (cc, gcc or clang) on PATH");
     }
     if (!found) {
-        tc.path[0] = '\0';
+        tc->path[0] = '\0';
         return;
     }
-    snprintf(tc.identity, sizeof tc.identity, "%s %lld %lld.%09ld", tc.path, (long long)st.st_size,
+    snprintf(tc->identity, sizeof tc->identity, "%s %lld %lld.%09ld", tc->path, (long long)st.st_size,
              (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-    const char *base = strrchr(tc.path, '/');
-    tc.clang = strstr(base ? base : tc.path, "clang") != NULL;
-    read_cpu(tc.cpu, sizeof tc.cpu);
+    const char *base = strrchr(tc->path, '/');
+    tc->clang = strstr(base ? base : tc->path, "clang") != NULL;
+    read_cpu(tc->cpu, sizeof tc->cpu);
+}
+
+/* The toolchain for the environment as it is now, copied to *out. */
+static void get_toolchain(toolchain *out)
+{
+    const char *cc = getenv("LATTICE_EMU_CC"), *path = getenv("PATH");
+    char env[sizeof last_found.env];
+    snprintf(env, sizeof env, "%s\n%s", cc ? cc : "", path ? path : "");
+    pthread_mutex_lock(&tc_lock);
+    if (strcmp(env, last_found.env) != 0 || !last_found.env[0]) {
+        memset(&last_found, 0, sizeof last_found);
+        find_toolchain(&last_found);
+        snprintf(last_found.env, sizeof last_found.env, "%s", env);
+        none_said = false;
+    }
+    *out = last_found;
+    pthread_mutex_unlock(&tc_lock);
 }
 
 /* ---- the mode ------------------------------------------------------------------------- */
@@ -354,6 +374,17 @@ static void code_flags(args *a, const lat__emu_opt *o, const table *t)
     for (const char **u = o->undefines; u && *u; u++)
         add(a, "-U%s", *u);
     add(a, "-Wl,--no-undefined");
+    /* The user's, last, so that they win (-O3, or -march=x86-64-v3 for a cache that
+     * machines of one generation share): separated by spaces, no quoting. */
+    const char *extra = getenv("LATTICE_EMU_CC_FLAGS");
+    while (extra && *extra) {
+        while (*extra == ' ')
+            extra++;
+        size_t n = strcspn(extra, " ");
+        if (n)
+            add(a, "%.*s", (int)n, extra);
+        extra += n;
+    }
 }
 
 /* ---- the cache key ----------------------------------------------------------------------- */
@@ -366,14 +397,15 @@ static void key_field(lat__sha256 *s, const char *tag, const char *v)
     lat__sha256_update(s, v, (size_t)n);
 }
 
-static void make_key(const lat__emu_opt *o, const args *flags, const table *t, lat__cache_key *key)
+static void make_key(const lat__emu_opt *o, const toolchain *tc, const args *flags, const table *t,
+                     lat__cache_key *key)
 {
     lat__sha256 s;
     lat__sha256_init(&s);
     key_field(&s, "lattice optimised object", "1");
     key_field(&s, "lattice", LAT_VERSION_STRING);
-    key_field(&s, "compiler", tc.identity);
-    key_field(&s, "cpu", tc.cpu);
+    key_field(&s, "compiler", tc->identity);
+    key_field(&s, "cpu", tc->cpu);
     for (size_t i = 0; i < flags->n; i++)
         key_field(&s, "flag", flags->v[i]);
     for (int p = 0; p < 3; p++)
@@ -464,10 +496,11 @@ static void remove_dir(const char *dir)
 }
 
 /* Runs the compiler on dir/k.c into dir/k.so. Returns 0, or -1 with a message in *msg. */
-static int run_compiler(lat__emu_opt *o, const char *dir, const args *flags, char **msg)
+static int run_compiler(lat__emu_opt *o, const toolchain *tc, const char *dir, const args *flags,
+                        char **msg)
 {
     args a = {0};
-    add(&a, "%s", tc.path);
+    add(&a, "%s", tc->path);
     for (size_t i = 0; i < flags->n; i++)
         add(&a, "%s", flags->v[i]);
     add(&a, "-o");
@@ -509,7 +542,7 @@ static int run_compiler(lat__emu_opt *o, const char *dir, const args *flags, cha
     pid_t pid = 0;
     pthread_mutex_lock(&o->lock);
     int err = atomic_load(&o->cancel) ? ECANCELED
-                                      : posix_spawn(&pid, tc.path, &fa, &attr, a.v, env.v);
+                                      : posix_spawn(&pid, tc->path, &fa, &attr, a.v, env.v);
     if (err == 0)
         o->child = pid;
     pthread_mutex_unlock(&o->lock);
@@ -518,7 +551,7 @@ static int run_compiler(lat__emu_opt *o, const char *dir, const args *flags, cha
     free_args(&a);
     free_args(&env);
     if (err != 0) {
-        if (asprintf(msg, "cannot run %s: %s", tc.path, strerror(err)) < 0)
+        if (asprintf(msg, "cannot run %s: %s", tc->path, strerror(err)) < 0)
             *msg = NULL;
         return -1;
     }
@@ -546,7 +579,7 @@ static int run_compiler(lat__emu_opt *o, const char *dir, const args *flags, cha
     if (killed) {
         if (timed_out && asprintf(msg, "%s ran past its time limit of %g s "
                                        "(LATTICE_EMU_CC_TIMEOUT) and was stopped",
-                                  tc.path, limit) < 0)
+                                  tc->path, limit) < 0)
             *msg = NULL;
         return -1;
     }
@@ -555,7 +588,7 @@ static int run_compiler(lat__emu_opt *o, const char *dir, const args *flags, cha
         char *log = read_file(logpath, &n);
         if (n > 4000 && log)
             strcpy(log + 3980, "\n[...]");
-        if (asprintf(msg, "%s failed (%s %d):\n%s", tc.path,
+        if (asprintf(msg, "%s failed (%s %d):\n%s", tc->path,
                      WIFEXITED(status) ? "exit status" : "signal",
                      WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
                      log && *log ? log : "(no message)") < 0)
@@ -689,10 +722,14 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
 {
     *msg = NULL;
     *no_compiler = false;
-    pthread_once(&tc_once, find_toolchain);
-    if (!tc.path[0]) {
+    toolchain *tc = malloc(sizeof *tc);
+    if (!tc)
+        return false;
+    get_toolchain(tc);
+    if (!tc->path[0]) {
         *no_compiler = true;
-        *msg = lat__strdup(tc.why_none);
+        *msg = lat__strdup(tc->why_none);
+        free(tc);
         return false;
     }
     table t;
@@ -701,10 +738,11 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
     code_flags(&flags, o, &t);
     if (flags.oom) {
         free_args(&flags);
+        free(tc);
         return false;
     }
     lat__cache_key key;
-    make_key(o, &flags, &t, &key);
+    make_key(o, tc, &flags, &t, &key);
     bool cache = lat__cache_enabled();
     void *blob = NULL;
     size_t blob_size = 0;
@@ -727,6 +765,7 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
                          tmp && *tmp == '/' ? tmp : "/tmp", strerror(errno)) < 0)
                 *msg = NULL;
             free_args(&flags);
+            free(tc);
             return false;
         }
         char *text = NULL;
@@ -739,7 +778,7 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
         if (r != 0 || write_file(path, text, len) != 0) {
             if (asprintf(msg, "cannot write %s", path) < 0)
                 *msg = NULL;
-        } else if (run_compiler(o, dir, &flags, msg) == 0) {
+        } else if (run_compiler(o, tc, dir, &flags, msg) == 0) {
             snprintf(path, sizeof path, "%s/k.so", dir);
             size_t n = 0;
             char *so = read_file(path, &n);
@@ -752,6 +791,7 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
         remove_dir(dir);
     }
     free_args(&flags);
+    free(tc);
     if (!c)
         return false;
     atomic_store_explicit(&o->code, c, memory_order_release);
@@ -761,8 +801,14 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
 /* The words for a failure, once per module (no compiler: once per process). */
 static char *failure_note(const char *msg, bool no_compiler)
 {
-    if (no_compiler && atomic_flag_test_and_set(&none_said))
-        return NULL;
+    if (no_compiler) {
+        pthread_mutex_lock(&tc_lock);
+        bool said = none_said;
+        none_said = true;
+        pthread_mutex_unlock(&tc_lock);
+        if (said)
+            return NULL;
+    }
     char *note = NULL;
     if (asprintf(&note, "%s: the emulator's optimising tier is off, kernels run on TinyCC's code",
                  msg ? msg : "out of host memory") < 0)
