@@ -86,11 +86,13 @@ lat_status lat__module_compile(lat_context *ctx, lat_module *mod, const lat__sou
     bool preempt = ctx->check && lat_check_get_options(ctx, &co) == LAT_OK && co.preempt;
     /* The optimising tier's mode lives in the shared impl, so it is part of the key:
      * a module asked for without the tier must not run another's optimised code. */
-    char extra[96];
-    const char *opt = getenv("LATTICE_EMU_OPT");
-    snprintf(extra, sizeof extra, "%s%s, opt %d %s",
+    char extra[1024];
+    const char *opt = getenv("LATTICE_EMU_OPT"), *cc = getenv("LATTICE_EMU_CC"),
+               *flags = getenv("LATTICE_EMU_CC_FLAGS");
+    snprintf(extra, sizeof extra, "%s%s, opt %d %s, cc %s %s",
              ctx->check ? (preempt ? "checked, preempting" : "checked") : "unchecked",
-             getenv("LATTICE_EMU_FIBERS") ? ", fibers" : "", src->emu_opt, opt ? opt : "");
+             getenv("LATTICE_EMU_FIBERS") ? ", fibers" : "", src->emu_opt, opt ? opt : "",
+             cc ? cc : "", flags ? flags : "");
     if (has_module_variables(src->text) ||
         !lat__cache_key_for(src, b->name, target, "lattice " LAT_VERSION_STRING, extra, &key)) {
         if (lat__cache_enabled())

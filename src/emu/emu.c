@@ -96,7 +96,7 @@ static lat_status synchronize(lat_context *ctx)
  * A module's __device__ and __constant__ variables are the optimised object's from the
  * start in SYNC mode; in the others their addresses may be handed out before the object
  * exists, and the object's copies would not be those: such modules stay on TinyCC. */
-static void start_opt(lat_context *ctx, lat_module *mod, lat__emu_module *m)
+static void start_opt(lat_module *mod, lat__emu_module *m)
 {
     int mode = lat__emu_opt_get_mode(m->opt);
     if (!m->opt || mode == LAT_EMU_OPT_OFF)
@@ -118,7 +118,7 @@ static void start_opt(lat_context *ctx, lat_module *mod, lat__emu_module *m)
     }
     if (!note)
         return;
-    lat__log(ctx, LAT_LOG_WARNING, "lat_module_create: %s: %s", mod->name, note);
+    /* In the module's log, which the core then gives to the context's logger. */
     char *joined = NULL;
     size_t len = 0;
     if (lat__strbuf_printf(&joined, &len, "%s%s%s", mod->log ? mod->log : "",
@@ -152,7 +152,7 @@ static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__so
     }
     mod->impl = m;
     mod->log = log;
-    start_opt(ctx, mod, m);
+    start_opt(mod, m);
     return LAT_OK;
 }
 

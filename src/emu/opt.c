@@ -495,6 +495,47 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
+/* Compilers running now, by process group: a program that exits while a background
+ * build runs takes its compiler with it (the exit handler kills them). */
+enum { MAX_RUNNING = 256 };
+static pthread_mutex_t running_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t running[MAX_RUNNING];
+static pthread_once_t running_once = PTHREAD_ONCE_INIT;
+
+static void kill_running(void)
+{
+    pthread_mutex_lock(&running_lock);
+    for (int i = 0; i < MAX_RUNNING; i++)
+        if (running[i] > 0)
+            kill(-running[i], SIGKILL);
+    pthread_mutex_unlock(&running_lock);
+}
+
+static void at_exit_kill(void)
+{
+    atexit(kill_running);
+}
+
+static void set_running(pid_t old, pid_t pid)
+{
+    pthread_mutex_lock(&running_lock);
+    for (int i = 0; i < MAX_RUNNING; i++)
+        if (running[i] == old) {
+            running[i] = pid;
+            break;
+        }
+    pthread_mutex_unlock(&running_lock);
+}
+
+/* Kills the compiler's process group and waits (a while) for its last member to go, so
+ * that nothing writes into the directory as it is removed. */
+static void kill_group(pid_t pid)
+{
+    kill(-pid, SIGKILL);
+    for (int i = 0; i < 2000 && kill(-pid, 0) == 0; i++)
+        nanosleep(&(struct timespec){0, 1000 * 1000}, NULL);
+}
+
 /* Runs the compiler on dir/k.c into dir/k.so. Returns 0, or -1 with a message in *msg. */
 static int run_compiler(lat__emu_opt *o, const toolchain *tc, const char *dir, const args *flags,
                         char **msg)
@@ -540,11 +581,14 @@ static int run_compiler(lat__emu_opt *o, const toolchain *tc, const char *dir, c
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
                                         POSIX_SPAWN_SETSIGDEF);
     pid_t pid = 0;
+    pthread_once(&running_once, at_exit_kill);
     pthread_mutex_lock(&o->lock);
     int err = atomic_load(&o->cancel) ? ECANCELED
                                       : posix_spawn(&pid, tc->path, &fa, &attr, a.v, env.v);
-    if (err == 0)
+    if (err == 0) {
         o->child = pid;
+        set_running(0, pid);
+    }
     pthread_mutex_unlock(&o->lock);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&attr);
@@ -568,13 +612,16 @@ static int run_compiler(lat__emu_opt *o, const toolchain *tc, const char *dir, c
         }
         if (!killed && (atomic_load(&o->cancel) || now_s() - t0 > limit)) {
             timed_out = !atomic_load(&o->cancel);
-            kill(-pid, SIGKILL);
+            kill(-pid, SIGKILL); /* reaped below, then the rest of its group waited for */
             killed = true;
         }
         nanosleep(&(struct timespec){0, 500 * 1000}, NULL);
     }
+    if (killed)
+        kill_group(pid);
     pthread_mutex_lock(&o->lock);
     o->child = 0;
+    set_running(pid, 0);
     pthread_mutex_unlock(&o->lock);
     if (killed) {
         if (timed_out && asprintf(msg, "%s ran past its time limit of %g s "
