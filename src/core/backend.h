@@ -89,8 +89,8 @@ typedef struct lat__backend {
     lat_status (*module_get_global)(lat_module *mod, const char *name, lat_deviceptr *ptr,
                                     size_t *bytes);
 
-    /* The code the module's next launch runs (a lat_module_tier). NULL: the backend has
-     * one kind of code (LAT_MODULE_TIER_NATIVE). */
+    /* The code the module's next launch runs (a lat_module_tier); CUDA's is always
+     * LAT_MODULE_TIER_NATIVE. */
     int (*module_tier)(const lat_module *mod);
 } lat__backend;
 
