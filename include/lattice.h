@@ -190,6 +190,27 @@ LAT_API lat_status lat_device_get_info(lat_backend_kind kind, int ordinal,
 /* Contexts                                                                             */
 /* ------------------------------------------------------------------------------------ */
 
+/* The CPU emulator's optimising tier (docs/emulator.md, "Tiers"). A module is compiled by
+ * TinyCC at once and runs on that code; the optimising tier compiles the same lowered C
+ * with the system's C compiler (cc, gcc or clang, found at run time; LATTICE_EMU_CC names
+ * another) into a shared object and switches each kernel to it at a launch boundary.
+ * Results are bit for bit those of TinyCC's code. With no compiler, or when it fails, the
+ * module stays on TinyCC and the log says why. Checked launches (lattice/check.h) always
+ * run TinyCC's instrumented code. Other backends ignore it. */
+typedef enum lat_emu_opt {
+    LAT_EMU_OPT_DEFAULT = 0,    /* as LATTICE_EMU_OPT says (off, auto, background, sync);
+                                   auto when it is unset */
+    LAT_EMU_OPT_OFF = 1,        /* TinyCC only */
+    LAT_EMU_OPT_AUTO = 2,       /* the optimised build starts in the background once the
+                                   module's launches have run for 20 ms in all */
+    LAT_EMU_OPT_BACKGROUND = 3, /* the optimised build starts with lat_module_create, on a
+                                   thread of its own; launches use TinyCC's code until it is
+                                   ready */
+    LAT_EMU_OPT_SYNC = 4        /* lat_module_create waits for the optimised code (from the
+                                   compile cache when it holds it) */
+} lat_emu_opt;
+
+
 typedef struct lat_context lat_context;
 
 typedef enum lat_log_level {
@@ -224,6 +245,10 @@ typedef struct lat_context_desc {
     /* The emulator's checks (lattice/check.h): LAT_CHECK_* bits; 0 means as
      * LATTICE_CHECK says (none when unset); LAT_CHECK_OFF means none. */
     unsigned check;
+    /* The emulator's optimising tier for the context's modules (lat_emu_opt);
+     * LAT_EMU_OPT_DEFAULT: as LATTICE_EMU_OPT says. A module's own setting
+     * (lat_module_desc.emu_opt) wins over this. */
+    lat_emu_opt emu_opt;
 } lat_context_desc;
 
 /* Creates a context on a device: the object that owns device memory and modules.
@@ -337,6 +362,9 @@ typedef struct lat_module_desc {
      * 12.4 and newer drivers): lat_launch_args checks argument sizes, not types, as for
      * lat_module_load's kernels. */
     const char *const *name_expressions;
+    /* The emulator's optimising tier for this module (lat_emu_opt); LAT_EMU_OPT_DEFAULT:
+     * the context's setting. Ignored by other backends. */
+    lat_emu_opt emu_opt;
 } lat_module_desc;
 
 /* Compiles CUDA C source for the context's device and loads it.

@@ -12,6 +12,7 @@
 #include "check/ck.h"
 #include "lattice/check.h"
 #include "mathx.h"
+#include "opt.h"
 #include "prelude.h"
 #include "runtime.h"
 #include "passes/lower.h"
@@ -331,6 +332,11 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
 {
     *out = NULL;
     *log_out = NULL;
+    /* The optimising tier's mode: checked modules keep TinyCC's instrumented code. */
+    int opt_mode = LAT_EMU_OPT_OFF;
+    char why[256];
+    if (!ctx->check && !lat__emu_opt_mode(src->emu_opt, &opt_mode, why, sizeof why))
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: %s", why);
     lat__options o;
     lat_status st = lat__options_read(ctx, src, true, &o);
     if (st != LAT_OK) {
@@ -387,6 +393,13 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         st = run_tcc(ctx, src, &o, &tr, program, m, &log);
         pthread_mutex_unlock(&tcc_lock);
     }
+    /* The optimising tier compiles the same program again, now or later (opt.c). */
+    if (st == LAT_OK && opt_mode != LAT_EMU_OPT_OFF) {
+        m->opt = lat__emu_opt_new(m, opt_mode, program, o.defines, o.undefines);
+        program = NULL;
+        if (!m->opt)
+            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+    }
     free(program);
     lat__lower_out_free(&tr);
     if (st == LAT_OK && warnings && !o.no_warnings) {
@@ -415,6 +428,7 @@ void lat__emu_module_free(lat__emu_module *m)
 {
     if (!m)
         return;
+    lat__emu_opt_free(m->opt); /* first: its build reads the kernels' names */
     for (int i = 0; i < m->nkernels; i++) {
         free(m->kernels[i].name);
         free(m->kernels[i].expr);

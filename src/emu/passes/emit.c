@@ -729,8 +729,12 @@ void lat__emit_decl_group(lat__emitter *em, const lat__decl_group *g, bool file_
 void lat__emit_params(lat__emitter *em, const lat__func *fn, bool hidden, bool copies)
 {
     lat__emit_str(em, "(");
+    /* restrict: nothing but this pointer (and what is passed it) reaches the thread's
+     * context while the function runs, so an optimising compiler (the emulator's second
+     * tier) may keep threadIdx and blockIdx in registers across stores through the
+     * kernel's pointers, and vectorise thread loops; TinyCC ignores it. */
     if (hidden)
-        lat__emit_str(em, "lat_emu_thread *__lat_t");
+        lat__emit_str(em, "lat_emu_thread *restrict __lat_t");
     for (int i = 0; i < fn->nparams; i++) {
         lat__sym *ps = fn->params[i];
         if (hidden || i)
