@@ -89,13 +89,13 @@ static void fresh_dirs(void)
     ASSERT_NOT_NULL(mkdtemp(cache_dir));
     ASSERT_NOT_NULL(mkdtemp(tmp_dir));
     ASSERT_NOT_NULL(mkdtemp(tool_dir));
-    setenv("LATTICE_CACHE_DIR", cache_dir, 1);
+    t_setenv("LATTICE_CACHE_DIR", cache_dir);
     setenv("TMPDIR", tmp_dir, 1);
-    unsetenv("LATTICE_CACHE");
-    unsetenv("LATTICE_EMU_CC");
-    unsetenv("LATTICE_EMU_CC_FLAGS");
-    unsetenv("LATTICE_EMU_CC_TIMEOUT");
-    unsetenv("LATTICE_EMU_OPT");
+    t_unsetenv("LATTICE_CACHE");
+    t_unsetenv("LATTICE_EMU_CC");
+    t_unsetenv("LATTICE_EMU_CC_FLAGS");
+    t_unsetenv("LATTICE_EMU_CC_TIMEOUT");
+    t_unsetenv("LATTICE_EMU_OPT");
     lat_cache_clear();
 }
 
@@ -105,9 +105,9 @@ static void remove_dirs(void)
     remove_tree(tmp_dir);
     remove_tree(tool_dir);
     unsetenv("TMPDIR");
-    unsetenv("LATTICE_EMU_CC");
-    unsetenv("LATTICE_EMU_CC_TIMEOUT");
-    unsetenv("LATTICE_EMU_CC_FLAGS");
+    t_unsetenv("LATTICE_EMU_CC");
+    t_unsetenv("LATTICE_EMU_CC_TIMEOUT");
+    t_unsetenv("LATTICE_EMU_CC_FLAGS");
 }
 
 /* A shell script in tool_dir, executable, as a stand-in compiler. */
@@ -298,7 +298,7 @@ TEST(a_background_build_takes_over_at_a_launch_boundary)
      * code. */
     char body[512];
     snprintf(body, sizeof body, "while [ ! -e %s/go ]; do sleep 0.01; done\nexec cc \"$@\"", tool_dir);
-    setenv("LATTICE_EMU_CC", script("slowcc", body), 1);
+    t_setenv("LATTICE_EMU_CC", script("slowcc", body));
     lat_module *m = make(ctx, small_src, LAT_EMU_OPT_BACKGROUND);
     ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_TINYCC);
     enum { N = 1000 };
@@ -330,7 +330,7 @@ TEST(without_a_compiler_the_module_stays_on_tinycc_and_says_so_once)
 {
     fresh_dirs();
     lat_context *ctx = emu_context();
-    setenv("LATTICE_EMU_CC", "/nonexistent/lattice-cc", 1);
+    t_setenv("LATTICE_EMU_CC", "/nonexistent/lattice-cc");
     lat_module *m1 = make(ctx, small_src, LAT_EMU_OPT_SYNC);
     ASSERT_EQ(lat_module_get_tier(m1), LAT_MODULE_TIER_TINYCC);
     ASSERT_CONTAINS(lat_module_log(m1), "LATTICE_EMU_CC");
@@ -351,7 +351,7 @@ TEST(a_compiler_that_fails_leaves_its_message_in_the_log)
 {
     fresh_dirs();
     lat_context *ctx = emu_context();
-    setenv("LATTICE_EMU_CC", script("badcc", "echo 'badcc: internal compiler error: boom' >&2\nexit 3"), 1);
+    t_setenv("LATTICE_EMU_CC", script("badcc", "echo 'badcc: internal compiler error: boom' >&2\nexit 3"));
     lat_module *m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
     ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_TINYCC);
     ASSERT_CONTAINS(lat_module_log(m), "internal compiler error: boom");
@@ -371,8 +371,8 @@ TEST(a_compiler_past_its_time_limit_is_killed)
     lat_context *ctx = emu_context();
     char body[256];
     snprintf(body, sizeof body, "echo $$ > %s/pid\nexec sleep 60", tool_dir);
-    setenv("LATTICE_EMU_CC", script("hangcc", body), 1);
-    setenv("LATTICE_EMU_CC_TIMEOUT", "0.5", 1);
+    t_setenv("LATTICE_EMU_CC", script("hangcc", body));
+    t_setenv("LATTICE_EMU_CC_TIMEOUT", "0.5");
     double t0 = now_ms();
     lat_module *m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
     ASSERT_LT(now_ms() - t0, 20000);
@@ -413,11 +413,43 @@ TEST(the_cache_holds_optimised_code_keyed_by_its_flags)
     printf("    module to optimised code from the disk cache: %.2f ms\n", ms);
     lat_module_destroy(m);
     /* Other flags: another entry. */
-    setenv("LATTICE_EMU_CC_FLAGS", "-fno-unroll-loops", 1);
+    t_setenv("LATTICE_EMU_CC_FLAGS", "-fno-unroll-loops");
     m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
     ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
     ASSERT_EQ(count_entries(cache_dir), entries + 1);
     lat_module_destroy(m);
+    remove_dirs();
+}
+
+/* Two modules with a kernel of the same name and different code, both optimised and both
+ * loaded from the disk cache, alive at once. Each object was loaded from an anonymous
+ * file closed after dlopen, so the second got the first's /proc/self/fd/N name, and
+ * dlopen answered it with the first object: the second module ran the first's code (a
+ * generated scan of another operation gave wrong sums, found cross-checking on a GPU). */
+TEST(two_cached_objects_with_the_same_kernel_names_stay_apart)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    static const char times3[] = "__global__ void add(float *y, const float *x, float a, int n)\n"
+                                 "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 3.0f * x[i]; }\n";
+    /* Built once each, into the cache. */
+    lat_module_destroy(make_optimised(ctx, small_src));
+    lat_module_destroy(make_optimised(ctx, times3));
+    lat_cache_clear(); /* the next two come from the disk */
+    lat_module *a = make_optimised(ctx, small_src), *b = make_optimised(ctx, times3);
+    enum { N = 300 };
+    float ya[N], yb[N];
+    for (int i = 0; i < N; i++)
+        ya[i] = yb[i] = (float)(i % 7);
+    run_add(ctx, a, ya, N);
+    run_add(ctx, b, yb, N);
+    for (int i = 0; i < N; i++) {
+        float x = (float)i * 0.25f;
+        ASSERT_MSG(ya[i] == 1.5f * x + (float)(i % 7), "a: y[%d] = %g", i, (double)ya[i]);
+        ASSERT_MSG(yb[i] == 3.0f * x, "b: y[%d] = %g, want %g (a's code?)", i, (double)yb[i], (double)(3.0f * x));
+    }
+    lat_module_destroy(a);
+    lat_module_destroy(b);
     remove_dirs();
 }
 
@@ -467,7 +499,7 @@ TEST(modules_made_and_destroyed_on_several_threads_during_their_builds)
 {
     fresh_dirs();
     lat_context *ctx = emu_context();
-    setenv("LATTICE_CACHE", "off", 1); /* no shared modules: destroying one frees it */
+    t_setenv("LATTICE_CACHE", "off"); /* no shared modules: destroying one frees it */
     enum { THREADS = 4 };
     pthread_t t[THREADS];
     job jobs[THREADS];
@@ -480,7 +512,7 @@ TEST(modules_made_and_destroyed_on_several_threads_during_their_builds)
         ASSERT_OK(jobs[i].st);
         ASSERT_TRUE(jobs[i].y3 == 6.0f + (float)i);
     }
-    unsetenv("LATTICE_CACHE");
+    t_unsetenv("LATTICE_CACHE");
     ASSERT_EQ(count_entries(tmp_dir), 0);
     remove_dirs();
 }
@@ -491,10 +523,10 @@ TEST(a_module_destroyed_during_its_build_stops_the_compiler)
     lat_context *ctx = emu_context();
     char body[256];
     snprintf(body, sizeof body, "echo $$ > %s/pid\nexec sleep 60", tool_dir);
-    setenv("LATTICE_EMU_CC", script("hangcc", body), 1);
-    setenv("LATTICE_CACHE", "off", 1); /* no shared module: destroying it frees it */
+    t_setenv("LATTICE_EMU_CC", script("hangcc", body));
+    t_setenv("LATTICE_CACHE", "off"); /* no shared module: destroying it frees it */
     lat_module *m = make(ctx, small_src, LAT_EMU_OPT_BACKGROUND);
-    unsetenv("LATTICE_CACHE");
+    t_unsetenv("LATTICE_CACHE");
     char path[128];
     snprintf(path, sizeof path, "%s/pid", tool_dir);
     double t0 = now_ms();
@@ -536,10 +568,10 @@ TEST(checked_launches_keep_tinyccs_instrumented_code)
 TEST(an_unknown_lattice_emu_opt_is_an_error)
 {
     lat_context *ctx = emu_context();
-    setenv("LATTICE_EMU_OPT", "fast", 1);
+    t_setenv("LATTICE_EMU_OPT", "fast");
     lat_module *m = NULL;
     lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = small_src, .name = "e.cu"}, &m);
-    unsetenv("LATTICE_EMU_OPT");
+    t_unsetenv("LATTICE_EMU_OPT");
     ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, st);
     ASSERT_CONTAINS(lat_last_error(), "LATTICE_EMU_OPT");
 }

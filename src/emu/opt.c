@@ -679,6 +679,8 @@ static void free_code(lat__emu_opt_code *c)
         return;
     if (c->handle)
         dlclose(c->handle);
+    if (c->fd >= 0)
+        close(c->fd);
     free(c->entries);
     free(c->globals);
     free(c);
@@ -692,6 +694,7 @@ static lat__emu_opt_code *load(const lat__emu_opt *o, const char *path, const ta
     lat__emu_opt_code *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
+    c->fd = -1;
     c->entries = calloc((size_t)m->nkernels + 1, sizeof *c->entries);
     c->globals = calloc((size_t)m->nglobals + 1, sizeof *c->globals);
     c->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -740,7 +743,9 @@ static lat__emu_opt_code *load(const lat__emu_opt *o, const char *path, const ta
     return c;
 }
 
-/* Loads a cached object's bytes from an anonymous file. */
+/* Loads an object's bytes from an anonymous file, which stays open as long as the object
+ * is loaded (lat__emu_opt_code.fd says why). Every object is loaded this way, built or
+ * from the cache: a path in a build directory could be named again too. */
 static lat__emu_opt_code *load_bytes(const lat__emu_opt *o, const void *data, size_t size,
                                      const table *t, char **msg)
 {
@@ -760,7 +765,10 @@ static lat__emu_opt_code *load_bytes(const lat__emu_opt *o, const void *data, si
         snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
         c = load(o, path, t, msg);
     }
-    close(fd);
+    if (c)
+        c->fd = fd;
+    else
+        close(fd);
     return c;
 }
 
@@ -831,7 +839,8 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
             snprintf(path, sizeof path, "%s/k.so", dir);
             size_t n = 0;
             char *so = read_file(path, &n);
-            c = load(o, path, &t, msg);
+            if (so)
+                c = load_bytes(o, so, n, &t, msg);
             if (c && so && cache)
                 lat__cache_put(&key, true, so, n);
             free(so);

@@ -23,6 +23,10 @@ typedef struct lat__emu_opt_code {
     size_t text_size;
     lat__emu_entry_fn *entries; /* per kernel of the module, in its order */
     void **globals;             /* per __device__/__constant__ variable, in its order */
+    /* The anonymous file the object was loaded from, open while it is loaded: dlopen
+     * knows objects by name, and once closed, its /proc/self/fd/N name goes to the next
+     * file opened, which dlopen would answer with this object (another module's code). */
+    int fd;
 } lat__emu_opt_code;
 
 typedef struct lat__emu_opt lat__emu_opt;
