@@ -4,14 +4,17 @@
  * the same way every time. */
 #include "check_util.h"
 
-/* Each thread takes a ticket as it first runs and another after a barrier. */
+/* Each thread takes a ticket from its block's counters as it first runs and another after
+ * a barrier (numbered from the block's first thread). Counters per block: blocks of a
+ * checked launch run at once on several host threads, so tickets from one counter shared
+ * by blocks would depend on the host's timing, which no seed replays. */
 static const char *const tickets_src =
     "__global__ void tickets(int *first, int *second, int *counter)\n"
     "{\n"
-    "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
-    "    first[t] = atomicAdd(&counter[0], 1);\n"
+    "    int base = blockIdx.x * blockDim.x, t = base + threadIdx.x;\n"
+    "    first[t] = base + atomicAdd(&counter[2 * blockIdx.x], 1);\n"
     "    __syncthreads();\n"
-    "    second[t] = atomicAdd(&counter[1], 1);\n"
+    "    second[t] = base + atomicAdd(&counter[2 * blockIdx.x + 1], 1);\n"
     "}\n";
 
 enum { T = 64 };
@@ -22,8 +25,8 @@ static void run_tickets(lat_context *ctx, int *first, int *second)
     lat_kernel *k = ck_kernel(ctx, tickets_src, "tickets.cu", "tickets");
     lat_deviceptr f = t_device_copy(ctx, NULL, T * sizeof(int));
     lat_deviceptr s = t_device_copy(ctx, NULL, T * sizeof(int));
-    lat_deviceptr c = t_device_copy(ctx, NULL, 2 * sizeof(int));
-    ASSERT_OK(lat_memset_d32(ctx, c, 0, 2));
+    lat_deviceptr c = t_device_copy(ctx, NULL, 4 * sizeof(int));
+    ASSERT_OK(lat_memset_d32(ctx, c, 0, 4));
     void *params[] = {&f, &s, &c};
     ASSERT_OK(ck_launch(k, 2, T / 2, params));
     ASSERT_NO_REPORTS(ctx);
