@@ -130,12 +130,15 @@ _default: "Context | None" = None
 _live: "weakref.WeakSet[Context]" = weakref.WeakSet()
 
 _LOG_LEVELS = {1: "error", 2: "warning", 3: "info"}
+# While a context is destroyed: Python frees objects when it collects them, so memory a
+# context still owns at its end is expected, not a leak worth a warning.
+_destroying = False
 
 
 def _default_logger(level: str, message: str) -> None:
     # Errors reach the caller as exceptions, so they are not printed as well; warnings
     # (a compile that succeeded with warnings) become Python warnings, as PyCUDA's do.
-    if level == "warning":
+    if level == "warning" and not _destroying:
         import warnings
         warnings.warn(f"lattice: {message}", stacklevel=4)
 
@@ -260,7 +263,7 @@ class Context:
 
     def close(self) -> None:
         """Waits for the context's work and frees everything it owns. Idempotent."""
-        global _default
+        global _default, _destroying
         h, self._handle = self._handle, None
         if h is None:
             return
@@ -269,7 +272,11 @@ class Context:
                 _stack.remove(self)
             if _default is self:
                 _default = None
-        lib.lat_context_destroy(h)
+        _destroying = True
+        try:
+            lib.lat_context_destroy(h)
+        finally:
+            _destroying = False
 
     def __del__(self) -> None:
         try:
