@@ -116,6 +116,11 @@ class Array(_Owned):
     def _new(self, handle: int, base: "Array | None" = None) -> "Array":
         return type(self)._wrap(self._ctx, handle, base)
 
+    def take(self, indices: "Array") -> "Array":
+        """self[indices] for a device array of integer indices."""
+        from .pycuda.elementwise import _take
+        return _take(self, indices)
+
     def _release(self, h: int) -> None:
         lib.lat_array_destroy(h)
 

@@ -814,16 +814,17 @@ class Module(_Owned):
         p, n = c_uint64(), c_size_t()
         check(lib.lat_module_get_global(self.handle, name.encode(), byref(p), byref(n)),
               f"get_global('{name}')")
-        return GlobalPointer(p.value, self), n.value
+        return DevicePointer(p.value, self), n.value
 
 
-class GlobalPointer(int):
-    """A module variable's device address: an int that keeps its module alive."""
+class DevicePointer(int):
+    """A device address that keeps its owner (a module, an array) alive: a module
+    variable's (``get_global``), an array's ``gpudata``."""
 
-    def __new__(cls, value: int, module: Module):
+    def __new__(cls, value: int, owner: Any):
         self = super().__new__(cls, value)
-        self._ctx = module._ctx
-        self._module = module
+        self._ctx = owner._ctx
+        self._owner = owner
         return self
 
     @property
