@@ -4,7 +4,9 @@ Only this module knows C. The library is looked for, in order, at:
 
 1. ``$LATTICE_LIBRARY`` (a path to ``liblattice.so``), for a build tree or a test run;
 2. ``liblattice.so.0`` inside this package, where ``pip install ./python`` put it;
-3. the system's loader path (``ctypes.util.find_library("lattice")``), for a
+3. ``build/liblattice.so.0`` of the repository this package sits in, when it is run
+   from the source tree (``PYTHONPATH=python``) after ``scripts/setup``;
+4. the system's loader path (``ctypes.util.find_library("lattice")``), for a
    ``meson install``-ed lattice.
 """
 
@@ -29,6 +31,9 @@ def _find() -> str:
         cand = os.path.join(here, name)
         if os.path.exists(cand):
             return cand
+    tree = os.path.join(os.path.dirname(os.path.dirname(here)), "build", "liblattice.so.0")
+    if os.path.exists(tree):
+        return tree
     found = ctypes.util.find_library("lattice")
     if found:
         return found
@@ -231,6 +236,8 @@ _protos = {
     "lat_module_log": (c_char_p, [P]),
     "lat_module_get_kernel": (_S, [P, c_char_p, PP]),
     "lat_module_get_global": (_S, [P, c_char_p, POINTER(c_uint64), POINTER(c_size_t)]),
+    "lat_module_memcpy_to_global": (_S, [P, c_char_p, c_size_t, c_void_p, c_size_t]),
+    "lat_module_memcpy_from_global": (_S, [P, c_char_p, c_size_t, c_void_p, c_size_t]),
     "lat_kernel_name": (c_char_p, [P]),
     "lat_kernel_param_count": (c_int, [P]),
     "lat_kernel_get_resources": (_S, [P, POINTER(kernel_resources)]),

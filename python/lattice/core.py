@@ -442,6 +442,11 @@ def memcpy_htod(dest: Any, src: Any, stream: "Stream | None" = None,
     """Copies a host buffer to device memory (all of the host buffer's bytes)."""
     ctx = _ctx_of(dest, context)
     addr, n, keep = _host(src)
+    if getattr(dest, "_global", None):
+        # A module variable is not an allocation: lattice copies to it by name.
+        check(lib.lat_module_memcpy_to_global(dest._owner.handle, dest._global.encode(), 0,
+                                              addr, n), "memcpy_htod")
+        return
     if stream is None:
         check(lib.lat_memcpy_htod(ctx.handle, _devptr(dest), addr, n), "memcpy_htod")
     else:
@@ -455,6 +460,12 @@ def memcpy_dtoh(dest: Any, src: Any, stream: "Stream | None" = None,
     """Copies device memory into a host buffer (as many bytes as the buffer holds)."""
     ctx = _ctx_of(src, context)
     addr, n, keep = _host(dest, writable=True)
+    if getattr(src, "_global", None):
+        if stream is not None:
+            stream.synchronize()
+        check(lib.lat_module_memcpy_from_global(src._owner.handle, src._global.encode(), 0,
+                                                addr, n), "memcpy_dtoh")
+        return
     if stream is None:
         check(lib.lat_memcpy_dtoh(ctx.handle, addr, _devptr(src), n), "memcpy_dtoh")
     else:
@@ -799,10 +810,11 @@ class Module(_Owned):
 
     def get_kernel(self, name: str) -> "Kernel":
         """The __global__ function ``name`` (KernelNotFoundError if there is none)."""
+        h_mod = self.handle  # raises once the module or its context is gone
         k = self._kernels.get(name)
         if k is None:
             h = c_void_p()
-            check(lib.lat_module_get_kernel(self.handle, name.encode(), byref(h)),
+            check(lib.lat_module_get_kernel(h_mod, name.encode(), byref(h)),
                   f"get_function('{name}')")
             k = self._kernels[name] = Kernel(self, h.value)
         return k
@@ -814,7 +826,9 @@ class Module(_Owned):
         p, n = c_uint64(), c_size_t()
         check(lib.lat_module_get_global(self.handle, name.encode(), byref(p), byref(n)),
               f"get_global('{name}')")
-        return DevicePointer(p.value, self), n.value
+        ptr = DevicePointer(p.value, self)
+        ptr._global = name
+        return ptr, n.value
 
 
 class DevicePointer(int):
@@ -825,6 +839,7 @@ class DevicePointer(int):
         self = super().__new__(cls, value)
         self._ctx = owner._ctx
         self._owner = owner
+        self._global = None  # a module variable's name: copies go through the module
         return self
 
     @property
