@@ -664,7 +664,8 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
                     arr = tmp
             keep.append(arr)
             slot.kind = a.kind
-            slot.value.buffer.data = arr.ctypes.data
+            # __array_interface__ is several times cheaper than .ctypes on the hot path.
+            slot.value.buffer.data = arr.__array_interface__["data"][0]
             slot.value.buffer.size = arr.nbytes
             continue
         p = getattr(a, "_lattice_ptr_", None)
@@ -872,6 +873,7 @@ class Kernel:
             params.append(_Param(p))
         self.params = params
         self._desc = _lib.launch_desc()
+        self._dims: dict = {}  # (grid, block) tuples -> dim3s, for repeated calls
 
     @property
     def handle(self) -> int:
@@ -886,8 +888,13 @@ class Kernel:
         post: list = []
         argv = _fill_args(args, self.params, keep, post)
         d = self._desc
-        d.grid = _dim3(grid, "grid")
-        d.block = _dim3(block, "block")
+        dims = self._dims.get((grid, block)) if type(grid) is tuple and \
+            type(block) is tuple else None
+        if dims is None:
+            dims = (_dim3(grid, "grid"), _dim3(block, "block"))
+            if type(grid) is tuple and type(block) is tuple and len(self._dims) < 64:
+                self._dims[(grid, block)] = dims
+        d.grid, d.block = dims
         d.shared_bytes = shared
         d.stream = None if stream is None else stream.handle
         d.cooperative = int(cooperative)
