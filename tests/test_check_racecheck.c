@@ -274,3 +274,65 @@ TEST(reports_are_the_same_on_any_number_of_threads_and_in_cause_order)
     }
     omp_set_num_threads(omp_get_num_procs());
 }
+
+/* Races and reads never written over many pages of an allocation (the checks replay the
+ * pages in shards, in parallel) and misaligned writes over the boundary of two pages (an
+ * access in two shards): the same reports with 1, 2 and 16 threads. The values written do
+ * not depend on the racy reads, so that which writes left the same value does not either. */
+static const char *const wide_src =
+    "__global__ void wide(int *a, int n)\n"
+    "{\n"
+    "    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;\n"
+    "    a[i] = i;\n"
+    "    int v = a[(i * 1031 + 4096) % n];\n"
+    "    if (t == 1)\n"
+    "        *(int *)((char *)a + 4094 + 4096 * (blockIdx.x % 8)) = blockIdx.x / 2;\n"
+    "    if (t == 2)\n"
+    "        v += *(int *)((char *)a + 8190 + 4096 * (blockIdx.x % 5));\n"
+    "    if (n < 0)\n"
+    "        a[0] = v;\n"
+    "}\n";
+
+TEST(reports_over_many_pages_are_the_same_on_any_number_of_threads)
+{
+    static const lat_check_options orders[] = {
+        {.order = LAT_SCHEDULE_FORWARD},
+        {.order = LAT_SCHEDULE_RANDOM, .seed = 5},
+        {.order = LAT_SCHEDULE_FORWARD, .max_reports = 3},
+    };
+    enum { N = 64 * 512 };
+    for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
+        char *first = NULL;
+        unsigned long long count0 = 0;
+        static const int threads[] = {1, 2, 16};
+        for (int ti = 0; ti < 3; ti++) {
+            omp_set_num_threads(threads[ti]);
+            lat_context *ctx = ck_context(LAT_CHECK_ALL);
+            ASSERT_OK(lat_check_configure(ctx, &orders[o]));
+            lat_kernel *k = ck_kernel(ctx, wide_src, "wide.cu", "wide");
+            lat_deviceptr a = t_device_copy(ctx, NULL, N * sizeof(int));
+            int n = N;
+            void *params[] = {&a, &n};
+            ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, N / 64, 64, params));
+            char *text = reports_text(ctx);
+            unsigned long long count = 0;
+            for (size_t i = 0; i < lat_check_report_count(ctx); i++)
+                count += lat_check_report_get(ctx, i)->count;
+            if (!first) {
+                first = text;
+                count0 = count;
+                if (!orders[o].max_reports) {
+                    ASSERT_CONTAINS(text, "racecheck");
+                    ASSERT_CONTAINS(text, "initcheck");
+                }
+            } else {
+                ASSERT_MSG(strcmp(first, text) == 0, "options %zu, %d threads:\n%s\nvs 1 thread:\n%s",
+                           o, threads[ti], text, first);
+                ASSERT_EQ(count, count0);
+                free(text);
+            }
+        }
+        free(first);
+    }
+    omp_set_num_threads(omp_get_num_procs());
+}

@@ -91,6 +91,23 @@ static void finding(lat__ck_launch *L, const lat__emu_thread *th, int site, lat_
                                                L->grid);
         r.other.thread = r.other.thread_last = lat__ck_unlinear(other->thread, L->bdim);
     }
+    if (L->events) {
+        /* A shard's replay: kept in its serial place, reported at the launch's end. */
+        lat__ck_events *ev = L->events;
+        if (ev->n == ev->cap) {
+            size_t cap = ev->cap ? ev->cap * 2 : 64;
+            lat__ck_event *p = realloc(ev->v, cap * sizeof *p);
+            if (!p) {
+                ev->lost = true;
+                return;
+            }
+            ev->v = p;
+            ev->cap = cap;
+        }
+        ev->v[ev->n++] = (lat__ck_event){L->step, L->cur_idx, L->cur_sub, code, site,
+                                         other_site, r};
+        return;
+    }
     lat__ck_report_add(L->out, code, &r, site, other_site);
 }
 
@@ -176,7 +193,7 @@ static place place_of(const lat__ck_launch *L, const lat__ck_shvar *v, const lat
 
 static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,
                       uintptr_t a, size_t size, lat__ck_rec *recs, uintptr_t off,
-                      const lat__ck_shvar *v, const lat__ck_region *reg);
+                      const lat__ck_shvar *v, const lat__ck_region *reg, int shard);
 
 /* Whether an earlier record of a whole word can conflict with no access of thread me:
  * its own, from before the last barrier, from another block's shared memory, from an
@@ -217,17 +234,21 @@ static inline void race(lat__ck_launch *L, const lat__emu_thread *th, int site, 
             return;
         }
     }
-    race_slow(L, th, site, kind, a, size, recs, off, v, reg);
+    race_slow(L, th, site, kind, a, size, recs, off, v, reg, -1);
 }
 
+/* shard >= 0: a split access's copy, judging the granules of that shard only. */
 static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,
                       uintptr_t a, size_t size, lat__ck_rec *recs, uintptr_t off,
-                      const lat__ck_shvar *v, const lat__ck_region *reg)
+                      const lat__ck_shvar *v, const lat__ck_region *reg, int shard)
 {
     bool shared = v != NULL;
     bool writes = kind != LAT_ACCESS_READ;
     uintptr_t end = off + size;
     for (uintptr_t g = off / 4; g * 4 < end; g++) {
+        if (shard >= 0 && lat__ck_shard_of(reg, g * 4, L->nshards) != (unsigned)shard)
+            continue;
+        L->cur_sub = (uint32_t)(1 + g - off / 4);
         uintptr_t lo = g * 4 > off ? g * 4 : off, hi = g * 4 + 4 < end ? g * 4 + 4 : end;
         uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * 4));
         lat__ck_rec *w = &recs[2 * g], *r = &recs[2 * g + 1];
@@ -365,26 +386,44 @@ static void *shared_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
 }
 
 /* Initcheck, racecheck and the thread map of a global access, judged as its block's log
- * is replayed in the schedule's order (launch.c). */
+ * is replayed in the schedule's order (launch.c); shard >= 0: a split access's copy, which
+ * judges the bytes of that shard only (a finding names the whole access). */
 static void global_judge(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,
-                         uintptr_t a, size_t size, lat__ck_region *r)
+                         uintptr_t a, size_t size, lat__ck_region *r, int shard)
 {
     uintptr_t off = a - r->base;
+    L->cur_sub = 0;
     if (r->init) {
-        if (kind != LAT_ACCESS_WRITE && !all_set(r->init + off, size)) {
+        bool unset = false;
+        if (shard < 0) {
+            unset = kind != LAT_ACCESS_WRITE && !all_set(r->init + off, size);
+            if (kind != LAT_ACCESS_READ)
+                set_all(r->init + off, size);
+        } else {
+            for (uintptr_t b = off; b < off + size; b++) {
+                if (lat__ck_shard_of(r, b, L->nshards) != (unsigned)shard)
+                    continue;
+                unset |= kind != LAT_ACCESS_WRITE && !r->init[b];
+                if (kind != LAT_ACCESS_READ)
+                    r->init[b] = 1;
+            }
+        }
+        if (unset) {
             place pl = place_of(L, NULL, r);
             finding(L, th, site, LAT__CK_UNINIT_GLOBAL, a, size, &pl, NULL, 0);
         }
-        if (kind != LAT_ACCESS_READ)
-            set_all(r->init + off, size);
     }
-    if (r->race)
-        race(L, th, site, kind, a, size, r->race, off, NULL, r);
+    if (r->race) {
+        if (shard < 0)
+            race(L, th, site, kind, a, size, r->race, off, NULL, r);
+        else
+            race_slow(L, th, site, kind, a, size, r->race, off, NULL, r, shard);
+    }
     if (r->map)
         map_note(L, th, r->map, a, size, kind);
 }
 
-void lat__ck_replay(lat__ck_launch *L, const lat__ck_logged *log, size_t n)
+void lat__ck_replay(lat__ck_launch *L, const lat__ck_logged *log, size_t n, unsigned shard)
 {
     lat__emu_thread th;
     memset(&th, 0, sizeof th);
@@ -398,7 +437,9 @@ void lat__ck_replay(lat__ck_launch *L, const lat__ck_logged *log, size_t n)
         L->wepoch[e->thread >> 5] = e->wepoch;
         L->cur_known = (e->kind & LAT__CK_KNOWN) != 0;
         L->cur_after = e->after;
-        global_judge(L, &th, e->site, e->kind & 3, e->a, e->size, e->r);
+        L->cur_idx = e->idx;
+        global_judge(L, &th, e->site, e->kind & 3, e->a, e->size, e->r,
+                     (e->kind & LAT__CK_SPLIT) ? (int)shard : -1);
     }
     L->cur_known = false;
     L->cur_after = 0;

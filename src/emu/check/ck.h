@@ -262,12 +262,44 @@ typedef struct lat__ck_logged {
     int32_t site;
     uint32_t epoch;  /* the block's barriers passed */
     uint32_t size;
+    uint32_t idx;    /* its place in the block's log (findings are ordered by it) */
     uint16_t thread; /* linear index in the block */
-    uint8_t kind;    /* LAT_ACCESS_*, | LAT__CK_KNOWN */
+    uint8_t kind;    /* LAT_ACCESS_*, | LAT__CK_KNOWN, | LAT__CK_SPLIT */
     uint8_t wepoch;  /* its warp's synchronisations */
 } lat__ck_logged;
 
-enum { LAT__CK_KNOWN = 0x80 };
+/* KNOWN: a write's bytes were read. SPLIT: an access over pages of two shards, logged in
+ * each, each copy judging only its shard's bytes. */
+enum { LAT__CK_KNOWN = 0x80, LAT__CK_SPLIT = 0x40 };
+
+/* Global accesses are replayed in shards (launch.c): every page (LAT__CK_SHARD_SHIFT bytes of
+ * an allocation) belongs to one, and the shards replay the blocks in the schedule's order
+ * each, in parallel with each other, since initcheck's bytes and racecheck's granules of
+ * one page see the same accesses in the same order whichever shard runs when. The shard
+ * of offset off in region r, for a launch of nshards (a power of two). */
+enum { LAT__CK_SHARDS = 64, LAT__CK_SHARD_SHIFT = 12 };
+static inline unsigned lat__ck_shard_of(const lat__ck_region *r, uintptr_t off, unsigned nshards)
+{
+    uint32_t salt = (uint32_t)(((uintptr_t)r >> 4) * 0x9E3779B1u) >> 20;
+    return (unsigned)((off >> LAT__CK_SHARD_SHIFT) + salt) & (nshards - 1);
+}
+
+/* A finding of a shard's replay, kept with its place in a serial replay (the block's step,
+ * the access's index in its log, the granule: 0 for initcheck, 1 + granule for racecheck)
+ * so that the launch's reports are added in that order at its end. */
+typedef struct lat__ck_event {
+    uint64_t step;
+    uint32_t idx, sub;
+    lat__ck_finding code;
+    int site, other_site;
+    lat_check_report r;
+} lat__ck_event;
+
+typedef struct lat__ck_events {
+    lat__ck_event *v;
+    size_t n, cap;
+    bool lost; /* out of memory: a finding was not kept */
+} lat__ck_events;
 
 /* A thread's latest access (a hang report's place), its write whose value is not read
  * yet (an index + 1 into the block's log, 0: none), and its shared race between writes. */
@@ -311,9 +343,13 @@ typedef struct lat__ck_launch {
     lat__ck_logged *log;
     size_t nlog, log_cap;
     bool logging; /* initcheck, racecheck or a thread map wants global accesses */
-    /* The replay: the bytes the access being judged left, when it is a write and known. */
+    /* The replay: the bytes the access being judged left, when it is a write and known;
+     * the shard replayed (its findings kept as events, in order of cur_idx and cur_sub). */
     bool cur_known;
     uint64_t cur_after;
+    unsigned nshards;
+    lat__ck_events *events;
+    uint32_t cur_idx, cur_sub;
     int pth; /* the thread of the block's last logged write, -1: none */
     /* initcheck of local variables: one byte per byte of the fibers' stacks, 1 while a
      * tracked variable's byte is unwritten (mapped on first use). */
@@ -342,8 +378,9 @@ typedef struct lat__ck_launch {
  * one value: thread i's, or every thread's (i < 0), at an event after which its stores
  * are done (a barrier, a warp operation, its exit, the block's end). */
 void lat__ck_settle(lat__ck_launch *L, int i);
-/* Judges a block's logged global accesses (L: the launch's replay state, set to the block). */
-void lat__ck_replay(lat__ck_launch *L, const lat__ck_logged *log, size_t n);
+/* Judges a block's logged global accesses (L: a shard's replay state, set to the block):
+ * those of shard `shard`, whose copies of split accesses judge its bytes only. */
+void lat__ck_replay(lat__ck_launch *L, const lat__ck_logged *log, size_t n, unsigned shard);
 
 /* The checked launch a thread context belongs to. */
 static inline lat__ck_launch *lat__ck_of(const lat__emu_thread *t)

@@ -37,26 +37,49 @@ enum {
 
 /* ---- the launch, shared by its OS threads ------------------------------------------------- */
 
-/* A block that has ended, waiting for its turn to be committed. */
+/* A block that has ended, waiting for its turn to be committed, then for its shards'
+ * replays: its log sorted by shard (shard k's entries at[k] to at[k + 1]). */
 typedef struct ended {
-    struct ended *next;
     uint64_t step;
     bool failed;
     lat__emu_u3 bidx;
     uint64_t block_lin;
     lat__ck_list found;
-    lat__ck_logged *log;
-    size_t nlog;
+    atomic_int refs;                    /* shards still to replay it */
+    struct ended *link[LAT__CK_SHARDS]; /* the next block in shard k's queue */
+    uint32_t at[LAT__CK_SHARDS + 1];
+    lat__ck_logged log[];
 } ended;
+
+/* One shard of the launch's global accesses: the committed blocks it has still to replay,
+ * in the schedule's order, and the state of its replay (one thread at a time: busy). */
+typedef struct shard {
+    _Alignas(64) atomic_flag busy;
+    atomic_bool pending;  /* head is not NULL */
+    ended *head, *tail;   /* under the grid's lock */
+    lat__ck_launch R;     /* the replay's state, its findings kept as events */
+    lat__ck_events ev;
+} shard;
+
+/* A block's findings of its own, kept until the end to be merged in order with the
+ * shards' findings. */
+typedef struct local {
+    uint64_t step;
+    lat__ck_list found;
+} local;
 
 typedef struct lat__ck_grid {
     lat__ck_launch tmpl; /* the launch's fields; shared memory's layout (relative) */
-    pthread_mutex_t lock; /* guards what follows */
-    ended *waiting;       /* by step */
+    pthread_mutex_t lock; /* guards what follows, and the shards' queues */
+    ended **ring;         /* blocks ended, not committed: step s at s & (ring_cap - 1) */
+    uint64_t ring_cap;
     uint64_t next;        /* the step to commit next */
-    bool committing;      /* a thread is committing (outside the lock) */
     bool stopped;         /* a failed block was committed: none after it is */
-    lat__ck_launch replay; /* the commit's state: the block being replayed */
+    local *locals;        /* committed blocks' own findings, by step */
+    size_t nlocals, locals_cap;
+    bool lost;            /* out of memory: some findings not kept */
+    unsigned nshards;
+    shard *shards;
 } lat__ck_grid;
 
 /* ---- the observer ------------------------------------------------------------------------ */
@@ -123,25 +146,176 @@ static void stall(void *obs, const lat__exec_block *b, lat__exec_stall *s)
 
 /* ---- committing blocks in the schedule's order ----------------------------------------------- */
 
+/* Blocks are committed in the schedule's order by whichever thread ends the next one in
+ * the order (a short step under the grid's lock: its own findings set aside, its log
+ * queued on the shards it touches). The replays run in parallel, one thread per shard at a
+ * time, each shard's blocks in the order they were committed; the findings of the
+ * replays are put in their serial places at the end (lat__ck_run). */
+
 static void free_ended(ended *e)
 {
     lat__ck_reports_clear(&e->found);
     free(e->found.reports);
-    free(e->log);
     free(e);
 }
 
-/* Block e's findings join the launch's, then its global accesses are judged. */
-static void commit(lat__ck_grid *G, ended *e, lat__exec_block *b)
+/* Replays what shard k has queued, unless another thread is at it; that thread looks for
+ * more once it is done, so nothing queued is left behind (both sides sequentially
+ * consistent: the queue's flag set before the busy flag is tried, cleared busy before
+ * the queue's flag is read again). */
+static void drain(lat__ck_grid *G, unsigned k, lat__ck_launch *L)
 {
-    lat__ck_launch *C = &G->replay;
-    lat__ck_list_merge(&C->ck->list, &e->found);
-    C->b = b; /* for the order of the blocks (lat__exec_block_at) */
-    C->bidx = e->bidx;
-    C->block_lin = e->block_lin;
-    C->step = e->step;
-    C->serial = C->first_serial + (uint32_t)e->step;
-    lat__ck_replay(C, e->log, e->nlog);
+    shard *sh = &G->shards[k];
+    while (atomic_load(&sh->pending)) {
+        if (atomic_flag_test_and_set(&sh->busy))
+            return;
+        for (;;) {
+            pthread_mutex_lock(&G->lock);
+            ended *e = sh->head;
+            sh->head = sh->tail = NULL;
+            atomic_store(&sh->pending, false);
+            pthread_mutex_unlock(&G->lock);
+            if (!e)
+                break;
+            lat__ck_launch *C = &sh->R;
+            C->b = L->w->fb; /* for the order of the blocks (lat__exec_block_at) */
+            C->w = L->w;
+            while (e) {
+                ended *n = e->link[k];
+                C->bidx = e->bidx;
+                C->block_lin = e->block_lin;
+                C->step = e->step;
+                C->serial = C->first_serial + (uint32_t)e->step;
+                lat__ck_replay(C, e->log + e->at[k], e->at[k + 1] - e->at[k], k);
+                if (atomic_fetch_sub(&e->refs, 1) == 1)
+                    free_ended(e);
+                e = n;
+            }
+        }
+        atomic_flag_clear(&sh->busy);
+    }
+}
+
+static void drain_all(lat__ck_grid *G, lat__ck_launch *L)
+{
+    if (!L->w || !L->w->fb)
+        return;
+    for (unsigned k = 0; k < G->nshards; k++)
+        drain(G, k, L);
+}
+
+/* Block e, the next in order, is committed (the grid's lock held): its findings set
+ * aside for the end, its log queued on its shards. */
+static void commit(lat__ck_grid *G, ended *e)
+{
+    if (e->found.nreports || e->found.dropped) {
+        if (G->nlocals == G->locals_cap) {
+            size_t cap = G->locals_cap ? G->locals_cap * 2 : 16;
+            local *p = realloc(G->locals, cap * sizeof *p);
+            if (p) {
+                G->locals = p;
+                G->locals_cap = cap;
+            }
+        }
+        if (G->nlocals < G->locals_cap) {
+            G->locals[G->nlocals++] = (local){e->step, e->found};
+            memset(&e->found, 0, sizeof e->found);
+        } else {
+            G->lost = true;
+        }
+    }
+    int refs = 0;
+    for (unsigned k = 0; k < G->nshards; k++)
+        refs += e->at[k + 1] > e->at[k];
+    if (refs == 0) {
+        free_ended(e);
+        return;
+    }
+    atomic_store(&e->refs, refs);
+    for (unsigned k = 0; k < G->nshards; k++) {
+        if (e->at[k + 1] == e->at[k])
+            continue;
+        shard *sh = &G->shards[k];
+        e->link[k] = NULL;
+        if (sh->tail)
+            sh->tail->link[k] = e;
+        else
+            sh->head = e;
+        sh->tail = e;
+        atomic_store(&sh->pending, true);
+    }
+}
+
+/* Block L's log, copied in shard order (a split access once in each shard it touches). */
+static ended *sort_log(lat__ck_grid *G, lat__ck_launch *L)
+{
+    unsigned ns = G->nshards;
+    uint32_t count[LAT__CK_SHARDS] = {0};
+    size_t total = 0;
+    for (size_t i = 0; i < L->nlog; i++) {
+        lat__ck_logged *e = &L->log[i];
+        e->idx = (uint32_t)i;
+        uintptr_t off = e->a - e->r->base, last = off + e->size - 1;
+        if ((off >> LAT__CK_SHARD_SHIFT) == (last >> LAT__CK_SHARD_SHIFT) || ns == 1) {
+            count[lat__ck_shard_of(e->r, off, ns)]++;
+            total++;
+            continue;
+        }
+        uint64_t seen = 0;
+        for (uintptr_t p = off >> LAT__CK_SHARD_SHIFT; p <= last >> LAT__CK_SHARD_SHIFT; p++)
+            seen |= 1ull << lat__ck_shard_of(e->r, p << LAT__CK_SHARD_SHIFT, ns);
+        for (unsigned k = 0; k < ns; k++)
+            if (seen >> k & 1) {
+                count[k]++;
+                total++;
+            }
+        e->kind |= LAT__CK_SPLIT;
+    }
+    ended *x = malloc(sizeof *x + total * sizeof x->log[0]);
+    if (!x)
+        return NULL;
+    uint32_t fill[LAT__CK_SHARDS];
+    x->at[0] = 0;
+    for (unsigned k = 0; k < ns; k++) {
+        fill[k] = x->at[k];
+        x->at[k + 1] = x->at[k] + count[k];
+    }
+    for (size_t i = 0; i < L->nlog; i++) {
+        const lat__ck_logged *e = &L->log[i];
+        uintptr_t off = e->a - e->r->base, last = off + e->size - 1;
+        if (!(e->kind & LAT__CK_SPLIT)) {
+            x->log[fill[lat__ck_shard_of(e->r, off, ns)]++] = *e;
+            continue;
+        }
+        uint64_t seen = 0;
+        for (uintptr_t p = off >> LAT__CK_SHARD_SHIFT; p <= last >> LAT__CK_SHARD_SHIFT; p++)
+            seen |= 1ull << lat__ck_shard_of(e->r, p << LAT__CK_SHARD_SHIFT, ns);
+        for (unsigned k = 0; k < ns; k++)
+            if (seen >> k & 1)
+                x->log[fill[k]++] = *e;
+    }
+    return x;
+}
+
+/* Puts e in the ring of ended blocks (the lock held); false when out of memory. */
+static bool ring_put(lat__ck_grid *G, ended *e)
+{
+    if (e->step - G->next >= G->ring_cap) {
+        uint64_t cap = G->ring_cap ? G->ring_cap : 64;
+        while (e->step - G->next >= cap)
+            cap *= 2;
+        ended **r = calloc(cap, sizeof *r);
+        if (!r)
+            return false;
+        for (uint64_t i = 0; i < G->ring_cap; i++)
+            if (G->ring[i])
+                r[G->ring[i]->step & (cap - 1)] = G->ring[i];
+        free(G->ring);
+        G->ring = r;
+        G->ring_cap = cap;
+    }
+    G->ring[e->step & (G->ring_cap - 1)] = e;
+    return true;
 }
 
 static void block_end(void *obs, uint64_t step, bool failed)
@@ -149,10 +323,14 @@ static void block_end(void *obs, uint64_t step, bool failed)
     lat__ck_launch *L = obs;
     lat__ck_grid *G = L->G;
     lat__ck_settle(L, -1);
-    ended *e = calloc(1, sizeof *e);
+    ended *e = sort_log(G, L);
+    L->nlog = 0;
     if (!e) {
         lat__ck_reports_clear(&L->found);
-        return; /* its findings lost; the launch's blocks after it still commit */
+        pthread_mutex_lock(&G->lock);
+        G->lost = true;
+        pthread_mutex_unlock(&G->lock);
+        return; /* its findings lost, and the launch's blocks after it never commit */
     }
     e->step = step;
     e->failed = failed;
@@ -161,35 +339,25 @@ static void block_end(void *obs, uint64_t step, bool failed)
     e->found = L->found;
     memset(&L->found, 0, sizeof L->found);
     L->found.max = e->found.max;
-    e->log = L->log;
-    e->nlog = L->nlog;
-    L->log = NULL;
-    L->nlog = L->log_cap = 0;
     pthread_mutex_lock(&G->lock);
-    ended **at = &G->waiting;
-    while (*at && (*at)->step < step)
-        at = &(*at)->next;
-    e->next = *at;
-    *at = e;
-    if (G->committing) {
+    if (!ring_put(G, e)) {
+        G->lost = true;
         pthread_mutex_unlock(&G->lock);
-        return; /* the thread committing takes it when its turn comes */
+        free_ended(e);
+        return;
     }
-    G->committing = true;
-    while (G->waiting && G->waiting->step == G->next) {
-        ended *c = G->waiting;
-        G->waiting = c->next;
+    for (ended *c; (c = G->ring[G->next & (G->ring_cap - 1)]) && c->step == G->next;) {
+        G->ring[G->next & (G->ring_cap - 1)] = NULL;
         G->next++;
         bool skip = G->stopped;
         G->stopped |= c->failed;
-        pthread_mutex_unlock(&G->lock);
-        if (!skip)
-            commit(G, c, L->b);
-        free_ended(c);
-        pthread_mutex_lock(&G->lock);
+        if (skip)
+            free_ended(c);
+        else
+            commit(G, c);
     }
-    G->committing = false;
     pthread_mutex_unlock(&G->lock);
+    drain_all(G, L);
 }
 
 static void launch_free(lat__ck_launch *L);
@@ -198,11 +366,11 @@ static lat_status launch_alloc(lat__ck_launch *L);
 static void *worker_begin(void *obs, lat__emu_worker *w, lat__emu_thread *t)
 {
     lat__ck_grid *G = obs;
-    (void)w;
     lat__ck_launch *L = malloc(sizeof *L);
     if (!L)
         return NULL;
     *L = G->tmpl;
+    L->w = w;
     if (launch_alloc(L) != LAT_OK) {
         launch_free(L);
         free(L);
@@ -216,9 +384,12 @@ static void *worker_begin(void *obs, lat__emu_worker *w, lat__emu_thread *t)
     return L;
 }
 
+/* Every block has ended (the executor's threads meet before this): what the shards have
+ * queued is replayed by all threads at once. */
 static void worker_end(void *obs)
 {
     lat__ck_launch *L = obs;
+    drain_all(L->G, L);
     launch_free(L);
     free(L);
 }
@@ -402,6 +573,60 @@ static lat_status finish(lat__ck_launch *L, lat_status st, char *msg, size_t msg
     return st;
 }
 
+static int event_cmp(const void *pa, const void *pb)
+{
+    const lat__ck_event *a = pa, *b = pb;
+    if (a->step != b->step)
+        return a->step < b->step ? -1 : 1;
+    if (a->idx != b->idx)
+        return a->idx < b->idx ? -1 : 1;
+    return a->sub < b->sub ? -1 : a->sub > b->sub;
+}
+
+/* The launch's reports, as a run of its blocks one at a time in the schedule's order has
+ * them: each committed block's own findings, then those of its log's replay in the log's
+ * order (the shards' events sorted; a split access's initcheck finding kept once). */
+static void gather(lat__ck_grid *G, lat__ck_list *out)
+{
+    size_t n = 0;
+    for (unsigned k = 0; k < G->nshards; k++) {
+        n += G->shards[k].ev.n;
+        G->lost |= G->shards[k].ev.lost;
+    }
+    lat__ck_event *all = n ? malloc(n * sizeof *all) : NULL;
+    if (n && !all)
+        G->lost = true;
+    size_t m = 0;
+    for (unsigned k = 0; k < G->nshards; k++) {
+        if (all && G->shards[k].ev.n)
+            memcpy(all + m, G->shards[k].ev.v, G->shards[k].ev.n * sizeof *all);
+        m += G->shards[k].ev.n;
+        free(G->shards[k].ev.v);
+    }
+    if (all)
+        qsort(all, n, sizeof *all, event_cmp);
+    else
+        n = 0;
+    size_t i = 0, j = 0;
+    while (i < G->nlocals || j < n) {
+        if (i < G->nlocals && (j == n || G->locals[i].step <= all[j].step)) {
+            lat__ck_list_merge(out, &G->locals[i].found);
+            free(G->locals[i].found.reports);
+            i++;
+            continue;
+        }
+        lat__ck_event *e = &all[j++];
+        if (j >= 2 && e->sub == 0 && event_cmp(e, e - 1) == 0)
+            continue;
+        lat__ck_report_add(out, e->code, &e->r, e->site, e->other_site);
+    }
+    free(all);
+    free(G->locals);
+    if (G->lost)
+        lat__log(G->tmpl.ctx, LAT_LOG_ERROR, "lat_launch: kernel '%s': out of host memory for "
+                 "the checks' records: some findings were not kept", G->tmpl.k->name);
+}
+
 lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **params,
                           char *msg, size_t msg_size)
 {
@@ -437,15 +662,23 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
     lat_status st = lat__ck_regions_sync(ck);
     if (st == LAT_OK)
         st = layout_shared(T, launch->shared_bytes);
-    G->replay = *T;
+    /* A thread map's cells may straddle pages: one shard keeps their order. */
+    G->nshards = T->logging ? LAT__CK_SHARDS : 1;
+    for (size_t i = 0; i < ck->nregions; i++)
+        if (ck->regions[i].map)
+            G->nshards = 1;
+    T->nshards = G->nshards;
     if (st == LAT_OK) {
-        G->replay.th = NULL;
-        G->replay.out = &ck->list;
-        reset_maps(ck, launch, k->name);
+        G->shards = aligned_alloc(64, (G->nshards * sizeof(shard) + 63) / 64 * 64);
+        if (!G->shards)
+            st = LAT_ERROR_OUT_OF_MEMORY;
+        else
+            reset_maps(ck, launch, k->name);
     }
     if (st == LAT_OK && pthread_mutex_init(&G->lock, NULL) != 0)
         st = LAT_ERROR_OUT_OF_MEMORY;
     if (st != LAT_OK) {
+        free(G->shards);
         pthread_mutex_unlock(&ck->lock);
         free(T->shoff);
         free(T->shv);
@@ -454,7 +687,17 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
         snprintf(msg, msg_size, "kernel '%s': out of host memory for a checked launch", k->name);
         return LAT_ERROR_OUT_OF_MEMORY;
     }
-    T->first_serial = G->replay.first_serial = ck->block_serial + 1;
+    T->first_serial = ck->block_serial + 1;
+    for (unsigned i = 0; i < G->nshards; i++) {
+        shard *sh = &G->shards[i];
+        memset(sh, 0, sizeof *sh);
+        atomic_flag_clear(&sh->busy);
+        atomic_init(&sh->pending, false);
+        sh->R = *T;
+        sh->R.th = NULL;
+        sh->R.out = &ck->list;
+        sh->R.events = &sh->ev;
+    }
     lat__exec_grid g = {
         .kernel = k,
         .ctx = ctx,
@@ -474,16 +717,17 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
     };
     lat_status ran = lat__exec_run(&g);
     /* Blocks left uncommitted: after one that failed the launch. */
-    while (G->waiting) {
-        ended *e = G->waiting;
-        G->waiting = e->next;
-        free_ended(e);
-    }
+    for (uint64_t i = 0; i < G->ring_cap; i++)
+        if (G->ring[i])
+            free_ended(G->ring[i]);
+    free(G->ring);
+    gather(G, &ck->list);
     uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
     ck->block_serial += (uint32_t)nblocks;
     lat_status result = finish(T, ran, msg, msg_size);
     pthread_mutex_unlock(&ck->lock);
     pthread_mutex_destroy(&G->lock);
+    free(G->shards);
     free(T->shoff);
     free(T->shv);
     free(T->sh_var);
