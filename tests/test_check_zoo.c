@@ -48,8 +48,8 @@ TEST(bounds)
     ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
                   ck_run_like_cli(ctx, k, &bufs, 1000, (lat_dim3){4}, (lat_dim3){256}));
     ASSERT_REPORTS(ctx,
-        "examples/bugs/bounds.cu:6: memcheck: kernel 'scale', block (3,0,0), threads (232,0,0) to (255,0,0): out-of-bounds write of 4 bytes by `out[i]`: element [1000] of 'out', which has 1000 elements of 4 bytes [24 times]",
-        "examples/bugs/bounds.cu:6: memcheck: kernel 'scale', block (3,0,0), threads (232,0,0) to (255,0,0): out-of-bounds read of 4 bytes by `in[i]`: element [1000] of 'in', which has 1000 elements of 4 bytes [24 times]");
+        "examples/bugs/bounds.cu:6: memcheck: kernel 'scale', block (3,0,0), threads (232,0,0) to (255,0,0): out-of-bounds read of 4 bytes by `in[i]`: element [1000] of 'in', which has 1000 elements of 4 bytes [24 times]",
+        "examples/bugs/bounds.cu:6: memcheck: kernel 'scale', block (3,0,0), threads (232,0,0) to (255,0,0): out-of-bounds write of 4 bytes by `out[i]`: element [1000] of 'out', which has 1000 elements of 4 bytes [24 times]");
     assert_documented(ctx, "bounds.cu");
     ck_buffers fixed_bufs = {0};
     lat_kernel *kf = zoo_kernel(ctx, "bounds.cu", "scale_fixed");

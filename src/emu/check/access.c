@@ -478,11 +478,18 @@ static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
         e->kind = (uint8_t)kind;
         e->wepoch = L->wepoch[th->lin >> 5];
         if (kind == LAT_ACCESS_WRITE && size <= 8) {
-            /* Its value is read once stored: at the thread's next access that finds the
-             * place changed, or its next event (lat__ck_settle). */
             lat__ck_thread *f = &L->th[th->lin];
             if (f->pend)
                 settle_write(L, f, true);
+            if (L->given) { /* an assignment's value, given with it */
+                uint64_t v = 0;
+                memcpy(&v, L->given, size);
+                e->after = v;
+                e->kind |= LAT__CK_KNOWN;
+                return (void *)a;
+            }
+            /* Otherwise its value is read once stored: at the thread's next access that
+             * finds the place changed, or its next event (lat__ck_settle). */
             f->pend = L->nlog;
             L->pth = (int)th->lin;
             f->before = 0;
@@ -632,6 +639,16 @@ void *lat__ck_access_plain(lat__emu_thread *t, void *addr, unsigned long size,
                            unsigned long align, int site)
 {
     return access(t, addr, size, align, site, NULL, 0, false);
+}
+
+void *lat__ck_access_value(lat__emu_thread *t, void *addr, unsigned long size,
+                           unsigned long align, int site, const void *value)
+{
+    lat__ck_launch *L = lat__ck_of(t);
+    L->given = value;
+    void *p = access(t, addr, size, align, site, NULL, 0, false);
+    L->given = NULL;
+    return p;
 }
 
 void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,

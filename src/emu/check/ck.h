@@ -351,6 +351,11 @@ typedef struct lat__ck_launch {
     lat__ck_events *events;
     uint32_t cur_idx, cur_sub;
     int pth; /* the thread of the block's last logged write, -1: none */
+    /* The value a plain assignment stores, given by __lat_ckv with its address: a global
+     * write's value is then known when it is logged, not read back later from memory
+     * that another block, running at once on another host thread, may have written since
+     * (which made a real race between different values look like a same-value note). */
+    const void *given;
     /* initcheck of local variables: one byte per byte of the fibers' stacks, 1 while a
      * tracked variable's byte is unwritten (mapped on first use). */
     uint8_t *stack_poison;
@@ -403,6 +408,8 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
  * tracked local variable (initcheck: its bytes are unwritten until a write by name). */
 void *lat__ck_access_plain(lat__emu_thread *t, void *addr, unsigned long size,
                            unsigned long align, int site);
+void *lat__ck_access_value(lat__emu_thread *t, void *addr, unsigned long size,
+                           unsigned long align, int site, const void *value);
 void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,
                            unsigned long align, int site, void *base, unsigned long bsize);
 void lat__ck_local(lat__emu_thread *t, void *p, unsigned long n);
