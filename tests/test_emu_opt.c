@@ -329,8 +329,8 @@ TEST(a_background_build_takes_over_at_a_launch_boundary)
 TEST(without_a_compiler_the_module_stays_on_tinycc_and_says_so_once)
 {
     fresh_dirs();
-    lat_context *ctx = emu_context();
     setenv("LATTICE_EMU_CC", "/nonexistent/lattice-cc", 1);
+    lat_context *ctx = emu_context();
     lat_module *m1 = make(ctx, small_src, LAT_EMU_OPT_SYNC);
     ASSERT_EQ(lat_module_get_tier(m1), LAT_MODULE_TIER_TINYCC);
     ASSERT_CONTAINS(lat_module_log(m1), "LATTICE_EMU_CC");
@@ -350,8 +350,8 @@ TEST(without_a_compiler_the_module_stays_on_tinycc_and_says_so_once)
 TEST(a_compiler_that_fails_leaves_its_message_in_the_log)
 {
     fresh_dirs();
-    lat_context *ctx = emu_context();
     setenv("LATTICE_EMU_CC", script("badcc", "echo 'badcc: internal compiler error: boom' >&2\nexit 3"), 1);
+    lat_context *ctx = emu_context();
     lat_module *m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
     ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_TINYCC);
     ASSERT_CONTAINS(lat_module_log(m), "internal compiler error: boom");
@@ -368,11 +368,11 @@ TEST(a_compiler_that_fails_leaves_its_message_in_the_log)
 TEST(a_compiler_past_its_time_limit_is_killed)
 {
     fresh_dirs();
-    lat_context *ctx = emu_context();
     char body[256];
     snprintf(body, sizeof body, "echo $$ > %s/pid\nexec sleep 60", tool_dir);
     setenv("LATTICE_EMU_CC", script("hangcc", body), 1);
     setenv("LATTICE_EMU_CC_TIMEOUT", "0.5", 1);
+    lat_context *ctx = emu_context();
     double t0 = now_ms();
     lat_module *m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
     ASSERT_LT(now_ms() - t0, 20000);
@@ -414,10 +414,52 @@ TEST(the_cache_holds_optimised_code_keyed_by_its_flags)
     lat_module_destroy(m);
     /* Other flags: another entry. */
     setenv("LATTICE_EMU_CC_FLAGS", "-fno-unroll-loops", 1);
+    ctx = emu_context(); /* variables are read when a context is created */
     m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
     ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
     ASSERT_EQ(count_entries(cache_dir), entries + 1);
     lat_module_destroy(m);
+    remove_dirs();
+}
+
+/* Two modules loaded from the disk cache at once: each object comes from an anonymous
+ * file named /proc/self/fd/N, and dlopen gives the object it already has under a name,
+ * so the second once got the first's object (a number closed and reused), lacked its
+ * kernels and was compiled again. */
+TEST(modules_loaded_from_the_cache_at_once_each_get_their_own_object)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    static const char other_src[] =
+        "__global__ void twice(float *y, int n)\n"
+        "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] *= 2.0f; }\n";
+    lat_module_destroy(make_optimised(ctx, small_src));
+    lat_module_destroy(make_optimised(ctx, other_src));
+    lat_cache_clear();
+    lat_cache_stats before, after;
+    ASSERT_OK(lat_cache_get_stats(&before));
+    lat_module *a = make(ctx, small_src, LAT_EMU_OPT_SYNC);
+    lat_module *b = make(ctx, other_src, LAT_EMU_OPT_SYNC);
+    lat_module *c = make(ctx, small_src, LAT_EMU_OPT_BACKGROUND);
+    while (lat_module_get_tier(c) != LAT_MODULE_TIER_OPTIMISED)
+        usleep(100);
+    ASSERT_EQ(lat_module_get_tier(a), LAT_MODULE_TIER_OPTIMISED);
+    ASSERT_EQ(lat_module_get_tier(b), LAT_MODULE_TIER_OPTIMISED);
+    ASSERT_OK(lat_cache_get_stats(&after));
+    ASSERT_U64_EQ(after.disk_writes, before.disk_writes);
+    ASSERT_GE(after.disk_hits, before.disk_hits + 2);
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(b, "twice", &k));
+    float y[4] = {1, 2, 3, 4};
+    lat_deviceptr dy = t_device_copy(ctx, y, sizeof y);
+    int n = 4;
+    void *params[] = {&dy, &n};
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {1}, .block = {4}}, params));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, y, dy, sizeof y));
+    ASSERT_MSG(y[3] == 8.0f, "y[3] = %g", (double)y[3]);
+    lat_module_destroy(c);
+    lat_module_destroy(b);
+    lat_module_destroy(a);
     remove_dirs();
 }
 
@@ -466,8 +508,8 @@ static void *make_and_run(void *arg)
 TEST(modules_made_and_destroyed_on_several_threads_during_their_builds)
 {
     fresh_dirs();
-    lat_context *ctx = emu_context();
     setenv("LATTICE_CACHE", "off", 1); /* no shared modules: destroying one frees it */
+    lat_context *ctx = emu_context();
     enum { THREADS = 4 };
     pthread_t t[THREADS];
     job jobs[THREADS];
@@ -488,11 +530,11 @@ TEST(modules_made_and_destroyed_on_several_threads_during_their_builds)
 TEST(a_module_destroyed_during_its_build_stops_the_compiler)
 {
     fresh_dirs();
-    lat_context *ctx = emu_context();
     char body[256];
     snprintf(body, sizeof body, "echo $$ > %s/pid\nexec sleep 60", tool_dir);
     setenv("LATTICE_EMU_CC", script("hangcc", body), 1);
     setenv("LATTICE_CACHE", "off", 1); /* no shared module: destroying it frees it */
+    lat_context *ctx = emu_context();
     lat_module *m = make(ctx, small_src, LAT_EMU_OPT_BACKGROUND);
     unsetenv("LATTICE_CACHE");
     char path[128];
@@ -535,10 +577,11 @@ TEST(checked_launches_keep_tinyccs_instrumented_code)
 
 TEST(an_unknown_lattice_emu_opt_is_an_error)
 {
-    lat_context *ctx = emu_context();
+    t_require_backend();
+    /* Read with the other variables when a context is created. */
     setenv("LATTICE_EMU_OPT", "fast", 1);
-    lat_module *m = NULL;
-    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = small_src, .name = "e.cu"}, &m);
+    lat_context *ctx = NULL;
+    lat_status st = lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU}, &ctx);
     unsetenv("LATTICE_EMU_OPT");
     ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, st);
     ASSERT_CONTAINS(lat_last_error(), "LATTICE_EMU_OPT");

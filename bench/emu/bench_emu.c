@@ -195,6 +195,15 @@ static void compare(const char *what, job *j, void (*o2)(void *), void (*o0)(voi
                to, to / t2, opt_target, to / t2 <= opt_target ? "met" : "MISSED", te / to);
 }
 
+/* lattice reads its LATTICE_* variables when a context is created: a context made and
+ * destroyed after setenv makes the change seen. */
+static void env_changed(void)
+{
+    lat_context *c;
+    CHECK(lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU}, &c));
+    lat_context_destroy(c);
+}
+
 static lat_deviceptr dev(lat_context *ctx, const void *host, size_t bytes)
 {
     lat_deviceptr p;
@@ -405,10 +414,12 @@ int main(int argc, char **argv)
     printf("barrier: %.2f ns per thread per barrier in region loops (target 5)\n",
            barrier_cost(m));
     setenv("LATTICE_EMU_FIBERS", "1", 1);
+    env_changed();
     lat_module *mf;
     CHECK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "fibers.cu",
                                                     .emu_opt = LAT_EMU_OPT_OFF}, &mf));
     unsetenv("LATTICE_EMU_FIBERS");
+    env_changed();
     printf("barrier: %.2f ns per thread per barrier on fibers (the fallback)\n",
            barrier_cost(mf));
     lat_kernel *kf;
@@ -431,6 +442,7 @@ int main(int argc, char **argv)
         char dir[] = "/tmp/bench-emu-cache-XXXXXX";
         if (mkdtemp(dir)) {
             setenv("LATTICE_CACHE_DIR", dir, 1);
+            env_changed();
             lat_cache_clear();
             char *big = hundred_lines(1);
             double cold = time_to_optimised(ctx, big);
@@ -444,6 +456,8 @@ int main(int argc, char **argv)
             snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
             if (system(cmd) != 0)
                 fprintf(stderr, "bench_emu: could not remove %s\n", dir);
+            unsetenv("LATTICE_CACHE_DIR");
+            env_changed();
         }
     }
     unsigned team = (unsigned)omp_get_max_threads();

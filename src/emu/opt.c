@@ -679,6 +679,8 @@ static void free_code(lat__emu_opt_code *c)
         return;
     if (c->handle)
         dlclose(c->handle);
+    if (c->fd >= 0)
+        close(c->fd);
     free(c->entries);
     free(c->globals);
     free(c);
@@ -692,6 +694,7 @@ static lat__emu_opt_code *load(const lat__emu_opt *o, const char *path, const ta
     lat__emu_opt_code *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
+    c->fd = -1;
     c->entries = calloc((size_t)m->nkernels + 1, sizeof *c->entries);
     c->globals = calloc((size_t)m->nglobals + 1, sizeof *c->globals);
     c->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -740,7 +743,14 @@ static lat__emu_opt_code *load(const lat__emu_opt *o, const char *path, const ta
     return c;
 }
 
-/* Loads a cached object's bytes from an anonymous file. */
+/* Loads a cached object's bytes from an anonymous file, by its name /proc/self/fd/N.
+ * dlopen knows objects by name: given a name that an object still loaded was opened
+ * under, it returns that object, whatever the file is now. So the file stays open while
+ * its object is loaded (free_code closes it), and no other object of ours can be given
+ * its number; a name that some other code of the process left loaded is stepped over
+ * with dup. (An optimised module's object loaded this way while another's was loaded
+ * from a number since closed and reused was that other object: its kernels missing, the
+ * entry was compiled again, 200 ms where a hit takes one.) */
 static lat__emu_opt_code *load_bytes(const lat__emu_opt *o, const void *data, size_t size,
                                      const table *t, char **msg)
 {
@@ -754,13 +764,25 @@ static lat__emu_opt_code *load_bytes(const lat__emu_opt *o, const void *data, si
             break;
         done += (size_t)w;
     }
-    lat__emu_opt_code *c = NULL;
-    if (done == size) {
-        char path[64];
+    char path[64];
+    int tries = 0;
+    for (;;) {
         snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-        c = load(o, path, t, msg);
+        void *taken = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+        if (!taken)
+            break;
+        dlclose(taken);
+        int other = ++tries < 16 ? fcntl(fd, F_DUPFD_CLOEXEC, fd + 1) : -1;
+        close(fd);
+        if (other < 0)
+            return NULL;
+        fd = other;
     }
-    close(fd);
+    lat__emu_opt_code *c = done == size ? load(o, path, t, msg) : NULL;
+    if (c)
+        c->fd = fd;
+    else
+        close(fd);
     return c;
 }
 

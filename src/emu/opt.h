@@ -23,6 +23,7 @@ typedef struct lat__emu_opt_code {
     size_t text_size;
     lat__emu_entry_fn *entries; /* per kernel of the module, in its order */
     void **globals;             /* per __device__/__constant__ variable, in its order */
+    int fd;                     /* the anonymous file a cached object was loaded from, or -1 */
 } lat__emu_opt_code;
 
 typedef struct lat__emu_opt lat__emu_opt;
