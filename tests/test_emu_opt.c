@@ -241,16 +241,15 @@ TEST(the_optimised_tier_gives_tinyccs_results_bit_for_bit)
 
 /* A module's __constant__ and __device__ variables are the optimised object's in SYNC
  * mode: what the program writes there, the kernels read. */
-TEST(module_variables_are_the_optimised_codes_in_sync_mode)
+static const char variables_src[] =
+    "__constant__ float scale[2] = {2.0f, 3.0f};\n"
+    "__device__ int counter;\n"
+    "__global__ void k(float *out) { out[threadIdx.x] = scale[threadIdx.x & 1];\n"
+    "    atomicAdd(&counter, 1); }\n";
+
+/* The variables written and read through the module are the ones its kernel uses. */
+static void check_variables(lat_context *ctx, lat_module *m)
 {
-    fresh_dirs();
-    lat_context *ctx = emu_context();
-    static const char src[] =
-        "__constant__ float scale[2] = {2.0f, 3.0f};\n"
-        "__device__ int counter;\n"
-        "__global__ void k(float *out) { out[threadIdx.x] = scale[threadIdx.x & 1];\n"
-        "    atomicAdd(&counter, 1); }\n";
-    lat_module *m = make_optimised(ctx, src);
     float s[2] = {5.0f, 7.0f};
     ASSERT_OK(lat_module_memcpy_to_global(m, "scale", 0, s, sizeof s));
     lat_kernel *k;
@@ -264,6 +263,35 @@ TEST(module_variables_are_the_optimised_codes_in_sync_mode)
     int c = 0;
     ASSERT_OK(lat_module_memcpy_from_global(m, "counter", 0, &c, sizeof c));
     ASSERT_EQ(c, 4);
+}
+
+TEST(module_variables_are_the_optimised_codes_in_sync_mode)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    lat_module *m = make_optimised(ctx, variables_src);
+    check_variables(ctx, m);
+    lat_module_destroy(m);
+    remove_dirs();
+}
+
+/* From the disk cache, a module's code and variables are the object's from
+ * lat_module_create on, TinyCC never running: in BACKGROUND mode too, where a module with
+ * variables that must wait for a build stays on TinyCC. */
+TEST(modules_from_the_cache_are_optimised_from_the_start_variables_and_all)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    lat_module_destroy(make_optimised(ctx, variables_src));
+    lat_cache_clear();
+    lat_module *m = make(ctx, variables_src, LAT_EMU_OPT_BACKGROUND);
+    ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
+    check_variables(ctx, m);
+    lat_module_destroy(m);
+    lat_cache_clear();
+    m = make(ctx, variables_src, LAT_EMU_OPT_SYNC);
+    ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
+    check_variables(ctx, m);
     lat_module_destroy(m);
     remove_dirs();
 }
