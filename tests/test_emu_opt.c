@@ -89,13 +89,13 @@ static void fresh_dirs(void)
     ASSERT_NOT_NULL(mkdtemp(cache_dir));
     ASSERT_NOT_NULL(mkdtemp(tmp_dir));
     ASSERT_NOT_NULL(mkdtemp(tool_dir));
-    t_setenv("LATTICE_CACHE_DIR", cache_dir);
+    setenv("LATTICE_CACHE_DIR", cache_dir, 1);
     setenv("TMPDIR", tmp_dir, 1);
-    t_unsetenv("LATTICE_CACHE");
-    t_unsetenv("LATTICE_EMU_CC");
-    t_unsetenv("LATTICE_EMU_CC_FLAGS");
-    t_unsetenv("LATTICE_EMU_CC_TIMEOUT");
-    t_unsetenv("LATTICE_EMU_OPT");
+    unsetenv("LATTICE_CACHE");
+    unsetenv("LATTICE_EMU_CC");
+    unsetenv("LATTICE_EMU_CC_FLAGS");
+    unsetenv("LATTICE_EMU_CC_TIMEOUT");
+    unsetenv("LATTICE_EMU_OPT");
     lat_cache_clear();
 }
 
@@ -105,9 +105,9 @@ static void remove_dirs(void)
     remove_tree(tmp_dir);
     remove_tree(tool_dir);
     unsetenv("TMPDIR");
-    t_unsetenv("LATTICE_EMU_CC");
-    t_unsetenv("LATTICE_EMU_CC_TIMEOUT");
-    t_unsetenv("LATTICE_EMU_CC_FLAGS");
+    unsetenv("LATTICE_EMU_CC");
+    unsetenv("LATTICE_EMU_CC_TIMEOUT");
+    unsetenv("LATTICE_EMU_CC_FLAGS");
 }
 
 /* A shell script in tool_dir, executable, as a stand-in compiler. */
@@ -241,16 +241,15 @@ TEST(the_optimised_tier_gives_tinyccs_results_bit_for_bit)
 
 /* A module's __constant__ and __device__ variables are the optimised object's in SYNC
  * mode: what the program writes there, the kernels read. */
-TEST(module_variables_are_the_optimised_codes_in_sync_mode)
+static const char variables_src[] =
+    "__constant__ float scale[2] = {2.0f, 3.0f};\n"
+    "__device__ int counter;\n"
+    "__global__ void k(float *out) { out[threadIdx.x] = scale[threadIdx.x & 1];\n"
+    "    atomicAdd(&counter, 1); }\n";
+
+/* The variables written and read through the module are the ones its kernel uses. */
+static void check_variables(lat_context *ctx, lat_module *m)
 {
-    fresh_dirs();
-    lat_context *ctx = emu_context();
-    static const char src[] =
-        "__constant__ float scale[2] = {2.0f, 3.0f};\n"
-        "__device__ int counter;\n"
-        "__global__ void k(float *out) { out[threadIdx.x] = scale[threadIdx.x & 1];\n"
-        "    atomicAdd(&counter, 1); }\n";
-    lat_module *m = make_optimised(ctx, src);
     float s[2] = {5.0f, 7.0f};
     ASSERT_OK(lat_module_memcpy_to_global(m, "scale", 0, s, sizeof s));
     lat_kernel *k;
@@ -264,6 +263,35 @@ TEST(module_variables_are_the_optimised_codes_in_sync_mode)
     int c = 0;
     ASSERT_OK(lat_module_memcpy_from_global(m, "counter", 0, &c, sizeof c));
     ASSERT_EQ(c, 4);
+}
+
+TEST(module_variables_are_the_optimised_codes_in_sync_mode)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    lat_module *m = make_optimised(ctx, variables_src);
+    check_variables(ctx, m);
+    lat_module_destroy(m);
+    remove_dirs();
+}
+
+/* From the disk cache, a module's code and variables are the object's from
+ * lat_module_create on, TinyCC never running: in BACKGROUND mode too, where a module with
+ * variables that must wait for a build stays on TinyCC. */
+TEST(modules_from_the_cache_are_optimised_from_the_start_variables_and_all)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    lat_module_destroy(make_optimised(ctx, variables_src));
+    lat_cache_clear();
+    lat_module *m = make(ctx, variables_src, LAT_EMU_OPT_BACKGROUND);
+    ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
+    check_variables(ctx, m);
+    lat_module_destroy(m);
+    lat_cache_clear();
+    m = make(ctx, variables_src, LAT_EMU_OPT_SYNC);
+    ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
+    check_variables(ctx, m);
     lat_module_destroy(m);
     remove_dirs();
 }
@@ -298,7 +326,7 @@ TEST(a_background_build_takes_over_at_a_launch_boundary)
      * code. */
     char body[512];
     snprintf(body, sizeof body, "while [ ! -e %s/go ]; do sleep 0.01; done\nexec cc \"$@\"", tool_dir);
-    t_setenv("LATTICE_EMU_CC", script("slowcc", body));
+    setenv("LATTICE_EMU_CC", script("slowcc", body), 1);
     lat_module *m = make(ctx, small_src, LAT_EMU_OPT_BACKGROUND);
     ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_TINYCC);
     enum { N = 1000 };
@@ -329,8 +357,8 @@ TEST(a_background_build_takes_over_at_a_launch_boundary)
 TEST(without_a_compiler_the_module_stays_on_tinycc_and_says_so_once)
 {
     fresh_dirs();
+    setenv("LATTICE_EMU_CC", "/nonexistent/lattice-cc", 1);
     lat_context *ctx = emu_context();
-    t_setenv("LATTICE_EMU_CC", "/nonexistent/lattice-cc");
     lat_module *m1 = make(ctx, small_src, LAT_EMU_OPT_SYNC);
     ASSERT_EQ(lat_module_get_tier(m1), LAT_MODULE_TIER_TINYCC);
     ASSERT_CONTAINS(lat_module_log(m1), "LATTICE_EMU_CC");
@@ -350,8 +378,8 @@ TEST(without_a_compiler_the_module_stays_on_tinycc_and_says_so_once)
 TEST(a_compiler_that_fails_leaves_its_message_in_the_log)
 {
     fresh_dirs();
+    setenv("LATTICE_EMU_CC", script("badcc", "echo 'badcc: internal compiler error: boom' >&2\nexit 3"), 1);
     lat_context *ctx = emu_context();
-    t_setenv("LATTICE_EMU_CC", script("badcc", "echo 'badcc: internal compiler error: boom' >&2\nexit 3"));
     lat_module *m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
     ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_TINYCC);
     ASSERT_CONTAINS(lat_module_log(m), "internal compiler error: boom");
@@ -368,11 +396,11 @@ TEST(a_compiler_that_fails_leaves_its_message_in_the_log)
 TEST(a_compiler_past_its_time_limit_is_killed)
 {
     fresh_dirs();
-    lat_context *ctx = emu_context();
     char body[256];
     snprintf(body, sizeof body, "echo $$ > %s/pid\nexec sleep 60", tool_dir);
-    t_setenv("LATTICE_EMU_CC", script("hangcc", body));
-    t_setenv("LATTICE_EMU_CC_TIMEOUT", "0.5");
+    setenv("LATTICE_EMU_CC", script("hangcc", body), 1);
+    setenv("LATTICE_EMU_CC_TIMEOUT", "0.5", 1);
+    lat_context *ctx = emu_context();
     double t0 = now_ms();
     lat_module *m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
     ASSERT_LT(now_ms() - t0, 20000);
@@ -413,11 +441,53 @@ TEST(the_cache_holds_optimised_code_keyed_by_its_flags)
     printf("    module to optimised code from the disk cache: %.2f ms\n", ms);
     lat_module_destroy(m);
     /* Other flags: another entry. */
-    t_setenv("LATTICE_EMU_CC_FLAGS", "-fno-unroll-loops");
+    setenv("LATTICE_EMU_CC_FLAGS", "-fno-unroll-loops", 1);
+    ctx = emu_context(); /* variables are read when a context is created */
     m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
     ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
     ASSERT_EQ(count_entries(cache_dir), entries + 1);
     lat_module_destroy(m);
+    remove_dirs();
+}
+
+/* Two modules loaded from the disk cache at once: each object comes from an anonymous
+ * file named /proc/self/fd/N, and dlopen gives the object it already has under a name,
+ * so the second once got the first's object (a number closed and reused), lacked its
+ * kernels and was compiled again. */
+TEST(modules_loaded_from_the_cache_at_once_each_get_their_own_object)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    static const char other_src[] =
+        "__global__ void twice(float *y, int n)\n"
+        "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] *= 2.0f; }\n";
+    lat_module_destroy(make_optimised(ctx, small_src));
+    lat_module_destroy(make_optimised(ctx, other_src));
+    lat_cache_clear();
+    lat_cache_stats before, after;
+    ASSERT_OK(lat_cache_get_stats(&before));
+    lat_module *a = make(ctx, small_src, LAT_EMU_OPT_SYNC);
+    lat_module *b = make(ctx, other_src, LAT_EMU_OPT_SYNC);
+    lat_module *c = make(ctx, small_src, LAT_EMU_OPT_BACKGROUND);
+    while (lat_module_get_tier(c) != LAT_MODULE_TIER_OPTIMISED)
+        usleep(100);
+    ASSERT_EQ(lat_module_get_tier(a), LAT_MODULE_TIER_OPTIMISED);
+    ASSERT_EQ(lat_module_get_tier(b), LAT_MODULE_TIER_OPTIMISED);
+    ASSERT_OK(lat_cache_get_stats(&after));
+    ASSERT_U64_EQ(after.disk_writes, before.disk_writes);
+    ASSERT_GE(after.disk_hits, before.disk_hits + 2);
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(b, "twice", &k));
+    float y[4] = {1, 2, 3, 4};
+    lat_deviceptr dy = t_device_copy(ctx, y, sizeof y);
+    int n = 4;
+    void *params[] = {&dy, &n};
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {1}, .block = {4}}, params));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, y, dy, sizeof y));
+    ASSERT_MSG(y[3] == 8.0f, "y[3] = %g", (double)y[3]);
+    lat_module_destroy(c);
+    lat_module_destroy(b);
+    lat_module_destroy(a);
     remove_dirs();
 }
 
@@ -498,8 +568,8 @@ static void *make_and_run(void *arg)
 TEST(modules_made_and_destroyed_on_several_threads_during_their_builds)
 {
     fresh_dirs();
+    setenv("LATTICE_CACHE", "off", 1); /* no shared modules: destroying one frees it */
     lat_context *ctx = emu_context();
-    t_setenv("LATTICE_CACHE", "off"); /* no shared modules: destroying one frees it */
     enum { THREADS = 4 };
     pthread_t t[THREADS];
     job jobs[THREADS];
@@ -512,7 +582,7 @@ TEST(modules_made_and_destroyed_on_several_threads_during_their_builds)
         ASSERT_OK(jobs[i].st);
         ASSERT_TRUE(jobs[i].y3 == 6.0f + (float)i);
     }
-    t_unsetenv("LATTICE_CACHE");
+    unsetenv("LATTICE_CACHE");
     ASSERT_EQ(count_entries(tmp_dir), 0);
     remove_dirs();
 }
@@ -520,13 +590,13 @@ TEST(modules_made_and_destroyed_on_several_threads_during_their_builds)
 TEST(a_module_destroyed_during_its_build_stops_the_compiler)
 {
     fresh_dirs();
-    lat_context *ctx = emu_context();
     char body[256];
     snprintf(body, sizeof body, "echo $$ > %s/pid\nexec sleep 60", tool_dir);
-    t_setenv("LATTICE_EMU_CC", script("hangcc", body));
-    t_setenv("LATTICE_CACHE", "off"); /* no shared module: destroying it frees it */
+    setenv("LATTICE_EMU_CC", script("hangcc", body), 1);
+    setenv("LATTICE_CACHE", "off", 1); /* no shared module: destroying it frees it */
+    lat_context *ctx = emu_context();
     lat_module *m = make(ctx, small_src, LAT_EMU_OPT_BACKGROUND);
-    t_unsetenv("LATTICE_CACHE");
+    unsetenv("LATTICE_CACHE");
     char path[128];
     snprintf(path, sizeof path, "%s/pid", tool_dir);
     double t0 = now_ms();
@@ -567,11 +637,12 @@ TEST(checked_launches_keep_tinyccs_instrumented_code)
 
 TEST(an_unknown_lattice_emu_opt_is_an_error)
 {
-    lat_context *ctx = emu_context();
-    t_setenv("LATTICE_EMU_OPT", "fast");
-    lat_module *m = NULL;
-    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = small_src, .name = "e.cu"}, &m);
-    t_unsetenv("LATTICE_EMU_OPT");
+    t_require_backend();
+    /* Read with the other variables when a context is created. */
+    setenv("LATTICE_EMU_OPT", "fast", 1);
+    lat_context *ctx = NULL;
+    lat_status st = lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU}, &ctx);
+    unsetenv("LATTICE_EMU_OPT");
     ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, st);
     ASSERT_CONTAINS(lat_last_error(), "LATTICE_EMU_OPT");
 }

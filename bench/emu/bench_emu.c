@@ -7,6 +7,9 @@
  *       blocks of 256, 1M points (region loops);
  *   (c) a 512 x 512 matrix product with 16 x 16 shared tiles (region loops);
  *   (d) a warp-shuffle reduction of 1M floats (region loops).
+ * Each workload also runs on the optimising tier (a module in LAT_EMU_OPT_SYNC) and, when
+ * PoCL is installed (Debian's pocl-opencl-icd; pocl.c loads libOpenCL at run time, so
+ * nothing needs it), as the equivalent OpenCL kernels on PoCL's CPU device, with ratios.
  * Each figure is the median of several runs; the ratios are emulator / native. Targets:
  * (a) and (c) at most 2x native -O0, (b) and (d) at most 3x. Also: the barrier's cost per
  * thread per barrier, in region loops and on fibers (LATTICE_EMU_FIBERS=1 at compile time
@@ -16,6 +19,7 @@
  * must not raise.
  */
 #include "native.h"
+#include "pocl.h"
 
 #include <lattice.h>
 
@@ -28,15 +32,6 @@
 #include <time.h>
 
 #include "../bench_clock.h"
-
-/* The library reads LATTICE_* when a context is created or devices are counted
- * (docs/environment.md): a variable set while the bench's context lives takes effect
- * after this. */
-static void reread_environment(void)
-{
-    int n;
-    (void)lat_device_count(LAT_BACKEND_EMU, &n);
-}
 
 #define CHECK(call)                                                                    \
     do {                                                                               \
@@ -137,7 +132,11 @@ typedef struct job {
     void (*native)(void *);
     float *out, *a, *b;
     int n;
+    pocl_workload w; /* the same workload on PoCL */
 } job;
+
+/* PoCL's CPU device, or NULL (said once, why). */
+static pocl *peer;
 
 static void run_emu(void *p)
 {
@@ -202,6 +201,32 @@ static void compare(const char *what, job *j, void (*o2)(void *), void (*o0)(voi
     if (to >= 0)
         printf("%-44s opt %8.2f ms  opt/O2 %5.2fx (target %.1fx: %s)  TinyCC/opt %5.2fx\n", "",
                to, to / t2, opt_target, to / t2 <= opt_target ? "met" : "MISSED", te / to);
+    if (peer) {
+        float *pout = malloc(count * sizeof *pout);
+        double tp = pout ? pocl_time(peer, j->w, j->a, j->b, j->n, reps, pout, count) : -1;
+        double pworst = 0;
+        for (size_t i = 0; tp >= 0 && i < count; i++) {
+            double d = fabs((double)emu_out[i] - pout[i]) / (fabs((double)emu_out[i]) + 1e-30);
+            pworst = d > pworst ? d : pworst;
+        }
+        free(pout);
+        if (tp < 0)
+            printf("%-44s PoCL failed to run it\n", "");
+        else
+            printf("%-44s PoCL %7.2f ms  PoCL/O2 %5.2fx  opt/PoCL %5.2fx (target <1: %s)  "
+                   "TinyCC/PoCL %5.2fx%s\n", "", tp, tp / t2, to >= 0 ? to / tp : -1,
+                   to >= 0 && to < tp ? "met" : "MISSED", te / tp,
+                   pworst <= (tol > 1e-5 ? tol : 1e-5) ? "" : "  RESULTS DIFFER");
+    }
+}
+
+/* lattice reads its LATTICE_* variables when a context is created: a context made and
+ * destroyed after setenv makes the change seen. */
+static void env_changed(void)
+{
+    lat_context *c;
+    CHECK(lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU}, &c));
+    lat_context_destroy(c);
 }
 
 static lat_deviceptr dev(lat_context *ctx, const void *host, size_t bytes)
@@ -307,6 +332,10 @@ int main(int argc, char **argv)
     else
         printf("optimising tier: none (%s)\n", lat_module_log(mo));
     printf("bench_emu: %d OpenMP threads, median of %d runs\n", omp_get_max_threads(), reps);
+    char why[2300];
+    peer = pocl_open(why, sizeof why);
+    if (!peer)
+        printf("PoCL: skipped: %s\n", why);
 
     /* (a) */
     int n = 16 << 20;
@@ -327,7 +356,7 @@ int main(int argc, char **argv)
     {
         void *params[] = {&dd, &da, &db, &n};
         job j = {.k = k, .desc = {.grid = {(unsigned)((n + 255) / 256)}, .block = {256}},
-                 .params = params, .out = out, .a = a, .b = b, .n = n};
+                 .params = params, .out = out, .a = a, .b = b, .n = n, .w = POCL_MUL};
         j.opt = opt_kernel("mul");
         run_emu(&j);
         CHECK(lat_memcpy_dtoh(ctx, d, dd, (size_t)n * 4));
@@ -341,7 +370,7 @@ int main(int argc, char **argv)
     {
         void *params[] = {&dp, &np};
         job j = {.k = k, .desc = {.grid = {(unsigned)nb}, .block = {256}}, .params = params,
-                 .out = out, .n = np};
+                 .out = out, .n = np, .w = POCL_PI};
         j.opt = opt_kernel("pi");
         run_emu(&j);
         CHECK(lat_memcpy_dtoh(ctx, d, dp, (size_t)nb * 4));
@@ -359,7 +388,7 @@ int main(int argc, char **argv)
     {
         void *params[] = {&dc, &da, &db, &mn};
         job j = {.k = k, .desc = {.grid = {(unsigned)mn / 16, (unsigned)mn / 16}, .block = {16, 16}},
-                 .params = params, .out = out, .a = a, .b = b, .n = mn};
+                 .params = params, .out = out, .a = a, .b = b, .n = mn, .w = POCL_MATMUL};
         j.opt = opt_kernel("matmul");
         run_emu(&j);
         CHECK(lat_memcpy_dtoh(ctx, d, dc, (size_t)mn * mn * 4));
@@ -374,7 +403,7 @@ int main(int argc, char **argv)
     {
         void *params[] = {&dw, &da, &nw};
         job j = {.k = k, .desc = {.grid = {(unsigned)nw / 256}, .block = {256}}, .params = params,
-                 .out = out, .a = a, .n = nw};
+                 .out = out, .a = a, .n = nw, .w = POCL_WARPSUM};
         j.opt = opt_kernel("warpsum");
         run_emu(&j);
         CHECK(lat_memcpy_dtoh(ctx, d, dw, (size_t)nw / 32 * 4));
@@ -414,12 +443,12 @@ int main(int argc, char **argv)
     printf("barrier: %.2f ns per thread per barrier in region loops (target 5)\n",
            barrier_cost(m));
     setenv("LATTICE_EMU_FIBERS", "1", 1);
-    reread_environment();
+    env_changed();
     lat_module *mf;
     CHECK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "fibers.cu",
                                                     .emu_opt = LAT_EMU_OPT_OFF}, &mf));
     unsetenv("LATTICE_EMU_FIBERS");
-    reread_environment();
+    env_changed();
     printf("barrier: %.2f ns per thread per barrier on fibers (the fallback)\n",
            barrier_cost(mf));
     lat_kernel *kf;
@@ -442,7 +471,7 @@ int main(int argc, char **argv)
         char dir[] = "/tmp/bench-emu-cache-XXXXXX";
         if (mkdtemp(dir)) {
             setenv("LATTICE_CACHE_DIR", dir, 1);
-            reread_environment();
+            env_changed();
             lat_cache_clear();
             char *big = hundred_lines(1);
             double cold = time_to_optimised(ctx, big);
@@ -456,11 +485,14 @@ int main(int argc, char **argv)
             snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
             if (system(cmd) != 0)
                 fprintf(stderr, "bench_emu: could not remove %s\n", dir);
+            unsetenv("LATTICE_CACHE_DIR");
+            env_changed();
         }
     }
     unsigned team = (unsigned)omp_get_max_threads();
     printf("launch: %.2f us per empty launch of 1 block, %.2f us of %u blocks\n",
            launch_cost(m, 1), launch_cost(m, team), team);
+    pocl_close(peer);
     lat_context_destroy(ctx);
     free(a);
     free(b);

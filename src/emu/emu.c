@@ -106,11 +106,16 @@ static lat_status synchronize(lat_context *ctx)
  * starts its thread, AUTO waits for the module's launches (lat__emu_opt_after_launch).
  * A module's __device__ and __constant__ variables are the optimised object's from the
  * start in SYNC mode; in the others their addresses may be handed out before the object
- * exists, and the object's copies would not be those: such modules stay on TinyCC. */
+ * exists, and the object's copies would not be those: such modules stay on TinyCC,
+ * unless the object came from the disk cache before TinyCC ran (then it is the module's
+ * code and variables from the start, in both modes). */
 static void start_opt(lat_module *mod, lat__emu_module *m)
 {
     int mode = lat__emu_opt_get_mode(m->opt);
     if (!m->opt || mode == LAT_EMU_OPT_OFF)
+        return;
+    /* Loaded from the cache before TinyCC ran (compile.c): the variables are the object's. */
+    if (lat__emu_opt_code_of(m->opt))
         return;
     if (mode != LAT_EMU_OPT_SYNC && m->nglobals > 0) {
         lat__emu_opt_free(m->opt);

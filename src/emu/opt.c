@@ -92,6 +92,7 @@ struct lat__emu_opt {
     pid_t child;          /* the compiler while it runs, else 0; guarded by lock */
     _Atomic bool cancel;  /* lat__emu_opt_free: stop */
     _Atomic(lat__emu_opt_code *) code;
+    lat__emu_opt_code *pending; /* opened from the cache before TinyCC ran, not yet bound */
     _Atomic(char *) note; /* the background build's message for the context's log */
     _Atomic uint64_t ran_ns;
 };
@@ -686,20 +687,16 @@ static void free_code(lat__emu_opt_code *c)
     free(c);
 }
 
-/* Loads the object at path, fills its table, finds the kernels. NULL with *msg when the
- * object is not what this module needs. */
-static lat__emu_opt_code *load(const lat__emu_opt *o, const char *path, const table *t, char **msg)
+/* Opens the object at path and fills its table. NULL with *msg when it cannot. */
+static lat__emu_opt_code *open_object(const char *path, const table *t, char **msg)
 {
-    const lat__emu_module *m = o->m;
     lat__emu_opt_code *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     c->fd = -1;
-    c->entries = calloc((size_t)m->nkernels + 1, sizeof *c->entries);
-    c->globals = calloc((size_t)m->nglobals + 1, sizeof *c->globals);
     c->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!c->entries || !c->globals || !c->handle) {
-        if (!c->handle && asprintf(msg, "cannot load the optimised object: %s", dlerror()) < 0)
+    if (!c->handle) {
+        if (asprintf(msg, "cannot load the optimised object: %s", dlerror()) < 0)
             *msg = NULL;
         free_code(c);
         return NULL;
@@ -713,6 +710,23 @@ static lat__emu_opt_code *load(const lat__emu_opt *o, const char *path, const ta
     for (int p = 0, i = 0; p < 3 && ok; p++)
         for (size_t j = 0; j < t->n[p]; j++, i++)
             memcpy(&tab[i], &t->part[p][j].fn, sizeof tab[i]);
+    if (!ok) {
+        if (asprintf(msg, "the optimised object has not the runtime's table (a lattice bug)") < 0)
+            *msg = NULL;
+        free_code(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Finds the module's kernels and variables in an open object. False with *msg when the
+ * object is not what this module needs. */
+static bool bind_object(const lat__emu_opt *o, lat__emu_opt_code *c, char **msg)
+{
+    const lat__emu_module *m = o->m;
+    c->entries = calloc((size_t)m->nkernels + 1, sizeof *c->entries);
+    c->globals = calloc((size_t)m->nglobals + 1, sizeof *c->globals);
+    bool ok = c->entries && c->globals;
     char sym[600];
     for (int i = 0; i < m->nkernels && ok; i++) {
         snprintf(sym, sizeof sym, LAT_EMU_ENTRY_PREFIX "%s", m->kernels[i].name);
@@ -734,20 +748,33 @@ static lat__emu_opt_code *load(const lat__emu_opt *o, const char *path, const ta
         c->text_size = f.hi - f.lo;
         ok = f.lo != 0;
     }
-    if (!ok) {
-        if (asprintf(msg, "the optimised object lacks the module's symbols (a lattice bug)") < 0)
-            *msg = NULL;
+    if (!ok && asprintf(msg, "the optimised object lacks the module's symbols (a lattice bug)") < 0)
+        *msg = NULL;
+    return ok;
+}
+
+/* Loads the object at path, fills its table, finds the kernels (when bind). */
+static lat__emu_opt_code *load(const lat__emu_opt *o, const char *path, const table *t, bool bind,
+                               char **msg)
+{
+    lat__emu_opt_code *c = open_object(path, t, msg);
+    if (c && bind && !bind_object(o, c, msg)) {
         free_code(c);
         return NULL;
     }
     return c;
 }
 
-/* Loads an object's bytes from an anonymous file, which stays open as long as the object
- * is loaded (lat__emu_opt_code.fd says why). Every object is loaded this way, built or
- * from the cache: a path in a build directory could be named again too. */
+/* Loads a cached object's bytes from an anonymous file, by its name /proc/self/fd/N.
+ * dlopen knows objects by name: given a name that an object still loaded was opened
+ * under, it returns that object, whatever the file is now. So the file stays open while
+ * its object is loaded (free_code closes it), and no other object of ours can be given
+ * its number; a name that some other code of the process left loaded is stepped over
+ * with dup. (An optimised module's object loaded this way while another's was loaded
+ * from a number since closed and reused was that other object: its kernels missing, the
+ * entry was compiled again, 200 ms where a hit takes one.) */
 static lat__emu_opt_code *load_bytes(const lat__emu_opt *o, const void *data, size_t size,
-                                     const table *t, char **msg)
+                                     const table *t, bool bind, char **msg)
 {
     int fd = memfd_create("lattice-opt", MFD_CLOEXEC);
     if (fd < 0)
@@ -759,12 +786,21 @@ static lat__emu_opt_code *load_bytes(const lat__emu_opt *o, const void *data, si
             break;
         done += (size_t)w;
     }
-    lat__emu_opt_code *c = NULL;
-    if (done == size) {
-        char path[64];
+    char path[64];
+    int tries = 0;
+    for (;;) {
         snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-        c = load(o, path, t, msg);
+        void *taken = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+        if (!taken)
+            break;
+        dlclose(taken);
+        int other = ++tries < 16 ? fcntl(fd, F_DUPFD_CLOEXEC, fd + 1) : -1;
+        close(fd);
+        if (other < 0)
+            return NULL;
+        fd = other;
     }
+    lat__emu_opt_code *c = done == size ? load(o, path, t, bind, msg) : NULL;
     if (c)
         c->fd = fd;
     else
@@ -807,7 +843,7 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
     lat__emu_opt_code *c = NULL;
     if (cache && lat__cache_get(&key, true, &blob, &blob_size, &origin)) {
         char *ignored = NULL;
-        c = load_bytes(o, blob, blob_size, &t, &ignored);
+        c = load_bytes(o, blob, blob_size, &t, true, &ignored);
         free(ignored); /* a bad entry is compiled again */
         free(blob);
     }
@@ -839,8 +875,7 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
             snprintf(path, sizeof path, "%s/k.so", dir);
             size_t n = 0;
             char *so = read_file(path, &n);
-            if (so)
-                c = load_bytes(o, so, n, &t, msg);
+            c = load(o, path, &t, true, msg);
             if (c && so && cache)
                 lat__cache_put(&key, true, so, n);
             free(so);
@@ -854,6 +889,60 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
         return false;
     atomic_store_explicit(&o->code, c, memory_order_release);
     return true;
+}
+
+void *lat__emu_opt_open_cached(lat__emu_opt *o)
+{
+    if ((o->mode != LAT_EMU_OPT_SYNC && o->mode != LAT_EMU_OPT_BACKGROUND) || !lat__cache_enabled())
+        return NULL;
+    toolchain *tc = malloc(sizeof *tc);
+    if (!tc)
+        return NULL;
+    get_toolchain(tc);
+    table t;
+    get_table(&t);
+    args flags = {0};
+    if (tc->path[0])
+        code_flags(&flags, o, &t);
+    void *blob = NULL;
+    size_t blob_size = 0;
+    int origin;
+    if (tc->path[0] && !flags.oom) {
+        lat__cache_key key;
+        make_key(o, tc, &flags, &t, &key);
+        if (lat__cache_get(&key, true, &blob, &blob_size, &origin)) {
+            char *ignored = NULL;
+            o->pending = load_bytes(o, blob, blob_size, &t, false, &ignored);
+            free(ignored); /* a bad entry: build() compiles it again */
+            free(blob);
+        }
+    }
+    free_args(&flags);
+    free(tc);
+    return o->pending ? o->pending->handle : NULL;
+}
+
+bool lat__emu_opt_bind_cached(lat__emu_opt *o)
+{
+    lat__emu_opt_code *c = o->pending;
+    o->pending = NULL;
+    char *msg = NULL;
+    if (!c || !bind_object(o, c, &msg)) {
+        free(msg);
+        free_code(c);
+        return false;
+    }
+    pthread_mutex_lock(&o->lock);
+    o->state = DONE;
+    pthread_mutex_unlock(&o->lock);
+    atomic_store_explicit(&o->code, c, memory_order_release);
+    return true;
+}
+
+void lat__emu_opt_drop_cached(lat__emu_opt *o)
+{
+    free_code(o->pending);
+    o->pending = NULL;
 }
 
 /* The words for a failure, once per module (no compiler: once per process). */
@@ -920,6 +1009,11 @@ lat__emu_opt *lat__emu_opt_new(const lat__emu_module *m, int mode, char *program
         return NULL;
     }
     return o;
+}
+
+const char *lat__emu_opt_program(const lat__emu_opt *o)
+{
+    return o->program;
 }
 
 int lat__emu_opt_get_mode(const lat__emu_opt *o)
@@ -1011,6 +1105,7 @@ void lat__emu_opt_free(lat__emu_opt *o)
     if (join)
         pthread_join(o->thread, NULL);
     free_code(atomic_load(&o->code));
+    free_code(o->pending);
     free(atomic_load(&o->note));
     free(o->program);
     free_list(o->defines);

@@ -23,10 +23,7 @@ typedef struct lat__emu_opt_code {
     size_t text_size;
     lat__emu_entry_fn *entries; /* per kernel of the module, in its order */
     void **globals;             /* per __device__/__constant__ variable, in its order */
-    /* The anonymous file the object was loaded from, open while it is loaded: dlopen
-     * knows objects by name, and once closed, its /proc/self/fd/N name goes to the next
-     * file opened, which dlopen would answer with this object (another module's code). */
-    int fd;
+    int fd;                     /* the anonymous file a cached object was loaded from, or -1 */
 } lat__emu_opt_code;
 
 typedef struct lat__emu_opt lat__emu_opt;
@@ -49,6 +46,19 @@ bool lat__emu_opt_build_now(lat__emu_opt *o, char **note);
 
 /* Starts the background build, once (later calls do nothing). */
 void lat__emu_opt_start(lat__emu_opt *o);
+
+/* SYNC and BACKGROUND modes, before TinyCC compiles the module: the optimised object from the disk
+ * cache, opened and its runtime table filled, for the module's kernels and variables to
+ * be found in with dlsym instead of TinyCC's code (the object holds the same program,
+ * so the same tables); NULL on a miss, without a compiler, or in AUTO mode (whose short-lived modules
+ * should not pay for the key). Then
+ * lat__emu_opt_bind_cached makes it the module's code (false: not usable, dropped), or
+ * lat__emu_opt_drop_cached drops it. The module's thread only. */
+void *lat__emu_opt_open_cached(lat__emu_opt *o);
+/* The lowered program the tier compiles (the module's, owned by o). */
+const char *lat__emu_opt_program(const lat__emu_opt *o);
+bool lat__emu_opt_bind_cached(lat__emu_opt *o);
+void lat__emu_opt_drop_cached(lat__emu_opt *o);
 
 /* The optimised code when it is ready (from any thread), else NULL. */
 const lat__emu_opt_code *lat__emu_opt_code_of(lat__emu_opt *o);
