@@ -131,11 +131,22 @@ TEST(the_device_is_the_local_rank_modulo_the_device_count)
  * the thread count the child's emulator reports. */
 static int child_threads(const char *const *vars)
 {
-    char *argv[] = {(char *)"/proc/self/exe", (char *)"child_reports_its_thread_count", NULL};
+    /* This binary's path, not /proc/self/exe: under valgrind that is valgrind's own tool,
+     * while readlink of it gives the program's (valgrind answers it so). */
+    static char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    ASSERT_TRUE(len > 0);
+    self[len] = '\0';
+    char *argv[] = {self, (char *)"child_reports_its_thread_count", NULL};
     char *env[32];
     size_t n = 0;
     env[n++] = (char *)"LAT_TEST_RANKS_CHILD=1";
     env[n++] = (char *)"LATTICE_BACKEND=emu";
+    static char libpath[4200];
+    if (getenv("LD_LIBRARY_PATH")) { /* meson's, for a shared liblattice */
+        snprintf(libpath, sizeof libpath, "LD_LIBRARY_PATH=%s", getenv("LD_LIBRARY_PATH"));
+        env[n++] = libpath;
+    }
     for (size_t i = 0; vars[i]; i++)
         env[n++] = (char *)vars[i];
     env[n] = NULL;
@@ -146,7 +157,7 @@ static int child_threads(const char *const *vars)
     posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
     posix_spawn_file_actions_addclose(&fa, fds[0]);
     pid_t pid;
-    ASSERT_TRUE(posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, env) == 0);
+    ASSERT_TRUE(posix_spawn(&pid, self, &fa, NULL, argv, env) == 0);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     char buf[4096] = {0};

@@ -91,6 +91,7 @@ struct lat__emu_opt {
     pthread_t thread;
     pid_t child;          /* the compiler while it runs, else 0; guarded by lock */
     _Atomic bool cancel;  /* lat__emu_opt_free: stop */
+    _Atomic bool tracked; /* in the builds stopped at exit (track_build) */
     _Atomic(lat__emu_opt_code *) code;
     lat__emu_opt_code *pending; /* opened from the cache before TinyCC ran, not yet bound */
     _Atomic(char *) note; /* the background build's message for the context's log */
@@ -1057,8 +1058,62 @@ static void *background(void *arg)
     return NULL;
 }
 
+/* Builds still running at exit. A module shared through the compile cache outlives its
+ * contexts, so its build can still be running when the program returns from main; exit
+ * would then free the C library's state under the build's feet (valgrind: fclose racing
+ * __libc_freeres in read_cpu). At exit each is told to stop, its compiler is killed, and it
+ * is waited for. */
+static pthread_mutex_t builds_lock = PTHREAD_MUTEX_INITIALIZER;
+static lat__emu_opt *builds[MAX_RUNNING];
+static pthread_once_t builds_once = PTHREAD_ONCE_INIT;
+
+static void stop_builds(void)
+{
+    pthread_t threads[MAX_RUNNING];
+    int n = 0;
+    pthread_mutex_lock(&builds_lock);
+    for (int i = 0; i < MAX_RUNNING; i++) {
+        lat__emu_opt *o = builds[i];
+        if (!o)
+            continue;
+        atomic_store(&o->cancel, true);
+        pthread_mutex_lock(&o->lock);
+        if (o->child > 0)
+            kill(-o->child, SIGKILL);
+        if (o->thread_started) { /* joined here, so not by lat__emu_opt_free */
+            o->thread_started = false;
+            threads[n++] = o->thread;
+        }
+        pthread_mutex_unlock(&o->lock);
+    }
+    pthread_mutex_unlock(&builds_lock);
+    for (int i = 0; i < n; i++)
+        pthread_join(threads[i], NULL);
+}
+
+static void at_exit_stop_builds(void)
+{
+    atexit(stop_builds);
+}
+
+/* Adds o to the builds running (add) or takes it out. */
+static void track_build(lat__emu_opt *o, bool add)
+{
+    pthread_once(&builds_once, at_exit_stop_builds);
+    pthread_mutex_lock(&builds_lock);
+    for (int i = 0; i < MAX_RUNNING; i++)
+        if (builds[i] == (add ? NULL : o)) {
+            builds[i] = add ? o : NULL;
+            break;
+        }
+    pthread_mutex_unlock(&builds_lock);
+}
+
 void lat__emu_opt_start(lat__emu_opt *o)
 {
+    /* Before o->lock: stop_builds takes builds_lock, then each build's lock. */
+    if (!atomic_exchange(&o->tracked, true))
+        track_build(o, true);
     pthread_mutex_lock(&o->lock);
     if (o->state == IDLE) {
         /* The build's thread blocks every signal: the program's handlers, the guard's
@@ -1101,9 +1156,12 @@ void lat__emu_opt_free(lat__emu_opt *o)
     if (o->child > 0)
         kill(-o->child, SIGKILL);
     bool join = o->thread_started;
+    o->thread_started = false;
     pthread_mutex_unlock(&o->lock);
     if (join)
         pthread_join(o->thread, NULL);
+    if (atomic_load(&o->tracked))
+        track_build(o, false);
     free_code(atomic_load(&o->code));
     free_code(o->pending);
     free(atomic_load(&o->note));
