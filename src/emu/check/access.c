@@ -13,6 +13,17 @@
 #include <string.h>
 #include <sys/mman.h>
 
+/* Racecheck compares the bytes a write left with what was there before and with other
+ * writes' bytes, which may be memory the kernel never initialised: a comparison of
+ * garbage that decides nothing wrong, which valgrind would report as a use of undefined
+ * values. The copies are declared defined (free outside valgrind). */
+#if defined(LAT_HAVE_VALGRIND_H)
+#include <valgrind/memcheck.h>
+#define AS_DEFINED(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
+#else
+#define AS_DEFINED(p, n) ((void)(p), (void)(n))
+#endif
+
 /* The value thread f's last logged write left: read at its next access once the place
  * has changed (an access of its right-hand side comes before the store), or at an event
  * after which the store is surely done (force). */
@@ -22,6 +33,7 @@ static __attribute__((noinline)) void settle_write(lat__ck_launch *L, lat__ck_th
     lat__ck_logged *e = &L->log[f->pend - 1];
     uint64_t v = 0;
     memcpy(&v, (const void *)e->a, e->size);
+    AS_DEFINED(&v, sizeof v);
     if (!force && v == f->before)
         return;
     f->pend = 0;
@@ -484,6 +496,7 @@ static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
             if (L->given) { /* an assignment's value, given with it */
                 uint64_t v = 0;
                 memcpy(&v, L->given, size);
+                AS_DEFINED(&v, sizeof v);
                 e->after = v;
                 e->kind |= LAT__CK_KNOWN;
                 return (void *)a;
@@ -494,6 +507,7 @@ static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
             L->pth = (int)th->lin;
             f->before = 0;
             memcpy(&f->before, (const void *)a, size);
+            AS_DEFINED(&f->before, sizeof f->before);
         }
     }
     return (void *)a;
