@@ -311,6 +311,22 @@ static void run_cooperative(lat__emu_launch *st, const lat__exec_grid *g,
     free(blocks);
 }
 
+/* Whether the launch has failed, or run past its deadline (recorded then): blocks too
+ * short for the watchdog's signal to find one running end here, between blocks. */
+static bool stopped(lat__emu_launch *st)
+{
+    if (atomic_load_explicit(&st->trapped, memory_order_relaxed))
+        return true;
+    if (!lat__emu_guard_expired(st->host, st->gen))
+        return false;
+    launch_fail(st, LAT_ERROR_LAUNCH_FAILED,
+                "kernel '%s' did not finish within %g s (LATTICE_EMU_TIMEOUT): its grid has "
+                "%llu blocks, too many to run in that time", st->kernel->name,
+                (double)st->timeout_ms / 1000.0,
+                (unsigned long long)st->grid_blocks);
+    return true;
+}
+
 static bool printf_ordered(void)
 {
     const char *v = getenv("LATTICE_EMU_PRINTF");
@@ -355,6 +371,7 @@ lat_status lat__exec_run(const lat__exec_grid *g)
     base.nthreads = launch->block[0] * launch->block[1] * launch->block[2];
     base.shoff = g->shoff ? g->shoff : k->shoff;
     uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
+    st.grid_blocks = nblocks;
 
     int nthreads = omp_get_max_threads();
     if (launch->cooperative) {
@@ -366,27 +383,36 @@ lat_status lat__exec_run(const lat__exec_grid *g)
         cache *c = hc;
         if (worker_begin(&w, &st, &t, g, c) && (!st.hooks || lat__exec_schedule_begin(&w, nblocks)))
             for (uint64_t b = 0; b < nblocks && !atomic_load(&st.trapped); b++) {
+                if ((b & 255) == 255 && stopped(&st))
+                    break;
                 set_block(&t, st.hooks ? lat__exec_block_at(w.fb, b) : b);
                 run_block(&w, k, &t, params);
             }
         worker_end(&w, c);
     } else {
         /* Chunks of several blocks keep the shared counter cold; eight per thread
-         * still balance blocks of uneven cost. */
+         * still balance blocks of uneven cost. Blocks are handed out by hand, not by
+         * an OpenMP loop, so that a stopped launch stops handing them out: a loop
+         * would still go through every index of a grid of 2^63 blocks. */
         uint64_t chunk = nblocks / ((uint64_t)nthreads * 8);
-        int ichunk = chunk < 1 ? 1 : chunk > 4096 ? 4096 : (int)chunk;
+        chunk = chunk < 1 ? 1 : chunk > 4096 ? 4096 : chunk;
+        _Atomic uint64_t next = 0;
 #pragma omp parallel
         {
             lat__emu_worker w;
             lat__emu_thread t = base;
             cache *c = get_cache();
             bool ok = worker_begin(&w, &st, &t, g, c);
-#pragma omp for schedule(dynamic, ichunk)
-            for (uint64_t b = 0; b < nblocks; b++) {
-                if (!ok || atomic_load_explicit(&st.trapped, memory_order_relaxed))
-                    continue;
-                set_block(&t, b);
-                run_block(&w, k, &t, params);
+            while (ok && !stopped(&st)) {
+                uint64_t b = atomic_fetch_add_explicit(&next, chunk, memory_order_relaxed);
+                if (b >= nblocks)
+                    break;
+                uint64_t end = nblocks - b < chunk ? nblocks : b + chunk;
+                for (; b < end && !atomic_load_explicit(&st.trapped, memory_order_relaxed);
+                     b++) {
+                    set_block(&t, b);
+                    run_block(&w, k, &t, params);
+                }
             }
             worker_end(&w, c);
         }

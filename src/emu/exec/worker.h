@@ -51,6 +51,7 @@ typedef struct lat__emu_launch {
     struct lat__emu_gslot *host;
     uint64_t gen;
     uint64_t timeout_ms;
+    uint64_t grid_blocks; /* the grid's blocks, for messages */
     atomic_int trapped; /* set once, by the first trap */
     lat_status status;  /* what the first trap makes the launch return */
     char *msg;
