@@ -32,6 +32,7 @@ typedef struct cache {
     char *shared;
     lat__exec_block *fb;
     char *scratch;
+    lat__exec_kstack kstack;
     lat__emu_gslot slot;
     bool guarded; /* slot registered */
 } cache;
@@ -51,6 +52,7 @@ static void cache_free(void *p)
     lat__exec_block_free(c->fb);
     if (c->scratch)
         munmap(c->scratch, SCRATCH_BYTES);
+    lat__exec_kstack_unmap(&c->kstack);
     free(c);
 }
 
@@ -153,6 +155,8 @@ void *lat__emu_scratch(lat__emu_thread *t, unsigned long bytes)
             lat__emu_fail(w, LAT_ERROR_OUT_OF_MEMORY,
                           "kernel '%s': cannot map memory for the block's per-thread variables",
                           w->launch->kernel->name);
+            if (w->on_fiber)
+                lat__exec_abandon(w);
             siglongjmp(w->trap, 1);
         }
         w->scratch = p;
@@ -162,6 +166,8 @@ void *lat__emu_scratch(lat__emu_thread *t, unsigned long bytes)
         lat__emu_fail(w, LAT_ERROR_LAUNCH_FAILED,
                       "kernel '%s': the per-thread variables a block keeps across barriers "
                       "need more than %zu MiB", w->launch->kernel->name, SCRATCH_BYTES >> 20);
+        if (w->on_fiber)
+            lat__exec_abandon(w);
         siglongjmp(w->trap, 1);
     }
     void *p = w->scratch + w->scratch_used;
@@ -185,7 +191,7 @@ static void run_block(lat__emu_worker *w, const lat__emu_kernel *k, lat__emu_thr
     if (k->mode == LAT_EMU_MODE_FIBER || w->launch->hooks)
         lat__exec_run_fibers(w, k, t, params);
     else
-        k->entry(t, params);
+        lat__exec_kstack_run(w, k, t, params);
     w->in_block = false;
 }
 
@@ -216,6 +222,12 @@ static bool worker_begin(lat__emu_worker *w, lat__emu_launch *st, lat__emu_threa
         atomic_store_explicit(&c->slot.work_host, st->host, memory_order_relaxed);
     w->fb = c->fb;
     w->scratch = c->scratch;
+    if (!lat__exec_kstack_map(&c->kstack)) {
+        lat__emu_fail(w, LAT_ERROR_OUT_OF_MEMORY, "kernel '%s': cannot map a stack for its "
+                      "blocks", k->name);
+        return false;
+    }
+    w->kstack = &c->kstack;
     w->scratch_size = c->scratch ? SCRATCH_BYTES : 0;
     t->shared = c->shared;
     t->dshared = c->shared + ((k->shared_bytes + 15) & ~(size_t)15);

@@ -90,6 +90,8 @@ void lat__emu_converged(lat__emu_thread *t, const int *sk, unsigned n, const cha
                   w->launch->kernel->name, t->block_idx.x, t->block_idx.y, t->block_idx.z,
                   file, line, in % bx, in / bx % by, in / bx / by, out % bx, out / bx % by,
                   out / bx / by);
+    if (w->on_fiber)
+        lat__exec_abandon(w);
     siglongjmp(w->trap, 1);
 }
 
