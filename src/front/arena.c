@@ -39,7 +39,7 @@ _Noreturn void lat__arena_oom(lat__arena *a)
     abort(); /* only a test's own arena has no exit; the library always sets one */
 }
 
-void *lat__arena_alloc(lat__arena *a, size_t size)
+void *lat__arena_alloc_raw(lat__arena *a, size_t size)
 {
     size = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
     if (size == 0)
@@ -60,7 +60,6 @@ void *lat__arena_alloc(lat__arena *a, size_t size)
              * current chunk's free space is not thrown away. */
             c->next = a->chunks->next;
             a->chunks->next = c;
-            memset(c->data, 0, size);
             return c->data;
         }
         c->next = a->chunks;
@@ -70,6 +69,12 @@ void *lat__arena_alloc(lat__arena *a, size_t size)
     }
     void *p = a->at;
     a->at += size;
+    return p;
+}
+
+void *lat__arena_alloc(lat__arena *a, size_t size)
+{
+    void *p = lat__arena_alloc_raw(a, size);
     memset(p, 0, size);
     return p;
 }

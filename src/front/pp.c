@@ -68,7 +68,7 @@ void *pp_pool_alloc(pp *p, size_t bytes, int *cls)
         memcpy(&p->pool[k], b, sizeof(void *));
         return b;
     }
-    return lat__arena_alloc(&p->u->arena, (size_t)64 << k);
+    return lat__arena_alloc_raw(&p->u->arena, (size_t)64 << k);
 }
 
 void pp_pool_free(pp *p, void *block, int cls)
