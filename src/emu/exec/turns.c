@@ -165,6 +165,11 @@ void lat__exec_handoff(lat__exec_block *b, void **save, void **fake)
         return;
     }
     b->pos = b->n;
+    /* The host starting a round in which no thread can run stays where it is: a switch
+     * to itself would resume the stack pointer saved at its last switch, a frame that
+     * is gone (a clang build crashed on a deadlock; gcc's happened to match). */
+    if (save == &b->host_sp)
+        return;
     lat__exec_go_host(b, save, fake);
 }
 
