@@ -23,8 +23,12 @@
 
 /* ---- per OS thread ---------------------------------------------------------------------- */
 
-/* Shared memory is 48 KiB at most; 256-byte aligned, as a GPU's is at least. */
-enum { SHARED_BYTES = LAT_EMU_SHARED_LIMIT + 256 };
+/* Shared memory is 48 KiB at most; 256-byte aligned, as a GPU's is at least. It is
+ * mapped between inaccessible pages, so that a block writing past its shared memory
+ * faults (the launch fails) instead of overwriting the host's heap. */
+enum { SHARED_BYTES = LAT_EMU_SHARED_LIMIT + 256, SHARED_GUARD = 64 << 10 };
+static const size_t SHARED_MAP = SHARED_GUARD + ((SHARED_BYTES + 4095) & ~(size_t)4095) +
+                                 SHARED_GUARD;
 /* Region loops' scratch: reserved, touched as needed. */
 static const size_t SCRATCH_BYTES = (size_t)256 << 20;
 
@@ -48,7 +52,8 @@ static void cache_free(void *p)
         return;
     if (c->guarded)
         lat__emu_guard_thread_fini(&c->slot);
-    free(c->shared);
+    if (c->shared)
+        munmap(c->shared - SHARED_GUARD, SHARED_MAP);
     lat__exec_block_free(c->fb);
     if (c->scratch)
         munmap(c->scratch, SCRATCH_BYTES);
@@ -73,10 +78,18 @@ static cache *get_cache(void)
     c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    if (posix_memalign((void **)&c->shared, 256, SHARED_BYTES) != 0) {
+    char *m = mmap(NULL, SHARED_MAP, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (m == MAP_FAILED) {
         free(c);
         return NULL;
     }
+    if (mprotect(m + SHARED_GUARD, SHARED_MAP - 2 * SHARED_GUARD, PROT_READ | PROT_WRITE) != 0) {
+        munmap(m, SHARED_MAP);
+        free(c);
+        return NULL;
+    }
+    c->shared = m + SHARED_GUARD;
     if (pthread_setspecific(cache_key, c) != 0) {
         cache_free(c);
         return NULL;
