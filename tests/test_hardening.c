@@ -182,6 +182,31 @@ TEST(the_largest_grid_stops_within_the_timeout)
     still_usable(ctx);
 }
 
+TEST(a_checked_kernel_looping_through_barriers_stops_within_its_timeout)
+{
+    lat_context *ctx = emu_context(LAT_CHECK_MEMCHECK);
+    ASSERT_OK(lat_check_configure(ctx, &(lat_check_options){.timeout_s = 1}));
+    int n = 1 << 30;
+    lat_deviceptr a = t_device_copy(ctx, NULL, 64 * sizeof(int));
+    void *params[] = {&a, &n};
+    const char *src = "__global__ void tiles(int *a, int n)\n"
+                      "{ __shared__ int s[64]; int acc = 0;\n"
+                      "  for (int k = 0; k < n; k += 16) { s[threadIdx.x] = a[k % 64]; __syncthreads();\n"
+                      "    acc += s[63 - threadIdx.x]; __syncthreads(); }\n"
+                      "  a[threadIdx.x] = acc; }\n";
+    for (int fibers = 0; fibers < 2; fibers++) {
+        if (fibers)
+            setenv("LATTICE_EMU_FIBERS", "1", 1);
+        double t0 = now();
+        lat_status st = launch1(ctx, src, "tiles", (lat_dim3){1}, (lat_dim3){32}, params);
+        unsetenv("LATTICE_EMU_FIBERS");
+        ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, st);
+        ASSERT_CONTAINS(lat_last_error(), "did not finish block (0,0,0) within 1 s");
+        ASSERT_LT(now() - t0, 3);
+    }
+    ASSERT_OK(lat_check_configure(ctx, &(lat_check_options){0}));
+}
+
 /* 7. Inline asm is outside the emulator's dialect. */
 TEST(inline_asm_is_unsupported_on_the_emulator)
 {
@@ -268,15 +293,20 @@ static char *nest(const char *head, const char *open, size_t n, const char *mid,
     return s;
 }
 
-static void expect_limit(lat_context *ctx, const char *src, const char *what)
+static void expect_limit_(lat_context *ctx, const char *src, const char *what, const char *says)
 {
     lat_module *mod;
     double t0 = now();
     lat_status st = compile(ctx, src, &mod);
     ASSERT_MSG(st == LAT_ERROR_COMPILE, "%s: %s (%s)", what, lat_status_string(st),
                lat_last_error());
-    ASSERT_CONTAINS(lat_last_error(), "limit");
+    ASSERT_CONTAINS(lat_last_error(), says);
     ASSERT_MSG(now() - t0 < 5, "%s took %.2f s", what, now() - t0);
+}
+
+static void expect_limit(lat_context *ctx, const char *src, const char *what)
+{
+    expect_limit_(ctx, src, what, "nested too deeply: more than 1024 levels");
 }
 
 TEST(deep_nesting_is_a_compile_error_naming_the_limit)
@@ -291,8 +321,34 @@ TEST(deep_nesting_is_a_compile_error_naming_the_limit)
                       "}", "}\n"),
                  "15,400 nested ifs");
     expect_limit(ctx,
-                 nest("__global__ void k(int *p) { *p = ", "-", 200000, "1", "", "; }\n"),
+                 nest("__global__ void k(int *p) { *p = ", "- ", 200000, "1", "", "; }\n"),
                  "200,000 unary minuses");
+    expect_limit(ctx, nest("__global__ void k(int *p) { *p = ", "p[0] + ", 200000, "1", "", "; }\n"),
+                 "a sum of 200,000 terms");
+    expect_limit(ctx, nest("__global__ void k(int *p) { *p = ", "*p ? 1 : ", 100000, "0", "", "; }\n"),
+                 "100,000 conditionals");
+    expect_limit(ctx, nest("__global__ void k(int *p) { int x; ", "x = ", 100000, "1", "", "; }\n"),
+                 "100,000 assignments");
+    expect_limit(ctx,
+                 nest("__global__ void k(int *p) { int x[1] = ", "{", 100000, "1", "}", "; }\n"),
+                 "100,000 braces of an initializer");
+    expect_limit(ctx, nest("", "namespace a { ", 100000, "int x;", " }", "\n__global__ void k() {}\n"),
+                 "100,000 namespaces");
+    expect_limit(ctx, nest("__global__ void k() { ", "struct { ", 100000, "int x;", " } a;", " }\n"),
+                 "100,000 nested structs");
+    expect_limit(ctx, nest("template <class T> struct W { T v; };\n__global__ void k() { ", "W<", 100000,
+                           "int", ">", " w; }\n"),
+                 "100,000 template arguments");
+    expect_limit(ctx, nest("__global__ void k(int ", "*", 100000, "p", "", ") {}\n"),
+                 "100,000 pointer declarators");
+    expect_limit(ctx, nest("", "extern \"C\" { ", 100000, "", " }", "\n__global__ void k() {}\n"),
+                 "100,000 extern \"C\" blocks");
+    /* Within the limit, a deep kernel compiles, checked or not. */
+    lat_module *mod;
+    ASSERT_OK(compile(ctx, nest("__global__ void k(int *p) { *p = ", "(", 1000, "p[0]", ")", "; }\n"),
+                      &mod));
+    ASSERT_OK(compile(ctx, nest("__global__ void k(int *p) { *p = ", "p[0] + ", 1000, "1", "", "; }\n"),
+                      &mod));
     still_usable(ctx);
 }
 
@@ -310,7 +366,7 @@ TEST(a_macro_bomb_in_an_if_is_a_compile_error_naming_the_limit)
         "#define C5 C4+C4\n#define C6 C5+C5\n#define C7 C6+C6\n#define C8 C7+C7\n"
         "#if C8\n#endif\n"
         "__global__ void k() {}\n";
-    expect_limit(ctx, src, "macro bomb in #if");
+    expect_limit_(ctx, src, "macro bomb in #if", "more than");
     const char *body =
         "#define A0 1+1\n"
         "#define A1 A0+A0\n#define A2 A1+A1\n#define A3 A2+A2\n#define A4 A3+A3\n"
@@ -319,7 +375,11 @@ TEST(a_macro_bomb_in_an_if_is_a_compile_error_naming_the_limit)
         "#define B3 B2+B2\n#define B4 B3+B3\n#define B5 B4+B4\n#define B6 B5+B5\n"
         "#define B7 B6+B6\n#define B8 B7+B7\n#define B9 B8+B8\n#define C0 B9+B9\n"
         "__global__ void k(int *p) { *p = C0; }\n";
-    expect_limit(ctx, body, "macro bomb in a body");
+    expect_limit_(ctx, body, "macro bomb in a body", "more than");
+    /* Macro calls nested in arguments, each level copying what is inside it. */
+    char *nested = nest("#define X(a) a\n__global__ void k(int *p) { *p = ", "X(", 100000, "1", ")",
+                        "; }\n");
+    expect_limit_(ctx, nested, "100,000 nested macro calls", "more than 100");
     still_usable(ctx);
 }
 

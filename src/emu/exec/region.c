@@ -106,6 +106,9 @@ void lat__exec_rbarrier(lat__emu_thread *t, const int *sk, const char *file, int
         b->hooks->barrier(b->obs, b);
         b->rbar = false;
     }
+    /* A loop through barriers may never tick (its body is split into the loops over the
+     * threads): the watchdog looks here too. */
+    lat__exec_region_deadline(b);
     lat__exec_turns_reorder(b);
 }
 

@@ -230,6 +230,14 @@ void lat__exec_tick(lat__emu_thread *t)
     }
 }
 
+void lat__exec_region_deadline(lat__exec_block *b)
+{
+    if (now_s() > b->deadline) {
+        timed_out(b, &b->f[0], false);
+        lat__exec_abandon(b->w);
+    }
+}
+
 _Static_assert(offsetof(lat__exec_fiber, ticks) ==
                    offsetof(lat__exec_fiber, t) + sizeof(lat__emu_thread),
                "passes/checks.c's __LAT_TICK finds the count just past the thread context");
@@ -289,6 +297,13 @@ void lat__exec_turns_run(lat__exec_block *b)
         if (b->at_bar > 0 && b->at_bar == b->live) {
             lat__exec_release_barrier(b);
             lat__exec_turns_reorder(b);
+            /* A kernel that goes through barriers for ever (or for too long) is stopped
+             * here: the check below is for rounds that end otherwise. */
+            if (now_s() > b->deadline) {
+                int cnt;
+                timed_out(b, first_running(b, &cnt), false);
+                return;
+            }
             continue;
         }
         if (b->ran == 0) {

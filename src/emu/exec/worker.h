@@ -232,6 +232,8 @@ void lat__exec_turns_run(lat__exec_block *b);
 void lat__exec_turns_run_region(lat__exec_block *b);
 /* Hands the turn on from a thread that waits, exited (save NULL, fake NULL), or gives way. */
 void lat__exec_handoff(lat__exec_block *b, void **save, void **fake);
+/* An observed region-loop block past its schedule's deadline fails (and is left). */
+void lat__exec_region_deadline(lat__exec_block *b);
 /* A new order of the threads (after a barrier on a random schedule). */
 void lat__exec_turns_reorder(lat__exec_block *b);
 /* Starts an observed launch of nblocks blocks on w: seeds its schedule, draws the order of
