@@ -206,7 +206,8 @@ typedef struct lat_context_desc {
 /* Creates a context on a device: the object that owns device memory and modules.
  *   desc: may be NULL for all defaults (automatic backend, device 0, no logger).
  *   out:  receives the context; set to NULL on failure.
- * Errors: LAT_ERROR_INVALID_VALUE; LAT_ERROR_BACKEND_UNAVAILABLE;
+ * Errors: LAT_ERROR_INVALID_VALUE (also desc->check with bits that are no LAT_CHECK_*
+ * mode: the message names them); LAT_ERROR_BACKEND_UNAVAILABLE;
  * LAT_ERROR_INVALID_DEVICE; LAT_ERROR_OUT_OF_MEMORY; LAT_ERROR_DRIVER.
  * Thread safety: any thread. The context may then be used from any number of threads. */
 LAT_API lat_status lat_context_create(const lat_context_desc *desc, lat_context **out);
