@@ -177,7 +177,11 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
         case LAT_ARG_U64: values[i].u64 = a->value.u64; break;
         case LAT_ARG_F32: values[i].f32 = a->value.f32; break;
         case LAT_ARG_F64: values[i].f64 = a->value.f64; break;
-        case LAT_ARG_PTR: values[i].ptr = a->value.ptr; break;
+        case LAT_ARG_PTR:
+            values[i].ptr = a->value.ptr;
+            if ((int)i < kernel->nparams)
+                st = lat__launch_check_pointer(fn, kernel, (int)i, a->value.ptr);
+            break;
         case LAT_ARG_BYTES: params[i] = a->value.buffer.data; break;
         case LAT_ARG_IN:
         case LAT_ARG_OUT:

@@ -155,11 +155,13 @@ static lat_status context_create(lat_context *ctx)
         program_name(c->program, sizeof c->program);
     }
     lat_status st = lat_context_create(
-        &(lat_context_desc){.backend = primary_kind(), .device = ctx->device, .logger = ctx->logger},
+        &(lat_context_desc){.backend = primary_kind(), .device = ctx->device, .logger = ctx->logger,
+                            .pointer_check = LAT_POINTER_CHECK_OFF}, /* the cross context checks */
         &c->a);
     if (st == LAT_OK)
         st = lat_context_create(
-            &(lat_context_desc){.backend = LAT_BACKEND_EMU, .device = 0, .logger = ctx->logger},
+            &(lat_context_desc){.backend = LAT_BACKEND_EMU, .device = 0, .logger = ctx->logger,
+                                .pointer_check = LAT_POINTER_CHECK_OFF},
             &c->b);
     if (st != LAT_OK) {
         lat_context_destroy(c->a);

@@ -47,6 +47,20 @@ bool lat__host_is_pinned(lat_context *ctx, const void *p, size_t bytes)
     return inside;
 }
 
+bool lat__host_is_mapped(lat_context *ctx, uintptr_t p)
+{
+    lat__ctx_driver *d = ctx->drv;
+    if (!d)
+        return false;
+    pthread_mutex_lock(&d->lock);
+    size_t i = upper_bound(d, (const char *)p);
+    /* One past the end counts, as for device allocations. */
+    bool in = i > 0 && (d->host[i - 1].flags & LAT_HOST_MAPPED) &&
+              p - (uintptr_t)d->host[i - 1].base <= d->host[i - 1].size;
+    pthread_mutex_unlock(&d->lock);
+    return in;
+}
+
 /* Inserts a range; fails when it overlaps one already there. */
 static lat_status insert(lat_context *ctx, const char *fn, char *base, size_t size,
                          unsigned flags, bool registered)

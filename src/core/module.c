@@ -89,6 +89,7 @@ static lat_status copy_name_expressions(lat_context *ctx, const char *const *lis
 
 static void free_module(lat_module *mod)
 {
+    free(mod->globals);
     free_strings(mod->name_exprs);
     lat__kernel_sigs_free(&mod->sigs);
     free(mod->log);
