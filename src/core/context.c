@@ -1,5 +1,6 @@
 /* Contexts: the object that owns a device's memory and modules. */
 #include "backend_select.h"
+#include "core/alloc.h"
 #include "driver_ops.h"
 #include "memory.h"
 #include "texture.h"
@@ -29,7 +30,7 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
         return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: desc->pointer_check is %d, not a "
                           "LAT_POINTER_CHECK_* value", desc->pointer_check);
-    lat_context *ctx = calloc(1, sizeof *ctx);
+    lat_context *ctx = lat__calloc(1, sizeof *ctx);
     if (!ctx)
         return lat__error(NULL, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
     /* The logger is set first so that failures below reach it. */

@@ -1,6 +1,7 @@
 /* Reading a whole file: module sources, PTX/CUBIN images, and the headers the compile
  * cache hashes all come in through here. */
 #include "file.h"
+#include "core/alloc.h"
 
 #include "error.h"
 
@@ -35,7 +36,7 @@ int lat__read_file(const char *path, char **out, size_t *size)
     /* The size is a hint: the file may grow while it is read, so reading stops at end of
      * file or at the cap, whichever comes first. */
     size_t cap = err ? 0 : (size_t)st.st_size + 1;
-    if (!err && !(buf = malloc(cap)))
+    if (!err && !(buf = lat__malloc(cap)))
         err = ENOMEM;
     while (!err) {
         if (len + 1 >= cap) {
@@ -43,7 +44,7 @@ int lat__read_file(const char *path, char **out, size_t *size)
                 err = EFBIG;
                 break;
             }
-            char *p = realloc(buf, cap * 2);
+            char *p = lat__realloc(buf, cap * 2);
             if (!p) {
                 err = ENOMEM;
                 break;

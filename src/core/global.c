@@ -1,6 +1,7 @@
 /* A module's __device__ and __constant__ variables by name (PyCUDA's get_global), and
  * copies to and from them, checked against the variable's size. */
 #include "backend.h"
+#include "core/alloc.h"
 
 #include <stdlib.h>
 
@@ -38,7 +39,7 @@ lat_status lat_module_get_global(lat_module *mod, const char *name, lat_devicept
     for (size_t i = 0; i < mod->nglobals && !known; i++)
         known = mod->globals[i].base == p;
     if (!known) {
-        lat__alloc *g = realloc(mod->globals, (mod->nglobals + 1) * sizeof *g);
+        lat__alloc *g = lat__realloc(mod->globals, (mod->nglobals + 1) * sizeof *g);
         if (g) {
             g[mod->nglobals++] = (lat__alloc){p, n};
             mod->globals = g;

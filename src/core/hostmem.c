@@ -5,6 +5,7 @@
  * driver's, and whatever is left is released with the context.
  */
 #include "driver_ops.h"
+#include "core/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,7 +81,7 @@ static lat_status insert(lat_context *ctx, const char *fn, char *base, size_t si
     }
     if (d->nhost == d->host_cap) {
         size_t cap = d->host_cap ? d->host_cap * 2 : 8;
-        lat__host_range *p = realloc(d->host, cap * sizeof *p);
+        lat__host_range *p = lat__realloc(d->host, cap * sizeof *p);
         if (!p) {
             pthread_mutex_unlock(&d->lock);
             return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);

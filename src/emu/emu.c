@@ -5,6 +5,7 @@
  * (exec/).
  */
 #include "emu.h"
+#include "core/alloc.h"
 
 #include "check/ck.h"
 #include "emu_devices.h"
@@ -66,7 +67,7 @@ static lat_status context_create(lat_context *ctx)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: LATTICE_EMU_TIMEOUT='%s' is not a number of "
                           "seconds (0 runs launches without a deadline)", to);
-    lat__emu_ctx *c = calloc(1, sizeof *c);
+    lat__emu_ctx *c = lat__calloc(1, sizeof *c);
     if (!c)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
     c->timeout_ms = timeout_ms;
@@ -129,7 +130,7 @@ static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
         if (strcmp(k->name, kernel->name) != 0 && !(k->expr && strcmp(k->expr, kernel->name) == 0))
             continue;
         if (k->nparams > 0) {
-            size_t *sizes = malloc((size_t)k->nparams * sizeof *sizes);
+            size_t *sizes = lat__malloc((size_t)k->nparams * sizeof *sizes);
             if (!sizes)
                 return lat__error(mod->ctx, LAT_ERROR_OUT_OF_MEMORY,
                                   "lat_module_get_kernel: out of host memory");

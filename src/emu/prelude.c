@@ -8,6 +8,7 @@
  * It is kept as lines (ISO C bounds a string literal's length) and joined once.
  */
 #include "prelude.h"
+#include "core/alloc.h"
 
 #include "abi.h"
 #include "front/builtins.h"
@@ -283,7 +284,7 @@ static const char *const lines[] = {
     "void *memcpy(void *, const void *, size_t);",
     "void *memmove(void *, const void *, size_t);",
     "void *memset(void *, int, size_t);",
-    "void *malloc(size_t);",
+    "void *lat__malloc(size_t);",
     "void free(void *);",
     "int printf(const char *, ...);",
     "void __lat_trap(lat_emu_thread *, const char *, const char *, int);",
@@ -737,7 +738,7 @@ static char *join_one(unsigned parts)
              : with_vectors        ? vectors(NULL)
                                    : 0;
     }
-    char *p = malloc(n);
+    char *p = lat__malloc(n);
     if (!p)
         return NULL;
     size_t at = 0;

@@ -6,6 +6,7 @@
  * call: the same text on every run, whatever the number of OpenMP threads.
  */
 #include "exec/worker.h"
+#include "core/alloc.h"
 
 #include "exec/guard.h"
 
@@ -30,7 +31,7 @@ static bool keep(lat__emu_worker *w, char *text, size_t len)
     pthread_mutex_lock(&l->lines_lock);
     if (l->nlines == l->lines_cap) {
         size_t cap = l->lines_cap ? l->lines_cap * 2 : 64;
-        lat__emu_line *p = realloc(l->lines, cap * sizeof *p);
+        lat__emu_line *p = lat__realloc(l->lines, cap * sizeof *p);
         if (p) {
             l->lines = p;
             l->lines_cap = cap;
@@ -78,7 +79,7 @@ static bool out_room(out *o, size_t n)
         want = LAT_EMU_PRINTF_MAX + 1;
     if (want <= cap)
         return false;
-    char *p = o->buf ? realloc(o->buf, want) : malloc(want);
+    char *p = o->buf ? lat__realloc(o->buf, want) : lat__malloc(want);
     if (!p) {
         o->oom = true;
         return false;
@@ -243,7 +244,7 @@ int lat__emu_printf(const char *fmt, ...)
     lat__emu_worker *w = lat__emu_current_worker();
     bool ordered = w && w->launch->ordered && w->cur;
     if (ordered) {
-        char *text = o.buf ? o.buf : malloc(n + 1);
+        char *text = o.buf ? o.buf : lat__malloc(n + 1);
         if (!text)
             return -1;
         if (!o.buf)

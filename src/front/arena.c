@@ -1,5 +1,6 @@
 /* The front end's arena: see arena.h. */
 #include "arena.h"
+#include "core/alloc.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -50,7 +51,7 @@ void *lat__arena_alloc_raw(lat__arena *a, size_t size)
         size_t want = size > CHUNK / 4 ? size : CHUNK;
         if (want > SIZE_MAX - sizeof(lat__arena_chunk))
             lat__arena_oom(a);
-        lat__arena_chunk *c = malloc(sizeof *c + want);
+        lat__arena_chunk *c = lat__malloc(sizeof *c + want);
         if (!c)
             lat__arena_oom(a);
         c->size = want;

@@ -1,5 +1,6 @@
 /* The front end's entry: see front.h. */
 #include "front.h"
+#include "core/alloc.h"
 
 #include "lex.h"
 #include "pp.h"
@@ -19,7 +20,7 @@ void lat__unit_free(lat__unit *u)
 lat_status lat__front_parse(const lat__front_in *in, lat__unit **out)
 {
     *out = NULL;
-    lat__unit *u = calloc(1, sizeof *u);
+    lat__unit *u = lat__calloc(1, sizeof *u);
     if (!u)
         return LAT_ERROR_OUT_OF_MEMORY;
     if (setjmp(u->oom)) {

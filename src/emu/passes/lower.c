@@ -2,6 +2,7 @@
  * the thread context, how each kernel runs its threads, where each __shared__ variable
  * lives; then the program, each kernel's entry and the module's tables (abi.h). */
 #include "lower.h"
+#include "core/alloc.h"
 
 #include "emit.h"
 #include "arith.h"
@@ -391,7 +392,7 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     if (u->status != LAT_OK)
         return u->status;
     if (in->checked) {
-        out->check = calloc(1, sizeof *out->check);
+        out->check = lat__calloc(1, sizeof *out->check);
         if (!out->check)
             return LAT_ERROR_OUT_OF_MEMORY;
         lat__checks_annotate(u, out->check);
@@ -402,9 +403,9 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     lat__emit_newline(&lw->em);
     out->text = dup_or_null(lw->em.buf ? lw->em.buf : "");
     out->prelude_parts = LAT_EMU_PRELUDE_ALL;
-    out->kernels = calloc(lw->kernels.n + 1, sizeof *out->kernels);
-    out->kernel_exprs = calloc(lw->kernels.n + 1, sizeof *out->kernel_exprs);
-    out->globals = calloc(lw->tu->globals.n + 1, sizeof *out->globals);
+    out->kernels = lat__calloc(lw->kernels.n + 1, sizeof *out->kernels);
+    out->kernel_exprs = lat__calloc(lw->kernels.n + 1, sizeof *out->kernel_exprs);
+    out->globals = lat__calloc(lw->tu->globals.n + 1, sizeof *out->globals);
     if (!out->text || !out->kernels || !out->kernel_exprs || !out->globals) {
         lat__lower_out_free(out);
         return LAT_ERROR_OUT_OF_MEMORY;

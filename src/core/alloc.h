@@ -1,0 +1,20 @@
+/*
+ * The library's allocation functions: malloc, calloc and realloc, failing on purpose
+ * when a test asks (SQLite's malloc tests): lat__alloc_fail_after = N makes the Nth call
+ * from now return NULL, once. Memory from them is freed with free().
+ */
+#ifndef LAT_ALLOC_H
+#define LAT_ALLOC_H
+
+#include <stddef.h>
+
+void *lat__malloc(size_t n);
+void *lat__calloc(size_t count, size_t size);
+void *lat__realloc(void *p, size_t n);
+
+/* Tests only (tests/emu/test_fault_alloc.c): 0, or the number of allocations to go until
+ * the one that fails; lat__alloc_calls counts every call. Any thread. */
+void lat__alloc_fail_after(long n);
+long lat__alloc_calls(void);
+
+#endif
