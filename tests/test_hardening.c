@@ -252,6 +252,27 @@ TEST(a_local_array_overflow_fails_the_launch_cleanly)
     still_usable(ctx);
 }
 
+/* Every signal kernel code can raise fails the launch: a jump into data holding ud2
+ * (SIGILL) or int3 (SIGTRAP). */
+TEST(illegal_instructions_and_breakpoints_in_kernel_code_fail_the_launch)
+{
+    lat_context *ctx = emu_context(0);
+    const char *codes[] = {"0x0f, 0x0b", "0xcc, 0x90"};
+    const char *says[] = {"illegal instruction", "breakpoint trap"};
+    for (int i = 0; i < 2; i++) {
+        char src[300];
+        snprintf(src, sizeof src,
+                 "__device__ unsigned char code[4] = {%s};\n"
+                 "typedef void (*fn)(void);\n"
+                 "__global__ void jump() { fn f = (fn)(void *)code; f(); }\n",
+                 codes[i]);
+        lat_status st = launch1(ctx, src, "jump", (lat_dim3){2}, (lat_dim3){4}, NULL);
+        ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, st);
+        ASSERT_CONTAINS(lat_last_error(), says[i]);
+    }
+    still_usable(ctx);
+}
+
 /* 9. printf with a huge width stays within the timeout bound. */
 TEST(a_huge_printf_width_stays_within_the_timeout)
 {

@@ -233,9 +233,12 @@ static void describe_fault(const lat__emu_worker *w, int sig, const siginfo_t *i
         return;
     }
     if (sig == SIGILL || sig == SIGTRAP) {
-        snprintf(what, size, "%s at address 0x%lx (a jump to data: a return address "
-                 "overwritten by a write past a local array?%s)",
-                 sig == SIGILL ? "illegal instruction" : "breakpoint trap", addr,
+        char at[40] = "";
+        if (addr) /* a breakpoint trap gives no address */
+            snprintf(at, sizeof at, " at address 0x%lx", addr);
+        snprintf(what, size, "%s%s (a jump to data: a return address overwritten by a "
+                 "write past a local array?%s)",
+                 sig == SIGILL ? "illegal instruction" : "breakpoint trap", at,
                  !w->obs ? " LATTICE_CHECK=memcheck names the line" : "");
         return;
     }
