@@ -409,6 +409,8 @@ static void finish_unit(lat__parser *p)
 
 void lat__parse_enter(lat__parser *p, int extra)
 {
+    if (p->stop && lat__unit_past_deadline(p->u, lat__peek(p)->loc))
+        longjmp(*p->stop, 1);
     if (++p->nest + extra <= LAT_PARSE_MAX_NEST || !p->stop)
         return;
     lat__error_at(p->u, lat__peek(p)->loc,

@@ -25,6 +25,10 @@ void pp_stop(pp *p)
 
 bool pp_work(pp *p, size_t n, lat__loc loc)
 {
+    if (!p->stop && lat__unit_past_deadline(p->u, loc)) {
+        pp_stop(p);
+        return false;
+    }
     p->work += n;
     if (p->work <= PP_MAX_WORK || p->stop)
         return !p->stop;
