@@ -67,6 +67,38 @@ TEST(a_stray_paren_before_a_barrier_is_a_compile_error)
     still_usable(ctx);
 }
 
+/* Found by the fuzzer: a member access at the very end of the input read its '.' again
+ * for ever, allocating an error node each time (until memory ran out). */
+TEST(inputs_that_end_in_the_middle_are_compile_errors)
+{
+    lat_context *ctx = emu_context(0);
+    const char *srcs[] = {
+        "__global__ void ids(int *out)\n{\n    int i = blockIdx.x * blockDim.",
+        "struct S { int x; };\n__device__ S s;\n__global__ void k(int *o) { *o = s.",
+        "__global__ void k(int *o) { o->",
+        "struct",
+        "class",
+        "struct S",
+        "__global__ void k(",
+        "__global__ void k() { int a[",
+        "template <",
+        "namespace n {",
+        "#if 1",
+        "__global__ void k() { asm(",
+        "extern \"C\"",
+    };
+    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+        lat_module *mod;
+        double t0 = now();
+        lat_status st = compile(ctx, srcs[i], &mod);
+        ASSERT_MSG(st == LAT_ERROR_COMPILE || st == LAT_ERROR_UNSUPPORTED, "%s: %s (%s)", srcs[i],
+                   lat_status_string(st), lat_last_error());
+        ASSERT_CONTAINS(lat_last_error(), "fuzz.cu:");
+        ASSERT_LT(now() - t0, 2);
+    }
+    still_usable(ctx);
+}
+
 /* 2. Two kernels with barriers after a bad declaration: the error, and nothing leaked
  * (the sanitizer and valgrind runs see leaks). */
 TEST(two_barrier_kernels_after_a_bad_declaration_leak_nothing)

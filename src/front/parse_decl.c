@@ -632,8 +632,6 @@ static void struct_body_(lat__parser *p, lat__record *r)
             }
             lat__atom *name = NULL;
             lat__loc loc = lat__peek(p)->loc;
-            lat__next(p); /* the tag */
-            p->pos--;
             lat__type *t = declarator(p, &lat__ty_void, &name, &loc, false);
             if (t->kind == LAT_TY_FUNC)
                 lat__member_function(p, r, t, name, loc, cuda, LAT_ST_NONE, true);

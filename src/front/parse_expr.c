@@ -1772,9 +1772,12 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open, lat__expr 
 
 static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *op)
 {
+    /* Back to the token after the '.', not one before it: at the end of the input
+     * lat__next does not move, and the '.' was read again for ever. */
+    size_t at = p->pos;
     lat__tok *n = lat__next(p);
     if (n->kind != LAT_TK_IDENT) {
-        p->pos--;
+        p->pos = at;
         lat__syntax_error(p, "a member name");
         return lat__error_expr(p, op->loc);
     }
