@@ -333,16 +333,18 @@ TEST(a_huge_printf_width_stays_within_the_timeout)
 static char *nest(const char *head, const char *open, size_t n, const char *mid,
                   const char *close, const char *tail)
 {
-    size_t lo = strlen(open), lc = strlen(close);
-    size_t len = strlen(head) + n * (lo + lc) + strlen(mid) + strlen(tail) + 1;
-    char *s = t_calloc(len, 1), *p = s;
-    p += sprintf(p, "%s", head);
-    for (size_t i = 0; i < n; i++, p += lo)
-        memcpy(p, open, lo);
-    p += sprintf(p, "%s", mid);
-    for (size_t i = 0; i < n; i++, p += lc)
-        memcpy(p, close, lc);
-    sprintf(p, "%s", tail);
+    size_t lh = strlen(head), lo = strlen(open), lm = strlen(mid), lc = strlen(close);
+    size_t len = lh + n * (lo + lc) + lm + strlen(tail) + 1;
+    char *s = t_calloc(len, 1);
+    ASSERT_NOT_NULL(s);
+    size_t at = 0;
+    memcpy(s + at, head, lh), at += lh;
+    for (size_t i = 0; i < n; i++)
+        memcpy(s + at, open, lo), at += lo;
+    memcpy(s + at, mid, lm), at += lm;
+    for (size_t i = 0; i < n; i++)
+        memcpy(s + at, close, lc), at += lc;
+    memcpy(s + at, tail, strlen(tail) + 1);
     return s;
 }
 

@@ -180,10 +180,11 @@ lat_status lat_launch(lat_kernel *kernel, const lat_launch_desc *desc, void **pa
                                   "lat_launch(kernel '%s'): params[%d] is NULL", kernel->name, i);
         if (ctx->check_pointers)
             for (int i = 0; i < kernel->nparams; i++) {
+                if (!kernel->param_class || kernel->param_class[i] != LAT__PARAM_POINTER)
+                    continue; /* only a pointer's value has 8 bytes to read */
                 lat_deviceptr v;
                 memcpy(&v, params[i], sizeof v);
-                if (kernel->param_class && kernel->param_class[i] == LAT__PARAM_POINTER &&
-                    (st = lat__launch_check_pointer("lat_launch", kernel, i, v)) != LAT_OK)
+                if ((st = lat__launch_check_pointer("lat_launch", kernel, i, v)) != LAT_OK)
                     return st;
             }
     }

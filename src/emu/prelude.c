@@ -284,7 +284,7 @@ static const char *const lines[] = {
     "void *memcpy(void *, const void *, size_t);",
     "void *memmove(void *, const void *, size_t);",
     "void *memset(void *, int, size_t);",
-    "void *lat__malloc(size_t);",
+    "void *malloc(size_t);",
     "void free(void *);",
     "int printf(const char *, ...);",
     "void __lat_trap(lat_emu_thread *, const char *, const char *, int);",

@@ -51,7 +51,7 @@ static const char *const decls[] = {
     "void *memcpy(void *d, const void *s, size_t n);",
     "void *memmove(void *d, const void *s, size_t n);",
     "void *memset(void *d, int c, size_t n);",
-    "void *lat__malloc(size_t n);",
+    "void *malloc(size_t n);",
     "void free(void *p);",
     "int printf(const char *format, ...);",
     "long labs(long x);", "long long llabs(long long x);",
