@@ -539,3 +539,51 @@ TEST(a_host_pointer_as_a_kernel_argument_fails_the_launch)
                       (lat_dim3){1}, (lat_dim3){4}, nparams));
     still_usable(ctx);
 }
+
+/* LAT_POINTER_CHECK_ON checks on every backend (CUDA included: the launch fails before
+ * the driver sees it); LAT_POINTER_CHECK_OFF lets the emulator use what it is given. */
+TEST(the_pointer_check_can_be_turned_on_everywhere_and_off)
+{
+    lat_context *ctx = t_context_with(&(lat_context_desc){.pointer_check = LAT_POINTER_CHECK_ON});
+    int host[4] = {0};
+    int *hp = host;
+    void *params[] = {&hp};
+    lat_kernel *k = t_kernel(ctx, "__global__ void put(int *p) { p[threadIdx.x] = 1; }\n", "put");
+    ASSERT_STATUS(LAT_ERROR_INVALID_ADDRESS,
+                  lat_launch(k, &(lat_launch_desc){.grid = {1}, .block = {4}}, params));
+    ASSERT_CONTAINS(lat_last_error(), "pointer parameter 0 'p'");
+    ASSERT_STATUS(LAT_ERROR_INVALID_ADDRESS,
+                  lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {4}},
+                                  LAT_ARGS(lat_arg_ptr((lat_deviceptr)(uintptr_t)host))));
+    /* Device memory, one past its end, a module variable and NULL pass. */
+    lat_deviceptr d = t_device_copy(ctx, NULL, 4 * sizeof(int));
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {1}, .block = {4}}, (void *[]){&d}));
+    lat_module *mod;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source =
+                                      "__device__ int var[4];\n"
+                                      "__global__ void none(int *p) { if (p == 0) return; }\n"},
+                                &mod));
+    lat_kernel *none;
+    ASSERT_OK(lat_module_get_kernel(mod, "none", &none));
+    lat_deviceptr end = d + 4 * sizeof(int), zero = 0, var;
+    ASSERT_OK(lat_launch(none, &(lat_launch_desc){.grid = {1}, .block = {1}}, (void *[]){&end}));
+    ASSERT_OK(lat_launch(none, &(lat_launch_desc){.grid = {1}, .block = {1}}, (void *[]){&zero}));
+    if (t_backend() != LAT_BACKEND_CROSS) { /* no module variables there */
+        ASSERT_OK(lat_module_get_global(mod, "var", &var, NULL));
+        ASSERT_OK(lat_launch(none, &(lat_launch_desc){.grid = {1}, .block = {1}}, (void *[]){&var}));
+    }
+    ASSERT_OK(lat_context_synchronize(ctx));
+
+    lat_context *bad = NULL;
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE,
+                  lat_context_create(&(lat_context_desc){.backend = t_backend(), .pointer_check = 7},
+                                     &bad));
+    ASSERT_CONTAINS(lat_last_error(), "pointer_check");
+
+    if (!t_is_emu(ctx) || t_backend() == LAT_BACKEND_CROSS)
+        return;
+    lat_context *off = t_context_with(&(lat_context_desc){.pointer_check = LAT_POINTER_CHECK_OFF});
+    lat_kernel *k2 = t_kernel(off, "__global__ void put(int *p) { p[threadIdx.x] = 1; }\n", "put");
+    ASSERT_OK(lat_launch(k2, &(lat_launch_desc){.grid = {1}, .block = {4}}, params));
+    ASSERT_EQ(host[3], 1); /* the emulator's device addresses are the host's */
+}
