@@ -568,7 +568,7 @@ TEST(the_pointer_check_can_be_turned_on_everywhere_and_off)
     lat_deviceptr end = d + 4 * sizeof(int), zero = 0, var;
     ASSERT_OK(lat_launch(none, &(lat_launch_desc){.grid = {1}, .block = {1}}, (void *[]){&end}));
     ASSERT_OK(lat_launch(none, &(lat_launch_desc){.grid = {1}, .block = {1}}, (void *[]){&zero}));
-    if (t_backend() != LAT_BACKEND_CROSS) { /* no module variables there */
+    if (lat_context_backend(ctx) != LAT_BACKEND_CROSS) { /* no module variables there */
         ASSERT_OK(lat_module_get_global(mod, "var", &var, NULL));
         ASSERT_OK(lat_launch(none, &(lat_launch_desc){.grid = {1}, .block = {1}}, (void *[]){&var}));
     }
@@ -580,7 +580,7 @@ TEST(the_pointer_check_can_be_turned_on_everywhere_and_off)
                                      &bad));
     ASSERT_CONTAINS(lat_last_error(), "pointer_check");
 
-    if (!t_is_emu(ctx) || t_backend() == LAT_BACKEND_CROSS)
+    if (lat_context_backend(ctx) != LAT_BACKEND_EMU)
         return;
     lat_context *off = t_context_with(&(lat_context_desc){.pointer_check = LAT_POINTER_CHECK_OFF});
     lat_kernel *k2 = t_kernel(off, "__global__ void put(int *p) { p[threadIdx.x] = 1; }\n", "put");
