@@ -417,9 +417,14 @@ void lat__pp_run(lat__unit *u, const lat__pp_in *in)
         if (u->toks.n > PP_MAX_OUTPUT) {
             lat__error_at(u, t.loc, "the preprocessed program is too large (more than %d tokens)",
                           PP_MAX_OUTPUT);
+            pp_stop(&p);
             break;
         }
     }
+    /* Past a limit what was made is cut short at some arbitrary point: parsing it would
+     * only add errors, after up to millions of tokens (seconds under a sanitizer). */
+    if (p.stop)
+        u->toks.n = 0;
     if (!u->toks.items)
         u->toks.items = lat__arena_grow(&u->arena, NULL, &u->toks.cap, 1, sizeof *u->toks.items);
     lat__tok *eof = &u->toks.items[u->toks.n];
