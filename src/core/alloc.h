@@ -12,9 +12,10 @@ void *lat__malloc(size_t n);
 void *lat__calloc(size_t count, size_t size);
 void *lat__realloc(void *p, size_t n);
 
-/* Tests only (tests/emu/test_fault_alloc.c): 0, or the number of allocations to go until
- * the one that fails; lat__alloc_calls counts every call. Any thread. */
+/* Tests only (tests/emu/test_fault_alloc.c): arms the failure (0 disarms); armed with a
+ * huge n, n minus what lat__alloc_fail_remaining() then says counts the allocations
+ * made. Any thread. */
 void lat__alloc_fail_after(long n);
-long lat__alloc_calls(void);
+long lat__alloc_fail_remaining(void);
 
 #endif
