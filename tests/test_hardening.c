@@ -272,6 +272,21 @@ TEST(a_checked_kernel_looping_through_barriers_stops_within_its_timeout)
     ASSERT_OK(lat_check_configure(ctx, &(lat_check_options){0}));
 }
 
+TEST(the_largest_grid_stops_within_the_timeout_checked)
+{
+    lat_context *ctx = emu_context(LAT_CHECK_MEMCHECK);
+    ASSERT_OK(lat_check_configure(ctx, &(lat_check_options){.timeout_s = 1}));
+    double t0 = now();
+    lat_status st = launch1(ctx, "__global__ void empty() {}\n", "empty",
+                            (lat_dim3){2147483647u, 65535, 65535}, (lat_dim3){1}, NULL);
+    double took = now() - t0;
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, st);
+    ASSERT_CONTAINS(lat_last_error(), "did not finish its grid within 1 s");
+    ASSERT_MSG(took < bound(1.5), "took %.2f s", took);
+    ASSERT_OK(lat_check_configure(ctx, &(lat_check_options){0}));
+    still_usable(ctx);
+}
+
 /* 7. Inline asm is outside the emulator's dialect. */
 TEST(inline_asm_is_unsupported_on_the_emulator)
 {

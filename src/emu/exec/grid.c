@@ -410,6 +410,8 @@ lat_status lat__exec_run(const lat__exec_grid *g)
             for (uint64_t b = 0; b < nblocks && !atomic_load(&st.trapped); b++) {
                 if ((b & 255) == 255 && stopped(&st))
                     break;
+                if (st.hooks && (b & 63) == 63 && lat__exec_schedule_expired(&w, b, nblocks))
+                    break;
                 set_block(&t, st.hooks ? lat__exec_block_at(w.fb, b) : b);
                 run_block(&w, k, &t, params);
             }

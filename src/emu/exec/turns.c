@@ -230,6 +230,21 @@ void lat__exec_tick(lat__emu_thread *t)
     }
 }
 
+bool lat__exec_schedule_expired(lat__emu_worker *w, uint64_t done, uint64_t nblocks)
+{
+    lat__exec_block *b = w->fb;
+    if (!b || !b->w || now_s() <= b->deadline)
+        return false;
+    char what[400];
+    const lat__emu_launch *l = w->launch;
+    snprintf(what, sizeof what,
+             "kernel '%s' did not finish its grid within %g s (%s): %llu of its %llu blocks "
+             "had run", l->kernel->name, l->schedule->timeout_s, l->schedule->watchdog,
+             (unsigned long long)done, (unsigned long long)nblocks);
+    lat__exec_stalled(b, LAT__EXEC_TIMEOUT, NULL, what, sizeof what);
+    return true;
+}
+
 void lat__exec_region_deadline(lat__exec_block *b)
 {
     if (now_s() > b->deadline) {
