@@ -480,9 +480,9 @@ TEST(a_macro_bomb_in_an_if_is_a_compile_error_naming_the_limit)
         "__global__ void k(int *p) { *p = C0; }\n";
     expect_limit_(ctx, body, "macro bomb in a body", "more than");
     /* Macro calls nested in arguments, each level copying what is inside it. */
-    char *nested = nest("#define X(a) a\n__global__ void k(int *p) { *p = ", "X(", 100000, "1", ")",
+    char *nested = nest("#define X(a) a\n__global__ void k(int *p) { *p = ", "X(", 20000, "1", ")",
                         "; }\n");
-    expect_limit_(ctx, nested, "100,000 nested macro calls", "more than");
+    expect_limit_(ctx, nested, "20,000 nested macro calls", "more than");
     still_usable(ctx);
 }
 
