@@ -13,16 +13,6 @@
 #include <stdlib.h>
 
 /* Stops the program with lattice's explanation when a call fails. */
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        lat_status status_ = (call);                                                   \
-        if (status_ != LAT_OK) {                                                       \
-            fprintf(stderr, "%s: %s\n%s\n", #call, lat_status_name(status_),           \
-                    lat_last_error());                                                 \
-            exit(1);                                                                   \
-        }                                                                              \
-    } while (0)
-
 static void print_matrix(float m[4][4])
 {
     for (int i = 0; i < 4; i++) {
@@ -36,7 +26,7 @@ static void print_matrix(float m[4][4])
 int main(void)
 {
     lat_context *ctx;
-    CHECK(lat_context_create(NULL, &ctx));
+    LAT_TRY(lat_context_create(NULL, &ctx));
     printf("backend: %s\n", lat_backend_name(lat_context_backend(ctx)));
 
     float a[4][4];
@@ -46,11 +36,11 @@ int main(void)
             a[i][j] = 4.0f * (float)rand() / (float)RAND_MAX - 2.0f;
 
     lat_array *a_gpu, *doubled;
-    CHECK(lat_array_from_host(ctx, LAT_DTYPE_FLOAT32, 2, (size_t[]){4, 4}, a, &a_gpu));
+    LAT_TRY(lat_array_from_host(ctx, LAT_DTYPE_FLOAT32, 2, (size_t[]){4, 4}, a, &a_gpu));
     /* 2 * a_gpu: an int scalar times a float32 array is float32, as in C. */
-    CHECK(lat_array_scalar_op(LAT_OP_MUL, lat_scalar_i32(2), a_gpu, NULL, &doubled));
+    LAT_TRY(lat_array_scalar_op(LAT_OP_MUL, lat_scalar_i32(2), a_gpu, NULL, &doubled));
     float a_doubled[4][4];
-    CHECK(lat_array_get(doubled, a_doubled, sizeof a_doubled));
+    LAT_TRY(lat_array_get(doubled, a_doubled, sizeof a_doubled));
     print_matrix(a_doubled);
     print_matrix(a);
 

@@ -15,26 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        lat_status status_ = (call);                                                   \
-        if (status_ == LAT_ERROR_UNSUPPORTED) {                                        \
-            printf("skip: this backend cannot run the reduction yet:\n%s\n",           \
-                   lat_last_error());                                                  \
-            exit(77);                                                                  \
-        }                                                                              \
-        if (status_ != LAT_OK) {                                                       \
-            fprintf(stderr, "%s: %s\n%s\n", #call, lat_status_name(status_),           \
-                    lat_last_error());                                                 \
-            exit(1);                                                                   \
-        }                                                                              \
-    } while (0)
-
 int main(void)
 {
     enum { N = 1000003 };
     lat_context *ctx;
-    CHECK(lat_context_create(NULL, &ctx));
+    LAT_TRY(lat_context_create(NULL, &ctx));
 
     static float x[N], y[N];
     double want = 0;
@@ -46,11 +31,11 @@ int main(void)
     }
     lat_array *x_gpu, *y_gpu, *result, *builtin;
     size_t n = N;
-    CHECK(lat_array_from_host(ctx, LAT_DTYPE_FLOAT32, 1, &n, x, &x_gpu));
-    CHECK(lat_array_from_host(ctx, LAT_DTYPE_FLOAT32, 1, &n, y, &y_gpu));
+    LAT_TRY(lat_array_from_host(ctx, LAT_DTYPE_FLOAT32, 1, &n, x, &x_gpu));
+    LAT_TRY(lat_array_from_host(ctx, LAT_DTYPE_FLOAT32, 1, &n, y, &y_gpu));
 
     lat_reduction *dot;
-    CHECK(lat_reduction_create(ctx,
+    LAT_TRY(lat_reduction_create(ctx,
                                &(lat_reduction_desc){.dtype = LAT_DTYPE_FLOAT32,
                                                      .neutral = "0",
                                                      .reduce = "a+b",
@@ -58,13 +43,13 @@ int main(void)
                                                      .arguments = "float *x, float *y",
                                                      .name = "dot"},
                                &dot));
-    CHECK(lat_reduction_launch(dot, n, LAT_ARGS(lat_arg_array(x_gpu), lat_arg_array(y_gpu)),
+    LAT_TRY(lat_reduction_launch(dot, n, LAT_ARGS(lat_arg_array(x_gpu), lat_arg_array(y_gpu)),
                                NULL, &result));
-    CHECK(lat_array_dot(x_gpu, y_gpu, NULL, &builtin));
+    LAT_TRY(lat_array_dot(x_gpu, y_gpu, NULL, &builtin));
 
     float got, got_builtin;
-    CHECK(lat_array_get(result, &got, sizeof got));
-    CHECK(lat_array_get(builtin, &got_builtin, sizeof got_builtin));
+    LAT_TRY(lat_array_get(result, &got, sizeof got));
+    LAT_TRY(lat_array_get(builtin, &got_builtin, sizeof got_builtin));
     /* float32 partial sums: a relative error of a few 1e-5 of the terms' magnitude. */
     double tol = 1e-4 * sqrt((double)N) * 0.25 + 1e-3;
     int ok = fabs(got - want) <= tol && fabs(got_builtin - want) <= tol;

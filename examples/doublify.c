@@ -11,16 +11,6 @@
 #include <stdlib.h>
 
 /* Stops the program with lattice's explanation when a call fails. */
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        lat_status status_ = (call);                                                   \
-        if (status_ != LAT_OK) {                                                       \
-            fprintf(stderr, "%s: %s\n%s\n", #call, lat_status_name(status_),           \
-                    lat_last_error());                                                 \
-            exit(1);                                                                   \
-        }                                                                              \
-    } while (0)
-
 static const char *source =
     "__global__ void doublify(float *a)\n"
     "{\n"
@@ -41,9 +31,9 @@ static void print_matrix(float m[4][4])
 int main(void)
 {
     lat_context *ctx;
-    CHECK(lat_context_create(NULL, &ctx));
+    LAT_TRY(lat_context_create(NULL, &ctx));
     lat_device_info device;
-    CHECK(lat_context_device_info(ctx, &device));
+    LAT_TRY(lat_context_device_info(ctx, &device));
     printf("backend: %s (%s)\n", lat_backend_name(lat_context_backend(ctx)), device.name);
 
     float a[4][4];
@@ -53,19 +43,19 @@ int main(void)
             a[i][j] = 4.0f * (float)rand() / (float)RAND_MAX - 2.0f;
 
     lat_deviceptr a_gpu;
-    CHECK(lat_mem_alloc(ctx, sizeof a, &a_gpu));
-    CHECK(lat_memcpy_htod(ctx, a_gpu, a, sizeof a));
+    LAT_TRY(lat_mem_alloc(ctx, sizeof a, &a_gpu));
+    LAT_TRY(lat_memcpy_htod(ctx, a_gpu, a, sizeof a));
 
     lat_module *mod;
     lat_kernel *doublify;
-    CHECK(lat_module_create(ctx, &(lat_module_desc){.source = source}, &mod));
-    CHECK(lat_module_get_kernel(mod, "doublify", &doublify));
+    LAT_TRY(lat_module_create(ctx, &(lat_module_desc){.source = source}, &mod));
+    LAT_TRY(lat_module_get_kernel(mod, "doublify", &doublify));
 
     void *params[] = {&a_gpu};
-    CHECK(lat_launch(doublify, &(lat_launch_desc){.grid = {1}, .block = {4, 4}}, params));
+    LAT_TRY(lat_launch(doublify, &(lat_launch_desc){.grid = {1}, .block = {4, 4}}, params));
 
     float a_doubled[4][4];
-    CHECK(lat_memcpy_dtoh(ctx, a_doubled, a_gpu, sizeof a_doubled));
+    LAT_TRY(lat_memcpy_dtoh(ctx, a_doubled, a_gpu, sizeof a_doubled));
     print_matrix(a_doubled);
     print_matrix(a);
 

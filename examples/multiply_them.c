@@ -11,16 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        lat_status status_ = (call);                                                   \
-        if (status_ != LAT_OK) {                                                       \
-            fprintf(stderr, "%s: %s\n%s\n", #call, lat_status_name(status_),           \
-                    lat_last_error());                                                 \
-            exit(1);                                                                   \
-        }                                                                              \
-    } while (0)
-
 static const char *source =
     "__global__ void multiply_them(float *dest, float *a, float *b)\n"
     "{\n"
@@ -33,13 +23,13 @@ enum { N = 400 };
 int main(void)
 {
     lat_context *ctx;
-    CHECK(lat_context_create(NULL, &ctx));
+    LAT_TRY(lat_context_create(NULL, &ctx));
     printf("backend: %s\n", lat_backend_name(lat_context_backend(ctx)));
 
     lat_module *mod;
     lat_kernel *multiply_them;
-    CHECK(lat_module_create(ctx, &(lat_module_desc){.source = source}, &mod));
-    CHECK(lat_module_get_kernel(mod, "multiply_them", &multiply_them));
+    LAT_TRY(lat_module_create(ctx, &(lat_module_desc){.source = source}, &mod));
+    LAT_TRY(lat_module_get_kernel(mod, "multiply_them", &multiply_them));
 
     float a[N], b[N], dest[N] = {0};
     srand(2);
@@ -48,7 +38,7 @@ int main(void)
         b[i] = 2.0f * (float)rand() / (float)RAND_MAX - 1.0f;
     }
 
-    CHECK(lat_launch_args(multiply_them, &(lat_launch_desc){.grid = {1}, .block = {N}},
+    LAT_TRY(lat_launch_args(multiply_them, &(lat_launch_desc){.grid = {1}, .block = {N}},
                           LAT_ARGS(lat_arg_out(dest, sizeof dest),
                                    lat_arg_in(a, sizeof a),
                                    lat_arg_in(b, sizeof b))));

@@ -8,16 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        lat_status status_ = (call);                                                   \
-        if (status_ != LAT_OK) {                                                       \
-            fprintf(stderr, "%s: %s\n%s\n", #call, lat_status_name(status_),           \
-                    lat_last_error());                                                 \
-            exit(1);                                                                   \
-        }                                                                              \
-    } while (0)
-
 static const char *source =
     "__global__ void mapper(float *dest)\n"
     "{\n"
@@ -39,29 +29,29 @@ static const char *source =
 int main(void)
 {
     lat_context *ctx;
-    CHECK(lat_context_create(NULL, &ctx));
+    LAT_TRY(lat_context_create(NULL, &ctx));
     printf("backend: %s\n", lat_backend_name(lat_context_backend(ctx)));
 
     const char *defines[] = {"PROBLEM_SIZE=1000000", NULL};
     lat_module *mod;
     lat_kernel *mapper, *reducer;
-    CHECK(lat_module_create(ctx, &(lat_module_desc){.source = source, .defines = defines},
+    LAT_TRY(lat_module_create(ctx, &(lat_module_desc){.source = source, .defines = defines},
                             &mod));
-    CHECK(lat_module_get_kernel(mod, "mapper", &mapper));
-    CHECK(lat_module_get_kernel(mod, "reducer", &reducer));
+    LAT_TRY(lat_module_get_kernel(mod, "mapper", &mapper));
+    LAT_TRY(lat_module_get_kernel(mod, "reducer", &reducer));
 
     /* Allocate the array directly on the device: no host copy of it at all. */
     lat_deviceptr dest_gpu;
-    CHECK(lat_mem_alloc(ctx, PROBLEM_SIZE * sizeof(float), &dest_gpu));
+    LAT_TRY(lat_mem_alloc(ctx, PROBLEM_SIZE * sizeof(float), &dest_gpu));
 
     lat_launch_desc desc = {.grid = {(PROBLEM_SIZE + 511) / 512}, .block = {512}};
-    CHECK(lat_launch_args(mapper, &desc, LAT_ARGS(lat_arg_ptr(dest_gpu))));
+    LAT_TRY(lat_launch_args(mapper, &desc, LAT_ARGS(lat_arg_ptr(dest_gpu))));
     for (int i = 1; i < PROBLEM_SIZE; i *= 2)
-        CHECK(lat_launch_args(reducer, &desc, LAT_ARGS(lat_arg_ptr(dest_gpu), lat_arg_i32(i))));
+        LAT_TRY(lat_launch_args(reducer, &desc, LAT_ARGS(lat_arg_ptr(dest_gpu), lat_arg_i32(i))));
 
     /* Only the first element is needed. */
     float only_one_element;
-    CHECK(lat_memcpy_dtoh(ctx, &only_one_element, dest_gpu, sizeof only_one_element));
+    LAT_TRY(lat_memcpy_dtoh(ctx, &only_one_element, dest_gpu, sizeof only_one_element));
     double pi = only_one_element * (1.0 / PROBLEM_SIZE);
     printf("%.7f\n", pi);
 

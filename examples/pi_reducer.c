@@ -12,16 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        lat_status status_ = (call);                                                   \
-        if (status_ != LAT_OK) {                                                       \
-            fprintf(stderr, "%s: %s\n%s\n", #call, lat_status_name(status_),           \
-                    lat_last_error());                                                 \
-            exit(1);                                                                   \
-        }                                                                              \
-    } while (0)
-
 static const char *source =
     "__global__ void mapper(float *dest)\n"
     "{\n"
@@ -43,27 +33,27 @@ static const char *source =
 int main(void)
 {
     lat_context *ctx;
-    CHECK(lat_context_create(NULL, &ctx));
+    LAT_TRY(lat_context_create(NULL, &ctx));
     printf("backend: %s\n", lat_backend_name(lat_context_backend(ctx)));
 
     const char *defines[] = {"PROBLEM_SIZE=1000000", NULL};
     lat_module *mod;
     lat_kernel *mapper, *reducer;
-    CHECK(lat_module_create(ctx, &(lat_module_desc){.source = source, .defines = defines},
+    LAT_TRY(lat_module_create(ctx, &(lat_module_desc){.source = source, .defines = defines},
                             &mod));
-    CHECK(lat_module_get_kernel(mod, "mapper", &mapper));
-    CHECK(lat_module_get_kernel(mod, "reducer", &reducer));
+    LAT_TRY(lat_module_get_kernel(mod, "mapper", &mapper));
+    LAT_TRY(lat_module_get_kernel(mod, "reducer", &reducer));
 
     size_t bytes = PROBLEM_SIZE * sizeof(float);
     float *dest = malloc(bytes);
     if (!dest)
         return 1;
     lat_launch_desc desc = {.grid = {(PROBLEM_SIZE + 511) / 512}, .block = {512}};
-    CHECK(lat_launch_args(mapper, &desc, LAT_ARGS(lat_arg_out(dest, bytes))));
+    LAT_TRY(lat_launch_args(mapper, &desc, LAT_ARGS(lat_arg_out(dest, bytes))));
 
     int launches = 0;
     for (int i = 1; i < PROBLEM_SIZE; i *= 2, launches++)
-        CHECK(lat_launch_args(reducer, &desc,
+        LAT_TRY(lat_launch_args(reducer, &desc,
                               LAT_ARGS(lat_arg_inout(dest, bytes), lat_arg_i32(i))));
 
     /* The final result is in the first element. */

@@ -14,24 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                    \
-    do {                                                                               \
-        lat_status status_ = (call);                                                   \
-        if (status_ != LAT_OK) {                                                       \
-            fprintf(stderr, "%s: %s\n%s\n", #call, lat_status_name(status_),           \
-                    lat_last_error());                                                 \
-            exit(1);                                                                   \
-        }                                                                              \
-    } while (0)
-
 int main(void)
 {
     enum { N = 50000 };
     lat_context *ctx;
-    CHECK(lat_context_create(NULL, &ctx));
+    LAT_TRY(lat_context_create(NULL, &ctx));
 
     lat_elementwise *lin_comb;
-    CHECK(lat_elementwise_create(ctx,
+    LAT_TRY(lat_elementwise_create(ctx,
                                  &(lat_elementwise_desc){
                                      .arguments = "float a, float *x, float b, float *y, float *z",
                                      .operation = "z[i] = a*x[i] + b*y[i]",
@@ -46,14 +36,14 @@ int main(void)
     }
     lat_array *x_gpu, *y_gpu, *z_gpu;
     size_t n = N;
-    CHECK(lat_array_from_host(ctx, LAT_DTYPE_FLOAT32, 1, &n, x, &x_gpu));
-    CHECK(lat_array_from_host(ctx, LAT_DTYPE_FLOAT32, 1, &n, y, &y_gpu));
-    CHECK(lat_array_empty_like(x_gpu, &z_gpu));
+    LAT_TRY(lat_array_from_host(ctx, LAT_DTYPE_FLOAT32, 1, &n, x, &x_gpu));
+    LAT_TRY(lat_array_from_host(ctx, LAT_DTYPE_FLOAT32, 1, &n, y, &y_gpu));
+    LAT_TRY(lat_array_empty_like(x_gpu, &z_gpu));
 
-    CHECK(lat_elementwise_launch(lin_comb, n,
+    LAT_TRY(lat_elementwise_launch(lin_comb, n,
                                  LAT_ARGS(lat_arg_f32(5), lat_arg_array(x_gpu), lat_arg_f32(6),
                                           lat_arg_array(y_gpu), lat_arg_array(z_gpu))));
-    CHECK(lat_array_get(z_gpu, z, sizeof z));
+    LAT_TRY(lat_array_get(z_gpu, z, sizeof z));
 
     /* A GPU may fuse a multiply and an add: allow for the one rounding it saves. */
     int wrong = 0;

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h> /* exit, for LAT_TRY */
 
 #ifdef __cplusplus
 extern "C" {
@@ -96,6 +97,28 @@ LAT_API const char *lat_status_string(lat_status status);
  * Thread safety: any thread; each thread sees its own message. */
 LAT_API const char *lat_last_error(void);
 
+/* Writes one line to stderr about a failed call:
+ *     FILE:LINE: CALL failed: LAT_ERROR_NAME: lat_last_error()'s text
+ *   status: what the call returned; call: its text (may be NULL); file, line: where it is
+ *   (file may be NULL). Nothing else happens: the program goes on (LAT_TRY exits).
+ * Thread safety: any thread; it reads the calling thread's lat_last_error(). */
+LAT_API void lat_report_failure(lat_status status, const char *call, const char *file, int line);
+
+/* Stops the program at the first failing call, for programs that have nothing better to do
+ * with an error (examples, tests, tools):
+ *     LAT_TRY(lat_context_create(NULL, &ctx));
+ * prints e.g. `prog.c:12: lat_context_create(NULL, &ctx) failed: LAT_ERROR_BACKEND_UNAVAILABLE:
+ * backend cuda ... is not available: ...` (lat_report_failure) and calls exit(EXIT_FAILURE).
+ * The library itself never exits: only this macro, expanded in the program, does. */
+#define LAT_TRY(call)                                                                      \
+    do {                                                                                   \
+        lat_status lat_try_status_ = (call);                                               \
+        if (lat_try_status_ != LAT_OK) {                                                   \
+            lat_report_failure(lat_try_status_, #call, __FILE__, __LINE__);                \
+            exit(EXIT_FAILURE);                                                            \
+        }                                                                                  \
+    } while (0)
+
 /* ------------------------------------------------------------------------------------ */
 /* Backends                                                                             */
 /* ------------------------------------------------------------------------------------ */
@@ -167,6 +190,27 @@ LAT_API lat_status lat_device_get_info(lat_backend_kind kind, int ordinal,
 /* Contexts                                                                             */
 /* ------------------------------------------------------------------------------------ */
 
+/* The CPU emulator's optimising tier (docs/emulator.md, "Tiers"). A module is compiled by
+ * TinyCC at once and runs on that code; the optimising tier compiles the same lowered C
+ * with the system's C compiler (cc, gcc or clang, found at run time; LATTICE_EMU_CC names
+ * another) into a shared object and switches each kernel to it at a launch boundary.
+ * Results are bit for bit those of TinyCC's code. With no compiler, or when it fails, the
+ * module stays on TinyCC and the log says why. Checked launches (lattice/check.h) always
+ * run TinyCC's instrumented code. Other backends ignore it. */
+typedef enum lat_emu_opt {
+    LAT_EMU_OPT_DEFAULT = 0,    /* as LATTICE_EMU_OPT says (off, auto, background, sync);
+                                   auto when it is unset */
+    LAT_EMU_OPT_OFF = 1,        /* TinyCC only */
+    LAT_EMU_OPT_AUTO = 2,       /* the optimised build starts in the background once the
+                                   module's launches have run for 20 ms in all */
+    LAT_EMU_OPT_BACKGROUND = 3, /* the optimised build starts with lat_module_create, on a
+                                   thread of its own; launches use TinyCC's code until it is
+                                   ready */
+    LAT_EMU_OPT_SYNC = 4        /* lat_module_create waits for the optimised code (from the
+                                   compile cache when it holds it) */
+} lat_emu_opt;
+
+
 typedef struct lat_context lat_context;
 
 typedef enum lat_log_level {
@@ -201,6 +245,10 @@ typedef struct lat_context_desc {
     /* The emulator's checks (lattice/check.h): LAT_CHECK_* bits; 0 means as
      * LATTICE_CHECK says (none when unset); LAT_CHECK_OFF means none. */
     unsigned check;
+    /* The emulator's optimising tier for the context's modules (lat_emu_opt);
+     * LAT_EMU_OPT_DEFAULT: as LATTICE_EMU_OPT says. A module's own setting
+     * (lat_module_desc.emu_opt) wins over this. */
+    lat_emu_opt emu_opt;
     /* Pointer arguments, checked at every launch (lat_launch, lat_launch_args): a pointer
      * parameter whose value is not NULL and lies in no live allocation of the context
      * (one past its end counts), no module variable whose address
@@ -333,6 +381,9 @@ typedef struct lat_module_desc {
      * 12.4 and newer drivers): lat_launch_args checks argument sizes, not types, as for
      * lat_module_load's kernels. */
     const char *const *name_expressions;
+    /* The emulator's optimising tier for this module (lat_emu_opt); LAT_EMU_OPT_DEFAULT:
+     * the context's setting. Ignored by other backends. */
+    lat_emu_opt emu_opt;
 } lat_module_desc;
 
 /* Compiles CUDA C source for the context's device and loads it.
@@ -545,5 +596,7 @@ LAT_API lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *de
 #include "lattice/check.h"
 /* CUDA arrays, texture objects and surface objects. */
 #include "lattice/texture.h"
+/* One device per process: the local rank under MPI or Slurm. */
+#include "lattice/ranks.h"
 
 #endif /* LATTICE_H */

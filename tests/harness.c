@@ -194,6 +194,20 @@ lat_context *t_context_with(const lat_context_desc *desc)
     return ctx;
 }
 
+void t_setenv(const char *name, const char *value)
+{
+    int n;
+    setenv(name, value, 1);
+    (void)lat_device_count(LAT_BACKEND_EMU, &n); /* may fail: a malformed value under test */
+}
+
+void t_unsetenv(const char *name)
+{
+    int n;
+    unsetenv(name);
+    (void)lat_device_count(LAT_BACKEND_EMU, &n);
+}
+
 lat_context *t_context(void)
 {
     return t_context_with(&(lat_context_desc){0});

@@ -136,6 +136,12 @@ lat_backend_kind t_backend(void);
  * otherwise returns the resolved backend. */
 lat_backend_kind t_require_backend(void);
 
+/* setenv/unsetenv of a LATTICE_* variable that the library then reads again (it reads its
+ * environment when a context is made or devices are counted, not per launch): for a setting
+ * that must apply to an existing context's next compile or launch. */
+void t_setenv(const char *name, const char *value);
+void t_unsetenv(const char *name);
+
 /* A context on the backend under test, destroyed after the case. Skips the case when
  * that backend is unavailable, with the reason lattice gave. */
 lat_context *t_context(void);

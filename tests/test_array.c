@@ -555,3 +555,57 @@ TEST(generated_kernels_are_recompiled_for_a_new_context_at_the_same_address)
         lat_context_destroy(ctx);
     }
 }
+
+TEST(format_shows_the_ends_of_a_long_array_and_all_of_a_short_one)
+{
+    lat_context *ctx = t_context();
+    lat_array *a, *f;
+    ASSERT_OK(lat_array_arange(ctx, LAT_DTYPE_INT32, 0, 2000, 2, &a));
+    char text[256];
+    size_t len = 0;
+    ASSERT_OK(lat_array_format(a, 0, text, sizeof text, &len));
+    ASSERT_STR_EQ(text, "[0, 2, 4, ..., 1994, 1996, 1998]");
+    ASSERT_EQ(len, strlen(text));
+    /* Sizing first, then a truncated buffer: always terminated, length the full one. */
+    size_t need = 0;
+    ASSERT_OK(lat_array_format(a, 2, NULL, 0, &need));
+    ASSERT_EQ(need, strlen("[0, 2, ..., 1996, 1998]"));
+    char small[8];
+    ASSERT_OK(lat_array_format(a, 2, small, sizeof small, &len));
+    ASSERT_STR_EQ(small, "[0, 2, ");
+    ASSERT_EQ(len, need);
+    /* Floats with the digits that tell them apart; an array of at most 2 * edge + 1 whole. */
+    float h[5] = {0.1f, -2.5f, 3e-8f, 1e20f, 7.0f};
+    ASSERT_OK(lat_array_from_host(ctx, LAT_DTYPE_FLOAT32, 1, (size_t[]){5}, h, &f));
+    ASSERT_OK(lat_array_format(f, 2, text, sizeof text, NULL));
+    ASSERT_STR_EQ(text, "[0.1, -2.5, 3e-08, 1e+20, 7]");
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_array_format(NULL, 0, text, sizeof text, NULL));
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_array_format(a, 0, NULL, 4, NULL));
+    lat_array_destroy(a);
+    lat_array_destroy(f);
+}
+
+TEST(get_copy_allocates_the_host_copy)
+{
+    lat_context *ctx = t_context();
+    enum { N = 777 };
+    double h[N];
+    for (int i = 0; i < N; i++)
+        h[i] = t_rand_double(-1e6, 1e6);
+    lat_array *a;
+    ASSERT_OK(lat_array_from_host(ctx, LAT_DTYPE_FLOAT64, 1, (size_t[]){N}, h, &a));
+    void *copy = NULL;
+    size_t bytes = 0;
+    ASSERT_OK(lat_array_get_copy(a, &copy, &bytes));
+    ASSERT_EQ(bytes, sizeof h);
+    ASSERT_TRUE(memcmp(copy, h, sizeof h) == 0);
+    free(copy);
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_array_get_copy(a, NULL, NULL));
+    lat_array *e;
+    ASSERT_OK(lat_array_empty(ctx, LAT_DTYPE_INT8, 1, (size_t[]){0}, &e));
+    ASSERT_OK(lat_array_get_copy(e, &copy, &bytes));
+    ASSERT_TRUE(copy != NULL && bytes == 0);
+    free(copy);
+    lat_array_destroy(e);
+    lat_array_destroy(a);
+}

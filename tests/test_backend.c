@@ -13,15 +13,15 @@ static lat_status resolve_with_env(const char *env, lat_backend_kind kind,
     const char *old = getenv("LATTICE_BACKEND");
     char *saved = old ? strdup(old) : NULL;
     if (env)
-        setenv("LATTICE_BACKEND", env, 1);
+        t_setenv("LATTICE_BACKEND", env);
     else
-        unsetenv("LATTICE_BACKEND");
+        t_unsetenv("LATTICE_BACKEND");
     lat_status st = lat_backend_resolve(kind, resolved);
     if (saved) {
-        setenv("LATTICE_BACKEND", saved, 1);
+        t_setenv("LATTICE_BACKEND", saved);
         free(saved);
     } else {
-        unsetenv("LATTICE_BACKEND");
+        t_unsetenv("LATTICE_BACKEND");
     }
     return st;
 }

@@ -17,8 +17,8 @@ static void fresh_cache(void)
 {
     snprintf(dir, sizeof dir, "/tmp/lattice-test-cache-XXXXXX");
     ASSERT_NOT_NULL(mkdtemp(dir));
-    setenv("LATTICE_CACHE_DIR", dir, 1);
-    unsetenv("LATTICE_CACHE");
+    t_setenv("LATTICE_CACHE_DIR", dir);
+    t_unsetenv("LATTICE_CACHE");
     lat_cache_clear();
 }
 
@@ -180,7 +180,7 @@ TEST(an_include_of_a_macro_is_not_cached)
     remove_cache();
 }
 
-/* LATTICE_EMU_FIBERS is read when a module is made: a module made with it set is not
+/* LATTICE_EMU_FIBERS is read when a context is made: a module made with it set is not
  * the one made from the same source without it. The kernel's vote as a condition gives
  * 1 only in the third warp on a GPU and on fibers. */
 TEST(a_module_made_with_LATTICE_EMU_FIBERS_is_not_the_cached_one_made_without)
@@ -198,11 +198,17 @@ TEST(a_module_made_with_LATTICE_EMU_FIBERS_is_not_the_cached_one_made_without)
         "        o[tx] = 1;\n"
         "}\n";
     lat_module *plain = make(ctx, src, NULL);
-    setenv("LATTICE_EMU_FIBERS", "1", 1);
+    /* The environment is read when a context is made (not per compile). */
+    t_setenv("LATTICE_EMU_FIBERS", "1");
+    lat_context *fctx = NULL;
     lat_module *fibers = NULL;
-    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "cached.cu"},
-                                      &fibers);
-    unsetenv("LATTICE_EMU_FIBERS");
+    lat_status st = lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU}, &fctx);
+    if (st == LAT_OK)
+        st = lat_module_create(fctx, &(lat_module_desc){.source = src, .name = "cached.cu"},
+                               &fibers);
+    t_unsetenv("LATTICE_EMU_FIBERS");
+    int ndev;
+    ASSERT_OK(lat_device_count(LAT_BACKEND_EMU, &ndev)); /* reads the environment again */
     ASSERT_OK(st);
     ASSERT_EQ(lat_module_get_origin(fibers), LAT_MODULE_COMPILED);
     lat_kernel *k;
@@ -215,20 +221,21 @@ TEST(a_module_made_with_LATTICE_EMU_FIBERS_is_not_the_cached_one_made_without)
     /* And the other way round: the plain one is still served to plain requests. */
     ASSERT_EQ(lat_module_get_origin(make(ctx, src, NULL)), LAT_MODULE_MEMORY_CACHE);
     lat_module_destroy(plain);
+    lat_context_destroy(fctx);
     remove_cache();
 }
 
 TEST(LATTICE_CACHE_0_turns_the_cache_off)
 {
     fresh_cache();
-    setenv("LATTICE_CACHE", "0", 1);
+    t_setenv("LATTICE_CACHE", "0");
     lat_context *ctx = cache_context();
     make(ctx, value_src, NULL);
     ASSERT_EQ(lat_module_get_origin(make(ctx, value_src, NULL)), LAT_MODULE_COMPILED);
     ASSERT_STR_EQ(lat_cache_directory(), "");
     int others;
     ASSERT_EQ(count_files(&others), 0);
-    unsetenv("LATTICE_CACHE");
+    t_unsetenv("LATTICE_CACHE");
     remove_cache();
 }
 

@@ -25,16 +25,16 @@ TEST(lattice_check_turns_checks_on_for_contexts_that_leave_them_to_it)
     lat_backend_kind kind = t_require_backend();
     if (kind != LAT_BACKEND_EMU)
         SKIP("the checks run on the emulator only");
-    setenv("LATTICE_CHECK", "racecheck,initcheck", 1);
+    t_setenv("LATTICE_CHECK", "racecheck,initcheck");
     lat_context *ctx = t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU});
     lat_context *off = t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU,
                                                           .check = LAT_CHECK_OFF});
     lat_context *mine = t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU,
                                                            .check = LAT_CHECK_MEMCHECK});
-    setenv("LATTICE_CHECK", "everything", 1);
+    t_setenv("LATTICE_CHECK", "everything");
     lat_context *bad;
     lat_status st = lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU}, &bad);
-    unsetenv("LATTICE_CHECK");
+    t_unsetenv("LATTICE_CHECK");
     ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, st);
     ASSERT_CONTAINS(lat_last_error(), "LATTICE_CHECK");
     unsigned m;

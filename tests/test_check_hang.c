@@ -57,9 +57,9 @@ TEST(a_deadlock_reads_the_same_checked_or_not)
     for (int checked = 0; checked < 2; checked++) {
         lat_context *ctx = checked ? ck_context(LAT_CHECK_SYNCCHECK)
                                    : t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU});
-        setenv("LATTICE_EMU_FIBERS", "1", 1);
+        t_setenv("LATTICE_EMU_FIBERS", "1");
         lat_kernel *k = ck_kernel(ctx, src, "stuck.cu", "stuck");
-        unsetenv("LATTICE_EMU_FIBERS");
+        t_unsetenv("LATTICE_EMU_FIBERS");
         lat_deviceptr out = t_device_copy(ctx, NULL, 64 * sizeof(int));
         void *params[] = {&out};
         ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, ck_launch(k, 1, 64, params));

@@ -113,11 +113,11 @@ static void check_locals(bool fibers)
 {
     lat_context *ctx = ck_context(LAT_CHECK_INITCHECK);
     if (fibers)
-        setenv("LATTICE_EMU_FIBERS", "1", 1);
+        t_setenv("LATTICE_EMU_FIBERS", "1");
     char src[2048];
     snprintf(src, sizeof src, "%s%s", locals_src, fibers ? "// on fibers\n" : "");
     lat_kernel *k = ck_kernel(ctx, src, "locals.cu", "locals");
-    unsetenv("LATTICE_EMU_FIBERS");
+    t_unsetenv("LATTICE_EMU_FIBERS");
     float host[8];
     lat_deviceptr out = t_device_copy(ctx, NULL, sizeof host);
     int n = 3;

@@ -3,6 +3,10 @@
  * blocks; barriers, warp synchronisation, distinct bytes and atomics are not races. */
 #include "check_util.h"
 
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
 static const char *const sync_define[] = {"SYNC", NULL};
 
 TEST(a_shared_read_of_another_threads_write_needs_a_barrier)
@@ -150,4 +154,185 @@ TEST(syncwarp_orders_the_lanes_of_a_warp)
     ASSERT_GE(lat_check_report_count(ctx), 1);
     ASSERT_EQ(lat_check_report_get(ctx, 0)->kind, LAT_CHECK_RACE);
     ASSERT_STR_EQ(lat_check_report_get(ctx, 0)->region_name, "s");
+}
+
+/* Rodinia BFS's shape: every thread that finds work sets one flag to true. A race between
+ * writes of one value is a note (benign on every GPU today, but undefined), and fails no
+ * launch; writes of different values to one place stay an error. */
+static const char *const flag_src = "__global__ void frontier(const int *mask, int *over, int *who)\n"
+                                    "{\n"
+                                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                    "    if (mask[i])\n"
+                                    "        *over = 1;\n"
+                                    "    if (mask[i] > 1)\n"
+                                    "        *who = i;\n"
+                                    "}\n";
+
+TEST(writes_of_the_same_value_are_a_note_and_of_different_values_an_error)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_ALL);
+    lat_kernel *k = ck_kernel(ctx, flag_src, "bfs.cu", "frontier");
+    int mask[256];
+    for (int i = 0; i < 256; i++)
+        mask[i] = i % 3 == 0;
+    lat_deviceptr m = t_device_copy(ctx, mask, sizeof mask);
+    lat_deviceptr over = t_device_copy(ctx, NULL, sizeof(int));
+    lat_deviceptr who = t_device_copy(ctx, NULL, sizeof(int));
+    ASSERT_OK(lat_memset_d32(ctx, over, 0, 1));
+    ASSERT_OK(lat_memset_d32(ctx, who, 0, 1));
+    void *params[] = {&m, &over, &who};
+    ASSERT_OK(ck_launch(k, 4, 64, params));
+    ASSERT_EQ(lat_check_report_count(ctx), 1);
+    const lat_check_report *r = lat_check_report_get(ctx, 0);
+    ASSERT_EQ(r->kind, LAT_CHECK_RACE);
+    ASSERT_TRUE(r->note);
+    ASSERT_CONTAINS(r->message, "bfs.cu:5: racecheck: kernel 'frontier', block (0,0,0), thread "
+                                "(3,0,0): data race between writes of the same value: write of "
+                                "`*over` after the write of `*over` at bfs.cu:5 by thread (0,0,0) "
+                                "of the same block");
+    ASSERT_CONTAINS(r->message, "(benign on every GPU today, but undefined: a note, not an error)");
+    /* Between blocks too, counted with the others of its place: 86 writers, 85 races. */
+    ASSERT_EQ(r->count, 85);
+    /* Two threads writing their own index: an error, and the launch fails. */
+    mask[5] = mask[200] = 2;
+    ASSERT_OK(lat_memcpy_htod(ctx, m, mask, sizeof mask));
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, 4, 64, params));
+    r = lat_check_report_get(ctx, 0);
+    ASSERT_TRUE(!r->note);
+    ASSERT_CONTAINS(r->message, "bfs.cu:7: racecheck: kernel 'frontier', block (3,0,0), thread "
+                                "(8,0,0): data race: write of `*who` after the write of `*who` "
+                                "at bfs.cu:7 by thread (5,0,0) of block (0,0,0)");
+    ASSERT_CONTAINS(lat_last_error(), "bfs.cu:7: racecheck");
+}
+
+/* A racy program whose blocks read what other blocks write, and a shared-memory race
+ * that leaves memory unwritten: every report, its order and its count are the same with
+ * 1, 2 and 16 OpenMP threads, under every schedule, and the first names the cause. */
+static const char *const racy_src =
+    "__global__ void racy(int *a, int *b, int n)\n"
+    "{\n"
+    "    __shared__ int s[64];\n"
+    "    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;\n"
+    "    if (t < 32)\n"
+    "        s[t] = i;\n"
+    "    a[i] = i;\n"
+    "    b[i] = a[(i + 64) % n] + s[63 - t];\n"
+    "    if (t == 0)\n"
+    "        a[(i + 130) % n] = blockIdx.x;\n"
+    "}\n";
+
+static char *reports_text(lat_context *ctx)
+{
+    size_t n = lat_check_report_count(ctx), len = 1;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(ck_msg(ctx, i)) + 1;
+    char *s = calloc(1, len);
+    ASSERT_TRUE(s);
+    for (size_t i = 0; i < n; i++) {
+        strcat(s, ck_msg(ctx, i));
+        strcat(s, "\n");
+    }
+    return s;
+}
+
+TEST(reports_are_the_same_on_any_number_of_threads_and_in_cause_order)
+{
+    static const lat_check_options orders[] = {
+        {.order = LAT_SCHEDULE_FORWARD},
+        {.order = LAT_SCHEDULE_REVERSE},
+        {.order = LAT_SCHEDULE_RANDOM, .seed = 77},
+        {.order = LAT_SCHEDULE_RANDOM, .seed = 78, .preempt = 1},
+    };
+    enum { N = 64 * 40 };
+    for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
+        char *first = NULL;
+        static const int threads[] = {1, 2, 16};
+        for (int ti = 0; ti < 3; ti++) {
+            omp_set_num_threads(threads[ti]);
+            lat_context *ctx = ck_context(LAT_CHECK_ALL);
+            ASSERT_OK(lat_check_configure(ctx, &orders[o]));
+            lat_kernel *k = ck_kernel(ctx, racy_src, "racy.cu", "racy");
+            lat_deviceptr a = t_device_copy(ctx, NULL, N * sizeof(int));
+            lat_deviceptr b = t_device_copy(ctx, NULL, N * sizeof(int));
+            int n = N;
+            void *params[] = {&a, &b, &n};
+            ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, N / 64, 64, params));
+            char *text = reports_text(ctx);
+            /* A race comes before the reads of memory never written it leads to. */
+            ASSERT_CONTAINS(lat_last_error(), "racecheck");
+            ASSERT_EQ(lat_check_report_get(ctx, 0)->kind, LAT_CHECK_RACE);
+            ASSERT_TRUE(strstr(text, "initcheck") > strstr(text, "racecheck"));
+            if (!first)
+                first = text;
+            else {
+                ASSERT_MSG(strcmp(first, text) == 0, "schedule %zu, %d threads:\n%s\nvs 1 thread:\n%s",
+                           o, threads[ti], text, first);
+                free(text);
+            }
+        }
+        free(first);
+    }
+    omp_set_num_threads(omp_get_num_procs());
+}
+
+/* Races and reads never written over many pages of an allocation (the checks replay the
+ * pages in shards, in parallel) and misaligned writes over the boundary of two pages (an
+ * access in two shards): the same reports with 1, 2 and 16 threads. The values written do
+ * not depend on the racy reads, so that which writes left the same value does not either. */
+static const char *const wide_src =
+    "__global__ void wide(int *a, int n)\n"
+    "{\n"
+    "    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;\n"
+    "    a[i] = i;\n"
+    "    int v = a[(i * 1031 + 4096) % n];\n"
+    "    if (t == 1)\n"
+    "        *(int *)((char *)a + 4094 + 4096 * (blockIdx.x % 8)) = blockIdx.x / 2;\n"
+    "    if (t == 2)\n"
+    "        v += *(int *)((char *)a + 8190 + 4096 * (blockIdx.x % 5));\n"
+    "    if (n < 0)\n"
+    "        a[0] = v;\n"
+    "}\n";
+
+TEST(reports_over_many_pages_are_the_same_on_any_number_of_threads)
+{
+    static const lat_check_options orders[] = {
+        {.order = LAT_SCHEDULE_FORWARD},
+        {.order = LAT_SCHEDULE_RANDOM, .seed = 5},
+        {.order = LAT_SCHEDULE_FORWARD, .max_reports = 3},
+    };
+    enum { N = 64 * 512 };
+    for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
+        char *first = NULL;
+        unsigned long long count0 = 0;
+        static const int threads[] = {1, 2, 16};
+        for (int ti = 0; ti < 3; ti++) {
+            omp_set_num_threads(threads[ti]);
+            lat_context *ctx = ck_context(LAT_CHECK_ALL);
+            ASSERT_OK(lat_check_configure(ctx, &orders[o]));
+            lat_kernel *k = ck_kernel(ctx, wide_src, "wide.cu", "wide");
+            lat_deviceptr a = t_device_copy(ctx, NULL, N * sizeof(int));
+            int n = N;
+            void *params[] = {&a, &n};
+            ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, N / 64, 64, params));
+            char *text = reports_text(ctx);
+            unsigned long long count = 0;
+            for (size_t i = 0; i < lat_check_report_count(ctx); i++)
+                count += lat_check_report_get(ctx, i)->count;
+            if (!first) {
+                first = text;
+                count0 = count;
+                if (!orders[o].max_reports) {
+                    ASSERT_CONTAINS(text, "racecheck");
+                    ASSERT_CONTAINS(text, "initcheck");
+                }
+            } else {
+                ASSERT_MSG(strcmp(first, text) == 0, "options %zu, %d threads:\n%s\nvs 1 thread:\n%s",
+                           o, threads[ti], text, first);
+                ASSERT_EQ(count, count0);
+                free(text);
+            }
+        }
+        free(first);
+    }
+    omp_set_num_threads(omp_get_num_procs());
 }

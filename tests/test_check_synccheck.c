@@ -42,7 +42,7 @@ TEST(a_barrier_that_exited_threads_never_reach_is_divergent)
 TEST(fibers_report_the_early_exit_as_region_loops_do)
 {
     lat_context *ctx = ck_context(LAT_CHECK_SYNCCHECK);
-    setenv("LATTICE_EMU_FIBERS", "1", 1);
+    t_setenv("LATTICE_EMU_FIBERS", "1");
     lat_kernel *k = ck_kernel(ctx,
                               "__global__ void early(int *out, int n)\n"
                               "{\n"
@@ -53,7 +53,7 @@ TEST(fibers_report_the_early_exit_as_region_loops_do)
                               "}\n"
                               "// on fibers\n",
                               "early.cu", "early");
-    unsetenv("LATTICE_EMU_FIBERS");
+    t_unsetenv("LATTICE_EMU_FIBERS");
     lat_deviceptr out = t_device_copy(ctx, NULL, 64 * sizeof(int));
     int n = 40;
     void *params[] = {&out, &n};

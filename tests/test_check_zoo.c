@@ -48,8 +48,8 @@ TEST(bounds)
     ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
                   ck_run_like_cli(ctx, k, &bufs, 1000, (lat_dim3){4}, (lat_dim3){256}));
     ASSERT_REPORTS(ctx,
-        "examples/bugs/bounds.cu:6: memcheck: kernel 'scale', block (3,0,0), threads (232,0,0) to (255,0,0): out-of-bounds write of 4 bytes by `out[i]`: element [1000] of 'out', which has 1000 elements of 4 bytes [24 times]",
-        "examples/bugs/bounds.cu:6: memcheck: kernel 'scale', block (3,0,0), threads (232,0,0) to (255,0,0): out-of-bounds read of 4 bytes by `in[i]`: element [1000] of 'in', which has 1000 elements of 4 bytes [24 times]");
+        "examples/bugs/bounds.cu:6: memcheck: kernel 'scale', block (3,0,0), threads (232,0,0) to (255,0,0): out-of-bounds read of 4 bytes by `in[i]`: element [1000] of 'in', which has 1000 elements of 4 bytes [24 times]",
+        "examples/bugs/bounds.cu:6: memcheck: kernel 'scale', block (3,0,0), threads (232,0,0) to (255,0,0): out-of-bounds write of 4 bytes by `out[i]`: element [1000] of 'out', which has 1000 elements of 4 bytes [24 times]");
     assert_documented(ctx, "bounds.cu");
     ck_buffers fixed_bufs = {0};
     lat_kernel *kf = zoo_kernel(ctx, "bounds.cu", "scale_fixed");
@@ -65,9 +65,9 @@ TEST(missing_barrier)
     ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
                   ck_run_like_cli(ctx, k, &bufs, 512, (lat_dim3){2}, (lat_dim3){256}));
     ASSERT_REPORTS(ctx,
-        "examples/bugs/missing_barrier.cu:8: initcheck: kernel 'reverse', block (0,0,0), threads (0,0,0) to (127,0,0): read of 4 bytes by `tile[blockDim.x - 1 - t]` reads memory never written: element [255] of __shared__ 'tile' [256 times]",
         "examples/bugs/missing_barrier.cu:7: racecheck: kernel 'reverse', block (0,0,0), thread (128,0,0): data race: write of `tile[t]` after the read of `tile[blockDim.x - 1 - t]` at examples/bugs/missing_barrier.cu:8 by thread (127,0,0) of the same block, with no barrier between them, on element [128] of __shared__ 'tile' [256 times]",
-        "examples/bugs/missing_barrier.cu:8: racecheck: kernel 'reverse', block (0,0,0), thread (128,0,0): data race: read of `tile[blockDim.x - 1 - t]` after the write of `tile[t]` at examples/bugs/missing_barrier.cu:7 by thread (127,0,0) of the same block, with no barrier between them, on element [127] of __shared__ 'tile' [256 times]");
+        "examples/bugs/missing_barrier.cu:8: racecheck: kernel 'reverse', block (0,0,0), thread (128,0,0): data race: read of `tile[blockDim.x - 1 - t]` after the write of `tile[t]` at examples/bugs/missing_barrier.cu:7 by thread (127,0,0) of the same block, with no barrier between them, on element [127] of __shared__ 'tile' [256 times]",
+        "examples/bugs/missing_barrier.cu:8: initcheck: kernel 'reverse', block (0,0,0), threads (0,0,0) to (127,0,0): read of 4 bytes by `tile[blockDim.x - 1 - t]` reads memory never written: element [255] of __shared__ 'tile' [256 times]");
     assert_documented(ctx, "missing_barrier.cu");
     ck_buffers fixed_bufs = {0};
     lat_kernel *kf = zoo_kernel(ctx, "missing_barrier.cu", "reverse_fixed");
@@ -188,11 +188,11 @@ static size_t reports_of(const char *file, const char *kernel, bool fibers, unsi
                          lat_dim3 grid, lat_dim3 block, char ***out)
 {
     if (fibers)
-        setenv("LATTICE_EMU_FIBERS", "1", 1);
+        t_setenv("LATTICE_EMU_FIBERS", "1");
     lat_context *ctx = ck_context(LAT_CHECK_ALL);
     /* Another text for fibers: the compile cache would hand the first module back. */
     lat_kernel *k = zoo_kernel_with(ctx, file, kernel, fibers ? "// on fibers\n" : "");
-    unsetenv("LATTICE_EMU_FIBERS");
+    t_unsetenv("LATTICE_EMU_FIBERS");
     ck_buffers bufs = {0};
     lat_status st = ck_run_like_cli(ctx, k, &bufs, n, grid, block);
     size_t count = lat_check_report_count(ctx);

@@ -261,9 +261,9 @@ static const char spin_src[] =
 
 TEST(the_blocks_of_a_cooperative_grid_may_wait_for_each_other_without_the_barrier)
 {
-    setenv("LATTICE_EMU_TIMEOUT", "20", 1); /* a failure of the guarantee fails, not hangs */
+    t_setenv("LATTICE_EMU_TIMEOUT", "20"); /* a failure of the guarantee fails, not hangs */
     lat_context *ctx = t_context();
-    unsetenv("LATTICE_EMU_TIMEOUT");
+    t_unsetenv("LATTICE_EMU_TIMEOUT");
     lat_kernel *k = t_kernel(ctx, spin_src, "handshake");
     enum { B = 32 };
     unsigned g = limit_for(k, B, 0);
@@ -321,9 +321,9 @@ static lat_context *emu_context(const char *why)
 {
     if (t_backend() != LAT_BACKEND_EMU)
         SKIP("%s", why);
-    setenv("LATTICE_EMU_TIMEOUT", "20", 1); /* a hang is a failure of the test, not a hang */
+    t_setenv("LATTICE_EMU_TIMEOUT", "20"); /* a hang is a failure of the test, not a hang */
     lat_context *ctx = t_context();
-    unsetenv("LATTICE_EMU_TIMEOUT");
+    t_unsetenv("LATTICE_EMU_TIMEOUT");
     return ctx;
 }
 
@@ -416,9 +416,9 @@ TEST(a_block_spinning_while_the_others_wait_is_stopped_by_the_watchdog)
     if (t_backend() != LAT_BACKEND_EMU)
         SKIP("a kernel that never finishes hangs a GPU: the emulator's watchdog is tested in "
              "the emu suite");
-    setenv("LATTICE_EMU_TIMEOUT", "0.3", 1);
+    t_setenv("LATTICE_EMU_TIMEOUT", "0.3");
     lat_context *ctx = t_context();
-    unsetenv("LATTICE_EMU_TIMEOUT");
+    t_unsetenv("LATTICE_EMU_TIMEOUT");
     lat_kernel *k = t_kernel(ctx, spin_forever_src, "stuck");
     int zero = 0;
     lat_deviceptr d = t_device_copy(ctx, &zero, sizeof zero);

@@ -14,9 +14,9 @@ static lat_context *cross_context(double rtol, double atol, lat_logger logger)
 {
     lat_backend_kind k = t_require_backend();
     if (k == LAT_BACKEND_EMU)
-        setenv("LATTICE_CROSS_PRIMARY", "emu", 1);
+        t_setenv("LATTICE_CROSS_PRIMARY", "emu");
     else if (k == LAT_BACKEND_CUDA)
-        unsetenv("LATTICE_CROSS_PRIMARY");
+        t_unsetenv("LATTICE_CROSS_PRIMARY");
     return t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_CROSS, .logger = logger,
                                               .cross_rtol = rtol, .cross_atol = atol});
 }
@@ -174,9 +174,9 @@ TEST(streams_events_and_2d_copies_work_cross_checked)
 
 TEST(the_compared_memory_may_be_every_allocation)
 {
-    setenv("LATTICE_CROSS_COMPARE", "all", 1);
+    t_setenv("LATTICE_CROSS_COMPARE", "all");
     lat_context *ctx = cross_context(0, 0, (lat_logger){0});
-    unsetenv("LATTICE_CROSS_COMPARE");
+    t_unsetenv("LATTICE_CROSS_COMPARE");
     lat_kernel *k = t_kernel(ctx, mul_src, "multiply_them");
     float a[32] = {0}, dest[32];
     (void)t_device_copy(ctx, a, sizeof a); /* not an argument, compared anyway */
@@ -376,9 +376,9 @@ TEST(cross_stats_counts_the_bit_identical_floats_of_every_compared_buffer)
     int fd = mkstemp(path);
     ASSERT_TRUE(fd >= 0);
     close(fd);
-    setenv("LATTICE_CROSS_STATS", path, 1);
+    t_setenv("LATTICE_CROSS_STATS", path);
     lat_context *ctx = cross_context(0, 0, (lat_logger){0});
-    unsetenv("LATTICE_CROSS_STATS");
+    t_unsetenv("LATTICE_CROSS_STATS");
     enum { N = 1000 };
     float in[N];
     t_rand_floats(in, N, 0.5f, 2);

@@ -65,7 +65,7 @@ static int two_devices(lat_backend_kind *kind)
 {
     *kind = t_require_backend();
     if (*kind == LAT_BACKEND_EMU)
-        setenv("LATTICE_EMU_DEVICES", "3", 1);
+        t_setenv("LATTICE_EMU_DEVICES", "3");
     int count = 0;
     ASSERT_OK(lat_device_count(*kind, &count));
     if (count < 2)
@@ -76,7 +76,7 @@ static int two_devices(lat_backend_kind *kind)
 
 static void one_device_again(void)
 {
-    unsetenv("LATTICE_EMU_DEVICES");
+    t_unsetenv("LATTICE_EMU_DEVICES");
 }
 
 TEST(contexts_on_two_devices_copy_between_them)
@@ -131,13 +131,20 @@ TEST(the_emulator_device_count_setting_is_checked)
     if (t_require_backend() != LAT_BACKEND_EMU)
         SKIP("an emulator setting");
     int count = 0;
-    setenv("LATTICE_EMU_DEVICES", "bogus", 1);
-    ASSERT_OK(lat_device_count(LAT_BACKEND_EMU, &count));
-    ASSERT_EQ(count, 1);
-    setenv("LATTICE_EMU_DEVICES", "64", 1);
+    lat_context *ctx = NULL;
+    /* A malformed value is an error that names the variable, wherever it is read. */
+    t_setenv("LATTICE_EMU_DEVICES", "bogus");
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_device_count(LAT_BACKEND_EMU, &count));
+    ASSERT_CONTAINS(lat_last_error(), "LATTICE_EMU_DEVICES='bogus'");
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE,
+                  lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU}, &ctx));
+    ASSERT_CONTAINS(lat_last_error(), "LATTICE_EMU_DEVICES");
+    t_setenv("LATTICE_EMU_DEVICES", "65");
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_device_count(LAT_BACKEND_EMU, &count));
+    ASSERT_CONTAINS(lat_last_error(), "from 1 to 64");
+    t_setenv("LATTICE_EMU_DEVICES", "64");
     ASSERT_OK(lat_device_count(LAT_BACKEND_EMU, &count));
     ASSERT_EQ(count, 64);
-    lat_context *ctx = NULL;
     ASSERT_STATUS(LAT_ERROR_INVALID_DEVICE,
                   lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU, .device = 64}, &ctx));
     one_device_again();

@@ -195,3 +195,22 @@ TEST(a_compile_error_carries_the_compiler_log)
     ASSERT_CONTAINS(lat_last_error(), "undeclared_thing");
     ASSERT_NULL(k);
 }
+
+TEST(a_compile_error_shows_the_generated_source_with_the_users_expression)
+{
+    lat_context *ctx = t_context();
+    lat_elementwise *k = NULL;
+    lat_status st = lat_elementwise_create(
+        ctx,
+        &(lat_elementwise_desc){.arguments = "float *z, const float *x",
+                                .operation = "z[i] = 2.0f * x[i] + undefined_thing",
+                                .name = "typo"},
+        &k);
+    ASSERT_STATUS(LAT_ERROR_COMPILE, st);
+    ASSERT_NULL(k);
+    /* The compiler's message, then the numbered source holding the operation as written. */
+    ASSERT_CONTAINS(lat_last_error(), "undefined_thing");
+    ASSERT_CONTAINS(lat_last_error(), "as lattice generated it from your expressions");
+    ASSERT_CONTAINS(lat_last_error(), "z[i] = 2.0f * x[i] + undefined_thing");
+    ASSERT_CONTAINS(lat_last_error(), "__global__ void typo(");
+}

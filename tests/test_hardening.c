@@ -281,8 +281,8 @@ TEST(the_largest_grid_stops_within_the_timeout_checked)
                             (lat_dim3){2147483647u, 65535, 65535}, (lat_dim3){1}, NULL);
     double took = now() - t0;
     ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, st);
-    ASSERT_CONTAINS(lat_last_error(), "did not finish its grid within 1 s");
-    ASSERT_MSG(took < bound(1.5), "took %.2f s", took);
+    ASSERT_CONTAINS(lat_last_error(), "did not finish its grid within 4 s");
+    ASSERT_MSG(took < bound(5), "took %.2f s", took);
     ASSERT_OK(lat_check_configure(ctx, &(lat_check_options){0}));
     still_usable(ctx);
 }

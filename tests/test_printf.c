@@ -77,9 +77,9 @@ TEST(ordered_output_on_the_emulator)
     if (lat_context_backend(ctx) != LAT_BACKEND_EMU)
         SKIP("LATTICE_EMU_PRINTF orders the emulator's output only");
     lat_kernel *k = t_kernel(ctx, src, "say");
-    setenv("LATTICE_EMU_PRINTF", "ordered", 1);
+    t_setenv("LATTICE_EMU_PRINTF", "ordered");
     char *text = capture(ctx, k, &(lat_launch_desc){.grid = {5}, .block = {8, 4}}, 7);
-    unsetenv("LATTICE_EMU_PRINTF");
+    t_unsetenv("LATTICE_EMU_PRINTF");
     char *want = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&want, &len);

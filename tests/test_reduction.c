@@ -411,6 +411,42 @@ TEST(the_generator_with_a_preamble_and_a_max)
     lat_reduction_destroy(r);
 }
 
+/* PyCUDA's kernels write neutral="-INFINITY": nvcc's headers define it, NVRTC's do not,
+ * and the emulator's did - the same kernel compiled on one backend and not the other
+ * (found running the Python package's tests on a GPU). */
+TEST(infinity_and_nan_mean_the_same_on_every_backend)
+{
+    lat_context *ctx = t_context();
+    lat_reduction *r;
+    ASSERT_OK_OR_SKIP_UNSUPPORTED(
+        ctx, lat_reduction_create(ctx,
+                                  &(lat_reduction_desc){.dtype = LAT_DTYPE_FLOAT32,
+                                                        .neutral = "-INFINITY",
+                                                        .reduce = "fmaxf(a, b)",
+                                                        .map = "isnan(x[i]) ? NAN : x[i]",
+                                                        .arguments = "const float *x"},
+                                  &r));
+    size_t n = 5000;
+    float *hx = rand_buffer(LAT_DTYPE_FLOAT32, n, -1000, -1, false);
+    float want = -INFINITY;
+    for (size_t i = 0; i < n; i++)
+        want = hx[i] > want ? hx[i] : want;
+    lat_array *x, *res;
+    ASSERT_OK(lat_array_from_host(ctx, LAT_DTYPE_FLOAT32, 1, &n, hx, &x));
+    ASSERT_OK(lat_reduction_launch(r, n, LAT_ARGS(lat_arg_array(x)), NULL, &res));
+    float got;
+    ASSERT_OK(lat_array_get(res, &got, sizeof got));
+    ASSERT_MSG(got == want, "max %.9g, want %.9g", (double)got, (double)want);
+    lat_array_destroy(res);
+    /* None: the neutral element itself. */
+    ASSERT_OK(lat_reduction_launch(r, 0, LAT_ARGS(lat_arg_array(x)), NULL, &res));
+    ASSERT_OK(lat_array_get(res, &got, sizeof got));
+    ASSERT_TRUE(isinf(got) && got < 0);
+    lat_array_destroy(res);
+    lat_array_destroy(x);
+    lat_reduction_destroy(r);
+}
+
 TEST(generator_errors)
 {
     lat_context *ctx = t_context();

@@ -29,6 +29,7 @@ enum { MAX_STEPS = 16, MAX_ARGS = 64, MAX_BUFS = 64 };
 static const char usage_text[] =
     "usage: lattice run FILE.cu KERNEL [options] [--then KERNEL [step options]]...\n"
     "       lattice list FILE.cu\n"
+    "       lattice --help | --version\n"
     "\n"
     "step options (apply to the kernel they follow):\n"
     "  -g, --grid X[,Y[,Z]]     blocks in the grid (default 1, or enough for n threads)\n"
@@ -82,6 +83,7 @@ typedef struct opts {
     int ndefines;
 } opts;
 
+/* A usage error: why, then the usage, on stderr (exit status 2). */
 static int usage(const char *why)
 {
     if (why)
@@ -262,14 +264,16 @@ static int write_map(lat_context *ctx, const step *s, const buffer *b)
             int rc = system(cmd);
             if (tmp[0])
                 remove(tmp);
-            if (rc != 0) {
-                fprintf(stderr, "lattice: no PNG written: %s\n",
+            /* A missing converter costs the PNG only: the run, its reports and the other
+             * outputs stand, and so does the exit status. */
+            if (rc != 0)
+                fprintf(stderr, "lattice: no PNG written to %s: %s\n", s->png,
                         WIFEXITED(rc) && WEXITSTATUS(rc) == 127
-                            ? "neither rsvg-convert nor convert is installed"
+                            ? "neither rsvg-convert nor convert is installed (Debian: "
+                              "librsvg2-bin or imagemagick); the other outputs are written"
                             : "the converter failed");
-                return 1;
-            }
-            printf("  map of '%s' written to %s\n", b->name, s->png);
+            else
+                printf("  map of '%s' written to %s\n", b->name, s->png);
         }
     }
     return 0;
@@ -553,8 +557,17 @@ static int list(const char *file)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
-        return usage(argc < 2 ? "no command" : NULL) == 2 && argc < 2 ? 2 : 0;
+    if (argc < 2)
+        return usage("no command");
+    /* Asked for, the help is the output: stdout, so that `lattice --help | less` works. */
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("lattice %s (library %s)\n", LAT_VERSION_STRING, lat_version_string());
+        return 0;
+    }
     if (strcmp(argv[1], "list") == 0)
         return argc == 3 ? list(argv[2]) : usage("list takes one file");
     if (strcmp(argv[1], "run") != 0)

@@ -7,6 +7,9 @@
  *       blocks of 256, 1M points (region loops);
  *   (c) a 512 x 512 matrix product with 16 x 16 shared tiles (region loops);
  *   (d) a warp-shuffle reduction of 1M floats (region loops).
+ * Each workload also runs on the optimising tier (a module in LAT_EMU_OPT_SYNC) and, when
+ * PoCL is installed (Debian's pocl-opencl-icd; pocl.c loads libOpenCL at run time, so
+ * nothing needs it), as the equivalent OpenCL kernels on PoCL's CPU device, with ratios.
  * Each figure is the median of several runs; the ratios are emulator / native. Targets:
  * (a) and (c) at most 2x native -O0, (b) and (d) at most 3x. Also: the barrier's cost per
  * thread per barrier, in region loops and on fibers (LATTICE_EMU_FIBERS=1 at compile time
@@ -16,10 +19,12 @@
  * must not raise.
  */
 #include "native.h"
+#include "pocl.h"
 
 #include <lattice.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,17 +126,40 @@ static const char src[] =
 
 typedef struct job {
     lat_kernel *k;
+    lat_kernel *opt; /* the same kernel on the optimising tier, or NULL */
     lat_launch_desc desc;
     void **params;
     void (*native)(void *);
     float *out, *a, *b;
     int n;
+    pocl_workload w; /* the same workload on PoCL */
 } job;
+
+/* PoCL's CPU device, or NULL (said once, why). */
+static pocl *peer;
 
 static void run_emu(void *p)
 {
     job *j = p;
     CHECK(lat_launch(j->k, &j->desc, j->params));
+}
+
+static void run_opt(void *p)
+{
+    job *j = p;
+    CHECK(lat_launch(j->opt, &j->desc, j->params));
+}
+
+/* The optimising tier's module (LAT_EMU_OPT_SYNC), or NULL when it has none (no
+ * compiler: said once). */
+static lat_module *opt_module;
+
+static lat_kernel *opt_kernel(const char *name)
+{
+    lat_kernel *k = NULL;
+    if (opt_module)
+        CHECK(lat_module_get_kernel(opt_module, name, &k));
+    return k;
 }
 
 static void mul_o2(void *p) { job *j = p; native_mul_o2(j->out, j->a, j->b, j->n); }
@@ -146,9 +174,12 @@ static void ws_o0(void *p) { job *j = p; native_warpsum_o0(j->out, j->a, j->n); 
 /* Runs one workload three ways and prints a line; checks the emulator's output against
  * native -O2's (count floats, within tol relative). */
 static void compare(const char *what, job *j, void (*o2)(void *), void (*o0)(void *),
-                    float *emu_out, size_t count, double tol, double target)
+                    float *emu_out, size_t count, double tol, double target, double opt_target)
 {
     double te = time_ms(run_emu, j);
+    /* The optimising tier writes the same buffers (tests/test_emu_opt.c checks that
+     * its results are TinyCC's bit for bit). */
+    double to = j->opt ? time_ms(run_opt, j) : -1;
     float *native_out = j->out;
     j->out = malloc(count * sizeof *j->out);
     if (!j->out) {
@@ -167,6 +198,35 @@ static void compare(const char *what, job *j, void (*o2)(void *), void (*o0)(voi
            "%5.2fx (target %.0fx: %s)%s\n",
            what, te, t2, t0, te / t2, te / t0, target, te / t0 <= target ? "met" : "MISSED",
            worst <= tol ? "" : "  RESULTS DIFFER");
+    if (to >= 0)
+        printf("%-44s opt %8.2f ms  opt/O2 %5.2fx (target %.1fx: %s)  TinyCC/opt %5.2fx\n", "",
+               to, to / t2, opt_target, to / t2 <= opt_target ? "met" : "MISSED", te / to);
+    if (peer) {
+        float *pout = malloc(count * sizeof *pout);
+        double tp = pout ? pocl_time(peer, j->w, j->a, j->b, j->n, reps, pout, count) : -1;
+        double pworst = 0;
+        for (size_t i = 0; tp >= 0 && i < count; i++) {
+            double d = fabs((double)emu_out[i] - pout[i]) / (fabs((double)emu_out[i]) + 1e-30);
+            pworst = d > pworst ? d : pworst;
+        }
+        free(pout);
+        if (tp < 0)
+            printf("%-44s PoCL failed to run it\n", "");
+        else
+            printf("%-44s PoCL %7.2f ms  PoCL/O2 %5.2fx  opt/PoCL %5.2fx (target <1: %s)  "
+                   "TinyCC/PoCL %5.2fx%s\n", "", tp, tp / t2, to >= 0 ? to / tp : -1,
+                   to >= 0 && to < tp ? "met" : "MISSED", te / tp,
+                   pworst <= (tol > 1e-5 ? tol : 1e-5) ? "" : "  RESULTS DIFFER");
+    }
+}
+
+/* lattice reads its LATTICE_* variables when a context is created: a context made and
+ * destroyed after setenv makes the change seen. */
+static void env_changed(void)
+{
+    lat_context *c;
+    CHECK(lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU}, &c));
+    lat_context_destroy(c);
 }
 
 static lat_deviceptr dev(lat_context *ctx, const void *host, size_t bytes)
@@ -214,6 +274,46 @@ static double launch_cost(lat_module *m, unsigned blocks)
     return t[reps / 2];
 }
 
+/* A kernel of about 100 lines, as a program's own are. */
+static char *hundred_lines(int salt)
+{
+    size_t cap = 16384, len = 0;
+    char *s = malloc(cap);
+    if (!s)
+        exit(1);
+    len += (size_t)snprintf(s + len, cap - len,
+                            "__device__ float step(float v, int k) { return v * 0.999f + (float)k * 1e-3f; }\n"
+                            "__global__ void big(float *out, const float *in, int n)\n{\n"
+                            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                            "    if (i >= n) return;\n    float v = in[i] + %d.0f;\n", salt);
+    for (int k = 0; k < 92; k++)
+        len += (size_t)snprintf(s + len, cap - len,
+                                k % 3 == 0   ? "    v = step(v, %d);\n"
+                                : k % 3 == 1 ? "    if (v > %d.0f) v = sqrtf(v); else v += 1.0f;\n"
+                                             : "    v = v * v * 1e-3f + (float)(i & %d);\n",
+                                k);
+    snprintf(s + len, cap - len, "    out[i] = v;\n}\n");
+    return s;
+}
+
+/* Milliseconds from lat_module_create (background mode) to the optimised code in use. */
+static double time_to_optimised(lat_context *ctx, const char *source)
+{
+    double t0 = bench_now_ms();
+    lat_module *m;
+    CHECK(lat_module_create(ctx, &(lat_module_desc){.source = source, .name = "big.cu",
+                                                    .emu_opt = LAT_EMU_OPT_BACKGROUND}, &m));
+    double tcc = bench_now_ms() - t0;
+    /* Polled with short sleeps: a spinning thread would take a core from the build. */
+    while (lat_module_get_tier(m) != LAT_MODULE_TIER_OPTIMISED && bench_now_ms() - t0 < 30000)
+        nanosleep(&(struct timespec){0, 50 * 1000}, NULL);
+    double t = bench_now_ms() - t0;
+    bool ok = lat_module_get_tier(m) == LAT_MODULE_TIER_OPTIMISED;
+    lat_module_destroy(m);
+    printf("    (TinyCC's code ready after %.2f ms)\n", tcc);
+    return ok ? t : -1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -221,8 +321,21 @@ int main(int argc, char **argv)
     lat_context *ctx;
     CHECK(lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU}, &ctx));
     lat_module *m;
-    CHECK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "bench_emu.cu"}, &m));
+    /* TinyCC alone here: AUTO would switch this module to the optimising tier mid-run. */
+    CHECK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "bench_emu.cu",
+                                                    .emu_opt = LAT_EMU_OPT_OFF}, &m));
+    lat_module *mo = NULL;
+    CHECK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "bench_opt.cu",
+                                                    .emu_opt = LAT_EMU_OPT_SYNC}, &mo));
+    if (lat_module_get_tier(mo) == LAT_MODULE_TIER_OPTIMISED)
+        opt_module = mo;
+    else
+        printf("optimising tier: none (%s)\n", lat_module_log(mo));
     printf("bench_emu: %d OpenMP threads, median of %d runs\n", omp_get_max_threads(), reps);
+    char why[2300];
+    peer = pocl_open(why, sizeof why);
+    if (!peer)
+        printf("PoCL: skipped: %s\n", why);
 
     /* (a) */
     int n = 16 << 20;
@@ -243,10 +356,11 @@ int main(int argc, char **argv)
     {
         void *params[] = {&dd, &da, &db, &n};
         job j = {.k = k, .desc = {.grid = {(unsigned)((n + 255) / 256)}, .block = {256}},
-                 .params = params, .out = out, .a = a, .b = b, .n = n};
+                 .params = params, .out = out, .a = a, .b = b, .n = n, .w = POCL_MUL};
+        j.opt = opt_kernel("mul");
         run_emu(&j);
         CHECK(lat_memcpy_dtoh(ctx, d, dd, (size_t)n * 4));
-        compare("(a) d = a * b, 16M floats", &j, mul_o2, mul_o0, d, (size_t)n, 0, 2);
+        compare("(a) d = a * b, 16M floats", &j, mul_o2, mul_o0, d, (size_t)n, 0, 2, 1.5);
     }
 
     /* (b) */
@@ -256,13 +370,14 @@ int main(int argc, char **argv)
     {
         void *params[] = {&dp, &np};
         job j = {.k = k, .desc = {.grid = {(unsigned)nb}, .block = {256}}, .params = params,
-                 .out = out, .n = np};
+                 .out = out, .n = np, .w = POCL_PI};
+        j.opt = opt_kernel("pi");
         run_emu(&j);
         CHECK(lat_memcpy_dtoh(ctx, d, dp, (size_t)nb * 4));
         double pi = 0;
         for (int i = 0; i < nb; i++)
             pi += d[i];
-        compare("(b) pi, tree reduction, 1M points", &j, pi_o2, pi_o0, d, (size_t)nb, 1e-6, 3);
+        compare("(b) pi, tree reduction, 1M points", &j, pi_o2, pi_o0, d, (size_t)nb, 1e-6, 3, 2.5);
         printf("    pi = %.7f\n", pi);
     }
 
@@ -273,11 +388,12 @@ int main(int argc, char **argv)
     {
         void *params[] = {&dc, &da, &db, &mn};
         job j = {.k = k, .desc = {.grid = {(unsigned)mn / 16, (unsigned)mn / 16}, .block = {16, 16}},
-                 .params = params, .out = out, .a = a, .b = b, .n = mn};
+                 .params = params, .out = out, .a = a, .b = b, .n = mn, .w = POCL_MATMUL};
+        j.opt = opt_kernel("matmul");
         run_emu(&j);
         CHECK(lat_memcpy_dtoh(ctx, d, dc, (size_t)mn * mn * 4));
         compare("(c) 512x512 matmul, 16x16 shared tiles", &j, mm_o2, mm_o0, d, (size_t)mn * mn,
-                1e-5, 2);
+                1e-5, 2, 1.5);
     }
 
     /* (d) */
@@ -287,11 +403,12 @@ int main(int argc, char **argv)
     {
         void *params[] = {&dw, &da, &nw};
         job j = {.k = k, .desc = {.grid = {(unsigned)nw / 256}, .block = {256}}, .params = params,
-                 .out = out, .a = a, .n = nw};
+                 .out = out, .a = a, .n = nw, .w = POCL_WARPSUM};
+        j.opt = opt_kernel("warpsum");
         run_emu(&j);
         CHECK(lat_memcpy_dtoh(ctx, d, dw, (size_t)nw / 32 * 4));
         compare("(d) warp-shuffle reduction, 1M floats", &j, ws_o2, ws_o0, d, (size_t)nw / 32,
-                1e-6, 3);
+                1e-6, 3, 2.5);
     }
 
     /* What rounding a*b + c once, as the GPU does, costs TinyCC's code: a call to fmaf where
@@ -300,7 +417,8 @@ int main(int argc, char **argv)
         static const char *const nofma[] = {"--fmad=false", NULL};
         lat_module *mu;
         CHECK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "nofma.cu",
-                                                        .options = nofma}, &mu));
+                                                        .options = nofma,
+                                                        .emu_opt = LAT_EMU_OPT_OFF}, &mu));
         lat_kernel *kp, *kc, *ku;
         CHECK(lat_module_get_kernel(m, "pi", &kp));
         CHECK(lat_module_get_kernel(mu, "pi", &ku));
@@ -325,9 +443,12 @@ int main(int argc, char **argv)
     printf("barrier: %.2f ns per thread per barrier in region loops (target 5)\n",
            barrier_cost(m));
     setenv("LATTICE_EMU_FIBERS", "1", 1);
+    env_changed();
     lat_module *mf;
-    CHECK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "fibers.cu"}, &mf));
+    CHECK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "fibers.cu",
+                                                    .emu_opt = LAT_EMU_OPT_OFF}, &mf));
     unsetenv("LATTICE_EMU_FIBERS");
+    env_changed();
     printf("barrier: %.2f ns per thread per barrier on fibers (the fallback)\n",
            barrier_cost(mf));
     lat_kernel *kf;
@@ -344,9 +465,34 @@ int main(int argc, char **argv)
         job j = {.k = kf, .desc = {.grid = {(unsigned)nw / 256}, .block = {256}}, .params = params};
         printf("(d) on fibers: %.2f ms\n", time_ms(run_emu, &j));
     }
+    if (opt_module) {
+        /* Cold: a cache directory of our own, empty; then the same source again, with the
+         * memory caches emptied: from the disk. */
+        char dir[] = "/tmp/bench-emu-cache-XXXXXX";
+        if (mkdtemp(dir)) {
+            setenv("LATTICE_CACHE_DIR", dir, 1);
+            env_changed();
+            lat_cache_clear();
+            char *big = hundred_lines(1);
+            double cold = time_to_optimised(ctx, big);
+            lat_cache_clear();
+            double warm = time_to_optimised(ctx, big);
+            printf("optimised code in use after %.1f ms cold (target 150), %.2f ms from the disk "
+                   "cache (target 1), for a %d-line kernel\n", cold, warm, 100);
+            free(big);
+            lat_cache_clear();
+            char cmd[128];
+            snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+            if (system(cmd) != 0)
+                fprintf(stderr, "bench_emu: could not remove %s\n", dir);
+            unsetenv("LATTICE_CACHE_DIR");
+            env_changed();
+        }
+    }
     unsigned team = (unsigned)omp_get_max_threads();
     printf("launch: %.2f us per empty launch of 1 block, %.2f us of %u blocks\n",
            launch_cost(m, 1), launch_cost(m, team), team);
+    pocl_close(peer);
     lat_context_destroy(ctx);
     free(a);
     free(b);

@@ -22,8 +22,8 @@ __global__ void scale_fixed(float *out, const float *in, int n)
 //     in: 1000 x const float *, filled with 0, 1, 2, ...
 //     n = 1000
 //   reports:
-//     examples/bugs/bounds.cu:6: memcheck: kernel 'scale', block (3,0,0), threads (232,0,0) to (255,0,0): out-of-bounds write of 4 bytes by `out[i]`: element [1000] of 'out', which has 1000 elements of 4 bytes [24 times]
 //     examples/bugs/bounds.cu:6: memcheck: kernel 'scale', block (3,0,0), threads (232,0,0) to (255,0,0): out-of-bounds read of 4 bytes by `in[i]`: element [1000] of 'in', which has 1000 elements of 4 bytes [24 times]
+//     examples/bugs/bounds.cu:6: memcheck: kernel 'scale', block (3,0,0), threads (232,0,0) to (255,0,0): out-of-bounds write of 4 bytes by `out[i]`: element [1000] of 'out', which has 1000 elements of 4 bytes [24 times]
 //
 // The fixed kernel runs clean (exit status 0, no reports):
 //

@@ -26,9 +26,9 @@ __global__ void reverse_fixed(float *out, const float *in, int n)
 //     in: 512 x const float *, filled with 0, 1, 2, ...
 //     n = 512
 //   reports:
-//     examples/bugs/missing_barrier.cu:8: initcheck: kernel 'reverse', block (0,0,0), threads (0,0,0) to (127,0,0): read of 4 bytes by `tile[blockDim.x - 1 - t]` reads memory never written: element [255] of __shared__ 'tile' [256 times]
 //     examples/bugs/missing_barrier.cu:7: racecheck: kernel 'reverse', block (0,0,0), thread (128,0,0): data race: write of `tile[t]` after the read of `tile[blockDim.x - 1 - t]` at examples/bugs/missing_barrier.cu:8 by thread (127,0,0) of the same block, with no barrier between them, on element [128] of __shared__ 'tile' [256 times]
 //     examples/bugs/missing_barrier.cu:8: racecheck: kernel 'reverse', block (0,0,0), thread (128,0,0): data race: read of `tile[blockDim.x - 1 - t]` after the write of `tile[t]` at examples/bugs/missing_barrier.cu:7 by thread (127,0,0) of the same block, with no barrier between them, on element [127] of __shared__ 'tile' [256 times]
+//     examples/bugs/missing_barrier.cu:8: initcheck: kernel 'reverse', block (0,0,0), threads (0,0,0) to (127,0,0): read of 4 bytes by `tile[blockDim.x - 1 - t]` reads memory never written: element [255] of __shared__ 'tile' [256 times]
 //
 // The fixed kernel runs clean (exit status 0, no reports):
 //

@@ -192,6 +192,29 @@ LAT_API void lat_array_destroy(lat_array *a);
 LAT_API lat_status lat_array_set(lat_array *a, const void *host, size_t bytes);
 LAT_API lat_status lat_array_get(const lat_array *a, void *host, size_t bytes);
 
+/* Copies the array to a new host buffer: *host receives memory from malloc (free it
+ * with free(); at least one byte, also for an empty array) holding lat_array_nbytes(a)
+ * bytes, *bytes (may be NULL) that size. Errors: LAT_ERROR_INVALID_VALUE (NULL a or
+ * host); LAT_ERROR_OUT_OF_MEMORY; those of lat_array_get(). *host is NULL on failure.
+ * Thread safety: any thread. */
+LAT_API lat_status lat_array_get_copy(const lat_array *a, void **host, size_t *bytes);
+
+/* The array's elements as text, "[0, 2, 4, ..., 1998]": every element of an array of at
+ * most 2 * edge + 1, else the first and last `edge` (edge 0: 3), floats with the digits
+ * that tell them apart (%.7g, doubles %.9g), in index order whatever the shape. Writes at
+ * most size bytes, always terminated (out may be NULL when size is 0); *length (may be
+ * NULL) receives the full text's length, so a caller can size a buffer: a first call
+ * with size 0, then one with *length + 1. Only the elements shown are copied from the
+ * device. Errors: LAT_ERROR_INVALID_VALUE (NULL a, or NULL out with size > 0);
+ * LAT_ERROR_OUT_OF_MEMORY; those of a device-to-host copy. Thread safety: any thread. */
+LAT_API lat_status lat_array_format(const lat_array *a, size_t edge, char *out, size_t size,
+                                    size_t *length);
+
+/* Prints "label = [...]" (lat_array_format's text; just the text when label is NULL) and a
+ * newline to stdout. Errors: those of lat_array_format(). Thread safety: any thread
+ * (lines of concurrent calls do not interleave within a line: one printf). */
+LAT_API lat_status lat_array_print(const lat_array *a, const char *label);
+
 /* The same queued on `stream` (NULL: the default stream), as lat_memcpy_htod_async and
  * lat_memcpy_dtoh_async do them: they overlap other work when `host` is page-locked
  * (lat_host_alloc); synchronise the stream before reading what get_async wrote or

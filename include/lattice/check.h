@@ -33,12 +33,29 @@
  *
  * Checks run on the emulator only. A context on the GPU ignores them (the creation logs
  * a note); under cross-checking, LATTICE_CHECK checks the emulator's side. A checked
- * launch runs its blocks one after another, on one host thread, its threads in the
- * schedule's order: as region loops where the kernel's threads can meet only at
- * __syncthreads every thread reaches alike, else each thread on a fiber
- * (docs/dialect.md says exactly when; both give the same reports). It is slower than an
- * unchecked launch, which uses every core (bench/check measures by how much), and the
+ * launch runs its blocks on every OpenMP thread (OMP_NUM_THREADS), as an unchecked one
+ * does, each block's threads in the schedule's order: as region loops where the
+ * kernel's threads can meet only at __syncthreads every thread reaches alike, else each
+ * thread on a fiber (docs/dialect.md says exactly when; both give the same reports).
+ * Its reports are those of a run of its blocks one at a time in the schedule's order,
+ * whatever the number of threads and whichever block the host finished first: a race
+ * between blocks 3 and 7 is reported the same on 1 core or 64 (each block keeps its own
+ * findings and logs its accesses to device allocations; they are judged block by block
+ * in the schedule's order). A launch that fails (a trap, a hang) fails with the first
+ * failing block in that order, and reports nothing of the blocks after it. Reports come
+ * in cause order: synccheck's barrier and warp findings, then races, then bad accesses,
+ * then reads of memory never written, hangs and leaks, each kind in the order found;
+ * so lat_last_error() names the race, not the uninitialised read it leads to. A checked
+ * launch is slower than an unchecked one (bench/check measures by how much), and the
  * checked launches of one context run one at a time.
+ *
+ * A race between plain writes in device memory that all left the same value (every
+ * thread setting a flag to true, as Rodinia BFS does) is reported as a note
+ * (lat_check_report.note): benign on every GPU today, but undefined; it fails no launch.
+ * The value a write left is read at the block's next access by another thread, the
+ * writing thread's next access that finds the place changed, or its next barrier, warp
+ * operation or exit; another block writing a different value to the same place in that
+ * instant can make a race of different values look like one of the same value. Races in shared memory are always errors.
  *
  * Environment variables:
  *   LATTICE_CHECK=memcheck,racecheck,synccheck,initcheck (any of them, comma-separated)
@@ -50,9 +67,9 @@
  *
  * What is not seen: accesses written inside a macro's body (#define), memcpy/memset and
  * atomics called in device code, and bit-fields (device code that takes a bit-field as
- * an lvalue does not compile checked). Checked launches run their blocks one at a time,
- * so code that needs two blocks running together (one spinning on a flag another sets)
- * is reported as a hang. Synchronisation between blocks through atomics and fences is
+ * an lvalue does not compile checked). Code that needs two blocks running together (one
+ * spinning on a flag another sets) may finish or be reported as a hang, depending on
+ * which blocks run at once; racecheck reports its flag either way. Synchronisation between blocks through atomics and fences is
  * not understood: racecheck reports the plain accesses it orders.
  */
 #ifndef LATTICE_CHECK_H
@@ -205,6 +222,11 @@ typedef struct lat_check_report {
     const char *region_name; /* "out" (a label, or a shared variable's name), or "" */
     unsigned long long count; /* how many times this finding happened in the launch */
     const char *message;      /* the whole report as one line, as the logger got it */
+    /* Non-zero: a note, not an error. racecheck's race between writes that all store the
+     * same value (Rodinia BFS's every thread setting a flag to true): benign on every GPU
+     * today, but undefined in CUDA's memory model. A note is kept and logged (as a
+     * LAT_LOG_WARNING line) after the errors, and does not fail the launch. */
+    int note;
 } lat_check_report;
 
 /* The number of reports of the context's most recent checked launch (0 when none, or

@@ -362,6 +362,18 @@ typedef enum lat_module_origin {
  * Thread safety: any thread. */
 LAT_API lat_module_origin lat_module_get_origin(const lat_module *mod);
 
+/* Which code a module's next unchecked launch runs (lattice.h's lat_emu_opt). */
+typedef enum lat_module_tier {
+    LAT_MODULE_TIER_NATIVE = 0,   /* the backend's only code (CUDA: the GPU's); NULL mod */
+    LAT_MODULE_TIER_TINYCC = 1,   /* the emulator's TinyCC code */
+    LAT_MODULE_TIER_OPTIMISED = 2 /* the emulator's optimising tier: the system compiler's */
+} lat_module_tier;
+
+/* The tier the module's next launch runs on. On the emulator a background build
+ * (LAT_EMU_OPT_BACKGROUND, AUTO) turns TINYCC into OPTIMISED once, when it is ready.
+ * Thread safety: any thread. */
+LAT_API lat_module_tier lat_module_get_tier(const lat_module *mod);
+
 /* What a kernel uses of the device, as ptxas reports it. -1 where unknown. */
 typedef struct lat_kernel_resources {
     int registers;             /* per thread */

@@ -23,9 +23,10 @@
  *
  * The emulator samples as the GPU does: point sampling takes the texel under the
  * coordinate; linear filtering uses weights of 8 fractional bits (the CUDA Programming
- * Guide's 9-bit fixed point), so a bilinear read of float texels that need few bits
- * (integers up to 255) gives the same float on both backends (docs/dialect.md says where
- * filtered results may differ in the last bits). Normalised-float reads of 8- and 16-bit
+ * Guide's 9-bit fixed point), rounded and combined per corner as an H100 does (measured:
+ * tools/probes), so filtered reads of float and half texels give the same value on both
+ * backends wherever the weighted sum is exact in float, and the last bits elsewhere
+ * (docs/dialect.md says where). Normalised-float reads of 8- and 16-bit
  * integers map unsigned values to [0, 1] and signed ones to [-1, 1].
  *
  * On the emulator a texture's or surface's handle is checked at every read: a handle that

@@ -35,10 +35,7 @@ lat_status lat_elementwise_create(lat_context *ctx, const lat_elementwise_desc *
                           "%s: the name \"%s\" is not a C identifier", fn, name);
 
     lat__src s = {0};
-    if (desc->preamble) {
-        lat__src_add(&s, desc->preamble);
-        lat__src_add(&s, "\n");
-    }
+    lat__src_preamble(&s, desc->preamble);
     lat__src_addf(&s, "__global__ void %s(%s, unsigned long long n)\n{\n", name,
                   desc->arguments);
     if (desc->loop_prep)

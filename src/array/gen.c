@@ -122,3 +122,16 @@ bool lat__is_identifier(const char *s)
             return false;
     return true;
 }
+
+void lat__src_preamble(lat__src *s, const char *preamble)
+{
+    /* INFINITY and NAN as <math.h> gives them, which NVRTC does not include: PyCUDA's
+     * kernels write neutral="-INFINITY" (nvcc includes it), and a generated kernel must
+     * compile on both backends or on neither. Guarded: the emulator's prelude has them. */
+    lat__src_add(s, "#ifndef INFINITY\n#define INFINITY __int_as_float(0x7f800000)\n#endif\n"
+                    "#ifndef NAN\n#define NAN __int_as_float(0x7fffffff)\n#endif\n");
+    if (preamble) {
+        lat__src_add(s, preamble);
+        lat__src_add(s, "\n");
+    }
+}

@@ -99,6 +99,9 @@ typedef struct lat__src {
 } lat__src;
 
 void lat__src_add(lat__src *s, const char *text);
+/* What every generated kernel's source starts with: INFINITY and NAN where the compiler
+ * lacks them, then the user's preamble (may be NULL). */
+void lat__src_preamble(lat__src *s, const char *preamble);
 void lat__src_addf(lat__src *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void lat__src_free(lat__src *s);
 /* Returns the status of a source that ran out of memory (and frees it), else LAT_OK. */

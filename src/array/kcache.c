@@ -70,6 +70,28 @@ static bool module_alive(lat_context *ctx, const lat_module *mod, const char *na
     return alive;
 }
 
+/* A compile error in a generated kernel: the compiler's message names lines of a file
+ * the user never wrote, so the source follows it, numbered, with the user's own
+ * expressions (operation, map, reduce, preamble) on the lines the message names. */
+static lat_status with_source(lat_context *ctx, const char *what, const entry *e)
+{
+    char *msg = NULL;
+    size_t len = 0;
+    int r = lat__strbuf_printf(&msg, &len, "%s\n%s, as lattice generated it from your expressions:\n",
+                               lat_last_error(), e->name);
+    int line = 1;
+    for (const char *p = e->source; r == 0 && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        r = lat__strbuf_printf(&msg, &len, "%4d | %.*s\n", line++, (int)n, p);
+        p += n + (nl ? 1 : 0);
+    }
+    lat_status st = r == 0 ? lat__error(ctx, LAT_ERROR_COMPILE, "%s", msg)
+                           : lat__error(ctx, LAT_ERROR_COMPILE, "%s: %s", what, lat_last_error());
+    free(msg);
+    return st;
+}
+
 /* Compiles the entry's source (writing it first if need be) into a fresh module and
  * looks its kernels up. */
 static lat_status compile(lat_context *ctx, entry *e, lat__gen_source_fn source,
@@ -97,6 +119,8 @@ static lat_status compile(lat_context *ctx, entry *e, lat__gen_source_fn source,
                                                          .name = e->name,
                                                          .options = options},
                                       &mod);
+    if (st == LAT_ERROR_COMPILE)
+        return with_source(ctx, what, e);
     if (st != LAT_OK)
         return st;
     memset(g->kernels, 0, sizeof g->kernels);

@@ -78,10 +78,7 @@ static void reduction_source(const void *arg, lat__src *s)
     const spec *sp = arg;
     char s1[160], s2[160];
     stage_names(sp->name, s1, s2, sizeof s1);
-    if (sp->preamble) {
-        lat__src_add(s, sp->preamble);
-        lat__src_add(s, "\n");
-    }
+    lat__src_preamble(s, sp->preamble);
     lat__src_block_ops(s, sp->acc, sp->reduce, sp->neutral);
     lat__src_addf(s,
         "__global__ void %s(%s, unsigned long long n, %s *lat_partial)\n"

@@ -91,10 +91,7 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
     snprintf(k3, sizeof k3, "%s_apply", name);
 
     lat__src s = {0};
-    if (desc->preamble) {
-        lat__src_add(&s, desc->preamble);
-        lat__src_add(&s, "\n");
-    }
+    lat__src_preamble(&s, desc->preamble);
     lat__src_block_ops(&s, t, desc->scan, nt);
     block_scan_source(&s, nt);
     lat__src_addf(&s,

@@ -88,6 +88,10 @@ typedef struct lat__backend {
      * module has no such variable. NULL: the backend has none (LAT_ERROR_UNSUPPORTED). */
     lat_status (*module_get_global)(lat_module *mod, const char *name, lat_deviceptr *ptr,
                                     size_t *bytes);
+
+    /* The code the module's next launch runs (a lat_module_tier); CUDA's is always
+     * LAT_MODULE_TIER_NATIVE. */
+    int (*module_tier)(const lat_module *mod);
 } lat__backend;
 
 /* The backends compiled into the library, in the order automatic selection tries them. */

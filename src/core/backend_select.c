@@ -72,7 +72,7 @@ const char *lat_backend_name(lat_backend_kind kind)
 /* The kind LATTICE_BACKEND names, AUTO when unset or empty, or -1 when invalid. */
 static int env_kind(const char **value)
 {
-    const char *v = getenv("LATTICE_BACKEND");
+    const char *v = lat__env(LAT_ENV_BACKEND);
     *value = v;
     if (!v || !*v || strcmp(v, "auto") == 0)
         return LAT_BACKEND_AUTO;
@@ -89,6 +89,11 @@ lat_status lat__backend_get(const lat_context *log_ctx, lat_backend_kind kind,
                             const lat__backend **out)
 {
     const char *origin = "requested by the program";
+    /* Every public path to a backend comes here: the one place the environment is read
+     * again (env.h), and where a malformed LATTICE_* value fails the call. */
+    lat_status env_st = lat__env_read(log_ctx, "lattice");
+    if (env_st != LAT_OK)
+        return env_st;
     if (kind != LAT_BACKEND_AUTO && kind != LAT_BACKEND_CUDA && kind != LAT_BACKEND_EMU &&
         kind != LAT_BACKEND_CROSS)
         return lat__error(log_ctx, LAT_ERROR_INVALID_VALUE,

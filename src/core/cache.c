@@ -47,15 +47,13 @@ static size_t memory_bytes, memory_entries;
 
 bool lat__cache_enabled(void)
 {
-    const char *v = getenv("LATTICE_CACHE");
-    return !(v && (strcmp(v, "0") == 0 || strcmp(v, "off") == 0 || strcmp(v, "no") == 0 ||
-                   strcmp(v, "false") == 0));
+    return !lat__env(LAT_ENV_CACHE) || lat__env_on(LAT_ENV_CACHE);
 }
 
 /* The disk cache's directory, or false when there is none (no HOME either). */
 static bool directory(char *out, size_t size)
 {
-    const char *d = getenv("LATTICE_CACHE_DIR");
+    const char *d = lat__env(LAT_ENV_CACHE_DIR);
     if (d && *d)
         return (size_t)snprintf(out, size, "%s", d) < size;
     d = getenv("XDG_CACHE_HOME");

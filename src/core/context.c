@@ -35,6 +35,7 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
         return lat__error(NULL, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
     /* The logger is set first so that failures below reach it. */
     ctx->logger = desc->logger;
+    ctx->emu_opt = desc->emu_opt;
 
     const lat__backend *b = NULL;
     lat_status st = lat__backend_get(ctx, desc->backend, &b);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "env.h"
 #include "error.h"
 #include "kernel_sig.h"
 
@@ -38,6 +39,7 @@ struct lat_context {
     struct lat__ctx_driver *drv; /* the driver layer's state (driver_ops.h) */
     struct lat__ck_ctx *check;   /* the emulator's checks (emu/check/ck.h), NULL when off */
     struct lat__tex_ctx *tex;    /* arrays, textures, surfaces (texture.h); made on first use */
+    int emu_opt;                 /* lat_context_desc.emu_opt (a lat_emu_opt) */
     bool check_pointers;         /* lat_context_desc.pointer_check, resolved */
 };
 
@@ -91,6 +93,8 @@ typedef struct lat__source {
      * expressions (each non-empty, checked by the core). */
     const char *const *name_expressions;
     const lat__kernel_sigs *sigs;    /* the kernels the front end found */
+    int emu_opt;                     /* the emulator's tier (a lat_emu_opt): the module's
+                                        setting, else its context's */
     struct lat__unit *unit;          /* the source as the front end read it (src/front), with
                                         the emulator's predefined macros; its status says
                                         whether it is valid CUDA C in the dialect. Passes may

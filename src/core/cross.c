@@ -21,7 +21,7 @@
 
 static lat_backend_kind primary_kind(void)
 {
-    const char *p = getenv("LATTICE_CROSS_PRIMARY");
+    const char *p = lat__env(LAT_ENV_CROSS_PRIMARY);
     return p && strcmp(p, "emu") == 0 ? LAT_BACKEND_EMU : LAT_BACKEND_CUDA;
 }
 
@@ -147,10 +147,10 @@ static lat_status context_create(lat_context *ctx)
         free(c);
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
     }
-    const char *cmp = getenv("LATTICE_CROSS_COMPARE");
+    const char *cmp = lat__env(LAT_ENV_CROSS_COMPARE);
     c->compare_all = cmp && strcmp(cmp, "all") == 0;
     /* LATTICE_CROSS_STATS=<file>: every comparison appends its counts (cross_compare.c). */
-    const char *stats = getenv("LATTICE_CROSS_STATS");
+    const char *stats = lat__env(LAT_ENV_CROSS_STATS);
     if (stats && *stats) {
         c->stats_path = lat__strdup(stats);
         program_name(c->program, sizeof c->program);

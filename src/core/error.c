@@ -53,10 +53,31 @@ static char *vformat(const char *fmt, va_list ap)
     return s;
 }
 
+/* To the context's logger; without one, to stderr when LATTICE_LOG lets the level through
+ * (warnings and errors by default), so that a leak or a check being on is never silent. */
+static bool stderr_gets(const lat_context *ctx, lat_log_level level)
+{
+    return !(ctx && ctx->logger.func) && (int)level <= lat__env_log_level();
+}
+
 static void log_text(const lat_context *ctx, lat_log_level level, const char *text)
 {
-    if (ctx && ctx->logger.func)
+    if (ctx && ctx->logger.func) {
         ctx->logger.func(ctx->logger.user_data, level, text);
+        return;
+    }
+    if (stderr_gets(ctx, level))
+        fprintf(stderr, "lattice: %s: %s\n",
+                level == LAT_LOG_ERROR ? "error" : level == LAT_LOG_WARNING ? "warning" : "info",
+                text);
+}
+
+void lat_report_failure(lat_status status, const char *call, const char *file, int line)
+{
+    if (file)
+        fprintf(stderr, "%s:%d: ", file, line);
+    fprintf(stderr, "%s failed: %s: %s\n", call ? call : "a lattice call", lat_status_name(status),
+            *lat_last_error() ? lat_last_error() : lat_status_string(status));
 }
 
 lat_status lat__verror(const lat_context *ctx, lat_status status, const char *fmt, va_list ap)
@@ -83,7 +104,7 @@ lat_status lat__error(const lat_context *ctx, lat_status status, const char *fmt
 
 void lat__log(const lat_context *ctx, lat_log_level level, const char *fmt, ...)
 {
-    if (!ctx || !ctx->logger.func)
+    if (!(ctx && ctx->logger.func) && !stderr_gets(ctx, level))
         return;
     va_list ap;
     va_start(ap, fmt);

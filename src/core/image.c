@@ -106,6 +106,13 @@ lat_module_origin lat_module_get_origin(const lat_module *mod)
     return mod ? (lat_module_origin)mod->origin : LAT_MODULE_COMPILED;
 }
 
+lat_module_tier lat_module_get_tier(const lat_module *mod)
+{
+    if (!mod || !mod->ctx->backend->module_tier)
+        return LAT_MODULE_TIER_NATIVE;
+    return (lat_module_tier)mod->ctx->backend->module_tier(mod);
+}
+
 lat_status lat_kernel_get_resources(const lat_kernel *kernel, lat_kernel_resources *out)
 {
     if (!kernel || !out)

@@ -177,6 +177,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         .no_extern_c = desc->no_extern_c != 0,
         .name_expressions = (const char *const *)name_exprs,
         .sigs = &mod->sigs,
+        .emu_opt = desc->emu_opt ? (int)desc->emu_opt : ctx->emu_opt,
     };
     /* The source is read once, by the front end: its kernels' signatures serve both
      * backends (arguments are checked alike), its tree the emulator. */

@@ -85,10 +85,15 @@ lat_status lat__module_compile(lat_context *ctx, lat_module *mod, const lat__sou
      * loops of the same source compiled earlier. */
     lat_check_options co;
     bool preempt = ctx->check && lat_check_get_options(ctx, &co) == LAT_OK && co.preempt;
-    char extra[64];
-    snprintf(extra, sizeof extra, "%s%s",
+    /* The optimising tier's mode lives in the shared impl, so it is part of the key:
+     * a module asked for without the tier must not run another's optimised code. */
+    char extra[1024];
+    const char *opt = lat__env(LAT_ENV_EMU_OPT), *cc = lat__env(LAT_ENV_EMU_CC),
+               *flags = lat__env(LAT_ENV_EMU_CC_FLAGS);
+    snprintf(extra, sizeof extra, "%s%s, opt %d %s, cc %s %s",
              ctx->check ? (preempt ? "checked, preempting" : "checked") : "unchecked",
-             getenv("LATTICE_EMU_FIBERS") ? ", fibers" : "");
+             lat__env_on(LAT_ENV_EMU_FIBERS) ? ", fibers" : "", src->emu_opt, opt ? opt : "",
+             cc ? cc : "", flags ? flags : "");
     if (has_module_variables(src->text) ||
         !lat__cache_key_for(src, b->name, target, "lattice " LAT_VERSION_STRING, extra, &key)) {
         if (lat__cache_enabled())

@@ -5,6 +5,13 @@
 #include "cuda_internal.h"
 #include "global.h"
 
+/* A GPU module has one kind of code. */
+static int module_tier(const lat_module *mod)
+{
+    (void)mod;
+    return LAT_MODULE_TIER_NATIVE;
+}
+
 const lat__backend lat__backend_cuda = {
     .name = "cuda",
     .kind = LAT_BACKEND_CUDA,
@@ -29,4 +36,5 @@ const lat__backend lat__backend_cuda = {
     .launch = lat__cuda_launch,
     .max_cooperative_blocks = lat__cuda_max_cooperative_blocks,
     .module_get_global = lat__cuda_module_get_global,
+    .module_tier = module_tier,
 };

@@ -117,7 +117,7 @@ lat_status lat__cuda_probe(char *why, size_t why_size)
 {
     unload();
 
-    const char *cuda_path = getenv("LATTICE_CUDA_LIBRARY");
+    const char *cuda_path = lat__env(LAT_ENV_CUDA_LIBRARY);
     if (cuda_path && *cuda_path) {
         lat__cu.libcuda = dlopen(cuda_path, RTLD_NOW | RTLD_LOCAL);
         if (!lat__cu.libcuda)
@@ -154,7 +154,7 @@ lat_status lat__cuda_probe(char *why, size_t why_size)
     if (lat__cu.cuDriverGetVersion(&lat__cu.driver_version) != CUDA_SUCCESS)
         lat__cu.driver_version = 0;
 
-    const char *nvrtc_path = getenv("LATTICE_NVRTC_LIBRARY");
+    const char *nvrtc_path = lat__env(LAT_ENV_NVRTC_LIBRARY);
     if (nvrtc_path && *nvrtc_path) {
         lat__cu.libnvrtc = dlopen(nvrtc_path, RTLD_NOW | RTLD_LOCAL);
         if (!lat__cu.libnvrtc)

@@ -47,8 +47,7 @@ typedef struct lat__cuda_staging {
 int lat__cuda_pool_setup(lat_context *ctx)
 {
     lat__cuda_ctx *c = ctx->impl;
-    const char *env = getenv("LATTICE_POOL");
-    if (env && strcmp(env, "0") == 0)
+    if (lat__env(LAT_ENV_POOL) && !lat__env_on(LAT_ENV_POOL))
         return 0;
     if (!lat__cu.cuMemAllocAsync || !lat__cu.cuMemFreeAsync || !lat__cu.cuDeviceGetDefaultMemPool ||
         !lat__cu.cuMemPoolSetAttribute)

@@ -13,11 +13,13 @@
 #include "check/ck.h"
 #include "lattice/check.h"
 #include "mathx.h"
+#include "opt.h"
 #include "prelude.h"
 #include "runtime.h"
 #include "passes/lower.h"
 #include "front/front.h"
 
+#include <dlfcn.h>
 #include <libtcc.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -145,15 +147,27 @@ static bool define(TCCState *s, const char *d)
     return true;
 }
 
+/* Where the program's symbols are: TinyCC's code, or the optimising tier's object from
+ * the cache (the same program, so the same tables). */
+typedef struct lookup {
+    TCCState *tcc;
+    void *dl;
+} lookup;
+
+static void *sym_of(const lookup *l, const char *name)
+{
+    return l->tcc ? tcc_get_symbol(l->tcc, name) : dlsym(l->dl, name);
+}
+
 /* Reads the kernel's mode and lays its __shared__ variables out (abi.h), in the order
  * of the module, each at its alignment. */
-static lat_status layout_shared(lat_context *ctx, TCCState *s, const char *name,
+static lat_status layout_shared(lat_context *ctx, const lookup *s, const char *name,
                                 lat__emu_kernel *k)
 {
     char sym[600];
     snprintf(sym, sizeof sym, LAT_EMU_KINFO_PREFIX "%s", name);
-    const int *info = tcc_get_symbol(s, sym);
-    const int *nshared = tcc_get_symbol(s, "__lat_nshared");
+    const int *info = sym_of(s, sym);
+    const int *nshared = sym_of(s, "__lat_nshared");
     if (!info || !nshared)
         return lat__error(ctx, LAT_ERROR_INTERNAL,
                           "lat_module_create: kernel '%s' has no %s table (a lattice bug)", name,
@@ -161,8 +175,8 @@ static lat_status layout_shared(lat_context *ctx, TCCState *s, const char *name,
     k->mode = info[0];
     if (*nshared == 0)
         return LAT_OK;
-    const unsigned long *size = tcc_get_symbol(s, "__lat_shsize");
-    const unsigned long *align = tcc_get_symbol(s, "__lat_shalign");
+    const unsigned long *size = sym_of(s, "__lat_shsize");
+    const unsigned long *align = sym_of(s, "__lat_shalign");
     k->shoff = lat__calloc((size_t)*nshared, sizeof *k->shoff);
     if (!size || !align || !k->shoff)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
@@ -182,7 +196,7 @@ static lat_status layout_shared(lat_context *ctx, TCCState *s, const char *name,
     return LAT_OK;
 }
 
-static lat_status find_kernels(lat_context *ctx, TCCState *s, const lat__lower_out *tr,
+static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__lower_out *tr,
                                lat__emu_module *m)
 {
     m->kernels = lat__calloc((size_t)(tr->nkernels ? tr->nkernels : 1), sizeof *m->kernels);
@@ -197,10 +211,10 @@ static lat_status find_kernels(lat_context *ctx, TCCState *s, const lat__lower_o
             return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
         memcpy(sym, LAT_EMU_ENTRY_PREFIX, sizeof LAT_EMU_ENTRY_PREFIX);
         strcat(sym, name);
-        void *entry = tcc_get_symbol(s, sym);
+        void *entry = sym_of(s, sym);
         memcpy(sym, LAT_EMU_SIZES_PREFIX, sizeof LAT_EMU_SIZES_PREFIX);
         strcat(sym, name);
-        void *sizes = tcc_get_symbol(s, sym);
+        void *sizes = sym_of(s, sym);
         free(sym);
         /* Only defined kernels are lowered; a missing entry would be a lattice bug, and
          * lat_module_get_kernel then says the module has no such kernel. */
@@ -235,7 +249,7 @@ static lat_status find_kernels(lat_context *ctx, TCCState *s, const lat__lower_o
 }
 
 /* The module's variables, by the address and size the program records (abi.h). */
-static lat_status find_globals(lat_context *ctx, TCCState *s, const lat__lower_out *tr,
+static lat_status find_globals(lat_context *ctx, const lookup *s, const lat__lower_out *tr,
                                lat__emu_module *m)
 {
     if (tr->nglobals == 0)
@@ -246,9 +260,9 @@ static lat_status find_globals(lat_context *ctx, TCCState *s, const lat__lower_o
     for (int i = 0; i < tr->nglobals; i++) {
         char sym[600];
         snprintf(sym, sizeof sym, LAT_EMU_GADDR_PREFIX "%s", tr->globals[i]);
-        void *const *addr = tcc_get_symbol(s, sym);
+        void *const *addr = sym_of(s, sym);
         snprintf(sym, sizeof sym, LAT_EMU_GSIZE_PREFIX "%s", tr->globals[i]);
-        const unsigned long *size = tcc_get_symbol(s, sym);
+        const unsigned long *size = sym_of(s, sym);
         if (!addr || !size)
             continue; /* in a region the preprocessor dropped */
         lat__emu_global *g = &m->globals[m->nglobals];
@@ -311,14 +325,57 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
                                 src->name, log->text ? log->text : "(no message)");
         }
     }
+    lookup l = {.tcc = s};
     if (st == LAT_OK)
-        st = find_kernels(ctx, s, tr, m);
+        st = find_kernels(ctx, &l, tr, m);
     if (st == LAT_OK)
-        st = find_globals(ctx, s, tr, m);
+        st = find_globals(ctx, &l, tr, m);
     if (st == LAT_OK && m->check && lat__ck_module_loaded(m->check, m, s) != LAT_OK)
         st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
     tcc_delete(s);
     return st;
+}
+
+/* Frees what find_kernels and find_globals made. */
+static void free_tables(lat__emu_module *m)
+{
+    for (int i = 0; i < m->nkernels; i++) {
+        free(m->kernels[i].name);
+        free(m->kernels[i].expr);
+        free(m->kernels[i].param_sizes);
+        free(m->kernels[i].shoff);
+        lat__ck_kernel_free(m->kernels[i].check);
+    }
+    free(m->kernels);
+    for (int i = 0; i < m->nglobals; i++)
+        free(m->globals[i].name);
+    free(m->globals);
+    m->kernels = NULL;
+    m->globals = NULL;
+    m->nkernels = m->nglobals = 0;
+}
+
+/* SYNC or BACKGROUND mode with the optimised object in the disk cache: the module is that object's,
+ * found as TinyCC's code would be, and TinyCC never runs (about a millisecond instead of
+ * TinyCC's few). False, the module untouched, when it is not there. */
+static bool from_cache(lat_context *ctx, const lat__lower_out *tr, lat__emu_module *m)
+{
+    void *h = m->opt ? lat__emu_opt_open_cached(m->opt) : NULL;
+    if (!h)
+        return false;
+    lookup l = {.dl = h};
+    if (find_kernels(ctx, &l, tr, m) == LAT_OK && find_globals(ctx, &l, tr, m) == LAT_OK &&
+        lat__emu_opt_bind_cached(m->opt)) {
+        const lat__emu_opt_code *c = lat__emu_opt_code_of(m->opt);
+        for (int i = 0; i < m->nkernels; i++) {
+            m->kernels[i].code = c->text; /* for the guard's reports */
+            m->kernels[i].code_size = c->text_size;
+        }
+        return true;
+    }
+    lat__emu_opt_drop_cached(m->opt);
+    free_tables(m);
+    return false;
 }
 
 static bool checks_preempt(lat_context *ctx)
@@ -332,6 +389,11 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
 {
     *out = NULL;
     *log_out = NULL;
+    /* The optimising tier's mode: checked modules keep TinyCC's instrumented code. */
+    int opt_mode = LAT_EMU_OPT_OFF;
+    char why[256];
+    if (!ctx->check && !lat__emu_opt_mode(src->emu_opt, &opt_mode, why, sizeof why))
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: %s", why);
     lat__options o;
     lat_status st = lat__options_read(ctx, src, true, &o);
     if (st != LAT_OK) {
@@ -361,7 +423,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         if (w && !(warnings = strdup(w)))
             st = LAT_ERROR_OUT_OF_MEMORY;
     }
-    if (st == LAT_OK && getenv("LATTICE_EMU_DUMP"))
+    if (st == LAT_OK && lat__env_on(LAT_ENV_EMU_DUMP))
         fprintf(stderr, "%s\n", tr.text);
     if (st != LAT_OK) {
         const char *m = st == LAT_ERROR_OUT_OF_MEMORY ? NULL : lat__unit_messages(u, false);
@@ -381,11 +443,19 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         m->check = ckm;
     else
         lat__ck_module_free(ckm);
-    if (!program || !m) {
+    /* The optimising tier compiles the same program again, now or later (opt.c): it
+     * owns the text from here. */
+    const char *text = program;
+    if (program && m && opt_mode != LAT_EMU_OPT_OFF) {
+        m->opt = lat__emu_opt_new(m, opt_mode, program, o.defines, o.undefines);
+        program = NULL;
+        text = m->opt ? lat__emu_opt_program(m->opt) : NULL;
+    }
+    if (!text || !m) {
         st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
-    } else {
+    } else if (!from_cache(ctx, &tr, m)) {
         pthread_mutex_lock(&tcc_lock);
-        st = run_tcc(ctx, src, &o, &tr, program, m, &log);
+        st = run_tcc(ctx, src, &o, &tr, text, m, &log);
         pthread_mutex_unlock(&tcc_lock);
     }
     free(program);
@@ -416,17 +486,8 @@ void lat__emu_module_free(lat__emu_module *m)
 {
     if (!m)
         return;
-    for (int i = 0; i < m->nkernels; i++) {
-        free(m->kernels[i].name);
-        free(m->kernels[i].expr);
-        free(m->kernels[i].param_sizes);
-        free(m->kernels[i].shoff);
-        lat__ck_kernel_free(m->kernels[i].check);
-    }
-    free(m->kernels);
-    for (int i = 0; i < m->nglobals; i++)
-        free(m->globals[i].name);
-    free(m->globals);
+    lat__emu_opt_free(m->opt); /* first: its build reads the kernels' names */
+    free_tables(m);
     lat__ck_module_free(m->check);
     if (m->code)
         munmap(m->code, m->code_size);

@@ -23,13 +23,13 @@
 
 int lat__emu_device_count(void)
 {
-    const char *v = getenv("LATTICE_EMU_DEVICES");
-    if (!v || !*v)
+    const char *v = lat__env(LAT_ENV_EMU_DEVICES);
+    if (!v)
         return 1;
     char *end;
     long n = strtol(v, &end, 10);
-    /* A malformed setting means one device: probing must not fail over a typo, and the
-     * count is visible to the program. */
+    /* A malformed setting fails lat_device_count and lat_context_create (env.c) before
+     * this is asked; one device is what the rest of the library then sees. */
     return *end == '\0' && n >= 1 && n <= 64 ? (int)n : 1;
 }
 

@@ -10,14 +10,17 @@
 #include "check/ck.h"
 #include "emu_devices.h"
 #include "exec/guard.h"
+#include "opt.h"
 #include "prelude.h"
 #include "texobj.h"
+#include "threads.h"
 
 #include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static lat_status probe(char *why, size_t why_size)
 {
@@ -43,7 +46,7 @@ static lat_status device_info(int ordinal, lat_device_info *info)
     info->compute_major = LAT_EMU_CC_MAJOR;
     info->compute_minor = LAT_EMU_CC_MINOR;
     lat__emu_mem_info(NULL, NULL, &info->total_memory);
-    info->multiprocessor_count = omp_get_num_procs();
+    info->multiprocessor_count = lat__emu_thread_count();
     info->warp_size = 32;
     info->max_threads_per_block = 1024;
     info->max_block_dim[0] = 1024;
@@ -61,12 +64,22 @@ static lat_status device_info(int ordinal, lat_device_info *info)
 
 static lat_status context_create(lat_context *ctx)
 {
-    const char *to = getenv("LATTICE_EMU_TIMEOUT");
+    const char *to = lat__env(LAT_ENV_EMU_TIMEOUT);
     uint64_t timeout_ms;
     if (!lat__emu_guard_parse_timeout(to, &timeout_ms))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: LATTICE_EMU_TIMEOUT='%s' is not a number of "
                           "seconds (0 runs launches without a deadline)", to);
+    const char *threads = lat__env(LAT_ENV_EMU_THREADS);
+    int nthreads;
+    if (!lat__emu_threads_parse(threads, &nthreads))
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "lat_context_create: LATTICE_EMU_THREADS='%s' is not a number of threads "
+                          "from 1 to 4096", threads);
+    lat_local_rank rank; /* read by the thread count's rule: a malformed value fails here */
+    lat_status st = lat_local_rank_get(&rank);
+    if (st != LAT_OK)
+        return st;
     lat__emu_ctx *c = lat__calloc(1, sizeof *c);
     if (!c)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
@@ -88,6 +101,49 @@ static lat_status synchronize(lat_context *ctx)
     /* Launches and copies complete before they return: nothing is ever pending. */
     (void)ctx;
     return LAT_OK;
+}
+
+/* The optimising tier (opt.h) of a module just compiled: SYNC builds it now, BACKGROUND
+ * starts its thread, AUTO waits for the module's launches (lat__emu_opt_after_launch).
+ * A module's __device__ and __constant__ variables are the optimised object's from the
+ * start in SYNC mode; in the others their addresses may be handed out before the object
+ * exists, and the object's copies would not be those: such modules stay on TinyCC,
+ * unless the object came from the disk cache before TinyCC ran (then it is the module's
+ * code and variables from the start, in both modes). */
+static void start_opt(lat_module *mod, lat__emu_module *m)
+{
+    int mode = lat__emu_opt_get_mode(m->opt);
+    if (!m->opt || mode == LAT_EMU_OPT_OFF)
+        return;
+    /* Loaded from the cache before TinyCC ran (compile.c): the variables are the object's. */
+    if (lat__emu_opt_code_of(m->opt))
+        return;
+    if (mode != LAT_EMU_OPT_SYNC && m->nglobals > 0) {
+        lat__emu_opt_free(m->opt);
+        m->opt = NULL;
+        return;
+    }
+    if (mode == LAT_EMU_OPT_BACKGROUND)
+        lat__emu_opt_start(m->opt);
+    if (mode != LAT_EMU_OPT_SYNC)
+        return;
+    char *note = NULL;
+    if (lat__emu_opt_build_now(m->opt, &note)) {
+        const lat__emu_opt_code *c = lat__emu_opt_code_of(m->opt);
+        for (int i = 0; i < m->nglobals; i++)
+            m->globals[i].addr = c->globals[i];
+    }
+    if (!note)
+        return;
+    /* In the module's log, which the core then gives to the context's logger. */
+    char *joined = NULL;
+    size_t len = 0;
+    if (lat__strbuf_printf(&joined, &len, "%s%s%s", mod->log ? mod->log : "",
+                           mod->log && *mod->log ? "\n" : "", note) == 0) {
+        free(mod->log);
+        mod->log = joined;
+    }
+    free(note);
 }
 
 static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__source *src)
@@ -113,6 +169,7 @@ static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__so
     }
     mod->impl = m;
     mod->log = log;
+    start_opt(mod, m);
     return LAT_OK;
 }
 
@@ -182,13 +239,42 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                           "one at a time, and a cooperative grid's blocks must all run at once; "
                           "launch it from a context without checks",
                           k->name);
-    lat_status st = k->check ? lat__ck_run(kernel, l, params, msg, sizeof msg) /* check/ */
-                             : lat__exec_run(&(lat__exec_grid){.kernel = k, .launch = l,
-                                                               .ctx = kernel->module->ctx,
-                                                               .params = params,
-                                                               .timeout_ms = c->timeout_ms,
-                                                               .msg = msg,
-                                                               .msg_size = sizeof msg});
+    if (k->check) {
+        lat_status st = lat__ck_run(kernel, l, params, msg, sizeof msg); /* check/ */
+        if (st != LAT_OK)
+            return lat__error(kernel->module->ctx, st, "lat_launch: %s", msg);
+        return LAT_OK;
+    }
+    /* The optimising tier's code once it is ready: the switch happens here, between
+     * launches, so a launch runs on one tier throughout. */
+    lat__emu_module *m = kernel->module->impl;
+    const lat__emu_opt_code *oc = lat__emu_opt_code_of(m->opt);
+    lat__emu_kernel opt_k;
+    if (oc) {
+        opt_k = *k;
+        opt_k.entry = oc->entries[k - m->kernels];
+        opt_k.code = oc->text;
+        opt_k.code_size = oc->text_size;
+        k = &opt_k;
+    }
+    struct timespec t0, t1;
+    if (m->opt)
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+    lat_status st = lat__exec_run(&(lat__exec_grid){.kernel = k, .launch = l,
+                                                    .ctx = kernel->module->ctx,
+                                                    .params = params,
+                                                    .timeout_ms = c->timeout_ms,
+                                                    .msg = msg,
+                                                    .msg_size = sizeof msg});
+    if (m->opt) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        int64_t ns = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec);
+        char *note = lat__emu_opt_after_launch(m->opt, ns > 0 ? (uint64_t)ns : 0);
+        if (note) /* the background build failed: said on a thread of the user's */
+            lat__log(kernel->module->ctx, LAT_LOG_WARNING, "lat_launch: %s: %s",
+                     kernel->module->name, note);
+        free(note);
+    }
     if (st != LAT_OK)
         return lat__error(kernel->module->ctx, st, "lat_launch: %s", msg);
     return LAT_OK;
@@ -259,6 +345,12 @@ static lat_status module_get_global(lat_module *mod, const char *name, lat_devic
     return LAT_ERROR_INVALID_VALUE;
 }
 
+static int module_tier(const lat_module *mod)
+{
+    const lat__emu_module *m = mod->impl;
+    return lat__emu_opt_code_of(m->opt) ? LAT_MODULE_TIER_OPTIMISED : LAT_MODULE_TIER_TINYCC;
+}
+
 const lat__backend lat__backend_emu = {
     .name = "emu",
     .kind = LAT_BACKEND_EMU,
@@ -283,4 +375,5 @@ const lat__backend lat__backend_emu = {
     .launch = launch,
     .max_cooperative_blocks = max_cooperative_blocks,
     .module_get_global = module_get_global,
+    .module_tier = module_tier,
 };

@@ -42,6 +42,7 @@ typedef struct lat__emu_module {
     lat__emu_global *globals; /* __device__ and __constant__ variables */
     int nglobals;
     struct lat__ck_module *check; /* instrumented for the checks (check/ck.h), else NULL */
+    struct lat__emu_opt *opt;     /* the optimising tier (opt.h), NULL when off */
 } lat__emu_module;
 
 /* Translates and compiles src. On success *out is the module and *log the compiler's

@@ -6,10 +6,11 @@
  *     (floor(x) even or odd); the coordinate is then scaled by the size, in float;
  *   - point sampling reads texel floor(x);
  *   - linear filtering reads texels i = floor(xB) and i + 1, xB = x - 0.5, weighted by
- *     1 - a and a with a = frac(xB) in 9-bit fixed point, 8 bits of fraction: the emulator
- *     rounds x to 1/256 of a texel (to nearest, ties to even) before taking i and a, and
- *     sums the weighted texels exactly (in double), rounding once to float; bilinear and
- *     trilinear filtering take the same weights per dimension;
+ *     1 - a and a with a = frac(xB) in 9-bit fixed point, 8 bits of fraction: x is rounded
+ *     to 1/256 of a texel, to nearest with ties up; the corners' weights are integers
+ *     (in 1/256) formed as an H100 forms them (linear_weights), the weighted texels summed
+ *     exactly (in double) and rounded once to float (to half, ties away from zero, for
+ *     half texels, as the GPU's filtered half reads are);
  *   - texel indices outside the texture: clamp takes the edge texel, border the border
  *     colour, wrap and mirror repeat (those two only with normalised coordinates);
  *   - normalised-float reads give u8 / 255, u16 / 65535, and max(i8 / 127, -1),
@@ -280,6 +281,22 @@ static float texel_coord(const lat__emu_texobj *o, int d, float x)
     return x * (float)o->size[d];
 }
 
+/* The coordinate in texels that linear filtering weighs, as measured on an H100 (the
+ * corners' weights over 2x2x2 textures read outside them): clamp moves it to the first or
+ * last texel's centre first, which shows where the weights' rounding does (trilinear
+ * reads); mirror is applied to the two texels' indices, not to the coordinate, which
+ * shows where the coordinate is half way between multiples of 1/256. */
+static float filter_coord(const lat__emu_texobj *o, int d, float x)
+{
+    float u = o->normalized_coords && o->address[d] == LAT_ADDRESS_MIRROR ? x * (float)o->size[d]
+                                                                         : texel_coord(o, d, x);
+    if (o->address[d] == LAT_ADDRESS_CLAMP) {
+        float last = (float)o->size[d] - 0.5f;
+        u = u < 0.5f ? 0.5f : u > last ? last : u; /* NaN stays NaN: bounded() reads texel 0 */
+    }
+    return u;
+}
+
 /* Bounds a coordinate so that integer conversions stay defined (NaN reads texel 0). */
 static double bounded(double x)
 {
@@ -288,14 +305,63 @@ static double bounded(double x)
     return x < -1e12 ? -1e12 : x > 1e12 ? 1e12 : x;
 }
 
-/* Linear filtering along one dimension: the two texel indices and the weight of the
- * second, a multiple of 1/256. */
-static void linear_axis(float x, int64_t *i0, double *a)
+/* Linear filtering along one dimension: the first texel's index and the weight of the
+ * second in 1/256 (0..255). The coordinate in 1/256 of a texel rounds ties up, as an
+ * H100 does (a probe of 1/8192 steps: 0.5/256 gives 1/256, 2.5/256 gives 3/256). */
+static void linear_axis(float x, int64_t *i0, int *a)
 {
-    double q = rint(bounded((double)x) * 256.0 - 128.0); /* (x - 0.5) in 1/256 texel */
+    double q = floor(bounded((double)x) * 256.0 - 128.0 + 0.5); /* (x - 0.5) in 1/256 texel */
     double i = floor(q / 256.0);
     *i0 = (int64_t)i;
-    *a = (q - i * 256.0) / 256.0;
+    *a = (int)(q - i * 256.0);
+}
+
+/* Splits a weight w (in 1/256) by the fraction a of the next dimension: the part of the
+ * upper texel, rounded to 1/256 with ties up or down. */
+static int split_upper(int w, int a, bool ties_up)
+{
+    return (w * a + (ties_up ? 128 : 127)) >> 8;
+}
+
+/* The corners' weights in 1/256 (corner bit d set: the upper texel in dimension d). They
+ * are not the products of the per-dimension weights, each rounded: measured on an H100
+ * (every corner of 2x2 and 2x2x2 textures holding a single 1, 20,000 random fractions),
+ * the hardware splits the whole weight one dimension at a time - z first, then x, then
+ * y - rounding the upper part to 1/256 and giving the rest to the lower, so the weights
+ * always sum to 1. Ties round up, except the y split of a lower-x weight, which rounds
+ * them down (in 2-D: w11 = round(ax * ay), w10 = ax - w11, w01 = ay - w11). */
+static void linear_weights(int dims, const int a[3], int weight[8])
+{
+    if (dims == 1) {
+        weight[0] = 256 - a[0];
+        weight[1] = a[0];
+        return;
+    }
+    int z_parts = dims == 3 ? 2 : 1;
+    for (int zb = 0; zb < z_parts; zb++) {
+        int wz = dims == 3 ? (zb ? a[2] : 256 - a[2]) : 256;
+        int x1 = dims == 3 ? split_upper(wz, a[0], true) : a[0];
+        int x0 = wz - x1;
+        int y_of_x1 = split_upper(x1, a[1], true), y_of_x0 = split_upper(x0, a[1], false);
+        weight[zb * 4 + 0] = x0 - y_of_x0;
+        weight[zb * 4 + 1] = x1 - y_of_x1;
+        weight[zb * 4 + 2] = y_of_x0;
+        weight[zb * 4 + 3] = y_of_x1;
+    }
+}
+
+/* A float rounded to half precision, to nearest with ties away from zero, as an H100's
+ * filtered reads of half texels are (1024.5 reads 1025, -1024.5 reads -1025). */
+static double round_to_half_away(double v)
+{
+    if (!(fabs(v) < 65520.0)) /* inf, NaN, and what rounds to inf */
+        return v != v ? v : copysign(INFINITY, v);
+    int e;
+    frexp(v, &e);                          /* |v| in [2^(e-1), 2^e) */
+    int step_exp = (e - 1 < -14 ? -14 : e - 1) - 10; /* 10 fraction bits; subnormals below 2^-14 */
+    double step = ldexp(1.0, step_exp);
+    double m = fabs(v) / step;             /* exact: a power-of-two scale */
+    return copysign(floor(m + 0.5) * step, v);
 }
 
 /* ---- reads ------------------------------------------------------------------------------------ */
@@ -400,26 +466,27 @@ void lat__emu_tex_read(void *out, unsigned type, unsigned long long handle, int 
     }
     /* Linear filtering: 2, 4 or 8 texels. */
     int64_t i0[3] = {0, 0, 0};
-    double a[3] = {0, 0, 0};
+    int a[3] = {0, 0, 0};
     for (int d = 0; d < n; d++)
-        linear_axis(texel_coord(o, d, coord[d]), &i0[d], &a[d]);
+        linear_axis(filter_coord(o, d, coord[d]), &i0[d], &a[d]);
+    int weight[8];
+    linear_weights(n, a, weight);
     double acc[4] = {0, 0, 0, 0};
     for (int corner = 0; corner < (1 << n); corner++) {
-        double weight = 1.0;
+        if (weight[corner] == 0)
+            continue; /* a texel of weight 0 does not count, not even an infinite one */
         int64_t idx[3] = {0, 0, 0};
         bool inside = true;
-        for (int d = 0; d < n; d++) {
-            int hi = (corner >> d) & 1;
-            weight *= hi ? a[d] : 1.0 - a[d];
-            inside &= resolve(o, d, i0[d] + hi, &idx[d]);
-        }
-        if (weight == 0.0)
-            continue; /* a texel of weight 0 does not count, not even an infinite one */
+        for (int d = 0; d < n; d++)
+            inside &= resolve(o, d, i0[d] + ((corner >> d) & 1), &idx[d]);
         double v[4];
         fetch_float(o, idx, inside, lay, v);
         for (int k = 0; k < 4; k++)
-            acc[k] += weight * v[k];
+            acc[k] += weight[corner] / 256.0 * v[k];
     }
+    if (o->format == LAT_FORMAT_F16 && !o->normalized_read)
+        for (int k = 0; k < 4; k++)
+            acc[k] = round_to_half_away(acc[k]);
     store_float(out, type, acc, o->channels);
 }
 

@@ -34,6 +34,29 @@ else:
         elif open(os.path.join(tmp, "map.svg")).read() != open("docs/thread-map.svg").read():
             failures.append("the README's command no longer draws docs/thread-map.svg")
 
+# --help is output (stdout, status 0), a usage error is not (stderr, status 2); --version.
+r = run(["--help"])
+if r.returncode != 0 or not r.stdout.startswith("usage: lattice run") or r.stderr:
+    failures.append("--help: status %d, stdout %r, stderr %r" % (r.returncode, r.stdout[:40], r.stderr))
+r = run([])
+if r.returncode != 2 or r.stdout or "usage:" not in r.stderr:
+    failures.append("no command: status %d, stdout %r" % (r.returncode, r.stdout[:40]))
+r = run(["--version"])
+if r.returncode != 0 or not re.match(r"lattice \d+\.\d+\.\d+ \(library \d+\.\d+\.\d+\)\n$", r.stdout):
+    failures.append("--version: status %d, %r" % (r.returncode, r.stdout))
+
+# A PNG without a converter fails that output only: the SVG is written, the run succeeds.
+with tempfile.TemporaryDirectory() as tmp:
+    svg, png = os.path.join(tmp, "m.svg"), os.path.join(tmp, "m.png")
+    r = subprocess.run([lattice, "run", "examples/thread_map.cu", "add", "-n", "96", "-g", "3,2",
+                        "-b", "4,4", "--arg", "width=12", "--arg", "height=8", "--map", "c",
+                        "--svg", svg, "--png", png],
+                       capture_output=True, text=True, env=dict(os.environ, PATH=tmp))
+    if r.returncode != 0 or not os.path.exists(svg) or os.path.exists(png) or \
+            "no PNG written to " + png + ": neither rsvg-convert nor convert" not in r.stderr:
+        failures.append("--png without a converter: status %d, svg %s\n%s%s"
+                        % (r.returncode, os.path.exists(svg), r.stdout, r.stderr))
+
 # The zoo.
 for name in sorted(os.listdir("examples/bugs")):
     if not name.endswith(".cu"):

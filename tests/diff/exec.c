@@ -106,13 +106,16 @@ void dx_run(dx_runner *r, dx_kind k, const char *source, const dg_run_info *info
         strcpy(text, source);
         strcat(text, trailer);
         setenv("LATTICE_EMU_FIBERS", "1", 1);
+        (void)lat_device_count(LAT_BACKEND_EMU, &(int){0}); /* the library reads it again */
     }
     lat_module *mod = NULL;
     lat_status st = lat_module_create(
         ctx, &(lat_module_desc){.source = text ? text : source, .name = "diff.cu"}, &mod);
     free(text);
-    if (fibers)
+    if (fibers) {
         unsetenv("LATTICE_EMU_FIBERS");
+        (void)lat_device_count(LAT_BACKEND_EMU, &(int){0});
+    }
     if (st != LAT_OK) {
         fail(out, DX_COMPILE_FAILED, st, lat_last_error());
         return;

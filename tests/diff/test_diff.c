@@ -56,7 +56,7 @@ static void emulator_suite_only(void)
              lat_backend_name(b));
     /* A generated kernel finishes in milliseconds; one that hangs should fail soon. */
     setenv("LATTICE_EMU_TIMEOUT", "10", 0);
-    unsetenv("LATTICE_EMU_FIBERS");
+    t_unsetenv("LATTICE_EMU_FIBERS");
 }
 
 /* Runs `n` kernels from `seed` on `kinds` against `ref`; fails listing the seeds that
@@ -181,6 +181,6 @@ TEST(the_emulator_agrees_with_the_gpu)
     if (lat_backend_resolve(LAT_BACKEND_CUDA, &k) != LAT_OK)
         SKIP("no GPU: %s", lat_last_error());
     setenv("LATTICE_EMU_TIMEOUT", "10", 0);
-    unsetenv("LATTICE_EMU_FIBERS");
+    t_unsetenv("LATTICE_EMU_FIBERS");
     agree(1u << DX_REGION | 1u << DX_FIBERS, DX_CUDA, first_seed(200001), count_or(300));
 }

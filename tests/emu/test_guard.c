@@ -63,9 +63,9 @@ static lat_context *emu_context(void)
 /* A context whose launches have a deadline of `timeout` (LATTICE_EMU_TIMEOUT). */
 static lat_context *emu_context_timeout(const char *timeout)
 {
-    setenv("LATTICE_EMU_TIMEOUT", timeout, 1);
+    t_setenv("LATTICE_EMU_TIMEOUT", timeout);
     lat_context *ctx = emu_context();
-    unsetenv("LATTICE_EMU_TIMEOUT");
+    t_unsetenv("LATTICE_EMU_TIMEOUT");
     return ctx;
 }
 
@@ -418,13 +418,13 @@ TEST(lattice_emu_timeout_must_be_a_number_of_seconds)
 {
     static const char *const bad[] = {"abc", "-1", "1s", "nan", "1e12", " "};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        setenv("LATTICE_EMU_TIMEOUT", bad[i], 1);
+        t_setenv("LATTICE_EMU_TIMEOUT", bad[i]);
         lat_context *ctx = NULL;
         lat_status st = lat_context_create(
             &(lat_context_desc){.backend = LAT_BACKEND_EMU, .check = LAT_CHECK_OFF,
                                 .pointer_check = LAT_POINTER_CHECK_OFF},
             &ctx);
-        unsetenv("LATTICE_EMU_TIMEOUT");
+        t_unsetenv("LATTICE_EMU_TIMEOUT");
         if (st == LAT_OK)
             lat_context_destroy(ctx);
         ASSERT_MSG(st == LAT_ERROR_INVALID_VALUE, "LATTICE_EMU_TIMEOUT='%s': %s", bad[i],

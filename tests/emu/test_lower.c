@@ -69,9 +69,9 @@ TEST(device_functions_take_the_thread_context_and_calls_pass_it)
     const char *c = translated("__device__ float sq(float x) { return x * x; }\n"
                                "__device__ float one(void) { return 1.0f; }\n"
                                "__device__ float none() { return sq(one()) + sq(2.0f); }\n");
-    ASSERT_CONTAINS(c, "sq(lat_emu_thread *__lat_t, float x)");
-    ASSERT_CONTAINS(c, "one(lat_emu_thread *__lat_t)");
-    ASSERT_CONTAINS(c, "none(lat_emu_thread *__lat_t)");
+    ASSERT_CONTAINS(c, "sq(lat_emu_thread *restrict __lat_t, float x)");
+    ASSERT_CONTAINS(c, "one(lat_emu_thread *restrict __lat_t)");
+    ASSERT_CONTAINS(c, "none(lat_emu_thread *restrict __lat_t)");
     ASSERT_CONTAINS(c, "return sq(__lat_t, one(__lat_t)) + sq(__lat_t, 2.0f);");
     reset();
 }
@@ -86,7 +86,7 @@ TEST(a_kernel_gets_its_thread_loop_entry_and_size_query)
     ASSERT_EQ(out.nkernels, 1);
     ASSERT_STR_EQ(out.kernels[0], "k");
     /* a is modified by each thread, so each gets a copy; n and m are shared. */
-    ASSERT_CONTAINS(c, "k(lat_emu_thread *__lat_t, float *__lat_p0, const int n, int m)");
+    ASSERT_CONTAINS(c, "k(lat_emu_thread *restrict __lat_t, float *__lat_p0, const int n, int m)");
     ASSERT_CONTAINS(c, "float *a = __lat_p0;");
     ASSERT_CONTAINS(c, "__lat_next");
     ASSERT_CONTAINS(c, "void __lat_entry_k(lat_emu_thread *__lat_t, void **__lat_p)");
@@ -245,7 +245,7 @@ TEST(what_the_old_dialect_refused_and_cuda_accepts_works)
                                "    SYNC;\n"
                                "    a[threadIdx.x] = s[31 - threadIdx.x];\n"
                                "}\n");
-    ASSERT_CONTAINS(c, "thousand(lat_emu_thread *__lat_t, int a)");
+    ASSERT_CONTAINS(c, "thousand(lat_emu_thread *restrict __lat_t, int a)");
     ASSERT_CONTAINS(c, "1000");
     reset();
 }
@@ -267,7 +267,7 @@ TEST(regions_the_preprocessor_drops_are_not_rejected)
                                "#else\n__device__ float ok(float x) { return x; }\n#endif\n"
                                "#ifndef __LATTICE_EMU__\n__syncthreads();\n#endif\n"
                                "#if defined(FAST) && FAST > 1\nnamespace x {}\n#elif 1\nint live;\n#endif\n");
-    ASSERT_CONTAINS(c, "ok(lat_emu_thread *__lat_t, float x)");
+    ASSERT_CONTAINS(c, "ok(lat_emu_thread *restrict __lat_t, float x)");
     const char *const defs[] = {"FAST=2", NULL};
     ASSERT_EQ(translate_with("#if defined(FAST) && FAST > 1\ntemplate <> int f<int>(int);\n#endif\n", NULL, defs),
               LAT_ERROR_UNSUPPORTED);
@@ -327,9 +327,9 @@ TEST(includes_are_inlined_between_line_markers_and_pragma_once_is_honoured)
     ASSERT_CONTAINS(c, "/inc/sq.h\"\n");
     /* sq.h once, in spite of three #includes; the call gets the context; the macro is
      * expanded. */
-    const char *first = strstr(c, "float sq(lat_emu_thread *__lat_t"); /* the definition */
+    const char *first = strstr(c, "float sq(lat_emu_thread *restrict __lat_t"); /* the definition */
     ASSERT_NOT_NULL(first);
-    ASSERT_NULL(strstr(first + 1, "float sq(lat_emu_thread *__lat_t"));
+    ASSERT_NULL(strstr(first + 1, "float sq(lat_emu_thread *restrict __lat_t"));
     ASSERT_CONTAINS(c, "return sq(__lat_t, x) + 3;");
     ASSERT_NULL(strstr(c, "stdio"));
     /* f is on line 6 of the root file. */

@@ -21,14 +21,14 @@ static lat_kernel *kernel(lat_context *ctx, const char *src, const char *name, b
     /* Another text for fibers: the compile cache would hand the first module back. */
     char *text = t_calloc(strlen(src) + 32, 1);
     strcpy(text, src);
-    unsetenv("LATTICE_EMU_FIBERS");
+    t_unsetenv("LATTICE_EMU_FIBERS");
     if (fibers) {
-        setenv("LATTICE_EMU_FIBERS", "1", 1);
+        t_setenv("LATTICE_EMU_FIBERS", "1");
         strcat(text, "// on fibers\n");
     }
     lat_module *mod = NULL;
     lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = text, .name = "region.cu"}, &mod);
-    unsetenv("LATTICE_EMU_FIBERS");
+    t_unsetenv("LATTICE_EMU_FIBERS");
     ASSERT_MSG(st == LAT_OK, "%s: %s", lat_status_name(st), lat_last_error());
     lat_kernel *k = NULL;
     ASSERT_OK(lat_module_get_kernel(mod, name, &k));

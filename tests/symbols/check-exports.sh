@@ -1,6 +1,6 @@
 #!/bin/sh
-# usage: check-exports.sh liblattice.a lattice.h
-# liblattice.a must define, as global symbols, exactly the functions lattice.h and the
+# usage: check-exports.sh liblattice.a|liblattice.so lattice.h
+# The library must define, as global symbols, exactly the functions lattice.h and the
 # headers it includes from lattice/ declare with LAT_API: nothing of TinyCC's, nothing
 # internal (lat__*), nothing missing.
 set -eu
@@ -8,7 +8,12 @@ lib=$1 header=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/exported"
+case $lib in
+    *.so*) nmflags="-D --defined-only" ;;
+    *) nmflags="-g --defined-only" ;;
+esac
+# shellcheck disable=SC2086
+nm $nmflags "$lib" | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/exported"
 included=$(sed -n 's/^#include "\(lattice\/[a-z0-9_]*\.h\)".*/\1/p' "$header")
 headers="$header"
 for h in $included; do headers="$headers $(dirname "$header")/$h"; done
@@ -22,12 +27,12 @@ fi
 extra=$(comm -23 "$tmp/exported" "$tmp/declared")
 missing=$(comm -13 "$tmp/exported" "$tmp/declared")
 if [ -n "$extra" ]; then
-    echo "FAIL: liblattice.a exports symbols that are not public API:"
+    echo "FAIL: $(basename "$lib") exports symbols that are not public API:"
     echo "$extra" | head -50 | sed 's/^/    /'
     status=1
 fi
 if [ -n "$missing" ]; then
-    echo "FAIL: lattice.h declares functions liblattice.a does not define:"
+    echo "FAIL: lattice.h declares functions $(basename "$lib") does not define:"
     echo "$missing" | sed 's/^/    /'
     status=1
 fi

@@ -13,6 +13,22 @@
 #include <string.h>
 #include <sys/mman.h>
 
+/* The value thread f's last logged write left: read at its next access once the place
+ * has changed (an access of its right-hand side comes before the store), or at an event
+ * after which the store is surely done (force). */
+static __attribute__((noinline)) void settle_write(lat__ck_launch *L, lat__ck_thread *f,
+                                                   bool force)
+{
+    lat__ck_logged *e = &L->log[f->pend - 1];
+    uint64_t v = 0;
+    memcpy(&v, (const void *)e->a, e->size);
+    if (!force && v == f->before)
+        return;
+    f->pend = 0;
+    e->after = v;
+    e->kind |= LAT__CK_KNOWN;
+}
+
 static lat_dim3 dim3_of(lat__emu_u3 u)
 {
     return (lat_dim3){u.x, u.y, u.z};
@@ -75,7 +91,24 @@ static void finding(lat__ck_launch *L, const lat__emu_thread *th, int site, lat_
                                                L->grid);
         r.other.thread = r.other.thread_last = lat__ck_unlinear(other->thread, L->bdim);
     }
-    lat__ck_report_add(L->ck, code, &r, site, other_site);
+    if (L->events) {
+        /* A shard's replay: kept in its serial place, reported at the launch's end. */
+        lat__ck_events *ev = L->events;
+        if (ev->n == ev->cap) {
+            size_t cap = ev->cap ? ev->cap * 2 : 64;
+            lat__ck_event *p = realloc(ev->v, cap * sizeof *p);
+            if (!p) {
+                ev->lost = true;
+                return;
+            }
+            ev->v = p;
+            ev->cap = cap;
+        }
+        ev->v[ev->n++] = (lat__ck_event){L->step, L->cur_idx, L->cur_sub, code, site,
+                                         other_site, r};
+        return;
+    }
+    lat__ck_report_add(L->out, code, &r, site, other_site);
 }
 
 /* The scratch a bad access gets: zeros. */
@@ -160,7 +193,7 @@ static place place_of(const lat__ck_launch *L, const lat__ck_shvar *v, const lat
 
 static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,
                       uintptr_t a, size_t size, lat__ck_rec *recs, uintptr_t off,
-                      const lat__ck_shvar *v, const lat__ck_region *reg);
+                      const lat__ck_shvar *v, const lat__ck_region *reg, int shard);
 
 /* Whether an earlier record of a whole word can conflict with no access of thread me:
  * its own, from before the last barrier, from another block's shared memory, from an
@@ -176,6 +209,16 @@ static inline bool quiet(const lat__ck_launch *L, const lat__ck_rec *rec, uint16
 /* The usual access, one aligned word: when the granule's records are this block's and
  * this thread's, or from before the last barrier, nothing can conflict and only the
  * record changes. Anything else takes the general path. */
+/* The bytes of granule g (offset off of the access, size bytes) that the write being
+ * replayed left, in their places in the granule. */
+static inline uint32_t granule_value(const lat__ck_launch *L, uintptr_t off, uintptr_t g)
+{
+    uint32_t v = 0;
+    for (uintptr_t b = g * 4 > off ? g * 4 : off; b < g * 4 + 4 && b - off < 8; b++)
+        v |= (uint32_t)(uint8_t)(L->cur_after >> (8 * (b - off))) << (8 * (b - g * 4));
+    return v;
+}
+
 static inline void race(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,
                         uintptr_t a, size_t size, lat__ck_rec *recs, uintptr_t off,
                         const lat__ck_shvar *v, const lat__ck_region *reg)
@@ -185,34 +228,48 @@ static inline void race(lat__ck_launch *L, const lat__emu_thread *th, int site, 
         uint16_t me = (uint16_t)th->lin;
         bool shared = v != NULL;
         if (quiet(L, w, me, shared) && (kind == LAT_ACCESS_READ || quiet(L, r, me, shared))) {
-            lat__ck_rec now = {L->serial, L->epoch, site, me, L->wepoch[me >> 5], 0xf};
+            lat__ck_rec now = {L->serial, L->epoch, site, (uint32_t)L->cur_after, me,
+                               L->wepoch[me >> 5], L->cur_known ? 0xf | LAT__CK_KNOWN : 0xf};
             *(kind == LAT_ACCESS_READ ? r : w) = now;
             return;
         }
     }
-    race_slow(L, th, site, kind, a, size, recs, off, v, reg);
+    race_slow(L, th, site, kind, a, size, recs, off, v, reg, -1);
 }
 
+/* shard >= 0: a split access's copy, judging the granules of that shard only. */
 static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,
                       uintptr_t a, size_t size, lat__ck_rec *recs, uintptr_t off,
-                      const lat__ck_shvar *v, const lat__ck_region *reg)
+                      const lat__ck_shvar *v, const lat__ck_region *reg, int shard)
 {
     bool shared = v != NULL;
     bool writes = kind != LAT_ACCESS_READ;
     uintptr_t end = off + size;
     for (uintptr_t g = off / 4; g * 4 < end; g++) {
+        if (shard >= 0 && lat__ck_shard_of(reg, g * 4, L->nshards) != (unsigned)shard)
+            continue;
+        L->cur_sub = (uint32_t)(1 + g - off / 4);
         uintptr_t lo = g * 4 > off ? g * 4 : off, hi = g * 4 + 4 < end ? g * 4 + 4 : end;
         uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * 4));
         lat__ck_rec *w = &recs[2 * g], *r = &recs[2 * g + 1];
+        uint32_t val = L->cur_known ? granule_value(L, off, g) : 0;
         if (conflicts(L, th, w, mask, shared)) {
+            /* Two plain writes that left the same bytes: a note (Rodinia BFS's flags). */
+            uint32_t m = 0;
+            for (int k = 0; k < 4; k++)
+                m |= (mask & w->mask & (1u << k)) ? 0xffu << (8 * k) : 0;
+            bool same = kind == LAT_ACCESS_WRITE && L->cur_known && (w->mask & LAT__CK_KNOWN) &&
+                        L->cm->sites[w->site].kind == LAT_ACCESS_WRITE && ((val ^ w->value) & m) == 0;
             place pl = place_of(L, v, reg);
-            finding(L, th, site, LAT__CK_RACE, a, size, &pl, w, L->cm->sites[w->site].kind);
+            finding(L, th, site, same ? LAT__CK_RACE_SAME_VALUE : LAT__CK_RACE, a, size, &pl, w,
+                    L->cm->sites[w->site].kind);
         } else if (writes && conflicts(L, th, r, mask, shared)) {
             place pl = place_of(L, v, reg);
             finding(L, th, site, LAT__CK_RACE, a, size, &pl, r, LAT_ACCESS_READ);
         }
-        lat__ck_rec now = {L->serial, L->epoch, site, (uint16_t)th->lin,
-                           L->wepoch[th->lin >> 5], mask};
+        lat__ck_rec now = {L->serial, L->epoch, site, val, (uint16_t)th->lin,
+                           L->wepoch[th->lin >> 5],
+                           (uint8_t)(L->cur_known ? mask | LAT__CK_KNOWN : mask)};
         if (writes)
             *w = now;
         else
@@ -328,6 +385,78 @@ static void *shared_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
     return (void *)a;
 }
 
+/* Initcheck, racecheck and the thread map of a global access, judged as its block's log
+ * is replayed in the schedule's order (launch.c); shard >= 0: a split access's copy, which
+ * judges the bytes of that shard only (a finding names the whole access). */
+static void global_judge(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,
+                         uintptr_t a, size_t size, lat__ck_region *r, int shard)
+{
+    uintptr_t off = a - r->base;
+    L->cur_sub = 0;
+    if (r->init) {
+        bool unset = false;
+        if (shard < 0) {
+            unset = kind != LAT_ACCESS_WRITE && !all_set(r->init + off, size);
+            if (kind != LAT_ACCESS_READ)
+                set_all(r->init + off, size);
+        } else {
+            for (uintptr_t b = off; b < off + size; b++) {
+                if (lat__ck_shard_of(r, b, L->nshards) != (unsigned)shard)
+                    continue;
+                unset |= kind != LAT_ACCESS_WRITE && !r->init[b];
+                if (kind != LAT_ACCESS_READ)
+                    r->init[b] = 1;
+            }
+        }
+        if (unset) {
+            place pl = place_of(L, NULL, r);
+            finding(L, th, site, LAT__CK_UNINIT_GLOBAL, a, size, &pl, NULL, 0);
+        }
+    }
+    if (r->race) {
+        if (shard < 0)
+            race(L, th, site, kind, a, size, r->race, off, NULL, r);
+        else
+            race_slow(L, th, site, kind, a, size, r->race, off, NULL, r, shard);
+    }
+    if (r->map)
+        map_note(L, th, r->map, a, size, kind);
+}
+
+void lat__ck_replay(lat__ck_launch *L, const lat__ck_logged *log, size_t n, unsigned shard)
+{
+    lat__emu_thread th;
+    memset(&th, 0, sizeof th);
+    th.block_idx = L->bidx;
+    for (size_t i = 0; i < n; i++) {
+        const lat__ck_logged *e = &log[i];
+        th.lin = e->thread;
+        lat_dim3 ti = lat__ck_unlinear(e->thread, L->bdim);
+        th.thread_idx = (lat__emu_u3){ti.x, ti.y, ti.z};
+        L->epoch = e->epoch;
+        L->wepoch[e->thread >> 5] = e->wepoch;
+        L->cur_known = (e->kind & LAT__CK_KNOWN) != 0;
+        L->cur_after = e->after;
+        L->cur_idx = e->idx;
+        global_judge(L, &th, e->site, e->kind & 3, e->a, e->size, e->r,
+                     (e->kind & LAT__CK_SPLIT) ? (int)shard : -1);
+    }
+    L->cur_known = false;
+    L->cur_after = 0;
+}
+
+/* Grows the block's log; false when out of memory (the access goes unjudged). */
+static __attribute__((noinline)) bool log_grow(lat__ck_launch *L)
+{
+    size_t cap = L->log_cap ? L->log_cap * 2 : 1024;
+    lat__ck_logged *p = realloc(L->log, cap * sizeof *p);
+    if (!p)
+        return false;
+    L->log = p;
+    L->log_cap = cap;
+    return true;
+}
+
 static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind, uintptr_t a,
                            size_t size, lat__ck_region *r)
 {
@@ -338,19 +467,35 @@ static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
         finding(L, th, site, LAT__CK_OOB_ALLOCATION, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
-    uintptr_t off = a - r->base;
-    if (r->init) {
-        if (kind != LAT_ACCESS_WRITE && !all_set(r->init + off, size)) {
-            place pl = place_of(L, NULL, r);
-            finding(L, th, site, LAT__CK_UNINIT_GLOBAL, a, size, &pl, NULL, 0);
+    if (L->logging && (L->nlog < L->log_cap || log_grow(L))) {
+        lat__ck_logged *e = &L->log[L->nlog++];
+        e->a = a;
+        e->r = r;
+        e->site = site;
+        e->epoch = L->epoch;
+        e->size = (uint32_t)size;
+        e->thread = (uint16_t)th->lin;
+        e->kind = (uint8_t)kind;
+        e->wepoch = L->wepoch[th->lin >> 5];
+        if (kind == LAT_ACCESS_WRITE && size <= 8) {
+            lat__ck_thread *f = &L->th[th->lin];
+            if (f->pend)
+                settle_write(L, f, true);
+            if (L->given) { /* an assignment's value, given with it */
+                uint64_t v = 0;
+                memcpy(&v, L->given, size);
+                e->after = v;
+                e->kind |= LAT__CK_KNOWN;
+                return (void *)a;
+            }
+            /* Otherwise its value is read once stored: at the thread's next access that
+             * finds the place changed, or its next event (lat__ck_settle). */
+            f->pend = L->nlog;
+            L->pth = (int)th->lin;
+            f->before = 0;
+            memcpy(&f->before, (const void *)a, size);
         }
-        if (kind != LAT_ACCESS_READ)
-            set_all(r->init + off, size);
     }
-    if (r->race)
-        race(L, th, site, kind, a, size, r->race, off, NULL, r);
-    if (r->map)
-        map_note(L, th, r->map, a, size, kind);
     return (void *)a;
 }
 
@@ -450,6 +595,12 @@ access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, 
                                       block's, at the thread running */
     int site = code / LAT__CK_CODE_SITE, kind = code & 3; /* passes/checks.c's codes */
     uintptr_t a = (uintptr_t)addr;
+    /* Another thread's access: the last writer's store is done (it ran to a hook, a
+     * barrier or its exit since), read now, before other blocks can write there. */
+    if (L->pth >= 0 && L->pth != (int)t->lin && L->th[L->pth].pend)
+        settle_write(L, &L->th[L->pth], true);
+    if (L->th[t->lin].pend)
+        settle_write(L, &L->th[t->lin], false);
 
     if (!L->region) {
         /* Where the thread is, for a hang's report; then its turn goes on, or gives way. */
@@ -490,6 +641,16 @@ void *lat__ck_access_plain(lat__emu_thread *t, void *addr, unsigned long size,
     return access(t, addr, size, align, site, NULL, 0, false);
 }
 
+void *lat__ck_access_value(lat__emu_thread *t, void *addr, unsigned long size,
+                           unsigned long align, int site, const void *value)
+{
+    lat__ck_launch *L = lat__ck_of(t);
+    L->given = value;
+    void *p = access(t, addr, size, align, site, NULL, 0, false);
+    L->given = NULL;
+    return p;
+}
+
 void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,
                            unsigned long align, int site, void *base, unsigned long bsize)
 {
@@ -515,4 +676,18 @@ void lat__ck_local(lat__emu_thread *t, void *p, unsigned long n)
         L->poison_size = st->map_size;
     }
     memset(L->stack_poison + (a - L->poison_lo), 1, n);
+}
+
+void lat__ck_settle(lat__ck_launch *L, int i)
+{
+    if (!L->th)
+        return;
+    if (i >= 0) {
+        if (L->th[i].pend)
+            settle_write(L, &L->th[i], true);
+        return;
+    }
+    for (int k = 0; k < L->n; k++)
+        if (L->th[k].pend)
+            settle_write(L, &L->th[k], true);
 }

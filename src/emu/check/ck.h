@@ -56,6 +56,7 @@ struct lat__emu_module;
     X(UNINIT_GLOBAL, LAT_CHECK_UNINITIALIZED, NULL)                                        \
     X(UNINIT_LOCAL, LAT_CHECK_UNINITIALIZED, NULL)                                         \
     X(RACE, LAT_CHECK_RACE, NULL)                                                          \
+    X(RACE_SAME_VALUE, LAT_CHECK_RACE, NULL) /* writes of one value: a note */             \
     X(BARRIER_DIVERGENCE, LAT_CHECK_BARRIER_DIVERGENCE, NULL)                              \
     X(BARRIER_MISMATCH, LAT_CHECK_BARRIER_MISMATCH, NULL)                                  \
     X(WARP_MASK_NO_CALLER, LAT_CHECK_WARP_MASK, "leaves out the calling lane")             \
@@ -153,6 +154,15 @@ typedef struct lat__ck_report {
     char *body; /* the finder's words (hangs, warp masks, leaks), or NULL */
 } lat__ck_report;
 
+/* Reports kept, in the order found: a launch's, or one block's until it is merged into
+ * the launch's in the schedule's order. */
+typedef struct lat__ck_list {
+    lat__ck_report *reports;
+    size_t nreports, reports_cap;
+    unsigned long long dropped; /* findings past max */
+    int max;                    /* max_reports (0: 100) */
+} lat__ck_list;
+
 typedef struct lat__ck_map {
     uintptr_t base;
     size_t elem_size, count;
@@ -181,9 +191,7 @@ typedef struct lat__ck_ctx {
         uintptr_t lo, hi;
     } *extra;
     size_t nextra, extra_cap;
-    lat__ck_report *reports; /* the last launch's */
-    size_t nreports, reports_cap;
-    unsigned long long dropped; /* findings past max_reports */
+    lat__ck_list list; /* the last launch's reports */
 } lat__ck_ctx;
 
 /* Creates ctx->check when the descriptor or LATTICE_CHECK asks for checks and the
@@ -222,9 +230,10 @@ typedef struct lat__ck_rec {
     uint32_t block; /* the block's serial (lat__ck_ctx.block_serial), 0: none */
     uint32_t epoch; /* barriers the block had passed */
     int32_t site;
+    uint32_t value;  /* a write's: the granule's bytes it left, when mask has KNOWN */
     uint16_t thread; /* linear index in the block */
     uint8_t wepoch;  /* warp synchronisations its warp had passed (mod 256) */
-    uint8_t mask;    /* which bytes of the granule */
+    uint8_t mask;    /* which bytes of the granule (| LAT__CK_KNOWN) */
 } lat__ck_rec;
 
 /* ---- launch.c: a checked launch ------------------------------------------------------------ */
@@ -244,14 +253,68 @@ typedef struct lat__ck_shvar {
     int var; /* the module's index, -1 for the dynamic shared memory */
 } lat__ck_shvar;
 
-/* A thread's latest access (a hang report's place). */
+/* A global access of a block, kept for its replay in the schedule's order (initcheck,
+ * racecheck and thread maps of device allocations judge it then, launch.c). */
+typedef struct lat__ck_logged {
+    uintptr_t a;
+    lat__ck_region *r;
+    uint64_t after; /* a write's: the bytes it left (KNOWN in kind once read) */
+    int32_t site;
+    uint32_t epoch;  /* the block's barriers passed */
+    uint32_t size;
+    uint32_t idx;    /* its place in the block's log (findings are ordered by it) */
+    uint16_t thread; /* linear index in the block */
+    uint8_t kind;    /* LAT_ACCESS_*, | LAT__CK_KNOWN, | LAT__CK_SPLIT */
+    uint8_t wepoch;  /* its warp's synchronisations */
+} lat__ck_logged;
+
+/* KNOWN: a write's bytes were read. SPLIT: an access over pages of two shards, logged in
+ * each, each copy judging only its shard's bytes. */
+enum { LAT__CK_KNOWN = 0x80, LAT__CK_SPLIT = 0x40 };
+
+/* Global accesses are replayed in shards (launch.c): every page (LAT__CK_SHARD_SHIFT bytes of
+ * an allocation) belongs to one, and the shards replay the blocks in the schedule's order
+ * each, in parallel with each other, since initcheck's bytes and racecheck's granules of
+ * one page see the same accesses in the same order whichever shard runs when. The shard
+ * of offset off in region r, for a launch of nshards (a power of two). */
+enum { LAT__CK_SHARDS = 64, LAT__CK_SHARD_SHIFT = 12 };
+static inline unsigned lat__ck_shard_of(const lat__ck_region *r, uintptr_t off, unsigned nshards)
+{
+    uint32_t salt = (uint32_t)(((uintptr_t)r >> 4) * 0x9E3779B1u) >> 20;
+    return (unsigned)((off >> LAT__CK_SHARD_SHIFT) + salt) & (nshards - 1);
+}
+
+/* A finding of a shard's replay, kept with its place in a serial replay (the block's step,
+ * the access's index in its log, the granule: 0 for initcheck, 1 + granule for racecheck)
+ * so that the launch's reports are added in that order at its end. */
+typedef struct lat__ck_event {
+    uint64_t step;
+    uint32_t idx, sub;
+    lat__ck_finding code;
+    int site, other_site;
+    lat_check_report r;
+} lat__ck_event;
+
+typedef struct lat__ck_events {
+    lat__ck_event *v;
+    size_t n, cap;
+    bool lost; /* out of memory: a finding was not kept */
+} lat__ck_events;
+
+/* A thread's latest access (a hang report's place), its write whose value is not read
+ * yet (an index + 1 into the block's log, 0: none), and its shared race between writes. */
 typedef struct lat__ck_thread {
     int last_site;
     uintptr_t last_addr;
+    size_t pend;     /* 1 + the log index of its last write whose value is not read yet */
+    uint64_t before; /* what that place held as the write was logged */
 } lat__ck_thread;
 
-/* One checked launch: the observer's state, reached by the hooks through the worker a
- * thread context's rt points to (lat__ck_of). */
+struct lat__ck_grid;
+
+/* One checked launch as one OS thread sees it: the launch's fields, the same for all,
+ * then the observer's state for the blocks the thread runs, reached by the hooks through
+ * the worker a thread context's rt points to (lat__ck_of). */
 typedef struct lat__ck_launch {
     lat__ck_ctx *ck;
     lat_context *ctx;
@@ -263,21 +326,43 @@ typedef struct lat__ck_launch {
     lat__emu_u3 grid, bdim;
     int n; /* threads in a block */
     bool region; /* the kernel runs as region loops (on one fiber) */
+    struct lat__ck_grid *G;
     /* The block running. */
     lat__exec_block *b;
     lat__emu_worker *w;
     lat__emu_u3 bidx;
-    uint64_t block_lin;
-    uint32_t serial, first_serial; /* racecheck's clock: ck->block_serial */
+    uint64_t block_lin, step;
+    uint32_t serial, first_serial; /* racecheck's clock: first_serial + the block's step */
     uint32_t epoch;                /* barriers the block has passed */
     uint8_t wepoch[32];            /* warp synchronisations each warp has passed */
     lat__ck_thread *th;            /* per fiber */
+    /* What the block found (merged into the launch's reports in the schedule's order) and
+     * its global accesses, replayed then. */
+    lat__ck_list *out;
+    lat__ck_list found;
+    lat__ck_logged *log;
+    size_t nlog, log_cap;
+    bool logging; /* initcheck, racecheck or a thread map wants global accesses */
+    /* The replay: the bytes the access being judged left, when it is a write and known;
+     * the shard replayed (its findings kept as events, in order of cur_idx and cur_sub). */
+    bool cur_known;
+    uint64_t cur_after;
+    unsigned nshards;
+    lat__ck_events *events;
+    uint32_t cur_idx, cur_sub;
+    int pth; /* the thread of the block's last logged write, -1: none */
+    /* The value a plain assignment stores, given by __lat_ckv with its address: a global
+     * write's value is then known when it is logged, not read back later from memory
+     * that another block, running at once on another host thread, may have written since
+     * (which made a real race between different values look like a same-value note). */
+    const void *given;
     /* initcheck of local variables: one byte per byte of the fibers' stacks, 1 while a
      * tracked variable's byte is unwritten (mapped on first use). */
     uint8_t *stack_poison;
     uintptr_t poison_lo;
     size_t poison_size;
-    /* Shared memory, laid out with red zones, and its shadows. */
+    /* Shared memory, laid out with red zones, and its shadows (the layout, sh_var and
+     * shoff are the launch's; the memory and shadows each OS thread's). */
     char *sh;
     size_t sh_size, sh_used;
     void *sh_map; /* sh, with LAT__CK_SHARED_WINDOW bytes on each side */
@@ -294,14 +379,23 @@ typedef struct lat__ck_launch {
     lat__ck_region *last_region;
 } lat__ck_launch;
 
+/* Reads the values the block's logged writes left, for racecheck's races between writes of
+ * one value: thread i's, or every thread's (i < 0), at an event after which its stores
+ * are done (a barrier, a warp operation, its exit, the block's end). */
+void lat__ck_settle(lat__ck_launch *L, int i);
+/* Judges a block's logged global accesses (L: a shard's replay state, set to the block):
+ * those of shard `shard`, whose copies of split accesses judge its bytes only. */
+void lat__ck_replay(lat__ck_launch *L, const lat__ck_logged *log, size_t n, unsigned shard);
+
 /* The checked launch a thread context belongs to. */
 static inline lat__ck_launch *lat__ck_of(const lat__emu_thread *t)
 {
     return ((const lat__emu_worker *)t->rt)->obs;
 }
 
-/* Runs a launch of a checked module's kernel on the executor, observed: its blocks one
- * at a time, their threads in the schedule's order, with the checks; keeps the reports in
+/* Runs a launch of a checked module's kernel on the executor, observed: its blocks on
+ * every OpenMP thread, their threads in the schedule's order, with the checks, the
+ * reports those of its blocks run one at a time in the schedule's order; keeps them in
  * ctx->check and logs them. Returns LAT_OK, LAT_ERROR_CHECK_FAILED (msg: the first report),
  * or what an unchecked launch would return for a trap, a fault, or no memory. */
 lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **params,
@@ -314,6 +408,8 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
  * tracked local variable (initcheck: its bytes are unwritten until a write by name). */
 void *lat__ck_access_plain(lat__emu_thread *t, void *addr, unsigned long size,
                            unsigned long align, int site);
+void *lat__ck_access_value(lat__emu_thread *t, void *addr, unsigned long size,
+                           unsigned long align, int site, const void *value);
 void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,
                            unsigned long align, int site, void *base, unsigned long bsize);
 void lat__ck_local(lat__emu_thread *t, void *p, unsigned long n);
@@ -335,18 +431,26 @@ lat_check_kind lat__ck_finding_kind(lat__ck_finding code);
 const char *lat__ck_finding_words(lat__ck_finding code);
 /* Which check a kind belongs to. */
 unsigned lat__ck_kind_check(lat_check_kind kind);
-/* Adds finding `code` to ck's reports (r: its report, whose kind is the code's), or
- * counts it in the one kept for the same code at the same place: the same accesses'
- * sites (site, other_site; -1: not an access) and the same files and lines of r's
- * access and other access. r's strings are copied; r->message, when set, is the finder's
- * own words for the report's body. Returns false when max_reports are kept already. */
-bool lat__ck_report_add(lat__ck_ctx *ck, lat__ck_finding code, const lat_check_report *r,
+/* Adds finding `code` to list l (r: its report, whose kind is the code's), or counts it
+ * in the one kept for the same code at the same place: the same accesses' sites (site,
+ * other_site; -1: not an access) and the same files and lines of r's access and other
+ * access. r's strings are copied; r->message, when set, is the finder's own words for the
+ * report's body; r->count, when set, is how many findings it stands for. Returns false
+ * when max reports are kept already. */
+bool lat__ck_report_add(lat__ck_list *l, lat__ck_finding code, const lat_check_report *r,
                         int site, int other_site);
-/* Words every report's message (at the end of a launch, when the counts are known). */
-void lat__ck_reports_finish(lat__ck_ctx *ck);
+/* Moves src's reports into dst (after dst's, counted in dst's like ones as
+ * lat__ck_report_add counts); src ends empty. */
+void lat__ck_list_merge(lat__ck_list *dst, lat__ck_list *src);
+/* Puts causes first (a stable sort): synccheck's findings, then races, then bad
+ * accesses, then reads of memory never written, hangs, leaks, and notes last; words
+ * every report's message (at the end of a launch, when the counts are known). */
+void lat__ck_reports_finish(lat__ck_list *l);
+/* How many of l's reports are errors, not notes. */
+size_t lat__ck_reports_errors(const lat__ck_list *l);
 /* Words a report's message from its fields (and the finder's words, or NULL). */
 char *lat__ck_report_format(const lat_check_report *r, const char *given);
-void lat__ck_reports_clear(lat__ck_ctx *ck);
+void lat__ck_reports_clear(lat__ck_list *l);
 /* "(x,y,z)" */
 void lat__ck_dim(char *buf, size_t size, lat_dim3 d);
 

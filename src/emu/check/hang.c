@@ -64,5 +64,5 @@ void lat__ck_hang(lat__ck_launch *L, const lat__exec_block *b, lat__exec_stall *
         r.address = th->last_addr;
     }
     r.message = s->what;
-    lat__ck_report_add(L->ck, code_of(s->kind), &r, -1, -1);
+    lat__ck_report_add(L->out, code_of(s->kind), &r, -1, -1);
 }

@@ -1,13 +1,24 @@
 /*
- * A checked launch (ck.h). The executor runs it (exec.h), observed: its blocks one after
- * another on the calling thread and their threads in the order the schedule says
- * (forward, reverse, or random from a seed that replays it; preempted at random accesses
- * when asked), every thread on a fiber. This file turns the context's options into that
- * schedule, lays the block's shared memory out with red zones for memcheck, and is the
- * observer the executor calls: it hands each event to the check that watches it (sync.c
- * for barriers and warp masks, hang.c for blocks that can never finish) and keeps
- * racecheck's clocks (the block's serial number, its barriers and warp synchronisations).
- * At the end the reports are worded and logged.
+ * A checked launch (ck.h). The executor runs it (exec.h), observed: its blocks on every
+ * OpenMP thread and each block's threads in the order the schedule says (forward,
+ * reverse, or random from a seed that replays it; preempted at random accesses when
+ * asked), every thread on a fiber. This file turns the context's options into that
+ * schedule, lays the block's shared memory out with red zones for memcheck (each OS
+ * thread has its own), and is the observer the executor calls: it hands each event to
+ * the check that watches it (sync.c for barriers and warp masks, hang.c for blocks that
+ * can never finish) and keeps racecheck's clocks (the block's serial number, its barriers
+ * and warp synchronisations).
+ *
+ * The reports are the same whatever the number of threads and whichever finished first:
+ * those of a run of the blocks one at a time in the schedule's order. What a block finds
+ * by itself (memcheck, synccheck, hangs, shared memory, local variables) it keeps in a
+ * list of its own; its accesses to device allocations it logs. As blocks end, they are
+ * committed in the schedule's order (whichever thread ends the block next in the order
+ * commits it and every later one that has ended): its list merged into the launch's
+ * reports, then its log replayed through initcheck, racecheck and the thread maps, so
+ * that a race between blocks 3 and 7 is found when block 7's log is replayed after
+ * block 3's, however the host ran them. A block that failed the launch is the last one
+ * committed. At the end the reports are put in cause order, worded and logged.
  */
 #include "ck.h"
 
@@ -24,6 +35,53 @@ enum {
     TIMEOUT_S = 20     /* the watchdog's default */
 };
 
+/* ---- the launch, shared by its OS threads ------------------------------------------------- */
+
+/* A block that has ended, waiting for its turn to be committed, then for its shards'
+ * replays: its log sorted by shard (shard k's entries at[k] to at[k + 1]). */
+typedef struct ended {
+    uint64_t step;
+    bool failed;
+    lat__emu_u3 bidx;
+    uint64_t block_lin;
+    lat__ck_list found;
+    atomic_int refs;                    /* shards still to replay it */
+    struct ended *link[LAT__CK_SHARDS]; /* the next block in shard k's queue */
+    uint32_t at[LAT__CK_SHARDS + 1];
+    lat__ck_logged log[];
+} ended;
+
+/* One shard of the launch's global accesses: the committed blocks it has still to replay,
+ * in the schedule's order, and the state of its replay (one thread at a time: busy). */
+typedef struct shard {
+    _Alignas(64) atomic_flag busy;
+    atomic_bool pending;  /* head is not NULL */
+    ended *head, *tail;   /* under the grid's lock */
+    lat__ck_launch R;     /* the replay's state, its findings kept as events */
+    lat__ck_events ev;
+} shard;
+
+/* A block's findings of its own, kept until the end to be merged in order with the
+ * shards' findings. */
+typedef struct local {
+    uint64_t step;
+    lat__ck_list found;
+} local;
+
+typedef struct lat__ck_grid {
+    lat__ck_launch tmpl; /* the launch's fields; shared memory's layout (relative) */
+    pthread_mutex_t lock; /* guards what follows, and the shards' queues */
+    ended **ring;         /* blocks ended, not committed: step s at s & (ring_cap - 1) */
+    uint64_t ring_cap;
+    uint64_t next;        /* the step to commit next */
+    bool stopped;         /* a failed block was committed: none after it is */
+    local *locals;        /* committed blocks' own findings, by step */
+    size_t nlocals, locals_cap;
+    bool lost;            /* out of memory: some findings not kept */
+    unsigned nshards;
+    shard *shards;
+} lat__ck_grid;
+
 /* ---- the observer ------------------------------------------------------------------------ */
 
 static void block_start(void *obs, const lat__exec_block *b, const lat__emu_thread *t)
@@ -34,11 +92,15 @@ static void block_start(void *obs, const lat__exec_block *b, const lat__emu_thre
     L->bidx = t->block_idx;
     L->block_lin = t->block_idx.x + (uint64_t)L->grid.x *
                                         (t->block_idx.y + (uint64_t)L->grid.y * t->block_idx.z);
-    L->serial = ++L->ck->block_serial;
+    L->step = L->w->step;
+    L->serial = L->first_serial + (uint32_t)L->step;
     L->epoch = 0;
+    L->nlog = 0;
+    L->pth = -1;
     memset(L->wepoch, 0, sizeof L->wepoch);
-    for (int i = 0; i < b->n; i++)
-        L->th[i] = (lat__ck_thread){-1, 0};
+    memset(L->th, 0, (size_t)L->n * sizeof *L->th);
+    for (int i = 0; i < L->n; i++)
+        L->th[i].last_site = -1;
     /* Its shared memory fresh, and unwritten. */
     if (L->sh_used) {
         memset(L->sh, 0, L->sh_used);
@@ -52,11 +114,13 @@ static void barrier(void *obs, const lat__exec_block *b)
 {
     lat__ck_launch *L = obs;
     lat__ck_sync_barrier(L, b);
+    lat__ck_settle(L, -1);
     L->epoch++;
 }
 
 static void warp_arrive(void *obs, const lat__exec_block *b, const lat__exec_fiber *f)
 {
+    lat__ck_settle(obs, (int)f->t.lin);
     lat__ck_sync_warp(obs, b, f);
 }
 
@@ -71,12 +135,263 @@ static void warp_done(void *obs, const lat__exec_block *b, int warp, uint32_t la
 
 static void thread_exit(void *obs, const lat__exec_block *b, const lat__exec_fiber *f)
 {
+    lat__ck_settle(obs, (int)f->t.lin);
     lat__ck_sync_exit(obs, b, f);
 }
 
 static void stall(void *obs, const lat__exec_block *b, lat__exec_stall *s)
 {
     lat__ck_hang(obs, b, s);
+}
+
+/* ---- committing blocks in the schedule's order ----------------------------------------------- */
+
+/* Blocks are committed in the schedule's order by whichever thread ends the next one in
+ * the order (a short step under the grid's lock: its own findings set aside, its log
+ * queued on the shards it touches). The replays run in parallel, one thread per shard at a
+ * time, each shard's blocks in the order they were committed; the findings of the
+ * replays are put in their serial places at the end (lat__ck_run). */
+
+static void free_ended(ended *e)
+{
+    lat__ck_reports_clear(&e->found);
+    free(e->found.reports);
+    free(e);
+}
+
+/* Replays what shard k has queued, unless another thread is at it; that thread looks for
+ * more once it is done, so nothing queued is left behind (both sides sequentially
+ * consistent: the queue's flag set before the busy flag is tried, cleared busy before
+ * the queue's flag is read again). */
+static void drain(lat__ck_grid *G, unsigned k, lat__ck_launch *L)
+{
+    shard *sh = &G->shards[k];
+    while (atomic_load(&sh->pending)) {
+        if (atomic_flag_test_and_set(&sh->busy))
+            return;
+        for (;;) {
+            pthread_mutex_lock(&G->lock);
+            ended *e = sh->head;
+            sh->head = sh->tail = NULL;
+            atomic_store(&sh->pending, false);
+            pthread_mutex_unlock(&G->lock);
+            if (!e)
+                break;
+            lat__ck_launch *C = &sh->R;
+            C->b = L->w->fb; /* for the order of the blocks (lat__exec_block_at) */
+            C->w = L->w;
+            while (e) {
+                ended *n = e->link[k];
+                C->bidx = e->bidx;
+                C->block_lin = e->block_lin;
+                C->step = e->step;
+                C->serial = C->first_serial + (uint32_t)e->step;
+                lat__ck_replay(C, e->log + e->at[k], e->at[k + 1] - e->at[k], k);
+                if (atomic_fetch_sub(&e->refs, 1) == 1)
+                    free_ended(e);
+                e = n;
+            }
+        }
+        atomic_flag_clear(&sh->busy);
+    }
+}
+
+static void drain_all(lat__ck_grid *G, lat__ck_launch *L)
+{
+    if (!L->w || !L->w->fb)
+        return;
+    for (unsigned k = 0; k < G->nshards; k++)
+        drain(G, k, L);
+}
+
+/* Block e, the next in order, is committed (the grid's lock held): its findings set
+ * aside for the end, its log queued on its shards. */
+static void commit(lat__ck_grid *G, ended *e)
+{
+    if (e->found.nreports || e->found.dropped) {
+        if (G->nlocals == G->locals_cap) {
+            size_t cap = G->locals_cap ? G->locals_cap * 2 : 16;
+            local *p = realloc(G->locals, cap * sizeof *p);
+            if (p) {
+                G->locals = p;
+                G->locals_cap = cap;
+            }
+        }
+        if (G->nlocals < G->locals_cap) {
+            G->locals[G->nlocals++] = (local){e->step, e->found};
+            memset(&e->found, 0, sizeof e->found);
+        } else {
+            G->lost = true;
+        }
+    }
+    int refs = 0;
+    for (unsigned k = 0; k < G->nshards; k++)
+        refs += e->at[k + 1] > e->at[k];
+    if (refs == 0) {
+        free_ended(e);
+        return;
+    }
+    atomic_store(&e->refs, refs);
+    for (unsigned k = 0; k < G->nshards; k++) {
+        if (e->at[k + 1] == e->at[k])
+            continue;
+        shard *sh = &G->shards[k];
+        e->link[k] = NULL;
+        if (sh->tail)
+            sh->tail->link[k] = e;
+        else
+            sh->head = e;
+        sh->tail = e;
+        atomic_store(&sh->pending, true);
+    }
+}
+
+/* Block L's log, copied in shard order (a split access once in each shard it touches). */
+static ended *sort_log(lat__ck_grid *G, lat__ck_launch *L)
+{
+    unsigned ns = G->nshards;
+    uint32_t count[LAT__CK_SHARDS] = {0};
+    size_t total = 0;
+    for (size_t i = 0; i < L->nlog; i++) {
+        lat__ck_logged *e = &L->log[i];
+        e->idx = (uint32_t)i;
+        uintptr_t off = e->a - e->r->base, last = off + e->size - 1;
+        if ((off >> LAT__CK_SHARD_SHIFT) == (last >> LAT__CK_SHARD_SHIFT) || ns == 1) {
+            count[lat__ck_shard_of(e->r, off, ns)]++;
+            total++;
+            continue;
+        }
+        uint64_t seen = 0;
+        for (uintptr_t p = off >> LAT__CK_SHARD_SHIFT; p <= last >> LAT__CK_SHARD_SHIFT; p++)
+            seen |= 1ull << lat__ck_shard_of(e->r, p << LAT__CK_SHARD_SHIFT, ns);
+        for (unsigned k = 0; k < ns; k++)
+            if (seen >> k & 1) {
+                count[k]++;
+                total++;
+            }
+        e->kind |= LAT__CK_SPLIT;
+    }
+    ended *x = malloc(sizeof *x + total * sizeof x->log[0]);
+    if (!x)
+        return NULL;
+    uint32_t fill[LAT__CK_SHARDS];
+    x->at[0] = 0;
+    for (unsigned k = 0; k < ns; k++) {
+        fill[k] = x->at[k];
+        x->at[k + 1] = x->at[k] + count[k];
+    }
+    for (size_t i = 0; i < L->nlog; i++) {
+        const lat__ck_logged *e = &L->log[i];
+        uintptr_t off = e->a - e->r->base, last = off + e->size - 1;
+        if (!(e->kind & LAT__CK_SPLIT)) {
+            x->log[fill[lat__ck_shard_of(e->r, off, ns)]++] = *e;
+            continue;
+        }
+        uint64_t seen = 0;
+        for (uintptr_t p = off >> LAT__CK_SHARD_SHIFT; p <= last >> LAT__CK_SHARD_SHIFT; p++)
+            seen |= 1ull << lat__ck_shard_of(e->r, p << LAT__CK_SHARD_SHIFT, ns);
+        for (unsigned k = 0; k < ns; k++)
+            if (seen >> k & 1)
+                x->log[fill[k]++] = *e;
+    }
+    return x;
+}
+
+/* Puts e in the ring of ended blocks (the lock held); false when out of memory. */
+static bool ring_put(lat__ck_grid *G, ended *e)
+{
+    if (e->step - G->next >= G->ring_cap) {
+        uint64_t cap = G->ring_cap ? G->ring_cap : 64;
+        while (e->step - G->next >= cap)
+            cap *= 2;
+        ended **r = calloc(cap, sizeof *r);
+        if (!r)
+            return false;
+        for (uint64_t i = 0; i < G->ring_cap; i++)
+            if (G->ring[i])
+                r[G->ring[i]->step & (cap - 1)] = G->ring[i];
+        free(G->ring);
+        G->ring = r;
+        G->ring_cap = cap;
+    }
+    G->ring[e->step & (G->ring_cap - 1)] = e;
+    return true;
+}
+
+static void block_end(void *obs, uint64_t step, bool failed)
+{
+    lat__ck_launch *L = obs;
+    lat__ck_grid *G = L->G;
+    lat__ck_settle(L, -1);
+    ended *e = sort_log(G, L);
+    L->nlog = 0;
+    if (!e) {
+        lat__ck_reports_clear(&L->found);
+        pthread_mutex_lock(&G->lock);
+        G->lost = true;
+        pthread_mutex_unlock(&G->lock);
+        return; /* its findings lost, and the launch's blocks after it never commit */
+    }
+    e->step = step;
+    e->failed = failed;
+    e->bidx = L->bidx;
+    e->block_lin = L->block_lin;
+    e->found = L->found;
+    memset(&L->found, 0, sizeof L->found);
+    L->found.max = e->found.max;
+    pthread_mutex_lock(&G->lock);
+    if (!ring_put(G, e)) {
+        G->lost = true;
+        pthread_mutex_unlock(&G->lock);
+        free_ended(e);
+        return;
+    }
+    for (ended *c; (c = G->ring[G->next & (G->ring_cap - 1)]) && c->step == G->next;) {
+        G->ring[G->next & (G->ring_cap - 1)] = NULL;
+        G->next++;
+        bool skip = G->stopped;
+        G->stopped |= c->failed;
+        if (skip)
+            free_ended(c);
+        else
+            commit(G, c);
+    }
+    pthread_mutex_unlock(&G->lock);
+    drain_all(G, L);
+}
+
+static void launch_free(lat__ck_launch *L);
+static lat_status launch_alloc(lat__ck_launch *L);
+
+static void *worker_begin(void *obs, lat__emu_worker *w, lat__emu_thread *t)
+{
+    lat__ck_grid *G = obs;
+    lat__ck_launch *L = malloc(sizeof *L);
+    if (!L)
+        return NULL;
+    *L = G->tmpl;
+    L->w = w;
+    if (launch_alloc(L) != LAT_OK) {
+        launch_free(L);
+        free(L);
+        return NULL;
+    }
+    t->shared = L->sh;
+    t->dshared = NULL;
+    for (int i = 0; i < L->nshv; i++)
+        if (L->shv[i].var < 0)
+            t->dshared = (char *)L->shv[i].lo;
+    return L;
+}
+
+/* Every block has ended (the executor's threads meet before this): what the shards have
+ * queued is replayed by all threads at once. */
+static void worker_end(void *obs)
+{
+    lat__ck_launch *L = obs;
+    drain_all(L->G, L);
+    launch_free(L);
+    free(L);
 }
 
 static const lat__exec_hooks hooks = {
@@ -86,12 +401,15 @@ static const lat__exec_hooks hooks = {
     .warp_done = warp_done,
     .thread_exit = thread_exit,
     .stall = stall,
+    .worker_begin = worker_begin,
+    .block_end = block_end,
+    .worker_end = worker_end,
 };
 
 /* ---- shared memory ----------------------------------------------------------------------- */
 
 /* Lays the kernel's __shared__ variables out with red zones around each, then the dynamic
- * shared memory, and allocates the block's shared memory and its shadows. */
+ * shared memory (offsets from the block's shared memory, in the launch's template). */
 static lat_status layout_shared(lat__ck_launch *L, size_t dynamic)
 {
     const lat__ck_kernel *kk = L->kk;
@@ -122,12 +440,6 @@ static lat_status layout_shared(lat__ck_launch *L, size_t dynamic)
     /* Mapped with a window on each side that nothing else can occupy, so that an access
      * near the block's shared memory is an overrun of it, never another object. */
     L->sh_map_size = LAT__CK_SHARED_WINDOW * 2 + (at + 4095) / 4096 * 4096;
-    void *map = mmap(NULL, L->sh_map_size, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (map == MAP_FAILED)
-        return LAT_ERROR_OUT_OF_MEMORY;
-    L->sh_map = map;
-    L->sh = (char *)map + LAT__CK_SHARED_WINDOW;
     /* Which variable each 16-byte chunk holds (shared_access's lookup). */
     if (L->nshv >= 0xffff)
         return LAT_ERROR_OUT_OF_MEMORY;
@@ -137,37 +449,61 @@ static lat_status layout_shared(lat__ck_launch *L, size_t dynamic)
     for (int i = 0; i < L->nshv; i++)
         for (size_t c = L->shv[i].lo / 16; c * 16 < L->shv[i].hi; c++)
             L->sh_var[c] = (uint16_t)(i + 1);
-    /* The variables' addresses, now that the base is known. */
-    for (int i = 0; i < L->nshv; i++) {
-        L->shv[i].lo += (uintptr_t)L->sh;
-        L->shv[i].hi += (uintptr_t)L->sh;
-    }
+    return LAT_OK;
+}
+
+/* One OS thread's memory for the launch's blocks, L a copy of the template: its shared
+ * memory and shadows, its variables' addresses in it, its threads' records. */
+static lat_status launch_alloc(lat__ck_launch *L)
+{
+    const lat__ck_shvar *rel = L->shv;
+    L->shv = NULL;
+    L->sh_map = NULL;
+    L->th = calloc((size_t)L->n, sizeof *L->th);
+    L->sink_size = 4096;
+    L->sink = calloc(1, L->sink_size);
+    L->shv = malloc((size_t)L->nshv * sizeof *L->shv);
+    if (!L->th || !L->sink || !L->shv)
+        return LAT_ERROR_OUT_OF_MEMORY;
+    void *map = mmap(NULL, L->sh_map_size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map == MAP_FAILED)
+        return LAT_ERROR_OUT_OF_MEMORY;
+    L->sh_map = map;
+    L->sh = (char *)map + LAT__CK_SHARED_WINDOW;
+    for (int i = 0; i < L->nshv; i++)
+        L->shv[i] = (lat__ck_shvar){rel[i].lo + (uintptr_t)L->sh, rel[i].hi + (uintptr_t)L->sh,
+                                    rel[i].var};
     if (L->modes & LAT_CHECK_INITCHECK) {
-        L->sh_init = calloc(at, 1);
+        L->sh_init = calloc(L->sh_size, 1);
         if (!L->sh_init)
             return LAT_ERROR_OUT_OF_MEMORY;
     }
     if (L->modes & LAT_CHECK_RACECHECK) {
-        L->sh_race = calloc((at / 4 + 1) * 2, sizeof *L->sh_race);
+        L->sh_race = calloc((L->sh_size / 4 + 1) * 2, sizeof *L->sh_race);
         if (!L->sh_race)
             return LAT_ERROR_OUT_OF_MEMORY;
     }
+    L->found.max = L->opts.max_reports;
+    L->out = &L->found;
     return LAT_OK;
 }
 
-static void free_launch(lat__ck_launch *L)
+/* What launch_alloc made (and the block's leftovers). */
+static void launch_free(lat__ck_launch *L)
 {
     if (L->stack_poison)
         munmap(L->stack_poison, L->poison_size);
     free(L->th);
     if (L->sh_map)
         munmap(L->sh_map, L->sh_map_size);
-    free(L->shoff);
     free(L->shv);
-    free(L->sh_var);
     free(L->sh_init);
     free(L->sh_race);
     free(L->sink);
+    free(L->log);
+    lat__ck_reports_clear(&L->found);
+    free(L->found.reports);
 }
 
 /* ---- the launch ---------------------------------------------------------------------------- */
@@ -212,25 +548,83 @@ static void reset_maps(lat__ck_ctx *ck, const lat__launch *launch, const char *k
 
 /* The launch's message: the first report when only the checks failed it, with the count
  * when there are more. */
+/* The launch's message: the first report when only the checks failed it, with the count
+ * when there are more. Notes (races between writes of one value) fail no launch. */
 static lat_status finish(lat__ck_launch *L, lat_status st, char *msg, size_t msg_size)
 {
     lat__ck_ctx *ck = L->ck;
-    lat__ck_reports_finish(ck);
-    if (st == LAT_OK && ck->nreports > 0) {
+    lat__ck_reports_finish(&ck->list);
+    size_t errors = lat__ck_reports_errors(&ck->list);
+    if (st == LAT_OK && errors > 0) {
         st = LAT_ERROR_CHECK_FAILED;
         snprintf(msg, msg_size, "the emulator's checks found %zu error%s in kernel '%s' "
-                 "(lat_check_report_get has them); the first: %s", ck->nreports,
-                 ck->nreports == 1 ? "" : "s", L->k->name, ck->reports[0].r.message);
-    } else if (st != LAT_OK && ck->nreports > 1) {
+                 "(lat_check_report_get has them); the first: %s", errors,
+                 errors == 1 ? "" : "s", L->k->name, ck->list.reports[0].r.message);
+    } else if (st != LAT_OK && errors > 1) {
         char first[600];
         snprintf(first, sizeof first, "%s", msg);
         snprintf(msg, msg_size, "the emulator's checks found %zu errors in kernel '%s' "
-                 "(lat_check_report_get has them); the launch stopped: %s", ck->nreports,
+                 "(lat_check_report_get has them); the launch stopped: %s", errors,
                  L->k->name, first);
     }
-    for (size_t i = 0; i < ck->nreports; i++)
-        lat__log(L->ctx, LAT_LOG_ERROR, "%s", ck->reports[i].r.message);
+    for (size_t i = 0; i < ck->list.nreports; i++)
+        lat__log(L->ctx, ck->list.reports[i].r.note ? LAT_LOG_WARNING : LAT_LOG_ERROR, "%s",
+                 ck->list.reports[i].r.message);
     return st;
+}
+
+static int event_cmp(const void *pa, const void *pb)
+{
+    const lat__ck_event *a = pa, *b = pb;
+    if (a->step != b->step)
+        return a->step < b->step ? -1 : 1;
+    if (a->idx != b->idx)
+        return a->idx < b->idx ? -1 : 1;
+    return a->sub < b->sub ? -1 : a->sub > b->sub;
+}
+
+/* The launch's reports, as a run of its blocks one at a time in the schedule's order has
+ * them: each committed block's own findings, then those of its log's replay in the log's
+ * order (the shards' events sorted; a split access's initcheck finding kept once). */
+static void gather(lat__ck_grid *G, lat__ck_list *out)
+{
+    size_t n = 0;
+    for (unsigned k = 0; k < G->nshards; k++) {
+        n += G->shards[k].ev.n;
+        G->lost |= G->shards[k].ev.lost;
+    }
+    lat__ck_event *all = n ? malloc(n * sizeof *all) : NULL;
+    if (n && !all)
+        G->lost = true;
+    size_t m = 0;
+    for (unsigned k = 0; k < G->nshards; k++) {
+        if (all && G->shards[k].ev.n)
+            memcpy(all + m, G->shards[k].ev.v, G->shards[k].ev.n * sizeof *all);
+        m += G->shards[k].ev.n;
+        free(G->shards[k].ev.v);
+    }
+    if (all)
+        qsort(all, n, sizeof *all, event_cmp);
+    else
+        n = 0;
+    size_t i = 0, j = 0;
+    while (i < G->nlocals || j < n) {
+        if (i < G->nlocals && (j == n || G->locals[i].step <= all[j].step)) {
+            lat__ck_list_merge(out, &G->locals[i].found);
+            free(G->locals[i].found.reports);
+            i++;
+            continue;
+        }
+        lat__ck_event *e = &all[j++];
+        if (j >= 2 && e->sub == 0 && event_cmp(e, e - 1) == 0)
+            continue;
+        lat__ck_report_add(out, e->code, &e->r, e->site, e->other_site);
+    }
+    free(all);
+    free(G->locals);
+    if (G->lost)
+        lat__log(G->tmpl.ctx, LAT_LOG_ERROR, "lat_launch: kernel '%s': out of host memory for "
+                 "the checks' records: some findings were not kept", G->tmpl.k->name);
 }
 
 lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **params,
@@ -239,42 +633,71 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
     const lat__emu_kernel *k = kernel->impl;
     lat_context *ctx = kernel->module->ctx;
     lat__ck_ctx *ck = ctx->check;
-    lat__ck_launch L;
-    memset(&L, 0, sizeof L);
-    L.ck = ck;
-    L.ctx = ctx;
-    L.k = k;
-    L.kk = k->check;
-    L.cm = L.kk->module;
-    L.region = k->mode == LAT_EMU_MODE_REGION;
-    L.grid = (lat__emu_u3){launch->grid[0], launch->grid[1], launch->grid[2]};
-    L.bdim = (lat__emu_u3){launch->block[0], launch->block[1], launch->block[2]};
-    L.n = (int)(launch->block[0] * launch->block[1] * launch->block[2]);
-    msg[0] = '\0';
-
-    pthread_mutex_lock(&ck->lock);
-    L.modes = ck->modes;
-    L.opts = ck->opts;
-    lat__ck_reports_clear(ck);
-    lat_status st = lat__ck_regions_sync(ck);
-    if (st == LAT_OK) {
-        L.th = calloc((size_t)L.n, sizeof *L.th);
-        L.sink_size = 4096;
-        L.sink = calloc(1, L.sink_size);
-        if (!L.th || !L.sink)
-            st = LAT_ERROR_OUT_OF_MEMORY;
-    }
-    if (st == LAT_OK)
-        st = layout_shared(&L, launch->shared_bytes);
-    if (st == LAT_OK)
-        reset_maps(ck, launch, k->name);
-    if (st != LAT_OK) {
-        pthread_mutex_unlock(&ck->lock);
-        free_launch(&L);
+    lat__ck_grid *G = calloc(1, sizeof *G);
+    if (!G) {
         snprintf(msg, msg_size, "kernel '%s': out of host memory for a checked launch", k->name);
         return LAT_ERROR_OUT_OF_MEMORY;
     }
-    L.first_serial = ck->block_serial + 1;
+    lat__ck_launch *T = &G->tmpl;
+    T->ck = ck;
+    T->ctx = ctx;
+    T->k = k;
+    T->kk = k->check;
+    T->cm = T->kk->module;
+    T->G = G;
+    T->region = k->mode == LAT_EMU_MODE_REGION;
+    T->grid = (lat__emu_u3){launch->grid[0], launch->grid[1], launch->grid[2]};
+    T->bdim = (lat__emu_u3){launch->block[0], launch->block[1], launch->block[2]};
+    T->n = (int)(launch->block[0] * launch->block[1] * launch->block[2]);
+    msg[0] = '\0';
+
+    pthread_mutex_lock(&ck->lock);
+    T->modes = ck->modes;
+    T->opts = ck->opts;
+    T->logging = (T->modes & (LAT_CHECK_INITCHECK | LAT_CHECK_RACECHECK)) != 0;
+    for (size_t i = 0; i < ck->nregions && !T->logging; i++)
+        T->logging = ck->regions[i].map != NULL;
+    lat__ck_reports_clear(&ck->list);
+    ck->list.max = T->opts.max_reports;
+    lat_status st = lat__ck_regions_sync(ck);
+    if (st == LAT_OK)
+        st = layout_shared(T, launch->shared_bytes);
+    /* A thread map's cells may straddle pages: one shard keeps their order. */
+    G->nshards = T->logging ? LAT__CK_SHARDS : 1;
+    for (size_t i = 0; i < ck->nregions; i++)
+        if (ck->regions[i].map)
+            G->nshards = 1;
+    T->nshards = G->nshards;
+    if (st == LAT_OK) {
+        G->shards = aligned_alloc(64, (G->nshards * sizeof(shard) + 63) / 64 * 64);
+        if (!G->shards)
+            st = LAT_ERROR_OUT_OF_MEMORY;
+        else
+            reset_maps(ck, launch, k->name);
+    }
+    if (st == LAT_OK && pthread_mutex_init(&G->lock, NULL) != 0)
+        st = LAT_ERROR_OUT_OF_MEMORY;
+    if (st != LAT_OK) {
+        free(G->shards);
+        pthread_mutex_unlock(&ck->lock);
+        free(T->shoff);
+        free(T->shv);
+        free(T->sh_var);
+        free(G);
+        snprintf(msg, msg_size, "kernel '%s': out of host memory for a checked launch", k->name);
+        return LAT_ERROR_OUT_OF_MEMORY;
+    }
+    T->first_serial = ck->block_serial + 1;
+    for (unsigned i = 0; i < G->nshards; i++) {
+        shard *sh = &G->shards[i];
+        memset(sh, 0, sizeof *sh);
+        atomic_flag_clear(&sh->busy);
+        atomic_init(&sh->pending, false);
+        sh->R = *T;
+        sh->R.th = NULL;
+        sh->R.out = &ck->list;
+        sh->R.events = &sh->ev;
+    }
     lat__exec_grid g = {
         .kernel = k,
         .ctx = ctx,
@@ -283,21 +706,31 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
         .msg = msg,
         .msg_size = msg_size,
         .hooks = &hooks,
-        .obs = &L,
-        .schedule = {.order = L.opts.order,
-                     .seed = seed_of(&L),
-                     .preempt = L.opts.preempt != 0,
-                     .timeout_s = L.opts.timeout_s > 0 ? L.opts.timeout_s : TIMEOUT_S,
+        .obs = G,
+        .schedule = {.order = T->opts.order,
+                     .seed = seed_of(T),
+                     .preempt = T->opts.preempt != 0,
+                     .timeout_s = T->opts.timeout_s > 0 ? T->opts.timeout_s : TIMEOUT_S,
                      .watchdog = "the checked launch's watchdog: lat_check_options.timeout_s, "
                                  "LATTICE_CHECK_TIMEOUT"},
-        .shared = L.sh,
-        .shoff = L.shoff,
+        .shoff = T->shoff,
     };
-    for (int i = 0; i < L.nshv; i++)
-        if (L.shv[i].var < 0)
-            g.dshared = (char *)L.shv[i].lo;
-    lat_status result = finish(&L, lat__exec_run(&g), msg, msg_size);
+    lat_status ran = lat__exec_run(&g);
+    /* Blocks left uncommitted: after one that failed the launch. */
+    for (uint64_t i = 0; i < G->ring_cap; i++)
+        if (G->ring[i])
+            free_ended(G->ring[i]);
+    free(G->ring);
+    gather(G, &ck->list);
+    uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
+    ck->block_serial += (uint32_t)nblocks;
+    lat_status result = finish(T, ran, msg, msg_size);
     pthread_mutex_unlock(&ck->lock);
-    free_launch(&L);
+    pthread_mutex_destroy(&G->lock);
+    free(G->shards);
+    free(T->shoff);
+    free(T->shv);
+    free(T->sh_var);
+    free(G);
     return result;
 }

@@ -89,6 +89,7 @@ const lat__emu_symbol *lat__ck_symbols(size_t *count)
     static const lat__emu_symbol table[] = {
         SYM("__lat_ck", lat__ck_access_plain),
         SYM("__lat_cka", lat__ck_access_array),
+        SYM("__lat_ckv", lat__ck_access_value),
         SYM("__lat_ck_local", lat__ck_local),
         SYM("__lat_ck_tick", lat__exec_tick),
         SYM("__lat_ck_bar", lat__exec_barrier_observed),

@@ -247,9 +247,12 @@ char *lat__ck_report_format(const lat_check_report *r, const char *given)
         else
             snprintf(where, sizeof where, "%s of block %s", owho, oblk);
         snprintf(body, sizeof body,
-                 "data race: %s of `%s` after the %s of `%s` at %s:%d by %s, with no barrier "
-                 "between them, on %s", acc, a->expr, access_word(r->other.kind),
-                 r->other.expr, r->other.file, r->other.line, where, place);
+                 "data race%s: %s of `%s` after the %s of `%s` at %s:%d by %s, with no barrier "
+                 "between them, on %s%s", r->note ? " between writes of the same value" : "",
+                 acc, a->expr, access_word(r->other.kind), r->other.expr, r->other.file,
+                 r->other.line, where, place,
+                 r->note ? " (benign on every GPU today, but undefined: a note, not an error)"
+                         : "");
         break;
     }
     case LAT_CHECK_BARRIER_DIVERGENCE: {
@@ -305,12 +308,12 @@ static void free_report(lat__ck_report *k)
     free(k->body);
 }
 
-void lat__ck_reports_clear(lat__ck_ctx *ck)
+void lat__ck_reports_clear(lat__ck_list *l)
 {
-    for (size_t i = 0; i < ck->nreports; i++)
-        free_report(&ck->reports[i]);
-    ck->nreports = 0;
-    ck->dropped = 0;
+    for (size_t i = 0; i < l->nreports; i++)
+        free_report(&l->reports[i]);
+    l->nreports = 0;
+    l->dropped = 0;
 }
 
 static bool same_text(const char *a, const char *b)
@@ -328,34 +331,63 @@ static bool same_finding(const lat__ck_report *k, lat__ck_finding code, const la
            same_text(k->r.other.file, r->other.file) && same_text(k->kernel, r->kernel);
 }
 
-bool lat__ck_report_add(lat__ck_ctx *ck, lat__ck_finding code, const lat_check_report *r,
+/* Counts n more findings like k's in kept report k (found in block `blk`). */
+static void count_in(lat__ck_report *k, lat__ck_finding code, const lat_check_access *a,
+                     unsigned long long n)
+{
+    k->r.count += n;
+    /* The range of threads that did the same. */
+    if (code != LAT__CK_RACE && code != LAT__CK_RACE_SAME_VALUE &&
+        dim_eq(k->r.access.block, a->block))
+        k->r.access.thread_last = a->thread_last;
+}
+
+static lat__ck_report *find(lat__ck_list *l, lat__ck_finding code, const lat_check_report *r,
+                            int site, int other_site)
+{
+    /* Newest first: a finding is most often the one just kept. */
+    for (size_t i = l->nreports; i-- > 0;)
+        if (same_finding(&l->reports[i], code, r, site, other_site))
+            return &l->reports[i];
+    return NULL;
+}
+
+/* Whether l has room for another report (else the finding is counted in the last). */
+static bool room(lat__ck_list *l, unsigned long long n)
+{
+    int max = l->max > 0 ? l->max : 100;
+    if (l->nreports < (size_t)max)
+        return true;
+    l->dropped += n;
+    if (l->nreports > 0)
+        l->reports[l->nreports - 1].r.count += n;
+    return false;
+}
+
+static bool grow(lat__ck_list *l)
+{
+    if (l->nreports < l->reports_cap)
+        return true;
+    size_t cap = l->reports_cap ? l->reports_cap * 2 : 8;
+    lat__ck_report *p = realloc(l->reports, cap * sizeof *p);
+    if (!p)
+        return false;
+    l->reports = p;
+    l->reports_cap = cap;
+    return true;
+}
+
+bool lat__ck_report_add(lat__ck_list *l, lat__ck_finding code, const lat_check_report *r,
                         int site, int other_site)
 {
-    for (size_t i = 0; i < ck->nreports; i++) {
-        lat__ck_report *k = &ck->reports[i];
-        if (same_finding(k, code, r, site, other_site)) {
-            k->r.count++;
-            /* The range of threads that did the same. */
-            if (code != LAT__CK_RACE && dim_eq(k->r.access.block, r->access.block))
-                k->r.access.thread_last = r->access.thread_last;
-            return true;
-        }
+    unsigned long long n = r->count ? r->count : 1;
+    lat__ck_report *found = find(l, code, r, site, other_site);
+    if (found) {
+        count_in(found, code, &r->access, n);
+        return true;
     }
-    int max = ck->opts.max_reports > 0 ? ck->opts.max_reports : 100;
-    if (ck->nreports >= (size_t)max) {
-        ck->dropped++;
-        if (ck->nreports > 0)
-            ck->reports[ck->nreports - 1].r.count++;
+    if (!room(l, n) || !grow(l))
         return false;
-    }
-    if (ck->nreports == ck->reports_cap) {
-        size_t cap = ck->reports_cap ? ck->reports_cap * 2 : 8;
-        lat__ck_report *p = realloc(ck->reports, cap * sizeof *p);
-        if (!p)
-            return false;
-        ck->reports = p;
-        ck->reports_cap = cap;
-    }
     lat__ck_report k;
     memset(&k, 0, sizeof k);
     bool oom = false;
@@ -385,16 +417,84 @@ bool lat__ck_report_add(lat__ck_ctx *ck, lat__ck_finding code, const lat_check_r
     k.r.other.file = k.ofile;
     k.r.other.expr = k.oexpr;
     k.r.check = lat__ck_kind_check(k.r.kind);
-    k.r.count = r->count ? r->count : 1;
+    k.r.count = n;
+    k.r.note = code == LAT__CK_RACE_SAME_VALUE;
     k.r.message = "";
-    ck->reports[ck->nreports++] = k;
+    l->reports[l->nreports++] = k;
     return true;
 }
 
-void lat__ck_reports_finish(lat__ck_ctx *ck)
+void lat__ck_list_merge(lat__ck_list *dst, lat__ck_list *src)
 {
-    for (size_t i = 0; i < ck->nreports; i++) {
-        lat__ck_report *k = &ck->reports[i];
+    for (size_t i = 0; i < src->nreports; i++) {
+        lat__ck_report *k = &src->reports[i];
+        lat__ck_report *found = find(dst, k->code, &k->r, k->site, k->other_site);
+        if (found) {
+            count_in(found, k->code, &k->r.access, k->r.count);
+            free_report(k);
+        } else if (room(dst, k->r.count) && grow(dst)) {
+            dst->reports[dst->nreports++] = *k; /* its strings move with it */
+        } else {
+            free_report(k);
+        }
+    }
+    if (src->dropped && dst->nreports > 0) {
+        /* src's findings past its own max were counted in its last report, merged above. */
+        dst->dropped += src->dropped;
+    }
+    src->nreports = 0;
+    src->dropped = 0;
+}
+
+/* Causes before their effects: a barrier some threads miss, or a race, makes the reads
+ * and bad accesses after it; notes last. */
+static int rank(const lat__ck_report *k)
+{
+    if (k->r.note)
+        return 7;
+    switch (k->r.kind) {
+    case LAT_CHECK_BARRIER_DIVERGENCE:
+    case LAT_CHECK_BARRIER_MISMATCH:
+    case LAT_CHECK_WARP_MASK:
+        return 0;
+    case LAT_CHECK_RACE:
+        return 1;
+    case LAT_CHECK_OUT_OF_BOUNDS:
+    case LAT_CHECK_MISALIGNED:
+    case LAT_CHECK_USE_AFTER_FREE:
+    case LAT_CHECK_WILD_ADDRESS:
+        return 2;
+    case LAT_CHECK_UNINITIALIZED:
+        return 3;
+    case LAT_CHECK_HANG:
+        return 4;
+    case LAT_CHECK_LEAK:
+        return 5;
+    }
+    return 6;
+}
+
+size_t lat__ck_reports_errors(const lat__ck_list *l)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->nreports; i++)
+        n += !l->reports[i].r.note;
+    return n;
+}
+
+void lat__ck_reports_finish(lat__ck_list *l)
+{
+    /* An insertion sort, stable: a launch keeps at most max_reports. */
+    for (size_t i = 1; i < l->nreports; i++) {
+        lat__ck_report k = l->reports[i];
+        int rk = rank(&k);
+        size_t j = i;
+        for (; j > 0 && rank(&l->reports[j - 1]) > rk; j--)
+            l->reports[j] = l->reports[j - 1];
+        l->reports[j] = k;
+    }
+    for (size_t i = 0; i < l->nreports; i++) {
+        lat__ck_report *k = &l->reports[i];
         free(k->message);
         k->message = lat__ck_report_format(&k->r, k->body);
         k->r.message = k->message ? k->message : "(out of memory)";

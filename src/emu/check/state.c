@@ -94,7 +94,7 @@ lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc
     if (modes & LAT_CHECK_OFF)
         return LAT_OK;
     if (modes == 0) {
-        const char *env = getenv("LATTICE_CHECK");
+        const char *env = lat__env(LAT_ENV_CHECK);
         if (env && lat_check_parse_modes(env, &modes) != LAT_OK)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_context_create: LATTICE_CHECK: %s",
                               lat_last_error());
@@ -103,17 +103,17 @@ lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc
     if (!modes)
         return LAT_OK;
     if (ctx->backend->kind != LAT_BACKEND_EMU) {
-        lat__log(ctx, LAT_LOG_INFO,
+        lat__log(ctx, LAT_LOG_WARNING,
                  "lattice checks run on the emulator only: this %s context runs unchecked",
                  lat_backend_name(ctx->backend->kind));
         return LAT_OK;
     }
     lat_check_options o;
     memset(&o, 0, sizeof o);
-    const char *sched = getenv("LATTICE_SCHEDULE");
+    const char *sched = lat__env(LAT_ENV_SCHEDULE);
     if (sched && *sched && parse_schedule(sched, &o) != LAT_OK)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_context_create: %s", lat_last_error());
-    const char *to = getenv("LATTICE_CHECK_TIMEOUT");
+    const char *to = lat__env(LAT_ENV_CHECK_TIMEOUT);
     if (to && *to) {
         char *end;
         double t = strtod(to, &end);
@@ -142,7 +142,7 @@ lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc
         if (modes & (1u << i))
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", *list ? "," : "",
                      names[i]);
-    lat__log(ctx, LAT_LOG_INFO, "lattice checks on: %s", list);
+    lat__log(ctx, LAT_LOG_WARNING, "lattice checks on: %s", list);
     return LAT_OK;
 }
 
@@ -199,12 +199,12 @@ void lat__ck_context_destroy(lat_context *ctx)
         size_t n;
         char *t = leak_text(ck, &n);
         if (t)
-            lat__log(ctx, LAT_LOG_ERROR, "memcheck: %s", t);
+            lat__log(ctx, LAT_LOG_WARNING, "memcheck: %s", t);
         free(t);
     }
     ctx->check = NULL;
-    lat__ck_reports_clear(ck);
-    free(ck->reports);
+    lat__ck_reports_clear(&ck->list);
+    free(ck->list.reports);
     for (size_t i = 0; i < ck->nregions; i++)
         lat__ck_region_release(&ck->regions[i]);
     free(ck->regions);
@@ -281,7 +281,7 @@ size_t lat_check_report_count(const lat_context *ctx)
     if (!ctx || !ctx->check)
         return 0;
     pthread_mutex_lock(&ctx->check->lock);
-    size_t n = ctx->check->nreports;
+    size_t n = ctx->check->list.nreports;
     pthread_mutex_unlock(&ctx->check->lock);
     return n;
 }
@@ -292,7 +292,7 @@ const lat_check_report *lat_check_report_get(const lat_context *ctx, size_t i)
         return NULL;
     lat__ck_ctx *ck = ctx->check;
     pthread_mutex_lock(&ck->lock);
-    const lat_check_report *r = i < ck->nreports ? &ck->reports[i].r : NULL;
+    const lat_check_report *r = i < ck->list.nreports ? &ck->list.reports[i].r : NULL;
     pthread_mutex_unlock(&ck->lock);
     return r;
 }
@@ -304,7 +304,7 @@ lat_status lat_check_clear(lat_context *ctx)
     if (!ctx->check)
         return LAT_OK;
     pthread_mutex_lock(&ctx->check->lock);
-    lat__ck_reports_clear(ctx->check);
+    lat__ck_reports_clear(&ctx->check->list);
     pthread_mutex_unlock(&ctx->check->lock);
     return LAT_OK;
 }
@@ -317,7 +317,7 @@ lat_status lat_check_leaks(lat_context *ctx)
     if (!ck || !(ck->modes & LAT_CHECK_MEMCHECK))
         return LAT_OK;
     pthread_mutex_lock(&ck->lock);
-    lat__ck_reports_clear(ck);
+    lat__ck_reports_clear(&ck->list);
     size_t n;
     char *t = leak_text(ck, &n);
     lat_status st = LAT_OK;
@@ -328,11 +328,11 @@ lat_status lat_check_leaks(lat_context *ctx)
         r.access.file = r.access.expr = r.other.file = r.other.expr = "";
         r.count = n;
         r.message = t;
-        lat__ck_report_add(ck, LAT__CK_LEAK, &r, -1, -1);
-        lat__ck_reports_finish(ck);
+        lat__ck_report_add(&ck->list, LAT__CK_LEAK, &r, -1, -1);
+        lat__ck_reports_finish(&ck->list);
         /* The count is the number of allocations, not of findings: said in the text. */
-        if (ck->nreports) {
-            lat__ck_report *k = &ck->reports[0];
+        if (ck->list.nreports) {
+            lat__ck_report *k = &ck->list.reports[0];
             free(k->message);
             k->r.count = 1;
             k->message = lat__ck_report_format(&k->r, k->body);

@@ -55,7 +55,7 @@ static void barrier_report(lat__ck_launch *L, lat__ck_finding code, const char *
     r.other.block = r.access.block;
     r.other.thread = lat__ck_unlinear((uint64_t)fo, L->bdim);
     r.other.thread_last = lat__ck_unlinear((uint64_t)lo, L->bdim);
-    lat__ck_report_add(L->ck, code, &r, -1, -1);
+    lat__ck_report_add(L->out, code, &r, -1, -1);
 }
 
 void lat__ck_sync_barrier(lat__ck_launch *L, const lat__exec_block *b)
@@ -133,7 +133,7 @@ static void warp_mask_report(lat__ck_launch *L, const lat__exec_fiber *f, lat__c
     snprintf(m, sizeof m, "%s with mask 0x%08x %s", lat__emu_warp_name(f->op), f->mask,
              lat__ck_finding_words(code));
     r.message = m;
-    lat__ck_report_add(L->ck, code, &r, -1, -1);
+    lat__ck_report_add(L->out, code, &r, -1, -1);
 }
 
 /* The lanes of warp w that are in the block. */

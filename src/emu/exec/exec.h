@@ -1,8 +1,8 @@
 /*
  * The emulator's executor: every launch, checked or not, runs on this one engine.
  *
- *   grid.c    a grid's blocks: shared out among OpenMP threads, or, for an observed
- *             launch, one after another on the calling thread in its schedule's order;
+ *   grid.c    a grid's blocks: shared out among OpenMP threads (an observed launch's in
+ *             its schedule's order, its first failing block in that order failing it);
  *             each OS thread's memory for blocks; traps; region loops' scratch memory
  *   block.c   a block's threads on fibers: barriers, warp operations, exits, the hand-over
  *             to the next thread, blocks that can never finish
@@ -16,8 +16,9 @@
  * Observers. The checks (src/emu/check/) run no kernel themselves: they watch this engine
  * run a launch, through a struct of optional callbacks (lat__exec_hooks, after Oclgrind's
  * plugins), so that a barrier or a warp operation means the same in checked and unchecked
- * runs. An observed launch runs on the calling thread, its blocks and threads in the
- * order of its schedule (turns.c). A launch without an observer (hooks NULL) calls no
+ * runs. An observed launch runs its blocks on every OpenMP thread, handed out in the
+ * order of its schedule, each block's threads in that order too (turns.c); the observer
+ * keeps per-thread state (worker_begin) and orders what blocks found itself (block_end). A launch without an observer (hooks NULL) calls no
  * hook, and its threads never test for one as they arrive at a barrier or a warp
  * operation (its kernels call entry points without the test, block.c); completions,
  * exits and block starts test the pointer once.
@@ -122,7 +123,7 @@ typedef struct lat__exec_block {
     bool region;          /* the block's region loops run on fiber 0 */
     lat_schedule_order order_kind;
     bool preempt;
-    uint64_t rng;         /* the schedule's random state, shared by the whole launch */
+    uint64_t rng;         /* the schedule's random state, seeded per block (its step) */
     double deadline;      /* the launch's watchdog, CLOCK_MONOTONIC seconds */
     int *order;           /* the threads' order for the next turns */
     unsigned *rorder;     /* the same for region loops: (index, x, y, z) per thread */
@@ -224,6 +225,15 @@ typedef struct lat__exec_hooks {
     void (*thread_exit)(void *obs, const lat__exec_block *b, const lat__exec_fiber *f);
     /* The block can never finish; the launch fails with s->what after this. */
     void (*stall)(void *obs, const lat__exec_block *b, lat__exec_stall *s);
+    /* An observed launch's blocks run on every OpenMP thread: worker_begin gives the
+     * observer's state for one OS thread's blocks (obs, for the hooks of those blocks;
+     * NULL: out of memory), and may point t's shared memory at its own; worker_end ends
+     * it. block_end: the block at `step` of the schedule's order has ended (failed: it
+     * failed the launch, unless a block before it in the order did too). Blocks end in
+     * any order, on any thread; the observer puts them in order itself. */
+    void *(*worker_begin)(void *obs, struct lat__emu_worker *w, lat__emu_thread *t);
+    void (*block_end)(void *obs, uint64_t step, bool failed);
+    void (*worker_end)(void *obs);
 } lat__exec_hooks;
 
 /* How an observed launch runs: the order of its blocks and threads, whether threads are
@@ -245,9 +255,9 @@ typedef struct lat__exec_grid {
     uint64_t timeout_ms; /* the launch's deadline (guard.h); 0: none */
     char *msg;           /* where a failure is described */
     size_t msg_size;
-    /* Observed launches: the blocks run one at a time on the calling thread, in the
-     * schedule's order, every thread on a fiber (region-loop kernels: the block's loops
-     * on one), with the observer's shared memory when shared is not NULL. */
+    /* Observed launches: the blocks shared out among OpenMP threads in the schedule's
+     * order, every thread on a fiber (region-loop kernels: the block's loops on one);
+     * the observer's worker_begin hook gives each OS thread its shared memory. */
     const lat__exec_hooks *hooks;
     void *obs;
     lat__exec_schedule schedule;

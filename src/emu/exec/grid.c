@@ -2,8 +2,9 @@
  * A grid's blocks (exec.h): shared out among OpenMP threads, each with a thread context
  * of its own; within a block, the generated entry loops over the threads in compiled code
  * (abi.h), so a launch costs one indirect call per block, and fiber kernels run their
- * threads on fibers (block.c). An observed launch runs its blocks one after another on
- * the calling thread, in its schedule's order (turns.c), every block on fibers. Blocks
+ * threads on fibers (block.c). An observed launch shares its blocks out among OpenMP
+ * threads in its schedule's order (turns.c), every block on fibers, and fails with its
+ * first failing block in that order, whichever thread failed first. Blocks
  * are numbered linearly in 64 bits: a grid may hold (2^31-1) x 65535 x 65535.
  *
  * Each OS thread keeps the memory it needs for blocks (shared memory, fiber stacks,
@@ -13,6 +14,7 @@
 #include "worker.h"
 
 #include "guard.h"
+#include "../threads.h"
 
 #include <omp.h>
 #include <stdarg.h>
@@ -132,7 +134,20 @@ void lat__emu_fail(lat__emu_worker *w, lat_status status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vlaunch_fail(w->launch, status, fmt, ap);
+    lat__emu_launch *l = w->launch;
+    if (l->hooks && !w->bfailed) {
+        /* An observed block's failure is its own until it ends (block_done): the launch
+         * fails with the first failing block in the schedule's order, whichever thread
+         * found its failure first. The later blocks start no more. */
+        w->bfailed = true;
+        w->bstatus = status;
+        vsnprintf(w->bmsg, sizeof w->bmsg, fmt, ap);
+        uint64_t cur = atomic_load(&l->fail_step);
+        while (w->step < cur && !atomic_compare_exchange_weak(&l->fail_step, &cur, w->step))
+            ;
+    } else if (!l->hooks) {
+        vlaunch_fail(l, status, fmt, ap);
+    }
     va_end(ap);
 }
 
@@ -354,8 +369,114 @@ static bool stopped(lat__emu_launch *st)
 
 static bool printf_ordered(void)
 {
-    const char *v = getenv("LATTICE_EMU_PRINTF");
+    const char *v = lat__env(LAT_ENV_EMU_PRINTF);
     return v && strcmp(v, "ordered") == 0;
+}
+
+/* ---- observed launches ----------------------------------------------------------------------- */
+
+/* The end of an observed block: its failure, if any, becomes the launch's when no block
+ * before it in the schedule's order failed; the observer is told. */
+static void block_done(lat__emu_worker *w, uint64_t step, bool tell)
+{
+    lat__emu_launch *st = w->launch;
+    if (w->bfailed) {
+        pthread_mutex_lock(&st->fail_lock);
+        if (step < st->failed_step) {
+            st->failed_step = step;
+            st->status = w->bstatus;
+            snprintf(st->msg, st->msg_size, "%s", w->bmsg);
+        }
+        pthread_mutex_unlock(&st->fail_lock);
+    }
+    if (tell && st->hooks->block_end)
+        st->hooks->block_end(w->obs, step, w->bfailed);
+}
+
+/* Runs the steps of an observed launch that w's thread takes: the blocks before the first
+ * failing one in the schedule's order all run (whichever thread fails first), the later
+ * ones start no more. */
+static void observed_worker(lat__emu_launch *st, const lat__exec_grid *g, const lat__emu_thread *base,
+                            uint64_t nblocks, cache *c, bool team)
+{
+    lat__emu_worker w;
+    lat__emu_thread t = *base;
+    bool ok = worker_begin(&w, st, &t, g, c);
+    void *wobs = NULL;
+    if (ok && st->hooks->worker_begin) {
+        wobs = st->hooks->worker_begin(st->obs, &w, &t);
+        if (!wobs) {
+            lat__emu_fail(&w, LAT_ERROR_OUT_OF_MEMORY, "kernel '%s': out of host memory for a "
+                          "checked block", g->kernel->name);
+            ok = false;
+        }
+        w.obs = wobs;
+    }
+    if (ok && !lat__exec_block_of(&w)) {
+        lat__emu_fail(&w, LAT_ERROR_OUT_OF_MEMORY, "out of host memory for a block's threads");
+        ok = false;
+    }
+    if (ok)
+        w.fb->order_made = false; /* the threads' order is the launch's (turns.c) */
+    if (!ok) {
+        w.step = 0; /* a failure before any block: the launch's, whatever the order */
+        block_done(&w, 0, false);
+    }
+    if (team) {
+        /* Steps handed out by hand, not by an OpenMP loop: once one has failed, the
+         * threads stop taking more, where a loop would go through every index left of a
+         * grid of up to 2^63 blocks. */
+        for (;;) {
+            uint64_t s = atomic_fetch_add_explicit(&st->next_step, 1, memory_order_relaxed);
+            if (!ok || s >= nblocks || s > atomic_load_explicit(&st->fail_step, memory_order_relaxed))
+                break;
+            w.step = s;
+            w.bfailed = false;
+            if ((s & 63) == 63 && lat__exec_schedule_expired(&w, s, nblocks)) {
+                block_done(&w, s, true);
+                break;
+            }
+            set_block(&t, lat__exec_block_at(w.fb, s));
+            lat__exec_schedule_block(w.fb, st, s);
+            run_block(&w, g->kernel, &t, g->params);
+            block_done(&w, s, true);
+        }
+    } else {
+        for (uint64_t s = 0; ok && s < nblocks && s <= atomic_load(&st->fail_step); s++) {
+            w.step = s;
+            w.bfailed = false;
+            /* A grid whose blocks each end in time, but too many of them. */
+            if ((s & 63) == 63 && lat__exec_schedule_expired(&w, s, nblocks)) {
+                block_done(&w, s, true);
+                break;
+            }
+            set_block(&t, lat__exec_block_at(w.fb, s));
+            lat__exec_schedule_block(w.fb, st, s);
+            run_block(&w, g->kernel, &t, g->params);
+            block_done(&w, s, true);
+        }
+    }
+    if (wobs && st->hooks->worker_end)
+        st->hooks->worker_end(wobs);
+    worker_end(&w, c);
+}
+
+/* An observed launch: its blocks shared out among OpenMP threads in the schedule's order,
+ * each block's threads in its turns (turns.c). */
+static void run_observed(lat__emu_launch *st, const lat__exec_grid *g, const lat__emu_thread *base,
+                         uint64_t nblocks, int nthreads, cache *hc)
+{
+    pthread_mutex_init(&st->fail_lock, NULL);
+    lat__exec_schedule_begin(st, nblocks);
+    if (nblocks == 1 || nthreads == 1) {
+        observed_worker(st, g, base, nblocks, hc, false);
+    } else {
+#pragma omp parallel
+        observed_worker(st, g, base, nblocks, get_cache(), true);
+    }
+    if (st->failed_step != UINT64_MAX)
+        atomic_store(&st->trapped, 1);
+    pthread_mutex_destroy(&st->fail_lock);
 }
 
 lat_status lat__exec_run(const lat__exec_grid *g)
@@ -371,6 +492,9 @@ lat_status lat__exec_run(const lat__exec_grid *g)
     st.hooks = g->hooks;
     st.obs = g->obs;
     st.schedule = &g->schedule;
+    atomic_init(&st.fail_step, UINT64_MAX);
+    atomic_init(&st.next_step, 0);
+    st.failed_step = UINT64_MAX;
     cache *hc = get_cache(); /* the host's slot holds the deadline */
     if (hc && g->timeout_ms) {
         st.host = &hc->slot;
@@ -398,21 +522,21 @@ lat_status lat__exec_run(const lat__exec_grid *g)
     uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
     st.grid_blocks = nblocks;
 
-    int nthreads = omp_get_max_threads();
+    int nthreads = lat__emu_thread_count();
     if (launch->cooperative) {
         run_cooperative(&st, g, &base, nblocks);
-    } else if (nblocks == 1 || nthreads == 1 || st.hooks) {
-        /* Not worth waking a team for; an observed launch's blocks in its order. */
+    } else if (st.hooks) {
+        run_observed(&st, g, &base, nblocks, nthreads, hc);
+    } else if (nblocks == 1 || nthreads == 1) {
+        /* Not worth waking a team for. */
         lat__emu_worker w;
         lat__emu_thread t = base;
         cache *c = hc;
-        if (worker_begin(&w, &st, &t, g, c) && (!st.hooks || lat__exec_schedule_begin(&w, nblocks)))
+        if (worker_begin(&w, &st, &t, g, c))
             for (uint64_t b = 0; b < nblocks && !atomic_load(&st.trapped); b++) {
                 if ((b & 255) == 255 && stopped(&st))
                     break;
-                if (st.hooks && (b & 63) == 63 && lat__exec_schedule_expired(&w, b, nblocks))
-                    break;
-                set_block(&t, st.hooks ? lat__exec_block_at(w.fb, b) : b);
+                set_block(&t, b);
                 run_block(&w, k, &t, params);
             }
         worker_end(&w, c);
@@ -424,7 +548,7 @@ lat_status lat__exec_run(const lat__exec_grid *g)
         uint64_t chunk = nblocks / ((uint64_t)nthreads * 8);
         chunk = chunk < 1 ? 1 : chunk > 4096 ? 4096 : chunk;
         _Atomic uint64_t next = 0;
-#pragma omp parallel
+#pragma omp parallel num_threads(nthreads)
         {
             lat__emu_worker w;
             lat__emu_thread t = base;

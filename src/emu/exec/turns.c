@@ -52,27 +52,27 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 
 /* ---- the launch's blocks ------------------------------------------------------------------ */
 
-bool lat__exec_schedule_begin(lat__emu_worker *w, uint64_t nblocks)
+bool lat__exec_schedule_begin(lat__emu_launch *l, uint64_t nblocks)
 {
-    lat__emu_launch *l = w->launch;
-    lat__exec_block *b = lat__exec_block_of(w);
-    if (!b) {
-        lat__emu_fail(w, LAT_ERROR_OUT_OF_MEMORY, "out of host memory for a block's threads");
-        return false;
-    }
     const lat__exec_schedule *s = l->schedule;
-    b->rng = s->seed ? s->seed : 0x5eed;
-    b->order_made = false;
+    uint64_t rng = s->seed ? s->seed : 0x5eed;
     l->nblocks = nblocks;
     if (s->order == LAT_SCHEDULE_RANDOM && nblocks > 1) {
         /* A permutation of the blocks: a multiplier prime to their number. */
         do
-            l->perm_a = rnd(&b->rng) % nblocks;
+            l->perm_a = rnd(&rng) % nblocks;
         while (l->perm_a == 0 || gcd(l->perm_a, nblocks) != 1);
-        l->perm_b = rnd(&b->rng) % nblocks;
+        l->perm_b = rnd(&rng) % nblocks;
     }
-    b->deadline = now_s() + s->timeout_s;
+    l->deadline = now_s() + s->timeout_s;
     return true;
+}
+
+void lat__exec_schedule_block(lat__exec_block *b, const lat__emu_launch *l, uint64_t step)
+{
+    uint64_t s = (l->schedule->seed ? l->schedule->seed : 0x5eed) ^ (step * 0xd1342543de82ef95ull);
+    b->rng = rnd(&s);
+    b->deadline = l->deadline;
 }
 
 uint64_t lat__exec_block_at(const lat__exec_block *b, uint64_t step)
@@ -232,14 +232,17 @@ void lat__exec_tick(lat__emu_thread *t)
 
 bool lat__exec_schedule_expired(lat__emu_worker *w, uint64_t done, uint64_t nblocks)
 {
+    /* Between blocks the bound is four times the watchdog's: a grid of many short blocks
+     * on a slow (or busy, or valgrind's) machine may take longer than one block may, and
+     * still finish; one of 2^63 blocks never will. */
     lat__exec_block *b = w->fb;
-    if (!b || !b->w || now_s() <= b->deadline)
+    const lat__emu_launch *l = w->launch;
+    if (!b || !b->w || now_s() <= b->deadline + 3 * l->schedule->timeout_s)
         return false;
     char what[400];
-    const lat__emu_launch *l = w->launch;
     snprintf(what, sizeof what,
-             "kernel '%s' did not finish its grid within %g s (%s): %llu of its %llu blocks "
-             "had run", l->kernel->name, l->schedule->timeout_s, l->schedule->watchdog,
+             "kernel '%s' did not finish its grid within %g s (4 times %s): %llu of its %llu "
+             "blocks had run", l->kernel->name, 4 * l->schedule->timeout_s, l->schedule->watchdog,
              (unsigned long long)done, (unsigned long long)nblocks);
     lat__exec_stalled(b, LAT__EXEC_TIMEOUT, NULL, what, sizeof what);
     return true;

@@ -52,6 +52,7 @@ typedef struct lat__emu_launch {
     uint64_t gen;
     uint64_t timeout_ms;
     uint64_t grid_blocks; /* the grid's blocks, for messages */
+    _Atomic uint64_t next_step; /* an observed launch's next step to hand out */
     atomic_int trapped; /* set once, by the first trap */
     lat_status status;  /* what the first trap makes the launch return */
     char *msg;
@@ -68,6 +69,14 @@ typedef struct lat__emu_launch {
     void *obs;
     const lat__exec_schedule *schedule;
     uint64_t nblocks, perm_a, perm_b;
+    double deadline; /* the schedule's watchdog, CLOCK_MONOTONIC seconds */
+    /* An observed launch's blocks run on every OpenMP thread, and its outcome is the one a
+     * run of its blocks one at a time in the schedule's order would have: the failure of
+     * the first failing block in that order (its step and words), blocks after it not
+     * started or their findings dropped. fail_step: the least failing step so far. */
+    _Atomic uint64_t fail_step;
+    pthread_mutex_t fail_lock;
+    uint64_t failed_step; /* guarded by fail_lock: the step whose failure status/msg hold */
     lat__exec_coop *coop; /* a cooperative launch's grid barrier, else NULL */
 } lat__emu_launch;
 
@@ -89,6 +98,12 @@ typedef struct lat__emu_worker {
      * through the trap. */
     volatile int in_libc;
     uint64_t seq;                /* printf lines so far, for ordering */
+    /* An observed launch: the step (position in the schedule's order) of the block
+     * running, and its own failure, kept until the block ends (lat__emu_fail). */
+    uint64_t step;
+    bool bfailed;
+    lat_status bstatus;
+    char bmsg[1024];
     /* Region loops' per-block scratch (replicated locals, masks): a bump allocator. */
     char *scratch;
     size_t scratch_size, scratch_used;
@@ -239,9 +254,12 @@ bool lat__exec_schedule_expired(lat__emu_worker *w, uint64_t done, uint64_t nblo
 void lat__exec_region_deadline(lat__exec_block *b);
 /* A new order of the threads (after a barrier on a random schedule). */
 void lat__exec_turns_reorder(lat__exec_block *b);
-/* Starts an observed launch of nblocks blocks on w: seeds its schedule, draws the order of
- * its blocks, sets its deadline. false when out of memory (recorded). */
-bool lat__exec_schedule_begin(lat__emu_worker *w, uint64_t nblocks);
+/* Starts an observed launch of nblocks blocks: draws the order of its blocks from the
+ * schedule's seed, sets its deadline. */
+bool lat__exec_schedule_begin(lat__emu_launch *l, uint64_t nblocks);
+/* Seeds the schedule of the block at `step` on b (the random order of its threads and
+ * its preemptions depend on the seed and the step only, not on which thread runs it). */
+void lat__exec_schedule_block(lat__exec_block *b, const lat__emu_launch *l, uint64_t step);
 /* What a checked module's loops call every few turns (__lat_ck_tick). */
 void lat__exec_tick(lat__emu_thread *t);
 

@@ -300,6 +300,7 @@ const char *lat__checks_prefix(void)
 {
     return "void *__lat_ck(lat_emu_thread *, void *, unsigned long, unsigned long, int);\n"
            "void *__lat_cka(lat_emu_thread *, void *, unsigned long, unsigned long, int, void *, unsigned long);\n"
+           "void *__lat_ckv(lat_emu_thread *, void *, unsigned long, unsigned long, int, const void *);\n"
            "void __lat_ck_tick(lat_emu_thread *);\n"
            "int __lat_ck_bar(lat_emu_thread *, int, int, const char *, int);\n"
            "unsigned long long __lat_ck_warp(lat_emu_thread *, int, unsigned, unsigned long long, int, int, const char *, int);\n"
@@ -320,6 +321,11 @@ const char *lat__checks_prefix(void)
             * type the access itself (emit.c's emit_builtin_arg says why). */
            "#define __LAT_CK(e, p, s) (*(__typeof__(p))__lat_ck(__lat_t, (void *)&(e), sizeof(*(p)), "
            "_Alignof(__typeof__(*(p))), s))\n"
+           /* A plain assignment's store, its value given with the address (racecheck's
+            * same-value writes): the value converted to the access's type, once. */
+           "#define __LAT_CKV(e, p, s, v) ({ __typeof__(*(p)) __lat_v = (v); "
+           "*(__typeof__(p))__lat_ckv(__lat_t, (void *)&(e), sizeof(*(p)), _Alignof(__typeof__(*(p))), s, "
+           "&__lat_v) = __lat_v; })\n"
            /* a[i] of an array of n bytes: its bounds travel along. */
            "#define __LAT_CKA(e, p, s, a, n) (*(__typeof__(p))__lat_cka(__lat_t, (void *)&(e), sizeof(*(p)), "
            "_Alignof(__typeof__(*(p))), s, (void *)(a), n))\n"

@@ -344,6 +344,8 @@ static void emit_literal(lat__emitter *em, const lat__expr *e)
 }
 
 static void emit_checked(lat__emitter *em, const lat__expr *e, int prec);
+static bool emit_checked_store(lat__emitter *em, const lat__expr *e);
+static const lat__expr *bounded_array(const lat__expr *e);
 
 /* TinyCC 0.9.27 keeps the value of &&, || and ?: as a jump until it is used, and types it
  * int when it is made: (unsigned)(a && b) and (c ? 1u : 0u) stay signed for TinyCC, so
@@ -426,6 +428,8 @@ void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
         break;
     }
     case LAT_E_ASSIGN:
+        if (emit_checked_store(em, e))
+            break;
         lat__emit_expr(em, e->a, LAT_PREC_UNARY);
         lat__emit_fmt(em, " %s ", lat__punct_spelling((lat__punct)e->op));
         lat__emit_expr(em, e->b, LAT_PREC_ASSIGN);
@@ -507,16 +511,43 @@ void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
 
 /* An access the checks see: __LAT_CK(access, (T *)0, code), or __LAT_CKA(access, (T *)0,
  * code, array, sizeof(array type)) for an element of an array, whose bounds travel along. */
+/* The array whose bounds travel with access e (an element of it), or NULL. (An array of
+ * unknown size, extern __shared__ s[], is bounded by its memory instead.) */
+static const lat__expr *bounded_array(const lat__expr *e)
+{
+    if (e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && (e->a->flags & LAT_EF_IMPLICIT) &&
+        e->a->a->type->kind == LAT_TY_ARRAY && lat__is_complete(e->a->a->type))
+        return e->a->a;
+    return NULL;
+}
+
+/* A checked plain assignment of a scalar through a pointer: __LAT_CKV(access, (T *)0,
+ * code, value), so that racecheck knows the value stored from the store itself (checks.c's
+ * prefix). Returns false for every other assignment. */
+static bool emit_checked_store(lat__emitter *em, const lat__expr *e)
+{
+    const lat__expr *lhs = e->a;
+    if (!em->checked || em->display || e->op != LAT_P_ASSIGN || !lhs->site || bounded_array(lhs) ||
+        !lat__is_scalar(lhs->type) || lat__sizeof(lhs->type) > 8)
+        return false;
+    lat__expr inner = *lhs;
+    inner.site = 0;
+    lat__emit_at(em, lhs->loc);
+    lat__emit_str(em, "__LAT_CKV(");
+    lat__emit_expr(em, &inner, LAT_PREC_ASSIGN);
+    lat__emit_fmt(em, ", (%s)0, %d, ", lat__emit_type(em->u, lat__pointer_to(em->u, lhs->type), NULL),
+                  lhs->site - 1);
+    lat__emit_expr(em, e->b, LAT_PREC_ASSIGN);
+    lat__emit_str(em, ")");
+    return true;
+}
+
 static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
 {
     (void)prec;
     lat__expr inner = *e;
     inner.site = 0;
-    const lat__expr *arr = NULL;
-    /* (an array of unknown size, extern __shared__ s[], is bounded by its memory instead) */
-    if (e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && (e->a->flags & LAT_EF_IMPLICIT) &&
-        e->a->a->type->kind == LAT_TY_ARRAY && lat__is_complete(e->a->a->type))
-        arr = e->a->a;
+    const lat__expr *arr = bounded_array(e);
     lat__emit_at(em, e->loc);
     lat__emit_str(em, arr ? "__LAT_CKA(" : "__LAT_CK(");
     lat__emit_expr(em, &inner, LAT_PREC_ASSIGN);
@@ -729,8 +760,12 @@ void lat__emit_decl_group(lat__emitter *em, const lat__decl_group *g, bool file_
 void lat__emit_params(lat__emitter *em, const lat__func *fn, bool hidden, bool copies)
 {
     lat__emit_str(em, "(");
+    /* restrict: nothing but this pointer (and what is passed it) reaches the thread's
+     * context while the function runs, so an optimising compiler (the emulator's second
+     * tier) may keep threadIdx and blockIdx in registers across stores through the
+     * kernel's pointers, and vectorise thread loops; TinyCC ignores it. */
     if (hidden)
-        lat__emit_str(em, "lat_emu_thread *__lat_t");
+        lat__emit_str(em, "lat_emu_thread *restrict __lat_t");
     for (int i = 0; i < fn->nparams; i++) {
         lat__sym *ps = fn->params[i];
         if (hidden || i)

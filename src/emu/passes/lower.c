@@ -145,7 +145,7 @@ static void analyse(lower *lw)
         lat__kernelx k = {fn, LAT_EMU_MODE_PLAIN};
         if (fn->calls_collective || lw->in->checked) {
             k.mode = LAT_EMU_MODE_FIBER;
-            if (!lw->in->fibers && !getenv("LATTICE_EMU_FIBERS") && lat__region_plan(lw->u, fn, lw->in->checked))
+            if (!lw->in->fibers && !lat__env_on(LAT_ENV_EMU_FIBERS) && lat__region_plan(lw->u, fn, lw->in->checked))
                 k.mode = LAT_EMU_MODE_REGION;
         }
         if (k.mode == LAT_EMU_MODE_PLAIN) {

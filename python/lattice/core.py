@@ -1,0 +1,944 @@
+"""Devices, contexts, device memory, modules, kernels, streams and events.
+
+The objects here own what lattice gives them and free it when they are closed, used as
+context managers, or collected. Every object belongs to a Context; the context is kept
+alive by its objects, and closing a context frees everything it owns (later use of one
+of its objects raises ContextClosedError... a LatticeError).
+
+A process-wide *current context* is what functions use when given none: the most
+recently entered or pushed one, or else a default context made on first use with the
+automatic backend (LATTICE_BACKEND, else CUDA where a GPU is usable, else the emulator).
+Unlike CUDA's (and so PyCUDA's) per-thread context stack, it is the same in every thread.
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import threading
+import weakref
+from ctypes import byref, c_float, c_int, c_size_t, c_uint, c_uint64, c_void_p
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from . import _lib
+from ._lib import lib
+from .errors import LatticeError, check
+
+__all__ = [
+    "BACKENDS", "Device", "Context", "DeviceAllocation", "Module", "Kernel", "In", "Out",
+    "InOut", "Stream", "Event", "current_context", "get_context", "backend_of",
+    "mem_alloc", "memcpy_htod", "memcpy_dtoh", "memcpy_dtod", "synchronize",
+]
+
+#: Backend names as the library spells them, and their lat_backend_kind values.
+BACKENDS = {"auto": 0, "cuda": 1, "emu": 2, "cross": 3}
+_BACKEND_NAMES = {v: k for k, v in BACKENDS.items()}
+
+
+def _backend_kind(backend: str | int | None) -> int:
+    if backend is None:
+        return 0
+    if isinstance(backend, int):
+        return backend
+    try:
+        return BACKENDS[backend]
+    except KeyError:
+        raise ValueError(f"unknown backend {backend!r}; one of {', '.join(BACKENDS)}") from None
+
+
+def _strlist(items: Iterable[str] | None):
+    """A NULL-terminated char ** for a list of strings (and the bytes it points into)."""
+    if not items:
+        return None, None
+    enc = [s.encode() if isinstance(s, str) else bytes(s) for s in items]
+    arr = (ctypes.c_char_p * (len(enc) + 1))(*enc, None)
+    return arr, enc
+
+
+# ----------------------------------------------------------------------------------------
+# Devices
+# ----------------------------------------------------------------------------------------
+
+class Device:
+    """A device of a backend (``Device(0)``: the first device of the automatic backend)."""
+
+    def __init__(self, ordinal: int = 0, backend: str | int | None = None):
+        kind = _backend_kind(backend)
+        resolved = c_int()
+        check(lib.lat_backend_resolve(kind, byref(resolved)), "Device")
+        self.backend: str = _BACKEND_NAMES.get(resolved.value, "unknown")
+        self._kind = resolved.value
+        self.ordinal = ordinal
+        info = _lib.device_info()
+        check(lib.lat_device_get_info(self._kind, ordinal, byref(info)), "Device")
+        self._info = info
+
+    @staticmethod
+    def count(backend: str | int | None = None) -> int:
+        """The number of devices of a backend (the automatic one by default)."""
+        n = c_int()
+        check(lib.lat_device_count(_backend_kind(backend), byref(n)), "Device.count")
+        return n.value
+
+    def name(self) -> str:
+        """The device's name, e.g. ``"NVIDIA H100 80GB HBM3"`` or ``"lattice emulator"``."""
+        return self._info.name.decode()
+
+    def compute_capability(self) -> tuple[int, int]:
+        return (self._info.compute_major, self._info.compute_minor)
+
+    def total_memory(self) -> int:
+        """Bytes of device memory."""
+        return self._info.total_memory
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """Everything lat_device_info holds, as a dict."""
+        out = {}
+        for name, _ in _lib.device_info._fields_:
+            v = getattr(self._info, name)
+            out[name] = v.decode() if isinstance(v, bytes) else (tuple(v) if not isinstance(
+                v, int) else v)
+        return out
+
+    def get_attribute(self, name: str) -> int:
+        """A driver attribute by name, e.g. ``"MAX_THREADS_PER_BLOCK"`` (any case)."""
+        v = c_int()
+        check(lib.lat_device_attribute(self._kind, self.ordinal, name.upper().encode(),
+                                       byref(v)), "Device.get_attribute")
+        return v.value
+
+    def make_context(self, **kwargs: Any) -> "Context":
+        """A new context on this device, made current (PyCUDA's ``make_context``)."""
+        ctx = Context(backend=self._kind, device=self.ordinal, **kwargs)
+        ctx.push()
+        return ctx
+
+    def __repr__(self) -> str:
+        return f"<lattice.Device {self.ordinal} of {self.backend}: {self.name()}>"
+
+
+# ----------------------------------------------------------------------------------------
+# Contexts
+# ----------------------------------------------------------------------------------------
+
+_stack: list["Context"] = []
+_stack_lock = threading.RLock()
+_default: "Context | None" = None
+_live: "weakref.WeakSet[Context]" = weakref.WeakSet()
+
+_LOG_LEVELS = {1: "error", 2: "warning", 3: "info"}
+# While a context is destroyed: Python frees objects when it collects them, so memory a
+# context still owns at its end is expected, not a leak worth a warning.
+_destroying = False
+
+
+def _default_logger(level: str, message: str) -> None:
+    # Errors reach the caller as exceptions, so they are not printed as well; warnings
+    # (a compile that succeeded with warnings) become Python warnings, as PyCUDA's do.
+    if level == "warning" and not _destroying:
+        import warnings
+        warnings.warn(f"lattice: {message}", stacklevel=4)
+
+
+class Context:
+    """A context on a device: the owner of device memory, modules and streams.
+
+    ``backend``: ``"auto"`` (default), ``"cuda"``, ``"emu"`` or ``"cross"``.
+    ``check``: the emulator's checks, as LATTICE_CHECK spells them
+    (``"memcheck,racecheck"``, ``"all"``) or LAT_CHECK_* bits; None: as the environment says.
+    ``logger``: a callable ``(level: str, message: str)`` for the context's log.
+    ``emu_opt``: ``"off"``, ``"auto"``, ``"background"`` or ``"sync"`` (the emulator's tier).
+
+    Use it as a context manager to make it current for a block and close it after.
+    """
+
+    def __init__(self, backend: str | int | None = None, device: int = 0, *,
+                 check: str | int | None = None, logger=None, cross_rtol: float = 0.0,
+                 cross_atol: float = 0.0, emu_opt: str | int | None = None):
+        from .errors import check as _check
+        desc = _lib.context_desc()
+        desc.backend = _backend_kind(backend)
+        desc.device = device
+        desc.cross_rtol = cross_rtol
+        desc.cross_atol = cross_atol
+        if check is not None:
+            if isinstance(check, str):
+                bits = c_uint()
+                _check(lib.lat_check_parse_modes(check.encode(), byref(bits)), "Context")
+                desc.check = bits.value
+            else:
+                desc.check = int(check)
+        if emu_opt is not None:
+            desc.emu_opt = emu_opt if isinstance(emu_opt, int) else \
+                {"default": 0, "off": 1, "auto": 2, "background": 3, "sync": 4}[emu_opt]
+        if logger is None:
+            logger = _default_logger
+        self._logfn = None
+        if logger is not None:
+            def _log(_user, level, message, _logger=logger):
+                try:
+                    _logger(_LOG_LEVELS.get(level, str(level)), message.decode(errors="replace"))
+                except Exception:  # an exception cannot cross the C boundary
+                    pass
+            self._logfn = _lib.LOGFUNC(_log)
+            desc.logger.func = self._logfn
+        h = c_void_p()
+        _check(lib.lat_context_create(byref(desc), byref(h)), "Context")
+        self._handle: int | None = h.value
+        self._kind = lib.lat_context_backend(self._handle)
+        _live.add(self)
+
+    # -- state --------------------------------------------------------------------------
+    @property
+    def handle(self) -> int:
+        """The lat_context pointer; raises if the context was closed."""
+        h = self._handle
+        if h is None:
+            raise LatticeError("the context has been closed", -1, "LAT_ERROR_INVALID_VALUE")
+        return h
+
+    @property
+    def alive(self) -> bool:
+        return self._handle is not None
+
+    @property
+    def backend(self) -> str:
+        """``"cuda"``, ``"emu"`` or ``"cross"``."""
+        return _BACKEND_NAMES.get(self._kind, "unknown")
+
+    def get_device(self) -> Device:
+        """The device this context runs on."""
+        d = Device.__new__(Device)
+        d.backend, d._kind, d.ordinal = self.backend, self._kind, 0
+        info = _lib.device_info()
+        check(lib.lat_context_device_info(self.handle, byref(info)))
+        d._info = info
+        return d
+
+    def synchronize(self) -> None:
+        """Waits for all the context's work; raises the first failure of queued work."""
+        check(lib.lat_context_synchronize(self.handle), "synchronize")
+
+    def mem_info(self) -> tuple[int, int]:
+        """(free, total) bytes of device memory."""
+        f, t = c_size_t(), c_size_t()
+        check(lib.lat_mem_info(self.handle, byref(f), byref(t)), "mem_info")
+        return f.value, t.value
+
+    # -- the current context ---------------------------------------------------------------
+    def push(self) -> None:
+        """Makes this the current context (of every thread)."""
+        with _stack_lock:
+            _stack.append(self)
+
+    @staticmethod
+    def pop() -> "Context | None":
+        """Removes the current context from the stack and returns it."""
+        with _stack_lock:
+            return _stack.pop() if _stack else None
+
+    @staticmethod
+    def get_current() -> "Context | None":
+        with _stack_lock:
+            return _stack[-1] if _stack else _default
+
+    def __enter__(self) -> "Context":
+        self.push()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        with _stack_lock:
+            if self in _stack:
+                _stack.reverse()
+                _stack.remove(self)
+                _stack.reverse()
+        self.close()
+
+    def detach(self) -> None:
+        """PyCUDA's name for close()."""
+        self.close()
+
+    def close(self) -> None:
+        """Waits for the context's work and frees everything it owns. Idempotent."""
+        global _default, _destroying
+        h, self._handle = self._handle, None
+        if h is None:
+            return
+        with _stack_lock:
+            while self in _stack:
+                _stack.remove(self)
+            if _default is self:
+                _default = None
+        _destroying = True
+        try:
+            lib.lat_context_destroy(h)
+        finally:
+            _destroying = False
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        state = self.backend if self.alive else "closed"
+        return f"<lattice.Context {state}>"
+
+
+def current_context() -> Context:
+    """The current context, making the default one (automatic backend) on first use."""
+    global _default
+    with _stack_lock:
+        if _stack:
+            return _stack[-1]
+        if _default is None or not _default.alive:
+            _default = Context()
+        return _default
+
+
+def get_context(ctx: Context | None) -> Context:
+    return ctx if ctx is not None else current_context()
+
+
+def backend_of(ctx: Context | None = None) -> str:
+    """The backend name of a context (the current one by default)."""
+    return get_context(ctx).backend
+
+
+def synchronize(ctx: Context | None = None) -> None:
+    get_context(ctx).synchronize()
+
+
+@atexit.register
+def _close_all() -> None:
+    # Close contexts before the interpreter tears modules down, so that objects
+    # collected later find their context closed and free nothing.
+    for ctx in list(_live):
+        try:
+            ctx.close()
+        except Exception:
+            pass
+
+
+class _Owned:
+    """Something a context owns: freed once, and never after its context."""
+
+    _ctx: Context
+    _handle: int | None
+
+    def _release(self, h: int) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def free(self) -> None:
+        """Frees it now (idempotent); otherwise it goes when collected."""
+        h, self._handle = getattr(self, "_handle", None), None
+        if h is not None and self._ctx.alive:
+            self._release(h)
+
+    close = free
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.free()
+
+    def __del__(self) -> None:
+        try:
+            self.free()
+        except Exception:
+            pass
+
+
+# ----------------------------------------------------------------------------------------
+# Device memory
+# ----------------------------------------------------------------------------------------
+
+class DeviceAllocation(_Owned):
+    """``bytes`` of device memory of a context (PyCUDA's ``mem_alloc``). ``int(a)`` is its
+    device address; pass it to a kernel as a pointer argument."""
+
+    def __init__(self, nbytes: int, context: Context | None = None):
+        self._ctx = get_context(context)
+        p = c_uint64()
+        check(lib.lat_mem_alloc(self._ctx.handle, int(nbytes), byref(p)), "mem_alloc")
+        self._handle = p.value
+        self.ptr: int = p.value
+        self.nbytes: int = int(nbytes)
+
+    def _release(self, h: int) -> None:
+        lib.lat_mem_free(self._ctx.handle, h)
+
+    @property
+    def _lattice_ptr_(self) -> int:
+        if self._handle is None:
+            raise LatticeError("the allocation has been freed", -1, "LAT_ERROR_INVALID_VALUE")
+        return self.ptr
+
+    def __int__(self) -> int:
+        return self.ptr
+
+    __index__ = __int__
+
+    def __len__(self) -> int:
+        return self.nbytes
+
+    def __repr__(self) -> str:
+        return f"<lattice.DeviceAllocation {self.nbytes} bytes at 0x{self.ptr:x}>"
+
+
+def _devptr(obj: Any) -> int:
+    p = getattr(obj, "_lattice_ptr_", None)
+    if p is not None:
+        return p
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    cai = getattr(obj, "__cuda_array_interface__", None)
+    if cai is not None:
+        return int(cai["data"][0])
+    raise TypeError(f"{type(obj).__name__} is not device memory")
+
+
+def _ctx_of(obj: Any, ctx: Context | None) -> Context:
+    if ctx is not None:
+        return ctx
+    c = getattr(obj, "_ctx", None)
+    return c if isinstance(c, Context) else current_context()
+
+
+def _host(buf: Any, writable: bool = False) -> tuple[int, int, Any]:
+    """(address, bytes, keep-alive) of a host buffer: a NumPy array or anything with the
+    buffer protocol."""
+    if isinstance(buf, np.ndarray):
+        if not buf.flags.c_contiguous and not buf.flags.f_contiguous:
+            raise ValueError("host array must be contiguous")
+        if writable and not buf.flags.writeable:
+            raise ValueError("host array is read-only")
+        return buf.ctypes.data, buf.nbytes, buf
+    mv = memoryview(buf)
+    if writable and mv.readonly:
+        raise ValueError("host buffer is read-only")
+    arr = np.frombuffer(mv, dtype=np.uint8) if mv.contiguous else None
+    if arr is None:
+        raise ValueError("host buffer must be contiguous")
+    return arr.ctypes.data, arr.nbytes, (arr, mv)
+
+
+def mem_alloc(nbytes: int, context: Context | None = None) -> DeviceAllocation:
+    """Allocates device memory in a context (the current one by default)."""
+    return DeviceAllocation(nbytes, context)
+
+
+def _stream_handle(stream: "Stream | None") -> int | None:
+    return None if stream is None else stream.handle
+
+
+def memcpy_htod(dest: Any, src: Any, stream: "Stream | None" = None,
+                context: Context | None = None) -> None:
+    """Copies a host buffer to device memory (all of the host buffer's bytes)."""
+    ctx = _ctx_of(dest, context)
+    addr, n, keep = _host(src)
+    if getattr(dest, "_global", None):
+        # A module variable is not an allocation: lattice copies to it by name.
+        check(lib.lat_module_memcpy_to_global(dest._owner.handle, dest._global.encode(), 0,
+                                              addr, n), "memcpy_htod")
+        return
+    if stream is None:
+        check(lib.lat_memcpy_htod(ctx.handle, _devptr(dest), addr, n), "memcpy_htod")
+    else:
+        check(lib.lat_memcpy_htod_async(ctx.handle, _devptr(dest), addr, n, stream.handle),
+              "memcpy_htod_async")
+        stream._keep.append(keep)
+
+
+def memcpy_dtoh(dest: Any, src: Any, stream: "Stream | None" = None,
+                context: Context | None = None) -> None:
+    """Copies device memory into a host buffer (as many bytes as the buffer holds)."""
+    ctx = _ctx_of(src, context)
+    addr, n, keep = _host(dest, writable=True)
+    if getattr(src, "_global", None):
+        if stream is not None:
+            stream.synchronize()
+        check(lib.lat_module_memcpy_from_global(src._owner.handle, src._global.encode(), 0,
+                                                addr, n), "memcpy_dtoh")
+        return
+    if stream is None:
+        check(lib.lat_memcpy_dtoh(ctx.handle, addr, _devptr(src), n), "memcpy_dtoh")
+    else:
+        check(lib.lat_memcpy_dtoh_async(ctx.handle, addr, _devptr(src), n, stream.handle),
+              "memcpy_dtoh_async")
+        stream._keep.append(keep)
+
+
+def memcpy_dtod(dest: Any, src: Any, nbytes: int, stream: "Stream | None" = None,
+                context: Context | None = None) -> None:
+    """Copies nbytes between device addresses."""
+    ctx = _ctx_of(dest, context)
+    if stream is None:
+        check(lib.lat_memcpy_dtod(ctx.handle, _devptr(dest), _devptr(src), int(nbytes)),
+              "memcpy_dtod")
+    else:
+        check(lib.lat_memcpy_dtod_async(ctx.handle, _devptr(dest), _devptr(src), int(nbytes),
+                                        stream.handle), "memcpy_dtod_async")
+
+
+def memset_d8(dest: Any, value: int, count: int, context: Context | None = None) -> None:
+    check(lib.lat_memset_d8(_ctx_of(dest, context).handle, _devptr(dest), value, count))
+
+
+def memset_d16(dest: Any, value: int, count: int, context: Context | None = None) -> None:
+    check(lib.lat_memset_d16(_ctx_of(dest, context).handle, _devptr(dest), value, count))
+
+
+def memset_d32(dest: Any, value: int, count: int, context: Context | None = None) -> None:
+    check(lib.lat_memset_d32(_ctx_of(dest, context).handle, _devptr(dest), value, count))
+
+
+# ----------------------------------------------------------------------------------------
+# Streams and events
+# ----------------------------------------------------------------------------------------
+
+class Stream(_Owned):
+    """A queue of work in a context. Host buffers given to its asynchronous copies are
+    kept alive until the stream is synchronised."""
+
+    def __init__(self, flags: int = 0, context: Context | None = None, *,
+                 non_blocking: bool = False, priority: int = 0):
+        self._ctx = get_context(context)
+        d = _lib.stream_desc(int(non_blocking or bool(flags)), priority)
+        h = c_void_p()
+        check(lib.lat_stream_create(self._ctx.handle, byref(d), byref(h)), "Stream")
+        self._handle = h.value
+        self._keep: list[Any] = []
+
+    @property
+    def handle(self) -> int:
+        if self._handle is None:
+            raise LatticeError("the stream has been destroyed", -1, "LAT_ERROR_INVALID_VALUE")
+        return self._handle
+
+    def _release(self, h: int) -> None:
+        lib.lat_stream_destroy(h)
+
+    def synchronize(self) -> None:
+        """Waits for the stream's work; raises its first failure."""
+        check(lib.lat_stream_synchronize(self.handle), "Stream.synchronize")
+        self._keep.clear()
+
+    def is_done(self) -> bool:
+        done = c_int()
+        check(lib.lat_stream_query(self.handle, byref(done)), "Stream.is_done")
+        return bool(done.value)
+
+    def wait_for_event(self, event: "Event") -> None:
+        check(lib.lat_stream_wait_event(self.handle, event.handle), "Stream.wait_for_event")
+
+
+class Event(_Owned):
+    """A marker in a stream's work, for timing and ordering."""
+
+    def __init__(self, flags: int = 0, context: Context | None = None, *,
+                 disable_timing: bool = False, blocking_sync: bool = False):
+        self._ctx = get_context(context)
+        d = _lib.event_desc(int(disable_timing), int(blocking_sync))
+        h = c_void_p()
+        check(lib.lat_event_create(self._ctx.handle, byref(d), byref(h)), "Event")
+        self._handle = h.value
+
+    @property
+    def handle(self) -> int:
+        if self._handle is None:
+            raise LatticeError("the event has been destroyed", -1, "LAT_ERROR_INVALID_VALUE")
+        return self._handle
+
+    def _release(self, h: int) -> None:
+        lib.lat_event_destroy(h)
+
+    def record(self, stream: Stream | None = None) -> "Event":
+        check(lib.lat_event_record(self.handle, _stream_handle(stream)), "Event.record")
+        return self
+
+    def synchronize(self) -> "Event":
+        check(lib.lat_event_synchronize(self.handle), "Event.synchronize")
+        return self
+
+    def query(self) -> bool:
+        done = c_int()
+        check(lib.lat_event_query(self.handle, byref(done)), "Event.query")
+        return bool(done.value)
+
+    def time_since(self, start: "Event") -> float:
+        """Milliseconds from ``start`` to this event (both recorded and completed)."""
+        ms = c_float()
+        check(lib.lat_event_elapsed_ms(start.handle, self.handle, byref(ms)), "time_since")
+        return ms.value
+
+    def time_till(self, end: "Event") -> float:
+        """Milliseconds from this event to ``end``."""
+        return end.time_since(self)
+
+
+# ----------------------------------------------------------------------------------------
+# Kernel arguments
+# ----------------------------------------------------------------------------------------
+
+class _HostArg:
+    kind = 0
+
+    def __init__(self, array: Any):
+        if not isinstance(array, np.ndarray):
+            array = np.asarray(array)
+        self.array = array
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.array!r})"
+
+
+class In(_HostArg):
+    """A host array copied to a device buffer before the launch (PyCUDA's ``drv.In``)."""
+    kind = _lib.ARG_IN
+
+
+class Out(_HostArg):
+    """A host array filled from a device buffer after the launch (``drv.Out``)."""
+    kind = _lib.ARG_OUT
+
+
+class InOut(_HostArg):
+    """Copied in before the launch and back after it (``drv.InOut``)."""
+    kind = _lib.ARG_INOUT
+
+
+_SCALAR_KINDS = {
+    np.dtype(np.int32): (_lib.ARG_I32, "i32"), np.dtype(np.uint32): (_lib.ARG_U32, "u32"),
+    np.dtype(np.int64): (_lib.ARG_I64, "i64"), np.dtype(np.uint64): (_lib.ARG_U64, "u64"),
+    np.dtype(np.float32): (_lib.ARG_F32, "f32"), np.dtype(np.float64): (_lib.ARG_F64, "f64"),
+}
+
+
+class _Param:
+    __slots__ = ("name", "type", "pointer", "floating", "signed", "size")
+
+    def __init__(self, p: "_lib.check_param"):
+        self.name = (p.name or b"").decode()
+        self.type = (p.type or b"").decode()
+        self.pointer = bool(p.is_pointer)
+        self.floating = bool(p.is_float)
+        self.signed = bool(p.is_signed)
+        self.size = p.size
+
+
+def _scalar_dtype_for(param: _Param | None, value: Any) -> np.dtype:
+    """The type a Python int or float takes for a parameter (PyCUDA asks for NumPy scalars;
+    lattice reads the kernel's declaration instead)."""
+    if param is not None and param.size:
+        if param.floating:
+            return np.dtype(np.float32 if param.size == 4 else np.float64)
+        if isinstance(value, float):
+            raise TypeError(f"a float for the integer parameter '{param.type} {param.name}'")
+        return np.dtype(f"{'i' if param.signed else 'u'}{param.size}")
+    if isinstance(value, float):
+        return np.dtype(np.float64)
+    return np.dtype(np.int32 if -2**31 <= value < 2**31 else np.int64)
+
+
+def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
+               post: list) -> "ctypes.Array":
+    n = len(args)
+    out = (_lib.arg * n)()
+    for i, a in enumerate(args):
+        slot = out[i]
+        param = params[i] if params is not None and i < len(params) else None
+        if isinstance(a, _HostArg):
+            arr = a.array
+            if not arr.flags.c_contiguous:
+                if a.kind == _lib.ARG_IN:
+                    arr = np.ascontiguousarray(arr)
+                else:
+                    tmp = np.ascontiguousarray(arr)
+                    post.append((a.array, tmp))
+                    arr = tmp
+            keep.append(arr)
+            slot.kind = a.kind
+            # __array_interface__ is several times cheaper than .ctypes on the hot path.
+            slot.value.buffer.data = arr.__array_interface__["data"][0]
+            slot.value.buffer.size = arr.nbytes
+            continue
+        p = getattr(a, "_lattice_ptr_", None)
+        if p is not None:
+            slot.kind = _lib.ARG_PTR
+            slot.value.ptr = p
+            continue
+        if isinstance(a, (bool, np.bool_)):
+            a = int(a)
+        if isinstance(a, (int, float)):
+            if param is not None and param.pointer:
+                if isinstance(a, float):
+                    raise TypeError(f"argument {i}: a float for the pointer parameter "
+                                    f"'{param.type} {param.name}'")
+                slot.kind = _lib.ARG_PTR
+                slot.value.ptr = a
+                continue
+            a = np.array(a, dtype=_scalar_dtype_for(param, a))[()]
+        if isinstance(a, np.ndarray) and a.ndim == 0:
+            a = a[()]
+        if isinstance(a, np.generic):
+            kind = _SCALAR_KINDS.get(a.dtype)
+            if kind is not None:
+                slot.kind = kind[0]
+                setattr(slot.value, kind[1], a.item() if kind[0] not in (
+                    _lib.ARG_F32,) else float(a))
+                continue
+            raw = np.ascontiguousarray(np.array(a))
+            keep.append(raw)
+            slot.kind = _lib.ARG_BYTES
+            slot.value.buffer.data = raw.ctypes.data
+            slot.value.buffer.size = raw.nbytes
+            continue
+        cai = getattr(a, "__cuda_array_interface__", None)
+        if cai is not None:
+            slot.kind = _lib.ARG_PTR
+            slot.value.ptr = int(cai["data"][0])
+            continue
+        if isinstance(a, np.ndarray):
+            raise TypeError(f"argument {i}: a host array; wrap it in In(), Out() or InOut(), "
+                            "or copy it to the device")
+        raise TypeError(f"argument {i}: cannot pass {type(a).__name__} to a kernel")
+    return out
+
+
+def _dim3(t: Any, what: str) -> "_lib.dim3":
+    if isinstance(t, (int, np.integer)):
+        t = (int(t),)
+    t = tuple(int(x) for x in t)
+    if not 1 <= len(t) <= 3:
+        raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(t)}")
+    t = t + (1,) * (3 - len(t))
+    return _lib.dim3(*t)
+
+
+# ----------------------------------------------------------------------------------------
+# Modules and kernels
+# ----------------------------------------------------------------------------------------
+
+class Module(_Owned):
+    """CUDA C source compiled for a context's device (``lat_module_create``).
+
+    ``options``: compiler flags in NVRTC's spelling (``["-use_fast_math"]``); flags that
+    only nvcc knows (``--ptxas-options=...``, ``-Xptxas``) are dropped with a note in
+    ``log`` so that PyCUDA programs keep working. ``defines``: ``{"N": 4}`` or
+    ``["N=4"]``. ``no_extern_c``: compile as written instead of inside ``extern "C"``.
+    """
+
+    def __init__(self, source: str | None = None, *, path: str | None = None,
+                 options: Sequence[str] | None = None,
+                 defines: "dict[str, Any] | Sequence[str] | None" = None,
+                 include_dirs: Sequence[str] | None = None, no_extern_c: bool = False,
+                 name: str | None = None, name_expressions: Sequence[str] | None = None,
+                 context: Context | None = None):
+        self._ctx = get_context(context)
+        self._handle = None
+        self.dropped_options: list[str] = []
+        opts = []
+        for o in options or ():
+            if o.startswith(("--ptxas-options", "-Xptxas", "--keep", "-keep", "--resource-usage",
+                             "-lineinfo", "--generate-line-info", "-Xcompiler")):
+                self.dropped_options.append(o)
+            else:
+                opts.append(o)
+        if isinstance(defines, dict):
+            defines = [k if v is None else f"{k}={v}" for k, v in defines.items()]
+        d = _lib.module_desc()
+        keep = []
+        if source is not None:
+            d.source = source.encode()
+        if path is not None:
+            d.path = str(path).encode()
+        if name is not None:
+            d.name = name.encode()
+        for field, items in (("options", opts), ("defines", defines),
+                             ("include_dirs", include_dirs),
+                             ("name_expressions", name_expressions)):
+            arr, enc = _strlist(items)
+            if arr is not None:
+                setattr(d, field, ctypes.cast(arr, ctypes.POINTER(ctypes.c_char_p)))
+                keep += [arr, enc]
+        d.no_extern_c = int(bool(no_extern_c))
+        h = c_void_p()
+        check(lib.lat_module_create(self._ctx.handle, byref(d), byref(h)), "Module")
+        self._handle = h.value
+        self._kernels: dict[str, Kernel] = {}
+
+    @classmethod
+    def from_image(cls, image: bytes | str, *, context: Context | None = None,
+                   name: str | None = None) -> "Module":
+        """A module from PTX text or a CUBIN (``lat_module_load``; CUDA only)."""
+        self = cls.__new__(cls)
+        self._ctx = get_context(context)
+        self._handle = None
+        self.dropped_options = []
+        self._kernels = {}
+        data = image.encode() if isinstance(image, str) else bytes(image)
+        buf = ctypes.create_string_buffer(data, len(data))
+        d = _lib.module_image_desc(ctypes.cast(buf, c_void_p), len(data), None, 0,
+                                   name.encode() if name else None)
+        h = c_void_p()
+        check(lib.lat_module_load(self._ctx.handle, byref(d), byref(h)), "module_from_buffer")
+        self._handle = h.value
+        return self
+
+    @property
+    def handle(self) -> int:
+        if self._handle is None or not self._ctx.alive:
+            raise LatticeError("the module has been destroyed", -1, "LAT_ERROR_INVALID_VALUE")
+        return self._handle
+
+    def _release(self, h: int) -> None:
+        lib.lat_module_destroy(h)
+
+    @property
+    def log(self) -> str:
+        """The compiler's warnings and notes ("" when it said nothing)."""
+        text = (lib.lat_module_log(self.handle) or b"").decode(errors="replace")
+        if self.dropped_options:
+            text += "".join(f"lattice: option {o} ignored (nvcc-only)\n"
+                            for o in self.dropped_options)
+        return text
+
+    def get_kernel(self, name: str) -> "Kernel":
+        """The __global__ function ``name`` (KernelNotFoundError if there is none)."""
+        h_mod = self.handle  # raises once the module or its context is gone
+        k = self._kernels.get(name)
+        if k is None:
+            h = c_void_p()
+            check(lib.lat_module_get_kernel(h_mod, name.encode(), byref(h)),
+                  f"get_function('{name}')")
+            k = self._kernels[name] = Kernel(self, h.value)
+        return k
+
+    get_function = get_kernel
+
+    def get_global(self, name: str) -> tuple["GlobalPointer", int]:
+        """A __device__ or __constant__ variable: (its device address, its size in bytes)."""
+        p, n = c_uint64(), c_size_t()
+        check(lib.lat_module_get_global(self.handle, name.encode(), byref(p), byref(n)),
+              f"get_global('{name}')")
+        ptr = DevicePointer(p.value, self)
+        ptr._global = name
+        return ptr, n.value
+
+
+class DevicePointer(int):
+    """A device address that keeps its owner (a module, an array) alive: a module
+    variable's (``get_global``), an array's ``gpudata``."""
+
+    def __new__(cls, value: int, owner: Any):
+        self = super().__new__(cls, value)
+        self._ctx = owner._ctx
+        self._owner = owner
+        self._global = None  # a module variable's name: copies go through the module
+        return self
+
+    @property
+    def _lattice_ptr_(self) -> int:
+        return int(self)
+
+
+class Kernel:
+    """A __global__ function of a module. Call it with the kernel's arguments and
+    ``block=(x, y, z)``, ``grid=(x, y, z)`` (default (1,)), ``shared=bytes``,
+    ``stream=Stream``; ``time_kernel=True`` returns the launch's seconds (PyCUDA).
+
+    Arguments: NumPy scalars (their type), Python ints and floats (converted to the
+    parameter's declared type), device memory (DeviceAllocation, Array, GPUArray, any
+    ``__cuda_array_interface__``, or an int address for a pointer), and In/Out/InOut
+    wrapping host arrays.
+    """
+
+    def __init__(self, module: Module, handle: int):
+        self.module = module
+        self._handle = handle
+        self.name: str = lib.lat_kernel_name(handle).decode()
+        self.param_count: int = lib.lat_kernel_param_count(handle)
+        params: list[_Param] | None = []
+        for i in range(max(self.param_count, 0)):
+            p = _lib.check_param()
+            if lib.lat_check_kernel_param(handle, i, byref(p)) != 0:
+                params = None
+                break
+            params.append(_Param(p))
+        self.params = params
+        self._desc = _lib.launch_desc()
+        self._dims: dict = {}  # (grid, block) tuples -> dim3s, for repeated calls
+
+    @property
+    def handle(self) -> int:
+        self.module.handle  # raises once the module or context is gone
+        return self._handle
+
+    def __call__(self, *args: Any, block: Any = (1, 1, 1), grid: Any = (1, 1, 1),
+                 shared: int = 0, stream: Stream | None = None, time_kernel: bool = False,
+                 cooperative: bool = False) -> float | None:
+        h = self.handle
+        keep: list = []
+        post: list = []
+        argv = _fill_args(args, self.params, keep, post)
+        d = self._desc
+        dims = self._dims.get((grid, block)) if type(grid) is tuple and \
+            type(block) is tuple else None
+        if dims is None:
+            dims = (_dim3(grid, "grid"), _dim3(block, "block"))
+            if type(grid) is tuple and type(block) is tuple and len(self._dims) < 64:
+                self._dims[(grid, block)] = dims
+        d.grid, d.block = dims
+        d.shared_bytes = shared
+        d.stream = None if stream is None else stream.handle
+        d.cooperative = int(cooperative)
+        if time_kernel:
+            start, end = Event(context=self.module._ctx), Event(context=self.module._ctx)
+            start.record(stream)
+        st = lib.lat_launch_args(h, byref(d), len(args), argv)
+        if st != 0:
+            check(st, f"launch of '{self.name}'")
+        for orig, tmp in post:
+            orig[...] = tmp
+        if time_kernel:
+            end.record(stream)
+            end.synchronize()
+            return end.time_since(start) * 1e-3
+        return None
+
+    prepared_call = None  # set below
+
+    def resources(self) -> dict[str, int]:
+        """Registers, shared/local/constant bytes... (``lat_kernel_get_resources``)."""
+        r = _lib.kernel_resources()
+        check(lib.lat_kernel_get_resources(self.handle, byref(r)), "resources")
+        return {n: getattr(r, n) for n, _ in r._fields_}
+
+    def get_attribute(self, name: str) -> int:
+        r = self.resources()
+        key = {"NUM_REGS": "registers", "SHARED_SIZE_BYTES": "static_shared_bytes",
+               "LOCAL_SIZE_BYTES": "local_bytes", "CONST_SIZE_BYTES": "const_bytes",
+               "MAX_THREADS_PER_BLOCK": "max_threads_per_block",
+               "PTX_VERSION": "ptx_version", "BINARY_VERSION": "binary_version"}
+        return r[key.get(str(name).upper().split(".")[-1], str(name).lower())]
+
+    def __repr__(self) -> str:
+        return f"<lattice.Kernel {self.name}({self.param_count} parameters)>"
+
+
+def _prepared_call(self: Kernel, grid: Any, block: Any, *args: Any, shared_size: int = 0):
+    return self(*args, grid=grid, block=block, shared=shared_size)
+
+
+def _prepare(self: Kernel, arg_types: Any = None, *a: Any, **k: Any) -> Kernel:
+    return self
+
+
+Kernel.prepared_call = _prepared_call  # type: ignore[assignment]
+Kernel.prepare = _prepare  # type: ignore[attr-defined]

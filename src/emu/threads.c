@@ -1,0 +1,69 @@
+/*
+ * The emulator's thread count. Several processes on one host (MPI ranks, each with its own
+ * emulated device) would each start a thread per core and oversubscribe the host n times
+ * over; a launcher that binds ranks to cores already gives each its share (the affinity
+ * mask, which OpenMP counts), so the division applies only to a process allowed every
+ * core. The rule is documented in lattice/ranks.h and docs/mpi.md.
+ */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include "threads.h"
+
+#include "env.h"
+#include "lattice/ranks.h"
+
+#include <omp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+bool lat__emu_threads_parse(const char *v, int *n)
+{
+    *n = 0;
+    if (!v || !*v)
+        return true;
+    char *end = NULL;
+    long x = strtol(v, &end, 10);
+    if (*end != '\0' || x < 1 || x > 4096)
+        return false;
+    *n = (int)x;
+    return true;
+}
+
+static int thread_count;
+static pthread_once_t thread_count_once = PTHREAD_ONCE_INIT;
+
+/* Whether this process may run on every online core (no binding by the launcher). */
+static bool unbound(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return false;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 && CPU_COUNT(&set) >= online;
+}
+
+static void decide(void)
+{
+    int n = 0;
+    if (lat__emu_threads_parse(lat__env(LAT_ENV_EMU_THREADS), &n) && n > 0) {
+        thread_count = n;
+        return;
+    }
+    thread_count = omp_get_max_threads();
+    const char *omp = getenv("OMP_NUM_THREADS");
+    if (omp && *omp)
+        return;
+    lat_local_rank lr;
+    /* A malformed launcher variable: the context's creation reports it; here, no division. */
+    if (lat_local_rank_get(&lr) == LAT_OK && lr.size > 1 && unbound()) {
+        int share = omp_get_num_procs() / lr.size;
+        thread_count = share < 1 ? 1 : share;
+    }
+}
+
+int lat__emu_thread_count(void)
+{
+    pthread_once(&thread_count_once, decide);
+    return thread_count;
+}

@@ -1,0 +1,16 @@
+/* How many host threads run an emulated launch (threads.c). */
+#ifndef LAT_EMU_THREADS_H
+#define LAT_EMU_THREADS_H
+
+#include <stdbool.h>
+
+/* Parses a LATTICE_EMU_THREADS value: 1 to 4096. NULL or empty: unset (true, *n = 0). */
+bool lat__emu_threads_parse(const char *v, int *n);
+
+/* The launch's thread count, decided once per process: LATTICE_EMU_THREADS; else
+ * OMP_NUM_THREADS's (OpenMP's own default); else, for one of several ranks on a host
+ * (lattice/ranks.h) whose process may run on every core, the cores divided by the ranks;
+ * else every core this process may run on. */
+int lat__emu_thread_count(void);
+
+#endif

@@ -1,0 +1,648 @@
+/* The emulator's optimising tier (lattice.h's lat_emu_opt): the same results as TinyCC's
+ * code, bit for bit; the switch at a launch boundary; falling back to TinyCC, with one
+ * message, when there is no compiler, when it fails and when it runs too long; the
+ * compile cache's keys; private temporary files removed; modules made and destroyed
+ * while their builds run. Each case that needs a C compiler skips without one. */
+#include "harness.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* A context on the plain emulator (the tier is the emulator's), with a logger that
+ * keeps the warnings. */
+static char warnings[8192];
+static int nwarnings;
+
+static void on_log(void *user, lat_log_level level, const char *msg)
+{
+    (void)user;
+    if (level != LAT_LOG_WARNING)
+        return;
+    nwarnings++;
+    size_t n = strlen(warnings);
+    snprintf(warnings + n, sizeof warnings - n, "%s\n", msg);
+}
+
+static lat_context *emu_context(void)
+{
+    warnings[0] = '\0';
+    nwarnings = 0;
+    lat_context *ctx = t_context_with(&(lat_context_desc){.logger = {on_log, NULL}});
+    if (lat_context_backend(ctx) != LAT_BACKEND_EMU)
+        SKIP("the optimising tier is the emulator's");
+    return ctx;
+}
+
+/* A directory of its own for the disk cache, and one for the tier's temporaries. */
+static char cache_dir[64], tmp_dir[64], tool_dir[64];
+
+static void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char path[512];
+        while ((e = readdir(d)) != NULL) {
+            if (e->d_name[0] == '.')
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+static int count_entries(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static void fresh_dirs(void)
+{
+    snprintf(cache_dir, sizeof cache_dir, "/tmp/lattice-test-optc-XXXXXX");
+    snprintf(tmp_dir, sizeof tmp_dir, "/tmp/lattice-test-optt-XXXXXX");
+    snprintf(tool_dir, sizeof tool_dir, "/tmp/lattice-test-optx-XXXXXX");
+    ASSERT_NOT_NULL(mkdtemp(cache_dir));
+    ASSERT_NOT_NULL(mkdtemp(tmp_dir));
+    ASSERT_NOT_NULL(mkdtemp(tool_dir));
+    setenv("LATTICE_CACHE_DIR", cache_dir, 1);
+    setenv("TMPDIR", tmp_dir, 1);
+    unsetenv("LATTICE_CACHE");
+    unsetenv("LATTICE_EMU_CC");
+    unsetenv("LATTICE_EMU_CC_FLAGS");
+    unsetenv("LATTICE_EMU_CC_TIMEOUT");
+    unsetenv("LATTICE_EMU_OPT");
+    lat_cache_clear();
+}
+
+static void remove_dirs(void)
+{
+    remove_tree(cache_dir);
+    remove_tree(tmp_dir);
+    remove_tree(tool_dir);
+    unsetenv("TMPDIR");
+    unsetenv("LATTICE_EMU_CC");
+    unsetenv("LATTICE_EMU_CC_TIMEOUT");
+    unsetenv("LATTICE_EMU_CC_FLAGS");
+}
+
+/* A shell script in tool_dir, executable, as a stand-in compiler. */
+static const char *script(const char *name, const char *body)
+{
+    static char path[128];
+    snprintf(path, sizeof path, "%s/%s", tool_dir, name);
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    fprintf(f, "#!/bin/sh\n%s\n", body);
+    fclose(f);
+    ASSERT_EQ(chmod(path, 0700), 0);
+    return path;
+}
+
+static lat_module *make(lat_context *ctx, const char *src, lat_emu_opt mode)
+{
+    lat_module *m = NULL;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "opt.cu",
+                                                       .emu_opt = mode},
+                                &m));
+    return m;
+}
+
+/* A module on the optimised tier, or the case skips when this machine has no compiler. */
+static lat_module *make_optimised(lat_context *ctx, const char *src)
+{
+    lat_module *m = make(ctx, src, LAT_EMU_OPT_SYNC);
+    if (lat_module_get_tier(m) != LAT_MODULE_TIER_OPTIMISED) {
+        static char why[1024];
+        snprintf(why, sizeof why, "no optimised code: %s", lat_module_log(m));
+        lat_module_destroy(m);
+        SKIP("%s", why);
+    }
+    return m;
+}
+
+/* Kernels that reach what an optimiser could change: the math library, contraction,
+ * integer overflow, conversions, bit operations, atomics, warp shuffles, shared memory
+ * and barriers, doubles. */
+static const char mixed_src[] =
+    "__global__ void mixed(float *f, double *d, int *i, unsigned *u, const float *x, int n)\n"
+    "{\n"
+    "    __shared__ float s[256];\n"
+    "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    float v = x[t];\n"
+    "    f[8 * t + 0] = sinf(v) + expf(v * 0.5f) * logf(v + 2.0f);\n"
+    "    f[8 * t + 1] = powf(v + 1.5f, 0.37f) / sqrtf(v + 3.0f);\n"
+    "    f[8 * t + 2] = v * v + 0.1f * v - 1.0f / (v + 7.0f);\n"
+    "    f[8 * t + 3] = rsqrtf(v + 4.0f) + tanhf(v) + erff(v) + __expf(v) + __sinf(v);\n"
+    "    f[8 * t + 4] = fmaf(v, 1.25f, -v) + floorf(v * 10.0f) + truncf(v * 3.3f);\n"
+    "    f[8 * t + 5] = __shfl_down_sync(0xffffffffu, v, 3) + __shfl_xor_sync(0xffffffffu, v, 5);\n"
+    "    s[threadIdx.x] = v;\n"
+    "    __syncthreads();\n"
+    "    for (int k = blockDim.x / 2; k > 0; k >>= 1) {\n"
+    "        if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];\n"
+    "        __syncthreads();\n"
+    "    }\n"
+    "    f[8 * t + 6] = s[0];\n"
+    "    f[8 * t + 7] = (float)(t * 7919) * 1e-3f;\n"
+    "    double dv = (double)v;\n"
+    "    d[2 * t] = sin(dv) * exp(dv) + sqrt(dv + 1.0) + dv * dv + 0.5;\n"
+    "    d[2 * t + 1] = pow(dv + 1.0, 1.0 / 3.0) + cbrt(dv) + log1p(dv);\n"
+    "    int h = t * 1103515245 + 12345;\n"
+    "    h ^= h >> 13; h *= 2147483647;\n"
+    "    i[2 * t] = h + __popc(h) + __clz(h | 1) + (int)(v * 1000.0f);\n"
+    "    i[2 * t + 1] = __float2int_rn(v * 77.7f) + (int)rintf(v * 3.5f);\n"
+    "    atomicAdd(&u[0], (unsigned)(t & 7));\n"
+    "    atomicMax(&u[1], (unsigned)h);\n"
+    "    unsigned b = __ballot_sync(0xffffffffu, v > 0.5f);\n"
+    "    if ((threadIdx.x & 31) == 0) u[2 + t / 32] = b;\n"
+    "}\n";
+
+typedef struct outputs {
+    float f[8 * 1024];
+    double d[2 * 1024];
+    int i[2 * 1024];
+    unsigned u[2 + 1024 / 32];
+} outputs;
+
+static void run_mixed(lat_context *ctx, lat_module *m, const float *x, outputs *o)
+{
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(m, "mixed", &k));
+    memset(o, 0, sizeof *o);
+    lat_deviceptr df = t_device_copy(ctx, o->f, sizeof o->f),
+                  dd = t_device_copy(ctx, o->d, sizeof o->d),
+                  di = t_device_copy(ctx, o->i, sizeof o->i),
+                  du = t_device_copy(ctx, o->u, sizeof o->u),
+                  dx = t_device_copy(ctx, x, 1024 * sizeof *x);
+    int n = 1024;
+    void *params[] = {&df, &dd, &di, &du, &dx, &n};
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {4}, .block = {256}}, params));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, o->f, df, sizeof o->f));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, o->d, dd, sizeof o->d));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, o->i, di, sizeof o->i));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, o->u, du, sizeof o->u));
+}
+
+static void assert_same(const outputs *a, const outputs *b)
+{
+    for (int j = 0; j < 8 * 1024; j++)
+        ASSERT_MSG(memcmp(&a->f[j], &b->f[j], 4) == 0, "float %d (kind %d): %a vs %a", j,
+                   j % 8, (double)a->f[j], (double)b->f[j]);
+    for (int j = 0; j < 2 * 1024; j++)
+        ASSERT_MSG(memcmp(&a->d[j], &b->d[j], 8) == 0, "double %d: %a vs %a", j, a->d[j], b->d[j]);
+    for (int j = 0; j < 2 * 1024; j++)
+        ASSERT_EQ(a->i[j], b->i[j]);
+    for (int j = 0; j < 2 + 1024 / 32; j++)
+        ASSERT_U64_EQ(a->u[j], b->u[j]);
+}
+
+TEST(the_optimised_tier_gives_tinyccs_results_bit_for_bit)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    float *x = t_calloc(1024, sizeof *x);
+    t_rand_floats(x, 1024, -0.9f, 3.0f);
+    outputs *a = t_calloc(1, sizeof *a), *b = t_calloc(1, sizeof *b);
+    lat_module *slow = make(ctx, mixed_src, LAT_EMU_OPT_OFF);
+    ASSERT_EQ(lat_module_get_tier(slow), LAT_MODULE_TIER_TINYCC);
+    lat_module *fast = make_optimised(ctx, mixed_src);
+    run_mixed(ctx, slow, x, a);
+    run_mixed(ctx, fast, x, b);
+    assert_same(a, b);
+    lat_module_destroy(slow);
+    lat_module_destroy(fast);
+    ASSERT_EQ(count_entries(tmp_dir), 0); /* the compiler's directory is gone */
+    remove_dirs();
+}
+
+/* A module's __constant__ and __device__ variables are the optimised object's in SYNC
+ * mode: what the program writes there, the kernels read. */
+static const char variables_src[] =
+    "__constant__ float scale[2] = {2.0f, 3.0f};\n"
+    "__device__ int counter;\n"
+    "__global__ void k(float *out) { out[threadIdx.x] = scale[threadIdx.x & 1];\n"
+    "    atomicAdd(&counter, 1); }\n";
+
+/* The variables written and read through the module are the ones its kernel uses. */
+static void check_variables(lat_context *ctx, lat_module *m)
+{
+    float s[2] = {5.0f, 7.0f};
+    ASSERT_OK(lat_module_memcpy_to_global(m, "scale", 0, s, sizeof s));
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(m, "k", &k));
+    float out[4] = {0};
+    lat_deviceptr d = t_device_copy(ctx, out, sizeof out);
+    void *params[] = {&d};
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {1}, .block = {4}}, params));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, out, d, sizeof out));
+    ASSERT_TRUE(out[0] == 5.0f && out[1] == 7.0f);
+    int c = 0;
+    ASSERT_OK(lat_module_memcpy_from_global(m, "counter", 0, &c, sizeof c));
+    ASSERT_EQ(c, 4);
+}
+
+TEST(module_variables_are_the_optimised_codes_in_sync_mode)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    lat_module *m = make_optimised(ctx, variables_src);
+    check_variables(ctx, m);
+    lat_module_destroy(m);
+    remove_dirs();
+}
+
+/* From the disk cache, a module's code and variables are the object's from
+ * lat_module_create on, TinyCC never running: in BACKGROUND mode too, where a module with
+ * variables that must wait for a build stays on TinyCC. */
+TEST(modules_from_the_cache_are_optimised_from_the_start_variables_and_all)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    lat_module_destroy(make_optimised(ctx, variables_src));
+    lat_cache_clear();
+    lat_module *m = make(ctx, variables_src, LAT_EMU_OPT_BACKGROUND);
+    ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
+    check_variables(ctx, m);
+    lat_module_destroy(m);
+    lat_cache_clear();
+    m = make(ctx, variables_src, LAT_EMU_OPT_SYNC);
+    ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
+    check_variables(ctx, m);
+    lat_module_destroy(m);
+    remove_dirs();
+}
+
+static const char small_src[] =
+    "__global__ void add(float *y, const float *x, float a, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n) y[i] = a * x[i] + y[i];\n"
+    "}\n";
+
+static void run_add(lat_context *ctx, lat_module *m, float *y, int n)
+{
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(m, "add", &k));
+    float *x = t_calloc((size_t)n, sizeof *x);
+    for (int i = 0; i < n; i++)
+        x[i] = (float)i * 0.25f;
+    lat_deviceptr dx = t_device_copy(ctx, x, (size_t)n * 4), dy = t_device_copy(ctx, y, (size_t)n * 4);
+    float a = 1.5f;
+    void *params[] = {&dy, &dx, &a, &n};
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {(unsigned)(n + 127) / 128}, .block = {128}},
+                         params));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, y, dy, (size_t)n * 4));
+}
+
+TEST(a_background_build_takes_over_at_a_launch_boundary)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    /* The compiler is told to wait for a file, so the first launch surely runs TinyCC's
+     * code. */
+    char body[512];
+    snprintf(body, sizeof body, "while [ ! -e %s/go ]; do sleep 0.01; done\nexec cc \"$@\"", tool_dir);
+    setenv("LATTICE_EMU_CC", script("slowcc", body), 1);
+    lat_module *m = make(ctx, small_src, LAT_EMU_OPT_BACKGROUND);
+    ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_TINYCC);
+    enum { N = 1000 };
+    float *y1 = t_calloc(N, sizeof *y1), *y2 = t_calloc(N, sizeof *y2);
+    run_add(ctx, m, y1, N);
+    char go[128];
+    snprintf(go, sizeof go, "%s/go", tool_dir);
+    fclose(fopen(go, "w"));
+    double t0 = now_ms();
+    while (lat_module_get_tier(m) != LAT_MODULE_TIER_OPTIMISED && now_ms() - t0 < 60000 &&
+           nwarnings == 0) {
+        usleep(2000);
+        run_add(ctx, m, y2, 1); /* a failure's message comes at a launch */
+    }
+    if (lat_module_get_tier(m) != LAT_MODULE_TIER_OPTIMISED) {
+        lat_module_destroy(m);
+        remove_dirs();
+        SKIP("no optimised code: %s", warnings);
+    }
+    memset(y2, 0, N * sizeof *y2);
+    run_add(ctx, m, y2, N);
+    ASSERT_EQ(memcmp(y1, y2, N * sizeof *y1), 0);
+    lat_module_destroy(m);
+    ASSERT_EQ(count_entries(tmp_dir), 0);
+    remove_dirs();
+}
+
+TEST(without_a_compiler_the_module_stays_on_tinycc_and_says_so_once)
+{
+    fresh_dirs();
+    setenv("LATTICE_EMU_CC", "/nonexistent/lattice-cc", 1);
+    lat_context *ctx = emu_context();
+    lat_module *m1 = make(ctx, small_src, LAT_EMU_OPT_SYNC);
+    ASSERT_EQ(lat_module_get_tier(m1), LAT_MODULE_TIER_TINYCC);
+    ASSERT_CONTAINS(lat_module_log(m1), "LATTICE_EMU_CC");
+    ASSERT_EQ(nwarnings, 1);
+    /* Another module, another source: not said again. */
+    lat_module *m2 = make(ctx, "__global__ void other(int *p) { *p = 1; }", LAT_EMU_OPT_SYNC);
+    ASSERT_STR_EQ(lat_module_log(m2), "");
+    ASSERT_EQ(nwarnings, 1);
+    float y[4] = {1, 2, 3, 4};
+    run_add(ctx, m1, y, 4);
+    ASSERT_TRUE(y[3] == 4 + 1.5f * 0.75f);
+    lat_module_destroy(m1);
+    lat_module_destroy(m2);
+    remove_dirs();
+}
+
+TEST(a_compiler_that_fails_leaves_its_message_in_the_log)
+{
+    fresh_dirs();
+    setenv("LATTICE_EMU_CC", script("badcc", "echo 'badcc: internal compiler error: boom' >&2\nexit 3"), 1);
+    lat_context *ctx = emu_context();
+    lat_module *m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
+    ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_TINYCC);
+    ASSERT_CONTAINS(lat_module_log(m), "internal compiler error: boom");
+    ASSERT_CONTAINS(lat_module_log(m), "exit status 3");
+    ASSERT_CONTAINS(warnings, "boom");
+    float y[4] = {0};
+    run_add(ctx, m, y, 4);
+    ASSERT_TRUE(y[2] == 0.75f);
+    lat_module_destroy(m);
+    ASSERT_EQ(count_entries(tmp_dir), 0);
+    remove_dirs();
+}
+
+TEST(a_compiler_past_its_time_limit_is_killed)
+{
+    fresh_dirs();
+    char body[256];
+    snprintf(body, sizeof body, "echo $$ > %s/pid\nexec sleep 60", tool_dir);
+    setenv("LATTICE_EMU_CC", script("hangcc", body), 1);
+    setenv("LATTICE_EMU_CC_TIMEOUT", "0.5", 1);
+    lat_context *ctx = emu_context();
+    double t0 = now_ms();
+    lat_module *m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
+    ASSERT_LT(now_ms() - t0, 20000);
+    ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_TINYCC);
+    ASSERT_CONTAINS(lat_module_log(m), "time limit");
+    char path[128];
+    snprintf(path, sizeof path, "%s/pid", tool_dir);
+    FILE *f = fopen(path, "r");
+    ASSERT_NOT_NULL(f);
+    int pid = 0;
+    ASSERT_EQ(fscanf(f, "%d", &pid), 1);
+    fclose(f);
+    ASSERT_TRUE(kill(pid, 0) != 0 && errno == ESRCH); /* killed and reaped */
+    lat_module_destroy(m);
+    ASSERT_EQ(count_entries(tmp_dir), 0);
+    remove_dirs();
+}
+
+TEST(the_cache_holds_optimised_code_keyed_by_its_flags)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    lat_module *m = make_optimised(ctx, small_src);
+    lat_module_destroy(m);
+    int entries = count_entries(cache_dir);
+    ASSERT_GE(entries, 1);
+    /* The same again, from the disk: no new entry. */
+    lat_cache_clear();
+    lat_cache_stats before, after;
+    ASSERT_OK(lat_cache_get_stats(&before));
+    double t0 = now_ms();
+    m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
+    double ms = now_ms() - t0;
+    ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
+    ASSERT_OK(lat_cache_get_stats(&after));
+    ASSERT_GE(after.disk_hits, before.disk_hits + 1);
+    ASSERT_EQ(count_entries(cache_dir), entries);
+    printf("    module to optimised code from the disk cache: %.2f ms\n", ms);
+    lat_module_destroy(m);
+    /* Other flags: another entry. */
+    setenv("LATTICE_EMU_CC_FLAGS", "-fno-unroll-loops", 1);
+    ctx = emu_context(); /* variables are read when a context is created */
+    m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
+    ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
+    ASSERT_EQ(count_entries(cache_dir), entries + 1);
+    lat_module_destroy(m);
+    remove_dirs();
+}
+
+/* Two modules loaded from the disk cache at once: each object comes from an anonymous
+ * file named /proc/self/fd/N, and dlopen gives the object it already has under a name,
+ * so the second once got the first's object (a number closed and reused), lacked its
+ * kernels and was compiled again. */
+TEST(modules_loaded_from_the_cache_at_once_each_get_their_own_object)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    static const char other_src[] =
+        "__global__ void twice(float *y, int n)\n"
+        "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] *= 2.0f; }\n";
+    lat_module_destroy(make_optimised(ctx, small_src));
+    lat_module_destroy(make_optimised(ctx, other_src));
+    lat_cache_clear();
+    lat_cache_stats before, after;
+    ASSERT_OK(lat_cache_get_stats(&before));
+    lat_module *a = make(ctx, small_src, LAT_EMU_OPT_SYNC);
+    lat_module *b = make(ctx, other_src, LAT_EMU_OPT_SYNC);
+    lat_module *c = make(ctx, small_src, LAT_EMU_OPT_BACKGROUND);
+    while (lat_module_get_tier(c) != LAT_MODULE_TIER_OPTIMISED)
+        usleep(100);
+    ASSERT_EQ(lat_module_get_tier(a), LAT_MODULE_TIER_OPTIMISED);
+    ASSERT_EQ(lat_module_get_tier(b), LAT_MODULE_TIER_OPTIMISED);
+    ASSERT_OK(lat_cache_get_stats(&after));
+    ASSERT_U64_EQ(after.disk_writes, before.disk_writes);
+    ASSERT_GE(after.disk_hits, before.disk_hits + 2);
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(b, "twice", &k));
+    float y[4] = {1, 2, 3, 4};
+    lat_deviceptr dy = t_device_copy(ctx, y, sizeof y);
+    int n = 4;
+    void *params[] = {&dy, &n};
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {1}, .block = {4}}, params));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, y, dy, sizeof y));
+    ASSERT_MSG(y[3] == 8.0f, "y[3] = %g", (double)y[3]);
+    lat_module_destroy(c);
+    lat_module_destroy(b);
+    lat_module_destroy(a);
+    remove_dirs();
+}
+
+/* Two modules with a kernel of the same name and different code, both optimised and both
+ * loaded from the disk cache, alive at once. Each object was loaded from an anonymous
+ * file closed after dlopen, so the second got the first's /proc/self/fd/N name, and
+ * dlopen answered it with the first object: the second module ran the first's code (a
+ * generated scan of another operation gave wrong sums, found cross-checking on a GPU). */
+TEST(two_cached_objects_with_the_same_kernel_names_stay_apart)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    static const char times3[] = "__global__ void add(float *y, const float *x, float a, int n)\n"
+                                 "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 3.0f * x[i]; }\n";
+    /* Built once each, into the cache. */
+    lat_module_destroy(make_optimised(ctx, small_src));
+    lat_module_destroy(make_optimised(ctx, times3));
+    lat_cache_clear(); /* the next two come from the disk */
+    lat_module *a = make_optimised(ctx, small_src), *b = make_optimised(ctx, times3);
+    enum { N = 300 };
+    float ya[N], yb[N];
+    for (int i = 0; i < N; i++)
+        ya[i] = yb[i] = (float)(i % 7);
+    run_add(ctx, a, ya, N);
+    run_add(ctx, b, yb, N);
+    for (int i = 0; i < N; i++) {
+        float x = (float)i * 0.25f;
+        ASSERT_MSG(ya[i] == 1.5f * x + (float)(i % 7), "a: y[%d] = %g", i, (double)ya[i]);
+        ASSERT_MSG(yb[i] == 3.0f * x, "b: y[%d] = %g, want %g (a's code?)", i, (double)yb[i], (double)(3.0f * x));
+    }
+    lat_module_destroy(a);
+    lat_module_destroy(b);
+    remove_dirs();
+}
+
+typedef struct job {
+    lat_context *ctx;
+    int id;
+    lat_status st;
+    float y3;
+} job;
+
+static void *make_and_run(void *arg)
+{
+    job *j = arg;
+    char src[512];
+    snprintf(src, sizeof src,
+             "__global__ void add(float *y, const float *x, float a, int n)\n"
+             "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = a * x[i] + %d; }\n",
+             j->id);
+    lat_module *m = NULL;
+    j->st = lat_module_create(j->ctx, &(lat_module_desc){.source = src, .name = "t.cu",
+                                                        .emu_opt = LAT_EMU_OPT_BACKGROUND},
+                              &m);
+    if (j->st != LAT_OK)
+        return NULL;
+    lat_kernel *k;
+    float y[4] = {0}, x[4] = {0, 1, 2, 3}, a = 2.0f;
+    lat_deviceptr dx, dy;
+    int n = 4;
+    if ((j->st = lat_module_get_kernel(m, "add", &k)) == LAT_OK &&
+        (j->st = lat_mem_alloc(j->ctx, sizeof x, &dx)) == LAT_OK) {
+        lat_mem_alloc(j->ctx, sizeof y, &dy);
+        lat_memcpy_htod(j->ctx, dx, x, sizeof x);
+        void *params[] = {&dy, &dx, &a, &n};
+        for (int r = 0; r < 20 && j->st == LAT_OK; r++)
+            j->st = lat_launch(k, &(lat_launch_desc){.grid = {1}, .block = {4}}, params);
+        lat_memcpy_dtoh(j->ctx, y, dy, sizeof y);
+        lat_mem_free(j->ctx, dx);
+        lat_mem_free(j->ctx, dy);
+    }
+    j->y3 = y[3];
+    /* Destroyed while its build may still run: it is stopped and waited for. */
+    lat_module_destroy(m);
+    return NULL;
+}
+
+TEST(modules_made_and_destroyed_on_several_threads_during_their_builds)
+{
+    fresh_dirs();
+    setenv("LATTICE_CACHE", "off", 1); /* no shared modules: destroying one frees it */
+    lat_context *ctx = emu_context();
+    enum { THREADS = 4 };
+    pthread_t t[THREADS];
+    job jobs[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        jobs[i] = (job){ctx, i, LAT_ERROR_INTERNAL, 0};
+        ASSERT_EQ(pthread_create(&t[i], NULL, make_and_run, &jobs[i]), 0);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(t[i], NULL);
+        ASSERT_OK(jobs[i].st);
+        ASSERT_TRUE(jobs[i].y3 == 6.0f + (float)i);
+    }
+    unsetenv("LATTICE_CACHE");
+    ASSERT_EQ(count_entries(tmp_dir), 0);
+    remove_dirs();
+}
+
+TEST(a_module_destroyed_during_its_build_stops_the_compiler)
+{
+    fresh_dirs();
+    char body[256];
+    snprintf(body, sizeof body, "echo $$ > %s/pid\nexec sleep 60", tool_dir);
+    setenv("LATTICE_EMU_CC", script("hangcc", body), 1);
+    setenv("LATTICE_CACHE", "off", 1); /* no shared module: destroying it frees it */
+    lat_context *ctx = emu_context();
+    lat_module *m = make(ctx, small_src, LAT_EMU_OPT_BACKGROUND);
+    unsetenv("LATTICE_CACHE");
+    char path[128];
+    snprintf(path, sizeof path, "%s/pid", tool_dir);
+    double t0 = now_ms();
+    while (access(path, R_OK) != 0 && now_ms() - t0 < 20000)
+        usleep(1000);
+    usleep(20000); /* the pid written */
+    t0 = now_ms();
+    lat_module_destroy(m);
+    ASSERT_LT(now_ms() - t0, 5000);
+    FILE *f = fopen(path, "r");
+    ASSERT_NOT_NULL(f);
+    int pid = 0;
+    ASSERT_EQ(fscanf(f, "%d", &pid), 1);
+    fclose(f);
+    ASSERT_TRUE(kill(pid, 0) != 0 && errno == ESRCH);
+    ASSERT_EQ(nwarnings, 0); /* stopping is not a failure */
+    ASSERT_EQ(count_entries(tmp_dir), 0);
+    remove_dirs();
+}
+
+TEST(checked_launches_keep_tinyccs_instrumented_code)
+{
+    fresh_dirs();
+    t_require_backend();
+    lat_context *ctx = NULL;
+    lat_status st = lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU,
+                                                           .check = LAT_CHECK_MEMCHECK,
+                                                           .emu_opt = LAT_EMU_OPT_SYNC},
+                                       &ctx);
+    if (st != LAT_OK)
+        SKIP("no emulator: %s", lat_last_error());
+    lat_module *m = NULL;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = small_src, .name = "c.cu"}, &m));
+    ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_TINYCC);
+    lat_context_destroy(ctx);
+    remove_dirs();
+}
+
+TEST(an_unknown_lattice_emu_opt_is_an_error)
+{
+    t_require_backend();
+    /* Read with the other variables when a context is created. */
+    setenv("LATTICE_EMU_OPT", "fast", 1);
+    lat_context *ctx = NULL;
+    lat_status st = lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU}, &ctx);
+    unsetenv("LATTICE_EMU_OPT");
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, st);
+    ASSERT_CONTAINS(lat_last_error(), "LATTICE_EMU_OPT");
+}
