@@ -174,7 +174,7 @@ TEST(deep_dereferences_compile_quickly_under_all_checks)
 TEST(include_of_a_device_or_fifo_is_a_file_error)
 {
     lat_context *ctx = emu_context(0);
-    setenv("LATTICE_CACHE", "1", 1);
+    t_setenv("LATTICE_CACHE", "1");
     char fifo[64];
     snprintf(fifo, sizeof fifo, "/tmp/lattice-fifo-%d", (int)getpid());
     unlink(fifo);
@@ -198,7 +198,7 @@ TEST(include_of_a_device_or_fifo_is_a_file_error)
         ASSERT_LT(now() - t0, bound(2));
     }
     unlink(fifo);
-    unsetenv("LATTICE_CACHE");
+    t_unsetenv("LATTICE_CACHE");
     still_usable(ctx);
 }
 
@@ -234,9 +234,9 @@ TEST(stack_overflow_in_an_unchecked_launch_fails_the_launch)
 /* 6. A stopped launch returns within the bound whatever the grid's size. */
 TEST(the_largest_grid_stops_within_the_timeout)
 {
-    setenv("LATTICE_EMU_TIMEOUT", "2", 1);
+    t_setenv("LATTICE_EMU_TIMEOUT", "2");
     lat_context *ctx = emu_context(0);
-    unsetenv("LATTICE_EMU_TIMEOUT");
+    t_unsetenv("LATTICE_EMU_TIMEOUT");
     double t0 = now();
     lat_status st = launch1(ctx, "__global__ void empty() {}\n", "empty",
                             (lat_dim3){2147483647u, 65535, 65535}, (lat_dim3){1}, NULL);
@@ -261,10 +261,10 @@ TEST(a_checked_kernel_looping_through_barriers_stops_within_its_timeout)
                       "  a[threadIdx.x] = acc; }\n";
     for (int fibers = 0; fibers < 2; fibers++) {
         if (fibers)
-            setenv("LATTICE_EMU_FIBERS", "1", 1);
+            t_setenv("LATTICE_EMU_FIBERS", "1");
         double t0 = now();
         lat_status st = launch1(ctx, src, "tiles", (lat_dim3){1}, (lat_dim3){32}, params);
-        unsetenv("LATTICE_EMU_FIBERS");
+        t_unsetenv("LATTICE_EMU_FIBERS");
         ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, st);
         ASSERT_CONTAINS(lat_last_error(), "did not finish block (0,0,0) within 1 s");
         ASSERT_LT(now() - t0, bound(3));
@@ -356,9 +356,9 @@ TEST(illegal_instructions_and_breakpoints_in_kernel_code_fail_the_launch)
 /* 9. printf with a huge width stays within the timeout bound. */
 TEST(a_huge_printf_width_stays_within_the_timeout)
 {
-    setenv("LATTICE_EMU_TIMEOUT", "2", 1);
+    t_setenv("LATTICE_EMU_TIMEOUT", "2");
     lat_context *ctx = emu_context(0);
-    unsetenv("LATTICE_EMU_TIMEOUT");
+    t_unsetenv("LATTICE_EMU_TIMEOUT");
     /* The kernel's output goes to /dev/null (stdout is the runner's report). */
     fflush(stdout);
     int saved = dup(1);

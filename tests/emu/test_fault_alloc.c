@@ -138,7 +138,7 @@ static void walk(unsigned check)
 {
     t_require_backend();
     /* Every compile compiles: a module from the cache would allocate less. */
-    setenv("LATTICE_CACHE", "0", 1);
+    t_setenv("LATTICE_CACHE", "0");
     outcome o;
     program(check, LONG_MAX, &o); /* armed, never reached: it counts */
     long total = LONG_MAX - last_remaining;
@@ -155,7 +155,7 @@ static void walk(unsigned check)
     }
     printf("# %ld allocations walked (every %ld), %d runs saw a call fail\n", total, stride,
            failures);
-    unsetenv("LATTICE_CACHE");
+    t_unsetenv("LATTICE_CACHE");
 }
 
 TEST(every_allocation_of_an_unchecked_program_can_fail)
