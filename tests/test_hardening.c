@@ -328,6 +328,7 @@ TEST(a_local_array_overflow_fails_the_launch_cleanly)
                                 "smash", (lat_dim3){grid}, (lat_dim3){32}, params));
         ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, st);
         ASSERT_CONTAINS(lat_last_error(), "smash");
+        ASSERT_CONTAINS(lat_last_error(), "write past the top of the kernel's stack");
     }
     still_usable(ctx);
 }

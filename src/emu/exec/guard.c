@@ -221,6 +221,14 @@ static void describe_fault(const lat__emu_worker *w, int sig, const siginfo_t *i
             snprintf(what, size, "floating-point exception (SIGFPE, code %d)", info->si_code);
         return;
     }
+    /* Above the kernel stack's top: only a write past a local array gets there. */
+    if (w->kstack && w->kstack->map && lat__exec_kstack_guard_hit(w->kstack, info->si_addr) &&
+        (uintptr_t)info->si_addr >= (uintptr_t)w->kstack->lo + w->kstack->size) {
+        snprintf(what, size, "write past the top of the kernel's stack at address 0x%lx (a "
+                 "local array written past its end?%s)", addr,
+                 !w->obs ? " LATTICE_CHECK=memcheck names the line" : "");
+        return;
+    }
     /* A fiber's guard page, or just below the thread's stack pointer: the stack. */
     if (lat__exec_guard_hit(w, info->si_addr) ||
         (w->kstack && lat__exec_kstack_guard_hit(w->kstack, info->si_addr)) ||
