@@ -249,12 +249,31 @@ typedef struct lat_context_desc {
      * LAT_EMU_OPT_DEFAULT: as LATTICE_EMU_OPT says. A module's own setting
      * (lat_module_desc.emu_opt) wins over this. */
     lat_emu_opt emu_opt;
+    /* Pointer arguments, checked at every launch (lat_launch, lat_launch_args): a pointer
+     * parameter whose value is not NULL and lies in no live allocation of the context
+     * (one past its end counts), no module variable whose address
+     * lat_module_get_global() gave, and no mapped page-locked host memory fails the
+     * launch with LAT_ERROR_INVALID_ADDRESS naming the parameter. It catches a host
+     * pointer passed where a device one belongs, which a GPU faults on and the emulator
+     * would otherwise read the host's memory through. Pointers inside struct arguments
+     * are not looked at. A LAT_POINTER_CHECK_* value. */
+    int pointer_check;
 } lat_context_desc;
+
+typedef enum lat_pointer_check {
+    /* On for the emulator (and cross-checking), off on a GPU. */
+    LAT_POINTER_CHECK_DEFAULT = 0,
+    /* On for every backend (on CUDA: a table lookup per pointer parameter per launch). */
+    LAT_POINTER_CHECK_ON = 1,
+    /* Off: for pointers lattice cannot know (from a kernel's malloc, say). */
+    LAT_POINTER_CHECK_OFF = 2
+} lat_pointer_check;
 
 /* Creates a context on a device: the object that owns device memory and modules.
  *   desc: may be NULL for all defaults (automatic backend, device 0, no logger).
  *   out:  receives the context; set to NULL on failure.
- * Errors: LAT_ERROR_INVALID_VALUE; LAT_ERROR_BACKEND_UNAVAILABLE;
+ * Errors: LAT_ERROR_INVALID_VALUE (also desc->check with bits that are no LAT_CHECK_*
+ * mode: the message names them; desc->pointer_check not a LAT_POINTER_CHECK_* value); LAT_ERROR_BACKEND_UNAVAILABLE;
  * LAT_ERROR_INVALID_DEVICE; LAT_ERROR_OUT_OF_MEMORY; LAT_ERROR_DRIVER.
  * Thread safety: any thread. The context may then be used from any number of threads. */
 LAT_API lat_status lat_context_create(const lat_context_desc *desc, lat_context **out);

@@ -1,6 +1,7 @@
 /* Arrays: creation, host copies, views, properties. Memory is shared by an array and
  * its views through a reference count, so that it is freed exactly once. */
 #include "internal.h"
+#include "core/alloc.h"
 
 #include "core.h"
 
@@ -35,7 +36,7 @@ static lat_status check_shape(lat_context *ctx, const char *fn, lat_dtype dtype,
 static lat_array *alloc_header(lat_context *ctx, lat_dtype dtype, int ndim,
                                const size_t *shape, size_t size)
 {
-    lat_array *a = calloc(1, sizeof *a);
+    lat_array *a = lat__calloc(1, sizeof *a);
     if (!a)
         return NULL;
     a->ctx = ctx;
@@ -63,7 +64,7 @@ lat_status lat__array_new(lat_context *ctx, lat_dtype dtype, int ndim, const siz
     if (!a)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     if (size > 0) {
-        a->mem = malloc(sizeof *a->mem);
+        a->mem = lat__malloc(sizeof *a->mem);
         if (!a->mem) {
             free(a);
             return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);

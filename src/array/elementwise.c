@@ -3,6 +3,7 @@
  * lattice's own array operations are made of.
  */
 #include "internal.h"
+#include "core/alloc.h"
 
 #include "error.h"
 
@@ -57,7 +58,7 @@ lat_status lat_elementwise_create(lat_context *ctx, const lat_elementwise_desc *
     if (st != LAT_OK)
         return st;
 
-    lat_elementwise *k = calloc(1, sizeof *k);
+    lat_elementwise *k = lat__calloc(1, sizeof *k);
     char *kname = lat__strdup(name);
     if (!k || !kname) {
         free(k);
@@ -100,7 +101,7 @@ lat_status lat_elementwise_launch(lat_elementwise *k, size_t n, size_t nargs,
     if (n == 0)
         return LAT_OK;
     lat_arg small[16];
-    lat_arg *all = nargs + 1 <= 16 ? small : malloc((nargs + 1) * sizeof *all);
+    lat_arg *all = nargs + 1 <= 16 ? small : lat__malloc((nargs + 1) * sizeof *all);
     if (!all)
         return lat__error(k->ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     if (nargs)

@@ -1,5 +1,6 @@
 /* Writing generated source, and sizing the grids that run it. */
 #include "internal.h"
+#include "core/alloc.h"
 
 #include "error.h"
 
@@ -16,7 +17,7 @@ static void grow(lat__src *s, size_t more)
     size_t cap = s->cap ? s->cap : 1024;
     while (cap < s->len + more + 1)
         cap *= 2;
-    char *p = realloc(s->text, cap);
+    char *p = lat__realloc(s->text, cap);
     if (!p) {
         s->oom = true;
         return;

@@ -14,6 +14,7 @@
  * cache compiles one for the same entry. Stale entries are recompiled in place.
  */
 #include "internal.h"
+#include "core/alloc.h"
 
 #include "core.h"
 
@@ -157,7 +158,7 @@ lat_status lat__gen_get(lat_context *ctx, const char *key, lat__gen_source_fn so
         if (e->gen.ctx == ctx && e->hash == h && strcmp(e->key, key) == 0)
             break;
     if (!e) {
-        e = calloc(1, sizeof *e);
+        e = lat__calloc(1, sizeof *e);
         char *copy = e ? lat__strdup(key) : NULL;
         if (!copy || pthread_mutex_init(&e->gen.lock, NULL) != 0) {
             free(copy);

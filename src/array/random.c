@@ -12,6 +12,7 @@
  * last bit.
  */
 #include "internal.h"
+#include "core/alloc.h"
 
 #include "error.h"
 
@@ -34,7 +35,7 @@ lat_status lat_random_create(lat_context *ctx, uint64_t seed, lat_random **out)
     *out = NULL;
     if (!ctx)
         return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_random_create: ctx is NULL");
-    lat_random *g = calloc(1, sizeof *g);
+    lat_random *g = lat__calloc(1, sizeof *g);
     if (!g || pthread_mutex_init(&g->lock, NULL) != 0) {
         free(g);
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_random_create: out of host memory");

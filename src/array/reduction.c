@@ -9,6 +9,7 @@
  * partials. With a single block stage 1 writes the result itself.
  */
 #include "internal.h"
+#include "core/alloc.h"
 
 #include "error.h"
 
@@ -149,7 +150,7 @@ static lat_status run_reduction(lat__gen *g, size_t n, size_t nargs, const lat_a
     lat_context *ctx = g->ctx;
     unsigned grid = lat__grid_for(ctx, n, LAT__BLOCK);
     lat_arg small[18];
-    lat_arg *all = nargs + 2 <= 18 ? small : malloc((nargs + 2) * sizeof *all);
+    lat_arg *all = nargs + 2 <= 18 ? small : lat__malloc((nargs + 2) * sizeof *all);
     if (!all)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     if (nargs)
@@ -251,7 +252,7 @@ lat_status lat_reduction_create(lat_context *ctx, const lat_reduction_desc *desc
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "%s: the name \"%s\" is not a C identifier (of at most 100 characters)",
                           fn, name);
-    lat_reduction *r = calloc(1, sizeof *r);
+    lat_reduction *r = lat__calloc(1, sizeof *r);
     if (!r)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     spec sp = {.acc = lat__dtype_resolve(desc->dtype), .neutral = desc->neutral,

@@ -6,6 +6,7 @@
  * index order, so the operator need only be associative.
  */
 #include "internal.h"
+#include "core/alloc.h"
 
 #include "error.h"
 
@@ -146,7 +147,7 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
     lat_status st = lat__src_check(&s, ctx, fn);
     if (st != LAT_OK)
         return st;
-    lat_scan *sc = calloc(1, sizeof *sc);
+    lat_scan *sc = lat__calloc(1, sizeof *sc);
     if (!sc) {
         lat__src_free(&s);
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);

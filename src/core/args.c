@@ -3,6 +3,7 @@
  * PyCUDA's In/Out/InOut handlers (allocate, copy in, launch, copy out, free).
  */
 #include "backend.h"
+#include "core/alloc.h"
 #include "driver_ops.h"
 #include "launch.h"
 #include "memory.h"
@@ -148,8 +149,8 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
     arg_value *values = small_values;
     void **params = small_params;
     if (nargs > 16) {
-        values = calloc(nargs, sizeof *values);
-        params = calloc(nargs, sizeof *params);
+        values = lat__calloc(nargs, sizeof *values);
+        params = lat__calloc(nargs, sizeof *params);
         if (!values || !params) {
             free(values);
             free(params);
@@ -165,7 +166,7 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
     lat__launch_buffers_fn fast = lat__drv(ctx)->launch_buffers;
     lat__buffer_arg small_bufs[16], *bufs = small_bufs;
     size_t nbufs = 0;
-    if (fast && nargs > 16 && !(bufs = calloc(nargs, sizeof *bufs)))
+    if (fast && nargs > 16 && !(bufs = lat__calloc(nargs, sizeof *bufs)))
         st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     for (size_t i = 0; i < nargs && st == LAT_OK; i++) {
         const lat_arg *a = &args[i];
@@ -177,7 +178,11 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
         case LAT_ARG_U64: values[i].u64 = a->value.u64; break;
         case LAT_ARG_F32: values[i].f32 = a->value.f32; break;
         case LAT_ARG_F64: values[i].f64 = a->value.f64; break;
-        case LAT_ARG_PTR: values[i].ptr = a->value.ptr; break;
+        case LAT_ARG_PTR:
+            values[i].ptr = a->value.ptr;
+            if ((int)i < kernel->nparams)
+                st = lat__launch_check_pointer(fn, kernel, (int)i, a->value.ptr);
+            break;
         case LAT_ARG_BYTES: params[i] = a->value.buffer.data; break;
         case LAT_ARG_IN:
         case LAT_ARG_OUT:

@@ -12,6 +12,7 @@
  * corrupt; the caller compiles again and writes a good one.
  */
 #include "cache.h"
+#include "core/alloc.h"
 #include "driver_ops.h"
 #include "sha256.h"
 
@@ -104,7 +105,7 @@ static bool memory_get(const lat__cache_key *key, void **data, size_t *size)
     for (entry *e = memory; e; e = e->next) {
         if (memcmp(e->key.bytes, key->bytes, 32) != 0)
             continue;
-        void *copy = malloc(e->size ? e->size : 1);
+        void *copy = lat__malloc(e->size ? e->size : 1);
         if (copy) {
             memcpy(copy, e->data, e->size);
             *data = copy;
@@ -119,8 +120,8 @@ static bool memory_get(const lat__cache_key *key, void **data, size_t *size)
 
 static void memory_put(const lat__cache_key *key, const void *data, size_t size)
 {
-    entry *e = malloc(sizeof *e);
-    void *copy = malloc(size ? size : 1);
+    entry *e = lat__malloc(sizeof *e);
+    void *copy = lat__malloc(size ? size : 1);
     if (!e || !copy) {
         free(e);
         free(copy);
@@ -197,7 +198,7 @@ static bool disk_get(const lat__cache_key *key, void **data, size_t *size)
     uint8_t *buf = NULL;
     bool ok = fstat(fd, &st) == 0 && st.st_size >= HEADER_SIZE &&
               (uint64_t)st.st_size < ((uint64_t)1 << 40) &&
-              (buf = malloc((size_t)st.st_size)) != NULL;
+              (buf = lat__malloc((size_t)st.st_size)) != NULL;
     size_t total = ok ? (size_t)st.st_size : 0, got = 0;
     while (ok && got < total) {
         ssize_t r = read(fd, buf + got, total - got);

@@ -9,12 +9,14 @@
  * compiler's version stands for its contents.
  */
 #include "cache.h"
+#include "core/alloc.h"
 #include "file.h"
 #include "sha256.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { MAX_FILES = 512, MAX_DEPTH = 64 };
 
@@ -56,7 +58,7 @@ static char *dir_of(const char *path)
     if (!slash)
         return lat__strdup(".");
     size_t n = slash == path ? 1 : (size_t)(slash - path);
-    char *d = malloc(n + 1);
+    char *d = lat__malloc(n + 1);
     if (d) {
         memcpy(d, path, n);
         d[n] = '\0';
@@ -64,18 +66,17 @@ static char *dir_of(const char *path)
     return d;
 }
 
+/* Whether the search may stop at path: anything there counts (a FIFO or a device too,
+ * which the compiler then refuses), but nothing is opened, so nothing can block. */
 static bool file_exists(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (f)
-        fclose(f);
-    return f != NULL;
+    return access(path, F_OK) == 0;
 }
 
 static char *join(const char *dir, const char *name, size_t name_len)
 {
     size_t n = strlen(dir);
-    char *p = malloc(n + name_len + 2);
+    char *p = lat__malloc(n + name_len + 2);
     if (!p)
         return NULL;
     memcpy(p, dir, n);
@@ -93,7 +94,7 @@ static void key_include(keyer *k, const char *name, size_t len, bool quoted, con
 {
     char *path = NULL;
     if (len > 0 && name[0] == '/') {
-        path = malloc(len + 1);
+        path = lat__malloc(len + 1);
         if (path) {
             memcpy(path, name, len);
             path[len] = '\0';
@@ -203,7 +204,7 @@ static int option_dirs(const char *const *options, const char ***list, size_t *n
             continue;
         if (*n + 2 > *cap) {
             size_t c = *cap ? *cap * 2 : 8;
-            const char **p = realloc(*list, c * sizeof *p);
+            const char **p = lat__realloc(*list, c * sizeof *p);
             if (!p)
                 return -1;
             *list = p;
@@ -220,7 +221,7 @@ bool lat__cache_key_for(const lat__source *src, const char *backend, const char 
 {
     if (!lat__cache_enabled())
         return false;
-    keyer *k = calloc(1, sizeof *k);
+    keyer *k = lat__calloc(1, sizeof *k);
     if (!k)
         return false;
     k->src = src;

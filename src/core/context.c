@@ -1,5 +1,6 @@
 /* Contexts: the object that owns a device's memory and modules. */
 #include "backend_select.h"
+#include "core/alloc.h"
 #include "driver_ops.h"
 #include "memory.h"
 #include "texture.h"
@@ -18,7 +19,18 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
     if (!desc)
         desc = &defaults;
 
-    lat_context *ctx = calloc(1, sizeof *ctx);
+    /* Bits that name no check would be ignored silently: a typo, or a newer header. */
+    unsigned unknown = desc->check & ~(unsigned)(LAT_CHECK_ALL | LAT_CHECK_OFF);
+    if (unknown)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
+                          "lat_context_create: desc->check has bits 0x%x that are no LAT_CHECK_* "
+                          "mode (the modes are 0x%x, and LAT_CHECK_OFF 0x%x)",
+                          unknown, (unsigned)LAT_CHECK_ALL, (unsigned)LAT_CHECK_OFF);
+    if (desc->pointer_check < LAT_POINTER_CHECK_DEFAULT || desc->pointer_check > LAT_POINTER_CHECK_OFF)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
+                          "lat_context_create: desc->pointer_check is %d, not a "
+                          "LAT_POINTER_CHECK_* value", desc->pointer_check);
+    lat_context *ctx = lat__calloc(1, sizeof *ctx);
     if (!ctx)
         return lat__error(NULL, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
     /* The logger is set first so that failures below reach it. */
@@ -56,6 +68,13 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
         free(ctx);
         return st;
     }
+    /* By default the emulator checks pointer arguments, unless memcheck runs: it names
+     * the very access, line and element, where this check could only name the argument. */
+    unsigned modes = 0;
+    lat_check_modes(ctx, &modes);
+    ctx->check_pointers = desc->pointer_check == LAT_POINTER_CHECK_ON ||
+                          (desc->pointer_check == LAT_POINTER_CHECK_DEFAULT &&
+                           b->kind != LAT_BACKEND_CUDA && !(modes & LAT_CHECK_MEMCHECK));
     lat__log(ctx, LAT_LOG_INFO, "lattice %s: context on %s device %d (%s, compute %d.%d)",
              LAT_VERSION_STRING, b->name, ctx->device, ctx->info.name, ctx->info.compute_major,
              ctx->info.compute_minor);

@@ -40,6 +40,7 @@ struct lat_context {
     struct lat__ck_ctx *check;   /* the emulator's checks (emu/check/ck.h), NULL when off */
     struct lat__tex_ctx *tex;    /* arrays, textures, surfaces (texture.h); made on first use */
     int emu_opt;                 /* lat_context_desc.emu_opt (a lat_emu_opt) */
+    bool check_pointers;         /* lat_context_desc.pointer_check, resolved */
 };
 
 struct lat_module {
@@ -55,6 +56,10 @@ struct lat_module {
     void *cache_ref; /* the compile cache's entry whose impl this module shares, or NULL */
     int origin;      /* a lat_module_origin */
     char **name_exprs; /* lat_module_desc.name_expressions, copied (NULL-terminated) */
+    /* The variables whose addresses lat_module_get_global() gave (ctx->lock): the only
+     * module addresses a program can pass to a kernel, for the pointer check. */
+    lat__alloc *globals;
+    size_t nglobals;
 };
 
 struct lat_kernel {
@@ -110,6 +115,10 @@ typedef struct lat__launch {
 /* Logs to the context's logger (if any). ctx may be NULL. printf-style. */
 void lat__log(const lat_context *ctx, lat_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The pointer check (lat_context_desc.pointer_check) of parameter i of kernel, whose
+ * value is v: LAT_OK, or LAT_ERROR_INVALID_ADDRESS recorded naming fn and the parameter. */
+lat_status lat__launch_check_pointer(const char *fn, lat_kernel *kernel, int i, lat_deviceptr v);
 
 /* Finds the live allocation containing [ptr, ptr+bytes) (bytes may be 0 for "ptr itself").
  * Returns LAT_OK and fills *alloc, or records a LAT_ERROR_INVALID_ADDRESS message naming

@@ -11,6 +11,7 @@
  * to exercise this file on machines without a GPU.
  */
 #include "cross.h"
+#include "core/alloc.h"
 #include "memory.h"
 
 #include <inttypes.h>
@@ -64,7 +65,7 @@ static lat_status add_pair(lat_context *ctx, lat_deviceptr a, size_t size, lat_d
     pthread_mutex_lock(&c->lock);
     if (c->npairs == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 16;
-        lat__cross_pair *p = realloc(c->pairs, cap * sizeof *p);
+        lat__cross_pair *p = lat__realloc(c->pairs, cap * sizeof *p);
         if (!p) {
             pthread_mutex_unlock(&c->lock);
             return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "cross: out of host memory");
@@ -141,7 +142,7 @@ static void program_name(char *out, size_t size)
 
 static lat_status context_create(lat_context *ctx)
 {
-    lat__cross_ctx *c = calloc(1, sizeof *c);
+    lat__cross_ctx *c = lat__calloc(1, sizeof *c);
     if (!c || pthread_mutex_init(&c->lock, NULL) != 0) {
         free(c);
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
@@ -155,11 +156,13 @@ static lat_status context_create(lat_context *ctx)
         program_name(c->program, sizeof c->program);
     }
     lat_status st = lat_context_create(
-        &(lat_context_desc){.backend = primary_kind(), .device = ctx->device, .logger = ctx->logger},
+        &(lat_context_desc){.backend = primary_kind(), .device = ctx->device, .logger = ctx->logger,
+                            .pointer_check = LAT_POINTER_CHECK_OFF}, /* the cross context checks */
         &c->a);
     if (st == LAT_OK)
         st = lat_context_create(
-            &(lat_context_desc){.backend = LAT_BACKEND_EMU, .device = 0, .logger = ctx->logger},
+            &(lat_context_desc){.backend = LAT_BACKEND_EMU, .device = 0, .logger = ctx->logger,
+                                .pointer_check = LAT_POINTER_CHECK_OFF},
             &c->b);
     if (st != LAT_OK) {
         lat_context_destroy(c->a);
@@ -293,7 +296,7 @@ static lat_status memcpy_dtod(lat_context *ctx, lat_deviceptr dst, lat_deviceptr
 static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__source *src)
 {
     lat__cross_ctx *c = cx(ctx);
-    lat__cross_module *m = calloc(1, sizeof *m);
+    lat__cross_module *m = lat__calloc(1, sizeof *m);
     if (!m)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
     const lat_module_desc d = {
@@ -335,7 +338,7 @@ static void module_destroy(lat_module *mod)
 static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
 {
     lat__cross_module *m = mod->impl;
-    lat__cross_kernel *k = calloc(1, sizeof *k);
+    lat__cross_kernel *k = lat__calloc(1, sizeof *k);
     if (!k)
         return lat__error(mod->ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_get_kernel: out of host memory");
     lat_status st = lat_module_get_kernel(m->a, kernel->name, &k->a);
@@ -350,7 +353,7 @@ static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
     const lat_kernel *known = k->a->nparams >= 0 ? k->a : k->b;
     kernel->backend_nparams = known->nparams;
     if (known->nparams > 0) {
-        kernel->backend_param_sizes = calloc((size_t)known->nparams, sizeof(size_t));
+        kernel->backend_param_sizes = lat__calloc((size_t)known->nparams, sizeof(size_t));
         if (!kernel->backend_param_sizes) {
             free(k);
             return lat__error(mod->ctx, LAT_ERROR_OUT_OF_MEMORY,
@@ -411,8 +414,8 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
     for (int i = 0; i < n; i++)
         total += (param_size(kernel, k, i) + 15) / 16 * 16;
     if (n > 16 || total > sizeof small_store) {
-        pb = calloc((size_t)(n ? n : 1), sizeof *pb);
-        store = malloc(total ? total : 1);
+        pb = lat__calloc((size_t)(n ? n : 1), sizeof *pb);
+        store = lat__malloc(total ? total : 1);
         if (!pb || !store) {
             free(pb);
             free(store);
@@ -548,7 +551,7 @@ static lat_stream *sb_of(lat_stream *s)
 
 static lat_status d_stream_create(lat_stream *s, const lat_stream_desc *desc)
 {
-    lat__cross_stream *p = calloc(1, sizeof *p);
+    lat__cross_stream *p = lat__calloc(1, sizeof *p);
     if (!p)
         return lat__error(s->ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_stream_create: out of host memory");
     lat_status st = lat_stream_create(cx(s->ctx)->a, desc, &p->a);
@@ -598,7 +601,7 @@ static lat_status d_stream_wait_event(lat_context *ctx, lat_stream *s, lat_event
 
 static lat_status d_event_create(lat_event *e, const lat_event_desc *desc)
 {
-    lat__cross_event *p = calloc(1, sizeof *p);
+    lat__cross_event *p = lat__calloc(1, sizeof *p);
     if (!p)
         return lat__error(e->ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_event_create: out of host memory");
     lat_status st = lat_event_create(cx(e->ctx)->a, desc, &p->a);

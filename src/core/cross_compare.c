@@ -33,6 +33,7 @@
  * (see lat__cross_stats_line); scripts/cross-stats-summary totals them.
  */
 #include "cross.h"
+#include "core/alloc.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -216,9 +217,9 @@ size_t lat__cross_compare_bytes(const void *gpu_, const void *emu_, size_t size,
     }
     /* Which bytes of an element are no floating field's (those compare exactly), and per
      * field whether it needs a scale and which. */
-    unsigned char small[64], *exact = esize <= sizeof small ? small : malloc(esize);
-    bool small_need[16], *need_scale = nf <= 16 ? small_need : malloc(nf * sizeof *need_scale);
-    double small_scale[16], *scale = nf <= 16 ? small_scale : malloc(nf * sizeof *scale);
+    unsigned char small[64], *exact = esize <= sizeof small ? small : lat__malloc(esize);
+    bool small_need[16], *need_scale = nf <= 16 ? small_need : lat__malloc(nf * sizeof *need_scale);
+    double small_scale[16], *scale = nf <= 16 ? small_scale : lat__malloc(nf * sizeof *scale);
     if (!exact || !need_scale || !scale) {
         /* Out of memory: compare byte for byte, which is exact, never lenient. */
         L = &bytes;
@@ -386,7 +387,7 @@ static void add_target(lat__cross_ctx *c, target **list, size_t *n, size_t *cap,
     }
     if (*n == *cap) {
         size_t nc = *cap ? *cap * 2 : 8;
-        target *p = realloc(*list, nc * sizeof *p);
+        target *p = lat__realloc(*list, nc * sizeof *p);
         if (!p)
             return; /* out of memory: that buffer goes unchecked */
         *list = p;
@@ -541,7 +542,7 @@ lat_status lat__cross_compare(lat_context *ctx, lat_kernel *kernel, const lat__l
     if (c->compare_all) {
         pthread_mutex_lock(&c->lock);
         size_t np = c->npairs;
-        lat_deviceptr *bases = malloc((np ? np : 1) * sizeof *bases);
+        lat_deviceptr *bases = lat__malloc((np ? np : 1) * sizeof *bases);
         for (size_t i = 0; bases && i < np; i++)
             bases[i] = c->pairs[i].a;
         pthread_mutex_unlock(&c->lock);
@@ -573,8 +574,8 @@ lat_status lat__cross_compare(lat_context *ctx, lat_kernel *kernel, const lat__l
     for (size_t i = 0; i < n; i++)
         biggest = list[i].pair.size > biggest ? list[i].pair.size : biggest;
     lat_status st = LAT_OK;
-    unsigned char *ga = n ? malloc(biggest ? biggest : 1) : NULL;
-    unsigned char *eb = n ? malloc(biggest ? biggest : 1) : NULL;
+    unsigned char *ga = n ? lat__malloc(biggest ? biggest : 1) : NULL;
+    unsigned char *eb = n ? lat__malloc(biggest ? biggest : 1) : NULL;
     if (n && (!ga || !eb))
         st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
                         "cross-check: out of host memory comparing %zu bytes", biggest);

@@ -6,6 +6,7 @@
  * its surface parameters are compared as buffers are (lat__cross_compare_surfaces).
  */
 #include "cross.h"
+#include "core/alloc.h"
 #include "texture.h"
 
 #include <inttypes.h>
@@ -24,7 +25,7 @@ static lat__cross_ctx *cx(const lat_context *ctx)
 
 static pair *pair_new(lat_context *ctx, const char *fn)
 {
-    pair *p = calloc(1, sizeof *p);
+    pair *p = lat__calloc(1, sizeof *p);
     if (!p)
         lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     return p;
@@ -224,7 +225,7 @@ lat_status lat__cross_compare_surfaces(lat_context *ctx, lat_kernel *kernel, voi
         pair *ap = s->array->impl;
         lat_tex_array *arr = s->array;
         size_t bytes = arr->row * arr->rows;
-        unsigned char *ga = malloc(bytes), *eb = malloc(bytes);
+        unsigned char *ga = lat__malloc(bytes), *eb = lat__malloc(bytes);
         lat_status st = ga && eb ? LAT_OK
                                  : lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
                                               "cross-check: out of host memory comparing %zu bytes",

@@ -166,6 +166,9 @@ lat_status lat__stream_check(const lat_context *ctx, const lat_stream *stream, c
 
 /* The host range lattice page-locked that contains [p, p+bytes), or NULL. */
 bool lat__host_is_pinned(lat_context *ctx, const void *p, size_t bytes);
+/* Whether p lies in (or just past) page-locked host memory mapped into the device
+ * (LAT_HOST_MAPPED): a pointer a kernel may be given. */
+bool lat__host_is_mapped(lat_context *ctx, uintptr_t p);
 
 /* module.c's hooks for the in-memory cache of shared module impls (cache.c): compile
  * through the cache, and release a module's impl. */

@@ -1,5 +1,6 @@
 /* Failure messages: a per-thread buffer behind lat_last_error(), and the logger. */
 #include "core.h"
+#include "core/alloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,7 +47,7 @@ static char *vformat(const char *fmt, va_list ap)
     va_end(ap2);
     if (n < 0)
         return NULL;
-    char *s = malloc((size_t)n + 1);
+    char *s = lat__malloc((size_t)n + 1);
     if (s)
         vsnprintf(s, (size_t)n + 1, fmt, ap);
     return s;
@@ -118,7 +119,7 @@ int lat__strbuf_append(char **buf, size_t *len, const char *text, size_t text_le
     size_t old = *buf ? *len : 0;
     if (text_len > SIZE_MAX - old - 1)
         return -1;
-    char *p = realloc(*buf, old + text_len + 1);
+    char *p = lat__realloc(*buf, old + text_len + 1);
     if (!p)
         return -1;
     memcpy(p + old, text, text_len);
@@ -146,7 +147,7 @@ char *lat__strdup(const char *s)
     if (!s)
         return NULL;
     size_t n = strlen(s) + 1;
-    char *d = malloc(n);
+    char *d = lat__malloc(n);
     if (d)
         memcpy(d, s, n);
     return d;

@@ -1,36 +1,74 @@
 /* Reading a whole file: module sources, PTX/CUBIN images, and the headers the compile
  * cache hashes all come in through here. */
 #include "file.h"
+#include "core/alloc.h"
 
 #include "error.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int lat__read_file(const char *path, char **out, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return errno ? errno : EIO;
+    /* O_NONBLOCK: opening a FIFO with no writer would wait for one forever. Only regular
+     * files are read: /dev/zero, a FIFO or a terminal has no end (or blocks), and the
+     * compile cache's key reads every header before the compiler sees it. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return errno ? errno : ENOENT;
+    struct stat st;
+    int err = 0;
+    if (fstat(fd, &st) != 0)
+        err = errno ? errno : EIO;
+    else if (S_ISDIR(st.st_mode))
+        err = EISDIR;
+    else if (!S_ISREG(st.st_mode))
+        err = ENODEV;
+    else if ((unsigned long long)st.st_size > LAT__READ_MAX)
+        err = EFBIG;
     char *buf = NULL;
     size_t len = 0;
-    char chunk[65536];
-    size_t n;
-    int err = 0;
-    while (!err && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        if (lat__strbuf_append(&buf, &len, chunk, n) != 0)
-            err = ENOMEM;
-    if (!err && ferror(f))
-        err = EIO;
-    fclose(f);
-    if (!err && !buf && lat__strbuf_append(&buf, &len, "", 0) != 0)
+    /* The size is a hint: the file may grow while it is read, so reading stops at end of
+     * file or at the cap, whichever comes first. */
+    size_t cap = err ? 0 : (size_t)st.st_size + 1;
+    if (!err && !(buf = lat__malloc(cap)))
         err = ENOMEM;
+    while (!err) {
+        if (len + 1 >= cap) {
+            if (cap > LAT__READ_MAX) {
+                err = EFBIG;
+                break;
+            }
+            char *p = lat__realloc(buf, cap * 2);
+            if (!p) {
+                err = ENOMEM;
+                break;
+            }
+            buf = p;
+            cap *= 2;
+        }
+        ssize_t n = read(fd, buf + len, cap - len - 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            err = EIO;
+            break;
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+    }
+    close(fd);
     if (err) {
         free(buf);
         return err;
     }
+    buf[len] = '\0';
     *out = buf;
     if (size)
         *size = len;
@@ -44,6 +82,11 @@ lat_status lat__read_file_or_error(lat_context *ctx, const char *fn, const char 
     if (err == ENOMEM)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory reading '%s'",
                           fn, path);
+    if (err == ENODEV)
+        return lat__error(ctx, LAT_ERROR_FILE, "%s: '%s' is not a regular file", fn, path);
+    if (err == EFBIG)
+        return lat__error(ctx, LAT_ERROR_FILE, "%s: '%s' is larger than %u MiB", fn, path,
+                          (unsigned)(LAT__READ_MAX >> 20));
     if (err == EIO)
         return lat__error(ctx, LAT_ERROR_FILE, "%s: error reading '%s'", fn, path);
     if (err)

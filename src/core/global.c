@@ -1,6 +1,9 @@
 /* A module's __device__ and __constant__ variables by name (PyCUDA's get_global), and
  * copies to and from them, checked against the variable's size. */
 #include "backend.h"
+#include "core/alloc.h"
+
+#include <stdlib.h>
 
 static lat_status find(const char *fn, lat_module *mod, const char *name, lat_deviceptr *ptr,
                        size_t *bytes)
@@ -29,6 +32,24 @@ lat_status lat_module_get_global(lat_module *mod, const char *name, lat_devicept
     lat_status st = find("lat_module_get_global", mod, name, &p, &n);
     if (st != LAT_OK)
         return st;
+    /* Remembered for the pointer check: the program may pass this address to a kernel. */
+    lat_context *ctx = mod->ctx;
+    pthread_mutex_lock(&ctx->lock);
+    bool known = false;
+    for (size_t i = 0; i < mod->nglobals && !known; i++)
+        known = mod->globals[i].base == p;
+    if (!known) {
+        lat__alloc *g = lat__realloc(mod->globals, (mod->nglobals + 1) * sizeof *g);
+        if (g) {
+            g[mod->nglobals++] = (lat__alloc){p, n};
+            mod->globals = g;
+        } else {
+            st = LAT_ERROR_OUT_OF_MEMORY;
+        }
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (st != LAT_OK)
+        return lat__error(ctx, st, "lat_module_get_global: out of host memory");
     if (ptr)
         *ptr = p;
     if (bytes)

@@ -5,6 +5,7 @@
  * driver's, and whatever is left is released with the context.
  */
 #include "driver_ops.h"
+#include "core/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,20 @@ bool lat__host_is_pinned(lat_context *ctx, const void *p, size_t bytes)
     return inside;
 }
 
+bool lat__host_is_mapped(lat_context *ctx, uintptr_t p)
+{
+    lat__ctx_driver *d = ctx->drv;
+    if (!d)
+        return false;
+    pthread_mutex_lock(&d->lock);
+    size_t i = upper_bound(d, (const char *)p);
+    /* One past the end counts, as for device allocations. */
+    bool in = i > 0 && (d->host[i - 1].flags & LAT_HOST_MAPPED) &&
+              p - (uintptr_t)d->host[i - 1].base <= d->host[i - 1].size;
+    pthread_mutex_unlock(&d->lock);
+    return in;
+}
+
 /* Inserts a range; fails when it overlaps one already there. */
 static lat_status insert(lat_context *ctx, const char *fn, char *base, size_t size,
                          unsigned flags, bool registered)
@@ -66,7 +81,7 @@ static lat_status insert(lat_context *ctx, const char *fn, char *base, size_t si
     }
     if (d->nhost == d->host_cap) {
         size_t cap = d->host_cap ? d->host_cap * 2 : 8;
-        lat__host_range *p = realloc(d->host, cap * sizeof *p);
+        lat__host_range *p = lat__realloc(d->host, cap * sizeof *p);
         if (!p) {
             pthread_mutex_unlock(&d->lock);
             return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);

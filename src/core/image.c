@@ -3,6 +3,7 @@
  * giving out the code a module was loaded from, and each kernel's resource report.
  */
 #include "driver_ops.h"
+#include "core/alloc.h"
 #include "file.h"
 
 #include <stdio.h>
@@ -52,7 +53,7 @@ lat_status lat_module_load(lat_context *ctx, const lat_module_image_desc *desc, 
             return st;
     } else {
         size = desc->size;
-        image = malloc(size + 1);
+        image = lat__malloc(size + 1);
         if (!image)
             return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
         memcpy(image, desc->data, size);

@@ -8,7 +8,7 @@ void lat__kernel_sigs_free(lat__kernel_sigs *sigs)
 {
     for (int i = 0; i < sigs->count; i++) {
         lat__kernel_sig *k = &sigs->items[i];
-        for (int p = 0; p < k->nparams; p++) {
+        for (int p = 0; k->params && p < k->nparams; p++) {
             free(k->params[p].name);
             free(k->params[p].type);
             free(k->params[p].pointee.fields);

@@ -5,6 +5,7 @@
 #include "driver_ops.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const char axis[3] = {'x', 'y', 'z'};
 
@@ -118,6 +119,48 @@ lat_status lat_kernel_max_cooperative_blocks(lat_kernel *kernel, unsigned block_
     return ctx->backend->max_cooperative_blocks(kernel, block_threads, shared_bytes, out);
 }
 
+/* Whether v lies in [base, base + size], the end included (a loop's end pointer). */
+static bool within(const lat__alloc *a, lat_deviceptr v)
+{
+    return v >= a->base && v - a->base <= a->size;
+}
+
+static bool known_address(lat_context *ctx, lat_deviceptr v)
+{
+    bool ok = false;
+    pthread_mutex_lock(&ctx->lock);
+    size_t lo = 0, hi = ctx->nallocs;
+    while (lo < hi) { /* the last allocation whose base is at most v */
+        size_t mid = lo + (hi - lo) / 2;
+        if (ctx->allocs[mid].base <= v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    ok = lo > 0 && within(&ctx->allocs[lo - 1], v);
+    for (lat_module *m = ctx->modules; m && !ok; m = m->next)
+        for (size_t i = 0; i < m->nglobals && !ok; i++)
+            ok = within(&m->globals[i], v);
+    pthread_mutex_unlock(&ctx->lock);
+    return ok || lat__host_is_mapped(ctx, (uintptr_t)v);
+}
+
+lat_status lat__launch_check_pointer(const char *fn, lat_kernel *kernel, int i, lat_deviceptr v)
+{
+    lat_context *ctx = kernel->module->ctx;
+    if (!ctx->check_pointers || v == 0 || !kernel->param_class ||
+        kernel->param_class[i] != LAT__PARAM_POINTER || known_address(ctx, v))
+        return LAT_OK;
+    const char *name = kernel->sig && i < kernel->sig->nparams ? kernel->sig->params[i].name : "";
+    return lat__error(ctx, LAT_ERROR_INVALID_ADDRESS,
+                      "%s(kernel '%s'): pointer parameter %d '%s' is 0x%llx, which is in no "
+                      "device allocation of the context, no module variable and no mapped "
+                      "host memory: a host pointer? (a GPU would fault; "
+                      "lat_context_desc.pointer_check = LAT_POINTER_CHECK_OFF turns this check "
+                      "off)",
+                      fn, kernel->name, i, name && *name ? name : "?", (unsigned long long)v);
+}
+
 lat_status lat_launch(lat_kernel *kernel, const lat_launch_desc *desc, void **params)
 {
     lat__launch l;
@@ -135,6 +178,15 @@ lat_status lat_launch(lat_kernel *kernel, const lat_launch_desc *desc, void **pa
             if (!params[i])
                 return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                                   "lat_launch(kernel '%s'): params[%d] is NULL", kernel->name, i);
+        if (ctx->check_pointers)
+            for (int i = 0; i < kernel->nparams; i++) {
+                if (!kernel->param_class || kernel->param_class[i] != LAT__PARAM_POINTER)
+                    continue; /* only a pointer's value has 8 bytes to read */
+                lat_deviceptr v;
+                memcpy(&v, params[i], sizeof v);
+                if ((st = lat__launch_check_pointer("lat_launch", kernel, i, v)) != LAT_OK)
+                    return st;
+            }
     }
     return ctx->backend->launch(kernel, &l, kernel->nparams > 0 ? params : NULL);
 }

@@ -4,6 +4,7 @@
  * falls in, the same way on every backend (a GPU would silently corrupt a neighbour).
  */
 #include "memory.h"
+#include "core/alloc.h"
 
 #include "backend.h"
 #include "texture.h"
@@ -31,7 +32,7 @@ static lat_status table_insert(lat_context *ctx, lat_deviceptr base, size_t size
     pthread_mutex_lock(&ctx->lock);
     if (ctx->nallocs == ctx->allocs_cap) {
         size_t cap = ctx->allocs_cap ? ctx->allocs_cap * 2 : 16;
-        lat__alloc *p = realloc(ctx->allocs, cap * sizeof *p);
+        lat__alloc *p = lat__realloc(ctx->allocs, cap * sizeof *p);
         if (!p) {
             pthread_mutex_unlock(&ctx->lock);
             return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_mem_alloc: out of host memory");

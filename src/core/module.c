@@ -1,6 +1,7 @@
 /* Modules: reading the source, scanning its kernels, compiling through the backend, and
  * the kernel handles looked up from them. */
 #include "backend.h"
+#include "core/alloc.h"
 #include "driver_ops.h"
 #include "file.h"
 #include "front/front.h"
@@ -74,7 +75,7 @@ static lat_status copy_name_expressions(lat_context *ctx, const char *const *lis
     }
     if (n == 0)
         return LAT_OK;
-    char **copy = calloc(n + 1, sizeof *copy);
+    char **copy = lat__calloc(n + 1, sizeof *copy);
     for (size_t i = 0; copy && i < n; i++) {
         if (!(copy[i] = lat__strdup(list[i]))) {
             free_strings(copy);
@@ -89,6 +90,7 @@ static lat_status copy_name_expressions(lat_context *ctx, const char *const *lis
 
 static void free_module(lat_module *mod)
 {
+    free(mod->globals);
     free_strings(mod->name_exprs);
     lat__kernel_sigs_free(&mod->sigs);
     free(mod->log);
@@ -99,7 +101,7 @@ static void free_module(lat_module *mod)
 
 lat_module *lat__module_new(lat_context *ctx, const char *name)
 {
-    lat_module *mod = calloc(1, sizeof *mod);
+    lat_module *mod = lat__calloc(1, sizeof *mod);
     if (!mod || pthread_mutex_init(&mod->lock, NULL) != 0) {
         free(mod);
         return NULL;
@@ -149,7 +151,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         return est;
     }
 
-    lat_module *mod = calloc(1, sizeof *mod);
+    lat_module *mod = lat__calloc(1, sizeof *mod);
     if (!mod || pthread_mutex_init(&mod->lock, NULL) != 0) {
         free(mod);
         free(text);
@@ -269,8 +271,8 @@ static lat_status merge_params(lat_kernel *k)
     k->nparams = n;
     if (n <= 0)
         return LAT_OK;
-    k->param_class = calloc((size_t)n, sizeof *k->param_class);
-    k->param_size = calloc((size_t)n, sizeof *k->param_size);
+    k->param_class = lat__calloc((size_t)n, sizeof *k->param_class);
+    k->param_size = lat__calloc((size_t)n, sizeof *k->param_size);
     if (!k->param_class || !k->param_size)
         return LAT_ERROR_OUT_OF_MEMORY;
     bool sig_agrees = sig && sig->nparams == n;
@@ -328,7 +330,7 @@ lat_status lat_module_get_kernel(lat_module *mod, const char *name, lat_kernel *
             return LAT_OK;
         }
     }
-    lat_kernel *k = calloc(1, sizeof *k);
+    lat_kernel *k = lat__calloc(1, sizeof *k);
     if (k)
         k->name = lat__strdup(name);
     if (!k || !k->name) {

@@ -10,6 +10,7 @@
  * a GPU every module has its own copy of such a variable, and a kernel may write it.
  */
 #include "cache.h"
+#include "core/alloc.h"
 #include "driver_ops.h"
 #include "lattice/check.h"
 
@@ -123,7 +124,7 @@ lat_status lat__module_compile(lat_context *ctx, lat_module *mod, const lat__sou
     lat_status st = b->module_create(ctx, mod, src);
     if (st != LAT_OK)
         return st;
-    shared *s = calloc(1, sizeof *s);
+    shared *s = lat__calloc(1, sizeof *s);
     if (!s)
         return LAT_OK; /* the module works, uncached */
     s->key = key;

@@ -9,6 +9,7 @@
  * (which exits the process on an option it does not know).
  */
 #include "options.h"
+#include "core/alloc.h"
 
 #include "error.h"
 
@@ -58,7 +59,7 @@ static int push(list *l, const char *s)
 {
     if (l->n + 2 > l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 8;
-        const char **p = realloc(l->items, cap * sizeof *p);
+        const char **p = lat__realloc(l->items, cap * sizeof *p);
         if (!p)
             return -1;
         l->items = p;

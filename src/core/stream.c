@@ -3,6 +3,7 @@
  * context), and the driver layer's per-context state.
  */
 #include "driver_ops.h"
+#include "core/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ static double tolerance(double given, double fallback)
 
 lat_status lat__driver_context_init(lat_context *ctx, const lat_context_desc *desc)
 {
-    lat__ctx_driver *d = calloc(1, sizeof *d);
+    lat__ctx_driver *d = lat__calloc(1, sizeof *d);
     if (!d)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
     if (pthread_mutex_init(&d->lock, NULL) != 0) {
@@ -97,7 +98,7 @@ lat_status lat_stream_create(lat_context *ctx, const lat_stream_desc *desc, lat_
     *out = NULL;
     lat_stream_desc defaults;
     memset(&defaults, 0, sizeof defaults);
-    lat_stream *s = calloc(1, sizeof *s);
+    lat_stream *s = lat__calloc(1, sizeof *s);
     if (!s)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_stream_create: out of host memory");
     s->ctx = ctx;
@@ -182,7 +183,7 @@ lat_status lat_event_create(lat_context *ctx, const lat_event_desc *desc, lat_ev
     *out = NULL;
     lat_event_desc defaults;
     memset(&defaults, 0, sizeof defaults);
-    lat_event *e = calloc(1, sizeof *e);
+    lat_event *e = lat__calloc(1, sizeof *e);
     if (!e)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_event_create: out of host memory");
     e->ctx = ctx;

@@ -5,6 +5,7 @@
  * trust what they get.
  */
 #include "texture.h"
+#include "core/alloc.h"
 
 #include "driver_ops.h"
 #include "memory.h"
@@ -90,7 +91,7 @@ static lat__tex_ctx *tex_of(lat_context *ctx, bool create)
     pthread_mutex_lock(&ctx->lock);
     lat__tex_ctx *t = ctx->tex;
     if (!t && create) {
-        t = calloc(1, sizeof *t);
+        t = lat__calloc(1, sizeof *t);
         if (t && pthread_mutex_init(&t->lock, NULL) != 0) {
             free(t);
             t = NULL;
@@ -221,7 +222,7 @@ lat_status lat_tex_array_create(lat_context *ctx, const lat_tex_array_desc *desc
                           "%s: %zu x %zu x %zu x %zu texels of %zu bytes overflow a size_t", fn,
                           d.width, h, z, l, elem);
     lat__tex_ctx *tc = tex_of(ctx, true);
-    lat_tex_array *a = tc ? calloc(1, sizeof *a) : NULL;
+    lat_tex_array *a = tc ? lat__calloc(1, sizeof *a) : NULL;
     if (!a)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     a->ctx = ctx;
@@ -481,7 +482,7 @@ lat_status lat_texture_create(lat_context *ctx, const lat_texture_desc *desc, la
                         small_int ? " (read them as LAT_READ_NORMALIZED_FLOAT)" : "");
     lat_texture *t = NULL;
     if (st == LAT_OK) {
-        t = malloc(sizeof *t);
+        t = lat__malloc(sizeof *t);
         if (!t)
             st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     }
@@ -538,7 +539,7 @@ lat_status lat_surface_create(lat_context *ctx, lat_tex_array *arr, lat_surface 
                           "%s: arr was created without lat_tex_array_desc.surface; only such "
                           "arrays can be read and written as surfaces", fn);
     lat__tex_ctx *tc = ctx->tex;
-    lat_surface *s = calloc(1, sizeof *s);
+    lat_surface *s = lat__calloc(1, sizeof *s);
     if (!s)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
     pthread_mutex_lock(&tc->lock);

@@ -5,6 +5,7 @@
  * compiled code may then run on any number of threads.
  */
 #include "emu.h"
+#include "core/alloc.h"
 
 #include "options.h"
 
@@ -99,7 +100,7 @@ static char *program_text(const lat__lower_out *tr)
         return NULL;
     static const char head[] = "#line 1 \"<lattice prelude>\"\n";
     size_t hn = strlen(head), pn = strlen(prelude), tn = strlen(translated);
-    char *p = malloc(hn + pn + tn + 1);
+    char *p = lat__malloc(hn + pn + tn + 1);
     if (!p)
         return NULL;
     memcpy(p, head, hn);
@@ -176,7 +177,7 @@ static lat_status layout_shared(lat_context *ctx, const lookup *s, const char *n
         return LAT_OK;
     const unsigned long *size = sym_of(s, "__lat_shsize");
     const unsigned long *align = sym_of(s, "__lat_shalign");
-    k->shoff = calloc((size_t)*nshared, sizeof *k->shoff);
+    k->shoff = lat__calloc((size_t)*nshared, sizeof *k->shoff);
     if (!size || !align || !k->shoff)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
     size_t at = 0;
@@ -198,14 +199,14 @@ static lat_status layout_shared(lat_context *ctx, const lookup *s, const char *n
 static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__lower_out *tr,
                                lat__emu_module *m)
 {
-    m->kernels = calloc((size_t)(tr->nkernels ? tr->nkernels : 1), sizeof *m->kernels);
+    m->kernels = lat__calloc((size_t)(tr->nkernels ? tr->nkernels : 1), sizeof *m->kernels);
     if (!m->kernels)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
     for (int i = 0; i < tr->nkernels; i++) {
         lat__emu_kernel *k = &m->kernels[m->nkernels];
         const char *name = tr->kernels[i];
         size_t n = strlen(name);
-        char *sym = malloc(n + 32);
+        char *sym = lat__malloc(n + 32);
         if (!sym)
             return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
         memcpy(sym, LAT_EMU_ENTRY_PREFIX, sizeof LAT_EMU_ENTRY_PREFIX);
@@ -236,7 +237,7 @@ static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__low
         if (k->nparams > 0) {
             unsigned long got[256];
             sizes_fn(got);
-            k->param_sizes = malloc((size_t)k->nparams * sizeof *k->param_sizes);
+            k->param_sizes = lat__malloc((size_t)k->nparams * sizeof *k->param_sizes);
             if (!k->param_sizes)
                 return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
                                   "lat_module_create: out of host memory");
@@ -253,7 +254,7 @@ static lat_status find_globals(lat_context *ctx, const lookup *s, const lat__low
 {
     if (tr->nglobals == 0)
         return LAT_OK;
-    m->globals = calloc((size_t)tr->nglobals, sizeof *m->globals);
+    m->globals = lat__calloc((size_t)tr->nglobals, sizeof *m->globals);
     if (!m->globals)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
     for (int i = 0; i < tr->nglobals; i++) {
@@ -436,7 +437,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     lat__ck_module *ckm = tr.check; /* the checks' sites (passes/checks.c), or NULL */
     tr.check = NULL;
     char *program = program_text(&tr);
-    lat__emu_module *m = calloc(1, sizeof *m);
+    lat__emu_module *m = lat__calloc(1, sizeof *m);
     tcc_log log = {.module = src->name};
     if (m)
         m->check = ckm;

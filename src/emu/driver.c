@@ -7,6 +7,7 @@
  * emulated device shares the host's memory, so peers copy with memcpy.
  */
 #include "emu.h"
+#include "core/alloc.h"
 
 #include "check/ck.h"
 #include "driver_ops.h"
@@ -194,7 +195,7 @@ static lat_status stream_wait_event(lat_context *ctx, lat_stream *s, lat_event *
 
 static lat_status event_create(lat_event *e, const lat_event_desc *desc)
 {
-    emu_event *ev = calloc(1, sizeof *ev);
+    emu_event *ev = lat__calloc(1, sizeof *ev);
     if (!ev)
         return lat__error(e->ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_event_create: out of host memory");
     ev->timing = !desc->disable_timing;

@@ -5,6 +5,7 @@
  * (exec/).
  */
 #include "emu.h"
+#include "core/alloc.h"
 
 #include "check/ck.h"
 #include "emu_devices.h"
@@ -79,7 +80,7 @@ static lat_status context_create(lat_context *ctx)
     lat_status st = lat_local_rank_get(&rank);
     if (st != LAT_OK)
         return st;
-    lat__emu_ctx *c = calloc(1, sizeof *c);
+    lat__emu_ctx *c = lat__calloc(1, sizeof *c);
     if (!c)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
     c->timeout_ms = timeout_ms;
@@ -186,7 +187,7 @@ static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
         if (strcmp(k->name, kernel->name) != 0 && !(k->expr && strcmp(k->expr, kernel->name) == 0))
             continue;
         if (k->nparams > 0) {
-            size_t *sizes = malloc((size_t)k->nparams * sizeof *sizes);
+            size_t *sizes = lat__malloc((size_t)k->nparams * sizeof *sizes);
             if (!sizes)
                 return lat__error(mod->ctx, LAT_ERROR_OUT_OF_MEMORY,
                                   "lat_module_get_kernel: out of host memory");

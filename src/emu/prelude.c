@@ -8,6 +8,7 @@
  * It is kept as lines (ISO C bounds a string literal's length) and joined once.
  */
 #include "prelude.h"
+#include "core/alloc.h"
 
 #include "abi.h"
 #include "front/builtins.h"
@@ -737,7 +738,7 @@ static char *join_one(unsigned parts)
              : with_vectors        ? vectors(NULL)
                                    : 0;
     }
-    char *p = malloc(n);
+    char *p = lat__malloc(n);
     if (!p)
         return NULL;
     size_t at = 0;

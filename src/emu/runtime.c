@@ -1,6 +1,7 @@
 /* The host side of kernel code: see runtime.h. */
 #define _GNU_SOURCE /* exp10, sincos, lgamma_r */
 #include "runtime.h"
+#include "core/alloc.h"
 
 #include "atomics.h"
 #include "exec/exec.h"
@@ -102,7 +103,7 @@ static void *emu_malloc(size_t n)
     lat__emu_worker *w = lat__emu_current_worker();
     if (w)
         w->in_libc++;
-    void *p = malloc(n);
+    void *p = lat__malloc(n);
     if (w)
         w->in_libc--;
     return p;

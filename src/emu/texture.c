@@ -5,6 +5,7 @@
  * (texfetch.c).
  */
 #include "texobj.h"
+#include "core/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@ static lat__emu_textab *table_of(lat_context *ctx, bool create)
     lat__emu_textab *t = atomic_load_explicit(&c->tex, memory_order_acquire);
     if (t || !create)
         return t;
-    t = calloc(1, sizeof *t);
+    t = lat__calloc(1, sizeof *t);
     if (!t)
         return NULL;
     if (pthread_mutex_init(&t->lock, NULL) != 0) {
@@ -79,7 +80,7 @@ static uint64_t publish(lat_context *ctx, const lat__emu_texobj *o, const char *
             return 0;
         }
         if (!atomic_load_explicit(&t->chunks[i / LAT__EMU_TEX_CHUNK], memory_order_relaxed)) {
-            lat__emu_texobj *chunk = calloc(LAT__EMU_TEX_CHUNK, sizeof *chunk);
+            lat__emu_texobj *chunk = lat__calloc(LAT__EMU_TEX_CHUNK, sizeof *chunk);
             if (!chunk) {
                 pthread_mutex_unlock(&t->lock);
                 lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
@@ -131,7 +132,7 @@ static void retire(lat_context *ctx, uint64_t handle)
         atomic_store_explicit(&s->live, false, memory_order_release);
         if (t->nfree == t->free_cap) {
             size_t cap = t->free_cap ? t->free_cap * 2 : 64;
-            uint32_t *p = realloc(t->free, cap * sizeof *p);
+            uint32_t *p = lat__realloc(t->free, cap * sizeof *p);
             if (p) {
                 t->free = p;
                 t->free_cap = cap;

@@ -1,5 +1,6 @@
 /* The front end's arena: see arena.h. */
 #include "arena.h"
+#include "core/alloc.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -39,7 +40,7 @@ _Noreturn void lat__arena_oom(lat__arena *a)
     abort(); /* only a test's own arena has no exit; the library always sets one */
 }
 
-void *lat__arena_alloc(lat__arena *a, size_t size)
+void *lat__arena_alloc_raw(lat__arena *a, size_t size)
 {
     size = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
     if (size == 0)
@@ -50,7 +51,7 @@ void *lat__arena_alloc(lat__arena *a, size_t size)
         size_t want = size > CHUNK / 4 ? size : CHUNK;
         if (want > SIZE_MAX - sizeof(lat__arena_chunk))
             lat__arena_oom(a);
-        lat__arena_chunk *c = malloc(sizeof *c + want);
+        lat__arena_chunk *c = lat__malloc(sizeof *c + want);
         if (!c)
             lat__arena_oom(a);
         c->size = want;
@@ -60,7 +61,6 @@ void *lat__arena_alloc(lat__arena *a, size_t size)
              * current chunk's free space is not thrown away. */
             c->next = a->chunks->next;
             a->chunks->next = c;
-            memset(c->data, 0, size);
             return c->data;
         }
         c->next = a->chunks;
@@ -70,6 +70,12 @@ void *lat__arena_alloc(lat__arena *a, size_t size)
     }
     void *p = a->at;
     a->at += size;
+    return p;
+}
+
+void *lat__arena_alloc(lat__arena *a, size_t size)
+{
+    void *p = lat__arena_alloc_raw(a, size);
     memset(p, 0, size);
     return p;
 }

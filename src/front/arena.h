@@ -25,6 +25,9 @@ void lat__arena_free(lat__arena *a);
 
 /* size bytes aligned for any type, zeroed. Never returns NULL (see above). */
 void *lat__arena_alloc(lat__arena *a, size_t size);
+/* The same, not zeroed: for blocks about to be overwritten (the preprocessor's token
+ * copies), whose untouched pages then cost nothing. */
+void *lat__arena_alloc_raw(lat__arena *a, size_t size);
 /* A copy of [s, s + n) with a terminating NUL. */
 char *lat__arena_strndup(lat__arena *a, const char *s, size_t n);
 char *lat__arena_printf(lat__arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

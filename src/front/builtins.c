@@ -1,5 +1,6 @@
 /* CUDA C's built-in names: see builtins.h. */
 #include "builtins.h"
+#include "core/alloc.h"
 
 #include "type.h"
 
@@ -289,7 +290,7 @@ static void add(const char *name, const char *decl, uint8_t generic, uint8_t col
     static int cap;
     if (ntable == cap) {
         cap = cap ? cap * 2 : 512;
-        lat__builtin *p = realloc(table, (size_t)cap * sizeof *p);
+        lat__builtin *p = lat__realloc(table, (size_t)cap * sizeof *p);
         if (!p)
             abort(); /* at start-up, a few kilobytes */
         table = p;
@@ -388,7 +389,7 @@ static void build(void)
     hash_cap = 4096;
     while (hash_cap < ntable * 2)
         hash_cap *= 2;
-    hash = calloc((size_t)hash_cap, sizeof *hash);
+    hash = lat__calloc((size_t)hash_cap, sizeof *hash);
     if (!hash)
         abort();
     for (int i = 0; i < ntable; i++) {

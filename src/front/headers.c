@@ -1,5 +1,6 @@
 /* Finding #include'd files: see headers.h. */
 #include "headers.h"
+#include "core/alloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,7 +52,7 @@ static int try_dir(const char *dir, const char *name, char **out)
 {
     size_t dl = strlen(dir), nl = strlen(name);
     bool cur = dl == 1 && dir[0] == '.';
-    char *p = malloc(dl + nl + 2);
+    char *p = lat__malloc(dl + nl + 2);
     if (!p)
         return -1;
     if (cur) {
@@ -122,7 +123,7 @@ char *lat__path_dir(const char *path)
     if (slash == path)
         return strdup("/");
     size_t n = (size_t)(slash - path);
-    char *d = malloc(n + 1);
+    char *d = lat__malloc(n + 1);
     if (d) {
         memcpy(d, path, n);
         d[n] = '\0';
@@ -154,14 +155,14 @@ int lat__file_read(const char *path, char **text)
     /* The size is a hint: the file may change while it is read, so the reading stops at
      * end of file or at the cap, whichever comes first. */
     size_t cap = (size_t)st.st_size + 1, len = 0;
-    char *buf = malloc(cap);
+    char *buf = lat__malloc(cap);
     while (buf) {
         if (len + 1 >= cap) {
             if (cap > LAT__FILE_MAX) {
                 err = EFBIG;
                 break;
             }
-            char *p = realloc(buf, cap * 2);
+            char *p = lat__realloc(buf, cap * 2);
             if (!p) {
                 free(buf);
                 buf = NULL;

@@ -290,7 +290,16 @@ static bool linkage_spec(lat__parser *p)
 
 static void external_declarations(lat__parser *p, bool until_brace);
 
+static void external_declaration_(lat__parser *p);
+
 static void external_declaration(lat__parser *p)
+{
+    lat__parse_enter(p, 0);
+    external_declaration_(p);
+    lat__parse_leave(p);
+}
+
+static void external_declaration_(lat__parser *p)
 {
     lat__tok *t = lat__peek(p);
     if (lat__accept(p, LAT_P_SEMI))
@@ -398,6 +407,19 @@ static void finish_unit(lat__parser *p)
     (void)p;
 }
 
+void lat__parse_enter(lat__parser *p, int extra)
+{
+    if (p->stop && lat__unit_past_deadline(p->u, lat__peek(p)->loc))
+        longjmp(*p->stop, 1);
+    if (++p->nest + extra <= LAT_PARSE_MAX_NEST || !p->stop)
+        return;
+    lat__error_at(p->u, lat__peek(p)->loc,
+                  "nested too deeply: more than %d levels of parentheses, operators, "
+                  "statements or declarators (the emulator's compile limit)",
+                  LAT_PARSE_MAX_NEST);
+    longjmp(*p->stop, 1);
+}
+
 void lat__parse_unit(lat__unit *u)
 {
     lat__parser p;
@@ -405,6 +427,12 @@ void lat__parse_unit(lat__unit *u)
     p.u = u;
     p.tu = lat__arena_alloc(&u->arena, sizeof *p.tu);
     u->tu = p.tu;
+    /* Past the nesting limit the parse stops here: everything it made is in the unit's
+     * arena, and the error is recorded. */
+    jmp_buf stop;
+    if (setjmp(stop))
+        return;
+    p.stop = &stop;
     split_pragmas(&p);
     external_declarations(&p, false);
     finish_unit(&p);

@@ -16,6 +16,15 @@
 #include "builtins.h"
 #include "type.h"
 
+#include <setjmp.h>
+
+/* The deepest nesting of expressions, statements and declarators (and of the operands of
+ * one chain of binary operators) the front end accepts. Every later pass, and TinyCC,
+ * walks the tree recursively on the compiling thread's stack: 13,500 parentheses or
+ * 60,000 terms of a sum overflowed it. C asks for 63 levels of parentheses and 127 of
+ * blocks; GCC, Clang and NVRTC take far more, but no real kernel comes near this. */
+#define LAT_PARSE_MAX_NEST 1024
+
 /* A C++ namespace (or an enum class's scope): its members are bound by their plain names
  * while it is open, found by qualified names (ns::name) after, and emitted under names
  * with its prefix. */
@@ -63,6 +72,10 @@ typedef struct lat__parser {
     lat__type *conv_type;          /* the type of the conversion operator just declared */
     lat__record *decl_class;       /* the class of a declarator's S:: (a member defined outside) */
     struct lat__lambda *lambda;    /* the lambda whose body is being parsed (parse_class.c) */
+    /* Nesting of expressions, statements and declarators being parsed, and where the
+     * parse stops when it goes past LAT_PARSE_MAX_NEST (NULL: no limit is kept). */
+    int nest;
+    jmp_buf *stop;
     bool instantiating;            /* parsing a template's instance: its names join no
                                       namespace (the template is what they find) */
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
@@ -328,5 +341,14 @@ lat__expr *lat__parse_texture_call(lat__parser *p);
 /* At file scope: a texture or surface reference (`texture<float, 2> t;`), reported and
  * skipped; false when the tokens are something else. */
 bool lat__texture_reference(lat__parser *p);
+
+/* Enters one level of nesting at the next token (extra: further levels that count at
+ * this point, such as the operands of a chain of binary operators so far); past
+ * LAT_PARSE_MAX_NEST the error is reported and the parse of the unit stops. */
+void lat__parse_enter(lat__parser *p, int extra);
+static inline void lat__parse_leave(lat__parser *p)
+{
+    p->nest--;
+}
 
 #endif

@@ -593,7 +593,16 @@ static void member_function(lat__parser *p, const lat__tok *at)
     lat__skip_member(p);
 }
 
+static void struct_body_(lat__parser *p, lat__record *r);
+
 static void struct_body(lat__parser *p, lat__record *r)
+{
+    lat__parse_enter(p, 0);
+    struct_body_(p, r);
+    lat__parse_leave(p);
+}
+
+static void struct_body_(lat__parser *p, lat__record *r)
 {
     bool saved = p->in_record;
     p->in_record = true;
@@ -623,8 +632,6 @@ static void struct_body(lat__parser *p, lat__record *r)
             }
             lat__atom *name = NULL;
             lat__loc loc = lat__peek(p)->loc;
-            lat__next(p); /* the tag */
-            p->pos--;
             lat__type *t = declarator(p, &lat__ty_void, &name, &loc, false);
             if (t->kind == LAT_TY_FUNC)
                 lat__member_function(p, r, t, name, loc, cuda, LAT_ST_NONE, true);
@@ -963,11 +970,27 @@ static lat__type *suffixes(lat__parser *p, lat__type *t)
     return a;
 }
 
+static lat__type *declarator_(lat__parser *p, lat__type *base, lat__atom **name,
+                              lat__loc *loc, bool abstract);
+
 static lat__type *declarator(lat__parser *p, lat__type *base, lat__atom **name, lat__loc *loc,
                              bool abstract)
 {
+    lat__parse_enter(p, 0);
+    lat__type *t = declarator_(p, base, name, loc, abstract);
+    lat__parse_leave(p);
+    return t;
+}
+
+static lat__type *declarator_(lat__parser *p, lat__type *base, lat__atom **name,
+                              lat__loc *loc, bool abstract)
+{
+    /* Each '*' is one level more of the type (the passes walk types recursively). */
+    int stars = 0;
     for (;;) {
         if (lat__accept(p, LAT_P_STAR)) {
+            lat__parse_enter(p, stars++);
+            lat__parse_leave(p);
             unsigned q = pointer_quals(p);
             base = lat__qualified(p->u, lat__pointer_to(p->u, base), q);
             continue;
@@ -1247,8 +1270,12 @@ static lat__expr *init_list(lat__parser *p, lat__type *t, int64_t *count);
  * keeps the list as written, so only the leaves' conversions matter here). */
 static lat__expr *init_value(lat__parser *p, lat__type *t)
 {
-    if (lat__at_punct(p, LAT_P_LBRACE))
-        return init_list(p, t, NULL);
+    if (lat__at_punct(p, LAT_P_LBRACE)) {
+        lat__parse_enter(p, 0);
+        lat__expr *e = init_list(p, t, NULL);
+        lat__parse_leave(p);
+        return e;
+    }
     lat__expr *e = lat__parse_assign_expr(p);
     if (e->kind == LAT_E_STRING && is_char_array(t))
         return e;

@@ -825,12 +825,18 @@ lat__expr *lat__parse_template_value(lat__parser *p)
 static lat__expr *binary_expr(lat__parser *p, int min_prec)
 {
     lat__expr *lhs = cast_expr(p);
+    /* Each operator of a chain is one level more of the tree: a + b + c is (a + b) + c. */
+    int chain = 0;
     for (;;) {
         lat__tok *t = lat__peek(p);
         int prec = lat__binary_precedence(t);
-        if (prec < min_prec || prec == 0)
+        if (prec < min_prec || prec == 0) {
+            p->nest -= chain;
             return lhs;
+        }
         lat__next(p);
+        lat__parse_enter(p, 0);
+        chain++;
         lat__expr *rhs = binary_expr(p, prec + 1);
         lhs = binary(p, (lat__punct)t->punct, lhs, rhs, t->loc);
     }
@@ -840,10 +846,14 @@ static lat__expr *conditional(lat__parser *p, lat__expr *c, lat__tok *q)
 {
     c = lat__condition(p, c, "?:");
     lat__expr *a = NULL;
+    lat__parse_enter(p, 0);
     if (!lat__at_punct(p, LAT_P_COLON))
         a = lat__rvalue(p, lat__parse_expr(p));
+    lat__parse_leave(p);
     lat__expect(p, LAT_P_COLON, "in ?:");
+    lat__parse_enter(p, 0); /* a ? b : c ? d : e: one level more each */
     lat__expr *b = lat__rvalue(p, lat__parse_cond_expr(p));
+    lat__parse_leave(p);
     lat__expr *e = lat__expr_new(p, LAT_E_COND, q->loc);
     lat__expr *x = a ? a : c;
     lat__type *ta = x->type, *tb = b->type;
@@ -909,7 +919,9 @@ lat__expr *lat__parse_assign_expr(lat__parser *p)
     if (!is_assign_op(t))
         return lhs;
     lat__next(p);
+    lat__parse_enter(p, 0); /* a = b = c: one level more each */
     lat__expr *rhs = lat__parse_assign_expr(p);
+    lat__parse_leave(p);
     if (lat__is_record(lhs->type) && !((lhs->flags | rhs->flags) & LAT_EF_ERROR)) {
         /* a = b, a += b on a class: its operator when it has one; += never from + */
         lat__expr *o = lat__operator_call(p, lat__punct_spelling((lat__punct)t->punct), lhs, rhs, t->loc);
@@ -1038,7 +1050,17 @@ static lat__expr *sizeof_expr(lat__parser *p, lat__tok *kw, bool align)
     return e;
 }
 
+static lat__expr *unary_(lat__parser *p);
+
 static lat__expr *unary(lat__parser *p)
+{
+    lat__parse_enter(p, 0);
+    lat__expr *e = unary_(p);
+    lat__parse_leave(p);
+    return e;
+}
+
+static lat__expr *unary_(lat__parser *p)
 {
     lat__tok *t = lat__peek(p);
     if (t->kind == LAT_TK_PUNCT) {
@@ -1251,11 +1273,21 @@ static lat__expr *paren_or_cast(lat__parser *p)
     return postfix(p, e);
 }
 
+static lat__expr *cast_expr_(lat__parser *p);
+
 static lat__expr *cast_expr(lat__parser *p)
+{
+    lat__parse_enter(p, 0);
+    lat__expr *e = cast_expr_(p);
+    lat__parse_leave(p);
+    return e;
+}
+
+static lat__expr *cast_expr_(lat__parser *p)
 {
     if (lat__at_punct(p, LAT_P_LPAREN))
         return paren_or_cast(p);
-    return unary(p);
+    return unary_(p); /* counted as this level */
 }
 
 size_t lat__parse_arguments(lat__parser *p, lat__punct close, const char *context, lat__expr ***out)
@@ -1740,9 +1772,12 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open, lat__expr 
 
 static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *op)
 {
+    /* Back to the token after the '.', not one before it: at the end of the input
+     * lat__next does not move, and the '.' was read again for ever. */
+    size_t at = p->pos;
     lat__tok *n = lat__next(p);
     if (n->kind != LAT_TK_IDENT) {
-        p->pos--;
+        p->pos = at;
         lat__syntax_error(p, "a member name");
         return lat__error_expr(p, op->loc);
     }

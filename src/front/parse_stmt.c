@@ -211,7 +211,17 @@ static lat__stmt *loop_body(lat__parser *p, lat__stmt *loop)
     return b;
 }
 
+static lat__stmt *statement_(lat__parser *p);
+
 static lat__stmt *statement(lat__parser *p)
+{
+    lat__parse_enter(p, 0);
+    lat__stmt *s = statement_(p);
+    lat__parse_leave(p);
+    return s;
+}
+
+static lat__stmt *statement_(lat__parser *p)
 {
     lat__tok *t = lat__peek(p);
     lat__stmt *s;

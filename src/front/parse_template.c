@@ -456,7 +456,17 @@ static bool same_args(const lat__template *tm, const targ *a, const targ *b)
 }
 
 /* <args> at the current '<': those given, set[i] for each. */
+static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *set);
+
 static bool explicit_args(lat__parser *p, lat__template *tm, targ *args, bool *set)
+{
+    lat__parse_enter(p, 0);
+    bool r = explicit_args_(p, tm, args, set);
+    lat__parse_leave(p);
+    return r;
+}
+
+static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *set)
 {
     lat__next(p); /* < */
     size_t i = 0;

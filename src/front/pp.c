@@ -25,6 +25,10 @@ void pp_stop(pp *p)
 
 bool pp_work(pp *p, size_t n, lat__loc loc)
 {
+    if (!p->stop && lat__unit_past_deadline(p->u, loc)) {
+        pp_stop(p);
+        return false;
+    }
     p->work += n;
     if (p->work <= PP_MAX_WORK || p->stop)
         return !p->stop;
@@ -68,7 +72,7 @@ void *pp_pool_alloc(pp *p, size_t bytes, int *cls)
         memcpy(&p->pool[k], b, sizeof(void *));
         return b;
     }
-    return lat__arena_alloc(&p->u->arena, (size_t)64 << k);
+    return lat__arena_alloc_raw(&p->u->arena, (size_t)64 << k);
 }
 
 void pp_pool_free(pp *p, void *block, int cls)
@@ -413,9 +417,14 @@ void lat__pp_run(lat__unit *u, const lat__pp_in *in)
         if (u->toks.n > PP_MAX_OUTPUT) {
             lat__error_at(u, t.loc, "the preprocessed program is too large (more than %d tokens)",
                           PP_MAX_OUTPUT);
+            pp_stop(&p);
             break;
         }
     }
+    /* Past a limit what was made is cut short at some arbitrary point: parsing it would
+     * only add errors, after up to millions of tokens (seconds under a sanitizer). */
+    if (p.stop)
+        u->toks.n = 0;
     if (!u->toks.items)
         u->toks.items = lat__arena_grow(&u->arena, NULL, &u->toks.cap, 1, sizeof *u->toks.items);
     lat__tok *eof = &u->toks.items[u->toks.n];

@@ -25,8 +25,8 @@ enum {
     PP_MAX_HIDESET = 4096,           /* macros a token came out of, one inside the other */
     PP_MAX_PUSHED = 4096,            /* #pragma push_macro's not popped */
     PP_MAX_OUTPUT = 2 << 20,         /* tokens of the preprocessed program (~8 MB of C) */
-    PP_MAX_SCRATCH = 1 << 20,        /* tokens of one call's arguments or replacement */
-    PP_MAX_WORK = 32 << 20,          /* tokens and hide-set cells made along the way */
+    PP_MAX_SCRATCH = 1 << 18,        /* tokens of one call's arguments or replacement (or an #if) */
+    PP_MAX_WORK = 8 << 20,           /* tokens and hide-set cells made along the way (~320 MB) */
 };
 
 /* Token kinds the preprocessor uses inside itself, never in its output. */

@@ -1,5 +1,6 @@
 /* Kernel signatures from the tree: see sigs.h. */
 #include "sigs.h"
+#include "core/alloc.h"
 
 #include "ast.h"
 #include "builtins.h"
@@ -19,7 +20,7 @@ static void add_field(fields *f, uint32_t offset, lat__scalar_kind kind)
 {
     if (f->n == f->cap) {
         uint32_t cap = f->cap ? f->cap * 2 : 8;
-        lat__elem_field *p = realloc(f->items, cap * sizeof *p);
+        lat__elem_field *p = lat__realloc(f->items, cap * sizeof *p);
         if (!p) {
             f->oom = true;
             return;
@@ -85,7 +86,7 @@ static lat__param_class class_of(const lat__type *t)
 static char *dup(const char *s)
 {
     size_t n = strlen(s);
-    char *p = malloc(n + 1);
+    char *p = lat__malloc(n + 1);
     if (p)
         memcpy(p, s, n + 1);
     return p;
@@ -126,7 +127,7 @@ static bool reaches_grid_sync(const lat__func *fn)
     if (!fn)
         return false;
     /* Breadth first: queue[i] are the functions reached, each once. */
-    const lat__func **queue = malloc(16 * sizeof *queue);
+    const lat__func **queue = lat__malloc(16 * sizeof *queue);
     size_t n = 0, cap = 16;
     bool found = false;
     if (!queue)
@@ -149,7 +150,7 @@ static bool reaches_grid_sync(const lat__func *fn)
             if (seen)
                 continue;
             if (n == cap) {
-                const lat__func **p = realloc(queue, 2 * cap * sizeof *p);
+                const lat__func **p = lat__realloc(queue, 2 * cap * sizeof *p);
                 if (!p)
                     break;
                 queue = p;
@@ -175,7 +176,7 @@ int lat__front_sigs(const lat__unit *cu, lat__kernel_sigs *out)
         lat__kernel_sigs_free(out);
         return -1;
     }
-    out->items = calloc(tu->kernels.n, sizeof *out->items);
+    out->items = lat__calloc(tu->kernels.n, sizeof *out->items);
     if (!out->items)
         return -1;
     for (size_t i = 0; i < tu->kernels.n; i++) {
@@ -187,7 +188,7 @@ int lat__front_sigs(const lat__unit *cu, lat__kernel_sigs *out)
         sig->grid_sync = k->kind == LAT_SYM_FUNC && reaches_grid_sync(k->fn);
         const lat__param_types *pt = &k->type->params;
         sig->nparams = pt->n;
-        if (!sig->name || (pt->n && !(sig->params = calloc((size_t)pt->n, sizeof *sig->params)))) {
+        if (!sig->name || (pt->n && !(sig->params = lat__calloc((size_t)pt->n, sizeof *sig->params)))) {
             lat__kernel_sigs_free(out);
             return -1;
         }

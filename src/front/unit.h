@@ -50,7 +50,17 @@ typedef struct lat__unit {
     lat_status status;       /* the first error's status, LAT_OK when none */
     lat__toks toks;          /* the preprocessed program */
     struct lat__tu *tu;      /* the tree, once parsed */
+    uint64_t deadline_ns;    /* CLOCK_MONOTONIC: preprocessing and parsing stop past it */
+    unsigned clock_skip;     /* calls of lat__unit_past_deadline until the next look */
 } lat__unit;
+
+/* The longest a compile may preprocess and parse (the size and nesting limits keep any
+ * real input far below it). */
+#define LAT_FRONT_MAX_SECONDS 20
+
+/* Whether the unit's deadline has passed (looked at every 256th call, so that it costs
+ * nothing where it is called often); the first time, the error is reported at loc. */
+bool lat__unit_past_deadline(lat__unit *u, lat__loc loc);
 
 /* Adds a file to the table; returns its index. text must live as long as the unit. */
 uint32_t lat__unit_add_file(lat__unit *u, const char *path, const char *display,

@@ -55,7 +55,9 @@ static void one_thread_under_valgrind(void)
 
 static lat_context *emu_context(void)
 {
-    return t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU, .check = LAT_CHECK_OFF});
+    /* Wild pointers reach the kernels: the launch's pointer check would refuse them. */
+    return t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU, .check = LAT_CHECK_OFF,
+                                               .pointer_check = LAT_POINTER_CHECK_OFF});
 }
 
 /* A context whose launches have a deadline of `timeout` (LATTICE_EMU_TIMEOUT). */
@@ -419,7 +421,9 @@ TEST(lattice_emu_timeout_must_be_a_number_of_seconds)
         t_setenv("LATTICE_EMU_TIMEOUT", bad[i]);
         lat_context *ctx = NULL;
         lat_status st = lat_context_create(
-            &(lat_context_desc){.backend = LAT_BACKEND_EMU, .check = LAT_CHECK_OFF}, &ctx);
+            &(lat_context_desc){.backend = LAT_BACKEND_EMU, .check = LAT_CHECK_OFF,
+                                .pointer_check = LAT_POINTER_CHECK_OFF},
+            &ctx);
         t_unsetenv("LATTICE_EMU_TIMEOUT");
         if (st == LAT_OK)
             lat_context_destroy(ctx);

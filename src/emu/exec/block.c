@@ -68,6 +68,8 @@ static int pick(const lat__exec_block *b, int from, bool warp_first)
 
 _Noreturn void lat__exec_abandon(lat__emu_worker *w)
 {
+    if (w->on_fiber == LAT__EXEC_ON_KSTACK)
+        lat__exec_kstack_abandon(w);
     lat__exec_block *b = w->fb;
     b->failed = true;
     void *dead;

@@ -25,8 +25,12 @@
 
 /* ---- per OS thread ---------------------------------------------------------------------- */
 
-/* Shared memory is 48 KiB at most; 256-byte aligned, as a GPU's is at least. */
-enum { SHARED_BYTES = LAT_EMU_SHARED_LIMIT + 256 };
+/* Shared memory is 48 KiB at most; 256-byte aligned, as a GPU's is at least. It is
+ * mapped between inaccessible pages, so that a block writing past its shared memory
+ * faults (the launch fails) instead of overwriting the host's heap. */
+enum { SHARED_BYTES = LAT_EMU_SHARED_LIMIT + 256, SHARED_GUARD = 64 << 10 };
+static const size_t SHARED_MAP = SHARED_GUARD + ((SHARED_BYTES + 4095) & ~(size_t)4095) +
+                                 SHARED_GUARD;
 /* Region loops' scratch: reserved, touched as needed. */
 static const size_t SCRATCH_BYTES = (size_t)256 << 20;
 
@@ -34,6 +38,7 @@ typedef struct cache {
     char *shared;
     lat__exec_block *fb;
     char *scratch;
+    lat__exec_kstack kstack;
     lat__emu_gslot slot;
     bool guarded; /* slot registered */
 } cache;
@@ -49,10 +54,12 @@ static void cache_free(void *p)
         return;
     if (c->guarded)
         lat__emu_guard_thread_fini(&c->slot);
-    free(c->shared);
+    if (c->shared)
+        munmap(c->shared - SHARED_GUARD, SHARED_MAP);
     lat__exec_block_free(c->fb);
     if (c->scratch)
         munmap(c->scratch, SCRATCH_BYTES);
+    lat__exec_kstack_unmap(&c->kstack);
     free(c);
 }
 
@@ -73,10 +80,18 @@ static cache *get_cache(void)
     c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    if (posix_memalign((void **)&c->shared, 256, SHARED_BYTES) != 0) {
+    char *m = mmap(NULL, SHARED_MAP, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (m == MAP_FAILED) {
         free(c);
         return NULL;
     }
+    if (mprotect(m + SHARED_GUARD, SHARED_MAP - 2 * SHARED_GUARD, PROT_READ | PROT_WRITE) != 0) {
+        munmap(m, SHARED_MAP);
+        free(c);
+        return NULL;
+    }
+    c->shared = m + SHARED_GUARD;
     if (pthread_setspecific(cache_key, c) != 0) {
         cache_free(c);
         return NULL;
@@ -168,6 +183,8 @@ void *lat__emu_scratch(lat__emu_thread *t, unsigned long bytes)
             lat__emu_fail(w, LAT_ERROR_OUT_OF_MEMORY,
                           "kernel '%s': cannot map memory for the block's per-thread variables",
                           w->launch->kernel->name);
+            if (w->on_fiber)
+                lat__exec_abandon(w);
             siglongjmp(w->trap, 1);
         }
         w->scratch = p;
@@ -177,6 +194,8 @@ void *lat__emu_scratch(lat__emu_thread *t, unsigned long bytes)
         lat__emu_fail(w, LAT_ERROR_LAUNCH_FAILED,
                       "kernel '%s': the per-thread variables a block keeps across barriers "
                       "need more than %zu MiB", w->launch->kernel->name, SCRATCH_BYTES >> 20);
+        if (w->on_fiber)
+            lat__exec_abandon(w);
         siglongjmp(w->trap, 1);
     }
     void *p = w->scratch + w->scratch_used;
@@ -200,7 +219,7 @@ static void run_block(lat__emu_worker *w, const lat__emu_kernel *k, lat__emu_thr
     if (k->mode == LAT_EMU_MODE_FIBER || w->launch->hooks)
         lat__exec_run_fibers(w, k, t, params);
     else
-        k->entry(t, params);
+        lat__exec_kstack_run(w, k, t, params);
     w->in_block = false;
 }
 
@@ -231,6 +250,12 @@ static bool worker_begin(lat__emu_worker *w, lat__emu_launch *st, lat__emu_threa
         atomic_store_explicit(&c->slot.work_host, st->host, memory_order_relaxed);
     w->fb = c->fb;
     w->scratch = c->scratch;
+    if (!lat__exec_kstack_map(&c->kstack)) {
+        lat__emu_fail(w, LAT_ERROR_OUT_OF_MEMORY, "kernel '%s': cannot map a stack for its "
+                      "blocks", k->name);
+        return false;
+    }
+    w->kstack = &c->kstack;
     w->scratch_size = c->scratch ? SCRATCH_BYTES : 0;
     t->shared = c->shared;
     t->dshared = c->shared + ((k->shared_bytes + 15) & ~(size_t)15);
@@ -326,6 +351,22 @@ static void run_cooperative(lat__emu_launch *st, const lat__exec_grid *g,
     free(blocks);
 }
 
+/* Whether the launch has failed, or run past its deadline (recorded then): blocks too
+ * short for the watchdog's signal to find one running end here, between blocks. */
+static bool stopped(lat__emu_launch *st)
+{
+    if (atomic_load_explicit(&st->trapped, memory_order_relaxed))
+        return true;
+    if (!lat__emu_guard_expired(st->host, st->gen))
+        return false;
+    launch_fail(st, LAT_ERROR_LAUNCH_FAILED,
+                "kernel '%s' did not finish within %g s (LATTICE_EMU_TIMEOUT): its grid has "
+                "%llu blocks, too many to run in that time", st->kernel->name,
+                (double)st->timeout_ms / 1000.0,
+                (unsigned long long)st->grid_blocks);
+    return true;
+}
+
 static bool printf_ordered(void)
 {
     const char *v = lat__env(LAT_ENV_EMU_PRINTF);
@@ -382,12 +423,19 @@ static void observed_worker(lat__emu_launch *st, const lat__exec_grid *g, const 
         block_done(&w, 0, false);
     }
     if (team) {
-#pragma omp for schedule(dynamic, 1)
-        for (uint64_t s = 0; s < nblocks; s++) {
-            if (!ok || s > atomic_load_explicit(&st->fail_step, memory_order_relaxed))
-                continue;
+        /* Steps handed out by hand, not by an OpenMP loop: once one has failed, the
+         * threads stop taking more, where a loop would go through every index left of a
+         * grid of up to 2^63 blocks. */
+        for (;;) {
+            uint64_t s = atomic_fetch_add_explicit(&st->next_step, 1, memory_order_relaxed);
+            if (!ok || s >= nblocks || s > atomic_load_explicit(&st->fail_step, memory_order_relaxed))
+                break;
             w.step = s;
             w.bfailed = false;
+            if ((s & 63) == 63 && lat__exec_schedule_expired(&w, s, nblocks)) {
+                block_done(&w, s, true);
+                break;
+            }
             set_block(&t, lat__exec_block_at(w.fb, s));
             lat__exec_schedule_block(w.fb, st, s);
             run_block(&w, g->kernel, &t, g->params);
@@ -397,6 +445,11 @@ static void observed_worker(lat__emu_launch *st, const lat__exec_grid *g, const 
         for (uint64_t s = 0; ok && s < nblocks && s <= atomic_load(&st->fail_step); s++) {
             w.step = s;
             w.bfailed = false;
+            /* A grid whose blocks each end in time, but too many of them. */
+            if ((s & 63) == 63 && lat__exec_schedule_expired(&w, s, nblocks)) {
+                block_done(&w, s, true);
+                break;
+            }
             set_block(&t, lat__exec_block_at(w.fb, s));
             lat__exec_schedule_block(w.fb, st, s);
             run_block(&w, g->kernel, &t, g->params);
@@ -440,6 +493,7 @@ lat_status lat__exec_run(const lat__exec_grid *g)
     st.obs = g->obs;
     st.schedule = &g->schedule;
     atomic_init(&st.fail_step, UINT64_MAX);
+    atomic_init(&st.next_step, 0);
     st.failed_step = UINT64_MAX;
     cache *hc = get_cache(); /* the host's slot holds the deadline */
     if (hc && g->timeout_ms) {
@@ -466,6 +520,7 @@ lat_status lat__exec_run(const lat__exec_grid *g)
     base.nthreads = launch->block[0] * launch->block[1] * launch->block[2];
     base.shoff = g->shoff ? g->shoff : k->shoff;
     uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
+    st.grid_blocks = nblocks;
 
     int nthreads = lat__emu_thread_count();
     if (launch->cooperative) {
@@ -479,27 +534,36 @@ lat_status lat__exec_run(const lat__exec_grid *g)
         cache *c = hc;
         if (worker_begin(&w, &st, &t, g, c))
             for (uint64_t b = 0; b < nblocks && !atomic_load(&st.trapped); b++) {
+                if ((b & 255) == 255 && stopped(&st))
+                    break;
                 set_block(&t, b);
                 run_block(&w, k, &t, params);
             }
         worker_end(&w, c);
     } else {
         /* Chunks of several blocks keep the shared counter cold; eight per thread
-         * still balance blocks of uneven cost. */
+         * still balance blocks of uneven cost. Blocks are handed out by hand, not by
+         * an OpenMP loop, so that a stopped launch stops handing them out: a loop
+         * would still go through every index of a grid of 2^63 blocks. */
         uint64_t chunk = nblocks / ((uint64_t)nthreads * 8);
-        int ichunk = chunk < 1 ? 1 : chunk > 4096 ? 4096 : (int)chunk;
+        chunk = chunk < 1 ? 1 : chunk > 4096 ? 4096 : chunk;
+        _Atomic uint64_t next = 0;
 #pragma omp parallel num_threads(nthreads)
         {
             lat__emu_worker w;
             lat__emu_thread t = base;
             cache *c = get_cache();
             bool ok = worker_begin(&w, &st, &t, g, c);
-#pragma omp for schedule(dynamic, ichunk)
-            for (uint64_t b = 0; b < nblocks; b++) {
-                if (!ok || atomic_load_explicit(&st.trapped, memory_order_relaxed))
-                    continue;
-                set_block(&t, b);
-                run_block(&w, k, &t, params);
+            while (ok && !stopped(&st)) {
+                uint64_t b = atomic_fetch_add_explicit(&next, chunk, memory_order_relaxed);
+                if (b >= nblocks)
+                    break;
+                uint64_t end = nblocks - b < chunk ? nblocks : b + chunk;
+                for (; b < end && !atomic_load_explicit(&st.trapped, memory_order_relaxed);
+                     b++) {
+                    set_block(&t, b);
+                    run_block(&w, k, &t, params);
+                }
             }
             worker_end(&w, c);
         }

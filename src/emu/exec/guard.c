@@ -2,7 +2,7 @@
  * Faults and hangs in kernels (guard.h), checked or not; an observed launch has no deadline
  * here (its schedule has its own watchdog, turns.c).
  *
- * Faults: one handler for SIGSEGV, SIGBUS and SIGFPE, installed at the first launch. A
+ * Faults: one handler for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGTRAP, installed at the first launch. A
  * fault is the kernel's when the faulting thread is a worker inside a block (the
  * worker's in_block), not inside malloc or free (in_libc: their lock would stay held)
  * and the signal came from the processor, not from kill(); the handler records the
@@ -53,9 +53,12 @@ enum {
     ALT_PAD = 4 << 20,
 };
 
-static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE};
-/* What each of SIGSEGV, SIGBUS, SIGFPE and the watchdog's signal did before ours. */
-static struct sigaction old_action[4];
+/* Every signal kernel code can raise: a jump through a smashed return address lands on
+ * anything, an illegal instruction or a breakpoint as well as a bad address. */
+static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP};
+enum { NFAULT = sizeof fault_signals / sizeof fault_signals[0] };
+/* What each fault signal and the watchdog's signal did before ours. */
+static struct sigaction old_action[NFAULT + 1];
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 
 static int watch_signal(void)
@@ -168,10 +171,10 @@ void lat__emu_guard_safe_point(lat__emu_worker *w)
 
 static struct sigaction *old_of(int sig)
 {
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < NFAULT; i++)
         if (fault_signals[i] == sig)
             return &old_action[i];
-    return &old_action[3];
+    return &old_action[NFAULT];
 }
 
 /* Hands a signal that is not the emulator's to whoever had it before. */
@@ -218,14 +221,33 @@ static void describe_fault(const lat__emu_worker *w, int sig, const siginfo_t *i
             snprintf(what, size, "floating-point exception (SIGFPE, code %d)", info->si_code);
         return;
     }
+    /* Above the kernel stack's top: only a write past a local array gets there. */
+    if (w->kstack && w->kstack->map && lat__exec_kstack_guard_hit(w->kstack, info->si_addr) &&
+        (uintptr_t)info->si_addr >= (uintptr_t)w->kstack->lo + w->kstack->size) {
+        snprintf(what, size, "write past the top of the kernel's stack at address 0x%lx (a "
+                 "local array written past its end?%s)", addr,
+                 !w->obs ? " LATTICE_CHECK=memcheck names the line" : "");
+        return;
+    }
     /* A fiber's guard page, or just below the thread's stack pointer: the stack. */
     if (lat__exec_guard_hit(w, info->si_addr) ||
+        (w->kstack && lat__exec_kstack_guard_hit(w->kstack, info->si_addr)) ||
         (sp && addr + 4096 >= sp && addr < sp + (64u << 10))) {
         char stacks[64];
         snprintf(stacks, sizeof stacks, " a fiber kernel's threads have %d KiB stacks",
                  LAT_EMU_FIBER_STACK / 1024);
         snprintf(what, size, "stack overflow at address 0x%lx (a deep or endless recursion, "
                              "or large local arrays?%s)", addr, stacks);
+        return;
+    }
+    if (sig == SIGILL || sig == SIGTRAP) {
+        char at[40] = "";
+        if (addr) /* a breakpoint trap gives no address */
+            snprintf(at, sizeof at, " at address 0x%lx", addr);
+        snprintf(what, size, "%s%s (a jump to data: a return address overwritten by a "
+                 "write past a local array?%s)",
+                 sig == SIGILL ? "illegal instruction" : "breakpoint trap", at,
+                 !w->obs ? " LATTICE_CHECK=memcheck names the line" : "");
         return;
     }
     snprintf(what, size, "%s at address 0x%lx%s", sig == SIGBUS ? "bus error"
@@ -292,13 +314,16 @@ static void fork_child(void);
 static void install(void)
 {
     pthread_atfork(fork_prepare, fork_parent, fork_child);
-    int sigs[4] = {SIGSEGV, SIGBUS, SIGFPE, watch_signal()};
+    int sigs[NFAULT + 1];
+    for (int i = 0; i < NFAULT; i++)
+        sigs[i] = fault_signals[i];
+    sigs[NFAULT] = watch_signal();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_signal;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NFAULT + 1; i++) {
         /* The old action first, so that a fault on another thread meanwhile finds it. */
         sigaction(sigs[i], NULL, &old_action[i]);
         sigaction(sigs[i], &sa, NULL);

@@ -90,6 +90,8 @@ void lat__emu_converged(lat__emu_thread *t, const int *sk, unsigned n, const cha
                   w->launch->kernel->name, t->block_idx.x, t->block_idx.y, t->block_idx.z,
                   file, line, in % bx, in / bx % by, in / bx / by, out % bx, out / bx % by,
                   out / bx / by);
+    if (w->on_fiber)
+        lat__exec_abandon(w);
     siglongjmp(w->trap, 1);
 }
 
@@ -104,6 +106,9 @@ void lat__exec_rbarrier(lat__emu_thread *t, const int *sk, const char *file, int
         b->hooks->barrier(b->obs, b);
         b->rbar = false;
     }
+    /* A loop through barriers may never tick (its body is split into the loops over the
+     * threads): the watchdog looks here too. */
+    lat__exec_region_deadline(b);
     lat__exec_turns_reorder(b);
 }
 

@@ -165,6 +165,11 @@ void lat__exec_handoff(lat__exec_block *b, void **save, void **fake)
         return;
     }
     b->pos = b->n;
+    /* The host starting a round in which no thread can run stays where it is: a switch
+     * to itself would resume the stack pointer saved at its last switch, a frame that
+     * is gone (a clang build crashed on a deadlock; gcc's happened to match). */
+    if (save == &b->host_sp)
+        return;
     lat__exec_go_host(b, save, fake);
 }
 
@@ -222,6 +227,32 @@ void lat__exec_tick(lat__emu_thread *t)
     if (now_s() > b->deadline) {
         timed_out(b, f, true); /* f->t holds the thread running */
         lat__exec_abandon(w);
+    }
+}
+
+bool lat__exec_schedule_expired(lat__emu_worker *w, uint64_t done, uint64_t nblocks)
+{
+    /* Between blocks the bound is four times the watchdog's: a grid of many short blocks
+     * on a slow (or busy, or valgrind's) machine may take longer than one block may, and
+     * still finish; one of 2^63 blocks never will. */
+    lat__exec_block *b = w->fb;
+    const lat__emu_launch *l = w->launch;
+    if (!b || !b->w || now_s() <= b->deadline + 3 * l->schedule->timeout_s)
+        return false;
+    char what[400];
+    snprintf(what, sizeof what,
+             "kernel '%s' did not finish its grid within %g s (4 times %s): %llu of its %llu "
+             "blocks had run", l->kernel->name, 4 * l->schedule->timeout_s, l->schedule->watchdog,
+             (unsigned long long)done, (unsigned long long)nblocks);
+    lat__exec_stalled(b, LAT__EXEC_TIMEOUT, NULL, what, sizeof what);
+    return true;
+}
+
+void lat__exec_region_deadline(lat__exec_block *b)
+{
+    if (now_s() > b->deadline) {
+        timed_out(b, &b->f[0], false);
+        lat__exec_abandon(b->w);
     }
 }
 
@@ -284,6 +315,13 @@ void lat__exec_turns_run(lat__exec_block *b)
         if (b->at_bar > 0 && b->at_bar == b->live) {
             lat__exec_release_barrier(b);
             lat__exec_turns_reorder(b);
+            /* A kernel that goes through barriers for ever (or for too long) is stopped
+             * here: the check below is for rounds that end otherwise. */
+            if (now_s() > b->deadline) {
+                int cnt;
+                timed_out(b, first_running(b, &cnt), false);
+                return;
+            }
             continue;
         }
         if (b->ran == 0) {

@@ -51,6 +51,8 @@ typedef struct lat__emu_launch {
     struct lat__emu_gslot *host;
     uint64_t gen;
     uint64_t timeout_ms;
+    uint64_t grid_blocks; /* the grid's blocks, for messages */
+    _Atomic uint64_t next_step; /* an observed launch's next step to hand out */
     atomic_int trapped; /* set once, by the first trap */
     lat_status status;  /* what the first trap makes the launch return */
     char *msg;
@@ -105,6 +107,7 @@ typedef struct lat__emu_worker {
     /* Region loops' per-block scratch (replicated locals, masks): a bump allocator. */
     char *scratch;
     size_t scratch_size, scratch_used;
+    struct lat__exec_kstack *kstack; /* the OS thread's kernel stack (kstack.c) */
 } lat__emu_worker;
 
 /* The worker of the calling OS thread while it runs blocks, else NULL. */
@@ -114,7 +117,39 @@ lat__emu_worker *lat__emu_current_worker(void);
 
 /* Which fiber of its block a worker runs: none (the host's stack), a thread's, or an
  * observed region-loop kernel's one (where no barrier or warp operation may come). */
-enum { LAT__EXEC_ON_HOST = 0, LAT__EXEC_ON_THREAD = 1, LAT__EXEC_ON_REGION = 2 };
+enum { LAT__EXEC_ON_HOST = 0, LAT__EXEC_ON_THREAD = 1, LAT__EXEC_ON_REGION = 2,
+       LAT__EXEC_ON_KSTACK = 3 /* an unobserved plain or region-loop block (kstack.c) */ };
+
+/* ---- kstack.c: the stack of unobserved plain and region-loop kernels --------------------- */
+
+typedef struct lat__exec_kstack {
+    char *map; /* the mapping, guards included */
+    size_t map_size;
+    char *lo; /* the usable stack */
+    size_t size;
+    unsigned valgrind_id;
+    /* While a block runs on it: */
+    void *host_sp, *host_fake;
+    const void *host_lo;
+    size_t host_size;
+    const lat__emu_kernel *k;
+    lat__emu_thread *t;
+    void **params;
+    bool failed; /* left through lat__exec_kstack_abandon */
+} lat__exec_kstack;
+
+/* Maps the stack (once); false when it cannot be mapped. */
+bool lat__exec_kstack_map(lat__exec_kstack *s);
+void lat__exec_kstack_unmap(lat__exec_kstack *s);
+/* Whether addr is in the inaccessible pages around the stack (an overflow). */
+bool lat__exec_kstack_guard_hit(const lat__exec_kstack *s, const void *addr);
+/* Runs k->entry(t, params) on w->kstack; returns normally, or siglongjmps to w->trap
+ * after a fault, a trap or a timeout on it (the failure recorded). */
+void lat__exec_kstack_run(lat__emu_worker *w, const lat__emu_kernel *k, lat__emu_thread *t,
+                          void **params);
+/* From kernel code or a handler on the kernel stack: back to the host, which jumps to the
+ * trap. */
+_Noreturn void lat__exec_kstack_abandon(lat__emu_worker *w);
 
 /* Loop turns a checked module's code counts between calls of __lat_ck_tick. */
 enum { LAT__EXEC_TICKS = 64 };
@@ -212,6 +247,11 @@ void lat__exec_turns_run(lat__exec_block *b);
 void lat__exec_turns_run_region(lat__exec_block *b);
 /* Hands the turn on from a thread that waits, exited (save NULL, fake NULL), or gives way. */
 void lat__exec_handoff(lat__exec_block *b, void **save, void **fake);
+/* Whether an observed launch has run past its schedule's deadline between blocks (its
+ * blocks each end in time, but there are too many: recorded as a hang). */
+bool lat__exec_schedule_expired(lat__emu_worker *w, uint64_t done, uint64_t nblocks);
+/* An observed region-loop block past its schedule's deadline fails (and is left). */
+void lat__exec_region_deadline(lat__exec_block *b);
 /* A new order of the threads (after a barrier on a random schedule). */
 void lat__exec_turns_reorder(lat__exec_block *b);
 /* Starts an observed launch of nblocks blocks: draws the order of its blocks from the

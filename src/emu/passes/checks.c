@@ -1,5 +1,6 @@
 /* The checks' instrumentation on the tree (checks.h). */
 #include "checks.h"
+#include "core/alloc.h"
 
 #include "emu/check/ck.h"
 #include "front/visit.h"
@@ -24,7 +25,7 @@ static int intern(ann *a, const char *s)
             return i;
     if (m->nstrings == m->strings_cap) {
         int cap = m->strings_cap ? m->strings_cap * 2 : 16;
-        char **p = realloc(m->strings, (size_t)cap * sizeof *p);
+        char **p = lat__realloc(m->strings, (size_t)cap * sizeof *p);
         if (!p)
             lat__arena_oom(&a->u->arena);
         m->strings = p;
@@ -55,7 +56,7 @@ static int add_site(ann *a, const lat__expr *e, int kind)
     lat__ck_module *m = a->m;
     if (m->nsites == m->sites_cap) {
         int cap = m->sites_cap ? m->sites_cap * 2 : 64;
-        lat__ck_site *p = realloc(m->sites, (size_t)cap * sizeof *p);
+        lat__ck_site *p = lat__realloc(m->sites, (size_t)cap * sizeof *p);
         if (!p)
             lat__arena_oom(&a->u->arena);
         m->sites = p;

@@ -2,6 +2,7 @@
  * the thread context, how each kernel runs its threads, where each __shared__ variable
  * lives; then the program, each kernel's entry and the module's tables (abi.h). */
 #include "lower.h"
+#include "core/alloc.h"
 
 #include "emit.h"
 #include "arith.h"
@@ -349,6 +350,29 @@ static char *dup_or_null(const char *s)
     return s ? strdup(s) : NULL;
 }
 
+/* A GPU has 64 KiB of constant memory (cudaDevAttrTotalConstantMemory), and NVRTC's
+ * ptxas refuses a module whose __constant__ variables need more: so does the emulator,
+ * rather than running what cannot run on a GPU. */
+enum { CONSTANT_MEMORY = 64 * 1024 };
+
+static void constant_memory(lower *lw)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < lw->tu->globals.n; i++) {
+        const lat__sym *g = lw->tu->globals.items[i];
+        if (!(g->cuda & LAT_CU_CONSTANT) || !g->type)
+            continue;
+        total += lat__sizeof(g->type);
+        if (total > CONSTANT_MEMORY) {
+            lat__error_at(lw->u, g->loc,
+                          "__constant__ variables need %llu bytes with '%s', more than the %d "
+                          "bytes (64 KiB) of a GPU's constant memory",
+                          (unsigned long long)total, g->name->name, CONSTANT_MEMORY);
+            return;
+        }
+    }
+}
+
 lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out *out)
 {
     memset(out, 0, sizeof *out);
@@ -364,10 +388,11 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     lat__emit_init(&lw->em, u, in);
     lat__arith_rewrite(u, !in->no_fmad);
     analyse(lw);
+    constant_memory(lw);
     if (u->status != LAT_OK)
         return u->status;
     if (in->checked) {
-        out->check = calloc(1, sizeof *out->check);
+        out->check = lat__calloc(1, sizeof *out->check);
         if (!out->check)
             return LAT_ERROR_OUT_OF_MEMORY;
         lat__checks_annotate(u, out->check);
@@ -378,9 +403,9 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     lat__emit_newline(&lw->em);
     out->text = dup_or_null(lw->em.buf ? lw->em.buf : "");
     out->prelude_parts = LAT_EMU_PRELUDE_ALL;
-    out->kernels = calloc(lw->kernels.n + 1, sizeof *out->kernels);
-    out->kernel_exprs = calloc(lw->kernels.n + 1, sizeof *out->kernel_exprs);
-    out->globals = calloc(lw->tu->globals.n + 1, sizeof *out->globals);
+    out->kernels = lat__calloc(lw->kernels.n + 1, sizeof *out->kernels);
+    out->kernel_exprs = lat__calloc(lw->kernels.n + 1, sizeof *out->kernel_exprs);
+    out->globals = lat__calloc(lw->tu->globals.n + 1, sizeof *out->globals);
     if (!out->text || !out->kernels || !out->kernel_exprs || !out->globals) {
         lat__lower_out_free(out);
         return LAT_ERROR_OUT_OF_MEMORY;
