@@ -237,7 +237,9 @@ bool lat__exec_schedule_expired(lat__emu_worker *w, uint64_t done, uint64_t nblo
      * still finish; one of 2^63 blocks never will. */
     lat__exec_block *b = w->fb;
     const lat__emu_launch *l = w->launch;
-    if (!b || !b->w || now_s() <= b->deadline + 3 * l->schedule->timeout_s)
+    /* The launch's deadline, not the block's: a thread of the team asks before its first
+     * block, whose deadline is not set yet (or is a past launch's). */
+    if (!b || !b->w || now_s() <= l->deadline + 3 * l->schedule->timeout_s)
         return false;
     char what[400];
     snprintf(what, sizeof what,
