@@ -80,7 +80,7 @@ class logger(Structure):
 class context_desc(Structure):
     _fields_ = [("backend", c_int), ("device", c_int), ("logger", logger),
                 ("cross_rtol", c_double), ("cross_atol", c_double), ("check", c_uint),
-                ("emu_opt", c_int)]
+                ("emu_opt", c_int), ("pointer_check", c_int)]
 
 
 class module_desc(Structure):

@@ -1,0 +1,39 @@
+"""The ctypes mirrors of lattice's descriptor structs against the C header.
+
+A field added in C and not here makes the library read past the end of the Python
+struct: lat_context_create once saw pointer_check as garbage and refused every context.
+"""
+import pathlib
+import re
+
+import pytest
+
+from lattice import _lib
+
+HEADERS = pathlib.Path(__file__).resolve().parents[2] / "include"
+
+
+def c_fields(struct):
+    for header in HEADERS.glob("**/*.h"):
+        text = header.read_text()
+        m = re.search(r"typedef struct %s \{(.*?)\} %s;" % (struct, struct), text, re.S)
+        if m:
+            body = re.sub(r"/\*.*?\*/", "", m.group(1), flags=re.S)
+            names = []
+            for decl in body.split(";"):
+                decl = decl.strip()
+                if not decl:
+                    continue
+                # the last identifier, before any array bounds: "lat_dim3 grid" -> grid
+                names.append(re.findall(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*$", decl)[0])
+            return names
+    pytest.skip("include/ not found beside the package (an installed copy)")
+
+
+@pytest.mark.parametrize("struct, mirror", [
+    ("lat_context_desc", _lib.context_desc),
+    ("lat_module_desc", _lib.module_desc),
+    ("lat_launch_desc", _lib.launch_desc),
+])
+def test_descriptor_fields_match_the_header(struct, mirror):
+    assert [f[0] for f in mirror._fields_] == c_fields(struct)
