@@ -43,6 +43,9 @@ static bool unbound(void)
     return online > 0 && CPU_COUNT(&set) >= online;
 }
 
+/* The count fixed by LATTICE_EMU_THREADS or by dividing the host's cores between its
+ * ranks; 0 when neither applies, and OpenMP's own count (omp_set_num_threads included)
+ * is asked at each launch, as before there were ranks to share with. */
 static void decide(void)
 {
     int n = 0;
@@ -50,7 +53,7 @@ static void decide(void)
         thread_count = n;
         return;
     }
-    thread_count = omp_get_max_threads();
+    thread_count = 0;
     const char *omp = getenv("OMP_NUM_THREADS");
     if (omp && *omp)
         return;
@@ -65,5 +68,5 @@ static void decide(void)
 int lat__emu_thread_count(void)
 {
     pthread_once(&thread_count_once, decide);
-    return thread_count;
+    return thread_count ? thread_count : omp_get_max_threads();
 }

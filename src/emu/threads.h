@@ -7,10 +7,10 @@
 /* Parses a LATTICE_EMU_THREADS value: 1 to 4096. NULL or empty: unset (true, *n = 0). */
 bool lat__emu_threads_parse(const char *v, int *n);
 
-/* The launch's thread count, decided once per process: LATTICE_EMU_THREADS; else
- * OMP_NUM_THREADS's (OpenMP's own default); else, for one of several ranks on a host
- * (lattice/ranks.h) whose process may run on every core, the cores divided by the ranks;
- * else every core this process may run on. */
+/* The launch's thread count: LATTICE_EMU_THREADS; else, when OMP_NUM_THREADS is unset,
+ * for one of several ranks on a host (lattice/ranks.h) whose process may run on every
+ * core, the cores divided by the ranks (both decided once per process); else OpenMP's
+ * count at this launch (OMP_NUM_THREADS, omp_set_num_threads, every core). */
 int lat__emu_thread_count(void);
 
 #endif
