@@ -15,6 +15,11 @@
 
 int lat__read_file(const char *path, char **out, size_t *size)
 {
+    return lat__read_file_max(path, LAT__READ_MAX, out, size);
+}
+
+int lat__read_file_max(const char *path, size_t max, char **out, size_t *size)
+{
     /* O_NONBLOCK: opening a FIFO with no writer would wait for one forever. Only regular
      * files are read: /dev/zero, a FIFO or a terminal has no end (or blocks), and the
      * compile cache's key reads every header before the compiler sees it. */
@@ -29,7 +34,7 @@ int lat__read_file(const char *path, char **out, size_t *size)
         err = EISDIR;
     else if (!S_ISREG(st.st_mode))
         err = ENODEV;
-    else if ((unsigned long long)st.st_size > LAT__READ_MAX)
+    else if ((unsigned long long)st.st_size > max)
         err = EFBIG;
     char *buf = NULL;
     size_t len = 0;
@@ -40,7 +45,7 @@ int lat__read_file(const char *path, char **out, size_t *size)
         err = ENOMEM;
     while (!err) {
         if (len + 1 >= cap) {
-            if (cap > LAT__READ_MAX) {
+            if (cap > max) {
                 err = EFBIG;
                 break;
             }

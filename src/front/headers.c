@@ -1,14 +1,13 @@
 /* Finding #include'd files: see headers.h. */
 #include "headers.h"
 #include "core/alloc.h"
+#include "core/file.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* What the prelude provides (docs/dialect.md lists them). */
 static const char *const builtin[] = {
@@ -134,64 +133,12 @@ char *lat__path_dir(const char *path)
 int lat__file_read(const char *path, char **text)
 {
     *text = NULL;
-    /* O_NONBLOCK: opening a FIFO with no writer would wait for one forever. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0)
-        return errno ? errno : ENOENT;
-    struct stat st;
-    int err = 0;
-    if (fstat(fd, &st) != 0)
-        err = errno ? errno : EIO;
-    else if (S_ISDIR(st.st_mode))
-        err = EISDIR;
-    else if (!S_ISREG(st.st_mode))
-        err = ENODEV; /* a FIFO, /dev/zero, a terminal: no end, or not a file at all */
-    else if ((unsigned long long)st.st_size > LAT__FILE_MAX)
-        err = EFBIG;
-    if (err) {
-        close(fd);
-        return err;
-    }
-    /* The size is a hint: the file may change while it is read, so the reading stops at
-     * end of file or at the cap, whichever comes first. */
-    size_t cap = (size_t)st.st_size + 1, len = 0;
-    char *buf = lat__malloc(cap);
-    while (buf) {
-        if (len + 1 >= cap) {
-            if (cap > LAT__FILE_MAX) {
-                err = EFBIG;
-                break;
-            }
-            char *p = lat__realloc(buf, cap * 2);
-            if (!p) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = p;
-            cap *= 2;
-        }
-        ssize_t n = read(fd, buf + len, cap - len - 1);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            err = errno ? errno : EIO;
-            break;
-        }
-        if (n == 0)
-            break;
-        len += (size_t)n;
-    }
-    close(fd);
-    if (!buf)
-        return ENOMEM;
-    buf[len] = '\0';
-    if (!err && strlen(buf) != len)
+    size_t len = 0;
+    int err = lat__read_file_max(path, LAT__FILE_MAX, text, &len);
+    if (!err && strlen(*text) != len) { /* a NUL inside: not a source file */
+        free(*text);
+        *text = NULL;
         err = EILSEQ;
-    if (err) {
-        free(buf);
-        return err;
     }
-    *text = buf;
-    return 0;
+    return err;
 }
