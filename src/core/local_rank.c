@@ -11,14 +11,18 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-/* Each launcher's pair of variables, in the order they are tried. */
+/* Each launcher's pair of variables, in the order they are tried. Slurm gives
+ * SLURM_NTASKS_PER_NODE only when asked for it, and then possibly as "2(x3)" for uneven
+ * nodes: an unreadable count there means "unknown", not an error, since the rank alone
+ * picks the device. */
 static const struct {
     const char *rank, *size;
+    bool size_may_be_a_list;
 } launchers[] = {
-    {"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE"},
-    {"MPI_LOCALRANKID", "MPI_LOCALNRANKS"},
-    {"MV2_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_SIZE"},
-    {"SLURM_LOCALID", "SLURM_NTASKS_PER_NODE"},
+    {"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE", false},
+    {"MPI_LOCALRANKID", "MPI_LOCALNRANKS", false},
+    {"MV2_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_SIZE", false},
+    {"SLURM_LOCALID", "SLURM_NTASKS_PER_NODE", true},
 };
 
 /* A non-negative int from variable `name`; -1 when unset, -2 (error recorded) when set
@@ -51,16 +55,13 @@ lat_status lat_local_rank_get(lat_local_rank *out)
             continue;
         if (rank == -2)
             return LAT_ERROR_INVALID_VALUE;
-        /* Slurm gives SLURM_NTASKS_PER_NODE only when asked for it, and then possibly
-         * as "2(x3)" for uneven nodes: an unreadable count there means "unknown", not
-         * an error, since the rank alone picks the device. */
         int size = 0;
-        if (getenv(launchers[i].size)) {
-            const char *v = getenv(launchers[i].size);
+        const char *v = getenv(launchers[i].size);
+        if (v) {
             char *end = NULL;
             long n = strtol(v, &end, 10);
             bool plain = end != v && *end == '\0' && n > 0 && n <= INT_MAX;
-            if (!plain && launchers[i].size[0] != 'S')
+            if (!plain && !launchers[i].size_may_be_a_list)
                 return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
                                   "%s is \"%s\": the number of ranks on a host is a positive integer",
                                   launchers[i].size, v);
