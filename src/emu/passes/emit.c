@@ -521,6 +521,19 @@ static const lat__expr *bounded_array(const lat__expr *e)
     return NULL;
 }
 
+/* The start of a checked access's macro call: MACRO(access, (T *)0, code - the access
+ * itself emitted unchecked inside it. */
+static void emit_access_head(lat__emitter *em, const lat__expr *e, const char *macro)
+{
+    lat__expr inner = *e;
+    inner.site = 0;
+    lat__emit_at(em, e->loc);
+    lat__emit_str(em, macro);
+    lat__emit_expr(em, &inner, LAT_PREC_ASSIGN);
+    lat__emit_fmt(em, ", (%s)0, %d", lat__emit_type(em->u, lat__pointer_to(em->u, e->type), NULL),
+                  e->site - 1);
+}
+
 /* A checked plain assignment of a scalar through a pointer: __LAT_CKV(access, (T *)0,
  * code, value), so that racecheck knows the value stored from the store itself (checks.c's
  * prefix). Returns false for every other assignment. */
@@ -530,13 +543,8 @@ static bool emit_checked_store(lat__emitter *em, const lat__expr *e)
     if (!em->checked || em->display || e->op != LAT_P_ASSIGN || !lhs->site || bounded_array(lhs) ||
         !lat__is_scalar(lhs->type) || lat__sizeof(lhs->type) > 8)
         return false;
-    lat__expr inner = *lhs;
-    inner.site = 0;
-    lat__emit_at(em, lhs->loc);
-    lat__emit_str(em, "__LAT_CKV(");
-    lat__emit_expr(em, &inner, LAT_PREC_ASSIGN);
-    lat__emit_fmt(em, ", (%s)0, %d, ", lat__emit_type(em->u, lat__pointer_to(em->u, lhs->type), NULL),
-                  lhs->site - 1);
+    emit_access_head(em, lhs, "__LAT_CKV(");
+    lat__emit_str(em, ", ");
     lat__emit_expr(em, e->b, LAT_PREC_ASSIGN);
     lat__emit_str(em, ")");
     return true;
@@ -545,14 +553,8 @@ static bool emit_checked_store(lat__emitter *em, const lat__expr *e)
 static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
 {
     (void)prec;
-    lat__expr inner = *e;
-    inner.site = 0;
     const lat__expr *arr = bounded_array(e);
-    lat__emit_at(em, e->loc);
-    lat__emit_str(em, arr ? "__LAT_CKA(" : "__LAT_CK(");
-    lat__emit_expr(em, &inner, LAT_PREC_ASSIGN);
-    lat__emit_fmt(em, ", (%s)0, %d", lat__emit_type(em->u, lat__pointer_to(em->u, e->type), NULL),
-                  e->site - 1);
+    emit_access_head(em, e, arr ? "__LAT_CKA(" : "__LAT_CK(");
     if (arr) {
         lat__emit_str(em, ", ");
         lat__expr whole = *arr;
