@@ -1067,25 +1067,29 @@ static pthread_mutex_t builds_lock = PTHREAD_MUTEX_INITIALIZER;
 static lat__emu_opt *builds[MAX_RUNNING];
 static pthread_once_t builds_once = PTHREAD_ONCE_INIT;
 
+/* Tells o's build to stop and kills its compiler. True when the caller must join the
+ * build's thread (*thread): whoever claims it first joins it, the others do not. */
+static bool stop_build(lat__emu_opt *o, pthread_t *thread)
+{
+    atomic_store(&o->cancel, true);
+    pthread_mutex_lock(&o->lock);
+    if (o->child > 0)
+        kill(-o->child, SIGKILL);
+    bool join = o->thread_started;
+    o->thread_started = false;
+    *thread = o->thread;
+    pthread_mutex_unlock(&o->lock);
+    return join;
+}
+
 static void stop_builds(void)
 {
     pthread_t threads[MAX_RUNNING];
     int n = 0;
     pthread_mutex_lock(&builds_lock);
-    for (int i = 0; i < MAX_RUNNING; i++) {
-        lat__emu_opt *o = builds[i];
-        if (!o)
-            continue;
-        atomic_store(&o->cancel, true);
-        pthread_mutex_lock(&o->lock);
-        if (o->child > 0)
-            kill(-o->child, SIGKILL);
-        if (o->thread_started) { /* joined here, so not by lat__emu_opt_free */
-            o->thread_started = false;
-            threads[n++] = o->thread;
-        }
-        pthread_mutex_unlock(&o->lock);
-    }
+    for (int i = 0; i < MAX_RUNNING; i++)
+        if (builds[i] && stop_build(builds[i], &threads[n]))
+            n++;
     pthread_mutex_unlock(&builds_lock);
     for (int i = 0; i < n; i++)
         pthread_join(threads[i], NULL);
@@ -1151,15 +1155,9 @@ void lat__emu_opt_free(lat__emu_opt *o)
 {
     if (!o)
         return;
-    atomic_store(&o->cancel, true);
-    pthread_mutex_lock(&o->lock);
-    if (o->child > 0)
-        kill(-o->child, SIGKILL);
-    bool join = o->thread_started;
-    o->thread_started = false;
-    pthread_mutex_unlock(&o->lock);
-    if (join)
-        pthread_join(o->thread, NULL);
+    pthread_t thread;
+    if (stop_build(o, &thread))
+        pthread_join(thread, NULL);
     if (atomic_load(&o->tracked))
         track_build(o, false);
     free_code(atomic_load(&o->code));
