@@ -215,6 +215,14 @@ static void update_rows(band *b, int first, int last, lat_stream *stream)
                                      lat_arg_i32(b->nx), lat_arg_i32(first), lat_arg_i32(last))));
 }
 
+/* The band's two edge rows, which read the halos (one row when the band has one). */
+static void update_edge_rows(band *b, lat_stream *stream)
+{
+    update_rows(b, 1, 1, stream);
+    if (b->rows > 1)
+        update_rows(b, b->rows, b->rows, stream);
+}
+
 static lat_deviceptr row_at(const band *b, lat_deviceptr buf, int local_row)
 {
     return buf + (lat_deviceptr)local_row * (lat_deviceptr)b->nx * sizeof(float);
@@ -242,8 +250,7 @@ static void step(band *b, int blocking)
         trade(b, (void *)(uintptr_t)row_at(b, b->u, 1), (void *)(uintptr_t)row_at(b, b->u, b->rows),
               b->up == MPI_PROC_NULL ? NULL : (void *)(uintptr_t)row_at(b, b->u, 0),
               b->down == MPI_PROC_NULL ? NULL : (void *)(uintptr_t)row_at(b, b->u, b->rows + 1));
-        update_rows(b, 1, 1, b->compute);
-        update_rows(b, b->rows > 1 ? b->rows : 2, b->rows, b->compute);
+        update_edge_rows(b, b->compute);
     } else if (blocking) {
         LAT_TRY(lat_memcpy_dtoh(b->ctx, b->send_up, row_at(b, b->u, 1), row));
         LAT_TRY(lat_memcpy_dtoh(b->ctx, b->send_down, row_at(b, b->u, b->rows), row));
@@ -267,8 +274,7 @@ static void step(band *b, int blocking)
             LAT_TRY(lat_memcpy_htod_async(b->ctx, row_at(b, b->u, b->rows + 1), b->recv_down, row, b->copy));
         LAT_TRY(lat_event_record(b->arrived, b->copy));
         LAT_TRY(lat_stream_wait_event(b->compute, b->arrived));
-        update_rows(b, 1, 1, b->compute);
-        update_rows(b, b->rows > 1 ? b->rows : 2, b->rows, b->compute);
+        update_edge_rows(b, b->compute);
     }
     /* The next step's copies read what this step wrote. */
     LAT_TRY(lat_stream_synchronize(b->compute));
