@@ -17,6 +17,7 @@
 #include "core/alloc.h"
 
 #include "core.h"
+#include "memory.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -134,7 +135,7 @@ static lat_status compile(lat_context *ctx, entry *e, lat__gen_source_fn source,
     g->scratch = 0;
     g->scratch_bytes = 0;
     if (scratch_bytes > 0) {
-        st = lat_mem_alloc(ctx, scratch_bytes, &g->scratch);
+        st = lat__mem_alloc_own(ctx, scratch_bytes, &g->scratch);
         if (st != LAT_OK) {
             lat_module_destroy(mod);
             return st;

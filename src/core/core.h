@@ -23,6 +23,9 @@ struct lat__backend;
 typedef struct lat__alloc {
     lat_deviceptr base;
     size_t size;
+    /* The library's own, kept for the context's life (generated kernels' scratch): freed
+     * at destruction like the rest, but not a leak of the program's to warn about. */
+    bool own;
 } lat__alloc;
 
 struct lat_context {

@@ -27,7 +27,7 @@ static size_t upper_bound(const lat_context *ctx, lat_deviceptr ptr)
     return lo;
 }
 
-static lat_status table_insert(lat_context *ctx, lat_deviceptr base, size_t size)
+static lat_status table_insert(lat_context *ctx, lat_deviceptr base, size_t size, bool own)
 {
     pthread_mutex_lock(&ctx->lock);
     if (ctx->nallocs == ctx->allocs_cap) {
@@ -42,7 +42,7 @@ static lat_status table_insert(lat_context *ctx, lat_deviceptr base, size_t size
     }
     size_t i = upper_bound(ctx, base);
     memmove(&ctx->allocs[i + 1], &ctx->allocs[i], (ctx->nallocs - i) * sizeof *ctx->allocs);
-    ctx->allocs[i] = (lat__alloc){base, size};
+    ctx->allocs[i] = (lat__alloc){base, size, own};
     ctx->nallocs++;
     pthread_mutex_unlock(&ctx->lock);
     return LAT_OK;
@@ -94,7 +94,7 @@ lat_status lat__alloc_check(lat_context *ctx, lat_deviceptr ptr, size_t bytes,
 
 lat_status lat__mem_track(lat_context *ctx, lat_deviceptr base, size_t size)
 {
-    return table_insert(ctx, base, size);
+    return table_insert(ctx, base, size, false);
 }
 
 bool lat__mem_untrack(lat_context *ctx, lat_deviceptr base)
@@ -105,19 +105,29 @@ bool lat__mem_untrack(lat_context *ctx, lat_deviceptr base)
     return true;
 }
 
-lat_status lat__mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out)
+static lat_status mem_alloc(lat_context *ctx, size_t bytes, bool own, lat_deviceptr *out)
 {
     lat_deviceptr p = 0;
     lat_status st = ctx->backend->mem_alloc(ctx, bytes, &p);
     if (st != LAT_OK)
         return st;
-    st = table_insert(ctx, p, bytes);
+    st = table_insert(ctx, p, bytes, own);
     if (st != LAT_OK) {
         (void)ctx->backend->mem_free(ctx, p);
         return st;
     }
     *out = p;
     return LAT_OK;
+}
+
+lat_status lat__mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out)
+{
+    return mem_alloc(ctx, bytes, false, out);
+}
+
+lat_status lat__mem_alloc_own(lat_context *ctx, size_t bytes, lat_deviceptr *out)
+{
+    return mem_alloc(ctx, bytes, true, out);
 }
 
 lat_status lat__mem_free(lat_context *ctx, lat_deviceptr ptr)
@@ -169,9 +179,12 @@ lat_status lat_mem_free(lat_context *ctx, lat_deviceptr ptr)
 
 void lat__mem_release_all(lat_context *ctx)
 {
-    size_t bytes = 0, n = ctx->nallocs;
-    for (size_t i = 0; i < n; i++) {
-        bytes += ctx->allocs[i].size;
+    size_t bytes = 0, n = 0;
+    for (size_t i = 0; i < ctx->nallocs; i++) {
+        if (!ctx->allocs[i].own) {
+            bytes += ctx->allocs[i].size;
+            n++;
+        }
         (void)ctx->backend->mem_free(ctx, ctx->allocs[i].base);
     }
     if (n)

@@ -10,6 +10,9 @@ void lat__mem_release_all(lat_context *ctx);
 /* Allocation without the public entry's argument checks, for the core's own temporary
  * buffers (In/Out arguments). bytes > 0. */
 lat_status lat__mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out);
+/* An allocation the library keeps for the context's life (lat__alloc.own): freed at its
+ * destruction, but not counted among the program's leaks. bytes > 0. */
+lat_status lat__mem_alloc_own(lat_context *ctx, size_t bytes, lat_deviceptr *out);
 lat_status lat__mem_free(lat_context *ctx, lat_deviceptr ptr);
 
 /* Adds / removes an allocation made by other means (pitched, stream-ordered) to / from

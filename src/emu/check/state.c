@@ -159,10 +159,11 @@ static char *leak_text(lat__ck_ctx *ck, size_t *count)
 {
     lat_context *ctx = ck->ctx;
     pthread_mutex_lock(&ctx->lock);
-    size_t n = ctx->nallocs, total = 0;
-    lat__alloc *a = malloc((n ? n : 1) * sizeof *a);
-    if (a && n)
-        memcpy(a, ctx->allocs, n * sizeof *a);
+    size_t n = 0, total = 0;
+    lat__alloc *a = malloc((ctx->nallocs ? ctx->nallocs : 1) * sizeof *a);
+    for (size_t i = 0; a && i < ctx->nallocs; i++)
+        if (!ctx->allocs[i].own) /* the library's own are not the program's leaks */
+            a[n++] = ctx->allocs[i];
     pthread_mutex_unlock(&ctx->lock);
     *count = n;
     if (!a || n == 0) {
