@@ -4,7 +4,7 @@
  *
  * A disk entry is one file, <dir>/<64 hex digits>.lcc:
  *     "LATCACHE" (8 bytes), format version (u32), 0 (u32), the key (32 bytes),
- *     the payload's size (u64), the payload's SHA-256 (32 bytes), the payload.
+ *     the payload's size (u64), the payload's checksum (32 bytes), the payload.
  * It is written to a unique temporary name in the same directory and renamed into place,
  * so a reader sees the whole old file, the whole new one, or none: two processes
  * compiling the same kernel at once never read a partial entry. An entry whose header,
@@ -14,7 +14,6 @@
 #include "cache.h"
 #include "core/alloc.h"
 #include "driver_ops.h"
-#include "sha256.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +25,45 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { FORMAT_VERSION = 1, HEADER_SIZE = 8 + 4 + 4 + 32 + 8 + 32 };
+enum { FORMAT_VERSION = 2, HEADER_SIZE = 8 + 4 + 4 + 32 + 8 + 32 };
+
+/* The payload's checksum: finds a torn or edited entry, which is all it is for (the key
+ * is what must not collide, and it is SHA-256). Four independent 64-bit lanes of
+ * multiply-rotate rounds, so that a cache hit does not pay a cryptographic hash of a
+ * whole object (SHA-256 was a tenth of an emulator module's load from the disk). */
+static uint64_t rotl64(uint64_t x, int r)
+{
+    return (x << r) | (x >> (64 - r));
+}
+
+static uint64_t get_u64_le(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void checksum(const uint8_t *p, size_t n, uint8_t out[32])
+{
+    static const uint64_t m1 = 0x9e3779b185ebca87u, m2 = 0xc2b2ae3d27d4eb4fu;
+    uint64_t lane[4] = {m1 + m2, m2, 0, (uint64_t)0 - m1};
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int l = 0; l < 4; l++)
+            lane[l] = rotl64(lane[l] + get_u64_le(p + i + 8 * l) * m2, 31) * m1;
+    uint64_t tail = (uint64_t)n;
+    for (; i < n; i++)
+        tail = rotl64(tail ^ p[i] * m1, 11) * m2;
+    for (int l = 0; l < 4; l++) {
+        uint64_t h = lane[l] ^ rotl64(tail + (uint64_t)l, 17 + 8 * l);
+        h = (h ^ (h >> 33)) * m2;
+        h = (h ^ (h >> 29)) * m1;
+        h ^= h >> 32;
+        for (int b = 0; b < 8; b++)
+            out[8 * l + b] = (uint8_t)(h >> (8 * b));
+    }
+}
 /* The memory cache is dropped whole when it grows past this (compiled kernels are
  * small; a program that makes more than this many distinct ones gains little anyway). */
 enum { MEMORY_LIMIT_BYTES = 256 << 20, MEMORY_LIMIT_ENTRIES = 4096 };
@@ -215,7 +252,7 @@ static bool disk_get(const lat__cache_key *key, void **data, size_t *size)
         ok = memcmp(buf, "LATCACHE", 8) == 0 && get_u32(buf + 8) == FORMAT_VERSION &&
              memcmp(buf + 16, key->bytes, 32) == 0 && psize == total - HEADER_SIZE;
         if (ok) {
-            lat__sha256_once(buf + HEADER_SIZE, (size_t)psize, sum);
+            checksum(buf + HEADER_SIZE, (size_t)psize, sum);
             ok = memcmp(sum, buf + 56, 32) == 0;
         }
         if (ok) {
@@ -250,7 +287,7 @@ static void disk_put(const lat__cache_key *key, const void *data, size_t size)
     put_u32(header + 12, 0);
     memcpy(header + 16, key->bytes, 32);
     put_u64(header + 48, size);
-    lat__sha256_once(data, size, header + 56);
+    checksum(data, size, header + 56);
     bool ok = true;
     const uint8_t *parts[2] = {header, data};
     size_t lens[2] = {HEADER_SIZE, size};

@@ -92,7 +92,7 @@ static void on_message(void *opaque, const char *msg)
 }
 
 /* Joins the prelude and the translation, with #line markers for each. */
-static char *program_text(const lat__lower_out *tr)
+static char *program_text(const lat__lower_out *tr, size_t *prelude_len)
 {
     const char *prelude = lat__emu_prelude_parts(tr->prelude_parts);
     const char *translated = tr->text;
@@ -106,6 +106,7 @@ static char *program_text(const lat__lower_out *tr)
     memcpy(p, head, hn);
     memcpy(p + hn, prelude, pn);
     memcpy(p + hn + pn, translated, tn + 1);
+    *prelude_len = hn + pn;
     return p;
 }
 
@@ -436,7 +437,8 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     }
     lat__ck_module *ckm = tr.check; /* the checks' sites (passes/checks.c), or NULL */
     tr.check = NULL;
-    char *program = program_text(&tr);
+    size_t prelude_len = 0;
+    char *program = program_text(&tr, &prelude_len);
     lat__emu_module *m = lat__calloc(1, sizeof *m);
     tcc_log log = {.module = src->name};
     if (m)
@@ -447,7 +449,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
      * owns the text from here. */
     const char *text = program;
     if (program && m && opt_mode != LAT_EMU_OPT_OFF) {
-        m->opt = lat__emu_opt_new(m, opt_mode, program, o.defines, o.undefines);
+        m->opt = lat__emu_opt_new(m, opt_mode, program, prelude_len, o.defines, o.undefines);
         program = NULL;
         text = m->opt ? lat__emu_opt_program(m->opt) : NULL;
     }

@@ -83,6 +83,7 @@ struct lat__emu_opt {
     const lat__emu_module *m;
     int mode;
     char *program;
+    size_t prelude_len; /* program's first bytes: the prelude, the same for many modules */
     const char **defines, **undefines; /* copies, NULL-terminated */
 
     pthread_mutex_t lock;
@@ -107,6 +108,10 @@ typedef struct toolchain {
     char why_none[512];    /* why there is none */
     char cpu[8192];        /* what -march=native sees */
     bool clang;
+    /* The cache key's fields that are the same for every module (make_key): hashed once
+     * per toolchain, not per module, where they were most of a cache hit's time. */
+    lat__sha256 key_prefix;
+    bool key_prefix_ok;
 } toolchain;
 
 /* The compiler found for the environment seen last: looked for again when LATTICE_EMU_CC
@@ -174,6 +179,8 @@ static void read_cpu(char *out, size_t size)
     fclose(f);
 }
 
+static bool key_prefix(const toolchain *tc, lat__sha256 *s);
+
 static void find_toolchain(toolchain *tc)
 {
     struct stat st;
@@ -200,6 +207,7 @@ static void find_toolchain(toolchain *tc)
     const char *base = strrchr(tc->path, '/');
     tc->clang = strstr(base ? base : tc->path, "clang") != NULL;
     read_cpu(tc->cpu, sizeof tc->cpu);
+    tc->key_prefix_ok = key_prefix(tc, &tc->key_prefix);
 }
 
 /* The toolchain for the environment as it is now, copied to *out. */
@@ -353,8 +361,9 @@ static void free_args(args *a)
     free(a->v);
 }
 
-/* The flags that decide the object's code (the cache key has them), without the files. */
-static void code_flags(args *a, const lat__emu_opt *o, const table *t)
+/* The flags that decide the object's code (the cache key has them), without the files:
+ * those every module gets... */
+static void base_flags(args *a, const table *t)
 {
     add(a, "-O2");
     add(a, "-march=native");
@@ -369,15 +378,20 @@ static void code_flags(args *a, const lat__emu_opt *o, const table *t)
     add(a, "-fno-stack-protector");
     add(a, "-fno-semantic-interposition");
     add(a, "-w");
+    add(a, "-Wl,--no-undefined");
     for (int p = 0; p < 3; p++)
         for (size_t j = 0; j < t->n[p]; j++)
             if (!exact(t->part[p][j].name))
                 add(a, "-fno-builtin-%s", t->part[p][j].name);
+}
+
+/* ...and this module's: its defines, and the user's flags from the environment. */
+static void module_flags(args *a, const lat__emu_opt *o)
+{
     for (const char **d = o->defines; d && *d; d++)
         add(a, "-D%s", *d);
     for (const char **u = o->undefines; u && *u; u++)
         add(a, "-U%s", *u);
-    add(a, "-Wl,--no-undefined");
     /* The user's, last, so that they win (-O3, or -march=x86-64-v3 for a cache that
      * machines of one generation share): separated by spaces, no quoting. */
     const char *extra = lat__env(LAT_ENV_EMU_CC_FLAGS);
@@ -401,24 +415,81 @@ static void key_field(lat__sha256 *s, const char *tag, const char *v)
     lat__sha256_update(s, v, (size_t)n);
 }
 
-static void make_key(const lat__emu_opt *o, const toolchain *tc, const args *flags, const table *t,
+/* What every module's key starts with: the format, lattice, the compiler, the CPU, the
+ * flags all modules get and the runtime's table. False when out of memory. */
+static bool key_prefix(const toolchain *tc, lat__sha256 *s)
+{
+    table t;
+    get_table(&t);
+    args flags = {0};
+    base_flags(&flags, &t);
+    lat__sha256_init(s);
+    key_field(s, "lattice optimised object", "2");
+    key_field(s, "lattice", LAT_VERSION_STRING);
+    key_field(s, "compiler", tc->identity);
+    key_field(s, "cpu", tc->cpu);
+    for (size_t i = 0; i < flags.n; i++)
+        key_field(s, "flag", flags.v[i]);
+    for (int p = 0; p < 3; p++)
+        for (size_t j = 0; j < t.n[p]; j++)
+            key_field(s, "symbol", t.part[p][j].name);
+    bool ok = !flags.oom;
+    free_args(&flags);
+    return ok;
+}
+
+/* The digests of the preludes seen (a handful: one per set of prelude parts), so that a
+ * module's key hashes its own code only; a prelude is recognised by its bytes. */
+enum { PRELUDE_DIGESTS = 16 };
+static struct {
+    char *text;
+    size_t len;
+    uint8_t digest[32];
+} prelude_digests[PRELUDE_DIGESTS];
+static pthread_mutex_t prelude_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void prelude_digest(const char *text, size_t len, uint8_t digest[32])
+{
+    pthread_mutex_lock(&prelude_lock);
+    int i = 0;
+    for (; i < PRELUDE_DIGESTS && prelude_digests[i].text; i++)
+        if (prelude_digests[i].len == len && memcmp(prelude_digests[i].text, text, len) == 0) {
+            memcpy(digest, prelude_digests[i].digest, 32);
+            pthread_mutex_unlock(&prelude_lock);
+            return;
+        }
+    lat__sha256_once(text, len, digest);
+    char *copy = i < PRELUDE_DIGESTS ? malloc(len ? len : 1) : NULL;
+    if (copy) { /* else it is hashed again next time */
+        memcpy(copy, text, len);
+        prelude_digests[i].text = copy;
+        prelude_digests[i].len = len;
+        memcpy(prelude_digests[i].digest, digest, 32);
+    }
+    pthread_mutex_unlock(&prelude_lock);
+}
+
+/* The module's key: the toolchain's prefix, then the module's flags and program (its
+ * prelude by digest). False when there is none to be had (out of memory). */
+static bool make_key(const lat__emu_opt *o, const toolchain *tc, const args *mflags,
                      lat__cache_key *key)
 {
-    lat__sha256 s;
-    lat__sha256_init(&s);
-    key_field(&s, "lattice optimised object", "1");
-    key_field(&s, "lattice", LAT_VERSION_STRING);
-    key_field(&s, "compiler", tc->identity);
-    key_field(&s, "cpu", tc->cpu);
-    for (size_t i = 0; i < flags->n; i++)
-        key_field(&s, "flag", flags->v[i]);
-    for (int p = 0; p < 3; p++)
-        for (size_t j = 0; j < t->n[p]; j++)
-            key_field(&s, "symbol", t->part[p][j].name);
-    key_field(&s, "program", o->program);
+    if (!tc->key_prefix_ok || mflags->oom)
+        return false;
+    lat__sha256 s = tc->key_prefix;
+    for (size_t i = 0; i < mflags->n; i++)
+        key_field(&s, "module flag", mflags->v[i]);
+    uint8_t prelude[32];
+    char hex[65];
+    prelude_digest(o->program, o->prelude_len, prelude);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", prelude[i]);
+    key_field(&s, "prelude", hex);
+    key_field(&s, "program", o->program + o->prelude_len);
     lat__sha256_final(&s, key->bytes);
     for (int i = 0; i < 32; i++)
         snprintf(key->hex + 2 * i, 3, "%02x", key->bytes[i]);
+    return true;
 }
 
 /* ---- running the compiler -------------------------------------------------------------- */
@@ -828,16 +899,19 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
     }
     table t;
     get_table(&t);
-    args flags = {0};
-    code_flags(&flags, o, &t);
+    args mflags = {0}, flags = {0};
+    module_flags(&mflags, o);
+    base_flags(&flags, &t);
+    for (size_t i = 0; i < mflags.n; i++)
+        add(&flags, "%s", mflags.v[i]);
+    lat__cache_key key;
+    bool cache = make_key(o, tc, &mflags, &key) && lat__cache_enabled();
+    free_args(&mflags);
     if (flags.oom) {
         free_args(&flags);
         free(tc);
         return false;
     }
-    lat__cache_key key;
-    make_key(o, tc, &flags, &t, &key);
-    bool cache = lat__cache_enabled();
     void *blob = NULL;
     size_t blob_size = 0;
     int origin;
@@ -902,15 +976,14 @@ void *lat__emu_opt_open_cached(lat__emu_opt *o)
     get_toolchain(tc);
     table t;
     get_table(&t);
-    args flags = {0};
+    args mflags = {0};
     if (tc->path[0])
-        code_flags(&flags, o, &t);
+        module_flags(&mflags, o);
     void *blob = NULL;
     size_t blob_size = 0;
     int origin;
-    if (tc->path[0] && !flags.oom) {
-        lat__cache_key key;
-        make_key(o, tc, &flags, &t, &key);
+    lat__cache_key key;
+    if (tc->path[0] && make_key(o, tc, &mflags, &key)) {
         if (lat__cache_get(&key, true, &blob, &blob_size, &origin)) {
             char *ignored = NULL;
             o->pending = load_bytes(o, blob, blob_size, &t, false, &ignored);
@@ -918,7 +991,7 @@ void *lat__emu_opt_open_cached(lat__emu_opt *o)
             free(blob);
         }
     }
-    free_args(&flags);
+    free_args(&mflags);
     free(tc);
     return o->pending ? o->pending->handle : NULL;
 }
@@ -990,13 +1063,14 @@ static void free_list(const char **l)
 }
 
 lat__emu_opt *lat__emu_opt_new(const lat__emu_module *m, int mode, char *program,
-                               const char **defines, const char **undefines)
+                               size_t prelude_len, const char **defines, const char **undefines)
 {
     lat__emu_opt *o = calloc(1, sizeof *o);
     if (o) {
         o->m = m;
         o->mode = mode;
         o->program = program;
+        o->prelude_len = prelude_len;
         o->defines = copy_list(defines);
         o->undefines = copy_list(undefines);
     }

@@ -33,11 +33,12 @@ typedef struct lat__emu_opt lat__emu_opt;
  * false (and *mode OFF) when LATTICE_EMU_OPT holds something else, with the text in why. */
 bool lat__emu_opt_mode(int requested, int *mode, char *why, size_t why_size);
 
-/* Makes the tier's state for module m (compiled by TinyCC from `program`, with the
- * NAME[=VALUE] defines and the undefines given, NULL-terminated, may be NULL). Takes
- * `program`. Starts nothing. NULL when out of memory. */
+/* Makes the tier's state for module m (compiled by TinyCC from `program`, whose first
+ * prelude_len bytes are the prelude, with the NAME[=VALUE] defines and the undefines
+ * given, NULL-terminated, may be NULL). Takes `program`. Starts nothing. NULL when out
+ * of memory. */
 lat__emu_opt *lat__emu_opt_new(const struct lat__emu_module *m, int mode, char *program,
-                               const char **defines, const char **undefines);
+                               size_t prelude_len, const char **defines, const char **undefines);
 
 /* Builds (or finds in the cache) and loads the optimised code on the calling thread.
  * Returns true when it is in use; false otherwise, with what happened in *note
