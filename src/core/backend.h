@@ -92,6 +92,10 @@ typedef struct lat__backend {
     /* The code the module's next launch runs (a lat_module_tier); CUDA's is always
      * LAT_MODULE_TIER_NATIVE. */
     int (*module_tier)(const lat_module *mod);
+
+    /* Whether v is in memory the backend hands kernels by itself (the device heap, what
+     * kernels' malloc returns), for the launch's pointer check. */
+    bool (*holds_address)(lat_context *ctx, lat_deviceptr v);
 } lat__backend;
 
 /* The backends compiled into the library, in the order automatic selection tries them. */

@@ -142,7 +142,8 @@ static bool known_address(lat_context *ctx, lat_deviceptr v)
         for (size_t i = 0; i < m->nglobals && !ok; i++)
             ok = within(&m->globals[i], v);
     pthread_mutex_unlock(&ctx->lock);
-    return ok || lat__host_is_mapped(ctx, (uintptr_t)v);
+    return ok || lat__host_is_mapped(ctx, (uintptr_t)v) ||
+           (ctx->backend->holds_address && ctx->backend->holds_address(ctx, v));
 }
 
 lat_status lat__launch_check_pointer(const char *fn, lat_kernel *kernel, int i, lat_deviceptr v)

@@ -37,4 +37,5 @@ const lat__backend lat__backend_cuda = {
     .max_cooperative_blocks = lat__cuda_max_cooperative_blocks,
     .module_get_global = lat__cuda_module_get_global,
     .module_tier = module_tier,
+    .holds_address = lat__cuda_holds_address,
 };

@@ -124,6 +124,7 @@ lat_status lat__cuda_probe(char *why, size_t why_size);
 lat_status lat__cuda_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out);
 lat_status lat__cuda_mem_free(lat_context *ctx, lat_deviceptr ptr);
 lat_status lat__cuda_mem_info(lat_context *ctx, size_t *free_bytes, size_t *total_bytes);
+bool lat__cuda_holds_address(lat_context *ctx, lat_deviceptr v);
 lat_status lat__cuda_memset(lat_context *ctx, lat_deviceptr dst, uint32_t value,
                             size_t elem_size, size_t count);
 lat_status lat__cuda_memcpy_htod(lat_context *ctx, lat_deviceptr dst, const void *src,

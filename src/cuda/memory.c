@@ -59,6 +59,19 @@ lat_status lat__cuda_mem_info(lat_context *ctx, size_t *free_bytes, size_t *tota
     return LAT_OK;
 }
 
+/* For the launch's opt-in pointer check: device memory the driver knows that the core's
+ * table does not (the device heap of kernels' malloc). Says nothing on failure: the
+ * check names the parameter. */
+bool lat__cuda_holds_address(lat_context *ctx, lat_deviceptr v)
+{
+    if (lat__cuda_enter(ctx) != LAT_OK)
+        return false;
+    unsigned int type = 0;
+    return lat__cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)v) ==
+               CUDA_SUCCESS &&
+           type == CU_MEMORYTYPE_DEVICE;
+}
+
 lat_status lat__cuda_memset(lat_context *ctx, lat_deviceptr dst, uint32_t value,
                             size_t elem_size, size_t count)
 {

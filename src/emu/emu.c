@@ -84,15 +84,28 @@ static lat_status context_create(lat_context *ctx)
     if (!c)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
     c->timeout_ms = timeout_ms;
+    if (!lat__emu_heap_init(&c->heap)) {
+        free(c);
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+    }
     ctx->impl = c;
     return LAT_OK;
 }
 
 static void context_destroy(lat_context *ctx)
 {
-    if (ctx->impl)
-        lat__emu_textab_free(ctx->impl);
-    free(ctx->impl);
+    lat__emu_ctx *c = ctx->impl;
+    if (c) {
+        lat__emu_textab_free(c);
+        size_t blocks, bytes;
+        lat__emu_heap_destroy(&c->heap, &blocks, &bytes);
+        if (blocks)
+            lat__log(ctx, LAT_LOG_INFO,
+                     "lat_context_destroy: kernels left %zu allocation%s of malloc (%zu bytes of "
+                     "the device heap) unfreed; freed with the context, as on a GPU",
+                     blocks, blocks == 1 ? "" : "s", bytes);
+    }
+    free(c);
     ctx->impl = NULL;
 }
 
@@ -345,6 +358,12 @@ static lat_status module_get_global(lat_module *mod, const char *name, lat_devic
     return LAT_ERROR_INVALID_VALUE;
 }
 
+static bool holds_address(lat_context *ctx, lat_deviceptr v)
+{
+    const lat__emu_ctx *c = ctx->impl;
+    return lat__emu_heap_holds(&c->heap, (uintptr_t)v, 0);
+}
+
 static int module_tier(const lat_module *mod)
 {
     const lat__emu_module *m = mod->impl;
@@ -376,4 +395,5 @@ const lat__backend lat__backend_emu = {
     .max_cooperative_blocks = max_cooperative_blocks,
     .module_get_global = module_get_global,
     .module_tier = module_tier,
+    .holds_address = holds_address,
 };

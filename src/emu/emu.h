@@ -2,6 +2,7 @@
 #ifndef LAT_EMU_H
 #define LAT_EMU_H
 
+#include "heap.h"
 #include "backend.h"
 #include "exec/exec.h"
 
@@ -13,6 +14,7 @@ typedef struct lat__emu_ctx {
     uint64_t timeout_ms; /* each launch's deadline (LATTICE_EMU_TIMEOUT), 0: none */
     /* The context's texture and surface objects (texture.c), NULL until the first. */
     _Atomic(struct lat__emu_textab *) tex;
+    lat__emu_heap heap; /* what kernels' malloc hands out */
 } lat__emu_ctx;
 
 /* ---- memory.c: device memory is host memory --------------------------------------- */

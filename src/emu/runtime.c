@@ -95,28 +95,26 @@ static void *va_arg_addr(va_state *ap, int cls, int size, int align)
 
 /* ---- the C library ------------------------------------------------------------------ */
 
-/* malloc and free hold the allocator's lock: a fault inside them (the kernel corrupted
- * the heap) must not leave through the trap with it held, or the next allocation on this
- * thread waits for ever. The guard lets such a fault crash the process as it would have. */
+/* A kernel's malloc and free: the launch's context's device heap (heap.h), whose every
+ * address the checks know; a free of anything else fails the launch. Kernel code runs on
+ * a worker: without one there is no heap to use. */
 static void *emu_malloc(size_t n)
 {
     lat__emu_worker *w = lat__emu_current_worker();
-    if (w)
-        w->in_libc++;
-    void *p = lat__malloc(n);
-    if (w)
-        w->in_libc--;
-    return p;
+    if (!w)
+        return NULL;
+    lat__emu_ctx *c = w->launch->ctx->impl;
+    return lat__emu_heap_alloc(&c->heap, n);
 }
 
 static void emu_free(void *p)
 {
     lat__emu_worker *w = lat__emu_current_worker();
-    if (w)
-        w->in_libc++;
-    free(p);
-    if (w)
-        w->in_libc--;
+    if (!w || !p)
+        return;
+    lat__emu_ctx *c = w->launch->ctx->impl;
+    if (!lat__emu_heap_free(&c->heap, p))
+        lat__emu_bad_free(w, p);
 }
 
 /* lgamma's sign goes to a global: the reentrant form avoids the race. */

@@ -8,6 +8,8 @@
  */
 #include "ck.h"
 
+#include "emu/emu.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -556,7 +558,9 @@ static __attribute__((noinline)) void *array_overrun(lat__ck_launch *L, const la
 static __attribute__((noinline)) void *elsewhere(lat__ck_launch *L, const lat__emu_thread *th, int site,
                                                  uintptr_t a, size_t size)
 {
-    if (on_stack(L, a, size) || in_module(L, a, size) || lat__ck_extra_find(L->ck, a, size))
+    const lat__emu_ctx *c = L->ctx->impl;
+    if (on_stack(L, a, size) || in_module(L, a, size) || lat__ck_extra_find(L->ck, a, size) ||
+        lat__emu_heap_holds(&c->heap, a, size))
         return (void *)a;
     if (!(L->modes & LAT_CHECK_MEMCHECK))
         return (void *)a;

@@ -309,5 +309,8 @@ static inline void lat__exec_touch(lat__exec_block *b, int i, uintptr_t a, bool 
 
 /* assert and __trap: does not return. expr is NULL for __trap(). */
 _Noreturn void lat__emu_trap(lat__emu_thread *t, const char *expr, const char *file, int line);
+/* A kernel's free() of an address the device heap did not hand out (or freed already):
+ * fails the launch, naming the thread and the address. */
+_Noreturn void lat__emu_bad_free(struct lat__emu_worker *w, const void *p);
 
 #endif

@@ -151,6 +151,14 @@ void lat__emu_fail(lat__emu_worker *w, lat_status status, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Out of the kernel's code, back to its worker, after lat__emu_fail. */
+static _Noreturn void leave_kernel(lat__emu_worker *w)
+{
+    if (w->on_fiber)
+        lat__exec_abandon(w);
+    siglongjmp(w->trap, 1);
+}
+
 _Noreturn void lat__emu_trap(lat__emu_thread *t, const char *expr, const char *file, int line)
 {
     lat__emu_worker *w = t->rt;
@@ -164,9 +172,19 @@ _Noreturn void lat__emu_trap(lat__emu_thread *t, const char *expr, const char *f
                   file ? file : "?", line, w->launch->kernel->name, t->block_idx.x,
                   t->block_idx.y, t->block_idx.z, t->thread_idx.x, t->thread_idx.y,
                   t->thread_idx.z, what);
-    if (w->on_fiber)
-        lat__exec_abandon(w);
-    siglongjmp(w->trap, 1);
+    leave_kernel(w);
+}
+
+_Noreturn void lat__emu_bad_free(lat__emu_worker *w, const void *p)
+{
+    const lat__emu_thread *t = w->cur;
+    lat__emu_fail(w, LAT_ERROR_LAUNCH_FAILED,
+                  "kernel '%s', block (%u,%u,%u), thread (%u,%u,%u): free(%p): not an address "
+                  "the kernels' malloc returned in this context, or freed already",
+                  w->launch->kernel->name, t ? t->block_idx.x : 0, t ? t->block_idx.y : 0,
+                  t ? t->block_idx.z : 0, t ? t->thread_idx.x : 0, t ? t->thread_idx.y : 0,
+                  t ? t->thread_idx.z : 0, p);
+    leave_kernel(w);
 }
 
 /* ---- region loops' scratch ---------------------------------------------------------------- */
@@ -183,9 +201,7 @@ void *lat__emu_scratch(lat__emu_thread *t, unsigned long bytes)
             lat__emu_fail(w, LAT_ERROR_OUT_OF_MEMORY,
                           "kernel '%s': cannot map memory for the block's per-thread variables",
                           w->launch->kernel->name);
-            if (w->on_fiber)
-                lat__exec_abandon(w);
-            siglongjmp(w->trap, 1);
+            leave_kernel(w);
         }
         w->scratch = p;
         w->scratch_size = SCRATCH_BYTES;
@@ -194,9 +210,7 @@ void *lat__emu_scratch(lat__emu_thread *t, unsigned long bytes)
         lat__emu_fail(w, LAT_ERROR_LAUNCH_FAILED,
                       "kernel '%s': the per-thread variables a block keeps across barriers "
                       "need more than %zu MiB", w->launch->kernel->name, SCRATCH_BYTES >> 20);
-        if (w->on_fiber)
-            lat__exec_abandon(w);
-        siglongjmp(w->trap, 1);
+        leave_kernel(w);
     }
     void *p = w->scratch + w->scratch_used;
     w->scratch_used += need;

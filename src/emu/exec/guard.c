@@ -4,8 +4,7 @@
  *
  * Faults: one handler for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGTRAP, installed at the first launch. A
  * fault is the kernel's when the faulting thread is a worker inside a block (the
- * worker's in_block), not inside malloc or free (in_libc: their lock would stay held)
- * and the signal came from the processor, not from kill(); the handler records the
+ * worker's in_block) and the signal came from the processor, not from kill(); the handler records the
  * failure and leaves through the worker's trap, as a trap does.
  * Any other fault goes on to the handler installed before ours (the program's, ASan's,
  * or the default action), so the program's own crashes crash as they did.
@@ -297,7 +296,7 @@ static void on_signal(int sig, siginfo_t *info, void *uc)
     if (sig == watch_signal()) {
         if (!timeout_signal(w, sig, info, uc))
             chain(sig, info, uc);
-    } else if (w && w->in_block && !w->in_libc && info->si_code > 0) {
+    } else if (w && w->in_block && info->si_code > 0) {
         /* Nothing else may leave the block now: the watchdog's signal finds it done. */
         w->in_block = false;
         kernel_fault(w, sig, info, uc);

@@ -94,9 +94,6 @@ typedef struct lat__emu_worker {
     /* Kernel code of the launch may be running: a fault or the watchdog's signal on this
      * thread is the kernel's (guard.c). Read by the signal handler, hence volatile. */
     volatile bool in_block;
-    /* Inside a C library call that holds a lock (runtime.c): a fault there is not left
-     * through the trap. */
-    volatile int in_libc;
     uint64_t seq;                /* printf lines so far, for ordering */
     /* An observed launch: the step (position in the schedule's order) of the block
      * running, and its own failure, kept until the block ends (lat__emu_fail). */
