@@ -215,11 +215,15 @@ TEST(the_checks_and_the_pointer_check_know_heap_memory)
     }
 }
 
-/* The launch's pointer check (opt-in on a GPU) takes a heap address for one. */
+/* The emulator's pointer check takes a heap address for one. (On a GPU the driver does
+ * not say where its heap is: the opt-in check refuses it, as docs/dialect.md says.) */
 TEST(a_heap_pointer_passes_the_pointer_check)
 {
-    if (t_require_backend() == LAT_BACKEND_CROSS)
+    lat_backend_kind b = t_require_backend();
+    if (b == LAT_BACKEND_CROSS)
         SKIP("a heap address is one side's: the other's differs");
+    if (b == LAT_BACKEND_CUDA)
+        SKIP("the driver does not know its heap's addresses (seen on an H100, driver 580)");
     static const char src[] =
         "__global__ void give(unsigned long long *ptr)\n"
         "{\n"

@@ -60,8 +60,10 @@ lat_status lat__cuda_mem_info(lat_context *ctx, size_t *free_bytes, size_t *tota
 }
 
 /* For the launch's opt-in pointer check: device memory the driver knows that the core's
- * table does not (the device heap of kernels' malloc). Says nothing on failure: the
- * check names the parameter. */
+ * table does not (allocated by other code in the same context). Not the device heap of
+ * kernels' malloc: cuPointerGetAttribute does not know it (H100, driver 580), so the
+ * check refuses a heap address on CUDA. Says nothing on failure: the check names the
+ * parameter. */
 bool lat__cuda_holds_address(lat_context *ctx, lat_deviceptr v)
 {
     if (lat__cuda_enter(ctx) != LAT_OK)
