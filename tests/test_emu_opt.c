@@ -617,21 +617,97 @@ TEST(a_module_destroyed_during_its_build_stops_the_compiler)
     remove_dirs();
 }
 
-TEST(checked_launches_keep_tinyccs_instrumented_code)
+/* A race and an out-of-bounds write, in a kernel that otherwise computes. */
+static const char buggy_src[] =
+    "__global__ void buggy(float *out, const float *in, int n)\n"
+    "{\n"
+    "    __shared__ float s[64];\n"
+    "    int t = threadIdx.x;\n"
+    "    s[t] = in[blockIdx.x * 64 + t];\n"
+    "    __syncthreads();\n"
+    "    s[t] = s[(t + 1) % 64] * 2.0f + 1.0f;\n" /* a race: the next thread writes it */
+    "    __syncthreads();\n"
+    "    out[blockIdx.x * 64 + t] = s[t];\n"
+    "    if (t == 5 && blockIdx.x == 1)\n"
+    "        out[n + 3] = 1.0f;\n" /* past the end */
+    "}\n";
+
+/* Runs buggy on a checked context of the given tier: its first report and its output. */
+static lat_module_tier run_buggy(lat_emu_opt mode, char *first, size_t first_size,
+                                 const float *in, float *out, int n)
+{
+    lat_context *ctx = NULL;
+    ASSERT_OK(lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU,
+                                                     .check = LAT_CHECK_ALL,
+                                                     .logger = {on_log, NULL}},
+                                 &ctx));
+    lat_module *m = make(ctx, buggy_src, mode);
+    lat_module_tier tier = lat_module_get_tier(m);
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(m, "buggy", &k));
+    lat_deviceptr din = t_device_copy(ctx, in, (size_t)n * sizeof *in);
+    lat_deviceptr dout = t_device_copy(ctx, NULL, (size_t)n * sizeof *out);
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
+                  lat_launch(k, &(lat_launch_desc){.grid = {(unsigned)n / 64}, .block = {64}},
+                             (void *[]){&dout, &din, &n}));
+    snprintf(first, first_size, "%s", lat_last_error());
+    ASSERT_GE(lat_check_report_count(ctx), 2); /* the out-of-bounds write too */
+    ASSERT_OK(lat_memcpy_dtoh(ctx, out, dout, (size_t)n * sizeof *out));
+    lat_context_destroy(ctx);
+    return tier;
+}
+
+/* Checked modules tier up too; the optimised code gives the same reports and the same
+ * results as TinyCC's (the suite emu-opt runs every check test on it as well). */
+TEST(checked_launches_run_on_the_optimised_tier_with_the_same_reports)
 {
     fresh_dirs();
     t_require_backend();
-    lat_context *ctx = NULL;
-    lat_status st = lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU,
-                                                           .check = LAT_CHECK_MEMCHECK,
-                                                           .emu_opt = LAT_EMU_OPT_SYNC},
-                                       &ctx);
-    if (st != LAT_OK)
-        SKIP("no emulator: %s", lat_last_error());
-    lat_module *m = NULL;
-    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = small_src, .name = "c.cu"}, &m));
-    ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_TINYCC);
-    lat_context_destroy(ctx);
+    enum { N = 256 };
+    char tcc_first[1024], opt_first[1024];
+    float in[N], tcc_out[N], opt_out[N];
+    t_rand_floats(in, N, -1.0f, 1.0f);
+    ASSERT_EQ(run_buggy(LAT_EMU_OPT_OFF, tcc_first, sizeof tcc_first, in, tcc_out, N),
+              LAT_MODULE_TIER_TINYCC);
+    lat_module_tier tier = run_buggy(LAT_EMU_OPT_SYNC, opt_first, sizeof opt_first, in, opt_out, N);
+    if (tier != LAT_MODULE_TIER_OPTIMISED)
+        SKIP("no optimised code on this machine");
+    ASSERT_CONTAINS(tcc_first, "racecheck");
+    ASSERT_STR_EQ(opt_first, tcc_first);
+    for (int i = 0; i < N; i++)
+        if (memcmp(&opt_out[i], &tcc_out[i], sizeof(float)) != 0)
+            FAIL("out[%d]: %a on the optimised tier, %a on TinyCC's", i, (double)opt_out[i],
+                 (double)tcc_out[i]);
+    remove_dirs();
+}
+
+/* gcc may move a division before the store of the thread's index (or sink the store
+ * out of the thread loop): the report named thread 63 as the one that divided by zero,
+ * as if it were certain. It names the block, and says the thread is approximate. (A
+ * checked launch's optimised code keeps the order: the suite emu-opt runs the checks'
+ * fault tests on it.) */
+TEST(a_fault_in_optimised_code_says_its_thread_is_approximate)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    lat_module *m = make_optimised(ctx,
+                                   "__global__ void divide(int *out, int d)\n"
+                                   "{\n"
+                                   "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                   "    out[i] = (i + 100) / (threadIdx.x == 6 && blockIdx.x == 2 ? d : 1);\n"
+                                   "}\n");
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(m, "divide", &k));
+    lat_deviceptr out = t_device_copy(ctx, NULL, 4 * 64 * sizeof(int));
+    int d = 0;
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED,
+                  lat_launch(k, &(lat_launch_desc){.grid = {4}, .block = {64}},
+                             (void *[]){&out, &d}));
+    ASSERT_CONTAINS(lat_last_error(), "kernel 'divide' crashed in block (2,0,0), thread (");
+    ASSERT_CONTAINS(lat_last_error(), " or a thread of its block near it (optimised code: "
+                                      "LATTICE_EMU_OPT=off or LATTICE_CHECK=memcheck names the "
+                                      "thread exactly): integer division by zero");
+    lat_module_destroy(m);
     remove_dirs();
 }
 

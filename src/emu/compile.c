@@ -361,7 +361,8 @@ static void free_tables(lat__emu_module *m)
  * TinyCC's few). False, the module untouched, when it is not there. */
 static bool from_cache(lat_context *ctx, const lat__lower_out *tr, lat__emu_module *m)
 {
-    void *h = m->opt ? lat__emu_opt_open_cached(m->opt) : NULL;
+    /* A checked module's tables for the checks are read from TinyCC's code. */
+    void *h = m->opt && !m->check ? lat__emu_opt_open_cached(m->opt) : NULL;
     if (!h)
         return false;
     lookup l = {.dl = h};
@@ -390,10 +391,10 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
 {
     *out = NULL;
     *log_out = NULL;
-    /* The optimising tier's mode: checked modules keep TinyCC's instrumented code. */
+    /* The optimising tier's mode (checked modules' instrumented code too). */
     int opt_mode = LAT_EMU_OPT_OFF;
     char why[256];
-    if (!ctx->check && !lat__emu_opt_mode(src->emu_opt, &opt_mode, why, sizeof why))
+    if (!lat__emu_opt_mode(src->emu_opt, &opt_mode, why, sizeof why))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: %s", why);
     lat__options o;
     lat_status st = lat__options_read(ctx, src, true, &o);

@@ -252,12 +252,6 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                           "one at a time, and a cooperative grid's blocks must all run at once; "
                           "launch it from a context without checks",
                           k->name);
-    if (k->check) {
-        lat_status st = lat__ck_run(kernel, l, params, msg, sizeof msg); /* check/ */
-        if (st != LAT_OK)
-            return lat__error(kernel->module->ctx, st, "lat_launch: %s", msg);
-        return LAT_OK;
-    }
     /* The optimising tier's code once it is ready: the switch happens here, between
      * launches, so a launch runs on one tier throughout. */
     lat__emu_module *m = kernel->module->impl;
@@ -268,17 +262,23 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         opt_k.entry = oc->entries[k - m->kernels];
         opt_k.code = oc->text;
         opt_k.code_size = oc->text_size;
+        opt_k.inexact_threads = !k->check; /* checked code keeps the order (region_gen.c) */
         k = &opt_k;
     }
     struct timespec t0, t1;
     if (m->opt)
         clock_gettime(CLOCK_MONOTONIC, &t0);
-    lat_status st = lat__exec_run(&(lat__exec_grid){.kernel = k, .launch = l,
-                                                    .ctx = kernel->module->ctx,
-                                                    .params = params,
-                                                    .timeout_ms = c->timeout_ms,
-                                                    .msg = msg,
-                                                    .msg_size = sizeof msg});
+    lat_status st;
+    if (k->check) /* check/ */
+        st = lat__ck_run(kernel, k, oc ? oc->image : NULL, oc ? oc->image_size : 0, l, params,
+                         msg, sizeof msg);
+    else
+        st = lat__exec_run(&(lat__exec_grid){.kernel = k, .launch = l,
+                                             .ctx = kernel->module->ctx,
+                                             .params = params,
+                                             .timeout_ms = c->timeout_ms,
+                                             .msg = msg,
+                                             .msg_size = sizeof msg});
     if (m->opt) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
         int64_t ns = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec);

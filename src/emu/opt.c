@@ -42,6 +42,7 @@
 #include "env.h"
 
 #include "atomics.h"
+#include "check/ck.h"
 #include "cache.h"
 #include "emu.h"
 #include "mathx.h"
@@ -257,9 +258,13 @@ bool lat__emu_opt_mode(int requested, int *mode, char *why, size_t why_size)
 
 /* ---- the runtime's table ----------------------------------------------------------------- */
 
+/* Every object has the whole table, the checks' functions included (a checked module's
+ * code calls them), so that there is one table and one key prefix. */
+enum { TABLE_PARTS = 4 };
+
 typedef struct table {
-    const lat__emu_symbol *part[3];
-    size_t n[3];
+    const lat__emu_symbol *part[TABLE_PARTS];
+    size_t n[TABLE_PARTS];
     size_t total;
 } table;
 
@@ -268,7 +273,10 @@ static void get_table(table *t)
     t->part[0] = lat__emu_runtime_symbols(&t->n[0]);
     t->part[1] = lat__emu_atomic_symbols(&t->n[1]);
     t->part[2] = lat__emu_mathx_symbols(&t->n[2]);
-    t->total = t->n[0] + t->n[1] + t->n[2];
+    t->part[3] = lat__ck_symbols(&t->n[3]);
+    t->total = 0;
+    for (int p = 0; p < TABLE_PARTS; p++)
+        t->total += t->n[p];
 }
 
 /* Functions whose result C defines exactly (or that compute nothing): the compiler may
@@ -295,7 +303,7 @@ static int append_glue(char **buf, size_t *len, const table *t)
                                "const unsigned long __lat_opt_ntab = %zu;\n__asm__(\".text\\n\"\n",
                                t->total, t->total);
     size_t i = 0;
-    for (int p = 0; p < 3 && r == 0; p++)
+    for (int p = 0; p < TABLE_PARTS && r == 0; p++)
         for (size_t j = 0; j < t->n[p] && r == 0; j++, i++) {
             const char *s = t->part[p][j].name;
             r = lat__strbuf_printf(buf, len,
@@ -379,7 +387,7 @@ static void base_flags(args *a, const table *t)
     add(a, "-fno-semantic-interposition");
     add(a, "-w");
     add(a, "-Wl,--no-undefined");
-    for (int p = 0; p < 3; p++)
+    for (int p = 0; p < TABLE_PARTS; p++)
         for (size_t j = 0; j < t->n[p]; j++)
             if (!exact(t->part[p][j].name))
                 add(a, "-fno-builtin-%s", t->part[p][j].name);
@@ -430,7 +438,7 @@ static bool key_prefix(const toolchain *tc, lat__sha256 *s)
     key_field(s, "cpu", tc->cpu);
     for (size_t i = 0; i < flags.n; i++)
         key_field(s, "flag", flags.v[i]);
-    for (int p = 0; p < 3; p++)
+    for (int p = 0; p < TABLE_PARTS; p++)
         for (size_t j = 0; j < t.n[p]; j++)
             key_field(s, "symbol", t.part[p][j].name);
     bool ok = !flags.oom;
@@ -725,7 +733,8 @@ static int run_compiler(lat__emu_opt *o, const toolchain *tc, const char *dir, c
 
 typedef struct find_text {
     uintptr_t addr;
-    uintptr_t lo, hi;
+    uintptr_t lo, hi;         /* the executable segment holding addr */
+    uintptr_t img_lo, img_hi; /* every segment of that object */
 } find_text;
 
 static int on_object(struct dl_phdr_info *info, size_t size, void *data)
@@ -740,6 +749,16 @@ static int on_object(struct dl_phdr_info *info, size_t size, void *data)
         if (f->addr >= lo && f->addr < hi) {
             f->lo = lo;
             f->hi = hi;
+            f->img_lo = UINTPTR_MAX;
+            f->img_hi = 0;
+            for (int j = 0; j < info->dlpi_phnum; j++) {
+                const ElfW(Phdr) *q = &info->dlpi_phdr[j];
+                if (q->p_type != PT_LOAD)
+                    continue;
+                uintptr_t a = info->dlpi_addr + q->p_vaddr, b = a + q->p_memsz;
+                f->img_lo = a < f->img_lo ? a : f->img_lo;
+                f->img_hi = b > f->img_hi ? b : f->img_hi;
+            }
             return 1;
         }
     }
@@ -779,7 +798,7 @@ static lat__emu_opt_code *open_object(const char *path, const table *t, char **m
     const unsigned long *ntab = dlsym(c->handle, "__lat_opt_ntab");
     bool ok = tabp && ntab && *ntab == t->total;
     void **tab = ok ? *tabp : NULL;
-    for (int p = 0, i = 0; p < 3 && ok; p++)
+    for (int p = 0, i = 0; p < TABLE_PARTS && ok; p++)
         for (size_t j = 0; j < t->n[p]; j++, i++)
             memcpy(&tab[i], &t->part[p][j].fn, sizeof tab[i]);
     if (!ok) {
@@ -818,6 +837,8 @@ static bool bind_object(const lat__emu_opt *o, lat__emu_opt_code *c, char **msg)
         dl_iterate_phdr(on_object, &f);
         c->text = (const char *)f.lo;
         c->text_size = f.hi - f.lo;
+        c->image = (const char *)f.img_lo;
+        c->image_size = f.img_hi - f.img_lo;
         ok = f.lo != 0;
     }
     if (!ok && asprintf(msg, "the optimised object lacks the module's symbols (a lattice bug)") < 0)

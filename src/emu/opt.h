@@ -21,6 +21,8 @@ typedef struct lat__emu_opt_code {
     void *handle;              /* dlopen's */
     const char *text;          /* the object's executable segment, for the guard */
     size_t text_size;
+    const char *image;         /* all its segments (its constants too), for the checks */
+    size_t image_size;
     lat__emu_entry_fn *entries; /* per kernel of the module, in its order */
     void **globals;             /* per __device__/__constant__ variable, in its order */
     int fd;                     /* the anonymous file a cached object was loaded from, or -1 */

@@ -330,7 +330,10 @@ static bool on_stack(const lat__ck_launch *L, uintptr_t a, size_t size)
 static bool in_module(const lat__ck_launch *L, uintptr_t a, size_t size)
 {
     uintptr_t lo = (uintptr_t)L->cm->code;
-    return lo && a >= lo && a + size <= lo + L->cm->code_size;
+    if (lo && a >= lo && a + size <= lo + L->cm->code_size)
+        return true;
+    lo = L->opt_image;
+    return lo && a >= lo && a + size <= lo + L->opt_image_size;
 }
 
 static lat_check_space space_of(const lat__ck_launch *L, uintptr_t a)

@@ -321,6 +321,9 @@ typedef struct lat__ck_launch {
     const struct lat__emu_kernel *k;
     const lat__ck_kernel *kk;
     const lat__ck_module *cm;
+    /* The optimising tier's object when the launch runs its code (its constants are the
+     * module's memory as TinyCC's are), else 0. */
+    uintptr_t opt_image, opt_image_size;
     unsigned modes;
     lat_check_options opts;
     lat__emu_u3 grid, bdim;
@@ -393,13 +396,15 @@ static inline lat__ck_launch *lat__ck_of(const lat__emu_thread *t)
     return ((const lat__emu_worker *)t->rt)->obs;
 }
 
-/* Runs a launch of a checked module's kernel on the executor, observed: its blocks on
+/* Runs a launch of a checked module's kernel (k: its code on the tier in use, whose object
+ * is opt_image when that is the optimising tier's) on the executor, observed: its blocks on
  * every OpenMP thread, their threads in the schedule's order, with the checks, the
  * reports those of its blocks run one at a time in the schedule's order; keeps them in
  * ctx->check and logs them. Returns LAT_OK, LAT_ERROR_CHECK_FAILED (msg: the first report),
  * or what an unchecked launch would return for a trap, a fault, or no memory. */
-lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **params,
-                          char *msg, size_t msg_size);
+lat_status lat__ck_run(lat_kernel *kernel, const struct lat__emu_kernel *k,
+                       const void *opt_image, size_t opt_image_size, const lat__launch *launch,
+                       void **params, char *msg, size_t msg_size);
 
 /* ---- the observers: access.c, sync.c, hang.c -------------------------------------------------- */
 

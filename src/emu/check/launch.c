@@ -627,10 +627,10 @@ static void gather(lat__ck_grid *G, lat__ck_list *out)
                  "the checks' records: some findings were not kept", G->tmpl.k->name);
 }
 
-lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **params,
-                          char *msg, size_t msg_size)
+lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k, const void *opt_image,
+                       size_t opt_image_size, const lat__launch *launch, void **params,
+                       char *msg, size_t msg_size)
 {
-    const lat__emu_kernel *k = kernel->impl;
     lat_context *ctx = kernel->module->ctx;
     lat__ck_ctx *ck = ctx->check;
     lat__ck_grid *G = calloc(1, sizeof *G);
@@ -644,6 +644,8 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__launch *launch, void **par
     T->k = k;
     T->kk = k->check;
     T->cm = T->kk->module;
+    T->opt_image = (uintptr_t)opt_image;
+    T->opt_image_size = opt_image_size;
     T->G = G;
     T->region = k->mode == LAT_EMU_MODE_REGION;
     T->grid = (lat__emu_u3){launch->grid[0], launch->grid[1], launch->grid[2]};

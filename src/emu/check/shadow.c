@@ -12,6 +12,7 @@
 
 #include "driver_ops.h"
 #include "emu/emu.h"
+#include "emu/opt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -231,6 +232,10 @@ lat_status lat__ck_regions_sync(lat__ck_ctx *ck)
         const lat__emu_module *em = m->impl;
         if (em && em->code)
             ok &= add_extra(ck, (uintptr_t)em->code, em->code_size);
+        /* The optimising tier's object: its constants (and a cached object's variables). */
+        const lat__emu_opt_code *oc = em ? lat__emu_opt_code_of(em->opt) : NULL;
+        if (oc)
+            ok &= add_extra(ck, (uintptr_t)oc->image, oc->image_size);
     }
     size_t n = ctx->nallocs;
     lat__alloc *copy = malloc((n ? n : 1) * sizeof *copy);

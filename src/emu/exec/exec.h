@@ -51,6 +51,10 @@ typedef struct lat__emu_kernel {
     struct lat__ck_kernel *check; /* a checked module's kernel (check/ck.h), else NULL */
     const char *code;     /* its module's compiled code, where a fault or the watchdog */
     size_t code_size;     /* finds a thread in kernel code (guard.c) */
+    /* The optimising tier's code, unchecked: the compiler may have moved a faulting
+     * instruction across the store of the thread's index, so a fault's report says the
+     * thread it names may be a neighbour. */
+    bool inexact_threads;
 } lat__emu_kernel;
 
 /* ---- a block's threads, as observers see them ------------------------------------------ */

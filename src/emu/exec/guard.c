@@ -262,8 +262,12 @@ _Noreturn static void kernel_fault(lat__emu_worker *w, int sig, const siginfo_t 
     where(w, b, t);
     const lat__emu_kernel *k = w->launch->kernel;
     lat__emu_fail(w, LAT_ERROR_LAUNCH_FAILED,
-                  "kernel '%s' crashed in block (%u,%u,%u), thread (%u,%u,%u)%s: %s", k->name,
+                  "kernel '%s' crashed in block (%u,%u,%u), thread (%u,%u,%u)%s%s: %s", k->name,
                   b[0], b[1], b[2], t[0], t[1], t[2],
+                  k->inexact_threads ? " or a thread of its block near it (optimised code: "
+                                       "LATTICE_EMU_OPT=off or LATTICE_CHECK=memcheck names "
+                                       "the thread exactly)"
+                                     : "",
                   in_kernel_code(k, pc_of(uc)) ? ""
                                                : " in a library function it called",
                   what);

@@ -563,13 +563,17 @@ static void seg_close(plan *pl)
         lat__emit_str(em, "{ long long __lat_lo = 0, __lat_hi = __lat_bx;");
     }
     const char *skip = pl->seg_all || (pl->level == 0 && !pl->may_exit) ? "" : " if (__lat_sk[__lat_i]) continue;";
+    /* Checked code: the empty asm keeps every store of the thread's index before the
+     * thread's first instruction that can fault (and that a fault report names it by):
+     * gcc otherwise merged the stores and sank them past a division by zero. Checked
+     * code calls the checks at every access, so the loop vectorises no less for it. */
     if (pl->checked)
         lat__emit_fmt(em,
                       " for (__lat_k = 0; __lat_k < 4 * __lat_n; __lat_k += 4) { __lat_x = __lat_ord[__lat_k + 1];"
                       " if (__lat_x < (unsigned)__lat_lo || __lat_x >= (unsigned)__lat_hi) continue;"
                       " __lat_i = __lat_ord[__lat_k]; __lat_y = __lat_ord[__lat_k + 2]; __lat_z = __lat_ord[__lat_k + 3];"
                       " __lat_t->thread_idx.x = __lat_x; __lat_t->thread_idx.y = __lat_y; __lat_t->thread_idx.z = __lat_z;"
-                      " __lat_t->lin = __lat_i; { { %s%s {",
+                      " __lat_t->lin = __lat_i; __asm__ __volatile__(\"\" ::: \"memory\"); { { %s%s {",
                       pl->seg_pre ? pl->seg_pre : "", skip);
     else
         lat__emit_fmt(em,
