@@ -132,6 +132,26 @@ TEST(inputs_that_end_in_the_middle_are_compile_errors)
     still_usable(ctx);
 }
 
+/* Found by the fuzzer (fuzz_launch, 7 minutes): a class cut short by the end of the input
+ * left an unnamed field of its own type, and a member function's `o.r` looked inside it
+ * for ever (a stack overflow in the front end). */
+TEST(a_class_cut_short_with_a_member_of_its_own_type_is_a_compile_error)
+{
+    lat_context *ctx = emu_context(0);
+    const char *srcs[] = {
+        "class Complex{  __device__ r(const Complex &o){ (o.r) }\n Complex ",
+        "struct S { int a; struct S }; __global__ void k(int *o) { struct S s; *o = s.b; }",
+    };
+    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+        lat_module *mod;
+        lat_status st = compile(ctx, srcs[i], &mod);
+        ASSERT_MSG(st == LAT_ERROR_COMPILE || st == LAT_ERROR_UNSUPPORTED, "%s: %s (%s)", srcs[i],
+                   lat_status_string(st), lat_last_error());
+        ASSERT_CONTAINS(lat_last_error(), "fuzz.cu:");
+    }
+    still_usable(ctx);
+}
+
 /* 2. Two kernels with barriers after a bad declaration: the error, and nothing leaked
  * (the sanitizer and valgrind runs see leaks). */
 TEST(two_barrier_kernels_after_a_bad_declaration_leak_nothing)

@@ -745,14 +745,19 @@ static void struct_body_(lat__parser *p, lat__record *r)
                 t = lat__type_copy(p->u, t);
                 t->align = falign;
             }
-            if (!lat__is_complete(t) && !(t->kind == LAT_TY_ARRAY && t->count < 0))
+            bool incomplete = !lat__is_complete(t) && !(t->kind == LAT_TY_ARRAY && t->count < 0);
+            if (incomplete)
                 lat__error_at(p->u, loc, "field '%s' has an incomplete type",
                               name ? name->name : "<unnamed>");
             for (size_t i = 0; name && i < r->fields.n; i++)
                 if (r->fields.items[i].name == name)
                     lat__error_at(p->u, loc, "duplicate member '%s'", name->name);
+            /* Not kept when incomplete: an unnamed field of the record's own type (a class
+             * cut short by the end of the input) made member lookup, which looks inside
+             * unnamed members, recurse for ever. */
             lat__field f = {name, t, loc, 0, bits, 0};
-            LAT_PUSH(&p->u->arena, r->fields, f);
+            if (!incomplete)
+                LAT_PUSH(&p->u->arena, r->fields, f);
             if (!lat__accept(p, LAT_P_COMMA))
                 break;
         }

@@ -1741,8 +1741,12 @@ static lat__expr *primary(lat__parser *p)
 /* ---- postfix ------------------------------------------------------------------------------ */
 
 static lat__field *lookup_field(lat__record *r, lat__atom *name, lat__expr **path_out, lat__parser *p,
-                                lat__expr *base, bool arrow, lat__loc loc)
+                                lat__expr *base, bool arrow, lat__loc loc, int depth)
 {
+    /* Unnamed members are complete records, so they cannot nest without end; the bound
+     * keeps a bug there an error rather than a stack overflow. */
+    if (depth > 64)
+        return NULL;
     for (size_t i = 0; i < r->fields.n; i++) {
         lat__field *f = &r->fields.items[i];
         if (f->name == name)
@@ -1754,7 +1758,7 @@ static lat__field *lookup_field(lat__record *r, lat__atom *name, lat__expr **pat
         if (f->name || !lat__is_record(f->type) || !f->type->rec)
             continue;
         lat__expr *inner = NULL;
-        lat__field *hit = lookup_field(f->type->rec, name, &inner, p, NULL, false, loc);
+        lat__field *hit = lookup_field(f->type->rec, name, &inner, p, NULL, false, loc, depth + 1);
         if (!hit)
             continue;
         lat__expr *m = lat__expr_new(p, LAT_E_MEMBER, loc);
@@ -1805,7 +1809,7 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
         return lat__error_expr(p, op->loc);
     }
     lat__expr *path = NULL;
-    lat__field *f = lookup_field(t->rec, n->atom, &path, p, base, arrow, op->loc);
+    lat__field *f = lookup_field(t->rec, n->atom, &path, p, base, arrow, op->loc, 0);
     if (!f) {
         lat__sym *m = lat__find_method(t->rec, n->atom);
         if (m && lat__at_punct(p, LAT_P_LPAREN)) {
