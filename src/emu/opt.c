@@ -86,6 +86,10 @@ struct lat__emu_opt {
     char *program;
     size_t prelude_len; /* program's first bytes: the prelude, the same for many modules */
     const char **defines, **undefines; /* copies, NULL-terminated */
+    /* The environment when the build was started, read on the program's thread: a build
+     * thread reading environ, PATH or TMPDIR raced with the program's setenv (ASan: a
+     * use after free of environ in the test suite). NULL: not taken yet. */
+    char **env;
 
     pthread_mutex_t lock;
     int state;            /* guarded by lock */
@@ -127,7 +131,8 @@ static bool executable_file(const char *path, struct stat *st)
 }
 
 /* Finds name as the shell would (a name with a slash as it is, else along PATH). */
-static bool find_program(const char *name, char *out, size_t size, struct stat *st)
+static bool find_program(const char *name, const char *path, char *out, size_t size,
+                         struct stat *st)
 {
     if (size < 4096) /* realpath writes up to PATH_MAX */
         return false;
@@ -136,7 +141,6 @@ static bool find_program(const char *name, char *out, size_t size, struct stat *
             return false;
         return realpath(name, out) != NULL;
     }
-    const char *path = getenv("PATH");
     if (!path)
         path = "/usr/bin:/bin";
     while (*path) {
@@ -182,20 +186,20 @@ static void read_cpu(char *out, size_t size)
 
 static bool key_prefix(const toolchain *tc, lat__sha256 *s);
 
-static void find_toolchain(toolchain *tc)
+static void find_toolchain(toolchain *tc, const char *path)
 {
     struct stat st;
     const char *named = lat__env(LAT_ENV_EMU_CC);
     bool found = false;
     if (named && *named) {
-        found = find_program(named, tc->path, sizeof tc->path, &st);
+        found = find_program(named, path, tc->path, sizeof tc->path, &st);
         if (!found)
             snprintf(tc->why_none, sizeof tc->why_none,
                      "LATTICE_EMU_CC='%s' is not an executable file", named);
     } else {
         static const char *const names[] = {"cc", "gcc", "clang"};
         for (size_t i = 0; i < 3 && !found; i++)
-            found = find_program(names[i], tc->path, sizeof tc->path, &st);
+            found = find_program(names[i], path, tc->path, sizeof tc->path, &st);
         if (!found)
             snprintf(tc->why_none, sizeof tc->why_none, "no C compiler (cc, gcc or clang) on PATH");
     }
@@ -211,16 +215,26 @@ static void find_toolchain(toolchain *tc)
     tc->key_prefix_ok = key_prefix(tc, &tc->key_prefix);
 }
 
-/* The toolchain for the environment as it is now, copied to *out. */
-static void get_toolchain(toolchain *out)
+/* The value of NAME in env (a NULL-terminated environment), or NULL. */
+static const char *env_get(char *const *env, const char *name)
 {
-    const char *cc = lat__env(LAT_ENV_EMU_CC), *path = getenv("PATH");
+    size_t n = strlen(name);
+    for (; env && *env; env++)
+        if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
+            return *env + n + 1;
+    return NULL;
+}
+
+/* The toolchain for PATH (and LATTICE_EMU_CC) as they are, copied to *out. */
+static void get_toolchain(toolchain *out, const char *path)
+{
+    const char *cc = lat__env(LAT_ENV_EMU_CC);
     char env[sizeof last_found.env];
     snprintf(env, sizeof env, "%s\n%s", cc ? cc : "", path ? path : "");
     pthread_mutex_lock(&tc_lock);
     if (strcmp(env, last_found.env) != 0 || !last_found.env[0]) {
         memset(&last_found, 0, sizeof last_found);
-        find_toolchain(&last_found);
+        find_toolchain(&last_found, path);
         snprintf(last_found.env, sizeof last_found.env, "%s", env);
         none_said = false;
     }
@@ -633,7 +647,7 @@ static int run_compiler(lat__emu_opt *o, const toolchain *tc, const char *dir, c
     /* The environment as it is (the driver finds as and ld on PATH), with the compiler's
      * temporaries in our directory and its messages untranslated. */
     args env = {0};
-    for (char **e = environ; e && *e; e++)
+    for (char **e = o->env; e && *e; e++)
         if (strncmp(*e, "TMPDIR=", 7) != 0 && strncmp(*e, "LC_ALL=", 7) != 0)
             add(&env, "%s", *e);
     add(&env, "TMPDIR=%s", dir);
@@ -911,7 +925,7 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
     toolchain *tc = malloc(sizeof *tc);
     if (!tc)
         return false;
-    get_toolchain(tc);
+    get_toolchain(tc, env_get(o->env, "PATH"));
     if (!tc->path[0]) {
         *no_compiler = true;
         *msg = lat__strdup(tc->why_none);
@@ -946,7 +960,7 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
     if (!c) {
         if (cache)
             lat__cache_count_miss();
-        const char *tmp = getenv("TMPDIR");
+        const char *tmp = env_get(o->env, "TMPDIR");
         char dir[4096];
         snprintf(dir, sizeof dir, "%s/lattice-opt-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
         if (!mkdtemp(dir)) {
@@ -994,7 +1008,7 @@ void *lat__emu_opt_open_cached(lat__emu_opt *o)
     toolchain *tc = malloc(sizeof *tc);
     if (!tc)
         return NULL;
-    get_toolchain(tc);
+    get_toolchain(tc, getenv("PATH")); /* the program's thread */
     table t;
     get_table(&t);
     args mflags = {0};
@@ -1117,13 +1131,41 @@ int lat__emu_opt_get_mode(const lat__emu_opt *o)
     return o ? o->mode : LAT_EMU_OPT_OFF;
 }
 
+/* Copies the environment into o->env, on the program's thread (the build reads only it). */
+static void take_env(lat__emu_opt *o)
+{
+    if (o->env)
+        return;
+    size_t n = 0;
+    while (environ && environ[n])
+        n++;
+    char **env = calloc(n + 1, sizeof *env);
+    for (size_t i = 0; env && i < n; i++)
+        if (!(env[i] = strdup(environ[i]))) {
+            for (size_t j = 0; j < i; j++)
+                free(env[j]);
+            free(env);
+            env = NULL; /* out of memory: the build runs with a bare environment */
+        }
+    o->env = env;
+}
+
+static void free_env(char **env)
+{
+    for (size_t i = 0; env && env[i]; i++)
+        free(env[i]);
+    free(env);
+}
+
 bool lat__emu_opt_build_now(lat__emu_opt *o, char **note)
 {
     *note = NULL;
     pthread_mutex_lock(&o->lock);
     bool mine = o->state == IDLE;
-    if (mine)
+    if (mine) {
         o->state = BUILDING;
+        take_env(o);
+    }
     pthread_mutex_unlock(&o->lock);
     if (!mine)
         return lat__emu_opt_code_of(o) != NULL;
@@ -1215,6 +1257,7 @@ void lat__emu_opt_start(lat__emu_opt *o)
         track_build(o, true);
     pthread_mutex_lock(&o->lock);
     if (o->state == IDLE) {
+        take_env(o);
         /* The build's thread blocks every signal: the program's handlers, the guard's
          * and the watchdog's are for the threads that run kernels. */
         sigset_t all, old;
@@ -1260,6 +1303,7 @@ void lat__emu_opt_free(lat__emu_opt *o)
     free(atomic_load(&o->note));
     free(o->program);
     free_list(o->defines);
+    free_env(o->env);
     free_list(o->undefines);
     pthread_mutex_destroy(&o->lock);
     free(o);
