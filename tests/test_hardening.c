@@ -2,6 +2,7 @@
  * or runs away fails its launch, not the process (issue 18: the inputs a fuzzer and a
  * hand-written probe once broke lattice with, each kept here as a case). */
 #include "check_util.h"
+#include "wild.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -12,34 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Valgrind reports a deliberate wild access itself, before the fault reaches lattice:
- * such launches run with its reports off, on one OpenMP thread; and time bounds stretch
- * under it (it runs code some 20-50 times slower). */
-#if defined(LAT_HAVE_VALGRIND_H)
-#include <valgrind/valgrind.h>
-#else
-#define RUNNING_ON_VALGRIND 0
-#define VALGRIND_DISABLE_ERROR_REPORTING
-#define VALGRIND_ENABLE_ERROR_REPORTING
-#endif
-#include <omp.h>
-
-static int quiet(void)
-{
-    if (RUNNING_ON_VALGRIND)
-        omp_set_num_threads(1);
-    VALGRIND_DISABLE_ERROR_REPORTING;
-    return 0;
-}
-
-static lat_status loud(lat_status st)
-{
-    VALGRIND_ENABLE_ERROR_REPORTING;
-    return st;
-}
-#define WILD(call) ((void)quiet(), loud(call))
-
-/* A time bound, stretched under valgrind. */
+/* A time bound, stretched under valgrind (it runs code some 20-50 times slower). */
 static double bound(double seconds)
 {
     return RUNNING_ON_VALGRIND ? seconds * 30 : seconds;
@@ -100,6 +74,22 @@ TEST(a_stray_paren_before_a_barrier_is_a_compile_error)
     still_usable(ctx);
 }
 
+/* Each source is a compile error (or unsupported) naming its place, within 2 s; the
+ * context goes on working. */
+static void refused_quickly(lat_context *ctx, const char *const *srcs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        lat_module *mod;
+        double t0 = now();
+        lat_status st = compile(ctx, srcs[i], &mod);
+        ASSERT_MSG(st == LAT_ERROR_COMPILE || st == LAT_ERROR_UNSUPPORTED, "%s: %s (%s)", srcs[i],
+                   lat_status_string(st), lat_last_error());
+        ASSERT_CONTAINS(lat_last_error(), "fuzz.cu:");
+        ASSERT_LT(now() - t0, bound(2));
+    }
+    still_usable(ctx);
+}
+
 /* Found by the fuzzer: a member access at the very end of the input read its '.' again
  * for ever, allocating an error node each time (until memory ran out). */
 TEST(inputs_that_end_in_the_middle_are_compile_errors)
@@ -120,16 +110,7 @@ TEST(inputs_that_end_in_the_middle_are_compile_errors)
         "__global__ void k() { asm(",
         "extern \"C\"",
     };
-    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
-        lat_module *mod;
-        double t0 = now();
-        lat_status st = compile(ctx, srcs[i], &mod);
-        ASSERT_MSG(st == LAT_ERROR_COMPILE || st == LAT_ERROR_UNSUPPORTED, "%s: %s (%s)", srcs[i],
-                   lat_status_string(st), lat_last_error());
-        ASSERT_CONTAINS(lat_last_error(), "fuzz.cu:");
-        ASSERT_LT(now() - t0, bound(2));
-    }
-    still_usable(ctx);
+    refused_quickly(ctx, srcs, sizeof srcs / sizeof srcs[0]);
 }
 
 /* Found by the fuzzer (fuzz_launch, 7 minutes): a class cut short by the end of the input
@@ -142,14 +123,7 @@ TEST(a_class_cut_short_with_a_member_of_its_own_type_is_a_compile_error)
         "class Complex{  __device__ r(const Complex &o){ (o.r) }\n Complex ",
         "struct S { int a; struct S }; __global__ void k(int *o) { struct S s; *o = s.b; }",
     };
-    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
-        lat_module *mod;
-        lat_status st = compile(ctx, srcs[i], &mod);
-        ASSERT_MSG(st == LAT_ERROR_COMPILE || st == LAT_ERROR_UNSUPPORTED, "%s: %s (%s)", srcs[i],
-                   lat_status_string(st), lat_last_error());
-        ASSERT_CONTAINS(lat_last_error(), "fuzz.cu:");
-    }
-    still_usable(ctx);
+    refused_quickly(ctx, srcs, sizeof srcs / sizeof srcs[0]);
 }
 
 /* 2. Two kernels with barriers after a bad declaration: the error, and nothing leaked

@@ -5,6 +5,7 @@
  * kernel, the block and the thread, and the context stays usable. The program's own
  * SIGSEGV handler still gets the faults of host code. */
 #include "harness.h"
+#include "wild.h"
 
 #include "core.h"
 #include "emu/exec/exec.h"
@@ -21,37 +22,6 @@
 #include <sys/wait.h>
 #include <stdint.h>
 #include <unistd.h>
-
-/* Valgrind reports a deliberate wild access itself, as an error, before the fault
- * reaches lattice: under valgrind such launches run with its reports off on the calling
- * thread, and every block on that thread (one OpenMP thread). The handler's own code is
- * still checked by the cases that divide by zero or time out, which touch nothing wild. */
-#if defined(LAT_HAVE_VALGRIND_H)
-#include <valgrind/valgrind.h>
-#else
-#define RUNNING_ON_VALGRIND 0
-#define VALGRIND_DISABLE_ERROR_REPORTING
-#define VALGRIND_ENABLE_ERROR_REPORTING
-#endif
-
-static int quiet(void)
-{
-    VALGRIND_DISABLE_ERROR_REPORTING;
-    return 0;
-}
-
-static lat_status loud(lat_status st)
-{
-    VALGRIND_ENABLE_ERROR_REPORTING;
-    return st;
-}
-#define WILD(call) ((void)quiet(), loud(call))
-
-static void one_thread_under_valgrind(void)
-{
-    if (RUNNING_ON_VALGRIND)
-        omp_set_num_threads(1);
-}
 
 static lat_context *emu_context(void)
 {

@@ -8,29 +8,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* Valgrind follows a stack switch only into memory it knows is a stack; without this it
- * reports every access of a fiber's frames as invalid. The requests cost nothing when
- * the program does not run under valgrind. */
-#if defined(LAT_HAVE_VALGRIND_H)
-#include <valgrind/valgrind.h>
-#define STACK_REGISTER(lo, hi) VALGRIND_STACK_REGISTER(lo, hi)
-#define STACK_DEREGISTER(id) VALGRIND_STACK_DEREGISTER(id)
-#else
-#define STACK_REGISTER(lo, hi) ((void)(lo), (void)(hi), 0u)
-#define STACK_DEREGISTER(id) ((void)(id))
-#endif
-
-#if defined(__SANITIZE_ADDRESS__)
-#define LAT_FIBER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LAT_FIBER_ASAN 1
-#endif
-#endif
-#ifdef LAT_FIBER_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
-
 #if !defined(__x86_64__)
 #error "the emulator's fibers are written for x86-64"
 #endif
@@ -122,7 +99,7 @@ bool lat__emu_stacks_reserve(lat__emu_stacks *s, int n)
                            .count = n, .valgrind_ids = ids};
     for (int i = 0; i < n; i++) {
         char *lo = lat__emu_stack_lo(s, i);
-        ids[i] = STACK_REGISTER(lo, lo + size);
+        ids[i] = LAT_STACK_REGISTER(lo, lo + size);
     }
     return true;
 }
@@ -136,7 +113,7 @@ void lat__emu_stacks_free(lat__emu_stacks *s)
 {
     if (s->valgrind_ids)
         for (int i = 0; i < s->count; i++)
-            STACK_DEREGISTER(s->valgrind_ids[i]);
+            LAT_STACK_DEREGISTER(s->valgrind_ids[i]);
     free(s->valgrind_ids);
     if (s->map) {
         /* Fibers that never returned leave their frames' poison behind; the next mapping

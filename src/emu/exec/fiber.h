@@ -27,6 +27,18 @@ enum { LAT_EMU_ASAN = 1 };
 enum { LAT_EMU_ASAN = 0 };
 #endif
 
+/* Valgrind follows a stack switch only into memory it knows is a stack; without this it
+ * reports every access of a fiber's (or a kernel stack's, kstack.c) frames as invalid.
+ * The requests cost nothing when the program does not run under valgrind. */
+#if defined(LAT_HAVE_VALGRIND_H)
+#include <valgrind/valgrind.h>
+#define LAT_STACK_REGISTER(lo, hi) VALGRIND_STACK_REGISTER(lo, hi)
+#define LAT_STACK_DEREGISTER(id) VALGRIND_STACK_DEREGISTER(id)
+#else
+#define LAT_STACK_REGISTER(lo, hi) ((void)(lo), (void)(hi), 0u)
+#define LAT_STACK_DEREGISTER(id) ((void)(id))
+#endif
+
 /* Saves the current context, storing its stack pointer in *save, and resumes the one
  * whose stack pointer is `to` (from an earlier switch or lat__emu_fiber_init). */
 void lat__emu_fiber_switch(void **save, void *to);

@@ -16,15 +16,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#if defined(LAT_HAVE_VALGRIND_H)
-#include <valgrind/valgrind.h>
-#define STACK_REGISTER(lo, hi) VALGRIND_STACK_REGISTER(lo, hi)
-#define STACK_DEREGISTER(id) VALGRIND_STACK_DEREGISTER(id)
-#else
-#define STACK_REGISTER(lo, hi) ((void)(lo), (void)(hi), 0u)
-#define STACK_DEREGISTER(id) ((void)(id))
-#endif
-
 enum {
     /* Usable bytes: as much as a thread's default stack, touched only as used. */
     KSTACK_SIZE = 8 << 20,
@@ -52,7 +43,7 @@ bool lat__exec_kstack_map(lat__exec_kstack *s)
     s->map_size = bytes;
     s->lo = lo;
     s->size = KSTACK_SIZE;
-    s->valgrind_id = STACK_REGISTER(lo, lo + KSTACK_SIZE);
+    s->valgrind_id = LAT_STACK_REGISTER(lo, lo + KSTACK_SIZE);
     return true;
 }
 
@@ -60,7 +51,7 @@ void lat__exec_kstack_unmap(lat__exec_kstack *s)
 {
     if (!s->map)
         return;
-    STACK_DEREGISTER(s->valgrind_id);
+    LAT_STACK_DEREGISTER(s->valgrind_id);
     lat__emu_fiber_unpoison(s->lo, s->size);
     munmap(s->map, s->map_size);
     memset(s, 0, sizeof *s);

@@ -765,12 +765,9 @@ void lat__emit_params(lat__emitter *em, const lat__func *fn, bool hidden, bool c
     /* restrict: nothing but this pointer (and what is passed it) reaches the thread's
      * context while the function runs, so an optimising compiler (the emulator's second
      * tier) may keep threadIdx and blockIdx in registers across stores through the
-     * kernel's pointers, and vectorise thread loops; TinyCC ignores it. Not in checked
-     * code, which hands the pointer to the checks at every access anyway: there gcc
-     * delayed the store of the thread's index past a division by zero, to the next check
-     * call, and the fault named the thread before. */
+     * kernel's pointers, and vectorise thread loops; TinyCC ignores it. */
     if (hidden)
-        lat__emit_str(em, em->checked ? "lat_emu_thread *__lat_t" : "lat_emu_thread *restrict __lat_t");
+        lat__emit_str(em, "lat_emu_thread *restrict __lat_t");
     for (int i = 0; i < fn->nparams; i++) {
         lat__sym *ps = fn->params[i];
         if (hidden || i)
