@@ -416,6 +416,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         /* Preempting switches threads at accesses: only fibers can (lattice/check.h). */
         .fibers = checks_preempt(ctx),
         .no_fmad = o.no_fmad,
+        .opt_variants = opt_mode != LAT_EMU_OPT_OFF,
     };
     lat__lower_out tr;
     st = lat__emu_lower(u, &in, &tr);

@@ -385,9 +385,14 @@ static void free_args(args *a)
 
 /* The flags that decide the object's code (the cache key has them), without the files:
  * those every module gets... */
-static void base_flags(args *a, const table *t)
+static void base_flags(args *a, const table *t, const toolchain *tc)
 {
     add(a, "-O2");
+    /* gcc's -O2 vectorises only loops whose trip count it knows (the "very cheap" cost
+     * model); a thread loop's is the block's size. clang's -O2 has no such limit (and no
+     * such flag). */
+    if (!tc->clang)
+        add(a, "-fvect-cost-model=dynamic");
     add(a, "-march=native");
     add(a, "-fPIC");
     add(a, "-shared");
@@ -444,7 +449,7 @@ static bool key_prefix(const toolchain *tc, lat__sha256 *s)
     table t;
     get_table(&t);
     args flags = {0};
-    base_flags(&flags, &t);
+    base_flags(&flags, &t, tc);
     lat__sha256_init(s);
     key_field(s, "lattice optimised object", "2");
     key_field(s, "lattice", LAT_VERSION_STRING);
@@ -936,7 +941,7 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
     get_table(&t);
     args mflags = {0}, flags = {0};
     module_flags(&mflags, o);
-    base_flags(&flags, &t);
+    base_flags(&flags, &t, tc);
     for (size_t i = 0; i < mflags.n; i++)
         add(&flags, "%s", mflags.v[i]);
     lat__cache_key key;

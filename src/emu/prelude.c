@@ -166,6 +166,15 @@ static const char *const lines[] = {
     "typedef uint3 dim3;",
     "typedef " LAT_EMU_XSTR(LAT_EMU_THREAD_STRUCT(uint3)) " lat_emu_thread;",
     "#define threadIdx (__lat_t->thread_idx)",
+    /* Thread loops keep the thread's index in __lat_tid and store x in the context for
+     * what reads it there: a fault's report, always on TinyCC (exact); on the optimising
+     * tier only where the loop calls out (region_gen.c), since the store per thread keeps
+     * the loop from vectorising. */
+    "#ifdef __TINYC__",
+    "#define __LAT_STX(v) (__lat_t->thread_idx.x = (v))",
+    "#else",
+    "#define __LAT_STX(v) ((void)0)",
+    "#endif",
     "#define blockIdx (__lat_t->block_idx)",
     "#define blockDim (__lat_t->block_dim)",
     "#define gridDim (__lat_t->grid_dim)",

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[DX_N] = {"region", "fibers", "check", "checkfib", "cuda"};
+static const char *const kind_names[DX_N] = {"region", "fibers", "check", "checkfib", "cuda", "opt"};
 
 const char *dx_kind_name(dx_kind k) { return k < DX_N ? kind_names[k] : "?"; }
 
@@ -23,7 +23,7 @@ static lat_status make_context(lat_backend_kind b, unsigned check, lat_context *
 int dx_open(dx_runner *r, unsigned kinds, char *why, size_t why_size)
 {
     memset(r, 0, sizeof *r);
-    if (kinds & (1u << DX_REGION | 1u << DX_FIBERS)) {
+    if (kinds & (1u << DX_REGION | 1u << DX_FIBERS | 1u << DX_OPT)) {
         if (make_context(LAT_BACKEND_EMU, LAT_CHECK_OFF, &r->emu) != LAT_OK)
             goto fail;
     }
@@ -96,21 +96,32 @@ void dx_run(dx_runner *r, dx_kind k, const char *source, const dg_run_info *info
     /* A trailer of its own, so that no compile cache can hand the fibers executor the
      * module another one made from the same text (the cache once ignored the variable). */
     char *text = NULL;
-    if (fibers) {
-        static const char trailer[] = "/* lattice-diff: on fibers */\n";
-        text = malloc(strlen(source) + sizeof trailer);
+    if (fibers || k == DX_OPT) {
+        const char *trailer = fibers ? "/* lattice-diff: on fibers */\n" : "/* lattice-diff: optimised */\n";
+        text = malloc(strlen(source) + strlen(trailer) + 1);
         if (!text) {
             fail(out, DX_COMPILE_FAILED, LAT_ERROR_OUT_OF_MEMORY, NULL);
             return;
         }
         strcpy(text, source);
         strcat(text, trailer);
+    }
+    if (fibers) {
         setenv("LATTICE_EMU_FIBERS", "1", 1);
         (void)lat_device_count(LAT_BACKEND_EMU, &(int){0}); /* the library reads it again */
     }
     lat_module *mod = NULL;
-    lat_status st = lat_module_create(
-        ctx, &(lat_module_desc){.source = text ? text : source, .name = "diff.cu"}, &mod);
+    lat_status st = lat_module_create(ctx,
+                                      &(lat_module_desc){.source = text ? text : source,
+                                                         .name = "diff.cu",
+                                                         .emu_opt = k == DX_OPT ? LAT_EMU_OPT_SYNC : 0},
+                                      &mod);
+    if (st == LAT_OK && k == DX_OPT && lat_module_get_tier(mod) != LAT_MODULE_TIER_OPTIMISED) {
+        lat_module_destroy(mod);
+        fail(out, DX_COMPILE_FAILED, LAT_ERROR_UNSUPPORTED, "no optimised code (no C compiler?)");
+        free(text);
+        return;
+    }
     free(text);
     if (fibers) {
         unsetenv("LATTICE_EMU_FIBERS");

@@ -7,7 +7,10 @@
  *            kernel with a barrier or warp operation on fibers;
  *   check    the emulator with every check on (LAT_CHECK_ALL), as it chooses;
  *   checkfib the same, on fibers;
- *   cuda     the GPU (LAT_BACKEND_CUDA).
+ *   cuda     the GPU (LAT_BACKEND_CUDA);
+ *   opt      the emulator's optimising tier (LAT_EMU_OPT_SYNC: the system's C compiler
+ *            builds the module before it runs; its kernels may differ from TinyCC's,
+ *            implicit loops); skipped, as a compile failure, where there is no compiler.
  * A run's outcome is its output, or why there is none: the compile failed, the launch
  * failed, or (checked runs) the checks reported something on a kernel that is race-free
  * and defined by construction.
@@ -27,6 +30,7 @@ typedef enum dx_kind {
     DX_CHECK,
     DX_CHECK_FIBERS,
     DX_CUDA,
+    DX_OPT,
     DX_N
 } dx_kind;
 

@@ -2003,7 +2003,9 @@ static snode *gen_loop(G *g, int kind, int ctx)
         snode *s = snew(kind);
         begin_stmt(g);
         if (kind == S_FOR) {
-            s->e[0] = gen_expr(g, (eo){ctx, L, false, need_su(g, L)}, 2);
+            /* A constant start often: with a constant or uniform bound, the loop every
+             * thread runs alike (the optimising tier's implicit loops). */
+            s->e[0] = chance(&g->r, 40) ? econst(rnd(&g->r, 3)) : gen_expr(g, (eo){ctx, L, false, need_su(g, L)}, 2);
             annotate(p, s->e[0]);
             sh_after(g, s->e[0]);
             begin_stmt(g);

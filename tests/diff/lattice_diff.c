@@ -25,7 +25,7 @@ static void usage(FILE *f)
             "  --backend B        emu: region loops, fibers and checked runs against fibers\n"
             "                     (default); cuda: the emulator (region) against the GPU;\n"
             "                     both: every emulator executor against the GPU\n"
-            "  --executors LIST   instead of --backend: region,fibers,check,checkfib,cuda\n"
+            "  --executors LIST   instead of --backend: region,fibers,check,checkfib,cuda,opt\n"
             "  --reference K      the executor the others are compared with\n"
             "  --no-check         leave out the checked runs\n"
             "  --print-failing    print each failing kernel: seed, source, outcomes and the\n"

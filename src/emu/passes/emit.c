@@ -248,6 +248,10 @@ static void name_ref(lat__emitter *em, const lat__expr *e)
         shared_ref(em, s);
         return;
     }
+    if (em->local_tid && (s->flags & LAT_SF_THREAD_VARYING)) {
+        lat__emit_str(em, "__lat_tid");
+        return;
+    }
     lat__emit_str(em, lat__emit_name(em->u, s));
 }
 

@@ -56,6 +56,7 @@ typedef struct lat__emitter {
     bool display;        /* writing an expression as the user reads it (the checks' sites):
                             source names, no markers, no instrumentation */
     bool checked;        /* wrapping the checks' accesses (e->site) */
+    bool local_tid;      /* threadIdx is the thread loop's __lat_tid */
 } lat__emitter;
 
 void lat__emit_init(lat__emitter *em, lat__unit *u, const lat__lower_in *in);

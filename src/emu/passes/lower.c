@@ -143,9 +143,10 @@ static void analyse(lower *lw)
         if (!(fn->sym->cuda & LAT_CU_GLOBAL))
             continue;
         lat__kernelx k = {fn, LAT_EMU_MODE_PLAIN};
+        bool fibers = lw->in->fibers || lat__env_on(LAT_ENV_EMU_FIBERS);
         if (fn->calls_collective || lw->in->checked) {
             k.mode = LAT_EMU_MODE_FIBER;
-            if (!lw->in->fibers && !lat__env_on(LAT_ENV_EMU_FIBERS) && lat__region_plan(lw->u, fn, lw->in->checked))
+            if (!fibers && lat__region_plan(lw->u, fn, lw->in->checked, false))
                 k.mode = LAT_EMU_MODE_REGION;
         }
         if (k.mode == LAT_EMU_MODE_PLAIN) {
@@ -175,11 +176,16 @@ static void plain_body(lower *lw, lat__func *fn)
 {
     lat__emitter *em = &lw->em;
     lat__emit_at(em, fn->body->loc);
-    lat__emit_str(em, "{ unsigned __lat_x, __lat_y, __lat_z, __lat_bx = __lat_t->block_dim.x,"
+    /* As region loops' stretches (region_gen.c): the index a local, x stored where read. */
+    lat__emit_fmt(em, "{ unsigned __lat_x, __lat_y, __lat_z, __lat_bx = __lat_t->block_dim.x,"
                       " __lat_by = __lat_t->block_dim.y, __lat_bz = __lat_t->block_dim.z;"
                       " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
                       " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;"
-                      " for (__lat_x = 0; __lat_x < __lat_bx; __lat_x++) { __lat_t->thread_idx.x = __lat_x; {");
+                      " __lat_t->thread_idx.x = 0;"
+                      " for (__lat_x = 0; __lat_x < __lat_bx; __lat_x++) { %s"
+                      " const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {",
+                      lat__region_calls_out(fn->body, NULL) ? "__lat_t->thread_idx.x = __lat_x;" : "__LAT_STX(__lat_x);");
+    em->local_tid = true;
     for (int p = 0; p < fn->nparams; p++) {
         lat__sym *ps = fn->params[p];
         if (!lat__symx_of(lw->u, ps)->copied)
@@ -191,17 +197,49 @@ static void plain_body(lower *lw, lat__func *fn)
         lat__emit_stmt(em, fn->body->items.items[i]);
     }
     lat__emit_at(em, fn->body->end);
+    em->local_tid = false;
     lat__emit_str(em, " } __lat_next: ; } } } }");
 }
 
+static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mode);
+
+/* A kernel with implicit loops is written twice: the optimising tier's variant, then
+ * TinyCC's. Both run one call per block (abi.h: plain and region kernels alike), so the
+ * kernel's table keeps TinyCC's mode. */
 static void function(lower *lw, lat__func *fn)
+{
+    const lat__kernelx *k = (fn->sym->cuda & LAT_CU_GLOBAL) ? kernel_of(lw, fn) : NULL;
+    lat__region_saved *sv = NULL;
+    if (k && k->mode != LAT_EMU_MODE_FIBER && lw->in->opt_variants && !lw->in->checked)
+        sv = lat__region_variant_begin(lw->u, fn);
+    if (!sv) {
+        function_as(lw, fn, k, k ? k->mode : -1);
+        return;
+    }
+    lat__emitter *em = &lw->em;
+    lat__emit_newline(em);
+    lat__emit_str(em, "#ifndef __TINYC__");
+    lat__emit_newline(em);
+    function_as(lw, fn, k, LAT_EMU_MODE_REGION);
+    lat__emit_newline(em);
+    lat__emit_str(em, "#else");
+    lat__emit_newline(em);
+    if (lat__region_variant_end(lw->u, fn, sv, k->mode == LAT_EMU_MODE_REGION))
+        function_as(lw, fn, k, k->mode);
+    else
+        lat__emit_str(em, "#error \"lattice: a kernel's plan changed between two writings (a lattice bug)\"");
+    lat__emit_newline(em);
+    lat__emit_str(em, "#endif");
+    lat__emit_newline(em);
+}
+
+static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mode)
 {
     lat__emitter *em = &lw->em;
     lat__sym *s = fn->sym;
     lat__symx *x = lat__symx_of(lw->u, s);
-    const lat__kernelx *k = (s->cuda & LAT_CU_GLOBAL) ? kernel_of(lw, fn) : NULL;
     em->fn = fn;
-    em->mode = k ? k->mode : -1;
+    em->mode = mode;
     lat__emit_at(em, fn->loc);
     if (s->storage == LAT_ST_STATIC)
         lat__emit_str(em, "static ");
@@ -210,12 +248,12 @@ static void function(lower *lw, lat__func *fn)
     lat__emit_init(&sig, lw->u, lw->in);
     sig.line = sig.file = 0;
     lat__emit_str(&sig, lat__emit_name(lw->u, s));
-    lat__emit_params(&sig, fn, x->hidden, k && k->mode == LAT_EMU_MODE_PLAIN);
+    lat__emit_params(&sig, fn, x->hidden, k && mode == LAT_EMU_MODE_PLAIN);
     lat__emit_str(em, lat__emit_type(lw->u, s->type->base, sig.buf));
     lat__emit_str(em, " ");
-    if (k && k->mode == LAT_EMU_MODE_PLAIN)
+    if (k && mode == LAT_EMU_MODE_PLAIN)
         plain_body(lw, fn);
-    else if (k && k->mode == LAT_EMU_MODE_REGION)
+    else if (k && mode == LAT_EMU_MODE_REGION)
         lat__region_emit(em, fn);
     else
         lat__emit_stmt(em, fn->body);

@@ -229,6 +229,141 @@ bool lat__region_barrier_statement(const lat__stmt *s, bool *block)
     return false;
 }
 
+/* ---- implicit loops ------------------------------------------------------------------------
+ * A loop with no barrier whose control every thread evaluates alike (`for (k = 0; k < 16;
+ * k++)` over shared tiles) is written at block level, as if a barrier closed each iteration:
+ * the loop over the block's threads is then inside it, where the optimiser vectorises it
+ * across threads, instead of around it (PoCL's implicit loop barriers do the same). Threads
+ * between barriers run in no fixed order on a GPU, so only a program with a race could tell;
+ * a loop whose side effects have an order of their own (printf, atomics, volatile accesses,
+ * the heap, traps) keeps its thread loop outside. Whether the control is uniform is only known
+ * after the analysis: a candidate that is not is excluded and the kernel planned again. */
+
+typedef struct iscan {
+    plan *pl;
+    const lat__stmt *loop;
+    bool bad;
+    int depth;
+    LAT_VEC(const lat__sym *) declared; /* locals the loop declares */
+    LAT_VEC(const lat__sym *) outer;    /* non-scalar locals it uses: declared inside? */
+} iscan;
+
+static bool scan_function(iscan *sc, lat__func *fn);
+
+static bool ordered_builtin(const lat__builtin *b)
+{
+    static const char *const names[] = {"printf", "vprintf", "malloc", "free", "__trap", "__brkpt",
+                                        "__assert_fail", "__assertfail", "assert", "__lat_trap"};
+    if (b->coll)
+        return true; /* atomics, fences, anything a thread waits on */
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(b->name, names[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool scan_expr(lat__visitor *v, lat__expr *e)
+{
+    iscan *sc = v->data;
+    if (e->type && (e->type->quals & LAT_Q_VOLATILE) && (e->flags & LAT_EF_LVALUE))
+        sc->bad = true;
+    if (e->kind == LAT_E_CALL) {
+        const lat__sym *f = e->sym;
+        if (f && f->builtin) {
+            const lat__builtin *b = lat__builtin_get(f->builtin);
+            if (!b || ordered_builtin(b))
+                sc->bad = true;
+        } else if (f && f->kind == LAT_SYM_FUNC && f->fn && f->fn->body) {
+            if (!scan_function(sc, f->fn))
+                sc->bad = true;
+        } else {
+            sc->bad = true; /* through a pointer, or not defined here */
+        }
+    }
+    if (e->kind == LAT_E_NAME && e->sym && e->sym->kind == LAT_SYM_VAR && sc->depth == 0) {
+        const lat__sym *n = e->sym;
+        bool local = !(n->flags & LAT_SF_FILE_SCOPE) && !(n->cuda & LAT_CU_SHARED) &&
+                     (n->storage == LAT_ST_NONE || n->storage == LAT_ST_REGISTER);
+        /* A thread's array or struct, or a variable whose address is taken, declared
+         * before the loop: it would live in the block's scratch memory instead of the
+         * thread's registers. */
+        if (local && (!lat__is_scalar(n->type) || (n->flags & LAT_SF_ADDRESS_TAKEN)))
+            LAT_PUSH(&sc->pl->u->arena, sc->outer, n);
+    }
+    return !sc->bad;
+}
+
+static bool scan_stmt(lat__visitor *v, lat__stmt *s)
+{
+    iscan *sc = v->data;
+    switch (s->kind) {
+    case LAT_S_RETURN:
+        if (sc->depth == 0)
+            sc->bad = true; /* the thread leaves: its own control */
+        break;
+    case LAT_S_GOTO:
+    case LAT_S_LABEL:
+    case LAT_S_ASM:
+    case LAT_S_RAW:
+        sc->bad = true;
+        break;
+    case LAT_S_BREAK:
+    case LAT_S_CONTINUE:
+        if (s->target == sc->loop)
+            sc->bad = true;
+        break;
+    case LAT_S_DECL:
+        if (sc->depth == 0 && s->decls)
+            for (lat__decl *d = s->decls->first; d; d = d->next)
+                if (d->sym)
+                    LAT_PUSH(&sc->pl->u->arena, sc->declared, d->sym);
+        break;
+    default:
+        break;
+    }
+    return !sc->bad;
+}
+
+static bool scan_function(iscan *sc, lat__func *fn)
+{
+    if (sc->depth >= 16)
+        return false;
+    const lat__stmt *loop = sc->loop;
+    sc->depth++;
+    sc->loop = NULL;
+    lat__visitor v = {scan_stmt, scan_expr, NULL, sc};
+    lat__visit_stmt(&v, fn->body);
+    sc->loop = loop;
+    sc->depth--;
+    return !sc->bad;
+}
+
+/* Whether a barrier-free for loop may be written at block level (its control's uniformity
+ * aside: the analysis decides that). */
+static bool implicit_candidate(plan *pl, const lat__stmt *s)
+{
+    if (!pl->implicit_loops || s->kind != LAT_S_FOR || !s->e || !s->step || !s->init)
+        return false;
+    for (size_t i = 0; i < pl->nexcluded; i++)
+        if (pl->excluded[i] == s)
+            return false;
+    if (lat__region_any_collective((lat__stmt *)s))
+        return false;
+    iscan sc = {pl, s, false, 0, {0}, {0}};
+    lat__visitor v = {scan_stmt, scan_expr, NULL, &sc};
+    lat__visit_stmt(&v, (lat__stmt *)s);
+    if (sc.bad)
+        return false;
+    for (size_t i = 0; i < sc.outer.n; i++) {
+        bool inside = false;
+        for (size_t j = 0; j < sc.declared.n && !inside; j++)
+            inside = sc.declared.items[j] == sc.outer.items[i];
+        if (!inside)
+            return false;
+    }
+    return true;
+}
+
 /* Marks the statements that hold collectives; checks where they stand. */
 static bool mark(plan *pl, const lat__stmt *s, bool in_switch)
 {
@@ -286,6 +421,10 @@ static bool mark(plan *pl, const lat__stmt *s, bool in_switch)
         sync |= collectives_in(pl, s->e) > 0;
         sync |= collectives_in(pl, s->step) > 0;
         sync |= mark(pl, s->body, false);
+        if (implicit_candidate(pl, s)) {
+            r->implicit = true;
+            sync = true;
+        }
         break;
     case LAT_S_SWITCH:
         sync = collectives_in(pl, s->e) > 0;
@@ -356,6 +495,24 @@ static bool uniform_name(plan *pl, lat__sym *s, bool per_thread)
     if (v->kind == R_UNIFORM)
         return true;
     return per_thread && v->kind == R_RECOMPUTE;
+}
+
+static bool call_out(lat__visitor *v, lat__expr *e)
+{
+    if (e->kind == LAT_E_CALL && !pure_builtin(e->sym))
+        *(bool *)v->data = true;
+    return !*(bool *)v->data;
+}
+
+bool lat__region_calls_out(const lat__stmt *s, const lat__expr *e)
+{
+    bool found = false;
+    lat__visitor v = {NULL, call_out, NULL, &found};
+    if (s)
+        lat__visit_stmt(&v, (lat__stmt *)s);
+    if (e && !found)
+        lat__visit_expr(&v, (lat__expr *)e);
+    return found;
 }
 
 /* Whether every thread computes e alike (per_thread: threadIdx and recomputable values
@@ -947,46 +1104,210 @@ static bool may_spin(plan *pl, lat__func *fn, int depth)
     return false;
 }
 
-bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked)
+/* Implicit loops that the analysis found not uniform (their control differs between
+ * threads, or some threads do not reach them alike). */
+static bool note_misfit(lat__visitor *v, lat__stmt *s)
 {
-    plan *pl = lat__arena_alloc(&u->arena, sizeof *pl);
-    pl->u = u;
-    pl->fn = fn;
-    pl->checked = checked;
-    pl->seg = -1;
-    lat__symx_of(u, fn->sym)->region = NULL;
-    if (fn->has_error || !fn->body)
-        return false;
+    plan *pl = v->data;
+    rstmt *r = s->aux;
+    if (r && r->implicit) {
+        pl->has_implicit = true;
+        if (!r->uniform) {
+            pl->misfit = true;
+            LAT_PUSH(&pl->u->arena, pl->misfits, s);
+        }
+    }
+    return true;
+}
+
+typedef enum planned {
+    PLAN_TAKEN,
+    PLAN_NONE,  /* region loops cannot run it (or it needs none) */
+    PLAN_AGAIN, /* an implicit loop did not fit: excluded, plan again */
+} planned;
+
+static planned plan_once(plan *pl)
+{
+    lat__func *fn = pl->fn;
+    bool checked = pl->checked;
     bool sync = mark(pl, fn->body, false);
     if (pl->bad)
-        return false;
+        return PLAN_NONE;
     if (!sync && !checked)
-        return false; /* no collective at all: a plain kernel */
+        return PLAN_NONE; /* no collective at all: a plain kernel */
     analyse_vars(pl);
+    /* An implicit loop is block-level control only where every thread runs it alike. */
+    lat__visitor iv = {note_misfit, NULL, NULL, pl};
+    lat__visit_stmt(&iv, fn->body);
+    if (pl->misfit)
+        return PLAN_AGAIN;
     levels(pl, fn->body, 0);
     if (checked && (pl->colls.n && !fits_checked(pl, fn->body)))
-        return false;
+        return PLAN_NONE;
     if (checked) {
         for (size_t i = 0; i < pl->colls.n; i++)
             if (pl->colls.items[i]->op != -1)
-                return false; /* a warp operation */
+                return PLAN_NONE; /* a warp operation */
         if (may_spin(pl, fn, 0))
-            return false;
+            return PLAN_NONE;
     }
     /* A dry run finds the stretches and the variables kept across them. */
     lat__region_generate(pl, NULL);
     if (pl->bad)
-        return false;
+        return PLAN_NONE;
     if (checked) {
         for (size_t i = 0; i < pl->vars.n; i++) {
             rvar *r = ((lat__symx *)pl->vars.items[i]->aux)->region;
             if (r->kind == R_CAND && !r->init && !(pl->vars.items[i]->flags & LAT_SF_PARAM))
-                return false; /* initcheck follows such a variable from its declaration */
+                return PLAN_NONE; /* initcheck follows such a variable from its declaration */
         }
     }
-    lat__region_name_vars(pl);
-    lat__symx_of(u, fn->sym)->region = pl;
+    return PLAN_TAKEN;
+}
+
+/* What an attempt left on the tree, taken off before the next. */
+static bool forget_stmt(lat__visitor *v, lat__stmt *s)
+{
+    (void)v;
+    s->aux = NULL;
     return true;
+}
+
+static bool forget_expr(lat__visitor *v, lat__expr *e)
+{
+    (void)v;
+    e->aux = NULL;
+    return true;
+}
+
+static void forget(plan *pl)
+{
+    lat__visitor v = {forget_stmt, forget_expr, NULL, NULL};
+    lat__visit_stmt(&v, pl->fn->body);
+    for (size_t i = 0; i < pl->vars.n; i++)
+        lat__symx_of(pl->u, pl->vars.items[i])->region = NULL;
+}
+
+/* ---- the optimising tier's variant ---------------------------------------------------------- */
+
+/* The names planning gives a kernel's variables, and the plan itself: the variant with
+ * implicit loops is written with its own, then the kernel's usual plan is made again. */
+struct lat__region_saved {
+    LAT_VEC(lat__sym *) syms;
+    LAT_VEC(const char *) names;
+    LAT_VEC(const char *) param_names;
+};
+
+static bool save_decl(lat__visitor *v, lat__stmt *s)
+{
+    lat__region_saved *sv = ((void **)v->data)[0];
+    lat__unit *u = ((void **)v->data)[1];
+    if (s->kind == LAT_S_DECL && s->decls)
+        for (lat__decl *d = s->decls->first; d; d = d->next)
+            if (d->sym) {
+                lat__symx *x = lat__symx_of(u, d->sym);
+                LAT_PUSH(&u->arena, sv->syms, d->sym);
+                LAT_PUSH(&u->arena, sv->names, x->name);
+                LAT_PUSH(&u->arena, sv->param_names, x->param_name);
+            }
+    return true;
+}
+
+static lat__region_saved *save_names(lat__unit *u, lat__func *fn)
+{
+    lat__region_saved *sv = lat__arena_alloc(&u->arena, sizeof *sv);
+    for (int i = 0; i < fn->nparams; i++)
+        if (fn->params[i]->name) {
+            lat__symx *x = lat__symx_of(u, fn->params[i]);
+            LAT_PUSH(&u->arena, sv->syms, fn->params[i]);
+            LAT_PUSH(&u->arena, sv->names, x->name);
+            LAT_PUSH(&u->arena, sv->param_names, x->param_name);
+        }
+    void *data[2] = {sv, u};
+    lat__visitor v = {save_decl, NULL, NULL, data};
+    lat__visit_stmt(&v, fn->body);
+    return sv;
+}
+
+/* Takes every trace of planning off the kernel: its plan, its tree's and its variables'. */
+static void forget_all(lat__unit *u, lat__func *fn, const lat__region_saved *sv)
+{
+    lat__symx *k = lat__symx_of(u, fn->sym);
+    plan *pl = k->region;
+    if (pl)
+        forget(pl);
+    else {
+        lat__visitor v = {forget_stmt, forget_expr, NULL, NULL};
+        lat__visit_stmt(&v, fn->body);
+    }
+    k->region = NULL;
+    for (size_t i = 0; i < sv->syms.n; i++) {
+        lat__symx *x = lat__symx_of(u, sv->syms.items[i]);
+        x->region = NULL;
+        x->name = sv->names.items[i];
+        x->param_name = sv->param_names.items[i];
+    }
+}
+
+lat__region_saved *lat__region_variant_begin(lat__unit *u, lat__func *fn)
+{
+    if (fn->has_error || !fn->body)
+        return NULL;
+    bool had_plan = lat__symx_of(u, fn->sym)->region != NULL;
+    lat__region_saved *sv = save_names(u, fn);
+    forget_all(u, fn, sv);
+    if (lat__region_plan(u, fn, false, true) && ((plan *)lat__symx_of(u, fn->sym)->region)->has_implicit)
+        return sv;
+    if (!lat__region_variant_end(u, fn, sv, had_plan))
+        lat__symx_of(u, fn->sym)->region = NULL; /* cannot happen: the same tree */
+    return NULL;
+}
+
+bool lat__region_variant_end(lat__unit *u, lat__func *fn, lat__region_saved *sv, bool region)
+{
+    forget_all(u, fn, sv);
+    /* The usual plan again: the same tree, so the same decisions as before the variant. */
+    return !region || lat__region_plan(u, fn, false, false);
+}
+
+bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_loops)
+{
+    lat__symx_of(u, fn->sym)->region = NULL;
+    if (fn->has_error || !fn->body)
+        return false;
+    enum { MAX_EXCLUDED = 64 };
+    const lat__stmt **excluded = lat__arena_alloc(&u->arena, MAX_EXCLUDED * sizeof *excluded);
+    size_t nexcluded = 0;
+    /* Checked modules keep their thread order (racecheck's schedules decide it). */
+    bool implicit = implicit_loops && !checked;
+    for (;;) {
+        plan *pl = lat__arena_alloc(&u->arena, sizeof *pl);
+        pl->u = u;
+        pl->fn = fn;
+        pl->checked = checked;
+        pl->seg = -1;
+        pl->implicit_loops = implicit;
+        pl->excluded = excluded;
+        pl->nexcluded = nexcluded;
+        planned p = plan_once(pl);
+        if (p == PLAN_TAKEN) {
+            lat__region_name_vars(pl);
+            lat__symx_of(u, fn->sym)->region = pl;
+            return true;
+        }
+        bool had_implicit = pl->has_implicit;
+        forget(pl);
+        if (p == PLAN_AGAIN) {
+            for (size_t i = 0; i < pl->misfits.n && nexcluded < MAX_EXCLUDED; i++)
+                excluded[nexcluded++] = pl->misfits.items[i];
+            if (nexcluded < MAX_EXCLUDED)
+                continue;
+        }
+        if (!implicit || !had_implicit)
+            return false;
+        /* Without implicit loops, as before them: the kernel must not lose its plan. */
+        implicit = false;
+    }
 }
 
 void lat__region_emit(lat__emitter *em, lat__func *fn)

@@ -12,7 +12,21 @@
 
 /* Whether kernel fn can run as region loops (and plans them, in fn->aux's pass data);
  * false sends it to fibers. */
-bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked);
+bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_loops);
+
+/* The optimising tier's variant of a kernel: planned with implicit loops (barrier-free
+ * uniform loops at block level, region.c), which vectorise under an optimiser but cost
+ * TinyCC's code more than they give. Begin forgets the kernel's plan and makes the variant's,
+ * or returns NULL (the kernel as it was) when it has no implicit loop; end forgets the
+ * variant and plans the kernel again as before (region: it had a plan), false if that
+ * failed (a lattice bug). */
+typedef struct lat__region_saved lat__region_saved;
+lat__region_saved *lat__region_variant_begin(lat__unit *u, lat__func *fn);
+bool lat__region_variant_end(lat__unit *u, lat__func *fn, lat__region_saved *sv, bool region);
+/* Whether statement s or expression e (either may be NULL) calls a function that may read
+ * the thread's index from its context: a device function, a built-in that is not pure
+ * arithmetic. */
+bool lat__region_calls_out(const lat__stmt *s, const lat__expr *e);
 /* Writes the planned kernel's body. */
 void lat__region_emit(lat__emitter *em, lat__func *fn);
 

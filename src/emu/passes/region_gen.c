@@ -482,6 +482,17 @@ static bool stretch_is_stable(plan *pl)
     return st.stable;
 }
 
+/* Whether something in the open stretch may read the thread's index from its context. */
+static bool stretch_calls_out(plan *pl)
+{
+    for (size_t k = 0; k < pl->items.n; k++) {
+        const item *it = &pl->items.items[k];
+        if (lat__region_calls_out(it->s, it->e) || (it->d && lat__region_calls_out(NULL, it->d->init)))
+            return true;
+    }
+    return false;
+}
+
 /* For a stretch that is one `if (X < E) S` (X threadIdx.x, or a variable that is it; E
  * uniform): the comparison, so that the loop visits only the threads it selects. */
 static const lat__expr *range_bound(plan *pl, const lat__expr **bound)
@@ -576,13 +587,19 @@ static void seg_close(plan *pl)
                       " __lat_t->lin = __lat_i; __asm__ __volatile__(\"\" ::: \"memory\"); { { %s%s {",
                       pl->seg_pre ? pl->seg_pre : "", skip);
     else
+        /* The thread's index is a local (__lat_tid) and the context's x is stored only where
+         * something may read it, so that the optimiser can vectorise the loop (prelude.c:
+         * __LAT_STX). */
         lat__emit_fmt(em,
                       " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
                       " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;"
+                      " __lat_t->thread_idx.x = (unsigned)__lat_lo;"
                       " __lat_i = (__lat_z * __lat_by + __lat_y) * __lat_bx + (unsigned)__lat_lo;"
                       " for (__lat_x = (unsigned)__lat_lo; __lat_x < (unsigned)__lat_hi; __lat_x++, __lat_i++) {"
-                      " %s%s __lat_t->thread_idx.x = __lat_x; {",
-                      pl->seg_pre ? pl->seg_pre : "", skip);
+                      " %s%s %s const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {",
+                      pl->seg_pre ? pl->seg_pre : "", skip,
+                      stretch_calls_out(pl) ? "__lat_t->thread_idx.x = __lat_x;" : "__LAT_STX(__lat_x);");
+    em->local_tid = !pl->checked;
     /* The variables this stretch uses from others: loaded, recomputed (in the order they
      * were declared, since one may be computed from another), or in place. */
     for (size_t k = 0; k < pl->vars.n; k++) {
@@ -634,6 +651,7 @@ static void seg_close(plan *pl)
             lat__emit_fmt(em, " __lat_r%d[__lat_i] = %s;", r->slot, lat__emit_name(pl->u, v));
     }
     lat__emit_str(em, " } } } } }");
+    em->local_tid = false;
     lat__emit_newline(em);
     for (size_t k = 0; k < pl->pending.n; k++)
         pl->pending.items[k]->in_line = false;
@@ -994,7 +1012,7 @@ static void head(plan *pl)
 {
     lat__emitter *em = pl->em;
     lat__emit_fmt(em,
-                  "{ unsigned __lat_x, __lat_y, __lat_z, __lat_i, __lat_bx = __lat_t->block_dim.x,"
+                  "{ unsigned long __lat_i; unsigned __lat_x, __lat_y, __lat_z, __lat_bx = __lat_t->block_dim.x,"
                   " __lat_by = __lat_t->block_dim.y, __lat_bz = __lat_t->block_dim.z,"
                   " __lat_n = __lat_t->nthreads, __lat_n32 = (__lat_n + 31) & ~31u;"
                   " int *__lat_sk = __lat_scratch(__lat_t, sizeof(int) * __lat_n32);"

@@ -15,6 +15,7 @@ typedef struct rstmt {
     bool uniform; /* IF and loops: every thread takes it alike */
     int level;    /* a non-uniform IF or loop holding a collective: from 1 */
     bool targeted; /* loops: some break or continue leaves them */
+    bool implicit; /* a barrier-free loop written at block level (region.c: implicit loops) */
 } rstmt;
 
 /* A collective call in an expression, or a barrier statement (expr->aux). */
@@ -73,6 +74,14 @@ typedef struct plan {
     lat__unit *u;
     lat__func *fn;
     bool checked;
+    /* Barrier-free loops are candidates for block level (implicit loops); those in `excluded`
+     * were found not to fit on an earlier attempt. */
+    bool implicit_loops;
+    const lat__stmt **excluded;
+    size_t nexcluded;
+    bool has_implicit;                   /* some loop was taken as one */
+    bool misfit;                         /* one of them is not uniform */
+    LAT_VEC(const lat__stmt *) misfits;
     bool bad;
     const char *why;
     bool may_exit;
