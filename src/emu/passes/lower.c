@@ -176,15 +176,14 @@ static void plain_body(lower *lw, lat__func *fn)
 {
     lat__emitter *em = &lw->em;
     lat__emit_at(em, fn->body->loc);
-    /* As region loops' stretches (region_gen.c): the index a local, x stored where read. */
-    lat__emit_fmt(em, "{ unsigned __lat_x, __lat_y, __lat_z, __lat_bx = __lat_t->block_dim.x,"
+    /* As region loops' stretches (region_gen.c): the index a local, x in the context for a
+     * fault's report. */
+    lat__emit_str(em, "{ unsigned __lat_x, __lat_y, __lat_z, __lat_bx = __lat_t->block_dim.x,"
                       " __lat_by = __lat_t->block_dim.y, __lat_bz = __lat_t->block_dim.z;"
                       " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
                       " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;"
-                      " __lat_t->thread_idx.x = 0;"
-                      " for (__lat_x = 0; __lat_x < __lat_bx; __lat_x++) { %s"
-                      " const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {",
-                      lat__region_calls_out(fn->body, NULL) ? "__lat_t->thread_idx.x = __lat_x;" : "__LAT_STX(__lat_x);");
+                      " for (__lat_x = 0; __lat_x < __lat_bx; __lat_x++) { __lat_t->thread_idx.x = __lat_x;"
+                      " const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {");
     em->local_tid = true;
     for (int p = 0; p < fn->nparams; p++) {
         lat__sym *ps = fn->params[p];

@@ -587,9 +587,10 @@ static void seg_close(plan *pl)
                       " __lat_t->lin = __lat_i; __asm__ __volatile__(\"\" ::: \"memory\"); { { %s%s {",
                       pl->seg_pre ? pl->seg_pre : "", skip);
     else
-        /* The thread's index is a local (__lat_tid) and the context's x is stored only where
-         * something may read it, so that the optimiser can vectorise the loop (prelude.c:
-         * __LAT_STX). */
+        /* The thread's index is a local (__lat_tid). The context's x is for what reads it
+         * there, a fault's report above all: in an implicit loop's stretch, where the loop
+         * is to vectorise, the optimised code stores it only when something else may read
+         * it (prelude.c: __LAT_STX; its faults name a thread of the right row). */
         lat__emit_fmt(em,
                       " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
                       " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;"
@@ -598,7 +599,7 @@ static void seg_close(plan *pl)
                       " for (__lat_x = (unsigned)__lat_lo; __lat_x < (unsigned)__lat_hi; __lat_x++, __lat_i++) {"
                       " %s%s %s const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {",
                       pl->seg_pre ? pl->seg_pre : "", skip,
-                      stretch_calls_out(pl) ? "__lat_t->thread_idx.x = __lat_x;" : "__LAT_STX(__lat_x);");
+                      pl->in_implicit && !stretch_calls_out(pl) ? "__LAT_STX(__lat_x);" : "__lat_t->thread_idx.x = __lat_x;");
     em->local_tid = !pl->checked;
     /* The variables this stretch uses from others: loaded, recomputed (in the order they
      * were declared, since one may be computed from another), or in place. */
@@ -866,6 +867,7 @@ static void gen_loop(plan *pl, const lat__stmt *s)
     rstmt *r = lat__region_rs(pl, s);
     if (r->uniform) {
         /* Block-level control: the loop runs once for the block. */
+        pl->in_implicit += r->implicit;
         if (s->init && s->kind == LAT_S_FOR) {
             seg_close(pl);
             OUT("\n{");
@@ -906,6 +908,7 @@ static void gen_loop(plan *pl, const lat__stmt *s)
         if (s->init && s->kind == LAT_S_FOR)
             OUT("}");
         OUT("\n");
+        pl->in_implicit -= r->implicit;
         return;
     }
     int L = r->level, outer = pl->level;

@@ -82,6 +82,7 @@ typedef struct plan {
     bool has_implicit;                   /* some loop was taken as one */
     bool misfit;                         /* one of them is not uniform */
     LAT_VEC(const lat__stmt *) misfits;
+    int in_implicit; /* writing: inside this many implicit loops */
     bool bad;
     const char *why;
     bool may_exit;
