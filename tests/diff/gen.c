@@ -1565,7 +1565,7 @@ typedef struct G {
     bframe bf[64];
     int nbf;
     /* per statement: the shared accesses of the expression being built */
-    bool st_other, st_wown;
+    bool st_other, st_wown, st_rown, st_hwown; /* ... own slot read, a helper writing it called */
     int rctx;      /* how uniform control flow really is here (ctx, the parameter, is
                       what collectives may assume: no more than this) */
     bool any_cond; /* a return's condition: uniform, statically or not (no collective
@@ -1651,8 +1651,12 @@ static enode *gen_leaf(G *g, eo o)
                 continue;
             return enew(E_LEAF, (int)i);
         }
-        if (o.min == UD && !o.su && p->sh && (g->fn < 0 || p->sh_file))
+        /* Not beside a call that writes the slot: C leaves the order of the two open
+         * (gcc and TinyCC took different ones). */
+        if (o.min == UD && !o.su && p->sh && (g->fn < 0 || p->sh_file) && !g->st_hwown) {
+            g->st_rown = true;
             return enew(E_SH, SH_OWN);
+        }
     }
     return econst(small_const(g));
 }
@@ -1739,7 +1743,7 @@ static int pick_helper(G *g, eo o)
             continue;
         if (h->req > 0 && (g->tail || !o.coll))
             continue;
-        if (h->wown && g->fn < 0 && (g->sh.read || g->st_other))
+        if (h->wown && (g->st_rown || (g->fn < 0 && (g->sh.read || g->st_other))))
             continue;
         cand[n++] = i;
     }
@@ -1805,7 +1809,7 @@ static enode *gen_expr(G *g, eo o, int depth)
             enode *e = enew(E_CALL, 0);
             e->ref = h;
             if (p->h[h].wown)
-                g->st_wown = true;
+                g->st_wown = g->st_hwown = true;
             for (int i = 0; i < p->h[h].np; i++) {
                 eo a = {o.ctx, p->v[p->h[h].param[i]].cls, sub.coll, false};
                 ekid(e, gen_expr(g, a, depth - 1));
@@ -1972,7 +1976,7 @@ static slist *gen_body(G *g, int ctx, int real, int n)
     return l;
 }
 
-static void begin_stmt(G *g) { g->st_other = g->st_wown = false; }
+static void begin_stmt(G *g) { g->st_other = g->st_wown = g->st_rown = g->st_hwown = false; }
 
 /* Updates the shared state for an expression of the statement being written. */
 static void sh_after(G *g, const enode *e)
