@@ -598,7 +598,7 @@ static void seg_close(plan *pl)
                       " __lat_i = (__lat_z * __lat_by + __lat_y) * __lat_bx + (unsigned)__lat_lo;"
                       " %sfor (__lat_x = (unsigned)__lat_lo; __lat_x < (unsigned)__lat_hi; __lat_x++, __lat_i++) {"
                       " %s%s %s const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {",
-                      pl->in_implicit ? "__LAT_IVDEP " : "", pl->seg_pre ? pl->seg_pre : "", skip,
+                      "__LAT_IVDEP ", pl->seg_pre ? pl->seg_pre : "", skip,
                       pl->in_implicit && !stretch_calls_out(pl) ? "__LAT_STX(__lat_x);" : "__lat_t->thread_idx.x = __lat_x;");
     em->local_tid = !pl->checked;
     /* The variables this stretch uses from others: loaded, recomputed (in the order they
