@@ -1313,5 +1313,13 @@ bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_l
 void lat__region_emit(lat__emitter *em, lat__func *fn)
 {
     plan *pl = lat__symx_of(em->u, fn->sym)->region;
+    if (!pl) {
+        /* A kernel planned once and not again (lat__region_variant_end): a lattice bug, said
+         * by the compiler rather than a crash. */
+        lat__emit_newline(em);
+        lat__emit_str(em, "#error \"lattice: a kernel lost its region plan (a lattice bug)\"");
+        lat__emit_newline(em);
+        return;
+    }
     lat__region_generate(pl, em);
 }
