@@ -458,3 +458,57 @@ TEST(a_compile_error_after_a_return_leaves_the_compiler_usable)
         lat_module_destroy(mod);
     }
 }
+
+/* ---- the optimising tier's variant (implicit loops) -------------------------------------- */
+
+/* Whether src, lowered as for a module with the optimising tier on, has a variant. */
+static int has_opt_variant(const char *src, bool opt_variants)
+{
+    reset();
+    lat__front_in in = {.text = src, .name = "kernel.cu"};
+    ASSERT_OK(lat__front_parse(&in, &unit));
+    lat__lower_in li = {.opt_variants = opt_variants};
+    ASSERT_OK(lat__emu_lower(unit, &li, &out));
+    return strstr(out.text, "#ifndef __TINYC__") != NULL;
+}
+
+#define TILES(BODY)                                                                        \
+    "__global__ void mm(float *c, const float *a, const float *b, int n)\n"               \
+    "{\n"                                                                                  \
+    "    __shared__ float as[16][16], bs[16][16];\n"                                       \
+    "    int tx = threadIdx.x, ty = threadIdx.y;\n"                                        \
+    "    float sum = 0.0f;\n"                                                              \
+    "    for (int t = 0; t < n / 16; t++) {\n"                                             \
+    "        as[ty][tx] = a[ty * n + t * 16 + tx];\n"                                      \
+    "        bs[ty][tx] = b[(t * 16 + ty) * n + tx];\n"                                    \
+    "        __syncthreads();\n"                                                           \
+    "        " BODY "\n"                                                                   \
+    "        __syncthreads();\n"                                                           \
+    "    }\n"                                                                              \
+    "    c[ty * n + tx] = sum;\n"                                                          \
+    "}\n"
+
+TEST(a_uniform_barrier_free_loop_gets_an_optimised_variant_and_only_then)
+{
+    ASSERT_TRUE(has_opt_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k] * bs[k][tx];"), true));
+    /* Only for modules with the optimising tier on: TinyCC's code alone has none. */
+    ASSERT_TRUE(!has_opt_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k] * bs[k][tx];"), false));
+    /* A bound that differs between threads, an order of its own (printf, an atomic), a
+     * break of the loop, a counter a thread changes: the loop stays in each thread. */
+    ASSERT_TRUE(!has_opt_variant(TILES("for (int k = 0; k < tx; k++) sum += as[ty][k];"), true));
+    ASSERT_TRUE(!has_opt_variant(TILES("for (int k = 0; k < 16; k++) printf(\"%f\", as[ty][k]);"), true));
+    ASSERT_TRUE(!has_opt_variant(TILES("for (int k = 0; k < 16; k++) atomicAdd(c, as[ty][k]);"), true));
+    ASSERT_TRUE(!has_opt_variant(TILES("for (int k = 0; k < 16; k++) { if (sum > 9.0f) break; sum += as[ty][k]; }"), true));
+    ASSERT_TRUE(!has_opt_variant(TILES("for (int k = 0; k < 16; k++) { if (tx) k++; sum += as[ty][k]; }"), true));
+    /* A plain kernel's loop too, after threads leave. */
+    ASSERT_TRUE(has_opt_variant("__global__ void dot(float *o, const float *a, int n)\n"
+                                "{\n"
+                                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                "    if (i >= n) return;\n"
+                                "    float s = 0.0f;\n"
+                                "    for (int k = 0; k < n; k++) s += a[k] * a[i];\n"
+                                "    o[i] = s;\n"
+                                "}\n",
+                                true));
+    reset();
+}
