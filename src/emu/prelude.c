@@ -166,15 +166,6 @@ static const char *const lines[] = {
     "typedef uint3 dim3;",
     "typedef " LAT_EMU_XSTR(LAT_EMU_THREAD_STRUCT(uint3)) " lat_emu_thread;",
     "#define threadIdx (__lat_t->thread_idx)",
-    /* Thread loops keep the thread's index in __lat_tid and store x in the context for
-     * what reads it there: a fault's report, always on TinyCC (exact); on the optimising
-     * tier only where the loop calls out (region_gen.c), since the store per thread keeps
-     * the loop from vectorising. */
-    "#ifdef __TINYC__",
-    "#define __LAT_STX(v) (__lat_t->thread_idx.x = (v))",
-    "#else",
-    "#define __LAT_STX(v) ((void)0)",
-    "#endif",
     /* A stretch's loop over the threads: its iterations are threads between two barriers,
      * which a race-free kernel never makes depend on each other, so the optimiser need not
      * check that their accesses do not overlap (gcc's checks and epilogues per row of

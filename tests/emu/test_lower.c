@@ -465,6 +465,7 @@ TEST(a_compile_error_after_a_return_leaves_the_compiler_usable)
 static int has_opt_variant(const char *src, bool opt_variants)
 {
     reset();
+    t_unsetenv("LATTICE_EMU_FIBERS"); /* barrier kernels on fibers get no variant */
     lat__front_in in = {.text = src, .name = "kernel.cu"};
     ASSERT_OK(lat__front_parse(&in, &unit));
     lat__lower_in li = {.opt_variants = opt_variants};

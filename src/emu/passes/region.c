@@ -1112,10 +1112,8 @@ static bool note_misfit(lat__visitor *v, lat__stmt *s)
     rstmt *r = s->aux;
     if (r && r->implicit) {
         pl->has_implicit = true;
-        if (!r->uniform) {
-            pl->misfit = true;
+        if (!r->uniform)
             LAT_PUSH(&pl->u->arena, pl->misfits, s);
-        }
     }
     return true;
 }
@@ -1139,7 +1137,7 @@ static planned plan_once(plan *pl)
     /* An implicit loop is block-level control only where every thread runs it alike. */
     lat__visitor iv = {note_misfit, NULL, NULL, pl};
     lat__visit_stmt(&iv, fn->body);
-    if (pl->misfit)
+    if (pl->misfits.n)
         return PLAN_AGAIN;
     levels(pl, fn->body, 0);
     if (checked && (pl->colls.n && !fits_checked(pl, fn->body)))
@@ -1258,16 +1256,17 @@ lat__region_saved *lat__region_variant_begin(lat__unit *u, lat__func *fn)
     forget_all(u, fn, sv);
     if (lat__region_plan(u, fn, false, true) && ((plan *)lat__symx_of(u, fn->sym)->region)->has_implicit)
         return sv;
-    if (!lat__region_variant_end(u, fn, sv, had_plan))
-        lat__symx_of(u, fn->sym)->region = NULL; /* cannot happen: the same tree */
+    lat__region_variant_end(u, fn, sv, had_plan);
     return NULL;
 }
 
-bool lat__region_variant_end(lat__unit *u, lat__func *fn, lat__region_saved *sv, bool region)
+void lat__region_variant_end(lat__unit *u, lat__func *fn, lat__region_saved *sv, bool region)
 {
     forget_all(u, fn, sv);
-    /* The usual plan again: the same tree, so the same decisions as before the variant. */
-    return !region || lat__region_plan(u, fn, false, false);
+    /* The usual plan again: the same tree, so the same decisions as before the variant (a
+     * failure, which cannot happen, leaves no plan: lat__region_emit says so). */
+    if (region)
+        (void)lat__region_plan(u, fn, false, false);
 }
 
 bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_loops)

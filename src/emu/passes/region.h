@@ -18,11 +18,10 @@ bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_l
  * uniform loops at block level, region.c), which vectorise under an optimiser but cost
  * TinyCC's code more than they give. Begin forgets the kernel's plan and makes the variant's,
  * or returns NULL (the kernel as it was) when it has no implicit loop; end forgets the
- * variant and plans the kernel again as before (region: it had a plan), false if that
- * failed (a lattice bug). */
+ * variant and plans the kernel again as before (region: it had a plan). */
 typedef struct lat__region_saved lat__region_saved;
 lat__region_saved *lat__region_variant_begin(lat__unit *u, lat__func *fn);
-bool lat__region_variant_end(lat__unit *u, lat__func *fn, lat__region_saved *sv, bool region);
+void lat__region_variant_end(lat__unit *u, lat__func *fn, lat__region_saved *sv, bool region);
 /* Whether statement s or expression e (either may be NULL) calls a function that may read
  * the thread's index from its context: a device function, a built-in that is not pure
  * arithmetic. */

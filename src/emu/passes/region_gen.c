@@ -586,20 +586,22 @@ static void seg_close(plan *pl)
                       " __lat_t->thread_idx.x = __lat_x; __lat_t->thread_idx.y = __lat_y; __lat_t->thread_idx.z = __lat_z;"
                       " __lat_t->lin = __lat_i; __asm__ __volatile__(\"\" ::: \"memory\"); { { %s%s {",
                       pl->seg_pre ? pl->seg_pre : "", skip);
-    else
+    else {
         /* The thread's index is a local (__lat_tid). The context's x is for what reads it
-         * there, a fault's report above all: in an implicit loop's stretch, where the loop
-         * is to vectorise, the optimised code stores it only when something else may read
-         * it (prelude.c: __LAT_STX; its faults name a thread of the right row). */
+         * there, a fault's report above all. An implicit loop's stretch (only ever in the
+         * optimised variant, region.h), where the loop is to vectorise, stores it once per
+         * row unless something else may read it: its faults name a thread of the right row. */
+        bool per_thread_x = !pl->in_implicit || stretch_calls_out(pl);
         lat__emit_fmt(em,
                       " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
-                      " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;"
-                      " __lat_t->thread_idx.x = (unsigned)__lat_lo;"
+                      " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;%s"
                       " __lat_i = (__lat_z * __lat_by + __lat_y) * __lat_bx + (unsigned)__lat_lo;"
-                      " %sfor (__lat_x = (unsigned)__lat_lo; __lat_x < (unsigned)__lat_hi; __lat_x++, __lat_i++) {"
-                      " %s%s %s const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {",
-                      "__LAT_IVDEP ", pl->seg_pre ? pl->seg_pre : "", skip,
-                      pl->in_implicit && !stretch_calls_out(pl) ? "__LAT_STX(__lat_x);" : "__lat_t->thread_idx.x = __lat_x;");
+                      " __LAT_IVDEP for (__lat_x = (unsigned)__lat_lo; __lat_x < (unsigned)__lat_hi; __lat_x++, __lat_i++) {"
+                      " %s%s%s const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {",
+                      per_thread_x ? "" : " __lat_t->thread_idx.x = (unsigned)__lat_lo;",
+                      pl->seg_pre ? pl->seg_pre : "", skip,
+                      per_thread_x ? " __lat_t->thread_idx.x = __lat_x;" : "");
+    }
     em->local_tid = !pl->checked;
     /* The variables this stretch uses from others: loaded, recomputed (in the order they
      * were declared, since one may be computed from another), or in place. */

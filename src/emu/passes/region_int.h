@@ -80,8 +80,7 @@ typedef struct plan {
     const lat__stmt **excluded;
     size_t nexcluded;
     bool has_implicit;                   /* some loop was taken as one */
-    bool misfit;                         /* one of them is not uniform */
-    LAT_VEC(const lat__stmt *) misfits;
+    LAT_VEC(const lat__stmt *) misfits; /* those of them that are not uniform */
     int in_implicit; /* writing: inside this many implicit loops */
     bool bad;
     const char *why;
