@@ -34,6 +34,80 @@ typedef struct lat__emu_u3 {
 } lat__emu_u3;
 typedef LAT_EMU_THREAD_STRUCT(lat__emu_u3) lat__emu_thread;
 
+/* ---- checked modules: the inline path of an access --------------------------------------
+ * A checked module's optimised code judges the usual access itself (passes/checks.c's
+ * __lat_ckx): an aligned 4-byte access inside a __shared__ variable, or inside the device
+ * allocation the block touched last, while nothing else is pending. It reads and updates
+ * the same shadows as the checks' host code (check/access.c), through these structs, and
+ * calls that code for everything else. No commas, as for the thread context. */
+
+/* racecheck's record of one access to a 4-byte granule (check/ck.h: lat__ck_rec). */
+#define LAT_EMU_CK_REC_STRUCT                                                               \
+    struct lat_emu_ck_rec {                                                                 \
+        unsigned block;        /* the block's serial; 0: none */                            \
+        unsigned epoch;        /* barriers the block had passed */                          \
+        int site;                                                                           \
+        unsigned value;        /* a write's: the granule's bytes it left (mask has KNOWN) */ \
+        unsigned short thread; /* linear index in the block */                              \
+        unsigned char wepoch;  /* warp synchronisations its warp had passed (mod 256) */    \
+        unsigned char mask;    /* which bytes of the granule (| LAT_EMU_CK_KNOWN) */        \
+    }
+
+/* A global access of a block, logged for its replay in the schedule's order (check/ck.h:
+ * lat__ck_logged). REGION: the type of the allocation's record (void in kernel code). */
+#define LAT_EMU_CK_LOGGED_STRUCT(REGION)                                                    \
+    struct lat_emu_ck_logged {                                                              \
+        unsigned long a;                                                                    \
+        REGION *r;                                                                          \
+        unsigned long long after; /* a write's: the bytes it left (kind has KNOWN) */       \
+        int site;                                                                           \
+        unsigned epoch;                                                                     \
+        unsigned size;                                                                      \
+        unsigned idx;             /* its place in the block's log */                        \
+        unsigned short thread;                                                              \
+        unsigned char kind;       /* LAT_ACCESS_* | LAT_EMU_CK_KNOWN | split */             \
+        unsigned char wepoch;                                                               \
+    }
+
+/* A record's or logged write's value is known. */
+#define LAT_EMU_CK_KNOWN 0x80
+
+/* What the inline path reads and updates: per OS thread of a checked launch, the block it
+ * runs (check/ck.h: lat__ck_launch.fast, where the host code keeps these fields too). */
+#define LAT_EMU_CK_FAST_STRUCT(REGION)                                                      \
+    struct lat_emu_ck_fast {                                                                \
+        int on;        /* region loops and no write's value pending: the path may be taken */ \
+        int logging;   /* global accesses are logged (initcheck, racecheck, thread maps) */ \
+        unsigned serial; /* racecheck's clock: the block's */                               \
+        unsigned epoch;  /* barriers the block has passed */                                \
+        unsigned char wepoch[32]; /* warp synchronisations each warp has passed */          \
+        unsigned long sh;      /* the block's shared memory */                              \
+        unsigned long sh_size;                                                              \
+        const unsigned char *room; /* per 16 bytes of it: bytes to its variable's end */    \
+        unsigned char *sh_init;    /* initcheck's bytes (NULL: off) */                      \
+        struct lat_emu_ck_rec *sh_race; /* racecheck's records (NULL: off) */               \
+        unsigned long g_base;  /* the allocation touched last (g_size 0: none) */           \
+        unsigned long g_size;                                                               \
+        REGION *g_region;                                                                   \
+        struct lat_emu_ck_logged *log; /* the block's log */                                \
+        unsigned long nlog;                                                                 \
+        unsigned long log_cap;                                                              \
+    }
+
+/* What follows a fiber's thread context (exec/exec.h's lat__exec_fiber.ticks and .fast). */
+#define LAT_EMU_CK_TAIL_STRUCT                                                              \
+    struct lat_emu_ck_tail {                                                                \
+        int ticks; /* loop turns left before the next __lat_ck_tick */                      \
+        struct lat_emu_ck_fast *fast;                                                       \
+    }
+
+/* The host's views of the same (the checks' types, check/ck.h). */
+struct lat__ck_region;
+typedef LAT_EMU_CK_REC_STRUCT lat__ck_rec;
+typedef LAT_EMU_CK_LOGGED_STRUCT(struct lat__ck_region) lat__ck_logged;
+typedef LAT_EMU_CK_FAST_STRUCT(struct lat__ck_region) lat__ck_fast;
+typedef LAT_EMU_CK_TAIL_STRUCT lat__ck_tail;
+
 /* A generated kernel entry and its parameter-size query (see below). */
 typedef void (*lat__emu_entry_fn)(lat__emu_thread *t, void **params);
 typedef int (*lat__emu_sizes_fn)(unsigned long *sizes);

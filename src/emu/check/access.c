@@ -32,13 +32,15 @@
 static __attribute__((noinline)) void settle_write(lat__ck_launch *L, lat__ck_thread *f,
                                                    bool force)
 {
-    lat__ck_logged *e = &L->log[f->pend - 1];
+    lat__ck_logged *e = &L->fast.log[f->pend - 1];
     uint64_t v = 0;
     memcpy(&v, (const void *)e->a, e->size);
     AS_DEFINED(&v, sizeof v);
     if (!force && v == f->before)
         return;
     f->pend = 0;
+    if (--L->npend == 0)
+        L->fast.on = L->region;
     e->after = v;
     e->kind |= LAT__CK_KNOWN;
 }
@@ -98,7 +100,7 @@ static void finding(lat__ck_launch *L, const lat__emu_thread *th, int site, lat_
         r.other.line = o->line;
         r.other.expr = o->expr;
         r.other.size = size;
-        r.other.block = other->block == L->serial
+        r.other.block = other->block == L->fast.serial
                             ? dim3_of(th->block_idx)
                             : lat__ck_unlinear(lat__exec_block_at(L->b, other->block -
                                                                           L->first_serial),
@@ -179,20 +181,20 @@ static bool conflicts(const lat__ck_launch *L, const lat__emu_thread *th, const 
 {
     if (rec->block == 0 || !(rec->mask & mask))
         return false;
-    if (rec->block == L->serial) {
+    if (rec->block == L->fast.serial) {
         if (rec->thread == th->lin)
             return false;
-        if (rec->epoch != L->epoch)
+        if (rec->epoch != L->fast.epoch)
             return false; /* a barrier between them */
         int w = (int)(th->lin >> 5);
-        if ((rec->thread >> 5) == (unsigned)w && rec->wepoch != L->wepoch[w])
+        if ((rec->thread >> 5) == (unsigned)w && rec->wepoch != L->fast.wepoch[w])
             return false; /* a warp synchronisation between them */
         return true;
     }
     if (shared)
         return false; /* another block's shared memory: not this one */
     /* Global memory: another block of this launch. */
-    return (uint32_t)(rec->block - L->first_serial) < (uint32_t)(L->serial - L->first_serial);
+    return (uint32_t)(rec->block - L->first_serial) < (uint32_t)(L->fast.serial - L->first_serial);
 }
 
 static const char *shared_name(const lat__ck_launch *L, int var);
@@ -214,10 +216,10 @@ static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, in
  * earlier launch, or none. */
 static inline bool quiet(const lat__ck_launch *L, const lat__ck_rec *rec, uint16_t me, bool shared)
 {
-    if (rec->block == L->serial)
-        return rec->thread == me || rec->epoch != L->epoch;
+    if (rec->block == L->fast.serial)
+        return rec->thread == me || rec->epoch != L->fast.epoch;
     return rec->block == 0 || shared ||
-           (uint32_t)(rec->block - L->first_serial) >= (uint32_t)(L->serial - L->first_serial);
+           (uint32_t)(rec->block - L->first_serial) >= (uint32_t)(L->fast.serial - L->first_serial);
 }
 
 /* The usual access, one aligned word: when the granule's records are this block's and
@@ -242,8 +244,8 @@ static inline void race(lat__ck_launch *L, const lat__emu_thread *th, int site, 
         uint16_t me = (uint16_t)th->lin;
         bool shared = v != NULL;
         if (quiet(L, w, me, shared) && (kind == LAT_ACCESS_READ || quiet(L, r, me, shared))) {
-            lat__ck_rec now = {L->serial, L->epoch, site, (uint32_t)L->cur_after, me,
-                               L->wepoch[me >> 5], L->cur_known ? 0xf | LAT__CK_KNOWN : 0xf};
+            lat__ck_rec now = {L->fast.serial, L->fast.epoch, site, (uint32_t)L->cur_after, me,
+                               L->fast.wepoch[me >> 5], L->cur_known ? 0xf | LAT__CK_KNOWN : 0xf};
             *(kind == LAT_ACCESS_READ ? r : w) = now;
             return;
         }
@@ -281,8 +283,8 @@ static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, in
             place pl = place_of(L, v, reg);
             finding(L, th, site, LAT__CK_RACE, a, size, &pl, r, LAT_ACCESS_READ);
         }
-        lat__ck_rec now = {L->serial, L->epoch, site, val, (uint16_t)th->lin,
-                           L->wepoch[th->lin >> 5],
+        lat__ck_rec now = {L->fast.serial, L->fast.epoch, site, val, (uint16_t)th->lin,
+                           L->fast.wepoch[th->lin >> 5],
                            (uint8_t)(L->cur_known ? mask | LAT__CK_KNOWN : mask)};
         if (writes)
             *w = now;
@@ -450,8 +452,8 @@ void lat__ck_replay(lat__ck_launch *L, const lat__ck_logged *log, size_t n, unsi
         th.lin = e->thread;
         lat_dim3 ti = lat__ck_unlinear(e->thread, L->bdim);
         th.thread_idx = (lat__emu_u3){ti.x, ti.y, ti.z};
-        L->epoch = e->epoch;
-        L->wepoch[e->thread >> 5] = e->wepoch;
+        L->fast.epoch = e->epoch;
+        L->fast.wepoch[e->thread >> 5] = e->wepoch;
         L->cur_known = (e->kind & LAT__CK_KNOWN) != 0;
         L->cur_after = e->after;
         L->cur_idx = e->idx;
@@ -465,12 +467,12 @@ void lat__ck_replay(lat__ck_launch *L, const lat__ck_logged *log, size_t n, unsi
 /* Grows the block's log; false when out of memory (the access goes unjudged). */
 static __attribute__((noinline)) bool log_grow(lat__ck_launch *L)
 {
-    size_t cap = L->log_cap ? L->log_cap * 2 : 1024;
-    lat__ck_logged *p = realloc(L->log, cap * sizeof *p);
+    size_t cap = L->fast.log_cap ? L->fast.log_cap * 2 : 1024;
+    lat__ck_logged *p = realloc(L->fast.log, cap * sizeof *p);
     if (!p)
         return false;
-    L->log = p;
-    L->log_cap = cap;
+    L->fast.log = p;
+    L->fast.log_cap = cap;
     return true;
 }
 
@@ -484,16 +486,16 @@ static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
         finding(L, th, site, LAT__CK_OOB_ALLOCATION, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
-    if (L->logging && (L->nlog < L->log_cap || log_grow(L))) {
-        lat__ck_logged *e = &L->log[L->nlog++];
+    if (L->logging && (L->fast.nlog < L->fast.log_cap || log_grow(L))) {
+        lat__ck_logged *e = &L->fast.log[L->fast.nlog++];
         e->a = a;
         e->r = r;
         e->site = site;
-        e->epoch = L->epoch;
+        e->epoch = L->fast.epoch;
         e->size = (uint32_t)size;
         e->thread = (uint16_t)th->lin;
         e->kind = (uint8_t)kind;
-        e->wepoch = L->wepoch[th->lin >> 5];
+        e->wepoch = L->fast.wepoch[th->lin >> 5];
         if (kind == LAT_ACCESS_WRITE && size <= 8) {
             lat__ck_thread *f = &L->th[th->lin];
             if (f->pend)
@@ -508,7 +510,9 @@ static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
             }
             /* Otherwise its value is read once stored: at the thread's next access that
              * finds the place changed, or its next event (lat__ck_settle). */
-            f->pend = L->nlog;
+            f->pend = L->fast.nlog;
+            L->npend++;
+            L->fast.on = false; /* the host code settles it, at the next access */
             L->pth = (int)th->lin;
             f->before = 0;
             memcpy(&f->before, (const void *)a, size);
@@ -648,7 +652,12 @@ access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, 
     if (!r || a - r->base >= r->size)
         r = lat__ck_region_find(L->ck, a);
     if (r) {
-        L->last_region = r;
+        if (r != L->last_region) {
+            L->last_region = r;
+            L->fast.g_base = r->base;
+            L->fast.g_size = r->size;
+            L->fast.g_region = r;
+        }
         return global_access(L, th, site, kind, a, size, r);
     }
     return elsewhere(L, th, site, a, size);
@@ -701,8 +710,8 @@ void lat__ck_local(lat__emu_thread *t, void *p, unsigned long n)
 
 void lat__ck_settle(lat__ck_launch *L, int i)
 {
-    if (!L->th)
-        return;
+    if (!L->th || L->npend == 0)
+        return; /* a barrier's look at every thread cost 18% of a checked reduction */
     if (i >= 0) {
         if (L->th[i].pend)
             settle_write(L, &L->th[i], true);

@@ -131,7 +131,7 @@ typedef struct lat__ck_region {
     uintptr_t base;
     size_t size;
     uint8_t *init;         /* initcheck: one byte per byte, 1 once written (NULL: off) */
-    struct lat__ck_rec *race; /* racecheck: two records per 4-byte granule (NULL: off) */
+    lat__ck_rec *race;       /* racecheck: two records per 4-byte granule (NULL: off) */
     size_t race_bytes;     /* mapped for race */
     char *name;            /* lat_check_label */
     struct lat__ck_map *map; /* lat_check_map_buffer */
@@ -225,16 +225,7 @@ const lat__ck_freed *lat__ck_freed_find(const lat__ck_ctx *ck, uintptr_t a, size
 bool lat__ck_extra_find(const lat__ck_ctx *ck, uintptr_t a, size_t n);
 void lat__ck_region_release(lat__ck_region *r);
 
-/* Racecheck's record of one access to a 4-byte granule. */
-typedef struct lat__ck_rec {
-    uint32_t block; /* the block's serial (lat__ck_ctx.block_serial), 0: none */
-    uint32_t epoch; /* barriers the block had passed */
-    int32_t site;
-    uint32_t value;  /* a write's: the granule's bytes it left, when mask has KNOWN */
-    uint16_t thread; /* linear index in the block */
-    uint8_t wepoch;  /* warp synchronisations its warp had passed (mod 256) */
-    uint8_t mask;    /* which bytes of the granule (| LAT__CK_KNOWN) */
-} lat__ck_rec;
+/* Racecheck's record of one access to a 4-byte granule: lat__ck_rec (abi.h). */
 
 /* ---- launch.c: a checked launch ------------------------------------------------------------ */
 
@@ -254,23 +245,12 @@ typedef struct lat__ck_shvar {
 } lat__ck_shvar;
 
 /* A global access of a block, kept for its replay in the schedule's order (initcheck,
- * racecheck and thread maps of device allocations judge it then, launch.c). */
-typedef struct lat__ck_logged {
-    uintptr_t a;
-    lat__ck_region *r;
-    uint64_t after; /* a write's: the bytes it left (KNOWN in kind once read) */
-    int32_t site;
-    uint32_t epoch;  /* the block's barriers passed */
-    uint32_t size;
-    uint32_t idx;    /* its place in the block's log (findings are ordered by it) */
-    uint16_t thread; /* linear index in the block */
-    uint8_t kind;    /* LAT_ACCESS_*, | LAT__CK_KNOWN, | LAT__CK_SPLIT */
-    uint8_t wepoch;  /* its warp's synchronisations */
-} lat__ck_logged;
+ * racecheck and thread maps of device allocations judge it then, launch.c): lat__ck_logged
+ * (abi.h), which kernel code's inline path writes too. */
 
 /* KNOWN: a write's bytes were read. SPLIT: an access over pages of two shards, logged in
  * each, each copy judging only its shard's bytes. */
-enum { LAT__CK_KNOWN = 0x80, LAT__CK_SPLIT = 0x40 };
+enum { LAT__CK_KNOWN = LAT_EMU_CK_KNOWN, LAT__CK_SPLIT = 0x40 };
 
 /* Global accesses are replayed in shards (launch.c): every page (LAT__CK_SHARD_SHIFT bytes of
  * an allocation) belongs to one, and the shards replay the blocks in the schedule's order
@@ -335,16 +315,17 @@ typedef struct lat__ck_launch {
     lat__emu_worker *w;
     lat__emu_u3 bidx;
     uint64_t block_lin, step;
-    uint32_t serial, first_serial; /* racecheck's clock: first_serial + the block's step */
-    uint32_t epoch;                /* barriers the block has passed */
-    uint8_t wepoch[32];            /* warp synchronisations each warp has passed */
-    lat__ck_thread *th;            /* per fiber */
+    uint32_t first_serial; /* racecheck's clock: fast.serial is first_serial + the step */
+    /* The block's clocks, log and shadows as kernel code's inline path of an access sees
+     * them (abi.h): serial, epoch, wepoch, log, nlog and log_cap live only there; sh,
+     * sh_size, sh_init and sh_race are copies of the fields below. */
+    lat__ck_fast fast;
+    int npend;             /* threads with a write whose value is not read yet */
+    lat__ck_thread *th;    /* per fiber */
     /* What the block found (merged into the launch's reports in the schedule's order) and
      * its global accesses, replayed then. */
     lat__ck_list *out;
     lat__ck_list found;
-    lat__ck_logged *log;
-    size_t nlog, log_cap;
     bool logging; /* initcheck, racecheck or a thread map wants global accesses */
     /* The replay: the bytes the access being judged left, when it is a write and known;
      * the shard replayed (its findings kept as events, in order of cur_idx and cur_sub). */
@@ -374,6 +355,8 @@ typedef struct lat__ck_launch {
     lat__ck_shvar *shv;
     int nshv;
     uint16_t *sh_var; /* per 16 bytes of sh: 1 + the index in shv of the variable there, 0 */
+    uint8_t *sh_room; /* per 16 bytes of sh: bytes from there to its variable's end (at
+                         most 255), 0: none (fast.room) */
     uint8_t *sh_init;
     lat__ck_rec *sh_race;
     /* Where bad accesses go. */

@@ -93,12 +93,18 @@ static void block_start(void *obs, const lat__exec_block *b, const lat__emu_thre
     L->block_lin = t->block_idx.x + (uint64_t)L->grid.x *
                                         (t->block_idx.y + (uint64_t)L->grid.y * t->block_idx.z);
     L->step = L->w->step;
-    L->serial = L->first_serial + (uint32_t)L->step;
-    L->epoch = 0;
-    L->nlog = 0;
+    L->fast.serial = L->first_serial + (uint32_t)L->step;
+    L->fast.epoch = 0;
+    L->fast.nlog = 0;
     L->pth = -1;
-    memset(L->wepoch, 0, sizeof L->wepoch);
+    memset(L->fast.wepoch, 0, sizeof L->fast.wepoch);
     memset(L->th, 0, (size_t)L->n * sizeof *L->th);
+    L->npend = 0;
+    /* Kernel code judges the usual access inline in region loops (on fibers every access
+     * is also a step of the hang detector's, which only the host code takes). */
+    L->fast.on = L->region;
+    for (int i = 0; i < L->b->n; i++)
+        L->b->f[i].fast = &L->fast;
     for (int i = 0; i < L->n; i++)
         L->th[i].last_site = -1;
     /* Its shared memory fresh, and unwritten. */
@@ -115,7 +121,7 @@ static void barrier(void *obs, const lat__exec_block *b)
     lat__ck_launch *L = obs;
     lat__ck_sync_barrier(L, b);
     lat__ck_settle(L, -1);
-    L->epoch++;
+    L->fast.epoch++;
 }
 
 static void warp_arrive(void *obs, const lat__exec_block *b, const lat__exec_fiber *f)
@@ -130,7 +136,7 @@ static void warp_done(void *obs, const lat__exec_block *b, int warp, uint32_t la
     lat__ck_launch *L = obs;
     (void)b;
     (void)lanes;
-    L->wepoch[warp]++;
+    L->fast.wepoch[warp]++;
 }
 
 static void thread_exit(void *obs, const lat__exec_block *b, const lat__exec_fiber *f)
@@ -185,7 +191,7 @@ static void drain(lat__ck_grid *G, unsigned k, lat__ck_launch *L)
                 C->bidx = e->bidx;
                 C->block_lin = e->block_lin;
                 C->step = e->step;
-                C->serial = C->first_serial + (uint32_t)e->step;
+                C->fast.serial = C->first_serial + (uint32_t)e->step;
                 lat__ck_replay(C, e->log + e->at[k], e->at[k + 1] - e->at[k], k);
                 if (atomic_fetch_sub(&e->refs, 1) == 1)
                     free_ended(e);
@@ -252,8 +258,8 @@ static ended *sort_log(lat__ck_grid *G, lat__ck_launch *L)
     unsigned ns = G->nshards;
     uint32_t count[LAT__CK_SHARDS] = {0};
     size_t total = 0;
-    for (size_t i = 0; i < L->nlog; i++) {
-        lat__ck_logged *e = &L->log[i];
+    for (size_t i = 0; i < L->fast.nlog; i++) {
+        lat__ck_logged *e = &L->fast.log[i];
         e->idx = (uint32_t)i;
         uintptr_t off = e->a - e->r->base, last = off + e->size - 1;
         if ((off >> LAT__CK_SHARD_SHIFT) == (last >> LAT__CK_SHARD_SHIFT) || ns == 1) {
@@ -280,8 +286,8 @@ static ended *sort_log(lat__ck_grid *G, lat__ck_launch *L)
         fill[k] = x->at[k];
         x->at[k + 1] = x->at[k] + count[k];
     }
-    for (size_t i = 0; i < L->nlog; i++) {
-        const lat__ck_logged *e = &L->log[i];
+    for (size_t i = 0; i < L->fast.nlog; i++) {
+        const lat__ck_logged *e = &L->fast.log[i];
         uintptr_t off = e->a - e->r->base, last = off + e->size - 1;
         if (!(e->kind & LAT__CK_SPLIT)) {
             x->log[fill[lat__ck_shard_of(e->r, off, ns)]++] = *e;
@@ -324,7 +330,7 @@ static void block_end(void *obs, uint64_t step, bool failed)
     lat__ck_grid *G = L->G;
     lat__ck_settle(L, -1);
     ended *e = sort_log(G, L);
-    L->nlog = 0;
+    L->fast.nlog = 0;
     if (!e) {
         lat__ck_reports_clear(&L->found);
         pthread_mutex_lock(&G->lock);
@@ -444,11 +450,16 @@ static lat_status layout_shared(lat__ck_launch *L, size_t dynamic)
     if (L->nshv >= 0xffff)
         return LAT_ERROR_OUT_OF_MEMORY;
     L->sh_var = calloc(at / 16 + 2, sizeof *L->sh_var);
-    if (!L->sh_var)
+    L->sh_room = calloc(at / 16 + 2, 1);
+    if (!L->sh_var || !L->sh_room)
         return LAT_ERROR_OUT_OF_MEMORY;
     for (int i = 0; i < L->nshv; i++)
-        for (size_t c = L->shv[i].lo / 16; c * 16 < L->shv[i].hi; c++)
+        for (size_t c = L->shv[i].lo / 16; c * 16 < L->shv[i].hi; c++) {
             L->sh_var[c] = (uint16_t)(i + 1);
+            size_t room = L->shv[i].hi - c * 16;
+            L->sh_room[c] = (uint8_t)(room < 255 ? room : 255);
+        }
+    L->fast.room = L->sh_room;
     return LAT_OK;
 }
 
@@ -484,6 +495,10 @@ static lat_status launch_alloc(lat__ck_launch *L)
         if (!L->sh_race)
             return LAT_ERROR_OUT_OF_MEMORY;
     }
+    L->fast.sh = (uintptr_t)L->sh;
+    L->fast.sh_size = L->sh_size;
+    L->fast.sh_init = L->sh_init;
+    L->fast.sh_race = L->sh_race;
     L->found.max = L->opts.max_reports;
     L->out = &L->found;
     return LAT_OK;
@@ -501,7 +516,7 @@ static void launch_free(lat__ck_launch *L)
     free(L->sh_init);
     free(L->sh_race);
     free(L->sink);
-    free(L->log);
+    free(L->fast.log);
     lat__ck_reports_clear(&L->found);
     free(L->found.reports);
 }
@@ -659,6 +674,7 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k, const void 
     T->logging = (T->modes & (LAT_CHECK_INITCHECK | LAT_CHECK_RACECHECK)) != 0;
     for (size_t i = 0; i < ck->nregions && !T->logging; i++)
         T->logging = ck->regions[i].map != NULL;
+    T->fast.logging = T->logging;
     lat__ck_reports_clear(&ck->list);
     ck->list.max = T->opts.max_reports;
     lat_status st = lat__ck_regions_sync(ck);
@@ -685,6 +701,8 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k, const void 
         free(T->shoff);
         free(T->shv);
         free(T->sh_var);
+    free(T->sh_room);
+        free(T->sh_room);
         free(G);
         snprintf(msg, msg_size, "kernel '%s': out of host memory for a checked launch", k->name);
         return LAT_ERROR_OUT_OF_MEMORY;
@@ -733,6 +751,7 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k, const void 
     free(T->shoff);
     free(T->shv);
     free(T->sh_var);
+    free(T->sh_room);
     free(G);
     return result;
 }

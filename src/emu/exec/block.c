@@ -239,6 +239,10 @@ void lat__exec_warp_progress(lat__exec_block *b, int w)
 
 /* ---- a fiber's life ------------------------------------------------------------------------ */
 
+/* A checked module's inline path of an access before an observer gives its own: never on,
+ * so every access goes to the checks' host code. Never written. */
+static lat__ck_fast never_fast;
+
 _Noreturn static void fiber_exit(lat__exec_block *b, lat__exec_fiber *me)
 {
     int i = (int)(me - b->f);
@@ -359,6 +363,7 @@ void lat__exec_run_fibers(lat__emu_worker *w, const lat__emu_kernel *k, const la
         f->t.lin = (unsigned)i;
         f->state = LAT__EXEC_RUN;
         f->ticks = LAT__EXEC_TICKS;
+        f->fast = &never_fast;
         char *lo = lat__emu_stack_lo(&b->stacks, i);
         /* A stack whose last fiber never returned keeps its frames' poison (ASan). */
         lat__emu_fiber_unpoison(lo, b->stacks.size);

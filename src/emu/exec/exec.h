@@ -76,6 +76,10 @@ typedef struct lat__exec_fiber {
      * counts them down itself, reading the int just past its thread context
      * (passes/checks.c's __LAT_TICK). Must follow t. */
     int ticks;
+    /* What a checked module's optimised code judges accesses with, inline (abi.h's
+     * lat_emu_ck_tail, whose layout this and ticks follow): the observer's, or one that
+     * is never on. */
+    lat__ck_fast *fast;
     int state; /* lat__exec_state */
     const char *file;
     int line;

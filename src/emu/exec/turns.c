@@ -261,6 +261,9 @@ void lat__exec_region_deadline(lat__exec_block *b)
 _Static_assert(offsetof(lat__exec_fiber, ticks) ==
                    offsetof(lat__exec_fiber, t) + sizeof(lat__emu_thread),
                "passes/checks.c's __LAT_TICK finds the count just past the thread context");
+_Static_assert(offsetof(lat__exec_fiber, fast) - offsetof(lat__exec_fiber, ticks) ==
+                   offsetof(lat__ck_tail, fast) - offsetof(lat__ck_tail, ticks),
+               "passes/checks.c's __lat_ckx finds the inline path's state as lat_emu_ck_tail says");
 
 /* ---- rounds ------------------------------------------------------------------------------------- */
 

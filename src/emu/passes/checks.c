@@ -296,9 +296,9 @@ void lat__checks_annotate(lat__unit *u, lat__ck_module *m)
     }
 }
 
-const char *lat__checks_prefix(void)
-{
-    return "void *__lat_ck(lat_emu_thread *, void *, unsigned long, unsigned long, int);\n"
+/* In pieces: ISO C compilers need take no string over 4095 characters. */
+static const char *const prefix[] = {
+"void *__lat_ck(lat_emu_thread *, void *, unsigned long, unsigned long, int);\n"
            "void *__lat_cka(lat_emu_thread *, void *, unsigned long, unsigned long, int, void *, unsigned long);\n"
            "void *__lat_ckv(lat_emu_thread *, void *, unsigned long, unsigned long, int, const void *);\n"
            "void __lat_ck_tick(lat_emu_thread *);\n"
@@ -319,6 +319,7 @@ const char *lat__checks_prefix(void)
            "#define __lat_scratch __lat_ck_scratch\n"
            /* p is (T *)0 for the access's type T, written by the emitter: TinyCC must not
             * type the access itself (emit.c's emit_builtin_arg says why). */
+           "#ifdef __TINYC__\n"
            "#define __LAT_CK(e, p, s) (*(__typeof__(p))__lat_ck(__lat_t, (void *)&(e), sizeof(*(p)), "
            "_Alignof(__typeof__(*(p))), s))\n"
            /* A plain assignment's store, its value given with the address (racecheck's
@@ -328,7 +329,95 @@ const char *lat__checks_prefix(void)
            "&__lat_v) = __lat_v; })\n"
            /* a[i] of an array of n bytes: its bounds travel along. */
            "#define __LAT_CKA(e, p, s, a, n) (*(__typeof__(p))__lat_cka(__lat_t, (void *)&(e), sizeof(*(p)), "
-           "_Alignof(__typeof__(*(p))), s, (void *)(a), n))\n"
+           "_Alignof(__typeof__(*(p))), s, (void *)(a), n))\n",
+           "#else\n"
+           /* Optimised code judges the usual access inline (abi.h says which) and calls
+            * the host code for the rest: a call per access was 90% of a checked launch.
+            * Only what the host code would do for the same access is done here, so both
+            * tiers report the same; TinyCC, which inlines nothing, calls the host code. */
+           "typedef " LAT_EMU_XSTR(LAT_EMU_CK_REC_STRUCT) " __lat_ck_rec;\n"
+           "typedef " LAT_EMU_XSTR(LAT_EMU_CK_LOGGED_STRUCT(void)) " __lat_ck_logged;\n"
+           "typedef " LAT_EMU_XSTR(LAT_EMU_CK_FAST_STRUCT(void)) " __lat_ck_fast;\n"
+           "typedef " LAT_EMU_XSTR(LAT_EMU_CK_TAIL_STRUCT) " __lat_ck_tail;\n"
+           /* A record no access of thread me can race with: another block's shared memory
+            * or an earlier launch's, its own, or before the last barrier (access.c's quiet). */
+           "static inline __attribute__((always_inline)) int __lat_ck_quiet(const __lat_ck_fast *f, "
+           "const __lat_ck_rec *r, unsigned me)\n"
+           "{ return r->block != f->serial || r->thread == me || r->epoch != f->epoch; }\n",
+           /* c: the site's code (site * 8 | local 4 | kind); b, bn: the array named, if
+            * any; v: a plain assignment's value. */
+           "static inline __attribute__((always_inline)) void *__lat_ckx(lat_emu_thread *t, void *p, "
+           "unsigned long n, unsigned long al, int c, void *b, unsigned long bn, const void *v)\n"
+           "{\n"
+           "    __lat_ck_fast *f = ((__lat_ck_tail *)(t + 1))->fast;\n"
+           "    unsigned long a = (unsigned long)p, o;\n"
+           "    int k = c & 3;\n"
+           "    if (n == 4 && al <= 4 && k && !(c & 4) && !(a & 3) && f->on &&\n"
+           "        (!b || (a >= (unsigned long)b && a + 4 <= (unsigned long)b + bn))) {\n"
+           "        unsigned me = t->lin;\n"
+           "        o = a - f->sh;\n"
+           "        if (o < f->sh_size) {\n"
+           "            if ((o & 15) + 4 <= f->room[o >> 4]) {\n"
+           "                unsigned *in = f->sh_init ? (unsigned *)(f->sh_init + o) : 0;\n"
+           "                __lat_ck_rec *w = f->sh_race ? f->sh_race + o / 2 : 0;\n"
+           "                if ((!in || k == 2 || *in == 0x01010101u) &&\n"
+           "                    (!w || (__lat_ck_quiet(f, w, me) && (k == 1 || __lat_ck_quiet(f, w + 1, me))))) {\n"
+           "                    if (in && k != 1)\n"
+           "                        *in = 0x01010101u;\n"
+           "                    if (w) {\n"
+           "                        __lat_ck_rec *r = k == 1 ? w + 1 : w;\n"
+           "                        r->block = f->serial;\n"
+           "                        r->epoch = f->epoch;\n"
+           "                        r->site = c >> 3;\n"
+           "                        r->value = 0;\n"
+           "                        r->thread = (unsigned short)me;\n"
+           "                        r->wepoch = f->wepoch[me >> 5];\n"
+           "                        r->mask = 0xf;\n"
+           "                    }\n"
+           "                    return p;\n"
+           "                }\n"
+           "            }\n"
+           "        } else if (a - f->g_base < f->g_size && f->g_size - (a - f->g_base) >= 4) {\n"
+           "            if (!f->logging)\n"
+           "                return p;\n"
+           /* A write whose value is not given is read back later: the host code's. */
+           "            if ((k != 2 || v) && f->nlog < f->log_cap) {\n"
+           "                __lat_ck_logged *e = &f->log[f->nlog++];\n"
+           "                e->a = a;\n"
+           "                e->r = f->g_region;\n"
+           "                e->site = c >> 3;\n"
+           "                e->epoch = f->epoch;\n"
+           "                e->size = 4;\n"
+           "                e->thread = (unsigned short)me;\n"
+           "                e->kind = (unsigned char)k;\n"
+           "                e->wepoch = f->wepoch[me >> 5];\n"
+           "                if (k == 2) {\n"
+           "                    unsigned x;\n"
+           "                    __builtin_memcpy(&x, v, 4);\n"
+           "                    e->after = x;\n"
+           "                    e->kind |= " LAT_EMU_XSTR(LAT_EMU_CK_KNOWN) ";\n"
+           "                }\n"
+           "                return p;\n"
+           "            }\n"
+           "        }\n"
+           "    }\n"
+           "    return v ? __lat_ckv(t, p, n, al, c, v) : b ? __lat_cka(t, p, n, al, c, b, bn) : "
+           "__lat_ck(t, p, n, al, c);\n"
+           "}\n"
+           "#define __LAT_CK(e, p, s) (*(__typeof__(p))__lat_ckx(__lat_t, (void *)&(e), sizeof(*(p)), "
+           "_Alignof(__typeof__(*(p))), s, 0, 0, 0))\n"
+           "#define __LAT_CKV(e, p, s, v) ({ __typeof__(*(p)) __lat_v = (v); "
+           "*(__typeof__(p))__lat_ckx(__lat_t, (void *)&(e), sizeof(*(p)), _Alignof(__typeof__(*(p))), s, "
+           "0, 0, &__lat_v) = __lat_v; })\n"
+           "#define __LAT_CKA(e, p, s, a, n) (*(__typeof__(p))__lat_ckx(__lat_t, (void *)&(e), sizeof(*(p)), "
+           "_Alignof(__typeof__(*(p))), s, (void *)(a), n, 0))\n"
+           "#endif\n"
            /* A loop turn: the count just past the thread context (ck.h's lat__ck_fiber.ticks). */
-           "#define __LAT_TICK (--*(int *)(__lat_t + 1) < 0 ? __lat_ck_tick(__lat_t) : (void)0)\n";
+           "#define __LAT_TICK (--*(int *)(__lat_t + 1) < 0 ? __lat_ck_tick(__lat_t) : (void)0)\n",
+    NULL,
+};
+
+const char *const *lat__checks_prefix(void)
+{
+    return prefix;
 }

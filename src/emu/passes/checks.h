@@ -15,8 +15,9 @@ struct lat__ck_module;
 
 /* Marks the accesses of every function that takes the thread context; fills m's sites. */
 void lat__checks_annotate(lat__unit *u, struct lat__ck_module *m);
-/* What the instrumented C needs in front of it: the hooks, and the redirection of the
- * barrier, warp and trap functions to the checked executor's. */
-const char *lat__checks_prefix(void);
+/* What the instrumented C needs in front of it, in pieces (NULL-terminated): the hooks,
+ * the inline path of an access, and the redirection of the barrier, warp and trap
+ * functions to the checked executor's. */
+const char *const *lat__checks_prefix(void);
 
 #endif

@@ -432,7 +432,8 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
             return LAT_ERROR_OUT_OF_MEMORY;
         lat__checks_annotate(u, out->check);
         lw->em.checked = true;
-        lat__emit_str(&lw->em, lat__checks_prefix());
+        for (const char *const *piece = lat__checks_prefix(); *piece; piece++)
+            lat__emit_str(&lw->em, *piece);
     }
     program(lw);
     lat__emit_newline(&lw->em);
