@@ -78,17 +78,17 @@ typedef LAT_EMU_THREAD_STRUCT(lat__emu_u3) lat__emu_thread;
     struct lat_emu_ck_fast {                                                                \
         int on;        /* region loops and no write's value pending: the path may be taken */ \
         int logging;   /* global accesses are logged (initcheck, racecheck, thread maps) */ \
-        unsigned serial; /* racecheck's clock: the block's */                               \
-        unsigned epoch;  /* barriers the block has passed */                                \
+        unsigned serial; /* racecheck's clock: the block's, then (next to it, as in a  */ \
+        unsigned epoch;  /* record) the barriers the block has passed */                    \
         unsigned char wepoch[32]; /* warp synchronisations each warp has passed */          \
         unsigned long sh;      /* the block's shared memory */                              \
         unsigned long sh_size;                                                              \
         const unsigned char *room; /* per 16 bytes of it: bytes to its variable's end */    \
         unsigned char *sh_init;    /* initcheck's bytes (NULL: off) */                      \
         struct lat_emu_ck_rec *sh_race; /* racecheck's records (NULL: off) */               \
-        unsigned long g_base;  /* the allocation touched last (g_size 0: none) */           \
-        unsigned long g_size;                                                               \
-        REGION *g_region;                                                                   \
+        unsigned long g_base[4]; /* the allocations touched last (g_size 0: none) */        \
+        unsigned long g_size[4];                                                            \
+        REGION *g_region[4];                                                                \
         struct lat_emu_ck_logged *log; /* the block's log */                                \
         unsigned long nlog;                                                                 \
         unsigned long log_cap;                                                              \

@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -45,6 +46,15 @@ static __attribute__((noinline)) void settle_write(lat__ck_launch *L, lat__ck_th
     e->kind |= LAT__CK_KNOWN;
 }
 
+/* Kernel code's inline path (passes/checks.c's __lat_ckx) compares and copies a record's
+ * clock and the block's as one 8-byte word, and writes a record in three stores. */
+_Static_assert(offsetof(lat__ck_rec, epoch) == offsetof(lat__ck_rec, block) + 4 &&
+                   offsetof(lat__ck_fast, epoch) == offsetof(lat__ck_fast, serial) + 4 &&
+                   offsetof(lat__ck_rec, value) == offsetof(lat__ck_rec, site) + 4 &&
+                   offsetof(lat__ck_rec, wepoch) == offsetof(lat__ck_rec, thread) + 2 &&
+                   offsetof(lat__ck_rec, mask) == offsetof(lat__ck_rec, thread) + 3,
+               "the inline path's wide loads and stores of a record");
+
 static lat_dim3 dim3_of(lat__emu_u3 u)
 {
     return (lat_dim3){u.x, u.y, u.z};
@@ -67,8 +77,8 @@ static void fill_access(const lat__ck_launch *L, const lat__emu_thread *th, cons
     a->expr = s->expr;
     a->size = size;
     a->block = dim3_of(th->block_idx);
-    a->thread = a->thread_last = dim3_of(th->thread_idx);
-    (void)L;
+    /* From the linear index, which a replayed access carries alone. */
+    a->thread = a->thread_last = lat__ck_unlinear(th->lin, L->bdim);
 }
 
 static void finding(lat__ck_launch *L, const lat__emu_thread *th, int site, lat__ck_finding code,
@@ -450,8 +460,6 @@ void lat__ck_replay(lat__ck_launch *L, const lat__ck_logged *log, size_t n, unsi
     for (size_t i = 0; i < n; i++) {
         const lat__ck_logged *e = &log[i];
         th.lin = e->thread;
-        lat_dim3 ti = lat__ck_unlinear(e->thread, L->bdim);
-        th.thread_idx = (lat__emu_u3){ti.x, ti.y, ti.z};
         L->fast.epoch = e->epoch;
         L->fast.wepoch[e->thread >> 5] = e->wepoch;
         L->cur_known = (e->kind & LAT__CK_KNOWN) != 0;
@@ -611,6 +619,25 @@ static __attribute__((noinline)) void *local_access(lat__ck_launch *L,
     return (void *)a;
 }
 
+/* The allocation holding a, looked for first among the few the block touched last, which
+ * kernel code's inline path looks at too (a matrix product reads two in turn). */
+static inline lat__ck_region *recent_region(lat__ck_launch *L, uintptr_t a)
+{
+    lat__ck_fast *f = &L->fast;
+    enum { RECENT = sizeof f->g_base / sizeof f->g_base[0] };
+    for (int i = 0; i < RECENT; i++)
+        if (a - f->g_base[i] < f->g_size[i])
+            return f->g_region[i];
+    lat__ck_region *r = lat__ck_region_find(L->ck, a);
+    if (r && r->size) {
+        int i = L->recent_next++ % RECENT;
+        f->g_base[i] = r->base;
+        f->g_size[i] = r->size;
+        f->g_region[i] = r;
+    }
+    return r;
+}
+
 static inline __attribute__((always_inline)) void *
 access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, int code,
        void *base, unsigned long bsize, bool has_base)
@@ -648,18 +675,9 @@ access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, 
     /* Shared memory, and a window past it: an overrun of the last variable. */
     if (a - ((uintptr_t)L->sh - LAT__CK_SHARED_WINDOW) < L->sh_size + 2 * LAT__CK_SHARED_WINDOW)
         return shared_access(L, th, site, kind, a, size);
-    lat__ck_region *r = L->last_region;
-    if (!r || a - r->base >= r->size)
-        r = lat__ck_region_find(L->ck, a);
-    if (r) {
-        if (r != L->last_region) {
-            L->last_region = r;
-            L->fast.g_base = r->base;
-            L->fast.g_size = r->size;
-            L->fast.g_region = r;
-        }
+    lat__ck_region *r = recent_region(L, a);
+    if (r)
         return global_access(L, th, site, kind, a, size, r);
-    }
     return elsewhere(L, th, site, a, size);
 }
 

@@ -362,7 +362,7 @@ typedef struct lat__ck_launch {
     /* Where bad accesses go. */
     char *sink;
     size_t sink_size;
-    lat__ck_region *last_region;
+    unsigned recent_next; /* where the next allocation found goes in fast.g_* */
 } lat__ck_launch;
 
 /* Reads the values the block's logged writes left, for racecheck's races between writes of
