@@ -1,0 +1,198 @@
+/* The checks' inline path: a checked module's optimised code judges the usual access itself
+ * (an aligned 4-byte access inside a __shared__ variable or a recently touched allocation)
+ * and calls the checks' host code for everything else, while TinyCC's code calls the host
+ * code for every access. Both must find the same: generated buggy kernels (races in shared
+ * and global memory, same-value writes, unwritten reads, overruns of a variable and of an
+ * allocation, misaligned and 8-byte accesses, a write whose value is read back later) run
+ * on both tiers under each check and all of them, and their reports and results compared. */
+#include "check_util.h"
+
+#include <stdint.h>
+
+static const char source[] =
+    "#ifndef SPAN\n"
+    "#define SPAN 128\n"
+    "#endif\n"
+    "__global__ void bugs(float *out, const float *in, int *flags, double *wide, int n, int off,\n"
+    "                     int skip)\n"
+    "{\n"
+    "    __shared__ float s[128];\n"
+    "    __shared__ float s2[64];\n"
+    "    __shared__ double d[128];\n"
+    "    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;\n"
+    "    if (t != skip)\n"
+    "        s[t] = in[i % n];\n"
+    "    d[t] = wide[i % n];\n"
+    "#ifdef SYNC\n"
+    "    __syncthreads();\n"
+    "#endif\n"
+    "    float v = s[(t + off) % SPAN];\n"
+    "    s2[t % 64] = v;\n"
+    "    __syncthreads();\n"
+    "    out[i] = v + s2[(t + 1) % 64] + (float)d[(t + off) % 128];\n"
+    "    flags[i / GROUP] = VALUE;\n"
+    "#ifdef CHAIN\n"
+    "    flags[i] = flags[(i + 1) % n] = t;\n"
+    "#endif\n"
+    "#ifdef MISALIGN\n"
+    "    if (t == 1) *(int *)((char *)flags + 2) = 7;\n"
+    "#endif\n"
+    "    out[i] += in[(i + off) % (n + EXTRA)];\n"
+    "}\n";
+
+enum { MAXN = 1024 };
+
+typedef struct variant {
+    char defines[8][32];
+    const char *list[9];
+    unsigned grid, block;
+    int off, skip;
+    bool fresh_in; /* `in` never written (initcheck's global reads) */
+    bool past_in;  /* reads past the end of `in` */
+} variant;
+
+static void add(variant *v, int *nd, const char *fmt, int value)
+{
+    snprintf(v->defines[*nd], sizeof v->defines[*nd], fmt, value);
+    v->list[*nd] = v->defines[*nd];
+    (*nd)++;
+}
+
+/* In place: the define list points into the variant. */
+static void draw(variant *vp)
+{
+    variant *const v = vp;
+    memset(v, 0, sizeof *v);
+    int nd = 0;
+    if (t_rand_u32() % 3)
+        add(v, &nd, "SYNC", 0);
+    if (t_rand_u32() % 4 == 0)
+        add(v, &nd, "SPAN=%d", 128 + 8 * (int)(t_rand_u32() % 4 + 1)); /* past s */
+    add(v, &nd, "GROUP=%d", (int)(t_rand_u32() % 3) * 16 + 1);
+    add(v, &nd, t_rand_u32() % 2 ? "VALUE=%d" : "VALUE=t+%d", (int)(t_rand_u32() % 3));
+    v->past_in = t_rand_u32() % 4 == 0;
+    add(v, &nd, "EXTRA=%d", v->past_in ? 8 : 0); /* past in's end */
+    if (t_rand_u32() % 4 == 0)
+        add(v, &nd, "CHAIN", 0);
+    if (t_rand_u32() % 5 == 0)
+        add(v, &nd, "MISALIGN", 0);
+    v->list[nd] = NULL;
+    v->grid = 1 + t_rand_u32() % 3;
+    v->block = t_rand_u32() % 2 ? 64 : 128;
+    v->off = (int)(t_rand_u32() % 3) * 2;
+    v->skip = t_rand_u32() % 3 == 0 ? (int)(t_rand_u32() % v->block) : -1;
+    v->fresh_in = t_rand_u32() % 5 == 0;
+}
+
+typedef struct outcome {
+    lat_status st;
+    size_t nreports;
+    char *messages;
+    float out[MAXN];
+    int flags[MAXN];
+} outcome;
+
+static lat_kernel *compile(lat_context *ctx, const variant *v, lat_emu_opt opt)
+{
+    lat_module *mod;
+    if (lat_module_create(ctx, &(lat_module_desc){.source = source, .name = "bugs.cu",
+                                                  .defines = v->list, .emu_opt = opt},
+                          &mod) != LAT_OK)
+        t_fail(__FILE__, __LINE__, "lat_module_create: %s", lat_last_error());
+    if (opt == LAT_EMU_OPT_SYNC && lat_module_get_tier(mod) != LAT_MODULE_TIER_OPTIMISED)
+        SKIP("no optimising compiler here: the inline path is the optimised code's");
+    lat_kernel *k;
+    if (lat_module_get_kernel(mod, "bugs", &k) != LAT_OK)
+        t_fail(__FILE__, __LINE__, "no kernel: %s", lat_last_error());
+    return k;
+}
+
+/* One launch of the variant's kernel on fresh buffers (the same inputs each time). */
+static void run(lat_context *ctx, lat_kernel *k, const variant *v, const float *in_host,
+                const double *wide_host, outcome *o)
+{
+    int n = (int)(v->grid * v->block);
+    lat_deviceptr out = t_device_copy(ctx, NULL, sizeof(float) * (size_t)n);
+    lat_deviceptr in = t_device_copy(ctx, v->fresh_in ? NULL : in_host, sizeof(float) * (size_t)n);
+    static const int zeros[MAXN];
+    lat_deviceptr flags = t_device_copy(ctx, zeros, sizeof(int) * (size_t)n);
+    lat_deviceptr wide = t_device_copy(ctx, wide_host, sizeof(double) * (size_t)n);
+    lat_check_label(ctx, out, "out");
+    lat_check_label(ctx, in, "in");
+    lat_check_label(ctx, flags, "flags");
+    lat_check_label(ctx, wide, "wide");
+    void *params[] = {&out, &in, &flags, &wide, &n, (void *)&v->off, (void *)&v->skip};
+    o->st = ck_launch(k, v->grid, v->block, params);
+    o->nreports = lat_check_report_count(ctx);
+    size_t size = 1;
+    for (size_t i = 0; i < o->nreports; i++)
+        size += strlen(ck_msg(ctx, i)) + 1;
+    o->messages = t_calloc(1, size);
+    for (size_t i = 0; i < o->nreports; i++) {
+        strcat(o->messages, ck_msg(ctx, i));
+        strcat(o->messages, "\n");
+    }
+    ASSERT_OK(lat_memcpy_dtoh(ctx, o->out, out, sizeof(float) * (size_t)n));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, o->flags, flags, sizeof(int) * (size_t)n));
+}
+
+/* Runs count variants under modes on both tiers; returns how many reported something. */
+static int compare_tiers(unsigned modes, int count)
+{
+    lat_context *ctx = ck_context(modes);
+    /* Every run draws the next variant, so one seed gives the same kernels. */
+    int reported = 0;
+    for (int c = 0; c < count; c++) {
+        variant v;
+        draw(&v);
+        int n = (int)(v.grid * v.block);
+        float in_host[MAXN];
+        double wide_host[MAXN];
+        t_rand_floats(in_host, (size_t)n, -4.0f, 4.0f);
+        for (int i = 0; i < n; i++)
+            wide_host[i] = t_rand_double(-2.0, 2.0);
+        static outcome a, b;
+        run(ctx, compile(ctx, &v, LAT_EMU_OPT_OFF), &v, in_host, wide_host, &a);
+        run(ctx, compile(ctx, &v, LAT_EMU_OPT_SYNC), &v, in_host, wide_host, &b);
+        /* Results are compared where they are determined: the blocks of a checked launch
+         * run at once (racing blocks' results differ from run to run, their reports do
+         * not), an unwritten `in` holds whatever its allocation held, and without memcheck
+         * a read past `in` reads what lies beyond it. */
+        bool determined = v.grid == 1 && !v.fresh_in &&
+                          ((modes & LAT_CHECK_MEMCHECK) || !v.past_in);
+        bool same_out = !determined || memcmp(a.out, b.out, sizeof(float) * (size_t)n) == 0;
+        bool same_flags = !determined || memcmp(a.flags, b.flags, sizeof(int) * (size_t)n) == 0;
+        if (a.st != b.st || strcmp(a.messages, b.messages) != 0 || !same_out || !same_flags) {
+            char what[512] = "";
+            for (int d = 0; v.list[d]; d++)
+                snprintf(what + strlen(what), sizeof what - strlen(what), " -D%s", v.list[d]);
+            t_fail(__FILE__, __LINE__,
+                   "modes %#x, variant %d (%s, grid %u, block %u, off %d, skip %d, in %s): "
+                   "TinyCC and optimised code differ\n  status %d vs %d\n  TinyCC's %zu "
+                   "reports:\n%s  optimised code's %zu reports:\n%s  out %s, flags %s",
+                   modes, c, what, v.grid, v.block, v.off, v.skip,
+                   v.fresh_in ? "unwritten" : "written", a.st, b.st, a.nreports, a.messages,
+                   b.nreports, b.messages, same_out ? "agree" : "differ",
+                   same_flags ? "agree" : "differ");
+        }
+        reported += a.nreports > 0;
+        ASSERT_OK(lat_check_clear(ctx));
+    }
+    return reported;
+}
+
+TEST(all_checks_find_the_same_on_both_tiers)
+{
+    int reported = compare_tiers(LAT_CHECK_ALL, 24);
+    ASSERT_TRUE(reported >= 12); /* the variants are buggy more often than not */
+}
+
+TEST(each_check_alone_finds_the_same_on_both_tiers)
+{
+    static const unsigned modes[] = {LAT_CHECK_MEMCHECK, LAT_CHECK_RACECHECK,
+                                     LAT_CHECK_SYNCCHECK, LAT_CHECK_INITCHECK};
+    int reported = 0;
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+        reported += compare_tiers(modes[m], 8);
+    ASSERT_TRUE(reported >= 8);
+}
