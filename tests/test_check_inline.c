@@ -107,21 +107,25 @@ static lat_kernel *compile(lat_context *ctx, const variant *v, lat_emu_opt opt)
     return k;
 }
 
-/* One launch of the variant's kernel on fresh buffers (the same inputs each time). */
-static void run(lat_context *ctx, lat_kernel *k, const variant *v, const float *in_host,
-                const double *wide_host, outcome *o)
+/* The variant's buffers: the same for both tiers, so that a report naming a neighbour of
+ * an allocation names the same one. */
+typedef struct buffers {
+    lat_deviceptr out, in, flags, wide;
+} buffers;
+
+/* One launch of the variant's kernel, its buffers filled afresh (the same inputs). */
+static void run(lat_context *ctx, lat_kernel *k, const variant *v, const buffers *bf,
+                const float *in_host, const double *wide_host, outcome *o)
 {
     int n = (int)(v->grid * v->block);
-    lat_deviceptr out = t_device_copy(ctx, NULL, sizeof(float) * (size_t)n);
-    lat_deviceptr in = t_device_copy(ctx, v->fresh_in ? NULL : in_host, sizeof(float) * (size_t)n);
     static const int zeros[MAXN];
-    lat_deviceptr flags = t_device_copy(ctx, zeros, sizeof(int) * (size_t)n);
-    lat_deviceptr wide = t_device_copy(ctx, wide_host, sizeof(double) * (size_t)n);
-    lat_check_label(ctx, out, "out");
-    lat_check_label(ctx, in, "in");
-    lat_check_label(ctx, flags, "flags");
-    lat_check_label(ctx, wide, "wide");
-    void *params[] = {&out, &in, &flags, &wide, &n, (void *)&v->off, (void *)&v->skip};
+    ASSERT_OK(lat_memcpy_htod(ctx, bf->out, zeros, sizeof(float) * (size_t)n));
+    ASSERT_OK(lat_memcpy_htod(ctx, bf->flags, zeros, sizeof(int) * (size_t)n));
+    ASSERT_OK(lat_memcpy_htod(ctx, bf->wide, wide_host, sizeof(double) * (size_t)n));
+    if (!v->fresh_in)
+        ASSERT_OK(lat_memcpy_htod(ctx, bf->in, in_host, sizeof(float) * (size_t)n));
+    void *params[] = {(void *)&bf->out, (void *)&bf->in, (void *)&bf->flags, (void *)&bf->wide,
+                      &n, (void *)&v->off, (void *)&v->skip};
     o->st = ck_launch(k, v->grid, v->block, params);
     o->nreports = lat_check_report_count(ctx);
     size_t size = 1;
@@ -132,8 +136,18 @@ static void run(lat_context *ctx, lat_kernel *k, const variant *v, const float *
         strcat(o->messages, ck_msg(ctx, i));
         strcat(o->messages, "\n");
     }
-    ASSERT_OK(lat_memcpy_dtoh(ctx, o->out, out, sizeof(float) * (size_t)n));
-    ASSERT_OK(lat_memcpy_dtoh(ctx, o->flags, flags, sizeof(int) * (size_t)n));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, o->out, bf->out, sizeof(float) * (size_t)n));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, o->flags, bf->flags, sizeof(int) * (size_t)n));
+}
+
+/* A fresh buffer of n bytes, labelled; `in` is never written when the variant says so
+ * (and initcheck sees a write through lat_memcpy_htod). */
+static lat_deviceptr buffer(lat_context *ctx, size_t n, const char *name)
+{
+    lat_deviceptr p;
+    ASSERT_OK(lat_mem_alloc(ctx, n, &p));
+    ASSERT_OK(lat_check_label(ctx, p, name));
+    return p;
 }
 
 /* Runs count variants under modes on both tiers; returns how many reported something. */
@@ -152,8 +166,15 @@ static int compare_tiers(unsigned modes, int count)
         for (int i = 0; i < n; i++)
             wide_host[i] = t_rand_double(-2.0, 2.0);
         static outcome a, b;
-        run(ctx, compile(ctx, &v, LAT_EMU_OPT_OFF), &v, in_host, wide_host, &a);
-        run(ctx, compile(ctx, &v, LAT_EMU_OPT_SYNC), &v, in_host, wide_host, &b);
+        buffers bf = {buffer(ctx, sizeof(float) * (size_t)n, "out"),
+                      buffer(ctx, sizeof(float) * (size_t)n, "in"),
+                      buffer(ctx, sizeof(int) * (size_t)n, "flags"),
+                      buffer(ctx, sizeof(double) * (size_t)n, "wide")};
+        run(ctx, compile(ctx, &v, LAT_EMU_OPT_OFF), &v, &bf, in_host, wide_host, &a);
+        run(ctx, compile(ctx, &v, LAT_EMU_OPT_SYNC), &v, &bf, in_host, wide_host, &b);
+        lat_deviceptr all[] = {bf.out, bf.in, bf.flags, bf.wide};
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+            ASSERT_OK(lat_mem_free(ctx, all[i]));
         /* Results are compared where they are determined: the blocks of a checked launch
          * run at once (racing blocks' results differ from run to run, their reports do
          * not), an unwritten `in` holds whatever its allocation held, and without memcheck
