@@ -584,7 +584,8 @@ static void seg_close(plan *pl)
                       " if (__lat_x < (unsigned)__lat_lo || __lat_x >= (unsigned)__lat_hi) continue;"
                       " __lat_i = __lat_ord[__lat_k]; __lat_y = __lat_ord[__lat_k + 2]; __lat_z = __lat_ord[__lat_k + 3];"
                       " __lat_t->thread_idx.x = __lat_x; __lat_t->thread_idx.y = __lat_y; __lat_t->thread_idx.z = __lat_z;"
-                      " __lat_t->lin = __lat_i; __asm__ __volatile__(\"\" ::: \"memory\"); { { %s%s {",
+                      " __lat_t->lin = __lat_i; __asm__ __volatile__(\"\" ::: \"memory\");"
+                      " { { %s%s const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {",
                       pl->seg_pre ? pl->seg_pre : "", skip);
     else {
         /* The thread's index is a local (__lat_tid). The context's x is for what reads it
@@ -602,7 +603,8 @@ static void seg_close(plan *pl)
                       pl->seg_pre ? pl->seg_pre : "", skip,
                       per_thread_x ? " __lat_t->thread_idx.x = __lat_x;" : "");
     }
-    em->local_tid = !pl->checked;
+    /* Read from the local, not back from the context past the empty asm. */
+    em->local_tid = true;
     /* The variables this stretch uses from others: loaded, recomputed (in the order they
      * were declared, since one may be computed from another), or in place. */
     for (size_t k = 0; k < pl->vars.n; k++) {
