@@ -7,7 +7,6 @@
  * on both tiers under each check and all of them, and their reports and results compared. */
 #include "check_util.h"
 
-#include <stdint.h>
 
 static const char source[] =
     "#ifndef SPAN\n"

@@ -36,8 +36,8 @@ typedef LAT_EMU_THREAD_STRUCT(lat__emu_u3) lat__emu_thread;
 
 /* ---- checked modules: the inline path of an access --------------------------------------
  * A checked module's optimised code judges the usual access itself (passes/checks.c's
- * __lat_ckx): an aligned 4-byte access inside a __shared__ variable, or inside the device
- * allocation the block touched last, while nothing else is pending. It reads and updates
+ * __lat_ckx): an aligned 4-byte access inside a __shared__ variable, or inside one of the
+ * four device allocations the block touched last, while nothing else is pending. It reads and updates
  * the same shadows as the checks' host code (check/access.c), through these structs, and
  * calls that code for everything else. No commas, as for the thread context. */
 

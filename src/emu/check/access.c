@@ -494,7 +494,7 @@ static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
         finding(L, th, site, LAT__CK_OOB_ALLOCATION, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
-    if (L->logging && (L->fast.nlog < L->fast.log_cap || log_grow(L))) {
+    if (L->fast.logging && (L->fast.nlog < L->fast.log_cap || log_grow(L))) {
         lat__ck_logged *e = &L->fast.log[L->fast.nlog++];
         e->a = a;
         e->r = r;

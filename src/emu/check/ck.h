@@ -317,8 +317,9 @@ typedef struct lat__ck_launch {
     uint64_t block_lin, step;
     uint32_t first_serial; /* racecheck's clock: fast.serial is first_serial + the step */
     /* The block's clocks, log and shadows as kernel code's inline path of an access sees
-     * them (abi.h): serial, epoch, wepoch, log, nlog and log_cap live only there; sh,
-     * sh_size, sh_init and sh_race are copies of the fields below. */
+     * them (abi.h): serial, epoch, wepoch, log, nlog, log_cap and logging (initcheck,
+     * racecheck or a thread map wants global accesses) live only there; sh, sh_size,
+     * sh_init and sh_race are copies of the fields below. */
     lat__ck_fast fast;
     int npend;             /* threads with a write whose value is not read yet */
     lat__ck_thread *th;    /* per fiber */
@@ -326,7 +327,6 @@ typedef struct lat__ck_launch {
      * its global accesses, replayed then. */
     lat__ck_list *out;
     lat__ck_list found;
-    bool logging; /* initcheck, racecheck or a thread map wants global accesses */
     /* The replay: the bytes the access being judged left, when it is a write and known;
      * the shard replayed (its findings kept as events, in order of cur_idx and cur_sub). */
     bool cur_known;

@@ -671,17 +671,16 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k, const void 
     pthread_mutex_lock(&ck->lock);
     T->modes = ck->modes;
     T->opts = ck->opts;
-    T->logging = (T->modes & (LAT_CHECK_INITCHECK | LAT_CHECK_RACECHECK)) != 0;
-    for (size_t i = 0; i < ck->nregions && !T->logging; i++)
-        T->logging = ck->regions[i].map != NULL;
-    T->fast.logging = T->logging;
+    T->fast.logging = (T->modes & (LAT_CHECK_INITCHECK | LAT_CHECK_RACECHECK)) != 0;
+    for (size_t i = 0; i < ck->nregions && !T->fast.logging; i++)
+        T->fast.logging = ck->regions[i].map != NULL;
     lat__ck_reports_clear(&ck->list);
     ck->list.max = T->opts.max_reports;
     lat_status st = lat__ck_regions_sync(ck);
     if (st == LAT_OK)
         st = layout_shared(T, launch->shared_bytes);
     /* A thread map's cells may straddle pages: one shard keeps their order. */
-    G->nshards = T->logging ? LAT__CK_SHARDS : 1;
+    G->nshards = T->fast.logging ? LAT__CK_SHARDS : 1;
     for (size_t i = 0; i < ck->nregions; i++)
         if (ck->regions[i].map)
             G->nshards = 1;
@@ -701,7 +700,6 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k, const void 
         free(T->shoff);
         free(T->shv);
         free(T->sh_var);
-    free(T->sh_room);
         free(T->sh_room);
         free(G);
         snprintf(msg, msg_size, "kernel '%s': out of host memory for a checked launch", k->name);

@@ -298,7 +298,7 @@ void lat__checks_annotate(lat__unit *u, lat__ck_module *m)
 
 /* In pieces: ISO C compilers need take no string over 4095 characters. */
 static const char *const prefix[] = {
-"void *__lat_ck(lat_emu_thread *, void *, unsigned long, unsigned long, int);\n"
+           "void *__lat_ck(lat_emu_thread *, void *, unsigned long, unsigned long, int);\n"
            "void *__lat_cka(lat_emu_thread *, void *, unsigned long, unsigned long, int, void *, unsigned long);\n"
            "void *__lat_ckv(lat_emu_thread *, void *, unsigned long, unsigned long, int, const void *);\n"
            "void __lat_ck_tick(lat_emu_thread *);\n"
