@@ -2,8 +2,10 @@
  * The test runner behind harness.h: case registry, main(), failure reporting, and the
  * per-case resources (contexts, host buffers) released after every case.
  */
+#define _XOPEN_SOURCE 700 /* nftw, mkdtemp */
 #include "harness.h"
 
+#include <ftw.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -48,10 +50,27 @@ static uint64_t rng_state;
 typedef struct t_resource {
     lat_context *ctx; /* destroyed */
     void *mem;        /* freed */
+    char *dir;        /* removed with what is in it, then freed */
 } t_resource;
 
 static t_resource *resources;
 static size_t nresources, resources_cap;
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0; /* best effort: go on past what cannot be removed */
+}
+
+static void remove_tree(char *dir)
+{
+    if (dir)
+        nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(dir);
+}
 
 static void keep(t_resource r)
 {
@@ -62,6 +81,7 @@ static void keep(t_resource r)
             if (r.ctx)
                 lat_context_destroy(r.ctx);
             free(r.mem);
+            remove_tree(r.dir);
             t_fail(__FILE__, __LINE__, "harness: out of memory");
         }
         resources = grown;
@@ -78,7 +98,19 @@ static void release_all(void)
         if (r.ctx)
             lat_context_destroy(r.ctx);
         free(r.mem);
+        remove_tree(r.dir);
     }
+}
+
+const char *t_tempdir(void)
+{
+    char *dir = strdup("/tmp/lattice-test-XXXXXX");
+    if (!dir || !mkdtemp(dir)) {
+        free(dir);
+        t_fail(__FILE__, __LINE__, "harness: cannot make a temporary directory");
+    }
+    keep((t_resource){.dir = dir});
+    return dir;
 }
 
 /* Prints text with every line indented, for compiler logs inside messages. */

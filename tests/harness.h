@@ -164,6 +164,11 @@ lat_deviceptr t_device_copy(lat_context *ctx, const void *host, size_t bytes);
 /* Zeroed host memory freed after the case. */
 void *t_calloc(size_t count, size_t size);
 
+/* A new directory of the caller's alone (/tmp/lattice-test-XXXXXX), removed with all it
+ * holds after the case, whether it passed, failed or skipped, and after the contexts
+ * made since (their background compiles may write into it). */
+const char *t_tempdir(void);
+
 /* ---- random inputs ------------------------------------------------------------------- */
 
 /* Every case starts from the same seed (printed by the runner; LATTICE_TEST_SEED sets

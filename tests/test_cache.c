@@ -12,32 +12,14 @@
 
 static char dir[256];
 
-/* A fresh cache directory, the memory cache emptied and the cache switched on. */
+/* A fresh cache directory (removed after the case), the memory cache emptied and the
+ * cache switched on. */
 static void fresh_cache(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/lattice-test-cache-XXXXXX");
-    ASSERT_NOT_NULL(mkdtemp(dir));
+    snprintf(dir, sizeof dir, "%s", t_tempdir());
     t_setenv("LATTICE_CACHE_DIR", dir);
     t_unsetenv("LATTICE_CACHE");
     lat_cache_clear();
-}
-
-/* Removes the directory's files (best effort) and the directory. */
-static void remove_cache(void)
-{
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        char path[512];
-        while ((e = readdir(d)) != NULL) {
-            if (e->d_name[0] == '.')
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
 }
 
 /* The number of entries (*.lcc) and of anything else in the directory. */
@@ -110,7 +92,6 @@ TEST(the_second_compile_of_a_source_comes_from_memory)
     ASSERT_EQ(st.memory_hits, 1);
     ASSERT_EQ(st.misses, 1);
     ASSERT_STR_EQ(lat_cache_directory(), dir);
-    remove_cache();
 }
 
 TEST(every_input_is_part_of_the_key)
@@ -125,7 +106,6 @@ TEST(every_input_is_part_of_the_key)
     ASSERT_EQ(lat_module_get_origin(make(ctx, "__global__ void value(int *out) { *out = 42; }\n", NULL)),
               LAT_MODULE_COMPILED);
     ASSERT_EQ(lat_module_get_origin(make(ctx, value_src, fast)), LAT_MODULE_MEMORY_CACHE);
-    remove_cache();
 }
 
 TEST(a_changed_include_file_is_recompiled)
@@ -149,7 +129,6 @@ TEST(a_changed_include_file_is_recompiled)
     lat_module *m = make(ctx, source, NULL);
     ASSERT_EQ(lat_module_get_origin(m), LAT_MODULE_COMPILED);
     ASSERT_EQ(run_value(m), 2);
-    remove_cache();
 }
 
 TEST(an_include_of_a_macro_is_not_cached)
@@ -177,7 +156,6 @@ TEST(an_include_of_a_macro_is_not_cached)
     lat_cache_stats stats;
     ASSERT_OK(lat_cache_get_stats(&stats));
     ASSERT_GE(stats.uncacheable, 2);
-    remove_cache();
 }
 
 /* LATTICE_EMU_FIBERS is read when a context is made: a module made with it set is not
@@ -222,7 +200,6 @@ TEST(a_module_made_with_LATTICE_EMU_FIBERS_is_not_the_cached_one_made_without)
     ASSERT_EQ(lat_module_get_origin(make(ctx, src, NULL)), LAT_MODULE_MEMORY_CACHE);
     lat_module_destroy(plain);
     lat_context_destroy(fctx);
-    remove_cache();
 }
 
 TEST(LATTICE_CACHE_0_turns_the_cache_off)
@@ -236,7 +213,6 @@ TEST(LATTICE_CACHE_0_turns_the_cache_off)
     int others;
     ASSERT_EQ(count_files(&others), 0);
     t_unsetenv("LATTICE_CACHE");
-    remove_cache();
 }
 
 TEST(modules_with_device_variables_are_not_shared)
@@ -254,7 +230,6 @@ TEST(modules_with_device_variables_are_not_shared)
     ASSERT_EQ(run_value(a), 1);
     ASSERT_EQ(run_value(a), 2);
     ASSERT_EQ(run_value(b), 1); /* its own counter, as on a GPU */
-    remove_cache();
 }
 
 /* ---- the disk cache (CUDA: the emulator keeps its modules in memory only) ------------ */
@@ -285,7 +260,6 @@ TEST(a_new_process_loads_the_module_from_disk)
     size_t size;
     ASSERT_OK(lat_module_get_code(b, &kind, &code, &size));
     ASSERT_GT(size, 0);
-    remove_cache();
 }
 
 TEST(a_corrupt_entry_is_replaced)
@@ -322,7 +296,6 @@ TEST(a_corrupt_entry_is_replaced)
     /* The rewritten entry is good. */
     lat_cache_clear();
     ASSERT_EQ(lat_module_get_origin(make(ctx, value_src, NULL)), LAT_MODULE_DISK_CACHE);
-    remove_cache();
 }
 
 typedef struct compile_job {
@@ -369,5 +342,4 @@ TEST(threads_compiling_the_same_source_at_once_all_succeed)
     int others = 0;
     ASSERT_LE(count_files(&others), 1);
     ASSERT_EQ(others, 0);
-    remove_cache();
 }

@@ -51,23 +51,6 @@ static lat_context *emu_context(void)
 /* A directory of its own for the disk cache, and one for the tier's temporaries. */
 static char cache_dir[64], tmp_dir[64], tool_dir[64];
 
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        char path[512];
-        while ((e = readdir(d)) != NULL) {
-            if (e->d_name[0] == '.')
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
-}
-
 static int count_entries(const char *dir)
 {
     int n = 0;
@@ -83,12 +66,10 @@ static int count_entries(const char *dir)
 
 static void fresh_dirs(void)
 {
-    snprintf(cache_dir, sizeof cache_dir, "/tmp/lattice-test-optc-XXXXXX");
-    snprintf(tmp_dir, sizeof tmp_dir, "/tmp/lattice-test-optt-XXXXXX");
-    snprintf(tool_dir, sizeof tool_dir, "/tmp/lattice-test-optx-XXXXXX");
-    ASSERT_NOT_NULL(mkdtemp(cache_dir));
-    ASSERT_NOT_NULL(mkdtemp(tmp_dir));
-    ASSERT_NOT_NULL(mkdtemp(tool_dir));
+    /* The harness removes them after the case, however it ends. */
+    snprintf(cache_dir, sizeof cache_dir, "%s", t_tempdir());
+    snprintf(tmp_dir, sizeof tmp_dir, "%s", t_tempdir());
+    snprintf(tool_dir, sizeof tool_dir, "%s", t_tempdir());
     setenv("LATTICE_CACHE_DIR", cache_dir, 1);
     setenv("TMPDIR", tmp_dir, 1);
     unsetenv("LATTICE_CACHE");
@@ -99,11 +80,8 @@ static void fresh_dirs(void)
     lat_cache_clear();
 }
 
-static void remove_dirs(void)
+static void restore_env(void)
 {
-    remove_tree(cache_dir);
-    remove_tree(tmp_dir);
-    remove_tree(tool_dir);
     unsetenv("TMPDIR");
     unsetenv("LATTICE_EMU_CC");
     unsetenv("LATTICE_EMU_CC_TIMEOUT");
@@ -236,7 +214,7 @@ TEST(the_optimised_tier_gives_tinyccs_results_bit_for_bit)
     lat_module_destroy(slow);
     lat_module_destroy(fast);
     ASSERT_EQ(count_entries(tmp_dir), 0); /* the compiler's directory is gone */
-    remove_dirs();
+    restore_env();
 }
 
 /* A module's __constant__ and __device__ variables are the optimised object's in SYNC
@@ -272,7 +250,7 @@ TEST(module_variables_are_the_optimised_codes_in_sync_mode)
     lat_module *m = make_optimised(ctx, variables_src);
     check_variables(ctx, m);
     lat_module_destroy(m);
-    remove_dirs();
+    restore_env();
 }
 
 /* From the disk cache, a module's code and variables are the object's from
@@ -293,7 +271,7 @@ TEST(modules_from_the_cache_are_optimised_from_the_start_variables_and_all)
     ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
     check_variables(ctx, m);
     lat_module_destroy(m);
-    remove_dirs();
+    restore_env();
 }
 
 static const char small_src[] =
@@ -343,7 +321,7 @@ TEST(a_background_build_takes_over_at_a_launch_boundary)
     }
     if (lat_module_get_tier(m) != LAT_MODULE_TIER_OPTIMISED) {
         lat_module_destroy(m);
-        remove_dirs();
+        restore_env();
         SKIP("no optimised code: %s", warnings);
     }
     memset(y2, 0, N * sizeof *y2);
@@ -351,7 +329,7 @@ TEST(a_background_build_takes_over_at_a_launch_boundary)
     ASSERT_EQ(memcmp(y1, y2, N * sizeof *y1), 0);
     lat_module_destroy(m);
     ASSERT_EQ(count_entries(tmp_dir), 0);
-    remove_dirs();
+    restore_env();
 }
 
 TEST(without_a_compiler_the_module_stays_on_tinycc_and_says_so_once)
@@ -372,7 +350,7 @@ TEST(without_a_compiler_the_module_stays_on_tinycc_and_says_so_once)
     ASSERT_TRUE(y[3] == 4 + 1.5f * 0.75f);
     lat_module_destroy(m1);
     lat_module_destroy(m2);
-    remove_dirs();
+    restore_env();
 }
 
 TEST(a_compiler_that_fails_leaves_its_message_in_the_log)
@@ -390,7 +368,7 @@ TEST(a_compiler_that_fails_leaves_its_message_in_the_log)
     ASSERT_TRUE(y[2] == 0.75f);
     lat_module_destroy(m);
     ASSERT_EQ(count_entries(tmp_dir), 0);
-    remove_dirs();
+    restore_env();
 }
 
 TEST(a_compiler_past_its_time_limit_is_killed)
@@ -416,7 +394,7 @@ TEST(a_compiler_past_its_time_limit_is_killed)
     ASSERT_TRUE(kill(pid, 0) != 0 && errno == ESRCH); /* killed and reaped */
     lat_module_destroy(m);
     ASSERT_EQ(count_entries(tmp_dir), 0);
-    remove_dirs();
+    restore_env();
 }
 
 TEST(the_cache_holds_optimised_code_keyed_by_its_flags)
@@ -447,7 +425,7 @@ TEST(the_cache_holds_optimised_code_keyed_by_its_flags)
     ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
     ASSERT_EQ(count_entries(cache_dir), entries + 1);
     lat_module_destroy(m);
-    remove_dirs();
+    restore_env();
 }
 
 /* Two modules loaded from the disk cache at once: each object comes from an anonymous
@@ -488,7 +466,7 @@ TEST(modules_loaded_from_the_cache_at_once_each_get_their_own_object)
     lat_module_destroy(c);
     lat_module_destroy(b);
     lat_module_destroy(a);
-    remove_dirs();
+    restore_env();
 }
 
 /* Two modules with a kernel of the same name and different code, both optimised and both
@@ -520,7 +498,7 @@ TEST(two_cached_objects_with_the_same_kernel_names_stay_apart)
     }
     lat_module_destroy(a);
     lat_module_destroy(b);
-    remove_dirs();
+    restore_env();
 }
 
 typedef struct job {
@@ -584,7 +562,7 @@ TEST(modules_made_and_destroyed_on_several_threads_during_their_builds)
     }
     unsetenv("LATTICE_CACHE");
     ASSERT_EQ(count_entries(tmp_dir), 0);
-    remove_dirs();
+    restore_env();
 }
 
 TEST(a_module_destroyed_during_its_build_stops_the_compiler)
@@ -614,7 +592,7 @@ TEST(a_module_destroyed_during_its_build_stops_the_compiler)
     ASSERT_TRUE(kill(pid, 0) != 0 && errno == ESRCH);
     ASSERT_EQ(nwarnings, 0); /* stopping is not a failure */
     ASSERT_EQ(count_entries(tmp_dir), 0);
-    remove_dirs();
+    restore_env();
 }
 
 /* A race and an out-of-bounds write, in a kernel that otherwise computes. */
@@ -678,7 +656,7 @@ TEST(checked_launches_run_on_the_optimised_tier_with_the_same_reports)
         if (memcmp(&opt_out[i], &tcc_out[i], sizeof(float)) != 0)
             FAIL("out[%d]: %a on the optimised tier, %a on TinyCC's", i, (double)opt_out[i],
                  (double)tcc_out[i]);
-    remove_dirs();
+    restore_env();
 }
 
 /* gcc may move a division before the store of the thread's index (or sink the store
@@ -708,7 +686,7 @@ TEST(a_fault_in_optimised_code_says_its_thread_is_approximate)
                                       "LATTICE_EMU_OPT=off or LATTICE_CHECK=memcheck names the "
                                       "thread exactly): integer division by zero");
     lat_module_destroy(m);
-    remove_dirs();
+    restore_env();
 }
 
 TEST(an_unknown_lattice_emu_opt_is_an_error)
