@@ -51,6 +51,7 @@ typedef struct t_resource {
     lat_context *ctx; /* destroyed */
     void *mem;        /* freed */
     char *dir;        /* removed with what is in it, then freed */
+    void (*fn)(void); /* called */
 } t_resource;
 
 static t_resource *resources;
@@ -82,6 +83,8 @@ static void keep(t_resource r)
                 lat_context_destroy(r.ctx);
             free(r.mem);
             remove_tree(r.dir);
+            if (r.fn)
+                r.fn();
             t_fail(__FILE__, __LINE__, "harness: out of memory");
         }
         resources = grown;
@@ -99,6 +102,8 @@ static void release_all(void)
             lat_context_destroy(r.ctx);
         free(r.mem);
         remove_tree(r.dir);
+        if (r.fn)
+            r.fn();
     }
 }
 
@@ -111,6 +116,11 @@ const char *t_tempdir(void)
     }
     keep((t_resource){.dir = dir});
     return dir;
+}
+
+void t_defer(void (*fn)(void))
+{
+    keep((t_resource){.fn = fn});
 }
 
 /* Prints text with every line indented, for compiler logs inside messages. */

@@ -169,6 +169,10 @@ void *t_calloc(size_t count, size_t size);
  * made since (their background compiles may write into it). */
 const char *t_tempdir(void);
 
+/* Calls fn after the case, however it ends (an environment put back), before what was
+ * kept for the case earlier is released. */
+void t_defer(void (*fn)(void));
+
 /* ---- random inputs ------------------------------------------------------------------- */
 
 /* Every case starts from the same seed (printed by the runner; LATTICE_TEST_SEED sets

@@ -64,9 +64,18 @@ static int count_entries(const char *dir)
     return n;
 }
 
+static void restore_env(void)
+{
+    unsetenv("TMPDIR");
+    unsetenv("LATTICE_EMU_CC");
+    unsetenv("LATTICE_EMU_CC_TIMEOUT");
+    unsetenv("LATTICE_EMU_CC_FLAGS");
+}
+
+/* The directories are removed, and the environment put back, after the case, however
+ * it ends. */
 static void fresh_dirs(void)
 {
-    /* The harness removes them after the case, however it ends. */
     snprintf(cache_dir, sizeof cache_dir, "%s", t_tempdir());
     snprintf(tmp_dir, sizeof tmp_dir, "%s", t_tempdir());
     snprintf(tool_dir, sizeof tool_dir, "%s", t_tempdir());
@@ -78,14 +87,7 @@ static void fresh_dirs(void)
     unsetenv("LATTICE_EMU_CC_TIMEOUT");
     unsetenv("LATTICE_EMU_OPT");
     lat_cache_clear();
-}
-
-static void restore_env(void)
-{
-    unsetenv("TMPDIR");
-    unsetenv("LATTICE_EMU_CC");
-    unsetenv("LATTICE_EMU_CC_TIMEOUT");
-    unsetenv("LATTICE_EMU_CC_FLAGS");
+    t_defer(restore_env);
 }
 
 /* A shell script in tool_dir, executable, as a stand-in compiler. */
@@ -214,7 +216,6 @@ TEST(the_optimised_tier_gives_tinyccs_results_bit_for_bit)
     lat_module_destroy(slow);
     lat_module_destroy(fast);
     ASSERT_EQ(count_entries(tmp_dir), 0); /* the compiler's directory is gone */
-    restore_env();
 }
 
 /* A module's __constant__ and __device__ variables are the optimised object's in SYNC
@@ -250,7 +251,6 @@ TEST(module_variables_are_the_optimised_codes_in_sync_mode)
     lat_module *m = make_optimised(ctx, variables_src);
     check_variables(ctx, m);
     lat_module_destroy(m);
-    restore_env();
 }
 
 /* From the disk cache, a module's code and variables are the object's from
@@ -271,7 +271,6 @@ TEST(modules_from_the_cache_are_optimised_from_the_start_variables_and_all)
     ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
     check_variables(ctx, m);
     lat_module_destroy(m);
-    restore_env();
 }
 
 static const char small_src[] =
@@ -321,15 +320,13 @@ TEST(a_background_build_takes_over_at_a_launch_boundary)
     }
     if (lat_module_get_tier(m) != LAT_MODULE_TIER_OPTIMISED) {
         lat_module_destroy(m);
-        restore_env();
-        SKIP("no optimised code: %s", warnings);
+            SKIP("no optimised code: %s", warnings);
     }
     memset(y2, 0, N * sizeof *y2);
     run_add(ctx, m, y2, N);
     ASSERT_EQ(memcmp(y1, y2, N * sizeof *y1), 0);
     lat_module_destroy(m);
     ASSERT_EQ(count_entries(tmp_dir), 0);
-    restore_env();
 }
 
 TEST(without_a_compiler_the_module_stays_on_tinycc_and_says_so_once)
@@ -350,7 +347,6 @@ TEST(without_a_compiler_the_module_stays_on_tinycc_and_says_so_once)
     ASSERT_TRUE(y[3] == 4 + 1.5f * 0.75f);
     lat_module_destroy(m1);
     lat_module_destroy(m2);
-    restore_env();
 }
 
 TEST(a_compiler_that_fails_leaves_its_message_in_the_log)
@@ -368,7 +364,6 @@ TEST(a_compiler_that_fails_leaves_its_message_in_the_log)
     ASSERT_TRUE(y[2] == 0.75f);
     lat_module_destroy(m);
     ASSERT_EQ(count_entries(tmp_dir), 0);
-    restore_env();
 }
 
 TEST(a_compiler_past_its_time_limit_is_killed)
@@ -394,7 +389,6 @@ TEST(a_compiler_past_its_time_limit_is_killed)
     ASSERT_TRUE(kill(pid, 0) != 0 && errno == ESRCH); /* killed and reaped */
     lat_module_destroy(m);
     ASSERT_EQ(count_entries(tmp_dir), 0);
-    restore_env();
 }
 
 TEST(the_cache_holds_optimised_code_keyed_by_its_flags)
@@ -425,7 +419,6 @@ TEST(the_cache_holds_optimised_code_keyed_by_its_flags)
     ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
     ASSERT_EQ(count_entries(cache_dir), entries + 1);
     lat_module_destroy(m);
-    restore_env();
 }
 
 /* Two modules loaded from the disk cache at once: each object comes from an anonymous
@@ -466,7 +459,6 @@ TEST(modules_loaded_from_the_cache_at_once_each_get_their_own_object)
     lat_module_destroy(c);
     lat_module_destroy(b);
     lat_module_destroy(a);
-    restore_env();
 }
 
 /* Two modules with a kernel of the same name and different code, both optimised and both
@@ -498,7 +490,6 @@ TEST(two_cached_objects_with_the_same_kernel_names_stay_apart)
     }
     lat_module_destroy(a);
     lat_module_destroy(b);
-    restore_env();
 }
 
 typedef struct job {
@@ -562,7 +553,6 @@ TEST(modules_made_and_destroyed_on_several_threads_during_their_builds)
     }
     unsetenv("LATTICE_CACHE");
     ASSERT_EQ(count_entries(tmp_dir), 0);
-    restore_env();
 }
 
 TEST(a_module_destroyed_during_its_build_stops_the_compiler)
@@ -592,7 +582,6 @@ TEST(a_module_destroyed_during_its_build_stops_the_compiler)
     ASSERT_TRUE(kill(pid, 0) != 0 && errno == ESRCH);
     ASSERT_EQ(nwarnings, 0); /* stopping is not a failure */
     ASSERT_EQ(count_entries(tmp_dir), 0);
-    restore_env();
 }
 
 /* A race and an out-of-bounds write, in a kernel that otherwise computes. */
@@ -656,7 +645,6 @@ TEST(checked_launches_run_on_the_optimised_tier_with_the_same_reports)
         if (memcmp(&opt_out[i], &tcc_out[i], sizeof(float)) != 0)
             FAIL("out[%d]: %a on the optimised tier, %a on TinyCC's", i, (double)opt_out[i],
                  (double)tcc_out[i]);
-    restore_env();
 }
 
 /* gcc may move a division before the store of the thread's index (or sink the store
@@ -686,7 +674,6 @@ TEST(a_fault_in_optimised_code_says_its_thread_is_approximate)
                                       "LATTICE_EMU_OPT=off or LATTICE_CHECK=memcheck names the "
                                       "thread exactly): integer division by zero");
     lat_module_destroy(m);
-    restore_env();
 }
 
 TEST(an_unknown_lattice_emu_opt_is_an_error)
