@@ -370,3 +370,60 @@ TEST(a_local_array_filled_by_a_function_in_a_loop_reports_nothing)
     for (int i = 0; i < N; i++)
         ASSERT_EQ(out[i], 2 * i + 1);
 }
+
+/* An element of an array is checked against the array's bounds; the array's expression,
+ * which the check also needs, was evaluated twice: s[i++][1] stepped i by two, and
+ * memcheck reported the second row's write as out of bounds (a correct kernel, failed and
+ * changed by its checks). */
+TEST(an_array_expression_that_does_something_is_evaluated_once)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_ALL);
+    lat_kernel *k = ck_kernel(ctx,
+                              "struct row { int v[4]; };\n"
+                              "__device__ struct row made(int x)\n"
+                              "{\n"
+                              "    struct row r = {{x, x + 1, x + 2, x + 3}};\n"
+                              "    return r;\n"
+                              "}\n"
+                              "__global__ void once(int *out, struct row *rows, const int *in)\n"
+                              "{\n"
+                              "    __shared__ int s[8][4];\n"
+                              "    if (threadIdx.x != 0)\n"
+                              "        return;\n"
+                              "    int i = 0, j = 0;\n"
+                              "    s[i++][1] = in[0];\n"
+                              "    s[i++][1] = in[1];\n"
+                              "    struct row *p = rows;\n"
+                              "    p++->v[j++] = in[2];\n"
+                              "    p++->v[j++] = in[3];\n"
+                              "    out[0] = i;\n"
+                              "    out[1] = j;\n"
+                              "    out[2] = s[0][1];\n"
+                              "    out[3] = s[1][1];\n"
+                              "    out[4] = (int)(p - rows);\n"
+                              "    out[5] = made(in[0]).v[2]; /* an array with no address */\n"
+                              "}\n",
+                              "once.cu", "once");
+    int in[4], rows[12], out[6];
+    for (int i = 0; i < 4; i++)
+        in[i] = (int)(t_rand_u32() % 1000) + 1;
+    for (int i = 0; i < 12; i++)
+        rows[i] = -1;
+    lat_deviceptr d_out = t_device_copy(ctx, NULL, sizeof out), d_rows = t_device_copy(ctx, rows, sizeof rows),
+                  d_in = t_device_copy(ctx, in, sizeof in);
+    ASSERT_OK(ck_launch(k, 1, 32, (void *[]){&d_out, &d_rows, &d_in}));
+    ASSERT_NO_REPORTS(ctx);
+    ASSERT_OK(lat_memcpy_dtoh(ctx, out, d_out, sizeof out));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, rows, d_rows, sizeof rows));
+    ASSERT_EQ(out[0], 2);
+    ASSERT_EQ(out[1], 2);
+    ASSERT_EQ(out[2], in[0]);
+    ASSERT_EQ(out[3], in[1]);
+    ASSERT_EQ(out[4], 2);
+    ASSERT_EQ(out[5], in[0] + 2);
+    ASSERT_EQ(rows[0], in[2]); /* rows[0].v[0] */
+    ASSERT_EQ(rows[5], in[3]); /* rows[1].v[1] */
+    for (int i = 0; i < 12; i++)
+        if (i != 0 && i != 5)
+            ASSERT_EQ(rows[i], -1);
+}

@@ -320,6 +320,7 @@ static const char *const prefix[] = {
            /* p is (T *)0 for the access's type T, written by the emitter: TinyCC must not
             * type the access itself (emit.c's emit_builtin_arg says why). */
            "#ifdef __TINYC__\n"
+           "#define __LAT_CK_ENTRY\n"
            "#define __LAT_CK(e, p, s) (*(__typeof__(p))__lat_ck(__lat_t, (void *)&(e), sizeof(*(p)), "
            "_Alignof(__typeof__(*(p))), s))\n"
            /* A plain assignment's store, its value given with the address (racecheck's
@@ -327,9 +328,11 @@ static const char *const prefix[] = {
            "#define __LAT_CKV(e, p, s, v) ({ __typeof__(*(p)) __lat_v = (v); "
            "*(__typeof__(p))__lat_ckv(__lat_t, (void *)&(e), sizeof(*(p)), _Alignof(__typeof__(*(p))), s, "
            "&__lat_v) = __lat_v; })\n"
-           /* a[i] of an array of n bytes: its bounds travel along. */
-           "#define __LAT_CKA(e, p, s, a, n) (*(__typeof__(p))__lat_cka(__lat_t, (void *)&(e), sizeof(*(p)), "
-           "_Alignof(__typeof__(*(p))), s, (void *)(a), n))\n",
+           /* A[I], A an array: its bounds travel along. A's address is taken once (its
+            * expression may do something: s[i++][j]). */
+           "#define __LAT_CKA(A, I, p, s) (*(__typeof__(p))({ __typeof__(A) *__lat_a = &(A); "
+           "__lat_cka(__lat_t, (void *)&(*__lat_a)[I], sizeof(*(p)), _Alignof(__typeof__(*(p))), s, "
+           "(void *)__lat_a, sizeof(A)); }))\n",
            "#else\n"
            /* Optimised code judges the usual access inline (abi.h says which) and calls
             * the host code for the rest: a call per access was 90% of a checked launch.
@@ -348,23 +351,34 @@ static const char *const prefix[] = {
            "    __builtin_memcpy(&x, &r->block, 8);\n"
            "    __builtin_memcpy(&y, &f->serial, 8);\n"
            "    return x != y || r->thread == me;\n"
-           "}\n",
-           /* c: the site's code (site * 8 | local 4 | kind); b, bn: the array named, if
-            * any; v: a plain assignment's value. */
-           "static inline __attribute__((always_inline)) int __lat_ckf(lat_emu_thread *t, void *p, "
-           "unsigned long n, unsigned long al, int c, void *b, unsigned long bn, const void *v)\n"
+           "}\n"
+           /* What stays the same for the whole block (set once per OS thread), copied
+            * into a function's locals at its entry (lower.c), where no store can touch it. */
+           "typedef struct { __lat_ck_fast *f; unsigned long sh, sh_size; const unsigned char *room; "
+           "unsigned char *sh_init; __lat_ck_rec *sh_race; } __lat_ck_inv;\n"
+           "static inline __attribute__((always_inline)) __lat_ck_inv __lat_ck_inv_of(lat_emu_thread *t)\n"
            "{\n"
            "    __lat_ck_fast *f = ((__lat_ck_tail *)(t + 1))->fast;\n"
+           "    __lat_ck_inv i = {f, f->sh, f->sh_size, f->room, f->sh_init, f->sh_race};\n"
+           "    return i;\n"
+           "}\n"
+           "#define __LAT_CK_ENTRY const __lat_ck_inv __lat_cki = __lat_ck_inv_of(__lat_t);\n",
+           /* c: the site's code (site * 8 | local 4 | kind); b, bn: the array named, if
+            * any; v: a plain assignment's value. */
+           "static inline __attribute__((always_inline)) int __lat_ckf(lat_emu_thread *t, __lat_ck_inv i, "
+           "void *p, unsigned long n, unsigned long al, int c, void *b, unsigned long bn, const void *v)\n"
+           "{\n"
+           "    __lat_ck_fast *f = i.f;\n"
            "    unsigned long a = (unsigned long)p, o;\n"
            "    int k = c & 3;\n"
            "    if (n == 4 && al <= 4 && k && !(c & 4) && !(a & 3) && f->on &&\n"
            "        (!b || (a >= (unsigned long)b && a + 4 <= (unsigned long)b + bn))) {\n"
            "        unsigned me = t->lin;\n"
-           "        o = a - f->sh;\n"
-           "        if (o < f->sh_size) {\n"
-           "            if ((o & 15) + 4 <= f->room[o >> 4]) {\n"
-           "                unsigned *in = f->sh_init ? (unsigned *)(f->sh_init + o) : 0;\n"
-           "                __lat_ck_rec *w = f->sh_race ? f->sh_race + o / 2 : 0;\n"
+           "        o = a - i.sh;\n"
+           "        if (o < i.sh_size) {\n"
+           "            if ((o & 15) + 4 <= i.room[o >> 4]) {\n"
+           "                unsigned *in = i.sh_init ? (unsigned *)(i.sh_init + o) : 0;\n"
+           "                __lat_ck_rec *w = i.sh_race ? i.sh_race + o / 2 : 0;\n"
            "                if ((!in || k == 2 || *in == 0x01010101u) &&\n"
            "                    (!w || (__lat_ck_quiet(f, w, me) && (k == 1 || __lat_ck_quiet(f, w + 1, me))))) {\n"
            "                    if (in && k != 1)\n"
@@ -414,21 +428,22 @@ static const char *const prefix[] = {
            "}\n"
            /* The host code's call is the rare path: told so, gcc keeps the thread's
             * values in registers across the access (an accumulator went through the stack). */
-           "static inline __attribute__((always_inline)) void *__lat_ckx(lat_emu_thread *t, void *p, "
-           "unsigned long n, unsigned long al, int c, void *b, unsigned long bn, const void *v)\n"
+           "static inline __attribute__((always_inline)) void *__lat_ckx(lat_emu_thread *t, __lat_ck_inv i, "
+           "void *p, unsigned long n, unsigned long al, int c, void *b, unsigned long bn, const void *v)\n"
            "{\n"
-           "    if (__builtin_expect(__lat_ckf(t, p, n, al, c, b, bn, v), 1))\n"
+           "    if (__builtin_expect(__lat_ckf(t, i, p, n, al, c, b, bn, v), 1))\n"
            "        return p;\n"
            "    return v ? __lat_ckv(t, p, n, al, c, v) : b ? __lat_cka(t, p, n, al, c, b, bn) : "
            "__lat_ck(t, p, n, al, c);\n"
            "}\n"
-           "#define __LAT_CK(e, p, s) (*(__typeof__(p))__lat_ckx(__lat_t, (void *)&(e), sizeof(*(p)), "
+           "#define __LAT_CK(e, p, s) (*(__typeof__(p))__lat_ckx(__lat_t, __lat_cki, (void *)&(e), sizeof(*(p)), "
            "_Alignof(__typeof__(*(p))), s, 0, 0, 0))\n"
            "#define __LAT_CKV(e, p, s, v) ({ __typeof__(*(p)) __lat_v = (v); "
-           "*(__typeof__(p))__lat_ckx(__lat_t, (void *)&(e), sizeof(*(p)), _Alignof(__typeof__(*(p))), s, "
+           "*(__typeof__(p))__lat_ckx(__lat_t, __lat_cki, (void *)&(e), sizeof(*(p)), _Alignof(__typeof__(*(p))), s, "
            "0, 0, &__lat_v) = __lat_v; })\n"
-           "#define __LAT_CKA(e, p, s, a, n) (*(__typeof__(p))__lat_ckx(__lat_t, (void *)&(e), sizeof(*(p)), "
-           "_Alignof(__typeof__(*(p))), s, (void *)(a), n, 0))\n"
+           "#define __LAT_CKA(A, I, p, s) (*(__typeof__(p))({ __typeof__(A) *__lat_a = &(A); "
+           "__lat_ckx(__lat_t, __lat_cki, (void *)&(*__lat_a)[I], sizeof(*(p)), _Alignof(__typeof__(*(p))), s, "
+           "(void *)__lat_a, sizeof(A), 0); }))\n"
            "#endif\n"
            /* A loop turn: the count just past the thread context (ck.h's lat__ck_fiber.ticks). */
            "#define __LAT_TICK (--*(int *)(__lat_t + 1) < 0 ? __lat_ck_tick(__lat_t) : (void)0)\n",

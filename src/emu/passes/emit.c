@@ -513,16 +513,22 @@ void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
         lat__emit_str(em, ")");
 }
 
-/* An access the checks see: __LAT_CK(access, (T *)0, code), or __LAT_CKA(access, (T *)0,
- * code, array, sizeof(array type)) for an element of an array, whose bounds travel along. */
+/* An access the checks see: __LAT_CK(access, (T *)0, code), or __LAT_CKA(array, index,
+ * (T *)0, code) for an element of an array, whose bounds travel along. */
 /* The array whose bounds travel with access e (an element of it), or NULL. (An array of
  * unknown size, extern __shared__ s[], is bounded by its memory instead.) */
 static const lat__expr *bounded_array(const lat__expr *e)
 {
-    if (e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && (e->a->flags & LAT_EF_IMPLICIT) &&
-        e->a->a->type->kind == LAT_TY_ARRAY && lat__is_complete(e->a->a->type))
-        return e->a->a;
-    return NULL;
+    if (!(e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && (e->a->flags & LAT_EF_IMPLICIT) &&
+          e->a->a->type->kind == LAT_TY_ARRAY && lat__is_complete(e->a->a->type)))
+        return NULL;
+    /* Its address is taken (__LAT_CKA): an array in a function's result has none. */
+    const lat__expr *a = e->a->a;
+    while (a->kind == LAT_E_MEMBER && !(a->flags & LAT_EF_ARROW))
+        a = a->a;
+    bool lvalue = a->kind == LAT_E_NAME || a->kind == LAT_E_INDEX || a->kind == LAT_E_COMPOUND ||
+                  a->kind == LAT_E_MEMBER || (a->kind == LAT_E_UNARY && a->op == LAT_P_STAR);
+    return lvalue ? e->a->a : NULL;
 }
 
 /* The start of a checked access's macro call: MACRO(access, (T *)0, code - the access
@@ -558,15 +564,21 @@ static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
 {
     (void)prec;
     const lat__expr *arr = bounded_array(e);
-    emit_access_head(em, e, arr ? "__LAT_CKA(" : "__LAT_CK(");
-    if (arr) {
-        lat__emit_str(em, ", ");
-        lat__expr whole = *arr;
-        whole.site = 0;
-        lat__emit_expr(em, &whole, LAT_PREC_ASSIGN);
-        lat__emit_fmt(em, ", sizeof(%s)", lat__emit_type(em->u, arr->type, NULL));
+    if (!arr) {
+        emit_access_head(em, e, "__LAT_CK(");
+        lat__emit_str(em, ")");
+        return;
     }
-    lat__emit_str(em, ")");
+    /* __LAT_CKA(array, index, (T *)0, code): the macro takes the array's address once
+     * and indexes it, so that what the array's expression does (s[i++][j]) is done once. */
+    lat__expr whole = *arr;
+    whole.site = 0;
+    lat__emit_at(em, e->loc);
+    lat__emit_str(em, "__LAT_CKA(");
+    lat__emit_expr(em, &whole, LAT_PREC_ASSIGN);
+    lat__emit_str(em, ", ");
+    lat__emit_expr(em, e->b, LAT_PREC_ASSIGN);
+    lat__emit_fmt(em, ", (%s)0, %d)", lat__emit_type(em->u, lat__pointer_to(em->u, e->type), NULL), e->site - 1);
 }
 
 static void emit_init(lat__emitter *em, const lat__expr *e)

@@ -248,12 +248,20 @@ static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mod
     lat__emit_params(&sig, fn, x->hidden, k && mode == LAT_EMU_MODE_PLAIN);
     lat__emit_str(em, lat__emit_type(lw->u, s->type->base, sig.buf));
     lat__emit_str(em, " ");
+    /* Checked code reads what the checks keep for the whole block once, at the
+     * function's entry (passes/checks.c's prefix): read at every access, it was
+     * reloaded after every store, none of which the optimiser could tell apart from it. */
+    bool ck_entry = em->checked && x->hidden;
+    if (ck_entry)
+        lat__emit_str(em, "{ __LAT_CK_ENTRY ");
     if (k && mode == LAT_EMU_MODE_PLAIN)
         plain_body(lw, fn);
     else if (k && mode == LAT_EMU_MODE_REGION)
         lat__region_emit(em, fn);
     else
         lat__emit_stmt(em, fn->body);
+    if (ck_entry)
+        lat__emit_str(em, " }");
     em->fn = NULL;
     em->mode = -1;
 }
