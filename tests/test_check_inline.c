@@ -3,7 +3,8 @@
  * and calls the checks' host code for everything else, while TinyCC's code calls the host
  * code for every access. Both must find the same: generated buggy kernels (races in shared
  * and global memory, same-value writes, unwritten reads, overruns of a variable and of an
- * allocation, misaligned and 8-byte accesses, a write whose value is read back later) run
+ * allocation, of a row of a 2-D __shared__ array and of an array in a __shared__ struct,
+ * misaligned and 8-byte accesses, a write whose value is read back later) run
  * on both tiers under each check and all of them, and their reports and results compared. */
 #include "check_util.h"
 
@@ -18,6 +19,8 @@ static const char source[] =
     "    __shared__ float s[128];\n"
     "    __shared__ float s2[64];\n"
     "    __shared__ double d[128];\n"
+    "    __shared__ float tile[8][16];\n"
+    "    __shared__ struct { int k[32]; float pad[4]; } st;\n"
     "    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;\n"
     "    if (t != skip)\n"
     "        s[t] = in[i % n];\n"
@@ -27,8 +30,11 @@ static const char source[] =
     "#endif\n"
     "    float v = s[(t + off) % SPAN];\n"
     "    s2[t % 64] = v;\n"
+    "    tile[t % 8][t / 8 % COLS] = v;\n"
+    "    st.k[t % KW] = t;\n"
     "    __syncthreads();\n"
-    "    out[i] = v + s2[(t + 1) % 64] + (float)d[(t + off) % 128];\n"
+    "    out[i] = v + s2[(t + 1) % 64] + (float)d[(t + off) % 128] + tile[(t + 1) % 8][(t / 8 + off) % 16] +\n"
+    "             (float)st.k[(t + off) % 32];\n"
     "    flags[i / GROUP] = VALUE;\n"
     "#ifdef CHAIN\n"
     "    flags[i] = flags[(i + 1) % n] = t;\n"
@@ -42,8 +48,8 @@ static const char source[] =
 enum { MAXN = 1024 };
 
 typedef struct variant {
-    char defines[8][32];
-    const char *list[9];
+    char defines[10][32];
+    const char *list[11];
     unsigned grid, block;
     int off, skip;
     bool fresh_in; /* `in` never written (initcheck's global reads) */
@@ -77,6 +83,9 @@ static void draw(variant *vp, unsigned modes)
         add(v, &nd, "CHAIN", 0);
     if (t_rand_u32() % 5 == 0)
         add(v, &nd, "MISALIGN", 0);
+    /* Past a row of tile, inside it or (from its last row) past it; past st.k, into st. */
+    add(v, &nd, "COLS=%d", t_rand_u32() % 4 ? 16 : 17 + (int)(t_rand_u32() % 2));
+    add(v, &nd, "KW=%d", t_rand_u32() % 4 ? 32 : 34);
     v->list[nd] = NULL;
     v->grid = 1 + t_rand_u32() % 3;
     v->block = t_rand_u32() % 2 ? 64 : 128;

@@ -332,7 +332,8 @@ static const char *const prefix[] = {
             * expression may do something: s[i++][j]). */
            "#define __LAT_CKA(A, I, p, s) (*(__typeof__(p))({ __typeof__(A) *__lat_a = &(A); "
            "__lat_cka(__lat_t, (void *)&(*__lat_a)[I], sizeof(*(p)), _Alignof(__typeof__(*(p))), s, "
-           "(void *)__lat_a, sizeof(A)); }))\n",
+           "(void *)__lat_a, sizeof(A)); }))\n"
+           "#define __LAT_CKAS(A, I, p, s, V) __LAT_CKA(A, I, p, s)\n",
            "#else\n"
            /* Optimised code judges the usual access inline (abi.h says which) and calls
             * the host code for the rest: a call per access was 90% of a checked launch.
@@ -363,6 +364,34 @@ static const char *const prefix[] = {
            "    return i;\n"
            "}\n"
            "#define __LAT_CK_ENTRY const __lat_ck_inv __lat_cki = __lat_ck_inv_of(__lat_t);\n",
+           /* An aligned 4-byte access at offset o of shared memory, inside a variable:
+            * initcheck's bytes and racecheck's records, as the host code would judge
+            * and update them. 0: the host code's to judge (it may report). */
+           "static inline __attribute__((always_inline)) int __lat_ck_sh4(lat_emu_thread *t, __lat_ck_inv i, "
+           "unsigned long o, int c)\n"
+           "{\n"
+           "    __lat_ck_fast *f = i.f;\n"
+           "    unsigned me = t->lin;\n"
+           "    int k = c & 3;\n"
+           "    unsigned *in = i.sh_init ? (unsigned *)(i.sh_init + o) : 0;\n"
+           "    __lat_ck_rec *w = i.sh_race ? i.sh_race + o / 2 : 0;\n"
+           "    if ((in && k != 2 && *in != 0x01010101u) ||\n"
+           "        (w && (!__lat_ck_quiet(f, w, me) || (k != 1 && !__lat_ck_quiet(f, w + 1, me)))))\n"
+           "        return 0;\n"
+           "    if (in && k != 1)\n"
+           "        *in = 0x01010101u;\n"
+           "    if (w) {\n"
+           "        __lat_ck_rec *r = k == 1 ? w + 1 : w;\n"
+           /* A few wide stores, not seven: {block, epoch}, {site, value}, the rest. */
+           "        struct { int site; unsigned value; } sv = {c >> 3, 0};\n"
+           "        struct { unsigned short thread; unsigned char wepoch, mask; } tw =\n"
+           "            {(unsigned short)me, f->wepoch[me >> 5], 0xf};\n"
+           "        __builtin_memcpy(&r->block, &f->serial, 8);\n"
+           "        __builtin_memcpy(&r->site, &sv, 8);\n"
+           "        __builtin_memcpy(&r->thread, &tw, 4);\n"
+           "    }\n"
+           "    return 1;\n"
+           "}\n"
            /* c: the site's code (site * 8 | local 4 | kind); b, bn: the array named, if
             * any; v: a plain assignment's value. */
            "static inline __attribute__((always_inline)) int __lat_ckf(lat_emu_thread *t, __lat_ck_inv i, "
@@ -376,26 +405,8 @@ static const char *const prefix[] = {
            "        unsigned me = t->lin;\n"
            "        o = a - i.sh;\n"
            "        if (o < i.sh_size) {\n"
-           "            if ((o & 15) + 4 <= i.room[o >> 4]) {\n"
-           "                unsigned *in = i.sh_init ? (unsigned *)(i.sh_init + o) : 0;\n"
-           "                __lat_ck_rec *w = i.sh_race ? i.sh_race + o / 2 : 0;\n"
-           "                if ((!in || k == 2 || *in == 0x01010101u) &&\n"
-           "                    (!w || (__lat_ck_quiet(f, w, me) && (k == 1 || __lat_ck_quiet(f, w + 1, me))))) {\n"
-           "                    if (in && k != 1)\n"
-           "                        *in = 0x01010101u;\n"
-           "                    if (w) {\n"
-           "                        __lat_ck_rec *r = k == 1 ? w + 1 : w;\n"
-           /* A few wide stores, not seven: {block, epoch}, {site, value}, the rest. */
-           "                        struct { int site; unsigned value; } sv = {c >> 3, 0};\n"
-           "                        struct { unsigned short thread; unsigned char wepoch, mask; } tw =\n"
-           "                            {(unsigned short)me, f->wepoch[me >> 5], 0xf};\n"
-           "                        __builtin_memcpy(&r->block, &f->serial, 8);\n"
-           "                        __builtin_memcpy(&r->site, &sv, 8);\n"
-           "                        __builtin_memcpy(&r->thread, &tw, 4);\n"
-           "                    }\n"
-           "                    return 1;\n"
-           "                }\n"
-           "            }\n"
+           "            if ((o & 15) + 4 <= i.room[o >> 4])\n"
+           "                return __lat_ck_sh4(t, i, o, c);\n"
            "        } else {\n"
            "            int g = a - f->g_base[0] < f->g_size[0] ? 0 : a - f->g_base[1] < f->g_size[1] ? 1 :\n"
            "                    a - f->g_base[2] < f->g_size[2] ? 2 : a - f->g_base[3] < f->g_size[3] ? 3 : -1;\n"
@@ -425,7 +436,7 @@ static const char *const prefix[] = {
            "        }\n"
            "    }\n"
            "    return 0;\n"
-           "}\n"
+           "}\n",
            /* The host code's call is the rare path: told so, gcc keeps the thread's
             * values in registers across the access (an accumulator went through the stack). */
            "static inline __attribute__((always_inline)) void *__lat_ckx(lat_emu_thread *t, __lat_ck_inv i, "
@@ -444,6 +455,23 @@ static const char *const prefix[] = {
            "#define __LAT_CKA(A, I, p, s) (*(__typeof__(p))({ __typeof__(A) *__lat_a = &(A); "
            "__lat_ckx(__lat_t, __lat_cki, (void *)&(*__lat_a)[I], sizeof(*(p)), _Alignof(__typeof__(*(p))), s, "
            "(void *)__lat_a, sizeof(A), 0); }))\n"
+           /* A[I], A inside V, a __shared__ variable: both bounds are known here, so that
+            * the usual access costs a few compares (and, under initcheck or racecheck, its
+            * shadows), which the optimiser may hoist out of a loop. */
+           "static inline __attribute__((always_inline)) void *__lat_cks(lat_emu_thread *t, __lat_ck_inv i, "
+           "void *p, unsigned long n, unsigned long al, int c, void *b, unsigned long bn, int inside)\n"
+           "{\n"
+           "    unsigned long a = (unsigned long)p;\n"
+           "    if (__builtin_expect(inside && (c & 3) && !(a & (al - 1)) && i.f->on &&\n"
+           "                         ((!i.sh_init && !i.sh_race) || (n == 4 && __lat_ck_sh4(t, i, a - i.sh, c))), 1))\n"
+           "        return p;\n"
+           "    return __lat_cka(t, p, n, al, c, b, bn);\n"
+           "}\n"
+           "#define __LAT_CKAS(A, I, p, s, V) (*(__typeof__(p))({ __typeof__(A) *__lat_a = &(A); "
+           "char *__lat_e = (char *)&(*__lat_a)[I]; "
+           "__lat_cks(__lat_t, __lat_cki, __lat_e, sizeof(*(p)), _Alignof(__typeof__(*(p))), s, (void *)__lat_a, "
+           "sizeof(A), (unsigned long)(__lat_e - (char *)__lat_a) <= sizeof(A) - sizeof(*(p)) && "
+           "(unsigned long)((char *)__lat_a - (char *)&(V)) <= sizeof(V) - sizeof(A)); }))\n"
            "#endif\n"
            /* A loop turn: the count just past the thread context (ck.h's lat__ck_fiber.ticks). */
            "#define __LAT_TICK (--*(int *)(__lat_t + 1) < 0 ? __lat_ck_tick(__lat_t) : (void)0)\n",

@@ -531,6 +531,25 @@ static const lat__expr *bounded_array(const lat__expr *e)
     return lvalue ? e->a->a : NULL;
 }
 
+/* The __shared__ variable (of a size known here) that array a is, or is inside of by
+ * subscripts and members alone, or NULL. */
+static const lat__expr *shared_root(const lat__expr *a)
+{
+    for (;;) {
+        if (a->kind == LAT_E_MEMBER && !(a->flags & LAT_EF_ARROW))
+            a = a->a;
+        else if (a->kind == LAT_E_INDEX && a->a->kind == LAT_E_CAST && (a->a->flags & LAT_EF_IMPLICIT) &&
+                 a->a->a->type->kind == LAT_TY_ARRAY)
+            a = a->a->a;
+        else
+            break;
+    }
+    if (a->kind != LAT_E_NAME || !a->sym || !(a->sym->cuda & LAT_CU_SHARED) ||
+        a->sym->storage == LAT_ST_EXTERN || !lat__is_complete(a->type) || a->type->vla)
+        return NULL;
+    return a;
+}
+
 /* The start of a checked access's macro call: MACRO(access, (T *)0, code - the access
  * itself emitted unchecked inside it. */
 static void emit_access_head(lat__emitter *em, const lat__expr *e, const char *macro)
@@ -570,15 +589,24 @@ static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
         return;
     }
     /* __LAT_CKA(array, index, (T *)0, code): the macro takes the array's address once
-     * and indexes it, so that what the array's expression does (s[i++][j]) is done once. */
+     * and indexes it, so that what the array's expression does (s[i++][j]) is done once.
+     * __LAT_CKAS(..., variable): the array is inside that __shared__ variable. */
+    const lat__expr *var = shared_root(arr);
     lat__expr whole = *arr;
     whole.site = 0;
     lat__emit_at(em, e->loc);
-    lat__emit_str(em, "__LAT_CKA(");
+    lat__emit_str(em, var ? "__LAT_CKAS(" : "__LAT_CKA(");
     lat__emit_expr(em, &whole, LAT_PREC_ASSIGN);
     lat__emit_str(em, ", ");
     lat__emit_expr(em, e->b, LAT_PREC_ASSIGN);
-    lat__emit_fmt(em, ", (%s)0, %d)", lat__emit_type(em->u, lat__pointer_to(em->u, e->type), NULL), e->site - 1);
+    lat__emit_fmt(em, ", (%s)0, %d", lat__emit_type(em->u, lat__pointer_to(em->u, e->type), NULL), e->site - 1);
+    if (var) {
+        lat__expr v = *var;
+        v.site = 0;
+        lat__emit_str(em, ", ");
+        lat__emit_expr(em, &v, LAT_PREC_ASSIGN);
+    }
+    lat__emit_str(em, ")");
 }
 
 static void emit_init(lat__emitter *em, const lat__expr *e)
