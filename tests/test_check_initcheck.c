@@ -205,3 +205,36 @@ TEST(locals_across_barriers)
                    "across.cu:10: initcheck: kernel 'across', block (0,0,0), thread (5,0,0): read "
                    "of 4 bytes by `y` reads memory never written: the local variable 'y'");
 }
+
+/* Checked region loops visit only the threads an `if (threadIdx.x < E)` selects, but not
+ * when E reads memory: every thread reads it, and each read is checked. */
+TEST(a_bound_read_from_shared_memory_is_read_by_every_thread)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_INITCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void bound(int *out, int m)\n"
+                              "{\n"
+                              "    __shared__ int limit;\n"
+                              "    int t = threadIdx.x;\n"
+                              "    if (t < limit)\n"
+                              "        out[t] = 1;\n"
+                              "    if (t < m)\n"
+                              "        out[t] = t;\n"
+                              "}\n",
+                              "bound.cu", "bound");
+    int m = 5 + (int)(t_rand_u32() % 50), out[64];
+    for (int i = 0; i < 64; i++)
+        out[i] = -1;
+    lat_deviceptr d_out = t_device_copy(ctx, out, sizeof out);
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, 1, 64, (void *[]){&d_out, &m}));
+    ASSERT_REPORTS(ctx, "bound.cu:5: initcheck: kernel 'bound', block (0,0,0), threads (0,0,0) to "
+                        "(63,0,0): read of 4 bytes by `limit` reads memory never written: element "
+                        "[0] of __shared__ 'limit' [64 times]");
+    /* The selected threads, and only they, ran the second if's body. */
+    ASSERT_OK(lat_memcpy_dtoh(ctx, out, d_out, sizeof out));
+    for (int i = 0; i < 64; i++)
+        if (i < m)
+            ASSERT_EQ(out[i], i);
+        else
+            ASSERT_TRUE(out[i] == -1 || out[i] == 1); /* the first if's, on what limit held */
+}

@@ -114,5 +114,7 @@ void lat__exec_rbarrier(lat__emu_thread *t, const int *sk, const char *file, int
 
 const unsigned *lat__exec_rorder(lat__emu_thread *t)
 {
-    return ((lat__emu_worker *)t->rt)->fb->rorder;
+    /* NULL: in index order, which checked region loops run without reading an order. */
+    const lat__exec_block *b = ((lat__emu_worker *)t->rt)->fb;
+    return b->order_kind == LAT_SCHEDULE_FORWARD ? NULL : b->rorder;
 }

@@ -273,7 +273,7 @@ int lat__emu_bvote(const uint64_t *v, const int *sk, unsigned n, int kind);
 void lat__emu_converged(lat__emu_thread *t, const int *sk, unsigned n, const char *file,
                         int line);
 /* A checked module's region loops: a barrier (sk NULL: no thread can return early), and
- * the threads' order, (linear index, x, y, z) per thread. */
+ * the threads' order, (linear index, x, y, z) per thread, or NULL for index order. */
 void lat__exec_rbarrier(lat__emu_thread *t, const int *sk, const char *file, int line);
 const unsigned *lat__exec_rorder(lat__emu_thread *t);
 

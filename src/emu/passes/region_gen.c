@@ -493,11 +493,30 @@ static bool stretch_calls_out(plan *pl)
     return false;
 }
 
+static bool note_site(lat__visitor *v, lat__expr *e)
+{
+    if (e->site)
+        *(bool *)v->data = true;
+    return true;
+}
+
+/* Whether e makes an access the checks see. */
+static bool has_checked_access(const lat__expr *e)
+{
+    bool seen = false;
+    lat__visitor v = {NULL, note_site, NULL, &seen};
+    lat__visit_expr(&v, (lat__expr *)e);
+    return seen;
+}
+
 /* For a stretch that is one `if (X < E) S` (X threadIdx.x, or a variable that is it; E
- * uniform): the comparison, so that the loop visits only the threads it selects. */
+ * uniform): the comparison, so that the loop visits only the threads it selects. In
+ * checked code, only where E makes no access the checks see, since each thread's read of
+ * it is checked (uniform values make none today; this keeps a wider notion of uniform
+ * from dropping one). */
 static const lat__expr *range_bound(plan *pl, const lat__expr **bound)
 {
-    if (pl->items.n != 1 || pl->seg_all || pl->seg_pre || pl->checked)
+    if (pl->items.n != 1 || pl->seg_all || pl->seg_pre)
         return NULL;
     const item *it = &pl->items.items[0];
     if (it->kind != I_STMT || it->s->kind != LAT_S_IF || it->s->els || lat__region_rs(pl, it->s)->block)
@@ -519,7 +538,7 @@ static const lat__expr *range_bound(plan *pl, const lat__expr **bound)
     if (x->kind != LAT_E_MEMBER || !x->field || !x->field->name || strcmp(x->field->name->name, "x") != 0 ||
         x->a->kind != LAT_E_NAME || !(x->a->sym->flags & LAT_SF_THREAD_VARYING))
         return NULL;
-    if (!lat__region_uniform(pl, c->b, false))
+    if (!lat__region_uniform(pl, c->b, false) || (pl->checked && has_checked_access(c->b)))
         return NULL;
     *bound = c->b;
     return c;
@@ -578,14 +597,23 @@ static void seg_close(plan *pl)
      * thread's first instruction that can fault (and that a fault report names it by):
      * gcc otherwise merged the stores and sank them past a division by zero. Checked
      * code calls the checks at every access, so the loop vectorises no less for it. */
+    /* In the schedule's order, read from __lat_ord; with none (index order), the threads
+     * of [lo, hi) in each row are stepped through, and the others not visited. */
     if (pl->checked)
         lat__emit_fmt(em,
-                      " for (__lat_k = 0; __lat_k < 4 * __lat_n; __lat_k += 4) { __lat_x = __lat_ord[__lat_k + 1];"
+                      " { unsigned __lat_fx = (unsigned)__lat_lo, __lat_fy = 0, __lat_fz = __lat_lo < __lat_hi ? 0 : __lat_bz;"
+                      " for (__lat_k = 0; __lat_k < 4 * __lat_n; __lat_k += 4) {"
+                      " if (!__lat_ord) { if (__lat_fz >= __lat_bz) break;"
+                      " __lat_x = __lat_fx; __lat_y = __lat_fy; __lat_z = __lat_fz;"
+                      " __lat_i = (__lat_z * __lat_by + __lat_y) * __lat_bx + __lat_x;"
+                      " if (++__lat_fx >= (unsigned)__lat_hi) { __lat_fx = (unsigned)__lat_lo;"
+                      " if (++__lat_fy >= __lat_by) { __lat_fy = 0; __lat_fz++; } } } else {"
+                      " __lat_x = __lat_ord[__lat_k + 1];"
                       " if (__lat_x < (unsigned)__lat_lo || __lat_x >= (unsigned)__lat_hi) continue;"
-                      " __lat_i = __lat_ord[__lat_k]; __lat_y = __lat_ord[__lat_k + 2]; __lat_z = __lat_ord[__lat_k + 3];"
+                      " __lat_i = __lat_ord[__lat_k]; __lat_y = __lat_ord[__lat_k + 2]; __lat_z = __lat_ord[__lat_k + 3]; }"
                       " __lat_t->thread_idx.x = __lat_x; __lat_t->thread_idx.y = __lat_y; __lat_t->thread_idx.z = __lat_z;"
                       " __lat_t->lin = __lat_i; __asm__ __volatile__(\"\" ::: \"memory\");"
-                      " { { %s%s const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {",
+                      " { %s%s const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {",
                       pl->seg_pre ? pl->seg_pre : "", skip);
     else {
         /* The thread's index is a local (__lat_tid). The context's x is for what reads it
