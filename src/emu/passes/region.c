@@ -499,7 +499,9 @@ static bool uniform_name(plan *pl, lat__sym *s, bool per_thread)
 
 static bool call_out(lat__visitor *v, lat__expr *e)
 {
-    if (e->kind == LAT_E_CALL && !pure_builtin(e->sym))
+    /* A warp or block operation (aux: its rcoll) is region loops' own code, which reads
+     * the thread's index from its slot, not from the context. */
+    if (e->kind == LAT_E_CALL && !pure_builtin(e->sym) && !e->aux)
         *(bool *)v->data = true;
     return !*(bool *)v->data;
 }

@@ -24,7 +24,7 @@ lat__region_saved *lat__region_variant_begin(lat__unit *u, lat__func *fn);
 void lat__region_variant_end(lat__unit *u, lat__func *fn, lat__region_saved *sv, bool region);
 /* Whether statement s or expression e (either may be NULL) calls a function that may read
  * the thread's index from its context: a device function, a built-in that is not pure
- * arithmetic. */
+ * arithmetic (warp and block operations are not calls in region loops). */
 bool lat__region_calls_out(const lat__stmt *s, const lat__expr *e);
 /* Writes the planned kernel's body. */
 void lat__region_emit(lat__emitter *em, lat__func *fn);

@@ -119,12 +119,19 @@ static void store_value(plan *pl, const rcoll *c, const lat__expr *v)
     lat__emit_str(em, ")");
 }
 
-/* The slot's 64 bits as a value of the shuffle's type (its low bytes), with no call. */
+/* A shuffle's slot of thread `at`: its slots are an array of the shuffle's type (8 bytes a
+ * thread, at most, are made for them), so that a loop over consecutive threads reads and
+ * writes consecutive values, which vectorises; 8-byte strides did not. */
+static void slot_at(plan *pl, const lat__type *t, const char *slot, int k, const char *at)
+{
+    lat__emit_fmt(pl->em, "((%s)__lat_%s%d)[%s]",
+                  lat__emit_type(pl->u, lat__pointer_to(pl->u, lat__unqualified(pl->u, (lat__type *)t)), ""),
+                  slot, k, at);
+}
+
 static void slot_as(plan *pl, const lat__type *t, const char *slot, int k)
 {
-    lat__emit_fmt(pl->em, "(*(%s)&__lat_%s%d[__lat_i])",
-                  lat__emit_type(pl->u, lat__pointer_to(pl->u, lat__unqualified(pl->u, (lat__type *)t)), ""),
-                  slot, k);
+    slot_at(pl, t, slot, k, "__lat_i");
 }
 
 static void operand(plan *pl, const rcoll *c, int arg, bool slot, const char *name, const char *dflt);
@@ -144,9 +151,9 @@ static void coll_result(plan *pl, const rcoll *c)
     const char *as = t->kind == LAT_TY_FLOAT ? "__lat_asf" : t->kind == LAT_TY_DOUBLE ? "__lat_asd" : NULL;
     if (c->in_line && c->op <= LAT_EMU_W_XOR) {
         /* The source lane's slot, found at the stretch's start (shuffle_source). */
-        lat__emit_fmt(em, "(*(%s)&__lat_wv%d[__lat_s%d])",
-                      lat__emit_type(pl->u, lat__pointer_to(pl->u, lat__unqualified(pl->u, (lat__type *)t)), ""),
-                      k, k);
+        char at[32];
+        snprintf(at, sizeof at, "__lat_s%d", k);
+        slot_at(pl, t, "wv", k, at);
         return;
     }
     if (c->in_line) {
@@ -263,16 +270,18 @@ static void shuffle_source(plan *pl, const rcoll *c, int op)
             break;
         }
     }
-    /* Where no thread can have left or be parked, only a partial last warp has lanes
-     * that are not there: the common full block skips the lookup. */
-    const char *gate = pl->level == 0 && !pl->may_exit ? "(__lat_n & 31) && " : "";
-    lat__emit_fmt(em, " if ((unsigned)(__lat_l + __lat_s%d) > 31u || (%s__lat_sk[__lat_i + __lat_s%d])", k, gate, k);
+    /* A lane outside the warp (or the mask) reads its own slot; so does one whose source
+     * is not there (sk: exited, parked, or past a partial last warp), looked up at an
+     * index always inside the warp. No short cut: the loop has no branch and no
+     * conditional load, and vectorises (gathers). */
+    lat__emit_fmt(em, " __lat_s%d = (unsigned)(__lat_l + __lat_s%d) > 31u", k, k);
     if (!full) {
-        lat__emit_str(em, " || !((");
+        lat__emit_str(em, " | !((");
         operand(pl, c, 0, c->mask_slot, "m", "0xffffffffu");
-        lat__emit_fmt(em, ") >> (__lat_l + __lat_s%d) & 1u)", k);
+        lat__emit_fmt(em, ") >> ((__lat_l + __lat_s%d) & 31) & 1u)", k);
     }
-    lat__emit_fmt(em, ") __lat_s%d = __lat_i; else __lat_s%d += __lat_i;", k, k);
+    lat__emit_fmt(em, " ? (int)__lat_i : (int)__lat_i + __lat_s%d;", k);
+    lat__emit_fmt(em, " __lat_s%d = __lat_sk[__lat_s%d] ? (int)__lat_i : __lat_s%d;", k, k, k);
 }
 
 /* Every active thread's result of a site's warp operations, from one snapshot of which
@@ -293,7 +302,13 @@ static void results_loop(plan *pl, const rcoll *c)
     } else if (op <= LAT_EMU_W_XOR) {
         lat__emit_str(em, "{ int __lat_l = (int)(__lat_i & 31);");
         shuffle_source(pl, c, op);
-        lat__emit_fmt(em, " __lat_wr%d[__lat_i] = __lat_wv%d[__lat_s%d]; }", k, k, k);
+        char at[32];
+        snprintf(at, sizeof at, "__lat_s%d", k);
+        lat__emit_str(em, " ");
+        slot_as(pl, c->call->type, "wr", k);
+        lat__emit_str(em, " = ");
+        slot_at(pl, c->call->type, "wv", k, at);
+        lat__emit_str(em, "; }");
     } else {
         lat__emit_fmt(em, "__lat_rwarp(__lat_wv%d, __lat_sk, __lat_i, %d, ", k, op);
         operand(pl, c, 0, c->mask_slot, "m", "0xffffffffu");
@@ -493,6 +508,37 @@ static bool stretch_calls_out(plan *pl)
     return false;
 }
 
+static bool fault_point(lat__visitor *v, lat__expr *e)
+{
+    bool *found = v->data;
+    bool integer = e->type && lat__is_integer(e->type);
+    if (e->kind == LAT_E_INDEX || (e->kind == LAT_E_UNARY && e->op == LAT_P_STAR) ||
+        (e->kind == LAT_E_MEMBER && (e->flags & LAT_EF_ARROW)) ||
+        ((e->kind == LAT_E_BINARY || e->kind == LAT_E_ASSIGN) && integer &&
+         (e->op == LAT_P_SLASH || e->op == LAT_P_PERCENT || e->op == LAT_P_DIV_ASSIGN ||
+          e->op == LAT_P_MOD_ASSIGN)))
+        *found = true;
+    return !*found;
+}
+
+/* Whether something in the open stretch may fault (a memory access, an integer division):
+ * the fault's report names the thread by its context's index. */
+static bool stretch_may_fault(plan *pl)
+{
+    bool found = false;
+    lat__visitor v = {NULL, fault_point, NULL, &found};
+    for (size_t k = 0; k < pl->items.n && !found; k++) {
+        const item *it = &pl->items.items[k];
+        if (it->s)
+            lat__visit_stmt(&v, (lat__stmt *)it->s);
+        if (it->e && !found)
+            lat__visit_expr(&v, (lat__expr *)it->e);
+        if (it->d && it->d->init && !found)
+            lat__visit_expr(&v, it->d->init);
+    }
+    return found;
+}
+
 static bool note_site(lat__visitor *v, lat__expr *e)
 {
     if (e->site)
@@ -619,8 +665,10 @@ static void seg_close(plan *pl)
         /* The thread's index is a local (__lat_tid). The context's x is for what reads it
          * there, a fault's report above all. An implicit loop's stretch (only ever in the
          * optimised variant, region.h), where the loop is to vectorise, stores it once per
-         * row unless something else may read it: its faults name a thread of the right row. */
-        bool per_thread_x = !pl->in_implicit || stretch_calls_out(pl);
+         * row unless something else may read it: its faults name a thread of the right row.
+         * So does a stretch that nothing can fault in (a warp shuffle's own loads): the
+         * store at every thread kept its loop from vectorising. */
+        bool per_thread_x = stretch_calls_out(pl) || (!pl->in_implicit && stretch_may_fault(pl));
         lat__emit_fmt(em,
                       " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
                       " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;%s"
