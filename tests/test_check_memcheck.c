@@ -427,3 +427,39 @@ TEST(an_array_expression_that_does_something_is_evaluated_once)
         if (i != 0 && i != 5)
             ASSERT_EQ(rows[i], -1);
 }
+
+/* A member of a packed struct may be at any address: reading or writing it is not a
+ * misaligned access (it was reported as one, in shared and in device memory). */
+TEST(members_of_packed_structs_are_not_misaligned)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_ALL);
+    lat_kernel *k = ck_kernel(ctx,
+                              "struct __attribute__((packed)) pk { char c; int x[4]; short s; };\n"
+                              "__global__ void pk(int *out, struct pk *g)\n"
+                              "{\n"
+                              "    __shared__ struct pk ps;\n"
+                              "    int t = threadIdx.x;\n"
+                              "    if (t < 4)\n"
+                              "        ps.x[t] = t + g->x[t];\n"
+                              "    if (t == 0)\n"
+                              "        ps.s = g->s;\n"
+                              "    __syncthreads();\n"
+                              "    if (t < 4)\n"
+                              "        out[t] = ps.x[t] * ps.s;\n"
+                              "}\n",
+                              "pk.cu", "pk");
+    struct __attribute__((packed)) pk {
+        char c;
+        int x[4];
+        short s;
+    } g = {7, {0}, (short)(t_rand_u32() % 100 + 1)};
+    for (int i = 0; i < 4; i++)
+        g.x[i] = (int)(t_rand_u32() % 1000);
+    int out[4];
+    lat_deviceptr d_out = t_device_copy(ctx, NULL, sizeof out), d_g = t_device_copy(ctx, &g, sizeof g);
+    ASSERT_OK(ck_launch(k, 1, 32, (void *[]){&d_out, &d_g}));
+    ASSERT_NO_REPORTS(ctx);
+    ASSERT_OK(lat_memcpy_dtoh(ctx, out, d_out, sizeof out));
+    for (int i = 0; i < 4; i++)
+        ASSERT_EQ(out[i], (i + g.x[i]) * g.s);
+}

@@ -661,3 +661,63 @@ TEST(the_tutorials_double_precision_mapper)
         ASSERT_MSG(dest[id] == want, "dest[%d] = %.9g, want %.9g", id, dest[id], want);
     }
 }
+
+/* GNU C's packed structs, with the attribute where real code puts it: after `struct`,
+ * after the closing brace, on a typedef. TinyCC's code did not compile any of them (the
+ * attribute was written between the tag and the brace). Their layout is the host's. */
+struct __attribute__((packed)) t_packed {
+    char c;
+    int a;
+    short s;
+    double d;
+};
+
+TEST(packed_structs_have_the_hosts_layout)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct __attribute__((packed)) rec { char c; int a; short s; double d; };\n"
+        "struct tail { char c; int a; } __attribute__((packed));\n"
+        "typedef struct __attribute__((__packed__)) { char c; short s; } pair;\n"
+        "__global__ void packed(struct rec *r, double *out, int *sizes, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i == 0) {\n"
+        "        sizes[0] = sizeof(struct rec);\n"
+        "        sizes[1] = sizeof(struct tail);\n"
+        "        sizes[2] = sizeof(pair);\n"
+        "        sizes[3] = (int)((char *)&r->d - (char *)r);\n"
+        "    }\n"
+        "    if (i < n) {\n"
+        "        out[i] = r[i].c + r[i].a + r[i].s + r[i].d;\n"
+        "        r[i].a = r[i].a * 2 + i;\n"
+        "        r[i].d *= 0.5;\n"
+        "    }\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "packed");
+    enum { N = 333 };
+    struct t_packed *r = t_calloc(N, sizeof *r), *want = t_calloc(N, sizeof *want);
+    double *out = t_calloc(N, sizeof *out);
+    int sizes[4] = {0};
+    for (int i = 0; i < N; i++) {
+        r[i].c = (char)(t_rand_u32() % 100);
+        r[i].a = (int)(t_rand_u32() % 200000) - 100000;
+        r[i].s = (short)(t_rand_u32() % 60000 - 30000);
+        r[i].d = t_rand_double(-1e6, 1e6);
+    }
+    memcpy(want, r, N * sizeof *r);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {blocks_for(N, 64)}, .block = {64}},
+                              LAT_ARGS(lat_arg_inout(r, N * sizeof *r), lat_arg_out(out, N * sizeof *out),
+                                       lat_arg_out(sizes, sizeof sizes), lat_arg_i32(N))));
+    ASSERT_EQ(sizes[0], 15);
+    ASSERT_EQ(sizes[1], 5);
+    ASSERT_EQ(sizes[2], 3);
+    ASSERT_EQ(sizes[3], 7);
+    for (int i = 0; i < N; i++) {
+        double sum = want[i].c + want[i].a + want[i].s + want[i].d;
+        ASSERT_MSG(out[i] == sum, "out[%d] = %.17g, want %.17g", i, out[i], sum);
+        want[i].a = want[i].a * 2 + i;
+        want[i].d *= 0.5;
+    }
+    ASSERT_TRUE(memcmp(r, want, N * sizeof *r) == 0);
+}

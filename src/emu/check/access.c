@@ -646,6 +646,8 @@ access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, 
     const lat__emu_thread *th = t; /* on fibers the fiber's own; in region loops the
                                       block's, at the thread running */
     int site = code / LAT__CK_CODE_SITE, kind = code & 3; /* passes/checks.c's codes */
+    if (code & LAT__CK_CODE_PACKED)
+        align = 1; /* a member of a packed struct may be anywhere */
     uintptr_t a = (uintptr_t)addr;
     /* Another thread's access: the last writer's store is done (it ran to a hook, a
      * barrier or its exit since), read now, before other blocks can write there. */

@@ -85,8 +85,9 @@ typedef struct lat__ck_site {
 } lat__ck_site;
 
 /* The number a hook gets for an access: site * LAT__CK_CODE_SITE, plus LAT__CK_CODE_LOCAL
- * when it names a tracked local variable (initcheck), plus its kind (LAT_ACCESS_*). */
-enum { LAT__CK_CODE_LOCAL = 4, LAT__CK_CODE_SITE = 8 };
+ * when it names a tracked local variable (initcheck), plus LAT__CK_CODE_PACKED when it is
+ * a member of a packed struct (no alignment), plus its kind (LAT_ACCESS_*). */
+enum { LAT__CK_CODE_LOCAL = 4, LAT__CK_CODE_PACKED = 8, LAT__CK_CODE_SITE = 16 };
 
 /* What instrumentation makes of a module. */
 typedef struct lat__ck_module {

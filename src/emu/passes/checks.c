@@ -94,6 +94,30 @@ static bool memory(const lat__expr *e)
 
 static void visit(ann *a, lat__expr *e, mode md);
 
+/* Whether e is a member of a packed struct, or an element of an array in one: its
+ * address need be a multiple of nothing (GNU C's packed, which nvcc accepts too). */
+static bool through_packed(const lat__expr *e)
+{
+    for (;;) {
+        while (e->kind == LAT_E_CAST && (e->flags & LAT_EF_IMPLICIT))
+            e = e->a;
+        if (e->kind == LAT_E_MEMBER) {
+            bool arrow = (e->flags & LAT_EF_ARROW) != 0;
+            const lat__type *r = arrow ? e->a->type->base : e->a->type;
+            if (r && lat__is_record(r) && r->rec && r->rec->packed)
+                return true;
+            if (arrow)
+                return false;
+            e = e->a;
+        } else if (e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && (e->a->flags & LAT_EF_IMPLICIT) &&
+                   e->a->a->type->kind == LAT_TY_ARRAY) {
+            e = e->a->a;
+        } else {
+            return false;
+        }
+    }
+}
+
 /* Marks e as an access of kind md. */
 static void mark(ann *a, lat__expr *e, mode md)
 {
@@ -106,7 +130,8 @@ static void mark(ann *a, lat__expr *e, mode md)
         local = tracked(e->sym);
     else if (e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && e->a->a->kind == LAT_E_NAME)
         local = tracked(e->a->a->sym) && e->a->a->type->kind == LAT_TY_ARRAY;
-    int code = add_site(a, e, kind) * LAT__CK_CODE_SITE + (local ? LAT__CK_CODE_LOCAL : 0) + kind;
+    int code = add_site(a, e, kind) * LAT__CK_CODE_SITE + (local ? LAT__CK_CODE_LOCAL : 0) +
+               (through_packed(e) ? LAT__CK_CODE_PACKED : 0) + kind;
     e->site = code + 1;
 }
 
@@ -333,7 +358,7 @@ static const char *const prefix[] = {
            "#define __LAT_CKA(A, I, p, s) (*(__typeof__(p))({ __typeof__(A) *__lat_a = &(A); "
            "__lat_cka(__lat_t, (void *)&(*__lat_a)[I], sizeof(*(p)), _Alignof(__typeof__(*(p))), s, "
            "(void *)__lat_a, sizeof(A)); }))\n"
-           "#define __LAT_CKAS(A, I, p, s, V) __LAT_CKA(A, I, p, s)\n",
+           "#define __LAT_CKAS(A, I, p, s, V, aligned) __LAT_CKA(A, I, p, s)\n",
            "#else\n"
            /* Optimised code judges the usual access inline (abi.h says which) and calls
             * the host code for the rest: a call per access was 90% of a checked launch.
@@ -356,11 +381,11 @@ static const char *const prefix[] = {
            /* What stays the same for the whole block (set once per OS thread), copied
             * into a function's locals at its entry (lower.c), where no store can touch it. */
            "typedef struct { __lat_ck_fast *f; unsigned long sh, sh_size; const unsigned char *room; "
-           "unsigned char *sh_init; __lat_ck_rec *sh_race; } __lat_ck_inv;\n"
+           "unsigned char *sh_init; __lat_ck_rec *sh_race; int no_shadow; } __lat_ck_inv;\n"
            "static inline __attribute__((always_inline)) __lat_ck_inv __lat_ck_inv_of(lat_emu_thread *t)\n"
            "{\n"
            "    __lat_ck_fast *f = ((__lat_ck_tail *)(t + 1))->fast;\n"
-           "    __lat_ck_inv i = {f, f->sh, f->sh_size, f->room, f->sh_init, f->sh_race};\n"
+           "    __lat_ck_inv i = {f, f->sh, f->sh_size, f->room, f->sh_init, f->sh_race, !f->sh_init && !f->sh_race};\n"
            "    return i;\n"
            "}\n"
            "#define __LAT_CK_ENTRY const __lat_ck_inv __lat_cki = __lat_ck_inv_of(__lat_t);\n",
@@ -383,7 +408,7 @@ static const char *const prefix[] = {
            "    if (w) {\n"
            "        __lat_ck_rec *r = k == 1 ? w + 1 : w;\n"
            /* A few wide stores, not seven: {block, epoch}, {site, value}, the rest. */
-           "        struct { int site; unsigned value; } sv = {c >> 3, 0};\n"
+           "        struct { int site; unsigned value; } sv = {c >> 4, 0};\n"
            "        struct { unsigned short thread; unsigned char wepoch, mask; } tw =\n"
            "            {(unsigned short)me, f->wepoch[me >> 5], 0xf};\n"
            "        __builtin_memcpy(&r->block, &f->serial, 8);\n"
@@ -392,7 +417,7 @@ static const char *const prefix[] = {
            "    }\n"
            "    return 1;\n"
            "}\n"
-           /* c: the site's code (site * 8 | local 4 | kind); b, bn: the array named, if
+           /* c: the site's code (site * 16 | packed 8 | local 4 | kind); b, bn: the array named, if
             * any; v: a plain assignment's value. */
            "static inline __attribute__((always_inline)) int __lat_ckf(lat_emu_thread *t, __lat_ck_inv i, "
            "void *p, unsigned long n, unsigned long al, int c, void *b, unsigned long bn, const void *v)\n"
@@ -419,7 +444,7 @@ static const char *const prefix[] = {
            "                __lat_ck_logged *e = &f->log[f->nlog++];\n"
            "                e->a = a;\n"
            "                e->r = f->g_region[g];\n"
-           "                e->site = c >> 3;\n"
+           "                e->site = c >> 4;\n"
            "                e->epoch = f->epoch;\n"
            "                e->size = 4;\n"
            "                e->thread = (unsigned short)me;\n"
@@ -459,19 +484,21 @@ static const char *const prefix[] = {
             * the usual access costs a few compares (and, under initcheck or racecheck, its
             * shadows), which the optimiser may hoist out of a loop. */
            "static inline __attribute__((always_inline)) void *__lat_cks(lat_emu_thread *t, __lat_ck_inv i, "
-           "void *p, unsigned long n, unsigned long al, int c, void *b, unsigned long bn, int inside)\n"
+           "void *p, unsigned long n, unsigned long al, int c, void *b, unsigned long bn, int inside, int aligned)\n"
            "{\n"
            "    unsigned long a = (unsigned long)p;\n"
-           "    if (__builtin_expect(inside && (c & 3) && !(a & (al - 1)) && i.f->on &&\n"
-           "                         ((!i.sh_init && !i.sh_race) || (n == 4 && __lat_ck_sh4(t, i, a - i.sh, c))), 1))\n"
+           "    if (__builtin_expect(inside && (c & 3) && (aligned || !(a & (al - 1))) && i.f->on &&\n"
+           "                         (i.no_shadow || (n == 4 && __lat_ck_sh4(t, i, a - i.sh, c))), 1))\n"
            "        return p;\n"
            "    return __lat_cka(t, p, n, al, c, b, bn);\n"
            "}\n"
-           "#define __LAT_CKAS(A, I, p, s, V) (*(__typeof__(p))({ __typeof__(A) *__lat_a = &(A); "
+           /* Aligned: 1 when no packed struct is on the way from V to the element, whose
+            * address is then a multiple of its alignment (V's is at least 16). */
+           "#define __LAT_CKAS(A, I, p, s, V, aligned) (*(__typeof__(p))({ __typeof__(A) *__lat_a = &(A); "
            "char *__lat_e = (char *)&(*__lat_a)[I]; "
            "__lat_cks(__lat_t, __lat_cki, __lat_e, sizeof(*(p)), _Alignof(__typeof__(*(p))), s, (void *)__lat_a, "
            "sizeof(A), (unsigned long)(__lat_e - (char *)__lat_a) <= sizeof(A) - sizeof(*(p)) && "
-           "(unsigned long)((char *)__lat_a - (char *)&(V)) <= sizeof(V) - sizeof(A)); }))\n"
+           "(unsigned long)((char *)__lat_a - (char *)&(V)) <= sizeof(V) - sizeof(A), aligned); }))\n"
            "#endif\n"
            /* A loop turn: the count just past the thread context (ck.h's lat__ck_fiber.ticks). */
            "#define __LAT_TICK (--*(int *)(__lat_t + 1) < 0 ? __lat_ck_tick(__lat_t) : (void)0)\n",

@@ -532,12 +532,16 @@ static const lat__expr *bounded_array(const lat__expr *e)
 }
 
 /* The __shared__ variable (of a size known here) that array a is, or is inside of by
- * subscripts and members alone, or NULL. */
-static const lat__expr *shared_root(const lat__expr *a)
+ * subscripts and members alone, or NULL; *packed: a packed struct is on the way. */
+static const lat__expr *shared_root(const lat__expr *a, bool *packed)
 {
+    *packed = false;
     for (;;) {
-        if (a->kind == LAT_E_MEMBER && !(a->flags & LAT_EF_ARROW))
+        if (a->kind == LAT_E_MEMBER && !(a->flags & LAT_EF_ARROW)) {
+            const lat__type *r = a->a->type;
+            *packed |= lat__is_record(r) && r->rec && r->rec->packed;
             a = a->a;
+        }
         else if (a->kind == LAT_E_INDEX && a->a->kind == LAT_E_CAST && (a->a->flags & LAT_EF_IMPLICIT) &&
                  a->a->a->type->kind == LAT_TY_ARRAY)
             a = a->a->a;
@@ -591,7 +595,8 @@ static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
     /* __LAT_CKA(array, index, (T *)0, code): the macro takes the array's address once
      * and indexes it, so that what the array's expression does (s[i++][j]) is done once.
      * __LAT_CKAS(..., variable): the array is inside that __shared__ variable. */
-    const lat__expr *var = shared_root(arr);
+    bool packed;
+    const lat__expr *var = shared_root(arr, &packed);
     lat__expr whole = *arr;
     whole.site = 0;
     lat__emit_at(em, e->loc);
@@ -605,6 +610,7 @@ static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
         v.site = 0;
         lat__emit_str(em, ", ");
         lat__emit_expr(em, &v, LAT_PREC_ASSIGN);
+        lat__emit_fmt(em, ", %d", !packed);
     }
     lat__emit_str(em, ")");
 }
@@ -683,9 +689,14 @@ void lat__emit_record(lat__emitter *em, lat__record *r)
         emit_needed_records(em, f->type);
     }
     lat__emit_at(em, r->loc);
-    lat__emit_str(em, record_name(em->u, r));
-    if (r->packed)
-        lat__emit_str(em, " __attribute__((packed))");
+    const char *name = record_name(em->u, r);
+    if (r->packed) {
+        /* struct __attribute__((packed)) tag: TinyCC takes it there only. */
+        const char *tag = strchr(name, ' ');
+        lat__emit_fmt(em, "%.*s __attribute__((packed))%s", (int)(tag - name), name, tag);
+    } else {
+        lat__emit_str(em, name);
+    }
     lat__emit_str(em, " {");
     for (size_t i = 0; i < r->fields.n; i++)
         emit_field(em, &r->fields.items[i]);
