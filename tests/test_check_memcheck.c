@@ -463,3 +463,25 @@ TEST(members_of_packed_structs_are_not_misaligned)
     for (int i = 0; i < 4; i++)
         ASSERT_EQ(out[i], (i + g.x[i]) * g.s);
 }
+
+/* A misaligned access to shared memory names the variable (it named "the dynamic shared
+ * memory (0 bytes)"). */
+TEST(a_misaligned_shared_access_names_its_variable)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void odd(int *out)\n"
+                              "{\n"
+                              "    __shared__ int s[8];\n"
+                              "    int t = threadIdx.x;\n"
+                              "    *(int *)((char *)s + 2 + 4 * t) = t;\n"
+                              "    out[t] = 1;\n"
+                              "}\n",
+                              "odd.cu", "odd");
+    lat_deviceptr d_out = t_device_copy(ctx, NULL, 2 * sizeof(int));
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, 1, 2, (void *[]){&d_out}));
+    ASSERT_REPORTS(ctx, "odd.cu:5: memcheck: kernel 'odd', block (0,0,0), threads (0,0,0) to (1,0,0): "
+                        "misaligned write of 4 bytes by `*(int *)((char *)s + 2 + 4 * t)`: the address "
+                        "is not a multiple of 4 (byte 2 of __shared__ 's' (32 bytes)) [2 times]");
+    ASSERT_EQ(lat_check_report_get(ctx, 0)->space, LAT_SPACE_SHARED);
+}

@@ -368,18 +368,24 @@ static const char *shared_name(const lat__ck_launch *L, int var)
 }
 
 /* A shared access: checked against the variables' bounds, then the shadows. */
-static void *shared_access(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind, uintptr_t a,
-                           size_t size)
+/* The __shared__ variable holding byte a, or NULL. */
+static const lat__ck_shvar *shared_var_at(const lat__ck_launch *L, uintptr_t a)
 {
     /* The variable whose 16-byte chunks hold a (variables start on 16 bytes and red
      * zones separate them: a chunk has at most one). */
-    const lat__ck_shvar *in = NULL;
     uintptr_t chunk = (a - (uintptr_t)L->sh) / 16;
     if (chunk < L->sh_size / 16 + 1 && L->sh_var[chunk]) {
-        in = &L->shv[L->sh_var[chunk] - 1];
-        if (a - in->lo >= in->hi - in->lo)
-            in = NULL;
+        const lat__ck_shvar *in = &L->shv[L->sh_var[chunk] - 1];
+        if (a - in->lo < in->hi - in->lo)
+            return in;
     }
+    return NULL;
+}
+
+static void *shared_access(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind, uintptr_t a,
+                           size_t size)
+{
+    const lat__ck_shvar *in = shared_var_at(L, a);
     if (!in || a + size > in->hi) {
         if (!(L->modes & LAT_CHECK_MEMCHECK))
             return in ? (void *)a : sink(L, size);
@@ -534,6 +540,14 @@ static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
 static __attribute__((noinline)) void misaligned(lat__ck_launch *L, const lat__emu_thread *th, int site,
                                                  uintptr_t a, size_t size)
 {
+    /* In shared memory, the variable holding it (it was called a byte of the dynamic
+     * shared memory, of 0 bytes). */
+    const lat__ck_shvar *v = shared_var_at(L, a);
+    if (v) {
+        place pl = place_of(L, v, NULL);
+        finding(L, th, site, LAT__CK_MISALIGNED, a, size, &pl, NULL, 0);
+        return;
+    }
     lat__ck_region *r = lat__ck_region_find(L->ck, a);
     place pl = {space_of(L, a), r ? r->base : a, r ? r->size : 0, r && r->name ? r->name : ""};
     finding(L, th, site, LAT__CK_MISALIGNED, a, size, &pl, NULL, 0);
