@@ -83,6 +83,33 @@ TEST(kernel_parameters_are_described)
     ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_check_kernel_param(NULL, 0, &prm));
 }
 
+/* Pointee sizes come from the type's whole words: `struct point *` was a pointer to int
+ * (the "int" in "point"), and float4 a pointer to a 4-byte float. */
+TEST(pointee_sizes_are_read_from_whole_words)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel(ctx,
+                             "struct point { int x, y; };\n"
+                             "__global__ void q(struct point *a, float4 *b, const uint2 *c,\n"
+                             "                  unsigned long long *d, int32_t *e, const signed char *f,\n"
+                             "                  double2 *g, long double *h, char3 *i, unsigned *j)\n{ }\n",
+                             "q");
+    static const struct {
+        size_t size;
+        int is_float, is_signed;
+    } want[] = {{0, 0, 0}, {16, 1, 0}, {8, 0, 0}, {8, 0, 0}, {4, 0, 1},
+                {1, 0, 1}, {16, 1, 0}, {0, 0, 0}, {3, 0, 1}, {4, 0, 0}};
+    for (int i = 0; i < 10; i++) {
+        lat_check_param prm;
+        ASSERT_OK(lat_check_kernel_param(k, i, &prm));
+        ASSERT_MSG(prm.is_pointer && prm.pointee_size == want[i].size &&
+                       !!prm.is_float == want[i].is_float && !!prm.is_signed == want[i].is_signed,
+                   "parameter %d (%s): size %zu, float %d, signed %d; want %zu, %d, %d", i, prm.type,
+                   prm.pointee_size, prm.is_float, prm.is_signed, want[i].size, want[i].is_float,
+                   want[i].is_signed);
+    }
+}
+
 TEST(a_gpu_context_ignores_checks_and_labels_still_validate)
 {
     lat_context *ctx = t_context();

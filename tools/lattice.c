@@ -298,11 +298,20 @@ static const char *arg_value(const opts *o, const char *name)
     return NULL;
 }
 
-/* Makes the buffer of a pointer parameter, filled when it is an input. */
+/* Makes the buffer of a pointer parameter, filled when it is an input. -1: it cannot
+ * (said on stderr). */
 static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p, buffer *b)
 {
     snprintf(b->name, sizeof b->name, "%s", *p->name ? p->name : "?");
-    b->elem = p->pointee_size ? p->pointee_size : 4;
+    if (!p->pointee_size) {
+        /* A guessed size made a buffer too small, and false out-of-bounds reports. */
+        fprintf(stderr,
+                "lattice: parameter '%s' is a %s: lattice run sizes buffers of C's scalar types, "
+                "the CUDA vector types and <stdint.h>'s, not of what this points to\n",
+                b->name, p->type);
+        return -1;
+    }
+    b->elem = p->pointee_size;
     b->count = o->n;
     b->is_float = p->is_float;
     b->is_signed = p->is_signed;
@@ -413,8 +422,10 @@ static int run(const opts *o)
                         break;
                     }
                     b = &bufs[nbufs++];
-                    if (make_buffer(ctx, o, &p, b) != 0) {
-                        fprintf(stderr, "lattice: %s\n", lat_last_error());
+                    int made = make_buffer(ctx, o, &p, b);
+                    if (made != 0) {
+                        if (made > 0)
+                            fprintf(stderr, "lattice: %s\n", lat_last_error());
                         status = 2;
                         break;
                     }

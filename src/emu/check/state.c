@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 /* ---- parsing --------------------------------------------------------------------------- */
@@ -478,25 +479,104 @@ lat_status lat_check_map_get(const lat_context *ctx, lat_deviceptr ptr, lat_chec
 
 /* ---- public: kernel parameters ------------------------------------------------------------------ */
 
-static bool is_float_type(const char *t)
+/* What a pointer parameter points to, read from its type's words (const float *, unsigned
+ * char *, float4 *, int32_t *): its size, 0 when not known here (a struct, a typedef of
+ * the kernel's own), and whether it is floating or a signed integer. Whole words only: a
+ * search for "int" inside them called `struct point *` a pointer to int. */
+typedef struct pointee {
+    size_t size;
+    bool is_float, is_signed;
+} pointee;
+
+static bool vector_type(const char *w, pointee *out)
 {
-    return strstr(t, "float") || strstr(t, "double");
+    static const struct {
+        const char *base;
+        size_t size;
+        bool is_float, is_signed;
+    } bases[] = {{"uchar", 1, false, false},     {"char", 1, false, true},
+                 {"ushort", 2, false, false},    {"short", 2, false, true},
+                 {"uint", 4, false, false},      {"int", 4, false, true},
+                 {"ulonglong", 8, false, false}, {"longlong", 8, false, true},
+                 {"ulong", 8, false, false},     {"long", 8, false, true},
+                 {"float", 4, true, false},      {"double", 8, true, false}};
+    size_t n = strlen(w);
+    if (n < 2 || w[n - 1] < '1' || w[n - 1] > '4')
+        return false;
+    for (size_t k = 0; k < sizeof bases / sizeof bases[0]; k++)
+        if (strlen(bases[k].base) == n - 1 && strncmp(w, bases[k].base, n - 1) == 0) {
+            *out = (pointee){bases[k].size * (size_t)(w[n - 1] - '0'), bases[k].is_float,
+                             bases[k].is_signed};
+            return true;
+        }
+    return false;
 }
 
-static size_t pointee_size(const char *t)
+static pointee pointee_of(const char *t)
 {
     static const struct {
         const char *word;
-        size_t size;
-    } types[] = {{"double", 8}, {"float", 4},     {"long long", 8}, {"long", 8},
-                 {"short", 2},  {"char", 1},      {"int64_t", 8},   {"uint64_t", 8},
-                 {"int32_t", 4}, {"uint32_t", 4}, {"int16_t", 2},   {"uint16_t", 2},
-                 {"int8_t", 1}, {"uint8_t", 1},   {"size_t", 8},    {"bool", 1},
-                 {"int", 4},    {"unsigned", 4}};
-    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
-        if (strstr(t, types[k].word))
-            return types[k].size;
-    return 0;
+        pointee p;
+    } named[] = {{"size_t", {8, false, false}},   {"ptrdiff_t", {8, false, true}},
+                 {"int8_t", {1, false, true}},    {"uint8_t", {1, false, false}},
+                 {"int16_t", {2, false, true}},   {"uint16_t", {2, false, false}},
+                 {"int32_t", {4, false, true}},   {"uint32_t", {4, false, false}},
+                 {"int64_t", {8, false, true}},   {"uint64_t", {8, false, false}},
+                 {"intptr_t", {8, false, true}},  {"uintptr_t", {8, false, false}},
+                 {"bool", {1, false, false}},     {"_Bool", {1, false, false}},
+                 {"half", {2, true, false}},      {"__half", {2, true, false}},
+                 {"__half2", {4, true, false}},   {"float", {4, true, false}},
+                 {"double", {8, true, false}}};
+    int longs = 0, shorts = 0, chars = 0, ints = 0, unsign = 0, sign = 0, others = 0;
+    pointee other = {0, false, false};
+    for (const char *c = t; *c && *c != '*' && *c != '&';) {
+        if (!isalnum((unsigned char)*c) && *c != '_') {
+            c++;
+            continue;
+        }
+        char w[64];
+        size_t n = 0;
+        while ((isalnum((unsigned char)*c) || *c == '_') && n + 1 < sizeof w)
+            w[n++] = *c++;
+        while (isalnum((unsigned char)*c) || *c == '_')
+            c++;
+        w[n] = '\0';
+        if (!strcmp(w, "const") || !strcmp(w, "volatile") || !strcmp(w, "restrict") ||
+            !strcmp(w, "__restrict__") || !strcmp(w, "__restrict"))
+            continue;
+        if (!strcmp(w, "long"))
+            longs++;
+        else if (!strcmp(w, "short"))
+            shorts++;
+        else if (!strcmp(w, "char"))
+            chars++;
+        else if (!strcmp(w, "int"))
+            ints++;
+        else if (!strcmp(w, "unsigned"))
+            unsign++;
+        else if (!strcmp(w, "signed"))
+            sign++;
+        else {
+            others++;
+            bool known = vector_type(w, &other);
+            for (size_t k = 0; !known && k < sizeof named / sizeof named[0]; k++)
+                if (!strcmp(w, named[k].word)) {
+                    other = named[k].p;
+                    known = true;
+                }
+            if (!known)
+                other = (pointee){0, false, false}; /* struct, union, a typedef of its own */
+        }
+    }
+    if (others)
+        return others == 1 && !longs && !shorts && !chars && !ints && !unsign && !sign
+                   ? other
+                   : (pointee){0, false, false};
+    if (!longs && !shorts && !chars && !ints && !unsign && !sign)
+        return (pointee){0, false, false};
+    size_t size = chars ? 1 : shorts ? 2 : longs ? 8 : 4;
+    /* Plain char is signed on the host and on the GPU. */
+    return (pointee){size, false, !unsign};
 }
 
 lat_status lat_check_kernel_param(const lat_kernel *kernel, int i, lat_check_param *out)
@@ -520,12 +600,10 @@ lat_status lat_check_kernel_param(const lat_kernel *kernel, int i, lat_check_par
     out->name = p->name ? p->name : "";
     out->type = p->type ? p->type : "";
     out->is_pointer = p->cls == LAT__PARAM_POINTER;
-    out->is_float = p->cls == LAT__PARAM_FLOAT || (out->is_pointer && is_float_type(out->type));
-    out->is_signed = p->cls == LAT__PARAM_SINT ||
-                     (out->is_pointer && !is_float_type(out->type) && !strstr(out->type, "unsigned") &&
-                      !strstr(out->type, "uint") && !strstr(out->type, "size_t") &&
-                      pointee_size(out->type) != 0);
+    pointee to = out->is_pointer ? pointee_of(out->type) : (pointee){0, false, false};
+    out->is_float = p->cls == LAT__PARAM_FLOAT || to.is_float;
+    out->is_signed = p->cls == LAT__PARAM_SINT || (to.is_signed && to.size != 0);
     out->size = i < kernel->nparams && kernel->param_size ? kernel->param_size[i] : p->size;
-    out->pointee_size = out->is_pointer ? pointee_size(out->type) : 0;
+    out->pointee_size = to.size;
     return LAT_OK;
 }
