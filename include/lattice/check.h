@@ -326,10 +326,12 @@ typedef struct lat_check_param {
     const char *name;     /* as written ("" when unnamed) */
     const char *type;     /* as written, spacing normalised: "const float *" */
     int is_pointer;       /* non-zero for any T * */
-    int is_float;         /* the value (or, for a pointer, the pointee) is float/double */
-    int is_signed;        /* ... is a signed integer */
+    int is_float;         /* the value (or, for a pointer, the pointee) is float/double,
+                             or a vector of them (float4) */
+    int is_signed;        /* ... is a signed integer, or a vector of them */
     size_t size;          /* bytes of the value (8 for a pointer); 0 when unknown */
-    size_t pointee_size;  /* pointers: bytes of *p when the scanner knows it, else 0 */
+    size_t pointee_size;  /* pointers: bytes of *p for C's scalar types, CUDA's vector types
+                             (float4: 16) and <stdint.h>'s; 0 for anything else (a struct) */
 } lat_check_param;
 
 /* What the source says of parameter i of a kernel. The strings live as long as the
