@@ -55,8 +55,9 @@ typedef struct ended {
  * in the schedule's order, and the state of its replay (one thread at a time: busy). */
 typedef struct shard {
     _Alignas(64) atomic_flag busy;
-    atomic_bool pending;  /* head is not NULL */
-    ended *head, *tail;   /* under the grid's lock */
+    /* The blocks committed and not taken yet, the latest first: the committer (one at a
+     * time, under the grid's lock) pushes, the shard's replayer takes them all at once. */
+    _Atomic(ended *) queued;
     lat__ck_launch R;     /* the replay's state, its findings kept as events */
     lat__ck_events ev;
 } shard;
@@ -70,11 +71,17 @@ typedef struct local {
 
 typedef struct lat__ck_grid {
     lat__ck_launch tmpl; /* the launch's fields; shared memory's layout (relative) */
-    pthread_mutex_t lock; /* guards what follows, and the shards' queues */
+    pthread_mutex_t lock; /* guards what follows, and pushes to the shards' queues */
     ended **ring;         /* blocks ended, not committed: step s at s & (ring_cap - 1) */
     uint64_t ring_cap;
     uint64_t next;        /* the step to commit next */
     bool stopped;         /* a failed block was committed: none after it is */
+    /* A launch that logs nothing has nothing to replay in order: its blocks' findings
+     * are kept as they end (findings of blocks after the first failed one dropped at the
+     * end), and a block that found nothing takes no lock (a lock per block made 16 host
+     * threads slower than 2). */
+    bool unordered;
+    uint64_t failed_step; /* unordered: the first failed block's step (UINT64_MAX: none) */
     local *locals;        /* committed blocks' own findings, by step */
     size_t nlocals, locals_cap;
     bool lost;            /* out of memory: some findings not kept */
@@ -167,22 +174,23 @@ static void free_ended(ended *e)
 
 /* Replays what shard k has queued, unless another thread is at it; that thread looks for
  * more once it is done, so nothing queued is left behind (both sides sequentially
- * consistent: the queue's flag set before the busy flag is tried, cleared busy before
- * the queue's flag is read again). */
-static void drain(lat__ck_grid *G, unsigned k, lat__ck_launch *L)
+ * consistent: the queue pushed to before the busy flag is tried, busy cleared before the
+ * queue is read again). No lock: blocks end on every thread at once. */
+static void drain(shard *sh, unsigned k, lat__ck_launch *L)
 {
-    shard *sh = &G->shards[k];
-    while (atomic_load(&sh->pending)) {
+    while (atomic_load(&sh->queued)) {
         if (atomic_flag_test_and_set(&sh->busy))
             return;
-        for (;;) {
-            pthread_mutex_lock(&G->lock);
-            ended *e = sh->head;
-            sh->head = sh->tail = NULL;
-            atomic_store(&sh->pending, false);
-            pthread_mutex_unlock(&G->lock);
-            if (!e)
-                break;
+        ended *taken;
+        while ((taken = atomic_exchange(&sh->queued, NULL))) {
+            /* Pushed latest first: replayed in the order committed. */
+            ended *e = NULL;
+            while (taken) {
+                ended *next = taken->link[k];
+                taken->link[k] = e;
+                e = taken;
+                taken = next;
+            }
             lat__ck_launch *C = &sh->R;
             C->b = L->w->fb; /* for the order of the blocks (lat__exec_block_at) */
             C->w = L->w;
@@ -207,29 +215,31 @@ static void drain_all(lat__ck_grid *G, lat__ck_launch *L)
     if (!L->w || !L->w->fb)
         return;
     for (unsigned k = 0; k < G->nshards; k++)
-        drain(G, k, L);
+        drain(&G->shards[k], k, L);
+}
+
+/* Keeps a block's findings for the end (the grid's lock held); false when out of memory. */
+static bool keep_local(lat__ck_grid *G, uint64_t step, lat__ck_list *found)
+{
+    if (G->nlocals == G->locals_cap) {
+        size_t cap = G->locals_cap ? G->locals_cap * 2 : 16;
+        local *p = realloc(G->locals, cap * sizeof *p);
+        if (!p)
+            return false;
+        G->locals = p;
+        G->locals_cap = cap;
+    }
+    G->locals[G->nlocals++] = (local){step, *found};
+    memset(found, 0, sizeof *found);
+    return true;
 }
 
 /* Block e, the next in order, is committed (the grid's lock held): its findings set
  * aside for the end, its log queued on its shards. */
 static void commit(lat__ck_grid *G, ended *e)
 {
-    if (e->found.nreports || e->found.dropped) {
-        if (G->nlocals == G->locals_cap) {
-            size_t cap = G->locals_cap ? G->locals_cap * 2 : 16;
-            local *p = realloc(G->locals, cap * sizeof *p);
-            if (p) {
-                G->locals = p;
-                G->locals_cap = cap;
-            }
-        }
-        if (G->nlocals < G->locals_cap) {
-            G->locals[G->nlocals++] = (local){e->step, e->found};
-            memset(&e->found, 0, sizeof e->found);
-        } else {
-            G->lost = true;
-        }
-    }
+    if ((e->found.nreports || e->found.dropped) && !keep_local(G, e->step, &e->found))
+        G->lost = true;
     int refs = 0;
     for (unsigned k = 0; k < G->nshards; k++)
         refs += e->at[k + 1] > e->at[k];
@@ -242,13 +252,9 @@ static void commit(lat__ck_grid *G, ended *e)
         if (e->at[k + 1] == e->at[k])
             continue;
         shard *sh = &G->shards[k];
-        e->link[k] = NULL;
-        if (sh->tail)
-            sh->tail->link[k] = e;
-        else
-            sh->head = e;
-        sh->tail = e;
-        atomic_store(&sh->pending, true);
+        e->link[k] = atomic_load(&sh->queued);
+        while (!atomic_compare_exchange_weak(&sh->queued, &e->link[k], e))
+            ;
     }
 }
 
@@ -324,11 +330,33 @@ static bool ring_put(lat__ck_grid *G, ended *e)
     return true;
 }
 
+/* The end of a block of a launch that logs nothing. */
+static void block_end_unordered(lat__ck_launch *L, uint64_t step, bool failed)
+{
+    lat__ck_grid *G = L->G;
+    if (!failed && !L->found.nreports && !L->found.dropped)
+        return;
+    int max = L->found.max;
+    pthread_mutex_lock(&G->lock);
+    if (failed && step < G->failed_step)
+        G->failed_step = step;
+    if ((L->found.nreports || L->found.dropped) && !keep_local(G, step, &L->found)) {
+        G->lost = true;
+        lat__ck_reports_clear(&L->found);
+    }
+    pthread_mutex_unlock(&G->lock);
+    L->found.max = max;
+}
+
 static void block_end(void *obs, uint64_t step, bool failed)
 {
     lat__ck_launch *L = obs;
     lat__ck_grid *G = L->G;
     lat__ck_settle(L, -1);
+    if (G->unordered) {
+        block_end_unordered(L, step, failed);
+        return;
+    }
     ended *e = sort_log(G, L);
     L->fast.nlog = 0;
     if (!e) {
@@ -601,8 +629,27 @@ static int event_cmp(const void *pa, const void *pb)
 /* The launch's reports, as a run of its blocks one at a time in the schedule's order has
  * them: each committed block's own findings, then those of its log's replay in the log's
  * order (the shards' events sorted; a split access's initcheck finding kept once). */
+static int local_cmp(const void *pa, const void *pb)
+{
+    const local *a = pa, *b = pb;
+    return a->step < b->step ? -1 : a->step > b->step;
+}
+
 static void gather(lat__ck_grid *G, lat__ck_list *out)
 {
+    if (G->unordered) {
+        qsort(G->locals, G->nlocals, sizeof *G->locals, local_cmp);
+        size_t kept = 0;
+        for (size_t i = 0; i < G->nlocals; i++) {
+            if (G->locals[i].step <= G->failed_step) {
+                G->locals[kept++] = G->locals[i];
+            } else {
+                lat__ck_reports_clear(&G->locals[i].found);
+                free(G->locals[i].found.reports);
+            }
+        }
+        G->nlocals = kept;
+    }
     size_t n = 0;
     for (unsigned k = 0; k < G->nshards; k++) {
         n += G->shards[k].ev.n;
@@ -685,6 +732,8 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k, const void 
         if (ck->regions[i].map)
             G->nshards = 1;
     T->nshards = G->nshards;
+    G->unordered = !T->fast.logging;
+    G->failed_step = UINT64_MAX;
     if (st == LAT_OK) {
         G->shards = aligned_alloc(64, (G->nshards * sizeof(shard) + 63) / 64 * 64);
         if (!G->shards)
@@ -710,7 +759,7 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k, const void 
         shard *sh = &G->shards[i];
         memset(sh, 0, sizeof *sh);
         atomic_flag_clear(&sh->busy);
-        atomic_init(&sh->pending, false);
+        atomic_init(&sh->queued, NULL);
         sh->R = *T;
         sh->R.th = NULL;
         sh->R.out = &ck->list;
