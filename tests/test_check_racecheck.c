@@ -336,3 +336,61 @@ TEST(reports_over_many_pages_are_the_same_on_any_number_of_threads)
     }
     omp_set_num_threads(omp_get_num_procs());
 }
+
+/* More blocks than a checked launch keeps waiting for their turn (4096), block 0 slow so
+ * that the others run far ahead of it, findings in blocks all over the grid and a block
+ * that fails: with racecheck (blocks committed in order) and with memcheck alone (blocks
+ * kept as they end), the same reports with 1, 2 and 16 threads, and none from the blocks
+ * after the failed one. */
+static const char *const many_src =
+    "__global__ void many(int *a, int n, int slow)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (blockIdx.x == 0 && threadIdx.x == 0)\n"
+    "        for (int k = 0; k < slow; k++)\n"
+    "            a[blockDim.x + (k & 7)] += k;\n"
+    "    a[i] = i;\n"
+    "    if (threadIdx.x == 0 && blockIdx.x % 1500 == 7)\n"
+    "        a[n + blockIdx.x % 4000] = 1;\n"
+    "    if (threadIdx.x == 1 && blockIdx.x == 6007)\n"
+    "        __trap();\n"
+    "}\n";
+
+TEST(reports_of_a_long_grid_with_a_slow_block_are_the_same_on_any_number_of_threads)
+{
+    static const unsigned modes[] = {LAT_CHECK_MEMCHECK | LAT_CHECK_RACECHECK, LAT_CHECK_MEMCHECK};
+    enum { BLOCKS = 10000, BLOCK = 16, N = BLOCKS * BLOCK };
+    for (size_t m = 0; m < 2; m++) {
+        char *first = NULL;
+        static const int threads[] = {1, 2, 16};
+        for (int ti = 0; ti < 3; ti++) {
+            omp_set_num_threads(threads[ti]);
+            lat_context *ctx = ck_context(modes[m]);
+            lat_kernel *k = ck_kernel(ctx, many_src, "many.cu", "many");
+            lat_deviceptr a = t_device_copy(ctx, NULL, N * sizeof(int));
+            int n = N, slow = 200000;
+            void *params[] = {&a, &n, &slow};
+            ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, ck_launch(k, BLOCKS, BLOCK, params));
+            char *text = reports_text(ctx);
+            /* Blocks 7, 1507, 3007, 4507 and 6007 write past the end; 7507 and 9007 come
+             * after the failed block. */
+            unsigned long long oob = 0;
+            for (size_t i = 0; i < lat_check_report_count(ctx); i++)
+                if (lat_check_report_get(ctx, i)->kind == LAT_CHECK_OUT_OF_BOUNDS)
+                    oob += lat_check_report_get(ctx, i)->count;
+            ASSERT_MSG(oob == 5, "%llu writes past the end reported:\n%s", oob, text);
+            ASSERT_CONTAINS(text, "block (7,0,0)");
+            if (modes[m] & LAT_CHECK_RACECHECK)
+                ASSERT_CONTAINS(text, "data race");
+            if (!first) {
+                first = text;
+            } else {
+                ASSERT_MSG(strcmp(first, text) == 0, "modes %u, %d threads:\n%s\nvs 1 thread:\n%s",
+                           modes[m], threads[ti], text, first);
+                free(text);
+            }
+        }
+        free(first);
+    }
+    omp_set_num_threads(omp_get_num_procs());
+}

@@ -24,6 +24,7 @@
 
 #include "error.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,11 +72,14 @@ typedef struct local {
 
 typedef struct lat__ck_grid {
     lat__ck_launch tmpl; /* the launch's fields; shared memory's layout (relative) */
-    pthread_mutex_t lock; /* guards what follows, and pushes to the shards' queues */
-    ended **ring;         /* blocks ended, not committed: step s at s & (ring_cap - 1) */
-    uint64_t ring_cap;
-    uint64_t next;        /* the step to commit next */
-    bool stopped;         /* a failed block was committed: none after it is */
+    /* Blocks ended and not committed yet: step s at s & (NSLOTS - 1), published there by
+     * the thread that ran it; whichever thread holds `committing` commits them in order
+     * (a lock per block convoyed 16 host threads through futex waits). */
+    _Atomic(ended *) *slots;
+    _Atomic uint64_t next;    /* the step to commit next */
+    atomic_flag committing;
+    atomic_bool stopped;      /* a failed block was committed: none after it is */
+    pthread_mutex_t lock;     /* guards what follows */
     /* A launch that logs nothing has nothing to replay in order: its blocks' findings
      * are kept as they end (findings of blocks after the first failed one dropped at the
      * end), and a block that found nothing takes no lock (a lock per block made 16 host
@@ -84,7 +88,7 @@ typedef struct lat__ck_grid {
     uint64_t failed_step; /* unordered: the first failed block's step (UINT64_MAX: none) */
     local *locals;        /* committed blocks' own findings, by step */
     size_t nlocals, locals_cap;
-    bool lost;            /* out of memory: some findings not kept */
+    atomic_bool lost;     /* out of memory: some findings not kept */
     unsigned nshards;
     shard *shards;
 } lat__ck_grid;
@@ -309,25 +313,64 @@ static ended *sort_log(lat__ck_grid *G, lat__ck_launch *L)
     return x;
 }
 
-/* Puts e in the ring of ended blocks (the lock held); false when out of memory. */
-static bool ring_put(lat__ck_grid *G, ended *e)
+/* Slots for blocks ended and not committed: a block more than NSLOTS steps past the next
+ * to commit waits for room (the host threads run a few blocks each at a time, so only a
+ * block far slower than the rest holds the others up). */
+enum { NSLOTS = 4096 };
+
+/* A block that logged and found nothing (no allocation), and one whose findings were lost
+ * for want of memory (none after it commits). */
+static ended nothing_ended, lost_ended;
+
+/* Commits the blocks published in order, unless another thread is at it; that thread
+ * looks again once it is done, so nothing published is left behind (as drain). */
+static void commit_ready(lat__ck_grid *G)
 {
-    if (e->step - G->next >= G->ring_cap) {
-        uint64_t cap = G->ring_cap ? G->ring_cap : 64;
-        while (e->step - G->next >= cap)
-            cap *= 2;
-        ended **r = calloc(cap, sizeof *r);
-        if (!r)
-            return false;
-        for (uint64_t i = 0; i < G->ring_cap; i++)
-            if (G->ring[i])
-                r[G->ring[i]->step & (cap - 1)] = G->ring[i];
-        free(G->ring);
-        G->ring = r;
-        G->ring_cap = cap;
+    for (;;) {
+        uint64_t n = atomic_load(&G->next);
+        if (!atomic_load(&G->slots[n & (NSLOTS - 1)]))
+            return;
+        if (atomic_flag_test_and_set(&G->committing))
+            return;
+        for (;;) {
+            n = atomic_load_explicit(&G->next, memory_order_relaxed);
+            _Atomic(ended *) *slot = &G->slots[n & (NSLOTS - 1)];
+            ended *c = atomic_load(slot);
+            if (!c)
+                break;
+            atomic_store(slot, NULL);
+            bool skip = atomic_load_explicit(&G->stopped, memory_order_relaxed);
+            if (c == &lost_ended || (c != &nothing_ended && c->failed))
+                atomic_store(&G->stopped, true);
+            if (c != &nothing_ended && c != &lost_ended) {
+                if (skip)
+                    free_ended(c);
+                else
+                    commit(G, c);
+            }
+            atomic_store(&G->next, n + 1);
+        }
+        atomic_flag_clear(&G->committing);
     }
-    G->ring[e->step & (G->ring_cap - 1)] = e;
-    return true;
+}
+
+/* Publishes the block at `step` for its commit (e: what it left), after waiting for a
+ * slot; one after a failed block is dropped (the blocks before it may never all be
+ * published then: a thread that failed to start took a step it never ran). */
+static void publish(lat__ck_launch *L, uint64_t step, ended *e)
+{
+    lat__ck_grid *G = L->G;
+    while (step - atomic_load(&G->next) >= NSLOTS) {
+        if (atomic_load(&G->stopped) || step > atomic_load(&L->w->launch->fail_step)) {
+            if (e != &nothing_ended && e != &lost_ended)
+                free_ended(e);
+            return;
+        }
+        commit_ready(G);
+        sched_yield();
+    }
+    atomic_store(&G->slots[step & (NSLOTS - 1)], e);
+    commit_ready(G);
 }
 
 /* The end of a block of a launch that logs nothing. */
@@ -357,14 +400,18 @@ static void block_end(void *obs, uint64_t step, bool failed)
         block_end_unordered(L, step, failed);
         return;
     }
+    if (!L->fast.nlog && !failed && !L->found.nreports && !L->found.dropped) {
+        publish(L, step, &nothing_ended);
+        drain_all(G, L);
+        return;
+    }
     ended *e = sort_log(G, L);
     L->fast.nlog = 0;
     if (!e) {
         lat__ck_reports_clear(&L->found);
-        pthread_mutex_lock(&G->lock);
-        G->lost = true;
-        pthread_mutex_unlock(&G->lock);
-        return; /* its findings lost, and the launch's blocks after it never commit */
+        atomic_store(&G->lost, true);
+        publish(L, step, &lost_ended);
+        return;
     }
     e->step = step;
     e->failed = failed;
@@ -373,24 +420,7 @@ static void block_end(void *obs, uint64_t step, bool failed)
     e->found = L->found;
     memset(&L->found, 0, sizeof L->found);
     L->found.max = e->found.max;
-    pthread_mutex_lock(&G->lock);
-    if (!ring_put(G, e)) {
-        G->lost = true;
-        pthread_mutex_unlock(&G->lock);
-        free_ended(e);
-        return;
-    }
-    for (ended *c; (c = G->ring[G->next & (G->ring_cap - 1)]) && c->step == G->next;) {
-        G->ring[G->next & (G->ring_cap - 1)] = NULL;
-        G->next++;
-        bool skip = G->stopped;
-        G->stopped |= c->failed;
-        if (skip)
-            free_ended(c);
-        else
-            commit(G, c);
-    }
-    pthread_mutex_unlock(&G->lock);
+    publish(L, step, e);
     drain_all(G, L);
 }
 
@@ -653,7 +683,8 @@ static void gather(lat__ck_grid *G, lat__ck_list *out)
     size_t n = 0;
     for (unsigned k = 0; k < G->nshards; k++) {
         n += G->shards[k].ev.n;
-        G->lost |= G->shards[k].ev.lost;
+        if (G->shards[k].ev.lost)
+            atomic_store(&G->lost, true);
     }
     lat__ck_event *all = n ? malloc(n * sizeof *all) : NULL;
     if (n && !all)
@@ -741,10 +772,23 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k, const void 
         else
             reset_maps(ck, launch, k->name);
     }
+    if (st == LAT_OK && !G->unordered) {
+        G->slots = malloc(NSLOTS * sizeof *G->slots);
+        if (!G->slots)
+            st = LAT_ERROR_OUT_OF_MEMORY;
+        else
+            for (size_t i = 0; i < NSLOTS; i++)
+                atomic_init(&G->slots[i], NULL);
+    }
+    atomic_init(&G->next, 0);
+    atomic_flag_clear(&G->committing);
+    atomic_init(&G->stopped, false);
+    atomic_init(&G->lost, false);
     if (st == LAT_OK && pthread_mutex_init(&G->lock, NULL) != 0)
         st = LAT_ERROR_OUT_OF_MEMORY;
     if (st != LAT_OK) {
         free(G->shards);
+        free(G->slots);
         pthread_mutex_unlock(&ck->lock);
         free(T->shoff);
         free(T->shv);
@@ -784,10 +828,12 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k, const void 
     };
     lat_status ran = lat__exec_run(&g);
     /* Blocks left uncommitted: after one that failed the launch. */
-    for (uint64_t i = 0; i < G->ring_cap; i++)
-        if (G->ring[i])
-            free_ended(G->ring[i]);
-    free(G->ring);
+    for (uint64_t i = 0; G->slots && i < NSLOTS; i++) {
+        ended *e = atomic_load(&G->slots[i]);
+        if (e && e != &nothing_ended && e != &lost_ended)
+            free_ended(e);
+    }
+    free(G->slots);
     gather(G, &ck->list);
     uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
     ck->block_serial += (uint32_t)nblocks;
