@@ -89,6 +89,7 @@ TEST(pointee_sizes_are_read_from_whole_words)
 {
     lat_context *ctx = t_context();
     lat_kernel *k = t_kernel(ctx,
+                             "typedef int int32_t; /* NVRTC has no <stdint.h> */\n"
                              "struct point { int x, y; };\n"
                              "__global__ void q(struct point *a, float4 *b, const uint2 *c,\n"
                              "                  unsigned long long *d, int32_t *e, const signed char *f,\n"

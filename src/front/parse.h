@@ -56,6 +56,10 @@ typedef struct lat__parser {
     bool panic;       /* a syntax error: quiet until the next recovery point */
     bool in_builtin;  /* parsing a built-in's declaration */
     bool in_record;   /* parsing a struct or union body */
+    /* The alignment and packing written just after a declarator's name (a member's
+     * `int a __attribute__((aligned(16)))`), for the member that reads them. */
+    unsigned decl_align;
+    bool decl_packed;
     bool in_params;   /* parsing a parameter list */
     int anon;         /* names for anonymous records */
     lat__ns *ns;      /* the open namespace; NULL: the global one */

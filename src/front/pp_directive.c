@@ -310,6 +310,18 @@ bool pp_pragma(pp *p, pp_ctx *file, const lat__tok *t, size_t n, lat__loc loc, l
     }
     if (n >= 2 && is_word(p, &t[0], PP_W_GCC) && is_word(p, &t[1], PP_W_system_header))
         return false;
+    if (n >= 1 && is_word(p, &t[0], PP_W_pack)) {
+        /* NVCC obeys #pragma pack(N): its structs have N's layout. The emulator lays out
+         * structs naturally, so a pack that changes a layout (N below 16) is refused, not
+         * silently laid out differently; pack(), push and pop change nothing by themselves. */
+        for (size_t i = 1; i < n; i++)
+            if (t[i].kind == LAT_TK_NUMBER && strtoul(t[i].text, NULL, 0) < 16) {
+                lat__unsupported_at(p->u, t[0].loc, "#pragma pack with an alignment below 16",
+                                    "for pack(1), write __attribute__((packed)) after 'struct'");
+                break;
+            }
+        return false;
+    }
     size_t len;
     memset(out, 0, sizeof *out);
     out->kind = LAT_TK_PRAGMA;

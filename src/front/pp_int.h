@@ -124,7 +124,7 @@ typedef struct pp_cond {
     X(once, "once") X(push_macro, "push_macro") X(pop_macro, "pop_macro") X(GCC, "GCC")    \
     X(VA_ARGS, "__VA_ARGS__") X(VA_OPT, "__VA_OPT__") X(_Pragma, "_Pragma")                \
     X(true, "true") X(false, "false") X(poison, "poison")                                  \
-    X(system_header, "system_header")
+    X(system_header, "system_header") X(pack, "pack")
 
 typedef enum pp_word {
 #define PP_W_ENUM(id, spelling) PP_W_##id,
@@ -220,6 +220,7 @@ void pp_skip_group(pp *p, pp_ctx *c);
 /* Whether the directive at c->pos is one pp_peek_lparen may obey on the way. */
 bool pp_directive_is_quiet(pp *p, const pp_ctx *c);
 /* #pragma's and _Pragma's body: obeys once, push_macro, pop_macro, GCC warning/error;
+ * refuses a pack that would pack;
  * returns true with *out set to an LAT_TK_PRAGMA token for the others. */
 bool pp_pragma(pp *p, pp_ctx *file, const lat__tok *t, size_t n, lat__loc loc, lat__tok *out);
 /* A file ended: unterminated conditionals, the include guard, popping it. */
