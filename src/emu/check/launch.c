@@ -57,7 +57,8 @@ typedef struct ended {
 typedef struct shard {
     _Alignas(64) atomic_flag busy;
     /* The blocks committed and not taken yet, the latest first: the committer (one at a
-     * time, under the grid's lock) pushes, the shard's replayer takes them all at once. */
+     * time, holding the grid's `committing`) pushes, the shard's replayer takes them all
+     * at once. */
     _Atomic(ended *) queued;
     lat__ck_launch R;     /* the replay's state, its findings kept as events */
     lat__ck_events ev;
@@ -79,7 +80,8 @@ typedef struct lat__ck_grid {
     _Atomic uint64_t next;    /* the step to commit next */
     atomic_flag committing;
     atomic_bool stopped;      /* a failed block was committed: none after it is */
-    pthread_mutex_t lock;     /* guards what follows */
+    pthread_mutex_t lock;     /* guards what follows in an unordered launch; an ordered
+                                 one's committer alone touches it */
     /* A launch that logs nothing has nothing to replay in order: its blocks' findings
      * are kept as they end (findings of blocks after the first failed one dropped at the
      * end), and a block that found nothing takes no lock (a lock per block made 16 host
@@ -222,7 +224,8 @@ static void drain_all(lat__ck_grid *G, lat__ck_launch *L)
         drain(&G->shards[k], k, L);
 }
 
-/* Keeps a block's findings for the end (the grid's lock held); false when out of memory. */
+/* Keeps a block's findings for the end (by the committer, or under the grid's lock in an
+ * unordered launch); false when out of memory. */
 static bool keep_local(lat__ck_grid *G, uint64_t step, lat__ck_list *found)
 {
     if (G->nlocals == G->locals_cap) {
@@ -238,8 +241,8 @@ static bool keep_local(lat__ck_grid *G, uint64_t step, lat__ck_list *found)
     return true;
 }
 
-/* Block e, the next in order, is committed (the grid's lock held): its findings set
- * aside for the end, its log queued on its shards. */
+/* Block e, the next in order, is committed (by the holder of `committing`): its findings
+ * set aside for the end, its log queued on its shards. */
 static void commit(lat__ck_grid *G, ended *e)
 {
     if ((e->found.nreports || e->found.dropped) && !keep_local(G, e->step, &e->found))
@@ -322,6 +325,12 @@ enum { NSLOTS = 4096 };
  * for want of memory (none after it commits). */
 static ended nothing_ended, lost_ended;
 
+/* Whether e was allocated for its block (not one of the two above). */
+static bool allocated(const ended *e)
+{
+    return e != &nothing_ended && e != &lost_ended;
+}
+
 /* Commits the blocks published in order, unless another thread is at it; that thread
  * looks again once it is done, so nothing published is left behind (as drain). */
 static void commit_ready(lat__ck_grid *G)
@@ -340,9 +349,9 @@ static void commit_ready(lat__ck_grid *G)
                 break;
             atomic_store(slot, NULL);
             bool skip = atomic_load_explicit(&G->stopped, memory_order_relaxed);
-            if (c == &lost_ended || (c != &nothing_ended && c->failed))
+            if (c == &lost_ended || (allocated(c) && c->failed))
                 atomic_store(&G->stopped, true);
-            if (c != &nothing_ended && c != &lost_ended) {
+            if (allocated(c)) {
                 if (skip)
                     free_ended(c);
                 else
@@ -362,7 +371,7 @@ static void publish(lat__ck_launch *L, uint64_t step, ended *e)
     lat__ck_grid *G = L->G;
     while (step - atomic_load(&G->next) >= NSLOTS) {
         if (atomic_load(&G->stopped) || step > atomic_load(&L->w->launch->fail_step)) {
-            if (e != &nothing_ended && e != &lost_ended)
+            if (allocated(e))
                 free_ended(e);
             return;
         }
@@ -830,7 +839,7 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k, const void 
     /* Blocks left uncommitted: after one that failed the launch. */
     for (uint64_t i = 0; G->slots && i < NSLOTS; i++) {
         ended *e = atomic_load(&G->slots[i]);
-        if (e && e != &nothing_ended && e != &lost_ended)
+        if (e && allocated(e))
             free_ended(e);
     }
     free(G->slots);
