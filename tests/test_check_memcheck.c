@@ -485,3 +485,48 @@ TEST(a_misaligned_shared_access_names_its_variable)
                         "is not a multiple of 4 (byte 2 of __shared__ 's' (32 bytes)) [2 times]");
     ASSERT_EQ(lat_check_report_get(ctx, 0)->space, LAT_SPACE_SHARED);
 }
+
+/* The module's variables are its memory; its code is not: a pointer that strays into
+ * the instructions (here a function's address taken as data) is reported and its write
+ * not performed. Such a stray used to be taken for module memory, written, and the
+ * kernel's code rewritten (TinyCC's code is writable), or the write faulted. */
+static const char *const stray_src =
+    "__device__ int table[4] = {10, 20, 30, 40};\n"
+    "__device__ int twice(int x) { return 2 * x; }\n"
+    "__global__ void stray(int *out, int in_code)\n"
+    "{\n"
+    "    int *p = in_code ? (int *)(void *)twice : table;\n"
+    "    out[0] = p[1];\n"
+    "    p[2] = 99;\n"
+    "    out[1] = twice(table[2]);\n"
+    "}\n";
+
+TEST(an_access_to_the_modules_code_is_reported_and_not_performed)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    lat_kernel *k = ck_kernel(ctx, stray_src, "stray.cu", "stray");
+    lat_deviceptr out = t_device_copy(ctx, NULL, 2 * sizeof(int));
+    int got[2];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                              LAT_ARGS(lat_arg_ptr(out), lat_arg_i32(0))));
+    ASSERT_NO_REPORTS(ctx);
+    ASSERT_OK(lat_memcpy_dtoh(ctx, got, out, sizeof got));
+    ASSERT_EQ(got[0], 20);
+    ASSERT_EQ(got[1], 198);
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
+                  lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                                  LAT_ARGS(lat_arg_ptr(out), lat_arg_i32(1))));
+    ASSERT_EQ(lat_check_report_count(ctx), 2);
+    ASSERT_CONTAINS(ck_msg(ctx, 0), "stray.cu:6: memcheck: kernel 'stray'");
+    ASSERT_CONTAINS(ck_msg(ctx, 0), "read of 4 bytes by `p[1]`");
+    ASSERT_CONTAINS(ck_msg(ctx, 1), "stray.cu:7: memcheck: kernel 'stray'");
+    ASSERT_CONTAINS(ck_msg(ctx, 1), "write of 4 bytes by `p[2]`");
+    ASSERT_CONTAINS(ck_msg(ctx, 1), "which is in the module's code");
+    ASSERT_EQ(lat_check_report_get(ctx, 1)->kind, LAT_CHECK_WILD_ADDRESS);
+    ASSERT_EQ(lat_check_report_get(ctx, 1)->space, LAT_SPACE_MODULE);
+    /* The code is intact: the kernel still runs and gives the same answer. */
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                              LAT_ARGS(lat_arg_ptr(out), lat_arg_i32(0))));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, got, out, sizeof got));
+    ASSERT_EQ(got[1], 198);
+}

@@ -180,7 +180,8 @@ typedef enum lat_check_space {
     LAT_SPACE_GLOBAL = 1, /* a device allocation */
     LAT_SPACE_SHARED = 2, /* __shared__ memory */
     LAT_SPACE_LOCAL = 3,  /* a thread's local array */
-    LAT_SPACE_MODULE = 4  /* a __device__ or __constant__ variable, a string */
+    LAT_SPACE_MODULE = 4  /* a __device__ or __constant__ variable, a string; with
+                             LAT_CHECK_WILD_ADDRESS, the module's code */
 } lat_check_space;
 
 typedef enum lat_access_kind {

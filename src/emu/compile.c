@@ -324,6 +324,10 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
             if (tcc_relocate(s, mem) < 0)
                 st = lat__error(ctx, LAT_ERROR_COMPILE, "lat_module_create: %s failed to link:\n%s",
                                 src->name, log->text ? log->text : "(no message)");
+            /* TinyCC lays the text section out first and marks its end. */
+            uintptr_t etext = (uintptr_t)tcc_get_symbol(s, "_etext");
+            m->data_hi = (uintptr_t)mem + m->code_size;
+            m->data_lo = etext > (uintptr_t)mem && etext <= m->data_hi ? etext : (uintptr_t)mem;
         }
     }
     lookup l = {.tcc = s};

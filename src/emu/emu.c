@@ -270,8 +270,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         clock_gettime(CLOCK_MONOTONIC, &t0);
     lat_status st;
     if (k->check) /* check/ */
-        st = lat__ck_run(kernel, k, oc ? oc->image : NULL, oc ? oc->image_size : 0, l, params,
-                         msg, sizeof msg);
+        st = lat__ck_run(kernel, k, oc, l, params, msg, sizeof msg);
     else
         st = lat__exec_run(&(lat__exec_grid){.kernel = k, .launch = l,
                                              .ctx = kernel->module->ctx,

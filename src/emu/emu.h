@@ -39,6 +39,10 @@ typedef struct lat__emu_global {
 typedef struct lat__emu_module {
     void *code; /* the relocated program, mmap'd */
     size_t code_size;
+    /* Its variables and constants: the program past its code. The checks accept a
+     * kernel's accesses here and not in the code (TinyCC maps it writable, so a write
+     * there would rewrite the kernel's instructions). */
+    uintptr_t data_lo, data_hi;
     lat__emu_kernel *kernels;
     int nkernels;
     lat__emu_global *globals; /* __device__ and __constant__ variables */

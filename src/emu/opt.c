@@ -752,8 +752,8 @@ static int run_compiler(lat__emu_opt *o, const toolchain *tc, const char *dir, c
 
 typedef struct find_text {
     uintptr_t addr;
-    uintptr_t lo, hi;         /* the executable segment holding addr */
-    uintptr_t img_lo, img_hi; /* every segment of that object */
+    uintptr_t lo, hi;     /* the executable segment holding addr */
+    lat__emu_opt_code *c; /* gets that object's other segments (data) */
 } find_text;
 
 static int on_object(struct dl_phdr_info *info, size_t size, void *data)
@@ -768,15 +768,15 @@ static int on_object(struct dl_phdr_info *info, size_t size, void *data)
         if (f->addr >= lo && f->addr < hi) {
             f->lo = lo;
             f->hi = hi;
-            f->img_lo = UINTPTR_MAX;
-            f->img_hi = 0;
-            for (int j = 0; j < info->dlpi_phnum; j++) {
+            lat__emu_opt_code *c = f->c;
+            c->ndata = 0;
+            for (int j = 0; j < info->dlpi_phnum && c->ndata < LAT_EMU_OPT_DATA_MAX; j++) {
                 const ElfW(Phdr) *q = &info->dlpi_phdr[j];
-                if (q->p_type != PT_LOAD)
+                if (q->p_type != PT_LOAD || (q->p_flags & PF_X))
                     continue;
-                uintptr_t a = info->dlpi_addr + q->p_vaddr, b = a + q->p_memsz;
-                f->img_lo = a < f->img_lo ? a : f->img_lo;
-                f->img_hi = b > f->img_hi ? b : f->img_hi;
+                uintptr_t a = info->dlpi_addr + q->p_vaddr;
+                c->data[c->ndata].lo = a;
+                c->data[c->ndata++].hi = a + q->p_memsz;
             }
             return 1;
         }
@@ -851,13 +851,11 @@ static bool bind_object(const lat__emu_opt *o, lat__emu_opt_code *c, char **msg)
         c->globals[i] = a ? *a : NULL;
     }
     if (ok && m->nkernels > 0) {
-        find_text f = {0};
+        find_text f = {.c = c};
         memcpy(&f.addr, &c->entries[0], sizeof f.addr);
         dl_iterate_phdr(on_object, &f);
         c->text = (const char *)f.lo;
         c->text_size = f.hi - f.lo;
-        c->image = (const char *)f.img_lo;
-        c->image_size = f.img_hi - f.img_lo;
         ok = f.lo != 0;
     }
     if (!ok && asprintf(msg, "the optimised object lacks the module's symbols (a lattice bug)") < 0)

@@ -16,13 +16,19 @@
 
 struct lat__emu_module;
 
+enum { LAT_EMU_OPT_DATA_MAX = 8 };
+
 /* The optimised code of a module, once loaded. Immutable after it is published. */
 typedef struct lat__emu_opt_code {
     void *handle;              /* dlopen's */
     const char *text;          /* the object's executable segment, for the guard */
     size_t text_size;
-    const char *image;         /* all its segments (its constants too), for the checks */
-    size_t image_size;
+    /* Its segments that hold no code (its constants, and a cached object's variables):
+     * where the checks accept a kernel's accesses to the object. */
+    struct {
+        uintptr_t lo, hi;
+    } data[LAT_EMU_OPT_DATA_MAX];
+    int ndata;
     lat__emu_entry_fn *entries; /* per kernel of the module, in its order */
     void **globals;             /* per __device__/__constant__ variable, in its order */
     int fd;                     /* the anonymous file a cached object was loaded from, or -1 */

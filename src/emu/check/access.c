@@ -9,6 +9,7 @@
 #include "ck.h"
 
 #include "emu/emu.h"
+#include "emu/opt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -339,13 +340,24 @@ static bool on_stack(const lat__ck_launch *L, uintptr_t a, size_t size)
     return L->region && a >= lo && a + size <= lo + L->w->scratch_used;
 }
 
+/* Whether [a, a+size) is in the module's data (not its code: an access that strays there
+ * from an allocation is an error, and a write there would change the kernel). */
 static bool in_module(const lat__ck_launch *L, uintptr_t a, size_t size)
 {
-    uintptr_t lo = (uintptr_t)L->cm->code;
-    if (lo && a >= lo && a + size <= lo + L->cm->code_size)
+    if (a >= L->cm->data_lo && a < L->cm->data_hi && size <= L->cm->data_hi - a)
         return true;
-    lo = L->opt_image;
-    return lo && a >= lo && a + size <= lo + L->opt_image_size;
+    for (int i = 0; L->opt && i < L->opt->ndata; i++)
+        if (a >= L->opt->data[i].lo && a < L->opt->data[i].hi && size <= L->opt->data[i].hi - a)
+            return true;
+    return false;
+}
+
+/* Whether a is in the module's instructions, on either tier. */
+static bool in_code(const lat__ck_launch *L, uintptr_t a)
+{
+    if (a >= L->cm->code_lo && a < L->cm->data_lo)
+        return true;
+    return L->opt && a - (uintptr_t)L->opt->text < L->opt->text_size;
 }
 
 static lat_check_space space_of(const lat__ck_launch *L, uintptr_t a)
@@ -605,7 +617,9 @@ static __attribute__((noinline)) void *elsewhere(lat__ck_launch *L, const lat__e
         finding(L, th, site, LAT__CK_OOB_ALLOCATION, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
-    finding(L, th, site, LAT__CK_WILD_ADDRESS, a, size, NULL, NULL, 0);
+    /* In the code: named as such (a function's address used as data, most likely). */
+    place code = {LAT_SPACE_MODULE, a, 0, ""};
+    finding(L, th, site, LAT__CK_WILD_ADDRESS, a, size, in_code(L, a) ? &code : NULL, NULL, 0);
     return sink(L, size);
 }
 

@@ -99,8 +99,8 @@ typedef struct lat__ck_module {
     int nshared;
     const unsigned long *shsize, *shalign; /* in the module's code: its tables */
     const char *const *shname;
-    const void *code; /* the module's memory (its __device__ variables, strings) */
-    size_t code_size;
+    uintptr_t code_lo;          /* the module's code: code_lo to data_lo */
+    uintptr_t data_lo, data_hi; /* the module's data (its __device__ variables, strings) */
 } lat__ck_module;
 
 /* Frees what passes/checks.c allocated; m may be NULL. */
@@ -303,8 +303,8 @@ typedef struct lat__ck_launch {
     const lat__ck_kernel *kk;
     const lat__ck_module *cm;
     /* The optimising tier's object when the launch runs its code (its constants are the
-     * module's memory as TinyCC's are), else 0. */
-    uintptr_t opt_image, opt_image_size;
+     * module's memory as TinyCC's are), else NULL. */
+    const struct lat__emu_opt_code *opt;
     unsigned modes;
     lat_check_options opts;
     lat__emu_u3 grid, bdim;
@@ -381,13 +381,13 @@ static inline lat__ck_launch *lat__ck_of(const lat__emu_thread *t)
 }
 
 /* Runs a launch of a checked module's kernel (k: its code on the tier in use, whose object
- * is opt_image when that is the optimising tier's) on the executor, observed: its blocks on
+ * is opt when that is the optimising tier's) on the executor, observed: its blocks on
  * every OpenMP thread, their threads in the schedule's order, with the checks, the
  * reports those of its blocks run one at a time in the schedule's order; keeps them in
  * ctx->check and logs them. Returns LAT_OK, LAT_ERROR_CHECK_FAILED (msg: the first report),
  * or what an unchecked launch would return for a trap, a fault, or no memory. */
 lat_status lat__ck_run(lat_kernel *kernel, const struct lat__emu_kernel *k,
-                       const void *opt_image, size_t opt_image_size, const lat__launch *launch,
+                       const struct lat__emu_opt_code *opt, const lat__launch *launch,
                        void **params, char *msg, size_t msg_size);
 
 /* ---- the observers: access.c, sync.c, hang.c -------------------------------------------------- */

@@ -247,16 +247,22 @@ static void commit(lat__ck_grid *G, ended *e)
 {
     if ((e->found.nreports || e->found.dropped) && !keep_local(G, e->step, &e->found))
         G->lost = true;
+    /* The shards to queue it on, read before it is queued on any: a shard's replayer
+     * frees it after the last replay, maybe before this loop has looked at it again. */
+    uint64_t on = 0;
     int refs = 0;
     for (unsigned k = 0; k < G->nshards; k++)
-        refs += e->at[k + 1] > e->at[k];
+        if (e->at[k + 1] > e->at[k]) {
+            on |= 1ull << k;
+            refs++;
+        }
     if (refs == 0) {
         free_ended(e);
         return;
     }
     atomic_store(&e->refs, refs);
     for (unsigned k = 0; k < G->nshards; k++) {
-        if (e->at[k + 1] == e->at[k])
+        if (!(on >> k & 1))
             continue;
         shard *sh = &G->shards[k];
         e->link[k] = atomic_load(&sh->queued);
@@ -676,7 +682,7 @@ static int local_cmp(const void *pa, const void *pb)
 
 static void gather(lat__ck_grid *G, lat__ck_list *out)
 {
-    if (G->unordered) {
+    if (G->unordered && G->nlocals) {
         qsort(G->locals, G->nlocals, sizeof *G->locals, local_cmp);
         size_t kept = 0;
         for (size_t i = 0; i < G->nlocals; i++) {
@@ -729,9 +735,9 @@ static void gather(lat__ck_grid *G, lat__ck_list *out)
                  "the checks' records: some findings were not kept", G->tmpl.k->name);
 }
 
-lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k, const void *opt_image,
-                       size_t opt_image_size, const lat__launch *launch, void **params,
-                       char *msg, size_t msg_size)
+lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k,
+                       const struct lat__emu_opt_code *opt, const lat__launch *launch,
+                       void **params, char *msg, size_t msg_size)
 {
     lat_context *ctx = kernel->module->ctx;
     lat__ck_ctx *ck = ctx->check;
@@ -746,8 +752,7 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k, const void 
     T->k = k;
     T->kk = k->check;
     T->cm = T->kk->module;
-    T->opt_image = (uintptr_t)opt_image;
-    T->opt_image_size = opt_image_size;
+    T->opt = opt;
     T->G = G;
     T->region = k->mode == LAT_EMU_MODE_REGION;
     T->grid = (lat__emu_u3){launch->grid[0], launch->grid[1], launch->grid[2]};

@@ -28,8 +28,9 @@ static void *get(TCCState *s, const char *name)
 
 lat_status lat__ck_module_loaded(lat__ck_module *cm, lat__emu_module *m, TCCState *s)
 {
-    cm->code = m->code;
-    cm->code_size = m->code_size;
+    cm->code_lo = (uintptr_t)m->code;
+    cm->data_lo = m->data_lo;
+    cm->data_hi = m->data_hi;
     const int *nshared = get(s, "__lat_nshared");
     cm->nshared = nshared ? *nshared : 0;
     if (cm->nshared > 0) {

@@ -228,9 +228,14 @@ char *lat__ck_report_format(const lat_check_report *r, const char *given)
                  "before the launch", acc, a->size, a->expr, place);
         break;
     case LAT_CHECK_WILD_ADDRESS:
-        snprintf(body, sizeof body, "%s of %zu bytes by `%s` at address 0x%" PRIx64
-                 ", which is in no device allocation, shared or local variable (a NULL or "
-                 "host pointer?)", acc, a->size, a->expr, r->address);
+        if (r->space == LAT_SPACE_MODULE)
+            snprintf(body, sizeof body, "%s of %zu bytes by `%s` at address 0x%" PRIx64
+                     ", which is in the module's code, not its variables (a function's "
+                     "address used as a data pointer?)", acc, a->size, a->expr, r->address);
+        else
+            snprintf(body, sizeof body, "%s of %zu bytes by `%s` at address 0x%" PRIx64
+                     ", which is in no device allocation, shared or local variable (a NULL "
+                     "or host pointer?)", acc, a->size, a->expr, r->address);
         break;
     case LAT_CHECK_UNINITIALIZED:
         place_words(place, sizeof place, r);

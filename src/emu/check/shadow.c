@@ -231,11 +231,11 @@ lat_status lat__ck_regions_sync(lat__ck_ctx *ck)
     for (const lat_module *m = ctx->modules; m; m = m->next) {
         const lat__emu_module *em = m->impl;
         if (em && em->code)
-            ok &= add_extra(ck, (uintptr_t)em->code, em->code_size);
+            ok &= add_extra(ck, em->data_lo, em->data_hi - em->data_lo);
         /* The optimising tier's object: its constants (and a cached object's variables). */
         const lat__emu_opt_code *oc = em ? lat__emu_opt_code_of(em->opt) : NULL;
-        if (oc)
-            ok &= add_extra(ck, (uintptr_t)oc->image, oc->image_size);
+        for (int i = 0; oc && i < oc->ndata; i++)
+            ok &= add_extra(ck, oc->data[i].lo, oc->data[i].hi - oc->data[i].lo);
     }
     size_t n = ctx->nallocs;
     lat__alloc *copy = malloc((n ? n : 1) * sizeof *copy);
