@@ -486,8 +486,8 @@ TEST(a_misaligned_shared_access_names_its_variable)
     ASSERT_EQ(lat_check_report_get(ctx, 0)->space, LAT_SPACE_SHARED);
 }
 
-/* The module's variables are its memory; its code is not: a pointer that strays into
- * the instructions (here a function's address taken as data) is reported and its write
+/* The module's variables and string literals are its memory; its code is not: a pointer
+ * that strays into the instructions (here a function's address taken as data) is reported and its write
  * not performed. Such a stray used to be taken for module memory, written, and the
  * kernel's code rewritten (TinyCC's code is writable), or the write faulted. */
 static const char *const stray_src =
@@ -499,20 +499,23 @@ static const char *const stray_src =
     "    out[0] = p[1];\n"
     "    p[2] = 99;\n"
     "    out[1] = twice(table[2]);\n"
+    "    const char *s = \"xyz\";\n"
+    "    out[2] = s[in_code + 1];\n"
     "}\n";
 
 TEST(an_access_to_the_modules_code_is_reported_and_not_performed)
 {
     lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
     lat_kernel *k = ck_kernel(ctx, stray_src, "stray.cu", "stray");
-    lat_deviceptr out = t_device_copy(ctx, NULL, 2 * sizeof(int));
-    int got[2];
+    lat_deviceptr out = t_device_copy(ctx, NULL, 3 * sizeof(int));
+    int got[3];
     ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
                               LAT_ARGS(lat_arg_ptr(out), lat_arg_i32(0))));
     ASSERT_NO_REPORTS(ctx);
     ASSERT_OK(lat_memcpy_dtoh(ctx, got, out, sizeof got));
     ASSERT_EQ(got[0], 20);
     ASSERT_EQ(got[1], 198);
+    ASSERT_EQ(got[2], 'y'); /* a string literal is module memory to read */
     ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
                   lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
                                   LAT_ARGS(lat_arg_ptr(out), lat_arg_i32(1))));

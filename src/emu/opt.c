@@ -772,7 +772,8 @@ static int on_object(struct dl_phdr_info *info, size_t size, void *data)
             c->ndata = 0;
             for (int j = 0; j < info->dlpi_phnum && c->ndata < LAT_EMU_OPT_DATA_MAX; j++) {
                 const ElfW(Phdr) *q = &info->dlpi_phdr[j];
-                if (q->p_type != PT_LOAD || (q->p_flags & PF_X))
+                /* Those after the code: the first holds the ELF headers and symbols. */
+                if (q->p_type != PT_LOAD || (q->p_flags & PF_X) || q->p_vaddr < ph->p_vaddr)
                     continue;
                 uintptr_t a = info->dlpi_addr + q->p_vaddr;
                 c->data[c->ndata].lo = a;

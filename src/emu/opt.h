@@ -23,8 +23,8 @@ typedef struct lat__emu_opt_code {
     void *handle;              /* dlopen's */
     const char *text;          /* the object's executable segment, for the guard */
     size_t text_size;
-    /* Its segments that hold no code (its constants, and a cached object's variables):
-     * where the checks accept a kernel's accesses to the object. */
+    /* Its segments after its code (its constants, and a cached object's variables): where
+     * the checks accept a kernel's reads of the object. */
     struct {
         uintptr_t lo, hi;
     } data[LAT_EMU_OPT_DATA_MAX];

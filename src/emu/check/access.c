@@ -340,10 +340,16 @@ static bool on_stack(const lat__ck_launch *L, uintptr_t a, size_t size)
     return L->region && a >= lo && a + size <= lo + L->w->scratch_used;
 }
 
-/* Whether [a, a+size) is in the module's data (not its code: an access that strays there
- * from an allocation is an error, and a write there would change the kernel). */
-static bool in_module(const lat__ck_launch *L, uintptr_t a, size_t size)
+/* Whether [a, a+size) is module memory the access may touch: one of its variables, or,
+ * for a read, the rest of its data (string literals, constants). Not its code, and not a
+ * write past its variables: those are errors (an allocation's overrun into an object
+ * mapped next to it), and TinyCC's code is writable. */
+static bool in_module(const lat__ck_launch *L, uintptr_t a, size_t size, bool write)
 {
+    if (lat__ck_ranges_hold(L->cm->vars, (size_t)L->cm->nvars, a, size))
+        return true;
+    if (write)
+        return false;
     if (a >= L->cm->data_lo && a < L->cm->data_hi && size <= L->cm->data_hi - a)
         return true;
     for (int i = 0; L->opt && i < L->opt->ndata; i++)
@@ -366,7 +372,7 @@ static lat_check_space space_of(const lat__ck_launch *L, uintptr_t a)
         return LAT_SPACE_SHARED;
     if (on_stack(L, a, 1))
         return LAT_SPACE_LOCAL;
-    if (in_module(L, a, 1))
+    if (in_module(L, a, 1, false))
         return LAT_SPACE_MODULE;
     return LAT_SPACE_GLOBAL;
 }
@@ -600,7 +606,9 @@ static __attribute__((noinline)) void *elsewhere(lat__ck_launch *L, const lat__e
                                                  uintptr_t a, size_t size)
 {
     const lat__emu_ctx *c = L->ctx->impl;
-    if (on_stack(L, a, size) || in_module(L, a, size) || lat__ck_extra_find(L->ck, a, size) ||
+    bool write = L->cm->sites[site].kind != LAT_ACCESS_READ;
+    if (on_stack(L, a, size) || in_module(L, a, size, write) ||
+        lat__ck_extra_find(L->ck, a, size) ||
         lat__emu_heap_holds(&c->heap, a, size))
         return (void *)a;
     if (!(L->modes & LAT_CHECK_MEMCHECK))

@@ -12,7 +12,6 @@
 
 #include "driver_ops.h"
 #include "emu/emu.h"
-#include "emu/opt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -230,12 +229,10 @@ lat_status lat__ck_regions_sync(lat__ck_ctx *ck)
     pthread_mutex_lock(&ctx->lock);
     for (const lat_module *m = ctx->modules; m; m = m->next) {
         const lat__emu_module *em = m->impl;
-        if (em && em->code)
-            ok &= add_extra(ck, em->data_lo, em->data_hi - em->data_lo);
-        /* The optimising tier's object: its constants (and a cached object's variables). */
-        const lat__emu_opt_code *oc = em ? lat__emu_opt_code_of(em->opt) : NULL;
-        for (int i = 0; oc && i < oc->ndata; i++)
-            ok &= add_extra(ck, oc->data[i].lo, oc->data[i].hi - oc->data[i].lo);
+        /* Its variables (a kernel may be given another module's variable's address). */
+        for (int i = 0; em && i < em->nglobals; i++)
+            if (em->globals[i].addr)
+                ok &= add_extra(ck, (uintptr_t)em->globals[i].addr, em->globals[i].size);
     }
     size_t n = ctx->nallocs;
     lat__alloc *copy = malloc((n ? n : 1) * sizeof *copy);
