@@ -659,11 +659,13 @@ static void emit_field(lat__emitter *em, const lat__field *f)
     if (f->bits >= 0)
         lat__emit_fmt(em, " : %d", f->bits);
     /* A field given more alignment than its type has (__align__(16) float4 *x, an
-     * array member aligned(16)): the front end laid the record out with it. */
+     * array member aligned(16), __align__(16) struct pair p): the front end laid the
+     * record out with it. */
     const lat__type *elem = f->type;
     while (elem->kind == LAT_TY_ARRAY && elem->base)
         elem = elem->base;
     if ((lat__is_scalar(f->type) && f->type->align > f->type->size) ||
+        (lat__is_record(f->type) && f->type->rec && f->type->align > f->type->rec->align) ||
         (f->type->kind == LAT_TY_ARRAY && elem != f->type && f->type->align > lat__alignof(elem)))
         lat__emit_fmt(em, " __attribute__((aligned(%u)))", f->type->align);
     lat__emit_str(em, ";");
