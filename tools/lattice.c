@@ -64,6 +64,7 @@ typedef struct buffer {
     char name[128];
     lat_deviceptr ptr;
     size_t elem, count;
+    size_t comp; /* bytes of one component: elem for a scalar, 4 for a float4's */
     bool is_float, is_signed;
 } buffer;
 
@@ -151,26 +152,41 @@ static char *read_file(const char *path)
 
 /* ---- printing --------------------------------------------------------------------------- */
 
-static void print_value(const buffer *b, const unsigned char *p)
+static void print_scalar(const buffer *b, size_t size, const unsigned char *p)
 {
-    if (b->is_float && b->elem == 4) {
+    if (b->is_float && size == 4) {
         float v;
         memcpy(&v, p, 4);
         printf("%g", (double)v);
-    } else if (b->is_float && b->elem == 8) {
+    } else if (b->is_float && size == 8) {
         double v;
         memcpy(&v, p, 8);
         printf("%g", v);
     } else {
         uint64_t u = 0;
-        memcpy(&u, p, b->elem < 8 ? b->elem : 8);
-        if (b->is_signed && b->elem < 8 && (u >> (b->elem * 8 - 1) & 1))
-            u |= ~(uint64_t)0 << (b->elem * 8);
+        memcpy(&u, p, size < 8 ? size : 8);
+        if (b->is_signed && size < 8 && (u >> (size * 8 - 1) & 1))
+            u |= ~(uint64_t)0 << (size * 8);
         if (b->is_signed)
             printf("%" PRId64, (int64_t)u);
         else
             printf("%" PRIu64, u);
     }
+}
+
+/* An element: a scalar, or a vector's components in parentheses. */
+static void print_value(const buffer *b, const unsigned char *p)
+{
+    if (b->comp == b->elem) {
+        print_scalar(b, b->elem, p);
+        return;
+    }
+    printf("(");
+    for (size_t c = 0; c < b->elem / b->comp; c++) {
+        printf("%s", c ? ", " : "");
+        print_scalar(b, b->comp, p + c * b->comp);
+    }
+    printf(")");
 }
 
 static void print_buffer(lat_context *ctx, const buffer *b, size_t show)
@@ -298,6 +314,36 @@ static const char *arg_value(const opts *o, const char *name)
     return NULL;
 }
 
+/* Bytes of one component of the pointee of a parameter of the given type (as
+ * lat_check_kernel_param writes it) whose pointee has elem bytes: a CUDA vector type's
+ * component (float4: 4, double2: 8, uchar4: 1), else elem. */
+static size_t component_size(const char *type, size_t elem)
+{
+    static const struct {
+        const char *name;
+        size_t size;
+    } bases[] = {{"longlong", 8}, {"ulonglong", 8}, {"double", 8}, {"float", 4}, {"ushort", 2},
+                 {"short", 2}, {"uchar", 1}, {"char", 1}, {"uint", 4}, {"int", 4},
+                 {"ulong", 8}, {"long", 8}};
+    /* The type's last word before the '*': "const float4 *" gives "float4". */
+    const char *star = strrchr(type, '*');
+    const char *end = star ? star : type + strlen(type);
+    while (end > type && end[-1] == ' ')
+        end--;
+    const char *start = end;
+    while (start > type && start[-1] != ' ')
+        start--;
+    size_t len = (size_t)(end - start);
+    if (len < 2 || end[-1] < '1' || end[-1] > '4')
+        return elem;
+    size_t n = (size_t)(end[-1] - '0');
+    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++)
+        if (strlen(bases[i].name) == len - 1 && strncmp(start, bases[i].name, len - 1) == 0)
+            /* float3 is 12 bytes, 3 components; a size that does not divide is a scalar's. */
+            return bases[i].size * n <= elem && elem % bases[i].size == 0 ? bases[i].size : elem;
+    return elem;
+}
+
 /* Makes the buffer of a pointer parameter, filled when it is an input. -1: it cannot
  * (said on stderr). */
 static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p, buffer *b)
@@ -312,6 +358,7 @@ static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p
         return -1;
     }
     b->elem = p->pointee_size;
+    b->comp = component_size(p->type, b->elem);
     b->count = o->n;
     b->is_float = p->is_float;
     b->is_signed = p->is_signed;
@@ -324,17 +371,19 @@ static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p
     unsigned char *h = malloc(b->elem * b->count);
     if (!h)
         return 1;
-    for (size_t i = 0; i < b->count; i++) {
-        unsigned char *e = h + i * b->elem;
-        if (b->is_float && b->elem == 4) {
+    /* 0, 1, 2, ... through the components: a float2 buffer holds (0, 1), (2, 3), ... */
+    size_t ncomp = b->elem / b->comp;
+    for (size_t i = 0; i < b->count * ncomp; i++) {
+        unsigned char *e = h + i * b->comp;
+        if (b->is_float && b->comp == 4) {
             float v = (float)i;
             memcpy(e, &v, 4);
-        } else if (b->is_float && b->elem == 8) {
+        } else if (b->is_float && b->comp == 8) {
             double v = (double)i;
             memcpy(e, &v, 8);
         } else {
             uint64_t v = i;
-            memcpy(e, &v, b->elem < 8 ? b->elem : 8);
+            memcpy(e, &v, b->comp < 8 ? b->comp : 8);
         }
     }
     lat_status st = lat_memcpy_htod(ctx, b->ptr, h, b->elem * b->count);

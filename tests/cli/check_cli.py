@@ -57,6 +57,23 @@ with tempfile.TemporaryDirectory() as tmp:
         failures.append("--png without a converter: status %d, svg %s\n%s%s"
                         % (r.returncode, os.path.exists(svg), r.stdout, r.stderr))
 
+# Vector-typed buffers are filled and printed by component: a float4 input holds 0, 1, 2, ...
+# through its components (it was filled as 8-byte integers and a float2 printed as a double).
+with tempfile.TemporaryDirectory() as tmp:
+    cu = os.path.join(tmp, "v.cu")
+    with open(cu, "w") as f:
+        f.write("__global__ void v(float2 *out, const float4 *in, int2 *idx)\n"
+                "{\n"
+                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    out[i] = make_float2(in[i].x * 0.5f, in[i].w + 0.25f);\n"
+                "    idx[i] = make_int2(-i, i * 3);\n"
+                "}\n")
+    r = run(["run", cu, "v", "-n", "8", "-c", "none", "--show", "3"])
+    want = ["  out = [(0, 3.25), (2, 7.25), ..., (14, 31.25)]",
+            "  idx = [(0, 0), (-1, 3), ..., (-7, 21)]"]
+    if r.returncode != 0 or any(w not in r.stdout.splitlines() for w in want):
+        failures.append("vector buffers: status %d, want %s\n%s%s" % (r.returncode, want, r.stdout, r.stderr))
+
 # The zoo.
 for name in sorted(os.listdir("examples/bugs")):
     if not name.endswith(".cu"):
