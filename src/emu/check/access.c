@@ -340,20 +340,21 @@ static bool on_stack(const lat__ck_launch *L, uintptr_t a, size_t size)
     return L->region && a >= lo && a + size <= lo + L->w->scratch_used;
 }
 
-/* Whether [a, a+size) is module memory the access may touch: one of its variables, or,
- * for a read, the rest of its data (string literals, constants). Not its code, and not a
- * write past its variables: those are errors (an allocation's overrun into an object
- * mapped next to it), and TinyCC's code is writable. */
-static bool in_module(const lat__ck_launch *L, uintptr_t a, size_t size, bool write)
+static bool within(uintptr_t lo, uintptr_t hi, uintptr_t a, size_t size)
 {
-    if (lat__ck_ranges_hold(L->cm->vars, (size_t)L->cm->nvars, a, size))
-        return true;
-    if (write)
-        return false;
-    if (a >= L->cm->data_lo && a < L->cm->data_hi && size <= L->cm->data_hi - a)
+    return a >= lo && a < hi && size <= hi - a;
+}
+
+/* Whether [a, a+size) is the module's data, which a kernel may read (its variables,
+ * string literals, constants). Not its code; and a write counts only in a variable
+ * (lat__ck_extra_find has every module's): a write elsewhere in the module is an error (an
+ * allocation's overrun into an object mapped next to it), and TinyCC's code is writable. */
+static bool in_module_data(const lat__ck_launch *L, uintptr_t a, size_t size)
+{
+    if (within(L->cm->data_lo, L->cm->data_hi, a, size))
         return true;
     for (int i = 0; L->opt && i < L->opt->ndata; i++)
-        if (a >= L->opt->data[i].lo && a < L->opt->data[i].hi && size <= L->opt->data[i].hi - a)
+        if (within(L->opt->data[i].lo, L->opt->data[i].hi, a, size))
             return true;
     return false;
 }
@@ -372,7 +373,7 @@ static lat_check_space space_of(const lat__ck_launch *L, uintptr_t a)
         return LAT_SPACE_SHARED;
     if (on_stack(L, a, 1))
         return LAT_SPACE_LOCAL;
-    if (in_module(L, a, 1, false))
+    if (in_module_data(L, a, 1))
         return LAT_SPACE_MODULE;
     return LAT_SPACE_GLOBAL;
 }
@@ -606,8 +607,8 @@ static __attribute__((noinline)) void *elsewhere(lat__ck_launch *L, const lat__e
                                                  uintptr_t a, size_t size)
 {
     const lat__emu_ctx *c = L->ctx->impl;
-    bool write = L->cm->sites[site].kind != LAT_ACCESS_READ;
-    if (on_stack(L, a, size) || in_module(L, a, size, write) ||
+    bool read = L->cm->sites[site].kind == LAT_ACCESS_READ;
+    if (on_stack(L, a, size) || (read && in_module_data(L, a, size)) ||
         lat__ck_extra_find(L->ck, a, size) ||
         lat__emu_heap_holds(&c->heap, a, size))
         return (void *)a;

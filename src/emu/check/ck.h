@@ -89,11 +89,6 @@ typedef struct lat__ck_site {
  * a member of a packed struct (no alignment), plus its kind (LAT_ACCESS_*). */
 enum { LAT__CK_CODE_LOCAL = 4, LAT__CK_CODE_PACKED = 8, LAT__CK_CODE_SITE = 16 };
 
-/* A span of memory: lo to hi. */
-struct lat__ck_range {
-    uintptr_t lo, hi;
-};
-
 /* What instrumentation makes of a module. */
 typedef struct lat__ck_module {
     lat__ck_site *sites;
@@ -106,8 +101,6 @@ typedef struct lat__ck_module {
     const char *const *shname;
     uintptr_t code_lo;          /* the module's code: code_lo to data_lo */
     uintptr_t data_lo, data_hi; /* the module's data: its variables, strings, constants */
-    struct lat__ck_range *vars; /* its __device__ and __constant__ variables, by address */
-    int nvars;
 } lat__ck_module;
 
 /* Frees what passes/checks.c allocated; m may be NULL. */
@@ -123,12 +116,6 @@ const lat__emu_symbol *lat__ck_symbols(size_t *count);
 struct TCCState;
 lat_status lat__ck_module_loaded(lat__ck_module *cm, struct lat__emu_module *m,
                                  struct TCCState *s);
-
-/* Module m's variables as ranges sorted by address (*out malloc'd; NULL when none). */
-lat_status lat__ck_vars_of(const struct lat__emu_module *m, struct lat__ck_range **out, int *n);
-
-/* Whether [a, a+size) lies in one of the n ranges v (sorted, apart). */
-bool lat__ck_ranges_hold(const struct lat__ck_range *v, size_t n, uintptr_t a, size_t size);
 
 /* A kernel of a checked module: its __shared__ variables (indices into the module's). */
 typedef struct lat__ck_kernel {
@@ -201,7 +188,9 @@ typedef struct lat__ck_ctx {
     size_t nfreed, freed_next;
     /* Memory kernels may touch that has no shadow: every module's variables and
      * page-locked host memory (rebuilt by lat__ck_regions_sync). */
-    struct lat__ck_range *extra;
+    struct lat__ck_range {
+        uintptr_t lo, hi;
+    } *extra;
     size_t nextra, extra_cap;
     lat__ck_list list; /* the last launch's reports */
 } lat__ck_ctx;

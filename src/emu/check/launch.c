@@ -671,15 +671,15 @@ static int event_cmp(const void *pa, const void *pb)
     return a->sub < b->sub ? -1 : a->sub > b->sub;
 }
 
-/* The launch's reports, as a run of its blocks one at a time in the schedule's order has
- * them: each committed block's own findings, then those of its log's replay in the log's
- * order (the shards' events sorted; a split access's initcheck finding kept once). */
 static int local_cmp(const void *pa, const void *pb)
 {
     const local *a = pa, *b = pb;
     return a->step < b->step ? -1 : a->step > b->step;
 }
 
+/* The launch's reports, as a run of its blocks one at a time in the schedule's order has
+ * them: each committed block's own findings, then those of its log's replay in the log's
+ * order (the shards' events sorted; a split access's initcheck finding kept once). */
 static void gather(lat__ck_grid *G, lat__ck_list *out)
 {
     if (G->unordered && G->nlocals) {

@@ -31,8 +31,6 @@ lat_status lat__ck_module_loaded(lat__ck_module *cm, lat__emu_module *m, TCCStat
     cm->code_lo = (uintptr_t)m->code;
     cm->data_lo = m->data_lo;
     cm->data_hi = m->data_hi;
-    if (lat__ck_vars_of(m, &cm->vars, &cm->nvars) != LAT_OK)
-        return LAT_ERROR_OUT_OF_MEMORY;
     const int *nshared = get(s, "__lat_nshared");
     cm->nshared = nshared ? *nshared : 0;
     if (cm->nshared > 0) {
@@ -78,47 +76,7 @@ void lat__ck_module_free(lat__ck_module *m)
         free(m->strings[i]);
     free(m->strings);
     free(m->sites);
-    free(m->vars);
     free(m);
-}
-
-static int range_cmp(const void *pa, const void *pb)
-{
-    const struct lat__ck_range *a = pa, *b = pb;
-    return a->lo < b->lo ? -1 : a->lo > b->lo;
-}
-
-lat_status lat__ck_vars_of(const lat__emu_module *m, struct lat__ck_range **out, int *n)
-{
-    *out = NULL;
-    *n = 0;
-    if (m->nglobals == 0)
-        return LAT_OK;
-    struct lat__ck_range *v = malloc((size_t)m->nglobals * sizeof *v);
-    if (!v)
-        return LAT_ERROR_OUT_OF_MEMORY;
-    int k = 0;
-    for (int i = 0; i < m->nglobals; i++)
-        if (m->globals[i].addr && m->globals[i].size)
-            v[k++] = (struct lat__ck_range){(uintptr_t)m->globals[i].addr,
-                                            (uintptr_t)m->globals[i].addr + m->globals[i].size};
-    qsort(v, (size_t)k, sizeof *v, range_cmp);
-    *out = v;
-    *n = k;
-    return LAT_OK;
-}
-
-bool lat__ck_ranges_hold(const struct lat__ck_range *v, size_t n, uintptr_t a, size_t size)
-{
-    size_t lo = 0, hi = n; /* the first range starting above a */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid].lo <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo > 0 && a < v[lo - 1].hi && size <= v[lo - 1].hi - a;
 }
 
 /* The names passes/checks.c's prefix declares. The barriers, warp operations, traps and
