@@ -84,7 +84,8 @@ TEST(kernel_parameters_are_described)
 }
 
 /* Pointee sizes come from the type's whole words: `struct point *` was a pointer to int
- * (the "int" in "point"), and float4 a pointer to a 4-byte float. */
+ * (the "int" in "point"), and float4 a pointer to a 4-byte float; a vector's components
+ * are counted. */
 TEST(pointee_sizes_are_read_from_whole_words)
 {
     lat_context *ctx = t_context();
@@ -96,18 +97,20 @@ TEST(pointee_sizes_are_read_from_whole_words)
                              "                  double2 *g, long double *h, char3 *i, unsigned *j)\n{ }\n",
                              "q");
     static const struct {
-        size_t size;
+        size_t size, components;
         int is_float, is_signed;
-    } want[] = {{0, 0, 0}, {16, 1, 0}, {8, 0, 0}, {8, 0, 0}, {4, 0, 1},
-                {1, 0, 1}, {16, 1, 0}, {0, 0, 0}, {3, 0, 1}, {4, 0, 0}};
+    } want[] = {{0, 0, 0, 0}, {16, 4, 1, 0}, {8, 2, 0, 0}, {8, 1, 0, 0}, {4, 1, 0, 1},
+                {1, 1, 0, 1}, {16, 2, 1, 0}, {0, 0, 0, 0}, {3, 3, 0, 1}, {4, 1, 0, 0}};
     for (int i = 0; i < 10; i++) {
         lat_check_param prm;
         ASSERT_OK(lat_check_kernel_param(k, i, &prm));
         ASSERT_MSG(prm.is_pointer && prm.pointee_size == want[i].size &&
+                       prm.pointee_components == want[i].components &&
                        !!prm.is_float == want[i].is_float && !!prm.is_signed == want[i].is_signed,
-                   "parameter %d (%s): size %zu, float %d, signed %d; want %zu, %d, %d", i, prm.type,
-                   prm.pointee_size, prm.is_float, prm.is_signed, want[i].size, want[i].is_float,
-                   want[i].is_signed);
+                   "parameter %d (%s): size %zu, %zu components, float %d, signed %d; want %zu, "
+                   "%zu, %d, %d", i, prm.type, prm.pointee_size, prm.pointee_components,
+                   prm.is_float, prm.is_signed, want[i].size, want[i].components,
+                   want[i].is_float, want[i].is_signed);
     }
 }
 

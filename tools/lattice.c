@@ -314,36 +314,6 @@ static const char *arg_value(const opts *o, const char *name)
     return NULL;
 }
 
-/* Bytes of one component of the pointee of a parameter of the given type (as
- * lat_check_kernel_param writes it) whose pointee has elem bytes: a CUDA vector type's
- * component (float4: 4, double2: 8, uchar4: 1), else elem. */
-static size_t component_size(const char *type, size_t elem)
-{
-    static const struct {
-        const char *name;
-        size_t size;
-    } bases[] = {{"longlong", 8}, {"ulonglong", 8}, {"double", 8}, {"float", 4}, {"ushort", 2},
-                 {"short", 2}, {"uchar", 1}, {"char", 1}, {"uint", 4}, {"int", 4},
-                 {"ulong", 8}, {"long", 8}};
-    /* The type's last word before the '*': "const float4 *" gives "float4". */
-    const char *star = strrchr(type, '*');
-    const char *end = star ? star : type + strlen(type);
-    while (end > type && end[-1] == ' ')
-        end--;
-    const char *start = end;
-    while (start > type && start[-1] != ' ')
-        start--;
-    size_t len = (size_t)(end - start);
-    if (len < 2 || end[-1] < '1' || end[-1] > '4')
-        return elem;
-    size_t n = (size_t)(end[-1] - '0');
-    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++)
-        if (strlen(bases[i].name) == len - 1 && strncmp(start, bases[i].name, len - 1) == 0)
-            /* float3 is 12 bytes, 3 components; a size that does not divide is a scalar's. */
-            return bases[i].size * n <= elem && elem % bases[i].size == 0 ? bases[i].size : elem;
-    return elem;
-}
-
 /* Makes the buffer of a pointer parameter, filled when it is an input. -1: it cannot
  * (said on stderr). */
 static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p, buffer *b)
@@ -358,7 +328,7 @@ static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p
         return -1;
     }
     b->elem = p->pointee_size;
-    b->comp = component_size(p->type, b->elem);
+    b->comp = b->elem / (p->pointee_components ? p->pointee_components : 1);
     b->count = o->n;
     b->is_float = p->is_float;
     b->is_signed = p->is_signed;

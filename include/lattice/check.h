@@ -333,6 +333,8 @@ typedef struct lat_check_param {
     size_t size;          /* bytes of the value (8 for a pointer); 0 when unknown */
     size_t pointee_size;  /* pointers: bytes of *p for C's scalar types, CUDA's vector types
                              (float4: 16) and <stdint.h>'s; 0 for anything else (a struct) */
+    size_t pointee_components; /* pointers: *p's components (float4: 4, a scalar: 1); 0 when
+                                  pointee_size is 0 */
 } lat_check_param;
 
 /* What the source says of parameter i of a kernel. The strings live as long as the

@@ -196,7 +196,7 @@ class check_map_style(Structure):
 class check_param(Structure):
     _fields_ = [("name", c_char_p), ("type", c_char_p), ("is_pointer", c_int),
                 ("is_float", c_int), ("is_signed", c_int), ("size", c_size_t),
-                ("pointee_size", c_size_t)]
+                ("pointee_size", c_size_t), ("pointee_components", c_size_t)]
 
 
 P = c_void_p

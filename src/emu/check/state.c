@@ -481,10 +481,11 @@ lat_status lat_check_map_get(const lat_context *ctx, lat_deviceptr ptr, lat_chec
 
 /* What a pointer parameter points to, read from its type's words (const float *, unsigned
  * char *, float4 *, int32_t *): its size, 0 when not known here (a struct, a typedef of
- * the kernel's own), and whether it is floating or a signed integer. Whole words only: a
- * search for "int" inside them called `struct point *` a pointer to int. */
+ * the kernel's own), its components (4 for a float4, 1 for a scalar), and whether it is
+ * floating or a signed integer. Whole words only: a search for "int" inside them called
+ * `struct point *` a pointer to int. */
 typedef struct pointee {
-    size_t size;
+    size_t size, components;
     bool is_float, is_signed;
 } pointee;
 
@@ -505,8 +506,8 @@ static bool vector_type(const char *w, pointee *out)
         return false;
     for (size_t k = 0; k < sizeof bases / sizeof bases[0]; k++)
         if (strlen(bases[k].base) == n - 1 && strncmp(w, bases[k].base, n - 1) == 0) {
-            *out = (pointee){bases[k].size * (size_t)(w[n - 1] - '0'), bases[k].is_float,
-                             bases[k].is_signed};
+            size_t count = (size_t)(w[n - 1] - '0');
+            *out = (pointee){bases[k].size * count, count, bases[k].is_float, bases[k].is_signed};
             return true;
         }
     return false;
@@ -517,16 +518,16 @@ static pointee pointee_of(const char *t)
     static const struct {
         const char *word;
         pointee p;
-    } named[] = {{"size_t", {8, false, false}},   {"ptrdiff_t", {8, false, true}},
-                 {"int8_t", {1, false, true}},    {"uint8_t", {1, false, false}},
-                 {"int16_t", {2, false, true}},   {"uint16_t", {2, false, false}},
-                 {"int32_t", {4, false, true}},   {"uint32_t", {4, false, false}},
-                 {"int64_t", {8, false, true}},   {"uint64_t", {8, false, false}},
-                 {"intptr_t", {8, false, true}},  {"uintptr_t", {8, false, false}},
-                 {"bool", {1, false, false}},     {"_Bool", {1, false, false}},
-                 {"half", {2, true, false}},      {"__half", {2, true, false}},
-                 {"__half2", {4, true, false}},   {"float", {4, true, false}},
-                 {"double", {8, true, false}}};
+    } named[] = {{"size_t", {8, 1, false, false}},   {"ptrdiff_t", {8, 1, false, true}},
+                 {"int8_t", {1, 1, false, true}},    {"uint8_t", {1, 1, false, false}},
+                 {"int16_t", {2, 1, false, true}},   {"uint16_t", {2, 1, false, false}},
+                 {"int32_t", {4, 1, false, true}},   {"uint32_t", {4, 1, false, false}},
+                 {"int64_t", {8, 1, false, true}},   {"uint64_t", {8, 1, false, false}},
+                 {"intptr_t", {8, 1, false, true}},  {"uintptr_t", {8, 1, false, false}},
+                 {"bool", {1, 1, false, false}},     {"_Bool", {1, 1, false, false}},
+                 {"half", {2, 1, true, false}},      {"__half", {2, 1, true, false}},
+                 {"__half2", {4, 1, true, false}},   {"float", {4, 1, true, false}},
+                 {"double", {8, 1, true, false}}};
     int longs = 0, shorts = 0, chars = 0, ints = 0, unsign = 0, sign = 0, others = 0;
     pointee other = {0, false, false};
     for (const char *c = t; *c && *c != '*' && *c != '&';) {
@@ -565,18 +566,18 @@ static pointee pointee_of(const char *t)
                     known = true;
                 }
             if (!known)
-                other = (pointee){0, false, false}; /* struct, union, a typedef of its own */
+                other = (pointee){0, 0, false, false}; /* struct, union, a typedef of its own */
         }
     }
     if (others)
         return others == 1 && !longs && !shorts && !chars && !ints && !unsign && !sign
                    ? other
-                   : (pointee){0, false, false};
+                   : (pointee){0, 0, false, false};
     if (!longs && !shorts && !chars && !ints && !unsign && !sign)
-        return (pointee){0, false, false};
+        return (pointee){0, 0, false, false};
     size_t size = chars ? 1 : shorts ? 2 : longs ? 8 : 4;
     /* Plain char is signed on the host and on the GPU. */
-    return (pointee){size, false, !unsign};
+    return (pointee){size, 1, false, !unsign};
 }
 
 lat_status lat_check_kernel_param(const lat_kernel *kernel, int i, lat_check_param *out)
@@ -600,10 +601,11 @@ lat_status lat_check_kernel_param(const lat_kernel *kernel, int i, lat_check_par
     out->name = p->name ? p->name : "";
     out->type = p->type ? p->type : "";
     out->is_pointer = p->cls == LAT__PARAM_POINTER;
-    pointee to = out->is_pointer ? pointee_of(out->type) : (pointee){0, false, false};
+    pointee to = out->is_pointer ? pointee_of(out->type) : (pointee){0, 0, false, false};
     out->is_float = p->cls == LAT__PARAM_FLOAT || to.is_float;
     out->is_signed = p->cls == LAT__PARAM_SINT || (to.is_signed && to.size != 0);
     out->size = i < kernel->nparams && kernel->param_size ? kernel->param_size[i] : p->size;
     out->pointee_size = to.size;
+    out->pointee_components = to.components;
     return LAT_OK;
 }
