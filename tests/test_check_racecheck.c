@@ -394,3 +394,107 @@ TEST(reports_of_a_long_grid_with_a_slow_block_are_the_same_on_any_number_of_thre
     }
     omp_set_num_threads(omp_get_num_procs());
 }
+
+/* A write after the reads of several threads races with each of them, also when the
+ * writer read last: thread 0 and thread 1 read s[0], then the writer writes it. The
+ * writer is the last thread to read in the schedule's order (thread 1 forward, thread 0
+ * in reverse), so a record that keeps the last reader only sees the writer's own read. */
+static const char *const last_reader_src = "__global__ void bump(int *out, int writer)\n"
+                                           "{\n"
+                                           "    __shared__ int s[1];\n"
+                                           "    if (threadIdx.x == 0) s[0] = 5;\n"
+                                           "    __syncthreads();\n"
+                                           "    int v = s[0];\n"
+                                           "    if (threadIdx.x == writer) s[0] = v + 1;\n"
+                                           "    out[threadIdx.x] = v;\n"
+                                           "}\n";
+
+TEST(a_write_races_with_the_other_readers_when_the_writer_read_last)
+{
+    static const struct {
+        lat_schedule_order order;
+        int writer, other;
+    } cases[] = {{LAT_SCHEDULE_FORWARD, 1, 0}, {LAT_SCHEDULE_REVERSE, 0, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        lat_context *ctx = ck_context(LAT_CHECK_RACECHECK);
+        ASSERT_OK(lat_check_configure(ctx, &(lat_check_options){.order = cases[c].order}));
+        lat_deviceptr out = t_device_copy(ctx, NULL, 2 * sizeof(int));
+        int writer = cases[c].writer;
+        void *params[] = {&out, &writer};
+        ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
+                      ck_launch(ck_kernel(ctx, last_reader_src, "bump.cu", "bump"), 1, 2, params));
+        char want[512];
+        snprintf(want, sizeof want,
+                 "bump.cu:7: racecheck: kernel 'bump', block (0,0,0), thread (%d,0,0): data "
+                 "race: write of `s[0]` after the read of `s[0]` at bump.cu:6 by thread "
+                 "(%d,0,0) of the same block, with no barrier between them, on element [0] of "
+                 "__shared__ 's'",
+                 cases[c].writer, cases[c].other);
+        ASSERT_REPORTS(ctx, want);
+    }
+}
+
+/* The same in global memory, between blocks: block 0 reads, block 1 reads then writes. */
+TEST(a_global_write_races_with_an_earlier_blocks_read_when_the_writer_read_last)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_RACECHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void carry(int *g, int *out)\n"
+                              "{\n"
+                              "    int v = g[0];\n"
+                              "    if (blockIdx.x == 1) g[0] = v + 1;\n"
+                              "    out[blockIdx.x] = v;\n"
+                              "}\n",
+                              "carry.cu", "carry");
+    lat_deviceptr g = t_device_copy(ctx, (int[]){41}, sizeof(int));
+    lat_deviceptr out = t_device_copy(ctx, NULL, 2 * sizeof(int));
+    void *params[] = {&g, &out};
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, 2, 1, params));
+    ASSERT_REPORTS(ctx, "carry.cu:4: racecheck: kernel 'carry', block (1,0,0), thread (0,0,0): "
+                        "data race: write of `g[0]` after the read of `g[0]` at carry.cu:3 by "
+                        "thread (0,0,0) of block (0,0,0), with no barrier between them, on "
+                        "element [0] of a 4-byte allocation");
+}
+
+/* The second reader is judged as any reader is: lane 1's read is ordered before lane 0's
+ * write by __syncwarp, thread 33's (another warp) is not. Under each schedule, whichever
+ * of the two threads read first. */
+static const char *const two_readers_src = "__global__ void pair(int *out, int other)\n"
+                                           "{\n"
+                                           "    __shared__ int s[1];\n"
+                                           "    if (threadIdx.x == 0) s[0] = 5;\n"
+                                           "    __syncthreads();\n"
+                                           "    int v = 0;\n"
+                                           "    if (threadIdx.x == 0 || threadIdx.x == other) v = s[0];\n"
+                                           "    __syncwarp();\n"
+                                           "    if (threadIdx.x == 0) s[0] = v + 1;\n"
+                                           "    out[threadIdx.x] = v;\n"
+                                           "}\n";
+
+TEST(a_second_reader_synchronised_by_syncwarp_does_not_race)
+{
+    static const lat_check_options orders[] = {
+        {.order = LAT_SCHEDULE_FORWARD},
+        {.order = LAT_SCHEDULE_REVERSE},
+        {.order = LAT_SCHEDULE_RANDOM, .seed = 3},
+    };
+    for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
+        for (int other = 1; other <= 33; other += 32) {
+            lat_context *ctx = ck_context(LAT_CHECK_RACECHECK);
+            ASSERT_OK(lat_check_configure(ctx, &orders[o]));
+            lat_deviceptr out = t_device_copy(ctx, NULL, 64 * sizeof(int));
+            void *params[] = {&out, &other};
+            lat_kernel *k = ck_kernel(ctx, two_readers_src, "pair.cu", "pair");
+            if (other == 1) {
+                ASSERT_OK(ck_launch(k, 1, 64, params));
+                ASSERT_NO_REPORTS(ctx);
+                continue;
+            }
+            ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, ck_launch(k, 1, 64, params));
+            ASSERT_REPORTS(ctx, "pair.cu:9: racecheck: kernel 'pair', block (0,0,0), thread "
+                                "(0,0,0): data race: write of `s[0]` after the read of `s[0]` "
+                                "at pair.cu:7 by thread (33,0,0) of the same block, with no "
+                                "barrier between them, on element [0] of __shared__ 's'");
+        }
+    }
+}

@@ -70,7 +70,11 @@
  * an lvalue does not compile checked). Code that needs two blocks running together (one
  * spinning on a flag another sets) may finish or be reported as a hang, depending on
  * which blocks run at once; racecheck reports its flag either way. Synchronisation between blocks through atomics and fences is
- * not understood: racecheck reports the plain accesses it orders.
+ * not understood: racecheck reports the plain accesses it orders. racecheck remembers two
+ * readers of each 4 bytes since the last barrier (the first, and the last other thread
+ * that read): a write after the reads of many threads is reported against one of them,
+ * and is missed only where the writer read first, the last other reader is its warp's,
+ * ordered by __syncwarp, and a third reader is not.
  */
 #ifndef LATTICE_CHECK_H
 #define LATTICE_CHECK_H

@@ -41,16 +41,22 @@ typedef LAT_EMU_THREAD_STRUCT(lat__emu_u3) lat__emu_thread;
  * the same shadows as the checks' host code (check/access.c), through these structs, and
  * calls that code for everything else. No commas, as for the thread context. */
 
-/* racecheck's record of one access to a 4-byte granule (check/ck.h: lat__ck_rec). */
+/* racecheck's record of one access to a 4-byte granule (check/ck.h: lat__ck_rec). A read
+ * record keeps a second reader too: a write races with every thread that read since the
+ * last barrier, and one reader is not enough when the writer is that reader. */
 #define LAT_EMU_CK_REC_STRUCT                                                               \
     struct lat_emu_ck_rec {                                                                 \
         unsigned block;        /* the block's serial; 0: none */                            \
         unsigned epoch;        /* barriers the block had passed */                          \
         int site;                                                                           \
-        unsigned value;        /* a write's: the granule's bytes it left (mask has KNOWN) */ \
+        unsigned value;        /* a write's: the granule's bytes it left (mask has KNOWN); */ \
+                               /* a read's: the second reader's site */                     \
         unsigned short thread; /* linear index in the block */                              \
         unsigned char wepoch;  /* warp synchronisations its warp had passed (mod 256) */    \
         unsigned char mask;    /* which bytes of the granule (| LAT_EMU_CK_KNOWN) */        \
+        unsigned short thread2; /* a read's second reader, of the same block and epoch: */  \
+        unsigned char wepoch2;  /* thread, warp epoch and bytes (mask2 0: none) */          \
+        unsigned char mask2;                                                                \
     }
 
 /* A global access of a block, logged for its replay in the schedule's order (check/ck.h:

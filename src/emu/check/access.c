@@ -53,7 +53,9 @@ _Static_assert(offsetof(lat__ck_rec, epoch) == offsetof(lat__ck_rec, block) + 4 
                    offsetof(lat__ck_fast, epoch) == offsetof(lat__ck_fast, serial) + 4 &&
                    offsetof(lat__ck_rec, value) == offsetof(lat__ck_rec, site) + 4 &&
                    offsetof(lat__ck_rec, wepoch) == offsetof(lat__ck_rec, thread) + 2 &&
-                   offsetof(lat__ck_rec, mask) == offsetof(lat__ck_rec, thread) + 3,
+                   offsetof(lat__ck_rec, mask) == offsetof(lat__ck_rec, thread) + 3 &&
+                   offsetof(lat__ck_rec, thread2) == offsetof(lat__ck_rec, thread) + 4 &&
+                   offsetof(lat__ck_rec, mask2) == offsetof(lat__ck_rec, thread) + 7,
                "the inline path's wide loads and stores of a record");
 
 static lat_dim3 dim3_of(lat__emu_u3 u)
@@ -223,14 +225,53 @@ static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, in
                       const lat__ck_shvar *v, const lat__ck_region *reg, int shard);
 
 /* Whether an earlier record of a whole word can conflict with no access of thread me:
- * its own, from before the last barrier, from another block's shared memory, from an
- * earlier launch, or none. */
+ * its own (and no second reader's), from before the last barrier, from another block's
+ * shared memory, from an earlier launch, or none. */
 static inline bool quiet(const lat__ck_launch *L, const lat__ck_rec *rec, uint16_t me, bool shared)
 {
     if (rec->block == L->fast.serial)
-        return rec->thread == me || rec->epoch != L->fast.epoch;
+        return (rec->thread == me && !rec->mask2) || rec->epoch != L->fast.epoch;
     return rec->block == 0 || shared ||
            (uint32_t)(rec->block - L->first_serial) >= (uint32_t)(L->fast.serial - L->first_serial);
+}
+
+/* A read record's second reader as a record of its own (conflicts() judges it), or NULL. */
+static inline const lat__ck_rec *second_reader(const lat__ck_rec *r, lat__ck_rec *buf)
+{
+    if (!r->mask2)
+        return NULL;
+    *buf = (lat__ck_rec){.block = r->block, .epoch = r->epoch, .site = (int)r->value,
+                         .thread = r->thread2, .wepoch = r->wepoch2, .mask = r->mask2};
+    return buf;
+}
+
+/* A read of the bytes `mask` of a granule, into its read record r. The record keeps the
+ * first reader a later write can still race with, and the last other thread of its block
+ * that read since: a write races with each reader, and the writer may be one of them.
+ * Thread me's own later read updates its place in the record (its warp epoch moves on). */
+static inline __attribute__((always_inline)) void note_read(const lat__ck_launch *L, uint16_t me, int site, lat__ck_rec *r,
+                             uint8_t mask, bool shared)
+{
+    uint8_t wepoch = L->fast.wepoch[me >> 5];
+    if (r->block == L->fast.serial && r->epoch == L->fast.epoch) {
+        if (r->thread == me) {
+            r->site = site;
+            r->wepoch = wepoch;
+            r->mask |= mask;
+        } else {
+            uint8_t kept = r->mask2 && r->thread2 == me ? r->mask2 : 0;
+            r->value = (uint32_t)site;
+            r->thread2 = me;
+            r->wepoch2 = wepoch;
+            r->mask2 = (uint8_t)(kept | mask);
+        }
+        return;
+    }
+    /* An earlier block's read of these bytes: every later write races with it already. */
+    if (!quiet(L, r, me, shared) && (r->mask & mask) == mask)
+        return;
+    *r = (lat__ck_rec){.block = L->fast.serial, .epoch = L->fast.epoch, .site = site,
+                       .thread = me, .wepoch = wepoch, .mask = mask};
 }
 
 /* The usual access, one aligned word: when the granule's records are this block's and
@@ -246,7 +287,7 @@ static inline uint32_t granule_value(const lat__ck_launch *L, uintptr_t off, uin
     return v;
 }
 
-static inline void race(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,
+static inline __attribute__((always_inline)) void race(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,
                         uintptr_t a, size_t size, lat__ck_rec *recs, uintptr_t off,
                         const lat__ck_shvar *v, const lat__ck_region *reg)
 {
@@ -254,11 +295,18 @@ static inline void race(lat__ck_launch *L, const lat__emu_thread *th, int site, 
         lat__ck_rec *w = &recs[off / 2], *r = w + 1;
         uint16_t me = (uint16_t)th->lin;
         bool shared = v != NULL;
-        if (quiet(L, w, me, shared) && (kind == LAT_ACCESS_READ || quiet(L, r, me, shared))) {
-            lat__ck_rec now = {L->fast.serial, L->fast.epoch, site, (uint32_t)L->cur_after, me,
-                               L->fast.wepoch[me >> 5], L->cur_known ? 0xf | LAT__CK_KNOWN : 0xf};
-            *(kind == LAT_ACCESS_READ ? r : w) = now;
-            return;
+        if (quiet(L, w, me, shared)) {
+            if (kind == LAT_ACCESS_READ) {
+                note_read(L, me, site, r, 0xf, shared);
+                return;
+            }
+            if (quiet(L, r, me, shared)) {
+                *w = (lat__ck_rec){.block = L->fast.serial, .epoch = L->fast.epoch, .site = site,
+                                   .value = (uint32_t)L->cur_after, .thread = me,
+                                   .wepoch = L->fast.wepoch[me >> 5],
+                                   .mask = L->cur_known ? 0xf | LAT__CK_KNOWN : 0xf};
+                return;
+            }
         }
     }
     race_slow(L, th, site, kind, a, size, recs, off, v, reg, -1);
@@ -290,17 +338,24 @@ static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, in
             place pl = place_of(L, v, reg);
             finding(L, th, site, same ? LAT__CK_RACE_SAME_VALUE : LAT__CK_RACE, a, size, &pl, w,
                     L->cm->sites[w->site].kind);
-        } else if (writes && conflicts(L, th, r, mask, shared)) {
-            place pl = place_of(L, v, reg);
-            finding(L, th, site, LAT__CK_RACE, a, size, &pl, r, LAT_ACCESS_READ);
+        } else if (writes) {
+            lat__ck_rec buf;
+            const lat__ck_rec *r2 = second_reader(r, &buf);
+            const lat__ck_rec *other = conflicts(L, th, r, mask, shared)          ? r
+                                       : r2 && conflicts(L, th, r2, mask, shared) ? r2
+                                                                                  : NULL;
+            if (other) {
+                place pl = place_of(L, v, reg);
+                finding(L, th, site, LAT__CK_RACE, a, size, &pl, other, LAT_ACCESS_READ);
+            }
         }
-        lat__ck_rec now = {L->fast.serial, L->fast.epoch, site, val, (uint16_t)th->lin,
-                           L->fast.wepoch[th->lin >> 5],
-                           (uint8_t)(L->cur_known ? mask | LAT__CK_KNOWN : mask)};
         if (writes)
-            *w = now;
+            *w = (lat__ck_rec){.block = L->fast.serial, .epoch = L->fast.epoch, .site = site,
+                               .value = val, .thread = (uint16_t)th->lin,
+                               .wepoch = L->fast.wepoch[th->lin >> 5],
+                               .mask = (uint8_t)(L->cur_known ? mask | LAT__CK_KNOWN : mask)};
         else
-            *r = now;
+            note_read(L, (uint16_t)th->lin, site, r, mask, shared);
     }
 }
 

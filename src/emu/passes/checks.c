@@ -376,7 +376,7 @@ static const char *const prefix[] = {
            "    unsigned long long x, y;\n"
            "    __builtin_memcpy(&x, &r->block, 8);\n"
            "    __builtin_memcpy(&y, &f->serial, 8);\n"
-           "    return x != y || r->thread == me;\n"
+           "    return x != y || (r->thread == me && !r->mask2);\n"
            "}\n"
            /* What stays the same for the whole block (set once per OS thread), copied
             * into a function's locals at its entry (lower.c), where no store can touch it. */
@@ -407,13 +407,30 @@ static const char *const prefix[] = {
            "        *in = 0x01010101u;\n"
            "    if (w) {\n"
            "        __lat_ck_rec *r = k == 1 ? w + 1 : w;\n"
-           /* A few wide stores, not seven: {block, epoch}, {site, value}, the rest. */
-           "        struct { int site; unsigned value; } sv = {c >> 4, 0};\n"
            "        struct { unsigned short thread; unsigned char wepoch, mask; } tw =\n"
            "            {(unsigned short)me, f->wepoch[me >> 5], 0xf};\n"
+           /* A read of a record live in this block and epoch: the reader's own place in
+            * it, or the second reader's (access.c's note_read). */
+           "        unsigned long long x, y;\n"
+           "        __builtin_memcpy(&x, &r->block, 8);\n"
+           "        __builtin_memcpy(&y, &f->serial, 8);\n"
+           "        if (k == 1 && x == y) {\n"
+           "            if (r->thread == me) {\n"
+           "                r->site = c >> 4;\n"
+           "                __builtin_memcpy(&r->thread, &tw, 4);\n"
+           "            } else {\n"
+           "                r->value = (unsigned)(c >> 4);\n"
+           "                __builtin_memcpy(&r->thread2, &tw, 4);\n"
+           "            }\n"
+           "            return 1;\n"
+           "        }\n"
+           /* A few wide stores, not ten: {block, epoch}, {site, value}, the rest. */
+           "        struct { int site; unsigned value; } sv = {c >> 4, 0};\n"
+           "        struct { unsigned short thread; unsigned char wepoch, mask; unsigned zero; } tw8 =\n"
+           "            {(unsigned short)me, f->wepoch[me >> 5], 0xf, 0};\n"
            "        __builtin_memcpy(&r->block, &f->serial, 8);\n"
            "        __builtin_memcpy(&r->site, &sv, 8);\n"
-           "        __builtin_memcpy(&r->thread, &tw, 4);\n"
+           "        __builtin_memcpy(&r->thread, &tw8, 8);\n"
            "    }\n"
            "    return 1;\n"
            "}\n"
