@@ -515,9 +515,9 @@ static lat__expr *functional_cast(lat__parser *p, lat__tok *t, lat__type *to);
 
 static lat__expr *name_expr(lat__parser *p, lat__tok *t)
 {
-    const char *why = unsupported_name(t->atom);
-    lat__sym *s = why ? NULL : lat__lookup(p, t->atom);
+    lat__sym *s = lat__lookup(p, t->atom);
     if (!s) {
+        const char *why = unsupported_name(t->atom);
         if (why) {
             char what[80];
             snprintf(what, sizeof what, "'%s'", t->atom->name);
@@ -1569,6 +1569,45 @@ static lat__expr *qualified_expr(lat__parser *p)
     return sym_expr(p, last, s);
 }
 
+/* Identifiers with a meaning of their own (n, t's name, starts with two underscores):
+ * their expression, or NULL for any other name. */
+static lat__expr *special_name(lat__parser *p, lat__tok *t, const char *n)
+{
+    if (strcmp(n, "__func__") == 0 || strcmp(n, "__FUNCTION__") == 0 || strcmp(n, "__PRETTY_FUNCTION__") == 0) {
+        lat__next(p);
+        const char *fname = p->fn ? p->fn->sym->name->name : "";
+        lat__expr *e = lat__expr_new(p, LAT_E_STRING, t->loc);
+        e->text = lat__arena_printf(&p->u->arena, "\"%s\"", fname);
+        e->len = (uint32_t)strlen(e->text);
+        e->type = lat__array_of(p->u, lat__qualified(p->u, &lat__ty_char, LAT_Q_CONST), (int64_t)strlen(fname) + 1);
+        e->flags |= LAT_EF_LVALUE;
+        return e;
+    }
+    if (strcmp(n, "__builtin_offsetof") == 0)
+        return offsetof_expr(p, t);
+    if (strcmp(n, "__builtin_expect") == 0 || strcmp(n, "__builtin_assume_aligned") == 0) {
+        lat__next(p);
+        lat__expect(p, LAT_P_LPAREN, "after __builtin_expect");
+        lat__expr *e = lat__parse_assign_expr(p);
+        while (lat__accept(p, LAT_P_COMMA))
+            lat__parse_assign_expr(p);
+        lat__expect(p, LAT_P_RPAREN, "to close __builtin_expect(");
+        return e;
+    }
+    if (strcmp(n, "__builtin_va_arg") == 0) {
+        lat__next(p);
+        lat__expect(p, LAT_P_LPAREN, "after va_arg");
+        lat__expr *e = lat__expr_new(p, LAT_E_VA_ARG, t->loc);
+        e->a = lat__parse_assign_expr(p);
+        lat__expect(p, LAT_P_COMMA, "in va_arg");
+        e->to = lat__parse_type_name(p);
+        e->type = e->to ? e->to : &lat__ty_int;
+        lat__expect(p, LAT_P_RPAREN, "to close va_arg(");
+        return e;
+    }
+    return NULL;
+}
+
 static lat__expr *primary(lat__parser *p)
 {
     lat__tok *t = lat__peek(p);
@@ -1660,39 +1699,12 @@ static lat__expr *primary(lat__parser *p)
         return lat__error_expr(p, t->loc);
     }
     }
-    /* Identifiers with a meaning of their own. */
+    /* Identifiers with a meaning of their own: all start with two underscores. */
     const char *n = t->atom->name;
-    if (strcmp(n, "__func__") == 0 || strcmp(n, "__FUNCTION__") == 0 || strcmp(n, "__PRETTY_FUNCTION__") == 0) {
-        lat__next(p);
-        const char *fname = p->fn ? p->fn->sym->name->name : "";
-        lat__expr *e = lat__expr_new(p, LAT_E_STRING, t->loc);
-        e->text = lat__arena_printf(&p->u->arena, "\"%s\"", fname);
-        e->len = (uint32_t)strlen(e->text);
-        e->type = lat__array_of(p->u, lat__qualified(p->u, &lat__ty_char, LAT_Q_CONST), (int64_t)strlen(fname) + 1);
-        e->flags |= LAT_EF_LVALUE;
-        return e;
-    }
-    if (strcmp(n, "__builtin_offsetof") == 0)
-        return offsetof_expr(p, t);
-    if (strcmp(n, "__builtin_expect") == 0 || strcmp(n, "__builtin_assume_aligned") == 0) {
-        lat__next(p);
-        lat__expect(p, LAT_P_LPAREN, "after __builtin_expect");
-        lat__expr *e = lat__parse_assign_expr(p);
-        while (lat__accept(p, LAT_P_COMMA))
-            lat__parse_assign_expr(p);
-        lat__expect(p, LAT_P_RPAREN, "to close __builtin_expect(");
-        return e;
-    }
-    if (strcmp(n, "__builtin_va_arg") == 0) {
-        lat__next(p);
-        lat__expect(p, LAT_P_LPAREN, "after va_arg");
-        lat__expr *e = lat__expr_new(p, LAT_E_VA_ARG, t->loc);
-        e->a = lat__parse_assign_expr(p);
-        lat__expect(p, LAT_P_COMMA, "in va_arg");
-        e->to = lat__parse_type_name(p);
-        e->type = e->to ? e->to : &lat__ty_int;
-        lat__expect(p, LAT_P_RPAREN, "to close va_arg(");
-        return e;
+    if (n[0] == '_' && n[1] == '_') {
+        lat__expr *e = special_name(p, t, n);
+        if (e)
+            return e;
     }
     if (lat__at_qualified(p))
         return qualified_expr(p);

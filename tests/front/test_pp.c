@@ -612,7 +612,7 @@ TEST(pragmas_become_tokens_and_are_not_expanded)
     ASSERT_EQ(t->kind, LAT_TK_PRAGMA);
     ASSERT_EQ(t->loc.line, 3);
     ASSERT_EQ(t->loc.col, 3);
-    ASSERT_EQ(u->toks.items[4].loc.line, 4);
+    ASSERT_EQ(u->toks.items[5].loc.line, 4);
     ASSERT_EQ(u->toks.items[6].loc.line, 6);
     pp("_Pragma(x)\n_Pragma\n");
     ASSERT_CONTAINS(msgs(), "test.cu:1:1: error: _Pragma takes a parenthesized string literal");
@@ -1099,4 +1099,26 @@ TEST(a_thousand_line_kernel_preprocesses_to_the_same_tokens_every_time)
     }
     printf("# 1,000 lines, %zu tokens out: %.0f us (lex + preprocess, best of 5)\n",
            unit->toks.n, best * 1e6);
+}
+
+/* Backslash-newlines (C11 5.1.1.2, phase 2) anywhere: inside identifiers, numbers and
+ * punctuators, after a line comment (which they continue), at the text's end; the lexer
+ * reads most characters straight from the text and must still see every splice. */
+TEST(backslash_newlines_join_lines_inside_every_kind_of_token)
+{
+    ASSERT_PP("int ab\\\ncd = 1\\\n2;", "int abcd = 12;");
+    ASSERT_PP("abc\\\r\ndef", "abcdef");
+    ASSERT_PP("a -\\\n> b; c <\\\n<\\\n= 2; d .\\\n.. e", "a -> b; c <<= 2; d ... e");
+    ASSERT_PP("x // a comment \\\n still the comment\ny", "x y");
+    ASSERT_PP("x // a \\ backslash alone\ny", "x y");
+    ASSERT_PP("p\\\n\\\nq +\\\n\\\n+ r", "pq ++ r");
+    ASSERT_PP("t \\\n", "t");
+    ASSERT_PP("u  \t  v\t\tw", "u v w");
+    ASSERT_PP("-", "-");
+    ASSERT_PP("a-", "a -");
+    /* Where a token was spliced, its line is where it began. */
+    lat__unit *u = run_in("int\nlong\\\nname = 1;\nx", NULL);
+    ASSERT_EQ(u->toks.items[1].loc.line, 2);
+    ASSERT_EQ(u->toks.items[2].loc.line, 3);
+    ASSERT_EQ(u->toks.items[5].loc.line, 4);
 }
