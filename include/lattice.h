@@ -374,9 +374,10 @@ typedef struct lat_module_desc {
      * exactly that string (lat_module_get_kernel); lat_module_get_lowered_name() gives its
      * mangled name. Templates cannot have C linkage, so a module with name expressions is
      * compiled as written, as with no_extern_c (its other kernels are still found by their
-     * plain names). Each entry must be a non-empty string.
-     * The emulator does not instantiate templates yet: such a module is
-     * LAT_ERROR_UNSUPPORTED there (and so on a cross-checking context). On CUDA an
+     * plain names). Each entry must be a non-empty string. The source's own explicit
+     * instantiations (template __global__ void k<float>(float *);) are added to the list
+     * by the name they are written with, so that they are found by it on every backend.
+     * On the emulator an instantiation's parameters are known with their types; on CUDA an
      * instantiation's parameters are known by their sizes only (cuFuncGetParamInfo, CUDA
      * 12.4 and newer drivers): lat_launch_args checks argument sizes, not types, as for
      * lat_module_load's kernels. */
@@ -417,6 +418,17 @@ LAT_API const char *lat_module_log(const lat_module *mod);
  * module has). Thread safety: any thread. */
 LAT_API lat_status lat_module_get_kernel(lat_module *mod, const char *name,
                                          lat_kernel **out);
+
+/* The kernels of a module compiled from source (lat_module_create), in source order:
+ * each __global__ function it defines by its plain name, and each instantiation of a
+ * __global__ template (a name expression, or an explicit instantiation in the source:
+ * template __global__ void k<float>(float *);) by the name lat_module_get_kernel finds it
+ * by. lat_module_kernel_count returns how many (0 for NULL, and for lat_module_load's
+ * modules, whose kernels are found by name only); lat_module_kernel_name returns name
+ * i, valid until the module is destroyed, or NULL when i is out of range. Thread
+ * safety: any thread. */
+LAT_API int lat_module_kernel_count(const lat_module *mod);
+LAT_API const char *lat_module_kernel_name(const lat_module *mod, int i);
 
 /* The symbol a name expression or kernel name was lowered to (nvrtcGetLoweredName): for
  * "reduce<256>" something like "_Z6reduceILi256EEvPKfPf"; for a kernel of C linkage its

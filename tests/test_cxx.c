@@ -673,3 +673,61 @@ TEST(lambdas_capture_by_value_and_by_reference_and_pass_to_templates)
         ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }
+
+/* Explicit instantiations, as libraries and NVIDIA's samples write them for code that
+ * looks kernels up at run time: each instance is found by its name as written there (on
+ * CUDA the core gives it to NVRTC as a name expression), and listed with the module's
+ * kernels; extern template and a class template's explicit instantiation are accepted. */
+TEST(explicitly_instantiated_kernels_are_found_by_the_name_written)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, int K> struct Scale { __device__ T apply(T v) const { return v * (T)K; } };\n"
+        "template struct Scale<float, 3>;\n"
+        "namespace ops {\n"
+        "template <typename T, int K, bool Add>\n"
+        "__global__ void axpk(const T *__restrict__ x, T *__restrict__ y, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) y[i] = Add ? y[i] + Scale<T, K>().apply(x[i]) : Scale<T, K>().apply(x[i]);\n"
+        "}\n"
+        "template __global__ void axpk<float, 3, true>(const float *, float *, int);\n"
+        "}\n"
+        "extern template __global__ void ops::axpk<double, 2, true>(const double *, double *, int);\n"
+        "template __global__ void ops::axpk<double, 2, false>(const double *, double *, int);\n"
+        "extern \"C\" __global__ void plain(float *y) { y[threadIdx.x] = 1.0f; }\n";
+    lat_module *mod = NULL;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "inst.cu"}, &mod));
+    ASSERT_EQ(lat_module_kernel_count(mod), 3);
+    const char *want[] = {"ops::axpk<float, 3, true>", "ops::axpk<double, 2, false>", "plain"};
+    for (int i = 0; i < 3; i++) {
+        int found = 0;
+        for (int j = 0; j < 3; j++)
+            found += strcmp(lat_module_kernel_name(mod, j), want[i]) == 0;
+        ASSERT_MSG(found == 1, "kernel '%s' listed %d times", want[i], found);
+    }
+    ASSERT_NULL(lat_module_kernel_name(mod, 3));
+    ASSERT_NULL(lat_module_kernel_name(mod, -1));
+    ASSERT_EQ(lat_module_kernel_count(NULL), 0);
+    lat_kernel *kf = NULL, *kd = NULL;
+    ASSERT_OK(lat_module_get_kernel(mod, "ops::axpk<float, 3, true>", &kf));
+    ASSERT_OK(lat_module_get_kernel(mod, "ops::axpk<double, 2, false>", &kd));
+    lat_kernel *none = NULL;
+    ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, lat_module_get_kernel(mod, "ops::axpk<double, 2, true>", &none));
+    static float xf[N], yf[N], yf0[N];
+    static double xd[N], yd[N];
+    t_rand_floats(xf, N, -2, 2);
+    t_rand_floats(yf0, N, -2, 2);
+    for (int i = 0; i < N; i++)
+        xd[i] = xf[i] * 1.25;
+    memcpy(yf, yf0, sizeof yf);
+    ASSERT_OK(lat_launch_args(kf, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(xf, sizeof xf), lat_arg_inout(yf, sizeof yf), lat_arg_i32(N))));
+    ASSERT_OK(lat_launch_args(kd, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(xd, sizeof xd), lat_arg_out(yd, sizeof yd), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++) {
+        ASSERT_MSG(t_close(yf[i], (double)yf0[i] + 3.0 * xf[i], 1e-6, 1e-6), "y[%d] = %.9g", i, yf[i]);
+        ASSERT_MSG(yd[i] == 2.0 * xd[i], "yd[%d] = %.17g, want %.17g", i, yd[i], 2.0 * xd[i]);
+    }
+    lat_module_destroy(mod);
+}

@@ -382,8 +382,17 @@ static int run(const opts *o)
     const char *defines[MAX_ARGS + 1];
     memcpy(defines, o->defines, sizeof defines);
     defines[o->ndefines] = NULL;
-    if (lat_module_create(ctx, &(lat_module_desc){.path = o->file, .defines = defines}, &mod) !=
-        LAT_OK) {
+    /* A template's instance named on the command line, scale<float>: made as NVRTC's name
+     * expressions make it (the source need not instantiate it). */
+    const char *exprs[MAX_STEPS + 1];
+    int nexprs = 0;
+    for (int si = 0; si < o->nsteps; si++)
+        if (strchr(o->steps[si].kernel, '<'))
+            exprs[nexprs++] = o->steps[si].kernel;
+    exprs[nexprs] = NULL;
+    if (lat_module_create(ctx, &(lat_module_desc){.path = o->file, .defines = defines,
+                                                  .name_expressions = nexprs ? exprs : NULL},
+                          &mod) != LAT_OK) {
         fprintf(stderr, "lattice: %s\n", lat_last_error());
         lat_context_destroy(ctx);
         free(src);
@@ -550,34 +559,24 @@ static int list(const char *file)
         fprintf(stderr, "lattice: %s\n", lat_last_error());
         status = 1;
     } else {
-        /* The kernels, as the scanner sees them: each __global__ name in the source. */
-        const char *p = src;
-        while ((p = strstr(p, "__global__")) != NULL) {
-            p += 10;
-            const char *paren = strchr(p, '(');
-            if (!paren)
-                break;
-            const char *e = paren;
-            while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
-                e--;
-            const char *b = e;
-            while (b > p && (b[-1] == '_' || (b[-1] >= 'a' && b[-1] <= 'z') ||
-                             (b[-1] >= 'A' && b[-1] <= 'Z') || (b[-1] >= '0' && b[-1] <= '9')))
-                b--;
-            char name[256];
-            snprintf(name, sizeof name, "%.*s", (int)(e - b), b);
+        /* The kernels as the front end found them: plain ones, and the instances the
+         * source makes explicitly (template __global__ void k<float>(float *);). */
+        for (int ki = 0; ki < lat_module_kernel_count(mod); ki++) {
+            const char *name = lat_module_kernel_name(mod, ki);
             lat_kernel *k;
-            if (lat_module_get_kernel(mod, name, &k) == LAT_OK) {
-                printf("%s(", name);
-                for (int i = 0; i < lat_kernel_param_count(k); i++) {
-                    lat_check_param prm;
-                    if (lat_check_kernel_param(k, i, &prm) == LAT_OK)
-                        printf("%s%s%s%s", i ? ", " : "", prm.type,
-                               prm.type[strlen(prm.type) - 1] == '*' ? "" : " ", prm.name);
-                }
-                printf(")\n");
+            if (lat_module_get_kernel(mod, name, &k) != LAT_OK) {
+                fprintf(stderr, "lattice: %s\n", lat_last_error());
+                status = 1;
+                continue;
             }
-            p = paren;
+            printf("%s(", name);
+            for (int i = 0; i < lat_kernel_param_count(k); i++) {
+                lat_check_param prm;
+                if (lat_check_kernel_param(k, i, &prm) == LAT_OK)
+                    printf("%s%s%s%s", i ? ", " : "", prm.type,
+                           prm.type[strlen(prm.type) - 1] == '*' ? "" : " ", prm.name);
+            }
+            printf(")\n");
         }
     }
     lat_context_destroy(ctx);

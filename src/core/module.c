@@ -88,6 +88,35 @@ static lat_status copy_name_expressions(lat_context *ctx, const char *const *lis
     return LAT_OK;
 }
 
+/* The kernels the source instantiates explicitly (template __global__ void k<int>(int *);)
+ * are found by their names as written there, "k<int>", as name expressions are: on CUDA,
+ * NVRTC is given them as name expressions (a source with templates is then compiled as
+ * written, not inside extern "C", where its templates could not be). -1: out of memory. */
+static int add_instantiations(lat_module *mod)
+{
+    size_t n = 0;
+    for (char **e = mod->name_exprs; e && *e; e++)
+        n++;
+    for (int i = 0; i < mod->sigs.count; i++) {
+        const char *name = mod->sigs.items[i].name;
+        if (!mod->sigs.items[i].defined || !strchr(name, '<'))
+            continue;
+        bool have = false;
+        for (size_t j = 0; j < n && !have; j++)
+            have = strcmp(mod->name_exprs[j], name) == 0;
+        if (have)
+            continue;
+        char **grown = realloc(mod->name_exprs, (n + 2) * sizeof *grown);
+        if (!grown)
+            return -1;
+        mod->name_exprs = grown;
+        if (!(grown[n] = lat__strdup(name)))
+            return -1;
+        grown[++n] = NULL;
+    }
+    return 0;
+}
+
 static void free_module(lat_module *mod)
 {
     free(mod->globals);
@@ -206,8 +235,10 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         }
         if (st != LAT_OK)
             ;
-        else if (pst == LAT_ERROR_OUT_OF_MEMORY || !unit || lat__front_sigs(unit, &mod->sigs) != 0)
+        else if (pst == LAT_ERROR_OUT_OF_MEMORY || !unit || lat__front_sigs(unit, &mod->sigs) != 0 ||
+                 add_instantiations(mod) != 0)
             st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        src.name_expressions = (const char *const *)mod->name_exprs;
     }
     src.unit = unit;
     if (st == LAT_OK)
@@ -314,6 +345,22 @@ static lat_status not_found(lat_module *mod, const char *name)
     free(list);
     free(exprs);
     return st;
+}
+
+int lat_module_kernel_count(const lat_module *mod)
+{
+    int n = 0;
+    for (int i = 0; mod && i < mod->sigs.count; i++)
+        n += mod->sigs.items[i].defined != 0;
+    return n;
+}
+
+const char *lat_module_kernel_name(const lat_module *mod, int i)
+{
+    for (int j = 0; mod && i >= 0 && j < mod->sigs.count; j++)
+        if (mod->sigs.items[j].defined && i-- == 0)
+            return mod->sigs.items[j].name;
+    return NULL;
 }
 
 lat_status lat_module_get_kernel(lat_module *mod, const char *name, lat_kernel **out)

@@ -331,14 +331,9 @@ static void external_declaration_(lat__parser *p)
         lat__template_declaration(p);
         return;
     }
-    if (lat__tok_kw(t, LAT_KW_TEMPLATE)) {
-        char what[64];
-        snprintf(what, sizeof what, "'%s'", t->atom->name);
-        lat__unsupported(p, t, what, lat__why_cxx);
-        lat__next(p);
-        if (t->atom->kw == LAT_KW_TEMPLATE && lat__at_punct(p, LAT_P_LT))
-            lat__skip_angles(p);
-        lat__skip_declaration(p);
+    if (lat__tok_kw(t, LAT_KW_TEMPLATE) ||
+        (lat__tok_kw(t, LAT_KW_EXTERN) && lat__tok_kw(lat__peek_at(p, 1), LAT_KW_TEMPLATE))) {
+        lat__explicit_instantiation(p);
         return;
     }
     if (lat__texture_reference(p)) /* texture<float, 2> t; (parse_texture.c) */

@@ -313,6 +313,9 @@ lat__stmt *lat__method_epilogue(lat__parser *p, lat__func *fn, lat__stmt *prolog
 
 /* template <...> declaration, at the keyword (file scope or in a namespace). */
 void lat__template_declaration(lat__parser *p);
+/* template declaration; and extern template declaration; (explicit instantiations), at
+ * the first keyword: a function template named with its arguments is instantiated. */
+void lat__explicit_instantiation(lat__parser *p);
 /* A function template's call at its name (already consumed, t): f<args>(...) or f(...),
  * deducing what is not given; the call of the instance. */
 lat__expr *lat__template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);

@@ -746,7 +746,10 @@ lat__sym *lat__template_plain(lat__sym *tsym, lat__sym *newest)
 static lat__sym *expression_template(lat__unit *u, const char *expr, lat__parser *p, lat__tok **at)
 {
     lat__toks toks = {0};
-    lat__lex_text(u, expr, strlen(expr), (lat__loc){0, 0, 0}, &toks);
+    /* Its own "file", so that an error in it is placed in it, not in the program. */
+    const char *shown = lat__arena_printf(&u->arena, "name expression '%s'", expr);
+    uint32_t file = lat__unit_add_file(u, NULL, shown, expr, strlen(expr));
+    lat__lex_text(u, expr, strlen(expr), (lat__loc){file, 1, 1}, &toks);
     memset(p, 0, sizeof *p);
     p->u = u;
     p->tu = u->tu;
@@ -800,4 +803,106 @@ lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr, bool *no_t
     if (!ti->fn->expr_name)
         ti->fn->expr_name = lat__arena_strndup(&u->arena, expr, strlen(expr));
     return ti->fn;
+}
+
+/* n tokens as a name expression is usually written: "k<float, 256, true>", "ns::k<unsigned int>". */
+static char *spell_name(lat__unit *u, const lat__tok *t, size_t n)
+{
+    size_t cap = 1;
+    for (size_t i = 0; i < n; i++)
+        cap += t[i].len + 1;
+    char *s = lat__arena_alloc(&u->arena, cap), *at = s;
+    for (size_t i = 0; i < n; i++) {
+        bool word = t[i].kind == LAT_TK_IDENT || t[i].kind == LAT_TK_NUMBER;
+        bool word_before = i && (t[i - 1].kind == LAT_TK_IDENT || t[i - 1].kind == LAT_TK_NUMBER);
+        if ((word && word_before) || (i && lat__tok_is_punct(&t[i - 1], LAT_P_COMMA)))
+            *at++ = ' ';
+        memcpy(at, t[i].text, t[i].len);
+        at += t[i].len;
+    }
+    *at = '\0';
+    return s;
+}
+
+/* name, written in the current namespace, as the file scope names it ("k<int>" in
+ * namespace ops: "ops::k<int>"); NULL inside an anonymous namespace, which no name
+ * expression can name. */
+static char *scoped_name(lat__parser *p, char *name)
+{
+    for (lat__ns *ns = p->ns; ns; ns = ns->parent) {
+        if (!ns->name)
+            return NULL;
+        name = lat__arena_printf(&p->u->arena, "%s::%s", ns->name->name, name);
+    }
+    return name;
+}
+
+/* The function template a declaration's tokens from p->pos on name with their arguments,
+ * f<int>(...) or ns::f<int>(...), p left at the '<'; NULL (p anywhere before `end`)
+ * when there is none, as in a deduced `template void f(int *);`. */
+static lat__sym *instantiated_template(lat__parser *p, size_t end, size_t *name_at)
+{
+    while (p->pos < end) {
+        size_t at = p->pos;
+        *name_at = at;
+        lat__sym *s = NULL;
+        if (lat__at_qualified(p)) {
+            s = lat__parse_qualified(p, true);
+            if (s)
+                lat__parse_qualified(p, false);
+            else
+                p->pos = at + 1;
+        } else {
+            lat__tok *t = lat__next(p);
+            s = t->kind == LAT_TK_IDENT ? t->atom->sym : NULL;
+        }
+        if (s && s->tmpl && s->kind == LAT_SYM_FUNC && lat__at_punct(p, LAT_P_LT))
+            return s;
+        if (p->pos <= at)
+            p->pos = at + 1;
+    }
+    return NULL;
+}
+
+void lat__explicit_instantiation(lat__parser *p)
+{
+    bool is_extern = lat__tok_kw(lat__peek(p), LAT_KW_EXTERN);
+    if (is_extern)
+        lat__next(p);
+    lat__tok *kw = lat__next(p);
+    size_t start = p->pos;
+    lat__skip_declaration(p);
+    size_t end = p->pos;
+    /* extern template: made elsewhere; anything but a function template named with its
+     * arguments (a class, a member, deduced arguments) is made here when it is used. */
+    if (is_extern || p->depth > 0 || p->in_record)
+        return;
+    p->pos = start;
+    lat__tok *first = lat__peek(p);
+    if ((lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) &&
+        lat__peek_at(p, 1)->kind == LAT_TK_IDENT && lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_LT)) {
+        lat__next(p);
+        lat__tok *name = lat__next(p);
+        lat__sym *c = name->atom->sym;
+        if (c && c->tmpl && c->tmpl->is_class)
+            (void)lat__template_class_type(p, c, name);
+        p->pos = end;
+        return;
+    }
+    size_t name_at = start;
+    lat__sym *s = instantiated_template(p, end, &name_at);
+    if (s) {
+        lat__template *tm = s->tmpl;
+        lat__tok *t = &p->toks[p->pos - 1];
+        targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
+        bool *set = lat__arena_alloc(&p->u->arena, tm->params.n + 1);
+        tinst *ti = NULL;
+        if (explicit_args(p, tm, args, set) && defaults(p, tm, args, set, t->loc))
+            ti = instantiate(p, s, args, kw->loc);
+        /* A kernel is found by its name as written here (both backends: the core gives
+         * it to NVRTC as a name expression), unless a name expression named it first. */
+        if (ti && ti->fn && (ti->fn->cuda & LAT_CU_GLOBAL) && !ti->fn->expr_name)
+            ti->fn->expr_name = scoped_name(p, spell_name(p->u, &p->toks[name_at], p->pos - name_at));
+    }
+    p->pos = end;
 }

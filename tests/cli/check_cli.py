@@ -74,6 +74,32 @@ with tempfile.TemporaryDirectory() as tmp:
     if r.returncode != 0 or any(w not in r.stdout.splitlines() for w in want):
         failures.append("vector buffers: status %d, want %s\n%s%s" % (r.returncode, want, r.stdout, r.stderr))
 
+# Templates: `list` shows the explicit instances by the names they were written with (it
+# scanned the text for __global__ and missed them), and `run` makes the instance it is
+# given by name, instantiated in the source or not.
+with tempfile.TemporaryDirectory() as tmp:
+    cu = os.path.join(tmp, "t.cu")
+    with open(cu, "w") as f:
+        f.write("template <typename T, int K>\n"
+                "__global__ void scale(T *out, int n)\n"
+                "{\n"
+                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i < n) out[i] = (T)(i * K) + (T)0.5;\n"
+                "}\n"
+                "template __global__ void scale<float, 3>(float *, int);\n"
+                "__global__ void plain(int *out) { out[threadIdx.x] = 7; }\n")
+    r = run(["list", cu])
+    want = ["scale<float, 3>(float *out, int n)", "plain(int *out)"]
+    if r.returncode != 0 or sorted(r.stdout.splitlines()) != sorted(want):
+        failures.append("list of a template's instances: status %d, want %s\n%s%s"
+                        % (r.returncode, want, r.stdout, r.stderr))
+    for name, values in (("scale<float, 3>", "(0.5, 3.5, ..., 21.5)"),
+                         ("scale<double, 2>", "(0.5, 2.5, ..., 14.5)")):
+        r = run(["run", cu, name, "-n", "8", "-a", "n=8", "-c", "none", "--show", "3"])
+        want = "  out = [" + values[1:-1] + "]"
+        if r.returncode != 0 or want not in r.stdout.splitlines():
+            failures.append("run %s: status %d, want %r\n%s%s" % (name, r.returncode, want, r.stdout, r.stderr))
+
 # The zoo.
 for name in sorted(os.listdir("examples/bugs")):
     if not name.endswith(".cu"):
