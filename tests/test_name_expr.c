@@ -103,6 +103,44 @@ TEST(template_instantiations_are_found_and_run_by_their_name_expressions)
     ASSERT_EQ(lat_kernel_param_count(plain), 1);
 }
 
+/* A template in a namespace, named as NVRTC names it: "ops::axpy<float>", and through a
+ * nested namespace (the emulator looked such names up in no namespace: KERNEL_NOT_FOUND). */
+TEST(name_expressions_reach_templates_inside_namespaces)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "namespace ops {\n"
+        "template <typename T> __global__ void axpy(T a, const T *x, T *y, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) y[i] += a * x[i];\n"
+        "}\n"
+        "namespace inner { template <int K> __global__ void fill(int *y) { y[threadIdx.x] = K * threadIdx.x; } }\n"
+        "}\n";
+    static const char *const list[] = {"ops::axpy<float>", "ops::inner::fill<7>", NULL};
+    lat_module *mod = NULL;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "ns.cu", .name_expressions = list},
+                                &mod));
+    enum { N = 1000, B = 128 };
+    float x[N], y[N], y0[N];
+    t_rand_floats(x, N, -4, 4);
+    t_rand_floats(y0, N, -4, 4);
+    memcpy(y, y0, sizeof y);
+    lat_kernel *axpy = NULL, *fill = NULL;
+    ASSERT_OK(lat_module_get_kernel(mod, "ops::axpy<float>", &axpy));
+    ASSERT_OK(lat_launch_args(axpy, &(lat_launch_desc){.grid = {(N + B - 1) / B}, .block = {B}},
+                              LAT_ARGS(lat_arg_f32(-0.75f), lat_arg_in(x, sizeof x),
+                                       lat_arg_inout(y, sizeof y), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++)
+        ASSERT_CLOSE(y[i], (double)y0[i] - 0.75 * x[i], 1e-6, 1e-6);
+    int f[64];
+    ASSERT_OK(lat_module_get_kernel(mod, "ops::inner::fill<7>", &fill));
+    ASSERT_OK(lat_launch_args(fill, &(lat_launch_desc){.grid = {1}, .block = {64}},
+                              LAT_ARGS(lat_arg_out(f, sizeof f))));
+    for (int i = 0; i < 64; i++)
+        ASSERT_EQ(f[i], 7 * i);
+}
+
 TEST(lowered_names_are_nvrtcs_mangled_names_and_find_the_same_kernels)
 {
     lat_context *ctx = t_context();

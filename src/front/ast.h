@@ -358,6 +358,8 @@ typedef struct lat__tu {
     LAT_VEC(lat__sym *) shared;   /* every __shared__ variable of the unit */
     LAT_VEC(lat__record *) records; /* every struct, union and enum, in order of definition */
     LAT_VEC(lat__sym *) builtins_used; /* implementation names the program uses */
+    struct lat__ns **top_ns; /* the global namespace's children, for names looked up */
+    size_t ntop_ns;          /* after the parse (a name expression's ns::k<int>) */
 } lat__tu;
 
 #endif

@@ -430,5 +430,7 @@ void lat__parse_unit(lat__unit *u)
     p.stop = &stop;
     split_pragmas(&p);
     external_declarations(&p, false);
+    p.tu->top_ns = p.top_ns.items;
+    p.tu->ntop_ns = p.top_ns.n;
     finish_unit(&p);
 }

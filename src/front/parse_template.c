@@ -755,6 +755,8 @@ static lat__sym *expression_template(lat__unit *u, const char *expr, lat__parser
     p->tu = u->tu;
     p->toks = toks.items;
     p->ntoks = toks.n;
+    p->top_ns.items = u->tu->top_ns; /* ns::k<int> */
+    p->top_ns.n = p->top_ns.cap = u->tu->ntop_ns;
     lat__accept(p, LAT_P_AMP); /* NVRTC takes &f<int> too */
     lat__tok *t = lat__peek(p);
     *at = t;
@@ -771,12 +773,13 @@ static lat__sym *expression_template(lat__unit *u, const char *expr, lat__parser
     return s && s->tmpl && s->kind == LAT_SYM_FUNC ? s : NULL;
 }
 
-lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr, bool *no_template)
+static lat__sym *instantiate_named(lat__unit *u, const char *expr, bool *no_template, jmp_buf *stop)
 {
     lat__parser p;
     lat__tok *t;
     lat__sym *s = expression_template(u, expr, &p, &t);
     *no_template = !s;
+    p.stop = stop;
     if (!s)
         return NULL;
     lat__template *tm = s->tmpl;
@@ -803,6 +806,16 @@ lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr, bool *no_t
     if (!ti->fn->expr_name)
         ti->fn->expr_name = lat__arena_strndup(&u->arena, expr, strlen(expr));
     return ti->fn;
+}
+
+lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr, bool *no_template)
+{
+    /* Past the nesting limit (in its arguments or the instance), the error is recorded. */
+    jmp_buf stop;
+    *no_template = false;
+    if (setjmp(stop))
+        return NULL;
+    return instantiate_named(u, expr, no_template, &stop);
 }
 
 /* n tokens as a name expression is usually written: "k<float, 256, true>", "ns::k<unsigned int>". */
