@@ -731,3 +731,45 @@ TEST(explicitly_instantiated_kernels_are_found_by_the_name_written)
     }
     lat_module_destroy(mod);
 }
+
+/* Type aliases: using at file scope, in a namespace and in a function; alias templates,
+ * one through a class template and one a deduced function template's parameter goes
+ * through; an alias of a pointer to a function and of an array type. Each was refused
+ * (`using T = ...`: use typedef). */
+TEST(type_aliases_and_alias_templates_are_typedefs)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "using real = float;\n"
+        "template <typename T> using ptr = T *;\n"
+        "template <typename T, int N> struct Arr { T v[N]; };\n"
+        "template <typename T> using Arr4 = Arr<T, 4>;\n"
+        "namespace ops { using acc_t = double; }\n"
+        "using binop = real (*)(real, real);\n"
+        "__device__ real add(real a, real b) { return a + b; }\n"
+        "template <typename T> __device__ T load(ptr<const T> p, int i) { return p[i]; }\n"
+        "using row = int[3];\n"
+        "extern \"C\" __global__ void alias(const real *x, ptr<real> y, int n)\n"
+        "{\n"
+        "    using idx_t = unsigned int;\n"
+        "    idx_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    Arr4<real> a;\n"
+        "    for (int j = 0; j < 4; j++) a.v[j] = j * 0.5f;\n"
+        "    ops::acc_t s = load(x, i);\n"
+        "    binop f = add;\n"
+        "    row r = {1, 2, 3};\n"
+        "    if (i < n) y[i] = f((real)(s * s), a.v[3]) + r[2] + (real)sizeof(row);\n"
+        "}\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "alias");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double want = (double)(float)((double)in[i] * in[i]) + 1.5 + 3 + 12;
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-6), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+    ASSERT_NULL(cxx_error(ctx, "using real = float;\n__global__ void k(real *y) { y[0] = 1; }\n"));
+    const char *e = cxx_error(ctx, "struct S { using T = float; T v; };\n__global__ void k(float *y) { y[0] = 1; }\n");
+    if (t_is_emu(ctx))
+        ASSERT_TRUE(e && strstr(e, "cxx.cu:1:12: error: a type alias in a struct is not supported"));
+}

@@ -337,6 +337,7 @@ struct lat__func {
     LAT_VEC(lat__stmt *) labels;
     bool has_error;       /* a part of it was not understood (reported) */
     bool calls_collective; /* computed: can reach a barrier or a warp operation */
+    bool calls_indirect;   /* computed: calls through a pointer to a function */
     void *aux;
 };
 

@@ -323,7 +323,7 @@ static void external_declaration_(lat__parser *p)
         lat__namespace_definition(p, external_declarations);
         return;
     }
-    if (lat__tok_kw(t, LAT_KW_USING)) {
+    if (lat__tok_kw(t, LAT_KW_USING) && !lat__at_type_alias(p)) {
         lat__using_declaration(p);
         return;
     }

@@ -163,6 +163,8 @@ bool lat__starts_declaration(lat__parser *p);
 lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out);
 /* A type name, as in casts and sizeof: specifiers and an abstract declarator. */
 lat__type *lat__parse_type_name(lat__parser *p);
+/* At `using name = ...` (a type alias, which lat__parse_declaration reads as a typedef). */
+bool lat__at_type_alias(lat__parser *p);
 /* Whether the tokens at the current position, a simple type specifier followed by '(',
  * read as a declaration (C++: `float(x);` declares x) rather than an expression. */
 bool lat__declarator_follows(lat__parser *p);

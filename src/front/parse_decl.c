@@ -677,6 +677,11 @@ static void struct_body_(lat__parser *p, lat__record *r)
                 lat__accept(p, LAT_P_SEMI);
             continue;
         }
+        if (lat__at_type_alias(p)) {
+            lat__unsupported(p, first, "a type alias in a struct", lat__why_cxx);
+            lat__skip_statement(p);
+            continue;
+        }
         spec s;
         specifiers(p, &s);
         if (!s.any) {
@@ -1270,7 +1275,7 @@ bool lat__declarator_follows(lat__parser *p)
     size_t save = p->pos;
     lat__next(p); /* the type */
     int depth = 0;
-    bool named = false;
+    bool named = false, pointer = false;
     while (!lat__at_eof(p)) {
         lat__tok *t = lat__next(p);
         if (lat__tok_is_punct(t, LAT_P_LPAREN)) {
@@ -1278,7 +1283,8 @@ bool lat__declarator_follows(lat__parser *p)
         } else if (lat__tok_is_punct(t, LAT_P_RPAREN)) {
             if (--depth == 0)
                 break;
-        } else if (lat__tok_is_punct(t, LAT_P_STAR)) {
+        } else if (lat__tok_is_punct(t, LAT_P_STAR) || lat__tok_is_punct(t, LAT_P_AMP)) {
+            pointer = true;
             continue;
         } else if (t->kind == LAT_TK_IDENT && !t->atom->kw && !named) {
             named = true;
@@ -1291,8 +1297,10 @@ bool lat__declarator_follows(lat__parser *p)
         }
     }
     lat__tok *after = lat__peek(p);
+    /* T (*f)(int): a pointer to a function (T (x)(y) stays a cast and a call) */
     bool decl = named && (lat__tok_is_punct(after, LAT_P_ASSIGN) || lat__tok_is_punct(after, LAT_P_SEMI) ||
-                          lat__tok_is_punct(after, LAT_P_COMMA) || lat__tok_is_punct(after, LAT_P_LBRACKET));
+                          lat__tok_is_punct(after, LAT_P_COMMA) || lat__tok_is_punct(after, LAT_P_LBRACKET) ||
+                          (pointer && lat__tok_is_punct(after, LAT_P_LPAREN)));
     p->pos = save;
     return decl;
 }
@@ -1634,6 +1642,33 @@ static lat__type *auto_type(lat__parser *p, lat__type *t, lat__expr *init, lat__
     return &lat__ty_int;
 }
 
+bool lat__at_type_alias(lat__parser *p)
+{
+    return lat__at_kw(p, LAT_KW_USING) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT &&
+           !lat__peek_at(p, 1)->atom->kw && lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_ASSIGN);
+}
+
+/* using name = type;: the typedef it means, as a declaration of its own. */
+static lat__decl_group *type_alias(lat__parser *p)
+{
+    lat__tok *kw = lat__next(p);
+    lat__tok *name = lat__next(p);
+    lat__next(p); /* = */
+    lat__type *t = lat__parse_type_name(p);
+    lat__expect(p, LAT_P_SEMI, "after the type alias");
+    spec s;
+    memset(&s, 0, sizeof s);
+    s.storage = LAT_ST_TYPEDEF;
+    lat__decl_group *g = lat__arena_alloc(&p->u->arena, sizeof *g);
+    g->loc = kw->loc;
+    g->base = t;
+    lat__decl *d = lat__arena_alloc(&p->u->arena, sizeof *d);
+    d->loc = name->loc;
+    d->sym = declare_variable(p, &s, name->atom, name->loc, t);
+    g->first = d;
+    return g;
+}
+
 lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
 {
     if (fn_out)
@@ -1646,6 +1681,8 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
         g->static_assert_ = true;
         return g;
     }
+    if (lat__at_type_alias(p))
+        return type_alias(p);
     spec s;
     specifiers(p, &s);
     if (!s.any) {

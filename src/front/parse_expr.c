@@ -1080,9 +1080,7 @@ static lat__expr *unary_(lat__parser *p)
             if (a->flags & LAT_EF_ERROR)
                 return unary_node(p, LAT_P_AMP, a, lat__pointer_to(p->u, a->type), t->loc);
             if (a->kind == LAT_E_NAME && a->sym && a->sym->kind == LAT_SYM_FUNC) {
-                if (a->sym->cuda & (LAT_CU_DEVICE | LAT_CU_GLOBAL))
-                    lat__unsupported(p, t, "taking the address of a __device__ function",
-                                     "device function pointers");
+                /* a pointer to a function: the emulator's lowering follows it */
             } else if (!(a->flags & LAT_EF_LVALUE)) {
                 lat__error_tok(p, t, "'&' of something that is not an lvalue");
             }

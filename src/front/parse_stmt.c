@@ -447,6 +447,8 @@ static lat__stmt *statement_(lat__parser *p)
         }
         return NULL;
     case LAT_KW_USING:
+        if (lat__at_type_alias(p))
+            return declaration_statement(p);
         lat__using_declaration(p);
         return lat__stmt_new(p, LAT_S_NULL, t->loc);
     case LAT_KW_THROW:

@@ -35,6 +35,7 @@ typedef struct tinst {
 struct lat__template {
     lat__atom *name;
     bool is_class;
+    bool is_alias; /* template <...> using name = type; (is_class too: it names a type) */
     LAT_VEC(tparam) params;
     size_t decl_at; /* the declaration's first token */
     lat__tok *toks; /* the unit's tokens it is in */
@@ -387,7 +388,12 @@ void lat__template_declaration(lat__parser *p)
     }
     tm->decl_at = p->pos;
     lat__tok *first = lat__peek(p);
-    if (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) {
+    if (lat__at_type_alias(p)) {
+        lat__next(p);
+        tm->name = lat__next(p)->atom;
+        tm->is_class = tm->is_alias = true;
+        lat__skip_declaration(p);
+    } else if (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) {
         lat__next(p);
         while (lat__at_attribute(p))
             lat__parse_attributes(p, NULL, NULL);
@@ -620,7 +626,15 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     bind_params(&sub, bound, args, saved);
     size_t items = p->tu->items.n;
     lat__func *fn = NULL;
-    lat__decl_group *g = lat__parse_declaration(&sub, &fn);
+    lat__decl_group *g = NULL;
+    lat__type *aliased = NULL;
+    if (tm->is_alias) {
+        sub.pos += 3; /* using name = */
+        aliased = lat__parse_type_name(&sub);
+        lat__expect(&sub, LAT_P_SEMI, "after the alias template");
+    } else {
+        g = lat__parse_declaration(&sub, &fn);
+    }
     unbind_params(bound, saved);
     lat__sym *made = tm->is_class ? NULL : tm->name->sym;
     tm->name->sym = tsym;
@@ -642,7 +656,9 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     for (size_t i = 0; i < sub.pending.n; i++)
         LAT_PUSH(&p->u->arena, p->tu->items, sub.pending.items[i]);
     tinst *ti = &tm->insts.items[index];
-    if (tm->is_class) {
+    if (tm->is_alias) {
+        ti->type = aliased;
+    } else if (tm->is_class) {
         ti->type = made_tag && made_tag->rec ? made_tag->type : NULL;
         if (!ti->type)
             lat__error_at(p->u, at, "%s could not be made", args_text(p, tm, args));
@@ -724,8 +740,8 @@ lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
     bool *set = lat__arena_alloc(&p->u->arena, tm->params.n + 1);
     if (!explicit_args(p, tm, args, set) || !defaults(p, tm, args, set, t->loc))
         return &lat__ty_int;
-    for (size_t i = 0; i < tm->params.n; i++) {
-        int k;
+    for (size_t i = 0; i < tm->params.n && !tm->is_alias; i++) {
+        int k; /* an alias of placeholders is made: its type deduces as written */
         if (tm->params.items[i].is_type && placeholder_index(args[i].type, &k))
             return args[i].type; /* in a signature read for deduction: not deducible */
     }

@@ -407,14 +407,16 @@ static const char *spell(lat__unit *u, const lat__type *t, const char *inner, co
         sbuf d = {NULL, 0, 0, u};
         put(&d, inner);
         put(&d, "(");
+        if (nm->func_context)
+            put(&d, nm->func_context);
         for (int i = 0; i < t->params.n; i++) {
-            if (i)
+            if (i || nm->func_context)
                 put(&d, ", ");
             put(&d, spell(u, t->params.types[i], "", nm));
         }
         if (t->params.variadic)
-            put(&d, t->params.n ? ", ..." : "...");
-        else if (t->params.n == 0 && !t->params.unprototyped)
+            put(&d, t->params.n || nm->func_context ? ", ..." : "...");
+        else if (t->params.n == 0 && !t->params.unprototyped && !nm->func_context)
             put(&d, "void");
         put(&d, ")");
         return spell(u, t->base, d.p, nm);

@@ -97,6 +97,9 @@ typedef struct lat__type_names {
     const char *(*typedef_name)(void *data, lat__sym *typedef_sym);
     const char *(*record_name)(void *data, lat__record *rec); /* "struct S" */
     void *data;
+    /* A parameter every function type takes first, or NULL: the emulator's thread
+     * context, which its translated device functions take (abi.h). */
+    const char *func_context;
 } lat__type_names;
 
 /* The type with a declarator around it, as C spells it ("float *x", "int (*p)[4]"). */

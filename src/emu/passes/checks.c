@@ -84,7 +84,7 @@ static bool memory(const lat__expr *e)
     case LAT_E_INDEX:
         return true;
     case LAT_E_UNARY:
-        return e->op == LAT_P_STAR;
+        return e->op == LAT_P_STAR && e->type->kind != LAT_TY_FUNC;
     case LAT_E_MEMBER:
         return (e->flags & LAT_EF_ARROW) || memory(e->a);
     default:
@@ -189,7 +189,8 @@ static void visit(ann *a, lat__expr *e, mode md)
         }
         if (e->op == LAT_P_STAR) {
             visit(a, e->a, M_R);
-            mark(a, e, md);
+            if (e->type->kind != LAT_TY_FUNC) /* (*f)(x) reads no memory */
+                mark(a, e, md);
             return;
         }
         visit(a, e->a, M_R);

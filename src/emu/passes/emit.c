@@ -148,15 +148,19 @@ static const char *record_name(void *data, lat__record *r)
     return lat__arena_printf(&u->arena, "%s %s", kw, tag);
 }
 
+/* A pointer to a function points to a translated device function, which takes the
+ * thread's context first: its type says so, and a call through it passes the context. */
+static const char context_param[] = "lat_emu_thread *";
+
 const char *lat__emit_type(lat__unit *u, const lat__type *t, const char *declarator)
 {
-    lat__type_names nm = {false, true, typedef_name, record_name, u};
+    lat__type_names nm = {false, true, typedef_name, record_name, u, context_param};
     return lat__type_spell(u, t, declarator, &nm);
 }
 
 const char *lat__emit_type_resolved(lat__unit *u, const lat__type *t, const char *declarator)
 {
-    lat__type_names nm = {true, true, typedef_name, record_name, u};
+    lat__type_names nm = {true, true, typedef_name, record_name, u, context_param};
     return lat__type_spell(u, t, declarator, &nm);
 }
 
@@ -301,7 +305,9 @@ static void emit_call(lat__emitter *em, const lat__expr *e)
     lat__emit_expr(em, e->a, LAT_PREC_POSTFIX);
     lat__emit_str(em, "(");
     bool first = true;
-    if (fn->kind == LAT_E_NAME && takes_context(em->u, fn->sym)) {
+    bool direct = fn->kind == LAT_E_NAME && fn->sym &&
+                  (fn->sym->kind == LAT_SYM_FUNC || fn->sym->kind == LAT_SYM_BUILTIN);
+    if (direct ? takes_context(em->u, fn->sym) : !em->display) {
         lat__emit_str(em, "__lat_t");
         first = false;
     }

@@ -38,6 +38,95 @@ static bool collective_builtin(const lat__sym *s)
     return b && (b->coll & (LAT_COLL_BARRIER | LAT_COLL_BVOTE | LAT_COLL_WARP | LAT_COLL_ACTIVEMASK));
 }
 
+/* ---- pointers to functions ------------------------------------------------------------------ */
+
+typedef struct fnrefs {
+    lower *lw;
+    lat__func *fn;               /* whose body is walked; NULL: a file-scope initializer */
+    const lat__expr *callee;     /* the name a direct call is calling */
+    LAT_VEC(lat__sym *) taken;   /* functions whose address is taken, each once */
+} fnrefs;
+
+static bool note_fnref(lat__visitor *v, lat__expr *e)
+{
+    fnrefs *r = v->data;
+    if (e->kind == LAT_E_CALL) {
+        const lat__expr *c = e->a;
+        while (c->kind == LAT_E_CAST && (c->flags & LAT_EF_IMPLICIT))
+            c = c->a;
+        bool direct = c->kind == LAT_E_NAME && c->sym &&
+                      (c->sym->kind == LAT_SYM_FUNC || c->sym->kind == LAT_SYM_BUILTIN);
+        r->callee = direct ? c : NULL;
+        if (!direct && r->fn)
+            r->fn->calls_indirect = true;
+        return true;
+    }
+    if (e->kind != LAT_E_NAME || !e->sym || e == r->callee || !e->type || e->type->kind != LAT_TY_FUNC)
+        return true;
+    lat__sym *s = e->sym;
+    if (s->kind == LAT_SYM_BUILTIN || (s->flags & LAT_SF_BUILTIN)) {
+        /* The emulator's built-ins are macros and inline code over its own context. */
+        lat__unsupported_at(r->lw->u, e->loc, "a pointer to a built-in function",
+                            "wrap it in a __device__ function of your own");
+        return true;
+    }
+    if (s->kind != LAT_SYM_FUNC)
+        return true;
+    for (size_t i = 0; i < r->taken.n; i++)
+        if (r->taken.items[i] == s)
+            return true;
+    LAT_PUSH(&r->lw->u->arena, r->taken, s);
+    return true;
+}
+
+/* A call through a pointer may reach any function whose address is taken: each counts
+ * as called by every function that calls through a pointer (for the barriers and warp
+ * operations it reaches, and the __shared__ variables it names). */
+static void find_function_pointers(lower *lw)
+{
+    fnrefs r = {lw, NULL, NULL, {0}};
+    lat__visitor v = {NULL, note_fnref, NULL, &r};
+    for (size_t i = 0; i < lw->tu->items.n; i++) {
+        lat__ext *x = &lw->tu->items.items[i];
+        if (x->kind == LAT_X_DECL && x->decls)
+            lat__visit_decls(&v, x->decls);
+    }
+    for (size_t i = 0; i < lw->funcs.n; i++) {
+        r.fn = lw->funcs.items[i];
+        r.callee = NULL;
+        lat__visit_stmt(&v, r.fn->body);
+    }
+    for (size_t i = 0; i < lw->funcs.n; i++) {
+        lat__func *fn = lw->funcs.items[i];
+        if (!fn->calls_indirect)
+            continue;
+        for (size_t k = 0; k < r.taken.n; k++) {
+            bool have = false;
+            for (size_t j = 0; j < fn->calls.n && !have; j++)
+                have = fn->calls.items[j] == r.taken.items[k];
+            if (!have)
+                LAT_PUSH(&lw->u->arena, fn->calls, r.taken.items[k]);
+        }
+    }
+}
+
+/* Whether fn can reach a call through a pointer. */
+static bool reaches_indirect_call(lower *lw, lat__func *fn, bool *visited)
+{
+    size_t idx = (size_t)(intptr_t)fn->aux;
+    if (visited[idx])
+        return false;
+    visited[idx] = true;
+    if (fn->calls_indirect)
+        return true;
+    for (size_t k = 0; k < fn->calls.n; k++) {
+        lat__sym *c = fn->calls.items[k];
+        if (c->kind == LAT_SYM_FUNC && c->fn && reaches_indirect_call(lw, c->fn, visited))
+            return true;
+    }
+    return false;
+}
+
 /* Functions that can reach a barrier or a warp operation, through any chain of calls. */
 static void find_collectives(lower *lw)
 {
@@ -137,13 +226,21 @@ static void analyse(lower *lw)
         if (r->scope_depth > 0 && r->tag && !r->builtin)
             r->emit_tag = lat__arena_printf(&u->arena, "__lat_r%d_%s", ++nrec, r->tag->name);
     }
+    find_function_pointers(lw);
     find_collectives(lw);
+    bool *visited = lat__arena_alloc(&u->arena, lw->funcs.n + 1);
     for (size_t i = 0; i < lw->funcs.n; i++) {
         lat__func *fn = lw->funcs.items[i];
         if (!(fn->sym->cuda & LAT_CU_GLOBAL))
             continue;
         lat__kernelx k = {fn, LAT_EMU_MODE_PLAIN};
         bool fibers = lw->in->fibers || lat__env_on(LAT_ENV_EMU_FIBERS);
+        if (fn->calls_collective && !fibers) {
+            /* A barrier reached through a pointer is out of the region planner's sight:
+             * fibers run any call path. */
+            memset(visited, 0, lw->funcs.n);
+            fibers = reaches_indirect_call(lw, fn, visited);
+        }
         if (fn->calls_collective || lw->in->checked) {
             k.mode = LAT_EMU_MODE_FIBER;
             if (!fibers && lat__region_plan(lw->u, fn, lw->in->checked, false))
@@ -363,17 +460,15 @@ static void program(lower *lw)
      * a field needs it. */
     for (size_t i = 0; i < lw->tu->records.n; i++)
         lat__emit_record(em, lw->tu->records.items[i]);
-    /* The declarations (typedefs, variables, prototypes), then every function declared,
-     * then their definitions: C++ lets a member function call one defined later in its
-     * class, and an instantiated template is defined where it was first used. */
+    /* The declarations (typedefs, variables, prototypes) with a prototype of each
+     * function where it is defined (a table of pointers to functions defined above it
+     * names them), then the definitions: C++ lets a member function call one defined
+     * later in its class, and an instantiated template is defined where it was first used. */
     for (size_t i = 0; i < lw->tu->items.n; i++) {
         lat__ext *x = &lw->tu->items.items[i];
         if (x->kind == LAT_X_DECL && x->decls)
             lat__emit_decl_group(em, x->decls, true);
-    }
-    for (size_t i = 0; i < lw->tu->items.n; i++) {
-        lat__ext *x = &lw->tu->items.items[i];
-        if (x->kind == LAT_X_FUNC && !(x->fn->sym->cuda & LAT_CU_GLOBAL))
+        else if (x->kind == LAT_X_FUNC && !(x->fn->sym->cuda & LAT_CU_GLOBAL))
             lat__emit_prototype(em, x->fn->sym, x->fn->loc);
     }
     for (size_t i = 0; i < lw->tu->items.n; i++) {
