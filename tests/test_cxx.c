@@ -773,3 +773,36 @@ TEST(type_aliases_and_alias_templates_are_typedefs)
     if (t_is_emu(ctx))
         ASSERT_TRUE(e && strstr(e, "cxx.cu:1:12: error: a type alias in a struct is not supported"));
 }
+
+/* decltype: a name's and a member's declared type; a reference for a parenthesised name
+ * and for an element (writes through it reach the array); the type of an arithmetic
+ * expression; in sizeof. It was refused. */
+TEST(decltype_gives_declared_types_and_references_to_lvalues)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct P { float x; int n; };\n"
+        "extern \"C\" __global__ void dt(const float *x, float *y, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    decltype(i) j = i + 1;\n"
+        "    P p = {x[i], 3};\n"
+        "    decltype(p.x) a = p.x * 2;\n"
+        "    decltype(p.n) b = 7;\n"
+        "    float arr[4] = {1, 2, 3, 4};\n"
+        "    decltype(arr[0]) r = arr[1];\n"
+        "    r = 10;\n"
+        "    decltype((j)) rj = j;\n"
+        "    rj += 100;\n"
+        "    decltype(x[i] * 2.0) d = 0.25;\n"
+        "    if (i < n) y[i] = j + a + b + arr[1] + d + sizeof(decltype(d)) + sizeof(decltype(p.n));\n"
+        "}\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "dt");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double want = (i + 1 + 100) + (double)(float)(in[i] * 2.0f) + 7 + 10 + 0.25 + 8 + 4;
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-6), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}

@@ -177,6 +177,23 @@ void lat__parse_attributes(lat__parser *p, unsigned *align, bool *packed)
 static lat__type *record_specifier(lat__parser *p, spec *s);
 static lat__type *enum_specifier(lat__parser *p, spec *s);
 
+/* decltype(e): a name's or a member's declared type, as written without parentheses;
+ * otherwise a reference to e's type when e is an lvalue, else e's type (C++ [dcl.type.decltype]). */
+static lat__type *decltype_of(lat__parser *p, lat__expr *e)
+{
+    if (e->flags & LAT_EF_ERROR)
+        return &lat__ty_int;
+    if (!(e->flags & LAT_EF_PAREN)) {
+        if (e->kind == LAT_E_NAME && e->sym && e->sym->type)
+            return e->sym->type;
+        if (e->kind == LAT_E_MEMBER && e->field && e->field->type)
+            return e->field->type;
+    }
+    if ((e->flags & LAT_EF_LVALUE) && e->type->kind != LAT_TY_FUNC)
+        return lat__reference_to(p->u, e->type);
+    return e->type;
+}
+
 static bool is_specifier_kw(lat__kw kw)
 {
     switch (kw) {
@@ -351,6 +368,18 @@ static void specifiers(lat__parser *p, spec *s)
             s->type = ty ? ty : &lat__ty_int;
             break;
         }
+        case LAT_KW_DECLTYPE: {
+            lat__expect(p, LAT_P_LPAREN, "after decltype");
+            if (lat__at_kw(p, LAT_KW_AUTO)) {
+                lat__unsupported(p, lat__peek(p), "'decltype(auto)'", "write the type, or auto");
+                lat__next(p);
+                s->type = &lat__ty_int;
+            } else {
+                s->type = decltype_of(p, lat__parse_expr(p));
+            }
+            lat__expect(p, LAT_P_RPAREN, "to close decltype(");
+            break;
+        }
         case LAT_KW_COMPLEX:
             lat__unsupported(p, t, "'_Complex'", "complex arithmetic");
             break;
@@ -369,12 +398,6 @@ static void specifiers(lat__parser *p, spec *s)
         case LAT_KW_CLASS:
             p->pos--;
             s->type = record_specifier(p, s);
-            break;
-        case LAT_KW_DECLTYPE:
-            cxx_word(p, t);
-            if (lat__at_punct(p, LAT_P_LPAREN))
-                lat__skip_group(p);
-            s->type = &lat__ty_int;
             break;
         case LAT_KW_WCHAR_T: case LAT_KW_CHAR16_T: case LAT_KW_CHAR32_T:
             cxx_word(p, t);
