@@ -806,3 +806,56 @@ TEST(decltype_gives_declared_types_and_references_to_lvalues)
         ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-6), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }
+
+/* Explicit specializations of function templates, arguments written: made instead of the
+ * template for those arguments (a device function, one in a namespace, a kernel found by
+ * its name expression); others come from the template. One written after its use is an
+ * error, as in C++. They were refused. */
+TEST(explicit_specializations_of_function_templates_replace_the_template)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T> __device__ T zero() { return (T)0; }\n"
+        "template <> __device__ float zero<float>() { return 0.5f; }\n"
+        "template <typename T> __device__ T twice(T v) { return v + v; }\n"
+        "template <> __device__ int twice<int>(int v) { return 3 * v; }\n"
+        "namespace ns { template <int N> __device__ int scale(int v) { return v * N; } }\n"
+        "namespace ns { template <> __device__ int scale<2>(int v) { return v - 2; } }\n"
+        "extern \"C\" __global__ void sp(const float *x, float *y, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n)\n"
+        "        y[i] = zero<float>() + (float)zero<double>() + twice(x[i]) + twice(i) + ns::scale<2>(i) + ns::scale<3>(i);\n"
+        "}\n"
+        "template <typename T> __global__ void fill(T *o) { o[threadIdx.x] = (T)1; }\n"
+        "template <> __global__ void fill<float>(float *o) { o[threadIdx.x] = 2.5f + threadIdx.x; }\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "sp");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double want = 0.5 + 2.0 * in[i] + 3.0 * i + (i - 2) + 3.0 * i;
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-6), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+    static const char *const exprs[] = {"fill<float>", "fill<int>", NULL};
+    lat_module *mod = NULL;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "sp.cu", .name_expressions = exprs},
+                                &mod));
+    lat_kernel *ff = NULL, *fi = NULL;
+    ASSERT_OK(lat_module_get_kernel(mod, "fill<float>", &ff));
+    ASSERT_OK(lat_module_get_kernel(mod, "fill<int>", &fi));
+    float of[32];
+    int oi[32];
+    ASSERT_OK(lat_launch_args(ff, &(lat_launch_desc){.grid = {1}, .block = {32}}, LAT_ARGS(lat_arg_out(of, sizeof of))));
+    ASSERT_OK(lat_launch_args(fi, &(lat_launch_desc){.grid = {1}, .block = {32}}, LAT_ARGS(lat_arg_out(oi, sizeof oi))));
+    for (int i = 0; i < 32; i++) {
+        ASSERT_MSG(of[i] == 2.5f + i, "fill<float>: o[%d] = %g", i, of[i]);
+        ASSERT_EQ(oi[i], 1);
+    }
+    if (t_is_emu(ctx)) {
+        const char *e = cxx_error(ctx, "template <typename T> __device__ T f(T v) { return v; }\n"
+                                       "__global__ void k(float *o) { o[0] = f(1.0f); }\n"
+                                       "template <> __device__ float f<float>(float v) { return 2 * v; }\n");
+        ASSERT_TRUE(e && strstr(e, "cxx.cu:3:30: error: f<float> is specialized after it was used"));
+    }
+}

@@ -82,6 +82,8 @@ typedef struct lat__parser {
     jmp_buf *stop;
     bool instantiating;            /* parsing a template's instance: its names join no
                                       namespace (the template is what they find) */
+    bool specialization;           /* parsing a function template's explicit specialization:
+                                      the declarator's name has its arguments, f<float> */
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
 } lat__parser;
 

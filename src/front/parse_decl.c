@@ -1119,6 +1119,10 @@ static lat__type *declarator_(lat__parser *p, lat__type *base, lat__atom **name,
         if (loc)
             *loc = t->loc;
         lat__next(p);
+        if (p->specialization && lat__at_punct(p, LAT_P_LT)) {
+            p->specialization = false; /* template <> float f<float>(...): the instance's name */
+            lat__skip_angles(p);
+        }
     } else if (t->kind == LAT_TK_IDENT && t->atom->kw == LAT_KW_OPERATOR) {
         lat__next(p);
         lat__tok *o = lat__peek(p);

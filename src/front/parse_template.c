@@ -326,14 +326,47 @@ static bool explicit_args(lat__parser *p, lat__template *tm, targ *args, bool *s
 static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, lat__loc at);
 
 /* template <> struct Name<args> { ... };: the class Name<args> is this one. */
+static lat__sym *instantiated_template(lat__parser *p, size_t end, size_t *name_at);
+static const char *args_text(lat__parser *p, lat__template *tm, const targ *args);
+static tinst *find_inst(lat__template *tm, const targ *args);
+
+/* template <> T f<args>(...) {...}: kept, to be parsed instead of the template when
+ * f<args> is made. */
+static void function_specialization(lat__parser *p, lat__tok *kw)
+{
+    size_t at = p->pos;
+    lat__skip_declaration(p);
+    size_t end = p->pos;
+    p->pos = at;
+    size_t name_at = at;
+    lat__sym *s = instantiated_template(p, end, &name_at);
+    if (!s) {
+        lat__unsupported(p, kw, "an explicit specialization of a function template without its arguments",
+                         "write them: template <> float f<float>(float x)");
+        p->pos = end;
+        return;
+    }
+    lat__template *tm = s->tmpl;
+    lat__tok *name = &p->toks[p->pos - 1];
+    targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
+    bool *set = lat__arena_alloc(&p->u->arena, tm->params.n + 1);
+    if (explicit_args(p, tm, args, set) && defaults(p, tm, args, set, name->loc)) {
+        if (find_inst(tm, args))
+            lat__error_tok(p, name, "%s is specialized after it was used", args_text(p, tm, args));
+        tinst sp = {args, NULL, NULL};
+        LAT_PUSH(&p->u->arena, tm->specs, sp);
+        LAT_PUSH(&p->u->arena, tm->spec_at, at);
+    }
+    p->pos = end;
+}
+
 static void explicit_specialization(lat__parser *p, lat__tok *kw)
 {
     size_t at = p->pos;
     lat__tok *first = lat__peek(p);
     if (!(lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) ||
         lat__peek_at(p, 1)->kind != LAT_TK_IDENT || !lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_LT)) {
-        lat__unsupported(p, kw, "an explicit specialization of a function template", "a lattice limit");
-        lat__skip_declaration(p);
+        function_specialization(p, kw);
         return;
     }
     lat__next(p);
@@ -621,6 +654,7 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     for (size_t i = 0; i < tm->specs.n; i++)
         if (same_args(tm, tm->specs.items[i].args, args)) {
             sub.pos = tm->spec_at.items[i];
+            sub.specialization = !tm->is_class;
             bound = &bare;
         }
     bind_params(&sub, bound, args, saved);
