@@ -49,6 +49,10 @@
 #include "runtime.h"
 #include "sha256.h"
 
+#if defined(LAT_HAVE_VALGRIND_H)
+#include <valgrind/valgrind.h>
+#endif
+
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -394,6 +398,12 @@ static void base_flags(args *a, const table *t, const toolchain *tc)
     if (!tc->clang)
         add(a, "-fvect-cost-model=dynamic");
     add(a, "-march=native");
+#if defined(LAT_HAVE_VALGRIND_H)
+    /* Valgrind decodes no AVX-512 (an illegal instruction at the first one): under it,
+     * code it can run. The flag is in the cache key, so native objects stay apart. */
+    if (RUNNING_ON_VALGRIND)
+        add(a, "-mno-avx512f");
+#endif
     add(a, "-fPIC");
     add(a, "-shared");
     add(a, "-nostdinc");
