@@ -296,6 +296,15 @@ static void emit_builtin_arg(lat__emitter *em, const lat__expr *a)
     lat__emit_str(em, "; __lat_g; })");
 }
 
+const lat__expr *lat__emit_direct_callee(const lat__expr *call)
+{
+    const lat__expr *fn = skip_implicit(call->a);
+    return fn->kind == LAT_E_NAME && fn->sym &&
+                   (fn->sym->kind == LAT_SYM_FUNC || fn->sym->kind == LAT_SYM_BUILTIN)
+               ? fn
+               : NULL;
+}
+
 static void emit_call(lat__emitter *em, const lat__expr *e)
 {
     const lat__expr *fn = skip_implicit(e->a);
@@ -305,9 +314,7 @@ static void emit_call(lat__emitter *em, const lat__expr *e)
     lat__emit_expr(em, e->a, LAT_PREC_POSTFIX);
     lat__emit_str(em, "(");
     bool first = true;
-    bool direct = fn->kind == LAT_E_NAME && fn->sym &&
-                  (fn->sym->kind == LAT_SYM_FUNC || fn->sym->kind == LAT_SYM_BUILTIN);
-    if (direct ? takes_context(em->u, fn->sym) : !em->display) {
+    if (lat__emit_direct_callee(e) ? takes_context(em->u, fn->sym) : !em->display) {
         lat__emit_str(em, "__lat_t");
         first = false;
     }

@@ -74,6 +74,9 @@ const char *lat__emit_name(lat__unit *u, lat__sym *s);
 /* A type with a declarator ("float *x", "int (*p)[4]") as the C spells it; _resolved
  * writes what typedefs stand for (for file scope, where a block's typedefs are not). */
 const char *lat__emit_type(lat__unit *u, const lat__type *t, const char *declarator);
+/* A call's callee when it names a function or a built-in (a direct call), else NULL (a
+ * call through a pointer, which passes the thread context: see lat__emit_type). */
+const lat__expr *lat__emit_direct_callee(const lat__expr *call);
 const char *lat__emit_type_resolved(lat__unit *u, const lat__type *t, const char *declarator);
 
 /* Precedence levels for lat__emit_expr's prec: the lowest the printed form may have

@@ -51,13 +51,8 @@ static bool note_fnref(lat__visitor *v, lat__expr *e)
 {
     fnrefs *r = v->data;
     if (e->kind == LAT_E_CALL) {
-        const lat__expr *c = e->a;
-        while (c->kind == LAT_E_CAST && (c->flags & LAT_EF_IMPLICIT))
-            c = c->a;
-        bool direct = c->kind == LAT_E_NAME && c->sym &&
-                      (c->sym->kind == LAT_SYM_FUNC || c->sym->kind == LAT_SYM_BUILTIN);
-        r->callee = direct ? c : NULL;
-        if (!direct && r->fn)
+        r->callee = lat__emit_direct_callee(e);
+        if (!r->callee && r->fn)
             r->fn->calls_indirect = true;
         return true;
     }
