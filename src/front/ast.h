@@ -154,8 +154,9 @@ enum {
     LAT_SF_CTOR = 1 << 10,   /* FUNC: a constructor of rec, returning the object it makes */
     LAT_SF_MEMBER = 1 << 11, /* VAR: a member's name inside a member function: this->field
                                 (rec, field index in value) */
-    LAT_SF_TPARAM = 1 << 12, /* TYPEDEF: a template's type parameter in an instance (types
-                                written with it are spelled as what it stands for) */
+    LAT_SF_TRANSPARENT = 1 << 12, /* TYPEDEF: types written with it are spelled as what it
+                                     stands for (a template's type parameter in an instance,
+                                     a struct's member type: the emitted C has no such name) */
 };
 
 struct lat__sym {

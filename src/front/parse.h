@@ -167,6 +167,9 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out);
 lat__type *lat__parse_type_name(lat__parser *p);
 /* At `using name = ...` (a type alias, which lat__parse_declaration reads as a typedef). */
 bool lat__at_type_alias(lat__parser *p);
+/* The type a typedef's name denotes where it is written: spelled by that name in the
+ * emitted C, unless the typedef is LAT_SF_TRANSPARENT. */
+lat__type *lat__typedef_type(lat__parser *p, lat__sym *ts);
 /* Whether the tokens at the current position, a simple type specifier followed by '(',
  * read as a declaration (C++: `float(x);` declares x) rather than an expression. */
 bool lat__declarator_follows(lat__parser *p);
@@ -325,6 +328,11 @@ void lat__explicit_instantiation(lat__parser *p);
 lat__expr *lat__template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
 /* A class template's instance at its name (consumed): Name<args>; its type. */
 lat__type *lat__template_class_type(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
+/* While a function template's signature is read for deduction: whether t is a type
+ * parameter's placeholder or depends on one, and a new type that depends on one (the
+ * type of a member of a placeholder, which deduces nothing). */
+bool lat__is_template_placeholder(const lat__type *t);
+lat__type *lat__dependent_type(lat__parser *p);
 /* A template's name. */
 lat__atom *lat__template_name(const struct lat__template *tm);
 /* The non-template functions beside function template tsym (the newest), and sets it to

@@ -547,6 +547,50 @@ static size_t after_template_args(lat__parser *p, size_t k)
     return 0;
 }
 
+/* S::member, at member (after the '::'), S's type ty: a static member function, a static
+ * constant or a member type, through member types that are structs (S::Inner::value);
+ * NULL with *why set when there is none. *name: the last part read. */
+static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, const char **why)
+{
+    for (int depth = 0;; depth++) {
+        *name = lat__peek(p);
+        if (lat__is_template_placeholder(ty) && (*name)->kind == LAT_TK_IDENT) {
+            /* T::value_type in a signature read for deduction: a type known only in the
+             * instance, deducing nothing */
+            lat__next(p);
+            while (lat__at_punct(p, LAT_P_SCOPE) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT) {
+                lat__next(p);
+                *name = lat__next(p);
+            }
+            lat__sym *d = lat__sym_new(p, LAT_SYM_TYPEDEF, (*name)->atom, (*name)->loc);
+            d->type = lat__dependent_type(p);
+            d->flags |= LAT_SF_TRANSPARENT;
+            return d;
+        }
+        if (!lat__is_record(ty) || !ty->rec || (*name)->kind != LAT_TK_IDENT || depth > 64) {
+            *why = "no such member";
+            return NULL;
+        }
+        lat__next(p);
+        lat__sym *found = lat__find_member_sym(ty->rec, (*name)->atom);
+        if (!found) {
+            *why = "no such member";
+            return NULL;
+        }
+        if (found->kind == LAT_SYM_TYPEDEF && lat__at_punct(p, LAT_P_SCOPE) &&
+            lat__peek_at(p, 1)->kind == LAT_TK_IDENT) {
+            lat__next(p); /* :: */
+            ty = found->type;
+            continue;
+        }
+        if (found->kind == LAT_SYM_FUNC && found->storage != LAT_ST_STATIC) {
+            *why = "calling a non-static member function without an object";
+            return NULL;
+        }
+        return found;
+    }
+}
+
 bool lat__at_qualified(lat__parser *p)
 {
     lat__tok *t = lat__peek(p);
@@ -585,15 +629,7 @@ lat__sym *lat__parse_qualified(lat__parser *p, bool peek)
             lat__next(p);
             lat__type *ty = lat__template_class_type(p, ts, name);
             lat__accept(p, LAT_P_SCOPE);
-            name = lat__peek(p);
-            if (!lat__is_record(ty) || !ty->rec || name->kind != LAT_TK_IDENT) {
-                why = "no such member";
-                break;
-            }
-            lat__next(p);
-            found = lat__find_member_sym(ty->rec, name->atom);
-            if (!found || (found->kind == LAT_SYM_FUNC && found->storage != LAT_ST_STATIC))
-                why = found ? "calling a non-static member function without an object" : "no such member";
+            found = record_member(p, ty, &name, &why);
             break;
         }
         lat__next(p);
@@ -622,18 +658,19 @@ lat__sym *lat__parse_qualified(lat__parser *p, bool peek)
             continue;
         }
         if (!next) {
+            /* S::member, S a struct's tag or a name of its type (a typedef, a template's
+             * type parameter T::value_type) */
             lat__sym *tag = ns ? member_of(ns, name->atom, true) : name->atom->tag;
-            if (tag && tag->rec && tag->rec->kind != LAT_TY_ENUM && lat__peek(p)->kind == LAT_TK_IDENT &&
-                !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
-                /* S::f() (a static member function) or S::N (a static constant) */
-                name = lat__next(p);
-                found = lat__find_member_sym(tag->rec, name->atom);
-                if (!found || (found->kind == LAT_SYM_FUNC && found->storage != LAT_ST_STATIC))
-                    why = found ? "calling a non-static member function without an object" : "no such member";
+            lat__type *ty = tag && tag->rec && tag->rec->kind != LAT_TY_ENUM ? tag->type : NULL;
+            lat__sym *ts = ns ? member_of(ns, name->atom, false) : global || std ? NULL : lat__lookup(p, name->atom);
+            if (ts && ts->kind == LAT_SYM_TYPEDEF && !ts->tmpl &&
+                ((lat__is_record(ts->type) && ts->type->rec) || lat__is_template_placeholder(ts->type)))
+                ty = ts->type;
+            if (ty) {
+                found = record_member(p, ty, &name, &why);
                 break;
             }
-            why = tag && tag->rec && tag->rec->kind != LAT_TY_ENUM ? "a struct's nested types"
-                                                                   : "no such namespace";
+            why = "no such namespace";
             break;
         }
         ns = next;
@@ -644,10 +681,7 @@ lat__sym *lat__parse_qualified(lat__parser *p, bool peek)
         return why ? NULL : found;
     }
     if (why) {
-        if (strcmp(why, "a struct's nested types") == 0)
-            lat__unsupported(p, name, why, lat__why_cxx);
-        else
-            lat__error_tok(p, name, "'%s': %s%s", name->kind == LAT_TK_IDENT ? name->atom->name : "::",
+        lat__error_tok(p, name, "'%s': %s%s", name->kind == LAT_TK_IDENT ? name->atom->name : "::",
                            why, first != name ? " in the qualified name" : "");
         /* past the rest of it */
         while (lat__peek(p)->kind == LAT_TK_IDENT && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {

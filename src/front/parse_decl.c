@@ -194,6 +194,14 @@ static lat__type *decltype_of(lat__parser *p, lat__expr *e)
     return e->type;
 }
 
+lat__type *lat__typedef_type(lat__parser *p, lat__sym *ts)
+{
+    lat__type *ty = lat__type_copy(p->u, ts->type);
+    if (!(ts->flags & LAT_SF_TRANSPARENT))
+        ty->named = ts;
+    return ty;
+}
+
 static bool is_specifier_kw(lat__kw kw)
 {
     switch (kw) {
@@ -291,10 +299,7 @@ static void specifiers(lat__parser *p, spec *s)
                 }
             }
             if (ts && ts->kind == LAT_SYM_TYPEDEF) {
-                lat__type *ty = lat__type_copy(p->u, ts->type);
-                if (!(ts->flags & LAT_SF_TPARAM))
-                    ty->named = ts;
-                s->type = ty;
+                s->type = lat__typedef_type(p, ts);
             } else {
                 lat__sym *tag = t->atom->tag;
                 s->type = tag && tag->rec ? tag->type : &lat__ty_int;
@@ -405,6 +410,15 @@ static void specifiers(lat__parser *p, spec *s)
             break;
         case LAT_KW_CONSTEXPR:
             s->constexpr_ = true;
+            break;
+        case LAT_KW_TYPENAME:
+            /* typename T::value_type: says that a dependent name is a type, which the
+             * instance, parsed with T bound, knows already */
+            if (has_type_specifier(s) || !lat__is_type_name(p, lat__peek(p))) {
+                lat__error_tok(p, lat__peek(p), "expected a type after 'typename'%s",
+                               lat__at_qualified(p) ? ": no type of this name" : "");
+                s->type = &lat__ty_int;
+            }
             break;
         case LAT_KW_AUTO:
             if (s->is_auto)
@@ -643,10 +657,42 @@ static void member_function(lat__parser *p, const lat__tok *at)
 
 static void struct_body_(lat__parser *p, lat__record *r);
 
+/* A member type (typedef T name; or using name = T;): found as S::name, and by its plain
+ * name in the rest of the struct's body and in its member functions. It is bound here by
+ * hand, not in a scope of the struct's own: C puts a struct nested in another in the
+ * enclosing scope, and a namespace open around the struct must not take it as a member.
+ * Its types are spelled as what it names: the emitted C's structs have no member types. */
+static void member_type(lat__parser *p, lat__record *r, lat__atom *name, lat__loc loc, lat__type *t)
+{
+    if (lat__find_member_sym(r, name)) {
+        lat__error_at(p->u, loc, "'%s' is a member of this struct already", name->name);
+        return;
+    }
+    for (size_t i = 0; i < r->fields.n; i++)
+        if (r->fields.items[i].name == name) {
+            lat__error_at(p->u, loc, "'%s' is a member of this struct already", name->name);
+            return;
+        }
+    lat__sym *m = lat__sym_new(p, LAT_SYM_TYPEDEF, name, loc);
+    m->type = t;
+    m->rec = r;
+    m->flags |= LAT_SF_TRANSPARENT;
+    LAT_PUSH(&p->u->arena, r->methods, m);
+    m->shadow = name->sym;
+    name->sym = m;
+}
+
 static void struct_body(lat__parser *p, lat__record *r)
 {
     lat__parse_enter(p, 0);
+    size_t before = r->methods.n;
     struct_body_(p, r);
+    /* The member types bound by member_type, unbound, newest first. */
+    for (size_t i = r->methods.n; i-- > before;) {
+        lat__sym *m = r->methods.items[i];
+        if (m->kind == LAT_SYM_TYPEDEF && m->name->sym == m)
+            m->name->sym = m->shadow;
+    }
     lat__parse_leave(p);
 }
 
@@ -701,8 +747,11 @@ static void struct_body_(lat__parser *p, lat__record *r)
             continue;
         }
         if (lat__at_type_alias(p)) {
-            lat__unsupported(p, first, "a type alias in a struct", lat__why_cxx);
-            lat__skip_statement(p);
+            lat__next(p); /* using */
+            lat__tok *name = lat__next(p);
+            lat__next(p); /* = */
+            member_type(p, r, name->atom, name->loc, lat__parse_type_name(p));
+            lat__expect(p, LAT_P_SEMI, "after the type alias");
             continue;
         }
         spec s;
@@ -713,8 +762,18 @@ static void struct_body_(lat__parser *p, lat__record *r)
             continue;
         }
         if (s.storage == LAT_ST_TYPEDEF) {
-            lat__unsupported(p, first, "a typedef in a struct", lat__why_cxx);
-            lat__skip_statement(p);
+            lat__type *base = base_type(p, &s);
+            do {
+                lat__atom *name = NULL;
+                lat__loc loc = lat__peek(p)->loc;
+                lat__type *t = declarator(p, base, &name, &loc, false);
+                if (!name) {
+                    lat__syntax_error(p, "the typedef's name");
+                    break;
+                }
+                member_type(p, r, name, loc, t);
+            } while (lat__accept(p, LAT_P_COMMA));
+            lat__expect(p, LAT_P_SEMI, "after the typedef");
             continue;
         }
         if (s.storage == LAT_ST_STATIC) {
@@ -814,9 +873,11 @@ static void struct_body_(lat__parser *p, lat__record *r)
             if (incomplete)
                 lat__error_at(p->u, loc, "field '%s' has an incomplete type",
                               name ? name->name : "<unnamed>");
+            bool dup = name && lat__find_member_sym(r, name);
             for (size_t i = 0; name && i < r->fields.n; i++)
-                if (r->fields.items[i].name == name)
-                    lat__error_at(p->u, loc, "duplicate member '%s'", name->name);
+                dup |= r->fields.items[i].name == name;
+            if (dup)
+                lat__error_at(p->u, loc, "duplicate member '%s'", name->name);
             /* Not kept when incomplete: an unnamed field of the record's own type (a class
              * cut short by the end of the input) made member lookup, which looks inside
              * unnamed members, recurse for ever. */
@@ -1220,7 +1281,7 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         } else if (defaults.n) {
             lat__error_tok(p, first, "a parameter without a default argument after one with");
         }
-        if (t->kind == LAT_TY_VOID && t->count > -100) { /* not a template's placeholder */
+        if (t->kind == LAT_TY_VOID && !lat__is_template_placeholder(t)) {
             lat__error_tok(p, first, "a parameter of type void");
             t = &lat__ty_int;
         }

@@ -1554,11 +1554,7 @@ static lat__expr *qualified_expr(lat__parser *p)
         return lat__error_expr(p, first->loc);
     }
     if (s->kind == LAT_SYM_TYPEDEF || s->kind == LAT_SYM_TAG) {
-        lat__type *ty = s->type;
-        if (s->kind == LAT_SYM_TYPEDEF) {
-            ty = lat__type_copy(p->u, s->type);
-            ty->named = s;
-        }
+        lat__type *ty = s->kind == LAT_SYM_TYPEDEF ? lat__typedef_type(p, s) : s->type;
         if (lat__at_punct(p, LAT_P_LPAREN))
             return functional_cast(p, last, ty);
         lat__error_tok(p, last, "'%s' is a type, not a value", last->atom->name);
@@ -1667,10 +1663,16 @@ static lat__expr *primary(lat__parser *p)
             e->type = p->this_sym->type; /* a pointer, not an lvalue */
             return e;
         }
+    case LAT_KW_TYPENAME:
+        /* typename T::value_type(x): the functional cast or construction that follows */
+        if (lat__is_type_name(p, lat__peek_at(p, 1))) {
+            lat__next(p);
+            return primary(p);
+        }
+        /* fall through */
     case LAT_KW_TYPEID:
     case LAT_KW_OPERATOR:
     case LAT_KW_TEMPLATE:
-    case LAT_KW_TYPENAME:
     case LAT_KW_DECLTYPE:
     case LAT_KW_NOEXCEPT: {
         char what[40];
@@ -1719,9 +1721,7 @@ static lat__expr *primary(lat__parser *p)
             return lat__error_expr(p, t->loc);
         }
         if (ts && ts->kind == LAT_SYM_TYPEDEF) {
-            ty = lat__type_copy(p->u, ts->type);
-            if (!(ts->flags & LAT_SF_TPARAM))
-                ty->named = ts;
+            ty = lat__typedef_type(p, ts);
         } else {
             ty = t->atom->tag && t->atom->tag->type ? t->atom->tag->type : &lat__ty_int;
         }

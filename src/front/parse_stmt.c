@@ -1,6 +1,8 @@
 /* The parser's statements (parse.h). */
 #include "parse.h"
 
+#include "lex.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -119,6 +121,153 @@ static lat__stmt *sub_statement(lat__parser *p)
     if (s && pragma && !s->pragma)
         s->pragma = pragma;
     return s;
+}
+
+static lat__stmt *loop_body(lat__parser *p, lat__stmt *loop);
+
+/* ---- range-based for ------------------------------------------------------------------------ */
+
+/* Whether the for's parentheses (p just past its '(') hold `declaration : range`: a ':'
+ * before any ';' or '?' at their own level. *colon, *close: the ':' and the ')', as
+ * offsets from p's position. */
+static bool at_range_for(lat__parser *p, size_t *colon, size_t *close)
+{
+    if (!at_declaration(p))
+        return false;
+    int depth = 0;
+    *colon = 0;
+    for (size_t k = 0;; k++) {
+        const lat__tok *t = lat__peek_at(p, k);
+        if (t->kind == LAT_TK_EOF)
+            return false;
+        if (t->kind != LAT_TK_PUNCT)
+            continue;
+        switch (t->punct) {
+        case LAT_P_LPAREN: case LAT_P_LBRACKET: case LAT_P_LBRACE:
+            depth++;
+            break;
+        case LAT_P_RPAREN: case LAT_P_RBRACKET: case LAT_P_RBRACE:
+            if (depth-- == 0) {
+                *close = k;
+                return *colon != 0 && t->punct == LAT_P_RPAREN;
+            }
+            break;
+        case LAT_P_SEMI: case LAT_P_QUESTION:
+            if (depth == 0)
+                return false;
+            break;
+        case LAT_P_COLON:
+            if (depth == 0 && !*colon)
+                *colon = k;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* Tokens for one piece of a rewritten statement: the program's own (copied, so their
+ * places are kept for errors) and words of ours (lexed at `at`). */
+static void toks_add(lat__parser *p, lat__toks *to, const lat__tok *from, size_t n)
+{
+    if (to->n + n + 1 >= to->cap)
+        to->items = lat__arena_grow(&p->u->arena, to->items, &to->cap, to->n + n + 2, sizeof *to->items);
+    memcpy(&to->items[to->n], from, n * sizeof *from);
+    to->n += n;
+    to->items[to->n] = (lat__tok){.kind = LAT_TK_EOF, .loc = n ? from[n - 1].loc : (lat__loc){0}};
+}
+
+static void toks_words(lat__parser *p, lat__toks *to, const char *text, lat__loc at)
+{
+    lat__toks w = {0};
+    lat__lex_text(p->u, text, strlen(text), at, &w);
+    toks_add(p, to, w.items, w.n);
+}
+
+/* Parses a piece of tokens in place of the program's (its scopes and function the same),
+ * as a declaration (decl) or an expression. */
+static void *parse_piece(lat__parser *p, lat__toks *piece, bool decl)
+{
+    lat__tok *toks = p->toks;
+    size_t ntoks = p->ntoks, pos = p->pos;
+    const char **pragma_at = p->pragma_at;
+    p->toks = piece->items;
+    p->ntoks = piece->n;
+    p->pos = 0;
+    p->pragma_at = NULL;
+    void *r = decl ? (void *)declaration_statement(p) : (void *)lat__parse_expr(p);
+    if (!lat__at_eof(p) && !p->panic)
+        lat__syntax_error(p, decl ? "the end of the declaration" : "the end of the expression");
+    p->toks = toks;
+    p->ntoks = ntoks;
+    p->pos = pos;
+    p->pragma_at = pragma_at;
+    return r;
+}
+
+/* for (declaration : range) body, over an array: as
+ *     { auto &__lat_range = (range);
+ *       for (unsigned long __lat_index = 0; __lat_index < N; __lat_index++)
+ *           { declaration = __lat_range[__lat_index]; body } }
+ * (C++'s own rewriting, with the array's bounds for begin and end). p is just past the
+ * '('; colon and close are offsets from there; loop is the for statement to fill. */
+static lat__stmt *range_for(lat__parser *p, lat__stmt *loop, size_t colon, size_t close)
+{
+    lat__tok *decl = lat__peek(p), *range = lat__peek_at(p, colon + 1);
+    lat__loc at = lat__peek_at(p, colon)->loc;
+    size_t after = p->pos + close + 1;
+    lat__stmt *outer = lat__stmt_new(p, LAT_S_COMPOUND, loop->loc);
+    lat__toks piece = {0};
+    toks_words(p, &piece, "auto &__lat_range = (", at);
+    toks_add(p, &piece, range, close - colon - 1);
+    toks_words(p, &piece, ");", at);
+    lat__stmt *rs = parse_piece(p, &piece, true);
+    lat__type *rt = rs && rs->decls && rs->decls->first ? rs->decls->first->sym->type : NULL;
+    if (rt && rt->kind == LAT_TY_PTR && rt->ref)
+        rt = rt->base;
+    if (!rt || rt->kind != LAT_TY_ARRAY || rt->count < 0) {
+        if (!p->panic)
+            lat__unsupported(p, range, rt ? "a range-based for over anything but an array of known size"
+                                          : "this range-based for",
+                             "arrays are its ranges in lattice; write an indexed for loop");
+        /* the body, without the element it would declare, is not read: past it */
+        p->pos = after;
+        if (lat__at_punct(p, LAT_P_LBRACE))
+            lat__skip_group(p);
+        else
+            lat__skip_statement(p);
+        return loop;
+    }
+    LAT_PUSH(&p->u->arena, outer->items, rs);
+    char text[96];
+    piece = (lat__toks){0};
+    toks_words(p, &piece, "unsigned long __lat_index = 0;", at);
+    loop->init = parse_piece(p, &piece, true);
+    snprintf(text, sizeof text, "__lat_index < %lld", (long long)rt->count);
+    piece = (lat__toks){0};
+    toks_words(p, &piece, text, at);
+    loop->e = lat__condition(p, parse_piece(p, &piece, false), "for");
+    piece = (lat__toks){0};
+    toks_words(p, &piece, "__lat_index++", at);
+    loop->step = parse_piece(p, &piece, false);
+    /* the element's declaration and the body, in a scope of their own */
+    lat__scope_open(p);
+    lat__stmt *body = lat__stmt_new(p, LAT_S_COMPOUND, loop->loc);
+    piece = (lat__toks){0};
+    toks_add(p, &piece, decl, colon);
+    toks_words(p, &piece, "= __lat_range[__lat_index];", at);
+    lat__stmt *es = parse_piece(p, &piece, true);
+    if (es)
+        LAT_PUSH(&p->u->arena, body->items, es);
+    p->pos = after;
+    lat__stmt *b = loop_body(p, loop);
+    if (b)
+        LAT_PUSH(&p->u->arena, body->items, b);
+    body->end = p->toks[p->pos - 1].loc;
+    lat__scope_close(p);
+    loop->body = body;
+    LAT_PUSH(&p->u->arena, outer->items, loop);
+    return outer;
 }
 
 static lat__expr *paren_condition(lat__parser *p, const char *what)
@@ -279,6 +428,12 @@ static lat__stmt *statement_(lat__parser *p)
         s = lat__stmt_new(p, LAT_S_FOR, t->loc);
         lat__expect(p, LAT_P_LPAREN, "after for");
         lat__scope_open(p);
+        size_t colon = 0, close = 0;
+        if (at_range_for(p, &colon, &close)) {
+            lat__stmt *r = range_for(p, s, colon, close);
+            lat__scope_close(p);
+            return r;
+        }
         if (!lat__at_punct(p, LAT_P_SEMI)) {
             if (at_declaration(p)) {
                 s->init = declaration_statement(p);
@@ -374,7 +529,11 @@ static lat__stmt *statement_(lat__parser *p)
         s = lat__stmt_new(p, LAT_S_RETURN, t->loc);
         lat__type *ret = p->fn ? p->fn->sym->type->base : &lat__ty_void;
         if (!lat__at_punct(p, LAT_P_SEMI)) {
-            lat__expr *e = lat__parse_expr(p);
+            /* return {a, b}: the returned type's construction */
+            lat__expr *e = lat__at_punct(p, LAT_P_LBRACE) && ret->kind != LAT_TY_VOID &&
+                                   !lat__is_lambda_return_placeholder(ret)
+                               ? lat__parse_construction(p, ret, lat__peek(p)->loc)
+                               : lat__parse_expr(p);
             if (lat__is_lambda_return_placeholder(ret)) {
                 /* a lambda's first return gives its type */
                 ret = e->type->kind == LAT_TY_VOID ? &lat__ty_void : lat__unqualified(p->u, lat__rvalue(p, e)->type);

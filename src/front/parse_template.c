@@ -50,8 +50,24 @@ struct lat__template {
     lat__loc loc;
 };
 
-/* A type parameter's placeholder while a signature is read: void, count -100 - index. */
-enum { PLACEHOLDER = -100 };
+/* A type parameter's placeholder while a signature is read: void, count -100 - index;
+ * a type that depends on one (T::value_type, traits<T>::type) is void, count DEPENDENT:
+ * C++'s non-deduced context, which deduction passes over. */
+enum { PLACEHOLDER = -100, DEPENDENT = -99 };
+
+bool lat__is_template_placeholder(const lat__type *t)
+{
+    return t->kind == LAT_TY_VOID && t->count <= DEPENDENT;
+}
+
+lat__type *lat__dependent_type(lat__parser *p)
+{
+    lat__type *t = lat__type_new(p->u, LAT_TY_VOID);
+    t->count = DEPENDENT;
+    t->complete = 1;
+    t->size = 1;
+    return t;
+}
 
 static bool placeholder_index(const lat__type *t, int *k)
 {
@@ -218,7 +234,7 @@ static void bind_params(lat__parser *p, lat__template *tm, const targ *args, lat
             s->value = args ? args[i].value : 1;
         }
         s->depth = 0;
-        s->flags |= LAT_SF_FILE_SCOPE | LAT_SF_TPARAM;
+        s->flags |= LAT_SF_FILE_SCOPE | LAT_SF_TRANSPARENT;
         tp->name->sym = s;
     }
 }
