@@ -827,6 +827,62 @@ TEST(member_types_and_typename_as_traits_code_writes_them)
     }
 }
 
+/* ns::Tmpl<args>::member (a member type, a static constant, a static member function of
+ * a class template in a namespace) was an error; and a program's own namespace std hid
+ * the built-ins std:: names (std::sqrt became "no such member"). */
+TEST(qualified_members_of_class_templates_in_namespaces_and_a_declared_std)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "namespace ut { template <typename T> struct tr { typedef T type; static const int bytes = sizeof(T);\n"
+        "    __device__ static T one() { return (T)1; } }; }\n"
+        "namespace std { __device__ inline float twice(float x) { return 2 * x; } }\n"
+        "extern \"C\" __global__ void qm(const float *x, float *y, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    ut::tr<double>::type d = ut::tr<float>::bytes + x[i];\n"
+        "    if (i < n) y[i] = (float)d + ut::tr<float>::one() + std::twice(std::sqrt(fabsf(x[i]))) + std::min(i, 5);\n"
+        "}\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "qm");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double want = (double)(float)(4.0 + in[i]) + 1 + 2.0 * sqrt(fabs((double)in[i])) + (i < 5 ? i : 5);
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+/* A function template that calls itself with other arguments (fact<N - 1>(), ended by
+ * a specialization) was an error: inside its instance the name meant the instance, not
+ * the template. Also: a deduced self-call, and a class template's recursion. */
+TEST(recursive_templates_end_at_their_specializations)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <int N> __device__ int fact() { return N * fact<N - 1>(); }\n"
+        "template <> __device__ int fact<0>() { return 1; }\n"
+        "template <typename T> __device__ T down(T x) { return x > 0 ? x + down(x - 1) : 0; }\n"
+        "template <int N> struct unroll { __device__ static float dot(const float *a, const float *b)\n"
+        "    { return a[N - 1] * b[N - 1] + unroll<N - 1>::dot(a, b); } };\n"
+        "template <> struct unroll<0> { __device__ static float dot(const float *, const float *) { return 0; } };\n"
+        "extern \"C\" __global__ void rec(const float *x, float *y, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    float a[4] = {x[i], 1, 2, 3}, b[4] = {2, x[i], x[i], 1};\n"
+        "    if (i < n) y[i] = fact<5>() + down(i % 7) + unroll<4>::dot(a, b);\n"
+        "}\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "rec");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        int m = i % 7;
+        double want = 120 + m * (m + 1) / 2 + 2.0 * in[i] + in[i] + 2.0 * in[i] + 3;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
 /* Range-based for over arrays (by value, by reference that writes, const auto &, nested,
  * with break and continue) and return {a, b} of a struct: C++11 that kernels use. */
 TEST(range_for_over_arrays_and_braced_returns)

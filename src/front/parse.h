@@ -80,6 +80,10 @@ typedef struct lat__parser {
      * parse stops when it goes past LAT_PARSE_MAX_NEST (NULL: no limit is kept). */
     int nest;
     jmp_buf *stop;
+    struct lat__sym *inst_fn;      /* the function template being instantiated: its name
+                                      means the template again once the instance is
+                                      declared (recursion: fact<N - 1>()) */
+    size_t inst_index;             /* ... and the instance's index */
     bool instantiating;            /* parsing a template's instance: its names join no
                                       namespace (the template is what they find) */
     bool specialization;           /* parsing a function template's explicit specialization:
@@ -332,6 +336,9 @@ lat__type *lat__template_class_type(lat__parser *p, lat__sym *tmpl_sym, lat__tok
  * parameter's placeholder or depends on one, and a new type that depends on one (the
  * type of a member of a placeholder, which deduces nothing). */
 bool lat__is_template_placeholder(const lat__type *t);
+/* A function declared at file scope while p->inst_fn is instantiated: when it is the
+ * instance, it is kept as such, and the name means the template again for its body. */
+void lat__template_declared(lat__parser *p, lat__sym *f);
 lat__type *lat__dependent_type(lat__parser *p);
 /* A template's name. */
 lat__atom *lat__template_name(const struct lat__template *tm);

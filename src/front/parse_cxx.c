@@ -522,16 +522,12 @@ static lat__sym *global_sym(lat__parser *p, lat__atom *name, bool tag)
     return s;
 }
 
-/* At a class template's name followed by <args>: the token after the '>' that closes
+/* At the '<' (token k) of a template's arguments: the token after the '>' that closes
  * them (0 when they do not close). */
-static size_t after_template_args(lat__parser *p, size_t k)
+static size_t after_args(lat__parser *p, size_t k)
 {
-    const lat__tok *t = lat__peek_at(p, k);
-    if (t->kind != LAT_TK_IDENT || !t->atom->sym || !t->atom->sym->tmpl || t->atom->sym->kind != LAT_SYM_TYPEDEF ||
-        !lat__tok_is_punct(lat__peek_at(p, k + 1), LAT_P_LT))
-        return 0;
     int depth = 0;
-    for (size_t i = k + 1; i < k + 256; i++) {
+    for (size_t i = k; i < k + 256; i++) {
         const lat__tok *a = lat__peek_at(p, i);
         if (a->kind == LAT_TK_EOF || lat__tok_is_punct(a, LAT_P_SEMI) || lat__tok_is_punct(a, LAT_P_LBRACE))
             return 0;
@@ -545,6 +541,28 @@ static size_t after_template_args(lat__parser *p, size_t k)
             return depth == 0 ? i + 1 : 0;
     }
     return 0;
+}
+
+static bool is_class_template(const lat__sym *s)
+{
+    return s && s->tmpl && s->kind == LAT_SYM_TYPEDEF;
+}
+
+/* At a class template's name followed by <args>: the token after the '>' that closes
+ * them (0 when they do not close). */
+static size_t after_template_args(lat__parser *p, size_t k)
+{
+    const lat__tok *t = lat__peek_at(p, k);
+    if (t->kind != LAT_TK_IDENT || !is_class_template(t->atom->sym) || !lat__tok_is_punct(lat__peek_at(p, k + 1), LAT_P_LT))
+        return 0;
+    return after_args(p, k + 1);
+}
+
+/* The std namespace a program or a header of ours declares: a name not in it is looked
+ * for among the built-ins, which are CUDA's std:: (std::min, std::sqrt). */
+static bool is_std_ns(const lat__ns *ns)
+{
+    return ns && !ns->parent && ns->name && strcmp(ns->name->name, "std") == 0;
 }
 
 /* S::member, at member (after the '::'), S's type ty: a static member function, a static
@@ -619,15 +637,15 @@ lat__sym *lat__parse_qualified(lat__parser *p, bool peek)
             why = "a name after '::'";
             break;
         }
-        if (!ns && !std && !global && after_template_args(p, 0)) {
-            /* Name<args>::member: a class template's instance (made unless only peeking) */
-            if (peek) {
-                why = "peeking";
-                break;
-            }
-            lat__sym *ts = name->atom->sym;
+        /* Name<args>::member: a member of a class template's instance (made now, also
+         * when only peeking: it is being used) */
+        lat__sym *ct = ns ? member_of(ns, name->atom, false) : std || global ? global_sym(p, name->atom, false)
+                                                                               : name->atom->sym;
+        size_t after = is_class_template(ct) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LT) ? after_args(p, 1) : 0;
+        if (after && lat__tok_is_punct(lat__peek_at(p, after), LAT_P_SCOPE) &&
+            lat__peek_at(p, after + 1)->kind == LAT_TK_IDENT) {
             lat__next(p);
-            lat__type *ty = lat__template_class_type(p, ts, name);
+            lat__type *ty = lat__template_class_type(p, ct, name);
             lat__accept(p, LAT_P_SCOPE);
             found = record_member(p, ty, &name, &why);
             break;
@@ -641,6 +659,8 @@ lat__sym *lat__parse_qualified(lat__parser *p, bool peek)
                 found = member_of(ns, name->atom, false);
                 if (!found)
                     found = member_of(ns, name->atom, true);
+                if (!found && is_std_ns(ns))
+                    found = global_sym(p, name->atom, false);
             } else if (global) {
                 found = global_sym(p, name->atom, false);
                 if (!found)

@@ -1847,6 +1847,8 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
             if (t->params.n > 256)
                 lat__unsupported_at(p->u, loc, "a function with more than 256 parameters", "a lattice limit");
             lat__sym *f = declare_function(p, &s, name, loc, t);
+            if (p->inst_fn && p->depth == 0)
+                lat__template_declared(p, f);
             d->sym = f;
             if (f->cuda & LAT_CU_GLOBAL)
                 note_kernel(p, f);

@@ -662,6 +662,8 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         sub.inst_tag = cname;
     } else {
         tm->name->sym = tsym->shadow; /* the instance is a function of its own */
+        sub.inst_fn = tsym;
+        sub.inst_index = index;
     }
     /* an explicit specialization of these arguments is parsed instead, as it is */
     lat__template bare = *tm;
@@ -686,7 +688,7 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         g = lat__parse_declaration(&sub, &fn);
     }
     unbind_params(bound, saved);
-    lat__sym *made = tm->is_class ? NULL : tm->name->sym;
+    lat__sym *made = tm->is_class ? NULL : tm->insts.items[index].fn;
     tm->name->sym = tsym;
     lat__sym *made_tag = tm->name->tag;
     tm->name->tag = outer_tag;
@@ -722,6 +724,16 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         }
     }
     return ti;
+}
+
+void lat__template_declared(lat__parser *p, lat__sym *f)
+{
+    lat__sym *tsym = p->inst_fn;
+    lat__template *tm = tsym->tmpl;
+    if (f->name != tm->name || f->kind != LAT_SYM_FUNC || f == tsym || tm->insts.items[p->inst_index].fn)
+        return;
+    tm->insts.items[p->inst_index].fn = f;
+    f->name->sym = tsym;
 }
 
 lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
