@@ -853,6 +853,33 @@ TEST(qualified_members_of_class_templates_in_namespaces_and_a_declared_std)
     }
 }
 
+/* static constexpr float members (and double, in class templates and namespaces), used
+ * as S::eps, Tmpl<float>::h and by plain name in a member function: refused before as
+ * "a static data member (other than an integer constant)". */
+TEST(static_constexpr_members_of_floating_types)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct A { static constexpr float eps = 0.5f; static constexpr double two = 2;\n"
+        "    __device__ float f(float x) const { return x * eps * two; } };\n"
+        "template <typename T> struct B { static constexpr T h = (T)1.5; };\n"
+        "namespace q { struct C { static constexpr float c = 3; }; }\n"
+        "extern \"C\" __global__ void sc(const float *x, float *y, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    A a;\n"
+        "    if (i < n) y[i] = A::eps + a.f(x[i]) + B<float>::h + B<int>::h + q::C::c;\n"
+        "}\n";
+    lat_kernel *k = cxx_kernel(ctx, src, "sc");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double want = 0.5 + (double)(float)(in[i] * 0.5f * 2.0) + 1.5 + 1 + 3;
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-6), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
 /* A function template that calls itself with other arguments (fact<N - 1>(), ended by
  * a specialization) was an error: inside its instance the name meant the instance, not
  * the template. Also: a deduced self-call, and a class template's recursion. */

@@ -682,6 +682,33 @@ static void member_type(lat__parser *p, lat__record *r, lat__atom *name, lat__lo
     name->sym = m;
 }
 
+/* static const float eps = 1e-6f; (or constexpr) in a struct: a file-scope constant of
+ * its own name (S__eps), found as S::eps and by its plain name inside, emitted with the
+ * member functions that follow the struct (before them: they may use it). */
+static void static_constant_member(lat__parser *p, lat__record *r, lat__atom *name, lat__loc loc,
+                                   lat__type *t, lat__expr *init)
+{
+    lat__sym *v = lat__sym_new(p, LAT_SYM_VAR, name, loc);
+    v->type = lat__qualified(p->u, t, LAT_Q_CONST);
+    v->storage = LAT_ST_STATIC;
+    v->depth = 0;
+    v->flags |= LAT_SF_FILE_SCOPE | LAT_SF_DEFINED;
+    const char *tag = r->emit_tag ? r->emit_tag : r->tag ? r->tag->name : "anon";
+    v->emit_name = lat__arena_printf(&p->u->arena, "%s%s__%s", p->ns && !r->emit_tag ? p->ns->prefix : "",
+                                     tag, name->name);
+    lat__decl *d = lat__arena_alloc(&p->u->arena, sizeof *d);
+    d->sym = v;
+    d->loc = loc;
+    d->init = lat__convert_assign(p, init, v->type, "initializing");
+    v->def = d;
+    lat__decl_group *g = lat__arena_alloc(&p->u->arena, sizeof *g);
+    g->base = v->type;
+    g->first = d;
+    g->loc = loc;
+    LAT_PUSH(&p->u->arena, p->pending, ((lat__ext){LAT_X_DECL, g, NULL}));
+    LAT_PUSH(&p->u->arena, r->methods, v);
+}
+
 static void struct_body(lat__parser *p, lat__record *r)
 {
     lat__parse_enter(p, 0);
@@ -799,7 +826,14 @@ static void struct_body_(lat__parser *p, lat__record *r)
                 lat__expect(p, LAT_P_SEMI, "after the static constant");
                 continue;
             }
-            lat__unsupported(p, first, "a static data member (other than an integer constant)", lat__why_cxx);
+            if (sname && lat__is_scalar(st) && ((st->quals & LAT_Q_CONST) || s.constexpr_) &&
+                lat__accept(p, LAT_P_ASSIGN)) {
+                static_constant_member(p, r, sname, sloc, st, lat__parse_assign_expr(p));
+                lat__expect(p, LAT_P_SEMI, "after the static constant");
+                continue;
+            }
+            lat__unsupported(p, first, "a static data member other than a constant with its value",
+                             lat__why_cxx);
             lat__skip_statement(p);
             continue;
         }
