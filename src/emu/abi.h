@@ -98,6 +98,8 @@ typedef LAT_EMU_THREAD_STRUCT(lat__emu_u3) lat__emu_thread;
         struct lat_emu_ck_logged *log; /* the block's log */                                \
         unsigned long nlog;                                                                 \
         unsigned long log_cap;                                                              \
+        int bare; /* region loops, and no check looks at accesses (synccheck alone): */     \
+                  /* the path has nothing to do */                                          \
     }
 
 /* What follows a fiber's thread context (exec/exec.h's lat__exec_fiber.ticks and .fast). */

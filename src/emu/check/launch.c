@@ -766,6 +766,8 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k,
     T->fast.logging = (T->modes & (LAT_CHECK_INITCHECK | LAT_CHECK_RACECHECK)) != 0;
     for (size_t i = 0; i < ck->nregions && !T->fast.logging; i++)
         T->fast.logging = ck->regions[i].map != NULL;
+    T->fast.bare = T->region && !T->fast.logging &&
+                   !(T->modes & (LAT_CHECK_MEMCHECK | LAT_CHECK_INITCHECK | LAT_CHECK_RACECHECK));
     lat__ck_reports_clear(&ck->list);
     ck->list.max = T->opts.max_reports;
     lat_status st = lat__ck_regions_sync(ck);

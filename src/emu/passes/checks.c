@@ -382,11 +382,11 @@ static const char *const prefix[] = {
            /* What stays the same for the whole block (set once per OS thread), copied
             * into a function's locals at its entry (lower.c), where no store can touch it. */
            "typedef struct { __lat_ck_fast *f; unsigned long sh, sh_size; const unsigned char *room; "
-           "unsigned char *sh_init; __lat_ck_rec *sh_race; int no_shadow; } __lat_ck_inv;\n"
+           "unsigned char *sh_init; __lat_ck_rec *sh_race; int no_shadow, bare; } __lat_ck_inv;\n"
            "static inline __attribute__((always_inline)) __lat_ck_inv __lat_ck_inv_of(lat_emu_thread *t)\n"
            "{\n"
            "    __lat_ck_fast *f = ((__lat_ck_tail *)(t + 1))->fast;\n"
-           "    __lat_ck_inv i = {f, f->sh, f->sh_size, f->room, f->sh_init, f->sh_race, !f->sh_init && !f->sh_race};\n"
+           "    __lat_ck_inv i = {f, f->sh, f->sh_size, f->room, f->sh_init, f->sh_race, !f->sh_init && !f->sh_race, f->bare};\n"
            "    return i;\n"
            "}\n"
            "#define __LAT_CK_ENTRY const __lat_ck_inv __lat_cki = __lat_ck_inv_of(__lat_t);\n",
@@ -485,7 +485,7 @@ static const char *const prefix[] = {
            "static inline __attribute__((always_inline)) void *__lat_ckx(lat_emu_thread *t, __lat_ck_inv i, "
            "void *p, unsigned long n, unsigned long al, int c, void *b, unsigned long bn, const void *v)\n"
            "{\n"
-           "    if (__builtin_expect(__lat_ckf(t, i, p, n, al, c, b, bn, v), 1))\n"
+           "    if (i.bare || __builtin_expect(__lat_ckf(t, i, p, n, al, c, b, bn, v), 1))\n"
            "        return p;\n"
            "    return v ? __lat_ckv(t, p, n, al, c, v) : b ? __lat_cka(t, p, n, al, c, b, bn) : "
            "__lat_ck(t, p, n, al, c);\n"
@@ -505,7 +505,7 @@ static const char *const prefix[] = {
            "void *p, unsigned long n, unsigned long al, int c, void *b, unsigned long bn, int inside, int aligned)\n"
            "{\n"
            "    unsigned long a = (unsigned long)p;\n"
-           "    if (__builtin_expect(inside && (c & 3) && (aligned || !(a & (al - 1))) && i.f->on &&\n"
+           "    if (i.bare || __builtin_expect(inside && (c & 3) && (aligned || !(a & (al - 1))) && i.f->on &&\n"
            "                         (i.no_shadow || (n == 4 && __lat_ck_sh4(t, i, a - i.sh, c))), 1))\n"
            "        return p;\n"
            "    return __lat_cka(t, p, n, al, c, b, bn);\n"
