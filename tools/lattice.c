@@ -361,18 +361,6 @@ static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p
     return st != LAT_OK;
 }
 
-/* The library's messages as its default logger words them, less its errors: the tool
- * prints each failed call's error itself, with what it was doing (it was printed twice). */
-static void cli_log(void *user_data, lat_log_level level, const char *message)
-{
-    (void)user_data;
-    const char *v = getenv("LATTICE_LOG");
-    int shown = !v ? LAT_LOG_WARNING : strcmp(v, "none") == 0 ? 0 : strcmp(v, "error") == 0 ? LAT_LOG_ERROR
-                                     : strcmp(v, "info") == 0 ? LAT_LOG_INFO : LAT_LOG_WARNING;
-    if (level != LAT_LOG_ERROR && (int)level <= shown)
-        fprintf(stderr, "lattice: %s: %s\n", level == LAT_LOG_WARNING ? "warning" : "info", message);
-}
-
 static int run(const opts *o)
 {
     char *src = read_file(o->file);
@@ -382,8 +370,7 @@ static int run(const opts *o)
     }
     lat_context *ctx = NULL;
     lat_module *mod = NULL;
-    lat_context_desc desc = {.backend = LAT_BACKEND_EMU, .check = o->checks ? o->checks : LAT_CHECK_OFF,
-                             .logger = {cli_log, NULL}};
+    lat_context_desc desc = {.backend = LAT_BACKEND_EMU, .check = o->checks ? o->checks : LAT_CHECK_OFF};
     int status = 0;
     if (o->schedule && setenv("LATTICE_SCHEDULE", o->schedule, 1) != 0)
         status = 2;
@@ -562,8 +549,7 @@ static int list(const char *file)
     lat_context *ctx;
     lat_module *mod;
     int status = 0;
-    if (lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU, .check = LAT_CHECK_OFF,
-                                               .logger = {cli_log, NULL}},
+    if (lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU, .check = LAT_CHECK_OFF},
                            &ctx) != LAT_OK) {
         fprintf(stderr, "lattice: %s\n", lat_last_error());
         free(src);
