@@ -1665,11 +1665,13 @@ static lat__expr *primary(lat__parser *p)
         }
     case LAT_KW_TYPENAME:
         /* typename T::value_type(x): the functional cast or construction that follows */
-        if (lat__is_type_name(p, lat__peek_at(p, 1))) {
+        if (!lat__is_type_name(p, lat__peek_at(p, 1))) {
+            lat__error_tok(p, lat__peek_at(p, 1), "expected a type after 'typename'");
             lat__next(p);
-            return primary(p);
+            return lat__error_expr(p, t->loc);
         }
-        /* fall through */
+        lat__next(p);
+        return primary(p);
     case LAT_KW_TYPEID:
     case LAT_KW_OPERATOR:
     case LAT_KW_TEMPLATE:
