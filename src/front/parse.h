@@ -282,6 +282,8 @@ lat__sym *lat__match_member(lat__parser *p, lat__record *r, lat__type *t, lat__a
 /* The member of r named name that is not a field: a member function (the newest of its
  * overloads) or a static constant; NULL when none. */
 lat__sym *lat__find_member_sym(const lat__record *r, const lat__atom *name);
+/* The name r's members are emitted under ("S", a class template instance's "S__lat_t1"). */
+const char *lat__record_c_name(const lat__record *r);
 /* The member function of r named name (the newest of its overloads), or NULL. */
 lat__sym *lat__find_method(const lat__record *r, const lat__atom *name);
 /* this->field for a member name used in a member function. */

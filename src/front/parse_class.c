@@ -42,7 +42,7 @@ const char *lat__c_name(lat__parser *p, const lat__atom *name)
     return lat__arena_printf(&p->u->arena, "__lat_op_%s", operator_word(name->name));
 }
 
-static const char *record_name(const lat__record *r)
+const char *lat__record_c_name(const lat__record *r)
 {
     return r->emit_tag ? r->emit_tag : r->tag ? r->tag->name : "anon";
 }
@@ -172,7 +172,7 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     lat__sym *older = ctor ? find_ctor(r) : lat__find_method(r, name);
     for (lat__sym *o = older; o; o = o->overloads)
         if (lat__same_parameters(o->type, ft)) {
-            lat__error_at(p->u, loc, "'%s' declared twice in %s", name->name, record_name(r));
+            lat__error_at(p->u, loc, "'%s' declared twice in %s", name->name, lat__record_c_name(r));
             goto skip;
         }
     int n = 1;
@@ -180,7 +180,7 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
         n++;
     for (size_t i = 0; i < r->methods.n; i++)
         if (r->methods.items[i]->kind != LAT_SYM_FUNC && r->methods.items[i]->name == name)
-            lat__error_at(p->u, loc, "'%s' is a member of %s already", name->name, record_name(r));
+            lat__error_at(p->u, loc, "'%s' is a member of %s already", name->name, lat__record_c_name(r));
     lat__sym *f = lat__sym_new(p, LAT_SYM_FUNC, name, loc);
     f->type = ft;
     f->cuda = (uint16_t)cuda;
@@ -193,8 +193,8 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     const char *base = ctor ? "ctor" : strncmp(name->name, "operator ", 9) == 0
                                            ? lat__arena_printf(&p->u->arena, "conv%zu", r->methods.n)
                                            : operator_word(name->name);
-    f->emit_name = n > 1 ? lat__arena_printf(&p->u->arena, "%s__%s__lat_ov%d", record_name(r), base, n)
-                         : lat__arena_printf(&p->u->arena, "%s__%s", record_name(r), base);
+    f->emit_name = n > 1 ? lat__arena_printf(&p->u->arena, "%s__%s__lat_ov%d", lat__record_c_name(r), base, n)
+                         : lat__arena_printf(&p->u->arena, "%s__%s", lat__record_c_name(r), base);
     if (p->ns)
         f->emit_name = lat__arena_printf(&p->u->arena, "%s%s", p->ns->prefix, f->emit_name);
     if (ctor)
@@ -336,7 +336,7 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
             if (r->fields.items[i].name == n->atom)
                 fi = (int)i;
         if (fi < 0) {
-            lat__error_tok(p, n, "%s has no member named '%s'", record_name(r), n->atom->name);
+            lat__error_tok(p, n, "%s has no member named '%s'", lat__record_c_name(r), n->atom->name);
         } else {
             lat__sym tmp = {0};
             tmp.rec = r;
@@ -572,7 +572,7 @@ lat__sym *lat__match_member(lat__parser *p, lat__record *r, lat__type *t, lat__a
             mp->syms[k + skip] = t->params.syms[k];
         return m;
     }
-    lat__error_at(p->u, loc, "%s declares no member function '%s' of these parameters", record_name(r), name->name);
+    lat__error_at(p->u, loc, "%s declares no member function '%s' of these parameters", lat__record_c_name(r), name->name);
     return NULL;
 }
 

@@ -662,17 +662,22 @@ static void struct_body_(lat__parser *p, lat__record *r);
  * hand, not in a scope of the struct's own: C puts a struct nested in another in the
  * enclosing scope, and a namespace open around the struct must not take it as a member.
  * Its types are spelled as what it names: the emitted C's structs have no member types. */
+/* Whether r has a member called name already: a field, or a member function, constant
+ * or type. */
+static bool has_member(const lat__record *r, const lat__atom *name)
+{
+    for (size_t i = 0; i < r->fields.n; i++)
+        if (r->fields.items[i].name == name)
+            return true;
+    return lat__find_member_sym(r, name) != NULL;
+}
+
 static void member_type(lat__parser *p, lat__record *r, lat__atom *name, lat__loc loc, lat__type *t)
 {
-    if (lat__find_member_sym(r, name)) {
+    if (has_member(r, name)) {
         lat__error_at(p->u, loc, "'%s' is a member of this struct already", name->name);
         return;
     }
-    for (size_t i = 0; i < r->fields.n; i++)
-        if (r->fields.items[i].name == name) {
-            lat__error_at(p->u, loc, "'%s' is a member of this struct already", name->name);
-            return;
-        }
     lat__sym *m = lat__sym_new(p, LAT_SYM_TYPEDEF, name, loc);
     m->type = t;
     m->rec = r;
@@ -693,9 +698,8 @@ static void static_constant_member(lat__parser *p, lat__record *r, lat__atom *na
     v->storage = LAT_ST_STATIC;
     v->depth = 0;
     v->flags |= LAT_SF_FILE_SCOPE | LAT_SF_DEFINED;
-    const char *tag = r->emit_tag ? r->emit_tag : r->tag ? r->tag->name : "anon";
     v->emit_name = lat__arena_printf(&p->u->arena, "%s%s__%s", p->ns && !r->emit_tag ? p->ns->prefix : "",
-                                     tag, name->name);
+                                     lat__record_c_name(r), name->name);
     lat__decl *d = lat__arena_alloc(&p->u->arena, sizeof *d);
     d->sym = v;
     d->loc = loc;
@@ -907,10 +911,7 @@ static void struct_body_(lat__parser *p, lat__record *r)
             if (incomplete)
                 lat__error_at(p->u, loc, "field '%s' has an incomplete type",
                               name ? name->name : "<unnamed>");
-            bool dup = name && lat__find_member_sym(r, name);
-            for (size_t i = 0; name && i < r->fields.n; i++)
-                dup |= r->fields.items[i].name == name;
-            if (dup)
+            if (name && has_member(r, name))
                 lat__error_at(p->u, loc, "duplicate member '%s'", name->name);
             /* Not kept when incomplete: an unnamed field of the record's own type (a class
              * cut short by the end of the input) made member lookup, which looks inside

@@ -205,6 +205,14 @@ static void *parse_piece(lat__parser *p, lat__toks *piece, bool decl)
     return r;
 }
 
+/* Our own words, parsed as parse_piece does. */
+static void *parse_words(lat__parser *p, const char *text, lat__loc at, bool decl)
+{
+    lat__toks piece = {0};
+    toks_words(p, &piece, text, at);
+    return parse_piece(p, &piece, decl);
+}
+
 /* for (declaration : range) body, over an array: as
  *     { auto &__lat_range = (range);
  *       for (unsigned long __lat_index = 0; __lat_index < N; __lat_index++)
@@ -239,17 +247,11 @@ static lat__stmt *range_for(lat__parser *p, lat__stmt *loop, size_t colon, size_
         return loop;
     }
     LAT_PUSH(&p->u->arena, outer->items, rs);
-    char text[96];
-    piece = (lat__toks){0};
-    toks_words(p, &piece, "unsigned long __lat_index = 0;", at);
-    loop->init = parse_piece(p, &piece, true);
-    snprintf(text, sizeof text, "__lat_index < %lld", (long long)rt->count);
-    piece = (lat__toks){0};
-    toks_words(p, &piece, text, at);
-    loop->e = lat__condition(p, parse_piece(p, &piece, false), "for");
-    piece = (lat__toks){0};
-    toks_words(p, &piece, "__lat_index++", at);
-    loop->step = parse_piece(p, &piece, false);
+    char bound[96];
+    snprintf(bound, sizeof bound, "__lat_index < %lld", (long long)rt->count);
+    loop->init = parse_words(p, "unsigned long __lat_index = 0;", at, true);
+    loop->e = lat__condition(p, parse_words(p, bound, at, false), "for");
+    loop->step = parse_words(p, "__lat_index++", at, false);
     /* the element's declaration and the body, in a scope of their own */
     lat__scope_open(p);
     lat__stmt *body = lat__stmt_new(p, LAT_S_COMPOUND, loop->loc);

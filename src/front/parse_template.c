@@ -688,7 +688,6 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         g = lat__parse_declaration(&sub, &fn);
     }
     unbind_params(bound, saved);
-    lat__sym *made = tm->is_class ? NULL : tm->insts.items[index].fn;
     tm->name->sym = tsym;
     lat__sym *made_tag = tm->name->tag;
     tm->name->tag = outer_tag;
@@ -714,14 +713,11 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         ti->type = made_tag && made_tag->rec ? made_tag->type : NULL;
         if (!ti->type)
             lat__error_at(p->u, at, "%s could not be made", args_text(p, tm, args));
+    } else if (ti->fn) { /* set by lat__template_declared */
+        ti->fn->emit_name = cname;
+        ti->fn->shadow = NULL;
     } else {
-        ti->fn = made && made != tsym && made->kind == LAT_SYM_FUNC ? made : NULL;
-        if (ti->fn) {
-            ti->fn->emit_name = cname;
-            ti->fn->shadow = NULL;
-        } else {
-            lat__error_at(p->u, at, "%s could not be made", args_text(p, tm, args));
-        }
+        lat__error_at(p->u, at, "%s could not be made", args_text(p, tm, args));
     }
     return ti;
 }
