@@ -262,13 +262,13 @@ int t_is_emu(const lat_context *ctx)
     return k == LAT_BACKEND_EMU || k == LAT_BACKEND_CROSS;
 }
 
-lat_kernel *t_kernel(lat_context *ctx, const char *source, const char *name)
+static lat_kernel *kernel_of(lat_context *ctx, const char *source, const char *name, int no_extern_c)
 {
     char file[256];
     snprintf(file, sizeof file, "%s.cu", name);
     lat_module *mod = NULL;
     lat_status st = lat_module_create(
-        ctx, &(lat_module_desc){.source = source, .name = file}, &mod);
+        ctx, &(lat_module_desc){.source = source, .name = file, .no_extern_c = no_extern_c}, &mod);
     if (st != LAT_OK)
         t_fail_status(__FILE__, __LINE__, "lat_module_create", LAT_OK, st);
     lat_kernel *k = NULL;
@@ -276,6 +276,16 @@ lat_kernel *t_kernel(lat_context *ctx, const char *source, const char *name)
     if (st != LAT_OK)
         t_fail_status(__FILE__, __LINE__, "lat_module_get_kernel", LAT_OK, st);
     return k;
+}
+
+lat_kernel *t_kernel(lat_context *ctx, const char *source, const char *name)
+{
+    return kernel_of(ctx, source, name, 0);
+}
+
+lat_kernel *t_kernel_as_written(lat_context *ctx, const char *source, const char *name)
+{
+    return kernel_of(ctx, source, name, 1);
 }
 
 lat_deviceptr t_device_copy(lat_context *ctx, const void *host, size_t bytes)

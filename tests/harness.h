@@ -156,6 +156,9 @@ int t_is_emu(const lat_context *ctx);
  * kernel `name`; fails the case with the compiler's log on error. The module lives
  * until the context is destroyed. */
 lat_kernel *t_kernel(lat_context *ctx, const char *source, const char *name);
+/* The same, the source compiled as written (lat_module_desc.no_extern_c: C++ linkage, as
+ * templates need; the kernel itself declared extern "C" to be found by its name). */
+lat_kernel *t_kernel_as_written(lat_context *ctx, const char *source, const char *name);
 
 /* A device buffer of `bytes`, holding a copy of `host` when it is not NULL. Freed with
  * the context. */

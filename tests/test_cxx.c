@@ -11,18 +11,6 @@
 
 enum { N = 256 };
 
-static lat_kernel *cxx_kernel(lat_context *ctx, const char *src, const char *name)
-{
-    lat_module *mod = NULL;
-    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "cxx.cu", .no_extern_c = 1},
-                                      &mod);
-    if (st != LAT_OK)
-        t_fail(__FILE__, __LINE__, "lat_module_create: %s", lat_last_error());
-    lat_kernel *k = NULL;
-    ASSERT_OK(lat_module_get_kernel(mod, name, &k));
-    return k;
-}
-
 /* The message a module that should not compile gets (NULL: it compiled). */
 static const char *cxx_error(lat_context *ctx, const char *src)
 {
@@ -67,7 +55,7 @@ TEST(references_as_parameters_locals_and_returns_read_and_write_through)
         "    r = p.x - b;\n"
         "    at(out, i) += sum(p.y, 2);\n" /* a const reference to a temporary int */
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "refs");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "refs");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
@@ -123,7 +111,7 @@ TEST(cxx_casts_default_arguments_and_overloads_pick_what_cxx_picks)
         "    out[i] = f(x) + (float)f(static_cast<double>(x)) + f(s) + f(v) + f(v + 1, 7) +\n"
         "             lerp(x, 1) + lerp(x, 1, 0.25f) + neg() + neg(i) + (float)(bits >> 31) + (m == in);\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "over");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "over");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
@@ -199,7 +187,7 @@ TEST(namespaces_enum_classes_constexpr_and_auto)
         "    out[i] = geo::dot(a, b) + other::dot(x, 1) + geo::K + sq(x) + apply(op, x, 2) + ::sq(1) +\n"
         "             sqrtf(16.0f) + sizeof(op) + sizeof(i) + geo::third(1);\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "ns");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "ns");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
@@ -254,7 +242,7 @@ TEST(black_scholes_with_reference_outputs_matches_a_double_reference)
         "    for (int opt = tid; opt < optN; opt += THREAD_N)\n"
         "        BlackScholesBodyGPU(call[opt], put[opt], S[opt], X[opt], T[opt], R, V);\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "BlackScholesGPU");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "BlackScholesGPU");
     enum { OPT = 4000 };
     static float call[OPT], put[OPT], S[OPT], X[OPT], T[OPT];
     t_rand_floats(S, OPT, 5, 30);
@@ -310,7 +298,7 @@ TEST(complex_arithmetic_through_a_class_and_vector_operators)
         "    out[2 * i] = z.re() + z.im() + z.abs2();\n"
         "    out[2 * i + 1] = dot(d, a);\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "cx");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "cx");
     static float in[N], out[2 * N];
     t_rand_floats(in, N, -1, 1);
     ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
@@ -372,7 +360,7 @@ TEST(function_and_class_templates_deduce_and_instantiate_as_cxx_does)
         "    out[i] = twice(x) + twice(i) + sum_n<float, 4>(v) + a * 10 + b + scaled(x) + scaled<int, 3>(2) +\n"
         "             p.dot(q) + (p + q).x + r.dot(r) + s[0];\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "tmpl");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "tmpl");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
@@ -438,7 +426,7 @@ TEST(a_templated_block_reduction_with_a_cooperative_groups_warp_stage)
         "    }\n"
         "}\n"
         "extern \"C\" __global__ void cgred(const float *in, float *out, int n) { block_reduce<128>(in, out); }\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "cgred");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "cgred");
     enum { BLOCKS = 8, T = 128 };
     static float in[BLOCKS * T], out[4 * BLOCKS];
     t_rand_floats(in, BLOCKS * T, -1, 1);
@@ -502,7 +490,7 @@ TEST(the_samples_shared_memory_pattern_conversion_operators_and_a_specialization
     t_rand_floats(fin, IN, -1, 1);
     for (int i = 0; i < IN; i++)
         din[i] = t_rand_double(-1, 1);
-    lat_kernel *kf = cxx_kernel(ctx, src, "rf"), *kd = cxx_kernel(ctx, src, "rd");
+    lat_kernel *kf = t_kernel_as_written(ctx, src, "rf"), *kd = t_kernel_as_written(ctx, src, "rd");
     lat_launch_desc d = {.grid = {BLOCKS}, .block = {64}, .shared_bytes = 64 * sizeof(double)};
     ASSERT_OK(lat_launch_args(kf, &d, LAT_ARGS(lat_arg_in(fin, sizeof fin), lat_arg_out(fout, sizeof fout),
                                                lat_arg_u32(IN))));
@@ -543,7 +531,7 @@ TEST(a_two_phase_kernel_through_cooperative_groups_grid_sync)
         "    for (unsigned b = 0; b < grid.num_blocks(); b++) total += partial[b];\n"
         "    out[grid.thread_rank()] = in[grid.thread_rank()] / total;\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "phases");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "phases");
     unsigned blocks = 0;
     ASSERT_OK(lat_kernel_max_cooperative_blocks(k, 64, 0, &blocks));
     int g = blocks < 4 ? (int)blocks : 4;
@@ -595,7 +583,7 @@ TEST(static_members_and_if_constexpr)
         "    out[i] = s[threadIdx.x] + pick<1>(v) + pick<2>(v) + pick<3>(v) + sizeof(s) / sizeof(float) +\n"
         "             Traits<double>::bytes + Pow2<5>::value;\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "st");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "st");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
@@ -628,7 +616,7 @@ TEST(member_functions_and_constructors_defined_outside_their_class)
         "    r.shift(1.0f);\n"
         "    out[i] = r.at(3.0f) + Ray::unit();\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "rays");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "rays");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
@@ -663,7 +651,7 @@ TEST(lambdas_capture_by_value_and_by_reference_and_pass_to_templates)
         "    s = 100.0f;\n" /* the copy in scale keeps the old value */
         "    out[i] = scale(1.5f) + count + idx(1, 2) + five() + apply2(scale, 1.0f) + s;\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "lam");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "lam");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
@@ -760,7 +748,7 @@ TEST(type_aliases_and_alias_templates_are_typedefs)
         "    row r = {1, 2, 3};\n"
         "    if (i < n) y[i] = f((real)(s * s), a.v[3]) + r[2] + (real)sizeof(row);\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "alias");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "alias");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
@@ -810,7 +798,7 @@ TEST(member_types_and_typename_as_traits_code_writes_them)
         "    vec<float> v = {e, x[i]};\n"
         "    if (i < n) y[i] = (float)finish(a) + twice<float>(x[i]) + twice<double>(1.5f) + *cp + v.dot(v);\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "mt");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "mt");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
@@ -843,7 +831,7 @@ TEST(qualified_members_of_class_templates_in_namespaces_and_a_declared_std)
         "    ut::tr<double>::type d = ut::tr<float>::bytes + x[i];\n"
         "    if (i < n) y[i] = (float)d + ut::tr<float>::one() + other::twice(sqrtf(fabsf(x[i])));\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "qm");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "qm");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
@@ -859,7 +847,7 @@ TEST(qualified_members_of_class_templates_in_namespaces_and_a_declared_std)
             "extern \"C\" __global__ void st(const float *x, float *y, int n)\n"
             "{ int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
             "  if (i < n) y[i] = std::twice(std::sqrt(fabsf(x[i]))) + std::min(i, 5); }\n";
-        run_1d(cxx_kernel(ectx, stdsrc, "st"), in, out, N);
+        run_1d(t_kernel_as_written(ectx, stdsrc, "st"), in, out, N);
         for (int i = 0; i < N; i++) {
             double want = 2.0 * sqrt(fabs((double)in[i])) + (i < 5 ? i : 5);
             ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
@@ -884,7 +872,7 @@ TEST(static_constexpr_members_of_floating_types)
         "    A a;\n"
         "    if (i < n) y[i] = A::eps + a.f(x[i]) + B<float>::h + B<int>::h + q::C::c;\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "sc");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "sc");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
@@ -913,7 +901,7 @@ TEST(recursive_templates_end_at_their_specializations)
         "    float a[4] = {x[i], 1, 2, 3}, b[4] = {2, x[i], x[i], 1};\n"
         "    if (i < n) y[i] = fact<5>() + down(i % 7) + unroll<4>::dot(a, b);\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "rec");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "rec");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
@@ -945,7 +933,7 @@ TEST(range_for_over_arrays_and_braced_returns)
         "    pair_f p = bounds(x[i], 0.5f);\n"
         "    if (i < n) y[i] = s + t + p.hi - p.lo;\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "rf");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "rf");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
@@ -983,7 +971,7 @@ TEST(decltype_gives_declared_types_and_references_to_lvalues)
         "    decltype(x[i] * 2.0) d = 0.25;\n"
         "    if (i < n) y[i] = j + a + b + arr[1] + d + sizeof(decltype(d)) + sizeof(decltype(p.n));\n"
         "}\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "dt");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "dt");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
@@ -1015,7 +1003,7 @@ TEST(explicit_specializations_of_function_templates_replace_the_template)
         "}\n"
         "template <typename T> __global__ void fill(T *o) { o[threadIdx.x] = (T)1; }\n"
         "template <> __global__ void fill<float>(float *o) { o[threadIdx.x] = 2.5f + threadIdx.x; }\n";
-    lat_kernel *k = cxx_kernel(ctx, src, "sp");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "sp");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);

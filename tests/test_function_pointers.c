@@ -32,19 +32,6 @@ static const char ops_src[] =
     "         + (*p)(a, 1) + apply_t(mix, a) + q(a, -2);\n"
     "}\n";
 
-/* Compiled as written (the template cannot have C linkage), the kernel extern "C". */
-static lat_kernel *cxx_kernel(lat_context *ctx, const char *src, const char *name)
-{
-    lat_module *mod = NULL;
-    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "fp.cu", .no_extern_c = 1},
-                                      &mod);
-    if (st != LAT_OK)
-        t_fail(__FILE__, __LINE__, "lat_module_create: %s", lat_last_error());
-    lat_kernel *k = NULL;
-    ASSERT_OK(lat_module_get_kernel(mod, name, &k));
-    return k;
-}
-
 static int64_t sub_h(int64_t a, int64_t b) { return a - b; }
 static int64_t mul_h(int64_t a, int64_t b) { return a * b; }
 static int64_t mix_h(int64_t a, int64_t b) { return (a ^ b) + 3 * b; }
@@ -58,7 +45,7 @@ TEST(calls_through_pointers_to_device_functions_pass_their_arguments)
         x[i] = (int)(t_rand_u32() % 20001) - 10000;
         sel[i] = (int)(t_rand_u32() % 3);
     }
-    lat_kernel *k = cxx_kernel(ctx, ops_src, "ops");
+    lat_kernel *k = t_kernel_as_written(ctx, ops_src, "ops");
     ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(N + B - 1) / B}, .block = {B}},
                               LAT_ARGS(lat_arg_in(x, N * sizeof *x), lat_arg_in(sel, N * sizeof *sel),
                                        lat_arg_out(y, N * sizeof *y), lat_arg_i32(N))));
@@ -109,7 +96,7 @@ TEST(a_barrier_and_shared_memory_reached_through_a_pointer)
     enum { G = 24, B = 128, N = G * B };
     float *x = t_calloc(N, sizeof *x), *out = t_calloc(G, sizeof *out);
     t_rand_floats(x, N, -1, 1);
-    lat_kernel *k = cxx_kernel(ctx, src, "red");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "red");
     for (int which = 0; which < 2; which++) {
         memset(out, 0, G * sizeof *out);
         ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {G}, .block = {B}},
