@@ -1,5 +1,6 @@
 /* The checks' instrumentation on the tree (checks.h). */
 #include "checks.h"
+#include "bounds.h"
 #include "core/alloc.h"
 
 #include "emu/check/ck.h"
@@ -359,8 +360,17 @@ static const char *const prefix[] = {
            "#define __LAT_CKA(A, I, p, s) (*(__typeof__(p))({ __typeof__(A) *__lat_a = &(A); "
            "__lat_cka(__lat_t, (void *)&(*__lat_a)[I], sizeof(*(p)), _Alignof(__typeof__(*(p))), s, "
            "(void *)__lat_a, sizeof(A)); }))\n"
-           "#define __LAT_CKAS(A, I, p, s, V, aligned) __LAT_CKA(A, I, p, s)\n",
-           "#else\n"
+           "#define __LAT_CKAS(A, I, p, s, V, aligned) __LAT_CKA(A, I, p, s)\n"
+           "#define __LAT_CKP(ok, checked, unchecked) checked\n",
+           "#else\n",
+           lat__bounds_prefix,
+           lat__bounds_prefix2,
+           /* An access proven in bounds (bounds.h) needs memcheck's calls only where the
+            * proof fails at run time, where shadows are kept (initcheck, racecheck), and on
+            * fibers, where every access is a step of the threads' turns (check/launch.c);
+            * `plain` (above) says which. */
+           "#define __LAT_CKP(ok, checked, unchecked) "
+           "(*(__builtin_expect(__lat_cki.plain && (ok), 1) ? &(unchecked) : &(checked)))\n"
            /* Optimised code judges the usual access inline (abi.h says which) and calls
             * the host code for the rest: a call per access was 90% of a checked launch.
             * Only what the host code would do for the same access is done here, so both
@@ -382,11 +392,12 @@ static const char *const prefix[] = {
            /* What stays the same for the whole block (set once per OS thread), copied
             * into a function's locals at its entry (lower.c), where no store can touch it. */
            "typedef struct { __lat_ck_fast *f; unsigned long sh, sh_size; const unsigned char *room; "
-           "unsigned char *sh_init; __lat_ck_rec *sh_race; int no_shadow, bare; } __lat_ck_inv;\n"
+           "unsigned char *sh_init; __lat_ck_rec *sh_race; int no_shadow, bare, plain; } __lat_ck_inv;\n"
            "static inline __attribute__((always_inline)) __lat_ck_inv __lat_ck_inv_of(lat_emu_thread *t)\n"
            "{\n"
            "    __lat_ck_fast *f = ((__lat_ck_tail *)(t + 1))->fast;\n"
-           "    __lat_ck_inv i = {f, f->sh, f->sh_size, f->room, f->sh_init, f->sh_race, !f->sh_init && !f->sh_race, f->bare};\n"
+           "    __lat_ck_inv i = {f, f->sh, f->sh_size, f->room, f->sh_init, f->sh_race, !f->sh_init && !f->sh_race, f->bare,\n"
+           "                      !f->sh_init && !f->sh_race && f->on};\n"
            "    return i;\n"
            "}\n"
            "#define __LAT_CK_ENTRY const __lat_ck_inv __lat_cki = __lat_ck_inv_of(__lat_t);\n",

@@ -1,8 +1,10 @@
 /* The printer: the tree written back as C (emit.h). */
 #include "emit.h"
+#include "bounds.h"
 
 #include "front/builtins.h"
 #include "front/visit.h"
+#include "emu/check/ck.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -610,6 +612,14 @@ static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
      * __LAT_CKAS(..., variable): the array is inside that __shared__ variable. */
     bool packed;
     const lat__expr *var = shared_root(arr, &packed);
+    /* __LAT_CKP(proof, checked access, plain access): bounds.h. */
+    bool proven = lat__bounds_declared(e) && !((e->site - 1) & LAT__CK_CODE_PACKED);
+    if (proven) {
+        lat__emit_at(em, e->loc);
+        lat__emit_str(em, "__LAT_CKP(");
+        lat__bounds_emit(em, e);
+        lat__emit_str(em, ", ");
+    }
     lat__expr whole = *arr;
     whole.site = 0;
     lat__emit_at(em, e->loc);
@@ -626,6 +636,13 @@ static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
         lat__emit_fmt(em, ", %d", !packed);
     }
     lat__emit_str(em, ")");
+    if (proven) {
+        lat__expr plain = *e;
+        plain.site = 0;
+        lat__emit_str(em, ", ");
+        lat__emit_expr(em, &plain, LAT_PREC_ASSIGN);
+        lat__emit_str(em, ")");
+    }
 }
 
 static void emit_init(lat__emitter *em, const lat__expr *e)

@@ -6,6 +6,7 @@
 
 #include "emit.h"
 #include "arith.h"
+#include "bounds.h"
 #include "checks.h"
 #include "region.h"
 
@@ -344,8 +345,10 @@ static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mod
      * function's entry (passes/checks.c's prefix): read at every access, it was
      * reloaded after every store, none of which the optimiser could tell apart from it. */
     bool ck_entry = em->checked && x->hidden;
-    if (ck_entry)
+    if (ck_entry) {
         lat__emit_str(em, "{ __LAT_CK_ENTRY ");
+        lat__bounds_emit_entry(em, fn);
+    }
     if (k && mode == LAT_EMU_MODE_PLAIN)
         plain_body(lw, fn);
     else if (k && mode == LAT_EMU_MODE_REGION)
@@ -529,6 +532,7 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
         if (!out->check)
             return LAT_ERROR_OUT_OF_MEMORY;
         lat__checks_annotate(u, out->check);
+        lat__bounds_prove(u);
         lw->em.checked = true;
         for (const char *const *piece = lat__checks_prefix(); *piece; piece++)
             lat__emit_str(&lw->em, *piece);

@@ -1,0 +1,486 @@
+/* Proofs of bounds (src/emu/passes/bounds.h): memcheck's optimised code makes an access to
+ * an array of known size without the checks' calls where the launch's dimensions and
+ * parameters prove its index in bounds. A proof that is wrong would hide an overrun: the
+ * worst bug the checks can have, since the user trusts a clean report. So generated
+ * kernels index __shared__ and local arrays with random expressions of threadIdx,
+ * blockIdx, parameters, loop variables and constants, under loops, branches and early
+ * returns, in bounds on some launches and out on others; each runs under memcheck on
+ * TinyCC's code (which ignores the proofs, every access checked) and on the optimised
+ * code, and the reports and results must be the same. */
+#include "check_util.h"
+
+#include <stdarg.h>
+
+enum { MAXN = 512, SRC = 16384 };
+
+typedef struct gen {
+    char *src;
+    size_t len;
+    int len1, rows, cols;   /* s[len1], t2[rows][cols] */
+    int depth;
+    const char *loopvar;    /* the innermost loop's variable, or NULL */
+} gen;
+
+static void put(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(gen *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(g->src + g->len, SRC - g->len, fmt, ap);
+    va_end(ap);
+    if (n < 0 || g->len + (size_t)n >= SRC)
+        t_fail(__FILE__, __LINE__, "generated kernel too long");
+    g->len += (size_t)n;
+}
+
+static unsigned pick(unsigned n)
+{
+    return t_rand_u32() % n;
+}
+
+/* An int expression of what bounds can say something of, or not. */
+static void expr(gen *g, int depth)
+{
+    if (depth <= 0 || pick(3) == 0) {
+        switch (pick(g->loopvar ? 8 : 7)) {
+        case 0: put(g, "t"); return;
+        case 1: put(g, "b"); return;
+        case 2: put(g, "%d", (int)pick(40)); return;
+        case 3: put(g, "n"); return;
+        case 4: put(g, "(int)blockDim.x"); return;
+        case 5: put(g, "(int)threadIdx.x"); return;
+        case 6: put(g, "m"); return;
+        default: put(g, "%s", g->loopvar); return;
+        }
+    }
+    switch (pick(11)) {
+    case 0: case 1:
+        put(g, "(");
+        expr(g, depth - 1);
+        put(g, " + ");
+        expr(g, depth - 1);
+        put(g, ")");
+        return;
+    case 2:
+        put(g, "(");
+        expr(g, depth - 1);
+        put(g, " - ");
+        expr(g, depth - 1);
+        put(g, ")");
+        return;
+    case 3:
+        put(g, "(");
+        expr(g, depth - 1);
+        put(g, " * %d)", (int)pick(5) - 1);
+        return;
+    case 4:
+        put(g, "(");
+        expr(g, depth - 1);
+        put(g, " / %d)", 1 + (int)pick(8));
+        return;
+    case 5:
+        put(g, "(");
+        expr(g, depth - 1);
+        put(g, " %% %d)", 1 + (int)pick(300));
+        return;
+    case 6:
+        put(g, "(");
+        expr(g, depth - 1);
+        put(g, " >> %d)", (int)pick(4));
+        return;
+    case 7:
+        put(g, "(");
+        expr(g, depth - 1);
+        put(g, " & %d)", (int)pick(512) - 8);
+        return;
+    case 8:
+        put(g, "(");
+        expr(g, depth - 1);
+        put(g, " < ");
+        expr(g, depth - 1);
+        put(g, " ? ");
+        expr(g, depth - 1);
+        put(g, " : ");
+        expr(g, depth - 1);
+        put(g, ")");
+        return;
+    case 9:
+        put(g, "(int)(unsigned)(");
+        expr(g, depth - 1);
+        put(g, ")");
+        return;
+    default:
+        put(g, "(int)(short)(");
+        expr(g, depth - 1);
+        put(g, " * 300)");
+        return;
+    }
+}
+
+/* An index of an array of n elements: as drawn, folded into it, or folded into one
+ * element more or less (an overrun by one, on some launches). */
+static void index_of(gen *g, int n, int depth)
+{
+    switch (pick(3)) {
+    case 0:
+        expr(g, depth);
+        return;
+    case 1:
+        put(g, "(");
+        expr(g, depth);
+        put(g, ") %% %d", n);
+        return;
+    default: {
+        int m = n + (int)pick(3) - 1;
+        put(g, "(");
+        expr(g, depth);
+        put(g, " & 0x7fffffff) %% %d", m > 0 ? m : 1);
+        return;
+    }
+    }
+}
+
+/* One access of an array, read into acc or written. */
+static void access(gen *g)
+{
+    switch (pick(4)) {
+    case 0: case 1:
+        put(g, "acc += s[");
+        index_of(g, g->len1, 3);
+        put(g, "];\n");
+        return;
+    case 2:
+        /* A row far from t2 is somewhere in the host's memory, which differs from run
+         * to run: rows stay within a few kilobytes of it. */
+        put(g, "t2[(");
+        index_of(g, g->rows, 2);
+        put(g, ") %% 97][");
+        index_of(g, g->cols, 2);
+        put(g, "] += 1.0f;\n");
+        return;
+    default:
+        put(g, "loc[");
+        index_of(g, 8, 2);
+        put(g, "] = acc; acc += loc[");
+        index_of(g, 8, 2);
+        put(g, "];\n");
+        return;
+    }
+}
+
+static void boundary(gen *g)
+{
+    /* At an array's end: one element short of it, at it, or one past. loc and a
+     * row of t2 are shorter than every block, so threadIdx reaches their ends. */
+    static const char *const arrays[] = {"s[", "loc[", "t2[0]["};
+    int a = (int)pick(3), n = a == 0 ? g->len1 : a == 1 ? 8 : g->cols;
+    int d = (int)pick(3) - 1, len = n + d;
+    const char *x = pick(2) ? "t" : "(int)threadIdx.x", *arr = arrays[a];
+    switch (pick(13)) {
+    case 0: put(g, "for (int e = 0; e %s %d; e++) acc += %se];\n", pick(2) ? "<" : "<=", len, arr); break;
+    case 1: put(g, "if (%s %s %d) acc += %s%s];\n", x, pick(2) ? "<" : "<=", len, arr, x); break;
+    case 2: put(g, "if (%d %s %s) acc += %s%s];\n", len, pick(2) ? ">" : ">=", x, arr, x); break;
+    case 3: put(g, "for (int e = %d; e > 0; e /= 2) acc += %se];\n", len, arr); break;
+    case 4: put(g, "for (int e = %d; e >= %d; e--) acc += %se];\n", len, (int)pick(3) - 1, arr); break;
+    case 5: put(g, "acc += %s%s & %d];\n", arr, x, len); break;
+    case 6: put(g, "acc += %s(%s + %d) %% %d];\n", arr, x, (int)pick(5), len > 0 ? len : 1); break;
+    case 7: put(g, "if (%d > %s) acc += %s%s + %d];\n", len - 4, x, arr, x, 4 + (int)pick(2)); break;
+    case 8: put(g, "if (%s %s %d && %s < %d) acc += %s%s - 5];\n", x, pick(2) ? ">" : ">=", 4 + d, x, n + 5, arr, x); break;
+    case 9: put(g, "if (%s < %d) acc += %s%d - %s];\n", x, len, arr, len - 1, x); break;
+    case 10: put(g, "if (%s < %d) acc += %s(%s * 3) / 6];\n", x, 2 * len, arr, x); break;
+    case 11: put(g, "if (%s < %d) acc += %s%s >> 1];\n", x, 2 * len, arr, x); break;
+    default: put(g, "if (%s >= %d && %s < %d) acc += %s%s - 1];\n", x, 1 + d, x, n + 1, arr, x); break;
+    }
+}
+
+static void statement(gen *g)
+{
+    static const char *const vars[] = {"j", "k", "d"};
+    const char *outer = g->loopvar;
+    switch (g->depth < 2 ? pick(8) : pick(2) ? 0 : 6) {
+    case 1: case 2: {
+        const char *v = vars[g->depth];
+        /* Loops that end, after at most a few hundred turns. */
+        if (pick(2)) {
+            put(g, "for (int %s = (", v);
+            expr(g, 1);
+            put(g, ") %% 50; %s %s (", v, pick(2) ? "<" : "<=");
+            expr(g, 2);
+            put(g, ") %% 97; %s += %d) {\n", v, 1 + (int)pick(3));
+        } else if (pick(2)) {
+            put(g, "for (int %s = (", v);
+            expr(g, 2);
+            put(g, ") %% 97; %s %s (", v, pick(2) ? ">" : ">=");
+            expr(g, 1);
+            put(g, ") %% 50; %s--) {\n", v);
+        } else {
+            put(g, "for (int %s = ", v);
+            expr(g, 2);
+            put(g, "; %s > 0; %s %s) {\n", v, v, pick(2) ? "/= 2" : ">>= 1");
+        }
+        g->depth++;
+        g->loopvar = v;
+        statement(g);
+        statement(g);
+        g->loopvar = outer;
+        g->depth--;
+        put(g, "}\n");
+        return;
+    }
+    case 3: {
+        const char *x = g->loopvar && pick(2) ? g->loopvar : pick(2) ? "t" : "v";
+        put(g, "if (%s %s ", x, pick(2) ? "<" : pick(2) ? ">=" : "<=");
+        expr(g, 2);
+        put(g, ") {\n");
+        g->depth++;
+        statement(g);
+        g->depth--;
+        put(g, "} else {\n");
+        access(g);
+        put(g, "}\n");
+        return;
+    }
+    case 4:
+        put(g, "if (t %s ", pick(2) ? ">=" : ">");
+        expr(g, 2);
+        put(g, ") %s;\n", g->loopvar ? (pick(2) ? "continue" : "break") : "return");
+        return;
+    case 6:
+        boundary(g);
+        return;
+    case 5:
+        put(g, "{ int w = ");
+        expr(g, 2);
+        put(g, "; acc += s[w]; if (w < %d && w >= 0) acc += s[w + %d]; }\n", g->len1 - 8, (int)pick(10));
+        return;
+    default:
+        access(g);
+        return;
+    }
+}
+
+static void generate(gen *g)
+{
+    g->len = 0;
+    g->len1 = 16 + (int)pick(240);
+    g->rows = 1 + (int)pick(16);
+    g->cols = 1 + (int)pick(32);
+    g->depth = 0;
+    g->loopvar = NULL;
+    put(g, "__global__ void gen(float *out, const float *in, int n, int m)\n{\n"
+           "    __shared__ float s[%d];\n"
+           "    __shared__ float t2[%d][%d];\n"
+           "    float loc[8]%s;\n"
+           "    int t = threadIdx.x, b = blockIdx.x, v = t + m;\n"
+           "    for (int q = t; q < %d; q += blockDim.x) s[q] = in[q %% n];\n"
+           "    for (int q = t; q < %d; q += blockDim.x) t2[q / %d][q %% %d] = 0.5f;\n"
+           "    for (int q = 0; q < 8; q++) loc[q] = (float)q;\n"
+           "    __syncthreads();\n"
+           "    float acc = 0;\n",
+        g->len1, g->rows, g->cols, pick(4) ? " = {0}" : "", g->len1, g->rows * g->cols, g->cols, g->cols);
+    int count = 3 + (int)pick(4);
+    for (int i = 0; i < count; i++)
+        statement(g);
+    /* And where proofs are tightest: at the ends of the arrays. */
+    count = 8 + (int)pick(9);
+    for (int i = 0; i < count; i++)
+        boundary(g);
+    put(g, "    out[b * blockDim.x + t] = acc;\n}\n");
+}
+
+typedef struct outcome {
+    lat_status st;
+    char messages[1 << 16];
+    float out[MAXN];
+} outcome;
+
+static lat_kernel *compile(lat_context *ctx, const char *src, lat_emu_opt opt)
+{
+    lat_module *mod;
+    if (lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "gen.cu", .emu_opt = opt}, &mod) != LAT_OK)
+        t_fail(__FILE__, __LINE__, "lat_module_create: %s\n%s", lat_last_error(), src);
+    if (opt == LAT_EMU_OPT_SYNC && lat_module_get_tier(mod) != LAT_MODULE_TIER_OPTIMISED)
+        SKIP("no optimising compiler here: the proofs are the optimised code's");
+    lat_kernel *k;
+    if (lat_module_get_kernel(mod, "gen", &k) != LAT_OK)
+        t_fail(__FILE__, __LINE__, "no kernel: %s", lat_last_error());
+    return k;
+}
+
+static void run(lat_context *ctx, lat_kernel *k, unsigned grid, unsigned block, int n, int m,
+                lat_deviceptr out, lat_deviceptr in, outcome *o)
+{
+    static const float zeros[MAXN];
+    ASSERT_OK(lat_memcpy_htod(ctx, out, zeros, sizeof zeros));
+    void *params[] = {(void *)&out, (void *)&in, &n, &m};
+    o->st = ck_launch(k, grid, block, params);
+    o->messages[0] = '\0';
+    /* What lies where an access strays far is the host's memory, which differs between
+     * the tiers' code (a device allocation, the module's variables): the kind, the place,
+     * the threads and the count are compared, not the description of the address. */
+    for (size_t i = 0; i < lat_check_report_count(ctx); i++) {
+        const char *msg = ck_msg(ctx, i), *expr = strchr(msg, '`');
+        const char *end = expr ? strchr(expr + 1, '`') : NULL, *times = strrchr(msg, '[');
+        int keep = end ? (int)(end - msg) : (int)strlen(msg);
+        snprintf(o->messages + strlen(o->messages), sizeof o->messages - strlen(o->messages), "%.*s %s\n",
+                 keep, msg, times && strstr(times, "times]") ? times : "");
+    }
+    ASSERT_OK(lat_memcpy_dtoh(ctx, o->out, out, sizeof o->out));
+    ASSERT_OK(lat_check_clear(ctx));
+}
+
+TEST(generated_indexes_are_reported_alike_with_and_without_proofs)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    static char src[SRC];
+    static outcome a, b;
+    gen g = {src, 0, 0, 0, 0, 0, NULL};
+    float in_host[MAXN];
+    t_rand_floats(in_host, MAXN, -2.0f, 2.0f);
+    lat_deviceptr out, in;
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * MAXN, &out));
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * MAXN, &in));
+    ASSERT_OK(lat_memcpy_htod(ctx, in, in_host, sizeof in_host));
+    int clean = 0, reported = 0;
+    for (int c = 0; c < 30; c++) {
+        generate(&g);
+        lat_kernel *tcc = compile(ctx, src, LAT_EMU_OPT_OFF), *opt = compile(ctx, src, LAT_EMU_OPT_SYNC);
+        /* Each kernel on a few launches: a proof holds on some and not on others. */
+        for (int l = 0; l < 3; l++) {
+            unsigned grid = 1 + pick(2), block = 16u << pick(4);
+            int n = 1 + (int)pick(MAXN), m = (int)pick(64) - 16;
+            run(ctx, tcc, grid, block, n, m, out, in, &a);
+            run(ctx, opt, grid, block, n, m, out, in, &b);
+            if (a.st != b.st || strcmp(a.messages, b.messages) != 0 ||
+                memcmp(a.out, b.out, sizeof(float) * grid * block) != 0)
+                t_fail(__FILE__, __LINE__,
+                       "kernel %d, grid %u, block %u, n %d, m %d: TinyCC and optimised code "
+                       "differ\n%s\nstatus %d vs %d\nTinyCC's reports:\n%s\noptimised code's:\n%s"
+                       "results %s",
+                       c, grid, block, n, m, src, a.st, b.st, a.messages, b.messages,
+                       memcmp(a.out, b.out, sizeof(float) * grid * block) ? "differ" : "agree");
+            if (a.messages[0])
+                reported++;
+            else
+                clean++;
+        }
+    }
+    /* Both kinds of launch were seen: clean ones (where the proofs let accesses through)
+     * and ones with overruns. */
+    ASSERT_GE(clean, 2);
+    ASSERT_GE(reported, 10);
+    ASSERT_OK(lat_mem_free(ctx, out));
+    ASSERT_OK(lat_mem_free(ctx, in));
+}
+
+/* The ones a proof needs most: a tile indexed by threadIdx, launched with a block larger
+ * than the tile, must still be reported (the proof fails at run time). */
+TEST(a_tile_overrun_by_a_larger_block_is_still_reported)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    static const char src[] =
+        "__global__ void tile(float *out)\n"
+        "{\n"
+        "    __shared__ float s[64];\n"
+        "    int t = threadIdx.x;\n"
+        "    for (int j = 0; j < 4; j++)\n"
+        "        s[t] = (float)(t + j);\n"
+        "    out[t] = 1.0f;\n"
+        "}\n";
+    for (int opt = 0; opt < 2; opt++) {
+        lat_module *mod;
+        ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "tile.cu",
+                                                            .emu_opt = opt ? LAT_EMU_OPT_SYNC : LAT_EMU_OPT_OFF},
+                                    &mod));
+        lat_kernel *k;
+        ASSERT_OK(lat_module_get_kernel(mod, "tile", &k));
+        lat_deviceptr out;
+        ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * 128, &out));
+        void *params[] = {(void *)&out};
+        ASSERT_OK(ck_launch(k, 1, 64, params));
+        ASSERT_NO_REPORTS(ctx);
+        ASSERT_EQ(ck_launch(k, 1, 128, params), LAT_ERROR_CHECK_FAILED);
+        ASSERT_EQ((int)lat_check_report_count(ctx), 1);
+        const lat_check_report *r = lat_check_report_get(ctx, 0);
+        ASSERT_EQ(r->kind, LAT_CHECK_OUT_OF_BOUNDS);
+        ASSERT_EQ((int)r->access.thread.x, 64);
+        ASSERT_EQ((int)r->access.thread_last.x, 127);
+        ASSERT_OK(lat_check_clear(ctx));
+        ASSERT_OK(lat_mem_free(ctx, out));
+    }
+}
+
+/* Each statement overruns loc by one element, at one end, for some thread; each is
+ * written so that a bound one tighter than the truth would "prove" it in bounds. All
+ * must be reported, on both tiers. */
+TEST(every_overrun_by_one_at_an_edge_is_reported)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    static const char *const edges[] = {
+        "if (t < 9) acc += loc[t];",
+        "if (t <= 8) acc += loc[t];",
+        "if (9 > t) acc += loc[t];",
+        "if (8 >= t) acc += loc[t];",
+        "if (t > 3 && t < 13) acc += loc[t - 4];",
+        "if (t > 3 && t < 12) acc += loc[t - 5];",
+        "if (t >= 4 && t < 12) acc += loc[t - 5];",
+        "if (t >= 9) return; acc += loc[t];",
+        "for (int e = 0; e < 9; e++) acc += loc[e];",
+        "for (int e = 0; e <= 8; e++) acc += loc[e];",
+        "for (int e = 1; e < 10; e += 2) acc += loc[e];",
+        "for (int e = 8; e >= 0; e--) acc += loc[e];",
+        "for (int e = 7; e > -2; e--) acc += loc[e];",
+        "for (int e = 8; e > 0; e /= 2) acc += loc[e];",
+        "for (int e = 8; e > 0; e >>= 1) acc += loc[e];",
+        "acc += loc[t & 8];",
+        "acc += loc[t % 9];",
+        "acc += loc[(unsigned)t % 9u];",
+        "if (t < 18) acc += loc[t >> 1];",
+        "if (t < 18) acc += loc[t / 2];",
+        "if (t < 6) acc += loc[t * 2 - 2];",
+        "if (t < 12) acc += loc[11 - t];",
+        "{ int w = t + n; if (w < 9 && w >= 0) acc += loc[w]; }",
+        "{ int w = t - n - 1; if (w >= -1 && w < 8) acc += loc[w]; }",
+        "acc += loc[t < 8 ? t : 8];",
+        "acc += loc[(short)(t + 65528) + 8];",
+        "acc += loc[(unsigned char)(t + 248) % 9];",
+    };
+    enum { N = sizeof edges / sizeof edges[0] };
+    for (int opt = 0; opt < 2; opt++) {
+        for (int i = 0; i < N; i++) {
+            char src[1024];
+            snprintf(src, sizeof src,
+                     "__global__ void edge(float *out, int n)\n"
+                     "{\n"
+                     "    float loc[8] = {0};\n"
+                     "    int t = threadIdx.x;\n"
+                     "    float acc = 0;\n"
+                     "    %s\n"
+                     "    out[t] = acc;\n"
+                     "}\n",
+                     edges[i]);
+            lat_module *mod;
+            ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "edge.cu",
+                                                                .emu_opt = opt ? LAT_EMU_OPT_SYNC : LAT_EMU_OPT_OFF},
+                                        &mod));
+            if (opt && lat_module_get_tier(mod) != LAT_MODULE_TIER_OPTIMISED)
+                SKIP("no optimising compiler here: the proofs are the optimised code's");
+            lat_kernel *k;
+            ASSERT_OK(lat_module_get_kernel(mod, "edge", &k));
+            lat_deviceptr out;
+            ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * 32, &out));
+            int n = 0;
+            void *params[] = {(void *)&out, &n};
+            lat_status st = ck_launch(k, 1, 32, params);
+            size_t reports = lat_check_report_count(ctx);
+            const lat_check_report *r = lat_check_report_get(ctx, 0);
+            ASSERT_MSG(st == LAT_ERROR_CHECK_FAILED && reports == 1 && r && r->kind == LAT_CHECK_OUT_OF_BOUNDS,
+                       "%s: `%s`: status %d, %zu reports, want one overrun", opt ? "optimised" : "TinyCC",
+                       edges[i], st, reports);
+            ASSERT_OK(lat_check_clear(ctx));
+            ASSERT_OK(lat_mem_free(ctx, out));
+            lat_module_destroy(mod);
+        }
+    }
+}
+
