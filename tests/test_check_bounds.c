@@ -484,3 +484,70 @@ TEST(every_overrun_by_one_at_an_edge_is_reported)
     }
 }
 
+/* The forward variant (src/emu/passes/region_fwd.c): memcheck alone, threads in index
+ * order, runs a loop whose accesses are all proven once per turn for every thread, which
+ * changes the order in which the code around it runs. Its reports must not change: an
+ * overrun before the loop and one after it, by different threads, with or without a
+ * barrier between, keep the order and the threads TinyCC's code (every thread through the
+ * whole stretch in turn) gives, under each schedule. */
+TEST(reports_around_a_loop_keep_their_order)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    static const char src[] =
+        "__global__ void fwd(float *out, const float *in, int n)\n"
+        "{\n"
+        "    __shared__ float s[64];\n"
+        "    int t = threadIdx.x;\n"
+        "    s[t % 64] = in[t % n];\n"
+        "    __syncthreads();\n"
+        "    float acc = 0;\n"
+        "#ifdef PRE\n"
+        "    acc = in[(t * 5) % (n + 8)];\n"
+        "#endif\n"
+        "    for (int j = 0; j < 16; j++)\n"
+        "        acc += s[(t + j) % 64] * (float)j;\n"
+        "#ifdef BAR\n"
+        "    __syncthreads();\n"
+        "#endif\n"
+        "#ifdef POST\n"
+        "    out[(t * 7) % (n + 8)] = acc;\n"
+        "#else\n"
+        "    out[t % n] = acc;\n"
+        "#endif\n"
+        "}\n";
+    static const char *const sides[][4] = {{"PRE", NULL}, {"POST", NULL}, {"PRE", "POST", NULL},
+                                           {"PRE", "BAR", NULL}, {"POST", "BAR", NULL}, {"PRE", "POST", "BAR", NULL}};
+    static const lat_schedule_order orders[] = {LAT_SCHEDULE_FORWARD, LAT_SCHEDULE_REVERSE};
+    enum { N = MAXN };
+    static float in_host[N];
+    t_rand_floats(in_host, N, -1.0f, 1.0f);
+    lat_deviceptr out, in;
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * N, &out));
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * N, &in));
+    ASSERT_OK(lat_memcpy_htod(ctx, in, in_host, sizeof in_host));
+    static outcome a, b;
+    for (size_t v = 0; v < sizeof sides / sizeof sides[0]; v++) {
+        lat_kernel *k[2];
+        for (int opt = 0; opt < 2; opt++) {
+            lat_module *mod;
+            ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "fwd.cu", .defines = sides[v],
+                                                                .emu_opt = opt ? LAT_EMU_OPT_SYNC : LAT_EMU_OPT_OFF},
+                                        &mod));
+            if (opt && lat_module_get_tier(mod) != LAT_MODULE_TIER_OPTIMISED)
+                SKIP("no optimising compiler here: the variant is the optimised code's");
+            ASSERT_OK(lat_module_get_kernel(mod, "fwd", &k[opt]));
+        }
+        for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
+            ASSERT_OK(lat_check_configure(ctx, &(lat_check_options){.order = orders[o]}));
+            run(ctx, k[0], 2, 128, N, 0, out, in, &a);
+            run(ctx, k[1], 2, 128, N, 0, out, in, &b);
+            ASSERT_MSG(a.st == LAT_ERROR_CHECK_FAILED && strcmp(a.messages, b.messages) == 0 &&
+                           memcmp(a.out, b.out, sizeof(float) * N) == 0,
+                       "variant %zu, schedule %d: status %d vs %d\nTinyCC's reports:\n%s\noptimised code's:\n%s",
+                       v, (int)orders[o], a.st, b.st, a.messages, b.messages);
+        }
+    }
+    ASSERT_OK(lat_mem_free(ctx, out));
+    ASSERT_OK(lat_mem_free(ctx, in));
+}
+

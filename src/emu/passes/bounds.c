@@ -36,6 +36,7 @@ struct bnode {
 /* What the proof of one access holds: each index's range and its array's length. */
 struct lat__bound {
     int id; /* its condition's variable in the function written (-1: none yet) */
+    bool assured; /* the checked forward variant counts on it (region_fwd.c) */
     int n;
     const bnode **index;
     int64_t *length;
@@ -727,6 +728,17 @@ void lat__bounds_emit_entry(lat__emitter *em, lat__func *fn)
         lat__emit_str(em, "#endif");
         lat__emit_newline(em);
     }
+}
+
+void lat__bounds_assure(const lat__expr *e, bool on)
+{
+    if (e->bound)
+        ((lat__bound *)e->bound)->assured = on;
+}
+
+bool lat__bounds_assured(const lat__expr *e)
+{
+    return e->bound && e->bound->assured;
 }
 
 bool lat__bounds_declared(const lat__expr *e)

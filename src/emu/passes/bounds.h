@@ -23,6 +23,10 @@ void lat__bounds_prove(lat__unit *u);
 /* At the entry of fn (checked code): each of its proofs' conditions, evaluated once for
  * the block (every range is of the launch's dimensions and unchanged parameters). */
 void lat__bounds_emit_entry(lat__emitter *em, lat__func *fn);
+/* Marks e's proof as one the checked forward variant counts on (region_fwd.c), or not:
+ * that variant makes the access plainly, its proof checked before it is entered. */
+void lat__bounds_assure(const lat__expr *e, bool on);
+bool lat__bounds_assured(const lat__expr *e);
 /* Whether e has a proof whose condition the function written declared. */
 bool lat__bounds_declared(const lat__expr *e);
 /* Writes the condition of e's proof: true when every index of the access is inside its

@@ -601,6 +601,12 @@ static bool emit_checked_store(lat__emitter *em, const lat__expr *e)
 static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
 {
     (void)prec;
+    if (em->assured_plain && lat__bounds_assured(e)) {
+        lat__expr plain = *e;
+        plain.site = 0;
+        lat__emit_expr(em, &plain, LAT_PREC_ASSIGN);
+        return;
+    }
     const lat__expr *arr = bounded_array(e);
     if (!arr) {
         emit_access_head(em, e, "__LAT_CK(");

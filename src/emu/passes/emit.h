@@ -53,6 +53,8 @@ typedef struct lat__emitter {
     int tmp;             /* counter for fresh names */
     unsigned prelude_parts;
     const lat__expr *jump_fixed; /* the &&, || or ?: being written as TinyCC's unsigned */
+    bool assured_plain;  /* a checked kernel's forward variant: the accesses it counts on
+                            are made without the checks (region_fwd.c) */
     bool display;        /* writing an expression as the user reads it (the checks' sites):
                             source names, no markers, no instrumentation */
     bool checked;        /* wrapping the checks' accesses (e->site) */

@@ -27,6 +27,12 @@ typedef struct lower {
     lat__emitter em;
     LAT_VEC(lat__func *) funcs; /* every function definition */
     LAT_VEC(lat__kernelx) kernels;
+    /* Writing a checked kernel with a forward variant (region_fwd.c): its name, and the
+     * accesses whose proofs must hold for the kernel to enter it. */
+    const char *fwd_name;
+    const lat__expr **fwd_assured;
+    size_t fwd_nassured;
+    bool fwd_static;
 } lower;
 
 /* ---- what each function reaches ------------------------------------------------------------ */
@@ -295,6 +301,69 @@ static void plain_body(lower *lw, lat__func *fn)
 
 static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mode);
 
+/* A checked region kernel with implicit loops in its forward variant (region_fwd.c): the
+ * variant first, for the optimising tier only, then the kernel, which enters it when the
+ * launch allows (memcheck alone, threads in index order, the variant's proofs true). */
+static void checked_forward(lower *lw, lat__func *fn, const lat__kernelx *k)
+{
+    lat__region_saved *sv = lat__region_variant_begin(lw->u, fn, true);
+    if (!sv) {
+        function_as(lw, fn, k, k->mode);
+        return;
+    }
+    lat__emitter *em = &lw->em;
+    lat__symx *x = lat__symx_of(lw->u, fn->sym);
+    const char *name = lat__emit_name(lw->u, fn->sym);
+    size_t n;
+    const lat__expr *const *assured = lat__region_assured(lw->u, fn, &n);
+    lw->fwd_assured = lat__arena_alloc(&lw->u->arena, (n + 1) * sizeof *lw->fwd_assured);
+    memcpy(lw->fwd_assured, assured, n * sizeof *assured);
+    lw->fwd_nassured = n;
+    lw->fwd_name = lat__arena_printf(&lw->u->arena, "%s__lat_fwd", name);
+    lat__emit_newline(em);
+    lat__emit_str(em, "#ifndef __TINYC__");
+    lat__emit_newline(em);
+    x->name = lw->fwd_name;
+    em->assured_plain = true;
+    lw->fwd_static = true;
+    function_as(lw, fn, k, LAT_EMU_MODE_REGION);
+    lw->fwd_static = false;
+    em->assured_plain = false;
+    x->name = name;
+    lat__emit_newline(em);
+    lat__emit_str(em, "#endif");
+    lat__emit_newline(em);
+    lat__region_variant_end(lw->u, fn, sv, true, true);
+    function_as(lw, fn, k, k->mode);
+    lw->fwd_name = NULL;
+    lw->fwd_nassured = 0;
+}
+
+/* Enters the forward variant where it may be (checked_forward). */
+static void enter_forward(lower *lw, lat__func *fn)
+{
+    lat__emitter *em = &lw->em;
+    lat__emit_newline(em);
+    lat__emit_str(em, "#ifndef __TINYC__");
+    lat__emit_newline(em);
+    lat__emit_str(em, "if (__lat_cki.plain && !__lat_ck_rorder(__lat_t)");
+    for (size_t i = 0; i < lw->fwd_nassured; i++) {
+        lat__emit_str(em, " && ");
+        if (!lat__bounds_emit(em, lw->fwd_assured[i]))
+            lat__emit_str(em, "0");
+    }
+    lat__emit_fmt(em, ") { %s(__lat_t", lw->fwd_name);
+    for (int i = 0; i < fn->nparams; i++) {
+        lat__sym *ps = fn->params[i];
+        const lat__symx *px = lat__symx_of(lw->u, ps);
+        lat__emit_fmt(em, ", %s", px->param_name ? px->param_name : lat__emit_name(lw->u, ps));
+    }
+    lat__emit_str(em, "); return; }");
+    lat__emit_newline(em);
+    lat__emit_str(em, "#endif");
+    lat__emit_newline(em);
+}
+
 /* A kernel with implicit loops is written twice: the optimising tier's variant, then
  * TinyCC's. Both run one call per block (abi.h: plain and region kernels alike), so the
  * kernel's table keeps TinyCC's mode. */
@@ -302,8 +371,12 @@ static void function(lower *lw, lat__func *fn)
 {
     const lat__kernelx *k = (fn->sym->cuda & LAT_CU_GLOBAL) ? kernel_of(lw, fn) : NULL;
     lat__region_saved *sv = NULL;
+    if (k && k->mode == LAT_EMU_MODE_REGION && lw->in->opt_variants && lw->in->checked) {
+        checked_forward(lw, fn, k);
+        return;
+    }
     if (k && k->mode != LAT_EMU_MODE_FIBER && lw->in->opt_variants && !lw->in->checked)
-        sv = lat__region_variant_begin(lw->u, fn);
+        sv = lat__region_variant_begin(lw->u, fn, false);
     if (!sv) {
         function_as(lw, fn, k, k ? k->mode : -1);
         return;
@@ -316,7 +389,7 @@ static void function(lower *lw, lat__func *fn)
     lat__emit_newline(em);
     lat__emit_str(em, "#else");
     lat__emit_newline(em);
-    lat__region_variant_end(lw->u, fn, sv, k->mode == LAT_EMU_MODE_REGION);
+    lat__region_variant_end(lw->u, fn, sv, k->mode == LAT_EMU_MODE_REGION, false);
     function_as(lw, fn, k, k->mode);
     lat__emit_newline(em);
     lat__emit_str(em, "#endif");
@@ -331,7 +404,7 @@ static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mod
     em->fn = fn;
     em->mode = mode;
     lat__emit_at(em, fn->loc);
-    if (s->storage == LAT_ST_STATIC)
+    if (s->storage == LAT_ST_STATIC || lw->fwd_static)
         lat__emit_str(em, "static ");
     /* The declarator: name and parameters, around the return type. */
     lat__emitter sig;
@@ -348,6 +421,8 @@ static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mod
     if (ck_entry) {
         lat__emit_str(em, "{ __LAT_CK_ENTRY ");
         lat__bounds_emit_entry(em, fn);
+        if (lw->fwd_name && !lw->fwd_static)
+            enter_forward(lw, fn);
     }
     if (k && mode == LAT_EMU_MODE_PLAIN)
         plain_body(lw, fn);

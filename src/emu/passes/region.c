@@ -23,6 +23,8 @@
  */
 #include "region_int.h"
 
+#include "bounds.h"
+
 #include "emu/abi.h"
 #include "emu/warp.h"
 #include "front/builtins.h"
@@ -250,7 +252,7 @@ typedef struct iscan {
 
 static bool scan_function(iscan *sc, lat__func *fn);
 
-static bool ordered_builtin(const lat__builtin *b)
+bool lat__region_ordered_builtin(const lat__builtin *b)
 {
     static const char *const names[] = {"printf", "vprintf", "malloc", "free", "__trap", "__brkpt",
                                         "__assert_fail", "__assertfail", "assert", "__lat_trap"};
@@ -271,7 +273,7 @@ static bool scan_expr(lat__visitor *v, lat__expr *e)
         const lat__sym *f = e->sym;
         if (f && f->builtin) {
             const lat__builtin *b = lat__builtin_get(f->builtin);
-            if (!b || ordered_builtin(b))
+            if (!b || lat__region_ordered_builtin(b))
                 sc->bad = true;
         } else if (f && f->kind == LAT_SYM_FUNC && f->fn && f->fn->body) {
             if (!scan_function(sc, f->fn))
@@ -352,7 +354,7 @@ static bool implicit_candidate(plan *pl, const lat__stmt *s)
     iscan sc = {pl, s, false, 0, {0}, {0}};
     lat__visitor v = {scan_stmt, scan_expr, NULL, &sc};
     lat__visit_stmt(&v, (lat__stmt *)s);
-    if (sc.bad)
+    if (sc.bad || (pl->fwd && !lat__region_fwd_allows(pl, s)))
         return false;
     for (size_t i = 0; i < sc.outer.n; i++) {
         bool inside = false;
@@ -1182,6 +1184,9 @@ static bool forget_expr(lat__visitor *v, lat__expr *e)
 
 static void forget(plan *pl)
 {
+    for (size_t i = 0; i < pl->assured.n; i++)
+        lat__bounds_assure(pl->assured.items[i], false);
+    pl->assured.n = 0;
     lat__visitor v = {forget_stmt, forget_expr, NULL, NULL};
     lat__visit_stmt(&v, pl->fn->body);
     for (size_t i = 0; i < pl->vars.n; i++)
@@ -1249,26 +1254,33 @@ static void forget_all(lat__unit *u, lat__func *fn, const lat__region_saved *sv)
     }
 }
 
-lat__region_saved *lat__region_variant_begin(lat__unit *u, lat__func *fn)
+lat__region_saved *lat__region_variant_begin(lat__unit *u, lat__func *fn, bool checked)
 {
     if (fn->has_error || !fn->body)
         return NULL;
     bool had_plan = lat__symx_of(u, fn->sym)->region != NULL;
     lat__region_saved *sv = save_names(u, fn);
     forget_all(u, fn, sv);
-    if (lat__region_plan(u, fn, false, true) && ((plan *)lat__symx_of(u, fn->sym)->region)->has_implicit)
+    if (lat__region_plan(u, fn, checked, true) && ((plan *)lat__symx_of(u, fn->sym)->region)->has_implicit)
         return sv;
-    lat__region_variant_end(u, fn, sv, had_plan);
+    lat__region_variant_end(u, fn, sv, had_plan, checked);
     return NULL;
 }
 
-void lat__region_variant_end(lat__unit *u, lat__func *fn, lat__region_saved *sv, bool region)
+void lat__region_variant_end(lat__unit *u, lat__func *fn, lat__region_saved *sv, bool region, bool checked)
 {
     forget_all(u, fn, sv);
     /* The usual plan again: the same tree, so the same decisions as before the variant (a
      * failure, which cannot happen, leaves no plan: lat__region_emit says so). */
     if (region)
-        (void)lat__region_plan(u, fn, false, false);
+        (void)lat__region_plan(u, fn, checked, false);
+}
+
+const lat__expr *const *lat__region_assured(lat__unit *u, lat__func *fn, size_t *n)
+{
+    plan *pl = lat__symx_of(u, fn->sym)->region;
+    *n = pl ? pl->assured.n : 0;
+    return pl ? pl->assured.items : NULL;
 }
 
 bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_loops)
@@ -1279,8 +1291,9 @@ bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_l
     enum { MAX_EXCLUDED = 64 };
     const lat__stmt **excluded = lat__arena_alloc(&u->arena, MAX_EXCLUDED * sizeof *excluded);
     size_t nexcluded = 0;
-    /* Checked modules keep their thread order (racecheck's schedules decide it). */
-    bool implicit = implicit_loops && !checked;
+    /* Checked modules keep their thread order (racecheck's schedules decide it), but for
+     * the forward variant's loops (region_fwd.c). */
+    bool implicit = implicit_loops;
     for (;;) {
         plan *pl = lat__arena_alloc(&u->arena, sizeof *pl);
         pl->u = u;
@@ -1288,10 +1301,13 @@ bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_l
         pl->checked = checked;
         pl->seg = -1;
         pl->implicit_loops = implicit;
+        pl->fwd = checked && implicit;
         pl->excluded = excluded;
         pl->nexcluded = nexcluded;
         planned p = plan_once(pl);
         if (p == PLAN_TAKEN) {
+            if (pl->fwd && pl->has_implicit)
+                lat__region_fwd_assure(pl);
             lat__region_name_vars(pl);
             lat__symx_of(u, fn->sym)->region = pl;
             return true;

@@ -20,8 +20,11 @@ bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_l
  * or returns NULL (the kernel as it was) when it has no implicit loop; end forgets the
  * variant and plans the kernel again as before (region: it had a plan). */
 typedef struct lat__region_saved lat__region_saved;
-lat__region_saved *lat__region_variant_begin(lat__unit *u, lat__func *fn);
-void lat__region_variant_end(lat__unit *u, lat__func *fn, lat__region_saved *sv, bool region);
+lat__region_saved *lat__region_variant_begin(lat__unit *u, lat__func *fn, bool checked);
+void lat__region_variant_end(lat__unit *u, lat__func *fn, lat__region_saved *sv, bool region, bool checked);
+/* A checked kernel's forward variant (checked: region_fwd.c): the accesses it makes
+ * without the checks, whose proofs (bounds.h) must hold for it to be entered. */
+const lat__expr *const *lat__region_assured(lat__unit *u, lat__func *fn, size_t *n);
 /* Whether statement s or expression e (either may be NULL) calls a function that may read
  * the thread's index from its context: a device function, a built-in that is not pure
  * arithmetic (warp and block operations are not calls in region loops). */

@@ -645,7 +645,9 @@ static void seg_close(plan *pl)
      * code calls the checks at every access, so the loop vectorises no less for it. */
     /* In the schedule's order, read from __lat_ord; with none (index order), the threads
      * of [lo, hi) in each row are stepped through, and the others not visited. */
-    if (pl->checked)
+    /* The forward variant's implicit loops (region_fwd.c) hold nothing that reports or
+     * faults: they are written as unchecked code's, to vectorise. */
+    if (pl->checked && !(pl->fwd && pl->in_implicit))
         lat__emit_fmt(em,
                       " { unsigned __lat_fx = (unsigned)__lat_lo, __lat_fy = 0, __lat_fz = __lat_lo < __lat_hi ? 0 : __lat_bz;"
                       " for (__lat_k = 0; __lat_k < 4 * __lat_n; __lat_k += 4) {"
@@ -946,7 +948,9 @@ static void gen_loop(plan *pl, const lat__stmt *s)
 {
     rstmt *r = lat__region_rs(pl, s);
     if (r->uniform) {
-        /* Block-level control: the loop runs once for the block. */
+        /* Block-level control: the loop runs once for the block. The stretch before it
+         * is not the loop's: closed first. */
+        seg_close(pl);
         pl->in_implicit += r->implicit;
         if (s->init && s->kind == LAT_S_FOR) {
             seg_close(pl);
@@ -966,6 +970,9 @@ static void gen_loop(plan *pl, const lat__stmt *s)
                 lat__emit_str(em, "do {");
             else {
                 lat__emit_str(em, s->kind == LAT_S_WHILE ? "while (" : "for (; ");
+                /* A checked loop's turn is a step of the hang detector's (emit.c). */
+                if (s->e && pl->checked && r->implicit)
+                    lat__emit_str(em, "__LAT_TICK, ");
                 if (s->e)
                     lat__emit_expr(em, s->e, LAT_PREC_COMMA);
                 if (s->kind == LAT_S_FOR) {

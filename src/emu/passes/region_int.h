@@ -80,6 +80,10 @@ typedef struct plan {
     const lat__stmt **excluded;
     size_t nexcluded;
     bool has_implicit;                   /* some loop was taken as one */
+    /* A checked kernel's forward variant (region_fwd.c): implicit loops only where no
+     * report can change order; the accesses it makes plainly, their proofs to hold. */
+    bool fwd;
+    LAT_VEC(const lat__expr *) assured;
     LAT_VEC(const lat__stmt *) misfits; /* those of them that are not uniform */
     int in_implicit; /* writing: inside this many implicit loops */
     bool bad;
@@ -118,6 +122,12 @@ bool lat__region_uniform(plan *pl, const lat__expr *e, bool per_thread);
 bool lat__region_uniform_condition(plan *pl, const lat__expr *e);
 bool lat__region_uniform_update(plan *pl, const lat__expr *e);
 bool lat__region_any_collective(lat__stmt *s);
+/* A built-in whose effects have an order of their own (printf, atomics, traps...). */
+bool lat__region_ordered_builtin(const lat__builtin *b);
+/* region_fwd.c: whether the forward variant may take `loop` as an implicit loop; what it
+ * then counts on (plan.assured). */
+bool lat__region_fwd_allows(plan *pl, const lat__stmt *loop);
+void lat__region_fwd_assure(plan *pl);
 /* Whether a declarator is written once for the block: a uniform variable, a __shared__,
  * static or extern one, a typedef. */
 bool lat__region_block_decl(const lat__decl *d);

@@ -1,0 +1,166 @@
+/*
+ * Checked kernels' forward variant (region_int.h, plan.fwd): memcheck alone, with the
+ * threads of each stretch in index order, makes its reports in that order; implicit loops
+ * (region.c), which run each turn of a loop for every thread before the next, would change
+ * it. They are taken here only where no report can change order: a loop with nothing in it
+ * that can report (every access proven in bounds: bounds.h; no call, no integer division)
+ * and, in the stretch of code between the barriers around it, nothing that can report on
+ * both sides of it (what reports on one side keeps its order). The proofs of the accesses
+ * this counts on must hold at run time: the kernel's usual code enters the variant only
+ * then (lower.c).
+ */
+#include "region_int.h"
+
+#include "bounds.h"
+#include "front/visit.h"
+
+typedef struct effects {
+    bool found;
+    bool loop;           /* the loop itself: faults count too */
+} effects;
+
+static bool effect_expr(lat__visitor *v, lat__expr *e)
+{
+    effects *ef = v->data;
+    if (e->site && !e->bound)
+        ef->found = true; /* an access that may report */
+    if (e->kind == LAT_E_CALL) {
+        const lat__sym *f = e->sym;
+        const lat__builtin *b = f && f->builtin ? lat__builtin_get(f->builtin) : NULL;
+        if (!b || lat__region_ordered_builtin(b))
+            ef->found = true; /* a device function's accesses, printf, atomics... */
+    }
+    if (e->type && (e->type->quals & LAT_Q_VOLATILE) && (e->flags & LAT_EF_LVALUE))
+        ef->found = true;
+    /* A fault in the loop would be reported at a thread its row stands for. */
+    if (ef->loop && (e->kind == LAT_E_BINARY || e->kind == LAT_E_ASSIGN) && e->type &&
+        lat__is_integer(e->type) &&
+        (e->op == LAT_P_SLASH || e->op == LAT_P_PERCENT || e->op == LAT_P_DIV_ASSIGN ||
+         e->op == LAT_P_MOD_ASSIGN) &&
+        !((e->b->flags & LAT_EF_CONST) && e->b->ival != 0 && e->b->ival != -1))
+        ef->found = true;
+    return !ef->found;
+}
+
+static bool effect_stmt(lat__visitor *v, lat__stmt *s)
+{
+    effects *ef = v->data;
+    if (s->kind == LAT_S_ASM || s->kind == LAT_S_RAW)
+        ef->found = true;
+    return !ef->found;
+}
+
+static bool has_effects(const lat__stmt *s, bool loop)
+{
+    effects ef = {false, loop};
+    lat__visitor v = {effect_stmt, effect_expr, NULL, &ef};
+    lat__visit_stmt(&v, (lat__stmt *)s);
+    return ef.found;
+}
+
+/* The compound statement holding s among its items, and where. */
+static lat__stmt *parent_of(lat__stmt *in, const lat__stmt *s, size_t *at)
+{
+    if (!in)
+        return NULL;
+    if (in->kind == LAT_S_COMPOUND)
+        for (size_t i = 0; i < in->items.n; i++) {
+            if (in->items.items[i] == s) {
+                *at = i;
+                return in;
+            }
+            lat__stmt *p = parent_of(in->items.items[i], s, at);
+            if (p)
+                return p;
+        }
+    lat__stmt *kids[] = {in->body, in->els, in->init};
+    for (size_t k = 0; k < sizeof kids / sizeof kids[0]; k++) {
+        lat__stmt *p = kids[k] ? parent_of(kids[k], s, at) : NULL;
+        if (p)
+            return p;
+    }
+    return NULL;
+}
+
+static bool is_barrier(const lat__stmt *s)
+{
+    bool block;
+    return lat__region_barrier_statement(s, &block) && block;
+}
+
+/* The statements between the barriers around item `at` of c, on one side: whether any
+ * can report (or holds a barrier of its own: then the stretch is not known); false with
+ * *ok false when they run to the block's start or end of c that is not the kernel's. */
+static bool side_effects(plan *pl, const lat__stmt *c, size_t at, int dir, bool *ok)
+{
+    bool found = false;
+    for (size_t i = at;;) {
+        if (dir < 0 ? i == 0 : i + 1 >= c->items.n) {
+            *ok = c == pl->fn->body;
+            return found;
+        }
+        i = dir < 0 ? i - 1 : i + 1;
+        const lat__stmt *s = c->items.items[i];
+        if (is_barrier(s))
+            return found;
+        if (lat__region_any_collective((lat__stmt *)s)) {
+            *ok = false;
+            return found;
+        }
+        found |= has_effects(s, false);
+    }
+}
+
+bool lat__region_fwd_allows(plan *pl, const lat__stmt *loop)
+{
+    if (has_effects(loop, true))
+        return false;
+    size_t at = 0;
+    lat__stmt *c = parent_of(pl->fn->body, loop, &at);
+    if (!c)
+        return false;
+    bool ok_before = true, ok_after = true;
+    bool before = side_effects(pl, c, at, -1, &ok_before), after = side_effects(pl, c, at, 1, &ok_after);
+    return ok_before && ok_after && !(before && after);
+}
+
+/* ---- what the variant counts on ------------------------------------------------------------ */
+
+static bool assure_expr(lat__visitor *v, lat__expr *e)
+{
+    plan *pl = v->data;
+    if (e->site && e->bound && !lat__bounds_assured(e)) {
+        lat__bounds_assure(e, true);
+        LAT_PUSH(&pl->u->arena, pl->assured, e);
+    }
+    return true;
+}
+
+static void assure(plan *pl, const lat__stmt *s)
+{
+    lat__visitor v = {NULL, assure_expr, NULL, pl};
+    lat__visit_stmt(&v, (lat__stmt *)s);
+}
+
+static bool assure_loops(lat__visitor *v, lat__stmt *s)
+{
+    plan *pl = v->data;
+    rstmt *r = s->aux;
+    if (!r || !r->implicit)
+        return true;
+    /* The loop, and its stretch between barriers. */
+    size_t at = 0;
+    lat__stmt *c = parent_of(pl->fn->body, s, &at);
+    assure(pl, s);
+    for (size_t i = at; c && i-- > 0 && !is_barrier(c->items.items[i]);)
+        assure(pl, c->items.items[i]);
+    for (size_t i = at + 1; c && i < c->items.n && !is_barrier(c->items.items[i]); i++)
+        assure(pl, c->items.items[i]);
+    return false;
+}
+
+void lat__region_fwd_assure(plan *pl)
+{
+    lat__visitor v = {assure_loops, NULL, NULL, pl};
+    lat__visit_stmt(&v, pl->fn->body);
+}
