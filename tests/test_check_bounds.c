@@ -550,4 +550,3 @@ TEST(reports_around_a_loop_keep_their_order)
     ASSERT_OK(lat_mem_free(ctx, out));
     ASSERT_OK(lat_mem_free(ctx, in));
 }
-

@@ -366,9 +366,9 @@ static const char *const prefix[] = {
            lat__bounds_prefix,
            lat__bounds_prefix2,
            /* An access proven in bounds (bounds.h) needs memcheck's calls only where the
-            * proof fails at run time, where shadows are kept (initcheck, racecheck), and on
-            * fibers, where every access is a step of the threads' turns (check/launch.c);
-            * `plain` (above) says which. */
+            * proof fails at run time, where shadows are kept (initcheck, racecheck) or
+            * accesses logged (thread maps), and on fibers, where every access is a step of
+            * the threads' turns (check/launch.c); `plain` (above) says which. */
            "#define __LAT_CKP(ok, checked, unchecked) "
            "(*(__builtin_expect(__lat_cki.plain && (ok), 1) ? &(unchecked) : &(checked)))\n"
            /* Optimised code judges the usual access inline (abi.h says which) and calls
@@ -397,7 +397,7 @@ static const char *const prefix[] = {
            "{\n"
            "    __lat_ck_fast *f = ((__lat_ck_tail *)(t + 1))->fast;\n"
            "    __lat_ck_inv i = {f, f->sh, f->sh_size, f->room, f->sh_init, f->sh_race, !f->sh_init && !f->sh_race, f->bare,\n"
-           "                      !f->sh_init && !f->sh_race && f->on};\n"
+           "                      !f->sh_init && !f->sh_race && !f->logging && f->on};\n"
            "    return i;\n"
            "}\n"
            "#define __LAT_CK_ENTRY const __lat_ck_inv __lat_cki = __lat_ck_inv_of(__lat_t);\n",
