@@ -227,6 +227,14 @@ typedef struct lat_logger {
     void *user_data;
 } lat_logger;
 
+/* The most detailed level lattice writes to stderr where no logger is set (a context
+ * without one, or a call without a context), as LATTICE_LOG said when a lattice call last
+ * read the environment: 0 ("none"), LAT_LOG_ERROR, LAT_LOG_WARNING (the default) or
+ * LAT_LOG_INFO. A program that prints lat_last_error() itself can leave out what lattice
+ * printed already. Errors: none (it reads nothing that can fail, and sets no error).
+ * Thread safety: any thread. */
+LAT_API int lat_log_stderr_level(void);
+
 typedef struct lat_context_desc {
     lat_backend_kind backend; /* LAT_BACKEND_AUTO (0) by default: see lat_backend_kind */
     int device;               /* device ordinal, 0 by default */

@@ -83,3 +83,18 @@ TEST(backend_names)
     ASSERT_STR_EQ(lat_backend_name(LAT_BACKEND_EMU), "emu");
     ASSERT_STR_EQ(lat_backend_name((lat_backend_kind)42), "unknown");
 }
+
+TEST(the_stderr_log_level_follows_LATTICE_LOG)
+{
+    static const struct {
+        const char *value;
+        int level;
+    } cases[] = {{"none", 0}, {"error", LAT_LOG_ERROR}, {"warning", LAT_LOG_WARNING}, {"info", LAT_LOG_INFO}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        t_setenv("LATTICE_LOG", cases[i].value);
+        ASSERT_EQ(lat_log_stderr_level(), cases[i].level);
+    }
+    t_unsetenv("LATTICE_LOG");
+    ASSERT_EQ(lat_log_stderr_level(), LAT_LOG_WARNING);
+}
+

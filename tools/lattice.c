@@ -85,6 +85,14 @@ typedef struct opts {
 } opts;
 
 /* A usage error: why, then the usage, on stderr (exit status 2). */
+/* A lattice call failed: its message, unless the library wrote it to stderr already
+ * (LATTICE_LOG at "error" or more, its default). */
+static void failed(void)
+{
+    if (lat_log_stderr_level() < LAT_LOG_ERROR)
+        fprintf(stderr, "lattice: %s\n", lat_last_error());
+}
+
 static int usage(const char *why)
 {
     if (why)
@@ -223,7 +231,7 @@ static int write_map(lat_context *ctx, const step *s, const buffer *b)
 {
     lat_check_map m;
     if (lat_check_map_get(ctx, b->ptr, &m) != LAT_OK) {
-        fprintf(stderr, "lattice: %s\n", lat_last_error());
+        failed();
         return 1;
     }
     lat_check_map_style style = {.columns = s->columns, .show_reads = s->reads};
@@ -248,7 +256,7 @@ static int write_map(lat_context *ctx, const step *s, const buffer *b)
     if (s->svg || s->png) {
         char *svg;
         if (lat_check_map_svg(&m, &style, &svg) != LAT_OK) {
-            fprintf(stderr, "lattice: %s\n", lat_last_error());
+            failed();
             return 1;
         }
         char tmp[64] = "";
@@ -375,7 +383,7 @@ static int run(const opts *o)
     if (o->schedule && setenv("LATTICE_SCHEDULE", o->schedule, 1) != 0)
         status = 2;
     if (status == 0 && lat_context_create(&desc, &ctx) != LAT_OK) {
-        fprintf(stderr, "lattice: %s\n", lat_last_error());
+        failed();
         free(src);
         return 2;
     }
@@ -393,7 +401,7 @@ static int run(const opts *o)
     if (lat_module_create(ctx, &(lat_module_desc){.path = o->file, .defines = defines,
                                                   .name_expressions = nexprs ? exprs : NULL},
                           &mod) != LAT_OK) {
-        fprintf(stderr, "lattice: %s\n", lat_last_error());
+        failed();
         lat_context_destroy(ctx);
         free(src);
         return 1;
@@ -411,7 +419,7 @@ static int run(const opts *o)
         const step *s = &o->steps[si];
         lat_kernel *k;
         if (lat_module_get_kernel(mod, s->kernel, &k) != LAT_OK) {
-            fprintf(stderr, "lattice: %s\n", lat_last_error());
+            failed();
             status = 2;
             break;
         }
@@ -438,7 +446,7 @@ static int run(const opts *o)
         for (int i = 0; i < np && status != 2; i++) {
             lat_check_param p;
             if (lat_check_kernel_param(k, i, &p) != LAT_OK) {
-                fprintf(stderr, "lattice: %s\n", lat_last_error());
+                failed();
                 status = 2;
                 break;
             }
@@ -453,7 +461,7 @@ static int run(const opts *o)
                     int made = make_buffer(ctx, o, &p, b);
                     if (made != 0) {
                         if (made > 0)
-                            fprintf(stderr, "lattice: %s\n", lat_last_error());
+                            failed();
                         status = 2;
                         break;
                     }
@@ -503,7 +511,7 @@ static int run(const opts *o)
                 break;
             }
             if (lat_check_map_buffer(ctx, mapped->ptr, mapped->elem) != LAT_OK) {
-                fprintf(stderr, "lattice: %s\n", lat_last_error());
+                failed();
                 status = 2;
                 break;
             }
@@ -551,12 +559,12 @@ static int list(const char *file)
     int status = 0;
     if (lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU, .check = LAT_CHECK_OFF},
                            &ctx) != LAT_OK) {
-        fprintf(stderr, "lattice: %s\n", lat_last_error());
+        failed();
         free(src);
         return 2;
     }
     if (lat_module_create(ctx, &(lat_module_desc){.path = file}, &mod) != LAT_OK) {
-        fprintf(stderr, "lattice: %s\n", lat_last_error());
+        failed();
         status = 1;
     } else {
         /* The kernels as the front end found them: plain ones, and the instances the
@@ -565,7 +573,7 @@ static int list(const char *file)
             const char *name = lat_module_kernel_name(mod, ki);
             lat_kernel *k;
             if (lat_module_get_kernel(mod, name, &k) != LAT_OK) {
-                fprintf(stderr, "lattice: %s\n", lat_last_error());
+                failed();
                 status = 1;
                 continue;
             }

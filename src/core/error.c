@@ -60,6 +60,11 @@ static bool stderr_gets(const lat_context *ctx, lat_log_level level)
     return !(ctx && ctx->logger.func) && (int)level <= lat__env_log_level();
 }
 
+int lat_log_stderr_level(void)
+{
+    return lat__env_log_level();
+}
+
 static void log_text(const lat_context *ctx, lat_log_level level, const char *text)
 {
     if (ctx && ctx->logger.func) {

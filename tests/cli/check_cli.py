@@ -34,6 +34,19 @@ else:
         elif open(os.path.join(tmp, "map.svg")).read() != open("docs/thread-map.svg").read():
             failures.append("the README's command no longer draws docs/thread-map.svg")
 
+# A failing lattice call's message is printed once: by the library where LATTICE_LOG lets
+# it write errors (its default), by the program where not.
+with tempfile.TemporaryDirectory() as tmp:
+    bad = os.path.join(tmp, "bad.cu")
+    with open(bad, "w") as f:
+        f.write("__global__ void k(float *x) { x[0] = undeclared_name; }\n")
+    for log in ("error", "warning", "none"):
+        r = subprocess.run([lattice, "list", bad], capture_output=True, text=True,
+                           env=dict(os.environ, LATTICE_LOG=log))
+        if r.returncode == 0 or r.stderr.count("'undeclared_name' undeclared") != 1:
+            failures.append("LATTICE_LOG=%s: a compile error printed %d times (want once), status %d:\n%s"
+                            % (log, r.stderr.count("'undeclared_name' undeclared"), r.returncode, r.stderr))
+
 # --help is output (stdout, status 0), a usage error is not (stderr, status 2); --version.
 r = run(["--help"])
 if r.returncode != 0 or not r.stdout.startswith("usage: lattice run") or r.stderr:
