@@ -473,6 +473,19 @@ static int has_opt_variant(const char *src, bool opt_variants)
     return strstr(out.text, "#ifndef __TINYC__") != NULL;
 }
 
+/* Whether src, lowered as a checked module with the optimising tier on, has a forward
+ * variant (src/emu/passes/region_fwd.c). */
+static int has_forward_variant(const char *src)
+{
+    reset();
+    t_unsetenv("LATTICE_EMU_FIBERS");
+    lat__front_in in = {.text = src, .name = "kernel.cu"};
+    ASSERT_OK(lat__front_parse(&in, &unit));
+    lat__lower_in li = {.opt_variants = true, .checked = true};
+    ASSERT_OK(lat__emu_lower(unit, &li, &out));
+    return strstr(out.text, "__lat_fwd(") != NULL;
+}
+
 #define TILES(BODY)                                                                        \
     "__global__ void mm(float *c, const float *a, const float *b, int n)\n"               \
     "{\n"                                                                                  \
@@ -488,6 +501,25 @@ static int has_opt_variant(const char *src, bool opt_variants)
     "    }\n"                                                                              \
     "    c[ty * n + tx] = sum;\n"                                                          \
     "}\n"
+
+TEST(a_checked_kernel_gets_a_forward_variant_only_where_no_report_can_change_order)
+{
+    /* A tile's inner product: every access proven, barriers on both sides. */
+    ASSERT_TRUE(has_forward_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k] * bs[k][tx];")));
+    /* An access through a pointer, a division by what may be zero, a call: no. */
+    ASSERT_TRUE(!has_forward_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k] * a[k];")));
+    ASSERT_TRUE(!has_forward_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k] / (tx / (k + 1));")));
+    ASSERT_TRUE(!has_forward_variant("__device__ float twice(float x) { return 2 * x; }\n"
+                                     TILES("for (int k = 0; k < 16; k++) sum += twice(as[ty][k]);")));
+    /* What may report before the loop and after it, between the same barriers: no; on one
+     * side only: yes. */
+    ASSERT_TRUE(!has_forward_variant(TILES("sum += a[tx]; for (int k = 0; k < 16; k++) sum += as[ty][k]; c[tx] = sum;")));
+    ASSERT_TRUE(has_forward_variant(TILES("sum += a[tx]; for (int k = 0; k < 16; k++) sum += as[ty][k];")));
+    ASSERT_TRUE(has_forward_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k]; c[tx] = sum;")));
+    /* Without the checks there is no such variant (the unchecked one is another). */
+    ASSERT_TRUE(!has_opt_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k] * bs[k][tx];"), false));
+    reset();
+}
 
 TEST(a_uniform_barrier_free_loop_gets_an_optimised_variant_and_only_then)
 {
