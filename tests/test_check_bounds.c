@@ -444,6 +444,9 @@ TEST(every_overrun_by_one_at_an_edge_is_reported)
         "acc += loc[t < 8 ? t : 8];",
         "acc += loc[(short)(t + 65528) + 8];",
         "acc += loc[(unsigned char)(t + 248) % 9];",
+        /* Changed through a pointer or a reference: what the declaration said no longer holds. */
+        "{ int u = t & 7; int *p = &u; *p += 1; acc += loc[u]; }",
+        "{ int u = t & 7; int &r = u; r += 1; acc += loc[u]; }",
     };
     enum { N = sizeof edges / sizeof edges[0] };
     for (int opt = 0; opt < 2; opt++) {
