@@ -549,3 +549,51 @@ TEST(reports_around_a_loop_keep_their_order)
     ASSERT_OK(lat_mem_free(ctx, out));
     ASSERT_OK(lat_mem_free(ctx, in));
 }
+
+/* A stretch whose accesses are all proven runs without the checks' calls, but keeps the
+ * threads' order within it: a kernel racing there (each thread reads what the one before
+ * it wrote, with no barrier between) gets TinyCC's values under memcheck. */
+TEST(a_racy_stretch_without_checks_keeps_the_threads_order)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    static const char src[] =
+        "__global__ void chain(float *out, const float *in, int n, int m)\n"
+        "{\n"
+        "    __shared__ float s[256];\n"
+        "    int t = threadIdx.x;\n"
+        "    s[t] = in[t];\n"
+        "    __syncthreads();\n"
+        "    if (t < 255)\n"
+        "        s[t + 1] = s[t] + 1.0f;\n"
+        "    __syncthreads();\n"
+        "    out[t] = s[t];\n"
+        "}\n";
+    static float in_host[MAXN];
+    t_rand_floats(in_host, MAXN, -1.0f, 1.0f);
+    lat_deviceptr out, in;
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * MAXN, &out));
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * MAXN, &in));
+    ASSERT_OK(lat_memcpy_htod(ctx, in, in_host, sizeof in_host));
+    static outcome a, b;
+    lat_kernel *k[2];
+    for (int opt = 0; opt < 2; opt++) {
+        lat_module *mod;
+        ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "chain.cu",
+                                                            .emu_opt = opt ? LAT_EMU_OPT_SYNC : LAT_EMU_OPT_OFF},
+                                    &mod));
+        if (opt && lat_module_get_tier(mod) != LAT_MODULE_TIER_OPTIMISED)
+            SKIP("no optimising compiler here");
+        ASSERT_OK(lat_module_get_kernel(mod, "chain", &k[opt]));
+    }
+    run(ctx, k[0], 1, 256, MAXN, 0, out, in, &a);
+    run(ctx, k[1], 1, 256, MAXN, 0, out, in, &b);
+    ASSERT_EQ(a.st, LAT_OK);
+    ASSERT_EQ(b.st, LAT_OK);
+    /* In index order, thread t reads what thread t - 1 has just written. */
+    for (int t = 0; t < 256; t++)
+        ASSERT_CLOSE(a.out[t], in_host[0] + (float)t, 1e-5, 1e-4);
+    ASSERT_EQ(memcmp(a.out, b.out, sizeof(float) * 256), 0);
+    ASSERT_OK(lat_mem_free(ctx, out));
+    ASSERT_OK(lat_mem_free(ctx, in));
+}
+

@@ -516,6 +516,22 @@ TEST(a_checked_kernel_gets_a_forward_variant_only_where_no_report_can_change_ord
     ASSERT_TRUE(!has_forward_variant(TILES("sum += a[tx]; for (int k = 0; k < 16; k++) sum += as[ty][k]; c[tx] = sum;")));
     ASSERT_TRUE(has_forward_variant(TILES("sum += a[tx]; for (int k = 0; k < 16; k++) sum += as[ty][k];")));
     ASSERT_TRUE(has_forward_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k]; c[tx] = sum;")));
+    /* No barrier-free loop, but a stretch whose accesses are all proven: the tree
+     * reduction's steps. */
+    ASSERT_TRUE(has_forward_variant("__global__ void r(float *o, const float *in)\n"
+                                    "{\n"
+                                    "    __shared__ float s[256];\n"
+                                    "    int t = threadIdx.x;\n"
+                                    "    s[t] = in[t];\n"
+                                    "    __syncthreads();\n"
+                                    "    for (int d = blockDim.x / 2; d > 0; d /= 2) {\n"
+                                    "        if (t < d)\n"
+                                    "            s[t] += s[t + d];\n"
+                                    "        __syncthreads();\n"
+                                    "    }\n"
+                                    "    if (t == 0)\n"
+                                    "        o[blockIdx.x] = s[0];\n"
+                                    "}\n"));
     /* Without the checks there is no such variant (the unchecked one is another). */
     ASSERT_TRUE(!has_opt_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k] * bs[k][tx];"), false));
     reset();

@@ -1261,7 +1261,8 @@ lat__region_saved *lat__region_variant_begin(lat__unit *u, lat__func *fn, bool c
     bool had_plan = lat__symx_of(u, fn->sym)->region != NULL;
     lat__region_saved *sv = save_names(u, fn);
     forget_all(u, fn, sv);
-    if (lat__region_plan(u, fn, checked, true) && ((plan *)lat__symx_of(u, fn->sym)->region)->has_implicit)
+    plan *pl = lat__region_plan(u, fn, checked, true) ? lat__symx_of(u, fn->sym)->region : NULL;
+    if (pl && (pl->has_implicit || pl->nclean))
         return sv;
     lat__region_variant_end(u, fn, sv, had_plan, checked);
     return NULL;

@@ -2,7 +2,10 @@
  * Checked kernels' forward variant (region_int.h, plan.fwd): memcheck alone, with the
  * threads of each stretch in index order, makes its reports in that order; implicit loops
  * (region.c), which run each turn of a loop for every thread before the next, would change
- * it. They are taken here only where no report can change order: a loop with nothing in it
+ * it. A stretch in which nothing can report or fault (every access proven in bounds, no
+ * call, no integer division) is written as unchecked code's, without the thread's index
+ * stored at each thread (region_gen.c). Implicit loops are taken only where no report can
+ * change order: a loop with nothing in it
  * that can report (every access proven in bounds: bounds.h; no call, no integer division)
  * and, in the stretch of code between the barriers around it, nothing that can report on
  * both sides of it (what reports on one side keeps its order). The proofs of the accesses
@@ -56,6 +59,17 @@ static bool has_effects(const lat__stmt *s, bool loop)
     lat__visitor v = {effect_stmt, effect_expr, NULL, &ef};
     lat__visit_stmt(&v, (lat__stmt *)s);
     return ef.found;
+}
+
+bool lat__region_fwd_clean(const lat__stmt *s, const lat__expr *e)
+{
+    effects ef = {false, true};
+    lat__visitor v = {effect_stmt, effect_expr, NULL, &ef};
+    if (s)
+        lat__visit_stmt(&v, (lat__stmt *)s);
+    if (e && !ef.found)
+        lat__visit_expr(&v, (lat__expr *)e);
+    return !ef.found;
 }
 
 /* The compound statement holding s among its items, and where. */
@@ -140,6 +154,15 @@ static void assure(plan *pl, const lat__stmt *s)
 {
     lat__visitor v = {NULL, assure_expr, NULL, pl};
     lat__visit_stmt(&v, (lat__stmt *)s);
+}
+
+void lat__region_fwd_assure_in(plan *pl, const lat__stmt *s, const lat__expr *e)
+{
+    lat__visitor v = {NULL, assure_expr, NULL, pl};
+    if (s)
+        lat__visit_stmt(&v, (lat__stmt *)s);
+    if (e)
+        lat__visit_expr(&v, (lat__expr *)e);
 }
 
 static bool assure_loops(lat__visitor *v, lat__stmt *s)

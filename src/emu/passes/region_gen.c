@@ -539,6 +539,30 @@ static bool stretch_may_fault(plan *pl)
     return found;
 }
 
+/* The forward variant's: whether nothing in the open stretch can report or fault (counted,
+ * and its proofs counted on, in the dry run). */
+static bool stretch_is_clean(plan *pl)
+{
+    if (!pl->items.n)
+        return false;
+    for (size_t k = 0; k < pl->items.n; k++) {
+        const item *it = &pl->items.items[k];
+        if (it->kind == I_STORE || it->kind == I_RAW ||
+            !lat__region_fwd_clean(it->s, it->d ? it->d->init : it->e))
+            return false;
+    }
+    if (pl->dry) {
+        /* Only one with a proven access is worth a variant. */
+        size_t before = pl->assured.n;
+        for (size_t k = 0; k < pl->items.n; k++) {
+            const item *it = &pl->items.items[k];
+            lat__region_fwd_assure_in(pl, it->s, it->d ? it->d->init : it->e);
+        }
+        pl->nclean += pl->assured.n > before;
+    }
+    return true;
+}
+
 static bool note_site(lat__visitor *v, lat__expr *e)
 {
     if (e->site)
@@ -595,6 +619,7 @@ static void seg_close(plan *pl)
     if (pl->seg < 0)
         return;
     int s = pl->seg;
+    bool clean = pl->fwd && stretch_is_clean(pl);
     if (pl->dry) {
         pl->pending.n = 0;
         pl->seg = -1;
@@ -645,9 +670,9 @@ static void seg_close(plan *pl)
      * code calls the checks at every access, so the loop vectorises no less for it. */
     /* In the schedule's order, read from __lat_ord; with none (index order), the threads
      * of [lo, hi) in each row are stepped through, and the others not visited. */
-    /* The forward variant's implicit loops (region_fwd.c) hold nothing that reports or
-     * faults: they are written as unchecked code's, to vectorise. */
-    if (pl->checked && !(pl->fwd && pl->in_implicit))
+    /* The forward variant's implicit loops and clean stretches (region_fwd.c) hold
+     * nothing that reports or faults: they are written as unchecked code's, to vectorise. */
+    if (pl->checked && !(pl->fwd && (pl->in_implicit || clean)))
         lat__emit_fmt(em,
                       " { unsigned __lat_fx = (unsigned)__lat_lo, __lat_fy = 0, __lat_fz = __lat_lo < __lat_hi ? 0 : __lat_bz;"
                       " for (__lat_k = 0; __lat_k < 4 * __lat_n; __lat_k += 4) {"
@@ -670,14 +695,18 @@ static void seg_close(plan *pl)
          * row unless something else may read it: its faults name a thread of the right row.
          * So does a stretch that nothing can fault in (a warp shuffle's own loads): the
          * store at every thread kept its loop from vectorising. */
-        bool per_thread_x = stretch_calls_out(pl) || (!pl->in_implicit && stretch_may_fault(pl));
+        bool per_thread_x = stretch_calls_out(pl) || (!pl->in_implicit && !clean && stretch_may_fault(pl));
+        /* Checked code keeps index order within a stretch, races and all (as TinyCC's):
+         * no promise to the optimiser that the threads' turns are independent, but in the
+         * forward variant's implicit loops, whose turns already interleave (region_fwd.c). */
         lat__emit_fmt(em,
                       " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
                       " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;%s"
                       " __lat_i = (__lat_z * __lat_by + __lat_y) * __lat_bx + (unsigned)__lat_lo;"
-                      " __LAT_IVDEP for (__lat_x = (unsigned)__lat_lo; __lat_x < (unsigned)__lat_hi; __lat_x++, __lat_i++) {"
+                      " %sfor (__lat_x = (unsigned)__lat_lo; __lat_x < (unsigned)__lat_hi; __lat_x++, __lat_i++) {"
                       " %s%s%s const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {",
                       per_thread_x ? "" : " __lat_t->thread_idx.x = (unsigned)__lat_lo;",
+                      pl->checked && !pl->in_implicit ? "" : "__LAT_IVDEP ",
                       pl->seg_pre ? pl->seg_pre : "", skip,
                       per_thread_x ? " __lat_t->thread_idx.x = __lat_x;" : "");
     }

@@ -84,6 +84,7 @@ typedef struct plan {
      * report can change order; the accesses it makes plainly, their proofs to hold. */
     bool fwd;
     LAT_VEC(const lat__expr *) assured;
+    int nclean; /* its stretches that can report or fault nothing */
     LAT_VEC(const lat__stmt *) misfits; /* those of them that are not uniform */
     int in_implicit; /* writing: inside this many implicit loops */
     bool bad;
@@ -128,6 +129,10 @@ bool lat__region_ordered_builtin(const lat__builtin *b);
  * then counts on (plan.assured). */
 bool lat__region_fwd_allows(plan *pl, const lat__stmt *loop);
 void lat__region_fwd_assure(plan *pl);
+/* Whether statement s and expression e (either may be NULL) can report or fault nothing;
+ * the proven accesses in them, added to what the variant counts on. */
+bool lat__region_fwd_clean(const lat__stmt *s, const lat__expr *e);
+void lat__region_fwd_assure_in(plan *pl, const lat__stmt *s, const lat__expr *e);
 /* Whether a declarator is written once for the block: a uniform variable, a __shared__,
  * static or extern one, a typedef. */
 bool lat__region_block_decl(const lat__decl *d);
