@@ -294,16 +294,23 @@ typedef struct outcome {
     float out[MAXN];
 } outcome;
 
-static lat_kernel *compile(lat_context *ctx, const char *src, lat_emu_opt opt)
+/* Kernel `kernel` of the module desc describes, on the optimising tier (opt) or on
+ * TinyCC's code; its module in *mod when asked. Skips the case where no optimising
+ * compiler is found: the proofs and the forward variant are the optimised code's. */
+static lat_kernel *compile_on(lat_context *ctx, lat_module_desc desc, const char *kernel, bool opt,
+                              lat_module **mod)
 {
-    lat_module *mod;
-    if (lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "gen.cu", .emu_opt = opt}, &mod) != LAT_OK)
-        t_fail(__FILE__, __LINE__, "lat_module_create: %s\n%s", lat_last_error(), src);
-    if (opt == LAT_EMU_OPT_SYNC && lat_module_get_tier(mod) != LAT_MODULE_TIER_OPTIMISED)
+    lat_module *m;
+    desc.emu_opt = opt ? LAT_EMU_OPT_SYNC : LAT_EMU_OPT_OFF;
+    if (lat_module_create(ctx, &desc, &m) != LAT_OK)
+        t_fail(__FILE__, __LINE__, "lat_module_create: %s\n%s", lat_last_error(), desc.source);
+    if (opt && lat_module_get_tier(m) != LAT_MODULE_TIER_OPTIMISED)
         SKIP("no optimising compiler here: the proofs are the optimised code's");
     lat_kernel *k;
-    if (lat_module_get_kernel(mod, "gen", &k) != LAT_OK)
-        t_fail(__FILE__, __LINE__, "no kernel: %s", lat_last_error());
+    if (lat_module_get_kernel(m, kernel, &k) != LAT_OK)
+        t_fail(__FILE__, __LINE__, "no kernel %s: %s", kernel, lat_last_error());
+    if (mod)
+        *mod = m;
     return k;
 }
 
@@ -344,7 +351,8 @@ TEST(generated_indexes_are_reported_alike_with_and_without_proofs)
     int reported = 0;
     for (int c = 0; c < 30; c++) {
         generate(&g);
-        lat_kernel *tcc = compile(ctx, src, LAT_EMU_OPT_OFF), *opt = compile(ctx, src, LAT_EMU_OPT_SYNC);
+        lat_module_desc desc = {.source = src, .name = "gen.cu"};
+        lat_kernel *tcc = compile_on(ctx, desc, "gen", false, NULL), *opt = compile_on(ctx, desc, "gen", true, NULL);
         /* Each kernel on a few launches: a proof holds on some and not on others. */
         for (int l = 0; l < 3; l++) {
             unsigned grid = 1 + pick(2), block = 16u << pick(4);
@@ -384,12 +392,7 @@ TEST(a_tile_overrun_by_a_larger_block_is_still_reported)
         "    out[t] = 1.0f;\n"
         "}\n";
     for (int opt = 0; opt < 2; opt++) {
-        lat_module *mod;
-        ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "tile.cu",
-                                                            .emu_opt = opt ? LAT_EMU_OPT_SYNC : LAT_EMU_OPT_OFF},
-                                    &mod));
-        lat_kernel *k;
-        ASSERT_OK(lat_module_get_kernel(mod, "tile", &k));
+        lat_kernel *k = compile_on(ctx, (lat_module_desc){.source = src, .name = "tile.cu"}, "tile", opt, NULL);
         lat_deviceptr out;
         ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * 128, &out));
         void *params[] = {(void *)&out};
@@ -459,13 +462,7 @@ TEST(every_overrun_by_one_at_an_edge_is_reported)
                      "}\n",
                      edges[i]);
             lat_module *mod;
-            ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "edge.cu",
-                                                                .emu_opt = opt ? LAT_EMU_OPT_SYNC : LAT_EMU_OPT_OFF},
-                                        &mod));
-            if (opt && lat_module_get_tier(mod) != LAT_MODULE_TIER_OPTIMISED)
-                SKIP("no optimising compiler here: the proofs are the optimised code's");
-            lat_kernel *k;
-            ASSERT_OK(lat_module_get_kernel(mod, "edge", &k));
+            lat_kernel *k = compile_on(ctx, (lat_module_desc){.source = src, .name = "edge.cu"}, "edge", opt, &mod);
             lat_deviceptr out;
             ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * 32, &out));
             int n = 0;
@@ -527,15 +524,9 @@ TEST(reports_around_a_loop_keep_their_order)
     static outcome a, b;
     for (size_t v = 0; v < sizeof sides / sizeof sides[0]; v++) {
         lat_kernel *k[2];
-        for (int opt = 0; opt < 2; opt++) {
-            lat_module *mod;
-            ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "fwd.cu", .defines = sides[v],
-                                                                .emu_opt = opt ? LAT_EMU_OPT_SYNC : LAT_EMU_OPT_OFF},
-                                        &mod));
-            if (opt && lat_module_get_tier(mod) != LAT_MODULE_TIER_OPTIMISED)
-                SKIP("no optimising compiler here: the variant is the optimised code's");
-            ASSERT_OK(lat_module_get_kernel(mod, "fwd", &k[opt]));
-        }
+        for (int opt = 0; opt < 2; opt++)
+            k[opt] = compile_on(ctx, (lat_module_desc){.source = src, .name = "fwd.cu", .defines = sides[v]}, "fwd",
+                                opt, NULL);
         for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
             ASSERT_OK(lat_check_configure(ctx, &(lat_check_options){.order = orders[o]}));
             run(ctx, k[0], 2, 128, N, 0, out, in, &a);
@@ -576,15 +567,8 @@ TEST(a_racy_stretch_without_checks_keeps_the_threads_order)
     ASSERT_OK(lat_memcpy_htod(ctx, in, in_host, sizeof in_host));
     static outcome a, b;
     lat_kernel *k[2];
-    for (int opt = 0; opt < 2; opt++) {
-        lat_module *mod;
-        ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "chain.cu",
-                                                            .emu_opt = opt ? LAT_EMU_OPT_SYNC : LAT_EMU_OPT_OFF},
-                                    &mod));
-        if (opt && lat_module_get_tier(mod) != LAT_MODULE_TIER_OPTIMISED)
-            SKIP("no optimising compiler here");
-        ASSERT_OK(lat_module_get_kernel(mod, "chain", &k[opt]));
-    }
+    for (int opt = 0; opt < 2; opt++)
+        k[opt] = compile_on(ctx, (lat_module_desc){.source = src, .name = "chain.cu"}, "chain", opt, NULL);
     run(ctx, k[0], 1, 256, MAXN, 0, out, in, &a);
     run(ctx, k[1], 1, 256, MAXN, 0, out, in, &b);
     ASSERT_EQ(a.st, LAT_OK);

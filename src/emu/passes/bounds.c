@@ -299,15 +299,26 @@ static bool entered_or_writes(lat__stmt *s, lat__expr *e, const lat__sym *sym)
     return sc.found;
 }
 
+/* a OP b as b OP' a; LAT_P_NONE for an OP that is no ordering. */
+static int mirrored(int op)
+{
+    return op == LAT_P_LT ? LAT_P_GT : op == LAT_P_LE ? LAT_P_GE : op == LAT_P_GT ? LAT_P_LT
+           : op == LAT_P_GE ? LAT_P_LE : LAT_P_NONE;
+}
+
+/* !(a OP b) as a OP' b. */
+static int negated_op(int op)
+{
+    return op == LAT_P_LT ? LAT_P_GE : op == LAT_P_LE ? LAT_P_GT : op == LAT_P_GT ? LAT_P_LE
+           : op == LAT_P_GE ? LAT_P_LT : LAT_P_NONE;
+}
+
 /* What `a OP b` being true says of a variable on either side (negated: being false). */
 static void assume_compare(prover *p, const lat__expr *c, bool negated)
 {
-    int op = c->op;
-    if (negated)
-        op = op == LAT_P_LT ? LAT_P_GE : op == LAT_P_LE ? LAT_P_GT : op == LAT_P_GT ? LAT_P_LE
-             : op == LAT_P_GE ? LAT_P_LT : LAT_P_NONE;
-    if (op != LAT_P_LT && op != LAT_P_LE && op != LAT_P_GT && op != LAT_P_GE)
-        return;
+    int op = negated ? negated_op(c->op) : c->op;
+    if (mirrored(op) == LAT_P_NONE)
+        return; /* not an ordering */
     const lat__type *ct = c->a->type;
     if (!ct || !lat__is_integer(ct) || !c->b->type || !lat__is_integer(c->b->type))
         return;
@@ -318,10 +329,7 @@ static void assume_compare(prover *p, const lat__expr *c, bool negated)
         const bnode *xr = range(p, x), *yr = range(p, y);
         if (!xr || !yr)
             continue;
-        /* y OP x is x OP' y. */
-        int o = op;
-        if (side)
-            o = o == LAT_P_LT ? LAT_P_GT : o == LAT_P_LE ? LAT_P_GE : o == LAT_P_GT ? LAT_P_LT : LAT_P_LE;
+        int o = side ? mirrored(op) : op;
         bnode *n = node(p, o == LAT_P_LT ? B_LT : o == LAT_P_LE ? B_LE : o == LAT_P_GT ? B_GT : B_GE, xr, yr);
         type_bits(ct, &n->cbits, &n->csgn);
         /* Only a variable with a fact, or one never written after its declaration, keeps
@@ -408,8 +416,7 @@ static void assume_loop(prover *p, const lat__stmt *s)
         bound = c->b;
     } else if (strip(c->b)->kind == LAT_E_NAME && strip(c->b)->sym == v) {
         bound = c->a;
-        op = op == LAT_P_LT ? LAT_P_GT : op == LAT_P_LE ? LAT_P_GE : op == LAT_P_GT ? LAT_P_LT
-             : op == LAT_P_GE ? LAT_P_LE : LAT_P_NONE;
+        op = mirrored(op);
     } else {
         return;
     }
@@ -618,6 +625,17 @@ static void emit_int(lat__emitter *em, int64_t v)
         lat__emit_fmt(em, "%lldLL", (long long)v);
 }
 
+static void emit_range(lat__emitter *em, const bnode *n);
+
+/* "__lat_rg_NAME(a, b", the helper's further arguments and ")" the caller's. */
+static void emit_pair(lat__emitter *em, const char *name, const bnode *n)
+{
+    lat__emit_fmt(em, "__lat_rg_%s(", name);
+    emit_range(em, n->a);
+    lat__emit_str(em, ", ");
+    emit_range(em, n->b);
+}
+
 static void emit_range(lat__emitter *em, const bnode *n)
 {
     static const char *const names[] = {
@@ -658,27 +676,18 @@ static void emit_range(lat__emitter *em, const bnode *n)
     case B_LE:
     case B_GT:
     case B_GE:
-        lat__emit_fmt(em, "__lat_rg_%s(", n->op == B_LT ? "lt" : n->op == B_LE ? "le" : n->op == B_GT ? "gt" : "ge");
-        emit_range(em, n->a);
-        lat__emit_str(em, ", ");
-        emit_range(em, n->b);
+        emit_pair(em, n->op == B_LT ? "lt" : n->op == B_LE ? "le" : n->op == B_GT ? "gt" : "ge", n);
         lat__emit_fmt(em, ", %d, %d)", n->cbits, n->csgn);
         return;
     case B_UP:
     case B_DOWN:
     case B_HALVE:
-        lat__emit_fmt(em, "__lat_rg_%s(", n->op == B_UP ? "up" : n->op == B_DOWN ? "down" : "halve");
-        emit_range(em, n->a);
-        lat__emit_str(em, ", ");
-        emit_range(em, n->b);
+        emit_pair(em, n->op == B_UP ? "up" : n->op == B_DOWN ? "down" : "halve", n);
         lat__emit_fmt(em, ", %d, %lldLL, %d, %d, %d, %d)", n->strict, (long long)n->lo, n->bits, n->sgn,
                       n->cbits, n->csgn);
         return;
     default:
-        lat__emit_fmt(em, "__lat_rg_%s(", names[n->op]);
-        emit_range(em, n->a);
-        lat__emit_str(em, ", ");
-        emit_range(em, n->b);
+        emit_pair(em, names[n->op], n);
         lat__emit_str(em, ")");
         return;
     }
@@ -707,11 +716,8 @@ static bool declare_proof(lat__visitor *v, lat__expr *e)
         return true;
     lat__bound *b = (lat__bound *)e->bound;
     b->id = d->n++;
-    if (b->id == 0) {
-        lat__emit_newline(d->em);
-        lat__emit_str(d->em, "#ifndef __TINYC__");
-        lat__emit_newline(d->em);
-    }
+    if (b->id == 0)
+        lat__emit_directive(d->em, "#ifndef __TINYC__");
     lat__emit_fmt(d->em, "const int __lat_pf%d = ", b->id);
     emit_condition(d->em, b);
     lat__emit_str(d->em, ";");
@@ -724,10 +730,8 @@ void lat__bounds_emit_entry(lat__emitter *em, lat__func *fn)
     declaring d = {em, 0};
     lat__visitor v = {NULL, declare_proof, NULL, &d};
     lat__visit_stmt(&v, fn->body);
-    if (d.n) {
-        lat__emit_str(em, "#endif");
-        lat__emit_newline(em);
-    }
+    if (d.n)
+        lat__emit_directive(em, "#endif");
 }
 
 void lat__bounds_assure(const lat__expr *e, bool on)

@@ -72,6 +72,13 @@ void lat__emit_newline(lat__emitter *em)
     em->file = UINT32_MAX;
 }
 
+void lat__emit_directive(lat__emitter *em, const char *line)
+{
+    lat__emit_newline(em);
+    lat__emit_str(em, line);
+    lat__emit_newline(em);
+}
+
 static void line_marker(lat__emitter *em, lat__loc loc)
 {
     if (!em->fresh_line)
@@ -569,15 +576,21 @@ static const lat__expr *shared_root(const lat__expr *a, bool *packed)
     return a;
 }
 
+/* An access as it is made, without its own check (those inside it keep theirs). */
+static void emit_unchecked(lat__emitter *em, const lat__expr *e)
+{
+    lat__expr plain = *e;
+    plain.site = 0;
+    lat__emit_expr(em, &plain, LAT_PREC_ASSIGN);
+}
+
 /* The start of a checked access's macro call: MACRO(access, (T *)0, code - the access
  * itself emitted unchecked inside it. */
 static void emit_access_head(lat__emitter *em, const lat__expr *e, const char *macro)
 {
-    lat__expr inner = *e;
-    inner.site = 0;
     lat__emit_at(em, e->loc);
     lat__emit_str(em, macro);
-    lat__emit_expr(em, &inner, LAT_PREC_ASSIGN);
+    emit_unchecked(em, e);
     lat__emit_fmt(em, ", (%s)0, %d", lat__emit_type(em->u, lat__pointer_to(em->u, e->type), NULL),
                   e->site - 1);
 }
@@ -602,9 +615,7 @@ static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
 {
     (void)prec;
     if (em->assured_plain && lat__bounds_assured(e)) {
-        lat__expr plain = *e;
-        plain.site = 0;
-        lat__emit_expr(em, &plain, LAT_PREC_ASSIGN);
+        emit_unchecked(em, e);
         return;
     }
     const lat__expr *arr = bounded_array(e);
@@ -626,27 +637,21 @@ static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
         lat__bounds_emit(em, e);
         lat__emit_str(em, ", ");
     }
-    lat__expr whole = *arr;
-    whole.site = 0;
     lat__emit_at(em, e->loc);
     lat__emit_str(em, var ? "__LAT_CKAS(" : "__LAT_CKA(");
-    lat__emit_expr(em, &whole, LAT_PREC_ASSIGN);
+    emit_unchecked(em, arr);
     lat__emit_str(em, ", ");
     lat__emit_expr(em, e->b, LAT_PREC_ASSIGN);
     lat__emit_fmt(em, ", (%s)0, %d", lat__emit_type(em->u, lat__pointer_to(em->u, e->type), NULL), e->site - 1);
     if (var) {
-        lat__expr v = *var;
-        v.site = 0;
         lat__emit_str(em, ", ");
-        lat__emit_expr(em, &v, LAT_PREC_ASSIGN);
+        emit_unchecked(em, var);
         lat__emit_fmt(em, ", %d", !packed);
     }
     lat__emit_str(em, ")");
     if (proven) {
-        lat__expr plain = *e;
-        plain.site = 0;
         lat__emit_str(em, ", ");
-        lat__emit_expr(em, &plain, LAT_PREC_ASSIGN);
+        emit_unchecked(em, e);
         lat__emit_str(em, ")");
     }
 }

@@ -68,6 +68,8 @@ void lat__emit_fmt(lat__emitter *em, const char *fmt, ...) __attribute__((format
 void lat__emit_at(lat__emitter *em, lat__loc loc);
 /* Starts a new output line without changing the user line accounted for. */
 void lat__emit_newline(lat__emitter *em);
+/* A preprocessor line of the output's own (#ifndef __TINYC__...), on a line of its own. */
+void lat__emit_directive(lat__emitter *em, const char *line);
 
 /* The pass data of a symbol, created on first use. */
 lat__symx *lat__symx_of(lat__unit *u, lat__sym *s);

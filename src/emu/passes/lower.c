@@ -320,9 +320,7 @@ static void checked_forward(lower *lw, lat__func *fn, const lat__kernelx *k)
     memcpy(lw->fwd_assured, assured, n * sizeof *assured);
     lw->fwd_nassured = n;
     lw->fwd_name = lat__arena_printf(&lw->u->arena, "%s__lat_fwd", name);
-    lat__emit_newline(em);
-    lat__emit_str(em, "#ifndef __TINYC__");
-    lat__emit_newline(em);
+    lat__emit_directive(em, "#ifndef __TINYC__");
     x->name = lw->fwd_name;
     em->assured_plain = true;
     lw->fwd_static = true;
@@ -330,9 +328,7 @@ static void checked_forward(lower *lw, lat__func *fn, const lat__kernelx *k)
     lw->fwd_static = false;
     em->assured_plain = false;
     x->name = name;
-    lat__emit_newline(em);
-    lat__emit_str(em, "#endif");
-    lat__emit_newline(em);
+    lat__emit_directive(em, "#endif");
     lat__region_variant_end(lw->u, fn, sv, true, true);
     function_as(lw, fn, k, k->mode);
     lw->fwd_name = NULL;
@@ -343,9 +339,7 @@ static void checked_forward(lower *lw, lat__func *fn, const lat__kernelx *k)
 static void enter_forward(lower *lw, lat__func *fn)
 {
     lat__emitter *em = &lw->em;
-    lat__emit_newline(em);
-    lat__emit_str(em, "#ifndef __TINYC__");
-    lat__emit_newline(em);
+    lat__emit_directive(em, "#ifndef __TINYC__");
     lat__emit_str(em, "if (__lat_cki.plain && !__lat_ck_rorder(__lat_t)");
     for (size_t i = 0; i < lw->fwd_nassured; i++) {
         lat__emit_str(em, " && ");
@@ -359,9 +353,7 @@ static void enter_forward(lower *lw, lat__func *fn)
         lat__emit_fmt(em, ", %s", px->param_name ? px->param_name : lat__emit_name(lw->u, ps));
     }
     lat__emit_str(em, "); return; }");
-    lat__emit_newline(em);
-    lat__emit_str(em, "#endif");
-    lat__emit_newline(em);
+    lat__emit_directive(em, "#endif");
 }
 
 /* A kernel with implicit loops is written twice: the optimising tier's variant, then
@@ -382,18 +374,12 @@ static void function(lower *lw, lat__func *fn)
         return;
     }
     lat__emitter *em = &lw->em;
-    lat__emit_newline(em);
-    lat__emit_str(em, "#ifndef __TINYC__");
-    lat__emit_newline(em);
+    lat__emit_directive(em, "#ifndef __TINYC__");
     function_as(lw, fn, k, LAT_EMU_MODE_REGION);
-    lat__emit_newline(em);
-    lat__emit_str(em, "#else");
-    lat__emit_newline(em);
+    lat__emit_directive(em, "#else");
     lat__region_variant_end(lw->u, fn, sv, k->mode == LAT_EMU_MODE_REGION, false);
     function_as(lw, fn, k, k->mode);
-    lat__emit_newline(em);
-    lat__emit_str(em, "#endif");
-    lat__emit_newline(em);
+    lat__emit_directive(em, "#endif");
 }
 
 static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mode)

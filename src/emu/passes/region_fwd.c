@@ -19,7 +19,7 @@
 
 typedef struct effects {
     bool found;
-    bool loop;           /* the loop itself: faults count too */
+    bool faults;         /* faults count too (a loop, a stretch written unchecked) */
 } effects;
 
 static bool effect_expr(lat__visitor *v, lat__expr *e)
@@ -36,7 +36,7 @@ static bool effect_expr(lat__visitor *v, lat__expr *e)
     if (e->type && (e->type->quals & LAT_Q_VOLATILE) && (e->flags & LAT_EF_LVALUE))
         ef->found = true;
     /* A fault in the loop would be reported at a thread its row stands for. */
-    if (ef->loop && (e->kind == LAT_E_BINARY || e->kind == LAT_E_ASSIGN) && e->type &&
+    if (ef->faults && (e->kind == LAT_E_BINARY || e->kind == LAT_E_ASSIGN) && e->type &&
         lat__is_integer(e->type) &&
         (e->op == LAT_P_SLASH || e->op == LAT_P_PERCENT || e->op == LAT_P_DIV_ASSIGN ||
          e->op == LAT_P_MOD_ASSIGN) &&
@@ -53,23 +53,21 @@ static bool effect_stmt(lat__visitor *v, lat__stmt *s)
     return !ef->found;
 }
 
-static bool has_effects(const lat__stmt *s, bool loop)
+/* Whether s or e (either may be NULL) may report; with faults, or fault. */
+static bool has_effects(const lat__stmt *s, const lat__expr *e, bool faults)
 {
-    effects ef = {false, loop};
-    lat__visitor v = {effect_stmt, effect_expr, NULL, &ef};
-    lat__visit_stmt(&v, (lat__stmt *)s);
-    return ef.found;
-}
-
-bool lat__region_fwd_clean(const lat__stmt *s, const lat__expr *e)
-{
-    effects ef = {false, true};
+    effects ef = {false, faults};
     lat__visitor v = {effect_stmt, effect_expr, NULL, &ef};
     if (s)
         lat__visit_stmt(&v, (lat__stmt *)s);
     if (e && !ef.found)
         lat__visit_expr(&v, (lat__expr *)e);
-    return !ef.found;
+    return ef.found;
+}
+
+bool lat__region_fwd_clean(const lat__stmt *s, const lat__expr *e)
+{
+    return !has_effects(s, e, true);
 }
 
 /* The compound statement holding s among its items, and where. */
@@ -121,13 +119,13 @@ static bool side_effects(plan *pl, const lat__stmt *c, size_t at, int dir, bool 
             *ok = false;
             return found;
         }
-        found |= has_effects(s, false);
+        found |= has_effects(s, NULL, false);
     }
 }
 
 bool lat__region_fwd_allows(plan *pl, const lat__stmt *loop)
 {
-    if (has_effects(loop, true))
+    if (has_effects(loop, NULL, true))
         return false;
     size_t at = 0;
     lat__stmt *c = parent_of(pl->fn->body, loop, &at);
@@ -150,12 +148,6 @@ static bool assure_expr(lat__visitor *v, lat__expr *e)
     return true;
 }
 
-static void assure(plan *pl, const lat__stmt *s)
-{
-    lat__visitor v = {NULL, assure_expr, NULL, pl};
-    lat__visit_stmt(&v, (lat__stmt *)s);
-}
-
 void lat__region_fwd_assure_in(plan *pl, const lat__stmt *s, const lat__expr *e)
 {
     lat__visitor v = {NULL, assure_expr, NULL, pl};
@@ -174,11 +166,11 @@ static bool assure_loops(lat__visitor *v, lat__stmt *s)
     /* The loop, and its stretch between barriers. */
     size_t at = 0;
     lat__stmt *c = parent_of(pl->fn->body, s, &at);
-    assure(pl, s);
+    lat__region_fwd_assure_in(pl, s, NULL);
     for (size_t i = at; c && i-- > 0 && !is_barrier(c->items.items[i]);)
-        assure(pl, c->items.items[i]);
+        lat__region_fwd_assure_in(pl, c->items.items[i], NULL);
     for (size_t i = at + 1; c && i < c->items.n && !is_barrier(c->items.items[i]); i++)
-        assure(pl, c->items.items[i]);
+        lat__region_fwd_assure_in(pl, c->items.items[i], NULL);
     return false;
 }
 
