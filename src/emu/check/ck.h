@@ -89,6 +89,10 @@ typedef struct lat__ck_site {
  * a member of a packed struct (no alignment), plus its kind (LAT_ACCESS_*). */
 enum { LAT__CK_CODE_LOCAL = 4, LAT__CK_CODE_PACKED = 8, LAT__CK_CODE_SITE = 16 };
 
+/* The forward variant's guard's flags (fwd.c): nothing in the barrier interval writes;
+ * an access of a tracked local variable is among those it would make unchecked. */
+enum { LAT__CK_FWD_RACEFREE = 1, LAT__CK_FWD_LOCALS = 2 };
+
 /* What instrumentation makes of a module. */
 typedef struct lat__ck_module {
     lat__ck_site *sites;
@@ -360,6 +364,10 @@ typedef struct lat__ck_launch {
                          most 255), 0: none (fast.room) */
     uint8_t *sh_init;
     lat__ck_rec *sh_race;
+    /* initcheck, per __shared__ variable of the module: found wholly written in this block,
+     * and how many of its first bytes were (fwd.c) */
+    uint8_t *sh_whole;
+    size_t *sh_scanned;
     /* Where bad accesses go. */
     char *sink;
     size_t sink_size;
@@ -402,6 +410,13 @@ void *lat__ck_access_value(lat__emu_thread *t, void *addr, unsigned long size,
 void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,
                            unsigned long align, int site, void *base, unsigned long bsize);
 void lat__ck_local(lat__emu_thread *t, void *p, unsigned long n);
+
+/* The forward variant's guard (fwd.c; passes/region_fwd.c): whether a stretch or loop
+ * whose accesses are proven may run as unchecked code here (flags: its interval writes
+ * nothing, it touches tracked local variables; vars: the __shared__ variables it
+ * touches, n of them); and the block's fresh state for it. */
+int lat__ck_fwd_guard(lat__emu_thread *t, int flags, int n, const int *vars);
+void lat__ck_fwd_block_start(lat__ck_launch *L);
 
 /* synccheck at a barrier's completion: all waiters at one barrier, nobody exited. */
 void lat__ck_sync_barrier(lat__ck_launch *L, const lat__exec_block *b);

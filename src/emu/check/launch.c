@@ -126,6 +126,7 @@ static void block_start(void *obs, const lat__exec_block *b, const lat__emu_thre
         if (L->sh_init)
             memset(L->sh_init, 0, L->sh_used);
     }
+    lat__ck_fwd_block_start(L);
 }
 
 /* A barrier completes: synccheck, then racecheck's next epoch. */
@@ -560,7 +561,10 @@ static lat_status launch_alloc(lat__ck_launch *L)
                                     rel[i].var};
     if (L->modes & LAT_CHECK_INITCHECK) {
         L->sh_init = calloc(L->sh_size, 1);
-        if (!L->sh_init)
+        size_t nv = L->cm->nshared ? (size_t)L->cm->nshared : 1;
+        L->sh_whole = calloc(nv, 1);
+        L->sh_scanned = calloc(nv, sizeof *L->sh_scanned);
+        if (!L->sh_init || !L->sh_whole || !L->sh_scanned)
             return LAT_ERROR_OUT_OF_MEMORY;
     }
     if (L->modes & LAT_CHECK_RACECHECK) {
@@ -587,6 +591,8 @@ static void launch_free(lat__ck_launch *L)
         munmap(L->sh_map, L->sh_map_size);
     free(L->shv);
     free(L->sh_init);
+    free(L->sh_whole);
+    free(L->sh_scanned);
     free(L->sh_race);
     free(L->sink);
     free(L->fast.log);

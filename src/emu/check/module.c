@@ -100,6 +100,7 @@ const lat__emu_symbol *lat__ck_symbols(size_t *count)
         SYM("__lat_ck_trap", lat__emu_trap),
         SYM("__lat_ck_rbar", lat__exec_rbarrier),
         SYM("__lat_ck_rorder", lat__exec_rorder),
+        SYM("__lat_ck_fwd", lat__ck_fwd_guard),
         SYM("__lat_ck_scratch", lat__emu_scratch),
     };
     *count = sizeof table / sizeof table[0];

@@ -342,6 +342,7 @@ static const char *const prefix[] = {
            "void __lat_ck_local(lat_emu_thread *, void *, unsigned long);\n"
            "void __lat_ck_rbar(lat_emu_thread *, const int *, const char *, int);\n"
            "const unsigned *__lat_ck_rorder(lat_emu_thread *);\n"
+           "int __lat_ck_fwd(lat_emu_thread *, int, int, const int *);\n"
            "void *__lat_ck_scratch(lat_emu_thread *, unsigned long);\n"
            "#define __lat_scratch __lat_ck_scratch\n"
            /* p is (T *)0 for the access's type T, written by the emitter: TinyCC must not

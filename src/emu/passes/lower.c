@@ -30,6 +30,7 @@ typedef struct lower {
     /* Writing a checked kernel with a forward variant (region_fwd.c): its name, and the
      * accesses whose proofs must hold for the kernel to enter it. */
     const char *fwd_name;
+    bool fwd_strict;
     const lat__expr **fwd_assured;
     size_t fwd_nassured;
     bool fwd_static;
@@ -303,7 +304,8 @@ static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mod
 
 /* A checked region kernel with implicit loops in its forward variant (region_fwd.c): the
  * variant first, for the optimising tier only, then the kernel, which enters it when the
- * launch allows (memcheck alone, threads in index order, the variant's proofs true). */
+ * launch allows (threads in index order, the variant's proofs true, and memcheck alone
+ * unless the variant's guards decide for initcheck and racecheck too). */
 static void checked_forward(lower *lw, lat__func *fn, const lat__kernelx *k)
 {
     lat__region_saved *sv = lat__region_variant_begin(lw->u, fn, true);
@@ -319,6 +321,7 @@ static void checked_forward(lower *lw, lat__func *fn, const lat__kernelx *k)
     lw->fwd_assured = lat__arena_alloc(&lw->u->arena, (n + 1) * sizeof *lw->fwd_assured);
     memcpy(lw->fwd_assured, assured, n * sizeof *assured);
     lw->fwd_nassured = n;
+    lw->fwd_strict = lat__region_fwd_strict(lw->u, fn);
     lw->fwd_name = lat__arena_printf(&lw->u->arena, "%s__lat_fwd", name);
     lat__emit_directive(em, "#ifndef __TINYC__");
     x->name = lw->fwd_name;
@@ -340,7 +343,7 @@ static void enter_forward(lower *lw, lat__func *fn)
 {
     lat__emitter *em = &lw->em;
     lat__emit_directive(em, "#ifndef __TINYC__");
-    lat__emit_str(em, "if (__lat_cki.plain && !__lat_ck_rorder(__lat_t)");
+    lat__emit_str(em, lw->fwd_strict ? "if (!__lat_ck_rorder(__lat_t)" : "if (__lat_cki.plain && !__lat_ck_rorder(__lat_t)");
     for (size_t i = 0; i < lw->fwd_nassured; i++) {
         lat__emit_str(em, " && ");
         if (!lat__bounds_emit(em, lw->fwd_assured[i]))

@@ -1284,6 +1284,12 @@ const lat__expr *const *lat__region_assured(lat__unit *u, lat__func *fn, size_t 
     return pl ? pl->assured.items : NULL;
 }
 
+bool lat__region_fwd_strict(lat__unit *u, lat__func *fn)
+{
+    plan *pl = lat__symx_of(u, fn->sym)->region;
+    return pl && !pl->fwd_loose;
+}
+
 bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_loops)
 {
     lat__symx_of(u, fn->sym)->region = NULL;
@@ -1301,6 +1307,7 @@ bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_l
         pl->fn = fn;
         pl->checked = checked;
         pl->seg = -1;
+        pl->label_tail = "";
         pl->implicit_loops = implicit;
         pl->fwd = checked && implicit;
         pl->excluded = excluded;

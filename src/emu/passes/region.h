@@ -25,6 +25,9 @@ void lat__region_variant_end(lat__unit *u, lat__func *fn, lat__region_saved *sv,
 /* A checked kernel's forward variant (checked: region_fwd.c): the accesses it makes
  * without the checks, whose proofs (bounds.h) must hold for it to be entered. */
 const lat__expr *const *lat__region_assured(lat__unit *u, lat__func *fn, size_t *n);
+/* Whether that variant may be entered with initcheck or racecheck on too: its guards then
+ * decide where its accesses go unchecked, and no split of its stretches reorders reports. */
+bool lat__region_fwd_strict(lat__unit *u, lat__func *fn);
 /* Whether statement s or expression e (either may be NULL) calls a function that may read
  * the thread's index from its context: a device function, a built-in that is not pure
  * arithmetic (warp and block operations are not calls in region loops). */

@@ -17,16 +17,22 @@
 #include "bounds.h"
 #include "front/visit.h"
 
+/* What counts as an effect: an access that may report (or, with faults, fault); any
+ * access (for initcheck and racecheck, under which a proven access may report too); a
+ * write. A call that may reach memory, an asm statement and a volatile access count for
+ * each. */
+typedef enum effect { EF_REPORT, EF_FAULT, EF_ACCESS, EF_WRITE } effect;
+
 typedef struct effects {
     bool found;
-    bool faults;         /* faults count too (a loop, a stretch written unchecked) */
+    effect what;
 } effects;
 
 static bool effect_expr(lat__visitor *v, lat__expr *e)
 {
     effects *ef = v->data;
-    if (e->site && !e->bound)
-        ef->found = true; /* an access that may report */
+    if (e->site && (ef->what == EF_ACCESS || (ef->what == EF_WRITE ? ((e->site - 1) & 2) : !e->bound)))
+        ef->found = true;
     if (e->kind == LAT_E_CALL) {
         const lat__sym *f = e->sym;
         const lat__builtin *b = f && f->builtin ? lat__builtin_get(f->builtin) : NULL;
@@ -36,7 +42,7 @@ static bool effect_expr(lat__visitor *v, lat__expr *e)
     if (e->type && (e->type->quals & LAT_Q_VOLATILE) && (e->flags & LAT_EF_LVALUE))
         ef->found = true;
     /* A fault in the loop would be reported at a thread its row stands for. */
-    if (ef->faults && (e->kind == LAT_E_BINARY || e->kind == LAT_E_ASSIGN) && e->type &&
+    if (ef->what == EF_FAULT && (e->kind == LAT_E_BINARY || e->kind == LAT_E_ASSIGN) && e->type &&
         lat__is_integer(e->type) &&
         (e->op == LAT_P_SLASH || e->op == LAT_P_PERCENT || e->op == LAT_P_DIV_ASSIGN ||
          e->op == LAT_P_MOD_ASSIGN) &&
@@ -53,10 +59,10 @@ static bool effect_stmt(lat__visitor *v, lat__stmt *s)
     return !ef->found;
 }
 
-/* Whether s or e (either may be NULL) may report; with faults, or fault. */
-static bool has_effects(const lat__stmt *s, const lat__expr *e, bool faults)
+/* Whether s or e (either may be NULL) has an effect of the kind asked. */
+static bool has_effects(const lat__stmt *s, const lat__expr *e, effect what)
 {
-    effects ef = {false, faults};
+    effects ef = {false, what};
     lat__visitor v = {effect_stmt, effect_expr, NULL, &ef};
     if (s)
         lat__visit_stmt(&v, (lat__stmt *)s);
@@ -67,7 +73,7 @@ static bool has_effects(const lat__stmt *s, const lat__expr *e, bool faults)
 
 bool lat__region_fwd_clean(const lat__stmt *s, const lat__expr *e)
 {
-    return !has_effects(s, e, true);
+    return !has_effects(s, e, EF_FAULT);
 }
 
 /* The compound statement holding s among its items, and where. */
@@ -101,9 +107,10 @@ static bool is_barrier(const lat__stmt *s)
 }
 
 /* The statements between the barriers around item `at` of c, on one side: whether any
- * can report (or holds a barrier of its own: then the stretch is not known); false with
- * *ok false when they run to the block's start or end of c that is not the kernel's. */
-static bool side_effects(plan *pl, const lat__stmt *c, size_t at, int dir, bool *ok)
+ * has an effect of the kind asked (or holds a barrier of its own: then the stretch is
+ * not known); false with *ok false when they run to the block's start or end of c that
+ * is not the kernel's. */
+static bool side_effects(plan *pl, const lat__stmt *c, size_t at, int dir, effect what, bool *ok)
 {
     bool found = false;
     for (size_t i = at;;) {
@@ -119,21 +126,38 @@ static bool side_effects(plan *pl, const lat__stmt *c, size_t at, int dir, bool 
             *ok = false;
             return found;
         }
-        found |= has_effects(s, NULL, false);
+        found |= has_effects(s, NULL, what);
     }
 }
 
-bool lat__region_fwd_allows(plan *pl, const lat__stmt *loop)
+/* Whether nothing on one side or the other of `loop`, up to the barriers around it, has
+ * an effect of the kind asked. */
+static bool one_side_free(plan *pl, const lat__stmt *loop, effect what)
 {
-    if (has_effects(loop, NULL, true))
-        return false;
     size_t at = 0;
     lat__stmt *c = parent_of(pl->fn->body, loop, &at);
     if (!c)
         return false;
     bool ok_before = true, ok_after = true;
-    bool before = side_effects(pl, c, at, -1, &ok_before), after = side_effects(pl, c, at, 1, &ok_after);
+    bool before = side_effects(pl, c, at, -1, what, &ok_before);
+    bool after = side_effects(pl, c, at, 1, what, &ok_after);
     return ok_before && ok_after && !(before && after);
+}
+
+bool lat__region_fwd_allows(plan *pl, const lat__stmt *loop)
+{
+    return !has_effects(loop, NULL, EF_FAULT) && one_side_free(pl, loop, EF_REPORT);
+}
+
+void lat__region_fwd_interval(plan *pl, const lat__stmt *loop, bool *strict, bool *racefree)
+{
+    *strict = one_side_free(pl, loop, EF_ACCESS);
+    size_t at = 0;
+    lat__stmt *c = parent_of(pl->fn->body, loop, &at);
+    bool ok_before = true, ok_after = true;
+    *racefree = c && !has_effects(loop, NULL, EF_WRITE) &&
+                !side_effects(pl, c, at, -1, EF_WRITE, &ok_before) &&
+                !side_effects(pl, c, at, 1, EF_WRITE, &ok_after) && ok_before && ok_after;
 }
 
 /* ---- what the variant counts on ------------------------------------------------------------ */

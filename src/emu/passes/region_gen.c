@@ -4,6 +4,7 @@
 #include "region_int.h"
 
 #include "emu/abi.h"
+#include "emu/check/ck.h"
 #include "emu/warp.h"
 #include "front/visit.h"
 
@@ -353,18 +354,19 @@ static bool region_stmt_hook(lat__emitter *em, const lat__stmt *s)
     }
     case LAT_S_RETURN:
         lat__emit_at(em, s->loc);
-        lat__emit_fmt(em, "{ __lat_sk[__lat_i] = %d; goto __lat_n%d; }", EXITED, pl->seg);
+        lat__emit_fmt(em, "{ __lat_sk[__lat_i] = %d; goto __lat_n%d%s; }", EXITED, pl->seg, pl->label_tail);
         return true;
     case LAT_S_BREAK:
     case LAT_S_CONTINUE: {
-        if (!s->target || s->target->kind == LAT_S_SWITCH)
+        /* A guarded loop's checked branch holds the whole loop: its own loops' breaks. */
+        if (!s->target || s->target->kind == LAT_S_SWITCH || pl->in_fallback)
             return false;
         rstmt *t = lat__region_rs(pl, s->target);
         if (!t->block)
             return false; /* a loop inside the stretch */
         lat__emit_at(em, s->loc);
-        lat__emit_fmt(em, "{ __lat_sk[__lat_i] = %d; goto __lat_n%d; }",
-                      2 * t->level + (s->kind == LAT_S_CONTINUE), pl->seg);
+        lat__emit_fmt(em, "{ __lat_sk[__lat_i] = %d; goto __lat_n%d%s; }",
+                      2 * t->level + (s->kind == LAT_S_CONTINUE), pl->seg, pl->label_tail);
         return true;
     }
     default:
@@ -418,7 +420,7 @@ static void print_item(plan *pl, const item *it)
         lat__emit_str(em, " if (!(");
         lat__emit_expr(em, it->e, LAT_PREC_COMMA);
         /* What follows in the stretch is the branch: a thread that leaves it is done. */
-        lat__emit_fmt(em, ")) { __lat_sk[__lat_i] = %d; goto __lat_n%d; }", 2 * it->level, pl->seg);
+        lat__emit_fmt(em, ")) { __lat_sk[__lat_i] = %d; goto __lat_n%d%s; }", 2 * it->level, pl->seg, pl->label_tail);
         pl->rewrite_coll = false;
         break;
     case I_STORE: {
@@ -614,25 +616,96 @@ static const lat__expr *range_bound(plan *pl, const lat__expr **bound)
     return c;
 }
 
-static void seg_close(plan *pl)
+/* ---- the forward variant's guards (region_fwd.c, check/fwd.c) -------------------------------- */
+
+typedef struct guarded {
+    plan *pl;
+    LAT_VEC(int) vars; /* the __shared__ variables its proven accesses touch */
+    bool locals;       /* a tracked local variable among them (initcheck follows its bytes) */
+} guarded;
+
+/* The __shared__ variable holding the array an access indexes (through subscripts and
+ * members), as the module numbers them, or -1. */
+static int shared_index(plan *pl, const lat__expr *e)
 {
-    if (pl->seg < 0)
-        return;
-    int s = pl->seg;
-    bool clean = pl->fwd && stretch_is_clean(pl);
-    if (pl->dry) {
-        pl->pending.n = 0;
-        pl->seg = -1;
-        return;
+    for (;;) {
+        if (e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && (e->a->flags & LAT_EF_IMPLICIT))
+            e = e->a->a;
+        else if (e->kind == LAT_E_MEMBER && !(e->flags & LAT_EF_ARROW))
+            e = e->a;
+        else
+            break;
+    }
+    if (e->kind != LAT_E_NAME || !e->sym || !(e->sym->cuda & LAT_CU_SHARED))
+        return -1;
+    return lat__symx_of(pl->u, e->sym)->shared;
+}
+
+static bool guard_expr(lat__visitor *v, lat__expr *e)
+{
+    guarded *g = v->data;
+    if (!e->site)
+        return true;
+    g->locals |= ((e->site - 1) & LAT__CK_CODE_LOCAL) != 0;
+    int var = shared_index(g->pl, e);
+    for (size_t i = 0; i < g->vars.n && var >= 0; i++)
+        if (g->vars.items[i] == var)
+            var = -1;
+    if (var >= 0)
+        LAT_PUSH(&g->pl->u->arena, g->vars, var);
+    return true;
+}
+
+/* Opens `if (guard) {` before a clean stretch (loop NULL: the open one) or an implicit
+ * loop of the forward variant: true where the launch is memcheck's alone, or where the
+ * checks' state allows the accesses in it to go unchecked (check/fwd.c). racefree: nothing
+ * in the barrier interval around it writes. */
+static void guard_open(plan *pl, const lat__stmt *loop, bool racefree)
+{
+    guarded g = {pl, {0}, false};
+    lat__visitor v = {NULL, guard_expr, NULL, &g};
+    if (loop)
+        lat__visit_stmt(&v, (lat__stmt *)loop);
+    for (size_t k = 0; !loop && k < pl->items.n; k++) {
+        const item *it = &pl->items.items[k];
+        if (it->s)
+            lat__visit_stmt(&v, (lat__stmt *)it->s);
+        if (it->e)
+            lat__visit_expr(&v, (lat__expr *)it->e);
+        if (it->d && it->d->init)
+            lat__visit_expr(&v, it->d->init);
     }
     lat__emitter *em = pl->em;
-    bool stable = stretch_is_stable(pl);
-    for (size_t k = 0; k < pl->pending.n; k++) {
-        rcoll *c = pl->pending.items[k];
-        c->in_line = stable;
-        if (!stable)
-            results_loop(pl, c);
-    }
+    lat__emit_fmt(em, "\nif (__lat_cki.plain || __lat_ck_fwd(__lat_t, %d, %zu, ",
+                  (racefree ? LAT__CK_FWD_RACEFREE : 0) | (g.locals ? LAT__CK_FWD_LOCALS : 0), g.vars.n);
+    if (!g.vars.n)
+        lat__emit_str(em, "(const int *)0");
+    for (size_t i = 0; i < g.vars.n; i++)
+        lat__emit_fmt(em, "%s%d", i ? ", " : "(const int[]){", g.vars.items[i]);
+    lat__emit_str(em, g.vars.n ? "})) {" : ")) {");
+}
+
+/* The other branch: the same code with its accesses checked. */
+static void guard_else(plan *pl)
+{
+    pl->em->assured_plain = false;
+    pl->label_tail = "c"; /* the stretch's end again, under another name */
+    lat__emit_str(pl->em, "\n} else {");
+}
+
+static void guard_close(plan *pl)
+{
+    pl->em->assured_plain = true;
+    pl->label_tail = "";
+    lat__emit_str(pl->em, "\n}\n");
+}
+
+/* Writes the open stretch s: its loop over the threads, the variables it uses from other
+ * stretches, its items, the variables it changed stored back. clean: as unchecked code's
+ * (the forward variant's, region_fwd.c). */
+static void write_stretch(plan *pl, int s, bool clean, bool stable)
+{
+    lat__emitter *em = pl->em;
     const lat__expr *bound = NULL, *cmp = range_bound(pl, &bound);
     lat__emit_newline(em);
     if (cmp) {
@@ -755,7 +828,7 @@ static void seg_close(plan *pl)
         print_item(pl, &pl->items.items[k]);
     }
     lat__emit_newline(em);
-    lat__emit_fmt(em, " __lat_n%d: ;", s);
+    lat__emit_fmt(em, " __lat_n%d%s: ;", s, pl->label_tail);
     for (size_t k = 0; k < pl->used.n; k++) {
         lat__sym *v = pl->used.items[k];
         rvar *r = lat__region_var(v);
@@ -765,6 +838,37 @@ static void seg_close(plan *pl)
     lat__emit_str(em, " } } } } }");
     em->local_tid = false;
     lat__emit_newline(em);
+}
+
+static void seg_close(plan *pl)
+{
+    if (pl->seg < 0)
+        return;
+    int s = pl->seg;
+    bool clean = pl->fwd && !pl->in_fallback && stretch_is_clean(pl);
+    if (pl->dry) {
+        pl->pending.n = 0;
+        pl->seg = -1;
+        return;
+    }
+    bool stable = stretch_is_stable(pl);
+    for (size_t k = 0; k < pl->pending.n; k++) {
+        rcoll *c = pl->pending.items[k];
+        c->in_line = stable;
+        if (!stable)
+            results_loop(pl, c);
+    }
+    if (clean && !pl->in_implicit) {
+        /* Unchecked where the checks on and the shadows allow it (initcheck, racecheck),
+         * else as the checks would have it: the same stretch, its accesses checked. */
+        guard_open(pl, NULL, false);
+        write_stretch(pl, s, true, stable);
+        guard_else(pl);
+        write_stretch(pl, s, false, stable);
+        guard_close(pl);
+    } else {
+        write_stretch(pl, s, clean, stable);
+    }
     for (size_t k = 0; k < pl->pending.n; k++)
         pl->pending.items[k]->in_line = false;
     pl->pending.n = 0;
@@ -973,58 +1077,138 @@ static void gen_if(plan *pl, const lat__stmt *s)
     pl->level = outer;
 }
 
+/* Block-level control: the loop runs once for the block. The stretch before it is not the
+ * loop's: closed first. */
+static void gen_uniform_loop(plan *pl, const lat__stmt *s, rstmt *r)
+{
+    seg_close(pl);
+    pl->in_implicit += r->implicit;
+    if (s->init && s->kind == LAT_S_FOR) {
+        seg_close(pl);
+        OUT("\n{");
+        if (s->init->kind == LAT_S_DECL)
+            gen_decl(pl, s->init);
+        else
+            block_stmt(pl, s->init);
+        seg_close(pl);
+    }
+    seg_close(pl);
+    OUT("\n");
+    if (!pl->dry) {
+        lat__emitter *em = pl->em;
+        lat__emit_at(em, s->loc);
+        if (s->kind == LAT_S_DO)
+            lat__emit_str(em, "do {");
+        else {
+            lat__emit_str(em, s->kind == LAT_S_WHILE ? "while (" : "for (; ");
+            /* A checked loop's turn is a step of the hang detector's (emit.c). */
+            if (s->e && pl->checked && r->implicit)
+                lat__emit_str(em, "__LAT_TICK, ");
+            if (s->e)
+                lat__emit_expr(em, s->e, LAT_PREC_COMMA);
+            if (s->kind == LAT_S_FOR) {
+                lat__emit_str(em, "; ");
+                if (s->step)
+                    lat__emit_expr(em, s->step, LAT_PREC_COMMA);
+            }
+            lat__emit_str(em, ") {");
+        }
+    }
+    gen_items(pl, s->body);
+    seg_close(pl);
+    if (!pl->dry && s->kind == LAT_S_DO) {
+        lat__emit_str(pl->em, "\n} while (");
+        lat__emit_expr(pl->em, s->e, LAT_PREC_COMMA);
+        lat__emit_str(pl->em, ");");
+    } else {
+        OUT("\n}");
+    }
+    if (s->init && s->kind == LAT_S_FOR)
+        OUT("}");
+    OUT("\n");
+    pl->in_implicit -= r->implicit;
+}
+
+/* Whether `loop`, an implicit loop, cannot be its guard's checked branch, a stretch running
+ * each thread's turns: it writes a block-level variable declared outside it (each thread
+ * would), or declares one kept in per-thread storage (a loop of its own inside it). */
+typedef struct outer_writes {
+    lat__arena *arena;
+    LAT_VEC(const lat__sym *) declared;
+    bool found;
+} outer_writes;
+
+static bool declared_stmt(lat__visitor *v, lat__stmt *s)
+{
+    outer_writes *o = v->data;
+    if (s->kind == LAT_S_DECL && s->decls)
+        for (lat__decl *d = s->decls->first; d; d = d->next) {
+            rvar *r = lat__region_var(d->sym);
+            o->found |= r && r->kind == R_CAND;
+            LAT_PUSH(o->arena, o->declared, d->sym);
+        }
+    return true;
+}
+
+static bool written_expr(lat__visitor *v, lat__expr *e)
+{
+    outer_writes *o = v->data;
+    const lat__expr *t = e->kind == LAT_E_ASSIGN || e->kind == LAT_E_POSTFIX ||
+                                 (e->kind == LAT_E_UNARY && (e->op == LAT_P_INC || e->op == LAT_P_DEC))
+                             ? e->a
+                             : NULL;
+    while (t && t->kind == LAT_E_CAST && (t->flags & LAT_EF_IMPLICIT))
+        t = t->a;
+    if (!t || t->kind != LAT_E_NAME)
+        return true;
+    rvar *r = lat__region_var(t->sym);
+    bool inside = false;
+    for (size_t i = 0; i < o->declared.n && !inside; i++)
+        inside = o->declared.items[i] == t->sym;
+    o->found |= r && r->kind == R_UNIFORM && !inside;
+    return !o->found;
+}
+
+static bool fallback_unsafe(plan *pl, const lat__stmt *loop)
+{
+    outer_writes o = {&pl->u->arena, {0}, false};
+    lat__visitor d = {declared_stmt, NULL, NULL, &o};
+    lat__visit_stmt(&d, (lat__stmt *)loop);
+    lat__visitor w = {NULL, written_expr, NULL, &o};
+    lat__visit_stmt(&w, (lat__stmt *)loop);
+    return o.found;
+}
+
 static void gen_loop(plan *pl, const lat__stmt *s)
 {
     rstmt *r = lat__region_rs(pl, s);
+    if (r->uniform && r->implicit && pl->fwd && !pl->in_implicit && !pl->in_fallback) {
+        /* The forward variant's implicit loop, guarded (guard_open): its checked branch is
+         * one stretch holding the loop, each thread's turns in order. */
+        bool strict, racefree;
+        lat__region_fwd_interval(pl, s, &strict, &racefree);
+        if (!strict || fallback_unsafe(pl, s)) {
+            pl->fwd_loose = true;
+            gen_uniform_loop(pl, s, r);
+            return;
+        }
+        seg_close(pl);
+        if (!pl->dry)
+            guard_open(pl, s, racefree);
+        gen_uniform_loop(pl, s, r);
+        if (!pl->dry)
+            guard_else(pl);
+        pl->in_fallback = true;
+        item it = {I_STMT, s, NULL, NULL, NULL, 0};
+        item_add(pl, it);
+        seg_close(pl);
+        pl->in_fallback = false;
+        if (!pl->dry)
+            guard_close(pl);
+        return;
+    }
     if (r->uniform) {
-        /* Block-level control: the loop runs once for the block. The stretch before it
-         * is not the loop's: closed first. */
-        seg_close(pl);
-        pl->in_implicit += r->implicit;
-        if (s->init && s->kind == LAT_S_FOR) {
-            seg_close(pl);
-            OUT("\n{");
-            if (s->init->kind == LAT_S_DECL)
-                gen_decl(pl, s->init);
-            else
-                block_stmt(pl, s->init);
-            seg_close(pl);
-        }
-        seg_close(pl);
-        OUT("\n");
-        if (!pl->dry) {
-            lat__emitter *em = pl->em;
-            lat__emit_at(em, s->loc);
-            if (s->kind == LAT_S_DO)
-                lat__emit_str(em, "do {");
-            else {
-                lat__emit_str(em, s->kind == LAT_S_WHILE ? "while (" : "for (; ");
-                /* A checked loop's turn is a step of the hang detector's (emit.c). */
-                if (s->e && pl->checked && r->implicit)
-                    lat__emit_str(em, "__LAT_TICK, ");
-                if (s->e)
-                    lat__emit_expr(em, s->e, LAT_PREC_COMMA);
-                if (s->kind == LAT_S_FOR) {
-                    lat__emit_str(em, "; ");
-                    if (s->step)
-                        lat__emit_expr(em, s->step, LAT_PREC_COMMA);
-                }
-                lat__emit_str(em, ") {");
-            }
-        }
-        gen_items(pl, s->body);
-        seg_close(pl);
-        if (!pl->dry && s->kind == LAT_S_DO) {
-            lat__emit_str(pl->em, "\n} while (");
-            lat__emit_expr(pl->em, s->e, LAT_PREC_COMMA);
-            lat__emit_str(pl->em, ");");
-        } else {
-            OUT("\n}");
-        }
-        if (s->init && s->kind == LAT_S_FOR)
-            OUT("}");
-        OUT("\n");
-        pl->in_implicit -= r->implicit;
+        gen_uniform_loop(pl, s, r);
         return;
     }
     int L = r->level, outer = pl->level;
