@@ -371,6 +371,7 @@ static void emit_literal(lat__emitter *em, const lat__expr *e)
 
 static void emit_checked(lat__emitter *em, const lat__expr *e, int prec);
 static bool emit_checked_store(lat__emitter *em, const lat__expr *e);
+static bool emit_checked_sequenced(lat__emitter *em, const lat__expr *e);
 static const lat__expr *bounded_array(const lat__expr *e);
 
 /* TinyCC 0.9.27 keeps the value of &&, || and ?: as a jump until it is used, and types it
@@ -454,7 +455,7 @@ void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
         break;
     }
     case LAT_E_ASSIGN:
-        if (emit_checked_store(em, e))
+        if (emit_checked_store(em, e) || emit_checked_sequenced(em, e))
             break;
         lat__emit_expr(em, e->a, LAT_PREC_UNARY);
         lat__emit_fmt(em, " %s ", lat__punct_spelling((lat__punct)e->op));
@@ -608,6 +609,36 @@ static bool emit_checked_store(lat__emitter *em, const lat__expr *e)
     lat__emit_str(em, ", ");
     lat__emit_expr(em, e->b, LAT_PREC_ASSIGN);
     lat__emit_str(em, ")");
+    return true;
+}
+
+static bool note_any_site(lat__visitor *v, lat__expr *e)
+{
+    if (e->site)
+        *(bool *)v->data = true;
+    return !*(bool *)v->data;
+}
+
+/* An assignment whose both sides make accesses the checks see: C leaves their order open
+ * (TinyCC's code and gcc's took them in opposite orders, and reported in them), C++17 and
+ * so CUDA evaluate the right side first. Checked code does, in a temporary: the reports
+ * come in the same order on both tiers. Returns false for every other assignment. */
+static bool emit_checked_sequenced(lat__emitter *em, const lat__expr *e)
+{
+    if (!em->checked || em->display || !e->a->site || !e->b->type)
+        return false;
+    bool right = false;
+    lat__visitor v = {NULL, note_any_site, NULL, &right};
+    lat__visit_expr(&v, (lat__expr *)e->b);
+    if (!right)
+        return false;
+    char name[32];
+    snprintf(name, sizeof name, "__lat_rv%d", em->tmp++);
+    lat__emit_fmt(em, "({ %s = (", lat__emit_type(em->u, lat__unqualified(em->u, (lat__type *)e->b->type), name));
+    lat__emit_expr(em, e->b, LAT_PREC_COMMA);
+    lat__emit_str(em, "); ");
+    lat__emit_expr(em, e->a, LAT_PREC_UNARY);
+    lat__emit_fmt(em, " %s %s; })", lat__punct_spelling((lat__punct)e->op), name);
     return true;
 }
 

@@ -149,15 +149,22 @@ bool lat__region_fwd_allows(plan *pl, const lat__stmt *loop)
     return !has_effects(loop, NULL, EF_FAULT) && one_side_free(pl, loop, EF_REPORT);
 }
 
-void lat__region_fwd_interval(plan *pl, const lat__stmt *loop, bool *strict, bool *racefree)
+/* Whether nothing in the barrier interval around `loop`, on either side of it, has an
+ * effect of the kind asked. */
+static bool sides_free(plan *pl, const lat__stmt *loop, effect what)
 {
-    *strict = one_side_free(pl, loop, EF_ACCESS);
     size_t at = 0;
     lat__stmt *c = parent_of(pl->fn->body, loop, &at);
     bool ok_before = true, ok_after = true;
-    *racefree = c && !has_effects(loop, NULL, EF_WRITE) &&
-                !side_effects(pl, c, at, -1, EF_WRITE, &ok_before) &&
-                !side_effects(pl, c, at, 1, EF_WRITE, &ok_after) && ok_before && ok_after;
+    return c && !side_effects(pl, c, at, -1, what, &ok_before) && !side_effects(pl, c, at, 1, what, &ok_after) &&
+           ok_before && ok_after;
+}
+
+void lat__region_fwd_interval(plan *pl, const lat__stmt *loop, bool *strict, bool *racefree)
+{
+    /* Where its guard fails, the loop may report itself: then nothing else may. */
+    *strict = sides_free(pl, loop, EF_ACCESS);
+    *racefree = !has_effects(loop, NULL, EF_WRITE) && sides_free(pl, loop, EF_WRITE);
 }
 
 /* ---- what the variant counts on ------------------------------------------------------------ */

@@ -89,9 +89,9 @@ typedef struct plan {
     int in_implicit; /* writing: inside this many implicit loops */
     /* The variant's implicit loops and clean stretches are guarded (region_gen.c): run
      * unchecked where the checks on allow it, else as the checks would have them. With
-     * initcheck or racecheck, a proven access may report too, and an implicit loop with
-     * such accesses on both sides would change their order: loose, the variant is then
-     * for memcheck alone. in_fallback: writing a guarded loop's checked branch. */
+     * initcheck or racecheck, a proven access may report too, and an implicit loop that
+     * is not alone in its barrier interval would change their order: loose, the variant
+     * is then for memcheck alone. in_fallback: writing a guarded loop's checked branch. */
     bool fwd_loose;
     bool in_fallback;
     const char *label_tail; /* "c" in a guard's checked branch: its own stretch-end labels */
@@ -137,9 +137,9 @@ bool lat__region_ordered_builtin(const lat__builtin *b);
  * then counts on (plan.assured). */
 bool lat__region_fwd_allows(plan *pl, const lat__stmt *loop);
 /* For an implicit loop the variant takes, with initcheck or racecheck on (region_gen.c's
- * guards): strict, whether one side of its barrier interval makes no access at all (its
- * split then keeps the order of every report); racefree, whether nothing in the interval
- * writes memory or calls out. */
+ * guards): strict, whether it is alone in its barrier interval, nothing else there making
+ * an access (its split from them then keeps the order of every report, its own included);
+ * racefree, whether nothing in the interval writes memory or calls out. */
 void lat__region_fwd_interval(plan *pl, const lat__stmt *loop, bool *strict, bool *racefree);
 void lat__region_fwd_assure(plan *pl);
 /* Whether statement s and expression e (either may be NULL) can report or fault nothing;

@@ -1,0 +1,281 @@
+/* The guards of the checked forward variant (src/emu/check/fwd.c, passes/region_gen.c):
+ * with initcheck or racecheck on, the optimised code runs a loop or stretch whose accesses
+ * are proven without the checks only where they could report nothing: every __shared__
+ * variable it touches wholly written (initcheck), nothing written in its barrier interval
+ * (racecheck). A guard that is wrong would hide an uninitialised read or a race, so
+ * generated kernels of several barrier intervals fill their tiles wholly or not, read
+ * them in loops and stretches, write them with and without races; each runs under
+ * initcheck, racecheck and all checks on TinyCC's code (every access checked) and on the
+ * optimised code, and the reports must be the same, and the results too where the checks
+ * keep the threads' order. */
+#include "check_util.h"
+
+#include <stdarg.h>
+
+enum { MAXN = 512, SRC = 16384 };
+
+typedef struct gen {
+    char *src;
+    size_t len;
+    int la, rows, cols; /* a[la], c[rows][cols] */
+    bool tidy;          /* tiles filled first, wholly; no race, a barrier after each interval */
+} gen;
+
+static void put(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(gen *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(g->src + g->len, SRC - g->len, fmt, ap);
+    va_end(ap);
+    if (n < 0 || g->len + (size_t)n >= SRC)
+        t_fail(__FILE__, __LINE__, "generated kernel too long");
+    g->len += (size_t)n;
+}
+
+static int pick(int n)
+{
+    return (int)(t_rand_u32() % (unsigned)n);
+}
+
+/* What a barrier interval does. Loops read or write the tiles at indexes proven in
+ * bounds, so that the optimised code may take them unchecked. */
+static void interval(gen *g)
+{
+    int la = g->la, rows = g->rows, cols = g->cols;
+    /* Wholly, or all but a few elements: then reads of those are uninitialised. */
+    int fill_a = pick(3) || g->tidy ? la : la - 1 - pick(4);
+    int fill_c = pick(3) || g->tidy ? rows * cols : rows * cols - 1;
+    static const int tidy[] = {0, 1, 2, 3, 5, 8};
+    switch (g->tidy ? tidy[pick(6)] : pick(9)) {
+    case 0:
+        put(g, "for (int q = t; q < %d; q += blockDim.x) a[q] = in[q %% n] + acc;\n", fill_a);
+        return;
+    case 1:
+        put(g, "for (int q = t; q < %d; q += blockDim.x) c[q / %d][q %% %d] = 0.5f * q;\n", fill_c, cols, cols);
+        return;
+    case 2: /* a loop alone in its interval, reading */
+        /* (one access per statement: C leaves the order of a * b's operands open, and
+         * the tiers' compilers take them differently) */
+        put(g, "for (int j = 0; j < %d; j++) { acc += a[(t + j) %% %d]; acc *= c[j %% %d][t %% %d]; }\n",
+            1 + pick(40), la, rows, cols);
+        return;
+    case 3: /* two loops, and a read before the first: the first has accesses on both sides */
+        if (pick(2))
+            put(g, "acc += a[t %% %d];\n", la);
+        put(g, "for (int j = 0; j < %d; j++) acc += a[(t * 3 + j) %% %d];\n", 1 + pick(20), la);
+        put(g, "for (int k = %d; k > 0; k /= 2) acc -= c[k %% %d][(t + k) %% %d];\n", 1 + pick(60), rows, cols);
+        return;
+    case 4: /* a read loop, then a write in the same interval: a race where threads share an element */
+        put(g, "for (int j = 0; j < %d; j++) acc += a[(t + j) %% %d];\n", 1 + pick(10), la);
+        put(g, "a[t %% %d] = acc;\n", pick(2) ? la : 1 + pick(la));
+        return;
+    case 5: /* a tree reduction's step: a clean stretch */
+        put(g, "if (t < %d) a[t] += a[t + %d];\n", 1 + pick(la / 2), la / 2);
+        return;
+    case 6: /* a loop writing, racing where threads share a column */
+        put(g, "for (int j = 0; j < %d; j++) c[j %% %d][t %% %d] = acc + j;\n", 1 + pick(8), rows, cols);
+        return;
+    case 7: /* a read of a neighbour's element in a stretch */
+        put(g, "acc += a[(t + %d) %% %d];\n", 1 + pick(8), la);
+        return;
+    default: /* a thread's own element, read and written in a loop */
+        put(g, "if (t < %d) for (int j = 0; j < %d; j++) a[t] = a[t] * 0.5f + j;\n", la, 1 + pick(6));
+        return;
+    }
+}
+
+static void generate(gen *g)
+{
+    static const int sizes[] = {32, 64, 128, 256};
+    g->len = 0;
+    g->la = sizes[pick(4)];
+    g->rows = 1 + pick(16);
+    g->cols = 1 + pick(32);
+    put(g, "__global__ void gen(float *out, const float *in, int n)\n{\n"
+           "    __shared__ float a[%d];\n"
+           "    __shared__ float c[%d][%d];\n"
+           "    int t = threadIdx.x;\n"
+           "    float acc = 0;\n",
+        g->la, g->rows, g->cols);
+    g->tidy = pick(3) == 0;
+    if (g->tidy)
+        put(g, "for (int q = t; q < %d; q += blockDim.x) a[q] = in[q %% n];\n"
+               "for (int q = t; q < %d; q += blockDim.x) c[q / %d][q %% %d] = 0.25f * q;\n"
+               "__syncthreads();\n",
+            g->la, g->rows * g->cols, g->cols, g->cols);
+    int count = 3 + pick(5);
+    for (int i = 0; i < count; i++) {
+        interval(g);
+        if (pick(4) || g->tidy)
+            put(g, "__syncthreads();\n");
+    }
+    put(g, "    out[blockIdx.x * blockDim.x + t] = acc;\n}\n");
+}
+
+typedef struct outcome {
+    lat_status st;
+    char messages[1 << 16];
+    float out[MAXN];
+} outcome;
+
+static lat_kernel *compile_on(lat_context *ctx, const char *src, const char *name, bool opt)
+{
+    lat_module *m;
+    lat_module_desc desc = {.source = src, .name = "gen.cu", .emu_opt = opt ? LAT_EMU_OPT_SYNC : LAT_EMU_OPT_OFF};
+    if (lat_module_create(ctx, &desc, &m) != LAT_OK)
+        t_fail(__FILE__, __LINE__, "lat_module_create: %s\n%s", lat_last_error(), src);
+    if (opt && lat_module_get_tier(m) != LAT_MODULE_TIER_OPTIMISED)
+        SKIP("no optimising compiler here: the guards are the optimised code's");
+    lat_kernel *k;
+    if (lat_module_get_kernel(m, name, &k) != LAT_OK)
+        t_fail(__FILE__, __LINE__, "no kernel %s: %s", name, lat_last_error());
+    return k;
+}
+
+static void run(lat_context *ctx, lat_kernel *k, unsigned grid, unsigned block, int n, lat_deviceptr out,
+                lat_deviceptr in, outcome *o)
+{
+    static const float zeros[MAXN];
+    ASSERT_OK(lat_memcpy_htod(ctx, out, zeros, sizeof zeros));
+    void *params[] = {(void *)&out, (void *)&in, &n};
+    o->st = ck_launch(k, grid, block, params);
+    o->messages[0] = '\0';
+    for (size_t i = 0; i < lat_check_report_count(ctx); i++)
+        snprintf(o->messages + strlen(o->messages), sizeof o->messages - strlen(o->messages), "%s\n",
+                 ck_msg(ctx, i));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, o->out, out, sizeof o->out));
+    ASSERT_OK(lat_check_clear(ctx));
+}
+
+static void compare_tiers(unsigned modes, int kernels)
+{
+    lat_context *ctx = ck_context(modes);
+    static char src[SRC];
+    static outcome a, b;
+    gen g = {src, 0, 0, 0, 0, false};
+    float in_host[MAXN];
+    t_rand_floats(in_host, MAXN, -2.0f, 2.0f);
+    lat_deviceptr out, in;
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * MAXN, &out));
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * MAXN, &in));
+    ASSERT_OK(lat_memcpy_htod(ctx, in, in_host, sizeof in_host));
+    int reported = 0, clean = 0;
+    for (int c = 0; c < kernels; c++) {
+        generate(&g);
+        lat_kernel *tcc = compile_on(ctx, src, "gen", false), *opt = compile_on(ctx, src, "gen", true);
+        for (int l = 0; l < 3; l++) {
+            unsigned grid = 1 + (unsigned)pick(2), block = 32u << pick(4);
+            int n = 1 + pick(MAXN);
+            run(ctx, tcc, grid, block, n, out, in, &a);
+            run(ctx, opt, grid, block, n, out, in, &b);
+            /* initcheck alone lets an implicit loop run its turns for every thread in
+             * turn, as unchecked code does: a race's values may differ then, not its
+             * reports. With racecheck on, the guards keep every racy loop in order. */
+            bool same_values = (modes & LAT_CHECK_RACECHECK) != 0;
+            size_t bytes = sizeof(float) * grid * block;
+            if (a.st != b.st || strcmp(a.messages, b.messages) != 0 ||
+                (same_values && memcmp(a.out, b.out, bytes) != 0))
+                t_fail(__FILE__, __LINE__,
+                       "kernel %d, grid %u, block %u, n %d: TinyCC and optimised code differ\n%s\n"
+                       "status %d vs %d\nTinyCC's reports:\n%s\noptimised code's:\n%s results %s",
+                       c, grid, block, n, src, a.st, b.st, a.messages, b.messages,
+                       memcmp(a.out, b.out, bytes) ? "differ" : "agree");
+            reported += a.messages[0] != '\0';
+            clean += a.messages[0] == '\0';
+        }
+    }
+    /* Both kinds of launch were there: with findings, and clean (the guards' fast side). */
+    ASSERT_GE(reported, 5);
+    ASSERT_GE(clean, 5);
+    ASSERT_OK(lat_mem_free(ctx, out));
+    ASSERT_OK(lat_mem_free(ctx, in));
+}
+
+TEST(generated_kernels_are_reported_alike_by_both_tiers_under_initcheck)
+{
+    compare_tiers(LAT_CHECK_INITCHECK, 25);
+}
+
+TEST(generated_kernels_are_reported_alike_by_both_tiers_under_racecheck)
+{
+    compare_tiers(LAT_CHECK_RACECHECK, 25);
+}
+
+TEST(generated_kernels_are_reported_alike_by_both_tiers_under_all_checks)
+{
+    compare_tiers(LAT_CHECK_ALL, 25);
+}
+
+/* Which side of a guard ran can be seen in a loop whose result depends on the threads'
+ * order (a race, which initcheck alone does not look at): run for every thread in turn
+ * (unchecked, the guard true), a[x] is last written by thread x - 1 at j = 1; thread by
+ * thread (checked), by thread x at j = 0. The guard is true only once the tile is wholly
+ * written: so with one element never written (and never read), the loop runs checked. */
+TEST(an_initcheck_guard_runs_unchecked_only_over_a_wholly_written_tile)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_INITCHECK);
+    static const char src[] =
+        "__global__ void order(float *out, int fill)\n"
+        "{\n"
+        "    __shared__ float a[128];\n"
+        "    int t = threadIdx.x;\n"
+        "    if (t < fill) a[t] = -1.0f;\n"
+        "    __syncthreads();\n"
+        "    for (int j = 0; j < 2; j++)\n"
+        "        a[(t + j) % 128] = (float)(t * 10 + j);\n"
+        "    __syncthreads();\n"
+        "    if (t < fill) out[t] = a[t];\n"
+        "}\n";
+    lat_kernel *k[2] = {compile_on(ctx, src, "order", false), compile_on(ctx, src, "order", true)};
+    lat_deviceptr out;
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * 128, &out));
+    for (int whole = 0; whole < 2; whole++) {
+        for (int opt = 0; opt < 2; opt++) {
+            int fill = whole ? 128 : 127;
+            void *params[] = {(void *)&out, &fill};
+            ASSERT_OK(ck_launch(k[opt], 1, 128, params));
+            ASSERT_NO_REPORTS(ctx);
+            float h[128];
+            ASSERT_OK(lat_memcpy_dtoh(ctx, h, out, sizeof(float) * (size_t)fill));
+            bool turns = opt && whole;
+            for (int x = 1; x < fill; x++)
+                ASSERT_MSG(h[x] == (turns ? (float)(10 * (x - 1) + 1) : (float)(10 * x)),
+                           "%s, tile %s: a[%d] = %g", opt ? "optimised" : "TinyCC",
+                           whole ? "whole" : "not whole", x, (double)h[x]);
+        }
+    }
+    ASSERT_OK(lat_mem_free(ctx, out));
+}
+
+
+/* Found by the generated kernels: in `a[t] += a[t + 128]`, C leaves the order of the two
+ * accesses open, and TinyCC's code and gcc's reported them in opposite orders. CUDA's C++
+ * evaluates an assignment's right side first: so do both tiers now. */
+TEST(an_assignment_reports_its_right_side_first_on_both_tiers)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_INITCHECK);
+    static const char src[] =
+        "__global__ void both(float *out)\n"
+        "{\n"
+        "    __shared__ float a[256];\n"
+        "    int t = threadIdx.x;\n"
+        "    if (t < 8) a[t] += a[t + 128];\n"
+        "    if (t < 8) a[t + 64] = a[t + 192];\n"
+        "    out[t] = 1.0f;\n"
+        "}\n";
+    lat_deviceptr out;
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * 32, &out));
+    void *params[] = {(void *)&out};
+    for (int opt = 0; opt < 2; opt++) {
+        lat_kernel *k = compile_on(ctx, src, "both", opt);
+        ASSERT_EQ(ck_launch(k, 1, 32, params), LAT_ERROR_CHECK_FAILED);
+        ASSERT_EQ((int)lat_check_report_count(ctx), 3);
+        ASSERT_MSG(strstr(ck_msg(ctx, 0), "`a[t + 128]`") && strstr(ck_msg(ctx, 1), "`a[t]`") &&
+                       strstr(ck_msg(ctx, 2), "`a[t + 192]`"),
+                   "%s: reports in the wrong order:\n%s\n%s\n%s", opt ? "optimised" : "TinyCC", ck_msg(ctx, 0),
+                   ck_msg(ctx, 1), ck_msg(ctx, 2));
+        ASSERT_OK(lat_check_clear(ctx));
+    }
+    ASSERT_OK(lat_mem_free(ctx, out));
+}
