@@ -238,3 +238,56 @@ TEST(a_bound_read_from_shared_memory_is_read_by_every_thread)
         else
             ASSERT_TRUE(out[i] == -1 || out[i] == 1); /* the first if's, on what limit held */
 }
+
+/* Accesses of bytes written before the launch are not logged for the replay (they cannot
+ * report): the first unwritten byte and everything after it still are, to the byte, by
+ * every thread (after the first, the optimised code's inline path judges them). */
+TEST(the_first_byte_not_written_before_a_launch_is_still_judged)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_INITCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void probe(const unsigned char *b, const int *w, int *out, int bat, int wat)\n"
+                              "{\n"
+                              "    out[threadIdx.x] = b[bat] + w[wat];\n"
+                              "}\n",
+                              "probe.cu", "probe");
+    lat_deviceptr b, w, out;
+    ASSERT_OK(lat_mem_alloc(ctx, 64, &b));
+    ASSERT_OK(lat_mem_alloc(ctx, 32 * sizeof(int), &w));
+    ASSERT_OK(lat_mem_alloc(ctx, 32 * sizeof(int), &out));
+    /* b: all but byte 20; w: all but byte 1 of element 10. */
+    unsigned char bytes[128];
+    for (int i = 0; i < 128; i++)
+        bytes[i] = (unsigned char)(i * 7 + 1);
+    ASSERT_OK(lat_memcpy_htod(ctx, b, bytes, 20));
+    ASSERT_OK(lat_memcpy_htod(ctx, b + 21, bytes + 21, 64 - 21));
+    ASSERT_OK(lat_memcpy_htod(ctx, w, bytes, 41));
+    ASSERT_OK(lat_memcpy_htod(ctx, w + 42, bytes + 42, 128 - 42));
+    static const struct {
+        int bat, wat;
+        const char *unwritten; /* the access reported, or NULL */
+    } cases[] = {{19, 9, NULL}, {20, 9, "`b[bat]`"}, {21, 11, NULL}, {19, 10, "`w[wat]`"}, {63, 31, NULL}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int bat = cases[c].bat, wat = cases[c].wat;
+        void *params[] = {&b, &w, &out, &bat, &wat};
+        lat_status st = ck_launch(k, 1, 32, params);
+        if (!cases[c].unwritten) {
+            ASSERT_MSG(st == LAT_OK, "b[%d], w[%d]: %s", bat, wat, lat_last_error());
+            ASSERT_NO_REPORTS(ctx);
+            int got;
+            ASSERT_OK(lat_memcpy_dtoh(ctx, &got, out, sizeof got));
+            int want;
+            memcpy(&want, bytes + 4 * wat, sizeof want);
+            ASSERT_EQ(got, bytes[bat] + want);
+        } else {
+            ASSERT_STATUS(LAT_ERROR_CHECK_FAILED, st);
+            ASSERT_EQ((int)lat_check_report_count(ctx), 1);
+            ASSERT_MSG(strstr(ck_msg(ctx, 0), cases[c].unwritten) && strstr(ck_msg(ctx, 0), "[32 times]"),
+                       "b[%d], w[%d]: %s", bat, wat, ck_msg(ctx, 0));
+            ASSERT_OK(lat_check_clear(ctx));
+        }
+    }
+    ASSERT_OK(lat_mem_free(ctx, b));
+    ASSERT_OK(lat_mem_free(ctx, w));
+    ASSERT_OK(lat_mem_free(ctx, out));
+}

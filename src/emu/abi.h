@@ -95,6 +95,7 @@ typedef LAT_EMU_THREAD_STRUCT(lat__emu_u3) lat__emu_thread;
         unsigned long g_base[4]; /* the allocations touched last (g_size 0: none) */        \
         unsigned long g_size[4];                                                            \
         REGION *g_region[4];                                                                \
+        unsigned long g_quiet[4]; /* bytes from g_base whose accesses need no log */        \
         struct lat_emu_ck_logged *log; /* the block's log */                                \
         unsigned long nlog;                                                                 \
         unsigned long log_cap;                                                              \

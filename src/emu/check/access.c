@@ -552,6 +552,17 @@ void lat__ck_replay(lat__ck_launch *L, const lat__ck_logged *log, size_t n, unsi
     L->cur_after = 0;
 }
 
+/* How many of r's first bytes an access of this launch needs no log for: its replay would
+ * judge nothing there. That is every byte when only a thread map of another allocation
+ * logs; with initcheck alone, those written before the launch (a read of them finds them
+ * written on every schedule, a write changes nothing); none with racecheck or r's own map. */
+static size_t quiet_bytes(const lat__ck_launch *L, const lat__ck_region *r)
+{
+    if (r->map || (L->modes & LAT_CHECK_RACECHECK))
+        return 0;
+    return r->init ? r->init_prefix : r->size;
+}
+
 /* Grows the block's log; false when out of memory (the access goes unjudged). */
 static __attribute__((noinline)) bool log_grow(lat__ck_launch *L)
 {
@@ -574,7 +585,8 @@ static void *global_access(lat__ck_launch *L, const lat__emu_thread *th, int sit
         finding(L, th, site, LAT__CK_OOB_ALLOCATION, a, size, &pl, NULL, 0);
         return sink(L, size);
     }
-    if (L->fast.logging && (L->fast.nlog < L->fast.log_cap || log_grow(L))) {
+    if (L->fast.logging && a - r->base + size > quiet_bytes(L, r) &&
+        (L->fast.nlog < L->fast.log_cap || log_grow(L))) {
         lat__ck_logged *e = &L->fast.log[L->fast.nlog++];
         e->a = a;
         e->r = r;
@@ -726,6 +738,7 @@ static inline lat__ck_region *recent_region(lat__ck_launch *L, uintptr_t a)
         f->g_base[i] = r->base;
         f->g_size[i] = r->size;
         f->g_region[i] = r;
+        f->g_quiet[i] = quiet_bytes(L, r);
     }
     return r;
 }

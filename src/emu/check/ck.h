@@ -141,6 +141,9 @@ typedef struct lat__ck_region {
     char *name;            /* lat_check_label */
     struct lat__ck_map *map; /* lat_check_map_buffer */
     bool fresh;            /* allocated through lattice while checks were on */
+    /* initcheck: how many of its first bytes are written, as found before the launch
+     * running (written bytes stay written: each launch scans on from there) */
+    size_t init_prefix;
 } lat__ck_region;
 
 /* A freed allocation, remembered for use-after-free reports. */
@@ -218,6 +221,8 @@ void lat__ck_on_write(lat_context *ctx, lat_deviceptr dst, size_t bytes);
 /* Brings the region table in line with the core's allocation table (allocations made or
  * freed behind the hooks' back) and clears per-launch state. Holds ck->lock. */
 lat_status lat__ck_regions_sync(lat__ck_ctx *ck);
+/* initcheck: each region's init_prefix brought up to date before a launch. Holds ck->lock. */
+void lat__ck_regions_scan_written(lat__ck_ctx *ck);
 /* The region containing address a (NULL: none); the one whose end or start is nearest
  * to a, within 64 KiB (an overrun's or underrun's victim). */
 lat__ck_region *lat__ck_region_find(lat__ck_ctx *ck, uintptr_t a);

@@ -777,6 +777,7 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k,
     lat__ck_reports_clear(&ck->list);
     ck->list.max = T->opts.max_reports;
     lat_status st = lat__ck_regions_sync(ck);
+    lat__ck_regions_scan_written(ck);
     if (st == LAT_OK)
         st = layout_shared(T, launch->shared_bytes);
     /* A thread map's cells may straddle pages: one shard keeps their order. */

@@ -217,6 +217,17 @@ static bool add_extra(lat__ck_ctx *ck, uintptr_t lo, size_t size)
     return true;
 }
 
+void lat__ck_regions_scan_written(lat__ck_ctx *ck)
+{
+    for (size_t i = 0; i < ck->nregions; i++) {
+        lat__ck_region *r = &ck->regions[i];
+        if (!r->init || r->init_prefix == r->size)
+            continue;
+        const uint8_t *unset = memchr(r->init + r->init_prefix, 0, r->size - r->init_prefix);
+        r->init_prefix = unset ? (size_t)(unset - r->init) : r->size;
+    }
+}
+
 lat_status lat__ck_regions_sync(lat__ck_ctx *ck)
 {
     lat_context *ctx = ck->ctx;

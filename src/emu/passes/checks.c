@@ -467,7 +467,7 @@ static const char *const prefix[] = {
            "                    a - f->g_base[2] < f->g_size[2] ? 2 : a - f->g_base[3] < f->g_size[3] ? 3 : -1;\n"
            "            if (g < 0 || f->g_size[g] - (a - f->g_base[g]) < 4)\n"
            "                return 0;\n"
-           "            if (!f->logging)\n"
+           "            if (!f->logging || a - f->g_base[g] + 4 <= f->g_quiet[g])\n"
            "                return 1;\n"
            /* A write whose value is not given is read back later: the host code's. */
            "            if ((k != 2 || v) && f->nlog < f->log_cap) {\n"
