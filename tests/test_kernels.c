@@ -452,6 +452,48 @@ TEST(conversions_between_integers_and_floats_truncate_as_in_c)
     }
 }
 
+/* A cast in parentheses, indexed or a member taken: the emulator printed ((float4 *)p)[i]
+ * as (float4 *)p[i], which cast the element (an error, or for an integer a pointer made
+ * of it: a wrong value). */
+TEST(a_parenthesised_cast_is_indexed_and_dereferenced_as_written)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct pair { int a, b; };\n"
+        "__global__ void casts(const float *x, const int *n, float *f_out, int *i_out)\n"
+        "{\n"
+        "    int i = threadIdx.x;\n"
+        "    float4 v = ((const float4 *)x)[i];\n"
+        "    f_out[i] = v.x - v.y + v.z * v.w;\n"
+        "    i_out[4 * i] = ((const unsigned char *)n)[4 * i + 1];\n"
+        "    i_out[4 * i + 1] = ((const struct pair *)n)[i].b;\n"
+        "    i_out[4 * i + 2] = *(const short *)(n + i);\n"
+        "    ((int *)(unsigned long long)i_out)[4 * i + 3] = reinterpret_cast<const int2 *>(n)[i].x;\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "casts");
+    enum { N = 64 };
+    float x[4 * N], f_out[N];
+    int n[2 * N], i_out[4 * N];
+    t_rand_floats(x, 4 * N, -10, 10);
+    for (int i = 0; i < 2 * N; i++)
+        n[i] = (int)(t_rand_u32() % 2000000) - 1000000;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {N}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_in(n, sizeof n),
+                                       lat_arg_out(f_out, sizeof f_out), lat_arg_out(i_out, sizeof i_out))));
+    for (int i = 0; i < N; i++) {
+        const float *v = &x[4 * i];
+        ASSERT_CLOSE(f_out[i], (double)v[0] - v[1] + (double)v[2] * v[3], 1e-5, 1e-5);
+        unsigned char bytes[sizeof n];
+        memcpy(bytes, n, sizeof n);
+        short s;
+        memcpy(&s, &n[i], sizeof s);
+        ASSERT_EQ(i_out[4 * i], bytes[4 * i + 1]);
+        ASSERT_EQ(i_out[4 * i + 1], n[2 * i + 1]);
+        ASSERT_EQ(i_out[4 * i + 2], s);
+        ASSERT_EQ(i_out[4 * i + 3], n[2 * i]);
+    }
+}
+
 /* ---- math functions ------------------------------------------------------------------ */
 
 /* The float functions a kernel calls, and the double reference of each. */

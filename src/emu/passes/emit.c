@@ -202,7 +202,9 @@ static int prec_of(const lat__expr *e)
     case LAT_E_COND: return LAT_PREC_COND;
     case LAT_E_UNARY: case LAT_E_SIZEOF: case LAT_E_ALIGNOF: return LAT_PREC_UNARY;
     case LAT_E_CAST:
-        return (e->flags & LAT_EF_IMPLICIT) && e->a ? prec_of(e->a) : LAT_PREC_POSTFIX;
+        /* A written cast, (T)x or T(x) printed as (T)(x), binds as a unary operator:
+         * ((int *)p)[i] keeps its parentheses (printed as (int *)p[i], it cast p[i]). */
+        return (e->flags & LAT_EF_IMPLICIT) && e->a ? prec_of(e->a) : LAT_PREC_UNARY;
     default: return LAT_PREC_POSTFIX;
     }
 }
