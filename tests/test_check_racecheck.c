@@ -498,3 +498,50 @@ TEST(a_second_reader_synchronised_by_syncwarp_does_not_race)
         }
     }
 }
+
+/* Reads of an allocation that no access of the launch writes are not logged (they race
+ * with nothing): each way a kernel can write the allocation another parameter reads must
+ * still make those reads count. Block 0 reads in[0], block 1 writes the same int. (An
+ * atomic and a plain access are not judged against each other at all.) */
+TEST(a_read_races_with_a_write_through_any_route_to_its_allocation)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_RACECHECK);
+    static const struct {
+        const char *name, *write;
+        int in_at; /* where in points, in ints from out (-1: out is another allocation) */
+    } routes[] = {
+        {"alias", "out[0] = 7;", 0},                            /* out is in */
+        {"offset", "out[1] = 7;", 1},                           /* in is out + 1 */
+        {"moved", "out += 2; out[-1] = 7;", 1},                 /* arithmetic on out */
+        {"reassigned", "out = (int *)in; out[0] = 7;", -1},     /* out made another pointer */
+        {"helper", "put((int *)in, 7);", 0},                    /* a device function */
+        {"local", "int *w = (int *)in; w[0] = 7;", 0},          /* a local pointer */
+        {"loaded", "ptrs[0][0] = 7;", 0},                       /* a pointer in memory */
+        {"cast", "((int *)(unsigned long long)in)[0] = 7;", 0}, /* from an integer */
+    };
+    lat_deviceptr buf = t_device_copy(ctx, (int[]){1, 2, 3, 4}, 4 * sizeof(int));
+    lat_deviceptr ptrs = t_device_copy(ctx, &buf, sizeof buf);
+    lat_deviceptr sink = t_device_copy(ctx, NULL, sizeof(int));
+    for (size_t r = 0; r < sizeof routes / sizeof routes[0]; r++) {
+        char src[1024];
+        snprintf(src, sizeof src,
+                 "__device__ void put(int *p, int v) { p[0] = v; }\n"
+                 "__global__ void route(int **ptrs, const int *in, int *out, int *sink)\n"
+                 "{\n"
+                 "    if (blockIdx.x == 0) sink[0] = in[0];\n"
+                 "    else { %s }\n"
+                 "}\n",
+                 routes[r].write);
+        lat_kernel *k = ck_kernel(ctx, src, "route.cu", "route");
+        int at = routes[r].in_at;
+        lat_deviceptr out = at < 0 ? sink : buf, in = buf + sizeof(int) * (size_t)(at < 0 ? 0 : at);
+        void *params[] = {&ptrs, &in, &out, &sink};
+        ASSERT_MSG(ck_launch(k, 2, 1, params) == LAT_ERROR_CHECK_FAILED, "%s: no race found", routes[r].name);
+        ASSERT_EQ((int)lat_check_report_count(ctx), 1);
+        const lat_check_report *rep = lat_check_report_get(ctx, 0);
+        ASSERT_MSG(rep->kind == LAT_CHECK_RACE && strcmp(rep->other.expr, "in[0]") == 0 &&
+                       rep->access.block.x == 1 && rep->other.block.x == 0,
+                   "%s: %s", routes[r].name, ck_msg(ctx, 0));
+        ASSERT_OK(lat_check_clear(ctx));
+    }
+}

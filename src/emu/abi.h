@@ -143,6 +143,10 @@ typedef int (*lat__emu_sizes_fn)(unsigned long *sizes);
 #define LAT_EMU_KINFO_PREFIX "__lat_kinfo_"
 #define LAT_EMU_GADDR_PREFIX "__lat_gaddr_"
 #define LAT_EMU_GSIZE_PREFIX "__lat_gsize_"
+/* A checked module's kernel K: `const int __lat_kwrites_K[]`, { n, then the n indices of
+ * the pointer parameters it may write device memory through }, n -1 when it may write
+ * anywhere (passes/writes.h). */
+#define LAT_EMU_KWRITES_PREFIX "__lat_kwrites_"
 
 /* How a kernel's threads run: a plain loop (no barriers, no warp operations), region
  * loops (the body cut at its barriers, each piece a loop over the threads), or fibers

@@ -553,12 +553,14 @@ void lat__ck_replay(lat__ck_launch *L, const lat__ck_logged *log, size_t n, unsi
 }
 
 /* How many of r's first bytes an access of this launch needs no log for: its replay would
- * judge nothing there. That is every byte when only a thread map of another allocation
- * logs; with initcheck alone, those written before the launch (a read of them finds them
- * written on every schedule, a write changes nothing); none with racecheck or r's own map. */
+ * judge nothing there. None with r's own thread map, nor with racecheck where the launch
+ * may write r; with initcheck, those written before the launch (a read of them finds them
+ * written on every schedule, a write changes nothing); else all (only a thread map of
+ * another allocation logs, or racecheck of an allocation nothing writes: its reads race
+ * with nothing). */
 static size_t quiet_bytes(const lat__ck_launch *L, const lat__ck_region *r)
 {
-    if (r->map || (L->modes & LAT_CHECK_RACECHECK))
+    if (r->map || ((L->modes & LAT_CHECK_RACECHECK) && r->written_now))
         return 0;
     return r->init ? r->init_prefix : r->size;
 }

@@ -126,6 +126,10 @@ typedef struct lat__ck_kernel {
     const lat__ck_module *module;
     int nvars;
     int *vars;
+    /* The pointer parameters it may write device memory through (passes/writes.h),
+     * nwrites of them; -1: it may write anywhere. */
+    int nwrites;
+    int *writes;
 } lat__ck_kernel;
 void lat__ck_kernel_free(struct lat__ck_kernel *k);
 
@@ -144,6 +148,8 @@ typedef struct lat__ck_region {
     /* initcheck: how many of its first bytes are written, as found before the launch
      * running (written bytes stay written: each launch scans on from there) */
     size_t init_prefix;
+    /* racecheck: the launch running may write it (as the kernel's parameters say) */
+    bool written_now;
 } lat__ck_region;
 
 /* A freed allocation, remembered for use-after-free reports. */
@@ -223,6 +229,9 @@ void lat__ck_on_write(lat_context *ctx, lat_deviceptr dst, size_t bytes);
 lat_status lat__ck_regions_sync(lat__ck_ctx *ck);
 /* initcheck: each region's init_prefix brought up to date before a launch. Holds ck->lock. */
 void lat__ck_regions_scan_written(lat__ck_ctx *ck);
+/* racecheck: which regions the launch of kk with these parameters may write (written_now).
+ * Holds ck->lock. */
+void lat__ck_regions_mark_written(lat__ck_ctx *ck, const lat__ck_kernel *kk, void **params);
 /* The region containing address a (NULL: none); the one whose end or start is nearest
  * to a, within 64 KiB (an overrun's or underrun's victim). */
 lat__ck_region *lat__ck_region_find(lat__ck_ctx *ck, uintptr_t a);

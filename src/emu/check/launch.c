@@ -778,6 +778,7 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k,
     ck->list.max = T->opts.max_reports;
     lat_status st = lat__ck_regions_sync(ck);
     lat__ck_regions_scan_written(ck);
+    lat__ck_regions_mark_written(ck, T->kk, params);
     if (st == LAT_OK)
         st = layout_shared(T, launch->shared_bytes);
     /* A thread map's cells may straddle pages: one shard keeps their order. */

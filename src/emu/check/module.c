@@ -18,6 +18,7 @@ static void free_kernel(lat__ck_kernel *k)
     if (!k)
         return;
     free(k->vars);
+    free(k->writes);
     free(k);
 }
 
@@ -57,6 +58,18 @@ lat_status lat__ck_module_loaded(lat__ck_module *cm, lat__emu_module *m, TCCStat
             }
             memcpy(kk->vars, info + 2, (size_t)info[1] * sizeof *kk->vars);
             kk->nvars = info[1];
+        }
+        snprintf(sym, sizeof sym, LAT_EMU_KWRITES_PREFIX "%s", k->name);
+        const int *writes = get(s, sym);
+        kk->nwrites = writes ? writes[0] : -1;
+        if (kk->nwrites > 0) {
+            kk->writes = malloc((size_t)kk->nwrites * sizeof *kk->writes);
+            if (!kk->writes) {
+                free(kk->vars);
+                free(kk);
+                return LAT_ERROR_OUT_OF_MEMORY;
+            }
+            memcpy(kk->writes, writes + 1, (size_t)kk->nwrites * sizeof *kk->writes);
         }
         k->check = kk;
     }

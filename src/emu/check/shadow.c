@@ -228,6 +228,25 @@ void lat__ck_regions_scan_written(lat__ck_ctx *ck)
     }
 }
 
+void lat__ck_regions_mark_written(lat__ck_ctx *ck, const lat__ck_kernel *kk, void **params)
+{
+    bool all = kk->nwrites < 0;
+    for (int i = 0; i < kk->nwrites && !all; i++) {
+        void *p;
+        memcpy(&p, params[kk->writes[i]], sizeof p);
+        /* A pointer outside every allocation (one past an end, host memory) may reach
+         * any of them by its arithmetic. */
+        all = !lat__ck_region_find(ck, (uintptr_t)p);
+    }
+    for (size_t i = 0; i < ck->nregions; i++)
+        ck->regions[i].written_now = all;
+    for (int i = 0; i < kk->nwrites && !all; i++) {
+        void *p;
+        memcpy(&p, params[kk->writes[i]], sizeof p);
+        lat__ck_region_find(ck, (uintptr_t)p)->written_now = true;
+    }
+}
+
 lat_status lat__ck_regions_sync(lat__ck_ctx *ck)
 {
     lat_context *ctx = ck->ctx;

@@ -9,6 +9,7 @@
 #include "bounds.h"
 #include "checks.h"
 #include "region.h"
+#include "writes.h"
 
 #include "emu/abi.h"
 #include "emu/check/ck.h"
@@ -174,6 +175,24 @@ static bool note_shared(lat__visitor *v, lat__expr *e)
 
 /* Marks in used[] the __shared__ variables a kernel can reach: its own and its callees'
  * declarations, and those at file scope any of them names. */
+/* For racecheck: the pointer parameters the kernel may write through (writes.h). */
+static void kernel_writes(lower *lw, const lat__func *fn)
+{
+    lat__emitter *em = &lw->em;
+    bool *written = lat__arena_alloc(&lw->u->arena, ((size_t)fn->nparams + 1) * sizeof *written);
+    memset(written, 0, ((size_t)fn->nparams + 1) * sizeof *written);
+    bool known = lat__writes_params(fn, written);
+    int n = 0;
+    for (int i = 0; known && i < fn->nparams; i++)
+        n += written[i];
+    lat__emit_fmt(em, "const int " LAT_EMU_KWRITES_PREFIX "%s[] = {%d", lat__emit_name(lw->u, fn->sym), known ? n : -1);
+    for (int i = 0; known && i < fn->nparams; i++)
+        if (written[i])
+            lat__emit_fmt(em, ", %d", i);
+    lat__emit_str(em, "};");
+    lat__emit_newline(em);
+}
+
 static void kernel_shared(lower *lw, lat__func *k, bool *used, bool *visited)
 {
     memset(visited, 0, lw->funcs.n * sizeof *visited);
@@ -504,6 +523,8 @@ static void tables(lower *lw)
                 lat__emit_fmt(em, ", %zu", s);
         lat__emit_str(em, "};");
         lat__emit_newline(em);
+        if (lw->in->checked)
+            kernel_writes(lw, k->fn);
     }
     for (size_t i = 0; i < lw->tu->globals.n; i++) {
         lat__sym *g = lw->tu->globals.items[i];
