@@ -537,6 +537,41 @@ TEST(a_checked_kernel_gets_a_forward_variant_only_where_no_report_can_change_ord
     reset();
 }
 
+/* The forward variant's guards (src/emu/check/fwd.c): each implicit loop and clean
+ * stretch is written twice, unchecked under `__lat_cki.plain || __lat_ck_fwd(...)` (its
+ * flags, then the __shared__ variables it touches), checked otherwise; the variant is
+ * entered with initcheck or racecheck on only where every implicit loop is alone in its
+ * barrier interval. */
+TEST(the_forward_variant_guards_its_loops_and_stretches_for_initcheck_and_racecheck)
+{
+    /* Alone between its barriers, reading only: racefree (flag 1), both tiles. */
+    ASSERT_TRUE(has_forward_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k] * bs[k][tx];")));
+    ASSERT_TRUE(strstr(out.text, "__lat_ck_fwd(__lat_t, 1, 2, (const int[]){0, 1})") != NULL);
+    ASSERT_TRUE(strstr(out.text, "if (!__lat_ck_rorder(__lat_t)") != NULL);
+    /* Writing: not racefree. */
+    ASSERT_TRUE(has_forward_variant(TILES("for (int k = 0; k < 16; k++) bs[ty][k] = as[ty][k] + sum;")));
+    ASSERT_TRUE(strstr(out.text, "__lat_ck_fwd(__lat_t, 0, 2, (const int[]){") != NULL);
+    /* Not alone (an access after it, which memcheck's variant allows): the loop unguarded
+     * (the stretch after it is), and the variant memcheck's alone. */
+    ASSERT_TRUE(has_forward_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k]; bs[ty][tx] = sum;")));
+    ASSERT_TRUE(strstr(out.text, "__lat_ck_fwd(__lat_t, 1") == NULL);
+    ASSERT_TRUE(strstr(out.text, "if (__lat_cki.plain && !__lat_ck_rorder(__lat_t)") != NULL);
+    /* A clean stretch: guarded, never racefree. */
+    ASSERT_TRUE(has_forward_variant("__global__ void r(float *o, const float *in)\n"
+                                    "{\n"
+                                    "    __shared__ float s[256];\n"
+                                    "    int t = threadIdx.x;\n"
+                                    "    s[t] = in[t];\n"
+                                    "    __syncthreads();\n"
+                                    "    if (t < 64) s[t] += s[t + 64];\n"
+                                    "    __syncthreads();\n"
+                                    "    o[t] = s[t];\n"
+                                    "}\n"));
+    ASSERT_TRUE(strstr(out.text, "__lat_ck_fwd(__lat_t, 0, 1, (const int[]){0})") != NULL);
+    ASSERT_TRUE(strstr(out.text, "if (!__lat_ck_rorder(__lat_t)") != NULL);
+    reset();
+}
+
 TEST(a_uniform_barrier_free_loop_gets_an_optimised_variant_and_only_then)
 {
     ASSERT_TRUE(has_opt_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k] * bs[k][tx];"), true));
