@@ -47,7 +47,7 @@ static void interval(gen *g)
     int fill_a = pick(3) || g->tidy ? la : la - 1 - pick(4);
     int fill_c = pick(3) || g->tidy ? rows * cols : rows * cols - 1;
     static const int tidy[] = {0, 1, 2, 3, 5, 8};
-    switch (g->tidy ? tidy[pick(6)] : pick(9)) {
+    switch (g->tidy ? tidy[pick(6)] : pick(11)) {
     case 0:
         put(g, "for (int q = t; q < %d; q += blockDim.x) a[q] = in[q %% n] + acc;\n", fill_a);
         return;
@@ -79,6 +79,16 @@ static void interval(gen *g)
     case 7: /* a read of a neighbour's element in a stretch */
         put(g, "acc += a[(t + %d) %% %d];\n", 1 + pick(8), la);
         return;
+    case 9: { /* a step whose threads may reach each other's elements: a race where d < x */
+        int d = 1 + pick(la / 2), x = 1 + pick(la - d);
+        put(g, "if (t < %d) a[t] += a[t + %d];\n", x, d);
+        return;
+    }
+    case 10: { /* the same backwards, under a condition of another form */
+        int d = 1 + pick(la / 2), x = d + 1 + pick(la - d);
+        put(g, "if (t >= %d && t < %d) a[t] = a[t - %d] + 1.0f;\n", d, x, d);
+        return;
+    }
     default: /* a thread's own element, read and written in a loop */
         put(g, "if (t < %d) for (int j = 0; j < %d; j++) a[t] = a[t] * 0.5f + j;\n", la, 1 + pick(6));
         return;
@@ -133,13 +143,13 @@ static lat_kernel *compile_on(lat_context *ctx, const char *src, const char *nam
     return k;
 }
 
-static void run(lat_context *ctx, lat_kernel *k, unsigned grid, unsigned block, int n, lat_deviceptr out,
-                lat_deviceptr in, outcome *o)
+static void run(lat_context *ctx, lat_kernel *k, unsigned grid, unsigned block, unsigned rows, int n,
+                lat_deviceptr out, lat_deviceptr in, outcome *o)
 {
     static const float zeros[MAXN];
     ASSERT_OK(lat_memcpy_htod(ctx, out, zeros, sizeof zeros));
     void *params[] = {(void *)&out, (void *)&in, &n};
-    o->st = ck_launch(k, grid, block, params);
+    o->st = lat_launch(k, &(lat_launch_desc){.grid = {grid}, .block = {block, rows}}, params);
     o->messages[0] = '\0';
     for (size_t i = 0; i < lat_check_report_count(ctx); i++)
         snprintf(o->messages + strlen(o->messages), sizeof o->messages - strlen(o->messages), "%s\n",
@@ -165,10 +175,11 @@ static void compare_tiers(unsigned modes, int kernels)
         generate(&g);
         lat_kernel *tcc = compile_on(ctx, src, "gen", false), *opt = compile_on(ctx, src, "gen", true);
         for (int l = 0; l < 3; l++) {
-            unsigned grid = 1 + (unsigned)pick(2), block = 32u << pick(4);
+            /* Now and then two rows of threads: threadIdx.x is then no thread's alone. */
+            unsigned grid = 1 + (unsigned)pick(2), block = 32u << pick(4), rows = block < 256 && !pick(4) ? 2 : 1;
             int n = 1 + pick(MAXN);
-            run(ctx, tcc, grid, block, n, out, in, &a);
-            run(ctx, opt, grid, block, n, out, in, &b);
+            run(ctx, tcc, grid, block, rows, n, out, in, &a);
+            run(ctx, opt, grid, block, rows, n, out, in, &b);
             /* initcheck alone lets an implicit loop run its turns for every thread in
              * turn, as unchecked code does: a race's values may differ then, not its
              * reports. With racecheck on, the guards keep every racy loop in order. */
@@ -177,9 +188,9 @@ static void compare_tiers(unsigned modes, int kernels)
             if (a.st != b.st || strcmp(a.messages, b.messages) != 0 ||
                 (same_values && memcmp(a.out, b.out, bytes) != 0))
                 t_fail(__FILE__, __LINE__,
-                       "kernel %d, grid %u, block %u, n %d: TinyCC and optimised code differ\n%s\n"
+                       "kernel %d, grid %u, block %u x %u, n %d: TinyCC and optimised code differ\n%s\n"
                        "status %d vs %d\nTinyCC's reports:\n%s\noptimised code's:\n%s results %s",
-                       c, grid, block, n, src, a.st, b.st, a.messages, b.messages,
+                       c, grid, block, rows, n, src, a.st, b.st, a.messages, b.messages,
                        memcmp(a.out, b.out, bytes) ? "differ" : "agree");
             reported += a.messages[0] != '\0';
             clean += a.messages[0] == '\0';
@@ -276,6 +287,55 @@ TEST(an_assignment_reports_its_right_side_first_on_both_tiers)
                    "%s: reports in the wrong order:\n%s\n%s\n%s", opt ? "optimised" : "TinyCC", ck_msg(ctx, 0),
                    ck_msg(ctx, 1), ck_msg(ctx, 2));
         ASSERT_OK(lat_check_clear(ctx));
+    }
+    ASSERT_OK(lat_mem_free(ctx, out));
+}
+
+/* The racecheck guard of a step `if (t < x) a[t] += a[t + d]` (or a[t - d]): it runs
+ * unchecked only where no two of its threads reach the same element, so exactly where
+ * x <= d; at x = d + 1, thread d writes the element thread 0 reads. Both tiers, every
+ * case at its edge. */
+TEST(a_step_races_exactly_where_its_threads_reach_each_others_elements)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_RACECHECK);
+    lat_deviceptr out;
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * 256, &out));
+    void *params[] = {(void *)&out};
+    static const int ds[] = {1, 5, 32, 64};
+    for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+        int d = ds[i];
+        for (int x = d - 1; x <= d + 1; x++) {
+            for (int back = 0; back < 2; back++) {
+                char src[1024], step[128];
+                if (back)
+                    snprintf(step, sizeof step, "if (t < %d) a[t + %d] = a[t] + 1.0f;", x, d);
+                else
+                    snprintf(step, sizeof step, "if (t < %d) a[t] += a[t + %d];", x, d);
+                snprintf(src, sizeof src,
+                         "__global__ void step(float *out)\n"
+                         "{\n"
+                         "    __shared__ float a[256];\n"
+                         "    int t = threadIdx.x;\n"
+                         "    a[t] = (float)t;\n"
+                         "    __syncthreads();\n"
+                         "    %s\n"
+                         "    __syncthreads();\n"
+                         "    out[t] = a[t];\n"
+                         "}\n",
+                         step);
+                for (int opt = 0; opt < 2; opt++) {
+                    lat_kernel *k = compile_on(ctx, src, "step", opt);
+                    lat_status st = ck_launch(k, 1, 256, params);
+                    bool race = x > d;
+                    ASSERT_MSG(race ? st == LAT_ERROR_CHECK_FAILED && lat_check_report_count(ctx) == 1 &&
+                                          lat_check_report_get(ctx, 0)->kind == LAT_CHECK_RACE
+                                    : st == LAT_OK,
+                               "%s, %s: %s", step, opt ? "optimised" : "TinyCC",
+                               lat_check_report_count(ctx) ? ck_msg(ctx, 0) : "no report");
+                    ASSERT_OK(lat_check_clear(ctx));
+                }
+            }
+        }
     }
     ASSERT_OK(lat_mem_free(ctx, out));
 }

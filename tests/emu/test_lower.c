@@ -546,11 +546,11 @@ TEST(the_forward_variant_guards_its_loops_and_stretches_for_initcheck_and_racech
 {
     /* Alone between its barriers, reading only: racefree (flag 1), both tiles. */
     ASSERT_TRUE(has_forward_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k] * bs[k][tx];")));
-    ASSERT_TRUE(strstr(out.text, "__lat_ck_fwd(__lat_t, 1, 2, (const int[]){0, 1})") != NULL);
+    ASSERT_TRUE(strstr(out.text, "__lat_ck_fwd(__lat_t, 1 | 0, 2, (const int[]){0, 1})") != NULL);
     ASSERT_TRUE(strstr(out.text, "if (!__lat_ck_rorder(__lat_t)") != NULL);
     /* Writing: not racefree. */
     ASSERT_TRUE(has_forward_variant(TILES("for (int k = 0; k < 16; k++) bs[ty][k] = as[ty][k] + sum;")));
-    ASSERT_TRUE(strstr(out.text, "__lat_ck_fwd(__lat_t, 0, 2, (const int[]){") != NULL);
+    ASSERT_TRUE(strstr(out.text, "__lat_ck_fwd(__lat_t, 0 | 0, 2, (const int[]){") != NULL);
     /* Not alone (an access after it, which memcheck's variant allows): the loop unguarded
      * (the stretch after it is), and the variant memcheck's alone. */
     ASSERT_TRUE(has_forward_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k]; bs[ty][tx] = sum;")));
@@ -567,8 +567,14 @@ TEST(the_forward_variant_guards_its_loops_and_stretches_for_initcheck_and_racech
                                     "    __syncthreads();\n"
                                     "    o[t] = s[t];\n"
                                     "}\n"));
-    ASSERT_TRUE(strstr(out.text, "__lat_ck_fwd(__lat_t, 0, 1, (const int[]){0})") != NULL);
+    /* racecheck's condition for it at run time: one row of threads, fewer of them (t < 64)
+     * than the two accesses' offsets apart (64 - 0). */
+    ASSERT_TRUE(strstr(out.text, "__lat_ck_fwd(__lat_t, ((__lat_by == 1 && __lat_bz == 1") != NULL);
+    ASSERT_TRUE(strstr(out.text, "long long __lat_dd = (long long)(64) - 0LL;") != NULL);
     ASSERT_TRUE(strstr(out.text, "if (!__lat_ck_rorder(__lat_t)") != NULL);
+    /* A stretch of another form (a 2-D tile) has none. */
+    ASSERT_TRUE(has_forward_variant(TILES("for (int k = 0; k < 16; k++) sum += as[ty][k]; __syncthreads(); bs[ty][tx] = sum;")));
+    ASSERT_TRUE(strstr(out.text, "__lat_ck_fwd(__lat_t, (0 ? 1 : 0) | 0, 1, (const int[]){1})") != NULL);
     reset();
 }
 

@@ -106,6 +106,49 @@ static bool is_barrier(const lat__stmt *s)
     return lat__region_barrier_statement(s, &block) && block;
 }
 
+/* The loop whose body is the compound c, or NULL. */
+static const lat__stmt *loop_of_body(const lat__stmt *in, const lat__stmt *c)
+{
+    if (!in)
+        return NULL;
+    if ((in->kind == LAT_S_FOR || in->kind == LAT_S_WHILE || in->kind == LAT_S_DO) && in->body == c)
+        return in;
+    if (in->kind == LAT_S_COMPOUND)
+        for (size_t i = 0; i < in->items.n; i++) {
+            const lat__stmt *l = loop_of_body(in->items.items[i], c);
+            if (l)
+                return l;
+        }
+    const lat__stmt *kids[] = {in->body, in->els, in->init};
+    for (size_t k = 0; k < sizeof kids / sizeof kids[0]; k++) {
+        const lat__stmt *l = kids[k] ? loop_of_body(kids[k], c) : NULL;
+        if (l)
+            return l;
+    }
+    return NULL;
+}
+
+static bool side_effects(plan *pl, const lat__stmt *c, size_t at, int dir, effect what, bool *ok);
+
+/* Side_effects at an end of c, the body of a loop the block runs as one: when that body
+ * ends with a barrier (dir < 0: its start follows one, or the loop's entry) or begins with
+ * one (dir > 0: its end is followed by one, or the loop's exit), the stretch goes on
+ * before or after the loop, through its control (whose effects count). Else unknown. */
+static bool past_loop_body(plan *pl, const lat__stmt *c, int dir, effect what, bool *ok)
+{
+    const lat__stmt *loop = loop_of_body(pl->fn->body, c);
+    size_t at = 0;
+    lat__stmt *pc = loop ? parent_of(pl->fn->body, loop, &at) : NULL;
+    const lat__stmt *edge = c->items.n ? c->items.items[dir < 0 ? c->items.n - 1 : 0] : NULL;
+    if (!pc || !edge || !is_barrier(edge) || !lat__region_rs(pl, loop)->uniform) {
+        *ok = false;
+        return false;
+    }
+    bool found = (loop->init && has_effects(loop->init, NULL, what)) || (loop->e && has_effects(NULL, loop->e, what)) ||
+                 (loop->step && has_effects(NULL, loop->step, what));
+    return found | side_effects(pl, pc, at, dir, what, ok);
+}
+
 /* The statements between the barriers around item `at` of c, on one side: whether any
  * has an effect of the kind asked (or holds a barrier of its own: then the stretch is
  * not known); false with *ok false when they run to the block's start or end of c that
@@ -115,7 +158,8 @@ static bool side_effects(plan *pl, const lat__stmt *c, size_t at, int dir, effec
     bool found = false;
     for (size_t i = at;;) {
         if (dir < 0 ? i == 0 : i + 1 >= c->items.n) {
-            *ok = c == pl->fn->body;
+            if (c != pl->fn->body)
+                return found | past_loop_body(pl, c, dir, what, ok);
             return found;
         }
         i = dir < 0 ? i - 1 : i + 1;
@@ -165,6 +209,25 @@ void lat__region_fwd_interval(plan *pl, const lat__stmt *loop, bool *strict, boo
     /* Where its guard fails, the loop may report itself: then nothing else may. */
     *strict = sides_free(pl, loop, EF_ACCESS);
     *racefree = !has_effects(loop, NULL, EF_WRITE) && sides_free(pl, loop, EF_WRITE);
+}
+
+bool lat__region_fwd_stretch_alone(plan *pl)
+{
+    if (!pl->items.n)
+        return false;
+    for (size_t k = 0; k < pl->items.n; k++)
+        if (pl->items.items[k].kind != I_STMT)
+            return false;
+    size_t at = 0;
+    lat__stmt *c = parent_of(pl->fn->body, pl->items.items[0].s, &at);
+    if (!c || at + pl->items.n > c->items.n)
+        return false;
+    for (size_t k = 1; k < pl->items.n; k++)
+        if (c->items.items[at + k] != pl->items.items[k].s)
+            return false;
+    bool ok_before = true, ok_after = true;
+    return !side_effects(pl, c, at, -1, EF_ACCESS, &ok_before) &&
+           !side_effects(pl, c, at + pl->items.n - 1, 1, EF_ACCESS, &ok_after) && ok_before && ok_after;
 }
 
 /* ---- what the variant counts on ------------------------------------------------------------ */

@@ -581,6 +581,23 @@ static bool has_checked_access(const lat__expr *e)
     return seen;
 }
 
+/* Whether x is threadIdx.x, or a variable that is it (recomputed in each stretch). */
+static bool is_thread_x(const lat__expr *x)
+{
+    while (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT))
+        x = x->a;
+    if (x->kind == LAT_E_NAME) {
+        rvar *r = lat__region_var(x->sym);
+        if (!r || r->kind != R_RECOMPUTE || !r->init)
+            return false;
+        x = r->init;
+        while (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT))
+            x = x->a;
+    }
+    return x->kind == LAT_E_MEMBER && x->field && x->field->name && strcmp(x->field->name->name, "x") == 0 &&
+           x->a->kind == LAT_E_NAME && x->a->sym && (x->a->sym->flags & LAT_SF_THREAD_VARYING);
+}
+
 /* For a stretch that is one `if (X < E) S` (X threadIdx.x, or a variable that is it; E
  * uniform): the comparison, so that the loop visits only the threads it selects. In
  * checked code, only where E makes no access the checks see, since each thread's read of
@@ -596,21 +613,7 @@ static const lat__expr *range_bound(plan *pl, const lat__expr **bound)
     const lat__expr *c = it->s->e;
     if (c->kind != LAT_E_BINARY || (c->op != LAT_P_LT && c->op != LAT_P_LE && c->op != LAT_P_EQ))
         return NULL;
-    const lat__expr *x = c->a;
-    while (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT))
-        x = x->a;
-    if (x->kind == LAT_E_NAME) {
-        rvar *r = lat__region_var(x->sym);
-        if (!r || r->kind != R_RECOMPUTE || !r->init)
-            return NULL;
-        x = r->init;
-        while (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT))
-            x = x->a;
-    }
-    if (x->kind != LAT_E_MEMBER || !x->field || !x->field->name || strcmp(x->field->name->name, "x") != 0 ||
-        x->a->kind != LAT_E_NAME || !(x->a->sym->flags & LAT_SF_THREAD_VARYING))
-        return NULL;
-    if (!lat__region_uniform(pl, c->b, false) || (pl->checked && has_checked_access(c->b)))
+    if (!is_thread_x(c->a) || !lat__region_uniform(pl, c->b, false) || (pl->checked && has_checked_access(c->b)))
         return NULL;
     *bound = c->b;
     return c;
@@ -656,6 +659,119 @@ static bool guard_expr(lat__visitor *v, lat__expr *e)
     return true;
 }
 
+/* A __shared__ access of a clean stretch, for racecheck's guard: a[t + u] (or a[t - u], or
+ * a[t] with u NULL) of a one-dimensional array a, t threadIdx.x, u uniform. */
+typedef struct shacc {
+    int var;
+    bool write, minus;
+    const lat__expr *u;
+} shacc;
+
+typedef struct shaccs {
+    plan *pl;
+    LAT_VEC(shacc) v;
+    bool other; /* an access of another form */
+} shaccs;
+
+static bool uniform_operand(plan *pl, const lat__expr *u)
+{
+    return lat__region_uniform(pl, u, false) && !has_checked_access(u) && u->type && lat__is_integer(u->type);
+}
+
+static bool shacc_expr(lat__visitor *v, lat__expr *e)
+{
+    shaccs *a = v->data;
+    int var = e->site ? shared_index(a->pl, e) : -1;
+    if (var < 0)
+        return true; /* a thread's own array, or a __device__ one: no racecheck records */
+    shacc x = {var, ((e->site - 1) & LAT_ACCESS_WRITE) != 0, false, NULL};
+    const lat__expr *i = e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && e->a->a->kind == LAT_E_NAME ? e->b : NULL;
+    while (i && i->kind == LAT_E_CAST && (i->flags & LAT_EF_IMPLICIT))
+        i = i->a;
+    bool ok = i && is_thread_x(i);
+    if (!ok && i && i->kind == LAT_E_BINARY && (i->op == LAT_P_PLUS || i->op == LAT_P_MINUS)) {
+        if (is_thread_x(i->a) && uniform_operand(a->pl, i->b)) {
+            x.u = i->b;
+            x.minus = i->op == LAT_P_MINUS;
+            ok = true;
+        } else if (i->op == LAT_P_PLUS && is_thread_x(i->b) && uniform_operand(a->pl, i->a)) {
+            x.u = i->a;
+            ok = true;
+        }
+    }
+    if (!ok)
+        a->other = true;
+    else
+        LAT_PUSH(&a->pl->u->arena, a->v, x);
+    return !a->other;
+}
+
+static void offset_of(lat__emitter *em, const shacc *x)
+{
+    if (!x->u) {
+        lat__emit_str(em, "0LL");
+        return;
+    }
+    lat__emit_str(em, x->minus ? "-(long long)(" : "(long long)(");
+    lat__emit_expr(em, x->u, LAT_PREC_COMMA);
+    lat__emit_str(em, ")");
+}
+
+/* racecheck's condition for the open clean stretch, written: true where no two threads'
+ * accesses of it meet, and nothing else in its barrier interval makes an access. A
+ * stretch that only reads is so. One whose accesses are all a[t + u]: thread t1's element
+ * of one access is thread t2's of another only where t1 - t2 is the difference of their
+ * offsets, which the threads it runs (one row, [lo, hi)) must then be too few to span: the
+ * halving step `if (t < d) s[t] += s[t + d]`. False (nothing written) otherwise. */
+static bool write_racefree(plan *pl)
+{
+    if (!lat__region_fwd_stretch_alone(pl))
+        return false;
+    shaccs a = {pl, {0}, false};
+    lat__visitor v = {NULL, shacc_expr, NULL, &a};
+    for (size_t k = 0; k < pl->items.n && !a.other; k++)
+        lat__visit_stmt(&v, (lat__stmt *)pl->items.items[k].s);
+    if (a.other)
+        return false;
+    bool writes = false;
+    for (size_t k = 0; k < a.v.n; k++)
+        writes |= a.v.items[k].write;
+    lat__emitter *em = pl->em;
+    if (!writes) {
+        lat__emit_str(em, "1");
+        return true;
+    }
+    const lat__expr *bound = NULL, *cmp = range_bound(pl, &bound);
+    lat__emit_str(em, "(__lat_by == 1 && __lat_bz == 1 && ({ long long __lat_sp = ");
+    if (!cmp) {
+        lat__emit_str(em, "(long long)__lat_bx");
+    } else if (cmp->op == LAT_P_EQ) {
+        lat__emit_str(em, "1");
+    } else {
+        bool u = lat__is_unsigned(cmp->a->type);
+        lat__emit_str(em, u ? "({ unsigned long long __lat_e = (unsigned long long)(" : "({ long long __lat_e = (long long)(");
+        lat__emit_expr(em, bound, LAT_PREC_COMMA);
+        lat__emit_fmt(em, "); %s__lat_e >= __lat_bx ? (long long)__lat_bx : (long long)__lat_e%s; })",
+                      u ? "" : "__lat_e < 0 ? 0LL : ", cmp->op == LAT_P_LE ? " + 1" : "");
+    }
+    lat__emit_str(em, "; 1");
+    for (size_t w = 0; w < a.v.n; w++) {
+        const shacc *x = &a.v.items[w];
+        for (size_t k = 0; x->write && k < a.v.n; k++) {
+            const shacc *y = &a.v.items[k];
+            if (y->var != x->var || k == w)
+                continue;
+            lat__emit_str(em, " && ({ long long __lat_dd = ");
+            offset_of(em, y);
+            lat__emit_str(em, " - ");
+            offset_of(em, x);
+            lat__emit_str(em, "; __lat_dd == 0 || __lat_dd >= __lat_sp || -__lat_dd >= __lat_sp; })");
+        }
+    }
+    lat__emit_str(em, "; }))");
+    return true;
+}
+
 /* Opens `if (guard) {` before a clean stretch (loop NULL: the open one) or an implicit
  * loop of the forward variant: true where the launch is memcheck's alone, or where the
  * checks' state allows the accesses in it to go unchecked (check/fwd.c). racefree: nothing
@@ -676,8 +792,17 @@ static void guard_open(plan *pl, const lat__stmt *loop, bool racefree)
             lat__visit_expr(&v, it->d->init);
     }
     lat__emitter *em = pl->em;
-    lat__emit_fmt(em, "\nif (__lat_cki.plain || __lat_ck_fwd(__lat_t, %d, %zu, ",
-                  (racefree ? LAT__CK_FWD_RACEFREE : 0) | (g.locals ? LAT__CK_FWD_LOCALS : 0), g.vars.n);
+    lat__emit_str(em, "\nif (__lat_cki.plain || __lat_ck_fwd(__lat_t, ");
+    if (loop) {
+        lat__emit_fmt(em, "%d", racefree ? LAT__CK_FWD_RACEFREE : 0);
+    } else {
+        /* A stretch's: where its condition holds at run time. */
+        lat__emit_str(em, "(");
+        if (!write_racefree(pl))
+            lat__emit_str(em, "0");
+        lat__emit_fmt(em, " ? %d : 0)", LAT__CK_FWD_RACEFREE);
+    }
+    lat__emit_fmt(em, " | %d, %zu, ", g.locals ? LAT__CK_FWD_LOCALS : 0, g.vars.n);
     if (!g.vars.n)
         lat__emit_str(em, "(const int *)0");
     for (size_t i = 0; i < g.vars.n; i++)

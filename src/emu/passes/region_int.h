@@ -141,6 +141,9 @@ bool lat__region_fwd_allows(plan *pl, const lat__stmt *loop);
  * an access (its split from them then keeps the order of every report, its own included);
  * racefree, whether nothing in the interval writes memory or calls out. */
 void lat__region_fwd_interval(plan *pl, const lat__stmt *loop, bool *strict, bool *racefree);
+/* Whether the open stretch is whole statements of one block and nothing else in its
+ * barrier interval makes an access (racecheck may then judge it alone). */
+bool lat__region_fwd_stretch_alone(plan *pl);
 void lat__region_fwd_assure(plan *pl);
 /* Whether statement s and expression e (either may be NULL) can report or fault nothing;
  * the proven accesses in them, added to what the variant counts on. */
