@@ -130,17 +130,20 @@ static const lat__stmt *loop_of_body(const lat__stmt *in, const lat__stmt *c)
 
 static bool side_effects(plan *pl, const lat__stmt *c, size_t at, int dir, effect what, bool *ok);
 
-/* Side_effects at an end of c, the body of a loop the block runs as one: when that body
- * ends with a barrier (dir < 0: its start follows one, or the loop's entry) or begins with
- * one (dir > 0: its end is followed by one, or the loop's exit), the stretch goes on
- * before or after the loop, through its control (whose effects count). Else unknown. */
+/* Side_effects at an end of c, the body of a loop the block runs as one, with no break or
+ * continue: when that body ends with a barrier (dir < 0: its start follows one, or the
+ * loop's entry) or begins with one (dir > 0: its end is followed by one, or the loop's
+ * exit), the stretch goes on before or after the loop, through its control (whose effects
+ * count). Else unknown. */
 static bool past_loop_body(plan *pl, const lat__stmt *c, int dir, effect what, bool *ok)
 {
     const lat__stmt *loop = loop_of_body(pl->fn->body, c);
     size_t at = 0;
     lat__stmt *pc = loop ? parent_of(pl->fn->body, loop, &at) : NULL;
     const lat__stmt *edge = c->items.n ? c->items.items[dir < 0 ? c->items.n - 1 : 0] : NULL;
-    if (!pc || !edge || !is_barrier(edge) || !lat__region_rs(pl, loop)->uniform) {
+    /* (A break or continue would end a turn elsewhere than at that barrier.) */
+    rstmt *r = loop ? lat__region_rs(pl, loop) : NULL;
+    if (!pc || !edge || !is_barrier(edge) || !r->uniform || r->targeted) {
         *ok = false;
         return false;
     }
