@@ -258,7 +258,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
     }
     if (mod->log[0])
-        lat__log(ctx, LAT_LOG_WARNING, "%s: the compiler succeeded, but said:\n%s", mod->name,
+        lat__log(ctx, LAT_LOG_WARNING, "%s: compiled; its log (lat_module_get_log) says:\n%s", mod->name,
                  mod->log);
     link_module(ctx, mod);
     *out = mod;
