@@ -316,12 +316,60 @@ const lat__expr *lat__emit_direct_callee(const lat__expr *call)
                : NULL;
 }
 
+static bool note_any_site_of(lat__visitor *v, lat__expr *e)
+{
+    if (e->site)
+        *(bool *)v->data = true;
+    return !*(bool *)v->data;
+}
+
+/* A call of a built-in that only computes (no atomic, warp or block operation, no printf,
+ * trap or heap) with two or more arguments making accesses the checks see: C leaves the
+ * arguments' order open, and TinyCC's code and gcc's took them in opposite orders (the
+ * fmaf(-b, c, a) that a - b * c is contracted to: its reports came in two orders). In
+ * checked code its arguments are taken left to right, into temporaries. */
+static bool call_in_order(const lat__emitter *em, const lat__expr *e, const lat__expr *fn, bool builtin)
+{
+    if (!em->checked || em->display || !builtin || e->nargs < 2 || !fn->sym->builtin)
+        return false;
+    const lat__builtin *b = lat__builtin_get(fn->sym->builtin);
+    static const char *const effects[] = {"printf", "vprintf", "malloc", "free", "__trap", "__brkpt",
+                                          "__assert_fail", "__assertfail", "assert"};
+    if (!b || b->coll)
+        return false;
+    for (size_t i = 0; i < sizeof effects / sizeof effects[0]; i++)
+        if (strcmp(b->name, effects[i]) == 0)
+            return false;
+    int with_sites = 0;
+    for (int i = 0; i < e->nargs; i++) {
+        if (!e->args[i]->type || !lat__is_scalar(e->args[i]->type))
+            return false;
+        bool seen = false;
+        lat__visitor v = {NULL, note_any_site_of, NULL, &seen};
+        lat__visit_expr(&v, e->args[i]);
+        with_sites += seen;
+    }
+    return with_sites >= 2;
+}
+
 static void emit_call(lat__emitter *em, const lat__expr *e)
 {
     const lat__expr *fn = skip_implicit(e->a);
     /* The lowering's own helpers (__lat_*) are plain functions. */
     bool builtin = fn->kind == LAT_E_NAME && fn->sym && (fn->sym->flags & LAT_SF_BUILTIN) &&
                    fn->sym->name && strncmp(fn->sym->name->name, "__lat_", 6) != 0;
+    int temps = -1;
+    if (call_in_order(em, e, fn, builtin)) {
+        temps = em->tmp++;
+        lat__emit_str(em, "({ ");
+        for (int i = 0; i < e->nargs; i++) {
+            char name[48];
+            snprintf(name, sizeof name, "__lat_a%d_%d", temps, i);
+            lat__emit_fmt(em, "%s = ", lat__emit_type(em->u, lat__unqualified(em->u, (lat__type *)e->args[i]->type), name));
+            emit_builtin_arg(em, e->args[i]);
+            lat__emit_str(em, "; ");
+        }
+    }
     lat__emit_expr(em, e->a, LAT_PREC_POSTFIX);
     lat__emit_str(em, "(");
     bool first = true;
@@ -333,12 +381,14 @@ static void emit_call(lat__emitter *em, const lat__expr *e)
         if (!first)
             lat__emit_str(em, ", ");
         first = false;
-        if (builtin)
+        if (temps >= 0)
+            lat__emit_fmt(em, "__lat_a%d_%d", temps, i);
+        else if (builtin)
             emit_builtin_arg(em, e->args[i]);
         else
             lat__emit_expr(em, e->args[i], LAT_PREC_ASSIGN);
     }
-    lat__emit_str(em, ")");
+    lat__emit_str(em, temps >= 0 ? "); })" : ")");
 }
 
 static void emit_member(lat__emitter *em, const lat__expr *e)
