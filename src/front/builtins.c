@@ -424,6 +424,18 @@ const lat__builtin *lat__builtin_get(int id)
     return id >= 1 && id <= ntable ? &table[id - 1] : NULL;
 }
 
+bool lat__builtin_ordered(const lat__builtin *b)
+{
+    static const char *const names[] = {"printf", "vprintf", "malloc", "free", "__trap", "__brkpt",
+                                        "__assert_fail", "__assertfail", "assert", "__lat_trap"};
+    if (b->coll)
+        return true;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(b->name, names[i]) == 0)
+            return true;
+    return false;
+}
+
 bool lat__builtin_reserved(const char *name, size_t len)
 {
     if (lat__builtin_find(name, len))

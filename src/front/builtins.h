@@ -64,6 +64,11 @@ const lat__builtin *lat__builtin_get(int id);
 lat__type *lat__builtin_call_type(lat__unit *u, const lat__builtin *b, lat__expr **args,
                                   int nargs, const char **why);
 
+/* Whether b's effects have an order of their own: printf, the heap, traps and asserts, and
+ * every collective (atomics, fences, anything a thread waits on). The others only compute
+ * from their arguments. */
+bool lat__builtin_ordered(const lat__builtin *b);
+
 /* Whether a name is one the emulator's prelude defines (a macro, function or type that
  * a program's own declaration of the same name would collide with in the emitted C). */
 bool lat__builtin_reserved(const char *name, size_t len);

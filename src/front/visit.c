@@ -78,3 +78,18 @@ void lat__visit_stmt(lat__visitor *v, lat__stmt *s)
     if (v->stmt_after)
         v->stmt_after(v, s);
 }
+
+const lat__expr *lat__skip_implicit(const lat__expr *e)
+{
+    while (e->kind == LAT_E_CAST && (e->flags & LAT_EF_IMPLICIT))
+        e = e->a;
+    return e;
+}
+
+lat__sym *lat__assigned_var(const lat__expr *e)
+{
+    bool writes = e->kind == LAT_E_ASSIGN || e->kind == LAT_E_POSTFIX ||
+                  (e->kind == LAT_E_UNARY && (e->op == LAT_P_INC || e->op == LAT_P_DEC));
+    const lat__expr *t = writes ? lat__skip_implicit(e->a) : NULL;
+    return t && t->kind == LAT_E_NAME ? t->sym : NULL;
+}

@@ -19,4 +19,10 @@ void lat__visit_expr(lat__visitor *v, lat__expr *e);
 /* Every initializer of a declaration group. */
 void lat__visit_decls(lat__visitor *v, lat__decl_group *g);
 
+/* e without the implicit conversions around it. */
+const lat__expr *lat__skip_implicit(const lat__expr *e);
+/* The variable an assignment, ++ or -- writes by name (through implicit conversions), or
+ * NULL: for e of any other kind, or a target that is not a variable's name. */
+lat__sym *lat__assigned_var(const lat__expr *e);
+
 #endif

@@ -260,12 +260,8 @@ typedef struct scan {
 static bool scan_expr(lat__visitor *v, lat__expr *e)
 {
     scan *sc = v->data;
-    if (sc->sym && (e->kind == LAT_E_ASSIGN || e->kind == LAT_E_POSTFIX ||
-                    (e->kind == LAT_E_UNARY && (e->op == LAT_P_INC || e->op == LAT_P_DEC)))) {
-        const lat__expr *target = strip(e->a);
-        if (target->kind == LAT_E_NAME && target->sym == sc->sym)
-            sc->found = true;
-    }
+    if (sc->sym && lat__assigned_var(e) == sc->sym)
+        sc->found = true;
     return !sc->found;
 }
 

@@ -539,3 +539,18 @@ const char *const *lat__checks_prefix(void)
 {
     return prefix;
 }
+
+static bool note_site(lat__visitor *v, lat__expr *e)
+{
+    if (e->site)
+        *(bool *)v->data = true;
+    return !*(bool *)v->data;
+}
+
+bool lat__checks_has_site(const lat__expr *e)
+{
+    bool seen = false;
+    lat__visitor v = {NULL, note_site, NULL, &seen};
+    lat__visit_expr(&v, (lat__expr *)e);
+    return seen;
+}

@@ -19,5 +19,7 @@ void lat__checks_annotate(lat__unit *u, struct lat__ck_module *m);
  * the inline path of an access, and the redirection of the barrier, warp and trap
  * functions to the checked executor's. */
 const char *const *lat__checks_prefix(void);
+/* Whether e makes an access the checks see (one marked with a site). */
+bool lat__checks_has_site(const lat__expr *e);
 
 #endif

@@ -1,6 +1,7 @@
 /* The printer: the tree written back as C (emit.h). */
 #include "emit.h"
 #include "bounds.h"
+#include "checks.h"
 
 #include "front/builtins.h"
 #include "front/visit.h"
@@ -209,13 +210,6 @@ static int prec_of(const lat__expr *e)
     }
 }
 
-static const lat__expr *skip_implicit(const lat__expr *e)
-{
-    while (e->kind == LAT_E_CAST && (e->flags & LAT_EF_IMPLICIT))
-        e = e->a;
-    return e;
-}
-
 static void emit_init(lat__emitter *em, const lat__expr *e);
 
 static void shared_ref(lat__emitter *em, lat__sym *s)
@@ -309,18 +303,11 @@ static void emit_builtin_arg(lat__emitter *em, const lat__expr *a)
 
 const lat__expr *lat__emit_direct_callee(const lat__expr *call)
 {
-    const lat__expr *fn = skip_implicit(call->a);
+    const lat__expr *fn = lat__skip_implicit(call->a);
     return fn->kind == LAT_E_NAME && fn->sym &&
                    (fn->sym->kind == LAT_SYM_FUNC || fn->sym->kind == LAT_SYM_BUILTIN)
                ? fn
                : NULL;
-}
-
-static bool note_any_site_of(lat__visitor *v, lat__expr *e)
-{
-    if (e->site)
-        *(bool *)v->data = true;
-    return !*(bool *)v->data;
 }
 
 /* A call of a built-in that only computes (no atomic, warp or block operation, no printf,
@@ -333,28 +320,20 @@ static bool call_in_order(const lat__emitter *em, const lat__expr *e, const lat_
     if (!em->checked || em->display || !builtin || e->nargs < 2 || !fn->sym->builtin)
         return false;
     const lat__builtin *b = lat__builtin_get(fn->sym->builtin);
-    static const char *const effects[] = {"printf", "vprintf", "malloc", "free", "__trap", "__brkpt",
-                                          "__assert_fail", "__assertfail", "assert"};
-    if (!b || b->coll)
+    if (!b || lat__builtin_ordered(b))
         return false;
-    for (size_t i = 0; i < sizeof effects / sizeof effects[0]; i++)
-        if (strcmp(b->name, effects[i]) == 0)
-            return false;
     int with_sites = 0;
     for (int i = 0; i < e->nargs; i++) {
         if (!e->args[i]->type || !lat__is_scalar(e->args[i]->type))
             return false;
-        bool seen = false;
-        lat__visitor v = {NULL, note_any_site_of, NULL, &seen};
-        lat__visit_expr(&v, e->args[i]);
-        with_sites += seen;
+        with_sites += lat__checks_has_site(e->args[i]);
     }
     return with_sites >= 2;
 }
 
 static void emit_call(lat__emitter *em, const lat__expr *e)
 {
-    const lat__expr *fn = skip_implicit(e->a);
+    const lat__expr *fn = lat__skip_implicit(e->a);
     /* The lowering's own helpers (__lat_*) are plain functions. */
     bool builtin = fn->kind == LAT_E_NAME && fn->sym && (fn->sym->flags & LAT_SF_BUILTIN) &&
                    fn->sym->name && strncmp(fn->sym->name->name, "__lat_", 6) != 0;
@@ -432,7 +411,7 @@ static const lat__expr *bounded_array(const lat__expr *e);
  * makes the value where C says it is unsigned; 64-bit and narrower types are not affected. */
 static bool tcc_signed_jump(const lat__expr *e, const lat__type *as)
 {
-    e = skip_implicit(e);
+    e = lat__skip_implicit(e);
     bool jump = e->kind == LAT_E_COND ||
                 (e->kind == LAT_E_BINARY && (e->op == LAT_P_ANDAND || e->op == LAT_P_OROR));
     return jump && as && lat__is_integer(as) && lat__is_unsigned(as) && lat__sizeof(as) == 4;
@@ -441,7 +420,7 @@ static bool tcc_signed_jump(const lat__expr *e, const lat__type *as)
 static void emit_unsigned_jump(lat__emitter *em, const lat__expr *e)
 {
     const lat__expr *outer = em->jump_fixed;
-    em->jump_fixed = skip_implicit(e);
+    em->jump_fixed = lat__skip_implicit(e);
     lat__emit_str(em, "(");
     lat__emit_expr(em, e, binary_prec(LAT_P_PLUS));
     lat__emit_str(em, " + 0u)");
@@ -489,7 +468,7 @@ void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
     case LAT_E_UNARY: {
         lat__emit_str(em, lat__punct_spelling((lat__punct)e->op));
         /* - -x, & &x...: keep the two apart */
-        const lat__expr *a = skip_implicit(e->a);
+        const lat__expr *a = lat__skip_implicit(e->a);
         if (a->kind == LAT_E_UNARY || (a->kind == LAT_E_INT && a->text && a->text[0] == '-'))
             lat__emit_str(em, " ");
         lat__emit_expr(em, e->a, LAT_PREC_UNARY);
@@ -664,13 +643,6 @@ static bool emit_checked_store(lat__emitter *em, const lat__expr *e)
     return true;
 }
 
-static bool note_any_site(lat__visitor *v, lat__expr *e)
-{
-    if (e->site)
-        *(bool *)v->data = true;
-    return !*(bool *)v->data;
-}
-
 /* An assignment whose both sides make accesses the checks see: C leaves their order open
  * (TinyCC's code and gcc's took them in opposite orders, and reported in them), C++17 and
  * so CUDA evaluate the right side first. Checked code does, in a temporary: the reports
@@ -679,10 +651,7 @@ static bool emit_checked_sequenced(lat__emitter *em, const lat__expr *e)
 {
     if (!em->checked || em->display || !e->a->site || !e->b->type)
         return false;
-    bool right = false;
-    lat__visitor v = {NULL, note_any_site, NULL, &right};
-    lat__visit_expr(&v, (lat__expr *)e->b);
-    if (!right)
+    if (!lat__checks_has_site(e->b))
         return false;
     char name[32];
     snprintf(name, sizeof name, "__lat_rv%d", em->tmp++);

@@ -252,18 +252,6 @@ typedef struct iscan {
 
 static bool scan_function(iscan *sc, lat__func *fn);
 
-bool lat__region_ordered_builtin(const lat__builtin *b)
-{
-    static const char *const names[] = {"printf", "vprintf", "malloc", "free", "__trap", "__brkpt",
-                                        "__assert_fail", "__assertfail", "assert", "__lat_trap"};
-    if (b->coll)
-        return true; /* atomics, fences, anything a thread waits on */
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strcmp(b->name, names[i]) == 0)
-            return true;
-    return false;
-}
-
 static bool scan_expr(lat__visitor *v, lat__expr *e)
 {
     iscan *sc = v->data;
@@ -273,7 +261,7 @@ static bool scan_expr(lat__visitor *v, lat__expr *e)
         const lat__sym *f = e->sym;
         if (f && f->builtin) {
             const lat__builtin *b = lat__builtin_get(f->builtin);
-            if (!b || lat__region_ordered_builtin(b))
+            if (!b || lat__builtin_ordered(b))
                 sc->bad = true;
         } else if (f && f->kind == LAT_SYM_FUNC && f->fn && f->fn->body) {
             if (!scan_function(sc, f->fn))
@@ -583,20 +571,6 @@ typedef struct upd {
     bool ok;
 } upd;
 
-static lat__sym *assigned_var(const lat__expr *e)
-{
-    const lat__expr *t = NULL;
-    if (e->kind == LAT_E_ASSIGN)
-        t = e->a;
-    else if ((e->kind == LAT_E_UNARY && (e->op == LAT_P_INC || e->op == LAT_P_DEC)) || e->kind == LAT_E_POSTFIX)
-        t = e->a;
-    if (!t)
-        return NULL;
-    while (t->kind == LAT_E_CAST && (t->flags & LAT_EF_IMPLICIT))
-        t = t->a;
-    return t->kind == LAT_E_NAME ? t->sym : NULL;
-}
-
 /* Whether statement expression e only updates uniform variables with uniform values (a
  * comma list of such): then it runs once for the block. */
 bool lat__region_uniform_update(plan *pl, const lat__expr *e)
@@ -605,7 +579,7 @@ bool lat__region_uniform_update(plan *pl, const lat__expr *e)
         return false;
     if (e->kind == LAT_E_BINARY && e->op == LAT_P_COMMA)
         return lat__region_uniform_update(pl, e->a) && lat__region_uniform_update(pl, e->b);
-    lat__sym *v = assigned_var(e);
+    lat__sym *v = lat__assigned_var(e);
     if (!v || !v->aux || ((lat__symx *)v->aux)->region == NULL)
         return false;
     rvar *r = ((lat__symx *)v->aux)->region;
@@ -637,7 +611,7 @@ static void demote(uwalk *w, lat__sym *s)
 static bool demote_assigned(lat__visitor *v, lat__expr *e)
 {
     uwalk *w = v->data;
-    lat__sym *s = assigned_var(e);
+    lat__sym *s = lat__assigned_var(e);
     if (s)
         demote(w, s);
     if (e->kind == LAT_E_UNARY && e->op == LAT_P_AMP) {
@@ -932,7 +906,7 @@ bool lat__region_block_decl(const lat__decl *d)
 /* Whether an expression updates a uniform variable. */
 static bool updates_uniform(lat__visitor *v, lat__expr *e)
 {
-    lat__sym *s = assigned_var(e);
+    lat__sym *s = lat__assigned_var(e);
     rvar *r = lat__region_var(s);
     if (r && r->kind == R_UNIFORM)
         *(bool *)v->data = true;

@@ -36,7 +36,7 @@ static bool effect_expr(lat__visitor *v, lat__expr *e)
     if (e->kind == LAT_E_CALL) {
         const lat__sym *f = e->sym;
         const lat__builtin *b = f && f->builtin ? lat__builtin_get(f->builtin) : NULL;
-        if (!b || lat__region_ordered_builtin(b))
+        if (!b || lat__builtin_ordered(b))
             ef->found = true; /* a device function's accesses, printf, atomics... */
     }
     if (e->type && (e->type->quals & LAT_Q_VOLATILE) && (e->flags & LAT_EF_LVALUE))
@@ -76,28 +76,38 @@ bool lat__region_fwd_clean(const lat__stmt *s, const lat__expr *e)
     return !has_effects(s, e, EF_FAULT);
 }
 
-/* The compound statement holding s among its items, and where. */
-static lat__stmt *parent_of(lat__stmt *in, const lat__stmt *s, size_t *at)
+/* The statement in `in` that holds s directly: a block among its items (*at: where), or
+ * the statement whose body, else branch or init s is. */
+static lat__stmt *holder_of(lat__stmt *in, const lat__stmt *s, size_t *at)
 {
     if (!in)
         return NULL;
+    if (in->body == s || in->els == s || in->init == s)
+        return in;
     if (in->kind == LAT_S_COMPOUND)
         for (size_t i = 0; i < in->items.n; i++) {
             if (in->items.items[i] == s) {
                 *at = i;
                 return in;
             }
-            lat__stmt *p = parent_of(in->items.items[i], s, at);
+            lat__stmt *p = holder_of(in->items.items[i], s, at);
             if (p)
                 return p;
         }
     lat__stmt *kids[] = {in->body, in->els, in->init};
     for (size_t k = 0; k < sizeof kids / sizeof kids[0]; k++) {
-        lat__stmt *p = kids[k] ? parent_of(kids[k], s, at) : NULL;
+        lat__stmt *p = kids[k] ? holder_of(kids[k], s, at) : NULL;
         if (p)
             return p;
     }
     return NULL;
+}
+
+/* The compound statement holding s among its items, and where. */
+static lat__stmt *parent_of(lat__stmt *in, const lat__stmt *s, size_t *at)
+{
+    lat__stmt *h = holder_of(in, s, at);
+    return h && h->kind == LAT_S_COMPOUND && h->body != s && h->els != s && h->init != s ? h : NULL;
 }
 
 static bool is_barrier(const lat__stmt *s)
@@ -107,25 +117,11 @@ static bool is_barrier(const lat__stmt *s)
 }
 
 /* The loop whose body is the compound c, or NULL. */
-static const lat__stmt *loop_of_body(const lat__stmt *in, const lat__stmt *c)
+static const lat__stmt *loop_of_body(lat__stmt *in, const lat__stmt *c)
 {
-    if (!in)
-        return NULL;
-    if ((in->kind == LAT_S_FOR || in->kind == LAT_S_WHILE || in->kind == LAT_S_DO) && in->body == c)
-        return in;
-    if (in->kind == LAT_S_COMPOUND)
-        for (size_t i = 0; i < in->items.n; i++) {
-            const lat__stmt *l = loop_of_body(in->items.items[i], c);
-            if (l)
-                return l;
-        }
-    const lat__stmt *kids[] = {in->body, in->els, in->init};
-    for (size_t k = 0; k < sizeof kids / sizeof kids[0]; k++) {
-        const lat__stmt *l = kids[k] ? loop_of_body(kids[k], c) : NULL;
-        if (l)
-            return l;
-    }
-    return NULL;
+    size_t at;
+    const lat__stmt *h = holder_of(in, c, &at);
+    return h && (h->kind == LAT_S_FOR || h->kind == LAT_S_WHILE || h->kind == LAT_S_DO) && h->body == c ? h : NULL;
 }
 
 static bool side_effects(plan *pl, const lat__stmt *c, size_t at, int dir, effect what, bool *ok);
@@ -147,8 +143,7 @@ static bool past_loop_body(plan *pl, const lat__stmt *c, int dir, effect what, b
         *ok = false;
         return false;
     }
-    bool found = (loop->init && has_effects(loop->init, NULL, what)) || (loop->e && has_effects(NULL, loop->e, what)) ||
-                 (loop->step && has_effects(NULL, loop->step, what));
+    bool found = has_effects(loop->init, loop->e, what) || has_effects(NULL, loop->step, what);
     return found | side_effects(pl, pc, at, dir, what, ok);
 }
 
@@ -177,18 +172,31 @@ static bool side_effects(plan *pl, const lat__stmt *c, size_t at, int dir, effec
     }
 }
 
+/* Whether items first..last of c have effects of the kind asked before them (*before)
+ * and after them (*after) in their barrier interval; false where the interval is not
+ * known. */
+static bool around(plan *pl, const lat__stmt *c, size_t first, size_t last, effect what, bool *before, bool *after)
+{
+    bool ok_before = true, ok_after = true;
+    *before = side_effects(pl, c, first, -1, what, &ok_before);
+    *after = side_effects(pl, c, last, 1, what, &ok_after);
+    return ok_before && ok_after;
+}
+
+/* The same around statement s, which must be an item of a block. */
+static bool around_stmt(plan *pl, const lat__stmt *s, effect what, bool *before, bool *after)
+{
+    size_t at = 0;
+    lat__stmt *c = parent_of(pl->fn->body, s, &at);
+    return c && around(pl, c, at, at, what, before, after);
+}
+
 /* Whether nothing on one side or the other of `loop`, up to the barriers around it, has
  * an effect of the kind asked. */
 static bool one_side_free(plan *pl, const lat__stmt *loop, effect what)
 {
-    size_t at = 0;
-    lat__stmt *c = parent_of(pl->fn->body, loop, &at);
-    if (!c)
-        return false;
-    bool ok_before = true, ok_after = true;
-    bool before = side_effects(pl, c, at, -1, what, &ok_before);
-    bool after = side_effects(pl, c, at, 1, what, &ok_after);
-    return ok_before && ok_after && !(before && after);
+    bool before, after;
+    return around_stmt(pl, loop, what, &before, &after) && !(before && after);
 }
 
 bool lat__region_fwd_allows(plan *pl, const lat__stmt *loop)
@@ -200,11 +208,8 @@ bool lat__region_fwd_allows(plan *pl, const lat__stmt *loop)
  * effect of the kind asked. */
 static bool sides_free(plan *pl, const lat__stmt *loop, effect what)
 {
-    size_t at = 0;
-    lat__stmt *c = parent_of(pl->fn->body, loop, &at);
-    bool ok_before = true, ok_after = true;
-    return c && !side_effects(pl, c, at, -1, what, &ok_before) && !side_effects(pl, c, at, 1, what, &ok_after) &&
-           ok_before && ok_after;
+    bool before, after;
+    return around_stmt(pl, loop, what, &before, &after) && !before && !after;
 }
 
 void lat__region_fwd_interval(plan *pl, const lat__stmt *loop, bool *strict, bool *racefree)
@@ -228,9 +233,8 @@ bool lat__region_fwd_stretch_alone(plan *pl)
     for (size_t k = 1; k < pl->items.n; k++)
         if (c->items.items[at + k] != pl->items.items[k].s)
             return false;
-    bool ok_before = true, ok_after = true;
-    return !side_effects(pl, c, at, -1, EF_ACCESS, &ok_before) &&
-           !side_effects(pl, c, at + pl->items.n - 1, 1, EF_ACCESS, &ok_after) && ok_before && ok_after;
+    bool before, after;
+    return around(pl, c, at, at + pl->items.n - 1, EF_ACCESS, &before, &after) && !before && !after;
 }
 
 /* ---- what the variant counts on ------------------------------------------------------------ */

@@ -3,6 +3,7 @@
  * which variables cross stretches, then for real with the same decisions. */
 #include "region_int.h"
 
+#include "checks.h"
 #include "emu/abi.h"
 #include "emu/check/ck.h"
 #include "emu/warp.h"
@@ -30,17 +31,9 @@ static bool note_expr(lat__visitor *v, lat__expr *e)
     plan *pl = v->data;
     if (e->kind == LAT_E_NAME && e->sym)
         note_var(pl, e->sym);
-    const lat__expr *target = e->kind == LAT_E_ASSIGN || e->kind == LAT_E_POSTFIX ||
-                                      (e->kind == LAT_E_UNARY && (e->op == LAT_P_INC || e->op == LAT_P_DEC))
-                                  ? e->a
-                                  : NULL;
-    while (target && target->kind == LAT_E_CAST && (target->flags & LAT_EF_IMPLICIT))
-        target = target->a;
-    if (target && target->kind == LAT_E_NAME) {
-        rvar *r = lat__region_var(target->sym);
-        if (r)
-            r->changed = pl->seg; /* stored back at the stretch's end */
-    }
+    rvar *r = lat__region_var(lat__assigned_var(e));
+    if (r)
+        r->changed = pl->seg; /* stored back at the stretch's end */
     return true;
 }
 
@@ -523,21 +516,27 @@ static bool fault_point(lat__visitor *v, lat__expr *e)
     return !*found;
 }
 
+/* Visits the open stretch's items: their statements, expressions and initializers. */
+static void visit_items(plan *pl, lat__visitor *v)
+{
+    for (size_t k = 0; k < pl->items.n; k++) {
+        const item *it = &pl->items.items[k];
+        if (it->s)
+            lat__visit_stmt(v, (lat__stmt *)it->s);
+        if (it->e)
+            lat__visit_expr(v, (lat__expr *)it->e);
+        if (it->d && it->d->init)
+            lat__visit_expr(v, it->d->init);
+    }
+}
+
 /* Whether something in the open stretch may fault (a memory access, an integer division):
  * the fault's report names the thread by its context's index. */
 static bool stretch_may_fault(plan *pl)
 {
     bool found = false;
     lat__visitor v = {NULL, fault_point, NULL, &found};
-    for (size_t k = 0; k < pl->items.n && !found; k++) {
-        const item *it = &pl->items.items[k];
-        if (it->s)
-            lat__visit_stmt(&v, (lat__stmt *)it->s);
-        if (it->e && !found)
-            lat__visit_expr(&v, (lat__expr *)it->e);
-        if (it->d && it->d->init && !found)
-            lat__visit_expr(&v, it->d->init);
-    }
+    visit_items(pl, &v);
     return found;
 }
 
@@ -565,34 +564,15 @@ static bool stretch_is_clean(plan *pl)
     return true;
 }
 
-static bool note_site(lat__visitor *v, lat__expr *e)
-{
-    if (e->site)
-        *(bool *)v->data = true;
-    return true;
-}
-
-/* Whether e makes an access the checks see. */
-static bool has_checked_access(const lat__expr *e)
-{
-    bool seen = false;
-    lat__visitor v = {NULL, note_site, NULL, &seen};
-    lat__visit_expr(&v, (lat__expr *)e);
-    return seen;
-}
-
 /* Whether x is threadIdx.x, or a variable that is it (recomputed in each stretch). */
 static bool is_thread_x(const lat__expr *x)
 {
-    while (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT))
-        x = x->a;
+    x = lat__skip_implicit(x);
     if (x->kind == LAT_E_NAME) {
         rvar *r = lat__region_var(x->sym);
         if (!r || r->kind != R_RECOMPUTE || !r->init)
             return false;
-        x = r->init;
-        while (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT))
-            x = x->a;
+        x = lat__skip_implicit(r->init);
     }
     return x->kind == LAT_E_MEMBER && x->field && x->field->name && strcmp(x->field->name->name, "x") == 0 &&
            x->a->kind == LAT_E_NAME && x->a->sym && (x->a->sym->flags & LAT_SF_THREAD_VARYING);
@@ -613,7 +593,7 @@ static const lat__expr *range_bound(plan *pl, const lat__expr **bound)
     const lat__expr *c = it->s->e;
     if (c->kind != LAT_E_BINARY || (c->op != LAT_P_LT && c->op != LAT_P_LE && c->op != LAT_P_EQ))
         return NULL;
-    if (!is_thread_x(c->a) || !lat__region_uniform(pl, c->b, false) || (pl->checked && has_checked_access(c->b)))
+    if (!is_thread_x(c->a) || !lat__region_uniform(pl, c->b, false) || (pl->checked && lat__checks_has_site(c->b)))
         return NULL;
     *bound = c->b;
     return c;
@@ -675,7 +655,7 @@ typedef struct shaccs {
 
 static bool uniform_operand(plan *pl, const lat__expr *u)
 {
-    return lat__region_uniform(pl, u, false) && !has_checked_access(u) && u->type && lat__is_integer(u->type);
+    return lat__region_uniform(pl, u, false) && !lat__checks_has_site(u) && u->type && lat__is_integer(u->type);
 }
 
 static bool shacc_expr(lat__visitor *v, lat__expr *e)
@@ -685,9 +665,9 @@ static bool shacc_expr(lat__visitor *v, lat__expr *e)
     if (var < 0)
         return true; /* a thread's own array, or a __device__ one: no racecheck records */
     shacc x = {var, ((e->site - 1) & LAT_ACCESS_WRITE) != 0, false, NULL};
-    const lat__expr *i = e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && e->a->a->kind == LAT_E_NAME ? e->b : NULL;
-    while (i && i->kind == LAT_E_CAST && (i->flags & LAT_EF_IMPLICIT))
-        i = i->a;
+    const lat__expr *i = e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && e->a->a->kind == LAT_E_NAME
+                             ? lat__skip_implicit(e->b)
+                             : NULL;
     bool ok = i && is_thread_x(i);
     if (!ok && i && i->kind == LAT_E_BINARY && (i->op == LAT_P_PLUS || i->op == LAT_P_MINUS)) {
         if (is_thread_x(i->a) && uniform_operand(a->pl, i->b)) {
@@ -729,8 +709,7 @@ static bool write_racefree(plan *pl)
         return false;
     shaccs a = {pl, {0}, false};
     lat__visitor v = {NULL, shacc_expr, NULL, &a};
-    for (size_t k = 0; k < pl->items.n && !a.other; k++)
-        lat__visit_stmt(&v, (lat__stmt *)pl->items.items[k].s);
+    visit_items(pl, &v);
     if (a.other)
         return false;
     bool writes = false;
@@ -782,15 +761,8 @@ static void guard_open(plan *pl, const lat__stmt *loop, bool racefree)
     lat__visitor v = {NULL, guard_expr, NULL, &g};
     if (loop)
         lat__visit_stmt(&v, (lat__stmt *)loop);
-    for (size_t k = 0; !loop && k < pl->items.n; k++) {
-        const item *it = &pl->items.items[k];
-        if (it->s)
-            lat__visit_stmt(&v, (lat__stmt *)it->s);
-        if (it->e)
-            lat__visit_expr(&v, (lat__expr *)it->e);
-        if (it->d && it->d->init)
-            lat__visit_expr(&v, it->d->init);
-    }
+    else
+        visit_items(pl, &v);
     lat__emitter *em = pl->em;
     lat__emit_str(em, "\nif (__lat_cki.plain || __lat_ck_fwd(__lat_t, ");
     if (loop) {
@@ -1278,18 +1250,13 @@ static bool declared_stmt(lat__visitor *v, lat__stmt *s)
 static bool written_expr(lat__visitor *v, lat__expr *e)
 {
     outer_writes *o = v->data;
-    const lat__expr *t = e->kind == LAT_E_ASSIGN || e->kind == LAT_E_POSTFIX ||
-                                 (e->kind == LAT_E_UNARY && (e->op == LAT_P_INC || e->op == LAT_P_DEC))
-                             ? e->a
-                             : NULL;
-    while (t && t->kind == LAT_E_CAST && (t->flags & LAT_EF_IMPLICIT))
-        t = t->a;
-    if (!t || t->kind != LAT_E_NAME)
+    const lat__sym *s = lat__assigned_var(e);
+    if (!s)
         return true;
-    rvar *r = lat__region_var(t->sym);
+    rvar *r = lat__region_var(s);
     bool inside = false;
     for (size_t i = 0; i < o->declared.n && !inside; i++)
-        inside = o->declared.items[i] == t->sym;
+        inside = o->declared.items[i] == s;
     o->found |= r && r->kind == R_UNIFORM && !inside;
     return !o->found;
 }

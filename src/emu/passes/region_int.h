@@ -131,8 +131,6 @@ bool lat__region_uniform(plan *pl, const lat__expr *e, bool per_thread);
 bool lat__region_uniform_condition(plan *pl, const lat__expr *e);
 bool lat__region_uniform_update(plan *pl, const lat__expr *e);
 bool lat__region_any_collective(lat__stmt *s);
-/* A built-in whose effects have an order of their own (printf, atomics, traps...). */
-bool lat__region_ordered_builtin(const lat__builtin *b);
 /* region_fwd.c: whether the forward variant may take `loop` as an implicit loop; what it
  * then counts on (plan.assured). */
 bool lat__region_fwd_allows(plan *pl, const lat__stmt *loop);

@@ -18,6 +18,7 @@ enum { MAX_DEPTH = 8 };
 typedef struct wscan {
     const lat__func *fn;
     bool *written;
+    signed char *derived; /* per parameter: stays_derived, once asked (0: not yet, 1, -1) */
     bool all;
     int depth;
 } wscan;
@@ -40,23 +41,14 @@ typedef struct moved {
 static bool moved_expr(lat__visitor *v, lat__expr *e)
 {
     moved *m = v->data;
-    const lat__expr *t = e->kind == LAT_E_ASSIGN || e->kind == LAT_E_POSTFIX ||
-                                 (e->kind == LAT_E_UNARY && (e->op == LAT_P_INC || e->op == LAT_P_DEC))
-                             ? e->a
-                             : NULL;
-    while (t && t->kind == LAT_E_CAST && (t->flags & LAT_EF_IMPLICIT))
-        t = t->a;
-    if (!t || t->kind != LAT_E_NAME || t->sym != m->p || e->kind != LAT_E_ASSIGN)
+    /* ++ and -- are arithmetic on p; so are += and -= */
+    if (lat__assigned_var(e) != m->p || e->kind != LAT_E_ASSIGN)
         return true;
     if (e->op == LAT_P_ADD_ASSIGN || e->op == LAT_P_SUB_ASSIGN)
         return true;
-    const lat__expr *r = e->b;
-    while (r->kind == LAT_E_CAST && (r->flags & LAT_EF_IMPLICIT))
-        r = r->a;
+    const lat__expr *r = lat__skip_implicit(e->b);
     bool arith = e->op == LAT_P_ASSIGN && r->kind == LAT_E_BINARY && (r->op == LAT_P_PLUS || r->op == LAT_P_MINUS);
-    const lat__expr *base = arith ? (lat__is_pointer(r->a->type) ? r->a : r->b) : NULL;
-    while (base && base->kind == LAT_E_CAST && (base->flags & LAT_EF_IMPLICIT))
-        base = base->a;
+    const lat__expr *base = arith ? lat__skip_implicit(lat__is_pointer(r->a->type) ? r->a : r->b) : NULL;
     if (!base || base->kind != LAT_E_NAME || base->sym != m->p)
         m->other = true;
     return !m->other;
@@ -72,33 +64,37 @@ static bool stays_derived(const lat__func *fn, const lat__sym *p)
     return !m.other;
 }
 
-static int lvalue_root(const lat__func *fn, const lat__expr *e);
+static int lvalue_root(wscan *w, const lat__expr *e);
 
 /* The root of a pointer's value. */
-static int pointer_root(const lat__func *fn, const lat__expr *p)
+static int pointer_root(wscan *w, const lat__expr *p)
 {
     switch (p->kind) {
     case LAT_E_NAME: {
         if (p->sym && p->type && p->type->kind == LAT_TY_ARRAY)
-            return lvalue_root(fn, p);
-        int i = p->sym && p->type && lat__is_pointer(p->type) ? param_of(fn, p->sym) : ROOT_UNKNOWN;
-        return i >= 0 && stays_derived(fn, p->sym) ? i : ROOT_UNKNOWN;
+            return lvalue_root(w, p);
+        int i = p->sym && p->type && lat__is_pointer(p->type) ? param_of(w->fn, p->sym) : ROOT_UNKNOWN;
+        if (i < 0)
+            return ROOT_UNKNOWN;
+        if (!w->derived[i])
+            w->derived[i] = stays_derived(w->fn, p->sym) ? 1 : -1;
+        return w->derived[i] > 0 ? i : ROOT_UNKNOWN;
     }
     case LAT_E_CAST:
         /* From a pointer or an array, not from an integer. */
         if (p->a->type && (lat__is_pointer(p->a->type) || p->a->type->kind == LAT_TY_ARRAY))
-            return pointer_root(fn, p->a);
+            return pointer_root(w, p->a);
         return ROOT_UNKNOWN;
     case LAT_E_BINARY:
         if (p->op == LAT_P_PLUS || p->op == LAT_P_MINUS)
-            return pointer_root(fn, p->a->type && lat__is_pointer(p->a->type) ? p->a : p->b);
+            return pointer_root(w, p->a->type && lat__is_pointer(p->a->type) ? p->a : p->b);
         if (p->op == LAT_P_COMMA)
-            return pointer_root(fn, p->b);
+            return pointer_root(w, p->b);
         return ROOT_UNKNOWN;
     case LAT_E_UNARY:
-        return p->op == LAT_P_AMP ? lvalue_root(fn, p->a) : ROOT_UNKNOWN;
+        return p->op == LAT_P_AMP ? lvalue_root(w, p->a) : ROOT_UNKNOWN;
     case LAT_E_COND: {
-        int a = pointer_root(fn, p->b ? p->b : p->a), b = pointer_root(fn, p->c);
+        int a = pointer_root(w, p->b ? p->b : p->a), b = pointer_root(w, p->c);
         return a == b ? a : ROOT_UNKNOWN;
     }
     default:
@@ -107,7 +103,7 @@ static int pointer_root(const lat__func *fn, const lat__expr *p)
 }
 
 /* The root of the storage an lvalue names. */
-static int lvalue_root(const lat__func *fn, const lat__expr *e)
+static int lvalue_root(wscan *w, const lat__expr *e)
 {
     switch (e->kind) {
     case LAT_E_NAME:
@@ -117,14 +113,14 @@ static int lvalue_root(const lat__func *fn, const lat__expr *e)
     case LAT_E_INDEX:
         if (e->a->kind == LAT_E_CAST && (e->a->flags & LAT_EF_IMPLICIT) && e->a->a->type &&
             e->a->a->type->kind == LAT_TY_ARRAY)
-            return lvalue_root(fn, e->a->a);
-        return pointer_root(fn, e->a);
+            return lvalue_root(w, e->a->a);
+        return pointer_root(w, e->a);
     case LAT_E_UNARY:
-        return e->op == LAT_P_STAR ? pointer_root(fn, e->a) : ROOT_UNKNOWN;
+        return e->op == LAT_P_STAR ? pointer_root(w, e->a) : ROOT_UNKNOWN;
     case LAT_E_MEMBER:
-        return (e->flags & LAT_EF_ARROW) ? pointer_root(fn, e->a) : lvalue_root(fn, e->a);
+        return (e->flags & LAT_EF_ARROW) ? pointer_root(w, e->a) : lvalue_root(w, e->a);
     case LAT_E_CAST:
-        return lvalue_root(fn, e->a);
+        return lvalue_root(w, e->a);
     default:
         return ROOT_UNKNOWN;
     }
@@ -151,7 +147,7 @@ static void note_call(wscan *w, const lat__expr *call)
         /* A built-in may write through any pointer it is given (atomics, sincosf...). */
         for (int i = 0; i < call->nargs; i++)
             if (call->args[i]->type && lat__is_pointer(call->args[i]->type))
-                note_root(w, pointer_root(w->fn, call->args[i]));
+                note_root(w, pointer_root(w, call->args[i]));
         return;
     }
     if (!f || f->kind != LAT_SYM_FUNC || !f->fn || !f->fn->body || w->depth >= MAX_DEPTH) {
@@ -171,7 +167,7 @@ static void note_call(wscan *w, const lat__expr *call)
     }
     for (int i = 0; i < callee->nparams && i < call->nargs; i++)
         if (cw[i])
-            note_root(w, pointer_root(w->fn, call->args[i]));
+            note_root(w, pointer_root(w, call->args[i]));
     free(cw);
 }
 
@@ -179,7 +175,7 @@ static bool scan_expr(lat__visitor *v, lat__expr *e)
 {
     wscan *w = v->data;
     if (e->site && ((e->site - 1) & LAT_ACCESS_WRITE))
-        note_root(w, lvalue_root(w->fn, e));
+        note_root(w, lvalue_root(w, e));
     if (e->kind == LAT_E_CALL)
         note_call(w, e);
     return !w->all;
@@ -195,9 +191,12 @@ static bool scan_stmt(lat__visitor *v, lat__stmt *s)
 
 static bool scan_fn(const lat__func *fn, bool *written, int depth)
 {
-    wscan w = {fn, written, false, depth};
+    signed char *derived = calloc((size_t)fn->nparams + 1, 1);
+    wscan w = {fn, written, derived, !derived, depth};
     lat__visitor v = {scan_stmt, scan_expr, NULL, &w};
-    lat__visit_stmt(&v, fn->body);
+    if (derived)
+        lat__visit_stmt(&v, fn->body);
+    free(derived);
     return !w.all;
 }
 
