@@ -227,6 +227,9 @@ void lat__ck_on_write(lat_context *ctx, lat_deviceptr dst, size_t bytes);
 /* Brings the region table in line with the core's allocation table (allocations made or
  * freed behind the hooks' back) and clears per-launch state. Holds ck->lock. */
 lat_status lat__ck_regions_sync(lat__ck_ctx *ck);
+/* initcheck: where the first unwritten byte of init[0..size) is, looking from `from` on
+ * (size: none). Written bytes stay written, so a scan resumes where the last one stopped. */
+size_t lat__ck_written_up_to(const uint8_t *init, size_t from, size_t size);
 /* initcheck: each region's init_prefix brought up to date before a launch. Holds ck->lock. */
 void lat__ck_regions_scan_written(lat__ck_ctx *ck);
 /* racecheck: which regions the launch of kk with these parameters may write (written_now).
@@ -378,9 +381,8 @@ typedef struct lat__ck_launch {
                          most 255), 0: none (fast.room) */
     uint8_t *sh_init;
     lat__ck_rec *sh_race;
-    /* initcheck, per __shared__ variable of the module: found wholly written in this block,
-     * and how many of its first bytes were (fwd.c) */
-    uint8_t *sh_whole;
+    /* initcheck, per __shared__ variable of the module: how many of its first bytes this
+     * block has written, as last looked at (fwd.c) */
     size_t *sh_scanned;
     /* Where bad accesses go. */
     char *sink;

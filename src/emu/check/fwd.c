@@ -9,8 +9,8 @@
  *  - racecheck: nothing in the barrier interval it runs in writes memory (the plan says
  *    so: racefree). Its reads then meet no write, and their records matter to no later
  *    access, since the barrier that ends the interval starts a new epoch.
- * Written bytes stay written for the block's life, so a variable once found whole is not
- * scanned again, and the scan of one that is not resumes where it stopped.
+ * Written bytes stay written for the block's life, so the scan of a variable resumes where
+ * the last one stopped (and one found whole is not scanned again).
  */
 #include "ck.h"
 
@@ -20,17 +20,9 @@ static bool wholly_written(lat__ck_launch *L, int v)
 {
     if (v < 0 || v >= L->cm->nshared || !L->shoff[v])
         return false; /* not laid out for this kernel: nothing to count on */
-    if (L->sh_whole[v])
-        return true;
-    size_t lo = L->shoff[v], size = L->cm->shsize[v];
-    const uint8_t *from = L->sh_init + lo + L->sh_scanned[v];
-    const uint8_t *unset = memchr(from, 0, size - L->sh_scanned[v]);
-    if (unset) {
-        L->sh_scanned[v] = (size_t)(unset - (L->sh_init + lo));
-        return false;
-    }
-    L->sh_whole[v] = 1;
-    return true;
+    size_t size = L->cm->shsize[v];
+    L->sh_scanned[v] = lat__ck_written_up_to(L->sh_init + L->shoff[v], L->sh_scanned[v], size);
+    return L->sh_scanned[v] == size;
 }
 
 int lat__ck_fwd_guard(lat__emu_thread *t, int flags, int n, const int *vars)
@@ -50,8 +42,6 @@ int lat__ck_fwd_guard(lat__emu_thread *t, int flags, int n, const int *vars)
 
 void lat__ck_fwd_block_start(lat__ck_launch *L)
 {
-    if (L->sh_whole) {
-        memset(L->sh_whole, 0, (size_t)L->cm->nshared);
+    if (L->sh_scanned)
         memset(L->sh_scanned, 0, (size_t)L->cm->nshared * sizeof *L->sh_scanned);
-    }
 }

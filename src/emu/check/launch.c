@@ -561,10 +561,8 @@ static lat_status launch_alloc(lat__ck_launch *L)
                                     rel[i].var};
     if (L->modes & LAT_CHECK_INITCHECK) {
         L->sh_init = calloc(L->sh_size, 1);
-        size_t nv = L->cm->nshared ? (size_t)L->cm->nshared : 1;
-        L->sh_whole = calloc(nv, 1);
-        L->sh_scanned = calloc(nv, sizeof *L->sh_scanned);
-        if (!L->sh_init || !L->sh_whole || !L->sh_scanned)
+        L->sh_scanned = calloc(L->cm->nshared ? (size_t)L->cm->nshared : 1, sizeof *L->sh_scanned);
+        if (!L->sh_init || !L->sh_scanned)
             return LAT_ERROR_OUT_OF_MEMORY;
     }
     if (L->modes & LAT_CHECK_RACECHECK) {
@@ -591,7 +589,6 @@ static void launch_free(lat__ck_launch *L)
         munmap(L->sh_map, L->sh_map_size);
     free(L->shv);
     free(L->sh_init);
-    free(L->sh_whole);
     free(L->sh_scanned);
     free(L->sh_race);
     free(L->sink);
@@ -778,7 +775,8 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k,
     ck->list.max = T->opts.max_reports;
     lat_status st = lat__ck_regions_sync(ck);
     lat__ck_regions_scan_written(ck);
-    lat__ck_regions_mark_written(ck, T->kk, params);
+    if (T->modes & LAT_CHECK_RACECHECK)
+        lat__ck_regions_mark_written(ck, T->kk, params);
     if (st == LAT_OK)
         st = layout_shared(T, launch->shared_bytes);
     /* A thread map's cells may straddle pages: one shard keeps their order. */

@@ -217,34 +217,38 @@ static bool add_extra(lat__ck_ctx *ck, uintptr_t lo, size_t size)
     return true;
 }
 
+size_t lat__ck_written_up_to(const uint8_t *init, size_t from, size_t size)
+{
+    const uint8_t *unset = memchr(init + from, 0, size - from);
+    return unset ? (size_t)(unset - init) : size;
+}
+
 void lat__ck_regions_scan_written(lat__ck_ctx *ck)
 {
     for (size_t i = 0; i < ck->nregions; i++) {
         lat__ck_region *r = &ck->regions[i];
-        if (!r->init || r->init_prefix == r->size)
-            continue;
-        const uint8_t *unset = memchr(r->init + r->init_prefix, 0, r->size - r->init_prefix);
-        r->init_prefix = unset ? (size_t)(unset - r->init) : r->size;
+        if (r->init)
+            r->init_prefix = lat__ck_written_up_to(r->init, r->init_prefix, r->size);
     }
 }
 
 void lat__ck_regions_mark_written(lat__ck_ctx *ck, const lat__ck_kernel *kk, void **params)
 {
     bool all = kk->nwrites < 0;
+    for (size_t i = 0; i < ck->nregions; i++)
+        ck->regions[i].written_now = false;
     for (int i = 0; i < kk->nwrites && !all; i++) {
         void *p;
         memcpy(&p, params[kk->writes[i]], sizeof p);
         /* A pointer outside every allocation (one past an end, host memory) may reach
          * any of them by its arithmetic. */
-        all = !lat__ck_region_find(ck, (uintptr_t)p);
+        lat__ck_region *r = lat__ck_region_find(ck, (uintptr_t)p);
+        if (r)
+            r->written_now = true;
+        all = !r;
     }
-    for (size_t i = 0; i < ck->nregions; i++)
-        ck->regions[i].written_now = all;
-    for (int i = 0; i < kk->nwrites && !all; i++) {
-        void *p;
-        memcpy(&p, params[kk->writes[i]], sizeof p);
-        lat__ck_region_find(ck, (uintptr_t)p)->written_now = true;
-    }
+    for (size_t i = 0; all && i < ck->nregions; i++)
+        ck->regions[i].written_now = true;
 }
 
 lat_status lat__ck_regions_sync(lat__ck_ctx *ck)
