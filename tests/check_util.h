@@ -7,6 +7,7 @@
 
 #include "harness.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,50 @@ static inline lat_kernel *ck_kernel(lat_context *ctx, const char *source, const 
                                     const char *k)
 {
     return ck_kernel_d(ctx, source, name, k, NULL);
+}
+
+/* Kernel `kernel` of the module desc describes, on the optimising tier (opt) or on
+ * TinyCC's code; its module in *mod when asked. Skips the case, visibly, where no
+ * optimising compiler is found: what the case compares is the optimised code's. */
+static inline lat_kernel *ck_kernel_on_tier(lat_context *ctx, lat_module_desc desc, const char *kernel, bool opt,
+                                            lat_module **mod)
+{
+    lat_module *m;
+    desc.emu_opt = opt ? LAT_EMU_OPT_SYNC : LAT_EMU_OPT_OFF;
+    if (lat_module_create(ctx, &desc, &m) != LAT_OK)
+        t_fail(__FILE__, __LINE__, "lat_module_create: %s\n%s", lat_last_error(), desc.source);
+    if (opt && lat_module_get_tier(m) != LAT_MODULE_TIER_OPTIMISED)
+        SKIP("no optimising compiler here: the case compares the optimised code with TinyCC's");
+    lat_kernel *k;
+    if (lat_module_get_kernel(m, kernel, &k) != LAT_OK)
+        t_fail(__FILE__, __LINE__, "no kernel %s: %s", kernel, lat_last_error());
+    if (mod)
+        *mod = m;
+    return k;
+}
+
+/* A generated kernel's source, written piece by piece into a fixed buffer. */
+typedef struct ck_src {
+    char *text;
+    size_t len, cap;
+} ck_src;
+
+static inline void ck_put(ck_src *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void ck_put(ck_src *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(s->text + s->len, s->cap - s->len, fmt, ap);
+    va_end(ap);
+    if (n < 0 || s->len + (size_t)n >= s->cap)
+        t_fail(__FILE__, __LINE__, "generated kernel too long");
+    s->len += (size_t)n;
+}
+
+/* A random choice among n. */
+static inline int ck_pick(int n)
+{
+    return (int)(t_rand_u32() % (unsigned)n);
 }
 
 /* One lat_launch of kernel k with a 1-D shape and raw parameters. */

@@ -9,110 +9,90 @@
  * code, and the reports and results must be the same. */
 #include "check_util.h"
 
-#include <stdarg.h>
-
 enum { MAXN = 512, SRC = 16384 };
 
 typedef struct gen {
-    char *src;
-    size_t len;
+    ck_src src;
     int len1, rows, cols;   /* s[len1], t2[rows][cols] */
     int depth;
     const char *loopvar;    /* the innermost loop's variable, or NULL */
 } gen;
 
-static void put(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(gen *g, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(g->src + g->len, SRC - g->len, fmt, ap);
-    va_end(ap);
-    if (n < 0 || g->len + (size_t)n >= SRC)
-        t_fail(__FILE__, __LINE__, "generated kernel too long");
-    g->len += (size_t)n;
-}
-
-static unsigned pick(unsigned n)
-{
-    return t_rand_u32() % n;
-}
-
 /* An int expression of what bounds can say something of, or not. */
 static void expr(gen *g, int depth)
 {
-    if (depth <= 0 || pick(3) == 0) {
-        switch (pick(g->loopvar ? 8 : 7)) {
-        case 0: put(g, "t"); return;
-        case 1: put(g, "b"); return;
-        case 2: put(g, "%d", (int)pick(40)); return;
-        case 3: put(g, "n"); return;
-        case 4: put(g, "(int)blockDim.x"); return;
-        case 5: put(g, "(int)threadIdx.x"); return;
-        case 6: put(g, "m"); return;
-        default: put(g, "%s", g->loopvar); return;
+    if (depth <= 0 || ck_pick(3) == 0) {
+        switch (ck_pick(g->loopvar ? 8 : 7)) {
+        case 0: ck_put(&g->src, "t"); return;
+        case 1: ck_put(&g->src, "b"); return;
+        case 2: ck_put(&g->src, "%d", (int)ck_pick(40)); return;
+        case 3: ck_put(&g->src, "n"); return;
+        case 4: ck_put(&g->src, "(int)blockDim.x"); return;
+        case 5: ck_put(&g->src, "(int)threadIdx.x"); return;
+        case 6: ck_put(&g->src, "m"); return;
+        default: ck_put(&g->src, "%s", g->loopvar); return;
         }
     }
-    switch (pick(11)) {
+    switch (ck_pick(11)) {
     case 0: case 1:
-        put(g, "(");
+        ck_put(&g->src, "(");
         expr(g, depth - 1);
-        put(g, " + ");
+        ck_put(&g->src, " + ");
         expr(g, depth - 1);
-        put(g, ")");
+        ck_put(&g->src, ")");
         return;
     case 2:
-        put(g, "(");
+        ck_put(&g->src, "(");
         expr(g, depth - 1);
-        put(g, " - ");
+        ck_put(&g->src, " - ");
         expr(g, depth - 1);
-        put(g, ")");
+        ck_put(&g->src, ")");
         return;
     case 3:
-        put(g, "(");
+        ck_put(&g->src, "(");
         expr(g, depth - 1);
-        put(g, " * %d)", (int)pick(5) - 1);
+        ck_put(&g->src, " * %d)", (int)ck_pick(5) - 1);
         return;
     case 4:
-        put(g, "(");
+        ck_put(&g->src, "(");
         expr(g, depth - 1);
-        put(g, " / %d)", 1 + (int)pick(8));
+        ck_put(&g->src, " / %d)", 1 + (int)ck_pick(8));
         return;
     case 5:
-        put(g, "(");
+        ck_put(&g->src, "(");
         expr(g, depth - 1);
-        put(g, " %% %d)", 1 + (int)pick(300));
+        ck_put(&g->src, " %% %d)", 1 + (int)ck_pick(300));
         return;
     case 6:
-        put(g, "(");
+        ck_put(&g->src, "(");
         expr(g, depth - 1);
-        put(g, " >> %d)", (int)pick(4));
+        ck_put(&g->src, " >> %d)", (int)ck_pick(4));
         return;
     case 7:
-        put(g, "(");
+        ck_put(&g->src, "(");
         expr(g, depth - 1);
-        put(g, " & %d)", (int)pick(512) - 8);
+        ck_put(&g->src, " & %d)", (int)ck_pick(512) - 8);
         return;
     case 8:
-        put(g, "(");
+        ck_put(&g->src, "(");
         expr(g, depth - 1);
-        put(g, " < ");
+        ck_put(&g->src, " < ");
         expr(g, depth - 1);
-        put(g, " ? ");
+        ck_put(&g->src, " ? ");
         expr(g, depth - 1);
-        put(g, " : ");
+        ck_put(&g->src, " : ");
         expr(g, depth - 1);
-        put(g, ")");
+        ck_put(&g->src, ")");
         return;
     case 9:
-        put(g, "(int)(unsigned)(");
+        ck_put(&g->src, "(int)(unsigned)(");
         expr(g, depth - 1);
-        put(g, ")");
+        ck_put(&g->src, ")");
         return;
     default:
-        put(g, "(int)(short)(");
+        ck_put(&g->src, "(int)(short)(");
         expr(g, depth - 1);
-        put(g, " * 300)");
+        ck_put(&g->src, " * 300)");
         return;
     }
 }
@@ -121,20 +101,20 @@ static void expr(gen *g, int depth)
  * element more or less (an overrun by one, on some launches). */
 static void index_of(gen *g, int n, int depth)
 {
-    switch (pick(3)) {
+    switch (ck_pick(3)) {
     case 0:
         expr(g, depth);
         return;
     case 1:
-        put(g, "(");
+        ck_put(&g->src, "(");
         expr(g, depth);
-        put(g, ") %% %d", n);
+        ck_put(&g->src, ") %% %d", n);
         return;
     default: {
-        int m = n + (int)pick(3) - 1;
-        put(g, "(");
+        int m = n + (int)ck_pick(3) - 1;
+        ck_put(&g->src, "(");
         expr(g, depth);
-        put(g, " & 0x7fffffff) %% %d", m > 0 ? m : 1);
+        ck_put(&g->src, " & 0x7fffffff) %% %d", m > 0 ? m : 1);
         return;
     }
     }
@@ -143,27 +123,27 @@ static void index_of(gen *g, int n, int depth)
 /* One access of an array, read into acc or written. */
 static void access(gen *g)
 {
-    switch (pick(4)) {
+    switch (ck_pick(4)) {
     case 0: case 1:
-        put(g, "acc += s[");
+        ck_put(&g->src, "acc += s[");
         index_of(g, g->len1, 3);
-        put(g, "];\n");
+        ck_put(&g->src, "];\n");
         return;
     case 2:
         /* A row far from t2 is somewhere in the host's memory, which differs from run
          * to run: rows stay within a few kilobytes of it. */
-        put(g, "t2[(");
+        ck_put(&g->src, "t2[(");
         index_of(g, g->rows, 2);
-        put(g, ") %% 97][");
+        ck_put(&g->src, ") %% 97][");
         index_of(g, g->cols, 2);
-        put(g, "] += 1.0f;\n");
+        ck_put(&g->src, "] += 1.0f;\n");
         return;
     default:
-        put(g, "loc[");
+        ck_put(&g->src, "loc[");
         index_of(g, 8, 2);
-        put(g, "] = acc; acc += loc[");
+        ck_put(&g->src, "] = acc; acc += loc[");
         index_of(g, 8, 2);
-        put(g, "];\n");
+        ck_put(&g->src, "];\n");
         return;
     }
 }
@@ -173,23 +153,23 @@ static void boundary(gen *g)
     /* At an array's end: one element short of it, at it, or one past. loc and a
      * row of t2 are shorter than every block, so threadIdx reaches their ends. */
     static const char *const arrays[] = {"s[", "loc[", "t2[0]["};
-    int a = (int)pick(3), n = a == 0 ? g->len1 : a == 1 ? 8 : g->cols;
-    int d = (int)pick(3) - 1, len = n + d;
-    const char *x = pick(2) ? "t" : "(int)threadIdx.x", *arr = arrays[a];
-    switch (pick(13)) {
-    case 0: put(g, "for (int e = 0; e %s %d; e++) acc += %se];\n", pick(2) ? "<" : "<=", len, arr); break;
-    case 1: put(g, "if (%s %s %d) acc += %s%s];\n", x, pick(2) ? "<" : "<=", len, arr, x); break;
-    case 2: put(g, "if (%d %s %s) acc += %s%s];\n", len, pick(2) ? ">" : ">=", x, arr, x); break;
-    case 3: put(g, "for (int e = %d; e > 0; e /= 2) acc += %se];\n", len, arr); break;
-    case 4: put(g, "for (int e = %d; e >= %d; e--) acc += %se];\n", len, (int)pick(3) - 1, arr); break;
-    case 5: put(g, "acc += %s%s & %d];\n", arr, x, len); break;
-    case 6: put(g, "acc += %s(%s + %d) %% %d];\n", arr, x, (int)pick(5), len > 0 ? len : 1); break;
-    case 7: put(g, "if (%d > %s) acc += %s%s + %d];\n", len - 4, x, arr, x, 4 + (int)pick(2)); break;
-    case 8: put(g, "if (%s %s %d && %s < %d) acc += %s%s - 5];\n", x, pick(2) ? ">" : ">=", 4 + d, x, n + 5, arr, x); break;
-    case 9: put(g, "if (%s < %d) acc += %s%d - %s];\n", x, len, arr, len - 1, x); break;
-    case 10: put(g, "if (%s < %d) acc += %s(%s * 3) / 6];\n", x, 2 * len, arr, x); break;
-    case 11: put(g, "if (%s < %d) acc += %s%s >> 1];\n", x, 2 * len, arr, x); break;
-    default: put(g, "if (%s >= %d && %s < %d) acc += %s%s - 1];\n", x, 1 + d, x, n + 1, arr, x); break;
+    int a = (int)ck_pick(3), n = a == 0 ? g->len1 : a == 1 ? 8 : g->cols;
+    int d = (int)ck_pick(3) - 1, len = n + d;
+    const char *x = ck_pick(2) ? "t" : "(int)threadIdx.x", *arr = arrays[a];
+    switch (ck_pick(13)) {
+    case 0: ck_put(&g->src, "for (int e = 0; e %s %d; e++) acc += %se];\n", ck_pick(2) ? "<" : "<=", len, arr); break;
+    case 1: ck_put(&g->src, "if (%s %s %d) acc += %s%s];\n", x, ck_pick(2) ? "<" : "<=", len, arr, x); break;
+    case 2: ck_put(&g->src, "if (%d %s %s) acc += %s%s];\n", len, ck_pick(2) ? ">" : ">=", x, arr, x); break;
+    case 3: ck_put(&g->src, "for (int e = %d; e > 0; e /= 2) acc += %se];\n", len, arr); break;
+    case 4: ck_put(&g->src, "for (int e = %d; e >= %d; e--) acc += %se];\n", len, (int)ck_pick(3) - 1, arr); break;
+    case 5: ck_put(&g->src, "acc += %s%s & %d];\n", arr, x, len); break;
+    case 6: ck_put(&g->src, "acc += %s(%s + %d) %% %d];\n", arr, x, (int)ck_pick(5), len > 0 ? len : 1); break;
+    case 7: ck_put(&g->src, "if (%d > %s) acc += %s%s + %d];\n", len - 4, x, arr, x, 4 + (int)ck_pick(2)); break;
+    case 8: ck_put(&g->src, "if (%s %s %d && %s < %d) acc += %s%s - 5];\n", x, ck_pick(2) ? ">" : ">=", 4 + d, x, n + 5, arr, x); break;
+    case 9: ck_put(&g->src, "if (%s < %d) acc += %s%d - %s];\n", x, len, arr, len - 1, x); break;
+    case 10: ck_put(&g->src, "if (%s < %d) acc += %s(%s * 3) / 6];\n", x, 2 * len, arr, x); break;
+    case 11: ck_put(&g->src, "if (%s < %d) acc += %s%s >> 1];\n", x, 2 * len, arr, x); break;
+    default: ck_put(&g->src, "if (%s >= %d && %s < %d) acc += %s%s - 1];\n", x, 1 + d, x, n + 1, arr, x); break;
     }
 }
 
@@ -197,26 +177,26 @@ static void statement(gen *g)
 {
     static const char *const vars[] = {"j", "k", "d"};
     const char *outer = g->loopvar;
-    switch (g->depth < 2 ? pick(8) : pick(2) ? 0 : 6) {
+    switch (g->depth < 2 ? ck_pick(8) : ck_pick(2) ? 0 : 6) {
     case 1: case 2: {
         const char *v = vars[g->depth];
         /* Loops that end, after at most a few hundred turns. */
-        if (pick(2)) {
-            put(g, "for (int %s = (", v);
+        if (ck_pick(2)) {
+            ck_put(&g->src, "for (int %s = (", v);
             expr(g, 1);
-            put(g, ") %% 50; %s %s (", v, pick(2) ? "<" : "<=");
+            ck_put(&g->src, ") %% 50; %s %s (", v, ck_pick(2) ? "<" : "<=");
             expr(g, 2);
-            put(g, ") %% 97; %s += %d) {\n", v, 1 + (int)pick(3));
-        } else if (pick(2)) {
-            put(g, "for (int %s = (", v);
+            ck_put(&g->src, ") %% 97; %s += %d) {\n", v, 1 + (int)ck_pick(3));
+        } else if (ck_pick(2)) {
+            ck_put(&g->src, "for (int %s = (", v);
             expr(g, 2);
-            put(g, ") %% 97; %s %s (", v, pick(2) ? ">" : ">=");
+            ck_put(&g->src, ") %% 97; %s %s (", v, ck_pick(2) ? ">" : ">=");
             expr(g, 1);
-            put(g, ") %% 50; %s--) {\n", v);
+            ck_put(&g->src, ") %% 50; %s--) {\n", v);
         } else {
-            put(g, "for (int %s = ", v);
+            ck_put(&g->src, "for (int %s = ", v);
             expr(g, 2);
-            put(g, "; %s > 0; %s %s) {\n", v, v, pick(2) ? "/= 2" : ">>= 1");
+            ck_put(&g->src, "; %s > 0; %s %s) {\n", v, v, ck_pick(2) ? "/= 2" : ">>= 1");
         }
         g->depth++;
         g->loopvar = v;
@@ -224,34 +204,34 @@ static void statement(gen *g)
         statement(g);
         g->loopvar = outer;
         g->depth--;
-        put(g, "}\n");
+        ck_put(&g->src, "}\n");
         return;
     }
     case 3: {
-        const char *x = g->loopvar && pick(2) ? g->loopvar : pick(2) ? "t" : "v";
-        put(g, "if (%s %s ", x, pick(2) ? "<" : pick(2) ? ">=" : "<=");
+        const char *x = g->loopvar && ck_pick(2) ? g->loopvar : ck_pick(2) ? "t" : "v";
+        ck_put(&g->src, "if (%s %s ", x, ck_pick(2) ? "<" : ck_pick(2) ? ">=" : "<=");
         expr(g, 2);
-        put(g, ") {\n");
+        ck_put(&g->src, ") {\n");
         g->depth++;
         statement(g);
         g->depth--;
-        put(g, "} else {\n");
+        ck_put(&g->src, "} else {\n");
         access(g);
-        put(g, "}\n");
+        ck_put(&g->src, "}\n");
         return;
     }
     case 4:
-        put(g, "if (t %s ", pick(2) ? ">=" : ">");
+        ck_put(&g->src, "if (t %s ", ck_pick(2) ? ">=" : ">");
         expr(g, 2);
-        put(g, ") %s;\n", g->loopvar ? (pick(2) ? "continue" : "break") : "return");
+        ck_put(&g->src, ") %s;\n", g->loopvar ? (ck_pick(2) ? "continue" : "break") : "return");
         return;
     case 6:
         boundary(g);
         return;
     case 5:
-        put(g, "{ int w = ");
+        ck_put(&g->src, "{ int w = ");
         expr(g, 2);
-        put(g, "; acc += s[w]; if (w < %d && w >= 0) acc += s[w + %d]; }\n", g->len1 - 8, (int)pick(10));
+        ck_put(&g->src, "; acc += s[w]; if (w < %d && w >= 0) acc += s[w + %d]; }\n", g->len1 - 8, (int)ck_pick(10));
         return;
     default:
         access(g);
@@ -261,13 +241,13 @@ static void statement(gen *g)
 
 static void generate(gen *g)
 {
-    g->len = 0;
-    g->len1 = 16 + (int)pick(240);
-    g->rows = 1 + (int)pick(16);
-    g->cols = 1 + (int)pick(32);
+    g->src.len = 0;
+    g->len1 = 16 + (int)ck_pick(240);
+    g->rows = 1 + (int)ck_pick(16);
+    g->cols = 1 + (int)ck_pick(32);
     g->depth = 0;
     g->loopvar = NULL;
-    put(g, "__global__ void gen(float *out, const float *in, int n, int m)\n{\n"
+    ck_put(&g->src, "__global__ void gen(float *out, const float *in, int n, int m)\n{\n"
            "    __shared__ float s[%d];\n"
            "    __shared__ float t2[%d][%d];\n"
            "    float loc[8]%s;\n"
@@ -277,15 +257,15 @@ static void generate(gen *g)
            "    for (int q = 0; q < 8; q++) loc[q] = (float)q;\n"
            "    __syncthreads();\n"
            "    float acc = 0;\n",
-        g->len1, g->rows, g->cols, pick(4) ? " = {0}" : "", g->len1, g->rows * g->cols, g->cols, g->cols);
-    int count = 3 + (int)pick(4);
+        g->len1, g->rows, g->cols, ck_pick(4) ? " = {0}" : "", g->len1, g->rows * g->cols, g->cols, g->cols);
+    int count = 3 + (int)ck_pick(4);
     for (int i = 0; i < count; i++)
         statement(g);
     /* And where proofs are tightest: at the ends of the arrays. */
-    count = 8 + (int)pick(9);
+    count = 8 + (int)ck_pick(9);
     for (int i = 0; i < count; i++)
         boundary(g);
-    put(g, "    out[b * blockDim.x + t] = acc;\n}\n");
+    ck_put(&g->src, "    out[b * blockDim.x + t] = acc;\n}\n");
 }
 
 typedef struct outcome {
@@ -293,26 +273,6 @@ typedef struct outcome {
     char messages[1 << 16];
     float out[MAXN];
 } outcome;
-
-/* Kernel `kernel` of the module desc describes, on the optimising tier (opt) or on
- * TinyCC's code; its module in *mod when asked. Skips the case where no optimising
- * compiler is found: the proofs and the forward variant are the optimised code's. */
-static lat_kernel *compile_on(lat_context *ctx, lat_module_desc desc, const char *kernel, bool opt,
-                              lat_module **mod)
-{
-    lat_module *m;
-    desc.emu_opt = opt ? LAT_EMU_OPT_SYNC : LAT_EMU_OPT_OFF;
-    if (lat_module_create(ctx, &desc, &m) != LAT_OK)
-        t_fail(__FILE__, __LINE__, "lat_module_create: %s\n%s", lat_last_error(), desc.source);
-    if (opt && lat_module_get_tier(m) != LAT_MODULE_TIER_OPTIMISED)
-        SKIP("no optimising compiler here: the proofs are the optimised code's");
-    lat_kernel *k;
-    if (lat_module_get_kernel(m, kernel, &k) != LAT_OK)
-        t_fail(__FILE__, __LINE__, "no kernel %s: %s", kernel, lat_last_error());
-    if (mod)
-        *mod = m;
-    return k;
-}
 
 static void run(lat_context *ctx, lat_kernel *k, unsigned grid, unsigned block, int n, int m,
                 lat_deviceptr out, lat_deviceptr in, outcome *o)
@@ -341,7 +301,7 @@ TEST(generated_indexes_are_reported_alike_with_and_without_proofs)
     lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
     static char src[SRC];
     static outcome a, b;
-    gen g = {src, 0, 0, 0, 0, 0, NULL};
+    gen g = {{src, 0, SRC}, 0, 0, 0, 0, NULL};
     float in_host[MAXN];
     t_rand_floats(in_host, MAXN, -2.0f, 2.0f);
     lat_deviceptr out, in;
@@ -352,11 +312,12 @@ TEST(generated_indexes_are_reported_alike_with_and_without_proofs)
     for (int c = 0; c < 30; c++) {
         generate(&g);
         lat_module_desc desc = {.source = src, .name = "gen.cu"};
-        lat_kernel *tcc = compile_on(ctx, desc, "gen", false, NULL), *opt = compile_on(ctx, desc, "gen", true, NULL);
+        lat_kernel *tcc = ck_kernel_on_tier(ctx, desc, "gen", false, NULL);
+        lat_kernel *opt = ck_kernel_on_tier(ctx, desc, "gen", true, NULL);
         /* Each kernel on a few launches: a proof holds on some and not on others. */
         for (int l = 0; l < 3; l++) {
-            unsigned grid = 1 + pick(2), block = 16u << pick(4);
-            int n = 1 + (int)pick(MAXN), m = (int)pick(64) - 16;
+            unsigned grid = 1 + ck_pick(2), block = 16u << ck_pick(4);
+            int n = 1 + (int)ck_pick(MAXN), m = (int)ck_pick(64) - 16;
             run(ctx, tcc, grid, block, n, m, out, in, &a);
             run(ctx, opt, grid, block, n, m, out, in, &b);
             if (a.st != b.st || strcmp(a.messages, b.messages) != 0 ||
@@ -392,7 +353,7 @@ TEST(a_tile_overrun_by_a_larger_block_is_still_reported)
         "    out[t] = 1.0f;\n"
         "}\n";
     for (int opt = 0; opt < 2; opt++) {
-        lat_kernel *k = compile_on(ctx, (lat_module_desc){.source = src, .name = "tile.cu"}, "tile", opt, NULL);
+        lat_kernel *k = ck_kernel_on_tier(ctx, (lat_module_desc){.source = src, .name = "tile.cu"}, "tile", opt, NULL);
         lat_deviceptr out;
         ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * 128, &out));
         void *params[] = {(void *)&out};
@@ -462,7 +423,7 @@ TEST(every_overrun_by_one_at_an_edge_is_reported)
                      "}\n",
                      edges[i]);
             lat_module *mod;
-            lat_kernel *k = compile_on(ctx, (lat_module_desc){.source = src, .name = "edge.cu"}, "edge", opt, &mod);
+            lat_kernel *k = ck_kernel_on_tier(ctx, (lat_module_desc){.source = src, .name = "edge.cu"}, "edge", opt, &mod);
             lat_deviceptr out;
             ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * 32, &out));
             int n = 0;
@@ -525,7 +486,7 @@ TEST(reports_around_a_loop_keep_their_order)
     for (size_t v = 0; v < sizeof sides / sizeof sides[0]; v++) {
         lat_kernel *k[2];
         for (int opt = 0; opt < 2; opt++)
-            k[opt] = compile_on(ctx, (lat_module_desc){.source = src, .name = "fwd.cu", .defines = sides[v]}, "fwd",
+            k[opt] = ck_kernel_on_tier(ctx, (lat_module_desc){.source = src, .name = "fwd.cu", .defines = sides[v]}, "fwd",
                                 opt, NULL);
         for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
             ASSERT_OK(lat_check_configure(ctx, &(lat_check_options){.order = orders[o]}));
@@ -568,7 +529,7 @@ TEST(a_racy_stretch_without_checks_keeps_the_threads_order)
     static outcome a, b;
     lat_kernel *k[2];
     for (int opt = 0; opt < 2; opt++)
-        k[opt] = compile_on(ctx, (lat_module_desc){.source = src, .name = "chain.cu"}, "chain", opt, NULL);
+        k[opt] = ck_kernel_on_tier(ctx, (lat_module_desc){.source = src, .name = "chain.cu"}, "chain", opt, NULL);
     run(ctx, k[0], 1, 256, MAXN, 0, out, in, &a);
     run(ctx, k[1], 1, 256, MAXN, 0, out, in, &b);
     ASSERT_EQ(a.st, LAT_OK);

@@ -10,33 +10,13 @@
  * keep the threads' order. */
 #include "check_util.h"
 
-#include <stdarg.h>
-
 enum { MAXN = 512, SRC = 16384 };
 
 typedef struct gen {
-    char *src;
-    size_t len;
+    ck_src src;
     int la, rows, cols; /* a[la], c[rows][cols] */
     bool tidy;          /* tiles filled first, wholly; no race, a barrier after each interval */
 } gen;
-
-static void put(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(gen *g, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(g->src + g->len, SRC - g->len, fmt, ap);
-    va_end(ap);
-    if (n < 0 || g->len + (size_t)n >= SRC)
-        t_fail(__FILE__, __LINE__, "generated kernel too long");
-    g->len += (size_t)n;
-}
-
-static int pick(int n)
-{
-    return (int)(t_rand_u32() % (unsigned)n);
-}
 
 /* What a barrier interval does. Loops read or write the tiles at indexes proven in
  * bounds, so that the optimised code may take them unchecked. */
@@ -44,53 +24,53 @@ static void interval(gen *g)
 {
     int la = g->la, rows = g->rows, cols = g->cols;
     /* Wholly, or all but a few elements: then reads of those are uninitialised. */
-    int fill_a = pick(3) || g->tidy ? la : la - 1 - pick(4);
-    int fill_c = pick(3) || g->tidy ? rows * cols : rows * cols - 1;
+    int fill_a = ck_pick(3) || g->tidy ? la : la - 1 - ck_pick(4);
+    int fill_c = ck_pick(3) || g->tidy ? rows * cols : rows * cols - 1;
     static const int tidy[] = {0, 1, 2, 3, 5, 8};
-    switch (g->tidy ? tidy[pick(6)] : pick(11)) {
+    switch (g->tidy ? tidy[ck_pick(6)] : ck_pick(11)) {
     case 0:
-        put(g, "for (int q = t; q < %d; q += blockDim.x) a[q] = in[q %% n] + acc;\n", fill_a);
+        ck_put(&g->src, "for (int q = t; q < %d; q += blockDim.x) a[q] = in[q %% n] + acc;\n", fill_a);
         return;
     case 1:
-        put(g, "for (int q = t; q < %d; q += blockDim.x) c[q / %d][q %% %d] = 0.5f * q;\n", fill_c, cols, cols);
+        ck_put(&g->src, "for (int q = t; q < %d; q += blockDim.x) c[q / %d][q %% %d] = 0.5f * q;\n", fill_c, cols, cols);
         return;
     case 2: /* a loop alone in its interval, reading */
         /* (one access per statement: C leaves the order of a * b's operands open, and
          * the tiers' compilers take them differently) */
-        put(g, "for (int j = 0; j < %d; j++) { acc += a[(t + j) %% %d]; acc *= c[j %% %d][t %% %d]; }\n",
-            1 + pick(40), la, rows, cols);
+        ck_put(&g->src, "for (int j = 0; j < %d; j++) { acc += a[(t + j) %% %d]; acc *= c[j %% %d][t %% %d]; }\n",
+            1 + ck_pick(40), la, rows, cols);
         return;
     case 3: /* two loops, and a read before the first: the first has accesses on both sides */
-        if (pick(2))
-            put(g, "acc += a[t %% %d];\n", la);
-        put(g, "for (int j = 0; j < %d; j++) acc += a[(t * 3 + j) %% %d];\n", 1 + pick(20), la);
-        put(g, "for (int k = %d; k > 0; k /= 2) acc -= c[k %% %d][(t + k) %% %d];\n", 1 + pick(60), rows, cols);
+        if (ck_pick(2))
+            ck_put(&g->src, "acc += a[t %% %d];\n", la);
+        ck_put(&g->src, "for (int j = 0; j < %d; j++) acc += a[(t * 3 + j) %% %d];\n", 1 + ck_pick(20), la);
+        ck_put(&g->src, "for (int k = %d; k > 0; k /= 2) acc -= c[k %% %d][(t + k) %% %d];\n", 1 + ck_pick(60), rows, cols);
         return;
     case 4: /* a read loop, then a write in the same interval: a race where threads share an element */
-        put(g, "for (int j = 0; j < %d; j++) acc += a[(t + j) %% %d];\n", 1 + pick(10), la);
-        put(g, "a[t %% %d] = acc;\n", pick(2) ? la : 1 + pick(la));
+        ck_put(&g->src, "for (int j = 0; j < %d; j++) acc += a[(t + j) %% %d];\n", 1 + ck_pick(10), la);
+        ck_put(&g->src, "a[t %% %d] = acc;\n", ck_pick(2) ? la : 1 + ck_pick(la));
         return;
     case 5: /* a tree reduction's step: a clean stretch */
-        put(g, "if (t < %d) a[t] += a[t + %d];\n", 1 + pick(la / 2), la / 2);
+        ck_put(&g->src, "if (t < %d) a[t] += a[t + %d];\n", 1 + ck_pick(la / 2), la / 2);
         return;
     case 6: /* a loop writing, racing where threads share a column */
-        put(g, "for (int j = 0; j < %d; j++) c[j %% %d][t %% %d] = acc + j;\n", 1 + pick(8), rows, cols);
+        ck_put(&g->src, "for (int j = 0; j < %d; j++) c[j %% %d][t %% %d] = acc + j;\n", 1 + ck_pick(8), rows, cols);
         return;
     case 7: /* a read of a neighbour's element in a stretch */
-        put(g, "acc += a[(t + %d) %% %d];\n", 1 + pick(8), la);
+        ck_put(&g->src, "acc += a[(t + %d) %% %d];\n", 1 + ck_pick(8), la);
         return;
     case 9: { /* a step whose threads may reach each other's elements: a race where d < x */
-        int d = 1 + pick(la / 2), x = 1 + pick(la - d);
-        put(g, "if (t < %d) a[t] += a[t + %d];\n", x, d);
+        int d = 1 + ck_pick(la / 2), x = 1 + ck_pick(la - d);
+        ck_put(&g->src, "if (t < %d) a[t] += a[t + %d];\n", x, d);
         return;
     }
     case 10: { /* the same backwards, under a condition of another form */
-        int d = 1 + pick(la / 2), x = d + 1 + pick(la - d);
-        put(g, "if (t >= %d && t < %d) a[t] = a[t - %d] + 1.0f;\n", d, x, d);
+        int d = 1 + ck_pick(la / 2), x = d + 1 + ck_pick(la - d);
+        ck_put(&g->src, "if (t >= %d && t < %d) a[t] = a[t - %d] + 1.0f;\n", d, x, d);
         return;
     }
     default: /* a thread's own element, read and written in a loop */
-        put(g, "if (t < %d) for (int j = 0; j < %d; j++) a[t] = a[t] * 0.5f + j;\n", la, 1 + pick(6));
+        ck_put(&g->src, "if (t < %d) for (int j = 0; j < %d; j++) a[t] = a[t] * 0.5f + j;\n", la, 1 + ck_pick(6));
         return;
     }
 }
@@ -98,29 +78,29 @@ static void interval(gen *g)
 static void generate(gen *g)
 {
     static const int sizes[] = {32, 64, 128, 256};
-    g->len = 0;
-    g->la = sizes[pick(4)];
-    g->rows = 1 + pick(16);
-    g->cols = 1 + pick(32);
-    put(g, "__global__ void gen(float *out, const float *in, int n)\n{\n"
+    g->src.len = 0;
+    g->la = sizes[ck_pick(4)];
+    g->rows = 1 + ck_pick(16);
+    g->cols = 1 + ck_pick(32);
+    ck_put(&g->src, "__global__ void gen(float *out, const float *in, int n)\n{\n"
            "    __shared__ float a[%d];\n"
            "    __shared__ float c[%d][%d];\n"
            "    int t = threadIdx.x;\n"
            "    float acc = 0;\n",
         g->la, g->rows, g->cols);
-    g->tidy = pick(3) == 0;
+    g->tidy = ck_pick(3) == 0;
     if (g->tidy)
-        put(g, "for (int q = t; q < %d; q += blockDim.x) a[q] = in[q %% n];\n"
+        ck_put(&g->src, "for (int q = t; q < %d; q += blockDim.x) a[q] = in[q %% n];\n"
                "for (int q = t; q < %d; q += blockDim.x) c[q / %d][q %% %d] = 0.25f * q;\n"
                "__syncthreads();\n",
             g->la, g->rows * g->cols, g->cols, g->cols);
-    int count = 3 + pick(5);
+    int count = 3 + ck_pick(5);
     for (int i = 0; i < count; i++) {
         interval(g);
-        if (pick(4) || g->tidy)
-            put(g, "__syncthreads();\n");
+        if (ck_pick(4) || g->tidy)
+            ck_put(&g->src, "__syncthreads();\n");
     }
-    put(g, "    out[blockIdx.x * blockDim.x + t] = acc;\n}\n");
+    ck_put(&g->src, "    out[blockIdx.x * blockDim.x + t] = acc;\n}\n");
 }
 
 typedef struct outcome {
@@ -129,18 +109,10 @@ typedef struct outcome {
     float out[MAXN];
 } outcome;
 
+/* Kernel `name` of src, on the optimising tier or on TinyCC's code. */
 static lat_kernel *compile_on(lat_context *ctx, const char *src, const char *name, bool opt)
 {
-    lat_module *m;
-    lat_module_desc desc = {.source = src, .name = "gen.cu", .emu_opt = opt ? LAT_EMU_OPT_SYNC : LAT_EMU_OPT_OFF};
-    if (lat_module_create(ctx, &desc, &m) != LAT_OK)
-        t_fail(__FILE__, __LINE__, "lat_module_create: %s\n%s", lat_last_error(), src);
-    if (opt && lat_module_get_tier(m) != LAT_MODULE_TIER_OPTIMISED)
-        SKIP("no optimising compiler here: the guards are the optimised code's");
-    lat_kernel *k;
-    if (lat_module_get_kernel(m, name, &k) != LAT_OK)
-        t_fail(__FILE__, __LINE__, "no kernel %s: %s", name, lat_last_error());
-    return k;
+    return ck_kernel_on_tier(ctx, (lat_module_desc){.source = src, .name = "gen.cu"}, name, opt, NULL);
 }
 
 static void run(lat_context *ctx, lat_kernel *k, unsigned grid, unsigned block, unsigned rows, int n,
@@ -163,7 +135,7 @@ static void compare_tiers(unsigned modes, int kernels)
     lat_context *ctx = ck_context(modes);
     static char src[SRC];
     static outcome a, b;
-    gen g = {src, 0, 0, 0, 0, false};
+    gen g = {{src, 0, SRC}, 0, 0, 0, false};
     float in_host[MAXN];
     t_rand_floats(in_host, MAXN, -2.0f, 2.0f);
     lat_deviceptr out, in;
@@ -176,8 +148,8 @@ static void compare_tiers(unsigned modes, int kernels)
         lat_kernel *tcc = compile_on(ctx, src, "gen", false), *opt = compile_on(ctx, src, "gen", true);
         for (int l = 0; l < 3; l++) {
             /* Now and then two rows of threads: threadIdx.x is then no thread's alone. */
-            unsigned grid = 1 + (unsigned)pick(2), block = 32u << pick(4), rows = block < 256 && !pick(4) ? 2 : 1;
-            int n = 1 + pick(MAXN);
+            unsigned grid = 1 + (unsigned)ck_pick(2), block = 32u << ck_pick(4), rows = block < 256 && !ck_pick(4) ? 2 : 1;
+            int n = 1 + ck_pick(MAXN);
             run(ctx, tcc, grid, block, rows, n, out, in, &a);
             run(ctx, opt, grid, block, rows, n, out, in, &b);
             /* initcheck alone lets an implicit loop run its turns for every thread in
@@ -258,7 +230,6 @@ TEST(an_initcheck_guard_runs_unchecked_only_over_a_wholly_written_tile)
     }
     ASSERT_OK(lat_mem_free(ctx, out));
 }
-
 
 /* Found by the generated kernels: in `a[t] += a[t + 128]`, C leaves the order of the two
  * accesses open, and TinyCC's code and gcc's reported them in opposite orders. CUDA's C++
