@@ -4,6 +4,7 @@
  * compile cache's keys; private temporary files removed; modules made and destroyed
  * while their builds run. Each case that needs a C compiler skips without one. */
 #include "harness.h"
+#include "wild.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -673,6 +674,69 @@ TEST(a_fault_in_optimised_code_says_its_thread_is_approximate)
     ASSERT_CONTAINS(lat_last_error(), " or a thread of its block near it (optimised code: "
                                       "LATTICE_EMU_OPT=off or LATTICE_CHECK=memcheck names the "
                                       "thread exactly): integer division by zero");
+    lat_module_destroy(m);
+}
+
+/* The optimised code steps an int over the threads' global x index, which must not pass
+ * INT_MAX: a block whose range of blockIdx.x * blockDim.x + threadIdx.x crosses 2^31 runs
+ * a copy that does not. Blocks of 1023 threads, so that one does; the blocks past it,
+ * whose int index is negative, and the one before it give what the GPU's wrapping gives
+ * too. Plain kernels (one with an unnamed and one with a reassigned parameter, which the
+ * copy is handed under other names) and region loops. */
+static const char wide_src[] =
+    "__global__ void plain(int *out, unsigned last, int)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (blockIdx.x >= last) out[(blockIdx.x - last) * blockDim.x + threadIdx.x] = i;\n"
+    "}\n"
+    "__global__ void reassigned(int *out, unsigned last)\n"
+    "{\n"
+    "    out -= last * blockDim.x;\n"
+    "    unsigned u = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    int i = u;\n"
+    "    if (blockIdx.x >= last) out[u] = i - 1;\n"
+    "}\n"
+    "__global__ void region(int *out, unsigned last)\n"
+    "{\n"
+    "    __shared__ int s[1024];\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    s[threadIdx.x] = i;\n"
+    "    __syncthreads();\n"
+    "    if (blockIdx.x >= last) out[(blockIdx.x - last) * blockDim.x + threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];\n"
+    "}\n";
+
+TEST(blocks_whose_global_index_passes_int_max_give_wrapped_indices)
+{
+    if (RUNNING_ON_VALGRIND)
+        SKIP("2^31 threads are too many under valgrind");
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    lat_module *m = make_optimised(ctx, wide_src);
+    enum { BX = 1023, TAIL = 3 };
+    unsigned last = (unsigned)(2147483648u / BX) - 1, grid = last + TAIL;
+    ASSERT_TRUE((unsigned long long)(last + 1) * BX < 2147483648u);
+    ASSERT_TRUE((unsigned long long)(last + 2) * BX > 2147483648u);
+    lat_deviceptr out = t_device_copy(ctx, NULL, TAIL * BX * sizeof(int));
+    int *got = t_calloc(TAIL * BX, sizeof *got);
+    const char *names[] = {"plain", "reassigned", "region"};
+    for (int n = 0; n < 3; n++) {
+        lat_kernel *k;
+        ASSERT_OK(lat_module_get_kernel(m, names[n], &k));
+        ASSERT_OK(lat_memset_d8(ctx, out, 0, TAIL * BX * sizeof(int)));
+        int unused = 0;
+        void *params[] = {&out, &last, &unused};
+        ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {grid}, .block = {BX}}, params));
+        ASSERT_OK(lat_memcpy_dtoh(ctx, got, out, TAIL * BX * sizeof(int)));
+        for (int b = 0; b < TAIL; b++)
+            for (int t = 0; t < BX; t++) {
+                int tt = n == 2 ? BX - 1 - t : t;
+                unsigned g = (last + (unsigned)b) * BX + (unsigned)tt;
+                int want = (int)(n == 1 ? g - 1 : g);
+                if (got[b * BX + t] != want)
+                    FAIL("%s: block %u, thread %d: %d, not %d", names[n], last + b, t,
+                         got[b * BX + t], want);
+            }
+    }
     lat_module_destroy(m);
 }
 

@@ -177,6 +177,15 @@ static const char *const lines[] = {
     "#else",
     "#define __LAT_IVDEP",
     "#endif",
+    /* A kernel's copy for the blocks whose global x index leaves int (lower.c), which no
+     * grid of fewer than 2^31 threads in x has: compiled for its compile time, not speed. */
+    "#if defined(__clang__)",
+    "#define __LAT_WIDE __attribute__((noinline, cold, optnone))",
+    "#elif defined(__GNUC__) && !defined(__TINYC__)",
+    "#define __LAT_WIDE __attribute__((noinline, cold, optimize(\"O0\")))",
+    "#else",
+    "#define __LAT_WIDE",
+    "#endif",
     "#define blockIdx (__lat_t->block_idx)",
     "#define blockDim (__lat_t->block_dim)",
     "#define gridDim (__lat_t->grid_dim)",

@@ -219,22 +219,76 @@ void *lat__emu_scratch(lat__emu_thread *t, unsigned long bytes)
 
 /* ---- running blocks ------------------------------------------------------------------------- */
 
-/* Runs one block; the jump buffer is set here so that no caller's locals are at risk. */
-static void run_block(lat__emu_worker *w, const lat__emu_kernel *k, lat__emu_thread *t,
-                      void **params)
+/* Blocks of an unobserved plain or region-loop launch, from t's on: the next count-1
+ * follow in the grid's order. */
+typedef struct block_run {
+    lat__emu_worker *w;
+    const lat__emu_kernel *k;
+    lat__emu_thread *t;
+    void **params;
+    uint64_t count;
+} block_run;
+
+static void next_block(lat__emu_thread *t)
+{
+    if (++t->block_idx.x < t->grid_dim.x)
+        return;
+    t->block_idx.x = 0;
+    if (++t->block_idx.y < t->grid_dim.y)
+        return;
+    t->block_idx.y = 0;
+    t->block_idx.z++;
+}
+
+/* On the kernel stack, once for the whole run: switching to it and back for each block
+ * cost a streaming kernel's block of 256 threads as much as its work. */
+static void blocks_on_kstack(void *p)
+{
+    block_run *r = p;
+    for (uint64_t i = 0; i < r->count; i++) {
+        if (i) {
+            if (atomic_load_explicit(&r->w->launch->trapped, memory_order_relaxed))
+                return;
+            next_block(r->t);
+        }
+        r->w->scratch_used = 0;
+        r->k->entry(r->t, r->params);
+    }
+}
+
+/* Runs t's block and the count-1 after it, and stops early where the launch has failed;
+ * the jump buffer is set here so that no caller's locals are at risk. */
+static void run_blocks(lat__emu_worker *w, const lat__emu_kernel *k, lat__emu_thread *t,
+                       void **params, uint64_t count)
 {
     if (sigsetjmp(w->trap, 0) != 0) {
         w->in_block = false;
         return;
     }
-    w->scratch_used = 0;
     w->cur = t;
     w->in_block = true;
-    if (k->mode == LAT_EMU_MODE_FIBER || w->launch->hooks)
-        lat__exec_run_fibers(w, k, t, params);
-    else
-        lat__exec_kstack_run(w, k, t, params);
+    if (k->mode == LAT_EMU_MODE_FIBER || w->launch->hooks) {
+        for (uint64_t i = 0; i < count; i++) {
+            if (i) {
+                if (atomic_load_explicit(&w->launch->trapped, memory_order_relaxed))
+                    break;
+                next_block(t);
+            }
+            w->scratch_used = 0;
+            lat__exec_run_fibers(w, k, t, params);
+        }
+    } else {
+        block_run r = {.w = w, .k = k, .t = t, .params = params, .count = count};
+        lat__exec_kstack_run(w, blocks_on_kstack, &r);
+    }
     w->in_block = false;
+}
+
+/* Runs one block. */
+static void run_block(lat__emu_worker *w, const lat__emu_kernel *k, lat__emu_thread *t,
+                      void **params)
+{
+    run_blocks(w, k, t, params, 1);
 }
 
 static void set_block(lat__emu_thread *t, uint64_t b)
@@ -547,11 +601,9 @@ lat_status lat__exec_run(const lat__exec_grid *g)
         lat__emu_thread t = base;
         cache *c = hc;
         if (worker_begin(&w, &st, &t, g, c))
-            for (uint64_t b = 0; b < nblocks && !atomic_load(&st.trapped); b++) {
-                if ((b & 255) == 255 && stopped(&st))
-                    break;
+            for (uint64_t b = 0; b < nblocks && !stopped(&st); b += 256) {
                 set_block(&t, b);
-                run_block(&w, k, &t, params);
+                run_blocks(&w, k, &t, params, nblocks - b < 256 ? nblocks - b : 256);
             }
         worker_end(&w, c);
     } else {
@@ -572,12 +624,8 @@ lat_status lat__exec_run(const lat__exec_grid *g)
                 uint64_t b = atomic_fetch_add_explicit(&next, chunk, memory_order_relaxed);
                 if (b >= nblocks)
                     break;
-                uint64_t end = nblocks - b < chunk ? nblocks : b + chunk;
-                for (; b < end && !atomic_load_explicit(&st.trapped, memory_order_relaxed);
-                     b++) {
-                    set_block(&t, b);
-                    run_block(&w, k, &t, params);
-                }
+                set_block(&t, b);
+                run_blocks(&w, k, &t, params, nblocks - b < chunk ? nblocks - b : chunk);
             }
             worker_end(&w, c);
         }

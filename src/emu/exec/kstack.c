@@ -4,8 +4,8 @@
  * thread's stack. A local array written past its end then overwrites the kernel's own
  * frames and faults at the page above them at worst; it can never reach the worker's
  * state (its jump buffer, its block loop, libgomp's frames), so the fault fails the
- * launch as any other does. A block costs two stack switches more (about 10 ns each;
- * bench/launch measures it).
+ * launch as any other does. A run of blocks costs two stack switches more (about 10 ns
+ * each; bench/launch measures it).
  */
 #include "worker.h"
 
@@ -74,19 +74,17 @@ static void kstack_main(void *arg)
     lat__emu_fiber_started(&lo, &size);
     s->host_lo = lo;
     s->host_size = size;
-    s->k->entry(s->t, s->params);
+    s->run(s->arg);
     void *dead;
     lat__emu_fiber_go(&dead, NULL, s->host_sp, s->host_lo, s->host_size);
     __builtin_unreachable();
 }
 
-void lat__exec_kstack_run(lat__emu_worker *w, const lat__emu_kernel *k, lat__emu_thread *t,
-                          void **params)
+void lat__exec_kstack_run(lat__emu_worker *w, void (*run)(void *), void *arg)
 {
     lat__exec_kstack *s = w->kstack;
-    s->k = k;
-    s->t = t;
-    s->params = params;
+    s->run = run;
+    s->arg = arg;
     s->failed = false;
     /* Frames of a kernel that was left through a fault keep their poison (ASan). */
     lat__emu_fiber_unpoison(s->lo, s->size);

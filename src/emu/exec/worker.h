@@ -129,9 +129,8 @@ typedef struct lat__exec_kstack {
     void *host_sp, *host_fake;
     const void *host_lo;
     size_t host_size;
-    const lat__emu_kernel *k;
-    lat__emu_thread *t;
-    void **params;
+    void (*run)(void *);
+    void *arg;
     bool failed; /* left through lat__exec_kstack_abandon */
 } lat__exec_kstack;
 
@@ -140,10 +139,9 @@ bool lat__exec_kstack_map(lat__exec_kstack *s);
 void lat__exec_kstack_unmap(lat__exec_kstack *s);
 /* Whether addr is in the inaccessible pages around the stack (an overflow). */
 bool lat__exec_kstack_guard_hit(const lat__exec_kstack *s, const void *addr);
-/* Runs k->entry(t, params) on w->kstack; returns normally, or siglongjmps to w->trap
- * after a fault, a trap or a timeout on it (the failure recorded). */
-void lat__exec_kstack_run(lat__emu_worker *w, const lat__emu_kernel *k, lat__emu_thread *t,
-                          void **params);
+/* Runs run(arg) on w->kstack, blocks of a kernel one after another; returns normally, or
+ * siglongjmps to w->trap after a fault, a trap or a timeout on it (the failure recorded). */
+void lat__exec_kstack_run(lat__emu_worker *w, void (*run)(void *), void *arg);
 /* From kernel code or a handler on the kernel stack: back to the host, which jumps to the
  * trap. */
 _Noreturn void lat__exec_kstack_abandon(lat__emu_worker *w);

@@ -35,6 +35,10 @@ typedef struct lower {
     const lat__expr **fwd_assured;
     size_t fwd_nassured;
     bool fwd_static;
+    /* Writing the optimising tier's pair of a kernel (global_x_pair): the copy for blocks
+     * whose global x index leaves int, which the other hands such a block to. */
+    const char *wide_name;
+    bool wide_static;
 } lower;
 
 /* ---- what each function reaches ------------------------------------------------------------ */
@@ -298,11 +302,15 @@ static void plain_body(lower *lw, lat__func *fn)
     /* As region loops' stretches (region_gen.c): the index a local, x in the context for a
      * fault's report. */
     lat__emit_str(em, "{ unsigned __lat_x, __lat_y, __lat_z, __lat_bx = __lat_t->block_dim.x,"
-                      " __lat_by = __lat_t->block_dim.y, __lat_bz = __lat_t->block_dim.z;"
-                      " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
-                      " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;"
-                      " for (__lat_x = 0; __lat_x < __lat_bx; __lat_x++) { __lat_t->thread_idx.x = __lat_x;"
-                      " const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {");
+                      " __lat_by = __lat_t->block_dim.y, __lat_bz = __lat_t->block_dim.z;");
+    if (em->global_x)
+        lat__emit_str(em, " int __lat_gb = (int)(__lat_t->block_idx.x * __lat_bx);");
+    lat__emit_str(em, " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
+                      " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;");
+    lat__emit_str(em, em->global_x ? " for (int __lat_g = __lat_gb; __lat_g < __lat_gb + (int)__lat_bx; __lat_g++) {"
+                                     " __lat_x = (unsigned)(__lat_g - __lat_gb);"
+                                   : " for (__lat_x = 0; __lat_x < __lat_bx; __lat_x++) {");
+    lat__emit_str(em, " __lat_t->thread_idx.x = __lat_x; const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {");
     em->local_tid = true;
     for (int p = 0; p < fn->nparams; p++) {
         lat__sym *ps = fn->params[p];
@@ -320,6 +328,8 @@ static void plain_body(lower *lw, lat__func *fn)
 }
 
 static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mode);
+static void hand_over(lower *lw, lat__func *fn, const char *callee, bool copies);
+static void global_x_pair(lower *lw, lat__func *fn, const lat__kernelx *k, int mode);
 
 /* A checked region kernel with implicit loops in its forward variant (region_fwd.c): the
  * variant first, for the optimising tier only, then the kernel, which enters it when the
@@ -368,14 +378,53 @@ static void enter_forward(lower *lw, lat__func *fn)
         if (!lat__bounds_emit(em, lw->fwd_assured[i]))
             lat__emit_str(em, "0");
     }
-    lat__emit_fmt(em, ") { %s(__lat_t", lw->fwd_name);
+    lat__emit_str(em, ") ");
+    hand_over(lw, fn, lw->fwd_name, false);
+    lat__emit_directive(em, "#endif");
+}
+
+/* "{ callee(...); return; }": the block goes to another copy of the kernel, with the
+ * parameters by the names the signature gives them (lat__emit_params). */
+static void hand_over(lower *lw, lat__func *fn, const char *callee, bool copies)
+{
+    lat__emitter *em = &lw->em;
+    lat__emit_fmt(em, "{ %s(__lat_t", callee);
     for (int i = 0; i < fn->nparams; i++) {
         lat__sym *ps = fn->params[i];
         const lat__symx *px = lat__symx_of(lw->u, ps);
-        lat__emit_fmt(em, ", %s", px->param_name ? px->param_name : lat__emit_name(lw->u, ps));
+        if (!ps->name)
+            lat__emit_fmt(em, ", __lat_u%d", i);
+        else if (copies && px->copied)
+            lat__emit_fmt(em, ", __lat_p%d", i);
+        else
+            lat__emit_fmt(em, ", %s", px->param_name ? px->param_name : lat__emit_name(lw->u, ps));
     }
     lat__emit_str(em, "); return; }");
-    lat__emit_directive(em, "#endif");
+}
+
+/* The optimising tier's kernel, as a pair. gcc and clang vectorise a loop over the
+ * threads only where the addresses are affine in its induction variable; with the
+ * thread's x its variable, the usual i = blockIdx.x * blockDim.x + threadIdx.x is an
+ * unsigned sum that may wrap, and -fwrapv's int (opt.c) may wrap too, so a[i] became
+ * gathers and scatters or no vector code at all (4-6x on a streaming kernel). Stepping
+ * an int over the global x index instead, which cannot wrap where the block's range fits
+ * in int, makes that sum the variable itself. The other copy, for the blocks that do not
+ * fit (a grid of 2^31 threads or more in x), is compiled for its compile time (__LAT_WIDE). */
+static void global_x_pair(lower *lw, lat__func *fn, const lat__kernelx *k, int mode)
+{
+    lat__emitter *em = &lw->em;
+    lat__symx *x = lat__symx_of(lw->u, fn->sym);
+    const char *name = lat__emit_name(lw->u, fn->sym);
+    lw->wide_name = lat__arena_printf(&lw->u->arena, "%s__lat_wide", name);
+    x->name = lw->wide_name;
+    lw->wide_static = true;
+    function_as(lw, fn, k, mode);
+    lw->wide_static = false;
+    x->name = name;
+    em->global_x = true;
+    function_as(lw, fn, k, mode);
+    em->global_x = false;
+    lw->wide_name = NULL;
 }
 
 /* A kernel with implicit loops is written twice: the optimising tier's variant, then
@@ -391,13 +440,21 @@ static void function(lower *lw, lat__func *fn)
     }
     if (k && k->mode != LAT_EMU_MODE_FIBER && lw->in->opt_variants && !lw->in->checked)
         sv = lat__region_variant_begin(lw->u, fn, false);
+    lat__emitter *em = &lw->em;
+    if (!sv && k && k->mode == LAT_EMU_MODE_PLAIN && lw->in->opt_variants && !lw->in->checked) {
+        lat__emit_directive(em, "#ifndef __TINYC__");
+        global_x_pair(lw, fn, k, k->mode);
+        lat__emit_directive(em, "#else");
+        function_as(lw, fn, k, k->mode);
+        lat__emit_directive(em, "#endif");
+        return;
+    }
     if (!sv) {
         function_as(lw, fn, k, k ? k->mode : -1);
         return;
     }
-    lat__emitter *em = &lw->em;
     lat__emit_directive(em, "#ifndef __TINYC__");
-    function_as(lw, fn, k, LAT_EMU_MODE_REGION);
+    global_x_pair(lw, fn, k, LAT_EMU_MODE_REGION);
     lat__emit_directive(em, "#else");
     lat__region_variant_end(lw->u, fn, sv, k->mode == LAT_EMU_MODE_REGION, false);
     function_as(lw, fn, k, k->mode);
@@ -412,7 +469,9 @@ static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mod
     em->fn = fn;
     em->mode = mode;
     lat__emit_at(em, fn->loc);
-    if (s->storage == LAT_ST_STATIC || lw->fwd_static)
+    if (lw->wide_static)
+        lat__emit_str(em, "__LAT_WIDE ");
+    if (s->storage == LAT_ST_STATIC || lw->fwd_static || lw->wide_static)
         lat__emit_str(em, "static ");
     /* The declarator: name and parameters, around the return type. */
     lat__emitter sig;
@@ -432,12 +491,20 @@ static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mod
         if (lw->fwd_name && !lw->fwd_static)
             enter_forward(lw, fn);
     }
+    /* The int the pair's kernel steps over x (global_x_pair) stops short of INT_MAX. */
+    if (em->global_x) {
+        lat__emit_str(em, "{ if ((long long)(int)(__lat_t->block_idx.x * __lat_t->block_dim.x)"
+                          " + __lat_t->block_dim.x > 2147483647) ");
+        hand_over(lw, fn, lw->wide_name, k && mode == LAT_EMU_MODE_PLAIN);
+    }
     if (k && mode == LAT_EMU_MODE_PLAIN)
         plain_body(lw, fn);
     else if (k && mode == LAT_EMU_MODE_REGION)
         lat__region_emit(em, fn);
     else
         lat__emit_stmt(em, fn->body);
+    if (em->global_x)
+        lat__emit_str(em, " }");
     if (ck_entry)
         lat__emit_str(em, " }");
     em->fn = NULL;

@@ -873,10 +873,12 @@ static void write_stretch(plan *pl, int s, bool clean, bool stable)
                       " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
                       " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;%s"
                       " __lat_i = (__lat_z * __lat_by + __lat_y) * __lat_bx + (unsigned)__lat_lo;"
-                      " %sfor (__lat_x = (unsigned)__lat_lo; __lat_x < (unsigned)__lat_hi; __lat_x++, __lat_i++) {"
-                      " %s%s%s const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {",
+                      " %s%s %s%s%s const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {",
                       per_thread_x ? "" : " __lat_t->thread_idx.x = (unsigned)__lat_lo;",
                       pl->checked && !pl->in_implicit ? "" : "__LAT_IVDEP ",
+                      em->global_x ? "for (int __lat_g = __lat_gb + (int)__lat_lo; __lat_g < __lat_gb + (int)__lat_hi;"
+                                     " __lat_g++, __lat_i++) { __lat_x = (unsigned)(__lat_g - __lat_gb);"
+                                   : "for (__lat_x = (unsigned)__lat_lo; __lat_x < (unsigned)__lat_hi; __lat_x++, __lat_i++) {",
                       pl->seg_pre ? pl->seg_pre : "", skip,
                       per_thread_x ? " __lat_t->thread_idx.x = __lat_x;" : "");
     }
@@ -1415,6 +1417,8 @@ static void head(plan *pl)
                   EXITED);
     if (pl->checked)
         lat__emit_str(em, " unsigned __lat_k; const unsigned *__lat_ord = __lat_ck_rorder(__lat_t);");
+    if (em->global_x)
+        lat__emit_str(em, " int __lat_gb = (int)(__lat_t->block_idx.x * __lat_bx);");
     for (size_t k = 0; k < pl->colls.n; k++) {
         const rcoll *c = pl->colls.items[k];
         if (c->op == -1 || c->op == LAT_EMU_W_SYNC)
