@@ -26,8 +26,8 @@ static void interval(gen *g)
     /* Wholly, or all but a few elements: then reads of those are uninitialised. */
     int fill_a = ck_pick(3) || g->tidy ? la : la - 1 - ck_pick(4);
     int fill_c = ck_pick(3) || g->tidy ? rows * cols : rows * cols - 1;
-    static const int tidy[] = {0, 1, 2, 3, 5, 8};
-    switch (g->tidy ? tidy[ck_pick(6)] : ck_pick(11)) {
+    static const int tidy[] = {0, 1, 2, 3, 5, 8, 14};
+    switch (g->tidy ? tidy[ck_pick(7)] : ck_pick(15)) {
     case 0:
         ck_put(&g->src, "for (int q = t; q < %d; q += blockDim.x) a[q] = in[q %% n] + acc;\n", fill_a);
         return;
@@ -69,6 +69,28 @@ static void interval(gen *g)
         ck_put(&g->src, "if (t >= %d && t < %d) a[t] = a[t - %d] + 1.0f;\n", d, x, d);
         return;
     }
+    case 11: /* a stretch that reads global memory, writing its thread's element: a race
+              * where two rows of threads share it */
+        ck_put(&g->src, "if (t < %d) a[t] = in[(t + %d) %% n] * 2.0f;\n", 1 + ck_pick(la), ck_pick(9));
+        return;
+    case 12: { /* the step of case 9 with a global read in it: the stretch stays checked */
+        int d = 1 + ck_pick(la / 2), x = 1 + ck_pick(la - d);
+        ck_put(&g->src, "if (t < %d) a[t] = a[t + %d] + in[t %% n];\n", x, d);
+        return;
+    }
+    case 13: { /* one element for every thread: read (no race), or written (a race unless
+                * one thread writes it) */
+        int x = ck_pick(2) ? 1 : 1 + ck_pick(4), k = ck_pick(la);
+        if (ck_pick(2))
+            ck_put(&g->src, "if (t < %d) acc += a[%d] * in[t %% n];\n", x, k);
+        else
+            ck_put(&g->src, "if (t < %d) a[%d] = in[t %% n] + acc;\n", x, k);
+        return;
+    }
+    case 14: /* a loop whose body ends with a barrier: what follows it meets its control */
+        ck_put(&g->src, "for (int k = %d; k > 0; k /= 2) { if (t < k) a[t] += a[t + k]; __syncthreads(); }\n",
+               la / 2 >> ck_pick(3));
+        return;
     default: /* a thread's own element, read and written in a loop */
         ck_put(&g->src, "if (t < %d) for (int j = 0; j < %d; j++) a[t] = a[t] * 0.5f + j;\n", la, 1 + ck_pick(6));
         return;
@@ -325,4 +347,65 @@ TEST(a_step_races_exactly_where_its_threads_reach_each_others_elements)
         }
     }
     ASSERT_OK(lat_mem_free(ctx, out));
+}
+
+/* The same edges for stretches that read global memory, whose accesses stay checked but
+ * whose proven __shared__ ones skip racecheck's records where no two threads meet
+ * (region_gen.c's __lat_rf): a step with a global read, one element written by x threads
+ * (a race from two on) and one element read by all. Both tiers. */
+TEST(a_checked_stretch_skips_its_records_exactly_where_its_threads_meet_no_other)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_RACECHECK);
+    lat_deviceptr out, in;
+    float host[256];
+    for (int i = 0; i < 256; i++)
+        host[i] = 1.0f + (float)i;
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof host, &out));
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof host, &in));
+    ASSERT_OK(lat_memcpy_htod(ctx, in, host, sizeof host));
+    void *params[] = {(void *)&out, (void *)&in};
+    static const int ds[] = {1, 32};
+    for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+        int d = ds[i];
+        for (int x = d - 1; x <= d + 1; x++) {
+            for (int form = 0; form < 3; form++) {
+                char src[1024], step[128];
+                bool race;
+                if (form == 0) {
+                    snprintf(step, sizeof step, "if (t < %d) a[t] += a[t + %d] + in[t];", x, d);
+                    race = x > d;
+                } else if (form == 1) {
+                    snprintf(step, sizeof step, "if (t < %d) a[%d] = in[t];", x - d + 1, d);
+                    race = x - d + 1 > 1;
+                } else {
+                    snprintf(step, sizeof step, "if (t < %d) out[t] = a[%d] + in[t];", x, d);
+                    race = false;
+                }
+                snprintf(src, sizeof src,
+                         "__global__ void step(float *out, const float *in)\n"
+                         "{\n"
+                         "    __shared__ float a[256];\n"
+                         "    int t = threadIdx.x;\n"
+                         "    a[t] = (float)t;\n"
+                         "    __syncthreads();\n"
+                         "    %s\n"
+                         "    __syncthreads();\n"
+                         "    if (t > 64) out[t] = a[t];\n"
+                         "}\n",
+                         step);
+                for (int opt = 0; opt < 2; opt++) {
+                    lat_kernel *k = compile_on(ctx, src, "step", opt);
+                    lat_status st = ck_launch(k, 1, 256, params);
+                    ASSERT_MSG(race ? st == LAT_ERROR_CHECK_FAILED && lat_check_report_count(ctx) == 1 &&
+                                          lat_check_report_get(ctx, 0)->kind == LAT_CHECK_RACE
+                                    : st == LAT_OK,
+                               "%s, %s: %s", step, opt ? "optimised" : "TinyCC",
+                               lat_check_report_count(ctx) ? ck_msg(ctx, 0) : "no report");
+                    ASSERT_OK(lat_check_clear(ctx));
+                }
+            }
+        }
+    }
+    ASSERT_OK(lat_mem_free(ctx, out));
+    ASSERT_OK(lat_mem_free(ctx, in));
 }

@@ -327,6 +327,7 @@ typedef struct lat__ck_launch {
      * module's memory as TinyCC's are), else NULL. */
     const struct lat__emu_opt_code *opt;
     unsigned modes;
+    unsigned uncommitted; /* blocks this worker ended since it last committed (launch.c) */
     lat_check_options opts;
     lat__emu_u3 grid, bdim;
     int n; /* threads in a block */

@@ -394,7 +394,25 @@ static void publish(lat__ck_launch *L, uint64_t step, ended *e)
         sched_yield();
     }
     atomic_store(&G->slots[step & (NSLOTS - 1)], e);
-    commit_ready(G);
+}
+
+/* A worker commits (and replays) what is ready after every few blocks it ends, not after
+ * each: the commit's shared words went back and forth between the threads at every block,
+ * and a shorter block made the launch slower. A failed block is committed at once (the
+ * blocks after it stop), and each worker commits at its end, after its last block. */
+enum { COMMIT_EVERY = 8 };
+
+static void commit_now(lat__ck_launch *L)
+{
+    L->uncommitted = 0;
+    commit_ready(L->G);
+    drain_all(L->G, L);
+}
+
+static void commit_soon(lat__ck_launch *L, bool failed)
+{
+    if (failed || ++L->uncommitted >= COMMIT_EVERY)
+        commit_now(L);
 }
 
 /* The end of a block of a launch that logs nothing. */
@@ -426,7 +444,7 @@ static void block_end(void *obs, uint64_t step, bool failed)
     }
     if (!L->fast.nlog && !failed && !L->found.nreports && !L->found.dropped) {
         publish(L, step, &nothing_ended);
-        drain_all(G, L);
+        commit_soon(L, false);
         return;
     }
     ended *e = sort_log(G, L);
@@ -435,6 +453,7 @@ static void block_end(void *obs, uint64_t step, bool failed)
         lat__ck_reports_clear(&L->found);
         atomic_store(&G->lost, true);
         publish(L, step, &lost_ended);
+        commit_now(L);
         return;
     }
     e->step = step;
@@ -445,7 +464,7 @@ static void block_end(void *obs, uint64_t step, bool failed)
     memset(&L->found, 0, sizeof L->found);
     L->found.max = e->found.max;
     publish(L, step, e);
-    drain_all(G, L);
+    commit_soon(L, failed);
 }
 
 static void launch_free(lat__ck_launch *L);
@@ -477,7 +496,10 @@ static void *worker_begin(void *obs, lat__emu_worker *w, lat__emu_thread *t)
 static void worker_end(void *obs)
 {
     lat__ck_launch *L = obs;
-    drain_all(L->G, L);
+    if (!L->G->unordered)
+        commit_now(L);
+    else
+        drain_all(L->G, L);
     launch_free(L);
     free(L);
 }

@@ -362,7 +362,8 @@ static const char *const prefix[] = {
            "__lat_cka(__lat_t, (void *)&(*__lat_a)[I], sizeof(*(p)), _Alignof(__typeof__(*(p))), s, "
            "(void *)__lat_a, sizeof(A)); }))\n"
            "#define __LAT_CKAS(A, I, p, s, V, aligned) __LAT_CKA(A, I, p, s)\n"
-           "#define __LAT_CKP(ok, checked, unchecked) checked\n",
+           "#define __LAT_CKP(ok, checked, unchecked) checked\n"
+           "#define __LAT_CKPR(ok, racefree, checked, unchecked) checked\n",
            "#else\n",
            lat__bounds_prefix,
            lat__bounds_prefix2,
@@ -372,6 +373,9 @@ static const char *const prefix[] = {
             * the threads' turns (check/launch.c); `plain` (above) says which. */
            "#define __LAT_CKP(ok, checked, unchecked) "
            "(*(__builtin_expect(__lat_cki.plain && (ok), 1) ? &(unchecked) : &(checked)))\n"
+           /* ... or where racecheck needs no records of it either (region_gen.c). */
+           "#define __LAT_CKPR(ok, racefree, checked, unchecked) "
+           "(*(__builtin_expect((__lat_cki.plain || (racefree)) && (ok), 1) ? &(unchecked) : &(checked)))\n"
            /* Optimised code judges the usual access inline (abi.h says which) and calls
             * the host code for the rest: a call per access was 90% of a checked launch.
             * Only what the host code would do for the same access is done here, so both

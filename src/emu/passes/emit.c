@@ -685,8 +685,10 @@ static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
     bool proven = lat__bounds_declared(e) && !((e->site - 1) & LAT__CK_CODE_PACKED);
     if (proven) {
         lat__emit_at(em, e->loc);
-        lat__emit_str(em, "__LAT_CKP(");
+        lat__emit_str(em, em->ckp_racefree ? "__LAT_CKPR(" : "__LAT_CKP(");
         lat__bounds_emit(em, e);
+        if (em->ckp_racefree)
+            lat__emit_fmt(em, ", %s", em->ckp_racefree);
         lat__emit_str(em, ", ");
     }
     lat__emit_at(em, e->loc);

@@ -59,6 +59,8 @@ typedef struct lat__emitter {
                             source names, no markers, no instrumentation */
     bool checked;        /* wrapping the checks' accesses (e->site) */
     bool local_tid;      /* threadIdx is the thread loop's __lat_tid */
+    const char *ckp_racefree; /* a flag true where proven accesses need no racecheck
+                                 records either (region_gen.c), or NULL */
     bool global_x;       /* the optimising tier's kernel whose block fits in int (lower.c):
                             loops over x step the threads' global x index, __lat_g */
 } lat__emitter;

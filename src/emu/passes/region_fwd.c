@@ -126,6 +126,20 @@ static const lat__stmt *loop_of_body(lat__stmt *in, const lat__stmt *c)
 
 static bool side_effects(plan *pl, const lat__stmt *c, size_t at, int dir, effect what, bool *ok);
 
+/* Whether s is a loop the block runs as one, with no break or continue, whose body ends
+ * (edge > 0) or begins (edge < 0) with a barrier: a stretch next to it on that side meets
+ * only its control before the barrier (past_loop_body from the inside). */
+static bool barrier_edged(plan *pl, const lat__stmt *s, int edge)
+{
+    if (s->kind != LAT_S_FOR && s->kind != LAT_S_WHILE && s->kind != LAT_S_DO)
+        return false;
+    const lat__stmt *b = s->body;
+    if (!b || b->kind != LAT_S_COMPOUND || !b->items.n || !is_barrier(b->items.items[edge > 0 ? b->items.n - 1 : 0]))
+        return false;
+    rstmt *r = lat__region_rs(pl, s);
+    return r && r->uniform && !r->targeted;
+}
+
 /* Side_effects at an end of c, the body of a loop the block runs as one, with no break or
  * continue: when that body ends with a barrier (dir < 0: its start follows one, or the
  * loop's entry) or begins with one (dir > 0: its end is followed by one, or the loop's
@@ -164,6 +178,11 @@ static bool side_effects(plan *pl, const lat__stmt *c, size_t at, int dir, effec
         const lat__stmt *s = c->items.items[i];
         if (is_barrier(s))
             return found;
+        if (barrier_edged(pl, s, -dir)) {
+            /* Its control runs in this interval, and if it runs no turn, what is past it. */
+            found |= has_effects(s->init, s->e, what) || has_effects(NULL, s->step, what);
+            continue;
+        }
         if (lat__region_any_collective((lat__stmt *)s)) {
             *ok = false;
             return found;
@@ -219,22 +238,41 @@ void lat__region_fwd_interval(plan *pl, const lat__stmt *loop, bool *strict, boo
     *racefree = !has_effects(loop, NULL, EF_WRITE) && sides_free(pl, loop, EF_WRITE);
 }
 
+/* The statement item k of the stretch is, or is of (a declarator: its declaration, which
+ * must be in the stretch whole: its other declarators the items after it); NULL for other
+ * items. *next: the item after the statement's. */
+static const lat__stmt *item_stmt(const plan *pl, size_t k, size_t *next)
+{
+    const item *it = &pl->items.items[k];
+    *next = k + 1;
+    if (it->kind == I_STMT)
+        return it->s;
+    if (it->kind != I_DECL || !it->of || !it->of->decls || it->of->decls->first != it->d)
+        return NULL;
+    for (const lat__decl *d = it->d->next; d; d = d->next, (*next)++)
+        if (*next >= pl->items.n || pl->items.items[*next].kind != I_DECL || pl->items.items[*next].d != d)
+            return NULL;
+    return it->of;
+}
+
 bool lat__region_fwd_stretch_alone(plan *pl)
 {
     if (!pl->items.n)
         return false;
-    for (size_t k = 0; k < pl->items.n; k++)
-        if (pl->items.items[k].kind != I_STMT)
-            return false;
+    size_t next;
+    const lat__stmt *first = item_stmt(pl, 0, &next);
     size_t at = 0;
-    lat__stmt *c = parent_of(pl->fn->body, pl->items.items[0].s, &at);
-    if (!c || at + pl->items.n > c->items.n)
+    lat__stmt *c = first ? parent_of(pl->fn->body, first, &at) : NULL;
+    if (!c)
         return false;
-    for (size_t k = 1; k < pl->items.n; k++)
-        if (c->items.items[at + k] != pl->items.items[k].s)
+    size_t last = at;
+    while (next < pl->items.n) {
+        const lat__stmt *s = item_stmt(pl, next, &next);
+        if (!s || ++last >= c->items.n || c->items.items[last] != s)
             return false;
+    }
     bool before, after;
-    return around(pl, c, at, at + pl->items.n - 1, EF_ACCESS, &before, &after) && !before && !after;
+    return around(pl, c, at, last, EF_ACCESS, &before, &after) && !before && !after;
 }
 
 /* ---- what the variant counts on ------------------------------------------------------------ */

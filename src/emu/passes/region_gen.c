@@ -640,10 +640,11 @@ static bool guard_expr(lat__visitor *v, lat__expr *e)
 }
 
 /* A __shared__ access of a clean stretch, for racecheck's guard: a[t + u] (or a[t - u], or
- * a[t] with u NULL) of a one-dimensional array a, t threadIdx.x, u uniform. */
+ * a[t] with u NULL) of a one-dimensional array a, t threadIdx.x, u uniform; or a[u], the
+ * same element for every thread (fixed). */
 typedef struct shacc {
     int var;
-    bool write, minus;
+    bool write, minus, fixed;
     const lat__expr *u;
 } shacc;
 
@@ -664,11 +665,15 @@ static bool shacc_expr(lat__visitor *v, lat__expr *e)
     int var = e->site ? shared_index(a->pl, e) : -1;
     if (var < 0)
         return true; /* a thread's own array, or a __device__ one: no racecheck records */
-    shacc x = {var, ((e->site - 1) & LAT_ACCESS_WRITE) != 0, false, NULL};
+    shacc x = {var, ((e->site - 1) & LAT_ACCESS_WRITE) != 0, false, false, NULL};
     const lat__expr *i = e->kind == LAT_E_INDEX && e->a->kind == LAT_E_CAST && e->a->a->kind == LAT_E_NAME
                              ? lat__skip_implicit(e->b)
                              : NULL;
     bool ok = i && is_thread_x(i);
+    if (!ok && i && uniform_operand(a->pl, i)) {
+        x.u = i;
+        x.fixed = ok = true;
+    }
     if (!ok && i && i->kind == LAT_E_BINARY && (i->op == LAT_P_PLUS || i->op == LAT_P_MINUS)) {
         if (is_thread_x(i->a) && uniform_operand(a->pl, i->b)) {
             x.u = i->b;
@@ -703,14 +708,20 @@ static void offset_of(lat__emitter *em, const shacc *x)
  * of one access is thread t2's of another only where t1 - t2 is the difference of their
  * offsets, which the threads it runs (one row, [lo, hi)) must then be too few to span: the
  * halving step `if (t < d) s[t] += s[t + d]`. False (nothing written) otherwise. */
-static bool write_racefree(plan *pl)
+static bool racefree_shape(plan *pl, shaccs *a)
 {
     if (!lat__region_fwd_stretch_alone(pl))
         return false;
-    shaccs a = {pl, {0}, false};
-    lat__visitor v = {NULL, shacc_expr, NULL, &a};
+    *a = (shaccs){pl, {0}, false};
+    lat__visitor v = {NULL, shacc_expr, NULL, a};
     visit_items(pl, &v);
-    if (a.other)
+    return !a->other;
+}
+
+static bool write_racefree(plan *pl)
+{
+    shaccs a;
+    if (!racefree_shape(pl, &a))
         return false;
     bool writes = false;
     for (size_t k = 0; k < a.v.n; k++)
@@ -736,10 +747,17 @@ static bool write_racefree(plan *pl)
     lat__emit_str(em, "; 1");
     for (size_t w = 0; w < a.v.n; w++) {
         const shacc *x = &a.v.items[w];
+        /* One element for every thread: written by one thread at most. */
+        if (x->write && x->fixed)
+            lat__emit_str(em, " && __lat_sp <= 1");
         for (size_t k = 0; x->write && k < a.v.n; k++) {
             const shacc *y = &a.v.items[k];
             if (y->var != x->var || k == w)
                 continue;
+            if (x->fixed || y->fixed) {
+                lat__emit_str(em, " && __lat_sp <= 1");
+                continue;
+            }
             lat__emit_str(em, " && ({ long long __lat_dd = ");
             offset_of(em, y);
             lat__emit_str(em, " - ");
@@ -957,6 +975,7 @@ static void seg_close(plan *pl)
         if (!stable)
             results_loop(pl, c);
     }
+    shaccs shape;
     if (clean && !pl->in_implicit) {
         /* Unchecked where the checks on and the shadows allow it (initcheck, racecheck),
          * else as the checks would have it: the same stretch, its accesses checked. */
@@ -965,6 +984,19 @@ static void seg_close(plan *pl)
         guard_else(pl);
         write_stretch(pl, s, false, stable);
         guard_close(pl);
+    } else if (pl->fwd && pl->checked && !pl->in_fallback && !pl->in_implicit && racefree_shape(pl, &shape)) {
+        /* A checked stretch (a global access in it, which the checks must see) whose
+         * accesses proven in bounds meet no other thread's in their interval (the clean
+         * stretch's condition, write_racefree): those need racecheck's records no more
+         * than memcheck's calls, where no initcheck follows their bytes. */
+        lat__emitter *em = pl->em;
+        lat__emit_str(em, "\n{ const int __lat_rf = !__lat_cki.plain && !__lat_cki.sh_init && ");
+        write_racefree(pl);
+        lat__emit_str(em, ";");
+        em->ckp_racefree = "__lat_rf";
+        write_stretch(pl, s, false, stable);
+        em->ckp_racefree = NULL;
+        lat__emit_str(em, "}\n");
     } else {
         write_stretch(pl, s, clean, stable);
     }
@@ -1126,7 +1158,7 @@ static void gen_decl(plan *pl, const lat__stmt *s)
         }
         if (d->init && lat__region_has_coll(d->init))
             site(pl, d->init);
-        item it = {I_DECL, NULL, NULL, d, NULL, 0};
+        item it = {I_DECL, NULL, NULL, d, NULL, 0, s};
         item_add(pl, it);
     }
 }

@@ -68,6 +68,7 @@ typedef struct item {
     const lat__decl *d;
     const char *text;
     int level;
+    const lat__stmt *of; /* I_DECL: the declaration d is of */
 } item;
 
 typedef struct plan {
