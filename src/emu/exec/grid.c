@@ -490,32 +490,32 @@ static void observed_worker(lat__emu_launch *st, const lat__exec_grid *g, const 
         w.step = 0; /* a failure before any block: the launch's, whatever the order */
         block_done(&w, 0, false);
     }
+    /* Steps handed out by hand, not by an OpenMP loop: once one has failed, the threads
+     * stop taking more, where a loop would go through every index left of a grid of up to
+     * 2^63 blocks. A few at a time: 16 host threads taking the shared counter at every
+     * block waited on it about as long as an unchecked launch of 4096 blocks runs. */
+    uint64_t per = nblocks;
     if (team) {
-        /* Steps handed out by hand, not by an OpenMP loop: once one has failed, the
-         * threads stop taking more, where a loop would go through every index left of a
-         * grid of up to 2^63 blocks. */
-        for (;;) {
-            uint64_t s = atomic_fetch_add_explicit(&st->next_step, 1, memory_order_relaxed);
-            if (!ok || s >= nblocks || s > atomic_load_explicit(&st->fail_step, memory_order_relaxed))
-                break;
-            w.step = s;
-            w.bfailed = false;
-            if ((s & 63) == 63 && lat__exec_schedule_expired(&w, s, nblocks)) {
-                block_done(&w, s, true);
+        per = nblocks / ((uint64_t)omp_get_num_threads() * 16);
+        per = per < 1 ? 1 : per > 8 ? 8 : per;
+    }
+    for (uint64_t first = 0; ok;) {
+        if (team)
+            first = atomic_fetch_add_explicit(&st->next_step, per, memory_order_relaxed);
+        if (first >= nblocks)
+            break;
+        uint64_t end = nblocks - first < per ? nblocks : first + per;
+        for (uint64_t s = first; ok && s < end; s++) {
+            if (s > atomic_load_explicit(&st->fail_step, memory_order_relaxed)) {
+                ok = false;
                 break;
             }
-            set_block(&t, lat__exec_block_at(w.fb, s));
-            lat__exec_schedule_block(w.fb, st, s);
-            run_block(&w, g->kernel, &t, g->params);
-            block_done(&w, s, true);
-        }
-    } else {
-        for (uint64_t s = 0; ok && s < nblocks && s <= atomic_load(&st->fail_step); s++) {
             w.step = s;
             w.bfailed = false;
             /* A grid whose blocks each end in time, but too many of them. */
             if ((s & 63) == 63 && lat__exec_schedule_expired(&w, s, nblocks)) {
                 block_done(&w, s, true);
+                ok = false;
                 break;
             }
             set_block(&t, lat__exec_block_at(w.fb, s));
@@ -523,6 +523,8 @@ static void observed_worker(lat__emu_launch *st, const lat__exec_grid *g, const 
             run_block(&w, g->kernel, &t, g->params);
             block_done(&w, s, true);
         }
+        if (!team)
+            break;
     }
     if (wobs && st->hooks->worker_end)
         st->hooks->worker_end(wobs);
