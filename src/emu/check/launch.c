@@ -47,6 +47,7 @@ typedef struct ended {
     uint64_t block_lin;
     lat__ck_list found;
     atomic_int refs;                    /* shards still to replay it */
+    uint64_t on;                        /* bit k: it has entries for shard k */
     struct ended *link[LAT__CK_SHARDS]; /* the next block in shard k's queue */
     uint32_t at[LAT__CK_SHARDS + 1];
     lat__ck_logged log[];
@@ -257,21 +258,14 @@ static void commit(lat__ck_grid *G, ended *e)
         G->lost = true;
     /* The shards to queue it on, read before it is queued on any: a shard's replayer
      * frees it after the last replay, maybe before this loop has looked at it again. */
-    uint64_t on = 0;
-    int refs = 0;
-    for (unsigned k = 0; k < G->nshards; k++)
-        if (e->at[k + 1] > e->at[k]) {
-            on |= 1ull << k;
-            refs++;
-        }
-    if (refs == 0) {
+    uint64_t on = e->on;
+    if (!on) {
         free_ended(e);
         return;
     }
-    atomic_store(&e->refs, refs);
-    for (unsigned k = 0; k < G->nshards; k++) {
-        if (!(on >> k & 1))
-            continue;
+    atomic_store(&e->refs, __builtin_popcountll(on));
+    for (uint64_t bits = on; bits; bits &= bits - 1) {
+        unsigned k = (unsigned)__builtin_ctzll(bits);
         shard *sh = &G->shards[k];
         e->link[k] = atomic_load(&sh->queued);
         while (!atomic_compare_exchange_weak(&sh->queued, &e->link[k], e))
@@ -310,9 +304,11 @@ static ended *sort_log(lat__ck_grid *G, lat__ck_launch *L)
         return NULL;
     uint32_t fill[LAT__CK_SHARDS];
     x->at[0] = 0;
+    x->on = 0;
     for (unsigned k = 0; k < ns; k++) {
         fill[k] = x->at[k];
         x->at[k + 1] = x->at[k] + count[k];
+        x->on |= (uint64_t)(count[k] != 0) << k;
     }
     for (size_t i = 0; i < L->fast.nlog; i++) {
         const lat__ck_logged *e = &L->fast.log[i];
