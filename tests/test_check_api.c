@@ -1,6 +1,11 @@
 /* The check API's plain parts (lattice/check.h): modes from text and from LATTICE_CHECK,
  * names, labels, kernel parameters, and the new status. */
 #include "check_util.h"
+#include "wild.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
 
 TEST(modes_parse_from_text)
 {
@@ -127,4 +132,68 @@ TEST(a_gpu_context_ignores_checks_and_labels_still_validate)
     ASSERT_NULL(lat_check_report_get(ctx, 0));
     ASSERT_OK(lat_check_clear(ctx));
     ASSERT_OK(lat_check_leaks(ctx));
+}
+
+/* Each OS thread keeps the window its checked blocks' shared memory lives in from launch
+ * to launch (check/launch.c, at least 128 KiB); a thread that exits gives it back. 40
+ * threads in turn, each running a checked launch on itself (one block): the process's
+ * address space does not grow by a window per thread. */
+static long mapped_kib(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = -1;
+    if (!f)
+        return -1;
+    if (fscanf(f, "%ld", &pages) != 1)
+        pages = -1;
+    fclose(f);
+    return pages < 0 ? -1 : pages * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+typedef struct one_launch {
+    lat_kernel *k;
+    lat_deviceptr out;
+    lat_status st;
+} one_launch;
+
+static void *launch_on_a_thread(void *p)
+{
+    one_launch *o = p;
+    void *params[] = {&o->out};
+    o->st = ck_launch(o->k, 1, 64, params);
+    return NULL;
+}
+
+TEST(a_thread_that_ran_checked_blocks_gives_their_window_back_when_it_exits)
+{
+    if (mapped_kib() < 0)
+        SKIP("no /proc/self/statm here");
+    if (RUNNING_ON_VALGRIND)
+        SKIP("valgrind maps memory of its own for each thread");
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    lat_kernel *k = ck_kernel(ctx, "__global__ void k(float *out)\n"
+                                   "{\n"
+                                   "    __shared__ float s[64];\n"
+                                   "    s[threadIdx.x] = threadIdx.x;\n"
+                                   "    __syncthreads();\n"
+                                   "    out[threadIdx.x] = s[63 - threadIdx.x];\n"
+                                   "}\n", "window.cu", "k");
+    one_launch o = {k, 0, LAT_OK};
+    ASSERT_OK(lat_mem_alloc(ctx, 64 * sizeof(float), &o.out));
+    pthread_t th;
+    ASSERT_EQ(pthread_create(&th, NULL, launch_on_a_thread, &o), 0); /* the first maps what stays */
+    ASSERT_EQ(pthread_join(th, NULL), 0);
+    long before = mapped_kib();
+    for (int i = 0; i < 40; i++) {
+        ASSERT_EQ(pthread_create(&th, NULL, launch_on_a_thread, &o), 0);
+        ASSERT_EQ(pthread_join(th, NULL), 0);
+        ASSERT_OK(o.st);
+    }
+    float got[64];
+    ASSERT_OK(lat_memcpy_dtoh(ctx, got, o.out, sizeof got));
+    for (int i = 0; i < 64; i++)
+        ASSERT_TRUE(got[i] == (float)(63 - i));
+    long after = mapped_kib();
+    ASSERT_MSG(after < before + 1024, "%ld KiB mapped before 40 threads, %ld KiB after", before, after);
+    ASSERT_OK(lat_mem_free(ctx, o.out));
 }

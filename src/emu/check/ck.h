@@ -374,6 +374,7 @@ typedef struct lat__ck_launch {
     size_t sh_size, sh_used;
     void *sh_map; /* sh, with LAT__CK_SHARED_WINDOW bytes on each side */
     size_t sh_map_size;
+    bool sh_map_kept; /* sh_map is the OS thread's, kept for its next launch (launch.c) */
     unsigned long *shoff;
     lat__ck_shvar *shv;
     int nshv;
