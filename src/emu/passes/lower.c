@@ -39,6 +39,7 @@ typedef struct lower {
      * whose global x index leaves int, which the other hands such a block to. */
     const char *wide_name;
     bool wide_static;
+    int nvariants; /* kernels with a variant of implicit loops */
 } lower;
 
 /* ---- what each function reaches ------------------------------------------------------------ */
@@ -441,7 +442,7 @@ static void function(lower *lw, lat__func *fn)
     if (k && k->mode != LAT_EMU_MODE_FIBER && lw->in->opt_variants && !lw->in->checked)
         sv = lat__region_variant_begin(lw->u, fn, false);
     lat__emitter *em = &lw->em;
-    if (!sv && k && k->mode == LAT_EMU_MODE_PLAIN && lw->in->opt_variants && !lw->in->checked) {
+    if (!sv && k && k->mode != LAT_EMU_MODE_FIBER && lw->in->opt_variants && !lw->in->checked) {
         lat__emit_directive(em, "#ifndef __TINYC__");
         global_x_pair(lw, fn, k, k->mode);
         lat__emit_directive(em, "#else");
@@ -453,6 +454,7 @@ static void function(lower *lw, lat__func *fn)
         function_as(lw, fn, k, k ? k->mode : -1);
         return;
     }
+    lw->nvariants++;
     lat__emit_directive(em, "#ifndef __TINYC__");
     global_x_pair(lw, fn, k, LAT_EMU_MODE_REGION);
     lat__emit_directive(em, "#else");
@@ -693,6 +695,7 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     lat__emit_newline(&lw->em);
     out->text = dup_or_null(lw->em.buf ? lw->em.buf : "");
     out->prelude_parts = LAT_EMU_PRELUDE_ALL;
+    out->nvariants = lw->nvariants;
     out->kernels = lat__calloc(lw->kernels.n + 1, sizeof *out->kernels);
     out->kernel_exprs = lat__calloc(lw->kernels.n + 1, sizeof *out->kernel_exprs);
     out->globals = lat__calloc(lw->tu->globals.n + 1, sizeof *out->globals);

@@ -37,6 +37,7 @@ typedef struct lat__lower_out {
     char **globals;     /* the __device__ and __constant__ variables at file scope */
     int nglobals;
     unsigned prelude_parts; /* the optional parts of the prelude it needs (prelude.h) */
+    int nvariants;      /* kernels the optimised code runs with implicit loops (region.h) */
     struct lat__ck_module *check; /* checked: the sites of its accesses (check/ck.h) */
 } lat__lower_out;
 
