@@ -501,6 +501,9 @@ int main(int argc, char **argv)
     printf("launch: %.2f us per empty launch of 1 block, %.2f us of %u blocks\n",
            launch_cost(m, 1), launch_cost(m, team), team);
     pocl_close(peer);
+    lat_deviceptr bufs[] = {da, db, dd, dp, dc, dw};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        CHECK(lat_mem_free(ctx, bufs[i]));
     lat_context_destroy(ctx);
     free(a);
     free(b);
