@@ -709,8 +709,15 @@ TEST(blocks_whose_global_index_passes_int_max_give_wrapped_indices)
 {
     if (RUNNING_ON_VALGRIND)
         SKIP("2^31 threads are too many under valgrind");
+    const char *fibers = getenv("LATTICE_EMU_FIBERS");
+    if (fibers && strcmp(fibers, "0") != 0)
+        SKIP("LATTICE_EMU_FIBERS: 2^31 threads on fibers take minutes (the case is the optimised loops')");
     fresh_dirs();
     lat_context *ctx = emu_context();
+    unsigned checks = 0;
+    ASSERT_OK(lat_check_modes(ctx, &checks));
+    if (checks)
+        SKIP("LATTICE_CHECK: 2^31 checked threads take minutes (the case is the unchecked loops')");
     lat_module *m = make_optimised(ctx, wide_src);
     enum { BX = 1023, TAIL = 3 };
     unsigned last = (unsigned)(2147483648u / BX) - 1, grid = last + TAIL;
