@@ -300,6 +300,47 @@ TEST(an_assignment_reports_its_right_side_first_on_both_tiers)
     ASSERT_MSG(strcmp(seen[0], seen[1]) == 0, "the tiers report in different orders:\n%s\nand\n%s", seen[0], seen[1]);
     ASSERT_OK(lat_mem_free(ctx, out));
 }
+/* Runs `step` in a block of 256 threads between two barriers, a[t] = t before them and
+ * out[t] = a[t] after, on both tiers under racecheck: one race report where race is
+ * true, none elsewhere. params: out, and in (its elements 1 + i). */
+static void step_on_both_tiers(lat_context *ctx, const char *step, bool race, void **params)
+{
+    char src[1024];
+    snprintf(src, sizeof src,
+             "__global__ void step(float *out, const float *in)\n"
+             "{\n"
+             "    __shared__ float a[256];\n"
+             "    int t = threadIdx.x;\n"
+             "    a[t] = (float)t;\n"
+             "    __syncthreads();\n"
+             "    %s\n"
+             "    __syncthreads();\n"
+             "    out[t] = a[t];\n"
+             "}\n",
+             step);
+    for (int opt = 0; opt < 2; opt++) {
+        lat_kernel *k = compile_on(ctx, src, "step", opt);
+        lat_status st = ck_launch(k, 1, 256, params);
+        ASSERT_MSG(race ? st == LAT_ERROR_CHECK_FAILED && lat_check_report_count(ctx) == 1 &&
+                              lat_check_report_get(ctx, 0)->kind == LAT_CHECK_RACE
+                        : st == LAT_OK,
+                   "%s, %s: %s", step, opt ? "optimised" : "TinyCC",
+                   lat_check_report_count(ctx) ? ck_msg(ctx, 0) : "no report");
+        ASSERT_OK(lat_check_clear(ctx));
+    }
+}
+
+/* Buffers of 256 floats for step_on_both_tiers: out, and in holding 1 + i. */
+static void step_buffers(lat_context *ctx, lat_deviceptr *out, lat_deviceptr *in)
+{
+    float host[256];
+    for (int i = 0; i < 256; i++)
+        host[i] = 1.0f + (float)i;
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof host, out));
+    ASSERT_OK(lat_mem_alloc(ctx, sizeof host, in));
+    ASSERT_OK(lat_memcpy_htod(ctx, *in, host, sizeof host));
+}
+
 /* The racecheck guard of a step `if (t < x) a[t] += a[t + d]` (or a[t - d]): it runs
  * unchecked only where no two of its threads reach the same element, so exactly where
  * x <= d; at x = d + 1, thread d writes the element thread 0 reads. Both tiers, every
@@ -307,46 +348,25 @@ TEST(an_assignment_reports_its_right_side_first_on_both_tiers)
 TEST(a_step_races_exactly_where_its_threads_reach_each_others_elements)
 {
     lat_context *ctx = ck_context(LAT_CHECK_RACECHECK);
-    lat_deviceptr out;
-    ASSERT_OK(lat_mem_alloc(ctx, sizeof(float) * 256, &out));
-    void *params[] = {(void *)&out};
+    lat_deviceptr out, in;
+    step_buffers(ctx, &out, &in);
+    void *params[] = {(void *)&out, (void *)&in};
     static const int ds[] = {1, 5, 32, 64};
     for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
         int d = ds[i];
         for (int x = d - 1; x <= d + 1; x++) {
             for (int back = 0; back < 2; back++) {
-                char src[1024], step[128];
+                char step[128];
                 if (back)
                     snprintf(step, sizeof step, "if (t < %d) a[t + %d] = a[t] + 1.0f;", x, d);
                 else
                     snprintf(step, sizeof step, "if (t < %d) a[t] += a[t + %d];", x, d);
-                snprintf(src, sizeof src,
-                         "__global__ void step(float *out)\n"
-                         "{\n"
-                         "    __shared__ float a[256];\n"
-                         "    int t = threadIdx.x;\n"
-                         "    a[t] = (float)t;\n"
-                         "    __syncthreads();\n"
-                         "    %s\n"
-                         "    __syncthreads();\n"
-                         "    out[t] = a[t];\n"
-                         "}\n",
-                         step);
-                for (int opt = 0; opt < 2; opt++) {
-                    lat_kernel *k = compile_on(ctx, src, "step", opt);
-                    lat_status st = ck_launch(k, 1, 256, params);
-                    bool race = x > d;
-                    ASSERT_MSG(race ? st == LAT_ERROR_CHECK_FAILED && lat_check_report_count(ctx) == 1 &&
-                                          lat_check_report_get(ctx, 0)->kind == LAT_CHECK_RACE
-                                    : st == LAT_OK,
-                               "%s, %s: %s", step, opt ? "optimised" : "TinyCC",
-                               lat_check_report_count(ctx) ? ck_msg(ctx, 0) : "no report");
-                    ASSERT_OK(lat_check_clear(ctx));
-                }
+                step_on_both_tiers(ctx, step, x > d, params);
             }
         }
     }
     ASSERT_OK(lat_mem_free(ctx, out));
+    ASSERT_OK(lat_mem_free(ctx, in));
 }
 
 /* The same edges for stretches that read global memory, whose accesses stay checked but
@@ -357,53 +377,19 @@ TEST(a_checked_stretch_skips_its_records_exactly_where_its_threads_meet_no_other
 {
     lat_context *ctx = ck_context(LAT_CHECK_RACECHECK);
     lat_deviceptr out, in;
-    float host[256];
-    for (int i = 0; i < 256; i++)
-        host[i] = 1.0f + (float)i;
-    ASSERT_OK(lat_mem_alloc(ctx, sizeof host, &out));
-    ASSERT_OK(lat_mem_alloc(ctx, sizeof host, &in));
-    ASSERT_OK(lat_memcpy_htod(ctx, in, host, sizeof host));
+    step_buffers(ctx, &out, &in);
     void *params[] = {(void *)&out, (void *)&in};
     static const int ds[] = {1, 32};
     for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
         int d = ds[i];
         for (int x = d - 1; x <= d + 1; x++) {
-            for (int form = 0; form < 3; form++) {
-                char src[1024], step[128];
-                bool race;
-                if (form == 0) {
-                    snprintf(step, sizeof step, "if (t < %d) a[t] += a[t + %d] + in[t];", x, d);
-                    race = x > d;
-                } else if (form == 1) {
-                    snprintf(step, sizeof step, "if (t < %d) a[%d] = in[t];", x - d + 1, d);
-                    race = x - d + 1 > 1;
-                } else {
-                    snprintf(step, sizeof step, "if (t < %d) out[t] = a[%d] + in[t];", x, d);
-                    race = false;
-                }
-                snprintf(src, sizeof src,
-                         "__global__ void step(float *out, const float *in)\n"
-                         "{\n"
-                         "    __shared__ float a[256];\n"
-                         "    int t = threadIdx.x;\n"
-                         "    a[t] = (float)t;\n"
-                         "    __syncthreads();\n"
-                         "    %s\n"
-                         "    __syncthreads();\n"
-                         "    if (t > 64) out[t] = a[t];\n"
-                         "}\n",
-                         step);
-                for (int opt = 0; opt < 2; opt++) {
-                    lat_kernel *k = compile_on(ctx, src, "step", opt);
-                    lat_status st = ck_launch(k, 1, 256, params);
-                    ASSERT_MSG(race ? st == LAT_ERROR_CHECK_FAILED && lat_check_report_count(ctx) == 1 &&
-                                          lat_check_report_get(ctx, 0)->kind == LAT_CHECK_RACE
-                                    : st == LAT_OK,
-                               "%s, %s: %s", step, opt ? "optimised" : "TinyCC",
-                               lat_check_report_count(ctx) ? ck_msg(ctx, 0) : "no report");
-                    ASSERT_OK(lat_check_clear(ctx));
-                }
-            }
+            char step[128];
+            snprintf(step, sizeof step, "if (t < %d) a[t] += a[t + %d] + in[t];", x, d);
+            step_on_both_tiers(ctx, step, x > d, params);
+            snprintf(step, sizeof step, "if (t < %d) a[%d] = in[t];", x - d + 1, d);
+            step_on_both_tiers(ctx, step, x - d + 1 > 1, params);
+            snprintf(step, sizeof step, "if (t < %d) out[t] = a[%d] + in[t];", x, d);
+            step_on_both_tiers(ctx, step, false, params);
         }
     }
     ASSERT_OK(lat_mem_free(ctx, out));
