@@ -13,9 +13,9 @@
  * those of a run of the blocks one at a time in the schedule's order. What a block finds
  * by itself (memcheck, synccheck, hangs, shared memory, local variables) it keeps in a
  * list of its own; its accesses to device allocations it logs. As blocks end, they are
- * committed in the schedule's order (whichever thread ends the block next in the order
- * commits it and every later one that has ended): its list merged into the launch's
- * reports, then its log replayed through initcheck, racecheck and the thread maps, so
+ * committed in the schedule's order (a thread that has ended a few blocks commits the
+ * next one in the order and every later one that has ended): its list merged into the
+ * launch's reports, then its log replayed through initcheck, racecheck and the thread maps, so
  * that a race between blocks 3 and 7 is found when block 7's log is replayed after
  * block 3's, however the host ran them. A block that failed the launch is the last one
  * committed. At the end the reports are put in cause order, worded and logged.
@@ -563,8 +563,6 @@ static lat_status layout_shared(lat__ck_launch *L, size_t dynamic)
     return LAT_OK;
 }
 
-/* One OS thread's memory for the launch's blocks, L a copy of the template: its shared
- * memory and shadows, its variables' addresses in it, its threads' records. */
 /* ---- each OS thread's window for its blocks' shared memory ------------------------------- */
 
 /* Kept from launch to launch: mapping it, faulting its pages in and unmapping it at every
@@ -624,6 +622,8 @@ static void window_give(void *map, size_t size, bool kept)
         munmap(map, size);
 }
 
+/* One OS thread's memory for the launch's blocks, L a copy of the template: its shared
+ * memory and shadows, its variables' addresses in it, its threads' records. */
 static lat_status launch_alloc(lat__ck_launch *L)
 {
     const lat__ck_shvar *rel = L->shv;
@@ -829,12 +829,11 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k,
     lat_context *ctx = kernel->module->ctx;
     lat__ck_ctx *ck = ctx->check;
     lat__ck_grid *G = aligned_alloc(_Alignof(lat__ck_grid), (sizeof *G + 63) / 64 * 64);
-    if (G)
-        memset(G, 0, sizeof *G);
     if (!G) {
         snprintf(msg, msg_size, "kernel '%s': out of host memory for a checked launch", k->name);
         return LAT_ERROR_OUT_OF_MEMORY;
     }
+    memset(G, 0, sizeof *G);
     lat__ck_launch *T = &G->tmpl;
     T->ck = ck;
     T->ctx = ctx;

@@ -219,14 +219,16 @@ void *lat__emu_scratch(lat__emu_thread *t, unsigned long bytes)
 
 /* ---- running blocks ------------------------------------------------------------------------- */
 
-/* Blocks of an unobserved plain or region-loop launch, from t's on: the next count-1
- * follow in the grid's order. */
+/* Blocks of an unobserved launch, from t's on: the next count-1 follow in the grid's
+ * order; on fibers (a kernel that needs them, or an observed launch's one block), or on
+ * the kernel stack. */
 typedef struct block_run {
     lat__emu_worker *w;
     const lat__emu_kernel *k;
     lat__emu_thread *t;
     void **params;
     uint64_t count;
+    bool fibers;
 } block_run;
 
 static void next_block(lat__emu_thread *t)
@@ -240,9 +242,10 @@ static void next_block(lat__emu_thread *t)
     t->block_idx.z++;
 }
 
-/* On the kernel stack, once for the whole run: switching to it and back for each block
- * cost a streaming kernel's block of 256 threads as much as its work. */
-static void blocks_on_kstack(void *p)
+/* The run's blocks in turn, stopping where the launch has failed. On the kernel stack it
+ * runs once for the whole run: switching to it and back for each block cost a streaming
+ * kernel's block of 256 threads as much as its work. */
+static void blocks_in_turn(void *p)
 {
     block_run *r = p;
     for (uint64_t i = 0; i < r->count; i++) {
@@ -252,7 +255,10 @@ static void blocks_on_kstack(void *p)
             next_block(r->t);
         }
         r->w->scratch_used = 0;
-        r->k->entry(r->t, r->params);
+        if (r->fibers)
+            lat__exec_run_fibers(r->w, r->k, r->t, r->params);
+        else
+            r->k->entry(r->t, r->params);
     }
 }
 
@@ -267,20 +273,12 @@ static void run_blocks(lat__emu_worker *w, const lat__emu_kernel *k, lat__emu_th
     }
     w->cur = t;
     w->in_block = true;
-    if (k->mode == LAT_EMU_MODE_FIBER || w->launch->hooks) {
-        for (uint64_t i = 0; i < count; i++) {
-            if (i) {
-                if (atomic_load_explicit(&w->launch->trapped, memory_order_relaxed))
-                    break;
-                next_block(t);
-            }
-            w->scratch_used = 0;
-            lat__exec_run_fibers(w, k, t, params);
-        }
-    } else {
-        block_run r = {.w = w, .k = k, .t = t, .params = params, .count = count};
-        lat__exec_kstack_run(w, blocks_on_kstack, &r);
-    }
+    block_run r = {.w = w, .k = k, .t = t, .params = params, .count = count,
+                   .fibers = k->mode == LAT_EMU_MODE_FIBER || w->launch->hooks};
+    if (r.fibers)
+        blocks_in_turn(&r);
+    else
+        lat__exec_kstack_run(w, blocks_in_turn, &r);
     w->in_block = false;
 }
 

@@ -178,8 +178,6 @@ static bool note_shared(lat__visitor *v, lat__expr *e)
     return true;
 }
 
-/* Marks in used[] the __shared__ variables a kernel can reach: its own and its callees'
- * declarations, and those at file scope any of them names. */
 /* For racecheck: the pointer parameters the kernel may write through (writes.h). */
 static void kernel_writes(lower *lw, const lat__func *fn)
 {
@@ -198,6 +196,8 @@ static void kernel_writes(lower *lw, const lat__func *fn)
     lat__emit_newline(em);
 }
 
+/* Marks in used[] the __shared__ variables a kernel can reach: its own and its callees'
+ * declarations, and those at file scope any of them names. */
 static void kernel_shared(lower *lw, lat__func *k, bool *used, bool *visited)
 {
     memset(visited, 0, lw->funcs.n * sizeof *visited);
@@ -428,37 +428,29 @@ static void global_x_pair(lower *lw, lat__func *fn, const lat__kernelx *k, int m
     lw->wide_name = NULL;
 }
 
-/* A kernel with implicit loops is written twice: the optimising tier's variant, then
+/* An unchecked kernel, with the optimising tier on, is written twice: the optimising
+ * tier's pair (global_x_pair; its variant with implicit loops where it has any), then
  * TinyCC's. Both run one call per block (abi.h: plain and region kernels alike), so the
  * kernel's table keeps TinyCC's mode. */
 static void function(lower *lw, lat__func *fn)
 {
     const lat__kernelx *k = (fn->sym->cuda & LAT_CU_GLOBAL) ? kernel_of(lw, fn) : NULL;
-    lat__region_saved *sv = NULL;
     if (k && k->mode == LAT_EMU_MODE_REGION && lw->in->opt_variants && lw->in->checked) {
         checked_forward(lw, fn, k);
         return;
     }
-    if (k && k->mode != LAT_EMU_MODE_FIBER && lw->in->opt_variants && !lw->in->checked)
-        sv = lat__region_variant_begin(lw->u, fn, false);
-    lat__emitter *em = &lw->em;
-    if (!sv && k && k->mode != LAT_EMU_MODE_FIBER && lw->in->opt_variants && !lw->in->checked) {
-        lat__emit_directive(em, "#ifndef __TINYC__");
-        global_x_pair(lw, fn, k, k->mode);
-        lat__emit_directive(em, "#else");
-        function_as(lw, fn, k, k->mode);
-        lat__emit_directive(em, "#endif");
-        return;
-    }
-    if (!sv) {
+    if (!k || k->mode == LAT_EMU_MODE_FIBER || !lw->in->opt_variants || lw->in->checked) {
         function_as(lw, fn, k, k ? k->mode : -1);
         return;
     }
-    lw->nvariants++;
+    lat__region_saved *sv = lat__region_variant_begin(lw->u, fn, false);
+    lat__emitter *em = &lw->em;
+    lw->nvariants += sv != NULL;
     lat__emit_directive(em, "#ifndef __TINYC__");
-    global_x_pair(lw, fn, k, LAT_EMU_MODE_REGION);
+    global_x_pair(lw, fn, k, sv ? LAT_EMU_MODE_REGION : k->mode);
     lat__emit_directive(em, "#else");
-    lat__region_variant_end(lw->u, fn, sv, k->mode == LAT_EMU_MODE_REGION, false);
+    if (sv)
+        lat__region_variant_end(lw->u, fn, sv, k->mode == LAT_EMU_MODE_REGION, false);
     function_as(lw, fn, k, k->mode);
     lat__emit_directive(em, "#endif");
 }

@@ -702,12 +702,8 @@ static void offset_of(lat__emitter *em, const shacc *x)
     lat__emit_str(em, ")");
 }
 
-/* racecheck's condition for the open clean stretch, written: true where no two threads'
- * accesses of it meet, and nothing else in its barrier interval makes an access. A
- * stretch that only reads is so. One whose accesses are all a[t + u]: thread t1's element
- * of one access is thread t2's of another only where t1 - t2 is the difference of their
- * offsets, which the threads it runs (one row, [lo, hi)) must then be too few to span: the
- * halving step `if (t < d) s[t] += s[t + d]`. False (nothing written) otherwise. */
+/* Whether racecheck's condition can be written for the open stretch: it is alone in its
+ * barrier interval and its __shared__ accesses are all of shacc's forms (*a: those). */
 static bool racefree_shape(plan *pl, shaccs *a)
 {
     if (!lat__region_fwd_stretch_alone(pl))
@@ -718,18 +714,21 @@ static bool racefree_shape(plan *pl, shaccs *a)
     return !a->other;
 }
 
-static bool write_racefree(plan *pl)
+/* racecheck's condition for the open stretch, written: true where no two threads'
+ * accesses of it meet, and nothing else in its barrier interval makes an access. A
+ * stretch that only reads is so. One whose accesses are all a[t + u]: thread t1's element
+ * of one access is thread t2's of another only where t1 - t2 is the difference of their
+ * offsets, which the threads it runs (one row, [lo, hi)) must then be too few to span: the
+ * halving step `if (t < d) s[t] += s[t + d]`. a: the stretch's racefree_shape. */
+static void write_racefree(plan *pl, const shaccs *a)
 {
-    shaccs a;
-    if (!racefree_shape(pl, &a))
-        return false;
     bool writes = false;
-    for (size_t k = 0; k < a.v.n; k++)
-        writes |= a.v.items[k].write;
+    for (size_t k = 0; k < a->v.n; k++)
+        writes |= a->v.items[k].write;
     lat__emitter *em = pl->em;
     if (!writes) {
         lat__emit_str(em, "1");
-        return true;
+        return;
     }
     const lat__expr *bound = NULL, *cmp = range_bound(pl, &bound);
     lat__emit_str(em, "(__lat_by == 1 && __lat_bz == 1 && ({ long long __lat_sp = ");
@@ -745,13 +744,13 @@ static bool write_racefree(plan *pl)
                       u ? "" : "__lat_e < 0 ? 0LL : ", cmp->op == LAT_P_LE ? " + 1" : "");
     }
     lat__emit_str(em, "; 1");
-    for (size_t w = 0; w < a.v.n; w++) {
-        const shacc *x = &a.v.items[w];
+    for (size_t w = 0; w < a->v.n; w++) {
+        const shacc *x = &a->v.items[w];
         /* One element for every thread: written by one thread at most. */
         if (x->write && x->fixed)
             lat__emit_str(em, " && __lat_sp <= 1");
-        for (size_t k = 0; x->write && k < a.v.n; k++) {
-            const shacc *y = &a.v.items[k];
+        for (size_t k = 0; x->write && k < a->v.n; k++) {
+            const shacc *y = &a->v.items[k];
             if (y->var != x->var || k == w)
                 continue;
             if (x->fixed || y->fixed) {
@@ -766,7 +765,6 @@ static bool write_racefree(plan *pl)
         }
     }
     lat__emit_str(em, "; }))");
-    return true;
 }
 
 /* Opens `if (guard) {` before a clean stretch (loop NULL: the open one) or an implicit
@@ -788,7 +786,10 @@ static void guard_open(plan *pl, const lat__stmt *loop, bool racefree)
     } else {
         /* A stretch's: where its condition holds at run time. */
         lat__emit_str(em, "(");
-        if (!write_racefree(pl))
+        shaccs a;
+        if (racefree_shape(pl, &a))
+            write_racefree(pl, &a);
+        else
             lat__emit_str(em, "0");
         lat__emit_fmt(em, " ? %d : 0)", LAT__CK_FWD_RACEFREE);
     }
@@ -991,7 +992,7 @@ static void seg_close(plan *pl)
          * than memcheck's calls, where no initcheck follows their bytes. */
         lat__emitter *em = pl->em;
         lat__emit_str(em, "\n{ const int __lat_rf = !__lat_cki.plain && !__lat_cki.sh_init && ");
-        write_racefree(pl);
+        write_racefree(pl, &shape);
         lat__emit_str(em, ";");
         em->ckp_racefree = "__lat_rf";
         write_stretch(pl, s, false, stable);
