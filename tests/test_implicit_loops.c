@@ -237,6 +237,62 @@ TEST(a_loop_over_the_blocks_shared_memory)
     check_kernel(neighbours_src, (dims){5, 1, 96, 1, 1}, 6, neighbours_ref);
 }
 
+/* Loops gcc vectorises across the threads around them stay in each thread in optimised
+ * code (thread_loop.c): fixed trip counts up and down, a step of 2, a temporary declared in
+ * the body, fmaf-free integer sums, over blocks of odd sizes in three dimensions. */
+static const char thread_loops_src[] =
+    "#define T 8\n"
+    "__global__ void k(int *out, const int *in, int n)\n"
+    "{\n"
+    "    __shared__ int a[T][T], b[T][T];\n"
+    "    int tx = threadIdx.x, ty = threadIdx.y, tz = threadIdx.z;\n"
+    "    int lin = tx + blockDim.x * (ty + blockDim.y * tz);\n"
+    "    int nth = blockDim.x * blockDim.y * blockDim.z;\n"
+    "    int id = blockIdx.x * nth + lin;\n"
+    "    for (int i = lin; i < T * T; i += nth) {\n"
+    "        a[i / T][i % T] = in[(blockIdx.x * T * T + i) % 4096];\n"
+    "        b[i % T][i / T] = in[(blockIdx.x * 7 + i * 3) % 4096] - n;\n"
+    "    }\n"
+    "    __syncthreads();\n"
+    "    int r = (ty + tz) % T, c = (tx * 3 + tz) % T, up = 0, down = 0, even = 0;\n"
+    "    for (int q = 0; q < T; q++)\n"
+    "        up += a[r][q] * b[q][c];\n"
+    "    for (int q = T - 1; q >= 0; q--) {\n"
+    "        int p = a[q][c] - tz;\n"
+    "        down = down * 2 + p * b[r][q];\n"
+    "    }\n"
+    "    for (int q = 0; q <= T - 2; q += 2)\n"
+    "        even ^= a[c][q] + (b[q][r] << 1);\n"
+    "    out[id] = up - down + even * 5;\n"
+    "}\n";
+
+static int thread_loops_ref(const place *p, const int *in, int n)
+{
+    enum { T = 8 };
+    int a[T][T], b[T][T];
+    for (int i = 0; i < T * T; i++) {
+        a[i / T][i % T] = in[(p->bx * T * T + i) % 4096];
+        b[i % T][i / T] = in[(p->bx * 7 + i * 3) % 4096] - n;
+    }
+    int r = (p->ty + p->tz) % T, c = (p->tx * 3 + p->tz) % T;
+    unsigned up = 0, down = 0;
+    int even = 0;
+    for (int q = 0; q < T; q++)
+        up += (unsigned)(a[r][q] * b[q][c]);
+    for (int q = T - 1; q >= 0; q--)
+        down = down * 2u + (unsigned)((a[q][c] - p->tz) * b[r][q]);
+    for (int q = 0; q <= T - 2; q += 2)
+        even ^= a[c][q] + b[q][r] * 2;
+    return (int)(up - down + (unsigned)even * 5u);
+}
+
+TEST(loops_vectorised_across_threads_stay_in_each_thread)
+{
+    check_kernel(thread_loops_src, (dims){5, 1, 8, 8, 1}, 3, thread_loops_ref);
+    check_kernel(thread_loops_src, (dims){3, 1, 5, 3, 2}, 4, thread_loops_ref);
+    check_kernel(thread_loops_src, (dims){2, 1, 37, 1, 1}, 5, thread_loops_ref);
+}
+
 /* ---- loops that look as if they fit, and do not --------------------------------------- */
 
 /* A counter some threads change in the body. */
@@ -318,4 +374,216 @@ static int odd_ref(const place *p, const int *in, int n)
 TEST(loops_that_do_not_fit_keep_each_threads_order)
 {
     check_kernel(odd_src, (dims){3, 1, 48, 1, 1}, 10, odd_ref);
+}
+
+/* ---- generated loops ------------------------------------------------------------------- */
+
+/* Random loops of fixed trip counts over a shared tile, with random straight bodies: some
+ * are left in each thread (thread_loop.c), some (an index that is not the counter) stay
+ * implicit. The host evaluates the same program for each thread; TinyCC's code, the
+ * optimised code and a GPU must give its answer. */
+enum { G_A, G_B, G_D, G_Q, G_P, G_CONST, G_S_RQ, G_S_QC, G_S_QQ, G_S_REV, G_LEAVES };
+
+typedef struct gexpr {
+    int leaf;          /* G_*, or -1 for an operation */
+    unsigned value;    /* G_CONST */
+    char op;           /* + - * ^ & | > (a shift right by `value`) */
+    int a, b;          /* operands, indices into gprog.e */
+} gexpr;
+
+typedef struct gstmt {
+    int target;  /* G_A, G_B, G_D */
+    char op;     /* '=' or the compound operator's + ^ * */
+    int e;
+} gstmt;
+
+typedef struct gprog {
+    gexpr e[64];
+    int ne;
+    gstmt s[4];
+    int ns;
+    int p;          /* the temporary's expression, or -1 */
+    int start, end, step; /* q = start; q cmp end; q += step (step may be negative) */
+    const char *cmp;
+} gprog;
+
+static gprog prog;
+
+static int gen_expr(int depth)
+{
+    gexpr *x = &prog.e[prog.ne];
+    int at = prog.ne++;
+    if (depth == 0 || t_rand_u32() % 3 == 0) {
+        x->leaf = (int)(t_rand_u32() % G_LEAVES);
+        if (x->leaf == G_P && prog.p < 0)
+            x->leaf = G_S_RQ;
+        x->value = t_rand_u32() % 100;
+        return at;
+    }
+    static const char ops[] = "+-*^&|>";
+    x->leaf = -1;
+    x->op = ops[t_rand_u32() % (sizeof ops - 1)];
+    x->value = t_rand_u32() % 5;
+    int a = gen_expr(depth - 1), b = gen_expr(depth - 1);
+    prog.e[at].a = a;
+    prog.e[at].b = b;
+    return at;
+}
+
+static void gen_program(void)
+{
+    memset(&prog, 0, sizeof prog);
+    prog.p = -1;
+    if (t_rand_u32() % 2)
+        prog.p = gen_expr(1);
+    prog.ns = 1 + (int)(t_rand_u32() % 3);
+    for (int i = 0; i < prog.ns; i++) {
+        static const char ops[] = "=+^*";
+        prog.s[i] = (gstmt){(int)(t_rand_u32() % 3), ops[t_rand_u32() % 4], gen_expr(2)};
+    }
+    int start = (int)(t_rand_u32() % 16);
+    switch (t_rand_u32() % 5) {
+    case 0: prog.cmp = "<", prog.step = 1, prog.end = start + (int)(t_rand_u32() % (17 - start)); break;
+    case 1: prog.cmp = "<=", prog.step = 2, prog.end = start - 1 + (int)(t_rand_u32() % (17 - start)); break;
+    case 2: prog.cmp = "!=", prog.step = 1, prog.end = start + (int)(t_rand_u32() % (17 - start)); break;
+    case 3: prog.cmp = ">=", prog.step = -1, prog.end = (int)(t_rand_u32() % (start + 1)); break;
+    default: prog.cmp = ">", prog.step = -2, prog.end = (int)(t_rand_u32() % (start + 1)) - 1; break;
+    }
+    prog.start = start;
+}
+
+static void put_expr(char **o, const char *end, int i)
+{
+    const gexpr *x = &prog.e[i];
+    static const char *const leaves[] = {"a", "b", "d", "(unsigned)q", "p", NULL,
+                                         "s[r][q]", "s[q][c]", "s[q][q]", "s[r][15 - q]"};
+    int n;
+    if (x->leaf == G_CONST)
+        n = snprintf(*o, (size_t)(end - *o), "%uu", x->value);
+    else if (x->leaf >= 0)
+        n = snprintf(*o, (size_t)(end - *o), "%s", leaves[x->leaf]);
+    else if (x->op == '>') {
+        n = snprintf(*o, (size_t)(end - *o), "(");
+        *o += n;
+        put_expr(o, end, x->a);
+        n = snprintf(*o, (size_t)(end - *o), " >> %u)", x->value);
+    } else {
+        n = snprintf(*o, (size_t)(end - *o), "(");
+        *o += n;
+        put_expr(o, end, x->a);
+        n = snprintf(*o, (size_t)(end - *o), " %c ", x->op);
+        *o += n;
+        put_expr(o, end, x->b);
+        n = snprintf(*o, (size_t)(end - *o), ")");
+    }
+    *o += n;
+}
+
+static void put_program(char *buf, size_t size)
+{
+    char *o = buf, *end = buf + size;
+    o += snprintf(o, (size_t)(end - o),
+                  "__global__ void k(int *out, const int *in, int n)\n"
+                  "{\n"
+                  "    __shared__ unsigned s[16][16];\n"
+                  "    int tx = threadIdx.x, ty = threadIdx.y;\n"
+                  "    int lin = tx + blockDim.x * ty, nth = blockDim.x * blockDim.y;\n"
+                  "    for (int i = lin; i < 256; i += nth)\n"
+                  "        s[i / 16][i %% 16] = (unsigned)in[(blockIdx.x * 256 + i) %% 4096];\n"
+                  "    __syncthreads();\n"
+                  "    int r = (ty * 5 + tx) & 15, c = (tx * 3 + n) & 15;\n"
+                  "    unsigned a = (unsigned)in[(blockIdx.x * nth + lin) %% 4096], b = lin, d = n;\n"
+                  "    for (int q = %d; q %s %d; q %s= %d) {\n",
+                  prog.start, prog.cmp, prog.end, prog.step > 0 ? "+" : "-", abs(prog.step));
+    if (prog.p >= 0) {
+        o += snprintf(o, (size_t)(end - o), "        unsigned p = ");
+        put_expr(&o, end, prog.p);
+        o += snprintf(o, (size_t)(end - o), ";\n");
+    }
+    for (int i = 0; i < prog.ns; i++) {
+        const char *t = prog.s[i].target == G_A ? "a" : prog.s[i].target == G_B ? "b" : "d";
+        if (prog.s[i].op == '=')
+            o += snprintf(o, (size_t)(end - o), "        %s = ", t);
+        else
+            o += snprintf(o, (size_t)(end - o), "        %s %c= ", t, prog.s[i].op);
+        put_expr(&o, end, prog.s[i].e);
+        o += snprintf(o, (size_t)(end - o), ";\n");
+    }
+    snprintf(o, (size_t)(end - o),
+             "    }\n"
+             "    out[blockIdx.x * nth + lin] = (int)(a * 3u + b * 5u + d * 7u);\n"
+             "}\n");
+}
+
+typedef struct genv {
+    unsigned a, b, d, p, s[16][16];
+    int q, r, c;
+} genv;
+
+static unsigned eval(const genv *v, int i)
+{
+    const gexpr *x = &prog.e[i];
+    switch (x->leaf) {
+    case G_A: return v->a;
+    case G_B: return v->b;
+    case G_D: return v->d;
+    case G_Q: return (unsigned)v->q;
+    case G_P: return v->p;
+    case G_CONST: return x->value;
+    case G_S_RQ: return v->s[v->r][v->q];
+    case G_S_QC: return v->s[v->q][v->c];
+    case G_S_QQ: return v->s[v->q][v->q];
+    case G_S_REV: return v->s[v->r][15 - v->q];
+    default: break;
+    }
+    unsigned l = eval(v, x->a), r = eval(v, x->b);
+    switch (x->op) {
+    case '+': return l + r;
+    case '-': return l - r;
+    case '*': return l * r;
+    case '^': return l ^ r;
+    case '&': return l & r;
+    case '|': return l | r;
+    default: return l >> x->value;
+    }
+}
+
+static int generated_ref(const place *p, const int *in, int n)
+{
+    genv v;
+    int nth = p->bdx * p->bdy;
+    for (int i = 0; i < 256; i++)
+        v.s[i / 16][i % 16] = (unsigned)in[(p->bx * 256 + i) % 4096];
+    v.r = (p->ty * 5 + p->tx) & 15;
+    v.c = (p->tx * 3 + n) & 15;
+    v.a = (unsigned)in[(p->bx * nth + p->lin) % 4096];
+    v.b = (unsigned)p->lin;
+    v.d = (unsigned)n;
+    for (v.q = prog.start;
+         strcmp(prog.cmp, "<") == 0    ? v.q < prog.end
+         : strcmp(prog.cmp, "<=") == 0 ? v.q <= prog.end
+         : strcmp(prog.cmp, "!=") == 0 ? v.q != prog.end
+         : strcmp(prog.cmp, ">=") == 0 ? v.q >= prog.end
+                                       : v.q > prog.end;
+         v.q += prog.step) {
+        if (prog.p >= 0)
+            v.p = eval(&v, prog.p);
+        for (int i = 0; i < prog.ns; i++) {
+            unsigned *t = prog.s[i].target == G_A ? &v.a : prog.s[i].target == G_B ? &v.b : &v.d;
+            unsigned x = eval(&v, prog.s[i].e);
+            *t = prog.s[i].op == '=' ? x : prog.s[i].op == '+' ? *t + x : prog.s[i].op == '^' ? *t ^ x : *t * x;
+        }
+    }
+    return (int)(v.a * 3u + v.b * 5u + v.d * 7u);
+}
+
+TEST(generated_loops_over_a_tile_give_the_hosts_answer_on_every_tier)
+{
+    static const dims shapes[] = {{3, 1, 16, 16, 1}, {2, 1, 7, 5, 1}, {2, 1, 33, 2, 1}};
+    char src[8192];
+    for (int i = 0; i < 24; i++) {
+        gen_program();
+        put_program(src, sizeof src);
+        check_kernel(src, shapes[i % 3], (int)(t_rand_u32() % 50), generated_ref);
+    }
 }

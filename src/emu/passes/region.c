@@ -334,6 +334,9 @@ static bool implicit_candidate(plan *pl, const lat__stmt *s)
 {
     if (!pl->implicit_loops || s->kind != LAT_S_FOR || !s->e || !s->step || !s->init)
         return false;
+    /* Checked code's forward variant keeps its implicit loops: its guards are made for them. */
+    if (!pl->checked && lat__region_thread_loop(&pl->u->arena, s))
+        return false;
     for (size_t i = 0; i < pl->nexcluded; i++)
         if (pl->excluded[i] == s)
             return false;

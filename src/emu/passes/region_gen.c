@@ -65,12 +65,20 @@ static void note_declared(plan *pl, const lat__decl *d)
     }
 }
 
+/* A declaration anywhere in an item (a for loop's `int k = 0`, a nested block's) is the
+ * stretch's own: no other stretch is in its scope. Noted before its uses, so that none
+ * of them reads it as coming from another stretch (loaded from and stored to scratch). */
+static bool note_stmt(lat__visitor *v, lat__stmt *s)
+{
+    if (s->kind == LAT_S_DECL && s->decls)
+        for (lat__decl *d = s->decls->first; d; d = d->next)
+            note_declared(v->data, d);
+    return true;
+}
+
 static void note_item(plan *pl, const item *it)
 {
-    lat__visitor v = {NULL, note_expr, NULL, pl};
-    if (it->s && it->s->kind == LAT_S_DECL && it->s->decls)
-        for (lat__decl *d = it->s->decls->first; d; d = d->next)
-            note_declared(pl, d);
+    lat__visitor v = {note_stmt, note_expr, NULL, pl};
     if (it->s)
         lat__visit_stmt(&v, (lat__stmt *)it->s);
     if (it->e)
@@ -503,6 +511,19 @@ static bool stretch_calls_out(plan *pl)
     return false;
 }
 
+/* Whether the open stretch holds a loop left in each thread for gcc to vectorise across
+ * threads (thread_loop.c). */
+static bool stretch_holds_thread_loop(plan *pl)
+{
+    for (size_t k = 0; k < pl->items.n; k++) {
+        const item *it = &pl->items.items[k];
+        if (lat__region_holds_thread_loop(&pl->u->arena, it->s, it->e) ||
+            (it->d && lat__region_holds_thread_loop(&pl->u->arena, NULL, it->d->init)))
+            return true;
+    }
+    return false;
+}
+
 static bool fault_point(lat__visitor *v, lat__expr *e)
 {
     bool *found = v->data;
@@ -882,9 +903,13 @@ static void write_stretch(plan *pl, int s, bool clean, bool stable)
          * there, a fault's report above all. An implicit loop's stretch (only ever in the
          * optimised variant, region.h), where the loop is to vectorise, stores it once per
          * row unless something else may read it: its faults name a thread of the right row.
-         * So does a stretch that nothing can fault in (a warp shuffle's own loads): the
-         * store at every thread kept its loop from vectorising. */
-        bool per_thread_x = stretch_calls_out(pl) || (!pl->in_implicit && !clean && stretch_may_fault(pl));
+         * So does a stretch that nothing can fault in (a warp shuffle's own loads), and the
+         * optimised copy's stretch holding a loop left in each thread (thread_loop.c): the
+         * store at every thread kept their loops from vectorising (the tiled matmul's k
+         * loop: 28 ms against 6). */
+        bool per_thread_x = stretch_calls_out(pl) ||
+                            (!pl->in_implicit && !clean && stretch_may_fault(pl) &&
+                             !(em->global_x && stretch_holds_thread_loop(pl)));
         /* Checked code keeps index order within a stretch, races and all (as TinyCC's):
          * no promise to the optimiser that the threads' turns are independent, but in the
          * forward variant's implicit loops, whose turns already interleave (region_fwd.c). */
