@@ -306,19 +306,19 @@ static void plain_body(lower *lw, lat__func *fn)
                       " __lat_by = __lat_t->block_dim.y, __lat_bz = __lat_t->block_dim.z;");
     if (em->global_x)
         lat__emit_str(em, " int __lat_gb = (int)(__lat_t->block_idx.x * __lat_bx);");
-    lat__emit_str(em, " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
-                      " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;"
-                      " __lat_t->thread_idx.x = 0;");
-    lat__emit_str(em, em->global_x ? " for (int __lat_g = __lat_gb; __lat_g < __lat_gb + (int)__lat_bx; __lat_g++) {"
-                                     " __lat_x = (unsigned)(__lat_g - __lat_gb);"
-                                   : " for (__lat_x = 0; __lat_x < __lat_bx; __lat_x++) {");
     /* The optimised copy stores x once per row where a loop is left in each thread to be
      * vectorised across threads (thread_loop.c): the store at every thread kept gcc from
      * vectorising it. Its faults then name a thread of the right row (emu.c says so). */
     bool per_thread_x = !em->global_x || lat__region_calls_out(fn->body, NULL) ||
                         !lat__region_holds_thread_loop(&lw->u->arena, fn->body, NULL);
-    lat__emit_str(em, per_thread_x ? " __lat_t->thread_idx.x = __lat_x; const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {"
-                                   : " const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {");
+    lat__emit_fmt(em, " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
+                      " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;%s",
+                  per_thread_x ? "" : " __lat_t->thread_idx.x = 0;");
+    lat__emit_str(em, em->global_x ? " for (int __lat_g = __lat_gb; __lat_g < __lat_gb + (int)__lat_bx; __lat_g++) {"
+                                     " __lat_x = (unsigned)(__lat_g - __lat_gb);"
+                                   : " for (__lat_x = 0; __lat_x < __lat_bx; __lat_x++) {");
+    lat__emit_fmt(em, "%s const uint3 __lat_tid = {__lat_x, __lat_y, __lat_z}; {",
+                  per_thread_x ? " __lat_t->thread_idx.x = __lat_x;" : "");
     em->local_tid = true;
     for (int p = 0; p < fn->nparams; p++) {
         lat__sym *ps = fn->params[p];

@@ -80,6 +80,7 @@ static bool instruction_call(const lat__expr *e)
 static bool body_expr(lat__visitor *v, lat__expr *e)
 {
     loop_scan *sc = v->data;
+    const lat__sym *written = lat__assigned_var(e);
     switch (e->kind) {
     case LAT_E_CALL:
         if (!instruction_call(e))
@@ -97,13 +98,12 @@ static bool body_expr(lat__visitor *v, lat__expr *e)
     case LAT_E_ASSIGN:
     case LAT_E_POSTFIX:
         /* Only a thread's scalars are written, and never the counter. */
-        if (!lat__assigned_var(e) || lat__assigned_var(e) == sc->counter ||
-            !lat__is_scalar(lat__assigned_var(e)->type))
+        if (!written || written == sc->counter || !lat__is_scalar(written->type))
             sc->bad = true;
         break;
     case LAT_E_UNARY:
         if (e->op == LAT_P_INC || e->op == LAT_P_DEC) {
-            if (!lat__assigned_var(e) || lat__assigned_var(e) == sc->counter)
+            if (!written || written == sc->counter)
                 sc->bad = true;
         } else if (e->op == LAT_P_STAR && moves(sc, e->a)) {
             sc->bad = true;
