@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -413,13 +414,171 @@ TEST(the_cache_holds_optimised_code_keyed_by_its_flags)
     ASSERT_EQ(count_entries(cache_dir), entries);
     printf("    module to optimised code from the disk cache: %.2f ms\n", ms);
     lat_module_destroy(m);
-    /* Other flags: another entry. */
+    /* Other flags: another object, and its entry in the source index. */
     setenv("LATTICE_EMU_CC_FLAGS", "-fno-unroll-loops", 1);
     ctx = emu_context(); /* variables are read when a context is created */
     m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
     ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
-    ASSERT_EQ(count_entries(cache_dir), entries + 1);
+    ASSERT_EQ(count_entries(cache_dir), entries + 2);
     lat_module_destroy(m);
+}
+
+/* What a module creation wrote to stderr: LATTICE_EMU_DUMP prints each translation
+ * there, so an empty capture says the module was not translated. */
+static char dump_file[128];
+
+static void stop_dumping(void)
+{
+    unsetenv("LATTICE_EMU_DUMP");
+}
+
+static lat_module *make_captured(lat_context *ctx, const lat_module_desc *desc, char *out,
+                                 size_t size)
+{
+    snprintf(dump_file, sizeof dump_file, "%s/stderr.txt", tmp_dir);
+    fflush(stderr);
+    int saved = dup(2), fd = open(dump_file, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+    ASSERT_TRUE(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    lat_module *m = NULL;
+    lat_status st = lat_module_create(ctx, desc, &m);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ASSERT_OK(st);
+    FILE *f = fopen(dump_file, "r");
+    ASSERT_NOT_NULL(f);
+    size_t n = fread(out, 1, size - 1, f);
+    out[n] = '\0';
+    fclose(f);
+    return m;
+}
+
+static void expect_add(lat_context *ctx, lat_module *m, float scale)
+{
+    enum { N = 200 };
+    float y[N];
+    for (int i = 0; i < N; i++)
+        y[i] = (float)(i % 5);
+    run_add(ctx, m, y, N);
+    for (int i = 0; i < N; i++) {
+        float x = (float)i * 0.25f, want = scale * x + (float)(i % 5);
+        ASSERT_MSG(y[i] == want, "y[%d] = %g, want %g", i, (double)y[i], (double)want);
+    }
+}
+
+/* The source index: a module loaded from the disk cache again is not translated again,
+ * in either mode that reads the cache, and has the kernels, results and warnings it had
+ * when it was. */
+TEST(a_module_loaded_again_from_the_cache_is_not_translated_again)
+{
+    fresh_dirs();
+    setenv("LATTICE_EMU_DUMP", "1", 1);
+    t_defer(stop_dumping);
+    lat_context *ctx = emu_context();
+    static const char src[] =
+        "#warning the index keeps this warning\n"
+        "__global__ void add(float *y, const float *x, float a, int n)\n"
+        "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = a * x[i] + y[i]; }\n";
+    static char out[1 << 16];
+    lat_module_desc desc = {.source = src, .name = "index.cu", .emu_opt = LAT_EMU_OPT_SYNC};
+    lat_module *m = make_captured(ctx, &desc, out, sizeof out);
+    if (lat_module_get_tier(m) != LAT_MODULE_TIER_OPTIMISED) {
+        lat_module_destroy(m);
+        SKIP("no optimised code on this machine");
+    }
+    ASSERT_MSG(strstr(out, "__lat_t") != NULL, "the first load was not translated? stderr: %.200s",
+               out);
+    ASSERT_NOT_NULL(strstr(lat_module_log(m), "the index keeps this warning"));
+    expect_add(ctx, m, 1.5f);
+    lat_module_destroy(m);
+    for (int mode = 0; mode < 2; mode++) {
+        lat_cache_clear();
+        desc.emu_opt = mode ? LAT_EMU_OPT_BACKGROUND : LAT_EMU_OPT_SYNC;
+        m = make_captured(ctx, &desc, out, sizeof out);
+        ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
+        ASSERT_MSG(strstr(out, "__lat_t") == NULL, "mode %d: translated again", mode);
+        ASSERT_NOT_NULL(strstr(lat_module_log(m), "the index keeps this warning"));
+        expect_add(ctx, m, 1.5f);
+        lat_module_destroy(m);
+    }
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ASSERT_NOT_NULL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The same source text, a header that changed between two loads: the index is keyed by
+ * the program the preprocessor made, so the second load is the new header's. */
+TEST(a_header_changed_between_loads_changes_the_module_loaded)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    char header[128];
+    snprintf(header, sizeof header, "%s/scale.h", tool_dir);
+    static const char src[] =
+        "#include \"scale.h\"\n"
+        "__global__ void add(float *y, const float *x, float a, int n)\n"
+        "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = SCALE * x[i] + y[i]; }\n";
+    const char *dirs[] = {tool_dir, NULL};
+    lat_module_desc desc = {.source = src, .name = "header.cu", .include_dirs = dirs,
+                            .emu_opt = LAT_EMU_OPT_SYNC};
+    static const float scales[] = {2.0f, 3.0f, 2.0f};
+    for (int r = 0; r < 3; r++) {
+        char text[64];
+        snprintf(text, sizeof text, "#define SCALE %.1ff\n", (double)scales[r]);
+        write_text(header, text);
+        lat_cache_clear();
+        lat_module *m = NULL;
+        ASSERT_OK(lat_module_create(ctx, &desc, &m));
+        if (lat_module_get_tier(m) != LAT_MODULE_TIER_OPTIMISED) {
+            lat_module_destroy(m);
+            SKIP("no optimised code on this machine");
+        }
+        expect_add(ctx, m, scales[r]);
+        lat_module_destroy(m);
+    }
+}
+
+/* An index entry whose object has gone from the cache: the module is translated, its
+ * object built again, and both are in the cache after. */
+TEST(an_index_entry_whose_object_is_gone_is_rebuilt)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    lat_module_destroy(make_optimised(ctx, small_src));
+    int entries = count_entries(cache_dir);
+    ASSERT_EQ(entries, 2); /* the object and its index entry */
+    /* The object is the larger. */
+    DIR *d = opendir(cache_dir);
+    ASSERT_NOT_NULL(d);
+    char biggest[512] = "";
+    off_t most = -1;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", cache_dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) == 0 && st.st_size > most) {
+            most = st.st_size;
+            snprintf(biggest, sizeof biggest, "%s", path);
+        }
+    }
+    closedir(d);
+    ASSERT_EQ(unlink(biggest), 0);
+    lat_cache_clear();
+    lat_module *m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
+    ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
+    expect_add(ctx, m, 1.5f);
+    lat_module_destroy(m);
+    ASSERT_EQ(count_entries(cache_dir), entries);
 }
 
 /* Two modules loaded from the disk cache at once: each object comes from an anonymous

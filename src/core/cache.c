@@ -270,7 +270,7 @@ static bool disk_get(const lat__cache_key *key, void **data, size_t *size)
     return false;
 }
 
-static void disk_put(const lat__cache_key *key, const void *data, size_t size)
+static void disk_put(const lat__cache_key *key, const void *data, size_t size, bool counted)
 {
     char dir[4096], path[4200], tmp[4300];
     if (!directory(dir, sizeof dir) || !make_dirs(dir) || !entry_path(key, path, sizeof path))
@@ -304,23 +304,27 @@ static void disk_put(const lat__cache_key *key, const void *data, size_t size)
     }
     if (close(fd) != 0)
         ok = false;
-    if (ok && rename(tmp, path) == 0)
-        atomic_fetch_add(&n_disk_writes, 1);
-    else
+    if (ok && rename(tmp, path) == 0) {
+        if (counted)
+            atomic_fetch_add(&n_disk_writes, 1);
+    } else
         unlink(tmp);
 }
 
 /* ---- the interface ------------------------------------------------------------------------ */
 
-bool lat__cache_get(const lat__cache_key *key, bool disk, void **data, size_t *size, int *origin)
+static bool get(const lat__cache_key *key, bool disk, void **data, size_t *size, int *origin,
+                bool counted)
 {
     if (memory_get(key, data, size)) {
-        atomic_fetch_add(&n_memory_hits, 1);
+        if (counted)
+            atomic_fetch_add(&n_memory_hits, 1);
         *origin = LAT_MODULE_MEMORY_CACHE;
         return true;
     }
     if (disk && disk_get(key, data, size)) {
-        atomic_fetch_add(&n_disk_hits, 1);
+        if (counted)
+            atomic_fetch_add(&n_disk_hits, 1);
         memory_put(key, *data, *size);
         *origin = LAT_MODULE_DISK_CACHE;
         return true;
@@ -328,11 +332,28 @@ bool lat__cache_get(const lat__cache_key *key, bool disk, void **data, size_t *s
     return false;
 }
 
+bool lat__cache_get(const lat__cache_key *key, bool disk, void **data, size_t *size, int *origin)
+{
+    return get(key, disk, data, size, origin, true);
+}
+
+bool lat__cache_get_uncounted(const lat__cache_key *key, void **data, size_t *size)
+{
+    int origin;
+    return get(key, true, data, size, &origin, false);
+}
+
 void lat__cache_put(const lat__cache_key *key, bool disk, const void *data, size_t size)
 {
     memory_put(key, data, size);
     if (disk)
-        disk_put(key, data, size);
+        disk_put(key, data, size, true);
+}
+
+void lat__cache_put_uncounted(const lat__cache_key *key, const void *data, size_t size)
+{
+    memory_put(key, data, size);
+    disk_put(key, data, size, false);
 }
 
 void lat__cache_count_miss(void)

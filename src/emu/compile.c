@@ -17,6 +17,8 @@
 #include "prelude.h"
 #include "runtime.h"
 #include "passes/lower.h"
+#include "source_key.h"
+#include "cache.h"
 #include "front/front.h"
 
 #include <dlfcn.h>
@@ -360,17 +362,17 @@ static void free_tables(lat__emu_module *m)
     m->nkernels = m->nglobals = 0;
 }
 
-/* SYNC or BACKGROUND mode with the optimised object in the disk cache: the module is that object's,
- * found as TinyCC's code would be, and TinyCC never runs (about a millisecond instead of
- * TinyCC's few). False, the module untouched, when it is not there. */
-static bool from_cache(lat_context *ctx, const lat__lower_out *tr, lat__emu_module *m)
+/* SYNC or BACKGROUND mode with the optimised object in the disk cache, opened (h; NULL:
+ * not there): the module is that object's, its kernels and variables found by `names` as
+ * in TinyCC's code, and TinyCC never runs (about a millisecond instead of TinyCC's few).
+ * False, the module untouched, when the object is not there or not the module's. */
+static bool bind_from_cache(lat_context *ctx, void *h, const lat__lower_out *names,
+                            lat__emu_module *m)
 {
-    /* A checked module's tables for the checks are read from TinyCC's code. */
-    void *h = m->opt && !m->check ? lat__emu_opt_open_cached(m->opt) : NULL;
     if (!h)
         return false;
     lookup l = {.dl = h};
-    if (find_kernels(ctx, &l, tr, m) == LAT_OK && find_globals(ctx, &l, tr, m) == LAT_OK &&
+    if (find_kernels(ctx, &l, names, m) == LAT_OK && find_globals(ctx, &l, names, m) == LAT_OK &&
         lat__emu_opt_bind_cached(m->opt)) {
         const lat__emu_opt_code *c = lat__emu_opt_code_of(m->opt);
         for (int i = 0; i < m->nkernels; i++) {
@@ -382,6 +384,43 @@ static bool from_cache(lat_context *ctx, const lat__lower_out *tr, lat__emu_modu
     lat__emu_opt_drop_cached(m->opt);
     free_tables(m);
     return false;
+}
+
+/* The object found by the translated program's key. A checked module's tables for the
+ * checks are read from TinyCC's code. */
+static bool from_cache(lat_context *ctx, const lat__lower_out *tr, lat__emu_module *m)
+{
+    void *h = m->opt && !m->check ? lat__emu_opt_open_cached(m->opt) : NULL;
+    return bind_from_cache(ctx, h, tr, m);
+}
+
+/* The object found through the source index (opt_index.h), before translating: a module
+ * loaded before, in this mode, by this build of lattice. On a hit *out is the module and
+ * *log its front end's warnings, as when it was translated. */
+static bool from_index(lat_context *ctx, const lat__options *o, int opt_mode,
+                       const uint8_t digest[32], lat__emu_module **out, char **log)
+{
+    lat__emu_module *m = lat__calloc(1, sizeof *m);
+    if (!m)
+        return false;
+    m->opt = lat__emu_opt_new(m, opt_mode, NULL, 0, o->defines, o->undefines);
+    lat__lower_out names = {0};
+    char *warnings = NULL;
+    bool hit = m->opt && lat__emu_opt_set_source(m->opt, digest, NULL) &&
+               bind_from_cache(ctx, lat__emu_opt_open_indexed(m->opt, &names, &warnings), &names, m);
+    lat__lower_out_free(&names);
+    if (!hit) {
+        free(warnings);
+        lat__emu_module_free(m);
+        return false;
+    }
+    if (o->no_warnings) {
+        free(warnings);
+        warnings = NULL;
+    }
+    *out = m;
+    *log = warnings;
+    return true;
 }
 
 static bool checks_preempt(lat_context *ctx)
@@ -422,6 +461,16 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         .no_fmad = o.no_fmad,
         .opt_variants = opt_mode != LAT_EMU_OPT_OFF,
     };
+    /* A module this build of lattice translated before, in this mode, is not translated
+     * again when the source index has it (SYNC and BACKGROUND modes: AUTO's short-lived
+     * modules should not pay for the digest). */
+    uint8_t digest[32];
+    bool indexed = !in.checked && (opt_mode == LAT_EMU_OPT_SYNC || opt_mode == LAT_EMU_OPT_BACKGROUND) &&
+                   lat__cache_enabled() && lat__emu_source_digest(u, src, &in, digest);
+    if (indexed && from_index(ctx, &o, opt_mode, digest, out, log_out)) {
+        lat__options_free(&o);
+        return LAT_OK;
+    }
     lat__lower_out tr;
     st = lat__emu_lower(u, &in, &tr);
     char *warnings = NULL;
@@ -458,6 +507,8 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         m->opt = lat__emu_opt_new(m, opt_mode, program, prelude_len, o.defines, o.undefines);
         program = NULL;
         text = m->opt ? lat__emu_opt_program(m->opt) : NULL;
+        if (text && indexed && !lat__emu_opt_set_source(m->opt, digest, warnings))
+            text = NULL; /* out of memory */
     }
     if (!text || !m) {
         st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");

@@ -47,6 +47,7 @@
 #include "emu.h"
 #include "mathx.h"
 #include "runtime.h"
+#include "opt_index.h"
 #include "sha256.h"
 
 #if defined(LAT_HAVE_VALGRIND_H)
@@ -104,6 +105,13 @@ struct lat__emu_opt {
     _Atomic bool tracked; /* in the builds stopped at exit (track_build) */
     _Atomic(lat__emu_opt_code *) code;
     lat__emu_opt_code *pending; /* opened from the cache before TinyCC ran, not yet bound */
+    /* The source index (opt_index.h): the digest of the module's translation when it has
+     * one, the front end's warnings, and whether the module still has to be written to
+     * the index once its object is bound (not when it was found through it). */
+    bool indexed, index_pending;
+    uint8_t source[32];
+    char *warnings;
+    lat__cache_key pending_key; /* the object key `pending` was found under */
     _Atomic(char *) note; /* the background build's message for the context's log */
     _Atomic uint64_t ran_ns;
 };
@@ -511,7 +519,7 @@ static void prelude_digest(const char *text, size_t len, uint8_t digest[32])
 static bool make_key(const lat__emu_opt *o, const toolchain *tc, const args *mflags,
                      lat__cache_key *key)
 {
-    if (!tc->key_prefix_ok || mflags->oom)
+    if (!tc->key_prefix_ok || mflags->oom || !o->program)
         return false;
     lat__sha256 s = tc->key_prefix;
     for (size_t i = 0; i < mflags->n; i++)
@@ -527,6 +535,42 @@ static bool make_key(const lat__emu_opt *o, const toolchain *tc, const args *mfl
     for (int i = 0; i < 32; i++)
         snprintf(key->hex + 2 * i, 3, "%02x", key->bytes[i]);
     return true;
+}
+
+/* The module's key in the source index: the toolchain's prefix, the module's flags and
+ * its translation's digest; what the object's key is made of but the program. False when
+ * there is none (no digest, out of memory). */
+static bool index_key(const lat__emu_opt *o, const toolchain *tc, const args *mflags,
+                      lat__cache_key *key)
+{
+    if (!o->indexed || !tc->key_prefix_ok || mflags->oom)
+        return false;
+    lat__sha256 s = tc->key_prefix;
+    key_field(&s, "source index", "1");
+    for (size_t i = 0; i < mflags->n; i++)
+        key_field(&s, "module flag", mflags->v[i]);
+    lat__sha256_update(&s, o->source, sizeof o->source);
+    lat__sha256_final(&s, key->bytes);
+    for (int i = 0; i < 32; i++)
+        snprintf(key->hex + 2 * i, 3, "%02x", key->bytes[i]);
+    return true;
+}
+
+/* Records in the index that the module's object is `object` (its kernels and variables
+ * bound, so the names are right). A failure to write is no error: the next load
+ * translates. */
+static void write_index(lat__emu_opt *o, const toolchain *tc, const args *mflags,
+                        const lat__cache_key *object)
+{
+    lat__cache_key key;
+    if (!o->index_pending || !index_key(o, tc, mflags, &key))
+        return;
+    o->index_pending = false;
+    size_t size = 0;
+    char *entry = lat__emu_index_encode(object, o->m, o->warnings, &size);
+    if (entry)
+        lat__cache_put_uncounted(&key, entry, size);
+    free(entry);
 }
 
 /* ---- running the compiler -------------------------------------------------------------- */
@@ -955,8 +999,8 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
         add(&flags, "%s", mflags.v[i]);
     lat__cache_key key;
     bool cache = make_key(o, tc, &mflags, &key) && lat__cache_enabled();
-    free_args(&mflags);
     if (flags.oom) {
+        free_args(&mflags);
         free_args(&flags);
         free(tc);
         return false;
@@ -981,6 +1025,7 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
             if (asprintf(msg, "cannot make a private directory in %s: %s",
                          tmp && *tmp == '/' ? tmp : "/tmp", strerror(errno)) < 0)
                 *msg = NULL;
+            free_args(&mflags);
             free_args(&flags);
             free(tc);
             return false;
@@ -1007,6 +1052,9 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
         free(text);
         remove_dir(dir);
     }
+    if (c && cache)
+        write_index(o, tc, &mflags, &key);
+    free_args(&mflags);
     free_args(&flags);
     free(tc);
     if (!c)
@@ -1038,11 +1086,64 @@ void *lat__emu_opt_open_cached(lat__emu_opt *o)
             o->pending = load_bytes(o, blob, blob_size, &t, false, &ignored);
             free(ignored); /* a bad entry: build() compiles it again */
             free(blob);
+            o->pending_key = key;
         }
     }
     free_args(&mflags);
     free(tc);
     return o->pending ? o->pending->handle : NULL;
+}
+
+void *lat__emu_opt_open_indexed(lat__emu_opt *o, lat__lower_out *names, char **warnings)
+{
+    memset(names, 0, sizeof *names);
+    *warnings = NULL;
+    if ((o->mode != LAT_EMU_OPT_SYNC && o->mode != LAT_EMU_OPT_BACKGROUND) || !o->indexed ||
+        !lat__cache_enabled())
+        return NULL;
+    toolchain *tc = malloc(sizeof *tc);
+    if (!tc)
+        return NULL;
+    get_toolchain(tc, getenv("PATH")); /* the program's thread */
+    args mflags = {0};
+    lat__cache_key key, object;
+    void *entry = NULL, *blob = NULL;
+    size_t entry_size = 0, blob_size = 0;
+    int origin;
+    if (tc->path[0])
+        module_flags(&mflags, o);
+    if (tc->path[0] && index_key(o, tc, &mflags, &key) &&
+        lat__cache_get_uncounted(&key, &entry, &entry_size) &&
+        lat__emu_index_decode(entry, entry_size, &object, names, warnings) &&
+        lat__cache_get(&object, true, &blob, &blob_size, &origin)) {
+        table t;
+        get_table(&t);
+        char *ignored = NULL;
+        o->pending = load_bytes(o, blob, blob_size, &t, false, &ignored);
+        free(ignored); /* a bad object: the module is translated and its object found or built */
+        o->index_pending = false;
+    }
+    free(blob);
+    free(entry);
+    free_args(&mflags);
+    free(tc);
+    if (!o->pending) {
+        lat__lower_out_free(names);
+        free(*warnings);
+        *warnings = NULL;
+    }
+    return o->pending ? o->pending->handle : NULL;
+}
+
+bool lat__emu_opt_set_source(lat__emu_opt *o, const uint8_t digest[32], const char *warnings)
+{
+    free(o->warnings);
+    o->warnings = warnings ? lat__strdup(warnings) : NULL;
+    if (warnings && !o->warnings)
+        return false;
+    memcpy(o->source, digest, sizeof o->source);
+    o->indexed = o->index_pending = true;
+    return true;
 }
 
 bool lat__emu_opt_bind_cached(lat__emu_opt *o)
@@ -1059,6 +1160,17 @@ bool lat__emu_opt_bind_cached(lat__emu_opt *o)
     o->state = DONE;
     pthread_mutex_unlock(&o->lock);
     atomic_store_explicit(&o->code, c, memory_order_release);
+    if (o->index_pending) {
+        toolchain *tc = malloc(sizeof *tc);
+        if (tc) {
+            get_toolchain(tc, getenv("PATH"));
+            args mflags = {0};
+            module_flags(&mflags, o);
+            write_index(o, tc, &mflags, &o->pending_key);
+            free_args(&mflags);
+            free(tc);
+        }
+    }
     return true;
 }
 
@@ -1316,6 +1428,7 @@ void lat__emu_opt_free(lat__emu_opt *o)
     free_code(o->pending);
     free(atomic_load(&o->note));
     free(o->program);
+    free(o->warnings);
     free_list(o->defines);
     free_env(o->env);
     free_list(o->undefines);

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 
 struct lat__emu_module;
+struct lat__lower_out;
 
 enum { LAT_EMU_OPT_DATA_MAX = 8 };
 
@@ -68,6 +69,18 @@ void *lat__emu_opt_open_cached(lat__emu_opt *o);
 const char *lat__emu_opt_program(const lat__emu_opt *o);
 bool lat__emu_opt_bind_cached(lat__emu_opt *o);
 void lat__emu_opt_drop_cached(lat__emu_opt *o);
+
+/* The source index (opt_index.h). lat__emu_opt_set_source gives the module's translation
+ * digest (source_key.h) and the front end's warnings (may be NULL): from then on, once the
+ * module's object is bound (from the cache or built), the index records it. False when out
+ * of memory. lat__emu_opt_open_indexed, for a module made without a program (SYNC and
+ * BACKGROUND modes, digest given): the object the index names, opened as
+ * lat__emu_opt_open_cached opens one, with the names the module's translation found
+ * (*names, lat__lower_out_free frees them) and its warnings (*warnings, malloc'd or NULL);
+ * then lat__emu_opt_bind_cached or _drop_cached as after open_cached. NULL when the index
+ * or the object is not there; the module is then translated. The module's thread only. */
+bool lat__emu_opt_set_source(lat__emu_opt *o, const uint8_t digest[32], const char *warnings);
+void *lat__emu_opt_open_indexed(lat__emu_opt *o, struct lat__lower_out *names, char **warnings);
 
 /* The optimised code when it is ready (from any thread), else NULL. */
 const lat__emu_opt_code *lat__emu_opt_code_of(lat__emu_opt *o);

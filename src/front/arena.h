@@ -32,7 +32,7 @@ void *lat__arena_alloc_raw(lat__arena *a, size_t size);
 char *lat__arena_strndup(lat__arena *a, const char *s, size_t n);
 char *lat__arena_printf(lat__arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Grows an array of *cap elements of elem bytes to hold at least need (a new block: the
- * old one stays in the arena). */
+ * old one stays in the arena). The elements past the old ones are not zeroed. */
 void *lat__arena_grow(lat__arena *a, void *items, size_t *cap, size_t need, size_t elem);
 /* Jumps to the arena's out-of-memory exit. */
 _Noreturn void lat__arena_oom(lat__arena *a);
