@@ -424,7 +424,7 @@ TEST(the_cache_holds_optimised_code_keyed_by_its_flags)
 }
 
 /* What a module creation wrote to stderr: LATTICE_EMU_DUMP prints each translation
- * there, so an empty capture says the module was not translated. */
+ * there, or says that the module was not translated. */
 static char dump_file[128];
 
 static void stop_dumping(void)
@@ -499,6 +499,8 @@ TEST(a_module_loaded_again_from_the_cache_is_not_translated_again)
         m = make_captured(ctx, &desc, out, sizeof out);
         ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
         ASSERT_MSG(strstr(out, "__lat_t") == NULL, "mode %d: translated again", mode);
+        ASSERT_MSG(strstr(out, "index.cu: the optimised object from the disk cache's source index, "
+                               "not translated") != NULL, "mode %d: stderr %.300s", mode, out);
         ASSERT_NOT_NULL(strstr(lat_module_log(m), "the index keeps this warning"));
         expect_add(ctx, m, 1.5f);
         lat_module_destroy(m);

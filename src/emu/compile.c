@@ -468,6 +468,10 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     bool indexed = !in.checked && (opt_mode == LAT_EMU_OPT_SYNC || opt_mode == LAT_EMU_OPT_BACKGROUND) &&
                    lat__cache_enabled() && lat__emu_source_digest(u, src, &in, digest);
     if (indexed && from_index(ctx, &o, opt_mode, digest, out, log_out)) {
+        if (lat__env_on(LAT_ENV_EMU_DUMP))
+            fprintf(stderr, "/* lattice: %s: the optimised object from the disk cache's source "
+                            "index, not translated (LATTICE_CACHE=0 translates every module) */\n",
+                    src->name);
         lat__options_free(&o);
         return LAT_OK;
     }
