@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -547,6 +548,30 @@ TEST(a_header_changed_between_loads_changes_the_module_loaded)
     }
 }
 
+/* Removes the largest (the object) or the smallest (its index entry) of the cache's
+ * entries. */
+static void remove_entry(bool largest)
+{
+    DIR *d = opendir(cache_dir);
+    ASSERT_NOT_NULL(d);
+    char chosen[512] = "";
+    off_t size = -1;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", cache_dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) == 0 && (size < 0 || (largest ? st.st_size > size : st.st_size < size))) {
+            size = st.st_size;
+            snprintf(chosen, sizeof chosen, "%s", path);
+        }
+    }
+    closedir(d);
+    ASSERT_EQ(unlink(chosen), 0);
+}
+
 /* An index entry whose object has gone from the cache: the module is translated, its
  * object built again, and both are in the cache after. */
 TEST(an_index_entry_whose_object_is_gone_is_rebuilt)
@@ -556,31 +581,39 @@ TEST(an_index_entry_whose_object_is_gone_is_rebuilt)
     lat_module_destroy(make_optimised(ctx, small_src));
     int entries = count_entries(cache_dir);
     ASSERT_EQ(entries, 2); /* the object and its index entry */
-    /* The object is the larger. */
-    DIR *d = opendir(cache_dir);
-    ASSERT_NOT_NULL(d);
-    char biggest[512] = "";
-    off_t most = -1;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", cache_dir, e->d_name);
-        struct stat st;
-        if (stat(path, &st) == 0 && st.st_size > most) {
-            most = st.st_size;
-            snprintf(biggest, sizeof biggest, "%s", path);
-        }
-    }
-    closedir(d);
-    ASSERT_EQ(unlink(biggest), 0);
+    remove_entry(true);
     lat_cache_clear();
     lat_module *m = make(ctx, small_src, LAT_EMU_OPT_SYNC);
     ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
     expect_add(ctx, m, 1.5f);
     lat_module_destroy(m);
     ASSERT_EQ(count_entries(cache_dir), entries);
+}
+
+/* An object in the cache without its index entry (a rebuilt lattice finds its objects so):
+ * the module is translated once, found by its program's key, and indexed from then on. */
+TEST(an_object_found_by_its_program_is_indexed_for_the_next_load)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    lat_module_destroy(make_optimised(ctx, small_src));
+    ASSERT_EQ(count_entries(cache_dir), 2);
+    remove_entry(false);
+    setenv("LATTICE_EMU_DUMP", "1", 1);
+    t_defer(stop_dumping);
+    ctx = emu_context(); /* variables are read when a context is created */
+    static char out[1 << 16];
+    lat_module_desc desc = {.source = small_src, .name = "opt.cu", .emu_opt = LAT_EMU_OPT_SYNC};
+    for (int load = 0; load < 2; load++) {
+        lat_cache_clear();
+        lat_module *m = make_captured(ctx, &desc, out, sizeof out);
+        ASSERT_EQ(lat_module_get_tier(m), LAT_MODULE_TIER_OPTIMISED);
+        ASSERT_MSG((strstr(out, "__lat_t") != NULL) == (load == 0),
+                   "load %d: translated %s", load, load ? "again" : "not");
+        ASSERT_EQ(count_entries(cache_dir), 2);
+        expect_add(ctx, m, 1.5f);
+        lat_module_destroy(m);
+    }
 }
 
 /* Two modules loaded from the disk cache at once: each object comes from an anonymous

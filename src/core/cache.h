@@ -8,11 +8,17 @@
 #define LAT_CACHE_H
 
 #include "core.h"
+#include "sha256.h"
 
 typedef struct lat__cache_key {
     uint8_t bytes[32];
     char hex[65];
 } lat__cache_key;
+
+/* Makes a key of 32 bytes (its hex digits too). */
+void lat__cache_key_set(lat__cache_key *key, const uint8_t bytes[32]);
+/* Makes a key of a hash's digest; s is finished. */
+void lat__cache_key_final(lat__sha256 *s, lat__cache_key *key);
 
 /* Whether the cache is on (LATTICE_CACHE is not "0"/"off"/"no"/"false"). */
 bool lat__cache_enabled(void);

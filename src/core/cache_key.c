@@ -266,10 +266,22 @@ bool lat__cache_key_for(const lat__source *src, const char *backend, const char 
         free(k->seen[i]);
     bool ok = !k->failed;
     if (ok) {
-        lat__sha256_final(&k->sha, key->bytes);
-        for (int i = 0; i < 32; i++)
-            snprintf(key->hex + 2 * i, 3, "%02x", key->bytes[i]);
+        lat__cache_key_final(&k->sha, key);
     }
     free(k);
     return ok;
+}
+
+void lat__cache_key_set(lat__cache_key *key, const uint8_t bytes[32])
+{
+    memcpy(key->bytes, bytes, 32);
+    for (int i = 0; i < 32; i++)
+        snprintf(key->hex + 2 * i, 3, "%02x", bytes[i]);
+}
+
+void lat__cache_key_final(lat__sha256 *s, lat__cache_key *key)
+{
+    uint8_t d[32];
+    lat__sha256_final(s, d);
+    lat__cache_key_set(key, d);
 }

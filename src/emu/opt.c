@@ -111,7 +111,10 @@ struct lat__emu_opt {
     bool indexed, index_pending;
     uint8_t source[32];
     char *warnings;
-    lat__cache_key pending_key; /* the object key `pending` was found under */
+    /* The keys `pending` was found under (the object's) and is to be indexed under,
+     * when pending_keys. */
+    bool pending_keys;
+    lat__cache_key pending_object, pending_index;
     _Atomic(char *) note; /* the background build's message for the context's log */
     _Atomic uint64_t ran_ns;
 };
@@ -531,9 +534,7 @@ static bool make_key(const lat__emu_opt *o, const toolchain *tc, const args *mfl
         snprintf(hex + 2 * i, 3, "%02x", prelude[i]);
     key_field(&s, "prelude", hex);
     key_field(&s, "program", o->program + o->prelude_len);
-    lat__sha256_final(&s, key->bytes);
-    for (int i = 0; i < 32; i++)
-        snprintf(key->hex + 2 * i, 3, "%02x", key->bytes[i]);
+    lat__cache_key_final(&s, key);
     return true;
 }
 
@@ -550,26 +551,20 @@ static bool index_key(const lat__emu_opt *o, const toolchain *tc, const args *mf
     for (size_t i = 0; i < mflags->n; i++)
         key_field(&s, "module flag", mflags->v[i]);
     lat__sha256_update(&s, o->source, sizeof o->source);
-    lat__sha256_final(&s, key->bytes);
-    for (int i = 0; i < 32; i++)
-        snprintf(key->hex + 2 * i, 3, "%02x", key->bytes[i]);
+    lat__cache_key_final(&s, key);
     return true;
 }
 
-/* Records in the index that the module's object is `object` (its kernels and variables
- * bound, so the names are right). A failure to write is no error: the next load
- * translates. */
-static void write_index(lat__emu_opt *o, const toolchain *tc, const args *mflags,
-                        const lat__cache_key *object)
+/* Records under the index key `index` that the module's object is `object` (its kernels
+ * and variables bound, so the names are right). A failure to write is no error: the next
+ * load translates. */
+static void write_index(lat__emu_opt *o, const lat__cache_key *index, const lat__cache_key *object)
 {
-    lat__cache_key key;
-    if (!o->index_pending || !index_key(o, tc, mflags, &key))
-        return;
     o->index_pending = false;
     size_t size = 0;
     char *entry = lat__emu_index_encode(object, o->m, o->warnings, &size);
     if (entry)
-        lat__cache_put_uncounted(&key, entry, size);
+        lat__cache_put_uncounted(index, entry, size);
     free(entry);
 }
 
@@ -1052,8 +1047,9 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
         free(text);
         remove_dir(dir);
     }
-    if (c && cache)
-        write_index(o, tc, &mflags, &key);
+    lat__cache_key index;
+    if (c && cache && o->index_pending && index_key(o, tc, &mflags, &index))
+        write_index(o, &index, &key);
     free_args(&mflags);
     free_args(&flags);
     free(tc);
@@ -1086,7 +1082,10 @@ void *lat__emu_opt_open_cached(lat__emu_opt *o)
             o->pending = load_bytes(o, blob, blob_size, &t, false, &ignored);
             free(ignored); /* a bad entry: build() compiles it again */
             free(blob);
-            o->pending_key = key;
+            /* The index learns of it once it is bound (lat__emu_opt_bind_cached). */
+            o->pending_keys = o->index_pending && o->pending &&
+                              index_key(o, tc, &mflags, &o->pending_index);
+            o->pending_object = key;
         }
     }
     free_args(&mflags);
@@ -1160,17 +1159,9 @@ bool lat__emu_opt_bind_cached(lat__emu_opt *o)
     o->state = DONE;
     pthread_mutex_unlock(&o->lock);
     atomic_store_explicit(&o->code, c, memory_order_release);
-    if (o->index_pending) {
-        toolchain *tc = malloc(sizeof *tc);
-        if (tc) {
-            get_toolchain(tc, getenv("PATH"));
-            args mflags = {0};
-            module_flags(&mflags, o);
-            write_index(o, tc, &mflags, &o->pending_key);
-            free_args(&mflags);
-            free(tc);
-        }
-    }
+    if (o->pending_keys)
+        write_index(o, &o->pending_index, &o->pending_object);
+    o->pending_keys = false;
     return true;
 }
 
@@ -1178,6 +1169,7 @@ void lat__emu_opt_drop_cached(lat__emu_opt *o)
 {
     free_code(o->pending);
     o->pending = NULL;
+    o->pending_keys = false;
 }
 
 /* The words for a failure, once per module (no compiler: once per process). */

@@ -121,9 +121,7 @@ bool lat__emu_index_decode(const void *data, size_t size, lat__cache_key *object
     if (size < sizeof MAGIC + 32 || memcmp(r.p, MAGIC, sizeof MAGIC) != 0)
         return false;
     r.p += sizeof MAGIC;
-    memcpy(object->bytes, r.p, 32);
-    for (int i = 0; i < 32; i++)
-        snprintf(object->hex + 2 * i, 3, "%02x", object->bytes[i]);
+    lat__cache_key_set(object, (const uint8_t *)r.p);
     r.p += 32;
     int nk = get_count(&r);
     /* lat__lower_out's layout: an expression slot past the last kernel. */
