@@ -1033,3 +1033,78 @@ TEST(explicit_specializations_of_function_templates_replace_the_template)
         ASSERT_TRUE(e && strstr(e, "cxx.cu:3:30: error: f<float> is specialized after it was used"));
     }
 }
+
+/* Default member initializers: a member the initialization leaves out takes its own, in
+ * the members' order (so one may read a member before it, which the list may have set);
+ * a constructor's list wins over them; a member of a class that has them takes them.
+ * They were refused. Every path that builds such an object is here (T x;, T x{a}, a
+ * nested {a}, T(), return {a}): one that missed them would leave members zero. */
+TEST(default_member_initializers_fill_what_the_initialization_leaves_out)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct acc { float scale = 1.5f; int n = 3; float bias{0.25f}; float twice = scale * 2; };\n"
+        "struct outer { acc a; int k = 7; };\n"
+        "template <typename T> struct span { T lo = T(-1); T hi = lo + 2; };\n"
+        "struct tuned { float gain = 4.0f; float at; __device__ tuned(float v) : at(v) {} };\n"
+        "__device__ acc make(float s) { return {s}; }\n"
+        "extern \"C\" __global__ void dmi(const float *x, float *y, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float v = x[i];\n"
+        "    acc d;\n"
+        "    acc s{v};\n"
+        "    acc f = {v, 5, 1.0f};\n"
+        "    acc g = acc();\n"
+        "    outer o;\n"
+        "    outer p{{v, 2}, 1};\n"
+        "    span<float> sp{v};\n"
+        "    tuned t(v);\n"
+        "    acc m = make(2 * v);\n"
+        "    y[i] = d.scale + d.n + d.bias + d.twice\n"
+        "         + 10 * (s.scale * s.n + s.twice)\n"
+        "         + 100 * (f.twice - f.bias + f.n)\n"
+        "         + g.twice + o.a.twice + o.k\n"
+        "         + 1000 * (p.a.twice + p.a.bias) + p.k\n"
+        "         + sp.hi * sp.lo + t.gain * t.at + m.twice;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "dmi");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double v = in[i];
+        double d = 1.5 + 3 + 0.25 + 3.0;
+        double s = v * 3 + 2 * v;
+        double f = 2 * v - 1.0 + 5;
+        double o = 3.0 + 3.0 + 7;
+        double pp = 2 * v + 0.25;
+        double want = d + 10 * s + 100 * f + o + 1000 * pp + 1 + (v + 2) * v + 4 * v + 4 * v;
+        ASSERT_MSG(t_close(out[i], want, 1e-4, 1e-5), "out[%d] = %.9g, want %.9g (x = %.9g)", i, out[i], want, v);
+    }
+    if (t_is_emu(ctx)) {
+        static const struct {
+            const char *src, *says;
+        } refused[] = {
+            {"struct P { float x = 1.5f; int n = 3; };\n__global__ void k(float *y) { P a[3] = {{1.0f}}; y[0] = a[2].n; }\n",
+             "cxx.cu:2:40: error: an array of a class with default member initializers with elements left out"},
+            {"struct P { float x = 1.5f; int n = 3; };\n__global__ void k(float *y) { P p = {.n = 4}; y[0] = p.x; }\n",
+             "cxx.cu:2:37: error: a designated initializer of a class with default member initializers"},
+            {"struct P { float x = 1.5f; int n = 3; };\nstruct Q { P p; int k; };\n"
+             "__global__ void k(float *y) { Q q = {2.0f, 5}; y[0] = q.p.n; }\n",
+             "cxx.cu:3:37: error: brace elision in an initializer of a class with default member initializers"},
+            {"struct P { float x = 1.5f; };\n__global__ void k(float *y) { __shared__ P s; y[0] = s.x; }\n",
+             "cxx.cu:2:44: error: a __shared__ variable of a class with default member initializers"},
+            {"__device__ const int size = 9;\nstruct S { int n = size; int m; __device__ S(int size) : m(size) {} };\n"
+             "__global__ void k(float *y) { S s(4); y[0] = s.n; }\n",
+             "cxx.cu:2:16: error: a default member initializer naming a variable that a constructor's parameter hides"},
+            {"union U { int a = 1; float f; };\n__global__ void k(float *y) { U u; y[0] = u.a; }\n",
+             "cxx.cu:1:17: error: a default member initializer in a union"},
+        };
+        for (size_t r = 0; r < sizeof refused / sizeof refused[0]; r++) {
+            const char *e = cxx_error(ctx, refused[r].src);
+            ASSERT_MSG(e && strstr(e, refused[r].says), "case %zu got: %s", r, e ? e : "(none)");
+        }
+    }
+}

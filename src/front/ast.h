@@ -86,6 +86,7 @@ typedef struct lat__field {
     uint32_t offset;     /* bytes */
     int bits;            /* bit-field width, -1 when not a bit-field */
     uint32_t bit_offset; /* within the storage unit at offset */
+    size_t init_at;      /* C++: the token ('=' or '{') of its default member initializer; 0: none */
 } lat__field;
 
 struct lat__record {
@@ -103,6 +104,10 @@ struct lat__record {
     bool emitted;       /* the emitter wrote its definition */
     LAT_VEC(struct lat__sym *) methods; /* C++ member functions, constructors included */
     bool has_ctor;      /* a user-declared constructor: construction calls one */
+    /* C++: T __lat_defaults(T init, int given), where a member has a default member
+     * initializer or a class type that has one (parse_class.c): init with the members
+     * from the given-th on set as the class says. */
+    struct lat__sym *defaults;
 };
 
 /* ---- symbols ------------------------------------------------------------------------------ */

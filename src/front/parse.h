@@ -215,8 +215,9 @@ lat__expr *lat__cast_to(lat__parser *p, lat__expr *e, lat__type *t, bool implici
 lat__expr *lat__expr_new(lat__parser *p, lat__exprkind kind, lat__loc loc);
 /* An erroneous expression (already reported): typed int, so parsing goes on quietly. */
 lat__expr *lat__error_expr(lat__parser *p, lat__loc loc);
-/* The integer constant 0. */
+/* The integer constant 0, and v. */
 lat__expr *lat__zero(lat__parser *p, lat__loc loc);
+lat__expr *lat__int_constant(lat__parser *p, int v, lat__loc loc);
 /* Whether e's value is a scalar, for conditions; reports if not. */
 lat__expr *lat__condition(lat__parser *p, lat__expr *e, const char *what);
 
@@ -270,6 +271,12 @@ void lat__skip_member(lat__parser *p);
 /* After a struct's layout: parses the bodies kept for its member functions (into
  * p->pending, to follow the struct's declaration). */
 void lat__class_bodies(lat__parser *p, lat__record *r);
+/* After a struct's layout, before its bodies: its r->defaults (C++'s default member
+ * initializers, its own and its members' classes'), when it needs one. */
+void lat__class_defaults(lat__parser *p, lat__record *r);
+/* object (of r's type, the first `given` members initialized) with the rest taking r's
+ * defaults: a call of r->defaults. */
+lat__expr *lat__with_defaults(lat__parser *p, lat__record *r, lat__expr *object, int given, lat__loc loc);
 /* Whether token t at the current position starts a constructor of r (qualifiers, then
  * r's tag and '('); *skip: the qualifier tokens before the tag. */
 bool lat__at_constructor(lat__parser *p, const lat__record *r, size_t *skip);

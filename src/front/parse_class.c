@@ -6,6 +6,7 @@
  * expression with an operand of a record type calls.
  */
 #include "parse.h"
+#include "visit.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -311,66 +312,314 @@ static lat__expr *name_of(lat__parser *p, lat__sym *s, lat__loc loc)
     return e;
 }
 
-/* A constructor's member initializers, `: a(x), b{y, z}`, as assignments to this->a... */
+/* The members of r by their plain names (fields through p->this_sym, when there is one),
+ * and its member functions and static constants. */
+static void bind_members(lat__parser *p, lat__record *r)
+{
+    if (p->this_sym) {
+        for (size_t i = 0; i < r->fields.n; i++) {
+            lat__field *fl = &r->fields.items[i];
+            if (!fl->name)
+                continue;
+            lat__sym *m = lat__sym_new(p, LAT_SYM_VAR, fl->name, fl->loc);
+            m->type = fl->type;
+            m->flags |= LAT_SF_MEMBER;
+            m->rec = r;
+            m->value = (int64_t)i;
+            lat__bind(p, m);
+        }
+    }
+    for (size_t i = 0; i < r->methods.n; i++)
+        if (!(r->methods.items[i]->flags & LAT_SF_CTOR))
+            lat__bind(p, r->methods.items[i]);
+}
+
+static lat__stmt *assign_member(lat__parser *p, lat__record *r, int fi, lat__expr *value, lat__loc loc)
+{
+    lat__sym tmp = {0};
+    tmp.rec = r;
+    tmp.value = fi;
+    lat__expr *as = lat__expr_new(p, LAT_E_ASSIGN, loc);
+    as->op = LAT_P_ASSIGN;
+    as->a = lat__member_name(p, &tmp, loc);
+    as->b = value;
+    as->type = lat__unqualified(p->u, r->fields.items[fi].type);
+    as->flags |= value->flags & LAT_EF_ERROR;
+    lat__stmt *st = lat__stmt_new(p, LAT_S_EXPR, loc);
+    st->e = as;
+    return st;
+}
+
+/* The value a member of type ft gets from `(args)` or `{args}` (argc of them), as in a
+ * constructor's list or a braced default member initializer; NULL after reporting. */
+static lat__expr *member_value(lat__parser *p, lat__type *ft, lat__expr **argv, size_t argc, const lat__tok *open,
+                               const char *name)
+{
+    if (lat__is_record(ft) && ft->rec && (ft->rec->has_ctor || argc != 1))
+        return lat__construct(p, ft, argv, (int)argc, open->loc);
+    if (argc == 1)
+        return lat__convert_assign(p, argv[0], ft, "initializing member");
+    if (argc == 0)
+        return lat__construct(p, ft, NULL, 0, open->loc);
+    lat__error_tok(p, open, "%d values for the member '%s'", (int)argc, name);
+    return NULL;
+}
+
+typedef struct param_search {
+    const lat__func *fn;
+    bool found;
+} param_search;
+
+static bool param_named(lat__visitor *v, lat__expr *e)
+{
+    param_search *ps = v->data;
+    if (e->kind == LAT_E_NAME && e->sym)
+        for (int i = 0; i < ps->fn->nparams; i++)
+            if (ps->fn->params[i] == e->sym)
+                ps->found = true;
+    return !ps->found;
+}
+
+/* Whether e names a parameter of fn. */
+static bool names_a_parameter(const lat__func *fn, lat__expr *e)
+{
+    param_search ps = {fn, false};
+    lat__visitor v = {.expr = param_named, .data = &ps};
+    lat__visit_expr(&v, e);
+    return ps.found;
+}
+
+/* The value of field fi's default member initializer, parsed from its tokens where the
+ * members are in sight; NULL when it has none (or after reporting). */
+static lat__expr *default_member_value(lat__parser *p, lat__record *r, int fi)
+{
+    lat__field *f = &r->fields.items[fi];
+    if (!f->init_at)
+        return NULL;
+    if (f->type->kind == LAT_TY_ARRAY) {
+        lat__unsupported_at(p->u, f->loc, "a default member initializer of an array", "assign it in a constructor");
+        return NULL;
+    }
+    size_t resume = p->pos;
+    p->pos = f->init_at;
+    lat__expr *value = NULL;
+    if (lat__accept(p, LAT_P_ASSIGN) && !lat__at_punct(p, LAT_P_LBRACE)) {
+        value = lat__convert_assign(p, lat__parse_assign_expr(p), f->type, "initializing member");
+    } else {
+        lat__tok *open = lat__next(p); /* { */
+        lat__expr **argv;
+        size_t argc = lat__parse_arguments(p, LAT_P_RBRACE, "to close the member's initializer", &argv);
+        value = member_value(p, f->type, argv, argc, open, f->name ? f->name->name : "");
+    }
+    p->pos = resume;
+    p->panic = false;
+    if (value && p->fn && names_a_parameter(p->fn, value)) {
+        /* C++ reads the initializer in the class's scope, where a constructor's
+         * parameters are not; here they would hide what it names. */
+        lat__unsupported_at(p->u, f->loc, "a default member initializer naming a variable that a constructor's parameter hides",
+                            "rename the parameter");
+        return NULL;
+    }
+    return value;
+}
+
+/* The value a member that the initialization leaves out takes: its default member
+ * initializer's, or its class's defaults; NULL when C++ leaves it as it is. */
+static lat__expr *member_default(lat__parser *p, lat__record *r, int fi, lat__loc loc)
+{
+    lat__field *f = &r->fields.items[fi];
+    if (f->init_at)
+        return default_member_value(p, r, fi);
+    if (lat__is_record(f->type) && f->type->rec && f->type->rec->defaults && !f->type->rec->has_ctor)
+        return lat__construct(p, f->type, NULL, 0, loc);
+    return NULL;
+}
+
+/* A constructor's member initializers, `: a(x), b{y, z}`, as assignments to this->a...
+ * in the members' order, as C++ runs them; a member the list leaves out takes its default
+ * member initializer, where it has one. */
 static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
 {
-    if (!lat__accept(p, LAT_P_COLON))
-        return;
-    for (;;) {
-        lat__tok *n = lat__next(p);
-        if (n->kind != LAT_TK_IDENT) {
-            lat__syntax_error(p, "a member's name in the initializer list");
-            return;
-        }
-        bool brace = lat__at_punct(p, LAT_P_LBRACE);
-        if (!brace && !lat__at_punct(p, LAT_P_LPAREN)) {
-            lat__syntax_error(p, "'(' after the member's name");
-            return;
-        }
-        lat__tok *open = lat__next(p);
-        lat__expr **argv;
-        size_t argc = lat__parse_arguments(p, brace ? LAT_P_RBRACE : LAT_P_RPAREN, "to close the member's initializer",
-                                           &argv);
-        int fi = -1;
-        for (size_t i = 0; i < r->fields.n; i++)
-            if (r->fields.items[i].name == n->atom)
-                fi = (int)i;
-        if (fi < 0) {
-            lat__error_tok(p, n, "%s has no member named '%s'", lat__record_c_name(r), n->atom->name);
-        } else {
-            lat__sym tmp = {0};
-            tmp.rec = r;
-            tmp.value = fi;
-            lat__expr *target = lat__member_name(p, &tmp, n->loc);
-            lat__type *ft = r->fields.items[fi].type;
-            lat__expr *value;
-            if (lat__is_record(ft) && ft->rec && (ft->rec->has_ctor || argc != 1))
-                value = lat__construct(p, ft, argv, (int)argc, open->loc);
-            else if (argc == 1)
-                value = lat__convert_assign(p, argv[0], ft, "initializing member");
-            else if (argc == 0)
-                value = lat__construct(p, ft, NULL, 0, open->loc);
-            else {
-                lat__error_tok(p, open, "%d values for the member '%s'", (int)argc, n->atom->name);
-                value = NULL;
+    lat__stmt **by_field = lat__arena_alloc(&p->u->arena, (r->fields.n + 1) * sizeof *by_field);
+    memset(by_field, 0, (r->fields.n + 1) * sizeof *by_field);
+    if (lat__accept(p, LAT_P_COLON)) {
+        for (;;) {
+            lat__tok *n = lat__next(p);
+            if (n->kind != LAT_TK_IDENT) {
+                lat__syntax_error(p, "a member's name in the initializer list");
+                break;
             }
-            if (value && ft->kind != LAT_TY_ARRAY) {
-                lat__expr *as = lat__expr_new(p, LAT_E_ASSIGN, n->loc);
-                as->op = LAT_P_ASSIGN;
-                as->a = target;
-                as->b = value;
-                as->type = lat__unqualified(p->u, ft);
-                as->flags |= value->flags & LAT_EF_ERROR;
-                lat__stmt *st = lat__stmt_new(p, LAT_S_EXPR, n->loc);
-                st->e = as;
-                LAT_PUSH(&p->u->arena, into->items, st);
-            } else if (value) {
-                lat__unsupported(p, n, "initializing an array member in a constructor's list", "assign it in the body");
+            bool brace = lat__at_punct(p, LAT_P_LBRACE);
+            if (!brace && !lat__at_punct(p, LAT_P_LPAREN)) {
+                lat__syntax_error(p, "'(' after the member's name");
+                break;
             }
+            lat__tok *open = lat__next(p);
+            lat__expr **argv;
+            size_t argc = lat__parse_arguments(p, brace ? LAT_P_RBRACE : LAT_P_RPAREN,
+                                               "to close the member's initializer", &argv);
+            int fi = -1;
+            for (size_t i = 0; i < r->fields.n; i++)
+                if (r->fields.items[i].name == n->atom)
+                    fi = (int)i;
+            if (fi < 0) {
+                lat__error_tok(p, n, "%s has no member named '%s'", lat__record_c_name(r), n->atom->name);
+            } else if (by_field[fi]) {
+                lat__error_tok(p, n, "the member '%s' initialized twice", n->atom->name);
+            } else {
+                lat__type *ft = r->fields.items[fi].type;
+                lat__expr *value = member_value(p, ft, argv, argc, open, n->atom->name);
+                if (value && ft->kind != LAT_TY_ARRAY)
+                    by_field[fi] = assign_member(p, r, fi, value, n->loc);
+                else if (value)
+                    lat__unsupported(p, n, "initializing an array member in a constructor's list",
+                                     "assign it in the body");
+            }
+            if (!lat__accept(p, LAT_P_COMMA))
+                break;
         }
-        if (!lat__accept(p, LAT_P_COMMA))
-            return;
     }
+    for (size_t i = 0; i < r->fields.n; i++) {
+        lat__stmt *st = by_field[i];
+        if (!st) {
+            lat__expr *value = member_default(p, r, (int)i, into->loc);
+            st = value ? assign_member(p, r, (int)i, value, into->loc) : NULL;
+        }
+        if (st)
+            LAT_PUSH(&p->u->arena, into->items, st);
+    }
+}
+
+/* ---- default member initializers ------------------------------------------------------- */
+
+static bool needs_defaults(lat__parser *p, lat__record *r)
+{
+    bool any = false;
+    for (size_t i = 0; i < r->fields.n; i++) {
+        lat__field *f = &r->fields.items[i];
+        lat__type *t = f->type;
+        while (t->kind == LAT_TY_ARRAY)
+            t = t->base;
+        bool of_class = lat__is_record(t) && t->rec && t->rec->defaults && !t->rec->has_ctor;
+        if (of_class && f->type->kind == LAT_TY_ARRAY) {
+            lat__unsupported_at(p->u, f->loc, "an array member of a class with default member initializers",
+                                "initialise its elements in a constructor");
+            continue;
+        }
+        any |= f->init_at || of_class;
+    }
+    return any;
+}
+
+static lat__sym *param(lat__parser *p, const char *name, lat__type *t, lat__loc loc)
+{
+    lat__sym *v = lat__sym_new(p, LAT_SYM_VAR, lat__atom_get(&p->u->atoms, name, strlen(name)), loc);
+    v->type = t;
+    v->flags |= LAT_SF_PARAM;
+    return v;
+}
+
+void lat__class_defaults(lat__parser *p, lat__record *r)
+{
+    if (!needs_defaults(p, r))
+        return;
+    if (!r->tag || p->depth > 0) {
+        lat__unsupported_at(p->u, r->loc,
+                            !r->tag ? "a default member initializer in an anonymous struct"
+                                    : "a default member initializer in a struct declared in a function",
+                            !r->tag ? "give the struct a name" : "declare the struct at file scope");
+        return;
+    }
+    /* T T__lat_defaults(T __lat_init, int __lat_given) */
+    lat__type *obj = lat__record_type_of(p, r);
+    lat__type *ft = lat__func_type(p->u, obj);
+    ft->params.n = 2;
+    ft->params.types = lat__arena_alloc(&p->u->arena, 3 * sizeof(lat__type *));
+    ft->params.syms = lat__arena_alloc(&p->u->arena, 3 * sizeof(lat__sym *));
+    lat__sym *init = param(p, "__lat_init", obj, r->loc), *given = param(p, "__lat_given", &lat__ty_int, r->loc);
+    ft->params.types[0] = obj;
+    ft->params.types[1] = &lat__ty_int;
+    ft->params.syms[0] = init;
+    ft->params.syms[1] = given;
+    lat__sym *f = lat__sym_new(p, LAT_SYM_FUNC, lat__atom_get(&p->u->atoms, "__lat_defaults", 14), r->loc);
+    f->type = ft;
+    f->cuda = LAT_CU_DEVICE | LAT_CU_HOST;
+    f->flags |= LAT_SF_FILE_SCOPE | LAT_SF_DEFINED;
+    f->depth = 0;
+    f->rec = r;
+    f->ns = p->ns;
+    f->emit_name = lat__arena_printf(&p->u->arena, "%s%s__lat_defaults", p->ns ? p->ns->prefix : "",
+                                     lat__record_c_name(r));
+    r->defaults = f;
+    lat__func *fn = lat__arena_alloc(&p->u->arena, sizeof *fn);
+    fn->sym = f;
+    fn->loc = r->loc;
+    fn->end = r->loc;
+    fn->nparams = 2;
+    fn->params = ft->params.syms;
+    f->fn = fn;
+
+    lat__func *outer_fn = p->fn;
+    lat__sym *outer_this = p->this_sym, *outer_self = p->ctor_self;
+    p->fn = fn;
+    lat__scope_open(p);
+    for (int i = 0; i < 2; i++) {
+        fn->params[i]->depth = p->depth;
+        lat__bind(p, fn->params[i]);
+    }
+    lat__scope_open(p);
+    lat__stmt *body = lat__stmt_new(p, LAT_S_COMPOUND, r->loc);
+    body->end = r->loc;
+    lat__sym *self = local(p, "__lat_self", obj, r->loc);
+    lat__sym *ts = local(p, "__lat_this", lat__pointer_to(p->u, obj), r->loc);
+    ts->emit_name = "__lat_this";
+    lat__expr *addr = lat__expr_new(p, LAT_E_UNARY, r->loc);
+    addr->op = LAT_P_AMP;
+    addr->a = name_of(p, self, r->loc);
+    addr->type = ts->type;
+    self->flags |= LAT_SF_ADDRESS_TAKEN;
+    LAT_PUSH(&p->u->arena, body->items, decl_stmt(p, self, lat__rvalue(p, name_of(p, init, r->loc)), r->loc));
+    LAT_PUSH(&p->u->arena, body->items, decl_stmt(p, ts, addr, r->loc));
+    p->this_sym = ts;
+    p->ctor_self = NULL;
+    bind_members(p, r);
+    /* in the members' order: an initializer may read the members before it */
+    for (size_t i = 0; i < r->fields.n; i++) {
+        lat__expr *value = member_default(p, r, (int)i, r->fields.items[i].loc);
+        if (!value)
+            continue;
+        lat__stmt *st = lat__stmt_new(p, LAT_S_IF, r->fields.items[i].loc);
+        lat__expr *cond = lat__expr_new(p, LAT_E_BINARY, r->fields.items[i].loc);
+        cond->op = LAT_P_LE;
+        cond->a = lat__rvalue(p, name_of(p, given, r->fields.items[i].loc));
+        cond->b = lat__int_constant(p, (int)i, r->fields.items[i].loc);
+        cond->type = &lat__ty_int;
+        st->e = cond;
+        st->body = assign_member(p, r, (int)i, value, r->fields.items[i].loc);
+        LAT_PUSH(&p->u->arena, body->items, st);
+    }
+    lat__stmt *ret = lat__stmt_new(p, LAT_S_RETURN, r->loc);
+    ret->e = lat__rvalue(p, name_of(p, self, r->loc));
+    LAT_PUSH(&p->u->arena, body->items, ret);
+    fn->body = body;
+    lat__scope_close(p);
+    lat__scope_close(p);
+    p->fn = outer_fn;
+    p->this_sym = outer_this;
+    p->ctor_self = outer_self;
+    lat__ext fx = {LAT_X_FUNC, NULL, fn};
+    LAT_PUSH(&p->u->arena, p->pending, fx);
+}
+
+lat__expr *lat__with_defaults(lat__parser *p, lat__record *r, lat__expr *object, int given, lat__loc loc)
+{
+    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
+    fn->sym = r->defaults;
+    fn->type = r->defaults->type;
+    lat__expr **argv = lat__arena_alloc(&p->u->arena, 2 * sizeof *argv);
+    argv[0] = object;
+    argv[1] = lat__int_constant(p, given, loc);
+    return lat__make_call(p, fn, argv, 2, loc);
 }
 
 lat__stmt *lat__method_prologue(lat__parser *p, lat__func *fn)
@@ -397,23 +646,7 @@ lat__stmt *lat__method_prologue(lat__parser *p, lat__func *fn)
     } else if (f->storage != LAT_ST_STATIC) {
         p->this_sym = fn->params[0];
     }
-    /* the members by their plain names */
-    if (p->this_sym) {
-        for (size_t i = 0; i < r->fields.n; i++) {
-            lat__field *fl = &r->fields.items[i];
-            if (!fl->name)
-                continue;
-            lat__sym *m = lat__sym_new(p, LAT_SYM_VAR, fl->name, fl->loc);
-            m->type = fl->type;
-            m->flags |= LAT_SF_MEMBER;
-            m->rec = r;
-            m->value = (int64_t)i;
-            lat__bind(p, m);
-        }
-    }
-    for (size_t i = 0; i < r->methods.n; i++)
-        if (!(r->methods.items[i]->flags & LAT_SF_CTOR))
-            lat__bind(p, r->methods.items[i]); /* member functions and static constants */
+    bind_members(p, r);
     if (f->flags & LAT_SF_CTOR)
         member_initializers(p, r, pro);
     return pro;
@@ -478,6 +711,8 @@ lat__expr *lat__construct(lat__parser *p, lat__type *t, lat__expr **args, int na
     c->to = lat__unqualified(p->u, t);
     c->type = c->to;
     c->flags |= init->flags & LAT_EF_ERROR;
+    if (r->defaults && nargs < (int)r->fields.n)
+        return lat__with_defaults(p, r, c, nargs, loc);
     return c;
 }
 

@@ -643,6 +643,7 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
         LAT_PUSH(&p->u->arena, r->fields, f);
     }
     lat__record_layout(r);
+    lat__class_defaults(p, r);
     lat__class_bodies(p, r);
     if (s)
         s->defines = r;
@@ -653,6 +654,23 @@ static void member_function(lat__parser *p, const lat__tok *at)
 {
     lat__unsupported(p, at, "a member function (a struct with methods)", lat__why_cxx);
     lat__skip_member(p);
+}
+
+/* Past a default member initializer, `= value` or `{values}`, to the ',' or ';' after it. */
+static void skip_member_initializer(lat__parser *p)
+{
+    if (lat__at_punct(p, LAT_P_LBRACE)) {
+        lat__skip_group(p);
+        return;
+    }
+    lat__next(p); /* = */
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_COMMA) && !lat__at_punct(p, LAT_P_SEMI) &&
+           !lat__at_punct(p, LAT_P_RBRACE)) {
+        if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACKET) || lat__at_punct(p, LAT_P_LBRACE))
+            lat__skip_group(p);
+        else
+            lat__next(p);
+    }
 }
 
 static void struct_body_(lat__parser *p, lat__record *r);
@@ -898,10 +916,18 @@ static void struct_body_(lat__parser *p, lat__record *r)
             if (fpacked && lat__alignof(t) > 1)
                 lat__unsupported_at(p->u, fattr->loc, "'packed' on a struct member",
                                     "write it after 'struct', which packs every member");
-            if (lat__at_punct(p, LAT_P_ASSIGN)) {
-                lat__unsupported(p, lat__peek(p), "a default member initializer", lat__why_cxx);
-                lat__next(p);
-                lat__parse_assign_expr(p);
+            /* A default member initializer: kept as its tokens, parsed where the class is
+             * complete and its members are in sight (parse_class.c), as C++ does. */
+            size_t init_at = 0;
+            if (lat__at_punct(p, LAT_P_ASSIGN) || lat__at_punct(p, LAT_P_LBRACE)) {
+                lat__tok *it = lat__peek(p);
+                if (r->kind == LAT_TY_UNION)
+                    lat__unsupported(p, it, "a default member initializer in a union", lat__why_cxx);
+                else if (bits >= 0)
+                    lat__unsupported(p, it, "a default member initializer of a bit-field", lat__why_cxx);
+                else
+                    init_at = p->pos;
+                skip_member_initializer(p);
             }
             if (falign > lat__alignof(t)) {
                 t = lat__type_copy(p->u, t);
@@ -916,7 +942,7 @@ static void struct_body_(lat__parser *p, lat__record *r)
             /* Not kept when incomplete: an unnamed field of the record's own type (a class
              * cut short by the end of the input) made member lookup, which looks inside
              * unnamed members, recurse for ever. */
-            lat__field f = {name, t, loc, 0, bits, 0};
+            lat__field f = {name, t, loc, 0, bits, 0, init_at};
             if (!incomplete)
                 LAT_PUSH(&p->u->arena, r->fields, f);
             if (!lat__accept(p, LAT_P_COMMA))
@@ -1465,6 +1491,58 @@ static lat__field *find_field(lat__record *r, lat__atom *name)
     return NULL;
 }
 
+/* Whether an object of type t takes C++'s default member initializers (ast.h). */
+static bool has_defaults(const lat__type *t)
+{
+    while (t && t->kind == LAT_TY_ARRAY)
+        t = t->base;
+    return t && lat__is_record(t) && t->rec && t->rec->defaults && !t->rec->has_ctor;
+}
+
+/* The list `{...}` for an object of a class with default member initializers (or an
+ * array of them): the members it leaves out take their defaults, in a call; what the
+ * emulator cannot order that way is refused, never left zero. */
+static lat__expr *with_defaults(lat__parser *p, lat__expr *list, const lat__tok *open, bool elided,
+                                bool designated)
+{
+    lat__type *t = list->type;
+    const char *why = "write every member's value in braces of its own";
+    if (designated) {
+        lat__unsupported_at(p->u, open->loc, "a designated initializer of a class with default member initializers", why);
+        return list;
+    }
+    if (elided) {
+        lat__unsupported_at(p->u, open->loc, "brace elision in an initializer of a class with default member initializers",
+                            why);
+        return list;
+    }
+    if (!p->fn) {
+        lat__unsupported_at(p->u, open->loc, "a file-scope object of a class with default member initializers",
+                            "initialise it in a kernel");
+        return list;
+    }
+    if (t->kind == LAT_TY_ARRAY) {
+        if (t->count >= 0 && (int64_t)list->items.n < t->count)
+            lat__unsupported_at(p->u, open->loc,
+                                "an array of a class with default member initializers with elements left out",
+                                "give every element its value");
+        return list;
+    }
+    lat__record *r = t->rec;
+    int given = (int)list->items.n;
+    if (given >= (int)r->fields.n)
+        return list;
+    if (!given) {
+        lat__init_item it = {lat__zero(p, open->loc), NULL};
+        LAT_PUSH(&p->u->arena, list->items, it);
+    }
+    lat__expr *c = lat__expr_new(p, LAT_E_COMPOUND, open->loc);
+    c->a = list;
+    c->to = lat__unqualified(p->u, t);
+    c->type = c->to;
+    return lat__with_defaults(p, r, c, given, open->loc);
+}
+
 static lat__expr *init_list(lat__parser *p, lat__type *t, int64_t *count)
 {
     lat__tok *open = lat__next(p); /* { */
@@ -1473,6 +1551,7 @@ static lat__expr *init_list(lat__parser *p, lat__type *t, int64_t *count)
     int64_t index = 0, max = 0;
     size_t field = 0;
     bool scalar = lat__is_scalar(t);
+    bool elided = false, any_designator = false;
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RBRACE)) {
         lat__init_item item = {0};
         lat__type *et = t->kind == LAT_TY_ARRAY ? t->base : scalar ? t : NULL;
@@ -1527,8 +1606,17 @@ static lat__expr *init_list(lat__parser *p, lat__type *t, int64_t *count)
         if (et && !lat__is_scalar(et) && !lat__at_punct(p, LAT_P_LBRACE) &&
             !(is_char_array(et) && lat__peek(p)->kind == LAT_TK_STRING))
             et = NULL;
+        /* the type C's brace elision would take this item into, when not as written */
+        lat__type *into = !designated && !et && !lat__at_punct(p, LAT_P_LBRACE)
+                              ? t->kind == LAT_TY_ARRAY ? t->base
+                                : lat__is_record(t) && t->rec && field < t->rec->fields.n ? t->rec->fields.items[field].type
+                                                                                          : NULL
+                              : NULL;
         item.value = et ? init_value(p, et) : lat__at_punct(p, LAT_P_LBRACE) ? init_list(p, &lat__ty_void, NULL)
                                                                               : lat__rvalue(p, lat__parse_assign_expr(p));
+        if (into && has_defaults(into) && !(lat__is_record(item.value->type) && item.value->type->rec == into->rec))
+            elided = true;
+        any_designator |= designated;
         LAT_PUSH(&p->u->arena, list->items, item);
         index++;
         field++;
@@ -1540,6 +1628,8 @@ static lat__expr *init_list(lat__parser *p, lat__type *t, int64_t *count)
     lat__expect(p, LAT_P_RBRACE, "to close the initializer");
     if (count)
         *count = max;
+    if (has_defaults(t) || (t->kind == LAT_TY_ARRAY && has_defaults(t->base)))
+        return with_defaults(p, list, open, elided, any_designator);
     return list;
 }
 
@@ -1727,12 +1817,16 @@ static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__lo
     lat__type *t = v->type;
     while (t->kind == LAT_TY_ARRAY)
         t = t->base;
-    if (!lat__is_record(t) || !t->rec || !t->rec->has_ctor)
+    if (!lat__is_record(t) || !t->rec || !(t->rec->has_ctor || t->rec->defaults))
         return;
-    if (v->type->kind == LAT_TY_ARRAY || p->depth == 0) {
-        lat__unsupported_at(p->u, loc, v->type->kind == LAT_TY_ARRAY ? "an array of a class with constructors"
-                                                                    : "a file-scope object with a constructor",
-                            "initialise each element yourself");
+    if (v->type->kind == LAT_TY_ARRAY || p->depth == 0 || v->storage == LAT_ST_STATIC) {
+        const char *what = v->type->kind == LAT_TY_ARRAY
+                               ? t->rec->has_ctor ? "an array of a class with constructors"
+                                                  : "an array of a class with default member initializers"
+                           : t->rec->has_ctor ? "a file-scope or static object with a constructor"
+                                              : "a file-scope or static object of a class with default member initializers";
+        lat__unsupported_at(p->u, loc, what,
+                            v->type->kind == LAT_TY_ARRAY ? "initialise each element yourself" : "initialise it in the kernel");
         return;
     }
     d->init = lat__construct(p, v->type, NULL, 0, loc);
@@ -1979,6 +2073,16 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
                 v->flags |= LAT_SF_DEFINED;
             } else if (v->kind == LAT_SYM_VAR && s.storage != LAT_ST_EXTERN && !(s.cuda & LAT_CU_SHARED)) {
                 default_construct(p, v, d, loc);
+            }
+            if (v->kind == LAT_SYM_VAR && has_defaults(v->type) && s.storage != LAT_ST_EXTERN) {
+                /* C++ would initialise these where the emulator cannot (a static's once,
+                 * before any thread; a __shared__ one never: CUDA runs no initializer) */
+                if (s.cuda & LAT_CU_SHARED)
+                    lat__unsupported_at(p->u, loc, "a __shared__ variable of a class with default member initializers",
+                                        "CUDA runs no initializer for __shared__ variables: assign the members in the kernel");
+                else if (s.storage == LAT_ST_STATIC && p->depth > 0 && d->init)
+                    lat__unsupported_at(p->u, loc, "a static object of a class with default member initializers",
+                                        "initialise it in the kernel");
             }
             if (v->kind == LAT_SYM_VAR && s.storage != LAT_ST_EXTERN && !lat__is_complete(v->type) &&
                 !(v->flags & LAT_SF_BUILTIN) && !(s.cuda & LAT_CU_SHARED) &&

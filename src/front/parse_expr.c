@@ -61,6 +61,15 @@ static void set_const(lat__expr *e, int64_t v)
     e->ival = wrap(e->type, (uint64_t)v);
 }
 
+lat__expr *lat__int_constant(lat__parser *p, int v, lat__loc loc)
+{
+    lat__expr *e = lat__expr_new(p, LAT_E_INT, loc);
+    e->text = lat__arena_printf(&p->u->arena, "%d", v);
+    e->len = strlen(e->text);
+    set_const(e, v);
+    return e;
+}
+
 lat__expr *lat__zero(lat__parser *p, lat__loc loc)
 {
     lat__expr *z = lat__expr_new(p, LAT_E_INT, loc);
