@@ -1108,3 +1108,43 @@ TEST(default_member_initializers_fill_what_the_initialization_leaves_out)
         }
     }
 }
+
+/* auto as a return type: the first return statement gives it (int, float, a template's
+ * T times int, a member's), and a function returning nothing is void. It was refused. */
+TEST(a_deduced_return_type_is_the_first_returns)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__device__ auto square(float x) { return x * x; }\n"
+        "__device__ auto halve(int n) { if (n < 0) return -n / 2; return n / 2; }\n"
+        "__device__ auto bump(float *p) { *p += 1.0f; }\n"
+        "template <typename T> __device__ auto twice(T v) { return v * 2; }\n"
+        "struct cell { float v; __device__ auto next() const { return v + 0.5f; } };\n"
+        "extern \"C\" __global__ void ded(const float *x, float *y, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float v = x[i];\n"
+        "    float acc = square(v) + halve((int)(v * 10)) + twice(v) + twice(i) / 3;\n"
+        "    bump(&acc);\n"
+        "    cell c{v};\n"
+        "    y[i] = acc + c.next() + (float)sizeof(halve(1));\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "ded");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float v = in[i];
+        int tenth = (int)(v * 10);
+        int half = tenth < 0 ? -tenth / 2 : tenth / 2;
+        double want = (double)(v * v) + half + 2.0 * v + (2 * i) / 3 + 1.0 + (v + 0.5) + 4;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+    if (t_is_emu(ctx)) {
+        const char *e = cxx_error(ctx, "__device__ auto *first(float *p) { return p; }\n"
+                                       "__global__ void k(float *y) { first(y)[0] = 1.0f; }\n");
+        ASSERT_MSG(e && strstr(e, "cxx.cu:1:18: error: a deduced return type through a pointer or a reference"),
+                   "got: %s", e ? e : "(none)");
+    }
+}

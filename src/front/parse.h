@@ -317,8 +317,10 @@ lat__expr *lat__parse_lambda(lat__parser *p);
 /* In a lambda's body, a use of s, a variable of an enclosing function: the captured
  * copy or reference through the lambda's object; NULL when s is not captured there. */
 lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc);
-/* A lambda's return type before its first return statement gives it. */
+/* A lambda's return type, or an `auto f()`'s, before its first return statement gives
+ * it; a new one. */
 bool lat__is_lambda_return_placeholder(const lat__type *t);
+lat__type *lat__deduced_return(lat__parser *p);
 /* The type of record r (a struct or union). */
 lat__type *lat__record_type_of(lat__parser *p, lat__record *r);
 /* A function's definition (its body at the current token) for f, declared already. */

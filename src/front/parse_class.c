@@ -253,6 +253,8 @@ void lat__class_bodies(lat__parser *p, lat__record *r)
         pending_body *b = p->bodies.items[i];
         p->pos = b->at;
         lat__func *fn = lat__define_function(p, b->f, b->loc);
+        if (lat__is_lambda_return_placeholder(b->f->type->base))
+            b->f->type->base = &lat__ty_void; /* auto f() with no return of a value */
         lat__ext fx = {LAT_X_FUNC, NULL, fn};
         LAT_PUSH(&p->u->arena, p->pending, fx);
     }
@@ -832,6 +834,15 @@ bool lat__is_lambda_return_placeholder(const lat__type *t)
     return t->kind == LAT_TY_VOID && t->count == LAMBDA_RETURN;
 }
 
+lat__type *lat__deduced_return(lat__parser *p)
+{
+    lat__type *ret = lat__type_new(p->u, LAT_TY_VOID);
+    ret->count = LAMBDA_RETURN;
+    ret->complete = 1;
+    ret->size = 1;
+    return ret;
+}
+
 lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
 {
     lat__lambda *l = p->lambda;
@@ -927,10 +938,7 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     lat__record *r = lat__new_record(p, NULL, open->loc);
     l->rec = r;
     lat__type *rt = lat__record_type_of(p, r);
-    lat__type *ret = lat__type_new(p->u, LAT_TY_VOID);
-    ret->count = LAMBDA_RETURN;
-    ret->complete = 1;
-    ret->size = 1;
+    lat__type *ret = lat__deduced_return(p);
     lat__lambda *outer = p->lambda;
     p->lambda = l;
     lat__type *t = lat__func_type(p->u, ret);

@@ -36,6 +36,27 @@ static lat__type *declarator(lat__parser *p, lat__type *base, lat__atom **name, 
                              bool abstract);
 static lat__type *parse_params(lat__parser *p, lat__type *ret);
 
+/* A function type t declared `auto f(...)`: its return type is the placeholder its first
+ * return statement replaces (C++14), where its body follows; refused otherwise. */
+static void deduce_return(lat__parser *p, lat__type *t, lat__loc loc)
+{
+    if (t->base->kind == LAT_TY_PTR && is_auto_placeholder(t->base->base)) {
+        lat__unsupported_at(p->u, loc, "a deduced return type through a pointer or a reference ('auto *', 'auto &')",
+                            "write the return type");
+        t->base = &lat__ty_int;
+        return;
+    }
+    if (!is_auto_placeholder(t->base))
+        return;
+    if (lat__at_punct(p, LAT_P_LBRACE) && (p->depth == 0 || p->in_record)) {
+        t->base = lat__deduced_return(p);
+        return;
+    }
+    lat__unsupported_at(p->u, loc, "a function whose return type is deduced ('auto') declared without its body",
+                        "write the return type");
+    t->base = &lat__ty_int;
+}
+
 static bool has_type_specifier(const spec *s)
 {
     return s->type || s->nvoid || s->nbool || s->nchar || s->nshort || s->nint || s->nlong ||
@@ -886,6 +907,7 @@ static void struct_body_(lat__parser *p, lat__record *r)
                     p->conv_type = NULL;
                 }
                 if (name) {
+                    deduce_return(p, t, loc);
                     lat__member_function(p, r, t, name, loc, s.cuda, s.storage, false);
                 } else {
                     p->pos = at;
@@ -1957,11 +1979,7 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
             return NULL;
         }
         if (t->kind == LAT_TY_FUNC && s.storage != LAT_ST_TYPEDEF) {
-            if (is_auto_placeholder(t->base)) {
-                lat__unsupported_at(p->u, loc, "a function whose return type is deduced ('auto')",
-                                    "write the return type");
-                t->base = &lat__ty_int;
-            }
+            deduce_return(p, t, loc);
             if (s.cuda & (LAT_CU_SHARED | LAT_CU_CONSTANT))
                 lat__error_at(p->u, loc, "a function cannot be __shared__ or __constant__");
             if ((s.cuda & LAT_CU_GLOBAL) && t->base->kind != LAT_TY_VOID)
@@ -1992,6 +2010,8 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
                                         "C has one function per name; give each variant its own");
                 }
                 lat__func *fn = function_definition(p, &s, f, loc);
+                if (lat__is_lambda_return_placeholder(f->type->base))
+                    f->type->base = &lat__ty_void; /* auto f() with no return of a value */
                 if (fn_out)
                     *fn_out = fn;
                 return NULL;
