@@ -168,7 +168,7 @@ static const struct {
     {"__global__ void k(float *a) { auto f = [&](float x) { auto g = [](float y) { return y; }; return g(x); }; }\n",
      "kernel.cu:1:64: error: a lambda inside a lambda"},
     {"struct S { static float f; };\n", "kernel.cu:1:12: error: a static data member"},
-    {"__device__ auto f(int x) { return x; }\n", "kernel.cu:1:17: error: a function whose return type is deduced"},
+    {"__device__ auto f(int x);\n", "kernel.cu:1:17: error: a function whose return type is deduced ('auto') declared without its body"},
     {"__global__ void k(float *a) { try { a[0] = 1; } catch (...) { } }\n", "kernel.cu:1:31: error: 'try'"},
     {"__global__ void k(float *a) { throw 1; }\n", "kernel.cu:1:31: error: 'throw'"},
     {"struct S { float &r; };\n", "kernel.cu:1:19: error: a reference member"},
