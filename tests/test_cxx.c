@@ -1148,3 +1148,52 @@ TEST(a_deduced_return_type_is_the_first_returns)
                    "got: %s", e ? e : "(none)");
     }
 }
+
+/* A member whose class has a default constructor that does something is constructed by
+ * it when the initialization leaves the member out, as C++ does: in `T x;`, `T x{}`,
+ * `T()`, a list that stops before it, and a constructor whose list does not name it. The
+ * emulator left such a member zero (or unset): a silent wrong result. A class whose
+ * default constructor is empty (`vec3() {}`) stays trivial: __shared__ and __constant__
+ * objects of it are still fine. */
+TEST(a_member_whose_class_constructs_by_default_is_constructed)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct gain { float g; __device__ gain() : g(1.5f) {} __device__ gain(float v) : g(v) {} };\n"
+        "struct stage { gain in; float bias; };\n"
+        "struct chain { gain a; float w; __device__ chain(float v) : w(v) {} };\n"
+        "struct vec3 { float e[3]; __device__ vec3() {} };\n"
+        "struct ray { vec3 o; };\n"
+        "__constant__ ray cam;\n"
+        "extern \"C\" __global__ void ctor(const float *x, float *y, int n)\n"
+        "{\n"
+        "    __shared__ ray sr;\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float v = x[i];\n"
+        "    stage s;\n"
+        "    s.bias = v;\n"
+        "    stage t{};\n"
+        "    stage u{gain(v)};\n"
+        "    chain c(v);\n"
+        "    if (threadIdx.x == 0) sr.o.e[0] = 2.0f;\n"
+        "    __syncthreads();\n"
+        "    y[i] = s.in.g * s.bias + 10 * t.in.g + 100 * u.in.g + 1000 * c.a.g * c.w + stage().in.g + sr.o.e[0]\n"
+        "         + cam.o.e[1];\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "ctor");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double v = in[i];
+        double want = 1.5 * v + 15 + 100 * v + 1500 * v + 1.5 + 2;
+        ASSERT_MSG(t_close(out[i], want, 1e-4, 1e-5), "out[%d] = %.9g, want %.9g (x = %.9g)", i, out[i], want, v);
+    }
+    if (t_is_emu(ctx)) {
+        const char *e = cxx_error(ctx, "struct gain { float g; __device__ gain() : g(1.5f) {} };\n"
+                                       "struct bank { gain g[4]; };\n");
+        ASSERT_MSG(e && strstr(e, "cxx.cu:2:20: error: an array member of a class whose default initialization runs code"),
+                   "got: %s", e ? e : "(none)");
+    }
+}

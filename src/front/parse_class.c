@@ -425,14 +425,54 @@ static lat__expr *default_member_value(lat__parser *p, lat__record *r, int fi)
     return value;
 }
 
+/* The constructor of r that takes no arguments (all of its parameters defaulted), or NULL. */
+static lat__sym *default_ctor(const lat__record *r)
+{
+    for (size_t i = 0; i < r->methods.n; i++) {
+        lat__sym *c = r->methods.items[i];
+        if (!(c->flags & LAT_SF_CTOR) || c->kind != LAT_SYM_FUNC)
+            continue;
+        const lat__param_types *pt = &c->type->params;
+        bool all = true;
+        for (int k = 0; k < pt->n && all; k++)
+            all = pt->defaults && pt->defaults[k];
+        if (all)
+            return c;
+    }
+    return NULL;
+}
+
+/* Whether constructor c does anything: `T() {}` with no member to initialise does not
+ * (its prologue declares the object and `this`, then the empty body and the return);
+ * one defined after this point is taken to. */
+static bool ctor_does_something(const lat__sym *c)
+{
+    const lat__stmt *b = c->fn ? c->fn->body : NULL;
+    return !b || b->kind != LAT_S_COMPOUND || b->items.n != 4 || b->items.items[2]->kind != LAT_S_COMPOUND ||
+           b->items.items[2]->items.n != 0;
+}
+
+/* Whether default-initialising an object of type t runs code: a class with default member
+ * initializers (its own or its members'), or whose default constructor does something. */
+static bool initialised_by_default(const lat__type *t)
+{
+    if (!lat__is_record(t) || !t->rec)
+        return false;
+    if (t->rec->has_ctor) {
+        const lat__sym *c = default_ctor(t->rec);
+        return c && ctor_does_something(c);
+    }
+    return t->rec->defaults != NULL;
+}
+
 /* The value a member that the initialization leaves out takes: its default member
- * initializer's, or its class's defaults; NULL when C++ leaves it as it is. */
+ * initializer's, or its class's default initialization; NULL when C++ leaves it as it is. */
 static lat__expr *member_default(lat__parser *p, lat__record *r, int fi, lat__loc loc)
 {
     lat__field *f = &r->fields.items[fi];
     if (f->init_at)
         return default_member_value(p, r, fi);
-    if (lat__is_record(f->type) && f->type->rec && f->type->rec->defaults && !f->type->rec->has_ctor)
+    if (f->type->kind != LAT_TY_ARRAY && initialised_by_default(f->type))
         return lat__construct(p, f->type, NULL, 0, loc);
     return NULL;
 }
@@ -502,9 +542,11 @@ static bool needs_defaults(lat__parser *p, lat__record *r)
         lat__type *t = f->type;
         while (t->kind == LAT_TY_ARRAY)
             t = t->base;
-        bool of_class = lat__is_record(t) && t->rec && t->rec->defaults && !t->rec->has_ctor;
+        bool of_class = initialised_by_default(t);
         if (of_class && f->type->kind == LAT_TY_ARRAY) {
-            lat__unsupported_at(p->u, f->loc, "an array member of a class with default member initializers",
+            lat__unsupported_at(p->u, f->loc,
+                                "an array member of a class whose default initialization runs code (default member "
+                                "initializers, or a constructor that does something)",
                                 "initialise its elements in a constructor");
             continue;
         }

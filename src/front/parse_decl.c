@@ -1521,6 +1521,31 @@ static bool has_defaults(const lat__type *t)
     return t && lat__is_record(t) && t->rec && t->rec->defaults && !t->rec->has_ctor;
 }
 
+/* Whether record r, or a class it holds, has a default member initializer. */
+static bool holds_member_initializer(const lat__record *r, int depth)
+{
+    for (size_t i = 0; r && depth < 64 && i < r->fields.n; i++) {
+        const lat__type *t = r->fields.items[i].type;
+        while (t->kind == LAT_TY_ARRAY)
+            t = t->base;
+        if (r->fields.items[i].init_at ||
+            (lat__is_record(t) && t->rec && t->rec != r && holds_member_initializer(t->rec, depth + 1)))
+            return true;
+    }
+    return false;
+}
+
+/* "what" (a printf format with one %s) about an object of type t that has_defaults: the
+ * class named by why it has them. */
+static const char *about_defaults(lat__parser *p, const char *what, const lat__type *t)
+{
+    while (t->kind == LAT_TY_ARRAY)
+        t = t->base;
+    return lat__arena_printf(&p->u->arena, what,
+                             holds_member_initializer(t->rec, 0) ? "a class with default member initializers"
+                                                                 : "a class whose members' constructors run");
+}
+
 /* The list `{...}` for an object of a class with default member initializers (or an
  * array of them): the members it leaves out take their defaults, in a call; what the
  * emulator cannot order that way is refused, never left zero. */
@@ -1530,23 +1555,23 @@ static lat__expr *with_defaults(lat__parser *p, lat__expr *list, const lat__tok 
     lat__type *t = list->type;
     const char *why = "write every member's value in braces of its own";
     if (designated) {
-        lat__unsupported_at(p->u, open->loc, "a designated initializer of a class with default member initializers", why);
+        lat__unsupported_at(p->u, open->loc, about_defaults(p, "a designated initializer of %s", t), why);
         return list;
     }
     if (elided) {
-        lat__unsupported_at(p->u, open->loc, "brace elision in an initializer of a class with default member initializers",
+        lat__unsupported_at(p->u, open->loc, about_defaults(p, "brace elision in an initializer of %s", t),
                             why);
         return list;
     }
     if (!p->fn) {
-        lat__unsupported_at(p->u, open->loc, "a file-scope object of a class with default member initializers",
+        lat__unsupported_at(p->u, open->loc, about_defaults(p, "a file-scope object of %s", t),
                             "initialise it in a kernel");
         return list;
     }
     if (t->kind == LAT_TY_ARRAY) {
         if (t->count >= 0 && (int64_t)list->items.n < t->count)
             lat__unsupported_at(p->u, open->loc,
-                                "an array of a class with default member initializers with elements left out",
+                                about_defaults(p, "an array of %s with elements left out", t),
                                 "give every element its value");
         return list;
     }
@@ -1844,9 +1869,9 @@ static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__lo
     if (v->type->kind == LAT_TY_ARRAY || p->depth == 0 || v->storage == LAT_ST_STATIC) {
         const char *what = v->type->kind == LAT_TY_ARRAY
                                ? t->rec->has_ctor ? "an array of a class with constructors"
-                                                  : "an array of a class with default member initializers"
+                                                  : about_defaults(p, "an array of %s", t)
                            : t->rec->has_ctor ? "a file-scope or static object with a constructor"
-                                              : "a file-scope or static object of a class with default member initializers";
+                                              : about_defaults(p, "a file-scope or static object of %s", t);
         lat__unsupported_at(p->u, loc, what,
                             v->type->kind == LAT_TY_ARRAY ? "initialise each element yourself" : "initialise it in the kernel");
         return;
@@ -2098,10 +2123,10 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
                 /* C++ would initialise these where the emulator cannot (a static's once,
                  * before any thread; a __shared__ one never: CUDA runs no initializer) */
                 if (s.cuda & LAT_CU_SHARED)
-                    lat__unsupported_at(p->u, loc, "a __shared__ variable of a class with default member initializers",
+                    lat__unsupported_at(p->u, loc, about_defaults(p, "a __shared__ variable of %s", v->type),
                                         "CUDA runs no initializer for __shared__ variables: assign the members in the kernel");
                 else if (s.storage == LAT_ST_STATIC && p->depth > 0 && d->init)
-                    lat__unsupported_at(p->u, loc, "a static object of a class with default member initializers",
+                    lat__unsupported_at(p->u, loc, about_defaults(p, "a static object of %s", v->type),
                                         "initialise it in the kernel");
             }
             if (v->kind == LAT_SYM_VAR && s.storage != LAT_ST_EXTERN && !lat__is_complete(v->type) &&
