@@ -1197,3 +1197,37 @@ TEST(a_member_whose_class_constructs_by_default_is_constructed)
                    "got: %s", e ? e : "(none)");
     }
 }
+
+/* A class template's members naming their own instance with its arguments (V<T> in
+ * V<T>: a return type, a local, a braced return) and another instance (V<double> in
+ * V<float>). The instance named inside itself was int, as it was not made yet. */
+TEST(a_class_template_names_its_own_instance_with_arguments)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T> struct vec2 {\n"
+        "    T x, y;\n"
+        "    __device__ vec2<T> operator+(const vec2<T> &o) const { return vec2<T>{x + o.x, y + o.y}; }\n"
+        "    __device__ vec2<T> scaled(T s) const { vec2<T> r{x * s, y * s}; return r; }\n"
+        "    __device__ vec2<double> wide() const { return vec2<double>{(double)x, (double)y}; }\n"
+        "    __device__ T dot(const vec2<T> &o) const { return x * o.x + y * o.y; }\n"
+        "};\n"
+        "extern \"C\" __global__ void own(const float *x, float *y, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    vec2<float> a{x[i], 2.0f}, b{1.0f, x[i]};\n"
+        "    vec2<float> c = (a + b).scaled(3.0f);\n"
+        "    vec2<double> w = c.wide();\n"
+        "    y[i] = (float)(w.dot(w)) + c.dot(a);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "own");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double v = in[i], cx = 3 * (v + 1), cy = 3 * (2 + v);
+        double want = cx * cx + cy * cy + cx * v + cy * 2;
+        ASSERT_MSG(t_close(out[i], want, 1e-4, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}

@@ -350,6 +350,9 @@ bool lat__is_template_placeholder(const lat__type *t);
 /* A function declared at file scope while p->inst_fn is instantiated: when it is the
  * instance, it is kept as such, and the name means the template again for its body. */
 void lat__template_declared(lat__parser *p, lat__sym *f);
+/* While instantiating a class template: its instance's type t is made (its body not yet
+ * read), so that the instance named with its arguments inside it (V<T> in V<T>) is t. */
+void lat__template_class_begun(lat__parser *p, lat__type *t);
 lat__type *lat__dependent_type(lat__parser *p);
 /* A template's name. */
 lat__atom *lat__template_name(const struct lat__template *tm);

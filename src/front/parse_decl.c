@@ -638,6 +638,7 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
         ts->type = t = record_type(p, r);
         lat__bind(p, ts);
         p->inst_type = t;
+        lat__template_class_begun(p, t);
     } else if (name) {
         lat__sym *ts = find_tag(p, kind, name->atom, name->loc, true);
         r = ts->rec;

@@ -660,6 +660,7 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     if (tm->is_class) {
         sub.inst_of = tm;
         sub.inst_tag = cname;
+        sub.inst_index = index;
     } else {
         tm->name->sym = tsym->shadow; /* the instance is a function of its own */
         sub.inst_fn = tsym;
@@ -720,6 +721,11 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         lat__error_at(p->u, at, "%s could not be made", args_text(p, tm, args));
     }
     return ti;
+}
+
+void lat__template_class_begun(lat__parser *p, lat__type *t)
+{
+    p->inst_of->insts.items[p->inst_index].type = t;
 }
 
 void lat__template_declared(lat__parser *p, lat__sym *f)
