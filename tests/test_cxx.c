@@ -1231,3 +1231,44 @@ TEST(a_class_template_names_its_own_instance_with_arguments)
         ASSERT_MSG(t_close(out[i], want, 1e-4, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }
+
+/* A braced list as an argument, f({a, b}): the parameter's type made from it, as T{a, b}
+ * (an aggregate, one with default member initializers, one with a constructor, through a
+ * const reference, a member function's). It was a syntax error; an overloaded function's
+ * is refused. */
+TEST(a_braced_list_as_an_argument_initialises_the_parameter)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct pt { float x; int n; };\n"
+        "struct wt { float a = 2.0f; float b; };\n"
+        "struct prod { float v; __device__ prod(float a, float b) : v(a * b) {} };\n"
+        "__device__ float take(pt p) { return p.x + p.n; }\n"
+        "__device__ float weigh(const wt &w) { return w.a * w.b; }\n"
+        "__device__ float use(prod c, float s) { return c.v + s; }\n"
+        "struct scaler { float k; __device__ float of(pt p) const { return p.x * k; } };\n"
+        "extern \"C\" __global__ void brace(const float *x, float *y, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float v = x[i];\n"
+        "    scaler s{3.0f};\n"
+        "    y[i] = take({v, 2}) + weigh({}) + weigh({v, v}) + use({v, 2.0f}, 1.0f) + s.of({v}) + take({v});\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "brace");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double v = in[i];
+        double want = (v + 2) + 0 + v * v + (2 * v + 1) + 3 * v + v;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+    if (t_is_emu(ctx)) {
+        const char *e = cxx_error(ctx, "__device__ float ov(float p) { return 1; }\n"
+                                       "__device__ float ov(int n) { return 2; }\n"
+                                       "__global__ void k(float *y) { y[0] = ov({1}); }\n");
+        ASSERT_MSG(e && strstr(e, "cxx.cu:3:41: error: a braced list as an argument of an overloaded function"),
+                   "got: %s", e ? e : "(none)");
+    }
+}

@@ -1886,6 +1886,41 @@ static lat__expr *promote_arg(lat__parser *p, lat__expr *a)
     return a;
 }
 
+/* A call's arguments up to ')'. An argument in braces, f({a, b}), initialises the
+ * parameter's type as T{a, b} would: that type is the one parameter of a function
+ * that has no overloads (an object's `this` first when member). */
+static size_t call_arguments(lat__parser *p, const lat__sym *callee, bool member, lat__expr ***out)
+{
+    LAT_VEC(lat__expr *) args = {0};
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RPAREN)) {
+        if (lat__at_punct(p, LAT_P_LBRACE)) {
+            lat__tok *brace = lat__peek(p);
+            int k = (int)args.n + (member ? 1 : 0);
+            const lat__type *ft = callee && callee->kind == LAT_SYM_FUNC ? callee->type : NULL;
+            if (!ft || callee->overloads || ft->kind != LAT_TY_FUNC || k >= ft->params.n) {
+                lat__unsupported(p, brace,
+                                 "a braced list as an argument of an overloaded function or one whose parameter "
+                                 "it does not meet",
+                                 "write the parameter's type before it, T{...}");
+                lat__skip_group(p);
+                LAT_PUSH(&p->u->arena, args, lat__error_expr(p, brace->loc));
+            } else {
+                lat__type *pt = ft->params.types[k];
+                if (pt->kind == LAT_TY_PTR && pt->ref)
+                    pt = pt->base;
+                LAT_PUSH(&p->u->arena, args, lat__parse_construction(p, lat__unqualified(p->u, pt), brace->loc));
+            }
+        } else {
+            LAT_PUSH(&p->u->arena, args, lat__parse_assign_expr(p));
+        }
+        if (!lat__accept(p, LAT_P_COMMA))
+            break;
+    }
+    lat__expect(p, LAT_P_RPAREN, "to close the call");
+    *out = args.items;
+    return args.n;
+}
+
 /* fn(args) at the '(' (open); self: the object of a member function call, or NULL. */
 static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open, lat__expr *self)
 {
@@ -1904,7 +1939,7 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open, lat__expr 
         }
     }
     lat__expr **given;
-    size_t n = lat__parse_arguments(p, LAT_P_RPAREN, "to close the call", &given);
+    size_t n = call_arguments(p, callee, self != NULL, &given);
     if (!self)
         return lat__make_call(p, fn, given, (int)n, open->loc);
     lat__expr **argv = lat__arena_alloc(&p->u->arena, (n + 1) * sizeof *argv);
