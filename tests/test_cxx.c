@@ -1034,8 +1034,8 @@ TEST(explicit_specializations_of_function_templates_replace_the_template)
     }
 }
 
-/* Default member initializers: a member the initialization leaves out takes its own, in
- * the members' order (so one may read a member before it, which the list may have set);
+/* Default member initializers (one with a template's arguments, whose comma does not end
+ * it): a member the initialization leaves out takes its own, in the members' order (so one may read a member before it, which the list may have set);
  * a constructor's list wins over them; a member of a class that has them takes them.
  * They were refused. Every path that builds such an object is here (T x;, T x{a}, a
  * nested {a}, T(), return {a}): one that missed them would leave members zero. */
@@ -1044,7 +1044,8 @@ TEST(default_member_initializers_fill_what_the_initialization_leaves_out)
     lat_context *ctx = t_context();
     static const char src[] =
         "struct acc { float scale = 1.5f; int n = 3; float bias{0.25f}; float twice = scale * 2; };\n"
-        "struct outer { acc a; int k = 7; };\n"
+        "template <typename T, int N> struct tr { static const int v = N * 2; };\n"
+        "struct outer { acc a; int k = 7; int m = tr<int, 4>::v, q = 1; };\n"
         "template <typename T> struct span { T lo = T(-1); T hi = lo + 2; };\n"
         "struct tuned { float gain = 4.0f; float at; __device__ tuned(float v) : at(v) {} };\n"
         "__device__ acc make(float s) { return {s}; }\n"
@@ -1067,7 +1068,7 @@ TEST(default_member_initializers_fill_what_the_initialization_leaves_out)
         "         + 100 * (f.twice - f.bias + f.n)\n"
         "         + g.twice + o.a.twice + o.k\n"
         "         + 1000 * (p.a.twice + p.a.bias) + p.k\n"
-        "         + sp.hi * sp.lo + t.gain * t.at + m.twice;\n"
+        "         + sp.hi * sp.lo + t.gain * t.at + m.twice + o.m + o.q;\n"
         "}\n";
     lat_kernel *k = t_kernel_as_written(ctx, src, "dmi");
     static float in[N], out[N];
@@ -1080,7 +1081,7 @@ TEST(default_member_initializers_fill_what_the_initialization_leaves_out)
         double f = 2 * v - 1.0 + 5;
         double o = 3.0 + 3.0 + 7;
         double pp = 2 * v + 0.25;
-        double want = d + 10 * s + 100 * f + o + 1000 * pp + 1 + (v + 2) * v + 4 * v + 4 * v;
+        double want = d + 10 * s + 100 * f + o + 1000 * pp + 1 + (v + 2) * v + 4 * v + 4 * v + 8 + 1;
         ASSERT_MSG(t_close(out[i], want, 1e-4, 1e-5), "out[%d] = %.9g, want %.9g (x = %.9g)", i, out[i], want, v);
     }
     if (t_is_emu(ctx)) {

@@ -688,10 +688,15 @@ static void skip_member_initializer(lat__parser *p)
     lat__next(p); /* = */
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_COMMA) && !lat__at_punct(p, LAT_P_SEMI) &&
            !lat__at_punct(p, LAT_P_RBRACE)) {
-        if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACKET) || lat__at_punct(p, LAT_P_LBRACE))
+        lat__tok *t = lat__peek(p);
+        if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACKET) || lat__at_punct(p, LAT_P_LBRACE)) {
             lat__skip_group(p);
-        else
-            lat__next(p);
+            continue;
+        }
+        lat__next(p);
+        /* a template's arguments, whose commas do not end the initializer: S<int, 3>::v */
+        if (t->kind == LAT_TK_IDENT && t->atom->sym && t->atom->sym->tmpl && lat__at_punct(p, LAT_P_LT))
+            lat__skip_angles(p);
     }
 }
 
