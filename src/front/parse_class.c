@@ -3,7 +3,10 @@
  * `Tag__name(this, ...)`, whose body sees the members by their plain names; a constructor
  * is a function returning the object it builds (`Tag__ctor(args)`), so that T(args),
  * T{args} and `T x(args)` are calls; an operator is a function named operator+ that an
- * expression with an operand of a record type calls.
+ * expression with an operand of a record type calls. Default member initializers, and the
+ * default constructors of members' classes, run in a function of the class's own,
+ * `Tag__lat_defaults(init, given)`, that every path building an object leaving members
+ * out calls (a constructor runs them in its prologue).
  */
 #include "parse.h"
 #include "visit.h"
