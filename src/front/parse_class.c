@@ -317,6 +317,26 @@ static lat__expr *name_of(lat__parser *p, lat__sym *s, lat__loc loc)
     return e;
 }
 
+/* The object a constructor (or the defaults function) builds: `T __lat_self = init;` (no
+ * initializer when init is NULL) and `T *__lat_this = &__lat_self;` into `into`; this is
+ * p->this_sym from here on. */
+static lat__sym *declare_object(lat__parser *p, lat__record *r, lat__expr *init, lat__stmt *into, lat__loc loc)
+{
+    lat__type *obj = lat__record_type_of(p, r);
+    lat__sym *self = local(p, "__lat_self", obj, loc);
+    lat__sym *ts = local(p, "__lat_this", lat__pointer_to(p->u, obj), loc);
+    ts->emit_name = "__lat_this";
+    lat__expr *addr = lat__expr_new(p, LAT_E_UNARY, loc);
+    addr->op = LAT_P_AMP;
+    addr->a = name_of(p, self, loc);
+    addr->type = ts->type;
+    self->flags |= LAT_SF_ADDRESS_TAKEN;
+    LAT_PUSH(&p->u->arena, into->items, decl_stmt(p, self, init, loc));
+    LAT_PUSH(&p->u->arena, into->items, decl_stmt(p, ts, addr, loc));
+    p->this_sym = ts;
+    return self;
+}
+
 /* The members of r by their plain names (fields through p->this_sym, when there is one),
  * and its member functions and static constants. */
 static void bind_members(lat__parser *p, lat__record *r)
@@ -486,7 +506,6 @@ static lat__expr *member_default(lat__parser *p, lat__record *r, int fi, lat__lo
 static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
 {
     lat__stmt **by_field = lat__arena_alloc(&p->u->arena, (r->fields.n + 1) * sizeof *by_field);
-    memset(by_field, 0, (r->fields.n + 1) * sizeof *by_field);
     if (lat__accept(p, LAT_P_COLON)) {
         for (;;) {
             lat__tok *n = lat__next(p);
@@ -617,17 +636,7 @@ void lat__class_defaults(lat__parser *p, lat__record *r)
     lat__scope_open(p);
     lat__stmt *body = lat__stmt_new(p, LAT_S_COMPOUND, r->loc);
     body->end = r->loc;
-    lat__sym *self = local(p, "__lat_self", obj, r->loc);
-    lat__sym *ts = local(p, "__lat_this", lat__pointer_to(p->u, obj), r->loc);
-    ts->emit_name = "__lat_this";
-    lat__expr *addr = lat__expr_new(p, LAT_E_UNARY, r->loc);
-    addr->op = LAT_P_AMP;
-    addr->a = name_of(p, self, r->loc);
-    addr->type = ts->type;
-    self->flags |= LAT_SF_ADDRESS_TAKEN;
-    LAT_PUSH(&p->u->arena, body->items, decl_stmt(p, self, lat__rvalue(p, name_of(p, init, r->loc)), r->loc));
-    LAT_PUSH(&p->u->arena, body->items, decl_stmt(p, ts, addr, r->loc));
-    p->this_sym = ts;
+    lat__sym *self = declare_object(p, r, lat__rvalue(p, name_of(p, init, r->loc)), body, r->loc);
     p->ctor_self = NULL;
     bind_members(p, r);
     /* in the members' order: an initializer may read the members before it */
@@ -677,19 +686,7 @@ lat__stmt *lat__method_prologue(lat__parser *p, lat__func *fn)
     p->this_sym = NULL;
     p->ctor_self = NULL;
     if (f->flags & LAT_SF_CTOR) {
-        lat__type *obj = lat__record_type_of(p, r);
-        lat__sym *self = local(p, "__lat_self", obj, fn->loc);
-        lat__sym *ts = local(p, "__lat_this", lat__pointer_to(p->u, obj), fn->loc);
-        ts->emit_name = "__lat_this";
-        lat__expr *addr = lat__expr_new(p, LAT_E_UNARY, fn->loc);
-        addr->op = LAT_P_AMP;
-        addr->a = name_of(p, self, fn->loc);
-        addr->type = ts->type;
-        self->flags |= LAT_SF_ADDRESS_TAKEN;
-        LAT_PUSH(&p->u->arena, pro->items, decl_stmt(p, self, NULL, fn->loc));
-        LAT_PUSH(&p->u->arena, pro->items, decl_stmt(p, ts, addr, fn->loc));
-        p->this_sym = ts;
-        p->ctor_self = self;
+        p->ctor_self = declare_object(p, r, NULL, pro, fn->loc);
     } else if (f->storage != LAT_ST_STATIC) {
         p->this_sym = fn->params[0];
     }
