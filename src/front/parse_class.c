@@ -256,8 +256,6 @@ void lat__class_bodies(lat__parser *p, lat__record *r)
         pending_body *b = p->bodies.items[i];
         p->pos = b->at;
         lat__func *fn = lat__define_function(p, b->f, b->loc);
-        if (lat__is_lambda_return_placeholder(b->f->type->base))
-            b->f->type->base = &lat__ty_void; /* auto f() with no return of a value */
         lat__ext fx = {LAT_X_FUNC, NULL, fn};
         LAT_PUSH(&p->u->arena, p->pending, fx);
     }
@@ -878,11 +876,7 @@ bool lat__is_lambda_return_placeholder(const lat__type *t)
 
 lat__type *lat__deduced_return(lat__parser *p)
 {
-    lat__type *ret = lat__type_new(p->u, LAT_TY_VOID);
-    ret->count = LAMBDA_RETURN;
-    ret->complete = 1;
-    ret->size = 1;
-    return ret;
+    return lat__marker_type(p->u, LAMBDA_RETURN);
 }
 
 lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)

@@ -463,10 +463,7 @@ static lat__type *base_type(lat__parser *p, spec *s)
     if (s->is_auto) {
         if (nkw || s->type)
             lat__error_at(p->u, s->loc, "'auto' combined with a type");
-        t = lat__type_new(p->u, LAT_TY_VOID); /* a placeholder, replaced by auto_type */
-        t->complete = 1;
-        t->size = 1;
-        t->count = AUTO_PLACEHOLDER;
+        t = lat__marker_type(p->u, AUTO_PLACEHOLDER); /* replaced by auto_type */
     } else if (s->type) {
         if (nkw)
             lat__error_at(p->u, s->loc, "a type name combined with other type specifiers");
@@ -2041,8 +2038,6 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
                                         "C has one function per name; give each variant its own");
                 }
                 lat__func *fn = function_definition(p, &s, f, loc);
-                if (lat__is_lambda_return_placeholder(f->type->base))
-                    f->type->base = &lat__ty_void; /* auto f() with no return of a value */
                 if (fn_out)
                     *fn_out = fn;
                 return NULL;
@@ -2188,6 +2183,8 @@ static lat__func *function_definition(lat__parser *p, spec *s, lat__sym *f, lat_
     p->this_sym = outer_this;
     p->ctor_self = outer_self;
     lat__scope_close(p);
+    if (lat__is_lambda_return_placeholder(t->base))
+        t->base = &lat__ty_void; /* auto f() with no return of a value */
     fn->end = fn->body ? fn->body->end : loc;
     /* gotos to labels of this function */
     for (size_t i = 0; i < p->gotos.n; i++) {

@@ -62,11 +62,7 @@ bool lat__is_template_placeholder(const lat__type *t)
 
 lat__type *lat__dependent_type(lat__parser *p)
 {
-    lat__type *t = lat__type_new(p->u, LAT_TY_VOID);
-    t->count = DEPENDENT;
-    t->complete = 1;
-    t->size = 1;
-    return t;
+    return lat__marker_type(p->u, DEPENDENT);
 }
 
 static bool placeholder_index(const lat__type *t, int *k)
@@ -219,15 +215,7 @@ static void bind_params(lat__parser *p, lat__template *tm, const targ *args, lat
         lat__sym *s;
         if (tp->is_type) {
             s = lat__sym_new(p, LAT_SYM_TYPEDEF, tp->name, tm->loc);
-            if (args) {
-                s->type = args[i].type;
-            } else {
-                lat__type *ph = lat__type_new(p->u, LAT_TY_VOID);
-                ph->count = PLACEHOLDER - (int64_t)i;
-                ph->complete = 1;
-                ph->size = 1;
-                s->type = ph;
-            }
+            s->type = args ? args[i].type : lat__marker_type(p->u, PLACEHOLDER - (int64_t)i);
         } else {
             s = lat__sym_new(p, LAT_SYM_ENUM_CONST, tp->name, tm->loc);
             s->type = lat__unqualified(p->u, tp->value_type);

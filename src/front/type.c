@@ -45,6 +45,15 @@ lat__type *lat__type_new(lat__unit *u, lat__tykind kind)
     return t;
 }
 
+lat__type *lat__marker_type(lat__unit *u, int64_t mark)
+{
+    lat__type *t = lat__type_new(u, LAT_TY_VOID);
+    t->count = mark;
+    t->complete = 1;
+    t->size = 1;
+    return t;
+}
+
 lat__type *lat__type_copy(lat__unit *u, const lat__type *t)
 {
     lat__type *c = lat__arena_alloc(&u->arena, sizeof *c);

@@ -11,6 +11,9 @@ extern lat__type lat__ty_void, lat__ty_bool, lat__ty_char, lat__ty_schar, lat__t
     lat__ty_llong, lat__ty_ullong, lat__ty_float, lat__ty_double, lat__ty_ldouble;
 
 lat__type *lat__type_new(lat__unit *u, lat__tykind kind);
+/* A complete void type standing for one the parser fills in later (auto, a deduced return
+ * type, a template parameter's dependent type): mark, in its count, says which. */
+lat__type *lat__marker_type(lat__unit *u, int64_t mark);
 lat__type *lat__type_copy(lat__unit *u, const lat__type *t);
 lat__type *lat__pointer_to(lat__unit *u, lat__type *base);
 /* A C++ reference to base: a pointer marked ref (ast.h). */
