@@ -274,9 +274,10 @@ void lat__class_bodies(lat__parser *p, lat__record *r);
 /* After a struct's layout, before its bodies: its r->defaults (C++'s default member
  * initializers, its own and its members' classes'), when it needs one. */
 void lat__class_defaults(lat__parser *p, lat__record *r);
-/* object (of r's type, the first `given` members initialized) with the rest taking r's
- * defaults: a call of r->defaults. */
-lat__expr *lat__with_defaults(lat__parser *p, lat__record *r, lat__expr *object, int given, lat__loc loc);
+/* The object of record type t (a class without constructors) that the initializer list
+ * `list` makes, (T){list} ({0} when empty); the members a shorter list leaves out take
+ * r->defaults, where t's class has them (a call of it). */
+lat__expr *lat__aggregate_object(lat__parser *p, lat__type *t, lat__expr *list, lat__loc loc);
 /* Whether token t at the current position starts a constructor of r (qualifiers, then
  * r's tag and '('); *skip: the qualifier tokens before the tag. */
 bool lat__at_constructor(lat__parser *p, const lat__record *r, size_t *skip);

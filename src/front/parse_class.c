@@ -665,17 +665,6 @@ void lat__class_defaults(lat__parser *p, lat__record *r)
     LAT_PUSH(&p->u->arena, p->pending, fx);
 }
 
-lat__expr *lat__with_defaults(lat__parser *p, lat__record *r, lat__expr *object, int given, lat__loc loc)
-{
-    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
-    fn->sym = r->defaults;
-    fn->type = r->defaults->type;
-    lat__expr **argv = lat__arena_alloc(&p->u->arena, 2 * sizeof *argv);
-    argv[0] = object;
-    argv[1] = lat__int_constant(p, given, loc);
-    return lat__make_call(p, fn, argv, 2, loc);
-}
-
 lat__stmt *lat__method_prologue(lat__parser *p, lat__func *fn)
 {
     lat__sym *f = fn->sym;
@@ -744,18 +733,32 @@ lat__expr *lat__construct(lat__parser *p, lat__type *t, lat__expr **args, int na
         lat__init_item it = {lat__convert_assign(p, args[i], r->fields.items[i].type, "initializing member"), NULL};
         LAT_PUSH(&p->u->arena, init->items, it);
     }
-    if (!nargs) {
+    return lat__aggregate_object(p, t, init, loc);
+}
+
+lat__expr *lat__aggregate_object(lat__parser *p, lat__type *t, lat__expr *list, lat__loc loc)
+{
+    lat__record *r = t->rec;
+    int given = (int)list->items.n;
+    if (!given) {
         lat__init_item it = {lat__zero(p, loc), NULL};
-        LAT_PUSH(&p->u->arena, init->items, it);
+        LAT_PUSH(&p->u->arena, list->items, it);
     }
     lat__expr *c = lat__expr_new(p, LAT_E_COMPOUND, loc);
-    c->a = init;
+    c->a = list;
     c->to = lat__unqualified(p->u, t);
     c->type = c->to;
-    c->flags |= init->flags & LAT_EF_ERROR;
-    if (r->defaults && nargs < (int)r->fields.n)
-        return lat__with_defaults(p, r, c, nargs, loc);
-    return c;
+    c->flags |= list->flags & LAT_EF_ERROR;
+    if (!r->defaults || given >= (int)r->fields.n)
+        return c;
+    /* the members the list leaves out: r's defaults function */
+    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
+    fn->sym = r->defaults;
+    fn->type = r->defaults->type;
+    lat__expr **argv = lat__arena_alloc(&p->u->arena, 2 * sizeof *argv);
+    argv[0] = c;
+    argv[1] = lat__int_constant(p, given, loc);
+    return lat__make_call(p, fn, argv, 2, loc);
 }
 
 /* ---- operators -------------------------------------------------------------------------------- */

@@ -1578,19 +1578,9 @@ static lat__expr *with_defaults(lat__parser *p, lat__expr *list, const lat__tok 
                                 "give every element its value");
         return list;
     }
-    lat__record *r = t->rec;
-    int given = (int)list->items.n;
-    if (given >= (int)r->fields.n)
+    if (list->items.n >= t->rec->fields.n)
         return list;
-    if (!given) {
-        lat__init_item it = {lat__zero(p, open->loc), NULL};
-        LAT_PUSH(&p->u->arena, list->items, it);
-    }
-    lat__expr *c = lat__expr_new(p, LAT_E_COMPOUND, open->loc);
-    c->a = list;
-    c->to = lat__unqualified(p->u, t);
-    c->type = c->to;
-    return lat__with_defaults(p, r, c, given, open->loc);
+    return lat__aggregate_object(p, t, list, open->loc);
 }
 
 static lat__expr *init_list(lat__parser *p, lat__type *t, int64_t *count)
