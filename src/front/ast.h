@@ -162,6 +162,7 @@ enum {
     LAT_SF_TRANSPARENT = 1 << 12, /* TYPEDEF: types written with it are spelled as what it
                                      stands for (a template's type parameter in an instance,
                                      a struct's member type: the emitted C has no such name) */
+    LAT_SF_EXPLICIT = 1 << 13, /* FUNC: an `explicit` constructor: no implicit conversion */
 };
 
 struct lat__sym {
@@ -226,6 +227,7 @@ enum {
     LAT_EF_CONST = 1 << 4,      /* an integer constant expression; ival holds its value */
     LAT_EF_PAREN = 1 << 5,      /* written in parentheses */
     LAT_EF_ERROR = 1 << 6,      /* an erroneous expression (already reported) */
+    LAT_EF_CHOSEN = 1 << 7,     /* NAME: this member of an overload set, chosen already */
 };
 
 /* One designated or positional item of an initializer list. */

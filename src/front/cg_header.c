@@ -9,6 +9,7 @@
 #include "cg_header.h"
 
 #include "arena.h"
+#include "fp16_header.h"
 
 #include <string.h>
 
@@ -142,11 +143,11 @@ static const char *const reduce_h[] = {
     NULL,
 };
 
-const char *lat__cg_header_text(lat__arena *a, const char *name)
+const char *lat__cxx_header_text(lat__arena *a, const char *name)
 {
     const char *const *lines = strcmp(name, "cooperative_groups.h") == 0          ? cooperative_groups_h
                                : strcmp(name, "cooperative_groups/reduce.h") == 0 ? reduce_h
-                                                                                  : NULL;
+                                                                                  : lat__fp16_header_lines(name);
     if (!lines)
         return NULL;
     size_t n = 0;

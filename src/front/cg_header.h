@@ -1,11 +1,12 @@
-/* The headers the emulator provides as C++ source (cg_header.c). */
+/* The headers the emulator provides as C++ source: cooperative groups (cg_header.c) and
+ * cuda_fp16.h (fp16_header.c). */
 #ifndef LAT_FRONT_CG_HEADER_H
 #define LAT_FRONT_CG_HEADER_H
 
 #include "arena.h"
 
-/* The text of a header the emulator writes in C++ (cooperative_groups.h...), in a, or
- * NULL when name is not one. */
-const char *lat__cg_header_text(lat__arena *a, const char *name);
+/* The text of a header the emulator writes in C++ (cooperative_groups.h, cuda_fp16.h...),
+ * in a, or NULL when name is not one. */
+const char *lat__cxx_header_text(lat__arena *a, const char *name);
 
 #endif

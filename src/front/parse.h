@@ -304,6 +304,26 @@ lat__expr *lat__parse_construction(lat__parser *p, lat__type *to, lat__loc loc);
 /* e, of a class type, converted to t by one of its conversion operators (operator T *),
  * or NULL when it has none that gives t. */
 lat__expr *lat__convert_object(lat__parser *p, lat__expr *e, lat__type *t);
+/* The conversion operator of e's class that converts e to t (operator float(), operator
+ * T *()), or NULL. */
+lat__sym *lat__conversion_operator(lat__parser *p, lat__expr *e, lat__type *t);
+/* The constructor of r that converts a alone implicitly (not explicit, one argument, a
+ * standard conversion to its parameter), the best when several do (*ambiguous, when not
+ * NULL, says whether another fits as well); NULL when none does. */
+lat__sym *lat__converting_ctor(lat__parser *p, lat__record *r, lat__expr *a, bool *ambiguous);
+/* Whether default-initialising an object of type t runs code: a class with default member
+ * initializers (its own or its members'), or whose default constructor does something. */
+bool lat__initialised_by_default(const lat__type *t);
+/* r's constructor that takes no arguments (or has defaults for all), or NULL. */
+lat__sym *lat__default_ctor(const lat__record *r);
+/* Whether only an explicit constructor of r takes a alone (an implicit conversion may not
+ * use it). */
+bool lat__only_explicitly(lat__parser *p, lat__record *r, lat__expr *a);
+/* The newest constructor of r (its overloads chain the others), or NULL. */
+lat__sym *lat__find_ctor(const lat__record *r);
+/* The fewest arguments that reach a parameter through a user-defined conversion, over the
+ * members of the overload set that can take the arguments; -1 when none can. */
+int lat__fewest_user_conversions(lat__parser *p, lat__sym *set, lat__expr **args, int nargs);
 /* a op b with an operand of a record type: the operator function C++ picks, or NULL when
  * the record has none (the caller reports). */
 lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat__expr *b, lat__loc loc);

@@ -68,7 +68,7 @@ lat__sym *lat__find_member_sym(const lat__record *r, const lat__atom *name)
     return NULL;
 }
 
-static lat__sym *find_ctor(const lat__record *r)
+lat__sym *lat__find_ctor(const lat__record *r)
 {
     for (size_t i = r->methods.n; i-- > 0;)
         if ((r->methods.items[i]->flags & LAT_SF_CTOR) && r->methods.items[i]->kind == LAT_SYM_FUNC)
@@ -173,7 +173,7 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     }
     lat__type *ft = method_type(p, ctor ? lat__record_type_of(p, r) : t->base, t, obj, loc, NULL);
     /* Overloads: the members of the same name. */
-    lat__sym *older = ctor ? find_ctor(r) : lat__find_method(r, name);
+    lat__sym *older = ctor ? lat__find_ctor(r) : lat__find_method(r, name);
     for (lat__sym *o = older; o; o = o->overloads)
         if (lat__same_parameters(o->type, ft)) {
             lat__error_at(p->u, loc, "'%s' declared twice in %s", name->name, lat__record_c_name(r));
@@ -236,7 +236,7 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
             lat__unsupported(p, w, "a pure virtual function", "virtual functions");
         r->methods.n--; /* declares nothing callable */
         if (ctor)
-            r->has_ctor = find_ctor(r) != NULL;
+            r->has_ctor = lat__find_ctor(r) != NULL;
     }
     lat__expect(p, LAT_P_SEMI, "after the member function's declaration");
     return;
@@ -447,7 +447,7 @@ static lat__expr *default_member_value(lat__parser *p, lat__record *r, int fi)
 }
 
 /* The constructor of r that takes no arguments (all of its parameters defaulted), or NULL. */
-static lat__sym *default_ctor(const lat__record *r)
+lat__sym *lat__default_ctor(const lat__record *r)
 {
     for (size_t i = 0; i < r->methods.n; i++) {
         lat__sym *c = r->methods.items[i];
@@ -475,12 +475,12 @@ static bool ctor_does_something(const lat__sym *c)
 
 /* Whether default-initialising an object of type t runs code: a class with default member
  * initializers (its own or its members'), or whose default constructor does something. */
-static bool initialised_by_default(const lat__type *t)
+bool lat__initialised_by_default(const lat__type *t)
 {
     if (!lat__is_record(t) || !t->rec)
         return false;
     if (t->rec->has_ctor) {
-        const lat__sym *c = default_ctor(t->rec);
+        const lat__sym *c = lat__default_ctor(t->rec);
         return c && ctor_does_something(c);
     }
     return t->rec->defaults != NULL;
@@ -493,7 +493,7 @@ static lat__expr *member_default(lat__parser *p, lat__record *r, int fi, lat__lo
     lat__field *f = &r->fields.items[fi];
     if (f->init_at)
         return default_member_value(p, r, fi);
-    if (f->type->kind != LAT_TY_ARRAY && initialised_by_default(f->type))
+    if (f->type->kind != LAT_TY_ARRAY && lat__initialised_by_default(f->type))
         return lat__construct(p, f->type, NULL, 0, loc);
     return NULL;
 }
@@ -562,7 +562,7 @@ static bool needs_defaults(lat__parser *p, lat__record *r)
         lat__type *t = f->type;
         while (t->kind == LAT_TY_ARRAY)
             t = t->base;
-        bool of_class = initialised_by_default(t);
+        bool of_class = lat__initialised_by_default(t);
         if (of_class && f->type->kind == LAT_TY_ARRAY) {
             lat__unsupported_at(p->u, f->loc,
                                 "an array member of a class whose default initialization runs code (default member "
@@ -704,7 +704,7 @@ lat__expr *lat__construct(lat__parser *p, lat__type *t, lat__expr **args, int na
 {
     lat__record *r = lat__is_record(t) ? t->rec : NULL;
     if (r && r->has_ctor) {
-        lat__sym *c = find_ctor(r);
+        lat__sym *c = lat__find_ctor(r);
         lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
         fn->sym = c;
         fn->type = c->type;
@@ -763,6 +763,33 @@ lat__expr *lat__aggregate_object(lat__parser *p, lat__type *t, lat__expr *list, 
 
 /* ---- operators -------------------------------------------------------------------------------- */
 
+/* C++'s built-in operators are candidates too: for `h * 2.0f` with a half, the built-in
+ * float * float (h through operator float) and operator*(half, half) (2.0f through
+ * half's constructor) each convert one operand, and neither is better: NVCC refuses the
+ * call as ambiguous, and so does the emulator rather than pick one. True when reported. */
+static bool ambiguous_with_builtin(lat__parser *p, const char *op, lat__sym *set, lat__expr **args, int nargs,
+                                   lat__expr *a, lat__expr *b, lat__loc loc)
+{
+    size_t l = strlen(op);
+    bool assigns = l >= 1 && op[l - 1] == '=' && strcmp(op, "==") != 0 && strcmp(op, "!=") != 0 &&
+                   strcmp(op, "<=") != 0 && strcmp(op, ">=") != 0;
+    if (!b || assigns || strcmp(op, "[]") == 0 || strcmp(op, "()") == 0 || strcmp(op, ",") == 0)
+        return false;
+    lat__expr *operands[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        lat__type *t = operands[i]->type;
+        if (!lat__is_arith(t) && !(lat__is_record(t) && lat__conversion_operator(p, operands[i], &lat__ty_float)))
+            return false;
+    }
+    if (lat__fewest_user_conversions(p, set, args, nargs) <= 0)
+        return false;
+    lat__error_at(p->u, loc,
+                  "'%s' between %s and %s is ambiguous: the built-in %s (through a conversion operator) and "
+                  "operator%s (through a constructor) fit equally well; convert one operand yourself",
+                  op, lat__type_str(p->u, a->type, NULL, false), lat__type_str(p->u, b->type, NULL, false), op, op);
+    return true;
+}
+
 lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat__expr *b, lat__loc loc)
 {
     char name[32];
@@ -779,6 +806,8 @@ lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat_
             fn->type = m->type;
             lat__expr **argv = lat__arena_alloc(&p->u->arena, sizeof args);
             memcpy(argv, args, sizeof args);
+            if (ambiguous_with_builtin(p, op, m, argv, b ? 2 : 1, a, b, loc))
+                return lat__error_expr(p, loc);
             return lat__make_call(p, fn, argv, b ? 2 : 1, loc);
         }
     }
@@ -792,10 +821,12 @@ lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat_
     lat__expr **argv = lat__arena_alloc(&p->u->arena, 2 * sizeof *argv);
     argv[0] = a;
     argv[1] = b;
+    if (ambiguous_with_builtin(p, op, f, argv, b ? 2 : 1, a, b, loc))
+        return lat__error_expr(p, loc);
     return lat__make_call(p, fn, argv, b ? 2 : 1, loc);
 }
 
-lat__expr *lat__convert_object(lat__parser *p, lat__expr *e, lat__type *t)
+lat__sym *lat__conversion_operator(lat__parser *p, lat__expr *e, lat__type *t)
 {
     lat__record *r = e->type->rec;
     if (!r)
@@ -817,6 +848,12 @@ lat__expr *lat__convert_object(lat__parser *p, lat__expr *e, lat__type *t)
         if (!best && usable && lat__is_arith(t) && lat__is_arith(to))
             best = m;
     }
+    return best;
+}
+
+lat__expr *lat__convert_object(lat__parser *p, lat__expr *e, lat__type *t)
+{
+    lat__sym *best = lat__conversion_operator(p, e, t);
     if (!best)
         return NULL;
     lat__expr *fn = lat__expr_new(p, LAT_E_NAME, e->loc);

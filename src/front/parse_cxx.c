@@ -205,7 +205,7 @@ lat__sym *lat__declare_overload(lat__parser *p, lat__sym *set, lat__atom *name, 
     return f;
 }
 
-enum { NO_MATCH = -1, EXACT = 0, PROMOTION = 1, CONVERSION = 2, ELLIPSIS = 3 };
+enum { NO_MATCH = -1, EXACT = 0, PROMOTION = 1, CONVERSION = 2, USER = 3, ELLIPSIS = 4 };
 
 static bool is_null_pointer_constant(const lat__expr *e)
 {
@@ -213,10 +213,21 @@ static bool is_null_pointer_constant(const lat__expr *e)
            (lat__is_integer(e->type) || (e->type->kind == LAT_TY_PTR && e->type->base->kind == LAT_TY_VOID));
 }
 
-/* How a value of a's type converts to t (both unqualified, a already an rvalue). */
-static int value_rank(lat__parser *p, const lat__expr *a, const lat__type *t)
+static int arg_rank(lat__parser *p, lat__expr *a, const lat__type *t, bool user);
+
+/* How a value of a's type converts to t (both unqualified, a already an rvalue); user:
+ * whether a user-defined conversion may be part of it (C++ allows one per argument). */
+static int value_rank(lat__parser *p, const lat__expr *a, const lat__type *t, bool user)
 {
     lat__type *from = lat__unqualified(p->u, a->type), *to = lat__unqualified(p->u, (lat__type *)t);
+    bool one_class = lat__is_record(from) && lat__is_record(to) && from->rec == to->rec;
+    if (user && !one_class && (lat__is_record(from) || lat__is_record(to))) {
+        if (lat__is_record(from) && lat__conversion_operator(p, (lat__expr *)a, to))
+            return USER;
+        if (lat__is_record(to) && to->rec && lat__converting_ctor(p, to->rec, (lat__expr *)a, NULL))
+            return USER;
+        return NO_MATCH;
+    }
     if (from->kind == LAT_TY_PTR && to->kind == LAT_TY_PTR) {
         if (lat__type_compatible(from->base, to->base, true))
             return (from->base->quals & ~to->base->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) ? NO_MATCH : EXACT;
@@ -237,12 +248,10 @@ static int value_rank(lat__parser *p, const lat__expr *a, const lat__type *t)
     }
     if (to->kind == LAT_TY_BOOL && from->kind == LAT_TY_PTR)
         return CONVERSION;
-    if (lat__is_record(from) && lat__is_record(to))
-        return from->rec == to->rec ? EXACT : NO_MATCH;
-    return NO_MATCH;
+    return one_class ? EXACT : NO_MATCH;
 }
 
-static int arg_rank(lat__parser *p, lat__expr *a, const lat__type *t)
+static int arg_rank(lat__parser *p, lat__expr *a, const lat__type *t, bool user)
 {
     if (t->kind == LAT_TY_PTR && t->ref) {
         const lat__type *b = t->base;
@@ -252,13 +261,13 @@ static int arg_rank(lat__parser *p, lat__expr *a, const lat__type *t)
             return (a->type->quals & ~b->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) ? NO_MATCH : EXACT;
         if (!(b->quals & LAT_Q_CONST) && t->ref != 2)
             return NO_MATCH;
-        return value_rank(p, lat__rvalue(p, a), b);
+        return value_rank(p, lat__rvalue(p, a), b, user);
     }
-    return value_rank(p, lat__rvalue(p, a), t);
+    return value_rank(p, lat__rvalue(p, a), t, user);
 }
 
 /* ranks[i] for each argument, or false when the candidate is not viable. */
-static bool candidate_ranks(lat__parser *p, const lat__sym *f, lat__expr **args, int nargs, int *ranks)
+static bool candidate_ranks(lat__parser *p, const lat__sym *f, lat__expr **args, int nargs, int *ranks, bool user)
 {
     const lat__param_types *pt = &f->type->params;
     if (nargs > pt->n && !pt->variadic)
@@ -266,11 +275,60 @@ static bool candidate_ranks(lat__parser *p, const lat__sym *f, lat__expr **args,
     if (nargs < pt->n && !(pt->defaults && pt->defaults[nargs]))
         return false;
     for (int i = 0; i < nargs; i++) {
-        ranks[i] = i < pt->n ? arg_rank(p, args[i], pt->types[i]) : ELLIPSIS;
+        ranks[i] = i < pt->n ? arg_rank(p, args[i], pt->types[i], user) : ELLIPSIS;
         if (ranks[i] == NO_MATCH)
             return false;
     }
     return true;
+}
+
+static lat__sym *one_argument_ctor(lat__parser *p, lat__record *r, lat__expr *a, bool *ambiguous, bool explicit_too)
+{
+    lat__sym *best = NULL;
+    int best_rank = NO_MATCH, rank;
+    if (ambiguous)
+        *ambiguous = false;
+    for (lat__sym *c = lat__find_ctor(r); c; c = c->overloads) {
+        if ((c->flags & LAT_SF_EXPLICIT) && !explicit_too)
+            continue;
+        /* copy-initialization converts through one user-defined conversion, no more */
+        if (!candidate_ranks(p, c, &a, 1, &rank, false))
+            continue;
+        if (!best || rank < best_rank) {
+            best = c;
+            best_rank = rank;
+            if (ambiguous)
+                *ambiguous = false;
+        } else if (rank == best_rank && ambiguous) {
+            *ambiguous = true;
+        }
+    }
+    return best;
+}
+
+lat__sym *lat__converting_ctor(lat__parser *p, lat__record *r, lat__expr *a, bool *ambiguous)
+{
+    return one_argument_ctor(p, r, a, ambiguous, false);
+}
+
+bool lat__only_explicitly(lat__parser *p, lat__record *r, lat__expr *a)
+{
+    return !one_argument_ctor(p, r, a, NULL, false) && one_argument_ctor(p, r, a, NULL, true);
+}
+
+int lat__fewest_user_conversions(lat__parser *p, lat__sym *set, lat__expr **args, int nargs)
+{
+    int *ranks = lat__arena_alloc(&p->u->arena, (size_t)(nargs + 1) * sizeof(int));
+    int fewest = -1;
+    for (lat__sym *f = set; f; f = f->overloads) {
+        if (!candidate_ranks(p, f, args, nargs, ranks, true))
+            continue;
+        int n = 0;
+        for (int i = 0; i < nargs; i++)
+            n += ranks[i] == USER;
+        fewest = fewest < 0 || n < fewest ? n : fewest;
+    }
+    return fewest;
 }
 
 static const char *arg_types(lat__parser *p, lat__expr **args, int nargs)
@@ -291,7 +349,7 @@ lat__sym *lat__resolve_overload(lat__parser *p, lat__sym *set, lat__expr **args,
     int *ranks = lat__arena_alloc(&p->u->arena, (size_t)(nargs + 1) * sizeof(int));
     lat__sym *best = NULL, *tie = NULL;
     for (lat__sym *f = set; f; f = f->overloads) {
-        if (!candidate_ranks(p, f, args, nargs, ranks))
+        if (!candidate_ranks(p, f, args, nargs, ranks, true))
             continue;
         if (!best) {
             best = f;
@@ -313,7 +371,7 @@ lat__sym *lat__resolve_overload(lat__parser *p, lat__sym *set, lat__expr **args,
     }
     /* a tie found before the final best may still be beaten by it: check again */
     if (best && tie) {
-        candidate_ranks(p, tie, args, nargs, ranks);
+        candidate_ranks(p, tie, args, nargs, ranks, true);
         bool better = false, worse = false;
         for (int i = 0; i < nargs; i++) {
             better |= best_ranks[i] < ranks[i];

@@ -793,17 +793,22 @@ static void struct_body_(lat__parser *p, lat__record *r)
         size_t quals = 0;
         if (lat__at_constructor(p, r, &quals)) {
             unsigned cuda = 0;
+            bool is_explicit = false;
             for (size_t k = 0; k < quals; k++) {
                 lat__tok *q = lat__next(p);
                 cuda |= q->atom->kw == LAT_KW_DEVICE ? LAT_CU_DEVICE : q->atom->kw == LAT_KW_HOST ? LAT_CU_HOST : 0;
+                is_explicit |= q->atom->kw == LAT_KW_EXPLICIT;
             }
             lat__atom *name = NULL;
             lat__loc loc = lat__peek(p)->loc;
             lat__type *t = declarator(p, &lat__ty_void, &name, &loc, false);
+            size_t before = r->methods.n;
             if (t->kind == LAT_TY_FUNC)
                 lat__member_function(p, r, t, name, loc, cuda, LAT_ST_NONE, true);
             else
                 member_function(p, first);
+            if (is_explicit && r->methods.n > before)
+                r->methods.items[before]->flags |= LAT_SF_EXPLICIT;
             continue;
         }
         /* A destructor: nothing to run when it is empty, as kernels' are. */
@@ -1859,7 +1864,14 @@ static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__lo
         t = t->base;
     if (!lat__is_record(t) || !t->rec || !(t->rec->has_ctor || t->rec->defaults))
         return;
-    if (v->type->kind == LAT_TY_ARRAY || p->depth == 0 || v->storage == LAT_ST_STATIC) {
+    bool nowhere_to_run = v->type->kind == LAT_TY_ARRAY || p->depth == 0 || v->storage == LAT_ST_STATIC;
+    if (nowhere_to_run && t->rec->has_ctor && !lat__initialised_by_default(t)) {
+        /* a default constructor that does nothing (`__half() {}`, `vec3() {}`): nothing to run */
+        if (!lat__default_ctor(t->rec))
+            lat__error_at(p->u, loc, "%s has no default constructor to make '%s' with", lat__type_str(p->u, t, NULL, false), v->name->name);
+        return;
+    }
+    if (nowhere_to_run) {
         const char *what = v->type->kind == LAT_TY_ARRAY
                                ? t->rec->has_ctor ? "an array of a class with constructors"
                                                   : about_defaults(p, "an array of %s", t)

@@ -179,10 +179,45 @@ static bool is_null_constant(const lat__expr *e)
     return e->type->kind == LAT_TY_PTR && e->type->base->kind == LAT_TY_VOID;
 }
 
+/* C++'s copy-initialization of a class from another type: `__half h = 1.0f;`, an argument,
+ * a return value, through the class's converting constructor; NULL when it has none. */
+static lat__expr *convert_by_constructor(lat__parser *p, lat__expr *e, lat__type *t, const char *context)
+{
+    bool ambiguous;
+    lat__sym *c = lat__converting_ctor(p, t->rec, e, &ambiguous);
+    if (!c && lat__only_explicitly(p, t->rec, e)) {
+        lat__error_at(p->u, e->loc, "%s %s from %s: the constructor that takes it is explicit (write %s(...))",
+                      context, tstr(p, t), tstr(p, e->type), t->rec->tag ? t->rec->tag->name : "T");
+        e->flags |= LAT_EF_ERROR;
+        return lat__cast_to(p, e, t, true);
+    }
+    if (!c)
+        return NULL;
+    if (ambiguous) {
+        lat__error_at(p->u, e->loc, "%s %s from %s: two constructors of %s convert it equally well", context,
+                      tstr(p, t), tstr(p, e->type), tstr(p, t));
+        e->flags |= LAT_EF_ERROR;
+        return lat__cast_to(p, e, t, true);
+    }
+    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, e->loc);
+    fn->sym = c;
+    fn->type = c->type;
+    fn->flags |= LAT_EF_CHOSEN;
+    lat__expr **argv = lat__arena_alloc(&p->u->arena, sizeof *argv);
+    argv[0] = e;
+    return lat__make_call(p, fn, argv, 1, e->loc);
+}
+
 lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const char *context)
 {
     if (t->kind == LAT_TY_PTR && t->ref)
         return lat__bind_reference(p, e, t, context);
+    if (lat__is_record(t) && t->rec && t->rec->has_ctor && !(e->flags & LAT_EF_ERROR) &&
+        !(lat__is_record(e->type) && e->type->rec == t->rec)) {
+        lat__expr *c = convert_by_constructor(p, e, t, context);
+        if (c)
+            return c;
+    }
     if (lat__is_record(e->type) && !(e->flags & LAT_EF_ERROR) && !(lat__is_record(t) && t->rec == e->type->rec)) {
         lat__expr *c = lat__convert_object(p, e, t); /* operator T *() */
         if (c)
@@ -1211,6 +1246,12 @@ static lat__expr *explicit_cast(lat__parser *p, lat__expr *a, lat__type *t, lat_
 {
     if (a->flags & LAT_EF_ERROR)
         return lat__cast_to(p, a, t, false);
+    if (lat__is_record(t) && t->rec && t->rec->has_ctor && !(lat__is_record(a->type) && a->type->rec == t->rec)) {
+        /* (half)x, static_cast<half>(x): C++ makes T(x), through any constructor */
+        lat__expr **argv = lat__arena_alloc(&p->u->arena, sizeof *argv);
+        argv[0] = a;
+        return lat__construct(p, t, argv, 1, a->loc);
+    }
     if (lat__is_record(a->type) && !(lat__is_record(t) && t->rec == a->type->rec)) {
         lat__expr *c = lat__convert_object(p, a, t); /* operator T *() */
         if (c)
@@ -1949,6 +1990,26 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open, lat__expr 
     return lat__make_call(p, fn, argv, (int)n + 1, open->loc);
 }
 
+/* The emulator's own headers add overloads of built-ins for their classes (atomicAdd and
+ * __shfl_sync of __half): `__lat_ext_NAME`, called when an argument is an object of a
+ * class or a pointer to one. NULL: the built-in takes the call. */
+static lat__sym *builtin_extension(lat__parser *p, const lat__sym *builtin, lat__expr **args, int nargs)
+{
+    bool of_class = false;
+    for (int i = 0; i < nargs; i++) {
+        const lat__type *t = args[i]->type;
+        of_class |= lat__is_record(t) || (t->kind == LAT_TY_PTR && lat__is_record(t->base));
+    }
+    if (!of_class)
+        return NULL;
+    char name[64];
+    int n = snprintf(name, sizeof name, "__lat_ext_%s", builtin->name->name);
+    if (n <= 0 || (size_t)n >= sizeof name)
+        return NULL;
+    lat__sym *ext = lat__atom_get(&p->u->atoms, name, (size_t)n)->sym;
+    return ext && ext->kind == LAT_SYM_FUNC ? ext : NULL;
+}
+
 lat__expr *lat__make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int argc, lat__loc open_loc)
 {
     lat__expr *e = lat__expr_new(p, LAT_E_CALL, fn->loc);
@@ -1963,6 +2024,13 @@ lat__expr *lat__make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int a
     }
     lat__sym *callee = fn->kind == LAT_E_NAME ? fn->sym : NULL;
     e->sym = callee;
+    lat__sym *ext = callee && (callee->flags & LAT_SF_BUILTIN) ? builtin_extension(p, callee, e->args, e->nargs) : NULL;
+    if (ext) {
+        lat__expr *to = lat__expr_new(p, LAT_E_NAME, fn->loc);
+        to->sym = ext;
+        to->type = ext->type;
+        return lat__make_call(p, to, argv, argc, open_loc);
+    }
     if (callee && callee->kind == LAT_SYM_BUILTIN) {
         const lat__builtin *b = lat__builtin_get(callee->builtin);
         for (int i = 0; i < e->nargs; i++)
@@ -1983,7 +2051,7 @@ lat__expr *lat__make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int a
         lat__note_call(p, callee);
         return e;
     }
-    if (callee && callee->kind == LAT_SYM_FUNC && callee->overloads) {
+    if (callee && callee->kind == LAT_SYM_FUNC && callee->overloads && !(fn->flags & LAT_EF_CHOSEN)) {
         lat__sym *best = lat__resolve_overload(p, callee, e->args, e->nargs, open_loc);
         if (!best) {
             for (int i = 0; i < e->nargs; i++)

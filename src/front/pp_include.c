@@ -276,10 +276,10 @@ void pp_include(pp *p, pp_ctx *c, const lat__tok *t, size_t n, const lat__tok *d
         lat__arena_oom(&p->u->arena);
     case LAT__HEADER_BUILTIN: {
         /* Its macros are predefined; assert's follows NDEBUG where it is included; the
-         * C++ ones (cooperative groups) are read as source. */
+         * C++ ones (cooperative groups, cuda_fp16.h) are read as source. */
         if (p->in->assert_h && (strcmp(name, "assert.h") == 0 || strcmp(name, "cassert") == 0))
             pp_push_text(p, "<built-in>", p->in->assert_h);
-        const char *text = lat__cg_header_text(&p->u->arena, name);
+        const char *text = lat__cxx_header_text(&p->u->arena, name);
         if (text)
             pp_push_text(p, lat__arena_printf(&p->u->arena, "<%s>", name), text);
         return;

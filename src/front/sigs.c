@@ -53,6 +53,10 @@ static void layout(const lat__type *t, uint32_t base, fields *f)
     case LAT_TY_STRUCT:
         if (!t->rec)
             return;
+        if (t->rec->tag && strcmp(t->rec->tag->name, "__half") == 0 && lat__sizeof(t) == 2) {
+            add_field(f, base, LAT__SCALAR_F16); /* cuda_fp16.h's (__half2 is two of them) */
+            return;
+        }
         for (size_t i = 0; i < t->rec->fields.n; i++) {
             const lat__field *fl = &t->rec->fields.items[i];
             if (fl->bits < 0)

@@ -1,0 +1,498 @@
+/* cuda_fp16.h: __half and __half2 in kernels. On CUDA NVRTC compiles the toolkit's header;
+ * the emulator has its own (src/front/fp16_header.c). The host reference rounds the exact
+ * value of every result to half with integer arithmetic, in the four rounding modes, so
+ * that conversions and + - * / fma are checked to the bit on both backends, over random
+ * bit patterns that include subnormals, infinities, NaNs and exact ties. */
+#include "harness.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+__extension__ typedef unsigned __int128 u128;
+__extension__ typedef __int128 i128;
+
+enum { NEAREST = 0, TOWARD_ZERO = 1, DOWN = 2, UP = 3 };
+
+/* ---- the host reference -------------------------------------------------------------- */
+
+/* (-1)^neg * m * 2^e rounded to a half by mode. */
+static uint16_t ref_round(int neg, u128 m, int e, int mode)
+{
+    uint16_t sign = neg ? 0x8000u : 0u;
+    if (m == 0)
+        return sign;
+    int bits = 0;
+    for (u128 t = m; t; t >>= 1)
+        bits++;
+    int top = bits - 1 + e;                   /* m * 2^e is in [2^top, 2^(top+1)) */
+    int quantum = (top > -14 ? top : -14) - 10; /* the half's unit in the last place */
+    int shift = quantum - e;
+    u128 q;
+    int inexact = 0, below_half = 1, at_half = 0;
+    if (shift <= 0) {
+        q = m << -shift;
+    } else if (shift >= 127) {
+        q = 0;
+        inexact = 1;
+    } else {
+        q = m >> shift;
+        u128 rem = m & (((u128)1 << shift) - 1), half = (u128)1 << (shift - 1);
+        inexact = rem != 0;
+        below_half = rem < half;
+        at_half = rem == half;
+    }
+    int up = mode == NEAREST ? inexact && !below_half && (!at_half || (q & 1))
+             : mode == DOWN  ? inexact && neg
+             : mode == UP    ? inexact && !neg
+                             : 0;
+    q += (u128)up;
+    if (q == 2048) {
+        q = 1024;
+        quantum++;
+    }
+    if (q < 1024)
+        return (uint16_t)(sign | (uint16_t)q); /* subnormal */
+    int exp = quantum + 10;
+    if (exp > 15) {
+        int inf = mode == NEAREST || (mode == DOWN && neg) || (mode == UP && !neg);
+        return (uint16_t)(sign | (inf ? 0x7c00u : 0x7bffu));
+    }
+    return (uint16_t)(sign | ((unsigned)(exp + 15) << 10) | (unsigned)(q - 1024));
+}
+
+static uint16_t ref_from_double(double d, int mode)
+{
+    if (isnan(d))
+        return 0x7fff;
+    if (isinf(d))
+        return d < 0 ? 0xfc00 : 0x7c00;
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    int exp = (int)((b >> 52) & 0x7ff);
+    uint64_t mant = b & 0xfffffffffffffull;
+    return ref_round((int)(b >> 63), exp ? mant | (1ull << 52) : mant, exp ? exp - 1075 : -1074, mode);
+}
+
+static double half_value(uint16_t h)
+{
+    int exp = (h >> 10) & 31;
+    unsigned mant = h & 0x3ffu;
+    double v = exp == 31 ? (mant ? NAN : INFINITY) : exp ? ldexp(mant | 1024u, exp - 25) : ldexp(mant, -24);
+    return (h & 0x8000u) ? -v : v;
+}
+
+static int is_nan_half(uint16_t h)
+{
+    return (h & 0x7fffu) > 0x7c00u;
+}
+
+/* a*b + c rounded once: exact in 128-bit integers (the product of two halves is a
+ * multiple of 2^-48 below 2^32). */
+static uint16_t ref_fma(uint16_t a, uint16_t b, uint16_t c)
+{
+    double x = half_value(a), y = half_value(b), z = half_value(c);
+    double approx = fma(x, y, z);
+    if (!isfinite(x) || !isfinite(y) || !isfinite(z) || approx == 0 || isnan(approx))
+        return ref_from_double(approx, NEAREST);
+    /* the values times 2^48 as integers */
+    i128 p = (i128)llround(ldexp(x, 24)) * (i128)llround(ldexp(y, 24));
+    i128 s = p + ((i128)llround(ldexp(z, 24)) << 24);
+    if (s == 0)
+        return ref_from_double(approx, NEAREST);
+    return ref_round(s < 0, (u128)(s < 0 ? -s : s), -48, NEAREST);
+}
+
+/* Random half bit patterns: all of them uniformly (NaN, infinity and subnormals come up
+ * about once in 30), with values near 1 for a third, where most arithmetic happens. */
+static uint16_t rand_half(void)
+{
+    uint32_t r = t_rand_u32();
+    if (r % 3 == 0)
+        return (uint16_t)(0x3000u + (r >> 8) % 0x1800u) ^ (uint16_t)((r >> 4) & 1u ? 0x8000u : 0u);
+    return (uint16_t)(r >> 16);
+}
+
+/* Distance in halves' units in the last place (signed zeros are one value). */
+static long half_ulps(uint16_t a, uint16_t b)
+{
+    long x = (a & 0x8000u) ? -(long)(a & 0x7fffu) : (long)a;
+    long y = (b & 0x8000u) ? -(long)(b & 0x7fffu) : (long)b;
+    return labs(x - y);
+}
+
+/* ---- conversions ---------------------------------------------------------------------- */
+
+enum { NCONV = 4096 };
+
+/* Floats that make every rounding case: any bits, halves' exact values and ties, values
+ * around the largest half and in the subnormal range. */
+static float conversion_input(int i)
+{
+    uint32_t r = t_rand_u32();
+    float f;
+    switch (i % 6) {
+    case 0:
+        memcpy(&f, &r, sizeof f);
+        return f;
+    case 1: { /* a half's value, or the tie between it and the next (bit 12 of the float) */
+        uint16_t h = (uint16_t)(r & 0x7bffu);
+        f = (float)half_value(h);
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        if ((r >> 20) & 1u && (b & 0x7f800000u) >= 0x38800000u)
+            b |= 0x1000u;
+        memcpy(&f, &b, sizeof f);
+        return (r >> 31) ? -f : f;
+    }
+    case 2:
+        return (float)t_rand_double(65000.0, 66000.0) * ((r & 1u) ? -1.0f : 1.0f);
+    case 3:
+        return (float)t_rand_double(-7e-5, 7e-5);
+    case 4:
+        return (float)t_rand_double(-3e-8, 3e-8);
+    default:
+        return (float)t_rand_double(-100.0, 100.0);
+    }
+}
+
+static void float_bits(float f, int *neg, u128 *m, int *e)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    int exp = (int)((b >> 23) & 0xffu);
+    *neg = (int)(b >> 31);
+    *m = exp ? (b & 0x7fffffu) | 0x800000u : (b & 0x7fffffu);
+    *e = exp ? exp - 150 : -149;
+}
+
+static uint16_t ref_from_float(float f, int mode)
+{
+    if (isnan(f))
+        return 0x7fff;
+    if (isinf(f))
+        return f < 0 ? 0xfc00 : 0x7c00;
+    int neg, e;
+    u128 m;
+    float_bits(f, &neg, &m, &e);
+    return ref_round(neg, m, e, mode);
+}
+
+TEST(float_and_double_convert_to_half_in_every_rounding_mode_as_the_gpu_does)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "extern \"C\" __global__ void conv(const float *f, const double *d, unsigned short *o, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    o[8 * i + 0] = __half_as_ushort(__float2half_rn(f[i]));\n"
+        "    o[8 * i + 1] = __half_as_ushort(__float2half_rz(f[i]));\n"
+        "    o[8 * i + 2] = __half_as_ushort(__float2half_rd(f[i]));\n"
+        "    o[8 * i + 3] = __half_as_ushort(__float2half_ru(f[i]));\n"
+        "    o[8 * i + 4] = __half_as_ushort(__double2half(d[i]));\n"
+        "    __half h = f[i];\n" /* copy-initialization through the converting constructor */
+        "    o[8 * i + 5] = __half_as_ushort(h);\n"
+        "    o[8 * i + 6] = __half_as_ushort(__float2half(f[i]));\n"
+        "    half2 p = __floats2half2_rn(f[i], -f[i]);\n"
+        "    o[8 * i + 7] = __half_as_ushort(__high2half(p));\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "conv");
+    float *f = t_calloc(NCONV, sizeof *f);
+    double *d = t_calloc(NCONV, sizeof *d);
+    uint16_t *o = t_calloc(8 * NCONV, sizeof *o);
+    for (int i = 0; i < NCONV; i++) {
+        f[i] = conversion_input(i);
+        /* doubles between two floats: rounding through float first would be wrong */
+        d[i] = (double)f[i] * (1.0 + t_rand_double(-1e-9, 1e-9));
+    }
+    f[0] = INFINITY, f[6] = -INFINITY, f[12] = NAN, f[18] = 0.0f, f[24] = -0.0f;
+    f[30] = 65504.0f, f[36] = 65519.996f, f[42] = 65520.0f, f[48] = 0x1p-25f, f[54] = 0x1.000002p-25f;
+    f[60] = 0x1p-24f * 1.5f, f[66] = 0x1.ffcp-15f, f[72] = 0x1.ffep-15f;
+    d[0] = 0x1.0020000000001p0, d[6] = 0x1.002p0, d[12] = 0x1.006p0;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {NCONV / 128}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(f, NCONV * sizeof *f), lat_arg_in(d, NCONV * sizeof *d),
+                                       lat_arg_out(o, 8 * NCONV * sizeof *o), lat_arg_i32(NCONV))));
+    for (int i = 0; i < NCONV; i++) {
+        for (int mode = 0; mode < 4; mode++) {
+            uint16_t want = ref_from_float(f[i], mode);
+            ASSERT_MSG(o[8 * i + mode] == want, "mode %d of %a (input %d): 0x%04x, want 0x%04x", mode,
+                       (double)f[i], i, o[8 * i + mode], want);
+        }
+        uint16_t want = ref_from_double(d[i], NEAREST);
+        ASSERT_MSG(o[8 * i + 4] == want, "__double2half(%a): 0x%04x, want 0x%04x", d[i], o[8 * i + 4], want);
+        ASSERT_MSG(o[8 * i + 5] == o[8 * i] && o[8 * i + 6] == o[8 * i], "half h = %a: 0x%04x and 0x%04x, want 0x%04x",
+                   (double)f[i], o[8 * i + 5], o[8 * i + 6], o[8 * i]);
+        ASSERT_MSG(o[8 * i + 7] == ref_from_float(-f[i], NEAREST), "__floats2half2_rn's high half of %a: 0x%04x",
+                   (double)-f[i], o[8 * i + 7]);
+    }
+}
+
+TEST(every_half_converts_to_float_and_to_integers_exactly)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "extern \"C\" __global__ void back(float *f, int *i32, short *i16, unsigned *u32)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    __half h = __ushort_as_half((unsigned short)i);\n"
+        "    f[i] = __half2float(h);\n"
+        "    float g = h;\n" /* operator float */
+        "    if (__float_as_uint(g) != __float_as_uint(f[i])) f[i] = 12345.0f;\n"
+        "    i32[4 * i + 0] = __half2int_rn(h);\n"
+        "    i32[4 * i + 1] = __half2int_rz(h);\n"
+        "    i32[4 * i + 2] = __half2int_rd(h);\n"
+        "    i32[4 * i + 3] = __half2int_ru(h);\n"
+        "    i16[i] = __half2short_rn(h);\n"
+        "    u32[i] = __half2uint_rz(h);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "back");
+    enum { ALL = 65536 };
+    float *f = t_calloc(ALL, sizeof *f);
+    int32_t *i32 = t_calloc(4 * ALL, sizeof *i32);
+    int16_t *i16 = t_calloc(ALL, sizeof *i16);
+    uint32_t *u32 = t_calloc(ALL, sizeof *u32);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {ALL / 256}, .block = {256}},
+                              LAT_ARGS(lat_arg_out(f, ALL * sizeof *f), lat_arg_out(i32, 4 * ALL * sizeof *i32),
+                                       lat_arg_out(i16, ALL * sizeof *i16), lat_arg_out(u32, ALL * sizeof *u32))));
+    for (int i = 0; i < ALL; i++) {
+        double v = half_value((uint16_t)i);
+        if (is_nan_half((uint16_t)i)) {
+            ASSERT_MSG(isnan(f[i]), "half 0x%04x: %g, want NaN", i, (double)f[i]);
+            ASSERT_MSG(i32[4 * i + 1] == 0 && u32[i] == 0, "half NaN 0x%04x to integers: %d %u, want 0", i,
+                       i32[4 * i + 1], u32[i]);
+            continue;
+        }
+        ASSERT_MSG((double)f[i] == v && !signbit(f[i]) == !signbit(v), "half 0x%04x: %a, want %a", i, (double)f[i], v);
+        double r[4] = {nearbyint(v), trunc(v), floor(v), ceil(v)};
+        for (int m = 0; m < 4; m++) {
+            double want = r[m] > 2147483647.0 ? 2147483647.0 : r[m] < -2147483648.0 ? -2147483648.0 : r[m];
+            ASSERT_MSG(i32[4 * i + m] == (int32_t)want, "half 0x%04x (%g) mode %d to int: %d, want %.0f", i, v, m,
+                       i32[4 * i + m], want);
+        }
+        double s = r[0] > 32767 ? 32767 : r[0] < -32768 ? -32768 : r[0];
+        ASSERT_MSG(i16[i] == (int16_t)s, "half 0x%04x (%g) to short: %d, want %.0f", i, v, i16[i], s);
+        double u = r[1] < 0 ? 0 : r[1] > 4294967295.0 ? 4294967295.0 : r[1];
+        ASSERT_MSG(u32[i] == (uint32_t)u, "half 0x%04x (%g) to unsigned: %u, want %.0f", i, v, u32[i], u);
+    }
+}
+
+/* ---- arithmetic ------------------------------------------------------------------------- */
+
+enum { NARITH = 8192, NOUT = 16 };
+
+TEST(half_arithmetic_rounds_each_result_once_as_the_gpu_does)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "__device__ unsigned short b(__half h) { return __half_as_ushort(h); }\n"
+        "extern \"C\" __global__ void arith(const __half *x, const __half *y, const __half *z, unsigned short *o, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    __half a = x[i], c = z[i];\n"
+        "    const __half &bb = y[i];\n"
+        "    unsigned short *r = o + 16 * i;\n"
+        "    r[0] = b(__hadd(a, bb));\n"
+        "    r[1] = b(__hsub(a, bb));\n"
+        "    r[2] = b(__hmul(a, bb));\n"
+        "    r[3] = b(__hdiv(a, bb));\n"
+        "    r[4] = b(__hfma(a, bb, c));\n"
+        "    r[5] = b(a + bb);\n"
+        "    r[6] = b(a * bb - c);\n"
+        "    __half t = a;\n"
+        "    t += bb;\n"
+        "    t *= c;\n"
+        "    r[7] = b(t);\n"
+        "    r[8] = b(__hmax(a, bb));\n"
+        "    r[9] = b(__hmin(a, bb));\n"
+        "    r[10] = b(__hneg(a));\n"
+        "    r[11] = b(__habs(a));\n"
+        "    r[12] = (unsigned short)((a == bb) | (a != bb) << 1 | (a < bb) << 2 | (a <= bb) << 3 |\n"
+        "                             (a > bb) << 4 | (a >= bb) << 5 | __hequ(a, bb) << 6 | __hltu(a, bb) << 7 |\n"
+        "                             __hisnan(a) << 8 | (__hisinf(a) & 3) << 9);\n"
+        "    __half2 p = __halves2half2(a, c), q = __halves2half2(bb, a);\n"
+        "    __half2 s = __hfma2(p, q, p) + p * q;\n"
+        "    r[13] = b(__low2half(s));\n"
+        "    r[14] = b(__high2half(s));\n"
+        "    r[15] = b(__hadd_sat(a, bb));\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "arith");
+    uint16_t *x = t_calloc(NARITH, 2), *y = t_calloc(NARITH, 2), *z = t_calloc(NARITH, 2);
+    uint16_t *o = t_calloc((size_t)NOUT * NARITH, 2);
+    for (int i = 0; i < NARITH; i++) {
+        x[i] = rand_half();
+        y[i] = rand_half();
+        z[i] = rand_half();
+    }
+    x[0] = 0x8000, y[0] = 0x0000; /* max(-0, +0) */
+    x[1] = 0x3c00, y[1] = 0x3c00, z[1] = 0xfc00;
+    x[2] = 0x7bff, y[2] = 0x7bff; /* overflow */
+    x[3] = 0x0001, y[3] = 0x3800; /* half the smallest subnormal: a tie to 0 */
+    x[4] = 0x7e00, y[4] = 0x3c00; /* NaN and a number */
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {NARITH / 128}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(x, NARITH * 2), lat_arg_in(y, NARITH * 2), lat_arg_in(z, NARITH * 2),
+                                       lat_arg_out(o, (size_t)NOUT * NARITH * 2), lat_arg_i32(NARITH))));
+    for (int i = 0; i < NARITH; i++) {
+        double a = half_value(x[i]), b = half_value(y[i]), c = half_value(z[i]);
+        uint16_t *r = o + NOUT * i;
+        uint16_t want[NOUT] = {0};
+        want[0] = ref_from_double(a + b, NEAREST); /* exact in double: rounded once */
+        want[1] = ref_from_double(a - b, NEAREST);
+        want[2] = ref_from_double(a * b, NEAREST);
+        want[3] = ref_from_double(a / b, NEAREST); /* double's 53 bits round a quotient to half correctly */
+        want[4] = ref_fma(x[i], y[i], z[i]);
+        want[5] = want[0];
+        /* a * b - c: the product rounded to half, then the difference: no contraction of
+         * halves' operators (CUDA's are function calls) */
+        want[6] = ref_from_double(half_value(want[2]) - c, NEAREST);
+        want[7] = ref_from_double(half_value(want[0]) * c, NEAREST);
+        int na = is_nan_half(x[i]), nb = is_nan_half(y[i]);
+        if (na && nb)
+            want[8] = want[9] = 0x7fff;
+        else if (na || nb)
+            want[8] = want[9] = na ? y[i] : x[i];
+        else if (a == b)
+            want[8] = x[i] & y[i], want[9] = x[i] | y[i]; /* +0 above -0 */
+        else
+            want[8] = a > b ? x[i] : y[i], want[9] = a < b ? x[i] : y[i];
+        want[10] = x[i] ^ 0x8000u;
+        want[11] = x[i] & 0x7fffu;
+        int inf = isinf(a) ? (a > 0 ? 1 : 3) : 0;
+        want[12] = (uint16_t)((a == b) | (a != b) << 1 | (a < b) << 2 | (a <= b) << 3 | (a > b) << 4 |
+                              (a >= b) << 5 | !(a < b || a > b) << 6 | !(a >= b) << 7 | isnan(a) << 8 | inf << 9);
+        /* p = (a, c), q = (b, a): fma(p, q, p) + p * q, each rounded */
+        uint16_t f_lo = ref_fma(x[i], y[i], x[i]), m_lo = ref_from_double(a * b, NEAREST);
+        uint16_t f_hi = ref_fma(z[i], x[i], z[i]), m_hi = ref_from_double(c * a, NEAREST);
+        want[13] = ref_from_double(half_value(f_lo) + half_value(m_lo), NEAREST);
+        want[14] = ref_from_double(half_value(f_hi) + half_value(m_hi), NEAREST);
+        double s = half_value(want[0]);
+        want[15] = isnan(s) || !(s > 0) ? 0 : s > 1 ? 0x3c00 : want[0];
+        static const char *const names[NOUT] = {"__hadd", "__hsub", "__hmul", "__hdiv", "__hfma", "+", "a * b - c",
+                                                "+= *=", "__hmax", "__hmin", "__hneg", "__habs", "comparisons",
+                                                "half2 low", "half2 high", "__hadd_sat"};
+        for (int j = 0; j < NOUT; j++) {
+            /* a NaN's sign and payload after neg and abs are the hardware's */
+            bool same = r[j] == want[j] || ((j == 10 || j == 11) && is_nan_half(r[j]) && is_nan_half(want[j]));
+            ASSERT_MSG(same, "%s of 0x%04x, 0x%04x, 0x%04x (%g, %g, %g): 0x%04x, want 0x%04x", names[j], x[i], y[i],
+                       z[i], a, b, c, r[j], want[j]);
+        }
+    }
+}
+
+/* ---- functions over every half ------------------------------------------------------------- */
+
+TEST(half_functions_round_the_exact_value_over_every_half)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "extern \"C\" __global__ void fns(__half *o)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    __half h = __ushort_as_half((unsigned short)i);\n"
+        "    o[i] = hsqrt(h);\n"
+        "    o[65536 + i] = hrcp(h);\n"
+        "    o[2 * 65536 + i] = htrunc(h);\n"
+        "    o[3 * 65536 + i] = hfloor(h);\n"
+        "    o[4 * 65536 + i] = hceil(h);\n"
+        "    o[5 * 65536 + i] = hrint(h);\n"
+        "    o[6 * 65536 + i] = hexp(h);\n"
+        "    o[7 * 65536 + i] = hlog(h);\n"
+        "    o[8 * 65536 + i] = hexp2(h);\n"
+        "    o[9 * 65536 + i] = hlog2(h);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "fns");
+    enum { ALL = 65536, NF = 10 };
+    uint16_t *o = t_calloc((size_t)NF * ALL, 2);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {ALL / 256}, .block = {256}},
+                              LAT_ARGS(lat_arg_out(o, (size_t)NF * ALL * 2))));
+    static const char *const names[NF] = {"hsqrt", "hrcp", "htrunc", "hfloor", "hceil", "hrint",
+                                          "hexp", "hlog", "hexp2", "hlog2"};
+    long worst[NF] = {0};
+    for (int i = 0; i < ALL; i++) {
+        double v = half_value((uint16_t)i);
+        double exact[NF] = {sqrt(v), 1.0 / v, trunc(v), floor(v), ceil(v), nearbyint(v),
+                            exp(v), log(v), exp2(v), log2(v)};
+        for (int f = 0; f < NF; f++) {
+            uint16_t got = o[(size_t)f * ALL + (size_t)i], want = ref_from_double(exact[f], NEAREST);
+            if (is_nan_half(want) || is_nan_half(got)) {
+                ASSERT_MSG(is_nan_half(want) && is_nan_half(got), "%s(0x%04x = %g): 0x%04x, want 0x%04x", names[f],
+                           i, v, got, want);
+                continue;
+            }
+            long d = half_ulps(got, want);
+            worst[f] = d > worst[f] ? d : worst[f];
+            /* sqrt, rcp and the roundings are correctly rounded on both backends; the
+             * GPU's exp and log are approximations within one unit */
+            long allowed = f < 6 ? 0 : 1;
+            ASSERT_MSG(d <= allowed, "%s(0x%04x = %g): 0x%04x, want 0x%04x (%ld units apart)", names[f], i, v, got,
+                       want, d);
+        }
+    }
+    for (int f = 0; f < NF; f++)
+        printf("# %s: at most %ld unit(s) in the last place from the exact value rounded\n", names[f], worst[f]);
+}
+
+/* ---- half in a real kernel --------------------------------------------------------------- */
+
+TEST(a_templated_half_reduction_through_shared_memory_shuffles_and_atomics)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "template <typename T>\n"
+        "__global__ void block_sum(const T *in, T *partial, T *total, int n)\n"
+        "{\n"
+        "    __shared__ T s[128];\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    T v = 0;\n" /* the int constructor */
+        "    if (i < n) v = in[i];\n"
+        "    s[threadIdx.x] = v;\n"
+        "    __syncthreads();\n"
+        "    for (int k = blockDim.x / 2; k >= 32; k >>= 1) {\n"
+        "        if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];\n"
+        "        __syncthreads();\n"
+        "    }\n"
+        "    if (threadIdx.x < 32) {\n"
+        "        T w = s[threadIdx.x];\n"
+        "        for (int d = 16; d > 0; d >>= 1) w = w + __shfl_down_sync(0xffffffffu, w, d);\n"
+        "        if (threadIdx.x == 0) { partial[blockIdx.x] = w; atomicAdd(total, (T)(blockIdx.x + 1)); }\n"
+        "    }\n"
+        "}\n"
+        "template __global__ void block_sum<__half>(const __half *, __half *, __half *, int);\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "block_sum<__half>");
+    enum { BLOCKS = 16, THREADS = 128, NIN = BLOCKS * THREADS };
+    uint16_t *in = t_calloc(NIN, 2), *partial = t_calloc(BLOCKS, 2), total = 0;
+    /* random values in 1/8 steps: each block's sum is rounded as the tree adds; the
+     * atomics add 1 + 2 + ... + 16, exact in any order */
+    for (int i = 0; i < NIN; i++)
+        in[i] = ref_from_double((double)(int)(t_rand_u32() % 33) / 8.0 - 2.0, NEAREST);
+    for (int b = 0; b < BLOCKS; b++)
+        in[b * THREADS] = ref_from_double(half_value(in[b * THREADS]) + 0.375 * (b % 3), NEAREST);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {BLOCKS}, .block = {THREADS}},
+                              LAT_ARGS(lat_arg_in(in, NIN * 2), lat_arg_out(partial, BLOCKS * 2),
+                                       lat_arg_inout(&total, 2), lat_arg_i32(NIN))));
+    double sum = 0;
+    for (int b = 0; b < BLOCKS; b++) {
+        uint16_t s[THREADS];
+        memcpy(s, in + b * THREADS, sizeof s);
+        for (int step = THREADS / 2; step >= 32; step >>= 1)
+            for (int t = 0; t < step; t++)
+                s[t] = ref_from_double(half_value(s[t]) + half_value(s[t + step]), NEAREST);
+        for (int d = 16; d > 0; d >>= 1)
+            for (int t = 0; t < 32; t++) /* lanes past the warp's end keep their own value */
+                s[t] = t + d < 32 ? ref_from_double(half_value(s[t]) + half_value(s[t + d]), NEAREST)
+                                  : ref_from_double(half_value(s[t]) * 2.0, NEAREST);
+        ASSERT_MSG(partial[b] == s[0], "block %d: 0x%04x (%g), want 0x%04x (%g)", b, partial[b],
+                   half_value(partial[b]), s[0], half_value(s[0]));
+        sum += b + 1;
+    }
+    ASSERT_MSG(half_value(total) == sum, "atomicAdd total %g, want %g", half_value(total), sum);
+}
