@@ -7,9 +7,11 @@
  *     return, a compound assignment): the GPU's cvt.rzi saturates and sends NaN to a
  *     fixed value; C leaves both undefined and x86 gives 0x80000000.
  *   - a*b + c and its kin: NVRTC contracts them into one fused multiply-add by default
- *     (--fmad=true), rounding once; C rounds twice.
+ *     (--fmad=true), rounding once; C rounds twice. cuda_fp16.h's products and sums are
+ *     calls: half_fma.c fuses those.
  */
 #include "arith.h"
+#include "half_fma.h"
 
 #include "front/front.h"
 #include "front/type.h"
@@ -277,6 +279,10 @@ static lat__expr *rewrite(arith *a, lat__expr *e)
     }
     rewrite_children(a, e);
     switch (e->kind) {
+    case LAT_E_CALL: {
+        lat__expr *f = a->fmad ? lat__half_contract(a->u, e) : NULL;
+        return f ? f : e;
+    }
     case LAT_E_CAST: {
         const lat__type *from = e->a->type;
         if (lat__is_floating(from) && lat__is_integer(e->type) && e->type->kind != LAT_TY_ENUM) {
