@@ -525,3 +525,72 @@ TEST(a_templated_half_reduction_through_shared_memory_shuffles_and_atomics)
     }
     ASSERT_MSG(half_value(total) == sum, "atomicAdd total %g, want %g", half_value(total), sum);
 }
+
+/* ---- half as C++ converts it ------------------------------------------------------------- */
+
+TEST(halves_convert_to_and_from_numbers_where_cxx_converts_them)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "__device__ float twice(float v) { return 2.0f * v; }\n"
+        "__device__ __half mid(__half a, __half b) { return (a + b) / __half(2); }\n"
+        "extern \"C\" __global__ void conv(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    half h = in[i];\n"                       /* converting constructor */
+        "    half c = (half)(in[i] * 0.5f);\n"        /* a cast to the class */
+        "    half s = static_cast<half>(3);\n"
+        "    out[4 * i + 0] = sqrtf(h < c ? c : h);\n" /* a number from operator float */
+        "    out[4 * i + 1] = twice(mid(h, s));\n"
+        "    out[4 * i + 2] = max(h, 0.25f);\n"
+        "    float f = h;\n"
+        "    out[4 * i + 3] = f - (float)c;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "conv");
+    enum { NH = 512 };
+    float *in = t_calloc(NH, sizeof *in), *out = t_calloc(4 * NH, sizeof *out);
+    t_rand_floats(in, NH, 0.0f, 8.0f);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {NH / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, NH * sizeof *in), lat_arg_out(out, 4 * NH * sizeof *out),
+                                       lat_arg_i32(NH))));
+    for (int i = 0; i < NH; i++) {
+        double h = half_value(ref_from_float(in[i], NEAREST)), c = half_value(ref_from_float(in[i] * 0.5f, NEAREST));
+        double big = h < c ? c : h;
+        double sum = half_value(ref_from_double(h + 3.0, NEAREST));
+        double want[4] = {(float)sqrt(big), 2.0 * half_value(ref_from_double(sum / 2.0, NEAREST)), h > 0.25 ? h : 0.25,
+                          h - c};
+        for (int j = 0; j < 4; j++)
+            ASSERT_MSG(out[4 * i + j] == (float)want[j], "in %g, result %d: %.9g, want %.9g", (double)in[i], j,
+                       (double)out[4 * i + j], want[j]);
+    }
+}
+
+static const char *half_error(lat_context *ctx, const char *src)
+{
+    lat_module *mod = NULL;
+    if (lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "h.cu", .no_extern_c = 1}, &mod) == LAT_OK) {
+        lat_module_destroy(mod);
+        return NULL;
+    }
+    return lat_last_error();
+}
+
+TEST(what_nvcc_refuses_about_halves_is_an_error_naming_it)
+{
+    lat_context *ctx = t_context();
+    /* NVRTC refuses these too: checked on both backends */
+    const char *m = half_error(ctx, "#include <cuda_fp16.h>\n"
+                                    "__global__ void k(__half *o) { o[0] = o[0] * 2.0f; }\n");
+    ASSERT_NOT_NULL(m);
+    if (t_is_emu(ctx))
+        ASSERT_CONTAINS(m, "h.cu:2:44: error: '*' between struct __half and float is ambiguous");
+    m = half_error(ctx, "struct E { float v; explicit __device__ E(float x) : v(x) {} };\n"
+                        "__device__ float get(E e) { return e.v; }\n"
+                        "__global__ void k(float *o) { o[0] = get(1.5f); }\n");
+    ASSERT_NOT_NULL(m);
+    if (t_is_emu(ctx))
+        ASSERT_CONTAINS(m, "h.cu:3:42: error: passing argument 1 of 'get' as struct E from float: the constructor "
+                           "that takes it is explicit (write E(...))");
+}

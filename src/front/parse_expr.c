@@ -2033,8 +2033,15 @@ lat__expr *lat__make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int a
     }
     if (callee && callee->kind == LAT_SYM_BUILTIN) {
         const lat__builtin *b = lat__builtin_get(callee->builtin);
-        for (int i = 0; i < e->nargs; i++)
+        for (int i = 0; i < e->nargs; i++) {
+            /* sqrtf(h), max(h, 0.0f) of a class converting to a number: C++ converts it */
+            lat__expr *c = lat__is_record(e->args[i]->type) && !(e->args[i]->flags & LAT_EF_ERROR)
+                               ? lat__convert_object(p, e->args[i], &lat__ty_float)
+                               : NULL;
+            if (c && lat__is_arith(c->type))
+                e->args[i] = c;
             e->args[i] = lat__rvalue(p, e->args[i]);
+        }
         bool arg_error = false;
         for (int i = 0; i < e->nargs; i++)
             arg_error |= (e->args[i]->flags & LAT_EF_ERROR) != 0;
