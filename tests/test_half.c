@@ -594,3 +594,182 @@ TEST(what_nvcc_refuses_about_halves_is_an_error_naming_it)
         ASSERT_CONTAINS(m, "h.cu:3:42: error: passing argument 1 of 'get' as struct E from float: the constructor "
                            "that takes it is explicit (write E(...))");
 }
+
+/* ---- bfloat16 (cuda_bf16.h): float's exponent, 8 bits of precision ---------------------- */
+
+/* (-1)^neg * m * 2^e rounded to a bfloat16 by mode. */
+static uint16_t ref_round_bf(int neg, u128 m, int e, int mode)
+{
+    uint16_t sign = neg ? 0x8000u : 0u;
+    if (m == 0)
+        return sign;
+    int bits = 0;
+    for (u128 t = m; t; t >>= 1)
+        bits++;
+    int top = bits - 1 + e;
+    int quantum = (top > -126 ? top : -126) - 7;
+    int shift = quantum - e;
+    u128 q;
+    int inexact = 0, below_half = 1, at_half = 0;
+    if (shift <= 0) {
+        q = m << -shift;
+    } else if (shift >= 127) {
+        q = 0;
+        inexact = 1;
+    } else {
+        q = m >> shift;
+        u128 rem = m & (((u128)1 << shift) - 1), half = (u128)1 << (shift - 1);
+        inexact = rem != 0;
+        below_half = rem < half;
+        at_half = rem == half;
+    }
+    int up = mode == NEAREST ? inexact && !below_half && (!at_half || (q & 1))
+             : mode == DOWN  ? inexact && neg
+             : mode == UP    ? inexact && !neg
+                             : 0;
+    q += (u128)up;
+    if (q == 256) {
+        q = 128;
+        quantum++;
+    }
+    if (q < 128)
+        return (uint16_t)(sign | (uint16_t)q);
+    int exp = quantum + 7;
+    if (exp > 127) {
+        int inf = mode == NEAREST || (mode == DOWN && neg) || (mode == UP && !neg);
+        return (uint16_t)(sign | (inf ? 0x7f80u : 0x7f7fu));
+    }
+    return (uint16_t)(sign | ((unsigned)(exp + 127) << 7) | (unsigned)(q - 128));
+}
+
+static uint16_t bf_from_double(double d)
+{
+    if (isnan(d))
+        return 0x7fff;
+    if (isinf(d))
+        return d < 0 ? 0xff80 : 0x7f80;
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    int exp = (int)((b >> 52) & 0x7ff);
+    uint64_t mant = b & 0xfffffffffffffull;
+    return ref_round_bf((int)(b >> 63), exp ? mant | (1ull << 52) : mant, exp ? exp - 1075 : -1074, NEAREST);
+}
+
+static uint16_t bf_from_float(float f, int mode)
+{
+    if (isnan(f))
+        return 0x7fff;
+    if (isinf(f))
+        return f < 0 ? 0xff80 : 0x7f80;
+    int neg, e;
+    u128 m;
+    float_bits(f, &neg, &m, &e);
+    return ref_round_bf(neg, m, e, mode);
+}
+
+static double bf_value(uint16_t b)
+{
+    uint32_t x = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+}
+
+/* a*b + c rounded once: the product is exact in double; the sum's rounding error (two-sum)
+ * decides which side of a tie the exact value lies on. */
+static uint16_t bf_fma(uint16_t a, uint16_t b, uint16_t c)
+{
+    double p = bf_value(a) * bf_value(b), q = bf_value(c), s = p + q;
+    if (isnan(s) || isinf(s) || s == 0)
+        return bf_from_double(s);
+    double bp = s - q, err = (p - bp) + (q - (s - bp));
+    if (err == 0)
+        return bf_from_double(s);
+    double other = nextafter(s, err > 0 ? INFINITY : -INFINITY);
+    uint16_t lo = bf_from_double(s), hi = bf_from_double(other);
+    if (lo == hi)
+        return lo;
+    /* s and its neighbour round apart: s is the midpoint, and err says the side */
+    return hi;
+}
+
+TEST(bfloat16_converts_and_computes_as_the_gpu_does)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_bf16.h>\n"
+        "__device__ unsigned short b(__nv_bfloat16 h) { return __bfloat16_as_ushort(h); }\n"
+        "extern \"C\" __global__ void bf(const float *f, const __nv_bfloat16 *x, const __nv_bfloat16 *y,\n"
+        "                                const __nv_bfloat16 *z, unsigned short *o, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    unsigned short *r = o + 16 * i;\n"
+        "    r[0] = b(__float2bfloat16_rn(f[i]));\n"
+        "    r[1] = b(__float2bfloat16_rz(f[i]));\n"
+        "    r[2] = b(__float2bfloat16_rd(f[i]));\n"
+        "    r[3] = b(__float2bfloat16_ru(f[i]));\n"
+        "    nv_bfloat16 a = x[i], bb = y[i], c = z[i];\n"
+        "    r[4] = b(__hadd(a, bb));\n"
+        "    r[5] = b(__hsub(a, bb));\n"
+        "    r[6] = b(__hmul(a, bb));\n"
+        "    r[7] = b(__hdiv(a, bb));\n"
+        "    r[8] = b(__hfma(a, bb, c));\n"
+        "    r[9] = b(a * bb - c);\n"
+        "    r[10] = b(__hneg(a));\n"
+        "    r[11] = b(__hmax(a, bb));\n"
+        "    nv_bfloat16 h = f[i];\n"
+        "    r[12] = b(h);\n"
+        "    float back = __bfloat162float(a);\n"
+        "    r[13] = (unsigned short)(__float_as_uint(back) >> 16);\n"
+        "    r[14] = (unsigned short)(__float_as_uint(back) & 0xffffu);\n"
+        "    r[15] = b(hsqrt(a));\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "bf");
+    enum { NB = 8192 };
+    float *f = t_calloc(NB, sizeof *f);
+    uint16_t *x = t_calloc(NB, 2), *y = t_calloc(NB, 2), *z = t_calloc(NB, 2), *o = t_calloc(16 * NB, 2);
+    for (int i = 0; i < NB; i++) {
+        f[i] = conversion_input(i) * (i % 7 == 0 ? 1e30f : i % 7 == 1 ? 1e-35f : 1.0f);
+        uint32_t r = t_rand_u32();
+        x[i] = (uint16_t)r;
+        y[i] = (uint16_t)(r >> 16);
+        z[i] = (uint16_t)t_rand_u32();
+        if (i % 2) { /* values near 1, where most arithmetic happens */
+            x[i] = (uint16_t)(0x3e00u + (x[i] & 0x1ffu)) | (x[i] & 0x8000u);
+            y[i] = (uint16_t)(0x3e00u + (y[i] & 0x1ffu)) | (y[i] & 0x8000u);
+            z[i] = (uint16_t)(0x3e00u + (z[i] & 0x1ffu)) | (z[i] & 0x8000u);
+        }
+    }
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {NB / 128}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(f, NB * sizeof *f), lat_arg_in(x, NB * 2), lat_arg_in(y, NB * 2),
+                                       lat_arg_in(z, NB * 2), lat_arg_out(o, 16 * NB * 2), lat_arg_i32(NB))));
+    for (int i = 0; i < NB; i++) {
+        uint16_t *r = o + 16 * i, want[16];
+        for (int mode = 0; mode < 4; mode++)
+            want[mode] = bf_from_float(f[i], mode);
+        double a = bf_value(x[i]), b = bf_value(y[i]), c = bf_value(z[i]);
+        want[4] = bf_from_double(a + b);
+        want[5] = bf_from_double(a - b);
+        want[6] = bf_from_double(a * b);
+        want[7] = bf_from_double(a / b);
+        want[8] = bf_fma(x[i], y[i], z[i]);
+        want[9] = bf_fma(x[i], y[i], z[i] ^ 0x8000u); /* fused, as for half */
+        int na = isnan(a), nb = isnan(b);
+        want[10] = na ? 0x7fff : x[i] ^ 0x8000u;
+        want[11] = na && nb ? 0x7fff : na ? y[i] : nb ? x[i] : a == b ? (x[i] & y[i]) : a > b ? x[i] : y[i];
+        want[12] = want[0];
+        uint32_t bits = (uint32_t)x[i] << 16;
+        want[13] = (uint16_t)(bits >> 16);
+        want[14] = 0;
+        want[15] = bf_from_double(sqrt(a));
+        static const char *const names[16] = {"rn", "rz", "rd", "ru", "__hadd", "__hsub", "__hmul", "__hdiv",
+                                              "__hfma", "a * b - c", "__hneg", "__hmax", "bf16 h = f",
+                                              "to float (high)", "to float (low)", "hsqrt"};
+        for (int j = 0; j < 16; j++) {
+            bool same = r[j] == want[j] || (j == 15 && isnan(bf_value(r[j])) && isnan(bf_value(want[j])));
+            ASSERT_MSG(same, "%s of %a / 0x%04x, 0x%04x, 0x%04x (%g, %g, %g): 0x%04x, want 0x%04x", names[j],
+                       (double)f[i], x[i], y[i], z[i], a, b, c, r[j], want[j]);
+        }
+    }
+}

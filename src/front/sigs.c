@@ -53,9 +53,15 @@ static void layout(const lat__type *t, uint32_t base, fields *f)
     case LAT_TY_STRUCT:
         if (!t->rec)
             return;
-        if (t->rec->tag && strcmp(t->rec->tag->name, "__half") == 0 && lat__sizeof(t) == 2) {
-            add_field(f, base, LAT__SCALAR_F16); /* cuda_fp16.h's (__half2 is two of them) */
-            return;
+        if (t->rec->tag && lat__sizeof(t) == 2) { /* cuda_fp16.h's, cuda_bf16.h's (their pairs are two) */
+            if (strcmp(t->rec->tag->name, "__half") == 0) {
+                add_field(f, base, LAT__SCALAR_F16);
+                return;
+            }
+            if (strcmp(t->rec->tag->name, "__nv_bfloat16") == 0) {
+                add_field(f, base, LAT__SCALAR_BF16);
+                return;
+            }
         }
         for (size_t i = 0; i < t->rec->fields.n; i++) {
             const lat__field *fl = &t->rec->fields.items[i];

@@ -180,7 +180,7 @@ static const struct {
     {"__global__ void k(float *a) {}\n__global__ void k(int *a) {}\n", "kernel.cu:2:17: error: an overloaded __global__ function"},
     {"__global__ void c(float *a) {}\n__global__ void k(float *a) { c<<<1, 1>>>(a); }\n",
      "kernel.cu:2:32: error: a kernel launch '<<<...>>>'"},
-    {"#include <cuda_bf16.h>\n", "kernel.cu:1:10: error: #include <cuda_bf16.h>"},
+    {"#include <cuda_fp8.h>\n", "kernel.cu:1:10: error: #include <cuda_fp8.h>"},
     {"#define F(p) texCubemap(p, 0, 0, 0)\n__global__ void k(int *a) { a[0] = F(a); }\n",
      "kernel.cu:2:36: error: 'texCubemap'"},
     {"__global__ void k(int *a) { asm(\"exit;\"); }\n", "kernel.cu:1:29: error: inline PTX assembly"},

@@ -473,7 +473,7 @@ TEST(if_defined_and_has_operators)
               "__has_feature(x) || __has_cpp_attribute(nodiscard)\nno\n#else\nyes\n#endif",
               "yes");
     ASSERT_PP("#if __has_include(<stdio.h>) && !__has_include(\"nowhere.h\") && "
-              "__has_include(<cuda_fp16.h>) && !__has_include(<cuda_bf16.h>)\nyes\n#endif",
+              "__has_include(<cuda_fp16.h>) && __has_include(<cuda_bf16.h>) && !__has_include(<cuda_fp8.h>)\nyes\n#endif",
               "yes");
     ASSERT_PP("#ifdef __LINE__\nyes\n#endif\n#ifndef __cplusplus\nc\n#endif", "yes c");
 }
@@ -902,8 +902,8 @@ TEST(includes_of_what_is_not_a_regular_file_fail_without_hanging)
 TEST(include_errors_builtin_unsupported_and_missing_headers)
 {
     ASSERT_PP("#include <stdio.h>\n#include <cuda_runtime.h>\n#include \"math.h\"\nok", "ok");
-    pp("#include <cuda_bf16.h>\n");
-    ASSERT_CONTAINS(msgs(), "test.cu:1:10: error: #include <cuda_bf16.h> is not supported by the "
+    pp("#include <cuda_fp8.h>\n");
+    ASSERT_CONTAINS(msgs(), "test.cu:1:10: error: #include <cuda_fp8.h> is not supported by the "
                             "lattice emulator yet (that CUDA library is not emulated)");
     ASSERT_EQ(unit->status, LAT_ERROR_UNSUPPORTED);
     pp("// header\n#include \"nowhere.h\"\n");

@@ -1,5 +1,5 @@
 /*
- * cuda_fp16.h's arithmetic is function calls (operator*, __hmul, operator+, __hadd...),
+ * cuda_fp16.h's (and cuda_bf16.h's) arithmetic is function calls (operator*, __hmul, operator+, __hadd...),
  * each rounding to half. On the GPU they are PTX mul.f16 and add.f16 without a rounding
  * modifier, which ptxas fuses into fma.f16 under --fmad=true: measured on an H100, every
  * `a * b - c`, `c + a * b`, `__hsub(__hmul(a, b), c)`, `__hadd(__hmul(a, b), c)` and the
@@ -14,15 +14,24 @@
 
 #include <string.h>
 
-/* Which class of cuda_fp16.h t is (after a reference or a pointer): 1 __half, 2 __half2. */
-static int half_class(const lat__type *t)
+static const lat__record *record_of(const lat__type *t)
 {
     if (t && t->kind == LAT_TY_PTR)
         t = t->base;
-    if (!t || !lat__is_record(t) || !t->rec || !t->rec->tag)
+    return t && lat__is_record(t) ? t->rec : NULL;
+}
+
+/* Which class of cuda_fp16.h or cuda_bf16.h t is (after a reference or a pointer): 1 a
+ * single value (__half, __nv_bfloat16), 2 a pair (__half2, __nv_bfloat162), else 0. */
+static int half_class(const lat__type *t)
+{
+    const lat__record *r = record_of(t);
+    if (!r || !r->tag)
         return 0;
-    const char *tag = t->rec->tag->name;
-    return strcmp(tag, "__half") == 0 ? 1 : strcmp(tag, "__half2") == 0 ? 2 : 0;
+    const char *tag = r->tag->name;
+    return strcmp(tag, "__half") == 0 || strcmp(tag, "__nv_bfloat16") == 0    ? 1
+           : strcmp(tag, "__half2") == 0 || strcmp(tag, "__nv_bfloat162") == 0 ? 2
+                                                                               : 0;
 }
 
 static const char *callee_name(const lat__expr *e)
@@ -73,8 +82,12 @@ static bool product(lat__unit *u, lat__expr *e, int k, lat__expr **x, lat__expr 
 
 static lat__expr *call(lat__unit *u, const lat__expr *at, const char *name, lat__expr **args, int n)
 {
+    /* the overload for the class of the call (both headers define one) */
+    const lat__record *r = record_of(at->type);
     lat__sym *fn = lat__atom_get(&u->atoms, name, strlen(name))->sym;
-    if (!fn || fn->kind != LAT_SYM_FUNC)
+    while (fn && fn->kind == LAT_SYM_FUNC && fn->type->params.n && record_of(fn->type->params.types[0]) != r)
+        fn = fn->overloads;
+    if (!fn || fn->kind != LAT_SYM_FUNC || !r)
         return NULL; /* not cuda_fp16.h's */
     lat__expr *f = lat__arena_alloc(&u->arena, sizeof *f);
     f->kind = LAT_E_NAME;
