@@ -100,7 +100,7 @@ static uint16_t ref_fma(uint16_t a, uint16_t b, uint16_t c)
         return ref_from_double(approx, NEAREST);
     /* the values times 2^48 as integers */
     i128 p = (i128)llround(ldexp(x, 24)) * (i128)llround(ldexp(y, 24));
-    i128 s = p + ((i128)llround(ldexp(z, 24)) << 24);
+    i128 s = p + (i128)llround(ldexp(z, 24)) * ((i128)1 << 24);
     if (s == 0)
         return ref_from_double(approx, NEAREST);
     return ref_round(s < 0, (u128)(s < 0 ? -s : s), -48, NEAREST);
