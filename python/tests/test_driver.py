@@ -182,3 +182,25 @@ def test_context_manager_frees_everything():
     a.free()  # after its context: a no-op, not a crash
     with pytest.raises(lattice.LatticeError):
         m.get_kernel("k")
+
+
+HALF_AXPY = """
+#include <cuda_fp16.h>
+__global__ void haxpy(__half *y, const __half *x, float a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = __float2half(a) * x[i] + y[i];
+}
+"""
+
+
+def test_float16_arrays_are_cuda_fp16_halves(rng):
+    mod = SourceModule(HALF_AXPY)
+    n = 1000
+    x = rng.standard_normal(n).astype(np.float16)
+    y = rng.standard_normal(n).astype(np.float16)
+    out = y.copy()
+    mod.get_function("haxpy")(drv.InOut(out), drv.In(x), np.float32(2.5), np.int32(n), block=(128, 1, 1), grid=(8, 1))
+    # the product and the sum fused into one fma, rounded once (exact in float64 first)
+    want = (np.float64(np.float16(2.5)) * x.astype(np.float64) + y.astype(np.float64)).astype(np.float16)
+    np.testing.assert_array_equal(out, want)
