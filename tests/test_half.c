@@ -773,3 +773,33 @@ TEST(bfloat16_converts_and_computes_as_the_gpu_does)
         }
     }
 }
+
+TEST(a_module_compiled_in_pycudas_extern_c_wrap_includes_cuda_fp16_h)
+{
+    lat_context *ctx = t_context();
+    /* NVRTC refuses cuda_fp16.h inside extern "C" { }; lattice includes it before the wrap */
+    static const char src[] = "#include <cuda_fp16.h>\n"
+                              "#include <cuda_bf16.h>\n"
+                              "__global__ void twice(__half *h, __nv_bfloat16 *b)\n"
+                              "{\n"
+                              "    int i = threadIdx.x;\n"
+                              "    h[i] = h[i] + h[i];\n"
+                              "    b[i] = __hmul(b[i], __float2bfloat16(2.0f));\n"
+                              "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "twice");
+    uint16_t h[32], b[32];
+    for (int i = 0; i < 32; i++) {
+        h[i] = ref_from_double(t_rand_double(-100, 100), NEAREST);
+        b[i] = bf_from_double(t_rand_double(-100, 100));
+    }
+    uint16_t h0[32], b0[32];
+    memcpy(h0, h, sizeof h);
+    memcpy(b0, b, sizeof b);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                              LAT_ARGS(lat_arg_inout(h, sizeof h), lat_arg_inout(b, sizeof b))));
+    for (int i = 0; i < 32; i++) {
+        ASSERT_MSG(half_value(h[i]) == 2 * half_value(h0[i]), "h[%d] = %g, want %g", i, half_value(h[i]),
+                   2 * half_value(h0[i]));
+        ASSERT_MSG(bf_value(b[i]) == 2 * bf_value(b0[i]), "b[%d] = %g, want %g", i, bf_value(b[i]), 2 * bf_value(b0[i]));
+    }
+}

@@ -235,8 +235,8 @@ static int compiled_as_cxx(const lat__source *src)
     return src->no_extern_c || (src->name_expressions && src->name_expressions[0]);
 }
 
-/* The text handed to NVRTC: the grid barrier's definition, then PyCUDA's wrap (unless
- * compiled as C++), with a #line so that messages give the user's own line numbers and
+/* The text handed to NVRTC: the grid barrier's definition, the C++ headers the program
+ * includes, then PyCUDA's wrap (unless compiled as C++), with a #line so that messages give the user's own line numbers and
  * file name. */
 static char *wrap_source(const lat__source *src)
 {
@@ -254,6 +254,19 @@ static char *wrap_source(const lat__source *src)
     int bad = grid_sync ? lat__strbuf_append(&out, &len, grid_sync_prologue,
                                              sizeof grid_sync_prologue - 1)
                         : 0;
+    /* C++ headers cannot be read inside extern "C" (NVRTC: "more than one instance of
+     * overloaded function has C linkage"), and PyCUDA's wrap puts the program's includes
+     * there: each is included first, its guard making the program's own include empty,
+     * as the emulator reads it. */
+    static const char *const cxx_headers[] = {"cuda_fp16.h", "cuda_bf16.h", "cooperative_groups.h",
+                                              "cooperative_groups/reduce.h"};
+    for (size_t i = 0; !cxx && !bad && i < sizeof cxx_headers / sizeof cxx_headers[0]; i++) {
+        if (!strstr(src->text, cxx_headers[i]))
+            continue;
+        bad = lat__strbuf_append(&out, &len, "#include <", 10) ||
+              lat__strbuf_append(&out, &len, cxx_headers[i], strlen(cxx_headers[i])) ||
+              lat__strbuf_append(&out, &len, ">\n", 2);
+    }
     if (!bad && !cxx)
         bad = lat__strbuf_append(&out, &len, head, sizeof head - 1);
     if (!bad)
