@@ -236,8 +236,8 @@ static int compiled_as_cxx(const lat__source *src)
 }
 
 /* The text handed to NVRTC: the grid barrier's definition, the C++ headers the program
- * includes, then PyCUDA's wrap (unless compiled as C++), with a #line so that messages give the user's own line numbers and
- * file name. */
+ * includes, then PyCUDA's wrap (unless compiled as C++), with a #line so that messages
+ * give the user's own line numbers and file name. */
 static char *wrap_source(const lat__source *src)
 {
     const int cxx = compiled_as_cxx(src);

@@ -307,18 +307,16 @@ lat__expr *lat__convert_object(lat__parser *p, lat__expr *e, lat__type *t);
 /* The conversion operator of e's class that converts e to t (operator float(), operator
  * T *()), or NULL. */
 lat__sym *lat__conversion_operator(lat__parser *p, lat__expr *e, lat__type *t);
-/* The constructor of r that converts a alone implicitly (not explicit, one argument, a
- * standard conversion to its parameter), the best when several do (*ambiguous, when not
- * NULL, says whether another fits as well); NULL when none does. */
-lat__sym *lat__converting_ctor(lat__parser *p, lat__record *r, lat__expr *a, bool *ambiguous);
+/* The constructor of r that converts a alone (one argument, a standard conversion to its
+ * parameter): not an explicit one unless explicit_too, as an implicit conversion may not
+ * use those. The best when several do (*ambiguous, when not NULL, says whether another
+ * fits as well); NULL when none does. */
+lat__sym *lat__converting_ctor(lat__parser *p, lat__record *r, lat__expr *a, bool *ambiguous, bool explicit_too);
 /* Whether default-initialising an object of type t runs code: a class with default member
  * initializers (its own or its members'), or whose default constructor does something. */
 bool lat__initialised_by_default(const lat__type *t);
 /* r's constructor that takes no arguments (or has defaults for all), or NULL. */
 lat__sym *lat__default_ctor(const lat__record *r);
-/* Whether only an explicit constructor of r takes a alone (an implicit conversion may not
- * use it). */
-bool lat__only_explicitly(lat__parser *p, lat__record *r, lat__expr *a);
 /* The newest constructor of r (its overloads chain the others), or NULL. */
 lat__sym *lat__find_ctor(const lat__record *r);
 /* The fewest arguments that reach a parameter through a user-defined conversion, over the

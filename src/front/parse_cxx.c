@@ -224,7 +224,7 @@ static int value_rank(lat__parser *p, const lat__expr *a, const lat__type *t, bo
     if (user && !one_class && (lat__is_record(from) || lat__is_record(to))) {
         if (lat__is_record(from) && lat__conversion_operator(p, (lat__expr *)a, to))
             return USER;
-        if (lat__is_record(to) && to->rec && lat__converting_ctor(p, to->rec, (lat__expr *)a, NULL))
+        if (lat__is_record(to) && to->rec && lat__converting_ctor(p, to->rec, (lat__expr *)a, NULL, false))
             return USER;
         return NO_MATCH;
     }
@@ -282,7 +282,7 @@ static bool candidate_ranks(lat__parser *p, const lat__sym *f, lat__expr **args,
     return true;
 }
 
-static lat__sym *one_argument_ctor(lat__parser *p, lat__record *r, lat__expr *a, bool *ambiguous, bool explicit_too)
+lat__sym *lat__converting_ctor(lat__parser *p, lat__record *r, lat__expr *a, bool *ambiguous, bool explicit_too)
 {
     lat__sym *best = NULL;
     int best_rank = NO_MATCH, rank;
@@ -304,16 +304,6 @@ static lat__sym *one_argument_ctor(lat__parser *p, lat__record *r, lat__expr *a,
         }
     }
     return best;
-}
-
-lat__sym *lat__converting_ctor(lat__parser *p, lat__record *r, lat__expr *a, bool *ambiguous)
-{
-    return one_argument_ctor(p, r, a, ambiguous, false);
-}
-
-bool lat__only_explicitly(lat__parser *p, lat__record *r, lat__expr *a)
-{
-    return !one_argument_ctor(p, r, a, NULL, false) && one_argument_ctor(p, r, a, NULL, true);
 }
 
 int lat__fewest_user_conversions(lat__parser *p, lat__sym *set, lat__expr **args, int nargs)

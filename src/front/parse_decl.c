@@ -1868,7 +1868,8 @@ static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__lo
     if (nowhere_to_run && t->rec->has_ctor && !lat__initialised_by_default(t)) {
         /* a default constructor that does nothing (`__half() {}`, `vec3() {}`): nothing to run */
         if (!lat__default_ctor(t->rec))
-            lat__error_at(p->u, loc, "%s has no default constructor to make '%s' with", lat__type_str(p->u, t, NULL, false), v->name->name);
+            lat__error_at(p->u, loc, "%s has no default constructor to make '%s' with",
+                          lat__type_str(p->u, t, NULL, false), v->name->name);
         return;
     }
     if (nowhere_to_run) {

@@ -184,15 +184,15 @@ static bool is_null_constant(const lat__expr *e)
 static lat__expr *convert_by_constructor(lat__parser *p, lat__expr *e, lat__type *t, const char *context)
 {
     bool ambiguous;
-    lat__sym *c = lat__converting_ctor(p, t->rec, e, &ambiguous);
-    if (!c && lat__only_explicitly(p, t->rec, e)) {
+    lat__sym *c = lat__converting_ctor(p, t->rec, e, &ambiguous, false);
+    if (!c) {
+        if (!lat__converting_ctor(p, t->rec, e, NULL, true))
+            return NULL;
         lat__error_at(p->u, e->loc, "%s %s from %s: the constructor that takes it is explicit (write %s(...))",
                       context, tstr(p, t), tstr(p, e->type), t->rec->tag ? t->rec->tag->name : "T");
         e->flags |= LAT_EF_ERROR;
         return lat__cast_to(p, e, t, true);
     }
-    if (!c)
-        return NULL;
     if (ambiguous) {
         lat__error_at(p->u, e->loc, "%s %s from %s: two constructors of %s convert it equally well", context,
                       tstr(p, t), tstr(p, e->type), tstr(p, t));
