@@ -53,13 +53,10 @@ static void layout(const lat__type *t, uint32_t base, fields *f)
     case LAT_TY_STRUCT:
         if (!t->rec)
             return;
-        if (t->rec->tag && lat__sizeof(t) == 2) { /* cuda_fp16.h's, cuda_bf16.h's (their pairs are two) */
-            if (strcmp(t->rec->tag->name, "__half") == 0) {
-                add_field(f, base, LAT__SCALAR_F16);
-                return;
-            }
-            if (strcmp(t->rec->tag->name, "__nv_bfloat16") == 0) {
-                add_field(f, base, LAT__SCALAR_BF16);
+        if (lat__sizeof(t) == 2) { /* cuda_fp16.h's, cuda_bf16.h's (their pairs are two) */
+            lat__half_class k = lat__half_class_of(t);
+            if (k == LAT_HALF_F16 || k == LAT_HALF_BF16) {
+                add_field(f, base, k == LAT_HALF_F16 ? LAT__SCALAR_F16 : LAT__SCALAR_BF16);
                 return;
             }
         }

@@ -54,6 +54,20 @@ lat__type *lat__marker_type(lat__unit *u, int64_t mark)
     return t;
 }
 
+lat__half_class lat__half_class_of(const lat__type *t)
+{
+    if (t && t->kind == LAT_TY_PTR)
+        t = t->base;
+    if (!t || !lat__is_record(t) || !t->rec || !t->rec->tag)
+        return LAT_HALF_NONE;
+    static const char *const names[] = {[LAT_HALF_F16] = "__half", [LAT_HALF_BF16] = "__nv_bfloat16",
+                                        [LAT_HALF_F16X2] = "__half2", [LAT_HALF_BF16X2] = "__nv_bfloat162"};
+    for (int k = LAT_HALF_F16; k <= LAT_HALF_BF16X2; k++)
+        if (strcmp(t->rec->tag->name, names[k]) == 0)
+            return (lat__half_class)k;
+    return LAT_HALF_NONE;
+}
+
 lat__type *lat__type_copy(lat__unit *u, const lat__type *t)
 {
     lat__type *c = lat__arena_alloc(&u->arena, sizeof *c);

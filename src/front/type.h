@@ -14,6 +14,16 @@ lat__type *lat__type_new(lat__unit *u, lat__tykind kind);
 /* A complete void type standing for one the parser fills in later (auto, a deduced return
  * type, a template parameter's dependent type): mark, in its count, says which. */
 lat__type *lat__marker_type(lat__unit *u, int64_t mark);
+/* The classes of the emulator's cuda_fp16.h and cuda_bf16.h (fp16_header.c), by their
+ * reserved names: what a record of type t is (a pointer or reference read through). */
+typedef enum lat__half_class {
+    LAT_HALF_NONE,
+    LAT_HALF_F16,    /* __half */
+    LAT_HALF_BF16,   /* __nv_bfloat16 */
+    LAT_HALF_F16X2,  /* __half2 */
+    LAT_HALF_BF16X2, /* __nv_bfloat162 */
+} lat__half_class;
+lat__half_class lat__half_class_of(const lat__type *t);
 lat__type *lat__type_copy(lat__unit *u, const lat__type *t);
 lat__type *lat__pointer_to(lat__unit *u, lat__type *base);
 /* A C++ reference to base: a pointer marked ref (ast.h). */

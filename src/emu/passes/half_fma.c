@@ -21,17 +21,11 @@ static const lat__record *record_of(const lat__type *t)
     return t && lat__is_record(t) ? t->rec : NULL;
 }
 
-/* Which class of cuda_fp16.h or cuda_bf16.h t is (after a reference or a pointer): 1 a
- * single value (__half, __nv_bfloat16), 2 a pair (__half2, __nv_bfloat162), else 0. */
+/* 1 for a single value (__half, __nv_bfloat16), 2 for a pair, else 0. */
 static int half_class(const lat__type *t)
 {
-    const lat__record *r = record_of(t);
-    if (!r || !r->tag)
-        return 0;
-    const char *tag = r->tag->name;
-    return strcmp(tag, "__half") == 0 || strcmp(tag, "__nv_bfloat16") == 0    ? 1
-           : strcmp(tag, "__half2") == 0 || strcmp(tag, "__nv_bfloat162") == 0 ? 2
-                                                                               : 0;
+    lat__half_class k = lat__half_class_of(t);
+    return k == LAT_HALF_F16 || k == LAT_HALF_BF16 ? 1 : k == LAT_HALF_NONE ? 0 : 2;
 }
 
 static const char *callee_name(const lat__expr *e)
