@@ -19,8 +19,14 @@ enum { NEAREST = 0, TOWARD_ZERO = 1, DOWN = 2, UP = 3 };
 
 /* ---- the host reference -------------------------------------------------------------- */
 
-/* (-1)^neg * m * 2^e rounded to a half by mode. */
-static uint16_t ref_round(int neg, u128 m, int e, int mode)
+/* A 16-bit binary format: its fraction's bits and its exponent's bias. */
+typedef struct format {
+    int fraction, bias;
+} format;
+static const format HALF = {10, 15}, BFLOAT16 = {7, 127};
+
+/* (-1)^neg * m * 2^e rounded to format f by mode. */
+static uint16_t round_to(const format *f, int neg, u128 m, int e, int mode)
 {
     uint16_t sign = neg ? 0x8000u : 0u;
     if (m == 0)
@@ -28,8 +34,11 @@ static uint16_t ref_round(int neg, u128 m, int e, int mode)
     int bits = 0;
     for (u128 t = m; t; t >>= 1)
         bits++;
-    int top = bits - 1 + e;                   /* m * 2^e is in [2^top, 2^(top+1)) */
-    int quantum = (top > -14 ? top : -14) - 10; /* the half's unit in the last place */
+    const u128 one = (u128)1 << f->fraction;      /* the implicit bit */
+    const unsigned inf = (unsigned)(2 * f->bias + 1) << f->fraction;
+    int top = bits - 1 + e;                         /* m * 2^e is in [2^top, 2^(top+1)) */
+    int emin = 1 - f->bias;
+    int quantum = (top > emin ? top : emin) - f->fraction; /* the unit in the last place */
     int shift = quantum - e;
     u128 q;
     int inexact = 0, below_half = 1, at_half = 0;
@@ -50,31 +59,37 @@ static uint16_t ref_round(int neg, u128 m, int e, int mode)
              : mode == UP    ? inexact && !neg
                              : 0;
     q += (u128)up;
-    if (q == 2048) {
-        q = 1024;
+    if (q == 2 * one) {
+        q = one;
         quantum++;
     }
-    if (q < 1024)
+    if (q < one)
         return (uint16_t)(sign | (uint16_t)q); /* subnormal */
-    int exp = quantum + 10;
-    if (exp > 15) {
-        int inf = mode == NEAREST || (mode == DOWN && neg) || (mode == UP && !neg);
-        return (uint16_t)(sign | (inf ? 0x7c00u : 0x7bffu));
+    int exp = quantum + f->fraction;
+    if (exp > f->bias) {
+        int to_inf = mode == NEAREST || (mode == DOWN && neg) || (mode == UP && !neg);
+        return (uint16_t)(sign | (to_inf ? inf : inf - 1u));
     }
-    return (uint16_t)(sign | ((unsigned)(exp + 15) << 10) | (unsigned)(q - 1024));
+    return (uint16_t)(sign | ((unsigned)(exp + f->bias) << f->fraction) | (unsigned)(q - one));
 }
 
-static uint16_t ref_from_double(double d, int mode)
+static uint16_t from_double(const format *f, double d, int mode)
 {
     if (isnan(d))
         return 0x7fff;
+    const unsigned inf = (unsigned)(2 * f->bias + 1) << f->fraction;
     if (isinf(d))
-        return d < 0 ? 0xfc00 : 0x7c00;
+        return (uint16_t)(d < 0 ? 0x8000u | inf : inf);
     uint64_t b;
     memcpy(&b, &d, sizeof b);
     int exp = (int)((b >> 52) & 0x7ff);
     uint64_t mant = b & 0xfffffffffffffull;
-    return ref_round((int)(b >> 63), exp ? mant | (1ull << 52) : mant, exp ? exp - 1075 : -1074, mode);
+    return round_to(f, (int)(b >> 63), exp ? mant | (1ull << 52) : mant, exp ? exp - 1075 : -1074, mode);
+}
+
+static uint16_t ref_from_double(double d, int mode)
+{
+    return from_double(&HALF, d, mode);
 }
 
 static double half_value(uint16_t h)
@@ -103,7 +118,7 @@ static uint16_t ref_fma(uint16_t a, uint16_t b, uint16_t c)
     i128 s = p + (i128)llround(ldexp(z, 24)) * ((i128)1 << 24);
     if (s == 0)
         return ref_from_double(approx, NEAREST);
-    return ref_round(s < 0, (u128)(s < 0 ? -s : s), -48, NEAREST);
+    return round_to(&HALF, s < 0, (u128)(s < 0 ? -s : s), -48, NEAREST);
 }
 
 /* Random half bit patterns: all of them uniformly (NaN, infinity and subnormals come up
@@ -169,16 +184,19 @@ static void float_bits(float f, int *neg, u128 *m, int *e)
     *e = exp ? exp - 150 : -149;
 }
 
-static uint16_t ref_from_float(float f, int mode)
+static uint16_t from_float(const format *fmt, float f, int mode)
 {
-    if (isnan(f))
-        return 0x7fff;
-    if (isinf(f))
-        return f < 0 ? 0xfc00 : 0x7c00;
+    if (isnan(f) || isinf(f))
+        return from_double(fmt, f, mode);
     int neg, e;
     u128 m;
     float_bits(f, &neg, &m, &e);
-    return ref_round(neg, m, e, mode);
+    return round_to(fmt, neg, m, e, mode);
+}
+
+static uint16_t ref_from_float(float f, int mode)
+{
+    return from_float(&HALF, f, mode);
 }
 
 TEST(float_and_double_convert_to_half_in_every_rounding_mode_as_the_gpu_does)
@@ -597,74 +615,14 @@ TEST(what_nvcc_refuses_about_halves_is_an_error_naming_it)
 
 /* ---- bfloat16 (cuda_bf16.h): float's exponent, 8 bits of precision ---------------------- */
 
-/* (-1)^neg * m * 2^e rounded to a bfloat16 by mode. */
-static uint16_t ref_round_bf(int neg, u128 m, int e, int mode)
-{
-    uint16_t sign = neg ? 0x8000u : 0u;
-    if (m == 0)
-        return sign;
-    int bits = 0;
-    for (u128 t = m; t; t >>= 1)
-        bits++;
-    int top = bits - 1 + e;
-    int quantum = (top > -126 ? top : -126) - 7;
-    int shift = quantum - e;
-    u128 q;
-    int inexact = 0, below_half = 1, at_half = 0;
-    if (shift <= 0) {
-        q = m << -shift;
-    } else if (shift >= 127) {
-        q = 0;
-        inexact = 1;
-    } else {
-        q = m >> shift;
-        u128 rem = m & (((u128)1 << shift) - 1), half = (u128)1 << (shift - 1);
-        inexact = rem != 0;
-        below_half = rem < half;
-        at_half = rem == half;
-    }
-    int up = mode == NEAREST ? inexact && !below_half && (!at_half || (q & 1))
-             : mode == DOWN  ? inexact && neg
-             : mode == UP    ? inexact && !neg
-                             : 0;
-    q += (u128)up;
-    if (q == 256) {
-        q = 128;
-        quantum++;
-    }
-    if (q < 128)
-        return (uint16_t)(sign | (uint16_t)q);
-    int exp = quantum + 7;
-    if (exp > 127) {
-        int inf = mode == NEAREST || (mode == DOWN && neg) || (mode == UP && !neg);
-        return (uint16_t)(sign | (inf ? 0x7f80u : 0x7f7fu));
-    }
-    return (uint16_t)(sign | ((unsigned)(exp + 127) << 7) | (unsigned)(q - 128));
-}
-
 static uint16_t bf_from_double(double d)
 {
-    if (isnan(d))
-        return 0x7fff;
-    if (isinf(d))
-        return d < 0 ? 0xff80 : 0x7f80;
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    int exp = (int)((b >> 52) & 0x7ff);
-    uint64_t mant = b & 0xfffffffffffffull;
-    return ref_round_bf((int)(b >> 63), exp ? mant | (1ull << 52) : mant, exp ? exp - 1075 : -1074, NEAREST);
+    return from_double(&BFLOAT16, d, NEAREST);
 }
 
 static uint16_t bf_from_float(float f, int mode)
 {
-    if (isnan(f))
-        return 0x7fff;
-    if (isinf(f))
-        return f < 0 ? 0xff80 : 0x7f80;
-    int neg, e;
-    u128 m;
-    float_bits(f, &neg, &m, &e);
-    return ref_round_bf(neg, m, e, mode);
+    return from_float(&BFLOAT16, f, mode);
 }
 
 static double bf_value(uint16_t b)
