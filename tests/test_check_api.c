@@ -119,6 +119,39 @@ TEST(pointee_sizes_are_read_from_whole_words)
     }
 }
 
+/* The half types: the emulator's signatures write them `struct __half` (a pointer to them
+ * had no size, so `lattice run` refused it), and __half2 has two components (it was one
+ * 4-byte float). Passed by value, they are floats too. */
+TEST(half_types_are_sized_and_floats)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel(ctx,
+                             "#include <cuda_fp16.h>\n"
+                             "#include <cuda_bf16.h>\n"
+                             "__global__ void h(__half *a, const __half2 *b, __nv_bfloat16 *c,\n"
+                             "                  const __nv_bfloat162 *d, __half s, __nv_bfloat16 t)\n{ }\n",
+                             "h");
+    static const struct {
+        size_t size, components;
+    } want[] = {{2, 1}, {4, 2}, {2, 1}, {4, 2}};
+    for (int i = 0; i < 4; i++) {
+        lat_check_param prm;
+        ASSERT_OK(lat_check_kernel_param(k, i, &prm));
+        ASSERT_MSG(prm.is_pointer && prm.is_float && !prm.is_signed &&
+                       prm.pointee_size == want[i].size &&
+                       prm.pointee_components == want[i].components,
+                   "parameter %d (%s): size %zu, %zu components, float %d; want %zu, %zu, 1", i,
+                   prm.type, prm.pointee_size, prm.pointee_components, prm.is_float,
+                   want[i].size, want[i].components);
+    }
+    for (int i = 4; i < 6; i++) {
+        lat_check_param prm;
+        ASSERT_OK(lat_check_kernel_param(k, i, &prm));
+        ASSERT_MSG(!prm.is_pointer && prm.is_float && prm.size == 2,
+                   "parameter %d (%s): float %d, size %zu", i, prm.type, prm.is_float, prm.size);
+    }
+}
+
 TEST(a_gpu_context_ignores_checks_and_labels_still_validate)
 {
     lat_context *ctx = t_context();

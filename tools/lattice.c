@@ -7,9 +7,10 @@
  *
  * Every pointer parameter gets a device buffer of --n elements of its pointee type (the
  * same buffer for parameters of the same name in later steps); `const` ones are filled
- * with 0, 1, 2, ... (all of them with --fill all), the others start unwritten, so that
- * initcheck sees a kernel read what nothing wrote. Integer scalars default to n, floating
- * ones to 1.5; --arg NAME=VALUE sets one. After each step the non-const buffers are
+ * with 0, 1, 2, ... (all of them with --fill all; __half and __nv_bfloat16 ones rounded to
+ * their type), the others start unwritten, so that initcheck sees a kernel read what
+ * nothing wrote. Integer scalars default to n, floating ones (half types too) to 1.5;
+ * --arg NAME=VALUE sets one. After each step the non-const buffers are
  * printed, then the checks' reports. Exit status: 0 when every launch succeeded with no
  * report, 1 when not, 2 for a usage error.
  */
@@ -17,6 +18,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +68,7 @@ typedef struct buffer {
     size_t elem, count;
     size_t comp; /* bytes of one component: elem for a scalar, 4 for a float4's */
     bool is_float, is_signed;
+    const struct f16 *f16; /* 2-byte float components: their format */
 } buffer;
 
 typedef struct opts {
@@ -158,11 +161,69 @@ static char *read_file(const char *path)
     return buf;
 }
 
+/* ---- 16-bit floats ------------------------------------------------------------------------ */
+
+/* <cuda_fp16.h>'s __half (binary16) and <cuda_bf16.h>'s __nv_bfloat16: bits of
+ * mantissa and of exponent. */
+typedef struct f16 {
+    int mbits, ebits;
+} f16;
+static const f16 binary16 = {10, 5}, bfloat16 = {7, 8};
+
+/* The format of a 16-bit float type as the kernel writes it. */
+static const f16 *f16_of(const char *type)
+{
+    return strstr(type, "bfloat16") ? &bfloat16 : &binary16;
+}
+
+/* d rounded to the nearest (ties to even), as __float2half_rn and __double2bfloat16 do. */
+static uint16_t f16_bits(const f16 *f, double d)
+{
+    uint16_t sign = signbit(d) ? 0x8000 : 0;
+    int bias = (1 << (f->ebits - 1)) - 1, emin = 1 - bias;
+    uint16_t inf = (uint16_t)(((1u << f->ebits) - 1) << f->mbits);
+    if (isnan(d))
+        return sign | inf | (uint16_t)(1u << (f->mbits - 1));
+    d = fabs(d);
+    if (isinf(d))
+        return sign | inf;
+    int e;
+    frexp(d, &e);
+    int lead = d == 0 || e - 1 < emin ? emin : e - 1;
+    /* A multiple of the quantum at d's exponent: exact, then rounded once. */
+    double v = nearbyint(ldexp(d, f->mbits - lead));
+    v = ldexp(v, lead - f->mbits);
+    if (v == 0)
+        return sign;
+    frexp(v, &e);
+    lead = e - 1;
+    if (lead > bias)
+        return sign | inf;
+    if (lead < emin) /* subnormal */
+        return sign | (uint16_t)ldexp(v, f->mbits - emin);
+    uint32_t mant = (uint32_t)ldexp(v, f->mbits - lead) - (1u << f->mbits);
+    return sign | (uint16_t)((uint32_t)(lead + bias) << f->mbits) | (uint16_t)mant;
+}
+
+static double f16_value(const f16 *f, uint16_t h)
+{
+    int bias = (1 << (f->ebits - 1)) - 1;
+    unsigned e = (h >> f->mbits) & ((1u << f->ebits) - 1), m = h & ((1u << f->mbits) - 1);
+    double v = e == 0 ? ldexp(m, 1 - bias - f->mbits)
+               : e == (1u << f->ebits) - 1 ? (m ? NAN : INFINITY)
+                                           : ldexp(m + (1u << f->mbits), (int)e - bias - f->mbits);
+    return h & 0x8000 ? -v : v;
+}
+
 /* ---- printing --------------------------------------------------------------------------- */
 
 static void print_scalar(const buffer *b, size_t size, const unsigned char *p)
 {
-    if (b->is_float && size == 4) {
+    if (b->is_float && size == 2 && b->f16) {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        printf("%g", f16_value(b->f16, h));
+    } else if (b->is_float && size == 4) {
         float v;
         memcpy(&v, p, 4);
         printf("%g", (double)v);
@@ -331,7 +392,8 @@ static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p
         /* A guessed size made a buffer too small, and false out-of-bounds reports. */
         fprintf(stderr,
                 "lattice: parameter '%s' is a %s: lattice run sizes buffers of C's scalar types, "
-                "the CUDA vector types and <stdint.h>'s, not of what this points to\n",
+                "the CUDA vector types, <stdint.h>'s and the half types, not of what this "
+                "points to\n",
                 b->name, p->type);
         return -1;
     }
@@ -340,6 +402,7 @@ static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p
     b->count = o->n;
     b->is_float = p->is_float;
     b->is_signed = p->is_signed;
+    b->f16 = b->is_float && b->comp == 2 ? f16_of(p->type) : NULL;
     if (lat_mem_alloc(ctx, b->elem * b->count, &b->ptr) != LAT_OK)
         return 1;
     lat_check_label(ctx, b->ptr, b->name);
@@ -353,7 +416,10 @@ static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p
     size_t ncomp = b->elem / b->comp;
     for (size_t i = 0; i < b->count * ncomp; i++) {
         unsigned char *e = h + i * b->comp;
-        if (b->is_float && b->comp == 4) {
+        if (b->f16) {
+            uint16_t v = f16_bits(b->f16, (double)i);
+            memcpy(e, &v, 2);
+        } else if (b->is_float && b->comp == 4) {
             float v = (float)i;
             memcpy(e, &v, 4);
         } else if (b->is_float && b->comp == 8) {
@@ -483,7 +549,12 @@ static int run(const opts *o)
             }
             if (p.is_float) {
                 double d = strtod(v, NULL);
-                if (p.size == 4)
+                if (p.size == 2) {
+                    values[i].i16 = (int16_t)f16_bits(f16_of(p.type), d);
+                } else if (p.size == 4 && (strstr(p.type, "half2") || strstr(p.type, "bfloat162"))) {
+                    uint16_t h = f16_bits(f16_of(p.type), d); /* both halves */
+                    values[i].i32 = (int32_t)((uint32_t)h << 16 | h);
+                } else if (p.size == 4)
                     values[i].f = (float)d;
                 else
                     values[i].d = d;

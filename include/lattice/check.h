@@ -332,11 +332,14 @@ typedef struct lat_check_param {
     const char *type;     /* as written, spacing normalised: "const float *" */
     int is_pointer;       /* non-zero for any T * */
     int is_float;         /* the value (or, for a pointer, the pointee) is float/double,
-                             or a vector of them (float4) */
+                             a vector of them (float4), or a half type (__half, __half2,
+                             __nv_bfloat16, __nv_bfloat162: `type` says which) */
     int is_signed;        /* ... is a signed integer, or a vector of them */
     size_t size;          /* bytes of the value (8 for a pointer); 0 when unknown */
     size_t pointee_size;  /* pointers: bytes of *p for C's scalar types, CUDA's vector types
-                             (float4: 16) and <stdint.h>'s; 0 for anything else (a struct) */
+                             (float4: 16), <stdint.h>'s and the half types (__half: 2,
+                             __half2: 4; __nv_bfloat16 likewise: `type` says which 16-bit
+                             format); 0 for anything else (a struct) */
     size_t pointee_components; /* pointers: *p's components (float4: 4, a scalar: 1); 0 when
                                   pointee_size is 0 */
 } lat_check_param;

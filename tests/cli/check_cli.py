@@ -87,6 +87,37 @@ with tempfile.TemporaryDirectory() as tmp:
     if r.returncode != 0 or any(w not in r.stdout.splitlines() for w in want):
         failures.append("vector buffers: status %d, want %s\n%s%s" % (r.returncode, want, r.stdout, r.stderr))
 
+# Half-precision buffers and scalars (cuda_fp16.h, cuda_bf16.h): filled with 0, 1, 2, ...
+# rounded to the type, printed from their bits, scalars converted to the type (a __half
+# pointer was refused; a __half scalar got an integer's bits). The values, worked by hand:
+# s = half(0.1) = 0.0999755859375; a[1] * s = 0.0999756, a[2] * s = 0.199951 (half's
+# spacing there is 2^-13); a[2999] = half(2999) = 3000 (a tie, to even), 3000 * s = 299.93,
+# which rounds to 300 (spacing 0.25). bfloat16: b[2999] = 2992 (spacing 16), * -2.5 =
+# -7480, which rounds to -7488 (spacing 32). __half2 q[2999] = (5998, 5999) -> (6000, 6000)
+# (spacing 4, 5998 a tie to even), times s: 599.85 -> 600 (spacing 0.5).
+with tempfile.TemporaryDirectory() as tmp:
+    cu = os.path.join(tmp, "h.cu")
+    with open(cu, "w") as f:
+        f.write("#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
+                "__global__ void scale(__half *d, const __half *a, __half s, __nv_bfloat16 *e,\n"
+                "                      const __nv_bfloat16 *b, __nv_bfloat16 t, __half2 *p,\n"
+                "                      const __half2 *q, int n)\n"
+                "{\n"
+                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i < n) {\n"
+                "        d[i] = a[i] * s;\n"
+                "        e[i] = b[i] * t;\n"
+                "        p[i] = __hmul2(q[i], __half2half2(s));\n"
+                "    }\n"
+                "}\n")
+    r = run(["run", cu, "scale", "-n", "3000", "-a", "s=0.1", "-a", "t=-2.5", "-c", "none",
+             "--show", "4"])
+    want = ["  d = [0, 0.0999756, 0.199951, ..., 300]",
+            "  e = [-0, -2.5, -5, ..., -7488]",
+            "  p = [(0, 0.0999756), (0.199951, 0.299805), (0.399902, 0.5), ..., (600, 600)]"]
+    if r.returncode != 0 or any(w not in r.stdout.splitlines() for w in want):
+        failures.append("half buffers: status %d, want %s\n%s%s" % (r.returncode, want, r.stdout, r.stderr))
+
 # Templates: `list` shows the explicit instances by the names they were written with (it
 # scanned the text for __global__ and missed them), and `run` makes the instance it is
 # given by name, instantiated in the source or not.

@@ -526,8 +526,10 @@ static pointee pointee_of(const char *t)
                  {"intptr_t", {8, 1, false, true}},  {"uintptr_t", {8, 1, false, false}},
                  {"bool", {1, 1, false, false}},     {"_Bool", {1, 1, false, false}},
                  {"half", {2, 1, true, false}},      {"__half", {2, 1, true, false}},
-                 {"__half2", {4, 1, true, false}},   {"float", {4, 1, true, false}},
-                 {"double", {8, 1, true, false}}};
+                 {"half2", {4, 2, true, false}},     {"__half2", {4, 2, true, false}},
+                 {"nv_bfloat16", {2, 1, true, false}}, {"__nv_bfloat16", {2, 1, true, false}},
+                 {"nv_bfloat162", {4, 2, true, false}}, {"__nv_bfloat162", {4, 2, true, false}},
+                 {"float", {4, 1, true, false}},     {"double", {8, 1, true, false}}};
     int longs = 0, shorts = 0, chars = 0, ints = 0, unsign = 0, sign = 0, others = 0;
     pointee other = {0, false, false};
     for (const char *c = t; *c && *c != '*' && *c != '&';) {
@@ -542,8 +544,11 @@ static pointee pointee_of(const char *t)
         while (isalnum((unsigned char)*c) || *c == '_')
             c++;
         w[n] = '\0';
+        /* C++ classes are written `struct __half` in the emulator's signatures: the tag
+         * keyword says nothing of the size, the name does (or is unknown). */
         if (!strcmp(w, "const") || !strcmp(w, "volatile") || !strcmp(w, "restrict") ||
-            !strcmp(w, "__restrict__") || !strcmp(w, "__restrict"))
+            !strcmp(w, "__restrict__") || !strcmp(w, "__restrict") || !strcmp(w, "struct") ||
+            !strcmp(w, "class"))
             continue;
         if (!strcmp(w, "long"))
             longs++;
@@ -607,5 +612,10 @@ lat_status lat_check_kernel_param(const lat_kernel *kernel, int i, lat_check_par
     out->size = i < kernel->nparams && kernel->param_size ? kernel->param_size[i] : p->size;
     out->pointee_size = to.size;
     out->pointee_components = to.components;
+    if (!out->is_pointer && !out->is_float) {
+        /* A class of floats (__half, __nv_bfloat162) passed by value. */
+        pointee v = pointee_of(out->type);
+        out->is_float = v.is_float && v.size != 0 && v.size == out->size;
+    }
     return LAT_OK;
 }
