@@ -19,6 +19,18 @@ def run(args):
     return subprocess.run([lattice] + args, capture_output=True, text=True)
 
 
+def expect_lines(what, source, args, want):
+    """`lattice run` of source (written to a .cu file, named before args) succeeds and
+    prints each line of want."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cu = os.path.join(tmp, "k.cu")
+        with open(cu, "w") as f:
+            f.write(source)
+        r = run(["run", cu] + args)
+        if r.returncode != 0 or any(w not in r.stdout.splitlines() for w in want):
+            failures.append("%s: status %d, want %s\n%s%s" % (what, r.returncode, want, r.stdout, r.stderr))
+
+
 # The README's picture.
 readme = open("README.md", encoding="utf-8").read()
 m = re.search(r"build/tools/lattice (run .*?--svg docs/thread-map.svg)", readme.replace("\\\n", " "))
@@ -72,20 +84,16 @@ with tempfile.TemporaryDirectory() as tmp:
 
 # Vector-typed buffers are filled and printed by component: a float4 input holds 0, 1, 2, ...
 # through its components (it was filled as 8-byte integers and a float2 printed as a double).
-with tempfile.TemporaryDirectory() as tmp:
-    cu = os.path.join(tmp, "v.cu")
-    with open(cu, "w") as f:
-        f.write("__global__ void v(float2 *out, const float4 *in, int2 *idx)\n"
-                "{\n"
-                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                "    out[i] = make_float2(in[i].x * 0.5f, in[i].w + 0.25f);\n"
-                "    idx[i] = make_int2(-i, i * 3);\n"
-                "}\n")
-    r = run(["run", cu, "v", "-n", "8", "-c", "none", "--show", "3"])
-    want = ["  out = [(0, 3.25), (2, 7.25), ..., (14, 31.25)]",
-            "  idx = [(0, 0), (-1, 3), ..., (-7, 21)]"]
-    if r.returncode != 0 or any(w not in r.stdout.splitlines() for w in want):
-        failures.append("vector buffers: status %d, want %s\n%s%s" % (r.returncode, want, r.stdout, r.stderr))
+expect_lines("vector buffers",
+             "__global__ void v(float2 *out, const float4 *in, int2 *idx)\n"
+             "{\n"
+             "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    out[i] = make_float2(in[i].x * 0.5f, in[i].w + 0.25f);\n"
+             "    idx[i] = make_int2(-i, i * 3);\n"
+             "}\n",
+             ["v", "-n", "8", "-c", "none", "--show", "3"],
+             ["  out = [(0, 3.25), (2, 7.25), ..., (14, 31.25)]",
+              "  idx = [(0, 0), (-1, 3), ..., (-7, 21)]"])
 
 # Half-precision buffers and scalars (cuda_fp16.h, cuda_bf16.h): filled with 0, 1, 2, ...
 # rounded to the type, printed from their bits, scalars converted to the type (a __half
@@ -95,28 +103,23 @@ with tempfile.TemporaryDirectory() as tmp:
 # which rounds to 300 (spacing 0.25). bfloat16: b[2999] = 2992 (spacing 16), * -2.5 =
 # -7480, which rounds to -7488 (spacing 32). __half2 q[2999] = (5998, 5999) -> (6000, 6000)
 # (spacing 4, 5998 a tie to even), times s: 599.85 -> 600 (spacing 0.5).
-with tempfile.TemporaryDirectory() as tmp:
-    cu = os.path.join(tmp, "h.cu")
-    with open(cu, "w") as f:
-        f.write("#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
-                "__global__ void scale(__half *d, const __half *a, __half s, __nv_bfloat16 *e,\n"
-                "                      const __nv_bfloat16 *b, __nv_bfloat16 t, __half2 *p,\n"
-                "                      const __half2 *q, int n)\n"
-                "{\n"
-                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                "    if (i < n) {\n"
-                "        d[i] = a[i] * s;\n"
-                "        e[i] = b[i] * t;\n"
-                "        p[i] = __hmul2(q[i], __half2half2(s));\n"
-                "    }\n"
-                "}\n")
-    r = run(["run", cu, "scale", "-n", "3000", "-a", "s=0.1", "-a", "t=-2.5", "-c", "none",
-             "--show", "4"])
-    want = ["  d = [0, 0.0999756, 0.199951, ..., 300]",
-            "  e = [-0, -2.5, -5, ..., -7488]",
-            "  p = [(0, 0.0999756), (0.199951, 0.299805), (0.399902, 0.5), ..., (600, 600)]"]
-    if r.returncode != 0 or any(w not in r.stdout.splitlines() for w in want):
-        failures.append("half buffers: status %d, want %s\n%s%s" % (r.returncode, want, r.stdout, r.stderr))
+expect_lines("half buffers",
+             "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
+             "__global__ void scale(__half *d, const __half *a, __half s, __nv_bfloat16 *e,\n"
+             "                      const __nv_bfloat16 *b, __nv_bfloat16 t, __half2 *p,\n"
+             "                      const __half2 *q, int n)\n"
+             "{\n"
+             "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "    if (i < n) {\n"
+             "        d[i] = a[i] * s;\n"
+             "        e[i] = b[i] * t;\n"
+             "        p[i] = __hmul2(q[i], __half2half2(s));\n"
+             "    }\n"
+             "}\n",
+             ["scale", "-n", "3000", "-a", "s=0.1", "-a", "t=-2.5", "-c", "none", "--show", "4"],
+             ["  d = [0, 0.0999756, 0.199951, ..., 300]",
+              "  e = [-0, -2.5, -5, ..., -7488]",
+              "  p = [(0, 0.0999756), (0.199951, 0.299805), (0.399902, 0.5), ..., (600, 600)]"])
 
 # Templates: `list` shows the explicit instances by the names they were written with (it
 # scanned the text for __global__ and missed them), and `run` makes the instance it is
