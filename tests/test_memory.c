@@ -2,6 +2,7 @@
 #include "harness.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 TEST(alloc_then_free)
@@ -31,6 +32,33 @@ TEST(allocations_are_aligned_to_256_bytes_and_do_not_overlap)
                            "allocations %zu and %zu overlap", i, j);
     for (size_t i = 0; i < n; i++)
         ASSERT_OK(lat_mem_free(ctx, p[i]));
+}
+
+/* The emulator backs allocations of 2 MiB and more with huge pages where the system gives
+ * them, which needs them to start on a 2 MiB boundary; the memory behaves as any other. */
+TEST(large_emulator_allocations_start_on_a_2_MiB_boundary)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("the emulator's placement");
+    const size_t sizes[] = {(size_t)2 << 20, ((size_t)3 << 20) + 12345, (size_t)9 << 20};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        size_t n = sizes[i] / 4;
+        lat_deviceptr p = 0;
+        ASSERT_OK(lat_mem_alloc(ctx, sizes[i], &p));
+        ASSERT_MSG(p % ((lat_deviceptr)2 << 20) == 0, "%zu bytes at %#llx", sizes[i],
+                   (unsigned long long)p);
+        uint32_t *in = malloc(n * 4), *out = malloc(n * 4);
+        ASSERT_TRUE(in && out);
+        for (size_t k = 0; k < n; k++)
+            in[k] = t_rand_u32();
+        ASSERT_OK(lat_memcpy_htod(ctx, p, in, n * 4));
+        ASSERT_OK(lat_memcpy_dtoh(ctx, out, p, n * 4));
+        ASSERT_TRUE(memcmp(in, out, n * 4) == 0);
+        free(in);
+        free(out);
+        ASSERT_OK(lat_mem_free(ctx, p));
+    }
 }
 
 TEST(alloc_of_zero_bytes_is_invalid_value)
