@@ -184,69 +184,87 @@ pocl *pocl_open(char *why, size_t size)
     return p;
 }
 
-typedef struct run {
+struct pocl_job {
     pocl *p;
-    cl_handle k;
+    cl_handle k, out, a, b;
     cl_uint dims;
-    size_t global[2], local[2];
-} run;
+    size_t global[2], local[2], out_bytes;
+};
 
-static int run_once(const run *r)
+void pocl_job_destroy(pocl_job *j)
 {
-    return r->p->clEnqueueNDRangeKernel(r->p->queue, r->k, r->dims, NULL, r->global, r->local, 0,
-                                        NULL, NULL) == 0 &&
-                   r->p->clFinish(r->p->queue) == 0
-               ? 0
-               : -1;
+    if (!j)
+        return;
+    if (j->out)
+        j->p->clReleaseMemObject(j->out);
+    if (j->a)
+        j->p->clReleaseMemObject(j->a);
+    if (j->b)
+        j->p->clReleaseMemObject(j->b);
+    if (j->k)
+        j->p->clReleaseKernel(j->k);
+    free(j);
 }
 
-double pocl_time(pocl *p, pocl_workload w, const float *a, const float *b, int n, int reps,
-                 float *out, size_t out_count)
+pocl_job *pocl_job_create(pocl *p, pocl_workload w, const float *a, const float *b, int n,
+                          size_t out_count)
 {
     static const char *const names[] = {"mul", "pi", "matmul", "warpsum"};
+    pocl_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
     cl_int err = 0;
-    run r = {.p = p, .k = p->clCreateKernel(p->program, names[w], &err), .dims = 1,
-             .local = {w == POCL_MATMUL ? 16 : 256, 16}};
-    if (!r.k)
-        return -1;
+    *j = (pocl_job){.p = p, .k = p->clCreateKernel(p->program, names[w], &err), .dims = 1,
+                    .local = {w == POCL_MATMUL ? 16 : 256, 16},
+                    .out_bytes = out_count * sizeof(float)};
     size_t in_bytes = (size_t)(w == POCL_MATMUL ? n * n : n) * sizeof(float);
-    cl_handle dout = p->clCreateBuffer(p->ctx, CL_MEM_READ_WRITE, out_count * sizeof(float), NULL, &err);
-    cl_handle da = NULL, db = NULL;
+    j->out = p->clCreateBuffer(p->ctx, CL_MEM_READ_WRITE, j->out_bytes, NULL, &err);
     if (w != POCL_PI)
-        da = p->clCreateBuffer(p->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, in_bytes, (void *)a, &err);
+        j->a = p->clCreateBuffer(p->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, in_bytes,
+                                 (void *)a, &err);
     if (w == POCL_MUL || w == POCL_MATMUL)
-        db = p->clCreateBuffer(p->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, in_bytes, (void *)b, &err);
+        j->b = p->clCreateBuffer(p->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, in_bytes,
+                                 (void *)b, &err);
+    if (!j->k || !j->out || (w != POCL_PI && !j->a) ||
+        ((w == POCL_MUL || w == POCL_MATMUL) && !j->b)) {
+        pocl_job_destroy(j);
+        return NULL;
+    }
     cl_uint arg = 0;
-    p->clSetKernelArg(r.k, arg++, sizeof dout, &dout);
-    if (da)
-        p->clSetKernelArg(r.k, arg++, sizeof da, &da);
-    if (db)
-        p->clSetKernelArg(r.k, arg++, sizeof db, &db);
-    p->clSetKernelArg(r.k, arg++, sizeof n, &n);
+    p->clSetKernelArg(j->k, arg++, sizeof j->out, &j->out);
+    if (j->a)
+        p->clSetKernelArg(j->k, arg++, sizeof j->a, &j->a);
+    if (j->b)
+        p->clSetKernelArg(j->k, arg++, sizeof j->b, &j->b);
+    p->clSetKernelArg(j->k, arg++, sizeof n, &n);
     if (w == POCL_MATMUL) {
-        r.dims = 2;
-        r.global[0] = r.global[1] = (size_t)n;
+        j->dims = 2;
+        j->global[0] = j->global[1] = (size_t)n;
     } else {
-        r.global[0] = (size_t)n;
+        j->global[0] = (size_t)n;
     }
-    double t[64], ms = -1;
-    if (run_once(&r) == 0) {
-        for (int i = 0; i < reps; i++) {
-            double t0 = bench_now_ms();
-            run_once(&r);
-            t[i] = bench_now_ms() - t0;
-        }
-        bench_sort(t, (size_t)reps);
-        ms = t[reps / 2];
-        if (p->clEnqueueReadBuffer(p->queue, dout, 1, 0, out_count * sizeof(float), out, 0, NULL,
-                                   NULL) != 0)
-            ms = -1;
+    /* The first run builds the kernel for its work-group size: not part of any timing. */
+    if (pocl_job_run(j) < 0) {
+        pocl_job_destroy(j);
+        return NULL;
     }
-    p->clReleaseMemObject(dout);
-    if (da)
-        p->clReleaseMemObject(da);
-    if (db)
-        p->clReleaseMemObject(db);
-    p->clReleaseKernel(r.k);
-    return ms;
+    return j;
+}
+
+double pocl_job_run(pocl_job *j)
+{
+    double t0 = bench_now_ms();
+    if (j->p->clEnqueueNDRangeKernel(j->p->queue, j->k, j->dims, NULL, j->global, j->local, 0,
+                                     NULL, NULL) != 0 ||
+        j->p->clFinish(j->p->queue) != 0)
+        return -1;
+    return bench_now_ms() - t0;
+}
+
+int pocl_job_read(pocl_job *j, float *out)
+{
+    return j->p->clEnqueueReadBuffer(j->p->queue, j->out, 1, 0, j->out_bytes, out, 0, NULL,
+                                     NULL) == 0
+               ? 0
+               : -1;
 }

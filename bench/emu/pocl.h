@@ -10,10 +10,16 @@ typedef enum pocl_workload { POCL_MUL, POCL_PI, POCL_MATMUL, POCL_WARPSUM } pocl
 
 /* PoCL's CPU device with the four kernels built, or NULL with the reason in why. */
 pocl *pocl_open(char *why, size_t size);
-/* Median ms of reps runs (after one) of workload w over n (a, b as the bench's), the
- * result in out (out_count floats); -1 when it fails. */
-double pocl_time(pocl *p, pocl_workload w, const float *a, const float *b, int n, int reps,
-                 float *out, size_t out_count);
+/* One workload on PoCL, ready to run: its buffers (a, b copied in, as the bench's), its
+ * kernel, and one run done so that its build is not timed. NULL when it cannot be made. */
+typedef struct pocl_job pocl_job;
+pocl_job *pocl_job_create(pocl *p, pocl_workload w, const float *a, const float *b, int n,
+                          size_t out_count);
+/* One run to its end: ms, or -1 when it fails. */
+double pocl_job_run(pocl_job *j);
+/* The output buffer (out_count floats) into out: 0, or -1 when the read fails. */
+int pocl_job_read(pocl_job *j, float *out);
+void pocl_job_destroy(pocl_job *j);
 void pocl_close(pocl *p);
 
 #endif
