@@ -495,6 +495,56 @@ TEST(gpu_a_matmul_missing_its_barriers_is_reported)
     ASSERT_CONTAINS(lat_last_error(), "kernel 'matmul'");
 }
 
+/* curand as Monte Carlo codes use it: states made by one kernel and kept in global memory,
+ * drawn from by the next, which writes them back. Raw values and states must be the GPU's
+ * bit for bit; normals go through logf and __sincosf, within the tolerance. */
+static const char curand_src[] =
+    "#include <curand_kernel.h>\n"
+    "__global__ void setup(curandState *states, unsigned long long seed)\n"
+    "{\n"
+    "    int id = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    curand_init(seed, id, 0, &states[id]);\n"
+    "}\n"
+    "__global__ void draw(curandState *states, unsigned int *raw, float *u, float *g, int per)\n"
+    "{\n"
+    "    int id = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    curandState local = states[id];\n"
+    "    for (int k = 0; k < per; k++) {\n"
+    "        raw[id * per + k] = curand(&local);\n"
+    "        u[id * per + k] = curand_uniform(&local);\n"
+    "        g[id * per + k] = curand_normal(&local);\n"
+    "    }\n"
+    "    states[id] = local;\n"
+    "}\n";
+
+TEST(gpu_curand_states_and_draws_pass_the_cross_check)
+{
+    enum { THREADS = 4096, PER = 5 };
+    lat_context *ctx = gpu_cross_context();
+    lat_kernel *setup = t_kernel(ctx, curand_src, "setup");
+    lat_kernel *draw = t_kernel(ctx, curand_src, "draw");
+    lat_deviceptr states = t_device_copy(ctx, NULL, (size_t)THREADS * 48);
+    lat_deviceptr raw = t_device_copy(ctx, NULL, (size_t)THREADS * PER * 4);
+    lat_deviceptr u = t_device_copy(ctx, NULL, (size_t)THREADS * PER * 4);
+    lat_deviceptr g = t_device_copy(ctx, NULL, (size_t)THREADS * PER * 4);
+    lat_launch_desc d = {.grid = {THREADS / 256}, .block = {256}};
+    ASSERT_OK(lat_launch_args(setup, &d, LAT_ARGS(lat_arg_ptr(states), lat_arg_u64(20261125))));
+    for (int round = 0; round < 2; round++)
+        ASSERT_OK(lat_launch_args(draw, &d, LAT_ARGS(lat_arg_ptr(states), lat_arg_ptr(raw),
+                                                     lat_arg_ptr(u), lat_arg_ptr(g),
+                                                     lat_arg_i32(PER))));
+    float *host = t_calloc((size_t)THREADS * PER, 4);
+    ASSERT_OK(lat_memcpy_dtoh(ctx, host, g, (size_t)THREADS * PER * 4));
+    double sum = 0, sq = 0;
+    for (int i = 0; i < THREADS * PER; i++) {
+        sum += host[i];
+        sq += (double)host[i] * host[i];
+    }
+    double n = THREADS * PER;
+    ASSERT_MSG(fabs(sum / n) < 4 / sqrt(n) && fabs(sq / n - 1) < 0.05, "mean %g, variance %g",
+               sum / n, sq / n);
+}
+
 /* A dot product of a million pairs stored as a typedef of float2, summed per block and
  * then by atomicAdd, whose order differs between the two sides. */
 static const char dot_src[] =

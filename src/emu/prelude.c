@@ -511,6 +511,8 @@ static const char *const lines[] = {
     "int __mulhi(int, int); unsigned int __umulhi(unsigned int, unsigned int);",
     "long long __mul64hi(long long, long long);",
     "unsigned long long __umul64hi(unsigned long long, unsigned long long);",
+    /* curand_kernel.h's XORWOW jumps (xorwow.h). */
+    "void __lat_xorwow_skip(unsigned int *, unsigned long long, unsigned long long);",
     /* The low 32 bits of the product of the operands' low 24 bits (signed for __mul24). */
     "#define __LAT_S24(a) ((unsigned)((int)((unsigned)(a) << 8) >> 8))",
     "#define __mul24(a, b) ((int)(__LAT_S24(a) * __LAT_S24(b)))",

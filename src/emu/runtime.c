@@ -7,6 +7,7 @@
 #include "exec/exec.h"
 #include "exec/worker.h"
 #include "texobj.h"
+#include "xorwow.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -338,6 +339,7 @@ static const lat__emu_symbol symbols[] = {
     AS("sinpi", emu_sinpi), AS("sinpif", emu_sinpif),
     AS("cospi", emu_cospi), AS("cospif", emu_cospif),
     AS("sincospi", emu_sincospi), AS("sincospif", emu_sincospif),
+    AS("__lat_xorwow_skip", lat__emu_xorwow_skip),
     AS("__popc", emu_popc), AS("__popcll", emu_popcll),
     AS("__clz", emu_clz), AS("__clzll", emu_clzll),
     AS("__ffs", emu_ffs), AS("__ffsll", emu_ffsll),

@@ -7,6 +7,7 @@
  * bit_xor.
  */
 #include "cg_header.h"
+#include "curand_header.h"
 
 #include "arena.h"
 #include "fp16_header.h"
@@ -148,6 +149,8 @@ const char *lat__cxx_header_text(lat__arena *a, const char *name)
     const char *const *lines = strcmp(name, "cooperative_groups.h") == 0          ? cooperative_groups_h
                                : strcmp(name, "cooperative_groups/reduce.h") == 0 ? reduce_h
                                                                                   : lat__fp16_header_lines(name);
+    if (!lines)
+        lines = lat__curand_header_lines(name);
     if (!lines)
         return NULL;
     size_t n = 0;

@@ -17,7 +17,7 @@ static const char *const builtin[] = {
     "vector_types.h", "vector_functions.h", "builtin_types.h", "host_defines.h",
     "crt/host_defines.h", "cstdio", "cstdint", "cstddef", "cstdlib", "cstring", "cmath",
     "cfloat", "climits", "cassert", "cooperative_groups.h", "cooperative_groups/reduce.h",
-    "cuda_fp16.h", "cuda_bf16.h",
+    "cuda_fp16.h", "cuda_bf16.h", "curand_kernel.h",
     "texture_types.h", "surface_types.h",
     "cuda_texture_types.h", "cuda_surface_types.h", "texture_fetch_functions.h",
     "texture_indirect_functions.h", "surface_functions.h", "surface_indirect_functions.h",
@@ -27,7 +27,7 @@ static const char *const builtin[] = {
  * "file not found". */
 static const char *const unsupported[] = {
     "cuda_fp8.h", "mma.h",
-    "curand_kernel.h", "cuda_pipeline.h", "cuda/barrier", "cuda/atomic", "sm_20_atomic_functions.h",
+    "cuda_pipeline.h", "cuda/barrier", "cuda/atomic", "sm_20_atomic_functions.h",
     "sm_60_atomic_functions.h",
 };
 

@@ -526,6 +526,9 @@ static lat__expr *string_literal(lat__parser *p)
 static const char why_warp_old[] =
     "the warp intrinsics without _sync, removed in CUDA 9 for Volta and later; use the _sync form";
 
+static const char why_curand[] =
+    "a part of curand_kernel.h the emulator lacks: it has the XORWOW and Philox generators, "
+    "with the uniform and normal distributions";
 static const char why_cubemap[] = "cubemap textures and surfaces";
 static const char why_mipmap[] = "mipmapped textures (level of detail and gradients)";
 
@@ -547,6 +550,16 @@ static const char *unsupported_name(const lat__atom *a)
         {"tex1DGrad", why_mipmap},    {"tex2DGrad", why_mipmap},   {"tex3DGrad", why_mipmap},
         {"tex1DLayeredGrad", why_mipmap}, {"tex2DLayeredGrad", why_mipmap},
         {"tex2Dgather", "texture gather (tex2Dgather)"},
+        {"curandStateMRG32k3a_t", why_curand}, {"curandStateMRG32k3a", why_curand},
+        {"curandStateSobol32_t", why_curand}, {"curandStateScrambledSobol32_t", why_curand},
+        {"curandStateSobol64_t", why_curand}, {"curandStateScrambledSobol64_t", why_curand},
+        {"curandStateMtgp32_t", why_curand}, {"curandStateMtgp32", why_curand},
+        {"curandDirectionVectors32_t", why_curand}, {"curandDirectionVectors64_t", why_curand},
+        {"curand_poisson", why_curand}, {"curand_poisson4", why_curand},
+        {"curand_log_normal", why_curand}, {"curand_log_normal_double", why_curand},
+        {"curand_log_normal2", why_curand}, {"curand_log_normal4", why_curand},
+        {"curand_log_normal2_double", why_curand}, {"curand_discrete", why_curand},
+        {"curand_discrete4", why_curand}, {"curand_mtgp32_single", why_curand},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(names[i].name, a->name) == 0)
