@@ -500,12 +500,13 @@ TEST(gpu_a_matmul_missing_its_barriers_is_reported)
  * bit for bit; normals go through logf and __sincosf, within the tolerance. */
 static const char curand_src[] =
     "#include <curand_kernel.h>\n"
-    "__global__ void setup(curandState *states, unsigned long long seed)\n"
+    "extern \"C\" __global__ void setup(curandState *states, unsigned long long seed)\n"
     "{\n"
     "    int id = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "    curand_init(seed, id, 0, &states[id]);\n"
     "}\n"
-    "__global__ void draw(curandState *states, unsigned int *raw, float *u, float *g, int per)\n"
+    "extern \"C\" __global__ void draw(curandState *states, unsigned int *raw, float *u,\n"
+    "                                  float *g, int per)\n"
     "{\n"
     "    int id = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "    curandState local = states[id];\n"
@@ -521,8 +522,9 @@ TEST(gpu_curand_states_and_draws_pass_the_cross_check)
 {
     enum { THREADS = 4096, PER = 5 };
     lat_context *ctx = gpu_cross_context();
-    lat_kernel *setup = t_kernel(ctx, curand_src, "setup");
-    lat_kernel *draw = t_kernel(ctx, curand_src, "draw");
+    /* as written: CUDA's curand_kernel.h is C++ that extern "C" around it would break */
+    lat_kernel *setup = t_kernel_as_written(ctx, curand_src, "setup");
+    lat_kernel *draw = t_kernel_as_written(ctx, curand_src, "draw");
     lat_deviceptr states = t_device_copy(ctx, NULL, (size_t)THREADS * 48);
     lat_deviceptr raw = t_device_copy(ctx, NULL, (size_t)THREADS * PER * 4);
     lat_deviceptr u = t_device_copy(ctx, NULL, (size_t)THREADS * PER * 4);
