@@ -69,6 +69,34 @@ static const char src[] =
     "    for (int k = 0; k < 9; k++)\n"
     "        raw[9 * i + k] = curand(twin);\n"
     "}\n"
+    /* log-normal draws beside the normal pairs a twin state gives */
+    "template <typename S>\n"
+    "__device__ void logs(S *s, S *t, float *ln, float *n, double *lnd, double *nd, int i)\n"
+    "{\n"
+    "    ln[2 * i] = curand_log_normal(s, 0.5f, 0.25f);\n"
+    "    ln[2 * i + 1] = curand_log_normal(s, 0.5f, 0.25f);\n"
+    "    lnd[2 * i] = curand_log_normal_double(s, -1.0, 2.0);\n"
+    "    lnd[2 * i + 1] = curand_log_normal_double(s, -1.0, 2.0);\n"
+    "    float2 a = curand_normal2(t);\n"
+    "    double2 b = curand_normal2_double(t);\n"
+    "    n[2 * i] = a.x; n[2 * i + 1] = a.y; nd[2 * i] = b.x; nd[2 * i + 1] = b.y;\n"
+    "}\n"
+    "extern \"C\" __global__ void log_normals(float *ln, float *n, double *lnd, double *nd,\n"
+    "                                        int philox)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (philox) {\n"
+    "        curandStatePhilox4_32_10_t s, t;\n"
+    "        curand_init(5ull, i, 7ull, &s);\n"
+    "        curand_init(5ull, i, 7ull, &t);\n"
+    "        logs(&s, &t, ln, n, lnd, nd, i);\n"
+    "    } else {\n"
+    "        curandState s, t;\n"
+    "        curand_init(5ull, i, 7ull, &s);\n"
+    "        curand_init(5ull, i, 7ull, &t);\n"
+    "        logs(&s, &t, ln, n, lnd, nd, i);\n"
+    "    }\n"
+    "}\n"
     "extern \"C\" __global__ void distributions(unsigned int *raw, float *u, float *nrm,\n"
     "                                          double *ud, double *nd, int philox)\n"
     "{\n"
@@ -281,6 +309,29 @@ TEST(distributions_are_their_formulas_over_the_raw_values)
         /* 512 normals: mean within 4 sigma of 0, variance of 1 within 0.25 */
         ASSERT_MSG(fabs(sum / 512) < 4 / sqrt(512.0) && fabs(sq / 512 - 1) < 0.25,
                    "mean %g, variance %g", sum / 512, sq / 512);
+    }
+}
+
+TEST(log_normals_are_the_exponentials_of_the_normal_pairs)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, src, "log_normals");
+    float ln[2 * THREADS], n[2 * THREADS];
+    double lnd[2 * THREADS], nd[2 * THREADS];
+    for (int philox = 0; philox < 2; philox++) {
+        ASSERT_OK(lat_launch_args(
+            k, &(lat_launch_desc){.grid = {1}, .block = {THREADS}},
+            LAT_ARGS(lat_arg_out(ln, sizeof ln), lat_arg_out(n, sizeof n),
+                     lat_arg_out(lnd, sizeof lnd), lat_arg_out(nd, sizeof nd),
+                     lat_arg_i32(philox))));
+        for (int i = 0; i < 2 * THREADS; i++) {
+            double w = exp(0.5 + 0.25 * (double)n[i]), wd = exp(-1.0 + 2.0 * nd[i]);
+            ASSERT_MSG(fabs(ln[i] - w) <= 1e-6 * w && n[i] != 0,
+                       "%s value %d: log-normal %.9g, exp of the normal %.9g",
+                       philox ? "philox" : "xorwow", i, ln[i], w);
+            ASSERT_MSG(fabs(lnd[i] - wd) <= 1e-14 * wd, "%s value %d: %.17g, want %.17g",
+                       philox ? "philox" : "xorwow", i, lnd[i], wd);
+        }
     }
 }
 

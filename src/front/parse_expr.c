@@ -528,7 +528,7 @@ static const char why_warp_old[] =
 
 static const char why_curand[] =
     "a part of curand_kernel.h the emulator lacks: it has the XORWOW and Philox generators, "
-    "with the uniform and normal distributions";
+    "with the uniform, normal and log-normal distributions";
 static const char why_cubemap[] = "cubemap textures and surfaces";
 static const char why_mipmap[] = "mipmapped textures (level of detail and gradients)";
 
@@ -556,9 +556,7 @@ static const char *unsupported_name(const lat__atom *a)
         {"curandStateMtgp32_t", why_curand}, {"curandStateMtgp32", why_curand},
         {"curandDirectionVectors32_t", why_curand}, {"curandDirectionVectors64_t", why_curand},
         {"curand_poisson", why_curand}, {"curand_poisson4", why_curand},
-        {"curand_log_normal", why_curand}, {"curand_log_normal_double", why_curand},
-        {"curand_log_normal2", why_curand}, {"curand_log_normal4", why_curand},
-        {"curand_log_normal2_double", why_curand}, {"curand_discrete", why_curand},
+        {"curand_discrete", why_curand},
         {"curand_discrete4", why_curand}, {"curand_mtgp32_single", why_curand},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
