@@ -204,3 +204,41 @@ def test_float16_arrays_are_cuda_fp16_halves(rng):
     # the product and the sum fused into one fma, rounded once (exact in float64 first)
     want = (np.float64(np.float16(2.5)) * x.astype(np.float64) + y.astype(np.float64)).astype(np.float16)
     np.testing.assert_array_equal(out, want)
+
+
+def _philox_words(seed, sequence, block):
+    """Philox4x32-10's four words for counter (block, sequence) under seed, as numpy uint32s
+    (sequence and block are arrays of uint64)."""
+    m = np.uint64(0xFFFFFFFF)
+    c = [block & m, block >> np.uint64(32), sequence & m, sequence >> np.uint64(32)]
+    k0, k1 = np.uint64(seed & 0xFFFFFFFF), np.uint64(seed >> 32)
+    for _ in range(10):
+        p0 = np.uint64(0xD2511F53) * c[0]
+        p1 = np.uint64(0xCD9E8D57) * c[2]
+        c = [(p1 >> np.uint64(32)) ^ c[1] ^ k0, p1 & m, (p0 >> np.uint64(32)) ^ c[3] ^ k1, p0 & m]
+        k0, k1 = (k0 + np.uint64(0x9E3779B9)) & m, (k1 + np.uint64(0xBB67AE85)) & m
+    return [w.astype(np.uint32) for w in c]
+
+
+def test_curand_kernel_h_draws_are_philoxs_words():
+    """A kernel including curand_kernel.h (compiled as written, as PyCUDA programs do with
+    no_extern_c=True): each thread's uniform draws against Philox computed here."""
+    mod = SourceModule("""
+#include <curand_kernel.h>
+extern "C" __global__ void draws(float *u, unsigned long long seed)
+{
+    int id = blockIdx.x * blockDim.x + threadIdx.x;
+    curandStatePhilox4_32_10_t s;
+    curand_init(seed, id, 0, &s);
+    for (int k = 0; k < 4; k++)
+        u[4 * id + k] = curand_uniform(&s);
+}
+""", no_extern_c=True)
+    n, seed = 2048, 0x1234_5678_9ABC_DEF0
+    u = np.zeros(4 * n, np.float32)
+    mod.get_function("draws")(drv.Out(u), np.uint64(seed), block=(256, 1, 1), grid=(n // 256, 1))
+    words = _philox_words(seed, np.arange(n, dtype=np.uint64), np.zeros(n, np.uint64))
+    # x 2^-32 + 2^-33: the product of a float and a power of two is exact, so one rounding
+    expect = np.stack([w.astype(np.float32) * np.float32(2.0 ** -32) + np.float32(2.0 ** -33)
+                       for w in words], axis=1).reshape(-1)
+    np.testing.assert_array_equal(u, expect)
