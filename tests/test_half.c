@@ -732,6 +732,89 @@ TEST(bfloat16_converts_and_computes_as_the_gpu_does)
     }
 }
 
+/* __nv_bfloat162 lane by lane: comparisons give 1.0 (0x3f80) or 0.0 in each lane, the
+ * __hb...2 forms and the pair operators whether both lanes hold, the functions each lane's
+ * scalar function (NaNs included: a quarter of the lanes are). */
+TEST(bfloat16_pairs_compare_and_compute_lane_by_lane)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_bf16.h>\n"
+        "__device__ unsigned short lo(__nv_bfloat162 h) { return __bfloat16_as_ushort(h.x); }\n"
+        "__device__ unsigned short hi(__nv_bfloat162 h) { return __bfloat16_as_ushort(h.y); }\n"
+        "extern \"C\" __global__ void pairs(const __nv_bfloat162 *x, const __nv_bfloat162 *y,\n"
+        "                                   unsigned short *o, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    __nv_bfloat162 a = x[i], b = y[i];\n"
+        "    unsigned short *r = o + 16 * i;\n"
+        "    __nv_bfloat162 v[6] = {__heq2(a, b), __hlt2(a, b), __hgeu2(a, b), __hisnan2(a),\n"
+        "                           h2sqrt(a), __hmax2_nan(a, b)};\n"
+        "    for (int k = 0; k < 6; k++) {\n"
+        "        r[2 * k] = lo(v[k]);\n"
+        "        r[2 * k + 1] = hi(v[k]);\n"
+        "    }\n"
+        "    r[12] = (unsigned short)(__hbeq2(a, b) | __hblt2(a, b) << 1 | __hbgeu2(a, b) << 2);\n"
+        "    r[13] = (unsigned short)((a == b) | (a < b) << 1 | (a >= b) << 2 | (a != b) << 3);\n"
+        "    __nv_bfloat162 t = a;\n"
+        "    t -= b;\n"
+        "    r[14] = lo(t);\n"
+        "    r[15] = hi(-a);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "pairs");
+    enum { NP = 4096 };
+    uint16_t *x = t_calloc(2 * NP, 2), *y = t_calloc(2 * NP, 2), *o = t_calloc(16 * NP, 2);
+    for (int i = 0; i < 2 * NP; i++) {
+        uint32_t r = t_rand_u32();
+        x[i] = (uint16_t)(0x3e00u + (r & 0x1ffu)) | (uint16_t)(r & 0x8000u);
+        y[i] = i % 3 ? (uint16_t)(0x3e00u + ((r >> 16) & 0x1ffu)) | (uint16_t)((r >> 16) & 0x8000u)
+                     : x[i]; /* equal lanes too */
+        if (i % 4 == 1)
+            (i % 8 == 1 ? x : y)[i] = 0x7fc1u; /* NaN lanes */
+    }
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {NP / 128}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(x, 4 * NP), lat_arg_in(y, 4 * NP),
+                                       lat_arg_out(o, 32 * NP), lat_arg_i32(NP))));
+    static const char *const names[16] = {"__heq2.x", "__heq2.y", "__hlt2.x", "__hlt2.y",
+                                          "__hgeu2.x", "__hgeu2.y", "__hisnan2.x", "__hisnan2.y",
+                                          "h2sqrt.x", "h2sqrt.y", "__hmax2_nan.x", "__hmax2_nan.y",
+                                          "__hb..2", "operators", "-=", "unary -"};
+    for (int i = 0; i < NP; i++) {
+        uint16_t want[16];
+        bool all_eq = true, all_lt = true, all_geu = true, all_ge = true, all_neu = true;
+        for (int l = 0; l < 2; l++) {
+            double a = bf_value(x[2 * i + l]), b = bf_value(y[2 * i + l]);
+            bool nan = isnan(a) || isnan(b);
+            want[l] = a == b ? 0x3f80 : 0;
+            want[2 + l] = a < b ? 0x3f80 : 0;
+            want[4 + l] = nan || a >= b ? 0x3f80 : 0;
+            want[6 + l] = isnan(a) ? 0x3f80 : 0;
+            want[8 + l] = bf_from_double(sqrt(a));
+            want[10 + l] = nan ? 0x7fff : a == b ? (x[2 * i + l] & y[2 * i + l])
+                                        : a > b  ? x[2 * i + l]
+                                                 : y[2 * i + l];
+            all_eq = all_eq && a == b;
+            all_lt = all_lt && a < b;
+            all_geu = all_geu && (nan || a >= b);
+            all_ge = all_ge && a >= b;
+            all_neu = all_neu && !(a == b);
+        }
+        want[12] = (uint16_t)(all_eq | all_lt << 1 | all_geu << 2);
+        want[13] = (uint16_t)(all_eq | all_lt << 1 | all_ge << 2 | all_neu << 3);
+        double a0 = bf_value(x[2 * i]), b0 = bf_value(y[2 * i]);
+        want[14] = isnan(a0) || isnan(b0) ? 0x7fff : bf_from_double(a0 - b0);
+        want[15] = isnan(bf_value(x[2 * i + 1])) ? 0x7fff : x[2 * i + 1] ^ 0x8000u;
+        const uint16_t *r = o + 16 * i;
+        for (int j = 0; j < 16; j++) {
+            bool same = r[j] == want[j] ||
+                        ((j == 8 || j == 9) && isnan(bf_value(r[j])) && isnan(bf_value(want[j])));
+            ASSERT_MSG(same, "%s of (0x%04x, 0x%04x), (0x%04x, 0x%04x): 0x%04x, want 0x%04x",
+                       names[j], x[2 * i], x[2 * i + 1], y[2 * i], y[2 * i + 1], r[j], want[j]);
+        }
+    }
+}
+
 TEST(a_module_compiled_in_pycudas_extern_c_wrap_includes_cuda_fp16_h)
 {
     lat_context *ctx = t_context();
