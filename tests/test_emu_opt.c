@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,27 @@ static double now_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* getenv, interposed for this test program (the library's calls bind to it): it notes a
+ * call made, while a case watches, on a thread other than the case's. The library's own
+ * threads must not read the environment: a program's setenv on its thread reallocates the
+ * array they would scan (valgrind caught a build reading the freed one). */
+extern char **environ;
+static pthread_t watching_thread;
+static _Atomic int watching;
+static char off_thread_read[64];
+
+char *getenv(const char *name)
+{
+    if (atomic_load(&watching) && !pthread_equal(pthread_self(), watching_thread) &&
+        !off_thread_read[0])
+        snprintf(off_thread_read, sizeof off_thread_read, "%s", name);
+    size_t n = strlen(name);
+    for (char **e = environ; e && *e; e++)
+        if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+            return *e + n + 1;
+    return NULL;
 }
 
 /* A context on the plain emulator (the tier is the emulator's), with a logger that
@@ -330,6 +352,72 @@ TEST(a_background_build_takes_over_at_a_launch_boundary)
     ASSERT_EQ(memcmp(y1, y2, N * sizeof *y1), 0);
     lat_module_destroy(m);
     ASSERT_EQ(count_entries(tmp_dir), 0);
+}
+
+static void unset_many(void)
+{
+    char name[32];
+    for (int i = 0; i < 200; i++) {
+        snprintf(name, sizeof name, "LAT_TEST_ENV_%d", i);
+        unsetenv(name);
+    }
+    unsetenv("XDG_CACHE_HOME");
+}
+
+static void stop_watching(void)
+{
+    atomic_store(&watching, 0);
+}
+
+/* The builds' threads look up the disk cache's default directory (XDG_CACHE_HOME, HOME).
+ * They called getenv for it, and a program's setenv, which reallocates the environment,
+ * raced with them. They read lattice's snapshot now: no getenv off the program's thread. */
+TEST(the_program_may_change_its_environment_while_builds_run)
+{
+    fresh_dirs();
+    off_thread_read[0] = '\0';
+    watching_thread = pthread_self();
+    atomic_store(&watching, 1);
+    t_defer(stop_watching);
+    unsetenv("LATTICE_CACHE_DIR");
+    setenv("XDG_CACHE_HOME", cache_dir, 1);
+    t_defer(unset_many);
+    lat_context *ctx = emu_context();
+    enum { MODULES = 4, N = 500 };
+    lat_module *m[MODULES];
+    char src[MODULES][320];
+    for (int i = 0; i < MODULES; i++) {
+        /* distinct sources: each its own build */
+        snprintf(src[i], sizeof src[i], "#define K %d\n%s", i, small_src);
+        m[i] = make(ctx, src[i], LAT_EMU_OPT_BACKGROUND);
+    }
+    char name[32], value[64];
+    double t0 = now_ms();
+    for (int round = 0; now_ms() - t0 < 60000; round++) {
+        for (int i = 0; i < 200; i++) {
+            snprintf(name, sizeof name, "LAT_TEST_ENV_%d", i);
+            snprintf(value, sizeof value, "%d-%d", round, i);
+            setenv(name, value, 1);
+            unsetenv(name);
+            setenv(name, value, 1);
+        }
+        int done = 0;
+        for (int i = 0; i < MODULES; i++)
+            done += lat_module_get_tier(m[i]) == LAT_MODULE_TIER_OPTIMISED;
+        if (done == MODULES || nwarnings)
+            break;
+    }
+    float *y1 = t_calloc(N, sizeof *y1), *y2 = t_calloc(N, sizeof *y2);
+    run_add(ctx, m[0], y1, N);
+    for (int i = 1; i < MODULES; i++) {
+        memset(y2, 0, N * sizeof *y2);
+        run_add(ctx, m[i], y2, N);
+        ASSERT_EQ(memcmp(y1, y2, N * sizeof *y1), 0);
+    }
+    for (int i = 0; i < MODULES; i++)
+        lat_module_destroy(m[i]);
+    ASSERT_MSG(!off_thread_read[0], "getenv(\"%s\") on a thread of the library's",
+               off_thread_read);
 }
 
 TEST(without_a_compiler_the_module_stays_on_tinycc_and_says_so_once)

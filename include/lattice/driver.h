@@ -435,8 +435,11 @@ LAT_API lat_status lat_cache_get_stats(lat_cache_stats *out);
  * Thread safety: any thread. */
 LAT_API void lat_cache_clear(void);
 
-/* The disk cache's directory as the environment sets it now, or "" when the cache is
- * off. Valid until the next call on this thread. Thread safety: any thread. */
+/* The disk cache's directory, or "" when the cache is off: LATTICE_CACHE_DIR, else
+ * $XDG_CACHE_HOME/lattice, else $HOME/.cache/lattice, as the environment was when a
+ * context was last created (lattice reads the environment then, on the program's thread,
+ * so that its own threads never call getenv while the program may call setenv). Valid
+ * until the next call on this thread. Thread safety: any thread. */
 LAT_API const char *lat_cache_directory(void);
 
 /* ------------------------------------------------------------------------------------ */

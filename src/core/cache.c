@@ -93,10 +93,12 @@ static bool directory(char *out, size_t size)
     const char *d = lat__env(LAT_ENV_CACHE_DIR);
     if (d && *d)
         return (size_t)snprintf(out, size, "%s", d) < size;
-    d = getenv("XDG_CACHE_HOME");
+    /* Through env.c's snapshot, not getenv: this runs on the background compiles'
+     * threads too, and getenv there races with a program's setenv. */
+    d = lat__env(LAT_ENV_XDG_CACHE_HOME);
     if (d && *d == '/')
         return (size_t)snprintf(out, size, "%s/lattice", d) < size;
-    d = getenv("HOME");
+    d = lat__env(LAT_ENV_HOME);
     if (d && *d)
         return (size_t)snprintf(out, size, "%s/.cache/lattice", d) < size;
     return false;

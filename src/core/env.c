@@ -20,6 +20,8 @@ static const entry table[LAT_ENV_COUNT_] = {
 #define LAT_ENV_ENTRY_(id, k, v) [LAT_ENV_##id] = {.name = "LATTICE_" #id, .kind = k, .values = v},
     LAT_ENV_MAP(LAT_ENV_ENTRY_)
 #undef LAT_ENV_ENTRY_
+    [LAT_ENV_XDG_CACHE_HOME] = {.name = "XDG_CACHE_HOME", .kind = LAT__ENV_TEXT},
+    [LAT_ENV_HOME] = {.name = "HOME", .kind = LAT__ENV_TEXT},
 };
 
 /* The values read, swapped whole when one changes. A replaced string is kept on a list

@@ -56,6 +56,11 @@ typedef enum lat__env_id {
 #define LAT_ENV_ENUM_(id, kind, values) LAT_ENV_##id,
     LAT_ENV_MAP(LAT_ENV_ENUM_)
 #undef LAT_ENV_ENUM_
+    /* Not lattice's own, but read by its background threads (the disk cache's default
+     * directory): a snapshot like the others, since getenv on one thread races with setenv
+     * on another. */
+    LAT_ENV_XDG_CACHE_HOME,
+    LAT_ENV_HOME,
     LAT_ENV_COUNT_
 } lat__env_id;
 
