@@ -346,7 +346,7 @@ int main(int argc, char **argv)
 {
     /* libgomp's threads spin for milliseconds after a parallel region before they sleep.
      * On 2 cores that spinning takes a core from the PoCL run that follows ours: it made
-     * PoCL 1.2-2x slower in the turns above. Threads that sleep at once keep the turns
+     * PoCL 1.2-2x slower in compare_with_pocl's turns. Threads that sleep at once keep the turns
      * fair; libgomp reads the setting when it loads, hence a new image. */
     if (!getenv("OMP_WAIT_POLICY") && setenv("OMP_WAIT_POLICY", "passive", 1) == 0) {
         execv("/proc/self/exe", argv);
@@ -369,7 +369,8 @@ int main(int argc, char **argv)
     else
         printf("optimising tier: none (%s)\n", lat_module_log(mo));
     printf("bench_emu: %d OpenMP threads (OMP_WAIT_POLICY=%s), median of %d runs\n",
-           omp_get_max_threads(), getenv("OMP_WAIT_POLICY"), reps);
+           omp_get_max_threads(), getenv("OMP_WAIT_POLICY") ? getenv("OMP_WAIT_POLICY") : "unset",
+           reps);
     char why[2300];
     peer = pocl_open(why, sizeof why);
     if (!peer)
