@@ -22,7 +22,8 @@ static const char src[] =
     "    for (int k = 0; k < per; k++)\n"
     "        out[i * per + k] = curand(&s);\n"
     "}\n"
-    "extern \"C\" __global__ void xorwow_sequences(unsigned int *out, const unsigned long long *seq, int n)\n"
+    "extern \"C\" __global__ void xorwow_sequences(unsigned int *out,\n"
+    "                                              const unsigned long long *seq, int n)\n"
     "{\n"
     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "    if (i >= n)\n"
@@ -281,7 +282,8 @@ TEST(distributions_are_their_formulas_over_the_raw_values)
             float wu = fmaf((float)r[0], inv, inv / 2.0f);
             ASSERT_MSG(memcmp(&u[i], &wu, sizeof wu) == 0, "%s thread %d: uniform %.9g, want %.9g",
                        philox ? "philox" : "xorwow", i, u[i], wu);
-            double fu = (double)fmaf((float)r[1], inv, inv / 2), fv = (double)r[2] * inv * 6.2831855;
+            double fu = (double)fmaf((float)r[1], inv, inv / 2);
+            double fv = (double)r[2] * inv * 6.2831855;
             double s = sqrt(-2.0 * log(fu));
             double w0 = s * sin(fv), w1 = s * cos(fv);
             ASSERT_MSG(fabs(nrm[2 * i] - w0) <= 2e-5 * (1 + fabs(w0)) &&
@@ -290,7 +292,8 @@ TEST(distributions_are_their_formulas_over_the_raw_values)
                        philox ? "philox" : "xorwow", i, nrm[2 * i], nrm[2 * i + 1], w0, w1);
             /* XORWOW's takes 53 bits of two values, Philox's 32 of one (as CUDA's) */
             uint64_t z = (uint64_t)r[3] ^ ((uint64_t)r[4] << 21);
-            double wud = philox ? (double)r[3] * 0x1p-32 + 0x1p-32 : (double)z * inv53 + inv53 / 2.0;
+            double wud =
+                philox ? (double)r[3] * 0x1p-32 + 0x1p-32 : (double)z * inv53 + inv53 / 2.0;
             ASSERT_MSG(ud[i] == wud, "%s thread %d: uniform double %.17g, want %.17g",
                        philox ? "philox" : "xorwow", i, ud[i], wud);
             r += philox ? 4 : 5;
@@ -350,6 +353,7 @@ TEST(the_generators_the_emulator_lacks_are_refused_by_name)
     lat_module *m = NULL;
     ASSERT_STATUS(LAT_ERROR_UNSUPPORTED,
                   lat_module_create(ctx, &(lat_module_desc){.source = mrg, .name = "mrg.cu"}, &m));
-    ASSERT_CONTAINS(lat_last_error(), "mrg.cu:4:5: error: 'curandStateMRG32k3a_t' is not supported");
+    ASSERT_CONTAINS(lat_last_error(),
+                    "mrg.cu:4:5: error: 'curandStateMRG32k3a_t' is not supported");
     ASSERT_CONTAINS(lat_last_error(), "XORWOW and Philox");
 }
