@@ -127,6 +127,7 @@ typedef struct toolchain {
     char identity[4300];   /* path, size and modification time */
     char why_none[512];    /* why there is none */
     char cpu[8192];        /* what -march=native sees */
+    unsigned long long llc; /* the last-level cache's bytes (passes/stream.c's threshold) */
     bool clang;
     /* The cache key's fields that are the same for every module (make_key): hashed once
      * per toolchain, not per module, where they were most of a cache hit's time. */
@@ -199,6 +200,33 @@ static void read_cpu(char *out, size_t size)
     fclose(f);
 }
 
+/* The largest cache of the first processor, from sysfs (sysconf's figure is the whole
+ * machine's in some virtual machines: 320 MiB where each core sees 32); 32 MiB where
+ * sysfs does not say. A kernel's streaming stores (passes/stream.c) are for outputs
+ * larger than this. */
+static unsigned long long read_llc(void)
+{
+    unsigned long long best = 0;
+    for (int i = 0; i < 16; i++) {
+        char path[96], text[64];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            break;
+        char *got = fgets(text, sizeof text, f);
+        fclose(f);
+        char *end = NULL;
+        unsigned long long n = got ? strtoull(text, &end, 10) : 0;
+        if (end && (*end == 'K' || *end == 'k'))
+            n <<= 10;
+        else if (end && (*end == 'M' || *end == 'm'))
+            n <<= 20;
+        if (n > best)
+            best = n;
+    }
+    return best ? best : 32ull << 20;
+}
+
 static bool key_prefix(const toolchain *tc, lat__sha256 *s);
 
 static void find_toolchain(toolchain *tc, const char *path)
@@ -227,6 +255,7 @@ static void find_toolchain(toolchain *tc, const char *path)
     const char *base = strrchr(tc->path, '/');
     tc->clang = strstr(base ? base : tc->path, "clang") != NULL;
     read_cpu(tc->cpu, sizeof tc->cpu);
+    tc->llc = read_llc();
     tc->key_prefix_ok = key_prefix(tc, &tc->key_prefix);
 }
 
@@ -425,6 +454,7 @@ static void base_flags(args *a, const table *t, const toolchain *tc)
     add(a, "-fno-strict-aliasing");
     add(a, "-fno-stack-protector");
     add(a, "-fno-semantic-interposition");
+    add(a, "-D__LAT_STREAM_BYTES=%lluull", tc->llc);
     add(a, "-w");
     add(a, "-Wl,--no-undefined");
     for (int p = 0; p < TABLE_PARTS; p++)

@@ -335,6 +335,11 @@ static bool worker_begin(lat__emu_worker *w, lat__emu_launch *st, lat__emu_threa
 
 static void worker_end(lat__emu_worker *w, cache *c)
 {
+    /* A map kernel's streaming stores (passes/stream.c) are weakly ordered: fenced here,
+     * once per worker, they are in memory before the launch is seen to end. */
+#if defined(__x86_64__)
+    __builtin_ia32_sfence();
+#endif
     if (c) {
         c->fb = w->fb;
         c->scratch = w->scratch;

@@ -9,6 +9,7 @@
 #include "bounds.h"
 #include "checks.h"
 #include "region.h"
+#include "stream.h"
 #include "writes.h"
 
 #include "emu/abi.h"
@@ -497,6 +498,9 @@ static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mod
         lat__emit_str(em, "{ if ((long long)(int)(__lat_t->block_idx.x * __lat_t->block_dim.x)"
                           " + __lat_t->block_dim.x > 2147483647) ");
         hand_over(lw, fn, lw->wide_name, k && mode == LAT_EMU_MODE_PLAIN);
+        /* A map kernel's blocks with streaming stores (stream.h), where they may. */
+        if (k && mode == LAT_EMU_MODE_PLAIN && !em->checked)
+            lat__stream_emit(em, fn);
     }
     if (k && mode == LAT_EMU_MODE_PLAIN)
         plain_body(lw, fn);
