@@ -8,6 +8,9 @@
 #include "harness.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,4 +225,218 @@ TEST(blocks_the_vector_code_cannot_take_run_their_threads)
     /* two-dimensional blocks: x repeats across y, which the shape does not see */
     run square = {"mul", 4, {.grid = {N / 256}, .block = {16, 16}}, 0};
     check(&square, 16 * (N / 256));
+}
+
+/* ---- generated map kernels -------------------------------------------------------------- */
+
+/* the destination holds the last block whole: a kernel without bounds writes it all */
+enum { KERNELS = 48, GN = 4096 + 33, GBUF = GN + 256 + PAD };
+
+typedef enum gtype { G_FLOAT, G_DOUBLE, G_INT, G_UINT } gtype;
+static const char *const gname[] = {"float", "double", "int", "unsigned"};
+static const char *const gload[] = {"fa[i]", "da[i]", "ia[i]", "ua[i]"};
+static const char *const guni[] = {"fs", "ds", "is", "us"};
+static const char *const gconst[] = {"0.375f", "-1.25", "7", "3u"};
+
+typedef struct gen {
+    char *p;
+    size_t left;
+    int locals[4]; /* locals declared so far, per type */
+} gen;
+
+static void put(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(gen *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(g->p, g->left, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= g->left)
+        FAIL("generated source too long");
+    g->p += n;
+    g->left -= (size_t)n;
+}
+
+/* A random expression of type t: what map kernels compute, now and then something the
+ * vector code does not take (the kernel then keeps its thread loop: the same results). */
+static void expr(gen *g, gtype t, int depth)
+{
+    unsigned r = t_rand_u32() % (depth > 3 ? 5 : 11);
+    bool integer = t == G_INT || t == G_UINT;
+    switch (r) {
+    case 0:
+    case 1:
+        put(g, "%s", gload[t]);
+        return;
+    case 2:
+        put(g, "%s", t_rand_u32() % 2 ? guni[t] : gconst[t]);
+        return;
+    case 3:
+        put(g, "(%s)i", gname[t]);
+        return;
+    case 4:
+        if (g->locals[t]) {
+            put(g, "%c%u", "fdiu"[t], t_rand_u32() % (unsigned)g->locals[t]);
+            return;
+        }
+        put(g, "%s", gload[t]);
+        return;
+    case 5:
+    case 6: {
+        static const char *const fops[] = {"+", "-", "*", "/"}, *const iops[] = {"+", "-", "*", "&", "|", "^"};
+        put(g, "(");
+        expr(g, t, depth + 1);
+        put(g, " %s ", integer ? iops[t_rand_u32() % 6] : fops[t_rand_u32() % 4]);
+        expr(g, t, depth + 1);
+        put(g, ")");
+        return;
+    }
+    case 7:
+        put(g, integer && t_rand_u32() % 2 ? "(~" : "(- ");
+        expr(g, t, depth + 1);
+        put(g, ")");
+        return;
+    case 8: {
+        /* a conversion; floating to integer only rarely (the GPU's saturation: no stream) */
+        gtype from = (gtype)(t_rand_u32() % 4);
+        if (integer && (from == G_FLOAT || from == G_DOUBLE) && t_rand_u32() % 4)
+            from = t == G_INT ? G_UINT : G_INT;
+        put(g, "(%s)(", gname[t]);
+        expr(g, from, depth + 1);
+        put(g, ")");
+        return;
+    }
+    case 9:
+        if (!integer) { /* a*b + c: fused, as NVRTC does */
+            put(g, "(");
+            expr(g, t, depth + 1);
+            put(g, " * ");
+            expr(g, t, depth + 1);
+            put(g, " + %s)", gload[t]);
+            return;
+        }
+        put(g, "(%s + %s)", gload[t], guni[t]);
+        return;
+    default:
+        put(g, t_rand_u32() % 8 ? "%s" : "(%s < 0 ? 1 : 2)", gload[t]); /* rarely: not taken */
+        return;
+    }
+}
+
+static void kernel_source(gen *g, int k, gtype out)
+{
+    static const char *const index[] = {
+        "int i = blockIdx.x * blockDim.x + threadIdx.x;",
+        "unsigned int i = threadIdx.x + blockIdx.x * blockDim.x;",
+        "const int i = blockDim.x * blockIdx.x + threadIdx.x;",
+    };
+    static const char *const bound[] = {"if (i < n) ", "", "if (n > i) ", "if (i < n && i <= n + 3) ",
+                                        "if (!(i >= n)) "};
+    put(g, "__global__ void g%d(%s *d, const float *fa, const double *da, const int *ia,\n"
+           "    const unsigned *ua, float fs, double ds, int is, unsigned us, int n)\n{\n    %s\n",
+        k, gname[out], index[t_rand_u32() % 3]);
+    memset(g->locals, 0, sizeof g->locals);
+    unsigned nlocals = t_rand_u32() % 3;
+    bool early = t_rand_u32() % 3 == 0;
+    if (early)
+        put(g, "    if (i >= n)\n        return;\n");
+    for (unsigned l = 0; l < nlocals; l++) {
+        gtype t = (gtype)(t_rand_u32() % 4);
+        put(g, "    %s %c%d = ", gname[t], "fdiu"[t], g->locals[t]);
+        expr(g, t, 1);
+        put(g, ";\n");
+        g->locals[t]++;
+    }
+    put(g, "    %sd[i] = ", early ? "" : bound[t_rand_u32() % 5]);
+    gtype from = out;
+    if (t_rand_u32() % 4 == 0)
+        from = out == G_FLOAT ? G_DOUBLE : out == G_DOUBLE ? G_FLOAT : out == G_INT ? G_UINT : G_INT;
+    expr(g, from, 1);
+    put(g, ";\n}\n");
+}
+
+/* Bits equal, or both NaN (which NaN an operation of two NaNs gives depends on the order
+ * of its operands, which the compilers may swap). */
+static bool same(const void *x, const void *y, gtype t)
+{
+    if (t == G_FLOAT) {
+        float a, b;
+        memcpy(&a, x, 4);
+        memcpy(&b, y, 4);
+        return (isnan(a) && isnan(b)) || memcmp(x, y, 4) == 0;
+    }
+    if (t == G_DOUBLE) {
+        double a, b;
+        memcpy(&a, x, 8);
+        memcpy(&b, y, 8);
+        return (isnan(a) && isnan(b)) || memcmp(x, y, 8) == 0;
+    }
+    return memcmp(x, y, 4) == 0;
+}
+
+static void *generated_output(lat_context *ctx, lat_module *mod, int k, gtype out, unsigned block)
+{
+    char name[16];
+    snprintf(name, sizeof name, "g%d", k);
+    lat_kernel *kern;
+    ASSERT_OK(lat_module_get_kernel(mod, name, &kern));
+    size_t bytes = (out == G_DOUBLE ? 8 : 4) * (size_t)GBUF;
+    lat_deviceptr d = t_device_copy(ctx, NULL, bytes);
+    ASSERT_OK(lat_memset_d8(ctx, d, 0, bytes));
+    lat_deviceptr a = t_device_copy(ctx, fa, sizeof fa), b = t_device_copy(ctx, da, sizeof da);
+    lat_deviceptr c = t_device_copy(ctx, ia, sizeof ia), e = t_device_copy(ctx, ua, sizeof ua);
+    float fs = 1.5f;
+    double ds = -0.75;
+    int is = -3, n = GN;
+    unsigned us = 0x9e3779b9u;
+    void *params[] = {&d, &a, &b, &c, &e, &fs, &ds, &is, &us, &n};
+    ASSERT_OK(lat_launch(kern, &(lat_launch_desc){.grid = {(GN + block - 1) / block}, .block = {block}}, params));
+    void *host = t_calloc(1, bytes);
+    ASSERT_OK(lat_memcpy_dtoh(ctx, host, d, bytes));
+    lat_deviceptr all[] = {d, a, b, c, e};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        ASSERT_OK(lat_mem_free(ctx, all[i]));
+    return host;
+}
+
+/* Kernel k's text in the module's source: its length, *at its start. */
+static size_t kernel_text(const char *source, int k, const char **at)
+{
+    char head[32];
+    snprintf(head, sizeof head, "void g%d(", k);
+    const char *start = strstr(source, head);
+    const char *end = start ? strstr(start, "\n}\n") : NULL;
+    *at = start ? start : source;
+    return start && end ? (size_t)(end + 3 - start) : 0;
+}
+
+TEST(generated_map_kernels_agree_with_tinycc_bit_for_bit)
+{
+    lat_context *ctx = streaming_context();
+    if (!t_is_emu(ctx))
+        SKIP("compares the emulator's tiers (the cross suite compares these kernels with the GPU's)");
+    inputs();
+    static char source[KERNELS * 2048];
+    gen g = {source, sizeof source, {0}};
+    gtype outs[KERNELS];
+    for (int k = 0; k < KERNELS; k++) {
+        outs[k] = (gtype)(t_rand_u32() % 4);
+        kernel_source(&g, k, outs[k]);
+    }
+    lat_module *opt, *tcc;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = source, .emu_opt = LAT_EMU_OPT_SYNC}, &opt));
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = source, .emu_opt = LAT_EMU_OPT_OFF}, &tcc));
+    for (int k = 0; k < KERNELS; k++)
+        for (unsigned block = 64; block <= 256; block *= 4) {
+            const char *x = generated_output(ctx, opt, k, outs[k], block);
+            const char *y = generated_output(ctx, tcc, k, outs[k], block);
+            size_t size = outs[k] == G_DOUBLE ? 8 : 4;
+            for (size_t i = 0; i < GBUF; i++)
+                if (!same(x + i * size, y + i * size, outs[k])) {
+                    const char *text;
+                    int len = (int)kernel_text(source, k, &text);
+                    FAIL("kernel g%d, blocks of %u, element %zu differs between the tiers:\n%.*s", k,
+                         block, i, len, text);
+                }
+        }
 }
