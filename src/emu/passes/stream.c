@@ -2,6 +2,7 @@
 #include "stream.h"
 
 #include "front/builtins.h"
+#include "front/tok.h"
 #include "front/type.h"
 #include "front/visit.h"
 
@@ -372,26 +373,10 @@ static bool take(plan *pl, const lat__stmt *s, bool last)
 
 /* ---- the vector code -------------------------------------------------------------------------- */
 
-static const char *c_type(const lat__type *t)
+/* A lane's C type: t's kind, unqualified, as the emitter spells it. */
+static const char *c_type(plan *pl, const lat__type *t)
 {
-    switch (t->kind) {
-    case LAT_TY_INT:
-        return "int";
-    case LAT_TY_UINT:
-        return "unsigned int";
-    case LAT_TY_LONG:
-        return "long";
-    case LAT_TY_ULONG:
-        return "unsigned long";
-    case LAT_TY_LLONG:
-        return "long long";
-    case LAT_TY_ULLONG:
-        return "unsigned long long";
-    case LAT_TY_FLOAT:
-        return "float";
-    default:
-        return "double";
-    }
+    return lat__emit_type(pl->em->u, lat__basic((lat__tykind)t->kind), "");
 }
 
 /* The vector type of lanes of t's kind (declared by emit_types). */
@@ -406,12 +391,27 @@ static void emit_types(plan *pl)
                                         LAT_TY_LLONG, LAT_TY_ULLONG, LAT_TY_FLOAT, LAT_TY_DOUBLE};
     for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
         const lat__type *t = lat__basic(kinds[i]);
-        lat__emit_fmt(pl->em, " typedef %s __lat_sv%d __attribute__((vector_size(%u)));", c_type(t),
+        lat__emit_fmt(pl->em, " typedef %s __lat_sv%d __attribute__((vector_size(%u)));", c_type(pl, t),
                       t->kind, pl->lanes * t->size);
     }
 }
 
 static void vexpr(plan *pl, const lat__expr *e);
+
+/* e's lanes converted to the kind of `to`, as C converts each (a conversion between
+ * types of one kind writes nothing). */
+static void vconvert(plan *pl, const lat__expr *e, const lat__type *to)
+{
+    if (e->type->kind == to->kind) {
+        vexpr(pl, e);
+        return;
+    }
+    lat__emit_str(pl->em, "__builtin_convertvector(");
+    vexpr(pl, e);
+    lat__emit_str(pl->em, ", ");
+    vtype(pl, to);
+    lat__emit_str(pl->em, ")");
+}
 
 /* Each lane's value of x, in e's type: the line's first index plus the lane. */
 static void iota(plan *pl, const lat__type *t)
@@ -421,7 +421,7 @@ static void iota(plan *pl, const lat__type *t)
     lat__emit_str(pl->em, "){");
     for (unsigned l = 0; l < pl->lanes; l++)
         lat__emit_fmt(pl->em, "%s%u", l ? ", " : "", l);
-    lat__emit_fmt(pl->em, "} + (%s)__lat_sc)", c_type(t));
+    lat__emit_fmt(pl->em, "} + (%s)__lat_sc)", c_type(pl, t));
 }
 
 static void vexpr(plan *pl, const lat__expr *e)
@@ -436,7 +436,7 @@ static void vexpr(plan *pl, const lat__expr *e)
         /* every lane the one value, as the threads compute it */
         lat__emit_str(em, "((");
         vtype(pl, e->type);
-        lat__emit_fmt(em, "){0} + (%s)(", c_type(e->type));
+        lat__emit_fmt(em, "){0} + (%s)(", c_type(pl, e->type));
         lat__emit_expr(em, e, LAT_PREC_COMMA);
         lat__emit_str(em, "))");
         return;
@@ -446,36 +446,20 @@ static void vexpr(plan *pl, const lat__expr *e)
         lat__emit_fmt(em, "__lat_sl%d", local_index(pl, e->sym));
         return;
     case LAT_E_CAST:
-        if (e->a->type->kind == e->type->kind) {
-            vexpr(pl, e->a);
-            return;
-        }
-        lat__emit_str(em, "__builtin_convertvector(");
-        vexpr(pl, e->a);
-        lat__emit_str(em, ", ");
-        vtype(pl, e->type);
-        lat__emit_str(em, ")");
+        vconvert(pl, e->a, e->type);
         return;
     case LAT_E_UNARY:
-        lat__emit_str(em, e->op == LAT_P_MINUS ? "(-" : e->op == LAT_P_TILDE ? "(~" : "(+");
+        lat__emit_fmt(em, "(%s", lat__punct_spelling((lat__punct)e->op));
         vexpr(pl, e->a);
         lat__emit_str(em, ")");
         return;
-    case LAT_E_BINARY: {
-        const char *op = e->op == LAT_P_PLUS    ? " + "
-                         : e->op == LAT_P_MINUS ? " - "
-                         : e->op == LAT_P_STAR  ? " * "
-                         : e->op == LAT_P_SLASH ? " / "
-                         : e->op == LAT_P_AMP   ? " & "
-                         : e->op == LAT_P_PIPE  ? " | "
-                                                : " ^ ";
+    case LAT_E_BINARY:
         lat__emit_str(em, "(");
         vexpr(pl, e->a);
-        lat__emit_str(em, op);
+        lat__emit_fmt(em, " %s ", lat__punct_spelling((lat__punct)e->op));
         vexpr(pl, e->b);
         lat__emit_str(em, ")");
         return;
-    }
     case LAT_E_INDEX:
         /* the line's elements, loaded as they are (the pointer need not be aligned) */
         lat__emit_str(em, "({ ");
@@ -572,16 +556,7 @@ bool lat__stream_emit(lat__emitter *em, const lat__func *fn)
     lat__emit_str(em, " ");
     vtype(&pl, pl.elem);
     lat__emit_str(em, " __lat_sv = ");
-    const lat__expr *value = pl.store->b;
-    if (value->type->kind != pl.elem->kind) {
-        lat__emit_str(em, "__builtin_convertvector(");
-        vexpr(&pl, value);
-        lat__emit_str(em, ", ");
-        vtype(&pl, pl.elem);
-        lat__emit_str(em, ")");
-    } else {
-        vexpr(&pl, value);
-    }
+    vconvert(&pl, pl.store->b, pl.elem);
     lat__emit_str(em, "; __lat_stream_line(");
     lat__emit_expr(em, dst, LAT_PREC_UNARY);
     lat__emit_str(em, " + __lat_sc, &__lat_sv); } return; } }");
