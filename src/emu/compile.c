@@ -227,7 +227,15 @@ static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__low
         k->code_size = m->code_size;
         k->name = strdup(name);
         k->expr = tr->kernel_exprs && tr->kernel_exprs[i] ? strdup(tr->kernel_exprs[i]) : NULL;
-        if (!k->name || (tr->kernel_exprs && tr->kernel_exprs[i] && !k->expr))
+        sym = lat__malloc(n + 32);
+        if (!sym)
+            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        memcpy(sym, LAT_EMU_KWHY_PREFIX, sizeof LAT_EMU_KWHY_PREFIX);
+        strcat(sym, name);
+        const char *why = sym_of(s, sym);
+        free(sym);
+        k->why = strdup(why ? why : "");
+        if (!k->name || !k->why || (tr->kernel_exprs && tr->kernel_exprs[i] && !k->expr))
             return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
         m->nkernels++;
         memcpy(&k->entry, &entry, sizeof entry);
@@ -349,6 +357,7 @@ static void free_tables(lat__emu_module *m)
     for (int i = 0; i < m->nkernels; i++) {
         free(m->kernels[i].name);
         free(m->kernels[i].expr);
+        free(m->kernels[i].why);
         free(m->kernels[i].param_sizes);
         free(m->kernels[i].shoff);
         lat__ck_kernel_free(m->kernels[i].check);

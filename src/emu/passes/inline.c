@@ -1,0 +1,690 @@
+/*
+ * Calls of functions that reach collectives, inlined into a copy of a kernel's body
+ * (inline.h). The copy is the kernel's whole body, cloned node by node, so that a break
+ * or continue still names its own loop; the callee's body is cloned again at each call,
+ * with a local of its own (its own C name) for each parameter and automatic variable.
+ * A __shared__ variable of the callee stays one variable (one per block, however often
+ * it is reached, as on a GPU).
+ *
+ * Returns: the callee's `return e;` becomes `r = e;` where it is the last thing the body
+ * does; where a return comes earlier, the body is wrapped in `do { ... } while (0)` and
+ * the return becomes `{ r = e; break; }`, which the region planner runs as a per-thread
+ * exit from that loop. A return inside a loop or switch of the callee keeps the kernel
+ * on fibers (the break would leave the wrong statement).
+ *
+ * Names: the inlined code names the callee's file-scope variables and functions by their
+ * names; a local of the kernel's own of the same name would hide them, so such a call is
+ * not inlined.
+ */
+#include "inline.h"
+
+#include "emit.h"
+
+#include "front/builtins.h"
+#include "front/type.h"
+#include "front/visit.h"
+
+#include <string.h>
+
+enum { MAX_DEPTH = 8 };
+
+typedef struct remap {
+    const void *from;
+    void *to;
+} remap;
+
+typedef LAT_VEC(lat__stmt *) stmts;
+
+typedef struct inl {
+    lat__unit *u;
+    LAT_VEC(remap) syms;  /* the callee's locals being cloned -> their copies */
+    LAT_VEC(remap) nodes; /* loops, switches and cases -> their copies */
+    LAT_VEC(const char *) names; /* the C names of the kernel's own locals and parameters */
+    lat__func *stack[MAX_DEPTH]; /* the functions being inlined, outermost first */
+    int depth;
+    bool callee; /* cloning a callee's body: its locals get copies */
+    int fresh;
+    bool changed;
+    const char *why;
+    lat__loc where;
+} inl;
+
+static void fail(inl *in, lat__loc at, const char *why)
+{
+    if (!in->why) {
+        in->why = why;
+        in->where = at;
+    }
+}
+
+static void *find(const void *items, size_t n, const void *from)
+{
+    const remap *m = items;
+    for (size_t i = n; i-- > 0;)
+        if (m[i].from == from)
+            return m[i].to;
+    return NULL;
+}
+
+/* ---- cloning ------------------------------------------------------------------------------ */
+
+static lat__stmt *clone_stmt(inl *in, const lat__stmt *s);
+
+static bool hidden_by_kernel(inl *in, lat__sym *s)
+{
+    if (s->kind != LAT_SYM_FUNC && s->kind != LAT_SYM_ENUM_CONST &&
+        !(s->kind == LAT_SYM_VAR && (s->flags & LAT_SF_FILE_SCOPE)))
+        return false;
+    if (!s->name || (s->flags & LAT_SF_BUILTIN))
+        return false;
+    const char *n = lat__emit_name(in->u, s);
+    for (size_t i = 0; i < in->names.n; i++)
+        if (strcmp(in->names.items[i], n) == 0)
+            return true;
+    return false;
+}
+
+static lat__expr *clone_expr(inl *in, const lat__expr *e)
+{
+    if (!e)
+        return NULL;
+    lat__expr *c = lat__arena_alloc(&in->u->arena, sizeof *c);
+    *c = *e;
+    c->aux = NULL;
+    c->site = 0;
+    c->bound = NULL;
+    c->a = clone_expr(in, e->a);
+    c->b = clone_expr(in, e->b);
+    c->c = clone_expr(in, e->c);
+    c->path = clone_expr(in, e->path);
+    if (e->nargs) {
+        c->args = lat__arena_alloc(&in->u->arena, (size_t)e->nargs * sizeof *c->args);
+        for (int i = 0; i < e->nargs; i++)
+            c->args[i] = clone_expr(in, e->args[i]);
+    }
+    if (e->items.n) {
+        memset(&c->items, 0, sizeof c->items);
+        for (size_t i = 0; i < e->items.n; i++) {
+            lat__init_item it = {clone_expr(in, e->items.items[i].value), e->items.items[i].desig};
+            LAT_PUSH(&in->u->arena, c->items, it);
+        }
+    }
+    if (e->kind == LAT_E_STMT)
+        c->stmt = clone_stmt(in, e->stmt);
+    if (e->kind == LAT_E_NAME && e->sym) {
+        lat__sym *m = find(in->syms.items, in->syms.n, e->sym);
+        if (m)
+            c->sym = m;
+        else if (in->callee && hidden_by_kernel(in, e->sym))
+            fail(in, e->loc, "a function with collectives naming something a local of the kernel hides");
+    }
+    return c;
+}
+
+/* A local of the kernel for a callee's variable or parameter: its own C name. */
+static lat__sym *local_copy(inl *in, const lat__sym *s, lat__type *type)
+{
+    lat__sym *c = lat__arena_alloc(&in->u->arena, sizeof *c);
+    *c = *s;
+    c->aux = NULL;
+    c->type = type;
+    c->flags &= ~(uint32_t)(LAT_SF_PARAM | LAT_SF_FILE_SCOPE);
+    c->storage = LAT_ST_NONE;
+    c->emit_name = lat__arena_printf(&in->u->arena, "__lat_i%d_%s", ++in->fresh,
+                                     s->name ? s->name->name : "arg");
+    return c;
+}
+
+static bool automatic(const lat__sym *s)
+{
+    return s->kind == LAT_SYM_VAR && !(s->cuda & LAT_CU_SHARED) &&
+           (s->storage == LAT_ST_NONE || s->storage == LAT_ST_AUTO || s->storage == LAT_ST_REGISTER);
+}
+
+static lat__decl_group *clone_decls(inl *in, const lat__decl_group *g)
+{
+    if (!g)
+        return NULL;
+    lat__decl_group *c = lat__arena_alloc(&in->u->arena, sizeof *c);
+    *c = *g;
+    lat__decl **tail = &c->first;
+    for (const lat__decl *d = g->first; d; d = d->next) {
+        lat__decl *n = lat__arena_alloc(&in->u->arena, sizeof *n);
+        *n = *d;
+        n->next = NULL;
+        lat__sym *s = d->sym;
+        if (in->callee && s && s->kind == LAT_SYM_VAR && s->type && s->type->kind == LAT_TY_ARRAY &&
+            s->type->vla)
+            fail(in, d->loc, "a variable-length array in a function with collectives");
+        if (in->callee && s && automatic(s)) {
+            n->sym = local_copy(in, s, s->type);
+            n->sym->def = n;
+            remap m = {s, n->sym};
+            LAT_PUSH(&in->u->arena, in->syms, m);
+        } else if (in->callee && s && s->kind == LAT_SYM_VAR && !(s->cuda & LAT_CU_SHARED) &&
+                   s->storage == LAT_ST_STATIC) {
+            /* One variable for every call: a copy at each call would be another. */
+            fail(in, d->loc, "a static variable in a function with collectives");
+        }
+        n->init = clone_expr(in, d->init);
+        *tail = n;
+        tail = &n->next;
+    }
+    return c;
+}
+
+static lat__stmt *clone_stmt(inl *in, const lat__stmt *s)
+{
+    if (!s)
+        return NULL;
+    lat__stmt *c = lat__arena_alloc(&in->u->arena, sizeof *c);
+    *c = *s;
+    c->aux = NULL;
+    remap m = {s, c};
+    LAT_PUSH(&in->u->arena, in->nodes, m);
+    switch (s->kind) {
+    case LAT_S_COMPOUND:
+        memset(&c->items, 0, sizeof c->items);
+        for (size_t i = 0; i < s->items.n; i++)
+            LAT_PUSH(&in->u->arena, c->items, clone_stmt(in, s->items.items[i]));
+        return c;
+    case LAT_S_DECL:
+        c->decls = clone_decls(in, s->decls);
+        return c;
+    case LAT_S_BREAK:
+    case LAT_S_CONTINUE:
+        c->target = find(in->nodes.items, in->nodes.n, s->target);
+        if (!c->target)
+            fail(in, s->loc, "a break or continue the inliner cannot follow");
+        return c;
+    case LAT_S_GOTO:
+    case LAT_S_LABEL:
+        fail(in, s->loc, "a label or goto in a function with collectives");
+        return c;
+    default:
+        break;
+    }
+    c->init = clone_stmt(in, s->init); /* first: it declares what the rest names */
+    c->e = clone_expr(in, s->e);
+    c->step = clone_expr(in, s->step);
+    c->body = clone_stmt(in, s->body);
+    c->els = clone_stmt(in, s->els);
+    if (s->kind == LAT_S_SWITCH) {
+        memset(&c->cases, 0, sizeof c->cases);
+        for (size_t i = 0; i < s->cases.n; i++)
+            LAT_PUSH(&in->u->arena, c->cases, find(in->nodes.items, in->nodes.n, s->cases.items[i]));
+    }
+    return c;
+}
+
+/* ---- new nodes ----------------------------------------------------------------------------- */
+
+static lat__stmt *new_stmt(inl *in, lat__stmtkind kind, lat__loc loc)
+{
+    lat__stmt *s = lat__arena_alloc(&in->u->arena, sizeof *s);
+    s->kind = (uint8_t)kind;
+    s->loc = s->end = loc;
+    return s;
+}
+
+static lat__stmt *decl_stmt(inl *in, lat__sym *s, lat__expr *init, lat__loc loc)
+{
+    lat__stmt *st = new_stmt(in, LAT_S_DECL, loc);
+    lat__decl *d = lat__arena_alloc(&in->u->arena, sizeof *d);
+    d->sym = s;
+    d->init = init;
+    d->loc = loc;
+    s->def = d;
+    st->decls = lat__arena_alloc(&in->u->arena, sizeof *st->decls);
+    st->decls->base = s->type;
+    st->decls->first = d;
+    st->decls->loc = loc;
+    return st;
+}
+
+static lat__expr *name_of(inl *in, lat__sym *s, lat__loc loc)
+{
+    lat__expr *e = lat__arena_alloc(&in->u->arena, sizeof *e);
+    e->kind = LAT_E_NAME;
+    e->sym = s;
+    e->type = s->type;
+    e->loc = loc;
+    e->flags = LAT_EF_LVALUE;
+    return e;
+}
+
+static lat__stmt *expr_stmt(inl *in, lat__expr *e, lat__loc loc)
+{
+    lat__stmt *s = new_stmt(in, LAT_S_EXPR, loc);
+    s->e = e;
+    return s;
+}
+
+/* ---- returns ------------------------------------------------------------------------------ */
+
+typedef struct rets {
+    lat__sym *result; /* NULL: a void function */
+    lat__stmt *exit;  /* the do { } while (0) an early return breaks out of, or NULL */
+    bool early;       /* some return is not the last thing the body does */
+    bool in_loop;     /* some return is inside a loop or switch */
+} rets;
+
+/* Finds where the returns of a callee's body stand; tail: s is the last thing it does. */
+static void scan_returns(rets *r, const lat__stmt *s, bool tail, bool loop)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case LAT_S_COMPOUND: {
+        size_t last = s->items.n;
+        while (last > 0 && s->items.items[last - 1]->kind == LAT_S_NULL)
+            last--;
+        for (size_t i = 0; i < s->items.n; i++)
+            scan_returns(r, s->items.items[i], tail && i + 1 == last, loop);
+        return;
+    }
+    case LAT_S_IF:
+        scan_returns(r, s->body, tail, loop);
+        scan_returns(r, s->els, tail, loop);
+        return;
+    case LAT_S_RETURN:
+        r->early |= !tail;
+        r->in_loop |= loop;
+        return;
+    case LAT_S_WHILE:
+    case LAT_S_DO:
+    case LAT_S_FOR:
+    case LAT_S_SWITCH:
+        scan_returns(r, s->body, false, true);
+        return;
+    case LAT_S_CASE:
+    case LAT_S_DEFAULT:
+    case LAT_S_LABEL:
+        scan_returns(r, s->body, false, loop);
+        return;
+    default:
+        return;
+    }
+}
+
+static void rewrite_returns(inl *in, rets *r, lat__stmt *s)
+{
+    if (!s)
+        return;
+    switch (s->kind) {
+    case LAT_S_COMPOUND:
+        for (size_t i = 0; i < s->items.n; i++)
+            rewrite_returns(in, r, s->items.items[i]);
+        return;
+    case LAT_S_IF:
+    case LAT_S_WHILE:
+    case LAT_S_DO:
+    case LAT_S_FOR:
+    case LAT_S_SWITCH:
+    case LAT_S_CASE:
+    case LAT_S_DEFAULT:
+    case LAT_S_LABEL:
+        rewrite_returns(in, r, s->body);
+        rewrite_returns(in, r, s->els);
+        return;
+    case LAT_S_RETURN:
+        break;
+    default:
+        return;
+    }
+    /* In place: the statement stays where its parent holds it. */
+    lat__expr *e = s->e;
+    lat__stmt *value = NULL;
+    if (e && r->result) {
+        lat__expr *a = lat__arena_alloc(&in->u->arena, sizeof *a);
+        a->kind = LAT_E_ASSIGN;
+        a->op = LAT_P_ASSIGN;
+        a->type = r->result->type;
+        a->loc = s->loc;
+        a->a = name_of(in, r->result, s->loc);
+        a->b = e;
+        value = expr_stmt(in, a, s->loc);
+    } else if (e) {
+        value = expr_stmt(in, e, s->loc); /* return g(); in a void function */
+    }
+    if (!r->exit) {
+        if (value)
+            *s = *value;
+        else
+            *s = (lat__stmt){.kind = LAT_S_NULL, .loc = s->loc, .end = s->loc};
+        return;
+    }
+    lat__stmt *brk = new_stmt(in, LAT_S_BREAK, s->loc);
+    brk->target = r->exit;
+    lat__stmt block = {.kind = LAT_S_COMPOUND, .loc = s->loc, .end = s->loc};
+    if (value)
+        LAT_PUSH(&in->u->arena, block.items, value);
+    LAT_PUSH(&in->u->arena, block.items, brk);
+    *s = block;
+}
+
+/* ---- inlining ------------------------------------------------------------------------------ */
+
+static void norm_compound(inl *in, lat__stmt *s);
+static lat__stmt *norm(inl *in, lat__stmt *s);
+
+/* The function a call may be inlined from: defined here, reaching a collective. */
+static lat__func *inlinable(const lat__expr *call)
+{
+    const lat__expr *callee = lat__emit_direct_callee(call);
+    lat__sym *f = callee ? callee->sym : NULL;
+    if (!f || f->kind != LAT_SYM_FUNC || !f->fn || !f->fn->calls_collective)
+        return NULL;
+    return f->fn;
+}
+
+/* Inlines call, a call of f, into pre: the result's local (unless void), then a block
+ * computing it. Returns the expression of the result, or NULL for a void function. */
+static lat__expr *inline_call(inl *in, lat__expr *call, lat__func *f, stmts *pre)
+{
+    if (in->depth == MAX_DEPTH) {
+        fail(in, call->loc, "calls nested too deep in functions with collectives");
+        return NULL;
+    }
+    for (int i = 0; i < in->depth; i++)
+        if (in->stack[i] == f) {
+            fail(in, call->loc, "recursion through a function with collectives");
+            return NULL;
+        }
+    const lat__type *ft = f->sym->type;
+    if (!f->body || f->has_error || ft->params.variadic || call->nargs != f->nparams) {
+        fail(in, call->loc, "a function with collectives that cannot be inlined");
+        return NULL;
+    }
+    rets r = {0};
+    scan_returns(&r, f->body, true, false);
+    if (r.in_loop) {
+        fail(in, call->loc, "a return inside a loop or switch of a function with collectives");
+        return NULL;
+    }
+    if (call->type && call->type->kind != LAT_TY_VOID) {
+        r.result = lat__arena_alloc(&in->u->arena, sizeof *r.result);
+        r.result->kind = LAT_SYM_VAR;
+        r.result->name = f->sym->name;
+        r.result->type = lat__unqualified(in->u, call->type);
+        r.result->loc = call->loc;
+        r.result->depth = 1;
+        r.result->flags = LAT_SF_MODIFIED | LAT_SF_USED;
+        r.result->emit_name = lat__arena_printf(&in->u->arena, "__lat_i%d_%s", ++in->fresh, f->sym->name->name);
+        LAT_PUSH(&in->u->arena, *pre, decl_stmt(in, r.result, NULL, call->loc));
+    }
+    lat__stmt *block = new_stmt(in, LAT_S_COMPOUND, call->loc);
+    size_t nsyms = in->syms.n;
+    bool was_callee = in->callee;
+    for (int i = 0; i < f->nparams; i++) {
+        lat__sym *p = f->params[i];
+        if (!p || !p->name) {
+            LAT_PUSH(&in->u->arena, block->items, expr_stmt(in, call->args[i], call->loc));
+            continue;
+        }
+        lat__type *t = p->type && p->type->kind != LAT_TY_ARRAY ? p->type : ft->params.types[i];
+        lat__sym *c = local_copy(in, p, t);
+        LAT_PUSH(&in->u->arena, block->items, decl_stmt(in, c, call->args[i], call->loc));
+        remap m = {p, c};
+        LAT_PUSH(&in->u->arena, in->syms, m);
+    }
+    in->callee = true;
+    lat__stmt *body = clone_stmt(in, f->body);
+    in->callee = was_callee;
+    in->syms.n = nsyms;
+    if (r.early) {
+        lat__stmt *loop = new_stmt(in, LAT_S_DO, f->body->loc);
+        lat__expr *zero = lat__arena_alloc(&in->u->arena, sizeof *zero);
+        zero->kind = LAT_E_INT;
+        zero->type = &lat__ty_int;
+        zero->flags = LAT_EF_CONST;
+        zero->text = "0";
+        zero->len = 1;
+        zero->loc = f->body->end;
+        loop->e = zero;
+        loop->body = body;
+        r.exit = loop;
+        LAT_PUSH(&in->u->arena, block->items, loop);
+    } else {
+        LAT_PUSH(&in->u->arena, block->items, body);
+    }
+    rewrite_returns(in, &r, body);
+    in->stack[in->depth++] = f;
+    norm_compound(in, block);
+    in->depth--;
+    LAT_PUSH(&in->u->arena, *pre, block);
+    in->changed = true;
+    return r.result ? name_of(in, r.result, call->loc) : NULL;
+}
+
+/* Inlines the calls in *slot that every thread evaluating the expression reaches, in the
+ * order C evaluates... as far as C fixes one: the calls go before the statement. whole:
+ * *slot is a statement's whole expression (a void call may go). */
+static void hoist(inl *in, lat__expr **slot, stmts *pre, bool whole)
+{
+    lat__expr *e = *slot;
+    if (!e || in->why)
+        return;
+    switch (e->kind) {
+    case LAT_E_BINARY:
+        hoist(in, &e->a, pre, false);
+        if (e->op != LAT_P_ANDAND && e->op != LAT_P_OROR && e->op != LAT_P_COMMA)
+            hoist(in, &e->b, pre, false);
+        return;
+    case LAT_E_COND:
+        hoist(in, &e->a, pre, false);
+        return;
+    case LAT_E_SIZEOF:
+    case LAT_E_ALIGNOF:
+    case LAT_E_STMT:
+    case LAT_E_OFFSETOF:
+        return;
+    case LAT_E_CALL: {
+        lat__func *f = inlinable(e);
+        if (!f) {
+            hoist(in, &e->a, pre, false);
+            for (int i = 0; i < e->nargs; i++)
+                hoist(in, &e->args[i], pre, false);
+            return;
+        }
+        if (!whole && (!e->type || e->type->kind == LAT_TY_VOID)) {
+            fail(in, e->loc, "a call of a void function with collectives inside an expression");
+            return;
+        }
+        lat__expr *r = inline_call(in, e, f, pre);
+        if (!in->why)
+            *slot = r;
+        return;
+    }
+    case LAT_E_INIT:
+        for (size_t i = 0; i < e->items.n; i++)
+            hoist(in, &e->items.items[i].value, pre, false);
+        return;
+    case LAT_E_CAST:
+        hoist(in, &e->a, pre, whole && e->type && e->type->kind == LAT_TY_VOID);
+        if (whole && !e->a)
+            *slot = NULL;
+        return;
+    default:
+        hoist(in, &e->a, pre, false);
+        hoist(in, &e->b, pre, false);
+        hoist(in, &e->c, pre, false);
+        return;
+    }
+}
+
+/* Inlines the calls of s's own expressions (not its statements'), into pre. */
+static void hoist_head(inl *in, lat__stmt *s, stmts *pre)
+{
+    switch (s->kind) {
+    case LAT_S_EXPR:
+        hoist(in, &s->e, pre, true);
+        if (!s->e)
+            s->kind = LAT_S_NULL;
+        return;
+    case LAT_S_RETURN:
+        hoist(in, &s->e, pre, true);
+        return;
+    case LAT_S_DECL:
+        for (lat__decl *d = s->decls ? s->decls->first : NULL; d; d = d->next)
+            if (d->init && d->sym && automatic(d->sym))
+                hoist(in, &d->init, pre, false);
+        return;
+    case LAT_S_IF:
+    case LAT_S_SWITCH:
+        hoist(in, &s->e, pre, false);
+        return;
+    case LAT_S_FOR:
+        if (s->init)
+            hoist_head(in, s->init, pre);
+        return;
+    default:
+        return;
+    }
+}
+
+/* Whether a declaration of several declarators must be cut into one per declarator: a later
+ * one's initializer holds a call to inline, which may read an earlier one. */
+static bool has_call(const lat__expr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == LAT_E_CALL && inlinable(e))
+        return true;
+    if (e->kind == LAT_E_STMT || e->kind == LAT_E_SIZEOF || e->kind == LAT_E_ALIGNOF)
+        return false;
+    for (int i = 0; i < e->nargs; i++)
+        if (has_call(e->args[i]))
+            return true;
+    for (size_t i = 0; i < e->items.n; i++)
+        if (has_call(e->items.items[i].value))
+            return true;
+    return has_call(e->a) || has_call(e->b) || has_call(e->c);
+}
+
+static bool split_decl(const lat__stmt *s)
+{
+    if (s->kind != LAT_S_DECL || !s->decls || !s->decls->first || !s->decls->first->next ||
+        s->decls->defines)
+        return false;
+    for (const lat__decl *d = s->decls->first->next; d; d = d->next)
+        if (has_call(d->init))
+            return true;
+    return false;
+}
+
+/* The statements of a compound, each with what it needs inlined in front of it. */
+static void norm_compound(inl *in, lat__stmt *s)
+{
+    stmts out = {0};
+    for (size_t i = 0; i < s->items.n && !in->why; i++) {
+        lat__stmt *it = s->items.items[i];
+        if (split_decl(it)) {
+            for (lat__decl *d = it->decls->first; d; d = d->next) {
+                lat__stmt *one = new_stmt(in, LAT_S_DECL, d->loc);
+                one->decls = lat__arena_alloc(&in->u->arena, sizeof *one->decls);
+                *one->decls = *it->decls;
+                lat__decl *c = lat__arena_alloc(&in->u->arena, sizeof *c);
+                *c = *d;
+                c->next = NULL;
+                one->decls->first = c;
+                stmts pre = {0};
+                hoist_head(in, one, &pre);
+                for (size_t k = 0; k < pre.n; k++)
+                    LAT_PUSH(&in->u->arena, out, pre.items[k]);
+                LAT_PUSH(&in->u->arena, out, one);
+            }
+            continue;
+        }
+        stmts pre = {0};
+        hoist_head(in, it, &pre);
+        for (size_t k = 0; k < pre.n; k++)
+            LAT_PUSH(&in->u->arena, out, pre.items[k]);
+        LAT_PUSH(&in->u->arena, out, norm(in, it));
+    }
+    s->items.items = out.items;
+    s->items.n = out.n;
+    s->items.cap = out.cap;
+}
+
+/* A statement that is not a compound's item: its own inlined calls wrap it in one. */
+static lat__stmt *norm_alone(inl *in, lat__stmt *s)
+{
+    if (!s || in->why)
+        return s;
+    if (s->kind == LAT_S_COMPOUND) {
+        norm_compound(in, s);
+        return s;
+    }
+    stmts pre = {0};
+    hoist_head(in, s, &pre);
+    s = norm(in, s);
+    if (!pre.n)
+        return s;
+    lat__stmt *c = new_stmt(in, LAT_S_COMPOUND, s->loc);
+    for (size_t k = 0; k < pre.n; k++)
+        LAT_PUSH(&in->u->arena, c->items, pre.items[k]);
+    LAT_PUSH(&in->u->arena, c->items, s);
+    return c;
+}
+
+/* The statements inside s (its head's calls are its caller's to inline). */
+static lat__stmt *norm(inl *in, lat__stmt *s)
+{
+    if (!s || in->why)
+        return s;
+    switch (s->kind) {
+    case LAT_S_COMPOUND:
+        norm_compound(in, s);
+        return s;
+    case LAT_S_IF:
+        s->body = norm_alone(in, s->body);
+        s->els = norm_alone(in, s->els);
+        return s;
+    case LAT_S_WHILE:
+    case LAT_S_DO:
+    case LAT_S_FOR:
+    case LAT_S_CASE:
+    case LAT_S_DEFAULT:
+    case LAT_S_SWITCH:
+        /* A switch's body holds its case labels: inlined code goes inside the case. */
+        s->body = s->kind == LAT_S_SWITCH ? norm(in, s->body) : norm_alone(in, s->body);
+        return s;
+    default:
+        return s;
+    }
+}
+
+static bool note_name(lat__visitor *v, lat__stmt *s)
+{
+    inl *in = v->data;
+    if (s->kind == LAT_S_DECL && s->decls)
+        for (lat__decl *d = s->decls->first; d; d = d->next)
+            if (d->sym && d->sym->name && d->sym->kind != LAT_SYM_FUNC)
+                LAT_PUSH(&in->u->arena, in->names, lat__emit_name(in->u, d->sym));
+    return true;
+}
+
+lat__stmt *lat__inline_collectives(lat__unit *u, lat__func *fn, const char **why, lat__loc *where)
+{
+    *why = NULL;
+    if (!fn->body || fn->has_error || fn->labels.n)
+        return NULL;
+    inl *in = lat__arena_alloc(&u->arena, sizeof *in);
+    in->u = u;
+    for (int i = 0; i < fn->nparams; i++)
+        if (fn->params[i] && fn->params[i]->name)
+            LAT_PUSH(&u->arena, in->names, lat__emit_name(u, fn->params[i]));
+    lat__visitor v = {note_name, NULL, NULL, in};
+    lat__visit_stmt(&v, fn->body);
+    lat__stmt *body = clone_stmt(in, fn->body);
+    in->stack[in->depth++] = fn;
+    if (!in->why)
+        norm_compound(in, body);
+    if (in->why) {
+        *why = in->why;
+        *where = in->where;
+        return NULL;
+    }
+    return in->changed ? body : NULL;
+}
