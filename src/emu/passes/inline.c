@@ -19,6 +19,7 @@
 #include "inline.h"
 
 #include "emit.h"
+#include "region_int.h"
 
 #include "front/builtins.h"
 #include "front/type.h"
@@ -45,6 +46,7 @@ typedef struct inl {
     bool callee; /* cloning a callee's body: its locals get copies */
     int fresh;
     bool changed;
+    bool inlined; /* some call was */
     const char *why;
     lat__loc where;
 } inl;
@@ -453,26 +455,150 @@ static lat__expr *inline_call(inl *in, lat__expr *call, lat__func *f, stmts *pre
     norm_compound(in, block);
     in->depth--;
     LAT_PUSH(&in->u->arena, *pre, block);
-    in->changed = true;
+    in->changed = in->inlined = true;
     return r.result ? name_of(in, r.result, call->loc) : NULL;
 }
 
-/* Inlines the calls in *slot that every thread evaluating the expression reaches, in the
- * order C evaluates... as far as C fixes one: the calls go before the statement. whole:
- * *slot is a statement's whole expression (a void call may go). */
-static void hoist(inl *in, lat__expr **slot, stmts *pre, bool whole)
+/* Whether e holds a collective or a call to inline, where it is evaluated. */
+static bool has_coll(const lat__expr *e)
+{
+    if (!e || e->kind == LAT_E_STMT || e->kind == LAT_E_SIZEOF || e->kind == LAT_E_ALIGNOF)
+        return false;
+    if (e->kind == LAT_E_CALL && (lat__region_coll_of(e) || inlinable(e)))
+        return true;
+    for (int i = 0; i < e->nargs; i++)
+        if (has_coll(e->args[i]))
+            return true;
+    for (size_t i = 0; i < e->items.n; i++)
+        if (has_coll(e->items.items[i].value))
+            return true;
+    return has_coll(e->a) || has_coll(e->b) || has_coll(e->c);
+}
+
+static lat__expr *int_const(inl *in, int v, lat__loc loc)
+{
+    lat__expr *e = lat__arena_alloc(&in->u->arena, sizeof *e);
+    e->kind = LAT_E_INT;
+    e->type = &lat__ty_int;
+    e->flags = LAT_EF_CONST;
+    e->ival = v;
+    e->text = v ? "1" : "0";
+    e->len = 1;
+    e->loc = loc;
+    return e;
+}
+
+static lat__expr *unary(inl *in, int op, lat__expr *a, lat__type *t)
+{
+    lat__expr *e = lat__arena_alloc(&in->u->arena, sizeof *e);
+    e->kind = LAT_E_UNARY;
+    e->op = (uint8_t)op;
+    e->a = a;
+    e->type = t;
+    e->loc = a->loc;
+    return e;
+}
+
+/* A fresh local of type t (no initializer: each branch assigns it), declared in pre. */
+static lat__sym *fresh_local(inl *in, lat__type *t, lat__expr *init, lat__loc loc, stmts *pre)
+{
+    lat__sym *r = lat__arena_alloc(&in->u->arena, sizeof *r);
+    r->kind = LAT_SYM_VAR;
+    r->name = lat__atom_get(&in->u->atoms, "v", 1);
+    r->type = lat__unqualified(in->u, t);
+    r->loc = loc;
+    r->depth = 1;
+    r->flags = (init ? 0 : LAT_SF_MODIFIED) | LAT_SF_USED;
+    r->emit_name = lat__arena_printf(&in->u->arena, "__lat_i%d_v", ++in->fresh);
+    LAT_PUSH(&in->u->arena, *pre, decl_stmt(in, r, init, loc));
+    in->changed = true;
+    return r;
+}
+
+/* `r = e;` (r NULL: `e;`) in a block of its own, its calls inlined. */
+static lat__stmt *branch(inl *in, lat__sym *r, lat__expr *e, lat__loc loc)
+{
+    lat__stmt *b = new_stmt(in, LAT_S_COMPOUND, loc);
+    lat__expr *v = e;
+    if (r) {
+        v = lat__arena_alloc(&in->u->arena, sizeof *v);
+        v->kind = LAT_E_ASSIGN;
+        v->op = LAT_P_ASSIGN;
+        v->type = r->type;
+        v->loc = loc;
+        v->a = name_of(in, r, loc);
+        v->b = e;
+    }
+    LAT_PUSH(&in->u->arena, b->items, expr_stmt(in, v, loc));
+    norm_compound(in, b);
+    return b;
+}
+
+/* A collective under ?:, && or || (every thread evaluates the operator itself): an if
+ * statement in pre computes the value into a fresh local, each arm's collectives at
+ * statement level. Returns the local's name, or NULL for a void ?: (whole statements). */
+static lat__expr *branches(inl *in, lat__expr *e, stmts *pre, bool whole)
+{
+    lat__stmt *s = new_stmt(in, LAT_S_IF, e->loc);
+    s->e = e->a;
+    bool is_void = !e->type || e->type->kind == LAT_TY_VOID;
+    if (is_void && !whole) {
+        fail(in, e->loc, "a void ?: holding a collective inside an expression");
+        return NULL;
+    }
+    lat__sym *r = is_void ? NULL : fresh_local(in, e->type, NULL, e->loc, pre);
+    if (e->kind == LAT_E_COND) {
+        s->body = branch(in, r, e->b, e->loc);
+        s->els = branch(in, r, e->c, e->loc);
+    } else {
+        /* a && b: b's truth where a holds, else 0; a || b: 1 where a holds, else b's */
+        lat__expr *truth = unary(in, LAT_P_BANG, unary(in, LAT_P_BANG, e->b, &lat__ty_int), &lat__ty_int);
+        bool and = e->op == LAT_P_ANDAND;
+        s->body = branch(in, r, and ? truth : int_const(in, 1, e->loc), e->loc);
+        s->els = branch(in, r, and ? int_const(in, 0, e->loc) : truth, e->loc);
+    }
+    LAT_PUSH(&in->u->arena, *pre, s);
+    in->changed = true;
+    return r ? name_of(in, r, e->loc) : NULL;
+}
+
+/* Moves what stands in the way of region loops out of *slot, into statements of pre
+ * (before the statement *slot is in), in the order C evaluates them as far as C fixes one:
+ *   - calls of functions reaching collectives, inlined (inline_call);
+ *   - a collective inside another's arguments, into a local of its own;
+ *   - ?:, && and || whose later operands hold a collective, as an if statement;
+ *   - the left of a comma whose right holds one, as a statement of its own.
+ * whole: *slot is a statement's whole expression (a void call or ?: may go). args: inside
+ * a collective's arguments. Operands evaluated only sometimes are left as they are. */
+static void hoist(inl *in, lat__expr **slot, stmts *pre, bool whole, bool args)
 {
     lat__expr *e = *slot;
     if (!e || in->why)
         return;
     switch (e->kind) {
     case LAT_E_BINARY:
-        hoist(in, &e->a, pre, false);
+        if ((e->op == LAT_P_ANDAND || e->op == LAT_P_OROR) && has_coll(e->b)) {
+            hoist(in, &e->a, pre, false, args);
+            *slot = branches(in, e, pre, whole);
+            return;
+        }
+        if (e->op == LAT_P_COMMA && has_coll(e->b)) {
+            hoist(in, &e->a, pre, true, false);
+            if (e->a)
+                LAT_PUSH(&in->u->arena, *pre, expr_stmt(in, e->a, e->loc));
+            in->changed = true;
+            *slot = e->b;
+            hoist(in, slot, pre, whole, args);
+            return;
+        }
+        hoist(in, &e->a, pre, false, args);
         if (e->op != LAT_P_ANDAND && e->op != LAT_P_OROR && e->op != LAT_P_COMMA)
-            hoist(in, &e->b, pre, false);
+            hoist(in, &e->b, pre, false, args);
         return;
     case LAT_E_COND:
-        hoist(in, &e->a, pre, false);
+        hoist(in, &e->a, pre, false, args);
+        if (e->b && (has_coll(e->b) || has_coll(e->c)))
+            *slot = branches(in, e, pre, whole);
         return;
     case LAT_E_SIZEOF:
     case LAT_E_ALIGNOF:
@@ -482,9 +608,13 @@ static void hoist(inl *in, lat__expr **slot, stmts *pre, bool whole)
     case LAT_E_CALL: {
         lat__func *f = inlinable(e);
         if (!f) {
-            hoist(in, &e->a, pre, false);
+            bool coll = lat__region_coll_of(e) != 0;
+            hoist(in, &e->a, pre, false, args);
             for (int i = 0; i < e->nargs; i++)
-                hoist(in, &e->args[i], pre, false);
+                hoist(in, &e->args[i], pre, false, args || coll);
+            /* A warp operation or vote inside another's arguments: its value first. */
+            if (coll && args && e->type && e->type->kind != LAT_TY_VOID)
+                *slot = name_of(in, fresh_local(in, e->type, e, e->loc, pre), e->loc);
             return;
         }
         if (!whole && (!e->type || e->type->kind == LAT_TY_VOID)) {
@@ -498,17 +628,17 @@ static void hoist(inl *in, lat__expr **slot, stmts *pre, bool whole)
     }
     case LAT_E_INIT:
         for (size_t i = 0; i < e->items.n; i++)
-            hoist(in, &e->items.items[i].value, pre, false);
+            hoist(in, &e->items.items[i].value, pre, false, args);
         return;
     case LAT_E_CAST:
-        hoist(in, &e->a, pre, whole && e->type && e->type->kind == LAT_TY_VOID);
+        hoist(in, &e->a, pre, whole && e->type && e->type->kind == LAT_TY_VOID, args);
         if (whole && !e->a)
             *slot = NULL;
         return;
     default:
-        hoist(in, &e->a, pre, false);
-        hoist(in, &e->b, pre, false);
-        hoist(in, &e->c, pre, false);
+        hoist(in, &e->a, pre, false, args);
+        hoist(in, &e->b, pre, false, args);
+        hoist(in, &e->c, pre, false, args);
         return;
     }
 }
@@ -518,21 +648,21 @@ static void hoist_head(inl *in, lat__stmt *s, stmts *pre)
 {
     switch (s->kind) {
     case LAT_S_EXPR:
-        hoist(in, &s->e, pre, true);
+        hoist(in, &s->e, pre, true, false);
         if (!s->e)
             s->kind = LAT_S_NULL;
         return;
     case LAT_S_RETURN:
-        hoist(in, &s->e, pre, true);
+        hoist(in, &s->e, pre, true, false);
         return;
     case LAT_S_DECL:
         for (lat__decl *d = s->decls ? s->decls->first : NULL; d; d = d->next)
             if (d->init && d->sym && automatic(d->sym))
-                hoist(in, &d->init, pre, false);
+                hoist(in, &d->init, pre, false, false);
         return;
     case LAT_S_IF:
     case LAT_S_SWITCH:
-        hoist(in, &s->e, pre, false);
+        hoist(in, &s->e, pre, false, false);
         return;
     case LAT_S_FOR:
         if (s->init)
@@ -545,30 +675,13 @@ static void hoist_head(inl *in, lat__stmt *s, stmts *pre)
 
 /* Whether a declaration of several declarators must be cut into one per declarator: a later
  * one's initializer holds a call to inline, which may read an earlier one. */
-static bool has_call(const lat__expr *e)
-{
-    if (!e)
-        return false;
-    if (e->kind == LAT_E_CALL && inlinable(e))
-        return true;
-    if (e->kind == LAT_E_STMT || e->kind == LAT_E_SIZEOF || e->kind == LAT_E_ALIGNOF)
-        return false;
-    for (int i = 0; i < e->nargs; i++)
-        if (has_call(e->args[i]))
-            return true;
-    for (size_t i = 0; i < e->items.n; i++)
-        if (has_call(e->items.items[i].value))
-            return true;
-    return has_call(e->a) || has_call(e->b) || has_call(e->c);
-}
-
 static bool split_decl(const lat__stmt *s)
 {
     if (s->kind != LAT_S_DECL || !s->decls || !s->decls->first || !s->decls->first->next ||
         s->decls->defines)
         return false;
     for (const lat__decl *d = s->decls->first->next; d; d = d->next)
-        if (has_call(d->init))
+        if (has_coll(d->init))
             return true;
     return false;
 }
@@ -628,6 +741,90 @@ static lat__stmt *norm_alone(inl *in, lat__stmt *s)
     return c;
 }
 
+/* A while or for loop whose condition needs statements of its own (hoist): they and the
+ * test run first in each turn, `while (1) { pre; if (!(c)) break; body }` (a for keeps its
+ * step, which a continue still reaches before the test). */
+static lat__stmt *loop_condition(inl *in, lat__stmt *s)
+{
+    stmts pre = {0};
+    hoist(in, &s->e, &pre, false, false);
+    s->body = norm_alone(in, s->body);
+    if (!pre.n || in->why)
+        return s;
+    lat__stmt *body = new_stmt(in, LAT_S_COMPOUND, s->loc);
+    for (size_t k = 0; k < pre.n; k++)
+        LAT_PUSH(&in->u->arena, body->items, pre.items[k]);
+    lat__stmt *test = new_stmt(in, LAT_S_IF, s->e->loc);
+    test->e = unary(in, LAT_P_BANG, s->e, &lat__ty_int);
+    test->body = new_stmt(in, LAT_S_BREAK, s->e->loc);
+    test->body->target = s;
+    LAT_PUSH(&in->u->arena, body->items, test);
+    LAT_PUSH(&in->u->arena, body->items, s->body);
+    s->e = s->kind == LAT_S_WHILE ? int_const(in, 1, s->loc) : NULL;
+    s->body = body;
+    return s;
+}
+
+typedef struct jumps {
+    const lat__stmt *loop, *to; /* to: where continues of loop go instead (NULL: count only) */
+    int breaks, continues;
+} jumps;
+
+static bool note_jump(lat__visitor *v, lat__stmt *s)
+{
+    jumps *j = v->data;
+    if ((s->kind == LAT_S_BREAK || s->kind == LAT_S_CONTINUE) && s->target == j->loop) {
+        if (s->kind == LAT_S_BREAK)
+            j->breaks++;
+        else {
+            j->continues++;
+            if (j->to)
+                s->target = (lat__stmt *)j->to;
+        }
+    }
+    return true;
+}
+
+/* do body while (c), c needing statements of its own: `do { body; pre; if (!(c)) break; }
+ * while (1)`. A continue in body must still reach the test: body then goes in a
+ * do { } while (0) of its own that the continues leave; with breaks of the loop too, the
+ * kernel stays on fibers. */
+static lat__stmt *do_condition(inl *in, lat__stmt *s)
+{
+    s->body = norm_alone(in, s->body);
+    stmts pre = {0};
+    hoist(in, &s->e, &pre, false, false);
+    if (!pre.n || in->why)
+        return s;
+    jumps j = {s, NULL, 0, 0};
+    lat__visitor v = {note_jump, NULL, NULL, &j};
+    lat__visit_stmt(&v, s->body);
+    lat__stmt *inner = s->body;
+    if (j.continues) {
+        if (j.breaks) {
+            fail(in, s->e->loc, "a do loop with break and continue whose condition holds a collective");
+            return s;
+        }
+        inner = new_stmt(in, LAT_S_DO, s->loc);
+        inner->e = int_const(in, 0, s->loc);
+        inner->body = s->body;
+        j.to = inner;
+        lat__visit_stmt(&v, s->body);
+    }
+    lat__stmt *body = new_stmt(in, LAT_S_COMPOUND, s->loc);
+    LAT_PUSH(&in->u->arena, body->items, inner);
+    for (size_t k = 0; k < pre.n; k++)
+        LAT_PUSH(&in->u->arena, body->items, pre.items[k]);
+    lat__stmt *test = new_stmt(in, LAT_S_IF, s->e->loc);
+    test->e = unary(in, LAT_P_BANG, s->e, &lat__ty_int);
+    test->body = new_stmt(in, LAT_S_BREAK, s->e->loc);
+    test->body->target = s;
+    LAT_PUSH(&in->u->arena, body->items, test);
+    s->e = int_const(in, 1, s->loc);
+    s->body = body;
+    return s;
+}
+
 /* The statements inside s (its head's calls are its caller's to inline). */
 static lat__stmt *norm(inl *in, lat__stmt *s)
 {
@@ -642,8 +839,16 @@ static lat__stmt *norm(inl *in, lat__stmt *s)
         s->els = norm_alone(in, s->els);
         return s;
     case LAT_S_WHILE:
-    case LAT_S_DO:
     case LAT_S_FOR:
+        if (s->e && has_coll(s->e))
+            return loop_condition(in, s);
+        s->body = norm_alone(in, s->body);
+        return s;
+    case LAT_S_DO:
+        if (s->e && has_coll(s->e))
+            return do_condition(in, s);
+        s->body = norm_alone(in, s->body);
+        return s;
     case LAT_S_CASE:
     case LAT_S_DEFAULT:
     case LAT_S_SWITCH:
@@ -665,9 +870,11 @@ static bool note_name(lat__visitor *v, lat__stmt *s)
     return true;
 }
 
-lat__stmt *lat__inline_collectives(lat__unit *u, lat__func *fn, const char **why, lat__loc *where)
+lat__stmt *lat__inline_collectives(lat__unit *u, lat__func *fn, bool *inlined, const char **why,
+                                   lat__loc *where)
 {
     *why = NULL;
+    *inlined = false;
     if (!fn->body || fn->has_error || fn->labels.n)
         return NULL;
     inl *in = lat__arena_alloc(&u->arena, sizeof *in);
@@ -686,5 +893,6 @@ lat__stmt *lat__inline_collectives(lat__unit *u, lat__func *fn, const char **why
         *where = in->where;
         return NULL;
     }
+    *inlined = in->inlined;
     return in->changed ? body : NULL;
 }

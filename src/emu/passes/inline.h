@@ -14,11 +14,12 @@
 
 #include "front/ast.h"
 
-/* A copy of kernel fn's body with its calls of functions reaching collectives inlined, or
- * NULL: when it calls none where it could (*why NULL), or when one cannot be inlined (*why
- * says which, *where names the call: recursion, a function with labels, a static local,
- * a return inside a loop...). The kernel's own body is left as it was. Needs lower.c's
- * analysis (lat__func.calls_collective). */
-lat__stmt *lat__inline_collectives(lat__unit *u, lat__func *fn, const char **why, lat__loc *where);
+/* A copy of kernel fn's body rewritten as above (*inlined: some call was inlined), or NULL:
+ * when there was nothing to rewrite (*why NULL), or when something cannot be (*why says
+ * what, *where where: recursion, a function with labels, a static local, a return inside
+ * a loop...). The kernel's own body is left as it was. Needs lower.c's analysis
+ * (lat__func.calls_collective). */
+lat__stmt *lat__inline_collectives(lat__unit *u, lat__func *fn, bool *inlined, const char **why,
+                                   lat__loc *where);
 
 #endif

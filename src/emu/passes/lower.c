@@ -241,12 +241,14 @@ static void plan_region(lower *lw, lat__func *fn, lat__kernelx *k)
     if (!lw->in->checked) {
         const char *iwhy;
         lat__loc iwhere = {0};
-        lat__stmt *body = fn->body, *inlined = lat__inline_collectives(u, fn, &iwhy, &iwhere);
-        if (inlined) {
-            fn->body = inlined;
+        bool inlined;
+        lat__stmt *body = fn->body, *rewritten = lat__inline_collectives(u, fn, &inlined, &iwhy, &iwhere);
+        if (rewritten) {
+            fn->body = rewritten;
             if (lat__region_plan(u, fn, false, false, &why, &where)) {
                 k->mode = LAT_EMU_MODE_REGION;
-                k->why = "region loops, helpers with collectives inlined";
+                k->why = inlined ? "region loops, helpers with collectives inlined"
+                                 : "region loops, collectives moved out of expressions";
                 return;
             }
             fn->body = body;
