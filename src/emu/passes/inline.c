@@ -825,6 +825,189 @@ static lat__stmt *do_condition(inl *in, lat__stmt *s)
     return s;
 }
 
+static bool coll_expr(lat__visitor *v, lat__expr *e)
+{
+    if (e->kind == LAT_E_CALL && (lat__region_coll_of(e) || inlinable(e)))
+        *(bool *)v->data = true;
+    return true;
+}
+
+static bool stmt_has_coll(lat__stmt *s)
+{
+    bool found = false;
+    lat__visitor v = {NULL, coll_expr, NULL, &found};
+    lat__visit_stmt(&v, s);
+    return found;
+}
+
+static lat__expr *binary(inl *in, int op, lat__expr *a, lat__expr *b)
+{
+    lat__expr *e = lat__arena_alloc(&in->u->arena, sizeof *e);
+    e->kind = LAT_E_BINARY;
+    e->op = (uint8_t)op;
+    e->a = a;
+    e->b = b;
+    e->type = &lat__ty_int;
+    e->loc = a->loc;
+    return e;
+}
+
+static lat__expr *case_value(inl *in, lat__type *t, int64_t v, lat__loc loc)
+{
+    lat__expr *e = lat__arena_alloc(&in->u->arena, sizeof *e);
+    e->kind = LAT_E_INT;
+    e->type = t;
+    e->flags = LAT_EF_CONST;
+    e->ival = v;
+    e->loc = loc;
+    return e;
+}
+
+typedef struct group {
+    lat__expr *test; /* NULL: default */
+    lat__stmt *body;
+} group;
+
+static bool jump_out(const lat__stmt *s)
+{
+    return s && (s->kind == LAT_S_RETURN || s->kind == LAT_S_CONTINUE || s->kind == LAT_S_BREAK);
+}
+
+/* A switch holding a collective, as `{ T v = cond; if (v == 1 || v == 2) { ... } else if
+ * ... else { default } }`: where no case falls through into the next and each leaves the
+ * switch only by its last statement's break (or by return or continue), which is what the
+ * planner's region loops can place. Else the kernel stays on fibers. */
+static lat__stmt *switch_to_ifs(inl *in, lat__stmt *s)
+{
+    if (!s->body || s->body->kind != LAT_S_COMPOUND) {
+        fail(in, s->loc, "a barrier or warp operation in a switch without braces");
+        return s;
+    }
+    stmts pre = {0};
+    lat__type *t = s->e->type;
+    lat__sym *v = fresh_local(in, t, s->e, s->e->loc, &pre);
+    LAT_VEC(group) groups = {0};
+    group *cur = NULL;
+    size_t nlabels = 0;
+    for (size_t i = 0; i < s->body->items.n; i++) {
+        lat__stmt *it = s->body->items.items[i];
+        bool labelled = false;
+        lat__expr *test = NULL;
+        bool is_default = false;
+        while (it && (it->kind == LAT_S_CASE || it->kind == LAT_S_DEFAULT)) {
+            labelled = true;
+            nlabels++;
+            if (it->kind == LAT_S_DEFAULT) {
+                is_default = true;
+            } else {
+                lat__expr *one = it->high != it->value
+                                     ? binary(in, LAT_P_ANDAND,
+                                              binary(in, LAT_P_GE, name_of(in, v, it->loc), case_value(in, v->type, it->value, it->loc)),
+                                              binary(in, LAT_P_LE, name_of(in, v, it->loc), case_value(in, v->type, it->high, it->loc)))
+                                     : binary(in, LAT_P_EQ, name_of(in, v, it->loc), case_value(in, v->type, it->value, it->loc));
+                test = test ? binary(in, LAT_P_OROR, test, one) : one;
+            }
+            it = it->body;
+        }
+        if (labelled) {
+            group g = {is_default ? NULL : test, new_stmt(in, LAT_S_COMPOUND, s->body->items.items[i]->loc)};
+            LAT_PUSH(&in->u->arena, groups, g);
+            cur = &groups.items[groups.n - 1];
+        } else if (!cur) {
+            if (it && it->kind != LAT_S_NULL) {
+                fail(in, it->loc, "a barrier or warp operation in a switch with statements before its first case");
+                return s;
+            }
+            continue;
+        }
+        if (it)
+            LAT_PUSH(&in->u->arena, cur->body->items, it);
+    }
+    if (nlabels != s->cases.n) {
+        fail(in, s->loc, "a barrier or warp operation in a switch with a case inside a nested statement");
+        return s;
+    }
+    /* Each case's last break goes; any other break of the switch keeps it on fibers. A case
+     * that falls through sets `f`, which the next case's test accepts too. */
+    bool *falls = lat__arena_alloc(&in->u->arena, groups.n + 1);
+    bool any_falls = false;
+    for (size_t g = 0; g < groups.n; g++) {
+        lat__stmt *b = groups.items[g].body;
+        while (b->items.n && b->items.items[b->items.n - 1]->kind == LAT_S_NULL)
+            b->items.n--;
+        if (b->items.n && b->items.items[b->items.n - 1]->kind == LAT_S_BREAK &&
+            b->items.items[b->items.n - 1]->target == s)
+            b->items.n--;
+        else if (g + 1 < groups.n && !jump_out(b->items.n ? b->items.items[b->items.n - 1] : NULL))
+            any_falls = falls[g] = true;
+        jumps j = {s, NULL, 0, 0};
+        lat__visitor jv = {note_jump, NULL, NULL, &j};
+        lat__visit_stmt(&jv, b);
+        if (j.breaks) {
+            fail(in, b->loc, "a barrier or warp operation in a switch left by a break before its case's end");
+            return s;
+        }
+    }
+    if (any_falls) {
+        lat__sym *f = fresh_local(in, &lat__ty_int, int_const(in, 0, s->loc), s->loc, &pre);
+        f->flags |= LAT_SF_MODIFIED;
+        lat__expr *none = NULL; /* no case matches: the default's test */
+        for (size_t g = 0; g < groups.n; g++)
+            if (groups.items[g].test)
+                none = none ? binary(in, LAT_P_OROR, none, groups.items[g].test) : groups.items[g].test;
+        for (size_t g = 0; g < groups.n; g++) {
+            group *gr = &groups.items[g];
+            lat__expr *test = gr->test ? gr->test : none ? unary(in, LAT_P_BANG, none, &lat__ty_int) : int_const(in, 1, s->loc);
+            if (g > 0)
+                test = binary(in, LAT_P_OROR, name_of(in, f, s->loc), test);
+            lat__stmt *st = new_stmt(in, LAT_S_IF, gr->body->loc);
+            st->e = test;
+            st->body = gr->body;
+            norm_compound(in, st->body);
+            if (g + 1 < groups.n) {
+                lat__expr *a = lat__arena_alloc(&in->u->arena, sizeof *a);
+                a->kind = LAT_E_ASSIGN;
+                a->op = LAT_P_ASSIGN;
+                a->type = &lat__ty_int;
+                a->loc = gr->body->loc;
+                a->a = name_of(in, f, gr->body->loc);
+                a->b = int_const(in, falls[g], gr->body->loc);
+                LAT_PUSH(&in->u->arena, st->body->items, expr_stmt(in, a, gr->body->loc));
+            }
+            LAT_PUSH(&in->u->arena, pre, st);
+        }
+        *s = (lat__stmt){.kind = LAT_S_COMPOUND, .loc = s->loc, .end = s->body->end};
+        for (size_t k = 0; k < pre.n; k++)
+            LAT_PUSH(&in->u->arena, s->items, pre.items[k]);
+        return s;
+    }
+    /* if ... else if ..., the default last. */
+    lat__stmt *chain = NULL, **tail = &chain;
+    group *dflt = NULL;
+    for (size_t g = 0; g < groups.n; g++) {
+        if (!groups.items[g].test) {
+            dflt = &groups.items[g];
+            continue;
+        }
+        lat__stmt *test = new_stmt(in, LAT_S_IF, groups.items[g].body->loc);
+        test->e = groups.items[g].test;
+        test->body = groups.items[g].body;
+        norm_compound(in, test->body);
+        *tail = test;
+        tail = &test->els;
+    }
+    if (dflt) {
+        norm_compound(in, dflt->body);
+        *tail = dflt->body;
+    }
+    if (chain)
+        LAT_PUSH(&in->u->arena, pre, chain);
+    *s = (lat__stmt){.kind = LAT_S_COMPOUND, .loc = s->loc, .end = s->body->end};
+    for (size_t k = 0; k < pre.n; k++)
+        LAT_PUSH(&in->u->arena, s->items, pre.items[k]);
+    return s;
+}
+
 /* The statements inside s (its head's calls are its caller's to inline). */
 static lat__stmt *norm(inl *in, lat__stmt *s)
 {
@@ -849,11 +1032,15 @@ static lat__stmt *norm(inl *in, lat__stmt *s)
             return do_condition(in, s);
         s->body = norm_alone(in, s->body);
         return s;
+    case LAT_S_SWITCH:
+        if (stmt_has_coll(s))
+            return switch_to_ifs(in, s);
+        /* Its body holds its case labels: inlined code goes inside the case. */
+        s->body = norm(in, s->body);
+        return s;
     case LAT_S_CASE:
     case LAT_S_DEFAULT:
-    case LAT_S_SWITCH:
-        /* A switch's body holds its case labels: inlined code goes inside the case. */
-        s->body = s->kind == LAT_S_SWITCH ? norm(in, s->body) : norm_alone(in, s->body);
+        s->body = norm_alone(in, s->body);
         return s;
     default:
         return s;
