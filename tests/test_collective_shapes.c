@@ -290,3 +290,91 @@ TEST(a_helper_whose_names_the_kernel_hides_stays_on_fibers)
         "}\n",
         ref_fib, "fibers: a function with collectives naming something a local of the kernel hides at shapes.cu:6");
 }
+
+static void ref_switch(const unsigned *in, unsigned *want)
+{
+    for (int i = 0; i < N; i++) {
+        unsigned w = warp_sum(in, i), r = 0;
+        switch (i / BLOCK) {
+        case 0:
+            r = w;
+            break;
+        case 1:
+            r = 5;
+            /* falls through */
+        case 2:
+            if (in[i] & 1u)
+                break;
+            r += w * 2u;
+            break;
+        default:
+            r = 9;
+        }
+        want[i] = r;
+    }
+}
+
+/* A switch holding warp operations: cases that break, fall through and break early. */
+TEST(a_switch_holding_collectives_runs_in_region_loops)
+{
+    run("#define FULL 0xffffffffu\n"
+        "extern \"C\" __global__ void k(unsigned *out, const unsigned *in, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    unsigned r = 0;\n"
+        "    switch (blockIdx.x) {\n"
+        "    case 0:\n"
+        "        r = __reduce_add_sync(FULL, in[i]);\n"
+        "        break;\n"
+        "    case 1:\n"
+        "        r = 5;\n"
+        "        /* falls through */\n"
+        "    case 2: {\n"
+        "        unsigned w = __reduce_add_sync(FULL, in[i]);\n"
+        "        if (in[i] & 1u)\n"
+        "            break;\n"
+        "        r += w * 2u;\n"
+        "        break;\n"
+        "    }\n"
+        "    default:\n"
+        "        r = 9;\n"
+        "    }\n"
+        "    out[i] = r;\n"
+        "}\n",
+        ref_switch, "region loops, collectives moved out of expressions");
+}
+
+static void ref_loop_return(const unsigned *in, unsigned *want)
+{
+    for (int i = 0; i < N; i++) {
+        unsigned w = warp_sum(in, i), r = 0;
+        for (unsigned k = 1; k <= 8; k++)
+            if (w * k > 40000u) {
+                r = k;
+                break;
+            }
+        want[i] = r ? r : 100u;
+    }
+}
+
+/* A helper returning from inside a loop whose condition is a warp's. */
+TEST(a_helper_returning_inside_a_loop_runs_in_region_loops)
+{
+    run("#define FULL 0xffffffffu\n"
+        "__device__ unsigned firstOver(unsigned v, unsigned limit)\n"
+        "{\n"
+        "    unsigned w = __reduce_add_sync(FULL, v);\n"
+        "    for (unsigned k = 1; k <= 8; k++) {\n"
+        "        __syncwarp();\n"
+        "        if (w * k > limit)\n"
+        "            return k;\n"
+        "    }\n"
+        "    return 100;\n"
+        "}\n"
+        "extern \"C\" __global__ void k(unsigned *out, const unsigned *in, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    out[i] = firstOver(in[i], 40000u);\n"
+        "}\n",
+        ref_loop_return, "region loops, helpers with collectives inlined");
+}

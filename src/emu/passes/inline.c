@@ -262,6 +262,35 @@ static lat__stmt *expr_stmt(inl *in, lat__expr *e, lat__loc loc)
     return s;
 }
 
+static lat__expr *int_const(inl *in, int v, lat__loc loc)
+{
+    lat__expr *e = lat__arena_alloc(&in->u->arena, sizeof *e);
+    e->kind = LAT_E_INT;
+    e->type = &lat__ty_int;
+    e->flags = LAT_EF_CONST;
+    e->ival = v;
+    e->text = v ? "1" : "0";
+    e->len = 1;
+    e->loc = loc;
+    return e;
+}
+
+/* A fresh local of type t (init NULL: each branch assigns it), declared in pre. */
+static lat__sym *fresh_local(inl *in, lat__type *t, lat__expr *init, lat__loc loc, stmts *pre)
+{
+    lat__sym *r = lat__arena_alloc(&in->u->arena, sizeof *r);
+    r->kind = LAT_SYM_VAR;
+    r->name = lat__atom_get(&in->u->atoms, "v", 1);
+    r->type = lat__unqualified(in->u, t);
+    r->loc = loc;
+    r->depth = 1;
+    r->flags = (init ? 0 : LAT_SF_MODIFIED) | LAT_SF_USED;
+    r->emit_name = lat__arena_printf(&in->u->arena, "__lat_i%d_v", ++in->fresh);
+    LAT_PUSH(&in->u->arena, *pre, decl_stmt(in, r, init, loc));
+    in->changed = true;
+    return r;
+}
+
 /* ---- returns ------------------------------------------------------------------------------ */
 
 typedef struct rets {
@@ -269,6 +298,7 @@ typedef struct rets {
     lat__stmt *exit;  /* the do { } while (0) an early return breaks out of, or NULL */
     bool early;       /* some return is not the last thing the body does */
     bool in_loop;     /* some return is inside a loop or switch */
+    lat__sym *returned; /* in_loop: set by such a return, for the breaks after each loop */
 } rets;
 
 /* Finds where the returns of a callee's body stand; tail: s is the last thing it does. */
@@ -309,26 +339,60 @@ static void scan_returns(rets *r, const lat__stmt *s, bool tail, bool loop)
     }
 }
 
-static void rewrite_returns(inl *in, rets *r, lat__stmt *s)
+static bool note_return(lat__visitor *v, lat__stmt *s)
 {
+    if (s->kind == LAT_S_RETURN)
+        *(bool *)v->data = true;
+    return true;
+}
+
+static bool holds_return(lat__stmt *s)
+{
+    bool found = false;
+    lat__visitor v = {note_return, NULL, NULL, &found};
+    lat__visit_stmt(&v, s);
+    return found;
+}
+
+/* `r = e;` for each `return e;` under *slot; early returns then leave: to the end of the
+ * body (r->exit) by a break, through each loop or switch around them by a break and,
+ * after it, `if (returned) break;` (loop: the innermost loop or switch around *slot). */
+static void rewrite_returns(inl *in, rets *r, lat__stmt **slot, lat__stmt *loop)
+{
+    lat__stmt *s = *slot;
     if (!s)
         return;
     switch (s->kind) {
     case LAT_S_COMPOUND:
         for (size_t i = 0; i < s->items.n; i++)
-            rewrite_returns(in, r, s->items.items[i]);
+            rewrite_returns(in, r, &s->items.items[i], loop);
         return;
     case LAT_S_IF:
-    case LAT_S_WHILE:
-    case LAT_S_DO:
-    case LAT_S_FOR:
-    case LAT_S_SWITCH:
+        rewrite_returns(in, r, &s->body, loop);
+        rewrite_returns(in, r, &s->els, loop);
+        return;
     case LAT_S_CASE:
     case LAT_S_DEFAULT:
     case LAT_S_LABEL:
-        rewrite_returns(in, r, s->body);
-        rewrite_returns(in, r, s->els);
+        rewrite_returns(in, r, &s->body, loop);
         return;
+    case LAT_S_WHILE:
+    case LAT_S_DO:
+    case LAT_S_FOR:
+    case LAT_S_SWITCH: {
+        if (!holds_return(s))
+            return;
+        rewrite_returns(in, r, &s->body, s);
+        lat__stmt *c = new_stmt(in, LAT_S_COMPOUND, s->loc);
+        lat__stmt *test = new_stmt(in, LAT_S_IF, s->loc);
+        test->e = name_of(in, r->returned, s->loc);
+        test->body = new_stmt(in, LAT_S_BREAK, s->loc);
+        test->body->target = loop ? loop : r->exit;
+        LAT_PUSH(&in->u->arena, c->items, s);
+        LAT_PUSH(&in->u->arena, c->items, test);
+        *slot = c;
+        return;
+    }
     case LAT_S_RETURN:
         break;
     default:
@@ -357,10 +421,20 @@ static void rewrite_returns(inl *in, rets *r, lat__stmt *s)
         return;
     }
     lat__stmt *brk = new_stmt(in, LAT_S_BREAK, s->loc);
-    brk->target = r->exit;
+    brk->target = loop ? loop : r->exit;
     lat__stmt block = {.kind = LAT_S_COMPOUND, .loc = s->loc, .end = s->loc};
     if (value)
         LAT_PUSH(&in->u->arena, block.items, value);
+    if (loop) {
+        lat__expr *a = lat__arena_alloc(&in->u->arena, sizeof *a);
+        a->kind = LAT_E_ASSIGN;
+        a->op = LAT_P_ASSIGN;
+        a->type = &lat__ty_int;
+        a->loc = s->loc;
+        a->a = name_of(in, r->returned, s->loc);
+        a->b = int_const(in, 1, s->loc);
+        LAT_PUSH(&in->u->arena, block.items, expr_stmt(in, a, s->loc));
+    }
     LAT_PUSH(&in->u->arena, block.items, brk);
     *s = block;
 }
@@ -400,10 +474,6 @@ static lat__expr *inline_call(inl *in, lat__expr *call, lat__func *f, stmts *pre
     }
     rets r = {0};
     scan_returns(&r, f->body, true, false);
-    if (r.in_loop) {
-        fail(in, call->loc, "a return inside a loop or switch of a function with collectives");
-        return NULL;
-    }
     if (call->type && call->type->kind != LAT_TY_VOID) {
         r.result = lat__arena_alloc(&in->u->arena, sizeof *r.result);
         r.result->kind = LAT_SYM_VAR;
@@ -430,6 +500,12 @@ static lat__expr *inline_call(inl *in, lat__expr *call, lat__func *f, stmts *pre
         remap m = {p, c};
         LAT_PUSH(&in->u->arena, in->syms, m);
     }
+    if (r.in_loop) {
+        stmts decl = {0};
+        r.returned = fresh_local(in, &lat__ty_int, int_const(in, 0, call->loc), call->loc, &decl);
+        r.returned->flags |= LAT_SF_MODIFIED;
+        LAT_PUSH(&in->u->arena, block->items, decl.items[0]);
+    }
     in->callee = true;
     lat__stmt *body = clone_stmt(in, f->body);
     in->callee = was_callee;
@@ -450,7 +526,7 @@ static lat__expr *inline_call(inl *in, lat__expr *call, lat__func *f, stmts *pre
     } else {
         LAT_PUSH(&in->u->arena, block->items, body);
     }
-    rewrite_returns(in, &r, body);
+    rewrite_returns(in, &r, &body, NULL);
     in->stack[in->depth++] = f;
     norm_compound(in, block);
     in->depth--;
@@ -475,18 +551,6 @@ static bool has_coll(const lat__expr *e)
     return has_coll(e->a) || has_coll(e->b) || has_coll(e->c);
 }
 
-static lat__expr *int_const(inl *in, int v, lat__loc loc)
-{
-    lat__expr *e = lat__arena_alloc(&in->u->arena, sizeof *e);
-    e->kind = LAT_E_INT;
-    e->type = &lat__ty_int;
-    e->flags = LAT_EF_CONST;
-    e->ival = v;
-    e->text = v ? "1" : "0";
-    e->len = 1;
-    e->loc = loc;
-    return e;
-}
 
 static lat__expr *unary(inl *in, int op, lat__expr *a, lat__type *t)
 {
@@ -499,21 +563,6 @@ static lat__expr *unary(inl *in, int op, lat__expr *a, lat__type *t)
     return e;
 }
 
-/* A fresh local of type t (no initializer: each branch assigns it), declared in pre. */
-static lat__sym *fresh_local(inl *in, lat__type *t, lat__expr *init, lat__loc loc, stmts *pre)
-{
-    lat__sym *r = lat__arena_alloc(&in->u->arena, sizeof *r);
-    r->kind = LAT_SYM_VAR;
-    r->name = lat__atom_get(&in->u->atoms, "v", 1);
-    r->type = lat__unqualified(in->u, t);
-    r->loc = loc;
-    r->depth = 1;
-    r->flags = (init ? 0 : LAT_SF_MODIFIED) | LAT_SF_USED;
-    r->emit_name = lat__arena_printf(&in->u->arena, "__lat_i%d_v", ++in->fresh);
-    LAT_PUSH(&in->u->arena, *pre, decl_stmt(in, r, init, loc));
-    in->changed = true;
-    return r;
-}
 
 /* `r = e;` (r NULL: `e;`) in a block of its own, its calls inlined. */
 static lat__stmt *branch(inl *in, lat__sym *r, lat__expr *e, lat__loc loc)
@@ -863,14 +912,64 @@ static lat__expr *case_value(inl *in, lat__type *t, int64_t v, lat__loc loc)
     return e;
 }
 
+static lat__stmt *set_flag(inl *in, lat__sym *f, int v, lat__loc loc)
+{
+    lat__expr *a = lat__arena_alloc(&in->u->arena, sizeof *a);
+    a->kind = LAT_E_ASSIGN;
+    a->op = LAT_P_ASSIGN;
+    a->type = &lat__ty_int;
+    a->loc = loc;
+    a->a = name_of(in, f, loc);
+    a->b = int_const(in, v, loc);
+    return expr_stmt(in, a, loc);
+}
+
 typedef struct group {
     lat__expr *test; /* NULL: default */
     lat__stmt *body;
+    lat__stmt *end;  /* the block whose end is the case's end (body, or its do { } while (0)'s) */
 } group;
 
 static bool jump_out(const lat__stmt *s)
 {
     return s && (s->kind == LAT_S_RETURN || s->kind == LAT_S_CONTINUE || s->kind == LAT_S_BREAK);
+}
+
+typedef struct escapes {
+    LAT_VEC(const lat__stmt *) loops;
+    LAT_VEC(const lat__stmt *) continues; /* their targets */
+    lat__arena *arena;
+    bool out;
+} escapes;
+
+static bool note_escape(lat__visitor *v, lat__stmt *s)
+{
+    escapes *e = v->data;
+    if (s->kind == LAT_S_WHILE || s->kind == LAT_S_DO || s->kind == LAT_S_FOR)
+        LAT_PUSH(e->arena, e->loops, s);
+    else if (s->kind == LAT_S_CONTINUE)
+        LAT_PUSH(e->arena, e->continues, s->target);
+    return true;
+}
+
+typedef struct retargets {
+    const lat__stmt *from;
+    lat__stmt *to;
+} retargets;
+
+static bool note_retarget(lat__visitor *v, lat__stmt *s)
+{
+    retargets *r = v->data;
+    if (s->kind == LAT_S_BREAK && s->target == r->from)
+        s->target = r->to;
+    return true;
+}
+
+static void retarget(lat__stmt *body, const lat__stmt *from, lat__stmt *to)
+{
+    retargets r = {from, to};
+    lat__visitor v = {note_retarget, NULL, NULL, &r};
+    lat__visit_stmt(&v, body);
 }
 
 /* A switch holding a collective, as `{ T v = cond; if (v == 1 || v == 2) { ... } else if
@@ -910,7 +1009,8 @@ static lat__stmt *switch_to_ifs(inl *in, lat__stmt *s)
             it = it->body;
         }
         if (labelled) {
-            group g = {is_default ? NULL : test, new_stmt(in, LAT_S_COMPOUND, s->body->items.items[i]->loc)};
+            group g = {is_default ? NULL : test, new_stmt(in, LAT_S_COMPOUND, s->body->items.items[i]->loc), NULL};
+            g.end = g.body;
             LAT_PUSH(&in->u->arena, groups, g);
             cur = &groups.items[groups.n - 1];
         } else if (!cur) {
@@ -944,8 +1044,29 @@ static lat__stmt *switch_to_ifs(inl *in, lat__stmt *s)
         lat__visitor jv = {note_jump, NULL, NULL, &j};
         lat__visit_stmt(&jv, b);
         if (j.breaks) {
-            fail(in, b->loc, "a barrier or warp operation in a switch left by a break before its case's end");
-            return s;
+            /* Breaks before the case's end: it becomes a do { } while (0) they leave, unless a
+             * continue of a loop around the switch would then leave that instead. */
+            escapes e = {{0}, {0}, &in->u->arena, false};
+            lat__visitor ev = {note_escape, NULL, NULL, &e};
+            lat__visit_stmt(&ev, b);
+            for (size_t k = 0; k < e.continues.n && !e.out; k++) {
+                bool inside = false;
+                for (size_t l = 0; l < e.loops.n && !inside; l++)
+                    inside = e.loops.items[l] == e.continues.items[k];
+                e.out = !inside;
+            }
+            if (e.out) {
+                fail(in, b->loc, "a barrier or warp operation in a switch case with a break before its end and a continue");
+                return s;
+            }
+            lat__stmt *d = new_stmt(in, LAT_S_DO, b->loc);
+            d->e = int_const(in, 0, b->loc);
+            d->body = new_stmt(in, LAT_S_COMPOUND, b->loc);
+            d->body->items = b->items;
+            retarget(d->body, s, d);
+            memset(&b->items, 0, sizeof b->items);
+            LAT_PUSH(&in->u->arena, b->items, d);
+            groups.items[g].end = d->body; /* a case that may fall through: reached where no break left it */
         }
     }
     if (any_falls) {
@@ -964,15 +1085,18 @@ static lat__stmt *switch_to_ifs(inl *in, lat__stmt *s)
             st->e = test;
             st->body = gr->body;
             norm_compound(in, st->body);
-            if (g + 1 < groups.n) {
-                lat__expr *a = lat__arena_alloc(&in->u->arena, sizeof *a);
-                a->kind = LAT_E_ASSIGN;
-                a->op = LAT_P_ASSIGN;
-                a->type = &lat__ty_int;
-                a->loc = gr->body->loc;
-                a->a = name_of(in, f, gr->body->loc);
-                a->b = int_const(in, falls[g], gr->body->loc);
-                LAT_PUSH(&in->u->arena, st->body->items, expr_stmt(in, a, gr->body->loc));
+            /* f = 0 on entry; f = 1 at the case's end, which a break skips. */
+            if (g + 1 < groups.n && falls[g]) {
+                stmts items = {0};
+                LAT_PUSH(&in->u->arena, items, set_flag(in, f, 0, gr->body->loc));
+                for (size_t k = 0; k < st->body->items.n; k++)
+                    LAT_PUSH(&in->u->arena, items, st->body->items.items[k]);
+                st->body->items.items = items.items;
+                st->body->items.n = items.n;
+                st->body->items.cap = items.cap;
+                LAT_PUSH(&in->u->arena, gr->end->items, set_flag(in, f, 1, gr->body->loc));
+            } else if (g + 1 < groups.n) {
+                LAT_PUSH(&in->u->arena, st->body->items, set_flag(in, f, 0, gr->body->loc));
             }
             LAT_PUSH(&in->u->arena, pre, st);
         }
