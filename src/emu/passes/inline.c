@@ -1,5 +1,5 @@
 /*
- * Calls of functions that reach collectives, inlined into a copy of a kernel's body
+ * Collectives rewritten into shapes region loops place, in a copy of a kernel's body
  * (inline.h). The copy is the kernel's whole body, cloned node by node, so that a break
  * or continue still names its own loop; the callee's body is cloned again at each call,
  * with a local of its own (its own C name) for each parameter and automatic variable.
@@ -9,8 +9,8 @@
  * Returns: the callee's `return e;` becomes `r = e;` where it is the last thing the body
  * does; where a return comes earlier, the body is wrapped in `do { ... } while (0)` and
  * the return becomes `{ r = e; break; }`, which the region planner runs as a per-thread
- * exit from that loop. A return inside a loop or switch of the callee keeps the kernel
- * on fibers (the break would leave the wrong statement).
+ * exit from that loop. A return inside a loop or switch of the callee sets a flag too, and
+ * `if (returned) break;` after each loop or switch around it carries it out.
  *
  * Names: the inlined code names the callee's file-scope variables and functions by their
  * names; a local of the kernel's own of the same name would hide them, so such a call is

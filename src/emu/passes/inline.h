@@ -1,13 +1,20 @@
 /*
- * Collectives brought into a kernel's own body for region loops (region.h). Real kernels
- * reach their barriers and warp operations through helpers: a warp or block reduction
- * (`__device__ float warpReduce(float v)` with shuffles), cooperative groups' member
- * functions (`block.sync()`, `tile.shfl_down(v, 1)`). The region planner places only the
- * collectives of the kernel's own body; this pass makes a copy of that body in which each
- * call of a __device__ function that can reach a collective, where every thread evaluates
- * it (not under &&, || or ?:, not after a comma, not in a loop's condition), is replaced by
- * the function's body: its parameters become locals initialised from the arguments, its
- * result a fresh local computed before the statement that used the call.
+ * Collectives brought where region loops (region.h) place them. Real kernels reach their
+ * barriers and warp operations through helpers (`__device__ float warpReduce(float v)` with
+ * shuffles, cooperative groups' member functions), under ?:, && and ||, inside each
+ * other's arguments (`__shfl_sync(__activemask(), v, 0)`), in loop conditions and switches;
+ * the region planner places only collectives of the kernel's own body that stand as a
+ * statement or in an expression every thread evaluates whole. This pass makes a copy of a
+ * kernel's body in which:
+ *   - a call of a __device__ function that can reach a collective is replaced by the
+ *     function's body: its parameters locals initialised from the arguments, its result a
+ *     fresh local computed before the statement that used the call;
+ *   - a collective under ?:, && or ||, or inside another's arguments, is computed into a
+ *     local of its own by an if statement (or a declaration) before the statement, and
+ *     the left of a comma before one becomes a statement;
+ *   - a while, for or do condition needing such statements is tested inside the body;
+ *   - a switch holding a collective becomes if statements.
+ * docs/dialect.md lists what still keeps a kernel on fibers.
  */
 #ifndef LAT_EMU_PASSES_INLINE_H
 #define LAT_EMU_PASSES_INLINE_H
