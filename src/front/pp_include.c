@@ -6,7 +6,7 @@
  * defined, without being read or lexed).
  */
 #include "pp_int.h"
-#include "cg_header.h"
+#include "emu/compile/cg_header.h"
 
 #include "headers.h"
 

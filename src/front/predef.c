@@ -2,7 +2,7 @@
  * bounds a string literal's length), and joined once into a buffer sized at compile time. */
 #include "predef.h"
 
-#include "emu/prelude.h"
+#include "emu/compile/prelude.h"
 
 #include <pthread.h>
 #include <string.h>

@@ -7,12 +7,12 @@
 #include "emu.h"
 #include "core/alloc.h"
 
-#include "check/ck.h"
+#include "emu/check/ck.h"
 #include "emu_devices.h"
-#include "exec/guard.h"
-#include "opt.h"
-#include "prelude.h"
-#include "texobj.h"
+#include "emu/exec/guard.h"
+#include "emu/tier/opt.h"
+#include "emu/compile/prelude.h"
+#include "emu/runtime/texobj.h"
 #include "threads.h"
 
 #include <omp.h>

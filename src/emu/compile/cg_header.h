@@ -3,7 +3,7 @@
 #ifndef LAT_FRONT_CG_HEADER_H
 #define LAT_FRONT_CG_HEADER_H
 
-#include "arena.h"
+#include "front/arena.h"
 
 /* The text of a header the emulator writes in C++ (cooperative_groups.h, cuda_fp16.h...),
  * in a, or NULL when name is not one. */

@@ -14,7 +14,7 @@
 #include "worker.h"
 
 #include "guard.h"
-#include "../threads.h"
+#include "emu/backend/threads.h"
 
 #include <omp.h>
 #include <stdarg.h>
