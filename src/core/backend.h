@@ -96,10 +96,17 @@ typedef struct lat__backend {
     /* Whether v is in memory the backend hands kernels by itself (the device heap, what
      * kernels' malloc returns), for the launch's pointer check. */
     bool (*holds_address)(lat_context *ctx, lat_deviceptr v);
+
+    /* The backend's other two tables, reached only through here: the driver layer's
+     * (driver_ops.h) and the textures' (texture.h). */
+    const struct lat__driver_ops *driver;
+    const struct lat__texture_ops *texture;
 } lat__backend;
 
 /* The backends compiled into the library, in the order automatic selection tries them. */
 extern const lat__backend lat__backend_cuda;
 extern const lat__backend lat__backend_emu;
+/* The cross-checking backend (src/cross/): a pair of contexts, GPU and emulator. */
+extern const lat__backend lat__backend_cross;
 
 #endif

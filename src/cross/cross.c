@@ -13,6 +13,7 @@
 #include "cross.h"
 #include "core/alloc.h"
 #include "memory.h"
+#include "texture.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -510,6 +511,8 @@ const lat__backend lat__backend_cross = {
     .module_lowered_name = module_lowered_name,
     .launch = launch,
     .max_cooperative_blocks = max_cooperative_blocks,
+    .driver = &lat__cross_driver_ops,
+    .texture = &lat__cross_texture_ops,
 };
 
 /* ---- driver layer ------------------------------------------------------------------------------- */

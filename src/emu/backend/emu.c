@@ -9,6 +9,8 @@
 
 #include "emu/check/ck.h"
 #include "emu_devices.h"
+#include "driver_ops.h"
+#include "texture.h"
 #include "emu/exec/guard.h"
 #include "emu/tier/opt.h"
 #include "emu/compile/prelude.h"
@@ -395,4 +397,6 @@ const lat__backend lat__backend_emu = {
     .module_get_global = module_get_global,
     .module_tier = module_tier,
     .holds_address = holds_address,
+    .driver = &lat__emu_driver_ops,
+    .texture = &lat__emu_texture_ops,
 };
