@@ -32,8 +32,10 @@ typedef struct lat__backend {
     /* Fills info for a valid ordinal. */
     lat_status (*device_info)(int ordinal, lat_device_info *info);
 
-    /* ctx->device and ctx->info are set; sets ctx->impl. */
-    lat_status (*context_create)(lat_context *ctx);
+    /* ctx->device and ctx->info are set; sets ctx->impl. A backend that runs the checks
+     * desc asks for (lat__check_requested) attaches them here: ctx->check and
+     * ctx->observer_end (core.h). */
+    lat_status (*context_create)(lat_context *ctx, const lat_context_desc *desc);
     /* Called after the core has destroyed the context's modules and freed its memory. */
     void (*context_destroy)(lat_context *ctx);
     lat_status (*synchronize)(lat_context *ctx);
