@@ -514,6 +514,7 @@ const lat__backend lat__backend_cross = {
     .max_cooperative_blocks = max_cooperative_blocks,
     .driver = &lat__cross_driver_ops,
     .texture = &lat__cross_texture_ops,
+    .reader = &lat__emu_reader, /* both halves read alike */
 };
 
 /* ---- driver layer ------------------------------------------------------------------------------- */

@@ -41,4 +41,5 @@ const lat__backend lat__backend_cuda = {
     .holds_address = lat__cuda_holds_address,
     .driver = &lat__cuda_driver_ops,
     .texture = &lat__cuda_texture_ops,
+    .reader = &lat__emu_reader, /* NVRTC gives no parameter types (backend.h) */
 };

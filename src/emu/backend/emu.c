@@ -412,4 +412,5 @@ const lat__backend lat__backend_emu = {
     .holds_address = holds_address,
     .driver = &lat__emu_driver_ops,
     .texture = &lat__emu_texture_ops,
+    .reader = &lat__emu_reader,
 };

@@ -9,4 +9,8 @@
  * in a, or NULL when name is not one. */
 const char *lat__cxx_header_text(lat__arena *a, const char *name);
 
+/* The emulator's target for the front end (reader.c): its macros and these headers. */
+struct lat__front_profile;
+extern const struct lat__front_profile lat__emu_profile;
+
 #endif
