@@ -226,14 +226,16 @@ static void ref_loops(const unsigned *in, unsigned *want)
             if (k == 2)
                 continue;
         }
-        want[i] = steps * 1000u + turns * 10u + (unsigned)(i / BLOCK);
+        want[i] = steps * 1000u + turns * 10u + (unsigned)(i / BLOCK) + 4u * 100000u;
     }
 }
 
-/* Collectives in while, for and do conditions (a continue in the do still tests it). */
+/* Collectives in while, for and do conditions (a continue in the do still tests it), and
+ * in a for loop's step (a continue still takes it). */
 TEST(collectives_in_loop_conditions_run_in_region_loops)
 {
     run("#define FULL 0xffffffffu\n"
+        "__device__ int halve(int d) { __syncwarp(); return d / 2; }\n"
         "extern \"C\" __global__ void k(unsigned *out, const unsigned *in, int n)\n"
         "{\n"
         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -242,9 +244,11 @@ TEST(collectives_in_loop_conditions_run_in_region_loops)
         "    int k = 0;\n"
         "    do { turns++; if (k++ == 2) continue; } while (k > 0 && __shfl_sync(FULL, k, 0) < 6);\n"
         "    for (unsigned j = 0; j < 9 && __all_sync(FULL, j < blockIdx.x); j++) b++;\n"
-        "    out[i] = steps * 1000u + turns * 10u + b;\n"
+        "    unsigned h = 0;\n"
+        "    for (int d = 8; d > 0; d = halve(d)) { h++; if (d == 4) continue; }\n"
+        "    out[i] = steps * 1000u + turns * 10u + b + h * 100000u;\n"
         "}\n",
-        ref_loops, "region loops, collectives moved out of expressions");
+        ref_loops, "region loops, helpers with collectives inlined");
 }
 
 static void ref_fib(const unsigned *in, unsigned *want)

@@ -1132,6 +1132,36 @@ static lat__stmt *switch_to_ifs(inl *in, lat__stmt *s)
     return s;
 }
 
+/* for (init; cond; step) body, step holding a collective: the step becomes the body's last
+ * statement, `for (init; cond;) { body; step; }`, where its collectives are at statement
+ * level. A continue in body must still reach it: body then goes in a do { } while (0) of
+ * its own that the continues leave; with breaks of the loop too, the kernel stays on
+ * fibers. */
+static void for_step(inl *in, lat__stmt *s)
+{
+    jumps j = {s, NULL, 0, 0};
+    lat__visitor v = {note_jump, NULL, NULL, &j};
+    lat__visit_stmt(&v, s->body);
+    lat__stmt *inner = s->body;
+    if (j.continues) {
+        if (j.breaks) {
+            fail(in, s->step->loc, "a for loop with break and continue whose step holds a collective");
+            return;
+        }
+        inner = new_stmt(in, LAT_S_DO, s->loc);
+        inner->e = int_const(in, 0, s->loc);
+        inner->body = s->body;
+        j.to = inner;
+        lat__visit_stmt(&v, s->body);
+    }
+    lat__stmt *body = new_stmt(in, LAT_S_COMPOUND, s->loc);
+    LAT_PUSH(&in->u->arena, body->items, inner);
+    LAT_PUSH(&in->u->arena, body->items, expr_stmt(in, s->step, s->step->loc));
+    s->step = NULL;
+    s->body = body;
+    in->changed = true;
+}
+
 /* The statements inside s (its head's calls are its caller's to inline). */
 static lat__stmt *norm(inl *in, lat__stmt *s)
 {
@@ -1147,6 +1177,8 @@ static lat__stmt *norm(inl *in, lat__stmt *s)
         return s;
     case LAT_S_WHILE:
     case LAT_S_FOR:
+        if (s->kind == LAT_S_FOR && s->step && has_coll(s->step))
+            for_step(in, s);
         if (s->e && has_coll(s->e))
             return loop_condition(in, s);
         s->body = norm_alone(in, s->body);
