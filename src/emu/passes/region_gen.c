@@ -296,6 +296,25 @@ static void results_loop(plan *pl, const rcoll *c)
     if ((op == LAT_EMU_W_MIN || op == LAT_EMU_W_MAX) && lat__is_unsigned(c->call->type))
         op = op == LAT_EMU_W_MIN ? LAT_EMU_W_UMIN : LAT_EMU_W_UMAX;
     lat__emitter *em = pl->em;
+    /* A vote, ballot, reduction or __activemask with the full mask gives every active lane
+     * of a warp the same result (warp.c reads the same lanes for each): computed once a
+     * warp, at its first active lane, and copied to the others (a call per lane, each
+     * reading 32 lanes, cost more than the kernel around it). */
+    long long m = c->mask_slot ? -1 : constant_operand(c, 0, 0xffffffffu);
+    bool same = (op == LAT_EMU_W_BALLOT || op == LAT_EMU_W_ANY || op == LAT_EMU_W_ALL ||
+                 op == LAT_EMU_W_ACTIVE || (op >= LAT_EMU_W_ADD && op <= LAT_EMU_W_XORR)) &&
+                (op == LAT_EMU_W_ACTIVE || (m != -1 && (m & 0xffffffffLL) == 0xffffffffLL));
+    if (same) {
+        lat__emit_fmt(em, "\n{ unsigned long __lat_wf = ~0ul; for (__lat_i = 0; __lat_i < __lat_n; __lat_i++) "
+                          "if (!__lat_sk[__lat_i]) { if ((__lat_wf >> 5) == (__lat_i >> 5)) { __lat_wr%d[__lat_i] = "
+                          "__lat_wr%d[__lat_wf]; continue; } __lat_wf = __lat_i; __lat_wr%d[__lat_i] = ", k, k, k);
+        if (op == LAT_EMU_W_ACTIVE)
+            lat__emit_fmt(em, "__lat_rwarp(0, __lat_sk, __lat_i, %d, 0xffffffffu, 0, 32, 0); } }", op);
+        else
+            lat__emit_fmt(em, "__lat_rwarp(__lat_wv%d, __lat_sk, __lat_i, %d, 0xffffffffu, 0, 32, (int *)0); } }", k, op);
+        lat__emit_newline(em);
+        return;
+    }
     lat__emit_str(em, "\nfor (__lat_i = 0; __lat_i < __lat_n; __lat_i++) if (!__lat_sk[__lat_i]) ");
     if (op > LAT_EMU_W_XOR)
         lat__emit_fmt(em, "__lat_wr%d[__lat_i] = ", k);
