@@ -283,7 +283,13 @@ static void shuffle_source(plan *pl, const rcoll *c, int op)
         lat__emit_fmt(em, ") >> ((__lat_l + __lat_s%d) & 31) & 1u)", k);
     }
     lat__emit_fmt(em, " ? (int)__lat_i : (int)__lat_i + __lat_s%d;", k);
-    lat__emit_fmt(em, " __lat_s%d = __lat_sk[__lat_s%d] ? (int)__lat_i : __lat_s%d;", k, k, k);
+    /* Outside every branch and loop that keeps a state per thread, with no return before,
+     * every thread is active (the stretches skip no thread there either): only a lane past
+     * a partial last warp is not there, and a compare finds it without loading sk. */
+    if (pl->level == 0 && !pl->may_exit)
+        lat__emit_fmt(em, " __lat_s%d = __lat_s%d >= (int)__lat_n ? (int)__lat_i : __lat_s%d;", k, k, k);
+    else
+        lat__emit_fmt(em, " __lat_s%d = __lat_sk[__lat_s%d] ? (int)__lat_i : __lat_s%d;", k, k, k);
 }
 
 /* Whether a warp operation gives every active lane of a warp the same result: a vote, a
