@@ -65,9 +65,15 @@
  *       ",preempt": the schedule of checked launches (see lat_check_options).
  *   LATTICE_CHECK_TIMEOUT=SECONDS: the watchdog of checked launches (default 20).
  *
- * What is not seen: accesses written inside a macro's body (#define), memcpy/memset and
- * atomics called in device code, and bit-fields (device code that takes a bit-field as
- * an lvalue does not compile checked). Code that needs two blocks running together (one
+ * Atomics (atomicAdd and the others, their _block and _system forms) are accesses like any
+ * other: memcheck checks them, initcheck reads through them, and racecheck reports one
+ * against a plain access of the same bytes with no barrier between (an atomic is
+ * indivisible only among atomics), never against another atomic (LAT_ACCESS_ATOMIC).
+ * memset, memcpy and memmove called in device code are checked over their whole ranges,
+ * as accesses of up to 8 bytes each; where one is bad, the call does nothing.
+ *
+ * What is not seen: accesses written inside a macro's body (#define) and bit-fields
+ * (device code that takes a bit-field as an lvalue does not compile checked). Code that needs two blocks running together (one
  * spinning on a flag another sets) may finish or be reported as a hang, depending on
  * which blocks run at once; racecheck reports its flag either way. Synchronisation between blocks through atomics and fences is
  * not understood: racecheck reports the plain accesses it orders. racecheck remembers two
@@ -195,7 +201,9 @@ typedef enum lat_access_kind {
     LAT_ACCESS_READ_WRITE = 3, /* x += ..., x++ */
     LAT_ACCESS_BARRIER = 4,    /* a __syncthreads() (synccheck, hangs) */
     LAT_ACCESS_WARP = 5,       /* a warp operation (synccheck, hangs) */
-    LAT_ACCESS_EXIT = 6        /* the thread had exited (synccheck) */
+    LAT_ACCESS_EXIT = 6,       /* the thread had exited (synccheck) */
+    LAT_ACCESS_ATOMIC = 7      /* an atomic read-modify-write (atomicAdd(&x, v)...): it
+                                  races with plain accesses, never with another atomic */
 } lat_access_kind;
 
 /* One side of a finding: who did what, where in the source. */
