@@ -83,7 +83,7 @@ TEST(divergent_barrier)
     ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
                   ck_run_like_cli(ctx, k, &bufs, 64, (lat_dim3){1}, (lat_dim3){64}));
     ASSERT_REPORTS(ctx,
-        "examples/bugs/divergent_barrier.cu:9: synccheck: kernel 'halves', block (0,0,0), threads (0,0,0) to (31,0,0): divergent barrier: threads (0,0,0) to (31,0,0) wait at __syncthreads() while threads (32,0,0) to (63,0,0) have exited (every thread of a block must reach each barrier)");
+        "examples/bugs/divergent_barrier.cu:12: synccheck: kernel 'halves', block (0,0,0), threads (0,0,0) to (31,0,0): threads (0,0,0) to (31,0,0) wait at __syncthreads() here while threads (32,0,0) to (63,0,0) wait at the one at examples/bugs/divergent_barrier.cu:17 (every thread of a block must reach the same barrier)");
     assert_documented(ctx, "divergent_barrier.cu");
     ck_buffers fixed_bufs = {0};
     lat_kernel *kf = zoo_kernel(ctx, "divergent_barrier.cu", "halves_fixed");

@@ -13,10 +13,12 @@
  *   - racecheck: two threads touching the same bytes, at least one of them writing, with
  *                no barrier between them: in shared memory, and in global memory within
  *                a block and between blocks.
- *   - synccheck: threads of a block waiting at different barriers, or some at a barrier
- *                while others have exited; warp operations whose mask leaves out the
- *                calling lane or names lanes that are not there (past the block's end, or
- *                exited before the operation completes, whichever thread ran first).
+ *   - synccheck: threads of a block waiting at different barriers (threads that exited
+ *                take no part in a barrier, as on Volta and later); warp operations whose
+ *                mask leaves out the calling lane or names lanes of the block that exited
+ *                before the operation completes, whichever thread ran first (lanes past
+ *                the block's end are not there: a full mask in a 16-thread block is
+ *                right). docs/dialect.md compares the rules with compute-sanitizer's.
  *   - initcheck: reads of device memory or shared memory never written, and of local
  *                variables never written: scalars and arrays of scalars (and pointers)
  *                declared without an initializer, whose address is never taken, read
@@ -177,7 +179,8 @@ typedef enum lat_check_kind {
     LAT_CHECK_WILD_ADDRESS = 4,  /* memcheck: no memory the kernel may touch (NULL...) */
     LAT_CHECK_LEAK = 5,          /* memcheck: allocations alive when the context ends */
     LAT_CHECK_RACE = 6,          /* racecheck */
-    LAT_CHECK_BARRIER_DIVERGENCE = 7, /* synccheck: some threads at a barrier, some exited */
+    LAT_CHECK_BARRIER_DIVERGENCE = 7, /* no longer reported: exited threads take no part in a
+                                         barrier (Volta and later); kept for the ABI */
     LAT_CHECK_BARRIER_MISMATCH = 8,   /* synccheck: threads at different barriers */
     LAT_CHECK_WARP_MASK = 9,          /* synccheck: a warp operation's mask is wrong */
     LAT_CHECK_UNINITIALIZED = 10,     /* initcheck */
