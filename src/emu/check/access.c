@@ -8,8 +8,8 @@
  */
 #include "ck.h"
 
-#include "emu/emu.h"
-#include "emu/opt.h"
+#include "emu/backend/emu.h"
+#include "emu/tier/opt.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -27,10 +27,10 @@
 #define LAT_EMU_CK_H
 
 #include "core.h"
-#include "emu/abi.h"
+#include "emu/runtime/abi.h"
 #include "emu/exec/exec.h"
 #include "emu/exec/worker.h"
-#include "emu/runtime.h"
+#include "emu/runtime/runtime.h"
 
 #include <pthread.h>
 #include <stdbool.h>

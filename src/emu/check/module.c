@@ -6,7 +6,7 @@
  */
 #include "ck.h"
 
-#include "emu/emu.h"
+#include "emu/backend/emu.h"
 
 #include <libtcc.h>
 #include <stdio.h>

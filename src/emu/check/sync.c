@@ -8,7 +8,7 @@
  */
 #include "ck.h"
 
-#include "emu/warp.h"
+#include "emu/runtime/warp.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -27,7 +27,7 @@
 #define LAT_EMU_EXEC_H
 
 #include "core.h"
-#include "emu/abi.h"
+#include "emu/runtime/abi.h"
 #include "fiber.h"
 #include "lattice/check.h"
 

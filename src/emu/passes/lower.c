@@ -12,9 +12,9 @@
 #include "stream.h"
 #include "writes.h"
 
-#include "emu/abi.h"
+#include "emu/runtime/abi.h"
 #include "emu/check/ck.h"
-#include "emu/prelude.h"
+#include "emu/compile/prelude.h"
 #include "front/builtins.h"
 #include "front/visit.h"
 

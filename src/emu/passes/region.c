@@ -25,8 +25,8 @@
 
 #include "bounds.h"
 
-#include "emu/abi.h"
-#include "emu/warp.h"
+#include "emu/runtime/abi.h"
+#include "emu/runtime/warp.h"
 #include "front/builtins.h"
 #include "front/visit.h"
 

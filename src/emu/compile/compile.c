@@ -4,19 +4,19 @@
  * TinyCC is not thread-safe, so compiles are serialised by one process-wide mutex; the
  * compiled code may then run on any number of threads.
  */
-#include "emu.h"
+#include "emu/backend/emu.h"
 #include "core/alloc.h"
 
 #include "options.h"
 
-#include "atomics.h"
-#include "check/ck.h"
+#include "emu/runtime/atomics.h"
+#include "emu/check/ck.h"
 #include "lattice/check.h"
-#include "mathx.h"
-#include "opt.h"
+#include "emu/runtime/mathx.h"
+#include "emu/tier/opt.h"
 #include "prelude.h"
-#include "runtime.h"
-#include "passes/lower.h"
+#include "emu/runtime/runtime.h"
+#include "emu/passes/lower.h"
 #include "source_key.h"
 #include "cache.h"
 #include "front/front.h"

@@ -2,9 +2,9 @@
 #ifndef LAT_EMU_H
 #define LAT_EMU_H
 
-#include "heap.h"
+#include "emu/runtime/heap.h"
 #include "backend.h"
-#include "exec/exec.h"
+#include "emu/exec/exec.h"
 
 #include <stdbool.h>
 #include <stdint.h>

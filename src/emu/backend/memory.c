@@ -2,7 +2,7 @@
  * address. The core checks every range before these run. */
 #include "emu.h"
 
-#include "check/ck.h"
+#include "emu/check/ck.h"
 
 #include <errno.h>
 #include <pthread.h>

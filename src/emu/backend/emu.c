@@ -7,12 +7,14 @@
 #include "emu.h"
 #include "core/alloc.h"
 
-#include "check/ck.h"
+#include "emu/check/ck.h"
 #include "emu_devices.h"
-#include "exec/guard.h"
-#include "opt.h"
-#include "prelude.h"
-#include "texobj.h"
+#include "driver_ops.h"
+#include "texture.h"
+#include "emu/exec/guard.h"
+#include "emu/tier/opt.h"
+#include "emu/compile/prelude.h"
+#include "emu/runtime/texobj.h"
 #include "threads.h"
 
 #include <omp.h>
@@ -62,7 +64,9 @@ static lat_status device_info(int ordinal, lat_device_info *info)
     return LAT_OK;
 }
 
-static lat_status context_create(lat_context *ctx)
+static void context_destroy(lat_context *ctx);
+
+static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
 {
     const char *to = lat__env(LAT_ENV_EMU_TIMEOUT);
     uint64_t timeout_ms;
@@ -89,6 +93,17 @@ static lat_status context_create(lat_context *ctx)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
     }
     ctx->impl = c;
+    /* The checks, as observers of this context's launches and memory (emu/check/). */
+    st = lat__ck_context_create(ctx, desc);
+    if (st != LAT_OK) {
+        context_destroy(ctx);
+        return st;
+    }
+    ctx->observer_end = lat__ck_context_destroy;
+    unsigned modes = 0;
+    lat_check_modes(ctx, &modes);
+    if ((modes & LAT_CHECK_MEMCHECK) && desc->pointer_check == LAT_POINTER_CHECK_DEFAULT)
+        ctx->check_pointers = false; /* memcheck names the access itself */
     return LAT_OK;
 }
 
@@ -399,4 +414,7 @@ const lat__backend lat__backend_emu = {
     .module_get_global = module_get_global,
     .module_tier = module_tier,
     .holds_address = holds_address,
+    .driver = &lat__emu_driver_ops,
+    .texture = &lat__emu_texture_ops,
+    .reader = &lat__emu_reader,
 };
