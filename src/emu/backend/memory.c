@@ -3,8 +3,10 @@
 #include "emu.h"
 
 #include "emu/check/ck.h"
+#include "emu/exec/guard.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,6 +273,8 @@ static void *big_alloc(size_t bytes)
 
 static void *dm_alloc(size_t bytes)
 {
+    if (!atomic_load_explicit(&lat__emu_guard_describe, memory_order_relaxed))
+        atomic_store(&lat__emu_guard_describe, lat__emu_mem_describe);
     size_t page = page_size();
     if (bytes == 0)
         bytes = 1;

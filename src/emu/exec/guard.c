@@ -26,8 +26,6 @@
 
 #include "worker.h"
 
-#include "emu/emu.h"
-
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -61,6 +59,8 @@ enum { NFAULT = sizeof fault_signals / sizeof fault_signals[0] };
 /* What each fault signal and the watchdog's signal did before ours. */
 static struct sigaction old_action[NFAULT + 1];
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
+
+_Atomic(lat__emu_guard_describe_fn) lat__emu_guard_describe;
 
 static int watch_signal(void)
 {
@@ -253,7 +253,8 @@ static void describe_fault(const lat__emu_worker *w, int sig, const siginfo_t *i
     }
     /* Device memory's guards (memory.c): say which allocation the access ran out of. */
     char near[160];
-    if (lat__emu_mem_describe((uintptr_t)info->si_addr, near, sizeof near)) {
+    lat__emu_guard_describe_fn describe = atomic_load(&lat__emu_guard_describe);
+    if (describe && describe((uintptr_t)info->si_addr, near, sizeof near)) {
         snprintf(what, size, "out-of-bounds access at address 0x%lx, %s%s", addr, near,
                  !w->obs ? " (LATTICE_CHECK=memcheck names the line and the element)" : "");
         return;
