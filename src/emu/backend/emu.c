@@ -307,6 +307,10 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                      kernel->module->name, note);
         free(note);
     }
+    /* A launch the checks failed: each report is logged once already (check/launch.c),
+     * the first of them again in the launch's message were it logged too. */
+    if (st == LAT_ERROR_CHECK_FAILED)
+        return lat__error_logged(st, "lat_launch: %s", msg);
     if (st != LAT_OK)
         return lat__error(kernel->module->ctx, st, "lat_launch: %s", msg);
     return LAT_OK;
