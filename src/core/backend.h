@@ -131,7 +131,7 @@ typedef struct lat__backend {
 /* The backends compiled into the library, in the order automatic selection tries them. */
 extern const lat__backend lat__backend_cuda;
 extern const lat__backend lat__backend_emu;
-/* The emulator's reader (src/emu/compile/reader.c): the CUDA and cross backends read
+/* The emulator's reader (its compile/reader.c): the CUDA and cross backends read
  * signatures with it too, as NVRTC gives no parameter types and both must agree. */
 extern const lat__reader lat__emu_reader;
 /* The cross-checking backend (src/cross/): a pair of contexts, GPU and emulator. */
