@@ -209,7 +209,8 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     /* The source is read once, by the front end: its kernels' signatures serve both
      * backends (arguments are checked alike), its tree the emulator. */
     lat__options fo;
-    lat_status st = lat__options_read(ctx, &src, false, &fo);
+    lat_status st = lat__options_read(ctx, &src, &fo);
+    src.opts = &fo;
     const lat__reader *reader = ctx->backend->reader;
     struct lat__unit *unit = NULL;
     if (st == LAT_OK) {

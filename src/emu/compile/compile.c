@@ -439,26 +439,25 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     char why[256];
     if (!lat__emu_opt_mode(src->emu_opt, &opt_mode, why, sizeof why))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: %s", why);
-    lat__options o;
-    lat_status st = lat__options_read(ctx, src, true, &o);
-    if (st != LAT_OK) {
-        lat__options_free(&o);
-        return st;
-    }
+    const lat__options *o = src->opts;
+    if (o->unknown)
+        return lat__error(ctx, LAT_ERROR_INVALID_OPTION,
+                          "lat_module_create: the emulator does not accept the option '%s' "
+                          "(docs/dialect.md lists those it does)", o->unknown);
+    lat_status st = LAT_OK;
     lat__unit *u = src->unit;
     if (!u) /* every module the core makes is parsed: this is a caller's mistake */
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: no parsed source");
     if (u->status != LAT_OK) {
         const char *m = lat__unit_messages(u, false);
         st = lat__error(ctx, u->status, "lat_module_create: %s", m ? m : "the source is not valid");
-        lat__options_free(&o);
         return st;
     }
     lat__lower_in in = {
         .checked = ctx->check != NULL,
         /* Preempting switches threads at accesses: only fibers can (lattice/check.h). */
         .fibers = checks_preempt(ctx),
-        .no_fmad = o.no_fmad,
+        .no_fmad = o->no_fmad,
         .opt_variants = opt_mode != LAT_EMU_OPT_OFF,
     };
     /* A module this build of lattice translated before, in this mode, is not translated
@@ -467,12 +466,11 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     uint8_t digest[32];
     bool indexed = !in.checked && (opt_mode == LAT_EMU_OPT_SYNC || opt_mode == LAT_EMU_OPT_BACKGROUND) &&
                    lat__cache_enabled() && lat__emu_source_digest(u, src, &in, digest);
-    if (indexed && from_index(ctx, &o, opt_mode, digest, out, log_out)) {
+    if (indexed && from_index(ctx, o, opt_mode, digest, out, log_out)) {
         if (lat__env_on(LAT_ENV_EMU_DUMP))
             fprintf(stderr, "/* lattice: %s: the optimised object from the disk cache's source "
                             "index, not translated (LATTICE_CACHE=0 translates every module) */\n",
                     src->name);
-        lat__options_free(&o);
         return LAT_OK;
     }
     lat__lower_out tr;
@@ -490,7 +488,6 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         st = !m ? lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory")
                 : lat__error(ctx, st, "lat_module_create: %s", m);
         lat__lower_out_free(&tr);
-        lat__options_free(&o);
         free(warnings);
         return st;
     }
@@ -508,7 +505,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
      * owns the text from here. */
     const char *text = program;
     if (program && m && opt_mode != LAT_EMU_OPT_OFF) {
-        m->opt = lat__emu_opt_new(m, opt_mode, program, prelude_len, o.defines, o.undefines);
+        m->opt = lat__emu_opt_new(m, opt_mode, program, prelude_len, o->defines, o->undefines);
         program = NULL;
         text = m->opt ? lat__emu_opt_program(m->opt) : NULL;
         if (text && indexed && !lat__emu_opt_set_source(m->opt, digest, warnings))
@@ -518,12 +515,12 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
     } else if (!from_cache(ctx, &tr, m)) {
         pthread_mutex_lock(&tcc_lock);
-        st = run_tcc(ctx, src, &o, &tr, text, m, &log);
+        st = run_tcc(ctx, src, o, &tr, text, m, &log);
         pthread_mutex_unlock(&tcc_lock);
     }
     free(program);
     lat__lower_out_free(&tr);
-    if (st == LAT_OK && warnings && !o.no_warnings) {
+    if (st == LAT_OK && warnings && !o->no_warnings) {
         /* The front end's warnings (#warning...) lead the compiler's. */
         char *joined = NULL;
         size_t len = 0;
@@ -534,7 +531,6 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         log.text = joined;
     }
     free(warnings);
-    lat__options_free(&o);
     if (st != LAT_OK) {
         free(log.text);
         lat__emu_module_free(m);
