@@ -111,6 +111,9 @@ typedef struct lat__source {
 
 /* A validated launch: every dimension at least 1 and within the device's limits. */
 typedef struct lat__launch {
+    /* The public function the program called (lat_launch, lat_launch_args...): a backend's
+     * messages name it from here, never spelling one themselves. */
+    const char *api;
     unsigned grid[3];
     unsigned block[3];
     size_t shared_bytes;

@@ -421,7 +421,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         if (!pb || !store) {
             free(pb);
             free(store);
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_launch: out of host memory");
+            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", l->api);
         }
     }
     size_t off = 0;
