@@ -182,7 +182,7 @@ lat_status lat__options_read(lat_context *ctx, const lat__source *src, lat__opti
     o->undefines = undefs.items;
     o->include_dirs = incs.items;
     if (oom)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     return st;
 }
 

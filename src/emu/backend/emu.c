@@ -86,11 +86,11 @@ static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
         return st;
     lat__emu_ctx *c = lat__calloc(1, sizeof *c);
     if (!c)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(ctx, "lat_context_create");
     c->timeout_ms = timeout_ms;
     if (!lat__emu_heap_init(&c->heap)) {
         free(c);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(ctx, "lat_context_create");
     }
     ctx->impl = c;
     /* The checks, as observers of this context's launches and memory (emu/check/). */
@@ -217,8 +217,7 @@ static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
         if (k->nparams > 0) {
             size_t *sizes = lat__malloc((size_t)k->nparams * sizeof *sizes);
             if (!sizes)
-                return lat__error(mod->ctx, LAT_ERROR_OUT_OF_MEMORY,
-                                  "lat_module_get_kernel: out of host memory");
+                return lat__oom(mod->ctx, "lat_module_get_kernel");
             memcpy(sizes, k->param_sizes, (size_t)k->nparams * sizeof *sizes);
             kernel->backend_param_sizes = sizes;
         }
