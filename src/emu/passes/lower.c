@@ -302,7 +302,7 @@ static void analyse(lower *lw)
         if (!(fn->sym->cuda & LAT_CU_GLOBAL))
             continue;
         lat__kernelx k = {fn, LAT_EMU_MODE_PLAIN, "one loop over the threads (no collective)"};
-        bool fibers = lw->in->fibers || lat__env_on(LAT_ENV_EMU_FIBERS);
+        bool asked = lw->in->fibers || lat__env_on(LAT_ENV_EMU_FIBERS), fibers = asked;
         if (fn->calls_collective && !fibers) {
             /* A barrier reached through a pointer is out of the region planner's sight:
              * fibers run any call path. */
@@ -311,7 +311,8 @@ static void analyse(lower *lw)
         }
         if (fn->calls_collective || lw->in->checked) {
             k.mode = LAT_EMU_MODE_FIBER;
-            k.why = "fibers: LATTICE_EMU_FIBERS or a call through a pointer to a function";
+            k.why = asked ? "fibers: asked for (LATTICE_EMU_FIBERS=1)"
+                          : "fibers: a call through a pointer to a function, which may reach a collective";
             if (!fibers)
                 plan_region(lw, fn, &k);
         }
