@@ -80,6 +80,13 @@ static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: LATTICE_EMU_THREADS='%s' is not a number of threads "
                           "from 1 to 4096", threads);
+    const char *pb = lat__env(LAT_ENV_EMU_PRINTF_BUFFER);
+    size_t printf_buffer;
+    if (!lat__emu_printf_parse_buffer(pb, &printf_buffer))
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "lat_context_create: LATTICE_EMU_PRINTF_BUFFER='%s' is not a size in "
+                          "bytes from 1K to 1024G (a number, optionally followed by K, M or G)",
+                          pb);
     lat_local_rank rank; /* read by the thread count's rule: a malformed value fails here */
     lat_status st = lat_local_rank_get(&rank);
     if (st != LAT_OK)
