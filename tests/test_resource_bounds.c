@@ -135,3 +135,53 @@ TEST(ordered_printf_keeps_a_bounded_buffer_and_says_what_it_dropped)
     ASSERT_CONTAINS(w.text, want);
     ASSERT_CONTAINS(w.text, "LATTICE_EMU_PRINTF_BUFFER");
 }
+
+/* A thread's local variables: at most 512 KiB, a GPU thread's local memory (ptxas refuses
+ * more). A 4 GiB array wrapped TinyCC's frame offsets and killed the process (memcheck
+ * called it a 0-byte array); now each is a compile error naming the variable. */
+TEST(locals_past_a_gpu_threads_local_memory_are_a_compile_error)
+{
+    lat_context *ctx = emu_context();
+    const char *bad[] = {
+        "__global__ void k(float *p)\n{\n    float big[1u << 30];\n"
+        "    big[threadIdx.x] = 1;\n    p[threadIdx.x] = big[threadIdx.x];\n}\n",
+        "__device__ float f(int i)\n{\n    double a[40000];\n    a[i] = i;\n    return a[i];\n}\n"
+        "__global__ void k(float *p)\n{\n    float b[100000];\n    b[threadIdx.x] = f(threadIdx.x);\n"
+        "    p[threadIdx.x] = b[threadIdx.x];\n}\n",
+    };
+    const char *want[] = {
+        "big.cu:3:11: error: the local variables of 'k' need 4294967296 bytes with 'big', more "
+        "than the 524288 bytes (512 KiB) of a GPU thread's local memory",
+        NULL,
+    };
+    lat_module *mod;
+    ASSERT_STATUS(LAT_ERROR_COMPILE,
+                  lat_module_create(ctx, &(lat_module_desc){.source = bad[0], .name = "big.cu"}, &mod));
+    ASSERT_CONTAINS(lat_last_error(), want[0]);
+    /* f's 320,000 bytes are within the bound; k's 400,000 are too, each on its own. */
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = bad[1], .name = "two.cu"}, &mod));
+    const char *sum = "__global__ void k(float *p)\n{\n    float a[100000];\n"
+                      "    a[threadIdx.x] = 1;\n    {\n        float b[40000];\n"
+                      "        b[threadIdx.x] = a[threadIdx.x];\n        p[threadIdx.x] = b[threadIdx.x];\n"
+                      "    }\n}\n";
+    ASSERT_STATUS(LAT_ERROR_COMPILE,
+                  lat_module_create(ctx, &(lat_module_desc){.source = sum, .name = "sum.cu"}, &mod));
+    ASSERT_CONTAINS(lat_last_error(), "sum.cu:6:15: error: the local variables of 'k' need 560000 "
+                                      "bytes with 'b'");
+    /* Within it, a 64 KiB local array works. */
+    lat_kernel *k = t_kernel(ctx,
+                             "__global__ void rev(float *p, int n)\n{\n    float a[16384];\n"
+                             "    for (int i = 0; i < n; i++) a[i] = p[i];\n"
+                             "    for (int i = 0; i < n; i++) p[i] = a[n - 1 - i];\n}\n",
+                             "rev");
+    enum { N = 16384 };
+    float *h = t_calloc(N, sizeof *h), *want_h = t_calloc(N, sizeof *h);
+    t_rand_floats(h, N, -10, 10);
+    for (int i = 0; i < N; i++)
+        want_h[i] = h[N - 1 - i];
+    int n = N;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                              LAT_ARGS(lat_arg_inout(h, N * sizeof *h), lat_arg_i32(n))));
+    for (int i = 0; i < N; i++)
+        ASSERT_EQ(h[i] == want_h[i], 1);
+}
