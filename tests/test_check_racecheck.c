@@ -547,7 +547,8 @@ TEST(a_read_races_with_a_write_through_any_route_to_its_allocation)
 }
 
 /* Reports speak the user's source (issue 42, item 9): a template's instance by its name
- * expression, a member function's call as written (the emulator lowers both). */
+ * expression, a member function's call as written (the emulator lowers both), a 2-D
+ * __shared__ array's element by its subscripts. */
 TEST(reports_name_template_instances_and_member_calls_as_written)
 {
     lat_context *ctx = ck_context(LAT_CHECK_RACECHECK);
@@ -575,4 +576,7 @@ TEST(reports_name_template_instances_and_member_calls_as_written)
     ASSERT_CONTAINS(ck_msg(ctx, 0), "kernel 'block_reduce<32>'");
     ASSERT_CONTAINS(ck_msg(ctx, 0), "`tile[t8.meta_group_rank()][t8.thread_rank()]`");
     ASSERT_CONTAINS(ck_msg(ctx, 0), "`tile[t8.meta_group_rank()][(t8.thread_rank() + 1) % 8]`");
+    /* A 2-D __shared__ array's element by its subscripts, not its flattened index. */
+    ASSERT_CONTAINS(ck_msg(ctx, 0), "on element [0][1] of __shared__ 'tile'");
+    ASSERT_STR_EQ(r->region_shape, "[4][8]");
 }

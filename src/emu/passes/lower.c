@@ -577,6 +577,19 @@ static void tables(lower *lw)
                 lat__emit_fmt(em, "%s\"%s\"", i ? ", " : "", lw->tu->shared.items[i]->name->name);
             lat__emit_str(em, "};");
             lat__emit_newline(em);
+            /* Each one's extents when it has two or more ("[4][8]"): reports name its
+             * elements by their subscripts. */
+            lat__emit_str(em, "const char *const __lat_shdims[] = {");
+            for (size_t i = 0; i < nsh; i++) {
+                const lat__type *t = lw->tu->shared.items[i]->type;
+                lat__emit_str(em, i ? ", \"" : "\"");
+                if (t->kind == LAT_TY_ARRAY && t->base && t->base->kind == LAT_TY_ARRAY)
+                    for (; t->kind == LAT_TY_ARRAY && t->count >= 0; t = t->base)
+                        lat__emit_fmt(em, "[%lld]", (long long)t->count);
+                lat__emit_str(em, "\"");
+            }
+            lat__emit_str(em, "};");
+            lat__emit_newline(em);
         }
     }
     bool *used = lat__arena_alloc(&u->arena, (nsh + 1) * sizeof *used);
