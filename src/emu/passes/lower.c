@@ -262,7 +262,7 @@ static void analyse(lower *lw)
         if (!(fn->sym->cuda & LAT_CU_GLOBAL))
             continue;
         lat__kernelx k = {fn, LAT_EMU_MODE_PLAIN};
-        bool fibers = lw->in->fibers || lat__env_on(LAT_ENV_EMU_FIBERS);
+        bool fibers = lw->in->fibers;
         if (fn->calls_collective && !fibers) {
             /* A barrier reached through a pointer is out of the region planner's sight:
              * fibers run any call path. */
