@@ -114,6 +114,10 @@ typedef struct lat__backend {
      * LAT_MODULE_TIER_NATIVE. */
     int (*module_tier)(const lat_module *mod);
 
+    /* How the kernel's threads run, in words, and what kept it off the fast path
+     * (lat_kernel_describe); valid while the kernel is. NULL: the backend's one way. */
+    const char *(*kernel_path)(const lat_kernel *kernel);
+
     /* Whether v is in memory the backend hands kernels by itself (the device heap, what
      * kernels' malloc returns), for the launch's pointer check. */
     bool (*holds_address)(lat_context *ctx, lat_deviceptr v);

@@ -197,6 +197,11 @@ static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__so
     }
     mod->impl = m;
     mod->log = log;
+    /* Why a kernel is slow, without reading lattice: fibers cost ~30x region loops a barrier. */
+    for (int i = 0; i < m->nkernels; i++)
+        if (m->kernels[i].why && *m->kernels[i].why)
+            lat__log(ctx, LAT_LOG_INFO, "lat_module_create: %s: kernel '%s': %s", src->name,
+                     m->kernels[i].expr ? m->kernels[i].expr : m->kernels[i].name, m->kernels[i].why);
     start_opt(mod, m);
     return LAT_OK;
 }
@@ -301,6 +306,10 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                      kernel->module->name, note);
         free(note);
     }
+    /* A launch the checks failed: each report is logged once already (check/launch.c),
+     * the first of them again in the launch's message were it logged too. */
+    if (st == LAT_ERROR_CHECK_FAILED)
+        return lat__error_logged(st, "lat_launch: %s", msg);
     if (st != LAT_OK)
         return lat__error(kernel->module->ctx, st, "%s: %s", l->api, msg);
     return LAT_OK;
@@ -377,6 +386,12 @@ static bool holds_address(lat_context *ctx, lat_deviceptr v)
     return lat__emu_heap_holds(&c->heap, (uintptr_t)v, 0);
 }
 
+static const char *kernel_path(const lat_kernel *kernel)
+{
+    const lat__emu_kernel *k = kernel->impl;
+    return k && k->why ? k->why : "";
+}
+
 static int module_tier(const lat_module *mod)
 {
     const lat__emu_module *m = mod->impl;
@@ -408,6 +423,7 @@ const lat__backend lat__backend_emu = {
     .max_cooperative_blocks = max_cooperative_blocks,
     .module_get_global = module_get_global,
     .module_tier = module_tier,
+    .kernel_path = kernel_path,
     .holds_address = holds_address,
     .driver = &lat__emu_driver_ops,
     .texture = &lat__emu_texture_ops,

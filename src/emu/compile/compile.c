@@ -227,7 +227,15 @@ static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__low
         k->code_size = m->code_size;
         k->name = strdup(name);
         k->expr = tr->kernel_exprs && tr->kernel_exprs[i] ? strdup(tr->kernel_exprs[i]) : NULL;
-        if (!k->name || (tr->kernel_exprs && tr->kernel_exprs[i] && !k->expr))
+        sym = lat__malloc(n + 32);
+        if (!sym)
+            return lat__oom(ctx, "lat_module_create");
+        memcpy(sym, LAT_EMU_KWHY_PREFIX, sizeof LAT_EMU_KWHY_PREFIX);
+        strcat(sym, name);
+        const char *why = sym_of(s, sym);
+        free(sym);
+        k->why = strdup(why ? why : "");
+        if (!k->name || !k->why || (tr->kernel_exprs && tr->kernel_exprs[i] && !k->expr))
             return lat__oom(ctx, "lat_module_create");
         m->nkernels++;
         memcpy(&k->entry, &entry, sizeof entry);
@@ -348,6 +356,7 @@ static void free_tables(lat__emu_module *m)
     for (int i = 0; i < m->nkernels; i++) {
         free(m->kernels[i].name);
         free(m->kernels[i].expr);
+        free(m->kernels[i].why);
         free(m->kernels[i].param_sizes);
         free(m->kernels[i].shoff);
         lat__ck_kernel_free(m->kernels[i].check);
