@@ -127,13 +127,13 @@ typedef struct lat__launch {
 void lat__log(const lat_context *ctx, lat_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The pointer check (lat_context_desc.pointer_check) of parameter i of kernel, whose
- * value is v: LAT_OK, or LAT_ERROR_INVALID_ADDRESS recorded naming fn and the parameter. */
 /* The checks a context asks for (LAT_CHECK_* bits, 0 for none) from desc->check, else
  * LATTICE_CHECK (check.c); for the backend that runs them and for core's note when it
  * does not. LAT_ERROR_INVALID_VALUE (named) when LATTICE_CHECK is malformed. */
 lat_status lat__check_requested(lat_context *ctx, const lat_context_desc *desc, unsigned *modes);
 
+/* The pointer check (lat_context_desc.pointer_check) of parameter i of kernel, whose
+ * value is v: LAT_OK, or LAT_ERROR_INVALID_ADDRESS recorded naming fn and the parameter. */
 lat_status lat__launch_check_pointer(const char *fn, lat_kernel *kernel, int i, lat_deviceptr v);
 
 /* Finds the live allocation containing [ptr, ptr+bytes) (bytes may be 0 for "ptr itself").

@@ -216,10 +216,10 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     if (st == LAT_OK) {
         /* The templates' instances the name expressions name, before the signatures are
          * read: the emulator compiles them, and both backends check their arguments. */
-        lat_status pst = reader->parse(&src, &fo, &unit);
+        lat_status pst = reader->parse(&src, &unit);
         for (char **e = name_exprs; pst == LAT_OK && e && *e && st == LAT_OK; e++) {
             bool none = false; /* other errors: in the unit's messages, for the emulator */
-            reader->instantiate(unit, *e, &none);
+            (void)reader->instantiate(unit, *e, &none);
             if (none) /* a name the program has no template of: no backend compiles it */
                 st = lat__error(ctx, LAT_ERROR_KERNEL_NOT_FOUND,
                                 "lat_module_create: %s: the name expression '%s' names no function "

@@ -302,7 +302,7 @@ static void analyse(lower *lw)
         if (!(fn->sym->cuda & LAT_CU_GLOBAL))
             continue;
         lat__kernelx k = {fn, LAT_EMU_MODE_PLAIN, "one loop over the threads (no collective)"};
-        bool asked = lw->in->fibers || lat__env_on(LAT_ENV_EMU_FIBERS), fibers = asked;
+        bool asked = lw->in->fibers, fibers = asked;
         if (fn->calls_collective && !fibers) {
             /* A barrier reached through a pointer is out of the region planner's sight:
              * fibers run any call path. */
