@@ -331,7 +331,22 @@ static bool call_in_order(const lat__emitter *em, const lat__expr *e, const lat_
     return with_sites >= 2;
 }
 
-static void emit_call(lat__emitter *em, const lat__expr *e)
+/* TinyCC 0.9.27 on x86-64 takes a struct of at most 16 bytes that a call returns in
+ * registers into a temporary of the struct's size, but stores whole 8-byte registers: the
+ * 4 bytes after a float3 (2 after a short3, 6 after a __half...) land in whatever local
+ * it allocated just before, such as the counter of the loop around the call (cuda-samples'
+ * nbody looped for ever, and other layouts gave wrong sums). Eight bytes of padding declared
+ * before the call, in a statement expression, take those stores; the optimising tier's
+ * compiler drops them. */
+static bool tcc_short_struct_return(const lat__type *t)
+{
+    if (!t || !lat__is_record(t) || !lat__is_complete(t))
+        return false;
+    uint32_t size = lat__sizeof(t);
+    return size > 0 && size < 16 && size % 8 != 0;
+}
+
+static void emit_call_unpadded(lat__emitter *em, const lat__expr *e)
 {
     const lat__expr *fn = lat__skip_implicit(e->a);
     /* The lowering's own helpers (__lat_*) are plain functions. */
@@ -368,6 +383,18 @@ static void emit_call(lat__emitter *em, const lat__expr *e)
             lat__emit_expr(em, e->args[i], LAT_PREC_ASSIGN);
     }
     lat__emit_str(em, temps >= 0 ? "); })" : ")");
+}
+
+static void emit_call(lat__emitter *em, const lat__expr *e)
+{
+    if (em->display || !tcc_short_struct_return(e->type)) {
+        emit_call_unpadded(em, e);
+        return;
+    }
+    int pad = em->tmp++;
+    lat__emit_fmt(em, "({ char __lat_pad%d[8]; (void)__lat_pad%d; ", pad, pad);
+    emit_call_unpadded(em, e);
+    lat__emit_str(em, "; })");
 }
 
 static void emit_member(lat__emitter *em, const lat__expr *e)
