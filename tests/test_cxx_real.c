@@ -4,6 +4,7 @@
 #include "harness.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,3 +100,106 @@ TEST(cuda_samples_nbody_integrate_bodies_agrees_on_every_tier_with_a_reference)
     }
 }
 
+
+/* The GPU's fmaxf/fminf (max.f32/min.f32): a NaN operand gives the other one, two NaNs the
+ * canonical NaN, +0 is above -0. */
+static float gpu_fmaxminf(float a, float b, int max)
+{
+    if (isnan(a) && isnan(b)) {
+        uint32_t c = 0x7fffffffu;
+        memcpy(&a, &c, sizeof a);
+        return a;
+    }
+    if (isnan(a) || isnan(b))
+        return isnan(a) ? b : a;
+    if (a == b)
+        return (signbit(a) != 0) == (max != 0) ? b : a;
+    return (a > b) == (max != 0) ? a : b;
+}
+
+static float h2f(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, bits;
+    if (e == 31)
+        bits = sign | 0x7f800000u | (m << 13);
+    else if (e == 0) {
+        float v = (float)m * 5.9604644775390625e-8f;
+        return sign ? -v : v;
+    } else
+        bits = sign | ((e + 112u) << 23) | (m << 13);
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* float to half, round to nearest even, NaNs quiet with the payload's top bits (cvt.rn.f16.f32). */
+static uint16_t f2h(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+    uint32_t ax = x & 0x7fffffffu;
+    if (ax > 0x7f800000u)
+        return (uint16_t)(sign | 0x7e00u | ((ax >> 13) & 0x3ffu));
+    if (ax >= 0x477ff000u)
+        return (uint16_t)(sign | 0x7c00u);
+    int e = (int)(ax >> 23) - 127;
+    uint32_t mant = (ax & 0x7fffffu) | (e == -127 ? 0 : 0x800000u);
+    if (e == -127)
+        e = -126;
+    int shift = e >= -14 ? 13 : 13 + (-14 - e);
+    if (shift > 31)
+        return sign;
+    uint32_t q = mant >> shift, rem = mant & ((1u << shift) - 1u), half = 1u << (shift - 1);
+    uint32_t bits = e >= -14 ? ((uint32_t)(e + 15) << 10) + (q & 0x3ffu) : q;
+    if (rem > half || (rem == half && (bits & 1u)))
+        bits++;
+    return (uint16_t)(sign | bits);
+}
+
+/* ggml's clamp on half data with half bounds passed by value: a NaN half (0xfc69 as an
+ * H100 was given) converts to a signalling NaN float, which fmaxf must treat as any NaN
+ * (the emulator gave the maximum, glibc's NaN-returning fmaxf). Bit for bit with the GPU's
+ * rules, half and float, with NaNs of both signs, zeros of both signs and infinities. */
+TEST(ggml_clamp_on_half_with_nans_is_bit_exact_with_the_gpu)
+{
+    lat_context *ctx = t_context();
+    static const char *const names[] = {"op_clamp_kernel<half>", "op_clamp_kernel<float>", NULL};
+    enum { K = 1000 };
+    uint16_t *x = t_calloc(K, sizeof *x), *d = t_calloc(K, sizeof *d);
+    static const uint16_t special[] = {0xfc69, 0x7c01, 0x7e00, 0xfe00, 0x7c00, 0xfc00, 0x8000, 0x0000, 0x0001, 0x83ff};
+    for (int i = 0; i < K; i++)
+        x[i] = i < (int)(sizeof special / sizeof *special) ? special[i] : (uint16_t)t_rand_u32();
+    float *xf = t_calloc(K, sizeof *xf), *df = t_calloc(K, sizeof *df);
+    for (int i = 0; i < K; i++)
+        xf[i] = h2f(x[i]);
+    static const lat_emu_opt tiers[] = {LAT_EMU_OPT_OFF, LAT_EMU_OPT_SYNC};
+    for (size_t t = 0; t < 2; t++) {
+        lat_module *mod = file_module(ctx, TEST_KERNELS_DIR "/ggml_clamp.cu", names, tiers[t]);
+        lat_kernel *kh, *kf;
+        ASSERT_OK(lat_module_get_kernel(mod, "op_clamp_kernel<half>", &kh));
+        ASSERT_OK(lat_module_get_kernel(mod, "op_clamp_kernel<float>", &kf));
+        uint16_t lo = 0x7800, hi = 0x7bff; /* 32768, 65504 */
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass) {
+                lo = 0xbc00; /* -1 */
+                hi = 0x3800; /* 0.5 */
+            }
+            ASSERT_OK(lat_launch_args(kh, &(lat_launch_desc){.grid = {(K + 255) / 256}, .block = {256}},
+                                      LAT_ARGS(lat_arg_in(x, K * sizeof *x), lat_arg_out(d, K * sizeof *d),
+                                               lat_arg_bytes(&lo, 2), lat_arg_bytes(&hi, 2), lat_arg_i32(K))));
+            float flo = h2f(lo), fhi = h2f(hi);
+            ASSERT_OK(lat_launch_args(kf, &(lat_launch_desc){.grid = {(K + 255) / 256}, .block = {256}},
+                                      LAT_ARGS(lat_arg_in(xf, K * sizeof *xf), lat_arg_out(df, K * sizeof *df),
+                                               lat_arg_f32(flo), lat_arg_f32(fhi), lat_arg_i32(K))));
+            for (int i = 0; i < K; i++) {
+                float wf = gpu_fmaxminf(gpu_fmaxminf(xf[i], flo, 1), fhi, 0);
+                uint16_t want = f2h(wf);
+                ASSERT_MSG(d[i] == want, "tier %zu: clamp(%#06x, %#06x, %#06x) = %#06x, want %#06x", t, x[i], lo, hi, d[i],
+                           want);
+                ASSERT_MSG(memcmp(&df[i], &wf, sizeof wf) == 0, "tier %zu: float clamp(%a) = %a, want %a", t, xf[i], df[i],
+                           wf);
+            }
+        }
+    }
+}
