@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,4 +203,70 @@ TEST(ggml_clamp_on_half_with_nans_is_bit_exact_with_the_gpu)
             }
         }
     }
+}
+
+/* `template` followed by anything but '<' or an explicit instantiation lost the
+ * declaration after it without a word (LAT_OK, no kernel); NVRTC refuses it (issue 40). */
+TEST(a_bare_template_before_a_definition_is_an_error_not_a_lost_kernel)
+{
+    lat_context *ctx = t_context();
+    static const char *const bad[] = {
+        "template\n__global__ void k(int *p) { p[threadIdx.x] = 1; }\n",
+        "__global__ void k(int *p) { p[threadIdx.x] = 1; }\ntemplate __global__ void k(int *);\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        lat_module *mod = NULL;
+        lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = bad[i], .name = "bare.cu"}, &mod);
+        ASSERT_NULL(mod);
+        ASSERT_TRUE(st == LAT_ERROR_COMPILE || st == LAT_ERROR_UNSUPPORTED);
+        if (t_is_emu(ctx))
+            ASSERT_CONTAINS(lat_last_error(), "'template' is followed by neither '<'");
+    }
+}
+
+/* Kernels named like functions, macros and types of lattice's prelude (the C library's and
+ * CUDA's) shadow them, as a program's names shadow CUDA's headers on NVRTC: they compile,
+ * are found by their names and run. */
+TEST(kernels_named_like_the_preludes_functions_and_types_shadow_them)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("the prelude is the emulator's; on NVRTC an extern \"C\" kernel named fabs clashes with math.h's");
+    static const char *const names[] = {"y0", "j0", "signbit", "ssize_t", "atomicAdd", "max", "fabs", "exp2", "isnan", "size_t", NULL};
+    for (int i = 0; names[i]; i++) {
+        char src[256];
+        snprintf(src, sizeof src, "extern \"C\" __global__ void %s(float *p, float v) { p[threadIdx.x] = v * threadIdx.x; }\n",
+                 names[i]);
+        lat_kernel *k = t_kernel_as_written(ctx, src, names[i]);
+        float out[32], v = (float)t_rand_double(1, 2);
+        ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                                  LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_f32(v))));
+        for (int t = 0; t < 32; t++)
+            ASSERT_MSG(out[t] == v * t, "%s: p[%d] = %g, want %g", names[i], t, out[t], v * t);
+    }
+    /* A device function and a variable of such names, used by a kernel. */
+    lat_kernel *k = t_kernel_as_written(ctx,
+                                        "__device__ float j1(float x) { return 2 * x; }\n"
+                                        "__device__ float signbit = 3.0f;\n"
+                                        "extern \"C\" __global__ void use(float *p) { p[threadIdx.x] = j1(signbit) + threadIdx.x; }\n",
+                                        "use");
+    float out[32];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}}, LAT_ARGS(lat_arg_out(out, sizeof out))));
+    for (int t = 0; t < 32; t++)
+        ASSERT_MSG(out[t] == 6.0f + t, "p[%d] = %g", t, out[t]);
+}
+
+/* A qualified name expression whose head names nothing read before its tokens (UBSan). */
+TEST(a_qualified_name_expression_naming_nothing_is_an_error)
+{
+    lat_context *ctx = t_context();
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(
+        ctx,
+        &(lat_module_desc){.source = "namespace ns { template <typename T> __global__ void k(T *p) { *p = 1; } }\n",
+                           .name = "q.cu", .name_expressions = (const char *const[]){"nosuch::k<int>", NULL}},
+        &mod);
+    ASSERT_NULL(mod);
+    ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, st);
+    ASSERT_CONTAINS(lat_last_error(), "nosuch::k<int>");
 }

@@ -809,9 +809,9 @@ lat__sym *lat__template_plain(lat__sym *tsym, lat__sym *newest)
     return was;
 }
 
-/* A name expression lexed into *p: the function template its head names (p past it, *at
- * its last token), or NULL. */
-static lat__sym *expression_template(lat__unit *u, const char *expr, lat__parser *p, lat__tok **at)
+/* A name expression lexed into *p: the function its head names, a template or not (p past
+ * it, *at its last token), or NULL. */
+static lat__sym *expression_function(lat__unit *u, const char *expr, lat__parser *p, lat__tok **at)
 {
     lat__toks toks = {0};
     /* Its own "file", so that an error in it is placed in it, not in the program. */
@@ -830,33 +830,57 @@ static lat__sym *expression_template(lat__unit *u, const char *expr, lat__parser
     *at = t;
     lat__sym *s = NULL;
     if (lat__at_qualified(p)) {
+        size_t from = p->pos;
         s = lat__parse_qualified(p, true); /* a miss is the caller's to report */
         if (s)
             lat__parse_qualified(p, false);
-        *at = &p->toks[p->pos - 1];
+        if (p->pos > from)
+            *at = &p->toks[p->pos - 1];
     } else if (t->kind == LAT_TK_IDENT) {
         lat__next(p);
         s = t->atom->sym;
     }
-    return s && s->tmpl && s->kind == LAT_SYM_FUNC ? s : NULL;
+    return s && s->kind == LAT_SYM_FUNC ? s : NULL;
+}
+
+/* The kernel a name expression naming a function that is not a template (or a template's
+ * plain namesake) names: "BlackScholesGPU", "&ns::k". */
+static lat__sym *named_plain(lat__unit *u, lat__parser *p, lat__sym *s, const lat__tok *t, const char *expr)
+{
+    if (s->tmpl)
+        s = lat__template_plain(s, NULL);
+    if (!s) {
+        lat__error_at(u, t->loc, "the name expression '%s' gives no template arguments", expr);
+        return NULL;
+    }
+    if (!lat__at_eof(p)) {
+        lat__error_at(u, lat__peek(p)->loc, "the name expression '%s' goes on after the function's name", expr);
+        return NULL;
+    }
+    if (!(s->cuda & LAT_CU_GLOBAL)) {
+        lat__diag_at(u, t->loc, LAT_SEV_ERROR, LAT_ERROR_KERNEL_NOT_FOUND,
+                     "the name expression '%s' names a function that is not a __global__ kernel", expr);
+        return NULL;
+    }
+    return s;
 }
 
 static lat__sym *instantiate_named(lat__unit *u, const char *expr, bool *no_template, jmp_buf *stop)
 {
     lat__parser p;
     lat__tok *t;
-    lat__sym *s = expression_template(u, expr, &p, &t);
-    *no_template = !s;
+    lat__sym *s = expression_function(u, expr, &p, &t);
+    /* A cast picking one of overloaded kernels, "(void (*)(float *))k", is NVRTC's to
+     * resolve; the emulator, which refuses overloaded kernels, finds no kernel by it. */
+    *no_template = !s && !lat__tok_is_punct(&p.toks[0], LAT_P_LPAREN);
     p.stop = stop;
     if (!s)
         return NULL;
+    if (!s->tmpl || !lat__at_punct(&p, LAT_P_LT))
+        return named_plain(u, &p, s, t, expr);
     lat__template *tm = s->tmpl;
     targ *args = lat__arena_alloc(&u->arena, (tm->params.n + 1) * sizeof *args);
     bool *set = lat__arena_alloc(&u->arena, tm->params.n + 1);
-    if (!lat__at_punct(&p, LAT_P_LT)) {
-        lat__error_at(u, t->loc, "the name expression '%s' gives no template arguments", expr);
-        return NULL;
-    }
     if (!explicit_args(&p, tm, args, set) || !defaults(&p, tm, args, set, t->loc))
         return NULL;
     if (!lat__at_eof(&p)) {
@@ -876,14 +900,18 @@ static lat__sym *instantiate_named(lat__unit *u, const char *expr, bool *no_temp
     return ti->fn;
 }
 
-lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr, bool *no_template)
+const char *lat__instantiate_expression(lat__unit *u, const char *expr, bool *no_template)
 {
     /* Past the nesting limit (in its arguments or the instance), the error is recorded. */
     jmp_buf stop;
     *no_template = false;
     if (setjmp(stop))
         return NULL;
-    return instantiate_named(u, expr, no_template, &stop);
+    lat__sym *fn = instantiate_named(u, expr, no_template, &stop);
+    if (!fn)
+        return NULL;
+    /* The name its signature (sigs.c) and the emulator know it by. */
+    return fn->expr_name ? fn->expr_name : fn->name ? fn->name->name : NULL;
 }
 
 /* n tokens as a name expression is usually written: "k<float, 256, true>", "ns::k<unsigned int>". */
@@ -945,6 +973,17 @@ static lat__sym *instantiated_template(lat__parser *p, size_t end, size_t *name_
     return NULL;
 }
 
+/* Whether a token in [start, end) names a template (of a function, a class or an alias). */
+static bool names_a_template(const lat__parser *p, size_t start, size_t end)
+{
+    for (size_t i = start; i < end; i++) {
+        const lat__tok *t = &p->toks[i];
+        if (t->kind == LAT_TK_IDENT && t->atom->sym && t->atom->sym->tmpl)
+            return true;
+    }
+    return false;
+}
+
 void lat__explicit_instantiation(lat__parser *p)
 {
     bool is_extern = lat__tok_kw(lat__peek(p), LAT_KW_EXTERN);
@@ -972,6 +1011,18 @@ void lat__explicit_instantiation(lat__parser *p)
     }
     size_t name_at = start;
     lat__sym *s = instantiated_template(p, end, &name_at);
+    if (!s && !names_a_template(p, start, end)) {
+        /* Not an instantiation of anything: a definition after a bare `template`, or a
+         * declaration of a function that is no template. NVRTC refuses both; skipping the
+         * declaration silently lost its kernel. */
+        lat__error_at(p->u, kw->loc,
+                      "'template' is followed by neither '<' (a template's parameters) nor an explicit "
+                      "instantiation of a template: %s",
+                      lat__tok_is_punct(&p->toks[end - 1], LAT_P_RBRACE) ? "the function it defines would be dropped"
+                                                                          : "it names no template");
+        p->pos = end;
+        return;
+    }
     if (s) {
         lat__template *tm = s->tmpl;
         lat__tok *t = &p->toks[p->pos - 1];

@@ -131,11 +131,12 @@ const char *lat__emit_name(lat__unit *u, lat__sym *s)
     lat__symx *x = lat__symx_of(u, s);
     if (!x->name) {
         /* The prelude defines a macro, function or type of this name: the program's own
-         * gets another, so that the two cannot collide in the emitted C. Kernels keep
-         * theirs: they are looked up by it. */
+         * gets another, so that the two cannot collide in the emitted C, as a program's
+         * names shadow CUDA's headers' on NVRTC. A kernel renamed so is still found by its
+         * own name (lower.c gives it as the kernel's expression). */
         if (s->emit_name)
             x->name = s->emit_name; /* the front end's: an overload's own name */
-        else if (!(s->cuda & LAT_CU_GLOBAL) && lat__builtin_reserved(s->name->name, s->name->len))
+        else if (lat__builtin_reserved(s->name->name, s->name->len))
             x->name = lat__arena_printf(&u->arena, "__lat_u_%s", s->name->name);
         else
             x->name = s->name->name;
