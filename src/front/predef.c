@@ -28,6 +28,16 @@
     /* CUDA. */                                                                             \
     X("#define warpSize 32")                                                                \
     X("#define __ldg(p) (*(p))")                                                            \
+    /* The cache-hinted loads and stores (sm_32_intrinsics.h): the emulator has no caches. */ \
+    X("#define __ldcg(p) (*(p))")                                                           \
+    X("#define __ldca(p) (*(p))")                                                           \
+    X("#define __ldcs(p) (*(p))")                                                           \
+    X("#define __ldlu(p) (*(p))")                                                           \
+    X("#define __ldcv(p) (*(p))")                                                           \
+    X("#define __stcg(p, v) ((void)(*(p) = (v)))")                                          \
+    X("#define __stcs(p, v) ((void)(*(p) = (v)))")                                          \
+    X("#define __stwb(p, v) ((void)(*(p) = (v)))")                                          \
+    X("#define __stwt(p, v) ((void)(*(p) = (v)))")                                          \
     /* limits.h: the emulator's types are those of LP64 x86-64 and AArch64. */              \
     X("#define CHAR_BIT 8")                                                                 \
     X("#define MB_LEN_MAX 16")                                                              \
