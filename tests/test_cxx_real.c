@@ -270,3 +270,53 @@ TEST(a_qualified_name_expression_naming_nothing_is_an_error)
     ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, st);
     ASSERT_CONTAINS(lat_last_error(), "nosuch::k<int>");
 }
+
+/* cuda-samples' binaryPartitionCG (its kernel in tests/corpus), and labeled_partition:
+ * the groups of a warp's threads with one predicate or label, their size, ranks and
+ * cg::reduce over them, against a host count. */
+TEST(binary_and_labeled_partitions_count_and_reduce_their_threads)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cooperative_groups.h>\n"
+        "#include <cooperative_groups/reduce.h>\n"
+        "namespace cg = cooperative_groups;\n"
+        "extern \"C\" __global__ void parts(const int *in, int *sum_by_parity, int *label_sum, int *label_rank, int *label_size)\n"
+        "{\n"
+        "    cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(cg::this_thread_block());\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x, v = in[i];\n"
+        "    auto half = cg::binary_partition(tile32, v & 1);\n"
+        "    int s = cg::reduce(half, v, cg::plus<int>());\n"
+        "    if (half.thread_rank() == 0) atomicAdd(&sum_by_parity[v & 1], s);\n"
+        "    auto same = cg::labeled_partition(tile32, v % 5);\n"
+        "    label_sum[i] = cg::reduce(same, v, cg::plus<int>());\n"
+        "    label_rank[i] = (int)same.thread_rank();\n"
+        "    label_size[i] = (int)same.size();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "parts");
+    enum { NT = 256 };
+    int *in = t_calloc(NT, sizeof *in), sums[2] = {0, 0}, *ls = t_calloc(NT, sizeof *ls), *lr = t_calloc(NT, sizeof *lr),
+        *lz = t_calloc(NT, sizeof *lz);
+    for (int i = 0; i < NT; i++)
+        in[i] = (int)(t_rand_u32() % 50);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {NT / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, NT * sizeof *in), lat_arg_inout(sums, sizeof sums),
+                                       lat_arg_out(ls, NT * sizeof *ls), lat_arg_out(lr, NT * sizeof *lr),
+                                       lat_arg_out(lz, NT * sizeof *lz))));
+    int want[2] = {0, 0};
+    for (int i = 0; i < NT; i++)
+        want[in[i] & 1] += in[i];
+    ASSERT_EQ(sums[0], want[0]);
+    ASSERT_EQ(sums[1], want[1]);
+    for (int i = 0; i < NT; i++) {
+        int w = i & ~31, sum = 0, rank = 0, size = 0;
+        for (int j = w; j < w + 32; j++)
+            if (in[j] % 5 == in[i] % 5) {
+                sum += in[j];
+                size++;
+                rank += j < i;
+            }
+        ASSERT_MSG(ls[i] == sum && lr[i] == rank && lz[i] == size, "thread %d: sum %d rank %d size %d, want %d %d %d", i,
+                   ls[i], lr[i], lz[i], sum, rank, size);
+    }
+}

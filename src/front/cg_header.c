@@ -53,6 +53,27 @@ static const char *const cooperative_groups_h[] = {
     "    __device__ int any(int p) const { return __any_sync(__lat_mask, p); }\n",
     "    __device__ int all(int p) const { return __all_sync(__lat_mask, p); }\n",
     "    __device__ unsigned ballot(int p) const { return __ballot_sync(__lat_mask, p); }\n",
+    /* The warp's lanes of the group, and the lane of a rank in it (32: none). */
+    "    __device__ unsigned __lat_m() const { return __lat_mask; }\n",
+    "    __device__ bool __lat_dense() const { return __lat_kind != 2; }\n",
+    "    __device__ unsigned __lat_lane(unsigned long long rank) const\n",
+    "    {\n",
+    "        unsigned m = __lat_mask;\n",
+    "        for (unsigned long long i = 0; i < rank && m; i++) m &= m - 1u;\n",
+    "        return m ? (unsigned)__ffs((int)m) - 1u : 32u;\n",
+    "    }\n",
+    "    __device__ unsigned __lat_src(unsigned long long rank) const\n",
+    "    { return rank < __lat_size ? __lat_lane(rank) : __lat_cg_tid() & 31u; }\n",
+    /* Shuffles among a tile's or coalesced group's threads, by rank in the group. */
+#define CG_GROUP_SHFL(T)                                                                                    \
+    "    __device__ " T " shfl(" T " v, unsigned src) const { return __shfl_sync(__lat_mask, v, __lat_lane(src % __lat_size), 32); }\n", \
+    "    __device__ " T " shfl_down(" T " v, unsigned d) const { return __shfl_sync(__lat_mask, v, __lat_src(thread_rank() + d), 32); }\n", \
+    "    __device__ " T " shfl_up(" T " v, unsigned d) const\n",                                               \
+    "    { return __shfl_sync(__lat_mask, v, thread_rank() >= d ? __lat_src(thread_rank() - d) : __lat_cg_tid() & 31u, 32); }\n", \
+    "    __device__ " T " shfl_xor(" T " v, unsigned m) const { return __shfl_sync(__lat_mask, v, __lat_src(thread_rank() ^ m), 32); }\n",
+    CG_GROUP_SHFL("int") CG_GROUP_SHFL("unsigned int") CG_GROUP_SHFL("long long") CG_GROUP_SHFL("unsigned long long")
+    CG_GROUP_SHFL("float") CG_GROUP_SHFL("double")
+#undef CG_GROUP_SHFL
     "};\n",
     "typedef thread_group thread_block;\n",
     /* The grid of a cooperative launch: its sync is the grid barrier. */
@@ -86,6 +107,7 @@ static const char *const cooperative_groups_h[] = {
     "    __device__ unsigned __lat_m() const { return __lat_cg_tile_mask(Size); }\n",
     "    __device__ unsigned __lat_base() const { return (__lat_cg_tid() & 31u) & ~(Size - 1u); }\n",
     "    __device__ void sync() const { __syncwarp(__lat_m()); }\n",
+    "    __device__ bool __lat_dense() const { return true; }\n",
     "    __device__ unsigned long long size() const { return Size; }\n",
     "    __device__ unsigned num_threads() const { return Size; }\n",
     "    __device__ unsigned long long thread_rank() const { return __lat_cg_tid() & (Size - 1u); }\n",
@@ -112,6 +134,25 @@ static const char *const cooperative_groups_h[] = {
     "};\n",
     "template <unsigned int Size> __device__ thread_block_tile<Size> tiled_partition(const thread_group &parent)\n",
     "{ thread_block_tile<Size> t; t.__lat_unused = 0; return t; }\n",
+    /* The threads of a tile (or warp-sized group) whose predicate or label is the
+     * calling thread's, as a coalesced group. */
+    "template <typename G> __device__ coalesced_group binary_partition(const G &parent, bool pred)\n",
+    "{\n",
+    "    coalesced_group g;\n",
+    "    unsigned m = parent.__lat_m(), b = __ballot_sync(m, pred);\n",
+    "    g.__lat_kind = 2;\n",
+    "    g.__lat_mask = pred ? (b & m) : (~b & m);\n",
+    "    g.__lat_size = __popc(g.__lat_mask);\n",
+    "    return g;\n",
+    "}\n",
+    "template <typename G, typename L> __device__ coalesced_group labeled_partition(const G &parent, L label)\n",
+    "{\n",
+    "    coalesced_group g;\n",
+    "    g.__lat_kind = 2;\n",
+    "    g.__lat_mask = __match_any_sync(parent.__lat_m(), label);\n",
+    "    g.__lat_size = __popc(g.__lat_mask);\n",
+    "    return g;\n",
+    "}\n",
     "template <typename G> __device__ void sync(const G &g) { g.sync(); }\n",
     "template <typename G> __device__ unsigned long long thread_rank(const G &g) { return g.thread_rank(); }\n",
     "template <typename G> __device__ unsigned long long group_size(const G &g) { return g.size(); }\n",
@@ -135,9 +176,17 @@ static const char *const reduce_h[] = {
     "template <typename TyGroup, typename TyVal, typename TyOp>\n",
     "__device__ TyVal reduce(const TyGroup &g, TyVal val, TyOp op)\n",
     "{\n",
-    "    for (unsigned k = (unsigned)g.size() / 2u; k > 0u; k /= 2u)\n",
-    "        val = op(val, g.shfl_xor(val, k));\n",
-    "    return val;\n",
+    "    unsigned n = (unsigned)g.size();\n",
+    "    if ((n & (n - 1u)) == 0u && g.__lat_dense()) {\n",
+    "        for (unsigned k = n / 2u; k > 0u; k /= 2u)\n",
+    "            val = op(val, g.shfl_xor(val, k));\n",
+    "        return val;\n",
+    "    }\n",
+    /* A coalesced group, or a size no butterfly fits: in rank order. */
+    "    TyVal r = g.shfl(val, 0u);\n",
+    "    for (unsigned i = 1u; i < n; i++)\n",
+    "        r = op(r, g.shfl(val, i));\n",
+    "    return r;\n",
     "}\n",
     "}\n",
     "#endif\n",
