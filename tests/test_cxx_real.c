@@ -320,3 +320,41 @@ TEST(binary_and_labeled_partitions_count_and_reduce_their_threads)
                    ls[i], lr[i], lz[i], sum, rank, size);
     }
 }
+
+/* helper_math.h's way: the program declares make_float3(float), fminf(float2, float2),
+ * operators on vector types...; each adds to CUDA's built-in of that name, which calls none
+ * of the program's take still reach ("too many arguments to 'make_float3' (3 given, 1
+ * expected)" before). */
+TEST(user_overloads_of_built_ins_add_to_them_as_helper_math_writes_them)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "inline __host__ __device__ float2 fminf(float2 a, float2 b) { return make_float2(fminf(a.x, b.x), fminf(a.y, b.y)); }\n"
+        "inline __host__ __device__ float3 make_float3(float s) { return make_float3(s, s, s); }\n"
+        "inline __host__ __device__ float3 make_float3(int3 a) { return make_float3(float(a.x), float(a.y), float(a.z)); }\n"
+        "inline __host__ __device__ int2 make_int2(int s) { return make_int2(s, s); }\n"
+        "inline __host__ __device__ void operator+=(float3 &a, float3 b) { a.x += b.x; a.y += b.y; a.z += b.z; }\n"
+        "inline __host__ __device__ float3 operator*(float3 a, float b) { return make_float3(a.x * b, a.y * b, a.z * b); }\n"
+        "inline __host__ __device__ float dot(float3 a, float3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    float v = in[i];\n"
+        "    float3 a = make_float3(v);\n"
+        "    a += make_float3(make_int3(1, 2, 3)) * v;\n"
+        "    float2 m = fminf(make_float2(v, 5), make_float2(3, v));\n"
+        "    int2 b = make_int2(i);\n"
+        "    out[i] = dot(a, a) + m.x + m.y + fminf(v, 0.5f) + b.y;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { NT = 128 };
+    float *in = t_calloc(NT, sizeof *in), *out = t_calloc(NT, sizeof *out);
+    t_rand_floats(in, NT, -4, 4);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, NT * sizeof *in), lat_arg_out(out, NT * sizeof *out))));
+    for (int i = 0; i < NT; i++) {
+        double v = in[i], a[3] = {v + v, v + 2 * v, v + 3 * v};
+        double want = a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + fmin(v, 3) + fmin(5, v) + fmin(v, 0.5) + i;
+        ASSERT_CLOSE(out[i], want, 1e-5, 1e-5);
+    }
+}

@@ -1772,8 +1772,13 @@ static lat__sym *declare_function(lat__parser *p, spec *s, lat__atom *name, lat_
         name->sym = old;
         return f;
     }
+    /* The program's functions of a built-in's name are overloads added to the built-in:
+     * a call none of them takes goes to the built-in. */
+    if (!old && p->depth == 0 && !p->in_builtin && lat__builtin_find(name->name, name->len))
+        old = lat__lookup(p, name); /* built-ins are bound when first used */
+    lat__sym *builtin = old && (old->flags & LAT_SF_BUILTIN) ? old : NULL;
     if (old && (old->flags & LAT_SF_BUILTIN))
-        old = NULL; /* the program's own wins over a built-in of the same name */
+        old = NULL;
     if (old && old->depth == 0 && old->kind == LAT_SYM_FUNC) {
         lat__sym *same = old;
         while (same && !lat__same_parameters(same->type, t))
@@ -1804,6 +1809,7 @@ static lat__sym *declare_function(lat__parser *p, spec *s, lat__atom *name, lat_
     f->type = t;
     f->cuda = (uint16_t)s->cuda;
     f->storage = (uint8_t)s->storage;
+    f->builtin_of = builtin && p->depth == 0 ? builtin : NULL;
     if (lat__c_name(p, name) != name->name)
         f->emit_name = lat__c_name(p, name); /* operator+ */
     if (p->depth > 0) {

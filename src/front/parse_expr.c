@@ -2034,6 +2034,20 @@ lat__expr *lat__make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int a
         return e;
     }
     lat__sym *callee = fn->kind == LAT_E_NAME ? fn->sym : NULL;
+    if (callee && callee->kind == LAT_SYM_FUNC && !callee->tmpl && !(fn->flags & LAT_EF_CHOSEN)) {
+        /* The program's overloads of a built-in's name add to it: a call that none of
+         * them takes is the built-in's. */
+        lat__sym *builtin = NULL;
+        for (lat__sym *f = callee; f && !builtin; f = f->overloads)
+            builtin = f->builtin_of;
+        bool arg_error = false;
+        for (int i = 0; i < e->nargs; i++)
+            arg_error |= (e->args[i]->flags & LAT_EF_ERROR) != 0;
+        if (builtin && !arg_error && lat__fewest_user_conversions(p, callee, e->args, e->nargs) < 0) {
+            callee = fn->sym = builtin;
+            fn->type = builtin->type;
+        }
+    }
     e->sym = callee;
     lat__sym *ext = callee && (callee->flags & LAT_SF_BUILTIN) ? builtin_extension(p, callee, e->args, e->nargs) : NULL;
     if (ext) {
