@@ -358,3 +358,46 @@ TEST(user_overloads_of_built_ins_add_to_them_as_helper_math_writes_them)
         ASSERT_CLOSE(out[i], want, 1e-5, 1e-5);
     }
 }
+
+/* C++ that real headers are full of, each a refusal before: [[attributes]] on
+ * declarations and statements, friend functions defined in their class (of a template
+ * too), exception specifications, a namespace alias. */
+TEST(attributes_friends_exception_specifications_and_namespace_aliases)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct V2 { float x, y;\n"
+        "  __device__ V2(float a, float b) : x(a), y(b) {}\n"
+        "  friend __device__ V2 operator+(V2 a, V2 b) { return V2(a.x + b.x, a.y + b.y); }\n"
+        "  friend class Other;\n"
+        "  __device__ float sum() const noexcept { return x + y; }\n"
+        "  __device__ float first() throw() { return x; }\n"
+        "};\n"
+        "template <typename T> struct Cx { T re, im;\n"
+        "  friend __device__ Cx operator*(Cx a, Cx b) { Cx r; r.re = a.re * b.re - a.im * b.im; r.im = a.re * b.im + a.im * b.re; return r; }\n"
+        "};\n"
+        "namespace very { namespace deep { __device__ float one() noexcept(true) { return 1; } } }\n"
+        "namespace vd = very::deep;\n"
+        "[[nodiscard]] __device__ inline int twice(int v) { return 2 * v; }\n"
+        "extern \"C\" __global__ void __launch_bounds__(64) k([[maybe_unused]] const float *in, float *out)\n"
+        "{\n"
+        "    [[maybe_unused]] int unused = 0;\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x, s = 0;\n"
+        "    switch (i & 1) { case 0: s = 1; [[fallthrough]]; case 1: s += twice(1); break; }\n"
+        "    if (s > 2) [[likely]] { s += 10; }\n"
+        "    V2 a(in[i], 1.0f), b(2.0f, in[i]);\n"
+        "    Cx<float> z; z.re = in[i]; z.im = 0.5f; Cx<float> w = z * z;\n"
+        "    out[i] = (a + b).sum() + a.first() + w.re + w.im + vd::one() + s;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { NT = 128 };
+    float *in = t_calloc(NT, sizeof *in), *out = t_calloc(NT, sizeof *out);
+    t_rand_floats(in, NT, -2, 2);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, NT * sizeof *in), lat_arg_out(out, NT * sizeof *out))));
+    for (int i = 0; i < NT; i++) {
+        double v = in[i], s = (i & 1) ? 2 : 13;
+        double want = (v + 2 + 1 + v) + v + (v * v - 0.25) + (v * 0.5 + 0.5 * v) + 1 + s;
+        ASSERT_CLOSE(out[i], want, 1e-5, 1e-5);
+    }
+}
