@@ -3,6 +3,8 @@
  * emulator (TinyCC and the optimising tier must agree bit for bit) and on CUDA. */
 #include "harness.h"
 
+#include <lattice/check.h>
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -400,4 +402,95 @@ TEST(attributes_friends_exception_specifications_and_namespace_aliases)
         double want = (v + 2 + 1 + v) + v + (v * v - 0.25) + (v * 0.5 + 0.5 * v) + 1 + s;
         ASSERT_CLOSE(out[i], want, 1e-5, 1e-5);
     }
+}
+
+/* Legacy warp-synchronous reductions (SHOC's, Mark Harris's): after the last barrier the
+ * first warp reduces through a volatile pointer with no __syncwarp, as a GPU runs it, each
+ * statement in lockstep (every lane's loads before the stores). The emulator gave other
+ * sums; racecheck must still name the hazard. Through a device function and inline. */
+static const char warpsync_src[] =
+    "template <unsigned int blockSize>\n"
+    "__device__ void warpReduce(volatile int *sdata, int tid) {\n"
+    "    if (blockSize >= 64) sdata[tid] += sdata[tid + 32];\n"
+    "    if (blockSize >= 32) sdata[tid] += sdata[tid + 16];\n"
+    "    if (blockSize >= 16) sdata[tid] += sdata[tid + 8];\n"
+    "    if (blockSize >= 8) sdata[tid] += sdata[tid + 4];\n"
+    "    if (blockSize >= 4) sdata[tid] += sdata[tid + 2];\n"
+    "    if (blockSize >= 2) sdata[tid] += sdata[tid + 1];\n"
+    "}\n"
+    "extern \"C\" __global__ void through_fn(const int *in, int *out) {\n"
+    "    __shared__ int sdata[128];\n"
+    "    int tid = threadIdx.x;\n"
+    "    sdata[tid] = in[blockIdx.x * 128 + tid];\n"
+    "    __syncthreads();\n"
+    "    if (tid < 64) sdata[tid] += sdata[tid + 64];\n"
+    "    __syncthreads();\n"
+    "    if (tid < 32) warpReduce<128>(sdata, tid);\n"
+    "    if (tid == 0) out[blockIdx.x] = sdata[0];\n"
+    "}\n"
+    "extern \"C\" __global__ void inline_shoc(const float *in, float *out) {\n"
+    "    __shared__ float sdata[64];\n"
+    "    unsigned tid = threadIdx.x;\n"
+    "    sdata[tid] = in[blockIdx.x * 64 + tid];\n"
+    "    __syncthreads();\n"
+    "    if (tid < 32) {\n"
+    "        volatile float *smem = sdata;\n"
+    "        smem[tid] = smem[tid] + smem[tid + 32];\n"
+    "        smem[tid] = smem[tid] + smem[tid + 16];\n"
+    "        smem[tid] = smem[tid] + smem[tid + 8];\n"
+    "        smem[tid] = smem[tid] + smem[tid + 4];\n"
+    "        smem[tid] = smem[tid] + smem[tid + 2];\n"
+    "        smem[tid] = smem[tid] + smem[tid + 1];\n"
+    "    }\n"
+    "    if (tid == 0) out[blockIdx.x] = sdata[0];\n"
+    "}\n";
+
+static void warpsync_run(lat_context *ctx, const int *in, int *out, const float *fin, float *fout)
+{
+    lat_kernel *a = t_kernel_as_written(ctx, warpsync_src, "through_fn");
+    lat_kernel *b = t_kernel_as_written(ctx, warpsync_src, "inline_shoc");
+    ASSERT_OK(lat_launch_args(a, &(lat_launch_desc){.grid = {4}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(in, 512 * sizeof *in), lat_arg_out(out, 4 * sizeof *out))));
+    ASSERT_OK(lat_launch_args(b, &(lat_launch_desc){.grid = {4}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(fin, 256 * sizeof *fin), lat_arg_out(fout, 4 * sizeof *fout))));
+}
+
+TEST(legacy_warp_synchronous_reductions_give_the_gpus_sums)
+{
+    lat_context *ctx = t_context();
+    int *in = t_calloc(512, sizeof *in), out[4];
+    float *fin = t_calloc(256, sizeof *fin), fout[4];
+    for (int i = 0; i < 512; i++)
+        in[i] = (int)(t_rand_u32() % 2001) - 1000;
+    t_rand_floats(fin, 256, -1, 1);
+    warpsync_run(ctx, in, out, fin, fout);
+    for (int b = 0; b < 4; b++) {
+        int want = 0;
+        for (int i = 0; i < 128; i++)
+            want += in[b * 128 + i];
+        ASSERT_EQ(out[b], want);
+        /* The lockstep tree's order, in float, as the GPU adds. */
+        float s[64];
+        for (int i = 0; i < 64; i++)
+            s[i] = fin[b * 64 + i];
+        for (int i = 0; i < 32; i++)
+            s[i] = s[i] + s[i + 32];
+        for (int d = 16; d > 0; d /= 2) {
+            float t[32];
+            for (int i = 0; i < 32; i++)
+                t[i] = s[i] + s[i + d];
+            memcpy(s, t, sizeof t);
+        }
+        ASSERT_MSG(fout[b] == s[0], "block %d: %.9g, the GPU's order gives %.9g", b, fout[b], s[0]);
+    }
+    if (!t_is_emu(ctx))
+        return;
+    /* racecheck still names the hazard. */
+    lat_context *checked = t_context_with(&(lat_context_desc){.check = LAT_CHECK_RACECHECK});
+    lat_kernel *a = t_kernel_as_written(checked, warpsync_src, "through_fn");
+    lat_status st = lat_launch_args(a, &(lat_launch_desc){.grid = {4}, .block = {128}},
+                                    LAT_ARGS(lat_arg_in(in, 512 * sizeof *in), lat_arg_out(out, 4 * sizeof *out)));
+    ASSERT_TRUE(st != LAT_OK);
+    ASSERT_GT(lat_check_report_count(checked), 0);
+    ASSERT_CONTAINS(lat_check_report_get(checked, 0)->message, "racecheck");
 }

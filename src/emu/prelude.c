@@ -254,6 +254,9 @@ static const char *const lines[] = {
     "#define __any_sync(m, p) ((int)__LAT_WPRED(5, m, p))",
     "#define __all_sync(m, p) ((int)__LAT_WPRED(6, m, p))",
     "#define __syncwarp(...) ((void)__lat_warp(__lat_t, 7, __lat_m0(__VA_ARGS__ + 0), 0, 0, 32, __FILE__, __LINE__))",
+    /* Warp-synchronous code's lockstep (passes/lockstep.c). */
+    "#define __lat_ls(v) ({ __typeof__(v) __lat_lsv = (v); __syncwarp(__activemask()); __lat_lsv; })",
+    "#define __lat_ls_end(v) ((void)(v), __syncwarp(__activemask()))",
     "#define __activemask() __lat_activemask(__lat_t)",
     "#define __match_any_sync(m, v) ((unsigned)__lat_warp(__lat_t, 8, (m), __LAT_BITS(v), 0, 32, __FILE__, __LINE__))",
     "#define __match_all_sync(m, v, p) ((unsigned)__lat_match_all(__lat_t, (m), __LAT_BITS(v), (p), __FILE__, __LINE__))",

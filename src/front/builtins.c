@@ -244,6 +244,10 @@ static const struct {
     {"__reduce_min_sync", LAT_G_REDUCE_MINMAX, LAT_COLL_WARP, 11},
     {"__reduce_max_sync", LAT_G_REDUCE_MINMAX, LAT_COLL_WARP, 12},
     {"__syncwarp", LAT_G_SYNCWARP, LAT_COLL_WARP, 7},
+    /* The lockstep of warp-synchronous code (emu/passes/lockstep.c): a __syncwarp of the
+     * active lanes after a value is made, or after a store. Only the pass writes them. */
+    {"__lat_ls", LAT_G_LOCKSTEP, LAT_COLL_WARP, 7},
+    {"__lat_ls_end", LAT_G_LOCKSTEP, LAT_COLL_WARP, 7},
 };
 
 /* The _block and _system atomics: the same functions (a block or the system is as atomic
@@ -505,7 +509,7 @@ lat__type *lat__builtin_call_type(lat__unit *u, const lat__builtin *b, lat__expr
     static const int arity[] = {
         [LAT_G_MATH1] = 1, [LAT_G_MATH2] = 2, [LAT_G_MATH3] = 3, [LAT_G_MATH_EXP] = 2,
         [LAT_G_ABS] = 1, [LAT_G_MINMAX] = 2, [LAT_G_CLASSIFY] = 1, [LAT_G_ATOMIC] = 2,
-        [LAT_G_ATOMIC_CAS] = 3, [LAT_G_SHFL] = -3, [LAT_G_MATCH_ANY] = 2,
+        [LAT_G_ATOMIC_CAS] = 3, [LAT_G_SHFL] = -3, [LAT_G_MATCH_ANY] = 2, [LAT_G_LOCKSTEP] = 1,
         [LAT_G_MATCH_ALL] = 3, [LAT_G_REDUCE_MINMAX] = 2, [LAT_G_SYNCWARP] = -1,
     };
     int want = arity[b->generic];
@@ -616,6 +620,8 @@ lat__type *lat__builtin_call_type(lat__unit *u, const lat__builtin *b, lat__expr
         return lat__promote(rvalue_type(args[1]))->kind == LAT_TY_INT ? &lat__ty_int : &lat__ty_uint;
     case LAT_G_SYNCWARP:
         return &lat__ty_void;
+    case LAT_G_LOCKSTEP:
+        return nargs == 1 && strcmp(b->name, "__lat_ls") == 0 ? lat__unqualified(u, rvalue_type(args[0])) : &lat__ty_void;
     default:
         *why = "an unknown built-in";
         return NULL;

@@ -6,6 +6,7 @@
 
 #include "emit.h"
 #include "arith.h"
+#include "lockstep.h"
 #include "bounds.h"
 #include "checks.h"
 #include "region.h"
@@ -680,6 +681,8 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     lw->in = in;
     lat__emit_init(&lw->em, u, in);
     lat__arith_rewrite(u, !in->no_fmad);
+    if (!in->checked)
+        lat__lockstep_rewrite(u);
     analyse(lw);
     constant_memory(lw);
     if (u->status != LAT_OK)
