@@ -173,7 +173,7 @@ TEST(the_optimising_tier_agrees_with_tinycc)
 {
     emulator_suite_only();
     setenv("LATTICE_EMU_TIMEOUT", "10", 0);
-    agree(1u << DX_OPT, DX_REGION, first_seed(300001), count_or(40));
+    agree(1u << DX_OPT, DX_REGION, first_seed(300001), count_or(24));
 }
 
 TEST(checked_runs_agree_with_fibers_and_report_nothing)
