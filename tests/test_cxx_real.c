@@ -494,3 +494,29 @@ TEST(legacy_warp_synchronous_reductions_give_the_gpus_sums)
     ASSERT_GT(lat_check_report_count(checked), 0);
     ASSERT_CONTAINS(lat_check_report_get(checked, 0)->message, "racecheck");
 }
+
+/* Reference casts: (float4 &)x sees x's storage as a float4, for reading and writing. */
+TEST(c_style_casts_to_references_alias_their_operand)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "extern \"C\" __global__ void k(float *o, const float *in) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    float4 &y = (float4 &)o[4 * i];\n"
+        "    y = ((const float4 *)in)[i];\n"
+        "    ((float4 &)o[4 * i]).w += 100.0f;\n"
+        "    const float2 &h = (const float2 &)in[4 * i + 2];\n"
+        "    o[4 * i] += h.y;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { NT = 64 };
+    float *in = t_calloc(4 * NT, sizeof *in), *out = t_calloc(4 * NT, sizeof *out);
+    t_rand_floats(in, 4 * NT, -5, 5);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {32}},
+                              LAT_ARGS(lat_arg_out(out, 4 * NT * sizeof *out), lat_arg_in(in, 4 * NT * sizeof *in))));
+    for (int i = 0; i < NT; i++) {
+        ASSERT_TRUE(out[4 * i] == in[4 * i] + in[4 * i + 3]);
+        ASSERT_TRUE(out[4 * i + 1] == in[4 * i + 1] && out[4 * i + 2] == in[4 * i + 2]);
+        ASSERT_TRUE(out[4 * i + 3] == in[4 * i + 3] + 100.0f);
+    }
+}

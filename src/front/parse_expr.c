@@ -1257,6 +1257,12 @@ static lat__expr *explicit_cast(lat__parser *p, lat__expr *a, lat__type *t, lat_
 {
     if (a->flags & LAT_EF_ERROR)
         return lat__cast_to(p, a, t, false);
+    if (t->kind == LAT_TY_PTR && t->ref && (a->flags & LAT_EF_LVALUE) && a->type->kind != LAT_TY_FUNC) {
+        /* (float4 &)x: x's storage seen as a float4, as reinterpret_cast<float4 &>(x) */
+        lat__expr *c = lat__cast_to(p, lat__address_of_object(p, a), lat__pointer_to(p->u, t->base), false);
+        c->type = lat__reference_to(p->u, t->base);
+        return lat__deref_reference(p, c);
+    }
     if (lat__is_record(t) && t->rec && t->rec->has_ctor && !(lat__is_record(a->type) && a->type->rec == t->rec)) {
         /* (half)x, static_cast<half>(x): C++ makes T(x), through any constructor */
         lat__expr **argv = lat__arena_alloc(&p->u->arena, sizeof *argv);
