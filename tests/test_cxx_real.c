@@ -520,3 +520,41 @@ TEST(c_style_casts_to_references_alias_their_operand)
         ASSERT_TRUE(out[4 * i + 3] == in[4 * i + 3] + 100.0f);
     }
 }
+
+/* The libcu++ headers kernels include: cuda::std's integers, numeric_limits, swap, pair,
+ * min/max, array (its const and non-const operator[] picked as C++ picks them) and the
+ * function objects. */
+TEST(libcuxx_headers_cstdint_limits_utility_array_functional)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda/std/cstdint>\n"
+        "#include <cuda/std/limits>\n"
+        "#include <cuda/std/utility>\n"
+        "#include <cuda/std/array>\n"
+        "#include <cuda/std/functional>\n"
+        "extern \"C\" __global__ void k(const float *in, float *out) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    cuda::std::array<float, 3> a = {in[i], 2.0f, 3.0f};\n"
+        "    const cuda::std::array<float, 3> &c = a;\n"
+        "    float x = in[i], y = 2.0f;\n"
+        "    cuda::std::swap(x, y);\n"
+        "    cuda::std::pair<int, float> p = cuda::std::make_pair(i, in[i]);\n"
+        "    cuda::std::uint64_t big = cuda::std::numeric_limits<cuda::std::uint64_t>::max();\n"
+        "    cuda::std::int32_t m = cuda::std::numeric_limits<cuda::std::int32_t>::min() < 0;\n"
+        "    out[i] = a[0] + c[1] + (float)a.size() + x + p.second + (float)p.first + cuda::std::max(1.0f, in[i])\n"
+        "             + (big == ~0ull) + m + cuda::std::plus<float>()(in[i], 0.5f)\n"
+        "             + (cuda::std::numeric_limits<float>::infinity() > cuda::std::numeric_limits<float>::max());\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { NT = 64 };
+    float *in = t_calloc(NT, sizeof *in), *out = t_calloc(NT, sizeof *out);
+    t_rand_floats(in, NT, -3, 3);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {32}},
+                              LAT_ARGS(lat_arg_in(in, NT * sizeof *in), lat_arg_out(out, NT * sizeof *out))));
+    for (int i = 0; i < NT; i++) {
+        double v = in[i];
+        double want = v + 2 + 3 + 2 + v + i + fmax(1.0, v) + 1 + 1 + (v + 0.5) + 1;
+        ASSERT_CLOSE(out[i], want, 1e-5, 1e-5);
+    }
+}

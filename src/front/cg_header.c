@@ -11,6 +11,7 @@
 
 #include "arena.h"
 #include "fp16_header.h"
+#include "libcuxx_header.h"
 
 #include <string.h>
 
@@ -200,6 +201,8 @@ const char *lat__cxx_header_text(lat__arena *a, const char *name)
                                                                                   : lat__fp16_header_lines(name);
     if (!lines)
         lines = lat__curand_header_lines(name);
+    if (!lines)
+        lines = lat__libcuxx_header_lines(name);
     if (!lines)
         return NULL;
     size_t n = 0;

@@ -755,8 +755,8 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     for (int i = 0; i < pt->n && i < (int)argc; i++) {
         const lat__type *pty = pt->types[i];
         lat__type *aty = argv[i]->type;
-        if (!(pty->kind == LAT_TY_PTR && pty->ref))
-            aty = lat__rvalue(p, argv[i])->type; /* by value: decayed */
+        if (!(pty->kind == LAT_TY_PTR && pty->ref)) /* by value: decayed, its own qualifiers dropped */
+            aty = lat__unqualified(p->u, lat__rvalue(p, argv[i])->type);
         else
             pty = pty->base;
         if (!match(p, pty, aty, args, set)) {
