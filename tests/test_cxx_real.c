@@ -558,3 +558,54 @@ TEST(libcuxx_headers_cstdint_limits_utility_array_functional)
         ASSERT_CLOSE(out[i], want, 1e-5, 1e-5);
     }
 }
+
+/* Overloaded function templates, as ggml's common.cuh has warp_reduce_sum<width> for int,
+ * float and float2: a call picks the one whose deduction works and whose parameters fit
+ * best, with explicit and default arguments. */
+TEST(overloaded_function_templates_are_picked_by_their_arguments)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define WARP_SIZE 32\n"
+        "template <int width = WARP_SIZE> static __device__ __forceinline__ int warp_reduce_sum(int x) {\n"
+        "    for (int offset = width / 2; offset > 0; offset >>= 1) x += __shfl_xor_sync(0xffffffff, x, offset, width);\n"
+        "    return x;\n"
+        "}\n"
+        "template <int width = WARP_SIZE> static __device__ __forceinline__ float warp_reduce_sum(float x) {\n"
+        "    for (int offset = width / 2; offset > 0; offset >>= 1) x += __shfl_xor_sync(0xffffffff, x, offset, width);\n"
+        "    return x;\n"
+        "}\n"
+        "template <int width = WARP_SIZE> static __device__ __forceinline__ float2 warp_reduce_sum(float2 a) {\n"
+        "    for (int offset = width / 2; offset > 0; offset >>= 1) {\n"
+        "        a.x += __shfl_xor_sync(0xffffffff, a.x, offset, width);\n"
+        "        a.y += __shfl_xor_sync(0xffffffff, a.y, offset, width);\n"
+        "    }\n"
+        "    return a;\n"
+        "}\n"
+        "template <typename T> __device__ T twice(T a) { return a + a; }\n"
+        "template <typename T> __device__ T twice(T a, T b) { return a + b + b; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int *iout) {\n"
+        "    int i = threadIdx.x;\n"
+        "    float2 r = warp_reduce_sum(make_float2(in[i], 1.0f));\n"
+        "    out[i] = warp_reduce_sum(in[i]) + r.x + r.y + warp_reduce_sum<16>(in[i]) + twice(in[i]) + twice(1.0f, in[i]);\n"
+        "    iout[i] = warp_reduce_sum(i) + warp_reduce_sum<8>(1);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[32], out[32];
+    int iout[32];
+    for (int i = 0; i < 32; i++)
+        in[i] = (float)(t_rand_u32() % 64) * 0.25f; /* exact sums in any order */
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out),
+                                       lat_arg_out(iout, sizeof iout))));
+    float all = 0;
+    for (int i = 0; i < 32; i++)
+        all += in[i];
+    for (int i = 0; i < 32; i++) {
+        float half = 0;
+        for (int j = i & 16; j < (i & 16) + 16; j++)
+            half += in[j];
+        ASSERT_MSG(out[i] == all + all + 32 + half + 2 * in[i] + 1 + 2 * in[i], "out[%d] = %g", i, out[i]);
+        ASSERT_EQ(iout[i], 496 + 8);
+    }
+}

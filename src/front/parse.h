@@ -326,6 +326,9 @@ lat__sym *lat__default_ctor(const lat__record *r);
 lat__sym *lat__find_ctor(const lat__record *r);
 /* The fewest arguments that reach a parameter through a user-defined conversion, over the
  * members of the overload set that can take the arguments; -1 when none can. */
+/* How well argument a converts to a parameter of type t (0: exactly; larger: worse),
+ * -1 when it does not. */
+int lat__arg_rank(lat__parser *p, lat__expr *a, const lat__type *t);
 int lat__fewest_user_conversions(lat__parser *p, lat__sym *set, lat__expr **args, int nargs);
 /* a op b with an operand of a record type: the operator function C++ picks, or NULL when
  * the record has none (the caller reports). */

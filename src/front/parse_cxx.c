@@ -306,6 +306,11 @@ lat__sym *lat__converting_ctor(lat__parser *p, lat__record *r, lat__expr *a, boo
     return best;
 }
 
+int lat__arg_rank(lat__parser *p, lat__expr *a, const lat__type *t)
+{
+    return arg_rank(p, a, t, true);
+}
+
 int lat__fewest_user_conversions(lat__parser *p, lat__sym *set, lat__expr **args, int nargs)
 {
     int *ranks = lat__arena_alloc(&p->u->arena, (size_t)(nargs + 1) * sizeof(int));
