@@ -609,3 +609,48 @@ TEST(overloaded_function_templates_are_picked_by_their_arguments)
         ASSERT_EQ(iout[i], 496 + 8);
     }
 }
+
+/* Cooperative groups beyond a warp and beyond numbers: tiles of several warps (their sync
+ * and cg::reduce, with block_tile_memory as cuda-samples' multi_warp_cg_reduce declares
+ * it), and shuffles of vector types on a tile. */
+TEST(multi_warp_tiles_reduce_and_tiles_shuffle_vector_types)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cooperative_groups.h>\n"
+        "#include <cooperative_groups/reduce.h>\n"
+        "namespace cg = cooperative_groups;\n"
+        "extern \"C\" __global__ void k(const int *in, int *sums, unsigned *moved, float *f) {\n"
+        "    __shared__ cg::block_tile_memory<256> scratch;\n"
+        "    auto cta = cg::this_thread_block(scratch);\n"
+        "    auto big = cg::tiled_partition<128>(cta);\n"
+        "    int i = threadIdx.x;\n"
+        "    sums[i] = cg::reduce(big, in[i], cg::plus<int>()) * 1000 + (int)big.meta_group_rank();\n"
+        "    big.sync();\n"
+        "    auto t = cg::tiled_partition<32>(cta);\n"
+        "    uint4 u = make_uint4(in[i], 2, 3, i);\n"
+        "    uint4 v = t.shfl_down(u, 1);\n"
+        "    float2 g = t.shfl(make_float2((float)i, 0.5f * i), 3);\n"
+        "    moved[i] = v.x + v.w * 4096u;\n"
+        "    f[i] = g.x + g.y;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    int in[256], sums[256];
+    unsigned moved[256];
+    float f[256];
+    for (int i = 0; i < 256; i++)
+        in[i] = (int)(t_rand_u32() % 1000);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {256}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(sums, sizeof sums),
+                                       lat_arg_out(moved, sizeof moved), lat_arg_out(f, sizeof f))));
+    for (int i = 0; i < 256; i++) {
+        int s = 0;
+        for (int j = i & ~127; j < (i & ~127) + 128; j++)
+            s += in[j];
+        ASSERT_EQ(sums[i], s * 1000 + i / 128);
+        int src = (i & 31) == 31 ? i : i + 1;
+        ASSERT_EQ(moved[i], (unsigned)in[src] + (unsigned)src * 4096u);
+        int lane3 = (i & ~31) + 3;
+        ASSERT_TRUE(f[i] == (float)lane3 + 0.5f * lane3);
+    }
+}

@@ -96,6 +96,11 @@ static const char *const cooperative_groups_h[] = {
     "__device__ inline thread_block this_thread_block()\n",
     "{ thread_block g; g.__lat_kind = 0; g.__lat_size = __lat_cg_nthreads(); g.__lat_mask = 0xffffffffu; return g; }\n",
     "__device__ inline grid_group this_grid() { grid_group g; g.__lat_unused = 0; return g; }\n",
+    /* The scratch multi-warp tiles ask for on older GPUs: the emulator needs none. */
+    "template <unsigned int MaxBlockSize, unsigned int TileCommunicationSize = 8> struct block_tile_memory {\n",
+    "    char __lat_unused;\n",
+    "};\n",
+    "template <typename M> __device__ thread_block this_thread_block(M &scratch) { return this_thread_block(); }\n",
     "__device__ inline coalesced_group coalesced_threads()\n",
     "{ coalesced_group g; g.__lat_kind = 2; g.__lat_mask = __activemask(); g.__lat_size = __popc(g.__lat_mask); return g; }\n",
     "__device__ inline thread_group tiled_partition(const thread_group &parent, unsigned n)\n",
@@ -107,7 +112,7 @@ static const char *const cooperative_groups_h[] = {
     "    unsigned __lat_unused;\n",
     "    __device__ unsigned __lat_m() const { return __lat_cg_tile_mask(Size); }\n",
     "    __device__ unsigned __lat_base() const { return (__lat_cg_tid() & 31u) & ~(Size - 1u); }\n",
-    "    __device__ void sync() const { __syncwarp(__lat_m()); }\n",
+    "    __device__ void sync() const { if (Size > 32u) __syncthreads(); else __syncwarp(__lat_m()); }\n",
     "    __device__ bool __lat_dense() const { return true; }\n",
     "    __device__ unsigned long long size() const { return Size; }\n",
     "    __device__ unsigned num_threads() const { return Size; }\n",
@@ -132,6 +137,30 @@ static const char *const cooperative_groups_h[] = {
     CG_SHFL("int") CG_SHFL("unsigned int") CG_SHFL("long long") CG_SHFL("unsigned long long")
     CG_SHFL("float") CG_SHFL("double")
 #undef CG_SHFL
+    /* Vector types, a component at a time (CUDA shuffles any trivially copyable type). */
+#define CG_VSHFL_OP(T, OP, ARG, BODY)                                                                       \
+    "    __device__ " T " " OP "(" T " v, " ARG ") const { " T " r = v; " BODY " return r; }\n",
+#define CG_C(F, C) "r." C " = " F "(__lat_m(), v." C ", d, Size); "
+#define CG_VSHFL(T, COMPS)                                                                                  \
+    CG_VSHFL_OP(T, "shfl", "int d", COMPS("__shfl_sync"))                                                   \
+    CG_VSHFL_OP(T, "shfl_down", "unsigned d", COMPS("__shfl_down_sync"))                                    \
+    CG_VSHFL_OP(T, "shfl_up", "unsigned d", COMPS("__shfl_up_sync"))                                        \
+    CG_VSHFL_OP(T, "shfl_xor", "unsigned d", COMPS("__shfl_xor_sync"))
+#define CG_XY(F) CG_C(F, "x") CG_C(F, "y")
+#define CG_XYZ(F) CG_XY(F) CG_C(F, "z")
+#define CG_XYZW(F) CG_XYZ(F) CG_C(F, "w")
+    CG_VSHFL("float2", CG_XY) CG_VSHFL("float3", CG_XYZ) CG_VSHFL("float4", CG_XYZW)
+    CG_VSHFL("int2", CG_XY) CG_VSHFL("int3", CG_XYZ) CG_VSHFL("int4", CG_XYZW)
+    CG_VSHFL("uint2", CG_XY) CG_VSHFL("uint3", CG_XYZ) CG_VSHFL("uint4", CG_XYZW)
+    CG_VSHFL("double2", CG_XY) CG_VSHFL("longlong2", CG_XY) CG_VSHFL("ulonglong2", CG_XY)
+#undef CG_XYZW
+#undef CG_XYZ
+#undef CG_XY
+#undef CG_VSHFL
+#undef CG_C
+#undef CG_VSHFL_OP
+    /* A tile of more than a warp (tiled_partition<64>...) synchronises as the block does:
+     * its warps reach its sync together in the code that has them. */
     "};\n",
     "template <unsigned int Size> __device__ thread_block_tile<Size> tiled_partition(const thread_group &parent)\n",
     "{ thread_block_tile<Size> t; t.__lat_unused = 0; return t; }\n",
@@ -178,6 +207,22 @@ static const char *const reduce_h[] = {
     "__device__ TyVal reduce(const TyGroup &g, TyVal val, TyOp op)\n",
     "{\n",
     "    unsigned n = (unsigned)g.size();\n",
+    /* A tile of several warps: each warp's butterfly, then its warps' results in order,
+     * through shared memory, between the tile's syncs. */
+    "    if (n > 32u) {\n",
+    "        __shared__ TyVal __lat_part[32];\n",
+    "        for (unsigned k = 16u; k > 0u; k /= 2u)\n",
+    "            val = op(val, __shfl_xor_sync(0xffffffffu, val, k));\n",
+    "        if ((__lat_cg_tid() & 31u) == 0u)\n",
+    "            __lat_part[__lat_cg_tid() / 32u] = val;\n",
+    "        g.sync();\n",
+    "        unsigned first = __lat_cg_tid() / n * (n / 32u);\n",
+    "        TyVal r = __lat_part[first];\n",
+    "        for (unsigned i = 1u; i < n / 32u; i++)\n",
+    "            r = op(r, __lat_part[first + i]);\n",
+    "        g.sync();\n",
+    "        return r;\n",
+    "    }\n",
     "    if ((n & (n - 1u)) == 0u && g.__lat_dense()) {\n",
     "        for (unsigned k = n / 2u; k > 0u; k /= 2u)\n",
     "            val = op(val, g.shfl_xor(val, k));\n",
