@@ -648,8 +648,8 @@ TEST(multi_warp_tiles_reduce_and_tiles_shuffle_vector_types)
         for (int j = i & ~127; j < (i & ~127) + 128; j++)
             s += in[j];
         ASSERT_EQ(sums[i], s * 1000 + i / 128);
-        int src = (i & 31) == 31 ? i : i + 1;
-        ASSERT_EQ(moved[i], (unsigned)in[src] + (unsigned)src * 4096u);
+        int from = (i & 31) == 31 ? i : i + 1;
+        ASSERT_EQ(moved[i], (unsigned)in[from] + (unsigned)from * 4096u);
         int lane3 = (i & ~31) + 3;
         ASSERT_TRUE(f[i] == (float)lane3 + 0.5f * lane3);
     }
