@@ -4,10 +4,10 @@
  * @kernel oddEvenCountAndSumCG
  * @grid 4
  * @block 128
- * @arg in i32 3000 rand 0 50
+ * @arg in i32 3072 rand 0 50
  * @arg inout i32 1 const 0
  * @arg inout i32 2 const 0
- * @arg val u32 3000
+ * @arg val u32 3072
  */
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>

@@ -46,6 +46,7 @@ typedef struct {
     size_t shared;
     double tol;
     bool expect_refused;
+    bool expect_report; /* a checked run reports a hazard by design (@expect report) */
     int nargs, nglobals;
     arg args[MAX_ARGS];
     char gname[MAX_GLOBALS][64];
@@ -201,9 +202,10 @@ static int parse_spec(const char *path, spec *s)
             s->shared = strtoul(rest, NULL, 10);
         else if (strcmp(word, "tol") == 0)
             s->tol = strtod(rest, NULL);
-        else if (strcmp(word, "expect") == 0)
+        else if (strcmp(word, "expect") == 0) {
             s->expect_refused = strncmp(rest, "refused", 7) == 0;
-        else if (strcmp(word, "arg") == 0 && s->nargs < MAX_ARGS) {
+            s->expect_report = strncmp(rest, "report", 6) == 0;
+        } else if (strcmp(word, "arg") == 0 && s->nargs < MAX_ARGS) {
             if (!parse_arg(rest, &s->args[s->nargs++], NULL)) {
                 fprintf(stderr, "%s: bad @arg line: %s\n", path, rest);
                 fclose(f);
@@ -398,13 +400,16 @@ int main(int argc, char **argv)
         size_t reports = 0;
         int r = run(s, check, why, sizeof why, &reports);
         const char *verdict;
-        if (r != 0) {
+        if (reports) {
+            verdict = s->expect_report ? "reported (expected)" : "differ (a check reported)";
+            if (!s->expect_report)
+                differ++;
+            else
+                agree++;
+        } else if (r != 0) {
             verdict = s->expect_refused ? "refused (expected)" : "refused";
             refused++;
             expected += s->expect_refused;
-        } else if (reports) {
-            verdict = "differ (a check reported)";
-            differ++;
         } else if (write_dir) {
             verdict = write_truth(s, write_dir) == 0 ? "written" : "cannot write the truth";
             agree++;

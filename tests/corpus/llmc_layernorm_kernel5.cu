@@ -13,5 +13,7 @@
  * @arg val i32 16
  * @arg val i32 96
  * @tol 2e-5
+ * @expect report: every lane of a warp writes the same value to shared_sum[warp_id]; lattice's racecheck
+ *   reports it, compute-sanitizer's does not for equal values (issue 42 item 8)
  */
 #include "src/llmc_layernorm_forward.cuh"

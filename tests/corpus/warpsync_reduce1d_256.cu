@@ -7,5 +7,6 @@
  * @arg in i32 4096 rand -1000 1000
  * @arg out i32 4
  * @arg val u32 4096
+ * @expect report: racecheck names the warp-synchronous hazard (the GPU's answer comes from lockstep)
  */
 #include "src/warpsync_reduce1d.cuh"
