@@ -654,3 +654,39 @@ TEST(multi_warp_tiles_reduce_and_tiles_shuffle_vector_types)
         ASSERT_TRUE(f[i] == (float)lane3 + 0.5f * lane3);
     }
 }
+
+/* CUDA 12.8's __nv_atomic_* builtins (the emulator only: older NVRTCs have none). */
+TEST(nv_atomic_builtins_of_cuda_12_8)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("__nv_atomic_* need NVRTC 12.8 or newer");
+    static const char src[] =
+        "extern \"C\" __global__ void k(int *o, unsigned *u, int *seen) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    __nv_atomic_fetch_add(o, 2, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE);\n"
+        "    __nv_atomic_fetch_max(o + 1, i, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE);\n"
+        "    __nv_atomic_fetch_or(o + 2, 1 << (i % 31), __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_BLOCK);\n"
+        "    unsigned e = 0;\n"
+        "    bool won = __nv_atomic_compare_exchange_n(u, &e, (unsigned)i + 1, false, __NV_ATOMIC_SEQ_CST,\n"
+        "                                              __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE);\n"
+        "    __nv_atomic_thread_fence(__NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_SYSTEM);\n"
+        "    int v; __nv_atomic_load(o + 1, &v, __NV_ATOMIC_ACQUIRE, __NV_THREAD_SCOPE_DEVICE);\n"
+        "    seen[i] = (won ? 1000000 : 0) + (v <= 255) + 2 * (e == 0 ? 0 : 1) * !won;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    int o[3] = {0, -1, 0}, seen[256];
+    unsigned u = 0;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {128}},
+                              LAT_ARGS(lat_arg_inout(o, sizeof o), lat_arg_inout(&u, sizeof u), lat_arg_out(seen, sizeof seen))));
+    ASSERT_EQ(o[0], 512);
+    ASSERT_EQ(o[1], 255);
+    ASSERT_EQ(o[2], 0x7fffffff);
+    int winners = 0;
+    for (int i = 0; i < 256; i++) {
+        winners += seen[i] >= 1000000;
+        ASSERT_EQ(seen[i] % 1000000, seen[i] >= 1000000 ? 1 : 3); /* a loser saw the winner's value */
+    }
+    ASSERT_EQ(winners, 1);
+    ASSERT_TRUE(u >= 1 && u <= 256);
+}
