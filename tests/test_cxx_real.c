@@ -690,3 +690,23 @@ TEST(nv_atomic_builtins_of_cuda_12_8)
     ASSERT_EQ(winners, 1);
     ASSERT_TRUE(u >= 1 && u <= 256);
 }
+
+/* A template argument given explicitly is not deduced: the argument converts to it
+ * (g<unsigned>(a >= b), an int, was "deduces its parameters two ways"). */
+TEST(explicit_template_arguments_convert_the_call_arguments)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T> __device__ T g(T x) { return x + 1; }\n"
+        "namespace dgx { template <typename T> __device__ T id(T x) { return x; }\n"
+        "template <typename T> __device__ T id(T x, T y) { return x ^ y ^ y; } }\n"
+        "extern \"C\" __global__ void k(unsigned *o) {\n"
+        "    int t = threadIdx.x;\n"
+        "    o[t] = g<unsigned>(t >= 2) + dgx::id(dgx::id<unsigned>(t - 1), 5u) + g<float>(t) * 2;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    unsigned o[32];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}}, LAT_ARGS(lat_arg_out(o, sizeof o))));
+    for (int t = 0; t < 32; t++)
+        ASSERT_EQ(o[t], (unsigned)((t >= 2) + 1) + (unsigned)(t - 1) + (unsigned)((t + 1) * 2));
+}

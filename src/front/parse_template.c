@@ -792,6 +792,9 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
                 aty = lat__unqualified(p->u, lat__rvalue(p, argv[i])->type);
             else
                 pty = pty->base;
+            int k;
+            if (placeholder_index(pty, &k) && (size_t)k < head->params.n && set[k])
+                continue; /* given explicitly: not deduced, the argument converts */
             if (!match(p, pty, aty, a, st))
                 fits = false;
             else if (lat__is_arith(pty) || (lat__is_record(pty) && pty->rec && pty->rec->builtin)) {
@@ -830,6 +833,8 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     bool explicit_given = lat__at_punct(p, LAT_P_LT);
     if (explicit_given && !explicit_args(p, tm, args, set))
         goto bad;
+    bool *given = lat__arena_alloc(&p->u->arena, most + 1);
+    memcpy(given, set, most + 1);
     if (!lat__at_punct(p, LAT_P_LPAREN)) {
         lat__error_tok(p, t, "'%s' is a function template: call it", tm->name->name);
         goto bad;
@@ -866,6 +871,9 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
             aty = lat__unqualified(p->u, lat__rvalue(p, argv[i])->type);
         else
             pty = pty->base;
+        int k;
+        if (explicit_given && placeholder_index(pty, &k) && given[k])
+            continue; /* given explicitly (f<unsigned>(a < b)): not deduced, the argument converts */
         if (!match(p, pty, aty, args, set)) {
             lat__error_at(p->u, argv[i]->loc, "the arguments of '%s' deduce its parameters two ways",
                           tm->name->name);
