@@ -6,6 +6,7 @@
 
 #include "emit.h"
 #include "arith.h"
+#include "lockstep.h"
 #include "bounds.h"
 #include "checks.h"
 #include "inline.h"
@@ -782,6 +783,8 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     lw->in = in;
     lat__emit_init(&lw->em, u, in);
     lat__arith_rewrite(u, !in->no_fmad);
+    if (!in->checked)
+        lat__lockstep_rewrite(u);
     analyse(lw);
     constant_memory(lw);
     local_frames(lw);
@@ -811,9 +814,15 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     }
     for (size_t i = 0; i < lw->kernels.n; i++) {
         const lat__sym *ks = lw->kernels.items[i].fn->sym;
-        out->kernels[i] = dup_or_null(lat__emit_name(u, (lat__sym *)ks));
-        out->kernel_exprs[i] = dup_or_null(ks->expr_name);
-        if (!out->kernels[i] || (ks->expr_name && !out->kernel_exprs[i])) {
+        const char *c_name = lat__emit_name(u, (lat__sym *)ks);
+        /* A kernel named like one of the prelude's names has another in C (emit.c): it is
+         * found by its own. */
+        const char *expr = ks->expr_name ? ks->expr_name
+                           : ks->name && strcmp(c_name, ks->name->name) != 0 ? ks->name->name
+                                                                                : NULL;
+        out->kernels[i] = dup_or_null(c_name);
+        out->kernel_exprs[i] = dup_or_null(expr);
+        if (!out->kernels[i] || (expr && !out->kernel_exprs[i])) {
             lat__lower_out_free(out);
             return LAT_ERROR_OUT_OF_MEMORY;
         }
