@@ -137,6 +137,10 @@ typedef struct lat__driver_ops {
      * key and calls module_destroy, with only ->impl set, when the last user is gone).
      * False when the backend caches itself (CUDA caches images, not loaded modules). */
     bool share_module_impl;
+    /* With share_module_impl: whether mod's impl has state of its own (variables a kernel
+     * or the host may write: on a GPU each module has its own), decided from the compiled
+     * module, never from its text. Such an impl is never shared. */
+    bool (*module_has_state)(const lat_module *mod);
 } lat__driver_ops;
 
 extern const lat__driver_ops lat__cuda_driver_ops;

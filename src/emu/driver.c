@@ -380,6 +380,12 @@ static lat_status kernel_resources(const lat_kernel *kernel, lat_kernel_resource
     return LAT_OK;
 }
 
+static bool module_has_state(const lat_module *mod)
+{
+    const lat__emu_module *m = mod->impl;
+    return m->has_state;
+}
+
 const lat__driver_ops lat__emu_driver_ops = {
     .device_attribute = device_attribute,
     .can_access_peer = can_access_peer,
@@ -414,4 +420,5 @@ const lat__driver_ops lat__emu_driver_ops = {
     .module_code = NULL,
     .kernel_resources = kernel_resources,
     .share_module_impl = true,
+    .module_has_state = module_has_state,
 };
