@@ -47,6 +47,32 @@ void lat__cache_put(const lat__cache_key *key, bool disk, const void *data, size
 bool lat__cache_get_uncounted(const lat__cache_key *key, void **data, size_t *size);
 void lat__cache_put_uncounted(const lat__cache_key *key, const void *data, size_t size);
 
+/* The largest payload a disk entry may have (a compiled module is a few MiB at most): a
+ * larger file is not read, and nothing larger is written. */
+#define LAT__CACHE_ENTRY_MAX ((uint64_t)256 << 20)
+
+typedef enum lat__cache_entry_status {
+    LAT__ENTRY_OK,
+    LAT__ENTRY_BAD,       /* not an entry of this key: not a regular file, a size out of
+                             bounds, a wrong header, key or digest */
+    LAT__ENTRY_UNTRUSTED, /* someone else's, or writable by others: not read */
+    LAT__ENTRY_NO_MEMORY,
+} lat__cache_entry_status;
+
+/* Reads the disk entry open on fd (opened O_NOFOLLOW | O_NONBLOCK) for key: a regular
+ * file of this user or root that no one else can write, whose size is within
+ * LAT__CACHE_ENTRY_MAX (checked before anything is read), whose header names key and the
+ * size, and whose digest (of the key and the payload) matches. On LAT__ENTRY_OK *data
+ * (malloc'd) and *size are the payload. Reads at most the file's size; never blocks on
+ * anything but a regular file's I/O. Thread safety: any thread. */
+lat__cache_entry_status lat__cache_entry_read(int fd, const lat__cache_key *key, void **data,
+                                              size_t *size);
+
+/* False when the disk cache's directory exists and is not trusted (someone but this user
+ * or root owns it or a directory above it, or can write it): lattice then compiles without
+ * the disk cache, and says so once (docs/security.md). */
+bool lat__cache_disk_trusted(void);
+
 /* Counters (lat_cache_stats). */
 void lat__cache_count_miss(void);
 void lat__cache_count_uncacheable(void);

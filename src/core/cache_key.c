@@ -10,6 +10,7 @@
  */
 #include "cache.h"
 #include "core/alloc.h"
+#include "build_id.h"
 #include "file.h"
 #include "sha256.h"
 
@@ -228,6 +229,12 @@ bool lat__cache_key_for(const lat__source *src, const char *backend, const char 
     lat__sha256_init(&k->sha);
     field_str(k, "lattice compile cache", "1");
     field_str(k, "lattice", LAT_VERSION_STRING);
+    /* The build, where the linker recorded one: what lattice's own code made of a source
+     * (the emulator's translation, the CUDA backend's options) must not outlive that code. */
+    const uint8_t *id;
+    size_t id_len;
+    if (lat__build_id(&id, &id_len))
+        field(k, "build", id, id_len);
     field_str(k, "backend", backend);
     field_str(k, "target", target);
     field_str(k, "compiler", compiler);

@@ -43,6 +43,7 @@
 
 #include "atomics.h"
 #include "check/ck.h"
+#include "build_id.h"
 #include "cache.h"
 #include "emu.h"
 #include "mathx.h"
@@ -504,6 +505,10 @@ static bool key_prefix(const toolchain *tc, lat__sha256 *s)
     lat__sha256_init(s);
     key_field(s, "lattice optimised object", "2");
     key_field(s, "lattice", LAT_VERSION_STRING);
+    const uint8_t *id;
+    size_t id_len;
+    if (lat__build_id(&id, &id_len))
+        lat__sha256_update(s, id, id_len); /* the prelude and glue are lattice's code */
     key_field(s, "compiler", tc->identity);
     key_field(s, "cpu", tc->cpu);
     for (size_t i = 0; i < flags.n; i++)
