@@ -231,3 +231,53 @@ TEST(exit_stops_every_compiler_and_removes_every_directory)
     ASSERT_GE(n, 4);
     ASSERT_LE(n, 8); /* no more than the bound: none starts once exit began */
 }
+
+/* A module's name goes into the C lattice generates (#line markers, the barriers' reports):
+ * a newline, a quote or a backslash in it must stay in the name, not become code. */
+static void reverse_in(lat_context *ctx, const char *name, lat_emu_opt tier)
+{
+    static const char src[] =
+        "__global__ void rev(int *a)\n"
+        "{\n"
+        "    __shared__ int s[64];\n"
+        "    int t = threadIdx.x;\n"
+        "    s[t] = a[t];\n"
+        "    __syncthreads();\n"
+        "    a[t] = s[63 - t] * 3;\n"
+        "}\n";
+    lat_module *m = NULL;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = name,
+                                                        .emu_opt = tier},
+                                &m));
+    int a[64], want[64];
+    for (int i = 0; i < 64; i++)
+        a[i] = (int)(t_rand_u32() % 1000);
+    for (int i = 0; i < 64; i++)
+        want[i] = a[63 - i] * 3;
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(m, "rev", &k));
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {64}},
+                              LAT_ARGS(lat_arg_inout(a, sizeof a))));
+    for (int i = 0; i < 64; i++)
+        ASSERT_EQ(a[i], want[i]);
+    lat_module_destroy(m);
+}
+
+TEST(a_module_name_with_a_newline_or_quotes_is_escaped_in_the_generated_C)
+{
+    static const char *const names[] = {
+        "evil\nint injected = ;\n.cu",
+        "quote\"and\\backslash\r\t.cu",
+        "\n#error from the name\n",
+    };
+    restore_env();
+    lat_context *ctx = emu_context();
+    lat_context *checked = t_context_with(&(lat_context_desc){.check = LAT_CHECK_ALL});
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        reverse_in(ctx, names[i], LAT_EMU_OPT_OFF);
+        reverse_in(checked, names[i], LAT_EMU_OPT_OFF);
+        /* The optimising tier's compiler reads the same text (where there is one: without,
+         * the module stays on TinyCC, as it says in its log). */
+        reverse_in(ctx, names[i], LAT_EMU_OPT_SYNC);
+    }
+}

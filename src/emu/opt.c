@@ -26,8 +26,9 @@
  * become instructions.
  *
  * The compiler runs with posix_spawn and an argument vector (no shell), in a private
- * directory (mkdtemp, mode 0700) that is also its TMPDIR, as a process group of its own
- * so that a time limit kills its cc1 and as too; everything is removed afterwards.
+ * directory that is also its TMPDIR, as a process group of its own so that a time limit
+ * kills its cc1 and as too, no more at once than LATTICE_EMU_CC_JOBS, and none outlives
+ * the program (opt_proc.h).
  *
  * Objects are kept in the compile cache (src/core/cache.h) under a key of the program
  * text, the compiler (its resolved path, size and modification time: a new version is a
