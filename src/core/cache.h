@@ -23,13 +23,25 @@ void lat__cache_key_final(lat__sha256 *s, lat__cache_key *key);
 /* Whether the cache is on (LATTICE_CACHE is not "0"/"off"/"no"/"false"). */
 bool lat__cache_enabled(void);
 
-/* Computes the key of `src` compiled by `compiler` ("nvrtc 12.4") for `target`
- * ("--gpu-architecture=sm_90"). `extra` (may be NULL) is anything else that changes the
- * output. Reads every file the source includes (recursively). Returns false when the
+/* One compile request: everything that decides a compile's output, for every backend. Its
+ * digest (lat__compile_request_digest) is the key under which the one cache service (this
+ * file: memory and disk) keeps what the compile made, whatever the backend. */
+typedef struct lat__compile_request {
+    /* The source: its text and name, defines, include directories, options, name
+     * expressions, no_extern_c; the files it includes are found and read as the compilers
+     * find them, and their contents are part of the request. */
+    const lat__source *src;
+    const char *backend;  /* "cuda", "emu" */
+    const char *target;   /* the device or architecture ("--gpu-architecture=sm_90") */
+    const char *compiler; /* the compiler's identity ("nvrtc 12.4") */
+    const char *tier;     /* the rest the backend says decides the code (may be NULL):
+                             its tier, checks, flags (the driver op module_key) */
+} lat__compile_request;
+
+/* The request's digest, with lattice's version and build ID. Returns false when the
  * cache is off or the source cannot be keyed (an #include of a macro, a file that cannot
- * be read, out of memory); a keyed source returns true. */
-bool lat__cache_key_for(const lat__source *src, const char *backend, const char *target,
-                        const char *compiler, const char *extra, lat__cache_key *key);
+ * be read, out of memory); a keyed request returns true. */
+bool lat__compile_request_digest(const lat__compile_request *r, lat__cache_key *key);
 
 /* Looks key up in memory, then on disk (when `disk`). On a hit returns true with a
  * malloc'd copy in *data / *size and *origin LAT_MODULE_MEMORY_CACHE or
@@ -77,6 +89,10 @@ bool lat__cache_disk_trusted(void);
 void lat__cache_count_miss(void);
 void lat__cache_count_uncacheable(void);
 void lat__cache_count_memory_hit(void);
+
+/* Whether mod is still one of ctx's modules, named `name` (a cache of modules that does not
+ * see their destruction, src/array/kcache.c, asks before reusing one). Any thread. */
+bool lat__module_alive(lat_context *ctx, const lat_module *mod, const char *name);
 
 /* Drops the in-memory shared modules (module_cache.c), for lat_cache_clear(). */
 void lat__module_cache_clear(void);

@@ -14,7 +14,6 @@
 #include "cache.h"
 #include "core/alloc.h"
 #include "driver_ops.h"
-#include "lattice/check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,22 +62,16 @@ lat_status lat__module_compile(lat_context *ctx, lat_module *mod, const lat__sou
     char target[64];
     snprintf(target, sizeof target, "device %d: compute %d.%d", ctx->device,
              ctx->info.compute_major, ctx->info.compute_minor);
-    /* Checked modules differ; preempting ones more (every kernel on fibers). So do
-     * modules made while LATTICE_EMU_FIBERS is set, which the translator reads when it
-     * runs: without it in the key, a module asked for on fibers would get the region
-     * loops of the same source compiled earlier. */
-    lat_check_options co;
-    bool preempt = ctx->check && lat_check_get_options(ctx, &co) == LAT_OK && co.preempt;
-    /* The optimising tier's mode lives in the shared impl, so it is part of the key:
-     * a module asked for without the tier must not run another's optimised code. */
-    char extra[1024];
-    const char *opt = lat__env(LAT_ENV_EMU_OPT), *cc = lat__env(LAT_ENV_EMU_CC),
-               *flags = lat__env(LAT_ENV_EMU_CC_FLAGS);
-    snprintf(extra, sizeof extra, "%s%s, opt %d %s, cc %s %s",
-             ctx->check ? (preempt ? "checked, preempting" : "checked") : "unchecked",
-             lat__env_on(LAT_ENV_EMU_FIBERS) ? ", fibers" : "", src->emu_opt, opt ? opt : "",
-             cc ? cc : "", flags ? flags : "");
-    if (!lat__cache_key_for(src, b->name, target, "lattice " LAT_VERSION_STRING, extra, &key)) {
+    /* What else decides the compiled impl (its tier, checks, flags) is the backend's to
+     * say: the core reads none of its settings. */
+    char tier[1024] = "";
+    lat__drv(ctx)->module_key(ctx, src, tier, sizeof tier);
+    lat__compile_request req = {.src = src,
+                                .backend = b->name,
+                                .target = target,
+                                .compiler = "lattice " LAT_VERSION_STRING,
+                                .tier = tier};
+    if (!lat__compile_request_digest(&req, &key)) {
         if (lat__cache_enabled())
             lat__cache_count_uncacheable();
         return b->module_create(ctx, mod, src);
@@ -193,4 +186,19 @@ void lat__module_cache_clear(void)
         next = s->next;
         destroy(s);
     }
+}
+
+bool lat__module_alive(lat_context *ctx, const lat_module *mod, const char *name)
+{
+    if (!mod)
+        return false;
+    bool alive = false;
+    pthread_mutex_lock(&ctx->lock);
+    for (const lat_module *m = ctx->modules; m; m = m->next)
+        if (m == mod) {
+            alive = m->name && strcmp(m->name, name) == 0;
+            break;
+        }
+    pthread_mutex_unlock(&ctx->lock);
+    return alive;
 }

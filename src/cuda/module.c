@@ -868,8 +868,13 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
     char compiler[64];
     snprintf(compiler, sizeof compiler, "nvrtc %d.%d", lat__cu.nvrtc_major, lat__cu.nvrtc_minor);
     bool cacheable = final_choice == 1 &&
-                     lat__cache_key_for(src, "cuda", uarch ? uarch : t.option, compiler,
-                                        lat__cu.nvrtcGetCUBIN ? "cubin" : "ptx", &key);
+                     lat__compile_request_digest(
+                         &(lat__compile_request){.src = src,
+                                                 .backend = "cuda",
+                                                 .target = uarch ? uarch : t.option,
+                                                 .compiler = compiler,
+                                                 .tier = lat__cu.nvrtcGetCUBIN ? "cubin" : "ptx"},
+                         &key);
     if (cacheable) {
         st = from_cache(ctx, mod, src, &key, t0);
         if (st != LAT_ERROR_KERNEL_NOT_FOUND)
