@@ -153,7 +153,7 @@ static void start_opt(lat_module *mod, lat__emu_module *m)
     /* Loaded from the cache before TinyCC ran (compile.c): the variables are the object's. */
     if (lat__emu_opt_code_of(m->opt))
         return;
-    if (mode != LAT_EMU_OPT_SYNC && m->nglobals > 0) {
+    if (mode != LAT_EMU_OPT_SYNC && m->has_state) {
         lat__emu_opt_free(m->opt);
         m->opt = NULL;
         return;

@@ -80,18 +80,33 @@ void lat__emit_directive(lat__emitter *em, const char *line)
     lat__emit_newline(em);
 }
 
+const char *lat__emit_c_string(lat__unit *u, const char *s)
+{
+    size_t n = strlen(s);
+    char *q = lat__arena_alloc(&u->arena, 4 * n + 3), *at = q;
+    *at++ = '"';
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\') {
+            *at++ = '\\';
+            *at++ = (char)*c;
+        } else if (*c < 0x20 || *c == 0x7f) {
+            /* A newline would end the directive or literal, and the rest of the name
+             * would be compiled as the program. */
+            at += sprintf(at, "\\%03o", *c);
+        } else {
+            *at++ = (char)*c;
+        }
+    }
+    *at++ = '"';
+    *at = '\0';
+    return q;
+}
+
 static void line_marker(lat__emitter *em, lat__loc loc)
 {
     if (!em->fresh_line)
         lat__emit_newline(em);
-    const char *name = lat__loc_file(em->u, loc);
-    lat__emit_fmt(em, "#line %u \"", loc.line);
-    for (const char *c = name; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            put(em, "\\", 1);
-        put(em, c, 1);
-    }
-    put(em, "\"\n", 2);
+    lat__emit_fmt(em, "#line %u %s\n", loc.line, lat__emit_c_string(em->u, lat__loc_file(em->u, loc)));
     em->file = loc.file;
     em->line = loc.line;
 }
