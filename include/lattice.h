@@ -190,7 +190,7 @@ LAT_API lat_status lat_device_get_info(lat_backend_kind kind, int ordinal,
 /* Contexts                                                                             */
 /* ------------------------------------------------------------------------------------ */
 
-/* The CPU emulator's optimising tier (docs/emulator.md, "Tiers"). A module is compiled by
+/* The CPU emulator's optimising tier (docs/tiers.md). A module is compiled by
  * TinyCC at once and runs on that code; the optimising tier compiles the same lowered C
  * with the system's C compiler (cc, gcc or clang, found at run time; LATTICE_EMU_CC names
  * another) into a shared object and switches each kernel to it at a launch boundary.
@@ -437,6 +437,20 @@ LAT_API lat_status lat_module_get_kernel(lat_module *mod, const char *name,
  * safety: any thread. */
 LAT_API int lat_module_kernel_count(const lat_module *mod);
 LAT_API const char *lat_module_kernel_name(const lat_module *mod, int i);
+
+/* The __global__ function templates of a module compiled from source, in source order:
+ * no kernel until an instance is named (lat_module_desc.name_expressions, e.g.
+ * "reduce<float, 256>"). lat_module_template_count returns how many (0 for NULL and for
+ * lat_module_load's modules); lat_module_template_name returns template i's name as a
+ * name expression starts ("reduce", "ops::reduce"), lat_module_template_declaration its
+ * declaration as written up to its body ("template <typename T, int N> __global__ void
+ * reduce(T *out, const T *in)", macros expanded, white space as one blank); each valid
+ * until the module is destroyed, or NULL when i is out of range. A template in an
+ * anonymous namespace, which no name expression can name, is not listed. Thread safety:
+ * any thread. */
+LAT_API int lat_module_template_count(const lat_module *mod);
+LAT_API const char *lat_module_template_name(const lat_module *mod, int i);
+LAT_API const char *lat_module_template_declaration(const lat_module *mod, int i);
 
 /* The symbol a name expression or kernel name was lowered to (nvrtcGetLoweredName): for
  * "reduce<256>" something like "_Z6reduceILi256EEvPKfPf"; for a kernel of C linkage its

@@ -899,6 +899,32 @@ static int run(const opts *o)
     return status;
 }
 
+/* Example arguments for a template's parameters, from its declaration ("template
+ * <typename T, int N> ..." gives "float, 256"); parameters with defaults are left out. */
+static void example_arguments(const char *decl, char *out, size_t len)
+{
+    const char *p = strchr(decl, '<');
+    size_t n = 0;
+    out[0] = '\0';
+    for (int depth = 0; p && *p && n + 16 < len;) {
+        const char *start = ++p;
+        while (*p && (depth > 0 || (*p != ',' && *p != '>'))) {
+            depth += *p == '<' || *p == '(';
+            depth -= *p == '>' || *p == ')';
+            p++;
+        }
+        size_t plen = (size_t)(p - start);
+        while (plen && *start == ' ')
+            start++, plen--;
+        if (!plen || memchr(start, '=', plen))
+            break;
+        bool type = strncmp(start, "typename", 8) == 0 || strncmp(start, "class", 5) == 0;
+        n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", type ? "float" : "256");
+        if (*p != ',')
+            break;
+    }
+}
+
 static int list(const char *file)
 {
     if (check_source_file(file) != 0)
@@ -933,6 +959,14 @@ static int list(const char *file)
                            prm.type[strlen(prm.type) - 1] == '*' ? "" : " ", prm.name);
             }
             printf(")\n");
+        }
+        /* Templates are kernels once an instance is named: each with how to name one. */
+        for (int ti = 0; ti < lat_module_template_count(mod); ti++) {
+            char args[256];
+            const char *name = lat_module_template_name(mod, ti);
+            example_arguments(lat_module_template_declaration(mod, ti), args, sizeof args);
+            printf("%s<...>: %s\n  (a template: run an instance, e.g. lattice run %s '%s<%s>')\n",
+                   name, lat_module_template_declaration(mod, ti), file, name, args);
         }
     }
     lat_context_destroy(ctx);

@@ -153,7 +153,10 @@ with tempfile.TemporaryDirectory() as tmp:
                 "template __global__ void scale<float, 3>(float *, int);\n"
                 "__global__ void plain(int *out) { out[threadIdx.x] = 7; }\n")
     r = run(["list", cu])
-    want = ["scale<float, 3>(float *out, int n)", "plain(int *out)"]
+    # The template itself too (it was left out), with how to name an instance.
+    want = ["scale<float, 3>(float *out, int n)", "plain(int *out)",
+            "scale<...>: template <typename T, int K> __global__ void scale(T *out, int n)",
+            "  (a template: run an instance, e.g. lattice run %s 'scale<float, 256>')" % cu]
     if r.returncode != 0 or sorted(r.stdout.splitlines()) != sorted(want):
         failures.append("list of a template's instances: status %d, want %s\n%s%s"
                         % (r.returncode, want, r.stdout, r.stderr))
@@ -268,6 +271,30 @@ expect_lines("written by atomics", HALF_SRC, ["hist", "-n", "10", "-b", "10", "-
              ["  h = [3, 3, 2, 2, ..., _]; 6 of 10 never written ([4] to [9])"])
 expect_lines("written over two steps", HALF_SRC, ["half", "-n", "10", "--then", "rest"],
              ["  out = [0.5, 1.5, 2.5, 3.5, 4.5, -1, -1, ..., _]; 1 of 10 never written ([9])"])
+
+# Templates not instantiated in the source, in namespaces, with defaults: listed by the
+# name an instance is run by; one in an anonymous namespace cannot be named, and is not.
+with tempfile.TemporaryDirectory() as tmp:
+    cu = os.path.join(tmp, "t.cu")
+    with open(cu, "w") as f:
+        f.write("#define KERNEL __global__\n"
+                "template <typename T,\n          int N = 4>\n"
+                "KERNEL void fill(T *x) { x[threadIdx.x] = (T)N; }\n"
+                "namespace ops { namespace in {\n"
+                "template <class T, unsigned B> __global__ void twice(T *x) { x[threadIdx.x] *= B; }\n"
+                "template <typename T> __device__ T sq(T v) { return v * v; }\n"
+                "} }\n"
+                "namespace { template <int N> __global__ void hidden(int *x) { x[0] = N; } }\n")
+    r = run(["list", cu])
+    want = ["fill<...>: template <typename T, int N = 4> __global__ void fill(T *x)",
+            "  (a template: run an instance, e.g. lattice run %s 'fill<float>')" % cu,
+            "ops::in::twice<...>: template <class T, unsigned B> __global__ void twice(T *x)",
+            "  (a template: run an instance, e.g. lattice run %s 'ops::in::twice<float, 256>')" % cu]
+    if r.returncode != 0 or r.stdout.splitlines() != want:
+        failures.append("list of templates: status %d, want %s\n%s%s" % (r.returncode, want, r.stdout, r.stderr))
+    r = run(["run", cu, "ops::in::twice<float, 256>", "-n", "4", "-c", "none", "--fill", "all"])
+    if r.returncode != 0 or not has_line(r.stdout, "  x = [0, 256, 512, 768]"):
+        failures.append("run the listed instance: status %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
 
 # The zoo.
 for name in sorted(os.listdir("examples/bugs")):
