@@ -616,7 +616,53 @@ LAT_API lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *de
 /* C only: lat_launch_args(k, &desc, LAT_ARGS(lat_arg_out(d, n), lat_arg_in(a, n))) */
 #  define LAT_ARGS(...) \
     (sizeof((lat_arg[]){__VA_ARGS__}) / sizeof(lat_arg)), ((const lat_arg[]){__VA_ARGS__})
+/* C only (GCC and Clang): an array's In/Out/InOut argument, its size taken from its type:
+ *     float a[400], dest[400];
+ *     LAT_TRY(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {400}},
+ *                             LAT_ARGS(LAT_OUT(dest), LAT_IN(a))));
+ * An array only: a pointer (whose sizeof is not its buffer's) does not compile. */
+#  define LAT_ARRAY_BYTES_(x)                                                             \
+    (sizeof(x) + 0 * sizeof(char[__builtin_types_compatible_p(__typeof__(x),              \
+                                                              __typeof__(&(x)[0])) ? -1 : 1]))
+#  define LAT_IN(x) lat_arg_in((x), LAT_ARRAY_BYTES_(x))
+#  define LAT_OUT(x) lat_arg_out((x), LAT_ARRAY_BYTES_(x))
+#  define LAT_INOUT(x) lat_arg_inout((x), LAT_ARRAY_BYTES_(x))
 #endif
+
+/* ------------------------------------------------------------------------------------ */
+/* The short path: one call from source to kernel                                       */
+/* ------------------------------------------------------------------------------------ */
+
+/* The process's default context, for programs that need one context and would rather not
+ * manage it: made on the first call (lat_context_create(NULL, ...): LATTICE_BACKEND, else
+ * the GPU where one is usable, else the emulator) and kept until
+ * lat_context_default_release() or the end of the process. *out is the same context on
+ * every call until it is released. Errors: LAT_ERROR_INVALID_VALUE (out NULL); those of
+ * lat_context_create() (nothing is kept then: the next call tries again). Thread safety:
+ * any thread; the context is made once. */
+LAT_API lat_status lat_context_default(lat_context **out);
+
+/* Destroys the default context (its modules, memory and kernels with it), if there is one;
+ * the next lat_context_default() makes a new one. Thread safety: not while another thread
+ * uses the default context or what it made. */
+LAT_API void lat_context_default_release(void);
+
+/* One call from CUDA C source to a kernel, the module made and kept for the caller:
+ *     lat_kernel *k;
+ *     LAT_TRY(lat_kernel_compile(NULL, source, "multiply_them", &k));
+ *   ctx: the context to compile in, or NULL for lat_context_default()'s.
+ *   source: CUDA C source text; messages call it "kernel.cu".
+ *   name: the kernel: a __global__ function's name, or a template's instance named with
+ *         its arguments ("reduce<float, 256>", compiled as a name expression).
+ * The module lives as long as the context (lat_context_destroy frees it); each call
+ * compiles anew (the compile cache makes a repeated source cheap). For options, defines
+ * or several kernels of one module, use lat_module_create().
+ * Errors: LAT_ERROR_INVALID_VALUE (source, name or out NULL); those of
+ * lat_context_default(), lat_module_create() (LAT_ERROR_COMPILE with the compiler's log
+ * in lat_last_error()) and lat_module_get_kernel() (LAT_ERROR_KERNEL_NOT_FOUND). *out is
+ * untouched on failure. Thread safety: any thread. */
+LAT_API lat_status lat_kernel_compile(lat_context *ctx, const char *source, const char *name,
+                                      lat_kernel **out);
 
 #ifdef __cplusplus
 }
