@@ -407,3 +407,60 @@ TEST(a_name_expression_naming_a_device_function_is_an_error_naming_it)
     ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, st);
     ASSERT_CONTAINS(lat_last_error(), "twice");
 }
+
+/* The templates themselves are listed, instantiated or not, by the name an instance's
+ * name expression starts with and their declaration as written: a user (lattice list) can
+ * see a kernel template that has no instance yet, and how to name one. */
+TEST(kernel_templates_are_listed_with_their_declarations)
+{
+    lat_context *ctx = t_context();
+    lat_module *mod = template_module(ctx, NULL);
+    ASSERT_EQ(lat_module_template_count(mod), 2);
+    ASSERT_STR_EQ(lat_module_template_name(mod, 0), "reduce");
+    ASSERT_STR_EQ(lat_module_template_declaration(mod, 0),
+                  "template <int N> __global__ void reduce(const float *in, float *out, int n)");
+    ASSERT_STR_EQ(lat_module_template_name(mod, 1), "scale");
+    ASSERT_STR_EQ(lat_module_template_declaration(mod, 1),
+                  "template <typename T> __global__ void scale(T *x, T a, int n)");
+    ASSERT_NULL(lat_module_template_name(mod, 2));
+    ASSERT_NULL(lat_module_template_declaration(mod, -1));
+    ASSERT_EQ(lat_module_kernel_count(mod), 1); /* plain: templates are not kernels */
+    ASSERT_EQ(lat_module_template_count(NULL), 0);
+    ASSERT_NULL(lat_module_template_name(NULL, 0));
+
+    /* Device templates are not listed, templates in namespaces by their scoped name, and
+     * one in an anonymous namespace (no name expression can name it) not at all. */
+    lat_module *ns = NULL;
+    ASSERT_OK(lat_module_create(
+        ctx,
+        &(lat_module_desc){.source = "namespace a { namespace b {\n"
+                                     "template <typename T> __device__ T sq(T v) { return v * v; }\n"
+                                     "template <typename T> __global__ void k(T *x) { x[0] = sq(x[0]); }\n"
+                                     "} }\n"
+                                     "namespace { template <int N> __global__ void h(int *x) { x[0] = N; } }\n",
+                           .name = "ns.cu"},
+        &ns));
+    ASSERT_EQ(lat_module_template_count(ns), 1);
+    ASSERT_STR_EQ(lat_module_template_name(ns, 0), "a::b::k");
+    lat_kernel *k;
+    lat_module *inst = NULL;
+    ASSERT_OK(lat_module_create(
+        ctx,
+        &(lat_module_desc){.source = "namespace a { namespace b {\n"
+                                     "template <typename T> __global__ void k(T *x) { x[threadIdx.x] *= x[threadIdx.x]; }\n"
+                                     "} }\n",
+                           .name = "inst.cu", .name_expressions = (const char *const[]){"a::b::k<int>", NULL}},
+        &inst));
+    ASSERT_OK(lat_module_get_kernel(inst, "a::b::k<int>", &k));
+    int x[32], want[32];
+    for (int i = 0; i < 32; i++) {
+        x[i] = (int)(t_rand_u32() % 1000) - 500;
+        want[i] = x[i] * x[i];
+    }
+    lat_deviceptr d = t_device_copy(ctx, x, sizeof x);
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {1}, .block = {32}}, (void *[]){&d}));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, x, d, sizeof x));
+    ASSERT_OK(lat_mem_free(ctx, d));
+    for (int i = 0; i < 32; i++)
+        ASSERT_MSG(x[i] == want[i], "x[%d] = %d, want %d", i, x[i], want[i]);
+}

@@ -371,6 +371,21 @@ const char *lat_module_kernel_name(const lat_module *mod, int i)
     return NULL;
 }
 
+int lat_module_template_count(const lat_module *mod)
+{
+    return mod ? mod->sigs.ntemplates : 0;
+}
+
+const char *lat_module_template_name(const lat_module *mod, int i)
+{
+    return mod && i >= 0 && i < mod->sigs.ntemplates ? mod->sigs.templates[i].name : NULL;
+}
+
+const char *lat_module_template_declaration(const lat_module *mod, int i)
+{
+    return mod && i >= 0 && i < mod->sigs.ntemplates ? mod->sigs.templates[i].decl : NULL;
+}
+
 lat_status lat_module_get_kernel(lat_module *mod, const char *name, lat_kernel **out)
 {
     if (!mod || !name || !out)

@@ -400,6 +400,49 @@ static void explicit_specialization(lat__parser *p, lat__tok *kw)
     lat__expect(p, LAT_P_SEMI, "after the specialization");
 }
 
+static char *scoped_name(lat__parser *p, char *name);
+
+/* Tokens as written, each run of white space (a line break too) one blank. */
+static char *spell_as_written(lat__unit *u, const lat__tok *t, size_t n)
+{
+    size_t cap = 1;
+    for (size_t i = 0; i < n; i++)
+        cap += t[i].len + 1;
+    char *s = lat__arena_alloc(&u->arena, cap), *at = s;
+    for (size_t i = 0; i < n; i++) {
+        if (i && (t[i].flags & (LAT_TF_SPACE | LAT_TF_BOL)))
+            *at++ = ' ';
+        memcpy(at, t[i].text, t[i].len);
+        at += t[i].len;
+    }
+    *at = '\0';
+    return s;
+}
+
+/* A __global__ function template, declared from token `at` (its `template`) to p->pos:
+ * listed (lat_module_template_count) with its declaration as written up to its body,
+ * so that a user can name an instance. One in an anonymous namespace cannot be named. */
+static void note_kernel_template(lat__parser *p, const lat__template *tm, size_t at)
+{
+    size_t end = tm->decl_at;
+    bool global = false;
+    while (end < p->pos && !lat__tok_is_punct(&p->toks[end], LAT_P_LBRACE) &&
+           !lat__tok_is_punct(&p->toks[end], LAT_P_SEMI)) {
+        if (lat__tok_kw(&p->toks[end], LAT_KW_GLOBAL))
+            global = true;
+        end++;
+    }
+    char *name = global ? scoped_name(p, (char *)tm->name->name) : NULL;
+    if (!name)
+        return;
+    lat__kernel_template kt = {
+        .name = name,
+        .decl = spell_as_written(p->u, &p->toks[at], end - at),
+        .line = (int)tm->loc.line,
+    };
+    LAT_PUSH(&p->u->arena, p->tu->kernel_templates, kt);
+}
+
 void lat__template_declaration(lat__parser *p)
 {
     lat__tok *kw = lat__next(p);
@@ -487,6 +530,8 @@ void lat__template_declaration(lat__parser *p)
         tm->plain = old; /* f(x, n) beside template <N> f(x): calls pick by their arguments */
     lat__sym *s = lat__sym_new(p, tm->is_class ? LAT_SYM_TYPEDEF : LAT_SYM_FUNC, tm->name, first->loc);
     s->tmpl = tm;
+    if (!tm->is_class)
+        note_kernel_template(p, tm, (size_t)(kw - p->toks));
     s->type = tm->is_class ? &lat__ty_int : tm->shape;
     s->depth = 0;
     s->flags |= LAT_SF_FILE_SCOPE;
