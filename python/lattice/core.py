@@ -655,6 +655,12 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
         param = params[i] if params is not None and i < len(params) else None
         if isinstance(a, _HostArg):
             arr = a.array
+            if arr.dtype.hasobject:
+                raise TypeError(f"argument {i}: {type(a).__name__}() of an array of Python "
+                                f"objects ({arr.dtype}): a kernel can only take plain data")
+            if a.kind != _lib.ARG_IN and not arr.flags.writeable:
+                raise ValueError(f"argument {i}: {type(a).__name__}() of a read-only array "
+                                 "(the launch would write to it)")
             if not arr.flags.c_contiguous:
                 if a.kind == _lib.ARG_IN:
                     arr = np.ascontiguousarray(arr)
@@ -674,6 +680,9 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
             slot.value.ptr = p
             continue
         if isinstance(a, (bool, np.bool_)):
+            a = int(a)
+        if isinstance(a, np.integer) and param is not None and param.pointer:
+            # np.intp(alloc) + offset: PyCUDA's way to pass an address.
             a = int(a)
         if isinstance(a, (int, float)):
             if param is not None and param.pointer:
@@ -717,6 +726,9 @@ def _dim3(t: Any, what: str) -> "_lib.dim3":
     t = tuple(int(x) for x in t)
     if not 1 <= len(t) <= 3:
         raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(t)}")
+    for x in t:
+        if not 0 <= x < 2**32:
+            raise OverflowError(f"{what} {t}: each extent must be in [0, 2**32), not {x}")
     t = t + (1,) * (3 - len(t))
     return _lib.dim3(*t)
 
@@ -895,7 +907,9 @@ class Kernel:
             if type(grid) is tuple and type(block) is tuple and len(self._dims) < 64:
                 self._dims[(grid, block)] = dims
         d.grid, d.block = dims
-        d.shared_bytes = shared
+        if not 0 <= int(shared) < 2**32:
+            raise OverflowError(f"shared: {shared} bytes is outside [0, 2**32)")
+        d.shared_bytes = int(shared)
         d.stream = None if stream is None else stream.handle
         d.cooperative = int(cooperative)
         if time_kernel:
