@@ -592,6 +592,10 @@ class _HostArg:
     def __init__(self, array: Any):
         if not isinstance(array, np.ndarray):
             array = np.asarray(array)
+        if array.dtype.hasobject:
+            # Copying Python object pointers to or from a device would corrupt them.
+            raise TypeError(f"{type(self).__name__}(): an array of Python objects "
+                            f"({array.dtype}); a kernel can only take plain data")
         self.array = array
 
     def __repr__(self) -> str:
@@ -655,9 +659,6 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
         param = params[i] if params is not None and i < len(params) else None
         if isinstance(a, _HostArg):
             arr = a.array
-            if arr.dtype.hasobject:
-                raise TypeError(f"argument {i}: {type(a).__name__}() of an array of Python "
-                                f"objects ({arr.dtype}): a kernel can only take plain data")
             if a.kind != _lib.ARG_IN and not arr.flags.writeable:
                 raise ValueError(f"argument {i}: {type(a).__name__}() of a read-only array "
                                  "(the launch would write to it)")

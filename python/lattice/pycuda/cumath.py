@@ -16,18 +16,27 @@ def _make_unary_array_func(name):
             warnings.warn(
                 "please use 'out' or 'stream' keyword arguments", DeprecationWarning, stacklevel=2
             )
-            if isinstance(stream_or_out, Stream):
-                stream = stream_or_out
-                out = None
-            else:
-                stream = None
-                out = stream_or_out
 
+        # lattice: a positional stream or output array is used (PyCUDA dropped it), and
+        # each is checked to be what it is taken for.
         out, stream = None, None
+        if isinstance(stream_or_out, Stream):
+            stream = stream_or_out
+        elif isinstance(stream_or_out, gpuarray.GPUArray):
+            out = stream_or_out
+        elif stream_or_out is not None:
+            raise TypeError(f"{name}: the second argument is a Stream or an output GPUArray, "
+                            f"not {type(stream_or_out).__name__}")
         if "out" in kwargs:
-            out = kwargs["out"]
+            out = kwargs.pop("out")
         if "stream" in kwargs:
-            stream = kwargs["stream"]
+            stream = kwargs.pop("stream")
+        if kwargs:
+            raise TypeError(f"{name}: unexpected keyword arguments {sorted(kwargs)}")
+        if out is not None and not isinstance(out, gpuarray.GPUArray):
+            raise TypeError(f"{name}: out must be a GPUArray, not {type(out).__name__}")
+        if stream is not None and not isinstance(stream, Stream):
+            raise TypeError(f"{name}: stream must be a Stream, not {type(stream).__name__}")
 
         func_name = name + "f" if array.dtype == np.float32 else name
 
@@ -39,9 +48,10 @@ def _make_unary_array_func(name):
         if out is None:
             out = array._new_like_me()
         else:
-            assert out.dtype == array.dtype
-            assert out.strides == array.strides
-            assert out.shape == array.shape
+            if out.dtype != array.dtype or out.strides != array.strides or \
+                    out.shape != array.shape:
+                raise ValueError(f"{name}: out must have the input's dtype, shape and "
+                                 f"strides ({array.dtype}, {array.shape}, {array.strides})")
 
         func = elementwise.get_unary_func_kernel(func_name, array.dtype)
         func.prepared_async_call(
@@ -114,7 +124,7 @@ def frexp(arg, stream=None):
     sig = gpuarray.GPUArray(arg.shape, arg.dtype)
     expt = gpuarray.GPUArray(arg.shape, arg.dtype)
 
-    func = elementwise.get_frexp_kernel()
+    func = elementwise.get_frexp_kernel(arg.dtype)
     func.prepared_async_call(
         arg._grid,
         arg._block,
@@ -138,9 +148,12 @@ def ldexp(significand, exponent, stream=None):
             "only contiguous arrays may " "be used as arguments to this operation"
         )
 
+    if exponent.dtype != significand.dtype or exponent.shape != significand.shape:
+        raise TypeError("ldexp: the exponents must be an array of the significands' dtype "
+                        f"and shape ({significand.dtype}, {significand.shape})")
     result = gpuarray.GPUArray(significand.shape, significand.dtype)
 
-    func = elementwise.get_ldexp_kernel()
+    func = elementwise.get_ldexp_kernel(significand.dtype)
     func.prepared_async_call(
         significand._grid,
         significand._block,
@@ -166,7 +179,7 @@ def modf(arg, stream=None):
     intpart = gpuarray.GPUArray(arg.shape, arg.dtype)
     fracpart = gpuarray.GPUArray(arg.shape, arg.dtype)
 
-    func = elementwise.get_modf_kernel()
+    func = elementwise.get_modf_kernel(arg.dtype)
     func.prepared_async_call(
         arg._grid,
         arg._block,

@@ -8,6 +8,8 @@ Unlike CUDA's per-thread context stack, the current context is the same in every
 
 from __future__ import annotations
 
+import ctypes
+import re
 from typing import Any
 
 import numpy as np
@@ -81,9 +83,12 @@ class Function(_core.Kernel):
                 texrefs: Any = ()) -> "Function":
         fmt = []
         if isinstance(arg_types, str):
-            arg_types = list(arg_types)
+            # Python struct codes: "PPi", "12s" (12 raw bytes: a struct by value).
+            arg_types = [f"V{n}" if c == "s" else c * max(1, int(n or 1))
+                         for n, c in re.findall(r"(\d*)([A-Za-z?])", arg_types)]
+            arg_types = [c for t in arg_types for c in ([t] if t[0] == "V" else list(t))]
         for t in arg_types:
-            if t in ("P", np.uintp) or (isinstance(t, str) and t == "P"):
+            if isinstance(t, str) and t == "P":
                 fmt.append("P")
             else:
                 fmt.append(np.dtype(t))
@@ -106,8 +111,11 @@ class Function(_core.Kernel):
                 out.append(np.uintp(a) if isinstance(a, (int, np.integer)) else
                            _Ptr(0 if a is None else _ptr(a)))
             elif f.kind == "V":
-                out.append(np.void(np.asarray(a, f).tobytes()) if not
-                           isinstance(a, np.void) else a)
+                raw = a.tobytes() if isinstance(a, (np.void, np.ndarray)) else bytes(a)
+                if len(raw) != f.itemsize:
+                    raise TypeError(f"{self.name}: a {len(raw)}-byte value for a "
+                                    f"{f.itemsize}-byte argument")
+                out.append(np.void(raw))
             else:
                 try:
                     out.append(f.type(a))
@@ -268,18 +276,40 @@ class _MemcpyND:
         kind_s, src = self._src
         kind_d, dst = self._dst
         if kind_s == "h":
-            sbuf = np.frombuffer(memoryview(src).cast("B"), np.uint8)
+            sbuf = _host_bytes(src, so + sst[0] * (d - 1) + sst[1] * (h - 1) + w, False)
             srcv = np.lib.stride_tricks.as_strided(sbuf[so:], shape, sst)
         else:
             srcv = np.empty(shape, np.uint8)
             strided_get(srcv, _ptr(src) + so, sst)
         if kind_d == "h":
-            dbuf = np.frombuffer(memoryview(dst).cast("B"), np.uint8)
-            if dbuf.flags.writeable is False:
-                raise ValueError("Memcpy: the destination host buffer is read-only")
+            dbuf = _host_bytes(dst, do + dst_[0] * (d - 1) + dst_[1] * (h - 1) + w, True)
             np.lib.stride_tricks.as_strided(dbuf[do:], shape, dst_)[...] = srcv
         else:
             strided_set(_ptr(dst) + do, shape, dst_, np.ascontiguousarray(srcv))
+
+
+def _host_bytes(buf: Any, need: int, writable: bool) -> np.ndarray:
+    """The bytes of a host buffer from its first element on (a NumPy array of any layout:
+    the copy's pitches say where its rows are), at least ``need`` of them."""
+    if isinstance(buf, np.ndarray):
+        if writable and not buf.flags.writeable:
+            raise ValueError("Memcpy: the destination host array is read-only")
+        lo = sum(st * (n - 1) for n, st in zip(buf.shape, buf.strides) if st < 0)
+        hi = sum(st * (n - 1) for n, st in zip(buf.shape, buf.strides) if st > 0) + \
+            buf.itemsize
+        if lo < 0 or need > hi:
+            raise ValueError(f"Memcpy: the copy needs {need} bytes of the host array from "
+                             f"its first element, which spans {hi}")
+        addr = buf.__array_interface__["data"][0]
+        raw = (ctypes.c_uint8 * need).from_address(addr)
+        out = np.ctypeslib.as_array(raw)
+        return out
+    mv = memoryview(buf).cast("B")
+    if writable and mv.readonly:
+        raise ValueError("Memcpy: the destination host buffer is read-only")
+    if need > mv.nbytes:
+        raise ValueError(f"Memcpy: the copy needs {need} bytes of a {mv.nbytes}-byte buffer")
+    return np.frombuffer(mv, np.uint8)
 
 
 class Memcpy2D(_MemcpyND):

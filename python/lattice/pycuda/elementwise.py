@@ -654,7 +654,7 @@ def get_real_kernel(dtype, real_dtype):
             "tp": dtype_to_ctype(dtype),
             "real_tp": dtype_to_ctype(real_dtype),
         },
-        "z[i] = real(y[i])",
+        "z[i] = pycuda::real(y[i])",
         "real",
     )
 
@@ -667,7 +667,7 @@ def get_imag_kernel(dtype, real_dtype):
             "tp": dtype_to_ctype(dtype),
             "real_tp": dtype_to_ctype(real_dtype),
         },
-        "z[i] = imag(y[i])",
+        "z[i] = pycuda::imag(y[i])",
         "imag",
     )
 
@@ -749,22 +749,33 @@ def get_fmod_kernel():
     )
 
 
+def _float_ctype_and_suffix(dtype, what):
+    dtype = np.dtype(dtype)
+    if dtype not in (np.float32, np.float64):
+        raise TypeError(f"{what}: float32 or float64 arrays only, not {dtype}")
+    return dtype_to_ctype(dtype), "f" if dtype == np.float32 else ""
+
+
+# lattice: the kernels below take the array's own type (PyCUDA's were float-only and
+# read a float64 array as float32 pairs).
 @context_dependent_memoize
-def get_modf_kernel():
+def get_modf_kernel(dtype=np.float32):
+    t, f = _float_ctype_and_suffix(dtype, "modf")
     return get_elwise_kernel(
-        "float *x, float *intpart ,float *fracpart",
-        "fracpart[i] = modf(x[i], &intpart[i])",
+        f"{t} *x, {t} *intpart ,{t} *fracpart",
+        f"fracpart[i] = modf{f}(x[i], &intpart[i])",
         "modf_kernel",
     )
 
 
 @context_dependent_memoize
-def get_frexp_kernel():
+def get_frexp_kernel(dtype=np.float32):
+    t, f = _float_ctype_and_suffix(dtype, "frexp")
     return get_elwise_kernel(
-        "float *x, float *significand, float *exponent",
-        """
+        f"{t} *x, {t} *significand, {t} *exponent",
+        f"""
                 int expt = 0;
-                significand[i] = frexp(x[i], &expt);
+                significand[i] = frexp{f}(x[i], &expt);
                 exponent[i] = expt;
             """,
         "frexp_kernel",
@@ -772,10 +783,11 @@ def get_frexp_kernel():
 
 
 @context_dependent_memoize
-def get_ldexp_kernel():
+def get_ldexp_kernel(dtype=np.float32):
+    t, f = _float_ctype_and_suffix(dtype, "ldexp")
     return get_elwise_kernel(
-        "float *sig, float *expt, float *z",
-        "z[i] = ldexp(sig[i], int(expt[i]))",
+        f"{t} *sig, {t} *expt, {t} *z",
+        f"z[i] = ldexp{f}(sig[i], int(expt[i]))",
         "ldexp_kernel",
     )
 
