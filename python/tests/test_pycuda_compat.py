@@ -135,3 +135,19 @@ def test_versions_and_bounded_device_memory():
 def lattice_backend():
     import lattice
     return lattice.current_context().backend
+
+
+def test_take_and_multi_take_put_without_texture_references(rng):
+    a = rng.random(1000)
+    idx = rng.integers(0, 1000, 300).astype(np.int32)
+    ga, gidx = gpuarray.to_gpu(a), gpuarray.to_gpu(idx)
+    np.testing.assert_array_equal(gpuarray.take(ga, gidx).get(), a[idx])
+    arrays = [gpuarray.to_gpu(rng.random(1000).astype(np.float32)) for _ in range(3)]
+    for got, src in zip(gpuarray.multi_take(arrays, gidx), arrays):
+        np.testing.assert_array_equal(got.get(), src.get()[idx])
+    dest_idx = rng.permutation(300).astype(np.int32)
+    outs = gpuarray.multi_take_put(arrays, gpuarray.to_gpu(dest_idx), gidx, dest_shape=(300,))
+    for got, src in zip(outs, arrays):
+        expect = np.empty(300, np.float32)
+        expect[dest_idx] = src.get()[idx]
+        np.testing.assert_array_equal(got.get(), expect)

@@ -287,33 +287,30 @@ class ElementwiseKernel:
         func.prepared_async_call(grid, block, stream, *invocation_args)
 
 
+# lattice: take and take_put read their sources through pointers (PyCUDA's read them
+# through texture references, which CUDA 12 removed); the sources follow the destinations
+# among the arguments, and the second value returned (PyCUDA's texture references) is None.
 @context_dependent_memoize
 def get_take_kernel(dtype, idx_dtype, vec_count=1):
     ctx = {
         "idx_tp": dtype_to_ctype(idx_dtype),
         "tp": dtype_to_ctype(dtype),
-        "tex_tp": dtype_to_ctype(dtype, with_fp_tex_hack=True),
     }
 
     args = (
         [VectorArg(idx_dtype, "idx")]
         + [VectorArg(dtype, "dest" + str(i)) for i in range(vec_count)]
+        + [VectorArg(dtype, "src" + str(i)) for i in range(vec_count)]
         + [ScalarArg(np.intp, "n")]
     )
-    preamble = "#include <pycuda-helpers.hpp>\n\n" + "\n".join(
-        "texture <%s, 1, cudaReadModeElementType> tex_src%d;" % (ctx["tex_tp"], i)
-        for i in range(vec_count)
-    )
     body = ("%(idx_tp)s src_idx = idx[i];\n" % ctx) + "\n".join(
-        "dest%d[i] = fp_tex1Dfetch(tex_src%d, src_idx);" % (i, i)
-        for i in range(vec_count)
+        "dest%d[i] = src%d[src_idx];" % (i, i) for i in range(vec_count)
     )
 
-    mod = get_elwise_module(args, body, "take", preamble=preamble)
+    mod = get_elwise_module(args, body, "take")
     func = mod.get_function("take")
-    tex_src = [mod.get_texref("tex_src%d" % i) for i in range(vec_count)]
-    func.prepare("P" + (vec_count * "P") + np.dtype(np.uintp).char, texrefs=tex_src)
-    return func, tex_src
+    func.prepare("P" + (2 * vec_count * "P") + np.dtype(np.uintp).char)
+    return func, None
 
 
 @context_dependent_memoize
@@ -321,7 +318,6 @@ def get_take_put_kernel(dtype, idx_dtype, with_offsets, vec_count=1):
     ctx = {
         "idx_tp": dtype_to_ctype(idx_dtype),
         "tp": dtype_to_ctype(dtype),
-        "tex_tp": dtype_to_ctype(dtype, with_fp_tex_hack=True),
     }
 
     args = (
@@ -330,6 +326,7 @@ def get_take_put_kernel(dtype, idx_dtype, with_offsets, vec_count=1):
             VectorArg(idx_dtype, "gmem_src_idx"),
         ]
         + [VectorArg(dtype, "dest%d" % i) for i in range(vec_count)]
+        + [VectorArg(dtype, "src%d" % i) for i in range(vec_count)]
         + [
             ScalarArg(idx_dtype, "offset%d" % i)
             for i in range(vec_count)
@@ -338,41 +335,31 @@ def get_take_put_kernel(dtype, idx_dtype, with_offsets, vec_count=1):
         + [ScalarArg(np.intp, "n")]
     )
 
-    preamble = "#include <pycuda-helpers.hpp>\n\n" + "\n".join(
-        "texture <%s, 1, cudaReadModeElementType> tex_src%d;" % (ctx["tex_tp"], i)
-        for i in range(vec_count)
-    )
-
     if with_offsets:
 
         def get_copy_insn(i):
-            return (
-                "dest%d[dest_idx] = "
-                "fp_tex1Dfetch(tex_src%d, src_idx+offset%d);" % (i, i, i)
-            )
+            return "dest%d[dest_idx] = src%d[src_idx+offset%d];" % (i, i, i)
 
     else:
 
         def get_copy_insn(i):
-            return "dest%d[dest_idx] = " "fp_tex1Dfetch(tex_src%d, src_idx);" % (i, i)
+            return "dest%d[dest_idx] = src%d[src_idx];" % (i, i)
 
     body = (
         "%(idx_tp)s src_idx = gmem_src_idx[i];\n"
         "%(idx_tp)s dest_idx = gmem_dest_idx[i];\n" % ctx
     ) + "\n".join(get_copy_insn(i) for i in range(vec_count))
 
-    mod = get_elwise_module(args, body, "take_put", preamble=preamble)
+    mod = get_elwise_module(args, body, "take_put")
     func = mod.get_function("take_put")
-    tex_src = [mod.get_texref("tex_src%d" % i) for i in range(vec_count)]
 
     func.prepare(
         "PP"
-        + (vec_count * "P")
+        + (2 * vec_count * "P")
         + (bool(with_offsets) * vec_count * idx_dtype.char)
-        + np.dtype(np.uintp).char,
-        texrefs=tex_src,
+        + np.dtype(np.uintp).char
     )
-    return func, tex_src
+    return func, None
 
 
 @context_dependent_memoize

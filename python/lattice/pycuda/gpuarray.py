@@ -1647,11 +1647,13 @@ def take(a, indices, out=None, stream=None):
 
     assert len(indices.shape) == 1
 
-    func, tex_src = elementwise.get_take_kernel(a.dtype, indices.dtype)
-    a.bind_to_texref_ext(tex_src[0], allow_double_hack=True, allow_complex_hack=True)
+    if not a.flags.forc:
+        raise RuntimeError("take: only contiguous arrays may be taken from")
+    func, _ = elementwise.get_take_kernel(a.dtype, indices.dtype)
 
     func.prepared_async_call(
-        out._grid, out._block, stream, indices.gpudata, out.gpudata, indices.size
+        out._grid, out._block, stream, indices.gpudata, out.gpudata, a.gpudata,
+        indices.size
     )
 
     return out
@@ -1666,7 +1668,7 @@ def multi_take(arrays, indices, out=None, stream=None):
     from lattice.pycuda._pytools import single_valued
 
     a_dtype = single_valued(a.dtype for a in arrays)
-    a_allocator = arrays[0].dtype
+    a_allocator = arrays[0].allocator  # lattice: PyCUDA took the dtype
 
     vec_count = len(arrays)
 
@@ -1689,15 +1691,17 @@ def multi_take(arrays, indices, out=None, stream=None):
         if start_i + chunk_size > vec_count:
             func, tex_src = make_func_for_chunk_size(vec_count - start_i)
 
-        for i, a in enumerate(arrays[chunk_slice]):
-            a.bind_to_texref_ext(tex_src[i], allow_double_hack=True)
+        for a in arrays[chunk_slice]:
+            if not a.flags.forc:
+                raise RuntimeError("multi_take: only contiguous arrays may be taken from")
 
         func.prepared_async_call(
             indices._grid,
             indices._block,
             stream,
             indices.gpudata,
-            *([o.gpudata for o in out[chunk_slice]] + [indices.size])
+            *([o.gpudata for o in out[chunk_slice]]
+              + [a.gpudata for a in arrays[chunk_slice]] + [indices.size])
         )
 
     return out
@@ -1766,8 +1770,10 @@ def multi_take_put(
         if start_i + chunk_size > vec_count:
             func, tex_src = make_func_for_chunk_size(vec_count - start_i)
 
-        for src_tr, a in zip(tex_src, arrays[chunk_slice], strict=False):
-            a.bind_to_texref_ext(src_tr, allow_double_hack=True)
+        for a in arrays[chunk_slice]:
+            if not a.flags.forc:
+                raise RuntimeError("multi_take_put: only contiguous arrays may be taken "
+                                   "from")
 
         func.prepared_async_call(
             src_indices._grid,
@@ -1777,6 +1783,7 @@ def multi_take_put(
             src_indices.gpudata,
             *(
                 [o.gpudata for o in out[chunk_slice]]
+                + [a.gpudata for a in arrays[chunk_slice]]
                 + src_offsets_list[chunk_slice]
                 + [src_indices.size]
             )
