@@ -24,6 +24,7 @@ import numpy as np
 
 from . import _lib
 from ._lib import lib
+from . import errors as _errors
 from .errors import LatticeError, check
 
 __all__ = [
@@ -135,6 +136,36 @@ _LOG_LEVELS = {1: "error", 2: "warning", 3: "info"}
 _destroying = False
 
 
+# Ctrl-C while lattice's C code calls back into Python (the logger, during a failing
+# launch) would raise KeyboardInterrupt inside the callback, where ctypes drops it. While
+# such a callback runs, the SIGINT handler notes the interrupt instead, and the lattice
+# call raises KeyboardInterrupt when it returns (errors.check).
+_callback_codes: set = set()
+_sigint_installed = False
+
+
+def _install_sigint() -> None:
+    global _sigint_installed
+    import signal
+    if _sigint_installed or threading.current_thread() is not threading.main_thread():
+        return
+    prev = signal.getsignal(signal.SIGINT)
+    if prev is not signal.default_int_handler:
+        return  # the program's own handler stays
+
+    def _on_sigint(signum: int, frame: Any) -> None:
+        f = frame
+        while f is not None:
+            if f.f_code in _callback_codes:
+                _errors.interrupt_pending()
+                return
+            f = f.f_back
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, _on_sigint)
+    _sigint_installed = True
+
+
 def _default_logger(level: str, message: str) -> None:
     # Errors reach the caller as exceptions, so they are not printed as well; warnings
     # (a compile that succeeded with warnings) become Python warnings, as PyCUDA's do.
@@ -183,6 +214,8 @@ class Context:
                     _logger(_LOG_LEVELS.get(level, str(level)), message.decode(errors="replace"))
                 except Exception:  # an exception cannot cross the C boundary
                     pass
+            _callback_codes.add(_log.__code__)
+            _install_sigint()
             self._logfn = _lib.LOGFUNC(_log)
             desc.logger.func = self._logfn
         h = c_void_p()
@@ -917,7 +950,7 @@ class Kernel:
             start, end = Event(context=self.module._ctx), Event(context=self.module._ctx)
             start.record(stream)
         st = lib.lat_launch_args(h, byref(d), len(args), argv)
-        if st != 0:
+        if st != 0 or _errors._interrupted:
             check(st, f"launch of '{self.name}'")
         for orig, tmp in post:
             orig[...] = tmp

@@ -151,3 +151,33 @@ def test_take_and_multi_take_put_without_texture_references(rng):
         expect = np.empty(300, np.float32)
         expect[dest_idx] = src.get()[idx]
         np.testing.assert_array_equal(got.get(), expect)
+
+
+def test_ctrl_c_during_a_failing_launch_is_a_keyboard_interrupt():
+    import os
+    import subprocess
+    import sys
+    import lattice
+    if lattice.current_context().backend != "emu":
+        pytest.skip("the emulator's launch deadline ends the spinning kernel")
+    prog = r"""
+import os, signal, threading
+import numpy as np
+import lattice.pycuda.autoinit
+import lattice.pycuda.driver as drv
+from lattice.pycuda.compiler import SourceModule
+f = SourceModule("__global__ void spin(volatile int *f) { while (*f == 0) ; }").get_function("spin")
+flag = drv.mem_alloc(4)
+drv.memset_d32(flag, 0, 1)
+threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    f(flag, block=(1, 1, 1))
+except KeyboardInterrupt:
+    print("KeyboardInterrupt")
+except Exception as e:
+    print(type(e).__name__)
+"""
+    env = dict(os.environ, LATTICE_EMU_TIMEOUT="1.5")
+    r = subprocess.run([sys.executable, "-c", prog], env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.stdout.strip() == "KeyboardInterrupt", r.stdout + r.stderr
