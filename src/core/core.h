@@ -38,9 +38,15 @@ struct lat_context {
     pthread_mutex_t lock; /* guards allocs and modules */
     lat__alloc *allocs;   /* sorted by base */
     size_t nallocs, allocs_cap;
+    size_t alloc_bytes;   /* the sum of the allocations' sizes, held to mem_total */
+    size_t mem_total;     /* the device's memory (backend's mem_info); 0 until first read */
     struct lat_module *modules; /* doubly linked, destroyed with the context */
     struct lat__ctx_driver *drv; /* the driver layer's state (driver_ops.h) */
-    struct lat__ck_ctx *check;   /* the emulator's checks (emu/check/ck.h), NULL when off */
+    /* An observer the backend attached in context_create (the emulator's checks), opaque
+     * to core: NULL when none watches. core calls observer_end, when set, as the context
+     * ends, after its modules and before its memory go (memcheck's leak report). */
+    struct lat__ck_ctx *check;
+    void (*observer_end)(lat_context *ctx);
     struct lat__tex_ctx *tex;    /* arrays, textures, surfaces (texture.h); made on first use */
     int emu_opt;                 /* lat_context_desc.emu_opt (a lat_emu_opt) */
     bool check_pointers;         /* lat_context_desc.pointer_check, resolved */
@@ -121,6 +127,11 @@ void lat__log(const lat_context *ctx, lat_log_level level, const char *fmt, ...)
 
 /* The pointer check (lat_context_desc.pointer_check) of parameter i of kernel, whose
  * value is v: LAT_OK, or LAT_ERROR_INVALID_ADDRESS recorded naming fn and the parameter. */
+/* The checks a context asks for (LAT_CHECK_* bits, 0 for none) from desc->check, else
+ * LATTICE_CHECK (check.c); for the backend that runs them and for core's note when it
+ * does not. LAT_ERROR_INVALID_VALUE (named) when LATTICE_CHECK is malformed. */
+lat_status lat__check_requested(lat_context *ctx, const lat_context_desc *desc, unsigned *modes);
+
 lat_status lat__launch_check_pointer(const char *fn, lat_kernel *kernel, int i, lat_deviceptr v);
 
 /* Finds the live allocation containing [ptr, ptr+bytes) (bytes may be 0 for "ptr itself").

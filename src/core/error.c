@@ -107,6 +107,16 @@ lat_status lat__error(const lat_context *ctx, lat_status status, const char *fmt
     return st;
 }
 
+lat_status lat__error_logged(lat_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = vformat(fmt, ap);
+    va_end(ap);
+    set_message(msg);
+    return status;
+}
+
 void lat__log(const lat_context *ctx, lat_log_level level, const char *fmt, ...)
 {
     if (!(ctx && ctx->logger.func) && !stderr_gets(ctx, level))

@@ -124,6 +124,18 @@ lat_status lat_kernel_get_resources(const lat_kernel *kernel, lat_kernel_resourc
     return st;
 }
 
+int lat_kernel_describe(const lat_kernel *kernel, char *buf, size_t size)
+{
+    if (!kernel)
+        return -1;
+    const lat__backend *b = kernel->module->ctx->backend;
+    if (!b->kernel_path)
+        return snprintf(buf, size, "%s's own code", b->name);
+    lat_module_tier t = lat_module_get_tier(kernel->module);
+    return snprintf(buf, size, "%s, %s", b->kernel_path(kernel),
+                    t == LAT_MODULE_TIER_OPTIMISED ? "optimised" : t == LAT_MODULE_TIER_TINYCC ? "TinyCC" : "native");
+}
+
 /* "N" or "?" for an unknown (-1) count. */
 static const char *count(char *buf, size_t size, int v)
 {

@@ -9,20 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const lat__driver_ops *lat__driver_ops_of(const lat__backend *b)
-{
-    switch (b->kind) {
-    case LAT_BACKEND_CUDA:
-        return &lat__cuda_driver_ops;
-    case LAT_BACKEND_CROSS:
-        return &lat__cross_driver_ops;
-    case LAT_BACKEND_EMU:
-    case LAT_BACKEND_AUTO:
-        break;
-    }
-    return &lat__emu_driver_ops;
-}
-
 /* A tolerance from the descriptor: 0 means the default, negative means exact. */
 static double tolerance(double given, double fallback)
 {
@@ -38,7 +24,7 @@ lat_status lat__driver_context_init(lat_context *ctx, const lat_context_desc *de
         free(d);
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: no mutex");
     }
-    d->ops = lat__driver_ops_of(ctx->backend);
+    d->ops = ctx->backend->driver;
     /* Relative to each value or to its buffer's typical magnitude (cross_compare.c says
      * why); no absolute floor unless asked for. */
     d->cross_rtol = tolerance(desc->cross_rtol, 1e-4);

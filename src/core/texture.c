@@ -15,23 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const lat__texture_ops *lat__texture_ops_of(const lat__backend *b)
-{
-    switch (b->kind) {
-    case LAT_BACKEND_CUDA:
-        return &lat__cuda_texture_ops;
-    case LAT_BACKEND_CROSS:
-        return &lat__cross_texture_ops;
-    case LAT_BACKEND_EMU:
-    case LAT_BACKEND_AUTO:
-        break;
-    }
-    return &lat__emu_texture_ops;
-}
-
 static const lat__texture_ops *ops(const lat_context *ctx)
 {
-    return lat__texture_ops_of(ctx->backend);
+    return ctx->backend->texture;
 }
 
 /* ---- formats ------------------------------------------------------------------------------ */

@@ -398,7 +398,10 @@ void lat__pp_run(lat__unit *u, const lat__pp_in *in)
     const char *options = options_text(&p);
     if (options)
         pp_push_text(&p, "<command line>", options);
-    /* Two texts, not one joined through printf's formatting (1% of a module's load). */
+    /* Separate texts, not one joined through printf's formatting (1% of a module's load). */
+    const char *target = p.in->profile ? p.in->profile->predefined : NULL;
+    if (target && *target)
+        pp_push_text(&p, "<built-in>", lat__arena_strndup(&u->arena, target, strlen(target)));
     if (p.in->predefined && *p.in->predefined)
         pp_push_text(&p, "<built-in>",
                      lat__arena_strndup(&u->arena, p.in->predefined, strlen(p.in->predefined)));

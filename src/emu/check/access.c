@@ -8,8 +8,8 @@
  */
 #include "ck.h"
 
-#include "emu/emu.h"
-#include "emu/opt.h"
+#include "emu/backend/emu.h"
+#include "emu/tier/opt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,7 +328,11 @@ static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, in
         uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * 4));
         lat__ck_rec *w = &recs[2 * g], *r = &recs[2 * g + 1];
         uint32_t val = L->cur_known ? granule_value(L, off, g) : 0;
-        if (conflicts(L, th, w, mask, shared)) {
+        /* Atomics never race with each other; with plain accesses they do, as in
+         * compute-sanitizer's racecheck. */
+        bool both_atomic = L->cm->sites[site].kind == LAT_ACCESS_ATOMIC &&
+                           L->cm->sites[w->site].kind == LAT_ACCESS_ATOMIC;
+        if (!both_atomic && conflicts(L, th, w, mask, shared)) {
             /* Two plain writes that left the same bytes: a note (Rodinia BFS's flags). */
             uint32_t m = 0;
             for (int k = 0; k < 4; k++)
@@ -684,6 +688,9 @@ static __attribute__((noinline)) void *elsewhere(lat__ck_launch *L, const lat__e
     if (!(L->modes & LAT_CHECK_MEMCHECK))
         return (void *)a;
     const lat__ck_freed *fr = lat__ck_freed_find(L->ck, a, size);
+    /* Freed and handed out again (the allocator reuses places): an overrun of the new one. */
+    if (fr && lat__ck_region_find(L->ck, fr->base))
+        fr = NULL;
     if (fr) {
         place pl = {LAT_SPACE_GLOBAL, fr->base, fr->size, fr->name ? fr->name : ""};
         finding(L, th, site, LAT__CK_USE_AFTER_FREE, a, size, &pl, NULL, 0);
@@ -812,6 +819,42 @@ void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,
                            unsigned long align, int site, void *base, unsigned long bsize)
 {
     return access(t, addr, size, align, site, base, bsize, base != NULL);
+}
+
+/* Whether [p, p + n) may be accessed as site code says: checked as accesses of up to 8
+ * bytes each, so that racecheck and initcheck see every byte; stops at the first bad
+ * one (reported). */
+static bool range_ok(lat__emu_thread *t, void *p, unsigned long n, int code)
+{
+    for (unsigned long i = 0; i < n;) {
+        unsigned long len = n - i < 8 ? n - i : 8;
+        char *at = (char *)p + i;
+        if (access(t, at, len, 1, code, NULL, 0, false) != at)
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+void *lat__ck_memset(lat__emu_thread *t, void *d, int c, unsigned long n, int w)
+{
+    if (range_ok(t, d, n, w))
+        memset(d, c, n);
+    return d;
+}
+
+void *lat__ck_memcpy(lat__emu_thread *t, void *d, const void *s, unsigned long n, int w, int r)
+{
+    if (range_ok(t, (void *)s, n, r) && range_ok(t, d, n, w))
+        memcpy(d, s, n);
+    return d;
+}
+
+void *lat__ck_memmove(lat__emu_thread *t, void *d, const void *s, unsigned long n, int w, int r)
+{
+    if (range_ok(t, (void *)s, n, r) && range_ok(t, d, n, w))
+        memmove(d, s, n);
+    return d;
 }
 
 void lat__ck_local(lat__emu_thread *t, void *p, unsigned long n)

@@ -27,10 +27,10 @@
 #define LAT_EMU_CK_H
 
 #include "core.h"
-#include "emu/abi.h"
+#include "emu/runtime/abi.h"
 #include "emu/exec/exec.h"
 #include "emu/exec/worker.h"
-#include "emu/runtime.h"
+#include "emu/runtime/runtime.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -428,6 +428,12 @@ void *lat__ck_access_value(lat__emu_thread *t, void *addr, unsigned long size,
 void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,
                            unsigned long align, int site, void *base, unsigned long bsize);
 void lat__ck_local(lat__emu_thread *t, void *p, unsigned long n);
+/* memset, memcpy and memmove called in device code (w, r: the codes of their write and read
+ * sites): each range is checked as accesses of up to 8 bytes; where one is bad (reported),
+ * nothing is done. Return d, as the C library's do. */
+void *lat__ck_memset(lat__emu_thread *t, void *d, int c, unsigned long n, int w);
+void *lat__ck_memcpy(lat__emu_thread *t, void *d, const void *s, unsigned long n, int w, int r);
+void *lat__ck_memmove(lat__emu_thread *t, void *d, const void *s, unsigned long n, int w, int r);
 
 /* The forward variant's guard (fwd.c; passes/region_fwd.c): whether a stretch or loop
  * whose accesses are proven may run as unchecked code here (flags: its interval writes

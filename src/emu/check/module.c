@@ -6,7 +6,7 @@
  */
 #include "ck.h"
 
-#include "emu/emu.h"
+#include "emu/backend/emu.h"
 
 #include <libtcc.h>
 #include <stdio.h>
@@ -105,6 +105,9 @@ const lat__emu_symbol *lat__ck_symbols(size_t *count)
         SYM("__lat_cka", lat__ck_access_array),
         SYM("__lat_ckv", lat__ck_access_value),
         SYM("__lat_ck_local", lat__ck_local),
+        SYM("__lat_ck_memset", lat__ck_memset),
+        SYM("__lat_ck_memcpy", lat__ck_memcpy),
+        SYM("__lat_ck_memmove", lat__ck_memmove),
         SYM("__lat_ck_tick", lat__exec_tick),
         SYM("__lat_ck_bar", lat__exec_barrier_observed),
         SYM("__lat_ck_warp", lat__exec_warp_observed),

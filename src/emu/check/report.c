@@ -112,6 +112,8 @@ static const char *access_word(lat_access_kind k)
         return "write";
     case LAT_ACCESS_READ_WRITE:
         return "read-write";
+    case LAT_ACCESS_ATOMIC:
+        return "atomic read-write";
     default:
         return "access";
     }

@@ -16,41 +16,6 @@
 
 /* ---- parsing --------------------------------------------------------------------------- */
 
-lat_status lat_check_parse_modes(const char *text, unsigned *modes)
-{
-    if (!text || !modes)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_check_parse_modes: %s is NULL",
-                          text ? "modes" : "text");
-    static const struct {
-        const char *name;
-        unsigned bits;
-    } words[] = {{"memcheck", LAT_CHECK_MEMCHECK}, {"racecheck", LAT_CHECK_RACECHECK},
-                 {"synccheck", LAT_CHECK_SYNCCHECK}, {"initcheck", LAT_CHECK_INITCHECK},
-                 {"all", LAT_CHECK_ALL}, {"none", 0}};
-    unsigned m = 0;
-    const char *p = text;
-    while (*p) {
-        size_t n = strcspn(p, ", ");
-        if (n > 0) {
-            bool known = false;
-            for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
-                if (strlen(words[k].name) == n && strncmp(words[k].name, p, n) == 0) {
-                    m |= words[k].bits;
-                    known = true;
-                }
-            if (!known)
-                return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
-                                  "lat_check_parse_modes: '%.*s' is not a check (memcheck, "
-                                  "racecheck, synccheck, initcheck, all or none)", (int)n, p);
-        }
-        p += n;
-        while (*p == ',' || *p == ' ')
-            p++;
-    }
-    *modes = m;
-    return LAT_OK;
-}
-
 /* LATTICE_SCHEDULE=forward|reverse|random[:SEED][,preempt] */
 static lat_status parse_schedule(const char *v, lat_check_options *o)
 {
@@ -91,24 +56,10 @@ bad:
 
 lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc)
 {
-    unsigned modes = desc ? desc->check : 0;
-    if (modes & LAT_CHECK_OFF)
-        return LAT_OK;
-    if (modes == 0) {
-        const char *env = lat__env(LAT_ENV_CHECK);
-        if (env && lat_check_parse_modes(env, &modes) != LAT_OK)
-            return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_context_create: LATTICE_CHECK: %s",
-                              lat_last_error());
-    }
-    modes &= LAT_CHECK_ALL;
-    if (!modes)
-        return LAT_OK;
-    if (ctx->backend->kind != LAT_BACKEND_EMU) {
-        lat__log(ctx, LAT_LOG_WARNING,
-                 "lattice checks run on the emulator only: this %s context runs unchecked",
-                 lat_backend_name(ctx->backend->kind));
-        return LAT_OK;
-    }
+    unsigned modes;
+    lat_status rst = lat__check_requested(ctx, desc, &modes);
+    if (rst != LAT_OK || !modes)
+        return rst;
     lat_check_options o;
     memset(&o, 0, sizeof o);
     const char *sched = lat__env(LAT_ENV_SCHEDULE);

@@ -27,7 +27,7 @@
 #define LAT_EMU_EXEC_H
 
 #include "core.h"
-#include "emu/abi.h"
+#include "emu/runtime/abi.h"
 #include "fiber.h"
 #include "lattice/check.h"
 
@@ -46,6 +46,7 @@ typedef struct lat__emu_kernel {
     int nparams;
     size_t *param_sizes; /* nparams entries (NULL when there are none) */
     int mode;            /* LAT_EMU_MODE_* */
+    char *why;           /* the mode in words, and for fibers why (abi.h's __lat_kwhy_K) */
     size_t shared_bytes; /* static __shared__ memory of a block */
     unsigned long *shoff; /* offset of each of the module's __shared__ variables (NULL: none) */
     struct lat__ck_kernel *check; /* a checked module's kernel (check/ck.h), else NULL */

@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -107,8 +108,13 @@ typedef struct lat__emu_worker {
     struct lat__exec_kstack *kstack; /* the OS thread's kernel stack (kstack.c) */
 } lat__emu_worker;
 
-/* The worker of the calling OS thread while it runs blocks, else NULL. */
+/* ---- fail.c: the bottom of the executor ------------------------------------------------- */
+
+/* The worker of the calling OS thread while it runs blocks, else NULL; set by grid.c. */
 lat__emu_worker *lat__emu_current_worker(void);
+void lat__exec_set_worker(lat__emu_worker *w);
+/* Records the launch's first failure (later ones are dropped). */
+void lat__exec_launch_vfail(lat__emu_launch *st, lat_status status, const char *fmt, va_list ap);
 
 /* ---- block.c: a block on fibers ---------------------------------------------------------- */
 
@@ -157,12 +163,13 @@ lat__exec_block *lat__exec_block_of(lat__emu_worker *w);
 void lat__exec_run_fibers(lat__emu_worker *w, const lat__emu_kernel *k,
                           const lat__emu_thread *t, void **params);
 void lat__exec_block_free(lat__exec_block *b);
-/* Whether addr is in the guard page of one of the worker's fiber stacks (an overflow). */
+/* Whether addr is in the guard page of one of the worker's fiber stacks (an overflow;
+ * kstack.c, below the guard that asks). */
 bool lat__exec_guard_hit(const lat__emu_worker *w, const void *addr);
 
 /* Inside the engine (block.c, turns.c): the fiber running, switching to fiber i or back
- * to the host, a barrier's release, the warp's operations that can complete, and the
- * end of a block that can never finish. */
+ * to the host, a barrier's release and the end of a block that can never finish (wait.c,
+ * under both), the warp's operations that can complete. */
 
 /* The index of the fiber running (its worker's cur is its thread context). */
 static inline int lat__exec_running(const lat__exec_block *b)

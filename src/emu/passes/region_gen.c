@@ -4,9 +4,9 @@
 #include "region_int.h"
 
 #include "checks.h"
-#include "emu/abi.h"
+#include "emu/runtime/abi.h"
 #include "emu/check/ck.h"
-#include "emu/warp.h"
+#include "emu/runtime/warp.h"
 #include "front/visit.h"
 
 #include <stdio.h>

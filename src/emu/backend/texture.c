@@ -4,7 +4,7 @@
  * surface is a slot of the context's table (texobj.h) that kernel code finds by handle
  * (texfetch.c).
  */
-#include "texobj.h"
+#include "emu/runtime/texobj.h"
 #include "core/alloc.h"
 
 #include <stdlib.h>

@@ -13,6 +13,7 @@
 #include "cross.h"
 #include "core/alloc.h"
 #include "memory.h"
+#include "texture.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -140,8 +141,9 @@ static void program_name(char *out, size_t size)
         snprintf(out, size, "?");
 }
 
-static lat_status context_create(lat_context *ctx)
+static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
 {
+    (void)desc; /* the checks are the emulator's: core notes those asked of this context */
     lat__cross_ctx *c = lat__calloc(1, sizeof *c);
     if (!c || pthread_mutex_init(&c->lock, NULL) != 0) {
         free(c);
@@ -510,6 +512,9 @@ const lat__backend lat__backend_cross = {
     .module_lowered_name = module_lowered_name,
     .launch = launch,
     .max_cooperative_blocks = max_cooperative_blocks,
+    .driver = &lat__cross_driver_ops,
+    .texture = &lat__cross_texture_ops,
+    .reader = &lat__emu_reader, /* both halves read alike */
 };
 
 /* ---- driver layer ------------------------------------------------------------------------------- */

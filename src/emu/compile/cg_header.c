@@ -9,7 +9,7 @@
 #include "cg_header.h"
 #include "curand_header.h"
 
-#include "arena.h"
+#include "front/arena.h"
 #include "fp16_header.h"
 
 #include <string.h>

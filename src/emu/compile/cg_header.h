@@ -3,10 +3,14 @@
 #ifndef LAT_FRONT_CG_HEADER_H
 #define LAT_FRONT_CG_HEADER_H
 
-#include "arena.h"
+#include "front/arena.h"
 
 /* The text of a header the emulator writes in C++ (cooperative_groups.h, cuda_fp16.h...),
  * in a, or NULL when name is not one. */
 const char *lat__cxx_header_text(lat__arena *a, const char *name);
+
+/* The emulator's target for the front end (reader.c): its macros and these headers. */
+struct lat__front_profile;
+extern const struct lat__front_profile lat__emu_profile;
 
 #endif

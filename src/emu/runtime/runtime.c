@@ -4,8 +4,8 @@
 #include "core/alloc.h"
 
 #include "atomics.h"
-#include "exec/exec.h"
-#include "exec/worker.h"
+#include "emu/exec/exec.h"
+#include "emu/exec/worker.h"
 #include "texobj.h"
 #include "xorwow.h"
 

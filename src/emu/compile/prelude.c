@@ -10,7 +10,7 @@
 #include "prelude.h"
 #include "core/alloc.h"
 
-#include "abi.h"
+#include "emu/runtime/abi.h"
 #include "front/builtins.h"
 
 #include <pthread.h>

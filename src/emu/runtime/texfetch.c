@@ -23,7 +23,7 @@
  */
 #include "texobj.h"
 
-#include "exec/worker.h"
+#include "emu/exec/worker.h"
 
 #include <math.h>
 #include <stdarg.h>

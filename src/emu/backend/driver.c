@@ -9,7 +9,7 @@
 #include "emu.h"
 #include "core/alloc.h"
 
-#include "check/ck.h"
+#include "emu/check/ck.h"
 #include "driver_ops.h"
 #include "emu_devices.h"
 

@@ -7,12 +7,14 @@
 #include "emu.h"
 #include "core/alloc.h"
 
-#include "check/ck.h"
+#include "emu/check/ck.h"
 #include "emu_devices.h"
-#include "exec/guard.h"
-#include "opt.h"
-#include "prelude.h"
-#include "texobj.h"
+#include "driver_ops.h"
+#include "texture.h"
+#include "emu/exec/guard.h"
+#include "emu/tier/opt.h"
+#include "emu/compile/prelude.h"
+#include "emu/runtime/texobj.h"
 #include "threads.h"
 
 #include <omp.h>
@@ -62,7 +64,9 @@ static lat_status device_info(int ordinal, lat_device_info *info)
     return LAT_OK;
 }
 
-static lat_status context_create(lat_context *ctx)
+static void context_destroy(lat_context *ctx);
+
+static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
 {
     const char *to = lat__env(LAT_ENV_EMU_TIMEOUT);
     uint64_t timeout_ms;
@@ -95,6 +99,17 @@ static lat_status context_create(lat_context *ctx)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
     }
     ctx->impl = c;
+    /* The checks, as observers of this context's launches and memory (emu/check/). */
+    st = lat__ck_context_create(ctx, desc);
+    if (st != LAT_OK) {
+        context_destroy(ctx);
+        return st;
+    }
+    ctx->observer_end = lat__ck_context_destroy;
+    unsigned modes = 0;
+    lat_check_modes(ctx, &modes);
+    if ((modes & LAT_CHECK_MEMCHECK) && desc->pointer_check == LAT_POINTER_CHECK_DEFAULT)
+        ctx->check_pointers = false; /* memcheck names the access itself */
     return LAT_OK;
 }
 
@@ -188,6 +203,11 @@ static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__so
     }
     mod->impl = m;
     mod->log = log;
+    /* Why a kernel is slow, without reading lattice: fibers cost ~30x region loops a barrier. */
+    for (int i = 0; i < m->nkernels; i++)
+        if (m->kernels[i].why && *m->kernels[i].why)
+            lat__log(ctx, LAT_LOG_INFO, "lat_module_create: %s: kernel '%s': %s", src->name,
+                     m->kernels[i].expr ? m->kernels[i].expr : m->kernels[i].name, m->kernels[i].why);
     start_opt(mod, m);
     return LAT_OK;
 }
@@ -293,6 +313,10 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                      kernel->module->name, note);
         free(note);
     }
+    /* A launch the checks failed: each report is logged once already (check/launch.c),
+     * the first of them again in the launch's message were it logged too. */
+    if (st == LAT_ERROR_CHECK_FAILED)
+        return lat__error_logged(st, "lat_launch: %s", msg);
     if (st != LAT_OK)
         return lat__error(kernel->module->ctx, st, "lat_launch: %s", msg);
     return LAT_OK;
@@ -369,6 +393,12 @@ static bool holds_address(lat_context *ctx, lat_deviceptr v)
     return lat__emu_heap_holds(&c->heap, (uintptr_t)v, 0);
 }
 
+static const char *kernel_path(const lat_kernel *kernel)
+{
+    const lat__emu_kernel *k = kernel->impl;
+    return k && k->why ? k->why : "";
+}
+
 static int module_tier(const lat_module *mod)
 {
     const lat__emu_module *m = mod->impl;
@@ -400,5 +430,9 @@ const lat__backend lat__backend_emu = {
     .max_cooperative_blocks = max_cooperative_blocks,
     .module_get_global = module_get_global,
     .module_tier = module_tier,
+    .kernel_path = kernel_path,
     .holds_address = holds_address,
+    .driver = &lat__emu_driver_ops,
+    .texture = &lat__emu_texture_ops,
+    .reader = &lat__emu_reader,
 };

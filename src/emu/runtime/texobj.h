@@ -13,7 +13,7 @@
 #ifndef LAT_EMU_TEXOBJ_H
 #define LAT_EMU_TEXOBJ_H
 
-#include "emu.h"
+#include "emu/backend/emu.h"
 #include "core/texture.h"
 
 #include <pthread.h>

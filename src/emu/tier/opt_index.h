@@ -9,8 +9,8 @@
 #define LAT_EMU_OPT_INDEX_H
 
 #include "cache.h"
-#include "emu.h"
-#include "passes/lower.h"
+#include "emu/backend/emu.h"
+#include "emu/passes/lower.h"
 
 #include <stddef.h>
 

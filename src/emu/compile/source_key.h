@@ -9,7 +9,7 @@
 #define LAT_EMU_SOURCE_KEY_H
 
 #include "core.h"
-#include "passes/lower.h"
+#include "emu/passes/lower.h"
 
 #include <stdbool.h>
 #include <stdint.h>

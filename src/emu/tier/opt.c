@@ -41,12 +41,12 @@
 
 #include "env.h"
 
-#include "atomics.h"
-#include "check/ck.h"
+#include "emu/runtime/atomics.h"
+#include "emu/check/ck.h"
 #include "cache.h"
-#include "emu.h"
-#include "mathx.h"
-#include "runtime.h"
+#include "emu/backend/emu.h"
+#include "emu/runtime/mathx.h"
+#include "emu/runtime/runtime.h"
 #include "opt_index.h"
 #include "sha256.h"
 

@@ -5,10 +5,10 @@
  * when the launch ends, ordered by block, then thread (linear indices, x fastest), then
  * call: the same text on every run, whatever the number of OpenMP threads.
  */
-#include "exec/worker.h"
+#include "emu/exec/worker.h"
 #include "core/alloc.h"
 
-#include "exec/guard.h"
+#include "emu/exec/guard.h"
 
 #include <stdarg.h>
 #include <stdio.h>

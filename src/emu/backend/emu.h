@@ -2,9 +2,9 @@
 #ifndef LAT_EMU_H
 #define LAT_EMU_H
 
-#include "heap.h"
+#include "emu/runtime/heap.h"
 #include "backend.h"
-#include "exec/exec.h"
+#include "emu/exec/exec.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,6 +20,10 @@ typedef struct lat__emu_ctx {
 /* ---- memory.c: device memory is host memory --------------------------------------- */
 lat_status lat__emu_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out);
 lat_status lat__emu_mem_free(lat_context *ctx, lat_deviceptr ptr);
+/* For a fault's report: when addr is in a guard of device memory (or the slack between an
+ * allocation and its guard), words where it is from the nearest allocation into buf and
+ * returns true. Safe in a signal handler (it never waits for a lock). */
+bool lat__emu_mem_describe(uintptr_t addr, char *buf, size_t size);
 lat_status lat__emu_mem_info(lat_context *ctx, size_t *free_bytes, size_t *total_bytes);
 /* LATTICE_EMU_MEMORY: the emulated device's memory in bytes ("512M", "8G"; 4 GiB when text is
  * NULL). False for a malformed size (bytes then holds the default). */

@@ -11,6 +11,11 @@
 
 enum { HEADER = 16, MIN_PAYLOAD = 16 };
 
+/* Inaccessible address space on each side of the heap's mapping: a kernel writing past a
+ * block at the heap's end faults (a launch error, guard.c) instead of landing in whatever
+ * the system mapped next, as device memory's mappings do (memory.c). */
+enum { HEAP_GUARD = 1 << 20 };
+
 typedef struct header {
     uint64_t check; /* LIVE or FREE mixed with the block's offset */
     uint32_t cls;
@@ -44,7 +49,7 @@ void lat__emu_heap_destroy(lat__emu_heap *h, size_t *blocks, size_t *bytes)
         *bytes = h->live_bytes;
     char *base = atomic_load(&h->base);
     if (base)
-        munmap(base, LAT_EMU_HEAP_BYTES);
+        munmap(base - HEAP_GUARD, HEAP_GUARD + LAT_EMU_HEAP_BYTES + HEAP_GUARD);
     pthread_mutex_destroy(&h->lock);
     memset(h, 0, sizeof *h);
 }
@@ -80,10 +85,16 @@ void *lat__emu_heap_alloc(lat__emu_heap *h, size_t n)
     pthread_mutex_lock(&h->lock);
     char *base = atomic_load(&h->base);
     if (!base) {
-        void *m = mmap(NULL, LAT_EMU_HEAP_BYTES, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        size_t map = HEAP_GUARD + LAT_EMU_HEAP_BYTES + HEAP_GUARD;
+        char *m = mmap(NULL, map, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
+        if (m != MAP_FAILED &&
+            mprotect(m + HEAP_GUARD, LAT_EMU_HEAP_BYTES, PROT_READ | PROT_WRITE) != 0) {
+            munmap(m, map);
+            m = MAP_FAILED;
+        }
         if (m != MAP_FAILED) {
-            base = m;
+            base = m + HEAP_GUARD;
             atomic_store(&h->base, base);
         }
     }

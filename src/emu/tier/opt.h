@@ -10,7 +10,7 @@
 #define LAT_EMU_OPT_H
 
 #include "core.h"
-#include "exec/exec.h"
+#include "emu/exec/exec.h"
 
 #include <stdbool.h>
 

@@ -4,19 +4,19 @@
  * TinyCC is not thread-safe, so compiles are serialised by one process-wide mutex; the
  * compiled code may then run on any number of threads.
  */
-#include "emu.h"
+#include "emu/backend/emu.h"
 #include "core/alloc.h"
 
 #include "options.h"
 
-#include "atomics.h"
-#include "check/ck.h"
+#include "emu/runtime/atomics.h"
+#include "emu/check/ck.h"
 #include "lattice/check.h"
-#include "mathx.h"
-#include "opt.h"
+#include "emu/runtime/mathx.h"
+#include "emu/tier/opt.h"
 #include "prelude.h"
-#include "runtime.h"
-#include "passes/lower.h"
+#include "emu/runtime/runtime.h"
+#include "emu/passes/lower.h"
 #include "source_key.h"
 #include "cache.h"
 #include "front/front.h"
@@ -227,7 +227,15 @@ static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__low
         k->code_size = m->code_size;
         k->name = strdup(name);
         k->expr = tr->kernel_exprs && tr->kernel_exprs[i] ? strdup(tr->kernel_exprs[i]) : NULL;
-        if (!k->name || (tr->kernel_exprs && tr->kernel_exprs[i] && !k->expr))
+        sym = lat__malloc(n + 32);
+        if (!sym)
+            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        memcpy(sym, LAT_EMU_KWHY_PREFIX, sizeof LAT_EMU_KWHY_PREFIX);
+        strcat(sym, name);
+        const char *why = sym_of(s, sym);
+        free(sym);
+        k->why = strdup(why ? why : "");
+        if (!k->name || !k->why || (tr->kernel_exprs && tr->kernel_exprs[i] && !k->expr))
             return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
         m->nkernels++;
         memcpy(&k->entry, &entry, sizeof entry);
@@ -349,6 +357,7 @@ static void free_tables(lat__emu_module *m)
     for (int i = 0; i < m->nkernels; i++) {
         free(m->kernels[i].name);
         free(m->kernels[i].expr);
+        free(m->kernels[i].why);
         free(m->kernels[i].param_sizes);
         free(m->kernels[i].shoff);
         lat__ck_kernel_free(m->kernels[i].check);
