@@ -415,6 +415,13 @@ def get_linear_combination_kernel(summand_descriptors, dtype_z):
         summand_descriptors
     ):
         if is_gpu_scalar:
+            # lattice: PyCUDA reads a GPU scalar through a texture reference, which CUDA 12
+            # removed (NVRTC and the emulator refuse them): say so rather than fail to
+            # compile.
+            from lattice.pycuda.driver import LogicError
+            raise LogicError("get_linear_combination_kernel: a GPU scalar is read through "
+                             "a texture reference, and texture references were removed in "
+                             "CUDA 12; pass the scalar as a host number")
             preamble.append(
                 "texture <%s, 1, cudaReadModeElementType> tex_a%d;"
                 % (dtype_to_ctype(scalar_dtype, with_fp_tex_hack=True), i)
