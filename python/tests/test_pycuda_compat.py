@@ -181,3 +181,20 @@ except Exception as e:
     r = subprocess.run([sys.executable, "-c", prog], env=env, capture_output=True, text=True,
                        timeout=120)
     assert r.stdout.strip() == "KeyboardInterrupt", r.stdout + r.stderr
+
+
+def test_kernels_may_use_the_host_headers_unsigned_types(rng):
+    # nvcc (PyCUDA's compiler) sees glibc's uint/ushort/ulong; PyCUDA programs use them.
+    m = SourceModule("""
+    __global__ void k(float *a) {
+        const uint i = threadIdx.x; ushort s = 2; ulong l = 3;
+        a[i] = a[i] * s + l;
+    }""")
+    a = rng.random(16).astype(np.float32)
+    b = a.copy()
+    m.get_function("k")(drv.InOut(b), block=(16, 1, 1))
+    np.testing.assert_allclose(b, a * 2 + 3, rtol=1e-6)
+    # A source that defines them itself keeps its own.
+    SourceModule("typedef unsigned int uint;\n__global__ void k(uint *a) { a[0] = 1; }")
+    with pytest.raises(drv.CompileError, match=":2:"):
+        SourceModule("__global__ void k(uint *a) {\n  a[0] = nope; }")

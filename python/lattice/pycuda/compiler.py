@@ -5,6 +5,7 @@ lattice's own compiler on the emulator) instead of running nvcc. PyCUDA's header
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from typing import Any, Sequence
 
@@ -41,7 +42,7 @@ class SourceModule(Module):
         if isinstance(options, str):
             raise TypeError("SourceModule: options must be a list of strings, not one str")
         dirs = [_find_pycuda_include_path()] + list(include_dirs or [])
-        super().__init__(source, options=list(options or []) + DEFAULT_NVCC_FLAGS,
+        super().__init__(_host_typedefs(source) + source, options=list(options or []) + DEFAULT_NVCC_FLAGS,
                          include_dirs=dirs, no_extern_c=no_extern_c, context=context)
         self.source = source
         self.module = self
@@ -49,6 +50,22 @@ class SourceModule(Module):
         if log.strip():
             warnings.warn("The CUDA compiler succeeded, but said the following:\n" + log,
                           stacklevel=2)
+
+
+_HOST_TYPES = {"uint": "unsigned int", "ushort": "unsigned short", "ulong": "unsigned long"}
+
+
+def _host_typedefs(source: str) -> str:
+    """nvcc compiles kernels with the host's headers, where glibc's <sys/types.h> defines
+    uint, ushort and ulong, and PyCUDA's users write them; NVRTC and the emulator define
+    neither. The ones the source uses (and does not define itself) are typedef'd first;
+    #line keeps the source's own line numbers."""
+    used = [t for t in _HOST_TYPES if re.search(r"\b%s\b" % t, source)
+            and not re.search(r"(typedef\b[^;]*\b%s\s*;|#\s*define\s+%s\b|using\s+%s\b)"
+                              % (t, t, t), source)]
+    if not used:
+        return ""
+    return "".join(f"typedef {_HOST_TYPES[t]} {t};\n" for t in used) + "#line 1\n"
 
 
 class DynamicModule:
