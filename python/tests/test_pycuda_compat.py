@@ -198,3 +198,19 @@ def test_kernels_may_use_the_host_headers_unsigned_types(rng):
     SourceModule("typedef unsigned int uint;\n__global__ void k(uint *a) { a[0] = 1; }")
     with pytest.raises(drv.CompileError, match=":2:"):
         SourceModule("__global__ void k(uint *a) {\n  a[0] = nope; }")
+
+
+def test_elementwise_visits_every_index_once_whatever_the_loop(rng):
+    n = 100003
+    x = gpuarray.to_gpu(rng.random(n).astype(np.float32))
+    z = gpuarray.zeros(n, np.float32)
+    ElementwiseKernel("float *z, float *x", "z[i] = x[n - 1 - i] + z[i]", "rev")(z, x)
+    np.testing.assert_array_equal(z.get(), x.get()[::-1])
+    # An operation that steps i by total_threads itself (as PyCUDA's rand does).
+    c = gpuarray.zeros(n, np.int32)
+    ElementwiseKernel("int *c", "c[i] += 1; if ((i += total_threads) < n) c[i] += 1",
+                      "two")(c)
+    assert c.get().min() >= 1 and c.get().max() <= 2
+    from lattice.pycuda.curandom import rand
+    v = rand(n).get()
+    assert v.min() >= 0 and v.max() < 1

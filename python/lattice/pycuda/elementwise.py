@@ -28,6 +28,7 @@ OTHER DEALINGS IN THE SOFTWARE.
 """
 
 
+import re
 from typing import Any
 
 import numpy as np
@@ -65,10 +66,27 @@ def get_elwise_module(
 
           %(loop_prep)s;
 
+        #if defined(__LATTICE_EMU__) && !%(grid_stride)d
+          // lattice: the emulator runs a block's threads one after another, so each
+          // takes one contiguous part of the range (a grid-stride loop would make each
+          // thread's accesses total_threads elements apart). Every i is still visited
+          // once, by one thread.
+          {
+            size_t lat_chunk = (n + total_threads - 1) / total_threads;
+            size_t lat_end = (cta_start + tid) * lat_chunk + lat_chunk;
+            if (lat_end > n)
+              lat_end = n;
+            for (i = (cta_start + tid) * lat_chunk; i < lat_end; i++)
+            {
+              %(operation)s;
+            }
+          }
+        #else
           for (i = cta_start + tid; i < n; i += total_threads)
           {
             %(operation)s;
           }
+        #endif
 
           %(after_loop)s;
         }
@@ -80,6 +98,10 @@ def get_elwise_module(
             "preamble": preamble,
             "loop_prep": loop_prep,
             "after_loop": after_loop,
+            # An operation that steps i itself (PyCUDA's rand: i += total_threads) relies
+            # on the grid-stride loop, and keeps it everywhere.
+            "grid_stride": int(bool(re.search(r"\b(total_threads|cta_start|tid)\b",
+                                              operation + loop_prep + after_loop))),
         },
         options=options,
         keep=keep,
