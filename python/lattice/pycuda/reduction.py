@@ -100,9 +100,22 @@ def get_reduction_module(
 
           unsigned int tid = threadIdx.x;
 
+          out_type acc = %(neutral)s;
+        #ifdef __LATTICE_EMU__
+          // lattice: the emulator runs a block's threads one after another, so each
+          // takes seq_count contiguous elements of the block's range rather than every
+          // BLOCK_SIZE-th (the same elements in all; the reduction already combines
+          // them out of index order).
+          for (unsigned s = 0; s < seq_count; ++s)
+          {
+            size_t i = ((size_t)blockIdx.x*BLOCK_SIZE + tid)*seq_count + s;
+            if (i >= n)
+              break;
+            acc = REDUCE(acc, READ_AND_MAP(i));
+          }
+        #else
           size_t i = blockIdx.x*BLOCK_SIZE*seq_count + tid;
 
-          out_type acc = %(neutral)s;
           for (unsigned s = 0; s < seq_count; ++s)
           {
             if (i >= n)
@@ -111,6 +124,7 @@ def get_reduction_module(
 
             i += BLOCK_SIZE;
           }
+        #endif
 
           sdata[tid] = acc;
 
