@@ -38,6 +38,8 @@ struct lat_context {
     pthread_mutex_t lock; /* guards allocs and modules */
     lat__alloc *allocs;   /* sorted by base */
     size_t nallocs, allocs_cap;
+    size_t alloc_bytes;   /* the sum of the allocations' sizes, held to mem_total */
+    size_t mem_total;     /* the device's memory (backend's mem_info); 0 until first read */
     struct lat_module *modules; /* doubly linked, destroyed with the context */
     struct lat__ctx_driver *drv; /* the driver layer's state (driver_ops.h) */
     /* An observer the backend attached in context_create (the emulator's checks), opaque

@@ -74,6 +74,12 @@ static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: LATTICE_EMU_TIMEOUT='%s' is not a number of "
                           "seconds (0 runs launches without a deadline)", to);
+    size_t mem_bytes;
+    if (!lat__emu_memory_parse(lat__env(LAT_ENV_EMU_MEMORY), &mem_bytes))
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "lat_context_create: LATTICE_EMU_MEMORY='%s' is not a size in bytes "
+                          "(a positive integer, optionally with K, M, G or T)",
+                          lat__env(LAT_ENV_EMU_MEMORY));
     const char *threads = lat__env(LAT_ENV_EMU_THREADS);
     int nthreads;
     if (!lat__emu_threads_parse(threads, &nthreads))
