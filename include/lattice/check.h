@@ -97,6 +97,8 @@ typedef enum lat_check_mode {
     LAT_CHECK_SYNCCHECK = 1 << 2,
     LAT_CHECK_INITCHECK = 1 << 3,
     LAT_CHECK_ALL = (1 << 4) - 1,
+    /* Not a check: the launches' memory counts, lattice/profile.h (LATTICE_PROFILE). */
+    LAT_CHECK_PROFILE = 1 << 4,
     LAT_CHECK_OFF = 1 << 8
 } lat_check_mode;
 

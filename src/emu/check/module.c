@@ -5,6 +5,7 @@
  * calls besides an unchecked module's.
  */
 #include "ck.h"
+#include "profile.h"
 
 #include "emu/emu.h"
 
@@ -89,6 +90,7 @@ void lat__ck_module_free(lat__ck_module *m)
         free(m->strings[i]);
     free(m->strings);
     free(m->sites);
+    lat__pf_sites_free(m->pf);
     free(m);
 }
 

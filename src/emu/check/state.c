@@ -3,6 +3,7 @@
  * read and set it: modes, schedule, reports, labels, leaks, maps.
  */
 #include "ck.h"
+#include "profile.h"
 
 #include "backend.h"
 #include "emu/exec/exec.h"
@@ -11,6 +12,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <assert.h>
 #include <ctype.h>
 #include <string.h>
 
@@ -100,13 +102,16 @@ lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_context_create: LATTICE_CHECK: %s",
                               lat_last_error());
     }
-    modes &= LAT_CHECK_ALL;
+    if (!(modes & LAT_CHECK_PROFILE) && lat__env_on(LAT_ENV_PROFILE))
+        modes |= LAT_CHECK_PROFILE; /* profile.h */
+    modes &= LAT_CHECK_ALL | LAT_CHECK_PROFILE;
     if (!modes)
         return LAT_OK;
     if (ctx->backend->kind != LAT_BACKEND_EMU) {
         lat__log(ctx, LAT_LOG_WARNING,
-                 "lattice checks run on the emulator only: this %s context runs unchecked",
-                 lat_backend_name(ctx->backend->kind));
+                 "lattice %s on the emulator only: this %s context runs %s",
+                 modes & LAT_CHECK_ALL ? "checks run" : "profiles run", lat_backend_name(ctx->backend->kind),
+                 modes & LAT_CHECK_ALL ? "unchecked" : "unprofiled");
         return LAT_OK;
     }
     lat_check_options o;
@@ -138,8 +143,9 @@ lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc
     ck->opts = o;
     ctx->check = ck;
     char list[80] = "";
-    static const char *const names[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
-    for (int i = 0; i < 4; i++)
+    static const char *const names[] = {"memcheck", "racecheck", "synccheck", "initcheck", "profile"};
+    static_assert(LAT_CHECK_PROFILE == 1u << 4, "names[4] is the profile");
+    for (int i = 0; i < 5; i++)
         if (modes & (1u << i))
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", *list ? "," : "",
                      names[i]);
@@ -207,6 +213,7 @@ void lat__ck_context_destroy(lat_context *ctx)
     ctx->check = NULL;
     lat__ck_reports_clear(&ck->list);
     free(ck->list.reports);
+    lat__pf_free(ck->profile);
     for (size_t i = 0; i < ck->nregions; i++)
         lat__ck_region_release(&ck->regions[i]);
     free(ck->regions);

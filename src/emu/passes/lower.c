@@ -8,6 +8,7 @@
 #include "arith.h"
 #include "bounds.h"
 #include "checks.h"
+#include "profile.h"
 #include "region.h"
 #include "stream.h"
 #include "writes.h"
@@ -689,6 +690,8 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
         if (!out->check)
             return LAT_ERROR_OUT_OF_MEMORY;
         lat__checks_annotate(u, out->check);
+        if (lw->in->profile)
+            lat__profile_annotate(u, out->check);
         lat__bounds_prove(u);
         lw->em.checked = true;
         for (const char *const *piece = lat__checks_prefix(); *piece; piece++)
