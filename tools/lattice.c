@@ -48,6 +48,8 @@ static const char usage_text[] =
     "  -a, --arg NAME=VALUE     a scalar parameter's value\n"
     "      --fill inputs|all    fill const buffers only (default), or every buffer\n"
     "  -c, --check LIST         memcheck,racecheck,synccheck,initcheck, all (default) or none\n"
+    "      --profile            count what a GPU's memory system would, per source line\n"
+    "                           (docs/profiling.md)\n"
     "  -s, --schedule S         forward (default), reverse, random[:SEED], optionally ,preempt\n"
     "      --show N             elements of each buffer printed (default 8; 0: all)\n"
     "  -D NAME[=VALUE]          a preprocessor definition\n";
@@ -80,6 +82,7 @@ typedef struct opts {
     const char *args[MAX_ARGS];
     int nargs;
     bool fill_all;
+    bool profile; /* --profile: lattice/profile.h's table after each step */
     unsigned checks;
     const char *schedule;
     size_t show;
@@ -445,6 +448,8 @@ static int run(const opts *o)
     lat_context *ctx = NULL;
     lat_module *mod = NULL;
     lat_context_desc desc = {.backend = LAT_BACKEND_EMU, .check = o->checks ? o->checks : LAT_CHECK_OFF};
+    if (o->profile)
+        desc.check = (desc.check & ~(unsigned)LAT_CHECK_OFF) | LAT_CHECK_PROFILE;
     int status = 0;
     if (o->schedule && setenv("LATTICE_SCHEDULE", o->schedule, 1) != 0)
         status = 2;
@@ -606,6 +611,14 @@ static int run(const opts *o)
                     !strstr(p.type, "const"))
                     print_buffer(ctx, find_buffer(bufs, nbufs, p.name), o->show);
             }
+        lat_profile *prof;
+        if (o->profile && lat_profile_get(ctx, &prof) == LAT_OK) {
+            char *table = lat_profile_format(prof, src);
+            if (table)
+                printf("%s", table);
+            free(table);
+            lat_profile_free(prof);
+        }
         if (mapped && write_map(ctx, s, mapped) != 0)
             status = status ? status : 1;
         if (st != LAT_OK && st != LAT_ERROR_CHECK_FAILED)
@@ -761,6 +774,8 @@ int main(int argc, char **argv)
             NEED();
             if (lat_check_parse_modes(v, &o.checks) != LAT_OK)
                 return usage(lat_last_error());
+        } else if (IS(long_only, "--profile")) {
+            o.profile = true;
         } else if (IS("-s", "--schedule")) {
             NEED();
             o.schedule = v;

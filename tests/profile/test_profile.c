@@ -57,6 +57,7 @@ static lat_context *profiling_context(void)
                     s->ideal[LAT_PROFILE_SHARED][LAT_PROFILE_LOAD])                    \
     X(sst_conf, s->transactions[LAT_PROFILE_SHARED][LAT_PROFILE_STORE] -               \
                     s->ideal[LAT_PROFILE_SHARED][LAT_PROFILE_STORE])                   \
+    X(sat_req, s->requests[LAT_PROFILE_SHARED][LAT_PROFILE_ATOMIC])                    \
     X(gld_lanes, s->lanes[LAT_PROFILE_GLOBAL][LAT_PROFILE_LOAD])                       \
     X(bar, s->barriers)
 
