@@ -107,7 +107,7 @@ typedef enum lat_check_mode {
 LAT_API lat_status lat_check_modes(const lat_context *ctx, unsigned *modes);
 
 /* Parses a LATTICE_CHECK-style list ("memcheck,racecheck", "all", "none", "") into
- * LAT_CHECK_* bits. Errors: LAT_ERROR_INVALID_VALUE (NULL argument, or a word that is not
+ * LAT_CHECK_* bits; "profile" is LAT_CHECK_PROFILE (lattice/profile.h; not in "all"). Errors: LAT_ERROR_INVALID_VALUE (NULL argument, or a word that is not
  * a check: the message names it). Thread safety: any thread. */
 LAT_API lat_status lat_check_parse_modes(const char *text, unsigned *modes);
 

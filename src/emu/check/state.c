@@ -28,7 +28,8 @@ lat_status lat_check_parse_modes(const char *text, unsigned *modes)
         unsigned bits;
     } words[] = {{"memcheck", LAT_CHECK_MEMCHECK}, {"racecheck", LAT_CHECK_RACECHECK},
                  {"synccheck", LAT_CHECK_SYNCCHECK}, {"initcheck", LAT_CHECK_INITCHECK},
-                 {"all", LAT_CHECK_ALL}, {"none", 0}};
+                 {"all", LAT_CHECK_ALL}, {"none", 0},
+                 {"profile", LAT_CHECK_PROFILE}}; /* not a check: lattice/profile.h */
     unsigned m = 0;
     const char *p = text;
     while (*p) {
