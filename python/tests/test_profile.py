@@ -56,3 +56,25 @@ def test_a_context_without_profiling_raises():
         assert not lp.enabled(ctx)
         with pytest.raises(lattice.LatticeError):
             lp.last(ctx)
+
+
+def test_the_transpose_notebook_runs_and_its_numbers_change():
+    """python/examples/profile_transpose.ipynb, cell by cell: 32 sectors a store, then 32
+    wavefronts a shared load, then 1."""
+    import json
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "examples", "profile_transpose.ipynb")
+    nb = json.load(open(path, encoding="utf-8"))
+    g: dict = {}
+    try:
+        for c in nb["cells"]:
+            if c["cell_type"] == "code":
+                exec("".join(c["source"]), g)
+                p = g.get("p")
+                if p is not None:
+                    assert p._repr_html_().startswith("<p>")
+        assert g["p"]["shared", "load"]["per_request"] == 1
+        assert g["p"]["global", "store"]["per_request"] == 4
+    finally:
+        if "ctx" in g:
+            g["ctx"].pop()
