@@ -15,7 +15,8 @@
  *     share it), and the ideal, ceil(distinct words / 32), so that conflicts are
  *     wavefronts - ideal; 8- and 16-byte accesses take 2 and 4 wavefronts when
  *     conflict-free, as on the GPU;
- *   - active lanes per request (divergence as the memory system sees it), barriers;
+ *   - branches (conditions of if, while, do, for): how often a warp executed one and how
+ *     often its lanes went both ways; active lanes per request and per branch; barriers;
  *   - theoretical occupancy from the block's size and shared memory (compute capability
  *     9.0's limits; registers are not known on the emulator and are taken as no limit).
  * The lanes of a warp are matched as a GPU runs them: the k-th time each lane executes a
@@ -51,7 +52,11 @@ typedef enum lat_profile_space {
 typedef enum lat_profile_op {
     LAT_PROFILE_LOAD = 0,
     LAT_PROFILE_STORE = 1,
-    LAT_PROFILE_ATOMIC = 2 /* atomicAdd() and the other atomic functions */
+    LAT_PROFILE_ATOMIC = 2, /* atomicAdd() and the other atomic functions */
+    /* The condition of an if, while, do or for: a row's requests are its executions by
+     * warps, its transactions those where the warp's lanes went both ways (diverged), its
+     * ideal 0; its space means nothing. */
+    LAT_PROFILE_BRANCH = 3
 } lat_profile_op;
 
 /* One access as written in the source, in one space, one kind of operation: `x += y`
@@ -74,6 +79,7 @@ typedef struct lat_profile_summary {
     lat_dim3 grid, block;
     unsigned long long requests[2][3], transactions[2][3], ideal[2][3], lanes[2][3];
     unsigned long long barriers;     /* warp-level barrier instructions (__syncthreads) */
+    unsigned long long branches, divergent_branches, branch_lanes; /* LAT_PROFILE_BRANCH rows' sums */
     unsigned long long warps;        /* warps launched */
     size_t shared_bytes;             /* static and dynamic shared memory per block */
     double occupancy;                /* theoretical: resident warps / 64, 0 to 1 */

@@ -25,7 +25,7 @@ __all__ = ["PROFILE", "Profile", "last", "enabled"]
 
 PROFILE = 1 << 4  # LAT_CHECK_PROFILE: Context(check=lattice.profile.PROFILE)
 SPACES = ("global", "shared")
-OPS = ("load", "store", "atomic")
+OPS = ("load", "store", "atomic", "branch")
 
 _U6 = c_ulonglong * 3 * 2
 
@@ -39,7 +39,8 @@ class _row(Structure):
 class _summary(Structure):
     _fields_ = [("kernel", c_char_p), ("grid", _lib.dim3), ("block", _lib.dim3),
                 ("requests", _U6), ("transactions", _U6), ("ideal", _U6), ("lanes", _U6),
-                ("barriers", c_ulonglong), ("warps", c_ulonglong), ("shared_bytes", c_size_t),
+                ("barriers", c_ulonglong), ("branches", c_ulonglong),
+                ("divergent_branches", c_ulonglong), ("branch_lanes", c_ulonglong), ("warps", c_ulonglong), ("shared_bytes", c_size_t),
                 ("occupancy", c_double), ("occupancy_limit", c_char_p)]
 
 
@@ -77,6 +78,7 @@ class Profile:
         self.grid = (s.grid.x, s.grid.y, s.grid.z)
         self.block = (s.block.x, s.block.y, s.block.z)
         self.warps, self.barriers = s.warps, s.barriers
+        self.branches, self.divergent_branches = s.branches, s.divergent_branches
         self.shared_bytes = s.shared_bytes
         self.occupancy, self.occupancy_limit = s.occupancy, s.occupancy_limit.decode()
         self.totals = {(SPACES[sp], OPS[op]): _counts(s.requests[sp][op], s.transactions[sp][op],

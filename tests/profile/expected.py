@@ -24,6 +24,7 @@ COLUMNS = {
     "sat_req": ["smsp__sass_inst_executed_op_shared_atom.sum"],
     "gld_lanes": ["smsp__sass_thread_inst_executed_op_global_ld.sum"],
     "bar": ["smsp__inst_executed_op_barrier.sum"],
+    "br_div": ["smsp__sass_branch_targets_threads_divergent.sum"],
 }
 
 

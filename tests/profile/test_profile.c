@@ -59,7 +59,8 @@ static lat_context *profiling_context(void)
                     s->ideal[LAT_PROFILE_SHARED][LAT_PROFILE_STORE])                   \
     X(sat_req, s->requests[LAT_PROFILE_SHARED][LAT_PROFILE_ATOMIC])                    \
     X(gld_lanes, s->lanes[LAT_PROFILE_GLOBAL][LAT_PROFILE_LOAD])                       \
-    X(bar, s->barriers)
+    X(bar, s->barriers)                                                                \
+    X(br_div, s->divergent_branches)
 
 enum {
 #define COL_ENUM(name, expr) C_##name,

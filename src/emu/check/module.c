@@ -117,6 +117,7 @@ const lat__emu_symbol *lat__ck_symbols(size_t *count)
         SYM("__lat_ck_rorder", lat__exec_rorder),
         SYM("__lat_ck_fwd", lat__ck_fwd_guard),
         SYM("__lat_ck_scratch", lat__emu_scratch),
+        SYM("__lat_pf_br", lat__pf_branch),
     };
     *count = sizeof table / sizeof table[0];
     return table;

@@ -42,8 +42,9 @@ typedef struct counts {
     uint64_t requests, transactions, ideal, lanes;
 } counts;
 
-/* A site's counts, [space][op]. */
-enum { SLOTS = 6 };
+/* A site's counts, [space][op], then its branches' (requests: warp-level executions,
+ * transactions: those that diverged). */
+enum { SLOTS = 7, BRANCH_SLOT = 6 };
 #define SLOT(site, space, op) ((size_t)(site) * SLOTS + (size_t)(space) * 3 + (size_t)(op))
 
 struct lat__pf_launch {
@@ -62,8 +63,9 @@ struct lat__pf_launch {
 /* One warp instruction as it forms: the lanes that have made it, and their addresses. */
 typedef struct group {
     uint32_t site, occ, lanes;
+    uint32_t taken; /* a branch's lanes that took it */
     uint16_t warp;
-    uint8_t used, space, kind;
+    uint8_t used, space, kind; /* kind 0: a branch */
     unsigned long size;
     uintptr_t a[32];
 } group;
@@ -167,6 +169,13 @@ static void count(lat__pf_worker *W, const group *g)
     int lanes = __builtin_popcount(g->lanes);
     if (!lanes)
         return;
+    if (g->kind == 0) {
+        counts *c = &W->sites[(size_t)g->site * SLOTS + BRANCH_SLOT];
+        c->requests++;
+        c->transactions += g->taken != 0 && g->taken != g->lanes;
+        c->lanes += (uint64_t)lanes;
+        return;
+    }
     enum { CAP = 32 * 66 };
     uintptr_t buf[CAP];
     uint64_t units, ideal;
@@ -245,17 +254,8 @@ static bool grow(lat__pf_worker *W)
     return true;
 }
 
-void lat__pf_access(lat__pf_worker *W, const lat__ck_launch *L, unsigned lin, uintptr_t a,
-                    unsigned long size, int code)
+static group *group_of(lat__pf_worker *W, unsigned lin, uint32_t site)
 {
-    const lat__emu_stacks *st = &L->b->stacks;
-    if ((code & LAT__CK_CODE_LOCAL) || a - (uintptr_t)st->map < st->map_size)
-        return; /* a local variable: registers or local memory, not counted */
-    uintptr_t sh = (uintptr_t)L->sh;
-    size_t sh_size = L->sh_size;
-    uint32_t site = (uint32_t)(code / LAT__CK_CODE_SITE);
-    if ((int)site >= W->P->nsites || (int)lin >= W->n)
-        return;
     uint32_t occ = W->occ[(size_t)lin * (size_t)W->P->nsites + site]++;
     if (W->used * 2 >= W->cap && (W->used >= MAX_GROUPS || !grow(W)))
         flush(W);
@@ -267,10 +267,46 @@ void lat__pf_access(lat__pf_worker *W, const lat__ck_launch *L, unsigned lin, ui
         g->occ = occ;
         g->warp = warp;
         g->lanes = 0;
+        g->taken = 0;
+        W->used++;
+        return g;
+    }
+    return g;
+}
+
+int lat__pf_branch(lat__emu_thread *t, int code, int taken)
+{
+    lat__ck_launch *L = lat__ck_of(t);
+    lat__pf_worker *W = L->pf;
+    uint32_t site = (uint32_t)(code / LAT__CK_CODE_SITE);
+    if (!W || (int)site >= W->P->nsites || (int)t->lin >= W->n)
+        return taken;
+    group *g = group_of(W, t->lin, site);
+    g->kind = 0;
+    g->size = 0;
+    g->space = 0;
+    g->lanes |= 1u << (t->lin % 32);
+    if (taken)
+        g->taken |= 1u << (t->lin % 32);
+    return taken;
+}
+
+void lat__pf_access(lat__pf_worker *W, const lat__ck_launch *L, unsigned lin, uintptr_t a,
+                    unsigned long size, int code)
+{
+    const lat__emu_stacks *st = &L->b->stacks;
+    if ((code & LAT__CK_CODE_LOCAL) || a - (uintptr_t)st->map < st->map_size)
+        return; /* a local variable: registers or local memory, not counted */
+    uintptr_t sh = (uintptr_t)L->sh;
+    size_t sh_size = L->sh_size;
+    uint32_t site = (uint32_t)(code / LAT__CK_CODE_SITE);
+    if ((int)site >= W->P->nsites || (int)lin >= W->n)
+        return;
+    group *g = group_of(W, lin, site);
+    if (!g->lanes) {
         g->size = size;
         g->kind = (uint8_t)(code & 3);
         g->space = a - sh < sh_size ? LAT_PROFILE_SHARED : LAT_PROFILE_GLOBAL;
-        W->used++;
     }
     g->lanes |= 1u << (lin % 32);
     g->a[lin % 32] = a;
@@ -395,8 +431,11 @@ void lat__pf_launch_end(lat__pf_launch *P, lat__ck_ctx *ck)
     bool ok = p && p->rows;
     for (int site = 0; ok && site < P->nsites; site++)
         for (int sp = 0; sp < 2; sp++)
-            for (int op = 0; op < 3; op++) {
-                const counts *c = &P->sites[SLOT(site, sp, op)];
+            for (int op = 0; op < 4; op++) {
+                if (op == LAT_PROFILE_BRANCH && sp)
+                    continue;
+                const counts *c = &P->sites[op == LAT_PROFILE_BRANCH ? (size_t)site * SLOTS + BRANCH_SLOT
+                                                                     : SLOT(site, sp, op)];
                 if (!c->requests)
                     continue;
                 const lat__ck_site *cs = &P->cm->sites[site];
@@ -406,6 +445,12 @@ void lat__pf_launch_end(lat__pf_launch *P, lat__ck_ctx *ck)
                                        (lat_profile_op)op, c->requests, c->transactions,
                                        c->ideal, c->lanes};
                 ok = r->file && r->expr;
+                if (op == LAT_PROFILE_BRANCH) {
+                    p->s.branches += c->requests;
+                    p->s.divergent_branches += c->transactions;
+                    p->s.branch_lanes += c->lanes;
+                    continue;
+                }
                 p->s.requests[sp][op] += c->requests;
                 p->s.transactions[sp][op] += c->transactions;
                 p->s.ideal[sp][op] += c->ideal;
@@ -551,7 +596,7 @@ static void put(text *t, const char *fmt, ...)
 }
 
 static const char *const space_names[] = {"global", "shared"};
-static const char *const op_names[] = {"load", "store", "atomic"};
+static const char *const op_names[] = {"load", "store", "atomic", "branch"};
 
 /* Line `line` of source (1-based), without its leading blanks, into buf. */
 static const char *source_line(const char *source, int line, char *buf, size_t size)
@@ -600,6 +645,10 @@ char *lat_profile_format(const lat_profile *p, const char *source)
                 (double)s->transactions[sp][op] / (double)r, (double)s->ideal[sp][op] / (double)r,
                 (double)s->lanes[sp][op] / (double)r);
         }
+    if (s->branches)
+        put(&t, "  branches      %10llu executed by warps, %llu diverged (%.1f%%), %.1f active lanes a branch\n",
+            s->branches, s->divergent_branches, 100.0 * (double)s->divergent_branches / (double)s->branches,
+            (double)s->branch_lanes / (double)s->branches);
     if (p->nrows)
         put(&t, "  %-14s %-6s %-6s %10s %8s %8s %6s  %s\n", "line", "space", "op", "requests",
             "per req", "ideal", "lanes", "access");
@@ -609,8 +658,8 @@ char *lat_profile_format(const lat_profile *p, const char *source)
         file = file ? file + 1 : r->file;
         char where[64], line[160];
         snprintf(where, sizeof where, "%s:%d", file, r->line);
-        put(&t, "  %-14s %-6s %-6s %10llu %8.2f %8.2f %6.1f  %s", where, space_names[r->space],
-            op_names[r->op], r->requests, (double)r->transactions / (double)r->requests,
+        put(&t, "  %-14s %-6s %-6s %10llu %8.2f %8.2f %6.1f  %s", where,
+            r->op == LAT_PROFILE_BRANCH ? "" : space_names[r->space], op_names[r->op], r->requests, (double)r->transactions / (double)r->requests,
             (double)r->ideal / (double)r->requests, (double)r->lanes / (double)r->requests, r->expr);
         if (source)
             put(&t, "   | %s", source_line(source, r->line, line, sizeof line));

@@ -10,6 +10,7 @@
 #define LAT_EMU_CK_PROFILE_H
 
 #include "lattice/profile.h"
+#include "emu/abi.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,6 +50,9 @@ void lat__pf_worker_end(lat__pf_worker *W);
 /* An access by thread lin of the block L runs (code: passes/checks.c's). */
 void lat__pf_access(lat__pf_worker *W, const struct lat__ck_launch *L, unsigned lin, uintptr_t a,
                     unsigned long size, int code);
+/* What profiled code calls at a branch (passes/profile.c's __LAT_PF_BR): code, its
+ * condition's site; returns taken. */
+int lat__pf_branch(lat__emu_thread *t, int code, int taken);
 /* The launch's end: its profile becomes the context's last (ck->profile), logged at
  * LAT_LOG_INFO; P is freed. */
 void lat__pf_launch_end(lat__pf_launch *P, struct lat__ck_ctx *ck);

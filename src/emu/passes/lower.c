@@ -696,6 +696,8 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
         lw->em.checked = true;
         for (const char *const *piece = lat__checks_prefix(); *piece; piece++)
             lat__emit_str(&lw->em, *piece);
+        if (lw->in->profile)
+            lat__emit_str(&lw->em, lat__profile_prefix());
     }
     program(lw);
     lat__emit_newline(&lw->em);

@@ -60,6 +60,22 @@ static bool visit_expr(lat__visitor *v, lat__expr *e)
     return false;
 }
 
+/* A branch's condition (one that is no access itself, `if (flag[i])`: not counted). */
+static bool visit_stmt(lat__visitor *v, lat__stmt *s)
+{
+    pass *p = v->data;
+    if ((s->kind == LAT_S_IF || s->kind == LAT_S_WHILE || s->kind == LAT_S_DO || s->kind == LAT_S_FOR) &&
+        s->e && !s->e->site)
+        lat__checks_mark(p->u, p->m, s->e, 0);
+    return true;
+}
+
+const char *lat__profile_prefix(void)
+{
+    return "int __lat_pf_br(lat_emu_thread *, int, int);\n"
+           "#define __LAT_PF_BR(c, s) __lat_pf_br(__lat_t, s, !!(c))\n";
+}
+
 void lat__profile_annotate(lat__unit *u, lat__ck_module *m)
 {
     pass p = {u, m};
@@ -68,7 +84,7 @@ void lat__profile_annotate(lat__unit *u, lat__ck_module *m)
         lat__ext *x = &tu->items.items[i];
         if (x->kind != LAT_X_FUNC || !(x->fn->sym->cuda & (LAT_CU_GLOBAL | LAT_CU_DEVICE)))
             continue;
-        lat__visitor v = {NULL, visit_expr, NULL, &p};
+        lat__visitor v = {visit_stmt, visit_expr, NULL, &p};
         lat__visit_stmt(&v, x->fn->body);
     }
 }
