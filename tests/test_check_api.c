@@ -230,3 +230,51 @@ TEST(a_thread_that_ran_checked_blocks_gives_their_window_back_when_it_exits)
     ASSERT_MSG(after < before + 1024, "%ld KiB mapped before 40 threads, %ld KiB after", before, after);
     ASSERT_OK(lat_mem_free(ctx, o.out));
 }
+
+/* Each finding reaches the logger once (issue 46): the reports are logged one by one, and
+ * the launch's failure, whose message repeats the first for lat_last_error(), is not
+ * logged again. */
+typedef struct log_count {
+    int lines, with_a, with_b;
+} log_count;
+
+static void count_lines(void *user, lat_log_level level, const char *text)
+{
+    log_count *c = user;
+    if (level != LAT_LOG_ERROR)
+        return;
+    c->lines++;
+    c->with_a += strstr(text, "out-of-bounds write of 4 bytes by `a[i]`") != NULL;
+    c->with_b += strstr(text, "out-of-bounds write of 4 bytes by `b[i + n]`") != NULL;
+}
+
+TEST(each_finding_is_logged_once)
+{
+    t_require_backend();
+    if (t_backend() != LAT_BACKEND_EMU)
+        SKIP("the checks run on the emulator only");
+    log_count c = {0};
+    lat_context *ctx = t_context_with(&(lat_context_desc){
+        .backend = LAT_BACKEND_EMU, .check = LAT_CHECK_MEMCHECK,
+        .logger = {.func = count_lines, .user_data = &c}});
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void fill(int *a, int *b, int n)\n"
+                              "{\n"
+                              "    int i = threadIdx.x;\n"
+                              "    a[i] = 7;\n"
+                              "    b[i + n] = 8;\n"
+                              "}\n",
+                              "fill.cu", "fill");
+    lat_deviceptr a = t_device_copy(ctx, NULL, 16 * sizeof(int));
+    lat_deviceptr b = t_device_copy(ctx, NULL, 16 * sizeof(int));
+    int n = 16;
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
+                  lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                                  LAT_ARGS(lat_arg_ptr(a), lat_arg_ptr(b), lat_arg_i32(n))));
+    ASSERT_EQ(lat_check_report_count(ctx), 2);
+    ASSERT_EQ(c.with_a, 1);
+    ASSERT_EQ(c.with_b, 1);
+    ASSERT_EQ(c.lines, 2);
+    ASSERT_CONTAINS(lat_last_error(), "the emulator's checks found 2 errors in kernel 'fill'");
+    ASSERT_CONTAINS(lat_last_error(), ck_msg(ctx, 0));
+}

@@ -533,3 +533,107 @@ TEST(an_access_to_the_modules_code_is_reported_and_not_performed)
     ASSERT_OK(lat_memcpy_dtoh(ctx, got, out, sizeof got));
     ASSERT_EQ(got[1], 198);
 }
+
+/* Every path a kernel has to memory is checked (issue 40, item 5): atomics, through an
+ * element or a pointer, and memset/memcpy/memmove in device code. A bad one is reported
+ * with its call as written and not performed: the neighbours keep their values. */
+TEST(atomics_and_device_memset_memcpy_out_of_bounds_are_reported_and_not_performed)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_MEMCHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "__global__ void paths(int *a, int *b, int n, int op)\n"
+                              "{\n"
+                              "    int i = threadIdx.x;\n"
+                              "    int *q = a + n;\n"
+                              "    if (op == 0) atomicAdd(&a[n + i], 5);\n"
+                              "    if (op == 1) atomicCAS(q + i, 0, 9);\n"
+                              "    if (op == 2) memset(a + n, 0, 4 * (i + 1));\n"
+                              "    if (op == 3) memcpy(a + n - 1, b, 8);\n"
+                              "    if (op == 4) memmove(b, a + n - 1, 8);\n"
+                              "}\n",
+                              "paths.cu", "paths");
+    enum { N = 100 };
+    int host[N], other[N];
+    for (int i = 0; i < N; i++)
+        host[i] = (int)(t_rand_u32() % 1000), other[i] = (int)(t_rand_u32() % 1000);
+    const char *want[] = {
+        "paths.cu:5: memcheck: kernel 'paths', block (0,0,0), threads (0,0,0) to (31,0,0): "
+        "out-of-bounds atomic read-write of 4 bytes by `atomicAdd(&a[n + i], 5)`: element [100] "
+        "of 'a', which has 100 elements of 4 bytes [32 times]",
+        "paths.cu:6: memcheck: kernel 'paths', block (0,0,0), threads (0,0,0) to (31,0,0): "
+        "out-of-bounds atomic read-write of 4 bytes by `atomicCAS(q + i, 0, 9)`: element [100] "
+        "of 'a', which has 100 elements of 4 bytes [32 times]",
+        "paths.cu:7: memcheck: kernel 'paths', block (0,0,0), threads (0,0,0) to (31,0,0): "
+        "out-of-bounds write of 4 bytes by `memset(a + n, 0, 4 * (i + 1))`: element [100] of "
+        "'a', which has 100 elements of 4 bytes [32 times]",
+        "paths.cu:8: memcheck: kernel 'paths', block (0,0,0), threads (0,0,0) to (31,0,0): "
+        "out-of-bounds write of 8 bytes by `memcpy(a + n - 1, b, 8)`: bytes 396 to 403 of 'a' "
+        "(400 bytes), across its end [32 times]",
+        "paths.cu:9: memcheck: kernel 'paths', block (0,0,0), threads (0,0,0) to (31,0,0): "
+        "out-of-bounds read of 8 bytes by `memmove(b, a + n - 1, 8)`: bytes 396 to 403 of 'a' "
+        "(400 bytes), across its end [32 times]",
+    };
+    for (int op = 0; op < 5; op++) {
+        lat_deviceptr a = t_device_copy(ctx, host, sizeof host);
+        lat_deviceptr b = t_device_copy(ctx, other, sizeof other);
+        ASSERT_OK(lat_check_label(ctx, a, "a"));
+        ASSERT_OK(lat_check_label(ctx, b, "b"));
+        int n = N;
+        ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
+                      lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                                      LAT_ARGS(lat_arg_ptr(a), lat_arg_ptr(b), lat_arg_i32(n),
+                                               lat_arg_i32(op))));
+        ASSERT_REPORTS(ctx, want[op]);
+        int got_a[N], got_b[N];
+        ASSERT_OK(lat_memcpy_dtoh(ctx, got_a, a, sizeof got_a));
+        ASSERT_OK(lat_memcpy_dtoh(ctx, got_b, b, sizeof got_b));
+        for (int i = 0; i < N; i++) {
+            ASSERT_EQ(got_a[i], host[i]);
+            ASSERT_EQ(got_b[i], other[i]);
+        }
+        ASSERT_OK(lat_mem_free(ctx, a));
+        ASSERT_OK(lat_mem_free(ctx, b));
+    }
+}
+
+TEST(atomics_and_device_memset_memcpy_in_bounds_report_nothing)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_ALL);
+    lat_kernel *k = ck_kernel(ctx,
+                              "struct pair { int x, y; };\n"
+                              "__global__ void ok(int *a, int *b, int *hist, int n)\n"
+                              "{\n"
+                              "    __shared__ int s[64];\n"
+                              "    int i = threadIdx.x;\n"
+                              "    memset(s + 2 * i, 0, 8);\n"
+                              "    __syncthreads();\n"
+                              "    atomicAdd(&s[a[i] & 63], 1);\n"
+                              "    __syncthreads();\n"
+                              "    pair p; memcpy(&p, a + 2 * i, sizeof p);\n"
+                              "    memcpy(b + 2 * i, &p, sizeof p);\n"
+                              "    atomicAdd(hist + i, s[i] + s[i + 32]);\n"
+                              "}\n",
+                              "ok.cu", "ok");
+    enum { N = 64 };
+    int a[N], hist[32], want_hist[32];
+    int counts[64] = {0};
+    for (int i = 0; i < N; i++)
+        a[i] = (int)(t_rand_u32() % 1000);
+    for (int i = 0; i < 32; i++)
+        counts[a[i] & 63]++;
+    for (int i = 0; i < 32; i++)
+        hist[i] = (int)(t_rand_u32() % 100), want_hist[i] = hist[i] + counts[i] + counts[i + 32];
+    int b[N];
+    lat_deviceptr db = t_device_copy(ctx, NULL, sizeof b);
+    ASSERT_OK(lat_memset_d8(ctx, db, 0, sizeof b));
+    int n = N;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                              LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_ptr(db),
+                                       lat_arg_inout(hist, sizeof hist), lat_arg_i32(n))));
+    ASSERT_NO_REPORTS(ctx);
+    ASSERT_OK(lat_memcpy_dtoh(ctx, b, db, sizeof b));
+    for (int i = 0; i < N; i++)
+        ASSERT_EQ(b[i], a[i]);
+    for (int i = 0; i < 32; i++)
+        ASSERT_EQ(hist[i], want_hist[i]);
+}

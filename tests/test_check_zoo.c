@@ -83,7 +83,7 @@ TEST(divergent_barrier)
     ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
                   ck_run_like_cli(ctx, k, &bufs, 64, (lat_dim3){1}, (lat_dim3){64}));
     ASSERT_REPORTS(ctx,
-        "examples/bugs/divergent_barrier.cu:9: synccheck: kernel 'halves', block (0,0,0), threads (0,0,0) to (31,0,0): divergent barrier: threads (0,0,0) to (31,0,0) wait at __syncthreads() while threads (32,0,0) to (63,0,0) have exited (every thread of a block must reach each barrier)");
+        "examples/bugs/divergent_barrier.cu:12: synccheck: kernel 'halves', block (0,0,0), threads (0,0,0) to (31,0,0): threads (0,0,0) to (31,0,0) wait at __syncthreads() here while threads (32,0,0) to (63,0,0) wait at the one at examples/bugs/divergent_barrier.cu:17 (every thread of a block must reach the same barrier)");
     assert_documented(ctx, "divergent_barrier.cu");
     ck_buffers fixed_bufs = {0};
     lat_kernel *kf = zoo_kernel(ctx, "divergent_barrier.cu", "halves_fixed");
@@ -105,6 +105,35 @@ TEST(racy_counter)
     lat_kernel *kf = zoo_kernel(ctx, "racy_counter.cu", "count_positive_fixed");
     ASSERT_OK(ck_run_like_cli(ctx, kf, &fixed_bufs, 512, (lat_dim3){2}, (lat_dim3){256}));
     ASSERT_NO_REPORTS(ctx);
+}
+
+TEST(atomic_mixed)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_ALL);
+    ck_buffers bufs = {0};
+    lat_kernel *k = zoo_kernel(ctx, "atomic_mixed.cu", "histogram");
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
+                  ck_run_like_cli(ctx, k, &bufs, 512, (lat_dim3){2}, (lat_dim3){256}));
+    ASSERT_REPORTS(ctx,
+        "examples/bugs/atomic_mixed.cu:13: racecheck: kernel 'histogram', block (0,0,0), thread (16,0,0): data race: atomic read-write of `atomicAdd(&local[in[i] % 16], 1)` after the read of `local[t]` at examples/bugs/atomic_mixed.cu:15 by thread (0,0,0) of the same block, with no barrier between them, on element [0] of __shared__ 'local' [480 times]");
+    assert_documented(ctx, "atomic_mixed.cu");
+    /* In the reverse order, the clearing after another thread's count is named too. */
+    ck_buffers rbufs = {0};
+    lat_context *rctx = ck_context(LAT_CHECK_RACECHECK);
+    ASSERT_OK(lat_check_configure(rctx, &(lat_check_options){.order = LAT_SCHEDULE_REVERSE}));
+    lat_kernel *rk = zoo_kernel(rctx, "atomic_mixed.cu", "histogram");
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
+                  ck_run_like_cli(rctx, rk, &rbufs, 512, (lat_dim3){2}, (lat_dim3){256}));
+    ASSERT_TRUE(lat_check_report_count(rctx) >= 1);
+    ASSERT_CONTAINS(ck_msg(rctx, 0), "atomic read-write of `atomicAdd(&local[in[i] % 16], 1)`");
+    ck_buffers fixed_bufs = {0};
+    lat_kernel *kf = zoo_kernel(ctx, "atomic_mixed.cu", "histogram_fixed");
+    ASSERT_OK(ck_run_like_cli(ctx, kf, &fixed_bufs, 512, (lat_dim3){2}, (lat_dim3){256}));
+    ASSERT_NO_REPORTS(ctx);
+    int bins[32];
+    ASSERT_OK(lat_memcpy_dtoh(ctx, bins, fixed_bufs.ptr[0], sizeof bins));
+    for (int i = 0; i < 32; i++)
+        ASSERT_EQ(bins[i], 16);
 }
 
 TEST(uninit_shared)
@@ -220,6 +249,8 @@ TEST(region_loops_and_fibers_report_alike)
         {"divergent_barrier.cu", "halves", 64, {1, 1, 1}, {64, 1, 1}},
         {"divergent_barrier.cu", "halves_fixed", 64, {1, 1, 1}, {64, 1, 1}},
         {"racy_counter.cu", "count_positive", 512, {2, 1, 1}, {256, 1, 1}},
+        {"atomic_mixed.cu", "histogram", 512, {2, 1, 1}, {256, 1, 1}},
+        {"atomic_mixed.cu", "histogram_fixed", 512, {2, 1, 1}, {256, 1, 1}},
         {"uninit_shared.cu", "smooth", 512, {2, 1, 1}, {256, 1, 1}},
         {"wrong_2d_index.cu", "fill", 32, {2, 1, 1}, {4, 4, 1}},
         {"off_by_one_grid.cu", "scale", 1000, {3, 1, 1}, {256, 1, 1}},

@@ -13,10 +13,12 @@
  *   - racecheck: two threads touching the same bytes, at least one of them writing, with
  *                no barrier between them: in shared memory, and in global memory within
  *                a block and between blocks.
- *   - synccheck: threads of a block waiting at different barriers, or some at a barrier
- *                while others have exited; warp operations whose mask leaves out the
- *                calling lane or names lanes that are not there (past the block's end, or
- *                exited before the operation completes, whichever thread ran first).
+ *   - synccheck: threads of a block waiting at different barriers (threads that exited
+ *                take no part in a barrier, as on Volta and later); warp operations whose
+ *                mask leaves out the calling lane or names lanes of the block that exited
+ *                before the operation completes, whichever thread ran first (lanes past
+ *                the block's end are not there: a full mask in a 16-thread block is
+ *                right). docs/dialect.md compares the rules with compute-sanitizer's.
  *   - initcheck: reads of device memory or shared memory never written, and of local
  *                variables never written: scalars and arrays of scalars (and pointers)
  *                declared without an initializer, whose address is never taken, read
@@ -65,9 +67,15 @@
  *       ",preempt": the schedule of checked launches (see lat_check_options).
  *   LATTICE_CHECK_TIMEOUT=SECONDS: the watchdog of checked launches (default 20).
  *
- * What is not seen: accesses written inside a macro's body (#define), memcpy/memset and
- * atomics called in device code, and bit-fields (device code that takes a bit-field as
- * an lvalue does not compile checked). Code that needs two blocks running together (one
+ * Atomics (atomicAdd and the others, their _block and _system forms) are accesses like any
+ * other: memcheck checks them, initcheck reads through them, and racecheck reports one
+ * against a plain access of the same bytes with no barrier between (an atomic is
+ * indivisible only among atomics), never against another atomic (LAT_ACCESS_ATOMIC).
+ * memset, memcpy and memmove called in device code are checked over their whole ranges,
+ * as accesses of up to 8 bytes each; where one is bad, the call does nothing.
+ *
+ * What is not seen: accesses written inside a macro's body (#define) and bit-fields
+ * (device code that takes a bit-field as an lvalue does not compile checked). Code that needs two blocks running together (one
  * spinning on a flag another sets) may finish or be reported as a hang, depending on
  * which blocks run at once; racecheck reports its flag either way. Synchronisation between blocks through atomics and fences is
  * not understood: racecheck reports the plain accesses it orders. racecheck remembers two
@@ -173,7 +181,8 @@ typedef enum lat_check_kind {
     LAT_CHECK_WILD_ADDRESS = 4,  /* memcheck: no memory the kernel may touch (NULL...) */
     LAT_CHECK_LEAK = 5,          /* memcheck: allocations alive when the context ends */
     LAT_CHECK_RACE = 6,          /* racecheck */
-    LAT_CHECK_BARRIER_DIVERGENCE = 7, /* synccheck: some threads at a barrier, some exited */
+    LAT_CHECK_BARRIER_DIVERGENCE = 7, /* no longer reported: exited threads take no part in a
+                                         barrier (Volta and later); kept for the ABI */
     LAT_CHECK_BARRIER_MISMATCH = 8,   /* synccheck: threads at different barriers */
     LAT_CHECK_WARP_MASK = 9,          /* synccheck: a warp operation's mask is wrong */
     LAT_CHECK_UNINITIALIZED = 10,     /* initcheck */
@@ -197,7 +206,9 @@ typedef enum lat_access_kind {
     LAT_ACCESS_READ_WRITE = 3, /* x += ..., x++ */
     LAT_ACCESS_BARRIER = 4,    /* a __syncthreads() (synccheck, hangs) */
     LAT_ACCESS_WARP = 5,       /* a warp operation (synccheck, hangs) */
-    LAT_ACCESS_EXIT = 6        /* the thread had exited (synccheck) */
+    LAT_ACCESS_EXIT = 6,       /* the thread had exited (synccheck) */
+    LAT_ACCESS_ATOMIC = 7      /* an atomic read-modify-write (atomicAdd(&x, v)...): it
+                                  races with plain accesses, never with another atomic */
 } lat_access_kind;
 
 /* One side of a finding: who did what, where in the source. */
@@ -234,6 +245,9 @@ typedef struct lat_check_report {
      * today, but undefined in CUDA's memory model. A note is kept and logged (as a
      * LAT_LOG_WARNING line) after the errors, and does not fail the launch. */
     int note;
+    /* A __shared__ array of two or more dimensions: its extents as declared ("[4][8]"), so
+     * that its elements are named by their subscripts (tile[3][7]); "" otherwise. */
+    const char *region_shape;
 } lat_check_report;
 
 /* The number of reports of the context's most recent checked launch (0 when none, or

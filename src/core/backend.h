@@ -17,6 +17,27 @@
 
 #include "core.h"
 
+struct lat__options;
+struct lat__unit;
+
+/* How core reads a module's source before any backend compiles it: the front end, with
+ * the profile of the backend's target, behind this table, so that core names no layer
+ * above it. The tree (a lat__unit, opaque here) goes to the backend's
+ * module_create in lat__source.unit. */
+typedef struct lat__reader {
+    /* Reads src->text (src->name, src->include_dirs) with the -I, -D and -U of o. *unit
+     * receives the tree whatever happens (NULL only when out of memory); returns its
+     * status: LAT_OK for a valid program, else its first error's (the rest in the tree). */
+    lat_status (*parse)(const lat__source *src, const struct lat__options *o,
+                        struct lat__unit **unit);
+    /* Makes the instance a name expression ("reduce<256>") names; sets *no_template when
+     * the program has no function template of that name. */
+    void (*instantiate)(struct lat__unit *unit, const char *expr, bool *no_template);
+    /* The tree's kernels' signatures into sigs; nonzero when out of memory. */
+    int (*signatures)(const struct lat__unit *unit, lat__kernel_sigs *sigs);
+    void (*unit_free)(struct lat__unit *unit); /* NULL: nothing */
+} lat__reader;
+
 typedef struct lat__backend {
     const char *name;      /* "cuda", "emu" */
     lat_backend_kind kind;
@@ -32,8 +53,10 @@ typedef struct lat__backend {
     /* Fills info for a valid ordinal. */
     lat_status (*device_info)(int ordinal, lat_device_info *info);
 
-    /* ctx->device and ctx->info are set; sets ctx->impl. */
-    lat_status (*context_create)(lat_context *ctx);
+    /* ctx->device and ctx->info are set; sets ctx->impl. A backend that runs the checks
+     * desc asks for (lat__check_requested) attaches them here: ctx->check and
+     * ctx->observer_end (core.h). */
+    lat_status (*context_create)(lat_context *ctx, const lat_context_desc *desc);
     /* Called after the core has destroyed the context's modules and freed its memory. */
     void (*context_destroy)(lat_context *ctx);
     lat_status (*synchronize)(lat_context *ctx);
@@ -93,13 +116,29 @@ typedef struct lat__backend {
      * LAT_MODULE_TIER_NATIVE. */
     int (*module_tier)(const lat_module *mod);
 
+    /* How the kernel's threads run, in words, and what kept it off the fast path
+     * (lat_kernel_describe); valid while the kernel is. NULL: the backend's one way. */
+    const char *(*kernel_path)(const lat_kernel *kernel);
+
     /* Whether v is in memory the backend hands kernels by itself (the device heap, what
      * kernels' malloc returns), for the launch's pointer check. */
     bool (*holds_address)(lat_context *ctx, lat_deviceptr v);
+
+    /* The backend's other two tables, reached only through here: the driver layer's
+     * (driver_ops.h) and the textures' (texture.h). */
+    const struct lat__driver_ops *driver;
+    const struct lat__texture_ops *texture;
+    /* The reader of its modules' source (above). */
+    const lat__reader *reader;
 } lat__backend;
 
 /* The backends compiled into the library, in the order automatic selection tries them. */
 extern const lat__backend lat__backend_cuda;
 extern const lat__backend lat__backend_emu;
+/* The emulator's reader (its compile/reader.c): the CUDA and cross backends read
+ * signatures with it too, as NVRTC gives no parameter types and both must agree. */
+extern const lat__reader lat__emu_reader;
+/* The cross-checking backend: a pair of contexts, GPU and emulator. */
+extern const lat__backend lat__backend_cross;
 
 #endif

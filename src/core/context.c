@@ -4,10 +4,22 @@
 #include "driver_ops.h"
 #include "memory.h"
 #include "texture.h"
-#include "emu/check/ck.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Checks asked of a backend that attached no observer for them: a note, not an error (the
+ * same program runs checked on the emulator). A malformed LATTICE_CHECK is an error. */
+static lat_status unchecked_note(lat_context *ctx, const lat_context_desc *desc)
+{
+    unsigned modes;
+    lat_status st = lat__check_requested(ctx, desc, &modes);
+    if (st == LAT_OK && modes && ctx->backend->kind != LAT_BACKEND_EMU)
+        lat__log(ctx, LAT_LOG_WARNING,
+                 "lattice checks run on the emulator only: this %s context runs unchecked",
+                 ctx->backend->name);
+    return st;
+}
 
 lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
 {
@@ -33,7 +45,7 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
                           "LAT_POINTER_CHECK_* value", desc->pointer_check);
     lat_context *ctx = lat__calloc(1, sizeof *ctx);
     if (!ctx)
-        return lat__error(NULL, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(NULL, "lat_context_create");
     /* The logger is set first so that failures below reach it. */
     ctx->logger = desc->logger;
     ctx->emu_opt = desc->emu_opt;
@@ -57,11 +69,17 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
         free(ctx);
         return lat__error(NULL, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: no mutex");
     }
+    /* By default a backend that can checks pointer arguments (the emulator clears this when
+     * memcheck runs: it names the very access, line and element, where this check could
+     * only name the argument). */
+    ctx->check_pointers = desc->pointer_check == LAT_POINTER_CHECK_ON ||
+                          (desc->pointer_check == LAT_POINTER_CHECK_DEFAULT &&
+                           b->kind != LAT_BACKEND_CUDA);
     /* The driver layer's state first: the cross backend reads its tolerances. */
     st = lat__driver_context_init(ctx, desc);
     if (st == LAT_OK)
-        st = b->context_create(ctx);
-    if (st == LAT_OK && (st = lat__ck_context_create(ctx, desc)) != LAT_OK) /* emu/check */
+        st = b->context_create(ctx, desc);
+    if (st == LAT_OK && !ctx->check && (st = unchecked_note(ctx, desc)) != LAT_OK)
         b->context_destroy(ctx);
     if (st != LAT_OK) {
         lat__driver_context_release(ctx);
@@ -69,13 +87,6 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
         free(ctx);
         return st;
     }
-    /* By default the emulator checks pointer arguments, unless memcheck runs: it names
-     * the very access, line and element, where this check could only name the argument. */
-    unsigned modes = 0;
-    lat_check_modes(ctx, &modes);
-    ctx->check_pointers = desc->pointer_check == LAT_POINTER_CHECK_ON ||
-                          (desc->pointer_check == LAT_POINTER_CHECK_DEFAULT &&
-                           b->kind != LAT_BACKEND_CUDA && !(modes & LAT_CHECK_MEMCHECK));
     lat__log(ctx, LAT_LOG_INFO, "lattice %s: context on %s device %d (%s, compute %d.%d)",
              LAT_VERSION_STRING, b->name, ctx->device, ctx->info.name, ctx->info.compute_major,
              ctx->info.compute_minor);
@@ -92,7 +103,8 @@ void lat_context_destroy(lat_context *ctx)
     lat__driver_context_release(ctx); /* streams, events, page-locked memory */
     while (ctx->modules)
         lat_module_destroy(ctx->modules);
-    lat__ck_context_destroy(ctx); /* memcheck's leak report, before the memory goes */
+    if (ctx->observer_end)
+        ctx->observer_end(ctx); /* memcheck's leak report, before the memory goes */
     lat__mem_release_all(ctx);
     ctx->backend->context_destroy(ctx);
     pthread_mutex_destroy(&ctx->lock);

@@ -40,7 +40,11 @@ struct lat_context {
     size_t nallocs, allocs_cap;
     struct lat_module *modules; /* doubly linked, destroyed with the context */
     struct lat__ctx_driver *drv; /* the driver layer's state (driver_ops.h) */
-    struct lat__ck_ctx *check;   /* the emulator's checks (emu/check/ck.h), NULL when off */
+    /* An observer the backend attached in context_create (the emulator's checks), opaque
+     * to core: NULL when none watches. core calls observer_end, when set, as the context
+     * ends, after its modules and before its memory go (memcheck's leak report). */
+    struct lat__ck_ctx *check;
+    void (*observer_end)(lat_context *ctx);
     struct lat__tex_ctx *tex;    /* arrays, textures, surfaces (texture.h); made on first use */
     int emu_opt;                 /* lat_context_desc.emu_opt (a lat_emu_opt) */
     bool check_pointers;         /* lat_context_desc.pointer_check, resolved */
@@ -96,6 +100,7 @@ typedef struct lat__source {
      * expressions (each non-empty, checked by the core). */
     const char *const *name_expressions;
     const lat__kernel_sigs *sigs;    /* the kernels the front end found */
+    const struct lat__options *opts; /* options and defines as read once (options.h) */
     int emu_opt;                     /* the emulator's tier (a lat_emu_opt): the module's
                                         setting, else its context's */
     struct lat__unit *unit;          /* the source as the front end read it (src/front), with
@@ -106,6 +111,9 @@ typedef struct lat__source {
 
 /* A validated launch: every dimension at least 1 and within the device's limits. */
 typedef struct lat__launch {
+    /* The public function the program called (lat_launch, lat_launch_args...): a backend's
+     * messages name it from here, never spelling one themselves. */
+    const char *api;
     unsigned grid[3];
     unsigned block[3];
     size_t shared_bytes;
@@ -121,6 +129,11 @@ void lat__log(const lat_context *ctx, lat_log_level level, const char *fmt, ...)
 
 /* The pointer check (lat_context_desc.pointer_check) of parameter i of kernel, whose
  * value is v: LAT_OK, or LAT_ERROR_INVALID_ADDRESS recorded naming fn and the parameter. */
+/* The checks a context asks for (LAT_CHECK_* bits, 0 for none) from desc->check, else
+ * LATTICE_CHECK (check.c); for the backend that runs them and for core's note when it
+ * does not. LAT_ERROR_INVALID_VALUE (named) when LATTICE_CHECK is malformed. */
+lat_status lat__check_requested(lat_context *ctx, const lat_context_desc *desc, unsigned *modes);
+
 lat_status lat__launch_check_pointer(const char *fn, lat_kernel *kernel, int i, lat_deviceptr v);
 
 /* Finds the live allocation containing [ptr, ptr+bytes) (bytes may be 0 for "ptr itself").

@@ -45,7 +45,7 @@ lat_status lat_device_attribute(lat_backend_kind kind, int ordinal, const char *
     const char *bare = strncmp(upper, "CU_DEVICE_ATTRIBUTE_", 20) == 0 ? upper + 20 : upper;
     for (const char *const *p = names; *p; p++)
         if (strcmp(*p, bare) == 0)
-            return lat__driver_ops_of(b)->device_attribute(ordinal, *p, value);
+            return b->driver->device_attribute(ordinal, *p, value);
     return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
                       "%s: unknown attribute '%s' (lat_device_attribute_names() lists the %zu "
                       "names lattice knows, e.g. MAX_THREADS_PER_BLOCK)",
@@ -66,5 +66,5 @@ lat_status lat_device_can_access_peer(lat_backend_kind kind, int ordinal, int pe
         st = lat__device_check(NULL, b, peer, fn);
     if (st != LAT_OK || ordinal == peer)
         return st;
-    return lat__driver_ops_of(b)->can_access_peer(ordinal, peer, can);
+    return b->driver->can_access_peer(ordinal, peer, can);
 }

@@ -2,8 +2,8 @@
  * The driver layer's half of the backend interface (lattice/driver.h): streams, events,
  * page-locked memory, 2-D and asynchronous copies, stream-ordered allocation, peers,
  * images and resources. Each backend defines one of these tables beside its lat__backend
- * descriptor (lat__cuda_driver_ops, lat__emu_driver_ops, lat__cross_driver_ops); a
- * context finds its backend's in ctx->drv->ops.
+ * descriptor (lat__cuda_driver_ops, lat__emu_driver_ops, lat__cross_driver_ops), which
+ * that descriptor names (lat__backend.driver); a context finds it in ctx->drv->ops.
  *
  * The same rules as backend.h: the core validates every argument first (pointers
  * non-NULL, device ranges inside live allocations of the context, streams and events of
@@ -142,11 +142,6 @@ typedef struct lat__driver_ops {
 extern const lat__driver_ops lat__cuda_driver_ops;
 extern const lat__driver_ops lat__emu_driver_ops;
 extern const lat__driver_ops lat__cross_driver_ops;
-/* The cross-checking backend (cross.c): a pair of contexts, GPU and emulator. */
-extern const lat__backend lat__backend_cross;
-
-/* The driver table of a backend. */
-const lat__driver_ops *lat__driver_ops_of(const lat__backend *b);
 
 /* The driver table of a context. */
 static inline const lat__driver_ops *lat__drv(const lat_context *ctx)

@@ -4,8 +4,6 @@
 #include "core/alloc.h"
 #include "driver_ops.h"
 #include "file.h"
-#include "front/front.h"
-#include "front/sigs.h"
 #include "options.h"
 
 #include <stdio.h>
@@ -83,7 +81,7 @@ static lat_status copy_name_expressions(lat_context *ctx, const char *const *lis
         }
     }
     if (!copy)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     *out = copy;
     return LAT_OK;
 }
@@ -185,7 +183,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         free(mod);
         free(text);
         free_strings(name_exprs);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     }
     mod->ctx = ctx;
     mod->name_exprs = name_exprs;
@@ -194,7 +192,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     if (!mod->name) {
         free(text);
         free_module(mod);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     }
 
     lat__source src = {
@@ -211,23 +209,17 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     /* The source is read once, by the front end: its kernels' signatures serve both
      * backends (arguments are checked alike), its tree the emulator. */
     lat__options fo;
-    lat_status st = lat__options_read(ctx, &src, false, &fo);
-    lat__unit *unit = NULL;
+    lat_status st = lat__options_read(ctx, &src, &fo);
+    src.opts = &fo;
+    const lat__reader *reader = ctx->backend->reader;
+    struct lat__unit *unit = NULL;
     if (st == LAT_OK) {
-        lat__front_in fin = {
-            .text = source,
-            .name = mod->name,
-            .include_dirs = desc->include_dirs,
-            .option_include_dirs = fo.include_dirs,
-            .defines = fo.defines,
-            .undefines = fo.undefines,
-        };
         /* The templates' instances the name expressions name, before the signatures are
          * read: the emulator compiles them, and both backends check their arguments. */
-        lat_status pst = lat__front_parse(&fin, &unit);
+        lat_status pst = reader->parse(&src, &fo, &unit);
         for (char **e = name_exprs; pst == LAT_OK && e && *e && st == LAT_OK; e++) {
             bool none = false; /* other errors: in the unit's messages, for the emulator */
-            (void)lat__instantiate_expression(unit, *e, &none);
+            reader->instantiate(unit, *e, &none);
             if (none) /* a name the program has no template of: no backend compiles it */
                 st = lat__error(ctx, LAT_ERROR_KERNEL_NOT_FOUND,
                                 "lat_module_create: %s: the name expression '%s' names no function "
@@ -235,15 +227,15 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         }
         if (st != LAT_OK)
             ;
-        else if (pst == LAT_ERROR_OUT_OF_MEMORY || !unit || lat__front_sigs(unit, &mod->sigs) != 0 ||
+        else if (pst == LAT_ERROR_OUT_OF_MEMORY || !unit || reader->signatures(unit, &mod->sigs) != 0 ||
                  add_instantiations(mod) != 0)
-            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+            st = lat__oom(ctx, "lat_module_create");
         src.name_expressions = (const char *const *)mod->name_exprs;
     }
     src.unit = unit;
     if (st == LAT_OK)
         st = lat__module_compile(ctx, mod, &src); /* through the compile cache */
-    lat__unit_free(unit);
+    reader->unit_free(unit); /* NULL-safe */
     lat__options_free(&fo);
     free(text);
     if (st != LAT_OK) {
@@ -255,7 +247,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     if (!mod->log) {
         lat__module_release_impl(mod);
         free_module(mod);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     }
     if (mod->log[0])
         lat__log(ctx, LAT_LOG_WARNING, "%s: compiled; its log (lat_module_get_log) says:\n%s", mod->name,
@@ -384,8 +376,7 @@ lat_status lat_module_get_kernel(lat_module *mod, const char *name, lat_kernel *
         pthread_mutex_unlock(&mod->lock);
         if (k)
             release_kernel(k);
-        return lat__error(mod->ctx, LAT_ERROR_OUT_OF_MEMORY,
-                          "lat_module_get_kernel: out of host memory");
+        return lat__oom(mod->ctx, "lat_module_get_kernel");
     }
     k->module = mod;
     k->backend_nparams = -1;

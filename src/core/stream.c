@@ -9,20 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const lat__driver_ops *lat__driver_ops_of(const lat__backend *b)
-{
-    switch (b->kind) {
-    case LAT_BACKEND_CUDA:
-        return &lat__cuda_driver_ops;
-    case LAT_BACKEND_CROSS:
-        return &lat__cross_driver_ops;
-    case LAT_BACKEND_EMU:
-    case LAT_BACKEND_AUTO:
-        break;
-    }
-    return &lat__emu_driver_ops;
-}
-
 /* A tolerance from the descriptor: 0 means the default, negative means exact. */
 static double tolerance(double given, double fallback)
 {
@@ -33,12 +19,12 @@ lat_status lat__driver_context_init(lat_context *ctx, const lat_context_desc *de
 {
     lat__ctx_driver *d = lat__calloc(1, sizeof *d);
     if (!d)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(ctx, "lat_context_create");
     if (pthread_mutex_init(&d->lock, NULL) != 0) {
         free(d);
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: no mutex");
     }
-    d->ops = lat__driver_ops_of(ctx->backend);
+    d->ops = ctx->backend->driver;
     /* Relative to each value or to its buffer's typical magnitude (cross_compare.c says
      * why); no absolute floor unless asked for. */
     d->cross_rtol = tolerance(desc->cross_rtol, 1e-4);
@@ -100,7 +86,7 @@ lat_status lat_stream_create(lat_context *ctx, const lat_stream_desc *desc, lat_
     memset(&defaults, 0, sizeof defaults);
     lat_stream *s = lat__calloc(1, sizeof *s);
     if (!s)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_stream_create: out of host memory");
+        return lat__oom(ctx, "lat_stream_create");
     s->ctx = ctx;
     lat_status st = lat__drv(ctx)->stream_create(s, desc ? desc : &defaults);
     if (st != LAT_OK) {
@@ -185,7 +171,7 @@ lat_status lat_event_create(lat_context *ctx, const lat_event_desc *desc, lat_ev
     memset(&defaults, 0, sizeof defaults);
     lat_event *e = lat__calloc(1, sizeof *e);
     if (!e)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_event_create: out of host memory");
+        return lat__oom(ctx, "lat_event_create");
     e->ctx = ctx;
     lat_status st = lat__drv(ctx)->event_create(e, desc ? desc : &defaults);
     if (st != LAT_OK) {

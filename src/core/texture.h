@@ -8,7 +8,7 @@
  * surfaces, then arrays. An array is reference-counted by the textures and surfaces made
  * over it, so destroying it first never leaves them reading freed storage.
  *
- * Each backend provides one lat__texture_ops table (lat__texture_ops_of). Operations may
+ * Each backend provides one lat__texture_ops table (lat__backend.texture). Operations may
  * assume what the core checked: descriptors valid for the device, device ranges inside
  * one live allocation of the context, arrays of the context and not destroyed.
  */
@@ -91,9 +91,6 @@ typedef struct lat__texture_ops {
 extern const lat__texture_ops lat__cuda_texture_ops;
 extern const lat__texture_ops lat__emu_texture_ops;
 extern const lat__texture_ops lat__cross_texture_ops;
-
-/* The table of a backend. */
-const lat__texture_ops *lat__texture_ops_of(const lat__backend *b);
 
 /* context.c: destroys the context's textures, surfaces and arrays (before its memory). */
 void lat__texture_context_release(lat_context *ctx);

@@ -4,6 +4,7 @@
  */
 #include "cuda_internal.h"
 #include "global.h"
+#include "texture.h"
 
 /* A GPU module has one kind of code. */
 static int module_tier(const lat_module *mod)
@@ -38,4 +39,7 @@ const lat__backend lat__backend_cuda = {
     .module_get_global = lat__cuda_module_get_global,
     .module_tier = module_tier,
     .holds_address = lat__cuda_holds_address,
+    .driver = &lat__cuda_driver_ops,
+    .texture = &lat__cuda_texture_ops,
+    .reader = &lat__emu_reader, /* NVRTC gives no parameter types (backend.h) */
 };

@@ -113,7 +113,7 @@ lat_status lat__nvrtc_fail(lat_context *ctx, lat_status status, nvrtcResult r,
 /* device.c: the operations on devices and contexts. */
 lat_status lat__cuda_device_count(int *count);
 lat_status lat__cuda_device_info(int ordinal, lat_device_info *info);
-lat_status lat__cuda_context_create(lat_context *ctx);
+lat_status lat__cuda_context_create(lat_context *ctx, const lat_context_desc *desc);
 void lat__cuda_context_destroy(lat_context *ctx);
 lat_status lat__cuda_synchronize(lat_context *ctx);
 

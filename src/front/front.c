@@ -64,6 +64,7 @@ lat_status lat__front_parse(const lat__front_in *in, lat__unit **out)
         .undefines = in->undefines,
         .predefined = lat__front_predefined(),
         .assert_h = lat__front_assert_h(),
+        .profile = in->profile,
     };
     lat__pp_run(u, &pp);
     lat__parse_unit(u);

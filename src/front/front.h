@@ -7,6 +7,7 @@
 #ifndef LAT_FRONT_FRONT_H
 #define LAT_FRONT_FRONT_H
 
+#include "profile.h"
 #include "unit.h"
 
 typedef struct lat__front_in {
@@ -16,6 +17,7 @@ typedef struct lat__front_in {
     const char *const *option_include_dirs; /* from -I options, searched after */
     const char *const *defines;   /* "NAME" or "NAME=VALUE" (-D), may be NULL */
     const char *const *undefines; /* names (-U) */
+    const lat__front_profile *profile; /* the target's macros and headers, may be NULL */
 } lat__front_in;
 
 /* Preprocesses and parses in->text. *out receives the unit whatever happens (NULL only

@@ -40,6 +40,22 @@ bool pp_work(pp *p, size_t n, lat__loc loc)
     return false;
 }
 
+bool pp_text(pp *p, size_t n, lat__loc loc)
+{
+    if (p->stop)
+        return false;
+    if (n <= PP_MAX_TEXT && p->text <= PP_MAX_TEXT - n) {
+        p->text += n;
+        return true;
+    }
+    lat__error_at(p->u, loc,
+                  "macro expansion is too large (more than %d MiB of text made by # and ##: "
+                  "does a macro stringize or paste what doubles at each level?)",
+                  PP_MAX_TEXT >> 20);
+    pp_stop(p);
+    return false;
+}
+
 pp_ctx *pp_push(pp *p, pp_ctx_kind kind, const lat__tok *toks, size_t n)
 {
     pp_ctx *c = p->free_ctx;
@@ -398,7 +414,10 @@ void lat__pp_run(lat__unit *u, const lat__pp_in *in)
     const char *options = options_text(&p);
     if (options)
         pp_push_text(&p, "<command line>", options);
-    /* Two texts, not one joined through printf's formatting (1% of a module's load). */
+    /* Separate texts, not one joined through printf's formatting (1% of a module's load). */
+    const char *target = p.in->profile ? p.in->profile->predefined : NULL;
+    if (target && *target)
+        pp_push_text(&p, "<built-in>", lat__arena_strndup(&u->arena, target, strlen(target)));
     if (p.in->predefined && *p.in->predefined)
         pp_push_text(&p, "<built-in>",
                      lat__arena_strndup(&u->arena, p.in->predefined, strlen(p.in->predefined)));

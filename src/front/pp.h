@@ -22,6 +22,7 @@
 #ifndef LAT_FRONT_PP_H
 #define LAT_FRONT_PP_H
 
+#include "profile.h"
 #include "unit.h"
 
 typedef struct lat__pp_in {
@@ -33,6 +34,7 @@ typedef struct lat__pp_in {
     /* #define lines read after the -D/-U options and again at each #include <assert.h>
      * or <cassert>, so that assert follows NDEBUG as C11 7.2 says (predef.h), may be NULL */
     const char *assert_h;
+    const lat__front_profile *profile; /* the target's macros and headers, may be NULL */
 } lat__pp_in;
 
 /* Preprocesses the unit's file 0 into u->toks (which ends with an LAT_TK_EOF token). */

@@ -6,7 +6,6 @@
  * defined, without being read or lexed).
  */
 #include "pp_int.h"
-#include "cg_header.h"
 
 #include "headers.h"
 
@@ -279,7 +278,9 @@ void pp_include(pp *p, pp_ctx *c, const lat__tok *t, size_t n, const lat__tok *d
          * C++ ones (cooperative groups, cuda_fp16.h) are read as source. */
         if (p->in->assert_h && (strcmp(name, "assert.h") == 0 || strcmp(name, "cassert") == 0))
             pp_push_text(p, "<built-in>", p->in->assert_h);
-        const char *text = lat__cxx_header_text(&p->u->arena, name);
+        const lat__front_profile *target = p->in->profile;
+        const char *text =
+            target && target->header_text ? target->header_text(&p->u->arena, name) : NULL;
         if (text)
             pp_push_text(p, lat__arena_printf(&p->u->arena, "<%s>", name), text);
         return;

@@ -2,21 +2,14 @@
  * bounds a string literal's length), and joined once into a buffer sized at compile time. */
 #include "predef.h"
 
-#include "emu/prelude.h"
-
 #include <pthread.h>
 #include <string.h>
-
-#define XSTR(x) STR(x)
-#define STR(x) #x
 
 #define PREDEFINED(X)                                                                       \
     /* The toolchain. __cplusplus stays undefined, so that `#ifdef __cplusplus` blocks,     \
      * which are written for a host C++ compiler, are skipped. */                           \
     X("#define __CUDACC__ 1")                                                               \
     X("#define __CUDACC_RTC__ 1")                                                           \
-    X("#define __LATTICE_EMU__ 1")                                                          \
-    X("#define __CUDA_ARCH__ " XSTR(LAT_EMU_CUDA_ARCH))                                     \
     /* The CUDA version whose semantics the emulator follows (the _sync intrinsics). */     \
     X("#define __CUDACC_VER_MAJOR__ 12")                                                    \
     X("#define __CUDACC_VER_MINOR__ 0")                                                     \

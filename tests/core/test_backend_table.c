@@ -52,8 +52,9 @@ TEST(every_backend_fills_every_texture_operation)
     assert_texture_ops("cuda", &lat__cuda_texture_ops);
     assert_texture_ops("emu", &lat__emu_texture_ops);
     assert_texture_ops("cross", &lat__cross_texture_ops);
-    ASSERT_TRUE(lat__texture_ops_of(&lat__backend_emu) == &lat__emu_texture_ops);
-    ASSERT_TRUE(lat__texture_ops_of(&lat__backend_cuda) == &lat__cuda_texture_ops);
+    ASSERT_TRUE(lat__backend_emu.texture == &lat__emu_texture_ops);
+    ASSERT_TRUE(lat__backend_cuda.texture == &lat__cuda_texture_ops);
+    ASSERT_TRUE(lat__backend_cross.texture == &lat__cross_texture_ops);
     /* The emulator flags textures over freed memory; the others leave it to their sides. */
     ASSERT_TRUE(lat__emu_texture_ops.texture_orphaned != NULL);
 }

@@ -5,7 +5,7 @@
  * The "GPU" side of these buffers is computed with fused multiply-adds (fmaf), as NVRTC
  * contracts by default, and the "emulator" side without, as the emulator computes today.
  */
-#include "cross.h"
+#include "cross/cross.h"
 #include "harness.h"
 
 #include <math.h>

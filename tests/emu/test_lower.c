@@ -5,6 +5,7 @@
 
 #include "emu/passes/lower.h"
 #include "front/front.h"
+#include "emu/compile/cg_header.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,8 @@ static lat_status translate_named(const char *src, const char *name, const char 
                                   const char *const *defines)
 {
     reset();
-    lat__front_in in = {.text = src, .name = name, .include_dirs = include_dirs, .defines = defines};
+    lat__front_in in = {.text = src, .name = name, .include_dirs = include_dirs, .defines = defines,
+                         .profile = &lat__emu_profile};
     lat_status st = lat__front_parse(&in, &unit);
     if (st == LAT_OK) {
         lat__lower_in li = {0};
@@ -467,7 +469,7 @@ static int has_opt_variant(const char *src, bool opt_variants)
 {
     reset();
     t_unsetenv("LATTICE_EMU_FIBERS"); /* barrier kernels on fibers get no variant */
-    lat__front_in in = {.text = src, .name = "kernel.cu"};
+    lat__front_in in = {.text = src, .name = "kernel.cu", .profile = &lat__emu_profile};
     ASSERT_OK(lat__front_parse(&in, &unit));
     lat__lower_in li = {.opt_variants = opt_variants};
     ASSERT_OK(lat__emu_lower(unit, &li, &out));
@@ -480,7 +482,7 @@ static int has_forward_variant(const char *src)
 {
     reset();
     t_unsetenv("LATTICE_EMU_FIBERS");
-    lat__front_in in = {.text = src, .name = "kernel.cu"};
+    lat__front_in in = {.text = src, .name = "kernel.cu", .profile = &lat__emu_profile};
     ASSERT_OK(lat__front_parse(&in, &unit));
     lat__lower_in li = {.opt_variants = true, .checked = true};
     ASSERT_OK(lat__emu_lower(unit, &li, &out));

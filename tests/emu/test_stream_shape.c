@@ -4,6 +4,7 @@
 
 #include "emu/passes/lower.h"
 #include "front/front.h"
+#include "emu/compile/cg_header.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +23,7 @@ static void reset(void)
 static int streams(const char *src)
 {
     reset();
-    lat__front_in in = {.text = src, .name = "kernel.cu"};
+    lat__front_in in = {.text = src, .name = "kernel.cu", .profile = &lat__emu_profile};
     lat_status st = lat__front_parse(&in, &unit);
     if (st == LAT_OK) {
         lat__lower_in li = {.opt_variants = true};

@@ -7,6 +7,7 @@
 #include "front/lex.h"
 #include "front/pp.h"
 #include "front/predef.h"
+#include "emu/compile/cg_header.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -648,7 +649,8 @@ TEST(defines_and_undefines_from_options)
 
 TEST(the_emulators_predefined_macros)
 {
-    lat__pp_in in = {.predefined = lat__front_predefined(), .assert_h = lat__front_assert_h()};
+    lat__pp_in in = {.predefined = lat__front_predefined(), .assert_h = lat__front_assert_h(),
+                     .profile = &lat__emu_profile};
     lat__unit *u = run_in("__CUDACC__ __CUDA_ARCH__ __LATTICE_EMU__ __CUDACC_VER_MAJOR__ warpSize "
                           "INT_MAX UINT64_C(5) INT64_MIN FLT_MAX M_PI CUDART_PI_F NULL "
                           "offsetof(S, m) __ldg(p)\n"

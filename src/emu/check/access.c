@@ -9,8 +9,8 @@
 #include "ck.h"
 #include "profile.h"
 
-#include "emu/emu.h"
-#include "emu/opt.h"
+#include "emu/backend/emu.h"
+#include "emu/tier/opt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +70,7 @@ typedef struct place {
     uintptr_t base;
     size_t size;
     const char *name;
+    const char *shape; /* a __shared__ array's extents ("[4][8]"), or NULL */
 } place;
 
 static void fill_access(const lat__ck_launch *L, const lat__emu_thread *th, const lat__ck_site *s,
@@ -104,6 +105,7 @@ static void finding(lat__ck_launch *L, const lat__emu_thread *th, int site, lat_
         r.region_size = pl->size;
         r.offset = (long long)(a - pl->base);
         r.region_name = pl->name ? pl->name : "";
+        r.region_shape = pl->shape ? pl->shape : "";
     }
     int other_site = -1;
     if (other) {
@@ -213,12 +215,19 @@ static bool conflicts(const lat__ck_launch *L, const lat__emu_thread *th, const 
 
 static const char *shared_name(const lat__ck_launch *L, int var);
 
+static const char *shared_shape(const lat__ck_launch *L, int var)
+{
+    const lat__ck_module *cm = L->cm;
+    return var >= 0 && cm->shdims && var < cm->nshared ? cm->shdims[var] : NULL;
+}
+
 /* Where a shared or global access fell, made into a report's place only for a finding. */
 static place place_of(const lat__ck_launch *L, const lat__ck_shvar *v, const lat__ck_region *r)
 {
     if (v)
-        return (place){LAT_SPACE_SHARED, v->lo, v->hi - v->lo, shared_name(L, v->var)};
-    return (place){LAT_SPACE_GLOBAL, r->base, r->size, r->name ? r->name : ""};
+        return (place){LAT_SPACE_SHARED, v->lo, v->hi - v->lo, shared_name(L, v->var),
+                       shared_shape(L, v->var)};
+    return (place){LAT_SPACE_GLOBAL, r->base, r->size, r->name ? r->name : "", NULL};
 }
 
 static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,
@@ -329,7 +338,11 @@ static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, in
         uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo - g * 4));
         lat__ck_rec *w = &recs[2 * g], *r = &recs[2 * g + 1];
         uint32_t val = L->cur_known ? granule_value(L, off, g) : 0;
-        if (conflicts(L, th, w, mask, shared)) {
+        /* Atomics never race with each other; with plain accesses they do, as in
+         * compute-sanitizer's racecheck. */
+        bool both_atomic = L->cm->sites[site].kind == LAT_ACCESS_ATOMIC &&
+                           L->cm->sites[w->site].kind == LAT_ACCESS_ATOMIC;
+        if (!both_atomic && conflicts(L, th, w, mask, shared)) {
             /* Two plain writes that left the same bytes: a note (Rodinia BFS's flags). */
             uint32_t m = 0;
             for (int k = 0; k < 4; k++)
@@ -685,6 +698,9 @@ static __attribute__((noinline)) void *elsewhere(lat__ck_launch *L, const lat__e
     if (!(L->modes & LAT_CHECK_MEMCHECK))
         return (void *)a;
     const lat__ck_freed *fr = lat__ck_freed_find(L->ck, a, size);
+    /* Freed and handed out again (the allocator reuses places): an overrun of the new one. */
+    if (fr && lat__ck_region_find(L->ck, fr->base))
+        fr = NULL;
     if (fr) {
         place pl = {LAT_SPACE_GLOBAL, fr->base, fr->size, fr->name ? fr->name : ""};
         finding(L, th, site, LAT__CK_USE_AFTER_FREE, a, size, &pl, NULL, 0);
@@ -815,6 +831,42 @@ void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,
                            unsigned long align, int site, void *base, unsigned long bsize)
 {
     return access(t, addr, size, align, site, base, bsize, base != NULL);
+}
+
+/* Whether [p, p + n) may be accessed as site code says: checked as accesses of up to 8
+ * bytes each, so that racecheck and initcheck see every byte; stops at the first bad
+ * one (reported). */
+static bool range_ok(lat__emu_thread *t, void *p, unsigned long n, int code)
+{
+    for (unsigned long i = 0; i < n;) {
+        unsigned long len = n - i < 8 ? n - i : 8;
+        char *at = (char *)p + i;
+        if (access(t, at, len, 1, code, NULL, 0, false) != at)
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+void *lat__ck_memset(lat__emu_thread *t, void *d, int c, unsigned long n, int w)
+{
+    if (range_ok(t, d, n, w))
+        memset(d, c, n);
+    return d;
+}
+
+void *lat__ck_memcpy(lat__emu_thread *t, void *d, const void *s, unsigned long n, int w, int r)
+{
+    if (range_ok(t, (void *)s, n, r) && range_ok(t, d, n, w))
+        memcpy(d, s, n);
+    return d;
+}
+
+void *lat__ck_memmove(lat__emu_thread *t, void *d, const void *s, unsigned long n, int w, int r)
+{
+    if (range_ok(t, (void *)s, n, r) && range_ok(t, d, n, w))
+        memmove(d, s, n);
+    return d;
 }
 
 void lat__ck_local(lat__emu_thread *t, void *p, unsigned long n)

@@ -27,10 +27,10 @@
 #define LAT_EMU_CK_H
 
 #include "core.h"
-#include "emu/abi.h"
+#include "emu/runtime/abi.h"
 #include "emu/exec/exec.h"
 #include "emu/exec/worker.h"
-#include "emu/runtime.h"
+#include "emu/runtime/runtime.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -103,9 +103,9 @@ typedef struct lat__ck_module {
     int nshared;
     const unsigned long *shsize, *shalign; /* in the module's code: its tables */
     const char *const *shname;
+    const char *const *shdims; /* each one's extents, "[4][8]" ("" for one dimension) */
     uintptr_t code_lo;          /* the module's code: code_lo to data_lo */
     uintptr_t data_lo, data_hi; /* the module's data: its variables, strings, constants */
-    struct lat__pf_sites *pf;   /* the profile's notes on the sites (profile.h), or NULL */
 } lat__ck_module;
 
 /* Frees what passes/checks.c allocated; m may be NULL. */
@@ -165,7 +165,7 @@ typedef struct lat__ck_report {
     lat_check_report r;
     lat__ck_finding code; /* the dedup key: the code, the sites (-1: none), r's places */
     int site, other_site;
-    char *message, *region_name, *kernel, *file, *expr, *ofile, *oexpr;
+    char *message, *region_name, *region_shape, *kernel, *file, *expr, *ofile, *oexpr;
     char *body; /* the finder's words (hangs, warp masks, leaks), or NULL */
 } lat__ck_report;
 
@@ -433,6 +433,12 @@ void *lat__ck_access_value(lat__emu_thread *t, void *addr, unsigned long size,
 void *lat__ck_access_array(lat__emu_thread *t, void *addr, unsigned long size,
                            unsigned long align, int site, void *base, unsigned long bsize);
 void lat__ck_local(lat__emu_thread *t, void *p, unsigned long n);
+/* memset, memcpy and memmove called in device code (w, r: the codes of their write and read
+ * sites): each range is checked as accesses of up to 8 bytes; where one is bad (reported),
+ * nothing is done. Return d, as the C library's do. */
+void *lat__ck_memset(lat__emu_thread *t, void *d, int c, unsigned long n, int w);
+void *lat__ck_memcpy(lat__emu_thread *t, void *d, const void *s, unsigned long n, int w, int r);
+void *lat__ck_memmove(lat__emu_thread *t, void *d, const void *s, unsigned long n, int w, int r);
 
 /* The forward variant's guard (fwd.c; passes/region_fwd.c): whether a stretch or loop
  * whose accesses are proven may run as unchecked code here (flags: its interval writes

@@ -5,9 +5,9 @@
  * calls besides an unchecked module's.
  */
 #include "ck.h"
-#include "profile.h"
+#include "profile.h" /* lat__pf_branch */
 
-#include "emu/emu.h"
+#include "emu/backend/emu.h"
 
 #include <libtcc.h>
 #include <stdio.h>
@@ -39,6 +39,7 @@ lat_status lat__ck_module_loaded(lat__ck_module *cm, lat__emu_module *m, TCCStat
         cm->shsize = get(s, "__lat_shsize");
         cm->shalign = get(s, "__lat_shalign");
         cm->shname = get(s, "__lat_shname");
+        cm->shdims = get(s, "__lat_shdims");
         if (!cm->shsize || !cm->shalign)
             cm->nshared = 0;
     }
@@ -90,7 +91,6 @@ void lat__ck_module_free(lat__ck_module *m)
         free(m->strings[i]);
     free(m->strings);
     free(m->sites);
-    lat__pf_sites_free(m->pf);
     free(m);
 }
 
@@ -107,6 +107,9 @@ const lat__emu_symbol *lat__ck_symbols(size_t *count)
         SYM("__lat_cka", lat__ck_access_array),
         SYM("__lat_ckv", lat__ck_access_value),
         SYM("__lat_ck_local", lat__ck_local),
+        SYM("__lat_ck_memset", lat__ck_memset),
+        SYM("__lat_ck_memcpy", lat__ck_memcpy),
+        SYM("__lat_ck_memmove", lat__ck_memmove),
         SYM("__lat_ck_tick", lat__exec_tick),
         SYM("__lat_ck_bar", lat__exec_barrier_observed),
         SYM("__lat_ck_warp", lat__exec_warp_observed),

@@ -9,33 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the sites the instrumentation noted ---------------------------------------------- */
-
-lat_status lat__pf_note_atomic(lat__ck_module *m, int site)
-{
-    if (!m->pf && !(m->pf = calloc(1, sizeof *m->pf)))
-        return LAT_ERROR_OUT_OF_MEMORY;
-    lat__pf_sites *s = m->pf;
-    if (s->natomic == s->cap) {
-        int cap = s->cap ? s->cap * 2 : 16;
-        int *p = realloc(s->atomic, (size_t)cap * sizeof *p);
-        if (!p)
-            return LAT_ERROR_OUT_OF_MEMORY;
-        s->atomic = p;
-        s->cap = cap;
-    }
-    s->atomic[s->natomic++] = site;
-    return LAT_OK;
-}
-
-void lat__pf_sites_free(lat__pf_sites *s)
-{
-    if (!s)
-        return;
-    free(s->atomic);
-    free(s);
-}
-
 /* ---- counting ------------------------------------------------------------------------- */
 
 typedef struct counts {
@@ -102,10 +75,8 @@ lat__pf_launch *lat__pf_launch_new(const lat__ck_launch *L, const lat__emu_kerne
         free(P);
         return NULL;
     }
-    const lat__pf_sites *ps = L->cm->pf;
-    for (int i = 0; ps && i < ps->natomic; i++)
-        if (ps->atomic[i] < P->nsites)
-            P->atomic[ps->atomic[i]] = 1;
+    for (int i = 0; i < P->nsites; i++)
+        P->atomic[i] = L->cm->sites[i].kind == LAT_ACCESS_ATOMIC;
     P->grid = (lat_dim3){launch->grid[0], launch->grid[1], launch->grid[2]};
     P->block = (lat_dim3){launch->block[0], launch->block[1], launch->block[2]};
     P->shared_bytes = k->shared_bytes + launch->shared_bytes;

@@ -10,7 +10,7 @@
 #define LAT_EMU_CK_PROFILE_H
 
 #include "lattice/profile.h"
-#include "emu/abi.h"
+#include "emu/runtime/abi.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,16 +21,6 @@ struct lat__ck_launch;
 struct lat__ck_ctx;
 struct lat__emu_kernel;
 struct lat__launch;
-
-/* What the instrumentation noted of a module's sites (passes/profile.c). */
-typedef struct lat__pf_sites {
-    int *atomic; /* sites of atomic functions' operands */
-    int natomic, cap;
-} lat__pf_sites;
-
-/* Notes site as an atomic's operand (m->pf made when needed). Errors: out of memory. */
-lat_status lat__pf_note_atomic(struct lat__ck_module *m, int site);
-void lat__pf_sites_free(lat__pf_sites *s);
 
 typedef struct lat__pf_launch lat__pf_launch;
 typedef struct lat__pf_worker lat__pf_worker;

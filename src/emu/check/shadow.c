@@ -11,7 +11,7 @@
 #include "ck.h"
 
 #include "driver_ops.h"
-#include "emu/emu.h"
+#include "emu/backend/emu.h"
 
 #include <stdlib.h>
 #include <string.h>

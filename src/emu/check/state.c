@@ -18,42 +18,6 @@
 
 /* ---- parsing --------------------------------------------------------------------------- */
 
-lat_status lat_check_parse_modes(const char *text, unsigned *modes)
-{
-    if (!text || !modes)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_check_parse_modes: %s is NULL",
-                          text ? "modes" : "text");
-    static const struct {
-        const char *name;
-        unsigned bits;
-    } words[] = {{"memcheck", LAT_CHECK_MEMCHECK}, {"racecheck", LAT_CHECK_RACECHECK},
-                 {"synccheck", LAT_CHECK_SYNCCHECK}, {"initcheck", LAT_CHECK_INITCHECK},
-                 {"all", LAT_CHECK_ALL}, {"none", 0},
-                 {"profile", LAT_CHECK_PROFILE}}; /* not a check: lattice/profile.h */
-    unsigned m = 0;
-    const char *p = text;
-    while (*p) {
-        size_t n = strcspn(p, ", ");
-        if (n > 0) {
-            bool known = false;
-            for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
-                if (strlen(words[k].name) == n && strncmp(words[k].name, p, n) == 0) {
-                    m |= words[k].bits;
-                    known = true;
-                }
-            if (!known)
-                return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
-                                  "lat_check_parse_modes: '%.*s' is not a check (memcheck, "
-                                  "racecheck, synccheck, initcheck, all or none)", (int)n, p);
-        }
-        p += n;
-        while (*p == ',' || *p == ' ')
-            p++;
-    }
-    *modes = m;
-    return LAT_OK;
-}
-
 /* LATTICE_SCHEDULE=forward|reverse|random[:SEED][,preempt] */
 static lat_status parse_schedule(const char *v, lat_check_options *o)
 {
@@ -94,27 +58,10 @@ bad:
 
 lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc)
 {
-    unsigned modes = desc ? desc->check : 0;
-    if (modes & LAT_CHECK_OFF)
-        return LAT_OK;
-    if (modes == 0) {
-        const char *env = lat__env(LAT_ENV_CHECK);
-        if (env && lat_check_parse_modes(env, &modes) != LAT_OK)
-            return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_context_create: LATTICE_CHECK: %s",
-                              lat_last_error());
-    }
-    if (!(modes & LAT_CHECK_PROFILE) && lat__env_on(LAT_ENV_PROFILE))
-        modes |= LAT_CHECK_PROFILE; /* profile.h */
-    modes &= LAT_CHECK_ALL | LAT_CHECK_PROFILE;
-    if (!modes)
-        return LAT_OK;
-    if (ctx->backend->kind != LAT_BACKEND_EMU) {
-        lat__log(ctx, LAT_LOG_WARNING,
-                 "lattice %s on the emulator only: this %s context runs %s",
-                 modes & LAT_CHECK_ALL ? "checks run" : "profiles run", lat_backend_name(ctx->backend->kind),
-                 modes & LAT_CHECK_ALL ? "unchecked" : "unprofiled");
-        return LAT_OK;
-    }
+    unsigned modes;
+    lat_status rst = lat__check_requested(ctx, desc, &modes);
+    if (rst != LAT_OK || !modes)
+        return rst;
     lat_check_options o;
     memset(&o, 0, sizeof o);
     const char *sched = lat__env(LAT_ENV_SCHEDULE);
@@ -132,12 +79,12 @@ lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc
     }
     lat__ck_ctx *ck = calloc(1, sizeof *ck);
     if (!ck)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(ctx, "lat_context_create");
     ck->freed = calloc(LAT__CK_MAX_FREED, sizeof *ck->freed);
     if (!ck->freed || pthread_mutex_init(&ck->lock, NULL) != 0) {
         free(ck->freed);
         free(ck);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(ctx, "lat_context_create");
     }
     ck->ctx = ctx;
     ck->modes = modes;
@@ -396,7 +343,7 @@ lat_status lat_check_label(lat_context *ctx, lat_deviceptr ptr, const char *name
     if (st == LAT_OK) {
         char *c = name ? lat__strdup(name) : NULL;
         if (name && !c) {
-            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_check_label: out of host memory");
+            st = lat__oom(ctx, "lat_check_label");
         } else {
             free(r->name);
             r->name = c;
@@ -440,7 +387,7 @@ lat_status lat_check_map_buffer(lat_context *ctx, lat_deviceptr ptr, size_t elem
         if (!m || !cells) {
             free(m);
             free(cells);
-            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+            st = lat__oom(ctx, fn);
         } else {
             m->base = r->base;
             m->elem_size = elem_size;

@@ -14,7 +14,7 @@
 #include "worker.h"
 
 #include "guard.h"
-#include "../threads.h"
+#include "emu/backend/threads.h"
 
 #include <omp.h>
 #include <stdarg.h>
@@ -101,23 +101,7 @@ static cache *get_cache(void)
     return c;
 }
 
-static _Thread_local lat__emu_worker *tls_worker;
-
-lat__emu_worker *lat__emu_current_worker(void)
-{
-    return tls_worker;
-}
-
 /* ---- failures ----------------------------------------------------------------------------- */
-
-static void vlaunch_fail(lat__emu_launch *st, lat_status status, const char *fmt, va_list ap)
-{
-    int expected = 0;
-    if (!atomic_compare_exchange_strong(&st->trapped, &expected, 1))
-        return;
-    st->status = status;
-    vsnprintf(st->msg, st->msg_size, fmt, ap);
-}
 
 /* The launch's first failure, recorded by a thread that runs no block. */
 static void launch_fail(lat__emu_launch *st, lat_status status, const char *fmt, ...)
@@ -126,28 +110,7 @@ static void launch_fail(lat__emu_launch *st, lat_status status, const char *fmt,
 {
     va_list ap;
     va_start(ap, fmt);
-    vlaunch_fail(st, status, fmt, ap);
-    va_end(ap);
-}
-
-void lat__emu_fail(lat__emu_worker *w, lat_status status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    lat__emu_launch *l = w->launch;
-    if (l->hooks && !w->bfailed) {
-        /* An observed block's failure is its own until it ends (block_done): the launch
-         * fails with the first failing block in the schedule's order, whichever thread
-         * found its failure first. The later blocks start no more. */
-        w->bfailed = true;
-        w->bstatus = status;
-        vsnprintf(w->bmsg, sizeof w->bmsg, fmt, ap);
-        uint64_t cur = atomic_load(&l->fail_step);
-        while (w->step < cur && !atomic_compare_exchange_weak(&l->fail_step, &cur, w->step))
-            ;
-    } else if (!l->hooks) {
-        vlaunch_fail(l, status, fmt, ap);
-    }
+    lat__exec_launch_vfail(st, status, fmt, ap);
     va_end(ap);
 }
 
@@ -329,7 +292,7 @@ static bool worker_begin(lat__emu_worker *w, lat__emu_launch *st, lat__emu_threa
         t->shared = g->shared;
         t->dshared = g->dshared;
     }
-    tls_worker = w;
+    lat__exec_set_worker(w);
     return true;
 }
 
@@ -346,7 +309,7 @@ static void worker_end(lat__emu_worker *w, cache *c)
         if (w->launch->gen)
             atomic_store_explicit(&c->slot.work_host, NULL, memory_order_relaxed);
     }
-    tls_worker = NULL;
+    lat__exec_set_worker(NULL);
 }
 
 /* ---- cooperative grids ---------------------------------------------------------------------- */

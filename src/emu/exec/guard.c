@@ -60,6 +60,8 @@ enum { NFAULT = sizeof fault_signals / sizeof fault_signals[0] };
 static struct sigaction old_action[NFAULT + 1];
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 
+_Atomic(lat__emu_guard_describe_fn) lat__emu_guard_describe;
+
 static int watch_signal(void)
 {
     return SIGRTMIN + LAT_EMU_GUARD_RT;
@@ -249,6 +251,14 @@ static void describe_fault(const lat__emu_worker *w, int sig, const siginfo_t *i
                  !w->obs ? " LATTICE_CHECK=memcheck names the line" : "");
         return;
     }
+    /* Device memory's guards (memory.c): say which allocation the access ran out of. */
+    char near[160];
+    lat__emu_guard_describe_fn describe = atomic_load(&lat__emu_guard_describe);
+    if (describe && describe((uintptr_t)info->si_addr, near, sizeof near)) {
+        snprintf(what, size, "out-of-bounds access at address 0x%lx, %s%s", addr, near,
+                 !w->obs ? " (LATTICE_CHECK=memcheck names the line and the element)" : "");
+        return;
+    }
     snprintf(what, size, "%s at address 0x%lx%s", sig == SIGBUS ? "bus error"
              : "segmentation fault", addr, !w->obs ? " (a wild or out-of-bounds access; "
              "LATTICE_CHECK=memcheck names the line and the element)" : "");
@@ -256,7 +266,7 @@ static void describe_fault(const lat__emu_worker *w, int sig, const siginfo_t *i
 
 _Noreturn static void kernel_fault(lat__emu_worker *w, int sig, const siginfo_t *info, void *uc)
 {
-    char what[300];
+    char what[400];
     describe_fault(w, sig, info, sp_of(uc), what, sizeof what);
     unsigned b[3], t[3];
     where(w, b, t);

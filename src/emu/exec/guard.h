@@ -76,6 +76,13 @@ static inline bool lat__emu_guard_expired(const lat__emu_gslot *host, uint64_t g
     return gen && atomic_load_explicit(&host->expired, memory_order_relaxed) == gen;
 }
 
+/* Words where addr lies relative to the nearest device allocation when it is in a guard
+ * of device memory, into buf; false otherwise. Safe in a signal handler. The device
+ * memory's allocator (a layer above, backend/memory.c) sets it before its first
+ * allocation, so that a fault's report can name the allocation; NULL until then. */
+typedef bool (*lat__emu_guard_describe_fn)(uintptr_t addr, char *buf, size_t size);
+extern _Atomic(lat__emu_guard_describe_fn) lat__emu_guard_describe;
+
 struct lat__emu_worker;
 /* Records that w's launch did not finish in time, naming w's current thread. */
 void lat__emu_guard_fail_timeout(struct lat__emu_worker *w);

@@ -104,3 +104,14 @@ _Noreturn void lat__exec_kstack_abandon(lat__emu_worker *w)
     lat__emu_fiber_go(&dead, NULL, s->host_sp, s->host_lo, s->host_size);
     __builtin_unreachable();
 }
+
+bool lat__exec_guard_hit(const lat__emu_worker *w, const void *addr)
+{
+    const lat__exec_block *b = w->fb;
+    if (!b || !b->stacks.map)
+        return false;
+    uintptr_t a = (uintptr_t)addr, lo = (uintptr_t)b->stacks.map;
+    if (a < lo || a - lo >= b->stacks.map_size)
+        return false;
+    return (a - lo) % b->stacks.stride < b->stacks.stride - b->stacks.size;
+}

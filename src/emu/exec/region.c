@@ -9,7 +9,7 @@
  */
 #include "worker.h"
 
-#include "emu/warp.h"
+#include "emu/runtime/warp.h"
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
 /* Warp operations' results, as the CUDA programming guide defines them (warp.h). */
-#include "emu/warp.h"
+#include "emu/runtime/warp.h"
 
 const char *lat__emu_warp_name(int op)
 {

@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -63,6 +64,10 @@ typedef struct lat__emu_launch {
     lat__emu_line *lines;
     size_t nlines, lines_cap;
     bool lines_oom;
+    /* The bytes kept and their bound (LATTICE_EMU_PRINTF_BUFFER, read at the first line);
+     * the lines dropped past it, and their bytes. */
+    size_t lines_bytes, lines_limit;
+    unsigned long long dropped_lines, dropped_bytes;
     /* An observed launch: its observer, its schedule, and the order of its blocks
      * ((step * perm_a + perm_b) mod nblocks when random). */
     const lat__exec_hooks *hooks;
@@ -107,8 +112,13 @@ typedef struct lat__emu_worker {
     struct lat__exec_kstack *kstack; /* the OS thread's kernel stack (kstack.c) */
 } lat__emu_worker;
 
-/* The worker of the calling OS thread while it runs blocks, else NULL. */
+/* ---- fail.c: the bottom of the executor ------------------------------------------------- */
+
+/* The worker of the calling OS thread while it runs blocks, else NULL; set by grid.c. */
 lat__emu_worker *lat__emu_current_worker(void);
+void lat__exec_set_worker(lat__emu_worker *w);
+/* Records the launch's first failure (later ones are dropped). */
+void lat__exec_launch_vfail(lat__emu_launch *st, lat_status status, const char *fmt, va_list ap);
 
 /* ---- block.c: a block on fibers ---------------------------------------------------------- */
 
@@ -157,12 +167,13 @@ lat__exec_block *lat__exec_block_of(lat__emu_worker *w);
 void lat__exec_run_fibers(lat__emu_worker *w, const lat__emu_kernel *k,
                           const lat__emu_thread *t, void **params);
 void lat__exec_block_free(lat__exec_block *b);
-/* Whether addr is in the guard page of one of the worker's fiber stacks (an overflow). */
+/* Whether addr is in the guard page of one of the worker's fiber stacks (an overflow;
+ * kstack.c, below the guard that asks). */
 bool lat__exec_guard_hit(const lat__emu_worker *w, const void *addr);
 
 /* Inside the engine (block.c, turns.c): the fiber running, switching to fiber i or back
- * to the host, a barrier's release, the warp's operations that can complete, and the
- * end of a block that can never finish. */
+ * to the host, a barrier's release and the end of a block that can never finish (wait.c,
+ * under both), the warp's operations that can complete. */
 
 /* The index of the fiber running (its worker's cur is its thread context). */
 static inline int lat__exec_running(const lat__exec_block *b)
@@ -280,7 +291,13 @@ void *lat__emu_scratch(lat__emu_thread *t, unsigned long bytes);
 
 /* ---- printf.c ------------------------------------------------------------------------- */
 int lat__emu_printf(const char *fmt, ...);
-/* Writes an ordered launch's lines (LATTICE_EMU_PRINTF=ordered). */
+/* Writes an ordered launch's lines (LATTICE_EMU_PRINTF=ordered), and logs a warning
+ * saying how many were dropped past the buffer's bound. */
 void lat__emu_flush_lines(lat__emu_launch *l);
+/* LATTICE_EMU_PRINTF_BUFFER's value: a size in bytes, optionally followed by K, M or G
+ * (NULL or "": the default, LAT_EMU_PRINTF_BUFFER_DEFAULT); false when it is not one from
+ * 1 KiB to 1 TiB. */
+#define LAT_EMU_PRINTF_BUFFER_DEFAULT ((size_t)64 << 20)
+bool lat__emu_printf_parse_buffer(const char *text, size_t *bytes);
 
 #endif

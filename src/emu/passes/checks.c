@@ -4,6 +4,8 @@
 #include "core/alloc.h"
 
 #include "emu/check/ck.h"
+#include "front/builtins.h"
+#include "front/type.h"
 #include "front/visit.h"
 
 #include <stdlib.h>
@@ -136,6 +138,88 @@ static void mark(ann *a, lat__expr *e, mode md)
     e->site = code + 1;
 }
 
+/* An atomic (atomicAdd(p, v), its _block and _system forms...): the memory its first
+ * argument points to is an access of its own, checked like any other (memcheck, and
+ * racecheck, where it races with plain accesses but not with other atomics), shown as
+ * the call. The argument becomes &*p, whose *p the emitter checks; for &x as written, x. */
+static bool visit_atomic(ann *a, lat__expr *e)
+{
+    const lat__builtin *b = e->sym && e->sym->builtin ? lat__builtin_get(e->sym->builtin) : NULL;
+    lat__expr *p = e->nargs >= 1 ? e->args[0] : NULL;
+    if (!b || !(b->coll & LAT_COLL_ATOMIC) || !p || !p->type || p->type->kind != LAT_TY_PTR ||
+        !p->type->base || p->type->base->kind == LAT_TY_VOID)
+        return false;
+    visit(a, e->a, M_R);
+    for (int i = 1; i < e->nargs; i++)
+        visit(a, e->args[i], M_R);
+    int site = add_site(a, e, LAT_ACCESS_ATOMIC); /* as written, before &* */
+    lat__expr *target;
+    if (p->kind == LAT_E_UNARY && p->op == LAT_P_AMP && memory(p->a)) {
+        target = p->a;
+        visit(a, target, M_ADDR);
+    } else {
+        visit(a, p, M_R);
+        lat__expr *star = lat__arena_alloc(&a->u->arena, sizeof *star);
+        star->kind = LAT_E_UNARY;
+        star->op = LAT_P_STAR;
+        star->flags = LAT_EF_LVALUE;
+        star->type = p->type->base;
+        star->loc = p->loc;
+        star->a = p;
+        lat__expr *amp = lat__arena_alloc(&a->u->arena, sizeof *amp);
+        amp->kind = LAT_E_UNARY;
+        amp->op = LAT_P_AMP;
+        amp->type = p->type;
+        amp->loc = p->loc;
+        amp->a = star;
+        e->args[0] = amp;
+        target = star;
+    }
+    int code = site * LAT__CK_CODE_SITE +
+               (through_packed(target) ? LAT__CK_CODE_PACKED : 0) + LAT_ACCESS_READ_WRITE;
+    target->site = code + 1;
+    return true;
+}
+
+static void visit_children(ann *a, lat__expr *e);
+
+/* An int constant argument, appended to a call's (the codes of visit_memory_call). */
+static void append_code(ann *a, lat__expr *e, int code)
+{
+    lat__expr *c = lat__arena_alloc(&a->u->arena, sizeof *c);
+    c->kind = LAT_E_INT;
+    c->flags = LAT_EF_CONST;
+    c->type = &lat__ty_int;
+    c->loc = e->loc;
+    c->ival = code;
+    lat__expr **args = lat__arena_alloc(&a->u->arena, (size_t)(e->nargs + 1) * sizeof *args);
+    if (e->nargs)
+        memcpy(args, e->args, (size_t)e->nargs * sizeof *args);
+    args[e->nargs++] = c;
+    e->args = args;
+}
+
+/* memset, memcpy and memmove in device code: their ranges are accesses (memcheck,
+ * racecheck, initcheck), worded as the call. The call gets the codes of its write and
+ * read sites as extra arguments, which the prefix's macros of those names hand to the
+ * checks' own versions (check/access.c's lat__ck_memset...). */
+static bool visit_memory_call(ann *a, lat__expr *e)
+{
+    const lat__builtin *b = e->sym && e->sym->builtin ? lat__builtin_get(e->sym->builtin) : NULL;
+    if (!b || e->nargs != 3)
+        return false;
+    bool set = strcmp(b->name, "memset") == 0;
+    if (!set && strcmp(b->name, "memcpy") != 0 && strcmp(b->name, "memmove") != 0)
+        return false;
+    visit_children(a, e);
+    /* Both sites show the call as written, before the codes are appended. */
+    int w = add_site(a, e, LAT_ACCESS_WRITE), r = set ? 0 : add_site(a, e, LAT_ACCESS_READ);
+    append_code(a, e, w * LAT__CK_CODE_SITE + LAT_ACCESS_WRITE);
+    if (!set)
+        append_code(a, e, r * LAT__CK_CODE_SITE + LAT_ACCESS_READ);
+    return true;
+}
+
 static void visit_children(ann *a, lat__expr *e)
 {
     switch (e->kind) {
@@ -222,6 +306,10 @@ static void visit(ann *a, lat__expr *e, mode md)
         return;
     case LAT_E_NAME:
         mark(a, e, md);
+        return;
+    case LAT_E_CALL:
+        if (!visit_atomic(a, e) && !visit_memory_call(a, e))
+            visit_children(a, e);
         return;
     default:
         visit_children(a, e);
@@ -355,6 +443,19 @@ static const char *const prefix[] = {
            "int __lat_ck_fwd(lat_emu_thread *, int, int, const int *);\n"
            "void *__lat_ck_scratch(lat_emu_thread *, unsigned long);\n"
            "#define __lat_scratch __lat_ck_scratch\n"
+           /* passes/checks.c's visit_memory_call gives these calls their sites' codes. */
+           "void *__lat_ck_memset(lat_emu_thread *, void *, int, unsigned long, int);\n"
+           "void *__lat_ck_memcpy(lat_emu_thread *, void *, const void *, unsigned long, int, int);\n"
+           "void *__lat_ck_memmove(lat_emu_thread *, void *, const void *, unsigned long, int, int);\n"
+           /* By their number of arguments: the emitter's own calls (an array's
+            * initializer) have three and stay the C library's. */
+           "#define __LAT_CK_MEM(a, b, c, d, e, f, ...) f\n"
+           "#define __lat_ck_memset4(d, c, n, w) __lat_ck_memset(__lat_t, d, c, n, w)\n"
+           "#define __lat_ck_memcpy5(d, s, n, w, r) __lat_ck_memcpy(__lat_t, d, s, n, w, r)\n"
+           "#define __lat_ck_memmove5(d, s, n, w, r) __lat_ck_memmove(__lat_t, d, s, n, w, r)\n"
+           "#define memset(...) __LAT_CK_MEM(__VA_ARGS__, 0, __lat_ck_memset4, memset, 0, 0)(__VA_ARGS__)\n"
+           "#define memcpy(...) __LAT_CK_MEM(__VA_ARGS__, __lat_ck_memcpy5, 0, memcpy, 0, 0)(__VA_ARGS__)\n"
+           "#define memmove(...) __LAT_CK_MEM(__VA_ARGS__, __lat_ck_memmove5, 0, memmove, 0, 0)(__VA_ARGS__)\n"
            /* p is (T *)0 for the access's type T, written by the emitter: TinyCC must not
             * type the access itself (emit.c's emit_builtin_arg says why). */
            "#ifdef __TINYC__\n"

@@ -1,7 +1,6 @@
 /*
  * The profile's instrumentation (lattice/profile.h), on the tree, after the checks' own
- * (checks.h): the accesses the checks do not see as accesses but a GPU's memory system
- * counts, the atomic functions' operands, become sites too, noted as atomic.
+ * (checks.h, whose sites are the accesses, atomics included): branches' conditions.
  */
 #ifndef LAT_EMU_PASSES_PROFILE_H
 #define LAT_EMU_PASSES_PROFILE_H
@@ -10,9 +9,7 @@
 
 struct lat__ck_module;
 
-/* Marks the operand of every atomic function's call in device code as a read-write
- * access (a site of m) and notes its site as atomic (m->pf); marks the condition of every
- * if, while, do and for as a branch (a site of kind 0, which the emitter wraps in
+/* Marks the condition of every if, while, do and for of device code as a branch (a site of kind 0, which the emitter wraps in
  * __LAT_PF_BR(condition, code)). */
 void lat__profile_annotate(lat__unit *u, struct lat__ck_module *m);
 /* What the profiled C needs in front of it (after the checks' prefix). */

@@ -1,0 +1,571 @@
+/*
+ * Compiling a module: the front end's tree lowered to C (passes/), prelude + that compiled with
+ * libtcc in memory, relocate into a buffer of our own and drop the compiler state.
+ * TinyCC is not thread-safe, so compiles are serialised by one process-wide mutex; the
+ * compiled code may then run on any number of threads.
+ */
+#include "emu/backend/emu.h"
+#include "core/alloc.h"
+
+#include "options.h"
+
+#include "emu/runtime/atomics.h"
+#include "emu/check/ck.h"
+#include "lattice/check.h"
+#include "lattice/profile.h"
+#include "emu/runtime/mathx.h"
+#include "emu/tier/opt.h"
+#include "prelude.h"
+#include "emu/runtime/runtime.h"
+#include "emu/passes/lower.h"
+#include "source_key.h"
+#include "cache.h"
+#include "front/front.h"
+
+#include <dlfcn.h>
+#include <libtcc.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static pthread_mutex_t tcc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* TinyCC 0.9.27 (Debian's 2020 snapshot) keeps parser state in globals that a compile
+ * error leaves pointing into the freed symbols of the failed compile: the label stacks
+ * (any function with a label, as every kernel has) and the current switch. The next
+ * compile then crashes in label_pop(). They are reset before each compile; weak, so
+ * that a TinyCC without them still links. */
+struct Sym;
+struct switch_t;
+extern struct Sym *global_label_stack __attribute__((weak));
+extern struct Sym *local_label_stack __attribute__((weak));
+extern struct switch_t *cur_switch __attribute__((weak));
+
+static void reset_tcc_globals(void)
+{
+    if (&global_label_stack)
+        global_label_stack = NULL;
+    if (&local_label_stack)
+        local_label_stack = NULL;
+    if (&cur_switch)
+        cur_switch = NULL;
+}
+
+/* What TinyCC said, one message a line. */
+typedef struct tcc_log {
+    char *text;
+    size_t len;
+    bool errors;
+    bool oom;
+    const char *module; /* for messages that name no file (link errors) */
+} tcc_log;
+
+static void on_message(void *opaque, const char *msg)
+{
+    tcc_log *log = opaque;
+    if (strstr(msg, ": error: ") || strncmp(msg, "tcc: error: ", 12) == 0)
+        log->errors = true;
+    int r;
+    const char *implicit = strstr(msg, ": warning: implicit declaration of function");
+    if (implicit) {
+        /* C++ has no implicit declarations, and TinyCC's would return int: an error. */
+        log->errors = true;
+        r = lat__strbuf_printf(&log->text, &log->len, "%s%.*s: error: %s", log->len ? "\n" : "",
+                               (int)(implicit - msg), msg, implicit + 11);
+    } else if (strncmp(msg, "tcc: error: undefined symbol ", 29) == 0)
+        /* A link error names no file: say whose it is and why. */
+        r = lat__strbuf_printf(&log->text, &log->len,
+                               "%s%s: error: undefined symbol %s (neither defined in the "
+                               "module nor provided by the lattice emulator)",
+                               log->len ? "\n" : "", log->module, msg + 29);
+    else if (strncmp(msg, "tcc: ", 5) == 0)
+        r = lat__strbuf_printf(&log->text, &log->len, "%s%s: %s", log->len ? "\n" : "",
+                               log->module, msg + 5);
+    else
+        r = lat__strbuf_printf(&log->text, &log->len, "%s%s", log->len ? "\n" : "", msg);
+    if (r == 0 && strstr(msg, "'__lat_t' undeclared"))
+        r = lat__strbuf_printf(&log->text, &log->len,
+                               " (threadIdx, blockIdx, blockDim and gridDim exist only in "
+                               "__global__ and __device__ functions)");
+    if (r != 0)
+        log->oom = true;
+}
+
+/* Joins the prelude and the translation, with #line markers for each. */
+static char *program_text(const lat__lower_out *tr, size_t *prelude_len)
+{
+    const char *prelude = lat__emu_prelude_parts(tr->prelude_parts);
+    const char *translated = tr->text;
+    if (!prelude)
+        return NULL;
+    static const char head[] = "#line 1 \"<lattice prelude>\"\n";
+    size_t hn = strlen(head), pn = strlen(prelude), tn = strlen(translated);
+    char *p = lat__malloc(hn + pn + tn + 1);
+    if (!p)
+        return NULL;
+    memcpy(p, head, hn);
+    memcpy(p + hn, prelude, pn);
+    memcpy(p + hn + pn, translated, tn + 1);
+    *prelude_len = hn + pn;
+    return p;
+}
+
+static void add_table(TCCState *s, const lat__emu_symbol *sym, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const void *addr;
+        /* ISO C has no cast from a function pointer to void *; a copy of its bytes is
+         * what tcc_add_symbol needs on every platform lattice runs on. */
+        memcpy(&addr, &sym[i].fn, sizeof addr);
+        tcc_add_symbol(s, sym[i].name, addr);
+    }
+}
+
+static void add_symbols(TCCState *s)
+{
+    size_t n;
+    const lat__emu_symbol *sym = lat__emu_runtime_symbols(&n);
+    add_table(s, sym, n);
+    sym = lat__emu_atomic_symbols(&n);
+    add_table(s, sym, n);
+    sym = lat__emu_mathx_symbols(&n);
+    add_table(s, sym, n);
+}
+
+/* Defines a NAME or NAME=VALUE option in TinyCC. */
+static bool define(TCCState *s, const char *d)
+{
+    const char *eq = strchr(d, '=');
+    if (!eq) {
+        tcc_define_symbol(s, d, "1");
+        return true;
+    }
+    char *name = strndup(d, (size_t)(eq - d));
+    if (!name)
+        return false;
+    tcc_define_symbol(s, name, eq + 1);
+    free(name);
+    return true;
+}
+
+/* Where the program's symbols are: TinyCC's code, or the optimising tier's object from
+ * the cache (the same program, so the same tables). */
+typedef struct lookup {
+    TCCState *tcc;
+    void *dl;
+} lookup;
+
+static void *sym_of(const lookup *l, const char *name)
+{
+    return l->tcc ? tcc_get_symbol(l->tcc, name) : dlsym(l->dl, name);
+}
+
+/* Reads the kernel's mode and lays its __shared__ variables out (abi.h), in the order
+ * of the module, each at its alignment. */
+static lat_status layout_shared(lat_context *ctx, const lookup *s, const char *name,
+                                lat__emu_kernel *k)
+{
+    char sym[600];
+    snprintf(sym, sizeof sym, LAT_EMU_KINFO_PREFIX "%s", name);
+    const int *info = sym_of(s, sym);
+    const int *nshared = sym_of(s, "__lat_nshared");
+    if (!info || !nshared)
+        return lat__error(ctx, LAT_ERROR_INTERNAL,
+                          "lat_module_create: kernel '%s' has no %s table (a lattice bug)", name,
+                          !info ? "kernel" : "shared memory");
+    k->mode = info[0];
+    if (*nshared == 0)
+        return LAT_OK;
+    const unsigned long *size = sym_of(s, "__lat_shsize");
+    const unsigned long *align = sym_of(s, "__lat_shalign");
+    k->shoff = lat__calloc((size_t)*nshared, sizeof *k->shoff);
+    if (!size || !align || !k->shoff)
+        return lat__oom(ctx, "lat_module_create");
+    size_t at = 0;
+    for (int i = 0; i < info[1]; i++) {
+        int v = info[2 + i];
+        if (v < 0 || v >= *nshared)
+            continue;
+        unsigned long a = align[v] ? align[v] : 1;
+        at = (at + a - 1) / a * a;
+        k->shoff[v] = at;
+        at += size[v];
+        if (at > ((size_t)1 << 40))
+            break; /* reported as too much below */
+    }
+    k->shared_bytes = at;
+    return LAT_OK;
+}
+
+static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__lower_out *tr,
+                               lat__emu_module *m)
+{
+    m->kernels = lat__calloc((size_t)(tr->nkernels ? tr->nkernels : 1), sizeof *m->kernels);
+    if (!m->kernels)
+        return lat__oom(ctx, "lat_module_create");
+    for (int i = 0; i < tr->nkernels; i++) {
+        lat__emu_kernel *k = &m->kernels[m->nkernels];
+        const char *name = tr->kernels[i];
+        size_t n = strlen(name);
+        char *sym = lat__malloc(n + 32);
+        if (!sym)
+            return lat__oom(ctx, "lat_module_create");
+        memcpy(sym, LAT_EMU_ENTRY_PREFIX, sizeof LAT_EMU_ENTRY_PREFIX);
+        strcat(sym, name);
+        void *entry = sym_of(s, sym);
+        memcpy(sym, LAT_EMU_SIZES_PREFIX, sizeof LAT_EMU_SIZES_PREFIX);
+        strcat(sym, name);
+        void *sizes = sym_of(s, sym);
+        free(sym);
+        /* Only defined kernels are lowered; a missing entry would be a lattice bug, and
+         * lat_module_get_kernel then says the module has no such kernel. */
+        if (!entry || !sizes)
+            continue;
+        k->code = m->code;
+        k->code_size = m->code_size;
+        k->name = strdup(name);
+        k->expr = tr->kernel_exprs && tr->kernel_exprs[i] ? strdup(tr->kernel_exprs[i]) : NULL;
+        sym = lat__malloc(n + 32);
+        if (!sym)
+            return lat__oom(ctx, "lat_module_create");
+        memcpy(sym, LAT_EMU_KWHY_PREFIX, sizeof LAT_EMU_KWHY_PREFIX);
+        strcat(sym, name);
+        const char *why = sym_of(s, sym);
+        free(sym);
+        k->why = strdup(why ? why : "");
+        if (!k->name || !k->why || (tr->kernel_exprs && tr->kernel_exprs[i] && !k->expr))
+            return lat__oom(ctx, "lat_module_create");
+        m->nkernels++;
+        memcpy(&k->entry, &entry, sizeof entry);
+        lat__emu_sizes_fn sizes_fn;
+        memcpy(&sizes_fn, &sizes, sizeof sizes);
+        lat_status st = layout_shared(ctx, s, name, k);
+        if (st != LAT_OK)
+            return st;
+        k->nparams = sizes_fn(NULL);
+        if (k->nparams > 0) {
+            unsigned long got[256];
+            sizes_fn(got);
+            k->param_sizes = lat__malloc((size_t)k->nparams * sizeof *k->param_sizes);
+            if (!k->param_sizes)
+                return lat__oom(ctx, "lat_module_create");
+            for (int j = 0; j < k->nparams; j++)
+                k->param_sizes[j] = got[j];
+        }
+    }
+    return LAT_OK;
+}
+
+/* The module's variables, by the address and size the program records (abi.h). */
+static lat_status find_globals(lat_context *ctx, const lookup *s, const lat__lower_out *tr,
+                               lat__emu_module *m)
+{
+    if (tr->nglobals == 0)
+        return LAT_OK;
+    m->globals = lat__calloc((size_t)tr->nglobals, sizeof *m->globals);
+    if (!m->globals)
+        return lat__oom(ctx, "lat_module_create");
+    for (int i = 0; i < tr->nglobals; i++) {
+        char sym[600];
+        snprintf(sym, sizeof sym, LAT_EMU_GADDR_PREFIX "%s", tr->globals[i]);
+        void *const *addr = sym_of(s, sym);
+        snprintf(sym, sizeof sym, LAT_EMU_GSIZE_PREFIX "%s", tr->globals[i]);
+        const unsigned long *size = sym_of(s, sym);
+        if (!addr || !size)
+            continue; /* in a region the preprocessor dropped */
+        lat__emu_global *g = &m->globals[m->nglobals];
+        g->name = strdup(tr->globals[i]);
+        if (!g->name)
+            return lat__oom(ctx, "lat_module_create");
+        g->addr = *addr;
+        g->size = *size;
+        m->nglobals++;
+    }
+    return LAT_OK;
+}
+
+/* Runs TinyCC on the program; holds tcc_lock. */
+static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__options *o,
+                          const lat__lower_out *tr, const char *program,
+                          lat__emu_module *m, tcc_log *log)
+{
+    TCCState *s = tcc_new();
+    if (!s)
+        return lat__oom(ctx, "lat_module_create");
+    tcc_set_error_func(s, log, on_message);
+    /* Fixed option strings only: tcc_set_options exits on an unknown one. */
+    tcc_set_options(s, o->no_warnings ? "-nostdlib -nostdinc -w" : "-nostdlib -nostdinc");
+    tcc_set_output_type(s, TCC_OUTPUT_MEMORY);
+    lat_status st = LAT_OK;
+    for (const char **d = o->defines; *d && st == LAT_OK; d++)
+        if (!define(s, *d))
+            st = lat__oom(ctx, "lat_module_create");
+    for (const char **u = o->undefines; *u; u++)
+        tcc_undefine_symbol(s, *u);
+    add_symbols(s);
+    if (m->check) {
+        size_t n;
+        const lat__emu_symbol *ck = lat__ck_symbols(&n);
+        add_table(s, ck, n);
+    }
+    int size = -1;
+    reset_tcc_globals();
+    if (st == LAT_OK && tcc_compile_string(s, program) == 0 && !log->errors)
+        size = tcc_relocate(s, NULL);
+    if (st == LAT_OK && (size < 0 || log->errors)) {
+        st = log->oom ? lat__oom(ctx, "lat_module_create")
+                      : lat__error(ctx, LAT_ERROR_COMPILE, "lat_module_create: %s failed to compile:\n%s",
+                                   src->name, log->text ? log->text : "(no message)");
+    }
+    if (st == LAT_OK) {
+        long page = sysconf(_SC_PAGESIZE);
+        size_t bytes = ((size_t)size + (size_t)page - 1) / (size_t)page * (size_t)page;
+        void *mem = mmap(NULL, bytes ? bytes : (size_t)page, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (mem == MAP_FAILED) {
+            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
+                            "lat_module_create: cannot map %zu bytes for the compiled code", bytes);
+        } else {
+            m->code = mem;
+            m->code_size = bytes ? bytes : (size_t)page;
+            if (tcc_relocate(s, mem) < 0)
+                st = lat__error(ctx, LAT_ERROR_COMPILE, "lat_module_create: %s failed to link:\n%s",
+                                src->name, log->text ? log->text : "(no message)");
+            /* TinyCC lays the text section out first and marks its end. */
+            uintptr_t etext = (uintptr_t)tcc_get_symbol(s, "_etext");
+            m->data_hi = (uintptr_t)mem + m->code_size;
+            m->data_lo = etext > (uintptr_t)mem && etext <= m->data_hi ? etext : (uintptr_t)mem;
+        }
+    }
+    lookup l = {.tcc = s};
+    if (st == LAT_OK)
+        st = find_kernels(ctx, &l, tr, m);
+    if (st == LAT_OK)
+        st = find_globals(ctx, &l, tr, m);
+    if (st == LAT_OK && m->check && lat__ck_module_loaded(m->check, m, s) != LAT_OK)
+        st = lat__oom(ctx, "lat_module_create");
+    tcc_delete(s);
+    return st;
+}
+
+/* Frees what find_kernels and find_globals made. */
+static void free_tables(lat__emu_module *m)
+{
+    for (int i = 0; i < m->nkernels; i++) {
+        free(m->kernels[i].name);
+        free(m->kernels[i].expr);
+        free(m->kernels[i].why);
+        free(m->kernels[i].param_sizes);
+        free(m->kernels[i].shoff);
+        lat__ck_kernel_free(m->kernels[i].check);
+    }
+    free(m->kernels);
+    for (int i = 0; i < m->nglobals; i++)
+        free(m->globals[i].name);
+    free(m->globals);
+    m->kernels = NULL;
+    m->globals = NULL;
+    m->nkernels = m->nglobals = 0;
+}
+
+/* SYNC or BACKGROUND mode with the optimised object in the disk cache, opened (h; NULL:
+ * not there): the module is that object's, its kernels and variables found by `names` as
+ * in TinyCC's code, and TinyCC never runs (about a millisecond instead of TinyCC's few).
+ * False, the module untouched, when the object is not there or not the module's. */
+static bool bind_from_cache(lat_context *ctx, void *h, const lat__lower_out *names,
+                            lat__emu_module *m)
+{
+    if (!h)
+        return false;
+    lookup l = {.dl = h};
+    if (find_kernels(ctx, &l, names, m) == LAT_OK && find_globals(ctx, &l, names, m) == LAT_OK &&
+        lat__emu_opt_bind_cached(m->opt)) {
+        const lat__emu_opt_code *c = lat__emu_opt_code_of(m->opt);
+        for (int i = 0; i < m->nkernels; i++) {
+            m->kernels[i].code = c->text; /* for the guard's reports */
+            m->kernels[i].code_size = c->text_size;
+        }
+        return true;
+    }
+    lat__emu_opt_drop_cached(m->opt);
+    free_tables(m);
+    return false;
+}
+
+/* The object found by the translated program's key. A checked module's tables for the
+ * checks are read from TinyCC's code. */
+static bool from_cache(lat_context *ctx, const lat__lower_out *tr, lat__emu_module *m)
+{
+    void *h = m->opt && !m->check ? lat__emu_opt_open_cached(m->opt) : NULL;
+    return bind_from_cache(ctx, h, tr, m);
+}
+
+/* The object found through the source index (opt_index.h), before translating: a module
+ * loaded before, in this mode, by this build of lattice. On a hit *out is the module and
+ * *log its front end's warnings, as when it was translated. */
+static bool from_index(lat_context *ctx, const lat__options *o, int opt_mode,
+                       const uint8_t digest[32], lat__emu_module **out, char **log)
+{
+    lat__emu_module *m = lat__calloc(1, sizeof *m);
+    if (!m)
+        return false;
+    m->opt = lat__emu_opt_new(m, opt_mode, NULL, 0, o->defines, o->undefines);
+    lat__lower_out names = {0};
+    char *warnings = NULL;
+    bool hit = m->opt && lat__emu_opt_set_source(m->opt, digest, NULL) &&
+               bind_from_cache(ctx, lat__emu_opt_open_indexed(m->opt, &names, &warnings), &names, m);
+    lat__lower_out_free(&names);
+    if (!hit) {
+        free(warnings);
+        lat__emu_module_free(m);
+        return false;
+    }
+    if (o->no_warnings) {
+        free(warnings);
+        warnings = NULL;
+    }
+    *out = m;
+    *log = warnings;
+    return true;
+}
+
+static bool profiling(lat_context *ctx)
+{
+    unsigned modes = 0;
+    return ctx->check && lat_check_modes(ctx, &modes) == LAT_OK && (modes & LAT_CHECK_PROFILE);
+}
+
+static bool checks_preempt(lat_context *ctx)
+{
+    lat_check_options o;
+    return ctx->check && lat_check_get_options(ctx, &o) == LAT_OK && o.preempt;
+}
+
+lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_module **out,
+                            char **log_out)
+{
+    *out = NULL;
+    *log_out = NULL;
+    /* The optimising tier's mode (checked modules' instrumented code too). */
+    int opt_mode = LAT_EMU_OPT_OFF;
+    char why[256];
+    if (!lat__emu_opt_mode(src->emu_opt, &opt_mode, why, sizeof why))
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: %s", why);
+    const lat__options *o = src->opts;
+    if (o->unknown)
+        return lat__error(ctx, LAT_ERROR_INVALID_OPTION,
+                          "lat_module_create: the emulator does not accept the option '%s' "
+                          "(docs/dialect.md lists those it does)", o->unknown);
+    lat_status st = LAT_OK;
+    lat__unit *u = src->unit;
+    if (!u) /* every module the core makes is parsed: this is a caller's mistake */
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: no parsed source");
+    if (u->status != LAT_OK) {
+        const char *m = lat__unit_messages(u, false);
+        st = lat__error(ctx, u->status, "lat_module_create: %s", m ? m : "the source is not valid");
+        return st;
+    }
+    lat__lower_in in = {
+        .checked = ctx->check != NULL,
+        /* Preempting switches threads at accesses: only fibers can (lattice/check.h). */
+        .fibers = checks_preempt(ctx) || profiling(ctx),
+        /* Profiled: every thread on a fiber, where each is a thread of its own warp's. */
+        .profile = profiling(ctx),
+        .no_fmad = o->no_fmad,
+        .opt_variants = opt_mode != LAT_EMU_OPT_OFF,
+    };
+    /* A module this build of lattice translated before, in this mode, is not translated
+     * again when the source index has it (SYNC and BACKGROUND modes: AUTO's short-lived
+     * modules should not pay for the digest). */
+    uint8_t digest[32];
+    bool indexed = !in.checked && (opt_mode == LAT_EMU_OPT_SYNC || opt_mode == LAT_EMU_OPT_BACKGROUND) &&
+                   lat__cache_enabled() && lat__emu_source_digest(u, src, &in, digest);
+    if (indexed && from_index(ctx, o, opt_mode, digest, out, log_out)) {
+        if (lat__env_on(LAT_ENV_EMU_DUMP))
+            fprintf(stderr, "/* lattice: %s: the optimised object from the disk cache's source "
+                            "index, not translated (LATTICE_CACHE=0 translates every module) */\n",
+                    src->name);
+        return LAT_OK;
+    }
+    lat__lower_out tr;
+    st = lat__emu_lower(u, &in, &tr);
+    char *warnings = NULL;
+    if (st == LAT_OK) {
+        const char *w = lat__unit_messages(u, true);
+        if (w && !(warnings = strdup(w)))
+            st = LAT_ERROR_OUT_OF_MEMORY;
+    }
+    if (st == LAT_OK && lat__env_on(LAT_ENV_EMU_DUMP))
+        fprintf(stderr, "%s\n", tr.text);
+    if (st != LAT_OK) {
+        const char *m = st == LAT_ERROR_OUT_OF_MEMORY ? NULL : lat__unit_messages(u, false);
+        st = !m ? lat__oom(ctx, "lat_module_create")
+                : lat__error(ctx, st, "lat_module_create: %s", m);
+        lat__lower_out_free(&tr);
+        free(warnings);
+        return st;
+    }
+    lat__ck_module *ckm = tr.check; /* the checks' sites (passes/checks.c), or NULL */
+    tr.check = NULL;
+    size_t prelude_len = 0;
+    char *program = program_text(&tr, &prelude_len);
+    lat__emu_module *m = lat__calloc(1, sizeof *m);
+    tcc_log log = {.module = src->name};
+    if (m)
+        m->check = ckm;
+    else
+        lat__ck_module_free(ckm);
+    /* The optimising tier compiles the same program again, now or later (opt.c): it
+     * owns the text from here. */
+    const char *text = program;
+    if (program && m && opt_mode != LAT_EMU_OPT_OFF) {
+        m->opt = lat__emu_opt_new(m, opt_mode, program, prelude_len, o->defines, o->undefines);
+        program = NULL;
+        text = m->opt ? lat__emu_opt_program(m->opt) : NULL;
+        if (text && indexed && !lat__emu_opt_set_source(m->opt, digest, warnings))
+            text = NULL; /* out of memory */
+    }
+    if (!text || !m) {
+        st = lat__oom(ctx, "lat_module_create");
+    } else if (!from_cache(ctx, &tr, m)) {
+        pthread_mutex_lock(&tcc_lock);
+        st = run_tcc(ctx, src, o, &tr, text, m, &log);
+        pthread_mutex_unlock(&tcc_lock);
+    }
+    free(program);
+    lat__lower_out_free(&tr);
+    if (st == LAT_OK && warnings && !o->no_warnings) {
+        /* The front end's warnings (#warning...) lead the compiler's. */
+        char *joined = NULL;
+        size_t len = 0;
+        if (lat__strbuf_printf(&joined, &len, "%s%s%s", warnings, log.text ? "\n" : "",
+                               log.text ? log.text : "") != 0)
+            st = lat__oom(ctx, "lat_module_create");
+        free(log.text);
+        log.text = joined;
+    }
+    free(warnings);
+    if (st != LAT_OK) {
+        free(log.text);
+        lat__emu_module_free(m);
+        return st;
+    }
+    *out = m;
+    *log_out = log.text;
+    return LAT_OK;
+}
+
+void lat__emu_module_free(lat__emu_module *m)
+{
+    if (!m)
+        return;
+    lat__emu_opt_free(m->opt); /* first: its build reads the kernels' names */
+    free_tables(m);
+    lat__ck_module_free(m->check);
+    if (m->code)
+        munmap(m->code, m->code_size);
+    free(m);
+}
