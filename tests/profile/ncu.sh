@@ -25,7 +25,7 @@ for m in $(grep -v '^#' "$dir/metrics.txt"); do
     if grep -q "^$base " "$out/query.txt"; then metrics="$metrics${metrics:+,}$m"; else echo "not known: $m" >> "$out/skipped.txt"; fi
 done
 echo "$metrics" > "$out/metrics-used.txt"
-ncu --csv --replay-mode kernel --cache-control all --metrics "$metrics" \
+timeout 200 ncu --csv --replay-mode kernel --cache-control all --metrics "$metrics" \
     "$work/driver" "$work/suite.cubin" "$dir/suite.tsv" > "$out/ncu.csv" 2> "$out/ncu.log"
 st=$?
 tail -5 "$out/ncu.log"

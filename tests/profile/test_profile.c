@@ -1,7 +1,8 @@
 /* The profile (lattice/profile.h): its counts on the teaching suite (suite.cu, launched as
  * suite.tsv says) against Nsight Compute's on an H100 (expected.tsv, made from
- * ncu_h100.csv by expected.py), and its API. LATTICE_PROFILE_DUMP=path writes the
- * emulator's counts of every kernel there, in expected.tsv's columns. */
+ * ncu_h100.csv by expected.py) and its own earlier counts (emulator.tsv), and its API.
+ * LATTICE_PROFILE_DUMP=path writes the emulator's counts of every kernel there, in
+ * expected.tsv's columns (emulator.tsv is such a dump). */
 #include "harness.h"
 #include "lattice/profile.h"
 
@@ -104,9 +105,9 @@ typedef struct expected {
 
 /* expected.tsv: a header line of column names (the first "kernel"), then a line a kernel;
  * "-" where ncu gave nothing to compare. */
-static expected *read_expected(size_t *count)
+static expected *read_expected(const char *file, size_t *count)
 {
-    char *text = slurp("expected.tsv");
+    char *text = slurp(file);
     int map[64];
     int nhead = 0;
     expected *e = t_calloc(128, sizeof *e);
@@ -152,18 +153,56 @@ static const expected *find(const expected *e, size_t n, const char *name)
 static bool known_difference(const char *differ, const char *kernel, const char *col)
 {
     char key[160];
-    snprintf(key, sizeof key, "\n%s\t%s\t", kernel, col);
+    snprintf(key, sizeof key, "\n%.63s\t%.31s\t", kernel, col);
     return strstr(differ, key) != NULL;
 }
 
+/* Compares the counts of the suite's kernels (names[i], v[i]) with a file of expected.tsv's
+ * form; differences named in `differ` (NULL: none allowed) are counted apart. Returns the
+ * number of counts compared; fails the case on any other difference. */
+static int compare(const char *file, const char *differ, char names[][64], long long (*v)[NCOLS],
+                   int kernels, int *equal, int *known)
+{
+    size_t nexp;
+    expected *exp = read_expected(file, &nexp);
+    int compared = 0, mismatches = 0;
+    char report[16384] = "";
+    size_t at = 0;
+    *equal = *known = 0;
+    for (int k = 0; k < kernels; k++) {
+        const expected *x = find(exp, nexp, names[k]);
+        if (!x)
+            FAIL("%s has no line for kernel %s", file, names[k]);
+        for (int c = 0; c < NCOLS; c++) {
+            if (!x->have[c])
+                continue;
+            compared++;
+            if (v[k][c] == x->v[c]) {
+                (*equal)++;
+            } else if (differ && known_difference(differ, names[k], col_names[c])) {
+                (*known)++;
+            } else {
+                mismatches++;
+                if (at < sizeof report - 200)
+                    at += (size_t)snprintf(report + at, sizeof report - at, "\n  %s %s: emulator %lld, %s %lld",
+                                           names[k], col_names[c], v[k][c], file, x->v[c]);
+            }
+        }
+    }
+    if (mismatches)
+        FAIL("%d counts differ from %s's%s:%s", mismatches, file,
+             differ ? " without a reason in differ.tsv" : "", report);
+    return compared;
+}
+
+/* The suite against Nsight Compute's counts (expected.tsv) and against the emulator's own
+ * earlier counts (emulator.tsv, a regression baseline): one run of the suite for both. */
 TEST(the_teaching_suite_counts_what_nsight_compute_counts_on_an_h100)
 {
     lat_context *ctx = profiling_context();
     char *src = slurp("suite.cu");
     char *tsv = slurp("suite.tsv");
     char *differ = slurp("differ.tsv");
-    size_t nexp;
-    expected *exp = read_expected(&nexp);
     lat_module *mod;
     if (lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "suite.cu"}, &mod) != LAT_OK)
         FAIL("suite.cu: %s", lat_last_error());
@@ -180,53 +219,38 @@ TEST(the_teaching_suite_counts_what_nsight_compute_counts_on_an_h100)
             fprintf(dump, "\t%s", col_names[c]);
         fprintf(dump, "\n");
     }
-    int kernels = 0, compared = 0, equal = 0, differ_known = 0, mismatches = 0;
-    char report[16384] = "";
-    size_t at = 0;
+    static char names[128][64];
+    static long long v[128][NCOLS];
+    int kernels = 0;
     char *save;
-    for (char *line = strtok_r(tsv, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char name[64];
+    for (char *line = strtok_r(tsv, "\n", &save); line && kernels < 128; line = strtok_r(NULL, "\n", &save)) {
         unsigned g[2], b[2];
         int n;
-        if (line[0] == '#' || sscanf(line, "%63s %u %u %u %u %d", name, &g[0], &g[1], &b[0], &b[1], &n) != 6)
+        if (line[0] == '#' || sscanf(line, "%63s %u %u %u %u %d", names[kernels], &g[0], &g[1], &b[0], &b[1], &n) != 6)
             continue;
-        kernels++;
-        lat_profile *p = run_one(ctx, mod, name, g, b, n, out, in);
-        long long v[NCOLS];
-        counts_of(lat_profile_summary_get(p), v);
+        lat_profile *p = run_one(ctx, mod, names[kernels], g, b, n, out, in);
+        counts_of(lat_profile_summary_get(p), v[kernels]);
         lat_profile_free(p);
         if (dump) {
-            fprintf(dump, "%s", name);
+            fprintf(dump, "%s", names[kernels]);
             for (int c = 0; c < NCOLS; c++)
-                fprintf(dump, "\t%lld", v[c]);
+                fprintf(dump, "\t%lld", v[kernels][c]);
             fprintf(dump, "\n");
         }
-        const expected *x = find(exp, nexp, name);
-        if (!x)
-            FAIL("expected.tsv has no line for kernel %s", name);
-        for (int c = 0; c < NCOLS; c++) {
-            if (!x->have[c])
-                continue;
-            compared++;
-            if (v[c] == x->v[c]) {
-                equal++;
-            } else if (known_difference(differ, name, col_names[c])) {
-                differ_known++;
-            } else {
-                mismatches++;
-                if (at < sizeof report - 200)
-                    at += (size_t)snprintf(report + at, sizeof report - at, "\n  %s %s: emulator %lld, ncu %lld",
-                                           name, col_names[c], v[c], x->v[c]);
-            }
-        }
+        kernels++;
     }
     if (dump)
         fclose(dump);
-    printf("# %d kernels, %d counts compared: %d equal to ncu's, %d differ as differ.tsv explains\n",
-           kernels, compared, equal, differ_known);
-    if (mismatches)
-        FAIL("%d counts differ from ncu's without a reason in differ.tsv:%s", mismatches, report);
     ASSERT_GE(kernels, 30);
+    int equal, known;
+    int compared = compare("expected.tsv", differ, names, v, kernels, &equal, &known);
+    printf("# %d kernels, %d counts compared with ncu's: %d equal, %d differ as differ.tsv explains\n",
+           kernels, compared, equal, known);
+    if (!dump_path) {
+        compared = compare("emulator.tsv", NULL, names, v, kernels, &equal, &known);
+        printf("# %d counts compared with emulator.tsv's: %d equal\n", compared, equal);
+        ASSERT_EQ(compared, kernels * NCOLS);
+    }
 }
 
 static const char *const small_src =
