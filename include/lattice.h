@@ -678,5 +678,7 @@ LAT_API lat_status lat_kernel_compile(lat_context *ctx, const char *source, cons
 #include "lattice/texture.h"
 /* One device per process: the local rank under MPI or Slurm. */
 #include "lattice/ranks.h"
+/* The emulator's profile: what a GPU's memory system would count, per source line. */
+#include "lattice/profile.h"
 
 #endif /* LATTICE_H */

@@ -58,6 +58,8 @@ static const char usage_text[] =
     "  -a, --arg NAME=VALUE     a scalar parameter's value\n"
     "      --fill inputs|all    fill const buffers only (default), or every buffer\n"
     "  -c, --check LIST         memcheck,racecheck,synccheck,initcheck, all (default) or none\n"
+    "      --profile            count what a GPU's memory system would, per source line\n"
+    "                           (docs/profiling.md)\n"
     "  -s, --schedule S         forward (default), reverse, random[:SEED], optionally ,preempt\n"
     "      --show N             elements of each buffer printed (default 8; 0: all)\n"
     "  -D NAME[=VALUE]          a preprocessor definition\n";
@@ -100,6 +102,7 @@ typedef struct opts {
     const char *args[MAX_ARGS];
     int nargs;
     bool fill_all;
+    bool profile; /* --profile: lattice/profile.h's table after each step */
     unsigned checks;
     const char *schedule;
     size_t show;
@@ -195,6 +198,41 @@ static int check_source_file(const char *path)
         return 2;
     }
     return 0;
+}
+
+/* The kernel file's text for the profile's table (NULL when it cannot be read: the table
+ * then shows line numbers only). check_source_file has made sure it is a regular file;
+ * the size is bounded as the compiler's own reading is. */
+static char *read_source_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0, limit = (size_t)64 << 20;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        if (cap >= limit) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        char *grown = realloc(buf, cap * 2 + 1);
+        if (!grown) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = grown;
+        cap *= 2;
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = 0;
+    return buf;
 }
 
 /* ---- 16-bit floats ------------------------------------------------------------------------ */
@@ -745,6 +783,8 @@ static int run(const opts *o)
     lat_context *ctx = NULL;
     lat_module *mod = NULL;
     lat_context_desc desc = {.backend = LAT_BACKEND_EMU, .check = o->checks ? o->checks : LAT_CHECK_OFF};
+    if (o->profile)
+        desc.check = (desc.check & ~(unsigned)LAT_CHECK_OFF) | LAT_CHECK_PROFILE;
     if (o->schedule && setenv("LATTICE_SCHEDULE", o->schedule, 1) != 0)
         return 2;
     if (lat_context_create(&desc, &ctx) != LAT_OK) {
@@ -884,6 +924,16 @@ static int run(const opts *o)
                     !strstr(p.type, "const"))
                     print_buffer(ctx, find_buffer(bufs, nbufs, p.name), o->show);
             }
+        }
+        lat_profile *prof;
+        if (o->profile && lat_profile_get(ctx, &prof) == LAT_OK) {
+            char *text = read_source_text(o->file);
+            char *table = lat_profile_format(prof, text);
+            if (table)
+                printf("%s", table);
+            free(table);
+            free(text);
+            lat_profile_free(prof);
         }
         if (mapped && write_map(ctx, s, mapped) != 0)
             status = status ? status : 1;
@@ -1081,6 +1131,8 @@ int main(int argc, char **argv)
             NEED();
             if (lat_check_parse_modes(v, &o.checks) != LAT_OK)
                 return usage(lat_last_error());
+        } else if (IS(long_only, "--profile")) {
+            o.profile = true;
         } else if (IS("-s", "--schedule")) {
             NEED();
             o.schedule = v;

@@ -105,6 +105,8 @@ typedef enum lat_check_mode {
     LAT_CHECK_SYNCCHECK = 1 << 2,
     LAT_CHECK_INITCHECK = 1 << 3,
     LAT_CHECK_ALL = (1 << 4) - 1,
+    /* Not a check: the launches' memory counts, lattice/profile.h (LATTICE_PROFILE). */
+    LAT_CHECK_PROFILE = 1 << 4,
     LAT_CHECK_OFF = 1 << 8
 } lat_check_mode;
 
@@ -113,7 +115,7 @@ typedef enum lat_check_mode {
 LAT_API lat_status lat_check_modes(const lat_context *ctx, unsigned *modes);
 
 /* Parses a LATTICE_CHECK-style list ("memcheck,racecheck", "all", "none", "") into
- * LAT_CHECK_* bits. Errors: LAT_ERROR_INVALID_VALUE (NULL argument, or a word that is not
+ * LAT_CHECK_* bits; "profile" is LAT_CHECK_PROFILE (lattice/profile.h; not in "all"). Errors: LAT_ERROR_INVALID_VALUE (NULL argument, or a word that is not
  * a check: the message names it). Thread safety: any thread. */
 LAT_API lat_status lat_check_parse_modes(const char *text, unsigned *modes);
 

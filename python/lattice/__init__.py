@@ -41,6 +41,6 @@ def __getattr__(name: str):
                 "zeros_like", "ElementwiseKernel", "ReductionKernel", "InclusiveScanKernel",
                 "ExclusiveScanKernel", "Random", "dot", "where"):
         return getattr(_lazy("array"), name)
-    if name in ("check", "array", "math"):
+    if name in ("check", "array", "math", "profile"):
         return _lazy(name)
     raise AttributeError(f"module 'lattice' has no attribute {name!r}")

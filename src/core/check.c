@@ -22,7 +22,8 @@ lat_status lat_check_parse_modes(const char *text, unsigned *modes)
         unsigned bits;
     } words[] = {{"memcheck", LAT_CHECK_MEMCHECK}, {"racecheck", LAT_CHECK_RACECHECK},
                  {"synccheck", LAT_CHECK_SYNCCHECK}, {"initcheck", LAT_CHECK_INITCHECK},
-                 {"all", LAT_CHECK_ALL}, {"none", 0}};
+                 {"all", LAT_CHECK_ALL}, {"none", 0},
+                 {"profile", LAT_CHECK_PROFILE}}; /* not a check: lattice/profile.h */
     unsigned m = 0;
     const char *p = text;
     while (*p) {
@@ -59,6 +60,8 @@ lat_status lat__check_requested(lat_context *ctx, const lat_context_desc *desc, 
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_context_create: LATTICE_CHECK: %s",
                               lat_last_error());
     }
-    *modes = m & LAT_CHECK_ALL;
+    if (lat__env_on(LAT_ENV_PROFILE))
+        m |= LAT_CHECK_PROFILE; /* lattice/profile.h */
+    *modes = m & (LAT_CHECK_ALL | LAT_CHECK_PROFILE);
     return LAT_OK;
 }

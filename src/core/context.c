@@ -32,12 +32,13 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
         desc = &defaults;
 
     /* Bits that name no check would be ignored silently: a typo, or a newer header. */
-    unsigned unknown = desc->check & ~(unsigned)(LAT_CHECK_ALL | LAT_CHECK_OFF);
+    unsigned unknown = desc->check & ~(unsigned)(LAT_CHECK_ALL | LAT_CHECK_PROFILE | LAT_CHECK_OFF);
     if (unknown)
         return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: desc->check has bits 0x%x that are no LAT_CHECK_* "
-                          "mode (the modes are 0x%x, and LAT_CHECK_OFF 0x%x)",
-                          unknown, (unsigned)LAT_CHECK_ALL, (unsigned)LAT_CHECK_OFF);
+                          "mode (the modes are 0x%x, LAT_CHECK_PROFILE 0x%x and LAT_CHECK_OFF 0x%x)",
+                          unknown, (unsigned)LAT_CHECK_ALL, (unsigned)LAT_CHECK_PROFILE,
+                          (unsigned)LAT_CHECK_OFF);
     if (desc->pointer_check < LAT_POINTER_CHECK_DEFAULT || desc->pointer_check > LAT_POINTER_CHECK_OFF)
         return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: desc->pointer_check is %d, not a "

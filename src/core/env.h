@@ -38,6 +38,7 @@ typedef enum lat__env_kind {
     XX(CHECK, LAT__ENV_TEXT, NULL)                                        \
     XX(SCHEDULE, LAT__ENV_TEXT, NULL)                                     \
     XX(CHECK_TIMEOUT, LAT__ENV_SECONDS, NULL)                             \
+    XX(PROFILE, LAT__ENV_FLAG, NULL)                                      \
     XX(CROSS_PRIMARY, LAT__ENV_WORD, "cuda|emu")                          \
     XX(CROSS_COMPARE, LAT__ENV_WORD, "params|all")                        \
     XX(CROSS_STATS, LAT__ENV_TEXT, NULL)                                  \

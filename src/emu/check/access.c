@@ -7,6 +7,7 @@
  * also counts toward its thread's turn (exec.h's lat__exec_touch).
  */
 #include "ck.h"
+#include "profile.h"
 
 #include "emu/backend/emu.h"
 #include "emu/tier/opt.h"
@@ -772,6 +773,8 @@ access(lat__emu_thread *t, void *addr, unsigned long size, unsigned long align, 
     if (code & LAT__CK_CODE_PACKED)
         align = 1; /* a member of a packed struct may be anywhere */
     uintptr_t a = (uintptr_t)addr;
+    if (L->pf)
+        lat__pf_access(L->pf, L, t->lin, a, size, code);
     /* Another thread's access: the last writer's store is done (it ran to a hook, a
      * barrier or its exit since), read now, before other blocks can write there. */
     if (L->pth >= 0 && L->pth != (int)t->lin && L->th[L->pth].pend)

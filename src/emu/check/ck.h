@@ -207,6 +207,7 @@ typedef struct lat__ck_ctx {
     } *extra;
     size_t nextra, extra_cap;
     lat__ck_list list; /* the last launch's reports */
+    struct lat_profile *profile; /* the last profiled launch's profile (profile.h), or NULL */
 } lat__ck_ctx;
 
 /* Creates ctx->check when the descriptor or LATTICE_CHECK asks for checks and the
@@ -391,6 +392,9 @@ typedef struct lat__ck_launch {
     char *sink;
     size_t sink_size;
     unsigned recent_next; /* where the next allocation found goes in fast.g_* */
+    /* The profile (profile.h): the launch's, and this OS thread's part; NULL: none. */
+    struct lat__pf_launch *pfl;
+    struct lat__pf_worker *pf;
 } lat__ck_launch;
 
 /* Reads the values the block's logged writes left, for racecheck's races between writes of

@@ -21,6 +21,7 @@
  * committed. At the end the reports are put in cause order, worded and logged.
  */
 #include "ck.h"
+#include "profile.h"
 
 #include "error.h"
 
@@ -120,7 +121,7 @@ static void block_start(void *obs, const lat__exec_block *b, const lat__emu_thre
     L->npend = 0;
     /* Kernel code judges the usual access inline in region loops (on fibers every access
      * is also a step of the hang detector's, which only the host code takes). */
-    L->fast.on = L->region;
+    L->fast.on = L->region && !L->pfl;
     for (int i = 0; i < L->b->n; i++)
         L->b->f[i].fast = &L->fast;
     for (int i = 0; i < L->n; i++)
@@ -132,6 +133,8 @@ static void block_start(void *obs, const lat__exec_block *b, const lat__emu_thre
             memset(L->sh_init, 0, L->sh_used);
     }
     lat__ck_fwd_block_start(L);
+    if (L->pf)
+        lat__pf_block_start(L->pf);
 }
 
 /* A barrier completes: synccheck, then racecheck's next epoch. */
@@ -140,6 +143,8 @@ static void barrier(void *obs, const lat__exec_block *b)
     lat__ck_launch *L = obs;
     lat__ck_sync_barrier(L, b);
     lat__ck_settle(L, -1);
+    if (L->pf)
+        lat__pf_barrier(L->pf);
     L->fast.epoch++;
 }
 
@@ -434,6 +439,8 @@ static void block_end(void *obs, uint64_t step, bool failed)
     lat__ck_launch *L = obs;
     lat__ck_grid *G = L->G;
     lat__ck_settle(L, -1);
+    if (L->pf)
+        lat__pf_block_end(L->pf);
     if (G->unordered) {
         block_end_unordered(L, step, failed);
         return;
@@ -479,6 +486,8 @@ static void *worker_begin(void *obs, lat__emu_worker *w, lat__emu_thread *t)
         free(L);
         return NULL;
     }
+    if (L->pfl)
+        L->pf = lat__pf_worker_new(L->pfl, L->n);
     t->shared = L->sh;
     t->dshared = NULL;
     for (int i = 0; i < L->nshv; i++)
@@ -496,6 +505,7 @@ static void worker_end(void *obs)
         commit_now(L);
     else
         drain_all(L->G, L);
+    lat__pf_worker_end(L->pf);
     launch_free(L);
     free(L);
 }
@@ -855,7 +865,11 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k,
     for (size_t i = 0; i < ck->nregions && !T->fast.logging; i++)
         T->fast.logging = ck->regions[i].map != NULL;
     T->fast.bare = T->region && !T->fast.logging &&
-                   !(T->modes & (LAT_CHECK_MEMCHECK | LAT_CHECK_INITCHECK | LAT_CHECK_RACECHECK));
+                   !(T->modes & (LAT_CHECK_MEMCHECK | LAT_CHECK_INITCHECK | LAT_CHECK_RACECHECK |
+                                 LAT_CHECK_PROFILE));
+    /* Profiled (profile.h): every access comes to the host code. */
+    if ((T->modes & LAT_CHECK_PROFILE) && !(T->pfl = lat__pf_launch_new(T, k, launch)))
+        lat__log(ctx, LAT_LOG_ERROR, "lat_launch: kernel '%s': out of host memory for its profile", k->name);
     lat__ck_reports_clear(&ck->list);
     ck->list.max = T->opts.max_reports;
     lat_status st = lat__ck_regions_sync(ck);
@@ -946,6 +960,7 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k,
     uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
     ck->block_serial += (uint32_t)nblocks;
     lat_status result = finish(T, ran, msg, msg_size);
+    lat__pf_launch_end(T->pfl, ck);
     pthread_mutex_unlock(&ck->lock);
     pthread_mutex_destroy(&G->lock);
     free(G->shards);

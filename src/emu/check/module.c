@@ -5,6 +5,7 @@
  * calls besides an unchecked module's.
  */
 #include "ck.h"
+#include "profile.h" /* lat__pf_branch */
 
 #include "emu/backend/emu.h"
 
@@ -119,6 +120,7 @@ const lat__emu_symbol *lat__ck_symbols(size_t *count)
         SYM("__lat_ck_rorder", lat__exec_rorder),
         SYM("__lat_ck_fwd", lat__ck_fwd_guard),
         SYM("__lat_ck_scratch", lat__emu_scratch),
+        SYM("__lat_pf_br", lat__pf_branch),
     };
     *count = sizeof table / sizeof table[0];
     return table;

@@ -3,6 +3,7 @@
  * read and set it: modes, schedule, reports, labels, leaks, maps.
  */
 #include "ck.h"
+#include "profile.h"
 
 #include "backend.h"
 #include "emu/exec/exec.h"
@@ -11,6 +12,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <assert.h>
 #include <ctype.h>
 #include <string.h>
 
@@ -89,8 +91,9 @@ lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc
     ck->opts = o;
     ctx->check = ck;
     char list[80] = "";
-    static const char *const names[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
-    for (int i = 0; i < 4; i++)
+    static const char *const names[] = {"memcheck", "racecheck", "synccheck", "initcheck", "profile"};
+    static_assert(LAT_CHECK_PROFILE == 1u << 4, "names[4] is the profile");
+    for (int i = 0; i < 5; i++)
         if (modes & (1u << i))
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", *list ? "," : "",
                      names[i]);
@@ -158,6 +161,7 @@ void lat__ck_context_destroy(lat_context *ctx)
     ctx->check = NULL;
     lat__ck_reports_clear(&ck->list);
     free(ck->list.reports);
+    lat__pf_free(ck->profile);
     for (size_t i = 0; i < ck->nregions; i++)
         lat__ck_region_release(&ck->regions[i]);
     free(ck->regions);

@@ -12,6 +12,7 @@
 #include "emu/runtime/atomics.h"
 #include "emu/check/ck.h"
 #include "lattice/check.h"
+#include "lattice/profile.h"
 #include "emu/runtime/mathx.h"
 #include "emu/tier/opt.h"
 #include "prelude.h"
@@ -431,6 +432,12 @@ static bool from_index(lat_context *ctx, const lat__options *o, int opt_mode,
     return true;
 }
 
+static bool profiling(lat_context *ctx)
+{
+    unsigned modes = 0;
+    return ctx->check && lat_check_modes(ctx, &modes) == LAT_OK && (modes & LAT_CHECK_PROFILE);
+}
+
 static bool checks_preempt(lat_context *ctx)
 {
     lat_check_options o;
@@ -465,7 +472,9 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         .checked = ctx->check != NULL,
         /* Preempting switches threads at accesses: only fibers can (lattice/check.h).
          * LATTICE_EMU_FIBERS asks for them too: read here, once, for the translation. */
-        .fibers = checks_preempt(ctx) || lat__env_on(LAT_ENV_EMU_FIBERS),
+        .fibers = checks_preempt(ctx) || profiling(ctx) || lat__env_on(LAT_ENV_EMU_FIBERS),
+        /* Profiled: every thread on a fiber, where each is a thread of its own warp's. */
+        .profile = profiling(ctx),
         .no_fmad = o->no_fmad,
         .opt_variants = opt_mode != LAT_EMU_OPT_OFF,
     };

@@ -392,6 +392,16 @@ static bool untrack_for_init(lat__visitor *v, lat__stmt *s)
     return true;
 }
 
+int lat__checks_mark(lat__unit *u, lat__ck_module *m, lat__expr *e, int kind)
+{
+    ann a = {u, m, {0}, NULL};
+    lat__emit_init(&a.display, u, NULL);
+    a.display.display = true;
+    int site = add_site(&a, e, kind);
+    e->site = site * LAT__CK_CODE_SITE + (through_packed(e) ? LAT__CK_CODE_PACKED : 0) + kind + 1;
+    return site;
+}
+
 void lat__checks_annotate(lat__unit *u, lat__ck_module *m)
 {
     ann a = {u, m, {0}, NULL};

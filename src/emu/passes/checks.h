@@ -15,6 +15,10 @@ struct lat__ck_module;
 
 /* Marks the accesses of every function that takes the thread context; fills m's sites. */
 void lat__checks_annotate(lat__unit *u, struct lat__ck_module *m);
+/* Marks e, an lvalue in memory no pass has marked, as an access of kind LAT_ACCESS_*
+ * (a new site of m); returns the site's index. For passes that see more than the checks
+ * do (the profile's atomics, passes/profile.c). */
+int lat__checks_mark(lat__unit *u, struct lat__ck_module *m, lat__expr *e, int kind);
 /* What the instrumented C needs in front of it, in pieces (NULL-terminated): the hooks,
  * the inline path of an access, and the redirection of the barrier, warp and trap
  * functions to the checked executor's. */

@@ -747,6 +747,12 @@ static bool emit_checked_sequenced(lat__emitter *em, const lat__expr *e)
 static void emit_checked(lat__emitter *em, const lat__expr *e, int prec)
 {
     (void)prec;
+    if (((e->site - 1) & 3) == 0) { /* a branch's condition (passes/profile.c) */
+        lat__emit_str(em, "__LAT_PF_BR(");
+        emit_unchecked(em, e);
+        lat__emit_fmt(em, ", %d)", e->site - 1);
+        return;
+    }
     if (em->assured_plain && lat__bounds_assured(e)) {
         emit_unchecked(em, e);
         return;

@@ -10,6 +10,7 @@
 #include "bounds.h"
 #include "checks.h"
 #include "inline.h"
+#include "profile.h"
 #include "region.h"
 #include "stream.h"
 #include "writes.h"
@@ -795,10 +796,14 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
         if (!out->check)
             return LAT_ERROR_OUT_OF_MEMORY;
         lat__checks_annotate(u, out->check);
+        if (lw->in->profile)
+            lat__profile_annotate(u, out->check);
         lat__bounds_prove(u);
         lw->em.checked = true;
         for (const char *const *piece = lat__checks_prefix(); *piece; piece++)
             lat__emit_str(&lw->em, *piece);
+        if (lw->in->profile)
+            lat__emit_str(&lw->em, lat__profile_prefix());
     }
     program(lw);
     lat__emit_newline(&lw->em);
