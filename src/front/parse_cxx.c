@@ -62,11 +62,43 @@ lat__expr *lat__address_of_object(lat__parser *p, lat__expr *e)
     return a;
 }
 
+/* e without the implicit conversions to its own type that ?: puts on its operands. */
+static lat__expr *without_same_type_casts(lat__parser *p, lat__expr *e)
+{
+    while (e->kind == LAT_E_CAST && (e->flags & LAT_EF_IMPLICIT) && e->a &&
+           lat__type_same(lat__unqualified(p->u, e->type), lat__unqualified(p->u, e->a->type)))
+        e = e->a;
+    return e;
+}
+
+/* C++: a ?: whose two results are lvalues of one type is itself an lvalue, so a reference
+ * binds to the object it chooses, not to a temporary copy. cuda::std::max's `return b < a ?
+ * b : a;` returns a reference to an argument; a copy made inside the function would be
+ * gone when the caller reads it (the optimising tier's code read garbage). */
+static lat__expr *bind_lvalue_conditional(lat__parser *p, lat__expr *e, lat__type *ref, const char *context)
+{
+    if (e->kind != LAT_E_COND || !e->b || !e->c)
+        return NULL;
+    lat__expr *x = without_same_type_casts(p, e->b), *y = without_same_type_casts(p, e->c);
+    if (!(x->flags & LAT_EF_LVALUE) || !(y->flags & LAT_EF_LVALUE) || x->type->kind == LAT_TY_FUNC ||
+        !lat__type_same(lat__unqualified(p->u, x->type), lat__unqualified(p->u, y->type)) ||
+        !lat__type_compatible(lat__unqualified(p->u, x->type), lat__unqualified(p->u, ref->base), true))
+        return NULL;
+    e->b = lat__bind_reference(p, x, ref, context);
+    e->c = lat__bind_reference(p, y, ref, context);
+    e->type = e->b->type;
+    e->flags |= (e->b->flags | e->c->flags) & LAT_EF_ERROR;
+    return e;
+}
+
 lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, const char *context)
 {
     lat__type *to = ref->base;
     if (e->flags & LAT_EF_ERROR)
         return lat__cast_to(p, e, ref, true);
+    lat__expr *chosen = bind_lvalue_conditional(p, e, ref, context);
+    if (chosen)
+        return chosen;
     bool lvalue = (e->flags & LAT_EF_LVALUE) && e->type->kind != LAT_TY_FUNC;
     bool same = lat__type_compatible(lat__unqualified(p->u, e->type), lat__unqualified(p->u, to), true);
     if (lvalue && same) {
