@@ -190,7 +190,7 @@ LAT_API lat_status lat_device_get_info(lat_backend_kind kind, int ordinal,
 /* Contexts                                                                             */
 /* ------------------------------------------------------------------------------------ */
 
-/* The CPU emulator's optimising tier (docs/emulator.md, "Tiers"). A module is compiled by
+/* The CPU emulator's optimising tier (docs/tiers.md). A module is compiled by
  * TinyCC at once and runs on that code; the optimising tier compiles the same lowered C
  * with the system's C compiler (cc, gcc or clang, found at run time; LATTICE_EMU_CC names
  * another) into a shared object and switches each kernel to it at a launch boundary.
@@ -438,6 +438,20 @@ LAT_API lat_status lat_module_get_kernel(lat_module *mod, const char *name,
 LAT_API int lat_module_kernel_count(const lat_module *mod);
 LAT_API const char *lat_module_kernel_name(const lat_module *mod, int i);
 
+/* The __global__ function templates of a module compiled from source, in source order:
+ * no kernel until an instance is named (lat_module_desc.name_expressions, e.g.
+ * "reduce<float, 256>"). lat_module_template_count returns how many (0 for NULL and for
+ * lat_module_load's modules); lat_module_template_name returns template i's name as a
+ * name expression starts ("reduce", "ops::reduce"), lat_module_template_declaration its
+ * declaration as written up to its body ("template <typename T, int N> __global__ void
+ * reduce(T *out, const T *in)", macros expanded, white space as one blank); each valid
+ * until the module is destroyed, or NULL when i is out of range. A template in an
+ * anonymous namespace, which no name expression can name, is not listed. Thread safety:
+ * any thread. */
+LAT_API int lat_module_template_count(const lat_module *mod);
+LAT_API const char *lat_module_template_name(const lat_module *mod, int i);
+LAT_API const char *lat_module_template_declaration(const lat_module *mod, int i);
+
 /* The symbol a name expression or kernel name was lowered to (nvrtcGetLoweredName): for
  * "reduce<256>" something like "_Z6reduceILi256EEvPKfPf"; for a kernel of C linkage its
  * plain name. *name stays valid until the module is destroyed.
@@ -602,7 +616,53 @@ LAT_API lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *de
 /* C only: lat_launch_args(k, &desc, LAT_ARGS(lat_arg_out(d, n), lat_arg_in(a, n))) */
 #  define LAT_ARGS(...) \
     (sizeof((lat_arg[]){__VA_ARGS__}) / sizeof(lat_arg)), ((const lat_arg[]){__VA_ARGS__})
+/* C only (GCC and Clang): an array's In/Out/InOut argument, its size taken from its type:
+ *     float a[400], dest[400];
+ *     LAT_TRY(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {400}},
+ *                             LAT_ARGS(LAT_OUT(dest), LAT_IN(a))));
+ * An array only: a pointer (whose sizeof is not its buffer's) does not compile. */
+#  define LAT_ARRAY_BYTES_(x)                                                             \
+    (sizeof(x) + 0 * sizeof(char[__builtin_types_compatible_p(__typeof__(x),              \
+                                                              __typeof__(&(x)[0])) ? -1 : 1]))
+#  define LAT_IN(x) lat_arg_in((x), LAT_ARRAY_BYTES_(x))
+#  define LAT_OUT(x) lat_arg_out((x), LAT_ARRAY_BYTES_(x))
+#  define LAT_INOUT(x) lat_arg_inout((x), LAT_ARRAY_BYTES_(x))
 #endif
+
+/* ------------------------------------------------------------------------------------ */
+/* The short path: one call from source to kernel                                       */
+/* ------------------------------------------------------------------------------------ */
+
+/* The process's default context, for programs that need one context and would rather not
+ * manage it: made on the first call (lat_context_create(NULL, ...): LATTICE_BACKEND, else
+ * the GPU where one is usable, else the emulator) and kept until
+ * lat_context_default_release() or the end of the process. *out is the same context on
+ * every call until it is released. Errors: LAT_ERROR_INVALID_VALUE (out NULL); those of
+ * lat_context_create() (nothing is kept then: the next call tries again). Thread safety:
+ * any thread; the context is made once. */
+LAT_API lat_status lat_context_default(lat_context **out);
+
+/* Destroys the default context (its modules, memory and kernels with it), if there is one;
+ * the next lat_context_default() makes a new one. Thread safety: not while another thread
+ * uses the default context or what it made. */
+LAT_API void lat_context_default_release(void);
+
+/* One call from CUDA C source to a kernel, the module made and kept for the caller:
+ *     lat_kernel *k;
+ *     LAT_TRY(lat_kernel_compile(NULL, source, "multiply_them", &k));
+ *   ctx: the context to compile in, or NULL for lat_context_default()'s.
+ *   source: CUDA C source text; messages call it "kernel.cu".
+ *   name: the kernel: a __global__ function's name, or a template's instance named with
+ *         its arguments ("reduce<float, 256>", compiled as a name expression).
+ * The module lives as long as the context (lat_context_destroy frees it); each call
+ * compiles anew (the compile cache makes a repeated source cheap). For options, defines
+ * or several kernels of one module, use lat_module_create().
+ * Errors: LAT_ERROR_INVALID_VALUE (source, name or out NULL); those of
+ * lat_context_default(), lat_module_create() (LAT_ERROR_COMPILE with the compiler's log
+ * in lat_last_error()) and lat_module_get_kernel() (LAT_ERROR_KERNEL_NOT_FOUND). *out is
+ * untouched on failure. Thread safety: any thread. */
+LAT_API lat_status lat_kernel_compile(lat_context *ctx, const char *source, const char *name,
+                                      lat_kernel **out);
 
 #ifdef __cplusplus
 }

@@ -41,7 +41,8 @@ void t_register(const char *name, t_case_fn fn, int line);
 
 /* ---- failing and skipping ------------------------------------------------------------ */
 
-/* Abandon the current case as failed / skipped. printf-style. */
+/* Abandon the current case as failed / skipped. printf-style; a skip must give its reason
+ * (no GPU, no MPI...): an empty one fails the case. */
 _Noreturn void t_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 _Noreturn void t_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -8,21 +8,31 @@
  * Every pointer parameter gets a device buffer of --n elements of its pointee type (the
  * same buffer for parameters of the same name in later steps); `const` ones are filled
  * with 0, 1, 2, ... (all of them with --fill all; __half and __nv_bfloat16 ones rounded to
- * their type), the others start unwritten, so that initcheck sees a kernel read what
- * nothing wrote. Integer scalars default to n, floating ones (half types too) to 1.5;
- * --arg NAME=VALUE sets one. After each step the non-const buffers are
- * printed, then the checks' reports. Exit status: 0 when every launch succeeded with no
- * report, 1 when not, 2 for a usage error.
+ * their type). The others are outputs: under initcheck they start unwritten, so that it
+ * sees a kernel read what nothing wrote, and the checked launches record which elements
+ * were written; without initcheck they start as zeros. Either way an output's elements
+ * are printed only once something wrote them ("_" until then) and a note says which never
+ * were, so what is printed is the same every run. Integer scalars default to n, floating
+ * ones (half types too) to 1.5; --arg NAME=VALUE sets one, parsed strictly for the
+ * parameter's type (a value that is not a number of that type, or a name no kernel has,
+ * is a usage error). After each step the outputs are printed, then the checks' reports.
+ * Exit status: 0 when every launch succeeded with no report and every output asked for
+ * (SVG, PNG) was written, 1 when not, 2 for a usage error (a file that is not a regular
+ * file among them).
  */
 #include <lattice.h>
 
 #include <errno.h>
+#include <float.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -71,6 +81,16 @@ typedef struct buffer {
     size_t comp; /* bytes of one component: elem for a scalar, 4 for a float4's */
     bool is_float, is_signed;
     const struct f16 *f16; /* 2-byte float components: their format */
+    bool output;           /* not const: the kernel may write it */
+    bool filled;           /* filled before the first launch (inputs; --fill all) */
+    /* Outputs: per element, whether a launch wrote it, as the checked launches' maps
+     * record it; NULL when the run is unchecked (then the elements still holding their
+     * fill are counted instead). */
+    unsigned char *written;
+    unsigned char *before; /* outputs, checked: the bytes before the launch */
+    /* Elements the last launch changed with accesses the checks do not record (atomics),
+     * starting from bytes nothing wrote: their values depend on what the memory held. */
+    size_t unseen_from_unwritten;
 } buffer;
 
 typedef struct opts {
@@ -107,61 +127,77 @@ static int usage(const char *why)
     return 2;
 }
 
+/* Decimal digits only, no sign, blank or suffix: strtoull alone takes " 5", "+5" and
+ * "-1" (as 2^64 - 1). */
+static bool parse_u64(const char *s, unsigned long long max, unsigned long long *out)
+{
+    if (*s < '0' || *s > '9')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
 static bool parse_dim(const char *s, unsigned d[3])
 {
     d[0] = d[1] = d[2] = 1;
     for (int k = 0; k < 3; k++) {
-        char *end;
-        errno = 0;
-        unsigned long v = strtoul(s, &end, 10);
-        if (end == s || errno || v == 0 || v > 0x7fffffffUL)
+        const char *sep = s + strcspn(s, ",x");
+        char part[32];
+        unsigned long long v;
+        if ((size_t)(sep - s) >= sizeof part)
+            return false;
+        memcpy(part, s, (size_t)(sep - s));
+        part[sep - s] = '\0';
+        if (!parse_u64(part, 0x7fffffffULL, &v) || v == 0)
             return false;
         d[k] = (unsigned)v;
-        if (*end == '\0')
+        if (*sep == '\0')
             return true;
-        if (*end != ',' && *end != 'x')
-            return false;
-        s = end + 1;
+        s = sep + 1;
     }
     return false;
 }
 
 static bool parse_size(const char *s, size_t *out)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || *end || errno)
+    unsigned long long v;
+    if (!parse_u64(s, SIZE_MAX, &v))
         return false;
     *out = (size_t)v;
     return true;
 }
 
-static char *read_file(const char *path)
+/* The most elements a buffer gets (-n): with the largest element (a double4, 32 bytes),
+ * 8 GiB a buffer, and the default grid's block count stays far below 2^31. */
+#define MAX_N ((size_t)1 << 28)
+
+/* The kernel file must be a regular file: /dev/zero or a FIFO has no end (or blocks), and
+ * is refused here, before a context is made, with the reason. The library reads it (and
+ * bounds its size) when it compiles it. 0, or 2 (said on stderr). */
+static int check_source_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0)
-            break;
-        if (len + 1 == cap) {
-            char *p = realloc(buf, cap *= 2);
-            if (!p) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = p;
-        }
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        fprintf(stderr, "lattice: cannot read %s: %s\n", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return 2;
     }
-    fclose(f);
-    if (buf)
-        buf[len] = '\0';
-    return buf;
+    close(fd);
+    if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr, "lattice: %s is %s, not a regular file: lattice reads a kernel from a "
+                        "CUDA C source file\n",
+                path, S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                      : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a socket");
+        return 2;
+    }
+    return 0;
 }
 
 /* ---- 16-bit floats ------------------------------------------------------------------------ */
@@ -261,26 +297,82 @@ static void print_value(const buffer *b, const unsigned char *p)
     printf(")");
 }
 
+/* Host copy of what b was filled with before the first launch: 0, 1, 2, ... through the
+ * components for an input (a float2 buffer holds (0, 1), (2, 3), ...), zeros for an
+ * output. */
+static void fill_host(const buffer *b, unsigned char *h)
+{
+    memset(h, 0, b->elem * b->count);
+    if (!b->filled)
+        return;
+    size_t ncomp = b->elem / b->comp;
+    for (size_t i = 0; i < b->count * ncomp; i++) {
+        unsigned char *e = h + i * b->comp;
+        if (b->f16) {
+            uint16_t v = f16_bits(b->f16, (double)i);
+            memcpy(e, &v, 2);
+        } else if (b->is_float && b->comp == 4) {
+            float v = (float)i;
+            memcpy(e, &v, 4);
+        } else if (b->is_float && b->comp == 8) {
+            double v = (double)i;
+            memcpy(e, &v, 8);
+        } else {
+            uint64_t v = i;
+            memcpy(e, &v, b->comp < 8 ? b->comp : 8);
+        }
+    }
+}
+
+/* Prints an output. Elements nothing wrote are "_" where the launches were checked and
+ * the buffer was not filled (its bytes are whatever the allocation held); the line ends
+ * with how many were never written, or, unchecked, how many still hold their fill. */
 static void print_buffer(lat_context *ctx, const buffer *b, size_t show)
 {
-    unsigned char *h = malloc(b->elem * b->count);
-    if (!h || lat_memcpy_dtoh(ctx, h, b->ptr, b->elem * b->count) != LAT_OK) {
-        printf("  %s: (cannot read: %s)\n", b->name, lat_last_error());
+    size_t bytes = b->elem * b->count;
+    unsigned char *h = malloc(bytes), *fill = b->written ? NULL : malloc(bytes);
+    if (!h || (!b->written && !fill) || lat_memcpy_dtoh(ctx, h, b->ptr, bytes) != LAT_OK) {
+        printf("  %s: (cannot read: %s)\n", b->name, h && (b->written || fill) ? lat_last_error()
+                                                                             : "out of memory");
         free(h);
+        free(fill);
         return;
+    }
+    if (fill)
+        fill_host(b, fill);
+    size_t unwritten = 0, first = 0, last = 0;
+    for (size_t i = 0; i < b->count; i++) {
+        bool never = b->written ? !b->written[i]
+                                : memcmp(h + i * b->elem, fill + i * b->elem, b->elem) == 0;
+        if (never && unwritten++ == 0)
+            first = i;
+        if (never)
+            last = i;
     }
     printf("  %s = [", b->name);
     size_t n = b->count, head = show == 0 || n <= show ? n : show - 1;
-    for (size_t i = 0; i < head; i++) {
-        printf("%s", i ? ", " : "");
-        print_value(b, h + i * b->elem);
+    for (size_t k = 0; k <= head && k < n; k++) {
+        size_t i = k < head ? k : n - 1; /* the first head elements, then the last */
+        printf("%s", k == head ? (k ? ", ..., " : "..., ") : k ? ", " : "");
+        if (b->written && !b->written[i] && !b->filled)
+            printf("_");
+        else
+            print_value(b, h + i * b->elem);
     }
-    if (head < n) {
-        printf(", ..., ");
-        print_value(b, h + (n - 1) * b->elem);
-    }
-    printf("]\n");
+    printf("]");
+    if (unwritten && b->written)
+        printf("; %zu of %zu never written (", unwritten, n);
+    else if (unwritten) /* unchecked: nothing recorded the writes */
+        printf("; %zu of %zu as filled, never written or written alike (checks tell which: ",
+               unwritten, n);
+    if (unwritten)
+        printf(unwritten == 1 ? "[%zu])" : "[%zu] to [%zu])", first, last);
+    if (b->unseen_from_unwritten)
+        printf("; %zu changed by accesses the checks do not record (atomics) from memory "
+               "nothing wrote: their values depend on what it held", b->unseen_from_unwritten);
+    printf("\n");
     free(h);
+    free(fill);
 }
 
 static void print_reports(lat_context *ctx)
@@ -352,16 +444,21 @@ static int write_map(lat_context *ctx, const step *s, const buffer *b)
             int rc = system(cmd);
             if (tmp[0])
                 remove(tmp);
-            /* A missing converter costs the PNG only: the run, its reports and the other
-             * outputs stand, and so does the exit status. */
-            if (rc != 0)
-                fprintf(stderr, "lattice: no PNG written to %s: %s\n", s->png,
-                        WIFEXITED(rc) && WEXITSTATUS(rc) == 127
-                            ? "neither rsvg-convert nor convert is installed (Debian: "
-                              "librsvg2-bin or imagemagick); the other outputs are written"
-                            : "the converter failed");
-            else
-                printf("  map of '%s' written to %s\n", b->name, s->png);
+            /* A PNG asked for and not made fails the run (exit status 1), with the reason;
+             * the run's other outputs are written all the same. */
+            if (rc != 0) {
+                if (WIFEXITED(rc) && WEXITSTATUS(rc) == 127)
+                    fprintf(stderr, "lattice: no PNG written to %s: neither rsvg-convert nor "
+                                    "convert is installed (Debian: librsvg2-bin or imagemagick); "
+                                    "the other outputs are written\n", s->png);
+                else
+                    fprintf(stderr, "lattice: no PNG written to %s: the converter (rsvg-convert "
+                                    "or convert) failed, %s %d\n", s->png,
+                            WIFEXITED(rc) ? "exit status" : "signal",
+                            WIFEXITED(rc) ? WEXITSTATUS(rc) : WIFSIGNALED(rc) ? WTERMSIG(rc) : rc);
+                return 1;
+            }
+            printf("  map of '%s' written to %s\n", b->name, s->png);
         }
     }
     return 0;
@@ -377,6 +474,7 @@ static buffer *find_buffer(buffer *bufs, int nbufs, const char *name)
     return NULL;
 }
 
+/* The value of --arg NAME=..., or NULL. */
 static const char *arg_value(const opts *o, const char *name)
 {
     size_t n = strlen(name);
@@ -386,8 +484,123 @@ static const char *arg_value(const opts *o, const char *name)
     return NULL;
 }
 
-/* Makes the buffer of a pointer parameter, filled when it is an input. -1: it cannot
- * (said on stderr). */
+typedef union value {
+    int64_t i64;
+    uint64_t u64;
+    double d;
+    float f;
+    int32_t i32;
+    uint32_t u32;
+    int16_t i16;
+    uint16_t u16;
+    int8_t i8;
+    uint8_t u8;
+} value;
+
+/* float2, const int4, uchar3...: a CUDA vector type, which --arg cannot spell. */
+static bool is_vector_type(const char *type)
+{
+    size_t n = strlen(type);
+    return n >= 2 && type[n - 1] >= '1' && type[n - 1] <= '4' &&
+           ((type[n - 2] >= 'a' && type[n - 2] <= 'z') || (type[n - 2] >= 'A' && type[n - 2] <= 'Z'));
+}
+
+/* Parses text as a value of the scalar parameter p, strictly: all of it, in range for the
+ * type. false: why holds the reason, in the user's terms. */
+static bool parse_scalar(const lat_check_param *p, const char *text, value *v, char *why,
+                         size_t whylen)
+{
+    memset(v, 0, sizeof *v);
+    bool pair = strstr(p->type, "half2") || strstr(p->type, "bfloat162");
+    if ((is_vector_type(p->type) && !pair) ||
+        (p->is_float ? !(p->size == 2 || p->size == 4 || p->size == 8)
+                     : !(p->size == 1 || p->size == 2 || p->size == 4 || p->size == 8))) {
+        snprintf(why, whylen, "parameter '%s' is a %s: lattice run sets parameters of C's "
+                 "arithmetic types and the half types, not of this one", p->name, p->type);
+        return false;
+    }
+    const char *s = text;
+    if (!*s || *s == ' ' || *s == '\t' || *s == '\n') {
+        snprintf(why, whylen, "parameter '%s' (%s): '%s' is not a number", p->name, p->type, text);
+        return false;
+    }
+    char *end;
+    errno = 0;
+    if (p->is_float) {
+        double d = strtod(s, &end);
+        bool finite_text = isfinite(d) || errno == ERANGE;
+        if (end == s || *end) {
+            snprintf(why, whylen, "parameter '%s' (%s): '%s' is not a number", p->name, p->type,
+                     text);
+            return false;
+        }
+        bool half = p->size == 2 || pair;
+        if (finite_text && (errno == ERANGE ? isinf(d)
+                            : half ? isinf(f16_value(f16_of(p->type), f16_bits(f16_of(p->type), d)))
+                            : p->size == 4 && fabs(d) > FLT_MAX)) {
+            snprintf(why, whylen, "parameter '%s' (%s): %s is out of the type's range", p->name,
+                     p->type, text);
+            return false;
+        }
+        if (half) {
+            uint16_t h = f16_bits(f16_of(p->type), d);
+            if (pair) /* both halves */
+                v->u32 = (uint32_t)h << 16 | h;
+            else
+                v->u16 = h;
+        } else if (p->size == 4)
+            v->f = (float)d;
+        else
+            v->d = d;
+        return true;
+    }
+    unsigned bits = (unsigned)p->size * 8;
+    bool is_bool = strstr(p->type, "bool") != NULL;
+    if (is_bool && (strcmp(s, "true") == 0 || strcmp(s, "false") == 0)) {
+        v->u8 = s[0] == 't';
+        return true;
+    }
+    bool neg = *s == '-';
+    unsigned long long u = 0;
+    long long x = 0;
+    if (p->is_signed)
+        x = strtoll(s, &end, 0);
+    else if (!neg)
+        u = strtoull(s, &end, 0);
+    if (neg && !p->is_signed) {
+        snprintf(why, whylen, "parameter '%s' (%s) is unsigned: '%s' is negative", p->name, p->type,
+                 text);
+        return false;
+    }
+    if (end == s || *end || (*s == '+')) {
+        snprintf(why, whylen, "parameter '%s' (%s): '%s' is not an integer%s", p->name, p->type,
+                 text, strpbrk(s, ".eE") ? " (the parameter is not a floating type)" : "");
+        return false;
+    }
+    long long smin = bits == 64 ? LLONG_MIN : -(1LL << (bits - 1));
+    long long smax = bits == 64 ? LLONG_MAX : (1LL << (bits - 1)) - 1;
+    unsigned long long umax = is_bool ? 1 : bits == 64 ? ULLONG_MAX : (1ULL << bits) - 1;
+    if (errno == ERANGE || (p->is_signed ? x < smin || x > smax : u > umax)) {
+        if (p->is_signed)
+            snprintf(why, whylen, "parameter '%s' (%s): %s is out of its range, %lld to %lld",
+                     p->name, p->type, text, smin, smax);
+        else
+            snprintf(why, whylen, "parameter '%s' (%s): %s is out of its range, 0 to %llu",
+                     p->name, p->type, text, umax);
+        return false;
+    }
+    switch (bits) {
+    case 8: v->u8 = (uint8_t)(p->is_signed ? (unsigned long long)x : u); break;
+    case 16: v->u16 = (uint16_t)(p->is_signed ? (unsigned long long)x : u); break;
+    case 32: v->u32 = (uint32_t)(p->is_signed ? (unsigned long long)x : u); break;
+    default: v->u64 = p->is_signed ? (unsigned long long)x : u; break;
+    }
+    return true;
+}
+
+/* Makes the buffer of a pointer parameter and fills it (inputs with 0, 1, 2, ...; outputs
+ * with zeros unless initcheck must see them unwritten). -1: it cannot (said on stderr);
+ * 1: a lattice call failed. */
 static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p, buffer *b)
 {
     snprintf(b->name, sizeof b->name, "%s", *p->name ? p->name : "?");
@@ -406,56 +619,167 @@ static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p
     b->is_float = p->is_float;
     b->is_signed = p->is_signed;
     b->f16 = b->is_float && b->comp == 2 ? f16_of(p->type) : NULL;
+    b->output = strstr(p->type, "const") == NULL;
+    b->filled = !b->output || o->fill_all;
     if (lat_mem_alloc(ctx, b->elem * b->count, &b->ptr) != LAT_OK)
         return 1;
     lat_check_label(ctx, b->ptr, b->name);
-    bool input = strstr(p->type, "const") != NULL;
-    if (!input && !o->fill_all)
+    if (b->output && o->checks && !(b->written = calloc(b->count, 1))) {
+        fprintf(stderr, "lattice: out of host memory\n");
+        return -1;
+    }
+    /* Under initcheck an output stays unwritten, so that a read of it is reported; the
+     * maps then say which elements were written. */
+    if (!b->filled && (o->checks & LAT_CHECK_INITCHECK))
         return 0;
     unsigned char *h = malloc(b->elem * b->count);
-    if (!h)
-        return 1;
-    /* 0, 1, 2, ... through the components: a float2 buffer holds (0, 1), (2, 3), ... */
-    size_t ncomp = b->elem / b->comp;
-    for (size_t i = 0; i < b->count * ncomp; i++) {
-        unsigned char *e = h + i * b->comp;
-        if (b->f16) {
-            uint16_t v = f16_bits(b->f16, (double)i);
-            memcpy(e, &v, 2);
-        } else if (b->is_float && b->comp == 4) {
-            float v = (float)i;
-            memcpy(e, &v, 4);
-        } else if (b->is_float && b->comp == 8) {
-            double v = (double)i;
-            memcpy(e, &v, 8);
-        } else {
-            uint64_t v = i;
-            memcpy(e, &v, b->comp < 8 ? b->comp : 8);
-        }
+    if (!h) {
+        fprintf(stderr, "lattice: out of host memory\n");
+        return -1;
     }
+    fill_host(b, h);
     lat_status st = lat_memcpy_htod(ctx, b->ptr, h, b->elem * b->count);
     free(h);
     return st != LAT_OK;
 }
 
+/* Each --arg names a scalar parameter of some step's kernel, and its value parses for
+ * every such parameter: checked before anything runs. 0, or 2 (said on stderr). */
+static int check_args(const opts *o, lat_kernel *const *kernels)
+{
+    for (int a = 0; a < o->nargs; a++) {
+        const char *arg = o->args[a], *eq = strchr(arg, '=');
+        size_t len = (size_t)(eq - arg);
+        for (int b = 0; b < a; b++)
+            if (strncmp(o->args[b], arg, len + 1) == 0) {
+                fprintf(stderr, "lattice: --arg %.*s is given twice\n", (int)len, arg);
+                return 2;
+            }
+        bool found = false;
+        char names[512] = "";
+        for (int si = 0; si < o->nsteps; si++)
+            for (int i = 0; i < lat_kernel_param_count(kernels[si]); i++) {
+                lat_check_param p;
+                if (lat_check_kernel_param(kernels[si], i, &p) != LAT_OK)
+                    continue;
+                bool named = strlen(p.name) == len && strncmp(p.name, arg, len) == 0;
+                if (named && p.is_pointer) {
+                    fprintf(stderr, "lattice: --arg %s: '%s' of kernel '%s' is a pointer; lattice "
+                                    "run makes its buffer (-n sets its length)\n",
+                            arg, p.name, o->steps[si].kernel);
+                    return 2;
+                }
+                if (p.is_pointer)
+                    continue;
+                if (!strstr(names, p.name) && strlen(names) + strlen(p.name) + 3 < sizeof names)
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                             *names ? ", " : "", p.name);
+                char why[300];
+                value v;
+                if (named && !parse_scalar(&p, eq + 1, &v, why, sizeof why)) {
+                    fprintf(stderr, "lattice: --arg %s: %s\n", arg, why);
+                    return 2;
+                }
+                found = found || named;
+            }
+        if (!found) {
+            fprintf(stderr, "lattice: --arg %s: no kernel of this run has a parameter '%.*s' "
+                            "(its scalar parameters: %s)\n",
+                    arg, (int)len, arg, *names ? names : "none");
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* Maps every output of kernel k, and the buffer --map names, for the launch to come, and
+ * keeps the outputs' bytes: an element the launch changed counts as written even where
+ * the map did not see it (atomics are not recorded). */
+static int map_outputs(lat_context *ctx, lat_kernel *k, buffer *bufs, int nbufs, buffer *mapped)
+{
+    for (int i = 0; i < lat_kernel_param_count(k); i++) {
+        lat_check_param p;
+        buffer *b;
+        if (lat_check_kernel_param(k, i, &p) != LAT_OK || !p.is_pointer ||
+            !(b = find_buffer(bufs, nbufs, p.name)) || !b->written)
+            continue;
+        if (!b->before && !(b->before = malloc(b->elem * b->count)))
+            return 1;
+        if (lat_memcpy_dtoh(ctx, b->before, b->ptr, b->elem * b->count) != LAT_OK ||
+            lat_check_map_buffer(ctx, b->ptr, b->elem) != LAT_OK)
+            return 1;
+    }
+    return mapped && lat_check_map_buffer(ctx, mapped->ptr, mapped->elem) != LAT_OK;
+}
+
+/* After a launch: the elements it wrote, by its maps or by their changed bytes. */
+static void note_written(lat_context *ctx, const opts *o, lat_kernel *k, buffer *bufs, int nbufs)
+{
+    for (int i = 0; i < lat_kernel_param_count(k); i++) {
+        lat_check_param p;
+        buffer *b;
+        lat_check_map m;
+        if (lat_check_kernel_param(k, i, &p) != LAT_OK || !p.is_pointer ||
+            !(b = find_buffer(bufs, nbufs, p.name)) || !b->written || !b->before ||
+            lat_check_map_get(ctx, b->ptr, &m) != LAT_OK)
+            continue;
+        unsigned char *now = malloc(b->elem * b->count);
+        if (!now || lat_memcpy_dtoh(ctx, now, b->ptr, b->elem * b->count) != LAT_OK) {
+            free(now);
+            now = NULL;
+        }
+        b->unseen_from_unwritten = 0;
+        for (size_t e = 0; e < m.count && e < b->count; e++) {
+            bool seen = m.cells[e].writes != 0;
+            bool changed = now && memcmp(now + e * b->elem, b->before + e * b->elem, b->elem) != 0;
+            if (changed && !seen && !b->written[e] && !b->filled &&
+                (o->checks & LAT_CHECK_INITCHECK))
+                b->unseen_from_unwritten++;
+            b->written[e] |= seen || changed;
+        }
+        free(now);
+    }
+}
+
+/* --profile: the step's profile (lattice/profile.h), each row beside its line of file. */
+static void print_profile(lat_context *ctx, const char *file)
+{
+    lat_profile *prof;
+    if (lat_profile_get(ctx, &prof) != LAT_OK)
+        return;
+    char *src = NULL;
+    FILE *f = fopen(file, "rb");
+    if (f && fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (src = calloc((size_t)n + 1, 1)) &&
+            fread(src, 1, (size_t)n, f) != (size_t)n) {
+            free(src);
+            src = NULL;
+        }
+    }
+    if (f)
+        fclose(f);
+    char *table = lat_profile_format(prof, src);
+    if (table)
+        printf("%s", table);
+    free(table);
+    free(src);
+    lat_profile_free(prof);
+}
+
 static int run(const opts *o)
 {
-    char *src = read_file(o->file);
-    if (!src) {
-        fprintf(stderr, "lattice: cannot read %s: %s\n", o->file, strerror(errno));
+    if (check_source_file(o->file) != 0)
         return 2;
-    }
     lat_context *ctx = NULL;
     lat_module *mod = NULL;
     lat_context_desc desc = {.backend = LAT_BACKEND_EMU, .check = o->checks ? o->checks : LAT_CHECK_OFF};
     if (o->profile)
         desc.check = (desc.check & ~(unsigned)LAT_CHECK_OFF) | LAT_CHECK_PROFILE;
-    int status = 0;
     if (o->schedule && setenv("LATTICE_SCHEDULE", o->schedule, 1) != 0)
-        status = 2;
-    if (status == 0 && lat_context_create(&desc, &ctx) != LAT_OK) {
+        return 2;
+    if (lat_context_create(&desc, &ctx) != LAT_OK) {
         failed();
-        free(src);
         return 2;
     }
     const char *defines[MAX_ARGS + 1];
@@ -469,18 +793,29 @@ static int run(const opts *o)
         if (strchr(o->steps[si].kernel, '<'))
             exprs[nexprs++] = o->steps[si].kernel;
     exprs[nexprs] = NULL;
-    if (lat_module_create(ctx, &(lat_module_desc){.path = o->file, .defines = defines,
-                                                  .name_expressions = nexprs ? exprs : NULL},
-                          &mod) != LAT_OK) {
+    lat_status mst = lat_module_create(ctx, &(lat_module_desc){.path = o->file, .defines = defines,
+                                                               .name_expressions = nexprs ? exprs : NULL},
+                                       &mod);
+    if (mst != LAT_OK) {
         failed();
         lat_context_destroy(ctx);
-        free(src);
-        return 1;
+        return mst == LAT_ERROR_FILE ? 2 : 1;
     }
+    lat_kernel *kernels[MAX_STEPS];
+    int status = 0;
+    for (int si = 0; si < o->nsteps && status == 0; si++)
+        if (lat_module_get_kernel(mod, o->steps[si].kernel, &kernels[si]) != LAT_OK) {
+            failed();
+            status = 2;
+        } else if (lat_kernel_param_count(kernels[si]) > 64) {
+            fprintf(stderr, "lattice: kernel '%s' has more than 64 parameters\n", o->steps[si].kernel);
+            status = 2;
+        }
+    if (status == 0)
+        status = check_args(o, kernels);
     static buffer bufs[MAX_BUFS];
     int nbufs = 0;
-    static char checks_text[128];
-    checks_text[0] = '\0';
+    char checks_text[128] = "";
     static const char *const names[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
     for (int i = 0; i < 4; i++)
         if (o->checks & (1u << i))
@@ -488,29 +823,10 @@ static int run(const opts *o)
                      "%s%s", *checks_text ? "," : "", names[i]);
     for (int si = 0; si < o->nsteps && status != 2; si++) {
         const step *s = &o->steps[si];
-        lat_kernel *k;
-        if (lat_module_get_kernel(mod, s->kernel, &k) != LAT_OK) {
-            failed();
-            status = 2;
-            break;
-        }
+        lat_kernel *k = kernels[si];
         int np = lat_kernel_param_count(k);
         void *params[64];
-        union {
-            int64_t i;
-            uint64_t u;
-            double d;
-            float f;
-            int32_t i32;
-            uint32_t u32;
-            int16_t i16;
-            int8_t i8;
-        } values[64];
-        if (np > 64) {
-            fprintf(stderr, "lattice: kernel '%s' has more than 64 parameters\n", s->kernel);
-            status = 2;
-            break;
-        }
+        value values[64];
         printf("%s<<<(%u,%u,%u), (%u,%u,%u)>>>%s%s%s\n", s->kernel, s->grid[0], s->grid[1],
                s->grid[2], s->block[0], s->block[1], s->block[2], si == 0 ? " on the emulator" : "",
                si == 0 && *checks_text ? ", checks: " : "", si == 0 ? checks_text : "");
@@ -525,10 +841,12 @@ static int run(const opts *o)
                 buffer *b = find_buffer(bufs, nbufs, p.name);
                 if (!b) {
                     if (nbufs == MAX_BUFS) {
+                        fprintf(stderr, "lattice: more than %d buffers\n", MAX_BUFS);
                         status = 2;
                         break;
                     }
                     b = &bufs[nbufs++];
+                    memset(b, 0, sizeof *b);
                     int made = make_buffer(ctx, o, &p, b);
                     if (made != 0) {
                         if (made > 0)
@@ -537,14 +855,15 @@ static int run(const opts *o)
                         break;
                     }
                     printf("  %s: %zu x %s%s\n", b->name, b->count, p.type,
-                           strstr(p.type, "const") || o->fill_all ? ", filled with 0, 1, 2, ..."
-                                                                  : ", not written yet");
+                           b->filled ? ", filled with 0, 1, 2, ..."
+                           : o->checks & LAT_CHECK_INITCHECK ? ", not written yet"
+                                                             : ", filled with zeros");
                 }
                 params[i] = &b->ptr;
                 continue;
             }
             const char *v = arg_value(o, p.name);
-            char dflt[64];
+            char dflt[64], why[300];
             if (!v) {
                 if (p.is_float)
                     snprintf(dflt, sizeof dflt, "1.5");
@@ -552,25 +871,11 @@ static int run(const opts *o)
                     snprintf(dflt, sizeof dflt, "%zu", o->n);
                 v = dflt;
             }
-            if (p.is_float) {
-                double d = strtod(v, NULL);
-                if (p.size == 2) {
-                    values[i].i16 = (int16_t)f16_bits(f16_of(p.type), d);
-                } else if (p.size == 4 && (strstr(p.type, "half2") || strstr(p.type, "bfloat162"))) {
-                    uint16_t h = f16_bits(f16_of(p.type), d); /* both halves */
-                    values[i].i32 = (int32_t)((uint32_t)h << 16 | h);
-                } else if (p.size == 4)
-                    values[i].f = (float)d;
-                else
-                    values[i].d = d;
-            } else {
-                long long x = strtoll(v, NULL, 0);
-                switch (p.size) {
-                case 1: values[i].i8 = (int8_t)x; break;
-                case 2: values[i].i16 = (int16_t)x; break;
-                case 8: values[i].i = x; break;
-                default: values[i].i32 = (int32_t)x; break;
-                }
+            if (!parse_scalar(&p, v, &values[i], why, sizeof why)) {
+                fprintf(stderr, "lattice: %s%s\n", why,
+                        v == dflt ? " (its default; set it with --arg)" : "");
+                status = 2;
+                break;
             }
             printf("  %s = %s\n", p.name, v);
             params[i] = &values[i];
@@ -578,19 +883,16 @@ static int run(const opts *o)
         if (status == 2)
             break;
         buffer *mapped = NULL;
-        if (s->map) {
-            mapped = find_buffer(bufs, nbufs, s->map);
-            if (!mapped) {
-                fprintf(stderr, "lattice: kernel '%s' has no buffer parameter '%s' to map\n",
-                        s->kernel, s->map);
-                status = 2;
-                break;
-            }
-            if (lat_check_map_buffer(ctx, mapped->ptr, mapped->elem) != LAT_OK) {
-                failed();
-                status = 2;
-                break;
-            }
+        if (s->map && !(mapped = find_buffer(bufs, nbufs, s->map))) {
+            fprintf(stderr, "lattice: kernel '%s' has no buffer parameter '%s' to map\n",
+                    s->kernel, s->map);
+            status = 2;
+            break;
+        }
+        if (o->checks && map_outputs(ctx, k, bufs, nbufs, mapped) != 0) {
+            failed();
+            status = 2;
+            break;
         }
         lat_status st = lat_launch(k, &(lat_launch_desc){.grid = {s->grid[0], s->grid[1], s->grid[2]},
                                                          .block = {s->block[0], s->block[1], s->block[2]},
@@ -604,47 +906,68 @@ static int run(const opts *o)
             printf("failed: %s\n", lat_last_error());
             status = 1;
         }
-        if (st == LAT_OK || st == LAT_ERROR_CHECK_FAILED)
+        if (st == LAT_OK || st == LAT_ERROR_CHECK_FAILED) {
+            if (o->checks)
+                note_written(ctx, o, k, bufs, nbufs);
             for (int i = 0; i < np; i++) {
                 lat_check_param p;
                 if (lat_check_kernel_param(k, i, &p) == LAT_OK && p.is_pointer &&
                     !strstr(p.type, "const"))
                     print_buffer(ctx, find_buffer(bufs, nbufs, p.name), o->show);
             }
-        lat_profile *prof;
-        if (o->profile && lat_profile_get(ctx, &prof) == LAT_OK) {
-            char *table = lat_profile_format(prof, src);
-            if (table)
-                printf("%s", table);
-            free(table);
-            lat_profile_free(prof);
         }
+        if (o->profile)
+            print_profile(ctx, o->file);
         if (mapped && write_map(ctx, s, mapped) != 0)
             status = status ? status : 1;
         if (st != LAT_OK && st != LAT_ERROR_CHECK_FAILED)
             break;
     }
-    for (int i = 0; i < nbufs; i++)
+    for (int i = 0; i < nbufs; i++) {
         lat_mem_free(ctx, bufs[i].ptr);
+        free(bufs[i].written);
+        free(bufs[i].before);
+    }
     lat_context_destroy(ctx);
-    free(src);
     return status;
+}
+
+/* Example arguments for a template's parameters, from its declaration ("template
+ * <typename T, int N> ..." gives "float, 256"); parameters with defaults are left out. */
+static void example_arguments(const char *decl, char *out, size_t len)
+{
+    const char *p = strchr(decl, '<');
+    size_t n = 0;
+    out[0] = '\0';
+    for (int depth = 0; p && *p && n + 16 < len;) {
+        const char *start = ++p;
+        while (*p && (depth > 0 || (*p != ',' && *p != '>'))) {
+            depth += *p == '<' || *p == '(';
+            depth -= *p == '>' || *p == ')';
+            p++;
+        }
+        size_t plen = (size_t)(p - start);
+        while (plen && *start == ' ')
+            start++, plen--;
+        if (!plen || memchr(start, '=', plen))
+            break;
+        bool type = strncmp(start, "typename", 8) == 0 || strncmp(start, "class", 5) == 0;
+        n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", type ? "float" : "256");
+        if (*p != ',')
+            break;
+    }
 }
 
 static int list(const char *file, bool why)
 {
-    char *src = read_file(file);
-    if (!src) {
-        fprintf(stderr, "lattice: cannot read %s: %s\n", file, strerror(errno));
+    if (check_source_file(file) != 0)
         return 2;
-    }
     lat_context *ctx;
     lat_module *mod;
     int status = 0;
     if (lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU, .check = LAT_CHECK_OFF},
                            &ctx) != LAT_OK) {
         failed();
-        free(src);
         return 2;
     }
     if (lat_module_create(ctx, &(lat_module_desc){.path = file}, &mod) != LAT_OK) {
@@ -675,9 +998,16 @@ static int list(const char *file, bool why)
                 printf("    %s\n", how);
             }
         }
+        /* Templates are kernels once an instance is named: each with how to name one. */
+        for (int ti = 0; ti < lat_module_template_count(mod); ti++) {
+            char args[256];
+            const char *name = lat_module_template_name(mod, ti);
+            example_arguments(lat_module_template_declaration(mod, ti), args, sizeof args);
+            printf("%s<...>: %s\n  (a template: run an instance, e.g. lattice run %s '%s<%s>')\n",
+                   name, lat_module_template_declaration(mod, ti), file, name, args);
+        }
     }
     lat_context_destroy(ctx);
-    free(src);
     return status;
 }
 
@@ -703,6 +1033,7 @@ int main(int argc, char **argv)
     if (argc < 4)
         return usage("run needs a file and a kernel");
     static opts o;
+    memset(&o, 0, sizeof o);
     o.file = argv[2];
     o.checks = LAT_CHECK_ALL;
     o.show = 8;
@@ -764,13 +1095,15 @@ int main(int argc, char **argv)
                 return usage("--columns takes a number above 0");
         } else if (IS("-n", "--n")) {
             NEED();
-            if (!parse_size(v, &o.n) || o.n == 0)
-                return usage("--n takes a number above 0");
+            if (!parse_size(v, &o.n) || o.n == 0 || o.n > MAX_N)
+                return usage("--n takes a number of elements from 1 to 268435456");
             o.n_set = true;
         } else if (IS("-a", "--arg")) {
             NEED();
-            if (!strchr(v, '=') || o.nargs == MAX_ARGS)
+            if (!strchr(v, '=') || v[0] == '=')
                 return usage("--arg takes NAME=VALUE");
+            if (o.nargs == MAX_ARGS)
+                return usage("too many --arg options");
             o.args[o.nargs++] = v;
         } else if (IS(long_only, "--fill")) {
             NEED();
@@ -794,8 +1127,10 @@ int main(int argc, char **argv)
             const char *d = a[2] ? a + 2 : v;
             if (!a[2])
                 NEED();
-            if (!d || o.ndefines == MAX_ARGS)
+            if (!d || !*d || *d == '=')
                 return usage("-D takes NAME[=VALUE]");
+            if (o.ndefines == MAX_ARGS)
+                return usage("too many -D options");
             o.defines[o.ndefines++] = d;
         } else {
             char why[300];

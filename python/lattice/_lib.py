@@ -3,7 +3,9 @@
 Only this module knows C. The library is looked for, in order, at:
 
 1. ``$LATTICE_LIBRARY`` (a path to ``liblattice.so``), for a build tree or a test run;
-2. ``liblattice.so.0`` inside this package, where ``pip install ./python`` put it;
+2. the wheel's copy, where ``pip install ./python`` put it: ``.lattice.mesonpy.libs/``
+   beside this package in site-packages (``liblattice.so.0`` inside the package, for
+   wheels built before they were tagged py3-none-<platform>);
 3. ``build/liblattice.so.0`` of the repository this package sits in, when it is run
    from the source tree (``PYTHONPATH=python``) after ``scripts/setup``;
 4. the system's loader path (``ctypes.util.find_library("lattice")``), for a
@@ -27,8 +29,10 @@ def _find() -> str:
     if env:
         return env
     here = os.path.dirname(os.path.abspath(__file__))
-    for name in ("liblattice.so.0", "liblattice.so"):
-        cand = os.path.join(here, name)
+    # Inside the package (an older wheel), or where meson-python puts a wheel's libraries:
+    # site-packages/.lattice.mesonpy.libs (the wheel is py3-none-<platform>, python/meson.build).
+    for cand in (os.path.join(here, "liblattice.so.0"), os.path.join(here, "liblattice.so"),
+                 os.path.join(os.path.dirname(here), ".lattice.mesonpy.libs", "liblattice.so.0")):
         if os.path.exists(cand):
             return cand
     tree = os.path.join(os.path.dirname(os.path.dirname(here)), "build", "liblattice.so.0")
@@ -213,6 +217,7 @@ _protos = {
     "lat_device_count": (_S, [c_int, POINTER(c_int)]),
     "lat_device_get_info": (_S, [c_int, c_int, POINTER(device_info)]),
     "lat_device_attribute": (_S, [c_int, c_int, c_char_p, POINTER(c_int)]),
+    "lat_device_attribute_names": (POINTER(c_char_p), [POINTER(c_size_t)]),
     "lat_context_create": (_S, [POINTER(context_desc), PP]),
     "lat_context_destroy": (None, [P]),
     "lat_context_backend": (c_int, [P]),

@@ -117,9 +117,18 @@ class Array(_Owned):
         return type(self)._wrap(self._ctx, handle, base)
 
     def take(self, indices: "Array") -> "Array":
-        """self[indices] for a device array of integer indices."""
-        from .pycuda.elementwise import _take
-        return _take(self, indices)
+        """self[indices] for a device array of integer indices (flattened self)."""
+        key = (self.dtype, indices.dtype, id(self._ctx))
+        k = _take_kernels.get(key)
+        if k is None:
+            names = {np.dtype(v): c for c, v in reversed(list(_CTYPES.items()))}
+            k = _take_kernels[key] = ElementwiseKernel(
+                f"{names[self.dtype]} *dest, const {names[self.dtype]} *src, "
+                f"const {names[indices.dtype]} *idx", "dest[i] = src[idx[i]]", "take",
+                context=self._ctx)
+        out = type(self)(indices.shape, self.dtype, context=self._ctx)
+        k(out, self, indices, n=indices.size)
+        return out
 
     def _release(self, h: int) -> None:
         lib.lat_array_destroy(h)
@@ -393,6 +402,9 @@ class Array(_Owned):
 
     def dot(self, other: "Array") -> "Array":
         return dot(self, other)
+
+
+_take_kernels: dict = {}
 
 
 def _c_strides(shape, itemsize):

@@ -24,6 +24,7 @@ import numpy as np
 
 from . import _lib
 from ._lib import lib
+from . import errors as _errors
 from .errors import LatticeError, check
 
 __all__ = [
@@ -135,6 +136,36 @@ _LOG_LEVELS = {1: "error", 2: "warning", 3: "info"}
 _destroying = False
 
 
+# Ctrl-C while lattice's C code calls back into Python (the logger, during a failing
+# launch) would raise KeyboardInterrupt inside the callback, where ctypes drops it. While
+# such a callback runs, the SIGINT handler notes the interrupt instead, and the lattice
+# call raises KeyboardInterrupt when it returns (errors.check).
+_callback_codes: set = set()
+_sigint_installed = False
+
+
+def _install_sigint() -> None:
+    global _sigint_installed
+    import signal
+    if _sigint_installed or threading.current_thread() is not threading.main_thread():
+        return
+    prev = signal.getsignal(signal.SIGINT)
+    if prev is not signal.default_int_handler:
+        return  # the program's own handler stays
+
+    def _on_sigint(signum: int, frame: Any) -> None:
+        f = frame
+        while f is not None:
+            if f.f_code in _callback_codes:
+                _errors.interrupt_pending()
+                return
+            f = f.f_back
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, _on_sigint)
+    _sigint_installed = True
+
+
 def _default_logger(level: str, message: str) -> None:
     # Errors reach the caller as exceptions, so they are not printed as well; warnings
     # (a compile that succeeded with warnings) become Python warnings, as PyCUDA's do.
@@ -183,6 +214,8 @@ class Context:
                     _logger(_LOG_LEVELS.get(level, str(level)), message.decode(errors="replace"))
                 except Exception:  # an exception cannot cross the C boundary
                     pass
+            _callback_codes.add(_log.__code__)
+            _install_sigint()
             self._logfn = _lib.LOGFUNC(_log)
             desc.logger.func = self._logfn
         h = c_void_p()
@@ -592,6 +625,10 @@ class _HostArg:
     def __init__(self, array: Any):
         if not isinstance(array, np.ndarray):
             array = np.asarray(array)
+        if array.dtype.hasobject:
+            # Copying Python object pointers to or from a device would corrupt them.
+            raise TypeError(f"{type(self).__name__}(): an array of Python objects "
+                            f"({array.dtype}); a kernel can only take plain data")
         self.array = array
 
     def __repr__(self) -> str:
@@ -655,6 +692,9 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
         param = params[i] if params is not None and i < len(params) else None
         if isinstance(a, _HostArg):
             arr = a.array
+            if a.kind != _lib.ARG_IN and not arr.flags.writeable:
+                raise ValueError(f"argument {i}: {type(a).__name__}() of a read-only array "
+                                 "(the launch would write to it)")
             if not arr.flags.c_contiguous:
                 if a.kind == _lib.ARG_IN:
                     arr = np.ascontiguousarray(arr)
@@ -674,6 +714,9 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
             slot.value.ptr = p
             continue
         if isinstance(a, (bool, np.bool_)):
+            a = int(a)
+        if isinstance(a, np.integer) and param is not None and param.pointer:
+            # np.intp(alloc) + offset: PyCUDA's way to pass an address.
             a = int(a)
         if isinstance(a, (int, float)):
             if param is not None and param.pointer:
@@ -717,6 +760,9 @@ def _dim3(t: Any, what: str) -> "_lib.dim3":
     t = tuple(int(x) for x in t)
     if not 1 <= len(t) <= 3:
         raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(t)}")
+    for x in t:
+        if not 0 <= x < 2**32:
+            raise OverflowError(f"{what} {t}: each extent must be in [0, 2**32), not {x}")
     t = t + (1,) * (3 - len(t))
     return _lib.dim3(*t)
 
@@ -895,14 +941,16 @@ class Kernel:
             if type(grid) is tuple and type(block) is tuple and len(self._dims) < 64:
                 self._dims[(grid, block)] = dims
         d.grid, d.block = dims
-        d.shared_bytes = shared
+        if not 0 <= int(shared) < 2**32:
+            raise OverflowError(f"shared: {shared} bytes is outside [0, 2**32)")
+        d.shared_bytes = int(shared)
         d.stream = None if stream is None else stream.handle
         d.cooperative = int(cooperative)
         if time_kernel:
             start, end = Event(context=self.module._ctx), Event(context=self.module._ctx)
             start.record(stream)
         st = lib.lat_launch_args(h, byref(d), len(args), argv)
-        if st != 0:
+        if st != 0 or _errors._interrupted:
             check(st, f"launch of '{self.name}'")
         for orig, tmp in post:
             orig[...] = tmp

@@ -96,7 +96,22 @@ def raise_status(code: int, what: str = "") -> None:
     raise cls(text)
 
 
+_interrupted = False
+
+
+def interrupt_pending() -> None:
+    """Notes a KeyboardInterrupt that arrived inside a callback from C (ctypes cannot
+    propagate it): the next check() raises it."""
+    global _interrupted
+    _interrupted = True
+
+
 def check(code: int, what: str = "") -> None:
-    """Raises unless code is LAT_OK (0)."""
+    """Raises unless code is LAT_OK (0); a Ctrl-C that arrived during the call is raised
+    as KeyboardInterrupt first."""
+    global _interrupted
+    if _interrupted:
+        _interrupted = False
+        raise KeyboardInterrupt
     if code != 0:
         raise_status(code, what)

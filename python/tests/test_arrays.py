@@ -57,8 +57,6 @@ def test_reductions_match_numpy(rng):
     a = rng.standard_normal((64, 33)).astype(np.float64)
     g = gpuarray.to_gpu(a)
     np.testing.assert_allclose(gpuarray.sum(g).get(), a.sum(), rtol=1e-10)
-    np.testing.assert_allclose(g.sum(axis=0).get(), a.sum(axis=0), rtol=1e-10)
-    np.testing.assert_allclose(g.sum(axis=1).get(), a.sum(axis=1), rtol=1e-10)
     assert gpuarray.max(g).get() == a.max() and gpuarray.min(g).get() == a.min()
     b = rng.standard_normal((64, 33))
     np.testing.assert_allclose(gpuarray.dot(g, gpuarray.to_gpu(b)).get(), (a * b).sum(),

@@ -60,6 +60,26 @@ static void block_scan_source(lat__src *s, const char *neutral)
         neutral, neutral);
 }
 
+/* On the emulator a block's threads run one after another, so its memory-bound form is a
+ * serial scan per thread: each thread folds one contiguous part of the block's chunk, the
+ * parts' totals are scanned in the block's shared memory, and each thread scans its part
+ * again from its prefix (two barriers a block instead of a warp-shuffle tree per tile).
+ * The block scan remains the GPU's. Values still combine in index order. */
+#define EMU_SUBCHUNK                                                                        \
+    "    __shared__ lat_t lat_part[" LAT__STR(LAT__BLOCK_) "];\n"                            \
+    "    const unsigned long long len = end > start ? end - start : 0;\n"                    \
+    "    const unsigned long long sub = (len + blockDim.x - 1) / blockDim.x;\n"              \
+    "    const unsigned long long s0 = start + threadIdx.x * sub;\n"                         \
+    "    const unsigned long long e0 = s0 + sub < end ? s0 + sub : end;\n"                   \
+    "    lat_t acc = (lat_t)(%s);\n"                                                        \
+    "    for (unsigned long long j = s0; j < e0; ++j)\n"                                     \
+    "        acc = lat_op(acc, x[j]);\n"                                                     \
+    "    lat_part[threadIdx.x] = acc;\n"
+#define LAT__BLOCK_ 256
+#define LAT__STR_(x) #x
+#define LAT__STR(x) LAT__STR_(x)
+_Static_assert(LAT__BLOCK_ == LAT__BLOCK, "the emulator's scan parts are one per thread");
+
 lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan **out)
 {
     static const char fn[] = "lat_scan_create";
@@ -99,9 +119,19 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
         "__global__ void %s(const %s *x, unsigned long long n, unsigned long long chunk,\n"
         "                   %s *totals)\n"
         "{\n"
-        "    __shared__ lat_t lat_warp[32];\n"
         "    const unsigned long long start = blockIdx.x * chunk;\n"
         "    const unsigned long long end = start + chunk < n ? start + chunk : n;\n"
+        "#ifdef __LATTICE_EMU__\n"
+        EMU_SUBCHUNK
+        "    __syncthreads();\n"
+        "    if (threadIdx.x == 0) {\n"
+        "        lat_t c = (lat_t)(%s);\n"
+        "        for (unsigned int t = 0; t < blockDim.x; ++t)\n"
+        "            c = lat_op(c, lat_part[t]);\n"
+        "        totals[blockIdx.x] = c;\n"
+        "    }\n"
+        "#else\n"
+        "    __shared__ lat_t lat_warp[32];\n"
         "    lat_t carry = (lat_t)(%s), excl, total;\n"
         "    for (unsigned long long base = start; base < end; base += blockDim.x) {\n"
         "        const unsigned long long j = base + threadIdx.x;\n"
@@ -110,8 +140,9 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
         "    }\n"
         "    if (threadIdx.x == 0)\n"
         "        totals[blockIdx.x] = carry;\n"
+        "#endif\n"
         "}\n",
-        op, k1, ct, ct, nt, nt);
+        op, k1, ct, ct, nt, nt, nt, nt);
     lat__src_addf(&s,
         "__global__ void %s(%s *totals, unsigned int count)\n"
         "{\n"
@@ -130,9 +161,27 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
         "__global__ void %s(const %s *x, %s *y, unsigned long long n,\n"
         "                   unsigned long long chunk, const %s *prefix)\n"
         "{\n"
-        "    __shared__ lat_t lat_warp[32];\n"
         "    const unsigned long long start = blockIdx.x * chunk;\n"
         "    const unsigned long long end = start + chunk < n ? start + chunk : n;\n"
+        "#ifdef __LATTICE_EMU__\n"
+        EMU_SUBCHUNK
+        "    __syncthreads();\n"
+        "    if (threadIdx.x == 0) {\n"
+        "        lat_t c = prefix[blockIdx.x];\n"
+        "        for (unsigned int t = 0; t < blockDim.x; ++t) {\n"
+        "            const lat_t v = lat_part[t];\n"
+        "            lat_part[t] = c;\n"
+        "            c = lat_op(c, v);\n"
+        "        }\n"
+        "    }\n"
+        "    __syncthreads();\n"
+        "    lat_t c = lat_part[threadIdx.x];\n"
+        "    for (unsigned long long j = s0; j < e0; ++j) {\n"
+        "        const lat_t v = x[j];\n"
+        "        %s\n"
+        "    }\n"
+        "#else\n"
+        "    __shared__ lat_t lat_warp[32];\n"
         "    lat_t carry = prefix[blockIdx.x], excl, total;\n"
         "    for (unsigned long long base = start; base < end; base += blockDim.x) {\n"
         "        const unsigned long long j = base + threadIdx.x;\n"
@@ -142,8 +191,11 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
         "            y[j] = lat_op(carry, %s);\n"
         "        carry = lat_op(carry, total);\n"
         "    }\n"
+        "#endif\n"
         "}\n",
-        k3, ct, ct, ct, nt, desc->exclusive ? "excl" : "incl");
+        k3, ct, ct, ct, nt,
+        desc->exclusive ? "y[j] = c; c = lat_op(c, v);" : "c = lat_op(c, v); y[j] = c;", nt,
+        desc->exclusive ? "excl" : "incl");
     lat_status st = lat__src_check(&s, ctx, fn);
     if (st != LAT_OK)
         return st;

@@ -17,6 +17,11 @@ void lat__kernel_sigs_free(lat__kernel_sigs *sigs)
         free(k->name);
     }
     free(sigs->items);
+    for (int i = 0; i < sigs->ntemplates; i++) {
+        free(sigs->templates[i].name);
+        free(sigs->templates[i].decl);
+    }
+    free(sigs->templates);
     memset(sigs, 0, sizeof *sigs);
 }
 

@@ -64,9 +64,18 @@ typedef struct lat__kernel_sig {
     int grid_sync;
 } lat__kernel_sig;
 
+/* A __global__ function template (no kernel until an instance is named). */
+typedef struct lat__kernel_template_sig {
+    char *name; /* as a name expression starts: "ops::reduce" */
+    char *decl; /* its declaration as written, up to its body */
+    int line;
+} lat__kernel_template_sig;
+
 typedef struct lat__kernel_sigs {
     lat__kernel_sig *items;
     int count;
+    lat__kernel_template_sig *templates;
+    int ntemplates;
 } lat__kernel_sigs;
 
 /* Frees what a scan allocated; leaves *sigs zeroed. */

@@ -27,9 +27,33 @@ static size_t upper_bound(const lat_context *ctx, lat_deviceptr ptr)
     return lo;
 }
 
+/* The device's memory, read once per context: the emulated device's is a bounded size
+ * (LATTICE_EMU_MEMORY), so its allocations are held to it here, as a GPU's are by its
+ * driver. 0 when the backend cannot say (no bound). */
+static size_t device_memory(lat_context *ctx)
+{
+    size_t total = __atomic_load_n(&ctx->mem_total, __ATOMIC_RELAXED);
+    if (total == 0) {
+        size_t free_b = 0;
+        if (ctx->backend->mem_info(ctx, &free_b, &total) != LAT_OK || total == 0)
+            total = SIZE_MAX;
+        __atomic_store_n(&ctx->mem_total, total, __ATOMIC_RELAXED);
+    }
+    return total;
+}
+
 static lat_status table_insert(lat_context *ctx, lat_deviceptr base, size_t size, bool own)
 {
+    size_t total = device_memory(ctx);
     pthread_mutex_lock(&ctx->lock);
+    if (size > total || ctx->alloc_bytes > total - size) {
+        size_t used = ctx->alloc_bytes;
+        pthread_mutex_unlock(&ctx->lock);
+        return lat__error(ctx, LAT_ERROR_OUT_OF_DEVICE_MEMORY,
+                          "lat_mem_alloc: %zu bytes is more than the device has left (%zu of "
+                          "its %zu bytes are allocated in this context; on the emulator "
+                          "LATTICE_EMU_MEMORY sets its size)", size, used, total);
+    }
     if (ctx->nallocs == ctx->allocs_cap) {
         size_t cap = ctx->allocs_cap ? ctx->allocs_cap * 2 : 16;
         lat__alloc *p = lat__realloc(ctx->allocs, cap * sizeof *p);
@@ -44,6 +68,7 @@ static lat_status table_insert(lat_context *ctx, lat_deviceptr base, size_t size
     memmove(&ctx->allocs[i + 1], &ctx->allocs[i], (ctx->nallocs - i) * sizeof *ctx->allocs);
     ctx->allocs[i] = (lat__alloc){base, size, own};
     ctx->nallocs++;
+    ctx->alloc_bytes += size;
     pthread_mutex_unlock(&ctx->lock);
     return LAT_OK;
 }
@@ -56,6 +81,7 @@ static bool table_remove(lat_context *ctx, lat_deviceptr base)
     bool found = i > 0 && ctx->allocs[i - 1].base == base;
     if (found) {
         i--;
+        ctx->alloc_bytes -= ctx->allocs[i].size;
         memmove(&ctx->allocs[i], &ctx->allocs[i + 1],
                 (ctx->nallocs - i - 1) * sizeof *ctx->allocs);
         ctx->nallocs--;
@@ -204,6 +230,13 @@ lat_status lat_mem_info(lat_context *ctx, size_t *free_bytes, size_t *total_byte
     lat_status st = ctx->backend->mem_info(ctx, &f, &t);
     if (st != LAT_OK)
         return st;
+    /* What this context holds is not free, whatever the host says (the emulator's free
+     * memory is the host's). */
+    pthread_mutex_lock(&ctx->lock);
+    size_t left = ctx->alloc_bytes < t ? t - ctx->alloc_bytes : 0;
+    pthread_mutex_unlock(&ctx->lock);
+    if (f > left)
+        f = left;
     if (free_bytes)
         *free_bytes = f;
     if (total_bytes)

@@ -189,6 +189,9 @@ struct lat__sym {
                                    class template), or NULL */
     lat__sym *overloads;   /* FUNC: the next older function of the same name and scope
                               with other parameters (C++ overloading), or NULL */
+    lat__sym *builtin_of;  /* FUNC: the built-in of the same name the program's overloads
+                              add to (helper_math.h's make_float3(float) beside CUDA's
+                              make_float3(x, y, z)), or NULL */
     void *aux;         /* a pass's own */
 };
 
@@ -361,9 +364,17 @@ typedef struct lat__ext {
     lat__func *fn;
 } lat__ext;
 
+/* A __global__ function template: no kernel until an instance is named. */
+typedef struct lat__kernel_template {
+    const char *name; /* as a name expression starts: "ops::reduce" */
+    const char *decl; /* "template <typename T, int N> __global__ void reduce(T *out, int n)" */
+    int line;
+} lat__kernel_template;
+
 typedef struct lat__tu {
     LAT_VEC(lat__ext) items;
     LAT_VEC(lat__sym *) kernels;  /* every __global__ function declared, in order */
+    LAT_VEC(lat__kernel_template) kernel_templates; /* in order of declaration */
     LAT_VEC(lat__sym *) globals;  /* __device__, __constant__ variables at file scope */
     LAT_VEC(lat__sym *) shared;   /* every __shared__ variable of the unit */
     LAT_VEC(lat__record *) records; /* every struct, union and enum, in order of definition */

@@ -177,6 +177,22 @@ int lat__front_sigs(const lat__unit *cu, lat__kernel_sigs *out)
     if (!u || !u->tu)
         return 0;
     const lat__tu *tu = u->tu;
+    if (tu->kernel_templates.n) {
+        out->templates = lat__calloc(tu->kernel_templates.n, sizeof *out->templates);
+        if (!out->templates)
+            return -1;
+        for (size_t i = 0; i < tu->kernel_templates.n; i++) {
+            const lat__kernel_template *kt = &tu->kernel_templates.items[i];
+            lat__kernel_template_sig *ts = &out->templates[out->ntemplates++];
+            ts->name = dup(kt->name);
+            ts->decl = dup(kt->decl);
+            ts->line = kt->line;
+            if (!ts->name || !ts->decl) {
+                lat__kernel_sigs_free(out);
+                return -1;
+            }
+        }
+    }
     if (tu->kernels.n == 0)
         return 0;
     if (setjmp(u->oom)) {

@@ -19,16 +19,24 @@ def run(args):
     return subprocess.run([lattice] + args, capture_output=True, text=True)
 
 
-def expect_lines(what, source, args, want):
-    """`lattice run` of source (written to a .cu file, named before args) succeeds and
-    prints each line of want."""
+def has_line(out, want):
+    """A line of out is want, or want followed by a buffer's note ("; ...")."""
+    return any(l == want or l.startswith(want + "; ") for l in out.splitlines())
+
+
+def expect_lines(what, source, args, want, status=0, stderr=None):
+    """`lattice run` of source (written to a .cu file, named before args) exits with
+    status and prints each line of want (and stderr contains `stderr`)."""
     with tempfile.TemporaryDirectory() as tmp:
         cu = os.path.join(tmp, "k.cu")
         with open(cu, "w") as f:
             f.write(source)
         r = run(["run", cu] + args)
-        if r.returncode != 0 or any(w not in r.stdout.splitlines() for w in want):
-            failures.append("%s: status %d, want %s\n%s%s" % (what, r.returncode, want, r.stdout, r.stderr))
+        if r.returncode != status or any(not has_line(r.stdout, w) for w in want) or \
+                (stderr is not None and stderr not in r.stderr):
+            failures.append("%s: status %d, want %d and %s %r\n%s%s"
+                            % (what, r.returncode, status, want, stderr, r.stdout, r.stderr))
+        return r
 
 
 # The README's picture.
@@ -70,17 +78,26 @@ r = run(["--version"])
 if r.returncode != 0 or not re.match(r"lattice \d+\.\d+\.\d+ \(library \d+\.\d+\.\d+\)\n$", r.stdout):
     failures.append("--version: status %d, %r" % (r.returncode, r.stdout))
 
-# A PNG without a converter fails that output only: the SVG is written, the run succeeds.
+# A PNG that cannot be made fails the run (status 1) with the reason: no converter, or a
+# converter that fails; the SVG is written all the same (it exited 0 without the PNG).
 with tempfile.TemporaryDirectory() as tmp:
     svg, png = os.path.join(tmp, "m.svg"), os.path.join(tmp, "m.png")
-    r = subprocess.run([lattice, "run", "examples/thread_map.cu", "add", "-n", "96", "-g", "3,2",
-                        "-b", "4,4", "--arg", "width=12", "--arg", "height=8", "--map", "c",
-                        "--svg", svg, "--png", png],
-                       capture_output=True, text=True, env=dict(os.environ, PATH=tmp))
-    if r.returncode != 0 or not os.path.exists(svg) or os.path.exists(png) or \
-            "no PNG written to " + png + ": neither rsvg-convert nor convert" not in r.stderr:
-        failures.append("--png without a converter: status %d, svg %s\n%s%s"
-                        % (r.returncode, os.path.exists(svg), r.stdout, r.stderr))
+    failing = os.path.join(tmp, "bin")
+    os.mkdir(failing)
+    with open(os.path.join(failing, "rsvg-convert"), "w") as f:
+        f.write("#!/bin/sh\necho 'rsvg-convert: cannot write' >&2\nexit 3\n")
+    os.chmod(os.path.join(failing, "rsvg-convert"), 0o755)
+    for path, why in ((tmp, "neither rsvg-convert nor convert is installed"),
+                      (failing + ":/bin:/usr/bin", "the converter (rsvg-convert or convert) failed, exit status 3")):
+        r = subprocess.run([lattice, "run", "examples/thread_map.cu", "add", "-n", "96", "-g", "3,2",
+                            "-b", "4,4", "--arg", "width=12", "--arg", "height=8", "--map", "c",
+                            "--svg", svg, "--png", png],
+                           capture_output=True, text=True, env=dict(os.environ, PATH=path))
+        if r.returncode != 1 or not os.path.exists(svg) or os.path.exists(png) or \
+                "no PNG written to " + png + ": " + why not in r.stderr:
+            failures.append("--png that cannot be made (%s): status %d, svg %s\n%s%s"
+                            % (why, r.returncode, os.path.exists(svg), r.stdout, r.stderr))
+        os.remove(svg)
 
 # Vector-typed buffers are filled and printed by component: a float4 input holds 0, 1, 2, ...
 # through its components (it was filled as 8-byte integers and a float2 printed as a double).
@@ -136,7 +153,10 @@ with tempfile.TemporaryDirectory() as tmp:
                 "template __global__ void scale<float, 3>(float *, int);\n"
                 "__global__ void plain(int *out) { out[threadIdx.x] = 7; }\n")
     r = run(["list", cu])
-    want = ["scale<float, 3>(float *out, int n)", "plain(int *out)"]
+    # The template itself too (it was left out), with how to name an instance.
+    want = ["scale<float, 3>(float *out, int n)", "plain(int *out)",
+            "scale<...>: template <typename T, int K> __global__ void scale(T *out, int n)",
+            "  (a template: run an instance, e.g. lattice run %s 'scale<float, 256>')" % cu]
     if r.returncode != 0 or sorted(r.stdout.splitlines()) != sorted(want):
         failures.append("list of a template's instances: status %d, want %s\n%s%s"
                         % (r.returncode, want, r.stdout, r.stderr))
@@ -152,6 +172,135 @@ with tempfile.TemporaryDirectory() as tmp:
         want = "  out = [" + values[1:-1] + "]"
         if r.returncode != 0 or want not in r.stdout.splitlines():
             failures.append("run %s: status %d, want %r\n%s%s" % (name, r.returncode, want, r.stdout, r.stderr))
+
+# Every input is parsed strictly, with the reason and status 2: --arg values for their
+# parameter's type (they ran with garbage: strtoll's prefix, a wrapped int), names no
+# kernel has, numbers of elements.
+ARGS_SRC = ("__global__ void k(float *out, const float *in, int n, float s, unsigned char c,\n"
+            "                  long long big, __half h)\n"
+            "{\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (i < n) out[i] = in[i] * s + c + (float)(big & 1) + __half2float(h);\n"
+            "}\n")
+ARGS_SRC = "#include <cuda_fp16.h>\n" + ARGS_SRC
+for arg, why in (("n=abc", "parameter 'n' (int): 'abc' is not an integer"),
+                 ("n=1e3", "'1e3' is not an integer (the parameter is not a floating type)"),
+                 ("n=99999999999", "99999999999 is out of its range, -2147483648 to 2147483647"),
+                 ("n=-2147483649", "out of its range"),
+                 ("n=8x", "'8x' is not an integer"),
+                 ("n= 8", "' 8' is not a number"),
+                 ("n=", "'' is not a number"),
+                 ("c=256", "256 is out of its range, 0 to 255"),
+                 ("c=-1", "parameter 'c' (unsigned char) is unsigned: '-1' is negative"),
+                 ("big=9223372036854775808", "out of its range"),
+                 ("s=abc", "parameter 's' (float): 'abc' is not a number"),
+                 ("s=1.5f", "'1.5f' is not a number"),
+                 ("s=1e39", "1e39 is out of the type's range"),
+                 ("h=70000", "70000 is out of the type's range"),
+                 ("width=3", "no kernel of this run has a parameter 'width' (its scalar parameters: n, s, c, big, h)"),
+                 ("out=3", "'out' of kernel 'k' is a pointer"),
+                 ):
+    r = expect_lines("--arg " + arg, ARGS_SRC, ["k", "-n", "8", "-c", "none", "-a", arg], [],
+                     status=2, stderr=why)
+    if not r.stderr.startswith("lattice: --arg %s: " % arg):
+        failures.append("--arg %s: the message does not name the option: %r" % (arg, r.stderr))
+expect_lines("--arg twice", ARGS_SRC, ["k", "-n", "8", "-c", "none", "-a", "n=1", "-a", "n=2"], [],
+             status=2, stderr="--arg n is given twice")
+# What is valid stays valid: hexadecimal, the extremes, bool words, infinities.
+expect_lines("--arg valid", ARGS_SRC,
+             ["k", "-n", "8", "-c", "none", "-a", "n=0x8", "-a", "c=255", "-a", "s=-0.5",
+              "-a", "big=-9223372036854775808", "-a", "h=0.25"],
+             ["  n = 0x8", "  c = 255", "  out = [255.25, 254.75, 254.25, 253.75, 253.25, 252.75, 252.25, 251.75]"])
+# A default that does not fit its parameter is an error too (n = 300 for a char).
+expect_lines("default out of range", "__global__ void k(int *o, signed char n) { o[0] = n; }\n",
+             ["k", "-n", "300", "-c", "none"], [], status=2,
+             stderr="300 is out of its range, -128 to 127 (its default; set it with --arg)")
+for n in ("0", "-1", "+5", " 5", "268435457", "18446744073709551617", "1e3"):
+    expect_lines("-n " + n, ARGS_SRC, ["k", "-n", n, "-c", "none"], [], status=2,
+                 stderr="--n takes a number of elements from 1 to 268435456")
+for opt, value in (("-g", "-1"), ("-g", "2,,3"), ("-b", "0"), ("-b", "4x4x4x4"), ("--shared", "-1"),
+                   ("--columns", "0"), ("--show", "x")):
+    expect_lines("%s %s" % (opt, value), ARGS_SRC, ["k", opt, value], [], status=2, stderr="usage:")
+
+# The kernel file must be a regular file: /dev/zero was read without bound, a FIFO
+# blocked for ever.
+with tempfile.TemporaryDirectory() as tmp:
+    fifo = os.path.join(tmp, "fifo.cu")
+    os.mkfifo(fifo)
+    for path, what in (("/dev/zero", "a device"), (fifo, "a FIFO"), (tmp, "a directory")):
+        for cmd in (["run", path, "k"], ["list", path]):
+            try:
+                r = subprocess.run([lattice] + cmd, capture_output=True, text=True, timeout=60)
+            except subprocess.TimeoutExpired:
+                failures.append("%s: did not return" % cmd)
+                continue
+            if r.returncode != 2 or "lattice: %s is %s, not a regular file" % (path, what) not in r.stderr:
+                failures.append("%s: status %d\n%s%s" % (cmd, r.returncode, r.stdout, r.stderr))
+    r = run(["run", os.path.join(tmp, "missing.cu"), "k"])
+    if r.returncode != 2 or "No such file or directory" not in r.stderr:
+        failures.append("missing file: status %d\n%s" % (r.returncode, r.stderr))
+
+# Outputs are printed the same every run: "_" for elements nothing wrote under the checks
+# (they start unwritten, for initcheck), zeros without them, and each says how many
+# elements were never written. Atomics, which the checks' maps do not record, count as
+# writes by the bytes they changed.
+HALF_SRC = ("__global__ void half(float *out, const float *in, int n)\n"
+            "{\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (i < n / 2) out[i] = in[i] + 0.5f;\n"
+            "}\n"
+            "__global__ void hist(int *h, const int *in, int n)\n"
+            "{\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (i < 4) h[i] = 0;\n"
+            "    __syncthreads();\n"
+            "    if (i < n) atomicAdd(&h[in[i] % 4], 1);\n"
+            "}\n"
+            "__global__ void rest(float *out, int n)\n"
+            "{\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (i >= n / 2 && i < n - 1) out[i] = -1.0f;\n"
+            "}\n")
+checked = expect_lines("unwritten, checked", HALF_SRC, ["half", "-n", "10"],
+                       ["  out = [0.5, 1.5, 2.5, 3.5, 4.5, _, _, ..., _]; 5 of 10 never written ([5] to [9])"])
+again = expect_lines("unwritten, checked, again", HALF_SRC, ["half", "-n", "10"], [])
+if checked.stdout != again.stdout:
+    failures.append("two runs printed differently:\n%s\n%s" % (checked.stdout, again.stdout))
+expect_lines("unwritten, unchecked", HALF_SRC, ["half", "-n", "10", "-c", "none"],
+             ["  out: 10 x float *, filled with zeros",
+              "  out = [0.5, 1.5, 2.5, 3.5, 4.5, 0, 0, ..., 0]; 5 of 10 as filled, never written or "
+              "written alike (checks tell which: [5] to [9])"])
+expect_lines("unwritten, memcheck only", HALF_SRC, ["half", "-n", "10", "-c", "memcheck"],
+             ["  out: 10 x float *, filled with zeros",
+              "  out = [0.5, 1.5, 2.5, 3.5, 4.5, _, _, ..., _]; 5 of 10 never written ([5] to [9])"])
+expect_lines("written by atomics", HALF_SRC, ["hist", "-n", "10", "-b", "10", "--show", "5"],
+             ["  h = [3, 3, 2, 2, ..., _]; 6 of 10 never written ([4] to [9])"])
+expect_lines("written over two steps", HALF_SRC, ["half", "-n", "10", "--then", "rest"],
+             ["  out = [0.5, 1.5, 2.5, 3.5, 4.5, -1, -1, ..., _]; 1 of 10 never written ([9])"])
+
+# Templates not instantiated in the source, in namespaces, with defaults: listed by the
+# name an instance is run by; one in an anonymous namespace cannot be named, and is not.
+with tempfile.TemporaryDirectory() as tmp:
+    cu = os.path.join(tmp, "t.cu")
+    with open(cu, "w") as f:
+        f.write("#define KERNEL __global__\n"
+                "template <typename T,\n          int N = 4>\n"
+                "KERNEL void fill(T *x) { x[threadIdx.x] = (T)N; }\n"
+                "namespace ops { namespace in {\n"
+                "template <class T, unsigned B> __global__ void twice(T *x) { x[threadIdx.x] *= B; }\n"
+                "template <typename T> __device__ T sq(T v) { return v * v; }\n"
+                "} }\n"
+                "namespace { template <int N> __global__ void hidden(int *x) { x[0] = N; } }\n")
+    r = run(["list", cu])
+    want = ["fill<...>: template <typename T, int N = 4> __global__ void fill(T *x)",
+            "  (a template: run an instance, e.g. lattice run %s 'fill<float>')" % cu,
+            "ops::in::twice<...>: template <class T, unsigned B> __global__ void twice(T *x)",
+            "  (a template: run an instance, e.g. lattice run %s 'ops::in::twice<float, 256>')" % cu]
+    if r.returncode != 0 or r.stdout.splitlines() != want:
+        failures.append("list of templates: status %d, want %s\n%s%s" % (r.returncode, want, r.stdout, r.stderr))
+    r = run(["run", cu, "ops::in::twice<float, 256>", "-n", "4", "-c", "none", "--fill", "all"])
+    if r.returncode != 0 or not has_line(r.stdout, "  x = [0, 256, 512, 768]"):
+        failures.append("run the listed instance: status %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
 
 # The zoo.
 for name in sorted(os.listdir("examples/bugs")):

@@ -15,9 +15,15 @@ for mod in ("numpy", "pytest"):
         __import__(mod)
     except ImportError:
         missing.append(mod)
+# scripts/test installs what the system's Python lacks into a virtual environment in the
+# build directory (LATTICE_TEST_VENV): run there instead.
+venv_python = os.path.join(os.environ.get("LATTICE_TEST_VENV", ""), "bin", "python")
+if missing and os.environ.get("LATTICE_TEST_VENV") and os.access(venv_python, os.X_OK) and \
+        os.path.realpath(sys.prefix) != os.path.realpath(os.environ["LATTICE_TEST_VENV"]):
+    os.execv(venv_python, [venv_python] + sys.argv)
 if missing:
     print(f"SKIP: the Python tests need {' and '.join(missing)} "
-          "(pip install numpy pytest; scripts/test installs them)")
+          "(scripts/test installs them into a virtual environment in the build directory)")
     print("0 passed, 0 failed, 1 skipped")
     sys.exit(77)
 

@@ -1,4 +1,6 @@
-"""PyCUDA's ``pycuda.driver`` over lattice.
+"""PyCUDA's ``pycuda.driver`` over lattice's API: everything of ``pycuda._driver`` plus
+PyCUDA's Python additions (In/Out/InOut, Function calls and prepared calls,
+Memcpy2D/Memcpy3D, to_device...).
 
 Unlike CUDA's per-thread context stack, the current context is the same in every thread
 (a context made in the main thread works in worker threads too).
@@ -6,147 +8,201 @@ Unlike CUDA's per-thread context stack, the current context is the same in every
 
 from __future__ import annotations
 
+import ctypes
+import re
 from typing import Any
 
 import numpy as np
 
 from .. import core as _core
-from .. import errors as _errors
-from ..core import (DeviceAllocation, Event, In, InOut, Out, Stream, mem_alloc,  # noqa: F401
-                    memcpy_dtod, memcpy_dtoh, memcpy_htod, memset_d8, memset_d16, memset_d32)
-from ..core import Kernel as Function  # noqa: F401
-
-__all__ = ["init", "Device", "Context", "DeviceAllocation", "Function", "Module",
-           "SourceModule", "In", "Out", "InOut", "Stream", "Event", "mem_alloc",
-           "mem_get_info", "memcpy_htod", "memcpy_dtoh", "memcpy_dtod", "memcpy_htod_async",
-           "memcpy_dtoh_async", "memcpy_dtod_async", "module_from_buffer", "module_from_file",
-           "pagelocked_empty", "pagelocked_zeros", "Error", "LogicError", "LaunchError",
-           "CompileError", "MemoryError", "RuntimeError", "to_device", "from_device",
-           "from_device_like"]
-
-# PyCUDA's exception names. Error is LatticeError itself, so `except drv.Error` catches
-# every lattice failure; the others are the matching lattice classes.
-Error = _errors.LatticeError
-LogicError = _errors.InvalidValueError
-LaunchError = _errors.LaunchFailedError
-CompileError = _errors.CompileError
-MemoryError = _errors.OutOfDeviceMemoryError  # noqa: A001
-RuntimeError = _errors.DriverError  # noqa: A001
+from ._driver import *  # noqa: F401,F403
+from ._driver import (Error, LogicError, _dev, _Enum, _ptr, _stream, function_attribute,
+                      strided_get, strided_set)
 
 
-def init(flags: int = 0) -> None:
-    """Nothing to do: lattice finds its backends on first use (kept for PyCUDA)."""
+class _Ptr:
+    """A device address as a kernel argument."""
+    __slots__ = ("_lattice_ptr_",)
+
+    def __init__(self, p: int):
+        self._lattice_ptr_ = p
 
 
-def get_version() -> tuple[int, int, int]:
-    from .. import _lib
-    v = _lib.lib.lat_version()
-    return (v // 10000, v // 100 % 100, v % 100)
+def _kernel_arg(a: Any) -> Any:
+    if isinstance(a, (np.generic, float, int, _core._HostArg)) or \
+            hasattr(a, "_lattice_ptr_"):
+        return a
+    if isinstance(a, np.ndarray):
+        if a.ndim == 0:
+            return a[()]
+        # PyCUDA passes an array argument's bytes by value (a struct of them).
+        return np.void(a.tobytes())
+    g = getattr(a, "gpudata", None)
+    if g is not None or hasattr(a, "gpudata"):
+        return _Ptr(0 if g is None else int(g))
+    cai = getattr(a, "__cuda_array_interface__", None)
+    if cai is not None:
+        return _Ptr(int(cai["data"][0]))
+    raise TypeError(f"invalid type on parameter: {type(a).__name__}")
 
 
-def get_driver_version() -> int:
-    return 0
+def _grid(grid: Any) -> Any:
+    if isinstance(grid, (int, np.integer)):
+        return (int(grid),)
+    return tuple(grid)
 
 
-class Device(_core.Device):
-    """``Device(0)``: a device of the automatic backend (``Device.count()`` of them)."""
+class Function(_core.Kernel):
+    """A __global__ function (``module.get_function(name)``)::
 
-    def make_context(self, flags: int = 0) -> "Context":
-        ctx = Context(backend=self._kind, device=self.ordinal)
-        ctx.push()
-        return ctx
+        func(a_gpu, np.int32(n), block=(256, 1, 1), grid=(blocks, 1))
 
-    def get_attributes(self) -> dict[str, Any]:
-        return self.info
+    ``block`` is required; ``grid`` defaults to (1, 1); ``stream``, ``shared`` (bytes),
+    ``time_kernel`` (returns the seconds) as in PyCUDA."""
 
-    def pci_bus_id(self) -> str:
-        return ""
+    _arg_format: Any = None
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        grid = kwargs.pop("grid", (1, 1))
+        stream = _stream(kwargs.pop("stream", None))
+        block = kwargs.pop("block", None)
+        shared = kwargs.pop("shared", 0) or 0
+        kwargs.pop("texrefs", None)
+        time_kernel = kwargs.pop("time_kernel", False)
+        if kwargs:
+            raise ValueError("extra keyword arguments: %s" % ",".join(kwargs))
+        # PyCUDA requires block=; lattice lets it default to one thread.
+        args = tuple(_kernel_arg(a) for a in args)
+        return _core.Kernel.__call__(self, *args, grid=_grid(grid),
+                                     block=_grid((1, 1, 1) if block is None else block),
+                                     shared=int(shared), stream=stream,
+                                     time_kernel=time_kernel)
 
-class Context(_core.Context):
-    """A context. ``synchronize``, ``pop``, ``get_device`` and ``get_current`` are static
-    and act on the current context, as PyCUDA's do."""
+    # -- prepared invocation -------------------------------------------------------------
+    def prepare(self, arg_types: Any, block: Any = None, shared: Any = None,
+                texrefs: Any = ()) -> "Function":
+        fmt = []
+        if isinstance(arg_types, str):
+            # Python struct codes: "PPi", "12s" (12 raw bytes: a struct by value).
+            arg_types = [f"V{n}" if c == "s" else c * max(1, int(n or 1))
+                         for n, c in re.findall(r"(\d*)([A-Za-z?])", arg_types)]
+            arg_types = [c for t in arg_types for c in ([t] if t[0] == "V" else list(t))]
+        for t in arg_types:
+            if isinstance(t, str) and t == "P":
+                fmt.append("P")
+            else:
+                fmt.append(np.dtype(t))
+        self._arg_format = fmt
+        self._prep_block = block
+        self._prep_shared = shared or 0
+        return self
 
-    @classmethod
-    def _adopt(cls, ctx: _core.Context) -> "Context":
-        ctx.__class__ = cls
-        return ctx
+    def _prepared_args(self, args: tuple) -> tuple:
+        fmt = self._arg_format
+        if fmt is None:
+            raise LogicError("prepared call of a function that was not prepared")
+        if len(args) != len(fmt):
+            raise TypeError(f"{self.name}: prepared for {len(fmt)} arguments, "
+                            f"got {len(args)}")
+        out = []
+        for f, a in zip(fmt, args):
+            if f == "P":
+                # "P" is PyCUDA's code for pointers and for size_t alike.
+                out.append(np.uintp(a) if isinstance(a, (int, np.integer)) else
+                           _Ptr(0 if a is None else _ptr(a)))
+            elif f.kind == "V":
+                raw = a.tobytes() if isinstance(a, (np.void, np.ndarray)) else bytes(a)
+                if len(raw) != f.itemsize:
+                    raise TypeError(f"{self.name}: a {len(raw)}-byte value for a "
+                                    f"{f.itemsize}-byte argument")
+                out.append(np.void(raw))
+            else:
+                try:
+                    out.append(f.type(a))
+                except OverflowError:
+                    # As PyCUDA packs it: the integer's low bytes (-1 as uint8 is 255).
+                    out.append(np.array(int(a)).astype(f)[()])
+        return tuple(out)
 
-    @staticmethod
-    def synchronize() -> None:  # type: ignore[override]
-        _core.Context.synchronize(_core.current_context())
+    def prepared_call(self, grid: Any, block: Any, *args: Any,
+                      shared_size: int = 0) -> None:
+        _core.Kernel.__call__(self, *self._prepared_args(args), grid=_grid(grid),
+                              block=_grid(block), shared=int(shared_size))
 
-    @staticmethod
-    def get_device() -> Device:  # type: ignore[override]
-        d = _core.Context.get_device(_core.current_context())
-        d.__class__ = Device
-        return d
+    def prepared_async_call(self, grid: Any, block: Any, stream: Any, *args: Any,
+                            shared_size: int = 0) -> None:
+        _core.Kernel.__call__(self, *self._prepared_args(args), grid=_grid(grid),
+                              block=_grid(block), shared=int(shared_size),
+                              stream=_stream(stream))
 
-    @staticmethod
-    def get_current() -> "_core.Context | None":
-        return _core.Context.get_current()
+    def prepared_timed_call(self, grid: Any, block: Any, *args: Any,
+                            shared_size: int = 0) -> Any:
+        t = _core.Kernel.__call__(self, *self._prepared_args(args), grid=_grid(grid),
+                                  block=_grid(block), shared=int(shared_size),
+                                  time_kernel=True)
+        return lambda: t
 
-    def detach(self) -> None:
-        self.close()
+    # -- attributes ----------------------------------------------------------------------
+    def get_attribute(self, attr: Any) -> int:  # type: ignore[override]
+        name = attr.name if isinstance(attr, _Enum) else str(attr)
+        return _core.Kernel.get_attribute(self, name)
 
+    @property
+    def num_regs(self) -> int:
+        return self.get_attribute(function_attribute.NUM_REGS)
 
-def mem_get_info() -> tuple[int, int]:
-    """(free, total) bytes of the current context's device."""
-    return _core.current_context().mem_info()
+    @property
+    def shared_size_bytes(self) -> int:
+        return self.get_attribute(function_attribute.SHARED_SIZE_BYTES)
 
+    @property
+    def local_size_bytes(self) -> int:
+        return self.get_attribute(function_attribute.LOCAL_SIZE_BYTES)
 
-def memcpy_htod_async(dest: Any, src: Any, stream: Stream | None = None) -> None:
-    memcpy_htod(dest, src, stream)
+    @property
+    def const_size_bytes(self) -> int:
+        return self.get_attribute(function_attribute.CONST_SIZE_BYTES)
 
+    @property
+    def max_threads_per_block(self) -> int:
+        return self.get_attribute(function_attribute.MAX_THREADS_PER_BLOCK)
 
-def memcpy_dtoh_async(dest: Any, src: Any, stream: Stream | None = None) -> None:
-    memcpy_dtoh(dest, src, stream)
+    def set_cache_config(self, config: Any) -> None:
+        pass
 
+    def set_shared_config(self, config: Any) -> None:
+        pass
 
-def memcpy_dtod_async(dest: Any, src: Any, size: int, stream: Stream | None = None) -> None:
-    memcpy_dtod(dest, src, size, stream)
-
-
-def to_device(bf_obj: Any) -> DeviceAllocation:
-    a = np.ascontiguousarray(bf_obj) if isinstance(bf_obj, np.ndarray) else bf_obj
-    n = memoryview(a).nbytes
-    d = mem_alloc(max(n, 1))
-    memcpy_htod(d, a)
-    return d
-
-
-def from_device(devptr: Any, shape: Any, dtype: Any, order: str = "C") -> np.ndarray:
-    out = np.empty(shape, dtype, order=order)
-    memcpy_dtoh(out, devptr)
-    return out
-
-
-def from_device_like(devptr: Any, other_ary: np.ndarray) -> np.ndarray:
-    out = np.empty_like(other_ary)
-    memcpy_dtoh(out, devptr)
-    return out
-
-
-def pagelocked_empty(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 0) -> np.ndarray:
-    """A host array (ordinary memory: lattice's copies take any host memory)."""
-    return np.empty(shape, dtype, order=order)
-
-
-def pagelocked_zeros(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 0) -> np.ndarray:
-    return np.zeros(shape, dtype, order=order)
-
-
-def pagelocked_empty_like(a: np.ndarray, mem_flags: int = 0) -> np.ndarray:
-    return np.empty_like(a)
+    def set_attribute(self, attr: Any, value: int) -> None:
+        pass
 
 
 class Module(_core.Module):
-    """A loaded module (from ``module_from_buffer``/``module_from_file`` or SourceModule)."""
+    """A loaded module; ``get_function`` gives PyCUDA Functions."""
+
+    def get_function(self, name: str) -> Function:  # type: ignore[override]
+        k = _core.Module.get_kernel(self, name)
+        if not isinstance(k, Function):
+            k.__class__ = Function
+        return k
+
+    get_kernel = get_function  # type: ignore[assignment]
+
+    def get_global(self, name: str):  # type: ignore[override]
+        return _core.Module.get_global(self, name)
+
+    def get_texref(self, name: str) -> Any:
+        raise LogicError("texture references were removed in CUDA 12; lattice has "
+                         "texture objects")
+
+    get_surfref = get_texref
 
 
 def module_from_buffer(buffer: Any, options: Any = None, message_handler: Any = None) -> Module:
     """A module from PTX text or a CUBIN (CUDA backend; the emulator runs only CUDA C)."""
-    return Module.from_image(buffer)
+    m = Module.from_image(buffer)
+    m.__class__ = Module
+    return m
 
 
 def module_from_file(filename: str) -> Module:
@@ -160,15 +216,118 @@ def SourceModule(*args: Any, **kwargs: Any):  # noqa: N802  (old PyCUDA spelling
     return _SM(*args, **kwargs)
 
 
-class ctx_flags:  # noqa: N801
-    SCHED_AUTO = 0
-    SCHED_SPIN = 1
-    SCHED_YIELD = 2
-    SCHED_BLOCKING_SYNC = 4
-    MAP_HOST = 8
+# ---- host arguments ------------------------------------------------------------------------
+
+class ArgumentHandler(_core._HostArg):
+    pass
 
 
-class event_flags:  # noqa: N801
-    DEFAULT = 0
-    BLOCKING_SYNC = 1
-    DISABLE_TIMING = 2
+In = _core.In
+Out = _core.Out
+InOut = _core.InOut
+
+
+# ---- 2D/3D copies between host and device memory (PyCUDA's Memcpy2D/Memcpy3D) ----------------
+
+class _MemcpyND:
+    """Set ``set_src_host``/``set_src_device`` and ``set_dst_*``, the pitches and
+    ``width_in_bytes``/``height``(/``depth``), then call it (with a stream or not)."""
+
+    def __init__(self) -> None:
+        self.src_x_in_bytes = self.src_y = self.src_z = 0
+        self.dst_x_in_bytes = self.dst_y = self.dst_z = 0
+        self.src_pitch = self.dst_pitch = 0
+        self.src_height = self.dst_height = 0
+        self.width_in_bytes = 0
+        self.height = 1
+        self.depth = 1
+        self._src = self._dst = None
+
+    def set_src_host(self, buf: Any) -> None:
+        self._src = ("h", buf)
+
+    def set_src_device(self, ptr: Any) -> None:
+        self._src = ("d", ptr)
+
+    def set_dst_host(self, buf: Any) -> None:
+        self._dst = ("h", buf)
+
+    def set_dst_device(self, ptr: Any) -> None:
+        self._dst = ("d", ptr)
+
+    def set_src_array(self, *a: Any) -> None:
+        raise LogicError("CUDA arrays are not supported by lattice")
+
+    set_dst_array = set_src_array
+    set_src_unified = set_src_device
+    set_dst_unified = set_dst_device
+
+    def __call__(self, stream_or_aligned: Any = None, aligned: bool = False) -> None:
+        if isinstance(stream_or_aligned, _core.Stream):
+            stream_or_aligned.synchronize()
+        if self._src is None or self._dst is None:
+            raise LogicError("Memcpy: set a source and a destination first")
+        w, h, d = int(self.width_in_bytes), int(self.height), int(self.depth)
+        sp, dp = int(self.src_pitch or w), int(self.dst_pitch or w)
+        sh, dh = int(self.src_height or h), int(self.dst_height or h)
+        so = self.src_x_in_bytes + sp * (self.src_y + sh * self.src_z)
+        do = self.dst_x_in_bytes + dp * (self.dst_y + dh * self.dst_z)
+        shape, sst, dst_ = (d, h, w), (sp * sh, sp, 1), (dp * dh, dp, 1)
+        kind_s, src = self._src
+        kind_d, dst = self._dst
+        if kind_s == "h":
+            sbuf = _host_bytes(src, so + sst[0] * (d - 1) + sst[1] * (h - 1) + w, False)
+            srcv = np.lib.stride_tricks.as_strided(sbuf[so:], shape, sst)
+        else:
+            srcv = np.empty(shape, np.uint8)
+            strided_get(srcv, _ptr(src) + so, sst)
+        if kind_d == "h":
+            dbuf = _host_bytes(dst, do + dst_[0] * (d - 1) + dst_[1] * (h - 1) + w, True)
+            np.lib.stride_tricks.as_strided(dbuf[do:], shape, dst_)[...] = srcv
+        else:
+            strided_set(_ptr(dst) + do, shape, dst_, np.ascontiguousarray(srcv))
+
+
+def _host_bytes(buf: Any, need: int, writable: bool) -> np.ndarray:
+    """The bytes of a host buffer from its first element on (a NumPy array of any layout:
+    the copy's pitches say where its rows are), at least ``need`` of them."""
+    if isinstance(buf, np.ndarray):
+        if writable and not buf.flags.writeable:
+            raise ValueError("Memcpy: the destination host array is read-only")
+        lo = sum(st * (n - 1) for n, st in zip(buf.shape, buf.strides) if st < 0)
+        hi = sum(st * (n - 1) for n, st in zip(buf.shape, buf.strides) if st > 0) + \
+            buf.itemsize
+        if lo < 0 or need > hi:
+            raise ValueError(f"Memcpy: the copy needs {need} bytes of the host array from "
+                             f"its first element, which spans {hi}")
+        addr = buf.__array_interface__["data"][0]
+        raw = (ctypes.c_uint8 * need).from_address(addr)
+        out = np.ctypeslib.as_array(raw)
+        return out
+    mv = memoryview(buf).cast("B")
+    if writable and mv.readonly:
+        raise ValueError("Memcpy: the destination host buffer is read-only")
+    if need > mv.nbytes:
+        raise ValueError(f"Memcpy: the copy needs {need} bytes of a {mv.nbytes}-byte buffer")
+    return np.frombuffer(mv, np.uint8)
+
+
+class Memcpy2D(_MemcpyND):
+    pass
+
+
+class Memcpy3D(_MemcpyND):
+    pass
+
+
+class Memcpy3DPeer(_MemcpyND):
+    def set_src_context(self, ctx: Any) -> None:
+        pass
+
+    set_dst_context = set_src_context
+
+
+class Linker:
+    def __init__(self, *a: Any, **k: Any) -> None:
+        raise LogicError("lattice.pycuda: JIT linking (Linker) is not supported: lattice "
+                         "compiles CUDA C source (SourceModule)")

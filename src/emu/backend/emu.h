@@ -25,6 +25,9 @@ lat_status lat__emu_mem_free(lat_context *ctx, lat_deviceptr ptr);
  * returns true. Safe in a signal handler (it never waits for a lock). */
 bool lat__emu_mem_describe(uintptr_t addr, char *buf, size_t size);
 lat_status lat__emu_mem_info(lat_context *ctx, size_t *free_bytes, size_t *total_bytes);
+/* LATTICE_EMU_MEMORY: the emulated device's memory in bytes ("512M", "8G"; 4 GiB when text is
+ * NULL). False for a malformed size (bytes then holds the default). */
+bool lat__emu_memory_parse(const char *text, size_t *bytes);
 lat_status lat__emu_memset(lat_context *ctx, lat_deviceptr dst, uint32_t value,
                            size_t elem_size, size_t count);
 lat_status lat__emu_memcpy_htod(lat_context *ctx, lat_deviceptr dst, const void *src,
@@ -51,6 +54,9 @@ typedef struct lat__emu_module {
     int nkernels;
     lat__emu_global *globals; /* __device__ and __constant__ variables */
     int nglobals;
+    /* Variables of its own that can change: __device__, __constant__, __managed__, mutable
+     * file-scope and static local ones (lat__emu_module_has_state). */
+    bool has_state;
     struct lat__ck_module *check; /* instrumented for the checks (check/ck.h), else NULL */
     struct lat__emu_opt *opt;     /* the optimising tier (opt.h), NULL when off */
 } lat__emu_module;

@@ -14,21 +14,52 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static size_t total_bytes_cached;
-static pthread_once_t total_once = PTHREAD_ONCE_INIT;
+static size_t ram_bytes_cached;
+static pthread_once_t ram_once = PTHREAD_ONCE_INIT;
 
-static void read_total(void)
+static void read_ram(void)
 {
     long page = sysconf(_SC_PAGESIZE);
     long pages = sysconf(_SC_PHYS_PAGES);
-    total_bytes_cached = page > 0 && pages > 0 ? (size_t)page * (size_t)pages : 0;
+    ram_bytes_cached = page > 0 && pages > 0 ? (size_t)page * (size_t)pages : 0;
 }
 
-/* Physical RAM, in bytes (0 when unknown); it does not change while we run. */
+bool lat__emu_memory_parse(const char *text, size_t *bytes)
+{
+    *bytes = (size_t)4 << 30; /* the default: a 4 GiB device */
+    if (!text)
+        return true;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || errno || text[0] == '-')
+        return false;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'K': case 'k': shift = 10; end++; break;
+    case 'M': case 'm': shift = 20; end++; break;
+    case 'G': case 'g': shift = 30; end++; break;
+    case 'T': case 't': shift = 40; end++; break;
+    default: break;
+    }
+    if (*end != '\0' || v == 0 || v > (SIZE_MAX >> shift))
+        return false;
+    *bytes = (size_t)v << shift;
+    return true;
+}
+
+/* The emulated device's memory: LATTICE_EMU_MEMORY bytes (4 GiB by default), at most the
+ * host's RAM, so that a program sizing its work by the device's memory (or a test's "needs
+ * 4.5 GB" guard) sees a device's bound, not the host's. The core holds a context's
+ * allocations to it (core/memory.c). A malformed value fails lat_context_create (emu.c);
+ * here it reads as the default. */
 static size_t total_memory(void)
 {
-    pthread_once(&total_once, read_total);
-    return total_bytes_cached;
+    pthread_once(&ram_once, read_ram);
+    size_t bound;
+    if (!lat__emu_memory_parse(lat__env(LAT_ENV_EMU_MEMORY), &bound))
+        (void)lat__emu_memory_parse(NULL, &bound);
+    return ram_bytes_cached && ram_bytes_cached < bound ? ram_bytes_cached : bound;
 }
 
 /* A GPU maps its memory in large pages. On 4 KiB pages a kernel streaming over arrays of
@@ -359,13 +390,13 @@ bool lat__emu_mem_describe(uintptr_t addr, char *buf, size_t size)
 
 lat_status lat__emu_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out)
 {
-    /* The device's memory is the host's RAM: a request above it fails here, as it does
-     * on a GPU, rather than counting on the system (or a sanitizer) to refuse. */
+    /* A request above the device's memory fails here, as it does on a GPU, rather than
+     * counting on the system (or a sanitizer) to refuse. */
     size_t total = total_memory();
     if (total && bytes > total)
         return lat__error(ctx, LAT_ERROR_OUT_OF_DEVICE_MEMORY,
-                          "lat_mem_alloc: %zu bytes is more than the emulator's device memory "
-                          "(the host's %zu bytes of RAM)", bytes, total);
+                          "lat_mem_alloc: %zu bytes is more than the emulated device's %zu "
+                          "bytes (LATTICE_EMU_MEMORY sets its size)", bytes, total);
     size_t padded = bytes + lat__ck_alloc_pad(ctx);
     void *p = dm_alloc(padded);
     if (!p)

@@ -23,8 +23,9 @@
 
 typedef struct lat__lower_in {
     bool checked; /* instrumented for the checks (check/ck.h) */
-    bool fibers;  /* every kernel with barriers (or, checked, every kernel) on fibers */
-    bool profile; /* checked and profiled: atomics' operands are sites too (profile.h) */
+    bool fibers;  /* every kernel with barriers (or, checked, every kernel) on fibers:
+                     preempting checks, LATTICE_EMU_FIBERS, the profile */
+    bool profile; /* checked and profiled: branches' conditions are sites (profile.h) */
     bool no_fmad; /* --fmad=false: no fused multiply-add contraction */
     bool opt_variants; /* kernels with implicit loops get a variant for the optimising tier
                           (region.h), beside TinyCC's, under #ifndef __TINYC__ */
@@ -46,5 +47,12 @@ typedef struct lat__lower_out {
  * the passes cannot do, reported in the unit's messages), LAT_ERROR_OUT_OF_MEMORY. */
 lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out *out);
 void lat__lower_out_free(lat__lower_out *out);
+
+/* Whether a module made of unit u (parsed) has state of its own: a variable of static
+ * storage duration that can change (__device__, __constant__ and __managed__ variables,
+ * mutable file-scope variables, static locals), at file scope, in a namespace, a template's
+ * instance or a function. On a GPU each module has its own copy of each, so a module that
+ * has one is never shared by two lat_modules. Decided from the tree, never from text. */
+bool lat__emu_module_has_state(const lat__unit *u);
 
 #endif
