@@ -776,6 +776,21 @@ static void note_written(lat_context *ctx, const opts *o, lat_kernel *k, buffer 
     }
 }
 
+/* --profile: the step's profile (lattice/profile.h), each row beside its line of file. */
+static void print_profile(lat_context *ctx, const char *file)
+{
+    lat_profile *prof;
+    if (lat_profile_get(ctx, &prof) != LAT_OK)
+        return;
+    char *src = read_source_text(file);
+    char *table = lat_profile_format(prof, src);
+    if (table)
+        printf("%s", table);
+    free(table);
+    free(src);
+    lat_profile_free(prof);
+}
+
 static int run(const opts *o)
 {
     if (check_source_file(o->file) != 0)
@@ -925,16 +940,8 @@ static int run(const opts *o)
                     print_buffer(ctx, find_buffer(bufs, nbufs, p.name), o->show);
             }
         }
-        lat_profile *prof;
-        if (o->profile && lat_profile_get(ctx, &prof) == LAT_OK) {
-            char *text = read_source_text(o->file);
-            char *table = lat_profile_format(prof, text);
-            if (table)
-                printf("%s", table);
-            free(table);
-            free(text);
-            lat_profile_free(prof);
-        }
+        if (o->profile)
+            print_profile(ctx, o->file);
         if (mapped && write_map(ctx, s, mapped) != 0)
             status = status ? status : 1;
         if (st != LAT_OK && st != LAT_ERROR_CHECK_FAILED)

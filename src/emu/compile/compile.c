@@ -471,9 +471,9 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     lat__lower_in in = {
         .checked = ctx->check != NULL,
         /* Preempting switches threads at accesses: only fibers can (lattice/check.h).
-         * LATTICE_EMU_FIBERS asks for them too: read here, once, for the translation. */
-        .fibers = checks_preempt(ctx) || profiling(ctx) || lat__env_on(LAT_ENV_EMU_FIBERS),
-        /* Profiled: every thread on a fiber, where each is a thread of its own warp's. */
+         * LATTICE_EMU_FIBERS asks for them too: read here, once, for the translation.
+         * Profiled: every thread on a fiber, where each is a thread of its own warp's. */
+        .fibers = checks_preempt(ctx) || lat__env_on(LAT_ENV_EMU_FIBERS) || profiling(ctx),
         .profile = profiling(ctx),
         .no_fmad = o->no_fmad,
         .opt_variants = opt_mode != LAT_EMU_OPT_OFF,
