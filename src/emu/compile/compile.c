@@ -463,8 +463,9 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     }
     lat__lower_in in = {
         .checked = ctx->check != NULL,
-        /* Preempting switches threads at accesses: only fibers can (lattice/check.h). */
-        .fibers = checks_preempt(ctx),
+        /* Preempting switches threads at accesses: only fibers can (lattice/check.h).
+         * LATTICE_EMU_FIBERS asks for them too: read here, once, for the translation. */
+        .fibers = checks_preempt(ctx) || lat__env_on(LAT_ENV_EMU_FIBERS),
         .no_fmad = o->no_fmad,
         .opt_variants = opt_mode != LAT_EMU_OPT_OFF,
     };
