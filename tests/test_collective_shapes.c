@@ -382,3 +382,34 @@ TEST(a_helper_returning_inside_a_loop_runs_in_region_loops)
         "}\n",
         ref_loop_return, "region loops, helpers with collectives inlined");
 }
+
+static void ref_block_sum(const unsigned *in, unsigned *want)
+{
+    for (int i = 0; i < N; i++)
+        want[i] = block_sum(in, i);
+}
+
+/* Legacy warp-synchronous code (lockstep.c makes its volatile steps lockstep): in region
+ * loops each step's loads and stores are stretches of their own, every lane loading before
+ * any stores, as on a GPU. */
+TEST(a_warp_synchronous_reduction_runs_in_region_loops_in_lockstep)
+{
+    run("__device__ void warpReduce(volatile unsigned *s, int t)\n"
+        "{\n"
+        "    s[t] += s[t + 32]; s[t] += s[t + 16]; s[t] += s[t + 8];\n"
+        "    s[t] += s[t + 4]; s[t] += s[t + 2]; s[t] += s[t + 1];\n"
+        "}\n"
+        "extern \"C\" __global__ void k(unsigned *out, const unsigned *in, int n)\n"
+        "{\n"
+        "    __shared__ unsigned s[128];\n"
+        "    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;\n"
+        "    s[t] = in[i];\n"
+        "    __syncthreads();\n"
+        "    if (t < 64) s[t] += s[t + 64];\n"
+        "    __syncthreads();\n"
+        "    if (t < 32) warpReduce(s, t);\n"
+        "    __syncthreads();\n"
+        "    out[i] = s[0];\n"
+        "}\n",
+        ref_block_sum, "region loops, helpers with collectives inlined");
+}

@@ -611,12 +611,47 @@ static lat__expr *branches(inl *in, lat__expr *e, stmts *pre, bool whole)
     return r ? name_of(in, r, e->loc) : NULL;
 }
 
+static void hoist(inl *in, lat__expr **slot, stmts *pre, bool whole, bool args);
+
+/* The lockstep pass's (lockstep.c) `__lat_ls_end(lhs op= __lat_ls(rhs))`, a legacy
+ * warp-synchronous statement, as statements: `T v = rhs;`, the warp's wait, `lhs op= v;`,
+ * the warp's wait. A wait is the call alone, with 0 for its value: a warp barrier statement
+ * to the planner, where each stretch runs every thread to its end, so that every lane loads
+ * before any stores, as a GPU's warp does. */
+static void lockstep(inl *in, lat__expr **slot, stmts *pre, bool whole)
+{
+    lat__expr *e = *slot;
+    bool end = strcmp(lat__region_builtin_of(e)->name, "__lat_ls_end") == 0;
+    if (end && !whole) {
+        fail(in, e->loc, "a lockstep store inside an expression");
+        return;
+    }
+    hoist(in, &e->args[0], pre, end, false);
+    if (in->why)
+        return;
+    lat__expr *wait = lat__arena_alloc(&in->u->arena, sizeof *wait);
+    *wait = *e;
+    wait->args = lat__arena_alloc(&in->u->arena, sizeof *wait->args);
+    wait->args[0] = int_const(in, 0, e->loc);
+    wait->type = &lat__ty_void;
+    if (end) {
+        if (e->args[0])
+            LAT_PUSH(&in->u->arena, *pre, expr_stmt(in, e->args[0], e->loc));
+        *slot = wait;
+    } else {
+        lat__sym *v = fresh_local(in, e->type, e->args[0], e->loc, pre);
+        LAT_PUSH(&in->u->arena, *pre, expr_stmt(in, wait, e->loc));
+        *slot = name_of(in, v, e->loc);
+    }
+    in->changed = true;
+}
+
 /* Moves what stands in the way of region loops out of *slot, into statements of pre
  * (before the statement *slot is in), in the order C evaluates them as far as C fixes one:
  *   - calls of functions reaching collectives, inlined (inline_call);
  *   - a collective inside another's arguments, into a local of its own;
  *   - ?:, && and || whose later operands hold a collective, as an if statement;
- *   - the left of a comma whose right holds one, as a statement of its own.
+ *   - the left of a comma where either side holds one, as a statement of its own.
  * whole: *slot is a statement's whole expression (a void call or ?: may go). args: inside
  * a collective's arguments. Operands evaluated only sometimes are left as they are. */
 static void hoist(inl *in, lat__expr **slot, stmts *pre, bool whole, bool args)
@@ -631,7 +666,7 @@ static void hoist(inl *in, lat__expr **slot, stmts *pre, bool whole, bool args)
             *slot = branches(in, e, pre, whole);
             return;
         }
-        if (e->op == LAT_P_COMMA && has_coll(e->b)) {
+        if (e->op == LAT_P_COMMA && (has_coll(e->a) || has_coll(e->b))) {
             hoist(in, &e->a, pre, true, false);
             if (e->a)
                 LAT_PUSH(&in->u->arena, *pre, expr_stmt(in, e->a, e->loc));
@@ -655,6 +690,11 @@ static void hoist(inl *in, lat__expr **slot, stmts *pre, bool whole, bool args)
     case LAT_E_OFFSETOF:
         return;
     case LAT_E_CALL: {
+        const lat__builtin *lb = lat__region_builtin_of(e);
+        if (lb && lb->generic == LAT_G_LOCKSTEP && e->nargs == 1) {
+            lockstep(in, slot, pre, whole);
+            return;
+        }
         lat__func *f = inlinable(e);
         if (!f) {
             bool coll = lat__region_coll_of(e) != 0;

@@ -12,7 +12,8 @@
  *   - a collective under ?:, && or ||, or inside another's arguments, is computed into a
  *     local of its own by an if statement (or a declaration) before the statement, and
  *     the left of a comma before one becomes a statement;
- *   - a while, for or do condition needing such statements is tested inside the body;
+ *   - a while, for or do condition needing such statements is tested inside the body, and
+ *     a for step holding a collective becomes the body's last statement;
  *   - a switch holding a collective becomes if statements.
  * docs/dialect.md lists what still keeps a kernel on fibers.
  */

@@ -418,7 +418,8 @@ static void print_decl(plan *pl, const lat__decl *d)
         lat__emit_at(em, d->loc);
         lat__emit_fmt(em, "{ %s = ", lat__emit_type(pl->u, d->sym->type, "__lat_init"));
         lat__emit_expr(em, d->init, LAT_PREC_ASSIGN);
-        lat__emit_fmt(em, "; memcpy(&__lat_r%d[__lat_i], &__lat_init, sizeof __lat_init); }", r->slot);
+        /* (memcpy): the function, not checked code's macro of the program's calls. */
+        lat__emit_fmt(em, "; (memcpy)(&__lat_r%d[__lat_i], &__lat_init, sizeof __lat_init); }", r->slot);
         return;
     }
     lat__decl one = *d;
