@@ -80,6 +80,13 @@ static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: LATTICE_EMU_THREADS='%s' is not a number of threads "
                           "from 1 to 4096", threads);
+    const char *pb = lat__env(LAT_ENV_EMU_PRINTF_BUFFER);
+    size_t printf_buffer;
+    if (!lat__emu_printf_parse_buffer(pb, &printf_buffer))
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "lat_context_create: LATTICE_EMU_PRINTF_BUFFER='%s' is not a size in "
+                          "bytes from 1K to 1024G (a number, optionally followed by K, M or G)",
+                          pb);
     lat_local_rank rank; /* read by the thread count's rule: a malformed value fails here */
     lat_status st = lat_local_rank_get(&rank);
     if (st != LAT_OK)
@@ -256,6 +263,17 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
     char msg[1024];
     const lat__emu_kernel *k = kernel->impl;
     const lat__emu_ctx *c = kernel->module->ctx->impl;
+    lat__emu_module *m = kernel->module->impl;
+    const size_t index = (size_t)(k - m->kernels);
+    /* Every message of the launch (the checks' reports, faults, traps) names the kernel as
+     * the user wrote it: a template's instance by its name expression (block_reduce<256>),
+     * not the C name the front end gave it (block_reduce__lat_t1). */
+    lat__emu_kernel shown;
+    if (k->expr) {
+        shown = *k;
+        shown.name = k->expr;
+        k = &shown;
+    }
     /* Checked and unchecked launches share the limit, so it is checked before either. */
     if (k->shared_bytes + l->shared_bytes > LAT_EMU_SHARED_LIMIT)
         return lat__error(kernel->module->ctx, LAT_ERROR_SHARED_MEMORY,
@@ -273,12 +291,11 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                           l->api, k->name);
     /* The optimising tier's code once it is ready: the switch happens here, between
      * launches, so a launch runs on one tier throughout. */
-    lat__emu_module *m = kernel->module->impl;
     const lat__emu_opt_code *oc = lat__emu_opt_code_of(m->opt);
     lat__emu_kernel opt_k;
     if (oc) {
         opt_k = *k;
-        opt_k.entry = oc->entries[k - m->kernels];
+        opt_k.entry = oc->entries[index];
         opt_k.code = oc->text;
         opt_k.code_size = oc->text_size;
         opt_k.inexact_threads = !k->check; /* checked code keeps the order (region_gen.c) */

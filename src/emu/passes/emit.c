@@ -331,9 +331,47 @@ static bool call_in_order(const lat__emitter *em, const lat__expr *e, const lat_
     return with_sites >= 2;
 }
 
+/* Whether s is a member function called with its object first (its first parameter is
+ * `this`: not a static member). */
+static bool method_with_this(const lat__sym *s)
+{
+    return s && s->kind == LAT_SYM_FUNC && (s->flags & LAT_SF_METHOD) && s->fn && s->fn->nparams > 0 &&
+           s->fn->params[0]->name && strcmp(s->fn->params[0]->name->name, "this") == 0;
+}
+
+/* A call as the user wrote it, for the checks' reports: no context argument, and a member
+ * function's call as tile.meta_group_rank(), not meta_group_rank(__lat_t, &tile). */
+static void emit_display_call(lat__emitter *em, const lat__expr *e, const lat__expr *fn)
+{
+    int from = 0;
+    if (fn->kind == LAT_E_NAME && method_with_this(fn->sym) && e->nargs > 0) {
+        const lat__expr *self = lat__skip_implicit(e->args[0]);
+        if (self->kind == LAT_E_UNARY && self->op == LAT_P_AMP) {
+            lat__emit_expr(em, self->a, LAT_PREC_POSTFIX);
+            lat__emit_str(em, ".");
+        } else {
+            lat__emit_expr(em, self, LAT_PREC_POSTFIX);
+            lat__emit_str(em, "->");
+        }
+        from = 1;
+    }
+    lat__emit_expr(em, e->a, LAT_PREC_POSTFIX);
+    lat__emit_str(em, "(");
+    for (int i = from; i < e->nargs; i++) {
+        if (i > from)
+            lat__emit_str(em, ", ");
+        lat__emit_expr(em, e->args[i], LAT_PREC_ASSIGN);
+    }
+    lat__emit_str(em, ")");
+}
+
 static void emit_call(lat__emitter *em, const lat__expr *e)
 {
     const lat__expr *fn = lat__skip_implicit(e->a);
+    if (em->display) {
+        emit_display_call(em, e, fn);
+        return;
+    }
     /* The lowering's own helpers (__lat_*) are plain functions. */
     bool builtin = fn->kind == LAT_E_NAME && fn->sym && (fn->sym->flags & LAT_SF_BUILTIN) &&
                    fn->sym->name && strncmp(fn->sym->name->name, "__lat_", 6) != 0;
