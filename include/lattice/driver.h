@@ -425,7 +425,10 @@ LAT_API int lat_kernel_resources_format(const lat_kernel *kernel, const lat_kern
  * defines, include directories and options, no_extern_c, the target architecture, and the
  * compiler (NVRTC's version; the emulator's build). Writes are atomic (a temporary file
  * renamed into place), so processes compiling the same kernel at once never read a
- * partial entry; an entry that fails its checksum is removed and recompiled.
+ * partial entry; an entry that fails its checksum is removed and recompiled. Compiled code
+ * on disk runs as you, so the directory is used only when it, the directories above it and
+ * each entry belong to you or root and no one else can write them (docs/security.md);
+ * otherwise lattice warns once and compiles without it.
  * LATTICE_CACHE=0 turns the cache off. A source whose #include names a macro (not a
  * "file" or <file>) is not cached, since lattice cannot tell what it includes. */
 typedef struct lat_cache_stats {
@@ -446,7 +449,8 @@ LAT_API lat_status lat_cache_get_stats(lat_cache_stats *out);
  * Thread safety: any thread. */
 LAT_API void lat_cache_clear(void);
 
-/* The disk cache's directory, or "" when the cache is off: LATTICE_CACHE_DIR, else
+/* The disk cache's directory, or "" when the cache is off or the directory is not trusted
+ * (docs/security.md): LATTICE_CACHE_DIR, else
  * $XDG_CACHE_HOME/lattice, else $HOME/.cache/lattice, as the environment was when a
  * context was last created (lattice reads the environment then, on the program's thread,
  * so that its own threads never call getenv while the program may call setenv). Valid

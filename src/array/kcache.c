@@ -16,6 +16,7 @@
 #include "internal.h"
 #include "core/alloc.h"
 
+#include "cache.h"
 #include "core.h"
 #include "memory.h"
 
@@ -53,22 +54,6 @@ static size_t bucket_of(const lat_context *ctx, uint64_t h)
 {
     uint64_t x = h ^ ((uint64_t)(uintptr_t)ctx * 0x9e3779b97f4a7c15ull);
     return (size_t)((x ^ (x >> 29)) % NBUCKETS);
-}
-
-/* Whether mod is still a live module of ctx named `name`. */
-static bool module_alive(lat_context *ctx, const lat_module *mod, const char *name)
-{
-    if (!mod)
-        return false;
-    bool alive = false;
-    pthread_mutex_lock(&ctx->lock);
-    for (const lat_module *m = ctx->modules; m; m = m->next)
-        if (m == mod) {
-            alive = m->name && strcmp(m->name, name) == 0;
-            break;
-        }
-    pthread_mutex_unlock(&ctx->lock);
-    return alive;
 }
 
 /* A compile error in a generated kernel: the compiler's message names lines of a file
@@ -180,7 +165,7 @@ lat_status lat__gen_get(lat_context *ctx, const char *key, lat__gen_source_fn so
 
     pthread_mutex_lock(&e->gen.lock);
     lat_status st = LAT_OK;
-    if (!module_alive(ctx, e->gen.mod, e->name)) {
+    if (!lat__module_alive(ctx, e->gen.mod, e->name)) {
         e->gen.mod = NULL;
         st = compile(ctx, e, source, arg, options, names, scratch_bytes, what, &e->gen);
     }

@@ -28,9 +28,11 @@ typedef struct lat__reader {
      * happens (NULL only when out of memory); returns its status: LAT_OK for a valid
      * program, else its first error's (the rest in the tree). */
     lat_status (*parse)(const lat__source *src, struct lat__unit **unit);
-    /* Makes the instance a name expression ("reduce<256>") names; sets *no_template when
-     * the program has no function template of that name. */
-    struct lat__sym *(*instantiate)(struct lat__unit *unit, const char *expr, bool *no_template);
+    /* Makes the instance a name expression ("reduce<256>", "BlackScholesGPU", "&ns::k")
+     * names, if it is a template's; returns the name the kernel's signature and the
+     * emulator know it by (NULL after an error, in the tree); sets *no_template when the
+     * program has no function of that name. */
+    const char *(*instantiate)(struct lat__unit *unit, const char *expr, bool *no_template);
     /* The tree's kernels' signatures into sigs; nonzero when out of memory. */
     int (*signatures)(const struct lat__unit *unit, lat__kernel_sigs *sigs);
     void (*unit_free)(struct lat__unit *unit); /* NULL: nothing */
@@ -115,7 +117,7 @@ typedef struct lat__backend {
     int (*module_tier)(const lat_module *mod);
 
     /* How the kernel's threads run, in words, and what kept it off the fast path
-     * (lat_kernel_describe); valid while the kernel is. NULL: the backend's one way. */
+     * (lat_kernel_describe); valid while the kernel is. */
     const char *(*kernel_path)(const lat_kernel *kernel);
 
     /* Whether v is in memory the backend hands kernels by itself (the device heap, what

@@ -4,7 +4,15 @@
  *
  * A disk entry is one file, <dir>/<64 hex digits>.lcc:
  *     "LATCACHE" (8 bytes), format version (u32), 0 (u32), the key (32 bytes),
- *     the payload's size (u64), the payload's checksum (32 bytes), the payload.
+ *     the payload's size (u64), the digest of the key and payload (32 bytes), the payload.
+ *
+ * Compiled code from the disk is executed as the user, so the directory is used only when
+ * it, every directory above it, and each entry belong to the user or root and no one else
+ * can write them (docs/security.md); otherwise lattice warns once and compiles without it.
+ * Entries are opened O_NOFOLLOW | O_NONBLOCK and must be regular files whose size is in
+ * bounds before a byte is read: a FIFO, a device or a huge sparse file at an entry's name
+ * can neither block nor exhaust the process. The digest is an integrity check (a torn
+ * disk, an edit), not a signature: what keeps others' code out is who can write.
  * It is written to a unique temporary name in the same directory and renamed into place,
  * so a reader sees the whole old file, the whole new one, or none: two processes
  * compiling the same kernel at once never read a partial entry. An entry whose header,
@@ -17,6 +25,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -25,7 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { FORMAT_VERSION = 2, HEADER_SIZE = 8 + 4 + 4 + 32 + 8 + 32 };
+enum { FORMAT_VERSION = 3, HEADER_SIZE = 8 + 4 + 4 + 32 + 8 + 32 };
 
 /* The payload's checksum: finds a torn or edited entry, which is all it is for (the key
  * is what must not collide, and it is SHA-256). Four independent 64-bit lanes of
@@ -44,10 +53,14 @@ static uint64_t get_u64_le(const uint8_t *p)
     return v;
 }
 
-static void checksum(const uint8_t *p, size_t n, uint8_t out[32])
+static void checksum(const lat__cache_key *key, const uint8_t *p, size_t n, uint8_t out[32])
 {
     static const uint64_t m1 = 0x9e3779b185ebca87u, m2 = 0xc2b2ae3d27d4eb4fu;
+    /* Seeded with the entry's key: the digest is of the key and the payload together, so
+     * a payload moved under another key's name fails it too. */
     uint64_t lane[4] = {m1 + m2, m2, 0, (uint64_t)0 - m1};
+    for (int l = 0; l < 4; l++)
+        lane[l] ^= get_u64_le(key->bytes + 8 * l);
     size_t i = 0;
     for (; i + 32 <= n; i += 32)
         for (int l = 0; l < 4; l++)
@@ -216,80 +229,182 @@ static uint32_t get_u32(const uint8_t *p)
     return (uint32_t)get_u64((const uint8_t[8]){p[0], p[1], p[2], p[3], 0, 0, 0, 0});
 }
 
-static bool entry_path(const lat__cache_key *key, char *path, size_t size)
+/* Whether st belongs to this user or root: nobody else's files are trusted. */
+static bool owned(const struct stat *st)
 {
-    char dir[4096];
-    if (!directory(dir, sizeof dir))
-        return false;
-    return (size_t)snprintf(path, size, "%s/%s.lcc", dir, key->hex) < size;
+    return st->st_uid == geteuid() || st->st_uid == 0;
 }
 
-/* Reads and checks an entry; false when absent; corrupt entries are removed. */
-static bool disk_get(const lat__cache_key *key, void **data, size_t *size)
+/* Why the directory at `real` (no symbolic links in it) cannot be trusted, in why; "" when
+ * it can: it and every directory above it belong to this user or root, and no one else
+ * can write them (ssh's StrictModes), but for a directory above with the sticky bit (/tmp),
+ * where no one else can rename or remove what is ours. fd is the directory, opened. */
+static void check_trust(const char *real, int fd, char *why, size_t size)
 {
-    char path[4200];
-    if (!entry_path(key, path, sizeof path))
-        return false;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
+    why[0] = '\0';
     struct stat st;
-    uint8_t *buf = NULL;
-    bool ok = fstat(fd, &st) == 0 && st.st_size >= HEADER_SIZE &&
-              (uint64_t)st.st_size < ((uint64_t)1 << 40) &&
-              (buf = lat__malloc((size_t)st.st_size)) != NULL;
-    size_t total = ok ? (size_t)st.st_size : 0, got = 0;
-    while (ok && got < total) {
-        ssize_t r = read(fd, buf + got, total - got);
-        if (r <= 0) {
-            ok = false;
+    if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode))
+        snprintf(why, size, "%s is not a directory", real);
+    else if (!owned(&st))
+        snprintf(why, size, "%s belongs to user %ld, not to you or root", real, (long)st.st_uid);
+    else if (st.st_mode & (S_IWGRP | S_IWOTH))
+        snprintf(why, size, "%s can be written by %s (mode %03o)", real,
+                 st.st_mode & S_IWOTH ? "anyone" : "its group", (unsigned)(st.st_mode & 0777));
+    char up[4096];
+    snprintf(up, sizeof up, "%s", real);
+    for (char *slash = strrchr(up, '/'); !why[0] && slash; slash = strrchr(up, '/')) {
+        slash[slash == up ? 1 : 0] = '\0';
+        if (lstat(up, &st) != 0 || !S_ISDIR(st.st_mode))
+            snprintf(why, size, "%s, above it, is not a directory", up);
+        else if (!owned(&st))
+            snprintf(why, size, "%s, above it, belongs to user %ld, not to you or root", up,
+                     (long)st.st_uid);
+        else if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+            snprintf(why, size, "%s, above it, can be written by others (mode %03o)", up,
+                     (unsigned)(st.st_mode & 0777));
+        if (slash == up)
             break;
-        }
+    }
+}
+
+static atomic_bool warned_untrusted;
+
+/* Opens the disk cache's directory (made first when `create`), or -1 when there is none
+ * or it is not trusted (check_trust): then lattice warns once and compiles without it. */
+static int open_dir(bool create, bool warn)
+{
+    char dir[4096], real[PATH_MAX], why[4400];
+    if (!directory(dir, sizeof dir) || (create && !make_dirs(dir)) || !realpath(dir, real))
+        return -1;
+    int fd = open(real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    check_trust(real, fd, why, sizeof why);
+    if (!why[0])
+        return fd;
+    close(fd);
+    if (warn && !atomic_exchange(&warned_untrusted, true))
+        lat__log(NULL, LAT_LOG_WARNING,
+                 "the compile cache's directory %s is not used: %s. Compiled code from it would "
+                 "run as you, so it must belong to you (or root) and be writable by no one "
+                 "else (docs/security.md); compiling without the disk cache", dir, why);
+    return -2;
+}
+
+bool lat__cache_disk_trusted(void)
+{
+    int fd = open_dir(false, false);
+    if (fd >= 0)
+        close(fd);
+    return fd != -2;
+}
+
+/* Reads exactly n bytes; false on an error or a short file. */
+static bool read_all(int fd, void *buf, size_t n)
+{
+    for (size_t got = 0; got < n;) {
+        ssize_t r = read(fd, (uint8_t *)buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return false;
         got += (size_t)r;
     }
-    close(fd);
-    if (ok) {
-        uint8_t sum[32];
-        uint64_t psize = get_u64(buf + 48);
-        ok = memcmp(buf, "LATCACHE", 8) == 0 && get_u32(buf + 8) == FORMAT_VERSION &&
-             memcmp(buf + 16, key->bytes, 32) == 0 && psize == total - HEADER_SIZE;
-        if (ok) {
-            checksum(buf + HEADER_SIZE, (size_t)psize, sum);
-            ok = memcmp(sum, buf + 56, 32) == 0;
-        }
-        if (ok) {
-            memmove(buf, buf + HEADER_SIZE, (size_t)psize);
-            *data = buf;
-            *size = (size_t)psize;
-            return true;
-        }
+    return true;
+}
+
+lat__cache_entry_status lat__cache_entry_read(int fd, const lat__cache_key *key, void **data,
+                                              size_t *size)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return LAT__ENTRY_BAD; /* a FIFO or a device: never read, it could block or not end */
+    if (!owned(&st) || (st.st_mode & (S_IWGRP | S_IWOTH)))
+        return LAT__ENTRY_UNTRUSTED;
+    if (st.st_size < HEADER_SIZE || (uint64_t)st.st_size - HEADER_SIZE > LAT__CACHE_ENTRY_MAX)
+        return LAT__ENTRY_BAD; /* its size is checked before anything is read */
+    uint8_t header[HEADER_SIZE];
+    if (!read_all(fd, header, sizeof header))
+        return LAT__ENTRY_BAD;
+    uint64_t psize = get_u64(header + 48);
+    if (memcmp(header, "LATCACHE", 8) != 0 || get_u32(header + 8) != FORMAT_VERSION ||
+        get_u32(header + 12) != 0 || memcmp(header + 16, key->bytes, 32) != 0 ||
+        psize != (uint64_t)st.st_size - HEADER_SIZE)
+        return LAT__ENTRY_BAD;
+    uint8_t *buf = lat__malloc(psize ? (size_t)psize : 1), sum[32];
+    if (!buf)
+        return LAT__ENTRY_NO_MEMORY;
+    if (!read_all(fd, buf, (size_t)psize)) {
+        free(buf);
+        return LAT__ENTRY_BAD;
     }
-    free(buf);
+    checksum(key, buf, (size_t)psize, sum);
+    if (memcmp(sum, header + 56, 32) != 0) {
+        free(buf);
+        return LAT__ENTRY_BAD;
+    }
+    *data = buf;
+    *size = (size_t)psize;
+    return LAT__ENTRY_OK;
+}
+
+/* Reads and checks an entry; false when absent. An entry that is not one (a FIFO, a
+ * link, a torn or edited file) is removed and counted as corrupt; one that this user did
+ * not write is left alone and not used. */
+static bool disk_get(const lat__cache_key *key, void **data, size_t *size)
+{
+    int dir = open_dir(false, true);
+    if (dir < 0)
+        return false;
+    char name[80];
+    snprintf(name, sizeof name, "%s.lcc", key->hex);
+    /* O_NOFOLLOW: a link is not an entry; O_NONBLOCK: opening a FIFO does not wait. */
+    int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    lat__cache_entry_status st = LAT__ENTRY_BAD;
+    if (fd < 0 && errno != ELOOP) {
+        close(dir);
+        return false;
+    }
+    if (fd >= 0) {
+        st = lat__cache_entry_read(fd, key, data, size);
+        close(fd);
+    }
+    if (st == LAT__ENTRY_OK || st == LAT__ENTRY_NO_MEMORY || st == LAT__ENTRY_UNTRUSTED) {
+        close(dir);
+        return st == LAT__ENTRY_OK;
+    }
     /* Unreadable or wrong: not worth keeping. A concurrent writer's rename replaces the
      * file atomically, so this never deletes a good entry mid-write. */
-    if (unlink(path) == 0 || errno != ENOENT)
+    if (unlinkat(dir, name, 0) == 0 || errno != ENOENT)
         atomic_fetch_add(&n_corrupt, 1);
+    close(dir);
     return false;
 }
 
 static void disk_put(const lat__cache_key *key, const void *data, size_t size, bool counted)
 {
-    char dir[4096], path[4200], tmp[4300];
-    if (!directory(dir, sizeof dir) || !make_dirs(dir) || !entry_path(key, path, sizeof path))
+    if (size > LAT__CACHE_ENTRY_MAX)
+        return;
+    int dir = open_dir(true, true);
+    if (dir < 0)
         return;
     static _Atomic unsigned counter;
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(),
+    char name[80], tmp[160];
+    snprintf(name, sizeof name, "%s.lcc", key->hex);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", name, (long)getpid(),
              atomic_fetch_add(&counter, 1));
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0)
+    int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        close(dir); /* a read-only cache (shared, docs/security.md): not an error */
         return;
+    }
     uint8_t header[HEADER_SIZE];
     memcpy(header, "LATCACHE", 8);
     put_u32(header + 8, FORMAT_VERSION);
     put_u32(header + 12, 0);
     memcpy(header + 16, key->bytes, 32);
     put_u64(header + 48, size);
-    checksum(data, size, header + 56);
+    checksum(key, data, size, header + 56);
     bool ok = true;
     const uint8_t *parts[2] = {header, data};
     size_t lens[2] = {HEADER_SIZE, size};
@@ -306,11 +421,12 @@ static void disk_put(const lat__cache_key *key, const void *data, size_t size, b
     }
     if (close(fd) != 0)
         ok = false;
-    if (ok && rename(tmp, path) == 0) {
+    if (ok && renameat(dir, tmp, dir, name) == 0) {
         if (counted)
             atomic_fetch_add(&n_disk_writes, 1);
     } else
-        unlink(tmp);
+        unlinkat(dir, tmp, 0);
+    close(dir);
 }
 
 /* ---- the interface ------------------------------------------------------------------------ */
@@ -403,7 +519,7 @@ void lat_cache_clear(void)
 const char *lat_cache_directory(void)
 {
     static _Thread_local char dir[4096];
-    if (!lat__cache_enabled() || !directory(dir, sizeof dir))
+    if (!lat__cache_enabled() || !directory(dir, sizeof dir) || !lat__cache_disk_trusted())
         dir[0] = '\0';
     return dir;
 }

@@ -10,6 +10,7 @@
  */
 #include "cache.h"
 #include "core/alloc.h"
+#include "build_id.h"
 #include "file.h"
 #include "sha256.h"
 
@@ -216,9 +217,9 @@ static int option_dirs(const char *const *options, const char ***list, size_t *n
     return 0;
 }
 
-bool lat__cache_key_for(const lat__source *src, const char *backend, const char *target,
-                        const char *compiler, const char *extra, lat__cache_key *key)
+bool lat__compile_request_digest(const lat__compile_request *r, lat__cache_key *key)
 {
+    const lat__source *src = r->src;
     if (!lat__cache_enabled())
         return false;
     keyer *k = lat__calloc(1, sizeof *k);
@@ -228,10 +229,16 @@ bool lat__cache_key_for(const lat__source *src, const char *backend, const char 
     lat__sha256_init(&k->sha);
     field_str(k, "lattice compile cache", "1");
     field_str(k, "lattice", LAT_VERSION_STRING);
-    field_str(k, "backend", backend);
-    field_str(k, "target", target);
-    field_str(k, "compiler", compiler);
-    field_str(k, "extra", extra);
+    /* The build, where the linker recorded one: what lattice's own code made of a source
+     * (the emulator's translation, the CUDA backend's options) must not outlive that code. */
+    const uint8_t *id;
+    size_t id_len;
+    if (lat__build_id(&id, &id_len))
+        field(k, "build", id, id_len);
+    field_str(k, "backend", r->backend);
+    field_str(k, "target", r->target);
+    field_str(k, "compiler", r->compiler);
+    field_str(k, "tier", r->tier);
     field_str(k, "name", src->name);
     field_str(k, "text", src->text);
     field(k, "no_extern_c", src->no_extern_c ? "1" : "0", 1);

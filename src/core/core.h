@@ -63,6 +63,10 @@ struct lat_module {
     void *cache_ref; /* the compile cache's entry whose impl this module shares, or NULL */
     int origin;      /* a lat_module_origin */
     char **name_exprs; /* lat_module_desc.name_expressions, copied (NULL-terminated) */
+    /* For each of the user's name expressions (in order, NULL-terminated), the name the
+     * kernel's signature and the emulator know it by: "&ns::k" and "k<float, 256>" (256
+     * defaulted) name what "k" and "k<float>" name. NULL when the front end named none. */
+    char **name_keys;
     /* The variables whose addresses lat_module_get_global() gave (ctx->lock): the only
      * module addresses a program can pass to a kernel, for the pointer check. */
     lat__alloc *globals;
@@ -126,6 +130,11 @@ typedef struct lat__launch {
 /* Logs to the context's logger (if any). ctx may be NULL. printf-style. */
 void lat__log(const lat_context *ctx, lat_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The name that the kernel `name` (as lat_module_get_kernel was given it) has in the
+ * module's signatures and on the emulator: its key when it is one of the user's name
+ * expressions (lat_module.name_keys), else name itself. */
+const char *lat__module_name_key(const lat_module *mod, const char *name);
 
 /* The checks a context asks for (LAT_CHECK_* bits, 0 for none) from desc->check, else
  * LATTICE_CHECK (check.c); for the backend that runs them and for core's note when it

@@ -137,6 +137,14 @@ typedef struct lat__driver_ops {
      * key and calls module_destroy, with only ->impl set, when the last user is gone).
      * False when the backend caches itself (CUDA caches images, not loaded modules). */
     bool share_module_impl;
+    /* With share_module_impl: whether mod's impl has state of its own (variables a kernel
+     * or the host may write: on a GPU each module has its own), decided from the compiled
+     * module, never from its text. Such an impl is never shared. */
+    bool (*module_has_state)(const lat_module *mod);
+    /* With share_module_impl: writes into buf (size bytes) what decides a module's impl
+     * beyond its source and device (the backend's tier, checks, flags, and the settings
+     * it reads), for the compile request's key (core/cache.h). */
+    void (*module_key)(lat_context *ctx, const lat__source *src, char *buf, size_t size);
 } lat__driver_ops;
 
 extern const lat__driver_ops lat__cuda_driver_ops;

@@ -48,6 +48,7 @@ typedef enum lat__env_kind {
     XX(EMU_CC, LAT__ENV_TEXT, NULL)                                       \
     XX(EMU_CC_FLAGS, LAT__ENV_TEXT, NULL)                                 \
     XX(EMU_CC_TIMEOUT, LAT__ENV_SECONDS, NULL)                            \
+    XX(EMU_CC_JOBS, LAT__ENV_COUNT, NULL)                                 \
     XX(EMU_FIBERS, LAT__ENV_FLAG, NULL)                                   \
     XX(EMU_PRINTF, LAT__ENV_WORD, "unordered|ordered")                    \
     XX(EMU_PRINTF_BUFFER, LAT__ENV_TEXT, NULL) /* bytes, the emulator's printf */ \

@@ -107,6 +107,11 @@ lat_status lat__error(const lat_context *ctx, lat_status status, const char *fmt
     return st;
 }
 
+lat_status lat__oom(const lat_context *ctx, const char *fn)
+{
+    return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+}
+
 lat_status lat__error_logged(lat_status status, const char *fmt, ...)
 {
     va_list ap;
@@ -115,11 +120,6 @@ lat_status lat__error_logged(lat_status status, const char *fmt, ...)
     va_end(ap);
     set_message(msg);
     return status;
-}
-
-lat_status lat__oom(const lat_context *ctx, const char *fn)
-{
-    return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
 }
 
 void lat__log(const lat_context *ctx, lat_log_level level, const char *fmt, ...)

@@ -119,6 +119,7 @@ static void free_module(lat_module *mod)
 {
     free(mod->globals);
     free_strings(mod->name_exprs);
+    free_strings(mod->name_keys);
     lat__kernel_sigs_free(&mod->sigs);
     free(mod->log);
     free(mod->name);
@@ -217,13 +218,20 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         /* The templates' instances the name expressions name, before the signatures are
          * read: the emulator compiles them, and both backends check their arguments. */
         lat_status pst = reader->parse(&src, &unit);
-        for (char **e = name_exprs; pst == LAT_OK && e && *e && st == LAT_OK; e++) {
+        size_t nexprs = 0;
+        for (char **e = name_exprs; e && *e; e++)
+            nexprs++;
+        if (nexprs && pst == LAT_OK && !(mod->name_keys = lat__calloc(nexprs + 1, sizeof *mod->name_keys)))
+            st = lat__oom(ctx, "lat_module_create");
+        for (size_t i = 0; mod->name_keys && i < nexprs && st == LAT_OK; i++) {
             bool none = false; /* other errors: in the unit's messages, for the emulator */
-            (void)reader->instantiate(unit, *e, &none);
-            if (none) /* a name the program has no template of: no backend compiles it */
+            const char *key = reader->instantiate(unit, name_exprs[i], &none);
+            if (none) /* a name the program has no function of: no backend compiles it */
                 st = lat__error(ctx, LAT_ERROR_KERNEL_NOT_FOUND,
                                 "lat_module_create: %s: the name expression '%s' names no function "
-                                "template of the module", mod->name, *e);
+                                "of the module", mod->name, name_exprs[i]);
+            else if (!(mod->name_keys[i] = lat__strdup(key ? key : name_exprs[i])))
+                st = lat__oom(ctx, "lat_module_create");
         }
         if (st != LAT_OK)
             ;
@@ -310,6 +318,14 @@ static lat_status merge_params(lat_kernel *k)
     return LAT_OK;
 }
 
+const char *lat__module_name_key(const lat_module *mod, const char *name)
+{
+    for (size_t i = 0; mod->name_keys && mod->name_keys[i]; i++)
+        if (strcmp(mod->name_exprs[i], name) == 0)
+            return mod->name_keys[i];
+    return name;
+}
+
 static lat_status not_found(lat_module *mod, const char *name)
 {
     const lat__kernel_sig *sig = lat__kernel_sigs_find(&mod->sigs, name);
@@ -380,7 +396,7 @@ lat_status lat_module_get_kernel(lat_module *mod, const char *name, lat_kernel *
     }
     k->module = mod;
     k->backend_nparams = -1;
-    k->sig = lat__kernel_sigs_find(&mod->sigs, name);
+    k->sig = lat__kernel_sigs_find(&mod->sigs, lat__module_name_key(mod, name));
     lat_status st = mod->ctx->backend->kernel_get(mod, k);
     if (st == LAT_OK) {
         st = merge_params(k);

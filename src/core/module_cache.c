@@ -6,13 +6,14 @@
  * cleared. Backends that cannot share (CUDA: a loaded CUmodule belongs to a context)
  * cache their compiled images through cache.c instead.
  *
- * A module whose source defines a __device__ or __managed__ variable is never shared: on
- * a GPU every module has its own copy of such a variable, and a kernel may write it.
+ * A module with state of its own (a variable a kernel or the host may write: __device__,
+ * __constant__, __managed__, static locals...) is never shared: on a GPU every module has
+ * its own copy of each. The backend says so from the compiled module (module_has_state);
+ * nothing is decided from the source's text.
  */
 #include "cache.h"
 #include "core/alloc.h"
 #include "driver_ops.h"
-#include "lattice/check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,24 +53,6 @@ static shared *unref_locked(shared *s)
     return --s->refs == 0 ? s : NULL;
 }
 
-/* Whether `text` defines a variable with per-module state: __device__ or __managed__
- * followed by a declaration that reaches '=', ';' or '[' before any '('. */
-static bool has_module_variables(const char *text)
-{
-    static const char *const words[] = {"__device__", "__managed__"};
-    for (size_t w = 0; w < 2; w++) {
-        size_t n = strlen(words[w]);
-        for (const char *p = strstr(text, words[w]); p; p = strstr(p + n, words[w])) {
-            const char *q = p + n;
-            while (*q && *q != '(' && *q != ';' && *q != '=' && *q != '[' && *q != '{')
-                q++;
-            if (*q == ';' || *q == '=' || *q == '[')
-                return true;
-        }
-    }
-    return false;
-}
-
 lat_status lat__module_compile(lat_context *ctx, lat_module *mod, const lat__source *src)
 {
     const lat__backend *b = ctx->backend;
@@ -79,23 +62,16 @@ lat_status lat__module_compile(lat_context *ctx, lat_module *mod, const lat__sou
     char target[64];
     snprintf(target, sizeof target, "device %d: compute %d.%d", ctx->device,
              ctx->info.compute_major, ctx->info.compute_minor);
-    /* Checked modules differ; preempting ones more (every kernel on fibers). So do
-     * modules made while LATTICE_EMU_FIBERS is set, which the translator reads when it
-     * runs: without it in the key, a module asked for on fibers would get the region
-     * loops of the same source compiled earlier. */
-    lat_check_options co;
-    bool preempt = ctx->check && lat_check_get_options(ctx, &co) == LAT_OK && co.preempt;
-    /* The optimising tier's mode lives in the shared impl, so it is part of the key:
-     * a module asked for without the tier must not run another's optimised code. */
-    char extra[1024];
-    const char *opt = lat__env(LAT_ENV_EMU_OPT), *cc = lat__env(LAT_ENV_EMU_CC),
-               *flags = lat__env(LAT_ENV_EMU_CC_FLAGS);
-    snprintf(extra, sizeof extra, "%s%s, opt %d %s, cc %s %s",
-             ctx->check ? (preempt ? "checked, preempting" : "checked") : "unchecked",
-             lat__env_on(LAT_ENV_EMU_FIBERS) ? ", fibers" : "", src->emu_opt, opt ? opt : "",
-             cc ? cc : "", flags ? flags : "");
-    if (has_module_variables(src->text) ||
-        !lat__cache_key_for(src, b->name, target, "lattice " LAT_VERSION_STRING, extra, &key)) {
+    /* What else decides the compiled impl (its tier, checks, flags) is the backend's to
+     * say: the core reads none of its settings. */
+    char tier[1024] = "";
+    lat__drv(ctx)->module_key(ctx, src, tier, sizeof tier);
+    lat__compile_request req = {.src = src,
+                                .backend = b->name,
+                                .target = target,
+                                .compiler = "lattice " LAT_VERSION_STRING,
+                                .tier = tier};
+    if (!lat__compile_request_digest(&req, &key)) {
         if (lat__cache_enabled())
             lat__cache_count_uncacheable();
         return b->module_create(ctx, mod, src);
@@ -120,10 +96,14 @@ lat_status lat__module_compile(lat_context *ctx, lat_module *mod, const lat__sou
 
     /* Compiled outside the lock: two threads may compile the same source at once; the
      * second to finish keeps its own, unshared. */
-    lat__cache_count_miss();
     lat_status st = b->module_create(ctx, mod, src);
     if (st != LAT_OK)
         return st;
+    if (lat__drv(ctx)->module_has_state(mod)) {
+        lat__cache_count_uncacheable();
+        return LAT_OK; /* its own, as on a GPU */
+    }
+    lat__cache_count_miss();
     shared *s = lat__calloc(1, sizeof *s);
     if (!s)
         return LAT_OK; /* the module works, uncached */
@@ -206,4 +186,19 @@ void lat__module_cache_clear(void)
         next = s->next;
         destroy(s);
     }
+}
+
+bool lat__module_alive(lat_context *ctx, const lat_module *mod, const char *name)
+{
+    if (!mod)
+        return false;
+    bool alive = false;
+    pthread_mutex_lock(&ctx->lock);
+    for (const lat_module *m = ctx->modules; m; m = m->next)
+        if (m == mod) {
+            alive = m->name && strcmp(m->name, name) == 0;
+            break;
+        }
+    pthread_mutex_unlock(&ctx->lock);
+    return alive;
 }

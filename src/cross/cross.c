@@ -373,6 +373,14 @@ static void kernel_release(lat_kernel *kernel)
     kernel->impl = NULL;
 }
 
+/* The emulator's half is the one whose path can differ from kernel to kernel. */
+static const char *kernel_path(const lat_kernel *kernel)
+{
+    const lat__cross_kernel *k = kernel->impl;
+    const lat__backend *b = k->b->module->ctx->backend;
+    return b->kernel_path ? b->kernel_path(k->b) : "";
+}
+
 /* The primary's lowered names: the symbols the GPU runs. */
 static lat_status module_lowered_name(lat_module *mod, const char *expr, const char **out)
 {
@@ -511,6 +519,7 @@ const lat__backend lat__backend_cross = {
     .module_lowered_name = module_lowered_name,
     .launch = launch,
     .max_cooperative_blocks = max_cooperative_blocks,
+    .kernel_path = kernel_path,
     .driver = &lat__cross_driver_ops,
     .texture = &lat__cross_texture_ops,
     .reader = &lat__emu_reader, /* both halves read alike */

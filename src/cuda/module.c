@@ -271,11 +271,14 @@ static char *wrap_source(const lat__source *src)
         bad = lat__strbuf_append(&out, &len, head, sizeof head - 1);
     if (!bad)
         bad = lat__strbuf_append(&out, &len, "#line 1 \"", 9);
-    for (const char *p = src->name; *p && !bad; p++) {
-        if (*p == '"' || *p == '\\')
-            bad = lat__strbuf_append(&out, &len, "\\", 1);
-        if (!bad)
-            bad = lat__strbuf_append(&out, &len, p, 1);
+    /* The name escaped: a newline in it would end the #line, and the rest of the name
+     * would be compiled as the program. */
+    for (const unsigned char *p = (const unsigned char *)src->name; *p && !bad; p++) {
+        char esc[8];
+        int n = *p == '"' || *p == '\\' ? snprintf(esc, sizeof esc, "\\%c", *p)
+                : *p < 0x20 || *p == 0x7f ? snprintf(esc, sizeof esc, "\\%03o", *p)
+                                          : snprintf(esc, sizeof esc, "%c", *p);
+        bad = lat__strbuf_append(&out, &len, esc, (size_t)n);
     }
     if (!bad)
         bad = lat__strbuf_append(&out, &len, "\"\n", 2);
@@ -865,8 +868,13 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
     char compiler[64];
     snprintf(compiler, sizeof compiler, "nvrtc %d.%d", lat__cu.nvrtc_major, lat__cu.nvrtc_minor);
     bool cacheable = final_choice == 1 &&
-                     lat__cache_key_for(src, "cuda", uarch ? uarch : t.option, compiler,
-                                        lat__cu.nvrtcGetCUBIN ? "cubin" : "ptx", &key);
+                     lat__compile_request_digest(
+                         &(lat__compile_request){.src = src,
+                                                 .backend = "cuda",
+                                                 .target = uarch ? uarch : t.option,
+                                                 .compiler = compiler,
+                                                 .tier = lat__cu.nvrtcGetCUBIN ? "cubin" : "ptx"},
+                         &key);
     if (cacheable) {
         st = from_cache(ctx, mod, src, &key, t0);
         if (st != LAT_ERROR_KERNEL_NOT_FOUND)

@@ -189,6 +189,9 @@ struct lat__sym {
                                    class template), or NULL */
     lat__sym *overloads;   /* FUNC: the next older function of the same name and scope
                               with other parameters (C++ overloading), or NULL */
+    lat__sym *builtin_of;  /* FUNC: the built-in of the same name the program's overloads
+                              add to (helper_math.h's make_float3(float) beside CUDA's
+                              make_float3(x, y, z)), or NULL */
     void *aux;         /* a pass's own */
 };
 

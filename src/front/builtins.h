@@ -28,6 +28,7 @@ typedef enum lat__generic {
     LAT_G_MATCH_ALL, /* __match_all_sync(mask, v, int *pred): unsigned */
     LAT_G_REDUCE_MINMAX, /* __reduce_min/max_sync(mask, v): int or unsigned by v */
     LAT_G_SYNCWARP, /* __syncwarp() or __syncwarp(mask) */
+    LAT_G_LOCKSTEP, /* __lat_ls(v), __lat_ls_end(v) (the emulator's lockstep pass): v's type, void */
 } lat__generic;
 
 /* What a built-in does to the threads of a block: the region pass and the checks need it. */

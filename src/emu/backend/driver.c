@@ -11,6 +11,8 @@
 
 #include "emu/check/ck.h"
 #include "driver_ops.h"
+#include "env.h"
+#include "lattice/check.h"
 #include "emu_devices.h"
 
 #include <stdio.h>
@@ -380,6 +382,30 @@ static lat_status kernel_resources(const lat_kernel *kernel, lat_kernel_resource
     return LAT_OK;
 }
 
+static bool module_has_state(const lat_module *mod)
+{
+    const lat__emu_module *m = mod->impl;
+    return m->has_state;
+}
+
+/* What decides a module's code beyond its source: checked modules differ, preempting ones
+ * more (every kernel on fibers); so do modules made while LATTICE_EMU_FIBERS is set, which
+ * the translator reads when it runs (a module asked for on fibers must not get the region
+ * loops of the same source compiled earlier); and the optimising tier's mode, compiler and
+ * flags live in the shared impl (a module asked for without the tier must not run another's
+ * optimised code). */
+static void module_key(lat_context *ctx, const lat__source *src, char *buf, size_t size)
+{
+    lat_check_options co;
+    bool preempt = ctx->check && lat_check_get_options(ctx, &co) == LAT_OK && co.preempt;
+    const char *opt = lat__env(LAT_ENV_EMU_OPT), *cc = lat__env(LAT_ENV_EMU_CC),
+               *flags = lat__env(LAT_ENV_EMU_CC_FLAGS);
+    snprintf(buf, size, "%s%s, opt %d %s, cc %s %s",
+             ctx->check ? (preempt ? "checked, preempting" : "checked") : "unchecked",
+             lat__env_on(LAT_ENV_EMU_FIBERS) ? ", fibers" : "", src->emu_opt, opt ? opt : "",
+             cc ? cc : "", flags ? flags : "");
+}
+
 const lat__driver_ops lat__emu_driver_ops = {
     .device_attribute = device_attribute,
     .can_access_peer = can_access_peer,
@@ -414,4 +440,6 @@ const lat__driver_ops lat__emu_driver_ops = {
     .module_code = NULL,
     .kernel_resources = kernel_resources,
     .share_module_impl = true,
+    .module_has_state = module_has_state,
+    .module_key = module_key,
 };

@@ -153,7 +153,7 @@ static void start_opt(lat_module *mod, lat__emu_module *m)
     /* Loaded from the cache before TinyCC ran (compile.c): the variables are the object's. */
     if (lat__emu_opt_code_of(m->opt))
         return;
-    if (mode != LAT_EMU_OPT_SYNC && m->nglobals > 0) {
+    if (mode != LAT_EMU_OPT_SYNC && m->has_state) {
         lat__emu_opt_free(m->opt);
         m->opt = NULL;
         return;
@@ -192,8 +192,10 @@ static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__so
      * parsed the module; what it could not make is an error of the unit's, above). */
     for (const char *const *e = src->name_expressions; e && *e; e++) {
         bool found = false;
+        const char *key = lat__module_name_key(mod, *e);
         for (int i = 0; i < m->nkernels && !found; i++)
-            found = m->kernels[i].expr && strcmp(m->kernels[i].expr, *e) == 0;
+            found = strcmp(m->kernels[i].name, key) == 0 ||
+                    (m->kernels[i].expr && strcmp(m->kernels[i].expr, key) == 0);
         if (!found) {
             lat__emu_module_free(m);
             free(log);
@@ -222,9 +224,10 @@ static void module_destroy(lat_module *mod)
 static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
 {
     lat__emu_module *m = mod->impl;
+    const char *key = lat__module_name_key(mod, kernel->name);
     for (int i = 0; i < m->nkernels; i++) {
         lat__emu_kernel *k = &m->kernels[i];
-        if (strcmp(k->name, kernel->name) != 0 && !(k->expr && strcmp(k->expr, kernel->name) == 0))
+        if (strcmp(k->name, key) != 0 && !(k->expr && strcmp(k->expr, key) == 0))
             continue;
         if (k->nparams > 0) {
             size_t *sizes = lat__malloc((size_t)k->nparams * sizeof *sizes);
@@ -250,8 +253,9 @@ static void kernel_release(lat_kernel *kernel)
 static lat_status module_lowered_name(lat_module *mod, const char *expr, const char **out)
 {
     const lat__emu_module *m = mod->impl;
+    const char *key = lat__module_name_key(mod, expr);
     for (int i = 0; i < m->nkernels; i++)
-        if (strcmp(m->kernels[i].name, expr) == 0 || (m->kernels[i].expr && strcmp(m->kernels[i].expr, expr) == 0)) {
+        if (strcmp(m->kernels[i].name, key) == 0 || (m->kernels[i].expr && strcmp(m->kernels[i].expr, key) == 0)) {
             *out = m->kernels[i].name;
             return LAT_OK;
         }

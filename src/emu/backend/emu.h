@@ -51,6 +51,9 @@ typedef struct lat__emu_module {
     int nkernels;
     lat__emu_global *globals; /* __device__ and __constant__ variables */
     int nglobals;
+    /* Variables of its own that can change: __device__, __constant__, __managed__, mutable
+     * file-scope and static local ones (lat__emu_module_has_state). */
+    bool has_state;
     struct lat__ck_module *check; /* instrumented for the checks (check/ck.h), else NULL */
     struct lat__emu_opt *opt;     /* the optimising tier (opt.h), NULL when off */
 } lat__emu_module;

@@ -475,7 +475,9 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     uint8_t digest[32];
     bool indexed = !in.checked && (opt_mode == LAT_EMU_OPT_SYNC || opt_mode == LAT_EMU_OPT_BACKGROUND) &&
                    lat__cache_enabled() && lat__emu_source_digest(u, src, &in, digest);
+    bool has_state = lat__emu_module_has_state(u);
     if (indexed && from_index(ctx, o, opt_mode, digest, out, log_out)) {
+        (*out)->has_state = has_state;
         if (lat__env_on(LAT_ENV_EMU_DUMP))
             fprintf(stderr, "/* lattice: %s: the optimised object from the disk cache's source "
                             "index, not translated (LATTICE_CACHE=0 translates every module) */\n",
@@ -506,9 +508,10 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     char *program = program_text(&tr, &prelude_len);
     lat__emu_module *m = lat__calloc(1, sizeof *m);
     tcc_log log = {.module = src->name};
-    if (m)
+    if (m) {
         m->check = ckm;
-    else
+        m->has_state = has_state;
+    } else
         lat__ck_module_free(ckm);
     /* The optimising tier compiles the same program again, now or later (opt.c): it
      * owns the text from here. */

@@ -80,18 +80,33 @@ void lat__emit_directive(lat__emitter *em, const char *line)
     lat__emit_newline(em);
 }
 
+const char *lat__emit_c_string(lat__unit *u, const char *s)
+{
+    size_t n = strlen(s);
+    char *q = lat__arena_alloc(&u->arena, 4 * n + 3), *at = q;
+    *at++ = '"';
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\') {
+            *at++ = '\\';
+            *at++ = (char)*c;
+        } else if (*c < 0x20 || *c == 0x7f) {
+            /* A newline would end the directive or literal, and the rest of the name
+             * would be compiled as the program. */
+            at += sprintf(at, "\\%03o", *c);
+        } else {
+            *at++ = (char)*c;
+        }
+    }
+    *at++ = '"';
+    *at = '\0';
+    return q;
+}
+
 static void line_marker(lat__emitter *em, lat__loc loc)
 {
     if (!em->fresh_line)
         lat__emit_newline(em);
-    const char *name = lat__loc_file(em->u, loc);
-    lat__emit_fmt(em, "#line %u \"", loc.line);
-    for (const char *c = name; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            put(em, "\\", 1);
-        put(em, c, 1);
-    }
-    put(em, "\"\n", 2);
+    lat__emit_fmt(em, "#line %u %s\n", loc.line, lat__emit_c_string(em->u, lat__loc_file(em->u, loc)));
     em->file = loc.file;
     em->line = loc.line;
 }
@@ -131,11 +146,12 @@ const char *lat__emit_name(lat__unit *u, lat__sym *s)
     lat__symx *x = lat__symx_of(u, s);
     if (!x->name) {
         /* The prelude defines a macro, function or type of this name: the program's own
-         * gets another, so that the two cannot collide in the emitted C. Kernels keep
-         * theirs: they are looked up by it. */
+         * gets another, so that the two cannot collide in the emitted C, as a program's
+         * names shadow CUDA's headers' on NVRTC. A kernel renamed so is still found by its
+         * own name (lower.c gives it as the kernel's expression). */
         if (s->emit_name)
             x->name = s->emit_name; /* the front end's: an overload's own name */
-        else if (!(s->cuda & LAT_CU_GLOBAL) && lat__builtin_reserved(s->name->name, s->name->len))
+        else if (lat__builtin_reserved(s->name->name, s->name->len))
             x->name = lat__arena_printf(&u->arena, "__lat_u_%s", s->name->name);
         else
             x->name = s->name->name;
@@ -365,7 +381,22 @@ static void emit_display_call(lat__emitter *em, const lat__expr *e, const lat__e
     lat__emit_str(em, ")");
 }
 
-static void emit_call(lat__emitter *em, const lat__expr *e)
+/* TinyCC 0.9.27 on x86-64 takes a struct of at most 16 bytes that a call returns in
+ * registers into a temporary of the struct's size, but stores whole 8-byte registers: the
+ * 4 bytes after a float3 (2 after a short3, 6 after a __half...) land in whatever local
+ * it allocated just before, such as the counter of the loop around the call (cuda-samples'
+ * nbody looped for ever, and other layouts gave wrong sums). Eight bytes of padding declared
+ * before the call, in a statement expression, take those stores; the optimising tier's
+ * compiler drops them. */
+static bool tcc_short_struct_return(const lat__type *t)
+{
+    if (!t || !lat__is_record(t) || !lat__is_complete(t))
+        return false;
+    uint32_t size = lat__sizeof(t);
+    return size > 0 && size < 16 && size % 8 != 0;
+}
+
+static void emit_call_unpadded(lat__emitter *em, const lat__expr *e)
 {
     const lat__expr *fn = lat__skip_implicit(e->a);
     if (em->display) {
@@ -406,6 +437,18 @@ static void emit_call(lat__emitter *em, const lat__expr *e)
             lat__emit_expr(em, e->args[i], LAT_PREC_ASSIGN);
     }
     lat__emit_str(em, temps >= 0 ? "); })" : ")");
+}
+
+static void emit_call(lat__emitter *em, const lat__expr *e)
+{
+    if (em->display || !tcc_short_struct_return(e->type)) {
+        emit_call_unpadded(em, e);
+        return;
+    }
+    int pad = em->tmp++;
+    lat__emit_fmt(em, "({ char __lat_pad%d[8]; (void)__lat_pad%d; ", pad, pad);
+    emit_call_unpadded(em, e);
+    lat__emit_str(em, "; })");
 }
 
 static void emit_member(lat__emitter *em, const lat__expr *e)

@@ -76,6 +76,11 @@ void lat__emit_newline(lat__emitter *em);
 /* A preprocessor line of the output's own (#ifndef __TINYC__...), on a line of its own. */
 void lat__emit_directive(lat__emitter *em, const char *line);
 
+/* s as a C string literal, quotes included, every character that could end it or the line
+ * (", \\, a newline, any control character) escaped: names of the user's (a module's, a
+ * file's) go into the generated C only through this. Arena-allocated. */
+const char *lat__emit_c_string(lat__unit *u, const char *s);
+
 /* The pass data of a symbol, created on first use. */
 lat__symx *lat__symx_of(lat__unit *u, lat__sym *s);
 /* How a symbol is spelled in the C. */

@@ -6,6 +6,7 @@
 
 #include "emit.h"
 #include "arith.h"
+#include "lockstep.h"
 #include "bounds.h"
 #include "checks.h"
 #include "inline.h"
@@ -782,6 +783,8 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     lw->in = in;
     lat__emit_init(&lw->em, u, in);
     lat__arith_rewrite(u, !in->no_fmad);
+    if (!in->checked)
+        lat__lockstep_rewrite(u);
     analyse(lw);
     constant_memory(lw);
     local_frames(lw);
@@ -811,9 +814,15 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     }
     for (size_t i = 0; i < lw->kernels.n; i++) {
         const lat__sym *ks = lw->kernels.items[i].fn->sym;
-        out->kernels[i] = dup_or_null(lat__emit_name(u, (lat__sym *)ks));
-        out->kernel_exprs[i] = dup_or_null(ks->expr_name);
-        if (!out->kernels[i] || (ks->expr_name && !out->kernel_exprs[i])) {
+        const char *c_name = lat__emit_name(u, (lat__sym *)ks);
+        /* A kernel named like one of the prelude's names has another in C (emit.c): it is
+         * found by its own. */
+        const char *expr = ks->expr_name ? ks->expr_name
+                           : ks->name && strcmp(c_name, ks->name->name) != 0 ? ks->name->name
+                                                                                : NULL;
+        out->kernels[i] = dup_or_null(c_name);
+        out->kernel_exprs[i] = dup_or_null(expr);
+        if (!out->kernels[i] || (expr && !out->kernel_exprs[i])) {
             lat__lower_out_free(out);
             return LAT_ERROR_OUT_OF_MEMORY;
         }
@@ -828,6 +837,46 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
         out->nglobals++;
     }
     return LAT_OK;
+}
+
+/* Whether a variable of static storage duration can change after the module is made:
+ * a __device__, __constant__ or __managed__ one always can (the host writes them through
+ * lat_module_get_global), another unless its whole object is const. */
+static bool mutable_static(const lat__sym *s)
+{
+    if (!s || s->kind != LAT_SYM_VAR || (s->flags & LAT_SF_BUILTIN) || (s->cuda & LAT_CU_SHARED))
+        return false;
+    if (s->cuda & (LAT_CU_DEVICE | LAT_CU_CONSTANT | LAT_CU_MANAGED))
+        return true;
+    const lat__type *t = s->type;
+    while (t && t->kind == LAT_TY_ARRAY && !(t->quals & LAT_Q_CONST))
+        t = t->base;
+    return !t || !(t->quals & LAT_Q_CONST);
+}
+
+bool lat__emu_module_has_state(const lat__unit *u)
+{
+    const lat__tu *tu = u->tu;
+    if (!tu)
+        return false;
+    for (size_t i = 0; i < tu->globals.n; i++)
+        if (mutable_static(tu->globals.items[i]))
+            return true;
+    for (size_t i = 0; i < tu->items.n; i++) {
+        const lat__ext *x = &tu->items.items[i];
+        if (x->kind == LAT_X_DECL && x->decls) {
+            for (const lat__decl *d = x->decls->first; d; d = d->next)
+                if (d->sym && d->sym->storage != LAT_ST_TYPEDEF && mutable_static(d->sym))
+                    return true;
+        } else if (x->kind == LAT_X_FUNC && x->fn) {
+            for (size_t j = 0; j < x->fn->locals.n; j++) {
+                const lat__sym *v = x->fn->locals.items[j];
+                if (v->storage == LAT_ST_STATIC && mutable_static(v))
+                    return true;
+            }
+        }
+    }
+    return false;
 }
 
 void lat__lower_out_free(lat__lower_out *out)

@@ -47,4 +47,11 @@ typedef struct lat__lower_out {
 lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out *out);
 void lat__lower_out_free(lat__lower_out *out);
 
+/* Whether a module made of unit u (parsed) has state of its own: a variable of static
+ * storage duration that can change (__device__, __constant__ and __managed__ variables,
+ * mutable file-scope variables, static locals), at file scope, in a namespace, a template's
+ * instance or a function. On a GPU each module has its own copy of each, so a module that
+ * has one is never shared by two lat_modules. Decided from the tree, never from text. */
+bool lat__emu_module_has_state(const lat__unit *u);
+
 #endif

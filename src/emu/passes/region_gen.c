@@ -1100,14 +1100,14 @@ static void converged(plan *pl, lat__loc at)
     seg_close(pl);
     if (pl->dry)
         return;
-    const char *file = lat__loc_file(pl->u, at);
+    const char *file = lat__emit_c_string(pl->u, lat__loc_file(pl->u, at));
     if (pl->checked) {
-        OUT("\n__lat_ck_rbar(__lat_t, %s, \"%s\", %u);\n", pl->may_exit ? "__lat_sk" : "0", file, at.line);
+        OUT("\n__lat_ck_rbar(__lat_t, %s, %s, %u);\n", pl->may_exit ? "__lat_sk" : "0", file, at.line);
         return;
     }
     if (pl->level == 0)
         return;
-    OUT("\n__lat_converged(__lat_t, __lat_sk, __lat_n, \"%s\", %u);\n", file, at.line);
+    OUT("\n__lat_converged(__lat_t, __lat_sk, __lat_n, %s, %u);\n", file, at.line);
 }
 
 typedef LAT_VEC(const lat__expr *) exprvec;

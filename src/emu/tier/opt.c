@@ -26,8 +26,9 @@
  * become instructions.
  *
  * The compiler runs with posix_spawn and an argument vector (no shell), in a private
- * directory (mkdtemp, mode 0700) that is also its TMPDIR, as a process group of its own
- * so that a time limit kills its cc1 and as too; everything is removed afterwards.
+ * directory that is also its TMPDIR, as a process group of its own so that a time limit
+ * kills its cc1 and as too, no more at once than LATTICE_EMU_CC_JOBS, and none outlives
+ * the program (opt_proc.h).
  *
  * Objects are kept in the compile cache (src/core/cache.h) under a key of the program
  * text, the compiler (its resolved path, size and modification time: a new version is a
@@ -43,11 +44,13 @@
 
 #include "emu/runtime/atomics.h"
 #include "emu/check/ck.h"
+#include "build_id.h"
 #include "cache.h"
 #include "emu/backend/emu.h"
 #include "emu/runtime/mathx.h"
 #include "emu/runtime/runtime.h"
 #include "opt_index.h"
+#include "opt_proc.h"
 #include "sha256.h"
 
 #if defined(LAT_HAVE_VALGRIND_H)
@@ -100,9 +103,9 @@ struct lat__emu_opt {
     int state;            /* guarded by lock */
     bool thread_started;  /* guarded by lock */
     pthread_t thread;
-    pid_t child;          /* the compiler while it runs, else 0; guarded by lock */
     _Atomic bool cancel;  /* lat__emu_opt_free: stop */
     _Atomic bool tracked; /* in the builds stopped at exit (track_build) */
+    struct lat__emu_opt *prev_build, *next_build; /* that list; guarded by builds_lock */
     _Atomic(lat__emu_opt_code *) code;
     lat__emu_opt_code *pending; /* opened from the cache before TinyCC ran, not yet bound */
     /* The source index (opt_index.h): the digest of the module's translation when it has
@@ -504,6 +507,10 @@ static bool key_prefix(const toolchain *tc, lat__sha256 *s)
     lat__sha256_init(s);
     key_field(s, "lattice optimised object", "2");
     key_field(s, "lattice", LAT_VERSION_STRING);
+    const uint8_t *id;
+    size_t id_len;
+    if (lat__build_id(&id, &id_len))
+        lat__sha256_update(s, id, id_len); /* the prelude and glue are lattice's code */
     key_field(s, "compiler", tc->identity);
     key_field(s, "cpu", tc->cpu);
     for (size_t i = 0; i < flags.n; i++)
@@ -612,13 +619,6 @@ static double timeout_s(void)
     return DEFAULT_TIMEOUT_S;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int write_file(const char *path, const void *data, size_t size)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -658,69 +658,12 @@ static char *read_file(const char *path, size_t *size)
     return buf;
 }
 
-/* Removes the private directory and whatever is in it: our files and the compiler's
- * temporaries (it makes no directories; a killed one leaves its files). */
-static void remove_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (d) {
-        char path[4400];
-        for (struct dirent *e; (e = readdir(d));) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
-}
-
-/* Compilers running now, by process group: a program that exits while a background
- * build runs takes its compiler with it (the exit handler kills them). */
-enum { MAX_RUNNING = 256 };
-static pthread_mutex_t running_lock = PTHREAD_MUTEX_INITIALIZER;
-static pid_t running[MAX_RUNNING];
-static pthread_once_t running_once = PTHREAD_ONCE_INIT;
-
-static void kill_running(void)
-{
-    pthread_mutex_lock(&running_lock);
-    for (int i = 0; i < MAX_RUNNING; i++)
-        if (running[i] > 0)
-            kill(-running[i], SIGKILL);
-    pthread_mutex_unlock(&running_lock);
-}
-
-static void at_exit_kill(void)
-{
-    atexit(kill_running);
-}
-
-static void set_running(pid_t old, pid_t pid)
-{
-    pthread_mutex_lock(&running_lock);
-    for (int i = 0; i < MAX_RUNNING; i++)
-        if (running[i] == old) {
-            running[i] = pid;
-            break;
-        }
-    pthread_mutex_unlock(&running_lock);
-}
-
-/* Kills the compiler's process group and waits (a while) for its last member to go, so
- * that nothing writes into the directory as it is removed. */
-static void kill_group(pid_t pid)
-{
-    kill(-pid, SIGKILL);
-    for (int i = 0; i < 2000 && kill(-pid, 0) == 0; i++)
-        nanosleep(&(struct timespec){0, 1000 * 1000}, NULL);
-}
-
-/* Runs the compiler on dir/k.c into dir/k.so. Returns 0, or -1 with a message in *msg. */
-static int run_compiler(lat__emu_opt *o, const toolchain *tc, const char *dir, const args *flags,
+/* Runs the compiler on <dir>/k.c into <dir>/k.so (opt_proc.h). Returns 0, or -1 with a
+ * message in *msg (NULL when the build was told to stop). */
+static int run_compiler(lat__emu_opt *o, const toolchain *tc, lat__cc_job *job, const args *flags,
                         char **msg)
 {
+    const char *dir = lat__cc_job_dir(job);
     args a = {0};
     add(&a, "%s", tc->path);
     for (size_t i = 0; i < flags->n; i++)
@@ -736,95 +679,16 @@ static int run_compiler(lat__emu_opt *o, const toolchain *tc, const char *dir, c
             add(&env, "%s", *e);
     add(&env, "TMPDIR=%s", dir);
     add(&env, "LC_ALL=C");
-    char logpath[4200];
-    snprintf(logpath, sizeof logpath, "%s/log", dir);
-    if (a.oom || env.oom) {
-        free_args(&a);
-        free_args(&env);
+    int r = -1;
+    *msg = NULL;
+    if (a.oom || env.oom)
         *msg = lat__strdup("out of host memory");
-        return -1;
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t attr;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawnattr_init(&attr);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    /* A group of its own, so that the time limit kills cc1 and as with the driver; the
-     * signals the program blocks or ignores are not the compiler's business. */
-    sigset_t none, all;
-    sigemptyset(&none);
-    sigfillset(&all);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &all);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                        POSIX_SPAWN_SETSIGDEF);
-    pid_t pid = 0;
-    pthread_once(&running_once, at_exit_kill);
-    pthread_mutex_lock(&o->lock);
-    int err = atomic_load(&o->cancel) ? ECANCELED
-                                      : posix_spawn(&pid, tc->path, &fa, &attr, a.v, env.v);
-    if (err == 0) {
-        o->child = pid;
-        set_running(0, pid);
-    }
-    pthread_mutex_unlock(&o->lock);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&attr);
+    else
+        r = lat__cc_job_run(job, a.v, env.v, timeout_s(), "LATTICE_EMU_CC_TIMEOUT", &o->cancel,
+                            msg);
     free_args(&a);
     free_args(&env);
-    if (err != 0) {
-        if (asprintf(msg, "cannot run %s: %s", tc->path, strerror(err)) < 0)
-            *msg = NULL;
-        return -1;
-    }
-    double limit = timeout_s(), t0 = now_s();
-    int status = 0;
-    bool killed = false, timed_out = false, reaped = false;
-    while (!reaped) {
-        pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid || (r < 0 && errno != EINTR)) {
-            reaped = true; /* ECHILD: SIGCHLD ignored, the status is lost; k.so decides */
-            if (r < 0)
-                status = 0;
-            break;
-        }
-        if (!killed && (atomic_load(&o->cancel) || now_s() - t0 > limit)) {
-            timed_out = !atomic_load(&o->cancel);
-            kill(-pid, SIGKILL); /* reaped below, then the rest of its group waited for */
-            killed = true;
-        }
-        nanosleep(&(struct timespec){0, 500 * 1000}, NULL);
-    }
-    if (killed)
-        kill_group(pid);
-    pthread_mutex_lock(&o->lock);
-    o->child = 0;
-    set_running(pid, 0);
-    pthread_mutex_unlock(&o->lock);
-    if (killed) {
-        if (timed_out && asprintf(msg, "%s ran past its time limit of %g s "
-                                       "(LATTICE_EMU_CC_TIMEOUT) and was stopped",
-                                  tc->path, limit) < 0)
-            *msg = NULL;
-        return -1;
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        size_t n = 0;
-        char *log = read_file(logpath, &n);
-        if (n > 4000 && log)
-            strcpy(log + 3980, "\n[...]");
-        if (asprintf(msg, "%s failed (%s %d):\n%s", tc->path,
-                     WIFEXITED(status) ? "exit status" : "signal",
-                     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-                     log && *log ? log : "(no message)") < 0)
-            *msg = NULL;
-        free(log);
-        return -1;
-    }
-    return 0;
+    return r;
 }
 
 /* ---- loading --------------------------------------------------------------------------- */
@@ -1000,6 +864,10 @@ static lat__emu_opt_code *load_bytes(const lat__emu_opt *o, const void *data, si
 
 /* ---- the build ------------------------------------------------------------------------- */
 
+/* The exit handler (stop_builds, below), registered once before the first build. */
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+static void at_exit_stop_builds(void);
+
 /* Builds or finds the object; publishes it. Returns false with *msg (may be NULL). */
 static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
 {
@@ -1043,13 +911,9 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
     if (!c) {
         if (cache)
             lat__cache_count_miss();
-        const char *tmp = env_get(o->env, "TMPDIR");
-        char dir[4096];
-        snprintf(dir, sizeof dir, "%s/lattice-opt-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
-        if (!mkdtemp(dir)) {
-            if (asprintf(msg, "cannot make a private directory in %s: %s",
-                         tmp && *tmp == '/' ? tmp : "/tmp", strerror(errno)) < 0)
-                *msg = NULL;
+        pthread_once(&exit_once, at_exit_stop_builds);
+        lat__cc_job *job = lat__cc_job_begin(env_get(o->env, "TMPDIR"), &o->cancel, msg);
+        if (!job) {
             free_args(&mflags);
             free_args(&flags);
             free(tc);
@@ -1058,15 +922,15 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
         char *text = NULL;
         size_t len = 0;
         char path[4200];
-        snprintf(path, sizeof path, "%s/k.c", dir);
+        snprintf(path, sizeof path, "%s/k.c", lat__cc_job_dir(job));
         int r = lat__strbuf_printf(&text, &len, "%s", o->program);
         if (r == 0)
             r = append_glue(&text, &len, &t);
         if (r != 0 || write_file(path, text, len) != 0) {
             if (asprintf(msg, "cannot write %s", path) < 0)
                 *msg = NULL;
-        } else if (run_compiler(o, tc, dir, &flags, msg) == 0) {
-            snprintf(path, sizeof path, "%s/k.so", dir);
+        } else if (run_compiler(o, tc, job, &flags, msg) == 0) {
+            snprintf(path, sizeof path, "%s/k.so", lat__cc_job_dir(job));
             size_t n = 0;
             char *so = read_file(path, &n);
             c = load(o, path, &t, true, msg);
@@ -1075,7 +939,7 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
             free(so);
         }
         free(text);
-        remove_dir(dir);
+        lat__cc_job_end(job);
     }
     lat__cache_key index;
     if (c && cache && o->index_pending && index_key(o, tc, &mflags, &index))
@@ -1347,19 +1211,20 @@ static void *background(void *arg)
  * contexts, so its build can still be running when the program returns from main; exit
  * would then free the C library's state under the build's feet (valgrind: fclose racing
  * __libc_freeres in read_cpu). At exit each is told to stop, its compiler is killed, and it
- * is waited for. */
+ * is waited for; then whatever compile is left (a SYNC build on another thread) has its
+ * compiler killed and reaped and its directory removed (opt_proc.h). A list, not a table:
+ * every build is stopped, however many were started. */
 static pthread_mutex_t builds_lock = PTHREAD_MUTEX_INITIALIZER;
-static lat__emu_opt *builds[MAX_RUNNING];
-static pthread_once_t builds_once = PTHREAD_ONCE_INIT;
+static lat__emu_opt *builds;
 
-/* Tells o's build to stop and kills its compiler. True when the caller must join the
- * build's thread (*thread): whoever claims it first joins it, the others do not. */
+/* Tells o's build to stop (its compiler is killed by its own thread within a
+ * millisecond). True when the caller must join the build's thread (*thread): whoever
+ * claims it first joins it, the others do not. */
 static bool stop_build(lat__emu_opt *o, pthread_t *thread)
 {
     atomic_store(&o->cancel, true);
+    lat__cc_wake();
     pthread_mutex_lock(&o->lock);
-    if (o->child > 0)
-        kill(-o->child, SIGKILL);
     bool join = o->thread_started;
     o->thread_started = false;
     *thread = o->thread;
@@ -1369,15 +1234,27 @@ static bool stop_build(lat__emu_opt *o, pthread_t *thread)
 
 static void stop_builds(void)
 {
-    pthread_t threads[MAX_RUNNING];
-    int n = 0;
+    size_t n = 0, cap = 0;
+    pthread_t *threads = NULL;
     pthread_mutex_lock(&builds_lock);
-    for (int i = 0; i < MAX_RUNNING; i++)
-        if (builds[i] && stop_build(builds[i], &threads[n]))
+    for (lat__emu_opt *o = builds; o; o = o->next_build) {
+        if (n == cap) {
+            size_t c = cap ? 2 * cap : 64;
+            pthread_t *t = realloc(threads, c * sizeof *t);
+            if (!t)
+                break; /* out of memory at exit: those left are stopped, not waited for */
+            threads = t;
+            cap = c;
+        }
+        if (stop_build(o, &threads[n]))
             n++;
+    }
     pthread_mutex_unlock(&builds_lock);
-    for (int i = 0; i < n; i++)
+    lat__cc_kill_all();
+    for (size_t i = 0; i < n; i++)
         pthread_join(threads[i], NULL);
+    free(threads);
+    lat__cc_at_exit();
 }
 
 static void at_exit_stop_builds(void)
@@ -1388,13 +1265,22 @@ static void at_exit_stop_builds(void)
 /* Adds o to the builds running (add) or takes it out. */
 static void track_build(lat__emu_opt *o, bool add)
 {
-    pthread_once(&builds_once, at_exit_stop_builds);
+    pthread_once(&exit_once, at_exit_stop_builds);
     pthread_mutex_lock(&builds_lock);
-    for (int i = 0; i < MAX_RUNNING; i++)
-        if (builds[i] == (add ? NULL : o)) {
-            builds[i] = add ? o : NULL;
-            break;
-        }
+    if (add) {
+        o->prev_build = NULL;
+        o->next_build = builds;
+        if (builds)
+            builds->prev_build = o;
+        builds = o;
+    } else {
+        if (o->prev_build)
+            o->prev_build->next_build = o->next_build;
+        else
+            builds = o->next_build;
+        if (o->next_build)
+            o->next_build->prev_build = o->prev_build;
+    }
     pthread_mutex_unlock(&builds_lock);
 }
 
