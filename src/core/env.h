@@ -53,7 +53,7 @@ typedef enum lat__env_kind {
     XX(EMU_CC_JOBS, LAT__ENV_COUNT, NULL)                                 \
     XX(EMU_FIBERS, LAT__ENV_FLAG, NULL)                                   \
     XX(EMU_PRINTF, LAT__ENV_WORD, "unordered|ordered")                    \
-    XX(EMU_PRINTF_BUFFER, LAT__ENV_TEXT, NULL) /* bytes, emu/runtime/printf.c */ \
+    XX(EMU_PRINTF_BUFFER, LAT__ENV_TEXT, NULL) /* bytes, the emulator's printf */ \
     XX(EMU_DUMP, LAT__ENV_FLAG, NULL)
 
 typedef enum lat__env_id {

@@ -244,7 +244,7 @@ static const struct {
     {"__reduce_min_sync", LAT_G_REDUCE_MINMAX, LAT_COLL_WARP, 11},
     {"__reduce_max_sync", LAT_G_REDUCE_MINMAX, LAT_COLL_WARP, 12},
     {"__syncwarp", LAT_G_SYNCWARP, LAT_COLL_WARP, 7},
-    /* The lockstep of warp-synchronous code (emu/passes/lockstep.c): a __syncwarp of the
+    /* The lockstep of warp-synchronous code (the emulator's lockstep pass): a __syncwarp of the
      * active lanes after a value is made, or after a store. Only the pass writes them. */
     {"__lat_ls", LAT_G_LOCKSTEP, LAT_COLL_WARP, 7},
     {"__lat_ls_end", LAT_G_LOCKSTEP, LAT_COLL_WARP, 7},
