@@ -229,15 +229,23 @@ static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__low
         k->name = strdup(name);
         k->expr = tr->kernel_exprs && tr->kernel_exprs[i] ? strdup(tr->kernel_exprs[i]) : NULL;
         sym = lat__malloc(n + 32);
-        if (!sym)
+        const char *why = NULL;
+        if (sym) {
+            memcpy(sym, LAT_EMU_KWHY_PREFIX, sizeof LAT_EMU_KWHY_PREFIX);
+            strcat(sym, name);
+            why = sym_of(s, sym);
+            free(sym);
+            k->why = strdup(why ? why : "");
+        }
+        if (!sym || !k->name || !k->why || (tr->kernel_exprs && tr->kernel_exprs[i] && !k->expr)) {
+            /* Not counted in m->nkernels yet, so the module's teardown would not free them. */
+            free(k->name);
+            free(k->expr);
+            free(k->why);
+            k->name = k->expr = NULL;
+            k->why = NULL;
             return lat__oom(ctx, "lat_module_create");
-        memcpy(sym, LAT_EMU_KWHY_PREFIX, sizeof LAT_EMU_KWHY_PREFIX);
-        strcat(sym, name);
-        const char *why = sym_of(s, sym);
-        free(sym);
-        k->why = strdup(why ? why : "");
-        if (!k->name || !k->why || (tr->kernel_exprs && tr->kernel_exprs[i] && !k->expr))
-            return lat__oom(ctx, "lat_module_create");
+        }
         m->nkernels++;
         memcpy(&k->entry, &entry, sizeof entry);
         lat__emu_sizes_fn sizes_fn;
