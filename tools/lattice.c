@@ -3,7 +3,7 @@
  * and draws which thread touched which element.
  *
  *   lattice run FILE.cu KERNEL [options] [--then KERNEL [step options]]...
- *   lattice list FILE.cu
+ *   lattice list [--why] FILE.cu   (--why: how each kernel's threads run on the emulator, and why)
  *
  * Every pointer parameter gets a device buffer of --n elements of its pointee type (the
  * same buffer for parameters of the same name in later steps); `const` ones are filled
@@ -30,7 +30,7 @@ enum { MAX_STEPS = 16, MAX_ARGS = 64, MAX_BUFS = 64 };
 
 static const char usage_text[] =
     "usage: lattice run FILE.cu KERNEL [options] [--then KERNEL [step options]]...\n"
-    "       lattice list FILE.cu\n"
+    "       lattice list [--why] FILE.cu   (--why: how each kernel's threads run, and why)\n"
     "       lattice --help | --version\n"
     "\n"
     "step options (apply to the kernel they follow):\n"
@@ -618,7 +618,7 @@ static int run(const opts *o)
     return status;
 }
 
-static int list(const char *file)
+static int list(const char *file, bool why)
 {
     char *src = read_file(file);
     if (!src) {
@@ -656,6 +656,11 @@ static int list(const char *file)
                            prm.type[strlen(prm.type) - 1] == '*' ? "" : " ", prm.name);
             }
             printf(")\n");
+            if (why) {
+                char how[512];
+                lat_kernel_describe(k, how, sizeof how);
+                printf("    %s\n", how);
+            }
         }
     }
     lat_context_destroy(ctx);
@@ -677,7 +682,9 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "list") == 0)
-        return argc == 3 ? list(argv[2]) : usage("list takes one file");
+        return argc == 3   ? list(argv[2], false)
+               : argc == 4 && strcmp(argv[2], "--why") == 0 ? list(argv[3], true)
+                                                             : usage("list takes one file, after --why or not");
     if (strcmp(argv[1], "run") != 0)
         return usage("the commands are run and list");
     if (argc < 4)

@@ -122,13 +122,13 @@ static void load_raw(void)
 
 /* Compiles the benchmark's kernels the way lattice does (extern "C", the device's own
  * architecture, CUBIN) and loads them; returns the milliseconds NVRTC took. */
-static double raw_module(int major, int minor, CUmodule *mod)
+static double raw_module_of(const char *source, int major, int minor, CUmodule *mod, double *load_ms)
 {
     static const char head[] = "extern \"C\" {\n#line 1 \"bench.cu\"\n";
-    char *text = malloc(sizeof head + sizeof kernel_source + 4);
+    char *text = malloc(sizeof head + strlen(source) + 4);
     if (!text)
         exit(1);
-    sprintf(text, "%s%s\n}\n", head, kernel_source);
+    sprintf(text, "%s%s\n}\n", head, source);
     char arch[64];
     int cubin = raw.nvrtcGetCUBIN != NULL;
     snprintf(arch, sizeof arch, "--gpu-architecture=%s_%d%d", cubin ? "sm" : "compute", major,
@@ -160,10 +160,55 @@ static double raw_module(int major, int minor, CUmodule *mod)
     else
         raw.nvrtcGetPTX(prog, code);
     raw.nvrtcDestroyProgram(&prog);
+    double l0 = now_us();
     CU_CHECK(raw.cuModuleLoadDataEx(mod, code, 0, NULL, NULL));
+    if (load_ms)
+        *load_ms = (now_us() - l0) / 1e3;
     free(code);
     free(text);
     return ms;
+}
+
+static double raw_module(int major, int minor, CUmodule *mod)
+{
+    return raw_module_of(kernel_source, major, minor, mod, NULL);
+}
+
+enum { COMPILES = 5 };
+
+/* The first compile, side by side: lattice's lat_module_create of a source no cache holds
+ * against raw nvrtcCompileProgram of the same text (and its cuModuleLoadDataEx), each
+ * pair on a source of its own (a comment differs), alternating, medians. NVRTC is warmed
+ * first: the first compile in a process also loads NVRTC's builtins (tens of ms), which
+ * the side that ran first paid alone. */
+static void first_compiles(lat_context *ctx, int major, int minor)
+{
+    CUmodule warm;
+    (void)raw_module_of("__global__ void warm_up(void) {}\n", major, minor, &warm, NULL);
+    raw.cuModuleUnload(warm);
+    double lat_ms[COMPILES], nv_ms[COMPILES], load_ms[COMPILES], both_ms[COMPILES];
+    char *text = malloc(sizeof kernel_source + 64);
+    if (!text)
+        exit(1);
+    for (int i = 0; i < COMPILES; i++) {
+        snprintf(text, sizeof kernel_source + 64, "// %ld %d\n%s", (long)now_us(), i, kernel_source);
+        lat_module *m;
+        double t0 = now_us();
+        LAT_CHECK(lat_module_create(ctx, &(lat_module_desc){.source = text, .name = "bench.cu"}, &m));
+        lat_ms[i] = (now_us() - t0) / 1e3;
+        lat_module_destroy(m);
+        text[3] = 'r'; /* another source for the raw side: no cache of any layer in between */
+        CUmodule rm;
+        nv_ms[i] = raw_module_of(text, major, minor, &rm, &load_ms[i]);
+        both_ms[i] = nv_ms[i] + load_ms[i];
+        raw.cuModuleUnload(rm);
+    }
+    free(text);
+    double l = quantile(lat_ms, COMPILES, 0.5), n = quantile(nv_ms, COMPILES, 0.5),
+           b = quantile(both_ms, COMPILES, 0.5);
+    printf("first compile of a new source, NVRTC warmed, median of %d: lat_module_create %.1f ms, "
+           "raw nvrtcCompileProgram %.1f ms (ratio %.2f, target 1.10), with cuModuleLoadDataEx "
+           "%.1f ms (ratio %.2f)\n", COMPILES, l, n, l / n, b, l / b);
 }
 
 static void print_row(const char *what, double t, double raw_t, const char *note)
@@ -220,10 +265,11 @@ int main(void)
     printf("bench_launch: %s (sm_%d%d), driver %d.%d, NVRTC %d.%d\n", info.name,
            info.compute_major, info.compute_minor, driver / 1000, driver % 1000 / 10, nv_major,
            nv_minor);
-    printf("NVRTC compile + load of bench.cu (2 kernels): lat_module_create first %.1f ms, "
-           "again %.1f ms (the compile cache, unless LATTICE_CACHE=0); raw nvrtcCompileProgram "
-           "alone %.1f ms\n",
+    printf("NVRTC compile + load of bench.cu (2 kernels): lat_module_create first %.1f ms "
+           "(the process's first NVRTC call too), again %.1f ms (the compile cache, unless "
+           "LATTICE_CACHE=0); raw nvrtcCompileProgram alone %.1f ms (NVRTC warm)\n",
            first_ms, again_ms, raw_nvrtc_ms);
+    first_compiles(ctx, info.compute_major, info.compute_minor);
 
     /* (a) Empty-kernel launches, timed in batches (one clock read per batch), with the
      * queue drained between batches. */

@@ -374,6 +374,17 @@ typedef enum lat_module_tier {
  * Thread safety: any thread. */
 LAT_API lat_module_tier lat_module_get_tier(const lat_module *mod);
 
+/* How the kernel's threads run and why, in words: what a user reads to find out why a
+ * kernel is slower than it could be (docs/tiers.md says what each way costs). On the
+ * emulator, the way and the tier the module's next launch runs: "region loops, optimised",
+ * "region loops, helpers with collectives inlined, TinyCC", "one loop over the threads (no
+ * collective), optimised", or "fibers: " and what kept the kernel there ("a barrier or warp
+ * operation under &&, || or ?:, or after a comma at k.cu:12, TinyCC"; docs/dialect.md lists
+ * them). On CUDA "cuda's own code". Written into buf as snprintf writes (NUL-terminated when
+ * size > 0); returns the length the whole text needs, excluding the NUL, or -1 for a NULL
+ * kernel. Thread safety: any thread. */
+LAT_API int lat_kernel_describe(const lat_kernel *kernel, char *buf, size_t size);
+
 /* What a kernel uses of the device, as ptxas reports it. -1 where unknown. */
 typedef struct lat_kernel_resources {
     int registers;             /* per thread */

@@ -241,6 +241,7 @@ _protos = {
     "lat_kernel_name": (c_char_p, [P]),
     "lat_kernel_param_count": (c_int, [P]),
     "lat_kernel_get_resources": (_S, [P, POINTER(kernel_resources)]),
+    "lat_kernel_describe": (c_int, [P, c_char_p, c_size_t]),
     "lat_launch_args": (_S, [P, POINTER(launch_desc), c_size_t, P]),
     "lat_stream_create": (_S, [P, POINTER(stream_desc), PP]),
     "lat_stream_destroy": (None, [P]),

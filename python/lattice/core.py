@@ -920,6 +920,15 @@ class Kernel:
         check(lib.lat_kernel_get_resources(self.handle, byref(r)), "resources")
         return {n: getattr(r, n) for n, _ in r._fields_}
 
+    @property
+    def execution_path(self) -> str:
+        """How the kernel's threads run and why (``lat_kernel_describe``): on the emulator,
+        e.g. "region loops, optimised" or "fibers: recursion through a function with
+        collectives at k.cu:7, TinyCC"."""
+        buf = ctypes.create_string_buffer(512)
+        lib.lat_kernel_describe(self.handle, buf, len(buf))
+        return buf.value.decode(errors="replace")
+
     def get_attribute(self, name: str) -> int:
         r = self.resources()
         key = {"NUM_REGS": "registers", "SHARED_SIZE_BYTES": "static_shared_bytes",

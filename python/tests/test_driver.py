@@ -242,3 +242,21 @@ extern "C" __global__ void draws(float *u, unsigned long long seed)
     expect = np.stack([w.astype(np.float32) * np.float32(2.0 ** -32) + np.float32(2.0 ** -33)
                        for w in words], axis=1).reshape(-1)
     np.testing.assert_array_equal(u, expect)
+
+
+def test_a_kernel_says_how_its_threads_run():
+    """Why a kernel is slow, without reading lattice: region loops or fibers, and the tier."""
+    m = SourceModule("""
+    __device__ float warpSum(float v)
+    {
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+        return v;
+    }
+    __global__ void k(float *a) { a[threadIdx.x] = warpSum(a[threadIdx.x]); }
+    """)
+    f = m.get_function("k")
+    a = np.arange(32, dtype=np.float32)
+    f(drv.InOut(a), block=(32, 1, 1))
+    assert list(a) == [float(sum(range(32)))] * 32
+    if lattice.backend_of() == "emu":
+        assert f.execution_path.startswith("region loops, helpers with collectives inlined, ")

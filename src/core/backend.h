@@ -20,9 +20,9 @@
 struct lat__options;
 struct lat__unit;
 
-/* How core reads a module's source before any backend compiles it: the front end
- * (src/front/), with the profile of the backend's target, behind this table, so that core
- * names no layer above it. The tree (a lat__unit, opaque here) goes to the backend's
+/* How core reads a module's source before any backend compiles it: the front end, with
+ * the profile of the backend's target, behind this table, so that core names no layer
+ * above it. The tree (a lat__unit, opaque here) goes to the backend's
  * module_create in lat__source.unit. */
 typedef struct lat__reader {
     /* Reads src->text (src->name, src->include_dirs) with the -I, -D and -U of o. *unit
@@ -116,6 +116,10 @@ typedef struct lat__backend {
      * LAT_MODULE_TIER_NATIVE. */
     int (*module_tier)(const lat_module *mod);
 
+    /* How the kernel's threads run, in words, and what kept it off the fast path
+     * (lat_kernel_describe); valid while the kernel is. NULL: the backend's one way. */
+    const char *(*kernel_path)(const lat_kernel *kernel);
+
     /* Whether v is in memory the backend hands kernels by itself (the device heap, what
      * kernels' malloc returns), for the launch's pointer check. */
     bool (*holds_address)(lat_context *ctx, lat_deviceptr v);
@@ -131,10 +135,10 @@ typedef struct lat__backend {
 /* The backends compiled into the library, in the order automatic selection tries them. */
 extern const lat__backend lat__backend_cuda;
 extern const lat__backend lat__backend_emu;
-/* The emulator's reader (src/emu/compile/reader.c): the CUDA and cross backends read
+/* The emulator's reader (its compile/reader.c): the CUDA and cross backends read
  * signatures with it too, as NVRTC gives no parameter types and both must agree. */
 extern const lat__reader lat__emu_reader;
-/* The cross-checking backend (src/cross/): a pair of contexts, GPU and emulator. */
+/* The cross-checking backend: a pair of contexts, GPU and emulator. */
 extern const lat__backend lat__backend_cross;
 
 #endif

@@ -100,6 +100,7 @@ typedef struct lat__source {
      * expressions (each non-empty, checked by the core). */
     const char *const *name_expressions;
     const lat__kernel_sigs *sigs;    /* the kernels the front end found */
+    const struct lat__options *opts; /* options and defines as read once (options.h) */
     int emu_opt;                     /* the emulator's tier (a lat_emu_opt): the module's
                                         setting, else its context's */
     struct lat__unit *unit;          /* the source as the front end read it (src/front), with
@@ -110,6 +111,9 @@ typedef struct lat__source {
 
 /* A validated launch: every dimension at least 1 and within the device's limits. */
 typedef struct lat__launch {
+    /* The public function the program called (lat_launch, lat_launch_args...): a backend's
+     * messages name it from here, never spelling one themselves. */
+    const char *api;
     unsigned grid[3];
     unsigned block[3];
     size_t shared_bytes;

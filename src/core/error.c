@@ -117,6 +117,11 @@ lat_status lat__error_logged(lat_status status, const char *fmt, ...)
     return status;
 }
 
+lat_status lat__oom(const lat_context *ctx, const char *fn)
+{
+    return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+}
+
 void lat__log(const lat_context *ctx, lat_log_level level, const char *fmt, ...)
 {
     if (!(ctx && ctx->logger.func) && !stderr_gets(ctx, level))

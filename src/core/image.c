@@ -55,7 +55,7 @@ lat_status lat_module_load(lat_context *ctx, const lat_module_image_desc *desc, 
         size = desc->size;
         image = lat__malloc(size + 1);
         if (!image)
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+            return lat__oom(ctx, fn);
         memcpy(image, desc->data, size);
         image[size] = '\0';
     }
@@ -69,7 +69,7 @@ lat_status lat_module_load(lat_context *ctx, const lat_module_image_desc *desc, 
     lat_module *mod = lat__module_new(ctx, name);
     if (!mod) {
         free(image);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return lat__oom(ctx, fn);
     }
     lat_status st = lat__drv(ctx)->module_load(ctx, mod, image, size, kind);
     free(image);
@@ -122,6 +122,18 @@ lat_status lat_kernel_get_resources(const lat_kernel *kernel, lat_kernel_resourc
     lat_status st = lat__drv(kernel->module->ctx)->kernel_resources(kernel, &r);
     *out = r;
     return st;
+}
+
+int lat_kernel_describe(const lat_kernel *kernel, char *buf, size_t size)
+{
+    if (!kernel)
+        return -1;
+    const lat__backend *b = kernel->module->ctx->backend;
+    if (!b->kernel_path)
+        return snprintf(buf, size, "%s's own code", b->name);
+    lat_module_tier t = lat_module_get_tier(kernel->module);
+    return snprintf(buf, size, "%s, %s", b->kernel_path(kernel),
+                    t == LAT_MODULE_TIER_OPTIMISED ? "optimised" : t == LAT_MODULE_TIER_TINYCC ? "TinyCC" : "native");
 }
 
 /* "N" or "?" for an unknown (-1) count. */

@@ -81,7 +81,7 @@ static lat_status copy_name_expressions(lat_context *ctx, const char *const *lis
         }
     }
     if (!copy)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     *out = copy;
     return LAT_OK;
 }
@@ -183,7 +183,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         free(mod);
         free(text);
         free_strings(name_exprs);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     }
     mod->ctx = ctx;
     mod->name_exprs = name_exprs;
@@ -192,7 +192,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     if (!mod->name) {
         free(text);
         free_module(mod);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     }
 
     lat__source src = {
@@ -209,7 +209,8 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     /* The source is read once, by the front end: its kernels' signatures serve both
      * backends (arguments are checked alike), its tree the emulator. */
     lat__options fo;
-    lat_status st = lat__options_read(ctx, &src, false, &fo);
+    lat_status st = lat__options_read(ctx, &src, &fo);
+    src.opts = &fo;
     const lat__reader *reader = ctx->backend->reader;
     struct lat__unit *unit = NULL;
     if (st == LAT_OK) {
@@ -228,7 +229,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
             ;
         else if (pst == LAT_ERROR_OUT_OF_MEMORY || !unit || reader->signatures(unit, &mod->sigs) != 0 ||
                  add_instantiations(mod) != 0)
-            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+            st = lat__oom(ctx, "lat_module_create");
         src.name_expressions = (const char *const *)mod->name_exprs;
     }
     src.unit = unit;
@@ -246,7 +247,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     if (!mod->log) {
         lat__module_release_impl(mod);
         free_module(mod);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     }
     if (mod->log[0])
         lat__log(ctx, LAT_LOG_WARNING, "%s: compiled; its log (lat_module_get_log) says:\n%s", mod->name,
@@ -375,8 +376,7 @@ lat_status lat_module_get_kernel(lat_module *mod, const char *name, lat_kernel *
         pthread_mutex_unlock(&mod->lock);
         if (k)
             release_kernel(k);
-        return lat__error(mod->ctx, LAT_ERROR_OUT_OF_MEMORY,
-                          "lat_module_get_kernel: out of host memory");
+        return lat__oom(mod->ctx, "lat_module_get_kernel");
     }
     k->module = mod;
     k->backend_nparams = -1;

@@ -267,7 +267,7 @@ struct lat__expr {
     lat__stmt *stmt;   /* STMT */
     void *aux;         /* a pass's own */
     int32_t site;      /* the checks: this access's site code + 1 (0: not checked) */
-    const struct lat__bound *bound; /* the checks: its proof of being in bounds (emu/passes/bounds.h) */
+    const struct lat__bound *bound; /* the checks: its proof of being in bounds (a pass's) */
 };
 
 /* ---- statements and declarations ------------------------------------------------------------- */

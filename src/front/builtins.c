@@ -97,7 +97,7 @@ static const char *const decls[] = {
     "int __mulhi(int x, int y);", "unsigned int __umulhi(unsigned int x, unsigned int y);",
     "long long __mul64hi(long long x, long long y);",
     "unsigned long long __umul64hi(unsigned long long x, unsigned long long y);",
-    /* curand_kernel.h's XORWOW jumps (emu/xorwow.h) */
+    /* curand_kernel.h's XORWOW jumps (the emulator's xorwow.h) */
     "void __lat_xorwow_skip(unsigned int *v, unsigned long long sequence, unsigned long long offset);",
     "int __mul24(int x, int y);", "unsigned int __umul24(unsigned int x, unsigned int y);",
     "unsigned int __sad(int x, int y, unsigned int z);",
@@ -183,7 +183,7 @@ const lat__vector_kind lat__vector_kinds[LAT_VECTOR_KINDS] = {
     {"float", "float", 8, 16},      {"double", "double", 16, 16},
 };
 
-/* Generic ones, and the op numbers the emulator uses (src/emu/warp.h, atomics). */
+/* Generic ones, and the op numbers the emulator uses (its warp.h, atomics). */
 static const struct {
     const char *name;
     uint8_t generic, coll, op;

@@ -48,7 +48,7 @@ typedef struct lat__builtin {
     const char *decl;   /* the declaration in the dialect, or NULL for a generic one */
     uint8_t generic;    /* lat__generic */
     uint8_t coll;       /* LAT_COLL_* */
-    uint8_t op;         /* warp operation (src/emu/warp.h numbering), atomic op, vote kind */
+    uint8_t op;         /* warp operation (the emulator's warp.h numbering), atomic op, vote kind */
     uint16_t sym_flags; /* LAT_SF_THREAD_VARYING / LAT_SF_BLOCK_UNIFORM for the index variables */
 } lat__builtin;
 

@@ -140,6 +140,12 @@ with tempfile.TemporaryDirectory() as tmp:
     if r.returncode != 0 or sorted(r.stdout.splitlines()) != sorted(want):
         failures.append("list of a template's instances: status %d, want %s\n%s%s"
                         % (r.returncode, want, r.stdout, r.stderr))
+    # --why: how each kernel's threads run, under its line.
+    r = run(["list", "--why", cu])
+    lines = r.stdout.splitlines()
+    if r.returncode != 0 or "plain(int *out)" not in lines or \
+            not any(l.startswith("    one loop over the threads") for l in lines):
+        failures.append("list --why: status %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
     for name, values in (("scale<float, 3>", "(0.5, 3.5, ..., 21.5)"),
                          ("scale<double, 2>", "(0.5, 2.5, ..., 14.5)")):
         r = run(["run", cu, name, "-n", "8", "-a", "n=8", "-c", "none", "--show", "3"])

@@ -1594,7 +1594,8 @@ static bool any_warp_op(const G *g)
 
 /* How uniform control flow under condition e is, as far as the generator may use it:
  * without DG_F_MASKED, in the kernel, only statically uniform conditions count (collectives
- * under the others are what that class adds). Helpers with collectives run on fibers. */
+ * under the others are what that class adds). Helpers with collectives may use any: their
+ * calls are inlined into region loops (passes/inline.c), which keep a state per thread. */
 static int eff(const G *g, const enode *e)
 {
     return g->fn >= 0 || has(g, DG_F_MASKED) || e->su ? e->unif : UD;

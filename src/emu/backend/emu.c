@@ -93,11 +93,11 @@ static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
         return st;
     lat__emu_ctx *c = lat__calloc(1, sizeof *c);
     if (!c)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(ctx, "lat_context_create");
     c->timeout_ms = timeout_ms;
     if (!lat__emu_heap_init(&c->heap)) {
         free(c);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(ctx, "lat_context_create");
     }
     ctx->impl = c;
     /* The checks, as observers of this context's launches and memory (emu/check/). */
@@ -204,6 +204,11 @@ static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__so
     }
     mod->impl = m;
     mod->log = log;
+    /* Why a kernel is slow, without reading lattice: fibers cost ~30x region loops a barrier. */
+    for (int i = 0; i < m->nkernels; i++)
+        if (m->kernels[i].why && *m->kernels[i].why)
+            lat__log(ctx, LAT_LOG_INFO, "lat_module_create: %s: kernel '%s': %s", src->name,
+                     m->kernels[i].expr ? m->kernels[i].expr : m->kernels[i].name, m->kernels[i].why);
     start_opt(mod, m);
     return LAT_OK;
 }
@@ -224,8 +229,7 @@ static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
         if (k->nparams > 0) {
             size_t *sizes = lat__malloc((size_t)k->nparams * sizeof *sizes);
             if (!sizes)
-                return lat__error(mod->ctx, LAT_ERROR_OUT_OF_MEMORY,
-                                  "lat_module_get_kernel: out of host memory");
+                return lat__oom(mod->ctx, "lat_module_get_kernel");
             memcpy(sizes, k->param_sizes, (size_t)k->nparams * sizeof *sizes);
             kernel->backend_param_sizes = sizes;
         }
@@ -273,18 +277,18 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
     /* Checked and unchecked launches share the limit, so it is checked before either. */
     if (k->shared_bytes + l->shared_bytes > LAT_EMU_SHARED_LIMIT)
         return lat__error(kernel->module->ctx, LAT_ERROR_SHARED_MEMORY,
-                          "lat_launch: kernel '%s' uses %zu bytes of static shared memory and "
+                          "%s: kernel '%s' uses %zu bytes of static shared memory and "
                           "the launch asks for %zu bytes of dynamic shared memory: %zu in all, "
                           "and a block has at most %d",
-                          k->name, k->shared_bytes, l->shared_bytes,
+                          l->api, k->name, k->shared_bytes, l->shared_bytes,
                           k->shared_bytes + l->shared_bytes, LAT_EMU_SHARED_LIMIT);
     if (l->cooperative && k->check)
         return lat__error(kernel->module->ctx, LAT_ERROR_UNSUPPORTED,
-                          "lat_launch: kernel '%s': a cooperative launch cannot be checked "
+                          "%s: kernel '%s': a cooperative launch cannot be checked "
                           "(LATTICE_CHECK, lat_check_configure): the checks run a grid's blocks "
                           "one at a time, and a cooperative grid's blocks must all run at once; "
                           "launch it from a context without checks",
-                          k->name);
+                          l->api, k->name);
     /* The optimising tier's code once it is ready: the switch happens here, between
      * launches, so a launch runs on one tier throughout. */
     const lat__emu_opt_code *oc = lat__emu_opt_code_of(m->opt);
@@ -315,7 +319,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         int64_t ns = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec);
         char *note = lat__emu_opt_after_launch(m->opt, ns > 0 ? (uint64_t)ns : 0);
         if (note) /* the background build failed: said on a thread of the user's */
-            lat__log(kernel->module->ctx, LAT_LOG_WARNING, "lat_launch: %s: %s",
+            lat__log(kernel->module->ctx, LAT_LOG_WARNING, "%s: %s: %s", l->api,
                      kernel->module->name, note);
         free(note);
     }
@@ -324,7 +328,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
     if (st == LAT_ERROR_CHECK_FAILED)
         return lat__error_logged(st, "lat_launch: %s", msg);
     if (st != LAT_OK)
-        return lat__error(kernel->module->ctx, st, "lat_launch: %s", msg);
+        return lat__error(kernel->module->ctx, st, "%s: %s", l->api, msg);
     return LAT_OK;
 }
 
@@ -399,6 +403,12 @@ static bool holds_address(lat_context *ctx, lat_deviceptr v)
     return lat__emu_heap_holds(&c->heap, (uintptr_t)v, 0);
 }
 
+static const char *kernel_path(const lat_kernel *kernel)
+{
+    const lat__emu_kernel *k = kernel->impl;
+    return k && k->why ? k->why : "";
+}
+
 static int module_tier(const lat_module *mod)
 {
     const lat__emu_module *m = mod->impl;
@@ -430,6 +440,7 @@ const lat__backend lat__backend_emu = {
     .max_cooperative_blocks = max_cooperative_blocks,
     .module_get_global = module_get_global,
     .module_tier = module_tier,
+    .kernel_path = kernel_path,
     .holds_address = holds_address,
     .driver = &lat__emu_driver_ops,
     .texture = &lat__emu_texture_ops,

@@ -29,6 +29,7 @@ typedef struct lat__symx {
 typedef struct lat__kernelx {
     lat__func *fn;
     int mode;
+    const char *why; /* the mode in words, and for fibers what kept the kernel there */
 } lat__kernelx;
 
 struct lat__emitter;

@@ -8,6 +8,7 @@
 #include "arith.h"
 #include "bounds.h"
 #include "checks.h"
+#include "inline.h"
 #include "region.h"
 #include "stream.h"
 #include "writes.h"
@@ -223,6 +224,45 @@ static void kernel_shared(lower *lw, lat__func *k, bool *used, bool *visited)
     }
 }
 
+/* A kernel with collectives in region loops where they may be (region.h), as written or
+ * with its calls of functions reaching collectives inlined (inline.h); k->why says which
+ * path it took and, for fibers, what kept it there. */
+static void plan_region(lower *lw, lat__func *fn, lat__kernelx *k)
+{
+    lat__unit *u = lw->u;
+    const char *why;
+    lat__loc where = {0};
+    if (lat__region_plan(u, fn, lw->in->checked, false, &why, &where)) {
+        k->mode = LAT_EMU_MODE_REGION;
+        k->why = "region loops";
+        return;
+    }
+    /* Checked code keeps what its reports name: the calls as written. */
+    if (!lw->in->checked) {
+        const char *iwhy;
+        lat__loc iwhere = {0};
+        bool inlined;
+        lat__stmt *body = fn->body, *rewritten = lat__inline_collectives(u, fn, &inlined, &iwhy, &iwhere);
+        if (rewritten) {
+            fn->body = rewritten;
+            if (lat__region_plan(u, fn, false, false, &why, &where)) {
+                k->mode = LAT_EMU_MODE_REGION;
+                k->why = inlined ? "region loops, helpers with collectives inlined"
+                                 : "region loops, collectives moved out of expressions";
+                return;
+            }
+            fn->body = body;
+        } else if (iwhy) {
+            why = iwhy;
+            where = iwhere;
+        }
+    }
+    if (!why)
+        why = "a barrier or warp operation region loops cannot place";
+    k->why = where.line ? lat__arena_printf(&u->arena, "fibers: %s at %s:%u", why, lat__loc_file(u, where), where.line)
+                        : lat__arena_printf(&u->arena, "fibers: %s", why);
+}
+
 static void analyse(lower *lw)
 {
     lat__unit *u = lw->u;
@@ -261,8 +301,8 @@ static void analyse(lower *lw)
         lat__func *fn = lw->funcs.items[i];
         if (!(fn->sym->cuda & LAT_CU_GLOBAL))
             continue;
-        lat__kernelx k = {fn, LAT_EMU_MODE_PLAIN};
-        bool fibers = lw->in->fibers || lat__env_on(LAT_ENV_EMU_FIBERS);
+        lat__kernelx k = {fn, LAT_EMU_MODE_PLAIN, "one loop over the threads (no collective)"};
+        bool asked = lw->in->fibers || lat__env_on(LAT_ENV_EMU_FIBERS), fibers = asked;
         if (fn->calls_collective && !fibers) {
             /* A barrier reached through a pointer is out of the region planner's sight:
              * fibers run any call path. */
@@ -271,8 +311,10 @@ static void analyse(lower *lw)
         }
         if (fn->calls_collective || lw->in->checked) {
             k.mode = LAT_EMU_MODE_FIBER;
-            if (!fibers && lat__region_plan(lw->u, fn, lw->in->checked, false))
-                k.mode = LAT_EMU_MODE_REGION;
+            k.why = asked ? "fibers: asked for (LATTICE_EMU_FIBERS=1)"
+                          : "fibers: a call through a pointer to a function, which may reach a collective";
+            if (!fibers)
+                plan_region(lw, fn, &k);
         }
         if (k.mode == LAT_EMU_MODE_PLAIN) {
             /* Each thread starts from the launch's values of the parameters it changes. */
@@ -607,6 +649,11 @@ static void tables(lower *lw)
             if (used[s])
                 lat__emit_fmt(em, ", %zu", s);
         lat__emit_str(em, "};");
+        lat__emit_newline(em);
+        lat__emit_fmt(em, "const char " LAT_EMU_KWHY_PREFIX "%s[] = \"", lat__emit_name(u, k->fn->sym));
+        for (const unsigned char *c = (const unsigned char *)k->why; *c; c++)
+            lat__emit_fmt(em, *c == '"' || *c == '\\' ? "\\%c" : *c < 32 || *c > 126 ? "\\%03o" : "%c", *c);
+        lat__emit_str(em, "\";");
         lat__emit_newline(em);
         if (lw->in->checked)
             kernel_writes(lw, k->fn);

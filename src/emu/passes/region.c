@@ -42,6 +42,13 @@ void lat__region_fail(plan *pl, const char *why)
     pl->bad = true;
 }
 
+void lat__region_fail_at(plan *pl, lat__loc at, const char *why)
+{
+    if (!pl->bad)
+        pl->why_at = at;
+    lat__region_fail(pl, why);
+}
+
 rstmt *lat__region_rs(plan *pl, const lat__stmt *s)
 {
     lat__stmt *m = (lat__stmt *)s;
@@ -145,7 +152,7 @@ static void find_in_expr(find *f, const lat__expr *e)
     if (e->kind == LAT_E_STMT) {
         /* ({ ... }) holding a collective: the passes cannot place it exactly. */
         if (lat__region_any_collective(e->stmt))
-            lat__region_fail(f->pl, "a barrier or warp operation in a statement expression");
+            lat__region_fail_at(f->pl, e->loc, "a barrier or warp operation in a statement expression");
         return;
     }
     unsigned c = lat__region_coll_of(e);
@@ -153,16 +160,16 @@ static void find_in_expr(find *f, const lat__expr *e)
         plan *pl = f->pl;
         /* Blocks wait for each other there, each thread on its stack: fibers. */
         if (lat__region_builtin_of(e)->coll & LAT_COLL_GRID)
-            lat__region_fail(pl, "a grid barrier");
+            lat__region_fail_at(pl, e->loc, "a grid barrier");
         if (f->cond_depth)
-            lat__region_fail(pl, "a barrier or warp operation under &&, || or ?:, or after a comma");
+            lat__region_fail_at(pl, e->loc, "a barrier or warp operation under &&, || or ?:, or after a comma");
         if (f->in_args)
-            lat__region_fail(pl, "a warp operation inside another's arguments");
+            lat__region_fail_at(pl, e->loc, "a warp operation inside another's arguments");
         if (c & LAT_COLL_BARRIER && !(c & LAT_COLL_BVOTE))
-            lat__region_fail(pl, "__syncthreads inside an expression");
+            lat__region_fail_at(pl, e->loc, "__syncthreads inside an expression");
         const lat__builtin *b = lat__region_builtin_of(e);
         if (b->op == LAT_EMU_W_SYNC && (c & LAT_COLL_WARP))
-            lat__region_fail(pl, "__syncwarp inside an expression");
+            lat__region_fail_at(pl, e->loc, "__syncwarp inside an expression");
         if (!e->aux) {
             rcoll *rc = lat__arena_alloc(&pl->u->arena, sizeof *rc);
             *rc = (rcoll){e, (int)pl->colls.n, (c & LAT_COLL_BVOTE) ? BVOTE + b->op : b->op,
@@ -179,7 +186,7 @@ static void find_in_expr(find *f, const lat__expr *e)
     }
     if (e->kind == LAT_E_CALL && e->sym && e->sym->kind == LAT_SYM_FUNC && e->sym->fn &&
         e->sym->fn->calls_collective)
-        lat__region_fail(f->pl, "a barrier or warp operation reached through a function");
+        lat__region_fail_at(f->pl, e->loc, "a barrier or warp operation reached through a function");
     find_children(f, e);
 }
 
@@ -384,7 +391,7 @@ static bool mark(plan *pl, const lat__stmt *s, bool in_switch)
             /* __syncwarp(mask): its mask is not an expression site. */
             for (int i = 0; i < e->nargs; i++)
                 if (collectives_in(pl, e->args[i]))
-                    lat__region_fail(pl, "a warp operation inside another's arguments");
+                    lat__region_fail_at(pl, e->loc, "a warp operation inside another's arguments");
         } else {
             sync = collectives_in(pl, s->e) > 0;
         }
@@ -395,7 +402,7 @@ static bool mark(plan *pl, const lat__stmt *s, bool in_switch)
                 if (d->init && collectives_in(pl, d->init)) {
                     sync = true;
                     if (d->sym && (d->sym->storage == LAT_ST_STATIC || d->sym->storage == LAT_ST_EXTERN))
-                        lat__region_fail(pl, "a warp operation initializing a static variable");
+                        lat__region_fail_at(pl, d->loc, "a warp operation initializing a static variable");
                 }
         break;
     case LAT_S_IF:
@@ -423,7 +430,7 @@ static bool mark(plan *pl, const lat__stmt *s, bool in_switch)
         sync = collectives_in(pl, s->e) > 0;
         sync |= mark(pl, s->body, true);
         if (sync)
-            lat__region_fail(pl, "a barrier or warp operation in a switch");
+            lat__region_fail_at(pl, s->loc, "a barrier or warp operation in a switch");
         break;
     case LAT_S_CASE:
     case LAT_S_DEFAULT:
@@ -432,11 +439,11 @@ static bool mark(plan *pl, const lat__stmt *s, bool in_switch)
     case LAT_S_RETURN:
         pl->may_exit = true;
         if (s->e && collectives_in(pl, s->e))
-            lat__region_fail(pl, "a warp operation in a return statement");
+            lat__region_fail_at(pl, s->loc, "a warp operation in a return statement");
         break;
     case LAT_S_LABEL:
     case LAT_S_GOTO:
-        lat__region_fail(pl, "a label or goto in the kernel");
+        lat__region_fail_at(pl, s->loc, "a label or goto in the kernel");
         break;
     default:
         break;
@@ -1121,14 +1128,21 @@ static planned plan_once(plan *pl)
     if (pl->misfits.n)
         return PLAN_AGAIN;
     levels(pl, fn->body, 0);
-    if (checked && (pl->colls.n && !fits_checked(pl, fn->body)))
+    if (checked && (pl->colls.n && !fits_checked(pl, fn->body))) {
+        lat__region_fail(pl, "checked: a barrier not every thread reaches alike");
         return PLAN_NONE;
+    }
     if (checked) {
         for (size_t i = 0; i < pl->colls.n; i++)
-            if (pl->colls.items[i]->op != -1)
-                return PLAN_NONE; /* a warp operation */
-        if (may_spin(pl, fn, 0))
+            if (pl->colls.items[i]->op != -1) {
+                lat__region_fail_at(pl, pl->colls.items[i]->call->loc, "checked: a warp operation");
+                return PLAN_NONE;
+            }
+        if (may_spin(pl, fn, 0)) {
+            lat__region_fail(pl, "checked: something a thread may spin on (volatile, a fence, "
+                                 "atomicCAS or atomicExch, an atomic in a loop)");
             return PLAN_NONE;
+        }
     }
     /* A dry run finds the stretches and the variables kept across them. */
     lat__region_generate(pl, NULL);
@@ -1137,8 +1151,12 @@ static planned plan_once(plan *pl)
     if (checked) {
         for (size_t i = 0; i < pl->vars.n; i++) {
             rvar *r = ((lat__symx *)pl->vars.items[i]->aux)->region;
-            if (r->kind == R_CAND && !r->init && !(pl->vars.items[i]->flags & LAT_SF_PARAM))
-                return PLAN_NONE; /* initcheck follows such a variable from its declaration */
+            if (r->kind == R_CAND && !r->init && !(pl->vars.items[i]->flags & LAT_SF_PARAM)) {
+                /* initcheck follows such a variable from its declaration */
+                lat__region_fail_at(pl, pl->vars.items[i]->loc,
+                                    "checked: a variable declared without an initializer kept across a barrier");
+                return PLAN_NONE;
+            }
         }
     }
     return PLAN_TAKEN;
@@ -1238,7 +1256,7 @@ lat__region_saved *lat__region_variant_begin(lat__unit *u, lat__func *fn, bool c
     bool had_plan = lat__symx_of(u, fn->sym)->region != NULL;
     lat__region_saved *sv = save_names(u, fn);
     forget_all(u, fn, sv);
-    plan *pl = lat__region_plan(u, fn, checked, true) ? lat__symx_of(u, fn->sym)->region : NULL;
+    plan *pl = lat__region_plan(u, fn, checked, true, NULL, NULL) ? lat__symx_of(u, fn->sym)->region : NULL;
     if (pl && (pl->has_implicit || pl->nclean))
         return sv;
     lat__region_variant_end(u, fn, sv, had_plan, checked);
@@ -1251,7 +1269,7 @@ void lat__region_variant_end(lat__unit *u, lat__func *fn, lat__region_saved *sv,
     /* The usual plan again: the same tree, so the same decisions as before the variant (a
      * failure, which cannot happen, leaves no plan: lat__region_emit says so). */
     if (region)
-        (void)lat__region_plan(u, fn, checked, false);
+        (void)lat__region_plan(u, fn, checked, false, NULL, NULL);
 }
 
 const lat__expr *const *lat__region_assured(lat__unit *u, lat__func *fn, size_t *n)
@@ -1267,8 +1285,11 @@ bool lat__region_fwd_strict(lat__unit *u, lat__func *fn)
     return pl && !pl->fwd_loose;
 }
 
-bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_loops)
+bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_loops, const char **why,
+                      lat__loc *where)
 {
+    if (why)
+        *why = NULL;
     lat__symx_of(u, fn->sym)->region = NULL;
     if (fn->has_error || !fn->body)
         return false;
@@ -1298,6 +1319,10 @@ bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_l
             return true;
         }
         bool had_implicit = pl->has_implicit;
+        if (why && pl->why && p == PLAN_NONE) {
+            *why = pl->why;
+            *where = pl->why_at;
+        }
         forget(pl);
         if (p == PLAN_AGAIN) {
             for (size_t i = 0; i < pl->misfits.n && nexcluded < MAX_EXCLUDED; i++)

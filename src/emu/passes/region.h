@@ -11,8 +11,10 @@
 #include "emit.h"
 
 /* Whether kernel fn can run as region loops (and plans them, in fn->aux's pass data);
- * false sends it to fibers. */
-bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_loops);
+ * false sends it to fibers, and *why (when why is not NULL) says what stopped it, *where
+ * where (line 0: nowhere in particular); *why NULL: nothing did (no collective). */
+bool lat__region_plan(lat__unit *u, lat__func *fn, bool checked, bool implicit_loops, const char **why,
+                      lat__loc *where);
 
 /* The optimising tier's variant of a kernel: planned with implicit loops (barrier-free
  * uniform loops at block level, region.c), which vectorise under an optimiser but cost

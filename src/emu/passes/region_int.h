@@ -98,6 +98,7 @@ typedef struct plan {
     const char *label_tail; /* "c" in a guard's checked branch: its own stretch-end labels */
     bool bad;
     const char *why;
+    lat__loc why_at; /* where, when known (line 0: not) */
     bool may_exit;
     int maxlevel;
     LAT_VEC(rcoll *) colls;
@@ -118,6 +119,7 @@ typedef struct plan {
 } plan;
 
 void lat__region_fail(plan *pl, const char *why);
+void lat__region_fail_at(plan *pl, lat__loc at, const char *why);
 rstmt *lat__region_rs(plan *pl, const lat__stmt *s);
 rvar *lat__region_rv(plan *pl, lat__sym *s);
 /* The variable's plan data, or NULL. */

@@ -147,6 +147,9 @@ typedef int (*lat__emu_sizes_fn)(unsigned long *sizes);
  * the pointer parameters it may write device memory through }, n -1 when it may write
  * anywhere (passes/writes.h). */
 #define LAT_EMU_KWRITES_PREFIX "__lat_kwrites_"
+/* Each kernel K: `const char __lat_kwhy_K[]`, how its threads run in words and, on fibers,
+ * what kept it there (lat_kernel_describe). */
+#define LAT_EMU_KWHY_PREFIX "__lat_kwhy_"
 
 /* How a kernel's threads run: a plain loop (no barriers, no warp operations), region
  * loops (the body cut at its barriers, each piece a loop over the threads), or fibers
