@@ -302,10 +302,29 @@ static void *big_alloc(size_t bytes)
     return user;
 }
 
+/* A child of fork() gets the lock unheld, as malloc's are: another thread of the parent
+ * may have held it at the fork, and the child has no such thread to release it. */
+static void dm_fork_prepare(void)
+{
+    pthread_mutex_lock(&dm.lock);
+}
+
+static void dm_fork_release(void)
+{
+    pthread_mutex_unlock(&dm.lock);
+}
+
+static pthread_once_t dm_once = PTHREAD_ONCE_INIT;
+
+static void dm_init(void)
+{
+    pthread_atfork(dm_fork_prepare, dm_fork_release, dm_fork_release);
+    atomic_store(&lat__emu_guard_describe, lat__emu_mem_describe);
+}
+
 static void *dm_alloc(size_t bytes)
 {
-    if (!atomic_load_explicit(&lat__emu_guard_describe, memory_order_relaxed))
-        atomic_store(&lat__emu_guard_describe, lat__emu_mem_describe);
+    pthread_once(&dm_once, dm_init);
     size_t page = page_size();
     if (bytes == 0)
         bytes = 1;
