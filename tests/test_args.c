@@ -145,6 +145,33 @@ TEST(too_few_arguments_is_arg_count)
     ASSERT_CONTAINS(lat_last_error(), "axpy");
 }
 
+/* A failure the backend finds names the function the program called, lat_launch_args, not
+ * the lat_launch beneath it (the message is the emulator's own). */
+TEST(a_backend_failure_names_lat_launch_args)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx) || lat_context_backend(ctx) != LAT_BACKEND_EMU)
+        SKIP("the emulator's shared-memory message");
+    lat_kernel *k = t_kernel(ctx,
+                             "__global__ void big(float *out)\n"
+                             "{\n"
+                             "    __shared__ float s[8192];\n"
+                             "    s[threadIdx.x] = threadIdx.x;\n"
+                             "    out[threadIdx.x] = s[threadIdx.x];\n"
+                             "}\n",
+                             "big");
+    float out[64];
+    lat_launch_desc d = one_block_of_64;
+    d.shared_bytes = 20000;
+    ASSERT_STATUS(LAT_ERROR_SHARED_MEMORY,
+                  lat_launch_args(k, &d, LAT_ARGS(lat_arg_out(out, sizeof out))));
+    ASSERT_MSG(strncmp(lat_last_error(), "lat_launch_args: kernel 'big'", 29) == 0, "%s",
+               lat_last_error());
+    ASSERT_STATUS(LAT_ERROR_SHARED_MEMORY, lat_launch(k, &d, (void *[]){&(lat_deviceptr){0}}));
+    ASSERT_MSG(strncmp(lat_last_error(), "lat_launch: kernel 'big'", 24) == 0, "%s",
+               lat_last_error());
+}
+
 TEST(too_many_arguments_is_arg_count)
 {
     lat_context *ctx = t_context();

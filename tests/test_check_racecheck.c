@@ -545,3 +545,38 @@ TEST(a_read_races_with_a_write_through_any_route_to_its_allocation)
         ASSERT_OK(lat_check_clear(ctx));
     }
 }
+
+/* Reports speak the user's source (issue 42, item 9): a template's instance by its name
+ * expression, a member function's call as written (the emulator lowers both), a 2-D
+ * __shared__ array's element by its subscripts. */
+TEST(reports_name_template_instances_and_member_calls_as_written)
+{
+    lat_context *ctx = ck_context(LAT_CHECK_RACECHECK);
+    lat_kernel *k = ck_kernel(ctx,
+                              "#include <cooperative_groups.h>\n"
+                              "namespace cg = cooperative_groups;\n"
+                              "template <int N>\n"
+                              "__global__ void block_reduce(float *out, const float *in)\n"
+                              "{\n"
+                              "    __shared__ float tile[N / 8][8];\n"
+                              "    cg::thread_block_tile<8> t8 = cg::tiled_partition<8>(cg::this_thread_block());\n"
+                              "    tile[t8.meta_group_rank()][t8.thread_rank()] = in[threadIdx.x];\n"
+                              "    out[threadIdx.x] = tile[t8.meta_group_rank()][(t8.thread_rank() + 1) % 8];\n"
+                              "}\n"
+                              "template __global__ void block_reduce<32>(float *, const float *);\n",
+                              "tpl.cu", "block_reduce<32>");
+    float in[32], out[32];
+    t_rand_floats(in, 32, -1, 1);
+    ASSERT_STATUS(LAT_ERROR_CHECK_FAILED,
+                  lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                                  LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(in, sizeof in))));
+    ASSERT_TRUE(lat_check_report_count(ctx) >= 1);
+    const lat_check_report *r = lat_check_report_get(ctx, 0);
+    ASSERT_STR_EQ(r->kernel, "block_reduce<32>");
+    ASSERT_CONTAINS(ck_msg(ctx, 0), "kernel 'block_reduce<32>'");
+    ASSERT_CONTAINS(ck_msg(ctx, 0), "`tile[t8.meta_group_rank()][t8.thread_rank()]`");
+    ASSERT_CONTAINS(ck_msg(ctx, 0), "`tile[t8.meta_group_rank()][(t8.thread_rank() + 1) % 8]`");
+    /* A 2-D __shared__ array's element by its subscripts, not its flattened index. */
+    ASSERT_CONTAINS(ck_msg(ctx, 0), "on element [0][1] of __shared__ 'tile'");
+    ASSERT_STR_EQ(r->region_shape, "[4][8]");
+}

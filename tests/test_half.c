@@ -1,5 +1,5 @@
 /* cuda_fp16.h: __half and __half2 in kernels. On CUDA NVRTC compiles the toolkit's header;
- * the emulator has its own (src/front/fp16_header.c). The host reference rounds the exact
+ * the emulator has its own (src/emu/compile/fp16_header.c). The host reference rounds the exact
  * value of every result to half with integer arithmetic, in the four rounding modes, so
  * that conversions and + - * / fma are checked to the bit on both backends, over random
  * bit patterns that include subnormals, infinities, NaNs and exact ties. */

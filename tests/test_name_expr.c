@@ -320,3 +320,90 @@ TEST(lowered_names_of_plain_kernels_and_the_errors_of_the_query)
     ASSERT_CONTAINS(lat_last_error(), "found by the name expression that named it");
     lat_module_destroy(mod);
 }
+
+/* nvrtcAddNameExpression takes any __global__ function: a plain one by its name, with '&',
+ * qualified by namespaces (from the top too), and a template's instance with defaulted
+ * arguments given or not; several expressions may name one kernel. Both backends find each
+ * by its string, and a kernel by its lowered name (issue 42: "BlackScholesGPU" was "names
+ * no function template" on both). */
+TEST(name_expressions_name_plain_kernels_qualified_defaulted_and_aliased)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__global__ void BlackScholesGPU(float *x, float a) { x[threadIdx.x] *= a; }\n"
+        "namespace ops { namespace in {\n"
+        "__global__ void add(float *x, float a) { x[threadIdx.x] += a; }\n"
+        "template <typename T, int K = 3> __global__ void mul(T *x) { x[threadIdx.x] *= (T)K; }\n"
+        "} }\n";
+    static const char *const list[] = {"BlackScholesGPU", "&BlackScholesGPU", "ops::in::add", "::ops::in::add",
+                                       "&ops::in::mul<float>", "ops::in::mul<float, 3>", "ops::in::mul<double, 5>",
+                                       NULL};
+    lat_module *mod;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "ne.cu", .name_expressions = list},
+                                &mod));
+    float x[32], want[32];
+    double xd[32], xd0[32];
+    for (int i = 0; i < 32; i++) {
+        want[i] = x[i] = (float)t_rand_double(-4, 4);
+        xd0[i] = xd[i] = t_rand_double(-4, 4);
+    }
+    static const float scale[] = {2.0f, 0.5f};
+    for (int e = 0; e < 2; e++) {
+        lat_kernel *k;
+        ASSERT_OK(lat_module_get_kernel(mod, list[e], &k));
+        ASSERT_STR_EQ(lat_kernel_name(k), list[e]);
+        ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                                  LAT_ARGS(lat_arg_inout(x, sizeof x), lat_arg_f32(scale[e]))));
+        for (int i = 0; i < 32; i++)
+            want[i] *= scale[e];
+    }
+    for (int e = 2; e < 4; e++) {
+        lat_kernel *k;
+        ASSERT_OK(lat_module_get_kernel(mod, list[e], &k));
+        ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                                  LAT_ARGS(lat_arg_inout(x, sizeof x), lat_arg_f32(1.25f))));
+        for (int i = 0; i < 32; i++)
+            want[i] += 1.25f;
+    }
+    for (int e = 4; e < 6; e++) {
+        lat_kernel *k;
+        ASSERT_OK(lat_module_get_kernel(mod, list[e], &k));
+        ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                                  LAT_ARGS(lat_arg_inout(x, sizeof x))));
+        for (int i = 0; i < 32; i++)
+            want[i] *= 3.0f;
+    }
+    for (int i = 0; i < 32; i++)
+        ASSERT_MSG(x[i] == want[i], "x[%d] = %.9g, want %.9g", i, x[i], want[i]);
+    lat_kernel *kd;
+    ASSERT_OK(lat_module_get_kernel(mod, "ops::in::mul<double, 5>", &kd));
+    ASSERT_OK(lat_launch_args(kd, &(lat_launch_desc){.grid = {1}, .block = {32}}, LAT_ARGS(lat_arg_inout(xd, sizeof xd))));
+    for (int i = 0; i < 32; i++)
+        ASSERT_MSG(xd[i] == xd0[i] * 5, "mul<double, 5>: x[%d] = %.17g, want %.17g", i, xd[i], xd0[i] * 5);
+    /* Every expression lowers to a symbol that finds its kernel. */
+    for (int e = 0; list[e]; e++) {
+        const char *lowered = NULL;
+        ASSERT_OK(lat_module_get_lowered_name(mod, list[e], &lowered));
+        ASSERT_NOT_NULL(lowered);
+        lat_kernel *by_symbol;
+        ASSERT_OK(lat_module_get_kernel(mod, lowered, &by_symbol));
+        ASSERT_EQ(lat_kernel_param_count(by_symbol), e < 4 ? 2 : 1);
+    }
+    lat_module_destroy(mod);
+}
+
+/* A name expression naming a __device__ function, or a plain kernel followed by template
+ * arguments it does not take, is an error naming it, on both backends. */
+TEST(a_name_expression_naming_a_device_function_is_an_error_naming_it)
+{
+    lat_context *ctx = t_context();
+    static const char src[] = "__device__ float twice(float v) { return 2 * v; }\n"
+                              "__global__ void k(float *x) { x[0] = twice(x[0]); }\n";
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(
+        ctx, &(lat_module_desc){.source = src, .name = "dev.cu", .name_expressions = (const char *const[]){"twice", NULL}},
+        &mod);
+    ASSERT_NULL(mod);
+    ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, st);
+    ASSERT_CONTAINS(lat_last_error(), "twice");
+}

@@ -3,7 +3,7 @@
  * measured: shifts by counts of the width or more (and negative ones), conversions of
  * out-of-range and NaN floating values to every integer type, and which expressions NVRTC
  * contracts into fused multiply-adds. The emulator needs these answers to compute what a
- * GPU computes (src/emu/prelude.c's GPU-arithmetic helpers; README.md here says what the
+ * GPU computes (src/emu/compile/prelude.c's GPU-arithmetic helpers; README.md here says what the
  * PTX ISA specifies).
  *
  *     bench_gpuarith [-o FILE]

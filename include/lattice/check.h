@@ -243,6 +243,9 @@ typedef struct lat_check_report {
      * today, but undefined in CUDA's memory model. A note is kept and logged (as a
      * LAT_LOG_WARNING line) after the errors, and does not fail the launch. */
     int note;
+    /* A __shared__ array of two or more dimensions: its extents as declared ("[4][8]"), so
+     * that its elements are named by their subscripts (tile[3][7]); "" otherwise. */
+    const char *region_shape;
 } lat_check_report;
 
 /* The number of reports of the context's most recent checked launch (0 when none, or

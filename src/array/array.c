@@ -62,12 +62,12 @@ lat_status lat__array_new(lat_context *ctx, lat_dtype dtype, int ndim, const siz
         return st;
     lat_array *a = alloc_header(ctx, dtype, ndim, shape, size);
     if (!a)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return lat__oom(ctx, fn);
     if (size > 0) {
         a->mem = lat__malloc(sizeof *a->mem);
         if (!a->mem) {
             free(a);
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+            return lat__oom(ctx, fn);
         }
         st = lat_mem_alloc(ctx, size * lat_dtype_size(dtype), &a->ptr);
         if (st != LAT_OK) {
@@ -185,7 +185,7 @@ lat_status lat_array_wrap(lat_context *ctx, lat_deviceptr ptr, lat_dtype dtype, 
     }
     lat_array *a = alloc_header(ctx, dtype, ndim, shape, size);
     if (!a)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return lat__oom(ctx, fn);
     a->ptr = size > 0 ? ptr : 0;
     *out = a;
     return LAT_OK;
@@ -301,7 +301,7 @@ static lat_status make_view(const lat_array *a, int ndim, const size_t *shape, s
 {
     lat_array *v = alloc_header(a->ctx, a->dtype, ndim, shape, size);
     if (!v)
-        return lat__error(a->ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return lat__oom(a->ctx, fn);
     v->ptr = size > 0 ? ptr : 0;
     if (a->mem) {
         v->mem = a->mem;

@@ -46,7 +46,7 @@ lat_status lat_elementwise_create(lat_context *ctx, const lat_elementwise_desc *
     if (t.oom) {
         lat__src_free(&s);
         lat__src_free(&t);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return lat__oom(ctx, fn);
     }
     lat__src_loop(&s, t.text);
     lat__src_free(&t);
@@ -64,7 +64,7 @@ lat_status lat_elementwise_create(lat_context *ctx, const lat_elementwise_desc *
         free(k);
         free(kname);
         lat__src_free(&s);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return lat__oom(ctx, fn);
     }
     lat__gen *g;
     st = lat__gen_get(ctx, s.text, NULL, NULL, NULL, (const char *const[]){name, NULL}, 0, fn,
@@ -103,7 +103,7 @@ lat_status lat_elementwise_launch(lat_elementwise *k, size_t n, size_t nargs,
     lat_arg small[16];
     lat_arg *all = nargs + 1 <= 16 ? small : lat__malloc((nargs + 1) * sizeof *all);
     if (!all)
-        return lat__error(k->ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return lat__oom(k->ctx, fn);
     if (nargs)
         memcpy(all, args, nargs * sizeof *all);
     all[nargs] = lat_arg_u64(n);

@@ -78,7 +78,7 @@ lat_status lat_array_format(const lat_array *a, size_t edge, char *out, size_t s
     size_t head = whole ? n : edge, tail = whole ? 0 : edge;
     unsigned char *h = malloc((head + tail) * es + 1);
     if (!h)
-        return lat__error(a->ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_array_format: out of host memory");
+        return lat__oom(a->ctx, "lat_array_format");
     lat_status st = head ? lat_memcpy_dtoh(a->ctx, h, lat_array_ptr(a), head * es) : LAT_OK;
     if (st == LAT_OK && tail)
         st = lat_memcpy_dtoh(a->ctx, h + head * es, lat_array_ptr(a) + (n - tail) * es, tail * es);
@@ -110,7 +110,7 @@ lat_status lat_array_print(const lat_array *a, const char *label)
         return st;
     char *text = malloc(need + 1);
     if (!text)
-        return lat__error(a->ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_array_print: out of host memory");
+        return lat__oom(a->ctx, "lat_array_print");
     st = lat_array_format(a, 0, text, need + 1, NULL);
     if (st == LAT_OK)
         printf("%s%s%s\n", label ? label : "", label ? " = " : "", text);

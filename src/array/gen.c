@@ -66,7 +66,7 @@ lat_status lat__src_check(lat__src *s, lat_context *ctx, const char *fn)
     if (!s->oom && s->text)
         return LAT_OK;
     lat__src_free(s);
-    return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    return lat__oom(ctx, fn);
 }
 
 unsigned lat__grid_for(const lat_context *ctx, size_t n, unsigned block)

@@ -96,7 +96,7 @@ static lat_status compile(lat_context *ctx, entry *e, lat__gen_source_fn source,
         } else {
             e->source = lat__strdup(e->key);
             if (!e->source)
-                return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
+                return lat__oom(ctx, what);
         }
     }
     lat_module *mod = NULL;
@@ -150,7 +150,7 @@ lat_status lat__gen_get(lat_context *ctx, const char *key, lat__gen_source_fn so
             free(copy);
             free(e);
             pthread_mutex_unlock(&table_lock);
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", what);
+            return lat__oom(ctx, what);
         }
         e->hash = h;
         e->key = copy;

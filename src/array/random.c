@@ -38,7 +38,7 @@ lat_status lat_random_create(lat_context *ctx, uint64_t seed, lat_random **out)
     lat_random *g = lat__calloc(1, sizeof *g);
     if (!g || pthread_mutex_init(&g->lock, NULL) != 0) {
         free(g);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_random_create: out of host memory");
+        return lat__oom(ctx, "lat_random_create");
     }
     g->ctx = ctx;
     g->key[0] = (uint32_t)seed;

@@ -152,7 +152,7 @@ static lat_status run_reduction(lat__gen *g, size_t n, size_t nargs, const lat_a
     lat_arg small[18];
     lat_arg *all = nargs + 2 <= 18 ? small : lat__malloc((nargs + 2) * sizeof *all);
     if (!all)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return lat__oom(ctx, fn);
     if (nargs)
         memcpy(all, args, nargs * sizeof *all);
     all[nargs] = lat_arg_u64(n);
@@ -254,7 +254,7 @@ lat_status lat_reduction_create(lat_context *ctx, const lat_reduction_desc *desc
                           fn, name);
     lat_reduction *r = lat__calloc(1, sizeof *r);
     if (!r)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return lat__oom(ctx, fn);
     spec sp = {.acc = lat__dtype_resolve(desc->dtype), .neutral = desc->neutral,
                .reduce = desc->reduce, .map = desc->map, .params = desc->arguments,
                .preamble = desc->preamble, .name = name};

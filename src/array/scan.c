@@ -150,7 +150,7 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
     lat_scan *sc = lat__calloc(1, sizeof *sc);
     if (!sc) {
         lat__src_free(&s);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return lat__oom(ctx, fn);
     }
     size_t max_blocks = lat__grid_for(ctx, (size_t)-1 / 2, LAT__BLOCK);
     st = lat__gen_get(ctx, s.text, NULL, NULL, NULL, (const char *const[]){k1, k2, k3, NULL},

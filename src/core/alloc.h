@@ -12,7 +12,7 @@ void *lat__malloc(size_t n);
 void *lat__calloc(size_t count, size_t size);
 void *lat__realloc(void *p, size_t n);
 
-/* Tests only (tests/emu/test_fault_alloc.c): arms the failure (0 disarms); armed with a
+/* Tests only (test_fault_alloc.c): arms the failure (0 disarms); armed with a
  * huge n, n minus what lat__alloc_fail_remaining() then says counts the allocations
  * made. Any thread. */
 void lat__alloc_fail_after(long n);

@@ -154,7 +154,7 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
         if (!values || !params) {
             free(values);
             free(params);
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+            return lat__oom(ctx, fn);
         }
     } else {
         memset(small_values, 0, sizeof small_values);
@@ -167,7 +167,7 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
     lat__buffer_arg small_bufs[16], *bufs = small_bufs;
     size_t nbufs = 0;
     if (fast && nargs > 16 && !(bufs = lat__calloc(nargs, sizeof *bufs)))
-        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        st = lat__oom(ctx, fn);
     for (size_t i = 0; i < nargs && st == LAT_OK; i++) {
         const lat_arg *a = &args[i];
         params[i] = &values[i];

@@ -17,22 +17,22 @@
 
 #include "core.h"
 
-struct lat__options;
 struct lat__unit;
+struct lat__sym;
 
-/* How core reads a module's source before any backend compiles it: the front end
- * (src/front/), with the profile of the backend's target, behind this table, so that core
- * names no layer above it. The tree (a lat__unit, opaque here) goes to the backend's
- * module_create in lat__source.unit. */
+/* How core reads a module's source before any backend compiles it: the front end, with
+ * the profile of the backend's target, behind this table, so that core names no layer
+ * above it. The tree (opaque here) goes to module_create in lat__source.unit. */
 typedef struct lat__reader {
-    /* Reads src->text (src->name, src->include_dirs) with the -I, -D and -U of o. *unit
-     * receives the tree whatever happens (NULL only when out of memory); returns its
-     * status: LAT_OK for a valid program, else its first error's (the rest in the tree). */
-    lat_status (*parse)(const lat__source *src, const struct lat__options *o,
-                        struct lat__unit **unit);
-    /* Makes the instance a name expression ("reduce<256>") names; sets *no_template when
-     * the program has no function template of that name. */
-    void (*instantiate)(struct lat__unit *unit, const char *expr, bool *no_template);
+    /* Reads src->text (its name, include_dirs, opts). *unit receives the tree whatever
+     * happens (NULL only when out of memory); returns its status: LAT_OK for a valid
+     * program, else its first error's (the rest in the tree). */
+    lat_status (*parse)(const lat__source *src, struct lat__unit **unit);
+    /* Makes the instance a name expression ("reduce<256>", "BlackScholesGPU", "&ns::k")
+     * names, if it is a template's; returns the name the kernel's signature and the
+     * emulator know it by (NULL after an error, in the tree); sets *no_template when the
+     * program has no function of that name. */
+    const char *(*instantiate)(struct lat__unit *unit, const char *expr, bool *no_template);
     /* The tree's kernels' signatures into sigs; nonzero when out of memory. */
     int (*signatures)(const struct lat__unit *unit, lat__kernel_sigs *sigs);
     void (*unit_free)(struct lat__unit *unit); /* NULL: nothing */
@@ -117,7 +117,7 @@ typedef struct lat__backend {
     int (*module_tier)(const lat_module *mod);
 
     /* How the kernel's threads run, in words, and what kept it off the fast path
-     * (lat_kernel_describe); valid while the kernel is. NULL: the backend's one way. */
+     * (lat_kernel_describe); valid while the kernel is. */
     const char *(*kernel_path)(const lat_kernel *kernel);
 
     /* Whether v is in memory the backend hands kernels by itself (the device heap, what
@@ -135,10 +135,10 @@ typedef struct lat__backend {
 /* The backends compiled into the library, in the order automatic selection tries them. */
 extern const lat__backend lat__backend_cuda;
 extern const lat__backend lat__backend_emu;
-/* The emulator's reader (src/emu/compile/reader.c): the CUDA and cross backends read
+/* The emulator's reader (its compile/reader.c): the CUDA and cross backends read
  * signatures with it too, as NVRTC gives no parameter types and both must agree. */
 extern const lat__reader lat__emu_reader;
-/* The cross-checking backend (src/cross/): a pair of contexts, GPU and emulator. */
+/* The cross-checking backend: a pair of contexts, GPU and emulator. */
 extern const lat__backend lat__backend_cross;
 
 #endif

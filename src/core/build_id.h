@@ -1,5 +1,5 @@
 /* The build of lattice this process runs, for cache entries that record what lattice's own
- * code made of an input and so must not outlive that code (emu/opt.c's source index). */
+ * code made of an input and so must not outlive that code (the optimising tier's source index). */
 #ifndef LAT_BUILD_ID_H
 #define LAT_BUILD_ID_H
 

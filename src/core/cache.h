@@ -54,7 +54,7 @@ bool lat__cache_get(const lat__cache_key *key, bool disk, void **data, size_t *s
 void lat__cache_put(const lat__cache_key *key, bool disk, const void *data, size_t size);
 
 /* The same, in memory and on disk, for entries that only lead to another (the emulator's
- * source index, emu/opt.c): lat_cache_stats counts one hit or write per module, not
+ * source index, its tier/opt.c): lat_cache_stats counts one hit or write per module, not
  * these. */
 bool lat__cache_get_uncounted(const lat__cache_key *key, void **data, size_t *size);
 void lat__cache_put_uncounted(const lat__cache_key *key, const void *data, size_t size);

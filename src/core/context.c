@@ -44,7 +44,7 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
                           "LAT_POINTER_CHECK_* value", desc->pointer_check);
     lat_context *ctx = lat__calloc(1, sizeof *ctx);
     if (!ctx)
-        return lat__error(NULL, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(NULL, "lat_context_create");
     /* The logger is set first so that failures below reach it. */
     ctx->logger = desc->logger;
     ctx->emu_opt = desc->emu_opt;

@@ -63,6 +63,10 @@ struct lat_module {
     void *cache_ref; /* the compile cache's entry whose impl this module shares, or NULL */
     int origin;      /* a lat_module_origin */
     char **name_exprs; /* lat_module_desc.name_expressions, copied (NULL-terminated) */
+    /* For each of the user's name expressions (in order, NULL-terminated), the name the
+     * kernel's signature and the emulator know it by: "&ns::k" and "k<float, 256>" (256
+     * defaulted) name what "k" and "k<float>" name. NULL when the front end named none. */
+    char **name_keys;
     /* The variables whose addresses lat_module_get_global() gave (ctx->lock): the only
      * module addresses a program can pass to a kernel, for the pointer check. */
     lat__alloc *globals;
@@ -100,6 +104,7 @@ typedef struct lat__source {
      * expressions (each non-empty, checked by the core). */
     const char *const *name_expressions;
     const lat__kernel_sigs *sigs;    /* the kernels the front end found */
+    const struct lat__options *opts; /* options and defines as read once (options.h) */
     int emu_opt;                     /* the emulator's tier (a lat_emu_opt): the module's
                                         setting, else its context's */
     struct lat__unit *unit;          /* the source as the front end read it (src/front), with
@@ -110,6 +115,9 @@ typedef struct lat__source {
 
 /* A validated launch: every dimension at least 1 and within the device's limits. */
 typedef struct lat__launch {
+    /* The public function the program called (lat_launch, lat_launch_args...): a backend's
+     * messages name it from here, never spelling one themselves. */
+    const char *api;
     unsigned grid[3];
     unsigned block[3];
     size_t shared_bytes;
@@ -123,13 +131,18 @@ typedef struct lat__launch {
 void lat__log(const lat_context *ctx, lat_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The pointer check (lat_context_desc.pointer_check) of parameter i of kernel, whose
- * value is v: LAT_OK, or LAT_ERROR_INVALID_ADDRESS recorded naming fn and the parameter. */
+/* The name that the kernel `name` (as lat_module_get_kernel was given it) has in the
+ * module's signatures and on the emulator: its key when it is one of the user's name
+ * expressions (lat_module.name_keys), else name itself. */
+const char *lat__module_name_key(const lat_module *mod, const char *name);
+
 /* The checks a context asks for (LAT_CHECK_* bits, 0 for none) from desc->check, else
  * LATTICE_CHECK (check.c); for the backend that runs them and for core's note when it
  * does not. LAT_ERROR_INVALID_VALUE (named) when LATTICE_CHECK is malformed. */
 lat_status lat__check_requested(lat_context *ctx, const lat_context_desc *desc, unsigned *modes);
 
+/* The pointer check (lat_context_desc.pointer_check) of parameter i of kernel, whose
+ * value is v: LAT_OK, or LAT_ERROR_INVALID_ADDRESS recorded naming fn and the parameter. */
 lat_status lat__launch_check_pointer(const char *fn, lat_kernel *kernel, int i, lat_deviceptr v);
 
 /* Finds the live allocation containing [ptr, ptr+bytes) (bytes may be 0 for "ptr itself").

@@ -43,7 +43,7 @@ typedef enum lat__env_kind {
     XX(CROSS_STATS, LAT__ENV_TEXT, NULL)                                  \
     XX(EMU_DEVICES, LAT__ENV_COUNT, NULL)                                 \
     XX(EMU_TIMEOUT, LAT__ENV_SECONDS, NULL)                               \
-    XX(EMU_THREADS, LAT__ENV_TEXT, NULL) /* 1..4096, src/emu/threads.c */  \
+    XX(EMU_THREADS, LAT__ENV_TEXT, NULL) /* 1..4096, the emulator's */   \
     XX(EMU_OPT, LAT__ENV_WORD, "off|auto|background|sync")                \
     XX(EMU_CC, LAT__ENV_TEXT, NULL)                                       \
     XX(EMU_CC_FLAGS, LAT__ENV_TEXT, NULL)                                 \
@@ -51,6 +51,7 @@ typedef enum lat__env_kind {
     XX(EMU_CC_JOBS, LAT__ENV_COUNT, NULL)                                 \
     XX(EMU_FIBERS, LAT__ENV_FLAG, NULL)                                   \
     XX(EMU_PRINTF, LAT__ENV_WORD, "unordered|ordered")                    \
+    XX(EMU_PRINTF_BUFFER, LAT__ENV_TEXT, NULL) /* bytes, emu/runtime/printf.c */ \
     XX(EMU_DUMP, LAT__ENV_FLAG, NULL)
 
 typedef enum lat__env_id {

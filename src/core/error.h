@@ -14,6 +14,9 @@
  * `status` so that callers can write `return lat__error(ctx, LAT_ERROR_..., "...")`. */
 lat_status lat__error(const lat_context *ctx, lat_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The one out-of-memory failure: "<fn>: out of host memory", LAT_ERROR_OUT_OF_MEMORY,
+ * recorded as lat__error does; fn names the public function called. */
+lat_status lat__oom(const lat_context *ctx, const char *fn);
 lat_status lat__verror(const lat_context *ctx, lat_status status, const char *fmt,
                        va_list ap);
 /* The same, logged already: stores the message for lat_last_error() without sending it to

@@ -84,7 +84,7 @@ static lat_status insert(lat_context *ctx, const char *fn, char *base, size_t si
         lat__host_range *p = lat__realloc(d->host, cap * sizeof *p);
         if (!p) {
             pthread_mutex_unlock(&d->lock);
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+            return lat__oom(ctx, fn);
         }
         d->host = p;
         d->host_cap = cap;

@@ -55,7 +55,7 @@ lat_status lat_module_load(lat_context *ctx, const lat_module_image_desc *desc, 
         size = desc->size;
         image = lat__malloc(size + 1);
         if (!image)
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+            return lat__oom(ctx, fn);
         memcpy(image, desc->data, size);
         image[size] = '\0';
     }
@@ -69,7 +69,7 @@ lat_status lat_module_load(lat_context *ctx, const lat_module_image_desc *desc, 
     lat_module *mod = lat__module_new(ctx, name);
     if (!mod) {
         free(image);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return lat__oom(ctx, fn);
     }
     lat_status st = lat__drv(ctx)->module_load(ctx, mod, image, size, kind);
     free(image);

@@ -64,6 +64,7 @@ lat_status lat__launch_prepare(const char *fn, lat_kernel *kernel, const lat_lau
                           kernel->name, grid[0] == 0 ? "grid" : "block",
                           grid[0] == 0 ? "block" : "thread");
     uint64_t threads = 1;
+    out->api = fn;
     for (int d = 0; d < 3; d++) {
         out->grid[d] = grid[d] ? grid[d] : 1;
         out->block[d] = block[d] ? block[d] : 1;

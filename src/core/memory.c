@@ -35,7 +35,7 @@ static lat_status table_insert(lat_context *ctx, lat_deviceptr base, size_t size
         lat__alloc *p = lat__realloc(ctx->allocs, cap * sizeof *p);
         if (!p) {
             pthread_mutex_unlock(&ctx->lock);
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_mem_alloc: out of host memory");
+            return lat__oom(ctx, "lat_mem_alloc");
         }
         ctx->allocs = p;
         ctx->allocs_cap = cap;

@@ -81,7 +81,7 @@ static lat_status copy_name_expressions(lat_context *ctx, const char *const *lis
         }
     }
     if (!copy)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     *out = copy;
     return LAT_OK;
 }
@@ -119,6 +119,7 @@ static void free_module(lat_module *mod)
 {
     free(mod->globals);
     free_strings(mod->name_exprs);
+    free_strings(mod->name_keys);
     lat__kernel_sigs_free(&mod->sigs);
     free(mod->log);
     free(mod->name);
@@ -183,7 +184,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         free(mod);
         free(text);
         free_strings(name_exprs);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     }
     mod->ctx = ctx;
     mod->name_exprs = name_exprs;
@@ -192,7 +193,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     if (!mod->name) {
         free(text);
         free_module(mod);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     }
 
     lat__source src = {
@@ -209,26 +210,34 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     /* The source is read once, by the front end: its kernels' signatures serve both
      * backends (arguments are checked alike), its tree the emulator. */
     lat__options fo;
-    lat_status st = lat__options_read(ctx, &src, false, &fo);
+    lat_status st = lat__options_read(ctx, &src, &fo);
+    src.opts = &fo;
     const lat__reader *reader = ctx->backend->reader;
     struct lat__unit *unit = NULL;
     if (st == LAT_OK) {
         /* The templates' instances the name expressions name, before the signatures are
          * read: the emulator compiles them, and both backends check their arguments. */
-        lat_status pst = reader->parse(&src, &fo, &unit);
-        for (char **e = name_exprs; pst == LAT_OK && e && *e && st == LAT_OK; e++) {
+        lat_status pst = reader->parse(&src, &unit);
+        size_t nexprs = 0;
+        for (char **e = name_exprs; e && *e; e++)
+            nexprs++;
+        if (nexprs && pst == LAT_OK && !(mod->name_keys = lat__calloc(nexprs + 1, sizeof *mod->name_keys)))
+            st = lat__oom(ctx, "lat_module_create");
+        for (size_t i = 0; mod->name_keys && i < nexprs && st == LAT_OK; i++) {
             bool none = false; /* other errors: in the unit's messages, for the emulator */
-            reader->instantiate(unit, *e, &none);
-            if (none) /* a name the program has no template of: no backend compiles it */
+            const char *key = reader->instantiate(unit, name_exprs[i], &none);
+            if (none) /* a name the program has no function of: no backend compiles it */
                 st = lat__error(ctx, LAT_ERROR_KERNEL_NOT_FOUND,
                                 "lat_module_create: %s: the name expression '%s' names no function "
-                                "template of the module", mod->name, *e);
+                                "of the module", mod->name, name_exprs[i]);
+            else if (!(mod->name_keys[i] = lat__strdup(key ? key : name_exprs[i])))
+                st = lat__oom(ctx, "lat_module_create");
         }
         if (st != LAT_OK)
             ;
         else if (pst == LAT_ERROR_OUT_OF_MEMORY || !unit || reader->signatures(unit, &mod->sigs) != 0 ||
                  add_instantiations(mod) != 0)
-            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+            st = lat__oom(ctx, "lat_module_create");
         src.name_expressions = (const char *const *)mod->name_exprs;
     }
     src.unit = unit;
@@ -246,7 +255,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     if (!mod->log) {
         lat__module_release_impl(mod);
         free_module(mod);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     }
     if (mod->log[0])
         lat__log(ctx, LAT_LOG_WARNING, "%s: compiled; its log (lat_module_get_log) says:\n%s", mod->name,
@@ -307,6 +316,14 @@ static lat_status merge_params(lat_kernel *k)
             k->param_size[i] = k->backend_param_sizes[i];
     }
     return LAT_OK;
+}
+
+const char *lat__module_name_key(const lat_module *mod, const char *name)
+{
+    for (size_t i = 0; mod->name_keys && mod->name_keys[i]; i++)
+        if (strcmp(mod->name_exprs[i], name) == 0)
+            return mod->name_keys[i];
+    return name;
 }
 
 static lat_status not_found(lat_module *mod, const char *name)
@@ -375,12 +392,11 @@ lat_status lat_module_get_kernel(lat_module *mod, const char *name, lat_kernel *
         pthread_mutex_unlock(&mod->lock);
         if (k)
             release_kernel(k);
-        return lat__error(mod->ctx, LAT_ERROR_OUT_OF_MEMORY,
-                          "lat_module_get_kernel: out of host memory");
+        return lat__oom(mod->ctx, "lat_module_get_kernel");
     }
     k->module = mod;
     k->backend_nparams = -1;
-    k->sig = lat__kernel_sigs_find(&mod->sigs, name);
+    k->sig = lat__kernel_sigs_find(&mod->sigs, lat__module_name_key(mod, name));
     lat_status st = mod->ctx->backend->kernel_get(mod, k);
     if (st == LAT_OK) {
         st = merge_params(k);

@@ -3,9 +3,8 @@
  * Programs written for NVRTC pass options that mean nothing on a CPU (-arch=sm_80,
  * --use_fast_math...): they are accepted and ignored, so the same program runs on both
  * backends; the list is docs/dialect.md's. Defines, include directories and --fmad are
- * used. Read strictly (the emulator), anything else is an error naming the option:
- * guessing would hide a typo; read leniently (for the front end's parse, whatever the
- * backend), it is left to the backend. Option text never reaches TinyCC's option parser
+ * used. Anything else is left to the backend (o->unknown): the emulator refuses it, naming
+ * the option, as guessing would hide a typo; NVRTC may know it. Option text never reaches TinyCC's option parser
  * (which exits the process on an option it does not know).
  */
 #include "options.h"
@@ -94,7 +93,7 @@ static const char *value_of(const char *opt, const char *const *long_forms, cons
     return NULL;
 }
 
-lat_status lat__options_read(lat_context *ctx, const lat__source *src, bool strict, lat__options *o)
+lat_status lat__options_read(lat_context *ctx, const lat__source *src, lat__options *o)
 {
     memset(o, 0, sizeof *o);
     list defs = {0}, undefs = {0}, incs = {0};
@@ -173,11 +172,8 @@ lat_status lat__options_read(lat_context *ctx, const lat__source *src, bool stri
                 known = true;
                 took_next = true;
             }
-            if (!known && strict)
-                st = lat__error(ctx, LAT_ERROR_INVALID_OPTION,
-                                "lat_module_create: the emulator does not accept the option '%s' "
-                                "(docs/dialect.md lists those it does)",
-                                opt);
+            if (!known && !o->unknown)
+                o->unknown = opt;
         }
         if (took_next && next)
             p++;
@@ -186,7 +182,7 @@ lat_status lat__options_read(lat_context *ctx, const lat__source *src, bool stri
     o->undefines = undefs.items;
     o->include_dirs = incs.items;
     if (oom)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     return st;
 }
 

@@ -12,13 +12,16 @@ typedef struct lat__options {
     const char **include_dirs; /* NULL-terminated: -I's */
     bool no_warnings;          /* -w */
     bool no_fmad;              /* --fmad=false */
+    /* The first option lattice does not know, or NULL: the emulator refuses it (it must
+     * know what each means), NVRTC may know it. */
+    const char *unknown;
 } lat__options;
 
-/* Reads src->options and src->defines. strict: an option lattice does not know is
- * LAT_ERROR_INVALID_OPTION naming it (the emulator, which must know what each means); not
- * strict: it is skipped (a backend may know it). Errors also for a malformed define;
- * LAT_ERROR_OUT_OF_MEMORY. Free with lat__options_free either way. */
-lat_status lat__options_read(lat_context *ctx, const lat__source *src, bool strict, lat__options *o);
+/* Reads src->options and src->defines, once per module (module.c; the backends get the
+ * result in lat__source.opts). An option lattice does not know goes into o->unknown for
+ * the backend to judge. Errors: LAT_ERROR_INVALID_OPTION for a malformed define or
+ * option, naming it; LAT_ERROR_OUT_OF_MEMORY. Free with lat__options_free either way. */
+lat_status lat__options_read(lat_context *ctx, const lat__source *src, lat__options *o);
 void lat__options_free(lat__options *o);
 
 #endif

@@ -19,7 +19,7 @@ lat_status lat__driver_context_init(lat_context *ctx, const lat_context_desc *de
 {
     lat__ctx_driver *d = lat__calloc(1, sizeof *d);
     if (!d)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(ctx, "lat_context_create");
     if (pthread_mutex_init(&d->lock, NULL) != 0) {
         free(d);
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: no mutex");
@@ -86,7 +86,7 @@ lat_status lat_stream_create(lat_context *ctx, const lat_stream_desc *desc, lat_
     memset(&defaults, 0, sizeof defaults);
     lat_stream *s = lat__calloc(1, sizeof *s);
     if (!s)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_stream_create: out of host memory");
+        return lat__oom(ctx, "lat_stream_create");
     s->ctx = ctx;
     lat_status st = lat__drv(ctx)->stream_create(s, desc ? desc : &defaults);
     if (st != LAT_OK) {
@@ -171,7 +171,7 @@ lat_status lat_event_create(lat_context *ctx, const lat_event_desc *desc, lat_ev
     memset(&defaults, 0, sizeof defaults);
     lat_event *e = lat__calloc(1, sizeof *e);
     if (!e)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_event_create: out of host memory");
+        return lat__oom(ctx, "lat_event_create");
     e->ctx = ctx;
     lat_status st = lat__drv(ctx)->event_create(e, desc ? desc : &defaults);
     if (st != LAT_OK) {

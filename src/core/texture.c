@@ -210,7 +210,7 @@ lat_status lat_tex_array_create(lat_context *ctx, const lat_tex_array_desc *desc
     lat__tex_ctx *tc = tex_of(ctx, true);
     lat_tex_array *a = tc ? lat__calloc(1, sizeof *a) : NULL;
     if (!a)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return lat__oom(ctx, fn);
     a->ctx = ctx;
     a->desc = d;
     a->elem = elem;
@@ -429,7 +429,7 @@ lat_status lat_texture_create(lat_context *ctx, const lat_texture_desc *desc, la
     int dims = 0;
     lat__tex_ctx *tc = tex_of(ctx, true);
     if (!tc)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return lat__oom(ctx, fn);
     /* The array must not be destroyed between the check and the reference. */
     pthread_mutex_lock(&tc->lock);
     lat_status st = texture_resource(ctx, fn, &tmp, &dims);
@@ -470,7 +470,7 @@ lat_status lat_texture_create(lat_context *ctx, const lat_texture_desc *desc, la
     if (st == LAT_OK) {
         t = lat__malloc(sizeof *t);
         if (!t)
-            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+            st = lat__oom(ctx, fn);
     }
     if (st == LAT_OK) {
         *t = tmp;
@@ -527,7 +527,7 @@ lat_status lat_surface_create(lat_context *ctx, lat_tex_array *arr, lat_surface 
     lat__tex_ctx *tc = ctx->tex;
     lat_surface *s = lat__calloc(1, sizeof *s);
     if (!s)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        return lat__oom(ctx, fn);
     pthread_mutex_lock(&tc->lock);
     bool dead = arr->destroyed;
     if (!dead)

@@ -69,7 +69,7 @@ static lat_status add_pair(lat_context *ctx, lat_deviceptr a, size_t size, lat_d
         lat__cross_pair *p = lat__realloc(c->pairs, cap * sizeof *p);
         if (!p) {
             pthread_mutex_unlock(&c->lock);
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "cross: out of host memory");
+            return lat__oom(ctx, "cross");
         }
         c->pairs = p;
         c->cap = cap;
@@ -147,7 +147,7 @@ static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
     lat__cross_ctx *c = lat__calloc(1, sizeof *c);
     if (!c || pthread_mutex_init(&c->lock, NULL) != 0) {
         free(c);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(ctx, "lat_context_create");
     }
     const char *cmp = lat__env(LAT_ENV_CROSS_COMPARE);
     c->compare_all = cmp && strcmp(cmp, "all") == 0;
@@ -300,7 +300,7 @@ static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__so
     lat__cross_ctx *c = cx(ctx);
     lat__cross_module *m = lat__calloc(1, sizeof *m);
     if (!m)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     const lat_module_desc d = {
         .source = src->text,
         .name = src->name,
@@ -342,7 +342,7 @@ static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
     lat__cross_module *m = mod->impl;
     lat__cross_kernel *k = lat__calloc(1, sizeof *k);
     if (!k)
-        return lat__error(mod->ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_get_kernel: out of host memory");
+        return lat__oom(mod->ctx, "lat_module_get_kernel");
     lat_status st = lat_module_get_kernel(m->a, kernel->name, &k->a);
     if (st == LAT_OK)
         st = lat_module_get_kernel(m->b, kernel->name, &k->b);
@@ -358,8 +358,7 @@ static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
         kernel->backend_param_sizes = lat__calloc((size_t)known->nparams, sizeof(size_t));
         if (!kernel->backend_param_sizes) {
             free(k);
-            return lat__error(mod->ctx, LAT_ERROR_OUT_OF_MEMORY,
-                              "lat_module_get_kernel: out of host memory");
+            return lat__oom(mod->ctx, "lat_module_get_kernel");
         }
         for (int i = 0; i < known->nparams; i++)
             kernel->backend_param_sizes[i] = known->param_size[i];
@@ -372,6 +371,14 @@ static void kernel_release(lat_kernel *kernel)
 {
     free(kernel->impl); /* the inner kernels belong to the inner modules */
     kernel->impl = NULL;
+}
+
+/* The emulator's half is the one whose path can differ from kernel to kernel. */
+static const char *kernel_path(const lat_kernel *kernel)
+{
+    const lat__cross_kernel *k = kernel->impl;
+    const lat__backend *b = k->b->module->ctx->backend;
+    return b->kernel_path ? b->kernel_path(k->b) : "";
 }
 
 /* The primary's lowered names: the symbols the GPU runs. */
@@ -421,7 +428,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         if (!pb || !store) {
             free(pb);
             free(store);
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_launch: out of host memory");
+            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", l->api);
         }
     }
     size_t off = 0;
@@ -512,6 +519,7 @@ const lat__backend lat__backend_cross = {
     .module_lowered_name = module_lowered_name,
     .launch = launch,
     .max_cooperative_blocks = max_cooperative_blocks,
+    .kernel_path = kernel_path,
     .driver = &lat__cross_driver_ops,
     .texture = &lat__cross_texture_ops,
     .reader = &lat__emu_reader, /* both halves read alike */
@@ -558,7 +566,7 @@ static lat_status d_stream_create(lat_stream *s, const lat_stream_desc *desc)
 {
     lat__cross_stream *p = lat__calloc(1, sizeof *p);
     if (!p)
-        return lat__error(s->ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_stream_create: out of host memory");
+        return lat__oom(s->ctx, "lat_stream_create");
     lat_status st = lat_stream_create(cx(s->ctx)->a, desc, &p->a);
     if (st == LAT_OK)
         st = lat_stream_create(cx(s->ctx)->b, desc, &p->b);
@@ -608,7 +616,7 @@ static lat_status d_event_create(lat_event *e, const lat_event_desc *desc)
 {
     lat__cross_event *p = lat__calloc(1, sizeof *p);
     if (!p)
-        return lat__error(e->ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_event_create: out of host memory");
+        return lat__oom(e->ctx, "lat_event_create");
     lat_status st = lat_event_create(cx(e->ctx)->a, desc, &p->a);
     if (st == LAT_OK)
         st = lat_event_create(cx(e->ctx)->b, desc, &p->b);

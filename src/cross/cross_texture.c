@@ -27,7 +27,7 @@ static pair *pair_new(lat_context *ctx, const char *fn)
 {
     pair *p = lat__calloc(1, sizeof *p);
     if (!p)
-        lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        lat__oom(ctx, fn);
     return p;
 }
 

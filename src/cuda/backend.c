@@ -13,6 +13,13 @@ static int module_tier(const lat_module *mod)
     return LAT_MODULE_TIER_NATIVE;
 }
 
+/* The GPU runs what NVRTC and the driver made of the kernel; there is no other path. */
+static const char *kernel_path(const lat_kernel *kernel)
+{
+    (void)kernel;
+    return "the GPU's own threads (NVRTC)";
+}
+
 const lat__backend lat__backend_cuda = {
     .name = "cuda",
     .kind = LAT_BACKEND_CUDA,
@@ -38,6 +45,7 @@ const lat__backend lat__backend_cuda = {
     .max_cooperative_blocks = lat__cuda_max_cooperative_blocks,
     .module_get_global = lat__cuda_module_get_global,
     .module_tier = module_tier,
+    .kernel_path = kernel_path,
     .holds_address = lat__cuda_holds_address,
     .driver = &lat__cuda_driver_ops,
     .texture = &lat__cuda_texture_ops,

@@ -178,7 +178,7 @@ static lat_status event_create(lat_event *e, const lat_event_desc *desc)
     ENTER(e->ctx);
     cuda_event *ev = calloc(1, sizeof *ev);
     if (!ev)
-        return lat__error(e->ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_event_create: out of host memory");
+        return lat__oom(e->ctx, "lat_event_create");
     unsigned flags = (desc->disable_timing ? CU_EVENT_DISABLE_TIMING : 0) |
                      (desc->blocking_sync ? CU_EVENT_BLOCKING_SYNC : 0);
     CUresult r = lat__cu.cuEventCreate(&ev->ev, flags);

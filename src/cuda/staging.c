@@ -329,7 +329,7 @@ lat_status lat__cuda_launch_buffers(lat_kernel *kernel, const lat__launch *l, vo
 
     size_t small_off[16], *off = small_off;
     if (nbufs > 16 && !(off = calloc(nbufs, sizeof *off)))
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_launch_args: out of host memory");
+        return lat__oom(ctx, "lat_launch_args");
     size_t total = 0, in_end = 0, out_start = 0;
     for (int r = 0; r < 3; r++) {
         if (r == 1)

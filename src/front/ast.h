@@ -189,6 +189,9 @@ struct lat__sym {
                                    class template), or NULL */
     lat__sym *overloads;   /* FUNC: the next older function of the same name and scope
                               with other parameters (C++ overloading), or NULL */
+    lat__sym *builtin_of;  /* FUNC: the built-in of the same name the program's overloads
+                              add to (helper_math.h's make_float3(float) beside CUDA's
+                              make_float3(x, y, z)), or NULL */
     void *aux;         /* a pass's own */
 };
 
@@ -267,7 +270,7 @@ struct lat__expr {
     lat__stmt *stmt;   /* STMT */
     void *aux;         /* a pass's own */
     int32_t site;      /* the checks: this access's site code + 1 (0: not checked) */
-    const struct lat__bound *bound; /* the checks: its proof of being in bounds (emu/passes/bounds.h) */
+    const struct lat__bound *bound; /* the checks: its proof of being in bounds (a pass's) */
 };
 
 /* ---- statements and declarations ------------------------------------------------------------- */

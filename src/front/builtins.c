@@ -97,7 +97,7 @@ static const char *const decls[] = {
     "int __mulhi(int x, int y);", "unsigned int __umulhi(unsigned int x, unsigned int y);",
     "long long __mul64hi(long long x, long long y);",
     "unsigned long long __umul64hi(unsigned long long x, unsigned long long y);",
-    /* curand_kernel.h's XORWOW jumps (emu/xorwow.h) */
+    /* curand_kernel.h's XORWOW jumps (the emulator's xorwow.h) */
     "void __lat_xorwow_skip(unsigned int *v, unsigned long long sequence, unsigned long long offset);",
     "int __mul24(int x, int y);", "unsigned int __umul24(unsigned int x, unsigned int y);",
     "unsigned int __sad(int x, int y, unsigned int z);",
@@ -111,6 +111,40 @@ static const char *const decls[] = {
     "unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int s);",
     "unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int s);",
     "float __frsqrt_rn(float x);",
+    /* the SIMD video intrinsics (sm_20_intrinsics.h and on): lanes of 16 or 8 bits */
+    "unsigned int __vabs2(unsigned int a);", "unsigned int __vabs4(unsigned int a);", "unsigned int __vabsss2(unsigned int a);",
+    "unsigned int __vabsss4(unsigned int a);", "unsigned int __vneg2(unsigned int a);", "unsigned int __vneg4(unsigned int a);",
+    "unsigned int __vnegss2(unsigned int a);", "unsigned int __vnegss4(unsigned int a);", "unsigned int __vabsdiffs2(unsigned int a, unsigned int b);",
+    "unsigned int __vabsdiffs4(unsigned int a, unsigned int b);", "unsigned int __vabsdiffu2(unsigned int a, unsigned int b);", "unsigned int __vabsdiffu4(unsigned int a, unsigned int b);",
+    "unsigned int __vadd2(unsigned int a, unsigned int b);", "unsigned int __vadd4(unsigned int a, unsigned int b);", "unsigned int __vaddss2(unsigned int a, unsigned int b);",
+    "unsigned int __vaddss4(unsigned int a, unsigned int b);", "unsigned int __vaddus2(unsigned int a, unsigned int b);", "unsigned int __vaddus4(unsigned int a, unsigned int b);",
+    "unsigned int __vavgs2(unsigned int a, unsigned int b);", "unsigned int __vavgs4(unsigned int a, unsigned int b);", "unsigned int __vavgu2(unsigned int a, unsigned int b);",
+    "unsigned int __vavgu4(unsigned int a, unsigned int b);", "unsigned int __vcmpeq2(unsigned int a, unsigned int b);", "unsigned int __vcmpeq4(unsigned int a, unsigned int b);",
+    "unsigned int __vcmpges2(unsigned int a, unsigned int b);", "unsigned int __vcmpges4(unsigned int a, unsigned int b);", "unsigned int __vcmpgeu2(unsigned int a, unsigned int b);",
+    "unsigned int __vcmpgeu4(unsigned int a, unsigned int b);", "unsigned int __vcmpgts2(unsigned int a, unsigned int b);", "unsigned int __vcmpgts4(unsigned int a, unsigned int b);",
+    "unsigned int __vcmpgtu2(unsigned int a, unsigned int b);", "unsigned int __vcmpgtu4(unsigned int a, unsigned int b);", "unsigned int __vcmples2(unsigned int a, unsigned int b);",
+    "unsigned int __vcmples4(unsigned int a, unsigned int b);", "unsigned int __vcmpleu2(unsigned int a, unsigned int b);", "unsigned int __vcmpleu4(unsigned int a, unsigned int b);",
+    "unsigned int __vcmplts2(unsigned int a, unsigned int b);", "unsigned int __vcmplts4(unsigned int a, unsigned int b);", "unsigned int __vcmpltu2(unsigned int a, unsigned int b);",
+    "unsigned int __vcmpltu4(unsigned int a, unsigned int b);", "unsigned int __vcmpne2(unsigned int a, unsigned int b);", "unsigned int __vcmpne4(unsigned int a, unsigned int b);",
+    "unsigned int __vhaddu2(unsigned int a, unsigned int b);", "unsigned int __vhaddu4(unsigned int a, unsigned int b);", "unsigned int __vmaxs2(unsigned int a, unsigned int b);",
+    "unsigned int __vmaxs4(unsigned int a, unsigned int b);", "unsigned int __vmaxu2(unsigned int a, unsigned int b);", "unsigned int __vmaxu4(unsigned int a, unsigned int b);",
+    "unsigned int __vmins2(unsigned int a, unsigned int b);", "unsigned int __vmins4(unsigned int a, unsigned int b);", "unsigned int __vminu2(unsigned int a, unsigned int b);",
+    "unsigned int __vminu4(unsigned int a, unsigned int b);", "unsigned int __vsads2(unsigned int a, unsigned int b);", "unsigned int __vsads4(unsigned int a, unsigned int b);",
+    "unsigned int __vsadu2(unsigned int a, unsigned int b);", "unsigned int __vsadu4(unsigned int a, unsigned int b);", "unsigned int __vseteq2(unsigned int a, unsigned int b);",
+    "unsigned int __vseteq4(unsigned int a, unsigned int b);", "unsigned int __vsetges2(unsigned int a, unsigned int b);", "unsigned int __vsetges4(unsigned int a, unsigned int b);",
+    "unsigned int __vsetgeu2(unsigned int a, unsigned int b);", "unsigned int __vsetgeu4(unsigned int a, unsigned int b);", "unsigned int __vsetgts2(unsigned int a, unsigned int b);",
+    "unsigned int __vsetgts4(unsigned int a, unsigned int b);", "unsigned int __vsetgtu2(unsigned int a, unsigned int b);", "unsigned int __vsetgtu4(unsigned int a, unsigned int b);",
+    "unsigned int __vsetles2(unsigned int a, unsigned int b);", "unsigned int __vsetles4(unsigned int a, unsigned int b);", "unsigned int __vsetleu2(unsigned int a, unsigned int b);",
+    "unsigned int __vsetleu4(unsigned int a, unsigned int b);", "unsigned int __vsetlts2(unsigned int a, unsigned int b);", "unsigned int __vsetlts4(unsigned int a, unsigned int b);",
+    "unsigned int __vsetltu2(unsigned int a, unsigned int b);", "unsigned int __vsetltu4(unsigned int a, unsigned int b);", "unsigned int __vsetne2(unsigned int a, unsigned int b);",
+    "unsigned int __vsetne4(unsigned int a, unsigned int b);", "unsigned int __vsub2(unsigned int a, unsigned int b);", "unsigned int __vsub4(unsigned int a, unsigned int b);",
+    "unsigned int __vsubss2(unsigned int a, unsigned int b);", "unsigned int __vsubss4(unsigned int a, unsigned int b);", "unsigned int __vsubus2(unsigned int a, unsigned int b);",
+    "unsigned int __vsubus4(unsigned int a, unsigned int b);",
+    /* dot products of bytes and halves, and the n-th set bit (sm_61_intrinsics.h) */
+    "int __dp4a(int a, int b, int c);", "unsigned int __dp4a(unsigned int a, unsigned int b, unsigned int c);",
+    "int __dp2a_lo(int a, int b, int c);", "unsigned int __dp2a_lo(unsigned int a, unsigned int b, unsigned int c);",
+    "int __dp2a_hi(int a, int b, int c);", "unsigned int __dp2a_hi(unsigned int a, unsigned int b, unsigned int c);",
+    "unsigned int __fns(unsigned int mask, unsigned int base, int offset);",
     /* barriers, warps, fences */
     "void __syncthreads(void);",
     "int __syncthreads_count(int p);", "int __syncthreads_and(int p);",
@@ -183,7 +217,7 @@ const lat__vector_kind lat__vector_kinds[LAT_VECTOR_KINDS] = {
     {"float", "float", 8, 16},      {"double", "double", 16, 16},
 };
 
-/* Generic ones, and the op numbers the emulator uses (src/emu/warp.h, atomics). */
+/* Generic ones, and the op numbers the emulator uses (its warp.h, atomics). */
 static const struct {
     const char *name;
     uint8_t generic, coll, op;
@@ -210,6 +244,10 @@ static const struct {
     {"__reduce_min_sync", LAT_G_REDUCE_MINMAX, LAT_COLL_WARP, 11},
     {"__reduce_max_sync", LAT_G_REDUCE_MINMAX, LAT_COLL_WARP, 12},
     {"__syncwarp", LAT_G_SYNCWARP, LAT_COLL_WARP, 7},
+    /* The lockstep of warp-synchronous code (emu/passes/lockstep.c): a __syncwarp of the
+     * active lanes after a value is made, or after a store. Only the pass writes them. */
+    {"__lat_ls", LAT_G_LOCKSTEP, LAT_COLL_WARP, 7},
+    {"__lat_ls_end", LAT_G_LOCKSTEP, LAT_COLL_WARP, 7},
 };
 
 /* The _block and _system atomics: the same functions (a block or the system is as atomic
@@ -471,7 +509,7 @@ lat__type *lat__builtin_call_type(lat__unit *u, const lat__builtin *b, lat__expr
     static const int arity[] = {
         [LAT_G_MATH1] = 1, [LAT_G_MATH2] = 2, [LAT_G_MATH3] = 3, [LAT_G_MATH_EXP] = 2,
         [LAT_G_ABS] = 1, [LAT_G_MINMAX] = 2, [LAT_G_CLASSIFY] = 1, [LAT_G_ATOMIC] = 2,
-        [LAT_G_ATOMIC_CAS] = 3, [LAT_G_SHFL] = -3, [LAT_G_MATCH_ANY] = 2,
+        [LAT_G_ATOMIC_CAS] = 3, [LAT_G_SHFL] = -3, [LAT_G_MATCH_ANY] = 2, [LAT_G_LOCKSTEP] = 1,
         [LAT_G_MATCH_ALL] = 3, [LAT_G_REDUCE_MINMAX] = 2, [LAT_G_SYNCWARP] = -1,
     };
     int want = arity[b->generic];
@@ -582,6 +620,8 @@ lat__type *lat__builtin_call_type(lat__unit *u, const lat__builtin *b, lat__expr
         return lat__promote(rvalue_type(args[1]))->kind == LAT_TY_INT ? &lat__ty_int : &lat__ty_uint;
     case LAT_G_SYNCWARP:
         return &lat__ty_void;
+    case LAT_G_LOCKSTEP:
+        return nargs == 1 && strcmp(b->name, "__lat_ls") == 0 ? lat__unqualified(u, rvalue_type(args[0])) : &lat__ty_void;
     default:
         *why = "an unknown built-in";
         return NULL;

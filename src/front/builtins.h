@@ -28,6 +28,7 @@ typedef enum lat__generic {
     LAT_G_MATCH_ALL, /* __match_all_sync(mask, v, int *pred): unsigned */
     LAT_G_REDUCE_MINMAX, /* __reduce_min/max_sync(mask, v): int or unsigned by v */
     LAT_G_SYNCWARP, /* __syncwarp() or __syncwarp(mask) */
+    LAT_G_LOCKSTEP, /* __lat_ls(v), __lat_ls_end(v) (the emulator's lockstep pass): v's type, void */
 } lat__generic;
 
 /* What a built-in does to the threads of a block: the region pass and the checks need it. */
@@ -48,7 +49,7 @@ typedef struct lat__builtin {
     const char *decl;   /* the declaration in the dialect, or NULL for a generic one */
     uint8_t generic;    /* lat__generic */
     uint8_t coll;       /* LAT_COLL_* */
-    uint8_t op;         /* warp operation (src/emu/warp.h numbering), atomic op, vote kind */
+    uint8_t op;         /* warp operation (the emulator's warp.h numbering), atomic op, vote kind */
     uint16_t sym_flags; /* LAT_SF_THREAD_VARYING / LAT_SF_BLOCK_UNIFORM for the index variables */
 } lat__builtin;
 

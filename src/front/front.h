@@ -31,12 +31,14 @@ void lat__unit_free(lat__unit *u);
  * add calls the program did not write. NULL when there is no such built-in. */
 struct lat__sym *lat__unit_builtin(lat__unit *u, const char *name);
 
-/* The instance a name expression names (NVRTC's: "reduce<256>", "ns::scale<float>",
- * "&f<int>"), made in the unit if it was not: a function template's, with its arguments
- * given or defaulted. NULL after an error recorded in the unit, or with *no_template set
- * when the program declares no function template of that name (no backend can compile
- * it; not recorded). */
-struct lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr, bool *no_template);
+/* The kernel a name expression names, as nvrtcAddNameExpression takes them: a __global__
+ * function's name, a function template's instance with its arguments given or defaulted
+ * ("reduce<256>", "ns::scale<float>"), with or without '&' or a leading "::" (the instance
+ * made in the unit if it was not). Returns the name the kernel's signature (sigs.c) and the
+ * emulator know it by: the first expression that named the instance, or the function's
+ * name; NULL after an error recorded in the unit, or with *no_template set when the program
+ * declares no function of that name (no backend can compile it; not recorded). */
+const char *lat__instantiate_expression(lat__unit *u, const char *expr, bool *no_template);
 
 /* The parser alone, over u->toks (parse.c). */
 void lat__parse_unit(lat__unit *u);

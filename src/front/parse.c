@@ -301,6 +301,7 @@ static void external_declaration(lat__parser *p)
 
 static void external_declaration_(lat__parser *p)
 {
+    lat__skip_std_attributes(p); /* [[nodiscard]], [[noreturn]]...: nothing to keep */
     lat__tok *t = lat__peek(p);
     if (lat__accept(p, LAT_P_SEMI))
         return;

@@ -184,6 +184,8 @@ void lat__parse_builtin_decl(lat__parser *p, const lat__builtin *b);
 /* Whether the current token is __attribute__ & co., and skip/read it. */
 bool lat__at_attribute(lat__parser *p);
 void lat__parse_attributes(lat__parser *p, unsigned *align, bool *packed);
+/* Skips C++11 attributes, [[...]], at the current token (none of them change the code). */
+void lat__skip_std_attributes(lat__parser *p);
 
 /* ---- parse_stmt.c ----------------------------------------------------------------------- */
 
@@ -271,6 +273,9 @@ void lat__skip_member(lat__parser *p);
 /* After a struct's layout: parses the bodies kept for its member functions (into
  * p->pending, to follow the struct's declaration). */
 void lat__class_bodies(lat__parser *p, lat__record *r);
+/* In a struct body after `friend`, at the first token of a function definition (at): it
+ * is parsed as a function of the enclosing namespace by lat__class_bodies. */
+void lat__friend_definition(lat__parser *p, lat__record *r, size_t at);
 /* After a struct's layout, before its bodies: its r->defaults (C++'s default member
  * initializers, its own and its members' classes'), when it needs one. */
 void lat__class_defaults(lat__parser *p, lat__record *r);
@@ -321,6 +326,9 @@ lat__sym *lat__default_ctor(const lat__record *r);
 lat__sym *lat__find_ctor(const lat__record *r);
 /* The fewest arguments that reach a parameter through a user-defined conversion, over the
  * members of the overload set that can take the arguments; -1 when none can. */
+/* How well argument a converts to a parameter of type t (0: exactly; larger: worse),
+ * -1 when it does not. */
+int lat__arg_rank(lat__parser *p, lat__expr *a, const lat__type *t);
 int lat__fewest_user_conversions(lat__parser *p, lat__sym *set, lat__expr **args, int nargs);
 /* a op b with an operand of a record type: the operator function C++ picks, or NULL when
  * the record has none (the caller reports). */

@@ -97,8 +97,9 @@ bool lat__at_constructor(lat__parser *p, const lat__record *r, size_t *skip)
 /* ---- declaring ------------------------------------------------------------------------------- */
 
 typedef struct pending_body {
-    lat__sym *f;
-    size_t at; /* the token after the parameter list (':' or '{') */
+    lat__sym *f;       /* NULL: a friend function's definition */
+    lat__record *rec;  /* the class it waits for */
+    size_t at; /* the token after the parameter list (':' or '{'); a friend's first */
     lat__loc loc;
 } pending_body;
 
@@ -223,6 +224,7 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     if (lat__at_punct(p, LAT_P_LBRACE)) {
         pending_body *b = lat__arena_alloc(&p->u->arena, sizeof *b);
         b->f = f;
+        b->rec = r;
         b->at = at;
         b->loc = loc;
         LAT_PUSH(&p->u->arena, p->bodies, b);
@@ -244,16 +246,52 @@ skip:
     lat__skip_member(p);
 }
 
+void lat__friend_definition(lat__parser *p, lat__record *r, size_t at)
+{
+    pending_body *b = lat__arena_alloc(&p->u->arena, sizeof *b);
+    b->f = NULL;
+    b->rec = r;
+    b->at = at;
+    b->loc = p->toks[at].loc;
+    LAT_PUSH(&p->u->arena, p->bodies, b);
+}
+
+/* A friend function defined in its class: a function of the enclosing namespace, parsed
+ * as one once the class is complete. */
+static void friend_definition(lat__parser *p, const pending_body *b)
+{
+    if (p->depth > 0) {
+        lat__unsupported_at(p->u, b->loc, "a friend function defined in a class made inside a function",
+                            "define it outside the class");
+        return;
+    }
+    bool in_record = p->in_record;
+    p->in_record = false;
+    p->pos = b->at;
+    lat__func *fn = NULL;
+    lat__decl_group *g = lat__parse_declaration(p, &fn);
+    (void)g;
+    if (fn) {
+        lat__ext fx = {LAT_X_FUNC, NULL, fn};
+        LAT_PUSH(&p->u->arena, p->pending, fx);
+    }
+    p->in_record = in_record;
+}
+
 void lat__class_bodies(lat__parser *p, lat__record *r)
 {
     /* this record's bodies are the last ones kept with their function in r */
     size_t first = p->bodies.n;
-    while (first > 0 && ((pending_body *)p->bodies.items[first - 1])->f->rec == r)
+    while (first > 0 && ((pending_body *)p->bodies.items[first - 1])->rec == r)
         first--;
     /* (the emitter declares every function before defining any: no prototypes here) */
     size_t end = p->bodies.n, resume = p->pos;
     for (size_t i = first; i < end; i++) {
         pending_body *b = p->bodies.items[i];
+        if (!b->f) {
+            friend_definition(p, b);
+            continue;
+        }
         p->pos = b->at;
         lat__func *fn = lat__define_function(p, b->f, b->loc);
         lat__ext fx = {LAT_X_FUNC, NULL, fn};

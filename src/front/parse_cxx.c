@@ -306,6 +306,11 @@ lat__sym *lat__converting_ctor(lat__parser *p, lat__record *r, lat__expr *a, boo
     return best;
 }
 
+int lat__arg_rank(lat__parser *p, lat__expr *a, const lat__type *t)
+{
+    return arg_rank(p, a, t, true);
+}
+
 int lat__fewest_user_conversions(lat__parser *p, lat__sym *set, lat__expr **args, int nargs)
 {
     int *ranks = lat__arena_alloc(&p->u->arena, (size_t)(nargs + 1) * sizeof(int));
@@ -330,6 +335,27 @@ static const char *arg_types(lat__parser *p, lat__expr **args, int nargs)
     return lat__arena_printf(&p->u->arena, "%s)", s);
 }
 
+/* C++'s tie-break between two exact matches that bind a pointer or reference to the same
+ * type with other qualifiers: the less qualified one is better (a non-const object calls
+ * the non-const operator[]). 1: a is better, -1: b is, 0: neither. */
+static int fewer_qualifiers(const lat__sym *a, const lat__sym *b, int nargs)
+{
+    int better = 0, worse = 0;
+    for (int i = 0; i < nargs && i < a->type->params.n && i < b->type->params.n; i++) {
+        const lat__type *x = a->type->params.types[i], *y = b->type->params.types[i];
+        if (x->kind != LAT_TY_PTR || y->kind != LAT_TY_PTR || !x->base || !y->base)
+            continue;
+        unsigned qx = x->base->quals, qy = y->base->quals;
+        if (qx == qy || !lat__type_compatible(x->base, y->base, true))
+            continue;
+        if ((qx & qy) == qx)
+            better++;
+        else if ((qx & qy) == qy)
+            worse++;
+    }
+    return better && !worse ? 1 : worse && !better ? -1 : 0;
+}
+
 lat__sym *lat__resolve_overload(lat__parser *p, lat__sym *set, lat__expr **args, int nargs, lat__loc at)
 {
     for (int i = 0; i < nargs; i++)
@@ -351,6 +377,10 @@ lat__sym *lat__resolve_overload(lat__parser *p, lat__sym *set, lat__expr **args,
             better |= ranks[i] < best_ranks[i];
             worse |= ranks[i] > best_ranks[i];
         }
+        if (!better && !worse && fewer_qualifiers(f, best, nargs)) {
+            better = fewer_qualifiers(f, best, nargs) > 0;
+            worse = !better;
+        }
         if (better && !worse) {
             best = f;
             tie = NULL;
@@ -367,7 +397,7 @@ lat__sym *lat__resolve_overload(lat__parser *p, lat__sym *set, lat__expr **args,
             better |= best_ranks[i] < ranks[i];
             worse |= best_ranks[i] > ranks[i];
         }
-        if (better && !worse)
+        if ((better && !worse) || (!better && !worse && fewer_qualifiers(best, tie, nargs) > 0))
             tie = NULL;
     }
     const char *name = set->name->name;

@@ -68,6 +68,8 @@ static bool has_type_specifier(const spec *s)
 bool lat__at_attribute(lat__parser *p)
 {
     lat__tok *t = lat__peek(p);
+    if (lat__tok_is_punct(t, LAT_P_LBRACKET))
+        return lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LBRACKET);
     if (t->kind != LAT_TK_IDENT)
         return false;
     switch (t->atom->kw) {
@@ -191,6 +193,15 @@ static void attributes(lat__parser *p, spec *s, unsigned *align, bool *packed)
 void lat__parse_attributes(lat__parser *p, unsigned *align, bool *packed)
 {
     attributes(p, NULL, align, packed);
+}
+
+void lat__skip_std_attributes(lat__parser *p)
+{
+    while (lat__tok_is_punct(lat__peek(p), LAT_P_LBRACKET) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LBRACKET)) {
+        lat__next(p);
+        lat__skip_group(p);
+        lat__expect(p, LAT_P_RBRACKET, "to close [[");
+    }
 }
 
 /* ---- specifiers ------------------------------------------------------------------------------ */
@@ -787,6 +798,16 @@ static void struct_body_(lat__parser *p, lat__record *r)
         }
         if (lat__tok_kw(first, LAT_KW_STATIC_ASSERT) || lat__tok_kw(first, LAT_KW_STATIC_ASSERT_)) {
             lat__parse_declaration(p, NULL);
+            continue;
+        }
+        if (lat__tok_kw(first, LAT_KW_FRIEND)) {
+            /* friend class B; friend f(...); grant access, which C has no notion of; a
+             * friend defined here is a function of the enclosing namespace */
+            lat__next(p);
+            size_t at = p->pos;
+            lat__skip_declaration(p);
+            if (p->pos > at && lat__tok_is_punct(&p->toks[p->pos - 1], LAT_P_RBRACE))
+                lat__friend_definition(p, r, at);
             continue;
         }
         /* A constructor: [__device__ ...] S(...) */
@@ -1413,8 +1434,8 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         lat__tok *q = lat__next(p);
         if (q->atom->kw == LAT_KW_CONST && (p->in_record || p->decl_class))
             p->method_const = true;
-        else if (q->atom->kw == LAT_KW_NOEXCEPT)
-            ; /* nothing throws in device code */
+        else if (q->atom->kw == LAT_KW_NOEXCEPT || q->atom->kw == LAT_KW_THROW)
+            ; /* noexcept(...), throw(): nothing throws in device code */
         else
             lat__unsupported(p, q, q->atom->kw == LAT_KW_CONST ? "a const member function outside its class" :
                                                                   "an exception specification",
@@ -1772,8 +1793,13 @@ static lat__sym *declare_function(lat__parser *p, spec *s, lat__atom *name, lat_
         name->sym = old;
         return f;
     }
+    /* The program's functions of a built-in's name are overloads added to the built-in:
+     * a call none of them takes goes to the built-in. */
+    if (!old && p->depth == 0 && !p->in_builtin && lat__builtin_find(name->name, name->len))
+        old = lat__lookup(p, name); /* built-ins are bound when first used */
+    lat__sym *builtin = old && (old->flags & LAT_SF_BUILTIN) ? old : NULL;
     if (old && (old->flags & LAT_SF_BUILTIN))
-        old = NULL; /* the program's own wins over a built-in of the same name */
+        old = NULL;
     if (old && old->depth == 0 && old->kind == LAT_SYM_FUNC) {
         lat__sym *same = old;
         while (same && !lat__same_parameters(same->type, t))
@@ -1804,6 +1830,7 @@ static lat__sym *declare_function(lat__parser *p, spec *s, lat__atom *name, lat_
     f->type = t;
     f->cuda = (uint16_t)s->cuda;
     f->storage = (uint8_t)s->storage;
+    f->builtin_of = builtin && p->depth == 0 ? builtin : NULL;
     if (lat__c_name(p, name) != name->name)
         f->emit_name = lat__c_name(p, name); /* operator+ */
     if (p->depth > 0) {

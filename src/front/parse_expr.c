@@ -1257,6 +1257,12 @@ static lat__expr *explicit_cast(lat__parser *p, lat__expr *a, lat__type *t, lat_
 {
     if (a->flags & LAT_EF_ERROR)
         return lat__cast_to(p, a, t, false);
+    if (t->kind == LAT_TY_PTR && t->ref && (a->flags & LAT_EF_LVALUE) && a->type->kind != LAT_TY_FUNC) {
+        /* (float4 &)x: x's storage seen as a float4, as reinterpret_cast<float4 &>(x) */
+        lat__expr *c = lat__cast_to(p, lat__address_of_object(p, a), lat__pointer_to(p->u, t->base), false);
+        c->type = lat__reference_to(p->u, t->base);
+        return lat__deref_reference(p, c);
+    }
     if (lat__is_record(t) && t->rec && t->rec->has_ctor && !(lat__is_record(a->type) && a->type->rec == t->rec)) {
         /* (half)x, static_cast<half>(x): C++ makes T(x), through any constructor */
         lat__expr **argv = lat__arena_alloc(&p->u->arena, sizeof *argv);
@@ -2034,6 +2040,20 @@ lat__expr *lat__make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int a
         return e;
     }
     lat__sym *callee = fn->kind == LAT_E_NAME ? fn->sym : NULL;
+    if (callee && callee->kind == LAT_SYM_FUNC && !callee->tmpl && !(fn->flags & LAT_EF_CHOSEN)) {
+        /* The program's overloads of a built-in's name add to it: a call that none of
+         * them takes is the built-in's. */
+        lat__sym *builtin = NULL;
+        for (lat__sym *f = callee; f && !builtin; f = f->overloads)
+            builtin = f->builtin_of;
+        bool arg_error = false;
+        for (int i = 0; i < e->nargs; i++)
+            arg_error |= (e->args[i]->flags & LAT_EF_ERROR) != 0;
+        if (builtin && !arg_error && lat__fewest_user_conversions(p, callee, e->args, e->nargs) < 0) {
+            callee = fn->sym = builtin;
+            fn->type = builtin->type;
+        }
+    }
     e->sym = callee;
     lat__sym *ext = callee && (callee->flags & LAT_SF_BUILTIN) ? builtin_extension(p, callee, e->args, e->nargs) : NULL;
     if (ext) {

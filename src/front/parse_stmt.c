@@ -48,6 +48,7 @@ static lat__stmt *declaration_statement(lat__parser *p)
 /* Whether the statement at the current token is a declaration. */
 static bool at_declaration(lat__parser *p)
 {
+    lat__skip_std_attributes(p);
     lat__tok *t = lat__peek(p);
     if (!lat__starts_declaration(p))
         return false;
@@ -374,6 +375,7 @@ static lat__stmt *statement(lat__parser *p)
 
 static lat__stmt *statement_(lat__parser *p)
 {
+    lat__skip_std_attributes(p); /* [[likely]], [[fallthrough]];, [[maybe_unused]] int x */
     lat__tok *t = lat__peek(p);
     lat__stmt *s;
     if (lat__tok_is_punct(t, LAT_P_LBRACE))

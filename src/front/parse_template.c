@@ -43,6 +43,8 @@ struct lat__template {
     lat__ns *ns;
     lat__type *shape; /* a function template's type, the parameters as placeholders */
     lat__sym *plain;  /* non-template functions of the same name (newest), or NULL */
+    lat__sym *older;  /* the function template of the same name declared before (C++'s
+                         overloaded templates: a call picks among them), or NULL */
     LAT_VEC(tinst) specs; /* explicit specializations: args, and in `type` NULL; the
                              declaration's first token in spec_at */
     LAT_VEC(size_t) spec_at;
@@ -471,9 +473,15 @@ void lat__template_declaration(lat__parser *p)
         }
     }
     lat__sym *old = tm->name->sym;
-    if (old && old->tmpl && old->depth == 0) {
+    if (old && old->tmpl && old->depth == 0 && (tm->is_class || old->tmpl->is_class)) {
         lat__unsupported(p, first, "two templates of one name (template overloading)", "a lattice limit");
         return;
+    }
+    if (old && old->tmpl && old->depth == 0) {
+        /* an overloaded function template: calls pick among the chain */
+        tm->older = old;
+        tm->plain = old->tmpl->plain;
+        old = NULL;
     }
     if (old && old->kind == LAT_SYM_FUNC && old->depth == 0 && !tm->is_class)
         tm->plain = old; /* f(x, n) beside template <N> f(x): calls pick by their arguments */
@@ -635,8 +643,13 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     tinst inst = {args, NULL, NULL};
     LAT_PUSH(&p->u->arena, tm->insts, inst);
     size_t index = tm->insts.n - 1;
-    const char *cname = lat__arena_printf(&p->u->arena, "%s%s__lat_t%zu", tm->ns ? tm->ns->prefix : "",
-                                          lat__c_name(p, tm->name), index + 1);
+    int older = 0; /* overloaded templates: each its own instances' names */
+    for (lat__sym *o = tm->older; o; o = o->tmpl->older)
+        older++;
+    const char *cname = older ? lat__arena_printf(&p->u->arena, "%s%s__lat_o%d_t%zu", tm->ns ? tm->ns->prefix : "",
+                                                  lat__c_name(p, tm->name), older, index + 1)
+                              : lat__arena_printf(&p->u->arena, "%s%s__lat_t%zu", tm->ns ? tm->ns->prefix : "",
+                                                  lat__c_name(p, tm->name), index + 1);
     size_t from = suspend_locals(p);
     size_t nopen;
     ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
@@ -650,7 +663,11 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         sub.inst_tag = cname;
         sub.inst_index = index;
     } else {
-        tm->name->sym = tsym->shadow; /* the instance is a function of its own */
+        /* the instance is a function of its own: the name as before any template of it */
+        lat__sym *base = tsym;
+        while (base->shadow && base->shadow->tmpl && base->shadow->kind == LAT_SYM_FUNC && base->shadow->depth == 0)
+            base = base->shadow;
+        tm->name->sym = base->shadow;
         sub.inst_fn = tsym;
         sub.inst_index = index;
     }
@@ -726,14 +743,98 @@ void lat__template_declared(lat__parser *p, lat__sym *f)
     f->name->sym = tsym;
 }
 
+/* Whether template tm's parameters are of the kinds (type or value) of head's, so that
+ * explicit arguments read for one serve the other. */
+static bool same_kinds(const lat__template *tm, const lat__template *head)
+{
+    if (tm->params.n < head->params.n)
+        return false;
+    for (size_t i = 0; i < head->params.n; i++)
+        if (tm->params.items[i].is_type != head->params.items[i].is_type)
+            return false;
+    return true;
+}
+
+/* Among the overloaded function templates from tsym on, the one a call with argv (and the
+ * explicit arguments in args/set, read with tsym's parameters) picks: its deduction
+ * succeeds, every parameter is deduced, given or defaulted, and its signature's
+ * parameters of fixed types take the arguments with the fewest conversions (ties: the
+ * newest). On return args/set hold the pick's deduced arguments. NULL: none fits. */
+static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool *set, lat__expr **argv, size_t argc)
+{
+    const lat__template *head = tsym->tmpl;
+    size_t most = 0;
+    for (lat__sym *c = tsym; c; c = c->tmpl->older)
+        most = c->tmpl->params.n > most ? c->tmpl->params.n : most;
+    targ *best_args = lat__arena_alloc(&p->u->arena, (most + 1) * sizeof *best_args);
+    bool *best_set = lat__arena_alloc(&p->u->arena, most + 1);
+    targ *a = lat__arena_alloc(&p->u->arena, (most + 1) * sizeof *a);
+    bool *st = lat__arena_alloc(&p->u->arena, most + 1);
+    lat__sym *best = NULL;
+    int best_cost = 0;
+    for (lat__sym *c = tsym; c; c = c->tmpl->older) {
+        const lat__template *tm = c->tmpl;
+        if (!same_kinds(tm, head))
+            continue;
+        memset(st, 0, most + 1);
+        for (size_t i = 0; i < head->params.n; i++) {
+            a[i] = args[i];
+            st[i] = set[i];
+        }
+        const lat__param_types *pt = &tm->shape->params;
+        bool fits = (int)argc == pt->n || ((int)argc < pt->n && pt->defaults && pt->defaults[argc]) ||
+                    ((int)argc > pt->n && pt->variadic);
+        int cost = 0;
+        for (int i = 0; fits && i < pt->n && i < (int)argc; i++) {
+            const lat__type *pty = pt->types[i];
+            lat__type *aty = argv[i]->type;
+            if (!(pty->kind == LAT_TY_PTR && pty->ref))
+                aty = lat__unqualified(p->u, lat__rvalue(p, argv[i])->type);
+            else
+                pty = pty->base;
+            int k;
+            if (placeholder_index(pty, &k) && (size_t)k < head->params.n && set[k])
+                continue; /* given explicitly: not deduced, the argument converts */
+            if (!match(p, pty, aty, a, st))
+                fits = false;
+            else if (lat__is_arith(pty) || (lat__is_record(pty) && pty->rec && pty->rec->builtin)) {
+                /* a parameter of a fixed type (float x, float2 a): how well the argument fits */
+                int r = lat__arg_rank(p, argv[i], pt->types[i]);
+                if (r < 0)
+                    fits = false;
+                cost += r;
+            }
+        }
+        for (size_t i = 0; fits && i < tm->params.n; i++)
+            if (!st[i] && !tm->params.items[i].dflt_at)
+                fits = false;
+        if (fits && (!best || cost < best_cost)) {
+            best = c;
+            best_cost = cost;
+            memcpy(best_args, a, (most + 1) * sizeof *a);
+            memcpy(best_set, st, most + 1);
+        }
+    }
+    if (best) {
+        memcpy(args, best_args, best->tmpl->params.n * sizeof *args);
+        memcpy(set, best_set, best->tmpl->params.n);
+    }
+    return best;
+}
+
 lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
 {
     lat__template *tm = tsym->tmpl;
-    targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
-    bool *set = lat__arena_alloc(&p->u->arena, tm->params.n + 1);
+    size_t most = tm->params.n; /* overloaded templates: room for any one's arguments */
+    for (lat__sym *c = tm->older; c; c = c->tmpl->older)
+        most = c->tmpl->params.n > most ? c->tmpl->params.n : most;
+    targ *args = lat__arena_alloc(&p->u->arena, (most + 1) * sizeof *args);
+    bool *set = lat__arena_alloc(&p->u->arena, most + 1);
     bool explicit_given = lat__at_punct(p, LAT_P_LT);
     if (explicit_given && !explicit_args(p, tm, args, set))
         goto bad;
+    bool *given = lat__arena_alloc(&p->u->arena, most + 1);
+    memcpy(given, set, most + 1);
     if (!lat__at_punct(p, LAT_P_LPAREN)) {
         lat__error_tok(p, t, "'%s' is a function template: call it", tm->name->name);
         goto bad;
@@ -744,6 +845,17 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     for (size_t i = 0; i < argc; i++)
         if (argv[i]->flags & LAT_EF_ERROR)
             goto bad;
+    if (tm->older) {
+        /* Overloaded templates: the one whose deduction works and whose parameters fit
+         * the arguments best (its arguments parsed with the newest's parameters). */
+        lat__sym *pick = pick_overload(p, tsym, args, set, argv, argc);
+        if (!pick) {
+            lat__error_at(p->u, t->loc, "no template '%s' takes these arguments", tm->name->name);
+            goto bad;
+        }
+        tsym = pick;
+        tm = pick->tmpl;
+    }
     const lat__param_types *pt = &tm->shape->params;
     bool fits = (int)argc == pt->n || ((int)argc < pt->n && pt->defaults && pt->defaults[argc]);
     if (!fits && tm->plain && !explicit_given) {
@@ -755,10 +867,13 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     for (int i = 0; i < pt->n && i < (int)argc; i++) {
         const lat__type *pty = pt->types[i];
         lat__type *aty = argv[i]->type;
-        if (!(pty->kind == LAT_TY_PTR && pty->ref))
-            aty = lat__rvalue(p, argv[i])->type; /* by value: decayed */
+        if (!(pty->kind == LAT_TY_PTR && pty->ref)) /* by value: decayed, its own qualifiers dropped */
+            aty = lat__unqualified(p->u, lat__rvalue(p, argv[i])->type);
         else
             pty = pty->base;
+        int k;
+        if (explicit_given && placeholder_index(pty, &k) && given[k])
+            continue; /* given explicitly (f<unsigned>(a < b)): not deduced, the argument converts */
         if (!match(p, pty, aty, args, set)) {
             lat__error_at(p->u, argv[i]->loc, "the arguments of '%s' deduce its parameters two ways",
                           tm->name->name);
@@ -767,7 +882,9 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     }
     if (!defaults(p, tm, args, set, t->loc))
         goto bad;
+    lat__sym *head = tm->name->sym;
     tinst *ti = instantiate(p, tsym, args, t->loc);
+    tm->name->sym = head; /* an older template's instance bound its name to that one */
     if (!ti || !ti->fn)
         goto bad;
     lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
@@ -809,9 +926,9 @@ lat__sym *lat__template_plain(lat__sym *tsym, lat__sym *newest)
     return was;
 }
 
-/* A name expression lexed into *p: the function template its head names (p past it, *at
- * its last token), or NULL. */
-static lat__sym *expression_template(lat__unit *u, const char *expr, lat__parser *p, lat__tok **at)
+/* A name expression lexed into *p: the function its head names, a template or not (p past
+ * it, *at its last token), or NULL. */
+static lat__sym *expression_function(lat__unit *u, const char *expr, lat__parser *p, lat__tok **at)
 {
     lat__toks toks = {0};
     /* Its own "file", so that an error in it is placed in it, not in the program. */
@@ -830,33 +947,57 @@ static lat__sym *expression_template(lat__unit *u, const char *expr, lat__parser
     *at = t;
     lat__sym *s = NULL;
     if (lat__at_qualified(p)) {
+        size_t from = p->pos;
         s = lat__parse_qualified(p, true); /* a miss is the caller's to report */
         if (s)
             lat__parse_qualified(p, false);
-        *at = &p->toks[p->pos - 1];
+        if (p->pos > from)
+            *at = &p->toks[p->pos - 1];
     } else if (t->kind == LAT_TK_IDENT) {
         lat__next(p);
         s = t->atom->sym;
     }
-    return s && s->tmpl && s->kind == LAT_SYM_FUNC ? s : NULL;
+    return s && s->kind == LAT_SYM_FUNC ? s : NULL;
+}
+
+/* The kernel a name expression naming a function that is not a template (or a template's
+ * plain namesake) names: "BlackScholesGPU", "&ns::k". */
+static lat__sym *named_plain(lat__unit *u, lat__parser *p, lat__sym *s, const lat__tok *t, const char *expr)
+{
+    if (s->tmpl)
+        s = lat__template_plain(s, NULL);
+    if (!s) {
+        lat__error_at(u, t->loc, "the name expression '%s' gives no template arguments", expr);
+        return NULL;
+    }
+    if (!lat__at_eof(p)) {
+        lat__error_at(u, lat__peek(p)->loc, "the name expression '%s' goes on after the function's name", expr);
+        return NULL;
+    }
+    if (!(s->cuda & LAT_CU_GLOBAL)) {
+        lat__diag_at(u, t->loc, LAT_SEV_ERROR, LAT_ERROR_KERNEL_NOT_FOUND,
+                     "the name expression '%s' names a function that is not a __global__ kernel", expr);
+        return NULL;
+    }
+    return s;
 }
 
 static lat__sym *instantiate_named(lat__unit *u, const char *expr, bool *no_template, jmp_buf *stop)
 {
     lat__parser p;
     lat__tok *t;
-    lat__sym *s = expression_template(u, expr, &p, &t);
-    *no_template = !s;
+    lat__sym *s = expression_function(u, expr, &p, &t);
+    /* A cast picking one of overloaded kernels, "(void (*)(float *))k", is NVRTC's to
+     * resolve; the emulator, which refuses overloaded kernels, finds no kernel by it. */
+    *no_template = !s && !lat__tok_is_punct(&p.toks[0], LAT_P_LPAREN);
     p.stop = stop;
     if (!s)
         return NULL;
+    if (!s->tmpl || !lat__at_punct(&p, LAT_P_LT))
+        return named_plain(u, &p, s, t, expr);
     lat__template *tm = s->tmpl;
     targ *args = lat__arena_alloc(&u->arena, (tm->params.n + 1) * sizeof *args);
     bool *set = lat__arena_alloc(&u->arena, tm->params.n + 1);
-    if (!lat__at_punct(&p, LAT_P_LT)) {
-        lat__error_at(u, t->loc, "the name expression '%s' gives no template arguments", expr);
-        return NULL;
-    }
     if (!explicit_args(&p, tm, args, set) || !defaults(&p, tm, args, set, t->loc))
         return NULL;
     if (!lat__at_eof(&p)) {
@@ -876,14 +1017,18 @@ static lat__sym *instantiate_named(lat__unit *u, const char *expr, bool *no_temp
     return ti->fn;
 }
 
-lat__sym *lat__instantiate_expression(lat__unit *u, const char *expr, bool *no_template)
+const char *lat__instantiate_expression(lat__unit *u, const char *expr, bool *no_template)
 {
     /* Past the nesting limit (in its arguments or the instance), the error is recorded. */
     jmp_buf stop;
     *no_template = false;
     if (setjmp(stop))
         return NULL;
-    return instantiate_named(u, expr, no_template, &stop);
+    lat__sym *fn = instantiate_named(u, expr, no_template, &stop);
+    if (!fn)
+        return NULL;
+    /* The name its signature (sigs.c) and the emulator know it by. */
+    return fn->expr_name ? fn->expr_name : fn->name ? fn->name->name : NULL;
 }
 
 /* n tokens as a name expression is usually written: "k<float, 256, true>", "ns::k<unsigned int>". */
@@ -945,6 +1090,17 @@ static lat__sym *instantiated_template(lat__parser *p, size_t end, size_t *name_
     return NULL;
 }
 
+/* Whether a token in [start, end) names a template (of a function, a class or an alias). */
+static bool names_a_template(const lat__parser *p, size_t start, size_t end)
+{
+    for (size_t i = start; i < end; i++) {
+        const lat__tok *t = &p->toks[i];
+        if (t->kind == LAT_TK_IDENT && t->atom->sym && t->atom->sym->tmpl)
+            return true;
+    }
+    return false;
+}
+
 void lat__explicit_instantiation(lat__parser *p)
 {
     bool is_extern = lat__tok_kw(lat__peek(p), LAT_KW_EXTERN);
@@ -972,6 +1128,18 @@ void lat__explicit_instantiation(lat__parser *p)
     }
     size_t name_at = start;
     lat__sym *s = instantiated_template(p, end, &name_at);
+    if (!s && !names_a_template(p, start, end)) {
+        /* Not an instantiation of anything: a definition after a bare `template`, or a
+         * declaration of a function that is no template. NVRTC refuses both; skipping the
+         * declaration silently lost its kernel. */
+        lat__error_at(p->u, kw->loc,
+                      "'template' is followed by neither '<' (a template's parameters) nor an explicit "
+                      "instantiation of a template: %s",
+                      lat__tok_is_punct(&p->toks[end - 1], LAT_P_RBRACE) ? "the function it defines would be dropped"
+                                                                          : "it names no template");
+        p->pos = end;
+        return;
+    }
     if (s) {
         lat__template *tm = s->tmpl;
         lat__tok *t = &p->toks[p->pos - 1];

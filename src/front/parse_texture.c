@@ -8,7 +8,7 @@
  * and turns each into a typed call of one of four built-ins of the emulator's prelude
  * (__lat_tex, __lat_tex1, __lat_surfr, __lat_surfw), whose first argument is a null T *
  * that gives the result its type and whose second encodes T for the runtime
- * (src/emu/texobj.h). A pointer form becomes `(void)(*p = <the value form>)`, so that the
+ * (the emulator's texobj.h). A pointer form becomes `(void)(*p = <the value form>)`, so that the
  * store is an ordinary access of the tree (the checks see it).
  *
  * parse_expr.c calls lat__texture_call_at / lat__parse_texture_call from one place in

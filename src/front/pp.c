@@ -40,6 +40,22 @@ bool pp_work(pp *p, size_t n, lat__loc loc)
     return false;
 }
 
+bool pp_text(pp *p, size_t n, lat__loc loc)
+{
+    if (p->stop)
+        return false;
+    if (n <= PP_MAX_TEXT && p->text <= PP_MAX_TEXT - n) {
+        p->text += n;
+        return true;
+    }
+    lat__error_at(p->u, loc,
+                  "macro expansion is too large (more than %d MiB of text made by # and ##: "
+                  "does a macro stringize or paste what doubles at each level?)",
+                  PP_MAX_TEXT >> 20);
+    pp_stop(p);
+    return false;
+}
+
 pp_ctx *pp_push(pp *p, pp_ctx_kind kind, const lat__tok *toks, size_t n)
 {
     pp_ctx *c = p->free_ctx;

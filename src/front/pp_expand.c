@@ -58,6 +58,8 @@ static lat__tok stringize(pp *p, const lat__tok *t, size_t n, const lat__tok *ha
     size_t total = 3;
     for (size_t i = 0; i < n; i++)
         total += 2 * (size_t)t[i].len + 1;
+    if (!pp_text(p, total, name->loc))
+        total = 3, n = 0; /* stopped: an empty literal, never read */
     char *s = lat__arena_alloc(&p->u->arena, total), *at = s;
     *at++ = '"';
     for (size_t i = 0; i < n; i++) {
@@ -104,6 +106,8 @@ static void paste(pp *p, size_t at, const lat__tok *name)
                                   (l->flags & LAT_TF_SPACE));
     } else {
         size_t n = (size_t)l->len + r->len;
+        if (!pp_text(p, n + 1, name->loc))
+            return; /* stopped: both stay, never read */
         char *text = lat__arena_alloc(&p->u->arena, n + 1);
         memcpy(text, l->text, l->len);
         memcpy(text + l->len, r->text, r->len);

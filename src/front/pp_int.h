@@ -27,6 +27,9 @@ enum {
     PP_MAX_OUTPUT = 2 << 20,         /* tokens of the preprocessed program (~8 MB of C) */
     PP_MAX_SCRATCH = 1 << 18,        /* tokens of one call's arguments or replacement (or an #if) */
     PP_MAX_WORK = 8 << 20,           /* tokens and hide-set cells made along the way (~320 MB) */
+    /* bytes of spelling made by # and ## (a few tokens can double in length at each level
+     * of a nested macro call: 200 bytes of source once took 3.7 GB) */
+    PP_MAX_TEXT = 64 << 20,
 };
 
 /* Token kinds the preprocessor uses inside itself, never in its output. */
@@ -157,6 +160,7 @@ typedef struct pp {
     pp_file_info **files;
     size_t files_cap, files_n;
     size_t work;      /* tokens and hide-set cells made, against PP_MAX_WORK */
+    size_t text;      /* bytes spelled by # and ##, against PP_MAX_TEXT */
     bool stop;        /* a limit was hit: every reader sees the end of input */
     int collecting;   /* > 0 while macro arguments are read: a file's end ends them */
     int arg_depth;    /* argument pre-expansions in progress */
@@ -182,6 +186,9 @@ bool pp_next_raw(pp *p, lat__tok *t);
 bool pp_peek_lparen(pp *p);
 /* Counts n tokens (or cells) made; false, with an error at loc, past PP_MAX_WORK. */
 bool pp_work(pp *p, size_t n, lat__loc loc);
+/* Counts n bytes of spelling made by # or ##; false, with an error at loc, past
+ * PP_MAX_TEXT (nothing to be allocated then). */
+bool pp_text(pp *p, size_t n, lat__loc loc);
 /* Stops the preprocessor after an error that makes going on pointless. */
 void pp_stop(pp *p);
 /* Pushes a text of directives (the predefined macros, -D options, assert.h) as a file

@@ -21,6 +21,51 @@
     /* CUDA. */                                                                             \
     X("#define warpSize 32")                                                                \
     X("#define __ldg(p) (*(p))")                                                            \
+    /* The cache-hinted loads and stores (sm_32_intrinsics.h): the emulator has no caches. */ \
+    X("#define __ldcg(p) (*(p))")                                                           \
+    X("#define __ldca(p) (*(p))")                                                           \
+    X("#define __ldcs(p) (*(p))")                                                           \
+    X("#define __ldlu(p) (*(p))")                                                           \
+    X("#define __ldcv(p) (*(p))")                                                           \
+    X("#define __stcg(p, v) ((void)(*(p) = (v)))")                                          \
+    X("#define __stcs(p, v) ((void)(*(p) = (v)))")                                          \
+    X("#define __stwb(p, v) ((void)(*(p) = (v)))")                                          \
+    X("#define __stwt(p, v) ((void)(*(p) = (v)))")                                          \
+    X("#define __NV_ATOMIC_RELAXED 0")                                                           \
+    X("#define __NV_ATOMIC_CONSUME 1")                                                           \
+    X("#define __NV_ATOMIC_ACQUIRE 2")                                                           \
+    X("#define __NV_ATOMIC_RELEASE 3")                                                           \
+    X("#define __NV_ATOMIC_ACQ_REL 4")                                                           \
+    X("#define __NV_ATOMIC_SEQ_CST 5")                                                           \
+    X("#define __NV_THREAD_SCOPE_THREAD 0")                                                      \
+    X("#define __NV_THREAD_SCOPE_BLOCK 1")                                                       \
+    X("#define __NV_THREAD_SCOPE_CLUSTER 2")                                                     \
+    X("#define __NV_THREAD_SCOPE_DEVICE 3")                                                      \
+    X("#define __NV_THREAD_SCOPE_SYSTEM 4")                                                      \
+    X("#define __nv_atomic_fetch_add(p, v, o, s) atomicAdd((p), (v))")                           \
+    X("#define __nv_atomic_fetch_sub(p, v, o, s) atomicAdd((p), -(v))")                          \
+    X("#define __nv_atomic_fetch_min(p, v, o, s) atomicMin((p), (v))")                           \
+    X("#define __nv_atomic_fetch_max(p, v, o, s) atomicMax((p), (v))")                           \
+    X("#define __nv_atomic_fetch_and(p, v, o, s) atomicAnd((p), (v))")                           \
+    X("#define __nv_atomic_fetch_or(p, v, o, s) atomicOr((p), (v))")                             \
+    X("#define __nv_atomic_fetch_xor(p, v, o, s) atomicXor((p), (v))")                           \
+    X("#define __nv_atomic_add(p, v, o, s) ((void)atomicAdd((p), (v)))")                         \
+    X("#define __nv_atomic_sub(p, v, o, s) ((void)atomicAdd((p), -(v)))")                        \
+    X("#define __nv_atomic_min(p, v, o, s) ((void)atomicMin((p), (v)))")                         \
+    X("#define __nv_atomic_max(p, v, o, s) ((void)atomicMax((p), (v)))")                         \
+    X("#define __nv_atomic_and(p, v, o, s) ((void)atomicAnd((p), (v)))")                         \
+    X("#define __nv_atomic_or(p, v, o, s) ((void)atomicOr((p), (v)))")                           \
+    X("#define __nv_atomic_xor(p, v, o, s) ((void)atomicXor((p), (v)))")                         \
+    X("#define __nv_atomic_exchange_n(p, v, o, s) atomicExch((p), (v))")                         \
+    X("#define __nv_atomic_exchange(p, v, r, o, s) ((void)(*(r) = atomicExch((p), *(v))))")      \
+    X("#define __nv_atomic_load_n(p, o, s) atomicAdd((p), 0)")                                   \
+    X("#define __nv_atomic_load(p, r, o, s) ((void)(*(r) = atomicAdd((p), 0)))")                 \
+    X("#define __nv_atomic_store_n(p, v, o, s) ((void)atomicExch((p), (v)))")                    \
+    X("#define __nv_atomic_store(p, v, o, s) ((void)atomicExch((p), *(v)))")                     \
+    X("#define __nv_atomic_compare_exchange_n(p, e, d, w, so, fo, s) __lat_nv_cas((p), (e), (d))") \
+    X("#define __nv_atomic_compare_exchange(p, e, d, w, so, fo, s) __lat_nv_cas((p), (e), *(d))") \
+    X("#define __lat_nv_cas(p, e, d) ({ __typeof__(*(p)) __lat_old = atomicCAS((p), *(e), (d)); bool __lat_ok = __lat_old == *(e); *(e) = __lat_old; __lat_ok; })") \
+    X("#define __nv_atomic_thread_fence(o, s) __threadfence()")                                  \
     /* limits.h: the emulator's types are those of LP64 x86-64 and AArch64. */              \
     X("#define CHAR_BIT 8")                                                                 \
     X("#define MB_LEN_MAX 16")                                                              \

@@ -1,7 +1,7 @@
 /*
  * What the caller of the front end says about the target it reads a program for: the
  * front end names no backend, so the target's own macros and the headers it writes as
- * source come in here (the emulator's: src/emu/compile/profile.c).
+ * source come in here (the emulator's compile/reader.c has its own).
  */
 #ifndef LAT_FRONT_PROFILE_H
 #define LAT_FRONT_PROFILE_H

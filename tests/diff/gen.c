@@ -588,6 +588,8 @@ typedef struct rctx {
     const dg_program *p;
     buf *b;
     bool in_helper;
+    bool sret; /* helpers return struct dg_r3 (the sret class) */
+    bool cxx;  /* helpers' returns go through C++ (the cxx class) */
     unsigned slot; /* next record slot */
 } rctx;
 
@@ -702,7 +704,7 @@ static void r_expr(rctx *r, const enode *e)
                 bput(b, ", ");
             r_expr(r, e->k[i]);
         }
-        bput(b, ")");
+        bput(b, r->sret ? ").x" : ")");
         break;
     case E_BVOTE:
         bput(b, "%s(", bvote_names[e->sub]);
@@ -893,9 +895,11 @@ static void r_stmt(rctx *r, const snode *s, int d)
         break;
     case S_RETURN:
         if (s->e[0]) {
-            bput(b, "return ");
+            bput(b, r->in_helper && r->sret  ? "return dg_r("
+                    : r->in_helper && r->cxx ? "return dgx::Acc(dgx::id(dgx::id<unsigned>("
+                                             : "return ");
             r_expr(r, s->e[0]);
-            bput(b, ";\n");
+            bput(b, r->in_helper && r->sret ? ");\n" : r->in_helper && r->cxx ? "), 5u)).get();\n" : ";\n");
         } else {
             bput(b, "return;\n");
         }
@@ -976,11 +980,32 @@ char *dg_render(const dg_program *p, dg_run_info *info)
         if (used >> i & 1)
             used |= calls_l(p->h[i].body);
     r.in_helper = true;
+    /* The sret class: a 12-byte struct returned in two registers, which TinyCC stored
+     * whole into a 12-byte temporary (cuda-samples' nbody looped for ever). */
+    r.sret = (p->feat & DG_F_SRET) && (p->seed & 1) && used;
+    if (r.sret)
+        bput(&b, "struct dg_r3 { unsigned x, y, z; };\n"
+                 "__device__ dg_r3 dg_r(unsigned v) { dg_r3 r; r.x = v; r.y = v ^ 1u; r.z = v + 7u; return r; }\n");
+    /* The cxx class: the same values through a class, overloaded function templates (one
+     * instance named, one deduced) and a namespace, in C++ linkage on every backend. */
+    r.cxx = !r.sret && (p->feat & DG_F_CXX) && (p->seed & 3) == 2 && used;
+    if (r.cxx)
+        bput(&b, "extern \"C++\" {\n"
+                 "namespace dgx {\n"
+                 "struct Acc {\n"
+                 "    unsigned v;\n"
+                 "    __device__ Acc(unsigned x) : v(x) {}\n"
+                 "    __device__ unsigned get() const { return v; }\n"
+                 "};\n"
+                 "template <typename T> __device__ T id(T x) { return x; }\n"
+                 "template <typename T> __device__ T id(T x, T y) { return x ^ y ^ y; }\n"
+                 "}\n"
+                 "}\n");
     for (int i = 0; i < p->nh; i++) {
         if (!(used >> i & 1))
             continue;
         const helper *h = &p->h[i];
-        bput(&b, "__device__ unsigned h%d(", i);
+        bput(&b, r.sret ? "__device__ dg_r3 h%d(" : "__device__ unsigned h%d(", i);
         for (int j = 0; j < h->np; j++) {
             char nm[16];
             var_name(p, h->param[j], nm, sizeof nm);

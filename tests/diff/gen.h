@@ -50,6 +50,11 @@
     XX(LOCAL, "local", "local arrays")                                                    \
     XX(HELPER, "helper", "__device__ functions without collectives")                      \
     XX(HCOLL, "hcoll", "__device__ functions with barriers and warp operations")          \
+    XX(SRET, "sret", "helpers (of odd seeds) that return a 12-byte struct by value, read "  \
+                     "by .x: what TinyCC stored over the local before the call")          \
+    XX(CXX, "cxx", "helpers (of seeds 2 mod 4) whose returns go through a class, an "      \
+                   "explicit and a deduced instance of overloaded function templates in a " \
+                   "namespace, inside extern \"C++\"")                                   \
     XX(RET, "ret", "early return of whole blocks or warps, before later collectives")     \
     XX(TAIL, "tail", "early return of single threads after their last collective")        \
     XX(WRET, "wret", "returns (ret, tail) in the stretch after a warp operation, with no " \

@@ -167,6 +167,15 @@ TEST(region_loops_agree_with_fibers)
     agree(1u << DX_REGION, DX_FIBERS, first_seed(1), count_or(300));
 }
 
+/* Two tiers of one kernel must never disagree: TinyCC's code and the optimising tier's
+ * (the sret class's helpers return 12-byte structs, which TinyCC stored over a local). */
+TEST(the_optimising_tier_agrees_with_tinycc)
+{
+    emulator_suite_only();
+    setenv("LATTICE_EMU_TIMEOUT", "10", 0);
+    agree(1u << DX_OPT, DX_REGION, first_seed(300001), count_or(24));
+}
+
 TEST(checked_runs_agree_with_fibers_and_report_nothing)
 {
     emulator_suite_only();

@@ -199,7 +199,7 @@ static lat_status event_create(lat_event *e, const lat_event_desc *desc)
 {
     emu_event *ev = lat__calloc(1, sizeof *ev);
     if (!ev)
-        return lat__error(e->ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_event_create: out of host memory");
+        return lat__oom(e->ctx, "lat_event_create");
     ev->timing = !desc->disable_timing;
     e->impl = ev;
     return LAT_OK;

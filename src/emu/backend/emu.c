@@ -80,17 +80,24 @@ static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: LATTICE_EMU_THREADS='%s' is not a number of threads "
                           "from 1 to 4096", threads);
+    const char *pb = lat__env(LAT_ENV_EMU_PRINTF_BUFFER);
+    size_t printf_buffer;
+    if (!lat__emu_printf_parse_buffer(pb, &printf_buffer))
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
+                          "lat_context_create: LATTICE_EMU_PRINTF_BUFFER='%s' is not a size in "
+                          "bytes from 1K to 1024G (a number, optionally followed by K, M or G)",
+                          pb);
     lat_local_rank rank; /* read by the thread count's rule: a malformed value fails here */
     lat_status st = lat_local_rank_get(&rank);
     if (st != LAT_OK)
         return st;
     lat__emu_ctx *c = lat__calloc(1, sizeof *c);
     if (!c)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(ctx, "lat_context_create");
     c->timeout_ms = timeout_ms;
     if (!lat__emu_heap_init(&c->heap)) {
         free(c);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(ctx, "lat_context_create");
     }
     ctx->impl = c;
     /* The checks, as observers of this context's launches and memory (emu/check/). */
@@ -185,8 +192,10 @@ static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__so
      * parsed the module; what it could not make is an error of the unit's, above). */
     for (const char *const *e = src->name_expressions; e && *e; e++) {
         bool found = false;
+        const char *key = lat__module_name_key(mod, *e);
         for (int i = 0; i < m->nkernels && !found; i++)
-            found = m->kernels[i].expr && strcmp(m->kernels[i].expr, *e) == 0;
+            found = strcmp(m->kernels[i].name, key) == 0 ||
+                    (m->kernels[i].expr && strcmp(m->kernels[i].expr, key) == 0);
         if (!found) {
             lat__emu_module_free(m);
             free(log);
@@ -215,15 +224,15 @@ static void module_destroy(lat_module *mod)
 static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
 {
     lat__emu_module *m = mod->impl;
+    const char *key = lat__module_name_key(mod, kernel->name);
     for (int i = 0; i < m->nkernels; i++) {
         lat__emu_kernel *k = &m->kernels[i];
-        if (strcmp(k->name, kernel->name) != 0 && !(k->expr && strcmp(k->expr, kernel->name) == 0))
+        if (strcmp(k->name, key) != 0 && !(k->expr && strcmp(k->expr, key) == 0))
             continue;
         if (k->nparams > 0) {
             size_t *sizes = lat__malloc((size_t)k->nparams * sizeof *sizes);
             if (!sizes)
-                return lat__error(mod->ctx, LAT_ERROR_OUT_OF_MEMORY,
-                                  "lat_module_get_kernel: out of host memory");
+                return lat__oom(mod->ctx, "lat_module_get_kernel");
             memcpy(sizes, k->param_sizes, (size_t)k->nparams * sizeof *sizes);
             kernel->backend_param_sizes = sizes;
         }
@@ -244,8 +253,9 @@ static void kernel_release(lat_kernel *kernel)
 static lat_status module_lowered_name(lat_module *mod, const char *expr, const char **out)
 {
     const lat__emu_module *m = mod->impl;
+    const char *key = lat__module_name_key(mod, expr);
     for (int i = 0; i < m->nkernels; i++)
-        if (strcmp(m->kernels[i].name, expr) == 0 || (m->kernels[i].expr && strcmp(m->kernels[i].expr, expr) == 0)) {
+        if (strcmp(m->kernels[i].name, key) == 0 || (m->kernels[i].expr && strcmp(m->kernels[i].expr, key) == 0)) {
             *out = m->kernels[i].name;
             return LAT_OK;
         }
@@ -257,29 +267,39 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
     char msg[1024];
     const lat__emu_kernel *k = kernel->impl;
     const lat__emu_ctx *c = kernel->module->ctx->impl;
+    lat__emu_module *m = kernel->module->impl;
+    const size_t index = (size_t)(k - m->kernels);
+    /* Every message of the launch (the checks' reports, faults, traps) names the kernel as
+     * the user wrote it: a template's instance by its name expression (block_reduce<256>),
+     * not the C name the front end gave it (block_reduce__lat_t1). */
+    lat__emu_kernel shown;
+    if (k->expr) {
+        shown = *k;
+        shown.name = k->expr;
+        k = &shown;
+    }
     /* Checked and unchecked launches share the limit, so it is checked before either. */
     if (k->shared_bytes + l->shared_bytes > LAT_EMU_SHARED_LIMIT)
         return lat__error(kernel->module->ctx, LAT_ERROR_SHARED_MEMORY,
-                          "lat_launch: kernel '%s' uses %zu bytes of static shared memory and "
+                          "%s: kernel '%s' uses %zu bytes of static shared memory and "
                           "the launch asks for %zu bytes of dynamic shared memory: %zu in all, "
                           "and a block has at most %d",
-                          k->name, k->shared_bytes, l->shared_bytes,
+                          l->api, k->name, k->shared_bytes, l->shared_bytes,
                           k->shared_bytes + l->shared_bytes, LAT_EMU_SHARED_LIMIT);
     if (l->cooperative && k->check)
         return lat__error(kernel->module->ctx, LAT_ERROR_UNSUPPORTED,
-                          "lat_launch: kernel '%s': a cooperative launch cannot be checked "
+                          "%s: kernel '%s': a cooperative launch cannot be checked "
                           "(LATTICE_CHECK, lat_check_configure): the checks run a grid's blocks "
                           "one at a time, and a cooperative grid's blocks must all run at once; "
                           "launch it from a context without checks",
-                          k->name);
+                          l->api, k->name);
     /* The optimising tier's code once it is ready: the switch happens here, between
      * launches, so a launch runs on one tier throughout. */
-    lat__emu_module *m = kernel->module->impl;
     const lat__emu_opt_code *oc = lat__emu_opt_code_of(m->opt);
     lat__emu_kernel opt_k;
     if (oc) {
         opt_k = *k;
-        opt_k.entry = oc->entries[k - m->kernels];
+        opt_k.entry = oc->entries[index];
         opt_k.code = oc->text;
         opt_k.code_size = oc->text_size;
         opt_k.inexact_threads = !k->check; /* checked code keeps the order (region_gen.c) */
@@ -303,7 +323,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         int64_t ns = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec);
         char *note = lat__emu_opt_after_launch(m->opt, ns > 0 ? (uint64_t)ns : 0);
         if (note) /* the background build failed: said on a thread of the user's */
-            lat__log(kernel->module->ctx, LAT_LOG_WARNING, "lat_launch: %s: %s",
+            lat__log(kernel->module->ctx, LAT_LOG_WARNING, "%s: %s: %s", l->api,
                      kernel->module->name, note);
         free(note);
     }
@@ -312,7 +332,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
     if (st == LAT_ERROR_CHECK_FAILED)
         return lat__error_logged(st, "lat_launch: %s", msg);
     if (st != LAT_OK)
-        return lat__error(kernel->module->ctx, st, "lat_launch: %s", msg);
+        return lat__error(kernel->module->ctx, st, "%s: %s", l->api, msg);
     return LAT_OK;
 }
 

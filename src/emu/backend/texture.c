@@ -63,7 +63,7 @@ static uint64_t publish(lat_context *ctx, const lat__emu_texobj *o, const char *
 {
     lat__emu_textab *t = table_of(ctx, true);
     if (!t) {
-        lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+        lat__oom(ctx, fn);
         return 0;
     }
     pthread_mutex_lock(&t->lock);
@@ -83,7 +83,7 @@ static uint64_t publish(lat_context *ctx, const lat__emu_texobj *o, const char *
             lat__emu_texobj *chunk = lat__calloc(LAT__EMU_TEX_CHUNK, sizeof *chunk);
             if (!chunk) {
                 pthread_mutex_unlock(&t->lock);
-                lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+                lat__oom(ctx, fn);
                 return 0;
             }
             atomic_store_explicit(&t->chunks[i / LAT__EMU_TEX_CHUNK], chunk, memory_order_release);

@@ -69,6 +69,7 @@ typedef struct place {
     uintptr_t base;
     size_t size;
     const char *name;
+    const char *shape; /* a __shared__ array's extents ("[4][8]"), or NULL */
 } place;
 
 static void fill_access(const lat__ck_launch *L, const lat__emu_thread *th, const lat__ck_site *s,
@@ -103,6 +104,7 @@ static void finding(lat__ck_launch *L, const lat__emu_thread *th, int site, lat_
         r.region_size = pl->size;
         r.offset = (long long)(a - pl->base);
         r.region_name = pl->name ? pl->name : "";
+        r.region_shape = pl->shape ? pl->shape : "";
     }
     int other_site = -1;
     if (other) {
@@ -212,12 +214,19 @@ static bool conflicts(const lat__ck_launch *L, const lat__emu_thread *th, const 
 
 static const char *shared_name(const lat__ck_launch *L, int var);
 
+static const char *shared_shape(const lat__ck_launch *L, int var)
+{
+    const lat__ck_module *cm = L->cm;
+    return var >= 0 && cm->shdims && var < cm->nshared ? cm->shdims[var] : NULL;
+}
+
 /* Where a shared or global access fell, made into a report's place only for a finding. */
 static place place_of(const lat__ck_launch *L, const lat__ck_shvar *v, const lat__ck_region *r)
 {
     if (v)
-        return (place){LAT_SPACE_SHARED, v->lo, v->hi - v->lo, shared_name(L, v->var)};
-    return (place){LAT_SPACE_GLOBAL, r->base, r->size, r->name ? r->name : ""};
+        return (place){LAT_SPACE_SHARED, v->lo, v->hi - v->lo, shared_name(L, v->var),
+                       shared_shape(L, v->var)};
+    return (place){LAT_SPACE_GLOBAL, r->base, r->size, r->name ? r->name : "", NULL};
 }
 
 static void race_slow(lat__ck_launch *L, const lat__emu_thread *th, int site, int kind,

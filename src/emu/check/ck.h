@@ -103,6 +103,7 @@ typedef struct lat__ck_module {
     int nshared;
     const unsigned long *shsize, *shalign; /* in the module's code: its tables */
     const char *const *shname;
+    const char *const *shdims; /* each one's extents, "[4][8]" ("" for one dimension) */
     uintptr_t code_lo;          /* the module's code: code_lo to data_lo */
     uintptr_t data_lo, data_hi; /* the module's data: its variables, strings, constants */
 } lat__ck_module;
@@ -164,7 +165,7 @@ typedef struct lat__ck_report {
     lat_check_report r;
     lat__ck_finding code; /* the dedup key: the code, the sites (-1: none), r's places */
     int site, other_site;
-    char *message, *region_name, *kernel, *file, *expr, *ofile, *oexpr;
+    char *message, *region_name, *region_shape, *kernel, *file, *expr, *ofile, *oexpr;
     char *body; /* the finder's words (hangs, warp masks, leaks), or NULL */
 } lat__ck_report;
 

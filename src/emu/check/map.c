@@ -179,7 +179,7 @@ lat_status lat_check_map_svg(const lat_check_map *m, const lat_check_map_style *
 #undef P
     if (oom) {
         free(buf);
-        return lat__error(NULL, LAT_ERROR_OUT_OF_MEMORY, "lat_check_map_svg: out of host memory");
+        return lat__oom(NULL, "lat_check_map_svg");
     }
     *svg = buf;
     return LAT_OK;
@@ -236,7 +236,7 @@ lat_status lat_check_map_text(const lat_check_map *m, const lat_check_map_style 
 #undef P
     if (oom) {
         free(buf);
-        return lat__error(NULL, LAT_ERROR_OUT_OF_MEMORY, "lat_check_map_text: out of host memory");
+        return lat__oom(NULL, "lat_check_map_text");
     }
     *text = buf;
     return LAT_OK;

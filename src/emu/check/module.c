@@ -38,6 +38,7 @@ lat_status lat__ck_module_loaded(lat__ck_module *cm, lat__emu_module *m, TCCStat
         cm->shsize = get(s, "__lat_shsize");
         cm->shalign = get(s, "__lat_shalign");
         cm->shname = get(s, "__lat_shname");
+        cm->shdims = get(s, "__lat_shdims");
         if (!cm->shsize || !cm->shalign)
             cm->nshared = 0;
     }

@@ -166,11 +166,40 @@ static void region_words(char *buf, size_t size, const lat_check_report *r)
     }
 }
 
+/* An element's subscripts in an array of the extents shape ("[4][8]") of size bytes
+ * whose innermost elements have len bytes: "[3][7]". false when shape does not describe
+ * such an array (an access of another size). */
+static bool subscripts(char *buf, size_t size, const char *shape, long long size_bytes,
+                       long long len, long long index)
+{
+    long long dims[8], all = 1;
+    int n = 0;
+    for (const char *p = shape; *p == '[' && n < 8;) {
+        char *end;
+        dims[n] = strtoll(p + 1, &end, 10);
+        if (*end != ']' || dims[n] <= 0)
+            return false;
+        all *= dims[n++];
+        p = end + 1;
+    }
+    if (n < 2 || len <= 0 || all * len != size_bytes)
+        return false;
+    size_t at = 0;
+    for (int i = 0; i < n; i++) {
+        long long inner = 1;
+        for (int j = i + 1; j < n; j++)
+            inner *= dims[j];
+        at += (size_t)snprintf(buf + at, at < size ? size - at : 0, "[%lld]", index / inner);
+        index %= inner;
+    }
+    return at < size;
+}
+
 /* Where in the region: "element [1000] of 'out', which has 1000 elements of 4 bytes",
  * "byte 4001 of 'out' (4000 bytes), 1 byte past its end"... */
 static void place_words(char *buf, size_t size, const lat_check_report *r)
 {
-    char reg[200];
+    char reg[200], sub[100];
     region_words(reg, sizeof reg, r);
     long long off = r->offset, n = (long long)r->region_size;
     long long len = (long long)r->access.size;
@@ -179,6 +208,9 @@ static void place_words(char *buf, size_t size, const lat_check_report *r)
     if (r->space == LAT_SPACE_LOCAL && off == 0 && len == n && r->access.expr &&
         strcspn(r->access.expr, "[") == strlen(r->access.expr))
         snprintf(buf, size, "the local variable '%s'", r->region_name ? r->region_name : "");
+    else if (elem && inside && r->region_shape && *r->region_shape &&
+             subscripts(sub, sizeof sub, r->region_shape, n, len, off / len))
+        snprintf(buf, size, "element %s of %s", sub, reg);
     else if (elem && inside)
         snprintf(buf, size, "element [%lld] of %s", off / len, reg);
     else if (elem)
@@ -307,6 +339,7 @@ static void free_report(lat__ck_report *k)
 {
     free(k->message);
     free(k->region_name);
+    free(k->region_shape);
     free(k->kernel);
     free(k->file);
     free(k->expr);
@@ -405,6 +438,7 @@ bool lat__ck_report_add(lat__ck_list *l, lat__ck_finding code, const lat_check_r
     k.other_site = other_site;
     k.kernel = dup_or_empty(r->kernel, &oom);
     k.region_name = dup_or_empty(r->region_name, &oom);
+    k.region_shape = dup_or_empty(r->region_shape, &oom);
     k.file = dup_or_empty(r->access.file, &oom);
     k.expr = dup_or_empty(r->access.expr, &oom);
     k.ofile = dup_or_empty(r->other.file, &oom);
@@ -419,6 +453,7 @@ bool lat__ck_report_add(lat__ck_list *l, lat__ck_finding code, const lat_check_r
     }
     k.r.kernel = k.kernel;
     k.r.region_name = k.region_name;
+    k.r.region_shape = k.region_shape;
     k.r.access.file = k.file;
     k.r.access.expr = k.expr;
     k.r.other.file = k.ofile;

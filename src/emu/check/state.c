@@ -77,12 +77,12 @@ lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc
     }
     lat__ck_ctx *ck = calloc(1, sizeof *ck);
     if (!ck)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(ctx, "lat_context_create");
     ck->freed = calloc(LAT__CK_MAX_FREED, sizeof *ck->freed);
     if (!ck->freed || pthread_mutex_init(&ck->lock, NULL) != 0) {
         free(ck->freed);
         free(ck);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: out of host memory");
+        return lat__oom(ctx, "lat_context_create");
     }
     ck->ctx = ctx;
     ck->modes = modes;
@@ -339,7 +339,7 @@ lat_status lat_check_label(lat_context *ctx, lat_deviceptr ptr, const char *name
     if (st == LAT_OK) {
         char *c = name ? lat__strdup(name) : NULL;
         if (name && !c) {
-            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_check_label: out of host memory");
+            st = lat__oom(ctx, "lat_check_label");
         } else {
             free(r->name);
             r->name = c;
@@ -383,7 +383,7 @@ lat_status lat_check_map_buffer(lat_context *ctx, lat_deviceptr ptr, size_t elem
         if (!m || !cells) {
             free(m);
             free(cells);
-            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+            st = lat__oom(ctx, fn);
         } else {
             m->base = r->base;
             m->elem_size = elem_size;

@@ -11,6 +11,7 @@
 
 #include "front/arena.h"
 #include "fp16_header.h"
+#include "libcuxx_header.h"
 
 #include <string.h>
 
@@ -53,6 +54,27 @@ static const char *const cooperative_groups_h[] = {
     "    __device__ int any(int p) const { return __any_sync(__lat_mask, p); }\n",
     "    __device__ int all(int p) const { return __all_sync(__lat_mask, p); }\n",
     "    __device__ unsigned ballot(int p) const { return __ballot_sync(__lat_mask, p); }\n",
+    /* The warp's lanes of the group, and the lane of a rank in it (32: none). */
+    "    __device__ unsigned __lat_m() const { return __lat_mask; }\n",
+    "    __device__ bool __lat_dense() const { return __lat_kind != 2; }\n",
+    "    __device__ unsigned __lat_lane(unsigned long long rank) const\n",
+    "    {\n",
+    "        unsigned m = __lat_mask;\n",
+    "        for (unsigned long long i = 0; i < rank && m; i++) m &= m - 1u;\n",
+    "        return m ? (unsigned)__ffs((int)m) - 1u : 32u;\n",
+    "    }\n",
+    "    __device__ unsigned __lat_src(unsigned long long rank) const\n",
+    "    { return rank < __lat_size ? __lat_lane(rank) : __lat_cg_tid() & 31u; }\n",
+    /* Shuffles among a tile's or coalesced group's threads, by rank in the group. */
+#define CG_GROUP_SHFL(T)                                                                                    \
+    "    __device__ " T " shfl(" T " v, unsigned src) const { return __shfl_sync(__lat_mask, v, __lat_lane(src % __lat_size), 32); }\n", \
+    "    __device__ " T " shfl_down(" T " v, unsigned d) const { return __shfl_sync(__lat_mask, v, __lat_src(thread_rank() + d), 32); }\n", \
+    "    __device__ " T " shfl_up(" T " v, unsigned d) const\n",                                               \
+    "    { return __shfl_sync(__lat_mask, v, thread_rank() >= d ? __lat_src(thread_rank() - d) : __lat_cg_tid() & 31u, 32); }\n", \
+    "    __device__ " T " shfl_xor(" T " v, unsigned m) const { return __shfl_sync(__lat_mask, v, __lat_src(thread_rank() ^ m), 32); }\n",
+    CG_GROUP_SHFL("int") CG_GROUP_SHFL("unsigned int") CG_GROUP_SHFL("long long") CG_GROUP_SHFL("unsigned long long")
+    CG_GROUP_SHFL("float") CG_GROUP_SHFL("double")
+#undef CG_GROUP_SHFL
     "};\n",
     "typedef thread_group thread_block;\n",
     /* The grid of a cooperative launch: its sync is the grid barrier. */
@@ -74,6 +96,11 @@ static const char *const cooperative_groups_h[] = {
     "__device__ inline thread_block this_thread_block()\n",
     "{ thread_block g; g.__lat_kind = 0; g.__lat_size = __lat_cg_nthreads(); g.__lat_mask = 0xffffffffu; return g; }\n",
     "__device__ inline grid_group this_grid() { grid_group g; g.__lat_unused = 0; return g; }\n",
+    /* The scratch multi-warp tiles ask for on older GPUs: the emulator needs none. */
+    "template <unsigned int MaxBlockSize, unsigned int TileCommunicationSize = 8> struct block_tile_memory {\n",
+    "    char __lat_unused;\n",
+    "};\n",
+    "template <typename M> __device__ thread_block this_thread_block(M &scratch) { return this_thread_block(); }\n",
     "__device__ inline coalesced_group coalesced_threads()\n",
     "{ coalesced_group g; g.__lat_kind = 2; g.__lat_mask = __activemask(); g.__lat_size = __popc(g.__lat_mask); return g; }\n",
     "__device__ inline thread_group tiled_partition(const thread_group &parent, unsigned n)\n",
@@ -85,7 +112,8 @@ static const char *const cooperative_groups_h[] = {
     "    unsigned __lat_unused;\n",
     "    __device__ unsigned __lat_m() const { return __lat_cg_tile_mask(Size); }\n",
     "    __device__ unsigned __lat_base() const { return (__lat_cg_tid() & 31u) & ~(Size - 1u); }\n",
-    "    __device__ void sync() const { __syncwarp(__lat_m()); }\n",
+    "    __device__ void sync() const { if (Size > 32u) __syncthreads(); else __syncwarp(__lat_m()); }\n",
+    "    __device__ bool __lat_dense() const { return true; }\n",
     "    __device__ unsigned long long size() const { return Size; }\n",
     "    __device__ unsigned num_threads() const { return Size; }\n",
     "    __device__ unsigned long long thread_rank() const { return __lat_cg_tid() & (Size - 1u); }\n",
@@ -109,9 +137,52 @@ static const char *const cooperative_groups_h[] = {
     CG_SHFL("int") CG_SHFL("unsigned int") CG_SHFL("long long") CG_SHFL("unsigned long long")
     CG_SHFL("float") CG_SHFL("double")
 #undef CG_SHFL
+    /* Vector types, a component at a time (CUDA shuffles any trivially copyable type). */
+#define CG_VSHFL_OP(T, OP, ARG, BODY)                                                                       \
+    "    __device__ " T " " OP "(" T " v, " ARG ") const { " T " r = v; " BODY " return r; }\n",
+#define CG_C(F, C) "r." C " = " F "(__lat_m(), v." C ", d, Size); "
+#define CG_VSHFL(T, COMPS)                                                                                  \
+    CG_VSHFL_OP(T, "shfl", "int d", COMPS("__shfl_sync"))                                                   \
+    CG_VSHFL_OP(T, "shfl_down", "unsigned d", COMPS("__shfl_down_sync"))                                    \
+    CG_VSHFL_OP(T, "shfl_up", "unsigned d", COMPS("__shfl_up_sync"))                                        \
+    CG_VSHFL_OP(T, "shfl_xor", "unsigned d", COMPS("__shfl_xor_sync"))
+#define CG_XY(F) CG_C(F, "x") CG_C(F, "y")
+#define CG_XYZ(F) CG_XY(F) CG_C(F, "z")
+#define CG_XYZW(F) CG_XYZ(F) CG_C(F, "w")
+    CG_VSHFL("float2", CG_XY) CG_VSHFL("float3", CG_XYZ) CG_VSHFL("float4", CG_XYZW)
+    CG_VSHFL("int2", CG_XY) CG_VSHFL("int3", CG_XYZ) CG_VSHFL("int4", CG_XYZW)
+    CG_VSHFL("uint2", CG_XY) CG_VSHFL("uint3", CG_XYZ) CG_VSHFL("uint4", CG_XYZW)
+    CG_VSHFL("double2", CG_XY) CG_VSHFL("longlong2", CG_XY) CG_VSHFL("ulonglong2", CG_XY)
+#undef CG_XYZW
+#undef CG_XYZ
+#undef CG_XY
+#undef CG_VSHFL
+#undef CG_C
+#undef CG_VSHFL_OP
+    /* A tile of more than a warp (tiled_partition<64>...) synchronises as the block does:
+     * its warps reach its sync together in the code that has them. */
     "};\n",
     "template <unsigned int Size> __device__ thread_block_tile<Size> tiled_partition(const thread_group &parent)\n",
     "{ thread_block_tile<Size> t; t.__lat_unused = 0; return t; }\n",
+    /* The threads of a tile (or warp-sized group) whose predicate or label is the
+     * calling thread's, as a coalesced group. */
+    "template <typename G> __device__ coalesced_group binary_partition(const G &parent, bool pred)\n",
+    "{\n",
+    "    coalesced_group g;\n",
+    "    unsigned m = parent.__lat_m(), b = __ballot_sync(m, pred);\n",
+    "    g.__lat_kind = 2;\n",
+    "    g.__lat_mask = pred ? (b & m) : (~b & m);\n",
+    "    g.__lat_size = __popc(g.__lat_mask);\n",
+    "    return g;\n",
+    "}\n",
+    "template <typename G, typename L> __device__ coalesced_group labeled_partition(const G &parent, L label)\n",
+    "{\n",
+    "    coalesced_group g;\n",
+    "    g.__lat_kind = 2;\n",
+    "    g.__lat_mask = __match_any_sync(parent.__lat_m(), label);\n",
+    "    g.__lat_size = __popc(g.__lat_mask);\n",
+    "    return g;\n",
+    "}\n",
     "template <typename G> __device__ void sync(const G &g) { g.sync(); }\n",
     "template <typename G> __device__ unsigned long long thread_rank(const G &g) { return g.thread_rank(); }\n",
     "template <typename G> __device__ unsigned long long group_size(const G &g) { return g.size(); }\n",
@@ -135,9 +206,33 @@ static const char *const reduce_h[] = {
     "template <typename TyGroup, typename TyVal, typename TyOp>\n",
     "__device__ TyVal reduce(const TyGroup &g, TyVal val, TyOp op)\n",
     "{\n",
-    "    for (unsigned k = (unsigned)g.size() / 2u; k > 0u; k /= 2u)\n",
-    "        val = op(val, g.shfl_xor(val, k));\n",
-    "    return val;\n",
+    "    unsigned n = (unsigned)g.size();\n",
+    /* A tile of several warps: each warp's butterfly, then its warps' results in order,
+     * through shared memory, between the tile's syncs. */
+    "    if (n > 32u) {\n",
+    "        __shared__ TyVal __lat_part[32];\n",
+    "        for (unsigned k = 16u; k > 0u; k /= 2u)\n",
+    "            val = op(val, __shfl_xor_sync(0xffffffffu, val, k));\n",
+    "        if ((__lat_cg_tid() & 31u) == 0u)\n",
+    "            __lat_part[__lat_cg_tid() / 32u] = val;\n",
+    "        g.sync();\n",
+    "        unsigned first = __lat_cg_tid() / n * (n / 32u);\n",
+    "        TyVal r = __lat_part[first];\n",
+    "        for (unsigned i = 1u; i < n / 32u; i++)\n",
+    "            r = op(r, __lat_part[first + i]);\n",
+    "        g.sync();\n",
+    "        return r;\n",
+    "    }\n",
+    "    if ((n & (n - 1u)) == 0u && g.__lat_dense()) {\n",
+    "        for (unsigned k = n / 2u; k > 0u; k /= 2u)\n",
+    "            val = op(val, g.shfl_xor(val, k));\n",
+    "        return val;\n",
+    "    }\n",
+    /* A coalesced group, or a size no butterfly fits: in rank order. */
+    "    TyVal r = g.shfl(val, 0u);\n",
+    "    for (unsigned i = 1u; i < n; i++)\n",
+    "        r = op(r, g.shfl(val, i));\n",
+    "    return r;\n",
     "}\n",
     "}\n",
     "#endif\n",
@@ -151,6 +246,8 @@ const char *lat__cxx_header_text(lat__arena *a, const char *name)
                                                                                   : lat__fp16_header_lines(name);
     if (!lines)
         lines = lat__curand_header_lines(name);
+    if (!lines)
+        lines = lat__libcuxx_header_lines(name);
     if (!lines)
         return NULL;
     size_t n = 0;

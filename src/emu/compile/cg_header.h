@@ -1,7 +1,7 @@
 /* The headers the emulator provides as C++ source: cooperative groups (cg_header.c) and
  * cuda_fp16.h (fp16_header.c). */
-#ifndef LAT_FRONT_CG_HEADER_H
-#define LAT_FRONT_CG_HEADER_H
+#ifndef LAT_EMU_CG_HEADER_H
+#define LAT_EMU_CG_HEADER_H
 
 #include "front/arena.h"
 

@@ -182,7 +182,7 @@ static lat_status layout_shared(lat_context *ctx, const lookup *s, const char *n
     const unsigned long *align = sym_of(s, "__lat_shalign");
     k->shoff = lat__calloc((size_t)*nshared, sizeof *k->shoff);
     if (!size || !align || !k->shoff)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     size_t at = 0;
     for (int i = 0; i < info[1]; i++) {
         int v = info[2 + i];
@@ -204,14 +204,14 @@ static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__low
 {
     m->kernels = lat__calloc((size_t)(tr->nkernels ? tr->nkernels : 1), sizeof *m->kernels);
     if (!m->kernels)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     for (int i = 0; i < tr->nkernels; i++) {
         lat__emu_kernel *k = &m->kernels[m->nkernels];
         const char *name = tr->kernels[i];
         size_t n = strlen(name);
         char *sym = lat__malloc(n + 32);
         if (!sym)
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+            return lat__oom(ctx, "lat_module_create");
         memcpy(sym, LAT_EMU_ENTRY_PREFIX, sizeof LAT_EMU_ENTRY_PREFIX);
         strcat(sym, name);
         void *entry = sym_of(s, sym);
@@ -229,14 +229,14 @@ static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__low
         k->expr = tr->kernel_exprs && tr->kernel_exprs[i] ? strdup(tr->kernel_exprs[i]) : NULL;
         sym = lat__malloc(n + 32);
         if (!sym)
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+            return lat__oom(ctx, "lat_module_create");
         memcpy(sym, LAT_EMU_KWHY_PREFIX, sizeof LAT_EMU_KWHY_PREFIX);
         strcat(sym, name);
         const char *why = sym_of(s, sym);
         free(sym);
         k->why = strdup(why ? why : "");
         if (!k->name || !k->why || (tr->kernel_exprs && tr->kernel_exprs[i] && !k->expr))
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+            return lat__oom(ctx, "lat_module_create");
         m->nkernels++;
         memcpy(&k->entry, &entry, sizeof entry);
         lat__emu_sizes_fn sizes_fn;
@@ -250,8 +250,7 @@ static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__low
             sizes_fn(got);
             k->param_sizes = lat__malloc((size_t)k->nparams * sizeof *k->param_sizes);
             if (!k->param_sizes)
-                return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
-                                  "lat_module_create: out of host memory");
+                return lat__oom(ctx, "lat_module_create");
             for (int j = 0; j < k->nparams; j++)
                 k->param_sizes[j] = got[j];
         }
@@ -267,7 +266,7 @@ static lat_status find_globals(lat_context *ctx, const lookup *s, const lat__low
         return LAT_OK;
     m->globals = lat__calloc((size_t)tr->nglobals, sizeof *m->globals);
     if (!m->globals)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     for (int i = 0; i < tr->nglobals; i++) {
         char sym[600];
         snprintf(sym, sizeof sym, LAT_EMU_GADDR_PREFIX "%s", tr->globals[i]);
@@ -279,7 +278,7 @@ static lat_status find_globals(lat_context *ctx, const lookup *s, const lat__low
         lat__emu_global *g = &m->globals[m->nglobals];
         g->name = strdup(tr->globals[i]);
         if (!g->name)
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+            return lat__oom(ctx, "lat_module_create");
         g->addr = *addr;
         g->size = *size;
         m->nglobals++;
@@ -294,7 +293,7 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
 {
     TCCState *s = tcc_new();
     if (!s)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        return lat__oom(ctx, "lat_module_create");
     tcc_set_error_func(s, log, on_message);
     /* Fixed option strings only: tcc_set_options exits on an unknown one. */
     tcc_set_options(s, o->no_warnings ? "-nostdlib -nostdinc -w" : "-nostdlib -nostdinc");
@@ -302,7 +301,7 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
     lat_status st = LAT_OK;
     for (const char **d = o->defines; *d && st == LAT_OK; d++)
         if (!define(s, *d))
-            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+            st = lat__oom(ctx, "lat_module_create");
     for (const char **u = o->undefines; *u; u++)
         tcc_undefine_symbol(s, *u);
     add_symbols(s);
@@ -316,7 +315,7 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
     if (st == LAT_OK && tcc_compile_string(s, program) == 0 && !log->errors)
         size = tcc_relocate(s, NULL);
     if (st == LAT_OK && (size < 0 || log->errors)) {
-        st = log->oom ? lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory")
+        st = log->oom ? lat__oom(ctx, "lat_module_create")
                       : lat__error(ctx, LAT_ERROR_COMPILE, "lat_module_create: %s failed to compile:\n%s",
                                    src->name, log->text ? log->text : "(no message)");
     }
@@ -346,7 +345,7 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
     if (st == LAT_OK)
         st = find_globals(ctx, &l, tr, m);
     if (st == LAT_OK && m->check && lat__ck_module_loaded(m->check, m, s) != LAT_OK)
-        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        st = lat__oom(ctx, "lat_module_create");
     tcc_delete(s);
     return st;
 }
@@ -448,26 +447,26 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     char why[256];
     if (!lat__emu_opt_mode(src->emu_opt, &opt_mode, why, sizeof why))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: %s", why);
-    lat__options o;
-    lat_status st = lat__options_read(ctx, src, true, &o);
-    if (st != LAT_OK) {
-        lat__options_free(&o);
-        return st;
-    }
+    const lat__options *o = src->opts;
+    if (o->unknown)
+        return lat__error(ctx, LAT_ERROR_INVALID_OPTION,
+                          "lat_module_create: the emulator does not accept the option '%s' "
+                          "(docs/dialect.md lists those it does)", o->unknown);
+    lat_status st = LAT_OK;
     lat__unit *u = src->unit;
     if (!u) /* every module the core makes is parsed: this is a caller's mistake */
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: no parsed source");
     if (u->status != LAT_OK) {
         const char *m = lat__unit_messages(u, false);
         st = lat__error(ctx, u->status, "lat_module_create: %s", m ? m : "the source is not valid");
-        lat__options_free(&o);
         return st;
     }
     lat__lower_in in = {
         .checked = ctx->check != NULL,
-        /* Preempting switches threads at accesses: only fibers can (lattice/check.h). */
-        .fibers = checks_preempt(ctx),
-        .no_fmad = o.no_fmad,
+        /* Preempting switches threads at accesses: only fibers can (lattice/check.h).
+         * LATTICE_EMU_FIBERS asks for them too: read here, once, for the translation. */
+        .fibers = checks_preempt(ctx) || lat__env_on(LAT_ENV_EMU_FIBERS),
+        .no_fmad = o->no_fmad,
         .opt_variants = opt_mode != LAT_EMU_OPT_OFF,
     };
     /* A module this build of lattice translated before, in this mode, is not translated
@@ -477,13 +476,12 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     bool indexed = !in.checked && (opt_mode == LAT_EMU_OPT_SYNC || opt_mode == LAT_EMU_OPT_BACKGROUND) &&
                    lat__cache_enabled() && lat__emu_source_digest(u, src, &in, digest);
     bool has_state = lat__emu_module_has_state(u);
-    if (indexed && from_index(ctx, &o, opt_mode, digest, out, log_out)) {
+    if (indexed && from_index(ctx, o, opt_mode, digest, out, log_out)) {
         (*out)->has_state = has_state;
         if (lat__env_on(LAT_ENV_EMU_DUMP))
             fprintf(stderr, "/* lattice: %s: the optimised object from the disk cache's source "
                             "index, not translated (LATTICE_CACHE=0 translates every module) */\n",
                     src->name);
-        lat__options_free(&o);
         return LAT_OK;
     }
     lat__lower_out tr;
@@ -498,10 +496,9 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         fprintf(stderr, "%s\n", tr.text);
     if (st != LAT_OK) {
         const char *m = st == LAT_ERROR_OUT_OF_MEMORY ? NULL : lat__unit_messages(u, false);
-        st = !m ? lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory")
+        st = !m ? lat__oom(ctx, "lat_module_create")
                 : lat__error(ctx, st, "lat_module_create: %s", m);
         lat__lower_out_free(&tr);
-        lat__options_free(&o);
         free(warnings);
         return st;
     }
@@ -520,33 +517,32 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
      * owns the text from here. */
     const char *text = program;
     if (program && m && opt_mode != LAT_EMU_OPT_OFF) {
-        m->opt = lat__emu_opt_new(m, opt_mode, program, prelude_len, o.defines, o.undefines);
+        m->opt = lat__emu_opt_new(m, opt_mode, program, prelude_len, o->defines, o->undefines);
         program = NULL;
         text = m->opt ? lat__emu_opt_program(m->opt) : NULL;
         if (text && indexed && !lat__emu_opt_set_source(m->opt, digest, warnings))
             text = NULL; /* out of memory */
     }
     if (!text || !m) {
-        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+        st = lat__oom(ctx, "lat_module_create");
     } else if (!from_cache(ctx, &tr, m)) {
         pthread_mutex_lock(&tcc_lock);
-        st = run_tcc(ctx, src, &o, &tr, text, m, &log);
+        st = run_tcc(ctx, src, o, &tr, text, m, &log);
         pthread_mutex_unlock(&tcc_lock);
     }
     free(program);
     lat__lower_out_free(&tr);
-    if (st == LAT_OK && warnings && !o.no_warnings) {
+    if (st == LAT_OK && warnings && !o->no_warnings) {
         /* The front end's warnings (#warning...) lead the compiler's. */
         char *joined = NULL;
         size_t len = 0;
         if (lat__strbuf_printf(&joined, &len, "%s%s%s", warnings, log.text ? "\n" : "",
                                log.text ? log.text : "") != 0)
-            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_module_create: out of host memory");
+            st = lat__oom(ctx, "lat_module_create");
         free(log.text);
         log.text = joined;
     }
     free(warnings);
-    lat__options_free(&o);
     if (st != LAT_OK) {
         free(log.text);
         lat__emu_module_free(m);

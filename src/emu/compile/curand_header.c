@@ -4,7 +4,7 @@
  * Philox4x32-10: curand_init, curand, curand4, skipahead, skipahead_sequence, and the
  * uniform, normal and log-normal distributions (float and double, 2- and 4-wide). The
  * states are laid out as CUDA's. XORWOW's jumps (2^67 steps a subsequence) run on the host,
- * emu/xorwow.c; everything else is here. Uniform values are bit-exact with the GPU's;
+ * runtime/xorwow.c; everything else is here. Uniform values are bit-exact with the GPU's;
  * normal ones go through logf, sqrtf and __sincosf and agree to a few units in the last
  * place. MRG32k3a, Sobol, MTGP32, Poisson and discrete draws are not here: their
  * names are unknown to a kernel, and the error says so.

@@ -19,8 +19,9 @@ const lat__front_profile lat__emu_profile = {
     .header_text = lat__cxx_header_text,
 };
 
-static lat_status parse(const lat__source *src, const lat__options *o, lat__unit **unit)
+static lat_status parse(const lat__source *src, lat__unit **unit)
 {
+    const lat__options *o = src->opts;
     lat__front_in in = {
         .text = src->text,
         .name = src->name,
@@ -33,14 +34,9 @@ static lat_status parse(const lat__source *src, const lat__options *o, lat__unit
     return lat__front_parse(&in, unit);
 }
 
-static void instantiate(lat__unit *unit, const char *expr, bool *no_template)
-{
-    (void)lat__instantiate_expression(unit, expr, no_template);
-}
-
 const lat__reader lat__emu_reader = {
     .parse = parse,
-    .instantiate = instantiate,
+    .instantiate = lat__instantiate_expression,
     .signatures = lat__front_sigs,
     .unit_free = lat__unit_free,
 };

@@ -88,10 +88,9 @@ bool lat__emu_source_digest(const lat__unit *u, const lat__source *src, const la
     put_str(&f, "lattice translation 1");
     put_uint(&f, id_len);
     put_bytes(&f, id, id_len);
-    /* The translator's inputs, and what it reads from the environment (lower.c). */
+    /* The translator's inputs (LATTICE_EMU_FIBERS is in->fibers). */
     put_uint(&f, (unsigned)in->checked | (unsigned)in->fibers << 1 | (unsigned)in->no_fmad << 2 |
-                     (unsigned)in->opt_variants << 3 |
-                     (unsigned)lat__env_on(LAT_ENV_EMU_FIBERS) << 4);
+                     (unsigned)in->opt_variants << 3);
     /* The options whole (their defines and -D's are in the tokens already; what else they
      * say is the translator's input), and the instances named. */
     put_list(&f, "options", src->options);

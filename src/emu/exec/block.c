@@ -323,8 +323,8 @@ ENGINE_INLINE void wait_turn(lat__exec_block *b, lat__exec_fiber *me, bool warp_
 /* __syncthreads (kind 0), __syncthreads_count (1), _and (2), _or (3). An unobserved
  * block's last thread to arrive releases it; an observed one's is released between
  * turns (turns.c). */
-ENGINE_INLINE int barrier(lat__emu_thread *t, int kind, int pred, const char *file, int line,
-                          bool observed)
+ENGINE_INLINE int arrive(lat__emu_thread *t, int kind, int pred, const char *file, int line,
+                         bool observed)
 {
     lat__exec_fiber *me = current(t, -1, file, line);
     lat__exec_block *b = ((lat__emu_worker *)t->rt)->fb;
@@ -395,13 +395,13 @@ ENGINE_INLINE unsigned activemask(lat__emu_thread *t, bool observed)
 
 int lat__exec_barrier(lat__emu_thread *t, int kind, int pred, const char *file, int line)
 {
-    return barrier(t, kind, pred, file, line, false);
+    return arrive(t, kind, pred, file, line, false);
 }
 
 int lat__exec_barrier_observed(lat__emu_thread *t, int kind, int pred, const char *file,
                                int line)
 {
-    return barrier(t, kind, pred, file, line, true);
+    return arrive(t, kind, pred, file, line, true);
 }
 
 /* Observed launches are never cooperative (checked ones are refused: emu.c), so one entry
@@ -421,11 +421,11 @@ int lat__exec_grid_barrier(lat__emu_thread *t, const char *file, int line)
             lat__exec_abandon(w);
         siglongjmp(w->trap, 1);
     }
-    /* Counted here, not in barrier(), so that __syncthreads pays nothing for it (off a
-     * fiber, barrier() reports the lowering's bug). */
+    /* Counted here, not in arrive(), so that __syncthreads pays nothing for it (off a
+     * fiber, arrive() reports the lowering's bug). */
     if (w->on_fiber == LAT__EXEC_ON_THREAD)
         w->fb->at_grid++;
-    return barrier(t, LAT__EXEC_GRID_BAR, 0, file, line, false);
+    return arrive(t, LAT__EXEC_GRID_BAR, 0, file, line, false);
 }
 
 uint64_t lat__exec_warp(lat__emu_thread *t, int op, unsigned mask, uint64_t val, int arg,

@@ -5,13 +5,17 @@
  *             its schedule's order, its first failing block in that order failing it);
  *             each OS thread's memory for blocks; traps; region loops' scratch memory
  *   block.c   a block's threads on fibers: barriers, warp operations, exits, the hand-over
- *             to the next thread, blocks that can never finish
+ *             to the next thread
+ *   wait.c    a barrier's release, blocks that can never finish (under block.c, turns.c)
  *   turns.c   an observed block's schedule: the threads' turns in a chosen order, giving
  *             way, spins and the block's watchdog
  *   region.c  what region-loop kernels call
  *   warp.c    warp operations' results; fiber.c the stacks and the switch; guard.c faults
  *             and the launch's watchdog
  *   coop.c    a cooperative grid's barrier, which its blocks, all resident at once, meet at
+ *   fail.c    the bottom: the calling thread's worker, a launch's failure, leaving a block
+ * Calls run one way, down: grid.c, block.c, turns.c, wait.c, coop.c, fail.c, kstack.c,
+ * fiber.c (guard.c calls only fail.c and kstack.c; warp.c nothing), never back up.
  *
  * Observers. The checks (src/emu/check/) run no kernel themselves: they watch this engine
  * run a launch, through a struct of optional callbacks (lat__exec_hooks, after Oclgrind's

@@ -64,6 +64,10 @@ typedef struct lat__emu_launch {
     lat__emu_line *lines;
     size_t nlines, lines_cap;
     bool lines_oom;
+    /* The bytes kept and their bound (LATTICE_EMU_PRINTF_BUFFER, read at the first line);
+     * the lines dropped past it, and their bytes. */
+    size_t lines_bytes, lines_limit;
+    unsigned long long dropped_lines, dropped_bytes;
     /* An observed launch: its observer, its schedule, and the order of its blocks
      * ((step * perm_a + perm_b) mod nblocks when random). */
     const lat__exec_hooks *hooks;
@@ -287,7 +291,13 @@ void *lat__emu_scratch(lat__emu_thread *t, unsigned long bytes);
 
 /* ---- printf.c ------------------------------------------------------------------------- */
 int lat__emu_printf(const char *fmt, ...);
-/* Writes an ordered launch's lines (LATTICE_EMU_PRINTF=ordered). */
+/* Writes an ordered launch's lines (LATTICE_EMU_PRINTF=ordered), and logs a warning
+ * saying how many were dropped past the buffer's bound. */
 void lat__emu_flush_lines(lat__emu_launch *l);
+/* LATTICE_EMU_PRINTF_BUFFER's value: a size in bytes, optionally followed by K, M or G
+ * (NULL or "": the default, LAT_EMU_PRINTF_BUFFER_DEFAULT); false when it is not one from
+ * 1 KiB to 1 TiB. */
+#define LAT_EMU_PRINTF_BUFFER_DEFAULT ((size_t)64 << 20)
+bool lat__emu_printf_parse_buffer(const char *text, size_t *bytes);
 
 #endif

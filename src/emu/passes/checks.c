@@ -437,9 +437,15 @@ static const char *const prefix[] = {
            "void *__lat_ck_memset(lat_emu_thread *, void *, int, unsigned long, int);\n"
            "void *__lat_ck_memcpy(lat_emu_thread *, void *, const void *, unsigned long, int, int);\n"
            "void *__lat_ck_memmove(lat_emu_thread *, void *, const void *, unsigned long, int, int);\n"
-           "#define memset(d, c, n, w) __lat_ck_memset(__lat_t, d, c, n, w)\n"
-           "#define memcpy(d, s, n, w, r) __lat_ck_memcpy(__lat_t, d, s, n, w, r)\n"
-           "#define memmove(d, s, n, w, r) __lat_ck_memmove(__lat_t, d, s, n, w, r)\n"
+           /* By their number of arguments: the emitter's own calls (an array's
+            * initializer) have three and stay the C library's. */
+           "#define __LAT_CK_MEM(a, b, c, d, e, f, ...) f\n"
+           "#define __lat_ck_memset4(d, c, n, w) __lat_ck_memset(__lat_t, d, c, n, w)\n"
+           "#define __lat_ck_memcpy5(d, s, n, w, r) __lat_ck_memcpy(__lat_t, d, s, n, w, r)\n"
+           "#define __lat_ck_memmove5(d, s, n, w, r) __lat_ck_memmove(__lat_t, d, s, n, w, r)\n"
+           "#define memset(...) __LAT_CK_MEM(__VA_ARGS__, 0, __lat_ck_memset4, memset, 0, 0)(__VA_ARGS__)\n"
+           "#define memcpy(...) __LAT_CK_MEM(__VA_ARGS__, __lat_ck_memcpy5, 0, memcpy, 0, 0)(__VA_ARGS__)\n"
+           "#define memmove(...) __LAT_CK_MEM(__VA_ARGS__, __lat_ck_memmove5, 0, memmove, 0, 0)(__VA_ARGS__)\n"
            /* p is (T *)0 for the access's type T, written by the emitter: TinyCC must not
             * type the access itself (emit.c's emit_builtin_arg says why). */
            "#ifdef __TINYC__\n"

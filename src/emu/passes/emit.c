@@ -146,11 +146,12 @@ const char *lat__emit_name(lat__unit *u, lat__sym *s)
     lat__symx *x = lat__symx_of(u, s);
     if (!x->name) {
         /* The prelude defines a macro, function or type of this name: the program's own
-         * gets another, so that the two cannot collide in the emitted C. Kernels keep
-         * theirs: they are looked up by it. */
+         * gets another, so that the two cannot collide in the emitted C, as a program's
+         * names shadow CUDA's headers' on NVRTC. A kernel renamed so is still found by its
+         * own name (lower.c gives it as the kernel's expression). */
         if (s->emit_name)
             x->name = s->emit_name; /* the front end's: an overload's own name */
-        else if (!(s->cuda & LAT_CU_GLOBAL) && lat__builtin_reserved(s->name->name, s->name->len))
+        else if (lat__builtin_reserved(s->name->name, s->name->len))
             x->name = lat__arena_printf(&u->arena, "__lat_u_%s", s->name->name);
         else
             x->name = s->name->name;
@@ -346,9 +347,62 @@ static bool call_in_order(const lat__emitter *em, const lat__expr *e, const lat_
     return with_sites >= 2;
 }
 
-static void emit_call(lat__emitter *em, const lat__expr *e)
+/* Whether s is a member function called with its object first (its first parameter is
+ * `this`: not a static member). */
+static bool method_with_this(const lat__sym *s)
+{
+    return s && s->kind == LAT_SYM_FUNC && (s->flags & LAT_SF_METHOD) && s->fn && s->fn->nparams > 0 &&
+           s->fn->params[0]->name && strcmp(s->fn->params[0]->name->name, "this") == 0;
+}
+
+/* A call as the user wrote it, for the checks' reports: no context argument, and a member
+ * function's call as tile.meta_group_rank(), not meta_group_rank(__lat_t, &tile). */
+static void emit_display_call(lat__emitter *em, const lat__expr *e, const lat__expr *fn)
+{
+    int from = 0;
+    if (fn->kind == LAT_E_NAME && method_with_this(fn->sym) && e->nargs > 0) {
+        const lat__expr *self = lat__skip_implicit(e->args[0]);
+        if (self->kind == LAT_E_UNARY && self->op == LAT_P_AMP) {
+            lat__emit_expr(em, self->a, LAT_PREC_POSTFIX);
+            lat__emit_str(em, ".");
+        } else {
+            lat__emit_expr(em, self, LAT_PREC_POSTFIX);
+            lat__emit_str(em, "->");
+        }
+        from = 1;
+    }
+    lat__emit_expr(em, e->a, LAT_PREC_POSTFIX);
+    lat__emit_str(em, "(");
+    for (int i = from; i < e->nargs; i++) {
+        if (i > from)
+            lat__emit_str(em, ", ");
+        lat__emit_expr(em, e->args[i], LAT_PREC_ASSIGN);
+    }
+    lat__emit_str(em, ")");
+}
+
+/* TinyCC 0.9.27 on x86-64 takes a struct of at most 16 bytes that a call returns in
+ * registers into a temporary of the struct's size, but stores whole 8-byte registers: the
+ * 4 bytes after a float3 (2 after a short3, 6 after a __half...) land in whatever local
+ * it allocated just before, such as the counter of the loop around the call (cuda-samples'
+ * nbody looped for ever, and other layouts gave wrong sums). Eight bytes of padding declared
+ * before the call, in a statement expression, take those stores; the optimising tier's
+ * compiler drops them. */
+static bool tcc_short_struct_return(const lat__type *t)
+{
+    if (!t || !lat__is_record(t) || !lat__is_complete(t))
+        return false;
+    uint32_t size = lat__sizeof(t);
+    return size > 0 && size < 16 && size % 8 != 0;
+}
+
+static void emit_call_unpadded(lat__emitter *em, const lat__expr *e)
 {
     const lat__expr *fn = lat__skip_implicit(e->a);
+    if (em->display) {
+        emit_display_call(em, e, fn);
+        return;
+    }
     /* The lowering's own helpers (__lat_*) are plain functions. */
     bool builtin = fn->kind == LAT_E_NAME && fn->sym && (fn->sym->flags & LAT_SF_BUILTIN) &&
                    fn->sym->name && strncmp(fn->sym->name->name, "__lat_", 6) != 0;
@@ -383,6 +437,18 @@ static void emit_call(lat__emitter *em, const lat__expr *e)
             lat__emit_expr(em, e->args[i], LAT_PREC_ASSIGN);
     }
     lat__emit_str(em, temps >= 0 ? "); })" : ")");
+}
+
+static void emit_call(lat__emitter *em, const lat__expr *e)
+{
+    if (em->display || !tcc_short_struct_return(e->type)) {
+        emit_call_unpadded(em, e);
+        return;
+    }
+    int pad = em->tmp++;
+    lat__emit_fmt(em, "({ char __lat_pad%d[8]; (void)__lat_pad%d; ", pad, pad);
+    emit_call_unpadded(em, e);
+    lat__emit_str(em, "; })");
 }
 
 static void emit_member(lat__emitter *em, const lat__expr *e)

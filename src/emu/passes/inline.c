@@ -693,6 +693,8 @@ static void hoist(inl *in, lat__expr **slot, stmts *pre, bool whole, bool args)
 }
 
 /* Inlines the calls of s's own expressions (not its statements'), into pre. */
+static bool split_decl(const lat__stmt *s);
+
 static void hoist_head(inl *in, lat__stmt *s, stmts *pre)
 {
     switch (s->kind) {
@@ -714,6 +716,12 @@ static void hoist_head(inl *in, lat__stmt *s, stmts *pre)
         hoist(in, &s->e, pre, false, false);
         return;
     case LAT_S_FOR:
+        /* A later declarator's call may read an earlier one, which its statements before
+         * the loop could not see. */
+        if (s->init && split_decl(s->init)) {
+            fail(in, s->init->loc, "a for loop declaring several variables, a later one initialised by a collective");
+            return;
+        }
         if (s->init)
             hoist_head(in, s->init, pre);
         return;

@@ -6,6 +6,7 @@
 
 #include "emit.h"
 #include "arith.h"
+#include "lockstep.h"
 #include "bounds.h"
 #include "checks.h"
 #include "inline.h"
@@ -302,7 +303,7 @@ static void analyse(lower *lw)
         if (!(fn->sym->cuda & LAT_CU_GLOBAL))
             continue;
         lat__kernelx k = {fn, LAT_EMU_MODE_PLAIN, "one loop over the threads (no collective)"};
-        bool fibers = lw->in->fibers || lat__env_on(LAT_ENV_EMU_FIBERS);
+        bool asked = lw->in->fibers, fibers = asked;
         if (fn->calls_collective && !fibers) {
             /* A barrier reached through a pointer is out of the region planner's sight:
              * fibers run any call path. */
@@ -311,7 +312,8 @@ static void analyse(lower *lw)
         }
         if (fn->calls_collective || lw->in->checked) {
             k.mode = LAT_EMU_MODE_FIBER;
-            k.why = "fibers: LATTICE_EMU_FIBERS or a call through a pointer to a function";
+            k.why = asked ? "fibers: asked for (LATTICE_EMU_FIBERS=1)"
+                          : "fibers: a call through a pointer to a function, which may reach a collective";
             if (!fibers)
                 plan_region(lw, fn, &k);
         }
@@ -618,6 +620,19 @@ static void tables(lower *lw)
                 lat__emit_fmt(em, "%s\"%s\"", i ? ", " : "", lw->tu->shared.items[i]->name->name);
             lat__emit_str(em, "};");
             lat__emit_newline(em);
+            /* Each one's extents when it has two or more ("[4][8]"): reports name its
+             * elements by their subscripts. */
+            lat__emit_str(em, "const char *const __lat_shdims[] = {");
+            for (size_t i = 0; i < nsh; i++) {
+                const lat__type *t = lw->tu->shared.items[i]->type;
+                lat__emit_str(em, i ? ", \"" : "\"");
+                if (t->kind == LAT_TY_ARRAY && t->base && t->base->kind == LAT_TY_ARRAY)
+                    for (; t->kind == LAT_TY_ARRAY && t->count >= 0; t = t->base)
+                        lat__emit_fmt(em, "[%lld]", (long long)t->count);
+                lat__emit_str(em, "\"");
+            }
+            lat__emit_str(em, "};");
+            lat__emit_newline(em);
         }
     }
     bool *used = lat__arena_alloc(&u->arena, (nsh + 1) * sizeof *used);
@@ -712,6 +727,48 @@ static void constant_memory(lower *lw)
     }
 }
 
+/* A GPU thread's local memory (ptxas refuses a kernel whose frame needs more): the same
+ * bound here, before TinyCC's 32-bit frame offsets wrap (a 4 GiB local array killed the
+ * process; memcheck called it a 0-byte array). The variables of a function's scopes are
+ * added up, as TinyCC lays them out. */
+enum { LOCAL_MEMORY = 512 * 1024 };
+
+/* t's size in full (the front end's 32-bit sizes stop at 4 GiB - 1), saturating. */
+static uint64_t bytes_of(const lat__type *t)
+{
+    if (t->kind != LAT_TY_ARRAY || t->count < 0 || !t->base)
+        return lat__sizeof(t);
+    uint64_t e = bytes_of(t->base), n = (uint64_t)t->count;
+    return e && n > UINT64_MAX / e ? UINT64_MAX : e * n;
+}
+
+static void local_frames(lower *lw)
+{
+    for (size_t i = 0; i < lw->tu->items.n; i++) {
+        const lat__ext *x = &lw->tu->items.items[i];
+        if (x->kind != LAT_X_FUNC || !x->fn->body)
+            continue;
+        uint64_t total = 0;
+        for (size_t k = 0; k < x->fn->locals.n; k++) {
+            const lat__sym *s = x->fn->locals.items[k];
+            if (s->storage != LAT_ST_NONE || (s->cuda & LAT_CU_SHARED) || !s->type || s->type->vla ||
+                !lat__is_complete(s->type))
+                continue;
+            uint64_t n = bytes_of(s->type);
+            total = n > UINT64_MAX - total ? UINT64_MAX : total + n;
+            if (total > LOCAL_MEMORY) {
+                lat__error_at(lw->u, s->loc,
+                              "the local variables of '%s' need %llu bytes with '%s', more than "
+                              "the %d bytes (512 KiB) of a GPU thread's local memory (put large "
+                              "arrays in device memory)",
+                              x->fn->sym->name->name, (unsigned long long)total, s->name->name,
+                              LOCAL_MEMORY);
+                break;
+            }
+        }
+    }
+}
+
 lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out *out)
 {
     memset(out, 0, sizeof *out);
@@ -726,8 +783,11 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     lw->in = in;
     lat__emit_init(&lw->em, u, in);
     lat__arith_rewrite(u, !in->no_fmad);
+    if (!in->checked)
+        lat__lockstep_rewrite(u);
     analyse(lw);
     constant_memory(lw);
+    local_frames(lw);
     if (u->status != LAT_OK)
         return u->status;
     if (in->checked) {
@@ -754,9 +814,15 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     }
     for (size_t i = 0; i < lw->kernels.n; i++) {
         const lat__sym *ks = lw->kernels.items[i].fn->sym;
-        out->kernels[i] = dup_or_null(lat__emit_name(u, (lat__sym *)ks));
-        out->kernel_exprs[i] = dup_or_null(ks->expr_name);
-        if (!out->kernels[i] || (ks->expr_name && !out->kernel_exprs[i])) {
+        const char *c_name = lat__emit_name(u, (lat__sym *)ks);
+        /* A kernel named like one of the prelude's names has another in C (emit.c): it is
+         * found by its own. */
+        const char *expr = ks->expr_name ? ks->expr_name
+                           : ks->name && strcmp(c_name, ks->name->name) != 0 ? ks->name->name
+                                                                                : NULL;
+        out->kernels[i] = dup_or_null(c_name);
+        out->kernel_exprs[i] = dup_or_null(expr);
+        if (!out->kernels[i] || (expr && !out->kernel_exprs[i])) {
             lat__lower_out_free(out);
             return LAT_ERROR_OUT_OF_MEMORY;
         }

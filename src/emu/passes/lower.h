@@ -23,7 +23,8 @@
 
 typedef struct lat__lower_in {
     bool checked; /* instrumented for the checks (check/ck.h) */
-    bool fibers;  /* every kernel with barriers (or, checked, every kernel) on fibers */
+    bool fibers;  /* every kernel with barriers (or, checked, every kernel) on fibers:
+                     preempting checks, LATTICE_EMU_FIBERS */
     bool no_fmad; /* --fmad=false: no fused multiply-add contraction */
     bool opt_variants; /* kernels with implicit loops get a variant for the optimising tier
                           (region.h), beside TinyCC's, under #ifndef __TINYC__ */

@@ -283,7 +283,27 @@ static void shuffle_source(plan *pl, const rcoll *c, int op)
         lat__emit_fmt(em, ") >> ((__lat_l + __lat_s%d) & 31) & 1u)", k);
     }
     lat__emit_fmt(em, " ? (int)__lat_i : (int)__lat_i + __lat_s%d;", k);
-    lat__emit_fmt(em, " __lat_s%d = __lat_sk[__lat_s%d] ? (int)__lat_i : __lat_s%d;", k, k, k);
+    /* Outside every branch and loop that keeps a state per thread, with no return before,
+     * every thread is active (the stretches skip no thread there either): only a lane past
+     * a partial last warp is not there, and a compare finds it without loading sk. */
+    if (pl->level == 0 && !pl->may_exit)
+        lat__emit_fmt(em, " __lat_s%d = __lat_s%d >= (int)__lat_n ? (int)__lat_i : __lat_s%d;", k, k, k);
+    else
+        lat__emit_fmt(em, " __lat_s%d = __lat_sk[__lat_s%d] ? (int)__lat_i : __lat_s%d;", k, k, k);
+}
+
+/* Whether a warp operation gives every active lane of a warp the same result: a vote, a
+ * ballot, a reduction or __activemask with the full mask (warp.c reads the same lanes for
+ * each). results_loop then computes it once a warp, at its first active lane, and copies it
+ * to the others: a call per lane, each reading 32 lanes, cost more than the kernel around
+ * it. */
+static bool warp_uniform_result(const rcoll *c)
+{
+    int op = c->op;
+    long long m = c->mask_slot ? -1 : constant_operand(c, 0, 0xffffffffu);
+    return (op == LAT_EMU_W_BALLOT || op == LAT_EMU_W_ANY || op == LAT_EMU_W_ALL ||
+            op == LAT_EMU_W_ACTIVE || (op >= LAT_EMU_W_ADD && op <= LAT_EMU_W_XORR)) &&
+           (op == LAT_EMU_W_ACTIVE || (m != -1 && (m & 0xffffffffLL) == 0xffffffffLL));
 }
 
 /* Every active thread's result of a site's warp operations, from one snapshot of which
@@ -296,6 +316,17 @@ static void results_loop(plan *pl, const rcoll *c)
     if ((op == LAT_EMU_W_MIN || op == LAT_EMU_W_MAX) && lat__is_unsigned(c->call->type))
         op = op == LAT_EMU_W_MIN ? LAT_EMU_W_UMIN : LAT_EMU_W_UMAX;
     lat__emitter *em = pl->em;
+    if (warp_uniform_result(c)) {
+        lat__emit_fmt(em, "\n{ unsigned long __lat_wf = ~0ul; for (__lat_i = 0; __lat_i < __lat_n; __lat_i++) "
+                          "if (!__lat_sk[__lat_i]) { if ((__lat_wf >> 5) == (__lat_i >> 5)) { __lat_wr%d[__lat_i] = "
+                          "__lat_wr%d[__lat_wf]; continue; } __lat_wf = __lat_i; __lat_wr%d[__lat_i] = ", k, k, k);
+        if (op == LAT_EMU_W_ACTIVE)
+            lat__emit_fmt(em, "__lat_rwarp(0, __lat_sk, __lat_i, %d, 0xffffffffu, 0, 32, 0); } }", op);
+        else
+            lat__emit_fmt(em, "__lat_rwarp(__lat_wv%d, __lat_sk, __lat_i, %d, 0xffffffffu, 0, 32, (int *)0); } }", k, op);
+        lat__emit_newline(em);
+        return;
+    }
     lat__emit_str(em, "\nfor (__lat_i = 0; __lat_i < __lat_n; __lat_i++) if (!__lat_sk[__lat_i]) ");
     if (op > LAT_EMU_W_XOR)
         lat__emit_fmt(em, "__lat_wr%d[__lat_i] = ", k);
@@ -997,8 +1028,8 @@ static void seg_close(plan *pl)
     bool stable = stretch_is_stable(pl);
     for (size_t k = 0; k < pl->pending.n; k++) {
         rcoll *c = pl->pending.items[k];
-        c->in_line = stable;
-        if (!stable)
+        c->in_line = stable && !warp_uniform_result(c);
+        if (!c->in_line)
             results_loop(pl, c);
     }
     shaccs shape;

@@ -3,10 +3,14 @@
  * fwrite (stdio locks the stream for it), so lines of different threads never
  * interleave. With LATTICE_EMU_PRINTF=ordered, a launch's output is kept and written
  * when the launch ends, ordered by block, then thread (linear indices, x fastest), then
- * call: the same text on every run, whatever the number of OpenMP threads.
+ * call: the same text on every run, whatever the number of OpenMP threads. What is kept
+ * is bounded (LATTICE_EMU_PRINTF_BUFFER, 64 MiB by default, as a GPU bounds its printf
+ * buffer to 1 MiB): the lines past it are dropped, counted, and said to be.
  */
 #include "emu/exec/worker.h"
 #include "core/alloc.h"
+#include "core/core.h"
+#include "core/env.h"
 
 #include "emu/exec/guard.h"
 
@@ -20,7 +24,32 @@ static uint64_t linear(lat__emu_u3 i, lat__emu_u3 d)
     return i.x + (uint64_t)d.x * (i.y + (uint64_t)d.y * i.z);
 }
 
-/* Keeps one line of an ordered launch; false when out of memory. */
+bool lat__emu_printf_parse_buffer(const char *text, size_t *bytes)
+{
+    if (!text || !*text) {
+        *bytes = LAT_EMU_PRINTF_BUFFER_DEFAULT;
+        return true;
+    }
+    unsigned long long v = 0;
+    const char *p = text;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        v = v * 10 + (unsigned)(*p - '0');
+        if (v > (1ull << 40))
+            return false;
+    }
+    if (p == text)
+        return false;
+    int shift = *p == 'K' || *p == 'k' ? 10 : *p == 'M' || *p == 'm' ? 20 : *p == 'G' || *p == 'g' ? 30 : 0;
+    if (shift)
+        p++;
+    if (*p || v > (1ull << 40) >> shift || (v << shift) < 1024)
+        return false;
+    *bytes = (size_t)(v << shift);
+    return true;
+}
+
+/* Keeps one line of an ordered launch (or drops it, counted, past the buffer's bound:
+ * text is then freed); false when out of memory. */
 static bool keep(lat__emu_worker *w, char *text, size_t len)
 {
     lat__emu_launch *l = w->launch;
@@ -29,6 +58,17 @@ static bool keep(lat__emu_worker *w, char *text, size_t len)
                           w->seq++, text, len};
     bool ok = true;
     pthread_mutex_lock(&l->lines_lock);
+    if (!l->lines_limit && !lat__emu_printf_parse_buffer(lat__env(LAT_ENV_EMU_PRINTF_BUFFER),
+                                                         &l->lines_limit))
+        l->lines_limit = LAT_EMU_PRINTF_BUFFER_DEFAULT; /* checked when the context was made */
+    if (len > l->lines_limit - l->lines_bytes) {
+        l->dropped_lines++;
+        l->dropped_bytes += len;
+        pthread_mutex_unlock(&l->lines_lock);
+        free(text);
+        return true;
+    }
+    l->lines_bytes += len;
     if (l->nlines == l->lines_cap) {
         size_t cap = l->lines_cap ? l->lines_cap * 2 : 64;
         lat__emu_line *p = lat__realloc(l->lines, cap * sizeof *p);
@@ -272,6 +312,13 @@ static int by_place(const void *a, const void *b)
 
 void lat__emu_flush_lines(lat__emu_launch *l)
 {
+    if (l->dropped_lines)
+        lat__log(l->ctx, LAT_LOG_WARNING,
+                 "kernel '%s': %llu printf lines (%llu bytes) were dropped: the ordered output "
+                 "keeps %zu bytes at most (LATTICE_EMU_PRINTF_BUFFER), the lines printed first "
+                 "(written in block and thread order; which ones were first depends on how the "
+                 "blocks ran)", l->kernel->name, l->dropped_lines, l->dropped_bytes,
+                 l->lines_limit);
     if (!l->nlines)
         return;
     qsort(l->lines, l->nlines, sizeof *l->lines, by_place);

@@ -131,6 +131,45 @@ static float emu_lgammaf(float x)
     return lgammaf_r(x, &sign);
 }
 
+/* fmax and fmin as the GPU's max/min instructions compute them: a NaN operand, quiet or
+ * signalling, gives the other operand, two NaNs the canonical NaN, and +0 is above -0.
+ * glibc returns a NaN for a signalling NaN (TS 18661), which a half NaN such as 0xfc69
+ * becomes when converted to float: ggml's clamp of it gave the maximum, not the minimum. */
+static float emu_fmaxminf(float a, float b, bool max)
+{
+    if (isnan(a) || isnan(b)) {
+        if (isnan(a) && isnan(b)) {
+            uint32_t canonical = 0x7fffffffu;
+            memcpy(&a, &canonical, sizeof a);
+            return a;
+        }
+        return isnan(a) ? b : a;
+    }
+    if (a == b) /* only +0 and -0 compare equal with different bits */
+        return (signbit(a) != 0) == max ? b : a;
+    return (a > b) == max ? a : b;
+}
+
+static double emu_fmaxmin(double a, double b, bool max)
+{
+    if (isnan(a) || isnan(b)) {
+        if (isnan(a) && isnan(b)) {
+            uint64_t canonical = 0x7fffffffffffffffull;
+            memcpy(&a, &canonical, sizeof a);
+            return a;
+        }
+        return isnan(a) ? b : a;
+    }
+    if (a == b)
+        return (signbit(a) != 0) == max ? b : a;
+    return (a > b) == max ? a : b;
+}
+
+static float emu_fmaxf(float a, float b) { return emu_fmaxminf(a, b, true); }
+static float emu_fminf(float a, float b) { return emu_fmaxminf(a, b, false); }
+static double emu_fmax(double a, double b) { return emu_fmaxmin(a, b, true); }
+static double emu_fmin(double a, double b) { return emu_fmaxmin(a, b, false); }
+
 /* CUDA functions C lacks. */
 static double emu_rsqrt(double x) { return 1.0 / sqrt(x); }
 static float emu_rsqrtf(float x) { return 1.0f / sqrtf(x); }
@@ -323,7 +362,8 @@ static const lat__emu_symbol symbols[] = {
     M1(cos), M1(cosh), M1(erf), M1(erfc), M1(exp), M1(exp2), M1(exp10), M1(expm1),
     M1(fabs), M1(floor), M1(log), M1(log10), M1(log1p), M1(log2), M1(logb),
     M1(nearbyint), M1(rint), M1(round), M1(sin), M1(sinh), M1(sqrt), M1(tan), M1(tanh),
-    M1(tgamma), M1(trunc), M1(atan2), M1(copysign), M1(fdim), M1(fmax), M1(fmin), M1(fmod),
+    M1(tgamma), M1(trunc), M1(atan2), M1(copysign), M1(fdim), M1(fmod),
+    AS("fmax", emu_fmax), AS("fmaxf", emu_fmaxf), AS("fmin", emu_fmin), AS("fminf", emu_fminf),
     M1(hypot), M1(nextafter), M1(pow), M1(remainder), M1(fma), M1(ldexp), M1(scalbn),
     M1(frexp), M1(modf), M1(remquo), M1(ilogb), M1(lround), M1(llround), M1(lrint),
     M1(llrint), M1(sincos), M1(nan),

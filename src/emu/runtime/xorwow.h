@@ -1,5 +1,5 @@
 /* curand's XORWOW generator, jumped ahead on the host (xorwow.c): what curand_init and
- * skipahead call in the emulator's curand_kernel.h (front/curand_header.c). */
+ * skipahead call in the emulator's curand_kernel.h (compile/curand_header.c). */
 #ifndef LAT_EMU_XORWOW_H
 #define LAT_EMU_XORWOW_H
 

@@ -1,0 +1,124 @@
+/*
+ * Legacy warp-synchronous code: after the last __syncthreads, the first warp reduces in
+ * shared memory through a volatile pointer with no __syncwarp,
+ *     if (tid < 32) { smem[tid] += smem[tid + 32]; smem[tid] += smem[tid + 16]; ... }
+ * counting on what a GPU does: a warp runs each statement in lockstep, all its lanes'
+ * loads before their stores. The programming model calls it a race (racecheck says so),
+ * but SHOC's reduction and many older kernels rely on it, and the emulator, which runs a
+ * warp's lanes one after the other, gave other sums. Each statement that stores through
+ * a volatile lvalue a value read through another, `lhs op= rhs`, becomes
+ *     __lat_ls_end(lhs op= __lat_ls(rhs))
+ * where __lat_ls(v) (the prelude) waits for the warp's active lanes once v is computed,
+ * and __lat_ls_end once the store is made: the GPU's order. Both are warp operations to
+ * the planner, so such a kernel runs on fibers.
+ */
+#include "lockstep.h"
+
+#include "front/arena.h"
+#include "front/front.h"
+#include "front/type.h"
+#include "front/visit.h"
+
+typedef struct lockstep {
+    lat__unit *u;
+    lat__func *fn;
+    lat__sym *ls, *ls_end;
+    bool found;
+} lockstep;
+
+static bool is_volatile(const lat__type *t)
+{
+    return t && (t->quals & LAT_Q_VOLATILE);
+}
+
+/* A memory access: an element, a member through a pointer, a dereference. */
+static bool access(const lat__expr *e)
+{
+    return e->kind == LAT_E_INDEX || (e->kind == LAT_E_UNARY && e->op == LAT_P_STAR) ||
+           (e->kind == LAT_E_MEMBER && (e->flags & LAT_EF_ARROW));
+}
+
+static bool find_volatile_read(lat__visitor *v, lat__expr *e)
+{
+    if (access(e) && is_volatile(e->type))
+        ((lockstep *)v->data)->found = true;
+    return true;
+}
+
+static bool find_effect(lat__visitor *v, lat__expr *e)
+{
+    if (e->kind == LAT_E_CALL || e->kind == LAT_E_ASSIGN || e->kind == LAT_E_POSTFIX || e->kind == LAT_E_STMT ||
+        (e->kind == LAT_E_UNARY && (e->op == LAT_P_INC || e->op == LAT_P_DEC)))
+        ((lockstep *)v->data)->found = true;
+    return true;
+}
+
+static bool holds(lockstep *ls, lat__expr *e, bool (*fn)(lat__visitor *, lat__expr *))
+{
+    ls->found = false;
+    lat__visitor v = {NULL, fn, NULL, ls};
+    lat__visit_expr(&v, e);
+    return ls->found;
+}
+
+static lat__expr *call(lockstep *ls, lat__sym *fn, lat__expr *arg, lat__type *t)
+{
+    lat__expr *e = lat__arena_alloc(&ls->u->arena, sizeof *e);
+    e->kind = LAT_E_CALL;
+    e->loc = arg->loc;
+    e->type = t;
+    e->sym = fn;
+    lat__expr *f = lat__arena_alloc(&ls->u->arena, sizeof *f);
+    f->kind = LAT_E_NAME;
+    f->loc = arg->loc;
+    f->sym = fn;
+    f->type = fn->type ? fn->type : &lat__ty_int;
+    e->a = f;
+    e->args = lat__arena_alloc(&ls->u->arena, sizeof *e->args);
+    e->args[0] = arg;
+    e->nargs = 1;
+    return e;
+}
+
+static void note_call(lockstep *ls, lat__sym *s)
+{
+    for (size_t i = 0; i < ls->fn->calls.n; i++)
+        if (ls->fn->calls.items[i] == s)
+            return;
+    LAT_PUSH(&ls->u->arena, ls->fn->calls, s);
+}
+
+static bool rewrite_stmt(lat__visitor *v, lat__stmt *s)
+{
+    lockstep *ls = v->data;
+    if (s->kind != LAT_S_EXPR || !s->e)
+        return true;
+    lat__expr *e = (lat__expr *)lat__skip_implicit(s->e);
+    if (e->kind != LAT_E_ASSIGN || !access(lat__skip_implicit(e->a)) || !is_volatile(e->a->type))
+        return true;
+    /* Only a store of what other lanes' stores may change, through an address the store
+     * computes again after the wait. */
+    if (!holds(ls, e->b, find_volatile_read) || holds(ls, e->a, find_effect))
+        return true;
+    e->b = call(ls, ls->ls, e->b, e->b->type);
+    s->e = call(ls, ls->ls_end, e, &lat__ty_void);
+    note_call(ls, ls->ls);
+    note_call(ls, ls->ls_end);
+    return true;
+}
+
+void lat__lockstep_rewrite(lat__unit *u)
+{
+    lockstep ls = {u, NULL, lat__unit_builtin(u, "__lat_ls"), lat__unit_builtin(u, "__lat_ls_end"), false};
+    if (!ls.ls || !ls.ls_end)
+        return;
+    lat__tu *tu = u->tu;
+    for (size_t i = 0; i < tu->items.n; i++) {
+        lat__ext *x = &tu->items.items[i];
+        if (x->kind != LAT_X_FUNC || !(x->fn->sym->cuda & (LAT_CU_GLOBAL | LAT_CU_DEVICE)))
+            continue;
+        ls.fn = x->fn;
+        lat__visitor v = {rewrite_stmt, NULL, NULL, &ls};
+        lat__visit_stmt(&v, x->fn->body);
+    }
+}

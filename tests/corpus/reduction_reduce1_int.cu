@@ -1,0 +1,11 @@
+/* cuda-samples' parallel reduction, reduce1<int>.
+ * @source https://github.com/NVIDIA/cuda-samples 2b689228b746248b7bb7d2778d5ea0701669f7d3 Samples/2_Concepts_and_Techniques/reduction/reduction_kernel.cu
+ * @kernel reduce1<int>
+ * @grid 4
+ * @block 256
+ * @shared 1024
+ * @arg in i32 1024 rand -1000 1000
+ * @arg out i32 4
+ * @arg val u32 1024
+ */
+#include "src/cuda_samples_reduction.cuh"
