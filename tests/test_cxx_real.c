@@ -83,7 +83,7 @@ TEST(cuda_samples_nbody_integrate_bodies_agrees_on_every_tier_with_a_reference)
         if (fib)
             t_setenv("LATTICE_EMU_FIBERS", "1");
         for (size_t t = 0; t < sizeof tiers / sizeof *tiers; t++) {
-            lat_module *mod = file_module(ctx, TEST_KERNELS_DIR "/nbody_cuda_samples.cu", names, tiers[t]);
+            lat_module *mod = file_module(ctx, TEST_KERNELS_DIR "/../corpus/src/nbody_cuda_samples.cu", names, tiers[t]);
             float *vel = t_calloc(NB * 4, sizeof *vel), *out = t_calloc(NB * 4, sizeof *out);
             memcpy(vel, vel0, NB * 4 * sizeof *vel);
             nbody_step(mod, pos, vel, out);
