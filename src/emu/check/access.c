@@ -301,6 +301,11 @@ static inline __attribute__((always_inline)) void race(lat__ck_launch *L, const 
                         uintptr_t a, size_t size, lat__ck_rec *recs, uintptr_t off,
                         const lat__ck_shvar *v, const lat__ck_region *reg)
 {
+    /* Atomics race with plain accesses in shared memory only, as compute-sanitizer's
+     * racecheck (shared memory only) sees them: a CAS loop's plain read of global memory
+     * before its atomicCAS is correct code. */
+    if (v == NULL && L->cm->sites[site].kind == LAT_ACCESS_ATOMIC)
+        return;
     if (size == 4 && !(off & 3)) {
         lat__ck_rec *w = &recs[off / 2], *r = w + 1;
         uint16_t me = (uint16_t)th->lin;
