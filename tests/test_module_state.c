@@ -52,6 +52,15 @@ static const form forms[] = {
      "__global__ void bump(int *out) { *out = next(); }\n", 1},
     {"a static local in a kernel",
      "__global__ void bump(int *out) { static int n = 50; *out = ++n; }\n", 51},
+    {"a static local a barrier separates from its uses",
+     "__global__ void bump(int *out) {\n"
+     "    static int n = 60;\n"
+     "    int before = n;\n"
+     "    __syncthreads();\n"
+     "    n = before + 1;\n"
+     "    __syncthreads();\n"
+     "    *out = n;\n"
+     "}\n", 61},
     {"a static local in a template's instance",
      "template <typename T> __device__ T next() { static T n = 0; return ++n; }\n"
      "__global__ void bump(int *out) { *out = next<int>(); }\n", 1},
@@ -99,13 +108,17 @@ static int change(lat_context *ctx, lat_module *mod, const form *f, int times)
     return v;
 }
 
-static void each_form(bool two_contexts)
+/* `check`: the emulator's checks asked for (LAT_CHECK_*), whose code keeps a kernel's
+ * locals in per-thread storage across barriers: a static local is not one of those. */
+static void each_form(bool two_contexts, unsigned check)
 {
     t_unsetenv("LATTICE_CACHE"); /* the cache on: what shares modules */
-    lat_context *a = t_context();
+    lat_context *a = t_context_with(&(lat_context_desc){.check = check});
     if (lat_context_backend(a) == LAT_BACKEND_CROSS)
         SKIP("cross-checking has no module variables yet");
-    lat_context *b = two_contexts ? t_context() : a;
+    if (check && !t_is_emu(a))
+        SKIP("checks are the emulator's");
+    lat_context *b = two_contexts ? t_context_with(&(lat_context_desc){.check = check}) : a;
     int unsupported = 0;
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
         const form *f = &forms[i];
@@ -143,12 +156,18 @@ static void each_form(bool two_contexts)
 
 TEST(two_contexts_each_see_their_own_module_variables_in_every_form)
 {
-    each_form(true);
+    each_form(true, 0);
 }
 
 TEST(two_modules_of_one_context_each_see_their_own_module_variables_in_every_form)
 {
-    each_form(false);
+    each_form(false, 0);
+}
+
+TEST(checked_modules_each_see_their_own_module_variables_in_every_form)
+{
+    each_form(true, LAT_CHECK_ALL);
+    each_form(false, LAT_CHECK_ALL);
 }
 
 TEST(modules_without_state_are_still_shared)

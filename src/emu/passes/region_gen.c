@@ -1582,7 +1582,10 @@ void lat__region_generate(plan *pl, lat__emitter *em)
     for (size_t k = 0; k < pl->vars.n; k++) {
         lat__sym *v = pl->vars.items[k];
         rvar *r = lat__region_var(v);
-        if (r->kind == R_NONE && (r->crosses || (v->flags & LAT_SF_PARAM))) {
+        /* A static or extern local is one variable of the module, shared by every
+         * thread (and launch): never a per-thread copy. */
+        bool automatic = v->storage == LAT_ST_NONE || v->storage == LAT_ST_REGISTER;
+        if (r->kind == R_NONE && automatic && (r->crosses || (v->flags & LAT_SF_PARAM))) {
             r->kind = R_CAND;
             r->slot = pl->nslots++;
             r->in_place = v->type->kind == LAT_TY_ARRAY || lat__is_record(v->type) ||
