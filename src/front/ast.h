@@ -77,6 +77,9 @@ struct lat__type {
     lat__sym *named;      /* the typedef this type was written as, for messages and output */
     uint8_t ref;          /* PTR: a C++ reference, lowered to a pointer (1: T &, 2: T &&):
                              names of it read through it, bindings take the address */
+    const struct lat__tpattern *pattern; /* VOID marked dependent: a class template's
+                             name with a function template's parameters as arguments,
+                             W<T>, for deduction (parse_template.c); else NULL */
 };
 
 typedef struct lat__field {
@@ -104,6 +107,8 @@ struct lat__record {
     bool emitted;       /* the emitter wrote its definition */
     LAT_VEC(struct lat__sym *) methods; /* C++ member functions, constructors included */
     bool has_ctor;      /* a user-declared constructor: construction calls one */
+    bool defaulted_ctor; /* `T() = default;`: construction without arguments makes the
+                            object as if it had no constructor */
     /* C++: T __lat_defaults(T init, int given), where a member has a default member
      * initializer or a class type that has one (parse_class.c): init with the members
      * from the given-th on set as the class says. */
@@ -177,6 +182,8 @@ struct lat__sym {
     lat__sym *shadow;  /* the declaration of the same name it hides, restored at scope end */
     lat__record *rec;  /* LAT_SYM_TAG */
     int64_t value;     /* LAT_SYM_ENUM_CONST */
+    int tparam;        /* ENUM_CONST: a function template's value parameter while its
+                          signature is read for deduction (its index + 1); else 0 */
     lat__func *fn;     /* LAT_SYM_FUNC with a definition */
     lat__decl *def;    /* LAT_SYM_VAR: its defining declarator */
     int builtin;       /* LAT_SYM_BUILTIN: its id (builtins.h); others: 0 */

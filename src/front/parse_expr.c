@@ -1899,6 +1899,14 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
             lat__expr *self = m->storage == LAT_ST_STATIC ? NULL : arrow ? base : lat__address_of_object(p, base);
             return call(p, fn, open, self);
         }
+        /* A static constant through an object, x.size (llm.c's packed.size): the class's
+         * constant, the object only naming its class. */
+        for (size_t i = 0; !m && i < t->rec->methods.n; i++) {
+            lat__sym *c = t->rec->methods.items[i];
+            if (c->name == n->atom &&
+                (c->kind == LAT_SYM_ENUM_CONST || (c->kind == LAT_SYM_VAR && c->storage == LAT_ST_STATIC)))
+                return sym_expr(p, n, c);
+        }
         if (m)
             lat__error_tok(p, n, "'%s' is a member function: call it", n->atom->name);
         else

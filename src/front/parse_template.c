@@ -24,6 +24,9 @@ typedef struct tparam {
 typedef struct targ {
     lat__type *type; /* a type argument */
     int64_t value;   /* a value argument */
+    lat__sym *fn;    /* a function pointer's argument: the function it names */
+    int param;       /* in a signature read for deduction: a value argument that is the
+                        function template's value parameter k, as k + 1; else 0 */
 } targ;
 
 typedef struct tinst {
@@ -118,6 +121,39 @@ static void skip_default(lat__parser *p)
     }
 }
 
+/* A value parameter of a pointer-to-function type (ggml's `dequantize_kernel_t
+ * dequantize_kernel`): its argument names a function, which the instance calls. */
+static bool is_function_pointer(const lat__type *t)
+{
+    return t->kind == LAT_TY_PTR && !t->ref && t->base && t->base->kind == LAT_TY_FUNC;
+}
+
+/* The function a function pointer's argument names (f, &f, ns::f: the overload of the
+ * parameter's type), or NULL after reporting. */
+static lat__sym *function_argument(lat__parser *p, const lat__type *param, lat__expr *e)
+{
+    lat__expr *x = e;
+    for (;;) {
+        if (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT) && x->a)
+            x = x->a;
+        else if (x->kind == LAT_E_UNARY && x->op == LAT_P_AMP && x->a)
+            x = x->a;
+        else
+            break;
+    }
+    if (x->kind != LAT_E_NAME || !x->sym || x->sym->kind != LAT_SYM_FUNC) {
+        if (!(e->flags & LAT_EF_ERROR))
+            lat__error_at(p->u, e->loc, "a template's function pointer argument must name a function");
+        return NULL;
+    }
+    for (lat__sym *o = x->sym; o; o = o->overloads)
+        if (lat__same_parameters(o->type, param->base) && lat__type_same(o->type->base, param->base->base))
+            return o;
+    lat__error_at(p->u, e->loc, "'%s' is not a function of the template parameter's type, %s",
+                  x->sym->name->name, lat__type_str(p->u, param, NULL, false));
+    return NULL;
+}
+
 static bool template_params(lat__parser *p, lat__template *tm)
 {
     if (!lat__expect(p, LAT_P_LT, "after 'template'"))
@@ -142,7 +178,9 @@ static bool template_params(lat__parser *p, lat__template *tm)
         } else {
             size_t before = p->pos;
             tp.value_type = lat__parse_type_name(p);
-            if (!tp.value_type || !lat__is_integer(tp.value_type)) {
+            if (tp.value_type && tp.value_type->kind == LAT_TY_FUNC) /* void f(int) as a pointer */
+                tp.value_type = lat__pointer_to(p->u, tp.value_type);
+            if (!tp.value_type || !(lat__is_integer(tp.value_type) || is_function_pointer(tp.value_type))) {
                 if (tp.value_type)
                     lat__unsupported(p, &p->toks[before], "a template value parameter not of an integer type",
                                      "a lattice limit");
@@ -218,10 +256,17 @@ static void bind_params(lat__parser *p, lat__template *tm, const targ *args, lat
         if (tp->is_type) {
             s = lat__sym_new(p, LAT_SYM_TYPEDEF, tp->name, tm->loc);
             s->type = args ? args[i].type : lat__marker_type(p->u, PLACEHOLDER - (int64_t)i);
+        } else if (args && args[i].fn) {
+            /* the function itself: the instance calls it by name, as a GPU's compiler
+             * calls a constant pointer's function directly */
+            saved[i] = tp->name->sym;
+            tp->name->sym = args[i].fn;
+            continue;
         } else {
             s = lat__sym_new(p, LAT_SYM_ENUM_CONST, tp->name, tm->loc);
             s->type = lat__unqualified(p->u, tp->value_type);
             s->value = args ? args[i].value : 1;
+            s->tparam = args ? 0 : (int)i + 1;
         }
         s->depth = 0;
         s->flags |= LAT_SF_FILE_SCOPE | LAT_SF_TRANSPARENT;
@@ -325,6 +370,15 @@ static lat__parser sub_parser(lat__parser *p, lat__template *tm)
     sub.inst_of = NULL;
     sub.inst_type = NULL;
     sub.inst_tag = NULL;
+    /* An instance is parsed where its template was defined, not where it was first used:
+     * inside a lambda's body, the lambda's captures are not the instance's names. */
+    sub.lambda = NULL;
+    sub.decl_class = NULL;
+    sub.conv_type = NULL;
+    sub.decl_align = 0;
+    sub.decl_packed = false;
+    sub.method_const = false;
+    sub.specialization = false;
     return sub;
 }
 
@@ -545,7 +599,7 @@ static bool same_args(const lat__template *tm, const targ *a, const targ *b)
     for (size_t i = 0; i < tm->params.n; i++) {
         if (tm->params.items[i].is_type ? !lat__type_same(a[i].type, b[i].type) ||
                                               a[i].type->quals != b[i].type->quals
-                                        : a[i].value != b[i].value)
+                                        : a[i].value != b[i].value || a[i].fn != b[i].fn)
             return false;
     }
     return true;
@@ -577,6 +631,10 @@ static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *
             if (!t)
                 return false;
             args[i].type = t;
+        } else if (is_function_pointer(tp->value_type)) {
+            lat__expr *e = lat__parse_template_value(p);
+            if (!(args[i].fn = function_argument(p, tp->value_type, e)))
+                return false;
         } else {
             lat__expr *e = lat__parse_template_value(p);
             if (!(e->flags & LAT_EF_CONST)) {
@@ -585,6 +643,7 @@ static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *
                 return false;
             }
             args[i].value = e->ival;
+            args[i].param = e->kind == LAT_E_NAME && e->sym ? e->sym->tparam : 0;
         }
         set[i++] = true;
         if (!lat__accept(p, LAT_P_COMMA))
@@ -593,10 +652,64 @@ static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *
     return lat__close_angle(p);
 }
 
+/* A class template's name with arguments that name the parameters of a function template
+ * whose signature is being read (W<T>, Array<float, N>): a dependent type that deduction
+ * matches against an instance of the class template, argument by argument. */
+typedef struct lat__tpattern {
+    lat__template *of;
+    targ *args;
+} pattern;
+
+static const pattern *pattern_of(const lat__type *t)
+{
+    return t->kind == LAT_TY_VOID && t->count == DEPENDENT ? t->pattern : NULL;
+}
+
+/* Whether t is a placeholder or is made from one (T *, const T[4]). */
+static bool mentions_placeholder(const lat__type *t)
+{
+    for (; t; t = t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY ? t->base : NULL)
+        if (lat__is_template_placeholder(t))
+            return true;
+    return false;
+}
+
+static bool match(lat__parser *p, const lat__type *param, lat__type *arg, targ *args, bool *set);
+
+/* Deduces from arg, an instance of pt's class template, what pt's arguments name. */
+static bool match_pattern(lat__parser *p, const pattern *pt, lat__type *arg, targ *args, bool *set)
+{
+    if (!lat__is_record(arg) || !arg->rec)
+        return true; /* no deduction from it; the call's check reports */
+    const lat__template *tm = pt->of;
+    for (size_t n = 0; n < tm->insts.n; n++) {
+        const tinst *ti = &tm->insts.items[n];
+        if (!ti->type || !lat__is_record(ti->type) || ti->type->rec != arg->rec)
+            continue;
+        for (size_t i = 0; i < tm->params.n; i++) {
+            if (tm->params.items[i].is_type) {
+                if (pt->args[i].type && !match(p, pt->args[i].type, ti->args[i].type, args, set))
+                    return false;
+            } else if (pt->args[i].param) {
+                int k = pt->args[i].param - 1;
+                if (set[k] && args[k].value != ti->args[i].value)
+                    return false;
+                args[k].value = ti->args[i].value;
+                set[k] = true;
+            }
+        }
+        return true;
+    }
+    return true; /* not an instance of it: the call's check reports */
+}
+
 /* Matches a parameter's type against an argument's, binding placeholders. */
 static bool match(lat__parser *p, const lat__type *param, lat__type *arg, targ *args, bool *set)
 {
     int k;
+    const pattern *pt = pattern_of(param);
+    if (pt)
+        return match_pattern(p, pt, lat__unqualified(p->u, arg), args, set);
     if (placeholder_index(param, &k)) {
         lat__type *t = lat__qualified(p->u, lat__unqualified(p->u, arg), arg->quals & ~param->quals);
         if (set[k])
@@ -636,6 +749,9 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
         bind_params(&sub, &part, args, saved);
         if (tp->is_type) {
             args[i].type = lat__parse_type_name(&sub);
+        } else if (is_function_pointer(tp->value_type)) {
+            args[i].fn = function_argument(&sub, tp->value_type, lat__parse_template_value(&sub));
+            args[i].type = args[i].fn ? tp->value_type : NULL;
         } else {
             lat__expr *e = lat__parse_template_value(&sub);
             args[i].value = e->ival;
@@ -644,7 +760,7 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
         }
         unbind_params(&part, saved);
         close_namespaces(opened, nopen);
-        if (tp->is_type && !args[i].type)
+        if ((tp->is_type || is_function_pointer(tp->value_type)) && !args[i].type)
             return false;
         set[i] = true;
     }
@@ -658,7 +774,8 @@ static const char *args_text(lat__parser *p, lat__template *tm, const targ *args
         s = tm->params.items[i].is_type
                 ? lat__arena_printf(&p->u->arena, "%s%s%s", s, i ? ", " : "",
                                     lat__type_str(p->u, args[i].type, NULL, false))
-                : lat__arena_printf(&p->u->arena, "%s%s%lld", s, i ? ", " : "", (long long)args[i].value);
+            : args[i].fn ? lat__arena_printf(&p->u->arena, "%s%s%s", s, i ? ", " : "", args[i].fn->name->name)
+                         : lat__arena_printf(&p->u->arena, "%s%s%lld", s, i ? ", " : "", (long long)args[i].value);
     return lat__arena_printf(&p->u->arena, "%s>", s);
 }
 
@@ -955,9 +1072,16 @@ lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
     if (!explicit_args(p, tm, args, set) || !defaults(p, tm, args, set, t->loc))
         return &lat__ty_int;
     for (size_t i = 0; i < tm->params.n && !tm->is_alias; i++) {
-        int k; /* an alias of placeholders is made: its type deduces as written */
-        if (tm->params.items[i].is_type && placeholder_index(args[i].type, &k))
-            return args[i].type; /* in a signature read for deduction: not deducible */
+        /* an alias of placeholders is made: its type deduces as written */
+        if (tm->params.items[i].is_type ? mentions_placeholder(args[i].type) : args[i].param != 0) {
+            /* in a signature read for deduction: a pattern to match instances against */
+            pattern *pt = lat__arena_alloc(&p->u->arena, sizeof *pt);
+            pt->of = tm;
+            pt->args = args;
+            lat__type *dep = lat__dependent_type(p);
+            dep->pattern = pt;
+            return dep;
+        }
     }
     tinst *ti = instantiate(p, tsym, args, t->loc);
     return ti && ti->type ? ti->type : &lat__ty_int;
