@@ -398,6 +398,21 @@ bool lat__default_argument_ok(lat__parser *p, lat__expr *e);
 /* A copy of e's tree, for an expression used at several places (default arguments). */
 lat__expr *lat__expr_clone(lat__parser *p, const lat__expr *e);
 
+/* ---- parse_pack.c: variadic templates' expansions ---------------------------------------- */
+
+/* A parameter pack of an instance and its length. */
+typedef struct lat__pack_bind {
+    lat__atom *name;
+    size_t n;
+} lat__pack_bind;
+/* The name of element k of pack `pack` in an expanded instance (Ts__lat_p0). */
+lat__atom *lat__pack_element(lat__parser *p, const lat__atom *pack, size_t k);
+/* A copy of toks[from, to) with every expansion of the packs (and of the function
+ * parameter packs their declarations make) written out, folds and sizeof... included,
+ * followed by an end-of-file token; *n its length. NULL after reporting an error. */
+lat__tok *lat__expand_packs(lat__parser *p, const lat__tok *toks, size_t from, size_t to,
+                            const lat__pack_bind *packs, size_t npacks, size_t *n);
+
 /* ---- parse_texture.c -------------------------------------------------------------------- */
 
 /* Whether t names a texture or surface function (tex2D, surf2Dwrite...) that no

@@ -17,13 +17,16 @@
 typedef struct tparam {
     lat__atom *name;
     bool is_type;
+    bool is_pack;          /* typename... Ts, int... Ns: its arguments are a list */
     lat__type *value_type; /* a value parameter's type */
     size_t dflt_at;        /* its default's first token, 0: none */
 } tparam;
 
 typedef struct targ {
-    lat__type *type; /* a type argument */
-    int64_t value;   /* a value argument */
+    lat__type *type;    /* a type argument */
+    int64_t value;      /* a value argument */
+    struct targ *pack;  /* a pack's: its elements */
+    size_t npack;
 } targ;
 
 typedef struct tinst {
@@ -38,6 +41,9 @@ struct lat__template {
     bool is_alias; /* template <...> using name = type; (is_class too: it names a type) */
     LAT_VEC(tparam) params;
     size_t decl_at; /* the declaration's first token */
+    size_t decl_end; /* ... and the token after its last */
+    size_t body_at;  /* a function template's: its body's '{' */
+    bool has_pack;   /* a parameter is a pack: instances parse an expanded copy of the tokens */
     lat__tok *toks; /* the unit's tokens it is in */
     size_t ntoks;
     lat__ns *ns;
@@ -132,10 +138,8 @@ static bool template_params(lat__parser *p, lat__template *tm)
         if ((lat__tok_kw(t, LAT_KW_TYPENAME) || lat__tok_kw(t, LAT_KW_CLASS)) &&
             !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
             lat__next(p);
-            if (lat__at_punct(p, LAT_P_ELLIPSIS)) {
-                lat__unsupported(p, lat__peek(p), "a variadic template", "a lattice limit");
-                return false;
-            }
+            if (lat__accept(p, LAT_P_ELLIPSIS))
+                tp.is_pack = tm->has_pack = true;
             tp.is_type = true;
             if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
                 tp.name = lat__next(p)->atom;
@@ -149,8 +153,16 @@ static bool template_params(lat__parser *p, lat__template *tm)
                 return false;
             }
             lat__tok *n = &p->toks[p->pos - 1];
-            if (n->kind == LAT_TK_IDENT && !n->atom->kw)
+            if (lat__accept(p, LAT_P_ELLIPSIS)) {
+                tp.is_pack = tm->has_pack = true;
+                n = lat__peek(p)->kind == LAT_TK_IDENT ? lat__next(p) : NULL;
+            }
+            if (n && n->kind == LAT_TK_IDENT && !n->atom->kw)
                 tp.name = n->atom;
+        }
+        if (tp.is_pack && lat__at_punct(p, LAT_P_ASSIGN)) {
+            lat__error_tok(p, lat__peek(p), "a template parameter pack cannot have a default");
+            return false;
         }
         if (lat__accept(p, LAT_P_ASSIGN)) {
             tp.dflt_at = p->pos;
@@ -165,7 +177,7 @@ static bool template_params(lat__parser *p, lat__template *tm)
 
 /* The declared name of the function declaration at the current token: the identifier
  * (or operator) before its parameter list; p ends past the declaration. */
-static lat__atom *skip_function(lat__parser *p)
+static lat__atom *skip_function(lat__parser *p, size_t *body_at)
 {
     lat__atom *name = NULL;
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LPAREN) && !lat__at_punct(p, LAT_P_SEMI)) {
@@ -198,6 +210,7 @@ static lat__atom *skip_function(lat__parser *p)
         else
             lat__next(p);
     }
+    *body_at = p->pos;
     if (lat__at_punct(p, LAT_P_LBRACE))
         lat__skip_group(p);
     else
@@ -205,35 +218,81 @@ static lat__atom *skip_function(lat__parser *p)
     return name;
 }
 
-/* Binds the template's parameters to args (NULL: placeholders) by their names, for a
- * parse of its tokens; *saved receives what each name meant before. */
-static void bind_params(lat__parser *p, lat__template *tm, const targ *args, lat__sym **saved)
+/* What bind_params bound: the names, and what each meant before. */
+typedef struct bound_names {
+    lat__atom **names;
+    lat__sym **was;
+    size_t n;
+} bound_names;
+
+static lat__sym *param_sym(lat__parser *p, lat__template *tm, const tparam *tp, lat__atom *name, const targ *a)
 {
+    lat__sym *s;
+    if (tp->is_type) {
+        s = lat__sym_new(p, LAT_SYM_TYPEDEF, name, tm->loc);
+        s->type = a->type;
+    } else {
+        s = lat__sym_new(p, LAT_SYM_ENUM_CONST, name, tm->loc);
+        s->type = lat__unqualified(p->u, tp->value_type);
+        s->value = a->value;
+    }
+    s->depth = 0;
+    s->flags |= LAT_SF_FILE_SCOPE | LAT_SF_TRANSPARENT;
+    return s;
+}
+
+/* Binds the template's parameters to args by their names (a pack's elements by theirs,
+ * Ts__lat_p0...), for a parse of its tokens; unbind_params undoes it. */
+static bound_names bind_params(lat__parser *p, lat__template *tm, const targ *args)
+{
+    size_t total = tm->params.n;
+    for (size_t i = 0; i < tm->params.n; i++)
+        if (tm->params.items[i].is_pack)
+            total += args[i].npack;
+    bound_names b = {lat__arena_alloc(&p->u->arena, (total + 1) * sizeof *b.names),
+                     lat__arena_alloc(&p->u->arena, (total + 1) * sizeof *b.was), 0};
     for (size_t i = 0; i < tm->params.n; i++) {
         tparam *tp = &tm->params.items[i];
         if (!tp->name)
             continue;
-        saved[i] = tp->name->sym;
-        lat__sym *s;
-        if (tp->is_type) {
-            s = lat__sym_new(p, LAT_SYM_TYPEDEF, tp->name, tm->loc);
-            s->type = args ? args[i].type : lat__marker_type(p->u, PLACEHOLDER - (int64_t)i);
-        } else {
-            s = lat__sym_new(p, LAT_SYM_ENUM_CONST, tp->name, tm->loc);
-            s->type = lat__unqualified(p->u, tp->value_type);
-            s->value = args ? args[i].value : 1;
+        size_t count = tp->is_pack ? args[i].npack : 1;
+        for (size_t j = 0; j < count; j++) {
+            lat__atom *name = tp->is_pack ? lat__pack_element(p, tp->name, j) : tp->name;
+            b.names[b.n] = name;
+            b.was[b.n++] = name->sym;
+            name->sym = param_sym(p, tm, tp, name, tp->is_pack ? &args[i].pack[j] : &args[i]);
         }
-        s->depth = 0;
-        s->flags |= LAT_SF_FILE_SCOPE | LAT_SF_TRANSPARENT;
-        tp->name->sym = s;
     }
+    return b;
 }
 
-static void unbind_params(lat__template *tm, lat__sym **saved)
+static void unbind_params(bound_names b)
 {
-    for (size_t i = tm->params.n; i-- > 0;)
-        if (tm->params.items[i].name)
-            tm->params.items[i].name->sym = saved[i];
+    while (b.n-- > 0)
+        b.names[b.n]->sym = b.was[b.n];
+}
+
+/* The parameters as placeholders, for reading a signature that deduction matches: type
+ * parameter i is placeholder i, element j of a pack of lens[i] elements (lens NULL: none)
+ * placeholder params.n + the elements of the packs before + j. */
+static targ *placeholder_args(lat__parser *p, lat__template *tm, const size_t *lens)
+{
+    targ *a = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *a);
+    size_t next = tm->params.n;
+    for (size_t i = 0; i < tm->params.n; i++) {
+        tparam *tp = &tm->params.items[i];
+        a[i].type = lat__marker_type(p->u, PLACEHOLDER - (int64_t)i);
+        a[i].value = 1;
+        if (!tp->is_pack)
+            continue;
+        a[i].npack = lens ? lens[i] : 0;
+        a[i].pack = lat__arena_alloc(&p->u->arena, (a[i].npack + 1) * sizeof *a[i].pack);
+        for (size_t j = 0; j < a[i].npack; j++) {
+            a[i].pack[j].type = lat__marker_type(p->u, PLACEHOLDER - (int64_t)next++);
+            a[i].pack[j].value = 1;
+        }
+    }
+    return a;
 }
 
 /* Local names out of sight while a template is parsed at file scope, and back. */
@@ -326,6 +385,29 @@ static lat__parser sub_parser(lat__parser *p, lat__template *tm)
     sub.inst_type = NULL;
     sub.inst_tag = NULL;
     return sub;
+}
+
+/* A template with packs: sub parses a copy of its declaration's tokens with the packs of
+ * args written out (parse_pack.c). false after reporting. */
+static bool expand_for(lat__parser *sub, lat__template *tm, const targ *args, bool signature)
+{
+    if (!tm->has_pack)
+        return true;
+    LAT_VEC(lat__pack_bind) packs = {0};
+    for (size_t i = 0; i < tm->params.n; i++)
+        if (tm->params.items[i].is_pack && tm->params.items[i].name) {
+            lat__pack_bind b = {tm->params.items[i].name, args[i].npack};
+            LAT_PUSH(&sub->u->arena, packs, b);
+        }
+    size_t n;
+    lat__tok *t = lat__expand_packs(sub, tm->toks, tm->decl_at, signature && tm->body_at ? tm->body_at : tm->decl_end, packs.items, packs.n, &n);
+    if (!t)
+        return false;
+    sub->toks = t;
+    sub->ntoks = n;
+    sub->pos = 0;
+    sub->pragma_at = NULL;
+    return true;
 }
 
 static bool explicit_args(lat__parser *p, lat__template *tm, targ *args, bool *set);
@@ -475,6 +557,7 @@ void lat__template_declaration(lat__parser *p)
         tm->name = lat__next(p)->atom;
         tm->is_class = tm->is_alias = true;
         lat__skip_declaration(p);
+        tm->decl_end = p->pos;
     } else if (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) {
         lat__next(p);
         while (lat__at_attribute(p))
@@ -496,19 +579,21 @@ void lat__template_declaration(lat__parser *p)
         if (lat__at_punct(p, LAT_P_LBRACE))
             lat__skip_group(p);
         lat__expect(p, LAT_P_SEMI, "after the class template");
+        tm->decl_end = p->pos;
     } else {
-        tm->name = skip_function(p);
+        tm->name = skip_function(p, &tm->body_at);
+        tm->decl_end = p->pos;
         if (!tm->name) {
             lat__syntax_error(p, "a function or class after the template's parameters");
             return;
         }
         /* the signature, the parameters as placeholders: what deduction matches */
-        lat__sym **saved = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *saved);
         lat__parser sub = sub_parser(p, tm);
-        bind_params(&sub, tm, NULL, saved);
+        targ *ph = placeholder_args(p, tm, NULL);
+        bound_names b = bind_params(&sub, tm, ph);
         lat__atom *n = NULL;
-        tm->shape = lat__parse_signature(&sub, &n);
-        unbind_params(tm, saved);
+        tm->shape = expand_for(&sub, tm, ph, true) ? lat__parse_signature(&sub, &n) : NULL;
+        unbind_params(b);
         p->anon = sub.anon;
         if (!tm->shape || tm->shape->kind != LAT_TY_FUNC) {
             lat__unsupported(p, first, "a variable template", "a lattice limit");
@@ -540,13 +625,25 @@ void lat__template_declaration(lat__parser *p)
 
 /* ---- arguments ------------------------------------------------------------------------------ */
 
+static bool same_arg(bool is_type, const targ *a, const targ *b)
+{
+    return is_type ? lat__type_same(a->type, b->type) && a->type->quals == b->type->quals : a->value == b->value;
+}
+
 static bool same_args(const lat__template *tm, const targ *a, const targ *b)
 {
     for (size_t i = 0; i < tm->params.n; i++) {
-        if (tm->params.items[i].is_type ? !lat__type_same(a[i].type, b[i].type) ||
-                                              a[i].type->quals != b[i].type->quals
-                                        : a[i].value != b[i].value)
+        const tparam *tp = &tm->params.items[i];
+        if (!tp->is_pack) {
+            if (!same_arg(tp->is_type, &a[i], &b[i]))
+                return false;
+            continue;
+        }
+        if (a[i].npack != b[i].npack)
             return false;
+        for (size_t j = 0; j < a[i].npack; j++)
+            if (!same_arg(tp->is_type, &a[i].pack[j], &b[i].pack[j]))
+                return false;
     }
     return true;
 }
@@ -562,6 +659,26 @@ static bool explicit_args(lat__parser *p, lat__template *tm, targ *args, bool *s
     return r;
 }
 
+/* One template argument for parameter tp (an element of it when it is a pack). */
+static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
+{
+    if (tp->is_type) {
+        lat__type *t = lat__parse_type_name(p);
+        if (!t)
+            return false;
+        a->type = t;
+        return true;
+    }
+    lat__expr *e = lat__parse_template_value(p);
+    if (!(e->flags & LAT_EF_CONST)) {
+        if (!(e->flags & LAT_EF_ERROR))
+            lat__error_at(p->u, e->loc, "a template's value argument must be a constant");
+        return false;
+    }
+    a->value = e->ival;
+    return true;
+}
+
 static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *set)
 {
     lat__next(p); /* < */
@@ -572,20 +689,22 @@ static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *
             return false;
         }
         tparam *tp = &tm->params.items[i];
-        if (tp->is_type) {
-            lat__type *t = lat__parse_type_name(p);
-            if (!t)
-                return false;
-            args[i].type = t;
-        } else {
-            lat__expr *e = lat__parse_template_value(p);
-            if (!(e->flags & LAT_EF_CONST)) {
-                if (!(e->flags & LAT_EF_ERROR))
-                    lat__error_at(p->u, e->loc, "a template's value argument must be a constant");
-                return false;
-            }
-            args[i].value = e->ival;
+        if (tp->is_pack) {
+            /* the rest of the arguments */
+            LAT_VEC(targ) elems = {0};
+            do {
+                targ a = {0};
+                if (!one_arg(p, tp, &a))
+                    return false;
+                LAT_PUSH(&p->u->arena, elems, a);
+            } while (lat__accept(p, LAT_P_COMMA));
+            args[i].pack = elems.items;
+            args[i].npack = elems.n;
+            set[i++] = true;
+            break;
         }
+        if (!one_arg(p, tp, &args[i]))
+            return false;
         set[i++] = true;
         if (!lat__accept(p, LAT_P_COMMA))
             break;
@@ -620,12 +739,18 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
         if (set[i])
             continue;
         tparam *tp = &tm->params.items[i];
+        if (tp->is_pack) {
+            /* neither given nor deduced: empty */
+            args[i].pack = NULL;
+            args[i].npack = 0;
+            set[i] = true;
+            continue;
+        }
         if (!tp->dflt_at) {
             lat__error_at(p->u, at, "cannot deduce the template parameter '%s' of '%s': give it as %s<...>",
                           tp->name ? tp->name->name : "?", tm->name->name, tm->name->name);
             return false;
         }
-        lat__sym **saved = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *saved);
         size_t nopen;
         ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
         lat__parser sub = sub_parser(p, tm);
@@ -633,7 +758,7 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
         /* only the parameters before it are known */
         lat__template part = *tm;
         part.params.n = i;
-        bind_params(&sub, &part, args, saved);
+        bound_names b = bind_params(&sub, &part, args);
         if (tp->is_type) {
             args[i].type = lat__parse_type_name(&sub);
         } else {
@@ -642,7 +767,7 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
             if (!(e->flags & LAT_EF_CONST))
                 args[i].type = NULL;
         }
-        unbind_params(&part, saved);
+        unbind_params(b);
         close_namespaces(opened, nopen);
         if (tp->is_type && !args[i].type)
             return false;
@@ -654,11 +779,18 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
 static const char *args_text(lat__parser *p, lat__template *tm, const targ *args)
 {
     char *s = lat__arena_printf(&p->u->arena, "%s<", tm->name->name);
-    for (size_t i = 0; i < tm->params.n; i++)
-        s = tm->params.items[i].is_type
-                ? lat__arena_printf(&p->u->arena, "%s%s%s", s, i ? ", " : "",
-                                    lat__type_str(p->u, args[i].type, NULL, false))
-                : lat__arena_printf(&p->u->arena, "%s%s%lld", s, i ? ", " : "", (long long)args[i].value);
+    bool first = true;
+    for (size_t i = 0; i < tm->params.n; i++) {
+        const tparam *tp = &tm->params.items[i];
+        size_t n = tp->is_pack ? args[i].npack : 1;
+        for (size_t j = 0; j < n; j++) {
+            const targ *a = tp->is_pack ? &args[i].pack[j] : &args[i];
+            s = tp->is_type ? lat__arena_printf(&p->u->arena, "%s%s%s", s, first ? "" : ", ",
+                                                lat__type_str(p->u, a->type, NULL, false))
+                            : lat__arena_printf(&p->u->arena, "%s%s%lld", s, first ? "" : ", ", (long long)a->value);
+            first = false;
+        }
+    }
     return lat__arena_printf(&p->u->arena, "%s>", s);
 }
 
@@ -698,7 +830,6 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     size_t from = suspend_locals(p);
     size_t nopen;
     ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
-    lat__sym **saved = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *saved);
     lat__parser sub = sub_parser(p, tm);
     sub.instantiating = true;
     lat__sym *outer_tag = tm->name->tag;
@@ -726,7 +857,14 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
             sub.specialization = !tm->is_class;
             bound = &bare;
         }
-    bind_params(&sub, bound, args, saved);
+    bound_names b = bind_params(&sub, bound, args);
+    if (bound == tm && !expand_for(&sub, tm, args, false)) {
+        unbind_params(b);
+        tm->name->sym = tsym;
+        close_namespaces(opened, nopen);
+        resume_locals(p, from);
+        return NULL;
+    }
     size_t items = p->tu->items.n;
     lat__func *fn = NULL;
     lat__decl_group *g = NULL;
@@ -738,7 +876,7 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     } else {
         g = lat__parse_declaration(&sub, &fn);
     }
-    unbind_params(bound, saved);
+    unbind_params(b);
     tm->name->sym = tsym;
     lat__sym *made_tag = tm->name->tag;
     tm->name->tag = outer_tag;
@@ -788,45 +926,139 @@ void lat__template_declared(lat__parser *p, lat__sym *f)
     f->name->sym = tsym;
 }
 
-/* Whether template tm's parameters are of the kinds (type or value) of head's, so that
- * explicit arguments read for one serve the other. */
-static bool same_kinds(const lat__template *tm, const lat__template *head)
+/* Whether template tm's first `given` parameters are of the kinds (type or value, pack or
+ * not) of head's, so that the explicit arguments read for one serve the other. */
+static bool same_kinds(const lat__template *tm, const lat__template *head, size_t given)
 {
-    if (tm->params.n < head->params.n)
+    if (tm->params.n < given)
         return false;
-    for (size_t i = 0; i < head->params.n; i++)
-        if (tm->params.items[i].is_type != head->params.items[i].is_type)
+    for (size_t i = 0; i < given; i++)
+        if (tm->params.items[i].is_type != head->params.items[i].is_type ||
+            tm->params.items[i].is_pack != head->params.items[i].is_pack)
             return false;
     return true;
+}
+
+/* The signature a call with argc arguments matches. A variadic template's function
+ * parameter pack takes the arguments past its other parameters: its type pack (unless
+ * given) gets as many elements, placeholders numbered from params.n on; given elements
+ * fill their placeholders' args/set (which must have room for params.n + argc + the
+ * given elements). *lens: each pack's length. NULL after reporting. */
+static lat__type *call_shape(lat__parser *p, lat__template *tm, targ *args, bool *set, size_t argc, size_t **lens)
+{
+    *lens = NULL;
+    if (!tm->has_pack || !tm->shape)
+        return tm->shape;
+    size_t fixed = (size_t)tm->shape->params.n, next = tm->params.n;
+    size_t *len = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *len);
+    bool deducing = false;
+    for (size_t i = 0; i < tm->params.n; i++) {
+        tparam *tp = &tm->params.items[i];
+        if (!tp->is_pack)
+            continue;
+        if (set[i]) {
+            len[i] = args[i].npack;
+            for (size_t j = 0; j < len[i]; j++) {
+                args[next + j] = args[i].pack[j];
+                set[next + j] = true;
+            }
+        } else if (tp->is_type && !deducing) {
+            len[i] = argc > fixed ? argc - fixed : 0;
+            deducing = true;
+        }
+        next += len[i];
+    }
+    *lens = len;
+    targ *ph = placeholder_args(p, tm, len);
+    size_t from = suspend_locals(p);
+    size_t nopen;
+    ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
+    lat__parser sub = sub_parser(p, tm);
+    bound_names b = bind_params(&sub, tm, ph);
+    lat__atom *n = NULL;
+    lat__type *shape = expand_for(&sub, tm, ph, true) ? lat__parse_signature(&sub, &n) : NULL;
+    unbind_params(b);
+    close_namespaces(opened, nopen);
+    resume_locals(p, from);
+    p->anon = sub.anon;
+    return shape && shape->kind == LAT_TY_FUNC ? shape : NULL;
+}
+
+/* After deduction with a call shape: each pack's elements from their placeholders. false
+ * (reported at `at`) when one was not deduced. */
+static bool gather_packs(lat__parser *p, lat__template *tm, targ *args, bool *set, const size_t *lens, lat__loc at,
+                         bool quiet)
+{
+    if (!lens)
+        return true;
+    size_t next = tm->params.n;
+    for (size_t i = 0; i < tm->params.n; i++) {
+        tparam *tp = &tm->params.items[i];
+        if (!tp->is_pack)
+            continue;
+        if (!set[i]) {
+            args[i].npack = lens[i];
+            args[i].pack = lat__arena_alloc(&p->u->arena, (lens[i] + 1) * sizeof *args[i].pack);
+            for (size_t j = 0; j < lens[i]; j++) {
+                if (!set[next + j]) {
+                    if (!quiet)
+                        lat__error_at(p->u, at, "cannot deduce element %zu of the parameter pack '%s' of '%s'", j,
+                                      tp->name ? tp->name->name : "?", tm->name->name);
+                    return false;
+                }
+                args[i].pack[j] = args[next + j];
+            }
+            set[i] = true;
+        }
+        next += lens[i];
+    }
+    return true;
+}
+
+/* The elements given explicitly to packs, for sizing deduction's arrays. */
+static size_t given_elements(const lat__template *tm, const targ *args, const bool *set)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < tm->params.n; i++)
+        if (tm->params.items[i].is_pack && set[i])
+            n += args[i].npack;
+    return n;
 }
 
 /* Among the overloaded function templates from tsym on, the one a call with argv (and the
  * explicit arguments in args/set, read with tsym's parameters) picks: its deduction
  * succeeds, every parameter is deduced, given or defaulted, and its signature's
- * parameters of fixed types take the arguments with the fewest conversions (ties: the
- * newest). On return args/set hold the pick's deduced arguments. NULL: none fits. */
-static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool *set, lat__expr **argv, size_t argc)
+ * parameters of fixed types take the arguments with the fewest conversions (ties: one
+ * without a parameter pack, as C++'s partial ordering prefers, then the newest). On
+ * return args/set hold the pick's deduced arguments. NULL: none fits. room: the size of
+ * args and set. */
+static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool *set, size_t room, lat__expr **argv,
+                               size_t argc)
 {
     const lat__template *head = tsym->tmpl;
-    size_t most = 0;
-    for (lat__sym *c = tsym; c; c = c->tmpl->older)
-        most = c->tmpl->params.n > most ? c->tmpl->params.n : most;
-    targ *best_args = lat__arena_alloc(&p->u->arena, (most + 1) * sizeof *best_args);
-    bool *best_set = lat__arena_alloc(&p->u->arena, most + 1);
-    targ *a = lat__arena_alloc(&p->u->arena, (most + 1) * sizeof *a);
-    bool *st = lat__arena_alloc(&p->u->arena, most + 1);
+    targ *best_args = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *best_args);
+    bool *best_set = lat__arena_alloc(&p->u->arena, room + 1);
+    targ *a = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *a);
+    bool *st = lat__arena_alloc(&p->u->arena, room + 1);
     lat__sym *best = NULL;
     int best_cost = 0;
+    size_t given = 0; /* the explicit arguments: a prefix */
+    while (given < head->params.n && set[given])
+        given++;
     for (lat__sym *c = tsym; c; c = c->tmpl->older) {
-        const lat__template *tm = c->tmpl;
-        if (!same_kinds(tm, head))
+        lat__template *tm = c->tmpl;
+        if (!same_kinds(tm, head, given))
             continue;
-        memset(st, 0, most + 1);
-        for (size_t i = 0; i < head->params.n; i++) {
+        memset(st, 0, room + 1);
+        for (size_t i = 0; i < given; i++) {
             a[i] = args[i];
             st[i] = set[i];
         }
-        const lat__param_types *pt = &tm->shape->params;
+        size_t *lens;
+        lat__type *shape = call_shape(p, tm, a, st, argc, &lens);
+        if (!shape)
+            continue;
+        const lat__param_types *pt = &shape->params;
         bool fits = (int)argc == pt->n || ((int)argc < pt->n && pt->defaults && pt->defaults[argc]) ||
                     ((int)argc > pt->n && pt->variadic);
         int cost = 0;
@@ -838,7 +1070,8 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
             else
                 pty = pty->base;
             int k;
-            if (placeholder_index(pty, &k) && (size_t)k < head->params.n && set[k])
+            if (placeholder_index(pty, &k) && (((size_t)k < head->params.n && set[k]) ||
+                                               ((size_t)k >= tm->params.n && st[k] && lens)))
                 continue; /* given explicitly: not deduced, the argument converts */
             if (!match(p, pty, aty, a, st))
                 fits = false;
@@ -850,14 +1083,17 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
                 cost += r;
             }
         }
+        if (fits)
+            fits = gather_packs(p, tm, a, st, lens, argv && argc ? argv[0]->loc : tm->loc, true);
         for (size_t i = 0; fits && i < tm->params.n; i++)
-            if (!st[i] && !tm->params.items[i].dflt_at)
+            if (!st[i] && !tm->params.items[i].dflt_at && !tm->params.items[i].is_pack)
                 fits = false;
+        cost = cost * 2 + (tm->has_pack ? 1 : 0);
         if (fits && (!best || cost < best_cost)) {
             best = c;
             best_cost = cost;
-            memcpy(best_args, a, (most + 1) * sizeof *a);
-            memcpy(best_set, st, most + 1);
+            memcpy(best_args, a, (room + 1) * sizeof *a);
+            memcpy(best_set, st, room + 1);
         }
     }
     if (best) {
@@ -878,8 +1114,6 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     bool explicit_given = lat__at_punct(p, LAT_P_LT);
     if (explicit_given && !explicit_args(p, tm, args, set))
         goto bad;
-    bool *given = lat__arena_alloc(&p->u->arena, most + 1);
-    memcpy(given, set, most + 1);
     if (!lat__at_punct(p, LAT_P_LPAREN)) {
         lat__error_tok(p, t, "'%s' is a function template: call it", tm->name->name);
         goto bad;
@@ -890,10 +1124,18 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     for (size_t i = 0; i < argc; i++)
         if (argv[i]->flags & LAT_EF_ERROR)
             goto bad;
+    /* room for the elements of a pack beside the parameters */
+    size_t room = most + argc + given_elements(tm, args, set) + 1;
+    targ *wide = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *wide);
+    bool *wset = lat__arena_alloc(&p->u->arena, room + 1);
+    memcpy(wide, args, (most + 1) * sizeof *args);
+    memcpy(wset, set, most + 1);
+    args = wide;
+    set = wset;
     if (tm->older) {
         /* Overloaded templates: the one whose deduction works and whose parameters fit
          * the arguments best (its arguments parsed with the newest's parameters). */
-        lat__sym *pick = pick_overload(p, tsym, args, set, argv, argc);
+        lat__sym *pick = pick_overload(p, tsym, args, set, room, argv, argc);
         if (!pick) {
             lat__error_at(p->u, t->loc, "no template '%s' takes these arguments", tm->name->name);
             goto bad;
@@ -901,7 +1143,15 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
         tsym = pick;
         tm = pick->tmpl;
     }
-    const lat__param_types *pt = &tm->shape->params;
+    bool *given = lat__arena_alloc(&p->u->arena, room + 1);
+    memcpy(given, set, room + 1);
+    size_t *lens = NULL;
+    const lat__type *shape = call_shape(p, tm, args, given, argc, &lens);
+    if (!shape)
+        goto bad;
+    if (lens)
+        memcpy(set, given, room + 1);
+    const lat__param_types *pt = &shape->params;
     bool fits = (int)argc == pt->n || ((int)argc < pt->n && pt->defaults && pt->defaults[argc]);
     if (!fits && tm->plain && !explicit_given) {
         lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
@@ -917,7 +1167,7 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
         else
             pty = pty->base;
         int k;
-        if (explicit_given && placeholder_index(pty, &k) && given[k])
+        if (placeholder_index(pty, &k) && given[k])
             continue; /* given explicitly (f<unsigned>(a < b)): not deduced, the argument converts */
         if (!match(p, pty, aty, args, set)) {
             lat__error_at(p->u, argv[i]->loc, "the arguments of '%s' deduce its parameters two ways",
@@ -925,6 +1175,8 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
             goto bad;
         }
     }
+    if (!gather_packs(p, tm, args, set, lens, t->loc, false))
+        goto bad;
     if (!defaults(p, tm, args, set, t->loc))
         goto bad;
     lat__sym *head = tm->name->sym;
@@ -956,8 +1208,12 @@ lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
         return &lat__ty_int;
     for (size_t i = 0; i < tm->params.n && !tm->is_alias; i++) {
         int k; /* an alias of placeholders is made: its type deduces as written */
-        if (tm->params.items[i].is_type && placeholder_index(args[i].type, &k))
+        const tparam *tp = &tm->params.items[i];
+        if (tp->is_type && !tp->is_pack && placeholder_index(args[i].type, &k))
             return args[i].type; /* in a signature read for deduction: not deducible */
+        for (size_t j = 0; tp->is_type && tp->is_pack && j < args[i].npack; j++)
+            if (placeholder_index(args[i].pack[j].type, &k))
+                return lat__dependent_type(p);
     }
     tinst *ti = instantiate(p, tsym, args, t->loc);
     return ti && ti->type ? ti->type : &lat__ty_int;
