@@ -136,3 +136,113 @@ TEST(pack_misuse_is_an_error_naming_the_construct_and_its_line)
     ASSERT_NOT_NULL(m);
     ASSERT_CONTAINS(m, "t.cu:5:69: error: a fold expression needs exactly one operand with an unexpanded parameter pack");
 }
+
+TEST(partial_specializations_pick_the_most_specialized_and_deduce_through_class_templates)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        /* cutlass-lite: an array type, traits on it, and functions deducing T and N from it */
+        "template <typename T, int N> struct Array { T v[N]; };\n"
+        "template <typename A> struct array_len { static constexpr int value = -1; };\n"
+        "template <typename T, int N> struct array_len<Array<T, N>> { static constexpr int value = N; };\n"
+        "template <typename T, int N> __device__ T reduce_add(const Array<T, N> &a)\n"
+        "{ T s = 0; for (int i = 0; i < N; i++) s += a.v[i]; return s; }\n"
+        "template <typename T, int N> __device__ Array<T, N> scale(Array<T, N> a, T k)\n"
+        "{ for (int i = 0; i < N; i++) a.v[i] *= k; return a; }\n"
+        /* pointer, const and const-pointer patterns: const T * beats T * for const float * */
+        "template <typename T> struct kind { static constexpr int value = 0; };\n"
+        "template <typename T> struct kind<T *> { static constexpr int value = 1; };\n"
+        "template <typename T> struct kind<const T> { static constexpr int value = 2; };\n"
+        "template <typename T> struct kind<const T *> { static constexpr int value = 3; };\n"
+        "template <typename T, typename U> struct same { static constexpr bool value = false; };\n"
+        "template <typename T> struct same<T, T> { static constexpr bool value = true; };\n"
+        "template <typename T> struct strip { typedef T type; };\n"
+        "template <typename T> struct strip<const T> { typedef T type; };\n"
+        "template <typename T> struct strip<volatile T> { typedef T type; };\n"
+        "template <typename T> struct strip<const volatile T> { typedef T type; };\n"
+        /* a value pattern and a type pattern side by side */
+        "template <typename T, int Bits> struct pack_of { static constexpr int lanes = 0; };\n"
+        "template <int Bits> struct pack_of<float, Bits> { static constexpr int lanes = Bits / 32; };\n"
+        "template <typename T> struct pack_of<T, 16> { static constexpr int lanes = 100; };\n"
+        "extern \"C\" __global__ void partial(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Array<float, 3> a = {{in[i], in[(i + 1) % n], 2.0f}};\n"
+        "    Array<int, 2> b = {{i, 3}};\n"
+        "    float r = reduce_add(scale(a, 2.0f)) + reduce_add(b);\n"
+        "    int code = kind<int>::value + 10 * kind<int *>::value + 100 * kind<const int>::value +\n"
+        "               1000 * kind<const float *>::value + 10000 * same<int, int>::value +\n"
+        "               20000 * same<int, float>::value + 40000 * same<strip<const volatile int>::type, int>::value;\n"
+        "    int lens = array_len<Array<float, 3>>::value * 10 + array_len<int>::value;\n"
+        "    int lanes = pack_of<float, 128>::lanes + pack_of<int, 16>::lanes * 10 + pack_of<int, 8>::lanes;\n"
+        "    out[i] = r + code * 0.001f + lens * 1000.0f + lanes * 100000.0f;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "partial");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double r = 2.0 * in[i] + 2.0 * in[(i + 1) % N] + 4 + i + 3;
+        double want = r + 53210 * 0.001 + 29 * 1000.0 + 1004 * 100000.0;
+        ASSERT_MSG(t_close(out[i], (float)want, 1e-6, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+TEST(partial_specializations_lattice_cannot_match_are_refused_and_ambiguity_is_an_error)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("the emulator's own messages");
+    const char *m = cxx_error(ctx, "template <typename T, typename U> struct P { static constexpr int v = 0; };\n"
+                                   "template <typename T> struct P<T, int> { static constexpr int v = 1; };\n"
+                                   "template <typename U> struct P<int, U> { static constexpr int v = 2; };\n"
+                                   "extern \"C\" __global__ void k(int *o) { o[0] = P<int, int>::v; }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "P<int, int> matches partial specializations of 'P' at lines 2 and 3, neither more specialized");
+    m = cxx_error(ctx, "template <typename T> struct id { typedef T type; };\n"
+                       "template <typename T, typename U> struct Q { static constexpr int v = 0; };\n"
+                       "template <typename T> struct Q<T, typename id<T>::type> { static constexpr int v = 1; };\n"
+                       "extern \"C\" __global__ void k(int *o) { o[0] = Q<int, int>::v; }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:3:30: error: a partial specialization whose arguments depend on its parameters");
+    m = cxx_error(ctx, "template <int A, int B> struct R { static constexpr int v = 0; };\n"
+                       "template <int A> struct R<A, A + 1> { static constexpr int v = 1; };\n"
+                       "extern \"C\" __global__ void k(int *o) { o[0] = R<1, 2>::v; }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:2:25: error: a partial specialization whose arguments depend on its parameters");
+}
+
+TEST(variable_templates_are_constants_per_instance)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T> constexpr T pi_v = T(3.14159265358979323846);\n"
+        "template <typename T, typename U> struct same { static constexpr bool value = false; };\n"
+        "template <typename T> struct same<T, T> { static constexpr bool value = true; };\n"
+        "template <typename T, typename U> constexpr bool same_v = same<T, U>::value;\n"
+        "template <int N> constexpr int square_v = N * N;\n"
+        "template <typename T> __device__ T circle(T r)\n"
+        "{\n"
+        "    if constexpr (same_v<T, double>) return pi_v<T> * r * r; else return pi_v<T> * r * r + 1;\n"
+        "}\n"
+        "extern \"C\" __global__ void vt(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    static_assert(square_v<4> == 16, \"square_v\");\n"
+        "    float tile[square_v<3>];\n"
+        "    tile[i % square_v<3>] = in[i];\n"
+        "    out[i] = circle(in[i]) + (float)circle((double)in[i]) + sizeof(tile) + (same_v<int, int> ? 1000 : 0) +\n"
+        "             pi_v<int> + tile[i % 9];\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "vt");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double x = in[i], pi = 3.14159265358979323846;
+        double want = (float)((float)pi * x * x + 1) + (float)(pi * x * x) + 36 + 1000 + 3 + x;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-3), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}

@@ -108,6 +108,10 @@ struct lat__record {
      * initializer or a class type that has one (parse_class.c): init with the members
      * from the given-th on set as the class says. */
     struct lat__sym *defaults;
+    /* C++: a class template's instance: the template and its arguments (parse_template.c's);
+     * what deduction matches a parameter such as Vec<T, N> against. */
+    struct lat__template *tmpl;
+    const void *targs;
 };
 
 /* ---- symbols ------------------------------------------------------------------------------ */
@@ -192,6 +196,8 @@ struct lat__sym {
     lat__sym *builtin_of;  /* FUNC: the built-in of the same name the program's overloads
                               add to (helper_math.h's make_float3(float) beside CUDA's
                               make_float3(x, y, z)), or NULL */
+    int tparam;        /* ENUM_CONST: a template value parameter's placeholder while a
+                          signature is read for deduction: its index + 1; else 0 */
     void *aux;         /* a pass's own */
 };
 

@@ -368,6 +368,9 @@ void lat__explicit_instantiation(lat__parser *p);
 /* A function template's call at its name (already consumed, t): f<args>(...) or f(...),
  * deducing what is not given; the call of the instance. */
 lat__expr *lat__template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
+/* A variable template's instance at its name (consumed): name<args>; its variable, or
+ * NULL after reporting. */
+lat__sym *lat__template_variable(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
 /* A class template's instance at its name (consumed): Name<args>; its type. */
 lat__type *lat__template_class_type(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
 /* While a function template's signature is read for deduction: whether t is a type

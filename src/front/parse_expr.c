@@ -602,6 +602,11 @@ static lat__expr *sym_expr(lat__parser *p, lat__tok *t, lat__sym *s)
     }
     if (s->tmpl && s->kind == LAT_SYM_FUNC)
         return lat__template_call(p, s, t); /* f<args>(...) or f(...) */
+    if (s->tmpl && s->kind == LAT_SYM_VAR) {
+        s = lat__template_variable(p, s, t); /* pi<float>, is_same_v<T, U> */
+        if (!s)
+            return lat__error_expr(p, t->loc);
+    }
     if (s->flags & LAT_SF_MEMBER)
         return lat__member_name(p, s, t->loc); /* a member in a member function: this->m */
     if ((s->flags & (LAT_SF_THREAD_VARYING | LAT_SF_BLOCK_UNIFORM)) &&
@@ -874,7 +879,13 @@ static lat__expr *binary_expr(lat__parser *p, int min_prec);
 
 lat__expr *lat__parse_template_value(lat__parser *p)
 {
-    return binary_expr(p, 8); /* shifts and tighter: '>' closes the list */
+    /* '>' and '>>' close the list (C++11): a right shift is written in parentheses */
+    lat__expr *e = binary_expr(p, 9);
+    while (lat__at_punct(p, LAT_P_SHL)) {
+        lat__tok *t = lat__next(p);
+        e = binary(p, LAT_P_SHL, e, binary_expr(p, 9), t->loc);
+    }
+    return e;
 }
 
 static lat__expr *binary_expr(lat__parser *p, int min_prec)

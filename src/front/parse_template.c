@@ -27,11 +27,14 @@ typedef struct targ {
     int64_t value;      /* a value argument */
     struct targ *pack;  /* a pack's: its elements */
     size_t npack;
+    int vph;            /* a value argument that is a value parameter's placeholder (in a
+                           signature read for deduction, a partial specialization's
+                           pattern): its index + 1; else 0 */
 } targ;
 
 typedef struct tinst {
     targ *args;
-    lat__sym *fn;    /* a function template's instance */
+    lat__sym *fn;    /* a function template's instance (a variable template's: its variable) */
     lat__type *type; /* a class template's */
 } tinst;
 
@@ -39,6 +42,7 @@ struct lat__template {
     lat__atom *name;
     bool is_class;
     bool is_alias; /* template <...> using name = type; (is_class too: it names a type) */
+    bool is_var;   /* template <...> constexpr T name = ...; a variable template */
     LAT_VEC(tparam) params;
     size_t decl_at; /* the declaration's first token */
     size_t decl_end; /* ... and the token after its last */
@@ -49,14 +53,24 @@ struct lat__template {
     lat__ns *ns;
     lat__type *shape; /* a function template's type, the parameters as placeholders */
     lat__sym *plain;  /* non-template functions of the same name (newest), or NULL */
+    lat__sym *var;    /* while a variable template's instance is parsed: what its name meant */
     lat__sym *older;  /* the function template of the same name declared before (C++'s
                          overloaded templates: a call picks among them), or NULL */
     LAT_VEC(tinst) specs; /* explicit specializations: args, and in `type` NULL; the
                              declaration's first token in spec_at */
     LAT_VEC(size_t) spec_at;
     LAT_VEC(tinst) insts;
+    LAT_VEC(struct partial) partials; /* a class template's partial specializations */
     lat__loc loc;
 };
+
+/* template <typename T> struct S<T *> {...}: its own template (parameters, tokens from
+ * `struct` on) and the primary's arguments it matches, read with its parameters as
+ * placeholders. */
+typedef struct partial {
+    lat__template *own;
+    targ *pattern;
+} partial;
 
 /* A type parameter's placeholder while a signature is read: void, count -100 - index;
  * a type that depends on one (T::value_type, traits<T>::type) is void, count DEPENDENT:
@@ -235,6 +249,7 @@ static lat__sym *param_sym(lat__parser *p, lat__template *tm, const tparam *tp, 
         s = lat__sym_new(p, LAT_SYM_ENUM_CONST, name, tm->loc);
         s->type = lat__unqualified(p->u, tp->value_type);
         s->value = a->value;
+        s->tparam = a->vph;
     }
     s->depth = 0;
     s->flags |= LAT_SF_FILE_SCOPE | LAT_SF_TRANSPARENT;
@@ -283,13 +298,16 @@ static targ *placeholder_args(lat__parser *p, lat__template *tm, const size_t *l
         tparam *tp = &tm->params.items[i];
         a[i].type = lat__marker_type(p->u, PLACEHOLDER - (int64_t)i);
         a[i].value = 1;
+        a[i].vph = tp->is_type ? 0 : (int)i + 1;
         if (!tp->is_pack)
             continue;
         a[i].npack = lens ? lens[i] : 0;
         a[i].pack = lat__arena_alloc(&p->u->arena, (a[i].npack + 1) * sizeof *a[i].pack);
         for (size_t j = 0; j < a[i].npack; j++) {
-            a[i].pack[j].type = lat__marker_type(p->u, PLACEHOLDER - (int64_t)next++);
+            a[i].pack[j].type = lat__marker_type(p->u, PLACEHOLDER - (int64_t)next);
             a[i].pack[j].value = 1;
+            a[i].pack[j].vph = tp->is_type ? 0 : (int)next + 1;
+            next++;
         }
     }
     return a;
@@ -483,6 +501,109 @@ static void explicit_specialization(lat__parser *p, lat__tok *kw)
 }
 
 static char *scoped_name(lat__parser *p, char *name);
+static bool unify_args(lat__parser *p, const lat__template *tm, const targ *pat, const targ *inst, targ *args,
+                       bool *set);
+static bool type_depends(const lat__type *t);
+
+/* Whether a pattern's argument depends on a parameter otherwise than as itself or through
+ * a class template's arguments (typename X<T>::type, enable_if_t<...>): deduction cannot
+ * see through it, and C++ would match what lattice cannot. */
+static bool opaque_pattern(const lat__type *t)
+{
+    if (!t)
+        return false;
+    if (t->kind == LAT_TY_VOID && t->count == -99 /* DEPENDENT */) {
+        if (!t->rec || !t->rec->tmpl)
+            return true;
+        const lat__template *tm = t->rec->tmpl;
+        const targ *a = t->rec->targs;
+        for (size_t i = 0; i < tm->params.n; i++) {
+            const tparam *tp = &tm->params.items[i];
+            size_t n = tp->is_pack ? a[i].npack : 1;
+            for (size_t j = 0; j < n && tp->is_type; j++)
+                if (opaque_pattern(tp->is_pack ? a[i].pack[j].type : a[i].type))
+                    return true;
+        }
+        return false;
+    }
+    if (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY)
+        return opaque_pattern(t->base);
+    return false;
+}
+
+/* The primary's arguments a partial specialization's <...> gives (p at its '<'), read
+ * with own's parameters as placeholders valued `value`; NULL after reporting. */
+static targ *read_pattern(lat__parser *p, lat__template *own, lat__template *prim, int64_t value, lat__loc at)
+{
+    targ *ph = placeholder_args(p, own, NULL);
+    for (size_t i = 0; i < own->params.n; i++)
+        ph[i].value = value;
+    bound_names b = bind_params(p, own, ph);
+    targ *pat = lat__arena_alloc(&p->u->arena, (prim->params.n + 1) * sizeof *pat);
+    bool *set = lat__arena_alloc(&p->u->arena, prim->params.n + 1);
+    bool ok = explicit_args(p, prim, pat, set) && defaults(p, prim, pat, set, at);
+    unbind_params(b);
+    return ok ? pat : NULL;
+}
+
+/* template <params> struct Name<args> {...}; at the '<' (own: the parameters read, its
+ * name): kept with the primary, whose instances take it when their arguments match. */
+static void partial_specialization(lat__parser *p, lat__template *own, lat__tok *first)
+{
+    lat__tok *name = &p->toks[p->pos - 1];
+    lat__sym *ps = own->name->sym;
+    own->decl_at = (size_t)(first - p->toks);
+    size_t open = p->pos;
+    targ *pat = NULL, *pat2 = NULL;
+    lat__template *prim = ps && ps->tmpl && ps->tmpl->is_class && !ps->tmpl->is_alias ? ps->tmpl : NULL;
+    if (!prim)
+        lat__error_tok(p, name, "'%s' is not a class template: a partial specialization needs one declared before",
+                       own->name->name);
+    else if (own->has_pack)
+        lat__unsupported(p, name, "a partial specialization with a parameter pack", "a lattice limit");
+    else if ((pat = read_pattern(p, own, prim, 1, name->loc))) {
+        /* Read again with other values for the value parameters: an argument computed from
+         * one (S<T, N + 1>) is not a pattern lattice can match. */
+        size_t end = p->pos;
+        p->pos = open;
+        pat2 = read_pattern(p, own, prim, 2, name->loc);
+        p->pos = end;
+    }
+    if (pat && pat2) {
+        for (size_t i = 0; i < prim->params.n && pat; i++) {
+            const tparam *tp = &prim->params.items[i];
+            if (tp->is_pack || (tp->is_type ? opaque_pattern(pat[i].type) : !pat[i].vph && pat[i].value != pat2[i].value))
+                pat = NULL;
+        }
+        if (!pat)
+            lat__unsupported(p, name,
+                             "a partial specialization whose arguments depend on its parameters otherwise than "
+                             "as themselves or a class template's arguments (enable_if<...>::type, N + 1, packs)",
+                             "a lattice limit");
+    }
+    if (pat) {
+        /* each of its parameters must be deducible from the arguments */
+        targ *d = lat__arena_alloc(&p->u->arena, (own->params.n + 1) * sizeof *d);
+        bool *dset = lat__arena_alloc(&p->u->arena, own->params.n + 1);
+        unify_args(p, prim, pat, pat, d, dset);
+        for (size_t i = 0; i < own->params.n && pat; i++)
+            if (!dset[i]) {
+                lat__error_tok(p, name, "the parameter '%s' of this partial specialization of '%s' is not in its arguments",
+                               own->params.items[i].name ? own->params.items[i].name->name : "?", own->name->name);
+                pat = NULL;
+            }
+    }
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
+        lat__next(p);
+    if (lat__at_punct(p, LAT_P_LBRACE))
+        lat__skip_group(p);
+    lat__expect(p, LAT_P_SEMI, "after the partial specialization");
+    own->decl_end = p->pos;
+    if (pat) {
+        partial ps_ = {own, pat};
+        LAT_PUSH(&p->u->arena, prim->partials, ps_);
+    }
+}
 
 /* Tokens as written, each run of white space (a line break too) one blank. */
 static char *spell_as_written(lat__unit *u, const lat__tok *t, size_t n)
@@ -523,6 +644,33 @@ static void note_kernel_template(lat__parser *p, const lat__template *tm, size_t
         .line = (int)tm->loc.line,
     };
     LAT_PUSH(&p->u->arena, p->tu->kernel_templates, kt);
+}
+
+/* Whether the declaration at p (after a template's parameters) declares a variable: its
+ * declarator's name is followed by '=', '{' or ';' before any '('. */
+static bool variable_declaration(lat__parser *p)
+{
+    size_t save = p->pos;
+    bool var = false;
+    while (!lat__at_eof(p)) {
+        if (lat__at_punct(p, LAT_P_LT)) {
+            lat__skip_angles(p);
+            continue;
+        }
+        lat__tok *t = lat__next(p);
+        if (lat__tok_is_punct(t, LAT_P_LPAREN) || lat__tok_is_punct(t, LAT_P_SEMI) ||
+            lat__tok_kw(t, LAT_KW_OPERATOR))
+            break;
+        if ((lat__at_punct(p, LAT_P_ASSIGN) || lat__at_punct(p, LAT_P_LBRACE)) && t->kind == LAT_TK_IDENT &&
+            !t->atom->kw) {
+            var = true;
+            break;
+        }
+        if (lat__at_punct(p, LAT_P_LBRACE) || lat__at_punct(p, LAT_P_ASSIGN))
+            break;
+    }
+    p->pos = save;
+    return var;
 }
 
 void lat__template_declaration(lat__parser *p)
@@ -570,8 +718,7 @@ void lat__template_declaration(lat__parser *p)
         tm->name = lat__next(p)->atom;
         tm->is_class = true;
         if (lat__at_punct(p, LAT_P_LT)) {
-            lat__unsupported(p, lat__peek(p), "a partial specialization", "a lattice limit");
-            lat__skip_declaration(p);
+            partial_specialization(p, tm, first);
             return;
         }
         while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
@@ -579,6 +726,20 @@ void lat__template_declaration(lat__parser *p)
         if (lat__at_punct(p, LAT_P_LBRACE))
             lat__skip_group(p);
         lat__expect(p, LAT_P_SEMI, "after the class template");
+        tm->decl_end = p->pos;
+    } else if (variable_declaration(p)) {
+        /* template <typename T> constexpr T pi = T(3.14159265358979); */
+        tm->is_var = true;
+        size_t name_at = p->pos;
+        while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_ASSIGN) && !lat__at_punct(p, LAT_P_LBRACE) &&
+               !lat__at_punct(p, LAT_P_SEMI)) {
+            if (lat__at_punct(p, LAT_P_LT))
+                lat__skip_angles(p);
+            else if (lat__next(p)->kind == LAT_TK_IDENT)
+                name_at = p->pos - 1;
+        }
+        tm->name = p->toks[name_at].atom;
+        lat__skip_declaration(p);
         tm->decl_end = p->pos;
     } else {
         tm->name = skip_function(p, &tm->body_at);
@@ -601,7 +762,7 @@ void lat__template_declaration(lat__parser *p)
         }
     }
     lat__sym *old = tm->name->sym;
-    if (old && old->tmpl && old->depth == 0 && (tm->is_class || old->tmpl->is_class)) {
+    if (old && old->tmpl && old->depth == 0 && (tm->is_class || old->tmpl->is_class || tm->is_var || old->tmpl->is_var)) {
         lat__unsupported(p, first, "two templates of one name (template overloading)", "a lattice limit");
         return;
     }
@@ -611,13 +772,14 @@ void lat__template_declaration(lat__parser *p)
         tm->plain = old->tmpl->plain;
         old = NULL;
     }
-    if (old && old->kind == LAT_SYM_FUNC && old->depth == 0 && !tm->is_class)
+    if (old && old->kind == LAT_SYM_FUNC && old->depth == 0 && !tm->is_class && !tm->is_var)
         tm->plain = old; /* f(x, n) beside template <N> f(x): calls pick by their arguments */
-    lat__sym *s = lat__sym_new(p, tm->is_class ? LAT_SYM_TYPEDEF : LAT_SYM_FUNC, tm->name, first->loc);
+    lat__sym *s = lat__sym_new(p, tm->is_class ? LAT_SYM_TYPEDEF : tm->is_var ? LAT_SYM_VAR : LAT_SYM_FUNC, tm->name,
+                               first->loc);
     s->tmpl = tm;
-    if (!tm->is_class)
+    if (!tm->is_class && !tm->is_var)
         note_kernel_template(p, tm, (size_t)(kw - p->toks));
-    s->type = tm->is_class ? &lat__ty_int : tm->shape;
+    s->type = tm->is_class || tm->is_var ? &lat__ty_int : tm->shape;
     s->depth = 0;
     s->flags |= LAT_SF_FILE_SCOPE;
     lat__bind(p, s);
@@ -627,7 +789,8 @@ void lat__template_declaration(lat__parser *p)
 
 static bool same_arg(bool is_type, const targ *a, const targ *b)
 {
-    return is_type ? lat__type_same(a->type, b->type) && a->type->quals == b->type->quals : a->value == b->value;
+    return is_type ? lat__type_same(a->type, b->type) && a->type->quals == b->type->quals
+                   : a->value == b->value && a->vph == b->vph;
 }
 
 static bool same_args(const lat__template *tm, const targ *a, const targ *b)
@@ -676,6 +839,8 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
         return false;
     }
     a->value = e->ival;
+    if (e->kind == LAT_E_NAME && e->sym && e->sym->tparam)
+        a->vph = e->sym->tparam; /* N in Vec<T, N>, read for deduction */
     return true;
 }
 
@@ -712,10 +877,101 @@ static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *
     return lat__close_angle(p);
 }
 
+/* Whether t is Name<args> read with placeholders among the args (a signature read for
+ * deduction, a partial specialization's pattern): a dependent marker whose record holds
+ * the template and the arguments, unmade. */
+static bool instance_pattern(const lat__type *t)
+{
+    return t->kind == LAT_TY_VOID && t->count == DEPENDENT && t->rec && t->rec->tmpl;
+}
+
+/* Whether a type depends on a placeholder. */
+static bool type_depends(const lat__type *t)
+{
+    if (!t)
+        return false;
+    if (lat__is_template_placeholder(t))
+        return true;
+    if (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY)
+        return type_depends(t->base);
+    return false;
+}
+
+static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *args, bool *set);
+
+static bool unify_value(const targ *pat, const targ *arg, targ *args, bool *set)
+{
+    if (!pat->vph)
+        return !arg->vph && pat->value == arg->value;
+    int k = pat->vph - 1;
+    if (set[k])
+        return args[k].value == arg->value;
+    args[k].value = arg->value;
+    set[k] = true;
+    return true;
+}
+
+/* The arguments of an instance (inst) against a pattern's (pat), of template tm. */
+static bool unify_args(lat__parser *p, const lat__template *tm, const targ *pat, const targ *inst, targ *args,
+                       bool *set)
+{
+    for (size_t i = 0; i < tm->params.n; i++) {
+        const tparam *tp = &tm->params.items[i];
+        size_t n = tp->is_pack ? pat[i].npack : 1;
+        if (tp->is_pack && pat[i].npack != inst[i].npack)
+            return false;
+        for (size_t j = 0; j < n; j++) {
+            const targ *a = tp->is_pack ? &pat[i].pack[j] : &pat[i], *b = tp->is_pack ? &inst[i].pack[j] : &inst[i];
+            if (tp->is_type ? !unify(p, a->type, b->type, args, set) : !unify_value(a, b, args, set))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* A pattern's type against a type exactly (a partial specialization's arguments, a class
+ * template's arguments in a parameter), binding placeholders: const T takes const int as
+ * T = int, T takes it whole. */
+static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *args, bool *set)
+{
+    int k;
+    if (placeholder_index(pat, &k)) {
+        if ((arg->quals & pat->quals) != pat->quals)
+            return false;
+        lat__type *t = lat__qualified(p->u, lat__unqualified(p->u, arg), arg->quals & ~pat->quals);
+        if (set[k])
+            return lat__type_same(args[k].type, t) && args[k].type->quals == t->quals;
+        args[k].type = t;
+        set[k] = true;
+        return true;
+    }
+    if (pat->quals != arg->quals)
+        return false;
+    if (instance_pattern(pat))
+        return (lat__is_record(arg) || instance_pattern(arg)) && arg->rec && arg->rec->tmpl == pat->rec->tmpl &&
+               unify_args(p, pat->rec->tmpl, pat->rec->targs, arg->rec->targs, args, set);
+    if (lat__is_template_placeholder(pat))
+        return false; /* T::type: deduces nothing, matches nothing surely */
+    if (pat->kind != arg->kind)
+        return false;
+    if (pat->kind == LAT_TY_PTR)
+        return pat->ref == arg->ref && unify(p, pat->base, arg->base, args, set);
+    if (pat->kind == LAT_TY_ARRAY)
+        return pat->count == arg->count && unify(p, pat->base, arg->base, args, set);
+    return lat__type_same(pat, arg);
+}
+
 /* Matches a parameter's type against an argument's, binding placeholders. */
 static bool match(lat__parser *p, const lat__type *param, lat__type *arg, targ *args, bool *set)
 {
     int k;
+    if (instance_pattern(param)) {
+        /* Vec<T, N> v: from an instance of Vec; anything else deduces nothing (the call's
+         * check reports) */
+        if (!lat__is_record(arg) || !arg->rec || arg->rec->tmpl != param->rec->tmpl)
+            return true;
+        return unify_args(p, param->rec->tmpl, param->rec->targs, arg->rec->targs, args, set);
+    }
     if (placeholder_index(param, &k)) {
         lat__type *t = lat__qualified(p->u, lat__unqualified(p->u, arg), arg->quals & ~param->quals);
         if (set[k])
@@ -804,6 +1060,58 @@ static tinst *find_inst(lat__template *tm, const targ *args)
     return NULL;
 }
 
+/* Whether partial specialization a is at least as specialized as b: b's pattern matches
+ * a's (a's parameters standing for any type or value). */
+static bool as_specialized(lat__parser *p, const lat__template *prim, const partial *a, const partial *b)
+{
+    targ *d = lat__arena_alloc(&p->u->arena, (b->own->params.n + 1) * sizeof *d);
+    bool *dset = lat__arena_alloc(&p->u->arena, b->own->params.n + 1);
+    return unify_args(p, prim, b->pattern, a->pattern, d, dset);
+}
+
+/* The partial specialization of tm that args take, as C++ picks it: among those whose
+ * pattern matches, the one more specialized than every other (*pick NULL: none matches,
+ * the primary is made); its parameters' values in *own_args. false (reported): two match
+ * and neither is more specialized. */
+static bool pick_partial(lat__parser *p, lat__template *tm, const targ *args, lat__loc at, const partial **pick,
+                         targ **own_args)
+{
+    LAT_VEC(size_t) fit = {0};
+    LAT_VEC(targ *) deduced = {0};
+    for (size_t i = 0; i < tm->partials.n; i++) {
+        const partial *c = &tm->partials.items[i];
+        targ *d = lat__arena_alloc(&p->u->arena, (c->own->params.n + 1) * sizeof *d);
+        bool *dset = lat__arena_alloc(&p->u->arena, c->own->params.n + 1);
+        if (unify_args(p, tm, c->pattern, args, d, dset)) {
+            LAT_PUSH(&p->u->arena, fit, i);
+            LAT_PUSH(&p->u->arena, deduced, d);
+        }
+    }
+    *pick = NULL;
+    for (size_t i = 0; i < fit.n; i++) {
+        const partial *c = &tm->partials.items[fit.items[i]];
+        bool best = true;
+        for (size_t j = 0; j < fit.n && best; j++) {
+            const partial *o = &tm->partials.items[fit.items[j]];
+            if (j != i && !(as_specialized(p, tm, c, o) && !as_specialized(p, tm, o, c)))
+                best = false;
+        }
+        if (best) {
+            *pick = c;
+            *own_args = deduced.items[i];
+            return true;
+        }
+    }
+    if (fit.n > 1) {
+        const partial *a = &tm->partials.items[fit.items[0]], *b = &tm->partials.items[fit.items[1]];
+        lat__error_at(p->u, at, "%s matches partial specializations of '%s' at lines %u and %u, neither more "
+                                "specialized than the other",
+                      args_text(p, tm, args), tm->name->name, a->own->loc.line, b->own->loc.line);
+        return false;
+    }
+    return true;
+}
+
 static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc at)
 {
     lat__template *tm = tsym->tmpl;
@@ -838,6 +1146,9 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         sub.inst_of = tm;
         sub.inst_tag = cname;
         sub.inst_index = index;
+    } else if (tm->is_var) {
+        tm->var = tsym->shadow; /* the instance declares the name afresh */
+        tm->name->sym = tm->var;
     } else {
         /* the instance is a function of its own: the name as before any template of it */
         lat__sym *base = tsym;
@@ -857,7 +1168,25 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
             sub.specialization = !tm->is_class;
             bound = &bare;
         }
-    bound_names b = bind_params(&sub, bound, args);
+    const targ *bound_args = args;
+    if (bound == tm && tm->partials.n) {
+        const partial *pick = NULL;
+        targ *picked = NULL;
+        if (!pick_partial(p, tm, args, at, &pick, &picked)) {
+            tm->name->sym = tsym;
+            close_namespaces(opened, nopen);
+            resume_locals(p, from);
+            return NULL;
+        }
+        if (pick) {
+            bound = pick->own;
+            bound_args = picked;
+            sub.toks = pick->own->toks;
+            sub.ntoks = pick->own->ntoks;
+            sub.pos = pick->own->decl_at;
+        }
+    }
+    bound_names b = bind_params(&sub, bound, bound_args);
     if (bound == tm && !expand_for(&sub, tm, args, false)) {
         unbind_params(b);
         tm->name->sym = tsym;
@@ -877,6 +1206,7 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         g = lat__parse_declaration(&sub, &fn);
     }
     unbind_params(b);
+    lat__sym *made_var = tm->is_var && tm->name->sym != tm->var ? tm->name->sym : NULL;
     tm->name->sym = tsym;
     lat__sym *made_tag = tm->name->tag;
     tm->name->tag = outer_tag;
@@ -902,6 +1232,18 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         ti->type = made_tag && made_tag->rec ? made_tag->type : NULL;
         if (!ti->type)
             lat__error_at(p->u, at, "%s could not be made", args_text(p, tm, args));
+        else if (ti->type->rec) {
+            ti->type->rec->tmpl = tm;
+            ti->type->rec->targs = args;
+        }
+    } else if (tm->is_var) {
+        if (made_var && made_var->kind == LAT_SYM_VAR) {
+            ti->fn = made_var;
+            made_var->emit_name = cname;
+            made_var->shadow = NULL;
+        } else {
+            lat__error_at(p->u, at, "%s could not be made", args_text(p, tm, args));
+        }
     } else if (ti->fn) { /* set by lat__template_declared */
         ti->fn->emit_name = cname;
         ti->fn->shadow = NULL;
@@ -1192,6 +1534,39 @@ bad:
     return lat__error_expr(p, t->loc);
 }
 
+lat__sym *lat__template_variable(lat__parser *p, lat__sym *tsym, lat__tok *t)
+{
+    lat__template *tm = tsym->tmpl;
+    if (!lat__at_punct(p, LAT_P_LT)) {
+        lat__error_tok(p, t, "'%s' is a variable template: give its arguments, %s<...>", tm->name->name,
+                       tm->name->name);
+        return NULL;
+    }
+    targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
+    bool *set = lat__arena_alloc(&p->u->arena, tm->params.n + 1);
+    if (!explicit_args(p, tm, args, set) || !defaults(p, tm, args, set, t->loc))
+        return NULL;
+    for (size_t i = 0; i < tm->params.n; i++) {
+        const tparam *tp = &tm->params.items[i];
+        size_t n = tp->is_pack ? args[i].npack : 1;
+        for (size_t j = 0; j < n; j++) {
+            const targ *a = tp->is_pack ? &args[i].pack[j] : &args[i];
+            if (tp->is_type ? type_depends(a->type) : a->vph != 0) {
+                /* is_same_v<T, float> in a signature read for deduction: its value is not
+                 * known; a partial specialization's pattern of it is refused */
+                lat__error_tok(p, t, "%s depends on a template parameter where lattice reads it for deduction "
+                                     "(a lattice limit: write it in the function's body, or as a class's ::value)",
+                               args_text(p, tm, args));
+                return NULL;
+            }
+        }
+    }
+    lat__sym *head = tm->name->sym;
+    tinst *ti = instantiate(p, tsym, args, t->loc);
+    tm->name->sym = head;
+    return ti ? ti->fn : NULL;
+}
+
 lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
 {
     lat__template *tm = tsym->tmpl;
@@ -1207,13 +1582,22 @@ lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
     if (!explicit_args(p, tm, args, set) || !defaults(p, tm, args, set, t->loc))
         return &lat__ty_int;
     for (size_t i = 0; i < tm->params.n && !tm->is_alias; i++) {
-        int k; /* an alias of placeholders is made: its type deduces as written */
+        /* an alias of placeholders is made: its type deduces as written; a class is not:
+         * its arguments are kept for deduction to match (Vec<T, N> v) */
         const tparam *tp = &tm->params.items[i];
-        if (tp->is_type && !tp->is_pack && placeholder_index(args[i].type, &k))
-            return args[i].type; /* in a signature read for deduction: not deducible */
-        for (size_t j = 0; tp->is_type && tp->is_pack && j < args[i].npack; j++)
-            if (placeholder_index(args[i].pack[j].type, &k))
-                return lat__dependent_type(p);
+        size_t n = tp->is_pack ? args[i].npack : 1;
+        for (size_t j = 0; j < n; j++) {
+            const targ *a = tp->is_pack ? &args[i].pack[j] : &args[i];
+            if (tp->is_type ? type_depends(a->type) : a->vph != 0) {
+                lat__type *pat = lat__dependent_type(p);
+                lat__record *r = lat__arena_alloc(&p->u->arena, sizeof *r);
+                r->kind = LAT_TY_STRUCT;
+                r->tmpl = tm;
+                r->targs = args;
+                pat->rec = r;
+                return pat;
+            }
+        }
     }
     tinst *ti = instantiate(p, tsym, args, t->loc);
     return ti && ti->type ? ti->type : &lat__ty_int;
