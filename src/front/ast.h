@@ -112,6 +112,9 @@ struct lat__record {
      * what deduction matches a parameter such as Vec<T, N> against. */
     struct lat__template *tmpl;
     const void *targs;
+    /* C++: its base class, one without data members (a traits class's integral_constant):
+     * its member types, static constants and static member functions are r's too. */
+    struct lat__record *base;
 };
 
 /* ---- symbols ------------------------------------------------------------------------------ */

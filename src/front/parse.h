@@ -89,6 +89,8 @@ typedef struct lat__parser {
     bool specialization;           /* parsing a function template's explicit specialization:
                                       the declarator's name has its arguments, f<float> */
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
+    const lat__tok *gt_stop;   /* while a template's value argument is read: the '>' that
+                                  closes its list (NULL: none) */
 } lat__parser;
 
 /* ---- parse.c ---------------------------------------------------------------------------- */
@@ -297,6 +299,8 @@ lat__sym *lat__match_member(lat__parser *p, lat__record *r, lat__type *t, lat__a
 lat__sym *lat__find_member_sym(const lat__record *r, const lat__atom *name);
 /* The name r's members are emitted under ("S", a class template instance's "S__lat_t1"). */
 const char *lat__record_c_name(const lat__record *r);
+/* Whether r is a complete class without data members (C++'s empty class). */
+bool lat__empty_record(const lat__record *r);
 /* The member function of r named name (the newest of its overloads), or NULL. */
 lat__sym *lat__find_method(const lat__record *r, const lat__atom *name);
 /* this->field for a member name used in a member function. */

@@ -60,12 +60,29 @@ lat__sym *lat__find_method(const lat__record *r, const lat__atom *name)
     return NULL;
 }
 
+/* Whether member m of a base class is r's too: not a constructor, not a member function
+ * that takes the base's object. */
+static bool inherited(const lat__sym *m)
+{
+    return !(m->flags & LAT_SF_CTOR) && !(m->kind == LAT_SYM_FUNC && m->storage != LAT_ST_STATIC);
+}
+
 lat__sym *lat__find_member_sym(const lat__record *r, const lat__atom *name)
 {
     for (size_t i = r->methods.n; i-- > 0;)
         if (r->methods.items[i]->name == name && !(r->methods.items[i]->flags & LAT_SF_CTOR))
             return r->methods.items[i];
+    for (int depth = 0; (r = r->base) && depth < 64; depth++)
+        for (size_t i = r->methods.n; i-- > 0;)
+            if (r->methods.items[i]->name == name && inherited(r->methods.items[i]))
+                return r->methods.items[i];
     return NULL;
+}
+
+bool lat__empty_record(const lat__record *r)
+{
+    return r && r->complete && r->fields.n == 1 && r->fields.items[0].name &&
+           strcmp(r->fields.items[0].name->name, "__lat_empty") == 0;
 }
 
 lat__sym *lat__find_ctor(const lat__record *r)
@@ -390,6 +407,10 @@ static void bind_members(lat__parser *p, lat__record *r)
             lat__bind(p, m);
         }
     }
+    for (const lat__record *b = r->base; b; b = b->base) /* a base's, hidden by r's own */
+        for (size_t i = 0; i < b->methods.n; i++)
+            if (inherited(b->methods.items[i]))
+                lat__bind(p, b->methods.items[i]);
     for (size_t i = 0; i < r->methods.n; i++)
         if (!(r->methods.items[i]->flags & LAT_SF_CTOR))
             lat__bind(p, r->methods.items[i]);

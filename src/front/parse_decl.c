@@ -607,6 +607,48 @@ static void trailing_attributes(lat__parser *p)
                             "NVCC aligns the declared name, not the struct; write __align__(N) after 'struct'");
 }
 
+/* `: Base` after a class's name, at the ':': the base's record when it has no data members
+ * (traits built on integral_constant), NULL after reporting any other. */
+static lat__record *base_class(lat__parser *p)
+{
+    lat__tok *colon = lat__next(p);
+    lat__record *base = NULL;
+    bool refused = false;
+    for (;;) {
+        while (lat__at_kw(p, LAT_KW_PUBLIC) || lat__at_kw(p, LAT_KW_PRIVATE) || lat__at_kw(p, LAT_KW_PROTECTED))
+            lat__next(p);
+        lat__tok *at = lat__peek(p);
+        if (lat__at_kw(p, LAT_KW_VIRTUAL)) {
+            lat__unsupported(p, at, "a virtual base class", lat__why_cxx);
+            refused = true;
+            break;
+        }
+        lat__type *t = lat__parse_type_name(p);
+        if (!t)
+            break;
+        if (base) {
+            lat__unsupported(p, at, "more than one base class", lat__why_cxx);
+            refused = true;
+            break;
+        }
+        if (!lat__is_record(t) || !t->rec || !lat__empty_record(t->rec)) {
+            lat__unsupported(p, at, lat__is_record(t) && t->rec && t->rec->complete
+                                        ? "a base class with data members"
+                                        : "a base class that is not a class defined before",
+                             lat__why_cxx);
+            refused = true;
+            break;
+        }
+        base = t->rec;
+        if (!lat__accept(p, LAT_P_COMMA))
+            break;
+    }
+    (void)colon;
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
+        lat__next(p);
+    return refused ? NULL : base;
+}
+
 static lat__type *record_specifier(lat__parser *p, spec *s)
 {
     lat__tok *kwt = lat__next(p);
@@ -621,11 +663,9 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
             lat__skip_angles(p); /* an explicit specialization's <args> */
         attributes(p, NULL, &align, &packed);
     }
-    if (lat__at_punct(p, LAT_P_COLON) && name) {
-        lat__unsupported(p, lat__peek(p), "a base class", lat__why_cxx);
-        while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
-            lat__next(p);
-    }
+    lat__record *base = NULL;
+    if (lat__at_punct(p, LAT_P_COLON) && name)
+        base = base_class(p);
     if (!lat__at_punct(p, LAT_P_LBRACE)) {
         if (!name) {
             lat__syntax_error(p, "a struct's name or '{'");
@@ -664,6 +704,7 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     }
     r->packed = packed;
     r->min_align = align;
+    r->base = base;
     lat__next(p); /* { */
     struct_body(p, r);
     trailing_attributes(p);

@@ -879,12 +879,35 @@ static lat__expr *binary_expr(lat__parser *p, int min_prec);
 
 lat__expr *lat__parse_template_value(lat__parser *p)
 {
-    /* '>' and '>>' close the list (C++11): a right shift is written in parentheses */
-    lat__expr *e = binary_expr(p, 9);
-    while (lat__at_punct(p, LAT_P_SHL)) {
-        lat__tok *t = lat__next(p);
-        e = binary(p, LAT_P_SHL, e, binary_expr(p, 9), t->loc);
+    /* The first '>' or '>>' outside brackets and nested template arguments closes the
+     * list (C++11: a right shift or greater-than there is written in parentheses); any
+     * other operator belongs to the value (N * 2 || M, a < b ? x : y). */
+    size_t stop = p->pos;
+    int depth = 0, angles = 0;
+    for (; stop < p->ntoks; stop++) {
+        const lat__tok *t = &p->toks[stop];
+        if (lat__tok_is_punct(t, LAT_P_LPAREN) || lat__tok_is_punct(t, LAT_P_LBRACKET) ||
+            lat__tok_is_punct(t, LAT_P_LBRACE))
+            depth++;
+        else if (lat__tok_is_punct(t, LAT_P_RPAREN) || lat__tok_is_punct(t, LAT_P_RBRACKET) ||
+                 lat__tok_is_punct(t, LAT_P_RBRACE)) {
+            if (depth-- == 0)
+                break;
+        } else if (depth == 0 && lat__tok_is_punct(t, LAT_P_LT) && stop > p->pos && t[-1].kind == LAT_TK_IDENT &&
+                   ((t[-1].atom->sym && t[-1].atom->sym->tmpl) || t[-1].atom->kw == LAT_KW_TEMPLATE))
+            angles++;
+        else if (depth == 0 && (lat__tok_is_punct(t, LAT_P_GT) || lat__tok_is_punct(t, LAT_P_SHR))) {
+            int closes = lat__tok_is_punct(t, LAT_P_SHR) ? 2 : 1;
+            if (angles < closes)
+                break;
+            angles -= closes;
+        } else if (depth == 0 && angles == 0 && (lat__tok_is_punct(t, LAT_P_COMMA) || lat__tok_is_punct(t, LAT_P_SEMI)))
+            break;
     }
+    const lat__tok *was = p->gt_stop;
+    p->gt_stop = &p->toks[stop];
+    lat__expr *e = lat__parse_cond_expr(p);
+    p->gt_stop = was;
     return e;
 }
 
@@ -895,7 +918,7 @@ static lat__expr *binary_expr(lat__parser *p, int min_prec)
     int chain = 0;
     for (;;) {
         lat__tok *t = lat__peek(p);
-        int prec = lat__binary_precedence(t);
+        int prec = t == p->gt_stop ? 0 : lat__binary_precedence(t);
         if (prec < min_prec || prec == 0) {
             p->nest -= chain;
             return lhs;
@@ -1630,6 +1653,15 @@ static lat__expr *qualified_expr(lat__parser *p)
             return lat__parse_construction(p, ty, last->loc);
         lat__error_tok(p, last, "'%s' is a type, not a value", last->atom->name);
         return lat__error_expr(p, first->loc);
+    }
+    if (s->kind == LAT_SYM_TYPEDEF && lat__is_template_placeholder(s->type) && !lat__at_punct(p, LAT_P_LPAREN) &&
+        !lat__at_punct(p, LAT_P_LBRACE)) {
+        /* is_integral<T>::value while a signature is read for deduction: a value known only
+         * in the instance; as a template's argument it keeps that class unmade */
+        lat__sym *d = lat__sym_new(p, LAT_SYM_ENUM_CONST, last->atom, last->loc);
+        d->type = &lat__ty_int;
+        d->tparam = -1;
+        return sym_expr(p, last, d);
     }
     if (s->kind == LAT_SYM_TYPEDEF || s->kind == LAT_SYM_TAG) {
         lat__type *ty = s->kind == LAT_SYM_TYPEDEF ? lat__typedef_type(p, s) : s->type;

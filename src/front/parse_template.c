@@ -19,6 +19,10 @@ typedef struct tparam {
     bool is_type;
     bool is_pack;          /* typename... Ts, int... Ns: its arguments are a list */
     lat__type *value_type; /* a value parameter's type */
+    int type_of;           /* template <typename T, T v>: v's type is parameter type_of - 1's */
+    size_t type_at;        /* a value parameter's type that depends on the parameters before
+                              (typename enable_if<C, int>::type = 0): its first token, read
+                              again for each instance (SFINAE); 0: none */
     size_t dflt_at;        /* its default's first token, 0: none */
 } tparam;
 
@@ -130,13 +134,38 @@ static void skip_default(lat__parser *p)
         lat__tok *t = lat__peek(p);
         if (depth == 0 && (lat__tok_is_punct(t, LAT_P_COMMA) || lat__tok_is_punct(t, LAT_P_GT)))
             return;
+        if (lat__tok_is_punct(t, LAT_P_SHR) && depth <= 2) {
+            if (depth == 1) {
+                /* A<B>>: the second '>' closes the template's parameters */
+                p->half_gt = true;
+                return;
+            }
+            if (depth == 0)
+                return;
+            depth -= 2;
+            lat__next(p);
+            continue;
+        }
         if (lat__tok_is_punct(t, LAT_P_LPAREN) || lat__tok_is_punct(t, LAT_P_LT))
             depth++;
         else if (lat__tok_is_punct(t, LAT_P_RPAREN) || lat__tok_is_punct(t, LAT_P_GT))
             depth--;
+        else if (lat__tok_is_punct(t, LAT_P_SHR))
+            depth -= 2;
         lat__next(p);
     }
 }
+
+/* What bind_params bound: the names, and what each meant before. */
+typedef struct bound_names {
+    lat__atom **names;
+    lat__sym **was;
+    size_t n;
+} bound_names;
+
+static bound_names bind_params(lat__parser *p, lat__template *tm, const targ *args);
+static void unbind_params(bound_names b);
+static targ *placeholder_args(lat__parser *p, lat__template *tm, const size_t *lens);
 
 static bool template_params(lat__parser *p, lat__template *tm)
 {
@@ -159,8 +188,20 @@ static bool template_params(lat__parser *p, lat__template *tm)
                 tp.name = lat__next(p)->atom;
         } else {
             size_t before = p->pos;
+            /* its type, the parameters before it as placeholders (T v, enable_if<...>::type) */
+            lat__template part = *tm;
+            part.params.n = tm->params.n;
+            bound_names b = bind_params(p, &part, placeholder_args(p, &part, NULL));
             tp.value_type = lat__parse_type_name(p);
-            if (!tp.value_type || !lat__is_integer(tp.value_type)) {
+            unbind_params(b);
+            int k;
+            if (tp.value_type && placeholder_index(tp.value_type, &k)) {
+                tp.type_of = k + 1;
+                tp.value_type = &lat__ty_int;
+            } else if (tp.value_type && lat__is_template_placeholder(tp.value_type)) {
+                tp.type_at = before;
+                tp.value_type = &lat__ty_int;
+            } else if (!tp.value_type || !lat__is_integer(tp.value_type)) {
                 if (tp.value_type)
                     lat__unsupported(p, &p->toks[before], "a template value parameter not of an integer type",
                                      "a lattice limit");
@@ -185,6 +226,10 @@ static bool template_params(lat__parser *p, lat__template *tm)
         LAT_PUSH(&p->u->arena, tm->params, tp);
         if (!lat__accept(p, LAT_P_COMMA))
             break;
+    }
+    if (p->half_gt || lat__at_punct(p, LAT_P_SHR)) {
+        p->half_gt = true; /* the second half of a '>>' that closed a default's list */
+        return lat__close_angle(p);
     }
     return lat__expect(p, LAT_P_GT, "to close the template's parameters");
 }
@@ -232,14 +277,9 @@ static lat__atom *skip_function(lat__parser *p, size_t *body_at)
     return name;
 }
 
-/* What bind_params bound: the names, and what each meant before. */
-typedef struct bound_names {
-    lat__atom **names;
-    lat__sym **was;
-    size_t n;
-} bound_names;
 
-static lat__sym *param_sym(lat__parser *p, lat__template *tm, const tparam *tp, lat__atom *name, const targ *a)
+static lat__sym *param_sym(lat__parser *p, lat__template *tm, const tparam *tp, lat__atom *name, const targ *a,
+                           const targ *args)
 {
     lat__sym *s;
     if (tp->is_type) {
@@ -248,6 +288,11 @@ static lat__sym *param_sym(lat__parser *p, lat__template *tm, const tparam *tp, 
     } else {
         s = lat__sym_new(p, LAT_SYM_ENUM_CONST, name, tm->loc);
         s->type = lat__unqualified(p->u, tp->value_type);
+        if (tp->type_of) {
+            const targ *of = &args[tp->type_of - 1]; /* T v: of T's type, when an integer */
+            if (of->type && lat__is_integer(of->type))
+                s->type = lat__unqualified(p->u, of->type);
+        }
         s->value = a->value;
         s->tparam = a->vph;
     }
@@ -275,7 +320,7 @@ static bound_names bind_params(lat__parser *p, lat__template *tm, const targ *ar
             lat__atom *name = tp->is_pack ? lat__pack_element(p, tp->name, j) : tp->name;
             b.names[b.n] = name;
             b.was[b.n++] = name->sym;
-            name->sym = param_sym(p, tm, tp, name, tp->is_pack ? &args[i].pack[j] : &args[i]);
+            name->sym = param_sym(p, tm, tp, name, tp->is_pack ? &args[i].pack[j] : &args[i], args);
         }
     }
     return b;
@@ -572,7 +617,8 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
     if (pat && pat2) {
         for (size_t i = 0; i < prim->params.n && pat; i++) {
             const tparam *tp = &prim->params.items[i];
-            if (tp->is_pack || (tp->is_type ? opaque_pattern(pat[i].type) : !pat[i].vph && pat[i].value != pat2[i].value))
+            if (tp->is_pack || (tp->is_type ? opaque_pattern(pat[i].type)
+                                            : pat[i].vph < 0 || (!pat[i].vph && pat[i].value != pat2[i].value)))
                 pat = NULL;
         }
         if (!pat)
@@ -901,6 +947,8 @@ static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *ar
 
 static bool unify_value(const targ *pat, const targ *arg, targ *args, bool *set)
 {
+    if (pat->vph < 0)
+        return true; /* a value computed from a parameter: deduces nothing */
     if (!pat->vph)
         return !arg->vph && pat->value == arg->value;
     int k = pat->vph - 1;
@@ -989,12 +1037,35 @@ static bool match(lat__parser *p, const lat__type *param, lat__type *arg, targ *
 }
 
 /* Defaults for what is neither given nor deduced, read with the parameters before. */
+/* The type of value parameter i written as depending on those before it (typename
+ * enable_if<C, int>::type = 0), read with args: false (reported) when it does not exist
+ * for them, which makes the template unusable for them (C++'s SFINAE). */
+static bool dependent_type_exists(lat__parser *p, lat__template *tm, size_t i, const targ *args)
+{
+    size_t nopen;
+    ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
+    lat__parser sub = sub_parser(p, tm);
+    sub.pos = tm->params.items[i].type_at;
+    lat__template part = *tm;
+    part.params.n = i;
+    bound_names b = bind_params(&sub, &part, args);
+    int errors = p->u->nerrors;
+    lat__type *t = lat__parse_type_name(&sub);
+    unbind_params(b);
+    close_namespaces(opened, nopen);
+    return t && p->u->nerrors == errors;
+}
+
 static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, lat__loc at)
 {
     for (size_t i = 0; i < tm->params.n; i++) {
+        tparam *tp = &tm->params.items[i];
+        if (tp->type_at && set[i] && !dependent_type_exists(p, tm, i, args))
+            return false;
         if (set[i])
             continue;
-        tparam *tp = &tm->params.items[i];
+        if (tp->type_at && !dependent_type_exists(p, tm, i, args))
+            return false;
         if (tp->is_pack) {
             /* neither given nor deduced: empty */
             args[i].pack = NULL;
@@ -1357,6 +1428,37 @@ static bool gather_packs(lat__parser *p, lat__template *tm, targ *args, bool *se
     return true;
 }
 
+/* Whether the deduced arguments substitute into tm: its defaults (typename =
+ * enable_if_t<...>) and its signature (a return type enable_if<C, T>::type) exist for
+ * them. Tried quietly: a candidate they do not fit is no candidate (C++'s SFINAE). */
+static bool substitutes(lat__parser *p, lat__template *tm, targ *args, bool *set)
+{
+    lat__unit *u = p->u;
+    lat_status status = u->status;
+    int nerrors = u->nerrors;
+    size_t ndiags = u->diags.n;
+    bool ok = defaults(p, tm, args, set, tm->loc);
+    if (ok && !tm->has_pack) {
+        size_t from = suspend_locals(p);
+        size_t nopen;
+        ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
+        lat__parser sub = sub_parser(p, tm);
+        bound_names b = bind_params(&sub, tm, args);
+        lat__atom *n = NULL;
+        lat__type *shape = lat__parse_signature(&sub, &n);
+        unbind_params(b);
+        close_namespaces(opened, nopen);
+        resume_locals(p, from);
+        p->anon = sub.anon;
+        ok = shape && u->nerrors == nerrors;
+    }
+    ok = ok && u->nerrors == nerrors;
+    u->status = status;
+    u->nerrors = nerrors;
+    u->diags.n = ndiags;
+    return ok;
+}
+
 /* The elements given explicitly to packs, for sizing deduction's arrays. */
 static size_t given_elements(const lat__template *tm, const targ *args, const bool *set)
 {
@@ -1430,6 +1532,8 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
         for (size_t i = 0; fits && i < tm->params.n; i++)
             if (!st[i] && !tm->params.items[i].dflt_at && !tm->params.items[i].is_pack)
                 fits = false;
+        if (fits)
+            fits = substitutes(p, tm, a, st);
         cost = cost * 2 + (tm->has_pack ? 1 : 0);
         if (fits && (!best || cost < best_cost)) {
             best = c;
@@ -1551,13 +1655,14 @@ lat__sym *lat__template_variable(lat__parser *p, lat__sym *tsym, lat__tok *t)
         size_t n = tp->is_pack ? args[i].npack : 1;
         for (size_t j = 0; j < n; j++) {
             const targ *a = tp->is_pack ? &args[i].pack[j] : &args[i];
-            if (tp->is_type ? type_depends(a->type) : a->vph != 0) {
-                /* is_same_v<T, float> in a signature read for deduction: its value is not
-                 * known; a partial specialization's pattern of it is refused */
-                lat__error_tok(p, t, "%s depends on a template parameter where lattice reads it for deduction "
-                                     "(a lattice limit: write it in the function's body, or as a class's ::value)",
-                               args_text(p, tm, args));
-                return NULL;
+            if (tp->is_type ? type_depends(a->type) || opaque_pattern(a->type) : a->vph != 0) {
+                /* is_same_v<T, float> while a signature is read for deduction: a value
+                 * known only in the instance (a template's argument made of it keeps that
+                 * class unmade; a partial specialization's pattern of it is refused) */
+                lat__sym *d = lat__sym_new(p, LAT_SYM_ENUM_CONST, tm->name, t->loc);
+                d->type = &lat__ty_int;
+                d->tparam = -1;
+                return d;
             }
         }
     }
@@ -1600,6 +1705,8 @@ lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
         }
     }
     tinst *ti = instantiate(p, tsym, args, t->loc);
+    if (ti && !ti->type && !tm->is_alias)
+        lat__error_at(p->u, t->loc, "%s could not be made", args_text(p, tm, args));
     return ti && ti->type ? ti->type : &lat__ty_int;
 }
 
