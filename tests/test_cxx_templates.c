@@ -246,3 +246,77 @@ TEST(variable_templates_are_constants_per_instance)
         ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-3), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }
+
+TEST(type_traits_and_sfinae_pick_the_overload_cxx_picks)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda/std/type_traits>\n"
+        "namespace tt = cuda::std;\n"
+        /* return-type SFINAE (the classic enable_if<...>::type) */
+        "template <typename T>\n"
+        "__device__ typename tt::enable_if<tt::is_floating_point<T>::value, T>::type halve(T x) { return x * T(0.5); }\n"
+        "template <typename T>\n"
+        "__device__ typename tt::enable_if<tt::is_integral<T>::value, T>::type halve(T x) { return x >> 1; }\n"
+        /* SFINAE in a value parameter's type and in a type parameter's default */
+        "template <typename T, tt::enable_if_t<tt::is_signed_v<T>, int> = 0>\n"
+        "__device__ int sign_of(T x) { return (x > T(0)) - (x < T(0)); }\n"
+        "template <typename T, tt::enable_if_t<tt::is_unsigned_v<T>, int> = 0>\n"
+        "__device__ int sign_of(T x) { return x > T(0) ? 2 : 0; }\n"
+        "template <typename T, typename = tt::enable_if_t<tt::is_pointer_v<T>>>\n"
+        "__device__ int pointee_bytes(T) { return (int)sizeof(tt::remove_pointer_t<T>); }\n"
+        /* llm.c-style: a wider accumulator chosen by a trait */
+        "template <typename T>\n"
+        "__device__ float widen(T x)\n"
+        "{\n"
+        "    using Acc = tt::conditional_t<(sizeof(T) < 4), int, T>;\n"
+        "    Acc a = (Acc)x;\n"
+        "    return (float)a * (tt::is_same_v<Acc, int> ? 10.0f : 1.0f);\n"
+        "}\n"
+        /* a trait of the program's own on integral_constant, as libraries write them */
+        "template <typename T> struct is_vec2 : tt::false_type {};\n"
+        "template <> struct is_vec2<float2> : tt::true_type {};\n"
+        "template <typename T> __device__ float len1(T v) { if constexpr (is_vec2<T>::value) return fabsf(v.x) + fabsf(v.y); else return fabsf(v); }\n"
+        "extern \"C\" __global__ void traits(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float x = in[i];\n"
+        "    static_assert(tt::is_same<tt::remove_cv_t<const volatile int>, int>::value, \"remove_cv\");\n"
+        "    static_assert(tt::is_same_v<tt::decay_t<const float &>, float>, \"decay\");\n"
+        "    static_assert(!tt::is_integral_v<float> && tt::is_integral_v<const unsigned char>, \"is_integral\");\n"
+        "    static_assert(tt::is_signed_v<int> && !tt::is_signed_v<unsigned> && tt::is_unsigned_v<unsigned short>, \"signs\");\n"
+        "    static_assert(tt::is_same_v<tt::make_unsigned_t<int>, unsigned>, \"make_unsigned\");\n"
+        "    static_assert(tt::integral_constant<int, 7>::value == 7 && tt::true_type::value, \"integral_constant\");\n"
+        "    tt::remove_reference_t<float &> y = x;\n"
+        "    out[i] = halve(x) + halve(i) * 10 + sign_of(-i - 1) * 100 + sign_of((unsigned)i) * 1000 +\n"
+        "             pointee_bytes(in) * 10000 + widen((short)3) + widen(0.25) + len1(make_float2(x, -1.0f)) + len1(y);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "traits");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double x = in[i];
+        double want = x * 0.5 + (i >> 1) * 10 - 100 + (i > 0 ? 2000 : 0) + 40000 + 30 + 0.25 + (fabs(x) + 1) + fabs(x);
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+TEST(a_base_class_with_data_members_is_refused_and_a_failed_enable_if_is_an_error)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("the emulator's own messages");
+    const char *m = cxx_error(ctx, "struct B { int a; };\n"
+                                   "struct D : B { int b; };\n"
+                                   "extern \"C\" __global__ void k(int *o) { D d; d.b = 1; o[0] = d.b; }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:2:12: error: a base class with data members is not supported");
+    m = cxx_error(ctx, "#include <cuda/std/type_traits>\n"
+                       "template <typename T, cuda::std::enable_if_t<cuda::std::is_integral_v<T>, int> = 0>\n"
+                       "__device__ T twice(T x) { return x + x; }\n"
+                       "extern \"C\" __global__ void k(float *o) { o[0] = twice(1.5f); }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:4:49: error: no instance of 'twice' takes these arguments");
+}

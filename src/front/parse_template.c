@@ -52,6 +52,8 @@ struct lat__template {
     size_t decl_end; /* ... and the token after its last */
     size_t body_at;  /* a function template's: its body's '{' */
     bool has_pack;   /* a parameter is a pack: instances parse an expanded copy of the tokens */
+    bool sfinae;     /* a function template whose defaults, a value parameter's type or the
+                        return type may not exist for some arguments (enable_if) */
     lat__tok *toks; /* the unit's tokens it is in */
     size_t ntoks;
     lat__ns *ns;
@@ -806,6 +808,9 @@ void lat__template_declaration(lat__parser *p)
             lat__unsupported(p, first, "a variable template", "a lattice limit");
             return;
         }
+        tm->sfinae = lat__is_template_placeholder(tm->shape->base) && !placeholder_index(tm->shape->base, &(int){0});
+        for (size_t i = 0; i < tm->params.n; i++)
+            tm->sfinae |= tm->params.items[i].type_at || tm->params.items[i].dflt_at;
     }
     lat__sym *old = tm->name->sym;
     if (old && old->tmpl && old->depth == 0 && (tm->is_class || old->tmpl->is_class || tm->is_var || old->tmpl->is_var)) {
@@ -1532,7 +1537,7 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
         for (size_t i = 0; fits && i < tm->params.n; i++)
             if (!st[i] && !tm->params.items[i].dflt_at && !tm->params.items[i].is_pack)
                 fits = false;
-        if (fits)
+        if (fits && tm->sfinae)
             fits = substitutes(p, tm, a, st);
         cost = cost * 2 + (tm->has_pack ? 1 : 0);
         if (fits && (!best || cost < best_cost)) {
@@ -1623,6 +1628,13 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     }
     if (!gather_packs(p, tm, args, set, lens, t->loc, false))
         goto bad;
+    if (tm->sfinae && !substitutes(p, tm, args, set)) {
+        lat__error_at(p->u, t->loc,
+                      "no instance of '%s' takes these arguments: for the arguments they deduce, its signature or "
+                      "its template parameters name a type that does not exist (an enable_if whose condition is false)",
+                      tm->name->name);
+        goto bad;
+    }
     if (!defaults(p, tm, args, set, t->loc))
         goto bad;
     lat__sym *head = tm->name->sym;
