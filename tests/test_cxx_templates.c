@@ -320,3 +320,37 @@ TEST(a_base_class_with_data_members_is_refused_and_a_failed_enable_if_is_an_erro
     ASSERT_NOT_NULL(m);
     ASSERT_CONTAINS(m, "t.cu:4:49: error: no instance of 'twice' takes these arguments");
 }
+
+TEST(template_template_parameters_name_a_class_template_given_or_defaulted)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        /* cub-lite: a reduction policy passed as a template */
+        "template <typename T> struct Sum { __device__ static T apply(T a, T b) { return a + b; } };\n"
+        "template <typename T> struct Max { __device__ static T apply(T a, T b) { return a > b ? a : b; } };\n"
+        "template <template <typename> class Op, typename T, int N>\n"
+        "__device__ T fold_n(const T *v) { T r = v[0]; for (int i = 1; i < N; i++) r = Op<T>::apply(r, v[i]); return r; }\n"
+        "template <template <typename> class Op = Sum, typename T = float>\n"
+        "struct Combine { __device__ T operator()(T a, T b) const { return Op<T>::apply(a, b); } };\n"
+        "extern \"C\" __global__ void ttp(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 4 > n) { out[i] = 0; return; }\n"
+        "    Combine<> add;\n"
+        "    Combine<Max> mx;\n"
+        "    out[i] = fold_n<Sum, float, 3>(in + i) + fold_n<Max, float, 4>(in + i) * 100 + add(in[i], 1.0f) +\n"
+        "             mx(in[i], 0.0f) * 1000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "ttp");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double want = 0;
+        if (i + 4 <= N) {
+            double mx = fmax(fmax(in[i], in[i + 1]), fmax(in[i + 2], in[i + 3]));
+            want = (double)(in[i] + in[i + 1] + in[i + 2]) + mx * 100 + (in[i] + 1.0) + fmax(in[i], 0) * 1000;
+        }
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}

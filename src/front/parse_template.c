@@ -18,6 +18,7 @@ typedef struct tparam {
     lat__atom *name;
     bool is_type;
     bool is_pack;          /* typename... Ts, int... Ns: its arguments are a list */
+    bool is_template;      /* template <typename> class Op: its argument is a class template */
     lat__type *value_type; /* a value parameter's type */
     int type_of;           /* template <typename T, T v>: v's type is parameter type_of - 1's */
     size_t type_at;        /* a value parameter's type that depends on the parameters before
@@ -31,6 +32,7 @@ typedef struct targ {
     int64_t value;      /* a value argument */
     struct targ *pack;  /* a pack's: its elements */
     size_t npack;
+    lat__sym *tmpl;     /* a template template parameter's argument: the template's name */
     int vph;            /* a value argument that is a value parameter's placeholder (in a
                            signature read for deduction, a partial specialization's
                            pattern): its index + 1; else 0 */
@@ -177,8 +179,30 @@ static bool template_params(lat__parser *p, lat__template *tm)
         tparam tp = {0};
         lat__tok *t = lat__peek(p);
         if (lat__tok_kw(t, LAT_KW_TEMPLATE)) {
-            lat__unsupported(p, t, "a template template parameter", "a lattice limit");
-            return false;
+            /* template <typename> class Op: a class template's name */
+            lat__next(p);
+            if (lat__at_punct(p, LAT_P_LT))
+                lat__skip_angles(p);
+            if (!lat__at_kw(p, LAT_KW_CLASS) && !lat__at_kw(p, LAT_KW_TYPENAME)) {
+                lat__syntax_error(p, "'class' after a template template parameter's parameters");
+                return false;
+            }
+            lat__next(p);
+            if (lat__at_punct(p, LAT_P_ELLIPSIS)) {
+                lat__unsupported(p, lat__peek(p), "a pack of template template parameters", "a lattice limit");
+                return false;
+            }
+            tp.is_template = tp.is_type = true;
+            if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
+                tp.name = lat__next(p)->atom;
+            if (lat__accept(p, LAT_P_ASSIGN)) {
+                tp.dflt_at = p->pos;
+                skip_default(p);
+            }
+            LAT_PUSH(&p->u->arena, tm->params, tp);
+            if (!lat__accept(p, LAT_P_COMMA))
+                break;
+            continue;
         }
         if ((lat__tok_kw(t, LAT_KW_TYPENAME) || lat__tok_kw(t, LAT_KW_CLASS)) &&
             !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
@@ -322,6 +346,18 @@ static bound_names bind_params(lat__parser *p, lat__template *tm, const targ *ar
             lat__atom *name = tp->is_pack ? lat__pack_element(p, tp->name, j) : tp->name;
             b.names[b.n] = name;
             b.was[b.n++] = name->sym;
+            if (tp->is_template) {
+                /* Op names the argument's template itself; a placeholder (a signature read
+                 * for deduction) names nothing it could be mistaken for */
+                lat__sym *s = args[i].tmpl;
+                if (!s) {
+                    s = lat__sym_new(p, LAT_SYM_TYPEDEF, name, tm->loc);
+                    s->type = lat__dependent_type(p);
+                    s->flags |= LAT_SF_TRANSPARENT;
+                }
+                name->sym = s;
+                continue;
+            }
             name->sym = param_sym(p, tm, tp, name, tp->is_pack ? &args[i].pack[j] : &args[i], args);
         }
     }
@@ -578,6 +614,14 @@ static bool opaque_pattern(const lat__type *t)
     return false;
 }
 
+static bool has_template_param(const lat__template *tm)
+{
+    for (size_t i = 0; i < tm->params.n; i++)
+        if (tm->params.items[i].is_template)
+            return true;
+    return false;
+}
+
 /* The primary's arguments a partial specialization's <...> gives (p at its '<'), read
  * with own's parameters as placeholders valued `value`; NULL after reporting. */
 static targ *read_pattern(lat__parser *p, lat__template *own, lat__template *prim, int64_t value, lat__loc at)
@@ -608,6 +652,8 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
                        own->name->name);
     else if (own->has_pack)
         lat__unsupported(p, name, "a partial specialization with a parameter pack", "a lattice limit");
+    else if (has_template_param(own))
+        lat__unsupported(p, name, "a partial specialization with a template template parameter", "a lattice limit");
     else if ((pat = read_pattern(p, own, prim, 1, name->loc))) {
         /* Read again with other values for the value parameters: an argument computed from
          * one (S<T, N + 1>) is not a pattern lattice can match. */
@@ -840,6 +886,8 @@ void lat__template_declaration(lat__parser *p)
 
 static bool same_arg(bool is_type, const targ *a, const targ *b)
 {
+    if (a->tmpl || b->tmpl)
+        return a->tmpl == b->tmpl;
     return is_type ? lat__type_same(a->type, b->type) && a->type->quals == b->type->quals
                    : a->value == b->value && a->vph == b->vph;
 }
@@ -876,6 +924,24 @@ static bool explicit_args(lat__parser *p, lat__template *tm, targ *args, bool *s
 /* One template argument for parameter tp (an element of it when it is a pack). */
 static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
 {
+    if (tp->is_template) {
+        lat__tok *t = lat__peek(p);
+        lat__sym *s = NULL;
+        if (lat__at_qualified(p))
+            s = lat__parse_qualified(p, false);
+        else if (t->kind == LAT_TK_IDENT && !t->atom->kw)
+            s = lat__lookup(p, lat__next(p)->atom);
+        else
+            lat__syntax_error(p, "a class template's name");
+        if (s && (!s->tmpl || !s->tmpl->is_class)) {
+            lat__error_tok(p, t, "'%.*s' is not a class template (the argument of a template template parameter)",
+                           (int)t->len, t->text);
+            s = NULL;
+        }
+        a->tmpl = s;
+        a->type = &lat__ty_int;
+        return s != NULL;
+    }
     if (tp->is_type) {
         lat__type *t = lat__parse_type_name(p);
         if (!t)
@@ -975,7 +1041,8 @@ static bool unify_args(lat__parser *p, const lat__template *tm, const targ *pat,
             return false;
         for (size_t j = 0; j < n; j++) {
             const targ *a = tp->is_pack ? &pat[i].pack[j] : &pat[i], *b = tp->is_pack ? &inst[i].pack[j] : &inst[i];
-            if (tp->is_type ? !unify(p, a->type, b->type, args, set) : !unify_value(a, b, args, set))
+            if (tp->is_template ? a->tmpl != b->tmpl
+                                : tp->is_type ? !unify(p, a->type, b->type, args, set) : !unify_value(a, b, args, set))
                 return false;
         }
     }
@@ -1091,7 +1158,10 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
         lat__template part = *tm;
         part.params.n = i;
         bound_names b = bind_params(&sub, &part, args);
-        if (tp->is_type) {
+        if (tp->is_template) {
+            if (!one_arg(&sub, tp, &args[i]))
+                args[i].type = NULL;
+        } else if (tp->is_type) {
             args[i].type = lat__parse_type_name(&sub);
         } else {
             lat__expr *e = lat__parse_template_value(&sub);
@@ -1117,7 +1187,8 @@ static const char *args_text(lat__parser *p, lat__template *tm, const targ *args
         size_t n = tp->is_pack ? args[i].npack : 1;
         for (size_t j = 0; j < n; j++) {
             const targ *a = tp->is_pack ? &args[i].pack[j] : &args[i];
-            s = tp->is_type ? lat__arena_printf(&p->u->arena, "%s%s%s", s, first ? "" : ", ",
+            s = a->tmpl ? lat__arena_printf(&p->u->arena, "%s%s%s", s, first ? "" : ", ", a->tmpl->name->name)
+                : tp->is_type ? lat__arena_printf(&p->u->arena, "%s%s%s", s, first ? "" : ", ",
                                                 lat__type_str(p->u, a->type, NULL, false))
                             : lat__arena_printf(&p->u->arena, "%s%s%lld", s, first ? "" : ", ", (long long)a->value);
             first = false;
@@ -1352,7 +1423,8 @@ static bool same_kinds(const lat__template *tm, const lat__template *head, size_
         return false;
     for (size_t i = 0; i < given; i++)
         if (tm->params.items[i].is_type != head->params.items[i].is_type ||
-            tm->params.items[i].is_pack != head->params.items[i].is_pack)
+            tm->params.items[i].is_pack != head->params.items[i].is_pack ||
+            tm->params.items[i].is_template != head->params.items[i].is_template)
             return false;
     return true;
 }
