@@ -354,3 +354,57 @@ TEST(template_template_parameters_name_a_class_template_given_or_defaulted)
         ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }
+
+/* The library code real kernels are built on, in the shape llm.c and PyTorch write it:
+ * a packed 128-bit vector class template whose static constant sizes its array member
+ * (and is read through an object), a defaulted constructor beside another, alignas of
+ * the parameters, an opmath trait and a functor invoked through a variadic forwarder. */
+TEST(llmc_and_aten_style_vector_classes_traits_and_forwarders)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda/std/type_traits>\n"
+        "template <class ElementType>\n"
+        "struct alignas(16) Packed128 {\n"
+        "    Packed128() = default;\n"
+        "    __device__ explicit Packed128(int4 bits) { memcpy(&payload, &bits, sizeof(bits)); }\n"
+        "    __device__ ElementType &operator[](int index) { return payload[index]; }\n"
+        "    __device__ int4 get_bits() const { int4 bits; memcpy(&bits, &payload, sizeof(bits)); return bits; }\n"
+        "    static constexpr const size_t size = sizeof(int4) / sizeof(ElementType);\n"
+        "    ElementType payload[size];\n"
+        "};\n"
+        "template <class T> __device__ Packed128<T> load128(const T *a) { return Packed128<T>{*reinterpret_cast<const int4 *>(a)}; }\n"
+        "template <class T> __device__ void store128(T *t, Packed128<T> v) { *reinterpret_cast<int4 *>(t) = v.get_bits(); }\n"
+        "typedef Packed128<float> x128;\n"
+        "struct Half { unsigned short x; };\n"
+        "template <typename T> struct OpMath { using type = T; };\n"
+        "template <> struct OpMath<Half> { using type = float; };\n"
+        "template <typename T> using opmath_t = typename OpMath<T>::type;\n"
+        "template <typename scalar_t, int vec_size>\n"
+        "struct alignas(sizeof(scalar_t) * vec_size) aligned_vector { scalar_t val[vec_size]; };\n"
+        "template <typename func_t, typename... Args>\n"
+        "__device__ auto invoke(const func_t &f, Args... args) { return f(args...); }\n"
+        "struct MulAdd { float a; __device__ float operator()(float x, float y) const { return a * x + y; } };\n"
+        "extern \"C\" __global__ void packed(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int idx = (blockIdx.x * blockDim.x + threadIdx.x) * x128::size;\n"
+        "    if (idx >= n) return;\n"
+        "    x128 a = load128(in + idx), o;\n"
+        "    static_assert(alignof(aligned_vector<float, 4>) == 16 && sizeof(x128) == 16, \"layout\");\n"
+        "    aligned_vector<float, 2> pair = {{1.0f, 2.0f}};\n"
+        "    for (int k = 0; k < a.size; k++) {\n"
+        "        opmath_t<Half> acc = invoke(MulAdd{3.0f}, a[k], pair.val[k % 2]);\n"
+        "        o[k] = acc;\n"
+        "    }\n"
+        "    store128(out + idx, o);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "packed");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {N / 4}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++) {
+        float want = 3.0f * in[i] + (float)(i % 4 % 2 + 1);
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}

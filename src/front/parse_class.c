@@ -256,6 +256,8 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
         r->methods.n--; /* declares nothing callable */
         if (ctor)
             r->has_ctor = lat__find_ctor(r) != NULL;
+        if (ctor && strcmp(w->atom->name, "default") == 0 && t->params.n == 0)
+            r->default_trivial = true; /* T() = default: T x; and T() make it as C does */
     }
     lat__expect(p, LAT_P_SEMI, "after the member function's declaration");
     return;
@@ -538,7 +540,7 @@ bool lat__initialised_by_default(const lat__type *t)
 {
     if (!lat__is_record(t) || !t->rec)
         return false;
-    if (t->rec->has_ctor) {
+    if (t->rec->has_ctor && !t->rec->default_trivial) {
         const lat__sym *c = lat__default_ctor(t->rec);
         return c && ctor_does_something(c);
     }
@@ -762,7 +764,7 @@ lat__stmt *lat__method_epilogue(lat__parser *p, lat__func *fn, lat__stmt *prolog
 lat__expr *lat__construct(lat__parser *p, lat__type *t, lat__expr **args, int nargs, lat__loc loc)
 {
     lat__record *r = lat__is_record(t) ? t->rec : NULL;
-    if (r && r->has_ctor) {
+    if (r && r->has_ctor && !(nargs == 0 && r->default_trivial)) {
         lat__sym *c = lat__find_ctor(r);
         lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
         fn->sym = c;

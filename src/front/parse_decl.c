@@ -815,7 +815,7 @@ static void struct_body(lat__parser *p, lat__record *r)
     /* The member types bound by member_type, unbound, newest first. */
     for (size_t i = r->methods.n; i-- > before;) {
         lat__sym *m = r->methods.items[i];
-        if (m->kind == LAT_SYM_TYPEDEF && m->name->sym == m)
+        if ((m->kind == LAT_SYM_TYPEDEF || m->kind == LAT_SYM_ENUM_CONST) && m->name->sym == m)
             m->name->sym = m->shadow;
     }
     lat__parse_leave(p);
@@ -936,6 +936,8 @@ static void struct_body_(lat__parser *p, lat__record *r)
                 c->rec = r;
                 c->depth = 0;
                 LAT_PUSH(&p->u->arena, r->methods, c); /* found as S::N and by name inside */
+                c->shadow = sname->sym; /* and by name in the rest of the class: T v[N]; */
+                sname->sym = c;
                 lat__expect(p, LAT_P_SEMI, "after the static constant");
                 continue;
             }
@@ -1930,7 +1932,7 @@ static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__lo
     lat__type *t = v->type;
     while (t->kind == LAT_TY_ARRAY)
         t = t->base;
-    if (!lat__is_record(t) || !t->rec || !(t->rec->has_ctor || t->rec->defaults))
+    if (!lat__is_record(t) || !t->rec || !((t->rec->has_ctor && !t->rec->default_trivial) || t->rec->defaults))
         return;
     bool nowhere_to_run = v->type->kind == LAT_TY_ARRAY || p->depth == 0 || v->storage == LAT_ST_STATIC;
     if (nowhere_to_run && t->rec->has_ctor && !lat__initialised_by_default(t)) {

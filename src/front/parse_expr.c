@@ -1942,6 +1942,9 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
             lat__expr *self = m->storage == LAT_ST_STATIC ? NULL : arrow ? base : lat__address_of_object(p, base);
             return call(p, fn, open, self);
         }
+        lat__sym *c = m ? NULL : lat__find_member_sym(t->rec, n->atom);
+        if (c && (c->kind == LAT_SYM_ENUM_CONST || (c->kind == LAT_SYM_VAR && c->storage == LAT_ST_STATIC)))
+            return sym_expr(p, n, c); /* a static constant through an object: x.size */
         if (m)
             lat__error_tok(p, n, "'%s' is a member function: call it", n->atom->name);
         else

@@ -802,8 +802,16 @@ void lat__template_declaration(lat__parser *p)
         tm->decl_end = p->pos;
     } else if (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) {
         lat__next(p);
-        while (lat__at_attribute(p))
-            lat__parse_attributes(p, NULL, NULL);
+        while (lat__at_attribute(p)) {
+            /* read with the instance: alignas(sizeof(T) * N) depends on the parameters */
+            if (lat__at_punct(p, LAT_P_LBRACKET)) {
+                lat__skip_group(p);
+                continue;
+            }
+            lat__next(p);
+            if (lat__at_punct(p, LAT_P_LPAREN))
+                lat__skip_group(p);
+        }
         if (lat__peek(p)->kind != LAT_TK_IDENT) {
             lat__syntax_error(p, "the class template's name");
             lat__skip_declaration(p);
