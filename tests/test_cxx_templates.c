@@ -408,3 +408,70 @@ TEST(llmc_and_aten_style_vector_classes_traits_and_forwarders)
         ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }
+
+/* ggml's dequantization kernels take the block decoder as a function pointer template
+ * argument (template <int qk, int qr, dequantize_kernel_t dequantize_kernel, typename dst_t>). */
+TEST(function_pointer_template_arguments_call_the_function_named)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "typedef void (*dequantize_kernel_t)(const void *vx, const int ib, const int iqs, float2 &v);\n"
+        "typedef struct { float d; signed char qs[32]; } block_q8;\n"
+        "typedef struct { float d; unsigned char qs[16]; } block_q4;\n"
+        "__device__ void dequantize_q8(const void *vx, const int ib, const int iqs, float2 &v)\n"
+        "{ const block_q8 *x = (const block_q8 *)vx; v.x = x[ib].d * x[ib].qs[iqs]; v.y = x[ib].d * x[ib].qs[iqs + 16]; }\n"
+        "__device__ void dequantize_q4(const void *vx, const int ib, const int iqs, float2 &v)\n"
+        "{ const block_q4 *x = (const block_q4 *)vx; int q = x[ib].qs[iqs];\n"
+        "  v.x = ((q & 0xF) - 8) * x[ib].d; v.y = ((q >> 4) - 8) * x[ib].d; }\n"
+        "template <int qk, int qr, dequantize_kernel_t dequantize_kernel, typename dst_t>\n"
+        "__global__ void dequantize_block(const void *__restrict__ vx, dst_t *__restrict__ y, const int k)\n"
+        "{\n"
+        "    const int i = 2 * (blockDim.x * blockIdx.x + threadIdx.x);\n"
+        "    if (i >= k) return;\n"
+        "    const int ib = i / qk, iqs = (i % qk) / qr, iybs = i - i % qk;\n"
+        "    const int y_offset = qr == 1 ? 1 : qk / 2;\n"
+        "    float2 v;\n"
+        "    dequantize_kernel(vx, ib, iqs, v);\n"
+        "    y[iybs + iqs + 0] = v.x;\n"
+        "    y[iybs + iqs + y_offset] = v.y;\n"
+        "}\n";
+    static const char *const names[] = {"dequantize_block<32, 2, dequantize_q8, float>",
+                                        "dequantize_block<32, 2, &dequantize_q4, float>", NULL};
+    lat_module *mod;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "dq.cu", .no_extern_c = 1,
+                                                         .name_expressions = names},
+                                &mod));
+    enum { NBLK = 8, K = NBLK * 32 };
+    struct {
+        float d;
+        signed char qs[32];
+    } q8[NBLK];
+    struct {
+        float d;
+        unsigned char qs[16];
+    } q4[NBLK];
+    for (int b = 0; b < NBLK; b++) {
+        q8[b].d = q4[b].d = (float)t_rand_double(0.01, 1);
+        for (int j = 0; j < 32; j++)
+            q8[b].qs[j] = (signed char)(t_rand_u32() % 255 - 127);
+        for (int j = 0; j < 16; j++)
+            q4[b].qs[j] = (unsigned char)t_rand_u32();
+    }
+    static float y8[K], y4[K];
+    lat_kernel *k8, *k4;
+    ASSERT_OK(lat_module_get_kernel(mod, names[0], &k8));
+    ASSERT_OK(lat_module_get_kernel(mod, names[1], &k4));
+    ASSERT_OK(lat_launch_args(k8, &(lat_launch_desc){.grid = {K / 2 / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(q8, sizeof q8), lat_arg_out(y8, sizeof y8), lat_arg_i32(K))));
+    ASSERT_OK(lat_launch_args(k4, &(lat_launch_desc){.grid = {K / 2 / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(q4, sizeof q4), lat_arg_out(y4, sizeof y4), lat_arg_i32(K))));
+    for (int i = 0; i < K; i++) {
+        int b = i / 32, j = i % 32;
+        float w8 = q8[b].d * q8[b].qs[j];
+        int q = q4[b].qs[j % 16];
+        float w4 = (float)((j < 16 ? (q & 0xF) : (q >> 4)) - 8) * q4[b].d;
+        ASSERT_MSG(y8[i] == w8, "y8[%d] = %.9g, want %.9g", i, y8[i], w8);
+        ASSERT_MSG(y4[i] == w4, "y4[%d] = %.9g, want %.9g", i, y4[i], w4);
+    }
+    lat_module_destroy(mod);
+}

@@ -19,6 +19,8 @@ typedef struct tparam {
     bool is_type;
     bool is_pack;          /* typename... Ts, int... Ns: its arguments are a list */
     bool is_template;      /* template <typename> class Op: its argument is a class template */
+    bool is_function;      /* template <op_t op>, op_t a pointer to a function: its argument
+                              is a function, and the name calls it */
     lat__type *value_type; /* a value parameter's type */
     int type_of;           /* template <typename T, T v>: v's type is parameter type_of - 1's */
     size_t type_at;        /* a value parameter's type that depends on the parameters before
@@ -32,7 +34,8 @@ typedef struct targ {
     int64_t value;      /* a value argument */
     struct targ *pack;  /* a pack's: its elements */
     size_t npack;
-    lat__sym *tmpl;     /* a template template parameter's argument: the template's name */
+    lat__sym *tmpl;     /* a template template parameter's argument: the template's name;
+                           a function pointer parameter's: the function */
     int vph;            /* a value argument that is a value parameter's placeholder (in a
                            signature read for deduction, a partial specialization's
                            pattern): its index + 1; else 0 */
@@ -227,9 +230,13 @@ static bool template_params(lat__parser *p, lat__template *tm)
             } else if (tp.value_type && lat__is_template_placeholder(tp.value_type)) {
                 tp.type_at = before;
                 tp.value_type = &lat__ty_int;
+            } else if (tp.value_type && tp.value_type->kind == LAT_TY_PTR && !tp.value_type->ref &&
+                       tp.value_type->base->kind == LAT_TY_FUNC) {
+                tp.is_function = true; /* ggml's template <dequantize_kernel_t dequantize_kernel> */
             } else if (!tp.value_type || !lat__is_integer(tp.value_type)) {
                 if (tp.value_type)
-                    lat__unsupported(p, &p->toks[before], "a template value parameter not of an integer type",
+                    lat__unsupported(p, &p->toks[before],
+                                     "a template value parameter neither of an integer type nor a pointer to a function",
                                      "a lattice limit");
                 return false;
             }
@@ -346,6 +353,19 @@ static bound_names bind_params(lat__parser *p, lat__template *tm, const targ *ar
             lat__atom *name = tp->is_pack ? lat__pack_element(p, tp->name, j) : tp->name;
             b.names[b.n] = name;
             b.was[b.n++] = name->sym;
+            if (tp->is_function) {
+                /* op names the function itself, so that op(x) calls it; a placeholder is a
+                 * variable of the pointer's type */
+                lat__sym *s = args[i].tmpl;
+                if (!s) {
+                    s = lat__sym_new(p, LAT_SYM_VAR, name, tm->loc);
+                    s->type = tp->value_type;
+                    s->depth = 0;
+                    s->flags |= LAT_SF_FILE_SCOPE;
+                }
+                name->sym = s;
+                continue;
+            }
             if (tp->is_template) {
                 /* Op names the argument's template itself; a placeholder (a signature read
                  * for deduction) names nothing it could be mistaken for */
@@ -932,6 +952,36 @@ static bool explicit_args(lat__parser *p, lat__template *tm, targ *args, bool *s
 /* One template argument for parameter tp (an element of it when it is a pack). */
 static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
 {
+    if (tp->is_function) {
+        lat__accept(p, LAT_P_AMP);
+        lat__tok *t = lat__peek(p);
+        lat__sym *s = NULL;
+        if (lat__at_qualified(p))
+            s = lat__parse_qualified(p, false);
+        else if (t->kind == LAT_TK_IDENT && !t->atom->kw)
+            s = lat__lookup(p, lat__next(p)->atom);
+        else
+            lat__syntax_error(p, "a function's name");
+        if (s && s->kind == LAT_SYM_VAR && lat__is_pointer(s->type) && s->type->base->kind == LAT_TY_FUNC &&
+            s->flags & LAT_SF_FILE_SCOPE && !s->def) {
+            a->tmpl = s; /* a function pointer parameter's placeholder, passed on */
+            a->type = &lat__ty_int;
+            return true;
+        }
+        if (s && (s->kind != LAT_SYM_FUNC || s->tmpl || s->overloads)) {
+            lat__error_tok(p, t, "'%.*s' is not a function of one overload (the argument of a function pointer "
+                                 "template parameter)", (int)t->len, t->text);
+            s = NULL;
+        } else if (s && !lat__same_parameters(s->type, tp->value_type->base)) {
+            lat__error_tok(p, t, "'%.*s' is %s, not the %s the template parameter takes", (int)t->len, t->text,
+                           lat__type_str(p->u, s->type, NULL, false),
+                           lat__type_str(p->u, tp->value_type->base, NULL, false));
+            s = NULL;
+        }
+        a->tmpl = s;
+        a->type = &lat__ty_int;
+        return s != NULL;
+    }
     if (tp->is_template) {
         lat__tok *t = lat__peek(p);
         lat__sym *s = NULL;
@@ -1049,7 +1099,7 @@ static bool unify_args(lat__parser *p, const lat__template *tm, const targ *pat,
             return false;
         for (size_t j = 0; j < n; j++) {
             const targ *a = tp->is_pack ? &pat[i].pack[j] : &pat[i], *b = tp->is_pack ? &inst[i].pack[j] : &inst[i];
-            if (tp->is_template ? a->tmpl != b->tmpl
+            if (tp->is_template || tp->is_function ? a->tmpl != b->tmpl
                                 : tp->is_type ? !unify(p, a->type, b->type, args, set) : !unify_value(a, b, args, set))
                 return false;
         }
@@ -1166,7 +1216,7 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
         lat__template part = *tm;
         part.params.n = i;
         bound_names b = bind_params(&sub, &part, args);
-        if (tp->is_template) {
+        if (tp->is_template || tp->is_function) {
             if (!one_arg(&sub, tp, &args[i]))
                 args[i].type = NULL;
         } else if (tp->is_type) {
@@ -1179,7 +1229,7 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
         }
         unbind_params(b);
         close_namespaces(opened, nopen);
-        if (tp->is_type && !args[i].type)
+        if ((tp->is_type || tp->is_function) && !args[i].type)
             return false;
         set[i] = true;
     }
@@ -1432,7 +1482,8 @@ static bool same_kinds(const lat__template *tm, const lat__template *head, size_
     for (size_t i = 0; i < given; i++)
         if (tm->params.items[i].is_type != head->params.items[i].is_type ||
             tm->params.items[i].is_pack != head->params.items[i].is_pack ||
-            tm->params.items[i].is_template != head->params.items[i].is_template)
+            tm->params.items[i].is_template != head->params.items[i].is_template ||
+            tm->params.items[i].is_function != head->params.items[i].is_function)
             return false;
     return true;
 }
