@@ -475,3 +475,33 @@ TEST(function_pointer_template_arguments_call_the_function_named)
     }
     lat_module_destroy(mod);
 }
+
+TEST(perfect_forwarding_through_a_variadic_call_and_a_forward_declared_class_template)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda/std/utility>\n"
+        "template <typename T, int N = 2> struct Acc;\n"
+        "template <typename T, int N> struct Acc { T v[N]; __device__ T sum() const { T s = 0; for (int i = 0; i < N; i++) s += v[i]; return s; } };\n"
+        "template <typename F, typename... Args>\n"
+        "__device__ auto invoke(F &&f, Args &&... args) { return f(cuda::std::forward<Args>(args)...); }\n"
+        "struct Bump { __device__ float operator()(float a, float &b) const { b += 1.0f; return a * b; } };\n"
+        "extern \"C\" __global__ void fwd(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float b = in[(i + 1) % n];\n"
+        "    Acc<float> acc = {{in[i], 1.0f}};\n"
+        "    float r = invoke(Bump{}, acc.sum() + 0.5f, b);\n" /* an rvalue, and b by reference */
+        "    out[i] = r + cuda::std::move(b) * 10.0f;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "fwd");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float b = in[(i + 1) % N] + 1.0f;
+        float want = (in[i] + 1.0f + 0.5f) * b + b * 10.0f;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-4), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}

@@ -52,6 +52,7 @@ struct lat__template {
     bool is_class;
     bool is_alias; /* template <...> using name = type; (is_class too: it names a type) */
     bool is_var;   /* template <...> constexpr T name = ...; a variable template */
+    bool has_body; /* a class template's declaration defines it (not `template <...> struct S;`) */
     LAT_VEC(tparam) params;
     size_t decl_at; /* the declaration's first token */
     size_t decl_end; /* ... and the token after its last */
@@ -845,8 +846,10 @@ void lat__template_declaration(lat__parser *p)
         }
         while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
             lat__next(p);
-        if (lat__at_punct(p, LAT_P_LBRACE))
+        if (lat__at_punct(p, LAT_P_LBRACE)) {
+            tm->has_body = true;
             lat__skip_group(p);
+        }
         lat__expect(p, LAT_P_SEMI, "after the class template");
         tm->decl_end = p->pos;
     } else if (variable_declaration(p)) {
@@ -887,6 +890,28 @@ void lat__template_declaration(lat__parser *p)
             tm->sfinae |= tm->params.items[i].type_at || tm->params.items[i].dflt_at;
     }
     lat__sym *old = tm->name->sym;
+    if (old && old->tmpl && old->depth == 0 && tm->is_class && !tm->is_alias && old->tmpl->is_class &&
+        !old->tmpl->is_alias && old->tmpl->ns == tm->ns && (!old->tmpl->has_body || !tm->has_body) &&
+        old->tmpl->params.n == tm->params.n) {
+        /* template <typename T> struct S; and its definition, in either order: one template,
+         * defined where its body is (its partial specializations and instances kept) */
+        lat__template *o = old->tmpl;
+        if (tm->has_body) {
+            if (o->insts.n)
+                lat__error_tok(p, first, "'%s' is defined after an instance of it was made", tm->name->name);
+            o->toks = tm->toks;
+            o->ntoks = tm->ntoks;
+            o->decl_at = tm->decl_at;
+            o->decl_end = tm->decl_end;
+            o->has_body = true;
+            o->has_pack = tm->has_pack;
+            for (size_t i = 0; i < tm->params.n; i++) /* the definition's names; a default of either */
+                if (!tm->params.items[i].dflt_at)
+                    tm->params.items[i].dflt_at = o->params.items[i].dflt_at;
+            o->params = tm->params;
+        }
+        return;
+    }
     if (old && old->tmpl && old->depth == 0 && (tm->is_class || old->tmpl->is_class || tm->is_var || old->tmpl->is_var)) {
         lat__unsupported(p, first, "two templates of one name (template overloading)", "a lattice limit");
         return;

@@ -68,6 +68,28 @@ static const char *const limits_h[] = {
     NULL,
 };
 
+/* std::forward and std::move: a reference to what they are given (a variadic forwarder's
+ * f(std::forward<Args>(args)...)). */
+#define FORWARD_MOVE                                                                                          \
+    "template <typename T> struct __lat_unref { typedef T type; };\n",                                      \
+    "template <typename T> struct __lat_unref<T &> { typedef T type; };\n",                                 \
+    "template <typename T> struct __lat_unref<T &&> { typedef T type; };\n",                                \
+    "template <typename T> __host__ __device__ T &&forward(typename __lat_unref<T>::type &t) noexcept\n",    \
+    "{ return static_cast<T &&>(t); }\n",                                                                   \
+    "template <typename T> __host__ __device__ typename __lat_unref<T>::type &&move(T &&t) noexcept\n",      \
+    "{ return static_cast<typename __lat_unref<T>::type &&>(t); }\n",
+
+static const char *const std_utility_h[] = {
+    "#ifndef __LAT_STD_UTILITY\n",
+    "#define __LAT_STD_UTILITY\n",
+    "namespace std {\n",
+    FORWARD_MOVE
+    "template <typename T> __host__ __device__ void swap(T &a, T &b) { T t = a; a = b; b = t; }\n",
+    "}\n",
+    "#endif\n",
+    NULL,
+};
+
 static const char *const utility_h[] = {
     "#ifndef __LAT_CUDA_STD_UTILITY\n",
     "#define __LAT_CUDA_STD_UTILITY\n",
@@ -81,6 +103,7 @@ static const char *const utility_h[] = {
     "};\n",
     "template <typename T1, typename T2> __host__ __device__ pair<T1, T2> make_pair(T1 a, T2 b)\n",
     "{ pair<T1, T2> p; p.first = a; p.second = b; return p; }\n",
+    FORWARD_MOVE
     "} }\n",
     "#endif\n",
     NULL,
@@ -295,7 +318,7 @@ const char *const *lat__libcuxx_header_lines(const char *name)
         {"cuda/std/cstdint", cstdint_h}, {"cuda/std/cstddef", cstdint_h}, {"cuda/std/climits", cstdint_h},
         {"cuda/std/limits", limits_h},   {"cuda/std/utility", utility_h}, {"cuda/std/array", array_h},
         {"cuda/std/functional", functional_h}, {"cuda/std/type_traits", cuda_type_traits_h},
-        {"type_traits", std_type_traits_h},
+        {"type_traits", std_type_traits_h}, {"utility", std_utility_h},
     };
     for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
         if (strcmp(name, headers[i].name) == 0)
