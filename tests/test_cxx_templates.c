@@ -505,3 +505,47 @@ TEST(perfect_forwarding_through_a_variadic_call_and_a_forward_declared_class_tem
         ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-4), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }
+
+/* cub-lite: a block-wide primitive whose shared scratch is a struct nested in it, declared
+ * by the kernel as typename Primitive<...>::TempStorage, one per instance. */
+TEST(nested_structs_of_class_template_instances_are_member_types)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, int BLOCK>\n"
+        "struct BlockSum {\n"
+        "    struct TempStorage { T partial[BLOCK]; };\n"
+        "    TempStorage *temp;\n"
+        "    __device__ T sum(T x) {\n"
+        "        temp->partial[threadIdx.x] = x;\n"
+        "        __syncthreads();\n"
+        "        T s = 0;\n"
+        "        for (int i = 0; i < BLOCK; i++) s += temp->partial[i];\n"
+        "        __syncthreads();\n"
+        "        return s;\n"
+        "    }\n"
+        "};\n"
+        "struct Plain { struct Inner { int a; }; Inner in; };\n"
+        "extern \"C\" __global__ void nested(const float *in, float *out, int n)\n"
+        "{\n"
+        "    __shared__ typename BlockSum<float, 64>::TempStorage fs;\n"
+        "    __shared__ BlockSum<int, 64>::TempStorage is;\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    BlockSum<float, 64> f = {&fs};\n"
+        "    BlockSum<int, 64> g = {&is};\n"
+        "    Plain::Inner q = {3};\n"
+        "    static_assert(sizeof(BlockSum<float, 64>::TempStorage) == 256 && sizeof(is) == 256, \"sizes\");\n"
+        "    out[i] = f.sum(in[i]) + g.sum((int)threadIdx.x) * 1000 + q.a;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "nested");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double s = 0;
+        for (int j = i - i % 64; j < i - i % 64 + 64; j++)
+            s += in[j];
+        double want = s + 2016 * 1000 + 3;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}

@@ -677,7 +677,14 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     }
     lat__record *r;
     lat__type *t;
-    if (name && p->inst_of && name->atom == lat__template_name(p->inst_of) && !p->inst_type) {
+    if (name && p->in_record && p->inst_of && p->inst_type) {
+        /* a struct defined in a class template's instance: one per instance, known by its
+         * name inside the class and as Outer<args>::Inner, not at file scope (C would put
+         * every instance's there, under one name) */
+        r = new_record(p, kind, name->atom, name->loc);
+        r->emit_tag = lat__arena_printf(&p->u->arena, "%s__%s", p->inst_tag, name->atom->name);
+        t = record_type(p, r);
+    } else if (name && p->inst_of && name->atom == lat__template_name(p->inst_of) && !p->inst_type) {
         /* a class template's instance: a record of its own under the template's name */
         r = new_record(p, kind, name->atom, name->loc);
         r->emit_tag = p->inst_tag;
@@ -900,6 +907,11 @@ static void struct_body_(lat__parser *p, lat__record *r)
             lat__syntax_error(p, "a member declaration");
             lat__skip_statement(p);
             continue;
+        }
+        if (s.defines && s.defines != r && s.defines->tag && s.defines->kind != LAT_TY_ENUM &&
+            !has_member(r, s.defines->tag)) {
+            /* struct Outer { struct Inner {...}; }: found as Outer::Inner too (C++) */
+            member_type(p, r, s.defines->tag, s.defines->loc, lat__record_type_of(p, s.defines));
         }
         if (s.storage == LAT_ST_TYPEDEF) {
             lat__type *base = base_type(p, &s);
