@@ -199,16 +199,7 @@ static bool template_params(lat__parser *p, lat__template *tm)
             tp.is_template = tp.is_type = true;
             if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
                 tp.name = lat__next(p)->atom;
-            if (lat__accept(p, LAT_P_ASSIGN)) {
-                tp.dflt_at = p->pos;
-                skip_default(p);
-            }
-            LAT_PUSH(&p->u->arena, tm->params, tp);
-            if (!lat__accept(p, LAT_P_COMMA))
-                break;
-            continue;
-        }
-        if ((lat__tok_kw(t, LAT_KW_TYPENAME) || lat__tok_kw(t, LAT_KW_CLASS)) &&
+        } else if ((lat__tok_kw(t, LAT_KW_TYPENAME) || lat__tok_kw(t, LAT_KW_CLASS)) &&
             !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
             lat__next(p);
             if (lat__accept(p, LAT_P_ELLIPSIS))
@@ -974,19 +965,26 @@ static bool explicit_args(lat__parser *p, lat__template *tm, targ *args, bool *s
     return r;
 }
 
+/* A name as a template's argument (a function, a class template), qualified or not, at
+ * token *t: what it declares, or NULL (reported when it is not a name). */
+static lat__sym *named_arg(lat__parser *p, const char *what, lat__tok **t)
+{
+    *t = lat__peek(p);
+    if (lat__at_qualified(p))
+        return lat__parse_qualified(p, false);
+    if ((*t)->kind == LAT_TK_IDENT && !(*t)->atom->kw)
+        return lat__lookup(p, lat__next(p)->atom);
+    lat__syntax_error(p, what);
+    return NULL;
+}
+
 /* One template argument for parameter tp (an element of it when it is a pack). */
 static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
 {
+    lat__tok *t;
     if (tp->is_function) {
         lat__accept(p, LAT_P_AMP);
-        lat__tok *t = lat__peek(p);
-        lat__sym *s = NULL;
-        if (lat__at_qualified(p))
-            s = lat__parse_qualified(p, false);
-        else if (t->kind == LAT_TK_IDENT && !t->atom->kw)
-            s = lat__lookup(p, lat__next(p)->atom);
-        else
-            lat__syntax_error(p, "a function's name");
+        lat__sym *s = named_arg(p, "a function's name", &t);
         if (s && s->kind == LAT_SYM_VAR && lat__is_pointer(s->type) && s->type->base->kind == LAT_TY_FUNC &&
             s->flags & LAT_SF_FILE_SCOPE && !s->def) {
             a->tmpl = s; /* a function pointer parameter's placeholder, passed on */
@@ -1008,14 +1006,7 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
         return s != NULL;
     }
     if (tp->is_template) {
-        lat__tok *t = lat__peek(p);
-        lat__sym *s = NULL;
-        if (lat__at_qualified(p))
-            s = lat__parse_qualified(p, false);
-        else if (t->kind == LAT_TK_IDENT && !t->atom->kw)
-            s = lat__lookup(p, lat__next(p)->atom);
-        else
-            lat__syntax_error(p, "a class template's name");
+        lat__sym *s = named_arg(p, "a class template's name", &t);
         if (s && (!s->tmpl || !s->tmpl->is_class)) {
             lat__error_tok(p, t, "'%.*s' is not a class template (the argument of a template template parameter)",
                            (int)t->len, t->text);
@@ -1026,11 +1017,8 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
         return s != NULL;
     }
     if (tp->is_type) {
-        lat__type *t = lat__parse_type_name(p);
-        if (!t)
-            return false;
-        a->type = t;
-        return true;
+        a->type = lat__parse_type_name(p);
+        return a->type != NULL;
     }
     lat__expr *e = lat__parse_template_value(p);
     if (!(e->flags & LAT_EF_CONST)) {
@@ -1513,6 +1501,24 @@ static bool same_kinds(const lat__template *tm, const lat__template *head, size_
     return true;
 }
 
+/* Function template tm's signature read with args (placeholders or real arguments), at
+ * file scope in its namespace; NULL when it is not a function's. */
+static lat__type *signature_with(lat__parser *p, lat__template *tm, const targ *args)
+{
+    size_t from = suspend_locals(p);
+    size_t nopen;
+    ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
+    lat__parser sub = sub_parser(p, tm);
+    bound_names b = bind_params(&sub, tm, args);
+    lat__atom *n = NULL;
+    lat__type *shape = expand_for(&sub, tm, args, true) ? lat__parse_signature(&sub, &n) : NULL;
+    unbind_params(b);
+    close_namespaces(opened, nopen);
+    resume_locals(p, from);
+    p->anon = sub.anon;
+    return shape && shape->kind == LAT_TY_FUNC ? shape : NULL;
+}
+
 /* The signature a call with argc arguments matches. A variadic template's function
  * parameter pack takes the arguments past its other parameters: its type pack (unless
  * given) gets as many elements, placeholders numbered from params.n on; given elements
@@ -1543,19 +1549,7 @@ static lat__type *call_shape(lat__parser *p, lat__template *tm, targ *args, bool
         next += len[i];
     }
     *lens = len;
-    targ *ph = placeholder_args(p, tm, len);
-    size_t from = suspend_locals(p);
-    size_t nopen;
-    ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
-    lat__parser sub = sub_parser(p, tm);
-    bound_names b = bind_params(&sub, tm, ph);
-    lat__atom *n = NULL;
-    lat__type *shape = expand_for(&sub, tm, ph, true) ? lat__parse_signature(&sub, &n) : NULL;
-    unbind_params(b);
-    close_namespaces(opened, nopen);
-    resume_locals(p, from);
-    p->anon = sub.anon;
-    return shape && shape->kind == LAT_TY_FUNC ? shape : NULL;
+    return signature_with(p, tm, placeholder_args(p, tm, len));
 }
 
 /* After deduction with a call shape: each pack's elements from their placeholders. false
@@ -1599,20 +1593,8 @@ static bool substitutes(lat__parser *p, lat__template *tm, targ *args, bool *set
     int nerrors = u->nerrors;
     size_t ndiags = u->diags.n;
     bool ok = defaults(p, tm, args, set, tm->loc);
-    if (ok && !tm->has_pack) {
-        size_t from = suspend_locals(p);
-        size_t nopen;
-        ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
-        lat__parser sub = sub_parser(p, tm);
-        bound_names b = bind_params(&sub, tm, args);
-        lat__atom *n = NULL;
-        lat__type *shape = lat__parse_signature(&sub, &n);
-        unbind_params(b);
-        close_namespaces(opened, nopen);
-        resume_locals(p, from);
-        p->anon = sub.anon;
-        ok = shape && u->nerrors == nerrors;
-    }
+    if (ok)
+        ok = signature_with(p, tm, args) && u->nerrors == nerrors;
     ok = ok && u->nerrors == nerrors;
     u->status = status;
     u->nerrors = nerrors;
