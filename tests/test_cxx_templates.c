@@ -549,3 +549,26 @@ TEST(nested_structs_of_class_template_instances_are_member_types)
         ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }
+
+TEST(trailing_return_types_read_the_parameters)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, typename U> __device__ auto mul(T a, U b) -> decltype(a * b) { return a * b; }\n"
+        "__device__ auto twice(float x) -> float { return 2 * x; }\n"
+        "extern \"C\" __global__ void trailing(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    static_assert(sizeof(mul(1.0f, 2.0)) == 8 && sizeof(mul(1, (short)2)) == 4, \"decltype\");\n"
+        "    out[i] = (float)mul(in[i], 1.0 / 3.0) + twice(in[i]) + mul(i, 3);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "trailing");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float want = (float)((float)((double)in[i] * (1.0 / 3.0)) + 2 * in[i]) + (float)(i * 3);
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}

@@ -1471,7 +1471,6 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         if (!lat__accept(p, LAT_P_COMMA))
             break;
     }
-    lat__scope_close(p);
     p->in_params = saved_in_params;
     if (!lat__expect(p, LAT_P_RPAREN, "to close the parameter list")) {
         /* Skip to the list's end so that the declaration can go on. */
@@ -1499,10 +1498,32 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
             lat__skip_group(p);
     }
     if (lat__at_punct(p, LAT_P_ARROW) && !p->lambda) {
-        lat__unsupported(p, lat__peek(p), "a trailing return type", lat__why_cxx);
-        lat__next(p);
-        lat__parse_type_name(p);
+        /* auto f(T a, U b) -> decltype(a * b): read with the parameters in scope */
+        lat__tok *arrow = lat__next(p);
+        bool depends = false; /* a template's signature read for deduction: T a, U b */
+        for (size_t i = 0; i < types.n && !depends; i++)
+            for (const lat__type *x = types.items[i]; x && !depends; x = x->kind == LAT_TY_PTR ? x->base : NULL)
+                depends = lat__is_template_placeholder(x);
+        lat__type *t = NULL;
+        if (depends) {
+            /* known in the instance only, and deducing nothing: skip it */
+            while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI) &&
+                   !lat__at_punct(p, LAT_P_ASSIGN)) {
+                if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACKET))
+                    lat__skip_group(p);
+                else
+                    lat__next(p);
+            }
+            t = lat__dependent_type(p);
+        } else {
+            t = lat__parse_type_name(p);
+        }
+        if (!is_auto_placeholder(ret))
+            lat__error_tok(p, arrow, "a trailing return type after a return type other than 'auto'");
+        else if (t)
+            f->base = ret = lat__qualified(p->u, t, ret->quals);
     }
+    lat__scope_close(p);
     if (ret->kind == LAT_TY_ARRAY || ret->kind == LAT_TY_FUNC)
         lat__error_tok(p, open, "a function returning %s", ret->kind == LAT_TY_ARRAY ? "an array" : "a function");
     return f;
