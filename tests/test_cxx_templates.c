@@ -572,3 +572,46 @@ TEST(trailing_return_types_read_the_parameters)
         ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }
+
+/* Member function templates, as CUTLASS-lite and cub-lite classes write them: a converting
+ * cast<U>(), a functor-taking apply(F), a static one with a value parameter, one called
+ * by its plain name from another member, one of a plain class through a pointer. */
+TEST(member_function_templates_of_classes_and_class_templates)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T> struct Vec2 {\n"
+        "    T x, y;\n"
+        "    template <typename U> __device__ Vec2<U> cast() const { return Vec2<U>{(U)x, (U)y}; }\n"
+        "    template <typename F> __device__ T apply(F f) const { return f(x) + f(y) + bias; }\n"
+        "    template <int K> __device__ static T scaled(T v) { return v * K; }\n"
+        "    __device__ T twice_sum() const { return apply([](T v) { return 2 * v; }); }\n"
+        "    T bias;\n" /* declared after the template that reads it */
+        "};\n"
+        "struct Acc {\n"
+        "    float s;\n"
+        "    template <typename T> __device__ void add(T v) { s += (float)v; }\n"
+        "};\n"
+        "extern \"C\" __global__ void members(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Vec2<float> v = {in[i], 0.75f, 0.5f};\n"
+        "    Vec2<int> w = v.cast<int>();\n"
+        "    Acc acc = {0};\n"
+        "    acc.add(1.5);\n"
+        "    acc.add(i);\n"
+        "    Acc *pa = &acc;\n"
+        "    pa->add<float>(0.25f);\n"
+        "    out[i] = w.x * 1000 + v.twice_sum() + Vec2<float>::scaled<3>(in[i]) + acc.s * 100;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "members");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double x = in[i];
+        double want = (int)in[i] * 1000.0 + (2 * x + 1.5 + 0.5) + 3 * x + (1.5 + i + 0.25) * 100;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}

@@ -181,6 +181,10 @@ lat__type *lat__typedef_type(lat__parser *p, lat__sym *ts);
 bool lat__declarator_follows(lat__parser *p);
 /* An initializer for an object of type *t (which it may complete: int a[] = {1, 2}). */
 lat__expr *lat__parse_initializer(lat__parser *p, lat__type **t);
+/* A member function's declaration (and its body, kept for lat__class_bodies) at the
+ * current token, declared in r under the name `as`: a member template's instance; NULL
+ * after reporting. */
+lat__sym *lat__member_instance(lat__parser *p, lat__record *r, lat__atom *as);
 /* The built-in declaration text, parsed into file scope. */
 void lat__parse_builtin_decl(lat__parser *p, const lat__builtin *b);
 /* Whether the current token is __attribute__ & co., and skip/read it. */
@@ -370,8 +374,13 @@ void lat__template_declaration(lat__parser *p);
  * the first keyword: a function template named with its arguments is instantiated. */
 void lat__explicit_instantiation(lat__parser *p);
 /* A function template's call at its name (already consumed, t): f<args>(...) or f(...),
- * deducing what is not given; the call of the instance. */
+ * deducing what is not given; the call of the instance (a member template's on this). */
 lat__expr *lat__template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
+/* The same for a member template called on the object self points to (NULL: a static
+ * one): obj.f<args>(...). */
+lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t, lat__expr *self);
+/* template <...> in a class's body, at the keyword: a member function template of r. */
+void lat__member_template(lat__parser *p, lat__record *r);
 /* A variable template's instance at its name (consumed): name<args>; its variable, or
  * NULL after reporting. */
 lat__sym *lat__template_variable(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);

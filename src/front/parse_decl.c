@@ -814,6 +814,25 @@ static void static_constant_member(lat__parser *p, lat__record *r, lat__atom *na
     LAT_PUSH(&p->u->arena, r->methods, v);
 }
 
+lat__sym *lat__member_instance(lat__parser *p, lat__record *r, lat__atom *as)
+{
+    spec s;
+    specifiers(p, &s);
+    lat__type *base = base_type(p, &s);
+    lat__atom *name = NULL;
+    lat__loc loc = lat__peek(p)->loc;
+    lat__type *t = declarator(p, base, &name, &loc, true);
+    if (t->kind != LAT_TY_FUNC || !name || p->conv_type) {
+        p->conv_type = NULL;
+        lat__unsupported_at(p->u, loc, "a member template other than a member function", lat__why_cxx);
+        return NULL;
+    }
+    deduce_return(p, t, loc);
+    size_t before = r->methods.n;
+    lat__member_function(p, r, t, as, loc, s.cuda, s.storage, false);
+    return r->methods.n > before ? r->methods.items[r->methods.n - 1] : NULL;
+}
+
 static void struct_body(lat__parser *p, lat__record *r)
 {
     lat__parse_enter(p, 0);
@@ -846,6 +865,10 @@ static void struct_body_(lat__parser *p, lat__record *r)
         }
         if (lat__tok_kw(first, LAT_KW_STATIC_ASSERT) || lat__tok_kw(first, LAT_KW_STATIC_ASSERT_)) {
             lat__parse_declaration(p, NULL);
+            continue;
+        }
+        if (lat__tok_kw(first, LAT_KW_TEMPLATE)) {
+            lat__member_template(p, r);
             continue;
         }
         if (lat__tok_kw(first, LAT_KW_FRIEND)) {

@@ -1934,6 +1934,11 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
     lat__field *f = lookup_field(t->rec, n->atom, &path, p, base, arrow, op->loc, 0);
     if (!f) {
         lat__sym *m = lat__find_method(t->rec, n->atom);
+        if (m && m->tmpl) /* obj.f<args>(...), obj.f(...): a member template */
+            return lat__member_template_call(p, m, n,
+                                             m->storage == LAT_ST_STATIC ? NULL
+                                             : arrow                     ? base
+                                                                         : lat__address_of_object(p, base));
         if (m && lat__at_punct(p, LAT_P_LPAREN)) {
             lat__tok *open = lat__next(p);
             lat__expr *fn = lat__expr_new(p, LAT_E_NAME, n->loc);

@@ -73,6 +73,12 @@ struct lat__template {
     LAT_VEC(size_t) spec_at;
     LAT_VEC(tinst) insts;
     LAT_VEC(struct partial) partials; /* a class template's partial specializations */
+    lat__record *member_of; /* a member function template's class */
+    /* A member template's names as its class saw them where it was declared (the class
+     * template's parameters, member types, constants): what they mean again in each
+     * instance, made later at file scope. */
+    LAT_VEC(lat__atom *) snap_names;
+    LAT_VEC(lat__sym *) snap_syms;
     lat__loc loc;
 };
 
@@ -441,6 +447,30 @@ typedef struct ns_binding {
     lat__sym *was;
 } ns_binding;
 
+static ns_binding *open_namespaces(lat__parser *p, lat__ns *ns, size_t *n);
+
+/* Template tm's names in sight, as where it was declared: its namespaces, and a member
+ * template's names as its class saw them; *n receives how many bindings to undo. */
+static ns_binding *open_scope(lat__parser *p, lat__template *tm, size_t *n)
+{
+    size_t nns;
+    ns_binding *ns = open_namespaces(p, tm->ns, &nns);
+    if (!tm->snap_names.n) {
+        *n = nns;
+        return ns;
+    }
+    ns_binding *b = lat__arena_alloc(&p->u->arena, (nns + tm->snap_names.n + 1) * sizeof *b);
+    memcpy(b, ns, nns * sizeof *b);
+    for (size_t i = 0; i < tm->snap_names.n; i++) {
+        lat__sym **slot = &tm->snap_names.items[i]->sym;
+        b[nns + i].slot = slot;
+        b[nns + i].was = *slot;
+        *slot = tm->snap_syms.items[i];
+    }
+    *n = nns + tm->snap_names.n;
+    return b;
+}
+
 static ns_binding *open_namespaces(lat__parser *p, lat__ns *ns, size_t *n)
 {
     size_t total = 0, depth = 0;
@@ -486,7 +516,7 @@ static lat__parser sub_parser(lat__parser *p, lat__template *tm)
     memset(&sub.bodies, 0, sizeof sub.bodies);
     sub.fn = NULL;
     sub.panic = false;
-    sub.in_record = false;
+    sub.in_record = tm->member_of != NULL; /* a member template's signature: f(T) const */
     sub.in_params = false;
     sub.this_sym = sub.ctor_self = NULL;
     sub.half_gt = false;
@@ -777,6 +807,126 @@ static bool variable_declaration(lat__parser *p)
     }
     p->pos = save;
     return var;
+}
+
+void lat__member_template(lat__parser *p, lat__record *r)
+{
+    lat__tok *kw = lat__next(p);
+    lat__template *tm = lat__arena_alloc(&p->u->arena, sizeof *tm);
+    tm->ns = p->ns;
+    tm->loc = kw->loc;
+    tm->toks = p->toks;
+    tm->ntoks = p->ntoks;
+    tm->member_of = r;
+    const char *refused = NULL;
+    if (lat__at_punct(p, LAT_P_LT) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_GT))
+        refused = "an explicit specialization inside a class";
+    else if (!template_params(p, tm)) {
+        lat__skip_member(p);
+        return;
+    }
+    tm->decl_at = p->pos;
+    lat__tok *first = lat__peek(p);
+    if (!refused && (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS) ||
+                     lat__tok_kw(first, LAT_KW_UNION) || lat__at_type_alias(p)))
+        refused = "a member class or alias template";
+    else if (!refused && variable_declaration(p))
+        refused = "a static data member template";
+    if (refused) {
+        lat__unsupported(p, kw, refused, "a lattice limit");
+        lat__skip_member(p);
+        return;
+    }
+    bool is_static = false;
+    for (size_t i = p->pos; i < p->ntoks && !lat__tok_is_punct(&p->toks[i], LAT_P_LPAREN); i++)
+        is_static |= lat__tok_kw(&p->toks[i], LAT_KW_STATIC);
+    tm->name = skip_function(p, &tm->body_at);
+    tm->decl_end = p->pos;
+    if (!tm->name) {
+        lat__syntax_error(p, "a member function after the template's parameters");
+        return;
+    }
+    if (lat__find_member_sym(r, tm->name) || tm->name == r->tag) {
+        lat__unsupported(p, first, "a member template beside another member of its name (overloads)",
+                         "a lattice limit");
+        return;
+    }
+    /* what its names mean here, for its instances made later at file scope */
+    for (size_t i = tm->decl_at; i < tm->decl_end; i++) {
+        lat__atom *a = p->toks[i].kind == LAT_TK_IDENT ? p->toks[i].atom : NULL;
+        if (!a || a->kw || !a->sym || a->aux == tm)
+            continue;
+        a->aux = tm; /* once each */
+        LAT_PUSH(&p->u->arena, tm->snap_names, a);
+        LAT_PUSH(&p->u->arena, tm->snap_syms, a->sym);
+    }
+    for (size_t i = 0; i < tm->snap_names.n; i++)
+        tm->snap_names.items[i]->aux = NULL;
+    /* the signature, the parameters as placeholders: what deduction matches */
+    lat__parser sub = sub_parser(p, tm);
+    targ *ph = placeholder_args(p, tm, NULL);
+    bound_names b = bind_params(&sub, tm, ph);
+    lat__atom *n = NULL;
+    tm->shape = expand_for(&sub, tm, ph, true) ? lat__parse_signature(&sub, &n) : NULL;
+    unbind_params(b);
+    p->anon = sub.anon;
+    if (!tm->shape || tm->shape->kind != LAT_TY_FUNC) {
+        lat__unsupported(p, first, "a member template other than a member function", "a lattice limit");
+        return;
+    }
+    tm->sfinae = lat__is_template_placeholder(tm->shape->base) && !placeholder_index(tm->shape->base, &(int){0});
+    for (size_t i = 0; i < tm->params.n; i++)
+        tm->sfinae |= tm->params.items[i].type_at || tm->params.items[i].dflt_at;
+    lat__sym *s = lat__sym_new(p, LAT_SYM_FUNC, tm->name, first->loc);
+    s->tmpl = tm;
+    s->type = tm->shape;
+    s->rec = r;
+    s->storage = is_static ? LAT_ST_STATIC : LAT_ST_NONE;
+    s->depth = 0;
+    LAT_PUSH(&p->u->arena, r->methods, s);
+}
+
+/* A member template's instance: a member function of its class, parsed as the class's
+ * own are, under a name of its own (get__lat_t1). */
+static tinst *instantiate_member(lat__parser *p, lat__sym *tsym, targ *given, lat__loc at)
+{
+    lat__template *tm = tsym->tmpl;
+    tinst *have = find_inst(tm, given);
+    if (have)
+        return have;
+    if (tm->insts.n >= 256) {
+        lat__error_at(p->u, at, "more than 256 instances of the template '%s' (runaway recursion?)",
+                      tm->name->name);
+        return NULL;
+    }
+    targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
+    memcpy(args, given, tm->params.n * sizeof *args);
+    tinst inst = {args, NULL, NULL};
+    LAT_PUSH(&p->u->arena, tm->insts, inst);
+    size_t index = tm->insts.n - 1;
+    const char *cname = lat__arena_printf(&p->u->arena, "%s__lat_t%zu", lat__c_name(p, tm->name), index + 1);
+    lat__atom *as = lat__atom_get(&p->u->atoms, cname, strlen(cname));
+    size_t from = suspend_locals(p);
+    size_t nopen;
+    ns_binding *opened = open_scope(p, tm, &nopen);
+    lat__parser sub = sub_parser(p, tm);
+    sub.instantiating = true;
+    bound_names b = bind_params(&sub, tm, args);
+    lat__sym *m = expand_for(&sub, tm, args, false) ? lat__member_instance(&sub, tm->member_of, as) : NULL;
+    sub.in_record = false;
+    if (m)
+        lat__class_bodies(&sub, tm->member_of);
+    unbind_params(b);
+    close_namespaces(opened, nopen);
+    resume_locals(p, from);
+    p->anon = sub.anon;
+    for (size_t i = 0; i < sub.pending.n; i++)
+        LAT_PUSH(&p->u->arena, p->tu->items, sub.pending.items[i]);
+    tinst *ti = &tm->insts.items[index];
+    ti->fn = m;
+    if (!m)
+        lat__error_at(p->u, at, "%s could not be made", args_text(p, tm, args));
+    return ti;
 }
 
 void lat__template_declaration(lat__parser *p)
@@ -1186,7 +1336,7 @@ static bool match(lat__parser *p, const lat__type *param, lat__type *arg, targ *
 static bool dependent_type_exists(lat__parser *p, lat__template *tm, size_t i, const targ *args)
 {
     size_t nopen;
-    ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
+    ns_binding *opened = open_scope(p, tm, &nopen);
     lat__parser sub = sub_parser(p, tm);
     sub.pos = tm->params.items[i].type_at;
     lat__template part = *tm;
@@ -1222,7 +1372,7 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
             return false;
         }
         size_t nopen;
-        ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
+        ns_binding *opened = open_scope(p, tm, &nopen);
         lat__parser sub = sub_parser(p, tm);
         sub.pos = tp->dflt_at;
         /* only the parameters before it are known */
@@ -1355,7 +1505,7 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
                                                   lat__c_name(p, tm->name), index + 1);
     size_t from = suspend_locals(p);
     size_t nopen;
-    ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
+    ns_binding *opened = open_scope(p, tm, &nopen);
     lat__parser sub = sub_parser(p, tm);
     sub.instantiating = true;
     lat__sym *outer_tag = tm->name->tag;
@@ -1507,7 +1657,7 @@ static lat__type *signature_with(lat__parser *p, lat__template *tm, const targ *
 {
     size_t from = suspend_locals(p);
     size_t nopen;
-    ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
+    ns_binding *opened = open_scope(p, tm, &nopen);
     lat__parser sub = sub_parser(p, tm);
     bound_names b = bind_params(&sub, tm, args);
     lat__atom *n = NULL;
@@ -1694,6 +1844,22 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
 
 lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
 {
+    lat__expr *self = NULL;
+    if (tsym->tmpl->member_of && tsym->storage != LAT_ST_STATIC) {
+        /* a member template called by its name in a member function: on this */
+        if (!p->this_sym || !lat__is_pointer(p->this_sym->type) || p->this_sym->type->base->rec != tsym->rec) {
+            lat__error_tok(p, t, "calling the member template '%s' without an object", tsym->name->name);
+            return lat__error_expr(p, t->loc);
+        }
+        self = lat__expr_new(p, LAT_E_NAME, t->loc);
+        self->sym = p->this_sym;
+        self->type = p->this_sym->type;
+    }
+    return lat__member_template_call(p, tsym, t, self);
+}
+
+lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t, lat__expr *self)
+{
     lat__template *tm = tsym->tmpl;
     size_t most = tm->params.n; /* overloaded templates: room for any one's arguments */
     for (lat__sym *c = tm->older; c; c = c->tmpl->older)
@@ -1776,13 +1942,21 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     if (!defaults(p, tm, args, set, t->loc))
         goto bad;
     lat__sym *head = tm->name->sym;
-    tinst *ti = instantiate(p, tsym, args, t->loc);
+    tinst *ti = tm->member_of ? instantiate_member(p, tsym, args, t->loc) : instantiate(p, tsym, args, t->loc);
     tm->name->sym = head; /* an older template's instance bound its name to that one */
     if (!ti || !ti->fn)
         goto bad;
     lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
     fn->sym = ti->fn;
     fn->type = ti->fn->type;
+    if (self) {
+        /* a member function's object comes first */
+        lat__expr **all = lat__arena_alloc(&p->u->arena, (argc + 2) * sizeof *all);
+        all[0] = self;
+        memcpy(all + 1, argv, argc * sizeof *argv);
+        argv = all;
+        argc++;
+    }
     return lat__make_call(p, fn, argv, (int)argc, open->loc);
 bad:
     return lat__error_expr(p, t->loc);
