@@ -149,7 +149,8 @@ TEST(ggml_dequantize_takes_its_function_as_a_template_argument)
     lat_module *bm;
     ASSERT_STATUS(LAT_ERROR_COMPILE,
                   lat_module_create(ctx, &(lat_module_desc){.source = bad, .name = "bad.cu", .no_extern_c = 1}, &bm));
-    ASSERT_CONTAINS(lat_last_error(), "'twice' is not a function of the template parameter's type");
+    ASSERT_CONTAINS(lat_last_error(),
+                    "'twice' is float (float, float), not the float (float) the template parameter takes");
 }
 
 /* A functor with a const member set by its constructor (thrust's saxpy_functor), a
