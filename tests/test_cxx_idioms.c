@@ -241,3 +241,52 @@ TEST(copy_constructors_and_static_constants_as_written)
     ASSERT_TRUE(o[2] == in[2]);
     ASSERT_TRUE(o[3] == 4 + 10 * 2 + 100 * 8);
 }
+
+/* cuComplex.h: the arithmetic of FFT and signal code on float2 and double2. */
+TEST(cucomplex_arithmetic_against_the_host)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuComplex.h>\n"
+        "extern \"C\" __global__ void k(const cuFloatComplex *a, const cuFloatComplex *b,\n"
+        "                              cuFloatComplex *prod, cuFloatComplex *quot, float *mag,\n"
+        "                              cuDoubleComplex *wide, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    prod[i] = cuCsubf(cuCmulf(a[i], b[i]), cuConjf(a[i]));\n"
+        "    quot[i] = cuCdivf(a[i], b[i]);\n"
+        "    mag[i] = cuCabsf(b[i]) + cuCimagf(make_cuComplex(0, cuCrealf(a[i])));\n"
+        "    cuDoubleComplex d = cuComplexFloatToDouble(a[i]);\n"
+        "    wide[i] = cuCadd(cuCdiv(d, make_cuDoubleComplex(2.0, -1.0)), make_cuDoubleComplex(cuCabs(d), 0));\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { N = 500 };
+    float *a = t_calloc(2 * N, sizeof *a), *b = t_calloc(2 * N, sizeof *b);
+    float *prod = t_calloc(2 * N, sizeof *prod), *quot = t_calloc(2 * N, sizeof *quot);
+    float *mag = t_calloc(N, sizeof *mag);
+    double *wide = t_calloc(2 * N, sizeof *wide);
+    t_rand_floats(a, 2 * N, -100, 100);
+    t_rand_floats(b, 2 * N, -100, 100);
+    int n = N;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(N + 127) / 128}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(a, 2 * N * sizeof *a), lat_arg_in(b, 2 * N * sizeof *b),
+                                       lat_arg_out(prod, 2 * N * sizeof *prod), lat_arg_out(quot, 2 * N * sizeof *quot),
+                                       lat_arg_out(mag, N * sizeof *mag), lat_arg_out(wide, 2 * N * sizeof *wide),
+                                       lat_arg_i32(n))));
+    for (int i = 0; i < N; i++) {
+        double ar = a[2 * i], ai = a[2 * i + 1], br = b[2 * i], bi = b[2 * i + 1];
+        double pr = ar * br - ai * bi - ar, pi = ar * bi + ai * br + ai;
+        double den = br * br + bi * bi;
+        double qr = (ar * br + ai * bi) / den, qi = (ai * br - ar * bi) / den;
+        double want_mag = sqrt(den) + ar;
+        double wr = (ar * 2 - ai) / 5 + sqrt(ar * ar + ai * ai), wi = (ai * 2 + ar) / 5;
+        double scale = fabs(ar) + fabs(ai) + fabs(br) + fabs(bi);
+        ASSERT_MSG(fabs(prod[2 * i] - pr) <= 1e-6 * scale * scale && fabs(prod[2 * i + 1] - pi) <= 1e-6 * scale * scale,
+                   "prod[%d] = (%g, %g), want (%g, %g)", i, prod[2 * i], prod[2 * i + 1], pr, pi);
+        ASSERT_MSG(fabs(quot[2 * i] - qr) <= 1e-5 * (1 + fabs(qr)) && fabs(quot[2 * i + 1] - qi) <= 1e-5 * (1 + fabs(qi)),
+                   "quot[%d] = (%g, %g), want (%g, %g)", i, quot[2 * i], quot[2 * i + 1], qr, qi);
+        ASSERT_MSG(fabs(mag[i] - want_mag) <= 1e-5 * scale, "mag[%d] = %g, want %g", i, mag[i], want_mag);
+        ASSERT_MSG(fabs(wide[2 * i] - wr) <= 1e-9 * scale && fabs(wide[2 * i + 1] - wi) <= 1e-9 * scale,
+                   "wide[%d] = (%g, %g), want (%g, %g)", i, wide[2 * i], wide[2 * i + 1], wr, wi);
+    }
+}
