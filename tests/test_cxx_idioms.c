@@ -290,3 +290,77 @@ TEST(cucomplex_arithmetic_against_the_host)
                    "wide[%d] = (%g, %g), want (%g, %g)", i, wide[2 * i], wide[2 * i + 1], wr, wi);
     }
 }
+
+/* mma.h: a tensor-core GEMM as CUDA's samples write it, each warp one 16x16 tile of C,
+ * stepping through K 16 at a time, with alpha and beta applied element by element. */
+TEST(wmma_gemm_tiles_match_the_host)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <mma.h>\n"
+        "using namespace nvcuda;\n"
+        "#define WMMA_M 16\n#define WMMA_N 16\n#define WMMA_K 16\n"
+        "extern \"C\" __global__ void wmma_gemm(const half *a, const half *b, float *c,\n"
+        "                                      int M, int N, int K, float alpha, float beta) {\n"
+        "    int lda = M, ldb = K, ldc = M;\n" /* column-major, as the sample */
+        "    int warpM = (blockIdx.x * blockDim.x + threadIdx.x) / warpSize;\n"
+        "    int warpN = (blockIdx.y * blockDim.y + threadIdx.y);\n"
+        "    wmma::fragment<wmma::matrix_a, WMMA_M, WMMA_N, WMMA_K, half, wmma::col_major> a_frag;\n"
+        "    wmma::fragment<wmma::matrix_b, WMMA_M, WMMA_N, WMMA_K, half, wmma::col_major> b_frag;\n"
+        "    wmma::fragment<wmma::accumulator, WMMA_M, WMMA_N, WMMA_K, float> acc_frag;\n"
+        "    wmma::fragment<wmma::accumulator, WMMA_M, WMMA_N, WMMA_K, float> c_frag;\n"
+        "    wmma::fill_fragment(acc_frag, 0.0f);\n"
+        "    for (int i = 0; i < K; i += WMMA_K) {\n"
+        "        int aRow = warpM * WMMA_M, aCol = i;\n"
+        "        int bRow = i, bCol = warpN * WMMA_N;\n"
+        "        if (aRow < M && aCol < K && bRow < K && bCol < N) {\n"
+        "            wmma::load_matrix_sync(a_frag, a + aRow + aCol * lda, lda);\n"
+        "            wmma::load_matrix_sync(b_frag, b + bRow + bCol * ldb, ldb);\n"
+        "            wmma::mma_sync(acc_frag, a_frag, b_frag, acc_frag);\n"
+        "        }\n"
+        "    }\n"
+        "    int cRow = warpM * WMMA_M, cCol = warpN * WMMA_N;\n"
+        "    if (cRow < M && cCol < N) {\n"
+        "        wmma::load_matrix_sync(c_frag, c + cRow + cCol * ldc, ldc, wmma::mem_col_major);\n"
+        "        for (int i = 0; i < c_frag.num_elements; i++)\n"
+        "            c_frag.x[i] = alpha * acc_frag.x[i] + beta * c_frag.x[i];\n"
+        "        wmma::store_matrix_sync(c + cRow + cCol * ldc, c_frag, ldc, wmma::mem_col_major);\n"
+        "    }\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "wmma_gemm");
+    enum { M = 64, N = 32, K = 48 };
+    uint16_t *a = t_calloc(M * K, sizeof *a), *b = t_calloc(K * N, sizeof *b);
+    float *av = t_calloc(M * K, sizeof *av), *bv = t_calloc(K * N, sizeof *bv), *c = t_calloc(M * N, sizeof *c);
+    /* small integers: exact in half, their products and sums exact in float */
+    static const uint16_t half_of[5] = {0xc000, 0xbc00, 0x0000, 0x3c00, 0x4000}; /* -2 .. 2 */
+    for (int i = 0; i < M * K; i++) {
+        int v = (int)(t_rand_u32() % 5);
+        a[i] = half_of[v];
+        av[i] = (float)(v - 2);
+    }
+    for (int i = 0; i < K * N; i++) {
+        int v = (int)(t_rand_u32() % 5);
+        b[i] = half_of[v];
+        bv[i] = (float)(v - 2);
+    }
+    for (int i = 0; i < M * N; i++)
+        c[i] = (float)(int)(t_rand_u32() % 7) - 3;
+    float *c0 = t_calloc(M * N, sizeof *c0);
+    memcpy(c0, c, M * N * sizeof *c);
+    float alpha = 2.0f, beta = -1.0f;
+    int m = M, n = N, kk = K;
+    /* 4 warps across M in x, 2 rows of warps in y: 64 x 32 */
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1, 1}, .block = {128, 2}},
+                              LAT_ARGS(lat_arg_in(a, M * K * sizeof *a), lat_arg_in(b, K * N * sizeof *b),
+                                       lat_arg_inout(c, M * N * sizeof *c), lat_arg_i32(m), lat_arg_i32(n),
+                                       lat_arg_i32(kk), lat_arg_f32(alpha), lat_arg_f32(beta))));
+    for (int col = 0; col < N; col++)
+        for (int row = 0; row < M; row++) {
+            float s = 0;
+            for (int q = 0; q < K; q++)
+                s += av[row + q * M] * bv[q + col * K];
+            float want = alpha * s + beta * c0[row + col * M];
+            ASSERT_MSG(c[row + col * M] == want, "c[%d][%d] = %g, want %g", row, col,
+                       (double)c[row + col * M], (double)want);
+        }
+}

@@ -17,7 +17,7 @@ static const char *const builtin[] = {
     "vector_types.h", "vector_functions.h", "builtin_types.h", "host_defines.h",
     "crt/host_defines.h", "cstdio", "cstdint", "cstddef", "cstdlib", "cstring", "cmath",
     "cfloat", "climits", "cassert", "cooperative_groups.h", "cooperative_groups/reduce.h",
-    "cuda_fp16.h", "cuda_bf16.h", "curand_kernel.h", "cuComplex.h",
+    "cuda_fp16.h", "cuda_bf16.h", "curand_kernel.h", "cuComplex.h", "mma.h",
     /* included by cuda_runtime.h: what they declare is built in */
     "driver_types.h", "sm_20_intrinsics.h", "sm_30_intrinsics.h", "sm_32_intrinsics.h",
     "sm_35_intrinsics.h", "sm_61_intrinsics.h", "device_atomic_functions.h",
@@ -33,7 +33,7 @@ static const char *const builtin[] = {
 /* CUDA headers for what the emulator does not do yet: an error that says so beats
  * "file not found". */
 static const char *const unsupported[] = {
-    "cuda_fp8.h", "mma.h",
+    "cuda_fp8.h",
     "cuda_pipeline.h", "cuda/barrier", "cuda/atomic",
 };
 

@@ -13,6 +13,7 @@
 #include "fp16_header.h"
 #include "cucomplex_header.h"
 #include "libcuxx_header.h"
+#include "mma_header.h"
 
 #include <string.h>
 
@@ -251,6 +252,8 @@ const char *lat__cxx_header_text(lat__arena *a, const char *name)
         lines = lat__libcuxx_header_lines(name);
     if (!lines)
         lines = lat__cucomplex_header_lines(name);
+    if (!lines)
+        lines = lat__mma_header_lines(name);
     if (!lines)
         return NULL;
     size_t n = 0;
