@@ -364,3 +364,32 @@ TEST(wmma_gemm_tiles_match_the_host)
                        (double)c[row + col * M], (double)want);
         }
 }
+
+/* Enumerators declared in a class are its members, as in C++'s older metaprograms: each
+ * instance has its own `value`, found as S::value, and two classes may use one name. */
+TEST(enums_in_classes_are_their_members)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <int N> struct Log2 { enum { value = 1 + Log2<N / 2>::value }; };\n"
+        "template <> struct Log2<1> { enum { value = 0 }; };\n"
+        "struct A { enum { size = 4 }; enum Kind { X = 1, Y = 2 }; float v[size]; };\n"
+        "struct B { enum { size = 8 }; };\n"
+        "template <typename T> struct Traits { enum { bytes = sizeof(T) }; };\n"
+        "extern \"C\" __global__ void k(int *o, const int *in) {\n"
+        "    A a; a.v[3] = in[0];\n"
+        "    A::Kind kind = A::Y;\n"
+        "    o[0] = Log2<64>::value + Log2<1024>::value * 100;\n"
+        "    o[1] = A::size + B::size * 10;\n"
+        "    o[2] = kind + (int)a.v[3] * 10;\n"
+        "    o[3] = Traits<double>::bytes + Traits<short>::bytes * 10;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    int o[4], in[1] = {(int)(t_rand_u32() % 1000)};
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                              LAT_ARGS(lat_arg_out(o, sizeof o), lat_arg_in(in, sizeof in))));
+    ASSERT_EQ(o[0], 6 + 1000);
+    ASSERT_EQ(o[1], 84);
+    ASSERT_EQ(o[2], 2 + in[0] * 10);
+    ASSERT_EQ(o[3], 28);
+}
