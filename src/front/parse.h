@@ -199,6 +199,10 @@ void lat__skip_std_attributes(lat__parser *p);
 /* ---- parse_stmt.c ----------------------------------------------------------------------- */
 
 lat__stmt *lat__parse_compound(lat__parser *p);
+/* ---- parse_asm.c ---- */
+/* An asm statement at its keyword: the inline PTX's C++ (a block), or LAT_S_ASM after
+ * an error or a refusal naming the instruction. */
+lat__stmt *lat__parse_asm(lat__parser *p);
 lat__stmt *lat__stmt_new(lat__parser *p, lat__stmtkind kind, lat__loc loc);
 
 /* ---- parse_expr.c ----------------------------------------------------------------------- */
