@@ -4,16 +4,57 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .. import array as _array
-from .gpuarray import GPUArray
+from .gpuarray import GPUArray, _LatView
 
 __all__ = ["ReductionKernel"]
 
 
-class ReductionKernel(_array.ReductionKernel):
+class ReductionKernel:
     """``ReductionKernel(dtype_out, neutral, reduce_expr, map_expr=None, arguments=None,
-    name="reduce_kernel", keep=False, options=None, preamble="")``; a call gives a 0-d
-    GPUArray."""
+    name="reduce_kernel", keep=False, options=None, preamble="", allocator=None)``: a
+    call reduces map_expr over i below the first array argument's size and gives a 0-d
+    GPUArray (or writes ``out=``, a one-element GPUArray). dtype_out is a real type
+    (lattice's reduction generator refuses complex and struct results)."""
 
-    def __call__(self, *args: Any, stream: Any = None, **kw: Any) -> GPUArray:  # type: ignore[override]
-        return super().__call__(*args, stream=stream, cls=GPUArray, **kw)
+    def __init__(self, dtype_out: Any, neutral: Any, reduce_expr: str,
+                 map_expr: str | None = None, arguments: Any = None,
+                 name: str = "reduce_kernel", keep: bool = False, options: Any = None,
+                 preamble: str = "", allocator: Any = None):
+        self.dtype_out = np.dtype(dtype_out)
+        if self.dtype_out.kind not in "biuf":
+            raise TypeError(f"ReductionKernel: lattice reduces to bool, integer and float "
+                            f"types, not {self.dtype_out}")
+        self.allocator = allocator
+        self._k = _array.ReductionKernel(self.dtype_out, str(neutral), reduce_expr, map_expr,
+                                         arguments, name, keep, options, preamble)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> GPUArray:
+        out = kwargs.pop("out", None)
+        kwargs.pop("stream", None)
+        allocator = kwargs.pop("allocator", None) or self.allocator
+        range_ = kwargs.pop("range", None)
+        slice_ = kwargs.pop("slice", None)
+        if kwargs:
+            raise TypeError(f"ReductionKernel: unknown keyword arguments {sorted(kwargs)}")
+        if range_ is not None or slice_ is not None:
+            raise NotImplementedError("ReductionKernel: range= and slice= are not supported "
+                                      "by lattice")
+        first = next((a for a in args if isinstance(a, GPUArray)), None)
+        if first is None:
+            raise ValueError("ReductionKernel: no array argument to size the reduction")
+        for i, a in enumerate(args):
+            if isinstance(a, GPUArray) and not a.flags.forc:
+                raise ValueError(f"ReductionKernel: argument {i} is not contiguous")
+        if out is None:
+            out = GPUArray((), self.dtype_out, allocator=allocator, context=first._ctx)
+        elif out.size != 1 or out.dtype != self.dtype_out:
+            raise ValueError(f"ReductionKernel: out must be one element of {self.dtype_out}")
+        lv = _LatView(out._ctx, out.ptr, self.dtype_out, ())
+        try:
+            self._k(*args, n=first.size, out=lv)
+        finally:
+            lv.free()
+        return out

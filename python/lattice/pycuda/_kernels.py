@@ -1,0 +1,368 @@
+"""The kernels lattice.pycuda's arrays are made of: CUDA C written here for each operation,
+element types and memory layout, compiled once per context (lattice's ElementwiseKernel)
+and launched on the context's backend. Nothing is computed on the host.
+
+An operation is a C statement over element references. Arrays that share one memory order
+(all C-contiguous, or all F-contiguous, of one shape) are indexed by the loop's i; any
+other layout (views with steps, transposes, broadcast operands) finds each element's byte
+offset from its strides, so every operation works on every view as NumPy's would.
+
+Complex numbers are float2 / double2 in the generated code, with the helper functions of
+``complex_preamble`` (lat_c64_* and lat_c128_*): NumPy's complex64 and complex128 have the
+same layout.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .. import array as _array
+
+_CTYPE = {
+    np.dtype(np.bool_): "unsigned char", np.dtype(np.int8): "signed char",
+    np.dtype(np.uint8): "unsigned char", np.dtype(np.int16): "short",
+    np.dtype(np.uint16): "unsigned short", np.dtype(np.int32): "int",
+    np.dtype(np.uint32): "unsigned int", np.dtype(np.int64): "long long",
+    np.dtype(np.uint64): "unsigned long long", np.dtype(np.float32): "float",
+    np.dtype(np.float64): "double", np.dtype(np.complex64): "float2",
+    np.dtype(np.complex128): "double2",
+}
+
+
+def check_dtype(dtype: Any) -> np.dtype:
+    """The dtype, if lattice's arrays can hold it; TypeError naming it otherwise."""
+    dt = np.dtype(dtype)
+    if dt in _CTYPE or (dt.kind == "V" and dt.itemsize > 0 and not dt.hasobject):
+        return dt
+    raise TypeError(f"lattice.pycuda arrays cannot hold {dt} (bool, int8..int64, "
+                    "uint8..uint64, float32, float64, complex64, complex128, or a struct "
+                    "of those, such as gpuarray.vec.float3)")
+
+
+def ctype(dt: np.dtype) -> str:
+    """The C type an element is stored as (structs: a byte struct of their size)."""
+    c = _CTYPE.get(dt)
+    if c is None:
+        if dt.kind == "V":
+            return f"lat_bytes{dt.itemsize}"
+        raise TypeError(f"no kernel type for {dt}")
+    return c
+
+
+def real_of(dt: np.dtype) -> np.dtype:
+    """The real type of a complex type (the type itself otherwise)."""
+    if dt.kind == "c":
+        return np.dtype(np.float32 if dt == np.complex64 else np.float64)
+    return dt
+
+
+def _zname(dt: np.dtype) -> str:
+    return "lat_c64" if dt == np.complex64 else "lat_c128"
+
+
+def complex_preamble(t: str) -> str:
+    """The complex helper functions over float2 (t="float") or double2 (t="double")."""
+    z, v, f = ("lat_c64", "float2", "f") if t == "float" else ("lat_c128", "double2", "")
+    mk = "make_" + v
+    inv_ln10 = "0.43429448190325182765"
+    return f"""
+static __device__ __forceinline__ {v} {z}_add({v} a, {v} b) {{ return {mk}(a.x + b.x, a.y + b.y); }}
+static __device__ __forceinline__ {v} {z}_sub({v} a, {v} b) {{ return {mk}(a.x - b.x, a.y - b.y); }}
+static __device__ __forceinline__ {v} {z}_mul({v} a, {v} b) {{ return {mk}(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }}
+static __device__ __forceinline__ {v} {z}_div({v} a, {v} b)
+{{
+    if (fabs{f}(b.x) >= fabs{f}(b.y)) {{
+        if (b.x == 0 && b.y == 0)
+            return {mk}(a.x / fabs{f}(b.x), a.y / fabs{f}(b.y));
+        const {t} r = b.y / b.x, d = b.x + b.y * r;
+        return {mk}((a.x + a.y * r) / d, (a.y - a.x * r) / d);
+    }}
+    const {t} r = b.x / b.y, d = b.x * r + b.y;
+    return {mk}((a.x * r + a.y) / d, (a.y * r - a.x) / d);
+}}
+static __device__ __forceinline__ {v} {z}_neg({v} a) {{ return {mk}(-a.x, -a.y); }}
+static __device__ __forceinline__ {v} {z}_conj({v} a) {{ return {mk}(a.x, -a.y); }}
+static __device__ __forceinline__ {t} {z}_abs({v} a) {{ return hypot{f}(a.x, a.y); }}
+static __device__ __forceinline__ int {z}_eq({v} a, {v} b) {{ return a.x == b.x && a.y == b.y; }}
+static __device__ __forceinline__ int {z}_lt({v} a, {v} b) {{ return a.x < b.x || (a.x == b.x && a.y < b.y); }}
+static __device__ __forceinline__ int {z}_nz({v} a) {{ return a.x != 0 || a.y != 0; }}
+static __device__ __forceinline__ {v} {z}_exp({v} a) {{ const {t} e = exp{f}(a.x); return {mk}(e * cos{f}(a.y), e * sin{f}(a.y)); }}
+static __device__ __forceinline__ {v} {z}_log({v} a) {{ return {mk}(log{f}(hypot{f}(a.x, a.y)), atan2{f}(a.y, a.x)); }}
+static __device__ __forceinline__ {v} {z}_log10({v} a) {{ const {v} l = {z}_log(a); return {mk}(l.x * ({t}){inv_ln10}, l.y * ({t}){inv_ln10}); }}
+static __device__ __forceinline__ {v} {z}_sqrt({v} a)
+{{
+    if (a.x == 0 && a.y == 0)
+        return {mk}(0, a.y);
+    const {t} s = sqrt{f}((fabs{f}(a.x) + hypot{f}(a.x, a.y)) * ({t})0.5);
+    if (a.x >= 0)
+        return {mk}(s, a.y / (2 * s));
+    return {mk}(fabs{f}(a.y) / (2 * s), copysign{f}(s, a.y));
+}}
+static __device__ __forceinline__ {v} {z}_sin({v} a) {{ return {mk}(sin{f}(a.x) * cosh{f}(a.y), cos{f}(a.x) * sinh{f}(a.y)); }}
+static __device__ __forceinline__ {v} {z}_cos({v} a) {{ return {mk}(cos{f}(a.x) * cosh{f}(a.y), -sin{f}(a.x) * sinh{f}(a.y)); }}
+static __device__ __forceinline__ {v} {z}_tan({v} a)
+{{
+    const {t} d = cos{f}(2 * a.x) + cosh{f}(2 * a.y);
+    return {mk}(sin{f}(2 * a.x) / d, sinh{f}(2 * a.y) / d);
+}}
+static __device__ __forceinline__ {v} {z}_sinh({v} a) {{ return {mk}(sinh{f}(a.x) * cos{f}(a.y), cosh{f}(a.x) * sin{f}(a.y)); }}
+static __device__ __forceinline__ {v} {z}_cosh({v} a) {{ return {mk}(cosh{f}(a.x) * cos{f}(a.y), sinh{f}(a.x) * sin{f}(a.y)); }}
+static __device__ __forceinline__ {v} {z}_tanh({v} a)
+{{
+    const {t} d = cosh{f}(2 * a.x) + cos{f}(2 * a.y);
+    return {mk}(sinh{f}(2 * a.x) / d, sin{f}(2 * a.y) / d);
+}}
+static __device__ __forceinline__ {v} {z}_pow({v} a, {v} b)
+{{
+    if (a.x == 0 && a.y == 0)
+        return (b.x == 0 && b.y == 0) ? {mk}(1, 0) : {mk}(0, 0);
+    return {z}_exp({z}_mul(b, {z}_log(a)));
+}}
+"""
+
+
+def int_preamble(c: str) -> str:
+    """Python's floor division, modulo and power for the integer C type c (NumPy's
+    integer semantics: a zero divisor gives 0)."""
+    n = c.replace(" ", "_")
+    return f"""
+static __device__ __forceinline__ {c} lat_floordiv_{n}({c} a, {c} b)
+{{
+    if (b == 0)
+        return 0;
+    {c} q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0)))
+        q -= 1;
+    return q;
+}}
+static __device__ __forceinline__ {c} lat_mod_{n}({c} a, {c} b)
+{{
+    if (b == 0)
+        return 0;
+    {c} r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0)))
+        r += b;
+    return r;
+}}
+static __device__ __forceinline__ {c} lat_ipow_{n}({c} a, {c} b)
+{{
+    {c} r = 1;
+    while (b > 0) {{
+        if (b & 1)
+            r *= a;
+        a *= a;
+        b >>= 1;
+    }}
+    return r;
+}}
+"""
+
+
+def float_preamble(t: str) -> str:
+    f = "f" if t == "float" else ""
+    n = t
+    return f"""
+static __device__ __forceinline__ {t} lat_fmod_{n}({t} a, {t} b)
+{{
+    {t} r = fmod{f}(a, b);
+    if (r != 0 && ((r < 0) != (b < 0)))
+        r += b;
+    else if (r == 0)
+        r = copysign{f}(({t})0, b);
+    return r;
+}}
+static __device__ __forceinline__ {t} lat_floordiv_{n}({t} a, {t} b)
+{{
+    if (b == 0)
+        return a / b;
+    const {t} m = fmod{f}(a, b);
+    {t} d = (a - m) / b;
+    if (m != 0 && ((b < 0) != (m < 0)))
+        d -= 1;
+    if (d != 0) {{
+        {t} fl = floor{f}(d);
+        if (d - fl > ({t})0.5)
+            fl += 1;
+        d = fl;
+    }} else
+        d = copysign{f}(({t})0, a / b);
+    return d;
+}}
+"""
+
+
+class Code:
+    """The preamble pieces a kernel needs, gathered while its body is written."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, str] = {}
+
+    def need_complex(self, dt: np.dtype) -> None:
+        if dt == np.complex64:
+            self.parts.setdefault("c64", complex_preamble("float"))
+        elif dt == np.complex128:
+            self.parts.setdefault("c128", complex_preamble("double"))
+
+    def need_int(self, dt: np.dtype) -> str:
+        c = ctype(dt)
+        self.parts.setdefault("i:" + c, int_preamble(c))
+        return c.replace(" ", "_")
+
+    def need_float(self, dt: np.dtype) -> str:
+        c = ctype(dt)
+        self.parts.setdefault("f:" + c, float_preamble(c))
+        return c
+
+    def need_bytes(self, dt: np.dtype) -> None:
+        if dt.kind == "V":
+            n = dt.itemsize
+            self.parts.setdefault(f"b{n}",
+                                  f"typedef struct {{ unsigned char b[{n}]; }} lat_bytes{n};\n")
+
+    def text(self) -> str:
+        return "".join(self.parts.values())
+
+    # -- values ---------------------------------------------------------------------------
+    def cast(self, e: str, src: np.dtype, dst: np.dtype) -> str:
+        """C expression of value e (of type src) converted as NumPy's astype converts."""
+        if src == dst:
+            return e
+        if dst.kind == "c":
+            self.need_complex(dst)
+            t = ctype(real_of(dst))
+            if src.kind == "c":
+                self.need_complex(src)
+                return f"make_{ctype(dst)}(({t})({e}).x, ({t})({e}).y)"
+            if src == np.bool_:
+                e = f"(({e}) != 0)"
+            return f"make_{ctype(dst)}(({t})({e}), ({t})0)"
+        if src.kind == "c":
+            self.need_complex(src)
+            if dst == np.bool_:
+                return f"(unsigned char){_zname(src)}_nz({e})"
+            e = f"({e}).x"
+            src = real_of(src)
+        if dst == np.bool_:
+            return f"(unsigned char)(({e}) != 0)"
+        if src == np.bool_:
+            e = f"(({e}) != 0)"
+        return f"({ctype(dst)})({e})"
+
+    def nonzero(self, e: str, dt: np.dtype) -> str:
+        if dt.kind == "c":
+            self.need_complex(dt)
+            return f"{_zname(dt)}_nz({e})"
+        return f"(({e}) != 0)"
+
+
+# ----------------------------------------------------------------------------------------
+# Launching
+# ----------------------------------------------------------------------------------------
+
+_cache: dict = {}
+
+
+def _kernel(ctx: Any, args: str, body: str, name: str, preamble: str) -> Any:
+    key = (id(ctx), args, body, preamble)
+    k = _cache.get(key)
+    if k is None or not ctx.alive:
+        k = _cache[key] = _array.ElementwiseKernel(args, body, name, preamble=preamble,
+                                                   context=ctx)
+    return k
+
+
+def _same_order(arrays: Sequence[Any], shape: tuple) -> bool:
+    """Whether element i of every array is its i-th in memory (one shape, one order)."""
+    if all(a.flags.c_contiguous and a.shape == shape for a in arrays):
+        return True
+    return all(a.flags.f_contiguous and a.shape == shape for a in arrays)
+
+
+def launch(name: str, outs: Sequence[Any], ins: Sequence[Any], scalars: Sequence[Any],
+           body: Callable[..., str], code: Code | None = None, n: int | None = None) -> None:
+    """Runs `body` for every element of outs[0]'s shape.
+
+    outs: arrays written (that shape); ins: arrays read, broadcast to it as NumPy does;
+    scalars: NumPy scalars (their C type is their dtype's; complex ones pass as two reals).
+    body(o, a, s) gets C lvalues of the outputs' elements, rvalues of the inputs' elements
+    and the scalars' expressions, and returns the C statement(s) of one element.
+    """
+    code = code or Code()
+    shape = tuple(outs[0].shape)
+    total = int(np.prod(shape, dtype=np.int64)) if n is None else n
+    if total == 0:
+        return
+    ctx = outs[0]._ctx
+    params: list[str] = []
+    argv: list[Any] = []
+    for j, a in enumerate(outs):
+        code.need_bytes(a.dtype)
+        params.append(f"{ctype(a.dtype)} *o{j}")
+        argv.append(a)
+    for j, a in enumerate(ins):
+        code.need_bytes(a.dtype)
+        params.append(f"const {ctype(a.dtype)} *a{j}")
+        argv.append(a)
+    sexprs = []
+    for j, s in enumerate(scalars):
+        dt = s.dtype
+        if dt.kind == "c":
+            code.need_complex(dt)
+            rt = ctype(real_of(dt))
+            params += [f"{rt} s{j}r", f"{rt} s{j}i"]
+            argv += [s.real.astype(real_of(dt))[()], s.imag.astype(real_of(dt))[()]]
+            sexprs.append(f"make_{ctype(dt)}(s{j}r, s{j}i)")
+        else:
+            c = ctype(dt) if dt != np.bool_ else "int"
+            params.append(f"{c} s{j}")
+            argv.append(np.int32(s) if dt == np.bool_ else s)
+            sexprs.append(f"s{j}")
+    full = [a for a in ins if a.size != 1 or a.shape == shape]
+    if n is not None or _same_order(list(outs) + full, shape):
+        oref = [f"o{j}[i]" for j in range(len(outs))]
+        aref = [f"a{j}[i]" if (a.size != 1 or a.shape == shape) else f"a{j}[0]"
+                for j, a in enumerate(ins)]
+        text = body(oref, aref, sexprs)
+    else:
+        nd = len(shape)
+        params += [f"long long d{k}" for k in range(nd)]
+        argv += [np.int64(d) for d in shape]
+        allarr = list(outs) + list(ins)
+        for j, a in enumerate(allarr):
+            st = _broadcast_strides(a, shape)
+            params += [f"long long t{j}_{k}" for k in range(nd)]
+            argv += [np.int64(s) for s in st]
+        lines = ["long long r_ = (long long)i, q_;"]
+        lines.append("long long " + ", ".join(f"p{j}_ = 0" for j in range(len(allarr))) + ";")
+        for k in reversed(range(nd)):
+            lines.append(f"q_ = r_ % d{k}; r_ /= d{k};")
+            lines.append(" ".join(f"p{j}_ += q_ * t{j}_{k};" for j in range(len(allarr))))
+        oref = [f"(*({ctype(a.dtype)} *)((char *)o{j} + p{j}_))" for j, a in enumerate(outs)]
+        aref = [f"(*(const {ctype(a.dtype)} *)((const char *)a{j} + p{len(outs) + j}_))"
+                for j, a in enumerate(ins)]
+        text = "{ " + " ".join(lines) + " " + body(oref, aref, sexprs) + " }"
+    k = _kernel(ctx, ", ".join(params), text, name, code.text())
+    k(*argv, n=total)
+
+
+def _broadcast_strides(a: Any, shape: tuple) -> tuple:
+    """a's byte strides as seen from `shape` (0 along broadcast axes)."""
+    nd = len(shape)
+    pad = nd - a.ndim
+    if pad < 0:
+        raise ValueError(f"cannot broadcast shape {a.shape} to {shape}")
+    st = []
+    for k in range(nd):
+        if k < pad:
+            st.append(0)
+            continue
+        d = a.shape[k - pad]
+        if d == shape[k]:
+            st.append(a.strides[k - pad] if d != 1 else 0)
+        elif d == 1:
+            st.append(0)
+        else:
+            raise ValueError(f"operands could not be broadcast together: {a.shape} to {shape}")
+    return tuple(st)
