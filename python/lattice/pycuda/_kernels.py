@@ -7,9 +7,10 @@ An operation is a C statement over element references. Arrays that share one mem
 other layout (views with steps, transposes, broadcast operands) finds each element's byte
 offset from its strides, so every operation works on every view as NumPy's would.
 
-Complex numbers are float2 / double2 in the generated code, with the helper functions of
-``complex_preamble`` (lat_c64_* and lat_c128_*): NumPy's complex64 and complex128 have the
-same layout.
+Complex numbers are structs of two floats or doubles in the generated code (lat_c64_t,
+lat_c128_t: NumPy's layout and alignment, so a complex view at any element offset loads
+on a GPU too, where float2/double2 would need 8- and 16-byte alignment), with the helper
+functions of ``complex_preamble`` (lat_c64_* and lat_c128_*).
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ _CTYPE = {
     np.dtype(np.uint16): "unsigned short", np.dtype(np.int32): "int",
     np.dtype(np.uint32): "unsigned int", np.dtype(np.int64): "long long",
     np.dtype(np.uint64): "unsigned long long", np.dtype(np.float32): "float",
-    np.dtype(np.float64): "double", np.dtype(np.complex64): "float2",
-    np.dtype(np.complex128): "double2",
+    np.dtype(np.float64): "double", np.dtype(np.complex64): "lat_c64_t",
+    np.dtype(np.complex128): "lat_c128_t",
 }
 
 
@@ -63,11 +64,14 @@ def _zname(dt: np.dtype) -> str:
 
 
 def complex_preamble(t: str) -> str:
-    """The complex helper functions over float2 (t="float") or double2 (t="double")."""
-    z, v, f = ("lat_c64", "float2", "f") if t == "float" else ("lat_c128", "double2", "")
+    """The complex type and its helper functions, of float (t="float") or double."""
+    z, f = ("lat_c64", "f") if t == "float" else ("lat_c128", "")
+    v = z + "_t"
     mk = "make_" + v
     inv_ln10 = "0.43429448190325182765"
     return f"""
+typedef struct {{ {t} x, y; }} {v};
+static __device__ __forceinline__ {v} {mk}({t} x, {t} y) {{ {v} r; r.x = x; r.y = y; return r; }}
 static __device__ __forceinline__ {v} {z}_add({v} a, {v} b) {{ return {mk}(a.x + b.x, a.y + b.y); }}
 static __device__ __forceinline__ {v} {z}_sub({v} a, {v} b) {{ return {mk}(a.x - b.x, a.y - b.y); }}
 static __device__ __forceinline__ {v} {z}_mul({v} a, {v} b) {{ return {mk}(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }}
@@ -299,10 +303,12 @@ def launch(name: str, outs: Sequence[Any], ins: Sequence[Any], scalars: Sequence
     argv: list[Any] = []
     for j, a in enumerate(outs):
         code.need_bytes(a.dtype)
+        code.need_complex(a.dtype)
         params.append(f"{ctype(a.dtype)} *o{j}")
         argv.append(a)
     for j, a in enumerate(ins):
         code.need_bytes(a.dtype)
+        code.need_complex(a.dtype)
         params.append(f"const {ctype(a.dtype)} *a{j}")
         argv.append(a)
     sexprs = []

@@ -941,10 +941,13 @@ def take(a: GPUArray, indices: GPUArray, out: GPUArray | None = None,
     if out is None:
         out = GPUArray(indices.shape, a.dtype, context=a._ctx)
     idx = indices if indices.flags.c_contiguous else indices.copy(order="C")
+    code = Code()
+    code.need_complex(a.dtype)
+    code.need_bytes(a.dtype)
     launch("lat_take", [out], [idx], [np.uint64(src._ptr)],
-           lambda o, e, s: f"{o[0]} = ((const {ctype(a.dtype)} *)(unsigned long long){s[0]})"
-                           f"[{e[0]}];",
-           n=None)
+           lambda o, e, s: f"{o[0]} = " + code.cast(
+               f"((const {ctype(a.dtype)} *)(unsigned long long){s[0]})[{e[0]}]", a.dtype,
+               out.dtype) + ";", code)
     return out
 
 
@@ -972,6 +975,8 @@ def multi_take_put(arrays: Sequence[GPUArray], dest_indices: GPUArray, src_indic
             raise ValueError("multi_take_put: contiguous arrays only")
         t = ctype(a.dtype)
         code = Code()
+        code.need_complex(a.dtype)
+        code.need_complex(o.dtype)
         launch("lat_take_put", [dest_indices], [src_indices],
                [np.uint64(o._ptr), np.uint64(a._ptr), np.int64(off)],
                lambda od, e, s: f"(({t} *)(unsigned long long){s[0]})[{od[0]}] = "
@@ -990,6 +995,7 @@ def multi_put(arrays: Sequence[GPUArray], dest_indices: GPUArray, dest_shape: An
         src = a if a.flags.c_contiguous else a.copy(order="C")
         t = ctype(o.dtype)
         code = Code()
+        code.need_complex(o.dtype)
         launch("lat_put", [dest_indices], [src], [np.uint64(o._ptr)],
                lambda od, e, s: f"(({t} *)(unsigned long long){s[0]})[{od[0]}] = "
                                 f"{code.cast(e[0], src.dtype, o.dtype)};",
@@ -1241,6 +1247,8 @@ def _sum_map(a: GPUArray, map_c: Any, dt: np.dtype, n: int, extra_args: str, arg
     """A 0-d array of dt: the sum of map_c(code) over i < n (complex: by parts)."""
     out = GPUArray((), dt, allocator=allocator, context=a._ctx)
     code = Code()
+    for arg in args:
+        code.need_complex(arg.dtype)
     if dt.kind == "c":
         rt = real_of(dt)
         e = map_c(code, dt)
@@ -1368,6 +1376,7 @@ def _anyall(which: str, a: GPUArray, allocator: Any) -> GPUArray:
     out = GPUArray((), np.bool_, allocator=allocator, context=a._ctx)
     src = _contig(a)
     code = Code()
+    code.need_complex(src.dtype)
     nz = code.nonzero("x[i]", src.dtype)
     _reduce(src, np.dtype(np.uint8), "0" if which == "any" else "1",
             "a | b" if which == "any" else "a & b", f"(unsigned char){nz}",
