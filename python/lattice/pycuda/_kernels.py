@@ -372,3 +372,109 @@ def _broadcast_strides(a: Any, shape: tuple) -> tuple:
         else:
             raise ValueError(f"operands could not be broadcast together: {a.shape} to {shape}")
     return tuple(st)
+
+
+# ----------------------------------------------------------------------------------------
+# Reductions
+# ----------------------------------------------------------------------------------------
+
+# On the emulator a block's threads run one after another, so a tree of barriers and
+# shuffles costs far more than the loads: there a reduction is a few single-thread
+# blocks, each folding one contiguous chunk (in four contiguous parts, for independent
+# chains), and one thread folding the chunks' partials in order. Values combine in index
+# order within each part, so an associative, commutative operator gives the tree's
+# result up to float rounding. Elsewhere (a GPU, the cross-checking backend) it is
+# lattice's reduction generator.
+_SERIAL_REDUCE = r"""
+#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+#ifndef NAN
+#define NAN __int_as_float(0x7fffffff)
+#endif
+PREAMBLE
+typedef CTYPE lat_red_t;
+static __device__ __forceinline__ lat_red_t lat_red_op(lat_red_t a, lat_red_t b) { return (REDUCE); }
+extern "C" __global__ void lat_red_stage1(ARGUMENTS, unsigned long long n,
+                                          unsigned long long chunk, lat_red_t *lat_partial)
+{
+    const unsigned long long s = (unsigned long long)blockIdx.x * chunk;
+    const unsigned long long e = s + chunk < n ? s + chunk : n;
+    if (threadIdx.x != 0)
+        return;
+    lat_red_t a0 = (lat_red_t)(NEUTRAL), a1 = a0, a2 = a0, a3 = a0;
+    const unsigned long long q = (e > s ? e - s : 0) / 4;
+    for (unsigned long long k = 0; k < q; ++k) {
+        { const unsigned long long i = s + k; a0 = lat_red_op(a0, (lat_red_t)(MAP)); }
+        { const unsigned long long i = s + q + k; a1 = lat_red_op(a1, (lat_red_t)(MAP)); }
+        { const unsigned long long i = s + 2 * q + k; a2 = lat_red_op(a2, (lat_red_t)(MAP)); }
+        { const unsigned long long i = s + 3 * q + k; a3 = lat_red_op(a3, (lat_red_t)(MAP)); }
+    }
+    for (unsigned long long i = s + 4 * q; i < e; ++i)
+        a3 = lat_red_op(a3, (lat_red_t)(MAP));
+    lat_partial[blockIdx.x] = lat_red_op(lat_red_op(a0, a1), lat_red_op(a2, a3));
+}
+extern "C" __global__ void lat_red_stage2(const lat_red_t *p, unsigned int count,
+                                          lat_red_t *out)
+{
+    if (threadIdx.x != 0 || blockIdx.x != 0)
+        return;
+    lat_red_t a = p[0];
+    for (unsigned int k = 1; k < count; ++k)
+        a = lat_red_op(a, p[k]);
+    *out = a;
+}
+"""
+
+_red_cache: dict = {}
+
+
+class _Ptr:
+    """A device address as a kernel's pointer argument."""
+
+    def __init__(self, p: int):
+        self._lattice_ptr_ = p
+
+
+def reduce(ctx: Any, dtype_out: np.dtype, neutral: str, reduce_expr: str, map_expr: str,
+           arguments: Any, args: Sequence[Any], n: int, out_ptr: int,
+           preamble: str = "") -> None:
+    """Writes the reduction of map_expr (of i < n) to the dtype_out element at out_ptr;
+    the neutral element when n is 0."""
+    from .. import core as _core
+    from .gpuarray import GPUArray, _LatView
+    dtype_out = np.dtype(dtype_out)
+    text, _ = _array._parse_arguments(arguments)
+    serial = ctx.backend == "emu" and n > 0
+    key = (id(ctx), serial, dtype_out, str(neutral), reduce_expr, map_expr, text, preamble)
+    k = _red_cache.get(key)
+    if k is None or not ctx.alive:
+        if serial:
+            src = _SERIAL_REDUCE
+            for a, b in (("PREAMBLE", preamble or ""), ("CTYPE", ctype(dtype_out)),
+                         ("REDUCE", reduce_expr), ("ARGUMENTS", text),
+                         ("NEUTRAL", str(neutral)), ("MAP", map_expr)):
+                src = src.replace(a, b)
+            m = _core.Module(src, no_extern_c=True, context=ctx)
+            k = (m, m.get_function("lat_red_stage1"), m.get_function("lat_red_stage2"))
+        else:
+            k = _array.ReductionKernel(dtype_out, str(neutral), reduce_expr, map_expr, text,
+                                       "lat_reduce", preamble=preamble, context=ctx)
+        _red_cache[key] = k
+    if serial:
+        blocks = builtins_min(64, (n + 16383) // 16384)
+        chunk = (n + blocks - 1) // blocks
+        blocks = (n + chunk - 1) // chunk
+        partial = GPUArray((blocks,), dtype_out, context=ctx)
+        k[1](*args, np.uint64(n), np.uint64(chunk), partial, grid=(blocks, 1),
+             block=(1, 1, 1))
+        k[2](partial, np.uint32(blocks), _Ptr(out_ptr), grid=(1, 1), block=(1, 1, 1))
+        return
+    lv = _LatView(ctx, out_ptr, dtype_out, ())
+    try:
+        k(*args, n=n, out=lv)
+    finally:
+        lv.free()
+
+
+builtins_min = min

@@ -1199,24 +1199,11 @@ def logical_not(x: GPUArray, /, out: GPUArray | None = None, *,
 # Reductions (lattice's reduction generator, over the array's memory)
 # ----------------------------------------------------------------------------------------
 
-_red_cache: dict = {}
-
-
 def _reduce(a: GPUArray, dtype_out: np.dtype, neutral: str, reduce_expr: str,
             map_expr: str, arguments: str, args: list, n: int, out_ptr: int,
             preamble: str = "") -> None:
-    ctx = a._ctx
-    key = (id(ctx), dtype_out, neutral, reduce_expr, map_expr, arguments, preamble)
-    k = _red_cache.get(key)
-    if k is None or not ctx.alive:
-        k = _red_cache[key] = _array.ReductionKernel(
-            dtype_out, neutral, reduce_expr, map_expr, arguments, "lat_reduce",
-            preamble=preamble, context=ctx)
-    lv = _LatView(ctx, out_ptr, dtype_out, ())
-    try:
-        k(*args, n=n, out=lv)
-    finally:
-        lv.free()
+    _k.reduce(a._ctx, dtype_out, neutral, reduce_expr, map_expr, arguments, args, n, out_ptr,
+              preamble)
 
 
 def _contig(a: GPUArray) -> GPUArray:

@@ -6,8 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import array as _array
-from .gpuarray import GPUArray, _LatView
+from . import _kernels as _k
+from ._kernels import ctype
+from .gpuarray import GPUArray
 
 __all__ = ["ReductionKernel"]
 
@@ -28,8 +29,10 @@ class ReductionKernel:
             raise TypeError(f"ReductionKernel: lattice reduces to bool, integer and float "
                             f"types, not {self.dtype_out}")
         self.allocator = allocator
-        self._k = _array.ReductionKernel(self.dtype_out, str(neutral), reduce_expr, map_expr,
-                                         arguments, name, keep, options, preamble)
+        if arguments is None:
+            arguments = f"const {ctype(self.dtype_out)} *in"
+        self._spec = (str(neutral), reduce_expr, map_expr or "in[i]", arguments,
+                      preamble or "")
 
     def __call__(self, *args: Any, **kwargs: Any) -> GPUArray:
         out = kwargs.pop("out", None)
@@ -52,9 +55,7 @@ class ReductionKernel:
             out = GPUArray((), self.dtype_out, allocator=allocator, context=first._ctx)
         elif out.size != 1 or out.dtype != self.dtype_out:
             raise ValueError(f"ReductionKernel: out must be one element of {self.dtype_out}")
-        lv = _LatView(out._ctx, out.ptr, self.dtype_out, ())
-        try:
-            self._k(*args, n=first.size, out=lv)
-        finally:
-            lv.free()
+        neutral, reduce_expr, map_expr, arguments, preamble = self._spec
+        _k.reduce(first._ctx, self.dtype_out, neutral, reduce_expr, map_expr, arguments, args,
+                  first.size, out.ptr, preamble)
         return out
