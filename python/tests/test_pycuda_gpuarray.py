@@ -362,3 +362,45 @@ def test_vector_types():
     g.fill(gpuarray.vec.make_float3(1.0, 2.0, 3.0))
     h = g.get()
     assert h.dtype == gpuarray.vec.float3 and (h["y"] == 2).all()
+
+
+def test_overlapping_operands_as_numpy(rng):
+    # NumPy buffers an operand that shares memory with the output in another layout.
+    for n in (10, 5000):
+        a = rand(rng, (n,), np.float32)
+        g = gpuarray.to_gpu(a)
+        g[1:] = g[:-1]
+        a[1:] = a[:-1].copy()
+        close(g.get(), a)
+        g[:-2] += g[2:]
+        a[:-2] += a[2:].copy()
+        close(g.get(), a)
+        g[::-1] = g
+        a[::-1] = a.copy()
+        close(g.get(), a)
+    m = rand(rng, (30, 30), np.float64)
+    gm = gpuarray.to_gpu(m)
+    gm[...] = gm.T
+    close(gm.get(), m.T.copy())
+
+
+def test_setitem_values_of_every_kind(rng):
+    g = gpuarray.zeros((3, 4), np.float32)
+    g[0] = [1, 2, 3, 4]
+    g[1] = np.float64(2.5)
+    g[2, 1:3] = np.array([7, 8])
+    want = np.zeros((3, 4), np.float32)
+    want[0] = [1, 2, 3, 4]
+    want[1] = 2.5
+    want[2, 1:3] = [7, 8]
+    close(g.get(), want)
+
+
+def test_complex_view_at_odd_offset(rng):
+    a = rand(rng, (33,), np.float32)
+    g = gpuarray.to_gpu(a)
+    v, want = g[1:].view(np.complex64), a[1:].view(np.complex64)
+    close((v * v).get(), want * want)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        r = v.astype(np.float32)
+    close(r.get(), want.real.copy())

@@ -298,6 +298,8 @@ def launch(name: str, outs: Sequence[Any], ins: Sequence[Any], scalars: Sequence
     total = int(np.prod(shape, dtype=np.int64)) if n is None else n
     if total == 0:
         return
+    if n is None:
+        ins = [_unaliased(a, outs) for a in ins]
     ctx = outs[0]._ctx
     params: list[str] = []
     argv: list[Any] = []
@@ -351,6 +353,37 @@ def launch(name: str, outs: Sequence[Any], ins: Sequence[Any], scalars: Sequence
         text = "{ " + " ".join(lines) + " " + body(oref, aref, sexprs) + " }"
     k = _kernel(ctx, ", ".join(params), text, name, code.text())
     k(*argv, n=total)
+
+
+def _extent(a: Any) -> tuple[int, int]:
+    """The bytes [lo, hi) an array's elements occupy."""
+    lo = hi = a.ptr
+    for d, st in zip(a.shape, a.strides):
+        if d > 1:
+            if st < 0:
+                lo += (d - 1) * st
+            else:
+                hi += (d - 1) * st
+    return lo, hi + a.dtype.itemsize
+
+
+def _unaliased(a: Any, outs: Sequence[Any]) -> Any:
+    """a, or a copy of it when an output shares its memory in another layout: the
+    kernel's threads would read elements that others have already written (NumPy
+    buffers such operands; so does lattice, before the launch)."""
+    if a.size == 0:
+        return a
+    lo, hi = _extent(a)
+    for o in outs:
+        if o.size == 0:
+            continue
+        olo, ohi = _extent(o)
+        if lo < ohi and olo < hi:
+            if o.ptr == a.ptr and o.shape == a.shape and o.strides == a.strides and \
+                    o.dtype.itemsize == a.dtype.itemsize:
+                continue  # each element is read, then written, by one thread
+            return a.copy()
+    return a
 
 
 def _broadcast_strides(a: Any, shape: tuple) -> tuple:
