@@ -21,7 +21,7 @@ from ..errors import check
 from . import _kernels as _k
 from ._kernels import Code, check_dtype, ctype, launch, real_of
 
-__all__ = ["GPUArray", "to_gpu", "to_gpu_async", "empty", "zeros", "ones", "empty_like",
+__all__ = ["GPUArray", "splay", "to_gpu", "to_gpu_async", "empty", "zeros", "ones", "empty_like",
            "zeros_like", "ones_like", "arange", "take", "multi_take", "multi_put",
            "multi_take_put", "concatenate", "stack", "transpose", "reshape", "if_positive",
            "where", "maximum", "minimum", "sum", "any", "all", "subset_sum", "dot", "vdot",
@@ -146,6 +146,16 @@ class GPUArray:
     @property
     def ndim(self) -> int:
         return len(self.shape)
+
+    @property
+    def _grid(self) -> tuple:
+        """A launch shape for a grid-stride loop over the elements (PyCUDA's
+        ``a._grid``, ``a._block``, as ``splay(a.size)`` gives them)."""
+        return splay(self.size)[0]
+
+    @property
+    def _block(self) -> tuple:
+        return splay(self.size)[1]
 
     @property
     def itemsize(self) -> int:
@@ -608,6 +618,22 @@ class GPUArray:
                                   "has none; use texture objects (lattice/texture.h)")
 
     bind_to_texref_ext = bind_to_texref
+
+
+def splay(n: int, dev: Any = None) -> tuple[tuple[int, int], tuple[int, int, int]]:
+    """(grid, block) for a grid-stride loop over n items: blocks of one to four warps,
+    at most 32 blocks per multiprocessor (more would only wait)."""
+    warp, max_threads = 32, 128
+    try:
+        dev = dev or _core.current_context().get_device()
+        mp = int(dev.info.get("multiprocessor_count", 0)) or 16
+    except Exception:  # a device without the attribute: a typical GPU's count
+        mp = 16
+    max_blocks = 32 * mp
+    n = builtins.max(int(n), 1)
+    threads = builtins.min(max_threads, (n + warp - 1) // warp * warp)
+    blocks = builtins.min(max_blocks, (n + threads - 1) // threads)
+    return (blocks, 1), (threads, 1, 1)
 
 
 # ----------------------------------------------------------------------------------------

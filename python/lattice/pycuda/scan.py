@@ -88,6 +88,9 @@ class _ScanKernel:
     def __call__(self, input_ary: GPUArray, output_ary: GPUArray | None = None,
                  allocator: Any = None, stream: Any = None) -> GPUArray:
         out = input_ary if output_ary is None else output_ary
+        if isinstance(out, str) and out == "new":
+            out = GPUArray(input_ary.shape, input_ary.dtype, context=input_ary._ctx,
+                           allocator=allocator)
         for name, a in (("input_ary", input_ary), ("output_ary", out)):
             if not isinstance(a, GPUArray):
                 raise TypeError(f"{type(self).__name__}: {name} must be a GPUArray")
@@ -96,9 +99,9 @@ class _ScanKernel:
                                 f"of {self.dtype}")
             if not a.flags.forc:
                 raise ValueError(f"{type(self).__name__}: {name} is not contiguous")
-        if out.size != input_ary.size:
-            raise ValueError(f"{type(self).__name__}: output_ary has {out.size} elements, "
-                             f"input_ary {input_ary.size}")
+        if out.shape != input_ary.shape:
+            raise ValueError(f"{type(self).__name__}: input and output must have the same "
+                             f"shape ({input_ary.shape} and {out.shape})")
         n = input_ary.size
         if n == 0:
             return out
