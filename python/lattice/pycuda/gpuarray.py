@@ -55,7 +55,7 @@ def _contig_strides(shape: tuple, itemsize: int, order: str) -> tuple[int, ...]:
 
 
 def _is_contig(shape: tuple, strides: tuple, itemsize: int, order: str) -> bool:
-    if int(np.prod(shape, dtype=np.int64)) <= 1 if shape else True:
+    if math.prod(shape) <= 1:
         return True
     acc = itemsize
     axes = range(len(shape)) if order == "F" else reversed(range(len(shape)))
@@ -118,7 +118,7 @@ class GPUArray:
         self.dtype = check_dtype(dtype)
         if _py_any(s < 0 for s in self.shape):
             raise ValueError(f"negative dimensions are not allowed: {self.shape}")
-        self.size = int(np.prod(self.shape, dtype=np.int64)) if self.shape else 1
+        self.size = math.prod(self.shape)
         self.nbytes = self.size * self.dtype.itemsize
         if order not in ("C", "F"):
             raise ValueError(f"order must be 'C' or 'F', not {order!r}")
@@ -167,7 +167,11 @@ class GPUArray:
 
     @property
     def flags(self) -> _Flags:
-        return _Flags(self)
+        # Shape and strides never change after construction: compute the flags once.
+        f = self.__dict__.get("_flags")
+        if f is None:
+            f = self._flags = _Flags(self)
+        return f
 
     @property
     def ptr(self) -> int:
@@ -217,7 +221,7 @@ class GPUArray:
         v = GPUArray.__new__(type(self))
         v.shape = tuple(shape)
         v.dtype = self.dtype if dtype is None else np.dtype(dtype)
-        v.size = int(np.prod(v.shape, dtype=np.int64)) if v.shape else 1
+        v.size = math.prod(v.shape)
         v.nbytes = v.size * v.dtype.itemsize
         v.strides = tuple(strides)
         v.allocator = self.allocator
