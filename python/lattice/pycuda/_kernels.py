@@ -417,7 +417,9 @@ def _broadcast_strides(a: Any, shape: tuple) -> tuple:
 # chains), and one thread folding the chunks' partials in order. Values combine in index
 # order within each part, so an associative, commutative operator gives the tree's
 # result up to float rounding. Elsewhere (a GPU, the cross-checking backend) it is
-# lattice's reduction generator.
+# lattice's reduction generator, which reduces the C element types; a struct or complex
+# result type (a ReductionKernel's dtype_out, by its registered C name) takes the chunked
+# form there too, with many more chunks.
 _SERIAL_REDUCE = r"""
 #ifndef INFINITY
 #define INFINITY __int_as_float(0x7f800000)
@@ -478,13 +480,18 @@ def reduce(ctx: Any, dtype_out: np.dtype, neutral: str, reduce_expr: str, map_ex
     from .gpuarray import GPUArray, _LatView
     dtype_out = np.dtype(dtype_out)
     text, _ = _array._parse_arguments(arguments)
-    serial = ctx.backend == "emu" and n > 0
+    emu = ctx.backend == "emu"
+    generic = dtype_out.kind not in "biuf"
+    serial = (emu or generic) and n > 0
+    if generic and n == 0:
+        raise ValueError("a reduction of zero elements to a struct or complex type: "
+                         "lattice writes its neutral element only for C element types")
     key = (id(ctx), serial, dtype_out, str(neutral), reduce_expr, map_expr, text, preamble)
     k = _red_cache.get(key)
     if k is None or not ctx.alive:
         if serial:
             src = _SERIAL_REDUCE
-            for a, b in (("PREAMBLE", preamble or ""), ("CTYPE", ctype(dtype_out)),
+            for a, b in (("PREAMBLE", preamble or ""), ("CTYPE", result_ctype(dtype_out)),
                          ("REDUCE", reduce_expr), ("ARGUMENTS", text),
                          ("NEUTRAL", str(neutral)), ("MAP", map_expr)):
                 src = src.replace(a, b)
@@ -495,7 +502,8 @@ def reduce(ctx: Any, dtype_out: np.dtype, neutral: str, reduce_expr: str, map_ex
                                        "lat_reduce", preamble=preamble, context=ctx)
         _red_cache[key] = k
     if serial:
-        blocks = builtins_min(64, (n + 16383) // 16384)
+        blocks = builtins_min(64, (n + 16383) // 16384) if emu else \
+            builtins_min(8192, (n + 255) // 256)
         chunk = (n + blocks - 1) // blocks
         blocks = (n + chunk - 1) // chunk
         partial = GPUArray((blocks,), dtype_out, context=ctx)
@@ -511,3 +519,16 @@ def reduce(ctx: Any, dtype_out: np.dtype, neutral: str, reduce_expr: str, map_ex
 
 
 builtins_min = min
+
+
+def result_ctype(dt: np.dtype) -> str:
+    """The C name of a user kernel's result type: a C element type, or a type registered
+    with ``tools.register_dtype`` (complex: ``pycuda::complex<float>``)."""
+    if dt.kind in "biuf":
+        return ctype(dt)
+    try:
+        from .tools import dtype_to_ctype
+        return dtype_to_ctype(dt)
+    except (ImportError, ValueError, KeyError) as e:
+        raise TypeError(f"no C type for {dt}: register one with tools.register_dtype "
+                        f"({e})") from None

@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 
 from . import _kernels as _k
-from ._kernels import ctype
 from .gpuarray import GPUArray
 
 __all__ = ["ReductionKernel"]
@@ -17,20 +16,20 @@ class ReductionKernel:
     """``ReductionKernel(dtype_out, neutral, reduce_expr, map_expr=None, arguments=None,
     name="reduce_kernel", keep=False, options=None, preamble="", allocator=None)``: a
     call reduces map_expr over i below the first array argument's size and gives a 0-d
-    GPUArray (or writes ``out=``, a one-element GPUArray). dtype_out is a real type
-    (lattice's reduction generator refuses complex and struct results)."""
+    GPUArray (or writes ``out=``, a one-element GPUArray). A complex or struct dtype_out
+    is written by its registered C name (``tools.register_dtype``; complex types are
+    ``pycuda::complex<T>``, so include ``<pycuda-complex.hpp>`` in the preamble)."""
 
     def __init__(self, dtype_out: Any, neutral: Any, reduce_expr: str,
                  map_expr: str | None = None, arguments: Any = None,
                  name: str = "reduce_kernel", keep: bool = False, options: Any = None,
                  preamble: str = "", allocator: Any = None):
         self.dtype_out = np.dtype(dtype_out)
-        if self.dtype_out.kind not in "biuf":
-            raise TypeError(f"ReductionKernel: lattice reduces to bool, integer and float "
-                            f"types, not {self.dtype_out}")
+        if self.dtype_out.hasobject or self.dtype_out.kind not in "biufcV":
+            raise TypeError(f"ReductionKernel: no reduction to {self.dtype_out}")
         self.allocator = allocator
         if arguments is None:
-            arguments = f"const {ctype(self.dtype_out)} *in"
+            arguments = f"const {_k.result_ctype(self.dtype_out)} *in"
         self._spec = (str(neutral), reduce_expr, map_expr or "in[i]", arguments,
                       preamble or "")
 
