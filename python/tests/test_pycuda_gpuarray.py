@@ -404,3 +404,19 @@ def test_complex_view_at_odd_offset(rng):
     with pytest.warns(np.exceptions.ComplexWarning):
         r = v.astype(np.float32)
     close(r.get(), want.real.copy())
+
+
+def test_splay_grid_block_and_scan_new(rng):
+    for n in (1, 31, 1000, 10**6):
+        (gx, gy), (bx, by, bz) = gpuarray.splay(n)
+        assert gy == by == bz == 1 and bx % 32 == 0 and gx >= 1
+        assert gx * bx >= min(n, gx * 128)
+    a = rand(rng, (777,), np.int64)
+    g = gpuarray.to_gpu(a)
+    assert g._grid == gpuarray.splay(777)[0] and g._block == gpuarray.splay(777)[1]
+    r = InclusiveScanKernel(np.int64, "a+b", "0")(g, "new")
+    assert r is not g
+    close(r.get(), np.cumsum(a))
+    close(g.get(), a)
+    with pytest.raises(ValueError):
+        InclusiveScanKernel(np.int64, "a+b", "0")(g, gpuarray.empty(776, np.int64))

@@ -1423,29 +1423,29 @@ def all(a: GPUArray, stream: Any = None, allocator: Any = None) -> GPUArray:  # 
 # CUDA's vector types as NumPy dtypes
 # ----------------------------------------------------------------------------------------
 
-class vec:  # noqa: N801
-    """CUDA's vector types (float3, int4...) as NumPy struct dtypes with fields x, y, z,
-    w, and ``make_<type>(...)`` giving a value of one."""
+try:
+    # The driver layer's vector dtypes, registered with tools.dtype_to_ctype.
+    from ._vec import vec  # noqa: F401
+except ImportError:  # until that layer has them: the same dtypes, unregistered
+    class vec:  # type: ignore[no-redef]  # noqa: N801
+        """CUDA's vector types (float3, int4...) as packed NumPy struct dtypes with fields
+        x, y, z, w, and ``make_<type>(...)`` giving a 0-d array of one."""
 
+    def _make_vec_types() -> None:
+        bases = [("char", np.int8), ("uchar", np.uint8), ("short", np.int16),
+                 ("ushort", np.uint16), ("int", np.int32), ("uint", np.uint32),
+                 ("long", np.int64), ("ulong", np.uint64), ("longlong", np.int64),
+                 ("ulonglong", np.uint64), ("float", np.float32), ("double", np.float64)]
+        for name, base in bases:
+            for count in (1, 2, 3, 4):
+                dt = np.dtype([(f, base) for f in "xyzw"[:count]])
+                tname = f"{name}{count}"
+                setattr(vec, tname, dt)
 
-def _make_vec_types() -> None:
-    bases = [("char", np.int8), ("uchar", np.uint8), ("short", np.int16),
-             ("ushort", np.uint16), ("int", np.int32), ("uint", np.uint32),
-             ("long", np.int64), ("ulong", np.uint64), ("longlong", np.int64),
-             ("ulonglong", np.uint64), ("float", np.float32), ("double", np.float64)]
-    for name, base in bases:
-        for count in (1, 2, 3, 4):
-            dt = np.dtype([(f, base) for f in "xyzw"[:count]])
-            tname = f"{name}{count}"
-            setattr(vec, tname, dt)
+                def make(*vals: Any, _dt: np.dtype = dt) -> np.ndarray:
+                    if len(vals) != len(_dt.names):
+                        raise TypeError(f"make: {len(_dt.names)} values, not {len(vals)}")
+                    return np.array(tuple(vals), dtype=_dt)
+                setattr(vec, f"make_{tname}", staticmethod(make))
 
-            def make(*vals: Any, _dt: np.dtype = dt) -> np.ndarray:
-                if len(vals) != len(_dt.names):
-                    raise TypeError(f"make: {len(_dt.names)} values, not {len(vals)}")
-                return np.array(tuple(vals), dtype=_dt)
-            setattr(vec, f"make_{tname}", staticmethod(make))
-            setattr(vec, f"zero_{tname}", staticmethod(
-                lambda _dt=dt: np.zeros((), _dt)))
-
-
-_make_vec_types()
+    _make_vec_types()
