@@ -49,7 +49,7 @@ class ElementwiseKernel:
         for i, a in enumerate(args):
             if isinstance(a, GPUArray):
                 if not a.flags.forc:
-                    raise ValueError(f"ElementwiseKernel: argument {i} is not contiguous "
+                    raise RuntimeError(f"ElementwiseKernel: argument {i} is not contiguous "
                                      "(elementwise kernels index arrays by i; copy the view "
                                      "first)")
                 if first is None:

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import core as _core
 from . import _kernels as _k
 from .gpuarray import GPUArray
 
@@ -49,8 +50,11 @@ class ReductionKernel:
             raise ValueError("ReductionKernel: no array argument to size the reduction")
         for i, a in enumerate(args):
             if isinstance(a, GPUArray) and not a.flags.forc:
-                raise ValueError(f"ReductionKernel: argument {i} is not contiguous")
+                raise RuntimeError(f"ReductionKernel: argument {i} is not contiguous (as "
+                                   "PyCUDA, lattice reduces contiguous arrays only)")
         if out is None:
+            if allocator is None and first.allocator is not _core.mem_alloc:
+                allocator = first.allocator
             out = GPUArray((), self.dtype_out, allocator=allocator, context=first._ctx)
         elif out.size != 1 or out.dtype != self.dtype_out:
             raise ValueError(f"ReductionKernel: out must be one element of {self.dtype_out}")

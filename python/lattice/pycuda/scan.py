@@ -98,7 +98,7 @@ class _ScanKernel:
                 raise TypeError(f"{type(self).__name__}: {name} is {a.dtype}, the scan is "
                                 f"of {self.dtype}")
             if not a.flags.forc:
-                raise ValueError(f"{type(self).__name__}: {name} is not contiguous")
+                raise RuntimeError(f"{type(self).__name__}: {name} is not contiguous")
         if out.shape != input_ary.shape:
             raise ValueError(f"{type(self).__name__}: input and output must have the same "
                              f"shape ({input_ary.shape} and {out.shape})")
