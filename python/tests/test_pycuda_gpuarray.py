@@ -166,6 +166,8 @@ def test_transpose_reshape_view_squeeze(rng):
     g = gpuarray.to_gpu(a)
     close(g.T.get(), a.T)
     close(g.transpose((1, 2, 0)).get(), a.transpose((1, 2, 0)))
+    close(g.transpose(2, 0, 1).get(), a.transpose(2, 0, 1))
+    close(g[:, 1:3].transpose(axes=(1, 0, 2)).get(), a[:, 1:3].transpose(1, 0, 2))
     close(g.reshape(-1, 10).get(), a.reshape(-1, 10))
     close(g.reshape((10, -1), order="F").get(), a.reshape((10, -1), order="F"))
     assert g.reshape(12, 10, order="F").flags.f_contiguous

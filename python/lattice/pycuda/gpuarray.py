@@ -337,7 +337,14 @@ class GPUArray:
         return self._view(tuple(self.shape[k] for k in keep),
                           tuple(self.strides[k] for k in keep))
 
-    def transpose(self, axes: Any = None) -> "GPUArray":
+    def transpose(self, *args: Any, axes: Any = None) -> "GPUArray":
+        """NumPy's transpose: ``a.transpose()``, ``a.transpose((1, 0, 2))``,
+        ``a.transpose(1, 0, 2)`` or ``a.transpose(axes=...)``."""
+        if args:
+            if axes is not None:
+                raise TypeError("transpose: axes given twice")
+            axes = args[0] if len(args) == 1 and not isinstance(args[0], (int, np.integer)) \
+                else args
         if axes is None:
             axes = tuple(reversed(range(self.ndim)))
         axes = tuple(int(a) % self.ndim if self.ndim else int(a) for a in axes)
@@ -1088,6 +1095,7 @@ def stack(arrays: Sequence[GPUArray], axis: int = 0, allocator: Any = None) -> G
 
 def transpose(a: GPUArray, axes: Any = None) -> GPUArray:
     return a.transpose(axes)
+
 
 
 def reshape(a: GPUArray, *shape: Any, **kwargs: Any) -> GPUArray:
