@@ -430,6 +430,8 @@ _SERIAL_REDUCE = r"""
 PREAMBLE
 typedef CTYPE lat_red_t;
 static __device__ __forceinline__ lat_red_t lat_red_op(lat_red_t a, lat_red_t b) { return (REDUCE); }
+/* Converts as initialisation does (a struct or complex result type has constructors). */
+static __device__ __forceinline__ lat_red_t lat_red_v(lat_red_t v) { return v; }
 extern "C" __global__ void lat_red_stage1(ARGUMENTS, unsigned long long n,
                                           unsigned long long chunk, lat_red_t *lat_partial)
 {
@@ -437,16 +439,16 @@ extern "C" __global__ void lat_red_stage1(ARGUMENTS, unsigned long long n,
     const unsigned long long e = s + chunk < n ? s + chunk : n;
     if (threadIdx.x != 0)
         return;
-    lat_red_t a0 = (lat_red_t)(NEUTRAL), a1 = a0, a2 = a0, a3 = a0;
+    lat_red_t a0 = lat_red_v(NEUTRAL), a1 = a0, a2 = a0, a3 = a0;
     const unsigned long long q = (e > s ? e - s : 0) / 4;
     for (unsigned long long k = 0; k < q; ++k) {
-        { const unsigned long long i = s + k; a0 = lat_red_op(a0, (lat_red_t)(MAP)); }
-        { const unsigned long long i = s + q + k; a1 = lat_red_op(a1, (lat_red_t)(MAP)); }
-        { const unsigned long long i = s + 2 * q + k; a2 = lat_red_op(a2, (lat_red_t)(MAP)); }
-        { const unsigned long long i = s + 3 * q + k; a3 = lat_red_op(a3, (lat_red_t)(MAP)); }
+        { const unsigned long long i = s + k; a0 = lat_red_op(a0, lat_red_v(MAP)); }
+        { const unsigned long long i = s + q + k; a1 = lat_red_op(a1, lat_red_v(MAP)); }
+        { const unsigned long long i = s + 2 * q + k; a2 = lat_red_op(a2, lat_red_v(MAP)); }
+        { const unsigned long long i = s + 3 * q + k; a3 = lat_red_op(a3, lat_red_v(MAP)); }
     }
     for (unsigned long long i = s + 4 * q; i < e; ++i)
-        a3 = lat_red_op(a3, (lat_red_t)(MAP));
+        a3 = lat_red_op(a3, lat_red_v(MAP));
     lat_partial[blockIdx.x] = lat_red_op(lat_red_op(a0, a1), lat_red_op(a2, a3));
 }
 extern "C" __global__ void lat_red_stage2(const lat_red_t *p, unsigned int count,
