@@ -422,3 +422,14 @@ def test_splay_grid_block_and_scan_new(rng):
     close(g.get(), a)
     with pytest.raises(ValueError):
         InclusiveScanKernel(np.int64, "a+b", "0")(g, gpuarray.empty(776, np.int64))
+
+
+def test_gpudata_too_small_refused():
+    mem = drv.mem_alloc(40)
+    g = gpuarray.GPUArray((10,), np.float32, gpudata=mem)
+    g.fill(3)
+    close(g.get(), np.full(10, 3, np.float32))
+    with pytest.raises(ValueError):
+        gpuarray.GPUArray((11,), np.float32, gpudata=mem)
+    with pytest.raises(ValueError):
+        gpuarray.GPUArray((3, 3), np.float32, gpudata=mem, strides=(16, 4))

@@ -141,6 +141,12 @@ class GPUArray:
             self._ctx = _core._ctx_of(gpudata, context)
             self.gpudata = gpudata
             self._ptr = _core._devptr(gpudata)
+            if isinstance(gpudata, _core.DeviceAllocation) and self.size:
+                lo, hi = _k._extent(self)
+                if lo < gpudata.ptr or hi > gpudata.ptr + gpudata.nbytes:
+                    raise ValueError(f"GPUArray: {self.shape} {self.dtype} with strides "
+                                     f"{self.strides} reaches past the {gpudata.nbytes} bytes "
+                                     "of gpudata")
 
     # -- properties ----------------------------------------------------------------------
     @property
