@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import core as _core
 from . import _kernels as _k
-from ._kernels import Code, ctype, launch, real_of
+from ._kernels import Code, ctype, launch
 from .gpuarray import GPUArray
 
 __all__ = ["fabs", "ceil", "floor", "exp", "log", "log10", "sqrt", "sin", "cos", "tan",

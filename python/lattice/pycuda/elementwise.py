@@ -5,6 +5,8 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
+import numpy as np
+
 from .. import array as _array
 from .gpuarray import GPUArray, take as _take
 
@@ -73,7 +75,6 @@ class ElementwiseKernel:
         n = len(builtins.range(start, stop, step))
         if n == 0:
             return
-        import numpy as np
         self._ranged_kernel()(*args, np.int64(start), np.int64(step), n=n)
 
 

@@ -190,8 +190,7 @@ class GPUArray:
     def __int__(self) -> int:
         if self.size != 1:
             raise TypeError("only arrays of one element convert to a Python scalar")
-        return int(self.get().reshape(()).item().real if self.dtype.kind == "c"
-                   else self.get().reshape(()).item())
+        return int(self.get().reshape(()))
 
     @property
     def context(self) -> _core.Context:
