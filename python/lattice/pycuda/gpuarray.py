@@ -563,6 +563,8 @@ class GPUArray:
     def __iand__(self, o): return _binary("and", self, o, self)
     def __ior__(self, o): return _binary("or", self, o, self)
     def __ixor__(self, o): return _binary("xor", self, o, self)
+    __div__, __rdiv__, __idiv__ = __truediv__, __rtruediv__, __itruediv__  # PyCUDA's names
+
     def __eq__(self, o): return _binary("eq", self, o)  # type: ignore[override]
     def __ne__(self, o): return _binary("ne", self, o)  # type: ignore[override]
     def __lt__(self, o): return _binary("lt", self, o)
