@@ -433,3 +433,17 @@ def test_gpudata_too_small_refused():
         gpuarray.GPUArray((11,), np.float32, gpudata=mem)
     with pytest.raises(ValueError):
         gpuarray.GPUArray((3, 3), np.float32, gpudata=mem, strides=(16, 4))
+
+
+def test_handles_checked_by_kind(rng):
+    g = gpuarray.to_gpu(rand(rng, (8,), np.float32))
+    s = drv.Stream()
+    for call in (lambda: gpuarray.take(g, gpuarray.arange(3, dtype=np.int32), s),
+                 lambda: gpuarray.maximum(g, g, s),
+                 lambda: gpuarray.sum(g, None, g),
+                 lambda: g.fill(1, g),
+                 lambda: g.conj(s)):
+        with pytest.raises(TypeError):
+            call()
+    close(gpuarray.maximum(g, 0, stream=s).get(), np.maximum(g.get(), 0))
+    close(gpuarray.sum(g, None, s).get(), np.asarray(g.get().sum()))

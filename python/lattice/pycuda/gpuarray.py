@@ -1464,3 +1464,42 @@ except ImportError:  # until that layer has them: the same dtypes, unregistered
                 setattr(vec, f"make_{tname}", staticmethod(make))
 
     _make_vec_types()
+
+
+# ----------------------------------------------------------------------------------------
+# Handles are checked by kind
+# ----------------------------------------------------------------------------------------
+
+def _kinds(f: Any) -> Any:
+    """f, refusing an ``out`` that is not a GPUArray (or a list of them, for the multi_*
+    functions) and a ``stream`` that is not a Stream: a stream given where an output
+    belongs must never be written to as one."""
+    import functools
+    import inspect
+    names = list(inspect.signature(f).parameters)
+    checks = [(names.index(n), n, t) for n, t in (("out", GPUArray), ("stream", _core.Stream))
+              if n in names]
+
+    @functools.wraps(f)
+    def g(*args: Any, **kw: Any) -> Any:
+        for idx, name, kind in checks:
+            v = kw[name] if name in kw else (args[idx] if idx < len(args) else None)
+            if v is None or isinstance(v, kind) or \
+                    (name == "out" and isinstance(v, (list, tuple)) and
+                     _py_all(isinstance(e, GPUArray) or e is None for e in v)):
+                continue
+            raise TypeError(f"{f.__name__}: {name} must be a {kind.__name__} or None, not "
+                            f"{type(v).__name__}")
+        return f(*args, **kw)
+    return g
+
+
+for _name in __all__:
+    _obj = globals()[_name]
+    if callable(_obj) and not isinstance(_obj, type) and _name != "splay":
+        globals()[_name] = _kinds(_obj)
+for _name in ("reverse", "get", "get_async", "set", "set_async", "astype", "fill", "conj",
+              "mul_add", "sum", "any", "all", "min", "max"):
+    setattr(GPUArray, _name, _kinds(getattr(GPUArray, _name)))
+GPUArray.conjugate = GPUArray.conj
+del _name, _obj
