@@ -447,3 +447,29 @@ def test_handles_checked_by_kind(rng):
             call()
     close(gpuarray.maximum(g, 0, stream=s).get(), np.maximum(g.get(), 0))
     close(gpuarray.sum(g, None, s).get(), np.asarray(g.get().sum()))
+
+
+def test_multi_take_put_and_subset_dot(rng):
+    src = rand(rng, (64,), np.float32)
+    g = gpuarray.to_gpu(src)
+    dest = np.array([0, 5, 2, 7], np.uint32)
+    read = np.array([3, 1, 0, 2], np.uint32)
+    outs = gpuarray.multi_take_put([g, g], gpuarray.to_gpu(dest), gpuarray.to_gpu(read),
+                                   dest_shape=(8,), src_offsets=[0, 10])
+    for o, off in zip(outs, (0, 10)):
+        got = o.get()
+        np.testing.assert_array_equal(got[dest], src[read + off])
+    puts = gpuarray.multi_put([g[:4]], gpuarray.to_gpu(dest), dest_shape=(8,))
+    np.testing.assert_array_equal(puts[0].get()[dest], src[:4])
+    takes = gpuarray.multi_take([g, g * 2], gpuarray.to_gpu(read))
+    close(takes[1].get(), (src * 2)[read])
+    b = rand(rng, (64,), np.float32)
+    idx = rng.integers(0, 64, 20).astype(np.int32)
+    np.testing.assert_allclose(
+        gpuarray.subset_dot(gpuarray.to_gpu(idx), g, gpuarray.to_gpu(b)).get(),
+        np.dot(src[idx], b[idx]), rtol=1e-5)
+    close(g.reverse().get(), src[::-1].copy())
+    v = g[::3]
+    v.fill(-1)
+    src[::3] = -1
+    close(g.get(), src)
