@@ -438,6 +438,9 @@ class GPUArray:
         return self.set(ary, async_=True, stream=stream)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if copy is False:
+            raise ValueError("a GPUArray's elements are in device memory: NumPy can have "
+                             "them only as a copy")
         a = self.get()
         return a if dtype is None else a.astype(dtype)
 
