@@ -1382,7 +1382,9 @@ def _minmax(which: str, a: GPUArray, idx: GPUArray | None) -> GPUArray:
                          "identity")
     cmp = "<" if which == "min" else ">"
     if dt.kind == "f":
-        red = f"((a != a) ? a : ((b != b) ? b : ((a {cmp} b) ? a : b)))"
+        # A NaN in either operand is the result (NumPy): a when a is NaN, else b when
+        # the comparison fails because b is.
+        red = f"((a {cmp} b || a != a) ? a : b)"
     else:
         red = f"((a {cmp} b) ? a : b)"
     out = GPUArray((), dt, context=a._ctx)
