@@ -473,3 +473,13 @@ def test_multi_take_put_and_subset_dot(rng):
     v.fill(-1)
     src[::3] = -1
     close(g.get(), src)
+
+
+def test_strides_given_allocate_their_extent(rng):
+    g = gpuarray.GPUArray((3, 3), np.float32, strides=(16, 4))
+    a = rand(rng, (3, 3), np.float32)
+    g.set(a)
+    close(g.get(), a)
+    assert g.gpudata.nbytes >= 2 * 16 + 2 * 4 + 4
+    with pytest.raises(ValueError):
+        gpuarray.GPUArray((3,), np.float32, strides=(-4,))

@@ -133,8 +133,16 @@ class GPUArray:
         self._lat = None
         if gpudata is None:
             self._ctx = _core.get_context(context)
-            self.gpudata = self.allocator(builtins.max(self.nbytes, 1)) \
-                if allocator is not None else _core.mem_alloc(builtins.max(self.nbytes, 1),
+            span = self.nbytes
+            if strides is not None and self.size:
+                if _py_any(st < 0 for st in self.strides):
+                    raise ValueError("GPUArray: negative strides need gpudata= (a new "
+                                     "allocation starts at the first element)")
+                span = builtins.max(span, _py_sum((d - 1) * st for d, st in
+                                                  zip(self.shape, self.strides)) +
+                                    self.dtype.itemsize)
+            self.gpudata = self.allocator(builtins.max(span, 1)) \
+                if allocator is not None else _core.mem_alloc(builtins.max(span, 1),
                                                               self._ctx)
             self._ptr = int(self.gpudata)
         else:
