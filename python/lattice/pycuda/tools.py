@@ -55,3 +55,22 @@ class VectorArg:
 class ScalarArg(VectorArg):
     def declarator(self) -> str:
         return f"{dtype_to_ctype(self.dtype)} {self.name}"
+
+
+def mark_cuda_test(inner_f: Any) -> Any:
+    """PyCUDA's test decorator: runs the test with a current context (lattice's is
+    always current), so the test runs as written."""
+    import functools
+
+    @functools.wraps(inner_f)
+    def f(*args: Any, **kwargs: Any) -> Any:
+        _core.current_context()
+        return inner_f(*args, **kwargs)
+    return f
+
+
+def init_cuda_context_fixture():
+    """PyCUDA's pytest fixture body: a context for the test, synchronised after it."""
+    ctx = _core.current_context()
+    yield
+    ctx.synchronize()
