@@ -1549,11 +1549,14 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         lat__tok *q = lat__next(p);
         if (q->atom->kw == LAT_KW_CONST && (p->in_record || p->decl_class))
             p->method_const = true;
+        else if (q->atom->kw == LAT_KW_VOLATILE && (p->in_record || p->decl_class))
+            p->method_volatile = true; /* operator=(...) volatile: its object is volatile */
         else if (q->atom->kw == LAT_KW_NOEXCEPT || q->atom->kw == LAT_KW_THROW)
             ; /* noexcept(...), throw(): nothing throws in device code */
         else
-            lat__unsupported(p, q, q->atom->kw == LAT_KW_CONST ? "a const member function outside its class" :
-                                                                  "an exception specification",
+            lat__unsupported(p, q, q->atom->kw == LAT_KW_CONST      ? "a const member function outside its class"
+                                   : q->atom->kw == LAT_KW_VOLATILE ? "a volatile member function outside its class"
+                                                                    : "an exception specification",
                              lat__why_cxx);
         if (lat__at_punct(p, LAT_P_LPAREN))
             lat__skip_group(p);
@@ -2170,7 +2173,7 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
             lat__record *r = p->decl_class;
             p->decl_class = NULL;
             lat__sym *m = t->kind == LAT_TY_FUNC ? lat__match_member(p, r, t, name, loc) : NULL;
-            p->method_const = false;
+            p->method_const = p->method_volatile = false;
             if (!m) {
                 lat__skip_declaration(p);
                 return NULL;
