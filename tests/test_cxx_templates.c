@@ -615,3 +615,55 @@ TEST(member_function_templates_of_classes_and_class_templates)
         ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }
+
+/* cub-lite's block reduction as CUB shapes it: a class template holding a reference to
+ * its shared TempStorage (a nested struct), a member template taking the operator, the
+ * kernel declaring typename BlockReduce<...>::TempStorage and calling BR(tmp).Sum(v). */
+TEST(a_cub_style_block_reduce_with_a_reference_member_and_a_member_template)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, int BLOCK_THREADS>\n"
+        "struct BlockReduce {\n"
+        "    struct TempStorage { T warp_sums[BLOCK_THREADS / 32]; };\n"
+        "    TempStorage &temp;\n"
+        "    __device__ BlockReduce(TempStorage &t) : temp(t) {}\n"
+        "    template <typename Op> __device__ T Reduce(T x, Op op) {\n"
+        "        for (int o = 16; o > 0; o >>= 1) x = op(x, __shfl_down_sync(0xffffffff, x, o));\n"
+        "        int lane = threadIdx.x % 32, warp = threadIdx.x / 32;\n"
+        "        if (lane == 0) temp.warp_sums[warp] = x;\n"
+        "        __syncthreads();\n"
+        "        if (threadIdx.x == 0)\n"
+        "            for (int w = 1; w < BLOCK_THREADS / 32; w++) x = op(x, temp.warp_sums[w]);\n"
+        "        return x;\n"
+        "    }\n"
+        "    __device__ T Sum(T x) { return Reduce(x, [](T a, T b) { return a + b; }); }\n"
+        "};\n"
+        "struct Max { template <typename T> __device__ T operator()(T a, T b) const { return a > b ? a : b; } };\n"
+        "extern \"C\" __global__ void block_reduce(const float *in, float *out, int n)\n"
+        "{\n"
+        "    using BR = BlockReduce<float, 128>;\n"
+        "    __shared__ typename BR::TempStorage tmp;\n"
+        "    float v = in[blockIdx.x * 128 + threadIdx.x];\n"
+        "    float s = BR(tmp).Sum(v);\n"
+        "    __syncthreads();\n"
+        "    BR br(tmp);\n"
+        "    float m = br.Reduce(v, Max());\n"
+        "    if (threadIdx.x == 0) { out[2 * blockIdx.x] = s; out[2 * blockIdx.x + 1] = m; }\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "block_reduce");
+    enum { BLOCKS = N / 128 };
+    static float in[N], out[2 * BLOCKS];
+    t_rand_floats(in, N, -3, 3);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {BLOCKS}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(N))));
+    for (int b = 0; b < BLOCKS; b++) {
+        double s = 0, m = -1e30;
+        for (int j = b * 128; j < b * 128 + 128; j++) {
+            s += in[j];
+            m = fmax(m, in[j]);
+        }
+        ASSERT_MSG(t_close(out[2 * b], s, 1e-5, 1e-3), "sum %d = %.9g, want %.9g", b, out[2 * b], s);
+        ASSERT_MSG(out[2 * b + 1] == (float)m, "max %d = %.9g, want %.9g", b, out[2 * b + 1], m);
+    }
+}

@@ -336,7 +336,7 @@ lat__expr *lat__member_name(lat__parser *p, lat__sym *member, lat__loc loc)
     unsigned q = p->this_sym->type->base->quals;
     m->type = q ? lat__qualified(p->u, f->type, q) : f->type;
     m->flags |= LAT_EF_ARROW | LAT_EF_LVALUE;
-    return m;
+    return lat__deref_reference(p, m); /* a reference member: what it refers to */
 }
 
 static lat__stmt *decl_stmt(lat__parser *p, lat__sym *v, lat__expr *init, lat__loc loc)
@@ -426,6 +426,8 @@ static lat__stmt *assign_member(lat__parser *p, lat__record *r, int fi, lat__exp
     lat__expr *as = lat__expr_new(p, LAT_E_ASSIGN, loc);
     as->op = LAT_P_ASSIGN;
     as->a = lat__member_name(p, &tmp, loc);
+    if (lat__is_pointer(r->fields.items[fi].type) && r->fields.items[fi].type->ref)
+        as->a = as->a->a; /* a reference member is bound, the address it holds set */
     as->b = value;
     as->type = lat__unqualified(p->u, r->fields.items[fi].type);
     as->flags |= value->flags & LAT_EF_ERROR;
@@ -439,6 +441,12 @@ static lat__stmt *assign_member(lat__parser *p, lat__record *r, int fi, lat__exp
 static lat__expr *member_value(lat__parser *p, lat__type *ft, lat__expr **argv, size_t argc, const lat__tok *open,
                                const char *name)
 {
+    if (lat__is_pointer(ft) && ft->ref) {
+        if (argc == 1)
+            return lat__bind_reference(p, argv[0], ft, "binding the reference member");
+        lat__error_tok(p, open, "the reference member '%s' takes one value to refer to", name);
+        return NULL;
+    }
     if (lat__is_record(ft) && ft->rec && (ft->rec->has_ctor || argc != 1))
         return lat__construct(p, ft, argv, (int)argc, open->loc);
     if (argc == 1)
@@ -860,6 +868,10 @@ lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat_
     /* a member operator of a's class: a.operator+(b) */
     if (lat__is_record(ta) && ta->rec) {
         lat__sym *m = lat__find_method(ta->rec, atom);
+        if (m && m->tmpl) {
+            lat__unsupported_at(p->u, loc, "an operator that is a member template", "a lattice limit");
+            return lat__error_expr(p, loc);
+        }
         if (m) {
             lat__expr *args[2] = {lat__address_of_object(p, a), b};
             lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);

@@ -1022,8 +1022,8 @@ static void struct_body_(lat__parser *p, lat__record *r)
                 }
                 goto next_member;
             }
-            if (t->kind == LAT_TY_PTR && t->ref) {
-                lat__unsupported_at(p->u, loc, "a reference member", lat__why_cxx);
+            if (t->kind == LAT_TY_PTR && t->ref && t->ref != 1) {
+                lat__unsupported_at(p->u, loc, "an rvalue reference member", lat__why_cxx);
                 t = t->base; /* read on as the referenced type: no errors that follow from it */
             }
             int bits = -1;
