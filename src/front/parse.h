@@ -233,6 +233,9 @@ lat__expr *lat__condition(lat__parser *p, lat__expr *e, const char *what);
 
 /* e, of a reference type, as the lvalue it refers to (e unchanged otherwise). */
 lat__expr *lat__deref_reference(lat__parser *p, lat__expr *e);
+/* Whether one of r's constructors takes an object of r: a copy (or move) constructor of
+ * the program's, which copying an lvalue must call (parse_class.c). */
+bool lat__copy_ctor_declared(lat__record *r);
 /* e bound to reference type ref: its address, or a temporary's for a const reference to
  * a value of another type or not an lvalue; context names the binding in messages. */
 lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, const char *context);

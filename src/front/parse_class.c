@@ -254,10 +254,11 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
         if (!(w->kind == LAT_TK_IDENT && (strcmp(w->atom->name, "default") == 0 || strcmp(w->atom->name, "delete") == 0)))
             lat__unsupported(p, w, "a pure virtual function", "virtual functions");
         r->methods.n--; /* declares nothing callable */
-        if (ctor)
+        if (ctor) {
             r->has_ctor = lat__find_ctor(r) != NULL;
-        if (ctor && strcmp(w->atom->name, "default") == 0 && t->params.n == 0)
-            r->default_trivial = true; /* T() = default: T x; and T() make it as C does */
+            if (strcmp(w->atom->name, "default") == 0 && ft->params.n == 0)
+                r->defaulted_ctor = true;
+        }
     }
     lat__expect(p, LAT_P_SEMI, "after the member function's declaration");
     return;
@@ -426,8 +427,21 @@ static lat__stmt *assign_member(lat__parser *p, lat__record *r, int fi, lat__exp
     lat__expr *as = lat__expr_new(p, LAT_E_ASSIGN, loc);
     as->op = LAT_P_ASSIGN;
     as->a = lat__member_name(p, &tmp, loc);
-    if (lat__is_pointer(r->fields.items[fi].type) && r->fields.items[fi].type->ref)
+    lat__type *ft = r->fields.items[fi].type;
+    if (lat__is_pointer(ft) && ft->ref) {
         as->a = as->a->a; /* a reference member is bound, the address it holds set */
+    } else if (ft->quals & LAT_Q_CONST) {
+        /* Initialising a const member is no assignment in C++; in C it writes through a
+         * pointer without the const: *(T *)&this->a = value. */
+        lat__type *plain = lat__unqualified(p->u, ft);
+        lat__expr *to = lat__cast_to(p, lat__address_of_object(p, as->a), lat__pointer_to(p->u, plain), false);
+        lat__expr *d = lat__expr_new(p, LAT_E_UNARY, loc);
+        d->op = LAT_P_STAR;
+        d->a = to;
+        d->type = plain;
+        d->flags |= LAT_EF_LVALUE;
+        as->a = d;
+    }
     as->b = value;
     as->type = lat__unqualified(p->u, r->fields.items[fi].type);
     as->flags |= value->flags & LAT_EF_ERROR;
@@ -548,8 +562,10 @@ bool lat__initialised_by_default(const lat__type *t)
 {
     if (!lat__is_record(t) || !t->rec)
         return false;
-    if (t->rec->has_ctor && !t->rec->default_trivial) {
+    if (t->rec->has_ctor) {
         const lat__sym *c = lat__default_ctor(t->rec);
+        if (!c && t->rec->defaulted_ctor)
+            return t->rec->defaults != NULL;
         return c && ctor_does_something(c);
     }
     return t->rec->defaults != NULL;
@@ -769,10 +785,29 @@ lat__stmt *lat__method_epilogue(lat__parser *p, lat__func *fn, lat__stmt *prolog
 
 /* ---- construction ---------------------------------------------------------------------------- */
 
+bool lat__copy_ctor_declared(lat__record *r)
+{
+    for (lat__sym *c = lat__find_ctor(r); c; c = c->overloads) {
+        const lat__param_types *ps = &c->type->params;
+        if (ps->n < 1 || (ps->n > 1 && !(ps->defaults && ps->defaults[1])))
+            continue;
+        const lat__type *t = ps->types[0];
+        if (t->kind == LAT_TY_PTR && t->ref)
+            t = t->base;
+        if (lat__is_record(t) && t->rec == r)
+            return true;
+    }
+    return false;
+}
+
 lat__expr *lat__construct(lat__parser *p, lat__type *t, lat__expr **args, int nargs, lat__loc loc)
 {
     lat__record *r = lat__is_record(t) ? t->rec : NULL;
-    if (r && r->has_ctor && !(nargs == 0 && r->default_trivial)) {
+    /* The implicit copy (C++ declares one unless the program does), and the defaulted
+     * default constructor: as for a class without constructors, below. */
+    bool copy = r && nargs == 1 && lat__is_record(args[0]->type) && args[0]->type->rec == r;
+    bool implicit = r && ((copy && !lat__copy_ctor_declared(r)) || (nargs == 0 && r->defaulted_ctor));
+    if (r && r->has_ctor && !implicit) {
         lat__sym *c = lat__find_ctor(r);
         lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
         fn->sym = c;

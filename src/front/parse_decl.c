@@ -763,6 +763,22 @@ static void struct_body_(lat__parser *p, lat__record *r);
  * hand, not in a scope of the struct's own: C puts a struct nested in another in the
  * enclosing scope, and a namespace open around the struct must not take it as a member.
  * Its types are spelled as what it names: the emitted C's structs have no member types. */
+/* A name the rest of the struct's body sees (a member type, a static constant: `T x[N]`
+ * after `static constexpr int N = 4;`), until struct_body unbinds it. */
+static void bind_in_body(lat__sym *m)
+{
+    m->shadow = m->name->sym;
+    m->name->sym = m;
+}
+
+/* Whether m is a name bind_in_body bound. */
+static bool bound_in_body(const lat__sym *m)
+{
+    return (m->kind == LAT_SYM_TYPEDEF || m->kind == LAT_SYM_ENUM_CONST ||
+            (m->kind == LAT_SYM_VAR && m->storage == LAT_ST_STATIC)) &&
+           m->name->sym == m;
+}
+
 /* Whether r has a member called name already: a field, or a member function, constant
  * or type. */
 static bool has_member(const lat__record *r, const lat__atom *name)
@@ -784,8 +800,7 @@ static void member_type(lat__parser *p, lat__record *r, lat__atom *name, lat__lo
     m->rec = r;
     m->flags |= LAT_SF_TRANSPARENT;
     LAT_PUSH(&p->u->arena, r->methods, m);
-    m->shadow = name->sym;
-    name->sym = m;
+    bind_in_body(m);
 }
 
 /* static const float eps = 1e-6f; (or constexpr) in a struct: a file-scope constant of
@@ -812,6 +827,7 @@ static void static_constant_member(lat__parser *p, lat__record *r, lat__atom *na
     g->loc = loc;
     LAT_PUSH(&p->u->arena, p->pending, ((lat__ext){LAT_X_DECL, g, NULL}));
     LAT_PUSH(&p->u->arena, r->methods, v);
+    bind_in_body(v);
 }
 
 lat__sym *lat__member_instance(lat__parser *p, lat__record *r, lat__atom *as)
@@ -838,10 +854,10 @@ static void struct_body(lat__parser *p, lat__record *r)
     lat__parse_enter(p, 0);
     size_t before = r->methods.n;
     struct_body_(p, r);
-    /* The member types bound by member_type, unbound, newest first. */
+    /* The names bound by bind_in_body, unbound, newest first. */
     for (size_t i = r->methods.n; i-- > before;) {
         lat__sym *m = r->methods.items[i];
-        if ((m->kind == LAT_SYM_TYPEDEF || m->kind == LAT_SYM_ENUM_CONST) && m->name->sym == m)
+        if (bound_in_body(m))
             m->name->sym = m->shadow;
     }
     lat__parse_leave(p);
@@ -971,8 +987,7 @@ static void struct_body_(lat__parser *p, lat__record *r)
                 c->rec = r;
                 c->depth = 0;
                 LAT_PUSH(&p->u->arena, r->methods, c); /* found as S::N and by name inside */
-                c->shadow = sname->sym; /* and by name in the rest of the class: T v[N]; */
-                sname->sym = c;
+                bind_in_body(c);
                 lat__expect(p, LAT_P_SEMI, "after the static constant");
                 continue;
             }
@@ -1981,6 +1996,23 @@ static lat__sym *declare_variable(lat__parser *p, spec *s, lat__atom *name, lat_
     return v;
 }
 
+/* `T x = y;` with y an lvalue of T: C++ runs T's copy constructor where the program
+ * declares one (a prvalue, `T x = T(1)`, is the object itself: no copy). */
+static lat__expr *copy_construct(lat__parser *p, lat__type *t, lat__expr *init)
+{
+    if (!init || !lat__is_record(t) || !t->rec || !t->rec->has_ctor || (init->flags & LAT_EF_ERROR))
+        return init;
+    lat__expr *e = init;
+    while (e->kind == LAT_E_CAST && (e->flags & LAT_EF_IMPLICIT) && e->a)
+        e = e->a;
+    if (!(e->flags & LAT_EF_LVALUE) || !lat__is_record(e->type) || e->type->rec != t->rec ||
+        !lat__copy_ctor_declared(t->rec))
+        return init;
+    lat__expr **argv = lat__arena_alloc(&p->u->arena, sizeof *argv); /* the call keeps it */
+    argv[0] = e;
+    return lat__construct(p, t, argv, 1, init->loc);
+}
+
 /* `T x;` of a class with constructors runs its default constructor (C++); an array of
  * them or a file-scope one would run it where the emulator cannot. */
 static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__loc loc)
@@ -1988,12 +2020,12 @@ static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__lo
     lat__type *t = v->type;
     while (t->kind == LAT_TY_ARRAY)
         t = t->base;
-    if (!lat__is_record(t) || !t->rec || !((t->rec->has_ctor && !t->rec->default_trivial) || t->rec->defaults))
+    if (!lat__is_record(t) || !t->rec || !(t->rec->has_ctor || t->rec->defaults))
         return;
     bool nowhere_to_run = v->type->kind == LAT_TY_ARRAY || p->depth == 0 || v->storage == LAT_ST_STATIC;
     if (nowhere_to_run && t->rec->has_ctor && !lat__initialised_by_default(t)) {
         /* a default constructor that does nothing (`__half() {}`, `vec3() {}`): nothing to run */
-        if (!lat__default_ctor(t->rec))
+        if (!lat__default_ctor(t->rec) && !t->rec->defaulted_ctor)
             lat__error_at(p->u, loc, "%s has no default constructor to make '%s' with",
                           lat__type_str(p->u, t, NULL, false), v->name->name);
         return;
@@ -2233,6 +2265,7 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
                 d->init = lat__parse_initializer(p, &it);
                 if (it != v->type)
                     v->type = it;
+                d->init = copy_construct(p, v->type, d->init);
                 v->flags |= LAT_SF_DEFINED;
             } else if (lat__at_punct(p, LAT_P_LBRACE) &&
                        !(lat__is_record(v->type) && v->type->rec && v->type->rec->has_ctor)) {

@@ -221,6 +221,8 @@ static bool template_params(lat__parser *p, lat__template *tm)
             bound_names b = bind_params(p, &part, placeholder_args(p, &part, NULL));
             tp.value_type = lat__parse_type_name(p);
             unbind_params(b);
+            if (tp.value_type && tp.value_type->kind == LAT_TY_FUNC) /* void f(int) as a pointer */
+                tp.value_type = lat__pointer_to(p->u, tp.value_type);
             int k;
             if (tp.value_type && placeholder_index(tp.value_type, &k)) {
                 tp.type_of = k + 1;
@@ -527,6 +529,15 @@ static lat__parser sub_parser(lat__parser *p, lat__template *tm)
     sub.inst_of = NULL;
     sub.inst_type = NULL;
     sub.inst_tag = NULL;
+    /* An instance is parsed where its template was defined, not where it was first used:
+     * inside a lambda's body, the lambda's captures are not the instance's names. */
+    sub.lambda = NULL;
+    sub.decl_class = NULL;
+    sub.conv_type = NULL;
+    sub.decl_align = 0;
+    sub.decl_packed = false;
+    sub.method_const = false;
+    sub.specialization = false;
     return sub;
 }
 
@@ -1141,15 +1152,19 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
             a->type = &lat__ty_int;
             return true;
         }
-        if (s && (s->kind != LAT_SYM_FUNC || s->tmpl || s->overloads)) {
-            lat__error_tok(p, t, "'%.*s' is not a function of one overload (the argument of a function pointer "
-                                 "template parameter)", (int)t->len, t->text);
+        if (s && (s->kind != LAT_SYM_FUNC || s->tmpl)) {
+            lat__error_tok(p, t, "a template's function pointer argument must name a function");
             s = NULL;
-        } else if (s && !lat__same_parameters(s->type, tp->value_type->base)) {
-            lat__error_tok(p, t, "'%.*s' is %s, not the %s the template parameter takes", (int)t->len, t->text,
-                           lat__type_str(p->u, s->type, NULL, false),
-                           lat__type_str(p->u, tp->value_type->base, NULL, false));
-            s = NULL;
+        } else if (s) {
+            /* the overload of the parameter's type (f, &f, ns::f) */
+            lat__sym *o = s;
+            const lat__type *want = tp->value_type->base;
+            while (o && !(lat__same_parameters(o->type, want) && lat__type_same(o->type->base, want->base)))
+                o = o->overloads;
+            if (!o)
+                lat__error_tok(p, t, "'%s' is not a function of the template parameter's type, %s", s->name->name,
+                               lat__type_str(p->u, tp->value_type, NULL, false));
+            s = o;
         }
         a->tmpl = s;
         a->type = &lat__ty_int;
