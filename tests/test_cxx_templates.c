@@ -667,3 +667,45 @@ TEST(a_cub_style_block_reduce_with_a_reference_member_and_a_member_template)
         ASSERT_MSG(out[2 * b + 1] == (float)m, "max %d = %.9g, want %.9g", b, out[2 * b + 1], m);
     }
 }
+
+/* nvcc programs (ggml includes <limits>, <cstdint>, <array>) include the standard headers;
+ * the emulator has the parts kernels use. NVRTC has no standard library headers. */
+TEST(standard_headers_limits_array_and_utility_as_nvcc_programs_include_them)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("NVRTC has no <limits>, <array> or <utility> (nvcc's host library provides them)");
+    static const char src[] =
+        "#include <limits>\n"
+        "#include <array>\n"
+        "#include <utility>\n"
+        "#include <type_traits>\n"
+        "#include <cstdint>\n"
+        "template <typename T> __device__ T saturate(float x)\n"
+        "{\n"
+        "    static_assert(std::is_integral<T>::value, \"integers only\");\n"
+        "    if (x >= (float)std::numeric_limits<T>::max()) return std::numeric_limits<T>::max();\n"
+        "    if (x <= (float)std::numeric_limits<T>::lowest()) return std::numeric_limits<T>::lowest();\n"
+        "    return (T)x;\n"
+        "}\n"
+        "extern \"C\" __global__ void stdh(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    std::array<float, 3> w = {{0.5f, 1.5f, 2.5f}};\n"
+        "    float a = w[i % 3], b = in[i];\n"
+        "    std::swap(a, b);\n"
+        "    out[i] = saturate<int8_t>(a * 100.0f) + b * 1000.0f + (float)w.size();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "stdh");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    static const float w[3] = {0.5f, 1.5f, 2.5f};
+    for (int i = 0; i < N; i++) {
+        float x = in[i] * 100.0f;
+        float sat = x >= 127 ? 127 : x <= -128 ? -128 : (float)(signed char)x;
+        float want = sat + w[i % 3] * 1000.0f + 3;
+        ASSERT_MSG(out[i] == want, "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
