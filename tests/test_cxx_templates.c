@@ -319,6 +319,14 @@ TEST(a_base_class_with_data_members_is_refused_and_a_failed_enable_if_is_an_erro
                        "extern \"C\" __global__ void k(float *o) { o[0] = twice(1.5f); }\n");
     ASSERT_NOT_NULL(m);
     ASSERT_CONTAINS(m, "t.cu:4:49: error: no instance of 'twice' takes these arguments");
+    /* an error inside a class's instance is no substitution failure: C++ stops there, and
+     * so does the emulator (never silently taking the other overload) */
+    m = cxx_error(ctx, "template <typename T> struct Tr { static_assert(sizeof(T) == 4, \"four\"); typedef T type; };\n"
+                       "template <typename T> __device__ typename Tr<T>::type f(T x) { return x; }\n"
+                       "template <typename T> __device__ T f(T x, int = 0) { return x + 1; }\n"
+                       "extern \"C\" __global__ void k(float *o) { o[0] = f(1.0); }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:1:35: error: static assertion failed: \"four\"");
 }
 
 TEST(template_template_parameters_name_a_class_template_given_or_defaulted)
