@@ -149,7 +149,8 @@ TEST(ggml_dequantize_takes_its_function_as_a_template_argument)
     lat_module *bm;
     ASSERT_STATUS(LAT_ERROR_COMPILE,
                   lat_module_create(ctx, &(lat_module_desc){.source = bad, .name = "bad.cu", .no_extern_c = 1}, &bm));
-    ASSERT_CONTAINS(lat_last_error(), "'twice' is not a function of the template parameter's type");
+    ASSERT_CONTAINS(lat_last_error(),
+                    "'twice' is float (float, float), not the float (float) the template parameter takes");
 }
 
 /* A functor with a const member set by its constructor (thrust's saxpy_functor), a
@@ -239,4 +240,127 @@ TEST(copy_constructors_and_static_constants_as_written)
     ASSERT_TRUE(o[1] == in[1]);
     ASSERT_TRUE(o[2] == in[2]);
     ASSERT_TRUE(o[3] == 4 + 10 * 2 + 100 * 8);
+}
+
+/* cuComplex.h: the arithmetic of FFT and signal code on float2 and double2. */
+TEST(cucomplex_arithmetic_against_the_host)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuComplex.h>\n"
+        "extern \"C\" __global__ void k(const cuFloatComplex *a, const cuFloatComplex *b,\n"
+        "                              cuFloatComplex *prod, cuFloatComplex *quot, float *mag,\n"
+        "                              cuDoubleComplex *wide, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    prod[i] = cuCsubf(cuCmulf(a[i], b[i]), cuConjf(a[i]));\n"
+        "    quot[i] = cuCdivf(a[i], b[i]);\n"
+        "    mag[i] = cuCabsf(b[i]) + cuCimagf(make_cuComplex(0, cuCrealf(a[i])));\n"
+        "    cuDoubleComplex d = cuComplexFloatToDouble(a[i]);\n"
+        "    wide[i] = cuCadd(cuCdiv(d, make_cuDoubleComplex(2.0, -1.0)), make_cuDoubleComplex(cuCabs(d), 0));\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { N = 500 };
+    float *a = t_calloc(2 * N, sizeof *a), *b = t_calloc(2 * N, sizeof *b);
+    float *prod = t_calloc(2 * N, sizeof *prod), *quot = t_calloc(2 * N, sizeof *quot);
+    float *mag = t_calloc(N, sizeof *mag);
+    double *wide = t_calloc(2 * N, sizeof *wide);
+    t_rand_floats(a, 2 * N, -100, 100);
+    t_rand_floats(b, 2 * N, -100, 100);
+    int n = N;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(N + 127) / 128}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(a, 2 * N * sizeof *a), lat_arg_in(b, 2 * N * sizeof *b),
+                                       lat_arg_out(prod, 2 * N * sizeof *prod), lat_arg_out(quot, 2 * N * sizeof *quot),
+                                       lat_arg_out(mag, N * sizeof *mag), lat_arg_out(wide, 2 * N * sizeof *wide),
+                                       lat_arg_i32(n))));
+    for (int i = 0; i < N; i++) {
+        double ar = a[2 * i], ai = a[2 * i + 1], br = b[2 * i], bi = b[2 * i + 1];
+        double pr = ar * br - ai * bi - ar, pi = ar * bi + ai * br + ai;
+        double den = br * br + bi * bi;
+        double qr = (ar * br + ai * bi) / den, qi = (ai * br - ar * bi) / den;
+        double want_mag = sqrt(den) + ar;
+        double wr = (ar * 2 - ai) / 5 + sqrt(ar * ar + ai * ai), wi = (ai * 2 + ar) / 5;
+        double scale = fabs(ar) + fabs(ai) + fabs(br) + fabs(bi);
+        ASSERT_MSG(fabs(prod[2 * i] - pr) <= 1e-6 * scale * scale && fabs(prod[2 * i + 1] - pi) <= 1e-6 * scale * scale,
+                   "prod[%d] = (%g, %g), want (%g, %g)", i, prod[2 * i], prod[2 * i + 1], pr, pi);
+        ASSERT_MSG(fabs(quot[2 * i] - qr) <= 1e-5 * (1 + fabs(qr)) && fabs(quot[2 * i + 1] - qi) <= 1e-5 * (1 + fabs(qi)),
+                   "quot[%d] = (%g, %g), want (%g, %g)", i, quot[2 * i], quot[2 * i + 1], qr, qi);
+        ASSERT_MSG(fabs(mag[i] - want_mag) <= 1e-5 * scale, "mag[%d] = %g, want %g", i, mag[i], want_mag);
+        ASSERT_MSG(fabs(wide[2 * i] - wr) <= 1e-9 * scale && fabs(wide[2 * i + 1] - wi) <= 1e-9 * scale,
+                   "wide[%d] = (%g, %g), want (%g, %g)", i, wide[2 * i], wide[2 * i + 1], wr, wi);
+    }
+}
+
+/* mma.h: a tensor-core GEMM as CUDA's samples write it, each warp one 16x16 tile of C,
+ * stepping through K 16 at a time, with alpha and beta applied element by element. */
+TEST(wmma_gemm_tiles_match_the_host)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <mma.h>\n"
+        "using namespace nvcuda;\n"
+        "#define WMMA_M 16\n#define WMMA_N 16\n#define WMMA_K 16\n"
+        "extern \"C\" __global__ void wmma_gemm(const half *a, const half *b, float *c,\n"
+        "                                      int M, int N, int K, float alpha, float beta) {\n"
+        "    int lda = M, ldb = K, ldc = M;\n" /* column-major, as the sample */
+        "    int warpM = (blockIdx.x * blockDim.x + threadIdx.x) / warpSize;\n"
+        "    int warpN = (blockIdx.y * blockDim.y + threadIdx.y);\n"
+        "    wmma::fragment<wmma::matrix_a, WMMA_M, WMMA_N, WMMA_K, half, wmma::col_major> a_frag;\n"
+        "    wmma::fragment<wmma::matrix_b, WMMA_M, WMMA_N, WMMA_K, half, wmma::col_major> b_frag;\n"
+        "    wmma::fragment<wmma::accumulator, WMMA_M, WMMA_N, WMMA_K, float> acc_frag;\n"
+        "    wmma::fragment<wmma::accumulator, WMMA_M, WMMA_N, WMMA_K, float> c_frag;\n"
+        "    wmma::fill_fragment(acc_frag, 0.0f);\n"
+        "    for (int i = 0; i < K; i += WMMA_K) {\n"
+        "        int aRow = warpM * WMMA_M, aCol = i;\n"
+        "        int bRow = i, bCol = warpN * WMMA_N;\n"
+        "        if (aRow < M && aCol < K && bRow < K && bCol < N) {\n"
+        "            wmma::load_matrix_sync(a_frag, a + aRow + aCol * lda, lda);\n"
+        "            wmma::load_matrix_sync(b_frag, b + bRow + bCol * ldb, ldb);\n"
+        "            wmma::mma_sync(acc_frag, a_frag, b_frag, acc_frag);\n"
+        "        }\n"
+        "    }\n"
+        "    int cRow = warpM * WMMA_M, cCol = warpN * WMMA_N;\n"
+        "    if (cRow < M && cCol < N) {\n"
+        "        wmma::load_matrix_sync(c_frag, c + cRow + cCol * ldc, ldc, wmma::mem_col_major);\n"
+        "        for (int i = 0; i < c_frag.num_elements; i++)\n"
+        "            c_frag.x[i] = alpha * acc_frag.x[i] + beta * c_frag.x[i];\n"
+        "        wmma::store_matrix_sync(c + cRow + cCol * ldc, c_frag, ldc, wmma::mem_col_major);\n"
+        "    }\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "wmma_gemm");
+    enum { M = 64, N = 32, K = 48 };
+    uint16_t *a = t_calloc(M * K, sizeof *a), *b = t_calloc(K * N, sizeof *b);
+    float *av = t_calloc(M * K, sizeof *av), *bv = t_calloc(K * N, sizeof *bv), *c = t_calloc(M * N, sizeof *c);
+    /* small integers: exact in half, their products and sums exact in float */
+    static const uint16_t half_of[5] = {0xc000, 0xbc00, 0x0000, 0x3c00, 0x4000}; /* -2 .. 2 */
+    for (int i = 0; i < M * K; i++) {
+        int v = (int)(t_rand_u32() % 5);
+        a[i] = half_of[v];
+        av[i] = (float)(v - 2);
+    }
+    for (int i = 0; i < K * N; i++) {
+        int v = (int)(t_rand_u32() % 5);
+        b[i] = half_of[v];
+        bv[i] = (float)(v - 2);
+    }
+    for (int i = 0; i < M * N; i++)
+        c[i] = (float)(int)(t_rand_u32() % 7) - 3;
+    float *c0 = t_calloc(M * N, sizeof *c0);
+    memcpy(c0, c, M * N * sizeof *c);
+    float alpha = 2.0f, beta = -1.0f;
+    int m = M, n = N, kk = K;
+    /* 4 warps across M in x, 2 rows of warps in y: 64 x 32 */
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1, 1}, .block = {128, 2}},
+                              LAT_ARGS(lat_arg_in(a, M * K * sizeof *a), lat_arg_in(b, K * N * sizeof *b),
+                                       lat_arg_inout(c, M * N * sizeof *c), lat_arg_i32(m), lat_arg_i32(n),
+                                       lat_arg_i32(kk), lat_arg_f32(alpha), lat_arg_f32(beta))));
+    for (int col = 0; col < N; col++)
+        for (int row = 0; row < M; row++) {
+            float s = 0;
+            for (int q = 0; q < K; q++)
+                s += av[row + q * M] * bv[q + col * K];
+            float want = alpha * s + beta * c0[row + col * M];
+            ASSERT_MSG(c[row + col * M] == want, "c[%d][%d] = %g, want %g", row, col,
+                       (double)c[row + col * M], (double)want);
+        }
 }

@@ -795,13 +795,33 @@ static void print_profile(lat_context *ctx, const char *file)
     lat_profile_free(prof);
 }
 
+/* The library's messages as it would print them, but the checks' findings: run prints
+ * those once, under "reports:", with what the kernel wrote. */
+static void log_but_findings(void *user_data, lat_log_level level, const char *message)
+{
+    (void)user_data;
+    static const char *const checks[] = {": memcheck: ", ": racecheck: ", ": synccheck: ",
+                                         ": initcheck: "};
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+        if (strstr(message, checks[i]))
+            return;
+    if (strncmp(message, "lattice checks on: ", 19) == 0)
+        return; /* the run's first line says which */
+    if ((int)level > lat_log_stderr_level())
+        return;
+    fprintf(stderr, "lattice: %s: %s\n",
+            level == LAT_LOG_ERROR ? "error" : level == LAT_LOG_WARNING ? "warning" : "info", message);
+}
+
 static int run(const opts *o)
 {
     if (check_source_file(o->file) != 0)
         return 2;
     lat_context *ctx = NULL;
     lat_module *mod = NULL;
-    lat_context_desc desc = {.backend = LAT_BACKEND_EMU, .check = o->checks ? o->checks : LAT_CHECK_OFF};
+    lat_context_desc desc = {.backend = LAT_BACKEND_EMU,
+                             .check = o->checks ? o->checks : LAT_CHECK_OFF,
+                             .logger = {log_but_findings, NULL}};
     if (o->profile)
         desc.check = (desc.check & ~(unsigned)LAT_CHECK_OFF) | LAT_CHECK_PROFILE;
     if (o->schedule && setenv("LATTICE_SCHEDULE", o->schedule, 1) != 0)

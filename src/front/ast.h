@@ -104,8 +104,8 @@ struct lat__record {
     bool emitted;       /* the emitter wrote its definition */
     LAT_VEC(struct lat__sym *) methods; /* C++ member functions, constructors included */
     bool has_ctor;      /* a user-declared constructor: construction calls one */
-    bool defaulted_ctor; /* `T() = default;`: construction without arguments makes the
-                            object as if it had no constructor */
+    bool default_trivial; /* C++: `T() = default;`, a default constructor that does what a
+                             class without constructors does */
     /* C++: T __lat_defaults(T init, int given), where a member has a default member
      * initializer or a class type that has one (parse_class.c): init with the members
      * from the given-th on set as the class says. */

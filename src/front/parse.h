@@ -91,6 +91,9 @@ typedef struct lat__parser {
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
     const lat__tok *gt_stop;   /* while a template's value argument is read: the '>' that
                                   closes its list (NULL: none) */
+    LAT_VEC(lat__ns *) used_ns; /* namespaces named by `using namespace` so far: their
+                                   children are found by name too (wmma:: after `using
+                                   namespace nvcuda;`) */
 } lat__parser;
 
 /* ---- parse.c ---------------------------------------------------------------------------- */

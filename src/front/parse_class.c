@@ -254,11 +254,10 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
         if (!(w->kind == LAT_TK_IDENT && (strcmp(w->atom->name, "default") == 0 || strcmp(w->atom->name, "delete") == 0)))
             lat__unsupported(p, w, "a pure virtual function", "virtual functions");
         r->methods.n--; /* declares nothing callable */
-        if (ctor) {
+        if (ctor)
             r->has_ctor = lat__find_ctor(r) != NULL;
-            if (strcmp(w->atom->name, "default") == 0 && ft->params.n == 0)
-                r->defaulted_ctor = true;
-        }
+        if (ctor && strcmp(w->atom->name, "default") == 0 && t->params.n == 0)
+            r->default_trivial = true; /* T() = default: T x; and T() make it as C does */
     }
     lat__expect(p, LAT_P_SEMI, "after the member function's declaration");
     return;
@@ -564,8 +563,6 @@ bool lat__initialised_by_default(const lat__type *t)
         return false;
     if (t->rec->has_ctor) {
         const lat__sym *c = lat__default_ctor(t->rec);
-        if (!c && t->rec->defaulted_ctor)
-            return t->rec->defaults != NULL;
         return c && ctor_does_something(c);
     }
     return t->rec->defaults != NULL;
@@ -806,7 +803,7 @@ lat__expr *lat__construct(lat__parser *p, lat__type *t, lat__expr **args, int na
     /* The implicit copy (C++ declares one unless the program does), and the defaulted
      * default constructor: as for a class without constructors, below. */
     bool copy = r && nargs == 1 && lat__is_record(args[0]->type) && args[0]->type->rec == r;
-    bool implicit = r && ((copy && !lat__copy_ctor_declared(r)) || (nargs == 0 && r->defaulted_ctor));
+    bool implicit = r && ((copy && !lat__copy_ctor_declared(r)) || (nargs == 0 && r->default_trivial));
     if (r && r->has_ctor && !implicit) {
         lat__sym *c = lat__find_ctor(r);
         lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);

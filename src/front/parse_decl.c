@@ -977,29 +977,35 @@ static void struct_body_(lat__parser *p, lat__record *r)
                 lat__member_function(p, r, st, sname, sloc, s.cuda, LAT_ST_STATIC, false);
                 continue;
             }
-            if (sname && lat__is_integer(st) && ((st->quals & LAT_Q_CONST) || s.constexpr_) &&
-                lat__accept(p, LAT_P_ASSIGN)) {
-                bool ok;
-                int64_t v = lat__parse_const_int(p, "a static constant member's value", &ok);
-                lat__sym *c = lat__sym_new(p, LAT_SYM_ENUM_CONST, sname, sloc);
-                c->type = lat__unqualified(p->u, st);
-                c->value = ok ? v : 0;
-                c->rec = r;
-                c->depth = 0;
-                LAT_PUSH(&p->u->arena, r->methods, c); /* found as S::N and by name inside */
-                bind_in_body(c);
-                lat__expect(p, LAT_P_SEMI, "after the static constant");
-                continue;
+            /* static constexpr int rows = m, cols = k;: each declarator a constant */
+            for (;;) {
+                bool constant = sname && ((st->quals & LAT_Q_CONST) || s.constexpr_);
+                if (constant && lat__is_integer(st) && lat__accept(p, LAT_P_ASSIGN)) {
+                    bool ok;
+                    int64_t v = lat__parse_const_int(p, "a static constant member's value", &ok);
+                    lat__sym *c = lat__sym_new(p, LAT_SYM_ENUM_CONST, sname, sloc);
+                    c->type = lat__unqualified(p->u, st);
+                    c->value = ok ? v : 0;
+                    c->rec = r;
+                    c->depth = 0;
+                    LAT_PUSH(&p->u->arena, r->methods, c); /* found as S::N and by name inside */
+                    bind_in_body(c);
+                } else if (constant && lat__is_scalar(st) && lat__accept(p, LAT_P_ASSIGN)) {
+                    static_constant_member(p, r, sname, sloc, st, lat__parse_assign_expr(p));
+                } else {
+                    lat__unsupported(p, first, "a static data member other than a constant with its value",
+                                     lat__why_cxx);
+                    lat__skip_statement(p);
+                    break;
+                }
+                if (!lat__accept(p, LAT_P_COMMA)) {
+                    lat__expect(p, LAT_P_SEMI, "after the static constant");
+                    break;
+                }
+                sname = NULL;
+                sloc = lat__peek(p)->loc;
+                st = declarator(p, sb, &sname, &sloc, false);
             }
-            if (sname && lat__is_scalar(st) && ((st->quals & LAT_Q_CONST) || s.constexpr_) &&
-                lat__accept(p, LAT_P_ASSIGN)) {
-                static_constant_member(p, r, sname, sloc, st, lat__parse_assign_expr(p));
-                lat__expect(p, LAT_P_SEMI, "after the static constant");
-                continue;
-            }
-            lat__unsupported(p, first, "a static data member other than a constant with its value",
-                             lat__why_cxx);
-            lat__skip_statement(p);
             continue;
         }
         if (lat__at_kw(p, LAT_KW_OPERATOR) && !has_type_specifier(&s))
@@ -2062,7 +2068,7 @@ static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__lo
     bool nowhere_to_run = v->type->kind == LAT_TY_ARRAY || p->depth == 0 || v->storage == LAT_ST_STATIC;
     if (nowhere_to_run && t->rec->has_ctor && !lat__initialised_by_default(t)) {
         /* a default constructor that does nothing (`__half() {}`, `vec3() {}`): nothing to run */
-        if (!lat__default_ctor(t->rec) && !t->rec->defaulted_ctor)
+        if (!lat__default_ctor(t->rec) && !t->rec->default_trivial)
             lat__error_at(p->u, loc, "%s has no default constructor to make '%s' with",
                           lat__type_str(p->u, t, NULL, false), v->name->name);
         return;

@@ -538,7 +538,6 @@ static lat__parser sub_parser(lat__parser *p, lat__template *tm)
     sub.decl_align = 0;
     sub.decl_packed = false;
     sub.method_const = false;
-    sub.specialization = false;
     return sub;
 }
 
@@ -1163,8 +1162,8 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
             while (o && !(lat__same_parameters(o->type, want) && lat__type_same(o->type->base, want->base)))
                 o = o->overloads;
             if (!o)
-                lat__error_tok(p, t, "'%s' is not a function of the template parameter's type, %s", s->name->name,
-                               lat__type_str(p->u, tp->value_type, NULL, false));
+                lat__error_tok(p, t, "'%s' is %s, not the %s the template parameter takes", s->name->name,
+                               lat__type_str(p->u, s->type, NULL, false), lat__type_str(p->u, want, NULL, false));
             s = o;
         }
         a->tmpl = s;

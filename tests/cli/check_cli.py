@@ -211,6 +211,17 @@ expect_lines("--arg valid", ARGS_SRC,
              ["k", "-n", "8", "-c", "none", "-a", "n=0x8", "-a", "c=255", "-a", "s=-0.5",
               "-a", "big=-9223372036854775808", "-a", "h=0.25"],
              ["  n = 0x8", "  c = 255", "  out = [255.25, 254.75, 254.25, 253.75, 253.25, 252.75, 252.25, 251.75]"])
+# Each finding is printed once, in the reports (the library's log printed it again).
+RACY = ("__global__ void k(float *out) {\n"
+        "    __shared__ float s[64];\n"
+        "    s[threadIdx.x] = threadIdx.x;\n"
+        "    out[threadIdx.x] = s[(threadIdx.x + 1) % 64];\n"
+        "}\n")
+r = expect_lines("a race reported once", RACY, ["k", "-b", "64", "-n", "64"], [], status=1)
+both = r.stdout + r.stderr
+found = [l.strip() for l in r.stdout.splitlines() if ": racecheck: kernel 'k'" in l]
+if not found or any(both.count(f) != 1 for f in found) or "lattice checks on" in both:
+    failures.append("a race reported once: %r" % both)
 # Buffers of a typedef's or a macro's element type are sized from what the type is (llm.c's
 # floatX *, Polybench's DATA_TYPE *): they were refused as "not of what this points to".
 expect_lines("typedef'd elements",
