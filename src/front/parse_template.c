@@ -1981,7 +1981,8 @@ lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t
         /* a member function's object comes first */
         lat__expr **all = lat__arena_alloc(&p->u->arena, (argc + 2) * sizeof *all);
         all[0] = self;
-        memcpy(all + 1, argv, argc * sizeof *argv);
+        if (argc)
+            memcpy(all + 1, argv, argc * sizeof *argv);
         argv = all;
         argc++;
     }
