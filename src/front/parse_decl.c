@@ -1051,8 +1051,8 @@ static void struct_body_(lat__parser *p, lat__record *r)
                 }
                 goto next_member;
             }
-            if (t->kind == LAT_TY_PTR && t->ref) {
-                lat__unsupported_at(p->u, loc, "a reference member", lat__why_cxx);
+            if (t->kind == LAT_TY_PTR && t->ref && t->ref != 1) {
+                lat__unsupported_at(p->u, loc, "an rvalue reference member", lat__why_cxx);
                 t = t->base; /* read on as the referenced type: no errors that follow from it */
             }
             int bits = -1;
@@ -2039,6 +2039,43 @@ static lat__expr *copy_construct(lat__parser *p, lat__type *t, lat__expr *init)
     return lat__construct(p, t, argv, 1, init->loc);
 }
 
+/* `const T &r = f(x);` in a block: the temporary r binds, (T[1]){...}, becomes a local of
+ * its own declared just before r (the declarator *tail is about to take), so that it lives
+ * as long as r in every way a function runs: C ends a compound literal with its block, and
+ * region loops cut a kernel's body into blocks at each barrier, where each thread needs
+ * its own. Returns where r goes. */
+static lat__decl **hold_temporary(lat__parser *p, lat__decl *d, lat__decl **tail)
+{
+    lat__sym *v = d->sym;
+    if (p->depth == 0 || v->storage == LAT_ST_STATIC || v->storage == LAT_ST_EXTERN || !d->init ||
+        !lat__is_pointer(v->type) || !v->type->ref)
+        return tail;
+    lat__expr *x = d->init;
+    while (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT) && x->a)
+        x = x->a;
+    if (x->kind != LAT_E_COMPOUND || !x->type || x->type->kind != LAT_TY_ARRAY || !x->a || x->a->kind != LAT_E_INIT)
+        return tail;
+    lat__sym *h = lat__sym_new(p, LAT_SYM_VAR, lat__atom_get(&p->u->atoms, "__lat_ref", 9), d->loc);
+    h->type = x->type;
+    h->depth = p->depth;
+    h->flags |= LAT_SF_ADDRESS_TAKEN | LAT_SF_USED | LAT_SF_MODIFIED | LAT_SF_DEFINED;
+    h->emit_name = lat__arena_printf(&p->u->arena, "__lat_ref%d", ++p->anon);
+    lat__decl *hd = lat__arena_alloc(&p->u->arena, sizeof *hd);
+    hd->sym = h;
+    hd->init = x->a;
+    hd->loc = d->loc;
+    h->def = hd;
+    if (p->fn)
+        LAT_PUSH(&p->u->arena, p->fn->locals, h);
+    lat__expr *n = lat__expr_new(p, LAT_E_NAME, d->loc);
+    n->sym = h;
+    n->type = h->type;
+    n->flags |= LAT_EF_LVALUE;
+    d->init = lat__cast_to(p, lat__rvalue(p, n), v->type, true); /* its address, as before */
+    *tail = hd;
+    return &hd->next;
+}
+
 /* `T x;` of a class with constructors runs its default constructor (C++); an array of
  * them or a file-scope one would run it where the emulator cannot. */
 static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__loc loc)
@@ -2046,7 +2083,7 @@ static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__lo
     lat__type *t = v->type;
     while (t->kind == LAT_TY_ARRAY)
         t = t->base;
-    if (!lat__is_record(t) || !t->rec || !((t->rec->has_ctor && !t->rec->default_trivial) || t->rec->defaults))
+    if (!lat__is_record(t) || !t->rec || !(t->rec->has_ctor || t->rec->defaults))
         return;
     bool nowhere_to_run = v->type->kind == LAT_TY_ARRAY || p->depth == 0 || v->storage == LAT_ST_STATIC;
     if (nowhere_to_run && t->rec->has_ctor && !lat__initialised_by_default(t)) {
@@ -2324,6 +2361,8 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
                 lat__error_at(p->u, loc, "variable '%s' has an incomplete type %s", name->name,
                               lat__type_str(p->u, v->type, NULL, false));
         }
+        if (d->sym && d->sym->kind == LAT_SYM_VAR)
+            tail = hold_temporary(p, d, tail);
         *tail = d;
         tail = &d->next;
         if (!lat__accept(p, LAT_P_COMMA))
