@@ -60,6 +60,11 @@ typedef struct lat__emu_kernel {
      * instruction across the store of the thread's index, so a fault's report says the
      * thread it names may be a neighbour. */
     bool inexact_threads;
+    /* -G (docs/debugging.md): the grid's blocks run one after another on the launching
+     * thread (a stopped thread is the only one running kernel code; its block's static
+     * __shared__ arrays are the module's), with no deadline (a debugger's pause is not a
+     * hang). */
+    bool debug;
 } lat__emu_kernel;
 
 /* ---- a block's threads, as observers see them ------------------------------------------ */

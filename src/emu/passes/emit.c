@@ -924,6 +924,16 @@ static void emit_shared_decl(lat__emitter *em, lat__sym *s)
     lat__symx *x = lat__symx_of(em->u, s);
     char decl[48];
     snprintf(decl, sizeof decl, "(*__lat_sh_%d)", x->shared);
+    if (em->in && em->in->debug && !em->in->checked && s->storage != LAT_ST_EXTERN) {
+        /* -G: the array itself, by its name, for a debugger to print (docs/debugging.md).
+         * Static storage: a -G module's blocks run one at a time (emu.c). */
+        const char *name = lat__emit_name(em->u, s);
+        lat__emit_fmt(em, "static %s", lat__emit_type(em->u, s->type, name));
+        if (s->align)
+            lat__emit_fmt(em, " __attribute__((aligned(%u)))", s->align);
+        lat__emit_fmt(em, "; %s = &%s;", lat__emit_type(em->u, s->type, decl), name);
+        return;
+    }
     lat__emit_str(em, lat__emit_type(em->u, s->type, decl));
     if (s->storage == LAT_ST_EXTERN)
         lat__emit_str(em, " = (void *)__lat_t->dshared;");
@@ -1069,6 +1079,15 @@ void lat__emit_stmt(lat__emitter *em, const lat__stmt *s)
     switch (s->kind) {
     case LAT_S_COMPOUND:
         lat__emit_str(em, "{");
+        if (em->prologue) {
+            /* On the first statement's line, where a debugger stops entering the
+             * function (its prologue ends at the second line of the line table). */
+            if (s->items.n)
+                lat__emit_at(em, s->items.items[0]->loc);
+            lat__emit_str(em, " ");
+            lat__emit_str(em, em->prologue);
+            em->prologue = NULL;
+        }
         for (size_t i = 0; i < s->items.n; i++) {
             lat__emit_str(em, " ");
             lat__emit_stmt(em, s->items.items[i]);

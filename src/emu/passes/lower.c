@@ -304,16 +304,17 @@ static void analyse(lower *lw)
         if (!(fn->sym->cuda & LAT_CU_GLOBAL))
             continue;
         lat__kernelx k = {fn, LAT_EMU_MODE_PLAIN, "one loop over the threads (no collective)"};
-        bool asked = lw->in->fibers, fibers = asked;
+        bool asked = lw->in->fibers || lw->in->debug, fibers = asked;
         if (fn->calls_collective && !fibers) {
             /* A barrier reached through a pointer is out of the region planner's sight:
              * fibers run any call path. */
             memset(visited, 0, lw->funcs.n);
             fibers = reaches_indirect_call(lw, fn, visited);
         }
-        if (fn->calls_collective || lw->in->checked) {
+        if (fn->calls_collective || lw->in->checked || lw->in->debug) {
             k.mode = LAT_EMU_MODE_FIBER;
-            k.why = asked ? "fibers: asked for (LATTICE_EMU_FIBERS=1)"
+            k.why = lw->in->debug ? "fibers: built for a debugger (-G)"
+                  : asked ? "fibers: asked for (LATTICE_EMU_FIBERS=1)"
                           : "fibers: a call through a pointer to a function, which may reach a collective";
             if (!fibers)
                 plan_region(lw, fn, &k);
@@ -546,6 +547,13 @@ static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mod
         if (k && mode == LAT_EMU_MODE_PLAIN && !em->checked)
             lat__stream_emit(em, fn);
     }
+    /* -G: the thread's indices as locals by their CUDA names, for a debugger's
+     * expressions and breakpoint conditions (the prelude's macros are undefined after it,
+     * compile.c); a fiber's context holds one thread's, so the copies stay true. */
+    bool debug_ids = lw->in->debug && x->hidden && (!k || mode == LAT_EMU_MODE_FIBER);
+    if (debug_ids)
+        em->prologue = "const uint3 threadIdx = __lat_t->thread_idx, blockIdx = __lat_t->block_idx;"
+                       " const dim3 blockDim = __lat_t->block_dim, gridDim = __lat_t->grid_dim;";
     if (k && mode == LAT_EMU_MODE_PLAIN)
         plain_body(lw, fn);
     else if (k && mode == LAT_EMU_MODE_REGION)
@@ -692,6 +700,12 @@ static void program(lower *lw)
         lat__ext *x = &lw->tu->items.items[i];
         if (x->kind == LAT_X_FUNC)
             function(lw, x->fn);
+    }
+    if (lw->in->debug) {
+        /* A debugger's backtrace shows the entries as lattice's, not as the file's last
+         * line; whatever follows starts with a marker of its own. */
+        lat__emit_directive(em, "#line 1 \"<lattice entry>\"");
+        em->file = UINT32_MAX;
     }
     for (size_t i = 0; i < lw->kernels.n; i++)
         entry(lw, lw->kernels.items[i].fn);

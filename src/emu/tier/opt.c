@@ -120,6 +120,7 @@ struct lat__emu_opt {
     lat__cache_key pending_object, pending_index;
     _Atomic(char *) note; /* the background build's message for the context's log */
     _Atomic uint64_t ran_ns;
+    bool debug; /* -G: built for a debugger (lat__emu_opt_set_debug) */
 };
 
 /* ---- the compiler and the CPU, found once per process --------------------------------- */
@@ -354,15 +355,19 @@ static bool exact(const char *name)
     return false;
 }
 
-/* The trampolines, as top-level assembly after the program (see the top of the file). */
-static int append_glue(char **buf, size_t *len, const table *t)
+/* The trampolines, as top-level assembly after the program (see the top of the file).
+ * -G's go in a section of their own, outside the range of the program's line table: a
+ * debugger then has no line for them and `step` goes over a call to the runtime instead
+ * of into the last line of the file. */
+static int append_glue(char **buf, size_t *len, const table *t, bool debug)
 {
     int r = lat__strbuf_printf(buf, len,
                                "\n#line 1 \"<lattice opt glue>\"\n"
                                "__attribute__((visibility(\"hidden\"))) void *__lat_opt_tab[%zu];\n"
                                "void **const __lat_opt_table = __lat_opt_tab;\n"
-                               "const unsigned long __lat_opt_ntab = %zu;\n__asm__(\".text\\n\"\n",
-                               t->total, t->total);
+                               "const unsigned long __lat_opt_ntab = %zu;\n__asm__(\"%s\\n\"\n",
+                               t->total, t->total,
+                               debug ? ".section .text.lat_glue,\\\"ax\\\"" : ".text");
     size_t i = 0;
     for (int p = 0; p < TABLE_PARTS && r == 0; p++)
         for (size_t j = 0; j < t->n[p] && r == 0; j++, i++) {
@@ -457,6 +462,30 @@ static void base_flags(args *a, const table *t, const toolchain *tc)
     add(a, "-fno-strict-aliasing");
     add(a, "-fno-stack-protector");
     add(a, "-fno-semantic-interposition");
+    add(a, "-D__LAT_STREAM_BYTES=%lluull", tc->llc);
+    add(a, "-w");
+    add(a, "-Wl,--no-undefined");
+    for (int p = 0; p < TABLE_PARTS; p++)
+        for (size_t j = 0; j < t->n[p]; j++)
+            if (!exact(t->part[p][j].name))
+                add(a, "-fno-builtin-%s", t->part[p][j].name);
+}
+
+/* -G's flags in place of base_flags': debug information, no optimisation (every local
+ * in memory and every line a step), and the same arithmetic. */
+static void debug_flags(args *a, const table *t, const toolchain *tc)
+{
+    add(a, "-g");
+    add(a, "-O0");
+    add(a, "-fPIC");
+    add(a, "-shared");
+    add(a, "-nostdinc");
+    add(a, "-nostdlib");
+    add(a, "-ffp-contract=off");
+    add(a, "-fno-math-errno");
+    add(a, "-fwrapv");
+    add(a, "-fno-strict-aliasing");
+    add(a, "-fno-stack-protector");
     add(a, "-D__LAT_STREAM_BYTES=%lluull", tc->llc);
     add(a, "-w");
     add(a, "-Wl,--no-undefined");
@@ -736,6 +765,7 @@ static void free_code(lat__emu_opt_code *c)
         dlclose(c->handle);
     if (c->fd >= 0)
         close(c->fd);
+    lat__cc_job_end(c->job);
     free(c->entries);
     free(c->globals);
     free(c);
@@ -887,11 +917,15 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
     get_table(&t);
     args mflags = {0}, flags = {0};
     module_flags(&mflags, o);
-    base_flags(&flags, &t, tc);
+    if (o->debug)
+        debug_flags(&flags, &t, tc);
+    else
+        base_flags(&flags, &t, tc);
     for (size_t i = 0; i < mflags.n; i++)
         add(&flags, "%s", mflags.v[i]);
     lat__cache_key key;
-    bool cache = make_key(o, tc, &mflags, &key) && lat__cache_enabled();
+    /* -G's object is not cached: a debugger finds it by the path it was loaded from. */
+    bool cache = !o->debug && make_key(o, tc, &mflags, &key) && lat__cache_enabled();
     if (flags.oom) {
         free_args(&mflags);
         free_args(&flags);
@@ -925,7 +959,7 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
         snprintf(path, sizeof path, "%s/k.c", lat__cc_job_dir(job));
         int r = lat__strbuf_printf(&text, &len, "%s", o->program);
         if (r == 0)
-            r = append_glue(&text, &len, &t);
+            r = append_glue(&text, &len, &t, o->debug);
         if (r != 0 || write_file(path, text, len) != 0) {
             if (asprintf(msg, "cannot write %s", path) < 0)
                 *msg = NULL;
@@ -939,7 +973,12 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
             free(so);
         }
         free(text);
-        lat__cc_job_end(job);
+        if (c && o->debug) {
+            lat__cc_job_keep(job); /* removed with the object (free_code) */
+            c->job = job;
+        } else {
+            lat__cc_job_end(job);
+        }
     }
     lat__cache_key index;
     if (c && cache && o->index_pending && index_key(o, tc, &mflags, &index))
@@ -955,6 +994,8 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
 
 void *lat__emu_opt_open_cached(lat__emu_opt *o)
 {
+    if (o->debug)
+        return NULL;
     if ((o->mode != LAT_EMU_OPT_SYNC && o->mode != LAT_EMU_OPT_BACKGROUND) || !lat__cache_enabled())
         return NULL;
     toolchain *tc = malloc(sizeof *tc);
@@ -1187,6 +1228,31 @@ bool lat__emu_opt_build_now(lat__emu_opt *o, char **note)
     if (!ok)
         *note = failure_note(msg, none);
     free(msg);
+    pthread_mutex_lock(&o->lock);
+    o->state = DONE;
+    pthread_mutex_unlock(&o->lock);
+    return ok;
+}
+
+void lat__emu_opt_set_debug(lat__emu_opt *o)
+{
+    o->debug = true;
+}
+
+bool lat__emu_opt_build_debug(lat__emu_opt *o, char **msg)
+{
+    *msg = NULL;
+    pthread_mutex_lock(&o->lock);
+    bool mine = o->state == IDLE;
+    if (mine) {
+        o->state = BUILDING;
+        take_env(o);
+    }
+    pthread_mutex_unlock(&o->lock);
+    if (!mine)
+        return lat__emu_opt_code_of(o) != NULL;
+    bool none;
+    bool ok = build(o, msg, &none);
     pthread_mutex_lock(&o->lock);
     o->state = DONE;
     pthread_mutex_unlock(&o->lock);

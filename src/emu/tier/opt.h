@@ -33,6 +33,8 @@ typedef struct lat__emu_opt_code {
     lat__emu_entry_fn *entries; /* per kernel of the module, in its order */
     void **globals;             /* per __device__/__constant__ variable, in its order */
     int fd;                     /* the anonymous file a cached object was loaded from, or -1 */
+    struct lat__cc_job *job;    /* -G: the private directory the object is loaded from, kept
+                                   while it is loaded (a debugger reads the file), or NULL */
 } lat__emu_opt_code;
 
 typedef struct lat__emu_opt lat__emu_opt;
@@ -53,6 +55,15 @@ lat__emu_opt *lat__emu_opt_new(const struct lat__emu_module *m, int mode, char *
  * Returns true when it is in use; false otherwise, with what happened in *note
  * (malloc'd, or NULL when nothing is worth saying). */
 bool lat__emu_opt_build_now(lat__emu_opt *o, char **note);
+
+/* -G (docs/debugging.md): the object is built for a debugger (-g -O0, no cache), loaded
+ * from a private directory that stays until the module is freed, so that gdb and lldb
+ * read its debug information and the #line directives' source lines. Before any build. */
+void lat__emu_opt_set_debug(lat__emu_opt *o);
+
+/* A -G module's build, on the calling thread: true when the object is in use; false
+ * with why in *msg (malloc'd, NULL when out of memory): no compiler, or its messages. */
+bool lat__emu_opt_build_debug(lat__emu_opt *o, char **msg);
 
 /* Starts the background build, once (later calls do nothing). */
 void lat__emu_opt_start(lat__emu_opt *o);

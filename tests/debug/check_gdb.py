@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""gdb debugs a kernel built with -G (docs/debugging.md), scripted in batch mode.
+
+Runs `gdb -batch -x CMDS --args lattice run debug_kernel.cu smooth ... -G` and checks that
+a breakpoint conditioned on threadIdx.x == 5 && blockIdx.x == 1 stops that thread and no
+other, that its locals, parameters and __shared__ array print by their source names with
+the values that thread computed (from a random scalar parameter, so never zeros), that the
+names threadIdx and blockIdx hold the thread's indices in a __device__ function's frame
+too, that the backtrace runs through the __device__ function to the kernel, and that
+`next` stays on the .cu file's lines. No timing is involved.
+
+Exit status 77 (skipped, with the reason) where gdb or a C compiler is missing, or where
+the machine forbids ptrace.
+
+usage: check_gdb.py LATTICE_PROGRAM KERNEL_FILE
+"""
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def skip(why):
+    print(f"skip: {why}")
+    sys.exit(77)
+
+
+def line_of(path, marker):
+    with open(path) as f:
+        for n, text in enumerate(f, 1):
+            if f"// BREAK {marker}" in text:
+                return n
+    sys.exit(f"{path}: no '// BREAK {marker}' line")
+
+
+def main():
+    lattice, kernel = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    gdb = shutil.which("gdb")
+    if not gdb:
+        skip("gdb is not installed (apt-get install gdb)")
+    if not any(shutil.which(c) for c in ("cc", "gcc", "clang")):
+        skip("no C compiler: -G builds the module with one")
+    name = os.path.basename(kernel)
+    kline, dline = line_of(kernel, "kernel"), line_of(kernel, "device")
+    bias = random.Random().randint(1, 1000)
+    print(f"bias = {bias}")
+    cmds = f"""set pagination off
+set confirm off
+set width 0
+set breakpoint pending on
+break {name}:{kline} if threadIdx.x == 5 && blockIdx.x == 1
+run
+printf "KERNEL t=%d i=%d row=%d col=%d tx=%d bx=%d bdim=%d n=%d bias=%d\\n", t, i, row, col, threadIdx.x, blockIdx.x, blockDim.x, n, bias
+printf "SHARED mine=%.2f t05=%.2f t06=%.2f\\n", mine, tile[0][5], tile[0][6]
+ptype tile
+break {name}:{dline} if threadIdx.x == 5 && blockIdx.x == 1
+continue
+printf "DEVICE a=%.2f b=%.2f k=%d w=%.2f tx=%d bx=%d\\n", a, b, k, w, threadIdx.x, blockIdx.x
+bt
+next
+info line *$pc
+printf "STEP mixed=%.2f\\n", mixed
+info breakpoints
+continue
+"""
+    env = dict(os.environ)
+    env.pop("DEBUGINFOD_URLS", None)
+    # LeakSanitizer cannot run under a debugger (it uses ptrace itself): an ASan build's
+    # program is debugged with the leak check off; everything else ASan checks stays on.
+    env["ASAN_OPTIONS"] = ":".join(
+        [o for o in env.get("ASAN_OPTIONS", "").split(":") if o and not o.startswith("detect_leaks")]
+        + ["detect_leaks=0"])
+    env["LATTICE_LOG"] = "error"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "cmds")
+        with open(path, "w") as f:
+            f.write(cmds)
+        argv = [gdb, "-nx", "-batch", "-x", path, "--args", lattice, "run", kernel, "smooth",
+                "-g", "3", "-b", "64", "-n", "150", "-a", f"bias={bias}", "-G"]
+        r = subprocess.run(argv, env=env, cwd=tmp, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=300)
+    out = r.stdout
+    print(out)
+    if re.search(r"ptrace: Operation not permitted|Could not trace the inferior", out):
+        skip("this machine does not let gdb trace a process (ptrace)")
+
+    failures = []
+
+    def expect(what, pattern):
+        if not re.search(pattern, out, re.M):
+            failures.append(f"{what}: no match for {pattern!r}")
+
+    mine, nxt = 69 * 3.0 + bias, 70 * 3.0 + bias
+    w = 0.25 * (5 % 4)
+    mixed = mine * (1 - w) + nxt * w
+    expect("the kernel breakpoint stops thread 5 of block 1",
+           rf"^Breakpoint 1, smooth \(.*\) at .*{re.escape(name)}:{kline}$")
+    expect("locals, parameters and indices in the kernel",
+           rf"^KERNEL t=5 i=69 row=0 col=5 tx=5 bx=1 bdim=64 n=150 bias={bias}$")
+    expect("locals and the __shared__ array by their names",
+           rf"^SHARED mine={mine:.2f} t05={mine:.2f} t06={nxt:.2f}$")
+    expect("the __shared__ array's type", r"^type = float \[8\]\[33\]$")
+    expect("the __device__ function's breakpoint",
+           rf"^Breakpoint 2, blend \(.*\) at .*{re.escape(name)}:{dline}$")
+    expect("parameters, locals and indices in the __device__ function",
+           rf"^DEVICE a={mine:.2f} b={nxt:.2f} k=5 w={w:.2f} tx=5 bx=1$")
+    expect("the backtrace's __device__ frame", rf"^#0 +blend \(.*\) at .*{re.escape(name)}:{dline}$")
+    expect("the backtrace's kernel frame", rf"^#1 +.* in smooth \(.*\) at .*{re.escape(name)}:\d+$")
+    expect("next stays on the .cu file's lines",
+           rf'^Line {dline + 1} of ".*{re.escape(name)}"')
+    expect("the value computed by the stepped line", rf"^STEP mixed={mixed:.2f}$")
+    # Each conditional breakpoint stopped once: no other thread matched.
+    if len(re.findall(r"breakpoint already hit 1 time", out)) != 2:
+        failures.append("each breakpoint should have stopped exactly once")
+    expect("the program ran to its end", r"exited normally|exited with code 0+\]")
+    for f in failures:
+        print("FAIL:", f)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

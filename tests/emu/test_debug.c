@@ -1,0 +1,167 @@
+/* -G / --device-debug on the emulator (docs/debugging.md): the module built by the system's
+ * C compiler for a debugger computes what the ordinary build does, its C keeps the names
+ * a debugger reads (threadIdx and its kin as locals, __shared__ arrays by their names),
+ * its object is loaded from a private directory, and without a compiler the module is
+ * refused, saying what is missing. gdb itself drives a -G kernel in tests/debug/. */
+#include "harness.h"
+
+#include "emu/passes/lower.h"
+#include "front/front.h"
+#include "emu/compile/cg_header.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static lat_context *emu_context(void)
+{
+    return t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU});
+}
+
+static const char source[] =
+    "__device__ float blend(float a, float b, int k)\n"
+    "{\n"
+    "    float w = 0.25f * (float)(k % 4);\n"
+    "    return a * (1.0f - w) + b * w;\n"
+    "}\n"
+    "__global__ void smooth(float *out, const float *in, int n)\n"
+    "{\n"
+    "    __shared__ float tile[4][33];\n"
+    "    int t = threadIdx.x;\n"
+    "    int i = blockIdx.x * blockDim.x + t;\n"
+    "    tile[t / 32][t % 32] = i < n ? in[i] : 0.0f;\n"
+    "    __syncthreads();\n"
+    "    int r = (t + 1) % blockDim.x;\n"
+    "    float v = blend(tile[t / 32][t % 32], tile[r / 32][r % 32], t);\n"
+    "    if (i < n)\n"
+    "        out[i] = v;\n"
+    "}\n";
+
+static bool have_cc(void)
+{
+    static const char *const dirs[] = {"/usr/bin", "/bin", "/usr/local/bin"};
+    static const char *const names[] = {"cc", "gcc", "clang"};
+    char path[64];
+    for (size_t d = 0; d < 3; d++)
+        for (size_t n = 0; n < 3; n++) {
+            snprintf(path, sizeof path, "%s/%s", dirs[d], names[n]);
+            if (access(path, X_OK) == 0)
+                return true;
+        }
+    return false;
+}
+
+/* The host's answer, in the same float arithmetic. */
+static float blend(float a, float b, int k)
+{
+    float w = 0.25f * (float)(k % 4);
+    float x = a * (1.0f - w);
+    float y = b * w;
+    return x + y;
+}
+
+TEST(a_device_debug_module_computes_what_the_plain_build_does)
+{
+    if (!have_cc())
+        SKIP("no C compiler: -G builds with one");
+    lat_context *ctx = emu_context();
+    enum { N = 300, B = 128 };
+    float *in = t_calloc(N, sizeof *in), *out = t_calloc(N, sizeof *out);
+    t_rand_floats(in, N, -100.0f, 100.0f);
+    static const char *const opts[] = {"-G", NULL};
+    static const char *const long_opts[] = {"--device-debug", NULL};
+    const char *const *which[] = {opts, long_opts};
+    for (int w = 0; w < 2; w++) {
+        lat_module *mod = NULL;
+        ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = source, .name = "smooth.cu",
+                                                            .options = which[w]}, &mod));
+        lat_kernel *k = NULL;
+        ASSERT_OK(lat_module_get_kernel(mod, "smooth", &k));
+        memset(out, 0, N * sizeof *out);
+        int n = N;
+        ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(N + B - 1) / B}, .block = {B}},
+                                  LAT_ARGS(lat_arg_out(out, N * sizeof *out),
+                                           lat_arg_in(in, N * sizeof *in), lat_arg_i32(n))));
+        for (int i = 0; i < N; i++) {
+            int t = i % B, r = (t + 1) % B, j = i - t + r;
+            float next = j < N ? in[j] : 0.0f;
+            ASSERT_CLOSE(out[i], blend(in[i], next, t), 1e-6, 1e-6);
+        }
+        lat_module_destroy(mod);
+    }
+}
+
+TEST(a_device_debug_object_is_loaded_from_a_private_directory)
+{
+    if (!have_cc())
+        SKIP("no C compiler: -G builds with one");
+    lat_context *ctx = emu_context();
+    static const char *const opts[] = {"-G", NULL};
+    lat_module *mod = NULL;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = source, .name = "private.cu",
+                                                        .options = opts}, &mod));
+    /* The object is mapped from <TMPDIR>/lattice-opt-XXXXXX/k.so while the module lives. */
+    FILE *maps = fopen("/proc/self/maps", "r");
+    ASSERT_NOT_NULL(maps);
+    char line[4600], dir[4200] = "";
+    while (fgets(line, sizeof line, maps)) {
+        char *p = strstr(line, "/lattice-opt-");
+        char *so = p ? strstr(p, "/k.so") : NULL;
+        if (so) {
+            char *start = strchr(line, '/');
+            snprintf(dir, sizeof dir, "%.*s", (int)(so - start), start);
+        }
+    }
+    fclose(maps);
+    ASSERT_MSG(dir[0], "no lattice-opt-*/k.so is mapped");
+    struct stat st;
+    ASSERT_EQ(stat(dir, &st), 0);
+    ASSERT_EQ(st.st_mode & 0777, 0700);
+    ASSERT_EQ(st.st_uid, getuid());
+    lat_module_destroy(mod);
+    lat_cache_clear();
+    ASSERT_MSG(stat(dir, &st) != 0, "%s is still there after the module was destroyed", dir);
+}
+
+static void put_cc_back(void)
+{
+    t_unsetenv("LATTICE_EMU_CC");
+}
+
+TEST(a_device_debug_module_without_a_compiler_says_what_is_missing)
+{
+    lat_context *ctx = emu_context();
+    t_setenv("LATTICE_EMU_CC", "/nonexistent/cc");
+    t_defer(put_cc_back);
+    static const char *const opts[] = {"-G", NULL};
+    lat_module *mod = NULL;
+    /* A source of its own: the module cache would otherwise hand back another test's. */
+    ASSERT_STATUS(LAT_ERROR_COMPILE,
+                  lat_module_create(ctx, &(lat_module_desc){.source =
+                      "__global__ void k(int *a) { a[threadIdx.x] = 7; } // no compiler\n",
+                      .options = opts}, &mod));
+    ASSERT_NULL(mod);
+    ASSERT_CONTAINS(lat_last_error(), "-G (--device-debug) needs the system's C compiler");
+    ASSERT_CONTAINS(lat_last_error(), "LATTICE_EMU_CC='/nonexistent/cc' is not an executable file");
+}
+
+/* The C a debugger reads: the names it is asked for. */
+TEST(device_debug_c_keeps_the_names_a_debugger_reads)
+{
+    lat__unit *u = NULL;
+    lat__front_in in = {.text = source, .name = "names.cu", .profile = &lat__emu_profile};
+    ASSERT_OK(lat__front_parse(&in, &u));
+    lat__lower_in li = {.debug = true};
+    lat__lower_out out;
+    ASSERT_OK(lat__emu_lower(u, &li, &out));
+    ASSERT_CONTAINS(out.text, "const uint3 threadIdx = __lat_t->thread_idx, blockIdx = __lat_t->block_idx;");
+    ASSERT_CONTAINS(out.text, "const dim3 blockDim = __lat_t->block_dim, gridDim = __lat_t->grid_dim;");
+    ASSERT_CONTAINS(out.text, "static float tile[4][33];");
+    ASSERT_CONTAINS(out.text, "int t = threadIdx.x;");
+    ASSERT_CONTAINS(out.text, "float w = ");
+    ASSERT_CONTAINS(out.text, "fibers: built for a debugger (-G)");
+    lat__lower_out_free(&out);
+    lat__unit_free(u);
+}
