@@ -6,7 +6,7 @@ a breakpoint conditioned on threadIdx.x == 5 && blockIdx.x == 1 stops that threa
 other, that its locals, parameters and __shared__ array print by their source names with
 the values that thread computed (from a random scalar parameter, so never zeros), that the
 names threadIdx and blockIdx hold the thread's indices in a __device__ function's frame
-too, that the backtrace runs through the __device__ function to the kernel, and that
+too (at a one-line function's first line as well), that the backtrace runs through the __device__ function to the kernel, and that
 `next` stays on the .cu file's lines. No timing is involved.
 
 Exit status 77 (skipped, with the reason) where gdb or a C compiler is missing, or where
@@ -45,6 +45,7 @@ def main():
         skip("no C compiler: -G builds the module with one")
     name = os.path.basename(kernel)
     kline, dline = line_of(kernel, "kernel"), line_of(kernel, "device")
+    oline = line_of(kernel, "oneline")
     bias = random.Random().randint(1, 1000)
     print(f"bias = {bias}")
     cmds = f"""set pagination off
@@ -57,12 +58,15 @@ printf "KERNEL t=%d i=%d row=%d col=%d tx=%d bx=%d bdim=%d n=%d bias=%d\\n", t, 
 printf "SHARED mine=%.2f t05=%.2f t06=%.2f\\n", mine, tile[0][5], tile[0][6]
 ptype tile
 break {name}:{dline} if threadIdx.x == 5 && blockIdx.x == 1
+break {name}:{oline} if threadIdx.x == 7 && blockIdx.x == 2
 continue
 printf "DEVICE a=%.2f b=%.2f k=%d w=%.2f tx=%d bx=%d\\n", a, b, k, w, threadIdx.x, blockIdx.x
 bt
 next
 info line *$pc
 printf "STEP mixed=%.2f\\n", mixed
+continue
+printf "ONELINE t=%d tx=%d bx=%d\\n", t, threadIdx.x, blockIdx.x
 info breakpoints
 continue
 """
@@ -112,8 +116,13 @@ continue
     expect("next stays on the .cu file's lines",
            rf'^Line {dline + 1} of ".*{re.escape(name)}"')
     expect("the value computed by the stepped line", rf"^STEP mixed={mixed:.2f}$")
+    # A breakpoint at a one-line function's line stops before its first statement: the
+    # names of the thread's indices hold that thread's there too.
+    expect("a one-line __device__ function's breakpoint",
+           rf"^Breakpoint 3, lane_of \(.*\) at .*{re.escape(name)}:{oline}$")
+    expect("the indices at a function's first instruction", r"^ONELINE t=7 tx=7 bx=2$")
     # Each conditional breakpoint stopped once: no other thread matched.
-    if len(re.findall(r"breakpoint already hit 1 time", out)) != 2:
+    if len(re.findall(r"breakpoint already hit 1 time", out)) != 3:
         failures.append("each breakpoint should have stopped exactly once")
     expect("the program ran to its end", r"exited normally|exited with code 0+\]")
     for f in failures:

@@ -342,6 +342,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         opt_k.code = oc->text;
         opt_k.code_size = oc->text_size;
         opt_k.inexact_threads = !k->check; /* checked code keeps the order (region_gen.c) */
+        opt_k.debug_ids = oc->debug_ids;
         k = &opt_k;
     }
     struct timespec t0, t1;

@@ -94,9 +94,12 @@ static void on_message(void *opaque, const char *msg)
         log->oom = true;
 }
 
-/* Joins the prelude and the translation, with #line markers for each. A -G program's
- * functions hold threadIdx and its kin as locals (lower.c): the prelude's macros of
- * those names end with the prelude. */
+/* Joins the prelude and the translation, with #line markers for each. In a -G program
+ * threadIdx, blockIdx, blockDim and gridDim are variables of the module in place of the
+ * prelude's macros, for a debugger to read in any frame and at any instruction (a
+ * function's locals would not hold them yet where a breakpoint at its first line stops).
+ * The executor stores the running thread's indices in them (exec.h's debug_ids): a -G
+ * module's blocks run one at a time, each thread on a fiber. */
 static char *program_text(const lat__lower_out *tr, bool debug, size_t *prelude_len)
 {
     const char *prelude = lat__emu_prelude_parts(tr->prelude_parts);
@@ -104,7 +107,10 @@ static char *program_text(const lat__lower_out *tr, bool debug, size_t *prelude_
     if (!prelude)
         return NULL;
     static const char head[] = "#line 1 \"<lattice prelude>\"\n";
-    static const char undef[] = "\n#undef threadIdx\n#undef blockIdx\n#undef blockDim\n#undef gridDim\n";
+    static const char undef[] =
+        "\n#undef threadIdx\n#undef blockIdx\n#undef blockDim\n#undef gridDim\n"
+        "uint3 threadIdx, blockIdx; dim3 blockDim, gridDim;\n"
+        "void *const " LAT_EMU_DEBUG_IDS "[4] = {&threadIdx, &blockIdx, &blockDim, &gridDim};\n";
     const char *tail = debug ? undef : "";
     size_t hn = strlen(head), pn = strlen(prelude), un = strlen(tail), tn = strlen(translated);
     char *p = lat__malloc(hn + pn + un + tn + 1);

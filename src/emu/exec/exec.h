@@ -65,6 +65,9 @@ typedef struct lat__emu_kernel {
      * __shared__ arrays are the module's), with no deadline (a debugger's pause is not a
      * hang). */
     bool debug;
+    /* -G's code: the module's threadIdx, blockIdx, blockDim and gridDim (compile.c), which
+     * the executor sets to the running thread's (block.c, worker.h); else NULL. */
+    void *const *debug_ids;
 } lat__emu_kernel;
 
 /* ---- a block's threads, as observers see them ------------------------------------------ */
@@ -135,6 +138,7 @@ typedef struct lat__exec_block {
     void **params;
     struct lat__emu_worker *w;
     bool failed;
+    void *const *debug_ids; /* the kernel's (lat__emu_kernel), else NULL */
     /* Observed blocks only (turns.c). */
     const struct lat__exec_hooks *hooks;
     void *obs;

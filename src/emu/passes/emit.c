@@ -1079,15 +1079,6 @@ void lat__emit_stmt(lat__emitter *em, const lat__stmt *s)
     switch (s->kind) {
     case LAT_S_COMPOUND:
         lat__emit_str(em, "{");
-        if (em->prologue) {
-            /* On the first statement's line, where a debugger stops entering the
-             * function (its prologue ends at the second line of the line table). */
-            if (s->items.n)
-                lat__emit_at(em, s->items.items[0]->loc);
-            lat__emit_str(em, " ");
-            lat__emit_str(em, em->prologue);
-            em->prologue = NULL;
-        }
         for (size_t i = 0; i < s->items.n; i++) {
             lat__emit_str(em, " ");
             lat__emit_stmt(em, s->items.items[i]);

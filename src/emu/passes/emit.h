@@ -62,8 +62,6 @@ typedef struct lat__emitter {
     bool local_tid;      /* threadIdx is the thread loop's __lat_tid */
     const char *ckp_racefree; /* a flag true where proven accesses need no racecheck
                                  records either (region_gen.c), or NULL */
-    const char *prologue; /* written at the start of the next compound statement (the
-                             function's body), then cleared: -G's locals (lower.c) */
     bool global_x;       /* the optimising tier's kernel whose block fits in int (lower.c):
                             loops over x step the threads' global x index, __lat_g */
 } lat__emitter;

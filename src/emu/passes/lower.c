@@ -547,13 +547,6 @@ static void function_as(lower *lw, lat__func *fn, const lat__kernelx *k, int mod
         if (k && mode == LAT_EMU_MODE_PLAIN && !em->checked)
             lat__stream_emit(em, fn);
     }
-    /* -G: the thread's indices as locals by their CUDA names, for a debugger's
-     * expressions and breakpoint conditions (the prelude's macros are undefined after it,
-     * compile.c); a fiber's context holds one thread's, so the copies stay true. */
-    bool debug_ids = lw->in->debug && x->hidden && (!k || mode == LAT_EMU_MODE_FIBER);
-    if (debug_ids)
-        em->prologue = "const uint3 threadIdx = __lat_t->thread_idx, blockIdx = __lat_t->block_idx;"
-                       " const dim3 blockDim = __lat_t->block_dim, gridDim = __lat_t->grid_dim;";
     if (k && mode == LAT_EMU_MODE_PLAIN)
         plain_body(lw, fn);
     else if (k && mode == LAT_EMU_MODE_REGION)

@@ -824,6 +824,8 @@ static bool bind_object(const lat__emu_opt *o, lat__emu_opt_code *c, char **msg)
         ok = a != NULL;
         c->globals[i] = a ? *a : NULL;
     }
+    if (ok && o->debug)
+        ok = (c->debug_ids = dlsym(c->handle, LAT_EMU_DEBUG_IDS)) != NULL;
     if (ok && m->nkernels > 0) {
         find_text f = {.c = c};
         memcpy(&f.addr, &c->entries[0], sizeof f.addr);

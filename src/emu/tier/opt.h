@@ -33,6 +33,8 @@ typedef struct lat__emu_opt_code {
     lat__emu_entry_fn *entries; /* per kernel of the module, in its order */
     void **globals;             /* per __device__/__constant__ variable, in its order */
     int fd;                     /* the anonymous file a cached object was loaded from, or -1 */
+    void *const *debug_ids;     /* -G: where threadIdx, blockIdx, blockDim and gridDim are
+                                   (exec.h), else NULL */
     struct lat__cc_job *job;    /* -G: the private directory the object is loaded from, kept
                                    while it is loaded (a debugger reads the file), or NULL */
 } lat__emu_opt_code;
