@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""gdb debugs a kernel built with -G (docs/debugging.md), scripted in batch mode.
+"""gdb (or lldb) debugs a kernel built with -G (docs/debugging.md), scripted in batch mode.
 
-Runs `gdb -batch -x CMDS --args lattice run debug_kernel.cu smooth ... -G` and checks that
+Runs `gdb -batch -x CMDS --args lattice run debug_kernel.cu smooth ... -G` (with --lldb:
+`lldb -b -s CMDS -- lattice run ...`) and checks that
 a breakpoint conditioned on threadIdx.x == 5 && blockIdx.x == 1 stops that thread and no
 other, that its locals, parameters and __shared__ array print by their source names with
 the values that thread computed (from a random scalar parameter, so never zeros), that the
@@ -9,10 +10,10 @@ names threadIdx and blockIdx hold the thread's indices in a __device__ function'
 too (at a one-line function's first line as well), that the backtrace runs through the __device__ function to the kernel, and that
 `next` stays on the .cu file's lines. No timing is involved.
 
-Exit status 77 (skipped, with the reason) where gdb or a C compiler is missing, or where
-the machine forbids ptrace.
+Exit status 77 (skipped, with the reason) where the debugger or a C compiler is missing,
+or where the machine forbids ptrace.
 
-usage: check_gdb.py LATTICE_PROGRAM KERNEL_FILE
+usage: check_gdb.py [--lldb] LATTICE_PROGRAM KERNEL_FILE
 """
 import os
 import random
@@ -36,18 +37,9 @@ def line_of(path, marker):
     sys.exit(f"{path}: no '// BREAK {marker}' line")
 
 
-def main():
-    lattice, kernel = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    gdb = shutil.which("gdb")
-    if not gdb:
-        skip("gdb is not installed (apt-get install gdb)")
-    if not any(shutil.which(c) for c in ("cc", "gcc", "clang")):
-        skip("no C compiler: -G builds the module with one")
-    name = os.path.basename(kernel)
-    kline, dline = line_of(kernel, "kernel"), line_of(kernel, "device")
-    oline = line_of(kernel, "oneline")
-    bias = random.Random().randint(1, 1000)
-    print(f"bias = {bias}")
+def gdb_session(name, kline, dline, oline):
+    """gdb's commands, and what its output must hold (description, pattern) given the
+    expected values."""
     cmds = f"""set pagination off
 set confirm off
 set width 0
@@ -70,6 +62,102 @@ printf "ONELINE t=%d tx=%d bx=%d\\n", t, threadIdx.x, blockIdx.x
 info breakpoints
 continue
 """
+
+    def expectations(bias, mine, nxt, w, mixed):
+        f = re.escape(name)
+        return [
+            ("the kernel breakpoint stops thread 5 of block 1",
+             rf"^Breakpoint 1, smooth \(.*\) at .*{f}:{kline}$"),
+            ("locals, parameters and indices in the kernel",
+             rf"^KERNEL t=5 i=69 row=0 col=5 tx=5 bx=1 bdim=64 n=150 bias={bias}$"),
+            ("locals and the __shared__ array by their names",
+             rf"^SHARED mine={mine:.2f} t05={mine:.2f} t06={nxt:.2f}$"),
+            ("the __shared__ array's type", r"^type = float \[8\]\[33\]$"),
+            ("the __device__ function's breakpoint",
+             rf"^Breakpoint 2, blend \(.*\) at .*{f}:{dline}$"),
+            ("parameters, locals and indices in the __device__ function",
+             rf"^DEVICE a={mine:.2f} b={nxt:.2f} k=5 w={w:.2f} tx=5 bx=1$"),
+            ("the backtrace's __device__ frame", rf"^#0 +blend \(.*\) at .*{f}:{dline}$"),
+            ("the backtrace's kernel frame", rf"^#1 +.* in smooth \(.*\) at .*{f}:\d+$"),
+            ("next stays on the .cu file's lines", rf'^Line {dline + 1} of ".*{f}"'),
+            ("the value computed by the stepped line", rf"^STEP mixed={mixed:.2f}$"),
+            # A breakpoint at a one-line function's line stops before its first
+            # statement: the thread's indices hold that thread's there too.
+            ("a one-line __device__ function's breakpoint",
+             rf"^Breakpoint 3, lane_of \(.*\) at .*{f}:{oline}$"),
+            ("the indices at a function's first instruction", r"^ONELINE t=7 tx=7 bx=2$"),
+            ("the program ran to its end", r"exited normally|exited with code 0+\]"),
+        ]
+
+    return ["-nx", "-batch", "-x"], ["--args"], cmds, expectations, r"breakpoint already hit 1 time"
+
+
+def lldb_session(name, kline, dline, oline):
+    """lldb's commands and expectations, as gdb_session's."""
+    cond = "--condition 'threadIdx.x == {} && blockIdx.x == {}'"
+    cmds = f"""settings set auto-confirm true
+breakpoint set --file {name} --line {kline} {cond.format(5, 1)}
+breakpoint set --file {name} --line {dline} {cond.format(5, 1)}
+breakpoint set --file {name} --line {oline} {cond.format(7, 2)}
+run
+frame variable t i row col mine n bias
+expression tile[0][6]
+expression threadIdx.x + 1000 * blockIdx.x
+expression sizeof(tile)
+continue
+frame variable a b k w
+expression threadIdx.x + 2000 * blockIdx.x
+bt 2
+next
+frame variable mixed
+continue
+expression threadIdx.x + 3000 * blockIdx.x
+breakpoint list
+continue
+"""
+
+    def expectations(bias, mine, nxt, w, mixed):
+        f = re.escape(name)
+        return [
+            ("the kernel breakpoint", r"stop reason = breakpoint 1\.1"),
+            ("the kernel's locals and parameters", r"^\(int\) t = 5\n\(int\) i = 69\n"
+             r"\(int\) row = 0\n\(int\) col = 5\n"
+             rf"\(float\) mine = {mine:g}\n\(int\) n = 150\n\(int\) bias = {bias}$"),
+            ("the __shared__ array by its name", rf"^\(float\) \$0 = {nxt:g}$"),
+            ("the indices in the kernel (5 of block 1)", r"^\(unsigned int\) \$1 = 1005$"),
+            ("the __shared__ array's size", r"^\(unsigned long\) \$2 = 1056$"),
+            ("the __device__ function's breakpoint", r"stop reason = breakpoint 2\.1"),
+            ("the __device__ function's parameters and locals",
+             rf"^\(float\) a = {mine:g}\n\(float\) b = {nxt:g}\n\(int\) k = 5\n\(float\) w = {w:g}$"),
+            ("the indices in the __device__ function", r"^\(unsigned int\) \$3 = 2005$"),
+            ("the backtrace's __device__ frame", rf"frame #0: .*`blend\(.*\) at {f}:{dline}"),
+            ("the backtrace's kernel frame", rf"frame #1: .*`smooth\(.*\) at {f}:\d+"),
+            ("the value computed by the stepped line", rf"^\(float\) mixed = {mixed:g}$"),
+            ("a one-line __device__ function's breakpoint", r"stop reason = breakpoint 3\.1"),
+            ("the indices at a function's first instruction", r"^\(unsigned int\) \$4 = 6007$"),
+            ("the program ran to its end", r"exited with status = 0 "),
+        ]
+
+    return ["-b", "-s"], ["--"], cmds, expectations, r"hit count = 1$"
+
+
+def main():
+    lldb = sys.argv[1] == "--lldb"
+    args = sys.argv[2:] if lldb else sys.argv[1:]
+    lattice, kernel = os.path.abspath(args[0]), os.path.abspath(args[1])
+    tool = "lldb" if lldb else "gdb"
+    debugger = shutil.which(tool)
+    if not debugger:
+        skip(f"{tool} is not installed (apt-get install {tool})")
+    if not any(shutil.which(c) for c in ("cc", "gcc", "clang")):
+        skip("no C compiler: -G builds the module with one")
+    name = os.path.basename(kernel)
+    kline, dline = line_of(kernel, "kernel"), line_of(kernel, "device")
+    oline = line_of(kernel, "oneline")
+    before, after, cmds, expectations, hit_once = (lldb_session if lldb else gdb_session)(
+        name, kline, dline, oline)
+    bias = random.Random().randint(1, 1000)
+    print(f"bias = {bias}")
     env = dict(os.environ)
     env.pop("DEBUGINFOD_URLS", None)
     # LeakSanitizer cannot run under a debugger (it uses ptrace itself): an ASan build's
@@ -82,49 +170,27 @@ continue
         path = os.path.join(tmp, "cmds")
         with open(path, "w") as f:
             f.write(cmds)
-        argv = [gdb, "-nx", "-batch", "-x", path, "--args", lattice, "run", kernel, "smooth",
+        argv = [debugger, *before, path, *after, lattice, "run", kernel, "smooth",
                 "-g", "3", "-b", "64", "-n", "150", "-a", f"bias={bias}", "-G"]
-        r = subprocess.run(argv, env=env, cwd=tmp, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True, timeout=300)
+        r = subprocess.run(argv, env=env, cwd=tmp, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=300)
     out = r.stdout
     print(out)
-    if re.search(r"ptrace: Operation not permitted|Could not trace the inferior", out):
-        skip("this machine does not let gdb trace a process (ptrace)")
+    if re.search(r"ptrace: Operation not permitted|Could not trace the inferior|"
+                 r"error: process launch failed", out):
+        skip(f"this machine does not let {tool} trace a process (ptrace)")
 
-    failures = []
-
-    def expect(what, pattern):
-        if not re.search(pattern, out, re.M):
-            failures.append(f"{what}: no match for {pattern!r}")
-
+    # in[i] is i (lattice run fills inputs so); thread 5 of block 1 is i = 69.
     mine, nxt = 69 * 3.0 + bias, 70 * 3.0 + bias
     w = 0.25 * (5 % 4)
     mixed = mine * (1 - w) + nxt * w
-    expect("the kernel breakpoint stops thread 5 of block 1",
-           rf"^Breakpoint 1, smooth \(.*\) at .*{re.escape(name)}:{kline}$")
-    expect("locals, parameters and indices in the kernel",
-           rf"^KERNEL t=5 i=69 row=0 col=5 tx=5 bx=1 bdim=64 n=150 bias={bias}$")
-    expect("locals and the __shared__ array by their names",
-           rf"^SHARED mine={mine:.2f} t05={mine:.2f} t06={nxt:.2f}$")
-    expect("the __shared__ array's type", r"^type = float \[8\]\[33\]$")
-    expect("the __device__ function's breakpoint",
-           rf"^Breakpoint 2, blend \(.*\) at .*{re.escape(name)}:{dline}$")
-    expect("parameters, locals and indices in the __device__ function",
-           rf"^DEVICE a={mine:.2f} b={nxt:.2f} k=5 w={w:.2f} tx=5 bx=1$")
-    expect("the backtrace's __device__ frame", rf"^#0 +blend \(.*\) at .*{re.escape(name)}:{dline}$")
-    expect("the backtrace's kernel frame", rf"^#1 +.* in smooth \(.*\) at .*{re.escape(name)}:\d+$")
-    expect("next stays on the .cu file's lines",
-           rf'^Line {dline + 1} of ".*{re.escape(name)}"')
-    expect("the value computed by the stepped line", rf"^STEP mixed={mixed:.2f}$")
-    # A breakpoint at a one-line function's line stops before its first statement: the
-    # names of the thread's indices hold that thread's there too.
-    expect("a one-line __device__ function's breakpoint",
-           rf"^Breakpoint 3, lane_of \(.*\) at .*{re.escape(name)}:{oline}$")
-    expect("the indices at a function's first instruction", r"^ONELINE t=7 tx=7 bx=2$")
+    failures = [f"{what}: no match for {pattern!r}"
+                for what, pattern in expectations(bias, mine, nxt, w, mixed)
+                if not re.search(pattern, out, re.M)]
     # Each conditional breakpoint stopped once: no other thread matched.
-    if len(re.findall(r"breakpoint already hit 1 time", out)) != 3:
+    if len(re.findall(hit_once, out, re.M)) != 3:
         failures.append("each breakpoint should have stopped exactly once")
-    expect("the program ran to its end", r"exited normally|exited with code 0+\]")
     for f in failures:
         print("FAIL:", f)
     sys.exit(1 if failures else 0)
