@@ -100,7 +100,8 @@ static void on_message(void *opaque, const char *msg)
  * prelude's macros, for a debugger to read in any frame and at any instruction (a
  * function's locals would not hold them yet where a breakpoint at its first line stops).
  * The executor stores the running thread's indices in them (exec.h's debug_ids): a -G
- * module's blocks run one at a time, each thread on a fiber. */
+ * module's blocks run one at a time, each thread on a fiber. Hidden, so that no symbol of
+ * the same name elsewhere in the process stands in for them. */
 static char *program_text(const lat__lower_out *tr, bool debug, size_t *prelude_len)
 {
     const char *prelude = lat__emu_prelude_parts(tr->prelude_parts);
@@ -110,7 +111,10 @@ static char *program_text(const lat__lower_out *tr, bool debug, size_t *prelude_
     static const char head[] = "#line 1 \"<lattice prelude>\"\n";
     static const char undef[] =
         "\n#undef threadIdx\n#undef blockIdx\n#undef blockDim\n#undef gridDim\n"
-        "uint3 threadIdx, blockIdx; dim3 blockDim, gridDim;\n"
+        "#ifndef __TINYC__\n#define __LAT_DBG_VAR __attribute__((visibility(\"hidden\")))\n#else\n"
+        "#define __LAT_DBG_VAR\n#endif\n"
+        "__LAT_DBG_VAR uint3 threadIdx; __LAT_DBG_VAR uint3 blockIdx;\n"
+        "__LAT_DBG_VAR dim3 blockDim; __LAT_DBG_VAR dim3 gridDim;\n"
         "void *const " LAT_EMU_DEBUG_IDS "[4] = {&threadIdx, &blockIdx, &blockDim, &gridDim};\n";
     const char *tail = debug ? undef : "";
     size_t hn = strlen(head), pn = strlen(prelude), un = strlen(tail), tn = strlen(translated);
