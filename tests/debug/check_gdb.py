@@ -5,7 +5,8 @@ Runs `gdb -batch -x CMDS --args lattice run debug_kernel.cu smooth ... -G` (with
 `lldb -b -s CMDS -- lattice run ...`) and checks that
 a breakpoint conditioned on threadIdx.x == 5 && blockIdx.x == 1 stops that thread and no
 other, that its locals, parameters and __shared__ array print by their source names with
-the values that thread computed (from a random scalar parameter, so never zeros), that the
+the values that thread computed (from a random scalar parameter, so never zeros), after
+`next` over the barrier the value its neighbour stored in the shared array, that the
 names threadIdx and blockIdx hold the thread's indices in a __device__ function's frame
 too (at a one-line function's first line as well), that the backtrace runs through the __device__ function to the kernel, and that
 `next` stays on the .cu file's lines. No timing is involved.
@@ -37,16 +38,21 @@ def line_of(path, marker):
     sys.exit(f"{path}: no '// BREAK {marker}' line")
 
 
-def gdb_session(name, kline, dline, oline):
+def gdb_session(name, sline, kline, dline, oline):
     """gdb's commands, and what its output must hold (description, pattern) given the
     expected values."""
     cmds = f"""set pagination off
 set confirm off
 set width 0
 set breakpoint pending on
-break {name}:{kline} if threadIdx.x == 5 && blockIdx.x == 1
+break {name}:{sline} if threadIdx.x == 5 && blockIdx.x == 1
 run
 printf "KERNEL t=%d i=%d row=%d col=%d tx=%d bx=%d bdim=%d n=%d bias=%d\\n", t, i, row, col, threadIdx.x, blockIdx.x, blockDim.x, n, bias
+next
+next
+next
+next
+info line *$pc
 printf "SHARED mine=%.2f t05=%.2f t06=%.2f\\n", mine, tile[0][5], tile[0][6]
 ptype tile
 break {name}:{dline} if threadIdx.x == 5 && blockIdx.x == 1
@@ -67,7 +73,11 @@ continue
         f = re.escape(name)
         return [
             ("the kernel breakpoint stops thread 5 of block 1",
-             rf"^Breakpoint 1, smooth \(.*\) at .*{f}:{kline}$"),
+             rf"^Breakpoint 1, smooth \(.*\) at .*{f}:{sline}$"),
+            # Over the barrier: the other threads ran up to it meanwhile, so the
+            # neighbour's element of the tile is there.
+            ("next steps over __syncthreads() to the kernel's later lines",
+             rf'^Line {kline} of ".*{f}"'),
             ("locals, parameters and indices in the kernel",
              rf"^KERNEL t=5 i=69 row=0 col=5 tx=5 bx=1 bdim=64 n=150 bias={bias}$"),
             ("locals and the __shared__ array by their names",
@@ -92,7 +102,7 @@ continue
     return ["-nx", "-batch", "-x"], ["--args"], cmds, expectations, r"breakpoint already hit 1 time"
 
 
-def lldb_session(name, kline, dline, oline):
+def lldb_session(name, sline, kline, dline, oline):
     """lldb's commands and expectations, as gdb_session's."""
     cond = "--condition 'threadIdx.x == {} && blockIdx.x == {}'"
     cmds = f"""settings set auto-confirm true
@@ -153,9 +163,9 @@ def main():
         skip("no C compiler: -G builds the module with one")
     name = os.path.basename(kernel)
     kline, dline = line_of(kernel, "kernel"), line_of(kernel, "device")
-    oline = line_of(kernel, "oneline")
+    sline, oline = line_of(kernel, "store"), line_of(kernel, "oneline")
     before, after, cmds, expectations, hit_once = (lldb_session if lldb else gdb_session)(
-        name, kline, dline, oline)
+        name, sline, kline, dline, oline)
     bias = random.Random().randint(1, 1000)
     print(f"bias = {bias}")
     env = dict(os.environ)

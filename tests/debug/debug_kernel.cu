@@ -17,7 +17,7 @@ __global__ void smooth(float *out, const float *in, int n, int bias)
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
     int row = t / 32, col = lane_of(t);
-    tile[row][col] = i < n ? in[i] * 3.0f + (float)bias : 0.0f;
+    tile[row][col] = i < n ? in[i] * 3.0f + (float)bias : 0.0f; // BREAK store
     __syncthreads();
     int right = (t + 1) % blockDim.x;
     float mine = tile[row][col];
