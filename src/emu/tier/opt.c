@@ -391,6 +391,27 @@ static int append_glue(char **buf, size_t *len, const table *t, bool debug)
     return r;
 }
 
+/* -G's program: the prelude's lines all line 0, which a debugger takes for no line at all,
+ * so that `step` goes over the prelude's functions (min, the math helpers...) as over the
+ * runtime's, and stays on the .cu file's lines. A `#line 0` before each line (not within
+ * a directive continued with a backslash, whose next line is the directive's). */
+static int without_prelude_lines(char **buf, size_t *len, const char *program, size_t prelude_len)
+{
+    int r = 0;
+    const char *p = program, *end = program + prelude_len;
+    bool continued = false;
+    while (p < end && r == 0) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        r = lat__strbuf_printf(buf, len, "%s%.*s\n", continued ? "" : "#line 0\n", (int)n, p);
+        continued = n > 0 && p[n - 1] == '\\';
+        p += n + (nl ? 1 : 0);
+    }
+    if (r == 0)
+        r = lat__strbuf_printf(buf, len, "%s", program + prelude_len);
+    return r;
+}
+
 /* ---- arguments ------------------------------------------------------------------------- */
 
 typedef struct args {
@@ -959,7 +980,8 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
         size_t len = 0;
         char path[4200];
         snprintf(path, sizeof path, "%s/k.c", lat__cc_job_dir(job));
-        int r = lat__strbuf_printf(&text, &len, "%s", o->program);
+        int r = o->debug ? without_prelude_lines(&text, &len, o->program, o->prelude_len)
+                         : lat__strbuf_printf(&text, &len, "%s", o->program);
         if (r == 0)
             r = append_glue(&text, &len, &t, o->debug);
         if (r != 0 || write_file(path, text, len) != 0) {
