@@ -58,10 +58,11 @@ ptype tile
 break {name}:{dline} if threadIdx.x == 5 && blockIdx.x == 1
 break {name}:{oline} if threadIdx.x == 7 && blockIdx.x == 2
 continue
-printf "DEVICE a=%.2f b=%.2f k=%d w=%.2f tx=%d bx=%d\\n", a, b, k, w, threadIdx.x, blockIdx.x
 bt
-next
+step
 info line *$pc
+printf "DEVICE a=%.2f b=%.2f k=%d w=%.2f tx=%d bx=%d\\n", a, b, k, w, threadIdx.x, blockIdx.x
+next
 printf "STEP mixed=%.2f\\n", mixed
 continue
 printf "ONELINE t=%d tx=%d bx=%d\\n", t, threadIdx.x, blockIdx.x
@@ -89,7 +90,8 @@ continue
              rf"^DEVICE a={mine:.2f} b={nxt:.2f} k=5 w={w:.2f} tx=5 bx=1$"),
             ("the backtrace's __device__ frame", rf"^#0 +blend \(.*\) at .*{f}:{dline}$"),
             ("the backtrace's kernel frame", rf"^#1 +.* in smooth \(.*\) at .*{f}:\d+$"),
-            ("next stays on the .cu file's lines", rf'^Line {dline + 1} of ".*{f}"'),
+            ("step goes over the emulator's min() and stays on the .cu file's lines",
+             rf'^Line {dline + 1} of ".*{f}"'),
             ("the value computed by the stepped line", rf"^STEP mixed={mixed:.2f}$"),
             # A breakpoint at a one-line function's line stops before its first
             # statement: the thread's indices hold that thread's there too.
@@ -115,6 +117,7 @@ expression tile[0][6]
 expression threadIdx.x + 1000 * blockIdx.x
 expression sizeof(tile)
 continue
+next
 frame variable a b k w
 expression threadIdx.x + 2000 * blockIdx.x
 bt 2
@@ -140,7 +143,7 @@ continue
             ("the __device__ function's parameters and locals",
              rf"^\(float\) a = {mine:g}\n\(float\) b = {nxt:g}\n\(int\) k = 5\n\(float\) w = {w:g}$"),
             ("the indices in the __device__ function", r"^\(unsigned int\) \$3 = 2005$"),
-            ("the backtrace's __device__ frame", rf"frame #0: .*`blend\(.*\) at {f}:{dline}"),
+            ("the backtrace's __device__ frame", rf"frame #0: .*`blend\(.*\) at {f}:{dline + 1}"),
             ("the backtrace's kernel frame", rf"frame #1: .*`smooth\(.*\) at {f}:\d+"),
             ("the value computed by the stepped line", rf"^\(float\) mixed = {mixed:g}$"),
             ("a one-line __device__ function's breakpoint", r"stop reason = breakpoint 3\.1"),
