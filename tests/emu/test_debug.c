@@ -147,6 +147,63 @@ TEST(a_device_debug_module_without_a_compiler_says_what_is_missing)
     ASSERT_CONTAINS(lat_last_error(), "LATTICE_EMU_CC='/nonexistent/cc' is not an executable file");
 }
 
+/* Dynamic shared memory, and a checked module's arrays, are the block's: a debugger reads
+ * them through pointers to their first elements, by their names. */
+TEST(device_debug_c_names_dynamic_and_checked_shared_arrays)
+{
+    static const char dyn[] =
+        "__global__ void k(float *out)\n"
+        "{\n"
+        "    extern __shared__ float buf[];\n"
+        "    __shared__ int rows[4][8];\n"
+        "    buf[threadIdx.x] = rows[0][threadIdx.x % 8] = threadIdx.x;\n"
+        "    __syncthreads();\n"
+        "    out[threadIdx.x] = buf[(threadIdx.x + 1) % blockDim.x] + rows[0][1];\n"
+        "}\n";
+    for (int checked = 0; checked < 2; checked++) {
+        lat__unit *u = NULL;
+        lat__front_in in = {.text = dyn, .name = "dyn.cu", .profile = &lat__emu_profile};
+        ASSERT_OK(lat__front_parse(&in, &u));
+        lat__lower_in li = {.debug = true, .checked = checked != 0, .fibers = true};
+        lat__lower_out out;
+        ASSERT_OK(lat__emu_lower(u, &li, &out));
+        ASSERT_CONTAINS(out.text, "float *const buf = (*__lat_sh_0);");
+        ASSERT_CONTAINS(out.text, checked ? "int (*const rows)[8] = (*__lat_sh_1);"
+                                          : "static int rows[4][8];");
+        lat__lower_out_free(&out);
+        lat__unit_free(u);
+    }
+}
+
+TEST(a_device_debug_module_with_dynamic_shared_memory_computes_the_same)
+{
+    if (!have_cc())
+        SKIP("no C compiler: -G builds with one");
+    lat_context *ctx = emu_context();
+    static const char *const opts[] = {"-G", NULL};
+    lat_module *mod = NULL;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source =
+        "__global__ void rot(float *out, const float *in)\n"
+        "{\n"
+        "    extern __shared__ float buf[];\n"
+        "    buf[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];\n"
+        "    __syncthreads();\n"
+        "    out[blockIdx.x * blockDim.x + threadIdx.x] = buf[(threadIdx.x + 1) % blockDim.x];\n"
+        "}\n", .options = opts}, &mod));
+    lat_kernel *k = NULL;
+    ASSERT_OK(lat_module_get_kernel(mod, "rot", &k));
+    enum { B = 64, G = 3, N = B * G };
+    float *in = t_calloc(N, sizeof *in), *out = t_calloc(N, sizeof *out);
+    t_rand_floats(in, N, -10.0f, 10.0f);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {G}, .block = {B},
+                                                    .shared_bytes = B * sizeof(float)},
+                              LAT_ARGS(lat_arg_out(out, N * sizeof *out),
+                                       lat_arg_in(in, N * sizeof *in))));
+    for (int i = 0; i < N; i++)
+        ASSERT_EQ(out[i] == in[i - i % B + (i % B + 1) % B], 1);
+    lat_module_destroy(mod);
+}
+
 /* The C a debugger reads: the names it is asked for. */
 TEST(device_debug_c_keeps_the_names_a_debugger_reads)
 {

@@ -939,6 +939,14 @@ static void emit_shared_decl(lat__emitter *em, lat__sym *s)
         lat__emit_str(em, " = (void *)__lat_t->dshared;");
     else
         lat__emit_fmt(em, " = (void *)(__lat_t->shared + __lat_t->shoff[%d]);", x->shared);
+    if (em->in && em->in->debug && s->type->kind == LAT_TY_ARRAY) {
+        /* -G, a dynamic array or a checked module's: a pointer to its first element by
+         * its name, so that a debugger's tile[i][j] reads what the kernel's does. */
+        const lat__type *b = s->type->base;
+        const char *name = lat__emit_name(em->u, s);
+        const char *ptr = lat__arena_printf(&em->u->arena, b->kind == LAT_TY_ARRAY ? "(*const %s)" : "*const %s", name);
+        lat__emit_fmt(em, " %s = %s;", lat__emit_type(em->u, b, ptr), decl);
+    }
 }
 
 void lat__emit_prototype(lat__emitter *em, lat__sym *s, lat__loc loc)
