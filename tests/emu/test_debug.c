@@ -175,6 +175,31 @@ TEST(device_debug_c_names_dynamic_and_checked_shared_arrays)
     }
 }
 
+/* A file-scope __shared__ array too, where it is declared and wherever it is used. */
+TEST(device_debug_c_names_a_file_scope_shared_array)
+{
+    static const char fs[] =
+        "__shared__ float cache[64];\n"
+        "__device__ float neighbour(int t) { return cache[(t + 1) % 64]; }\n"
+        "__global__ void k(float *out, const float *in)\n"
+        "{\n"
+        "    cache[threadIdx.x] = in[threadIdx.x];\n"
+        "    __syncthreads();\n"
+        "    out[threadIdx.x] = neighbour(threadIdx.x);\n"
+        "}\n";
+    lat__unit *u = NULL;
+    lat__front_in in = {.text = fs, .name = "fs.cu", .profile = &lat__emu_profile};
+    ASSERT_OK(lat__front_parse(&in, &u));
+    lat__lower_in li = {.debug = true};
+    lat__lower_out out;
+    ASSERT_OK(lat__emu_lower(u, &li, &out));
+    ASSERT_CONTAINS(out.text, "static float cache[64];");
+    ASSERT_CONTAINS(out.text, "return cache[(t + 1) % 64];");
+    ASSERT_CONTAINS(out.text, "cache[threadIdx.x] = in[threadIdx.x];");
+    lat__lower_out_free(&out);
+    lat__unit_free(u);
+}
+
 TEST(a_device_debug_module_with_dynamic_shared_memory_computes_the_same)
 {
     if (!have_cc())

@@ -228,6 +228,14 @@ static int prec_of(const lat__expr *e)
 
 static void emit_init(lat__emitter *em, const lat__expr *e);
 
+/* -G, unchecked: a __shared__ array of static size is a static array of the module, by
+ * its name, for a debugger to print (docs/debugging.md); a -G module's blocks run one at a
+ * time (emu.c). */
+static bool debug_static_shared(const lat__emitter *em, const lat__sym *s)
+{
+    return em->in && em->in->debug && !em->in->checked && s->storage != LAT_ST_EXTERN;
+}
+
 static void shared_ref(lat__emitter *em, lat__sym *s)
 {
     lat__symx *x = lat__symx_of(em->u, s);
@@ -235,8 +243,13 @@ static void shared_ref(lat__emitter *em, lat__sym *s)
         lat__emit_fmt(em, "(*__lat_sh_%d)", x->shared);
         return;
     }
-    /* At file scope: read through the block's shared memory wherever it is used. */
+    /* At file scope: read through the block's shared memory wherever it is used (-G,
+     * unchecked: the static array emit_shared_decl declared, by its name). */
     bool dynamic = s->storage == LAT_ST_EXTERN;
+    if (debug_static_shared(em, s)) {
+        lat__emit_str(em, lat__emit_name(em->u, s));
+        return;
+    }
     lat__type *t = s->type;
     const char *ptr = lat__emit_type(em->u, t, "(*)");
     if (dynamic)
@@ -924,14 +937,15 @@ static void emit_shared_decl(lat__emitter *em, lat__sym *s)
     lat__symx *x = lat__symx_of(em->u, s);
     char decl[48];
     snprintf(decl, sizeof decl, "(*__lat_sh_%d)", x->shared);
-    if (em->in && em->in->debug && !em->in->checked && s->storage != LAT_ST_EXTERN) {
-        /* -G: the array itself, by its name, for a debugger to print (docs/debugging.md).
-         * Static storage: a -G module's blocks run one at a time (emu.c). */
+    if (debug_static_shared(em, s)) {
         const char *name = lat__emit_name(em->u, s);
         lat__emit_fmt(em, "static %s", lat__emit_type(em->u, s->type, name));
         if (s->align)
             lat__emit_fmt(em, " __attribute__((aligned(%u)))", s->align);
-        lat__emit_fmt(em, "; %s = &%s;", lat__emit_type(em->u, s->type, decl), name);
+        if (s->depth > 0 || !(s->flags & LAT_SF_FILE_SCOPE))
+            lat__emit_fmt(em, "; %s = &%s;", lat__emit_type(em->u, s->type, decl), name);
+        else
+            lat__emit_str(em, ";");
         return;
     }
     lat__emit_str(em, lat__emit_type(em->u, s->type, decl));
@@ -994,7 +1008,7 @@ void lat__emit_decl_group(lat__emitter *em, const lat__decl_group *g, bool file_
         if (s->kind != LAT_SYM_VAR)
             continue;
         if (s->cuda & LAT_CU_SHARED) {
-            if (!file_scope) {
+            if (!file_scope || debug_static_shared(em, s)) {
                 lat__emit_at(em, d->loc);
                 emit_shared_decl(em, s);
             }
