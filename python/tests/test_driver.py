@@ -146,7 +146,9 @@ def test_no_extern_c_and_options():
 def test_device_debug_option_computes_what_the_ordinary_build_does(rng):
     """-G: on the emulator the module is built for gdb by the system's C compiler
     (docs/debugging.md), its kernels run one block at a time; the results are the same."""
-    m = SourceModule(SAXPY, options=["-G"])
+    with pytest.warns(UserWarning):  # nvcc's host -g is dropped, said as PyCUDA says it
+        m = SourceModule(SAXPY, options=["-g", "-G"])
+    assert m.dropped_options == ["-g"]
     n = 700
     x = rng.standard_normal(n).astype(np.float32)
     y = rng.standard_normal(n).astype(np.float32)
