@@ -143,7 +143,7 @@ TEST(a_device_debug_module_without_a_compiler_says_what_is_missing)
                       "__global__ void k(int *a) { a[threadIdx.x] = 7; } // no compiler\n",
                       .options = opts}, &mod));
     ASSERT_NULL(mod);
-    ASSERT_CONTAINS(lat_last_error(), "-G (--device-debug) needs the system's C compiler");
+    ASSERT_CONTAINS(lat_last_error(), "-G (--device-debug) builds the module with the system's C compiler");
     ASSERT_CONTAINS(lat_last_error(), "LATTICE_EMU_CC='/nonexistent/cc' is not an executable file");
 }
 

@@ -159,16 +159,16 @@ static lat_status start_opt(lat_context *ctx, lat_module *mod, lat__emu_module *
         /* -G: the debugger's object or nothing: TinyCC's in-memory code has no debug
          * information a debugger can see. */
         char *why = NULL;
-        if (m->opt && lat__emu_opt_build_debug(m->opt, &why)) {
+        if (m->opt && lat__emu_opt_build_now(m->opt, &why)) {
             const lat__emu_opt_code *c = lat__emu_opt_code_of(m->opt);
             for (int i = 0; i < m->nglobals; i++)
                 m->globals[i].addr = c->globals[i];
             return LAT_OK;
         }
         lat_status st = lat__error(ctx, why ? LAT_ERROR_COMPILE : LAT_ERROR_OUT_OF_MEMORY,
-                                   "lat_module_create: %s: -G (--device-debug) needs the system's "
-                                   "C compiler (cc -g -O0 builds the module for gdb or lldb: "
-                                   "TinyCC's in-memory code is invisible to them): %s%s",
+                                   "lat_module_create: %s: -G (--device-debug) builds the module "
+                                   "with the system's C compiler (cc -g -O0) for gdb or lldb, as "
+                                   "TinyCC's in-memory code is invisible to them: %s%s",
                                    mod->name, why ? why : "out of host memory",
                                    why && strstr(why, "no C compiler") ? " (install gcc or clang, or "
                                    "name one with LATTICE_EMU_CC)" : "");

@@ -457,22 +457,28 @@ static void free_args(args *a)
 }
 
 /* The flags that decide the object's code (the cache key has them), without the files:
- * those every module gets... */
-static void base_flags(args *a, const table *t, const toolchain *tc)
+ * those every module gets (a -G module's: debug information and no optimisation, every
+ * local in memory and every line a step, with the same arithmetic)... */
+static void base_flags(args *a, const table *t, const toolchain *tc, bool debug)
 {
-    add(a, "-O2");
-    /* gcc's -O2 vectorises only loops whose trip count it knows (the "very cheap" cost
-     * model); a thread loop's is the block's size. clang's -O2 has no such limit (and no
-     * such flag). */
-    if (!tc->clang)
-        add(a, "-fvect-cost-model=dynamic");
-    add(a, "-march=native");
+    if (debug) {
+        add(a, "-g");
+        add(a, "-O0");
+    } else {
+        add(a, "-O2");
+        /* gcc's -O2 vectorises only loops whose trip count it knows (the "very cheap" cost
+         * model); a thread loop's is the block's size. clang's -O2 has no such limit (and
+         * no such flag). */
+        if (!tc->clang)
+            add(a, "-fvect-cost-model=dynamic");
+        add(a, "-march=native");
 #if defined(LAT_HAVE_VALGRIND_H)
-    /* Valgrind decodes no AVX-512 (an illegal instruction at the first one): under it,
-     * code it can run. The flag is in the cache key, so native objects stay apart. */
-    if (RUNNING_ON_VALGRIND)
-        add(a, "-mno-avx512f");
+        /* Valgrind decodes no AVX-512 (an illegal instruction at the first one): under it,
+         * code it can run. The flag is in the cache key, so native objects stay apart. */
+        if (RUNNING_ON_VALGRIND)
+            add(a, "-mno-avx512f");
 #endif
+    }
     add(a, "-fPIC");
     add(a, "-shared");
     add(a, "-nostdinc");
@@ -483,30 +489,6 @@ static void base_flags(args *a, const table *t, const toolchain *tc)
     add(a, "-fno-strict-aliasing");
     add(a, "-fno-stack-protector");
     add(a, "-fno-semantic-interposition");
-    add(a, "-D__LAT_STREAM_BYTES=%lluull", tc->llc);
-    add(a, "-w");
-    add(a, "-Wl,--no-undefined");
-    for (int p = 0; p < TABLE_PARTS; p++)
-        for (size_t j = 0; j < t->n[p]; j++)
-            if (!exact(t->part[p][j].name))
-                add(a, "-fno-builtin-%s", t->part[p][j].name);
-}
-
-/* -G's flags in place of base_flags': debug information, no optimisation (every local
- * in memory and every line a step), and the same arithmetic. */
-static void debug_flags(args *a, const table *t, const toolchain *tc)
-{
-    add(a, "-g");
-    add(a, "-O0");
-    add(a, "-fPIC");
-    add(a, "-shared");
-    add(a, "-nostdinc");
-    add(a, "-nostdlib");
-    add(a, "-ffp-contract=off");
-    add(a, "-fno-math-errno");
-    add(a, "-fwrapv");
-    add(a, "-fno-strict-aliasing");
-    add(a, "-fno-stack-protector");
     add(a, "-D__LAT_STREAM_BYTES=%lluull", tc->llc);
     add(a, "-w");
     add(a, "-Wl,--no-undefined");
@@ -553,7 +535,7 @@ static bool key_prefix(const toolchain *tc, lat__sha256 *s)
     table t;
     get_table(&t);
     args flags = {0};
-    base_flags(&flags, &t, tc);
+    base_flags(&flags, &t, tc, false);
     lat__sha256_init(s);
     key_field(s, "lattice optimised object", "2");
     key_field(s, "lattice", LAT_VERSION_STRING);
@@ -940,10 +922,7 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
     get_table(&t);
     args mflags = {0}, flags = {0};
     module_flags(&mflags, o);
-    if (o->debug)
-        debug_flags(&flags, &t, tc);
-    else
-        base_flags(&flags, &t, tc);
+    base_flags(&flags, &t, tc, o->debug);
     for (size_t i = 0; i < mflags.n; i++)
         add(&flags, "%s", mflags.v[i]);
     lat__cache_key key;
@@ -1249,9 +1228,12 @@ bool lat__emu_opt_build_now(lat__emu_opt *o, char **note)
     char *msg;
     bool none;
     bool ok = build(o, &msg, &none);
-    if (!ok)
+    if (!ok && o->debug) /* no TinyCC to fall back on: the caller says why it failed */
+        *note = msg;
+    else if (!ok)
         *note = failure_note(msg, none);
-    free(msg);
+    if (*note != msg)
+        free(msg);
     pthread_mutex_lock(&o->lock);
     o->state = DONE;
     pthread_mutex_unlock(&o->lock);
@@ -1261,26 +1243,6 @@ bool lat__emu_opt_build_now(lat__emu_opt *o, char **note)
 void lat__emu_opt_set_debug(lat__emu_opt *o)
 {
     o->debug = true;
-}
-
-bool lat__emu_opt_build_debug(lat__emu_opt *o, char **msg)
-{
-    *msg = NULL;
-    pthread_mutex_lock(&o->lock);
-    bool mine = o->state == IDLE;
-    if (mine) {
-        o->state = BUILDING;
-        take_env(o);
-    }
-    pthread_mutex_unlock(&o->lock);
-    if (!mine)
-        return lat__emu_opt_code_of(o) != NULL;
-    bool none;
-    bool ok = build(o, msg, &none);
-    pthread_mutex_lock(&o->lock);
-    o->state = DONE;
-    pthread_mutex_unlock(&o->lock);
-    return ok;
 }
 
 static void *background(void *arg)
