@@ -19,7 +19,7 @@ static const char *const builtin[] = {
     "cfloat", "climits", "cassert", "cooperative_groups.h", "cooperative_groups/reduce.h",
     "cuda_fp16.h", "cuda_bf16.h", "curand_kernel.h",
     "cuda/std/cstdint", "cuda/std/cstddef", "cuda/std/climits", "cuda/std/limits", "cuda/std/utility",
-    "cuda/std/array", "cuda/std/functional",
+    "cuda/std/array", "cuda/std/functional", "cuda/std/type_traits", "type_traits", "utility",
     "texture_types.h", "surface_types.h",
     "cuda_texture_types.h", "cuda_surface_types.h", "texture_fetch_functions.h",
     "texture_indirect_functions.h", "surface_functions.h", "surface_indirect_functions.h",
