@@ -6,7 +6,8 @@ Runs `gdb -batch -x CMDS --args lattice run debug_kernel.cu smooth ... -G` (with
 a breakpoint conditioned on threadIdx.x == 5 && blockIdx.x == 1 stops that thread and no
 other, that its locals, parameters and __shared__ array print by their source names with
 the values that thread computed (from a random scalar parameter, so never zeros), after
-`next` over the barrier the value its neighbour stored in the shared array, that the
+`next` over the barrier the value its neighbour stored in the shared array (after a pause
+longer than the launch's deadline, which a debugger's pause does not hit), that the
 names threadIdx and blockIdx hold the thread's indices in a __device__ function's frame
 too (at a one-line function's first line as well), that the backtrace runs through the __device__ function to the kernel, and that
 `next` stays on the .cu file's lines. No timing is involved.
@@ -47,6 +48,7 @@ set width 0
 set breakpoint pending on
 break {name}:{sline} if threadIdx.x == 5 && blockIdx.x == 1
 run
+shell sleep 2
 printf "KERNEL t=%d i=%d row=%d col=%d tx=%d bx=%d bdim=%d n=%d bias=%d\\n", t, i, row, col, threadIdx.x, blockIdx.x, blockDim.x, n, bias
 next
 next
@@ -179,6 +181,9 @@ def main():
         [o for o in env.get("ASAN_OPTIONS", "").split(":") if o and not o.startswith("detect_leaks")]
         + ["detect_leaks=0"])
     env["LATTICE_LOG"] = "error"
+    # A pause in the debugger (gdb's `shell sleep 2`) is not a hang: under a debugger a -G
+    # launch has no deadline, so the run still ends normally.
+    env["LATTICE_EMU_TIMEOUT"] = "1"
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "cmds")
         with open(path, "w") as f:

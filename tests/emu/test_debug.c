@@ -229,6 +229,31 @@ TEST(a_device_debug_module_with_dynamic_shared_memory_computes_the_same)
     lat_module_destroy(mod);
 }
 
+/* Only a debugger's pauses are not hangs: run without one, a -G kernel that never ends is
+ * stopped at the launch's deadline as any other (it hung the program before). */
+TEST(a_device_debug_kernel_that_never_ends_is_stopped_without_a_debugger)
+{
+    if (!have_cc())
+        SKIP("no C compiler: -G builds with one");
+    t_setenv("LATTICE_EMU_TIMEOUT", "0.5");
+    lat_context *ctx = emu_context();
+    t_unsetenv("LATTICE_EMU_TIMEOUT");
+    static const char *const opts[] = {"-G", NULL};
+    lat_module *mod = NULL;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source =
+        "__global__ void spin(volatile int *flag)\n"
+        "{\n"
+        "    while (*flag == 0) { }\n"
+        "}\n", .options = opts}, &mod));
+    lat_kernel *k = NULL;
+    ASSERT_OK(lat_module_get_kernel(mod, "spin", &k));
+    int flag = 0;
+    ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED,
+                  lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {4}},
+                                  LAT_ARGS(lat_arg_in(&flag, sizeof flag))));
+    ASSERT_CONTAINS(lat_last_error(), "spin");
+}
+
 /* The C a debugger reads: the names it is asked for. */
 TEST(device_debug_c_keeps_the_names_a_debugger_reads)
 {

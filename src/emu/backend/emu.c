@@ -296,6 +296,23 @@ static lat_status module_lowered_name(lat_module *mod, const char *expr, const c
     return LAT_ERROR_KERNEL_NOT_FOUND;
 }
 
+/* Whether a debugger traces the process now (Linux: /proc/self/status's TracerPid). */
+static bool traced(void)
+{
+    FILE *f = fopen("/proc/self/status", "re");
+    if (!f)
+        return false;
+    char line[256];
+    long pid = 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "TracerPid:", 10) == 0) {
+            pid = strtol(line + 10, NULL, 10);
+            break;
+        }
+    fclose(f);
+    return pid != 0;
+}
+
 static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params)
 {
     char msg[1024];
@@ -344,6 +361,9 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         opt_k.code_size = oc->text_size;
         opt_k.inexact_threads = !k->check; /* checked code keeps the order (region_gen.c) */
         opt_k.debug_ids = oc->debug_ids;
+        /* A pause in a debugger must not stop the launch as a hang; without one, a -G
+         * kernel that never ends is stopped as any other. */
+        opt_k.untimed = m->debug && traced();
         k = &opt_k;
     }
     struct timespec t0, t1;
@@ -358,7 +378,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         st = lat__exec_run(&(lat__exec_grid){.kernel = k, .launch = l,
                                              .ctx = kernel->module->ctx,
                                              .params = params,
-                                             .timeout_ms = m->debug ? 0 : c->timeout_ms,
+                                             .timeout_ms = k->untimed ? 0 : c->timeout_ms,
                                              .msg = msg,
                                              .msg_size = sizeof msg});
     if (m->debug)

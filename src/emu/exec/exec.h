@@ -62,9 +62,9 @@ typedef struct lat__emu_kernel {
     bool inexact_threads;
     /* -G (docs/debugging.md): the grid's blocks run one after another on the launching
      * thread (a stopped thread is the only one running kernel code; its block's static
-     * __shared__ arrays are the module's), with no deadline (a debugger's pause is not a
-     * hang). */
-    bool debug;
+     * __shared__ arrays are the module's). Untimed: -G under a debugger, whose pauses
+     * are not hangs: the launch has no deadline. */
+    bool debug, untimed;
     /* -G's code: the module's threadIdx, blockIdx, blockDim and gridDim (compile.c), which
      * the executor sets to the running thread's (block.c, worker.h); else NULL. */
     void *const *debug_ids;
