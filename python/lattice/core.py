@@ -791,8 +791,11 @@ class Module(_Owned):
         self.dropped_options: list[str] = []
         opts = []
         for o in options or ():
+            # nvcc's -g/--debug debugs host code, which a module has none of (-G is the
+            # device's: docs/debugging.md).
             if o.startswith(("--ptxas-options", "-Xptxas", "--keep", "-keep", "--resource-usage",
-                             "-lineinfo", "--generate-line-info", "-Xcompiler")):
+                             "-lineinfo", "--generate-line-info", "-Xcompiler")) or \
+                    o in ("-g", "--debug"):
                 self.dropped_options.append(o)
             else:
                 opts.append(o)
