@@ -218,6 +218,7 @@ _protos = {
     "lat_device_get_info": (_S, [c_int, c_int, POINTER(device_info)]),
     "lat_device_attribute": (_S, [c_int, c_int, c_char_p, POINTER(c_int)]),
     "lat_device_attribute_names": (POINTER(c_char_p), [POINTER(c_size_t)]),
+    "lat_backend_driver_version": (_S, [c_int, POINTER(c_int)]),
     "lat_context_create": (_S, [POINTER(context_desc), PP]),
     "lat_context_destroy": (None, [P]),
     "lat_context_backend": (c_int, [P]),

@@ -1,28 +1,37 @@
 """PyCUDA's ``pycuda.driver`` over lattice.
 
 Unlike CUDA's per-thread context stack, the current context is the same in every thread
-(a context made in the main thread works in worker threads too).
+(a context made in the main thread works in worker threads too). What lattice cannot do
+(texture references, CUDA arrays, managed memory, device-side linking) raises
+NotImplementedError naming what to use instead; docs/python.md lists each.
 """
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import numpy as np
 
 from .. import core as _core
 from .. import errors as _errors
+from .._lib import lib as _lib
 from ..core import (DeviceAllocation, Event, In, InOut, Out, Stream, mem_alloc,  # noqa: F401
                     memcpy_dtod, memcpy_dtoh, memcpy_htod, memset_d8, memset_d16, memset_d32)
 from ..core import Kernel as Function  # noqa: F401
 
 __all__ = ["init", "Device", "Context", "DeviceAllocation", "Function", "Module",
            "SourceModule", "In", "Out", "InOut", "Stream", "Event", "mem_alloc",
-           "mem_get_info", "memcpy_htod", "memcpy_dtoh", "memcpy_dtod", "memcpy_htod_async",
-           "memcpy_dtoh_async", "memcpy_dtod_async", "module_from_buffer", "module_from_file",
-           "pagelocked_empty", "pagelocked_zeros", "Error", "LogicError", "LaunchError",
-           "CompileError", "MemoryError", "RuntimeError", "to_device", "from_device",
-           "from_device_like"]
+           "mem_alloc_like", "mem_get_info", "memcpy_htod", "memcpy_dtoh", "memcpy_dtod",
+           "memcpy_htod_async", "memcpy_dtoh_async", "memcpy_dtod_async", "memset_d8",
+           "memset_d16", "memset_d32", "module_from_buffer", "module_from_file",
+           "pagelocked_empty", "pagelocked_zeros", "pagelocked_empty_like",
+           "pagelocked_zeros_like", "aligned_empty", "aligned_zeros", "aligned_empty_like",
+           "aligned_zeros_like", "register_host_memory", "Error", "LogicError",
+           "LaunchError", "CompileError", "MemoryError", "RuntimeError", "to_device",
+           "from_device", "from_device_like", "PointerHolderBase", "get_version",
+           "get_driver_version", "device_attribute", "function_attribute", "ArrayDescriptor",
+           "ArrayDescriptor3D", "dtype_to_array_format"]
 
 # PyCUDA's exception names. Error is LatticeError itself, so `except drv.Error` catches
 # every lattice failure; the others are the matching lattice classes.
@@ -38,38 +47,209 @@ def init(flags: int = 0) -> None:
     """Nothing to do: lattice finds its backends on first use (kept for PyCUDA)."""
 
 
-def get_version() -> tuple[int, int, int]:
-    from .. import _lib
-    v = _lib.lib.lat_version()
-    return (v // 10000, v // 100 % 100, v % 100)
+def _backend_kind() -> int:
+    ctx = _core.Context.get_current()
+    if ctx is not None and ctx.alive:
+        return ctx._kind
+    return _core.Device(0)._kind
 
 
 def get_driver_version() -> int:
-    return 0
+    """The CUDA driver version as cuDriverGetVersion gives it (12040 for 12.4). On the
+    emulator: the CUDA version whose semantics it follows (12080: CUDA 12.8)."""
+    from ctypes import byref, c_int
+    v = c_int()
+    _errors.check(_lib.lat_backend_driver_version(_backend_kind(), byref(v)),
+                  "get_driver_version")
+    return v.value
 
+
+def get_version() -> tuple[int, int, int]:
+    """The CUDA version kernels are compiled and run for, as (major, minor, 0): the
+    driver's on CUDA (lattice compiles with the NVRTC that matches it), the one the
+    emulator follows there (get_driver_version)."""
+    v = get_driver_version()
+    return (v // 1000, v % 1000 // 10, 0)
+
+
+# ----------------------------------------------------------------------------------------
+# Enumerations (cuda.h's values)
+# ----------------------------------------------------------------------------------------
+
+_DEVICE_ATTRIBUTES = dict(
+    MAX_THREADS_PER_BLOCK=1, MAX_BLOCK_DIM_X=2, MAX_BLOCK_DIM_Y=3, MAX_BLOCK_DIM_Z=4,
+    MAX_GRID_DIM_X=5, MAX_GRID_DIM_Y=6, MAX_GRID_DIM_Z=7, MAX_SHARED_MEMORY_PER_BLOCK=8,
+    SHARED_MEMORY_PER_BLOCK=8, TOTAL_CONSTANT_MEMORY=9, WARP_SIZE=10, MAX_PITCH=11,
+    MAX_REGISTERS_PER_BLOCK=12, REGISTERS_PER_BLOCK=12, CLOCK_RATE=13, TEXTURE_ALIGNMENT=14,
+    GPU_OVERLAP=15, MULTIPROCESSOR_COUNT=16, KERNEL_EXEC_TIMEOUT=17, INTEGRATED=18,
+    CAN_MAP_HOST_MEMORY=19, COMPUTE_MODE=20, MAXIMUM_TEXTURE1D_WIDTH=21,
+    MAXIMUM_TEXTURE2D_WIDTH=22, MAXIMUM_TEXTURE2D_HEIGHT=23, MAXIMUM_TEXTURE3D_WIDTH=24,
+    MAXIMUM_TEXTURE3D_HEIGHT=25, MAXIMUM_TEXTURE3D_DEPTH=26,
+    MAXIMUM_TEXTURE2D_LAYERED_WIDTH=27, MAXIMUM_TEXTURE2D_ARRAY_WIDTH=27,
+    MAXIMUM_TEXTURE2D_LAYERED_HEIGHT=28, MAXIMUM_TEXTURE2D_ARRAY_HEIGHT=28,
+    MAXIMUM_TEXTURE2D_LAYERED_LAYERS=29, MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES=29,
+    SURFACE_ALIGNMENT=30, CONCURRENT_KERNELS=31, ECC_ENABLED=32, PCI_BUS_ID=33,
+    PCI_DEVICE_ID=34, TCC_DRIVER=35, MEMORY_CLOCK_RATE=36, GLOBAL_MEMORY_BUS_WIDTH=37,
+    L2_CACHE_SIZE=38, MAX_THREADS_PER_MULTIPROCESSOR=39, ASYNC_ENGINE_COUNT=40,
+    UNIFIED_ADDRESSING=41, MAXIMUM_TEXTURE1D_LAYERED_WIDTH=42,
+    MAXIMUM_TEXTURE1D_LAYERED_LAYERS=43, PCI_DOMAIN_ID=50, TEXTURE_PITCH_ALIGNMENT=51,
+    MAXIMUM_SURFACE1D_WIDTH=55, MAXIMUM_SURFACE2D_WIDTH=56, MAXIMUM_SURFACE2D_HEIGHT=57,
+    MAXIMUM_SURFACE3D_WIDTH=58, MAXIMUM_SURFACE3D_HEIGHT=59, MAXIMUM_SURFACE3D_DEPTH=60,
+    MAXIMUM_SURFACE1D_LAYERED_WIDTH=61, MAXIMUM_SURFACE1D_LAYERED_LAYERS=62,
+    MAXIMUM_SURFACE2D_LAYERED_WIDTH=63, MAXIMUM_SURFACE2D_LAYERED_HEIGHT=64,
+    MAXIMUM_SURFACE2D_LAYERED_LAYERS=65, MAXIMUM_TEXTURE1D_LINEAR_WIDTH=69,
+    MAXIMUM_TEXTURE2D_LINEAR_WIDTH=70, MAXIMUM_TEXTURE2D_LINEAR_HEIGHT=71,
+    MAXIMUM_TEXTURE2D_LINEAR_PITCH=72, COMPUTE_CAPABILITY_MAJOR=75,
+    COMPUTE_CAPABILITY_MINOR=76, STREAM_PRIORITIES_SUPPORTED=78,
+    GLOBAL_L1_CACHE_SUPPORTED=79, LOCAL_L1_CACHE_SUPPORTED=80,
+    MAX_SHARED_MEMORY_PER_MULTIPROCESSOR=81, MAX_REGISTERS_PER_MULTIPROCESSOR=82,
+    MANAGED_MEMORY=83, MULTI_GPU_BOARD=84, MULTI_GPU_BOARD_GROUP_ID=85,
+    HOST_NATIVE_ATOMIC_SUPPORTED=86, SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO=87,
+    PAGEABLE_MEMORY_ACCESS=88, CONCURRENT_MANAGED_ACCESS=89,
+    COMPUTE_PREEMPTION_SUPPORTED=90, CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM=91,
+    COOPERATIVE_LAUNCH=95, COOPERATIVE_MULTI_DEVICE_LAUNCH=96,
+    MAX_SHARED_MEMORY_PER_BLOCK_OPTIN=97, CAN_FLUSH_REMOTE_WRITES=98,
+    HOST_REGISTER_SUPPORTED=99, PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES=100,
+    DIRECT_MANAGED_MEM_ACCESS_FROM_HOST=101, VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED=102,
+    MAX_BLOCKS_PER_MULTIPROCESSOR=106, GENERIC_COMPRESSION_SUPPORTED=107,
+    MAX_PERSISTING_L2_CACHE_SIZE=108, MAX_ACCESS_POLICY_WINDOW_SIZE=109,
+    RESERVED_SHARED_MEMORY_PER_BLOCK=111, READ_ONLY_HOST_REGISTER_SUPPORTED=113,
+    MEMORY_POOLS_SUPPORTED=115, GPU_DIRECT_RDMA_SUPPORTED=116,
+)
+#: cuda.h's CUdevice_attribute (the names lattice knows, with their aliases).
+device_attribute = enum.IntEnum("device_attribute", _DEVICE_ATTRIBUTES)
+#: cuda.h's CUfunction_attribute.
+function_attribute = enum.IntEnum("function_attribute", dict(
+    MAX_THREADS_PER_BLOCK=0, SHARED_SIZE_BYTES=1, CONST_SIZE_BYTES=2, LOCAL_SIZE_BYTES=3,
+    NUM_REGS=4, PTX_VERSION=5, BINARY_VERSION=6, CACHE_MODE_CA=7,
+    MAX_DYNAMIC_SHARED_SIZE_BYTES=8, PREFERRED_SHARED_MEMORY_CARVEOUT=9))
+compute_mode = enum.IntEnum("compute_mode", dict(DEFAULT=0, EXCLUSIVE=1, PROHIBITED=2,
+                                                 EXCLUSIVE_PROCESS=3))
+func_cache = enum.IntEnum("func_cache", dict(PREFER_NONE=0, PREFER_SHARED=1, PREFER_L1=2,
+                                             PREFER_EQUAL=3))
+shared_config = enum.IntEnum("shared_config", dict(DEFAULT_BANK_SIZE=0,
+                                                   FOUR_BYTE_BANK_SIZE=1,
+                                                   EIGHT_BYTE_BANK_SIZE=2))
+limit = enum.IntEnum("limit", dict(STACK_SIZE=0, PRINTF_FIFO_SIZE=1, MALLOC_HEAP_SIZE=2,
+                                   DEV_RUNTIME_SYNC_DEPTH=3,
+                                   DEV_RUNTIME_PENDING_LAUNCH_COUNT=4))
+array_format = enum.IntEnum("array_format", dict(
+    UNSIGNED_INT8=0x01, UNSIGNED_INT16=0x02, UNSIGNED_INT32=0x03, SIGNED_INT8=0x08,
+    SIGNED_INT16=0x09, SIGNED_INT32=0x0A, HALF=0x10, FLOAT=0x20))
+memory_type = enum.IntEnum("memory_type", dict(HOST=1, DEVICE=2, ARRAY=3, UNIFIED=4))
+
+
+class ctx_flags:  # noqa: N801
+    SCHED_AUTO = 0
+    SCHED_SPIN = 1
+    SCHED_YIELD = 2
+    SCHED_BLOCKING_SYNC = 4
+    BLOCKING_SYNC = 4
+    SCHED_MASK = 7
+    MAP_HOST = 8
+    LMEM_RESIZE_TO_MAX = 16
+    FLAGS_MASK = 31
+
+
+class event_flags:  # noqa: N801
+    DEFAULT = 0
+    BLOCKING_SYNC = 1
+    DISABLE_TIMING = 2
+    INTERPROCESS = 4
+
+
+class host_alloc_flags:  # noqa: N801
+    PORTABLE = 1
+    DEVICEMAP = 2
+    WRITECOMBINED = 4
+
+
+class mem_host_register_flags:  # noqa: N801
+    PORTABLE = 1
+    DEVICEMAP = 2
+
+
+class mem_attach_flags:  # noqa: N801
+    GLOBAL = 1
+    HOST = 2
+    SINGLE = 4
+
+
+# ----------------------------------------------------------------------------------------
+# Devices and contexts
+# ----------------------------------------------------------------------------------------
 
 class Device(_core.Device):
-    """``Device(0)``: a device of the automatic backend (``Device.count()`` of them)."""
+    """``Device(0)``: a device of the automatic backend (``Device.count()`` of them).
+    Attributes read as ``dev.get_attribute(device_attribute.WARP_SIZE)`` or
+    ``dev.warp_size``."""
 
     def make_context(self, flags: int = 0) -> "Context":
+        """A new context on this device, made current."""
         ctx = Context(backend=self._kind, device=self.ordinal)
         ctx.push()
         return ctx
 
-    def get_attributes(self) -> dict[str, Any]:
-        return self.info
+    def retain_primary_context(self) -> "Context":
+        """A context on this device, not made current (lattice has no separate primary
+        context: this is an ordinary one; push() it to use it)."""
+        return Context(backend=self._kind, device=self.ordinal)
+
+    def get_attribute(self, attr: Any) -> int:  # type: ignore[override]
+        """An attribute by device_attribute member or name (any case)."""
+        if isinstance(attr, device_attribute):
+            attr = attr.name
+        elif not isinstance(attr, str):
+            raise TypeError(f"get_attribute: {attr!r} is not a device_attribute member "
+                            "(drv.device_attribute.WARP_SIZE) or a name")
+        return super().get_attribute(attr)
+
+    def get_attributes(self) -> dict:
+        """Every attribute this backend answers, keyed by device_attribute member."""
+        out = {}
+        for a in device_attribute:
+            try:
+                out[a] = self.get_attribute(a)
+            except Error:
+                pass
+        return out
+
+    def __getattr__(self, name: str) -> int:
+        if name.startswith("_") or name.upper() not in device_attribute.__members__:
+            raise AttributeError(f"'Device' has no attribute '{name}'")
+        return self.get_attribute(name.upper())
 
     def pci_bus_id(self) -> str:
-        return ""
+        """"domain:bus:device.0" from the PCI attributes (zeros on the emulator)."""
+        return "{:04x}:{:02x}:{:02x}.0".format(
+            *(self.get_attribute(a) for a in ("PCI_DOMAIN_ID", "PCI_BUS_ID",
+                                                "PCI_DEVICE_ID")))
+
+    def can_access_peer(self, dev: "Device") -> bool:
+        from ctypes import byref, c_int
+        can = c_int()
+        _errors.check(_lib.lat_device_can_access_peer(self._kind, self.ordinal, dev.ordinal,
+                                                      byref(can)), "can_access_peer")
+        return bool(can.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _core.Device) and (self._kind, self.ordinal) == (
+            other._kind, other.ordinal)
+
+    def __hash__(self) -> int:
+        return hash((self._kind, self.ordinal))
 
 
 class Context(_core.Context):
     """A context. ``synchronize``, ``pop``, ``get_device`` and ``get_current`` are static
     and act on the current context, as PyCUDA's do."""
 
+    _limits: dict
+
     @classmethod
     def _adopt(cls, ctx: _core.Context) -> "Context":
-        ctx.__class__ = cls
+        if not isinstance(ctx, cls):
+            ctx.__class__ = cls
         return ctx
 
     @staticmethod
@@ -83,16 +263,100 @@ class Context(_core.Context):
         return d
 
     @staticmethod
-    def get_current() -> "_core.Context | None":
-        return _core.Context.get_current()
+    def get_current() -> "Context | None":
+        ctx = _core.Context.get_current()
+        return None if ctx is None else Context._adopt(ctx)
+
+    @staticmethod
+    def pop() -> "Context | None":  # type: ignore[override]
+        ctx = _core.Context.pop()
+        return None if ctx is None else Context._adopt(ctx)
+
+    def attach(self, flags: int = 0) -> "Context":
+        self.push()
+        return self
 
     def detach(self) -> None:
+        """Frees the context and everything it owns (lattice counts no attachments)."""
         self.close()
+
+    @staticmethod
+    def get_api_version() -> int:
+        return get_driver_version()
+
+    @staticmethod
+    def set_cache_config(config: Any) -> None:
+        """A preference only: accepted (lattice chooses the cache split itself)."""
+        func_cache(config)
+
+    @staticmethod
+    def get_cache_config() -> Any:
+        return func_cache.PREFER_NONE
+
+    @staticmethod
+    def set_shared_config(config: Any) -> None:
+        shared_config(config)
+
+    @staticmethod
+    def get_shared_config() -> Any:
+        return shared_config.DEFAULT_BANK_SIZE
+
+    @staticmethod
+    def set_limit(which: Any, value: int) -> None:
+        """Only the limits lattice can keep: the printf FIFO (its output is never cut
+        short, so any size holds), the stack and malloc heap sizes are refused."""
+        which = limit(which)
+        if which != limit.PRINTF_FIFO_SIZE:
+            raise NotImplementedError(f"Context.set_limit({which.name}): lattice cannot "
+                                      "set this limit")
+        cur = Context.get_current() or _core.current_context()
+        cur.__dict__.setdefault("_limits", {})[which] = int(value)
+
+    @staticmethod
+    def get_limit(which: Any) -> int:
+        which = limit(which)
+        if which != limit.PRINTF_FIFO_SIZE:
+            raise NotImplementedError(f"Context.get_limit({which.name}): lattice does not "
+                                      "report this limit")
+        cur = Context.get_current() or _core.current_context()
+        return cur.__dict__.get("_limits", {}).get(which, 1 << 20)
 
 
 def mem_get_info() -> tuple[int, int]:
-    """(free, total) bytes of the current context's device."""
+    """(free, total) bytes of the current context's device; on the emulator, of the
+    emulated device (LATTICE_EMU_MEMORY)."""
     return _core.current_context().mem_info()
+
+
+# ----------------------------------------------------------------------------------------
+# Memory
+# ----------------------------------------------------------------------------------------
+
+class PointerHolderBase:
+    """Subclass it and define ``get_pointer()`` to pass memory lattice did not allocate
+    (another library's) wherever device memory is taken: kernel arguments, copies,
+    ``GPUArray(gpudata=...)``."""
+
+    def get_pointer(self) -> int:
+        raise NotImplementedError("PointerHolderBase subclasses define get_pointer()")
+
+    @property
+    def _lattice_ptr_(self) -> int:
+        return int(self.get_pointer())
+
+    def __int__(self) -> int:
+        return int(self.get_pointer())
+
+    __index__ = __int__
+
+    def as_buffer(self, size: int, offset: int = 0) -> Any:
+        raise NotImplementedError("as_buffer: device memory is not host memory; copy it "
+                                  "with memcpy_dtoh")
+
+
+def mem_alloc_like(ary: Any) -> DeviceAllocation:
+    """Device memory of ``ary.nbytes`` bytes."""
+    return mem_alloc(ary.nbytes)
 
 
 def memcpy_htod_async(dest: Any, src: Any, stream: Stream | None = None) -> None:
@@ -107,7 +371,27 @@ def memcpy_dtod_async(dest: Any, src: Any, size: int, stream: Stream | None = No
     memcpy_dtod(dest, src, size, stream)
 
 
+def memset_d8_async(dest: Any, data: int, count: int, stream: Stream | None = None) -> None:
+    _sync_memset(memset_d8, dest, data, count, stream)
+
+
+def memset_d16_async(dest: Any, data: int, count: int, stream: Stream | None = None) -> None:
+    _sync_memset(memset_d16, dest, data, count, stream)
+
+
+def memset_d32_async(dest: Any, data: int, count: int, stream: Stream | None = None) -> None:
+    _sync_memset(memset_d32, dest, data, count, stream)
+
+
+def _sync_memset(fn: Any, dest: Any, data: int, count: int, stream: Stream | None) -> None:
+    # Ordered after the stream's work: lattice's memsets are synchronous.
+    if stream is not None:
+        stream.synchronize()
+    fn(dest, data, count)
+
+
 def to_device(bf_obj: Any) -> DeviceAllocation:
+    """Device memory holding a copy of a host buffer."""
     a = np.ascontiguousarray(bf_obj) if isinstance(bf_obj, np.ndarray) else bf_obj
     n = memoryview(a).nbytes
     d = mem_alloc(max(n, 1))
@@ -127,21 +411,152 @@ def from_device_like(devptr: Any, other_ary: np.ndarray) -> np.ndarray:
     return out
 
 
+def _refuse_devicemap(flags: int, what: str) -> None:
+    if flags & host_alloc_flags.DEVICEMAP:
+        raise NotImplementedError(f"{what}: mapped host memory (DEVICEMAP) is not available "
+                                  "through lattice.pycuda; copy to device memory instead")
+
+
 def pagelocked_empty(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 0) -> np.ndarray:
-    """A host array (ordinary memory: lattice's copies take any host memory)."""
+    """A host array (ordinary memory: lattice's copies take any host memory, and its
+    asynchronous copies are asynchronous from it too)."""
+    _refuse_devicemap(mem_flags, "pagelocked_empty")
     return np.empty(shape, dtype, order=order)
 
 
 def pagelocked_zeros(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 0) -> np.ndarray:
+    _refuse_devicemap(mem_flags, "pagelocked_zeros")
     return np.zeros(shape, dtype, order=order)
 
 
 def pagelocked_empty_like(a: np.ndarray, mem_flags: int = 0) -> np.ndarray:
-    return np.empty_like(a)
+    _refuse_devicemap(mem_flags, "pagelocked_empty_like")
+    return np.empty_like(a, order="F" if a.flags.f_contiguous and not a.flags.c_contiguous
+                         else "C")
 
+
+def pagelocked_zeros_like(a: np.ndarray, mem_flags: int = 0) -> np.ndarray:
+    r = pagelocked_empty_like(a, mem_flags)
+    r.fill(0)
+    return r
+
+
+def aligned_empty(shape: Any, dtype: Any, order: str = "C", alignment: int = 4096) -> np.ndarray:
+    """An array whose data starts at a multiple of ``alignment`` bytes."""
+    dtype = np.dtype(dtype)
+    shape = (int(shape),) if np.isscalar(shape) else tuple(shape)
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    raw = np.empty(nbytes + alignment, np.uint8)
+    start = -raw.ctypes.data % alignment
+    return raw[start:start + nbytes].view(dtype).reshape(
+        shape, order="F" if order in ("F", "f") else "C")
+
+
+def aligned_zeros(shape: Any, dtype: Any, order: str = "C", alignment: int = 4096) -> np.ndarray:
+    r = aligned_empty(shape, dtype, order, alignment)
+    r.fill(0)
+    return r
+
+
+def aligned_empty_like(a: np.ndarray, alignment: int = 4096) -> np.ndarray:
+    return aligned_empty(a.shape, a.dtype, "F" if a.flags.f_contiguous and not
+                         a.flags.c_contiguous else "C", alignment)
+
+
+def aligned_zeros_like(a: np.ndarray, alignment: int = 4096) -> np.ndarray:
+    r = aligned_empty_like(a, alignment)
+    r.fill(0)
+    return r
+
+
+def register_host_memory(ary: np.ndarray, flags: int = 0) -> np.ndarray:
+    """The array itself (lattice's copies take any host memory; nothing to register)."""
+    _refuse_devicemap(flags, "register_host_memory")
+    return ary
+
+
+def _no_managed(*args: Any, **kwargs: Any) -> Any:
+    raise NotImplementedError("managed (unified) memory is not available through "
+                              "lattice.pycuda: use device memory and copies")
+
+
+managed_empty = managed_zeros = managed_empty_like = managed_zeros_like = _no_managed
+
+
+# ----------------------------------------------------------------------------------------
+# CUDA arrays and texture references: refused
+# ----------------------------------------------------------------------------------------
+
+_NO_TEXREF = ("texture references (and the CUDA arrays bound to them) were removed in "
+              "CUDA 12; lattice does not have them: use texture objects "
+              "(include/lattice/texture.h)")
+
+
+class ArrayDescriptor:
+    """A CUDA array's shape and format (width, height, format, num_channels)."""
+
+    def __init__(self) -> None:
+        self.width = 0
+        self.height = 0
+        self.format = array_format.FLOAT
+        self.num_channels = 1
+
+
+class ArrayDescriptor3D(ArrayDescriptor):
+    """A 3-D CUDA array's shape and format (width, height, depth, format, num_channels,
+    flags)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+        self.flags = 0
+
+
+def dtype_to_array_format(dtype: Any) -> Any:
+    """The array_format of a dtype (ValueError for one CUDA arrays cannot hold)."""
+    dtype = np.dtype(dtype)
+    table = {np.dtype(np.uint8): array_format.UNSIGNED_INT8,
+             np.dtype(np.uint16): array_format.UNSIGNED_INT16,
+             np.dtype(np.uint32): array_format.UNSIGNED_INT32,
+             np.dtype(np.int8): array_format.SIGNED_INT8,
+             np.dtype(np.int16): array_format.SIGNED_INT16,
+             np.dtype(np.int32): array_format.SIGNED_INT32,
+             np.dtype(np.float16): array_format.HALF,
+             np.dtype(np.float32): array_format.FLOAT}
+    try:
+        return table[dtype]
+    except KeyError:
+        raise ValueError(f"dtype {dtype} has no CUDA array format") from None
+
+
+def _no_texref(*args: Any, **kwargs: Any) -> Any:
+    raise NotImplementedError(_NO_TEXREF)
+
+
+class Array:
+    """CUDA arrays: refused (NotImplementedError), see _NO_TEXREF."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        _no_texref()
+
+
+Memcpy2D = Memcpy3D = Memcpy3DPeer = TextureReference = SurfaceReference = Array
+matrix_to_array = np_to_array = gpuarray_to_array = make_multichannel_2d_array = _no_texref
+bind_array_to_texref = matrix_to_texref = _no_texref
+
+
+# ----------------------------------------------------------------------------------------
+# Modules
+# ----------------------------------------------------------------------------------------
 
 class Module(_core.Module):
     """A loaded module (from ``module_from_buffer``/``module_from_file`` or SourceModule)."""
+
+    def get_texref(self, name: str) -> Any:
+        _no_texref()
+
+    def get_surfref(self, name: str) -> Any:
+        _no_texref()
 
 
 def module_from_buffer(buffer: Any, options: Any = None, message_handler: Any = None) -> Module:
@@ -160,15 +575,34 @@ def SourceModule(*args: Any, **kwargs: Any):  # noqa: N802  (old PyCUDA spelling
     return _SM(*args, **kwargs)
 
 
-class ctx_flags:  # noqa: N801
-    SCHED_AUTO = 0
-    SCHED_SPIN = 1
-    SCHED_YIELD = 2
-    SCHED_BLOCKING_SYNC = 4
-    MAP_HOST = 8
+# Function attributes as properties (func.num_regs, func.shared_size_bytes...), as PyCUDA
+# reads them through function_attribute.
+def _function_getattr(self: Any, name: str) -> int:
+    if name.startswith("_") or name.upper() not in function_attribute.__members__:
+        raise AttributeError(f"'Function' has no attribute '{name}'")
+    return self.get_attribute(name.upper())
 
 
-class event_flags:  # noqa: N801
-    DEFAULT = 0
-    BLOCKING_SYNC = 1
-    DISABLE_TIMING = 2
+def _function_set_cache_config(self: Any, config: Any) -> None:
+    """A preference only: accepted (lattice chooses the cache split itself)."""
+    func_cache(config)
+
+
+def _function_set_attribute(self: Any, attr: Any, value: int) -> None:
+    """MAX_DYNAMIC_SHARED_SIZE_BYTES up to the device's opt-in limit is accepted (lattice
+    opts a launch in to the shared memory it asks for); other attributes are refused."""
+    attr = function_attribute(attr)
+    if attr == function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES:
+        optin = Context.get_device().get_attribute("MAX_SHARED_MEMORY_PER_BLOCK_OPTIN")
+        if not 0 <= int(value) <= optin:
+            raise LogicError(f"set_attribute: {value} bytes of dynamic shared memory is "
+                             f"outside [0, {optin}]", -1, "LAT_ERROR_INVALID_VALUE")
+        return
+    if attr == function_attribute.PREFERRED_SHARED_MEMORY_CARVEOUT:
+        return
+    raise NotImplementedError(f"Function.set_attribute({attr.name}): lattice cannot set it")
+
+
+Function.__getattr__ = _function_getattr  # type: ignore[attr-defined]
+Function.set_cache_config = _function_set_cache_config  # type: ignore[attr-defined]
+Function.set_attribute = _function_set_attribute  # type: ignore[attr-defined]
