@@ -303,23 +303,34 @@ class Context(_core.Context):
 
     @staticmethod
     def set_limit(which: Any, value: int) -> None:
-        """Only the limits lattice can keep: the printf FIFO (its output is never cut
-        short, so any size holds), the stack and malloc heap sizes are refused."""
+        """Records a limit for get_limit. STACK_SIZE, PRINTF_FIFO_SIZE and MALLOC_HEAP_SIZE
+        are accepted: on the emulator a thread's stack, printf's output and device malloc
+        are bounded by the host (and LATTICE_EMU_MEMORY) instead, so a program that sets
+        them larger runs as on a GPU. The device-runtime limits are refused (lattice has
+        no device-side launches)."""
         which = limit(which)
-        if which != limit.PRINTF_FIFO_SIZE:
-            raise NotImplementedError(f"Context.set_limit({which.name}): lattice cannot "
-                                      "set this limit")
-        cur = Context.get_current() or _core.current_context()
+        if which not in _LIMIT_DEFAULTS:
+            raise NotImplementedError(f"Context.set_limit({which.name}): lattice has no "
+                                      "device-side launches")
+        if int(value) < 0:
+            raise ValueError(f"Context.set_limit({which.name}): {value} is negative")
+        cur = _core.current_context()
         cur.__dict__.setdefault("_limits", {})[which] = int(value)
 
     @staticmethod
     def get_limit(which: Any) -> int:
+        """The value set_limit recorded, else CUDA's default."""
         which = limit(which)
-        if which != limit.PRINTF_FIFO_SIZE:
-            raise NotImplementedError(f"Context.get_limit({which.name}): lattice does not "
-                                      "report this limit")
-        cur = Context.get_current() or _core.current_context()
-        return cur.__dict__.get("_limits", {}).get(which, 1 << 20)
+        if which not in _LIMIT_DEFAULTS:
+            raise NotImplementedError(f"Context.get_limit({which.name}): lattice has no "
+                                      "device-side launches")
+        return _core.current_context().__dict__.get("_limits", {}).get(
+            which, _LIMIT_DEFAULTS[which])
+
+
+# CUDA's defaults for the limits set_limit records.
+_LIMIT_DEFAULTS = {limit.STACK_SIZE: 1024, limit.PRINTF_FIFO_SIZE: 1 << 20,
+                   limit.MALLOC_HEAP_SIZE: 8 << 20}
 
 
 def mem_get_info() -> tuple[int, int]:
