@@ -17,7 +17,7 @@ static const char *const builtin[] = {
     "vector_types.h", "vector_functions.h", "builtin_types.h", "host_defines.h",
     "crt/host_defines.h", "cstdio", "cstdint", "cstddef", "cstdlib", "cstring", "cmath",
     "cfloat", "climits", "cassert", "cooperative_groups.h", "cooperative_groups/reduce.h",
-    "cuda_fp16.h", "cuda_bf16.h", "curand_kernel.h",
+    "cuda_fp16.h", "cuda_bf16.h", "curand_kernel.h", "pycuda-complex.hpp",
     "cuda/std/cstdint", "cuda/std/cstddef", "cuda/std/climits", "cuda/std/limits", "cuda/std/utility",
     "cuda/std/array", "cuda/std/functional",
     "texture_types.h", "surface_types.h",
