@@ -130,6 +130,13 @@ class event_desc(Structure):
     _fields_ = [("disable_timing", c_int), ("blocking_sync", c_int)]
 
 
+class copy_2d(Structure):
+    _fields_ = [("src_host", c_void_p), ("src_device", c_uint64), ("src_pitch", c_size_t),
+                ("src_x", c_size_t), ("src_y", c_size_t), ("dst_host", c_void_p),
+                ("dst_device", c_uint64), ("dst_pitch", c_size_t), ("dst_x", c_size_t),
+                ("dst_y", c_size_t), ("width_bytes", c_size_t), ("height", c_size_t)]
+
+
 class kernel_resources(Structure):
     _fields_ = [(n, c_int) for n in (
         "registers", "static_shared_bytes", "local_bytes", "const_bytes", "spill_store_bytes",
@@ -225,6 +232,10 @@ _protos = {
     "lat_context_device_info": (_S, [P, POINTER(device_info)]),
     "lat_context_synchronize": (_S, [P]),
     "lat_mem_alloc": (_S, [P, c_size_t, POINTER(c_uint64)]),
+    "lat_mem_alloc_pitch": (_S, [P, c_size_t, c_size_t, c_uint, POINTER(c_uint64),
+                                 POINTER(c_size_t)]),
+    "lat_memcpy_2d": (_S, [P, POINTER(copy_2d)]),
+    "lat_memcpy_2d_async": (_S, [P, POINTER(copy_2d), P]),
     "lat_mem_free": (_S, [P, c_uint64]),
     "lat_mem_info": (_S, [P, POINTER(c_size_t), POINTER(c_size_t)]),
     "lat_memset_d8": (_S, [P, c_uint64, ctypes.c_uint8, c_size_t]),

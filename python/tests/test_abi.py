@@ -34,6 +34,7 @@ def c_fields(struct):
     ("lat_context_desc", _lib.context_desc),
     ("lat_module_desc", _lib.module_desc),
     ("lat_launch_desc", _lib.launch_desc),
+    ("lat_copy_2d", _lib.copy_2d),
 ])
 def test_descriptor_fields_match_the_header(struct, mirror):
     assert [f[0] for f in mirror._fields_] == c_fields(struct)

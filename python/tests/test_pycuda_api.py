@@ -165,6 +165,8 @@ def test_function_attributes_and_refusals(mod):
         mod.get_texref("t")
     with pytest.raises(NotImplementedError, match="texture references"):
         drv.Array(drv.ArrayDescriptor3D())
+    with pytest.raises(NotImplementedError, match="texture references"):
+        drv.np_to_array(np.zeros((2, 2), np.float32), "C")
     with pytest.raises(NotImplementedError, match="rdc"):
         DynamicModule()
     with pytest.raises(TypeError, match="Stream"):
@@ -352,3 +354,52 @@ def test_xorwow_is_reproducible_from_its_seeds():
     b = curandom.XORWOWRandomNumberGenerator(seeds).gen_uniform(5000, np.float64).get()
     np.testing.assert_array_equal(a, b)
     assert curandom.get_curand_version() >= (10, 0, 0)
+
+
+def test_pitched_memory_and_2d_3d_copies(rng):
+    a = rng.standard_normal((7, 5)).astype(np.float32)
+    d, pitch = drv.mem_alloc_pitch(5 * 4, 7, 4)
+    assert pitch >= 20 and d.nbytes == pitch * 7
+    c = drv.Memcpy2D()
+    c.set_src_host(a)
+    c.set_dst_device(d)
+    c.width_in_bytes = c.src_pitch = 20
+    c.dst_pitch, c.height = pitch, 7
+    c(aligned=True)
+    out = np.zeros((5, 3), np.float32)
+    c = drv.Memcpy2D()
+    c.set_src_device(d)
+    c.set_dst_host(out)
+    c.src_x_in_bytes, c.src_y, c.src_pitch = 4, 1, pitch
+    c.dst_pitch = c.width_in_bytes = 12
+    c.height = 5
+    c()
+    np.testing.assert_array_equal(out, a[1:6, 1:4])
+    s = drv.Stream()
+    out2 = np.zeros_like(out)
+    c.set_dst_host(out2)
+    c(s)
+    s.synchronize()
+    np.testing.assert_array_equal(out2, out)
+    c.set_dst_host(np.zeros(3, np.float32))  # too small: refused, never written past
+    with pytest.raises(ValueError, match="holds 12 bytes"):
+        c()
+    b = rng.standard_normal((4, 6, 5)).astype(np.float32)
+    dd = drv.mem_alloc(b.nbytes)
+    m = drv.Memcpy3D()
+    m.set_src_host(b)
+    m.set_dst_device(dd)
+    m.width_in_bytes = m.src_pitch = m.dst_pitch = 20
+    m.height, m.depth = 6, 4
+    m()
+    np.testing.assert_array_equal(drv.from_device_like(dd, b), b)
+    sub = np.zeros((2, 3, 5), np.float32)
+    m = drv.Memcpy3D()
+    m.set_src_device(dd)
+    m.set_dst_host(sub)
+    m.width_in_bytes = m.src_pitch = m.dst_pitch = 20
+    m.src_height, m.src_y, m.src_z, m.height, m.depth = 6, 2, 1, 3, 2
+    m()
+    np.testing.assert_array_equal(sub, b[1:3, 2:5])
+    with pytest.raises(NotImplementedError):
+        m.set_src_array(None)

@@ -31,7 +31,8 @@ __all__ = ["init", "Device", "Context", "DeviceAllocation", "Function", "Module"
            "LaunchError", "CompileError", "MemoryError", "RuntimeError", "to_device",
            "from_device", "from_device_like", "PointerHolderBase", "get_version",
            "get_driver_version", "device_attribute", "function_attribute", "ArrayDescriptor",
-           "ArrayDescriptor3D", "dtype_to_array_format"]
+           "ArrayDescriptor3D", "dtype_to_array_format", "mem_alloc_pitch", "Memcpy2D",
+           "Memcpy3D"]
 
 # PyCUDA's exception names. Error is LatticeError itself, so `except drv.Error` catches
 # every lattice failure; the others are the matching lattice classes.
@@ -551,9 +552,139 @@ class Array:
         _no_texref()
 
 
-Memcpy2D = Memcpy3D = Memcpy3DPeer = TextureReference = SurfaceReference = Array
+Memcpy3DPeer = TextureReference = SurfaceReference = Array
 matrix_to_array = np_to_array = gpuarray_to_array = make_multichannel_2d_array = _no_texref
 bind_array_to_texref = matrix_to_texref = _no_texref
+
+
+# ----------------------------------------------------------------------------------------
+# Pitched memory and 2-D/3-D copies of linear memory
+# ----------------------------------------------------------------------------------------
+
+def mem_alloc_pitch(width: int, height: int, access_size: int) -> tuple[DeviceAllocation, int]:
+    """``height`` rows of ``width`` bytes, each row at a multiple of the returned pitch;
+    ``access_size`` (4, 8 or 16) is the size of the elements the rows hold."""
+    from ctypes import byref, c_size_t, c_uint64
+    ctx = _core.current_context()
+    p, pitch = c_uint64(), c_size_t()
+    _errors.check(_lib.lat_mem_alloc_pitch(ctx.handle, int(width), int(height),
+                                           int(access_size), byref(p), byref(pitch)),
+                  "mem_alloc_pitch")
+    a = DeviceAllocation.__new__(DeviceAllocation)
+    a._ctx, a._handle, a.ptr, a.nbytes = ctx, p.value, p.value, pitch.value * int(height)
+    return a, pitch.value
+
+
+class _CopySide:
+    """One side of a Memcpy2D/3D: a host buffer or a device address."""
+
+    def __init__(self) -> None:
+        self.host: Any = None
+        self.device: Any = None
+
+
+class Memcpy2D:
+    """PyCUDA's 2-D copy between host buffers and device memory: set each side with
+    ``set_src_host``/``set_src_device`` and ``set_dst_host``/``set_dst_device``, the
+    offsets (``src_x_in_bytes``, ``src_y``...), pitches, ``width_in_bytes`` and ``height``,
+    then call it (``copy()``, ``copy(aligned=True)`` or ``copy(stream)``). A host side is
+    checked to hold every row copied (ValueError). CUDA arrays are refused."""
+
+    _fields = ("src_x_in_bytes", "src_y", "src_pitch", "dst_x_in_bytes", "dst_y",
+               "dst_pitch", "width_in_bytes", "height")
+
+    def __init__(self) -> None:
+        for f in self._fields:
+            setattr(self, f, 0)
+        self._src, self._dst = _CopySide(), _CopySide()
+
+    def set_src_host(self, buf: Any) -> None:
+        self._src.host, self._src.device = buf, None
+
+    def set_src_device(self, ptr: Any) -> None:
+        self._src.host, self._src.device = None, ptr
+
+    def set_dst_host(self, buf: Any) -> None:
+        self._dst.host, self._dst.device = buf, None
+
+    def set_dst_device(self, ptr: Any) -> None:
+        self._dst.host, self._dst.device = None, ptr
+
+    set_src_unified = set_src_host
+    set_dst_unified = set_dst_host
+
+    def set_src_array(self, ary: Any) -> None:
+        _no_texref()
+
+    set_dst_array = set_src_array
+
+    def _fill(self, d: Any, side: _CopySide, which: str, x: int, y: int, pitch: int,
+              rows: int, keep: list, ctx: list) -> None:
+        if side.host is None and side.device is None:
+            raise ValueError(f"{type(self).__name__}: no {which} (set_{which}_host or "
+                             f"set_{which}_device)")
+        pitch = int(pitch) or int(self.width_in_bytes)
+        setattr(d, f"{which}_x", int(x))
+        setattr(d, f"{which}_y", int(y))
+        setattr(d, f"{which}_pitch", pitch)
+        if side.host is not None:
+            addr, n, k = _core._host(side.host, writable=which == "dst")
+            need = (rows - 1) * pitch + int(x) + int(self.width_in_bytes) \
+                if rows and self.width_in_bytes else 0
+            if need > n:
+                raise ValueError(f"{type(self).__name__}: the {which} host buffer holds {n} "
+                                 f"bytes; the copy reaches byte {need}")
+            keep.append(k)
+            setattr(d, f"{which}_host", addr)
+        else:
+            setattr(d, f"{which}_device", _core._devptr(side.device))
+            ctx.append(_core._ctx_of(side.device, None))
+
+    def _copy(self, y_src: int, y_dst: int, rows_src: int, rows_dst: int,
+              stream: Any) -> None:
+        from ctypes import byref
+        d, keep, ctxs = _lib_copy_2d(), [], []
+        self._fill(d, self._src, "src", self.src_x_in_bytes, y_src, self.src_pitch, rows_src,
+                   keep, ctxs)
+        self._fill(d, self._dst, "dst", self.dst_x_in_bytes, y_dst, self.dst_pitch, rows_dst,
+                   keep, ctxs)
+        d.width_bytes, d.height = int(self.width_in_bytes), int(self.height)
+        ctx = ctxs[0] if ctxs else _core.current_context()
+        if stream is None:
+            _errors.check(_lib.lat_memcpy_2d(ctx.handle, byref(d)), type(self).__name__)
+        else:
+            _errors.check(_lib.lat_memcpy_2d_async(ctx.handle, byref(d), stream.handle),
+                          type(self).__name__)
+            stream._keep.append(keep)
+
+    def __call__(self, aligned: Any = False) -> None:
+        stream = aligned if isinstance(aligned, Stream) else None
+        self._copy(self.src_y, self.dst_y, int(self.src_y) + int(self.height),
+                   int(self.dst_y) + int(self.height), stream)
+
+
+class Memcpy3D(Memcpy2D):
+    """PyCUDA's 3-D copy of linear memory: a Memcpy2D of ``depth`` slices, each
+    ``src_height``/``dst_height`` rows apart (default: ``height``), from ``src_z``/``dst_z``."""
+
+    _fields = Memcpy2D._fields + ("src_z", "src_height", "src_lod", "dst_z", "dst_height",
+                                  "dst_lod", "depth")
+
+    def __call__(self, stream: Any = None) -> None:
+        sh = int(self.src_height) or int(self.height)
+        dh = int(self.dst_height) or int(self.height)
+        depth, sz, dz = int(self.depth), int(self.src_z), int(self.dst_z)
+        for k in range(depth):
+            ys = (sz + k) * sh + int(self.src_y)
+            yd = (dz + k) * dh + int(self.dst_y)
+            # The host buffers are checked against the last slice's rows.
+            self._copy(ys, yd, (sz + depth - 1) * sh + int(self.src_y) + int(self.height),
+                       (dz + depth - 1) * dh + int(self.dst_y) + int(self.height), stream)
+
+
+def _lib_copy_2d() -> Any:
+    from .._lib import copy_2d
+    return copy_2d()
 
 
 # ----------------------------------------------------------------------------------------
