@@ -24,8 +24,11 @@ def c_fields(struct):
                 decl = decl.strip()
                 if not decl:
                     continue
-                # the last identifier, before any array bounds: "lat_dim3 grid" -> grid
-                names.append(re.findall(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*$", decl)[0])
+                # the last identifier of each declarator, before any array bounds:
+                # "lat_dim3 grid" -> grid, "size_t x, y" -> x, y
+                for part in decl.split(","):
+                    names.append(re.findall(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*$",
+                                            part)[0])
             return names
     pytest.skip("include/ not found beside the package (an installed copy)")
 
