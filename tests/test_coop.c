@@ -37,6 +37,13 @@ static const char two_phase_src[] =
     "    }\n"
     "}\n";
 
+/* A context whose launches are not checked whatever LATTICE_CHECK says: checked
+ * cooperative launches are refused (the last case), and these are about running them. */
+static lat_context *coop_context(void)
+{
+    return t_context_with(&(lat_context_desc){.check = LAT_CHECK_OFF});
+}
+
 static unsigned limit_for(lat_kernel *k, unsigned threads, size_t shared)
 {
     unsigned n = 0;
@@ -47,7 +54,7 @@ static unsigned limit_for(lat_kernel *k, unsigned threads, size_t shared)
 
 TEST(a_two_phase_kernel_sees_every_blocks_partial_sum_after_the_grid_barrier)
 {
-    lat_context *ctx = t_context();
+    lat_context *ctx = coop_context();
     lat_kernel *k = t_kernel(ctx, two_phase_src, "two_phase");
     enum { N = 100000, B = 256 };
     unsigned g = limit_for(k, B, 0);
@@ -91,7 +98,7 @@ static const char relay_src[] =
 
 TEST(a_grid_barrier_in_a_loop_through_a_device_function_orders_every_round)
 {
-    lat_context *ctx = t_context();
+    lat_context *ctx = coop_context();
     lat_kernel *k = t_kernel(ctx, relay_src, "relay");
     unsigned limit = limit_for(k, 64, 0);
     unsigned gx = limit >= 12 ? 4 : 1, gy = limit >= 12 ? 3 : limit;
@@ -131,7 +138,7 @@ static const char count_src[] =
 
 TEST(a_grid_at_the_limit_runs_and_one_block_more_is_refused_naming_both)
 {
-    lat_context *ctx = t_context();
+    lat_context *ctx = coop_context();
     lat_kernel *k = t_kernel(ctx, count_src, "count_in");
     enum { B = 64 };
     unsigned limit = limit_for(k, B, 0);
@@ -184,7 +191,7 @@ static unsigned long long max_maps(void)
 
 TEST(the_cooperative_limit_follows_the_block_size_and_checks_its_arguments)
 {
-    lat_context *ctx = t_context();
+    lat_context *ctx = coop_context();
     lat_kernel *k = t_kernel(ctx, count_src, "count_in");
     lat_device_info info;
     ASSERT_OK(lat_context_device_info(ctx, &info));
@@ -217,7 +224,7 @@ TEST(the_cooperative_limit_follows_the_block_size_and_checks_its_arguments)
 
 TEST(a_kernel_that_can_reach_the_grid_barrier_needs_a_cooperative_launch)
 {
-    lat_context *ctx = t_context();
+    lat_context *ctx = coop_context();
     lat_deviceptr d = t_device_copy(ctx, t_calloc(64, sizeof(int)), 64 * sizeof(int));
     void *params[] = {&d};
     static const char *const names[] = {"direct", "indirect"};
@@ -262,7 +269,7 @@ static const char spin_src[] =
 TEST(the_blocks_of_a_cooperative_grid_may_wait_for_each_other_without_the_barrier)
 {
     t_setenv("LATTICE_EMU_TIMEOUT", "20"); /* a failure of the guarantee fails, not hangs */
-    lat_context *ctx = t_context();
+    lat_context *ctx = coop_context();
     t_unsetenv("LATTICE_EMU_TIMEOUT");
     lat_kernel *k = t_kernel(ctx, spin_src, "handshake");
     enum { B = 32 };
@@ -291,7 +298,7 @@ static const char stream_src[] =
 
 TEST(a_cooperative_launch_on_a_stream_runs_in_its_order)
 {
-    lat_context *ctx = t_context();
+    lat_context *ctx = coop_context();
     lat_kernel *k = t_kernel(ctx, stream_src, "scale_after");
     enum { B = 32 };
     unsigned g = limit_for(k, B, 0);
@@ -322,7 +329,7 @@ static lat_context *emu_context(const char *why)
     if (t_backend() != LAT_BACKEND_EMU)
         SKIP("%s", why);
     t_setenv("LATTICE_EMU_TIMEOUT", "20"); /* a hang is a failure of the test, not a hang */
-    lat_context *ctx = t_context();
+    lat_context *ctx = coop_context();
     t_unsetenv("LATTICE_EMU_TIMEOUT");
     return ctx;
 }
@@ -371,7 +378,7 @@ static const char half_block_src[] =
 
 TEST(threads_that_have_exited_count_as_arrived_at_the_grid_barrier)
 {
-    lat_context *ctx = t_context();
+    lat_context *ctx = coop_context();
     lat_kernel *k = t_kernel(ctx, half_block_src, "half");
     int got[3 * 16];
     ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {3}, .block = {32}, .cooperative = 1},
@@ -417,7 +424,7 @@ TEST(a_block_spinning_while_the_others_wait_is_stopped_by_the_watchdog)
         SKIP("a kernel that never finishes hangs a GPU: the emulator's watchdog is tested in "
              "the emu suite");
     t_setenv("LATTICE_EMU_TIMEOUT", "0.3");
-    lat_context *ctx = t_context();
+    lat_context *ctx = coop_context();
     t_unsetenv("LATTICE_EMU_TIMEOUT");
     lat_kernel *k = t_kernel(ctx, spin_forever_src, "stuck");
     int zero = 0;

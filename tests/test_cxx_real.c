@@ -459,7 +459,10 @@ static void warpsync_run(lat_context *ctx, const int *in, int *out, const float 
 
 TEST(legacy_warp_synchronous_reductions_give_the_gpus_sums)
 {
-    lat_context *ctx = t_context();
+    /* Unchecked: racecheck reports these kernels' races between the lanes of a warp
+     * (undefined since Volta, as compute-sanitizer says too); the case is about the sums
+     * they give where they run. */
+    lat_context *ctx = t_context_with(&(lat_context_desc){.check = LAT_CHECK_OFF});
     int *in = t_calloc(512, sizeof *in), out[4];
     float *fin = t_calloc(256, sizeof *fin), fout[4];
     for (int i = 0; i < 512; i++)

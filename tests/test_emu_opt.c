@@ -67,7 +67,8 @@ static lat_context *emu_context(void)
 {
     warnings[0] = '\0';
     nwarnings = 0;
-    lat_context *ctx = t_context_with(&(lat_context_desc){.logger = {on_log, NULL}});
+    /* Unchecked: checked modules stay on TinyCC (lattice/check.h). */
+    lat_context *ctx = t_context_with(&(lat_context_desc){.logger = {on_log, NULL}, .check = LAT_CHECK_OFF});
     if (lat_context_backend(ctx) != LAT_BACKEND_EMU)
         SKIP("the optimising tier is the emulator's");
     return ctx;

@@ -41,6 +41,13 @@ typedef struct lat__reader {
 typedef struct lat__backend {
     const char *name;      /* "cuda", "emu" */
     lat_backend_kind kind;
+    /* Optional fields (NULL: none) come before probe; every operation from probe on is
+     * required (tests/core/test_backend_table.c).
+     * Its own environment variables (core/env.h), read again with core's. */
+    struct lat__env_table *env;
+    /* How a program sets the size of the device's memory, for the error of an allocation
+     * that does not fit (the emulator names its variable). */
+    const char *memory_note;
 
     /* Loads what the backend needs and checks that a device exists. Called once per
      * process (the core caches the result). On failure, writes a one-line reason

@@ -92,6 +92,11 @@ lat_status lat__backend_get(const lat_context *log_ctx, lat_backend_kind kind,
     /* Every public path to a backend comes here: the one place the environment is read
      * again (env.h), and where a malformed LATTICE_* value fails the call. */
     lat_status env_st = lat__env_read(log_ctx, "lattice");
+    for (size_t i = 0; i < NBACKENDS; i++)
+        if (backends[i]->env) {
+            lat_status b_st = lat__env_table_read(backends[i]->env, log_ctx, "lattice");
+            env_st = env_st != LAT_OK ? env_st : b_st;
+        }
     if (env_st != LAT_OK)
         return env_st;
     if (kind != LAT_BACKEND_AUTO && kind != LAT_BACKEND_CUDA && kind != LAT_BACKEND_EMU &&

@@ -10,31 +10,26 @@
 #include <string.h>
 #include <strings.h>
 
-typedef struct entry {
-    const char *name;
-    lat__env_kind kind;
-    const char *values;
-} entry;
-
-static const entry table[LAT_ENV_COUNT_] = {
-#define LAT_ENV_ENTRY_(id, k, v) [LAT_ENV_##id] = {.name = "LATTICE_" #id, .kind = k, .values = v},
+static const lat__env_var core_vars[LAT_ENV_COUNT_] = {
+#define LAT_ENV_ENTRY_(id, k, v) [LAT_ENV_##id] = LAT__ENV_VAR_("LATTICE_", id, k, v)
     LAT_ENV_MAP(LAT_ENV_ENTRY_)
 #undef LAT_ENV_ENTRY_
     [LAT_ENV_XDG_CACHE_HOME] = {.name = "XDG_CACHE_HOME", .kind = LAT__ENV_TEXT},
     [LAT_ENV_HOME] = {.name = "HOME", .kind = LAT__ENV_TEXT},
 };
+static _Atomic(char *) core_values[LAT_ENV_COUNT_];
+static lat__env_table core_table = LAT__ENV_TABLE(core_vars, core_values);
 
-/* The values read, swapped whole when one changes. A replaced string is kept on a list
- * (freed at exit): a reader on another thread may still hold it, and a value changes only
- * when a program calls setenv between contexts, a handful of times. */
-static _Atomic(char *) current[LAT_ENV_COUNT_];
+/* A replaced value is kept on a list (freed at exit): a reader on another thread may
+ * still hold it, and a value changes only when a program calls setenv between contexts,
+ * a handful of times. */
 typedef struct retired {
     struct retired *next;
     char *text;
 } retired;
 static retired *retired_list;
+static lat__env_table *tables_read; /* every table read so far, for the exit */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static bool word_in(const char *w, const char *values)
 {
@@ -65,7 +60,7 @@ static int flag_value(const char *v)
 }
 
 /* NULL when v is a good value for e, else what was expected. */
-static const char *invalid(const entry *e, const char *v)
+static const char *invalid(const lat__env_var *e, const char *v)
 {
     char *end;
     switch (e->kind) {
@@ -96,24 +91,32 @@ static void free_retired(void)
         free(r->text);
         free(r);
     }
-    for (int i = 0; i < LAT_ENV_COUNT_; i++)
-        free(atomic_exchange(&current[i], NULL));
+    for (lat__env_table *t = tables_read; t; t = t->next)
+        for (int i = 0; i < t->n; i++)
+            free(atomic_exchange(&t->values[i], NULL));
     pthread_mutex_unlock(&lock);
 }
 
-/* Reads all variables; returns the first malformed one's index, or -1. Holds the lock. */
-static int read_all(const char **bad_value)
+/* Reads table's variables; returns the first malformed one's index, or -1. Holds the
+ * lock. */
+static int read_all(lat__env_table *t, const char **bad_value)
 {
+    if (!atomic_load(&t->ready)) {
+        if (!tables_read)
+            atexit(free_retired);
+        t->next = tables_read;
+        tables_read = t;
+    }
     int bad = -1;
-    for (int i = 0; i < LAT_ENV_COUNT_; i++) {
-        const char *v = getenv(table[i].name);
+    for (int i = 0; i < t->n; i++) {
+        const char *v = getenv(t->vars[i].name);
         if (v && !*v)
             v = NULL;
-        if (v && bad < 0 && invalid(&table[i], v)) {
+        if (v && bad < 0 && invalid(&t->vars[i], v)) {
             bad = i;
             *bad_value = v;
         }
-        char *old = atomic_load(&current[i]);
+        char *old = atomic_load(&t->values[i]);
         if ((!v && !old) || (v && old && strcmp(v, old) == 0))
             continue;
         char *copy = v ? strdup(v) : NULL;
@@ -129,46 +132,56 @@ static int read_all(const char **bad_value)
             r->next = retired_list;
             retired_list = r;
         }
-        atomic_store(&current[i], copy);
+        atomic_store(&t->values[i], copy);
     }
+    atomic_store(&t->ready, true);
     return bad;
 }
 
-static void first_read(void)
+lat_status lat__env_table_read(lat__env_table *t, const lat_context *ctx, const char *caller)
 {
-    const char *bad;
-    pthread_mutex_lock(&lock);
-    (void)read_all(&bad);
-    pthread_mutex_unlock(&lock);
-    atexit(free_retired);
-}
-
-lat_status lat__env_read(const lat_context *ctx, const char *caller)
-{
-    pthread_once(&once, first_read);
     const char *value = NULL;
     pthread_mutex_lock(&lock);
-    int bad = read_all(&value);
+    int bad = read_all(t, &value);
     lat_status st = LAT_OK;
     if (bad >= 0)
         st = lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s='%s' is not valid: expected %s",
-                        caller, table[bad].name, value, invalid(&table[bad], value));
+                        caller, t->vars[bad].name, value, invalid(&t->vars[bad], value));
     pthread_mutex_unlock(&lock);
     return st;
 }
 
+const char *lat__env_table_get(lat__env_table *t, int index)
+{
+    if (!atomic_load(&t->ready)) {
+        const char *bad;
+        pthread_mutex_lock(&lock);
+        if (!atomic_load(&t->ready))
+            (void)read_all(t, &bad);
+        pthread_mutex_unlock(&lock);
+    }
+    return index >= 0 && index < t->n ? atomic_load(&t->values[index]) : NULL;
+}
+
+bool lat__env_flag_on(const char *value)
+{
+    return value && flag_value(value) == 1;
+}
+
+lat_status lat__env_read(const lat_context *ctx, const char *caller)
+{
+    return lat__env_table_read(&core_table, ctx, caller);
+}
+
 const char *lat__env(lat__env_id id)
 {
-    pthread_once(&once, first_read);
-    return id >= 0 && id < LAT_ENV_COUNT_ ? atomic_load(&current[id]) : NULL;
+    return lat__env_table_get(&core_table, (int)id);
 }
 
 bool lat__env_on(lat__env_id id)
 {
-    const char *v = lat__env(id);
-    return v && flag_value(v) == 1;
+    return lat__env_flag_on(lat__env(id));
 }
-
 int lat__env_log_level(void)
 {
     const char *v = lat__env(LAT_ENV_LOG);

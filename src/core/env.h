@@ -1,18 +1,21 @@
 /*
- * The LATTICE_* environment variables: one table (docs/environment.md lists the same
- * names; tests/env checks the two against each other and against the sources).
+ * The LATTICE_* environment variables: tables of them (core's below; a backend's own in
+ * its lat__backend.env, such as the emulator's LATTICE_EMU_* in src/emu/backend/env.h),
+ * all read by the one reader here. docs/environment.md lists the same names; tests/env
+ * checks the two against each other and against the sources.
  *
- * Every variable is read when the environment is (re)read: at the first use of any, and at
- * each lat_context_create, lat_device_count and lat_backend_resolve (lat__backend_get),
- * never per launch or per compile. A malformed value fails that call with
- * LAT_ERROR_INVALID_VALUE naming the variable. To add a variable: one XX line below, and
- * its row in docs/environment.md.
+ * Every variable is read when the environment is (re)read: at the first use of any of its
+ * table's, and at each lat_context_create, lat_device_count and lat_backend_resolve
+ * (lat__backend_get reads every table), never per launch or per compile. A malformed
+ * value fails that call with LAT_ERROR_INVALID_VALUE naming the variable. To add a
+ * variable: one XX line in its table, and its row in docs/environment.md.
  */
 #ifndef LAT_ENV_H
 #define LAT_ENV_H
 
 #include "lattice.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 /* How a value is checked when read. */
@@ -23,6 +26,42 @@ typedef enum lat__env_kind {
     LAT__ENV_SECONDS, /* a number of seconds, 0 or more */
     LAT__ENV_TEXT,    /* any text: a path, or a list the consumer parses (and reports) */
 } lat__env_kind;
+
+typedef struct lat__env_var {
+    const char *name; /* "LATTICE_LOG" */
+    lat__env_kind kind;
+    const char *values; /* LAT__ENV_WORD's words */
+} lat__env_var;
+
+/* One table of variables and the values last read: a static object of its owner's,
+ * made with LAT__ENV_TABLE. */
+typedef struct lat__env_table {
+    const lat__env_var *vars;
+    int n;
+    _Atomic(char *) *values; /* n slots */
+    atomic_bool ready;       /* read at least once */
+    struct lat__env_table *next; /* the tables read so far (freed at exit) */
+} lat__env_table;
+
+#define LAT__ENV_TABLE(vars_, slots_)                                                    \
+    {.vars = (vars_), .n = (int)(sizeof(vars_) / sizeof((vars_)[0])), .values = (slots_)}
+
+/* XX(ID, kind, values) rows as lat__env_var initialisers named PREFIX #ID. */
+#define LAT__ENV_VAR_(prefix, id, k, v) {.name = prefix #id, .kind = (k), .values = (v)},
+
+/* Reads table's variables again and checks them. Returns LAT_OK, or
+ * LAT_ERROR_INVALID_VALUE (through lat__error, with ctx's logger, the message starting
+ * with caller) for the first malformed one; the others are still read. Thread safety:
+ * any thread. */
+lat_status lat__env_table_read(lat__env_table *table, const lat_context *ctx, const char *caller);
+
+/* Variable `index` of table as last read (reading the table the first time), or NULL
+ * when unset or empty. The string stays valid for the life of the process. Thread
+ * safety: any thread. */
+const char *lat__env_table_get(lat__env_table *table, int index);
+
+/* A FLAG variable's value: true for 1|on|yes|true, false for NULL or anything else. */
+bool lat__env_flag_on(const char *value);
 
 /* XX(ID, kind, values) — the name is "LATTICE_" #ID. */
 #define LAT_ENV_MAP(XX)                                                   \
@@ -42,19 +81,6 @@ typedef enum lat__env_kind {
     XX(CROSS_PRIMARY, LAT__ENV_WORD, "cuda|emu")                          \
     XX(CROSS_COMPARE, LAT__ENV_WORD, "params|all")                        \
     XX(CROSS_STATS, LAT__ENV_TEXT, NULL)                                  \
-    XX(EMU_DEVICES, LAT__ENV_COUNT, NULL)                                 \
-    XX(EMU_MEMORY, LAT__ENV_TEXT, NULL) /* bytes, K/M/G: emu/backend/memory.c */ \
-    XX(EMU_TIMEOUT, LAT__ENV_SECONDS, NULL)                               \
-    XX(EMU_THREADS, LAT__ENV_TEXT, NULL) /* 1..4096, the emulator's */   \
-    XX(EMU_OPT, LAT__ENV_WORD, "off|auto|background|sync")                \
-    XX(EMU_CC, LAT__ENV_TEXT, NULL)                                       \
-    XX(EMU_CC_FLAGS, LAT__ENV_TEXT, NULL)                                 \
-    XX(EMU_CC_TIMEOUT, LAT__ENV_SECONDS, NULL)                            \
-    XX(EMU_CC_JOBS, LAT__ENV_COUNT, NULL)                                 \
-    XX(EMU_FIBERS, LAT__ENV_FLAG, NULL)                                   \
-    XX(EMU_PRINTF, LAT__ENV_WORD, "unordered|ordered")                    \
-    XX(EMU_PRINTF_BUFFER, LAT__ENV_TEXT, NULL) /* bytes, the emulator's printf */ \
-    XX(EMU_DUMP, LAT__ENV_FLAG, NULL)
 
 typedef enum lat__env_id {
 #define LAT_ENV_ENUM_(id, kind, values) LAT_ENV_##id,
@@ -68,17 +94,13 @@ typedef enum lat__env_id {
     LAT_ENV_COUNT_
 } lat__env_id;
 
-/* Reads every variable again and checks it. Returns LAT_OK, or LAT_ERROR_INVALID_VALUE
- * (through lat__error, with ctx's logger; caller names the public function) for the first
- * malformed one; the other variables are still read. Thread safety: any thread. */
+/* Reads core's table again (lat__env_table_read). */
 lat_status lat__env_read(const lat_context *ctx, const char *caller);
 
-/* The value as last read (reading the environment the first time), or NULL when the
- * variable is unset or empty. The string stays valid for the life of the process.
- * Thread safety: any thread. */
+/* Core's variable as last read (lat__env_table_get). */
 const char *lat__env(lat__env_id id);
 
-/* A FLAG variable: true for 1|on|yes|true, false when unset, empty or anything else. */
+/* A FLAG variable of core's: lat__env_flag_on of its value. */
 bool lat__env_on(lat__env_id id);
 
 /* LATTICE_LOG's threshold: messages of this level or more urgent go to stderr when no

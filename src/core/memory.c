@@ -28,8 +28,8 @@ static size_t upper_bound(const lat_context *ctx, lat_deviceptr ptr)
 }
 
 /* The device's memory, read once per context: the emulated device's is a bounded size
- * (LATTICE_EMU_MEMORY), so its allocations are held to it here, as a GPU's are by its
- * driver. 0 when the backend cannot say (no bound). */
+ * too (lat__backend.memory_note says how it is set), so its allocations are held to it
+ * here, as a GPU's are by its driver. 0 when the backend cannot say (no bound). */
 static size_t device_memory(lat_context *ctx)
 {
     size_t total = __atomic_load_n(&ctx->mem_total, __ATOMIC_RELAXED);
@@ -51,8 +51,9 @@ static lat_status table_insert(lat_context *ctx, lat_deviceptr base, size_t size
         pthread_mutex_unlock(&ctx->lock);
         return lat__error(ctx, LAT_ERROR_OUT_OF_DEVICE_MEMORY,
                           "lat_mem_alloc: %zu bytes is more than the device has left (%zu of "
-                          "its %zu bytes are allocated in this context; on the emulator "
-                          "LATTICE_EMU_MEMORY sets its size)", size, used, total);
+                          "its %zu bytes are allocated in this context%s%s)", size, used, total,
+                          ctx->backend->memory_note ? "; " : "",
+                          ctx->backend->memory_note ? ctx->backend->memory_note : "");
     }
     if (ctx->nallocs == ctx->allocs_cap) {
         size_t cap = ctx->allocs_cap ? ctx->allocs_cap * 2 : 16;

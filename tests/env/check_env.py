@@ -1,8 +1,10 @@
 """The environment-variable table in docs/environment.md against the code: the library's
-list (LAT_ENV_MAP in src/core/env.h) and the docs' table name the same variables (rows
-marked reserved aside); no source reads a LATTICE_* variable but through that list (no
-getenv("LATTICE_...") outside env.c); and every LATTICE_* name the sources, headers or the
-lattice program mention is in the table."""
+lists (LAT_ENV_MAP in src/core/env.h, the emulator's LAT_EMU_ENV_MAP in
+src/emu/backend/env.h) and the docs' table name the same variables (rows marked reserved
+aside); no source reads a LATTICE_* variable but through those lists (no
+getenv("LATTICE_...") outside core/env.c); every LATTICE_* name the sources, headers or the
+lattice program mention is in the table; and the emulator's LATTICE_EMU_* names appear in
+src/ only under src/emu/ (the layers: core knows no backend's variables)."""
 import pathlib
 import re
 import sys
@@ -10,10 +12,14 @@ import sys
 root = pathlib.Path(sys.argv[1])
 fail = []
 
-env_h = (root / "src/core/env.h").read_text()
-table = {"LATTICE_" + m for m in re.findall(r"^\s*XX\(([A-Z_]+),", env_h, re.M)}
-if not table:
-    sys.exit("FAIL: no XX(...) entries in src/core/env.h")
+# The tables: core's, and each backend's own (its variables' prefix).
+TABLES = (("src/core/env.h", "LATTICE_"), ("src/emu/backend/env.h", "LATTICE_EMU_"))
+table = set()
+for path, prefix in TABLES:
+    rows = re.findall(r"^\s*XX\(([A-Z_]+),", (root / path).read_text(), re.M)
+    if not rows:
+        sys.exit(f"FAIL: no XX(...) entries in {path}")
+    table |= {prefix + m for m in rows}
 
 docs = (root / "docs/environment.md").read_text()
 rows = re.findall(r"^\| `(LATTICE_[A-Z_]+)` \|(.*)$", docs, re.M)
@@ -37,6 +43,10 @@ for d in ("src", "include", "tools"):
             if name == "LATTICE_H" or name.endswith("_H"):
                 continue  # header guards
             mentioned.setdefault(name, rel)
+            if (name.startswith("LATTICE_EMU_") and rel.parts[0] == "src"
+                    and rel.parts[1] != "emu"):
+                fail.append(f"{rel} mentions {name}: the emulator's variables belong to "
+                            "src/emu/ alone")
 for name, where in sorted(mentioned.items()):
     if name not in documented:
         fail.append(f"{where} mentions {name}, which docs/environment.md does not list")
@@ -45,5 +55,5 @@ for line in fail:
     print("FAIL:", line)
 if fail:
     sys.exit(1)
-print(f"ok: {len(table)} variables read through src/core/env.h, all in docs/environment.md "
+print(f"ok: {len(table)} variables read through the tables, all in docs/environment.md "
       f"({len(reserved)} reserved); {len(mentioned)} names mentioned in the sources, all listed")

@@ -11,7 +11,7 @@
 
 #include "emu/check/ck.h"
 #include "driver_ops.h"
-#include "env.h"
+#include "emu/backend/env.h"
 #include "lattice/check.h"
 #include "emu_devices.h"
 
@@ -25,7 +25,7 @@
 
 int lat__emu_device_count(void)
 {
-    const char *v = lat__env(LAT_ENV_EMU_DEVICES);
+    const char *v = lat__emu_env(LAT_EMU_ENV_DEVICES);
     if (!v)
         return 1;
     char *end;
@@ -404,11 +404,11 @@ static void module_key(lat_context *ctx, const lat__source *src, char *buf, size
 {
     lat_check_options co;
     bool preempt = ctx->check && lat_check_get_options(ctx, &co) == LAT_OK && co.preempt;
-    const char *opt = lat__env(LAT_ENV_EMU_OPT), *cc = lat__env(LAT_ENV_EMU_CC),
-               *flags = lat__env(LAT_ENV_EMU_CC_FLAGS);
+    const char *opt = lat__emu_env(LAT_EMU_ENV_OPT), *cc = lat__emu_env(LAT_EMU_ENV_CC),
+               *flags = lat__emu_env(LAT_EMU_ENV_CC_FLAGS);
     snprintf(buf, size, "%s%s, opt %d %s, cc %s %s",
              ctx->check ? (preempt ? "checked, preempting" : "checked") : "unchecked",
-             lat__env_on(LAT_ENV_EMU_FIBERS) ? ", fibers" : "", src->emu_opt, opt ? opt : "",
+             lat__emu_env_on(LAT_EMU_ENV_FIBERS) ? ", fibers" : "", src->emu_opt, opt ? opt : "",
              cc ? cc : "", flags ? flags : "");
 }
 

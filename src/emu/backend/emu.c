@@ -5,6 +5,7 @@
  * (exec/).
  */
 #include "emu.h"
+#include "emu/backend/env.h"
 #include "core/alloc.h"
 
 #include "emu/check/ck.h"
@@ -68,25 +69,25 @@ static void context_destroy(lat_context *ctx);
 
 static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
 {
-    const char *to = lat__env(LAT_ENV_EMU_TIMEOUT);
+    const char *to = lat__emu_env(LAT_EMU_ENV_TIMEOUT);
     uint64_t timeout_ms;
     if (!lat__emu_guard_parse_timeout(to, &timeout_ms))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: LATTICE_EMU_TIMEOUT='%s' is not a number of "
                           "seconds (0 runs launches without a deadline)", to);
     size_t mem_bytes;
-    if (!lat__emu_memory_parse(lat__env(LAT_ENV_EMU_MEMORY), &mem_bytes))
+    if (!lat__emu_memory_parse(lat__emu_env(LAT_EMU_ENV_MEMORY), &mem_bytes))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: LATTICE_EMU_MEMORY='%s' is not a size in bytes "
                           "(a positive integer, optionally with K, M, G or T)",
-                          lat__env(LAT_ENV_EMU_MEMORY));
-    const char *threads = lat__env(LAT_ENV_EMU_THREADS);
+                          lat__emu_env(LAT_EMU_ENV_MEMORY));
+    const char *threads = lat__emu_env(LAT_EMU_ENV_THREADS);
     int nthreads;
     if (!lat__emu_threads_parse(threads, &nthreads))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "lat_context_create: LATTICE_EMU_THREADS='%s' is not a number of threads "
                           "from 1 to 4096", threads);
-    const char *pb = lat__env(LAT_ENV_EMU_PRINTF_BUFFER);
+    const char *pb = lat__emu_env(LAT_EMU_ENV_PRINTF_BUFFER);
     size_t printf_buffer;
     if (!lat__emu_printf_parse_buffer(pb, &printf_buffer))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
@@ -455,4 +456,6 @@ const lat__backend lat__backend_emu = {
     .driver = &lat__emu_driver_ops,
     .texture = &lat__emu_texture_ops,
     .reader = &lat__emu_reader,
+    .env = &lat__emu_env_table,
+    .memory_note = "on the emulator LATTICE_EMU_MEMORY sets its size",
 };

@@ -1,6 +1,7 @@
 /* Emulator memory: device memory is host memory, and a device address is the host
  * address. The core checks every range before these run. */
 #include "emu.h"
+#include "emu/backend/env.h"
 
 #include "emu/check/ck.h"
 #include "emu/exec/guard.h"
@@ -57,7 +58,7 @@ static size_t total_memory(void)
 {
     pthread_once(&ram_once, read_ram);
     size_t bound;
-    if (!lat__emu_memory_parse(lat__env(LAT_ENV_EMU_MEMORY), &bound))
+    if (!lat__emu_memory_parse(lat__emu_env(LAT_EMU_ENV_MEMORY), &bound))
         (void)lat__emu_memory_parse(NULL, &bound);
     return ram_bytes_cached && ram_bytes_cached < bound ? ram_bytes_cached : bound;
 }

@@ -49,7 +49,7 @@ static bool unbound(void)
 static void decide(void)
 {
     int n = 0;
-    if (lat__emu_threads_parse(lat__env(LAT_ENV_EMU_THREADS), &n) && n > 0) {
+    if (lat__emu_threads_parse(lat__emu_env(LAT_EMU_ENV_THREADS), &n) && n > 0) {
         thread_count = n;
         return;
     }

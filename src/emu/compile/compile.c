@@ -5,6 +5,7 @@
  * compiled code may then run on any number of threads.
  */
 #include "emu/backend/emu.h"
+#include "emu/backend/env.h"
 #include "core/alloc.h"
 
 #include "options.h"
@@ -481,7 +482,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         /* Preempting switches threads at accesses: only fibers can (lattice/check.h).
          * LATTICE_EMU_FIBERS asks for them too: read here, once, for the translation.
          * Profiled: every thread on a fiber, where each is a thread of its own warp's. */
-        .fibers = checks_preempt(ctx) || lat__env_on(LAT_ENV_EMU_FIBERS) || profiling(ctx),
+        .fibers = checks_preempt(ctx) || lat__emu_env_on(LAT_EMU_ENV_FIBERS) || profiling(ctx),
         .profile = profiling(ctx),
         .no_fmad = o->no_fmad,
         .opt_variants = opt_mode != LAT_EMU_OPT_OFF,
@@ -495,7 +496,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     bool has_state = lat__emu_module_has_state(u);
     if (indexed && from_index(ctx, o, opt_mode, digest, out, log_out)) {
         (*out)->has_state = has_state;
-        if (lat__env_on(LAT_ENV_EMU_DUMP))
+        if (lat__emu_env_on(LAT_EMU_ENV_DUMP))
             fprintf(stderr, "/* lattice: %s: the optimised object from the disk cache's source "
                             "index, not translated (LATTICE_CACHE=0 translates every module) */\n",
                     src->name);
@@ -509,7 +510,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         if (w && !(warnings = strdup(w)))
             st = LAT_ERROR_OUT_OF_MEMORY;
     }
-    if (st == LAT_OK && lat__env_on(LAT_ENV_EMU_DUMP))
+    if (st == LAT_OK && lat__emu_env_on(LAT_EMU_ENV_DUMP))
         fprintf(stderr, "%s\n", tr.text);
     if (st != LAT_OK) {
         const char *m = st == LAT_ERROR_OUT_OF_MEMORY ? NULL : lat__unit_messages(u, false);

@@ -12,6 +12,7 @@
  * against faults and hangs (guard.h).
  */
 #include "worker.h"
+#include "emu/backend/env.h"
 
 #include "guard.h"
 #include "emu/backend/threads.h"
@@ -403,7 +404,7 @@ static bool stopped(lat__emu_launch *st)
 
 static bool printf_ordered(void)
 {
-    const char *v = lat__env(LAT_ENV_EMU_PRINTF);
+    const char *v = lat__emu_env(LAT_EMU_ENV_PRINTF);
     return v && strcmp(v, "ordered") == 0;
 }
 

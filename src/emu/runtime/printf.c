@@ -8,6 +8,7 @@
  * buffer to 1 MiB): the lines past it are dropped, counted, and said to be.
  */
 #include "emu/exec/worker.h"
+#include "emu/backend/env.h"
 #include "core/alloc.h"
 #include "core/core.h"
 #include "core/env.h"
@@ -58,7 +59,7 @@ static bool keep(lat__emu_worker *w, char *text, size_t len)
                           w->seq++, text, len};
     bool ok = true;
     pthread_mutex_lock(&l->lines_lock);
-    if (!l->lines_limit && !lat__emu_printf_parse_buffer(lat__env(LAT_ENV_EMU_PRINTF_BUFFER),
+    if (!l->lines_limit && !lat__emu_printf_parse_buffer(lat__emu_env(LAT_EMU_ENV_PRINTF_BUFFER),
                                                          &l->lines_limit))
         l->lines_limit = LAT_EMU_PRINTF_BUFFER_DEFAULT; /* checked when the context was made */
     if (len > l->lines_limit - l->lines_bytes) {

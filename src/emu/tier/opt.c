@@ -40,7 +40,7 @@
 #define _GNU_SOURCE /* memfd_create, dl_iterate_phdr */
 #include "opt.h"
 
-#include "env.h"
+#include "emu/backend/env.h"
 
 #include "emu/runtime/atomics.h"
 #include "emu/check/ck.h"
@@ -235,7 +235,7 @@ static bool key_prefix(const toolchain *tc, lat__sha256 *s);
 static void find_toolchain(toolchain *tc, const char *path)
 {
     struct stat st;
-    const char *named = lat__env(LAT_ENV_EMU_CC);
+    const char *named = lat__emu_env(LAT_EMU_ENV_CC);
     bool found = false;
     if (named && *named) {
         found = find_program(named, path, tc->path, sizeof tc->path, &st);
@@ -275,7 +275,7 @@ static const char *env_get(char *const *env, const char *name)
 /* The toolchain for PATH (and LATTICE_EMU_CC) as they are, copied to *out. */
 static void get_toolchain(toolchain *out, const char *path)
 {
-    const char *cc = lat__env(LAT_ENV_EMU_CC);
+    const char *cc = lat__emu_env(LAT_EMU_ENV_CC);
     char env[sizeof last_found.env];
     snprintf(env, sizeof env, "%s\n%s", cc ? cc : "", path ? path : "");
     pthread_mutex_lock(&tc_lock);
@@ -298,7 +298,7 @@ bool lat__emu_opt_mode(int requested, int *mode, char *why, size_t why_size)
         *mode = requested;
         return true;
     }
-    const char *v = lat__env(LAT_ENV_EMU_OPT);
+    const char *v = lat__emu_env(LAT_EMU_ENV_OPT);
     if (!v || !*v || strcmp(v, "auto") == 0) {
         *mode = LAT_EMU_OPT_AUTO;
         return true;
@@ -475,7 +475,7 @@ static void module_flags(args *a, const lat__emu_opt *o)
         add(a, "-U%s", *u);
     /* The user's, last, so that they win (-O3, or -march=x86-64-v3 for a cache that
      * machines of one generation share): separated by spaces, no quoting. */
-    const char *extra = lat__env(LAT_ENV_EMU_CC_FLAGS);
+    const char *extra = lat__emu_env(LAT_EMU_ENV_CC_FLAGS);
     while (extra && *extra) {
         while (*extra == ' ')
             extra++;
@@ -609,7 +609,7 @@ static void write_index(lat__emu_opt *o, const lat__cache_key *index, const lat_
 
 static double timeout_s(void)
 {
-    const char *v = lat__env(LAT_ENV_EMU_CC_TIMEOUT);
+    const char *v = lat__emu_env(LAT_EMU_ENV_CC_TIMEOUT);
     if (v && *v) {
         char *end;
         double d = strtod(v, &end);

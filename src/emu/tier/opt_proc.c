@@ -3,7 +3,7 @@
 #include "opt_proc.h"
 
 #include "core/alloc.h"
-#include "env.h"
+#include "emu/backend/env.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -37,7 +37,7 @@ static bool exiting; /* lat__cc_at_exit ran: no new job */
  * only makes each slower, and a program making 64 modules would start 64 at once. */
 static int slots(void)
 {
-    const char *v = lat__env(LAT_ENV_EMU_CC_JOBS);
+    const char *v = lat__emu_env(LAT_EMU_ENV_CC_JOBS);
     long n = v ? strtol(v, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
 }
