@@ -751,6 +751,15 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
             slot.value.ptr = int(cai["data"][0])
             continue
         if isinstance(a, np.ndarray):
+            if param is not None and not param.pointer and param.size and \
+                    a.nbytes == param.size and not a.dtype.hasobject:
+                # PyCUDA passes an array's bytes by value: a struct parameter of that size.
+                raw = np.ascontiguousarray(a)
+                keep.append(raw)
+                slot.kind = _lib.ARG_BYTES
+                slot.value.buffer.data = raw.ctypes.data
+                slot.value.buffer.size = raw.nbytes
+                continue
             raise TypeError(f"argument {i}: a host array; wrap it in In(), Out() or InOut(), "
                             "or copy it to the device")
         raise TypeError(f"argument {i}: cannot pass {type(a).__name__} to a kernel")

@@ -403,3 +403,20 @@ def test_pitched_memory_and_2d_3d_copies(rng):
     np.testing.assert_array_equal(sub, b[1:3, 2:5])
     with pytest.raises(NotImplementedError):
         m.set_src_array(None)
+
+
+def test_a_host_array_is_a_struct_by_value_where_the_parameter_is_one(rng):
+    # PyCUDA passes an ndarray's bytes by value; lattice does where the kernel takes a
+    # struct of that size, and refuses it for a pointer (the array is not device memory).
+    mod = SourceModule("""
+    struct P { float a; int b; double c; };
+    __global__ void k(double *o, P p, float *q) { *o = p.a + p.b + p.c; }""")
+    dt = np.dtype([("a", np.float32), ("b", np.int32), ("c", np.float64)])
+    p = np.array([(rng.standard_normal(), 7, rng.standard_normal())], dt)
+    o = np.zeros(1)
+    mod.get_function("k")(drv.Out(o), p, np.intp(0), block=(1, 1, 1))
+    assert o[0] == np.float64(p["a"][0]) + 7 + p["c"][0]
+    with pytest.raises(TypeError, match="host array"):
+        mod.get_function("k")(drv.Out(o), p, np.zeros(3, np.float32), block=(1, 1, 1))
+    with pytest.raises(TypeError, match="host array"):
+        mod.get_function("k")(drv.Out(o), np.zeros(2, dt), np.intp(0), block=(1, 1, 1))
