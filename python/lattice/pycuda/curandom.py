@@ -8,8 +8,8 @@ the GPU and the emulator; not PyCUDA's MD5 numbers).
 state per thread as PyCUDA keeps them, so the GPU gives cuRAND's numbers and the emulator
 (whose curand_kernel.h is bit-exact for XORWOW's uniform draws) the same ones. Sobol,
 scrambled Sobol, MRG32k3a and Poisson draws need what the emulator's curand_kernel.h does
-not have: they raise NotImplementedError there (on CUDA they compile against the
-toolkit's curand_kernel.h).
+not have: they raise NotImplementedError on every backend, so that a program gives the
+same numbers, or the same error, wherever it runs.
 """
 
 from __future__ import annotations
