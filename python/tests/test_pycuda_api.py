@@ -421,3 +421,25 @@ def test_a_host_array_is_a_struct_by_value_where_the_parameter_is_one(rng):
         mod.get_function("k")(drv.Out(o), p, np.zeros(3, np.float32), block=(1, 1, 1))
     with pytest.raises(TypeError, match="host array"):
         mod.get_function("k")(drv.Out(o), np.zeros(2, dt), np.intp(0), block=(1, 1, 1))
+
+
+def test_peer_copies_and_2d_memsets(rng):
+    x = rng.integers(0, 2**31, 64).astype(np.int32)
+    a = drv.to_device(x)
+    ctx2 = drv.Context.get_device().make_context()
+    try:
+        b = drv.mem_alloc(x.nbytes)
+        drv.memcpy_peer(b, a, x.nbytes)
+        np.testing.assert_array_equal(drv.from_device_like(b, x), x)
+    finally:
+        drv.Context.pop()
+    d, pitch = drv.mem_alloc_pitch(40, 6, 4)
+    drv.memset_d8(d, 0, pitch * 6)
+    drv.memset_d2d32(d, pitch, 0x01020304, 5, 6)  # 5 words of each row
+    rows = drv.from_device(d, (6, pitch // 4), np.uint32)
+    assert (rows[:, :5] == 0x01020304).all() and (rows[:, 5:] == 0).all()
+    with pytest.raises(ValueError, match="pitch"):
+        drv.memset_d2d32(d, 16, 0, 5, 2)
+    assert drv.ArgumentHandler is type(drv.In(x)).__mro__[1]
+    with pytest.raises(NotImplementedError, match="IPC"):
+        drv.mem_get_ipc_handle(a)

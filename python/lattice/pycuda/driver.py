@@ -140,6 +140,24 @@ array_format = enum.IntEnum("array_format", dict(
 memory_type = enum.IntEnum("memory_type", dict(HOST=1, DEVICE=2, ARRAY=3, UNIFIED=4))
 
 
+address_mode = enum.IntEnum("address_mode", dict(WRAP=0, CLAMP=1, MIRROR=2, BORDER=3))
+filter_mode = enum.IntEnum("filter_mode", dict(POINT=0, LINEAR=1))
+pointer_attribute = enum.IntEnum("pointer_attribute", dict(CONTEXT=1, MEMORY_TYPE=2,
+                                                           DEVICE_POINTER=3, HOST_POINTER=4))
+jit_option = enum.IntEnum("jit_option", dict(
+    MAX_REGISTERS=0, THREADS_PER_BLOCK=1, WALL_TIME=2, INFO_LOG_BUFFER=3,
+    INFO_LOG_BUFFER_SIZE_BYTES=4, ERROR_LOG_BUFFER=5, ERROR_LOG_BUFFER_SIZE_BYTES=6,
+    OPTIMIZATION_LEVEL=7, TARGET_FROM_CUCONTEXT=8, TARGET=9, FALLBACK_STRATEGY=10))
+jit_fallback = enum.IntEnum("jit_fallback", dict(PREFER_PTX=0, PREFER_BINARY=1))
+profiler_output_mode = enum.IntEnum("profiler_output_mode", dict(KEY_VALUE_PAIR=0, CSV=1))
+ipc_mem_flags = enum.IntEnum("ipc_mem_flags", dict(LAZY_ENABLE_PEER_ACCESS=1))
+array3d_flags = enum.IntEnum("array3d_flags", dict(ARRAY3D_LAYERED=1, LAYERED=1,
+                                                   SURFACE_LDST=2, CUBEMAP=4,
+                                                   TEXTURE_GATHER=8))
+array_cubemap_face = enum.IntEnum("array_cubemap_face", dict(
+    POSITIVE_X=0, NEGATIVE_X=1, POSITIVE_Y=2, NEGATIVE_Y=3, POSITIVE_Z=4, NEGATIVE_Z=5))
+
+
 class ctx_flags:  # noqa: N801
     SCHED_AUTO = 0
     SCHED_SPIN = 1
@@ -402,6 +420,88 @@ def _sync_memset(fn: Any, dest: Any, data: int, count: int, stream: Stream | Non
     fn(dest, data, count)
 
 
+#: The base of In, Out and InOut (PyCUDA's name).
+ArgumentHandler = _core._HostArg
+
+
+def memcpy_peer(dest: Any, src: Any, size: int, dest_context: Any = None,
+                src_context: Any = None) -> None:
+    """Copies ``size`` bytes from memory of ``src_context`` to memory of ``dest_context``
+    (each by default the context its allocation belongs to, else the current one)."""
+    dctx = _core._ctx_of(dest, dest_context)
+    sctx = _core._ctx_of(src, src_context)
+    _errors.check(_lib.lat_memcpy_peer(dctx.handle, _core._devptr(dest), sctx.handle,
+                                       _core._devptr(src), int(size)), "memcpy_peer")
+
+
+def memcpy_peer_async(dest: Any, src: Any, size: int, dest_context: Any = None,
+                      src_context: Any = None, stream: Stream | None = None) -> None:
+    """memcpy_peer ordered after ``stream``'s work (lattice's peer copy is synchronous)."""
+    if stream is not None:
+        stream.synchronize()
+    memcpy_peer(dest, src, size, dest_context, src_context)
+
+
+def _memset_2d(fn: Any, dest: Any, pitch: int, value: int, width: int, height: int,
+               size: int, stream: Stream | None) -> None:
+    if stream is not None:
+        stream.synchronize()
+    if int(width) * size > int(pitch) and int(height) > 1:
+        raise ValueError(f"memset_d2d: {width} elements of {size} bytes do not fit the pitch "
+                         f"of {pitch} bytes")
+    base, ctx = _core._devptr(dest), _core._ctx_of(dest, None)
+    for row in range(int(height)):
+        fn(base + row * int(pitch), value, int(width), context=ctx)
+
+
+def memset_d2d8(dest: Any, pitch: int, value: int, width: int, height: int) -> None:
+    """Sets ``height`` rows of ``width`` bytes, ``pitch`` bytes apart."""
+    _memset_2d(memset_d8, dest, pitch, value, width, height, 1, None)
+
+
+def memset_d2d16(dest: Any, pitch: int, value: int, width: int, height: int) -> None:
+    _memset_2d(memset_d16, dest, pitch, value, width, height, 2, None)
+
+
+def memset_d2d32(dest: Any, pitch: int, value: int, width: int, height: int) -> None:
+    _memset_2d(memset_d32, dest, pitch, value, width, height, 4, None)
+
+
+def memset_d2d8_async(dest: Any, pitch: int, value: int, width: int, height: int,
+                      stream: Stream | None = None) -> None:
+    _memset_2d(memset_d8, dest, pitch, value, width, height, 1, stream)
+
+
+def memset_d2d16_async(dest: Any, pitch: int, value: int, width: int, height: int,
+                       stream: Stream | None = None) -> None:
+    _memset_2d(memset_d16, dest, pitch, value, width, height, 2, stream)
+
+
+def memset_d2d32_async(dest: Any, pitch: int, value: int, width: int, height: int,
+                       stream: Stream | None = None) -> None:
+    _memset_2d(memset_d32, dest, pitch, value, width, height, 4, stream)
+
+
+def initialize_profiler(*args: Any, **kwargs: Any) -> None:
+    """Accepted: lattice's profiler is lattice.profile (no CUDA profiler to configure)."""
+
+
+def start_profiler() -> None:
+    """Accepted: marks nothing (use lattice.profile for lattice's profiles)."""
+
+
+def stop_profiler() -> None:
+    """Accepted, as start_profiler."""
+
+
+def _no_ipc(*args: Any, **kwargs: Any) -> Any:
+    raise NotImplementedError("CUDA IPC (sharing device memory between processes) is not "
+                              "available through lattice.pycuda")
+
+
+mem_get_ipc_handle = IPCMemoryHandle = _no_ipc
+
+
 def to_device(bf_obj: Any) -> DeviceAllocation:
     """Device memory holding a copy of a host buffer."""
     a = np.ascontiguousarray(bf_obj) if isinstance(bf_obj, np.ndarray) else bf_obj
@@ -555,6 +655,7 @@ class Array:
 Memcpy3DPeer = TextureReference = SurfaceReference = Array
 matrix_to_array = np_to_array = gpuarray_to_array = make_multichannel_2d_array = _no_texref
 bind_array_to_texref = matrix_to_texref = _no_texref
+memcpy_atoa = memcpy_atod = memcpy_atoh = memcpy_dtoa = memcpy_htoa = _no_texref
 
 
 # ----------------------------------------------------------------------------------------
