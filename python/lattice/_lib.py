@@ -240,6 +240,7 @@ _protos = {
     "lat_mem_info": (_S, [P, POINTER(c_size_t), POINTER(c_size_t)]),
     "lat_memset_d8": (_S, [P, c_uint64, ctypes.c_uint8, c_size_t]),
     "lat_memcpy_peer": (_S, [P, c_uint64, P, c_uint64, c_size_t]),
+    "lat_context_enable_peer_access": (_S, [P, P]),
     "lat_memset_d16": (_S, [P, c_uint64, ctypes.c_uint16, c_size_t]),
     "lat_memset_d32": (_S, [P, c_uint64, c_uint32, c_size_t]),
     "lat_memcpy_htod": (_S, [P, c_uint64, c_void_p, c_size_t]),

@@ -123,7 +123,7 @@ device_attribute = enum.IntEnum("device_attribute", _DEVICE_ATTRIBUTES)
 function_attribute = enum.IntEnum("function_attribute", dict(
     MAX_THREADS_PER_BLOCK=0, SHARED_SIZE_BYTES=1, CONST_SIZE_BYTES=2, LOCAL_SIZE_BYTES=3,
     NUM_REGS=4, PTX_VERSION=5, BINARY_VERSION=6, CACHE_MODE_CA=7,
-    MAX_DYNAMIC_SHARED_SIZE_BYTES=8, PREFERRED_SHARED_MEMORY_CARVEOUT=9))
+    MAX_DYNAMIC_SHARED_SIZE_BYTES=8, PREFERRED_SHARED_MEMORY_CARVEOUT=9, MAX=10))
 compute_mode = enum.IntEnum("compute_mode", dict(DEFAULT=0, EXCLUSIVE=1, PROHIBITED=2,
                                                  EXCLUSIVE_PROCESS=3))
 func_cache = enum.IntEnum("func_cache", dict(PREFER_NONE=0, PREFER_SHARED=1, PREFER_L1=2,
@@ -148,6 +148,12 @@ jit_option = enum.IntEnum("jit_option", dict(
     MAX_REGISTERS=0, THREADS_PER_BLOCK=1, WALL_TIME=2, INFO_LOG_BUFFER=3,
     INFO_LOG_BUFFER_SIZE_BYTES=4, ERROR_LOG_BUFFER=5, ERROR_LOG_BUFFER_SIZE_BYTES=6,
     OPTIMIZATION_LEVEL=7, TARGET_FROM_CUCONTEXT=8, TARGET=9, FALLBACK_STRATEGY=10))
+jit_target = enum.IntEnum("jit_target", {f"COMPUTE_{c}": int(c.rstrip("A")) + (
+    65536 if c.endswith("A") else 0) for c in (
+    "10", "11", "12", "13", "20", "21", "30", "32", "35", "37", "50", "52", "53", "60", "61",
+    "62", "70", "72", "75", "80", "86", "87", "89", "90", "90A")})
+graphics_register_flags = enum.IntEnum("graphics_register_flags", dict(
+    NONE=0, READ_ONLY=1, WRITE_DISCARD=2, SURFACE_LDST=4, TEXTURE_GATHER=8))
 jit_fallback = enum.IntEnum("jit_fallback", dict(PREFER_PTX=0, PREFER_BINARY=1))
 profiler_output_mode = enum.IntEnum("profiler_output_mode", dict(KEY_VALUE_PAIR=0, CSV=1))
 ipc_mem_flags = enum.IntEnum("ipc_mem_flags", dict(LAZY_ENABLE_PEER_ACCESS=1))
@@ -298,6 +304,16 @@ class Context(_core.Context):
     def detach(self) -> None:
         """Frees the context and everything it owns (lattice counts no attachments)."""
         self.close()
+
+    def enable_peer_access(self, peer: "Context", flags: int = 0) -> None:
+        """Lets this context's kernels address ``peer``'s memory (enabling twice is not an
+        error)."""
+        _errors.check(_lib.lat_context_enable_peer_access(self.handle, peer.handle),
+                      "enable_peer_access")
+
+    def disable_peer_access(self, peer: "Context") -> None:
+        """Accepted; lattice keeps peer access once enabled (the emulator's devices share
+        memory in any case)."""
 
     @staticmethod
     def get_api_version() -> int:
@@ -846,6 +862,23 @@ def _function_set_attribute(self: Any, attr: Any, value: int) -> None:
     raise NotImplementedError(f"Function.set_attribute({attr.name}): lattice cannot set it")
 
 
+def _function_set_shared_config(self: Any, config: Any) -> None:
+    """A preference only: accepted."""
+    shared_config(config)
+
+
+def _function_param_set_texref(self: Any, texref: Any) -> None:
+    _no_texref()
+
+
+def _allocation_as_buffer(self: Any, size: int, offset: int = 0) -> Any:
+    raise NotImplementedError("DeviceAllocation.as_buffer: device memory is not host "
+                              "memory; copy it with memcpy_dtoh")
+
+
+Function.set_shared_config = _function_set_shared_config  # type: ignore[attr-defined]
+Function.param_set_texref = _function_param_set_texref  # type: ignore[attr-defined]
+DeviceAllocation.as_buffer = _allocation_as_buffer  # type: ignore[attr-defined]
 Function.__getattr__ = _function_getattr  # type: ignore[attr-defined]
 Function.set_cache_config = _function_set_cache_config  # type: ignore[attr-defined]
 Function.set_attribute = _function_set_attribute  # type: ignore[attr-defined]
