@@ -252,6 +252,7 @@ _protos = {
     "lat_module_create": (_S, [P, POINTER(module_desc), PP]),
     "lat_module_load": (_S, [P, POINTER(module_image_desc), PP]),
     "lat_module_destroy": (None, [P]),
+    "lat_module_get_code": (_S, [P, POINTER(c_int), POINTER(c_void_p), POINTER(c_size_t)]),
     "lat_module_log": (c_char_p, [P]),
     "lat_module_get_kernel": (_S, [P, c_char_p, PP]),
     "lat_module_get_global": (_S, [P, c_char_p, POINTER(c_uint64), POINTER(c_size_t)]),

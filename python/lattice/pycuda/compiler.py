@@ -83,9 +83,27 @@ class DynamicModule:
 def compile(source: Any, nvcc: str = "nvcc", options: Any = None, keep: bool = False,  # noqa: A001
             no_extern_c: bool = False, arch: Any = None, code: Any = None, cache_dir: Any = None,
             include_dirs: Any = (), target: str = "cubin") -> bytes:
-    """nvcc's output (a cubin or PTX): refused, lattice compiles and loads in one step."""
-    raise NotImplementedError("lattice.pycuda.compiler.compile: lattice has no nvcc output "
-                              "to give; compile and load with SourceModule")
+    """The device code of ``source`` (for ``drv.module_from_buffer``), compiled for the
+    current context's device: a CUBIN or PTX as NVRTC gave it, when that is the
+    ``target`` asked for. The emulator compiles to host code, which it cannot give out:
+    NotImplementedError there, and for a target lattice did not produce."""
+    import ctypes
+    from .._lib import lib
+    if target not in ("cubin", "ptx", "fatbin"):
+        raise ValueError(f"compile: target {target!r} (cubin, ptx or fatbin)")
+    mod = SourceModule(source, nvcc, options, keep, no_extern_c, arch, code, cache_dir,
+                       include_dirs)
+    kind, data, size = ctypes.c_int(), ctypes.c_void_p(), ctypes.c_size_t()
+    st = lib.lat_module_get_code(mod.handle, ctypes.byref(kind), ctypes.byref(data),
+                                 ctypes.byref(size))
+    if st != 0:
+        raise NotImplementedError("compiler.compile: this backend gives out no device code "
+                                  "(the emulator compiles to host code): use SourceModule")
+    got = {1: "ptx", 2: "cubin"}.get(kind.value, "?")
+    if got != target:
+        raise NotImplementedError(f"compiler.compile: lattice produced {got}, not {target}; "
+                                  "module_from_buffer loads either")
+    return ctypes.string_at(data.value, size.value)
 
 
 def get_nvcc_version(nvcc: str = "nvcc") -> str:
