@@ -460,3 +460,35 @@ def test_compile_gives_device_code_where_the_backend_has_some(backend):
     out = np.zeros(1, np.int32)
     drv.module_from_buffer(code).get_function("one")(drv.Out(out), block=(1, 1, 1))
     assert out[0] == 1
+
+
+def test_page_locked_mapped_and_registered_host_memory(rng):
+    a = drv.pagelocked_empty((40, 3), np.float32, order="F",
+                             mem_flags=drv.host_alloc_flags.DEVICEMAP)
+    assert isinstance(a.base, drv.PagelockedHostAllocation) and a.flags.f_contiguous
+    x = rng.standard_normal((40, 3)).astype(np.float32)
+    a[:] = x
+    mod = SourceModule("__global__ void dbl(float *p, int n)"
+                       "{ int i = threadIdx.x; if (i < n) p[i] *= 2; }")
+    # Mapped memory: the kernel works on the host array itself.
+    mod.get_function("dbl")(np.intp(a.base.get_device_pointer()), np.int32(a.size),
+                            block=(128, 1, 1))
+    drv.Context.synchronize()
+    np.testing.assert_array_equal(a, 2 * x)
+    plain = drv.pagelocked_zeros_like(a)  # Fortran order too: the copies move raw bytes
+    assert (plain == 0).all() and plain.base.get_flags() == 0
+    with pytest.raises(drv.LogicError, match="DEVICEMAP"):
+        plain.base.get_device_pointer()
+    s = drv.Stream()
+    d = drv.mem_alloc(x.nbytes)
+    drv.memcpy_htod_async(d, a, s)
+    drv.memcpy_dtoh_async(plain, d, s)
+    s.synchronize()
+    np.testing.assert_array_equal(plain, 2 * x)
+    b = rng.standard_normal(64)
+    r = drv.register_host_memory(b)
+    assert isinstance(r.base, drv.RegisteredHostMemory) and r.base.base is b
+    np.testing.assert_array_equal(r, b)
+    r.base.unregister()
+    with pytest.raises(ValueError):
+        drv.pagelocked_empty(4, np.float32, mem_flags=64)

@@ -539,28 +539,106 @@ def from_device_like(devptr: Any, other_ary: np.ndarray) -> np.ndarray:
     return out
 
 
-def _refuse_devicemap(flags: int, what: str) -> None:
-    if flags & host_alloc_flags.DEVICEMAP:
-        raise NotImplementedError(f"{what}: mapped host memory (DEVICEMAP) is not available "
-                                  "through lattice.pycuda; copy to device memory instead")
+class _HostMemory:
+    """Page-locked host memory of a context that arrays are views of: ``free()``,
+    ``get_flags()`` and, for mapped memory, ``get_device_pointer()``. Freed when the last
+    array over it is collected (or with its context)."""
+
+    def __init__(self, ctx: _core.Context, ptr: int, nbytes: int, flags: int,
+                 release: Any) -> None:
+        import weakref
+        self._ctx, self._ptr, self._flags, self._nbytes = ctx, ptr, int(flags), nbytes
+        self._fin = weakref.finalize(self, _host_release, ctx, ptr, release)
+
+    def free(self) -> None:
+        """Frees the memory now; arrays over it must not be used after."""
+        self._fin()
+
+    def get_flags(self) -> int:
+        return self._flags
+
+    def get_device_pointer(self) -> int:
+        """The device address of mapped memory (DEVICEMAP): kernels read and write it."""
+        from ctypes import byref, c_uint64
+        if not self._flags & host_alloc_flags.DEVICEMAP:
+            raise LogicError("get_device_pointer: the memory was not allocated with "
+                             "host_alloc_flags.DEVICEMAP", -1, "LAT_ERROR_INVALID_VALUE")
+        p = c_uint64()
+        _errors.check(_lib.lat_host_device_pointer(self._ctx.handle, self._ptr, byref(p)),
+                      "get_device_pointer")
+        return p.value
+
+
+def _host_release(ctx: _core.Context, ptr: int, release: Any) -> None:
+    if ctx.alive:
+        release(ctx.handle, ptr)
+
+
+class PagelockedHostAllocation(_HostMemory):
+    """The base of a ``pagelocked_empty`` array."""
+
+
+class RegisteredHostMemory(_HostMemory):
+    """The base of ``register_host_memory``'s array: ``base`` is the array registered;
+    ``unregister()`` undoes it."""
+
+    def unregister(self) -> None:
+        self._fin()
+
+
+def _host_flags(flags: int, what: str) -> int:
+    flags = int(flags)
+    if flags & ~7:
+        raise ValueError(f"{what}: unknown host_alloc_flags bits {flags & ~7:#x}")
+    return flags
+
+
+def _array_over(holder: Any, ptr: int, shape: Any, dtype: Any, order: str) -> np.ndarray:
+    """An array of shape and dtype at ptr whose ``base`` is holder (which keeps the memory
+    alive), in C or Fortran order."""
+    dtype = np.dtype(dtype)
+    shape = (int(shape),) if np.isscalar(shape) else tuple(int(s) for s in shape)
+    strides = None
+    if order in ("F", "f") and len(shape) > 1:
+        acc, st = dtype.itemsize, []
+        for n in shape:
+            st.append(acc)
+            acc *= n
+        strides = tuple(st)
+    holder.__array_interface__ = {"shape": shape, "typestr": dtype.str, "descr": dtype.descr,
+                                  "strides": strides, "data": (ptr, False), "version": 3}
+    return np.asarray(holder)
 
 
 def pagelocked_empty(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 0) -> np.ndarray:
-    """A host array (ordinary memory: lattice's copies take any host memory, and its
-    asynchronous copies are asynchronous from it too)."""
-    _refuse_devicemap(mem_flags, "pagelocked_empty")
-    return np.empty(shape, dtype, order=order)
+    """A host array in page-locked memory (lat_host_alloc): asynchronous copies from and
+    to it overlap with other work; with ``host_alloc_flags.DEVICEMAP`` kernels can address
+    it too (``ary.base.get_device_pointer()``)."""
+    from ctypes import byref, c_void_p
+    flags = _host_flags(mem_flags, "pagelocked_empty")
+    dt = np.dtype(dtype)
+    shp = (int(shape),) if np.isscalar(shape) else tuple(int(s) for s in shape)
+    nbytes = int(np.prod(shp, dtype=np.int64)) * dt.itemsize
+    ctx = _core.current_context()
+    p = c_void_p()
+    _errors.check(_lib.lat_host_alloc(ctx.handle, max(nbytes, 1), flags, byref(p)),
+                  "pagelocked_empty")
+    holder = PagelockedHostAllocation(ctx, p.value, max(nbytes, 1), flags, _lib.lat_host_free)
+    return _array_over(holder, p.value, shp, dt, order)
 
 
 def pagelocked_zeros(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 0) -> np.ndarray:
-    _refuse_devicemap(mem_flags, "pagelocked_zeros")
-    return np.zeros(shape, dtype, order=order)
+    r = pagelocked_empty(shape, dtype, order, mem_flags)
+    r.fill(0)
+    return r
+
+
+def _order_of(a: np.ndarray) -> str:
+    return "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
 
 
 def pagelocked_empty_like(a: np.ndarray, mem_flags: int = 0) -> np.ndarray:
-    _refuse_devicemap(mem_flags, "pagelocked_empty_like")
-    return np.empty_like(a, order="F" if a.flags.f_contiguous and not a.flags.c_contiguous
-                         else "C")
+    return pagelocked_empty(a.shape, a.dtype, _order_of(a), mem_flags)
 
 
 def pagelocked_zeros_like(a: np.ndarray, mem_flags: int = 0) -> np.ndarray:
@@ -598,9 +676,20 @@ def aligned_zeros_like(a: np.ndarray, alignment: int = 4096) -> np.ndarray:
 
 
 def register_host_memory(ary: np.ndarray, flags: int = 0) -> np.ndarray:
-    """The array itself (lattice's copies take any host memory; nothing to register)."""
-    _refuse_devicemap(flags, "register_host_memory")
-    return ary
+    """Page-locks a contiguous host array (lat_host_register) and returns a view of it
+    whose ``base`` is a RegisteredHostMemory (``base.base`` is ``ary``; ``unregister()``)."""
+    flags = _host_flags(flags, "register_host_memory") & 3
+    if not isinstance(ary, np.ndarray) or not (ary.flags.c_contiguous or
+                                               ary.flags.f_contiguous):
+        raise ValueError("register_host_memory: a contiguous NumPy array")
+    ctx = _core.current_context()
+    ptr = ary.__array_interface__["data"][0]
+    _errors.check(_lib.lat_host_register(ctx.handle, ptr, max(ary.nbytes, 1), flags),
+                  "register_host_memory")
+    holder = RegisteredHostMemory(ctx, ptr, max(ary.nbytes, 1), flags,
+                                  _lib.lat_host_unregister)
+    holder.base = ary
+    return _array_over(holder, ptr, ary.shape, ary.dtype, _order_of(ary))
 
 
 def _no_managed(*args: Any, **kwargs: Any) -> Any:

@@ -284,8 +284,7 @@ class PooledHostAllocation:
 
     def __init__(self, pool: "PageLockedMemoryPool", block: np.ndarray, size: int):
         self._size = size
-        self.__array_interface__ = {"shape": (size,), "typestr": "|u1", "version": 3,
-                                    "data": (block.__array_interface__["data"][0], False)}
+        self._ptr = block.__array_interface__["data"][0]
         self._fin = weakref.finalize(self, pool._give_back, block, size)
 
     def free(self) -> None:
@@ -308,11 +307,10 @@ class PageLockedMemoryPool(_Pool):
         dtype = np.dtype(dtype)
         shape = (int(shape),) if np.isscalar(shape) else tuple(int(s) for s in shape)
         nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        from .driver import _array_over
         block, _ = self._take(nbytes)
         holder = PooledHostAllocation(self, block, nbytes)
-        raw = np.asarray(holder)
-        return raw.view(dtype).reshape(shape, order="F" if order in ("F", "f") else "C") \
-            if nbytes else np.empty(shape, dtype, order=order)
+        return _array_over(holder, holder._ptr, shape, dtype, order)
 
     def _new_block(self, nbytes: int) -> Any:
         return self._allocator(nbytes)
