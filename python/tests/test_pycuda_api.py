@@ -492,3 +492,16 @@ def test_page_locked_mapped_and_registered_host_memory(rng):
     r.base.unregister()
     with pytest.raises(ValueError):
         drv.pagelocked_empty(4, np.float32, mem_flags=64)
+
+
+def test_page_locked_arrays_outlive_their_context(rng):
+    ctx = drv.Context.get_device().make_context()
+    a = drv.pagelocked_empty(1000, np.float64)
+    x = rng.standard_normal(1000)
+    a[:] = x
+    drv.Context.pop()
+    ctx.detach()  # the registration ends; the array's memory does not
+    np.testing.assert_array_equal(a, x)
+    a.base.free()
+    a *= 2
+    np.testing.assert_array_equal(a, 2 * x)

@@ -540,18 +540,21 @@ def from_device_like(devptr: Any, other_ary: np.ndarray) -> np.ndarray:
 
 
 class _HostMemory:
-    """Page-locked host memory of a context that arrays are views of: ``free()``,
-    ``get_flags()`` and, for mapped memory, ``get_device_pointer()``. Freed when the last
-    array over it is collected (or with its context)."""
+    """Host memory page-locked in a context, that arrays are views of: ``free()``,
+    ``get_flags()`` and, for mapped memory, ``get_device_pointer()``. The memory is
+    NumPy's, registered with the context (lat_host_register), so that it stays valid for
+    its arrays whatever becomes of the context; the registration ends with ``free()``,
+    when the last array over it is collected, or with the context."""
 
     def __init__(self, ctx: _core.Context, ptr: int, nbytes: int, flags: int,
-                 release: Any) -> None:
+                 release: Any, owner: Any = None) -> None:
         import weakref
         self._ctx, self._ptr, self._flags, self._nbytes = ctx, ptr, int(flags), nbytes
+        self._owner = owner  # the memory's owner, kept while arrays use it
         self._fin = weakref.finalize(self, _host_release, ctx, ptr, release)
 
     def free(self) -> None:
-        """Frees the memory now; arrays over it must not be used after."""
+        """Ends the page-locking now (the arrays stay usable, as ordinary memory)."""
         self._fin()
 
     def get_flags(self) -> int:
@@ -611,20 +614,20 @@ def _array_over(holder: Any, ptr: int, shape: Any, dtype: Any, order: str) -> np
 
 
 def pagelocked_empty(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 0) -> np.ndarray:
-    """A host array in page-locked memory (lat_host_alloc): asynchronous copies from and
-    to it overlap with other work; with ``host_alloc_flags.DEVICEMAP`` kernels can address
-    it too (``ary.base.get_device_pointer()``)."""
-    from ctypes import byref, c_void_p
+    """A host array in page-locked memory: asynchronous copies from and to it overlap
+    with other work; with ``host_alloc_flags.DEVICEMAP`` kernels can address it too
+    (``ary.base.get_device_pointer()``). WRITECOMBINED is a hint, not taken."""
     flags = _host_flags(mem_flags, "pagelocked_empty")
     dt = np.dtype(dtype)
     shp = (int(shape),) if np.isscalar(shape) else tuple(int(s) for s in shape)
-    nbytes = int(np.prod(shp, dtype=np.int64)) * dt.itemsize
+    nbytes = max(int(np.prod(shp, dtype=np.int64)) * dt.itemsize, 1)
+    raw = aligned_empty((nbytes,), np.uint8, alignment=4096)
+    ptr = raw.__array_interface__["data"][0]
     ctx = _core.current_context()
-    p = c_void_p()
-    _errors.check(_lib.lat_host_alloc(ctx.handle, max(nbytes, 1), flags, byref(p)),
+    _errors.check(_lib.lat_host_register(ctx.handle, ptr, nbytes, flags & 3),
                   "pagelocked_empty")
-    holder = PagelockedHostAllocation(ctx, p.value, max(nbytes, 1), flags, _lib.lat_host_free)
-    return _array_over(holder, p.value, shp, dt, order)
+    holder = PagelockedHostAllocation(ctx, ptr, nbytes, flags, _lib.lat_host_unregister, raw)
+    return _array_over(holder, ptr, shp, dt, order)
 
 
 def pagelocked_zeros(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 0) -> np.ndarray:
@@ -687,7 +690,7 @@ def register_host_memory(ary: np.ndarray, flags: int = 0) -> np.ndarray:
     _errors.check(_lib.lat_host_register(ctx.handle, ptr, max(ary.nbytes, 1), flags),
                   "register_host_memory")
     holder = RegisteredHostMemory(ctx, ptr, max(ary.nbytes, 1), flags,
-                                  _lib.lat_host_unregister)
+                                  _lib.lat_host_unregister, ary)
     holder.base = ary
     return _array_over(holder, ptr, ary.shape, ary.dtype, _order_of(ary))
 
