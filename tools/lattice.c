@@ -22,6 +22,7 @@
  */
 #include <lattice.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <limits.h>
@@ -547,11 +548,14 @@ static bool parse_scalar(const lat_check_param *p, const char *text, value *v, c
 {
     memset(v, 0, sizeof *v);
     bool pair = strstr(p->type, "half2") || strstr(p->type, "bfloat162");
-    if ((is_vector_type(p->type) && !pair) ||
+    /* A struct by value (a functor, a struct of parameters) is not one number: its bytes
+     * from a number would be a silent garbage value. The half types are classes too. */
+    if ((p->is_record && !p->is_float) || (is_vector_type(p->type) && !pair) ||
         (p->is_float ? !(p->size == 2 || p->size == 4 || p->size == 8)
                      : !(p->size == 1 || p->size == 2 || p->size == 4 || p->size == 8))) {
         snprintf(why, whylen, "parameter '%s' is a %s: lattice run sets parameters of C's "
-                 "arithmetic types and the half types, not of this one", p->name, p->type);
+                 "arithmetic types and the half types, not of this one%s", p->name, p->type,
+                 p->is_record && !p->is_float ? " (launch the kernel from a program: lat_launch)" : "");
         return false;
     }
     const char *s = text;
@@ -791,13 +795,33 @@ static void print_profile(lat_context *ctx, const char *file)
     lat_profile_free(prof);
 }
 
+/* The library's messages as it would print them, but the checks' findings: run prints
+ * those once, under "reports:", with what the kernel wrote. */
+static void log_but_findings(void *user_data, lat_log_level level, const char *message)
+{
+    (void)user_data;
+    static const char *const checks[] = {": memcheck: ", ": racecheck: ", ": synccheck: ",
+                                         ": initcheck: "};
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+        if (strstr(message, checks[i]))
+            return;
+    if (strncmp(message, "lattice checks on: ", 19) == 0)
+        return; /* the run's first line says which */
+    if ((int)level > lat_log_stderr_level())
+        return;
+    fprintf(stderr, "lattice: %s: %s\n",
+            level == LAT_LOG_ERROR ? "error" : level == LAT_LOG_WARNING ? "warning" : "info", message);
+}
+
 static int run(const opts *o)
 {
     if (check_source_file(o->file) != 0)
         return 2;
     lat_context *ctx = NULL;
     lat_module *mod = NULL;
-    lat_context_desc desc = {.backend = LAT_BACKEND_EMU, .check = o->checks ? o->checks : LAT_CHECK_OFF};
+    lat_context_desc desc = {.backend = LAT_BACKEND_EMU,
+                             .check = o->checks ? o->checks : LAT_CHECK_OFF,
+                             .logger = {log_but_findings, NULL}};
     if (o->profile)
         desc.check = (desc.check & ~(unsigned)LAT_CHECK_OFF) | LAT_CHECK_PROFILE;
     if (o->schedule && setenv("LATTICE_SCHEDULE", o->schedule, 1) != 0)
@@ -897,7 +921,7 @@ static int run(const opts *o)
             }
             if (!parse_scalar(&p, v, &values[i], why, sizeof why)) {
                 fprintf(stderr, "lattice: %s%s\n", why,
-                        v == dflt ? " (its default; set it with --arg)" : "");
+                        v == dflt && !(p.is_record && !p.is_float) ? " (its default; set it with --arg)" : "");
                 status = 2;
                 break;
             }
@@ -976,7 +1000,27 @@ static void example_arguments(const char *decl, char *out, size_t len)
         if (!plen || memchr(start, '=', plen))
             break;
         bool type = strncmp(start, "typename", 8) == 0 || strncmp(start, "class", 5) == 0;
-        n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", type ? "float" : "256");
+        /* A value: 256 for an integer type's, true for a bool's; for any other (a function
+         * pointer, an enum) the parameter's name, to be replaced by one of its values. */
+        static const char *const integers[] = {"int", "unsigned", "signed", "long", "short",
+                                               "char", "size_t", "uint", "int8_t", "int16_t",
+                                               "int32_t", "int64_t", "uint8_t", "uint16_t",
+                                               "uint32_t", "uint64_t"};
+        const char *given = NULL;
+        for (size_t k = 0; !type && !given && k < sizeof integers / sizeof integers[0]; k++)
+            if (strncmp(start, integers[k], strlen(integers[k])) == 0 &&
+                (start[strlen(integers[k])] == ' ' || start[strlen(integers[k])] == '\0'))
+                given = "256";
+        if (!type && strncmp(start, "bool ", 5) == 0)
+            given = "true";
+        const char *name = start + plen; /* the last word: the parameter's name */
+        while (name > start && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
+            name--;
+        if (type || given)
+            n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", type ? "float" : given);
+        else
+            n += (size_t)snprintf(out + n, len - n, "%s%.*s", n ? ", " : "",
+                                  (int)(start + plen - name), name);
         if (*p != ',')
             break;
     }

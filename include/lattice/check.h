@@ -358,6 +358,9 @@ typedef struct lat_check_param {
                              format); 0 for anything else (a struct) */
     size_t pointee_components; /* pointers: *p's components (float4: 4, a scalar: 1); 0 when
                                   pointee_size is 0 */
+    int is_record;        /* non-zero for a struct, class or union passed by value (a
+                             functor, a struct of parameters), and for CUDA's vector
+                             types (float4): not one number */
 } lat_check_param;
 
 /* What the source says of parameter i of a kernel. The strings live as long as the

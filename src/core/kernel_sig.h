@@ -43,6 +43,7 @@ typedef struct lat__elem_layout {
     uint32_t size;
     uint32_t nfields;
     lat__elem_field *fields; /* malloc'd, nfields of them */
+    uint8_t integer;         /* one integer of `size` bytes: 1 signed, 2 unsigned; else 0 */
 } lat__elem_layout;
 
 typedef struct lat__param {

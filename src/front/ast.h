@@ -104,10 +104,19 @@ struct lat__record {
     bool emitted;       /* the emitter wrote its definition */
     LAT_VEC(struct lat__sym *) methods; /* C++ member functions, constructors included */
     bool has_ctor;      /* a user-declared constructor: construction calls one */
+    bool default_trivial; /* C++: `T() = default;`, a default constructor that does what a
+                             class without constructors does */
     /* C++: T __lat_defaults(T init, int given), where a member has a default member
      * initializer or a class type that has one (parse_class.c): init with the members
      * from the given-th on set as the class says. */
     struct lat__sym *defaults;
+    /* C++: a class template's instance: the template and its arguments (parse_template.c's);
+     * what deduction matches a parameter such as Vec<T, N> against. */
+    struct lat__template *tmpl;
+    const void *targs;
+    /* C++: its base class, one without data members (a traits class's integral_constant):
+     * its member types, static constants and static member functions are r's too. */
+    struct lat__record *base;
 };
 
 /* ---- symbols ------------------------------------------------------------------------------ */
@@ -192,6 +201,8 @@ struct lat__sym {
     lat__sym *builtin_of;  /* FUNC: the built-in of the same name the program's overloads
                               add to (helper_math.h's make_float3(float) beside CUDA's
                               make_float3(x, y, z)), or NULL */
+    int tparam;        /* ENUM_CONST: a template value parameter's placeholder while a
+                          signature is read for deduction: its index + 1; else 0 */
     void *aux;         /* a pass's own */
 };
 

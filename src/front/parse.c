@@ -256,6 +256,14 @@ bool lat__is_type_name(lat__parser *p, const lat__tok *t)
         return q && (q->kind == LAT_SYM_TYPEDEF || q->kind == LAT_SYM_TAG);
     }
     lat__sym *s = lat__lookup(p, t->atom);
+    if (s && s->tmpl && s->kind == LAT_SYM_TYPEDEF && lat__tok_is_punct(t + 1, LAT_P_LT)) {
+        /* Traits<float>::value is a value, Traits<float>::type a type: the whole name says */
+        size_t save = p->pos;
+        p->pos = (size_t)(t - p->toks);
+        lat__sym *q = lat__at_qualified(p) ? lat__parse_qualified(p, true) : s;
+        p->pos = save;
+        return q && (q->kind == LAT_SYM_TYPEDEF || q->kind == LAT_SYM_TAG);
+    }
     if (s)
         return s->kind == LAT_SYM_TYPEDEF;
     /* C++: a struct's tag names its type, unless an ordinary name hides it. */

@@ -89,6 +89,11 @@ typedef struct lat__parser {
     bool specialization;           /* parsing a function template's explicit specialization:
                                       the declarator's name has its arguments, f<float> */
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
+    const lat__tok *gt_stop;   /* while a template's value argument is read: the '>' that
+                                  closes its list (NULL: none) */
+    LAT_VEC(lat__ns *) used_ns; /* namespaces named by `using namespace` so far: their
+                                   children are found by name too (wmma:: after `using
+                                   namespace nvcuda;`) */
 } lat__parser;
 
 /* ---- parse.c ---------------------------------------------------------------------------- */
@@ -179,6 +184,10 @@ lat__type *lat__typedef_type(lat__parser *p, lat__sym *ts);
 bool lat__declarator_follows(lat__parser *p);
 /* An initializer for an object of type *t (which it may complete: int a[] = {1, 2}). */
 lat__expr *lat__parse_initializer(lat__parser *p, lat__type **t);
+/* A member function's declaration (and its body, kept for lat__class_bodies) at the
+ * current token, declared in r under the name `as`: a member template's instance; NULL
+ * after reporting. */
+lat__sym *lat__member_instance(lat__parser *p, lat__record *r, lat__atom *as);
 /* The built-in declaration text, parsed into file scope. */
 void lat__parse_builtin_decl(lat__parser *p, const lat__builtin *b);
 /* Whether the current token is __attribute__ & co., and skip/read it. */
@@ -227,6 +236,9 @@ lat__expr *lat__condition(lat__parser *p, lat__expr *e, const char *what);
 
 /* e, of a reference type, as the lvalue it refers to (e unchanged otherwise). */
 lat__expr *lat__deref_reference(lat__parser *p, lat__expr *e);
+/* Whether one of r's constructors takes an object of r: a copy (or move) constructor of
+ * the program's, which copying an lvalue must call (parse_class.c). */
+bool lat__copy_ctor_declared(lat__record *r);
 /* e bound to reference type ref: its address, or a temporary's for a const reference to
  * a value of another type or not an lvalue; context names the binding in messages. */
 lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, const char *context);
@@ -297,6 +309,8 @@ lat__sym *lat__match_member(lat__parser *p, lat__record *r, lat__type *t, lat__a
 lat__sym *lat__find_member_sym(const lat__record *r, const lat__atom *name);
 /* The name r's members are emitted under ("S", a class template instance's "S__lat_t1"). */
 const char *lat__record_c_name(const lat__record *r);
+/* Whether r is a complete class without data members (C++'s empty class). */
+bool lat__empty_record(const lat__record *r);
 /* The member function of r named name (the newest of its overloads), or NULL. */
 lat__sym *lat__find_method(const lat__record *r, const lat__atom *name);
 /* this->field for a member name used in a member function. */
@@ -366,8 +380,16 @@ void lat__template_declaration(lat__parser *p);
  * the first keyword: a function template named with its arguments is instantiated. */
 void lat__explicit_instantiation(lat__parser *p);
 /* A function template's call at its name (already consumed, t): f<args>(...) or f(...),
- * deducing what is not given; the call of the instance. */
+ * deducing what is not given; the call of the instance (a member template's on this). */
 lat__expr *lat__template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
+/* The same for a member template called on the object self points to (NULL: a static
+ * one): obj.f<args>(...). */
+lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t, lat__expr *self);
+/* template <...> in a class's body, at the keyword: a member function template of r. */
+void lat__member_template(lat__parser *p, lat__record *r);
+/* A variable template's instance at its name (consumed): name<args>; its variable, or
+ * NULL after reporting. */
+lat__sym *lat__template_variable(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
 /* A class template's instance at its name (consumed): Name<args>; its type. */
 lat__type *lat__template_class_type(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
 /* While a function template's signature is read for deduction: whether t is a type
@@ -397,6 +419,21 @@ lat__expr *lat__parse_template_value(lat__parser *p);
 bool lat__default_argument_ok(lat__parser *p, lat__expr *e);
 /* A copy of e's tree, for an expression used at several places (default arguments). */
 lat__expr *lat__expr_clone(lat__parser *p, const lat__expr *e);
+
+/* ---- parse_pack.c: variadic templates' expansions ---------------------------------------- */
+
+/* A parameter pack of an instance and its length. */
+typedef struct lat__pack_bind {
+    lat__atom *name;
+    size_t n;
+} lat__pack_bind;
+/* The name of element k of pack `pack` in an expanded instance (Ts__lat_p0). */
+lat__atom *lat__pack_element(lat__parser *p, const lat__atom *pack, size_t k);
+/* A copy of toks[from, to) with every expansion of the packs (and of the function
+ * parameter packs their declarations make) written out, folds and sizeof... included,
+ * followed by an end-of-file token; *n its length. NULL after reporting an error. */
+lat__tok *lat__expand_packs(lat__parser *p, const lat__tok *toks, size_t from, size_t to,
+                            const lat__pack_bind *packs, size_t npacks, size_t *n);
 
 /* ---- parse_texture.c -------------------------------------------------------------------- */
 

@@ -60,12 +60,29 @@ lat__sym *lat__find_method(const lat__record *r, const lat__atom *name)
     return NULL;
 }
 
+/* Whether member m of a base class is r's too: not a constructor, not a member function
+ * that takes the base's object. */
+static bool inherited(const lat__sym *m)
+{
+    return !(m->flags & LAT_SF_CTOR) && !(m->kind == LAT_SYM_FUNC && m->storage != LAT_ST_STATIC);
+}
+
 lat__sym *lat__find_member_sym(const lat__record *r, const lat__atom *name)
 {
     for (size_t i = r->methods.n; i-- > 0;)
         if (r->methods.items[i]->name == name && !(r->methods.items[i]->flags & LAT_SF_CTOR))
             return r->methods.items[i];
+    for (int depth = 0; (r = r->base) && depth < 64; depth++)
+        for (size_t i = r->methods.n; i-- > 0;)
+            if (r->methods.items[i]->name == name && inherited(r->methods.items[i]))
+                return r->methods.items[i];
     return NULL;
+}
+
+bool lat__empty_record(const lat__record *r)
+{
+    return r && r->complete && r->fields.n == 1 && r->fields.items[0].name &&
+           strcmp(r->fields.items[0].name->name, "__lat_empty") == 0;
 }
 
 lat__sym *lat__find_ctor(const lat__record *r)
@@ -239,6 +256,8 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
         r->methods.n--; /* declares nothing callable */
         if (ctor)
             r->has_ctor = lat__find_ctor(r) != NULL;
+        if (ctor && strcmp(w->atom->name, "default") == 0 && t->params.n == 0)
+            r->default_trivial = true; /* T() = default: T x; and T() make it as C does */
     }
     lat__expect(p, LAT_P_SEMI, "after the member function's declaration");
     return;
@@ -390,6 +409,10 @@ static void bind_members(lat__parser *p, lat__record *r)
             lat__bind(p, m);
         }
     }
+    for (const lat__record *b = r->base; b; b = b->base) /* a base's, hidden by r's own */
+        for (size_t i = 0; i < b->methods.n; i++)
+            if (inherited(b->methods.items[i]))
+                lat__bind(p, b->methods.items[i]);
     for (size_t i = 0; i < r->methods.n; i++)
         if (!(r->methods.items[i]->flags & LAT_SF_CTOR))
             lat__bind(p, r->methods.items[i]);
@@ -403,6 +426,19 @@ static lat__stmt *assign_member(lat__parser *p, lat__record *r, int fi, lat__exp
     lat__expr *as = lat__expr_new(p, LAT_E_ASSIGN, loc);
     as->op = LAT_P_ASSIGN;
     as->a = lat__member_name(p, &tmp, loc);
+    lat__type *ft = r->fields.items[fi].type;
+    if (ft->quals & LAT_Q_CONST) {
+        /* Initialising a const member is no assignment in C++; in C it writes through a
+         * pointer without the const: *(T *)&this->a = value. */
+        lat__type *plain = lat__unqualified(p->u, ft);
+        lat__expr *to = lat__cast_to(p, lat__address_of_object(p, as->a), lat__pointer_to(p->u, plain), false);
+        lat__expr *d = lat__expr_new(p, LAT_E_UNARY, loc);
+        d->op = LAT_P_STAR;
+        d->a = to;
+        d->type = plain;
+        d->flags |= LAT_EF_LVALUE;
+        as->a = d;
+    }
     as->b = value;
     as->type = lat__unqualified(p->u, r->fields.items[fi].type);
     as->flags |= value->flags & LAT_EF_ERROR;
@@ -517,7 +553,7 @@ bool lat__initialised_by_default(const lat__type *t)
 {
     if (!lat__is_record(t) || !t->rec)
         return false;
-    if (t->rec->has_ctor) {
+    if (t->rec->has_ctor && !t->rec->default_trivial) {
         const lat__sym *c = lat__default_ctor(t->rec);
         return c && ctor_does_something(c);
     }
@@ -738,10 +774,29 @@ lat__stmt *lat__method_epilogue(lat__parser *p, lat__func *fn, lat__stmt *prolog
 
 /* ---- construction ---------------------------------------------------------------------------- */
 
+bool lat__copy_ctor_declared(lat__record *r)
+{
+    for (lat__sym *c = lat__find_ctor(r); c; c = c->overloads) {
+        const lat__param_types *ps = &c->type->params;
+        if (ps->n < 1 || (ps->n > 1 && !(ps->defaults && ps->defaults[1])))
+            continue;
+        const lat__type *t = ps->types[0];
+        if (t->kind == LAT_TY_PTR && t->ref)
+            t = t->base;
+        if (lat__is_record(t) && t->rec == r)
+            return true;
+    }
+    return false;
+}
+
 lat__expr *lat__construct(lat__parser *p, lat__type *t, lat__expr **args, int nargs, lat__loc loc)
 {
     lat__record *r = lat__is_record(t) ? t->rec : NULL;
-    if (r && r->has_ctor) {
+    /* The implicit copy (C++ declares one unless the program does), and the defaulted
+     * default constructor: as for a class without constructors, below. */
+    bool copy = r && nargs == 1 && lat__is_record(args[0]->type) && args[0]->type->rec == r;
+    bool implicit = r && ((copy && !lat__copy_ctor_declared(r)) || (nargs == 0 && r->default_trivial));
+    if (r && r->has_ctor && !implicit) {
         lat__sym *c = lat__find_ctor(r);
         lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
         fn->sym = c;

@@ -607,6 +607,48 @@ static void trailing_attributes(lat__parser *p)
                             "NVCC aligns the declared name, not the struct; write __align__(N) after 'struct'");
 }
 
+/* `: Base` after a class's name, at the ':': the base's record when it has no data members
+ * (traits built on integral_constant), NULL after reporting any other. */
+static lat__record *base_class(lat__parser *p)
+{
+    lat__tok *colon = lat__next(p);
+    lat__record *base = NULL;
+    bool refused = false;
+    for (;;) {
+        while (lat__at_kw(p, LAT_KW_PUBLIC) || lat__at_kw(p, LAT_KW_PRIVATE) || lat__at_kw(p, LAT_KW_PROTECTED))
+            lat__next(p);
+        lat__tok *at = lat__peek(p);
+        if (lat__at_kw(p, LAT_KW_VIRTUAL)) {
+            lat__unsupported(p, at, "a virtual base class", lat__why_cxx);
+            refused = true;
+            break;
+        }
+        lat__type *t = lat__parse_type_name(p);
+        if (!t)
+            break;
+        if (base) {
+            lat__unsupported(p, at, "more than one base class", lat__why_cxx);
+            refused = true;
+            break;
+        }
+        if (!lat__is_record(t) || !t->rec || !lat__empty_record(t->rec)) {
+            lat__unsupported(p, at, lat__is_record(t) && t->rec && t->rec->complete
+                                        ? "a base class with data members"
+                                        : "a base class that is not a class defined before",
+                             lat__why_cxx);
+            refused = true;
+            break;
+        }
+        base = t->rec;
+        if (!lat__accept(p, LAT_P_COMMA))
+            break;
+    }
+    (void)colon;
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
+        lat__next(p);
+    return refused ? NULL : base;
+}
+
 static lat__type *record_specifier(lat__parser *p, spec *s)
 {
     lat__tok *kwt = lat__next(p);
@@ -621,11 +663,9 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
             lat__skip_angles(p); /* an explicit specialization's <args> */
         attributes(p, NULL, &align, &packed);
     }
-    if (lat__at_punct(p, LAT_P_COLON) && name) {
-        lat__unsupported(p, lat__peek(p), "a base class", lat__why_cxx);
-        while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
-            lat__next(p);
-    }
+    lat__record *base = NULL;
+    if (lat__at_punct(p, LAT_P_COLON) && name)
+        base = base_class(p);
     if (!lat__at_punct(p, LAT_P_LBRACE)) {
         if (!name) {
             lat__syntax_error(p, "a struct's name or '{'");
@@ -637,7 +677,14 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     }
     lat__record *r;
     lat__type *t;
-    if (name && p->inst_of && name->atom == lat__template_name(p->inst_of) && !p->inst_type) {
+    if (name && p->in_record && p->inst_of && p->inst_type) {
+        /* a struct defined in a class template's instance: one per instance, known by its
+         * name inside the class and as Outer<args>::Inner, not at file scope (C would put
+         * every instance's there, under one name) */
+        r = new_record(p, kind, name->atom, name->loc);
+        r->emit_tag = lat__arena_printf(&p->u->arena, "%s__%s", p->inst_tag, name->atom->name);
+        t = record_type(p, r);
+    } else if (name && p->inst_of && name->atom == lat__template_name(p->inst_of) && !p->inst_type) {
         /* a class template's instance: a record of its own under the template's name */
         r = new_record(p, kind, name->atom, name->loc);
         r->emit_tag = p->inst_tag;
@@ -664,6 +711,7 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     }
     r->packed = packed;
     r->min_align = align;
+    r->base = base;
     lat__next(p); /* { */
     struct_body(p, r);
     trailing_attributes(p);
@@ -715,6 +763,22 @@ static void struct_body_(lat__parser *p, lat__record *r);
  * hand, not in a scope of the struct's own: C puts a struct nested in another in the
  * enclosing scope, and a namespace open around the struct must not take it as a member.
  * Its types are spelled as what it names: the emitted C's structs have no member types. */
+/* A name the rest of the struct's body sees (a member type, a static constant: `T x[N]`
+ * after `static constexpr int N = 4;`), until struct_body unbinds it. */
+static void bind_in_body(lat__sym *m)
+{
+    m->shadow = m->name->sym;
+    m->name->sym = m;
+}
+
+/* Whether m is a name bind_in_body bound. */
+static bool bound_in_body(const lat__sym *m)
+{
+    return (m->kind == LAT_SYM_TYPEDEF || m->kind == LAT_SYM_ENUM_CONST ||
+            (m->kind == LAT_SYM_VAR && m->storage == LAT_ST_STATIC)) &&
+           m->name->sym == m;
+}
+
 /* Whether r has a member called name already: a field, or a member function, constant
  * or type. */
 static bool has_member(const lat__record *r, const lat__atom *name)
@@ -736,8 +800,7 @@ static void member_type(lat__parser *p, lat__record *r, lat__atom *name, lat__lo
     m->rec = r;
     m->flags |= LAT_SF_TRANSPARENT;
     LAT_PUSH(&p->u->arena, r->methods, m);
-    m->shadow = name->sym;
-    name->sym = m;
+    bind_in_body(m);
 }
 
 /* static const float eps = 1e-6f; (or constexpr) in a struct: a file-scope constant of
@@ -764,6 +827,26 @@ static void static_constant_member(lat__parser *p, lat__record *r, lat__atom *na
     g->loc = loc;
     LAT_PUSH(&p->u->arena, p->pending, ((lat__ext){LAT_X_DECL, g, NULL}));
     LAT_PUSH(&p->u->arena, r->methods, v);
+    bind_in_body(v);
+}
+
+lat__sym *lat__member_instance(lat__parser *p, lat__record *r, lat__atom *as)
+{
+    spec s;
+    specifiers(p, &s);
+    lat__type *base = base_type(p, &s);
+    lat__atom *name = NULL;
+    lat__loc loc = lat__peek(p)->loc;
+    lat__type *t = declarator(p, base, &name, &loc, true);
+    if (t->kind != LAT_TY_FUNC || !name || p->conv_type) {
+        p->conv_type = NULL;
+        lat__unsupported_at(p->u, loc, "a member template other than a member function", lat__why_cxx);
+        return NULL;
+    }
+    deduce_return(p, t, loc);
+    size_t before = r->methods.n;
+    lat__member_function(p, r, t, as, loc, s.cuda, s.storage, false);
+    return r->methods.n > before ? r->methods.items[r->methods.n - 1] : NULL;
 }
 
 static void struct_body(lat__parser *p, lat__record *r)
@@ -771,10 +854,10 @@ static void struct_body(lat__parser *p, lat__record *r)
     lat__parse_enter(p, 0);
     size_t before = r->methods.n;
     struct_body_(p, r);
-    /* The member types bound by member_type, unbound, newest first. */
+    /* The names bound by bind_in_body, unbound, newest first. */
     for (size_t i = r->methods.n; i-- > before;) {
         lat__sym *m = r->methods.items[i];
-        if (m->kind == LAT_SYM_TYPEDEF && m->name->sym == m)
+        if (bound_in_body(m))
             m->name->sym = m->shadow;
     }
     lat__parse_leave(p);
@@ -798,6 +881,10 @@ static void struct_body_(lat__parser *p, lat__record *r)
         }
         if (lat__tok_kw(first, LAT_KW_STATIC_ASSERT) || lat__tok_kw(first, LAT_KW_STATIC_ASSERT_)) {
             lat__parse_declaration(p, NULL);
+            continue;
+        }
+        if (lat__tok_kw(first, LAT_KW_TEMPLATE)) {
+            lat__member_template(p, r);
             continue;
         }
         if (lat__tok_kw(first, LAT_KW_FRIEND)) {
@@ -860,6 +947,11 @@ static void struct_body_(lat__parser *p, lat__record *r)
             lat__skip_statement(p);
             continue;
         }
+        if (s.defines && s.defines != r && s.defines->tag && s.defines->kind != LAT_TY_ENUM &&
+            !has_member(r, s.defines->tag)) {
+            /* struct Outer { struct Inner {...}; }: found as Outer::Inner too (C++) */
+            member_type(p, r, s.defines->tag, s.defines->loc, lat__record_type_of(p, s.defines));
+        }
         if (s.storage == LAT_ST_TYPEDEF) {
             lat__type *base = base_type(p, &s);
             do {
@@ -885,28 +977,35 @@ static void struct_body_(lat__parser *p, lat__record *r)
                 lat__member_function(p, r, st, sname, sloc, s.cuda, LAT_ST_STATIC, false);
                 continue;
             }
-            if (sname && lat__is_integer(st) && ((st->quals & LAT_Q_CONST) || s.constexpr_) &&
-                lat__accept(p, LAT_P_ASSIGN)) {
-                bool ok;
-                int64_t v = lat__parse_const_int(p, "a static constant member's value", &ok);
-                lat__sym *c = lat__sym_new(p, LAT_SYM_ENUM_CONST, sname, sloc);
-                c->type = lat__unqualified(p->u, st);
-                c->value = ok ? v : 0;
-                c->rec = r;
-                c->depth = 0;
-                LAT_PUSH(&p->u->arena, r->methods, c); /* found as S::N and by name inside */
-                lat__expect(p, LAT_P_SEMI, "after the static constant");
-                continue;
+            /* static constexpr int rows = m, cols = k;: each declarator a constant */
+            for (;;) {
+                bool constant = sname && ((st->quals & LAT_Q_CONST) || s.constexpr_);
+                if (constant && lat__is_integer(st) && lat__accept(p, LAT_P_ASSIGN)) {
+                    bool ok;
+                    int64_t v = lat__parse_const_int(p, "a static constant member's value", &ok);
+                    lat__sym *c = lat__sym_new(p, LAT_SYM_ENUM_CONST, sname, sloc);
+                    c->type = lat__unqualified(p->u, st);
+                    c->value = ok ? v : 0;
+                    c->rec = r;
+                    c->depth = 0;
+                    LAT_PUSH(&p->u->arena, r->methods, c); /* found as S::N and by name inside */
+                    bind_in_body(c);
+                } else if (constant && lat__is_scalar(st) && lat__accept(p, LAT_P_ASSIGN)) {
+                    static_constant_member(p, r, sname, sloc, st, lat__parse_assign_expr(p));
+                } else {
+                    lat__unsupported(p, first, "a static data member other than a constant with its value",
+                                     lat__why_cxx);
+                    lat__skip_statement(p);
+                    break;
+                }
+                if (!lat__accept(p, LAT_P_COMMA)) {
+                    lat__expect(p, LAT_P_SEMI, "after the static constant");
+                    break;
+                }
+                sname = NULL;
+                sloc = lat__peek(p)->loc;
+                st = declarator(p, sb, &sname, &sloc, false);
             }
-            if (sname && lat__is_scalar(st) && ((st->quals & LAT_Q_CONST) || s.constexpr_) &&
-                lat__accept(p, LAT_P_ASSIGN)) {
-                static_constant_member(p, r, sname, sloc, st, lat__parse_assign_expr(p));
-                lat__expect(p, LAT_P_SEMI, "after the static constant");
-                continue;
-            }
-            lat__unsupported(p, first, "a static data member other than a constant with its value",
-                             lat__why_cxx);
-            lat__skip_statement(p);
             continue;
         }
         if (lat__at_kw(p, LAT_KW_OPERATOR) && !has_type_specifier(&s))
@@ -1416,7 +1515,6 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         if (!lat__accept(p, LAT_P_COMMA))
             break;
     }
-    lat__scope_close(p);
     p->in_params = saved_in_params;
     if (!lat__expect(p, LAT_P_RPAREN, "to close the parameter list")) {
         /* Skip to the list's end so that the declaration can go on. */
@@ -1444,10 +1542,32 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
             lat__skip_group(p);
     }
     if (lat__at_punct(p, LAT_P_ARROW) && !p->lambda) {
-        lat__unsupported(p, lat__peek(p), "a trailing return type", lat__why_cxx);
-        lat__next(p);
-        lat__parse_type_name(p);
+        /* auto f(T a, U b) -> decltype(a * b): read with the parameters in scope */
+        lat__tok *arrow = lat__next(p);
+        bool depends = false; /* a template's signature read for deduction: T a, U b */
+        for (size_t i = 0; i < types.n && !depends; i++)
+            for (const lat__type *x = types.items[i]; x && !depends; x = x->kind == LAT_TY_PTR ? x->base : NULL)
+                depends = lat__is_template_placeholder(x);
+        lat__type *t = NULL;
+        if (depends) {
+            /* known in the instance only, and deducing nothing: skip it */
+            while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI) &&
+                   !lat__at_punct(p, LAT_P_ASSIGN)) {
+                if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACKET))
+                    lat__skip_group(p);
+                else
+                    lat__next(p);
+            }
+            t = lat__dependent_type(p);
+        } else {
+            t = lat__parse_type_name(p);
+        }
+        if (!is_auto_placeholder(ret))
+            lat__error_tok(p, arrow, "a trailing return type after a return type other than 'auto'");
+        else if (t)
+            f->base = ret = lat__qualified(p->u, t, ret->quals);
     }
+    lat__scope_close(p);
     if (ret->kind == LAT_TY_ARRAY || ret->kind == LAT_TY_FUNC)
         lat__error_tok(p, open, "a function returning %s", ret->kind == LAT_TY_ARRAY ? "an array" : "a function");
     return f;
@@ -1882,6 +2002,23 @@ static lat__sym *declare_variable(lat__parser *p, spec *s, lat__atom *name, lat_
     return v;
 }
 
+/* `T x = y;` with y an lvalue of T: C++ runs T's copy constructor where the program
+ * declares one (a prvalue, `T x = T(1)`, is the object itself: no copy). */
+static lat__expr *copy_construct(lat__parser *p, lat__type *t, lat__expr *init)
+{
+    if (!init || !lat__is_record(t) || !t->rec || !t->rec->has_ctor || (init->flags & LAT_EF_ERROR))
+        return init;
+    lat__expr *e = init;
+    while (e->kind == LAT_E_CAST && (e->flags & LAT_EF_IMPLICIT) && e->a)
+        e = e->a;
+    if (!(e->flags & LAT_EF_LVALUE) || !lat__is_record(e->type) || e->type->rec != t->rec ||
+        !lat__copy_ctor_declared(t->rec))
+        return init;
+    lat__expr **argv = lat__arena_alloc(&p->u->arena, sizeof *argv); /* the call keeps it */
+    argv[0] = e;
+    return lat__construct(p, t, argv, 1, init->loc);
+}
+
 /* `T x;` of a class with constructors runs its default constructor (C++); an array of
  * them or a file-scope one would run it where the emulator cannot. */
 static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__loc loc)
@@ -1889,12 +2026,12 @@ static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__lo
     lat__type *t = v->type;
     while (t->kind == LAT_TY_ARRAY)
         t = t->base;
-    if (!lat__is_record(t) || !t->rec || !(t->rec->has_ctor || t->rec->defaults))
+    if (!lat__is_record(t) || !t->rec || !((t->rec->has_ctor && !t->rec->default_trivial) || t->rec->defaults))
         return;
     bool nowhere_to_run = v->type->kind == LAT_TY_ARRAY || p->depth == 0 || v->storage == LAT_ST_STATIC;
     if (nowhere_to_run && t->rec->has_ctor && !lat__initialised_by_default(t)) {
         /* a default constructor that does nothing (`__half() {}`, `vec3() {}`): nothing to run */
-        if (!lat__default_ctor(t->rec))
+        if (!lat__default_ctor(t->rec) && !t->rec->default_trivial)
             lat__error_at(p->u, loc, "%s has no default constructor to make '%s' with",
                           lat__type_str(p->u, t, NULL, false), v->name->name);
         return;
@@ -2134,6 +2271,7 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
                 d->init = lat__parse_initializer(p, &it);
                 if (it != v->type)
                     v->type = it;
+                d->init = copy_construct(p, v->type, d->init);
                 v->flags |= LAT_SF_DEFINED;
             } else if (lat__at_punct(p, LAT_P_LBRACE) &&
                        !(lat__is_record(v->type) && v->type->rec && v->type->rec->has_ctor)) {

@@ -602,6 +602,11 @@ static lat__expr *sym_expr(lat__parser *p, lat__tok *t, lat__sym *s)
     }
     if (s->tmpl && s->kind == LAT_SYM_FUNC)
         return lat__template_call(p, s, t); /* f<args>(...) or f(...) */
+    if (s->tmpl && s->kind == LAT_SYM_VAR) {
+        s = lat__template_variable(p, s, t); /* pi<float>, is_same_v<T, U> */
+        if (!s)
+            return lat__error_expr(p, t->loc);
+    }
     if (s->flags & LAT_SF_MEMBER)
         return lat__member_name(p, s, t->loc); /* a member in a member function: this->m */
     if ((s->flags & (LAT_SF_THREAD_VARYING | LAT_SF_BLOCK_UNIFORM)) &&
@@ -874,7 +879,36 @@ static lat__expr *binary_expr(lat__parser *p, int min_prec);
 
 lat__expr *lat__parse_template_value(lat__parser *p)
 {
-    return binary_expr(p, 8); /* shifts and tighter: '>' closes the list */
+    /* The first '>' or '>>' outside brackets and nested template arguments closes the
+     * list (C++11: a right shift or greater-than there is written in parentheses); any
+     * other operator belongs to the value (N * 2 || M, a < b ? x : y). */
+    size_t stop = p->pos;
+    int depth = 0, angles = 0;
+    for (; stop < p->ntoks; stop++) {
+        const lat__tok *t = &p->toks[stop];
+        if (lat__tok_is_punct(t, LAT_P_LPAREN) || lat__tok_is_punct(t, LAT_P_LBRACKET) ||
+            lat__tok_is_punct(t, LAT_P_LBRACE))
+            depth++;
+        else if (lat__tok_is_punct(t, LAT_P_RPAREN) || lat__tok_is_punct(t, LAT_P_RBRACKET) ||
+                 lat__tok_is_punct(t, LAT_P_RBRACE)) {
+            if (depth-- == 0)
+                break;
+        } else if (depth == 0 && lat__tok_is_punct(t, LAT_P_LT) && stop > p->pos && t[-1].kind == LAT_TK_IDENT &&
+                   ((t[-1].atom->sym && t[-1].atom->sym->tmpl) || t[-1].atom->kw == LAT_KW_TEMPLATE))
+            angles++;
+        else if (depth == 0 && (lat__tok_is_punct(t, LAT_P_GT) || lat__tok_is_punct(t, LAT_P_SHR))) {
+            int closes = lat__tok_is_punct(t, LAT_P_SHR) ? 2 : 1;
+            if (angles < closes)
+                break;
+            angles -= closes;
+        } else if (depth == 0 && angles == 0 && (lat__tok_is_punct(t, LAT_P_COMMA) || lat__tok_is_punct(t, LAT_P_SEMI)))
+            break;
+    }
+    const lat__tok *was = p->gt_stop;
+    p->gt_stop = &p->toks[stop];
+    lat__expr *e = lat__parse_cond_expr(p);
+    p->gt_stop = was;
+    return e;
 }
 
 static lat__expr *binary_expr(lat__parser *p, int min_prec)
@@ -884,7 +918,7 @@ static lat__expr *binary_expr(lat__parser *p, int min_prec)
     int chain = 0;
     for (;;) {
         lat__tok *t = lat__peek(p);
-        int prec = lat__binary_precedence(t);
+        int prec = t == p->gt_stop ? 0 : lat__binary_precedence(t);
         if (prec < min_prec || prec == 0) {
             p->nest -= chain;
             return lhs;
@@ -1620,6 +1654,15 @@ static lat__expr *qualified_expr(lat__parser *p)
         lat__error_tok(p, last, "'%s' is a type, not a value", last->atom->name);
         return lat__error_expr(p, first->loc);
     }
+    if (s->kind == LAT_SYM_TYPEDEF && lat__is_template_placeholder(s->type) && !lat__at_punct(p, LAT_P_LPAREN) &&
+        !lat__at_punct(p, LAT_P_LBRACE)) {
+        /* is_integral<T>::value while a signature is read for deduction: a value known only
+         * in the instance; as a template's argument it keeps that class unmade */
+        lat__sym *d = lat__sym_new(p, LAT_SYM_ENUM_CONST, last->atom, last->loc);
+        d->type = &lat__ty_int;
+        d->tparam = -1;
+        return sym_expr(p, last, d);
+    }
     if (s->kind == LAT_SYM_TYPEDEF || s->kind == LAT_SYM_TAG) {
         lat__type *ty = s->kind == LAT_SYM_TYPEDEF ? lat__typedef_type(p, s) : s->type;
         if (lat__at_punct(p, LAT_P_LPAREN))
@@ -1891,6 +1934,11 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
     lat__field *f = lookup_field(t->rec, n->atom, &path, p, base, arrow, op->loc, 0);
     if (!f) {
         lat__sym *m = lat__find_method(t->rec, n->atom);
+        if (m && m->tmpl) /* obj.f<args>(...), obj.f(...): a member template */
+            return lat__member_template_call(p, m, n,
+                                             m->storage == LAT_ST_STATIC ? NULL
+                                             : arrow                     ? base
+                                                                         : lat__address_of_object(p, base));
         if (m && lat__at_punct(p, LAT_P_LPAREN)) {
             lat__tok *open = lat__next(p);
             lat__expr *fn = lat__expr_new(p, LAT_E_NAME, n->loc);
@@ -1899,6 +1947,9 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
             lat__expr *self = m->storage == LAT_ST_STATIC ? NULL : arrow ? base : lat__address_of_object(p, base);
             return call(p, fn, open, self);
         }
+        lat__sym *c = m ? NULL : lat__find_member_sym(t->rec, n->atom);
+        if (c && (c->kind == LAT_SYM_ENUM_CONST || (c->kind == LAT_SYM_VAR && c->storage == LAT_ST_STATIC)))
+            return sym_expr(p, n, c); /* a static constant through an object: x.size */
         if (m)
             lat__error_tok(p, n, "'%s' is a member function: call it", n->atom->name);
         else

@@ -17,18 +17,33 @@
 typedef struct tparam {
     lat__atom *name;
     bool is_type;
+    bool is_pack;          /* typename... Ts, int... Ns: its arguments are a list */
+    bool is_template;      /* template <typename> class Op: its argument is a class template */
+    bool is_function;      /* template <op_t op>, op_t a pointer to a function: its argument
+                              is a function, and the name calls it */
     lat__type *value_type; /* a value parameter's type */
+    int type_of;           /* template <typename T, T v>: v's type is parameter type_of - 1's */
+    size_t type_at;        /* a value parameter's type that depends on the parameters before
+                              (typename enable_if<C, int>::type = 0): its first token, read
+                              again for each instance (SFINAE); 0: none */
     size_t dflt_at;        /* its default's first token, 0: none */
 } tparam;
 
 typedef struct targ {
-    lat__type *type; /* a type argument */
-    int64_t value;   /* a value argument */
+    lat__type *type;    /* a type argument */
+    int64_t value;      /* a value argument */
+    struct targ *pack;  /* a pack's: its elements */
+    size_t npack;
+    lat__sym *tmpl;     /* a template template parameter's argument: the template's name;
+                           a function pointer parameter's: the function */
+    int vph;            /* a value argument that is a value parameter's placeholder (in a
+                           signature read for deduction, a partial specialization's
+                           pattern): its index + 1; else 0 */
 } targ;
 
 typedef struct tinst {
     targ *args;
-    lat__sym *fn;    /* a function template's instance */
+    lat__sym *fn;    /* a function template's instance (a variable template's: its variable) */
     lat__type *type; /* a class template's */
 } tinst;
 
@@ -36,21 +51,44 @@ struct lat__template {
     lat__atom *name;
     bool is_class;
     bool is_alias; /* template <...> using name = type; (is_class too: it names a type) */
+    bool is_var;   /* template <...> constexpr T name = ...; a variable template */
+    bool has_body; /* a class template's declaration defines it (not `template <...> struct S;`) */
     LAT_VEC(tparam) params;
     size_t decl_at; /* the declaration's first token */
+    size_t decl_end; /* ... and the token after its last */
+    size_t body_at;  /* a function template's: its body's '{' */
+    bool has_pack;   /* a parameter is a pack: instances parse an expanded copy of the tokens */
+    bool sfinae;     /* a function template whose defaults, a value parameter's type or the
+                        return type may not exist for some arguments (enable_if) */
     lat__tok *toks; /* the unit's tokens it is in */
     size_t ntoks;
     lat__ns *ns;
     lat__type *shape; /* a function template's type, the parameters as placeholders */
     lat__sym *plain;  /* non-template functions of the same name (newest), or NULL */
+    lat__sym *var;    /* while a variable template's instance is parsed: what its name meant */
     lat__sym *older;  /* the function template of the same name declared before (C++'s
                          overloaded templates: a call picks among them), or NULL */
     LAT_VEC(tinst) specs; /* explicit specializations: args, and in `type` NULL; the
                              declaration's first token in spec_at */
     LAT_VEC(size_t) spec_at;
     LAT_VEC(tinst) insts;
+    LAT_VEC(struct partial) partials; /* a class template's partial specializations */
+    lat__record *member_of; /* a member function template's class */
+    /* A member template's names as its class saw them where it was declared (the class
+     * template's parameters, member types, constants): what they mean again in each
+     * instance, made later at file scope. */
+    LAT_VEC(lat__atom *) snap_names;
+    LAT_VEC(lat__sym *) snap_syms;
     lat__loc loc;
 };
+
+/* template <typename T> struct S<T *> {...}: its own template (parameters, tokens from
+ * `struct` on) and the primary's arguments it matches, read with its parameters as
+ * placeholders. */
+typedef struct partial {
+    lat__template *own;
+    targ *pattern;
+} partial;
 
 /* A type parameter's placeholder while a signature is read: void, count -100 - index;
  * a type that depends on one (T::value_type, traits<T>::type) is void, count DEPENDENT:
@@ -110,13 +148,38 @@ static void skip_default(lat__parser *p)
         lat__tok *t = lat__peek(p);
         if (depth == 0 && (lat__tok_is_punct(t, LAT_P_COMMA) || lat__tok_is_punct(t, LAT_P_GT)))
             return;
+        if (lat__tok_is_punct(t, LAT_P_SHR) && depth <= 2) {
+            if (depth == 1) {
+                /* A<B>>: the second '>' closes the template's parameters */
+                p->half_gt = true;
+                return;
+            }
+            if (depth == 0)
+                return;
+            depth -= 2;
+            lat__next(p);
+            continue;
+        }
         if (lat__tok_is_punct(t, LAT_P_LPAREN) || lat__tok_is_punct(t, LAT_P_LT))
             depth++;
         else if (lat__tok_is_punct(t, LAT_P_RPAREN) || lat__tok_is_punct(t, LAT_P_GT))
             depth--;
+        else if (lat__tok_is_punct(t, LAT_P_SHR))
+            depth -= 2;
         lat__next(p);
     }
 }
+
+/* What bind_params bound: the names, and what each meant before. */
+typedef struct bound_names {
+    lat__atom **names;
+    lat__sym **was;
+    size_t n;
+} bound_names;
+
+static bound_names bind_params(lat__parser *p, lat__template *tm, const targ *args);
+static void unbind_params(bound_names b);
+static targ *placeholder_args(lat__parser *p, lat__template *tm, const size_t *lens);
 
 static bool template_params(lat__parser *p, lat__template *tm)
 {
@@ -126,31 +189,66 @@ static bool template_params(lat__parser *p, lat__template *tm)
         tparam tp = {0};
         lat__tok *t = lat__peek(p);
         if (lat__tok_kw(t, LAT_KW_TEMPLATE)) {
-            lat__unsupported(p, t, "a template template parameter", "a lattice limit");
-            return false;
-        }
-        if ((lat__tok_kw(t, LAT_KW_TYPENAME) || lat__tok_kw(t, LAT_KW_CLASS)) &&
-            !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
+            /* template <typename> class Op: a class template's name */
             lat__next(p);
-            if (lat__at_punct(p, LAT_P_ELLIPSIS)) {
-                lat__unsupported(p, lat__peek(p), "a variadic template", "a lattice limit");
+            if (lat__at_punct(p, LAT_P_LT))
+                lat__skip_angles(p);
+            if (!lat__at_kw(p, LAT_KW_CLASS) && !lat__at_kw(p, LAT_KW_TYPENAME)) {
+                lat__syntax_error(p, "'class' after a template template parameter's parameters");
                 return false;
             }
+            lat__next(p);
+            if (lat__at_punct(p, LAT_P_ELLIPSIS)) {
+                lat__unsupported(p, lat__peek(p), "a pack of template template parameters", "a lattice limit");
+                return false;
+            }
+            tp.is_template = tp.is_type = true;
+            if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
+                tp.name = lat__next(p)->atom;
+        } else if ((lat__tok_kw(t, LAT_KW_TYPENAME) || lat__tok_kw(t, LAT_KW_CLASS)) &&
+            !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
+            lat__next(p);
+            if (lat__accept(p, LAT_P_ELLIPSIS))
+                tp.is_pack = tm->has_pack = true;
             tp.is_type = true;
             if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
                 tp.name = lat__next(p)->atom;
         } else {
             size_t before = p->pos;
+            /* its type, the parameters before it as placeholders (T v, enable_if<...>::type) */
+            lat__template part = *tm;
+            part.params.n = tm->params.n;
+            bound_names b = bind_params(p, &part, placeholder_args(p, &part, NULL));
             tp.value_type = lat__parse_type_name(p);
-            if (!tp.value_type || !lat__is_integer(tp.value_type)) {
+            unbind_params(b);
+            int k;
+            if (tp.value_type && placeholder_index(tp.value_type, &k)) {
+                tp.type_of = k + 1;
+                tp.value_type = &lat__ty_int;
+            } else if (tp.value_type && lat__is_template_placeholder(tp.value_type)) {
+                tp.type_at = before;
+                tp.value_type = &lat__ty_int;
+            } else if (tp.value_type && tp.value_type->kind == LAT_TY_PTR && !tp.value_type->ref &&
+                       tp.value_type->base->kind == LAT_TY_FUNC) {
+                tp.is_function = true; /* ggml's template <dequantize_kernel_t dequantize_kernel> */
+            } else if (!tp.value_type || !lat__is_integer(tp.value_type)) {
                 if (tp.value_type)
-                    lat__unsupported(p, &p->toks[before], "a template value parameter not of an integer type",
+                    lat__unsupported(p, &p->toks[before],
+                                     "a template value parameter neither of an integer type nor a pointer to a function",
                                      "a lattice limit");
                 return false;
             }
             lat__tok *n = &p->toks[p->pos - 1];
-            if (n->kind == LAT_TK_IDENT && !n->atom->kw)
+            if (lat__accept(p, LAT_P_ELLIPSIS)) {
+                tp.is_pack = tm->has_pack = true;
+                n = lat__peek(p)->kind == LAT_TK_IDENT ? lat__next(p) : NULL;
+            }
+            if (n && n->kind == LAT_TK_IDENT && !n->atom->kw)
                 tp.name = n->atom;
+        }
+        if (tp.is_pack && lat__at_punct(p, LAT_P_ASSIGN)) {
+            lat__error_tok(p, lat__peek(p), "a template parameter pack cannot have a default");
+            return false;
         }
         if (lat__accept(p, LAT_P_ASSIGN)) {
             tp.dflt_at = p->pos;
@@ -160,12 +258,16 @@ static bool template_params(lat__parser *p, lat__template *tm)
         if (!lat__accept(p, LAT_P_COMMA))
             break;
     }
+    if (p->half_gt || lat__at_punct(p, LAT_P_SHR)) {
+        p->half_gt = true; /* the second half of a '>>' that closed a default's list */
+        return lat__close_angle(p);
+    }
     return lat__expect(p, LAT_P_GT, "to close the template's parameters");
 }
 
 /* The declared name of the function declaration at the current token: the identifier
  * (or operator) before its parameter list; p ends past the declaration. */
-static lat__atom *skip_function(lat__parser *p)
+static lat__atom *skip_function(lat__parser *p, size_t *body_at)
 {
     lat__atom *name = NULL;
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LPAREN) && !lat__at_punct(p, LAT_P_SEMI)) {
@@ -198,6 +300,7 @@ static lat__atom *skip_function(lat__parser *p)
         else
             lat__next(p);
     }
+    *body_at = p->pos;
     if (lat__at_punct(p, LAT_P_LBRACE))
         lat__skip_group(p);
     else
@@ -205,35 +308,110 @@ static lat__atom *skip_function(lat__parser *p)
     return name;
 }
 
-/* Binds the template's parameters to args (NULL: placeholders) by their names, for a
- * parse of its tokens; *saved receives what each name meant before. */
-static void bind_params(lat__parser *p, lat__template *tm, const targ *args, lat__sym **saved)
+
+static lat__sym *param_sym(lat__parser *p, lat__template *tm, const tparam *tp, lat__atom *name, const targ *a,
+                           const targ *args)
 {
+    lat__sym *s;
+    if (tp->is_type) {
+        s = lat__sym_new(p, LAT_SYM_TYPEDEF, name, tm->loc);
+        s->type = a->type;
+    } else {
+        s = lat__sym_new(p, LAT_SYM_ENUM_CONST, name, tm->loc);
+        s->type = lat__unqualified(p->u, tp->value_type);
+        if (tp->type_of) {
+            const targ *of = &args[tp->type_of - 1]; /* T v: of T's type, when an integer */
+            if (of->type && lat__is_integer(of->type))
+                s->type = lat__unqualified(p->u, of->type);
+        }
+        s->value = a->value;
+        s->tparam = a->vph;
+    }
+    s->depth = 0;
+    s->flags |= LAT_SF_FILE_SCOPE | LAT_SF_TRANSPARENT;
+    return s;
+}
+
+/* Binds the template's parameters to args by their names (a pack's elements by theirs,
+ * Ts__lat_p0...), for a parse of its tokens; unbind_params undoes it. */
+static bound_names bind_params(lat__parser *p, lat__template *tm, const targ *args)
+{
+    size_t total = tm->params.n;
+    for (size_t i = 0; i < tm->params.n; i++)
+        if (tm->params.items[i].is_pack)
+            total += args[i].npack;
+    bound_names b = {lat__arena_alloc(&p->u->arena, (total + 1) * sizeof *b.names),
+                     lat__arena_alloc(&p->u->arena, (total + 1) * sizeof *b.was), 0};
     for (size_t i = 0; i < tm->params.n; i++) {
         tparam *tp = &tm->params.items[i];
         if (!tp->name)
             continue;
-        saved[i] = tp->name->sym;
-        lat__sym *s;
-        if (tp->is_type) {
-            s = lat__sym_new(p, LAT_SYM_TYPEDEF, tp->name, tm->loc);
-            s->type = args ? args[i].type : lat__marker_type(p->u, PLACEHOLDER - (int64_t)i);
-        } else {
-            s = lat__sym_new(p, LAT_SYM_ENUM_CONST, tp->name, tm->loc);
-            s->type = lat__unqualified(p->u, tp->value_type);
-            s->value = args ? args[i].value : 1;
+        size_t count = tp->is_pack ? args[i].npack : 1;
+        for (size_t j = 0; j < count; j++) {
+            lat__atom *name = tp->is_pack ? lat__pack_element(p, tp->name, j) : tp->name;
+            b.names[b.n] = name;
+            b.was[b.n++] = name->sym;
+            if (tp->is_function) {
+                /* op names the function itself, so that op(x) calls it; a placeholder is a
+                 * variable of the pointer's type */
+                lat__sym *s = args[i].tmpl;
+                if (!s) {
+                    s = lat__sym_new(p, LAT_SYM_VAR, name, tm->loc);
+                    s->type = tp->value_type;
+                    s->depth = 0;
+                    s->flags |= LAT_SF_FILE_SCOPE;
+                }
+                name->sym = s;
+                continue;
+            }
+            if (tp->is_template) {
+                /* Op names the argument's template itself; a placeholder (a signature read
+                 * for deduction) names nothing it could be mistaken for */
+                lat__sym *s = args[i].tmpl;
+                if (!s) {
+                    s = lat__sym_new(p, LAT_SYM_TYPEDEF, name, tm->loc);
+                    s->type = lat__dependent_type(p);
+                    s->flags |= LAT_SF_TRANSPARENT;
+                }
+                name->sym = s;
+                continue;
+            }
+            name->sym = param_sym(p, tm, tp, name, tp->is_pack ? &args[i].pack[j] : &args[i], args);
         }
-        s->depth = 0;
-        s->flags |= LAT_SF_FILE_SCOPE | LAT_SF_TRANSPARENT;
-        tp->name->sym = s;
     }
+    return b;
 }
 
-static void unbind_params(lat__template *tm, lat__sym **saved)
+static void unbind_params(bound_names b)
 {
-    for (size_t i = tm->params.n; i-- > 0;)
-        if (tm->params.items[i].name)
-            tm->params.items[i].name->sym = saved[i];
+    while (b.n-- > 0)
+        b.names[b.n]->sym = b.was[b.n];
+}
+
+/* The parameters as placeholders, for reading a signature that deduction matches: type
+ * parameter i is placeholder i, element j of a pack of lens[i] elements (lens NULL: none)
+ * placeholder params.n + the elements of the packs before + j. */
+static targ *placeholder_args(lat__parser *p, lat__template *tm, const size_t *lens)
+{
+    targ *a = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *a);
+    size_t next = tm->params.n;
+    for (size_t i = 0; i < tm->params.n; i++) {
+        tparam *tp = &tm->params.items[i];
+        a[i].type = lat__marker_type(p->u, PLACEHOLDER - (int64_t)i);
+        a[i].value = 1;
+        a[i].vph = tp->is_type ? 0 : (int)i + 1;
+        if (!tp->is_pack)
+            continue;
+        a[i].npack = lens ? lens[i] : 0;
+        a[i].pack = lat__arena_alloc(&p->u->arena, (a[i].npack + 1) * sizeof *a[i].pack);
+        for (size_t j = 0; j < a[i].npack; j++) {
+            a[i].pack[j].type = lat__marker_type(p->u, PLACEHOLDER - (int64_t)next);
+            a[i].pack[j].value = 1;
+            a[i].pack[j].vph = tp->is_type ? 0 : (int)next + 1;
+            next++;
+        }
+    }
+    return a;
 }
 
 /* Local names out of sight while a template is parsed at file scope, and back. */
@@ -268,6 +446,30 @@ typedef struct ns_binding {
     lat__sym **slot;
     lat__sym *was;
 } ns_binding;
+
+static ns_binding *open_namespaces(lat__parser *p, lat__ns *ns, size_t *n);
+
+/* Template tm's names in sight, as where it was declared: its namespaces, and a member
+ * template's names as its class saw them; *n receives how many bindings to undo. */
+static ns_binding *open_scope(lat__parser *p, lat__template *tm, size_t *n)
+{
+    size_t nns;
+    ns_binding *ns = open_namespaces(p, tm->ns, &nns);
+    if (!tm->snap_names.n) {
+        *n = nns;
+        return ns;
+    }
+    ns_binding *b = lat__arena_alloc(&p->u->arena, (nns + tm->snap_names.n + 1) * sizeof *b);
+    memcpy(b, ns, nns * sizeof *b);
+    for (size_t i = 0; i < tm->snap_names.n; i++) {
+        lat__sym **slot = &tm->snap_names.items[i]->sym;
+        b[nns + i].slot = slot;
+        b[nns + i].was = *slot;
+        *slot = tm->snap_syms.items[i];
+    }
+    *n = nns + tm->snap_names.n;
+    return b;
+}
 
 static ns_binding *open_namespaces(lat__parser *p, lat__ns *ns, size_t *n)
 {
@@ -314,7 +516,7 @@ static lat__parser sub_parser(lat__parser *p, lat__template *tm)
     memset(&sub.bodies, 0, sizeof sub.bodies);
     sub.fn = NULL;
     sub.panic = false;
-    sub.in_record = false;
+    sub.in_record = tm->member_of != NULL; /* a member template's signature: f(T) const */
     sub.in_params = false;
     sub.this_sym = sub.ctor_self = NULL;
     sub.half_gt = false;
@@ -325,7 +527,38 @@ static lat__parser sub_parser(lat__parser *p, lat__template *tm)
     sub.inst_of = NULL;
     sub.inst_type = NULL;
     sub.inst_tag = NULL;
+    /* An instance is parsed where its template was defined, not where it was first used:
+     * inside a lambda's body, the lambda's captures are not the instance's names. */
+    sub.lambda = NULL;
+    sub.decl_class = NULL;
+    sub.conv_type = NULL;
+    sub.decl_align = 0;
+    sub.decl_packed = false;
+    sub.method_const = false;
     return sub;
+}
+
+/* A template with packs: sub parses a copy of its declaration's tokens with the packs of
+ * args written out (parse_pack.c). false after reporting. */
+static bool expand_for(lat__parser *sub, lat__template *tm, const targ *args, bool signature)
+{
+    if (!tm->has_pack)
+        return true;
+    LAT_VEC(lat__pack_bind) packs = {0};
+    for (size_t i = 0; i < tm->params.n; i++)
+        if (tm->params.items[i].is_pack && tm->params.items[i].name) {
+            lat__pack_bind b = {tm->params.items[i].name, args[i].npack};
+            LAT_PUSH(&sub->u->arena, packs, b);
+        }
+    size_t n;
+    lat__tok *t = lat__expand_packs(sub, tm->toks, tm->decl_at, signature && tm->body_at ? tm->body_at : tm->decl_end, packs.items, packs.n, &n);
+    if (!t)
+        return false;
+    sub->toks = t;
+    sub->ntoks = n;
+    sub->pos = 0;
+    sub->pragma_at = NULL;
+    return true;
 }
 
 static bool explicit_args(lat__parser *p, lat__template *tm, targ *args, bool *set);
@@ -401,6 +634,120 @@ static void explicit_specialization(lat__parser *p, lat__tok *kw)
 }
 
 static char *scoped_name(lat__parser *p, char *name);
+static bool unify_args(lat__parser *p, const lat__template *tm, const targ *pat, const targ *inst, targ *args,
+                       bool *set);
+static bool type_depends(const lat__type *t);
+
+/* Whether a pattern's argument depends on a parameter otherwise than as itself or through
+ * a class template's arguments (typename X<T>::type, enable_if_t<...>): deduction cannot
+ * see through it, and C++ would match what lattice cannot. */
+static bool opaque_pattern(const lat__type *t)
+{
+    if (!t)
+        return false;
+    if (t->kind == LAT_TY_VOID && t->count == -99 /* DEPENDENT */) {
+        if (!t->rec || !t->rec->tmpl)
+            return true;
+        const lat__template *tm = t->rec->tmpl;
+        const targ *a = t->rec->targs;
+        for (size_t i = 0; i < tm->params.n; i++) {
+            const tparam *tp = &tm->params.items[i];
+            size_t n = tp->is_pack ? a[i].npack : 1;
+            for (size_t j = 0; j < n && tp->is_type; j++)
+                if (opaque_pattern(tp->is_pack ? a[i].pack[j].type : a[i].type))
+                    return true;
+        }
+        return false;
+    }
+    if (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY)
+        return opaque_pattern(t->base);
+    return false;
+}
+
+static bool has_template_param(const lat__template *tm)
+{
+    for (size_t i = 0; i < tm->params.n; i++)
+        if (tm->params.items[i].is_template)
+            return true;
+    return false;
+}
+
+/* The primary's arguments a partial specialization's <...> gives (p at its '<'), read
+ * with own's parameters as placeholders valued `value`; NULL after reporting. */
+static targ *read_pattern(lat__parser *p, lat__template *own, lat__template *prim, int64_t value, lat__loc at)
+{
+    targ *ph = placeholder_args(p, own, NULL);
+    for (size_t i = 0; i < own->params.n; i++)
+        ph[i].value = value;
+    bound_names b = bind_params(p, own, ph);
+    targ *pat = lat__arena_alloc(&p->u->arena, (prim->params.n + 1) * sizeof *pat);
+    bool *set = lat__arena_alloc(&p->u->arena, prim->params.n + 1);
+    bool ok = explicit_args(p, prim, pat, set) && defaults(p, prim, pat, set, at);
+    unbind_params(b);
+    return ok ? pat : NULL;
+}
+
+/* template <params> struct Name<args> {...}; at the '<' (own: the parameters read, its
+ * name): kept with the primary, whose instances take it when their arguments match. */
+static void partial_specialization(lat__parser *p, lat__template *own, lat__tok *first)
+{
+    lat__tok *name = &p->toks[p->pos - 1];
+    lat__sym *ps = own->name->sym;
+    own->decl_at = (size_t)(first - p->toks);
+    size_t open = p->pos;
+    targ *pat = NULL, *pat2 = NULL;
+    lat__template *prim = ps && ps->tmpl && ps->tmpl->is_class && !ps->tmpl->is_alias ? ps->tmpl : NULL;
+    if (!prim)
+        lat__error_tok(p, name, "'%s' is not a class template: a partial specialization needs one declared before",
+                       own->name->name);
+    else if (own->has_pack)
+        lat__unsupported(p, name, "a partial specialization with a parameter pack", "a lattice limit");
+    else if (has_template_param(own))
+        lat__unsupported(p, name, "a partial specialization with a template template parameter", "a lattice limit");
+    else if ((pat = read_pattern(p, own, prim, 1, name->loc))) {
+        /* Read again with other values for the value parameters: an argument computed from
+         * one (S<T, N + 1>) is not a pattern lattice can match. */
+        size_t end = p->pos;
+        p->pos = open;
+        pat2 = read_pattern(p, own, prim, 2, name->loc);
+        p->pos = end;
+    }
+    if (pat && pat2) {
+        for (size_t i = 0; i < prim->params.n && pat; i++) {
+            const tparam *tp = &prim->params.items[i];
+            if (tp->is_pack || (tp->is_type ? opaque_pattern(pat[i].type)
+                                            : pat[i].vph < 0 || (!pat[i].vph && pat[i].value != pat2[i].value)))
+                pat = NULL;
+        }
+        if (!pat)
+            lat__unsupported(p, name,
+                             "a partial specialization whose arguments depend on its parameters otherwise than "
+                             "as themselves or a class template's arguments (enable_if<...>::type, N + 1, packs)",
+                             "a lattice limit");
+    }
+    if (pat) {
+        /* each of its parameters must be deducible from the arguments */
+        targ *d = lat__arena_alloc(&p->u->arena, (own->params.n + 1) * sizeof *d);
+        bool *dset = lat__arena_alloc(&p->u->arena, own->params.n + 1);
+        unify_args(p, prim, pat, pat, d, dset);
+        for (size_t i = 0; i < own->params.n && pat; i++)
+            if (!dset[i]) {
+                lat__error_tok(p, name, "the parameter '%s' of this partial specialization of '%s' is not in its arguments",
+                               own->params.items[i].name ? own->params.items[i].name->name : "?", own->name->name);
+                pat = NULL;
+            }
+    }
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
+        lat__next(p);
+    if (lat__at_punct(p, LAT_P_LBRACE))
+        lat__skip_group(p);
+    lat__expect(p, LAT_P_SEMI, "after the partial specialization");
+    own->decl_end = p->pos;
+    if (pat) {
+        partial ps_ = {own, pat};
+        LAT_PUSH(&p->u->arena, prim->partials, ps_);
+    }
+}
 
 /* Tokens as written, each run of white space (a line break too) one blank. */
 static char *spell_as_written(lat__unit *u, const lat__tok *t, size_t n)
@@ -443,6 +790,153 @@ static void note_kernel_template(lat__parser *p, const lat__template *tm, size_t
     LAT_PUSH(&p->u->arena, p->tu->kernel_templates, kt);
 }
 
+/* Whether the declaration at p (after a template's parameters) declares a variable: its
+ * declarator's name is followed by '=', '{' or ';' before any '('. */
+static bool variable_declaration(lat__parser *p)
+{
+    size_t save = p->pos;
+    bool var = false;
+    while (!lat__at_eof(p)) {
+        if (lat__at_punct(p, LAT_P_LT)) {
+            lat__skip_angles(p);
+            continue;
+        }
+        lat__tok *t = lat__next(p);
+        if (lat__tok_is_punct(t, LAT_P_LPAREN) || lat__tok_is_punct(t, LAT_P_SEMI) ||
+            lat__tok_kw(t, LAT_KW_OPERATOR))
+            break;
+        if ((lat__at_punct(p, LAT_P_ASSIGN) || lat__at_punct(p, LAT_P_LBRACE)) && t->kind == LAT_TK_IDENT &&
+            !t->atom->kw) {
+            var = true;
+            break;
+        }
+        if (lat__at_punct(p, LAT_P_LBRACE) || lat__at_punct(p, LAT_P_ASSIGN))
+            break;
+    }
+    p->pos = save;
+    return var;
+}
+
+void lat__member_template(lat__parser *p, lat__record *r)
+{
+    lat__tok *kw = lat__next(p);
+    lat__template *tm = lat__arena_alloc(&p->u->arena, sizeof *tm);
+    tm->ns = p->ns;
+    tm->loc = kw->loc;
+    tm->toks = p->toks;
+    tm->ntoks = p->ntoks;
+    tm->member_of = r;
+    const char *refused = NULL;
+    if (lat__at_punct(p, LAT_P_LT) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_GT))
+        refused = "an explicit specialization inside a class";
+    else if (!template_params(p, tm)) {
+        lat__skip_member(p);
+        return;
+    }
+    tm->decl_at = p->pos;
+    lat__tok *first = lat__peek(p);
+    if (!refused && (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS) ||
+                     lat__tok_kw(first, LAT_KW_UNION) || lat__at_type_alias(p)))
+        refused = "a member class or alias template";
+    else if (!refused && variable_declaration(p))
+        refused = "a static data member template";
+    if (refused) {
+        lat__unsupported(p, kw, refused, "a lattice limit");
+        lat__skip_member(p);
+        return;
+    }
+    bool is_static = false;
+    for (size_t i = p->pos; i < p->ntoks && !lat__tok_is_punct(&p->toks[i], LAT_P_LPAREN); i++)
+        is_static |= lat__tok_kw(&p->toks[i], LAT_KW_STATIC);
+    tm->name = skip_function(p, &tm->body_at);
+    tm->decl_end = p->pos;
+    if (!tm->name) {
+        lat__syntax_error(p, "a member function after the template's parameters");
+        return;
+    }
+    if (lat__find_member_sym(r, tm->name) || tm->name == r->tag) {
+        lat__unsupported(p, first, "a member template beside another member of its name (overloads)",
+                         "a lattice limit");
+        return;
+    }
+    /* what its names mean here, for its instances made later at file scope */
+    for (size_t i = tm->decl_at; i < tm->decl_end; i++) {
+        lat__atom *a = p->toks[i].kind == LAT_TK_IDENT ? p->toks[i].atom : NULL;
+        if (!a || a->kw || !a->sym || a->aux == tm)
+            continue;
+        a->aux = tm; /* once each */
+        LAT_PUSH(&p->u->arena, tm->snap_names, a);
+        LAT_PUSH(&p->u->arena, tm->snap_syms, a->sym);
+    }
+    for (size_t i = 0; i < tm->snap_names.n; i++)
+        tm->snap_names.items[i]->aux = NULL;
+    /* the signature, the parameters as placeholders: what deduction matches */
+    lat__parser sub = sub_parser(p, tm);
+    targ *ph = placeholder_args(p, tm, NULL);
+    bound_names b = bind_params(&sub, tm, ph);
+    lat__atom *n = NULL;
+    tm->shape = expand_for(&sub, tm, ph, true) ? lat__parse_signature(&sub, &n) : NULL;
+    unbind_params(b);
+    p->anon = sub.anon;
+    if (!tm->shape || tm->shape->kind != LAT_TY_FUNC) {
+        lat__unsupported(p, first, "a member template other than a member function", "a lattice limit");
+        return;
+    }
+    tm->sfinae = lat__is_template_placeholder(tm->shape->base) && !placeholder_index(tm->shape->base, &(int){0});
+    for (size_t i = 0; i < tm->params.n; i++)
+        tm->sfinae |= tm->params.items[i].type_at || tm->params.items[i].dflt_at;
+    lat__sym *s = lat__sym_new(p, LAT_SYM_FUNC, tm->name, first->loc);
+    s->tmpl = tm;
+    s->type = tm->shape;
+    s->rec = r;
+    s->storage = is_static ? LAT_ST_STATIC : LAT_ST_NONE;
+    s->depth = 0;
+    LAT_PUSH(&p->u->arena, r->methods, s);
+}
+
+/* A member template's instance: a member function of its class, parsed as the class's
+ * own are, under a name of its own (get__lat_t1). */
+static tinst *instantiate_member(lat__parser *p, lat__sym *tsym, targ *given, lat__loc at)
+{
+    lat__template *tm = tsym->tmpl;
+    tinst *have = find_inst(tm, given);
+    if (have)
+        return have;
+    if (tm->insts.n >= 256) {
+        lat__error_at(p->u, at, "more than 256 instances of the template '%s' (runaway recursion?)",
+                      tm->name->name);
+        return NULL;
+    }
+    targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
+    memcpy(args, given, tm->params.n * sizeof *args);
+    tinst inst = {args, NULL, NULL};
+    LAT_PUSH(&p->u->arena, tm->insts, inst);
+    size_t index = tm->insts.n - 1;
+    const char *cname = lat__arena_printf(&p->u->arena, "%s__lat_t%zu", lat__c_name(p, tm->name), index + 1);
+    lat__atom *as = lat__atom_get(&p->u->atoms, cname, strlen(cname));
+    size_t from = suspend_locals(p);
+    size_t nopen;
+    ns_binding *opened = open_scope(p, tm, &nopen);
+    lat__parser sub = sub_parser(p, tm);
+    sub.instantiating = true;
+    bound_names b = bind_params(&sub, tm, args);
+    lat__sym *m = expand_for(&sub, tm, args, false) ? lat__member_instance(&sub, tm->member_of, as) : NULL;
+    sub.in_record = false;
+    if (m)
+        lat__class_bodies(&sub, tm->member_of);
+    unbind_params(b);
+    close_namespaces(opened, nopen);
+    resume_locals(p, from);
+    p->anon = sub.anon;
+    for (size_t i = 0; i < sub.pending.n; i++)
+        LAT_PUSH(&p->u->arena, p->tu->items, sub.pending.items[i]);
+    tinst *ti = &tm->insts.items[index];
+    ti->fn = m;
+    if (!m)
+        lat__error_at(p->u, at, "%s could not be made", args_text(p, tm, args));
+    return ti;
+}
+
 void lat__template_declaration(lat__parser *p)
 {
     lat__tok *kw = lat__next(p);
@@ -475,10 +969,19 @@ void lat__template_declaration(lat__parser *p)
         tm->name = lat__next(p)->atom;
         tm->is_class = tm->is_alias = true;
         lat__skip_declaration(p);
+        tm->decl_end = p->pos;
     } else if (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) {
         lat__next(p);
-        while (lat__at_attribute(p))
-            lat__parse_attributes(p, NULL, NULL);
+        while (lat__at_attribute(p)) {
+            /* read with the instance: alignas(sizeof(T) * N) depends on the parameters */
+            if (lat__at_punct(p, LAT_P_LBRACKET)) {
+                lat__skip_group(p);
+                continue;
+            }
+            lat__next(p);
+            if (lat__at_punct(p, LAT_P_LPAREN))
+                lat__skip_group(p);
+        }
         if (lat__peek(p)->kind != LAT_TK_IDENT) {
             lat__syntax_error(p, "the class template's name");
             lat__skip_declaration(p);
@@ -487,36 +990,78 @@ void lat__template_declaration(lat__parser *p)
         tm->name = lat__next(p)->atom;
         tm->is_class = true;
         if (lat__at_punct(p, LAT_P_LT)) {
-            lat__unsupported(p, lat__peek(p), "a partial specialization", "a lattice limit");
-            lat__skip_declaration(p);
+            partial_specialization(p, tm, first);
             return;
         }
         while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
             lat__next(p);
-        if (lat__at_punct(p, LAT_P_LBRACE))
+        if (lat__at_punct(p, LAT_P_LBRACE)) {
+            tm->has_body = true;
             lat__skip_group(p);
+        }
         lat__expect(p, LAT_P_SEMI, "after the class template");
+        tm->decl_end = p->pos;
+    } else if (variable_declaration(p)) {
+        /* template <typename T> constexpr T pi = T(3.14159265358979); */
+        tm->is_var = true;
+        size_t name_at = p->pos;
+        while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_ASSIGN) && !lat__at_punct(p, LAT_P_LBRACE) &&
+               !lat__at_punct(p, LAT_P_SEMI)) {
+            if (lat__at_punct(p, LAT_P_LT))
+                lat__skip_angles(p);
+            else if (lat__next(p)->kind == LAT_TK_IDENT)
+                name_at = p->pos - 1;
+        }
+        tm->name = p->toks[name_at].atom;
+        lat__skip_declaration(p);
+        tm->decl_end = p->pos;
     } else {
-        tm->name = skip_function(p);
+        tm->name = skip_function(p, &tm->body_at);
+        tm->decl_end = p->pos;
         if (!tm->name) {
             lat__syntax_error(p, "a function or class after the template's parameters");
             return;
         }
         /* the signature, the parameters as placeholders: what deduction matches */
-        lat__sym **saved = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *saved);
         lat__parser sub = sub_parser(p, tm);
-        bind_params(&sub, tm, NULL, saved);
+        targ *ph = placeholder_args(p, tm, NULL);
+        bound_names b = bind_params(&sub, tm, ph);
         lat__atom *n = NULL;
-        tm->shape = lat__parse_signature(&sub, &n);
-        unbind_params(tm, saved);
+        tm->shape = expand_for(&sub, tm, ph, true) ? lat__parse_signature(&sub, &n) : NULL;
+        unbind_params(b);
         p->anon = sub.anon;
         if (!tm->shape || tm->shape->kind != LAT_TY_FUNC) {
             lat__unsupported(p, first, "a variable template", "a lattice limit");
             return;
         }
+        tm->sfinae = lat__is_template_placeholder(tm->shape->base) && !placeholder_index(tm->shape->base, &(int){0});
+        for (size_t i = 0; i < tm->params.n; i++)
+            tm->sfinae |= tm->params.items[i].type_at || tm->params.items[i].dflt_at;
     }
     lat__sym *old = tm->name->sym;
-    if (old && old->tmpl && old->depth == 0 && (tm->is_class || old->tmpl->is_class)) {
+    if (old && old->tmpl && old->depth == 0 && tm->is_class && !tm->is_alias && old->tmpl->is_class &&
+        !old->tmpl->is_alias && old->tmpl->ns == tm->ns && (!old->tmpl->has_body || !tm->has_body) &&
+        old->tmpl->params.n == tm->params.n) {
+        /* template <typename T> struct S; and its definition, in either order: one template,
+         * defined where its body is (its partial specializations and instances kept) */
+        lat__template *o = old->tmpl;
+        if (tm->has_body) {
+            if (o->insts.n)
+                lat__error_tok(p, first, "'%s' is defined after an instance of it was made", tm->name->name);
+            o->toks = tm->toks;
+            o->ntoks = tm->ntoks;
+            o->decl_at = tm->decl_at;
+            o->decl_end = tm->decl_end;
+            o->has_body = true;
+            o->has_pack = tm->has_pack;
+            for (size_t i = 0; i < tm->params.n; i++) /* the definition's names; a default of either */
+                if (!tm->params.items[i].dflt_at)
+                    tm->params.items[i].dflt_at = o->params.items[i].dflt_at;
+            o->params = tm->params;
+        }
+        return;
+    }
+    if (old && old->tmpl && old->depth == 0 && (tm->is_class || old->tmpl->is_class || tm->is_var || old->tmpl->is_var)) {
         lat__unsupported(p, first, "two templates of one name (template overloading)", "a lattice limit");
         return;
     }
@@ -526,13 +1071,14 @@ void lat__template_declaration(lat__parser *p)
         tm->plain = old->tmpl->plain;
         old = NULL;
     }
-    if (old && old->kind == LAT_SYM_FUNC && old->depth == 0 && !tm->is_class)
+    if (old && old->kind == LAT_SYM_FUNC && old->depth == 0 && !tm->is_class && !tm->is_var)
         tm->plain = old; /* f(x, n) beside template <N> f(x): calls pick by their arguments */
-    lat__sym *s = lat__sym_new(p, tm->is_class ? LAT_SYM_TYPEDEF : LAT_SYM_FUNC, tm->name, first->loc);
+    lat__sym *s = lat__sym_new(p, tm->is_class ? LAT_SYM_TYPEDEF : tm->is_var ? LAT_SYM_VAR : LAT_SYM_FUNC, tm->name,
+                               first->loc);
     s->tmpl = tm;
-    if (!tm->is_class)
+    if (!tm->is_class && !tm->is_var)
         note_kernel_template(p, tm, (size_t)(kw - p->toks));
-    s->type = tm->is_class ? &lat__ty_int : tm->shape;
+    s->type = tm->is_class || tm->is_var ? &lat__ty_int : tm->shape;
     s->depth = 0;
     s->flags |= LAT_SF_FILE_SCOPE;
     lat__bind(p, s);
@@ -540,13 +1086,28 @@ void lat__template_declaration(lat__parser *p)
 
 /* ---- arguments ------------------------------------------------------------------------------ */
 
+static bool same_arg(bool is_type, const targ *a, const targ *b)
+{
+    if (a->tmpl || b->tmpl)
+        return a->tmpl == b->tmpl;
+    return is_type ? lat__type_same(a->type, b->type) && a->type->quals == b->type->quals
+                   : a->value == b->value && a->vph == b->vph;
+}
+
 static bool same_args(const lat__template *tm, const targ *a, const targ *b)
 {
     for (size_t i = 0; i < tm->params.n; i++) {
-        if (tm->params.items[i].is_type ? !lat__type_same(a[i].type, b[i].type) ||
-                                              a[i].type->quals != b[i].type->quals
-                                        : a[i].value != b[i].value)
+        const tparam *tp = &tm->params.items[i];
+        if (!tp->is_pack) {
+            if (!same_arg(tp->is_type, &a[i], &b[i]))
+                return false;
+            continue;
+        }
+        if (a[i].npack != b[i].npack)
             return false;
+        for (size_t j = 0; j < a[i].npack; j++)
+            if (!same_arg(tp->is_type, &a[i].pack[j], &b[i].pack[j]))
+                return false;
     }
     return true;
 }
@@ -562,6 +1123,73 @@ static bool explicit_args(lat__parser *p, lat__template *tm, targ *args, bool *s
     return r;
 }
 
+/* A name as a template's argument (a function, a class template), qualified or not, at
+ * token *t: what it declares, or NULL (reported when it is not a name). */
+static lat__sym *named_arg(lat__parser *p, const char *what, lat__tok **t)
+{
+    *t = lat__peek(p);
+    if (lat__at_qualified(p))
+        return lat__parse_qualified(p, false);
+    if ((*t)->kind == LAT_TK_IDENT && !(*t)->atom->kw)
+        return lat__lookup(p, lat__next(p)->atom);
+    lat__syntax_error(p, what);
+    return NULL;
+}
+
+/* One template argument for parameter tp (an element of it when it is a pack). */
+static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
+{
+    lat__tok *t;
+    if (tp->is_function) {
+        lat__accept(p, LAT_P_AMP);
+        lat__sym *s = named_arg(p, "a function's name", &t);
+        if (s && s->kind == LAT_SYM_VAR && lat__is_pointer(s->type) && s->type->base->kind == LAT_TY_FUNC &&
+            s->flags & LAT_SF_FILE_SCOPE && !s->def) {
+            a->tmpl = s; /* a function pointer parameter's placeholder, passed on */
+            a->type = &lat__ty_int;
+            return true;
+        }
+        if (s && (s->kind != LAT_SYM_FUNC || s->tmpl || s->overloads)) {
+            lat__error_tok(p, t, "'%.*s' is not a function of one overload (the argument of a function pointer "
+                                 "template parameter)", (int)t->len, t->text);
+            s = NULL;
+        } else if (s && !lat__same_parameters(s->type, tp->value_type->base)) {
+            lat__error_tok(p, t, "'%.*s' is %s, not the %s the template parameter takes", (int)t->len, t->text,
+                           lat__type_str(p->u, s->type, NULL, false),
+                           lat__type_str(p->u, tp->value_type->base, NULL, false));
+            s = NULL;
+        }
+        a->tmpl = s;
+        a->type = &lat__ty_int;
+        return s != NULL;
+    }
+    if (tp->is_template) {
+        lat__sym *s = named_arg(p, "a class template's name", &t);
+        if (s && (!s->tmpl || !s->tmpl->is_class)) {
+            lat__error_tok(p, t, "'%.*s' is not a class template (the argument of a template template parameter)",
+                           (int)t->len, t->text);
+            s = NULL;
+        }
+        a->tmpl = s;
+        a->type = &lat__ty_int;
+        return s != NULL;
+    }
+    if (tp->is_type) {
+        a->type = lat__parse_type_name(p);
+        return a->type != NULL;
+    }
+    lat__expr *e = lat__parse_template_value(p);
+    if (!(e->flags & LAT_EF_CONST)) {
+        if (!(e->flags & LAT_EF_ERROR))
+            lat__error_at(p->u, e->loc, "a template's value argument must be a constant");
+        return false;
+    }
+    a->value = e->ival;
+    if (e->kind == LAT_E_NAME && e->sym && e->sym->tparam)
+        a->vph = e->sym->tparam; /* N in Vec<T, N>, read for deduction */
+    return true;
+}
+
 static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *set)
 {
     lat__next(p); /* < */
@@ -572,20 +1200,22 @@ static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *
             return false;
         }
         tparam *tp = &tm->params.items[i];
-        if (tp->is_type) {
-            lat__type *t = lat__parse_type_name(p);
-            if (!t)
-                return false;
-            args[i].type = t;
-        } else {
-            lat__expr *e = lat__parse_template_value(p);
-            if (!(e->flags & LAT_EF_CONST)) {
-                if (!(e->flags & LAT_EF_ERROR))
-                    lat__error_at(p->u, e->loc, "a template's value argument must be a constant");
-                return false;
-            }
-            args[i].value = e->ival;
+        if (tp->is_pack) {
+            /* the rest of the arguments */
+            LAT_VEC(targ) elems = {0};
+            do {
+                targ a = {0};
+                if (!one_arg(p, tp, &a))
+                    return false;
+                LAT_PUSH(&p->u->arena, elems, a);
+            } while (lat__accept(p, LAT_P_COMMA));
+            args[i].pack = elems.items;
+            args[i].npack = elems.n;
+            set[i++] = true;
+            break;
         }
+        if (!one_arg(p, tp, &args[i]))
+            return false;
         set[i++] = true;
         if (!lat__accept(p, LAT_P_COMMA))
             break;
@@ -593,10 +1223,104 @@ static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *
     return lat__close_angle(p);
 }
 
+/* Whether t is Name<args> read with placeholders among the args (a signature read for
+ * deduction, a partial specialization's pattern): a dependent marker whose record holds
+ * the template and the arguments, unmade. */
+static bool instance_pattern(const lat__type *t)
+{
+    return t->kind == LAT_TY_VOID && t->count == DEPENDENT && t->rec && t->rec->tmpl;
+}
+
+/* Whether a type depends on a placeholder. */
+static bool type_depends(const lat__type *t)
+{
+    if (!t)
+        return false;
+    if (lat__is_template_placeholder(t))
+        return true;
+    if (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY)
+        return type_depends(t->base);
+    return false;
+}
+
+static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *args, bool *set);
+
+static bool unify_value(const targ *pat, const targ *arg, targ *args, bool *set)
+{
+    if (pat->vph < 0)
+        return true; /* a value computed from a parameter: deduces nothing */
+    if (!pat->vph)
+        return !arg->vph && pat->value == arg->value;
+    int k = pat->vph - 1;
+    if (set[k])
+        return args[k].value == arg->value;
+    args[k].value = arg->value;
+    set[k] = true;
+    return true;
+}
+
+/* The arguments of an instance (inst) against a pattern's (pat), of template tm. */
+static bool unify_args(lat__parser *p, const lat__template *tm, const targ *pat, const targ *inst, targ *args,
+                       bool *set)
+{
+    for (size_t i = 0; i < tm->params.n; i++) {
+        const tparam *tp = &tm->params.items[i];
+        size_t n = tp->is_pack ? pat[i].npack : 1;
+        if (tp->is_pack && pat[i].npack != inst[i].npack)
+            return false;
+        for (size_t j = 0; j < n; j++) {
+            const targ *a = tp->is_pack ? &pat[i].pack[j] : &pat[i], *b = tp->is_pack ? &inst[i].pack[j] : &inst[i];
+            if (tp->is_template || tp->is_function ? a->tmpl != b->tmpl
+                                : tp->is_type ? !unify(p, a->type, b->type, args, set) : !unify_value(a, b, args, set))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* A pattern's type against a type exactly (a partial specialization's arguments, a class
+ * template's arguments in a parameter), binding placeholders: const T takes const int as
+ * T = int, T takes it whole. */
+static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *args, bool *set)
+{
+    int k;
+    if (placeholder_index(pat, &k)) {
+        if ((arg->quals & pat->quals) != pat->quals)
+            return false;
+        lat__type *t = lat__qualified(p->u, lat__unqualified(p->u, arg), arg->quals & ~pat->quals);
+        if (set[k])
+            return lat__type_same(args[k].type, t) && args[k].type->quals == t->quals;
+        args[k].type = t;
+        set[k] = true;
+        return true;
+    }
+    if (pat->quals != arg->quals)
+        return false;
+    if (instance_pattern(pat))
+        return (lat__is_record(arg) || instance_pattern(arg)) && arg->rec && arg->rec->tmpl == pat->rec->tmpl &&
+               unify_args(p, pat->rec->tmpl, pat->rec->targs, arg->rec->targs, args, set);
+    if (lat__is_template_placeholder(pat))
+        return false; /* T::type: deduces nothing, matches nothing surely */
+    if (pat->kind != arg->kind)
+        return false;
+    if (pat->kind == LAT_TY_PTR)
+        return pat->ref == arg->ref && unify(p, pat->base, arg->base, args, set);
+    if (pat->kind == LAT_TY_ARRAY)
+        return pat->count == arg->count && unify(p, pat->base, arg->base, args, set);
+    return lat__type_same(pat, arg);
+}
+
 /* Matches a parameter's type against an argument's, binding placeholders. */
 static bool match(lat__parser *p, const lat__type *param, lat__type *arg, targ *args, bool *set)
 {
     int k;
+    if (instance_pattern(param)) {
+        /* Vec<T, N> v: from an instance of Vec; anything else deduces nothing (the call's
+         * check reports) */
+        if (!lat__is_record(arg) || !arg->rec || arg->rec->tmpl != param->rec->tmpl)
+            return true;
+        return unify_args(p, param->rec->tmpl, param->rec->targs, arg->rec->targs, args, set);
+    }
     if (placeholder_index(param, &k)) {
         lat__type *t = lat__qualified(p->u, lat__unqualified(p->u, arg), arg->quals & ~param->quals);
         if (set[k])
@@ -614,27 +1338,59 @@ static bool match(lat__parser *p, const lat__type *param, lat__type *arg, targ *
 }
 
 /* Defaults for what is neither given nor deduced, read with the parameters before. */
+/* The type of value parameter i written as depending on those before it (typename
+ * enable_if<C, int>::type = 0), read with args: false (reported) when it does not exist
+ * for them, which makes the template unusable for them (C++'s SFINAE). */
+static bool dependent_type_exists(lat__parser *p, lat__template *tm, size_t i, const targ *args)
+{
+    size_t nopen;
+    ns_binding *opened = open_scope(p, tm, &nopen);
+    lat__parser sub = sub_parser(p, tm);
+    sub.pos = tm->params.items[i].type_at;
+    lat__template part = *tm;
+    part.params.n = i;
+    bound_names b = bind_params(&sub, &part, args);
+    int errors = p->u->nerrors;
+    lat__type *t = lat__parse_type_name(&sub);
+    unbind_params(b);
+    close_namespaces(opened, nopen);
+    return t && p->u->nerrors == errors;
+}
+
 static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, lat__loc at)
 {
     for (size_t i = 0; i < tm->params.n; i++) {
+        tparam *tp = &tm->params.items[i];
+        if (tp->type_at && set[i] && !dependent_type_exists(p, tm, i, args))
+            return false;
         if (set[i])
             continue;
-        tparam *tp = &tm->params.items[i];
+        if (tp->type_at && !dependent_type_exists(p, tm, i, args))
+            return false;
+        if (tp->is_pack) {
+            /* neither given nor deduced: empty */
+            args[i].pack = NULL;
+            args[i].npack = 0;
+            set[i] = true;
+            continue;
+        }
         if (!tp->dflt_at) {
             lat__error_at(p->u, at, "cannot deduce the template parameter '%s' of '%s': give it as %s<...>",
                           tp->name ? tp->name->name : "?", tm->name->name, tm->name->name);
             return false;
         }
-        lat__sym **saved = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *saved);
         size_t nopen;
-        ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
+        ns_binding *opened = open_scope(p, tm, &nopen);
         lat__parser sub = sub_parser(p, tm);
         sub.pos = tp->dflt_at;
         /* only the parameters before it are known */
         lat__template part = *tm;
         part.params.n = i;
-        bind_params(&sub, &part, args, saved);
-        if (tp->is_type) {
+        bound_names b = bind_params(&sub, &part, args);
+        if (tp->is_template || tp->is_function) {
+            if (!one_arg(&sub, tp, &args[i]))
+                args[i].type = NULL;
+        } else if (tp->is_type) {
             args[i].type = lat__parse_type_name(&sub);
         } else {
             lat__expr *e = lat__parse_template_value(&sub);
@@ -642,9 +1398,9 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
             if (!(e->flags & LAT_EF_CONST))
                 args[i].type = NULL;
         }
-        unbind_params(&part, saved);
+        unbind_params(b);
         close_namespaces(opened, nopen);
-        if (tp->is_type && !args[i].type)
+        if ((tp->is_type || tp->is_function) && !args[i].type)
             return false;
         set[i] = true;
     }
@@ -654,11 +1410,19 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
 static const char *args_text(lat__parser *p, lat__template *tm, const targ *args)
 {
     char *s = lat__arena_printf(&p->u->arena, "%s<", tm->name->name);
-    for (size_t i = 0; i < tm->params.n; i++)
-        s = tm->params.items[i].is_type
-                ? lat__arena_printf(&p->u->arena, "%s%s%s", s, i ? ", " : "",
-                                    lat__type_str(p->u, args[i].type, NULL, false))
-                : lat__arena_printf(&p->u->arena, "%s%s%lld", s, i ? ", " : "", (long long)args[i].value);
+    bool first = true;
+    for (size_t i = 0; i < tm->params.n; i++) {
+        const tparam *tp = &tm->params.items[i];
+        size_t n = tp->is_pack ? args[i].npack : 1;
+        for (size_t j = 0; j < n; j++) {
+            const targ *a = tp->is_pack ? &args[i].pack[j] : &args[i];
+            s = a->tmpl ? lat__arena_printf(&p->u->arena, "%s%s%s", s, first ? "" : ", ", a->tmpl->name->name)
+                : tp->is_type ? lat__arena_printf(&p->u->arena, "%s%s%s", s, first ? "" : ", ",
+                                                lat__type_str(p->u, a->type, NULL, false))
+                            : lat__arena_printf(&p->u->arena, "%s%s%lld", s, first ? "" : ", ", (long long)a->value);
+            first = false;
+        }
+    }
     return lat__arena_printf(&p->u->arena, "%s>", s);
 }
 
@@ -670,6 +1434,58 @@ static tinst *find_inst(lat__template *tm, const targ *args)
         if (same_args(tm, tm->insts.items[i].args, args))
             return &tm->insts.items[i];
     return NULL;
+}
+
+/* Whether partial specialization a is at least as specialized as b: b's pattern matches
+ * a's (a's parameters standing for any type or value). */
+static bool as_specialized(lat__parser *p, const lat__template *prim, const partial *a, const partial *b)
+{
+    targ *d = lat__arena_alloc(&p->u->arena, (b->own->params.n + 1) * sizeof *d);
+    bool *dset = lat__arena_alloc(&p->u->arena, b->own->params.n + 1);
+    return unify_args(p, prim, b->pattern, a->pattern, d, dset);
+}
+
+/* The partial specialization of tm that args take, as C++ picks it: among those whose
+ * pattern matches, the one more specialized than every other (*pick NULL: none matches,
+ * the primary is made); its parameters' values in *own_args. false (reported): two match
+ * and neither is more specialized. */
+static bool pick_partial(lat__parser *p, lat__template *tm, const targ *args, lat__loc at, const partial **pick,
+                         targ **own_args)
+{
+    LAT_VEC(size_t) fit = {0};
+    LAT_VEC(targ *) deduced = {0};
+    for (size_t i = 0; i < tm->partials.n; i++) {
+        const partial *c = &tm->partials.items[i];
+        targ *d = lat__arena_alloc(&p->u->arena, (c->own->params.n + 1) * sizeof *d);
+        bool *dset = lat__arena_alloc(&p->u->arena, c->own->params.n + 1);
+        if (unify_args(p, tm, c->pattern, args, d, dset)) {
+            LAT_PUSH(&p->u->arena, fit, i);
+            LAT_PUSH(&p->u->arena, deduced, d);
+        }
+    }
+    *pick = NULL;
+    for (size_t i = 0; i < fit.n; i++) {
+        const partial *c = &tm->partials.items[fit.items[i]];
+        bool best = true;
+        for (size_t j = 0; j < fit.n && best; j++) {
+            const partial *o = &tm->partials.items[fit.items[j]];
+            if (j != i && !(as_specialized(p, tm, c, o) && !as_specialized(p, tm, o, c)))
+                best = false;
+        }
+        if (best) {
+            *pick = c;
+            *own_args = deduced.items[i];
+            return true;
+        }
+    }
+    if (fit.n > 1) {
+        const partial *a = &tm->partials.items[fit.items[0]], *b = &tm->partials.items[fit.items[1]];
+        lat__error_at(p->u, at, "%s matches partial specializations of '%s' at lines %u and %u, neither more "
+                                "specialized than the other",
+                      args_text(p, tm, args), tm->name->name, a->own->loc.line, b->own->loc.line);
+        return false;
+    }
+    return true;
 }
 
 static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc at)
@@ -697,8 +1513,7 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
                                                   lat__c_name(p, tm->name), index + 1);
     size_t from = suspend_locals(p);
     size_t nopen;
-    ns_binding *opened = open_namespaces(p, tm->ns, &nopen);
-    lat__sym **saved = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *saved);
+    ns_binding *opened = open_scope(p, tm, &nopen);
     lat__parser sub = sub_parser(p, tm);
     sub.instantiating = true;
     lat__sym *outer_tag = tm->name->tag;
@@ -707,6 +1522,9 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         sub.inst_of = tm;
         sub.inst_tag = cname;
         sub.inst_index = index;
+    } else if (tm->is_var) {
+        tm->var = tsym->shadow; /* the instance declares the name afresh */
+        tm->name->sym = tm->var;
     } else {
         /* the instance is a function of its own: the name as before any template of it */
         lat__sym *base = tsym;
@@ -726,7 +1544,32 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
             sub.specialization = !tm->is_class;
             bound = &bare;
         }
-    bind_params(&sub, bound, args, saved);
+    const targ *bound_args = args;
+    if (bound == tm && tm->partials.n) {
+        const partial *pick = NULL;
+        targ *picked = NULL;
+        if (!pick_partial(p, tm, args, at, &pick, &picked)) {
+            tm->name->sym = tsym;
+            close_namespaces(opened, nopen);
+            resume_locals(p, from);
+            return NULL;
+        }
+        if (pick) {
+            bound = pick->own;
+            bound_args = picked;
+            sub.toks = pick->own->toks;
+            sub.ntoks = pick->own->ntoks;
+            sub.pos = pick->own->decl_at;
+        }
+    }
+    bound_names b = bind_params(&sub, bound, bound_args);
+    if (bound == tm && !expand_for(&sub, tm, args, false)) {
+        unbind_params(b);
+        tm->name->sym = tsym;
+        close_namespaces(opened, nopen);
+        resume_locals(p, from);
+        return NULL;
+    }
     size_t items = p->tu->items.n;
     lat__func *fn = NULL;
     lat__decl_group *g = NULL;
@@ -738,7 +1581,8 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     } else {
         g = lat__parse_declaration(&sub, &fn);
     }
-    unbind_params(bound, saved);
+    unbind_params(b);
+    lat__sym *made_var = tm->is_var && tm->name->sym != tm->var ? tm->name->sym : NULL;
     tm->name->sym = tsym;
     lat__sym *made_tag = tm->name->tag;
     tm->name->tag = outer_tag;
@@ -764,6 +1608,18 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         ti->type = made_tag && made_tag->rec ? made_tag->type : NULL;
         if (!ti->type)
             lat__error_at(p->u, at, "%s could not be made", args_text(p, tm, args));
+        else if (ti->type->rec) {
+            ti->type->rec->tmpl = tm;
+            ti->type->rec->targs = args;
+        }
+    } else if (tm->is_var) {
+        if (made_var && made_var->kind == LAT_SYM_VAR) {
+            ti->fn = made_var;
+            made_var->emit_name = cname;
+            made_var->shadow = NULL;
+        } else {
+            lat__error_at(p->u, at, "%s could not be made", args_text(p, tm, args));
+        }
     } else if (ti->fn) { /* set by lat__template_declared */
         ti->fn->emit_name = cname;
         ti->fn->shadow = NULL;
@@ -788,45 +1644,166 @@ void lat__template_declared(lat__parser *p, lat__sym *f)
     f->name->sym = tsym;
 }
 
-/* Whether template tm's parameters are of the kinds (type or value) of head's, so that
- * explicit arguments read for one serve the other. */
-static bool same_kinds(const lat__template *tm, const lat__template *head)
+/* Whether template tm's first `given` parameters are of the kinds (type or value, pack or
+ * not) of head's, so that the explicit arguments read for one serve the other. */
+static bool same_kinds(const lat__template *tm, const lat__template *head, size_t given)
 {
-    if (tm->params.n < head->params.n)
+    if (tm->params.n < given)
         return false;
-    for (size_t i = 0; i < head->params.n; i++)
-        if (tm->params.items[i].is_type != head->params.items[i].is_type)
+    for (size_t i = 0; i < given; i++)
+        if (tm->params.items[i].is_type != head->params.items[i].is_type ||
+            tm->params.items[i].is_pack != head->params.items[i].is_pack ||
+            tm->params.items[i].is_template != head->params.items[i].is_template ||
+            tm->params.items[i].is_function != head->params.items[i].is_function)
             return false;
     return true;
+}
+
+/* Function template tm's signature read with args (placeholders or real arguments), at
+ * file scope in its namespace; NULL when it is not a function's. */
+static lat__type *signature_with(lat__parser *p, lat__template *tm, const targ *args)
+{
+    size_t from = suspend_locals(p);
+    size_t nopen;
+    ns_binding *opened = open_scope(p, tm, &nopen);
+    lat__parser sub = sub_parser(p, tm);
+    bound_names b = bind_params(&sub, tm, args);
+    lat__atom *n = NULL;
+    lat__type *shape = expand_for(&sub, tm, args, true) ? lat__parse_signature(&sub, &n) : NULL;
+    unbind_params(b);
+    close_namespaces(opened, nopen);
+    resume_locals(p, from);
+    p->anon = sub.anon;
+    return shape && shape->kind == LAT_TY_FUNC ? shape : NULL;
+}
+
+/* The signature a call with argc arguments matches. A variadic template's function
+ * parameter pack takes the arguments past its other parameters: its type pack (unless
+ * given) gets as many elements, placeholders numbered from params.n on; given elements
+ * fill their placeholders' args/set (which must have room for params.n + argc + the
+ * given elements). *lens: each pack's length. NULL after reporting. */
+static lat__type *call_shape(lat__parser *p, lat__template *tm, targ *args, bool *set, size_t argc, size_t **lens)
+{
+    *lens = NULL;
+    if (!tm->has_pack || !tm->shape)
+        return tm->shape;
+    size_t fixed = (size_t)tm->shape->params.n, next = tm->params.n;
+    size_t *len = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *len);
+    bool deducing = false;
+    for (size_t i = 0; i < tm->params.n; i++) {
+        tparam *tp = &tm->params.items[i];
+        if (!tp->is_pack)
+            continue;
+        if (set[i]) {
+            len[i] = args[i].npack;
+            for (size_t j = 0; j < len[i]; j++) {
+                args[next + j] = args[i].pack[j];
+                set[next + j] = true;
+            }
+        } else if (tp->is_type && !deducing) {
+            len[i] = argc > fixed ? argc - fixed : 0;
+            deducing = true;
+        }
+        next += len[i];
+    }
+    *lens = len;
+    return signature_with(p, tm, placeholder_args(p, tm, len));
+}
+
+/* After deduction with a call shape: each pack's elements from their placeholders. false
+ * (reported at `at`) when one was not deduced. */
+static bool gather_packs(lat__parser *p, lat__template *tm, targ *args, bool *set, const size_t *lens, lat__loc at,
+                         bool quiet)
+{
+    if (!lens)
+        return true;
+    size_t next = tm->params.n;
+    for (size_t i = 0; i < tm->params.n; i++) {
+        tparam *tp = &tm->params.items[i];
+        if (!tp->is_pack)
+            continue;
+        if (!set[i]) {
+            args[i].npack = lens[i];
+            args[i].pack = lat__arena_alloc(&p->u->arena, (lens[i] + 1) * sizeof *args[i].pack);
+            for (size_t j = 0; j < lens[i]; j++) {
+                if (!set[next + j]) {
+                    if (!quiet)
+                        lat__error_at(p->u, at, "cannot deduce element %zu of the parameter pack '%s' of '%s'", j,
+                                      tp->name ? tp->name->name : "?", tm->name->name);
+                    return false;
+                }
+                args[i].pack[j] = args[next + j];
+            }
+            set[i] = true;
+        }
+        next += lens[i];
+    }
+    return true;
+}
+
+/* Whether the deduced arguments substitute into tm: its defaults (typename =
+ * enable_if_t<...>) and its signature (a return type enable_if<C, T>::type) exist for
+ * them. Tried quietly: a candidate they do not fit is no candidate (C++'s SFINAE). */
+static bool substitutes(lat__parser *p, lat__template *tm, targ *args, bool *set)
+{
+    lat__unit *u = p->u;
+    lat_status status = u->status;
+    int nerrors = u->nerrors;
+    size_t ndiags = u->diags.n;
+    bool ok = defaults(p, tm, args, set, tm->loc);
+    if (ok)
+        ok = signature_with(p, tm, args) && u->nerrors == nerrors;
+    ok = ok && u->nerrors == nerrors;
+    u->status = status;
+    u->nerrors = nerrors;
+    u->diags.n = ndiags;
+    return ok;
+}
+
+/* The elements given explicitly to packs, for sizing deduction's arrays. */
+static size_t given_elements(const lat__template *tm, const targ *args, const bool *set)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < tm->params.n; i++)
+        if (tm->params.items[i].is_pack && set[i])
+            n += args[i].npack;
+    return n;
 }
 
 /* Among the overloaded function templates from tsym on, the one a call with argv (and the
  * explicit arguments in args/set, read with tsym's parameters) picks: its deduction
  * succeeds, every parameter is deduced, given or defaulted, and its signature's
- * parameters of fixed types take the arguments with the fewest conversions (ties: the
- * newest). On return args/set hold the pick's deduced arguments. NULL: none fits. */
-static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool *set, lat__expr **argv, size_t argc)
+ * parameters of fixed types take the arguments with the fewest conversions (ties: one
+ * without a parameter pack, as C++'s partial ordering prefers, then the newest). On
+ * return args/set hold the pick's deduced arguments. NULL: none fits. room: the size of
+ * args and set. */
+static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool *set, size_t room, lat__expr **argv,
+                               size_t argc)
 {
     const lat__template *head = tsym->tmpl;
-    size_t most = 0;
-    for (lat__sym *c = tsym; c; c = c->tmpl->older)
-        most = c->tmpl->params.n > most ? c->tmpl->params.n : most;
-    targ *best_args = lat__arena_alloc(&p->u->arena, (most + 1) * sizeof *best_args);
-    bool *best_set = lat__arena_alloc(&p->u->arena, most + 1);
-    targ *a = lat__arena_alloc(&p->u->arena, (most + 1) * sizeof *a);
-    bool *st = lat__arena_alloc(&p->u->arena, most + 1);
+    targ *best_args = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *best_args);
+    bool *best_set = lat__arena_alloc(&p->u->arena, room + 1);
+    targ *a = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *a);
+    bool *st = lat__arena_alloc(&p->u->arena, room + 1);
     lat__sym *best = NULL;
     int best_cost = 0;
+    size_t given = 0; /* the explicit arguments: a prefix */
+    while (given < head->params.n && set[given])
+        given++;
     for (lat__sym *c = tsym; c; c = c->tmpl->older) {
-        const lat__template *tm = c->tmpl;
-        if (!same_kinds(tm, head))
+        lat__template *tm = c->tmpl;
+        if (!same_kinds(tm, head, given))
             continue;
-        memset(st, 0, most + 1);
-        for (size_t i = 0; i < head->params.n; i++) {
+        memset(st, 0, room + 1);
+        for (size_t i = 0; i < given; i++) {
             a[i] = args[i];
             st[i] = set[i];
         }
-        const lat__param_types *pt = &tm->shape->params;
+        size_t *lens;
+        lat__type *shape = call_shape(p, tm, a, st, argc, &lens);
+        if (!shape)
+            continue;
+        const lat__param_types *pt = &shape->params;
         bool fits = (int)argc == pt->n || ((int)argc < pt->n && pt->defaults && pt->defaults[argc]) ||
                     ((int)argc > pt->n && pt->variadic);
         int cost = 0;
@@ -838,7 +1815,8 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
             else
                 pty = pty->base;
             int k;
-            if (placeholder_index(pty, &k) && (size_t)k < head->params.n && set[k])
+            if (placeholder_index(pty, &k) && (((size_t)k < head->params.n && set[k]) ||
+                                               ((size_t)k >= tm->params.n && st[k] && lens)))
                 continue; /* given explicitly: not deduced, the argument converts */
             if (!match(p, pty, aty, a, st))
                 fits = false;
@@ -850,14 +1828,19 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
                 cost += r;
             }
         }
+        if (fits)
+            fits = gather_packs(p, tm, a, st, lens, argv && argc ? argv[0]->loc : tm->loc, true);
         for (size_t i = 0; fits && i < tm->params.n; i++)
-            if (!st[i] && !tm->params.items[i].dflt_at)
+            if (!st[i] && !tm->params.items[i].dflt_at && !tm->params.items[i].is_pack)
                 fits = false;
+        if (fits && tm->sfinae)
+            fits = substitutes(p, tm, a, st);
+        cost = cost * 2 + (tm->has_pack ? 1 : 0);
         if (fits && (!best || cost < best_cost)) {
             best = c;
             best_cost = cost;
-            memcpy(best_args, a, (most + 1) * sizeof *a);
-            memcpy(best_set, st, most + 1);
+            memcpy(best_args, a, (room + 1) * sizeof *a);
+            memcpy(best_set, st, room + 1);
         }
     }
     if (best) {
@@ -869,6 +1852,22 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
 
 lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
 {
+    lat__expr *self = NULL;
+    if (tsym->tmpl->member_of && tsym->storage != LAT_ST_STATIC) {
+        /* a member template called by its name in a member function: on this */
+        if (!p->this_sym || !lat__is_pointer(p->this_sym->type) || p->this_sym->type->base->rec != tsym->rec) {
+            lat__error_tok(p, t, "calling the member template '%s' without an object", tsym->name->name);
+            return lat__error_expr(p, t->loc);
+        }
+        self = lat__expr_new(p, LAT_E_NAME, t->loc);
+        self->sym = p->this_sym;
+        self->type = p->this_sym->type;
+    }
+    return lat__member_template_call(p, tsym, t, self);
+}
+
+lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t, lat__expr *self)
+{
     lat__template *tm = tsym->tmpl;
     size_t most = tm->params.n; /* overloaded templates: room for any one's arguments */
     for (lat__sym *c = tm->older; c; c = c->tmpl->older)
@@ -878,8 +1877,6 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     bool explicit_given = lat__at_punct(p, LAT_P_LT);
     if (explicit_given && !explicit_args(p, tm, args, set))
         goto bad;
-    bool *given = lat__arena_alloc(&p->u->arena, most + 1);
-    memcpy(given, set, most + 1);
     if (!lat__at_punct(p, LAT_P_LPAREN)) {
         lat__error_tok(p, t, "'%s' is a function template: call it", tm->name->name);
         goto bad;
@@ -890,10 +1887,18 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     for (size_t i = 0; i < argc; i++)
         if (argv[i]->flags & LAT_EF_ERROR)
             goto bad;
+    /* room for the elements of a pack beside the parameters */
+    size_t room = most + argc + given_elements(tm, args, set) + 1;
+    targ *wide = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *wide);
+    bool *wset = lat__arena_alloc(&p->u->arena, room + 1);
+    memcpy(wide, args, (most + 1) * sizeof *args);
+    memcpy(wset, set, most + 1);
+    args = wide;
+    set = wset;
     if (tm->older) {
         /* Overloaded templates: the one whose deduction works and whose parameters fit
          * the arguments best (its arguments parsed with the newest's parameters). */
-        lat__sym *pick = pick_overload(p, tsym, args, set, argv, argc);
+        lat__sym *pick = pick_overload(p, tsym, args, set, room, argv, argc);
         if (!pick) {
             lat__error_at(p->u, t->loc, "no template '%s' takes these arguments", tm->name->name);
             goto bad;
@@ -901,7 +1906,15 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
         tsym = pick;
         tm = pick->tmpl;
     }
-    const lat__param_types *pt = &tm->shape->params;
+    bool *given = lat__arena_alloc(&p->u->arena, room + 1);
+    memcpy(given, set, room + 1);
+    size_t *lens = NULL;
+    const lat__type *shape = call_shape(p, tm, args, given, argc, &lens);
+    if (!shape)
+        goto bad;
+    if (lens)
+        memcpy(set, given, room + 1);
+    const lat__param_types *pt = &shape->params;
     bool fits = (int)argc == pt->n || ((int)argc < pt->n && pt->defaults && pt->defaults[argc]);
     if (!fits && tm->plain && !explicit_given) {
         lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
@@ -917,7 +1930,7 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
         else
             pty = pty->base;
         int k;
-        if (explicit_given && placeholder_index(pty, &k) && given[k])
+        if (placeholder_index(pty, &k) && given[k])
             continue; /* given explicitly (f<unsigned>(a < b)): not deduced, the argument converts */
         if (!match(p, pty, aty, args, set)) {
             lat__error_at(p->u, argv[i]->loc, "the arguments of '%s' deduce its parameters two ways",
@@ -925,19 +1938,70 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
             goto bad;
         }
     }
+    if (!gather_packs(p, tm, args, set, lens, t->loc, false))
+        goto bad;
+    if (tm->sfinae && !substitutes(p, tm, args, set)) {
+        lat__error_at(p->u, t->loc,
+                      "no instance of '%s' takes these arguments: for the arguments they deduce, its signature or "
+                      "its template parameters name a type that does not exist (an enable_if whose condition is false)",
+                      tm->name->name);
+        goto bad;
+    }
     if (!defaults(p, tm, args, set, t->loc))
         goto bad;
     lat__sym *head = tm->name->sym;
-    tinst *ti = instantiate(p, tsym, args, t->loc);
+    tinst *ti = tm->member_of ? instantiate_member(p, tsym, args, t->loc) : instantiate(p, tsym, args, t->loc);
     tm->name->sym = head; /* an older template's instance bound its name to that one */
     if (!ti || !ti->fn)
         goto bad;
     lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
     fn->sym = ti->fn;
     fn->type = ti->fn->type;
+    if (self) {
+        /* a member function's object comes first */
+        lat__expr **all = lat__arena_alloc(&p->u->arena, (argc + 2) * sizeof *all);
+        all[0] = self;
+        memcpy(all + 1, argv, argc * sizeof *argv);
+        argv = all;
+        argc++;
+    }
     return lat__make_call(p, fn, argv, (int)argc, open->loc);
 bad:
     return lat__error_expr(p, t->loc);
+}
+
+lat__sym *lat__template_variable(lat__parser *p, lat__sym *tsym, lat__tok *t)
+{
+    lat__template *tm = tsym->tmpl;
+    if (!lat__at_punct(p, LAT_P_LT)) {
+        lat__error_tok(p, t, "'%s' is a variable template: give its arguments, %s<...>", tm->name->name,
+                       tm->name->name);
+        return NULL;
+    }
+    targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
+    bool *set = lat__arena_alloc(&p->u->arena, tm->params.n + 1);
+    if (!explicit_args(p, tm, args, set) || !defaults(p, tm, args, set, t->loc))
+        return NULL;
+    for (size_t i = 0; i < tm->params.n; i++) {
+        const tparam *tp = &tm->params.items[i];
+        size_t n = tp->is_pack ? args[i].npack : 1;
+        for (size_t j = 0; j < n; j++) {
+            const targ *a = tp->is_pack ? &args[i].pack[j] : &args[i];
+            if (tp->is_type ? type_depends(a->type) || opaque_pattern(a->type) : a->vph != 0) {
+                /* is_same_v<T, float> while a signature is read for deduction: a value
+                 * known only in the instance (a template's argument made of it keeps that
+                 * class unmade; a partial specialization's pattern of it is refused) */
+                lat__sym *d = lat__sym_new(p, LAT_SYM_ENUM_CONST, tm->name, t->loc);
+                d->type = &lat__ty_int;
+                d->tparam = -1;
+                return d;
+            }
+        }
+    }
+    lat__sym *head = tm->name->sym;
+    tinst *ti = instantiate(p, tsym, args, t->loc);
+    tm->name->sym = head;
+    return ti ? ti->fn : NULL;
 }
 
 lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
@@ -955,11 +2019,26 @@ lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
     if (!explicit_args(p, tm, args, set) || !defaults(p, tm, args, set, t->loc))
         return &lat__ty_int;
     for (size_t i = 0; i < tm->params.n && !tm->is_alias; i++) {
-        int k; /* an alias of placeholders is made: its type deduces as written */
-        if (tm->params.items[i].is_type && placeholder_index(args[i].type, &k))
-            return args[i].type; /* in a signature read for deduction: not deducible */
+        /* an alias of placeholders is made: its type deduces as written; a class is not:
+         * its arguments are kept for deduction to match (Vec<T, N> v) */
+        const tparam *tp = &tm->params.items[i];
+        size_t n = tp->is_pack ? args[i].npack : 1;
+        for (size_t j = 0; j < n; j++) {
+            const targ *a = tp->is_pack ? &args[i].pack[j] : &args[i];
+            if (tp->is_type ? type_depends(a->type) : a->vph != 0) {
+                lat__type *pat = lat__dependent_type(p);
+                lat__record *r = lat__arena_alloc(&p->u->arena, sizeof *r);
+                r->kind = LAT_TY_STRUCT;
+                r->tmpl = tm;
+                r->targs = args;
+                pat->rec = r;
+                return pat;
+            }
+        }
     }
     tinst *ti = instantiate(p, tsym, args, t->loc);
+    if (ti && !ti->type && !tm->is_alias)
+        lat__error_at(p->u, t->loc, "%s could not be made", args_text(p, tm, args));
     return ti && ti->type ? ti->type : &lat__ty_int;
 }
 

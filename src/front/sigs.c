@@ -123,6 +123,8 @@ static int one_param(lat__unit *u, const lat__sym *ps, lat__param *out)
         out->pointee.size = lat__sizeof(t->base);
         out->pointee.nfields = f.n;
         out->pointee.fields = f.items;
+        if (lat__is_integer(t->base))
+            out->pointee.integer = lat__is_unsigned(t->base) || t->base->kind == LAT_TY_BOOL ? 2 : 1;
     }
     return 0;
 }

@@ -211,6 +211,34 @@ expect_lines("--arg valid", ARGS_SRC,
              ["k", "-n", "8", "-c", "none", "-a", "n=0x8", "-a", "c=255", "-a", "s=-0.5",
               "-a", "big=-9223372036854775808", "-a", "h=0.25"],
              ["  n = 0x8", "  c = 255", "  out = [255.25, 254.75, 254.25, 253.75, 253.25, 252.75, 252.25, 251.75]"])
+# Each finding is printed once, in the reports (the library's log printed it again).
+RACY = ("__global__ void k(float *out) {\n"
+        "    __shared__ float s[64];\n"
+        "    s[threadIdx.x] = threadIdx.x;\n"
+        "    out[threadIdx.x] = s[(threadIdx.x + 1) % 64];\n"
+        "}\n")
+r = expect_lines("a race reported once", RACY, ["k", "-b", "64", "-n", "64"], [], status=1)
+both = r.stdout + r.stderr
+found = [l.strip() for l in r.stdout.splitlines() if ": racecheck: kernel 'k'" in l]
+if not found or any(both.count(f) != 1 for f in found) or "lattice checks on" in both:
+    failures.append("a race reported once: %r" % both)
+# Buffers of a typedef's or a macro's element type are sized from what the type is (llm.c's
+# floatX *, Polybench's DATA_TYPE *): they were refused as "not of what this points to".
+expect_lines("typedef'd elements",
+             "typedef float floatX;\n#define DATA_TYPE unsigned int\n"
+             "__global__ void k(floatX *o, const floatX *in, DATA_TYPE *u, int n) {\n"
+             "    int i = threadIdx.x; if (i < n) { o[i] = in[i] * 0.5f; u[i] = 4000000000u + i; }\n}\n",
+             ["k", "-n", "4", "-c", "none", "--fill", "inputs"],
+             ["  o = [0, 0.5, 1, 1.5]", "  u = [4000000000, 4000000001, 4000000002, 4000000003]"])
+# A struct by value is not one number: its bytes from "2" ran as a garbage value.
+for arg in ([], ["-a", "f=2"]):
+    expect_lines("a struct parameter " + " ".join(arg),
+                 "struct F { float a; };\n"
+                 "__global__ void k(F f, float *o) { o[threadIdx.x] = f.a; }\n",
+                 ["k", "-n", "8", "-c", "none"] + arg, [], status=2,
+                 stderr="parameter 'f' is a struct F: lattice run sets parameters of C's arithmetic "
+                        "types and the half types, not of this one (launch the kernel from a "
+                        "program: lat_launch)")
 # A default that does not fit its parameter is an error too (n = 300 for a char).
 expect_lines("default out of range", "__global__ void k(int *o, signed char n) { o[0] = n; }\n",
              ["k", "-n", "300", "-c", "none"], [], status=2,

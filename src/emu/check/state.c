@@ -540,6 +540,24 @@ static pointee pointee_of(const char *t)
     return (pointee){size, 1, false, !unsign};
 }
 
+/* The same from the reader's layout of the element, where its words said nothing: an
+ * integer, or floats or doubles one after another (a typedef of float, of float4). */
+static pointee pointee_of_layout(const lat__elem_layout *l)
+{
+    if (l->integer && (l->size == 1 || l->size == 2 || l->size == 4 || l->size == 8))
+        return (pointee){l->size, 1, false, l->integer == 1};
+    if (l->nfields == 0 || l->nfields > 4)
+        return (pointee){0, 0, false, false};
+    uint8_t kind = l->fields[0].kind;
+    uint32_t each = kind == LAT__SCALAR_F32 ? 4 : kind == LAT__SCALAR_F64 ? 8 : 0;
+    if (!each || l->size != each * l->nfields)
+        return (pointee){0, 0, false, false};
+    for (uint32_t f = 0; f < l->nfields; f++)
+        if (l->fields[f].kind != kind || l->fields[f].offset != f * each)
+            return (pointee){0, 0, false, false};
+    return (pointee){l->size, l->nfields, true, false};
+}
+
 lat_status lat_check_kernel_param(const lat_kernel *kernel, int i, lat_check_param *out)
 {
     static const char fn[] = "lat_check_kernel_param";
@@ -561,7 +579,10 @@ lat_status lat_check_kernel_param(const lat_kernel *kernel, int i, lat_check_par
     out->name = p->name ? p->name : "";
     out->type = p->type ? p->type : "";
     out->is_pointer = p->cls == LAT__PARAM_POINTER;
+    out->is_record = p->cls == LAT__PARAM_RECORD;
     pointee to = out->is_pointer ? pointee_of(out->type) : (pointee){0, 0, false, false};
+    if (out->is_pointer && to.size == 0)
+        to = pointee_of_layout(&p->pointee); /* a typedef's (floatX *), a macro's */
     out->is_float = p->cls == LAT__PARAM_FLOAT || to.is_float;
     out->is_signed = p->cls == LAT__PARAM_SINT || (to.is_signed && to.size != 0);
     out->size = i < kernel->nparams && kernel->param_size ? kernel->param_size[i] : p->size;

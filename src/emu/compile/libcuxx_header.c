@@ -1,9 +1,8 @@
 /*
  * The parts of libcu++ (NVIDIA's C++ standard library for device code) that kernels
  * include, as the emulator has them: cuda::std's fixed-width integers, numeric_limits of
- * the arithmetic types, swap/pair/min/max, array, and the function objects. What needs
- * partial specialization (<cuda/std/type_traits>) is not here: including it stays an
- * error that says so.
+ * the arithmetic types, swap/pair/min/max, array, the function objects and the type
+ * traits (also as the standard <type_traits>, in namespace std).
  */
 #include "libcuxx_header.h"
 
@@ -69,6 +68,28 @@ static const char *const limits_h[] = {
     NULL,
 };
 
+/* std::forward and std::move: a reference to what they are given (a variadic forwarder's
+ * f(std::forward<Args>(args)...)). */
+#define FORWARD_MOVE                                                                                          \
+    "template <typename T> struct __lat_unref { typedef T type; };\n",                                      \
+    "template <typename T> struct __lat_unref<T &> { typedef T type; };\n",                                 \
+    "template <typename T> struct __lat_unref<T &&> { typedef T type; };\n",                                \
+    "template <typename T> __host__ __device__ T &&forward(typename __lat_unref<T>::type &t) noexcept\n",    \
+    "{ return static_cast<T &&>(t); }\n",                                                                   \
+    "template <typename T> __host__ __device__ typename __lat_unref<T>::type &&move(T &&t) noexcept\n",      \
+    "{ return static_cast<typename __lat_unref<T>::type &&>(t); }\n",
+
+static const char *const std_utility_h[] = {
+    "#ifndef __LAT_STD_UTILITY\n",
+    "#define __LAT_STD_UTILITY\n",
+    "namespace std {\n",
+    FORWARD_MOVE
+    "template <typename T> __host__ __device__ void swap(T &a, T &b) { T t = a; a = b; b = t; }\n",
+    "}\n",
+    "#endif\n",
+    NULL,
+};
+
 static const char *const utility_h[] = {
     "#ifndef __LAT_CUDA_STD_UTILITY\n",
     "#define __LAT_CUDA_STD_UTILITY\n",
@@ -82,6 +103,7 @@ static const char *const utility_h[] = {
     "};\n",
     "template <typename T1, typename T2> __host__ __device__ pair<T1, T2> make_pair(T1 a, T2 b)\n",
     "{ pair<T1, T2> p; p.first = a; p.second = b; return p; }\n",
+    FORWARD_MOVE
     "} }\n",
     "#endif\n",
     NULL,
@@ -125,6 +147,168 @@ static const char *const functional_h[] = {
     NULL,
 };
 
+/* <type_traits>: the traits kernels test (is_same, is_integral, enable_if, conditional,
+ * remove_cv...), built on partial specializations and on integral_constant as a base class
+ * without data members, as libcu++ builds them; the _t aliases and _v variables too. Not
+ * here: what needs the compiler's intrinsics (is_class, is_trivially_copyable...),
+ * is_array, common_type, is_convertible. decay removes references and qualifiers only
+ * (an array or function type is not turned into a pointer). */
+#define TYPE_TRAITS_BODY \
+"template <typename T, T v> struct integral_constant {\n", \
+"    static constexpr T value = v;\n", \
+"    typedef T value_type;\n", \
+"    typedef integral_constant type;\n", \
+"};\n", \
+"typedef integral_constant<bool, true> true_type;\n", \
+"typedef integral_constant<bool, false> false_type;\n", \
+"template <bool B> using bool_constant = integral_constant<bool, B>;\n", \
+"template <typename T, typename U> struct is_same : false_type {};\n", \
+"template <typename T> struct is_same<T, T> : true_type {};\n", \
+"template <typename T> struct remove_const { typedef T type; };\n", \
+"template <typename T> struct remove_const<const T> { typedef T type; };\n", \
+"template <typename T> struct remove_volatile { typedef T type; };\n", \
+"template <typename T> struct remove_volatile<volatile T> { typedef T type; };\n", \
+"template <typename T> struct remove_cv { typedef T type; };\n", \
+"template <typename T> struct remove_cv<const T> { typedef T type; };\n", \
+"template <typename T> struct remove_cv<volatile T> { typedef T type; };\n", \
+"template <typename T> struct remove_cv<const volatile T> { typedef T type; };\n", \
+"template <typename T> struct remove_reference { typedef T type; };\n", \
+"template <typename T> struct remove_reference<T &> { typedef T type; };\n", \
+"template <typename T> struct remove_reference<T &&> { typedef T type; };\n", \
+"template <typename T> struct remove_cvref { typedef typename remove_cv<typename remove_reference<T>::type>::type type; };\n", \
+"template <typename T> struct decay { typedef typename remove_cv<typename remove_reference<T>::type>::type type; };\n", \
+"template <typename T> struct remove_pointer { typedef T type; };\n", \
+"template <typename T> struct remove_pointer<T *> { typedef T type; };\n", \
+"template <typename T> struct remove_pointer<T *const> { typedef T type; };\n", \
+"template <typename T> struct remove_pointer<T *volatile> { typedef T type; };\n", \
+"template <typename T> struct remove_pointer<T *const volatile> { typedef T type; };\n", \
+"template <typename T> struct add_const { typedef const T type; };\n", \
+"template <typename T> struct add_volatile { typedef volatile T type; };\n", \
+"template <typename T> struct add_cv { typedef const volatile T type; };\n", \
+"template <typename T> struct add_pointer { typedef typename remove_reference<T>::type *type; };\n", \
+"template <typename T> struct add_lvalue_reference { typedef T &type; };\n", \
+"template <typename T> struct type_identity { typedef T type; };\n", \
+"template <bool B, typename T = void> struct enable_if {};\n", \
+"template <typename T> struct enable_if<true, T> { typedef T type; };\n", \
+"template <bool B, typename T, typename F> struct conditional { typedef T type; };\n", \
+"template <typename T, typename F> struct conditional<false, T, F> { typedef F type; };\n", \
+"template <typename T> struct is_const : false_type {};\n", \
+"template <typename T> struct is_const<const T> : true_type {};\n", \
+"template <typename T> struct is_volatile : false_type {};\n", \
+"template <typename T> struct is_volatile<volatile T> : true_type {};\n", \
+"template <typename T> struct is_pointer : false_type {};\n", \
+"template <typename T> struct is_pointer<T *> : true_type {};\n", \
+"template <typename T> struct is_pointer<T *const> : true_type {};\n", \
+"template <typename T> struct is_pointer<T *volatile> : true_type {};\n", \
+"template <typename T> struct is_pointer<T *const volatile> : true_type {};\n", \
+"template <typename T> struct is_lvalue_reference : false_type {};\n", \
+"template <typename T> struct is_lvalue_reference<T &> : true_type {};\n", \
+"template <typename T> struct is_rvalue_reference : false_type {};\n", \
+"template <typename T> struct is_rvalue_reference<T &&> : true_type {};\n", \
+"template <typename T> struct is_reference : false_type {};\n", \
+"template <typename T> struct is_reference<T &> : true_type {};\n", \
+"template <typename T> struct is_reference<T &&> : true_type {};\n", \
+"template <typename T> struct is_void : is_same<void, typename remove_cv<T>::type> {};\n", \
+"template <typename T> struct __lat_integral : false_type {};\n", \
+"template <> struct __lat_integral<bool> : true_type {};\n", \
+"template <> struct __lat_integral<char> : true_type {};\n", \
+"template <> struct __lat_integral<signed char> : true_type {};\n", \
+"template <> struct __lat_integral<unsigned char> : true_type {};\n", \
+"template <> struct __lat_integral<short> : true_type {};\n", \
+"template <> struct __lat_integral<unsigned short> : true_type {};\n", \
+"template <> struct __lat_integral<int> : true_type {};\n", \
+"template <> struct __lat_integral<unsigned int> : true_type {};\n", \
+"template <> struct __lat_integral<long> : true_type {};\n", \
+"template <> struct __lat_integral<unsigned long> : true_type {};\n", \
+"template <> struct __lat_integral<long long> : true_type {};\n", \
+"template <> struct __lat_integral<unsigned long long> : true_type {};\n", \
+"template <typename T> struct is_integral : __lat_integral<typename remove_cv<T>::type> {};\n", \
+"template <typename T> struct __lat_floating : false_type {};\n", \
+"template <> struct __lat_floating<float> : true_type {};\n", \
+"template <> struct __lat_floating<double> : true_type {};\n", \
+"template <> struct __lat_floating<long double> : true_type {};\n", \
+"template <typename T> struct is_floating_point : __lat_floating<typename remove_cv<T>::type> {};\n", \
+"template <typename T> struct is_arithmetic : bool_constant<is_integral<T>::value || is_floating_point<T>::value> {};\n", \
+"template <typename T> struct is_scalar : bool_constant<is_arithmetic<T>::value || is_pointer<T>::value> {};\n", \
+"template <typename T, bool = is_arithmetic<T>::value> struct __lat_signed : false_type {};\n", \
+"template <typename T> struct __lat_signed<T, true> : bool_constant<(T(-1) < T(0))> {};\n", \
+"template <typename T, bool = is_arithmetic<T>::value> struct __lat_unsigned : false_type {};\n", \
+"template <typename T> struct __lat_unsigned<T, true> : bool_constant<(T(0) < T(-1))> {};\n", \
+"template <typename T> struct is_signed : __lat_signed<typename remove_cv<T>::type> {};\n", \
+"template <typename T> struct is_unsigned : __lat_unsigned<typename remove_cv<T>::type> {};\n", \
+"template <typename T> struct make_unsigned;\n", \
+"template <> struct make_unsigned<char> { typedef unsigned char type; };\n", \
+"template <> struct make_unsigned<signed char> { typedef unsigned char type; };\n", \
+"template <> struct make_unsigned<unsigned char> { typedef unsigned char type; };\n", \
+"template <> struct make_unsigned<short> { typedef unsigned short type; };\n", \
+"template <> struct make_unsigned<unsigned short> { typedef unsigned short type; };\n", \
+"template <> struct make_unsigned<int> { typedef unsigned int type; };\n", \
+"template <> struct make_unsigned<unsigned int> { typedef unsigned int type; };\n", \
+"template <> struct make_unsigned<long> { typedef unsigned long type; };\n", \
+"template <> struct make_unsigned<unsigned long> { typedef unsigned long type; };\n", \
+"template <> struct make_unsigned<long long> { typedef unsigned long long type; };\n", \
+"template <> struct make_unsigned<unsigned long long> { typedef unsigned long long type; };\n", \
+"template <typename T> struct make_signed;\n", \
+"template <> struct make_signed<char> { typedef signed char type; };\n", \
+"template <> struct make_signed<signed char> { typedef signed char type; };\n", \
+"template <> struct make_signed<unsigned char> { typedef signed char type; };\n", \
+"template <> struct make_signed<short> { typedef short type; };\n", \
+"template <> struct make_signed<unsigned short> { typedef short type; };\n", \
+"template <> struct make_signed<int> { typedef int type; };\n", \
+"template <> struct make_signed<unsigned int> { typedef int type; };\n", \
+"template <> struct make_signed<long> { typedef long type; };\n", \
+"template <> struct make_signed<unsigned long> { typedef long type; };\n", \
+"template <> struct make_signed<long long> { typedef long long type; };\n", \
+"template <> struct make_signed<unsigned long long> { typedef long long type; };\n", \
+"template <typename T> using remove_const_t = typename remove_const<T>::type;\n", \
+"template <typename T> using remove_volatile_t = typename remove_volatile<T>::type;\n", \
+"template <typename T> using remove_cv_t = typename remove_cv<T>::type;\n", \
+"template <typename T> using remove_reference_t = typename remove_reference<T>::type;\n", \
+"template <typename T> using remove_cvref_t = typename remove_cvref<T>::type;\n", \
+"template <typename T> using remove_pointer_t = typename remove_pointer<T>::type;\n", \
+"template <typename T> using decay_t = typename decay<T>::type;\n", \
+"template <typename T> using add_const_t = typename add_const<T>::type;\n", \
+"template <typename T> using add_pointer_t = typename add_pointer<T>::type;\n", \
+"template <typename T> using type_identity_t = typename type_identity<T>::type;\n", \
+"template <typename T> using make_unsigned_t = typename make_unsigned<T>::type;\n", \
+"template <typename T> using make_signed_t = typename make_signed<T>::type;\n", \
+"template <bool B, typename T = void> using enable_if_t = typename enable_if<B, T>::type;\n", \
+"template <bool B, typename T, typename F> using conditional_t = typename conditional<B, T, F>::type;\n", \
+"template <typename T, typename U> constexpr bool is_same_v = is_same<T, U>::value;\n", \
+"template <typename T> constexpr bool is_const_v = is_const<T>::value;\n", \
+"template <typename T> constexpr bool is_volatile_v = is_volatile<T>::value;\n", \
+"template <typename T> constexpr bool is_pointer_v = is_pointer<T>::value;\n", \
+"template <typename T> constexpr bool is_reference_v = is_reference<T>::value;\n", \
+"template <typename T> constexpr bool is_lvalue_reference_v = is_lvalue_reference<T>::value;\n", \
+"template <typename T> constexpr bool is_rvalue_reference_v = is_rvalue_reference<T>::value;\n", \
+"template <typename T> constexpr bool is_void_v = is_void<T>::value;\n", \
+"template <typename T> constexpr bool is_integral_v = is_integral<T>::value;\n", \
+"template <typename T> constexpr bool is_floating_point_v = is_floating_point<T>::value;\n", \
+"template <typename T> constexpr bool is_arithmetic_v = is_arithmetic<T>::value;\n", \
+"template <typename T> constexpr bool is_scalar_v = is_scalar<T>::value;\n", \
+"template <typename T> constexpr bool is_signed_v = is_signed<T>::value;\n", \
+"template <typename T> constexpr bool is_unsigned_v = is_unsigned<T>::value;\n",
+
+static const char *const cuda_type_traits_h[] = {
+    "#ifndef __LAT_CUDA_STD_TYPE_TRAITS\n",
+    "#define __LAT_CUDA_STD_TYPE_TRAITS\n",
+    "namespace cuda { namespace std {\n",
+    TYPE_TRAITS_BODY
+    "} }\n",
+    "#endif\n",
+    NULL,
+};
+
+static const char *const std_type_traits_h[] = {
+    "#ifndef __LAT_STD_TYPE_TRAITS\n",
+    "#define __LAT_STD_TYPE_TRAITS\n",
+    "namespace std {\n",
+    TYPE_TRAITS_BODY
+    "}\n",
+    "#endif\n",
+    NULL,
+};
+
 const char *const *lat__libcuxx_header_lines(const char *name)
 {
     static const struct {
@@ -133,7 +317,8 @@ const char *const *lat__libcuxx_header_lines(const char *name)
     } headers[] = {
         {"cuda/std/cstdint", cstdint_h}, {"cuda/std/cstddef", cstdint_h}, {"cuda/std/climits", cstdint_h},
         {"cuda/std/limits", limits_h},   {"cuda/std/utility", utility_h}, {"cuda/std/array", array_h},
-        {"cuda/std/functional", functional_h},
+        {"cuda/std/functional", functional_h}, {"cuda/std/type_traits", cuda_type_traits_h},
+        {"type_traits", std_type_traits_h}, {"utility", std_utility_h},
     };
     for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
         if (strcmp(name, headers[i].name) == 0)

@@ -1,0 +1,617 @@
+/* The template machinery real C++ kernels lean on (issue 42): variadic templates and fold
+ * expressions, partial specialisation and <type_traits>, variable templates, template
+ * template parameters and SFINAE. Each kernel is written as library code (CUTLASS-lite,
+ * cub-lite, llm.c, ggml) writes it, compiled as written, run on random inputs against a
+ * host reference; what the emulator cannot do must be refused, naming the construct and
+ * its line. Kernels are extern "C" so that NVRTC finds them by name too. */
+#include "harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { N = 256 };
+
+/* The message a module that should not compile gets (NULL: it compiled). */
+static const char *cxx_error(lat_context *ctx, const char *src)
+{
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "t.cu", .no_extern_c = 1},
+                                      &mod);
+    if (st == LAT_OK) {
+        lat_module_destroy(mod);
+        return NULL;
+    }
+    return lat_last_error();
+}
+
+static void run_1d(lat_kernel *k, const float *in, float *out, size_t n)
+{
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(unsigned)(n / 64)}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, n * sizeof *in), lat_arg_out(out, n * sizeof *out),
+                                       lat_arg_i32((int)n))));
+}
+
+TEST(variadic_templates_expand_packs_of_mixed_types_in_calls_initializers_and_sizeof)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        /* recursion ended by a non-variadic overload (C++ prefers it on a tie) */
+        "template <typename T> __device__ T sum_all(T a) { return a; }\n"
+        "template <typename T, typename... Rest>\n"
+        "__device__ T sum_all(T a, Rest... rest) { return a + sum_all(rest...); }\n"
+        /* a pack in a braced initializer, through a pattern, and sizeof... */
+        "template <typename... Ts>\n"
+        "__device__ float mean_of(Ts... xs)\n"
+        "{\n"
+        "    const float v[] = {static_cast<float>(xs)...};\n"
+        "    float s = 0.0f;\n"
+        "    for (int i = 0; i < (int)sizeof...(Ts); i++) s += v[i];\n"
+        "    return s / sizeof...(xs);\n"
+        "}\n"
+        /* a pack of pointers (const Ts *... p) and a pattern calling through each */
+        "template <typename F, typename... Ts>\n"
+        "__device__ float apply_at(F f, int i, const Ts *... p) { return f(p[i]...); }\n"
+        "struct Mix { float a; __device__ float operator()(float x, float y, int z) const { return a * x - y + z; } };\n"
+        "template <int... Ns> __device__ int weights() { const int w[] = {Ns..., 0}; return w[0] * 100 + (int)sizeof...(Ns); }\n"
+        "extern \"C\" __global__ void variadic(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float x = in[i];\n"
+        "    int idx[1] = {i % 7};\n"
+        "    Mix m = {2.0f};\n"
+        "    out[i] = sum_all(x, 2, 3.5) + mean_of(x, 1, 2.0) + apply_at(m, 0, in + i, in + (n - 1 - i), idx) +\n"
+        "             weights<3, 4, 5>() + weights<>();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "variadic");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -4, 4);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double x = in[i];
+        /* sum_all(2, 3.5) is an int: 2 + 3.5 truncated to 5 */
+        double want = (float)(x + 5) + (float)((x + 1 + 2) / 3) + (2 * x - in[N - 1 - i] + i % 7) + 303 + 0;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-4), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+TEST(fold_expressions_of_every_form_and_empty_packs)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename... Ts> __device__ float rsum(Ts... xs) { return (xs + ...); }\n"
+        "template <typename... Ts> __device__ float lsub(Ts... xs) { return (... - xs); }\n"
+        "template <typename... Ts> __device__ float rsub(Ts... xs) { return (xs - ...); }\n"
+        "template <typename... Ts> __device__ float lsub0(Ts... xs) { return (100.0f - ... - xs); }\n"
+        "template <typename... Ts> __device__ float rsub0(Ts... xs) { return (xs - ... - 100.0f); }\n"
+        "template <typename... Ts> __device__ bool all_pos(Ts... xs) { return ((xs > 0) && ...); }\n"
+        "template <typename... Ts> __device__ bool any_big(Ts... xs) { return (... || (xs > 3)); }\n"
+        "template <typename... Ts> __device__ float max_of(float m, Ts... xs) { ((m = fmaxf(m, xs)), ...); return m; }\n"
+        "template <typename... Ts> __device__ unsigned mask(Ts... bits) { return (0u | ... | (1u << bits)); }\n"
+        "extern \"C\" __global__ void folds(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float a = in[i], b = in[(i + 1) % n], c = in[(i + 2) % n];\n"
+        "    float r = rsum(a, b, c) * 1000.0f + lsub(a, b, c) * 100.0f + rsub(a, b, c) * 10.0f;\n"
+        "    r += lsub0(a, b) + rsub0(a, b) + lsub0() + rsub0();\n"
+        "    r += (all_pos(a, b) ? 1 : 0) + (all_pos() ? 2 : 0) + (any_big(a, b, c) ? 4 : 0) + (any_big() ? 8 : 0);\n"
+        "    r += max_of(a, b, c) + max_of(a) + mask(1, 3, 4) + mask();\n"
+        "    out[i] = r;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "folds");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -5, 5);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float a = in[i], b = in[(i + 1) % N], c = in[(i + 2) % N];
+        double r = (double)(a + (b + c)) * 1000 + ((a - b) - c) * 100.0 + (a - (b - c)) * 10.0;
+        r += (100.0 - a - b) + (a - (b - 100.0)) + 100 + 100;
+        r += ((a > 0 && b > 0) ? 1 : 0) + 2 + ((a > 3 || b > 3 || c > 3) ? 4 : 0) + 0;
+        r += fmax(a, fmax(b, c)) + a + (2 + 8 + 16) + 0;
+        ASSERT_MSG(t_close(out[i], r, 1e-5, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], r);
+    }
+}
+
+TEST(pack_misuse_is_an_error_naming_the_construct_and_its_line)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("the emulator's own messages");
+    const char *m = cxx_error(ctx, "template <typename... Ts> __device__ float s(Ts... xs) { return (xs + ...); }\n"
+                                   "extern \"C\" __global__ void k(float *o) { o[0] = s(); }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:1:71: error: a fold over '+' of an empty parameter pack");
+    m = cxx_error(ctx, "template <typename... Ts> __device__ float s(Ts... xs) { return xs; }\n"
+                       "extern \"C\" __global__ void k(float *o) { o[0] = s(1.0f); }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:1:65: error: the parameter pack 'xs' is used without '...' to expand it");
+    m = cxx_error(ctx, "template <typename... Ts> struct L { static constexpr int n = sizeof...(Ts); };\n"
+                       "template <typename... As> __device__ float two(As... a) { return L<As...>::n; }\n"
+                       "template <typename... As, typename... Bs>\n"
+                       "__device__ int z(int x) { return x; }\n"
+                       "template <typename... As> __device__ float w(As... a) { return (a + ... + a); }\n"
+                       "extern \"C\" __global__ void k(float *o) { o[0] = two(1, 2) + w(1.0f); }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:5:69: error: a fold expression needs exactly one operand with an unexpanded parameter pack");
+}
+
+TEST(partial_specializations_pick_the_most_specialized_and_deduce_through_class_templates)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        /* cutlass-lite: an array type, traits on it, and functions deducing T and N from it */
+        "template <typename T, int N> struct Array { T v[N]; };\n"
+        "template <typename A> struct array_len { static constexpr int value = -1; };\n"
+        "template <typename T, int N> struct array_len<Array<T, N>> { static constexpr int value = N; };\n"
+        "template <typename T, int N> __device__ T reduce_add(const Array<T, N> &a)\n"
+        "{ T s = 0; for (int i = 0; i < N; i++) s += a.v[i]; return s; }\n"
+        "template <typename T, int N> __device__ Array<T, N> scale(Array<T, N> a, T k)\n"
+        "{ for (int i = 0; i < N; i++) a.v[i] *= k; return a; }\n"
+        /* pointer, const and const-pointer patterns: const T * beats T * for const float * */
+        "template <typename T> struct kind { static constexpr int value = 0; };\n"
+        "template <typename T> struct kind<T *> { static constexpr int value = 1; };\n"
+        "template <typename T> struct kind<const T> { static constexpr int value = 2; };\n"
+        "template <typename T> struct kind<const T *> { static constexpr int value = 3; };\n"
+        "template <typename T, typename U> struct same { static constexpr bool value = false; };\n"
+        "template <typename T> struct same<T, T> { static constexpr bool value = true; };\n"
+        "template <typename T> struct strip { typedef T type; };\n"
+        "template <typename T> struct strip<const T> { typedef T type; };\n"
+        "template <typename T> struct strip<volatile T> { typedef T type; };\n"
+        "template <typename T> struct strip<const volatile T> { typedef T type; };\n"
+        /* a value pattern and a type pattern side by side */
+        "template <typename T, int Bits> struct pack_of { static constexpr int lanes = 0; };\n"
+        "template <int Bits> struct pack_of<float, Bits> { static constexpr int lanes = Bits / 32; };\n"
+        "template <typename T> struct pack_of<T, 16> { static constexpr int lanes = 100; };\n"
+        "extern \"C\" __global__ void partial(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Array<float, 3> a = {{in[i], in[(i + 1) % n], 2.0f}};\n"
+        "    Array<int, 2> b = {{i, 3}};\n"
+        "    float r = reduce_add(scale(a, 2.0f)) + reduce_add(b);\n"
+        "    int code = kind<int>::value + 10 * kind<int *>::value + 100 * kind<const int>::value +\n"
+        "               1000 * kind<const float *>::value + 10000 * same<int, int>::value +\n"
+        "               20000 * same<int, float>::value + 40000 * same<strip<const volatile int>::type, int>::value;\n"
+        "    int lens = array_len<Array<float, 3>>::value * 10 + array_len<int>::value;\n"
+        "    int lanes = pack_of<float, 128>::lanes + pack_of<int, 16>::lanes * 10 + pack_of<int, 8>::lanes;\n"
+        "    out[i] = r + code * 0.001f + lens * 1000.0f + lanes * 100000.0f;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "partial");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double r = 2.0 * in[i] + 2.0 * in[(i + 1) % N] + 4 + i + 3;
+        double want = r + 53210 * 0.001 + 29 * 1000.0 + 1004 * 100000.0;
+        ASSERT_MSG(t_close(out[i], (float)want, 1e-6, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+TEST(partial_specializations_lattice_cannot_match_are_refused_and_ambiguity_is_an_error)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("the emulator's own messages");
+    const char *m = cxx_error(ctx, "template <typename T, typename U> struct P { static constexpr int v = 0; };\n"
+                                   "template <typename T> struct P<T, int> { static constexpr int v = 1; };\n"
+                                   "template <typename U> struct P<int, U> { static constexpr int v = 2; };\n"
+                                   "extern \"C\" __global__ void k(int *o) { o[0] = P<int, int>::v; }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "P<int, int> matches partial specializations of 'P' at lines 2 and 3, neither more specialized");
+    m = cxx_error(ctx, "template <typename T> struct id { typedef T type; };\n"
+                       "template <typename T, typename U> struct Q { static constexpr int v = 0; };\n"
+                       "template <typename T> struct Q<T, typename id<T>::type> { static constexpr int v = 1; };\n"
+                       "extern \"C\" __global__ void k(int *o) { o[0] = Q<int, int>::v; }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:3:30: error: a partial specialization whose arguments depend on its parameters");
+    m = cxx_error(ctx, "template <int A, int B> struct R { static constexpr int v = 0; };\n"
+                       "template <int A> struct R<A, A + 1> { static constexpr int v = 1; };\n"
+                       "extern \"C\" __global__ void k(int *o) { o[0] = R<1, 2>::v; }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:2:25: error: a partial specialization whose arguments depend on its parameters");
+}
+
+TEST(variable_templates_are_constants_per_instance)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T> constexpr T pi_v = T(3.14159265358979323846);\n"
+        "template <typename T, typename U> struct same { static constexpr bool value = false; };\n"
+        "template <typename T> struct same<T, T> { static constexpr bool value = true; };\n"
+        "template <typename T, typename U> constexpr bool same_v = same<T, U>::value;\n"
+        "template <int N> constexpr int square_v = N * N;\n"
+        "template <typename T> __device__ T circle(T r)\n"
+        "{\n"
+        "    if constexpr (same_v<T, double>) return pi_v<T> * r * r; else return pi_v<T> * r * r + 1;\n"
+        "}\n"
+        "extern \"C\" __global__ void vt(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    static_assert(square_v<4> == 16, \"square_v\");\n"
+        "    float tile[square_v<3>];\n"
+        "    tile[i % square_v<3>] = in[i];\n"
+        "    out[i] = circle(in[i]) + (float)circle((double)in[i]) + sizeof(tile) + (same_v<int, int> ? 1000 : 0) +\n"
+        "             pi_v<int> + tile[i % 9];\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "vt");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double x = in[i], pi = 3.14159265358979323846;
+        double want = (float)((float)pi * x * x + 1) + (float)(pi * x * x) + 36 + 1000 + 3 + x;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-3), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+TEST(type_traits_and_sfinae_pick_the_overload_cxx_picks)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda/std/type_traits>\n"
+        "namespace tt = cuda::std;\n"
+        /* return-type SFINAE (the classic enable_if<...>::type) */
+        "template <typename T>\n"
+        "__device__ typename tt::enable_if<tt::is_floating_point<T>::value, T>::type halve(T x) { return x * T(0.5); }\n"
+        "template <typename T>\n"
+        "__device__ typename tt::enable_if<tt::is_integral<T>::value, T>::type halve(T x) { return x >> 1; }\n"
+        /* SFINAE in a value parameter's type and in a type parameter's default */
+        "template <typename T, tt::enable_if_t<tt::is_signed_v<T>, int> = 0>\n"
+        "__device__ int sign_of(T x) { return (x > T(0)) - (x < T(0)); }\n"
+        "template <typename T, tt::enable_if_t<tt::is_unsigned_v<T>, int> = 0>\n"
+        "__device__ int sign_of(T x) { return x > T(0) ? 2 : 0; }\n"
+        "template <typename T, typename = tt::enable_if_t<tt::is_pointer_v<T>>>\n"
+        "__device__ int pointee_bytes(T) { return (int)sizeof(tt::remove_pointer_t<T>); }\n"
+        /* llm.c-style: a wider accumulator chosen by a trait */
+        "template <typename T>\n"
+        "__device__ float widen(T x)\n"
+        "{\n"
+        "    using Acc = tt::conditional_t<(sizeof(T) < 4), int, T>;\n"
+        "    Acc a = (Acc)x;\n"
+        "    return (float)a * (tt::is_same_v<Acc, int> ? 10.0f : 1.0f);\n"
+        "}\n"
+        /* a trait of the program's own on integral_constant, as libraries write them */
+        "template <typename T> struct is_vec2 : tt::false_type {};\n"
+        "template <> struct is_vec2<float2> : tt::true_type {};\n"
+        "template <typename T> __device__ float len1(T v) { if constexpr (is_vec2<T>::value) return fabsf(v.x) + fabsf(v.y); else return fabsf(v); }\n"
+        "extern \"C\" __global__ void traits(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float x = in[i];\n"
+        "    static_assert(tt::is_same<tt::remove_cv_t<const volatile int>, int>::value, \"remove_cv\");\n"
+        "    static_assert(tt::is_same_v<tt::decay_t<const float &>, float>, \"decay\");\n"
+        "    static_assert(!tt::is_integral_v<float> && tt::is_integral_v<const unsigned char>, \"is_integral\");\n"
+        "    static_assert(tt::is_signed_v<int> && !tt::is_signed_v<unsigned> && tt::is_unsigned_v<unsigned short>, \"signs\");\n"
+        "    static_assert(tt::is_same_v<tt::make_unsigned_t<int>, unsigned>, \"make_unsigned\");\n"
+        "    static_assert(tt::integral_constant<int, 7>::value == 7 && tt::true_type::value, \"integral_constant\");\n"
+        "    tt::remove_reference_t<float &> y = x;\n"
+        "    out[i] = halve(x) + halve(i) * 10 + sign_of(-i - 1) * 100 + sign_of((unsigned)i) * 1000 +\n"
+        "             pointee_bytes(in) * 10000 + widen((short)3) + widen(0.25) + len1(make_float2(x, -1.0f)) + len1(y);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "traits");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double x = in[i];
+        double want = x * 0.5 + (i >> 1) * 10 - 100 + (i > 0 ? 2000 : 0) + 40000 + 30 + 0.25 + (fabs(x) + 1) + fabs(x);
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+TEST(a_base_class_with_data_members_is_refused_and_a_failed_enable_if_is_an_error)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("the emulator's own messages");
+    const char *m = cxx_error(ctx, "struct B { int a; };\n"
+                                   "struct D : B { int b; };\n"
+                                   "extern \"C\" __global__ void k(int *o) { D d; d.b = 1; o[0] = d.b; }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:2:12: error: a base class with data members is not supported");
+    m = cxx_error(ctx, "#include <cuda/std/type_traits>\n"
+                       "template <typename T, cuda::std::enable_if_t<cuda::std::is_integral_v<T>, int> = 0>\n"
+                       "__device__ T twice(T x) { return x + x; }\n"
+                       "extern \"C\" __global__ void k(float *o) { o[0] = twice(1.5f); }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:4:49: error: no instance of 'twice' takes these arguments");
+}
+
+TEST(template_template_parameters_name_a_class_template_given_or_defaulted)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        /* cub-lite: a reduction policy passed as a template */
+        "template <typename T> struct Sum { __device__ static T apply(T a, T b) { return a + b; } };\n"
+        "template <typename T> struct Max { __device__ static T apply(T a, T b) { return a > b ? a : b; } };\n"
+        "template <template <typename> class Op, typename T, int N>\n"
+        "__device__ T fold_n(const T *v) { T r = v[0]; for (int i = 1; i < N; i++) r = Op<T>::apply(r, v[i]); return r; }\n"
+        "template <template <typename> class Op = Sum, typename T = float>\n"
+        "struct Combine { __device__ T operator()(T a, T b) const { return Op<T>::apply(a, b); } };\n"
+        "extern \"C\" __global__ void ttp(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 4 > n) { out[i] = 0; return; }\n"
+        "    Combine<> add;\n"
+        "    Combine<Max> mx;\n"
+        "    out[i] = fold_n<Sum, float, 3>(in + i) + fold_n<Max, float, 4>(in + i) * 100 + add(in[i], 1.0f) +\n"
+        "             mx(in[i], 0.0f) * 1000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "ttp");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double want = 0;
+        if (i + 4 <= N) {
+            double mx = fmax(fmax(in[i], in[i + 1]), fmax(in[i + 2], in[i + 3]));
+            want = (double)(in[i] + in[i + 1] + in[i + 2]) + mx * 100 + (in[i] + 1.0) + fmax(in[i], 0) * 1000;
+        }
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+/* The library code real kernels are built on, in the shape llm.c and PyTorch write it:
+ * a packed 128-bit vector class template whose static constant sizes its array member
+ * (and is read through an object), a defaulted constructor beside another, alignas of
+ * the parameters, an opmath trait and a functor invoked through a variadic forwarder. */
+TEST(llmc_and_aten_style_vector_classes_traits_and_forwarders)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda/std/type_traits>\n"
+        "template <class ElementType>\n"
+        "struct alignas(16) Packed128 {\n"
+        "    Packed128() = default;\n"
+        "    __device__ explicit Packed128(int4 bits) { memcpy(&payload, &bits, sizeof(bits)); }\n"
+        "    __device__ ElementType &operator[](int index) { return payload[index]; }\n"
+        "    __device__ int4 get_bits() const { int4 bits; memcpy(&bits, &payload, sizeof(bits)); return bits; }\n"
+        "    static constexpr const size_t size = sizeof(int4) / sizeof(ElementType);\n"
+        "    ElementType payload[size];\n"
+        "};\n"
+        "template <class T> __device__ Packed128<T> load128(const T *a) { return Packed128<T>{*reinterpret_cast<const int4 *>(a)}; }\n"
+        "template <class T> __device__ void store128(T *t, Packed128<T> v) { *reinterpret_cast<int4 *>(t) = v.get_bits(); }\n"
+        "typedef Packed128<float> x128;\n"
+        "struct Half { unsigned short x; };\n"
+        "template <typename T> struct OpMath { using type = T; };\n"
+        "template <> struct OpMath<Half> { using type = float; };\n"
+        "template <typename T> using opmath_t = typename OpMath<T>::type;\n"
+        "template <typename scalar_t, int vec_size>\n"
+        "struct alignas(sizeof(scalar_t) * vec_size) aligned_vector { scalar_t val[vec_size]; };\n"
+        "template <typename func_t, typename... Args>\n"
+        "__device__ auto invoke(const func_t &f, Args... args) { return f(args...); }\n"
+        "struct MulAdd { float a; __device__ float operator()(float x, float y) const { return a * x + y; } };\n"
+        "extern \"C\" __global__ void packed(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int idx = (blockIdx.x * blockDim.x + threadIdx.x) * x128::size;\n"
+        "    if (idx >= n) return;\n"
+        "    x128 a = load128(in + idx), o;\n"
+        "    static_assert(alignof(aligned_vector<float, 4>) == 16 && sizeof(x128) == 16, \"layout\");\n"
+        "    aligned_vector<float, 2> pair = {{1.0f, 2.0f}};\n"
+        "    for (int k = 0; k < a.size; k++) {\n"
+        "        opmath_t<Half> acc = invoke(MulAdd{3.0f}, a[k], pair.val[k % 2]);\n"
+        "        o[k] = acc;\n"
+        "    }\n"
+        "    store128(out + idx, o);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "packed");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {N / 4}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++) {
+        float want = 3.0f * in[i] + (float)(i % 4 % 2 + 1);
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+/* ggml's dequantization kernels take the block decoder as a function pointer template
+ * argument (template <int qk, int qr, dequantize_kernel_t dequantize_kernel, typename dst_t>). */
+TEST(function_pointer_template_arguments_call_the_function_named)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "typedef void (*dequantize_kernel_t)(const void *vx, const int ib, const int iqs, float2 &v);\n"
+        "typedef struct { float d; signed char qs[32]; } block_q8;\n"
+        "typedef struct { float d; unsigned char qs[16]; } block_q4;\n"
+        "__device__ void dequantize_q8(const void *vx, const int ib, const int iqs, float2 &v)\n"
+        "{ const block_q8 *x = (const block_q8 *)vx; v.x = x[ib].d * x[ib].qs[iqs]; v.y = x[ib].d * x[ib].qs[iqs + 16]; }\n"
+        "__device__ void dequantize_q4(const void *vx, const int ib, const int iqs, float2 &v)\n"
+        "{ const block_q4 *x = (const block_q4 *)vx; int q = x[ib].qs[iqs];\n"
+        "  v.x = ((q & 0xF) - 8) * x[ib].d; v.y = ((q >> 4) - 8) * x[ib].d; }\n"
+        "template <int qk, int qr, dequantize_kernel_t dequantize_kernel, typename dst_t>\n"
+        "__global__ void dequantize_block(const void *__restrict__ vx, dst_t *__restrict__ y, const int k)\n"
+        "{\n"
+        "    const int i = 2 * (blockDim.x * blockIdx.x + threadIdx.x);\n"
+        "    if (i >= k) return;\n"
+        "    const int ib = i / qk, iqs = (i % qk) / qr, iybs = i - i % qk;\n"
+        "    const int y_offset = qr == 1 ? 1 : qk / 2;\n"
+        "    float2 v;\n"
+        "    dequantize_kernel(vx, ib, iqs, v);\n"
+        "    y[iybs + iqs + 0] = v.x;\n"
+        "    y[iybs + iqs + y_offset] = v.y;\n"
+        "}\n";
+    static const char *const names[] = {"dequantize_block<32, 2, dequantize_q8, float>",
+                                        "dequantize_block<32, 2, &dequantize_q4, float>", NULL};
+    lat_module *mod;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "dq.cu", .no_extern_c = 1,
+                                                         .name_expressions = names},
+                                &mod));
+    enum { NBLK = 8, K = NBLK * 32 };
+    struct {
+        float d;
+        signed char qs[32];
+    } q8[NBLK];
+    struct {
+        float d;
+        unsigned char qs[16];
+    } q4[NBLK];
+    for (int b = 0; b < NBLK; b++) {
+        q8[b].d = q4[b].d = (float)t_rand_double(0.01, 1);
+        for (int j = 0; j < 32; j++)
+            q8[b].qs[j] = (signed char)(t_rand_u32() % 255 - 127);
+        for (int j = 0; j < 16; j++)
+            q4[b].qs[j] = (unsigned char)t_rand_u32();
+    }
+    static float y8[K], y4[K];
+    lat_kernel *k8, *k4;
+    ASSERT_OK(lat_module_get_kernel(mod, names[0], &k8));
+    ASSERT_OK(lat_module_get_kernel(mod, names[1], &k4));
+    ASSERT_OK(lat_launch_args(k8, &(lat_launch_desc){.grid = {K / 2 / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(q8, sizeof q8), lat_arg_out(y8, sizeof y8), lat_arg_i32(K))));
+    ASSERT_OK(lat_launch_args(k4, &(lat_launch_desc){.grid = {K / 2 / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(q4, sizeof q4), lat_arg_out(y4, sizeof y4), lat_arg_i32(K))));
+    for (int i = 0; i < K; i++) {
+        int b = i / 32, j = i % 32;
+        float w8 = q8[b].d * q8[b].qs[j];
+        int q = q4[b].qs[j % 16];
+        float w4 = (float)((j < 16 ? (q & 0xF) : (q >> 4)) - 8) * q4[b].d;
+        ASSERT_MSG(y8[i] == w8, "y8[%d] = %.9g, want %.9g", i, y8[i], w8);
+        ASSERT_MSG(y4[i] == w4, "y4[%d] = %.9g, want %.9g", i, y4[i], w4);
+    }
+    lat_module_destroy(mod);
+}
+
+TEST(perfect_forwarding_through_a_variadic_call_and_a_forward_declared_class_template)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda/std/utility>\n"
+        "template <typename T, int N = 2> struct Acc;\n"
+        "template <typename T, int N> struct Acc { T v[N]; __device__ T sum() const { T s = 0; for (int i = 0; i < N; i++) s += v[i]; return s; } };\n"
+        "template <typename F, typename... Args>\n"
+        "__device__ auto invoke(F &&f, Args &&... args) { return f(cuda::std::forward<Args>(args)...); }\n"
+        "struct Bump { __device__ float operator()(float a, float &b) const { b += 1.0f; return a * b; } };\n"
+        "extern \"C\" __global__ void fwd(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float b = in[(i + 1) % n];\n"
+        "    Acc<float> acc = {{in[i], 1.0f}};\n"
+        "    float r = invoke(Bump{}, acc.sum() + 0.5f, b);\n" /* an rvalue, and b by reference */
+        "    out[i] = r + cuda::std::move(b) * 10.0f;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "fwd");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float b = in[(i + 1) % N] + 1.0f;
+        float want = (in[i] + 1.0f + 0.5f) * b + b * 10.0f;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-4), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+/* cub-lite: a block-wide primitive whose shared scratch is a struct nested in it, declared
+ * by the kernel as typename Primitive<...>::TempStorage, one per instance. */
+TEST(nested_structs_of_class_template_instances_are_member_types)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, int BLOCK>\n"
+        "struct BlockSum {\n"
+        "    struct TempStorage { T partial[BLOCK]; };\n"
+        "    TempStorage *temp;\n"
+        "    __device__ T sum(T x) {\n"
+        "        temp->partial[threadIdx.x] = x;\n"
+        "        __syncthreads();\n"
+        "        T s = 0;\n"
+        "        for (int i = 0; i < BLOCK; i++) s += temp->partial[i];\n"
+        "        __syncthreads();\n"
+        "        return s;\n"
+        "    }\n"
+        "};\n"
+        "struct Plain { struct Inner { int a; }; Inner in; };\n"
+        "extern \"C\" __global__ void nested(const float *in, float *out, int n)\n"
+        "{\n"
+        "    __shared__ typename BlockSum<float, 64>::TempStorage fs;\n"
+        "    __shared__ BlockSum<int, 64>::TempStorage is;\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    BlockSum<float, 64> f = {&fs};\n"
+        "    BlockSum<int, 64> g = {&is};\n"
+        "    Plain::Inner q = {3};\n"
+        "    static_assert(sizeof(BlockSum<float, 64>::TempStorage) == 256 && sizeof(is) == 256, \"sizes\");\n"
+        "    out[i] = f.sum(in[i]) + g.sum((int)threadIdx.x) * 1000 + q.a;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "nested");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double s = 0;
+        for (int j = i - i % 64; j < i - i % 64 + 64; j++)
+            s += in[j];
+        double want = s + 2016 * 1000 + 3;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+TEST(trailing_return_types_read_the_parameters)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, typename U> __device__ auto mul(T a, U b) -> decltype(a * b) { return a * b; }\n"
+        "__device__ auto twice(float x) -> float { return 2 * x; }\n"
+        "extern \"C\" __global__ void trailing(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    static_assert(sizeof(mul(1.0f, 2.0)) == 8 && sizeof(mul(1, (short)2)) == 4, \"decltype\");\n"
+        "    out[i] = (float)mul(in[i], 1.0 / 3.0) + twice(in[i]) + mul(i, 3);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "trailing");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float want = (float)((float)((double)in[i] * (1.0 / 3.0)) + 2 * in[i]) + (float)(i * 3);
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+/* Member function templates, as CUTLASS-lite and cub-lite classes write them: a converting
+ * cast<U>(), a functor-taking apply(F), a static one with a value parameter, one called
+ * by its plain name from another member, one of a plain class through a pointer. */
+TEST(member_function_templates_of_classes_and_class_templates)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T> struct Vec2 {\n"
+        "    T x, y;\n"
+        "    template <typename U> __device__ Vec2<U> cast() const { return Vec2<U>{(U)x, (U)y}; }\n"
+        "    template <typename F> __device__ T apply(F f) const { return f(x) + f(y) + bias; }\n"
+        "    template <int K> __device__ static T scaled(T v) { return v * K; }\n"
+        "    __device__ T twice_sum() const { return apply([](T v) { return 2 * v; }); }\n"
+        "    T bias;\n" /* declared after the template that reads it */
+        "};\n"
+        "struct Acc {\n"
+        "    float s;\n"
+        "    template <typename T> __device__ void add(T v) { s += (float)v; }\n"
+        "};\n"
+        "extern \"C\" __global__ void members(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Vec2<float> v = {in[i], 0.75f, 0.5f};\n"
+        "    Vec2<int> w = v.cast<int>();\n"
+        "    Acc acc = {0};\n"
+        "    acc.add(1.5);\n"
+        "    acc.add(i);\n"
+        "    Acc *pa = &acc;\n"
+        "    pa->add<float>(0.25f);\n"
+        "    out[i] = w.x * 1000 + v.twice_sum() + Vec2<float>::scaled<3>(in[i]) + acc.s * 100;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "members");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double x = in[i];
+        double want = (int)in[i] * 1000.0 + (2 * x + 1.5 + 0.5) + 3 * x + (1.5 + i + 0.25) * 100;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
