@@ -87,3 +87,24 @@ def test_narrowing_a_complex_is_explicit():
         #include <pycuda-complex.hpp>
         __global__ void k(pycuda::complex<float> *a, pycuda::complex<double> d)
         { pycuda::complex<float> f = d; a[0] = f; }""", no_extern_c=True)
+
+
+def test_a_function_template_over_pycuda_complex(rng):
+    mod = SourceModule(r"""
+    #include <pycuda-complex.hpp>
+    template <class T>
+    __device__ void body(const pycuda::complex<T> *a, pycuda::complex<T> *o, T s)
+    { o[threadIdx.x] = pycuda::exp(a[threadIdx.x]) * s + a[threadIdx.x] * a[threadIdx.x]; }
+    extern "C" __global__ void kf(const pycuda::complex<float> *a, pycuda::complex<float> *o,
+                                  float s) { body(a, o, s); }
+    extern "C" __global__ void kd(const pycuda::complex<double> *a,
+                                  pycuda::complex<double> *o, double s) { body<double>(a, o, s); }
+    """, no_extern_c=True)
+    for name, ct, rt, tol in (("kf", np.complex64, np.float32, 1e-5),
+                              ("kd", np.complex128, np.float64, 1e-13)):
+        a = (rng.standard_normal(32) + 1j * rng.standard_normal(32)).astype(ct)
+        o = np.zeros_like(a)
+        s = rt(rng.uniform(0.5, 2))
+        mod.get_function(name)(drv.In(a), drv.Out(o), s, block=(32, 1, 1))
+        A = a.astype(np.complex128)
+        np.testing.assert_allclose(o, np.exp(A) * float(s) + A * A, rtol=tol, atol=tol)
