@@ -505,3 +505,15 @@ def test_page_locked_arrays_outlive_their_context(rng):
     a.base.free()
     a *= 2
     np.testing.assert_array_equal(a, 2 * x)
+
+
+def test_source_module_has_nvccs_host_types_and_counts_lines_as_written():
+    # PyCUDA's examples (matrixmul_tiled.py) use uint, which nvcc's host headers define.
+    mod = SourceModule("__global__ void k(uint *o, ushort s, ulong t)\n"
+                       "{ uint i = threadIdx.x; o[i] = i * s + (uint)t; }\n")
+    o = np.zeros(16, np.uint32)
+    s, t = np.random.randint(1, 100), np.random.randint(0, 1000)
+    mod.get_function("k")(drv.Out(o), np.uint16(s), np.uint64(t), block=(16, 1, 1))
+    assert (o == np.arange(16, dtype=np.uint32) * s + t).all()
+    with pytest.raises(Exception, match=r"kernel.cu:3:\d+: error: 'nothing_here' undeclared"):
+        SourceModule("__global__ void bad(float *o)\n{\n    o[0] = nothing_here;\n}\n")

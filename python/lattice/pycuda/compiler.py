@@ -11,6 +11,12 @@ from .. import core as _core
 
 DEFAULT_NVCC_FLAGS: list[str] = []
 
+# What nvcc's host headers give every PyCUDA kernel and NVRTC does not (glibc's
+# <sys/types.h> through cuda_runtime.h): PyCUDA's own examples use uint. Then #line 1, so
+# that messages count the program's lines as written.
+_NVCC_HOST_TYPES = ("typedef unsigned int uint;\ntypedef unsigned short ushort;\n"
+                    "typedef unsigned long ulong;\n#line 1\n")
+
 
 def _source_text(source: Any) -> str:
     # PyCUDA writes str(source) to nvcc's input: templates and other objects are their
@@ -37,7 +43,7 @@ class SourceModule(_core.Module):
                  code: str | None = None, cache_dir: Any = None,
                  include_dirs: Sequence[str] = (), context: Any = None):
         source = _source_text(source)
-        super().__init__(source, options=list(options or []) + DEFAULT_NVCC_FLAGS,
+        super().__init__(_NVCC_HOST_TYPES + source, options=list(options or []) + DEFAULT_NVCC_FLAGS,
                          include_dirs=list(include_dirs) or None, no_extern_c=no_extern_c,
                          context=context)
         self.source = source
