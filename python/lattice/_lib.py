@@ -186,7 +186,7 @@ class check_report(Structure):
                 ("access", check_access), ("other", check_access), ("space", c_int),
                 ("address", c_uint64), ("region_base", c_uint64), ("region_size", c_size_t),
                 ("offset", c_longlong), ("region_name", c_char_p), ("count", c_ulonglong),
-                ("message", c_char_p), ("note", c_int)]
+                ("message", c_char_p), ("note", c_int), ("region_shape", c_char_p)]
 
 
 class check_map_cell(Structure):
@@ -207,7 +207,8 @@ class check_map_style(Structure):
 class check_param(Structure):
     _fields_ = [("name", c_char_p), ("type", c_char_p), ("is_pointer", c_int),
                 ("is_float", c_int), ("is_signed", c_int), ("size", c_size_t),
-                ("pointee_size", c_size_t), ("pointee_components", c_size_t)]
+                ("pointee_size", c_size_t), ("pointee_components", c_size_t),
+                ("is_record", c_int)]
 
 
 P = c_void_p
