@@ -111,6 +111,12 @@ typedef struct insn {
     ptype type2;   /* the one before it (cvt's destination) */
 } insn;
 
+/* Operand i as written, or "" past the last (an error the translation then reports). */
+static const char *opnd(const insn *in, int i)
+{
+    return i < in->nargs ? in->arg[i] : "";
+}
+
 static bool has_word(const insn *in, const char *w)
 {
     for (int i = 1; i < in->nwords; i++)
@@ -230,9 +236,9 @@ static const char *address(asm_text *a, const insn *in, const char *s)
 /* Writes value (of type t) to operand s, a register. */
 static void dest(asm_text *a, const insn *in, const char *s, ptype t, const char *value)
 {
-    int r = reg_of(s);
     if (!value)
         return;
+    int r = reg_of(s);
     if (r < 0 || r >= in->nops || !in->ops[r].output) {
         a->refused = lat__arena_printf(&a->p->u->arena, "the destination '%s' (not an output operand)", s);
         return;
@@ -266,7 +272,7 @@ static void binary(asm_text *a, const insn *in, const char *op)
 {
     const char *x = arg(a, in, 1, in->type), *y = arg(a, in, 2, in->type);
     if (x && y)
-        dest(a, in, in->arg[0], in->type,
+        dest(a, in, opnd(in, 0), in->type,
              lat__arena_printf(&a->p->u->arena, "(%s)(%s %s %s)", c_type(in->type), x, op, y));
 }
 
@@ -284,7 +290,7 @@ static void translate(asm_text *a, insn *in)
             return;
         }
     if (!strcmp(op, "mov") || !strcmp(op, "cvta")) {
-        dest(a, in, in->arg[0], t, arg(a, in, 1, t));
+        dest(a, in, opnd(in, 0), t, arg(a, in, 1, t));
     } else if (!strcmp(op, "add")) {
         binary(a, in, "+");
     } else if (!strcmp(op, "sub")) {
@@ -305,23 +311,23 @@ static void translate(asm_text *a, insn *in)
         int bits = t == T_U64 || t == T_S64 ? 64 : t == T_U16 || t == T_S16 ? 16 : 32;
         bool sign = t == T_S16 || t == T_S32 || t == T_S64;
         if (x && y)
-            dest(a, in, in->arg[0], t,
+            dest(a, in, opnd(in, 0), t,
                  !strcmp(op, "shl") ? lat__arena_printf(ar, "(%s)(%s >= %du ? 0 : %s << %s)", ct, y, bits, x, y)
                  : sign ? lat__arena_printf(ar, "(%s)(%s >> (%s >= %du ? %du : %s))", ct, x, y, bits, bits - 1, y)
                         : lat__arena_printf(ar, "(%s)(%s >= %du ? 0 : %s >> %s)", ct, y, bits, x, y));
     } else if (!strcmp(op, "not")) {
         const char *x = arg(a, in, 1, t);
-        dest(a, in, in->arg[0], t, x ? lat__arena_printf(ar, "(%s)(~%s)", ct, x) : NULL);
+        dest(a, in, opnd(in, 0), t, x ? lat__arena_printf(ar, "(%s)(~%s)", ct, x) : NULL);
     } else if (!strcmp(op, "neg")) {
         const char *x = arg(a, in, 1, t);
-        dest(a, in, in->arg[0], t, x ? lat__arena_printf(ar, "(%s)(-%s)", ct, x) : NULL);
+        dest(a, in, opnd(in, 0), t, x ? lat__arena_printf(ar, "(%s)(-%s)", ct, x) : NULL);
     } else if (!strcmp(op, "abs")) {
         const char *x = arg(a, in, 1, t);
-        dest(a, in, in->arg[0], t, x ? lat__arena_printf(ar, "(%s)(%s < 0 ? -%s : %s)", ct, x, x, x) : NULL);
+        dest(a, in, opnd(in, 0), t, x ? lat__arena_printf(ar, "(%s)(%s < 0 ? -%s : %s)", ct, x, x, x) : NULL);
     } else if (!strcmp(op, "min") || !strcmp(op, "max")) {
         const char *x = arg(a, in, 1, t), *y = arg(a, in, 2, t);
         if (x && y)
-            dest(a, in, in->arg[0], t,
+            dest(a, in, opnd(in, 0), t,
                  is_float(t) ? lat__arena_printf(ar, "f%s%s(%s, %s)", op, t == T_F32 ? "f" : "", x, y)
                              : lat__arena_printf(ar, "(%s)(%s %s %s ? %s : %s)", ct, x, op[1] == 'i' ? "<" : ">",
                                                  y, x, y));
@@ -353,11 +359,11 @@ static void translate(asm_text *a, insn *in)
             v = lat__arena_printf(ar, "%s(%s, %s, %s)", t == T_F32 ? "fmaf" : "fma", x, y, z);
         else if (mad)
             v = lat__arena_printf(ar, "(%s) + %s", v, z);
-        dest(a, in, in->arg[0], t, lat__arena_printf(ar, "(%s)(%s)", c_type(t), v));
+        dest(a, in, opnd(in, 0), t, lat__arena_printf(ar, "(%s)(%s)", c_type(t), v));
     } else if (!strcmp(op, "fma")) {
         const char *x = arg(a, in, 1, t), *y = arg(a, in, 2, t), *z = arg(a, in, 3, t);
         if (x && y && z)
-            dest(a, in, in->arg[0], t, lat__arena_printf(ar, "%s(%s, %s, %s)", t == T_F32 ? "fmaf" : "fma", x, y, z));
+            dest(a, in, opnd(in, 0), t, lat__arena_printf(ar, "%s(%s, %s, %s)", t == T_F32 ? "fmaf" : "fma", x, y, z));
     } else if (!strcmp(op, "rcp") || !strcmp(op, "sqrt") || !strcmp(op, "rsqrt") || !strcmp(op, "ex2") ||
                !strcmp(op, "lg2") || !strcmp(op, "sin") || !strcmp(op, "cos") || !strcmp(op, "tanh")) {
         const char *x = arg(a, in, 1, t);
@@ -371,17 +377,17 @@ static void translate(asm_text *a, insn *in)
             return;
         }
         if (x)
-            dest(a, in, in->arg[0], t, lat__arena_printf(ar, "%s(%s)", f, x));
+            dest(a, in, opnd(in, 0), t, lat__arena_printf(ar, "%s(%s)", f, x));
     } else if (!strcmp(op, "brev") || !strcmp(op, "popc") || !strcmp(op, "clz")) {
         bool wide = t == T_U64 || t == T_S64;
         const char *x = arg(a, in, 1, t);
         if (x)
-            dest(a, in, in->arg[0], !strcmp(op, "brev") ? t : T_U32,
+            dest(a, in, opnd(in, 0), !strcmp(op, "brev") ? t : T_U32,
                  lat__arena_printf(ar, "__%s%s(%s)", op, wide ? "ll" : "", x));
     } else if (!strcmp(op, "bfind")) {
         const char *x = arg(a, in, 1, t);
         if (x && (t == T_U32 || t == T_U64))
-            dest(a, in, in->arg[0], T_U32,
+            dest(a, in, opnd(in, 0), T_U32,
                  lat__arena_printf(ar, "(%s == 0 ? 0xffffffffu : %du - (unsigned)__clz%s(%s))", x,
                                    t == T_U64 ? 63 : 31, t == T_U64 ? "ll" : "", x));
         else if (x)
@@ -404,7 +410,7 @@ static void translate(asm_text *a, insn *in)
             "__r |= (%s)((__i < __l && __p + __i <= %du) ? (unsigned)((__x >> (__p + __i)) & 1u) : __sb) << __i; "
             "__r; })",
             u, u, x, pos, len, u, msb, msb, sign ? "1" : "0", msb, u, msb);
-        dest(a, in, in->arg[0], t, v);
+        dest(a, in, opnd(in, 0), t, v);
     } else if (!strcmp(op, "bfi")) {
         const char *f = arg(a, in, 1, t), *b = arg(a, in, 2, t), *pos = arg(a, in, 3, T_U32),
                    *len = arg(a, in, 4, T_U32);
@@ -412,7 +418,7 @@ static void translate(asm_text *a, insn *in)
             return;
         int bits = t == T_U64 || t == T_S64 ? 64 : 32;
         const char *u = bits == 64 ? "unsigned long long" : "unsigned int";
-        dest(a, in, in->arg[0], t,
+        dest(a, in, opnd(in, 0), t,
              lat__arena_printf(ar,
                                "({ unsigned __p = %s & 0xff, __l = %s & 0xff; %s __b = (%s)%s; if (__p < %du && __l) { "
                                "%s __m = (__l >= %du ? ~(%s)0 : ((%s)1 << __l) - 1) << __p; "
@@ -421,7 +427,7 @@ static void translate(asm_text *a, insn *in)
     } else if (!strcmp(op, "prmt")) {
         const char *x = arg(a, in, 1, T_U32), *y = arg(a, in, 2, T_U32), *s = arg(a, in, 3, T_U32);
         if (x && y && s && in->nwords == 2)
-            dest(a, in, in->arg[0], T_U32, lat__arena_printf(ar, "__byte_perm(%s, %s, %s)", x, y, s));
+            dest(a, in, opnd(in, 0), T_U32, lat__arena_printf(ar, "__byte_perm(%s, %s, %s)", x, y, s));
         else if (x && y && s)
             a->refused = "prmt with a mode";
     } else if (!strcmp(op, "cvt")) {
@@ -454,18 +460,18 @@ static void translate(asm_text *a, insn *in)
             const char *x = arg(a, in, 1, from);
             v = x ? lat__arena_printf(ar, "(%s)%s", c_type(to), x) : NULL;
         }
-        dest(a, in, in->arg[0], to == T_F16 ? T_U16 : to, v);
+        dest(a, in, opnd(in, 0), to == T_F16 ? T_U16 : to, v);
     } else if (!strcmp(op, "ld") || !strcmp(op, "st")) {
         bool load = op[0] == 'l';
-        const char *addr = address(a, in, in->arg[load ? 1 : 0]);
+        const char *addr = address(a, in, opnd(in, load ? 1 : 0));
         if (!addr)
             return;
         bool vol = has_word(in, "volatile");
         const char *ptr = lat__arena_printf(ar, "(%s%s *)%s", vol ? "volatile " : "", ct, addr);
         if (load && has_word(in, "nc"))
-            dest(a, in, in->arg[0], t, lat__arena_printf(ar, "(*(const %s *)%s)", ct, addr));
+            dest(a, in, opnd(in, 0), t, lat__arena_printf(ar, "(*(const %s *)%s)", ct, addr));
         else if (load)
-            dest(a, in, in->arg[0], t, lat__arena_printf(ar, "*%s", ptr));
+            dest(a, in, opnd(in, 0), t, lat__arena_printf(ar, "*%s", ptr));
         else {
             const char *v = arg(a, in, 1, t);
             if (v)
@@ -476,7 +482,7 @@ static void translate(asm_text *a, insn *in)
             a->refused = "shfl without .sync";
             return;
         }
-        if (strchr(in->arg[0], '|')) {
+        if (strchr(opnd(in, 0), '|')) {
             a->refused = "shfl with a predicate output";
             return;
         }
@@ -487,19 +493,19 @@ static void translate(asm_text *a, insn *in)
         const char *f = has_word(in, "idx") ? "__shfl_sync" : has_word(in, "up") ? "__shfl_up_sync"
                         : has_word(in, "down") ? "__shfl_down_sync" : "__shfl_xor_sync";
         /* c's segment mask gives the width: 32 - (c >> 8) lanes a segment */
-        dest(a, in, in->arg[0], T_U32,
+        dest(a, in, opnd(in, 0), T_U32,
              lat__arena_printf(ar, "%s(%s, %s, %s, 32 - ((%s >> 8) & 31))", f, m, v, lane, c));
     } else if (!strcmp(op, "vote")) {
-        if (!has_word(in, "ballot") || !has_word(in, "sync") || in->nargs < 3 || in->arg[1][0] == '!' ||
-            (in->arg[1][0] == '%' && in->arg[1][1] == 'p')) {
+        if (!has_word(in, "ballot") || !has_word(in, "sync") || in->nargs < 3 || opnd(in, 1)[0] == '!' ||
+            (opnd(in, 1)[0] == '%' && opnd(in, 1)[1] == 'p')) {
             a->refused = "vote on predicates (only vote.sync.ballot.b32 of a register)";
             return;
         }
         const char *x = arg(a, in, 1, T_U32), *m = arg(a, in, 2, T_U32);
         if (x && m)
-            dest(a, in, in->arg[0], T_U32, lat__arena_printf(ar, "__ballot_sync(%s, %s)", m, x));
+            dest(a, in, opnd(in, 0), T_U32, lat__arena_printf(ar, "__ballot_sync(%s, %s)", m, x));
     } else if (!strcmp(op, "activemask")) {
-        dest(a, in, in->arg[0], T_U32, "__activemask()");
+        dest(a, in, opnd(in, 0), T_U32, "__activemask()");
     } else if (!strcmp(op, "membar") || !strcmp(op, "fence")) {
         put(a, has_word(in, "cta") ? " __threadfence_block();" : has_word(in, "sys") ? " __threadfence_system();"
                                                                                       : " __threadfence();");
@@ -508,7 +514,7 @@ static void translate(asm_text *a, insn *in)
         if (m)
             put(a, lat__arena_printf(ar, " __syncwarp(%s);", m));
     } else if (!strcmp(op, "bar") || !strcmp(op, "barrier")) {
-        if (in->nargs != 1 || strcmp(in->arg[0], "0") != 0 || !(has_word(in, "sync") || in->nwords == 1)) {
+        if (in->nargs != 1 || strcmp(opnd(in, 0), "0") != 0 || !(has_word(in, "sync") || in->nwords == 1)) {
             a->refused = "a named barrier or one with a thread count (only bar.sync 0)";
             return;
         }
@@ -532,7 +538,7 @@ static void translate(asm_text *a, insn *in)
             return;
         }
         int at = red ? 0 : 1;
-        const char *addr = address(a, in, in->arg[at]);
+        const char *addr = address(a, in, opnd(in, at));
         const char *b = addr ? arg(a, in, at + 1, t) : NULL, *c = cas && b ? arg(a, in, at + 2, t) : "";
         if (!b || !c)
             return;
@@ -542,7 +548,7 @@ static void translate(asm_text *a, insn *in)
         if (red)
             put(a, lat__arena_printf(ar, " %s;", call));
         else
-            dest(a, in, in->arg[0], t, call);
+            dest(a, in, opnd(in, 0), t, call);
     } else if (!strcmp(op, "nanosleep")) {
         const char *x = arg(a, in, 0, T_U32);
         if (x)
@@ -570,7 +576,8 @@ static bool split(asm_text *a, char *text, insn *in)
     if (sp)
         *sp = '\0';
     in->nwords = 0;
-    for (char *w = strtok(text, "."); w && in->nwords < 8; w = strtok(NULL, "."))
+    char *save = NULL; /* strtok_r: modules compile on any thread */
+    for (char *w = strtok_r(text, ".", &save); w && in->nwords < 8; w = strtok_r(NULL, ".", &save))
         in->word[in->nwords++] = w;
     in->type = in->type2 = T_NONE;
     for (int i = 1; i < in->nwords; i++) {
