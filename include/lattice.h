@@ -370,7 +370,10 @@ typedef struct lat_module_desc {
     const char *const *defines;      /* "NAME" or "NAME=VALUE", as -D */
     const char *const *include_dirs; /* searched for #include, as -I */
     const char *const *options;      /* further compiler flags: NVRTC's spelling; the
-                                        emulator accepts the ones docs/dialect.md lists */
+                                        emulator accepts the ones docs/dialect.md lists.
+                                        "-G": on the emulator, built for gdb and lldb
+                                        with the system's C compiler, its lines those of
+                                        name (docs/debugging.md) */
     /* 0: the source is compiled as if wrapped in extern "C" { }, so kernels are found by
      * their plain names (PyCUDA's default). Non-zero: compiled as written, as PyCUDA's
      * no_extern_c=True; kernels are still looked up by their plain names, and by their

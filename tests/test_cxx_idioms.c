@@ -364,3 +364,88 @@ TEST(wmma_gemm_tiles_match_the_host)
                        (double)c[row + col * M], (double)want);
         }
 }
+
+/* Enumerators declared in a class are its members, as in C++'s older metaprograms: each
+ * instance has its own `value`, found as S::value, and two classes may use one name. */
+TEST(enums_in_classes_are_their_members)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <int N> struct Log2 { enum { value = 1 + Log2<N / 2>::value }; };\n"
+        "template <> struct Log2<1> { enum { value = 0 }; };\n"
+        "struct A { enum { size = 4 }; enum Kind { X = 1, Y = 2 }; float v[size]; };\n"
+        "struct B { enum { size = 8 }; };\n"
+        "template <typename T> struct Traits { enum { bytes = sizeof(T) }; };\n"
+        "extern \"C\" __global__ void k(int *o, const int *in) {\n"
+        "    A a; a.v[3] = in[0];\n"
+        "    A::Kind kind = A::Y;\n"
+        "    o[0] = Log2<64>::value + Log2<1024>::value * 100;\n"
+        "    o[1] = A::size + B::size * 10;\n"
+        "    o[2] = kind + (int)a.v[3] * 10;\n"
+        "    o[3] = Traits<double>::bytes + Traits<short>::bytes * 10;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    int o[4], in[1] = {(int)(t_rand_u32() % 1000)};
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                              LAT_ARGS(lat_arg_out(o, sizeof o), lat_arg_in(in, sizeof in))));
+    ASSERT_EQ(o[0], 6 + 1000);
+    ASSERT_EQ(o[1], 84);
+    ASSERT_EQ(o[2], 2 + in[0] * 10);
+    ASSERT_EQ(o[3], 28);
+}
+
+/* A struct reduced through volatile shared memory, as PyCUDA's ReductionKernel of a
+ * struct needs it: a copy constructor from `const volatile &` and an assignment operator
+ * for volatile objects (`operator=(...) volatile`). */
+TEST(volatile_member_functions_reduce_a_struct_in_shared_memory)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct minmax_collector\n"
+        "{\n"
+        "    float cur_min;\n"
+        "    float cur_max;\n"
+        "    __device__ minmax_collector() { }\n"
+        "    __device__ minmax_collector(float cmin, float cmax) : cur_min(cmin), cur_max(cmax) { }\n"
+        "    __device__ minmax_collector(minmax_collector const &src) : cur_min(src.cur_min), cur_max(src.cur_max) { }\n"
+        "    __device__ minmax_collector(minmax_collector const volatile &src) : cur_min(src.cur_min), cur_max(src.cur_max) { }\n"
+        "    __device__ minmax_collector volatile &operator=(minmax_collector const &src) volatile\n"
+        "    {\n"
+        "        cur_min = src.cur_min;\n"
+        "        cur_max = src.cur_max;\n"
+        "        return *this;\n"
+        "    }\n"
+        "};\n"
+        "__device__ minmax_collector agg_mmc(minmax_collector a, minmax_collector b)\n"
+        "{\n"
+        "    return minmax_collector(fminf(a.cur_min, b.cur_min), fmaxf(a.cur_max, b.cur_max));\n"
+        "}\n"
+        "extern \"C\" __global__ void red(const float *x, float *out, int n) {\n"
+        "    __shared__ minmax_collector s[64];\n"
+        "    volatile minmax_collector *vs = s;\n"
+        "    int t = threadIdx.x;\n"
+        "    minmax_collector acc(10000, -10000);\n"
+        "    for (int i = t; i < n; i += 64) acc = agg_mmc(acc, minmax_collector(x[i], x[i]));\n"
+        "    vs[t] = acc;\n"
+        "    __syncthreads();\n"
+        "    for (int st = 32; st > 0; st /= 2) {\n"
+        "        if (t < st) { minmax_collector o = vs[t + st]; minmax_collector me = vs[t]; vs[t] = agg_mmc(me, o); }\n"
+        "        __syncthreads();\n"
+        "    }\n"
+        "    if (t == 0) { minmax_collector r = vs[0]; out[0] = r.cur_min; out[1] = r.cur_max; }\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "red");
+    enum { N = 3000 };
+    float *x = t_calloc(N, sizeof *x), out[2];
+    t_rand_floats(x, N, -500, 500);
+    int n = N;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(x, N * sizeof *x), lat_arg_out(out, sizeof out), lat_arg_i32(n))));
+    float lo = x[0], hi = x[0];
+    for (int i = 1; i < N; i++) {
+        lo = x[i] < lo ? x[i] : lo;
+        hi = x[i] > hi ? x[i] : hi;
+    }
+    ASSERT_TRUE(out[0] == lo);
+    ASSERT_TRUE(out[1] == hi);
+}

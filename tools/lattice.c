@@ -63,7 +63,10 @@ static const char usage_text[] =
     "                           (docs/profiling.md)\n"
     "  -s, --schedule S         forward (default), reverse, random[:SEED], optionally ,preempt\n"
     "      --show N             elements of each buffer printed (default 8; 0: all)\n"
-    "  -D NAME[=VALUE]          a preprocessor definition\n";
+    "  -D NAME[=VALUE]          a preprocessor definition\n"
+    "  -G, --device-debug       build the kernels for gdb or lldb (docs/debugging.md):\n"
+    "                           break FILE.cu:LINE if threadIdx.x == 5; checks off\n"
+    "                           unless -c is given\n";
 
 typedef struct step {
     const char *kernel;
@@ -105,6 +108,8 @@ typedef struct opts {
     bool fill_all;
     bool profile; /* --profile: lattice/profile.h's table after each step */
     unsigned checks;
+    bool checks_set; /* -c given */
+    bool debug;      /* -G: the module built for a debugger */
     const char *schedule;
     size_t show;
     const char *defines[MAX_ARGS + 1];
@@ -841,9 +846,16 @@ static int run(const opts *o)
         if (strchr(o->steps[si].kernel, '<'))
             exprs[nexprs++] = o->steps[si].kernel;
     exprs[nexprs] = NULL;
-    lat_status mst = lat_module_create(ctx, &(lat_module_desc){.path = o->file, .defines = defines,
+    /* -G: the module named by the file's full path, which its #line directives give the
+     * debugger, so that gdb shows the source wherever it runs. */
+    static const char *const debug_options[] = {"-G", NULL};
+    char *real = o->debug ? realpath(o->file, NULL) : NULL;
+    lat_status mst = lat_module_create(ctx, &(lat_module_desc){.path = o->file, .name = real,
+                                                               .defines = defines,
+                                                               .options = o->debug ? debug_options : NULL,
                                                                .name_expressions = nexprs ? exprs : NULL},
                                        &mod);
+    free(real);
     if (mst != LAT_OK) {
         failed();
         lat_context_destroy(ctx);
@@ -1182,6 +1194,9 @@ int main(int argc, char **argv)
             NEED();
             if (lat_check_parse_modes(v, &o.checks) != LAT_OK)
                 return usage(lat_last_error());
+            o.checks_set = true;
+        } else if (IS("-G", "--device-debug")) {
+            o.debug = true;
         } else if (IS(long_only, "--profile")) {
             o.profile = true;
         } else if (IS("-s", "--schedule")) {
@@ -1231,6 +1246,10 @@ int main(int argc, char **argv)
         if (!s->grid_set)
             memcpy(s->grid, s0->grid, sizeof s->grid);
     }
+    /* A debugger's session is about one thread's values: the checks' instrumentation
+     * and their shared memory would stand in its way (docs/debugging.md). */
+    if (o.debug && !o.checks_set)
+        o.checks = 0;
     if (o.checks == 0)
         for (int i = 0; i < o.nsteps; i++)
             if (o.steps[i].map)

@@ -24,8 +24,11 @@ def c_fields(struct):
                 decl = decl.strip()
                 if not decl:
                     continue
-                # the last identifier, before any array bounds: "lat_dim3 grid" -> grid
-                names.append(re.findall(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*$", decl)[0])
+                # the last identifier of each declarator, before any array bounds:
+                # "lat_dim3 grid" -> grid, "size_t x, y" -> x, y
+                for part in decl.split(","):
+                    names.append(re.findall(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*$",
+                                            part)[0])
             return names
     pytest.skip("include/ not found beside the package (an installed copy)")
 
@@ -34,6 +37,7 @@ def c_fields(struct):
     ("lat_context_desc", _lib.context_desc),
     ("lat_module_desc", _lib.module_desc),
     ("lat_launch_desc", _lib.launch_desc),
+    ("lat_copy_2d", _lib.copy_2d),
 ])
 def test_descriptor_fields_match_the_header(struct, mirror):
     assert [f[0] for f in mirror._fields_] == c_fields(struct)

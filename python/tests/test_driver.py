@@ -143,6 +143,21 @@ def test_no_extern_c_and_options():
     assert list(a) == [2 * i for i in range(8)]
 
 
+def test_device_debug_option_computes_what_the_ordinary_build_does(rng):
+    """-G: on the emulator the module is built for gdb by the system's C compiler
+    (docs/debugging.md), its kernels run one block at a time; the results are the same."""
+    with pytest.warns(UserWarning):  # nvcc's host -g is dropped, said as PyCUDA says it
+        m = SourceModule(SAXPY, options=["-g", "-G"])
+    assert m.dropped_options == ["-g"]
+    n = 700
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    expect = np.float32(-1.5) * x + y
+    m.get_function("saxpy")(drv.InOut(y), drv.In(x), np.float32(-1.5), np.int32(n),
+                            block=(128, 1, 1), grid=((n + 127) // 128, 1))
+    np.testing.assert_allclose(y, expect, rtol=1e-5, atol=1e-6)
+
+
 def test_device_and_context_api():
     assert drv.Device.count() >= 1
     dev = drv.Context.get_device()

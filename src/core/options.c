@@ -17,8 +17,8 @@
 
 /* Accepted and ignored: exact spellings, and prefixes of NAME=VALUE forms. */
 static const char *const ignored[] = {
-    "--use_fast_math", "-use_fast_math", "-lineinfo", "--generate-line-info", "-G",
-    "--device-debug", "-default-device", "--device-as-default-execution-space",
+    "--use_fast_math", "-use_fast_math", "-lineinfo", "--generate-line-info",
+    "-default-device", "--device-as-default-execution-space",
     "-restrict", "--restrict", "-extra-device-vectorization",
     "--extra-device-vectorization", "-dlto", "--dlink-time-opt", "-dopt", "-O0", "-O1",
     "-O2", "-O3", "-Wno-deprecated-gpu-targets", "-Wno-deprecated-declarations",
@@ -148,6 +148,9 @@ lat_status lat__options_read(lat_context *ctx, const lat__source *src, lat__opti
                                 "lat_module_create: option '%s' needs a directory", opt);
             else
                 oom = push(&incs, v) != 0;
+        } else if (strcmp(opt, "-G") == 0 || strcmp(opt, "--device-debug") == 0) {
+            /* NVRTC's device debug: the emulator builds the module for a debugger. */
+            o->device_debug = true;
         } else if (strcmp(opt, "-w") == 0 || strcmp(opt, "--disable-warnings") == 0) {
             o->no_warnings = true;
         } else if (strncmp(opt, "--fmad=", 7) == 0 || strncmp(opt, "-fmad=", 6) == 0) {

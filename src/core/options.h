@@ -12,6 +12,7 @@ typedef struct lat__options {
     const char **include_dirs; /* NULL-terminated: -I's */
     bool no_warnings;          /* -w */
     bool no_fmad;              /* --fmad=false */
+    bool device_debug;         /* -G, --device-debug: built for a debugger (docs/debugging.md) */
     /* The first option lattice does not know, or NULL: the emulator refuses it (it must
      * know what each means), NVRTC may know it. */
     const char *unknown;

@@ -181,13 +181,13 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
         goto skip;
     }
     bool is_static = storage == LAT_ST_STATIC;
-    bool is_const = p->method_const;
-    p->method_const = false;
+    bool is_const = p->method_const, is_volatile = p->method_volatile;
+    p->method_const = p->method_volatile = false;
     lat__type *obj = NULL;
     if (!ctor && !is_static) {
         obj = lat__record_type_of(p, r);
-        if (is_const)
-            obj = lat__qualified(p->u, obj, LAT_Q_CONST);
+        if (is_const || is_volatile)
+            obj = lat__qualified(p->u, obj, (is_const ? LAT_Q_CONST : 0) | (is_volatile ? LAT_Q_VOLATILE : 0));
     }
     lat__type *ft = method_type(p, ctor ? lat__record_type_of(p, r) : t->base, t, obj, loc, NULL);
     /* Overloads: the members of the same name. */
@@ -987,7 +987,8 @@ lat__sym *lat__match_member(lat__parser *p, lat__record *r, lat__type *t, lat__a
                    !(mp->types[k + skip]->kind == LAT_TY_PTR && mp->types[k + skip]->ref != t->params.types[k]->ref);
         if (!same)
             continue;
-        if (skip && !(mp->types[0]->base->quals & LAT_Q_CONST) != !p->method_const)
+        if (skip && (!(mp->types[0]->base->quals & LAT_Q_CONST) != !p->method_const ||
+                     !(mp->types[0]->base->quals & LAT_Q_VOLATILE) != !p->method_volatile))
             continue;
         /* the parameters' names of the definition */
         for (int k = 0; k < t->params.n; k++)

@@ -758,11 +758,6 @@ static void skip_member_initializer(lat__parser *p)
 
 static void struct_body_(lat__parser *p, lat__record *r);
 
-/* A member type (typedef T name; or using name = T;): found as S::name, and by its plain
- * name in the rest of the struct's body and in its member functions. It is bound here by
- * hand, not in a scope of the struct's own: C puts a struct nested in another in the
- * enclosing scope, and a namespace open around the struct must not take it as a member.
- * Its types are spelled as what it names: the emitted C's structs have no member types. */
 /* A name the rest of the struct's body sees (a member type, a static constant: `T x[N]`
  * after `static constexpr int N = 4;`), until struct_body unbinds it. */
 static void bind_in_body(lat__sym *m)
@@ -789,6 +784,11 @@ static bool has_member(const lat__record *r, const lat__atom *name)
     return lat__find_member_sym(r, name) != NULL;
 }
 
+/* A member type (typedef T name; or using name = T;): found as S::name, and by its plain
+ * name in the rest of the struct's body and in its member functions. It is bound here by
+ * hand, not in a scope of the struct's own: C puts a struct nested in another in the
+ * enclosing scope, and a namespace open around the struct must not take it as a member.
+ * Its types are spelled as what it names: the emitted C's structs have no member types. */
 static void member_type(lat__parser *p, lat__record *r, lat__atom *name, lat__loc loc, lat__type *t)
 {
     if (has_member(r, name)) {
@@ -947,10 +947,18 @@ static void struct_body_(lat__parser *p, lat__record *r)
             lat__skip_statement(p);
             continue;
         }
-        if (s.defines && s.defines != r && s.defines->tag && s.defines->kind != LAT_TY_ENUM &&
-            !has_member(r, s.defines->tag)) {
+        if (s.defines && s.defines != r && s.defines->tag && !has_member(r, s.defines->tag)) {
             /* struct Outer { struct Inner {...}; }: found as Outer::Inner too (C++) */
             member_type(p, r, s.defines->tag, s.defines->loc, lat__record_type_of(p, s.defines));
+        }
+        if (s.defines && s.defines->kind == LAT_TY_ENUM) {
+            /* enum { value = 4 }; in a class: its enumerators are the class's members
+             * (S::value, Log2<N / 2>::value), bound in its body by enum_specifier */
+            for (size_t i = 0; i < s.defines->methods.n; i++) {
+                lat__sym *c = s.defines->methods.items[i];
+                c->rec = r;
+                LAT_PUSH(&p->u->arena, r->methods, c);
+            }
         }
         if (s.storage == LAT_ST_TYPEDEF) {
             lat__type *base = base_type(p, &s);
@@ -1167,12 +1175,21 @@ static lat__type *enum_specifier(lat__parser *p, spec *s)
             if (ok)
                 next = v;
         }
-        if (scope ? n->atom->sym && n->atom->sym->ns == scope : lat__in_this_scope(p, n->atom->sym))
+        bool member = p->in_record && !scope; /* a class's member: struct_body_ adds it */
+        bool twice = false;
+        for (size_t i = 0; member && i < consts.n; i++)
+            twice |= consts.items[i]->name == n->atom;
+        if (member ? twice : scope ? n->atom->sym && n->atom->sym->ns == scope : lat__in_this_scope(p, n->atom->sym))
             lat__error_tok(p, n, "redefinition of '%s'", n->atom->name);
         lat__sym *c = lat__sym_new(p, LAT_SYM_ENUM_CONST, n->atom, n->loc);
         c->value = next;
         c->type = &lat__ty_int;
-        lat__bind(p, c);
+        if (member) {
+            bind_in_body(c);
+            LAT_PUSH(&p->u->arena, r->methods, c);
+        } else {
+            lat__bind(p, c);
+        }
         LAT_PUSH(&p->u->arena, consts, c);
         lo = next < lo ? next : lo;
         hi = next > hi ? next : hi;
@@ -1532,11 +1549,14 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         lat__tok *q = lat__next(p);
         if (q->atom->kw == LAT_KW_CONST && (p->in_record || p->decl_class))
             p->method_const = true;
+        else if (q->atom->kw == LAT_KW_VOLATILE && (p->in_record || p->decl_class))
+            p->method_volatile = true; /* operator=(...) volatile: its object is volatile */
         else if (q->atom->kw == LAT_KW_NOEXCEPT || q->atom->kw == LAT_KW_THROW)
             ; /* noexcept(...), throw(): nothing throws in device code */
         else
-            lat__unsupported(p, q, q->atom->kw == LAT_KW_CONST ? "a const member function outside its class" :
-                                                                  "an exception specification",
+            lat__unsupported(p, q, q->atom->kw == LAT_KW_CONST      ? "a const member function outside its class"
+                                   : q->atom->kw == LAT_KW_VOLATILE ? "a volatile member function outside its class"
+                                                                    : "an exception specification",
                              lat__why_cxx);
         if (lat__at_punct(p, LAT_P_LPAREN))
             lat__skip_group(p);
@@ -2190,7 +2210,7 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
             lat__record *r = p->decl_class;
             p->decl_class = NULL;
             lat__sym *m = t->kind == LAT_TY_FUNC ? lat__match_member(p, r, t, name, loc) : NULL;
-            p->method_const = false;
+            p->method_const = p->method_volatile = false;
             if (!m) {
                 lat__skip_declaration(p);
                 return NULL;

@@ -538,6 +538,7 @@ static lat__parser sub_parser(lat__parser *p, lat__template *tm)
     sub.decl_align = 0;
     sub.decl_packed = false;
     sub.method_const = false;
+    sub.method_volatile = false;
     return sub;
 }
 

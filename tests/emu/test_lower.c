@@ -403,7 +403,7 @@ TEST(nvrtc_options_that_mean_nothing_here_are_accepted)
 {
     lat_context *ctx = emu_context();
     static const char *const opts[] = {"-arch=sm_80", "--gpu-architecture=compute_90",
-                                       "--use_fast_math", "-lineinfo", "-G", "--fmad=false",
+                                       "--use_fast_math", "-lineinfo", "--fmad=false",
                                        "-std=c++17", "-default-device", "-O3",
                                        "--ptxas-options=-v", "-DSCALE=3", "-I", "/tmp",
                                        "--define-macro=OFFSET=1", "-w", NULL};

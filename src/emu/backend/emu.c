@@ -152,23 +152,43 @@ static lat_status synchronize(lat_context *ctx)
  * exists, and the object's copies would not be those: such modules stay on TinyCC,
  * unless the object came from the disk cache before TinyCC ran (then it is the module's
  * code and variables from the start, in both modes). */
-static void start_opt(lat_module *mod, lat__emu_module *m)
+static lat_status start_opt(lat_context *ctx, lat_module *mod, lat__emu_module *m)
 {
     int mode = lat__emu_opt_get_mode(m->opt);
+    if (m->debug) {
+        /* -G: the debugger's object or nothing: TinyCC's in-memory code has no debug
+         * information a debugger can see. */
+        char *why = NULL;
+        if (m->opt && lat__emu_opt_build_now(m->opt, &why)) {
+            const lat__emu_opt_code *c = lat__emu_opt_code_of(m->opt);
+            for (int i = 0; i < m->nglobals; i++)
+                m->globals[i].addr = c->globals[i];
+            return LAT_OK;
+        }
+        lat_status st = lat__error(ctx, why ? LAT_ERROR_COMPILE : LAT_ERROR_OUT_OF_MEMORY,
+                                   "lat_module_create: %s: -G (--device-debug) builds the module "
+                                   "with the system's C compiler (cc -g -O0) for gdb or lldb, as "
+                                   "TinyCC's in-memory code is invisible to them: %s%s",
+                                   mod->name, why ? why : "out of host memory",
+                                   why && strstr(why, "no C compiler") ? " (install gcc or clang, or "
+                                   "name one with LATTICE_EMU_CC)" : "");
+        free(why);
+        return st;
+    }
     if (!m->opt || mode == LAT_EMU_OPT_OFF)
-        return;
+        return LAT_OK;
     /* Loaded from the cache before TinyCC ran (compile.c): the variables are the object's. */
     if (lat__emu_opt_code_of(m->opt))
-        return;
+        return LAT_OK;
     if (mode != LAT_EMU_OPT_SYNC && m->has_state) {
         lat__emu_opt_free(m->opt);
         m->opt = NULL;
-        return;
+        return LAT_OK;
     }
     if (mode == LAT_EMU_OPT_BACKGROUND)
         lat__emu_opt_start(m->opt);
     if (mode != LAT_EMU_OPT_SYNC)
-        return;
+        return LAT_OK;
     char *note = NULL;
     if (lat__emu_opt_build_now(m->opt, &note)) {
         const lat__emu_opt_code *c = lat__emu_opt_code_of(m->opt);
@@ -176,7 +196,7 @@ static void start_opt(lat_module *mod, lat__emu_module *m)
             m->globals[i].addr = c->globals[i];
     }
     if (!note)
-        return;
+        return LAT_OK;
     /* In the module's log, which the core then gives to the context's logger. */
     char *joined = NULL;
     size_t len = 0;
@@ -186,6 +206,7 @@ static void start_opt(lat_module *mod, lat__emu_module *m)
         mod->log = joined;
     }
     free(note);
+    return LAT_OK;
 }
 
 static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__source *src)
@@ -218,8 +239,14 @@ static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__so
         if (m->kernels[i].why && *m->kernels[i].why)
             lat__log(ctx, LAT_LOG_INFO, "lat_module_create: %s: kernel '%s': %s", src->name,
                      m->kernels[i].expr ? m->kernels[i].expr : m->kernels[i].name, m->kernels[i].why);
-    start_opt(mod, m);
-    return LAT_OK;
+    st = start_opt(ctx, mod, m);
+    if (st != LAT_OK) {
+        lat__emu_module_free(m);
+        free(mod->log);
+        mod->impl = NULL;
+        mod->log = NULL;
+    }
+    return st;
 }
 
 static void module_destroy(lat_module *mod)
@@ -269,6 +296,23 @@ static lat_status module_lowered_name(lat_module *mod, const char *expr, const c
     return LAT_ERROR_KERNEL_NOT_FOUND;
 }
 
+/* Whether a debugger traces the process now (Linux: /proc/self/status's TracerPid). */
+static bool traced(void)
+{
+    FILE *f = fopen("/proc/self/status", "re");
+    if (!f)
+        return false;
+    char line[256];
+    long pid = 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "TracerPid:", 10) == 0) {
+            pid = strtol(line + 10, NULL, 10);
+            break;
+        }
+    fclose(f);
+    return pid != 0;
+}
+
 static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params)
 {
     char msg[1024];
@@ -300,6 +344,12 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                           "one at a time, and a cooperative grid's blocks must all run at once; "
                           "launch it from a context without checks",
                           l->api, k->name);
+    if (l->cooperative && m->debug)
+        return lat__error(kernel->module->ctx, LAT_ERROR_UNSUPPORTED,
+                          "%s: kernel '%s': a cooperative launch of a module built with -G "
+                          "(--device-debug): a -G module runs its blocks one at a time, and a "
+                          "cooperative grid's blocks must all run at once; build it without -G",
+                          l->api, k->name);
     /* The optimising tier's code once it is ready: the switch happens here, between
      * launches, so a launch runs on one tier throughout. */
     const lat__emu_opt_code *oc = lat__emu_opt_code_of(m->opt);
@@ -310,21 +360,29 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         opt_k.code = oc->text;
         opt_k.code_size = oc->text_size;
         opt_k.inexact_threads = !k->check; /* checked code keeps the order (region_gen.c) */
+        opt_k.debug_ids = oc->debug_ids;
+        /* A pause in a debugger must not stop the launch as a hang; without one, a -G
+         * kernel that never ends is stopped as any other. */
+        opt_k.untimed = m->debug && traced();
         k = &opt_k;
     }
     struct timespec t0, t1;
     if (m->opt)
         clock_gettime(CLOCK_MONOTONIC, &t0);
     lat_status st;
+    if (m->debug)
+        pthread_mutex_lock(&m->debug_lock);
     if (k->check) /* check/ */
         st = lat__ck_run(kernel, k, oc, l, params, msg, sizeof msg);
     else
         st = lat__exec_run(&(lat__exec_grid){.kernel = k, .launch = l,
                                              .ctx = kernel->module->ctx,
                                              .params = params,
-                                             .timeout_ms = c->timeout_ms,
+                                             .timeout_ms = k->untimed ? 0 : c->timeout_ms,
                                              .msg = msg,
                                              .msg_size = sizeof msg});
+    if (m->debug)
+        pthread_mutex_unlock(&m->debug_lock);
     if (m->opt) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
         int64_t ns = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec);

@@ -6,6 +6,7 @@
 #include "backend.h"
 #include "emu/exec/exec.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -59,6 +60,10 @@ typedef struct lat__emu_module {
     bool has_state;
     struct lat__ck_module *check; /* instrumented for the checks (check/ck.h), else NULL */
     struct lat__emu_opt *opt;     /* the optimising tier (opt.h), NULL when off */
+    /* -G: built for a debugger; its launches take debug_lock, one at a time (their
+     * blocks' static __shared__ arrays are the module's). */
+    bool debug;
+    pthread_mutex_t debug_lock;
 } lat__emu_module;
 
 /* Translates and compiles src. On success *out is the module and *log the compiler's

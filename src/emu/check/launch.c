@@ -943,7 +943,8 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k,
         .schedule = {.order = T->opts.order,
                      .seed = seed_of(T),
                      .preempt = T->opts.preempt != 0,
-                     .timeout_s = T->opts.timeout_s > 0 ? T->opts.timeout_s : TIMEOUT_S,
+                     /* -G under a debugger: its pauses are not hangs (exec.h). */
+                     .timeout_s = k->untimed ? 1e9 : T->opts.timeout_s > 0 ? T->opts.timeout_s : TIMEOUT_S,
                      .watchdog = "the checked launch's watchdog: lat_check_options.timeout_s, "
                                  "LATTICE_CHECK_TIMEOUT"},
         .shoff = T->shoff,

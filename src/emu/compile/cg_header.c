@@ -7,6 +7,7 @@
  * bit_xor.
  */
 #include "cg_header.h"
+#include "core/pycuda_complex.h"
 #include "curand_header.h"
 
 #include "front/arena.h"
@@ -250,6 +251,8 @@ const char *lat__cxx_header_text(lat__arena *a, const char *name)
         lines = lat__curand_header_lines(name);
     if (!lines)
         lines = lat__libcuxx_header_lines(name);
+    if (!lines && strcmp(name, LAT__PYCUDA_COMPLEX_NAME) == 0)
+        lines = lat__pycuda_complex_lines();
     if (!lines)
         lines = lat__cucomplex_header_lines(name);
     if (!lines)

@@ -95,22 +95,37 @@ static void on_message(void *opaque, const char *msg)
         log->oom = true;
 }
 
-/* Joins the prelude and the translation, with #line markers for each. */
-static char *program_text(const lat__lower_out *tr, size_t *prelude_len)
+/* Joins the prelude and the translation, with #line markers for each. In a -G program
+ * threadIdx, blockIdx, blockDim and gridDim are variables of the module in place of the
+ * prelude's macros, for a debugger to read in any frame and at any instruction (a
+ * function's locals would not hold them yet where a breakpoint at its first line stops).
+ * The executor stores the running thread's indices in them (exec.h's debug_ids): a -G
+ * module's blocks run one at a time, each thread on a fiber. Hidden, so that no symbol of
+ * the same name elsewhere in the process stands in for them. */
+static char *program_text(const lat__lower_out *tr, bool debug, size_t *prelude_len)
 {
     const char *prelude = lat__emu_prelude_parts(tr->prelude_parts);
     const char *translated = tr->text;
     if (!prelude)
         return NULL;
     static const char head[] = "#line 1 \"<lattice prelude>\"\n";
-    size_t hn = strlen(head), pn = strlen(prelude), tn = strlen(translated);
-    char *p = lat__malloc(hn + pn + tn + 1);
+    static const char undef[] =
+        "\n#undef threadIdx\n#undef blockIdx\n#undef blockDim\n#undef gridDim\n"
+        "#ifndef __TINYC__\n#define __LAT_DBG_VAR __attribute__((visibility(\"hidden\")))\n#else\n"
+        "#define __LAT_DBG_VAR\n#endif\n"
+        "__LAT_DBG_VAR uint3 threadIdx; __LAT_DBG_VAR uint3 blockIdx;\n"
+        "__LAT_DBG_VAR dim3 blockDim; __LAT_DBG_VAR dim3 gridDim;\n"
+        "void *const " LAT_EMU_DEBUG_IDS "[4] = {&threadIdx, &blockIdx, &blockDim, &gridDim};\n";
+    const char *tail = debug ? undef : "";
+    size_t hn = strlen(head), pn = strlen(prelude), un = strlen(tail), tn = strlen(translated);
+    char *p = lat__malloc(hn + pn + un + tn + 1);
     if (!p)
         return NULL;
     memcpy(p, head, hn);
     memcpy(p + hn, prelude, pn);
-    memcpy(p + hn + pn, translated, tn + 1);
-    *prelude_len = hn + pn;
+    memcpy(p + hn + pn, tail, un);
+    memcpy(p + hn + pn + un, translated, tn + 1);
+    *prelude_len = hn + pn + un;
     return p;
 }
 
@@ -464,6 +479,10 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     if (!lat__emu_opt_mode(src->emu_opt, &opt_mode, why, sizeof why))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: %s", why);
     const lat__options *o = src->opts;
+    /* -G: the optimising tier's machinery builds the debugger's object now (emu.c),
+     * whatever the module's tier would have been. */
+    if (o->device_debug)
+        opt_mode = LAT_EMU_OPT_SYNC;
     if (o->unknown)
         return lat__error(ctx, LAT_ERROR_INVALID_OPTION,
                           "lat_module_create: the emulator does not accept the option '%s' "
@@ -485,13 +504,14 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         .fibers = checks_preempt(ctx) || lat__emu_env_on(LAT_EMU_ENV_FIBERS) || profiling(ctx),
         .profile = profiling(ctx),
         .no_fmad = o->no_fmad,
-        .opt_variants = opt_mode != LAT_EMU_OPT_OFF,
+        .debug = o->device_debug,
+        .opt_variants = opt_mode != LAT_EMU_OPT_OFF && !o->device_debug,
     };
     /* A module this build of lattice translated before, in this mode, is not translated
      * again when the source index has it (SYNC and BACKGROUND modes: AUTO's short-lived
      * modules should not pay for the digest). */
     uint8_t digest[32];
-    bool indexed = !in.checked && (opt_mode == LAT_EMU_OPT_SYNC || opt_mode == LAT_EMU_OPT_BACKGROUND) &&
+    bool indexed = !in.checked && !in.debug && (opt_mode == LAT_EMU_OPT_SYNC || opt_mode == LAT_EMU_OPT_BACKGROUND) &&
                    lat__cache_enabled() && lat__emu_source_digest(u, src, &in, digest);
     bool has_state = lat__emu_module_has_state(u);
     if (indexed && from_index(ctx, o, opt_mode, digest, out, log_out)) {
@@ -523,12 +543,17 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     lat__ck_module *ckm = tr.check; /* the checks' sites (passes/checks.c), or NULL */
     tr.check = NULL;
     size_t prelude_len = 0;
-    char *program = program_text(&tr, &prelude_len);
+    char *program = program_text(&tr, in.debug, &prelude_len);
     lat__emu_module *m = lat__calloc(1, sizeof *m);
     tcc_log log = {.module = src->name};
     if (m) {
         m->check = ckm;
         m->has_state = has_state;
+        m->debug = in.debug && pthread_mutex_init(&m->debug_lock, NULL) == 0;
+        if (in.debug && !m->debug) {
+            lat__emu_module_free(m);
+            m = NULL;
+        }
     } else
         lat__ck_module_free(ckm);
     /* The optimising tier compiles the same program again, now or later (opt.c): it
@@ -538,6 +563,8 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         m->opt = lat__emu_opt_new(m, opt_mode, program, prelude_len, o->defines, o->undefines);
         program = NULL;
         text = m->opt ? lat__emu_opt_program(m->opt) : NULL;
+        if (m->opt && in.debug)
+            lat__emu_opt_set_debug(m->opt);
         if (text && indexed && !lat__emu_opt_set_source(m->opt, digest, warnings))
             text = NULL; /* out of memory */
     }
@@ -566,6 +593,8 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         lat__emu_module_free(m);
         return st;
     }
+    for (int i = 0; i < m->nkernels; i++)
+        m->kernels[i].debug = m->debug;
     *out = m;
     *log_out = log.text;
     return LAT_OK;
@@ -580,5 +609,7 @@ void lat__emu_module_free(lat__emu_module *m)
     lat__ck_module_free(m->check);
     if (m->code)
         munmap(m->code, m->code_size);
+    if (m->debug)
+        pthread_mutex_destroy(&m->debug_lock);
     free(m);
 }

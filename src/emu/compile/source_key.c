@@ -90,7 +90,7 @@ bool lat__emu_source_digest(const lat__unit *u, const lat__source *src, const la
     put_bytes(&f, id, id_len);
     /* The translator's inputs (LATTICE_EMU_FIBERS is in->fibers). */
     put_uint(&f, (unsigned)in->checked | (unsigned)in->fibers << 1 | (unsigned)in->no_fmad << 2 |
-                     (unsigned)in->opt_variants << 3);
+                     (unsigned)in->opt_variants << 3 | (unsigned)in->debug << 4);
     /* The options whole (their defines and -D's are in the tokens already; what else they
      * say is the translator's input), and the instances named. */
     put_list(&f, "options", src->options);

@@ -225,6 +225,12 @@ void lat__exec_run_fibers(lat__emu_worker *w, const lat__emu_kernel *k, const la
     b->hooks = w->launch->hooks;
     b->obs = w->obs;
     b->region = region;
+    b->debug_ids = k->debug_ids;
+    if (b->debug_ids) { /* the block's; threadIdx at each switch (lat__exec_go_fiber) */
+        memcpy(b->debug_ids[1], &t->block_idx, sizeof t->block_idx);
+        memcpy(b->debug_ids[2], &t->block_dim, sizeof t->block_dim);
+        memcpy(b->debug_ids[3], &t->grid_dim, sizeof t->grid_dim);
+    }
     memset(b->arrived, 0, sizeof b->arrived);
     memset(b->partial, 0, sizeof b->partial);
     memset(b->am_waiting, 0, sizeof b->am_waiting);

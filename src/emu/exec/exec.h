@@ -60,6 +60,14 @@ typedef struct lat__emu_kernel {
      * instruction across the store of the thread's index, so a fault's report says the
      * thread it names may be a neighbour. */
     bool inexact_threads;
+    /* -G (docs/debugging.md): the grid's blocks run one after another on the launching
+     * thread (a stopped thread is the only one running kernel code; its block's static
+     * __shared__ arrays are the module's). Untimed: -G under a debugger, whose pauses
+     * are not hangs: the launch has no deadline. */
+    bool debug, untimed;
+    /* -G's code: the module's threadIdx, blockIdx, blockDim and gridDim (compile.c), which
+     * the executor sets to the running thread's (block.c, worker.h); else NULL. */
+    void *const *debug_ids;
 } lat__emu_kernel;
 
 /* ---- a block's threads, as observers see them ------------------------------------------ */
@@ -130,6 +138,7 @@ typedef struct lat__exec_block {
     void **params;
     struct lat__emu_worker *w;
     bool failed;
+    void *const *debug_ids; /* the kernel's (lat__emu_kernel), else NULL */
     /* Observed blocks only (turns.c). */
     const struct lat__exec_hooks *hooks;
     void *obs;

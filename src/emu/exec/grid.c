@@ -559,7 +559,7 @@ lat_status lat__exec_run(const lat__exec_grid *g)
     uint64_t nblocks = (uint64_t)launch->grid[0] * launch->grid[1] * launch->grid[2];
     st.grid_blocks = nblocks;
 
-    int nthreads = lat__emu_thread_count();
+    int nthreads = k->debug ? 1 : lat__emu_thread_count();
     if (launch->cooperative) {
         run_cooperative(&st, g, &base, nblocks);
     } else if (st.hooks) {

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <string.h>
 #include <stdint.h>
 
 /* A printf line kept for ordered output (LATTICE_EMU_PRINTF=ordered). */
@@ -188,6 +189,8 @@ static inline void lat__exec_go_fiber(lat__exec_block *b, void **save, void **fa
 {
     lat__exec_fiber *f = &b->f[i];
     b->w->cur = &f->t;
+    if (b->debug_ids)
+        memcpy(b->debug_ids[0], &f->t.thread_idx, sizeof f->t.thread_idx);
     lat__emu_fiber_go(save, fake, f->sp, lat__emu_stack_lo(&b->stacks, i), b->stacks.size);
 }
 

@@ -228,6 +228,14 @@ static int prec_of(const lat__expr *e)
 
 static void emit_init(lat__emitter *em, const lat__expr *e);
 
+/* -G, unchecked: a __shared__ array of static size is a static array of the module, by
+ * its name, for a debugger to print (docs/debugging.md); a -G module's blocks run one at a
+ * time (emu.c). */
+static bool debug_static_shared(const lat__emitter *em, const lat__sym *s)
+{
+    return em->in && em->in->debug && !em->in->checked && s->storage != LAT_ST_EXTERN;
+}
+
 static void shared_ref(lat__emitter *em, lat__sym *s)
 {
     lat__symx *x = lat__symx_of(em->u, s);
@@ -235,8 +243,13 @@ static void shared_ref(lat__emitter *em, lat__sym *s)
         lat__emit_fmt(em, "(*__lat_sh_%d)", x->shared);
         return;
     }
-    /* At file scope: read through the block's shared memory wherever it is used. */
+    /* At file scope: read through the block's shared memory wherever it is used (-G,
+     * unchecked: the static array emit_shared_decl declared, by its name). */
     bool dynamic = s->storage == LAT_ST_EXTERN;
+    if (debug_static_shared(em, s)) {
+        lat__emit_str(em, lat__emit_name(em->u, s));
+        return;
+    }
     lat__type *t = s->type;
     const char *ptr = lat__emit_type(em->u, t, "(*)");
     if (dynamic)
@@ -924,11 +937,30 @@ static void emit_shared_decl(lat__emitter *em, lat__sym *s)
     lat__symx *x = lat__symx_of(em->u, s);
     char decl[48];
     snprintf(decl, sizeof decl, "(*__lat_sh_%d)", x->shared);
+    if (debug_static_shared(em, s)) {
+        const char *name = lat__emit_name(em->u, s);
+        lat__emit_fmt(em, "static %s", lat__emit_type(em->u, s->type, name));
+        if (s->align)
+            lat__emit_fmt(em, " __attribute__((aligned(%u)))", s->align);
+        if (s->depth > 0 || !(s->flags & LAT_SF_FILE_SCOPE))
+            lat__emit_fmt(em, "; %s = &%s;", lat__emit_type(em->u, s->type, decl), name);
+        else
+            lat__emit_str(em, ";");
+        return;
+    }
     lat__emit_str(em, lat__emit_type(em->u, s->type, decl));
     if (s->storage == LAT_ST_EXTERN)
         lat__emit_str(em, " = (void *)__lat_t->dshared;");
     else
         lat__emit_fmt(em, " = (void *)(__lat_t->shared + __lat_t->shoff[%d]);", x->shared);
+    if (em->in && em->in->debug && s->type->kind == LAT_TY_ARRAY) {
+        /* -G, a dynamic array or a checked module's: a pointer to its first element by
+         * its name, so that a debugger's tile[i][j] reads what the kernel's does. */
+        const lat__type *b = s->type->base;
+        const char *name = lat__emit_name(em->u, s);
+        const char *ptr = lat__arena_printf(&em->u->arena, b->kind == LAT_TY_ARRAY ? "(*const %s)" : "*const %s", name);
+        lat__emit_fmt(em, " %s = %s;", lat__emit_type(em->u, b, ptr), decl);
+    }
 }
 
 void lat__emit_prototype(lat__emitter *em, lat__sym *s, lat__loc loc)
@@ -976,7 +1008,7 @@ void lat__emit_decl_group(lat__emitter *em, const lat__decl_group *g, bool file_
         if (s->kind != LAT_SYM_VAR)
             continue;
         if (s->cuda & LAT_CU_SHARED) {
-            if (!file_scope) {
+            if (!file_scope || debug_static_shared(em, s)) {
                 lat__emit_at(em, d->loc);
                 emit_shared_decl(em, s);
             }

@@ -304,16 +304,17 @@ static void analyse(lower *lw)
         if (!(fn->sym->cuda & LAT_CU_GLOBAL))
             continue;
         lat__kernelx k = {fn, LAT_EMU_MODE_PLAIN, "one loop over the threads (no collective)"};
-        bool asked = lw->in->fibers, fibers = asked;
+        bool asked = lw->in->fibers || lw->in->debug, fibers = asked;
         if (fn->calls_collective && !fibers) {
             /* A barrier reached through a pointer is out of the region planner's sight:
              * fibers run any call path. */
             memset(visited, 0, lw->funcs.n);
             fibers = reaches_indirect_call(lw, fn, visited);
         }
-        if (fn->calls_collective || lw->in->checked) {
+        if (fn->calls_collective || lw->in->checked || lw->in->debug) {
             k.mode = LAT_EMU_MODE_FIBER;
-            k.why = asked ? "fibers: asked for (LATTICE_EMU_FIBERS=1)"
+            k.why = lw->in->debug ? "fibers: built for a debugger (-G)"
+                  : asked ? "fibers: asked for (LATTICE_EMU_FIBERS=1)"
                           : "fibers: a call through a pointer to a function, which may reach a collective";
             if (!fibers)
                 plan_region(lw, fn, &k);
@@ -692,6 +693,12 @@ static void program(lower *lw)
         lat__ext *x = &lw->tu->items.items[i];
         if (x->kind == LAT_X_FUNC)
             function(lw, x->fn);
+    }
+    if (lw->in->debug) {
+        /* A debugger's backtrace shows the entries as lattice's, not as the file's last
+         * line; whatever follows starts with a marker of its own. */
+        lat__emit_directive(em, "#line 1 \"<lattice entry>\"");
+        em->file = UINT32_MAX;
     }
     for (size_t i = 0; i < lw->kernels.n; i++)
         entry(lw, lw->kernels.items[i].fn);

@@ -27,6 +27,9 @@ typedef struct lat__lower_in {
                      preempting checks, LATTICE_EMU_FIBERS, the profile */
     bool profile; /* checked and profiled: branches' conditions are sites (profile.h) */
     bool no_fmad; /* --fmad=false: no fused multiply-add contraction */
+    bool debug;   /* -G: built for a debugger (docs/debugging.md): every kernel on fibers,
+                     unchecked __shared__ arrays static, by their names (the program's
+                     threadIdx and its kin are variables: compile.c) */
     bool opt_variants; /* kernels with implicit loops get a variant for the optimising tier
                           (region.h), beside TinyCC's, under #ifndef __TINYC__ */
 } lat__lower_in;

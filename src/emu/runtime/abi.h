@@ -143,6 +143,10 @@ typedef int (*lat__emu_sizes_fn)(unsigned long *sizes);
 #define LAT_EMU_KINFO_PREFIX "__lat_kinfo_"
 #define LAT_EMU_GADDR_PREFIX "__lat_gaddr_"
 #define LAT_EMU_GSIZE_PREFIX "__lat_gsize_"
+/* A -G module (docs/debugging.md): `void *const __lat_dbg_ids[4]`, the addresses of its
+ * variables threadIdx, blockIdx, blockDim and gridDim, which the executor keeps equal to
+ * the running thread's (exec.h's debug_ids). */
+#define LAT_EMU_DEBUG_IDS "__lat_dbg_ids"
 /* A checked module's kernel K: `const int __lat_kwrites_K[]`, { n, then the n indices of
  * the pointer parameters it may write device memory through }, n -1 when it may write
  * anywhere (passes/writes.h). */

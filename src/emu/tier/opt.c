@@ -120,6 +120,7 @@ struct lat__emu_opt {
     lat__cache_key pending_object, pending_index;
     _Atomic(char *) note; /* the background build's message for the context's log */
     _Atomic uint64_t ran_ns;
+    bool debug; /* -G: built for a debugger (lat__emu_opt_set_debug) */
 };
 
 /* ---- the compiler and the CPU, found once per process --------------------------------- */
@@ -354,15 +355,19 @@ static bool exact(const char *name)
     return false;
 }
 
-/* The trampolines, as top-level assembly after the program (see the top of the file). */
-static int append_glue(char **buf, size_t *len, const table *t)
+/* The trampolines, as top-level assembly after the program (see the top of the file).
+ * -G's go in a section of their own, outside the range of the program's line table: a
+ * debugger then has no line for them and `step` goes over a call to the runtime instead
+ * of into the last line of the file. */
+static int append_glue(char **buf, size_t *len, const table *t, bool debug)
 {
     int r = lat__strbuf_printf(buf, len,
                                "\n#line 1 \"<lattice opt glue>\"\n"
                                "__attribute__((visibility(\"hidden\"))) void *__lat_opt_tab[%zu];\n"
                                "void **const __lat_opt_table = __lat_opt_tab;\n"
-                               "const unsigned long __lat_opt_ntab = %zu;\n__asm__(\".text\\n\"\n",
-                               t->total, t->total);
+                               "const unsigned long __lat_opt_ntab = %zu;\n__asm__(\"%s\\n\"\n",
+                               t->total, t->total,
+                               debug ? ".section .text.lat_glue,\\\"ax\\\"" : ".text");
     size_t i = 0;
     for (int p = 0; p < TABLE_PARTS && r == 0; p++)
         for (size_t j = 0; j < t->n[p] && r == 0; j++, i++) {
@@ -383,6 +388,27 @@ static int append_glue(char **buf, size_t *len, const table *t)
         }
     if (r == 0)
         r = lat__strbuf_printf(buf, len, ");\n");
+    return r;
+}
+
+/* -G's program: the prelude's lines all line 0, which a debugger takes for no line at all,
+ * so that `step` goes over the prelude's functions (min, the math helpers...) as over the
+ * runtime's, and stays on the .cu file's lines. A `#line 0` before each line (not within
+ * a directive continued with a backslash, whose next line is the directive's). */
+static int without_prelude_lines(char **buf, size_t *len, const char *program, size_t prelude_len)
+{
+    int r = 0;
+    const char *p = program, *end = program + prelude_len;
+    bool continued = false;
+    while (p < end && r == 0) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        r = lat__strbuf_printf(buf, len, "%s%.*s\n", continued ? "" : "#line 0\n", (int)n, p);
+        continued = n > 0 && p[n - 1] == '\\';
+        p += n + (nl ? 1 : 0);
+    }
+    if (r == 0)
+        r = lat__strbuf_printf(buf, len, "%s", program + prelude_len);
     return r;
 }
 
@@ -431,22 +457,28 @@ static void free_args(args *a)
 }
 
 /* The flags that decide the object's code (the cache key has them), without the files:
- * those every module gets... */
-static void base_flags(args *a, const table *t, const toolchain *tc)
+ * those every module gets (a -G module's: debug information and no optimisation, every
+ * local in memory and every line a step, with the same arithmetic)... */
+static void base_flags(args *a, const table *t, const toolchain *tc, bool debug)
 {
-    add(a, "-O2");
-    /* gcc's -O2 vectorises only loops whose trip count it knows (the "very cheap" cost
-     * model); a thread loop's is the block's size. clang's -O2 has no such limit (and no
-     * such flag). */
-    if (!tc->clang)
-        add(a, "-fvect-cost-model=dynamic");
-    add(a, "-march=native");
+    if (debug) {
+        add(a, "-g");
+        add(a, "-O0");
+    } else {
+        add(a, "-O2");
+        /* gcc's -O2 vectorises only loops whose trip count it knows (the "very cheap" cost
+         * model); a thread loop's is the block's size. clang's -O2 has no such limit (and
+         * no such flag). */
+        if (!tc->clang)
+            add(a, "-fvect-cost-model=dynamic");
+        add(a, "-march=native");
 #if defined(LAT_HAVE_VALGRIND_H)
-    /* Valgrind decodes no AVX-512 (an illegal instruction at the first one): under it,
-     * code it can run. The flag is in the cache key, so native objects stay apart. */
-    if (RUNNING_ON_VALGRIND)
-        add(a, "-mno-avx512f");
+        /* Valgrind decodes no AVX-512 (an illegal instruction at the first one): under it,
+         * code it can run. The flag is in the cache key, so native objects stay apart. */
+        if (RUNNING_ON_VALGRIND)
+            add(a, "-mno-avx512f");
 #endif
+    }
     add(a, "-fPIC");
     add(a, "-shared");
     add(a, "-nostdinc");
@@ -503,7 +535,7 @@ static bool key_prefix(const toolchain *tc, lat__sha256 *s)
     table t;
     get_table(&t);
     args flags = {0};
-    base_flags(&flags, &t, tc);
+    base_flags(&flags, &t, tc, false);
     lat__sha256_init(s);
     key_field(s, "lattice optimised object", "2");
     key_field(s, "lattice", LAT_VERSION_STRING);
@@ -736,6 +768,7 @@ static void free_code(lat__emu_opt_code *c)
         dlclose(c->handle);
     if (c->fd >= 0)
         close(c->fd);
+    lat__cc_job_end(c->job);
     free(c->entries);
     free(c->globals);
     free(c);
@@ -794,6 +827,8 @@ static bool bind_object(const lat__emu_opt *o, lat__emu_opt_code *c, char **msg)
         ok = a != NULL;
         c->globals[i] = a ? *a : NULL;
     }
+    if (ok && o->debug)
+        ok = (c->debug_ids = dlsym(c->handle, LAT_EMU_DEBUG_IDS)) != NULL;
     if (ok && m->nkernels > 0) {
         find_text f = {.c = c};
         memcpy(&f.addr, &c->entries[0], sizeof f.addr);
@@ -887,11 +922,12 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
     get_table(&t);
     args mflags = {0}, flags = {0};
     module_flags(&mflags, o);
-    base_flags(&flags, &t, tc);
+    base_flags(&flags, &t, tc, o->debug);
     for (size_t i = 0; i < mflags.n; i++)
         add(&flags, "%s", mflags.v[i]);
     lat__cache_key key;
-    bool cache = make_key(o, tc, &mflags, &key) && lat__cache_enabled();
+    /* -G's object is not cached: a debugger finds it by the path it was loaded from. */
+    bool cache = !o->debug && make_key(o, tc, &mflags, &key) && lat__cache_enabled();
     if (flags.oom) {
         free_args(&mflags);
         free_args(&flags);
@@ -923,9 +959,10 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
         size_t len = 0;
         char path[4200];
         snprintf(path, sizeof path, "%s/k.c", lat__cc_job_dir(job));
-        int r = lat__strbuf_printf(&text, &len, "%s", o->program);
+        int r = o->debug ? without_prelude_lines(&text, &len, o->program, o->prelude_len)
+                         : lat__strbuf_printf(&text, &len, "%s", o->program);
         if (r == 0)
-            r = append_glue(&text, &len, &t);
+            r = append_glue(&text, &len, &t, o->debug);
         if (r != 0 || write_file(path, text, len) != 0) {
             if (asprintf(msg, "cannot write %s", path) < 0)
                 *msg = NULL;
@@ -939,7 +976,12 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
             free(so);
         }
         free(text);
-        lat__cc_job_end(job);
+        if (c && o->debug) {
+            lat__cc_job_keep(job); /* removed with the object (free_code) */
+            c->job = job;
+        } else {
+            lat__cc_job_end(job);
+        }
     }
     lat__cache_key index;
     if (c && cache && o->index_pending && index_key(o, tc, &mflags, &index))
@@ -955,6 +997,8 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
 
 void *lat__emu_opt_open_cached(lat__emu_opt *o)
 {
+    if (o->debug)
+        return NULL;
     if ((o->mode != LAT_EMU_OPT_SYNC && o->mode != LAT_EMU_OPT_BACKGROUND) || !lat__cache_enabled())
         return NULL;
     toolchain *tc = malloc(sizeof *tc);
@@ -1184,13 +1228,21 @@ bool lat__emu_opt_build_now(lat__emu_opt *o, char **note)
     char *msg;
     bool none;
     bool ok = build(o, &msg, &none);
-    if (!ok)
+    if (!ok && o->debug) /* no TinyCC to fall back on: the caller says why it failed */
+        *note = msg;
+    else if (!ok)
         *note = failure_note(msg, none);
-    free(msg);
+    if (*note != msg)
+        free(msg);
     pthread_mutex_lock(&o->lock);
     o->state = DONE;
     pthread_mutex_unlock(&o->lock);
     return ok;
+}
+
+void lat__emu_opt_set_debug(lat__emu_opt *o)
+{
+    o->debug = true;
 }
 
 static void *background(void *arg)

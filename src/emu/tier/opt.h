@@ -33,6 +33,10 @@ typedef struct lat__emu_opt_code {
     lat__emu_entry_fn *entries; /* per kernel of the module, in its order */
     void **globals;             /* per __device__/__constant__ variable, in its order */
     int fd;                     /* the anonymous file a cached object was loaded from, or -1 */
+    void *const *debug_ids;     /* -G: where threadIdx, blockIdx, blockDim and gridDim are
+                                   (exec.h), else NULL */
+    struct lat__cc_job *job;    /* -G: the private directory the object is loaded from, kept
+                                   while it is loaded (a debugger reads the file), or NULL */
 } lat__emu_opt_code;
 
 typedef struct lat__emu_opt lat__emu_opt;
@@ -51,8 +55,14 @@ lat__emu_opt *lat__emu_opt_new(const struct lat__emu_module *m, int mode, char *
 
 /* Builds (or finds in the cache) and loads the optimised code on the calling thread.
  * Returns true when it is in use; false otherwise, with what happened in *note
- * (malloc'd, or NULL when nothing is worth saying). */
+ * (malloc'd, or NULL when nothing is worth saying; a -G module's: why it failed, the
+ * compiler's messages or that there is none, NULL when out of memory). */
 bool lat__emu_opt_build_now(lat__emu_opt *o, char **note);
+
+/* -G (docs/debugging.md): the object is built for a debugger (-g -O0, no cache), loaded
+ * from a private directory that stays until the module is freed, so that gdb and lldb
+ * read its debug information and the #line directives' source lines. Before any build. */
+void lat__emu_opt_set_debug(lat__emu_opt *o);
 
 /* Starts the background build, once (later calls do nothing). */
 void lat__emu_opt_start(lat__emu_opt *o);

@@ -22,6 +22,7 @@
 struct lat__cc_job {
     char dir[4096];
     pid_t pid; /* the compiler while it runs, else 0; guarded by lock */
+    bool kept; /* its slot given back (lat__cc_job_keep) */
     struct lat__cc_job *prev, *next;
 };
 
@@ -118,6 +119,17 @@ const char *lat__cc_job_dir(const lat__cc_job *j)
     return j->dir;
 }
 
+void lat__cc_job_keep(lat__cc_job *j)
+{
+    pthread_mutex_lock(&lock);
+    if (!j->kept) {
+        j->kept = true;
+        running--;
+        pthread_cond_signal(&slot_freed);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
 void lat__cc_job_end(lat__cc_job *j)
 {
     if (!j)
@@ -130,7 +142,8 @@ void lat__cc_job_end(lat__cc_job *j)
         jobs = j->next;
     if (j->next)
         j->next->prev = j->prev;
-    running--;
+    if (!j->kept)
+        running--;
     pthread_cond_signal(&slot_freed);
     pthread_mutex_unlock(&lock);
     free(j);

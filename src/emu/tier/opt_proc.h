@@ -34,7 +34,13 @@ const char *lat__cc_job_dir(const lat__cc_job *j);
 int lat__cc_job_run(lat__cc_job *j, char *const argv[], char *const env[], double limit_s,
                     const char *limit_name, const atomic_bool *cancel, char **msg);
 
-/* Removes the job's directory and whatever is in it, gives its slot back, frees it. */
+/* Gives the job's slot back early, keeping its directory (listed for the exit handler)
+ * until lat__cc_job_end: for an object that must stay on disk while it is loaded (-G's,
+ * for a debugger to read). The job's thread only, once. */
+void lat__cc_job_keep(lat__cc_job *j);
+
+/* Removes the job's directory and whatever is in it, gives its slot back (unless kept),
+ * frees it. */
 void lat__cc_job_end(lat__cc_job *j);
 
 /* Wakes every thread waiting for a slot, to look at its cancel flag again. */
