@@ -717,3 +717,52 @@ TEST(standard_headers_limits_array_and_utility_as_nvcc_programs_include_them)
         ASSERT_MSG(out[i] == want, "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }
+
+/* thrust-style: a kernel names a pair type by a local alias and hands it to a block
+ * reduction template, given and deduced (P *smem): the instance, made at file scope, must
+ * not spell the kernel's local name (TinyCC saw `P block_reduce__lat_t1(...)`). */
+TEST(a_type_named_by_a_kernels_local_alias_instantiates_templates)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T1, typename T2> struct pair_t { T1 first; T2 second; };\n"
+        "template <typename T1, typename T2> __device__ pair_t<T1, T2> make_pair_t(T1 a, T2 b) { return {a, b}; }\n"
+        "template <typename T> struct minmax_op {\n"
+        "    __device__ pair_t<T, T> operator()(const pair_t<T, T> &a, const pair_t<T, T> &b) const {\n"
+        "        return make_pair_t(a.first < b.first ? a.first : b.first, a.second > b.second ? a.second : b.second);\n"
+        "    }\n"
+        "};\n"
+        "template <typename T, int BLOCK, typename Op>\n"
+        "__device__ T block_reduce(T v, Op op, T *smem) {\n"
+        "    smem[threadIdx.x] = v;\n"
+        "    __syncthreads();\n"
+        "    for (int s = BLOCK / 2; s > 0; s >>= 1) {\n"
+        "        if (threadIdx.x < s) smem[threadIdx.x] = op(smem[threadIdx.x], smem[threadIdx.x + s]);\n"
+        "        __syncthreads();\n"
+        "    }\n"
+        "    return smem[0];\n"
+        "}\n"
+        "extern \"C\" __global__ void minmax(const float *in, float *out, int n) {\n"
+        "    using P = pair_t<float, float>;\n"
+        "    __shared__ P sm[128];\n"
+        "    int i = blockIdx.x * 128 + threadIdx.x;\n"
+        "    P v = make_pair_t(in[i], in[i]);\n"
+        "    P r = block_reduce<P, 128>(v, minmax_op<float>{}, sm);\n"
+        "    if (threadIdx.x == 0) { out[2 * blockIdx.x] = r.first; out[2 * blockIdx.x + 1] = r.second; }\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "minmax");
+    enum { BLOCKS = N / 128 };
+    static float in[N], out[2 * BLOCKS];
+    t_rand_floats(in, N, -5, 5);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {BLOCKS}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(N))));
+    for (int b = 0; b < BLOCKS; b++) {
+        float lo = in[b * 128], hi = in[b * 128];
+        for (int j = b * 128; j < b * 128 + 128; j++) {
+            lo = in[j] < lo ? in[j] : lo;
+            hi = in[j] > hi ? in[j] : hi;
+        }
+        ASSERT_MSG(out[2 * b] == lo && out[2 * b + 1] == hi, "block %d: %g..%g, want %g..%g", b, out[2 * b],
+                   out[2 * b + 1], lo, hi);
+    }
+}

@@ -1127,6 +1127,24 @@ static bool explicit_args(lat__parser *p, lat__template *tm, targ *args, bool *s
     return r;
 }
 
+/* t as an instance, made at file scope, may spell it: without the names of typedefs local
+ * to a function (`using P = pair<float, float>;` in a kernel, then f<P>(...)), which the
+ * instance's C could not see. */
+static lat__type *file_scope_type(lat__parser *p, lat__type *t)
+{
+    if (!t)
+        return t;
+    lat__type *base = t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY ? file_scope_type(p, t->base) : t->base;
+    bool local = t->named && t->named->depth > 0 && !(t->named->flags & LAT_SF_FILE_SCOPE);
+    if (!local && base == t->base)
+        return t;
+    lat__type *c = lat__type_copy(p->u, t);
+    c->base = base;
+    if (local)
+        c->named = NULL;
+    return c;
+}
+
 /* A name as a template's argument (a function, a class template), qualified or not, at
  * token *t: what it declares, or NULL (reported when it is not a name). */
 static lat__sym *named_arg(lat__parser *p, const char *what, lat__tok **t)
@@ -1183,7 +1201,7 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
         return s != NULL;
     }
     if (tp->is_type) {
-        a->type = lat__parse_type_name(p);
+        a->type = file_scope_type(p, lat__parse_type_name(p));
         return a->type != NULL;
     }
     lat__expr *e = lat__parse_template_value(p);
@@ -1295,7 +1313,7 @@ static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *ar
     if (placeholder_index(pat, &k)) {
         if ((arg->quals & pat->quals) != pat->quals)
             return false;
-        lat__type *t = lat__qualified(p->u, lat__unqualified(p->u, arg), arg->quals & ~pat->quals);
+        lat__type *t = file_scope_type(p, lat__qualified(p->u, lat__unqualified(p->u, arg), arg->quals & ~pat->quals));
         if (set[k])
             return lat__type_same(args[k].type, t) && args[k].type->quals == t->quals;
         args[k].type = t;
@@ -1330,7 +1348,7 @@ static bool match(lat__parser *p, const lat__type *param, lat__type *arg, targ *
         return unify_args(p, param->rec->tmpl, param->rec->targs, arg->rec->targs, args, set);
     }
     if (placeholder_index(param, &k)) {
-        lat__type *t = lat__qualified(p->u, lat__unqualified(p->u, arg), arg->quals & ~param->quals);
+        lat__type *t = file_scope_type(p, lat__qualified(p->u, lat__unqualified(p->u, arg), arg->quals & ~param->quals));
         if (set[k])
             return lat__type_same(lat__unqualified(p->u, args[k].type), lat__unqualified(p->u, t));
         args[k].type = t;
