@@ -248,3 +248,40 @@ TEST(a_parameter_whose_address_is_taken_keeps_its_value_across_a_barrier)
     for (int i = 0; i < T; i++)
         ASSERT_MSG(out[i] == (float)(2 * n + i + n + 1), "out[%d] = %g, want %d", i, (double)out[i], 2 * n + i + n + 1);
 }
+
+/* A pointer to a thread's local taken before a barrier and read after it: region loops
+ * ran the local's stretch as a block of its own, so every thread's pointer reached one
+ * slot (the last thread's value, silently) until such locals got per-thread storage. The
+ * same for a const reference bound to a temporary (C++: const P &r = make(x);). */
+TEST(a_pointer_to_a_local_and_a_reference_to_a_temporary_outlive_a_barrier)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct P { float v; };\n"
+        "__device__ P make(float x) { P p = {x * 3}; return p; }\n"
+        "extern \"C\" __global__ void escape(const float *in, float *out, float *out2)\n"
+        "{\n"
+        "    __shared__ float s[64];\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    float a = in[i] * 2;\n"
+        "    float *pa = &a;\n"
+        "    const P &r = make(in[i]);\n"
+        "    s[threadIdx.x] = a;\n"
+        "    __syncthreads();\n"
+        "    out[i] = s[(threadIdx.x + 1) % 64] + *pa * 10;\n"
+        "    out2[i] = r.v;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "escape");
+    enum { NE = 128 };
+    float in[NE], out[NE], out2[NE];
+    for (int i = 0; i < NE; i++)
+        in[i] = (float)t_rand_double(-4, 4);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {NE / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out),
+                                       lat_arg_out(out2, sizeof out2))));
+    for (int i = 0; i < NE; i++) {
+        float want = in[i - i % 64 + (i % 64 + 1) % 64] * 2 + in[i] * 2 * 10;
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-5), "out[%d] = %.9g, want %.9g", i, out[i], want);
+        ASSERT_MSG(out2[i] == in[i] * 3, "out2[%d] = %.9g, want %.9g", i, out2[i], in[i] * 3);
+    }
+}

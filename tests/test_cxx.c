@@ -1273,3 +1273,36 @@ TEST(a_braced_list_as_an_argument_initialises_the_parameter)
                    "got: %s", e ? e : "(none)");
     }
 }
+
+/* A member function with a barrier called on a temporary, Acc(x).f(s) (cub's
+ * BlockReduce(temp).Sum(v)): each thread's temporary must live across the barrier in the
+ * inlined body. It was a compound literal whose block had ended: on TinyCC every thread's
+ * `this` was one slot (the last thread's value, silently), on the optimising tier a crash. */
+TEST(a_member_function_with_a_barrier_called_on_each_threads_temporary)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Acc {\n"
+        "    float v;\n"
+        "    __device__ Acc(float x) : v(x) {}\n"
+        "    __device__ float with_neighbour(float *s) {\n"
+        "        s[threadIdx.x] = v;\n"
+        "        __syncthreads();\n"
+        "        return s[(threadIdx.x + 1) % blockDim.x] + 10.0f * v;\n"
+        "    }\n"
+        "};\n"
+        "extern \"C\" __global__ void temp_obj(const float *in, float *out, int n)\n"
+        "{\n"
+        "    __shared__ float s[64];\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    out[i] = Acc(in[i]).with_neighbour(s);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "temp_obj");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float want = in[i - i % 64 + (i % 64 + 1) % 64] + 10.0f * in[i];
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-6), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}

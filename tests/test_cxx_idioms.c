@@ -241,3 +241,211 @@ TEST(copy_constructors_and_static_constants_as_written)
     ASSERT_TRUE(o[2] == in[2]);
     ASSERT_TRUE(o[3] == 4 + 10 * 2 + 100 * 8);
 }
+
+/* cuComplex.h: the arithmetic of FFT and signal code on float2 and double2. */
+TEST(cucomplex_arithmetic_against_the_host)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuComplex.h>\n"
+        "extern \"C\" __global__ void k(const cuFloatComplex *a, const cuFloatComplex *b,\n"
+        "                              cuFloatComplex *prod, cuFloatComplex *quot, float *mag,\n"
+        "                              cuDoubleComplex *wide, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    prod[i] = cuCsubf(cuCmulf(a[i], b[i]), cuConjf(a[i]));\n"
+        "    quot[i] = cuCdivf(a[i], b[i]);\n"
+        "    mag[i] = cuCabsf(b[i]) + cuCimagf(make_cuComplex(0, cuCrealf(a[i])));\n"
+        "    cuDoubleComplex d = cuComplexFloatToDouble(a[i]);\n"
+        "    wide[i] = cuCadd(cuCdiv(d, make_cuDoubleComplex(2.0, -1.0)), make_cuDoubleComplex(cuCabs(d), 0));\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { N = 500 };
+    float *a = t_calloc(2 * N, sizeof *a), *b = t_calloc(2 * N, sizeof *b);
+    float *prod = t_calloc(2 * N, sizeof *prod), *quot = t_calloc(2 * N, sizeof *quot);
+    float *mag = t_calloc(N, sizeof *mag);
+    double *wide = t_calloc(2 * N, sizeof *wide);
+    t_rand_floats(a, 2 * N, -100, 100);
+    t_rand_floats(b, 2 * N, -100, 100);
+    int n = N;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(N + 127) / 128}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(a, 2 * N * sizeof *a), lat_arg_in(b, 2 * N * sizeof *b),
+                                       lat_arg_out(prod, 2 * N * sizeof *prod), lat_arg_out(quot, 2 * N * sizeof *quot),
+                                       lat_arg_out(mag, N * sizeof *mag), lat_arg_out(wide, 2 * N * sizeof *wide),
+                                       lat_arg_i32(n))));
+    for (int i = 0; i < N; i++) {
+        double ar = a[2 * i], ai = a[2 * i + 1], br = b[2 * i], bi = b[2 * i + 1];
+        double pr = ar * br - ai * bi - ar, pi = ar * bi + ai * br + ai;
+        double den = br * br + bi * bi;
+        double qr = (ar * br + ai * bi) / den, qi = (ai * br - ar * bi) / den;
+        double want_mag = sqrt(den) + ar;
+        double wr = (ar * 2 - ai) / 5 + sqrt(ar * ar + ai * ai), wi = (ai * 2 + ar) / 5;
+        double scale = fabs(ar) + fabs(ai) + fabs(br) + fabs(bi);
+        ASSERT_MSG(fabs(prod[2 * i] - pr) <= 1e-6 * scale * scale && fabs(prod[2 * i + 1] - pi) <= 1e-6 * scale * scale,
+                   "prod[%d] = (%g, %g), want (%g, %g)", i, prod[2 * i], prod[2 * i + 1], pr, pi);
+        ASSERT_MSG(fabs(quot[2 * i] - qr) <= 1e-5 * (1 + fabs(qr)) && fabs(quot[2 * i + 1] - qi) <= 1e-5 * (1 + fabs(qi)),
+                   "quot[%d] = (%g, %g), want (%g, %g)", i, quot[2 * i], quot[2 * i + 1], qr, qi);
+        ASSERT_MSG(fabs(mag[i] - want_mag) <= 1e-5 * scale, "mag[%d] = %g, want %g", i, mag[i], want_mag);
+        ASSERT_MSG(fabs(wide[2 * i] - wr) <= 1e-9 * scale && fabs(wide[2 * i + 1] - wi) <= 1e-9 * scale,
+                   "wide[%d] = (%g, %g), want (%g, %g)", i, wide[2 * i], wide[2 * i + 1], wr, wi);
+    }
+}
+
+/* mma.h: a tensor-core GEMM as CUDA's samples write it, each warp one 16x16 tile of C,
+ * stepping through K 16 at a time, with alpha and beta applied element by element. */
+TEST(wmma_gemm_tiles_match_the_host)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <mma.h>\n"
+        "using namespace nvcuda;\n"
+        "#define WMMA_M 16\n#define WMMA_N 16\n#define WMMA_K 16\n"
+        "extern \"C\" __global__ void wmma_gemm(const half *a, const half *b, float *c,\n"
+        "                                      int M, int N, int K, float alpha, float beta) {\n"
+        "    int lda = M, ldb = K, ldc = M;\n" /* column-major, as the sample */
+        "    int warpM = (blockIdx.x * blockDim.x + threadIdx.x) / warpSize;\n"
+        "    int warpN = (blockIdx.y * blockDim.y + threadIdx.y);\n"
+        "    wmma::fragment<wmma::matrix_a, WMMA_M, WMMA_N, WMMA_K, half, wmma::col_major> a_frag;\n"
+        "    wmma::fragment<wmma::matrix_b, WMMA_M, WMMA_N, WMMA_K, half, wmma::col_major> b_frag;\n"
+        "    wmma::fragment<wmma::accumulator, WMMA_M, WMMA_N, WMMA_K, float> acc_frag;\n"
+        "    wmma::fragment<wmma::accumulator, WMMA_M, WMMA_N, WMMA_K, float> c_frag;\n"
+        "    wmma::fill_fragment(acc_frag, 0.0f);\n"
+        "    for (int i = 0; i < K; i += WMMA_K) {\n"
+        "        int aRow = warpM * WMMA_M, aCol = i;\n"
+        "        int bRow = i, bCol = warpN * WMMA_N;\n"
+        "        if (aRow < M && aCol < K && bRow < K && bCol < N) {\n"
+        "            wmma::load_matrix_sync(a_frag, a + aRow + aCol * lda, lda);\n"
+        "            wmma::load_matrix_sync(b_frag, b + bRow + bCol * ldb, ldb);\n"
+        "            wmma::mma_sync(acc_frag, a_frag, b_frag, acc_frag);\n"
+        "        }\n"
+        "    }\n"
+        "    int cRow = warpM * WMMA_M, cCol = warpN * WMMA_N;\n"
+        "    if (cRow < M && cCol < N) {\n"
+        "        wmma::load_matrix_sync(c_frag, c + cRow + cCol * ldc, ldc, wmma::mem_col_major);\n"
+        "        for (int i = 0; i < c_frag.num_elements; i++)\n"
+        "            c_frag.x[i] = alpha * acc_frag.x[i] + beta * c_frag.x[i];\n"
+        "        wmma::store_matrix_sync(c + cRow + cCol * ldc, c_frag, ldc, wmma::mem_col_major);\n"
+        "    }\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "wmma_gemm");
+    enum { M = 64, N = 32, K = 48 };
+    uint16_t *a = t_calloc(M * K, sizeof *a), *b = t_calloc(K * N, sizeof *b);
+    float *av = t_calloc(M * K, sizeof *av), *bv = t_calloc(K * N, sizeof *bv), *c = t_calloc(M * N, sizeof *c);
+    /* small integers: exact in half, their products and sums exact in float */
+    static const uint16_t half_of[5] = {0xc000, 0xbc00, 0x0000, 0x3c00, 0x4000}; /* -2 .. 2 */
+    for (int i = 0; i < M * K; i++) {
+        int v = (int)(t_rand_u32() % 5);
+        a[i] = half_of[v];
+        av[i] = (float)(v - 2);
+    }
+    for (int i = 0; i < K * N; i++) {
+        int v = (int)(t_rand_u32() % 5);
+        b[i] = half_of[v];
+        bv[i] = (float)(v - 2);
+    }
+    for (int i = 0; i < M * N; i++)
+        c[i] = (float)(int)(t_rand_u32() % 7) - 3;
+    float *c0 = t_calloc(M * N, sizeof *c0);
+    memcpy(c0, c, M * N * sizeof *c);
+    float alpha = 2.0f, beta = -1.0f;
+    int m = M, n = N, kk = K;
+    /* 4 warps across M in x, 2 rows of warps in y: 64 x 32 */
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1, 1}, .block = {128, 2}},
+                              LAT_ARGS(lat_arg_in(a, M * K * sizeof *a), lat_arg_in(b, K * N * sizeof *b),
+                                       lat_arg_inout(c, M * N * sizeof *c), lat_arg_i32(m), lat_arg_i32(n),
+                                       lat_arg_i32(kk), lat_arg_f32(alpha), lat_arg_f32(beta))));
+    for (int col = 0; col < N; col++)
+        for (int row = 0; row < M; row++) {
+            float s = 0;
+            for (int q = 0; q < K; q++)
+                s += av[row + q * M] * bv[q + col * K];
+            float want = alpha * s + beta * c0[row + col * M];
+            ASSERT_MSG(c[row + col * M] == want, "c[%d][%d] = %g, want %g", row, col,
+                       (double)c[row + col * M], (double)want);
+        }
+}
+
+/* Enumerators declared in a class are its members, as in C++'s older metaprograms: each
+ * instance has its own `value`, found as S::value, and two classes may use one name. */
+TEST(enums_in_classes_are_their_members)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <int N> struct Log2 { enum { value = 1 + Log2<N / 2>::value }; };\n"
+        "template <> struct Log2<1> { enum { value = 0 }; };\n"
+        "struct A { enum { size = 4 }; enum Kind { X = 1, Y = 2 }; float v[size]; };\n"
+        "struct B { enum { size = 8 }; };\n"
+        "template <typename T> struct Traits { enum { bytes = sizeof(T) }; };\n"
+        "extern \"C\" __global__ void k(int *o, const int *in) {\n"
+        "    A a; a.v[3] = in[0];\n"
+        "    A::Kind kind = A::Y;\n"
+        "    o[0] = Log2<64>::value + Log2<1024>::value * 100;\n"
+        "    o[1] = A::size + B::size * 10;\n"
+        "    o[2] = kind + (int)a.v[3] * 10;\n"
+        "    o[3] = Traits<double>::bytes + Traits<short>::bytes * 10;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    int o[4], in[1] = {(int)(t_rand_u32() % 1000)};
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                              LAT_ARGS(lat_arg_out(o, sizeof o), lat_arg_in(in, sizeof in))));
+    ASSERT_EQ(o[0], 6 + 1000);
+    ASSERT_EQ(o[1], 84);
+    ASSERT_EQ(o[2], 2 + in[0] * 10);
+    ASSERT_EQ(o[3], 28);
+}
+
+/* A struct reduced through volatile shared memory, as PyCUDA's ReductionKernel of a
+ * struct needs it: a copy constructor from `const volatile &` and an assignment operator
+ * for volatile objects (`operator=(...) volatile`). */
+TEST(volatile_member_functions_reduce_a_struct_in_shared_memory)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct minmax_collector\n"
+        "{\n"
+        "    float cur_min;\n"
+        "    float cur_max;\n"
+        "    __device__ minmax_collector() { }\n"
+        "    __device__ minmax_collector(float cmin, float cmax) : cur_min(cmin), cur_max(cmax) { }\n"
+        "    __device__ minmax_collector(minmax_collector const &src) : cur_min(src.cur_min), cur_max(src.cur_max) { }\n"
+        "    __device__ minmax_collector(minmax_collector const volatile &src) : cur_min(src.cur_min), cur_max(src.cur_max) { }\n"
+        "    __device__ minmax_collector volatile &operator=(minmax_collector const &src) volatile\n"
+        "    {\n"
+        "        cur_min = src.cur_min;\n"
+        "        cur_max = src.cur_max;\n"
+        "        return *this;\n"
+        "    }\n"
+        "};\n"
+        "__device__ minmax_collector agg_mmc(minmax_collector a, minmax_collector b)\n"
+        "{\n"
+        "    return minmax_collector(fminf(a.cur_min, b.cur_min), fmaxf(a.cur_max, b.cur_max));\n"
+        "}\n"
+        "extern \"C\" __global__ void red(const float *x, float *out, int n) {\n"
+        "    __shared__ minmax_collector s[64];\n"
+        "    volatile minmax_collector *vs = s;\n"
+        "    int t = threadIdx.x;\n"
+        "    minmax_collector acc(10000, -10000);\n"
+        "    for (int i = t; i < n; i += 64) acc = agg_mmc(acc, minmax_collector(x[i], x[i]));\n"
+        "    vs[t] = acc;\n"
+        "    __syncthreads();\n"
+        "    for (int st = 32; st > 0; st /= 2) {\n"
+        "        if (t < st) { minmax_collector o = vs[t + st]; minmax_collector me = vs[t]; vs[t] = agg_mmc(me, o); }\n"
+        "        __syncthreads();\n"
+        "    }\n"
+        "    if (t == 0) { minmax_collector r = vs[0]; out[0] = r.cur_min; out[1] = r.cur_max; }\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "red");
+    enum { N = 3000 };
+    float *x = t_calloc(N, sizeof *x), out[2];
+    t_rand_floats(x, N, -500, 500);
+    int n = N;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(x, N * sizeof *x), lat_arg_out(out, sizeof out), lat_arg_i32(n))));
+    float lo = x[0], hi = x[0];
+    for (int i = 1; i < N; i++) {
+        lo = x[i] < lo ? x[i] : lo;
+        hi = x[i] > hi ? x[i] : hi;
+    }
+    ASSERT_TRUE(out[0] == lo);
+    ASSERT_TRUE(out[1] == hi);
+}

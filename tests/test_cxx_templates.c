@@ -319,6 +319,14 @@ TEST(a_base_class_with_data_members_is_refused_and_a_failed_enable_if_is_an_erro
                        "extern \"C\" __global__ void k(float *o) { o[0] = twice(1.5f); }\n");
     ASSERT_NOT_NULL(m);
     ASSERT_CONTAINS(m, "t.cu:4:49: error: no instance of 'twice' takes these arguments");
+    /* an error inside a class's instance is no substitution failure: C++ stops there, and
+     * so does the emulator (never silently taking the other overload) */
+    m = cxx_error(ctx, "template <typename T> struct Tr { static_assert(sizeof(T) == 4, \"four\"); typedef T type; };\n"
+                       "template <typename T> __device__ typename Tr<T>::type f(T x) { return x; }\n"
+                       "template <typename T> __device__ T f(T x, int = 0) { return x + 1; }\n"
+                       "extern \"C\" __global__ void k(float *o) { o[0] = f(1.0); }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:1:35: error: static assertion failed: \"four\"");
 }
 
 TEST(template_template_parameters_name_a_class_template_given_or_defaulted)
@@ -613,5 +621,99 @@ TEST(member_function_templates_of_classes_and_class_templates)
         double x = in[i];
         double want = (int)in[i] * 1000.0 + (2 * x + 1.5 + 0.5) + 3 * x + (1.5 + i + 0.25) * 100;
         ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
+/* cub-lite's block reduction as CUB shapes it: a class template holding a reference to
+ * its shared TempStorage (a nested struct), a member template taking the operator, the
+ * kernel declaring typename BlockReduce<...>::TempStorage and calling BR(tmp).Sum(v). */
+TEST(a_cub_style_block_reduce_with_a_reference_member_and_a_member_template)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, int BLOCK_THREADS>\n"
+        "struct BlockReduce {\n"
+        "    struct TempStorage { T warp_sums[BLOCK_THREADS / 32]; };\n"
+        "    TempStorage &temp;\n"
+        "    __device__ BlockReduce(TempStorage &t) : temp(t) {}\n"
+        "    template <typename Op> __device__ T Reduce(T x, Op op) {\n"
+        "        for (int o = 16; o > 0; o >>= 1) x = op(x, __shfl_down_sync(0xffffffff, x, o));\n"
+        "        int lane = threadIdx.x % 32, warp = threadIdx.x / 32;\n"
+        "        if (lane == 0) temp.warp_sums[warp] = x;\n"
+        "        __syncthreads();\n"
+        "        if (threadIdx.x == 0)\n"
+        "            for (int w = 1; w < BLOCK_THREADS / 32; w++) x = op(x, temp.warp_sums[w]);\n"
+        "        return x;\n"
+        "    }\n"
+        "    __device__ T Sum(T x) { return Reduce(x, [](T a, T b) { return a + b; }); }\n"
+        "};\n"
+        "struct Max { template <typename T> __device__ T operator()(T a, T b) const { return a > b ? a : b; } };\n"
+        "extern \"C\" __global__ void block_reduce(const float *in, float *out, int n)\n"
+        "{\n"
+        "    using BR = BlockReduce<float, 128>;\n"
+        "    __shared__ typename BR::TempStorage tmp;\n"
+        "    float v = in[blockIdx.x * 128 + threadIdx.x];\n"
+        "    float s = BR(tmp).Sum(v);\n"
+        "    __syncthreads();\n"
+        "    BR br(tmp);\n"
+        "    float m = br.Reduce(v, Max());\n"
+        "    if (threadIdx.x == 0) { out[2 * blockIdx.x] = s; out[2 * blockIdx.x + 1] = m; }\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "block_reduce");
+    enum { BLOCKS = N / 128 };
+    static float in[N], out[2 * BLOCKS];
+    t_rand_floats(in, N, -3, 3);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {BLOCKS}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(N))));
+    for (int b = 0; b < BLOCKS; b++) {
+        double s = 0, m = -1e30;
+        for (int j = b * 128; j < b * 128 + 128; j++) {
+            s += in[j];
+            m = fmax(m, in[j]);
+        }
+        ASSERT_MSG(t_close(out[2 * b], s, 1e-5, 1e-3), "sum %d = %.9g, want %.9g", b, out[2 * b], s);
+        ASSERT_MSG(out[2 * b + 1] == (float)m, "max %d = %.9g, want %.9g", b, out[2 * b + 1], m);
+    }
+}
+
+/* nvcc programs (ggml includes <limits>, <cstdint>, <array>) include the standard headers;
+ * the emulator has the parts kernels use. NVRTC has no standard library headers. */
+TEST(standard_headers_limits_array_and_utility_as_nvcc_programs_include_them)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("NVRTC has no <limits>, <array> or <utility> (nvcc's host library provides them)");
+    static const char src[] =
+        "#include <limits>\n"
+        "#include <array>\n"
+        "#include <utility>\n"
+        "#include <type_traits>\n"
+        "#include <cstdint>\n"
+        "template <typename T> __device__ T saturate(float x)\n"
+        "{\n"
+        "    static_assert(std::is_integral<T>::value, \"integers only\");\n"
+        "    if (x >= (float)std::numeric_limits<T>::max()) return std::numeric_limits<T>::max();\n"
+        "    if (x <= (float)std::numeric_limits<T>::lowest()) return std::numeric_limits<T>::lowest();\n"
+        "    return (T)x;\n"
+        "}\n"
+        "extern \"C\" __global__ void stdh(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    std::array<float, 3> w = {{0.5f, 1.5f, 2.5f}};\n"
+        "    float a = w[i % 3], b = in[i];\n"
+        "    std::swap(a, b);\n"
+        "    out[i] = saturate<int8_t>(a * 100.0f) + b * 1000.0f + (float)w.size();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "stdh");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    static const float w[3] = {0.5f, 1.5f, 2.5f};
+    for (int i = 0; i < N; i++) {
+        float x = in[i] * 100.0f;
+        float sat = x >= 127 ? 127 : x <= -128 ? -128 : (float)(signed char)x;
+        float want = sat + w[i % 3] * 1000.0f + 3;
+        ASSERT_MSG(out[i] == want, "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }

@@ -51,6 +51,20 @@ TEST(unknown_attributes_and_devices_are_reported)
     ASSERT_STATUS(LAT_ERROR_INVALID_DEVICE, lat_device_attribute(k, 999, "WARP_SIZE", &v));
 }
 
+TEST(the_driver_version_is_the_cuda_version_the_backend_follows)
+{
+    lat_backend_kind k = t_require_backend();
+    int v = -1;
+    ASSERT_OK(lat_backend_driver_version(k, &v));
+    lat_backend_kind resolved;
+    ASSERT_OK(lat_backend_resolve(k, &resolved));
+    if (resolved == LAT_BACKEND_EMU)
+        ASSERT_EQ(v, LAT_EMU_CUDA_VERSION);
+    else
+        ASSERT_MSG(v >= 11000, "a CUDA driver of version %d", v);
+    ASSERT_STATUS(LAT_ERROR_INVALID_VALUE, lat_backend_driver_version(k, NULL));
+}
+
 TEST(a_device_is_not_its_own_peer)
 {
     lat_backend_kind k = t_require_backend();

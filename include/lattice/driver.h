@@ -57,6 +57,18 @@ LAT_API lat_status lat_device_attribute(lat_backend_kind kind, int ordinal, cons
  * Thread safety: any thread. */
 LAT_API const char *const *lat_device_attribute_names(size_t *count);
 
+/* The CUDA driver version a backend follows, as cuDriverGetVersion() gives it
+ * (1000 * major + 10 * minor: 12080 for CUDA 12.8). On CUDA: the installed driver's. On
+ * the emulator: the CUDA version whose semantics it follows (LAT_EMU_CUDA_VERSION, CUDA
+ * 12.8: no texture references, CUDA 12.8's atomics; docs/dialect.md). Cross mode: its
+ * primary backend's.
+ * Errors: LAT_ERROR_INVALID_VALUE (version is NULL); LAT_ERROR_BACKEND_UNAVAILABLE.
+ * Thread safety: any thread. */
+LAT_API lat_status lat_backend_driver_version(lat_backend_kind kind, int *version);
+
+/* The CUDA version the emulator follows, as lat_backend_driver_version() reports it. */
+#define LAT_EMU_CUDA_VERSION 12080
+
 /* Whether device `ordinal` can address memory of device `peer` directly (1) or not (0).
  * A device cannot be its own peer (0). The emulator's devices all share the host's
  * memory: 1 for any two distinct ones.

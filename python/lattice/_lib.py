@@ -130,6 +130,13 @@ class event_desc(Structure):
     _fields_ = [("disable_timing", c_int), ("blocking_sync", c_int)]
 
 
+class copy_2d(Structure):
+    _fields_ = [("src_host", c_void_p), ("src_device", c_uint64), ("src_pitch", c_size_t),
+                ("src_x", c_size_t), ("src_y", c_size_t), ("dst_host", c_void_p),
+                ("dst_device", c_uint64), ("dst_pitch", c_size_t), ("dst_x", c_size_t),
+                ("dst_y", c_size_t), ("width_bytes", c_size_t), ("height", c_size_t)]
+
+
 class kernel_resources(Structure):
     _fields_ = [(n, c_int) for n in (
         "registers", "static_shared_bytes", "local_bytes", "const_bytes", "spill_store_bytes",
@@ -179,7 +186,7 @@ class check_report(Structure):
                 ("access", check_access), ("other", check_access), ("space", c_int),
                 ("address", c_uint64), ("region_base", c_uint64), ("region_size", c_size_t),
                 ("offset", c_longlong), ("region_name", c_char_p), ("count", c_ulonglong),
-                ("message", c_char_p), ("note", c_int)]
+                ("message", c_char_p), ("note", c_int), ("region_shape", c_char_p)]
 
 
 class check_map_cell(Structure):
@@ -200,7 +207,8 @@ class check_map_style(Structure):
 class check_param(Structure):
     _fields_ = [("name", c_char_p), ("type", c_char_p), ("is_pointer", c_int),
                 ("is_float", c_int), ("is_signed", c_int), ("size", c_size_t),
-                ("pointee_size", c_size_t), ("pointee_components", c_size_t)]
+                ("pointee_size", c_size_t), ("pointee_components", c_size_t),
+                ("is_record", c_int)]
 
 
 P = c_void_p
@@ -218,15 +226,27 @@ _protos = {
     "lat_device_get_info": (_S, [c_int, c_int, POINTER(device_info)]),
     "lat_device_attribute": (_S, [c_int, c_int, c_char_p, POINTER(c_int)]),
     "lat_device_attribute_names": (POINTER(c_char_p), [POINTER(c_size_t)]),
+    "lat_backend_driver_version": (_S, [c_int, POINTER(c_int)]),
     "lat_context_create": (_S, [POINTER(context_desc), PP]),
     "lat_context_destroy": (None, [P]),
     "lat_context_backend": (c_int, [P]),
     "lat_context_device_info": (_S, [P, POINTER(device_info)]),
     "lat_context_synchronize": (_S, [P]),
     "lat_mem_alloc": (_S, [P, c_size_t, POINTER(c_uint64)]),
+    "lat_mem_alloc_pitch": (_S, [P, c_size_t, c_size_t, c_uint, POINTER(c_uint64),
+                                 POINTER(c_size_t)]),
+    "lat_memcpy_2d": (_S, [P, POINTER(copy_2d)]),
+    "lat_memcpy_2d_async": (_S, [P, POINTER(copy_2d), P]),
     "lat_mem_free": (_S, [P, c_uint64]),
     "lat_mem_info": (_S, [P, POINTER(c_size_t), POINTER(c_size_t)]),
     "lat_memset_d8": (_S, [P, c_uint64, ctypes.c_uint8, c_size_t]),
+    "lat_memcpy_peer": (_S, [P, c_uint64, P, c_uint64, c_size_t]),
+    "lat_host_alloc": (_S, [P, c_size_t, c_uint, POINTER(c_void_p)]),
+    "lat_host_free": (_S, [P, c_void_p]),
+    "lat_host_register": (_S, [P, c_void_p, c_size_t, c_uint]),
+    "lat_host_unregister": (_S, [P, c_void_p]),
+    "lat_host_device_pointer": (_S, [P, c_void_p, POINTER(c_uint64)]),
+    "lat_context_enable_peer_access": (_S, [P, P]),
     "lat_memset_d16": (_S, [P, c_uint64, ctypes.c_uint16, c_size_t]),
     "lat_memset_d32": (_S, [P, c_uint64, c_uint32, c_size_t]),
     "lat_memcpy_htod": (_S, [P, c_uint64, c_void_p, c_size_t]),
@@ -238,6 +258,7 @@ _protos = {
     "lat_module_create": (_S, [P, POINTER(module_desc), PP]),
     "lat_module_load": (_S, [P, POINTER(module_image_desc), PP]),
     "lat_module_destroy": (None, [P]),
+    "lat_module_get_code": (_S, [P, POINTER(c_int), POINTER(c_void_p), POINTER(c_size_t)]),
     "lat_module_log": (c_char_p, [P]),
     "lat_module_get_kernel": (_S, [P, c_char_p, PP]),
     "lat_module_get_global": (_S, [P, c_char_p, POINTER(c_uint64), POINTER(c_size_t)]),

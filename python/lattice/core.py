@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import re
 import threading
 import weakref
 from ctypes import byref, c_float, c_int, c_size_t, c_uint, c_uint64, c_void_p
@@ -577,7 +578,9 @@ class Event(_Owned):
     def __init__(self, flags: int = 0, context: Context | None = None, *,
                  disable_timing: bool = False, blocking_sync: bool = False):
         self._ctx = get_context(context)
-        d = _lib.event_desc(int(disable_timing), int(blocking_sync))
+        # PyCUDA's event_flags: BLOCKING_SYNC 1, DISABLE_TIMING 2.
+        d = _lib.event_desc(int(disable_timing or bool(flags & 2)),
+                            int(blocking_sync or bool(flags & 1)))
         h = c_void_p()
         check(lib.lat_event_create(self._ctx.handle, byref(d), byref(h)), "Event")
         self._handle = h.value
@@ -748,6 +751,15 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
             slot.value.ptr = int(cai["data"][0])
             continue
         if isinstance(a, np.ndarray):
+            if param is not None and not param.pointer and param.size and \
+                    a.nbytes == param.size and not a.dtype.hasobject:
+                # PyCUDA passes an array's bytes by value: a struct parameter of that size.
+                raw = np.ascontiguousarray(a)
+                keep.append(raw)
+                slot.kind = _lib.ARG_BYTES
+                slot.value.buffer.data = raw.ctypes.data
+                slot.value.buffer.size = raw.nbytes
+                continue
             raise TypeError(f"argument {i}: a host array; wrap it in In(), Out() or InOut(), "
                             "or copy it to the device")
         raise TypeError(f"argument {i}: cannot pass {type(a).__name__} to a kernel")
@@ -931,7 +943,11 @@ class Kernel:
 
     def __call__(self, *args: Any, block: Any = (1, 1, 1), grid: Any = (1, 1, 1),
                  shared: int = 0, stream: Stream | None = None, time_kernel: bool = False,
-                 cooperative: bool = False) -> float | None:
+                 cooperative: bool = False, texrefs: Any = None) -> float | None:
+        if texrefs:
+            _refuse_texrefs(texrefs)
+        if stream is not None and not isinstance(stream, Stream):
+            raise TypeError(f"stream: a {type(stream).__name__}, not a Stream")
         h = self.handle
         keep: list = []
         post: list = []
@@ -986,19 +1002,178 @@ class Kernel:
                "LOCAL_SIZE_BYTES": "local_bytes", "CONST_SIZE_BYTES": "const_bytes",
                "MAX_THREADS_PER_BLOCK": "max_threads_per_block",
                "PTX_VERSION": "ptx_version", "BINARY_VERSION": "binary_version"}
-        return r[key.get(str(name).upper().split(".")[-1], str(name).lower())]
+        name = getattr(name, "name", name)  # a function_attribute member
+        if not isinstance(name, str):
+            raise TypeError(f"get_attribute: {name!r} is not an attribute name or a "
+                            "function_attribute member")
+        k = key.get(name.upper().split(".")[-1], name.lower())
+        if k not in r:
+            raise LatticeError(f"get_attribute: unknown kernel attribute '{name}' (one of "
+                               f"{', '.join(key)})", -1, "LAT_ERROR_INVALID_VALUE")
+        return r[k]
 
     def __repr__(self) -> str:
         return f"<lattice.Kernel {self.name}({self.param_count} parameters)>"
 
 
-def _prepared_call(self: Kernel, grid: Any, block: Any, *args: Any, shared_size: int = 0):
-    return self(*args, grid=grid, block=block, shared=shared_size)
+class _Pointer:
+    """An address given to a prepared "P" parameter."""
+
+    __slots__ = ("_lattice_ptr_",)
+
+    def __init__(self, value: int):
+        self._lattice_ptr_ = value
 
 
-def _prepare(self: Kernel, arg_types: Any = None, *a: Any, **k: Any) -> Kernel:
+def _as_pointer(value: Any, i: int) -> Any:
+    if getattr(value, "_lattice_ptr_", None) is not None:
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return _Pointer(int(value))
+    cai = getattr(value, "__cuda_array_interface__", None)
+    if cai is not None:
+        return _Pointer(int(cai["data"][0]))
+    gpudata = getattr(value, "gpudata", None)
+    if gpudata is not None:
+        return _as_pointer(gpudata, i)
+    raise TypeError(f"argument {i}: {type(value).__name__} is not an address for the "
+                    "prepared pointer parameter 'P'")
+
+
+def _as_bytes(value: Any, n: int, i: int) -> np.void:
+    if isinstance(value, np.ndarray):
+        raw = value.tobytes()
+    elif isinstance(value, np.generic):
+        raw = np.array(value).tobytes()
+    else:
+        raw = bytes(value)
+    if len(raw) != n:
+        raise ValueError(f"argument {i}: {len(raw)} bytes for a prepared {n}-byte parameter")
+    return np.frombuffer(raw, dtype=f"V{n}")[0]
+
+
+def _format_of(arg_types: Any) -> list[str]:
+    """PyCUDA's prepared argument types as one struct code per parameter: a struct format
+    string ("PiP", "16s"), or a list of NumPy types, dtypes, codes and anything else
+    (a pointer)."""
+    codes: list[str] = []
+    if isinstance(arg_types, str):
+        spec = arg_types.replace(" ", "").lstrip("@=<>!")
+        pos = 0
+        for m in re.finditer(r"(\d*)([A-Za-z?])", spec):
+            count, code = m.group(1), {"n": "q", "N": "Q"}.get(m.group(2), m.group(2))
+            if m.start() != pos or code not in "bBhHiIlLqQefd?Ps":
+                break
+            pos = m.end()
+            if code == "s":
+                codes.append(f"{int(count or 1)}s")
+            else:
+                codes += [code] * int(count or 1)
+        if pos != len(spec):
+            raise ValueError(f"prepare({arg_types!r}): not a struct format of kernel "
+                             "parameters (codes bBhHiIlLqQefd?P and Ns)")
+        return codes
+    for t in arg_types:
+        if isinstance(t, type) and issubclass(t, np.generic):
+            t = np.dtype(t)
+        if isinstance(t, np.dtype):
+            codes.append(f"{t.itemsize}s" if t.char == "V" else t.char)
+        elif isinstance(t, str):
+            codes += _format_of(t)
+        else:
+            codes.append("P")
+    return codes
+
+
+def _prepared_args(self: "Kernel", args: Sequence[Any]) -> list[Any]:
+    fmt = getattr(self, "_arg_format", None)
+    if fmt is None:
+        raise LatticeError(f"'{self.name}': prepared_call before prepare(arg_types)", -1,
+                           "LAT_ERROR_INVALID_VALUE")
+    if len(args) != len(fmt):
+        raise TypeError(f"'{self.name}' was prepared with {len(fmt)} arguments "
+                        f"({''.join(fmt)}), called with {len(args)}")
+    out = []
+    for i, (code, a) in enumerate(zip(fmt, args)):
+        if code == "P":
+            out.append(_as_pointer(a, i))
+        elif code.endswith("s"):
+            out.append(_as_bytes(a, int(code[:-1]), i))
+        else:
+            dt = np.dtype(code)
+            if isinstance(a, (int, float, bool, np.generic)) or np.ndim(a) == 0:
+                if dt.kind in "iub" and isinstance(a, (float, np.floating)):
+                    raise TypeError(f"argument {i}: a float for the prepared integer "
+                                    f"parameter '{code}'")
+                v = np.asarray(a)
+                if dt.kind in "iu" and v.dtype.kind in "iu" and not (
+                        np.iinfo(dt).min <= int(v) <= np.iinfo(dt).max):
+                    raise OverflowError(f"argument {i}: {int(v)} does not fit the prepared "
+                                        f"parameter '{code}' ({dt})")
+                out.append(v.astype(dt)[()])
+            else:
+                raise TypeError(f"argument {i}: {type(a).__name__} for the prepared scalar "
+                                f"parameter '{code}'")
+    return out
+
+
+def _block_of(block: Any, what: str) -> Any:
+    if not isinstance(block, (tuple, list)):
+        raise TypeError(f"{what}(grid, block, ...): block must be a tuple such as (256, 1, 1) "
+                        "(the pre-2011 form without a block is not supported)")
+    return tuple(block)
+
+
+def _prepare(self: Kernel, arg_types: Any, texrefs: Any = None, block: Any = None,
+             shared: Any = None) -> Kernel:
+    """PyCUDA's prepare: the parameters' types (a struct format such as "PiP", or a list
+    of NumPy types/dtypes; anything else is a pointer). Returns the kernel."""
+    _refuse_texrefs(texrefs)
+    if block is not None or shared is not None:
+        raise TypeError("prepare(block=, shared=) is PyCUDA's pre-2011 interface; give the "
+                        "block and shared size to prepared_call")
+    self._arg_format = _format_of(arg_types)
     return self
 
 
-Kernel.prepared_call = _prepared_call  # type: ignore[assignment]
+def _prepared_call(self: Kernel, grid: Any, block: Any, *args: Any,
+                   shared_size: int = 0) -> None:
+    """Launches with the prepared types (PyCUDA's prepared_call)."""
+    self(*_prepared_args(self, args), grid=grid, block=_block_of(block, "prepared_call"),
+         shared=shared_size)
+
+
+def _prepared_async_call(self: Kernel, grid: Any, block: Any, stream: "Stream | None",
+                         *args: Any, shared_size: int = 0) -> None:
+    """prepared_call on a stream (None: the default stream)."""
+    self(*_prepared_args(self, args), grid=grid, block=_block_of(block, "prepared_async_call"),
+         shared=shared_size, stream=stream)
+
+
+def _prepared_timed_call(self: Kernel, grid: Any, block: Any, *args: Any,
+                         shared_size: int = 0):
+    """prepared_call between two events; returns a function giving the seconds."""
+    ctx = self.module._ctx
+    start, end = Event(context=ctx), Event(context=ctx)
+    start.record()
+    self(*_prepared_args(self, args), grid=grid, block=_block_of(block, "prepared_timed_call"),
+         shared=shared_size)
+    end.record()
+
+    def get_call_time() -> float:
+        end.synchronize()
+        return end.time_since(start) * 1e-3
+    return get_call_time
+
+
+def _refuse_texrefs(texrefs: Any) -> None:
+    if texrefs:
+        raise NotImplementedError("texture references were removed in CUDA 12 and lattice "
+                                  "does not have them: use texture objects "
+                                  "(include/lattice/texture.h)")
+
+
 Kernel.prepare = _prepare  # type: ignore[attr-defined]
+Kernel.prepared_call = _prepared_call  # type: ignore[assignment]
+Kernel.prepared_async_call = _prepared_async_call  # type: ignore[attr-defined]
+Kernel.prepared_timed_call = _prepared_timed_call  # type: ignore[attr-defined]

@@ -23,3 +23,8 @@ def backend():
 def rng():
     import numpy as np
     return np.random.default_rng(1234)
+
+
+def pytest_configure(config):
+    # PyCUDA's mark_cuda_test (lattice.pycuda.tools) marks its tests "cuda".
+    config.addinivalue_line("markers", "cuda: a test that runs in a fresh CUDA context")

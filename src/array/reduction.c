@@ -2,10 +2,10 @@
  * Reductions: the public generator (PyCUDA's ReductionKernel) and the array reductions
  * built on it (sum, prod, min, max, any, all, dot; whole arrays and along one axis).
  *
- * A whole reduction is two kernels at most. Stage 1 runs a grid-stride loop with as
- * many blocks as the device keeps resident; each thread folds its elements into one
- * value, each block combines its threads' values (warp shuffles, then one value per warp
- * through shared memory) and writes one partial. Stage 2, one block, combines the
+ * A whole reduction is two kernels at most. Stage 1 runs as many blocks as the device
+ * keeps resident, each over one contiguous chunk of the items; each thread folds its
+ * elements of the chunk into one value, each block combines its threads' values (warp
+ * shuffles, then one value per warp through shared memory) and writes one partial. Stage 2, one block, combines the
  * partials. With a single block stage 1 writes the result itself.
  */
 #include "internal.h"
@@ -86,14 +86,30 @@ static void reduction_source(const void *arg, lat__src *s)
         "    __shared__ lat_t lat_warp[32];\n"
         "    lat_t lat_acc = (lat_t)(%s);\n",
         s1, sp->params, lat_dtype_ctype(sp->acc), sp->neutral);
-    /* Four grid strides per iteration: the four maps' loads are independent of the
-     * running value, so they are all in flight at once. The emulator runs the same loop
-     * (not one chunk per thread, as elementwise kernels do there), so that every block's
-     * partial is the same on both backends and cross-checking can compare them. */
+    /* Each block folds one contiguous chunk of the items, the same chunk on every
+     * backend, so that every block's partial is the same set of values and
+     * cross-checking can compare them. On a GPU the block's threads stride through it
+     * (coalesced), four strides per iteration: the four maps' loads are independent of
+     * the running value, so they are all in flight at once. On the emulator a block's
+     * threads run one after another, so each thread folds one contiguous part of it
+     * (a stride through the whole chunk per thread would load every cache line once per
+     * thread). */
     lat__src_add(s,
-        "    const unsigned long long lat_s = (unsigned long long)gridDim.x * blockDim.x;\n"
-        "    unsigned long long lat_b = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
-        "    for (; lat_b + 3 * lat_s < n; lat_b += 4 * lat_s) {\n"
+        "    const unsigned long long lat_chunk = (n + gridDim.x - 1) / gridDim.x;\n"
+        "    const unsigned long long lat_lo = (unsigned long long)blockIdx.x * lat_chunk;\n"
+        "    const unsigned long long lat_hi = lat_lo + lat_chunk < n ? lat_lo + lat_chunk : n;\n"
+        "#ifdef __LATTICE_EMU__\n"
+        "    const unsigned long long lat_len = lat_hi > lat_lo ? lat_hi - lat_lo : 0;\n"
+        "    const unsigned long long lat_sub = (lat_len + blockDim.x - 1) / blockDim.x;\n"
+        "    unsigned long long lat_b = lat_lo + threadIdx.x * lat_sub;\n"
+        "    const unsigned long long lat_e = lat_b + lat_sub < lat_hi ? lat_b + lat_sub : lat_hi;\n"
+        "    const unsigned long long lat_s = 1;\n"
+        "#else\n"
+        "    const unsigned long long lat_s = blockDim.x;\n"
+        "    unsigned long long lat_b = lat_lo + threadIdx.x;\n"
+        "    const unsigned long long lat_e = lat_hi;\n"
+        "#endif\n"
+        "    for (; lat_b + 3 * lat_s < lat_e; lat_b += 4 * lat_s) {\n"
         "        lat_t lat_m[4];\n");
     for (int u = 0; u < 4; u++)
         lat__src_addf(s,
@@ -105,7 +121,7 @@ static void reduction_source(const void *arg, lat__src *s)
     lat__src_addf(s,
         "        lat_acc = lat_op(lat_op(lat_acc, lat_m[0]), lat_op(lat_m[1], lat_op(lat_m[2], lat_m[3])));\n"
         "    }\n"
-        "    for (; lat_b < n; lat_b += lat_s) {\n"
+        "    for (; lat_b < lat_e; lat_b += lat_s) {\n"
         "        const unsigned long long i = lat_b;\n"
         "        lat_acc = lat_op(lat_acc, (lat_t)(%s));\n"
         "    }\n"

@@ -68,3 +68,13 @@ lat_status lat_device_can_access_peer(lat_backend_kind kind, int ordinal, int pe
         return st;
     return b->driver->can_access_peer(ordinal, peer, can);
 }
+
+lat_status lat_backend_driver_version(lat_backend_kind kind, int *version)
+{
+    if (!version)
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_backend_driver_version: version is NULL");
+    *version = 0;
+    const lat__backend *b = NULL;
+    lat_status st = lat__backend_get(NULL, kind, &b);
+    return st != LAT_OK ? st : b->driver->driver_version(version);
+}

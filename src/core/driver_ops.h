@@ -64,6 +64,9 @@ typedef struct lat__driver_ops {
      * LAT_ERROR_INVALID_VALUE with a message. */
     lat_status (*device_attribute)(int ordinal, const char *name, int *value);
     lat_status (*can_access_peer)(int ordinal, int peer, int *can);
+    /* The driver version the backend follows (lat_backend_driver_version); version is
+     * not NULL. */
+    lat_status (*driver_version)(int *version);
     /* ctx and peer: distinct contexts of this backend. */
     lat_status (*enable_peer_access)(lat_context *ctx, lat_context *peer);
     /* Synchronous; both ranges checked. */

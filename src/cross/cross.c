@@ -532,6 +532,11 @@ static lat_status d_device_attribute(int ordinal, const char *name, int *value)
     return lat_device_attribute(primary_kind(), ordinal, name, value);
 }
 
+static lat_status d_driver_version(int *version)
+{
+    return lat_backend_driver_version(primary_kind(), version);
+}
+
 static lat_status d_can_access_peer(int ordinal, int peer, int *can)
 {
     return lat_device_can_access_peer(primary_kind(), ordinal, peer, can);
@@ -828,6 +833,7 @@ static lat_status d_kernel_resources(const lat_kernel *kernel, lat_kernel_resour
 
 const lat__driver_ops lat__cross_driver_ops = {
     .device_attribute = d_device_attribute,
+    .driver_version = d_driver_version,
     .can_access_peer = d_can_access_peer,
     .enable_peer_access = d_enable_peer_access,
     .memcpy_peer = d_memcpy_peer,

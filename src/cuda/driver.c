@@ -21,6 +21,12 @@
 
 /* ---- devices -------------------------------------------------------------------------------- */
 
+static lat_status driver_version(int *version)
+{
+    *version = lat__cu.driver_version;
+    return LAT_OK;
+}
+
 static lat_status device_attribute(int ordinal, const char *name, int *value)
 {
     static const struct {
@@ -469,6 +475,7 @@ static lat_status kernel_resources(const lat_kernel *kernel, lat_kernel_resource
 
 const lat__driver_ops lat__cuda_driver_ops = {
     .device_attribute = device_attribute,
+    .driver_version = driver_version,
     .can_access_peer = can_access_peer,
     .enable_peer_access = enable_peer_access,
     .memcpy_peer = memcpy_peer,

@@ -12,6 +12,7 @@
 
 #include "cache.h"
 #include "module_blob.h"
+#include "pycuda_complex.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -259,7 +260,7 @@ static char *wrap_source(const lat__source *src)
      * there: each is included first, its guard making the program's own include empty,
      * as the emulator reads it. */
     static const char *const cxx_headers[] = {"cuda_fp16.h", "cuda_bf16.h", "cooperative_groups.h",
-                                              "cooperative_groups/reduce.h"};
+                                              "cooperative_groups/reduce.h", LAT__PYCUDA_COMPLEX_NAME};
     for (size_t i = 0; !cxx && !bad && i < sizeof cxx_headers / sizeof cxx_headers[0]; i++) {
         if (!strstr(src->text, cxx_headers[i]))
             continue;
@@ -477,7 +478,14 @@ static nvrtcResult compile(const char *text, const char *name, const char **opts
 {
     *prog = NULL;
     *log = NULL;
-    nvrtcResult r = lat__cu.nvrtcCreateProgram(prog, text, name, 0, NULL, NULL);
+    /* pycuda-complex.hpp is lattice's own (core/pycuda_complex.c), the same text the
+     * emulator reads, handed to NVRTC only where the source names it. */
+    char *cx = strstr(text, LAT__PYCUDA_COMPLEX_NAME) ? lat__pycuda_complex_text() : NULL;
+    const char *hname = LAT__PYCUDA_COMPLEX_NAME;
+    nvrtcResult r = lat__cu.nvrtcCreateProgram(prog, text, name, cx ? 1 : 0,
+                                               cx ? (const char *const *)&cx : NULL,
+                                               cx ? &hname : NULL);
+    free(cx);
     if (r != NVRTC_SUCCESS) {
         *prog = NULL;
         *log = lat__strdup("");

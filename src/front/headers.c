@@ -17,9 +17,15 @@ static const char *const builtin[] = {
     "vector_types.h", "vector_functions.h", "builtin_types.h", "host_defines.h",
     "crt/host_defines.h", "cstdio", "cstdint", "cstddef", "cstdlib", "cstring", "cmath",
     "cfloat", "climits", "cassert", "cooperative_groups.h", "cooperative_groups/reduce.h",
-    "cuda_fp16.h", "cuda_bf16.h", "curand_kernel.h",
+    "cuda_fp16.h", "cuda_bf16.h", "curand_kernel.h", "cuComplex.h", "mma.h",
+    "pycuda-complex.hpp",
+    /* included by cuda_runtime.h: what they declare is built in */
+    "driver_types.h", "sm_20_intrinsics.h", "sm_30_intrinsics.h", "sm_32_intrinsics.h",
+    "sm_35_intrinsics.h", "sm_61_intrinsics.h", "device_atomic_functions.h",
+    "sm_20_atomic_functions.h", "sm_32_atomic_functions.h", "sm_35_atomic_functions.h",
+    "sm_60_atomic_functions.h",
     "cuda/std/cstdint", "cuda/std/cstddef", "cuda/std/climits", "cuda/std/limits", "cuda/std/utility",
-    "cuda/std/array", "cuda/std/functional", "cuda/std/type_traits", "type_traits", "utility",
+    "cuda/std/array", "cuda/std/functional", "cuda/std/type_traits", "type_traits", "utility", "limits", "array",
     "texture_types.h", "surface_types.h",
     "cuda_texture_types.h", "cuda_surface_types.h", "texture_fetch_functions.h",
     "texture_indirect_functions.h", "surface_functions.h", "surface_indirect_functions.h",
@@ -28,9 +34,8 @@ static const char *const builtin[] = {
 /* CUDA headers for what the emulator does not do yet: an error that says so beats
  * "file not found". */
 static const char *const unsupported[] = {
-    "cuda_fp8.h", "mma.h",
-    "cuda_pipeline.h", "cuda/barrier", "cuda/atomic", "sm_20_atomic_functions.h",
-    "sm_60_atomic_functions.h",
+    "cuda_fp8.h",
+    "cuda_pipeline.h", "cuda/barrier", "cuda/atomic",
 };
 
 static bool listed(const char *name, const char *const *list, size_t n)

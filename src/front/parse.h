@@ -66,6 +66,7 @@ typedef struct lat__parser {
     lat__sym *this_sym;  /* in a member function: its this parameter */
     lat__sym *ctor_self; /* in a constructor: the object it builds (returned) */
     bool method_const;   /* the parameter list just read was followed by const */
+    bool method_volatile; /* ... by volatile (a member function of volatile objects) */
     LAT_VEC(lat__ext) pending; /* member functions of a struct just defined, to follow it */
     LAT_VEC(void *) bodies;    /* member function bodies waiting for their class's end */
     bool half_gt;              /* the first '>' of a '>>' closed a template's arguments */
@@ -91,6 +92,9 @@ typedef struct lat__parser {
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
     const lat__tok *gt_stop;   /* while a template's value argument is read: the '>' that
                                   closes its list (NULL: none) */
+    LAT_VEC(lat__ns *) used_ns; /* namespaces named by `using namespace` so far: their
+                                   children are found by name too (wmma:: after `using
+                                   namespace nvcuda;`) */
 } lat__parser;
 
 /* ---- parse.c ---------------------------------------------------------------------------- */
@@ -196,6 +200,10 @@ void lat__skip_std_attributes(lat__parser *p);
 /* ---- parse_stmt.c ----------------------------------------------------------------------- */
 
 lat__stmt *lat__parse_compound(lat__parser *p);
+/* ---- parse_asm.c ---- */
+/* An asm statement at its keyword: the inline PTX's C++ (a block), or LAT_S_ASM after
+ * an error or a refusal naming the instruction. */
+lat__stmt *lat__parse_asm(lat__parser *p);
 lat__stmt *lat__stmt_new(lat__parser *p, lat__stmtkind kind, lat__loc loc);
 
 /* ---- parse_expr.c ----------------------------------------------------------------------- */

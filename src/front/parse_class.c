@@ -181,13 +181,13 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
         goto skip;
     }
     bool is_static = storage == LAT_ST_STATIC;
-    bool is_const = p->method_const;
-    p->method_const = false;
+    bool is_const = p->method_const, is_volatile = p->method_volatile;
+    p->method_const = p->method_volatile = false;
     lat__type *obj = NULL;
     if (!ctor && !is_static) {
         obj = lat__record_type_of(p, r);
-        if (is_const)
-            obj = lat__qualified(p->u, obj, LAT_Q_CONST);
+        if (is_const || is_volatile)
+            obj = lat__qualified(p->u, obj, (is_const ? LAT_Q_CONST : 0) | (is_volatile ? LAT_Q_VOLATILE : 0));
     }
     lat__type *ft = method_type(p, ctor ? lat__record_type_of(p, r) : t->base, t, obj, loc, NULL);
     /* Overloads: the members of the same name. */
@@ -336,7 +336,7 @@ lat__expr *lat__member_name(lat__parser *p, lat__sym *member, lat__loc loc)
     unsigned q = p->this_sym->type->base->quals;
     m->type = q ? lat__qualified(p->u, f->type, q) : f->type;
     m->flags |= LAT_EF_ARROW | LAT_EF_LVALUE;
-    return m;
+    return lat__deref_reference(p, m); /* a reference member: what it refers to */
 }
 
 static lat__stmt *decl_stmt(lat__parser *p, lat__sym *v, lat__expr *init, lat__loc loc)
@@ -427,7 +427,9 @@ static lat__stmt *assign_member(lat__parser *p, lat__record *r, int fi, lat__exp
     as->op = LAT_P_ASSIGN;
     as->a = lat__member_name(p, &tmp, loc);
     lat__type *ft = r->fields.items[fi].type;
-    if (ft->quals & LAT_Q_CONST) {
+    if (lat__is_pointer(ft) && ft->ref) {
+        as->a = as->a->a; /* a reference member is bound, the address it holds set */
+    } else if (ft->quals & LAT_Q_CONST) {
         /* Initialising a const member is no assignment in C++; in C it writes through a
          * pointer without the const: *(T *)&this->a = value. */
         lat__type *plain = lat__unqualified(p->u, ft);
@@ -452,6 +454,12 @@ static lat__stmt *assign_member(lat__parser *p, lat__record *r, int fi, lat__exp
 static lat__expr *member_value(lat__parser *p, lat__type *ft, lat__expr **argv, size_t argc, const lat__tok *open,
                                const char *name)
 {
+    if (lat__is_pointer(ft) && ft->ref) {
+        if (argc == 1)
+            return lat__bind_reference(p, argv[0], ft, "binding the reference member");
+        lat__error_tok(p, open, "the reference member '%s' takes one value to refer to", name);
+        return NULL;
+    }
     if (lat__is_record(ft) && ft->rec && (ft->rec->has_ctor || argc != 1))
         return lat__construct(p, ft, argv, (int)argc, open->loc);
     if (argc == 1)
@@ -553,7 +561,7 @@ bool lat__initialised_by_default(const lat__type *t)
 {
     if (!lat__is_record(t) || !t->rec)
         return false;
-    if (t->rec->has_ctor && !t->rec->default_trivial) {
+    if (t->rec->has_ctor) {
         const lat__sym *c = lat__default_ctor(t->rec);
         return c && ctor_does_something(c);
     }
@@ -892,6 +900,10 @@ lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat_
     /* a member operator of a's class: a.operator+(b) */
     if (lat__is_record(ta) && ta->rec) {
         lat__sym *m = lat__find_method(ta->rec, atom);
+        if (m && m->tmpl) {
+            lat__unsupported_at(p->u, loc, "an operator that is a member template", "a lattice limit");
+            return lat__error_expr(p, loc);
+        }
         if (m) {
             lat__expr *args[2] = {lat__address_of_object(p, a), b};
             lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
@@ -975,7 +987,8 @@ lat__sym *lat__match_member(lat__parser *p, lat__record *r, lat__type *t, lat__a
                    !(mp->types[k + skip]->kind == LAT_TY_PTR && mp->types[k + skip]->ref != t->params.types[k]->ref);
         if (!same)
             continue;
-        if (skip && !(mp->types[0]->base->quals & LAT_Q_CONST) != !p->method_const)
+        if (skip && (!(mp->types[0]->base->quals & LAT_Q_CONST) != !p->method_const ||
+                     !(mp->types[0]->base->quals & LAT_Q_VOLATILE) != !p->method_volatile))
             continue;
         /* the parameters' names of the definition */
         for (int k = 0; k < t->params.n; k++)

@@ -607,8 +607,14 @@ static lat__ns *find_ns(lat__parser *p, const lat__atom *name)
         if (c)
             return c;
         if (!in)
-            return NULL;
+            break;
     }
+    for (size_t i = p->used_ns.n; i-- > 0;) { /* through a using directive, newest first */
+        lat__ns *c = child_ns(p, p->used_ns.items[i], name);
+        if (c)
+            return c;
+    }
+    return NULL;
 }
 
 static lat__sym *member_of(lat__ns *ns, const lat__atom *name, bool tag)
@@ -865,6 +871,7 @@ void lat__using_declaration(lat__parser *p)
             return;
         }
         lat__expect(p, LAT_P_SEMI, "after the using directive");
+        LAT_PUSH(&p->u->arena, p->used_ns, ns);
         /* oldest first: an overload set's newest member ends up bound, its chain the rest */
         for (size_t i = 0; i < ns->members.n; i++)
             bind_again(p, ns->members.items[i]);

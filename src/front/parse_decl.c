@@ -758,11 +758,6 @@ static void skip_member_initializer(lat__parser *p)
 
 static void struct_body_(lat__parser *p, lat__record *r);
 
-/* A member type (typedef T name; or using name = T;): found as S::name, and by its plain
- * name in the rest of the struct's body and in its member functions. It is bound here by
- * hand, not in a scope of the struct's own: C puts a struct nested in another in the
- * enclosing scope, and a namespace open around the struct must not take it as a member.
- * Its types are spelled as what it names: the emitted C's structs have no member types. */
 /* A name the rest of the struct's body sees (a member type, a static constant: `T x[N]`
  * after `static constexpr int N = 4;`), until struct_body unbinds it. */
 static void bind_in_body(lat__sym *m)
@@ -789,6 +784,11 @@ static bool has_member(const lat__record *r, const lat__atom *name)
     return lat__find_member_sym(r, name) != NULL;
 }
 
+/* A member type (typedef T name; or using name = T;): found as S::name, and by its plain
+ * name in the rest of the struct's body and in its member functions. It is bound here by
+ * hand, not in a scope of the struct's own: C puts a struct nested in another in the
+ * enclosing scope, and a namespace open around the struct must not take it as a member.
+ * Its types are spelled as what it names: the emitted C's structs have no member types. */
 static void member_type(lat__parser *p, lat__record *r, lat__atom *name, lat__loc loc, lat__type *t)
 {
     if (has_member(r, name)) {
@@ -947,10 +947,18 @@ static void struct_body_(lat__parser *p, lat__record *r)
             lat__skip_statement(p);
             continue;
         }
-        if (s.defines && s.defines != r && s.defines->tag && s.defines->kind != LAT_TY_ENUM &&
-            !has_member(r, s.defines->tag)) {
+        if (s.defines && s.defines != r && s.defines->tag && !has_member(r, s.defines->tag)) {
             /* struct Outer { struct Inner {...}; }: found as Outer::Inner too (C++) */
             member_type(p, r, s.defines->tag, s.defines->loc, lat__record_type_of(p, s.defines));
+        }
+        if (s.defines && s.defines->kind == LAT_TY_ENUM) {
+            /* enum { value = 4 }; in a class: its enumerators are the class's members
+             * (S::value, Log2<N / 2>::value), bound in its body by enum_specifier */
+            for (size_t i = 0; i < s.defines->methods.n; i++) {
+                lat__sym *c = s.defines->methods.items[i];
+                c->rec = r;
+                LAT_PUSH(&p->u->arena, r->methods, c);
+            }
         }
         if (s.storage == LAT_ST_TYPEDEF) {
             lat__type *base = base_type(p, &s);
@@ -977,29 +985,35 @@ static void struct_body_(lat__parser *p, lat__record *r)
                 lat__member_function(p, r, st, sname, sloc, s.cuda, LAT_ST_STATIC, false);
                 continue;
             }
-            if (sname && lat__is_integer(st) && ((st->quals & LAT_Q_CONST) || s.constexpr_) &&
-                lat__accept(p, LAT_P_ASSIGN)) {
-                bool ok;
-                int64_t v = lat__parse_const_int(p, "a static constant member's value", &ok);
-                lat__sym *c = lat__sym_new(p, LAT_SYM_ENUM_CONST, sname, sloc);
-                c->type = lat__unqualified(p->u, st);
-                c->value = ok ? v : 0;
-                c->rec = r;
-                c->depth = 0;
-                LAT_PUSH(&p->u->arena, r->methods, c); /* found as S::N and by name inside */
-                bind_in_body(c);
-                lat__expect(p, LAT_P_SEMI, "after the static constant");
-                continue;
+            /* static constexpr int rows = m, cols = k;: each declarator a constant */
+            for (;;) {
+                bool constant = sname && ((st->quals & LAT_Q_CONST) || s.constexpr_);
+                if (constant && lat__is_integer(st) && lat__accept(p, LAT_P_ASSIGN)) {
+                    bool ok;
+                    int64_t v = lat__parse_const_int(p, "a static constant member's value", &ok);
+                    lat__sym *c = lat__sym_new(p, LAT_SYM_ENUM_CONST, sname, sloc);
+                    c->type = lat__unqualified(p->u, st);
+                    c->value = ok ? v : 0;
+                    c->rec = r;
+                    c->depth = 0;
+                    LAT_PUSH(&p->u->arena, r->methods, c); /* found as S::N and by name inside */
+                    bind_in_body(c);
+                } else if (constant && lat__is_scalar(st) && lat__accept(p, LAT_P_ASSIGN)) {
+                    static_constant_member(p, r, sname, sloc, st, lat__parse_assign_expr(p));
+                } else {
+                    lat__unsupported(p, first, "a static data member other than a constant with its value",
+                                     lat__why_cxx);
+                    lat__skip_statement(p);
+                    break;
+                }
+                if (!lat__accept(p, LAT_P_COMMA)) {
+                    lat__expect(p, LAT_P_SEMI, "after the static constant");
+                    break;
+                }
+                sname = NULL;
+                sloc = lat__peek(p)->loc;
+                st = declarator(p, sb, &sname, &sloc, false);
             }
-            if (sname && lat__is_scalar(st) && ((st->quals & LAT_Q_CONST) || s.constexpr_) &&
-                lat__accept(p, LAT_P_ASSIGN)) {
-                static_constant_member(p, r, sname, sloc, st, lat__parse_assign_expr(p));
-                lat__expect(p, LAT_P_SEMI, "after the static constant");
-                continue;
-            }
-            lat__unsupported(p, first, "a static data member other than a constant with its value",
-                             lat__why_cxx);
-            lat__skip_statement(p);
             continue;
         }
         if (lat__at_kw(p, LAT_KW_OPERATOR) && !has_type_specifier(&s))
@@ -1037,8 +1051,8 @@ static void struct_body_(lat__parser *p, lat__record *r)
                 }
                 goto next_member;
             }
-            if (t->kind == LAT_TY_PTR && t->ref) {
-                lat__unsupported_at(p->u, loc, "a reference member", lat__why_cxx);
+            if (t->kind == LAT_TY_PTR && t->ref && t->ref != 1) {
+                lat__unsupported_at(p->u, loc, "an rvalue reference member", lat__why_cxx);
                 t = t->base; /* read on as the referenced type: no errors that follow from it */
             }
             int bits = -1;
@@ -1161,12 +1175,21 @@ static lat__type *enum_specifier(lat__parser *p, spec *s)
             if (ok)
                 next = v;
         }
-        if (scope ? n->atom->sym && n->atom->sym->ns == scope : lat__in_this_scope(p, n->atom->sym))
+        bool member = p->in_record && !scope; /* a class's member: struct_body_ adds it */
+        bool twice = false;
+        for (size_t i = 0; member && i < consts.n; i++)
+            twice |= consts.items[i]->name == n->atom;
+        if (member ? twice : scope ? n->atom->sym && n->atom->sym->ns == scope : lat__in_this_scope(p, n->atom->sym))
             lat__error_tok(p, n, "redefinition of '%s'", n->atom->name);
         lat__sym *c = lat__sym_new(p, LAT_SYM_ENUM_CONST, n->atom, n->loc);
         c->value = next;
         c->type = &lat__ty_int;
-        lat__bind(p, c);
+        if (member) {
+            bind_in_body(c);
+            LAT_PUSH(&p->u->arena, r->methods, c);
+        } else {
+            lat__bind(p, c);
+        }
         LAT_PUSH(&p->u->arena, consts, c);
         lo = next < lo ? next : lo;
         hi = next > hi ? next : hi;
@@ -1526,11 +1549,14 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         lat__tok *q = lat__next(p);
         if (q->atom->kw == LAT_KW_CONST && (p->in_record || p->decl_class))
             p->method_const = true;
+        else if (q->atom->kw == LAT_KW_VOLATILE && (p->in_record || p->decl_class))
+            p->method_volatile = true; /* operator=(...) volatile: its object is volatile */
         else if (q->atom->kw == LAT_KW_NOEXCEPT || q->atom->kw == LAT_KW_THROW)
             ; /* noexcept(...), throw(): nothing throws in device code */
         else
-            lat__unsupported(p, q, q->atom->kw == LAT_KW_CONST ? "a const member function outside its class" :
-                                                                  "an exception specification",
+            lat__unsupported(p, q, q->atom->kw == LAT_KW_CONST      ? "a const member function outside its class"
+                                   : q->atom->kw == LAT_KW_VOLATILE ? "a volatile member function outside its class"
+                                                                    : "an exception specification",
                              lat__why_cxx);
         if (lat__at_punct(p, LAT_P_LPAREN))
             lat__skip_group(p);
@@ -2013,6 +2039,43 @@ static lat__expr *copy_construct(lat__parser *p, lat__type *t, lat__expr *init)
     return lat__construct(p, t, argv, 1, init->loc);
 }
 
+/* `const T &r = f(x);` in a block: the temporary r binds, (T[1]){...}, becomes a local of
+ * its own declared just before r (the declarator *tail is about to take), so that it lives
+ * as long as r in every way a function runs: C ends a compound literal with its block, and
+ * region loops cut a kernel's body into blocks at each barrier, where each thread needs
+ * its own. Returns where r goes. */
+static lat__decl **hold_temporary(lat__parser *p, lat__decl *d, lat__decl **tail)
+{
+    lat__sym *v = d->sym;
+    if (p->depth == 0 || v->storage == LAT_ST_STATIC || v->storage == LAT_ST_EXTERN || !d->init ||
+        !lat__is_pointer(v->type) || !v->type->ref)
+        return tail;
+    lat__expr *x = d->init;
+    while (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT) && x->a)
+        x = x->a;
+    if (x->kind != LAT_E_COMPOUND || !x->type || x->type->kind != LAT_TY_ARRAY || !x->a || x->a->kind != LAT_E_INIT)
+        return tail;
+    lat__sym *h = lat__sym_new(p, LAT_SYM_VAR, lat__atom_get(&p->u->atoms, "__lat_ref", 9), d->loc);
+    h->type = x->type;
+    h->depth = p->depth;
+    h->flags |= LAT_SF_ADDRESS_TAKEN | LAT_SF_USED | LAT_SF_MODIFIED | LAT_SF_DEFINED;
+    h->emit_name = lat__arena_printf(&p->u->arena, "__lat_ref%d", ++p->anon);
+    lat__decl *hd = lat__arena_alloc(&p->u->arena, sizeof *hd);
+    hd->sym = h;
+    hd->init = x->a;
+    hd->loc = d->loc;
+    h->def = hd;
+    if (p->fn)
+        LAT_PUSH(&p->u->arena, p->fn->locals, h);
+    lat__expr *n = lat__expr_new(p, LAT_E_NAME, d->loc);
+    n->sym = h;
+    n->type = h->type;
+    n->flags |= LAT_EF_LVALUE;
+    d->init = lat__cast_to(p, lat__rvalue(p, n), v->type, true); /* its address, as before */
+    *tail = hd;
+    return &hd->next;
+}
+
 /* `T x;` of a class with constructors runs its default constructor (C++); an array of
  * them or a file-scope one would run it where the emulator cannot. */
 static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__loc loc)
@@ -2020,7 +2083,7 @@ static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__lo
     lat__type *t = v->type;
     while (t->kind == LAT_TY_ARRAY)
         t = t->base;
-    if (!lat__is_record(t) || !t->rec || !((t->rec->has_ctor && !t->rec->default_trivial) || t->rec->defaults))
+    if (!lat__is_record(t) || !t->rec || !(t->rec->has_ctor || t->rec->defaults))
         return;
     bool nowhere_to_run = v->type->kind == LAT_TY_ARRAY || p->depth == 0 || v->storage == LAT_ST_STATIC;
     if (nowhere_to_run && t->rec->has_ctor && !lat__initialised_by_default(t)) {
@@ -2147,7 +2210,7 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
             lat__record *r = p->decl_class;
             p->decl_class = NULL;
             lat__sym *m = t->kind == LAT_TY_FUNC ? lat__match_member(p, r, t, name, loc) : NULL;
-            p->method_const = false;
+            p->method_const = p->method_volatile = false;
             if (!m) {
                 lat__skip_declaration(p);
                 return NULL;
@@ -2298,6 +2361,8 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
                 lat__error_at(p->u, loc, "variable '%s' has an incomplete type %s", name->name,
                               lat__type_str(p->u, v->type, NULL, false));
         }
+        if (d->sym && d->sym->kind == LAT_SYM_VAR)
+            tail = hold_temporary(p, d, tail);
         *tail = d;
         tail = &d->next;
         if (!lat__accept(p, LAT_P_COMMA))

@@ -1971,7 +1971,7 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
     if (arrow || (base->flags & LAT_EF_LVALUE))
         e->flags |= LAT_EF_LVALUE;
     e->flags |= base->flags & LAT_EF_ERROR;
-    return e;
+    return lat__deref_reference(p, e); /* a reference member: what it refers to */
 }
 
 void lat__note_call(lat__parser *p, lat__sym *callee)
@@ -2243,6 +2243,13 @@ static lat__expr *postfix(lat__parser *p, lat__expr *e)
             break;
         }
         case LAT_P_LPAREN:
+            if (lat__is_record(e->type) && e->type->rec && !(e->flags & LAT_EF_ERROR)) {
+                lat__sym *m = lat__find_method(e->type->rec, lat__atom_get(&p->u->atoms, "operator()", 10));
+                if (m && m->tmpl) { /* template <typename T> T operator()(T a, T b) */
+                    e = lat__member_template_call(p, m, t, lat__address_of_object(p, e));
+                    break;
+                }
+            }
             lat__next(p);
             if (lat__is_record(e->type) && e->type->rec && !(e->flags & LAT_EF_ERROR)) {
                 /* f(x) of an object: its operator() */

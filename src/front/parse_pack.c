@@ -368,8 +368,10 @@ static void expand(expander *x, const lat__tok *in, size_t from, size_t to, tokv
         }
         size_t npat = head + (end - i - 1);
         lat__tok *pat = lat__arena_alloc(&p->u->arena, (npat + 1) * sizeof *pat);
-        memcpy(pat, &out->items[f->elem], head * sizeof *pat);
-        memcpy(pat + head, &in[i + 1], (end - i - 1) * sizeof *pat);
+        if (head)
+            memcpy(pat, &out->items[f->elem], head * sizeof *pat);
+        if (end > i + 1)
+            memcpy(pat + head, &in[i + 1], (end - i - 1) * sizeof *pat);
         size_t n = 0;
         bool any = false, mixed = false;
         for (size_t k = 0; k < head; k++) {

@@ -583,15 +583,7 @@ static lat__stmt *statement_(lat__parser *p)
     case LAT_KW_ASM:
     case LAT_KW_ASM2:
     case LAT_KW_ASM3:
-        lat__next(p);
-        lat__unsupported(p, t, "inline PTX assembly (asm)", "the emulator cannot run PTX");
-        while (lat__at_kw(p, LAT_KW_VOLATILE) || lat__at_kw(p, LAT_KW_VOLATILE2) ||
-               lat__at_kw(p, LAT_KW_GOTO))
-            lat__next(p);
-        if (lat__at_punct(p, LAT_P_LPAREN))
-            lat__skip_group(p);
-        lat__accept(p, LAT_P_SEMI);
-        return lat__stmt_new(p, LAT_S_ASM, t->loc);
+        return lat__parse_asm(p); /* parse_asm.c */
     case LAT_KW_ELSE:
         lat__error_tok(p, t, "'else' without a matching 'if'");
         lat__next(p);

@@ -43,6 +43,7 @@ typedef struct targ {
 
 typedef struct tinst {
     targ *args;
+    bool failed;     /* its parse found errors: a later use says so again */
     lat__sym *fn;    /* a function template's instance (a variable template's: its variable) */
     lat__type *type; /* a class template's */
 } tinst;
@@ -221,6 +222,8 @@ static bool template_params(lat__parser *p, lat__template *tm)
             bound_names b = bind_params(p, &part, placeholder_args(p, &part, NULL));
             tp.value_type = lat__parse_type_name(p);
             unbind_params(b);
+            if (tp.value_type && tp.value_type->kind == LAT_TY_FUNC) /* void f(int) as a pointer */
+                tp.value_type = lat__pointer_to(p->u, tp.value_type);
             int k;
             if (tp.value_type && placeholder_index(tp.value_type, &k)) {
                 tp.type_of = k + 1;
@@ -535,6 +538,7 @@ static lat__parser sub_parser(lat__parser *p, lat__template *tm)
     sub.decl_align = 0;
     sub.decl_packed = false;
     sub.method_const = false;
+    sub.method_volatile = false;
     return sub;
 }
 
@@ -592,7 +596,7 @@ static void function_specialization(lat__parser *p, lat__tok *kw)
     if (explicit_args(p, tm, args, set) && defaults(p, tm, args, set, name->loc)) {
         if (find_inst(tm, args))
             lat__error_tok(p, name, "%s is specialized after it was used", args_text(p, tm, args));
-        tinst sp = {args, NULL, NULL};
+        tinst sp = {args, false, NULL, NULL};
         LAT_PUSH(&p->u->arena, tm->specs, sp);
         LAT_PUSH(&p->u->arena, tm->spec_at, at);
     }
@@ -623,7 +627,7 @@ static void explicit_specialization(lat__parser *p, lat__tok *kw)
         lat__skip_declaration(p);
         return;
     }
-    tinst sp = {args, NULL, NULL};
+    tinst sp = {args, false, NULL, NULL};
     LAT_PUSH(&p->u->arena, tm->specs, sp);
     LAT_PUSH(&p->u->arena, tm->spec_at, at);
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
@@ -909,7 +913,7 @@ static tinst *instantiate_member(lat__parser *p, lat__sym *tsym, targ *given, la
     }
     targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
     memcpy(args, given, tm->params.n * sizeof *args);
-    tinst inst = {args, NULL, NULL};
+    tinst inst = {args, false, NULL, NULL};
     LAT_PUSH(&p->u->arena, tm->insts, inst);
     size_t index = tm->insts.n - 1;
     const char *cname = lat__arena_printf(&p->u->arena, "%s__lat_t%zu", lat__c_name(p, tm->name), index + 1);
@@ -1149,15 +1153,19 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
             a->type = &lat__ty_int;
             return true;
         }
-        if (s && (s->kind != LAT_SYM_FUNC || s->tmpl || s->overloads)) {
-            lat__error_tok(p, t, "'%.*s' is not a function of one overload (the argument of a function pointer "
-                                 "template parameter)", (int)t->len, t->text);
+        if (s && (s->kind != LAT_SYM_FUNC || s->tmpl)) {
+            lat__error_tok(p, t, "a template's function pointer argument must name a function");
             s = NULL;
-        } else if (s && !lat__same_parameters(s->type, tp->value_type->base)) {
-            lat__error_tok(p, t, "'%.*s' is %s, not the %s the template parameter takes", (int)t->len, t->text,
-                           lat__type_str(p->u, s->type, NULL, false),
-                           lat__type_str(p->u, tp->value_type->base, NULL, false));
-            s = NULL;
+        } else if (s) {
+            /* the overload of the parameter's type (f, &f, ns::f) */
+            lat__sym *o = s;
+            const lat__type *want = tp->value_type->base;
+            while (o && !(lat__same_parameters(o->type, want) && lat__type_same(o->type->base, want->base)))
+                o = o->overloads;
+            if (!o)
+                lat__error_tok(p, t, "'%s' is %s, not the %s the template parameter takes", s->name->name,
+                               lat__type_str(p->u, s->type, NULL, false), lat__type_str(p->u, want, NULL, false));
+            s = o;
         }
         a->tmpl = s;
         a->type = &lat__ty_int;
@@ -1492,8 +1500,12 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
 {
     lat__template *tm = tsym->tmpl;
     tinst *have = find_inst(tm, given);
-    if (have)
+    if (have) {
+        if (have->failed)
+            lat__error_at(p->u, at, "%s could not be made (its errors are listed where it was first made)",
+                          args_text(p, tm, given));
         return have;
+    }
     if (tm->insts.n >= 256) {
         lat__error_at(p->u, at, "more than 256 instances of the template '%s' (runaway recursion?)",
                       tm->name->name);
@@ -1501,7 +1513,7 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     }
     targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
     memcpy(args, given, tm->params.n * sizeof *args);
-    tinst inst = {args, NULL, NULL};
+    tinst inst = {args, false, NULL, NULL};
     LAT_PUSH(&p->u->arena, tm->insts, inst);
     size_t index = tm->insts.n - 1;
     int older = 0; /* overloaded templates: each its own instances' names */
@@ -1571,6 +1583,7 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         return NULL;
     }
     size_t items = p->tu->items.n;
+    int errors_before = p->u->nerrors;
     lat__func *fn = NULL;
     lat__decl_group *g = NULL;
     lat__type *aliased = NULL;
@@ -1602,6 +1615,12 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     for (size_t i = 0; i < sub.pending.n; i++)
         LAT_PUSH(&p->u->arena, p->tu->items, sub.pending.items[i]);
     tinst *ti = &tm->insts.items[index];
+    if (p->u->nerrors > errors_before && !tm->is_alias) {
+        /* (an alias's failure is its use's: enable_if_t<false> is SFINAE's, and its NULL
+         * type makes every later use an error) */
+        ti->failed = true;
+        p->u->failed_instances++;
+    }
     if (tm->is_alias) {
         ti->type = aliased;
     } else if (tm->is_class) {
@@ -1748,12 +1767,14 @@ static bool substitutes(lat__parser *p, lat__template *tm, targ *args, bool *set
 {
     lat__unit *u = p->u;
     lat_status status = u->status;
-    int nerrors = u->nerrors;
+    int nerrors = u->nerrors, failed = u->failed_instances;
     size_t ndiags = u->diags.n;
     bool ok = defaults(p, tm, args, set, tm->loc);
     if (ok)
         ok = signature_with(p, tm, args) && u->nerrors == nerrors;
     ok = ok && u->nerrors == nerrors;
+    if (u->failed_instances != failed)
+        return false; /* an error inside a class's instance is no substitution failure: it stays */
     u->status = status;
     u->nerrors = nerrors;
     u->diags.n = ndiags;
@@ -1961,7 +1982,8 @@ lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t
         /* a member function's object comes first */
         lat__expr **all = lat__arena_alloc(&p->u->arena, (argc + 2) * sizeof *all);
         all[0] = self;
-        memcpy(all + 1, argv, argc * sizeof *argv);
+        if (argc)
+            memcpy(all + 1, argv, argc * sizeof *argv);
         argv = all;
         argc++;
     }
@@ -2037,7 +2059,7 @@ lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
         }
     }
     tinst *ti = instantiate(p, tsym, args, t->loc);
-    if (ti && !ti->type && !tm->is_alias)
+    if (ti && !ti->type && (tm->is_alias || !ti->failed))
         lat__error_at(p->u, t->loc, "%s could not be made", args_text(p, tm, args));
     return ti && ti->type ? ti->type : &lat__ty_int;
 }

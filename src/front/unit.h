@@ -47,6 +47,7 @@ typedef struct lat__unit {
     LAT_VEC(lat__srcfile) files;
     LAT_VEC(lat__diag) diags;
     int nerrors;             /* errors found, also beyond those kept */
+    int failed_instances;    /* template instances whose parse found errors (parse_template.c) */
     lat_status status;       /* the first error's status, LAT_OK when none */
     lat__toks toks;          /* the preprocessed program */
     struct lat__tu *tu;      /* the tree, once parsed */

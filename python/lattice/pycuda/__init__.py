@@ -5,6 +5,6 @@
 What differs from PyCUDA is listed in docs/python.md.
 """
 
-VERSION = (2024, 1)
+VERSION = (2026, 1)
 VERSION_STATUS = "lattice"
-VERSION_TEXT = "2024.1 (lattice)"
+VERSION_TEXT = "2026.1 (lattice)"

@@ -11,41 +11,105 @@ from .. import core as _core
 
 DEFAULT_NVCC_FLAGS: list[str] = []
 
+# What nvcc's host headers give every PyCUDA kernel and NVRTC does not (glibc's
+# <sys/types.h> through cuda_runtime.h): PyCUDA's own examples use uint. Then #line 1, so
+# that messages count the program's lines as written.
+_NVCC_HOST_TYPES = ("typedef unsigned int uint;\ntypedef unsigned short ushort;\n"
+                    "typedef unsigned long ulong;\n#line 1\n")
+
+
+def _source_text(source: Any) -> str:
+    # PyCUDA writes str(source) to nvcc's input: templates and other objects are their
+    # text; bytes are read as UTF-8 rather than as "b'...'".
+    if isinstance(source, (bytes, bytearray)):
+        return bytes(source).decode()
+    return source if isinstance(source, str) else str(source)
+
 
 class SourceModule(_core.Module):
     """CUDA C source compiled and loaded into the current context.
 
+    ``source``: the program (anything else is taken as ``str(source)``, bytes as UTF-8).
     ``options``: NVRTC's flags; nvcc-only ones (``--ptxas-options=-v``...) are ignored
-    with a note. ``no_extern_c``: compile as written. ``include_dirs``: for #include.
-    ``arch``/``code``: ignored (lattice compiles for the context's device, so arch
-    mismatches cannot happen). ``cache_dir``: lattice's compile cache on disk
-    (LATTICE_CACHE_DIR) is used instead; ``False`` is accepted. ``keep``: ignored.
+    with a note. ``no_extern_c``: compile as written. ``include_dirs``: for #include
+    (``<pycuda-complex.hpp>`` is built in on every backend). ``arch``/``code``: ignored
+    (lattice compiles for the context's device, so arch mismatches cannot happen).
+    ``cache_dir``: lattice's compile cache on disk (LATTICE_CACHE_DIR) is used instead;
+    ``False`` is accepted. ``keep``: ignored.
     """
 
-    def __init__(self, source: str, nvcc: str = "nvcc", options: Sequence[str] | None = None,
+    def __init__(self, source: Any, nvcc: str = "nvcc", options: Sequence[str] | None = None,
                  keep: bool = False, no_extern_c: bool = False, arch: str | None = None,
                  code: str | None = None, cache_dir: Any = None,
                  include_dirs: Sequence[str] = (), context: Any = None):
-        super().__init__(source, options=list(options or []) + DEFAULT_NVCC_FLAGS,
+        source = _source_text(source)
+        super().__init__(_NVCC_HOST_TYPES + source, options=list(options or []) + DEFAULT_NVCC_FLAGS,
                          include_dirs=list(include_dirs) or None, no_extern_c=no_extern_c,
                          context=context)
         self.source = source
+        self.module = self
         log = self.log
         if log.strip():
             warnings.warn("The CUDA compiler succeeded, but said the following:\n" + log,
                           stacklevel=2)
 
+    def get_texref(self, name: str) -> Any:
+        from .driver import _no_texref
+        _no_texref()
+
+    get_surfref = get_texref
+
 
 class DynamicSourceModule(SourceModule):
-    pass
+    """PyCUDA's module for dynamic parallelism: compiled as a SourceModule; a kernel that
+    launches kernels (``<<<...>>>`` in device code) is refused by the compiler with a
+    CompileError that says so. ``cuda_libdir`` is ignored."""
+
+    def __init__(self, source: Any, nvcc: str = "nvcc", options: Sequence[str] | None = None,
+                 keep: bool = False, no_extern_c: bool = False, arch: str | None = None,
+                 code: str | None = None, cache_dir: Any = None,
+                 include_dirs: Sequence[str] = (), cuda_libdir: Any = None,
+                 context: Any = None):
+        opts = [o for o in (options or []) if o not in ("-rdc=true", "-lcudadevrt")]
+        super().__init__(source, nvcc, opts, keep, no_extern_c, arch, code, cache_dir,
+                         include_dirs, context)
 
 
-def compile(source: str, nvcc: str = "nvcc", options: Any = None, keep: bool = False,  # noqa: A001
+class DynamicModule:
+    """PyCUDA's linker of separately compiled device code (``-rdc=true``, cudadevrt):
+    refused, lattice compiles one source per module."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        raise NotImplementedError("DynamicModule links separately compiled device code "
+                                  "(-rdc=true, cudadevrt), which lattice does not do: put the "
+                                  "code in one SourceModule (device-side launches are "
+                                  "refused)")
+
+
+def compile(source: Any, nvcc: str = "nvcc", options: Any = None, keep: bool = False,  # noqa: A001
             no_extern_c: bool = False, arch: Any = None, code: Any = None, cache_dir: Any = None,
-            include_dirs: Any = ()) -> bytes:
-    """PTX of the source (CUDA backend only; not available on the emulator)."""
-    raise NotImplementedError("lattice.pycuda.compiler.compile: lattice loads source directly; "
-                              "use SourceModule")
+            include_dirs: Any = (), target: str = "cubin") -> bytes:
+    """The device code of ``source`` (for ``drv.module_from_buffer``), compiled for the
+    current context's device: a CUBIN or PTX as NVRTC gave it, when that is the
+    ``target`` asked for. The emulator compiles to host code, which it cannot give out:
+    NotImplementedError there, and for a target lattice did not produce."""
+    import ctypes
+    from .._lib import lib
+    if target not in ("cubin", "ptx", "fatbin"):
+        raise ValueError(f"compile: target {target!r} (cubin, ptx or fatbin)")
+    mod = SourceModule(source, nvcc, options, keep, no_extern_c, arch, code, cache_dir,
+                       include_dirs)
+    kind, data, size = ctypes.c_int(), ctypes.c_void_p(), ctypes.c_size_t()
+    st = lib.lat_module_get_code(mod.handle, ctypes.byref(kind), ctypes.byref(data),
+                                 ctypes.byref(size))
+    if st != 0:
+        raise NotImplementedError("compiler.compile: this backend gives out no device code "
+                                  "(the emulator compiles to host code): use SourceModule")
+    got = {1: "ptx", 2: "cubin"}.get(kind.value, "?")
+    if got != target:
+        raise NotImplementedError(f"compiler.compile: lattice produced {got}, not {target}; "
+                                  "module_from_buffer loads either")
+    return ctypes.string_at(data.value, size.value)
 
 
 def get_nvcc_version(nvcc: str = "nvcc") -> str:

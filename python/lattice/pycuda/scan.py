@@ -1,5 +1,137 @@
-"""PyCUDA's ``pycuda.scan``: the kernels scan in place unless given an output array."""
+"""PyCUDA's ``pycuda.scan``: InclusiveScanKernel and ExclusiveScanKernel. A call scans
+``input_ary`` into ``output_ary`` (in place when it is not given) and returns it.
 
-from ..array import ExclusiveScanKernel, InclusiveScanKernel  # noqa: F401
+With a neutral element the scan is lattice's scan generator. An inclusive scan without
+one (PyCUDA allows that: ``InclusiveScanKernel(np.int32, "max(a, b)")``) never invents a
+neutral: each chunk of the array is folded from its own first element, serially, and the
+chunks' totals are combined in index order, so any associative operator is right.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import array as _array
+from .. import core as _core
+from ._kernels import check_dtype, ctype
+from .gpuarray import GPUArray, _LatView
 
 __all__ = ["InclusiveScanKernel", "ExclusiveScanKernel"]
+
+_NO_NEUTRAL = r"""
+static __device__ __forceinline__ lat_scan_t lat_scan_op(lat_scan_t a, lat_scan_t b) { return (OP); }
+extern "C" __global__ void lat_scan_totals(const lat_scan_t *x, lat_scan_t *totals, unsigned long long n,
+                                           unsigned long long chunk)
+{
+    const unsigned long long s = blockIdx.x * chunk;
+    const unsigned long long e = s + chunk < n ? s + chunk : n;
+    if (threadIdx.x != 0 || s >= e)
+        return;
+    lat_scan_t c = x[s];
+    for (unsigned long long j = s + 1; j < e; ++j)
+        c = lat_scan_op(c, x[j]);
+    totals[blockIdx.x] = c;
+}
+extern "C" __global__ void lat_scan_prefix(lat_scan_t *totals, unsigned int count)
+{
+    if (threadIdx.x != 0 || blockIdx.x != 0)
+        return;
+    lat_scan_t c = totals[0];
+    for (unsigned int k = 1; k < count; ++k) {
+        c = lat_scan_op(c, totals[k]);
+        totals[k] = c;
+    }
+}
+extern "C" __global__ void lat_scan_apply(const lat_scan_t *x, lat_scan_t *y, const lat_scan_t *prefix,
+                                          unsigned long long n, unsigned long long chunk)
+{
+    const unsigned long long s = blockIdx.x * chunk;
+    const unsigned long long e = s + chunk < n ? s + chunk : n;
+    if (threadIdx.x != 0 || s >= e)
+        return;
+    lat_scan_t c = blockIdx.x ? lat_scan_op(prefix[blockIdx.x - 1], x[s]) : x[s];
+    y[s] = c;
+    for (unsigned long long j = s + 1; j < e; ++j) {
+        c = lat_scan_op(c, x[j]);
+        y[j] = c;
+    }
+}
+"""
+
+
+class _ScanKernel:
+    _exclusive = False
+
+    def __init__(self, dtype: Any, scan_expr: str, neutral: Any = None,
+                 name_prefix: str = "scan", options: Any = None, preamble: str = "",
+                 devices: Any = None):
+        self.dtype = check_dtype(dtype)
+        if self.dtype.kind not in "biuf":
+            raise TypeError(f"{type(self).__name__}: lattice scans bool, integer and float "
+                            f"types, not {self.dtype}")
+        self._k = None
+        self._mod = None
+        if neutral is None:
+            if self._exclusive:
+                raise ValueError("ExclusiveScanKernel needs its neutral element")
+            t = ctype(self.dtype)
+            src = f"typedef {t} lat_scan_t;\n" + _NO_NEUTRAL.replace("OP", f"({scan_expr})")
+            self._mod = _core.Module((preamble or "") + "\n" + src, no_extern_c=True)
+            self._fns = [self._mod.get_function(n) for n in
+                         ("lat_scan_totals", "lat_scan_prefix", "lat_scan_apply")]
+        else:
+            cls = _array.ExclusiveScanKernel if self._exclusive else _array.InclusiveScanKernel
+            self._k = cls(self.dtype, scan_expr, str(neutral), name_prefix, options, preamble)
+
+    def __call__(self, input_ary: GPUArray, output_ary: GPUArray | None = None,
+                 allocator: Any = None, stream: Any = None) -> GPUArray:
+        out = input_ary if output_ary is None else output_ary
+        if isinstance(out, str) and out == "new":
+            out = GPUArray(input_ary.shape, input_ary.dtype, context=input_ary._ctx,
+                           allocator=allocator)
+        for name, a in (("input_ary", input_ary), ("output_ary", out)):
+            if not isinstance(a, GPUArray):
+                raise TypeError(f"{type(self).__name__}: {name} must be a GPUArray")
+            if a.dtype != self.dtype:
+                raise TypeError(f"{type(self).__name__}: {name} is {a.dtype}, the scan is "
+                                f"of {self.dtype}")
+            if not a.flags.forc:
+                raise RuntimeError(f"{type(self).__name__}: {name} is not contiguous")
+        if out.shape != input_ary.shape:
+            raise ValueError(f"{type(self).__name__}: input and output must have the same "
+                             f"shape ({input_ary.shape} and {out.shape})")
+        n = input_ary.size
+        if n == 0:
+            return out
+        if self._k is not None:
+            li = _LatView(input_ary._ctx, input_ary.ptr, self.dtype, (n,))
+            lo = li if out is input_ary else _LatView(out._ctx, out.ptr, self.dtype, (n,))
+            try:
+                self._k(li, lo)
+            finally:
+                li.free()
+                lo.free()
+            return out
+        # The emulator runs a few long chunks fastest; a GPU needs many threads.
+        blocks = min(n, 64 if input_ary._ctx.backend == "emu" else 4096)
+        chunk = (n + blocks - 1) // blocks
+        blocks = (n + chunk - 1) // chunk
+        totals = GPUArray((blocks,), self.dtype, context=input_ary._ctx)
+        f1, f2, f3 = self._fns
+        f1(input_ary, totals, np.uint64(n), np.uint64(chunk), grid=(blocks, 1), block=(1, 1, 1))
+        f2(totals, np.uint32(blocks), grid=(1, 1), block=(1, 1, 1))
+        f3(input_ary, out, totals, np.uint64(n), np.uint64(chunk), grid=(blocks, 1),
+           block=(1, 1, 1))
+        return out
+
+
+class InclusiveScanKernel(_ScanKernel):
+    """out[i] = x[0] op ... op x[i]; the neutral element is optional."""
+    _exclusive = False
+
+
+class ExclusiveScanKernel(_ScanKernel):
+    """out[i] = neutral op x[0] op ... op x[i-1]."""
+    _exclusive = True

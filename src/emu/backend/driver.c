@@ -35,6 +35,12 @@ int lat__emu_device_count(void)
     return *end == '\0' && n >= 1 && n <= 64 ? (int)n : 1;
 }
 
+static lat_status driver_version(int *version)
+{
+    *version = LAT_EMU_CUDA_VERSION;
+    return LAT_OK;
+}
+
 static lat_status device_attribute(int ordinal, const char *name, int *value)
 {
     lat_device_info info;
@@ -408,6 +414,7 @@ static void module_key(lat_context *ctx, const lat__source *src, char *buf, size
 
 const lat__driver_ops lat__emu_driver_ops = {
     .device_attribute = device_attribute,
+    .driver_version = driver_version,
     .can_access_peer = can_access_peer,
     .enable_peer_access = enable_peer_access,
     .memcpy_peer = memcpy_peer,

@@ -7,11 +7,14 @@
  * bit_xor.
  */
 #include "cg_header.h"
+#include "core/pycuda_complex.h"
 #include "curand_header.h"
 
 #include "front/arena.h"
 #include "fp16_header.h"
+#include "cucomplex_header.h"
 #include "libcuxx_header.h"
+#include "mma_header.h"
 
 #include <string.h>
 
@@ -248,6 +251,12 @@ const char *lat__cxx_header_text(lat__arena *a, const char *name)
         lines = lat__curand_header_lines(name);
     if (!lines)
         lines = lat__libcuxx_header_lines(name);
+    if (!lines && strcmp(name, LAT__PYCUDA_COMPLEX_NAME) == 0)
+        lines = lat__pycuda_complex_lines();
+    if (!lines)
+        lines = lat__cucomplex_header_lines(name);
+    if (!lines)
+        lines = lat__mma_header_lines(name);
     if (!lines)
         return NULL;
     size_t n = 0;

@@ -39,34 +39,48 @@ static const char *const cstdint_h[] = {
 
 #define ILIMITS(T, DIGITS, MIN, MAX, SIGNED) LIMITS(T, , DIGITS, MIN, MAX, MIN, "0", "0", "0", "true", SIGNED)
 
+#define LIMITS_BODY \
+    "template <typename T> struct numeric_limits {\n", \
+    "    static constexpr bool is_specialized = false;\n", \
+    "};\n", \
+    LIMITS("float", , "24", "1.17549435e-38F", "3.40282347e+38F", "-3.40282347e+38F", "1.19209290e-7F", \
+           "__int_as_float(0x7f800000)", "__int_as_float(0x7fffffff)", "false", "true") \
+    LIMITS("double", , "53", "2.2250738585072014e-308", "1.7976931348623157e+308", "-1.7976931348623157e+308", \
+           "2.2204460492503131e-16", "__longlong_as_double(0x7ff0000000000000LL)", \
+           "__longlong_as_double(0x7fffffffffffffffLL)", "false", "true") \
+    ILIMITS("bool", "1", "false", "true", "false") \
+    ILIMITS("char", "7", "(-128)", "127", "true") \
+    ILIMITS("signed char", "7", "(-128)", "127", "true") \
+    ILIMITS("unsigned char", "8", "0", "255", "false") \
+    ILIMITS("short", "15", "(-32768)", "32767", "true") \
+    ILIMITS("unsigned short", "16", "0", "65535", "false") \
+    ILIMITS("int", "31", "(-2147483647 - 1)", "2147483647", "true") \
+    ILIMITS("unsigned int", "32", "0u", "4294967295u", "false") \
+    ILIMITS("long", "63", "(-9223372036854775807L - 1)", "9223372036854775807L", "true") \
+    ILIMITS("unsigned long", "64", "0ul", "18446744073709551615ul", "false") \
+    ILIMITS("long long", "63", "(-9223372036854775807LL - 1)", "9223372036854775807LL", "true") \
+    ILIMITS("unsigned long long", "64", "0ull", "18446744073709551615ull", "false")
+
 static const char *const limits_h[] = {
     "#ifndef __LAT_CUDA_STD_LIMITS\n",
     "#define __LAT_CUDA_STD_LIMITS\n",
     "namespace cuda { namespace std {\n",
-    "template <typename T> struct numeric_limits {\n",
-    "    static constexpr bool is_specialized = false;\n",
-    "};\n",
-    LIMITS("float", , "24", "1.17549435e-38F", "3.40282347e+38F", "-3.40282347e+38F", "1.19209290e-7F",
-           "__int_as_float(0x7f800000)", "__int_as_float(0x7fffffff)", "false", "true")
-    LIMITS("double", , "53", "2.2250738585072014e-308", "1.7976931348623157e+308", "-1.7976931348623157e+308",
-           "2.2204460492503131e-16", "__longlong_as_double(0x7ff0000000000000LL)",
-           "__longlong_as_double(0x7fffffffffffffffLL)", "false", "true")
-    ILIMITS("bool", "1", "false", "true", "false")
-    ILIMITS("char", "7", "(-128)", "127", "true")
-    ILIMITS("signed char", "7", "(-128)", "127", "true")
-    ILIMITS("unsigned char", "8", "0", "255", "false")
-    ILIMITS("short", "15", "(-32768)", "32767", "true")
-    ILIMITS("unsigned short", "16", "0", "65535", "false")
-    ILIMITS("int", "31", "(-2147483647 - 1)", "2147483647", "true")
-    ILIMITS("unsigned int", "32", "0u", "4294967295u", "false")
-    ILIMITS("long", "63", "(-9223372036854775807L - 1)", "9223372036854775807L", "true")
-    ILIMITS("unsigned long", "64", "0ul", "18446744073709551615ul", "false")
-    ILIMITS("long long", "63", "(-9223372036854775807LL - 1)", "9223372036854775807LL", "true")
-    ILIMITS("unsigned long long", "64", "0ull", "18446744073709551615ull", "false")
+    LIMITS_BODY
     "} }\n",
     "#endif\n",
     NULL,
 };
+
+static const char *const std_limits_h[] = {
+    "#ifndef __LAT_STD_LIMITS\n",
+    "#define __LAT_STD_LIMITS\n",
+    "namespace std {\n",
+    LIMITS_BODY
+    "}\n",
+    "#endif\n",
+    NULL,
+};
+
 
 /* std::forward and std::move: a reference to what they are given (a variadic forwarder's
  * f(std::forward<Args>(args)...)). */
@@ -109,28 +123,42 @@ static const char *const utility_h[] = {
     NULL,
 };
 
+#define ARRAY_BODY \
+    "template <typename T, unsigned long N> struct array {\n", \
+    "    T __elems_[N];\n", \
+    "    __host__ __device__ T &operator[](unsigned long i) { return __elems_[i]; }\n", \
+    "    __host__ __device__ const T &operator[](unsigned long i) const { return __elems_[i]; }\n", \
+    "    __host__ __device__ T &at(unsigned long i) { return __elems_[i]; }\n", \
+    "    __host__ __device__ T &front() { return __elems_[0]; }\n", \
+    "    __host__ __device__ T &back() { return __elems_[N - 1]; }\n", \
+    "    __host__ __device__ T *data() { return __elems_; }\n", \
+    "    __host__ __device__ T *begin() { return __elems_; }\n", \
+    "    __host__ __device__ T *end() { return __elems_ + N; }\n", \
+    "    __host__ __device__ static constexpr unsigned long size() { return N; }\n", \
+    "    __host__ __device__ static constexpr bool empty() { return N == 0; }\n", \
+    "    __host__ __device__ void fill(const T &v) { for (unsigned long i = 0; i < N; i++) __elems_[i] = v; }\n", \
+    "};\n",
+
 static const char *const array_h[] = {
     "#ifndef __LAT_CUDA_STD_ARRAY\n",
     "#define __LAT_CUDA_STD_ARRAY\n",
     "namespace cuda { namespace std {\n",
-    "template <typename T, unsigned long N> struct array {\n",
-    "    T __elems_[N];\n",
-    "    __host__ __device__ T &operator[](unsigned long i) { return __elems_[i]; }\n",
-    "    __host__ __device__ const T &operator[](unsigned long i) const { return __elems_[i]; }\n",
-    "    __host__ __device__ T &at(unsigned long i) { return __elems_[i]; }\n",
-    "    __host__ __device__ T &front() { return __elems_[0]; }\n",
-    "    __host__ __device__ T &back() { return __elems_[N - 1]; }\n",
-    "    __host__ __device__ T *data() { return __elems_; }\n",
-    "    __host__ __device__ T *begin() { return __elems_; }\n",
-    "    __host__ __device__ T *end() { return __elems_ + N; }\n",
-    "    __host__ __device__ static constexpr unsigned long size() { return N; }\n",
-    "    __host__ __device__ static constexpr bool empty() { return N == 0; }\n",
-    "    __host__ __device__ void fill(const T &v) { for (unsigned long i = 0; i < N; i++) __elems_[i] = v; }\n",
-    "};\n",
+    ARRAY_BODY
     "} }\n",
     "#endif\n",
     NULL,
 };
+
+static const char *const std_array_h[] = {
+    "#ifndef __LAT_STD_ARRAY\n",
+    "#define __LAT_STD_ARRAY\n",
+    "namespace std {\n",
+    ARRAY_BODY
+    "}\n",
+    "#endif\n",
+    NULL,
+};
+
 
 static const char *const functional_h[] = {
     "#ifndef __LAT_CUDA_STD_FUNCTIONAL\n",
@@ -319,6 +347,7 @@ const char *const *lat__libcuxx_header_lines(const char *name)
         {"cuda/std/limits", limits_h},   {"cuda/std/utility", utility_h}, {"cuda/std/array", array_h},
         {"cuda/std/functional", functional_h}, {"cuda/std/type_traits", cuda_type_traits_h},
         {"type_traits", std_type_traits_h}, {"utility", std_utility_h},
+        {"limits", std_limits_h}, {"array", std_array_h},
     };
     for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
         if (strcmp(name, headers[i].name) == 0)

@@ -496,7 +496,20 @@ static lat__expr *inline_call(inl *in, lat__expr *call, lat__func *f, stmts *pre
         }
         lat__type *t = p->type && p->type->kind != LAT_TY_ARRAY ? p->type : ft->params.types[i];
         lat__sym *c = local_copy(in, p, t);
-        LAT_PUSH(&in->u->arena, block->items, decl_stmt(in, c, call->args[i], call->loc));
+        lat__expr *arg = call->args[i], *x = arg;
+        while (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT) && x->a)
+            x = x->a;
+        if (x->kind == LAT_E_COMPOUND && x->type && x->type->kind == LAT_TY_ARRAY && x->a &&
+            x->a->kind == LAT_E_INIT) {
+            /* A temporary's address, (T[1]){e} (a member function called on T(...), a
+             * const reference to a value): C ends the compound literal with its block, but
+             * the inlined body uses it across its barriers, each thread its own. A local
+             * array of the caller's holds it instead, kept per thread as locals are. */
+            lat__sym *tmp = fresh_local(in, x->type, x->a, call->loc, pre);
+            tmp->flags |= LAT_SF_ADDRESS_TAKEN | LAT_SF_MODIFIED;
+            arg = name_of(in, tmp, call->loc);
+        }
+        LAT_PUSH(&in->u->arena, block->items, decl_stmt(in, c, arg, call->loc));
         remap m = {p, c};
         LAT_PUSH(&in->u->arena, in->syms, m);
     }

@@ -1585,7 +1585,11 @@ void lat__region_generate(plan *pl, lat__emitter *em)
         /* A static or extern local is one variable of the module, shared by every
          * thread (and launch): never a per-thread copy. */
         bool automatic = v->storage == LAT_ST_NONE || v->storage == LAT_ST_REGISTER;
-        if (r->kind == R_NONE && automatic && (r->crosses || (v->flags & LAT_SF_PARAM))) {
+        /* One whose address is taken may be reached through a pointer in a later stretch
+         * (float *pa = &a; __syncthreads(); ... *pa), where its stretch's block has ended
+         * and every thread's copy was one slot: each thread's lives in its storage. */
+        bool escapes = (v->flags & LAT_SF_ADDRESS_TAKEN) && pl->nseg > 1;
+        if (r->kind == R_NONE && automatic && (r->crosses || escapes || (v->flags & LAT_SF_PARAM))) {
             r->kind = R_CAND;
             r->slot = pl->nslots++;
             r->in_place = v->type->kind == LAT_TY_ARRAY || lat__is_record(v->type) ||
