@@ -4,11 +4,13 @@
  * its object is loaded from a private directory, and without a compiler the module is
  * refused, saying what is missing. gdb itself drives a -G kernel in tests/debug/. */
 #include "harness.h"
+#include "core/alloc.h"
 
 #include "emu/passes/lower.h"
 #include "front/front.h"
 #include "emu/compile/cg_header.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,6 +254,68 @@ TEST(a_device_debug_kernel_that_never_ends_is_stopped_without_a_debugger)
                   lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {4}},
                                   LAT_ARGS(lat_arg_in(&flag, sizeof flag))));
     ASSERT_CONTAINS(lat_last_error(), "spin");
+}
+
+static void cache_back(void)
+{
+    t_unsetenv("LATTICE_CACHE");
+}
+
+/* A -G module's create and launch, the Nth allocation failing: OK, or out of memory with a
+ * message (a failed allocation was once "cannot write k.c", LAT_ERROR_COMPILE); the
+ * context then still makes and runs -G modules. About 30 points of the walk: each
+ * compiles with cc. */
+TEST(a_device_debug_module_create_and_launch_fail_cleanly_out_of_memory)
+{
+    if (!have_cc())
+        SKIP("no C compiler: -G builds with one");
+    t_setenv("LATTICE_CACHE", "0"); /* every create compiles */
+    t_defer(cache_back);
+    lat_context *ctx = emu_context();
+    static const char *const opts[] = {"-G", NULL};
+    enum { N = 128 };
+    float in[N], out[N];
+    t_rand_floats(in, N, -5.0f, 5.0f);
+    long total = 0;
+    for (long at = 0;; at += total / 29 + 1) {
+        lat__alloc_fail_after(at == 0 ? LONG_MAX : at);
+        lat_module *mod = NULL;
+        lat_kernel *k = NULL;
+        lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = source, .name = "oom.cu",
+                                                                   .options = opts}, &mod);
+        if (st == LAT_OK)
+            st = lat_module_get_kernel(mod, "smooth", &k);
+        if (st == LAT_OK)
+            st = lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {N}},
+                                 LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(in, sizeof in),
+                                          lat_arg_i32(N)));
+        long remaining = lat__alloc_fail_remaining();
+        lat__alloc_fail_after(0);
+        lat_module_destroy(mod);
+        if (at == 0) {
+            ASSERT_OK(st);
+            total = LONG_MAX - remaining;
+            ASSERT_GT(total, 10);
+            continue;
+        }
+        ASSERT_MSG(st == LAT_OK || (st == LAT_ERROR_OUT_OF_MEMORY && lat_last_error()[0]),
+                   "allocation %ld of %ld failing: %s: %s", at, total, lat_status_name(st),
+                   lat_last_error());
+        if (at > total)
+            break;
+    }
+    /* Still usable, and right. */
+    lat_module *mod = NULL;
+    lat_kernel *k = NULL;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = source, .name = "oom.cu",
+                                                        .options = opts}, &mod));
+    ASSERT_OK(lat_module_get_kernel(mod, "smooth", &k));
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {N}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(in, sizeof in),
+                                       lat_arg_i32(N))));
+    for (int i = 0; i < N; i++)
+        ASSERT_CLOSE(out[i], blend(in[i], in[(i + 1) % N], i), 1e-6, 1e-6);
+    lat_module_destroy(mod);
 }
 
 /* The C a debugger reads: the names it is asked for. */

@@ -359,7 +359,8 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         opt_k.entry = oc->entries[index];
         opt_k.code = oc->text;
         opt_k.code_size = oc->text_size;
-        opt_k.inexact_threads = !k->check; /* checked code keeps the order (region_gen.c) */
+        /* Checked code keeps the order (region_gen.c); -G's runs each thread on a fiber. */
+        opt_k.inexact_threads = !k->check && !m->debug;
         opt_k.debug_ids = oc->debug_ids;
         /* A pause in a debugger must not stop the launch as a hang; without one, a -G
          * kernel that never ends is stopped as any other. */

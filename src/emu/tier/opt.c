@@ -813,7 +813,9 @@ static bool bind_object(const lat__emu_opt *o, lat__emu_opt_code *c, char **msg)
     const lat__emu_module *m = o->m;
     c->entries = calloc((size_t)m->nkernels + 1, sizeof *c->entries);
     c->globals = calloc((size_t)m->nglobals + 1, sizeof *c->globals);
-    bool ok = c->entries && c->globals;
+    if (!c->entries || !c->globals)
+        return false; /* out of memory: no message */
+    bool ok = true;
     char sym[600];
     for (int i = 0; i < m->nkernels && ok; i++) {
         snprintf(sym, sizeof sym, LAT_EMU_ENTRY_PREFIX "%s", m->kernels[i].name);
@@ -963,8 +965,10 @@ static bool build(lat__emu_opt *o, char **msg, bool *no_compiler)
                          : lat__strbuf_printf(&text, &len, "%s", o->program);
         if (r == 0)
             r = append_glue(&text, &len, &t, o->debug);
-        if (r != 0 || write_file(path, text, len) != 0) {
-            if (asprintf(msg, "cannot write %s", path) < 0)
+        if (r != 0) {
+            *msg = NULL; /* out of memory */
+        } else if (write_file(path, text, len) != 0) {
+            if (asprintf(msg, "cannot write %s: %s", path, strerror(errno)) < 0)
                 *msg = NULL;
         } else if (run_compiler(o, tc, job, &flags, msg) == 0) {
             snprintf(path, sizeof path, "%s/k.so", lat__cc_job_dir(job));
