@@ -449,3 +449,46 @@ TEST(volatile_member_functions_reduce_a_struct_in_shared_memory)
     ASSERT_TRUE(out[0] == lo);
     ASSERT_TRUE(out[1] == hi);
 }
+
+/* Calls of constexpr functions are constants where C++ needs one: a template's argument,
+ * a __shared__ array's size, static_assert. Each still runs as written elsewhere. */
+TEST(constexpr_calls_in_constant_expressions)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "constexpr int ilog2(int n) { return n <= 1 ? 0 : 1 + ilog2(n / 2); }\n"
+        "constexpr int tile_size() { return 16 * 2; }\n"
+        "constexpr unsigned neg(unsigned x) { return -x; }\n"
+        "constexpr int pick(int a, int b) { return a > b ? a : b; }\n"
+        "template <int N> struct Tile { float v[N]; };\n"
+        "static_assert(ilog2(1024) == 10, \"ilog2\");\n"
+        "static_assert(neg(1u) == 0xffffffffu, \"unsigned wraps\");\n"
+        "extern \"C\" __global__ void k(int *o, const int *in) {\n"
+        "    __shared__ float s[tile_size()];\n"
+        "    Tile<ilog2(16)> t;\n"
+        "    Tile<pick(3, ilog2(256))> u;\n"
+        "    s[threadIdx.x] = threadIdx.x;\n"
+        "    __syncthreads();\n"
+        "    o[threadIdx.x] = (int)s[31 - threadIdx.x] + (int)sizeof(t) * 100 + (int)sizeof(u) * 10000\n"
+        "                     + ilog2(in[threadIdx.x]) * 1000000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    int o[32], in[32];
+    for (int i = 0; i < 32; i++)
+        in[i] = (int)(t_rand_u32() % 100000) + 1;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                              LAT_ARGS(lat_arg_out(o, sizeof o), lat_arg_in(in, sizeof in))));
+    for (int i = 0; i < 32; i++) {
+        int lg = 0;
+        for (int n = in[i]; n > 1; n /= 2)
+            lg++;
+        ASSERT_EQ(o[i], (31 - i) + 16 * 100 + 32 * 10000 + lg * 1000000);
+    }
+    /* A body that is not one return is no constant: the error says a constant is needed. */
+    static const char loop[] = "constexpr int f(int n) { int r = 0; for (int i = 0; i < n; i++) r += i; return r; }\n"
+                               "template <int N> struct T { int v[N]; };\n"
+                               "__global__ void k(int *o) { T<f(4)> t; t.v[0] = 1; o[0] = t.v[0]; }\n";
+    lat_module *m;
+    ASSERT_STATUS(LAT_ERROR_COMPILE, lat_module_create(ctx, &(lat_module_desc){.source = loop, .name = "loop.cu"}, &m));
+    ASSERT_CONTAINS(lat_last_error(), "must be a constant");
+}

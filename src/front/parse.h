@@ -200,6 +200,11 @@ void lat__skip_std_attributes(lat__parser *p);
 /* ---- parse_stmt.c ----------------------------------------------------------------------- */
 
 lat__stmt *lat__parse_compound(lat__parser *p);
+/* ---- parse_consteval.c ---- */
+/* A call e of a function whose body is one `return` of an integer expression of its
+ * parameters (C++11's constexpr form), with constant arguments: marked LAT_EF_CONST with
+ * its value, where it can be evaluated; otherwise left as it is. */
+void lat__fold_constexpr_call(lat__parser *p, lat__expr *e);
 /* ---- parse_asm.c ---- */
 /* An asm statement at its keyword: the inline PTX's C++ (a block), or LAT_S_ASM after
  * an error or a refusal naming the instruction. */

@@ -2078,7 +2078,16 @@ static lat__sym *builtin_extension(lat__parser *p, const lat__sym *builtin, lat_
     return ext && ext->kind == LAT_SYM_FUNC ? ext : NULL;
 }
 
+static lat__expr *make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int argc, lat__loc open_loc);
+
 lat__expr *lat__make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int argc, lat__loc open_loc)
+{
+    lat__expr *e = make_call(p, fn, argv, argc, open_loc);
+    lat__fold_constexpr_call(p, e); /* f(3) of a constexpr f: a constant too */
+    return e;
+}
+
+static lat__expr *make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int argc, lat__loc open_loc)
 {
     lat__expr *e = lat__expr_new(p, LAT_E_CALL, fn->loc);
     e->a = fn;

@@ -1207,7 +1207,11 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
     lat__expr *e = lat__parse_template_value(p);
     if (!(e->flags & LAT_EF_CONST)) {
         if (!(e->flags & LAT_EF_ERROR))
-            lat__error_at(p->u, e->loc, "a template's value argument must be a constant");
+            lat__error_at(p->u, e->loc, "a template's value argument must be a constant%s",
+                          e->kind == LAT_E_CALL ? " (the emulator evaluates calls of constexpr functions "
+                                                  "whose body is one return statement, with constant "
+                                                  "arguments)"
+                                                : "");
         return false;
     }
     a->value = e->ival;
