@@ -463,6 +463,7 @@ TEST(constexpr_calls_in_constant_expressions)
         "template <int N> struct Tile { float v[N]; };\n"
         "static_assert(ilog2(1024) == 10, \"ilog2\");\n"
         "static_assert(neg(1u) == 0xffffffffu, \"unsigned wraps\");\n"
+        "const int FILE_SCOPE = tile_size() + 1;\n" /* a C initializer must be a constant */
         "extern \"C\" __global__ void k(int *o, const int *in) {\n"
         "    __shared__ float s[tile_size()];\n"
         "    Tile<ilog2(16)> t;\n"
@@ -471,6 +472,7 @@ TEST(constexpr_calls_in_constant_expressions)
         "    __syncthreads();\n"
         "    o[threadIdx.x] = (int)s[31 - threadIdx.x] + (int)sizeof(t) * 100 + (int)sizeof(u) * 10000\n"
         "                     + ilog2(in[threadIdx.x]) * 1000000;\n"
+        "    switch (in[threadIdx.x] % 4) { case ilog2(8): o[threadIdx.x] += FILE_SCOPE * 10000000; }\n"
         "}\n";
     lat_kernel *k = t_kernel_as_written(ctx, src, "k");
     int o[32], in[32];
@@ -482,7 +484,7 @@ TEST(constexpr_calls_in_constant_expressions)
         int lg = 0;
         for (int n = in[i]; n > 1; n /= 2)
             lg++;
-        ASSERT_EQ(o[i], (31 - i) + 16 * 100 + 32 * 10000 + lg * 1000000);
+        ASSERT_EQ(o[i], (31 - i) + 16 * 100 + 32 * 10000 + lg * 1000000 + (in[i] % 4 == 3) * 33 * 10000000);
     }
     /* A body that is not one return is no constant: the error says a constant is needed. */
     static const char loop[] = "constexpr int f(int n) { int r = 0; for (int i = 0; i < n; i++) r += i; return r; }\n"

@@ -595,6 +595,15 @@ void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
         lat__emit_expr(em, e->c, LAT_PREC_COND);
         break;
     case LAT_E_CALL:
+        if (!em->display && (e->flags & LAT_EF_CONST) && lat__is_integer(e->type)) {
+            /* a constexpr function's value (front/parse_consteval.c): a constant that C
+             * takes anywhere, a file-scope initializer too */
+            if (e->ival == INT64_MIN)
+                lat__emit_fmt(em, "((%s)(-9223372036854775807LL - 1))", lat__emit_type(em->u, e->type, NULL));
+            else
+                lat__emit_fmt(em, "((%s)%lldLL)", lat__emit_type(em->u, e->type, NULL), (long long)e->ival);
+            break;
+        }
         emit_call(em, e);
         break;
     case LAT_E_INDEX:
