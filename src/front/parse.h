@@ -200,6 +200,13 @@ void lat__skip_std_attributes(lat__parser *p);
 /* ---- parse_stmt.c ----------------------------------------------------------------------- */
 
 lat__stmt *lat__parse_compound(lat__parser *p);
+/* v as a value of integer type t: truncated to its width, sign-extended (parse_expr.c). */
+int64_t lat__int_wrap(const lat__type *t, uint64_t v);
+/* a op b of integer constants, operands of types at and bt (after the usual conversions),
+ * result of type rt, as the front end folds constant expressions; false for what it does
+ * not fold (a division by zero, a shift by 64 or more, an operator it does not take). */
+bool lat__int_fold(lat__punct op, const lat__type *at, const lat__type *bt, const lat__type *rt, int64_t a,
+                   int64_t b, int64_t *out);
 /* ---- parse_consteval.c ---- */
 /* A call e of a function whose body is one `return` of an integer expression of its
  * parameters (C++11's constexpr form), with constant arguments: marked LAT_EF_CONST with

@@ -3,7 +3,8 @@
  * `__shared__ float s[tile_size()]`, `static_assert(f(3) == 6)`. A function whose body is
  * one `return` of an integer expression of its parameters (C++11's constexpr form:
  * ?:, recursion, calls of others of the same form) is evaluated for constant arguments,
- * in the types the tree gives each operation, wrapping as they do. Anything else
+ * in the types the tree gives each operation, each step folded as the front end folds
+ * any constant expression (lat__int_fold, lat__int_wrap). Anything else
  * (a loop, a local, a floating value, a division by zero, a shift past the width, a
  * recursion too deep) leaves the call a call: where a constant is needed, the error says
  * so, as before. The call itself stays in the tree and runs as written.
@@ -20,20 +21,6 @@ typedef struct frame {
 } frame;
 
 static bool eval(const frame *f, const lat__expr *e, int64_t *out);
-
-/* v as a value of integer type t (its width and signedness). */
-static int64_t wrap(const lat__type *t, int64_t v)
-{
-    if (t->kind == LAT_TY_BOOL)
-        return v != 0;
-    uint32_t size = lat__sizeof(t);
-    if (size >= 8 || size == 0)
-        return v;
-    uint64_t mask = (1ull << (8 * size)) - 1, u = (uint64_t)v & mask;
-    if (!lat__is_unsigned(t) && (u >> (8 * size - 1)))
-        u |= ~mask;
-    return (int64_t)u;
-}
 
 static bool integer(const lat__type *t)
 {
@@ -65,55 +52,7 @@ static bool call(const frame *f, const lat__expr *e, int64_t *out)
     int64_t v;
     if (!eval(&inner, r, &v))
         return false;
-    *out = wrap(e->type, v);
-    return true;
-}
-
-static bool binary(const lat__expr *e, int64_t a, int64_t b, int64_t *out)
-{
-    const lat__type *t = e->a->type; /* the operands' common type, after conversions */
-    bool uns = lat__is_unsigned(t);
-    uint32_t bits = 8 * lat__sizeof(t);
-    uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-    int64_t v;
-    switch (e->op) {
-    case LAT_P_PLUS: v = (int64_t)(ua + ub); break;
-    case LAT_P_MINUS: v = (int64_t)(ua - ub); break;
-    case LAT_P_STAR: v = (int64_t)(ua * ub); break;
-    case LAT_P_SLASH:
-    case LAT_P_PERCENT:
-        if (b == 0 || (!uns && b == -1 && a == INT64_MIN))
-            return false;
-        if (uns) {
-            uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-            v = (int64_t)(e->op == LAT_P_SLASH ? (ua & m) / (ub & m) : (ua & m) % (ub & m));
-        } else {
-            v = e->op == LAT_P_SLASH ? a / b : a % b;
-        }
-        break;
-    case LAT_P_SHL:
-    case LAT_P_SHR:
-        if (b < 0 || b >= bits)
-            return false;
-        if (e->op == LAT_P_SHL)
-            v = (int64_t)(ua << b);
-        else if (uns)
-            v = (int64_t)((ua & (bits >= 64 ? ~0ull : (1ull << bits) - 1)) >> b);
-        else
-            v = a >> b;
-        break;
-    case LAT_P_AMP: v = a & b; break;
-    case LAT_P_PIPE: v = a | b; break;
-    case LAT_P_CARET: v = a ^ b; break;
-    case LAT_P_EQ: *out = a == b; return true;
-    case LAT_P_NE: *out = a != b; return true;
-    case LAT_P_LT: *out = uns ? ua < ub : a < b; return true;
-    case LAT_P_GT: *out = uns ? ua > ub : a > b; return true;
-    case LAT_P_LE: *out = uns ? ua <= ub : a <= b; return true;
-    case LAT_P_GE: *out = uns ? ua >= ub : a >= b; return true;
-    default: return false;
-    }
-    *out = wrap(e->type, v);
+    *out = lat__int_wrap(e->type, (uint64_t)v);
     return true;
 }
 
@@ -137,22 +76,22 @@ static bool eval(const frame *f, const lat__expr *e, int64_t *out)
         }
         for (int i = 0; f->fn && i < f->fn->nparams; i++)
             if (f->fn->params[i] == e->sym) {
-                *out = wrap(e->type, f->vals[i]);
+                *out = lat__int_wrap(e->type, (uint64_t)f->vals[i]);
                 return true;
             }
         return false;
     case LAT_E_CAST:
         if (!integer(e->a->type) || !eval(f, e->a, &a))
             return false;
-        *out = wrap(e->type, a);
+        *out = lat__int_wrap(e->type, (uint64_t)a);
         return true;
     case LAT_E_UNARY:
         if (!eval(f, e->a, &a))
             return false;
         switch (e->op) {
-        case LAT_P_PLUS: *out = wrap(e->type, a); return true;
-        case LAT_P_MINUS: *out = wrap(e->type, (int64_t)(0u - (uint64_t)a)); return true;
-        case LAT_P_TILDE: *out = wrap(e->type, ~a); return true;
+        case LAT_P_PLUS: *out = lat__int_wrap(e->type, (uint64_t)a); return true;
+        case LAT_P_MINUS: *out = lat__int_wrap(e->type, 0u - (uint64_t)a); return true;
+        case LAT_P_TILDE: *out = lat__int_wrap(e->type, (uint64_t)~a); return true;
         case LAT_P_BANG: *out = a == 0; return true;
         default: return false;
         }
@@ -173,13 +112,15 @@ static bool eval(const frame *f, const lat__expr *e, int64_t *out)
             return eval(f, e->a, &a) && eval(f, e->b, out);
         if (!integer(e->a->type) || !integer(e->b->type) || !eval(f, e->a, &a) || !eval(f, e->b, &b))
             return false;
-        return binary(e, a, b, out);
+        if ((e->op == LAT_P_SHL || e->op == LAT_P_SHR) && (b < 0 || b >= 8 * (int64_t)lat__sizeof(e->a->type)))
+            return false; /* past the width: undefined, no constant */
+        return lat__int_fold((lat__punct)e->op, e->a->type, e->b->type, e->type, a, b, out);
     case LAT_E_COND:
         if (!e->b || !eval(f, e->a, &a))
             return false;
         if (!eval(f, a ? e->b : e->c, &b))
             return false;
-        *out = wrap(e->type, b);
+        *out = lat__int_wrap(e->type, (uint64_t)b);
         return true;
     case LAT_E_CALL:
         return call(f, e, out);

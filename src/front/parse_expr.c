@@ -39,8 +39,7 @@ static const char *tstr(lat__parser *p, const lat__type *t)
 
 /* ---- constants ------------------------------------------------------------------------------ */
 
-/* v as a value of integer type t (truncated, sign-extended). */
-static int64_t wrap(const lat__type *t, uint64_t v)
+int64_t lat__int_wrap(const lat__type *t, uint64_t v)
 {
     if (t->kind == LAT_TY_BOOL)
         return v != 0;
@@ -58,7 +57,7 @@ static int64_t wrap(const lat__type *t, uint64_t v)
 static void set_const(lat__expr *e, int64_t v)
 {
     e->flags |= LAT_EF_CONST;
-    e->ival = wrap(e->type, (uint64_t)v);
+    e->ival = lat__int_wrap(e->type, (uint64_t)v);
 }
 
 lat__expr *lat__int_constant(lat__parser *p, int v, lat__loc loc)
@@ -695,40 +694,35 @@ static lat__expr *binary_node(lat__parser *p, lat__punct op, lat__expr *a, lat__
     return e;
 }
 
-/* Folds an integer binary operation of constants (e->type is integer). */
-static void fold_binary(lat__expr *e)
+bool lat__int_fold(lat__punct op, const lat__type *at, const lat__type *bt, const lat__type *rt, int64_t sx,
+                   int64_t sy, int64_t *out)
 {
-    lat__expr *a = e->a, *b = e->b;
-    if (!is_const(a) || !is_const(b) || !lat__is_integer(e->type))
-        return;
     /* Comparisons and logic give int but work in the operands' common type. */
-    lat__type *ot = a->type;
-    bool uns = lat__is_unsigned(ot) || (b && lat__is_unsigned(b->type) && lat__sizeof(b->type) >= lat__sizeof(ot));
-    uint64_t x = (uint64_t)a->ival, y = (uint64_t)b->ival;
-    int64_t sx = a->ival, sy = b->ival;
+    bool uns = lat__is_unsigned(at) || (bt && lat__is_unsigned(bt) && lat__sizeof(bt) >= lat__sizeof(at));
+    uint64_t x = (uint64_t)sx, y = (uint64_t)sy;
     int64_t r;
-    switch (e->op) {
+    switch (op) {
     case LAT_P_PLUS: r = (int64_t)(x + y); break;
     case LAT_P_MINUS: r = (int64_t)(x - y); break;
     case LAT_P_STAR: r = (int64_t)(x * y); break;
     case LAT_P_SLASH:
     case LAT_P_PERCENT:
         if (y == 0 || (!uns && sx == INT64_MIN && sy == -1))
-            return;
-        if (e->op == LAT_P_SLASH)
+            return false;
+        if (op == LAT_P_SLASH)
             r = uns ? (int64_t)(x / y) : sx / sy;
         else
             r = uns ? (int64_t)(x % y) : sx % sy;
         break;
     case LAT_P_SHL:
         if (y >= 64)
-            return;
+            return false;
         r = (int64_t)(x << y);
         break;
     case LAT_P_SHR:
         if (y >= 64)
-            return;
-        r = lat__is_unsigned(e->type) ? (int64_t)(x >> y) : sx >> y;
+            return false;
+        r = lat__is_unsigned(rt) ? (int64_t)(x >> y) : sx >> y;
         break;
     case LAT_P_LT: r = uns ? x < y : sx < sy; break;
     case LAT_P_GT: r = uns ? x > y : sx > sy; break;
@@ -742,9 +736,20 @@ static void fold_binary(lat__expr *e)
     case LAT_P_ANDAND: r = x && y; break;
     case LAT_P_OROR: r = x || y; break;
     case LAT_P_COMMA: r = sy; break;
-    default: return;
+    default: return false;
     }
-    set_const(e, r);
+    *out = lat__int_wrap(rt, (uint64_t)r);
+    return true;
+}
+
+/* Folds an integer binary operation of constants (e->type is integer). */
+static void fold_binary(lat__expr *e)
+{
+    lat__expr *a = e->a, *b = e->b;
+    int64_t r;
+    if (is_const(a) && is_const(b) && lat__is_integer(e->type) &&
+        lat__int_fold((lat__punct)e->op, a->type, b ? b->type : NULL, e->type, a->ival, b->ival, &r))
+        set_const(e, r);
 }
 
 static lat__expr *arith_operands(lat__parser *p, lat__expr **a, lat__expr **b, lat__type **common)
