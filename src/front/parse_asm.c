@@ -289,22 +289,18 @@ static void translate(asm_text *a, insn *in)
             a->refused = lat__arena_printf(ar, "the modifier '.%s'", in->word[i]);
             return;
         }
+    /* the instructions that are one C operator on their type */
+    static const struct {
+        const char *ptx, *c;
+    } operators[] = {{"add", "+"}, {"sub", "-"}, {"and", "&"}, {"or", "|"},
+                     {"xor", "^"}, {"div", "/"}, {"rem", "%"}};
+    for (size_t i = 0; i < sizeof operators / sizeof operators[0]; i++)
+        if (!strcmp(op, operators[i].ptx)) {
+            binary(a, in, operators[i].c);
+            return;
+        }
     if (!strcmp(op, "mov") || !strcmp(op, "cvta")) {
         dest(a, in, opnd(in, 0), t, arg(a, in, 1, t));
-    } else if (!strcmp(op, "add")) {
-        binary(a, in, "+");
-    } else if (!strcmp(op, "sub")) {
-        binary(a, in, "-");
-    } else if (!strcmp(op, "and")) {
-        binary(a, in, "&");
-    } else if (!strcmp(op, "or")) {
-        binary(a, in, "|");
-    } else if (!strcmp(op, "xor")) {
-        binary(a, in, "^");
-    } else if (!strcmp(op, "div")) {
-        binary(a, in, "/");
-    } else if (!strcmp(op, "rem")) {
-        binary(a, in, "%");
     } else if (!strcmp(op, "shl") || !strcmp(op, "shr")) {
         /* PTX clamps the shift: past the width, all bits go (the sign's for s32) */
         const char *x = arg(a, in, 1, t), *y = arg(a, in, 2, T_U32);
