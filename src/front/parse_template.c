@@ -821,6 +821,26 @@ static bool variable_declaration(lat__parser *p)
     return var;
 }
 
+/* Reads a function template's signature with its parameters as placeholders (what
+ * deduction matches) into tm->shape, and whether deduction must try substituting
+ * (SFINAE); false when the declaration is no function. */
+static bool read_shape(lat__parser *p, lat__template *tm)
+{
+    lat__parser sub = sub_parser(p, tm);
+    targ *ph = placeholder_args(p, tm, NULL);
+    bound_names b = bind_params(&sub, tm, ph);
+    lat__atom *n = NULL;
+    tm->shape = expand_for(&sub, tm, ph, true) ? lat__parse_signature(&sub, &n) : NULL;
+    unbind_params(b);
+    p->anon = sub.anon;
+    if (!tm->shape || tm->shape->kind != LAT_TY_FUNC)
+        return false;
+    tm->sfinae = lat__is_template_placeholder(tm->shape->base) && !placeholder_index(tm->shape->base, &(int){0});
+    for (size_t i = 0; i < tm->params.n; i++)
+        tm->sfinae |= tm->params.items[i].type_at || tm->params.items[i].dflt_at;
+    return true;
+}
+
 void lat__member_template(lat__parser *p, lat__record *r)
 {
     lat__tok *kw = lat__next(p);
@@ -874,21 +894,10 @@ void lat__member_template(lat__parser *p, lat__record *r)
     }
     for (size_t i = 0; i < tm->snap_names.n; i++)
         tm->snap_names.items[i]->aux = NULL;
-    /* the signature, the parameters as placeholders: what deduction matches */
-    lat__parser sub = sub_parser(p, tm);
-    targ *ph = placeholder_args(p, tm, NULL);
-    bound_names b = bind_params(&sub, tm, ph);
-    lat__atom *n = NULL;
-    tm->shape = expand_for(&sub, tm, ph, true) ? lat__parse_signature(&sub, &n) : NULL;
-    unbind_params(b);
-    p->anon = sub.anon;
-    if (!tm->shape || tm->shape->kind != LAT_TY_FUNC) {
+    if (!read_shape(p, tm)) {
         lat__unsupported(p, first, "a member template other than a member function", "a lattice limit");
         return;
     }
-    tm->sfinae = lat__is_template_placeholder(tm->shape->base) && !placeholder_index(tm->shape->base, &(int){0});
-    for (size_t i = 0; i < tm->params.n; i++)
-        tm->sfinae |= tm->params.items[i].type_at || tm->params.items[i].dflt_at;
     lat__sym *s = lat__sym_new(p, LAT_SYM_FUNC, tm->name, first->loc);
     s->tmpl = tm;
     s->type = tm->shape;
@@ -1026,21 +1035,10 @@ void lat__template_declaration(lat__parser *p)
             lat__syntax_error(p, "a function or class after the template's parameters");
             return;
         }
-        /* the signature, the parameters as placeholders: what deduction matches */
-        lat__parser sub = sub_parser(p, tm);
-        targ *ph = placeholder_args(p, tm, NULL);
-        bound_names b = bind_params(&sub, tm, ph);
-        lat__atom *n = NULL;
-        tm->shape = expand_for(&sub, tm, ph, true) ? lat__parse_signature(&sub, &n) : NULL;
-        unbind_params(b);
-        p->anon = sub.anon;
-        if (!tm->shape || tm->shape->kind != LAT_TY_FUNC) {
+        if (!read_shape(p, tm)) {
             lat__unsupported(p, first, "a variable template", "a lattice limit");
             return;
         }
-        tm->sfinae = lat__is_template_placeholder(tm->shape->base) && !placeholder_index(tm->shape->base, &(int){0});
-        for (size_t i = 0; i < tm->params.n; i++)
-            tm->sfinae |= tm->params.items[i].type_at || tm->params.items[i].dflt_at;
     }
     lat__sym *old = tm->name->sym;
     if (old && old->tmpl && old->depth == 0 && tm->is_class && !tm->is_alias && old->tmpl->is_class &&
