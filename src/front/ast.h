@@ -117,6 +117,9 @@ struct lat__record {
     /* C++: its base class, one without data members (a traits class's integral_constant):
      * its member types, static constants and static member functions are r's too. */
     struct lat__record *base;
+    /* C++: the namespace it was declared in (a class template's instance: the template's),
+     * where argument-dependent lookup finds functions taking it; NULL: the global one. */
+    struct lat__ns *ns;
 };
 
 /* ---- symbols ------------------------------------------------------------------------------ */

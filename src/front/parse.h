@@ -274,6 +274,19 @@ lat__sym *lat__declare_overload(lat__parser *p, lat__sym *set, lat__atom *name, 
  * viable or two are equally good. */
 lat__sym *lat__resolve_overload(lat__parser *p, lat__sym *set, lat__expr **args, int nargs, lat__loc at);
 
+/* Whether argument-dependent lookup could find a function called `name` that ordinary
+ * lookup, which found `found` (or NULL), did not: some namespace declares a function of
+ * that name outside found's overloads, and found is no variable, type or member. */
+bool lat__adl_may_find(lat__parser *p, lat__atom *name, lat__sym *found);
+/* C++'s argument-dependent lookup for the unqualified call name(args): the overload set
+ * the call takes, `found` (ordinary lookup's, may be NULL or a built-in) or one of the
+ * sets declared in the namespaces of the arguments' classes, whichever alone takes the
+ * arguments (a built-in takes none when an argument is an object of a class). Returns
+ * found when none does (its call reports why); reports, sets *refused and returns NULL
+ * when sets of two namespaces take them (not ranked against each other). */
+lat__sym *lat__adl_choose(lat__parser *p, lat__atom *name, lat__sym *found, lat__expr **args, int nargs, lat__loc at,
+                          bool *refused);
+
 /* namespace N { ... } at the current token (the keyword), or namespace A = B; */
 void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser *p, bool until_brace));
 /* using namespace N; using N::name; (at file or block scope), at the keyword. */
@@ -402,6 +415,13 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
 /* The same for a member template called on the object self points to (NULL: a static
  * one): obj.f<args>(...). */
 lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t, lat__expr *self);
+/* A namespace-scope function template's call whose arguments were parsed (argument-
+ * dependent lookup found it after them): deduced from argv; open is the '('. */
+lat__expr *lat__template_call_parsed(lat__parser *p, lat__sym *tmpl_sym, lat__loc at, lat__expr **argv, size_t argc,
+                                     lat__loc open);
+/* Whether some function template of tmpl_sym's overloads (or a plain function beside
+ * them) takes these arguments; reports nothing. */
+bool lat__template_fits(lat__parser *p, lat__sym *tmpl_sym, lat__expr **argv, size_t argc);
 /* template <...> in a class's body, at the keyword: a member function template of r. */
 void lat__member_template(lat__parser *p, lat__record *r);
 /* A variable template's instance at its name (consumed): name<args>; its variable, or

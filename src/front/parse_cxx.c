@@ -627,6 +627,127 @@ static lat__sym *member_of(lat__ns *ns, const lat__atom *name, bool tag)
     return NULL;
 }
 
+/* ---- argument-dependent lookup ---------------------------------------------------------- */
+
+/* Whether s is one of the overloads of set (a template is compared as itself). */
+static bool in_set(const lat__sym *set, const lat__sym *s)
+{
+    for (const lat__sym *f = set; f; f = f->overloads)
+        if (f == s)
+            return true;
+    return false;
+}
+
+/* Some namespace at or under ns (NULL: every one) declares a function `name` outside found's set. */
+static bool declared_elsewhere(lat__parser *p, lat__ns *ns, const lat__atom *name, const lat__sym *found)
+{
+    lat__ns **items = ns ? ns->children.items : p->top_ns.items;
+    size_t n = ns ? ns->children.n : p->top_ns.n;
+    if (ns) {
+        lat__sym *m = member_of(ns, name, false);
+        if (m && m->kind == LAT_SYM_FUNC && !in_set(found, m))
+            return true;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!items[i]->alias_of && declared_elsewhere(p, items[i], name, found))
+            return true;
+    return false;
+}
+
+bool lat__adl_may_find(lat__parser *p, lat__atom *name, lat__sym *found)
+{
+    /* C++ does no argument-dependent lookup when ordinary lookup finds a variable, a type,
+     * a class member or a function declared in a block. */
+    if (found && ((found->kind != LAT_SYM_FUNC && found->kind != LAT_SYM_BUILTIN) ||
+                  (found->flags & (LAT_SF_MEMBER | LAT_SF_METHOD)) || found->depth > 0))
+        return false;
+    return declared_elsewhere(p, NULL, name, found);
+}
+
+/* Adds the namespace whose functions argument-dependent lookup finds for an argument of type t. */
+static void add_associated(lat__ns **out, int *n, int room, const lat__type *t)
+{
+    while (t && (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY))
+        t = t->base; /* a reference, a pointer or an array: its element's class */
+    if (!t || !t->rec || t->rec->builtin || !t->rec->ns)
+        return;
+    lat__ns *ns = t->rec->ns;
+    while (ns && ns->scoped_enum)
+        ns = ns->parent;
+    for (int i = 0; i < *n; i++)
+        if (out[i] == ns)
+            return;
+    if (ns && *n < room)
+        out[(*n)++] = ns;
+}
+
+/* Whether the overload set s takes the arguments (reporting nothing). A built-in takes no
+ * object of a class: a class's own function, exact, is better than its conversion. */
+static bool set_takes(lat__parser *p, lat__sym *s, lat__expr **args, int nargs)
+{
+    if (s->kind == LAT_SYM_BUILTIN) {
+        for (int i = 0; i < nargs; i++)
+            if (lat__is_record(args[i]->type))
+                return false;
+        return true;
+    }
+    if (s->kind != LAT_SYM_FUNC)
+        return false;
+    if (s->tmpl)
+        return lat__template_fits(p, s, args, (size_t)nargs);
+    if (lat__fewest_user_conversions(p, s, args, nargs) >= 0)
+        return true;
+    for (lat__sym *f = s; f; f = f->overloads)
+        if (f->builtin_of)
+            return set_takes(p, f->builtin_of, args, nargs);
+    return false;
+}
+
+lat__sym *lat__adl_choose(lat__parser *p, lat__atom *name, lat__sym *found, lat__expr **args, int nargs, lat__loc at,
+                          bool *refused)
+{
+    *refused = false;
+    enum { ROOM = 16 };
+    lat__ns *nss[ROOM];
+    int nn = 0;
+    for (int i = 0; i < nargs; i++) {
+        if (args[i]->flags & LAT_EF_ERROR)
+            return found;
+        add_associated(nss, &nn, ROOM, args[i]->type);
+    }
+    lat__sym *sets[ROOM];
+    int ns_ = 0;
+    for (int i = 0; i < nn; i++) {
+        lat__sym *m = member_of(nss[i], name, false);
+        if (m && m->kind == LAT_SYM_FUNC && !in_set(found, m))
+            sets[ns_++] = m;
+    }
+    if (!ns_)
+        return found;
+    lat__sym *pick = found && set_takes(p, found, args, nargs) ? found : NULL, *other = NULL;
+    for (int i = 0; i < ns_ && !other; i++)
+        if (set_takes(p, sets[i], args, nargs)) {
+            if (pick)
+                other = sets[i];
+            else
+                pick = sets[i];
+        }
+    if (!pick) /* none takes them: the call reports it, with the candidates */
+        return found ? found : sets[0];
+    if (other) {
+        char what[160], why[240];
+        snprintf(what, sizeof what, "the call '%s(...)' that functions of two namespaces take", name->name);
+        snprintf(why, sizeof why,
+                 "argument-dependent lookup found one of them, and the emulator does not rank overloads of different "
+                 "namespaces against each other; qualify the call, ns::%s",
+                 name->name);
+        lat__unsupported_at(p->u, at, what, why);
+        *refused = true;
+        return NULL;
+    }
+    return pick;
+}
+
 /* The file-scope declaration of name, under whatever local ones hide it. */
 static lat__sym *global_sym(lat__parser *p, lat__atom *name, bool tag)
 {

@@ -519,6 +519,7 @@ static lat__record *new_record(lat__parser *p, lat__tykind kind, lat__atom *tag,
     r->loc = loc;
     r->builtin = p->in_builtin;
     r->scope_depth = p->in_builtin ? 0 : p->depth;
+    r->ns = p->ns;
     if (!tag)
         r->emit_tag = lat__arena_printf(&p->u->arena, "__lat_anon%d", ++p->anon);
     LAT_PUSH(&p->u->arena, p->tu->records, r);

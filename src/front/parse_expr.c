@@ -567,9 +567,14 @@ static const char *unsupported_name(const lat__atom *a)
 static lat__expr *sym_expr(lat__parser *p, lat__tok *t, lat__sym *s);
 static lat__expr *functional_cast(lat__parser *p, lat__tok *t, lat__type *to);
 
+static lat__expr *adl_call(lat__parser *p, lat__tok *t, lat__sym *s);
+static size_t call_arguments(lat__parser *p, const lat__sym *callee, bool member, lat__expr ***out);
+
 static lat__expr *name_expr(lat__parser *p, lat__tok *t)
 {
     lat__sym *s = lat__lookup(p, t->atom);
+    if (lat__at_punct(p, LAT_P_LPAREN) && !p->lambda && lat__adl_may_find(p, t->atom, s))
+        return adl_call(p, t, s);
     if (!s) {
         const char *why = unsupported_name(t->atom);
         if (why) {
@@ -589,6 +594,35 @@ static lat__expr *name_expr(lat__parser *p, lat__tok *t)
         return lat__error_expr(p, t->loc);
     }
     return sym_expr(p, t, s);
+}
+
+/* An unqualified call name(...) whose name some namespace declares beyond what ordinary
+ * lookup found (s, or NULL): the arguments are read first, then the call takes the
+ * overloads the arguments' classes' namespaces add (C++'s argument-dependent lookup:
+ * `exp(z)` of a pycuda::complex, `dot(a, b)` of a geo::vec). */
+static lat__expr *adl_call(lat__parser *p, lat__tok *t, lat__sym *s)
+{
+    lat__expr *fn = s && !s->tmpl ? sym_expr(p, t, s) : NULL; /* before the '(': a built-in looks for it */
+    lat__tok *open = lat__next(p);
+    lat__expr **argv;
+    int argc = (int)call_arguments(p, s && s->kind == LAT_SYM_FUNC && !s->tmpl ? s : NULL, false, &argv);
+    bool refused;
+    lat__sym *set = lat__adl_choose(p, t->atom, s, argv, argc, t->loc, &refused);
+    if (refused)
+        return lat__error_expr(p, t->loc);
+    if (!set) {
+        lat__error_tok(p, t, "'%s' undeclared (no function or built-in of this name)", t->atom->name);
+        return lat__error_expr(p, t->loc);
+    }
+    if (set->tmpl)
+        return lat__template_call_parsed(p, set, t->loc, argv, (size_t)argc, open->loc);
+    if (set != s) {
+        fn = lat__expr_new(p, LAT_E_NAME, t->loc);
+        fn->sym = set;
+        fn->type = set->type;
+        set->flags |= LAT_SF_USED;
+    }
+    return lat__make_call(p, fn, argv, argc, open->loc);
 }
 
 /* The expression naming s, written as token t. */

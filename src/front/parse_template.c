@@ -1650,6 +1650,7 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         else if (ti->type->rec) {
             ti->type->rec->tmpl = tm;
             ti->type->rec->targs = args;
+            ti->type->rec->ns = tm->ns;
         }
     } else if (tm->is_var) {
         if (made_var && made_var->kind == LAT_SYM_VAR) {
@@ -1907,12 +1908,21 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     return lat__member_template_call(p, tsym, t, self);
 }
 
-lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t, lat__expr *self)
+static size_t most_params(const lat__template *tm)
 {
-    lat__template *tm = tsym->tmpl;
     size_t most = tm->params.n; /* overloaded templates: room for any one's arguments */
     for (lat__sym *c = tm->older; c; c = c->tmpl->older)
         most = c->tmpl->params.n > most ? c->tmpl->params.n : most;
+    return most;
+}
+
+static lat__expr *call_with(lat__parser *p, lat__sym *tsym, lat__loc at, lat__expr *self, targ *args, bool *set,
+                            size_t most, bool explicit_given, lat__expr **argv, size_t argc, lat__loc open);
+
+lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t, lat__expr *self)
+{
+    lat__template *tm = tsym->tmpl;
+    size_t most = most_params(tm);
     targ *args = lat__arena_alloc(&p->u->arena, (most + 1) * sizeof *args);
     bool *set = lat__arena_alloc(&p->u->arena, most + 1);
     bool explicit_given = lat__at_punct(p, LAT_P_LT);
@@ -1922,9 +1932,39 @@ lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t
         lat__error_tok(p, t, "'%s' is a function template: call it", tm->name->name);
         goto bad;
     }
-    lat__tok *open = lat__next(p);
+    lat__loc open = lat__next(p)->loc;
     lat__expr **argv;
     size_t argc = lat__parse_arguments(p, LAT_P_RPAREN, "to close the call", &argv);
+    return call_with(p, tsym, t->loc, self, args, set, most, explicit_given, argv, argc, open);
+bad:
+    return lat__error_expr(p, t->loc);
+}
+
+lat__expr *lat__template_call_parsed(lat__parser *p, lat__sym *tsym, lat__loc at, lat__expr **argv, size_t argc,
+                                     lat__loc open)
+{
+    size_t most = most_params(tsym->tmpl);
+    targ *args = lat__arena_alloc(&p->u->arena, (most + 1) * sizeof *args);
+    bool *set = lat__arena_alloc(&p->u->arena, most + 1);
+    return call_with(p, tsym, at, NULL, args, set, most, false, argv, argc, open);
+}
+
+bool lat__template_fits(lat__parser *p, lat__sym *tsym, lat__expr **argv, size_t argc)
+{
+    size_t room = most_params(tsym->tmpl) + argc + 1;
+    targ *args = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *args);
+    bool *set = lat__arena_alloc(&p->u->arena, room + 1);
+    if (pick_overload(p, tsym, args, set, room, argv, argc))
+        return true;
+    lat__sym *plain = tsym->tmpl->plain;
+    return plain && lat__fewest_user_conversions(p, plain, argv, (int)argc) >= 0;
+}
+
+/* The call of tsym (its explicit arguments in args and set) with the arguments argv. */
+static lat__expr *call_with(lat__parser *p, lat__sym *tsym, lat__loc at, lat__expr *self, targ *args, bool *set,
+                            size_t most, bool explicit_given, lat__expr **argv, size_t argc, lat__loc open)
+{
+    lat__template *tm = tsym->tmpl;
     for (size_t i = 0; i < argc; i++)
         if (argv[i]->flags & LAT_EF_ERROR)
             goto bad;
@@ -1941,7 +1981,7 @@ lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t
          * the arguments best (its arguments parsed with the newest's parameters). */
         lat__sym *pick = pick_overload(p, tsym, args, set, room, argv, argc);
         if (!pick) {
-            lat__error_at(p->u, t->loc, "no template '%s' takes these arguments", tm->name->name);
+            lat__error_at(p->u, at, "no template '%s' takes these arguments", tm->name->name);
             goto bad;
         }
         tsym = pick;
@@ -1958,10 +1998,10 @@ lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t
     const lat__param_types *pt = &shape->params;
     bool fits = (int)argc == pt->n || ((int)argc < pt->n && pt->defaults && pt->defaults[argc]);
     if (!fits && tm->plain && !explicit_given) {
-        lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
+        lat__expr *fn = lat__expr_new(p, LAT_E_NAME, at);
         fn->sym = tm->plain;
         fn->type = tm->plain->type;
-        return lat__make_call(p, fn, argv, (int)argc, open->loc);
+        return lat__make_call(p, fn, argv, (int)argc, open);
     }
     for (int i = 0; i < pt->n && i < (int)argc; i++) {
         const lat__type *pty = pt->types[i];
@@ -1979,23 +2019,23 @@ lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t
             goto bad;
         }
     }
-    if (!gather_packs(p, tm, args, set, lens, t->loc, false))
+    if (!gather_packs(p, tm, args, set, lens, at, false))
         goto bad;
     if (tm->sfinae && !substitutes(p, tm, args, set)) {
-        lat__error_at(p->u, t->loc,
+        lat__error_at(p->u, at,
                       "no instance of '%s' takes these arguments: for the arguments they deduce, its signature or "
                       "its template parameters name a type that does not exist (an enable_if whose condition is false)",
                       tm->name->name);
         goto bad;
     }
-    if (!defaults(p, tm, args, set, t->loc))
+    if (!defaults(p, tm, args, set, at))
         goto bad;
     lat__sym *head = tm->name->sym;
-    tinst *ti = tm->member_of ? instantiate_member(p, tsym, args, t->loc) : instantiate(p, tsym, args, t->loc);
+    tinst *ti = tm->member_of ? instantiate_member(p, tsym, args, at) : instantiate(p, tsym, args, at);
     tm->name->sym = head; /* an older template's instance bound its name to that one */
     if (!ti || !ti->fn)
         goto bad;
-    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
+    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, at);
     fn->sym = ti->fn;
     fn->type = ti->fn->type;
     if (self) {
@@ -2007,9 +2047,9 @@ lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t
         argv = all;
         argc++;
     }
-    return lat__make_call(p, fn, argv, (int)argc, open->loc);
+    return lat__make_call(p, fn, argv, (int)argc, open);
 bad:
-    return lat__error_expr(p, t->loc);
+    return lat__error_expr(p, at);
 }
 
 lat__sym *lat__template_variable(lat__parser *p, lat__sym *tsym, lat__tok *t)
