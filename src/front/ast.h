@@ -175,6 +175,7 @@ enum {
                                      stands for (a template's type parameter in an instance,
                                      a struct's member type: the emitted C has no such name) */
     LAT_SF_EXPLICIT = 1 << 13, /* FUNC: an `explicit` constructor: no implicit conversion */
+    LAT_SF_CONSTEXPR = 1 << 14, /* FUNC: declared constexpr (its calls may be constants) */
 };
 
 struct lat__sym {

@@ -831,6 +831,15 @@ static void static_constant_member(lat__parser *p, lat__record *r, lat__atom *na
     bind_in_body(v);
 }
 
+/* The member function just declared in r (the newest), marked constexpr when it was. */
+static lat__sym *constexpr_method(lat__record *r, bool constexpr_)
+{
+    lat__sym *m = r->methods.items[r->methods.n - 1];
+    if (constexpr_)
+        m->flags |= LAT_SF_CONSTEXPR;
+    return m;
+}
+
 lat__sym *lat__member_instance(lat__parser *p, lat__record *r, lat__atom *as)
 {
     spec s;
@@ -847,7 +856,7 @@ lat__sym *lat__member_instance(lat__parser *p, lat__record *r, lat__atom *as)
     deduce_return(p, t, loc);
     size_t before = r->methods.n;
     lat__member_function(p, r, t, as, loc, s.cuda, s.storage, false);
-    return r->methods.n > before ? r->methods.items[r->methods.n - 1] : NULL;
+    return r->methods.n > before ? constexpr_method(r, s.constexpr_) : NULL;
 }
 
 static void struct_body(lat__parser *p, lat__record *r)
@@ -983,7 +992,10 @@ static void struct_body_(lat__parser *p, lat__record *r)
             lat__loc sloc = lat__peek(p)->loc;
             lat__type *st = declarator(p, sb, &sname, &sloc, false);
             if (st->kind == LAT_TY_FUNC && sname) {
+                size_t before = r->methods.n;
                 lat__member_function(p, r, st, sname, sloc, s.cuda, LAT_ST_STATIC, false);
+                if (r->methods.n > before)
+                    constexpr_method(r, s.constexpr_);
                 continue;
             }
             /* static constexpr int rows = m, cols = k;: each declarator a constant */
@@ -1045,7 +1057,10 @@ static void struct_body_(lat__parser *p, lat__record *r)
                 }
                 if (name) {
                     deduce_return(p, t, loc);
+                    size_t before = r->methods.n;
                     lat__member_function(p, r, t, name, loc, s.cuda, s.storage, false);
+                    if (r->methods.n > before)
+                        constexpr_method(r, s.constexpr_);
                 } else {
                     p->pos = at;
                     member_function(p, &p->toks[at]);
@@ -2247,6 +2262,8 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
             if (t->params.n > 256)
                 lat__unsupported_at(p->u, loc, "a function with more than 256 parameters", "a lattice limit");
             lat__sym *f = declare_function(p, &s, name, loc, t);
+            if (s.constexpr_)
+                f->flags |= LAT_SF_CONSTEXPR;
             if (p->inst_fn && p->depth == 0)
                 lat__template_declared(p, f);
             d->sym = f;

@@ -573,7 +573,7 @@ static size_t call_arguments(lat__parser *p, const lat__sym *callee, bool member
 static lat__expr *name_expr(lat__parser *p, lat__tok *t)
 {
     lat__sym *s = lat__lookup(p, t->atom);
-    if (lat__at_punct(p, LAT_P_LPAREN) && !p->lambda && lat__adl_may_find(p, t->atom, s))
+    if (lat__at_punct(p, LAT_P_LPAREN) && lat__adl_may_find(p, t->atom, s))
         return adl_call(p, t, s);
     if (!s) {
         const char *why = unsupported_name(t->atom);
