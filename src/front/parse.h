@@ -208,9 +208,10 @@ int64_t lat__int_wrap(const lat__type *t, uint64_t v);
 bool lat__int_fold(lat__punct op, const lat__type *at, const lat__type *bt, const lat__type *rt, int64_t a,
                    int64_t b, int64_t *out);
 /* ---- parse_consteval.c ---- */
-/* A call e of a function whose body is one `return` of an integer expression of its
- * parameters (C++11's constexpr form), with constant arguments: marked LAT_EF_CONST with
- * its value, where it can be evaluated; otherwise left as it is. */
+/* A call e, with constant arguments, of a function whose body is one `return` of an
+ * integer expression of its parameters (C++11's constexpr form) or of a constexpr function
+ * whose body is C++14's integer statements: marked LAT_EF_CONST with its value, where it
+ * can be evaluated; otherwise left as it is. */
 void lat__fold_constexpr_call(lat__parser *p, lat__expr *e);
 /* ---- parse_asm.c ---- */
 /* An asm statement at its keyword: the inline PTX's C++ (a block), or LAT_S_ASM after
