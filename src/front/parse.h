@@ -275,6 +275,9 @@ lat__sym *lat__declare_overload(lat__parser *p, lat__sym *set, lat__atom *name, 
  * viable or two are equally good. */
 lat__sym *lat__resolve_overload(lat__parser *p, lat__sym *set, lat__expr **args, int nargs, lat__loc at);
 
+/* Whether `name` is a template's, here or in some namespace (a qualified name's last
+ * part: std::is_integral<T>). */
+bool lat__names_template(lat__parser *p, const lat__atom *name);
 /* Whether argument-dependent lookup could find a function called `name` that ordinary
  * lookup, which found `found` (or NULL), did not: some namespace declares a function of
  * that name outside found's overloads, and found is no variable, type or member. */

@@ -654,6 +654,27 @@ static bool declared_elsewhere(lat__parser *p, lat__ns *ns, const lat__atom *nam
     return false;
 }
 
+/* Some namespace at or under ns (NULL: every one) declares a template `name`. */
+static bool template_somewhere(lat__parser *p, lat__ns *ns, const lat__atom *name)
+{
+    lat__ns **items = ns ? ns->children.items : p->top_ns.items;
+    size_t n = ns ? ns->children.n : p->top_ns.n;
+    if (ns) {
+        lat__sym *m = member_of(ns, name, false);
+        if (m && m->tmpl)
+            return true;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!items[i]->alias_of && template_somewhere(p, items[i], name))
+            return true;
+    return false;
+}
+
+bool lat__names_template(lat__parser *p, const lat__atom *name)
+{
+    return (name->sym && name->sym->tmpl) || template_somewhere(p, NULL, name);
+}
+
 bool lat__adl_may_find(lat__parser *p, lat__atom *name, lat__sym *found)
 {
     /* C++ does no argument-dependent lookup when ordinary lookup finds a variable, a type,

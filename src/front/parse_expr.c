@@ -933,7 +933,9 @@ lat__expr *lat__parse_template_value(lat__parser *p)
             if (depth-- == 0)
                 break;
         } else if (depth == 0 && lat__tok_is_punct(t, LAT_P_LT) && stop > p->pos && t[-1].kind == LAT_TK_IDENT &&
-                   ((t[-1].atom->sym && t[-1].atom->sym->tmpl) || t[-1].atom->kw == LAT_KW_TEMPLATE))
+                   ((t[-1].atom->sym && t[-1].atom->sym->tmpl) || t[-1].atom->kw == LAT_KW_TEMPLATE ||
+                    (stop > p->pos + 1 && lat__tok_is_punct(&t[-2], LAT_P_SCOPE) &&
+                     lat__names_template(p, t[-1].atom))))
             angles++;
         else if (depth == 0 && (lat__tok_is_punct(t, LAT_P_GT) || lat__tok_is_punct(t, LAT_P_SHR))) {
             int closes = lat__tok_is_punct(t, LAT_P_SHR) ? 2 : 1;

@@ -207,7 +207,12 @@ static bool template_params(lat__parser *p, lat__template *tm)
             if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
                 tp.name = lat__next(p)->atom;
         } else if ((lat__tok_kw(t, LAT_KW_TYPENAME) || lat__tok_kw(t, LAT_KW_CLASS)) &&
-            !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
+                   !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE) &&
+                   !(lat__tok_kw(t, LAT_KW_TYPENAME) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT &&
+                     (lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_SCOPE) ||
+                      lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_LT)))) {
+            /* (not `typename std::enable_if<C, int>::type = 0`: a value parameter of a
+             * dependent type) */
             lat__next(p);
             if (lat__accept(p, LAT_P_ELLIPSIS))
                 tp.is_pack = tm->has_pack = true;
@@ -228,7 +233,11 @@ static bool template_params(lat__parser *p, lat__template *tm)
             if (tp.value_type && placeholder_index(tp.value_type, &k)) {
                 tp.type_of = k + 1;
                 tp.value_type = &lat__ty_int;
-            } else if (tp.value_type && lat__is_template_placeholder(tp.value_type)) {
+            } else if (tp.value_type && (lat__is_template_placeholder(tp.value_type) ||
+                                         (tp.value_type->kind == LAT_TY_PTR && !tp.value_type->ref &&
+                                          lat__is_template_placeholder(tp.value_type->base)))) {
+                /* enable_if_t<C, int> = 0, or enable_if_t<C> * = nullptr: the type exists
+                 * or not (SFINAE); the value is a constant no instance reads */
                 tp.type_at = before;
                 tp.value_type = &lat__ty_int;
             } else if (tp.value_type && tp.value_type->kind == LAT_TY_PTR && !tp.value_type->ref &&
@@ -294,6 +303,12 @@ static lat__atom *skip_function(lat__parser *p, size_t *body_at)
         }
         if (t->kind == LAT_TK_IDENT && !t->atom->kw)
             name = t->atom;
+        bool attribute = lat__tok_kw(t, LAT_KW_LAUNCH_BOUNDS) || lat__tok_kw(t, LAT_KW_CLUSTER_DIMS) ||
+                         lat__tok_kw(t, LAT_KW_MAXNREG) || lat__tok_kw(t, LAT_KW_ATTRIBUTE) ||
+                         lat__tok_kw(t, LAT_KW_ATTRIBUTE2) || lat__tok_kw(t, LAT_KW_DECLSPEC) ||
+                         lat__tok_kw(t, LAT_KW_ALIGN) || lat__tok_kw(t, LAT_KW_ALIGNAS);
+        if (attribute && lat__at_punct(p, LAT_P_LPAREN))
+            lat__skip_group(p); /* __launch_bounds__(BLOCK) between the return type and the name */
     }
     if (lat__at_punct(p, LAT_P_LPAREN))
         lat__skip_group(p);

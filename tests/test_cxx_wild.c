@@ -1,0 +1,126 @@
+/* C++ as public CUDA code bases write it, found by trying their idioms on the emulator
+ * (issue 42). The kernels are written here in those idioms, not copied: PyTorch-style
+ * SFINAE with std:: qualified traits, __launch_bounds__ of a template parameter, softmax
+ * with functor reductions. Each runs random inputs against a host reference. */
+#include "harness.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { N = 256 };
+
+static void run_1d(lat_kernel *k, const float *in, float *out, size_t n)
+{
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(unsigned)(n / 64)}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, n * sizeof *in), lat_arg_out(out, n * sizeof *out),
+                                       lat_arg_i32((int)n))));
+}
+
+/* Every way the std:: traits select an overload: a value parameter of a dependent type
+ * (enable_if<...>::type = 0, with and without the default void, through a pointer =
+ * nullptr), enable_if_t, and a defaulted type parameter. The condition's std::is_integral<T>
+ * is a qualified template name whose '<' opens arguments, not a comparison. */
+TEST(sfinae_through_qualified_std_traits_picks_the_overload_the_type_allows)
+{
+    lat_context *ctx = t_context();
+    static const char *const forms[] = {
+        "typename std::enable_if<std::is_integral<T>::value>::type * = nullptr",
+        "typename std::enable_if<std::is_integral<T>::value, int>::type = 0",
+        "std::enable_if_t<std::is_integral<T>::value> * = nullptr",
+        "std::enable_if_t<std::is_integral_v<T>, int> = 0",
+        "typename = std::enable_if_t<std::is_integral<T>::value>",
+    };
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        char src[1024];
+        snprintf(src, sizeof src,
+                 "#include <type_traits>\n"
+                 "template <typename T, %s>\n"
+                 "__device__ T twice(T x) { return x << 1; }\n"
+                 "template <typename T, typename std::enable_if<std::is_floating_point<T>::value, int>::type = 0>\n"
+                 "__device__ T twice(T x) { return x + x + 0.5f; }\n"
+                 "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+                 "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    if (i < n) out[i] = twice(in[i]) + (float)twice((int)(in[i] * 100.0f));\n"
+                 "}\n",
+                 forms[f]);
+        lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+        float in[N], out[N];
+        t_rand_floats(in, N, -4, 4);
+        run_1d(k, in, out, N);
+        for (int i = 0; i < N; i++)
+            ASSERT_TRUE(out[i] == (in[i] + in[i] + 0.5f) + (float)((int)(in[i] * 100.0f) * 2));
+    }
+}
+
+/* A row softmax written as ML code bases write it: __launch_bounds__ of the template's
+ * block size between the return type and the name, reductions through functor templates
+ * in a namespace, explicit instantiations with a defaulted accumulator type. */
+TEST(templated_softmax_with_launch_bounds_of_a_template_parameter)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "namespace detail {\n"
+        "template <typename T> struct Sum { __device__ T operator()(const T &a, const T &b) const { return a + b; } };\n"
+        "template <typename T> struct Max { __device__ T operator()(const T &a, const T &b) const { return a > b ? a : b; } };\n"
+        "}\n"
+        "template <typename T, typename Op, int WIDTH = 32>\n"
+        "__device__ __forceinline__ T warp_reduce(T v, Op op) {\n"
+        "#pragma unroll\n"
+        "    for (int o = WIDTH / 2; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, o, WIDTH));\n"
+        "    return v;\n"
+        "}\n"
+        "template <typename T, typename Op, int BLOCK>\n"
+        "__device__ T block_reduce(T v, Op op, T identity) {\n"
+        "    static_assert(BLOCK % 32 == 0, \"block must be warps\");\n"
+        "    constexpr int kWarps = BLOCK / 32;\n"
+        "    __shared__ T smem[kWarps];\n"
+        "    const int lane = threadIdx.x % 32, wid = threadIdx.x / 32;\n"
+        "    v = warp_reduce(v, op);\n"
+        "    if (lane == 0) smem[wid] = v;\n"
+        "    __syncthreads();\n"
+        "    v = (threadIdx.x < kWarps) ? smem[lane] : identity;\n"
+        "    if (wid == 0) v = warp_reduce<T, Op, kWarps>(v, op);\n"
+        "    __syncthreads();\n"
+        "    if (threadIdx.x == 0) smem[0] = v;\n"
+        "    __syncthreads();\n"
+        "    return smem[0];\n"
+        "}\n"
+        "template <typename scalar_t, typename acc_t = float, int BLOCK = 128>\n"
+        "__global__ void __launch_bounds__(BLOCK) row_softmax(const scalar_t *__restrict__ in,\n"
+        "                                                     scalar_t *__restrict__ out, int cols) {\n"
+        "    const scalar_t *row = in + (size_t)blockIdx.x * cols;\n"
+        "    scalar_t *orow = out + (size_t)blockIdx.x * cols;\n"
+        "    acc_t mx = -INFINITY;\n"
+        "    for (int c = threadIdx.x; c < cols; c += BLOCK) mx = fmaxf(mx, static_cast<acc_t>(row[c]));\n"
+        "    acc_t m = block_reduce<acc_t, detail::Max<acc_t>, BLOCK>(mx, detail::Max<acc_t>{}, -INFINITY);\n"
+        "    acc_t sum = 0;\n"
+        "    for (int c = threadIdx.x; c < cols; c += BLOCK) sum += expf(static_cast<acc_t>(row[c]) - m);\n"
+        "    acc_t s = block_reduce<acc_t, detail::Sum<acc_t>, BLOCK>(sum, detail::Sum<acc_t>(), acc_t(0));\n"
+        "    for (int c = threadIdx.x; c < cols; c += BLOCK)\n"
+        "        orow[c] = static_cast<scalar_t>(expf(static_cast<acc_t>(row[c]) - m) / s);\n"
+        "}\n"
+        "template __global__ void row_softmax<float>(const float *, float *, int);\n";
+    lat_module *mod;
+    static const char *const names[] = {"row_softmax<float>", NULL};
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "sm.cu", .no_extern_c = 1,
+                                                         .name_expressions = names},
+                                &mod));
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(mod, "row_softmax<float>", &k));
+    enum { ROWS = 4, COLS = 300 };
+    static float in[ROWS * COLS], out[ROWS * COLS];
+    t_rand_floats(in, ROWS * COLS, -5, 5);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {ROWS}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(COLS))));
+    for (int r = 0; r < ROWS; r++) {
+        double m = -INFINITY, s = 0;
+        for (int c = 0; c < COLS; c++)
+            m = fmax(m, in[r * COLS + c]);
+        for (int c = 0; c < COLS; c++)
+            s += exp(in[r * COLS + c] - m);
+        for (int c = 0; c < COLS; c++)
+            ASSERT_TRUE(t_close(out[r * COLS + c], exp(in[r * COLS + c] - m) / s, 1e-4, 1e-7));
+    }
+    lat_module_destroy(mod);
+}
