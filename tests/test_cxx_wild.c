@@ -124,3 +124,65 @@ TEST(templated_softmax_with_launch_bounds_of_a_template_parameter)
     }
     lat_module_destroy(mod);
 }
+
+/* A class template whose members are declared in the class and defined after it, as
+ * cuda-samples' interval_gpu and many libraries write them: constructors with and without
+ * an initializer list, a const member returning a const reference, an operator returning
+ * *this, a static member, its parameters renamed in one definition, and a plain function
+ * that uses an instance before the definitions are read. */
+TEST(class_template_members_defined_outside_the_class_serve_every_instance)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <class T, int N>\n"
+        "struct Acc {\n"
+        "    __device__ Acc();\n"
+        "    __device__ explicit Acc(T init);\n"
+        "    __device__ Acc(T lo, T hi);\n"
+        "    __device__ Acc &operator+=(const Acc &o);\n"
+        "    __device__ T total() const;\n"
+        "    __device__ T const &at(int i) const;\n"
+        "    static __device__ Acc ones();\n"
+        "private:\n"
+        "    T v[N];\n"
+        "    T bias;\n"
+        "};\n"
+        "__device__ float early(float x) { Acc<float, 4> a(x); a += Acc<float, 4>::ones(); return a.total(); }\n"
+        "template <class T, int N> __device__ Acc<T, N>::Acc() : bias(0) { for (int i = 0; i < N; i++) v[i] = T(0); }\n"
+        "template <class T, int N> __device__ Acc<T, N>::Acc(T init) : bias(0) {\n"
+        "    for (int i = 0; i < N; i++) v[i] = init * (i + 1);\n"
+        "}\n"
+        "template <class T, int N> inline __device__ Acc<T, N>::Acc(T lo, T hi) : bias(hi - lo) {\n"
+        "    for (int i = 0; i < N; i++) v[i] = lo;\n"
+        "}\n"
+        "template <class T, int N> __device__ Acc<T, N> &Acc<T, N>::operator+=(const Acc &o) {\n"
+        "    for (int i = 0; i < N; i++) v[i] += o.v[i];\n"
+        "    bias += o.bias;\n"
+        "    return *this;\n"
+        "}\n"
+        "template <class T, int N> __device__ T Acc<T, N>::total() const {\n"
+        "    T s = bias;\n"
+        "    for (int i = 0; i < N; i++) s += v[i];\n"
+        "    return s;\n"
+        "}\n"
+        "template <class T, int N> __device__ T const &Acc<T, N>::at(int i) const { return v[i]; }\n"
+        "template <class U, int M> __device__ Acc<U, M> Acc<U, M>::ones() { return Acc<U, M>(U(1)); }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Acc<double, 3> d(in[i]), z;\n"
+        "    z += d;\n"
+        "    z += Acc<double, 3>(1.0, in[i]);\n"
+        "    out[i] = early(in[i]) + (float)z.total() + (float)z.at(2);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float x = in[i];
+        float early = (x * 1 + 1) + (x * 2 + 2) + (x * 3 + 3) + (x * 4 + 4);
+        double d = x, z = (d * 1 + 1) + (d * 2 + 1) + (d * 3 + 1) + (d - 1.0), at2 = d * 3 + 1;
+        ASSERT_TRUE(t_close(out[i], early + (float)z + (float)at2, 1e-5, 1e-5));
+    }
+}

@@ -44,6 +44,7 @@ typedef struct targ {
 typedef struct tinst {
     targ *args;
     bool failed;     /* its parse found errors: a later use says so again */
+    bool primary;    /* a class template's instance made from the primary (not a specialization) */
     lat__sym *fn;    /* a function template's instance (a variable template's: its variable) */
     lat__type *type; /* a class template's */
 } tinst;
@@ -80,6 +81,9 @@ struct lat__template {
      * instance, made later at file scope. */
     LAT_VEC(lat__atom *) snap_names;
     LAT_VEC(lat__sym *) snap_syms;
+    /* A class template's members defined outside it (template <class T> T X<T>::f() {...}):
+     * each its own parameters and tokens, parsed for every instance of the primary. */
+    LAT_VEC(struct lat__template *) outdefs;
     lat__loc loc;
 };
 
@@ -965,6 +969,121 @@ static tinst *instantiate_member(lat__parser *p, lat__sym *tsym, targ *given, la
     return ti;
 }
 
+/* template <class T> R X<T>::f(...) {...} at the declaration (after the parameters): the
+ * class template X whose member it defines outside the class, or NULL. */
+static lat__sym *member_owner(lat__parser *p)
+{
+    for (size_t i = p->pos; i + 1 < p->ntoks; i++) {
+        const lat__tok *t = &p->toks[i];
+        if (lat__tok_is_punct(t, LAT_P_LPAREN) || lat__tok_is_punct(t, LAT_P_SEMI) ||
+            lat__tok_is_punct(t, LAT_P_LBRACE) || lat__tok_is_punct(t, LAT_P_ASSIGN))
+            return NULL;
+        lat__sym *s = t->kind == LAT_TK_IDENT ? t->atom->sym : NULL;
+        if (!s || !s->tmpl || !s->tmpl->is_class || s->tmpl->is_alias || !lat__tok_is_punct(t + 1, LAT_P_LT))
+            continue;
+        size_t save = p->pos;
+        p->pos = i + 1;
+        lat__skip_angles(p);
+        size_t k = p->pos;
+        p->pos = save;
+        /* X<T>::name( X<T>::~X( X<T>::operator: a member; typename X<T>::type: no */
+        if (k + 2 < p->ntoks && lat__tok_is_punct(&p->toks[k], LAT_P_SCOPE) &&
+            !(i > 0 && lat__tok_kw(&p->toks[i - 1], LAT_KW_TYPENAME)) &&
+            (lat__tok_kw(&p->toks[k + 1], LAT_KW_OPERATOR) || lat__tok_is_punct(&p->toks[k + 1], LAT_P_TILDE) ||
+             (p->toks[k + 1].kind == LAT_TK_IDENT && lat__tok_is_punct(&p->toks[k + 2], LAT_P_LPAREN))))
+            return s;
+        i = k - 1;
+    }
+    return NULL;
+}
+
+/* The out-of-class member definition d of the class template cls for its instance made
+ * with args, of type inst: parsed as a plain class's member defined outside it, from a
+ * copy of its tokens in which the class is named `X::` (not `X<T>::`) and X's tag is the
+ * instance's. */
+static void member_definition(lat__parser *p, lat__template *cls, lat__template *d, const targ *args, lat__type *inst)
+{
+    LAT_VEC(lat__tok) toks = {0};
+    for (size_t i = d->decl_at; i < d->decl_end; i++) {
+        LAT_PUSH(&p->u->arena, toks, d->toks[i]);
+        if (d->toks[i].kind != LAT_TK_IDENT || d->toks[i].atom != cls->name || !lat__tok_is_punct(&d->toks[i + 1], LAT_P_LT))
+            continue;
+        lat__parser scan = *p;
+        scan.toks = d->toks;
+        scan.ntoks = d->ntoks;
+        scan.pos = i + 1;
+        scan.half_gt = false;
+        lat__skip_angles(&scan);
+        if (scan.pos < d->decl_end && lat__tok_is_punct(&d->toks[scan.pos], LAT_P_SCOPE))
+            i = scan.pos - 1; /* X<T>:: is X:: */
+    }
+    lat__tok eof = d->toks[d->decl_end];
+    eof.kind = LAT_TK_EOF;
+    eof.len = 0;
+    eof.text = "";
+    eof.atom = NULL;
+    LAT_PUSH(&p->u->arena, toks, eof);
+    lat__sym *tag = lat__sym_new(p, LAT_SYM_TAG, cls->name, d->loc);
+    tag->rec = inst->rec;
+    tag->type = inst;
+    lat__sym *outer_tag = cls->name->tag;
+    size_t from = suspend_locals(p);
+    size_t nopen;
+    ns_binding *opened = open_scope(p, d, &nopen);
+    lat__parser sub = sub_parser(p, d);
+    sub.instantiating = true;
+    sub.toks = toks.items;
+    sub.ntoks = toks.n - 1;
+    sub.pos = 0;
+    sub.pragma_at = NULL;
+    sub.inst_of = cls; /* X alone means the instance, as inside the class */
+    sub.inst_type = inst;
+    bound_names b = bind_params(&sub, d, args);
+    cls->name->tag = tag;
+    lat__func *fn = NULL;
+    lat__decl_group *g = lat__parse_declaration(&sub, &fn);
+    cls->name->tag = outer_tag;
+    unbind_params(b);
+    close_namespaces(opened, nopen);
+    resume_locals(p, from);
+    p->anon = sub.anon;
+    if (g) {
+        lat__ext x = {LAT_X_DECL, g, NULL};
+        LAT_PUSH(&p->u->arena, p->tu->items, x);
+    }
+    if (fn) {
+        lat__ext x = {LAT_X_FUNC, NULL, fn};
+        LAT_PUSH(&p->u->arena, p->tu->items, x);
+    }
+    for (size_t i = 0; i < sub.pending.n; i++)
+        LAT_PUSH(&p->u->arena, p->tu->items, sub.pending.items[i]);
+}
+
+/* template <class T> R X<T>::f(...) {...}: kept with X (own: its parameters), and made
+ * for each instance of X's primary, those made already and those to come. */
+static void out_of_class_member(lat__parser *p, lat__template *own, lat__sym *owner, lat__tok *first)
+{
+    lat__template *cls = owner->tmpl;
+    size_t end_at = p->pos;
+    (void)skip_function(p, &end_at);
+    own->decl_end = p->pos;
+    bool same = own->params.n == cls->params.n && !own->has_pack;
+    for (size_t i = 0; same && i < own->params.n; i++)
+        same = own->params.items[i].is_type == cls->params.items[i].is_type &&
+               own->params.items[i].is_template == cls->params.items[i].is_template;
+    if (!same) {
+        lat__unsupported(p, first,
+                         "a class template's member defined outside it with other template parameters than the "
+                         "class's (a member template, a partial specialization's member)",
+                         "a lattice limit");
+        return;
+    }
+    LAT_PUSH(&p->u->arena, cls->outdefs, own);
+    for (size_t i = 0; i < cls->insts.n; i++)
+        if (cls->insts.items[i].primary && cls->insts.items[i].type && !cls->insts.items[i].failed)
+            member_definition(p, cls, own, cls->insts.items[i].args, cls->insts.items[i].type);
+}
+
 void lat__template_declaration(lat__parser *p)
 {
     lat__tok *kw = lat__next(p);
@@ -992,6 +1111,7 @@ void lat__template_declaration(lat__parser *p)
     }
     tm->decl_at = p->pos;
     lat__tok *first = lat__peek(p);
+    lat__sym *owner = NULL;
     if (lat__at_type_alias(p)) {
         lat__next(p);
         tm->name = lat__next(p)->atom;
@@ -1029,6 +1149,9 @@ void lat__template_declaration(lat__parser *p)
         }
         lat__expect(p, LAT_P_SEMI, "after the class template");
         tm->decl_end = p->pos;
+    } else if ((owner = member_owner(p))) {
+        out_of_class_member(p, tm, owner, first);
+        return;
     } else if (variable_declaration(p)) {
         /* template <typename T> constexpr T pi = T(3.14159265358979); */
         tm->is_var = true;
@@ -1666,6 +1789,12 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
             ti->type->rec->tmpl = tm;
             ti->type->rec->targs = args;
             ti->type->rec->ns = tm->ns;
+        }
+        if (ti->type && bound == tm) {
+            ti->primary = true;
+            for (size_t i = 0; i < tm->outdefs.n; i++) /* its members defined outside the class */
+                member_definition(p, tm, tm->outdefs.items[i], args, tm->insts.items[index].type);
+            ti = &tm->insts.items[index];
         }
     } else if (tm->is_var) {
         if (made_var && made_var->kind == LAT_SYM_VAR) {
