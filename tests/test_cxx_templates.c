@@ -766,3 +766,48 @@ TEST(a_type_named_by_a_kernels_local_alias_instantiates_templates)
                    out[2 * b + 1], lo, hi);
     }
 }
+
+/* Member class templates (allocator-style rebind, cub-style helpers): in a class template,
+ * using the outer parameter and member types; in a plain class with a default argument;
+ * named with `typename ...::template`, by their plain names inside the class, and from
+ * two instances of the outer class (each its own structs). */
+TEST(member_class_templates_of_plain_classes_and_class_templates)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename U>\n"
+        "struct Alloc {\n"
+        "    typedef U value_type;\n"
+        "    template <typename T> struct rebind { typedef Alloc<T> other; };\n"
+        "    template <int N> struct Arr {\n"
+        "        value_type a[N];\n"
+        "        __device__ value_type sum() const { value_type s = 0; for (int i = 0; i < N; i++) s += a[i]; return s; }\n"
+        "        __device__ U scaled(U k) const { return sum() * k; }\n"
+        "    };\n"
+        "    __device__ static U twice_sum(U x) { Arr<2> t{{x, x}}; return t.sum(); }\n"
+        "};\n"
+        "struct Outer {\n"
+        "    template <typename T, int K = 3> struct Box { T v; __device__ T get() const { return v * K; } };\n"
+        "    __device__ float use(float x) const { Box<float> b{x}; Box<float, 5> c{x}; return b.get() + c.get(); }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *o, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Alloc<float>::Arr<3> a{{in[i], 1.f, 2.f}};\n"
+        "    Alloc<int>::Arr<3> b{{i, 1, 2}};\n"
+        "    typename Alloc<int>::template rebind<float>::other::value_type f = 0.25f;\n"
+        "    typename Alloc<double>::template Arr<2> d{{1.0, in[i]}};\n"
+        "    Outer out;\n"
+        "    o[i] = a.scaled(2.f) + (float)b.sum() + f + (float)d.sum() + Alloc<float>::twice_sum(in[i]) +\n"
+        "           out.use(in[i]) + Outer::Box<float, 2>{in[i]}.get();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float x = in[i];
+        double want = (x + 3.0) * 2 + (i + 3) + 0.25 + (1.0 + x) + 2.0 * x + 8.0 * x + 2.0 * x;
+        ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-5));
+    }
+}

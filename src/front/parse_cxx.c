@@ -829,6 +829,8 @@ static bool is_std_ns(const lat__ns *ns)
 static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, const char **why)
 {
     for (int depth = 0;; depth++) {
+        if (lat__at_kw(p, LAT_KW_TEMPLATE) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT)
+            lat__next(p); /* X<T>::template rebind<U>: says that a member template follows */
         *name = lat__peek(p);
         if (lat__is_template_placeholder(ty) && (*name)->kind == LAT_TK_IDENT) {
             /* T::value_type in a signature read for deduction: a type known only in the
@@ -857,6 +859,14 @@ static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, c
             lat__peek_at(p, 1)->kind == LAT_TK_IDENT) {
             lat__next(p); /* :: */
             ty = found->type;
+            continue;
+        }
+        size_t after = is_class_template(found) && lat__at_punct(p, LAT_P_LT) ? after_args(p, 0) : 0;
+        if (after && lat__tok_is_punct(lat__peek_at(p, after), LAT_P_SCOPE) &&
+            lat__peek_at(p, after + 1)->kind == LAT_TK_IDENT) {
+            /* Outer::Inner<args>::member: a member class template's instance's member */
+            ty = lat__template_class_type(p, found, *name);
+            lat__next(p); /* :: */
             continue;
         }
         if (found->kind == LAT_SYM_FUNC && found->storage != LAT_ST_STATIC) {

@@ -860,6 +860,76 @@ static bool read_shape(lat__parser *p, lat__template *tm)
     return true;
 }
 
+/* What a member template's names mean in its class, for its instances made later at file
+ * scope. */
+static void snapshot(lat__parser *p, lat__template *tm)
+{
+    for (size_t i = tm->decl_at; i < tm->decl_end; i++) {
+        lat__atom *a = p->toks[i].kind == LAT_TK_IDENT ? p->toks[i].atom : NULL;
+        if (!a || a->kw || !a->sym || a->aux == tm)
+            continue;
+        a->aux = tm; /* once each */
+        LAT_PUSH(&p->u->arena, tm->snap_names, a);
+        LAT_PUSH(&p->u->arena, tm->snap_syms, a->sym);
+    }
+    for (size_t i = 0; i < tm->snap_names.n; i++)
+        tm->snap_names.items[i]->aux = NULL;
+}
+
+/* template <...> struct Name {...}; in r's body, at `struct`: a member type of r that is a
+ * class template (Outer::Box<float>, Alloc<U>::rebind<T>::other), each instance a struct
+ * at file scope named after r's. */
+static void member_class_template(lat__parser *p, lat__record *r, lat__template *tm, lat__tok *first)
+{
+    lat__next(p);
+    while (lat__at_attribute(p)) {
+        if (lat__at_punct(p, LAT_P_LBRACKET)) {
+            lat__skip_group(p);
+            continue;
+        }
+        lat__next(p);
+        if (lat__at_punct(p, LAT_P_LPAREN))
+            lat__skip_group(p);
+    }
+    if (lat__peek(p)->kind != LAT_TK_IDENT) {
+        lat__syntax_error(p, "the member class template's name");
+        lat__skip_member(p);
+        return;
+    }
+    tm->name = lat__next(p)->atom;
+    tm->is_class = true;
+    if (lat__at_punct(p, LAT_P_LT)) {
+        lat__unsupported(p, first, "a partial specialization of a member class template", "a lattice limit");
+        lat__skip_member(p);
+        return;
+    }
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
+        lat__next(p);
+    if (lat__at_punct(p, LAT_P_LBRACE)) {
+        tm->has_body = true;
+        lat__skip_group(p);
+    }
+    lat__expect(p, LAT_P_SEMI, "after the member class template");
+    tm->decl_end = p->pos;
+    if (!tm->has_body) {
+        lat__unsupported(p, first, "a member class template declared in its class and defined outside it",
+                         "a lattice limit");
+        return;
+    }
+    if (lat__find_member_sym(r, tm->name)) {
+        lat__error_tok(p, first, "'%s' is declared twice in %s", tm->name->name, lat__record_c_name(r));
+        return;
+    }
+    snapshot(p, tm);
+    lat__sym *s = lat__sym_new(p, LAT_SYM_TYPEDEF, tm->name, first->loc);
+    s->tmpl = tm;
+    s->type = &lat__ty_int;
+    s->depth = 0;
+    LAT_PUSH(&p->u->arena, r->methods, s);
+    s->shadow = tm->name->sym; /* by its plain name in the rest of the class */
+    tm->name->sym = s;
+}
+
 void lat__member_template(lat__parser *p, lat__record *r)
 {
     lat__tok *kw = lat__next(p);
@@ -878,9 +948,12 @@ void lat__member_template(lat__parser *p, lat__record *r)
     }
     tm->decl_at = p->pos;
     lat__tok *first = lat__peek(p);
-    if (!refused && (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS) ||
-                     lat__tok_kw(first, LAT_KW_UNION) || lat__at_type_alias(p)))
-        refused = "a member class or alias template";
+    if (!refused && (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS))) {
+        member_class_template(p, r, tm, first);
+        return;
+    }
+    if (!refused && (lat__tok_kw(first, LAT_KW_UNION) || lat__at_type_alias(p)))
+        refused = "a member union or alias template";
     else if (!refused && variable_declaration(p))
         refused = "a static data member template";
     if (refused) {
@@ -902,17 +975,7 @@ void lat__member_template(lat__parser *p, lat__record *r)
                          "a lattice limit");
         return;
     }
-    /* what its names mean here, for its instances made later at file scope */
-    for (size_t i = tm->decl_at; i < tm->decl_end; i++) {
-        lat__atom *a = p->toks[i].kind == LAT_TK_IDENT ? p->toks[i].atom : NULL;
-        if (!a || a->kw || !a->sym || a->aux == tm)
-            continue;
-        a->aux = tm; /* once each */
-        LAT_PUSH(&p->u->arena, tm->snap_names, a);
-        LAT_PUSH(&p->u->arena, tm->snap_syms, a->sym);
-    }
-    for (size_t i = 0; i < tm->snap_names.n; i++)
-        tm->snap_names.items[i]->aux = NULL;
+    snapshot(p, tm);
     if (!read_shape(p, tm)) {
         lat__unsupported(p, first, "a member template other than a member function", "a lattice limit");
         return;
@@ -1677,15 +1740,21 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     int older = 0; /* overloaded templates: each its own instances' names */
     for (lat__sym *o = tm->older; o; o = o->tmpl->older)
         older++;
-    const char *cname = older ? lat__arena_printf(&p->u->arena, "%s%s__lat_o%d_t%zu", tm->ns ? tm->ns->prefix : "",
+    /* a member class template's instances: named after their class (one template per
+     * instance of a class template around it) */
+    const char *prefix = tm->member_of ? lat__arena_printf(&p->u->arena, "%s__", lat__record_c_name(tm->member_of))
+                         : tm->ns      ? tm->ns->prefix
+                                       : "";
+    const char *cname = older ? lat__arena_printf(&p->u->arena, "%s%s__lat_o%d_t%zu", prefix,
                                                   lat__c_name(p, tm->name), older, index + 1)
-                              : lat__arena_printf(&p->u->arena, "%s%s__lat_t%zu", tm->ns ? tm->ns->prefix : "",
+                              : lat__arena_printf(&p->u->arena, "%s%s__lat_t%zu", prefix,
                                                   lat__c_name(p, tm->name), index + 1);
     size_t from = suspend_locals(p);
     size_t nopen;
     ns_binding *opened = open_scope(p, tm, &nopen);
     lat__parser sub = sub_parser(p, tm);
     sub.instantiating = true;
+    sub.in_record = false; /* a member class template's instance is a struct at file scope */
     lat__sym *outer_tag = tm->name->tag;
     /* the template's own name means the instance inside a class template */
     if (tm->is_class) {
