@@ -811,3 +811,64 @@ TEST(member_class_templates_of_plain_classes_and_class_templates)
         ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-5));
     }
 }
+
+/* Partial specializations with a parameter pack, as type-list code writes them: the head and
+ * the rest (count<T, R...>, at<0, T, R...> beside at<I, T, R...>), a pack inside a class
+ * template's arguments (len<list<Ts...>>), a function type's parameters (fn_traits<R (*)(A...)>),
+ * value packs, and one without a pack preferred over one with (maxsize<T> over <T, R...>). */
+TEST(partial_specializations_with_parameter_packs_match_by_their_packs_length)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <class... Ts> struct count;\n"
+        "template <> struct count<> { static constexpr int value = 0; };\n"
+        "template <class T, class... R> struct count<T, R...> { static constexpr int value = 1 + count<R...>::value; };\n"
+        "template <class... Ts> struct list {};\n"
+        "template <class L> struct len { static constexpr int value = -1; };\n"
+        "template <class... Ts> struct len<list<Ts...>> { static constexpr int value = sizeof...(Ts); };\n"
+        "template <int I, class... Ts> struct at;\n"
+        "template <class T, class... R> struct at<0, T, R...> { typedef T type; };\n"
+        "template <int I, class T, class... R> struct at<I, T, R...> { typedef typename at<I - 1, R...>::type type; };\n"
+        "template <int... Ns> struct sum;\n"
+        "template <> struct sum<> { static constexpr int value = 0; };\n"
+        "template <int N, int... R> struct sum<N, R...> { static constexpr int value = N + sum<R...>::value; };\n"
+        "template <class T, class... R> struct maxsize {\n"
+        "    static constexpr int value = sizeof(T) > maxsize<R...>::value ? sizeof(T) : maxsize<R...>::value;\n"
+        "};\n"
+        "template <class T> struct maxsize<T> { static constexpr int value = sizeof(T); };\n"
+        "template <class F> struct fn_traits;\n"
+        "template <class R, class... A> struct fn_traits<R (*)(A...)> {\n"
+        "    static constexpr int arity = sizeof...(A);\n"
+        "    typedef R result;\n"
+        "};\n"
+        "typedef double (*binop)(float, int);\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    typename at<2, char, short, float, int>::type x = in[i];\n"
+        "    typename fn_traits<binop>::result r = x;\n"
+        "    out[i] = (float)(r * (count<int, float, double>::value + len<list<int, int>>::value * 10 +\n"
+        "                          len<list<>>::value * 100 + len<int>::value * 1000)) +\n"
+        "             sum<1, 2, 3, 4>::value * 10000 + maxsize<char, double, short>::value * 100000 +\n"
+        "             fn_traits<binop>::arity * 1000000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -1, 1);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(out[i] == (float)((double)in[i] * (3 + 20 + 0 - 1000)) + 10 * 10000 + 8 * 100000 + 2 * 1000000);
+}
+
+/* Two packs in one partial specialization: refused where declared, naming it. */
+TEST(a_partial_specialization_with_two_packs_is_refused)
+{
+    lat_context *ctx = t_context();
+    const char *err = cxx_error(ctx, "template <class... Ts> struct L {};\n"
+                                     "template <class A, class B> struct cat;\n"
+                                     "template <class... X, class... Y> struct cat<L<X...>, L<Y...>> { typedef L<X..., Y...> type; };\n"
+                                     "extern \"C\" __global__ void k(float *o) { o[0] = 1; }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "t.cu:3:");
+    ASSERT_CONTAINS(err, "more than one parameter pack");
+}

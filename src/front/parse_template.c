@@ -92,7 +92,8 @@ struct lat__template {
  * placeholders. */
 typedef struct partial {
     lat__template *own;
-    targ *pattern;
+    targ *pattern; /* NULL: one with a parameter pack, read for each instance (pattern_for) */
+    size_t open;   /* then: its <args>'s '<' */
 } partial;
 
 /* A type parameter's placeholder while a signature is read: void, count -100 - index;
@@ -723,9 +724,30 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
     if (!prim)
         lat__error_tok(p, name, "'%s' is not a class template: a partial specialization needs one declared before",
                        own->name->name);
-    else if (own->has_pack)
-        lat__unsupported(p, name, "a partial specialization with a parameter pack", "a lattice limit");
-    else if (has_template_param(own))
+    else if (own->has_pack) {
+        size_t packs = 0;
+        for (size_t i = 0; i < own->params.n; i++)
+            packs += own->params.items[i].is_pack;
+        if (packs > 1 || has_template_param(own))
+            lat__unsupported(p, name,
+                             "a partial specialization with more than one parameter pack or a template template "
+                             "parameter beside one",
+                             "a lattice limit");
+        else {
+            /* template <class T, class... R> struct S<T, R...>: read for each instance, with
+             * the pack as long as the instance's arguments make it */
+            partial ps_ = {own, NULL, open};
+            lat__skip_angles(p);
+            while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
+                lat__next(p);
+            if (lat__at_punct(p, LAT_P_LBRACE))
+                lat__skip_group(p);
+            lat__expect(p, LAT_P_SEMI, "after the partial specialization");
+            own->decl_end = p->pos;
+            LAT_PUSH(&p->u->arena, prim->partials, ps_);
+            return;
+        }
+    } else if (has_template_param(own))
         lat__unsupported(p, name, "a partial specialization with a template template parameter", "a lattice limit");
     else if ((pat = read_pattern(p, own, prim, 1, name->loc))) {
         /* Read again with other values for the value parameters: an argument computed from
@@ -738,9 +760,14 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
     if (pat && pat2) {
         for (size_t i = 0; i < prim->params.n && pat; i++) {
             const tparam *tp = &prim->params.items[i];
-            if (tp->is_pack || (tp->is_type ? opaque_pattern(pat[i].type)
-                                            : pat[i].vph < 0 || (!pat[i].vph && pat[i].value != pat2[i].value)))
+            size_t n = tp->is_pack ? pat[i].npack : 1; /* a pack's elements each (S<T> of S<Ts...>) */
+            if (tp->is_pack && pat2[i].npack != n)
                 pat = NULL;
+            for (size_t j = 0; j < n && pat; j++) {
+                const targ *a = tp->is_pack ? &pat[i].pack[j] : &pat[i], *a2 = tp->is_pack ? &pat2[i].pack[j] : &pat2[i];
+                if (tp->is_type ? opaque_pattern(a->type) : a->vph < 0 || (!a->vph && a->value != a2->value))
+                    pat = NULL;
+            }
         }
         if (!pat)
             lat__unsupported(p, name,
@@ -767,7 +794,7 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
     lat__expect(p, LAT_P_SEMI, "after the partial specialization");
     own->decl_end = p->pos;
     if (pat) {
-        partial ps_ = {own, pat};
+        partial ps_ = {own, pat, 0};
         LAT_PUSH(&p->u->arena, prim->partials, ps_);
     }
 }
@@ -1536,6 +1563,15 @@ static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *ar
         return pat->ref == arg->ref && unify(p, pat->base, arg->base, args, set);
     if (pat->kind == LAT_TY_ARRAY)
         return pat->count == arg->count && unify(p, pat->base, arg->base, args, set);
+    if (pat->kind == LAT_TY_FUNC) { /* R (*)(A...): the result and each parameter */
+        if (pat->params.n != arg->params.n || pat->params.variadic != arg->params.variadic ||
+            !unify(p, pat->base, arg->base, args, set))
+            return false;
+        for (int i = 0; i < pat->params.n; i++)
+            if (!unify(p, pat->params.types[i], arg->params.types[i], args, set))
+                return false;
+        return true;
+    }
     return lat__type_same(pat, arg);
 }
 
@@ -1667,11 +1703,126 @@ static tinst *find_inst(lat__template *tm, const targ *args)
 
 /* Whether partial specialization a is at least as specialized as b: b's pattern matches
  * a's (a's parameters standing for any type or value). */
+enum { MAX_PACK = 64 }; /* elements of a partial specialization's pack tried */
+
 static bool as_specialized(lat__parser *p, const lat__template *prim, const partial *a, const partial *b)
 {
-    targ *d = lat__arena_alloc(&p->u->arena, (b->own->params.n + 1) * sizeof *d);
-    bool *dset = lat__arena_alloc(&p->u->arena, b->own->params.n + 1);
+    size_t room = b->own->params.n + MAX_PACK + 1; /* a pack's elements' placeholders past the parameters */
+    targ *d = lat__arena_alloc(&p->u->arena, room * sizeof *d);
+    bool *dset = lat__arena_alloc(&p->u->arena, room);
     return unify_args(p, prim, b->pattern, a->pattern, d, dset);
+}
+
+/* The pattern of a partial specialization c with a parameter pack, its pack of n elements:
+ * its <args> written out with the pack's elements as placeholders; NULL when it does not read. */
+static targ *pattern_for(lat__parser *p, lat__template *prim, const partial *c, size_t n)
+{
+    lat__template *own = c->own;
+    size_t r = 0;
+    while (!own->params.items[r].is_pack)
+        r++;
+    lat__parser scan = *p;
+    scan.toks = own->toks;
+    scan.ntoks = own->ntoks;
+    scan.pos = c->open;
+    scan.half_gt = false;
+    lat__skip_angles(&scan);
+    lat__pack_bind pb = {own->params.items[r].name, n};
+    size_t ntoks;
+    int errors = p->u->nerrors;
+    lat__tok *t = lat__expand_packs(p, own->toks, c->open, scan.pos, &pb, own->params.items[r].name ? 1 : 0, &ntoks);
+    if (!t)
+        return NULL;
+    size_t *lens = lat__arena_alloc(&p->u->arena, (own->params.n + 1) * sizeof *lens);
+    lens[r] = n;
+    targ *ph = placeholder_args(p, own, lens);
+    size_t nopen;
+    ns_binding *opened = open_scope(p, own, &nopen);
+    lat__parser sub = sub_parser(p, own);
+    sub.toks = t;
+    sub.ntoks = ntoks;
+    sub.pos = 0;
+    sub.pragma_at = NULL;
+    bound_names b = bind_params(&sub, own, ph);
+    targ *pat = lat__arena_alloc(&p->u->arena, (prim->params.n + 1) * sizeof *pat);
+    bool *set = lat__arena_alloc(&p->u->arena, prim->params.n + 1);
+    bool ok = explicit_args(&sub, prim, pat, set) && defaults(&sub, prim, pat, set, own->loc);
+    unbind_params(b);
+    close_namespaces(opened, nopen);
+    return ok && p->u->nerrors == errors ? pat : NULL;
+}
+
+static size_t type_size(const lat__type *t, int depth);
+
+/* How many arguments args holds, those of class templates' instances among them too (the
+ * longest a pattern's pack can match). */
+static size_t args_size(const lat__template *tm, const targ *args, int depth)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < tm->params.n && depth < 16; i++) {
+        const tparam *tp = &tm->params.items[i];
+        size_t n = tp->is_pack ? args[i].npack : 1;
+        for (size_t j = 0; j < n; j++) {
+            const targ *a = tp->is_pack ? &args[i].pack[j] : &args[i];
+            total += 1 + (tp->is_type && !tp->is_template ? type_size(a->type, depth) : 0);
+        }
+    }
+    return total;
+}
+
+/* The types a type is made of: a function's parameters, a class template's arguments. */
+static size_t type_size(const lat__type *t, int depth)
+{
+    while (t && (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY))
+        t = t->base;
+    if (!t || depth >= 16)
+        return 0;
+    if (t->kind == LAT_TY_FUNC) {
+        size_t total = 1 + type_size(t->base, depth + 1);
+        for (int i = 0; i < t->params.n; i++)
+            total += 1 + type_size(t->params.types[i], depth + 1);
+        return total;
+    }
+    return t->rec && t->rec->tmpl && t->rec->targs ? args_size(t->rec->tmpl, t->rec->targs, depth + 1) : 0;
+}
+
+/* Whether partial specialization c (its pattern in c) matches args, its parameters' values
+ * then in *own_args; one with a pack is tried with each length of its pack, its pattern
+ * for the one that matches left in *c. */
+static bool partial_matches(lat__parser *p, lat__template *tm, partial *c, const targ *args, targ **own_args)
+{
+    size_t most = c->pattern ? 0 : MAX_PACK;
+    for (size_t n = 0; n <= most; n++) {
+        if (!c->pattern || most) {
+            if (n > args_size(tm, args, 0)) /* no pack longer than the arguments' elements */
+                break;
+            c->pattern = pattern_for(p, tm, c, n);
+            if (!c->pattern)
+                continue;
+        }
+        size_t room = c->own->params.n + n + 1;
+        targ *d = lat__arena_alloc(&p->u->arena, room * sizeof *d);
+        bool *dset = lat__arena_alloc(&p->u->arena, room);
+        if (!unify_args(p, tm, c->pattern, args, d, dset))
+            continue;
+        bool all = true;
+        for (size_t i = 0; i < c->own->params.n; i++) {
+            if (!c->own->params.items[i].is_pack) {
+                all &= dset[i];
+                continue;
+            }
+            for (size_t j = 0; j < n; j++)
+                all &= dset[c->own->params.n + j];
+            d[i].pack = lat__arena_alloc(&p->u->arena, (n + 1) * sizeof *d[i].pack);
+            memcpy(d[i].pack, d + c->own->params.n, n * sizeof *d);
+            d[i].npack = n;
+        }
+        if (all) {
+            *own_args = d;
+            return true;
+        }
+    }
+    return false;
 }
 
 /* The partial specialization of tm that args take, as C++ picks it: among those whose
@@ -1681,24 +1832,29 @@ static bool as_specialized(lat__parser *p, const lat__template *prim, const part
 static bool pick_partial(lat__parser *p, lat__template *tm, const targ *args, lat__loc at, const partial **pick,
                          targ **own_args)
 {
-    LAT_VEC(size_t) fit = {0};
+    LAT_VEC(partial *) fit = {0}; /* with the pattern each matched with */
+    LAT_VEC(bool) packed = {0};
     LAT_VEC(targ *) deduced = {0};
     for (size_t i = 0; i < tm->partials.n; i++) {
-        const partial *c = &tm->partials.items[i];
-        targ *d = lat__arena_alloc(&p->u->arena, (c->own->params.n + 1) * sizeof *d);
-        bool *dset = lat__arena_alloc(&p->u->arena, c->own->params.n + 1);
-        if (unify_args(p, tm, c->pattern, args, d, dset)) {
-            LAT_PUSH(&p->u->arena, fit, i);
+        partial *c = lat__arena_alloc(&p->u->arena, sizeof *c);
+        *c = tm->partials.items[i];
+        targ *d;
+        if (partial_matches(p, tm, c, args, &d)) {
+            LAT_PUSH(&p->u->arena, fit, c);
+            LAT_PUSH(&p->u->arena, packed, tm->partials.items[i].pattern == NULL);
             LAT_PUSH(&p->u->arena, deduced, d);
         }
     }
     *pick = NULL;
     for (size_t i = 0; i < fit.n; i++) {
-        const partial *c = &tm->partials.items[fit.items[i]];
+        const partial *c = fit.items[i];
         bool best = true;
         for (size_t j = 0; j < fit.n && best; j++) {
-            const partial *o = &tm->partials.items[fit.items[j]];
-            if (j != i && !(as_specialized(p, tm, c, o) && !as_specialized(p, tm, o, c)))
+            const partial *o = fit.items[j];
+            /* C++'s partial ordering; of two that order neither way, one without a pack is
+             * the more specialized (S<T, U> over S<T, R...>) */
+            if (j != i && !(as_specialized(p, tm, c, o) &&
+                            (!as_specialized(p, tm, o, c) || (!packed.items[i] && packed.items[j]))))
                 best = false;
         }
         if (best) {
@@ -1708,7 +1864,7 @@ static bool pick_partial(lat__parser *p, lat__template *tm, const targ *args, la
         }
     }
     if (fit.n > 1) {
-        const partial *a = &tm->partials.items[fit.items[0]], *b = &tm->partials.items[fit.items[1]];
+        const partial *a = fit.items[0], *b = fit.items[1];
         lat__error_at(p->u, at, "%s matches partial specializations of '%s' at lines %u and %u, neither more "
                                 "specialized than the other",
                       args_text(p, tm, args), tm->name->name, a->own->loc.line, b->own->loc.line);
@@ -1799,6 +1955,12 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
             sub.toks = pick->own->toks;
             sub.ntoks = pick->own->ntoks;
             sub.pos = pick->own->decl_at;
+            if (!expand_for(&sub, pick->own, picked, false)) { /* its pack's R... written out */
+                tm->name->sym = tsym;
+                close_namespaces(opened, nopen);
+                resume_locals(p, from);
+                return NULL;
+            }
         }
     }
     bound_names b = bind_params(&sub, bound, bound_args);
