@@ -186,3 +186,65 @@ TEST(class_template_members_defined_outside_the_class_serve_every_instance)
         ASSERT_TRUE(t_close(out[i], early + (float)z + (float)at2, 1e-5, 1e-5));
     }
 }
+
+/* The message a module that should not compile gets (NULL: it compiled). */
+static const char *cxx_error(lat_context *ctx, const char *src)
+{
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "t.cu", .no_extern_c = 1},
+                                      &mod);
+    if (st == LAT_OK) {
+        lat_module_destroy(mod);
+        return NULL;
+    }
+    return lat_last_error();
+}
+
+/* C++17 in newer kernels: structured bindings of a struct (a pair a function returns, a
+ * reference to one that is then written through, const), a class's static constexpr
+ * table, a __device__ constexpr array. */
+TEST(structured_bindings_and_static_constexpr_tables)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda/std/utility>\n"
+        "__device__ constexpr float kTable[4] = {0.5f, 1.0f, 1.5f, 2.0f};\n"
+        "struct Lut { static constexpr int offs[4] = {3, 1, 2, 0}; static constexpr float w[] = {2.f, 4.f}; };\n"
+        "struct MinMax { float lo; float hi; int where; };\n"
+        "__device__ cuda::std::pair<float, int> best(float a, int ia, float b, int ib) {\n"
+        "    return a >= b ? cuda::std::make_pair(a, ia) : cuda::std::make_pair(b, ib);\n"
+        "}\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    auto [v, idx] = best(in[i], i, 0.25f, -1);\n"
+        "    MinMax m{in[i], in[i] + 1.0f, i};\n"
+        "    auto &[lo, hi, where] = m;\n"
+        "    hi *= 2.0f;\n"
+        "    where += 3;\n"
+        "    const auto [clo, chi, cw] = m;\n"
+        "    out[i] = v + idx + kTable[i % 4] * Lut::offs[i % 4] + Lut::w[i % 2] + lo + m.hi + (float)m.where +\n"
+        "             chi + (float)cw;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -1, 1);
+    run_1d(k, in, out, N);
+    static const float table[4] = {0.5f, 1.0f, 1.5f, 2.0f}, w[2] = {2.f, 4.f};
+    static const int offs[4] = {3, 1, 2, 0};
+    for (int i = 0; i < N; i++) {
+        float v = in[i] >= 0.25f ? in[i] : 0.25f;
+        int idx = in[i] >= 0.25f ? i : -1;
+        float hi = (in[i] + 1.0f) * 2.0f;
+        float want = v + idx + table[i % 4] * offs[i % 4] + w[i % 2] + in[i] + hi + (float)(i + 3) + hi + (float)(i + 3);
+        ASSERT_TRUE(t_close(out[i], want, 1e-6, 1e-6));
+    }
+    /* what it does not bind is refused, naming it */
+    const char *err = cxx_error(ctx, "__global__ void k(float *o) { float a[2] = {1, 2}; auto [x, y] = a; o[0] = x; }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "a structured binding of anything but a struct");
+    err = cxx_error(ctx, "struct P { int a, b; };\n"
+                         "__global__ void k(int *o) { P p{1, 2}; auto [x] = p; o[0] = x; }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "a structured binding of 1 names to struct P, which has 2 data members");
+}

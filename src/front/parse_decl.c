@@ -820,7 +820,7 @@ static void static_constant_member(lat__parser *p, lat__record *r, lat__atom *na
     lat__decl *d = lat__arena_alloc(&p->u->arena, sizeof *d);
     d->sym = v;
     d->loc = loc;
-    d->init = lat__convert_assign(p, init, v->type, "initializing");
+    d->init = t->kind == LAT_TY_ARRAY ? init : lat__convert_assign(p, init, v->type, "initializing");
     v->def = d;
     lat__decl_group *g = lat__arena_alloc(&p->u->arena, sizeof *g);
     g->base = v->type;
@@ -1013,6 +1013,14 @@ static void struct_body_(lat__parser *p, lat__record *r)
                     bind_in_body(c);
                 } else if (constant && lat__is_scalar(st) && lat__accept(p, LAT_P_ASSIGN)) {
                     static_constant_member(p, r, sname, sloc, st, lat__parse_assign_expr(p));
+                } else if (constant && st->kind == LAT_TY_ARRAY && lat__is_scalar(st->base) &&
+                           (lat__at_punct(p, LAT_P_LBRACE) ||
+                            (lat__at_punct(p, LAT_P_ASSIGN) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LBRACE)))) {
+                    /* static constexpr int offs[4] = {3, 1, 2, 0}; a table of the class */
+                    lat__accept(p, LAT_P_ASSIGN);
+                    lat__type *at = lat__qualified(p->u, st, LAT_Q_CONST);
+                    lat__expr *init = lat__parse_initializer(p, &at);
+                    static_constant_member(p, r, sname, sloc, at, init);
                 } else {
                     lat__unsupported(p, first, "a static data member other than a constant with its value",
                                      lat__why_cxx);
