@@ -248,3 +248,41 @@ TEST(structured_bindings_and_static_constexpr_tables)
     ASSERT_TRUE(err != NULL);
     ASSERT_CONTAINS(err, "a structured binding of 1 names to struct P, which has 2 data members");
 }
+
+/* Range-based for over classes with begin() and end(): std::array, a container of the
+ * program's (const and non-const overloads), written through a reference, with break. */
+TEST(range_for_over_classes_with_begin_and_end)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <array>\n"
+        "template <typename T, int N> struct Vec {\n"
+        "    T d[N];\n"
+        "    __device__ T *begin() { return d; }\n"
+        "    __device__ T *end() { return d + N; }\n"
+        "    __device__ const T *begin() const { return d; }\n"
+        "    __device__ const T *end() const { return d + N; }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *x, float *o, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    std::array<float, 3> w{1.f, 2.f, x[i]};\n"
+        "    float acc = 0;\n"
+        "    for (auto v : w) acc += v;\n"
+        "    Vec<float, 4> q{{x[i], 1.f, 2.f, 3.f}};\n"
+        "    for (float &e : q) e *= 2.f;\n"
+        "    const Vec<float, 4> &cq = q;\n"
+        "    for (const auto &e : cq) { if (e > 5.f) break; acc += e; }\n"
+        "    o[i] = acc + w.size();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, 0, 4);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float acc = 1.f + 2.f + in[i], q[4] = {in[i] * 2.f, 2.f, 4.f, 6.f};
+        for (int j = 0; j < 4 && q[j] <= 5.f; j++)
+            acc += q[j];
+        ASSERT_TRUE(t_close(out[i], acc + 3, 1e-6, 1e-6));
+    }
+}

@@ -220,6 +220,42 @@ static void *parse_words(lat__parser *p, const char *text, lat__loc at, bool dec
     return parse_piece(p, &piece, decl);
 }
 
+
+/* for (declaration : range) body over a class with begin() and end() (std::array, a
+ * container of the program's), as C++ rewrites it:
+ *     { auto &__lat_range = (range); auto __lat_end = __lat_range.end();
+ *       for (auto __lat_begin = __lat_range.begin(); __lat_begin != __lat_end; ++__lat_begin)
+ *           { declaration = *__lat_begin; body } }
+ * rs is the range's declaration, in outer already made. */
+static lat__stmt *range_for_class(lat__parser *p, lat__stmt *loop, lat__stmt *outer, lat__stmt *rs, lat__tok *decl,
+                                  size_t colon, size_t after, lat__loc at)
+{
+    LAT_PUSH(&p->u->arena, outer->items, rs);
+    lat__stmt *es = parse_words(p, "auto __lat_end = __lat_range.end();", at, true);
+    if (es)
+        LAT_PUSH(&p->u->arena, outer->items, es);
+    loop->init = parse_words(p, "auto __lat_begin = __lat_range.begin();", at, true);
+    loop->e = lat__condition(p, parse_words(p, "__lat_begin != __lat_end", at, false), "for");
+    loop->step = parse_words(p, "++__lat_begin", at, false);
+    lat__scope_open(p);
+    lat__stmt *body = lat__stmt_new(p, LAT_S_COMPOUND, loop->loc);
+    lat__toks piece = {0};
+    toks_add(p, &piece, decl, colon);
+    toks_words(p, &piece, "= *__lat_begin;", at);
+    lat__stmt *ds = parse_piece(p, &piece, true);
+    if (ds)
+        LAT_PUSH(&p->u->arena, body->items, ds);
+    p->pos = after;
+    lat__stmt *b = loop_body(p, loop);
+    if (b)
+        LAT_PUSH(&p->u->arena, body->items, b);
+    body->end = p->toks[p->pos - 1].loc;
+    lat__scope_close(p);
+    loop->body = body;
+    LAT_PUSH(&p->u->arena, outer->items, loop);
+    return outer;
+}
+
 /* for (declaration : range) body, over an array: as
  *     { auto &__lat_range = (range);
  *       for (unsigned long __lat_index = 0; __lat_index < N; __lat_index++)
@@ -240,11 +276,14 @@ static lat__stmt *range_for(lat__parser *p, lat__stmt *loop, size_t colon, size_
     lat__type *rt = rs && rs->decls && rs->decls->first ? rs->decls->first->sym->type : NULL;
     if (rt && rt->kind == LAT_TY_PTR && rt->ref)
         rt = rt->base;
+    if (rt && lat__is_record(rt) && rt->rec && lat__find_method(rt->rec, lat__atom_get(&p->u->atoms, "begin", 5)) &&
+        lat__find_method(rt->rec, lat__atom_get(&p->u->atoms, "end", 3)))
+        return range_for_class(p, loop, outer, rs, decl, colon, after, at);
     if (!rt || rt->kind != LAT_TY_ARRAY || rt->count < 0) {
         if (!p->panic)
-            lat__unsupported(p, range, rt ? "a range-based for over anything but an array of known size"
+            lat__unsupported(p, range, rt ? "a range-based for over anything but an array of known size or a class with begin() and end()"
                                           : "this range-based for",
-                             "arrays are its ranges in lattice; write an indexed for loop");
+                             "arrays and classes with begin() and end() are its ranges in lattice; write an indexed for loop");
         /* the body, without the element it would declare, is not read: past it */
         p->pos = after;
         if (lat__at_punct(p, LAT_P_LBRACE))
