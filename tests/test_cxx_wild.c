@@ -286,3 +286,61 @@ TEST(range_for_over_classes_with_begin_and_end)
         ASSERT_TRUE(t_close(out[i], acc + 3, 1e-6, 1e-6));
     }
 }
+
+/* PyTorch's style: C++17 nested namespace definitions (namespace at::native {), a
+ * namespace reopened that way, block reductions parameterised by a block-shape struct
+ * with static member functions, launch bounds from a namespace's constexpr. */
+TEST(nested_namespace_definitions_and_block_shape_policies)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define C10_WARP_SIZE 32\n"
+        "namespace at::native::cuda_utils {\n"
+        "constexpr int kNumThreads = 128;\n"
+        "template <typename T> __inline__ __device__ T WarpReduceSum(T val) {\n"
+        "#pragma unroll\n"
+        "  for (int offset = (C10_WARP_SIZE >> 1); offset > 0; offset >>= 1) val += __shfl_down_sync(0xffffffff, val, offset);\n"
+        "  return val;\n"
+        "}\n"
+        "struct Block1D {\n"
+        "  static __forceinline__ __device__ int Tid() { return threadIdx.x; }\n"
+        "  static __forceinline__ __device__ int Warps() { return blockDim.x / C10_WARP_SIZE; }\n"
+        "};\n"
+        "}\n"
+        "namespace at::native::cuda_utils {\n"
+        "template <typename T, typename B = Block1D>\n"
+        "__inline__ __device__ T BlockReduceSum(T val, T *shared) {\n"
+        "  const int tid = B::Tid(), lid = tid % C10_WARP_SIZE, wid = tid / C10_WARP_SIZE;\n"
+        "  val = WarpReduceSum(val);\n"
+        "  __syncthreads();\n"
+        "  if (lid == 0) shared[wid] = val;\n"
+        "  __syncthreads();\n"
+        "  val = (tid < B::Warps()) ? shared[lid] : T(0);\n"
+        "  if (wid == 0) val = WarpReduceSum(val);\n"
+        "  return val;\n"
+        "}\n"
+        "}\n"
+        "namespace at::native {\n"
+        "extern \"C\" __global__ void __launch_bounds__(cuda_utils::kNumThreads)\n"
+        "row_sum(const float *X, float *Y, long long N) {\n"
+        "  using namespace at::native::cuda_utils;\n"
+        "  __shared__ float shared[C10_WARP_SIZE];\n"
+        "  float s = 0;\n"
+        "  for (long long j = threadIdx.x; j < N; j += blockDim.x) s += X[blockIdx.x * N + j];\n"
+        "  s = BlockReduceSum<float>(s, shared);\n"
+        "  if (threadIdx.x == 0) Y[blockIdx.x] = s;\n"
+        "}\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "row_sum");
+    enum { ROWS = 4, COLS = 300 };
+    static float x[ROWS * COLS], y[ROWS];
+    t_rand_floats(x, ROWS * COLS, -1, 1);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {ROWS}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_out(y, sizeof y), lat_arg_i64(COLS))));
+    for (int r = 0; r < ROWS; r++) {
+        double s = 0;
+        for (int c = 0; c < COLS; c++)
+            s += x[r * COLS + c];
+        ASSERT_TRUE(t_close(y[r], s, 1e-4, 1e-5));
+    }
+}

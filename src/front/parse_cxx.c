@@ -510,6 +510,9 @@ static void ns_leave(lat__parser *p, lat__ns *ns, size_t mark)
 
 static lat__ns *find_ns(lat__parser *p, const lat__atom *name);
 
+static void namespace_body(lat__parser *p, lat__atom *name, lat__atom **inner, size_t ninner,
+                           void (*declarations)(lat__parser *p, bool until_brace));
+
 void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser *p, bool until_brace))
 {
     if (lat__at_kw(p, LAT_KW_INLINE))
@@ -553,10 +556,25 @@ void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser 
         lat__skip_declaration(p);
         return;
     }
+    /* namespace a::b::c { (C++17): each nested in the one before, closed by one brace */
+    LAT_VEC(lat__atom *) inner = {0};
+    while (name && lat__at_punct(p, LAT_P_SCOPE) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT &&
+           !lat__peek_at(p, 1)->atom->kw) {
+        lat__next(p);
+        LAT_PUSH(&p->u->arena, inner, lat__next(p)->atom);
+    }
     if (!lat__expect(p, LAT_P_LBRACE, "to open the namespace")) {
         lat__skip_declaration(p);
         return;
     }
+    namespace_body(p, name, inner.items, inner.n, declarations);
+}
+
+/* The body of namespace `name` (and of the namespaces nested in it, `inner`, opened with
+ * it: namespace a::b {), from after its '{' to past its '}'. */
+static void namespace_body(lat__parser *p, lat__atom *name, lat__atom **inner, size_t ninner,
+                           void (*declarations)(lat__parser *p, bool until_brace))
+{
     lat__ns *ns = child_ns(p, p->ns, name);
     if (!ns)
         ns = new_ns(p, name);
@@ -570,8 +588,12 @@ void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser 
         *slot = s;
         LAT_PUSH(&p->u->arena, p->bound, s);
     }
-    declarations(p, true);
-    lat__expect(p, LAT_P_RBRACE, "to close the namespace");
+    if (ninner) {
+        namespace_body(p, inner[0], inner + 1, ninner - 1, declarations);
+    } else {
+        declarations(p, true);
+        lat__expect(p, LAT_P_RBRACE, "to close the namespace");
+    }
     ns_leave(p, ns, mark);
     if (!name) {
         /* an anonymous namespace's members are visible where it stands */
