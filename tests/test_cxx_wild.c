@@ -344,3 +344,66 @@ TEST(nested_namespace_definitions_and_block_shape_policies)
         ASSERT_TRUE(t_close(y[r], s, 1e-4, 1e-5));
     }
 }
+
+/* cub's block-wide primitives: a TempStorage that derives from the storage struct without
+ * adding data, bound to the primitive's reference member, in shared memory; a member
+ * template reducing with a lambda. A derived class with data of its own beside its base's
+ * is refused, naming it. */
+TEST(cub_style_temp_storage_derived_from_its_storage_struct)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, int BLOCK_THREADS>\n"
+        "class BlockReduce {\n"
+        "    static constexpr int WARPS = BLOCK_THREADS / 32;\n"
+        "    struct _TempStorage { T warp_aggregates[WARPS]; };\n"
+        "public:\n"
+        "    struct TempStorage : _TempStorage {};\n"
+        "private:\n"
+        "    _TempStorage &temp;\n"
+        "public:\n"
+        "    __device__ __forceinline__ BlockReduce(TempStorage &t) : temp(t) {}\n"
+        "    template <typename Op> __device__ __forceinline__ T Reduce(T v, Op op) {\n"
+        "        for (int o = 16; o > 0; o >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, o));\n"
+        "        int lane = threadIdx.x % 32, w = threadIdx.x / 32;\n"
+        "        if (lane == 0) temp.warp_aggregates[w] = v;\n"
+        "        __syncthreads();\n"
+        "        if (threadIdx.x == 0) for (int i = 1; i < WARPS; i++) v = op(v, temp.warp_aggregates[i]);\n"
+        "        return v;\n"
+        "    }\n"
+        "    __device__ __forceinline__ T Sum(T v) { return Reduce(v, [](T a, T b) { return a + b; }); }\n"
+        "};\n"
+        "template <int BLOCK>\n"
+        "__global__ void block_sum(const float *in, float *out) {\n"
+        "    typedef BlockReduce<float, BLOCK> BR;\n"
+        "    __shared__ typename BR::TempStorage tmp;\n"
+        "    float s = BR(tmp).Sum(in[blockIdx.x * BLOCK + threadIdx.x]);\n"
+        "    if (threadIdx.x == 0) out[blockIdx.x] = s;\n"
+        "}\n"
+        "template __global__ void block_sum<128>(const float *, float *);\n";
+    lat_module *mod;
+    static const char *const names[] = {"block_sum<128>", NULL};
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "cub.cu", .no_extern_c = 1,
+                                                         .name_expressions = names},
+                                &mod));
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(mod, "block_sum<128>", &k));
+    enum { BLOCKS = 4 };
+    static float in[BLOCKS * 128], out[BLOCKS];
+    t_rand_floats(in, BLOCKS * 128, -1, 1);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {BLOCKS}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out))));
+    for (int b = 0; b < BLOCKS; b++) {
+        double s = 0;
+        for (int i = 0; i < 128; i++)
+            s += in[b * 128 + i];
+        ASSERT_TRUE(t_close(out[b], s, 1e-4, 1e-5));
+    }
+    lat_module_destroy(mod);
+    const char *err = cxx_error(ctx, "struct B { float x; };\n"
+                                     "struct D : B { float y; };\n"
+                                     "__global__ void k(float *o) { D d; d.y = 1; o[0] = d.y; }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "t.cu:2:");
+    ASSERT_CONTAINS(err, "a class with data members of its own beside its base class's");
+}

@@ -260,6 +260,8 @@ bool lat__copy_ctor_declared(lat__record *r);
 /* e bound to reference type ref: its address, or a temporary's for a const reference to
  * a value of another type or not an lvalue; context names the binding in messages. */
 lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, const char *context);
+/* Whether the class d derives from the class b (a base of a base too). */
+bool lat__derived_from(const lat__type *d, const lat__type *b);
 
 /* The address of the object e: &e, or a temporary's holding e when it is not an lvalue. */
 lat__expr *lat__address_of_object(lat__parser *p, lat__expr *e);

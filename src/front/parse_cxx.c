@@ -100,7 +100,8 @@ lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, con
     if (chosen)
         return chosen;
     bool lvalue = (e->flags & LAT_EF_LVALUE) && e->type->kind != LAT_TY_FUNC;
-    bool same = lat__type_compatible(lat__unqualified(p->u, e->type), lat__unqualified(p->u, to), true);
+    bool same = lat__type_compatible(lat__unqualified(p->u, e->type), lat__unqualified(p->u, to), true) ||
+                lat__derived_from(e->type, to);
     if (lvalue && same) {
         /* const is added freely, never dropped */
         if ((e->type->quals & ~to->quals) & (LAT_Q_CONST | LAT_Q_VOLATILE)) {
@@ -134,6 +135,17 @@ lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, con
     lat__expr *tmp = temporary(p, v, to);
     lat__expr *decayed = lat__rvalue(p, tmp);
     return lat__cast_to(p, decayed, ref, true);
+}
+
+bool lat__derived_from(const lat__type *d, const lat__type *b)
+{
+    if (!lat__is_record(d) || !lat__is_record(b) || !d->rec || !b->rec)
+        return false;
+    int depth = 0;
+    for (const lat__record *r = d->rec->base; r && depth < 64; r = r->base, depth++)
+        if (r == b->rec)
+            return true;
+    return false;
 }
 
 /* ---- default arguments -------------------------------------------------------------------- */

@@ -632,11 +632,8 @@ static lat__record *base_class(lat__parser *p)
             refused = true;
             break;
         }
-        if (!lat__is_record(t) || !t->rec || !lat__empty_record(t->rec)) {
-            lat__unsupported(p, at, lat__is_record(t) && t->rec && t->rec->complete
-                                        ? "a base class with data members"
-                                        : "a base class that is not a class defined before",
-                             lat__why_cxx);
+        if (!lat__is_record(t) || !t->rec || !t->rec->complete || t->rec->kind != LAT_TY_STRUCT) {
+            lat__unsupported(p, at, "a base class that is not a class defined before", lat__why_cxx);
             refused = true;
             break;
         }
@@ -716,6 +713,20 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     lat__next(p); /* { */
     struct_body(p, r);
     trailing_attributes(p);
+    if (base && !lat__empty_record(base)) {
+        /* cub's struct TempStorage : _TempStorage {}: a class that adds no data to its
+         * base's is laid out as the base, and binds where the base is asked for */
+        if (r->fields.n)
+            lat__unsupported_at(p->u, r->loc, "a class with data members of its own beside its base class's",
+                                "a lattice limit: only a base class without data members, or a derived class "
+                                "without data members of its own");
+        else {
+            for (size_t i = 0; i < base->fields.n; i++)
+                LAT_PUSH(&p->u->arena, r->fields, base->fields.items[i]);
+            r->packed = base->packed;
+            r->min_align = r->min_align > base->min_align ? r->min_align : base->min_align;
+        }
+    }
     if (!r->fields.n) {
         /* C++'s empty class (a function object, SharedMemory<T>) has size 1; C has none */
         lat__field f = {lat__atom_get(&p->u->atoms, "__lat_empty", 11), &lat__ty_char, r->loc, 0, -1, 0};
