@@ -117,3 +117,32 @@ TEST(a_call_two_namespaces_sets_take_is_refused_naming_it)
     ASSERT_TRUE(t_contains(err, "'f(...)'"));
     ASSERT_TRUE(t_contains(err, "qualify the call"));
 }
+
+/* What ordinary lookup finds first keeps the call when argument-dependent lookup does not
+ * apply: a member template called by its plain name inside its class, beside a namespace's
+ * function of that name; a built-in called with numbers beside a namespace's overload. */
+TEST(members_and_built_ins_keep_their_calls_beside_namespace_functions_of_their_name)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "namespace ns { struct P { float v; }; __device__ float helper(float x) { return x + 100; }\n"
+        "               __device__ float sqrt(P p) { return -p.v; } }\n"
+        "struct S {\n"
+        "    float k;\n"
+        "    template <typename T> __device__ T helper(T x) const { return x * k; }\n"
+        "    __device__ float run(float x) const { return helper(x); }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    S s{2.f};\n"
+        "    ns::P p{in[i]};\n"
+        "    out[i] = s.run(in[i]) + ns::helper(0.f) + sqrt(in[i] * in[i]) + sqrt(p);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], in[i] * 2.f + 100.f + sqrtf(in[i] * in[i]) - in[i], 1e-5, 1e-5));
+}

@@ -714,7 +714,8 @@ bool lat__adl_may_find(lat__parser *p, lat__atom *name, lat__sym *found)
     /* C++ does no argument-dependent lookup when ordinary lookup finds a variable, a type,
      * a class member or a function declared in a block. */
     if (found && ((found->kind != LAT_SYM_FUNC && found->kind != LAT_SYM_BUILTIN) ||
-                  (found->flags & (LAT_SF_MEMBER | LAT_SF_METHOD)) || found->depth > 0))
+                  (found->flags & (LAT_SF_MEMBER | LAT_SF_METHOD)) || found->depth > 0 ||
+                  (found->kind == LAT_SYM_FUNC && found->rec))) /* (a member template) */
         return false;
     return declared_elsewhere(p, NULL, name, found);
 }
