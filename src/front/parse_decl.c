@@ -1310,6 +1310,20 @@ static bool parameters_follow(lat__parser *p)
     p->pos++;
     bool decl = lat__starts_declaration(p);
     p->pos = save;
+    /* T x(U(0.5f) * a, ...): a type followed by ( or { and then what no declarator starts
+     * with (a literal, an operator) is a functional cast, an argument; C++ takes U(y) and
+     * U() as parameters, so those stay a declaration */
+    const lat__tok *open = lat__peek_at(p, 2), *in = lat__peek_at(p, 3);
+    bool name = in->kind == LAT_TK_IDENT && (!in->atom->kw || lat__tok_kw(in, LAT_KW_CONST) ||
+                                             lat__tok_kw(in, LAT_KW_VOLATILE) || lat__is_type_name(p, in));
+    if (decl && n->kind == LAT_TK_IDENT && (lat__tok_is_punct(open, LAT_P_LPAREN) || lat__tok_is_punct(open, LAT_P_LBRACE)) &&
+        !name && !lat__tok_is_punct(in, LAT_P_STAR) && !lat__tok_is_punct(in, LAT_P_AMP) &&
+        !lat__tok_is_punct(in, LAT_P_ANDAND) && !lat__tok_is_punct(in, LAT_P_RPAREN) &&
+        !lat__tok_is_punct(in, LAT_P_LPAREN) && !lat__tok_is_punct(in, LAT_P_SCOPE) &&
+        !lat__tok_is_punct(in, LAT_P_LBRACKET) && !lat__tok_is_punct(in, LAT_P_ELLIPSIS))
+        return false;
+    if (decl && n->kind == LAT_TK_IDENT && lat__tok_is_punct(open, LAT_P_LBRACE))
+        return false; /* T x(U{...}): a braced temporary is never a parameter */
     return decl;
 }
 
