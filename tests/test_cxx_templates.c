@@ -872,3 +872,29 @@ TEST(a_partial_specialization_with_two_packs_is_refused)
     ASSERT_CONTAINS(err, "t.cu:3:");
     ASSERT_CONTAINS(err, "more than one parameter pack");
 }
+
+/* C++17's template <auto V> (the value keeps its argument's type), a pack of them folded,
+ * static constexpr auto members; a generic lambda's auto parameter is refused by name. */
+TEST(auto_template_parameters_and_static_constexpr_auto_members)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <auto V> struct K { static constexpr auto value = V; };\n"
+        "template <auto... Vs> struct S { static constexpr long long value = (0 + ... + Vs); };\n"
+        "template <auto N> __device__ auto scaled(float x) { return x * N; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    out[i] = K<5>::value + K<'a'>::value + S<1, 2u, 3ll>::value + scaled<3>(in[i]) +\n"
+        "             sizeof(K<7u>::value) + sizeof(K<true>::value) + sizeof(K<(short)2>::value) * 100;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], 5 + 97 + 6 + in[i] * 3 + 4 + 1 + 200, 1e-6, 1e-6));
+    const char *err = cxx_error(ctx, "extern \"C\" __global__ void k(float *o) { auto f = [](auto a) { return a; }; o[0] = f(1.f); }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "t.cu:1:54: error: a parameter declared auto (a generic lambda");
+}

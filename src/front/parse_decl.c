@@ -1012,6 +1012,15 @@ static void struct_body_(lat__parser *p, lat__record *r)
             /* static constexpr int rows = m, cols = k;: each declarator a constant */
             for (;;) {
                 bool constant = sname && ((st->quals & LAT_Q_CONST) || s.constexpr_);
+                if (constant && s.is_auto && !has_type_specifier(&s) && lat__at_punct(p, LAT_P_ASSIGN)) {
+                    /* static constexpr auto value = V;: the initializer's type */
+                    size_t at = p->pos;
+                    lat__next(p);
+                    lat__expr *e = lat__parse_assign_expr(p);
+                    p->pos = at;
+                    if (!(e->flags & LAT_EF_ERROR) && lat__is_scalar(e->type))
+                        st = lat__qualified(p->u, lat__unqualified(p->u, lat__rvalue(p, e)->type), st->quals);
+                }
                 if (constant && lat__is_integer(st) && lat__accept(p, LAT_P_ASSIGN)) {
                     bool ok;
                     int64_t v = lat__parse_const_int(p, "a static constant member's value", &ok);
@@ -1546,6 +1555,9 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         }
         if (s.storage && s.storage != LAT_ST_REGISTER)
             lat__error_tok(p, first, "a storage class on a parameter");
+        if (s.is_auto && !has_type_specifier(&s))
+            lat__unsupported(p, first, "a parameter declared auto (a generic lambda, an abbreviated function template)",
+                             "a lattice limit: give the parameter's type, or write a function template");
         lat__type *base = base_type(p, &s);
         lat__atom *name = NULL;
         lat__loc loc = first->loc;
@@ -1558,7 +1570,7 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         } else if (defaults.n) {
             lat__error_tok(p, first, "a parameter without a default argument after one with");
         }
-        if (t->kind == LAT_TY_VOID && !lat__is_template_placeholder(t)) {
+        if (t->kind == LAT_TY_VOID && !lat__is_template_placeholder(t) && !(s.is_auto && !has_type_specifier(&s))) {
             lat__error_tok(p, first, "a parameter of type void");
             t = &lat__ty_int;
         }

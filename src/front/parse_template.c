@@ -27,6 +27,8 @@ typedef struct tparam {
                               (typename enable_if<C, int>::type = 0): its first token, read
                               again for each instance (SFINAE); 0: none */
     size_t dflt_at;        /* its default's first token, 0: none */
+    bool is_auto;          /* template <auto V>: the value's type is its argument's (kept in
+                              the argument's `type`) */
 } tparam;
 
 typedef struct targ {
@@ -224,6 +226,16 @@ static bool template_params(lat__parser *p, lat__template *tm)
             tp.is_type = true;
             if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
                 tp.name = lat__next(p)->atom;
+        } else if (lat__tok_kw(t, LAT_KW_AUTO) && !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_STAR) &&
+                   !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_AMP)) {
+            /* template <auto V> (C++17): an integer value of its argument's type */
+            lat__next(p);
+            tp.is_auto = true;
+            tp.value_type = &lat__ty_llong;
+            if (lat__accept(p, LAT_P_ELLIPSIS))
+                tp.is_pack = tm->has_pack = true;
+            if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
+                tp.name = lat__next(p)->atom;
         } else {
             size_t before = p->pos;
             /* its type, the parameters before it as placeholders (T v, enable_if<...>::type) */
@@ -347,6 +359,8 @@ static lat__sym *param_sym(lat__parser *p, lat__template *tm, const tparam *tp, 
             if (of->type && lat__is_integer(of->type))
                 s->type = lat__unqualified(p->u, of->type);
         }
+        if (tp->is_auto && a->type && (lat__is_integer(a->type) || a->type->kind == LAT_TY_BOOL))
+            s->type = lat__unqualified(p->u, a->type);
         s->value = a->value;
         s->tparam = a->vph;
     }
@@ -1441,6 +1455,8 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
         return false;
     }
     a->value = e->ival;
+    if (tp->is_auto)
+        a->type = e->type; /* template <auto V>: V's type */
     if (e->kind == LAT_E_NAME && e->sym && e->sym->tparam)
         a->vph = e->sym->tparam; /* N in Vec<T, N>, read for deduction */
     return true;
@@ -1660,6 +1676,7 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
         } else {
             lat__expr *e = lat__parse_template_value(&sub);
             args[i].value = e->ival;
+            args[i].type = tp->is_auto ? e->type : args[i].type;
             if (!(e->flags & LAT_EF_CONST))
                 args[i].type = NULL;
         }
