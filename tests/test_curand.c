@@ -355,6 +355,7 @@ TEST(the_generators_the_emulator_lacks_are_refused_by_name)
                                     &m));
     ASSERT_CONTAINS(lat_last_error(), "mtgp.cu:4:5:");
     ASSERT_CONTAINS(lat_last_error(), "'curandStateMtgp32_t' is not supported");
+    ASSERT_CONTAINS(lat_last_error(), "it has the XORWOW, Philox, MRG32k3a and Sobol generators");
 }
 
 /* ---- MRG32k3a, Sobol and Poisson ----------------------------------------------------------- */
@@ -469,7 +470,7 @@ static const char src_sobol[] =
     "        sobol_run(&s, out, uraw, u, ud, n, per, i);\n"
     "    }\n"
     "}\n"
-    "extern \"C\" __global__ void sobol_poisson(const unsigned *v, unsigned *raw, unsigned *out,\n"
+    "extern \"C\" __global__ void sobol_poisson(unsigned *v, unsigned *raw, unsigned *out,\n"
     "                                           double lambda)\n"
     "{\n"
     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"

@@ -26,7 +26,7 @@ backend alike (docs/python.md).
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -303,15 +303,16 @@ class _RandomNumberGeneratorBase:
     has_box_muller = True
     state_type = ""
     generator_bits = 32
+    _pseudo = True  # skipahead counts: unsigned long long, a 32-bit Sobol's unsigned int
     _skips: tuple[str, ...] = ("skipahead",)
 
-    def __init__(self, init_source: str, init_args: tuple[Any, ...]) -> None:
+    def __init__(self, init_source: str, init_args: Callable[[int], tuple[Any, ...]],
+                 **names: str) -> None:
         from .compiler import SourceModule
         dev = _drv.Context.get_device()
         self.block_count = dev.get_attribute(_drv.device_attribute.MULTIPROCESSOR_COUNT)
         kernels = [k for k in _KERNELS if self.has_box_muller or "2" not in k[1]]
-        skip = "unsigned int" if self.generator_bits == 32 and not self._pseudo else \
-            "unsigned long long"
+        skip = "unsigned int" if self._skip_word == np.uint32 else "unsigned long long"
         source = ["#include <curand_kernel.h>\n"]
         source += [_LOOP % {"name": n, "state": self.state_type, "out": t, "params": p,
                             "call": c} for n, t, p, c in kernels]
@@ -319,7 +320,7 @@ class _RandomNumberGeneratorBase:
                  "skipahead_subsequence": "skip_ahead_subsequence"}
         source += [_SKIP % {"name": names[fn], "state": self.state_type, "skip": skip,
                             "fn": fn} for fn in self._skips]
-        source.append(init_source % {"state": self.state_type})
+        source.append(init_source % {"state": self.state_type, **names})
         source.append('extern "C" __global__ void lattice_state_size(size_t *out) '
                       f'{{ *out = sizeof({self.state_type}); }}\n')
         self.module = SourceModule("".join(source), no_extern_c=True)
@@ -337,7 +338,9 @@ class _RandomNumberGeneratorBase:
         self.state = _core.mem_alloc(count * int(_drv.from_device(size, (), np.uint64)))
         self._launch(prepare, np.uint64(count), *init_args(count))
 
-    _pseudo = True
+    @property
+    def _skip_word(self) -> type:
+        return np.uint32 if self.generator_bits == 32 and not self._pseudo else np.uint64
 
     @property
     def _count(self) -> int:
@@ -433,8 +436,7 @@ class _RandomNumberGeneratorBase:
         if name.endswith("_array"):
             self._launch(func, np.uint64(self._count), i, stream=stream)
         else:
-            t = np.uint32 if self.generator_bits == 32 and not self._pseudo else np.uint64
-            self._launch(func, np.uint64(self._count), t(i), stream=stream)
+            self._launch(func, np.uint64(self._count), self._skip_word(i), stream=stream)
 
     def call_skip_ahead(self, i: int, stream: Any = None) -> None:
         """Advances every generator by i draws."""
@@ -542,7 +544,6 @@ class _SobolRandomNumberGeneratorBase(_RandomNumberGeneratorBase):
     def __init__(self, dir_vector: Any = None, scramble_vector: Any = None,
                  offset: int = 0) -> None:
         bits = self.generator_bits
-        vtype = "curandDirectionVectors%d_t" % bits
         word = np.uint32 if bits == 32 else np.uint64
 
         def args(count: int) -> tuple[Any, ...]:
@@ -561,10 +562,9 @@ class _SobolRandomNumberGeneratorBase(_RandomNumberGeneratorBase):
                                 f"dtype {np.dtype(word)}")
             return (v, c, np.uint64(offset))
 
-        init = _SCRAMBLED_INIT if self._scrambled else _SOBOL_INIT
-        init = init.replace("%(vector)s", vtype).replace(
-            "%(scramble)s", "unsigned int" if bits == 32 else "unsigned long long")
-        super().__init__(init, args)
+        super().__init__(_SCRAMBLED_INIT if self._scrambled else _SOBOL_INIT, args,
+                         vector=f"curandDirectionVectors{bits}_t",
+                         scramble="unsigned int" if bits == 32 else "unsigned long long")
 
 
 class Sobol32RandomNumberGenerator(_SobolRandomNumberGeneratorBase):
