@@ -307,7 +307,7 @@ class _RandomNumberGeneratorBase:
     _skips: tuple[str, ...] = ("skipahead",)
 
     def __init__(self, init_source: str, init_args: Callable[[int], tuple[Any, ...]],
-                 **names: str) -> None:
+                 **substitutions: str) -> None:
         from .compiler import SourceModule
         dev = _drv.Context.get_device()
         self.block_count = dev.get_attribute(_drv.device_attribute.MULTIPROCESSOR_COUNT)
@@ -320,7 +320,7 @@ class _RandomNumberGeneratorBase:
                  "skipahead_subsequence": "skip_ahead_subsequence"}
         source += [_SKIP % {"name": names[fn], "state": self.state_type, "skip": skip,
                             "fn": fn} for fn in self._skips]
-        source.append(init_source % {"state": self.state_type, **names})
+        source.append(init_source % {"state": self.state_type, **substitutions})
         source.append('extern "C" __global__ void lattice_state_size(size_t *out) '
                       f'{{ *out = sizeof({self.state_type}); }}\n')
         self.module = SourceModule("".join(source), no_extern_c=True)
