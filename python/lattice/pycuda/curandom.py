@@ -244,25 +244,25 @@ def generate_scramble_constants64(count: int) -> GPUArray:
 # ---- the generators --------------------------------------------------------------------------
 
 _LOOP = r"""
-extern "C" __global__ void %(name)s(%(state)s *s, %(out)s *d, %(params)sconst size_t n)
+extern "C" __global__ void %(name)s(%(state)s *s, %(out)s *d, %(params)sconst u64 n)
 {
-    const size_t tidx = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    const size_t delta = (size_t)blockDim.x * gridDim.x;
-    for (size_t idx = tidx; idx < n; idx += delta)
+    const u64 tidx = blockIdx.x * (u64)blockDim.x + threadIdx.x;
+    const u64 delta = (u64)blockDim.x * gridDim.x;
+    for (u64 idx = tidx; idx < n; idx += delta)
         d[idx] = %(call)s;
 }
 """
 
 _SKIP = r"""
-extern "C" __global__ void %(name)s(%(state)s *s, const size_t n, const %(skip)s skip)
+extern "C" __global__ void %(name)s(%(state)s *s, const u64 n, const %(skip)s skip)
 {
-    const size_t idx = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    const u64 idx = blockIdx.x * (u64)blockDim.x + threadIdx.x;
     if (idx < n)
         %(fn)s(skip, &s[idx]);
 }
-extern "C" __global__ void %(name)s_array(%(state)s *s, const size_t n, const %(skip)s *skip)
+extern "C" __global__ void %(name)s_array(%(state)s *s, const u64 n, const %(skip)s *skip)
 {
-    const size_t idx = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    const u64 idx = blockIdx.x * (u64)blockDim.x + threadIdx.x;
     if (idx < n)
         %(fn)s(skip[idx], &s[idx]);
 }
@@ -313,7 +313,7 @@ class _RandomNumberGeneratorBase:
         self.block_count = dev.get_attribute(_drv.device_attribute.MULTIPROCESSOR_COUNT)
         kernels = [k for k in _KERNELS if self.has_box_muller or "2" not in k[1]]
         skip = "unsigned int" if self._skip_word == np.uint32 else "unsigned long long"
-        source = ["#include <curand_kernel.h>\n"]
+        source = ["#include <curand_kernel.h>\ntypedef unsigned long long u64;\n"]
         source += [_LOOP % {"name": n, "state": self.state_type, "out": t, "params": p,
                             "call": c} for n, t, p, c in kernels]
         names = {"skipahead": "skip_ahead", "skipahead_sequence": "skip_ahead_sequence",
@@ -321,7 +321,7 @@ class _RandomNumberGeneratorBase:
         source += [_SKIP % {"name": names[fn], "state": self.state_type, "skip": skip,
                             "fn": fn} for fn in self._skips]
         source.append(init_source % {"state": self.state_type, **substitutions})
-        source.append('extern "C" __global__ void lattice_state_size(size_t *out) '
+        source.append('extern "C" __global__ void lattice_state_size(u64 *out) '
                       f'{{ *out = sizeof({self.state_type}); }}\n')
         self.module = SourceModule("".join(source), no_extern_c=True)
         self.generators = {n: self.module.get_function(n) for n, _, _, _ in kernels}
@@ -369,8 +369,9 @@ class _RandomNumberGeneratorBase:
         elif dt in (np.int64, np.uint64) and self.generator_bits >= 64:
             name = "uniform_long"
         else:
+            wide = ", int64 or uint64" if self.generator_bits >= 64 else ""
             raise NotImplementedError(f"fill_uniform: dtype {dt} (float32, float64, int32 or "
-                                      f"uint32{', int64 or uint64' if self.generator_bits >= 64 else ''})")
+                                      f"uint32{wide})")
         self._run(name, data, stream=stream)
 
     def _normal(self, what: str, data: GPUArray, params: tuple[Any, ...], stream: Any) -> None:
@@ -463,9 +464,9 @@ def _seeds(seed_getter: Any, count: int) -> GPUArray:
 
 
 _PSEUDO_INIT = r"""
-extern "C" __global__ void prepare(%(state)s *s, const size_t n, const int *v, const size_t o)
+extern "C" __global__ void prepare(%(state)s *s, const u64 n, const int *v, const u64 o)
 {
-    const size_t id = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    const u64 id = blockIdx.x * (u64)blockDim.x + threadIdx.x;
     if (id < n)
         curand_init((unsigned int)v[id], id, o, &s[id]);
 }
@@ -511,19 +512,19 @@ class MRG32k3aRandomNumberGenerator(_PseudoRandomNumberGeneratorBase):
 
 
 _SOBOL_INIT = r"""
-extern "C" __global__ void prepare(%(state)s *s, const size_t n, %(vector)s *v, const size_t o)
+extern "C" __global__ void prepare(%(state)s *s, const u64 n, %(vector)s *v, const u64 o)
 {
-    const size_t id = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    const u64 id = blockIdx.x * (u64)blockDim.x + threadIdx.x;
     if (id < n)
         curand_init(v[id], o, &s[id]);
 }
 """
 
 _SCRAMBLED_INIT = r"""
-extern "C" __global__ void prepare(%(state)s *s, const size_t n, %(vector)s *v,
-                                   %(scramble)s *scramble, const size_t o)
+extern "C" __global__ void prepare(%(state)s *s, const u64 n, %(vector)s *v,
+                                   %(scramble)s *scramble, const u64 o)
 {
-    const size_t id = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    const u64 id = blockIdx.x * (u64)blockDim.x + threadIdx.x;
     if (id < n)
         curand_init(v[id], scramble[id], o, &s[id]);
 }
