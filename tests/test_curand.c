@@ -484,6 +484,21 @@ static const char src_sobol[] =
 static const char src_poisson[] =
     "#include <curand_kernel.h>\n"
     "typedef unsigned long long u64;\n"
+    "extern \"C\" __global__ void philox_doubles4(double *u4, double *n4, double *pairs)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    curandStatePhilox4_32_10_t s, t;\n"
+    "    curand_init(11ull, i, 3ull, &s);\n"
+    "    curand_init(11ull, i, 3ull, &t);\n"
+    "    double4 a = curand_uniform4_double(&s), b = curand_normal4_double(&s);\n"
+    "    u4[4 * i] = a.x; u4[4 * i + 1] = a.y; u4[4 * i + 2] = a.z; u4[4 * i + 3] = a.w;\n"
+    "    n4[4 * i] = b.x; n4[4 * i + 1] = b.y; n4[4 * i + 2] = b.z; n4[4 * i + 3] = b.w;\n"
+    "    double2 c = curand_uniform2_double(&t), d = curand_uniform2_double(&t);\n"
+    "    double2 e = curand_normal2_double(&t), f = curand_normal2_double(&t);\n"
+    "    double *p = pairs + 8 * i;\n"
+    "    p[0] = c.x; p[1] = c.y; p[2] = d.x; p[3] = d.y;\n"
+    "    p[4] = e.x; p[5] = e.y; p[6] = f.x; p[7] = f.y;\n"
+    "}\n"
     "extern \"C\" __global__ void poisson(unsigned *out, double lambda, int philox)\n"
     "{\n"
     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -766,5 +781,23 @@ TEST(poisson_draws_have_poisson_moments_for_each_method)
                        "generator %d lambda %g: mean %g", g, lambda, mean);
             ASSERT_MSG(fabs(var - lambda) <= 0.15 * lambda + 1e-12,
                        "generator %d lambda %g: variance %g", g, lambda, var);
+        }
+}
+
+/* Philox's four-wide doubles are its two-wide ones twice over. */
+TEST(philox_four_wide_doubles_are_two_pairs)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, src_poisson, "philox_doubles4");
+    double u4[4 * THREADS], n4[4 * THREADS], pairs[8 * THREADS];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {THREADS}},
+                              LAT_ARGS(lat_arg_out(u4, sizeof u4), lat_arg_out(n4, sizeof n4),
+                                       lat_arg_out(pairs, sizeof pairs))));
+    for (int i = 0; i < THREADS; i++)
+        for (int j = 0; j < 4; j++) {
+            ASSERT_MSG(u4[4 * i + j] == pairs[8 * i + j], "thread %d uniform %d: %.17g vs %.17g",
+                       i, j, u4[4 * i + j], pairs[8 * i + j]);
+            ASSERT_MSG(n4[4 * i + j] == pairs[8 * i + 4 + j], "thread %d normal %d: %.17g vs %.17g",
+                       i, j, n4[4 * i + j], pairs[8 * i + 4 + j]);
         }
 }
