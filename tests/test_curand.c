@@ -404,6 +404,16 @@ static const char src_mrg[] =
     "    words(&a, out + 12 * c);\n"
     "    words(&b, out + 12 * c + 6);\n"
     "}\n"
+    "extern \"C\" __global__ void mrg_published(unsigned *out)\n"
+    "{\n"
+    "    curandStateMRG32k3a_t a, b;\n"
+    "    curand_init(0ull, 0ull, 0ull, &a);\n"
+    "    b = a;\n"
+    "    skipahead_sequence(1ull, &a);\n"
+    "    skipahead_subsequence(1ull, &b);\n"
+    "    words(&a, out);\n"
+    "    words(&b, out + 6);\n"
+    "}\n"
     "extern \"C\" __global__ void mrg_dists(double *raw, unsigned *bits, float *u, double *ud,\n"
     "                                       float *n, double *nd, unsigned *pois)\n"
     "{\n"
@@ -604,6 +614,39 @@ TEST(mrg32k3a_subsequences_are_2_to_the_76_and_sequences_2_to_the_127)
             ASSERT_MSG(out[12 * c + w] == out[12 * c + 6 + w], "%s (seed %#llx, n %llu): word %d %u vs %u",
                        what[c], (unsigned long long)seed, (unsigned long long)n, w,
                        out[12 * c + w], out[12 * c + 6 + w]);
+}
+
+/* L'Ecuyer's RngStreams (Operations Research 50(6), 2002) publish the jumps: from the
+ * default seed (all 12345) the next stream (2^127 values on) starts at the seed below, and
+ * a substream (2^76 on) is the matrices A1p76 and A2p76 times the seed. */
+TEST(mrg32k3a_jumps_are_lecuyers_published_streams)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, src_mrg, "mrg_published");
+    uint32_t out[12];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out))));
+    static const uint32_t next_stream[6] = {3692455944u, 1366884236u, 2968912127u,
+                                            335948734u,  4161675175u, 475798818u};
+    static const uint64_t a1p76[3][3] = {{82758667u, 1871391091u, 4127413238u},
+                                         {3672831523u, 69195019u, 1871391091u},
+                                         {3672091415u, 3528743235u, 69195019u}};
+    static const uint64_t a2p76[3][3] = {{1511326704u, 3759209742u, 1610795712u},
+                                         {4292754251u, 1511326704u, 3889917532u},
+                                         {3859662829u, 4292754251u, 3708466080u}};
+    for (int w = 0; w < 6; w++)
+        ASSERT_MSG(out[w] == next_stream[w], "sequence 1, word %d: %u, RngStreams' %u", w, out[w],
+                   next_stream[w]);
+    for (int r = 0; r < 3; r++) {
+        uint64_t w1 = 0, w2 = 0;
+        for (int c = 0; c < 3; c++) {
+            w1 = (w1 + a1p76[r][c] * 12345u % M1) % M1;
+            w2 = (w2 + a2p76[r][c] * 12345u % M2) % M2;
+        }
+        ASSERT_MSG(out[6 + r] == w1 && out[9 + r] == w2,
+                   "subsequence 1, row %d: %u %u, A1p76 and A2p76 give %llu %llu", r, out[6 + r],
+                   out[9 + r], (unsigned long long)w1, (unsigned long long)w2);
+    }
 }
 
 TEST(mrg32k3a_distributions_are_their_formulas_over_the_raw_values)
