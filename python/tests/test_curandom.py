@@ -122,3 +122,25 @@ def test_every_generator_draws_its_distributions(cls):
         gen.fill_poisson(gpuarray.empty(4, np.float32), 3.0)
     with pytest.raises(NotImplementedError):
         gen.gen_normal(4, np.int32)
+
+
+def test_skip_ahead_moves_the_generators_pycuda_moves():
+    seeds = lambda n: gpuarray.to_gpu(np.arange(n, dtype=np.int32))  # noqa: E731
+    for cls in (curandom.XORWOWRandomNumberGenerator, curandom.MRG32k3aRandomNumberGenerator):
+        plain, skipped = cls(seeds), cls(seeds)
+        count, per_block = plain.block_count * plain.generators_per_block, plain.generators_per_block
+        want = plain.gen_uniform(6 * count, np.uint32).get()
+        skipped.call_skip_ahead(5)  # PyCUDA's: the first block's generators only
+        got = skipped.gen_uniform(count, np.uint32).get()
+        np.testing.assert_array_equal(got[:per_block], want[5 * count:5 * count + per_block])
+        np.testing.assert_array_equal(got[per_block:], want[per_block:count])
+        # with one seed, generator k is on subsequence k: a jump of one moves each onto its
+        # neighbour's (XORWOW's sequence is curand_init's subsequence; MRG32k3a has both)
+        same = lambda n: gpuarray.to_gpu(np.full(n, 77, np.int32))  # noqa: E731
+        a, b = cls(same), cls(same)
+        if cls is curandom.MRG32k3aRandomNumberGenerator:
+            a.call_skip_ahead_subsequence(1)
+        else:
+            a.call_skip_ahead_sequence(1)
+        np.testing.assert_array_equal(a.gen_uniform(count, np.uint32).get()[:-1],
+                                      b.gen_uniform(count, np.uint32).get()[1:])

@@ -432,20 +432,23 @@ class _RandomNumberGeneratorBase:
         self.fill_poisson(r, lambda_value, stream)
         return r
 
-    def _skip(self, name: str, i: Any, stream: Any) -> None:
+    def _skip(self, name: str, i: Any, stream: Any, count: int | None = None) -> None:
         func = getattr(self, name)
+        n = np.uint64(self._count if count is None else count)
         if name.endswith("_array"):
-            self._launch(func, np.uint64(self._count), i, stream=stream)
+            self._launch(func, n, i, stream=stream)
         else:
-            self._launch(func, np.uint64(self._count), self._skip_word(i), stream=stream)
+            self._launch(func, n, self._skip_word(i), stream=stream)
 
+    # PyCUDA passes generators_per_block as the count of generators to skip: only the first
+    # block's advance. lattice does the same, so that a program's numbers are PyCUDA's.
     def call_skip_ahead(self, i: int, stream: Any = None) -> None:
-        """Advances every generator by i draws."""
-        self._skip("skip_ahead", i, stream)
+        """Advances the generators of the first block by i draws (as PyCUDA's)."""
+        self._skip("skip_ahead", i, stream, self.generators_per_block)
 
     def call_skip_ahead_array(self, i: GPUArray, stream: Any = None) -> None:
-        """Advances generator k by i[k] draws."""
-        self._skip("skip_ahead_array", i, stream)
+        """Advances generator k of the first block by i[k] draws (as PyCUDA's)."""
+        self._skip("skip_ahead_array", i, stream, self.generators_per_block)
 
 
 def _empty(shape: Any, dtype: Any) -> GPUArray:
