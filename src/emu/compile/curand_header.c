@@ -7,11 +7,11 @@
  * double, 2- and 4-wide where cuRAND has them) and curand_poisson / curand_poisson4 by
  * cuRAND's method for each generator and lambda. The states are laid out as CUDA's.
  * XORWOW's jumps (2^67 steps a subsequence) run on the host, runtime/xorwow.c; MRG32k3a's
- * (powers of its 3x3 step matrices) and everything else are here. Raw values and uniform
+ * (powers of its 3x3 jump matrices) and everything else are here. Raw values and uniform
  * ones are bit-exact with the GPU's; normal ones go through logf, sqrtf, __sincosf or
- * erfcinvf and agree to a few units in the last place, and Poisson draws for 64 <= lambda
- * <= 4000 through approximate hardware instructions the emulator evaluates exactly (see
- * docs/dialect.md). MTGP32 and discrete distributions are not here: their names are
+ * erfcinvf and agree to a few units in the last place; Poisson draws for 64 <= lambda <=
+ * 4000 go, on the GPU, through approximate hardware instructions that the emulator
+ * evaluates exactly, so they may differ there (docs/dialect.md). MTGP32 and discrete distributions are not here: their names are
  * unknown to a kernel, and the error says so.
  */
 #include "curand_header.h"
