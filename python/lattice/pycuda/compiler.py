@@ -42,8 +42,12 @@ class SourceModule(_core.Module):
                  keep: bool = False, no_extern_c: bool = False, arch: str | None = None,
                  code: str | None = None, cache_dir: Any = None,
                  include_dirs: Sequence[str] = (), context: Any = None):
+        from . import driver as _drv
         source = _source_text(source)
-        super().__init__(_NVCC_HOST_TYPES + source, options=list(options or []) + DEFAULT_NVCC_FLAGS,
+        options = list(options or []) + DEFAULT_NVCC_FLAGS
+        if _drv.CUDA_DEBUGGING and "-G" not in options:
+            options.append("-G")
+        super().__init__(_NVCC_HOST_TYPES + source, options=options,
                          include_dirs=list(include_dirs) or None, no_extern_c=no_extern_c,
                          context=context)
         self.source = source

@@ -20,7 +20,7 @@ from ..core import (DeviceAllocation, Event, In, InOut, Out, Stream, mem_alloc, 
                     memcpy_dtod, memcpy_dtoh, memcpy_htod, memset_d8, memset_d16, memset_d32)
 from ..core import Kernel as Function  # noqa: F401
 
-__all__ = ["init", "Device", "Context", "DeviceAllocation", "Function", "Module",
+__all__ = ["init", "set_debugging", "Device", "Context", "DeviceAllocation", "Function", "Module",
            "SourceModule", "In", "Out", "InOut", "Stream", "Event", "mem_alloc",
            "mem_alloc_like", "mem_get_info", "memcpy_htod", "memcpy_dtoh", "memcpy_dtod",
            "memcpy_htod_async", "memcpy_dtoh_async", "memcpy_dtod_async", "memset_d8",
@@ -63,6 +63,16 @@ def get_driver_version() -> int:
     _errors.check(_lib.lat_backend_driver_version(_backend_kind(), byref(v)),
                   "get_driver_version")
     return v.value
+
+
+CUDA_DEBUGGING = False
+
+
+def set_debugging(flag: bool = True) -> None:
+    """PyCUDA's: SourceModules compiled after it are built for debuggers (``-G``; on the
+    emulator, for gdb and lldb, docs/debugging.md). ``import pycuda.debug`` sets it."""
+    global CUDA_DEBUGGING
+    CUDA_DEBUGGING = bool(flag)
 
 
 def get_version() -> tuple[int, int, int]:

@@ -1,0 +1,188 @@
+"""PyCUDA programs as people write them (the PyCUDA docs, its wiki examples, user code), on
+lattice.pycuda: the parts of PyCUDA's API that such programs reach beyond its own test
+suite, each checked against NumPy with random inputs."""
+
+import io
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import lattice.pycuda.autoinit  # noqa: F401
+import lattice.pycuda.driver as drv
+from lattice.pycuda import elementwise as elw
+from lattice.pycuda import gpuarray, tools
+from lattice.pycuda.compiler import SourceModule
+
+
+# ---- pycuda.elementwise's kernel builders (get_elwise_kernel and the get_*_kernel family) --
+
+def test_get_elwise_kernel_is_prepared_with_n_last(rng):
+    x = rng.standard_normal(1000).astype(np.float32)
+    y = rng.standard_normal(1000).astype(np.float32)
+    xg, yg = gpuarray.to_gpu(x), gpuarray.to_gpu(y)
+    z = gpuarray.empty_like(xg)
+    f = elw.get_elwise_kernel("float a, float *x, float *y, float *z", "z[i] = a*x[i] + y[i]",
+                              "saxpy")
+    f.prepared_call(xg._grid, xg._block, np.float32(2), xg.gpudata, yg.gpudata, z.gpudata,
+                    xg.size)
+    np.testing.assert_allclose(z.get(), 2 * x + y, rtol=1e-5, atol=1e-6)
+    f.prepared_async_call(xg._grid, xg._block, None, 3.0, xg.gpudata, yg.gpudata, z.gpudata,
+                          xg.size)
+    np.testing.assert_allclose(z.get(), 3 * x + y, rtol=1e-5, atol=1e-6)
+
+
+def test_get_elwise_kernel_with_range_runs_start_stop_step(rng):
+    z = gpuarray.zeros(500, np.float32)
+    _, fn, args = elw.get_elwise_kernel_and_types("float *z", "z[i] = i", "iota",
+                                                  use_range=True)
+    assert [a.name for a in args] == ["z", "start", "stop", "step"]
+    start, stop, step = int(rng.integers(0, 50)), int(rng.integers(200, 500)), 3
+    fn.prepared_call((2, 1), (128, 1, 1), z.gpudata, start, stop, step)
+    ref = np.zeros(500, np.float32)
+    ref[start:stop:step] = np.arange(start, stop, step)
+    assert np.array_equal(z.get(), ref)
+    z.fill(0)
+    fn.prepared_call((2, 1), (128, 1, 1), z.gpudata, stop, start, -step)
+    ref[:] = 0
+    ref[stop:start:-step] = np.arange(stop, start, -step)
+    assert np.array_equal(z.get(), ref)
+
+
+def test_linear_combination_kernel_as_the_wiki_calls_it(rng):
+    n = 3000
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    xg, yg = gpuarray.to_gpu(x), gpuarray.to_gpu(y)
+    z = gpuarray.empty_like(xg)
+    lc, texrefs = elw.get_linear_combination_kernel(
+        ((False, np.float32, np.float32), (False, np.float32, np.float32)), np.float32)
+    assert texrefs == []
+    lc.prepared_call(xg._grid, xg._block, 5, xg.gpudata, 7, yg.gpudata, z.gpudata,
+                     xg.mem_size)
+    np.testing.assert_allclose(z.get(), 5 * x + 7 * y, rtol=1e-5, atol=1e-6)
+    # A GPU scalar is read through a texture reference: refused, naming it.
+    with pytest.raises(NotImplementedError, match="texture reference"):
+        elw.get_linear_combination_kernel(((True, np.float32, np.float32),), np.float32)
+
+
+def test_get_kernel_family_against_numpy(rng):
+    n = 777
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    xg, yg = gpuarray.to_gpu(x), gpuarray.to_gpu(y)
+    z = gpuarray.empty_like(xg)
+    g, b = xg._grid, xg._block
+    elw.get_axpbyz_kernel(np.float32, np.float32, np.float32).prepared_call(
+        g, b, 2, xg.gpudata, -1, yg.gpudata, z.gpudata, n)
+    np.testing.assert_allclose(z.get(), 2 * x - y, rtol=1e-5, atol=1e-6)
+    elw.get_axpbz_kernel(np.float32, np.float32).prepared_call(
+        g, b, 3, xg.gpudata, 1, z.gpudata, n)
+    np.testing.assert_allclose(z.get(), 3 * x + 1, rtol=1e-5, atol=1e-6)
+    elw.get_binary_op_kernel(np.float32, np.float32, np.float32, "*").prepared_call(
+        g, b, xg.gpudata, yg.gpudata, z.gpudata, n)
+    assert np.array_equal(z.get(), x * y)
+    elw.get_fill_kernel(np.float32).prepared_call(g, b, 4.5, z.gpudata, n)
+    assert (z.get() == 4.5).all()
+    elw.get_reverse_kernel(np.float32).prepared_call(g, b, xg.gpudata, z.gpudata, n)
+    assert np.array_equal(z.get(), x[::-1])
+    zd = gpuarray.empty(n, np.float64)
+    elw.get_copy_kernel(np.float64, np.float32).prepared_call(g, b, zd.gpudata, xg.gpudata, n)
+    assert np.array_equal(zd.get(), x.astype(np.float64))
+    elw.get_unary_func_kernel("fabsf", np.float32).prepared_call(g, b, xg.gpudata,
+                                                                 z.gpudata, n)
+    assert np.array_equal(z.get(), np.abs(x))
+    elw.get_arange_kernel(np.float32).prepared_call(g, b, z.gpudata, 1.0, 0.5, n)
+    np.testing.assert_allclose(z.get(), 1 + 0.5 * np.arange(n, dtype=np.float32))
+    idx = rng.permutation(n).astype(np.int32)
+    elw.get_put_kernel(np.float32, np.int32).prepared_call(
+        g, b, gpuarray.to_gpu(idx).gpudata, z.gpudata, xg.gpudata, n)
+    ref = np.empty(n, np.float32)
+    ref[idx] = x
+    assert np.array_equal(z.get(), ref)
+    c = (x + 1j * y).astype(np.complex64)
+    cg, cz = gpuarray.to_gpu(c), gpuarray.empty(n, np.complex64)
+    elw.get_real_kernel(np.complex64, np.float32).prepared_call(g, b, cg.gpudata, z.gpudata, n)
+    assert np.array_equal(z.get(), c.real)
+    elw.get_imag_kernel(np.complex64, np.float32).prepared_call(g, b, cg.gpudata, z.gpudata, n)
+    assert np.array_equal(z.get(), c.imag)
+    elw.get_conj_kernel(np.complex64, np.complex64).prepared_call(g, b, cg.gpudata,
+                                                                  cz.gpudata, n)
+    assert np.array_equal(cz.get(), c.conj())
+    elw.get_scalar_op_kernel(np.float32, np.float32, np.float32, "+").prepared_call(
+        g, b, xg.gpudata, 2, z.gpudata, n)
+    assert np.array_equal(z.get(), x + np.float32(2))
+    crit = gpuarray.to_gpu(x)
+    elw.get_if_positive_kernel(np.float32, np.float32).prepared_call(
+        g, b, crit.gpudata, xg.gpudata, yg.gpudata, z.gpudata, n)
+    assert np.array_equal(z.get(), np.where(x > 0, x, y))
+    with pytest.raises(NotImplementedError, match="texture"):
+        elw.get_take_put_kernel(np.float32, np.int32, False)
+
+
+# ---- tools, driver and compiler names programs reach --------------------------------------
+
+def test_get_default_device_warns_as_pycuda_and_reads_cuda_device(monkeypatch):
+    monkeypatch.setenv("CUDA_DEVICE", "0")
+    with pytest.warns(DeprecationWarning):
+        dev = tools.get_default_device()
+    assert dev.name() == drv.Context.get_device().name()
+    monkeypatch.setenv("CUDA_DEVICE", "zero")
+    with pytest.warns(DeprecationWarning), pytest.raises(TypeError):
+        tools.get_default_device()
+
+
+def test_debug_memory_pool_reports_each_allocation(rng):
+    log = io.StringIO()
+    pool = tools.DebugMemoryPool(interactive=False, logfile=log)
+    x = rng.standard_normal(10).astype(np.float32)
+    a = gpuarray.to_gpu(x, allocator=pool.allocate)
+    assert "Allocation of size 40" in log.getvalue()
+    assert np.array_equal(a.get(), x)
+
+
+def test_set_debugging_builds_modules_for_debuggers():
+    try:
+        drv.set_debugging()
+        mod = SourceModule("__global__ void k(int *a) { a[threadIdx.x] = threadIdx.x; }")
+        a = np.zeros(8, np.int32)
+        mod.get_function("k")(drv.Out(a), block=(8, 1, 1))
+        assert np.array_equal(a, np.arange(8))
+    finally:
+        drv.set_debugging(False)
+    assert drv.CUDA_DEBUGGING is False
+
+
+def test_shared_size_bytes_counts_static_shared_memory():
+    mod = SourceModule("""
+    __global__ void rev(float *a)
+    {
+        __shared__ float s[64];
+        __shared__ double t[3];
+        s[threadIdx.x] = a[threadIdx.x];
+        if (threadIdx.x < 3) t[threadIdx.x] = 1.0;
+        __syncthreads();
+        a[threadIdx.x] = s[63 - threadIdx.x] + (float)t[0];
+    }""")
+    f = mod.get_function("rev")
+    assert f.shared_size_bytes >= 64 * 4 + 3 * 8
+    assert f.max_threads_per_block > 0
+
+
+def test_pycuda_debug_runs_a_script_with_debugging_on(tmp_path):
+    script = tmp_path / "prog.py"
+    script.write_text(
+        "import sys\n"
+        "import lattice.pycuda.driver as drv\n"
+        "assert drv.CUDA_DEBUGGING\n"
+        "print('args', sys.argv[1:])\n")
+    import os
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(os.path.abspath(__file__))), env.get("PYTHONPATH", "")])
+    r = subprocess.run([sys.executable, "-m", "lattice.pycuda.debug", str(script), "x", "y"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "args ['x', 'y']" in r.stdout
