@@ -186,3 +186,20 @@ def test_pycuda_debug_runs_a_script_with_debugging_on(tmp_path):
                        capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "args ['x', 'y']" in r.stdout
+
+
+def test_kernels_name_pycuda_complex_without_including_it(rng):
+    # PyCUDA's generated modules include <pycuda-complex.hpp> themselves.
+    from lattice.pycuda.elementwise import ElementwiseKernel
+    from lattice.pycuda.reduction import ReductionKernel
+    c = (rng.standard_normal(1000) + 1j * rng.standard_normal(1000)).astype(np.complex64)
+    cg = gpuarray.to_gpu(c)
+    out = gpuarray.empty_like(cg)
+    k = ElementwiseKernel("pycuda::complex<float> *a, pycuda::complex<float> *b, float s",
+                          "b[i] = s * a[i] * pycuda::conj(a[i]) + pycuda::exp(a[i])", "cplx")
+    k(cg, out, np.float32(0.5))
+    np.testing.assert_allclose(out.get(), 0.5 * c * c.conj() + np.exp(c), rtol=1e-4, atol=1e-4)
+    r = ReductionKernel(np.complex64, neutral="pycuda::complex<float>(0, 0)",
+                        reduce_expr="a+b", map_expr="x[i]*x[i]",
+                        arguments="pycuda::complex<float> *x")
+    np.testing.assert_allclose(r(cg).get(), (c.astype(np.complex128) ** 2).sum(), rtol=1e-3)

@@ -16,6 +16,16 @@ __all__ = ["ElementwiseKernel", "get_take_kernel", "get_elwise_module",
            "ScalarArg", "VectorArg"]
 
 
+def _with_complex_header(preamble: str, *texts: Any) -> str:
+    """PyCUDA's generated modules begin with ``#include <pycuda-complex.hpp>``, so kernels
+    name ``pycuda::complex<float>`` without including it: so do these, where the kernel's
+    text names pycuda (the header declares nothing else)."""
+    text = " ".join(t if isinstance(t, str) else repr(t) for t in (preamble,) + texts)
+    if "pycuda" in text and "pycuda-complex.hpp" not in (preamble or ""):
+        return "#include <pycuda-complex.hpp>\n" + (preamble or "")
+    return preamble or ""
+
+
 class ElementwiseKernel:
     """``ElementwiseKernel(arguments, operation, name="kernel", keep=False, options=None,
     preamble="", loop_prep="", after_loop="")``: ``operation`` runs for every i below the
@@ -26,6 +36,7 @@ class ElementwiseKernel:
     def __init__(self, arguments: Any, operation: str, name: str = "kernel",
                  keep: bool = False, options: Any = None, preamble: str = "",
                  loop_prep: str = "", after_loop: str = ""):
+        preamble = _with_complex_header(preamble, arguments, operation, loop_prep, after_loop)
         self._spec = (arguments, operation, name, preamble, loop_prep, after_loop)
         self._plain = _array.ElementwiseKernel(arguments, operation, name, keep, options,
                                                preamble, loop_prep, after_loop)
