@@ -203,3 +203,48 @@ def test_kernels_name_pycuda_complex_without_including_it(rng):
                         reduce_expr="a+b", map_expr="x[i]*x[i]",
                         arguments="pycuda::complex<float> *x")
     np.testing.assert_allclose(r(cg).get(), (c.astype(np.complex128) ** 2).sum(), rtol=1e-3)
+
+
+def test_no_extern_c_kernels_by_nvcc_mangled_names(rng):
+    mod = SourceModule("""
+    __global__ void scale(float *a, int n) { if (threadIdx.x < n) a[threadIdx.x] *= 3; }
+    namespace ns { __global__ void fill(double *a) { a[threadIdx.x] = 2.5; } }
+    template <typename T, int N> __global__ void add(T *a) { a[threadIdx.x] += N; }
+    template __global__ void add<float, 3>(float *);
+    template <unsigned N> __global__ void put(int *a) { a[threadIdx.x] = N; }
+    template __global__ void put<4>(int *);
+    """, no_extern_c=True)
+    x = rng.standard_normal(32).astype(np.float32)
+    y = x.copy()
+    mod.get_function("_Z5scalePfi")(drv.InOut(y), np.int32(32), block=(32, 1, 1))
+    assert np.array_equal(y, x * 3)
+    d = np.zeros(8)
+    mod.get_function("_ZN2ns4fillEPd")(drv.Out(d), block=(8, 1, 1))
+    assert (d == 2.5).all()
+    y = x.copy()
+    mod.get_function("_Z3addIfLi3EEvPT_")(drv.InOut(y), block=(32, 1, 1))
+    assert np.array_equal(y, x + np.float32(3))
+    o = np.zeros(4, np.int32)
+    mod.get_function("_Z3putILj4EEvPi")(drv.Out(o), block=(4, 1, 1))
+    assert (o == 4).all()
+    # A mangled name of no kernel in the module is not found, as PyCUDA's.
+    with pytest.raises(drv.LogicError):
+        mod.get_function("_Z5otherPfi")
+
+
+def test_logic_error_catches_what_pycuda_reports_as_logic_errors():
+    mod = SourceModule("__global__ void k(int *a) { a[threadIdx.x] = 1; }")
+    with pytest.raises(drv.LogicError):
+        mod.get_function("missing")
+    a = gpuarray.zeros(4, np.int32)
+    with pytest.raises(drv.LogicError):
+        mod.get_function("k")(a, block=(4096, 1, 1))
+    with pytest.raises(drv.Error):
+        mod.get_function("k")(a, block=(4096, 1, 1))
+
+
+def test_compile_error_carries_the_compiler_output_as_pycuda_s():
+    with pytest.raises(drv.CompileError) as e:
+        SourceModule("__global__ void bad(int *a) { a[0] = undeclared_name; }")
+    assert "undeclared_name" in e.value.stderr
+    assert e.value.msg and isinstance(e.value.command_line, str)

@@ -8,6 +8,8 @@ import warnings
 from typing import Any, Sequence
 
 from .. import core as _core
+from .. import errors as _errors
+from . import _demangle
 
 DEFAULT_NVCC_FLAGS: list[str] = []
 
@@ -56,6 +58,21 @@ class SourceModule(_core.Module):
         if log.strip():
             warnings.warn("The CUDA compiler succeeded, but said the following:\n" + log,
                           stacklevel=2)
+
+    def get_function(self, name: str) -> Any:
+        """The kernel ``name``; with ``no_extern_c=True`` also by nvcc's mangled name
+        (``_Z6kernelPf``, ``_Z2ktIfLi3EEvPT_``), as PyCUDA programs ask for it."""
+        try:
+            return super().get_function(name)
+        except _errors.KernelNotFoundError:
+            for alias in _demangle.candidates(name):
+                try:
+                    return super().get_function(alias)
+                except _errors.KernelNotFoundError:
+                    pass
+            raise
+
+    get_kernel = get_function
 
     def get_texref(self, name: str) -> Any:
         from .driver import _no_texref

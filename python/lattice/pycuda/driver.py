@@ -37,9 +37,19 @@ __all__ = ["init", "set_debugging", "Device", "Context", "DeviceAllocation", "Fu
 # PyCUDA's exception names. Error is LatticeError itself, so `except drv.Error` catches
 # every lattice failure; the others are the matching lattice classes.
 Error = _errors.LatticeError
-LogicError = _errors.InvalidValueError
+
+# PyCUDA's LogicError: every status that means the program asked for something invalid
+# (an invalid value, device or address, a kernel not found, a launch configuration or
+# shared size out of range), as CUDA's statuses map to it in PyCUDA.
+LogicError = _errors.RequestError
 LaunchError = _errors.LaunchFailedError
 CompileError = _errors.CompileError
+# PyCUDA's CompileError carries msg, command_line, stdout and stderr (the compiler's
+# output, which programs print): lattice's message holds the compiler's log.
+CompileError.msg = property(lambda self: self.message)  # type: ignore[attr-defined]
+CompileError.command_line = "lattice (NVRTC, or the emulator's compiler)"  # type: ignore[attr-defined]
+CompileError.stdout = ""  # type: ignore[attr-defined]
+CompileError.stderr = property(lambda self: self.message)  # type: ignore[attr-defined]
 MemoryError = _errors.OutOfDeviceMemoryError  # noqa: A001
 RuntimeError = _errors.DriverError  # noqa: A001
 
@@ -574,8 +584,8 @@ class _HostMemory:
         """The device address of mapped memory (DEVICEMAP): kernels read and write it."""
         from ctypes import byref, c_uint64
         if not self._flags & host_alloc_flags.DEVICEMAP:
-            raise LogicError("get_device_pointer: the memory was not allocated with "
-                             "host_alloc_flags.DEVICEMAP", -1, "LAT_ERROR_INVALID_VALUE")
+            raise _errors.InvalidValueError("get_device_pointer: the memory was not "
+                                            "allocated with host_alloc_flags.DEVICEMAP")
         p = c_uint64()
         _errors.check(_lib.lat_host_device_pointer(self._ctx.handle, self._ptr, byref(p)),
                       "get_device_pointer")
@@ -956,8 +966,8 @@ def _function_set_attribute(self: Any, attr: Any, value: int) -> None:
     if attr == function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES:
         optin = Context.get_device().get_attribute("MAX_SHARED_MEMORY_PER_BLOCK_OPTIN")
         if not 0 <= int(value) <= optin:
-            raise LogicError(f"set_attribute: {value} bytes of dynamic shared memory is "
-                             f"outside [0, {optin}]", -1, "LAT_ERROR_INVALID_VALUE")
+            raise _errors.InvalidValueError(f"set_attribute: {value} bytes of dynamic shared "
+                                            f"memory is outside [0, {optin}]")
         return
     if attr == function_attribute.PREFERRED_SHARED_MEMORY_CARVEOUT:
         return
