@@ -135,3 +135,20 @@ def compile(source: Any, nvcc: str = "nvcc", options: Any = None, keep: bool = F
 
 def get_nvcc_version(nvcc: str = "nvcc") -> str:
     return "lattice (NVRTC or the emulator; no nvcc)"
+
+
+# PyCUDA's base class of SourceModule and DynamicModule.
+CudaModule = _core.Module
+
+
+def preprocess_source(source: Any, options: Any = None, nvcc: str = "nvcc") -> str:
+    """PyCUDA runs ``nvcc -E`` here; lattice has no nvcc, and its compilers preprocess
+    each module themselves: refused."""
+    raise NotImplementedError("compiler.preprocess_source runs nvcc -E, which lattice does "
+                              "not have; SourceModule preprocesses its source itself")
+
+
+def compile_plain(source: Any, options: Any, keep: bool, nvcc: str, cache_dir: Any,
+                  target: str = "cubin") -> bytes:
+    """PyCUDA's nvcc driver: lattice's is ``compile`` (NVRTC on a GPU)."""
+    return compile(source, nvcc, options, keep, True, target=target)
