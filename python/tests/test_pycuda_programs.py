@@ -248,3 +248,22 @@ def test_compile_error_carries_the_compiler_output_as_pycuda_s():
         SourceModule("__global__ void bad(int *a) { a[0] = undeclared_name; }")
     assert "undeclared_name" in e.value.stderr
     assert e.value.msg and isinstance(e.value.command_line, str)
+
+
+def test_get_into_an_array_checks_as_pycuda_does(rng):
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    g = gpuarray.to_gpu(x)
+    with pytest.raises(TypeError):
+        g.get(ary=np.empty((3, 4), np.float64))
+    with pytest.raises(ValueError):
+        g.get(ary=np.empty(5, np.float32))
+    flat = np.empty(12, np.float32)
+    with pytest.warns(DeprecationWarning):
+        got = g.get(ary=flat)
+    assert got.shape == (3, 4) and np.array_equal(got, x) and np.array_equal(flat, x.ravel())
+
+
+def test_arange_without_stop_raises_as_pycuda():
+    with pytest.raises(ValueError):
+        gpuarray.arange()
+    assert np.array_equal(gpuarray.arange(stop=5).get(), np.arange(5))

@@ -391,9 +391,19 @@ class GPUArray:
         else:
             if not isinstance(ary, np.ndarray):
                 raise TypeError("get: ary must be a NumPy array")
-            if ary.shape != self.shape or ary.dtype != self.dtype:
-                raise ValueError(f"get: ary is {ary.dtype} {ary.shape}, the array "
-                                 f"{self.dtype} {self.shape}")
+            # PyCUDA's checks, in its order and with its exception types.
+            if ary.size != self.size:
+                raise ValueError(f"get: ary has {ary.size} elements {ary.shape}, the array "
+                                 f"{self.size} {self.shape} (self and ary must be the same "
+                                 "size)")
+            if ary.shape != self.shape:
+                warnings.warn("get() between arrays of different shape is deprecated "
+                              "and will be removed in PyCUDA 2017.x", DeprecationWarning,
+                              stacklevel=2)
+                ary = ary.reshape(self.shape)
+            if ary.dtype != self.dtype:
+                raise TypeError(f"get: ary is {ary.dtype}, the array {self.dtype} (self and "
+                                "ary must have the same dtype)")
         if self.size == 0:
             return ary
         host = ary
@@ -962,6 +972,8 @@ def arange(*args: Any, **kwargs: Any) -> GPUArray:
     step = kwargs.pop("step", step)
     if kwargs:
         raise TypeError(f"arange: unexpected arguments {sorted(kwargs)}")
+    if not args and stop is None:
+        raise ValueError("arange: stop argument required")
     if stop is None:
         start, stop = 0, start
     if step == 0:
