@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import operator
 import re
 import threading
 import weakref
@@ -769,7 +770,12 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
 def _dim3(t: Any, what: str) -> "_lib.dim3":
     if isinstance(t, (int, np.integer)):
         t = (int(t),)
-    t = tuple(int(x) for x in t)
+    try:
+        # Integers only, as CUDA and PyCUDA take them: a float extent (grid=(n / 256, 1))
+        # would be truncated to fewer blocks than meant.
+        t = tuple(operator.index(x) for x in t)
+    except TypeError:
+        raise TypeError(f"{what} {tuple(t)!r}: each extent must be an integer") from None
     if not 1 <= len(t) <= 3:
         raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(t)}")
     for x in t:

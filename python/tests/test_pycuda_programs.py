@@ -267,3 +267,17 @@ def test_arange_without_stop_raises_as_pycuda():
     with pytest.raises(ValueError):
         gpuarray.arange()
     assert np.array_equal(gpuarray.arange(stop=5).get(), np.arange(5))
+
+
+def test_float_grid_or_block_extents_raise_instead_of_truncating():
+    # grid=(n / 256, 1) in Python 3 is a float: PyCUDA refuses it; truncating would launch
+    # fewer blocks than meant.
+    k = SourceModule("__global__ void k(float *a) { a[blockIdx.x * blockDim.x + threadIdx.x] "
+                     "+= 1; }").get_function("k")
+    a = gpuarray.zeros(640, np.float32)
+    with pytest.raises(TypeError, match="integer"):
+        k(a, block=(256, 1, 1), grid=(640 / 256, 1))
+    with pytest.raises(TypeError, match="integer"):
+        k(a, block=(64.0, 1, 1), grid=(10, 1))
+    k(a, block=(np.int32(64), 1, 1), grid=(np.int64(10), 1))
+    assert (a.get() == 1).all()
