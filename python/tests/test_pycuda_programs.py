@@ -281,3 +281,31 @@ def test_float_grid_or_block_extents_raise_instead_of_truncating():
         k(a, block=(64.0, 1, 1), grid=(10, 1))
     k(a, block=(np.int32(64), 1, 1), grid=(np.int64(10), 1))
     assert (a.get() == 1).all()
+
+
+def test_sizes_must_be_integers_and_memset_values_must_fit(rng):
+    # NumPy and PyCUDA refuse a float size or shape; int() would truncate it silently, and
+    # ctypes would wrap a memset value that does not fit.
+    with pytest.raises(TypeError):
+        gpuarray.empty((2, 3.0), np.float32)
+    with pytest.raises(TypeError):
+        gpuarray.zeros(4, np.float32).reshape(2.0, 2)
+    with pytest.raises(TypeError):
+        drv.mem_alloc(16.0)
+    with pytest.raises(TypeError):
+        drv.pagelocked_empty(4.0, np.float32)
+    k = SourceModule("__global__ void k(float *a) { extern __shared__ float s[]; "
+                     "s[threadIdx.x] = 1; a[threadIdx.x] = s[threadIdx.x]; }").get_function("k")
+    a = gpuarray.zeros(64, np.float32)
+    with pytest.raises(TypeError):
+        k(a, block=(64, 1, 1), shared=256.0)
+    k(a, block=(64, 1, 1), shared=256)
+    assert (a.get() == 1).all()
+    b = gpuarray.zeros(16, np.uint8)
+    with pytest.raises(OverflowError):
+        drv.memset_d8(b.gpudata, 256, 16)
+    with pytest.raises(OverflowError):
+        drv.memset_d32(b.gpudata, 2**32 + 1, 4)
+    v = int(rng.integers(0, 256))
+    drv.memset_d8(b.gpudata, v, 16)
+    assert (b.get() == v).all()

@@ -9,6 +9,7 @@ NotImplementedError naming what to use instead; docs/python.md lists each.
 from __future__ import annotations
 
 import enum
+import operator
 from typing import Any
 
 import numpy as np
@@ -482,12 +483,13 @@ def _memset_2d(fn: Any, dest: Any, pitch: int, value: int, width: int, height: i
                size: int, stream: Stream | None) -> None:
     if stream is not None:
         stream.synchronize()
-    if int(width) * size > int(pitch) and int(height) > 1:
+    pitch, width, height = (operator.index(v) for v in (pitch, width, height))
+    if width * size > pitch and height > 1:
         raise ValueError(f"memset_d2d: {width} elements of {size} bytes do not fit the pitch "
                          f"of {pitch} bytes")
     base, ctx = _core._devptr(dest), _core._ctx_of(dest, None)
-    for row in range(int(height)):
-        fn(base + row * int(pitch), value, int(width), context=ctx)
+    for row in range(height):
+        fn(base + row * pitch, value, width, context=ctx)
 
 
 def memset_d2d8(dest: Any, pitch: int, value: int, width: int, height: int) -> None:
@@ -620,7 +622,8 @@ def _array_over(holder: Any, ptr: int, shape: Any, dtype: Any, order: str) -> np
     """An array of shape and dtype at ptr whose ``base`` is holder (which keeps the memory
     alive), in C or Fortran order."""
     dtype = np.dtype(dtype)
-    shape = (int(shape),) if np.isscalar(shape) else tuple(int(s) for s in shape)
+    shape = (operator.index(shape),) if np.isscalar(shape) else \
+        tuple(operator.index(s) for s in shape)
     strides = None
     if order in ("F", "f") and len(shape) > 1:
         acc, st = dtype.itemsize, []
@@ -639,7 +642,8 @@ def pagelocked_empty(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 
     (``ary.base.get_device_pointer()``). WRITECOMBINED is a hint, not taken."""
     flags = _host_flags(mem_flags, "pagelocked_empty")
     dt = np.dtype(dtype)
-    shp = (int(shape),) if np.isscalar(shape) else tuple(int(s) for s in shape)
+    shp = (operator.index(shape),) if np.isscalar(shape) else \
+        tuple(operator.index(s) for s in shape)
     nbytes = max(int(np.prod(shp, dtype=np.int64)) * dt.itemsize, 1)
     raw = aligned_empty((nbytes,), np.uint8, alignment=4096)
     ptr = raw.__array_interface__["data"][0]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 import warnings
 from ctypes import byref, c_void_p
 from typing import Any, Sequence
@@ -39,9 +40,10 @@ _py_sum, _py_min, _py_max, _py_all, _py_any = builtins.sum, builtins.min, builti
 def _shape(shape: Any) -> tuple[int, ...]:
     if isinstance(shape, np.ndarray):
         shape = shape.tolist()
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
-    return tuple(int(s) for s in shape)
+    # Integers only, as NumPy: a float extent raises TypeError rather than truncating.
+    if not np.iterable(shape):
+        return (operator.index(shape),)
+    return tuple(operator.index(s) for s in shape)
 
 
 def _contig_strides(shape: tuple, itemsize: int, order: str) -> tuple[int, ...]:
@@ -360,7 +362,8 @@ class GPUArray:
                 else args
         if axes is None:
             axes = tuple(reversed(range(self.ndim)))
-        axes = tuple(int(a) % self.ndim if self.ndim else int(a) for a in axes)
+        axes = tuple(operator.index(a) % self.ndim if self.ndim else operator.index(a)
+                     for a in axes)
         if sorted(axes) != list(range(self.ndim)):
             raise ValueError(f"axes {axes} do not match an array of {self.ndim} dimensions")
         return self._view(tuple(self.shape[a] for a in axes),
