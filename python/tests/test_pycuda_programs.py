@@ -309,3 +309,14 @@ def test_sizes_must_be_integers_and_memset_values_must_fit(rng):
     v = int(rng.integers(0, 256))
     drv.memset_d8(b.gpudata, v, 16)
     assert (b.get() == v).all()
+
+
+def test_enums_print_as_their_names_as_pycuda_s():
+    # PyCUDA's dump_properties.py prints str(att) of get_attributes()'s keys.
+    attrs = drv.Context.get_device().get_attributes()
+    names = {str(k) for k in attrs}
+    assert "WARP_SIZE" in names and "MAX_THREADS_PER_BLOCK" in names
+    a = drv.device_attribute.WARP_SIZE
+    assert f"{a}" == "%s" % a == "WARP_SIZE"
+    assert "%d" % a == f"{a:d}" == "10" and a == 10
+    assert str(drv.func_cache.PREFER_L1) == "PREFER_L1"

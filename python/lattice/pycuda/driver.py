@@ -98,6 +98,18 @@ def get_version() -> tuple[int, int, int]:
 # Enumerations (cuda.h's values)
 # ----------------------------------------------------------------------------------------
 
+class _Enum(enum.IntEnum):
+    """PyCUDA's enums (Boost.Python's) print as their names: ``str(attr)`` and
+    ``f"{attr}"`` are "WARP_SIZE" (programs print ``get_attributes()`` so); with a format
+    spec (``f"{attr:d}"``) and in arithmetic they are the integer."""
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        return self.name if not spec else int.__format__(int(self), spec)
+
+
 _DEVICE_ATTRIBUTES = dict(
     MAX_THREADS_PER_BLOCK=1, MAX_BLOCK_DIM_X=2, MAX_BLOCK_DIM_Y=3, MAX_BLOCK_DIM_Z=4,
     MAX_GRID_DIM_X=5, MAX_GRID_DIM_Y=6, MAX_GRID_DIM_Z=7, MAX_SHARED_MEMORY_PER_BLOCK=8,
@@ -139,49 +151,49 @@ _DEVICE_ATTRIBUTES = dict(
     MEMORY_POOLS_SUPPORTED=115, GPU_DIRECT_RDMA_SUPPORTED=116,
 )
 #: cuda.h's CUdevice_attribute (the names lattice knows, with their aliases).
-device_attribute = enum.IntEnum("device_attribute", _DEVICE_ATTRIBUTES)
+device_attribute = _Enum("device_attribute", _DEVICE_ATTRIBUTES)
 #: cuda.h's CUfunction_attribute.
-function_attribute = enum.IntEnum("function_attribute", dict(
+function_attribute = _Enum("function_attribute", dict(
     MAX_THREADS_PER_BLOCK=0, SHARED_SIZE_BYTES=1, CONST_SIZE_BYTES=2, LOCAL_SIZE_BYTES=3,
     NUM_REGS=4, PTX_VERSION=5, BINARY_VERSION=6, CACHE_MODE_CA=7,
     MAX_DYNAMIC_SHARED_SIZE_BYTES=8, PREFERRED_SHARED_MEMORY_CARVEOUT=9, MAX=10))
-compute_mode = enum.IntEnum("compute_mode", dict(DEFAULT=0, EXCLUSIVE=1, PROHIBITED=2,
+compute_mode = _Enum("compute_mode", dict(DEFAULT=0, EXCLUSIVE=1, PROHIBITED=2,
                                                  EXCLUSIVE_PROCESS=3))
-func_cache = enum.IntEnum("func_cache", dict(PREFER_NONE=0, PREFER_SHARED=1, PREFER_L1=2,
+func_cache = _Enum("func_cache", dict(PREFER_NONE=0, PREFER_SHARED=1, PREFER_L1=2,
                                              PREFER_EQUAL=3))
-shared_config = enum.IntEnum("shared_config", dict(DEFAULT_BANK_SIZE=0,
+shared_config = _Enum("shared_config", dict(DEFAULT_BANK_SIZE=0,
                                                    FOUR_BYTE_BANK_SIZE=1,
                                                    EIGHT_BYTE_BANK_SIZE=2))
-limit = enum.IntEnum("limit", dict(STACK_SIZE=0, PRINTF_FIFO_SIZE=1, MALLOC_HEAP_SIZE=2,
+limit = _Enum("limit", dict(STACK_SIZE=0, PRINTF_FIFO_SIZE=1, MALLOC_HEAP_SIZE=2,
                                    DEV_RUNTIME_SYNC_DEPTH=3,
                                    DEV_RUNTIME_PENDING_LAUNCH_COUNT=4))
-array_format = enum.IntEnum("array_format", dict(
+array_format = _Enum("array_format", dict(
     UNSIGNED_INT8=0x01, UNSIGNED_INT16=0x02, UNSIGNED_INT32=0x03, SIGNED_INT8=0x08,
     SIGNED_INT16=0x09, SIGNED_INT32=0x0A, HALF=0x10, FLOAT=0x20))
-memory_type = enum.IntEnum("memory_type", dict(HOST=1, DEVICE=2, ARRAY=3, UNIFIED=4))
+memory_type = _Enum("memory_type", dict(HOST=1, DEVICE=2, ARRAY=3, UNIFIED=4))
 
 
-address_mode = enum.IntEnum("address_mode", dict(WRAP=0, CLAMP=1, MIRROR=2, BORDER=3))
-filter_mode = enum.IntEnum("filter_mode", dict(POINT=0, LINEAR=1))
-pointer_attribute = enum.IntEnum("pointer_attribute", dict(CONTEXT=1, MEMORY_TYPE=2,
+address_mode = _Enum("address_mode", dict(WRAP=0, CLAMP=1, MIRROR=2, BORDER=3))
+filter_mode = _Enum("filter_mode", dict(POINT=0, LINEAR=1))
+pointer_attribute = _Enum("pointer_attribute", dict(CONTEXT=1, MEMORY_TYPE=2,
                                                            DEVICE_POINTER=3, HOST_POINTER=4))
-jit_option = enum.IntEnum("jit_option", dict(
+jit_option = _Enum("jit_option", dict(
     MAX_REGISTERS=0, THREADS_PER_BLOCK=1, WALL_TIME=2, INFO_LOG_BUFFER=3,
     INFO_LOG_BUFFER_SIZE_BYTES=4, ERROR_LOG_BUFFER=5, ERROR_LOG_BUFFER_SIZE_BYTES=6,
     OPTIMIZATION_LEVEL=7, TARGET_FROM_CUCONTEXT=8, TARGET=9, FALLBACK_STRATEGY=10))
-jit_target = enum.IntEnum("jit_target", {f"COMPUTE_{c}": int(c.rstrip("A")) + (
+jit_target = _Enum("jit_target", {f"COMPUTE_{c}": int(c.rstrip("A")) + (
     65536 if c.endswith("A") else 0) for c in (
     "10", "11", "12", "13", "20", "21", "30", "32", "35", "37", "50", "52", "53", "60", "61",
     "62", "70", "72", "75", "80", "86", "87", "89", "90", "90A")})
-graphics_register_flags = enum.IntEnum("graphics_register_flags", dict(
+graphics_register_flags = _Enum("graphics_register_flags", dict(
     NONE=0, READ_ONLY=1, WRITE_DISCARD=2, SURFACE_LDST=4, TEXTURE_GATHER=8))
-jit_fallback = enum.IntEnum("jit_fallback", dict(PREFER_PTX=0, PREFER_BINARY=1))
-profiler_output_mode = enum.IntEnum("profiler_output_mode", dict(KEY_VALUE_PAIR=0, CSV=1))
-ipc_mem_flags = enum.IntEnum("ipc_mem_flags", dict(LAZY_ENABLE_PEER_ACCESS=1))
-array3d_flags = enum.IntEnum("array3d_flags", dict(ARRAY3D_LAYERED=1, LAYERED=1,
+jit_fallback = _Enum("jit_fallback", dict(PREFER_PTX=0, PREFER_BINARY=1))
+profiler_output_mode = _Enum("profiler_output_mode", dict(KEY_VALUE_PAIR=0, CSV=1))
+ipc_mem_flags = _Enum("ipc_mem_flags", dict(LAZY_ENABLE_PEER_ACCESS=1))
+array3d_flags = _Enum("array3d_flags", dict(ARRAY3D_LAYERED=1, LAYERED=1,
                                                    SURFACE_LDST=2, CUBEMAP=4,
                                                    TEXTURE_GATHER=8))
-array_cubemap_face = enum.IntEnum("array_cubemap_face", dict(
+array_cubemap_face = _Enum("array_cubemap_face", dict(
     POSITIVE_X=0, NEGATIVE_X=1, POSITIVE_Y=2, NEGATIVE_Y=3, POSITIVE_Z=4, NEGATIVE_Z=5))
 
 
