@@ -320,3 +320,21 @@ def test_enums_print_as_their_names_as_pycuda_s():
     assert f"{a}" == "%s" % a == "WARP_SIZE"
     assert "%d" % a == f"{a:d}" == "10" and a == 10
     assert str(drv.func_cache.PREFER_L1) == "PREFER_L1"
+
+
+def test_results_take_their_operand_s_allocator(rng):
+    # PyCUDA's results come from their operand's allocator: a DeviceMemoryPool serves a
+    # whole computation.
+    pool = tools.DeviceMemoryPool()
+    x = rng.standard_normal(100).astype(np.float32)
+    a = gpuarray.to_gpu(x, allocator=pool.allocate)
+    idx = gpuarray.to_gpu(np.arange(5, dtype=np.int32))
+    results = {"a*2+1": (a * 2 + 1, x * 2 + 1), "a>0": (a > 0, x > 0),
+               "a**2": (a ** 2, x ** 2), "sum": (gpuarray.sum(a), x.sum()),
+               "dot": (gpuarray.dot(a, a), np.dot(x, x)), "max": (a.max(), x.max()),
+               "take": (gpuarray.take(a, idx), x[:5]),
+               "where": (gpuarray.where(a > 0, a, -a), np.abs(x))}
+    for name, (g, ref) in results.items():
+        assert g.allocator == pool.allocate, name
+        np.testing.assert_allclose(g.get(), ref, rtol=1e-5, err_msg=name)
+    assert pool.active_blocks >= len(results) + 1

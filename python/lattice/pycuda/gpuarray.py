@@ -691,14 +691,20 @@ def _order_of(arrays: Sequence[GPUArray]) -> str:
     return "C"
 
 
+def _alloc_of(a: Any) -> Any:
+    """The allocator a result made from ``a`` takes, as PyCUDA's results take their
+    operand's (a DeviceMemoryPool's ``allocate``); None for the default."""
+    alloc = getattr(a, "allocator", None)
+    return None if alloc is _core.mem_alloc else alloc
+
+
 def _new_like(a: GPUArray, dtype: Any = None, order: str = "K", shape: Any = None,
               allocator: Any = None) -> GPUArray:
     dt = a.dtype if dtype is None else check_dtype(dtype)
     if order in ("K", "A"):
         order = "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
     return GPUArray(a.shape if shape is None else shape, dt,
-                    allocator=allocator or (a.allocator if a.allocator is not
-                                            _core.mem_alloc else None),
+                    allocator=allocator or _alloc_of(a),
                     order=order, context=a._ctx)
 
 
@@ -840,7 +846,8 @@ def _binary(op: str, x: Any, y: Any, out: GPUArray | None = None) -> Any:
     arrays = [v for v in (ox, oy) if isinstance(v, GPUArray)]
     shape = np.broadcast_shapes(*(a.shape for a in arrays))
     if out is None:
-        out = GPUArray(shape, res_t, order=_order_of(arrays), context=arrays[0]._ctx)
+        out = GPUArray(shape, res_t, order=_order_of(arrays), context=arrays[0]._ctx,
+                       allocator=_alloc_of(arrays[0]))
     else:
         if out.shape != shape:
             raise ValueError(f"non-broadcastable output operand with shape {out.shape} "
@@ -883,7 +890,8 @@ def _axpbyz(a: Any, x: GPUArray, b: Any, y: GPUArray, out: GPUArray | None) -> G
     check_dtype(t)
     shape = np.broadcast_shapes(x.shape, y.shape)
     if out is None:
-        out = GPUArray(shape, t, order=_order_of([x, y]), context=x._ctx)
+        out = GPUArray(shape, t, order=_order_of([x, y]), context=x._ctx,
+                       allocator=_alloc_of(x))
     sa, sb = np.asarray(a, dtype=t)[()], np.asarray(b, dtype=t)[()]
     code = Code()
 
@@ -1018,7 +1026,7 @@ def take(a: GPUArray, indices: GPUArray, out: GPUArray | None = None,
     _index_ctype(indices)
     src = a if a.flags.c_contiguous else a.copy(order="C")
     if out is None:
-        out = GPUArray(indices.shape, a.dtype, context=a._ctx)
+        out = GPUArray(indices.shape, a.dtype, context=a._ctx, allocator=_alloc_of(a))
     idx = indices if indices.flags.c_contiguous else indices.copy(order="C")
     code = Code()
     code.need_complex(a.dtype)
@@ -1048,7 +1056,8 @@ def multi_take_put(arrays: Sequence[GPUArray], dest_indices: GPUArray, src_indic
     if src_offsets is None:
         src_offsets = [0] * len(arrays)
     if out is None:
-        out = [GPUArray(dest_shape, a.dtype, context=a._ctx) for a in arrays]
+        out = [GPUArray(dest_shape, a.dtype, context=a._ctx,
+                        allocator=_alloc_of(a)) for a in arrays]
     for a, o, off in zip(arrays, out, src_offsets):
         if not (a.flags.c_contiguous and o.flags.c_contiguous):
             raise ValueError("multi_take_put: contiguous arrays only")
@@ -1069,7 +1078,8 @@ def multi_put(arrays: Sequence[GPUArray], dest_indices: GPUArray, dest_shape: An
     """out[k][dest_indices[i]] = arrays[k][i]."""
     _index_ctype(dest_indices)
     if out is None:
-        out = [GPUArray(dest_shape, a.dtype, context=a._ctx) for a in arrays]
+        out = [GPUArray(dest_shape, a.dtype, context=a._ctx,
+                        allocator=_alloc_of(a)) for a in arrays]
     for a, o in zip(arrays, out):
         src = a if a.flags.c_contiguous else a.copy(order="C")
         t = ctype(o.dtype)
@@ -1145,7 +1155,8 @@ def _select(cond_expr: Any, criterion: GPUArray, then_: Any, else_: Any,
     arrays = [criterion] + [v for v in (ot, oe) if isinstance(v, GPUArray)]
     shape = np.broadcast_shapes(*(a.shape for a in arrays))
     if out is None:
-        out = GPUArray(shape, t, order=_order_of(arrays), context=criterion._ctx)
+        out = GPUArray(shape, t, order=_order_of(arrays), context=criterion._ctx,
+                       allocator=_alloc_of(criterion))
     code = Code()
     ins, scalars = [criterion], []
 
@@ -1191,7 +1202,8 @@ def _minmax2(op: str, a: Any, b: Any, out: GPUArray | None) -> GPUArray:
     arrays = [v for v in (oa, ob) if isinstance(v, GPUArray)]
     shape = np.broadcast_shapes(*(v.shape for v in arrays))
     if out is None:
-        out = GPUArray(shape, t, order=_order_of(arrays), context=arrays[0]._ctx)
+        out = GPUArray(shape, t, order=_order_of(arrays), context=arrays[0]._ctx,
+                       allocator=_alloc_of(arrays[0]))
     code = Code()
     ins, scalars = [], []
 
@@ -1232,7 +1244,8 @@ def _logical(op: str, x1: Any, x2: Any, out: GPUArray | None) -> GPUArray:
     arrays = [v for v in (o1, o2) if isinstance(v, GPUArray)]
     shape = np.broadcast_shapes(*(v.shape for v in arrays))
     if out is None:
-        out = GPUArray(shape, np.bool_, order=_order_of(arrays), context=arrays[0]._ctx)
+        out = GPUArray(shape, np.bool_, order=_order_of(arrays), context=arrays[0]._ctx,
+                       allocator=_alloc_of(arrays[0]))
     code = Code()
     ins, scalars = [], []
 
@@ -1312,7 +1325,7 @@ def _sum_dtype(dt: np.dtype) -> np.dtype:
 def _sum_map(a: GPUArray, map_c: Any, dt: np.dtype, n: int, extra_args: str, args: list,
              allocator: Any, name_hint: str = "") -> GPUArray:
     """A 0-d array of dt: the sum of map_c(code) over i < n (complex: by parts)."""
-    out = GPUArray((), dt, allocator=allocator, context=a._ctx)
+    out = GPUArray((), dt, allocator=allocator or _alloc_of(a), context=a._ctx)
     code = Code()
     for arg in args:
         code.need_complex(arg.dtype)
@@ -1410,7 +1423,7 @@ def _minmax(which: str, a: GPUArray, idx: GPUArray | None) -> GPUArray:
         red = f"((a {cmp} b || a != a) ? a : b)"
     else:
         red = f"((a {cmp} b) ? a : b)"
-    out = GPUArray((), dt, context=a._ctx)
+    out = GPUArray((), dt, context=a._ctx, allocator=_alloc_of(a))
     src = a if a.flags.c_contiguous else a.copy(order="C")
     if idx is None:
         _reduce(src, dt, _neutral(dt, which), red, "x[i]", f"const {ctype(dt)} *x", [src],
@@ -1441,7 +1454,7 @@ def subset_max(subset: GPUArray, a: GPUArray, stream: Any = None) -> GPUArray:
 
 
 def _anyall(which: str, a: GPUArray, allocator: Any) -> GPUArray:
-    out = GPUArray((), np.bool_, allocator=allocator, context=a._ctx)
+    out = GPUArray((), np.bool_, allocator=allocator or _alloc_of(a), context=a._ctx)
     src = _contig(a)
     code = Code()
     code.need_complex(src.dtype)
