@@ -338,3 +338,15 @@ def test_results_take_their_operand_s_allocator(rng):
         assert g.allocator == pool.allocate, name
         np.testing.assert_allclose(g.get(), ref, rtol=1e-5, err_msg=name)
     assert pool.active_blocks >= len(results) + 1
+
+
+def test_elementwise_loop_prep_without_a_semicolon(rng):
+    # PyCUDA's template writes "%(loop_prep)s;", so programs leave the ';' out.
+    from lattice.pycuda.elementwise import ElementwiseKernel
+    x = rng.standard_normal(300).astype(np.float32)
+    xg = gpuarray.to_gpu(x)
+    z = gpuarray.empty_like(xg)
+    k = ElementwiseKernel("float *x, float *z", "z[i] = x[i] * s", "prep",
+                          loop_prep="const float s = 2.5f")
+    k(xg, z)
+    assert np.array_equal(z.get(), x * np.float32(2.5))

@@ -37,6 +37,9 @@ class ElementwiseKernel:
                  keep: bool = False, options: Any = None, preamble: str = "",
                  loop_prep: str = "", after_loop: str = ""):
         preamble = _with_complex_header(preamble, arguments, operation, loop_prep, after_loop)
+        # PyCUDA's template ends each with ';' ("%(loop_prep)s;"): programs leave it out.
+        loop_prep = loop_prep + ";" if loop_prep.strip() else loop_prep
+        after_loop = after_loop + ";" if after_loop.strip() else after_loop
         self._spec = (arguments, operation, name, preamble, loop_prep, after_loop)
         self._plain = _array.ElementwiseKernel(arguments, operation, name, keep, options,
                                                preamble, loop_prep, after_loop)
