@@ -424,7 +424,7 @@ class GPUArray:
         return self.get(ary, async_=True, stream=stream)
 
     def set(self, ary: Any, async_: bool = False, stream: Any = None,
-            **kwargs: Any) -> "GPUArray":
+            **kwargs: Any) -> None:
         """Copies a host array of the same size and dtype in (no conversion: a different
         dtype raises, as in PyCUDA)."""
         if kwargs.pop("async", None):
@@ -444,19 +444,20 @@ class GPUArray:
             raise ValueError(f"ary and self must have the same dtype ({ary.dtype} vs "
                              f"{self.dtype})")
         if self.size == 0:
-            return self
+            return None
         st = stream if async_ else None
         if self.flags.c_contiguous and ary.flags.c_contiguous or \
                 self.flags.f_contiguous and ary.flags.f_contiguous and not \
                 (self.flags.c_contiguous and not ary.flags.c_contiguous):
             _core.memcpy_htod(self._ptr, ary, st, context=self._ctx)
-            return self
+            return None
         tmp = to_gpu(np.ascontiguousarray(ary), context=self._ctx)
         _copy_into(self, tmp)
-        return self
+        return None
 
-    def set_async(self, ary: Any, stream: Any = None) -> "GPUArray":
-        return self.set(ary, async_=True, stream=stream)
+    def set_async(self, ary: Any, stream: Any = None) -> None:
+        """PyCUDA's: set(ary, async_=True, stream=stream); returns None, as PyCUDA's."""
+        self.set(ary, async_=True, stream=stream)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         if copy is False:
