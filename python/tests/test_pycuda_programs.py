@@ -350,3 +350,33 @@ def test_elementwise_loop_prep_without_a_semicolon(rng):
                           loop_prep="const float s = 2.5f")
     k(xg, z)
     assert np.array_equal(z.get(), x * np.float32(2.5))
+
+
+def test_float16_arrays_are_held_copied_and_passed_to_kernels(rng):
+    # PyCUDA's GPUArray holds float16 (to_gpu, get, slices, copies) for kernels that read
+    # __half; lattice.pycuda computes nothing with it (TypeError), rather than guess.
+    x = rng.standard_normal((6, 8)).astype(np.float16)
+    g = gpuarray.to_gpu(x)
+    assert g.dtype == np.float16 and np.array_equal(g.get(), x)
+    assert np.array_equal(g[::2, 1::3].get(), x[::2, 1::3])
+    assert np.array_equal(g.T.copy().get(), x.T)
+    assert np.array_equal(gpuarray.zeros(5, np.float16).get(), np.zeros(5, np.float16))
+    g2 = g.copy()
+    g2[1:3] = 1.5
+    g2[:, 0] = g[:, 1]
+    x2 = x.copy()
+    x2[1:3] = 1.5
+    x2[:, 0] = x[:, 1]
+    assert np.array_equal(g2.get(), x2)
+    assert np.array_equal(gpuarray.concatenate((g, g)).get(), np.concatenate((x, x)))
+    assert np.array_equal(g.view(np.uint16).get(), x.view(np.uint16))
+    mod = SourceModule("#include <cuda_fp16.h>\n"
+                       "__global__ void k(const __half *a, float *o) { int i = threadIdx.x; "
+                       "o[i] = __half2float(a[i]) * 2.0f; }")
+    o = gpuarray.empty(48, np.float32)
+    mod.get_function("k")(g, o, block=(48, 1, 1))
+    assert np.array_equal(o.get(), x.ravel().astype(np.float32) * 2)
+    for op in (lambda: g + g, lambda: g * 2, lambda: gpuarray.sum(g), lambda: g.max(),
+               lambda: g.astype(np.float32), lambda: g > 0, lambda: -g):
+        with pytest.raises(TypeError, match="float16"):
+            op()

@@ -20,7 +20,7 @@ from .. import core as _core
 from .._lib import lib
 from ..errors import check
 from . import _kernels as _k
-from ._kernels import Code, check_dtype, ctype, launch, real_of
+from ._kernels import Code, check_dtype, check_storage_dtype, ctype, launch, real_of
 
 __all__ = ["GPUArray", "splay", "to_gpu", "to_gpu_async", "empty", "zeros", "ones", "empty_like",
            "zeros_like", "ones_like", "arange", "take", "multi_take", "multi_put",
@@ -117,7 +117,7 @@ class GPUArray:
                  base: Any = None, gpudata: Any = None, strides: Any = None,
                  order: str = "C", *, context: _core.Context | None = None):
         self.shape = _shape(shape)
-        self.dtype = check_dtype(dtype)
+        self.dtype = check_storage_dtype(dtype)
         if _py_any(s < 0 for s in self.shape):
             raise ValueError(f"negative dimensions are not allowed: {self.shape}")
         self.size = math.prod(self.shape)
@@ -252,7 +252,7 @@ class GPUArray:
         changes the last axis, which must be contiguous)."""
         if dtype is None:
             return self._view(self.shape, self.strides)
-        dt = check_dtype(dtype)
+        dt = check_storage_dtype(dtype)
         old = self.itemsize
         if dt.itemsize == old:
             return self._view(self.shape, self.strides, dtype=dt)
@@ -519,7 +519,7 @@ class GPUArray:
 
     def fill(self, value: Any, stream: Any = None) -> "GPUArray":
         """Sets every element to value (converted to the array's dtype as NumPy would)."""
-        if self.dtype.kind == "V":
+        if self.dtype.kind == "V" or self.dtype == np.float16:
             host = np.full(self.shape, value, self.dtype)
             tmp = to_gpu(host, context=self._ctx)
             _copy_into(self, tmp)
@@ -725,6 +725,10 @@ def _copy_into(dst: GPUArray, src: GPUArray) -> None:
         if lo < dhi and dlo < hi:  # overlapping ranges: a copy has no defined order
             src = src.copy()
         _core.memcpy_dtod(dst._ptr, src._ptr, dst.nbytes, context=dst._ctx)
+        return
+    if src.dtype == dst.dtype == np.float16:
+        # Held, not computed with: copied as the 16-bit patterns they are.
+        _copy_into(dst.view(np.uint16), src.view(np.uint16))
         return
     code = Code()
     launch("lat_copy", [dst], [src], [],
