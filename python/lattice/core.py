@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import operator
 import re
 import threading
 import weakref
@@ -399,7 +400,8 @@ class DeviceAllocation(_Owned):
     def __init__(self, nbytes: int, context: Context | None = None):
         self._ctx = get_context(context)
         p = c_uint64()
-        check(lib.lat_mem_alloc(self._ctx.handle, int(nbytes), byref(p)), "mem_alloc")
+        nbytes = operator.index(nbytes)  # a float size is a mistake, not a size
+        check(lib.lat_mem_alloc(self._ctx.handle, nbytes, byref(p)), "mem_alloc")
         self._handle = p.value
         self.ptr: int = p.value
         self.nbytes: int = int(nbytes)
@@ -513,22 +515,35 @@ def memcpy_dtod(dest: Any, src: Any, nbytes: int, stream: "Stream | None" = None
     """Copies nbytes between device addresses."""
     ctx = _ctx_of(dest, context)
     if stream is None:
-        check(lib.lat_memcpy_dtod(ctx.handle, _devptr(dest), _devptr(src), int(nbytes)),
+        check(lib.lat_memcpy_dtod(ctx.handle, _devptr(dest), _devptr(src), operator.index(nbytes)),
               "memcpy_dtod")
     else:
-        check(lib.lat_memcpy_dtod_async(ctx.handle, _devptr(dest), _devptr(src), int(nbytes),
+        check(lib.lat_memcpy_dtod_async(ctx.handle, _devptr(dest), _devptr(src), operator.index(nbytes),
                                         stream.handle), "memcpy_dtod_async")
 
 
+def _memset_args(value: Any, count: Any, bits: int) -> tuple[int, int]:
+    """value and count as integers that fit (ctypes would wrap 256 to 0 for a byte)."""
+    value, count = operator.index(value), operator.index(count)
+    if not 0 <= value < 1 << bits:
+        raise OverflowError(f"memset_d{bits}: value {value} does not fit {bits} unsigned bits")
+    if count < 0:
+        raise OverflowError(f"memset_d{bits}: count {count} is negative")
+    return value, count
+
+
 def memset_d8(dest: Any, value: int, count: int, context: Context | None = None) -> None:
+    value, count = _memset_args(value, count, 8)
     check(lib.lat_memset_d8(_ctx_of(dest, context).handle, _devptr(dest), value, count))
 
 
 def memset_d16(dest: Any, value: int, count: int, context: Context | None = None) -> None:
+    value, count = _memset_args(value, count, 16)
     check(lib.lat_memset_d16(_ctx_of(dest, context).handle, _devptr(dest), value, count))
 
 
 def memset_d32(dest: Any, value: int, count: int, context: Context | None = None) -> None:
+    value, count = _memset_args(value, count, 32)
     check(lib.lat_memset_d32(_ctx_of(dest, context).handle, _devptr(dest), value, count))
 
 
@@ -769,7 +784,12 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
 def _dim3(t: Any, what: str) -> "_lib.dim3":
     if isinstance(t, (int, np.integer)):
         t = (int(t),)
-    t = tuple(int(x) for x in t)
+    try:
+        # Integers only, as CUDA and PyCUDA take them: a float extent (grid=(n / 256, 1))
+        # would be truncated to fewer blocks than meant.
+        t = tuple(operator.index(x) for x in t)
+    except TypeError:
+        raise TypeError(f"{what} {tuple(t)!r}: each extent must be an integer") from None
     if not 1 <= len(t) <= 3:
         raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(t)}")
     for x in t:
@@ -960,9 +980,10 @@ class Kernel:
             if type(grid) is tuple and type(block) is tuple and len(self._dims) < 64:
                 self._dims[(grid, block)] = dims
         d.grid, d.block = dims
-        if not 0 <= int(shared) < 2**32:
+        shared = operator.index(shared)
+        if not 0 <= shared < 2**32:
             raise OverflowError(f"shared: {shared} bytes is outside [0, 2**32)")
-        d.shared_bytes = int(shared)
+        d.shared_bytes = shared
         d.stream = None if stream is None else stream.handle
         d.cooperative = int(cooperative)
         if time_kernel:
