@@ -156,10 +156,14 @@ _sigint_installed = False
 # lattice call runs in the main thread while it does), under this lock, which the thread
 # holds while it reads bytes and calls lat_interrupt(): so no interrupt can reach a call
 # the program makes after the handler has raised (in its `except KeyboardInterrupt:`).
+# An interrupt reaches only the calls begun before it: one the main thread began just
+# after the signal is interrupted again every _REPEAT_S, until the handler has run.
 # (Reentrant: a SIGINT may find the main thread holding it, in _start_wakeup_watch.)
 _wake_lock = threading.RLock()
 # Our pipe's read and write ends, and the wakeup fd set before ours (-1: none).
 _wake_fds: tuple[int, int, int] | None = None
+_sigint_unhandled = False  # the thread has interrupted for a SIGINT the handler has not run for
+_REPEAT_S = 0.05
 lib.lat_interrupt.restype = None
 lib.lat_interrupt.argtypes = []
 
@@ -197,20 +201,24 @@ def _take_wake_bytes() -> bytes:
 
 
 def _watch_wakeups(r: int) -> None:
+    global _sigint_unhandled
     import select
     import signal
     while True:
         try:
-            select.select([r], [], [])
+            select.select([r], [], [], _REPEAT_S if _sigint_unhandled else None)
         except (OSError, ValueError):
             return
         with _wake_lock:
             if _wake_fds is None or _wake_fds[0] != r:
                 return  # replaced (after fork)
             data = _take_wake_bytes()
-            if bytes([signal.SIGINT]) in data and \
+            if (_sigint_unhandled or bytes([signal.SIGINT]) in data) and \
                     signal.getsignal(signal.SIGINT) is _sigint_handler:
+                _sigint_unhandled = True
                 lib.lat_interrupt()
+            else:
+                _sigint_unhandled = False
 
 
 def _start_wakeup_watch() -> None:
@@ -267,9 +275,11 @@ def _install_sigint() -> None:
         return  # the program's own handler stays
 
     def _on_sigint(signum: int, frame: Any) -> None:
+        global _sigint_unhandled
         if _wake_fds is not None:
             with _wake_lock:
                 _take_wake_bytes()
+                _sigint_unhandled = False
         f = frame
         while f is not None:
             if f.f_code in _callback_codes:
