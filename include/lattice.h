@@ -317,11 +317,9 @@ LAT_API lat_status lat_context_synchronize(lat_context *ctx);
  * that were running), and the context stays usable: device memory keeps what the blocks
  * that ran wrote, as after any failed launch, and the next launch runs normally.
  *
- * On a GPU a kernel cannot be stopped. A wait for it (lat_context_synchronize,
- * lat_stream_synchronize, lat_event_synchronize) that is running or had begun when
- * lat_interrupt() was called returns LAT_ERROR_INTERRUPTED within a few milliseconds;
- * the kernel runs on to its end, and the next wait or copy that needs its results waits
- * for it again (lat_context_destroy too).
+ * On a GPU (the CUDA backend) nothing is interrupted: a GPU kernel cannot be stopped, and
+ * lattice waits for one with the driver's blocking calls, so a wait
+ * (lat_context_synchronize, a copy of its results) returns when the kernel has ended.
  *
  * An interrupt is not kept: a call that begins after lat_interrupt() returned runs
  * normally, and an interrupt while nothing runs does nothing. Compiles are not
