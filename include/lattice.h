@@ -315,7 +315,8 @@ LAT_API lat_status lat_context_synchronize(lat_context *ctx);
  * launch, a cooperative one). The blocks not yet started are skipped, the launch fails
  * with LAT_ERROR_INTERRUPTED ("kernel 'k' was interrupted ..." naming a block and thread
  * that were running), and the context stays usable: device memory keeps what the blocks
- * that ran wrote, as after any failed launch, and the next launch runs normally.
+ * that ran wrote, as after any failed launch, and the next launch runs normally. (A -G
+ * module's launch under a debugger is left to the debugger, which takes Ctrl-C itself.)
  *
  * On a GPU (the CUDA backend) nothing is interrupted: a GPU kernel cannot be stopped, and
  * lattice waits for one with the driver's blocking calls, so a wait

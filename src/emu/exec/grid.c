@@ -529,9 +529,10 @@ lat_status lat__exec_run(const lat__exec_grid *g)
     atomic_init(&st.fail_step, UINT64_MAX);
     atomic_init(&st.next_step, 0);
     st.failed_step = UINT64_MAX;
-    /* The host's slot holds the deadline, and lets lat_interrupt() stop the launch. */
+    /* The host's slot holds the deadline, and lets lat_interrupt() stop the launch; not a
+     * -G kernel's under a debugger, which has Ctrl-C itself and shows no thread of ours. */
     cache *hc = get_cache();
-    if (hc) {
+    if (hc && !k->untimed) {
         st.host = &hc->slot;
         st.gen = lat__emu_guard_begin(st.host, g->timeout_ms, g->launch->interrupts);
         if (!st.gen && g->timeout_ms) {
