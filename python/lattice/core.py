@@ -32,7 +32,7 @@ from .errors import LatticeError, check
 __all__ = [
     "BACKENDS", "Device", "Context", "DeviceAllocation", "Module", "Kernel", "In", "Out",
     "InOut", "Stream", "Event", "current_context", "get_context", "backend_of",
-    "mem_alloc", "memcpy_htod", "memcpy_dtoh", "memcpy_dtod", "synchronize",
+    "mem_alloc", "memcpy_htod", "memcpy_dtoh", "memcpy_dtod", "synchronize", "interrupt",
 ]
 
 #: Backend names as the library spells them, and their lat_backend_kind values.
@@ -142,12 +142,132 @@ _destroying = False
 # launch) would raise KeyboardInterrupt inside the callback, where ctypes drops it. While
 # such a callback runs, the SIGINT handler notes the interrupt instead, and the lattice
 # call raises KeyboardInterrupt when it returns (errors.check).
+#
+# Ctrl-C while the main thread waits in C (a launch that spins, a synchronize): CPython
+# runs the handler only between bytecodes, that is after the call returns, minutes later.
+# So Python's own C-level handler, which writes the signal's number to the wakeup fd
+# (signal.set_wakeup_fd), wakes a daemon thread that calls lat_interrupt(): the call
+# returns within milliseconds (LAT_ERROR_INTERRUPTED), and the handler then raises
+# KeyboardInterrupt as usual. Nothing runs per launch. A wakeup fd set before ours (a
+# program's, asyncio's) gets every byte forwarded; one set after ours replaces it, and
+# Ctrl-C then waits for the call to return, as before.
 _callback_codes: set = set()
 _sigint_installed = False
+# The handler takes the bytes the thread has not read yet (that SIGINT is its own: no
+# lattice call runs in the main thread while it does), under this lock, which the thread
+# holds while it reads bytes and calls lat_interrupt(): so no interrupt can reach a call
+# the program makes after the handler has raised (in its `except KeyboardInterrupt:`).
+# An interrupt reaches only the calls begun before it: one the main thread began just
+# after the signal is interrupted again every _REPEAT_S, until the handler has run.
+# (Reentrant: a SIGINT may find the main thread holding it, in _start_wakeup_watch.)
+_wake_lock = threading.RLock()
+# Our pipe's read and write ends, and the wakeup fd set before ours (-1: none).
+_wake_fds: tuple[int, int, int] | None = None
+_sigint_unhandled = False  # the thread has interrupted for a SIGINT the handler has not run for
+_REPEAT_S = 0.05
+lib.lat_interrupt.restype = None
+lib.lat_interrupt.argtypes = []
+
+
+def interrupt() -> None:
+    """Interrupts every lattice call running in the process that runs kernels or waits
+    for them (``lat_interrupt``): each raises :class:`lattice.errors.InterruptedError`
+    within milliseconds. Thread-safe; for a program's own "cancel" (Ctrl-C does it by
+    itself)."""
+    lib.lat_interrupt()
+
+
+def _take_wake_bytes() -> bytes:
+    """The bytes our wakeup pipe holds, forwarded to the wakeup fd set before ours; with
+    _wake_lock held."""
+    import os
+    r, _, prev = _wake_fds
+    data = b""
+    while True:
+        try:
+            chunk = os.read(r, 512)
+        except (BlockingIOError, InterruptedError):
+            break
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    if data and prev >= 0:
+        try:
+            os.write(prev, data)
+        except OSError:
+            pass  # a full or closed pipe: its owner reads what it can, as with ours
+    return data
+
+
+def _watch_wakeups(r: int) -> None:
+    global _sigint_unhandled
+    import select
+    import signal
+    while True:
+        try:
+            select.select([r], [], [], _REPEAT_S if _sigint_unhandled else None)
+        except (OSError, ValueError):
+            return
+        with _wake_lock:
+            if _wake_fds is None or _wake_fds[0] != r:
+                return  # replaced (after fork)
+            data = _take_wake_bytes()
+            if (_sigint_unhandled or bytes([signal.SIGINT]) in data) and \
+                    signal.getsignal(signal.SIGINT) is _sigint_handler:
+                _sigint_unhandled = True
+                lib.lat_interrupt()
+            else:
+                _sigint_unhandled = False
+
+
+def _start_wakeup_watch() -> None:
+    """Points the wakeup fd at a pipe of ours and starts the thread reading it; from the
+    main thread only."""
+    global _wake_fds
+    import os
+    import signal
+    r, w = os.pipe()
+    os.set_blocking(r, False)
+    os.set_blocking(w, False)
+    try:
+        prev = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+    except (ValueError, OSError):
+        os.close(r)
+        os.close(w)
+        return
+    with _wake_lock:
+        _wake_fds = (r, w, prev)
+    threading.Thread(target=_watch_wakeups, args=(r,), name="lattice-sigint",
+                     daemon=True).start()
+
+
+def _restart_wakeup_watch() -> None:
+    # A child of fork() has no thread reading the pipe it shares with its parent: a pipe
+    # of its own and a thread for it.
+    global _wake_fds
+    if _wake_fds is None or threading.current_thread() is not threading.main_thread():
+        return
+    import os
+    import signal
+    r, w, prev = _wake_fds
+    _wake_fds = None
+    try:
+        signal.set_wakeup_fd(prev, warn_on_full_buffer=False)
+    except (ValueError, OSError):
+        return
+    os.close(r)
+    os.close(w)
+    _start_wakeup_watch()
+
+
+_sigint_handler: Any = None
 
 
 def _install_sigint() -> None:
-    global _sigint_installed
+    global _sigint_installed, _sigint_handler
+    import os
     import signal
     if _sigint_installed or threading.current_thread() is not threading.main_thread():
         return
@@ -156,6 +276,11 @@ def _install_sigint() -> None:
         return  # the program's own handler stays
 
     def _on_sigint(signum: int, frame: Any) -> None:
+        global _sigint_unhandled
+        if _wake_fds is not None:
+            with _wake_lock:
+                _take_wake_bytes()
+                _sigint_unhandled = False
         f = frame
         while f is not None:
             if f.f_code in _callback_codes:
@@ -164,8 +289,11 @@ def _install_sigint() -> None:
             f = f.f_back
         raise KeyboardInterrupt
 
+    _sigint_handler = _on_sigint
     signal.signal(signal.SIGINT, _on_sigint)
     _sigint_installed = True
+    _start_wakeup_watch()
+    os.register_at_fork(after_in_child=_restart_wakeup_watch)
 
 
 def _default_logger(level: str, message: str) -> None:

@@ -62,6 +62,8 @@ _builtin_base = {
     "ERROR_ARG_COUNT": TypeError,
     "ERROR_ARG_TYPE": TypeError,
     "ERROR_UNSUPPORTED": NotImplementedError,
+    # lat_interrupt() (lattice.core.interrupt); Ctrl-C raises KeyboardInterrupt instead
+    "ERROR_INTERRUPTED": InterruptedError,
 }
 
 
