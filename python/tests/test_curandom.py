@@ -91,6 +91,12 @@ def test_direction_vectors_are_joe_and_kuos():
               curandom.direction_vector_set.SCRAMBLED_VECTOR_64):
         sv = curandom.generate_direction_vectors(50, s).get()
         assert not np.array_equal(sv[:, :32], v[:50] if s == 102 else v64[:, :32])
+        # still a Sobol net: 2^8 points of a dimension, shifted by any constant, fall one in
+        # each of 2^8 equal intervals
+        top = int(sv.dtype.itemsize * 8)
+        for dim in (0, 7, 49):
+            pts = gray_points(sv[dim, :9], 0x5A5A5A5A5A5A5A5A >> (64 - top), 0, 256)
+            assert sorted(p >> (top - 8) for p in pts) == list(range(256)), (s, dim)
     with pytest.raises(ValueError, match="direction"):
         curandom.generate_direction_vectors(4, 7)
     c = curandom.generate_scramble_constants32(20001).get()
