@@ -9,8 +9,9 @@
  * a volatile lvalue a value read through another, `lhs op= rhs`, becomes
  *     __lat_ls_end(lhs op= __lat_ls(rhs))
  * where __lat_ls(v) (the prelude) waits for the warp's active lanes once v is computed,
- * and __lat_ls_end once the store is made: the GPU's order. Both are warp operations to
- * the planner, so such a kernel runs on fibers.
+ * and __lat_ls_end once the store is made: the GPU's order. In such a function a plain
+ * store through a volatile lvalue waits after it too. Both are warp operations to the
+ * planner.
  */
 #include "lockstep.h"
 
@@ -24,6 +25,7 @@ typedef struct lockstep {
     lat__func *fn;
     lat__sym *ls, *ls_end;
     bool found;
+    bool rewrote; /* a statement of fn was made lockstep */
 } lockstep;
 
 static bool is_volatile(const lat__type *t)
@@ -88,28 +90,47 @@ static void note_call(lockstep *ls, lat__sym *s)
     LAT_PUSH(&ls->u->arena, ls->fn->calls, s);
 }
 
+/* A store through a volatile lvalue whose address has no side effects, or NULL. */
+static lat__expr *volatile_store(lockstep *ls, lat__stmt *s)
+{
+    if (s->kind != LAT_S_EXPR || !s->e)
+        return NULL;
+    lat__expr *e = (lat__expr *)lat__skip_implicit(s->e);
+    if (e->kind != LAT_E_ASSIGN || !access(lat__skip_implicit(e->a)) || !is_volatile(e->a->type))
+        return NULL;
+    return holds(ls, e->a, find_effect) ? NULL : e;
+}
+
 static bool rewrite_stmt(lat__visitor *v, lat__stmt *s)
 {
     lockstep *ls = v->data;
-    if (s->kind != LAT_S_EXPR || !s->e)
-        return true;
-    lat__expr *e = (lat__expr *)lat__skip_implicit(s->e);
-    if (e->kind != LAT_E_ASSIGN || !access(lat__skip_implicit(e->a)) || !is_volatile(e->a->type))
-        return true;
+    lat__expr *e = volatile_store(ls, s);
     /* Only a store of what other lanes' stores may change, through an address the store
      * computes again after the wait. */
-    if (!holds(ls, e->b, find_volatile_read) || holds(ls, e->a, find_effect))
+    if (!e || !holds(ls, e->b, find_volatile_read))
         return true;
     e->b = call(ls, ls->ls, e->b, e->b->type);
     s->e = call(ls, ls->ls_end, e, &lat__ty_void);
-    note_call(ls, ls->ls);
-    note_call(ls, ls->ls_end);
+    ls->rewrote = true;
+    return true;
+}
+
+/* In a function with lockstep statements, a plain volatile store (`smem[tid] = mySum;`
+ * before `if (id < 16) smem[tid] += smem[tid + 16];`, as SHOC's spmv and cuda-samples'
+ * warp scans have it with no barrier between) is seen by the warp's other lanes once
+ * the statement is done, as in a GPU's lockstep warp: it waits for them after it. */
+static bool rewrite_plain_store(lat__visitor *v, lat__stmt *s)
+{
+    lockstep *ls = v->data;
+    lat__expr *e = volatile_store(ls, s);
+    if (e)
+        s->e = call(ls, ls->ls_end, e, &lat__ty_void);
     return true;
 }
 
 void lat__lockstep_rewrite(lat__unit *u)
 {
-    lockstep ls = {u, NULL, lat__unit_builtin(u, "__lat_ls"), lat__unit_builtin(u, "__lat_ls_end"), false};
+    lockstep ls = {u, NULL, lat__unit_builtin(u, "__lat_ls"), lat__unit_builtin(u, "__lat_ls_end"), false, false};
     if (!ls.ls || !ls.ls_end)
         return;
     lat__tu *tu = u->tu;
@@ -118,7 +139,14 @@ void lat__lockstep_rewrite(lat__unit *u)
         if (x->kind != LAT_X_FUNC || !(x->fn->sym->cuda & (LAT_CU_GLOBAL | LAT_CU_DEVICE)))
             continue;
         ls.fn = x->fn;
+        ls.rewrote = false;
         lat__visitor v = {rewrite_stmt, NULL, NULL, &ls};
         lat__visit_stmt(&v, x->fn->body);
+        if (!ls.rewrote)
+            continue;
+        v.stmt = rewrite_plain_store;
+        lat__visit_stmt(&v, x->fn->body);
+        note_call(&ls, ls.ls);
+        note_call(&ls, ls.ls_end);
     }
 }

@@ -1,0 +1,110 @@
+/* Real-world C-style and legacy CUDA kernels (Rodinia, SHOC, Parboil, cuda-samples'
+ * C kernels): the idioms they are written in, run against a host reference. */
+#include "harness.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* SHOC's spmv_csr_vector_kernel (shoc/src/cuda/level1/spmv/Spmv.cu): each warp stores
+ * its partial sum through a volatile shared array and reduces it at once, with neither a
+ * barrier nor a __syncwarp between the store and the lanes reading it, counting on the
+ * warp's lockstep. The emulator let lane 0 read lane 16's word before lane 16 stored it. */
+static const char spmv_src[] =
+    "#define BLOCKSIZE 128\n"
+    "extern \"C\" __global__ void spmv_csr_vector_kernel(const float * __restrict__ val,\n"
+    "        const int * __restrict__ cols, const int * __restrict__ rowDelimiters,\n"
+    "        const int dim, const float * __restrict__ vec, float * __restrict__ out)\n"
+    "{\n"
+    "    int t = threadIdx.x;\n"
+    "    int id = t & (warpSize-1);\n"
+    "    int warpsPerBlock = blockDim.x / warpSize;\n"
+    "    int myRow = (blockIdx.x * warpsPerBlock) + (t / warpSize);\n"
+    "    __shared__ volatile float partialSums[BLOCKSIZE];\n"
+    "    if (myRow < dim)\n"
+    "    {\n"
+    "        int warpStart = rowDelimiters[myRow];\n"
+    "        int warpEnd = rowDelimiters[myRow+1];\n"
+    "        float mySum = 0;\n"
+    "        for (int j = warpStart + id; j < warpEnd; j += warpSize)\n"
+    "        {\n"
+    "            int col = cols[j];\n"
+    "            mySum += val[j] * vec[col];\n"
+    "        }\n"
+    "        partialSums[t] = mySum;\n"
+    "        if (id < 16) partialSums[t] += partialSums[t+16];\n"
+    "        if (id <  8) partialSums[t] += partialSums[t+ 8];\n"
+    "        if (id <  4) partialSums[t] += partialSums[t+ 4];\n"
+    "        if (id <  2) partialSums[t] += partialSums[t+ 2];\n"
+    "        if (id <  1) partialSums[t] += partialSums[t+ 1];\n"
+    "        if (id == 0) out[myRow] = partialSums[t];\n"
+    "    }\n"
+    "}\n";
+
+TEST(a_volatile_store_before_a_warp_synchronous_reduction_is_seen_by_the_whole_warp)
+{
+    lat_context *ctx = t_context_with(&(lat_context_desc){.check = LAT_CHECK_OFF});
+    lat_kernel *k = t_kernel_as_written(ctx, spmv_src, "spmv_csr_vector_kernel");
+    enum { DIM = 61, NV = 97 };
+    int delim[DIM + 1] = {0};
+    for (int r = 0; r < DIM; r++)
+        delim[r + 1] = delim[r] + (int)(t_rand_u32() % 90);
+    int nnz = delim[DIM];
+    float *val = t_calloc((size_t)nnz, sizeof *val), vec[NV], out[DIM];
+    int *cols = t_calloc((size_t)nnz, sizeof *cols);
+    t_rand_floats(val, (size_t)nnz, -1, 1);
+    t_rand_floats(vec, NV, -1, 1);
+    for (int j = 0; j < nnz; j++)
+        cols[j] = (int)(t_rand_u32() % NV);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(DIM + 3) / 4}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(val, (size_t)nnz * sizeof *val),
+                                       lat_arg_in(cols, (size_t)nnz * sizeof *cols), lat_arg_in(delim, sizeof delim),
+                                       lat_arg_i32(DIM), lat_arg_in(vec, sizeof vec), lat_arg_out(out, sizeof out))));
+    for (int r = 0; r < DIM; r++) {
+        /* The GPU's order: each lane's strided sum, then the lockstep tree. */
+        float lane[32] = {0};
+        for (int j = delim[r]; j < delim[r + 1]; j++)
+            lane[(j - delim[r]) % 32] += val[j] * vec[cols[j]];
+        for (int d = 16; d > 0; d /= 2)
+            for (int i = 0; i < d; i++)
+                lane[i] += lane[i + d];
+        ASSERT_CLOSE(out[r], lane[0], 1e-5, 1e-5);
+    }
+}
+
+/* The warp scan of cuda-samples' older scan and histogram code: zero a word, store the
+ * lane's value, then `s[pos] += s[pos - offset]` in lockstep, no barrier anywhere. */
+static const char warp_scan_src[] =
+    "typedef unsigned int uint;\n"
+    "inline __device__ uint warpScanInclusive(uint idata, volatile uint *s_Data, uint size)\n"
+    "{\n"
+    "    uint pos = 2 * threadIdx.x - (threadIdx.x & (size - 1));\n"
+    "    s_Data[pos] = 0;\n"
+    "    pos += size;\n"
+    "    s_Data[pos] = idata;\n"
+    "    for (uint offset = 1; offset < size; offset <<= 1)\n"
+    "        s_Data[pos] += s_Data[pos - offset];\n"
+    "    return s_Data[pos];\n"
+    "}\n"
+    "extern \"C\" __global__ void warp_scan(uint *out, const uint *in)\n"
+    "{\n"
+    "    __shared__ uint s[2 * 128];\n"
+    "    uint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    out[i] = warpScanInclusive(in[i], s, 32);\n"
+    "}\n";
+
+TEST(a_legacy_warp_scan_gives_the_gpus_prefix_sums)
+{
+    lat_context *ctx = t_context_with(&(lat_context_desc){.check = LAT_CHECK_OFF});
+    lat_kernel *k = t_kernel_as_written(ctx, warp_scan_src, "warp_scan");
+    enum { N = 512 };
+    uint32_t in[N], out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = t_rand_u32() % 1000;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 128}, .block = {128}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(in, sizeof in))));
+    uint32_t sum = 0;
+    for (int i = 0; i < N; i++) {
+        sum = (i % 32 ? sum : 0) + in[i];
+        ASSERT_MSG(out[i] == sum, "element %d: %u, want %u", i, out[i], sum);
+    }
+}
