@@ -108,3 +108,56 @@ TEST(a_legacy_warp_scan_gives_the_gpus_prefix_sums)
         ASSERT_MSG(out[i] == sum, "element %d: %u, want %u", i, out[i], sum);
     }
 }
+
+/* Lanes talking through volatile shared memory with no barrier, in statements of their
+ * own: a load into a local then a store (`int t = s[tid] + s[tid + 16]; s[tid] = t;`),
+ * and a shuffle emulated in shared memory as pre-Kepler code wrote it. A GPU's warp
+ * does each statement in lockstep; the emulator ran each lane's whole sequence first. */
+static const char volatile_talk_src[] =
+    "extern \"C\" __global__ void exchange(const int *in, int *out)\n"
+    "{\n"
+    "    __shared__ volatile int s[128];\n"
+    "    int tid = threadIdx.x;\n"
+    "    int x = in[blockIdx.x * 128 + tid];\n"
+    "    s[tid] = x;\n"
+    "    int y = s[tid ^ 1];\n"
+    "    s[tid] = x + y;\n"
+    "    int z = s[tid ^ 2];\n"
+    "    out[blockIdx.x * 128 + tid] = x + y + z;\n"
+    "}\n"
+    "extern \"C\" __global__ void two_statements(const int *in, int *out)\n"
+    "{\n"
+    "    __shared__ int ss[128];\n"
+    "    volatile int *s = ss;\n"
+    "    int tid = threadIdx.x, lane = tid & 31;\n"
+    "    s[tid] = in[blockIdx.x * 128 + tid];\n"
+    "    __syncthreads();\n"
+    "    for (int d = 1; d < 32; d <<= 1) {\n"
+    "        int t = s[tid];\n"
+    "        if (lane >= d) t += s[tid - d];\n"
+    "        s[tid] = t;\n"
+    "    }\n"
+    "    out[blockIdx.x * 128 + tid] = s[tid];\n"
+    "}\n";
+
+TEST(lanes_talking_through_volatile_memory_see_each_statement_in_lockstep)
+{
+    lat_context *ctx = t_context_with(&(lat_context_desc){.check = LAT_CHECK_OFF});
+    lat_kernel *ex = t_kernel_as_written(ctx, volatile_talk_src, "exchange");
+    lat_kernel *two = t_kernel_as_written(ctx, volatile_talk_src, "two_statements");
+    enum { N = 256 };
+    int in[N], out[N], scan[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (int)(t_rand_u32() % 2001) - 1000;
+    ASSERT_OK(lat_launch_args(ex, &(lat_launch_desc){.grid = {N / 128}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out))));
+    ASSERT_OK(lat_launch_args(two, &(lat_launch_desc){.grid = {N / 128}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(scan, sizeof scan))));
+    int sum = 0;
+    for (int i = 0; i < N; i++) {
+        int y = in[i ^ 1], z = in[i ^ 2] + in[i ^ 3];
+        ASSERT_MSG(out[i] == in[i] + y + z, "exchange, element %d: %d, want %d", i, out[i], in[i] + y + z);
+        sum = (i % 32 ? sum : 0) + in[i];
+        ASSERT_MSG(scan[i] == sum, "two statements, element %d: %d, want %d", i, scan[i], sum);
+    }
+}

@@ -9,9 +9,9 @@
  * a volatile lvalue a value read through another, `lhs op= rhs`, becomes
  *     __lat_ls_end(lhs op= __lat_ls(rhs))
  * where __lat_ls(v) (the prelude) waits for the warp's active lanes once v is computed,
- * and __lat_ls_end once the store is made: the GPU's order. In such a function a plain
- * store through a volatile lvalue waits after it too. Both are warp operations to the
- * planner.
+ * and __lat_ls_end once the store is made: the GPU's order. In such a function, and in
+ * one that stores and loads through volatile lvalues, every volatile store does the same
+ * (rewrite_plain_store). Both are warp operations to the planner.
  */
 #include "lockstep.h"
 
@@ -26,6 +26,7 @@ typedef struct lockstep {
     lat__sym *ls, *ls_end;
     bool found;
     bool rewrote; /* a statement of fn was made lockstep */
+    size_t accesses, stores; /* fn's volatile accesses; its volatile stores' */
 } lockstep;
 
 static bool is_volatile(const lat__type *t)
@@ -115,22 +116,58 @@ static bool rewrite_stmt(lat__visitor *v, lat__stmt *s)
     return true;
 }
 
-/* In a function with lockstep statements, a plain volatile store (`smem[tid] = mySum;`
- * before `if (id < 16) smem[tid] += smem[tid + 16];`, as SHOC's spmv and cuda-samples'
- * warp scans have it with no barrier between) is seen by the warp's other lanes once
- * the statement is done, as in a GPU's lockstep warp: it waits for them after it. */
+/* An element of a volatile array of scalars (`s[tid ^ 1]`), how lanes of legacy code
+ * talk (a struct's store may be its volatile operator=, a call). */
+static bool volatile_element(const lat__expr *e)
+{
+    e = lat__skip_implicit(e);
+    return e->kind == LAT_E_INDEX && is_volatile(e->type) && lat__is_scalar(e->type);
+}
+
+/* A plain store to a volatile element, or NULL. */
+static lat__expr *element_store(lockstep *ls, lat__stmt *s)
+{
+    lat__expr *e = volatile_store(ls, s);
+    return e && e->op == LAT_P_ASSIGN && volatile_element(e->a) ? e : NULL;
+}
+
+/* Counts fn's volatile elements and the statements storing to one: a function with more
+ * elements than stores also reads them. */
+static bool count_access(lat__visitor *v, lat__expr *e)
+{
+    if (volatile_element(e))
+        ((lockstep *)v->data)->accesses++;
+    return true;
+}
+
+static bool count_store(lat__visitor *v, lat__stmt *s)
+{
+    lockstep *ls = v->data;
+    if (element_store(ls, s))
+        ls->stores++;
+    return true;
+}
+
+/* In a function whose lanes talk through volatile memory with no barrier (lockstep
+ * statements, or stores and loads of volatile elements: `smem[tid] = x; y = smem[tid ^
+ * 1];`, `int t = s[pos] + s[pos - off]; s[pos] = t;`, SHOC's spmv storing
+ * `partialSums[t] = mySum;` before reducing at once), every store to a volatile element
+ * happens as in a GPU's lockstep warp: after every lane's loads before it, and seen by
+ * every lane after it. */
 static bool rewrite_plain_store(lat__visitor *v, lat__stmt *s)
 {
     lockstep *ls = v->data;
-    lat__expr *e = volatile_store(ls, s);
-    if (e)
+    lat__expr *e = element_store(ls, s);
+    if (e) {
+        e->b = call(ls, ls->ls, e->b, e->b->type);
         s->e = call(ls, ls->ls_end, e, &lat__ty_void);
+    }
     return true;
 }
 
 void lat__lockstep_rewrite(lat__unit *u)
 {
-    lockstep ls = {u, NULL, lat__unit_builtin(u, "__lat_ls"), lat__unit_builtin(u, "__lat_ls_end"), false, false};
+    lockstep ls = {u, NULL, lat__unit_builtin(u, "__lat_ls"), lat__unit_builtin(u, "__lat_ls_end"), false, false, 0, 0};
     if (!ls.ls || !ls.ls_end)
         return;
     lat__tu *tu = u->tu;
@@ -140,9 +177,12 @@ void lat__lockstep_rewrite(lat__unit *u)
             continue;
         ls.fn = x->fn;
         ls.rewrote = false;
+        ls.accesses = ls.stores = 0;
+        lat__visitor c = {count_store, count_access, NULL, &ls};
+        lat__visit_stmt(&c, x->fn->body);
         lat__visitor v = {rewrite_stmt, NULL, NULL, &ls};
         lat__visit_stmt(&v, x->fn->body);
-        if (!ls.rewrote)
+        if (!ls.rewrote && !(ls.stores && ls.accesses > ls.stores))
             continue;
         v.stmt = rewrite_plain_store;
         lat__visit_stmt(&v, x->fn->body);
