@@ -401,3 +401,22 @@ def test_wiki_mandelbrot_kernel_calls_complex_functions_unqualified(rng):
         ref[m], zz[m], qq[m] = n, 0, 0
     # Float rounding may move a point on the set's edge by an iteration.
     assert (it.get() != ref).mean() < 0.02
+
+
+@pytest.mark.parametrize("opts", [["-Xptxas", "-v"], ["-Xcompiler", "-Wall"],
+                                  ["--compiler-options", "-fPIC"], ["--maxrregcount", "32"],
+                                  ["--expt-relaxed-constexpr"], ["--extended-lambda"],
+                                  ["--ptxas-options", "-v"]])
+def test_nvcc_options_in_their_two_word_and_relaxation_forms(opts, rng, backend):
+    src = ("__host__ __device__ constexpr float twice(float v) { return 2 * v; }\n"
+           "__global__ void k(float *a) { a[threadIdx.x] = twice(a[threadIdx.x]); }")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mod = SourceModule(src, options=opts)
+    x = rng.standard_normal(16).astype(np.float32)
+    y = x.copy()
+    mod.get_function("k")(drv.InOut(y), block=(16, 1, 1))
+    assert np.array_equal(y, 2 * x)
+    if backend == "emu" or opts[0] not in ("--expt-relaxed-constexpr", "--extended-lambda",
+                                           "--maxrregcount"):
+        assert all(f"option {o} ignored" in mod.log for o in opts)
