@@ -931,6 +931,16 @@ def _dim3(t: Any, what: str) -> "_lib.dim3":
 # Modules and kernels
 # ----------------------------------------------------------------------------------------
 
+# nvcc's options whose value may come as the next word.
+_OPTIONS_WITH_VALUE = ("--ptxas-options", "-Xptxas", "-Xcompiler", "--compiler-options",
+                       "-Xnvlink", "--linker-options")
+# nvcc's C++ relaxations that the emulator's front end always has (constexpr host
+# functions and lambdas in device code): dropped there with a note, passed on to NVRTC.
+_EMU_IMPLIED_OPTIONS = ("--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
+                        "--extended-lambda", "-extended-lambda", "--expt-extended-lambda",
+                        "-expt-extended-lambda")
+
+
 class Module(_Owned):
     """CUDA C source compiled for a context's device (``lat_module_create``).
 
@@ -950,13 +960,27 @@ class Module(_Owned):
         self._handle = None
         self.dropped_options: list[str] = []
         opts = []
-        for o in options or ():
+        emu = self._ctx.backend == "emu"
+        items = list(options or ())
+        while items:
+            o = items.pop(0)
             # nvcc's -g/--debug debugs host code, which a module has none of (-G is the
             # device's: docs/debugging.md).
             if o.startswith(("--ptxas-options", "-Xptxas", "--keep", "-keep", "--resource-usage",
-                             "-lineinfo", "--generate-line-info", "-Xcompiler")) or \
-                    o in ("-g", "--debug"):
+                             "-lineinfo", "--generate-line-info", "-Xcompiler",
+                             "--compiler-options", "-Xnvlink", "--linker-options")) or \
+                    o in ("-g", "--debug") or (emu and o in _EMU_IMPLIED_OPTIONS):
                 self.dropped_options.append(o)
+                # nvcc's two-word forms (-Xptxas -v, -Xcompiler -Wall): the value goes too.
+                if o in _OPTIONS_WITH_VALUE and items:
+                    self.dropped_options.append(items.pop(0))
+            elif o in ("--maxrregcount", "-maxrregcount") and items:
+                # A register budget: meaningless on the emulator, NAME=VALUE for NVRTC.
+                value = items.pop(0)
+                if emu:
+                    self.dropped_options += [o, value]
+                else:
+                    opts.append(f"{o}={value}")
             else:
                 opts.append(o)
         if isinstance(defines, dict):

@@ -380,3 +380,43 @@ def test_float16_arrays_are_held_copied_and_passed_to_kernels(rng):
                lambda: g.astype(np.float32), lambda: g > 0, lambda: -g):
         with pytest.raises(TypeError, match="float16"):
             op()
+
+
+def test_wiki_mandelbrot_kernel_calls_complex_functions_unqualified(rng):
+    # PyCUDA's wiki mandelbrot.py: abs(z[i]) of a pycuda::complex, found by
+    # argument-dependent lookup.
+    from lattice.pycuda.elementwise import ElementwiseKernel
+    k = ElementwiseKernel(
+        "pycuda::complex<float> *z, pycuda::complex<float> *q, int *iteration, int maxiter",
+        "for (int n=0; n < maxiter; n++) {z[i] = (z[i]*z[i])+q[i]; if (abs(z[i]) > 2.0f) "
+        "{iteration[i]=n; z[i] = pycuda::complex<float>(); q[i] = pycuda::complex<float>();};}",
+        "complex5", preamble="#include <pycuda-complex.hpp>")
+    q = (rng.uniform(-2.1, 0.8, 500) + 1j * rng.uniform(-1.3, 1.3, 500)).astype(np.complex64)
+    it = gpuarray.zeros(500, np.int32)
+    k(gpuarray.zeros(500, np.complex64), gpuarray.to_gpu(q), it, np.int32(30))
+    zz, qq, ref = np.zeros_like(q), q.copy(), np.zeros(500, np.int32)
+    for n in range(30):
+        zz = zz * zz + qq
+        m = np.abs(zz) > 2
+        ref[m], zz[m], qq[m] = n, 0, 0
+    # Float rounding may move a point on the set's edge by an iteration.
+    assert (it.get() != ref).mean() < 0.02
+
+
+@pytest.mark.parametrize("opts", [["-Xptxas", "-v"], ["-Xcompiler", "-Wall"],
+                                  ["--compiler-options", "-fPIC"], ["--maxrregcount", "32"],
+                                  ["--expt-relaxed-constexpr"], ["--extended-lambda"],
+                                  ["--ptxas-options", "-v"]])
+def test_nvcc_options_in_their_two_word_and_relaxation_forms(opts, rng, backend):
+    src = ("__host__ __device__ constexpr float twice(float v) { return 2 * v; }\n"
+           "__global__ void k(float *a) { a[threadIdx.x] = twice(a[threadIdx.x]); }")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mod = SourceModule(src, options=opts)
+    x = rng.standard_normal(16).astype(np.float32)
+    y = x.copy()
+    mod.get_function("k")(drv.InOut(y), block=(16, 1, 1))
+    assert np.array_equal(y, 2 * x)
+    if backend == "emu" or opts[0] not in ("--expt-relaxed-constexpr", "--extended-lambda",
+                                           "--maxrregcount"):
+        assert all(f"option {o} ignored" in mod.log for o in opts)
