@@ -161,3 +161,61 @@ TEST(lanes_talking_through_volatile_memory_see_each_statement_in_lockstep)
         ASSERT_MSG(scan[i] == sum, "two statements, element %d: %d, want %d", i, scan[i], sum);
     }
 }
+
+/* cuda-samples' clock (Samples/0_Introduction/clock): a kernel that times its own
+ * reduction with clock() into a clock_t array; clock64(), %clock64 and __nanosleep as
+ * spin loops and profilers use them. They were undeclared. */
+static const char clock_src[] =
+    "extern \"C\" __global__ static void timedReduction(const float *input, float *output, clock_t *timer)\n"
+    "{\n"
+    "    extern __shared__ float shared[];\n"
+    "    const int tid = threadIdx.x;\n"
+    "    const int bid = blockIdx.x;\n"
+    "    if (tid == 0) timer[bid] = clock();\n"
+    "    shared[tid] = input[tid];\n"
+    "    shared[tid + blockDim.x] = input[tid + blockDim.x];\n"
+    "    for (int d = blockDim.x; d > 0; d /= 2) {\n"
+    "        __syncthreads();\n"
+    "        if (tid < d) {\n"
+    "            float f0 = shared[tid];\n"
+    "            float f1 = shared[tid + d];\n"
+    "            if (f1 < f0) { shared[tid] = f1; }\n"
+    "        }\n"
+    "    }\n"
+    "    if (tid == 0) output[bid] = shared[0];\n"
+    "    __syncthreads();\n"
+    "    if (tid == 0) timer[bid + gridDim.x] = clock();\n"
+    "}\n"
+    "extern \"C\" __global__ void grows(unsigned long long *o)\n"
+    "{\n"
+    "    unsigned long long a = clock64(), b;\n"
+    "    asm volatile(\"mov.u64 %0, %%clock64;\" : \"=l\"(b));\n"
+    "    __nanosleep(100);\n"
+    "    o[threadIdx.x] = (clock64() >= a) + (clock64() >= b);\n"
+    "}\n";
+
+TEST(a_kernel_times_itself_with_clock)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, clock_src, "timedReduction");
+    lat_kernel *g = t_kernel_as_written(ctx, clock_src, "grows");
+    enum { NT = 128, NB = 4 };
+    float in[2 * NT], out[NB];
+    long timer[2 * NB];
+    unsigned long long ok[32];
+    t_rand_floats(in, 2 * NT, -100, 100);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {NB}, .block = {NT}, .shared_bytes = 2 * NT * sizeof(float)},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out),
+                                       lat_arg_out(timer, sizeof timer))));
+    float lo = in[0];
+    for (int i = 1; i < 2 * NT; i++)
+        lo = in[i] < lo ? in[i] : lo;
+    for (int b = 0; b < NB; b++) {
+        ASSERT_TRUE(out[b] == lo);
+        ASSERT_MSG(timer[NB + b] >= timer[b], "block %d: the clock went back (%ld, then %ld)", b, timer[b],
+                   timer[NB + b]);
+    }
+    ASSERT_OK(lat_launch_args(g, &(lat_launch_desc){.grid = {1}, .block = {32}}, LAT_ARGS(lat_arg_out(ok, sizeof ok))));
+    for (int i = 0; i < 32; i++)
+        ASSERT_EQ(ok[i], 2ull);
+}
