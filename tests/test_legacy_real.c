@@ -219,3 +219,69 @@ TEST(a_kernel_times_itself_with_clock)
     for (int i = 0; i < 32; i++)
         ASSERT_EQ(ok[i], 2ull);
 }
+
+/* Inline PTX as hash, RNG and crypto kernels write it: a 64-bit value split into and
+ * made of 32- or 16-bit parts (mov.b64 {%0,%1}, %2), rotates (shf.l.wrap), and lop3's
+ * any-function-of-three. All were refused. */
+static const char ptx_src[] =
+    "extern \"C\" __global__ void k(const unsigned *a, const unsigned *b, unsigned *o)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    unsigned x = a[i], y = b[i], lo, hi, r[8];\n"
+    "    unsigned long long v = ((unsigned long long)x << 32) | y, w;\n"
+    "    asm(\"mov.b64 {%0,%1}, %2;\" : \"=r\"(lo), \"=r\"(hi) : \"l\"(v));\n"
+    "    r[0] = lo * 3u + hi;\n"
+    "    asm(\"mov.b64 %0, {%1,%2};\" : \"=l\"(w) : \"r\"(x), \"r\"(y));\n"
+    "    r[1] = (unsigned)(w >> 32) * 7u + (unsigned)w;\n"
+    "    unsigned short h0, h1, h2, h3;\n"
+    "    asm(\"mov.b64 {%0, %1, %2, %3}, %4;\" : \"=h\"(h0), \"=h\"(h1), \"=h\"(h2), \"=h\"(h3) : \"l\"(v));\n"
+    "    r[2] = h0 ^ (h1 << 4) ^ (h2 << 8) ^ ((unsigned)h3 << 16);\n"
+    "    asm(\"mov.b32 %0, {%1,%2};\" : \"=r\"(r[3]) : \"h\"(h3), \"h\"(h0));\n"
+    "    asm(\"shf.l.wrap.b32 %0, %1, %2, %3;\" : \"=r\"(r[4]) : \"r\"(x), \"r\"(y), \"r\"(i));\n"
+    "    asm(\"shf.r.clamp.b32 %0, %1, %2, %3;\" : \"=r\"(r[5]) : \"r\"(x), \"r\"(y), \"r\"(i));\n"
+    "    asm(\"lop3.b32 %0, %1, %2, %3, 0xE8;\" : \"=r\"(r[6]) : \"r\"(x), \"r\"(y), \"r\"(lo ^ hi));\n"
+    "    asm(\"lop3.b32 %0, %1, %2, %3, %4;\" : \"=r\"(r[7]) : \"r\"(x), \"r\"(y), \"r\"(~x), \"n\"(0x5A));\n"
+    "    for (int j = 0; j < 8; j++) o[8 * i + j] = r[j];\n"
+    "}\n";
+
+static uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, unsigned lut)
+{
+    uint32_t r = 0;
+    for (unsigned i = 0; i < 8; i++)
+        if (lut >> i & 1)
+            r |= (i & 4 ? a : ~a) & (i & 2 ? b : ~b) & (i & 1 ? c : ~c);
+    return r;
+}
+
+TEST(inline_ptx_packs_rotates_and_mixes_bits_as_the_gpu_does)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, ptx_src, "k");
+    enum { N = 64 };
+    uint32_t a[N], b[N], o[8 * N];
+    for (int i = 0; i < N; i++) {
+        a[i] = t_rand_u32();
+        b[i] = t_rand_u32();
+    }
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {N / 2}},
+                              LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_in(b, sizeof b), lat_arg_out(o, sizeof o))));
+    for (int i = 0; i < N; i++) {
+        uint32_t x = a[i], y = b[i], lo = y, hi = x;
+        uint32_t h[4] = {y & 0xffff, y >> 16, x & 0xffff, x >> 16};
+        uint64_t fun = (uint64_t)y << 32 | x; /* shf's hi:lo is b:a */
+        unsigned s = (unsigned)i;
+        uint32_t want[8] = {
+            lo * 3u + hi,
+            y * 7u + x, /* {%1,%2}: %1 is the low half */
+            h[0] ^ (h[1] << 4) ^ (h[2] << 8) ^ (h[3] << 16),
+            h[3] | h[0] << 16,
+            (uint32_t)((fun << (s & 31)) >> 32),
+            s >= 32 ? y : (uint32_t)(fun >> s),
+            lop3(x, y, lo ^ hi, 0xE8),
+            lop3(x, y, ~x, 0x5A),
+        };
+        for (int j = 0; j < 8; j++)
+            ASSERT_MSG(o[8 * i + j] == want[j], "element %d, result %d: 0x%08x, want 0x%08x", i, j, o[8 * i + j],
+                       want[j]);
+    }
+}

@@ -276,6 +276,45 @@ static void binary(asm_text *a, const insn *in, const char *op)
              lat__arena_printf(&a->p->u->arena, "(%s)(%s %s %s)", c_type(in->type), x, op, y));
 }
 
+/* mov.b64 {%0,%1}, %2 (a value's parts, lowest first) and mov.b64 %0, {%1,%2} (a value
+ * made of parts), as PTX packs and unpacks: b64 into 2 x 32 or 4 x 16 bits, b32 into 2 x 16. */
+static void vector_mov(asm_text *a, const insn *in)
+{
+    lat__arena *ar = &a->p->u->arena;
+    bool unpack = opnd(in, 0)[0] == '{';
+    char *vec = lat__arena_strndup(ar, opnd(in, unpack ? 0 : 1) + 1, strlen(opnd(in, unpack ? 0 : 1)) - 1);
+    char *close = strchr(vec, '}');
+    int bits = in->type == T_U64 || in->type == T_S64 || in->type == T_F64 ? 64 : 32;
+    const char *part[4];
+    int n = 0;
+    char *save = NULL;
+    if (close)
+        *close = '\0';
+    for (char *w = strtok_r(vec, ",", &save); w && n < 4 && close; w = strtok_r(NULL, ",", &save))
+        part[n++] = w;
+    if (!close || (n != 2 && n != 4) || bits / n < 16 || (close && close[1])) {
+        a->refused = lat__arena_printf(ar, "the vector operand '%s'", opnd(in, unpack ? 0 : 1));
+        return;
+    }
+    int w = bits / n;
+    ptype pt = w == 16 ? T_U16 : T_U32, whole = bits == 64 ? T_U64 : T_U32;
+    const char *wt = c_type(whole);
+    if (unpack) {
+        const char *x = arg(a, in, 1, whole);
+        for (int i = 0; i < n && x; i++)
+            dest(a, in, part[i], pt, lat__arena_printf(ar, "(%s)(%s >> %d)", c_type(pt), x, i * w));
+        return;
+    }
+    const char *v = lat__arena_printf(ar, "(%s)0", wt);
+    for (int i = 0; i < n; i++) {
+        const char *x = source(a, in, part[i], pt);
+        if (!x)
+            return;
+        v = lat__arena_printf(ar, "(%s | (%s)%s << %d)", v, wt, x, i * w);
+    }
+    dest(a, in, opnd(in, 0), whole, v);
+}
+
 /* The C++ of one instruction, appended to a; a->refused when it has none. */
 static void translate(asm_text *a, insn *in)
 {
@@ -299,7 +338,9 @@ static void translate(asm_text *a, insn *in)
             binary(a, in, operators[i].c);
             return;
         }
-    if (!strcmp(op, "mov") || !strcmp(op, "cvta")) {
+    if (!strcmp(op, "mov") && (opnd(in, 0)[0] == '{' || opnd(in, 1)[0] == '{')) {
+        vector_mov(a, in);
+    } else if (!strcmp(op, "mov") || !strcmp(op, "cvta")) {
         dest(a, in, opnd(in, 0), t, arg(a, in, 1, t));
     } else if (!strcmp(op, "shl") || !strcmp(op, "shr")) {
         /* PTX clamps the shift: past the width, all bits go (the sign's for s32) */
@@ -553,6 +594,25 @@ static void translate(asm_text *a, insn *in)
         put(a, " __trap();");
     } else if (!strcmp(op, "prefetch") || !strcmp(op, "prefetchu")) {
         /* a hint: nothing to do */
+    } else if (!strcmp(op, "shf") && (has_word(in, "l") || has_word(in, "r")) && t == T_U32) {
+        /* shf.{l,r}.{wrap,clamp}.b32 d, lo, hi, n: the funnel shift intrinsics */
+        const char *lo = arg(a, in, 1, T_U32), *hi = arg(a, in, 2, T_U32), *n = arg(a, in, 3, T_U32);
+        if (lo && hi && n)
+            dest(a, in, opnd(in, 0), T_U32,
+                 lat__arena_printf(ar, "__funnelshift_%s%s(%s, %s, %s)", has_word(in, "l") ? "l" : "r",
+                                   has_word(in, "clamp") ? "c" : "", lo, hi, n));
+    } else if (!strcmp(op, "lop3") && t == T_U32) {
+        /* lop3.b32 d, a, b, c, lut: bit i of lut is F's value where a, b, c are bits 2, 1, 0 of i */
+        const char *x = arg(a, in, 1, T_U32), *y = arg(a, in, 2, T_U32), *z = arg(a, in, 3, T_U32),
+                   *lut = arg(a, in, 4, T_U32);
+        if (x && y && z && lut)
+            dest(a, in, opnd(in, 0), T_U32,
+                 lat__arena_printf(ar,
+                                   "({ unsigned __a = %s, __b = %s, __c = %s, __f = %s, __r = 0; "
+                                   "for (unsigned __i = 0; __i < 8u; __i++) if (__f >> __i & 1u) "
+                                   "__r |= (__i & 4u ? __a : ~__a) & (__i & 2u ? __b : ~__b) & (__i & 1u ? __c : ~__c); "
+                                   "__r; })",
+                                   x, y, z, lut));
     } else {
         a->refused = lat__arena_printf(ar, "the instruction '%s'", op);
     }
@@ -591,6 +651,8 @@ static bool split(asm_text *a, char *text, insn *in)
             ops++;
         char *comma = strchr(ops, ',');
         char *bracket = strchr(ops, '[');
+        if (*ops == '{' && strchr(ops, '}')) /* a vector {%0,%1}: one operand */
+            comma = strchr(strchr(ops, '}'), ',');
         if (bracket && (!comma || bracket < comma)) /* [%1+8] holds no comma, but be sure */
             comma = strchr(strchr(ops, ']') ? strchr(ops, ']') : ops, ',');
         if (comma)
