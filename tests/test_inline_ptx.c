@@ -167,8 +167,12 @@ TEST(instructions_outside_the_list_are_refused_by_name)
     static const struct {
         const char *body, *want;
     } cases[] = {
-        {"asm(\"setp.eq.u32 %%p1, %0, 0;\" :: \"r\"(x));", "the instruction 'setp'"},
-        {"asm(\"{ .reg .pred p; setp.ne.u32 p, %0, 0; }\" :: \"r\"(x));", "a block { }"},
+        {"asm(\"setp.eq.u32 %%p1, %0, 0;\" :: \"r\"(x));", "setp other than setp.CMP.TYPE p, a, b"},
+        {"asm(\"{ .reg .pred p; setp.equ.f32 p, %0, 0f00000000; }\" :: \"f\"(1.0f));", "setp other than"},
+        {"asm(\".shared .u32 s;\");", "the directive '.shared .u32 s'"},
+        {"asm(\"{ add.u32 %0, %0, 1;\" : \"+r\"(x));", "a '{' never closed"},
+        {"asm(\"add.u32 %0, %0, 1; } }\" : \"+r\"(x));", "a '}' closing no '{'"},
+        {"asm(\"{ .reg .pred p; @p add.u32 %0, %0, 1; @!q add.u32 %0, %0, 1; }\" : \"+r\"(x));", "a predicated instruction"},
         {"asm(\"cp.async.ca.shared.global [%0], [%1], 16;\" :: \"r\"(x), \"l\"(o));", "the instruction 'cp'"},
         {"asm(\"vabsdiff4.u32.u32.u32.add %0, %1, %1, %1;\" : \"=r\"(x) : \"r\"(x));", "the instruction 'vabsdiff4'"},
         {"asm(\"mov.b64 {%0,%1,%0}, %2;\" : \"=r\"(x), \"=r\"(x) : \"l\"(o));", "the vector operand '{%0,%1,%0}'"},

@@ -2,6 +2,7 @@
  * C kernels): the idioms they are written in, run against a host reference. */
 #include "harness.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -283,5 +284,55 @@ TEST(inline_ptx_packs_rotates_and_mixes_bits_as_the_gpu_does)
         for (int j = 0; j < 8; j++)
             ASSERT_MSG(o[8 * i + j] == want[j], "element %d, result %d: 0x%08x, want 0x%08x", i, j, o[8 * i + j],
                        want[j]);
+    }
+}
+
+/* Inline PTX with a scope of its own: `.reg` registers (predicates, vectors of them
+ * `t<2>`), setp, selp, predicated instructions (`@p`, `@!p`) and a ballot of a predicate,
+ * as pre-CUDA-9 code wrote its votes. Blocks and predicates were refused. */
+static const char ptx_block_src[] =
+    "extern \"C\" __global__ void k(const unsigned *a, const unsigned *b, unsigned *o)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    unsigned x = a[i], y = b[i], r0, r1, r2;\n"
+    "    asm(\"{\\n\\t.reg .pred p, q;\\n\\t.reg .u32 t<2>;\\n\\t\"\n"
+    "        \"setp.lt.u32 p, %3, %4;\\n\\t\"\n"
+    "        \"setp.gt.s32 q, %3, %4;\\n\\t\"\n"
+    "        \"selp.u32 %0, %3, %4, p;\\n\\t\"\n"
+    "        \"add.u32 t0, %3, 1;\\n\\t\"\n"
+    "        \"mov.u32 t1, 7;\\n\\t\"\n"
+    "        \"@p mul.lo.u32 t1, t0, 3;\\n\\t\"\n"
+    "        \"@!q add.u32 t1, t1, 100;\\n\\t\"\n"
+    "        \"mov.u32 %1, t1;\\n\\t\"\n"
+    "        \"vote.sync.ballot.b32 %2, p, 0xffffffff;\\n\\t}\"\n"
+    "        : \"=r\"(r0), \"=r\"(r1), \"=r\"(r2) : \"r\"(x), \"r\"(y));\n"
+    "    o[3 * i] = r0; o[3 * i + 1] = r1; o[3 * i + 2] = r2;\n"
+    "}\n";
+
+TEST(inline_ptx_declares_registers_and_predicates_in_a_block_of_its_own)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, ptx_block_src, "k");
+    enum { N = 64 };
+    uint32_t a[N], b[N], o[3 * N];
+    for (int i = 0; i < N; i++) {
+        a[i] = t_rand_u32();
+        b[i] = t_rand_u32();
+    }
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {N / 2}},
+                              LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_in(b, sizeof b), lat_arg_out(o, sizeof o))));
+    for (int w = 0; w < 2; w++) {
+        uint32_t ballot = 0;
+        for (int l = 0; l < 32; l++)
+            ballot |= (uint32_t)(a[32 * w + l] < b[32 * w + l]) << l;
+        for (int l = 0; l < 32; l++) {
+            int i = 32 * w + l;
+            bool p = a[i] < b[i], q = (int32_t)a[i] > (int32_t)b[i];
+            uint32_t t1 = p ? (a[i] + 1) * 3 : 7;
+            t1 += q ? 0 : 100;
+            ASSERT_EQ(o[3 * i], p ? a[i] : b[i]);
+            ASSERT_EQ(o[3 * i + 1], t1);
+            ASSERT_EQ(o[3 * i + 2], ballot);
+        }
     }
 }

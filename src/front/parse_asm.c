@@ -25,11 +25,19 @@ typedef struct operand {
     size_t from, to; /* its expression's tokens */
 } operand;
 
+enum { MAX_REGS = 64 };
+
 typedef struct asm_text {
     lat__parser *p;
     char *buf;
     size_t len, cap;
     const char *refused; /* why the translation stopped, or NULL */
+    struct {
+        const char *name; /* as PTX names it: p, %p1, t3 */
+        int type;         /* its ptype; C's __lat_rN, N its index */
+    } reg[MAX_REGS];      /* the template's .reg declarations */
+    int nregs;
+    int depth; /* the template's { } open */
 } asm_text;
 
 static void put(asm_text *a, const char *s)
@@ -135,6 +143,15 @@ static int reg_of(const char *s)
     return *end ? -1 : (int)n;
 }
 
+/* The index of the register s that the template declared (.reg), or -1. */
+static int declared(const asm_text *a, const char *s)
+{
+    for (int i = a->nregs - 1; i >= 0; i--)
+        if (strcmp(a->reg[i].name, s) == 0)
+            return i;
+    return -1;
+}
+
 /* A special register's value, or NULL. */
 static const char *special(const char *s)
 {
@@ -174,7 +191,19 @@ static const char *special(const char *s)
 static const char *source(asm_text *a, const insn *in, const char *s, ptype t)
 {
     lat__arena *ar = &a->p->u->arena;
-    int r = reg_of(s);
+    int r = reg_of(s), k = declared(a, s);
+    if (k >= 0) {
+        ptype d = (ptype)a->reg[k].type;
+        if (t == T_F32 && !is_float(d))
+            return lat__arena_printf(ar, "__uint_as_float((unsigned)__lat_r%d)", k);
+        if (t == T_F64 && !is_float(d))
+            return lat__arena_printf(ar, "__longlong_as_double((long long)__lat_r%d)", k);
+        if (!is_float(t) && d == T_F32)
+            return lat__arena_printf(ar, "((%s)__float_as_uint(__lat_r%d))", c_type(t), k);
+        if (!is_float(t) && d == T_F64)
+            return lat__arena_printf(ar, "((%s)__double_as_longlong(__lat_r%d))", c_type(t), k);
+        return lat__arena_printf(ar, "((%s)__lat_r%d)", c_type(t), k);
+    }
     if (r >= 0) {
         if (r >= in->nops) {
             a->refused = "an operand number beyond the operands given";
@@ -238,7 +267,18 @@ static void dest(asm_text *a, const insn *in, const char *s, ptype t, const char
 {
     if (!value)
         return;
-    int r = reg_of(s);
+    int r = reg_of(s), k = declared(a, s);
+    if (k >= 0) {
+        ptype d = (ptype)a->reg[k].type;
+        lat__arena *ar = &a->p->u->arena;
+        const char *v = d == T_F32 && !is_float(t)   ? lat__arena_printf(ar, "__uint_as_float((unsigned)(%s))", value)
+                        : d == T_F64 && !is_float(t) ? lat__arena_printf(ar, "__longlong_as_double((long long)(%s))", value)
+                        : !is_float(d) && t == T_F32 ? lat__arena_printf(ar, "__float_as_uint(%s)", value)
+                        : !is_float(d) && t == T_F64 ? lat__arena_printf(ar, "__double_as_longlong(%s)", value)
+                                                     : value;
+        put(a, lat__arena_printf(ar, " __lat_r%d = (%s)(%s);", k, d == T_PRED ? "int" : c_type(d), v));
+        return;
+    }
     if (r < 0 || r >= in->nops || !in->ops[r].output) {
         a->refused = lat__arena_printf(&a->p->u->arena, "the destination '%s' (not an output operand)", s);
         return;
@@ -534,7 +574,7 @@ static void translate(asm_text *a, insn *in)
              lat__arena_printf(ar, "%s(%s, %s, %s, 32 - ((%s >> 8) & 31))", f, m, v, lane, c));
     } else if (!strcmp(op, "vote")) {
         if (!has_word(in, "ballot") || !has_word(in, "sync") || in->nargs < 3 || opnd(in, 1)[0] == '!' ||
-            (opnd(in, 1)[0] == '%' && opnd(in, 1)[1] == 'p')) {
+            (opnd(in, 1)[0] == '%' && opnd(in, 1)[1] == 'p' && declared(a, opnd(in, 1)) < 0)) {
             a->refused = "vote on predicates (only vote.sync.ballot.b32 of a register)";
             return;
         }
@@ -594,6 +634,28 @@ static void translate(asm_text *a, insn *in)
         put(a, " __trap();");
     } else if (!strcmp(op, "prefetch") || !strcmp(op, "prefetchu")) {
         /* a hint: nothing to do */
+    } else if (!strcmp(op, "setp")) {
+        /* setp.CMP.TYPE p, a, b: a declared predicate; no second predicate, no .and/.or */
+        static const struct {
+            const char *ptx, *c;
+        } cmps[] = {{"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"le", "<="}, {"gt", ">"}, {"ge", ">="},
+                    {"lo", "<"},  {"ls", "<="}, {"hi", ">"}, {"hs", ">="}};
+        const char *c = NULL;
+        for (size_t i = 0; i < sizeof cmps / sizeof cmps[0] && in->nwords > 1; i++)
+            if (!strcmp(in->word[1], cmps[i].ptx))
+                c = cmps[i].c;
+        int k = declared(a, opnd(in, 0));
+        if (!c || in->nargs != 3 || k < 0 || a->reg[k].type != T_PRED) {
+            a->refused = "setp other than setp.CMP.TYPE p, a, b (CMP eq ne lt le gt ge lo ls hi hs, p a .reg .pred)";
+            return;
+        }
+        const char *x = arg(a, in, 1, t), *y = arg(a, in, 2, t);
+        if (x && y)
+            dest(a, in, opnd(in, 0), T_PRED, lat__arena_printf(ar, "%s %s %s", x, c, y));
+    } else if (!strcmp(op, "selp")) {
+        const char *x = arg(a, in, 1, t), *y = arg(a, in, 2, t), *c = arg(a, in, 3, T_PRED);
+        if (x && y && c)
+            dest(a, in, opnd(in, 0), t, lat__arena_printf(ar, "(%s ? %s : %s)", c, x, y));
     } else if (!strcmp(op, "shf") && (has_word(in, "l") || has_word(in, "r")) && t == T_U32) {
         /* shf.{l,r}.{wrap,clamp}.b32 d, lo, hi, n: the funnel shift intrinsics */
         const char *lo = arg(a, in, 1, T_U32), *hi = arg(a, in, 2, T_U32), *n = arg(a, in, 3, T_U32);
@@ -671,6 +733,92 @@ static bool split(asm_text *a, char *text, insn *in)
         ops = comma ? comma + 1 : NULL;
     }
     return in->nwords > 0;
+}
+
+/* `.reg .TYPE a, b, t<4>`: C locals __lat_rN for each, zero at first. */
+static void declare(asm_text *a, char *text)
+{
+    lat__arena *ar = &a->p->u->arena;
+    char *type = text + 4;
+    while (*type == ' ')
+        type++;
+    char *sp = strchr(type, ' ');
+    if (strncmp(text, ".reg ", 5) != 0 || *type != '.' || !sp) {
+        a->refused = lat__arena_printf(ar, "the directive '%s'", text);
+        return;
+    }
+    *sp = '\0';
+    ptype t = type_of(type + 1);
+    if (t == T_NONE || t == T_F16) {
+        a->refused = lat__arena_printf(ar, "registers of type '%s'", type);
+        return;
+    }
+    char *save = NULL;
+    for (char *n = strtok_r(sp + 1, ", ", &save); n && !a->refused; n = strtok_r(NULL, ", ", &save)) {
+        char *lt = strchr(n, '<');
+        int count = lt ? atoi(lt + 1) : 1;
+        if (lt)
+            *lt = '\0';
+        for (int i = 0; i < count; i++) {
+            if (a->nregs == MAX_REGS || count > MAX_REGS) {
+                a->refused = "more than 64 .reg registers";
+                return;
+            }
+            a->reg[a->nregs].name = lt ? lat__arena_printf(ar, "%s%d", n, i) : n;
+            a->reg[a->nregs].type = t;
+            put(a, lat__arena_printf(ar, " %s __lat_r%d = 0;", t == T_PRED ? "int" : c_type(t), a->nregs));
+            a->nregs++;
+        }
+    }
+}
+
+/* One instruction of the template (its ';' gone): `{` and `}` open and close a scope, a
+ * `.reg` declares registers, `@p` / `@!p` runs the instruction only where p holds. */
+static void statement(asm_text *a, insn *in, char *t)
+{
+    for (char *c = t; *c; c++)
+        if (*c == '\t')
+            *c = ' ';
+    while (*t == ' ' || *t == '{' || *t == '}') {
+        if (*t == '}' && a->depth == 0) {
+            a->refused = "a '}' closing no '{'";
+            return;
+        }
+        if (*t == '{' || *t == '}') {
+            a->depth += *t == '{' ? 1 : -1;
+            put(a, *t == '{' ? " {" : " }");
+        }
+        t++;
+    }
+    if (!*t)
+        return;
+    if (*t == '.') {
+        declare(a, t);
+        return;
+    }
+    char *cond = NULL;
+    if (*t == '@') {
+        char *sp = strchr(t, ' ');
+        if (!sp) {
+            a->refused = "a predicated instruction";
+            return;
+        }
+        *sp = '\0';
+        bool neg = t[1] == '!';
+        int k = declared(a, t + 1 + neg);
+        if (k < 0 || a->reg[k].type != T_PRED) {
+            a->refused = "a predicated instruction";
+            return;
+        }
+        cond = lat__arena_printf(&a->p->u->arena, " if (%s__lat_r%d) {", neg ? "!" : "", k);
+        t = sp + 1;
+    }
+    if (cond)
+        put(a, cond);
+    if (split(a, t, in))
+        translate(a, in);
+    if (cond)
+        put(a, " }");
 }
 
 /* The template's text: its string literals joined and unescaped ("%%" is PTX's "%"). */
@@ -798,15 +946,11 @@ lat__stmt *lat__parse_asm(lat__parser *p)
         char *end = s + strcspn(s, ";\n");
         char save = *end;
         *end = '\0';
-        char *t = s;
-        while (*t == ' ')
-            t++;
-        if (*t) {
-            if (split(&a, t, &in))
-                translate(&a, &in);
-        }
+        statement(&a, &in, s);
         s = save ? end + 1 : NULL;
     }
+    if (a.depth && !a.refused)
+        a.refused = "a '{' never closed";
     for (int i = 0; i < nops && !a.refused; i++)
         if (ops[i].output)
             put(&a, lat__arena_printf(&p->u->arena, " __lat_op%d = __lat_a%d;", i, i));
