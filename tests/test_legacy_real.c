@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* SHOC's spmv_csr_vector_kernel (shoc/src/cuda/level1/spmv/Spmv.cu): each warp stores
@@ -334,5 +335,28 @@ TEST(inline_ptx_declares_registers_and_predicates_in_a_block_of_its_own)
             ASSERT_EQ(o[3 * i + 1], t1);
             ASSERT_EQ(o[3 * i + 2], ballot);
         }
+    }
+}
+
+/* A register lives in the { } that declared it; a vector of more than four parts is not
+ * PTX's: both refused, naming what, never a compile error about lattice's names. */
+TEST(inline_ptx_registers_end_with_their_scope)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("about the emulator's refusals: NVRTC rejects these itself");
+    static const struct {
+        const char *body, *want;
+    } cases[] = {
+        {"asm(\"{ .reg .u32 t; } mov.u32 %0, t;\" : \"=r\"(x));", "the operand 't'"},
+        {"asm(\"mov.b64 {%0,%1,%0,%1,%0}, %2;\" : \"=r\"(x), \"=r\"(x) : \"l\"(o));", "the vector operand"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[512];
+        snprintf(src, sizeof src, "__global__ void k(unsigned long long o) { unsigned x; %s }\n", cases[i].body);
+        lat_module *m;
+        lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "ptx.cu"}, &m);
+        ASSERT_MSG(st == LAT_ERROR_UNSUPPORTED, "case %zu: status %s", i, lat_status_name(st));
+        ASSERT_CONTAINS(lat_last_error(), cases[i].want);
     }
 }

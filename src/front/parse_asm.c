@@ -37,7 +37,8 @@ typedef struct asm_text {
         int type;         /* its ptype; C's __lat_rN, N its index */
     } reg[MAX_REGS];      /* the template's .reg declarations */
     int nregs;
-    int depth; /* the template's { } open */
+    int depth;        /* the template's { } open */
+    int mark[16];     /* nregs where each opened */
 } asm_text;
 
 static void put(asm_text *a, const char *s)
@@ -330,9 +331,12 @@ static void vector_mov(asm_text *a, const insn *in)
     char *save = NULL;
     if (close)
         *close = '\0';
-    for (char *w = strtok_r(vec, ",", &save); w && n < 4 && close; w = strtok_r(NULL, ",", &save))
-        part[n++] = w;
-    if (!close || (n != 2 && n != 4) || bits / n < 16 || (close && close[1])) {
+    for (char *w = strtok_r(vec, ",", &save); w && n < 5 && close; w = strtok_r(NULL, ",", &save)) {
+        if (n < 4)
+            part[n] = w;
+        n++;
+    }
+    if (!close || (n != 2 && n != 4) || bits / n < 16 || close[1]) {
         a->refused = lat__arena_printf(ar, "the vector operand '%s'", opnd(in, unpack ? 0 : 1));
         return;
     }
@@ -784,10 +788,16 @@ static void statement(asm_text *a, insn *in, char *t)
             a->refused = "a '}' closing no '{'";
             return;
         }
-        if (*t == '{' || *t == '}') {
-            a->depth += *t == '{' ? 1 : -1;
-            put(a, *t == '{' ? " {" : " }");
+        if (*t == '{' && a->depth == 16) {
+            a->refused = "more than 16 nested '{'";
+            return;
         }
+        if (*t == '{')
+            a->mark[a->depth++] = a->nregs;
+        else if (*t == '}')
+            a->nregs = a->mark[--a->depth]; /* its registers end with it */
+        if (*t == '{' || *t == '}')
+            put(a, *t == '{' ? " {" : " }");
         t++;
     }
     if (!*t)
