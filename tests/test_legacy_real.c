@@ -360,3 +360,57 @@ TEST(inline_ptx_registers_end_with_their_scope)
         ASSERT_CONTAINS(lat_last_error(), cases[i].want);
     }
 }
+
+/* Bignum arithmetic's carry chains in inline PTX (add.cc, addc, sub.cc, subc, 32 and 64
+ * bits): 96-bit sums and differences of random limbs. `.cc` was refused. */
+static const char carry_src[] =
+    "extern \"C\" __global__ void k(const unsigned *a, const unsigned *b, unsigned *s, unsigned *d,\n"
+    "                               const unsigned long long *p, unsigned long long *q)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    const unsigned *x = a + 3 * i, *y = b + 3 * i;\n"
+    "    asm(\"add.cc.u32 %0, %3, %6;\\n\\taddc.cc.u32 %1, %4, %7;\\n\\taddc.u32 %2, %5, %8;\"\n"
+    "        : \"=r\"(s[3 * i]), \"=r\"(s[3 * i + 1]), \"=r\"(s[3 * i + 2])\n"
+    "        : \"r\"(x[0]), \"r\"(x[1]), \"r\"(x[2]), \"r\"(y[0]), \"r\"(y[1]), \"r\"(y[2]));\n"
+    "    asm(\"sub.cc.u32 %0, %3, %6;\\n\\tsubc.cc.u32 %1, %4, %7;\\n\\tsubc.u32 %2, %5, %8;\"\n"
+    "        : \"=r\"(d[3 * i]), \"=r\"(d[3 * i + 1]), \"=r\"(d[3 * i + 2])\n"
+    "        : \"r\"(x[0]), \"r\"(x[1]), \"r\"(x[2]), \"r\"(y[0]), \"r\"(y[1]), \"r\"(y[2]));\n"
+    "    unsigned long long lo, hi;\n"
+    "    asm(\"add.cc.u64 %0, %2, %4;\\n\\taddc.u64 %1, %3, %5;\" : \"=l\"(lo), \"=l\"(hi)\n"
+    "        : \"l\"(p[4 * i]), \"l\"(p[4 * i + 1]), \"l\"(p[4 * i + 2]), \"l\"(p[4 * i + 3]));\n"
+    "    q[2 * i] = lo; q[2 * i + 1] = hi;\n"
+    "}\n";
+
+TEST(inline_ptx_carry_chains_add_and_subtract_multiword_numbers)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, carry_src, "k");
+    enum { N = 64 };
+    uint32_t a[3 * N], b[3 * N], s[3 * N], d[3 * N];
+    uint64_t p[4 * N], q[2 * N];
+    for (int i = 0; i < 3 * N; i++) {
+        /* limbs near the top and bottom too, where the carries and borrows are */
+        a[i] = i % 5 == 0 ? 0xffffffffu : i % 7 == 0 ? 0 : t_rand_u32();
+        b[i] = i % 3 == 0 ? 0xffffffffu : t_rand_u32();
+    }
+    for (int i = 0; i < 4 * N; i++)
+        p[i] = i % 6 == 0 ? ~0ull : (uint64_t)t_rand_u32() << 32 | t_rand_u32();
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {N / 2}},
+                              LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_in(b, sizeof b), lat_arg_out(s, sizeof s),
+                                       lat_arg_out(d, sizeof d), lat_arg_in(p, sizeof p), lat_arg_out(q, sizeof q))));
+    for (int i = 0; i < N; i++) {
+        uint64_t cs = 0, bd = 0;
+        for (int j = 0; j < 3; j++) {
+            uint64_t sum = (uint64_t)a[3 * i + j] + b[3 * i + j] + cs;
+            uint64_t dif = (uint64_t)a[3 * i + j] - b[3 * i + j] - bd;
+            ASSERT_EQ(s[3 * i + j], (uint32_t)sum);
+            ASSERT_EQ(d[3 * i + j], (uint32_t)dif);
+            cs = sum >> 32;
+            bd = (uint64_t)a[3 * i + j] < (uint64_t)b[3 * i + j] + bd;
+        }
+        uint64_t lo = p[4 * i] + p[4 * i + 2];
+        uint64_t hi = p[4 * i + 1] + p[4 * i + 3] + (lo < p[4 * i]);
+        ASSERT_EQ(q[2 * i], lo);
+        ASSERT_EQ(q[2 * i + 1], hi);
+    }
+}

@@ -359,6 +359,26 @@ static void vector_mov(asm_text *a, const insn *in)
     dest(a, in, opnd(in, 0), whole, v);
 }
 
+/* add, sub, addc, subc, with .cc or without: bignum arithmetic's carry chains. The
+ * carry flag is __lat_cf (the asm's, 0 at first); subtraction's carry is its borrow, as
+ * PTX's: subc computes a - (b + CF). */
+static void carry(asm_text *a, const insn *in)
+{
+    lat__arena *ar = &a->p->u->arena;
+    bool sub = in->word[0][0] == 's', in_cf = strlen(in->word[0]) == 4, out_cf = has_word(in, "cc");
+    bool wide = in->type == T_U64 || in->type == T_S64;
+    const char *u = wide ? "unsigned long long" : "unsigned int";
+    const char *x = arg(a, in, 1, wide ? T_U64 : T_U32), *y = arg(a, in, 2, wide ? T_U64 : T_U32);
+    if (!x || !y)
+        return;
+    const char *cin = in_cf ? "__lat_cf" : "0u";
+    const char *v = sub ? lat__arena_printf(ar, "({ %s __x = %s, __y = %s, __c = %s; %s__x - __y - __c; })", u, x, y,
+                                            cin, out_cf ? "__lat_cf = __x < __y || (__c && __x == __y); " : "")
+                        : lat__arena_printf(ar, "({ %s __x = %s, __y = %s, __c = %s, __s = __x + __y + __c; %s__s; })",
+                                            u, x, y, cin, out_cf ? "__lat_cf = __s < __x || (__c && __s == __x); " : "");
+    dest(a, in, opnd(in, 0), in->type, v);
+}
+
 /* The C++ of one instruction, appended to a; a->refused when it has none. */
 static void translate(asm_text *a, insn *in)
 {
@@ -366,6 +386,12 @@ static void translate(asm_text *a, insn *in)
     const char *op = in->word[0];
     ptype t = in->type;
     const char *ct = c_type(t);
+    if ((!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "addc") || !strcmp(op, "subc")) &&
+        (t == T_U32 || t == T_S32 || t == T_U64 || t == T_S64) &&
+        (in->nwords == 2 || (in->nwords == 3 && has_word(in, "cc")))) {
+        carry(a, in);
+        return;
+    }
     for (int i = 1; i < in->nwords; i++)
         if (!strcmp(in->word[i], "sat") || !strcmp(in->word[i], "cc") || !strcmp(in->word[i], "f4e") ||
             !strcmp(in->word[i], "b4e") || !strcmp(in->word[i], "shiftamt")) {
@@ -940,6 +966,8 @@ lat__stmt *lat__parse_asm(lat__parser *p)
     char *text = template_text(p, tfrom, tto);
     insn in = {.ops = ops, .nops = nops};
     put(&a, "{");
+    if (strstr(text, ".cc") || strstr(text, "addc") || strstr(text, "subc"))
+        put(&a, " unsigned __lat_cf = 0;");
     for (int i = 0; i < nops; i++) {
         char c = ops[i].constraint;
         if (c != 'r' && c != 'l' && c != 'h' && c != 'f' && c != 'd' && c != 'n' && c != 'c') {
