@@ -290,13 +290,14 @@ TEST(inline_ptx_packs_rotates_and_mixes_bits_as_the_gpu_does)
 
 /* Inline PTX with a scope of its own: `.reg` registers (predicates, vectors of them
  * `t<2>`), setp, selp, predicated instructions (`@p`, `@!p`) and a ballot of a predicate,
- * as pre-CUDA-9 code wrote its votes. Blocks and predicates were refused. */
+ * as pre-CUDA-9 code wrote its votes, with PTX's comments (ethminer's keccak has them).
+ * Blocks, predicates and comments were refused. */
 static const char ptx_block_src[] =
     "extern \"C\" __global__ void k(const unsigned *a, const unsigned *b, unsigned *o)\n"
     "{\n"
     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "    unsigned x = a[i], y = b[i], r0, r1, r2;\n"
-    "    asm(\"{\\n\\t.reg .pred p, q;\\n\\t.reg .u32 t<2>;\\n\\t\"\n"
+    "    asm(\"// registers; predicates\\n\\t{\\n\\t.reg .pred p, q; /* two; */\\n\\t.reg .u32 t<2>;\\n\\t\"\n"
     "        \"setp.lt.u32 p, %3, %4;\\n\\t\"\n"
     "        \"setp.gt.s32 q, %3, %4;\\n\\t\"\n"
     "        \"selp.u32 %0, %3, %4, p;\\n\\t\"\n"

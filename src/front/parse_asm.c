@@ -857,6 +857,24 @@ static void statement(asm_text *a, insn *in, char *t)
         put(a, " }");
 }
 
+/* PTX's comments (// to the line's end, / * ... * /) become spaces, in place. */
+static void strip_comments(char *s)
+{
+    while (*s) {
+        if (s[0] == '/' && s[1] == '/') {
+            while (*s && *s != '\n')
+                *s++ = ' ';
+        } else if (s[0] == '/' && s[1] == '*') {
+            char *end = strstr(s + 2, "*/");
+            char *stop = end ? end + 2 : s + strlen(s);
+            while (s < stop)
+                *s++ = ' ';
+        } else {
+            s++;
+        }
+    }
+}
+
 /* The template's text: its string literals joined and unescaped ("%%" is PTX's "%"). */
 static char *template_text(lat__parser *p, size_t from, size_t to)
 {
@@ -964,6 +982,7 @@ lat__stmt *lat__parse_asm(lat__parser *p)
     /* The translation: registers, each instruction, the outputs written back. */
     asm_text a = {.p = p};
     char *text = template_text(p, tfrom, tto);
+    strip_comments(text);
     insn in = {.ops = ops, .nops = nops};
     put(&a, "{");
     if (strstr(text, ".cc") || strstr(text, "addc") || strstr(text, "subc"))
