@@ -13,6 +13,7 @@
 #include "profile.h"
 #include "region.h"
 #include "stream.h"
+#include "undef.h"
 #include "writes.h"
 
 #include "emu/runtime/abi.h"
@@ -790,6 +791,9 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     lw->tu = u->tu;
     lw->in = in;
     lat__emit_init(&lw->em, u, in);
+    for (size_t i = 0; i < lw->tu->items.n; i++)
+        if (lw->tu->items.items[i].kind == LAT_X_FUNC)
+            lat__undef_fold(u, lw->tu->items.items[i].fn);
     lat__arith_rewrite(u, !in->no_fmad);
     if (!in->checked)
         lat__lockstep_rewrite(u);
