@@ -415,3 +415,26 @@ TEST(inline_ptx_carry_chains_add_and_subtract_multiword_numbers)
         ASSERT_EQ(q[2 * i + 1], hi);
     }
 }
+
+/* cuda.h and cuda_runtime_api.h define the toolkit's version; code picks its paths by it
+ * (ethminer's keccak: `#if __CUDA_ARCH__ >= 500 && CUDA_VERSION >= 7050` takes lop3).
+ * Both were undefined, so such code took its oldest path. */
+TEST(cuda_h_defines_the_toolkits_version)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("about the emulator's built-in cuda.h");
+    lat_kernel *k = t_kernel_as_written(ctx,
+                                        "#include <cuda.h>\n"
+                                        "#include <cuda_runtime.h>\n"
+                                        "extern \"C\" __global__ void k(int *o) {\n"
+                                        "#if __CUDA_ARCH__ >= 500 && CUDA_VERSION >= 7050\n"
+                                        "    o[0] = CUDA_VERSION; o[1] = CUDART_VERSION;\n"
+                                        "#endif\n"
+                                        "}\n",
+                                        "k");
+    int o[2] = {0, 0};
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}}, LAT_ARGS(lat_arg_inout(o, sizeof o))));
+    ASSERT_EQ(o[0], 12000);
+    ASSERT_EQ(o[1], 12000);
+}
