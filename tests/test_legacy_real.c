@@ -438,3 +438,34 @@ TEST(cuda_h_defines_the_toolkits_version)
     ASSERT_EQ(o[0], 12000);
     ASSERT_EQ(o[1], 12000);
 }
+
+/* Vector loads and stores in inline PTX (ld.global.nc.v4.u32 {%0,%1,%2,%3}, [%4];
+ * st.global.v2.f32 [%0], {%1,%2};), as hand-tuned copies and reductions write them: they
+ * were refused. */
+static const char ptx_vec_src[] =
+    "extern \"C\" __global__ void k(const unsigned *a, float *o)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    unsigned v0, v1, v2, v3;\n"
+    "    asm volatile(\"ld.global.nc.v4.u32 {%0,%1,%2,%3}, [%4];\"\n"
+    "                 : \"=r\"(v0), \"=r\"(v1), \"=r\"(v2), \"=r\"(v3) : \"l\"(a + 4 * i));\n"
+    "    float x = (float)(v0 + v1), y = (float)v2 - (float)v3;\n"
+    "    asm volatile(\"st.global.v2.f32 [%0], {%1,%2};\" :: \"l\"(o + 2 * i), \"f\"(x), \"f\"(y) : \"memory\");\n"
+    "}\n";
+
+TEST(inline_ptx_vector_loads_and_stores_move_consecutive_elements)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, ptx_vec_src, "k");
+    enum { N = 64 };
+    uint32_t a[4 * N];
+    float o[2 * N];
+    for (int i = 0; i < 4 * N; i++)
+        a[i] = t_rand_u32() % 100000;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {N / 2}},
+                              LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_out(o, sizeof o))));
+    for (int i = 0; i < N; i++) {
+        ASSERT_TRUE(o[2 * i] == (float)(a[4 * i] + a[4 * i + 1]));
+        ASSERT_TRUE(o[2 * i + 1] == (float)a[4 * i + 2] - (float)a[4 * i + 3]);
+    }
+}

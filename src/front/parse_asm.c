@@ -317,26 +317,42 @@ static void binary(asm_text *a, const insn *in, const char *op)
              lat__arena_printf(&a->p->u->arena, "(%s)(%s %s %s)", c_type(in->type), x, op, y));
 }
 
+/* The parts of a vector operand "{%0,%1}" (up to 4) into part; their count, or 0 (a->refused
+ * set) when s is not one. */
+static int vector_parts(asm_text *a, const char *s, const char *part[4])
+{
+    lat__arena *ar = &a->p->u->arena;
+    char *vec = s[0] == '{' ? lat__arena_strndup(ar, s + 1, strlen(s) - 1) : NULL;
+    char *close = vec ? strchr(vec, '}') : NULL;
+    int n = 0;
+    char *save = NULL;
+    if (close && !close[1]) {
+        *close = '\0';
+        for (char *w = strtok_r(vec, ",", &save); w && n < 5; w = strtok_r(NULL, ",", &save)) {
+            if (n < 4)
+                part[n] = w;
+            n++;
+        }
+    }
+    if (n != 2 && n != 4) {
+        a->refused = lat__arena_printf(ar, "the vector operand '%s'", s);
+        return 0;
+    }
+    return n;
+}
+
 /* mov.b64 {%0,%1}, %2 (a value's parts, lowest first) and mov.b64 %0, {%1,%2} (a value
  * made of parts), as PTX packs and unpacks: b64 into 2 x 32 or 4 x 16 bits, b32 into 2 x 16. */
 static void vector_mov(asm_text *a, const insn *in)
 {
     lat__arena *ar = &a->p->u->arena;
     bool unpack = opnd(in, 0)[0] == '{';
-    char *vec = lat__arena_strndup(ar, opnd(in, unpack ? 0 : 1) + 1, strlen(opnd(in, unpack ? 0 : 1)) - 1);
-    char *close = strchr(vec, '}');
-    int bits = in->type == T_U64 || in->type == T_S64 || in->type == T_F64 ? 64 : 32;
     const char *part[4];
-    int n = 0;
-    char *save = NULL;
-    if (close)
-        *close = '\0';
-    for (char *w = strtok_r(vec, ",", &save); w && n < 5 && close; w = strtok_r(NULL, ",", &save)) {
-        if (n < 4)
-            part[n] = w;
-        n++;
-    }
-    if (!close || (n != 2 && n != 4) || bits / n < 16 || close[1]) {
+    int n = vector_parts(a, opnd(in, unpack ? 0 : 1), part);
+    int bits = in->type == T_U64 || in->type == T_S64 || in->type == T_F64 ? 64 : 32;
+    if (!n)
+        return;
+    if (bits / n < 16) {
         a->refused = lat__arena_printf(ar, "the vector operand '%s'", opnd(in, unpack ? 0 : 1));
         return;
     }
@@ -575,7 +591,23 @@ static void translate(asm_text *a, insn *in)
             return;
         bool vol = has_word(in, "volatile");
         const char *ptr = lat__arena_printf(ar, "(%s%s *)%s", vol ? "volatile " : "", ct, addr);
-        if (load && has_word(in, "nc"))
+        if (has_word(in, "v2") || has_word(in, "v4")) {
+            /* ld.v4.f32 {%0,%1,%2,%3}, [%4]; st.v2.u32 [%0], {%1,%2}: consecutive elements */
+            const char *part[4];
+            int n = vector_parts(a, opnd(in, load ? 0 : 1), part);
+            if (n != (has_word(in, "v2") ? 2 : 4)) {
+                if (n)
+                    a->refused = lat__arena_printf(ar, "the vector operand '%s'", opnd(in, load ? 0 : 1));
+                return;
+            }
+            for (int i = 0; i < n; i++) {
+                const char *v = load ? NULL : source(a, in, part[i], t);
+                if (load)
+                    dest(a, in, part[i], t, lat__arena_printf(ar, "(%s)[%d]", ptr, i));
+                else if (v)
+                    put(a, lat__arena_printf(ar, " (%s)[%d] = %s;", ptr, i, v));
+            }
+        } else if (load && has_word(in, "nc"))
             dest(a, in, opnd(in, 0), t, lat__arena_printf(ar, "(*(const %s *)%s)", ct, addr));
         else if (load)
             dest(a, in, opnd(in, 0), t, lat__arena_printf(ar, "*%s", ptr));
