@@ -174,7 +174,7 @@ TEST(instructions_outside_the_list_are_refused_by_name)
         {"asm(\"add.u32 %0, %0, 1; } }\" : \"+r\"(x));", "a '}' closing no '{'"},
         {"asm(\"{ .reg .pred p; @p add.u32 %0, %0, 1; @!q add.u32 %0, %0, 1; }\" : \"+r\"(x));", "a predicated instruction"},
         {"asm(\"cp.async.ca.shared.global [%0], [%1], 16;\" :: \"r\"(x), \"l\"(o));", "the instruction 'cp'"},
-        {"asm(\"vabsdiff4.u32.u32.u32.add %0, %1, %1, %1;\" : \"=r\"(x) : \"r\"(x));", "the instruction 'vabsdiff4'"},
+        {"asm(\"vabsdiff4.u32.u32.u32 %0, %1, %1, %1;\" : \"=r\"(x) : \"r\"(x));", "the instruction 'vabsdiff4'"},
         {"asm(\"mov.b64 {%0,%1,%0}, %2;\" : \"=r\"(x), \"=r\"(x) : \"l\"(o));", "the vector operand '{%0,%1,%0}'"},
         {"asm(\"@%1 add.u32 %0, %0, 1;\" : \"+r\"(x) : \"r\"(x));", "a predicated instruction"},
         {"asm(\"mad.lo.cc.u32 %0, %0, %0, 1;\" : \"+r\"(x));", "the modifier '.cc'"},

@@ -222,14 +222,15 @@ TEST(a_kernel_times_itself_with_clock)
         ASSERT_EQ(ok[i], 2ull);
 }
 
-/* Inline PTX as hash, RNG and crypto kernels write it: a 64-bit value split into and
- * made of 32- or 16-bit parts (mov.b64 {%0,%1}, %2), rotates (shf.l.wrap), and lop3's
- * any-function-of-three. All were refused. */
+/* Inline PTX as hash, RNG, crypto and motion-search kernels write it: a 64-bit value
+ * split into and made of 32- or 16-bit parts (mov.b64 {%0,%1}, %2), rotates (shf.l.wrap),
+ * lop3's any-function-of-three, sums of absolute differences (vabsdiff4.add). All were
+ * refused. */
 static const char ptx_src[] =
     "extern \"C\" __global__ void k(const unsigned *a, const unsigned *b, unsigned *o)\n"
     "{\n"
     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-    "    unsigned x = a[i], y = b[i], lo, hi, r[8];\n"
+    "    unsigned x = a[i], y = b[i], lo, hi, r[10];\n"
     "    unsigned long long v = ((unsigned long long)x << 32) | y, w;\n"
     "    asm(\"mov.b64 {%0,%1}, %2;\" : \"=r\"(lo), \"=r\"(hi) : \"l\"(v));\n"
     "    r[0] = lo * 3u + hi;\n"
@@ -243,7 +244,9 @@ static const char ptx_src[] =
     "    asm(\"shf.r.clamp.b32 %0, %1, %2, %3;\" : \"=r\"(r[5]) : \"r\"(x), \"r\"(y), \"r\"(i));\n"
     "    asm(\"lop3.b32 %0, %1, %2, %3, 0xE8;\" : \"=r\"(r[6]) : \"r\"(x), \"r\"(y), \"r\"(lo ^ hi));\n"
     "    asm(\"lop3.b32 %0, %1, %2, %3, %4;\" : \"=r\"(r[7]) : \"r\"(x), \"r\"(y), \"r\"(~x), \"n\"(0x5A));\n"
-    "    for (int j = 0; j < 8; j++) o[8 * i + j] = r[j];\n"
+    "    asm(\"vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;\" : \"=r\"(r[8]) : \"r\"(x), \"r\"(y), \"r\"(lo));\n"
+    "    asm(\"vabsdiff2.s32.s32.s32.add %0, %1, %2, %3;\" : \"=r\"(r[9]) : \"r\"(x), \"r\"(y), \"r\"(7u));\n"
+    "    for (int j = 0; j < 10; j++) o[10 * i + j] = r[j];\n"
     "}\n";
 
 static uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, unsigned lut)
@@ -260,7 +263,7 @@ TEST(inline_ptx_packs_rotates_and_mixes_bits_as_the_gpu_does)
     lat_context *ctx = t_context();
     lat_kernel *k = t_kernel_as_written(ctx, ptx_src, "k");
     enum { N = 64 };
-    uint32_t a[N], b[N], o[8 * N];
+    uint32_t a[N], b[N], o[10 * N];
     for (int i = 0; i < N; i++) {
         a[i] = t_rand_u32();
         b[i] = t_rand_u32();
@@ -269,10 +272,19 @@ TEST(inline_ptx_packs_rotates_and_mixes_bits_as_the_gpu_does)
                               LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_in(b, sizeof b), lat_arg_out(o, sizeof o))));
     for (int i = 0; i < N; i++) {
         uint32_t x = a[i], y = b[i], lo = y, hi = x;
+        uint32_t sad4 = lo, sad2 = 7;
+        for (int j = 0; j < 4; j++) {
+            int d = (int)(x >> 8 * j & 0xff) - (int)(y >> 8 * j & 0xff);
+            sad4 += (uint32_t)(d < 0 ? -d : d);
+        }
+        for (int j = 0; j < 2; j++) {
+            int d = (int)(int16_t)(x >> 16 * j) - (int)(int16_t)(y >> 16 * j);
+            sad2 += (uint32_t)(d < 0 ? -d : d);
+        }
         uint32_t h[4] = {y & 0xffff, y >> 16, x & 0xffff, x >> 16};
         uint64_t fun = (uint64_t)y << 32 | x; /* shf's hi:lo is b:a */
         unsigned s = (unsigned)i;
-        uint32_t want[8] = {
+        uint32_t want[10] = {
             lo * 3u + hi,
             y * 7u + x, /* {%1,%2}: %1 is the low half */
             h[0] ^ (h[1] << 4) ^ (h[2] << 8) ^ (h[3] << 16),
@@ -281,9 +293,11 @@ TEST(inline_ptx_packs_rotates_and_mixes_bits_as_the_gpu_does)
             s >= 32 ? y : (uint32_t)(fun >> s),
             lop3(x, y, lo ^ hi, 0xE8),
             lop3(x, y, ~x, 0x5A),
+            sad4,
+            sad2,
         };
-        for (int j = 0; j < 8; j++)
-            ASSERT_MSG(o[8 * i + j] == want[j], "element %d, result %d: 0x%08x, want 0x%08x", i, j, o[8 * i + j],
+        for (int j = 0; j < 10; j++)
+            ASSERT_MSG(o[10 * i + j] == want[j], "element %d, result %d: 0x%08x, want 0x%08x", i, j, o[10 * i + j],
                        want[j]);
     }
 }

@@ -718,6 +718,14 @@ static void translate(asm_text *a, insn *in)
         const char *x = arg(a, in, 1, t), *y = arg(a, in, 2, t), *c = arg(a, in, 3, T_PRED);
         if (x && y && c)
             dest(a, in, opnd(in, 0), t, lat__arena_printf(ar, "(%s ? %s : %s)", c, x, y));
+    } else if ((!strcmp(op, "vabsdiff4") || !strcmp(op, "vabsdiff2")) && has_word(in, "add") &&
+               in->type2 != T_NONE && (t == T_U32 || t == T_S32) && in->type2 == t) {
+        /* vabsdiff4.u32.u32.u32.add d, a, b, c: c plus the sum of the bytes' (halves')
+         * absolute differences, the SIMD video intrinsics' sums of absolute differences */
+        const char *x = arg(a, in, 1, t), *y = arg(a, in, 2, t), *z = arg(a, in, 3, T_U32);
+        if (x && y && z)
+            dest(a, in, opnd(in, 0), T_U32,
+                 lat__arena_printf(ar, "(__vsad%s%c(%s, %s) + %s)", t == T_S32 ? "s" : "u", op[8], x, y, z));
     } else if (!strcmp(op, "shf") && (has_word(in, "l") || has_word(in, "r")) && t == T_U32) {
         /* shf.{l,r}.{wrap,clamp}.b32 d, lo, hi, n: the funnel shift intrinsics */
         const char *lo = arg(a, in, 1, T_U32), *hi = arg(a, in, 2, T_U32), *n = arg(a, in, 3, T_U32);
