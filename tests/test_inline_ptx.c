@@ -177,7 +177,7 @@ TEST(instructions_outside_the_list_are_refused_by_name)
         {"asm(\"vabsdiff4.u32.u32.u32 %0, %1, %1, %1;\" : \"=r\"(x) : \"r\"(x));", "the instruction 'vabsdiff4'"},
         {"asm(\"mov.b64 {%0,%1,%0}, %2;\" : \"=r\"(x), \"=r\"(x) : \"l\"(o));", "the vector operand '{%0,%1,%0}'"},
         {"asm(\"@%1 add.u32 %0, %0, 1;\" : \"+r\"(x) : \"r\"(x));", "a predicated instruction"},
-        {"asm(\"mad.lo.cc.u32 %0, %0, %0, 1;\" : \"+r\"(x));", "the modifier '.cc'"},
+        {"asm(\"mul.lo.cc.u32 %0, %0, %0;\" : \"+r\"(x));", "the modifier '.cc'"},
         {"asm(\"add.sat.s32 %0, %0, 1;\" : \"+r\"(x));", "the modifier '.sat'"},
         {"asm(\"bar.sync 1, 64;\");", "a named barrier"},
     };

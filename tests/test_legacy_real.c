@@ -377,8 +377,10 @@ TEST(inline_ptx_registers_end_with_their_scope)
 }
 
 /* Bignum arithmetic's carry chains in inline PTX (add.cc, addc, sub.cc, subc, 32 and 64
- * bits): 96-bit sums and differences of random limbs. `.cc` was refused. */
+ * bits; mad.lo.cc, madc.hi.cc): 96-bit sums, differences and products-plus of random
+ * limbs. `.cc` was refused. */
 static const char carry_src[] =
+    "#define N 64\n"
     "extern \"C\" __global__ void k(const unsigned *a, const unsigned *b, unsigned *s, unsigned *d,\n"
     "                               const unsigned long long *p, unsigned long long *q)\n"
     "{\n"
@@ -394,6 +396,10 @@ static const char carry_src[] =
     "    asm(\"add.cc.u64 %0, %2, %4;\\n\\taddc.u64 %1, %3, %5;\" : \"=l\"(lo), \"=l\"(hi)\n"
     "        : \"l\"(p[4 * i]), \"l\"(p[4 * i + 1]), \"l\"(p[4 * i + 2]), \"l\"(p[4 * i + 3]));\n"
     "    q[2 * i] = lo; q[2 * i + 1] = hi;\n"
+    "    unsigned ml, mh, m2;\n"
+    "    asm(\"mad.lo.cc.u32 %0, %3, %4, %5;\\n\\tmadc.hi.cc.u32 %1, %3, %4, %5;\\n\\taddc.u32 %2, 0, 0;\"\n"
+    "        : \"=r\"(ml), \"=r\"(mh), \"=r\"(m2) : \"r\"(x[0]), \"r\"(y[0]), \"r\"(x[1]));\n"
+    "    s[3 * N + 3 * i] = ml; s[3 * N + 3 * i + 1] = mh; s[3 * N + 3 * i + 2] = m2;\n"
     "}\n";
 
 TEST(inline_ptx_carry_chains_add_and_subtract_multiword_numbers)
@@ -401,7 +407,7 @@ TEST(inline_ptx_carry_chains_add_and_subtract_multiword_numbers)
     lat_context *ctx = t_context();
     lat_kernel *k = t_kernel_as_written(ctx, carry_src, "k");
     enum { N = 64 };
-    uint32_t a[3 * N], b[3 * N], s[3 * N], d[3 * N];
+    uint32_t a[3 * N], b[3 * N], s[6 * N], d[3 * N];
     uint64_t p[4 * N], q[2 * N];
     for (int i = 0; i < 3 * N; i++) {
         /* limbs near the top and bottom too, where the carries and borrows are */
@@ -427,6 +433,13 @@ TEST(inline_ptx_carry_chains_add_and_subtract_multiword_numbers)
         uint64_t hi = p[4 * i + 1] + p[4 * i + 3] + (lo < p[4 * i]);
         ASSERT_EQ(q[2 * i], lo);
         ASSERT_EQ(q[2 * i + 1], hi);
+        /* mad.lo.cc, madc.hi.cc, addc: x0 * y0 + x1 * 2^32 + x1, in three words */
+        uint64_t prod = (uint64_t)a[3 * i] * b[3 * i];
+        uint64_t w0 = (prod & 0xffffffffu) + a[3 * i + 1];
+        uint64_t w1 = (prod >> 32) + a[3 * i + 1] + (w0 >> 32);
+        ASSERT_EQ(s[3 * N + 3 * i], (uint32_t)w0);
+        ASSERT_EQ(s[3 * N + 3 * i + 1], (uint32_t)w1);
+        ASSERT_EQ(s[3 * N + 3 * i + 2], (uint32_t)(w1 >> 32));
     }
 }
 

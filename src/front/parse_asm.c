@@ -375,18 +375,28 @@ static void vector_mov(asm_text *a, const insn *in)
     dest(a, in, opnd(in, 0), whole, v);
 }
 
-/* add, sub, addc, subc, with .cc or without: bignum arithmetic's carry chains. The
- * carry flag is __lat_cf (the asm's, 0 at first); subtraction's carry is its borrow, as
- * PTX's: subc computes a - (b + CF). */
+/* add, sub, addc, subc, with .cc or without, and mad.lo/.hi.cc, madc.lo/.hi(.cc): bignum
+ * arithmetic's carry chains. The carry flag is __lat_cf (the asm's, 0 at first);
+ * subtraction's carry is its borrow, as PTX's: subc computes a - (b + CF); mad's adds c
+ * to the product's low or high half. */
 static void carry(asm_text *a, const insn *in)
 {
     lat__arena *ar = &a->p->u->arena;
-    bool sub = in->word[0][0] == 's', in_cf = strlen(in->word[0]) == 4, out_cf = has_word(in, "cc");
-    bool wide = in->type == T_U64 || in->type == T_S64;
+    const char *op = in->word[0];
+    bool mad = op[0] == 'm', sub = op[0] == 's', in_cf = strlen(op) == 4, out_cf = has_word(in, "cc");
+    bool wide = in->type == T_U64 || in->type == T_S64, sign = in->type == T_S32 || in->type == T_S64;
     const char *u = wide ? "unsigned long long" : "unsigned int";
-    const char *x = arg(a, in, 1, wide ? T_U64 : T_U32), *y = arg(a, in, 2, wide ? T_U64 : T_U32);
+    ptype ut = wide ? T_U64 : T_U32;
+    const char *x = arg(a, in, 1, mad ? in->type : ut), *y = arg(a, in, 2, mad ? in->type : ut);
     if (!x || !y)
         return;
+    if (mad) { /* the product's half, then add the third operand */
+        x = has_word(in, "lo") ? lat__arena_printf(ar, "(%s)%s * (%s)%s", u, x, u, y)
+                               : lat__arena_printf(ar, "(%s)__%smul%shi(%s, %s)", u, sign ? "" : "u", wide ? "64" : "",
+                                                   x, y);
+        if (!(y = arg(a, in, 3, ut)))
+            return;
+    }
     const char *cin = in_cf ? "__lat_cf" : "0u";
     const char *v = sub ? lat__arena_printf(ar, "({ %s __x = %s, __y = %s, __c = %s; %s__x - __y - __c; })", u, x, y,
                                             cin, out_cf ? "__lat_cf = __x < __y || (__c && __x == __y); " : "")
@@ -402,9 +412,12 @@ static void translate(asm_text *a, insn *in)
     const char *op = in->word[0];
     ptype t = in->type;
     const char *ct = c_type(t);
-    if ((!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "addc") || !strcmp(op, "subc")) &&
-        (t == T_U32 || t == T_S32 || t == T_U64 || t == T_S64) &&
-        (in->nwords == 2 || (in->nwords == 3 && has_word(in, "cc")))) {
+    bool mad_cc = (!strcmp(op, "mad") || !strcmp(op, "madc")) && (has_word(in, "lo") || has_word(in, "hi")) &&
+                  (has_word(in, "cc") || op[3] == 'c') && in->nwords == 3 + has_word(in, "cc");
+    bool add_cc = (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "addc") || !strcmp(op, "subc")) &&
+                  (in->nwords == 2 || (in->nwords == 3 && has_word(in, "cc")));
+    if ((add_cc || mad_cc) &&
+        (t == T_U32 || t == T_S32 || t == T_U64 || t == T_S64)) {
         carry(a, in);
         return;
     }
@@ -1025,7 +1038,7 @@ lat__stmt *lat__parse_asm(lat__parser *p)
     strip_comments(text);
     insn in = {.ops = ops, .nops = nops};
     put(&a, "{");
-    if (strstr(text, ".cc") || strstr(text, "addc") || strstr(text, "subc"))
+    if (strstr(text, ".cc") || strstr(text, "addc") || strstr(text, "subc") || strstr(text, "madc"))
         put(&a, " unsigned __lat_cf = 0;");
     for (int i = 0; i < nops; i++) {
         char c = ops[i].constraint;
