@@ -496,3 +496,63 @@ TEST(inline_ptx_vector_loads_and_stores_move_consecutive_elements)
         ASSERT_TRUE(o[2 * i + 1] == (float)a[4 * i + 2] - (float)a[4 * i + 3]);
     }
 }
+
+/* CUDPP's warp scan declares its running sum with the store: `T t = sData[idx] = val;`,
+ * then adds in lockstep (`sData[idx] = t = t + sData[idx - 1];`). On fibers a lane read
+ * its neighbour's word before the neighbour's declaration had stored it. */
+static const char scanwarp_src[] =
+    "#define WARP_SIZE 32\n"
+    "template<class T, int maxlevel>\n"
+    "__device__ T scanwarp(T val, volatile T* sData)\n"
+    "{\n"
+    "    int idx = 2 * threadIdx.x - (threadIdx.x & (WARP_SIZE - 1));\n"
+    "    sData[idx] = 0;\n"
+    "    idx += WARP_SIZE;\n"
+    "    T t = sData[idx] = val;\n"
+    "    if (0 <= maxlevel) { sData[idx] = t = t + sData[idx - 1]; }\n"
+    "    if (1 <= maxlevel) { sData[idx] = t = t + sData[idx - 2]; }\n"
+    "    if (2 <= maxlevel) { sData[idx] = t = t + sData[idx - 4]; }\n"
+    "    if (3 <= maxlevel) { sData[idx] = t = t + sData[idx - 8]; }\n"
+    "    if (4 <= maxlevel) { sData[idx] = t = t + sData[idx -16]; }\n"
+    "    return sData[idx] - val;\n"
+    "}\n"
+    "extern \"C\" __global__ void scan(const unsigned *in, unsigned *out)\n"
+    "{\n"
+    "    __shared__ unsigned s[256];\n"
+    "    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    out[i] = scanwarp<unsigned, 4>(in[i], s);\n"
+    "}\n";
+
+static void scanwarp_run(bool fibers)
+{
+    lat_context *ctx = t_context_with(&(lat_context_desc){.check = LAT_CHECK_OFF});
+    if (fibers)
+        t_setenv("LATTICE_EMU_FIBERS", "1");
+    char src[sizeof scanwarp_src + 32];
+    snprintf(src, sizeof src, "%s%s", scanwarp_src, fibers ? "// on fibers\n" : ""); /* not the cached one */
+    lat_kernel *k = t_kernel_as_written(ctx, src, "scan");
+    enum { N = 256 };
+    uint32_t in[N], out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = t_rand_u32() % 1000;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {N / 2}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out))));
+    if (fibers)
+        t_unsetenv("LATTICE_EMU_FIBERS");
+    uint32_t sum = 0;
+    for (int i = 0; i < N; i++) {
+        sum = i % 32 ? sum : 0;
+        ASSERT_MSG(out[i] == sum, "%s, element %d: %u, want %u", fibers ? "fibers" : "default", i, out[i], sum);
+        sum += in[i];
+    }
+}
+
+TEST(cudpps_warp_scan_declares_its_sum_with_the_store)
+{
+    scanwarp_run(false);
+}
+
+TEST(cudpps_warp_scan_declares_its_sum_with_the_store_on_fibers)
+{
+    scanwarp_run(true);
+}

@@ -140,11 +140,25 @@ static bool count_access(lat__visitor *v, lat__expr *e)
     return true;
 }
 
+/* A declarator's initializer that stores to a volatile element (`T t = s[i] = v;`, as
+ * CUDPP's warp scan declares its running sum), or NULL. */
+static lat__expr *element_init(lockstep *ls, const lat__decl *d)
+{
+    lat__expr *e = d->init ? (lat__expr *)lat__skip_implicit(d->init) : NULL;
+    return e && e->kind == LAT_E_ASSIGN && e->op == LAT_P_ASSIGN && volatile_element(e->a) &&
+                   !holds(ls, e->a, find_effect)
+               ? e
+               : NULL;
+}
+
 static bool count_store(lat__visitor *v, lat__stmt *s)
 {
     lockstep *ls = v->data;
     if (element_store(ls, s))
         ls->stores++;
+    for (lat__decl *d = s->kind == LAT_S_DECL && s->decls ? s->decls->first : NULL; d; d = d->next)
+        if (element_init(ls, d))
+            ls->stores++;
     return true;
 }
 
@@ -162,6 +176,12 @@ static bool rewrite_plain_store(lat__visitor *v, lat__stmt *s)
         e->b = call(ls, ls->ls, e->b, e->b->type);
         s->e = call(ls, ls->ls_end, e, &lat__ty_void);
     }
+    /* an initializer keeps its value: __lat_ls(lhs = __lat_ls(rhs)) waits after the store */
+    for (lat__decl *d = s->kind == LAT_S_DECL && s->decls ? s->decls->first : NULL; d; d = d->next)
+        if ((e = element_init(ls, d)) != NULL) {
+            e->b = call(ls, ls->ls, e->b, e->b->type);
+            d->init = call(ls, ls->ls, d->init, d->init->type);
+        }
     return true;
 }
 
