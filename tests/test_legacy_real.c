@@ -556,3 +556,39 @@ TEST(cudpps_warp_scan_declares_its_sum_with_the_store_on_fibers)
 {
     scanwarp_run(true);
 }
+
+/* Threads that part at an if and meet at a __syncthreads on each side: since Volta a
+ * barrier counts the threads arriving at any __syncthreads, and code relies on it. The
+ * emulator ran the kernel as region loops and failed the launch ("can never finish"). */
+static const char two_sided_src[] =
+    "extern \"C\" __global__ void k(const int *in, int *out)\n"
+    "{\n"
+    "    __shared__ int s[256];\n"
+    "    int t = threadIdx.x;\n"
+    "    if (t < 96) {\n"
+    "        s[t] = in[blockIdx.x * 256 + t] * 2;\n"
+    "        __syncthreads();\n"
+    "        out[blockIdx.x * 256 + t] = s[255 - t];\n"
+    "    } else {\n"
+    "        s[t] = in[blockIdx.x * 256 + t] + 1;\n"
+    "        __syncthreads();\n"
+    "        out[blockIdx.x * 256 + t] = s[255 - t] - 1;\n"
+    "    }\n"
+    "}\n";
+
+TEST(threads_parted_by_an_if_meet_at_barriers_on_both_sides)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, two_sided_src, "k");
+    enum { N = 512 };
+    int in[N], out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (int)(t_rand_u32() % 2001) - 1000;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {256}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out))));
+    for (int i = 0; i < N; i++) {
+        int b = i / 256, t = i % 256, u = 255 - t;
+        int s = u < 96 ? in[256 * b + u] * 2 : in[256 * b + u] + 1;
+        ASSERT_EQ(out[i], t < 96 ? s : s - 1);
+    }
+}
