@@ -943,7 +943,7 @@ TEST(range_for_over_arrays_and_braced_returns)
     }
     if (t_is_emu(ctx)) {
         const char *e = cxx_error(ctx, "__global__ void k(float *y, int n) { for (float v : y) y[0] += v; }\n");
-        ASSERT_MSG(e && strstr(e, "cxx.cu:1:53: error: a range-based for over anything but an array of known size is not supported"),
+        ASSERT_MSG(e && strstr(e, "cxx.cu:1:53: error: a range-based for over anything but an array of known size or a class with begin() and end() is not supported"),
                    "got: %s", e ? e : "(none)");
     }
 }

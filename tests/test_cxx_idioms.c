@@ -486,11 +486,14 @@ TEST(constexpr_calls_in_constant_expressions)
             lg++;
         ASSERT_EQ(o[i], (31 - i) + 16 * 100 + 32 * 10000 + lg * 1000000 + (in[i] % 4 == 3) * 33 * 10000000);
     }
-    /* A body that is not one return is no constant: the error says a constant is needed. */
-    static const char loop[] = "constexpr int f(int n) { int r = 0; for (int i = 0; i < n; i++) r += i; return r; }\n"
+    /* A body the emulator does not evaluate (an array) is no constant: the error says a
+     * constant is needed, and what it evaluates. */
+    static const char loop[] = "constexpr int f(int n) { int r[2] = {0, 0}; for (int i = 0; i < n; i++) r[i % 2] += i; "
+                               "return r[0]; }\n"
                                "template <int N> struct T { int v[N]; };\n"
                                "__global__ void k(int *o) { T<f(4)> t; t.v[0] = 1; o[0] = t.v[0]; }\n";
     lat_module *m;
     ASSERT_STATUS(LAT_ERROR_COMPILE, lat_module_create(ctx, &(lat_module_desc){.source = loop, .name = "loop.cu"}, &m));
     ASSERT_CONTAINS(lat_last_error(), "must be a constant");
+    ASSERT_CONTAINS(lat_last_error(), "no floating values, arrays");
 }

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import operator
 import re
 import threading
 import weakref
@@ -527,7 +528,8 @@ class DeviceAllocation(_Owned):
     def __init__(self, nbytes: int, context: Context | None = None):
         self._ctx = get_context(context)
         p = c_uint64()
-        check(lib.lat_mem_alloc(self._ctx.handle, int(nbytes), byref(p)), "mem_alloc")
+        nbytes = operator.index(nbytes)  # a float size is a mistake, not a size
+        check(lib.lat_mem_alloc(self._ctx.handle, nbytes, byref(p)), "mem_alloc")
         self._handle = p.value
         self.ptr: int = p.value
         self.nbytes: int = int(nbytes)
@@ -641,22 +643,35 @@ def memcpy_dtod(dest: Any, src: Any, nbytes: int, stream: "Stream | None" = None
     """Copies nbytes between device addresses."""
     ctx = _ctx_of(dest, context)
     if stream is None:
-        check(lib.lat_memcpy_dtod(ctx.handle, _devptr(dest), _devptr(src), int(nbytes)),
+        check(lib.lat_memcpy_dtod(ctx.handle, _devptr(dest), _devptr(src), operator.index(nbytes)),
               "memcpy_dtod")
     else:
-        check(lib.lat_memcpy_dtod_async(ctx.handle, _devptr(dest), _devptr(src), int(nbytes),
+        check(lib.lat_memcpy_dtod_async(ctx.handle, _devptr(dest), _devptr(src), operator.index(nbytes),
                                         stream.handle), "memcpy_dtod_async")
 
 
+def _memset_args(value: Any, count: Any, bits: int) -> tuple[int, int]:
+    """value and count as integers that fit (ctypes would wrap 256 to 0 for a byte)."""
+    value, count = operator.index(value), operator.index(count)
+    if not 0 <= value < 1 << bits:
+        raise OverflowError(f"memset_d{bits}: value {value} does not fit {bits} unsigned bits")
+    if count < 0:
+        raise OverflowError(f"memset_d{bits}: count {count} is negative")
+    return value, count
+
+
 def memset_d8(dest: Any, value: int, count: int, context: Context | None = None) -> None:
+    value, count = _memset_args(value, count, 8)
     check(lib.lat_memset_d8(_ctx_of(dest, context).handle, _devptr(dest), value, count))
 
 
 def memset_d16(dest: Any, value: int, count: int, context: Context | None = None) -> None:
+    value, count = _memset_args(value, count, 16)
     check(lib.lat_memset_d16(_ctx_of(dest, context).handle, _devptr(dest), value, count))
 
 
 def memset_d32(dest: Any, value: int, count: int, context: Context | None = None) -> None:
+    value, count = _memset_args(value, count, 32)
     check(lib.lat_memset_d32(_ctx_of(dest, context).handle, _devptr(dest), value, count))
 
 
@@ -897,7 +912,12 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
 def _dim3(t: Any, what: str) -> "_lib.dim3":
     if isinstance(t, (int, np.integer)):
         t = (int(t),)
-    t = tuple(int(x) for x in t)
+    try:
+        # Integers only, as CUDA and PyCUDA take them: a float extent (grid=(n / 256, 1))
+        # would be truncated to fewer blocks than meant.
+        t = tuple(operator.index(x) for x in t)
+    except TypeError:
+        raise TypeError(f"{what} {tuple(t)!r}: each extent must be an integer") from None
     if not 1 <= len(t) <= 3:
         raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(t)}")
     for x in t:
@@ -910,6 +930,16 @@ def _dim3(t: Any, what: str) -> "_lib.dim3":
 # ----------------------------------------------------------------------------------------
 # Modules and kernels
 # ----------------------------------------------------------------------------------------
+
+# nvcc's options whose value may come as the next word.
+_OPTIONS_WITH_VALUE = ("--ptxas-options", "-Xptxas", "-Xcompiler", "--compiler-options",
+                       "-Xnvlink", "--linker-options")
+# nvcc's C++ relaxations that the emulator's front end always has (constexpr host
+# functions and lambdas in device code): dropped there with a note, passed on to NVRTC.
+_EMU_IMPLIED_OPTIONS = ("--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
+                        "--extended-lambda", "-extended-lambda", "--expt-extended-lambda",
+                        "-expt-extended-lambda")
+
 
 class Module(_Owned):
     """CUDA C source compiled for a context's device (``lat_module_create``).
@@ -930,13 +960,27 @@ class Module(_Owned):
         self._handle = None
         self.dropped_options: list[str] = []
         opts = []
-        for o in options or ():
+        emu = self._ctx.backend == "emu"
+        items = list(options or ())
+        while items:
+            o = items.pop(0)
             # nvcc's -g/--debug debugs host code, which a module has none of (-G is the
             # device's: docs/debugging.md).
             if o.startswith(("--ptxas-options", "-Xptxas", "--keep", "-keep", "--resource-usage",
-                             "-lineinfo", "--generate-line-info", "-Xcompiler")) or \
-                    o in ("-g", "--debug"):
+                             "-lineinfo", "--generate-line-info", "-Xcompiler",
+                             "--compiler-options", "-Xnvlink", "--linker-options")) or \
+                    o in ("-g", "--debug") or (emu and o in _EMU_IMPLIED_OPTIONS):
                 self.dropped_options.append(o)
+                # nvcc's two-word forms (-Xptxas -v, -Xcompiler -Wall): the value goes too.
+                if o in _OPTIONS_WITH_VALUE and items:
+                    self.dropped_options.append(items.pop(0))
+            elif o in ("--maxrregcount", "-maxrregcount") and items:
+                # A register budget: meaningless on the emulator, NAME=VALUE for NVRTC.
+                value = items.pop(0)
+                if emu:
+                    self.dropped_options += [o, value]
+                else:
+                    opts.append(f"{o}={value}")
             else:
                 opts.append(o)
         if isinstance(defines, dict):
@@ -1088,9 +1132,10 @@ class Kernel:
             if type(grid) is tuple and type(block) is tuple and len(self._dims) < 64:
                 self._dims[(grid, block)] = dims
         d.grid, d.block = dims
-        if not 0 <= int(shared) < 2**32:
+        shared = operator.index(shared)
+        if not 0 <= shared < 2**32:
             raise OverflowError(f"shared: {shared} bytes is outside [0, 2**32)")
-        d.shared_bytes = int(shared)
+        d.shared_bytes = shared
         d.stream = None if stream is None else stream.handle
         d.cooperative = int(cooperative)
         if time_kernel:

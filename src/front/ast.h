@@ -117,6 +117,9 @@ struct lat__record {
     /* C++: its base class, one without data members (a traits class's integral_constant):
      * its member types, static constants and static member functions are r's too. */
     struct lat__record *base;
+    /* C++: the namespace it was declared in (a class template's instance: the template's),
+     * where argument-dependent lookup finds functions taking it; NULL: the global one. */
+    struct lat__ns *ns;
 };
 
 /* ---- symbols ------------------------------------------------------------------------------ */
@@ -172,6 +175,7 @@ enum {
                                      stands for (a template's type parameter in an instance,
                                      a struct's member type: the emitted C has no such name) */
     LAT_SF_EXPLICIT = 1 << 13, /* FUNC: an `explicit` constructor: no implicit conversion */
+    LAT_SF_CONSTEXPR = 1 << 14, /* FUNC: declared constexpr (its calls may be constants) */
 };
 
 struct lat__sym {

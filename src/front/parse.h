@@ -208,9 +208,10 @@ int64_t lat__int_wrap(const lat__type *t, uint64_t v);
 bool lat__int_fold(lat__punct op, const lat__type *at, const lat__type *bt, const lat__type *rt, int64_t a,
                    int64_t b, int64_t *out);
 /* ---- parse_consteval.c ---- */
-/* A call e of a function whose body is one `return` of an integer expression of its
- * parameters (C++11's constexpr form), with constant arguments: marked LAT_EF_CONST with
- * its value, where it can be evaluated; otherwise left as it is. */
+/* A call e, with constant arguments, of a function whose body is one `return` of an
+ * integer expression of its parameters (C++11's constexpr form) or of a constexpr function
+ * whose body is C++14's integer statements: marked LAT_EF_CONST with its value, where it
+ * can be evaluated; otherwise left as it is. */
 void lat__fold_constexpr_call(lat__parser *p, lat__expr *e);
 /* ---- parse_asm.c ---- */
 /* An asm statement at its keyword: the inline PTX's C++ (a block), or LAT_S_ASM after
@@ -259,6 +260,8 @@ bool lat__copy_ctor_declared(lat__record *r);
 /* e bound to reference type ref: its address, or a temporary's for a const reference to
  * a value of another type or not an lvalue; context names the binding in messages. */
 lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, const char *context);
+/* Whether the class d derives from the class b (a base of a base too). */
+bool lat__derived_from(const lat__type *d, const lat__type *b);
 
 /* The address of the object e: &e, or a temporary's holding e when it is not an lvalue. */
 lat__expr *lat__address_of_object(lat__parser *p, lat__expr *e);
@@ -273,6 +276,22 @@ lat__sym *lat__declare_overload(lat__parser *p, lat__sym *set, lat__atom *name, 
  * of conversions: exact, promotion, conversion); reports and returns NULL when none is
  * viable or two are equally good. */
 lat__sym *lat__resolve_overload(lat__parser *p, lat__sym *set, lat__expr **args, int nargs, lat__loc at);
+
+/* Whether `name` is a template's, here or in some namespace (a qualified name's last
+ * part: std::is_integral<T>). */
+bool lat__names_template(lat__parser *p, const lat__atom *name);
+/* Whether argument-dependent lookup could find a function called `name` that ordinary
+ * lookup, which found `found` (or NULL), did not: some namespace declares a function of
+ * that name outside found's overloads, and found is no variable, type or member. */
+bool lat__adl_may_find(lat__parser *p, lat__atom *name, lat__sym *found);
+/* C++'s argument-dependent lookup for the unqualified call name(args): the overload set
+ * the call takes, `found` (ordinary lookup's, may be NULL or a built-in) or one of the
+ * sets declared in the namespaces of the arguments' classes, whichever alone takes the
+ * arguments (a built-in takes none when an argument is an object of a class). Returns
+ * found when none does (its call reports why); reports, sets *refused and returns NULL
+ * when sets of two namespaces take them (not ranked against each other). */
+lat__sym *lat__adl_choose(lat__parser *p, lat__atom *name, lat__sym *found, lat__expr **args, int nargs, lat__loc at,
+                          bool *refused);
 
 /* namespace N { ... } at the current token (the keyword), or namespace A = B; */
 void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser *p, bool until_brace));
@@ -402,6 +421,13 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
 /* The same for a member template called on the object self points to (NULL: a static
  * one): obj.f<args>(...). */
 lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t, lat__expr *self);
+/* A namespace-scope function template's call whose arguments were parsed (argument-
+ * dependent lookup found it after them): deduced from argv; open is the '('. */
+lat__expr *lat__template_call_parsed(lat__parser *p, lat__sym *tmpl_sym, lat__loc at, lat__expr **argv, size_t argc,
+                                     lat__loc open);
+/* Whether some function template of tmpl_sym's overloads (or a plain function beside
+ * them) takes these arguments; reports nothing. */
+bool lat__template_fits(lat__parser *p, lat__sym *tmpl_sym, lat__expr **argv, size_t argc);
 /* template <...> in a class's body, at the keyword: a member function template of r. */
 void lat__member_template(lat__parser *p, lat__record *r);
 /* A variable template's instance at its name (consumed): name<args>; its variable, or

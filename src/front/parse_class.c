@@ -916,16 +916,24 @@ lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat_
             return lat__make_call(p, fn, argv, b ? 2 : 1, loc);
         }
     }
-    /* a free operator function */
+    /* a free operator function: the one in scope, or one of the operands' namespaces */
     lat__sym *f = atom->sym;
-    if (!f || f->kind != LAT_SYM_FUNC)
-        return NULL;
-    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
-    fn->sym = f;
-    fn->type = f->type;
+    if (f && f->kind != LAT_SYM_FUNC)
+        f = NULL;
     lat__expr **argv = lat__arena_alloc(&p->u->arena, 2 * sizeof *argv);
     argv[0] = a;
     argv[1] = b;
+    bool refused;
+    f = lat__adl_choose(p, atom, f, argv, b ? 2 : 1, loc, &refused);
+    if (refused)
+        return lat__error_expr(p, loc);
+    if (!f)
+        return NULL;
+    if (f->tmpl)
+        return lat__template_call_parsed(p, f, loc, argv, b ? 2 : 1, loc);
+    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
+    fn->sym = f;
+    fn->type = f->type;
     if (ambiguous_with_builtin(p, op, f, argv, b ? 2 : 1, a, b, loc))
         return lat__error_expr(p, loc);
     return lat__make_call(p, fn, argv, b ? 2 : 1, loc);

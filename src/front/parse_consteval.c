@@ -1,26 +1,37 @@
 /*
  * Calls of constexpr functions in constant expressions (parse.h): `Tile<ilog2(16)>`,
- * `__shared__ float s[tile_size()]`, `static_assert(f(3) == 6)`. A function whose body is
- * one `return` of an integer expression of its parameters (C++11's constexpr form:
- * ?:, recursion, calls of others of the same form) is evaluated for constant arguments,
- * in the types the tree gives each operation, each step folded as the front end folds
- * any constant expression (lat__int_fold, lat__int_wrap). Anything else
- * (a loop, a local, a floating value, a division by zero, a shift past the width, a
- * recursion too deep) leaves the call a call: where a constant is needed, the error says
- * so, as before. The call itself stays in the tree and runs as written.
+ * `__shared__ float s[tile_size()]`, `static_assert(f(3) == 6)`, `case bits(4):`. Two
+ * forms are evaluated for constant arguments:
+ * - a function whose body is one `return` of an integer expression of its parameters
+ *   (C++11's constexpr form: ?:, recursion, calls of others);
+ * - a function declared constexpr whose body C++14 allows (integer locals, assignments,
+ *   ++ and --, if, switch, for, while, do, break, continue, several returns).
+ * Values are integers, computed in the types the tree gives each operation, each step
+ * folded as the front end folds any constant expression (lat__int_fold, lat__int_wrap).
+ * Anything else (a floating value, an array, a pointer, a global, a division by zero, a
+ * shift past the width, a read of a variable before its value, a recursion too deep, too
+ * many steps) leaves the call a call: where a constant is needed, the error says so. The
+ * call itself stays in the tree and runs as written.
  */
 #include "parse.h"
 
-enum { MAX_DEPTH = 64, MAX_STEPS = 100000 };
+#include <stdlib.h>
+
+enum { MAX_DEPTH = 64, MAX_STEPS = 1000000, MAX_VARS = 256 };
 
 typedef struct frame {
     const lat__func *fn;
-    const int64_t *vals;
+    const lat__sym *vars[MAX_VARS]; /* the parameters, then the locals as they are declared */
+    int64_t vals[MAX_VARS];
+    int nvars;
+    int64_t ret;
     int depth;
     int *steps;
 } frame;
 
-static bool eval(const frame *f, const lat__expr *e, int64_t *out);
+typedef enum flow { FLOW_NEXT, FLOW_BREAK, FLOW_CONTINUE, FLOW_RETURN, FLOW_FAIL } flow;
+
+static bool eval(frame *f, const lat__expr *e, int64_t *out);
 
 static bool integer(const lat__type *t)
 {
@@ -37,26 +48,77 @@ static const lat__expr *returned(const lat__func *fn)
     return r->kind == LAT_S_RETURN && r->e ? r->e : NULL;
 }
 
-static bool call(const frame *f, const lat__expr *e, int64_t *out)
+static flow exec(frame *f, const lat__stmt *s);
+
+static bool call(frame *f, const lat__expr *e, int64_t *out)
 {
     const lat__sym *s = e->sym;
     const lat__func *fn = s && s->kind == LAT_SYM_FUNC ? s->fn : NULL;
     const lat__expr *r = returned(fn);
-    if (!r || f->depth >= MAX_DEPTH || e->nargs != fn->nparams || e->nargs > 16 || !integer(e->type))
+    bool body = !r && fn && fn->body && !fn->has_error && (s->flags & LAT_SF_CONSTEXPR);
+    if ((!r && !body) || f->depth >= MAX_DEPTH || e->nargs != fn->nparams || e->nargs > MAX_VARS ||
+        !integer(e->type))
         return false;
-    int64_t vals[16];
-    for (int i = 0; i < e->nargs; i++)
-        if (!integer(e->args[i]->type) || !eval(f, e->args[i], &vals[i]))
-            return false;
-    frame inner = {fn, vals, f->depth + 1, f->steps};
-    int64_t v;
-    if (!eval(&inner, r, &v))
+    frame *inner = malloc(sizeof *inner); /* frames are large: not on the parser's stack */
+    if (!inner)
         return false;
-    *out = lat__int_wrap(e->type, (uint64_t)v);
+    inner->fn = fn;
+    inner->nvars = e->nargs;
+    inner->depth = f->depth + 1;
+    inner->steps = f->steps;
+    bool ok = true;
+    for (int i = 0; ok && i < e->nargs; i++) {
+        inner->vars[i] = fn->params[i];
+        ok = fn->params[i] && integer(e->args[i]->type) && integer(fn->params[i]->type) && eval(f, e->args[i], &inner->vals[i]);
+        if (ok)
+            inner->vals[i] = lat__int_wrap(fn->params[i]->type, (uint64_t)inner->vals[i]);
+    }
+    int64_t v = 0;
+    if (ok)
+        ok = r ? eval(inner, r, &v) : exec(inner, fn->body) == FLOW_RETURN;
+    if (ok && !r)
+        v = inner->ret;
+    free(inner);
+    if (ok)
+        *out = lat__int_wrap(e->type, (uint64_t)v);
+    return ok;
+}
+
+/* The variable's slot in the frame, or -1. */
+static int slot(const frame *f, const lat__sym *s)
+{
+    for (int i = f->nvars; i-- > 0;)
+        if (f->vars[i] == s)
+            return i;
+    return -1;
+}
+
+/* The slot of the variable an assignment, ++ or -- writes, or -1. */
+static int target(const frame *f, const lat__expr *e)
+{
+    if (!e || e->kind != LAT_E_NAME || !e->sym || e->sym->kind != LAT_SYM_VAR || !integer(e->type))
+        return -1;
+    return slot(f, e->sym);
+}
+
+/* a op b for a compound assignment: computed in C's type for it, stored in a's. */
+static bool compound(lat__punct op, const lat__type *at, const lat__type *bt, int64_t a, int64_t b, int64_t *out)
+{
+    lat__type *ct = op == LAT_P_SHL || op == LAT_P_SHR ? lat__promote((lat__type *)at)
+                                                         : lat__usual_arith((lat__type *)at, (lat__type *)bt);
+    if (!integer(ct))
+        return false;
+    if ((op == LAT_P_SHL || op == LAT_P_SHR) && (b < 0 || b >= 8 * (int64_t)lat__sizeof(ct)))
+        return false; /* past the width: undefined, no constant */
+    int64_t r;
+    if (!lat__int_fold(op, ct, op == LAT_P_SHL || op == LAT_P_SHR ? bt : ct, ct, lat__int_wrap(ct, (uint64_t)a),
+                       lat__int_wrap(op == LAT_P_SHL || op == LAT_P_SHR ? bt : ct, (uint64_t)b), &r))
+        return false;
+    *out = lat__int_wrap(at, (uint64_t)r);
     return true;
 }
 
-static bool eval(const frame *f, const lat__expr *e, int64_t *out)
+static bool eval(frame *f, const lat__expr *e, int64_t *out)
 {
     if (!e || ++*f->steps > MAX_STEPS || (e->flags & LAT_EF_ERROR) || !integer(e->type))
         return false;
@@ -65,6 +127,7 @@ static bool eval(const frame *f, const lat__expr *e, int64_t *out)
         return true;
     }
     int64_t a, b;
+    int k;
     switch (e->kind) {
     case LAT_E_INT:
         *out = e->ival;
@@ -74,18 +137,23 @@ static bool eval(const frame *f, const lat__expr *e, int64_t *out)
             *out = e->sym->value;
             return true;
         }
-        for (int i = 0; f->fn && i < f->fn->nparams; i++)
-            if (f->fn->params[i] == e->sym) {
-                *out = lat__int_wrap(e->type, (uint64_t)f->vals[i]);
-                return true;
-            }
-        return false;
+        if ((k = slot(f, e->sym)) < 0)
+            return false;
+        *out = lat__int_wrap(e->type, (uint64_t)f->vals[k]);
+        return true;
     case LAT_E_CAST:
         if (!integer(e->a->type) || !eval(f, e->a, &a))
             return false;
         *out = lat__int_wrap(e->type, (uint64_t)a);
         return true;
     case LAT_E_UNARY:
+        if (e->op == LAT_P_INC || e->op == LAT_P_DEC) {
+            if ((k = target(f, e->a)) < 0)
+                return false;
+            f->vals[k] = lat__int_wrap(e->a->type, (uint64_t)f->vals[k] + (e->op == LAT_P_INC ? 1u : UINT64_MAX));
+            *out = f->vals[k];
+            return true;
+        }
         if (!eval(f, e->a, &a))
             return false;
         switch (e->op) {
@@ -95,6 +163,21 @@ static bool eval(const frame *f, const lat__expr *e, int64_t *out)
         case LAT_P_BANG: *out = a == 0; return true;
         default: return false;
         }
+    case LAT_E_POSTFIX:
+        if ((k = target(f, e->a)) < 0)
+            return false;
+        *out = f->vals[k];
+        f->vals[k] = lat__int_wrap(e->a->type, (uint64_t)f->vals[k] + (e->op == LAT_P_INC ? 1u : UINT64_MAX));
+        return true;
+    case LAT_E_ASSIGN:
+        if ((k = target(f, e->a)) < 0 || !integer(e->b->type) || !eval(f, e->b, &b))
+            return false;
+        if (e->op == LAT_P_ASSIGN)
+            f->vals[k] = lat__int_wrap(e->a->type, (uint64_t)b);
+        else if (!compound(lat__compound_base(e->op), e->a->type, e->b->type, f->vals[k], b, &f->vals[k]))
+            return false;
+        *out = f->vals[k];
+        return true;
     case LAT_E_BINARY:
         if (e->op == LAT_P_ANDAND || e->op == LAT_P_OROR) {
             if (!eval(f, e->a, &a))
@@ -129,6 +212,160 @@ static bool eval(const frame *f, const lat__expr *e, int64_t *out)
     }
 }
 
+/* A condition's truth: an integer, or a comparison's int. */
+static bool truth(frame *f, const lat__expr *e, bool *out)
+{
+    int64_t v;
+    if (!eval(f, e, &v))
+        return false;
+    *out = v != 0;
+    return true;
+}
+
+/* A block's declaration: each variable an integer given its value. */
+static flow declare(frame *f, const lat__decl_group *g)
+{
+    if (g->static_assert_)
+        return FLOW_NEXT;
+    for (const lat__decl *d = g->first; d; d = d->next) {
+        const lat__sym *s = d->sym;
+        int64_t v;
+        if (!s || s->kind != LAT_SYM_VAR || s->storage == LAT_ST_STATIC || s->storage == LAT_ST_EXTERN ||
+            !integer(s->type) || !d->init || d->init->kind == LAT_E_INIT || f->nvars >= MAX_VARS ||
+            !eval(f, d->init, &v))
+            return FLOW_FAIL;
+        f->vars[f->nvars] = s;
+        f->vals[f->nvars++] = lat__int_wrap(s->type, (uint64_t)v);
+    }
+    return FLOW_NEXT;
+}
+
+/* Whether the case or default statement c is s or starts s (case 1: case 2: body). */
+static bool starts(const lat__stmt *s, const lat__stmt *c)
+{
+    for (; s; s = s->kind == LAT_S_CASE || s->kind == LAT_S_DEFAULT ? s->body : NULL)
+        if (s == c)
+            return true;
+    return false;
+}
+
+/* switch: the items of its block from the label the value picks. */
+static flow run_switch(frame *f, const lat__stmt *s)
+{
+    int64_t v;
+    if (!eval(f, s->e, &v) || !s->body || s->body->kind != LAT_S_COMPOUND)
+        return FLOW_FAIL;
+    const lat__stmt *pick = NULL, *dflt = NULL;
+    for (size_t i = 0; i < s->cases.n && !pick; i++) {
+        const lat__stmt *c = s->cases.items[i];
+        if (c->kind == LAT_S_DEFAULT)
+            dflt = c;
+        else if (v >= c->value && v <= (c->high > c->value ? c->high : c->value))
+            pick = c;
+    }
+    pick = pick ? pick : dflt;
+    if (!pick)
+        return FLOW_NEXT;
+    const lat__stmt *b = s->body;
+    size_t i = 0;
+    while (i < b->items.n && !starts(b->items.items[i], pick))
+        i++;
+    if (i == b->items.n)
+        return FLOW_FAIL; /* a label inside a nested statement: not followed */
+    int mark = f->nvars;
+    for (; i < b->items.n; i++) {
+        flow r = exec(f, b->items.items[i]);
+        if (r == FLOW_BREAK)
+            break;
+        if (r != FLOW_NEXT) {
+            f->nvars = mark;
+            return r;
+        }
+    }
+    f->nvars = mark;
+    return FLOW_NEXT;
+}
+
+/* A loop's body and step, as long as cond (NULL: for ever) holds; do: the body first. */
+static flow loop(frame *f, const lat__expr *cond, const lat__stmt *body, const lat__expr *step, bool first)
+{
+    for (;;) {
+        if (!first) {
+            bool go = true;
+            if (cond && !truth(f, cond, &go))
+                return FLOW_FAIL;
+            if (!go)
+                return FLOW_NEXT;
+        }
+        first = false;
+        flow r = exec(f, body);
+        if (r == FLOW_BREAK)
+            return FLOW_NEXT;
+        if (r == FLOW_RETURN || r == FLOW_FAIL)
+            return r;
+        int64_t v;
+        if (step && !eval(f, step, &v))
+            return FLOW_FAIL;
+    }
+}
+
+static flow exec(frame *f, const lat__stmt *s)
+{
+    if (!s || ++*f->steps > MAX_STEPS)
+        return FLOW_FAIL;
+    int64_t v;
+    bool c;
+    switch (s->kind) {
+    case LAT_S_NULL:
+        return FLOW_NEXT;
+    case LAT_S_COMPOUND: {
+        int mark = f->nvars; /* a block's variables end with it */
+        flow r = FLOW_NEXT;
+        for (size_t i = 0; i < s->items.n && r == FLOW_NEXT; i++)
+            r = exec(f, s->items.items[i]);
+        f->nvars = mark;
+        return r;
+    }
+    case LAT_S_DECL:
+        return declare(f, s->decls);
+    case LAT_S_EXPR:
+        return eval(f, s->e, &v) ? FLOW_NEXT : FLOW_FAIL;
+    case LAT_S_IF:
+        if (!truth(f, s->e, &c))
+            return FLOW_FAIL;
+        return c ? exec(f, s->body) : s->els ? exec(f, s->els) : FLOW_NEXT;
+    case LAT_S_WHILE:
+        return loop(f, s->e, s->body, NULL, false);
+    case LAT_S_DO:
+        return loop(f, s->e, s->body, NULL, true);
+    case LAT_S_FOR: {
+        int mark = f->nvars;
+        flow r = FLOW_NEXT;
+        if (s->init)
+            r = exec(f, s->init);
+        if (r == FLOW_NEXT)
+            r = loop(f, s->e, s->body, s->step, false);
+        f->nvars = mark;
+        return r;
+    }
+    case LAT_S_SWITCH:
+        return run_switch(f, s);
+    case LAT_S_CASE:
+    case LAT_S_DEFAULT:
+        return exec(f, s->body);
+    case LAT_S_BREAK:
+        return FLOW_BREAK;
+    case LAT_S_CONTINUE:
+        return FLOW_CONTINUE;
+    case LAT_S_RETURN:
+        if (!s->e || !eval(f, s->e, &f->ret))
+            return FLOW_FAIL;
+        return FLOW_RETURN;
+    default:
+        return FLOW_FAIL;
+    }
+}
+
 void lat__fold_constexpr_call(lat__parser *p, lat__expr *e)
 {
     (void)p;
@@ -138,7 +375,7 @@ void lat__fold_constexpr_call(lat__parser *p, lat__expr *e)
         if (!(e->args[i]->flags & LAT_EF_CONST))
             return;
     int steps = 0;
-    frame top = {NULL, NULL, 0, &steps};
+    frame top = {.steps = &steps};
     int64_t v;
     if (call(&top, e, &v)) {
         e->flags |= LAT_EF_CONST;

@@ -100,7 +100,8 @@ lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, con
     if (chosen)
         return chosen;
     bool lvalue = (e->flags & LAT_EF_LVALUE) && e->type->kind != LAT_TY_FUNC;
-    bool same = lat__type_compatible(lat__unqualified(p->u, e->type), lat__unqualified(p->u, to), true);
+    bool same = lat__type_compatible(lat__unqualified(p->u, e->type), lat__unqualified(p->u, to), true) ||
+                lat__derived_from(e->type, to);
     if (lvalue && same) {
         /* const is added freely, never dropped */
         if ((e->type->quals & ~to->quals) & (LAT_Q_CONST | LAT_Q_VOLATILE)) {
@@ -134,6 +135,17 @@ lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, con
     lat__expr *tmp = temporary(p, v, to);
     lat__expr *decayed = lat__rvalue(p, tmp);
     return lat__cast_to(p, decayed, ref, true);
+}
+
+bool lat__derived_from(const lat__type *d, const lat__type *b)
+{
+    if (!lat__is_record(d) || !lat__is_record(b) || !d->rec || !b->rec)
+        return false;
+    int depth = 0;
+    for (const lat__record *r = d->rec->base; r && depth < 64; r = r->base, depth++)
+        if (r == b->rec)
+            return true;
+    return false;
 }
 
 /* ---- default arguments -------------------------------------------------------------------- */
@@ -510,6 +522,9 @@ static void ns_leave(lat__parser *p, lat__ns *ns, size_t mark)
 
 static lat__ns *find_ns(lat__parser *p, const lat__atom *name);
 
+static void namespace_body(lat__parser *p, lat__atom *name, lat__atom **inner, size_t ninner,
+                           void (*declarations)(lat__parser *p, bool until_brace));
+
 void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser *p, bool until_brace))
 {
     if (lat__at_kw(p, LAT_KW_INLINE))
@@ -553,10 +568,25 @@ void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser 
         lat__skip_declaration(p);
         return;
     }
+    /* namespace a::b::c { (C++17): each nested in the one before, closed by one brace */
+    LAT_VEC(lat__atom *) inner = {0};
+    while (name && lat__at_punct(p, LAT_P_SCOPE) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT &&
+           !lat__peek_at(p, 1)->atom->kw) {
+        lat__next(p);
+        LAT_PUSH(&p->u->arena, inner, lat__next(p)->atom);
+    }
     if (!lat__expect(p, LAT_P_LBRACE, "to open the namespace")) {
         lat__skip_declaration(p);
         return;
     }
+    namespace_body(p, name, inner.items, inner.n, declarations);
+}
+
+/* The body of namespace `name` (and of the namespaces nested in it, `inner`, opened with
+ * it: namespace a::b {), from after its '{' to past its '}'. */
+static void namespace_body(lat__parser *p, lat__atom *name, lat__atom **inner, size_t ninner,
+                           void (*declarations)(lat__parser *p, bool until_brace))
+{
     lat__ns *ns = child_ns(p, p->ns, name);
     if (!ns)
         ns = new_ns(p, name);
@@ -570,8 +600,12 @@ void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser 
         *slot = s;
         LAT_PUSH(&p->u->arena, p->bound, s);
     }
-    declarations(p, true);
-    lat__expect(p, LAT_P_RBRACE, "to close the namespace");
+    if (ninner) {
+        namespace_body(p, inner[0], inner + 1, ninner - 1, declarations);
+    } else {
+        declarations(p, true);
+        lat__expect(p, LAT_P_RBRACE, "to close the namespace");
+    }
     ns_leave(p, ns, mark);
     if (!name) {
         /* an anonymous namespace's members are visible where it stands */
@@ -625,6 +659,149 @@ static lat__sym *member_of(lat__ns *ns, const lat__atom *name, bool tag)
             return s;
     }
     return NULL;
+}
+
+/* ---- argument-dependent lookup ---------------------------------------------------------- */
+
+/* Whether s is one of the overloads of set (a template is compared as itself). */
+static bool in_set(const lat__sym *set, const lat__sym *s)
+{
+    for (const lat__sym *f = set; f; f = f->overloads)
+        if (f == s)
+            return true;
+    return false;
+}
+
+/* Some namespace at or under ns (NULL: every one) declares a function `name` outside found's set. */
+static bool declared_elsewhere(lat__parser *p, lat__ns *ns, const lat__atom *name, const lat__sym *found)
+{
+    lat__ns **items = ns ? ns->children.items : p->top_ns.items;
+    size_t n = ns ? ns->children.n : p->top_ns.n;
+    if (ns) {
+        lat__sym *m = member_of(ns, name, false);
+        if (m && m->kind == LAT_SYM_FUNC && !in_set(found, m))
+            return true;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!items[i]->alias_of && declared_elsewhere(p, items[i], name, found))
+            return true;
+    return false;
+}
+
+/* Some namespace at or under ns (NULL: every one) declares a template `name`. */
+static bool template_somewhere(lat__parser *p, lat__ns *ns, const lat__atom *name)
+{
+    lat__ns **items = ns ? ns->children.items : p->top_ns.items;
+    size_t n = ns ? ns->children.n : p->top_ns.n;
+    if (ns) {
+        lat__sym *m = member_of(ns, name, false);
+        if (m && m->tmpl)
+            return true;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!items[i]->alias_of && template_somewhere(p, items[i], name))
+            return true;
+    return false;
+}
+
+bool lat__names_template(lat__parser *p, const lat__atom *name)
+{
+    return (name->sym && name->sym->tmpl) || template_somewhere(p, NULL, name);
+}
+
+bool lat__adl_may_find(lat__parser *p, lat__atom *name, lat__sym *found)
+{
+    /* C++ does no argument-dependent lookup when ordinary lookup finds a variable, a type,
+     * a class member or a function declared in a block. */
+    if (found && ((found->kind != LAT_SYM_FUNC && found->kind != LAT_SYM_BUILTIN) ||
+                  (found->flags & (LAT_SF_MEMBER | LAT_SF_METHOD)) || found->depth > 0 ||
+                  (found->kind == LAT_SYM_FUNC && found->rec))) /* (a member template) */
+        return false;
+    return declared_elsewhere(p, NULL, name, found);
+}
+
+/* Adds the namespace whose functions argument-dependent lookup finds for an argument of type t. */
+static void add_associated(lat__ns **out, int *n, int room, const lat__type *t)
+{
+    while (t && (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY))
+        t = t->base; /* a reference, a pointer or an array: its element's class */
+    if (!t || !t->rec || t->rec->builtin || !t->rec->ns)
+        return;
+    lat__ns *ns = t->rec->ns;
+    while (ns && ns->scoped_enum)
+        ns = ns->parent;
+    for (int i = 0; i < *n; i++)
+        if (out[i] == ns)
+            return;
+    if (ns && *n < room)
+        out[(*n)++] = ns;
+}
+
+/* Whether the overload set s takes the arguments (reporting nothing). A built-in takes no
+ * object of a class: a class's own function, exact, is better than its conversion. */
+static bool set_takes(lat__parser *p, lat__sym *s, lat__expr **args, int nargs)
+{
+    if (s->kind == LAT_SYM_BUILTIN) {
+        for (int i = 0; i < nargs; i++)
+            if (lat__is_record(args[i]->type))
+                return false;
+        return true;
+    }
+    if (s->kind != LAT_SYM_FUNC)
+        return false;
+    if (s->tmpl)
+        return lat__template_fits(p, s, args, (size_t)nargs);
+    if (lat__fewest_user_conversions(p, s, args, nargs) >= 0)
+        return true;
+    for (lat__sym *f = s; f; f = f->overloads)
+        if (f->builtin_of)
+            return set_takes(p, f->builtin_of, args, nargs);
+    return false;
+}
+
+lat__sym *lat__adl_choose(lat__parser *p, lat__atom *name, lat__sym *found, lat__expr **args, int nargs, lat__loc at,
+                          bool *refused)
+{
+    *refused = false;
+    enum { ROOM = 16 };
+    lat__ns *nss[ROOM];
+    int nn = 0;
+    for (int i = 0; i < nargs; i++) {
+        if (args[i]->flags & LAT_EF_ERROR)
+            return found;
+        add_associated(nss, &nn, ROOM, args[i]->type);
+    }
+    lat__sym *sets[ROOM];
+    int ns_ = 0;
+    for (int i = 0; i < nn; i++) {
+        lat__sym *m = member_of(nss[i], name, false);
+        if (m && m->kind == LAT_SYM_FUNC && !in_set(found, m))
+            sets[ns_++] = m;
+    }
+    if (!ns_)
+        return found;
+    lat__sym *pick = found && set_takes(p, found, args, nargs) ? found : NULL, *other = NULL;
+    for (int i = 0; i < ns_ && !other; i++)
+        if (set_takes(p, sets[i], args, nargs)) {
+            if (pick)
+                other = sets[i];
+            else
+                pick = sets[i];
+        }
+    if (!pick) /* none takes them: the call reports it, with the candidates */
+        return found ? found : sets[0];
+    if (other) {
+        char what[160], why[240];
+        snprintf(what, sizeof what, "the call '%s(...)' that functions of two namespaces take", name->name);
+        snprintf(why, sizeof why,
+                 "argument-dependent lookup found one of them, and the emulator does not rank overloads of different "
+                 "namespaces against each other; qualify the call, ns::%s",
+                 name->name);
+        lat__unsupported_at(p->u, at, what, why);
+        *refused = true;
+        return NULL;
+    }
+    return pick;
 }
 
 /* The file-scope declaration of name, under whatever local ones hide it. */
@@ -687,6 +864,8 @@ static bool is_std_ns(const lat__ns *ns)
 static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, const char **why)
 {
     for (int depth = 0;; depth++) {
+        if (lat__at_kw(p, LAT_KW_TEMPLATE) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT)
+            lat__next(p); /* X<T>::template rebind<U>: says that a member template follows */
         *name = lat__peek(p);
         if (lat__is_template_placeholder(ty) && (*name)->kind == LAT_TK_IDENT) {
             /* T::value_type in a signature read for deduction: a type known only in the
@@ -715,6 +894,14 @@ static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, c
             lat__peek_at(p, 1)->kind == LAT_TK_IDENT) {
             lat__next(p); /* :: */
             ty = found->type;
+            continue;
+        }
+        size_t after = is_class_template(found) && lat__at_punct(p, LAT_P_LT) ? after_args(p, 0) : 0;
+        if (after && lat__tok_is_punct(lat__peek_at(p, after), LAT_P_SCOPE) &&
+            lat__peek_at(p, after + 1)->kind == LAT_TK_IDENT) {
+            /* Outer::Inner<args>::member: a member class template's instance's member */
+            ty = lat__template_class_type(p, found, *name);
+            lat__next(p); /* :: */
             continue;
         }
         if (found->kind == LAT_SYM_FUNC && found->storage != LAT_ST_STATIC) {

@@ -519,6 +519,7 @@ static lat__record *new_record(lat__parser *p, lat__tykind kind, lat__atom *tag,
     r->loc = loc;
     r->builtin = p->in_builtin;
     r->scope_depth = p->in_builtin ? 0 : p->depth;
+    r->ns = p->ns;
     if (!tag)
         r->emit_tag = lat__arena_printf(&p->u->arena, "__lat_anon%d", ++p->anon);
     LAT_PUSH(&p->u->arena, p->tu->records, r);
@@ -631,11 +632,8 @@ static lat__record *base_class(lat__parser *p)
             refused = true;
             break;
         }
-        if (!lat__is_record(t) || !t->rec || !lat__empty_record(t->rec)) {
-            lat__unsupported(p, at, lat__is_record(t) && t->rec && t->rec->complete
-                                        ? "a base class with data members"
-                                        : "a base class that is not a class defined before",
-                             lat__why_cxx);
+        if (!lat__is_record(t) || !t->rec || !t->rec->complete || t->rec->kind != LAT_TY_STRUCT) {
+            lat__unsupported(p, at, "a base class that is not a class defined before", lat__why_cxx);
             refused = true;
             break;
         }
@@ -715,6 +713,20 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     lat__next(p); /* { */
     struct_body(p, r);
     trailing_attributes(p);
+    if (base && !lat__empty_record(base)) {
+        /* cub's struct TempStorage : _TempStorage {}: a class that adds no data to its
+         * base's is laid out as the base, and binds where the base is asked for */
+        if (r->fields.n)
+            lat__unsupported_at(p->u, r->loc, "a class with data members of its own beside its base class's",
+                                "a lattice limit: only a base class without data members, or a derived class "
+                                "without data members of its own");
+        else {
+            for (size_t i = 0; i < base->fields.n; i++)
+                LAT_PUSH(&p->u->arena, r->fields, base->fields.items[i]);
+            r->packed = base->packed;
+            r->min_align = r->min_align > base->min_align ? r->min_align : base->min_align;
+        }
+    }
     if (!r->fields.n) {
         /* C++'s empty class (a function object, SharedMemory<T>) has size 1; C has none */
         lat__field f = {lat__atom_get(&p->u->atoms, "__lat_empty", 11), &lat__ty_char, r->loc, 0, -1, 0};
@@ -819,7 +831,7 @@ static void static_constant_member(lat__parser *p, lat__record *r, lat__atom *na
     lat__decl *d = lat__arena_alloc(&p->u->arena, sizeof *d);
     d->sym = v;
     d->loc = loc;
-    d->init = lat__convert_assign(p, init, v->type, "initializing");
+    d->init = t->kind == LAT_TY_ARRAY ? init : lat__convert_assign(p, init, v->type, "initializing");
     v->def = d;
     lat__decl_group *g = lat__arena_alloc(&p->u->arena, sizeof *g);
     g->base = v->type;
@@ -828,6 +840,15 @@ static void static_constant_member(lat__parser *p, lat__record *r, lat__atom *na
     LAT_PUSH(&p->u->arena, p->pending, ((lat__ext){LAT_X_DECL, g, NULL}));
     LAT_PUSH(&p->u->arena, r->methods, v);
     bind_in_body(v);
+}
+
+/* The member function just declared in r (the newest), marked constexpr when it was. */
+static lat__sym *constexpr_method(lat__record *r, bool constexpr_)
+{
+    lat__sym *m = r->methods.items[r->methods.n - 1];
+    if (constexpr_)
+        m->flags |= LAT_SF_CONSTEXPR;
+    return m;
 }
 
 lat__sym *lat__member_instance(lat__parser *p, lat__record *r, lat__atom *as)
@@ -846,7 +867,7 @@ lat__sym *lat__member_instance(lat__parser *p, lat__record *r, lat__atom *as)
     deduce_return(p, t, loc);
     size_t before = r->methods.n;
     lat__member_function(p, r, t, as, loc, s.cuda, s.storage, false);
-    return r->methods.n > before ? r->methods.items[r->methods.n - 1] : NULL;
+    return r->methods.n > before ? constexpr_method(r, s.constexpr_) : NULL;
 }
 
 static void struct_body(lat__parser *p, lat__record *r)
@@ -982,12 +1003,24 @@ static void struct_body_(lat__parser *p, lat__record *r)
             lat__loc sloc = lat__peek(p)->loc;
             lat__type *st = declarator(p, sb, &sname, &sloc, false);
             if (st->kind == LAT_TY_FUNC && sname) {
+                size_t before = r->methods.n;
                 lat__member_function(p, r, st, sname, sloc, s.cuda, LAT_ST_STATIC, false);
+                if (r->methods.n > before)
+                    constexpr_method(r, s.constexpr_);
                 continue;
             }
             /* static constexpr int rows = m, cols = k;: each declarator a constant */
             for (;;) {
                 bool constant = sname && ((st->quals & LAT_Q_CONST) || s.constexpr_);
+                if (constant && s.is_auto && !has_type_specifier(&s) && lat__at_punct(p, LAT_P_ASSIGN)) {
+                    /* static constexpr auto value = V;: the initializer's type */
+                    size_t at = p->pos;
+                    lat__next(p);
+                    lat__expr *e = lat__parse_assign_expr(p);
+                    p->pos = at;
+                    if (!(e->flags & LAT_EF_ERROR) && lat__is_scalar(e->type))
+                        st = lat__qualified(p->u, lat__unqualified(p->u, lat__rvalue(p, e)->type), st->quals);
+                }
                 if (constant && lat__is_integer(st) && lat__accept(p, LAT_P_ASSIGN)) {
                     bool ok;
                     int64_t v = lat__parse_const_int(p, "a static constant member's value", &ok);
@@ -1000,6 +1033,14 @@ static void struct_body_(lat__parser *p, lat__record *r)
                     bind_in_body(c);
                 } else if (constant && lat__is_scalar(st) && lat__accept(p, LAT_P_ASSIGN)) {
                     static_constant_member(p, r, sname, sloc, st, lat__parse_assign_expr(p));
+                } else if (constant && st->kind == LAT_TY_ARRAY && lat__is_scalar(st->base) &&
+                           (lat__at_punct(p, LAT_P_LBRACE) ||
+                            (lat__at_punct(p, LAT_P_ASSIGN) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LBRACE)))) {
+                    /* static constexpr int offs[4] = {3, 1, 2, 0}; a table of the class */
+                    lat__accept(p, LAT_P_ASSIGN);
+                    lat__type *at = lat__qualified(p->u, st, LAT_Q_CONST);
+                    lat__expr *init = lat__parse_initializer(p, &at);
+                    static_constant_member(p, r, sname, sloc, at, init);
                 } else {
                     lat__unsupported(p, first, "a static data member other than a constant with its value",
                                      lat__why_cxx);
@@ -1044,7 +1085,10 @@ static void struct_body_(lat__parser *p, lat__record *r)
                 }
                 if (name) {
                     deduce_return(p, t, loc);
+                    size_t before = r->methods.n;
                     lat__member_function(p, r, t, name, loc, s.cuda, s.storage, false);
+                    if (r->methods.n > before)
+                        constexpr_method(r, s.constexpr_);
                 } else {
                     p->pos = at;
                     member_function(p, &p->toks[at]);
@@ -1275,6 +1319,20 @@ static bool parameters_follow(lat__parser *p)
     p->pos++;
     bool decl = lat__starts_declaration(p);
     p->pos = save;
+    /* T x(U(0.5f) * a, ...): a type followed by ( or { and then what no declarator starts
+     * with (a literal, an operator) is a functional cast, an argument; C++ takes U(y) and
+     * U() as parameters, so those stay a declaration */
+    const lat__tok *open = lat__peek_at(p, 2), *in = lat__peek_at(p, 3);
+    bool name = in->kind == LAT_TK_IDENT && (!in->atom->kw || lat__tok_kw(in, LAT_KW_CONST) ||
+                                             lat__tok_kw(in, LAT_KW_VOLATILE) || lat__is_type_name(p, in));
+    if (decl && n->kind == LAT_TK_IDENT && (lat__tok_is_punct(open, LAT_P_LPAREN) || lat__tok_is_punct(open, LAT_P_LBRACE)) &&
+        !name && !lat__tok_is_punct(in, LAT_P_STAR) && !lat__tok_is_punct(in, LAT_P_AMP) &&
+        !lat__tok_is_punct(in, LAT_P_ANDAND) && !lat__tok_is_punct(in, LAT_P_RPAREN) &&
+        !lat__tok_is_punct(in, LAT_P_LPAREN) && !lat__tok_is_punct(in, LAT_P_SCOPE) &&
+        !lat__tok_is_punct(in, LAT_P_LBRACKET) && !lat__tok_is_punct(in, LAT_P_ELLIPSIS))
+        return false;
+    if (decl && n->kind == LAT_TK_IDENT && lat__tok_is_punct(open, LAT_P_LBRACE))
+        return false; /* T x(U{...}): a braced temporary is never a parameter */
     return decl;
 }
 
@@ -1497,6 +1555,9 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         }
         if (s.storage && s.storage != LAT_ST_REGISTER)
             lat__error_tok(p, first, "a storage class on a parameter");
+        if (s.is_auto && !has_type_specifier(&s))
+            lat__unsupported(p, first, "a parameter declared auto (a generic lambda, an abbreviated function template)",
+                             "a lattice limit: give the parameter's type, or write a function template");
         lat__type *base = base_type(p, &s);
         lat__atom *name = NULL;
         lat__loc loc = first->loc;
@@ -1509,7 +1570,7 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         } else if (defaults.n) {
             lat__error_tok(p, first, "a parameter without a default argument after one with");
         }
-        if (t->kind == LAT_TY_VOID && !lat__is_template_placeholder(t)) {
+        if (t->kind == LAT_TY_VOID && !lat__is_template_placeholder(t) && !(s.is_auto && !has_type_specifier(&s))) {
             lat__error_tok(p, first, "a parameter of type void");
             t = &lat__ty_int;
         }
@@ -2246,6 +2307,8 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
             if (t->params.n > 256)
                 lat__unsupported_at(p->u, loc, "a function with more than 256 parameters", "a lattice limit");
             lat__sym *f = declare_function(p, &s, name, loc, t);
+            if (s.constexpr_)
+                f->flags |= LAT_SF_CONSTEXPR;
             if (p->inst_fn && p->depth == 0)
                 lat__template_declared(p, f);
             d->sym = f;

@@ -526,8 +526,8 @@ static const char why_warp_old[] =
     "the warp intrinsics without _sync, removed in CUDA 9 for Volta and later; use the _sync form";
 
 static const char why_curand[] =
-    "a part of curand_kernel.h the emulator lacks: it has the XORWOW and Philox generators, "
-    "with the uniform, normal and log-normal distributions";
+    "a part of curand_kernel.h the emulator lacks: it has the XORWOW, Philox, MRG32k3a and "
+    "Sobol generators, with the uniform, normal, log-normal and Poisson distributions";
 static const char why_cubemap[] = "cubemap textures and surfaces";
 static const char why_mipmap[] = "mipmapped textures (level of detail and gradients)";
 
@@ -567,9 +567,14 @@ static const char *unsupported_name(const lat__atom *a)
 static lat__expr *sym_expr(lat__parser *p, lat__tok *t, lat__sym *s);
 static lat__expr *functional_cast(lat__parser *p, lat__tok *t, lat__type *to);
 
+static lat__expr *adl_call(lat__parser *p, lat__tok *t, lat__sym *s);
+static size_t call_arguments(lat__parser *p, const lat__sym *callee, bool member, lat__expr ***out);
+
 static lat__expr *name_expr(lat__parser *p, lat__tok *t)
 {
     lat__sym *s = lat__lookup(p, t->atom);
+    if (lat__at_punct(p, LAT_P_LPAREN) && lat__adl_may_find(p, t->atom, s))
+        return adl_call(p, t, s);
     if (!s) {
         const char *why = unsupported_name(t->atom);
         if (why) {
@@ -589,6 +594,35 @@ static lat__expr *name_expr(lat__parser *p, lat__tok *t)
         return lat__error_expr(p, t->loc);
     }
     return sym_expr(p, t, s);
+}
+
+/* An unqualified call name(...) whose name some namespace declares beyond what ordinary
+ * lookup found (s, or NULL): the arguments are read first, then the call takes the
+ * overloads the arguments' classes' namespaces add (C++'s argument-dependent lookup:
+ * `exp(z)` of a pycuda::complex, `dot(a, b)` of a geo::vec). */
+static lat__expr *adl_call(lat__parser *p, lat__tok *t, lat__sym *s)
+{
+    lat__expr *fn = s && !s->tmpl ? sym_expr(p, t, s) : NULL; /* before the '(': a built-in looks for it */
+    lat__tok *open = lat__next(p);
+    lat__expr **argv;
+    int argc = (int)call_arguments(p, s && s->kind == LAT_SYM_FUNC && !s->tmpl ? s : NULL, false, &argv);
+    bool refused;
+    lat__sym *set = lat__adl_choose(p, t->atom, s, argv, argc, t->loc, &refused);
+    if (refused)
+        return lat__error_expr(p, t->loc);
+    if (!set) {
+        lat__error_tok(p, t, "'%s' undeclared (no function or built-in of this name)", t->atom->name);
+        return lat__error_expr(p, t->loc);
+    }
+    if (set->tmpl)
+        return lat__template_call_parsed(p, set, t->loc, argv, (size_t)argc, open->loc);
+    if (set != s) {
+        fn = lat__expr_new(p, LAT_E_NAME, t->loc);
+        fn->sym = set;
+        fn->type = set->type;
+        set->flags |= LAT_SF_USED;
+    }
+    return lat__make_call(p, fn, argv, argc, open->loc);
 }
 
 /* The expression naming s, written as token t. */
@@ -899,7 +933,9 @@ lat__expr *lat__parse_template_value(lat__parser *p)
             if (depth-- == 0)
                 break;
         } else if (depth == 0 && lat__tok_is_punct(t, LAT_P_LT) && stop > p->pos && t[-1].kind == LAT_TK_IDENT &&
-                   ((t[-1].atom->sym && t[-1].atom->sym->tmpl) || t[-1].atom->kw == LAT_KW_TEMPLATE))
+                   ((t[-1].atom->sym && t[-1].atom->sym->tmpl) || t[-1].atom->kw == LAT_KW_TEMPLATE ||
+                    (stop > p->pos + 1 && lat__tok_is_punct(&t[-2], LAT_P_SCOPE) &&
+                     lat__names_template(p, t[-1].atom))))
             angles++;
         else if (depth == 0 && (lat__tok_is_punct(t, LAT_P_GT) || lat__tok_is_punct(t, LAT_P_SHR))) {
             int closes = lat__tok_is_punct(t, LAT_P_SHR) ? 2 : 1;

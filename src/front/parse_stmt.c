@@ -76,6 +76,9 @@ static bool at_declaration(lat__parser *p)
     return true;
 }
 
+static bool at_structured_binding(lat__parser *p, size_t *open);
+static lat__stmt *structured_binding(lat__parser *p, size_t open);
+
 lat__stmt *lat__parse_compound(lat__parser *p)
 {
     lat__tok *open = lat__peek(p);
@@ -87,7 +90,10 @@ lat__stmt *lat__parse_compound(lat__parser *p)
         size_t before = p->pos;
         lat__stmt *item;
         const char *pragma = p->pragma_at ? p->pragma_at[p->pos] : NULL;
-        if (at_declaration(p))
+        size_t bracket = 0;
+        if (at_structured_binding(p, &bracket))
+            item = structured_binding(p, bracket);
+        else if (at_declaration(p))
             item = declaration_statement(p);
         else
             item = statement(p);
@@ -214,6 +220,42 @@ static void *parse_words(lat__parser *p, const char *text, lat__loc at, bool dec
     return parse_piece(p, &piece, decl);
 }
 
+
+/* for (declaration : range) body over a class with begin() and end() (std::array, a
+ * container of the program's), as C++ rewrites it:
+ *     { auto &__lat_range = (range); auto __lat_end = __lat_range.end();
+ *       for (auto __lat_begin = __lat_range.begin(); __lat_begin != __lat_end; ++__lat_begin)
+ *           { declaration = *__lat_begin; body } }
+ * rs is the range's declaration, in outer already made. */
+static lat__stmt *range_for_class(lat__parser *p, lat__stmt *loop, lat__stmt *outer, lat__stmt *rs, lat__tok *decl,
+                                  size_t colon, size_t after, lat__loc at)
+{
+    LAT_PUSH(&p->u->arena, outer->items, rs);
+    lat__stmt *es = parse_words(p, "auto __lat_end = __lat_range.end();", at, true);
+    if (es)
+        LAT_PUSH(&p->u->arena, outer->items, es);
+    loop->init = parse_words(p, "auto __lat_begin = __lat_range.begin();", at, true);
+    loop->e = lat__condition(p, parse_words(p, "__lat_begin != __lat_end", at, false), "for");
+    loop->step = parse_words(p, "++__lat_begin", at, false);
+    lat__scope_open(p);
+    lat__stmt *body = lat__stmt_new(p, LAT_S_COMPOUND, loop->loc);
+    lat__toks piece = {0};
+    toks_add(p, &piece, decl, colon);
+    toks_words(p, &piece, "= *__lat_begin;", at);
+    lat__stmt *ds = parse_piece(p, &piece, true);
+    if (ds)
+        LAT_PUSH(&p->u->arena, body->items, ds);
+    p->pos = after;
+    lat__stmt *b = loop_body(p, loop);
+    if (b)
+        LAT_PUSH(&p->u->arena, body->items, b);
+    body->end = p->toks[p->pos - 1].loc;
+    lat__scope_close(p);
+    loop->body = body;
+    LAT_PUSH(&p->u->arena, outer->items, loop);
+    return outer;
+}
+
 /* for (declaration : range) body, over an array: as
  *     { auto &__lat_range = (range);
  *       for (unsigned long __lat_index = 0; __lat_index < N; __lat_index++)
@@ -234,11 +276,14 @@ static lat__stmt *range_for(lat__parser *p, lat__stmt *loop, size_t colon, size_
     lat__type *rt = rs && rs->decls && rs->decls->first ? rs->decls->first->sym->type : NULL;
     if (rt && rt->kind == LAT_TY_PTR && rt->ref)
         rt = rt->base;
+    if (rt && lat__is_record(rt) && rt->rec && lat__find_method(rt->rec, lat__atom_get(&p->u->atoms, "begin", 5)) &&
+        lat__find_method(rt->rec, lat__atom_get(&p->u->atoms, "end", 3)))
+        return range_for_class(p, loop, outer, rs, decl, colon, after, at);
     if (!rt || rt->kind != LAT_TY_ARRAY || rt->count < 0) {
         if (!p->panic)
-            lat__unsupported(p, range, rt ? "a range-based for over anything but an array of known size"
+            lat__unsupported(p, range, rt ? "a range-based for over anything but an array of known size or a class with begin() and end()"
                                           : "this range-based for",
-                             "arrays are its ranges in lattice; write an indexed for loop");
+                             "arrays and classes with begin() and end() are its ranges in lattice; write an indexed for loop");
         /* the body, without the element it would declare, is not read: past it */
         p->pos = after;
         if (lat__at_punct(p, LAT_P_LBRACE))
@@ -271,6 +316,103 @@ static lat__stmt *range_for(lat__parser *p, lat__stmt *loop, size_t colon, size_
     loop->body = body;
     LAT_PUSH(&p->u->arena, outer->items, loop);
     return outer;
+}
+
+/* ---- structured bindings ------------------------------------------------------------------- */
+
+/* `auto [a, b] = e;` (also const, &, attributes): *open is the '[' as an offset. */
+static bool at_structured_binding(lat__parser *p, size_t *open)
+{
+    size_t k = 0;
+    while (lat__tok_kw(lat__peek_at(p, k), LAT_KW_CONST) || lat__tok_kw(lat__peek_at(p, k), LAT_KW_VOLATILE) ||
+           lat__tok_kw(lat__peek_at(p, k), LAT_KW_STATIC))
+        k++;
+    if (!lat__tok_kw(lat__peek_at(p, k), LAT_KW_AUTO))
+        return false;
+    k++;
+    while (lat__tok_kw(lat__peek_at(p, k), LAT_KW_CONST) || lat__tok_is_punct(lat__peek_at(p, k), LAT_P_AMP) ||
+           lat__tok_is_punct(lat__peek_at(p, k), LAT_P_ANDAND))
+        k++;
+    if (!lat__tok_is_punct(lat__peek_at(p, k), LAT_P_LBRACKET) || lat__peek_at(p, k + 1)->kind != LAT_TK_IDENT)
+        return false;
+    *open = k;
+    return true;
+}
+
+/* auto [a, b] = e; as C++ defines it, with the struct's data members in order:
+ *     auto __lat_bindN = e;  auto &a = __lat_bindN.m0;  auto &b = __lat_bindN.m1;
+ * (the same specifiers and & on the hidden object; one declaration statement). */
+static lat__stmt *structured_binding(lat__parser *p, size_t open)
+{
+    lat__tok *first = lat__peek(p), *bracket = lat__peek_at(p, open);
+    LAT_VEC(lat__tok *) names = {0};
+    size_t k = open + 1;
+    while (lat__peek_at(p, k)->kind == LAT_TK_IDENT) {
+        LAT_PUSH(&p->u->arena, names, lat__peek_at(p, k));
+        k++;
+        if (!lat__tok_is_punct(lat__peek_at(p, k), LAT_P_COMMA))
+            break;
+        k++;
+    }
+    size_t end = k; /* the ']' */
+    while (lat__peek_at(p, end)->kind != LAT_TK_EOF && !lat__tok_is_punct(lat__peek_at(p, end), LAT_P_SEMI))
+        end++;
+    if (!lat__tok_is_punct(lat__peek_at(p, k), LAT_P_RBRACKET) ||
+        !lat__tok_is_punct(lat__peek_at(p, end), LAT_P_SEMI)) {
+        lat__syntax_error(p, "a structured binding: auto [name, ...] = expression;");
+        lat__skip_statement(p);
+        return NULL;
+    }
+    for (size_t i = 0; i < open; i++)
+        if (lat__tok_is_punct(lat__peek_at(p, i), LAT_P_ANDAND)) {
+            lat__unsupported(p, lat__peek_at(p, i), "a structured binding declared auto &&",
+                             "write auto or auto & before the brackets");
+            p->pos += end + 1;
+            return NULL;
+        }
+    char hidden[48];
+    snprintf(hidden, sizeof hidden, "__lat_bind%d", ++p->anon);
+    lat__toks piece = {0};
+    toks_add(p, &piece, first, open);
+    toks_words(p, &piece, hidden, bracket->loc);
+    toks_add(p, &piece, lat__peek_at(p, k + 1), end - k);
+    p->pos += end + 1;
+    lat__stmt *s = parse_piece(p, &piece, true);
+    lat__decl *d = s && s->kind == LAT_S_DECL && s->decls ? s->decls->first : NULL;
+    lat__type *t = d && d->sym ? d->sym->type : NULL;
+    if (t && t->kind == LAT_TY_PTR && t->ref)
+        t = t->base;
+    if (!t)
+        return s;
+    if (!lat__is_record(t) || !t->rec || t->rec->kind == LAT_TY_UNION) {
+        lat__unsupported(p, bracket, "a structured binding of anything but a struct (an array, a tuple-like class)",
+                         "bind a struct's members, or index the array");
+        return s;
+    }
+    lat__record *r = t->rec;
+    size_t fields = 0;
+    for (size_t i = 0; i < r->fields.n; i++)
+        fields += r->fields.items[i].name != NULL;
+    if (fields != names.n || fields != r->fields.n) {
+        lat__error_tok(p, bracket, "a structured binding of %zu names to %s, which has %zu data members",
+                       names.n, lat__type_str(p->u, t, NULL, false), r->fields.n);
+        return s;
+    }
+    lat__decl **tail = &d->next;
+    while (*tail)
+        tail = &(*tail)->next;
+    for (size_t i = 0; i < names.n; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "auto &%s = %s.%s;", names.items[i]->atom->name, hidden,
+                 r->fields.items[i].name->name);
+        lat__stmt *b = parse_words(p, text, names.items[i]->loc, true);
+        if (b && b->kind == LAT_S_DECL && b->decls && b->decls->first) {
+            *tail = b->decls->first;
+            while (*tail)
+                tail = &(*tail)->next;
+        }
+    }
+    return s;
 }
 
 static lat__expr *paren_condition(lat__parser *p, const char *what)

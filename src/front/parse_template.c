@@ -27,6 +27,8 @@ typedef struct tparam {
                               (typename enable_if<C, int>::type = 0): its first token, read
                               again for each instance (SFINAE); 0: none */
     size_t dflt_at;        /* its default's first token, 0: none */
+    bool is_auto;          /* template <auto V>: the value's type is its argument's (kept in
+                              the argument's `type`) */
 } tparam;
 
 typedef struct targ {
@@ -44,6 +46,7 @@ typedef struct targ {
 typedef struct tinst {
     targ *args;
     bool failed;     /* its parse found errors: a later use says so again */
+    bool primary;    /* a class template's instance made from the primary (not a specialization) */
     lat__sym *fn;    /* a function template's instance (a variable template's: its variable) */
     lat__type *type; /* a class template's */
 } tinst;
@@ -80,6 +83,9 @@ struct lat__template {
      * instance, made later at file scope. */
     LAT_VEC(lat__atom *) snap_names;
     LAT_VEC(lat__sym *) snap_syms;
+    /* A class template's members defined outside it (template <class T> T X<T>::f() {...}):
+     * each its own parameters and tokens, parsed for every instance of the primary. */
+    LAT_VEC(struct lat__template *) outdefs;
     lat__loc loc;
 };
 
@@ -88,7 +94,8 @@ struct lat__template {
  * placeholders. */
 typedef struct partial {
     lat__template *own;
-    targ *pattern;
+    targ *pattern; /* NULL: one with a parameter pack, read for each instance (pattern_for) */
+    size_t open;   /* then: its <args>'s '<' */
 } partial;
 
 /* A type parameter's placeholder while a signature is read: void, count -100 - index;
@@ -207,11 +214,26 @@ static bool template_params(lat__parser *p, lat__template *tm)
             if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
                 tp.name = lat__next(p)->atom;
         } else if ((lat__tok_kw(t, LAT_KW_TYPENAME) || lat__tok_kw(t, LAT_KW_CLASS)) &&
-            !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE)) {
+                   !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE) &&
+                   !(lat__tok_kw(t, LAT_KW_TYPENAME) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT &&
+                     (lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_SCOPE) ||
+                      lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_LT)))) {
+            /* (not `typename std::enable_if<C, int>::type = 0`: a value parameter of a
+             * dependent type) */
             lat__next(p);
             if (lat__accept(p, LAT_P_ELLIPSIS))
                 tp.is_pack = tm->has_pack = true;
             tp.is_type = true;
+            if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
+                tp.name = lat__next(p)->atom;
+        } else if (lat__tok_kw(t, LAT_KW_AUTO) && !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_STAR) &&
+                   !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_AMP)) {
+            /* template <auto V> (C++17): an integer value of its argument's type */
+            lat__next(p);
+            tp.is_auto = true;
+            tp.value_type = &lat__ty_llong;
+            if (lat__accept(p, LAT_P_ELLIPSIS))
+                tp.is_pack = tm->has_pack = true;
             if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
                 tp.name = lat__next(p)->atom;
         } else {
@@ -228,7 +250,11 @@ static bool template_params(lat__parser *p, lat__template *tm)
             if (tp.value_type && placeholder_index(tp.value_type, &k)) {
                 tp.type_of = k + 1;
                 tp.value_type = &lat__ty_int;
-            } else if (tp.value_type && lat__is_template_placeholder(tp.value_type)) {
+            } else if (tp.value_type && (lat__is_template_placeholder(tp.value_type) ||
+                                         (tp.value_type->kind == LAT_TY_PTR && !tp.value_type->ref &&
+                                          lat__is_template_placeholder(tp.value_type->base)))) {
+                /* enable_if_t<C, int> = 0, or enable_if_t<C> * = nullptr: the type exists
+                 * or not (SFINAE); the value is a constant no instance reads */
                 tp.type_at = before;
                 tp.value_type = &lat__ty_int;
             } else if (tp.value_type && tp.value_type->kind == LAT_TY_PTR && !tp.value_type->ref &&
@@ -294,6 +320,12 @@ static lat__atom *skip_function(lat__parser *p, size_t *body_at)
         }
         if (t->kind == LAT_TK_IDENT && !t->atom->kw)
             name = t->atom;
+        bool attribute = lat__tok_kw(t, LAT_KW_LAUNCH_BOUNDS) || lat__tok_kw(t, LAT_KW_CLUSTER_DIMS) ||
+                         lat__tok_kw(t, LAT_KW_MAXNREG) || lat__tok_kw(t, LAT_KW_ATTRIBUTE) ||
+                         lat__tok_kw(t, LAT_KW_ATTRIBUTE2) || lat__tok_kw(t, LAT_KW_DECLSPEC) ||
+                         lat__tok_kw(t, LAT_KW_ALIGN) || lat__tok_kw(t, LAT_KW_ALIGNAS);
+        if (attribute && lat__at_punct(p, LAT_P_LPAREN))
+            lat__skip_group(p); /* __launch_bounds__(BLOCK) between the return type and the name */
     }
     if (lat__at_punct(p, LAT_P_LPAREN))
         lat__skip_group(p);
@@ -327,6 +359,8 @@ static lat__sym *param_sym(lat__parser *p, lat__template *tm, const tparam *tp, 
             if (of->type && lat__is_integer(of->type))
                 s->type = lat__unqualified(p->u, of->type);
         }
+        if (tp->is_auto && a->type && (lat__is_integer(a->type) || a->type->kind == LAT_TY_BOOL))
+            s->type = lat__unqualified(p->u, a->type);
         s->value = a->value;
         s->tparam = a->vph;
     }
@@ -704,9 +738,30 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
     if (!prim)
         lat__error_tok(p, name, "'%s' is not a class template: a partial specialization needs one declared before",
                        own->name->name);
-    else if (own->has_pack)
-        lat__unsupported(p, name, "a partial specialization with a parameter pack", "a lattice limit");
-    else if (has_template_param(own))
+    else if (own->has_pack) {
+        size_t packs = 0;
+        for (size_t i = 0; i < own->params.n; i++)
+            packs += own->params.items[i].is_pack;
+        if (packs > 1 || has_template_param(own))
+            lat__unsupported(p, name,
+                             "a partial specialization with more than one parameter pack or a template template "
+                             "parameter beside one",
+                             "a lattice limit");
+        else {
+            /* template <class T, class... R> struct S<T, R...>: read for each instance, with
+             * the pack as long as the instance's arguments make it */
+            partial ps_ = {own, NULL, open};
+            lat__skip_angles(p);
+            while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
+                lat__next(p);
+            if (lat__at_punct(p, LAT_P_LBRACE))
+                lat__skip_group(p);
+            lat__expect(p, LAT_P_SEMI, "after the partial specialization");
+            own->decl_end = p->pos;
+            LAT_PUSH(&p->u->arena, prim->partials, ps_);
+            return;
+        }
+    } else if (has_template_param(own))
         lat__unsupported(p, name, "a partial specialization with a template template parameter", "a lattice limit");
     else if ((pat = read_pattern(p, own, prim, 1, name->loc))) {
         /* Read again with other values for the value parameters: an argument computed from
@@ -719,9 +774,14 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
     if (pat && pat2) {
         for (size_t i = 0; i < prim->params.n && pat; i++) {
             const tparam *tp = &prim->params.items[i];
-            if (tp->is_pack || (tp->is_type ? opaque_pattern(pat[i].type)
-                                            : pat[i].vph < 0 || (!pat[i].vph && pat[i].value != pat2[i].value)))
+            size_t n = tp->is_pack ? pat[i].npack : 1; /* a pack's elements each (S<T> of S<Ts...>) */
+            if (tp->is_pack && pat2[i].npack != n)
                 pat = NULL;
+            for (size_t j = 0; j < n && pat; j++) {
+                const targ *a = tp->is_pack ? &pat[i].pack[j] : &pat[i], *a2 = tp->is_pack ? &pat2[i].pack[j] : &pat2[i];
+                if (tp->is_type ? opaque_pattern(a->type) : a->vph < 0 || (!a->vph && a->value != a2->value))
+                    pat = NULL;
+            }
         }
         if (!pat)
             lat__unsupported(p, name,
@@ -748,7 +808,7 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
     lat__expect(p, LAT_P_SEMI, "after the partial specialization");
     own->decl_end = p->pos;
     if (pat) {
-        partial ps_ = {own, pat};
+        partial ps_ = {own, pat, 0};
         LAT_PUSH(&p->u->arena, prim->partials, ps_);
     }
 }
@@ -841,6 +901,76 @@ static bool read_shape(lat__parser *p, lat__template *tm)
     return true;
 }
 
+/* What a member template's names mean in its class, for its instances made later at file
+ * scope. */
+static void snapshot(lat__parser *p, lat__template *tm)
+{
+    for (size_t i = tm->decl_at; i < tm->decl_end; i++) {
+        lat__atom *a = p->toks[i].kind == LAT_TK_IDENT ? p->toks[i].atom : NULL;
+        if (!a || a->kw || !a->sym || a->aux == tm)
+            continue;
+        a->aux = tm; /* once each */
+        LAT_PUSH(&p->u->arena, tm->snap_names, a);
+        LAT_PUSH(&p->u->arena, tm->snap_syms, a->sym);
+    }
+    for (size_t i = 0; i < tm->snap_names.n; i++)
+        tm->snap_names.items[i]->aux = NULL;
+}
+
+/* template <...> struct Name {...}; in r's body, at `struct`: a member type of r that is a
+ * class template (Outer::Box<float>, Alloc<U>::rebind<T>::other), each instance a struct
+ * at file scope named after r's. */
+static void member_class_template(lat__parser *p, lat__record *r, lat__template *tm, lat__tok *first)
+{
+    lat__next(p);
+    while (lat__at_attribute(p)) {
+        if (lat__at_punct(p, LAT_P_LBRACKET)) {
+            lat__skip_group(p);
+            continue;
+        }
+        lat__next(p);
+        if (lat__at_punct(p, LAT_P_LPAREN))
+            lat__skip_group(p);
+    }
+    if (lat__peek(p)->kind != LAT_TK_IDENT) {
+        lat__syntax_error(p, "the member class template's name");
+        lat__skip_member(p);
+        return;
+    }
+    tm->name = lat__next(p)->atom;
+    tm->is_class = true;
+    if (lat__at_punct(p, LAT_P_LT)) {
+        lat__unsupported(p, first, "a partial specialization of a member class template", "a lattice limit");
+        lat__skip_member(p);
+        return;
+    }
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
+        lat__next(p);
+    if (lat__at_punct(p, LAT_P_LBRACE)) {
+        tm->has_body = true;
+        lat__skip_group(p);
+    }
+    lat__expect(p, LAT_P_SEMI, "after the member class template");
+    tm->decl_end = p->pos;
+    if (!tm->has_body) {
+        lat__unsupported(p, first, "a member class template declared in its class and defined outside it",
+                         "a lattice limit");
+        return;
+    }
+    if (lat__find_member_sym(r, tm->name)) {
+        lat__error_tok(p, first, "'%s' is declared twice in %s", tm->name->name, lat__record_c_name(r));
+        return;
+    }
+    snapshot(p, tm);
+    lat__sym *s = lat__sym_new(p, LAT_SYM_TYPEDEF, tm->name, first->loc);
+    s->tmpl = tm;
+    s->type = &lat__ty_int;
+    s->depth = 0;
+    LAT_PUSH(&p->u->arena, r->methods, s);
+    s->shadow = tm->name->sym; /* by its plain name in the rest of the class */
+    tm->name->sym = s;
+}
+
 void lat__member_template(lat__parser *p, lat__record *r)
 {
     lat__tok *kw = lat__next(p);
@@ -859,9 +989,12 @@ void lat__member_template(lat__parser *p, lat__record *r)
     }
     tm->decl_at = p->pos;
     lat__tok *first = lat__peek(p);
-    if (!refused && (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS) ||
-                     lat__tok_kw(first, LAT_KW_UNION) || lat__at_type_alias(p)))
-        refused = "a member class or alias template";
+    if (!refused && (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS))) {
+        member_class_template(p, r, tm, first);
+        return;
+    }
+    if (!refused && (lat__tok_kw(first, LAT_KW_UNION) || lat__at_type_alias(p)))
+        refused = "a member union or alias template";
     else if (!refused && variable_declaration(p))
         refused = "a static data member template";
     if (refused) {
@@ -883,17 +1016,7 @@ void lat__member_template(lat__parser *p, lat__record *r)
                          "a lattice limit");
         return;
     }
-    /* what its names mean here, for its instances made later at file scope */
-    for (size_t i = tm->decl_at; i < tm->decl_end; i++) {
-        lat__atom *a = p->toks[i].kind == LAT_TK_IDENT ? p->toks[i].atom : NULL;
-        if (!a || a->kw || !a->sym || a->aux == tm)
-            continue;
-        a->aux = tm; /* once each */
-        LAT_PUSH(&p->u->arena, tm->snap_names, a);
-        LAT_PUSH(&p->u->arena, tm->snap_syms, a->sym);
-    }
-    for (size_t i = 0; i < tm->snap_names.n; i++)
-        tm->snap_names.items[i]->aux = NULL;
+    snapshot(p, tm);
     if (!read_shape(p, tm)) {
         lat__unsupported(p, first, "a member template other than a member function", "a lattice limit");
         return;
@@ -950,6 +1073,121 @@ static tinst *instantiate_member(lat__parser *p, lat__sym *tsym, targ *given, la
     return ti;
 }
 
+/* template <class T> R X<T>::f(...) {...} at the declaration (after the parameters): the
+ * class template X whose member it defines outside the class, or NULL. */
+static lat__sym *member_owner(lat__parser *p)
+{
+    for (size_t i = p->pos; i + 1 < p->ntoks; i++) {
+        const lat__tok *t = &p->toks[i];
+        if (lat__tok_is_punct(t, LAT_P_LPAREN) || lat__tok_is_punct(t, LAT_P_SEMI) ||
+            lat__tok_is_punct(t, LAT_P_LBRACE) || lat__tok_is_punct(t, LAT_P_ASSIGN))
+            return NULL;
+        lat__sym *s = t->kind == LAT_TK_IDENT ? t->atom->sym : NULL;
+        if (!s || !s->tmpl || !s->tmpl->is_class || s->tmpl->is_alias || !lat__tok_is_punct(t + 1, LAT_P_LT))
+            continue;
+        size_t save = p->pos;
+        p->pos = i + 1;
+        lat__skip_angles(p);
+        size_t k = p->pos;
+        p->pos = save;
+        /* X<T>::name( X<T>::~X( X<T>::operator: a member; typename X<T>::type: no */
+        if (k + 2 < p->ntoks && lat__tok_is_punct(&p->toks[k], LAT_P_SCOPE) &&
+            !(i > 0 && lat__tok_kw(&p->toks[i - 1], LAT_KW_TYPENAME)) &&
+            (lat__tok_kw(&p->toks[k + 1], LAT_KW_OPERATOR) || lat__tok_is_punct(&p->toks[k + 1], LAT_P_TILDE) ||
+             (p->toks[k + 1].kind == LAT_TK_IDENT && lat__tok_is_punct(&p->toks[k + 2], LAT_P_LPAREN))))
+            return s;
+        i = k - 1;
+    }
+    return NULL;
+}
+
+/* The out-of-class member definition d of the class template cls for its instance made
+ * with args, of type inst: parsed as a plain class's member defined outside it, from a
+ * copy of its tokens in which the class is named `X::` (not `X<T>::`) and X's tag is the
+ * instance's. */
+static void member_definition(lat__parser *p, lat__template *cls, lat__template *d, const targ *args, lat__type *inst)
+{
+    LAT_VEC(lat__tok) toks = {0};
+    for (size_t i = d->decl_at; i < d->decl_end; i++) {
+        LAT_PUSH(&p->u->arena, toks, d->toks[i]);
+        if (d->toks[i].kind != LAT_TK_IDENT || d->toks[i].atom != cls->name || !lat__tok_is_punct(&d->toks[i + 1], LAT_P_LT))
+            continue;
+        lat__parser scan = *p;
+        scan.toks = d->toks;
+        scan.ntoks = d->ntoks;
+        scan.pos = i + 1;
+        scan.half_gt = false;
+        lat__skip_angles(&scan);
+        if (scan.pos < d->decl_end && lat__tok_is_punct(&d->toks[scan.pos], LAT_P_SCOPE))
+            i = scan.pos - 1; /* X<T>:: is X:: */
+    }
+    lat__tok eof = d->toks[d->decl_end];
+    eof.kind = LAT_TK_EOF;
+    eof.len = 0;
+    eof.text = "";
+    eof.atom = NULL;
+    LAT_PUSH(&p->u->arena, toks, eof);
+    lat__sym *tag = lat__sym_new(p, LAT_SYM_TAG, cls->name, d->loc);
+    tag->rec = inst->rec;
+    tag->type = inst;
+    lat__sym *outer_tag = cls->name->tag;
+    size_t from = suspend_locals(p);
+    size_t nopen;
+    ns_binding *opened = open_scope(p, d, &nopen);
+    lat__parser sub = sub_parser(p, d);
+    sub.instantiating = true;
+    sub.toks = toks.items;
+    sub.ntoks = toks.n - 1;
+    sub.pos = 0;
+    sub.pragma_at = NULL;
+    sub.inst_of = cls; /* X alone means the instance, as inside the class */
+    sub.inst_type = inst;
+    bound_names b = bind_params(&sub, d, args);
+    cls->name->tag = tag;
+    lat__func *fn = NULL;
+    lat__decl_group *g = lat__parse_declaration(&sub, &fn);
+    cls->name->tag = outer_tag;
+    unbind_params(b);
+    close_namespaces(opened, nopen);
+    resume_locals(p, from);
+    p->anon = sub.anon;
+    if (g) {
+        lat__ext x = {LAT_X_DECL, g, NULL};
+        LAT_PUSH(&p->u->arena, p->tu->items, x);
+    }
+    if (fn) {
+        lat__ext x = {LAT_X_FUNC, NULL, fn};
+        LAT_PUSH(&p->u->arena, p->tu->items, x);
+    }
+    for (size_t i = 0; i < sub.pending.n; i++)
+        LAT_PUSH(&p->u->arena, p->tu->items, sub.pending.items[i]);
+}
+
+/* template <class T> R X<T>::f(...) {...}: kept with X (own: its parameters), and made
+ * for each instance of X's primary, those made already and those to come. */
+static void out_of_class_member(lat__parser *p, lat__template *own, lat__sym *owner, lat__tok *first)
+{
+    lat__template *cls = owner->tmpl;
+    size_t end_at = p->pos;
+    (void)skip_function(p, &end_at);
+    own->decl_end = p->pos;
+    bool same = own->params.n == cls->params.n && !own->has_pack;
+    for (size_t i = 0; same && i < own->params.n; i++)
+        same = own->params.items[i].is_type == cls->params.items[i].is_type &&
+               own->params.items[i].is_template == cls->params.items[i].is_template;
+    if (!same) {
+        lat__unsupported(p, first,
+                         "a class template's member defined outside it with other template parameters than the "
+                         "class's (a member template, a partial specialization's member)",
+                         "a lattice limit");
+        return;
+    }
+    LAT_PUSH(&p->u->arena, cls->outdefs, own);
+    for (size_t i = 0; i < cls->insts.n; i++)
+        if (cls->insts.items[i].primary && cls->insts.items[i].type && !cls->insts.items[i].failed)
+            member_definition(p, cls, own, cls->insts.items[i].args, cls->insts.items[i].type);
+}
+
 void lat__template_declaration(lat__parser *p)
 {
     lat__tok *kw = lat__next(p);
@@ -977,6 +1215,7 @@ void lat__template_declaration(lat__parser *p)
     }
     tm->decl_at = p->pos;
     lat__tok *first = lat__peek(p);
+    lat__sym *owner = NULL;
     if (lat__at_type_alias(p)) {
         lat__next(p);
         tm->name = lat__next(p)->atom;
@@ -1014,6 +1253,9 @@ void lat__template_declaration(lat__parser *p)
         }
         lat__expect(p, LAT_P_SEMI, "after the class template");
         tm->decl_end = p->pos;
+    } else if ((owner = member_owner(p))) {
+        out_of_class_member(p, tm, owner, first);
+        return;
     } else if (variable_declaration(p)) {
         /* template <typename T> constexpr T pi = T(3.14159265358979); */
         tm->is_var = true;
@@ -1206,13 +1448,15 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
     if (!(e->flags & LAT_EF_CONST)) {
         if (!(e->flags & LAT_EF_ERROR))
             lat__error_at(p->u, e->loc, "a template's value argument must be a constant%s",
-                          e->kind == LAT_E_CALL ? " (the emulator evaluates calls of constexpr functions "
-                                                  "whose body is one return statement, with constant "
-                                                  "arguments)"
+                          e->kind == LAT_E_CALL ? " (the emulator evaluates calls of constexpr functions of integers with "
+                                                  "constant arguments: integer locals, loops, if, switch and returns, "
+                                                  "no floating values, arrays, pointers or globals)"
                                                 : "");
         return false;
     }
     a->value = e->ival;
+    if (tp->is_auto)
+        a->type = e->type; /* template <auto V>: V's type */
     if (e->kind == LAT_E_NAME && e->sym && e->sym->tparam)
         a->vph = e->sym->tparam; /* N in Vec<T, N>, read for deduction */
     return true;
@@ -1335,6 +1579,15 @@ static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *ar
         return pat->ref == arg->ref && unify(p, pat->base, arg->base, args, set);
     if (pat->kind == LAT_TY_ARRAY)
         return pat->count == arg->count && unify(p, pat->base, arg->base, args, set);
+    if (pat->kind == LAT_TY_FUNC) { /* R (*)(A...): the result and each parameter */
+        if (pat->params.n != arg->params.n || pat->params.variadic != arg->params.variadic ||
+            !unify(p, pat->base, arg->base, args, set))
+            return false;
+        for (int i = 0; i < pat->params.n; i++)
+            if (!unify(p, pat->params.types[i], arg->params.types[i], args, set))
+                return false;
+        return true;
+    }
     return lat__type_same(pat, arg);
 }
 
@@ -1423,6 +1676,7 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
         } else {
             lat__expr *e = lat__parse_template_value(&sub);
             args[i].value = e->ival;
+            args[i].type = tp->is_auto ? e->type : args[i].type;
             if (!(e->flags & LAT_EF_CONST))
                 args[i].type = NULL;
         }
@@ -1466,11 +1720,126 @@ static tinst *find_inst(lat__template *tm, const targ *args)
 
 /* Whether partial specialization a is at least as specialized as b: b's pattern matches
  * a's (a's parameters standing for any type or value). */
+enum { MAX_PACK = 64 }; /* elements of a partial specialization's pack tried */
+
 static bool as_specialized(lat__parser *p, const lat__template *prim, const partial *a, const partial *b)
 {
-    targ *d = lat__arena_alloc(&p->u->arena, (b->own->params.n + 1) * sizeof *d);
-    bool *dset = lat__arena_alloc(&p->u->arena, b->own->params.n + 1);
+    size_t room = b->own->params.n + MAX_PACK + 1; /* a pack's elements' placeholders past the parameters */
+    targ *d = lat__arena_alloc(&p->u->arena, room * sizeof *d);
+    bool *dset = lat__arena_alloc(&p->u->arena, room);
     return unify_args(p, prim, b->pattern, a->pattern, d, dset);
+}
+
+/* The pattern of a partial specialization c with a parameter pack, its pack of n elements:
+ * its <args> written out with the pack's elements as placeholders; NULL when it does not read. */
+static targ *pattern_for(lat__parser *p, lat__template *prim, const partial *c, size_t n)
+{
+    lat__template *own = c->own;
+    size_t r = 0;
+    while (!own->params.items[r].is_pack)
+        r++;
+    lat__parser scan = *p;
+    scan.toks = own->toks;
+    scan.ntoks = own->ntoks;
+    scan.pos = c->open;
+    scan.half_gt = false;
+    lat__skip_angles(&scan);
+    lat__pack_bind pb = {own->params.items[r].name, n};
+    size_t ntoks;
+    int errors = p->u->nerrors;
+    lat__tok *t = lat__expand_packs(p, own->toks, c->open, scan.pos, &pb, own->params.items[r].name ? 1 : 0, &ntoks);
+    if (!t)
+        return NULL;
+    size_t *lens = lat__arena_alloc(&p->u->arena, (own->params.n + 1) * sizeof *lens);
+    lens[r] = n;
+    targ *ph = placeholder_args(p, own, lens);
+    size_t nopen;
+    ns_binding *opened = open_scope(p, own, &nopen);
+    lat__parser sub = sub_parser(p, own);
+    sub.toks = t;
+    sub.ntoks = ntoks;
+    sub.pos = 0;
+    sub.pragma_at = NULL;
+    bound_names b = bind_params(&sub, own, ph);
+    targ *pat = lat__arena_alloc(&p->u->arena, (prim->params.n + 1) * sizeof *pat);
+    bool *set = lat__arena_alloc(&p->u->arena, prim->params.n + 1);
+    bool ok = explicit_args(&sub, prim, pat, set) && defaults(&sub, prim, pat, set, own->loc);
+    unbind_params(b);
+    close_namespaces(opened, nopen);
+    return ok && p->u->nerrors == errors ? pat : NULL;
+}
+
+static size_t type_size(const lat__type *t, int depth);
+
+/* How many arguments args holds, those of class templates' instances among them too (the
+ * longest a pattern's pack can match). */
+static size_t args_size(const lat__template *tm, const targ *args, int depth)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < tm->params.n && depth < 16; i++) {
+        const tparam *tp = &tm->params.items[i];
+        size_t n = tp->is_pack ? args[i].npack : 1;
+        for (size_t j = 0; j < n; j++) {
+            const targ *a = tp->is_pack ? &args[i].pack[j] : &args[i];
+            total += 1 + (tp->is_type && !tp->is_template ? type_size(a->type, depth) : 0);
+        }
+    }
+    return total;
+}
+
+/* The types a type is made of: a function's parameters, a class template's arguments. */
+static size_t type_size(const lat__type *t, int depth)
+{
+    while (t && (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY))
+        t = t->base;
+    if (!t || depth >= 16)
+        return 0;
+    if (t->kind == LAT_TY_FUNC) {
+        size_t total = 1 + type_size(t->base, depth + 1);
+        for (int i = 0; i < t->params.n; i++)
+            total += 1 + type_size(t->params.types[i], depth + 1);
+        return total;
+    }
+    return t->rec && t->rec->tmpl && t->rec->targs ? args_size(t->rec->tmpl, t->rec->targs, depth + 1) : 0;
+}
+
+/* Whether partial specialization c (its pattern in c) matches args, its parameters' values
+ * then in *own_args; one with a pack is tried with each length of its pack, its pattern
+ * for the one that matches left in *c. */
+static bool partial_matches(lat__parser *p, lat__template *tm, partial *c, const targ *args, targ **own_args)
+{
+    size_t most = c->pattern ? 0 : MAX_PACK;
+    for (size_t n = 0; n <= most; n++) {
+        if (!c->pattern || most) {
+            if (n > args_size(tm, args, 0)) /* no pack longer than the arguments' elements */
+                break;
+            c->pattern = pattern_for(p, tm, c, n);
+            if (!c->pattern)
+                continue;
+        }
+        size_t room = c->own->params.n + n + 1;
+        targ *d = lat__arena_alloc(&p->u->arena, room * sizeof *d);
+        bool *dset = lat__arena_alloc(&p->u->arena, room);
+        if (!unify_args(p, tm, c->pattern, args, d, dset))
+            continue;
+        bool all = true;
+        for (size_t i = 0; i < c->own->params.n; i++) {
+            if (!c->own->params.items[i].is_pack) {
+                all &= dset[i];
+                continue;
+            }
+            for (size_t j = 0; j < n; j++)
+                all &= dset[c->own->params.n + j];
+            d[i].pack = lat__arena_alloc(&p->u->arena, (n + 1) * sizeof *d[i].pack);
+            memcpy(d[i].pack, d + c->own->params.n, n * sizeof *d);
+            d[i].npack = n;
+        }
+        if (all) {
+            *own_args = d;
+            return true;
+        }
+    }
+    return false;
 }
 
 /* The partial specialization of tm that args take, as C++ picks it: among those whose
@@ -1480,24 +1849,29 @@ static bool as_specialized(lat__parser *p, const lat__template *prim, const part
 static bool pick_partial(lat__parser *p, lat__template *tm, const targ *args, lat__loc at, const partial **pick,
                          targ **own_args)
 {
-    LAT_VEC(size_t) fit = {0};
+    LAT_VEC(partial *) fit = {0}; /* with the pattern each matched with */
+    LAT_VEC(bool) packed = {0};
     LAT_VEC(targ *) deduced = {0};
     for (size_t i = 0; i < tm->partials.n; i++) {
-        const partial *c = &tm->partials.items[i];
-        targ *d = lat__arena_alloc(&p->u->arena, (c->own->params.n + 1) * sizeof *d);
-        bool *dset = lat__arena_alloc(&p->u->arena, c->own->params.n + 1);
-        if (unify_args(p, tm, c->pattern, args, d, dset)) {
-            LAT_PUSH(&p->u->arena, fit, i);
+        partial *c = lat__arena_alloc(&p->u->arena, sizeof *c);
+        *c = tm->partials.items[i];
+        targ *d;
+        if (partial_matches(p, tm, c, args, &d)) {
+            LAT_PUSH(&p->u->arena, fit, c);
+            LAT_PUSH(&p->u->arena, packed, tm->partials.items[i].pattern == NULL);
             LAT_PUSH(&p->u->arena, deduced, d);
         }
     }
     *pick = NULL;
     for (size_t i = 0; i < fit.n; i++) {
-        const partial *c = &tm->partials.items[fit.items[i]];
+        const partial *c = fit.items[i];
         bool best = true;
         for (size_t j = 0; j < fit.n && best; j++) {
-            const partial *o = &tm->partials.items[fit.items[j]];
-            if (j != i && !(as_specialized(p, tm, c, o) && !as_specialized(p, tm, o, c)))
+            const partial *o = fit.items[j];
+            /* C++'s partial ordering; of two that order neither way, one without a pack is
+             * the more specialized (S<T, U> over S<T, R...>) */
+            if (j != i && !(as_specialized(p, tm, c, o) &&
+                            (!as_specialized(p, tm, o, c) || (!packed.items[i] && packed.items[j]))))
                 best = false;
         }
         if (best) {
@@ -1507,7 +1881,7 @@ static bool pick_partial(lat__parser *p, lat__template *tm, const targ *args, la
         }
     }
     if (fit.n > 1) {
-        const partial *a = &tm->partials.items[fit.items[0]], *b = &tm->partials.items[fit.items[1]];
+        const partial *a = fit.items[0], *b = fit.items[1];
         lat__error_at(p->u, at, "%s matches partial specializations of '%s' at lines %u and %u, neither more "
                                 "specialized than the other",
                       args_text(p, tm, args), tm->name->name, a->own->loc.line, b->own->loc.line);
@@ -1539,15 +1913,21 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     int older = 0; /* overloaded templates: each its own instances' names */
     for (lat__sym *o = tm->older; o; o = o->tmpl->older)
         older++;
-    const char *cname = older ? lat__arena_printf(&p->u->arena, "%s%s__lat_o%d_t%zu", tm->ns ? tm->ns->prefix : "",
+    /* a member class template's instances: named after their class (one template per
+     * instance of a class template around it) */
+    const char *prefix = tm->member_of ? lat__arena_printf(&p->u->arena, "%s__", lat__record_c_name(tm->member_of))
+                         : tm->ns      ? tm->ns->prefix
+                                       : "";
+    const char *cname = older ? lat__arena_printf(&p->u->arena, "%s%s__lat_o%d_t%zu", prefix,
                                                   lat__c_name(p, tm->name), older, index + 1)
-                              : lat__arena_printf(&p->u->arena, "%s%s__lat_t%zu", tm->ns ? tm->ns->prefix : "",
+                              : lat__arena_printf(&p->u->arena, "%s%s__lat_t%zu", prefix,
                                                   lat__c_name(p, tm->name), index + 1);
     size_t from = suspend_locals(p);
     size_t nopen;
     ns_binding *opened = open_scope(p, tm, &nopen);
     lat__parser sub = sub_parser(p, tm);
     sub.instantiating = true;
+    sub.in_record = false; /* a member class template's instance is a struct at file scope */
     lat__sym *outer_tag = tm->name->tag;
     /* the template's own name means the instance inside a class template */
     if (tm->is_class) {
@@ -1592,6 +1972,12 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
             sub.toks = pick->own->toks;
             sub.ntoks = pick->own->ntoks;
             sub.pos = pick->own->decl_at;
+            if (!expand_for(&sub, pick->own, picked, false)) { /* its pack's R... written out */
+                tm->name->sym = tsym;
+                close_namespaces(opened, nopen);
+                resume_locals(p, from);
+                return NULL;
+            }
         }
     }
     bound_names b = bind_params(&sub, bound, bound_args);
@@ -1650,6 +2036,13 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         else if (ti->type->rec) {
             ti->type->rec->tmpl = tm;
             ti->type->rec->targs = args;
+            ti->type->rec->ns = tm->ns;
+        }
+        if (ti->type && bound == tm) {
+            ti->primary = true;
+            for (size_t i = 0; i < tm->outdefs.n; i++) /* its members defined outside the class */
+                member_definition(p, tm, tm->outdefs.items[i], args, tm->insts.items[index].type);
+            ti = &tm->insts.items[index];
         }
     } else if (tm->is_var) {
         if (made_var && made_var->kind == LAT_SYM_VAR) {
@@ -1907,12 +2300,21 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
     return lat__member_template_call(p, tsym, t, self);
 }
 
-lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t, lat__expr *self)
+static size_t most_params(const lat__template *tm)
 {
-    lat__template *tm = tsym->tmpl;
     size_t most = tm->params.n; /* overloaded templates: room for any one's arguments */
     for (lat__sym *c = tm->older; c; c = c->tmpl->older)
         most = c->tmpl->params.n > most ? c->tmpl->params.n : most;
+    return most;
+}
+
+static lat__expr *call_with(lat__parser *p, lat__sym *tsym, lat__loc at, lat__expr *self, targ *args, bool *set,
+                            size_t most, bool explicit_given, lat__expr **argv, size_t argc, lat__loc open);
+
+lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t, lat__expr *self)
+{
+    lat__template *tm = tsym->tmpl;
+    size_t most = most_params(tm);
     targ *args = lat__arena_alloc(&p->u->arena, (most + 1) * sizeof *args);
     bool *set = lat__arena_alloc(&p->u->arena, most + 1);
     bool explicit_given = lat__at_punct(p, LAT_P_LT);
@@ -1922,9 +2324,39 @@ lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t
         lat__error_tok(p, t, "'%s' is a function template: call it", tm->name->name);
         goto bad;
     }
-    lat__tok *open = lat__next(p);
+    lat__loc open = lat__next(p)->loc;
     lat__expr **argv;
     size_t argc = lat__parse_arguments(p, LAT_P_RPAREN, "to close the call", &argv);
+    return call_with(p, tsym, t->loc, self, args, set, most, explicit_given, argv, argc, open);
+bad:
+    return lat__error_expr(p, t->loc);
+}
+
+lat__expr *lat__template_call_parsed(lat__parser *p, lat__sym *tsym, lat__loc at, lat__expr **argv, size_t argc,
+                                     lat__loc open)
+{
+    size_t most = most_params(tsym->tmpl);
+    targ *args = lat__arena_alloc(&p->u->arena, (most + 1) * sizeof *args);
+    bool *set = lat__arena_alloc(&p->u->arena, most + 1);
+    return call_with(p, tsym, at, NULL, args, set, most, false, argv, argc, open);
+}
+
+bool lat__template_fits(lat__parser *p, lat__sym *tsym, lat__expr **argv, size_t argc)
+{
+    size_t room = most_params(tsym->tmpl) + argc + 1;
+    targ *args = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *args);
+    bool *set = lat__arena_alloc(&p->u->arena, room + 1);
+    if (pick_overload(p, tsym, args, set, room, argv, argc))
+        return true;
+    lat__sym *plain = tsym->tmpl->plain;
+    return plain && lat__fewest_user_conversions(p, plain, argv, (int)argc) >= 0;
+}
+
+/* The call of tsym (its explicit arguments in args and set) with the arguments argv. */
+static lat__expr *call_with(lat__parser *p, lat__sym *tsym, lat__loc at, lat__expr *self, targ *args, bool *set,
+                            size_t most, bool explicit_given, lat__expr **argv, size_t argc, lat__loc open)
+{
+    lat__template *tm = tsym->tmpl;
     for (size_t i = 0; i < argc; i++)
         if (argv[i]->flags & LAT_EF_ERROR)
             goto bad;
@@ -1941,7 +2373,7 @@ lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t
          * the arguments best (its arguments parsed with the newest's parameters). */
         lat__sym *pick = pick_overload(p, tsym, args, set, room, argv, argc);
         if (!pick) {
-            lat__error_at(p->u, t->loc, "no template '%s' takes these arguments", tm->name->name);
+            lat__error_at(p->u, at, "no template '%s' takes these arguments", tm->name->name);
             goto bad;
         }
         tsym = pick;
@@ -1958,10 +2390,10 @@ lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t
     const lat__param_types *pt = &shape->params;
     bool fits = (int)argc == pt->n || ((int)argc < pt->n && pt->defaults && pt->defaults[argc]);
     if (!fits && tm->plain && !explicit_given) {
-        lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
+        lat__expr *fn = lat__expr_new(p, LAT_E_NAME, at);
         fn->sym = tm->plain;
         fn->type = tm->plain->type;
-        return lat__make_call(p, fn, argv, (int)argc, open->loc);
+        return lat__make_call(p, fn, argv, (int)argc, open);
     }
     for (int i = 0; i < pt->n && i < (int)argc; i++) {
         const lat__type *pty = pt->types[i];
@@ -1979,23 +2411,23 @@ lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t
             goto bad;
         }
     }
-    if (!gather_packs(p, tm, args, set, lens, t->loc, false))
+    if (!gather_packs(p, tm, args, set, lens, at, false))
         goto bad;
     if (tm->sfinae && !substitutes(p, tm, args, set)) {
-        lat__error_at(p->u, t->loc,
+        lat__error_at(p->u, at,
                       "no instance of '%s' takes these arguments: for the arguments they deduce, its signature or "
                       "its template parameters name a type that does not exist (an enable_if whose condition is false)",
                       tm->name->name);
         goto bad;
     }
-    if (!defaults(p, tm, args, set, t->loc))
+    if (!defaults(p, tm, args, set, at))
         goto bad;
     lat__sym *head = tm->name->sym;
-    tinst *ti = tm->member_of ? instantiate_member(p, tsym, args, t->loc) : instantiate(p, tsym, args, t->loc);
+    tinst *ti = tm->member_of ? instantiate_member(p, tsym, args, at) : instantiate(p, tsym, args, at);
     tm->name->sym = head; /* an older template's instance bound its name to that one */
     if (!ti || !ti->fn)
         goto bad;
-    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
+    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, at);
     fn->sym = ti->fn;
     fn->type = ti->fn->type;
     if (self) {
@@ -2007,9 +2439,9 @@ lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tsym, lat__tok *t
         argv = all;
         argc++;
     }
-    return lat__make_call(p, fn, argv, (int)argc, open->loc);
+    return lat__make_call(p, fn, argv, (int)argc, open);
 bad:
-    return lat__error_expr(p, t->loc);
+    return lat__error_expr(p, at);
 }
 
 lat__sym *lat__template_variable(lat__parser *p, lat__sym *tsym, lat__tok *t)

@@ -161,8 +161,9 @@ static const struct {
      "intrinsics without _sync"},
     {"__global__ void k(int *a) { a[0] = __ballot(1); }\n", "kernel.cu:1:36: error: '__ballot'"},
     {"__managed__ int m;\n", "kernel.cu:1:1: error: '__managed__'"},
-    {"template <typename... T> struct A {};\ntemplate <typename T, typename... R> struct A<T, R...> {};\n",
-     "kernel.cu:2:45: error: a partial specialization with a parameter pack"},
+    {"template <class... T> struct L {};\ntemplate <class A, class B> struct cat;\n"
+     "template <class... X, class... Y> struct cat<L<X...>, L<Y...>> {};\n",
+     "kernel.cu:3:42: error: a partial specialization with more than one parameter pack"},
     {"template <>\n__device__ int f<int>(int a) { return a; }\n", "kernel.cu:1:1: error: an explicit specialization"},
     {"template <typename T> struct I { typedef T t; };\ntemplate <typename T, typename U> struct A { };\n"
      "template <typename T> struct A<T, typename I<T>::t> { };\n",

@@ -1,0 +1,436 @@
+/* C++ as public CUDA code bases write it, found by trying their idioms on the emulator
+ * (issue 42). The kernels are written here in those idioms, not copied: PyTorch-style
+ * SFINAE with std:: qualified traits, __launch_bounds__ of a template parameter, softmax
+ * with functor reductions. Each runs random inputs against a host reference. */
+#include "harness.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { N = 256 };
+
+static void run_1d(lat_kernel *k, const float *in, float *out, size_t n)
+{
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(unsigned)(n / 64)}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, n * sizeof *in), lat_arg_out(out, n * sizeof *out),
+                                       lat_arg_i32((int)n))));
+}
+
+/* Every way the std:: traits select an overload: a value parameter of a dependent type
+ * (enable_if<...>::type = 0, with and without the default void, through a pointer =
+ * nullptr), enable_if_t, and a defaulted type parameter. The condition's std::is_integral<T>
+ * is a qualified template name whose '<' opens arguments, not a comparison. */
+TEST(sfinae_through_qualified_std_traits_picks_the_overload_the_type_allows)
+{
+    lat_context *ctx = t_context();
+    static const char *const forms[] = {
+        "typename std::enable_if<std::is_integral<T>::value>::type * = nullptr",
+        "typename std::enable_if<std::is_integral<T>::value, int>::type = 0",
+        "std::enable_if_t<std::is_integral<T>::value> * = nullptr",
+        "std::enable_if_t<std::is_integral_v<T>, int> = 0",
+        "typename = std::enable_if_t<std::is_integral<T>::value>",
+    };
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        char src[1024];
+        snprintf(src, sizeof src,
+                 "#include <type_traits>\n"
+                 "template <typename T, %s>\n"
+                 "__device__ T twice(T x) { return x << 1; }\n"
+                 "template <typename T, typename std::enable_if<std::is_floating_point<T>::value, int>::type = 0>\n"
+                 "__device__ T twice(T x) { return x + x + 0.5f; }\n"
+                 "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+                 "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "    if (i < n) out[i] = twice(in[i]) + (float)twice((int)(in[i] * 100.0f));\n"
+                 "}\n",
+                 forms[f]);
+        lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+        float in[N], out[N];
+        t_rand_floats(in, N, -4, 4);
+        run_1d(k, in, out, N);
+        for (int i = 0; i < N; i++)
+            ASSERT_TRUE(out[i] == (in[i] + in[i] + 0.5f) + (float)((int)(in[i] * 100.0f) * 2));
+    }
+}
+
+/* A row softmax written as ML code bases write it: __launch_bounds__ of the template's
+ * block size between the return type and the name, reductions through functor templates
+ * in a namespace, explicit instantiations with a defaulted accumulator type. */
+TEST(templated_softmax_with_launch_bounds_of_a_template_parameter)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "namespace detail {\n"
+        "template <typename T> struct Sum { __device__ T operator()(const T &a, const T &b) const { return a + b; } };\n"
+        "template <typename T> struct Max { __device__ T operator()(const T &a, const T &b) const { return a > b ? a : b; } };\n"
+        "}\n"
+        "template <typename T, typename Op, int WIDTH = 32>\n"
+        "__device__ __forceinline__ T warp_reduce(T v, Op op) {\n"
+        "#pragma unroll\n"
+        "    for (int o = WIDTH / 2; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, o, WIDTH));\n"
+        "    return v;\n"
+        "}\n"
+        "template <typename T, typename Op, int BLOCK>\n"
+        "__device__ T block_reduce(T v, Op op, T identity) {\n"
+        "    static_assert(BLOCK % 32 == 0, \"block must be warps\");\n"
+        "    constexpr int kWarps = BLOCK / 32;\n"
+        "    __shared__ T smem[kWarps];\n"
+        "    const int lane = threadIdx.x % 32, wid = threadIdx.x / 32;\n"
+        "    v = warp_reduce(v, op);\n"
+        "    if (lane == 0) smem[wid] = v;\n"
+        "    __syncthreads();\n"
+        "    v = (threadIdx.x < kWarps) ? smem[lane] : identity;\n"
+        "    if (wid == 0) v = warp_reduce<T, Op, kWarps>(v, op);\n"
+        "    __syncthreads();\n"
+        "    if (threadIdx.x == 0) smem[0] = v;\n"
+        "    __syncthreads();\n"
+        "    return smem[0];\n"
+        "}\n"
+        "template <typename scalar_t, typename acc_t = float, int BLOCK = 128>\n"
+        "__global__ void __launch_bounds__(BLOCK) row_softmax(const scalar_t *__restrict__ in,\n"
+        "                                                     scalar_t *__restrict__ out, int cols) {\n"
+        "    const scalar_t *row = in + (size_t)blockIdx.x * cols;\n"
+        "    scalar_t *orow = out + (size_t)blockIdx.x * cols;\n"
+        "    acc_t mx = -INFINITY;\n"
+        "    for (int c = threadIdx.x; c < cols; c += BLOCK) mx = fmaxf(mx, static_cast<acc_t>(row[c]));\n"
+        "    acc_t m = block_reduce<acc_t, detail::Max<acc_t>, BLOCK>(mx, detail::Max<acc_t>{}, -INFINITY);\n"
+        "    acc_t sum = 0;\n"
+        "    for (int c = threadIdx.x; c < cols; c += BLOCK) sum += expf(static_cast<acc_t>(row[c]) - m);\n"
+        "    acc_t s = block_reduce<acc_t, detail::Sum<acc_t>, BLOCK>(sum, detail::Sum<acc_t>(), acc_t(0));\n"
+        "    for (int c = threadIdx.x; c < cols; c += BLOCK)\n"
+        "        orow[c] = static_cast<scalar_t>(expf(static_cast<acc_t>(row[c]) - m) / s);\n"
+        "}\n"
+        "template __global__ void row_softmax<float>(const float *, float *, int);\n";
+    lat_module *mod;
+    static const char *const names[] = {"row_softmax<float>", NULL};
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "sm.cu", .no_extern_c = 1,
+                                                         .name_expressions = names},
+                                &mod));
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(mod, "row_softmax<float>", &k));
+    enum { ROWS = 4, COLS = 300 };
+    static float in[ROWS * COLS], out[ROWS * COLS];
+    t_rand_floats(in, ROWS * COLS, -5, 5);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {ROWS}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(COLS))));
+    for (int r = 0; r < ROWS; r++) {
+        double m = -INFINITY, s = 0;
+        for (int c = 0; c < COLS; c++)
+            m = fmax(m, in[r * COLS + c]);
+        for (int c = 0; c < COLS; c++)
+            s += exp(in[r * COLS + c] - m);
+        for (int c = 0; c < COLS; c++)
+            ASSERT_TRUE(t_close(out[r * COLS + c], exp(in[r * COLS + c] - m) / s, 1e-4, 1e-7));
+    }
+    lat_module_destroy(mod);
+}
+
+/* A class template whose members are declared in the class and defined after it, as
+ * cuda-samples' interval_gpu and many libraries write them: constructors with and without
+ * an initializer list, a const member returning a const reference, an operator returning
+ * *this, a static member, its parameters renamed in one definition, and a plain function
+ * that uses an instance before the definitions are read. */
+TEST(class_template_members_defined_outside_the_class_serve_every_instance)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <class T, int N>\n"
+        "struct Acc {\n"
+        "    __device__ Acc();\n"
+        "    __device__ explicit Acc(T init);\n"
+        "    __device__ Acc(T lo, T hi);\n"
+        "    __device__ Acc &operator+=(const Acc &o);\n"
+        "    __device__ T total() const;\n"
+        "    __device__ T const &at(int i) const;\n"
+        "    static __device__ Acc ones();\n"
+        "private:\n"
+        "    T v[N];\n"
+        "    T bias;\n"
+        "};\n"
+        "__device__ float early(float x) { Acc<float, 4> a(x); a += Acc<float, 4>::ones(); return a.total(); }\n"
+        "template <class T, int N> __device__ Acc<T, N>::Acc() : bias(0) { for (int i = 0; i < N; i++) v[i] = T(0); }\n"
+        "template <class T, int N> __device__ Acc<T, N>::Acc(T init) : bias(0) {\n"
+        "    for (int i = 0; i < N; i++) v[i] = init * (i + 1);\n"
+        "}\n"
+        "template <class T, int N> inline __device__ Acc<T, N>::Acc(T lo, T hi) : bias(hi - lo) {\n"
+        "    for (int i = 0; i < N; i++) v[i] = lo;\n"
+        "}\n"
+        "template <class T, int N> __device__ Acc<T, N> &Acc<T, N>::operator+=(const Acc &o) {\n"
+        "    for (int i = 0; i < N; i++) v[i] += o.v[i];\n"
+        "    bias += o.bias;\n"
+        "    return *this;\n"
+        "}\n"
+        "template <class T, int N> __device__ T Acc<T, N>::total() const {\n"
+        "    T s = bias;\n"
+        "    for (int i = 0; i < N; i++) s += v[i];\n"
+        "    return s;\n"
+        "}\n"
+        "template <class T, int N> __device__ T const &Acc<T, N>::at(int i) const { return v[i]; }\n"
+        "template <class U, int M> __device__ Acc<U, M> Acc<U, M>::ones() { return Acc<U, M>(U(1)); }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Acc<double, 3> d(in[i]), z;\n"
+        "    z += d;\n"
+        "    z += Acc<double, 3>(1.0, in[i]);\n"
+        "    out[i] = early(in[i]) + (float)z.total() + (float)z.at(2);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float x = in[i];
+        float early = (x * 1 + 1) + (x * 2 + 2) + (x * 3 + 3) + (x * 4 + 4);
+        double d = x, z = (d * 1 + 1) + (d * 2 + 1) + (d * 3 + 1) + (d - 1.0), at2 = d * 3 + 1;
+        ASSERT_TRUE(t_close(out[i], early + (float)z + (float)at2, 1e-5, 1e-5));
+    }
+}
+
+/* The message a module that should not compile gets (NULL: it compiled). */
+static const char *cxx_error(lat_context *ctx, const char *src)
+{
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "t.cu", .no_extern_c = 1},
+                                      &mod);
+    if (st == LAT_OK) {
+        lat_module_destroy(mod);
+        return NULL;
+    }
+    return lat_last_error();
+}
+
+/* C++17 in newer kernels: structured bindings of a struct (a pair a function returns, a
+ * reference to one that is then written through, const), a class's static constexpr
+ * table, a __device__ constexpr array. */
+TEST(structured_bindings_and_static_constexpr_tables)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda/std/utility>\n"
+        "__device__ constexpr float kTable[4] = {0.5f, 1.0f, 1.5f, 2.0f};\n"
+        "struct Lut { static constexpr int offs[4] = {3, 1, 2, 0}; static constexpr float w[] = {2.f, 4.f}; };\n"
+        "struct MinMax { float lo; float hi; int where; };\n"
+        "__device__ cuda::std::pair<float, int> best(float a, int ia, float b, int ib) {\n"
+        "    return a >= b ? cuda::std::make_pair(a, ia) : cuda::std::make_pair(b, ib);\n"
+        "}\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    auto [v, idx] = best(in[i], i, 0.25f, -1);\n"
+        "    MinMax m{in[i], in[i] + 1.0f, i};\n"
+        "    auto &[lo, hi, where] = m;\n"
+        "    hi *= 2.0f;\n"
+        "    where += 3;\n"
+        "    const auto [clo, chi, cw] = m;\n"
+        "    out[i] = v + idx + kTable[i % 4] * Lut::offs[i % 4] + Lut::w[i % 2] + lo + m.hi + (float)m.where +\n"
+        "             chi + (float)cw;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -1, 1);
+    run_1d(k, in, out, N);
+    static const float table[4] = {0.5f, 1.0f, 1.5f, 2.0f}, w[2] = {2.f, 4.f};
+    static const int offs[4] = {3, 1, 2, 0};
+    for (int i = 0; i < N; i++) {
+        float v = in[i] >= 0.25f ? in[i] : 0.25f;
+        int idx = in[i] >= 0.25f ? i : -1;
+        float hi = (in[i] + 1.0f) * 2.0f;
+        float want = v + idx + table[i % 4] * offs[i % 4] + w[i % 2] + in[i] + hi + (float)(i + 3) + hi + (float)(i + 3);
+        ASSERT_TRUE(t_close(out[i], want, 1e-6, 1e-6));
+    }
+    /* what it does not bind is refused, naming it */
+    const char *err = cxx_error(ctx, "__global__ void k(float *o) { float a[2] = {1, 2}; auto [x, y] = a; o[0] = x; }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "a structured binding of anything but a struct");
+    err = cxx_error(ctx, "struct P { int a, b; };\n"
+                         "__global__ void k(int *o) { P p{1, 2}; auto [x] = p; o[0] = x; }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "a structured binding of 1 names to struct P, which has 2 data members");
+}
+
+/* Range-based for over classes with begin() and end(): std::array, a container of the
+ * program's (const and non-const overloads), written through a reference, with break. */
+TEST(range_for_over_classes_with_begin_and_end)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <array>\n"
+        "template <typename T, int N> struct Vec {\n"
+        "    T d[N];\n"
+        "    __device__ T *begin() { return d; }\n"
+        "    __device__ T *end() { return d + N; }\n"
+        "    __device__ const T *begin() const { return d; }\n"
+        "    __device__ const T *end() const { return d + N; }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *x, float *o, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    std::array<float, 3> w{1.f, 2.f, x[i]};\n"
+        "    float acc = 0;\n"
+        "    for (auto v : w) acc += v;\n"
+        "    Vec<float, 4> q{{x[i], 1.f, 2.f, 3.f}};\n"
+        "    for (float &e : q) e *= 2.f;\n"
+        "    const Vec<float, 4> &cq = q;\n"
+        "    for (const auto &e : cq) { if (e > 5.f) break; acc += e; }\n"
+        "    o[i] = acc + w.size();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, 0, 4);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float acc = 1.f + 2.f + in[i], q[4] = {in[i] * 2.f, 2.f, 4.f, 6.f};
+        for (int j = 0; j < 4 && q[j] <= 5.f; j++)
+            acc += q[j];
+        ASSERT_TRUE(t_close(out[i], acc + 3, 1e-6, 1e-6));
+    }
+}
+
+/* PyTorch's style: C++17 nested namespace definitions (namespace at::native {), a
+ * namespace reopened that way, block reductions parameterised by a block-shape struct
+ * with static member functions, launch bounds from a namespace's constexpr. */
+TEST(nested_namespace_definitions_and_block_shape_policies)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define C10_WARP_SIZE 32\n"
+        "namespace at::native::cuda_utils {\n"
+        "constexpr int kNumThreads = 128;\n"
+        "template <typename T> __inline__ __device__ T WarpReduceSum(T val) {\n"
+        "#pragma unroll\n"
+        "  for (int offset = (C10_WARP_SIZE >> 1); offset > 0; offset >>= 1) val += __shfl_down_sync(0xffffffff, val, offset);\n"
+        "  return val;\n"
+        "}\n"
+        "struct Block1D {\n"
+        "  static __forceinline__ __device__ int Tid() { return threadIdx.x; }\n"
+        "  static __forceinline__ __device__ int Warps() { return blockDim.x / C10_WARP_SIZE; }\n"
+        "};\n"
+        "}\n"
+        "namespace at::native::cuda_utils {\n"
+        "template <typename T, typename B = Block1D>\n"
+        "__inline__ __device__ T BlockReduceSum(T val, T *shared) {\n"
+        "  const int tid = B::Tid(), lid = tid % C10_WARP_SIZE, wid = tid / C10_WARP_SIZE;\n"
+        "  val = WarpReduceSum(val);\n"
+        "  __syncthreads();\n"
+        "  if (lid == 0) shared[wid] = val;\n"
+        "  __syncthreads();\n"
+        "  val = (tid < B::Warps()) ? shared[lid] : T(0);\n"
+        "  if (wid == 0) val = WarpReduceSum(val);\n"
+        "  return val;\n"
+        "}\n"
+        "}\n"
+        "namespace at::native {\n"
+        "extern \"C\" __global__ void __launch_bounds__(cuda_utils::kNumThreads)\n"
+        "row_sum(const float *X, float *Y, long long N) {\n"
+        "  using namespace at::native::cuda_utils;\n"
+        "  __shared__ float shared[C10_WARP_SIZE];\n"
+        "  float s = 0;\n"
+        "  for (long long j = threadIdx.x; j < N; j += blockDim.x) s += X[blockIdx.x * N + j];\n"
+        "  s = BlockReduceSum<float>(s, shared);\n"
+        "  if (threadIdx.x == 0) Y[blockIdx.x] = s;\n"
+        "}\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "row_sum");
+    enum { ROWS = 4, COLS = 300 };
+    static float x[ROWS * COLS], y[ROWS];
+    t_rand_floats(x, ROWS * COLS, -1, 1);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {ROWS}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_out(y, sizeof y), lat_arg_i64(COLS))));
+    for (int r = 0; r < ROWS; r++) {
+        double s = 0;
+        for (int c = 0; c < COLS; c++)
+            s += x[r * COLS + c];
+        ASSERT_TRUE(t_close(y[r], s, 1e-4, 1e-5));
+    }
+}
+
+/* cub's block-wide primitives: a TempStorage that derives from the storage struct without
+ * adding data, bound to the primitive's reference member, in shared memory; a member
+ * template reducing with a lambda. A derived class with data of its own beside its base's
+ * is refused, naming it. */
+TEST(cub_style_temp_storage_derived_from_its_storage_struct)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, int BLOCK_THREADS>\n"
+        "class BlockReduce {\n"
+        "    static constexpr int WARPS = BLOCK_THREADS / 32;\n"
+        "    struct _TempStorage { T warp_aggregates[WARPS]; };\n"
+        "public:\n"
+        "    struct TempStorage : _TempStorage {};\n"
+        "private:\n"
+        "    _TempStorage &temp;\n"
+        "public:\n"
+        "    __device__ __forceinline__ BlockReduce(TempStorage &t) : temp(t) {}\n"
+        "    template <typename Op> __device__ __forceinline__ T Reduce(T v, Op op) {\n"
+        "        for (int o = 16; o > 0; o >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, o));\n"
+        "        int lane = threadIdx.x % 32, w = threadIdx.x / 32;\n"
+        "        if (lane == 0) temp.warp_aggregates[w] = v;\n"
+        "        __syncthreads();\n"
+        "        if (threadIdx.x == 0) for (int i = 1; i < WARPS; i++) v = op(v, temp.warp_aggregates[i]);\n"
+        "        return v;\n"
+        "    }\n"
+        "    __device__ __forceinline__ T Sum(T v) { return Reduce(v, [](T a, T b) { return a + b; }); }\n"
+        "};\n"
+        "template <int BLOCK>\n"
+        "__global__ void block_sum(const float *in, float *out) {\n"
+        "    typedef BlockReduce<float, BLOCK> BR;\n"
+        "    __shared__ typename BR::TempStorage tmp;\n"
+        "    float s = BR(tmp).Sum(in[blockIdx.x * BLOCK + threadIdx.x]);\n"
+        "    if (threadIdx.x == 0) out[blockIdx.x] = s;\n"
+        "}\n"
+        "template __global__ void block_sum<128>(const float *, float *);\n";
+    lat_module *mod;
+    static const char *const names[] = {"block_sum<128>", NULL};
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "cub.cu", .no_extern_c = 1,
+                                                         .name_expressions = names},
+                                &mod));
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(mod, "block_sum<128>", &k));
+    enum { BLOCKS = 4 };
+    static float in[BLOCKS * 128], out[BLOCKS];
+    t_rand_floats(in, BLOCKS * 128, -1, 1);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {BLOCKS}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out))));
+    for (int b = 0; b < BLOCKS; b++) {
+        double s = 0;
+        for (int i = 0; i < 128; i++)
+            s += in[b * 128 + i];
+        ASSERT_TRUE(t_close(out[b], s, 1e-4, 1e-5));
+    }
+    lat_module_destroy(mod);
+    const char *err = cxx_error(ctx, "struct B { float x; };\n"
+                                     "struct D : B { float y; };\n"
+                                     "__global__ void k(float *o) { D d; d.y = 1; o[0] = d.y; }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "t.cu:2:");
+    ASSERT_CONTAINS(err, "a class with data members of its own beside its base class's");
+}
+
+/* T x(U(0.1f) * a, U(0.3f)): the arguments start with functional casts of literals, so
+ * this is an object built by its constructor, not a function's declaration (C++ takes
+ * T x(U(y)) and T x(U()) as declarations, and so does the emulator). */
+TEST(functional_casts_of_literals_in_a_constructors_arguments_are_arguments)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Pair { float a, b; __device__ Pair(float x, float y) : a(x), b(y) {} };\n"
+        "struct Box { Pair p; __device__ Box(Pair q) : p(q) {} };\n"
+        "template <class T> __device__ T run(const T *in, int i) {\n"
+        "    Pair y(T(0.1f) * in[i], T(0.3f));\n"
+        "    Pair z(float(2), in[i]);\n"
+        "    Box b(Pair{1.f, 2.f});\n"
+        "    return y.a + y.b + z.a * z.b + b.p.b;\n"
+        "}\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) out[i] = run(in, i);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], 0.1f * in[i] + 0.3f + 2.0f * in[i] + 2.0f, 1e-6, 1e-6));
+}
