@@ -305,9 +305,9 @@ LAT_API lat_status lat_context_device_info(const lat_context *ctx, lat_device_in
  * LAT_ERROR_DRIVER. Thread safety: any thread. */
 LAT_API lat_status lat_context_synchronize(lat_context *ctx);
 
-/* Interrupts the calls that run kernels or wait for them, in every context of the
+/* Interrupts the kernel launches running on the emulator, in every context of the
  * process, as Ctrl-C should: call it from a SIGINT handler (it is async-signal-safe) or
- * from any thread (it is thread-safe, and returns at once).
+ * from any thread (it is thread-safe, and returns at once). It has no errors.
  *
  * On the emulator, every launch that is running, or whose lat_launch*() call had begun
  * when lat_interrupt() was called, stops within about 10 ms: between blocks, at a
@@ -323,9 +323,11 @@ LAT_API lat_status lat_context_synchronize(lat_context *ctx);
  * (lat_context_synchronize, a copy of its results) returns when the kernel has ended.
  *
  * An interrupt is not kept: a call that begins after lat_interrupt() returned runs
- * normally, and an interrupt while nothing runs does nothing. Compiles are not
- * interrupted. The Python package calls it on Ctrl-C, `lattice run` on SIGINT
- * (docs/security.md). */
+ * normally, and an interrupt while nothing runs does nothing. So a SIGINT handler whose
+ * program checks a flag before each launch calls it again (from alarm(), say) until the
+ * program has stopped: a launch begun between the check and the signal is not reached by
+ * the first call. Compiles are not interrupted. The Python package calls it on Ctrl-C,
+ * `lattice run` on SIGINT (docs/security.md). */
 LAT_API void lat_interrupt(void);
 
 /* ------------------------------------------------------------------------------------ */
