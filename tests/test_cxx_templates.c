@@ -886,14 +886,15 @@ TEST(auto_template_parameters_and_static_constexpr_auto_members)
         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
         "    if (i >= n) return;\n"
         "    out[i] = K<5>::value + K<'a'>::value + S<1, 2u, 3ll>::value + scaled<3>(in[i]) +\n"
-        "             sizeof(K<7u>::value) + sizeof(K<true>::value) + sizeof(K<(short)2>::value) * 100;\n"
+        "             sizeof(K<7u>::value) + sizeof(K<true>::value) + sizeof(K<(short)2>::value) * 100 +\n"
+        "             (float)(K<5u>::value - 6u > 0 ? 1000 : 0) + (float)(K<5>::value - 6 < 0 ? 10000 : 0);\n"
         "}\n";
     lat_kernel *k = t_kernel_as_written(ctx, src, "k");
     float in[N], out[N];
     t_rand_floats(in, N, -3, 3);
     run_1d(k, in, out, N);
     for (int i = 0; i < N; i++)
-        ASSERT_TRUE(t_close(out[i], 5 + 97 + 6 + in[i] * 3 + 4 + 1 + 200, 1e-6, 1e-6));
+        ASSERT_TRUE(t_close(out[i], 5 + 97 + 6 + in[i] * 3 + 4 + 1 + 200 + 1000 + 10000, 1e-6, 1e-6));
     const char *err = cxx_error(ctx, "extern \"C\" __global__ void k(float *o) { auto f = [](auto a) { return a; }; o[0] = f(1.f); }\n");
     ASSERT_TRUE(err != NULL);
     ASSERT_CONTAINS(err, "t.cu:1:54: error: a parameter declared auto (a generic lambda");

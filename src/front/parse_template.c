@@ -1338,19 +1338,27 @@ static bool same_arg(bool is_type, const targ *a, const targ *b)
                    : a->value == b->value && a->vph == b->vph;
 }
 
+/* template <auto V>: K<5> and K<5u> are two instances, the value typed otherwise. */
+static bool same_auto_type(const tparam *tp, const targ *a, const targ *b)
+{
+    return !tp->is_auto || !a->type || !b->type ||
+           lat__type_compatible(a->type, b->type, true);
+}
+
 static bool same_args(const lat__template *tm, const targ *a, const targ *b)
 {
     for (size_t i = 0; i < tm->params.n; i++) {
         const tparam *tp = &tm->params.items[i];
         if (!tp->is_pack) {
-            if (!same_arg(tp->is_type, &a[i], &b[i]))
+            if (!same_arg(tp->is_type, &a[i], &b[i]) || !same_auto_type(tp, &a[i], &b[i]))
                 return false;
             continue;
         }
         if (a[i].npack != b[i].npack)
             return false;
         for (size_t j = 0; j < a[i].npack; j++)
-            if (!same_arg(tp->is_type, &a[i].pack[j], &b[i].pack[j]))
+            if (!same_arg(tp->is_type, &a[i].pack[j], &b[i].pack[j]) ||
+                !same_auto_type(tp, &a[i].pack[j], &b[i].pack[j]))
                 return false;
     }
     return true;
