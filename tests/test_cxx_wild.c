@@ -434,3 +434,34 @@ TEST(functional_casts_of_literals_in_a_constructors_arguments_are_arguments)
     for (int i = 0; i < N; i++)
         ASSERT_TRUE(t_close(out[i], 0.1f * in[i] + 0.3f + 2.0f * in[i] + 2.0f, 1e-6, 1e-6));
 }
+
+/* A base's member functions called on a derived object (d.f(), const and through a
+ * pointer), for a base with data under a class that adds none and for an empty base. */
+TEST(base_member_functions_are_called_through_derived_objects)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Store { float v[2];\n"
+        "    __device__ float sum() const { return v[0] + v[1]; }\n"
+        "    __device__ void scale(float k) { v[0] *= k; v[1] *= k; } };\n"
+        "struct Temp : Store {};\n"
+        "struct Tag { __device__ int id() const { return 7; } };\n"
+        "struct Tagged : Tag { float x; };\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Temp t{};\n"
+        "    t.v[0] = 1.f; t.v[1] = in[i];\n"
+        "    t.scale(2.f);\n"
+        "    const Temp &ct = t;\n"
+        "    Temp *pt = &t;\n"
+        "    Tagged g; g.x = in[i];\n"
+        "    out[i] = t.sum() + ct.sum() + pt->sum() + g.id() + g.x;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], 3 * (2.f + 2.f * in[i]) + 7 + in[i], 1e-6, 1e-6));
+}

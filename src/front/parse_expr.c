@@ -1975,6 +1975,27 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
     lat__field *f = lookup_field(t->rec, n->atom, &path, p, base, arrow, op->loc, 0);
     if (!f) {
         lat__sym *m = lat__find_method(t->rec, n->atom);
+        lat__record *owner = t->rec;
+        for (int depth = 0; !m && owner->base && depth < 64; depth++) {
+            /* d.f() of a base's f: on the base within d (at its start) */
+            owner = owner->base;
+            m = lat__find_method(owner, n->atom);
+        }
+        if (m && owner != t->rec && m->storage != LAT_ST_STATIC) {
+            if (m->tmpl || !lat__at_punct(p, LAT_P_LPAREN)) {
+                lat__unsupported(p, n, "a base class's member template or member function named without a call",
+                                 "a lattice limit");
+                return lat__error_expr(p, op->loc);
+            }
+            lat__expr *self = arrow ? base : lat__address_of_object(p, base);
+            lat__type *bt = lat__qualified(p->u, lat__record_type_of(p, owner), t->quals);
+            self = lat__cast_to(p, self, lat__pointer_to(p->u, bt), false);
+            lat__tok *open = lat__next(p);
+            lat__expr *fn = lat__expr_new(p, LAT_E_NAME, n->loc);
+            fn->sym = m;
+            fn->type = m->type;
+            return call(p, fn, open, self);
+        }
         if (m && m->tmpl) /* obj.f<args>(...), obj.f(...): a member template */
             return lat__member_template_call(p, m, n,
                                              m->storage == LAT_ST_STATIC ? NULL
