@@ -570,9 +570,16 @@ static lat__expr *functional_cast(lat__parser *p, lat__tok *t, lat__type *to);
 static lat__expr *adl_call(lat__parser *p, lat__tok *t, lat__sym *s);
 static size_t call_arguments(lat__parser *p, const lat__sym *callee, bool member, lat__expr ***out);
 
+static lat__expr *type_trait(lat__parser *p, lat__tok *t);
+
 static lat__expr *name_expr(lat__parser *p, lat__tok *t)
 {
     lat__sym *s = lat__lookup(p, t->atom);
+    if (!s && lat__at_punct(p, LAT_P_LPAREN) && strncmp(t->atom->name, "__is_", 5) == 0) {
+        lat__expr *e = type_trait(p, t);
+        if (e)
+            return e;
+    }
     if (lat__at_punct(p, LAT_P_LPAREN) && lat__adl_may_find(p, t->atom, s))
         return adl_call(p, t, s);
     if (!s) {
@@ -623,6 +630,57 @@ static lat__expr *adl_call(lat__parser *p, lat__tok *t, lat__sym *s)
         set->flags |= LAT_SF_USED;
     }
     return lat__make_call(p, fn, argv, argc, open->loc);
+}
+
+/* Whether objects of type t are copied as their bytes (no copy constructor of the
+ * program's in it, nor in its members). */
+static bool trivially_copyable(const lat__type *t, int depth)
+{
+    while (t->kind == LAT_TY_ARRAY)
+        t = t->base;
+    if (!lat__is_record(t) || !t->rec)
+        return t->kind != LAT_TY_VOID && t->kind != LAT_TY_FUNC && !(t->kind == LAT_TY_PTR && t->ref);
+    if (depth > 64 || lat__copy_ctor_declared(t->rec))
+        return false;
+    for (size_t i = 0; i < t->rec->fields.n; i++)
+        if (!trivially_copyable(t->rec->fields.items[i].type, depth + 1))
+            return false;
+    return true;
+}
+
+/* The compiler's type-trait intrinsics that <type_traits> is built on (GCC's and Clang's
+ * names): __is_class(T), __is_union(T), __is_enum(T), __is_empty(T), __is_array(T),
+ * __is_trivially_copyable(T), __is_base_of(B, D); a constant bool. NULL: not one. */
+static lat__expr *type_trait(lat__parser *p, lat__tok *t)
+{
+    static const char *const names[] = {"__is_class", "__is_union", "__is_enum", "__is_empty", "__is_array",
+                                        "__is_trivially_copyable", "__is_base_of"};
+    size_t k = 0;
+    while (k < sizeof names / sizeof names[0] && strcmp(names[k], t->atom->name) != 0)
+        k++;
+    if (k == sizeof names / sizeof names[0])
+        return NULL;
+    lat__next(p); /* ( */
+    lat__type *a = lat__parse_type_name(p), *b = NULL;
+    if (k == 6 && lat__expect(p, LAT_P_COMMA, "between __is_base_of's types"))
+        b = lat__parse_type_name(p);
+    lat__expect(p, LAT_P_RPAREN, "to close the type trait");
+    if (!a || (k == 6 && !b))
+        return lat__error_expr(p, t->loc);
+    bool rec = lat__is_record(a) && a->rec, v = false;
+    switch (k) {
+    case 0: v = rec && a->rec->kind == LAT_TY_STRUCT; break;
+    case 1: v = rec && a->rec->kind == LAT_TY_UNION; break;
+    case 2: v = a->kind == LAT_TY_ENUM; break;
+    case 3: v = rec && lat__empty_record(a->rec); break;
+    case 4: v = a->kind == LAT_TY_ARRAY; break;
+    case 5: v = trivially_copyable(a, 0); break;
+    default: /* a class is its own base */
+        v = lat__is_record(a) && lat__is_record(b) && a->rec && b->rec &&
+            (a->rec == b->rec || lat__derived_from(b, a));
+        break;
+    }
+    return lat__int_constant(p, v, t->loc);
 }
 
 /* The expression naming s, written as token t. */
