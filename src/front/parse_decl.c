@@ -1,6 +1,7 @@
 /* The parser's declarations: specifiers, declarators, structs, unions and enums,
  * initializers and function definitions (parse.h). */
 #include "parse.h"
+#include "visit.h"
 
 #include "lex.h"
 
@@ -2043,6 +2044,44 @@ static lat__sym *declare_function(lat__parser *p, spec *s, lat__atom *name, lat_
     return f;
 }
 
+static bool first_call(lat__visitor *w, lat__expr *e)
+{
+    if (w->data)
+        return false;
+    const lat__expr *fn = e->kind == LAT_E_CALL ? lat__skip_implicit(e->a) : NULL;
+    if (fn && fn->kind == LAT_E_NAME && fn->sym && fn->sym->kind == LAT_SYM_FUNC &&
+        !(fn->sym->flags & LAT_SF_BUILTIN) && !(e->flags & (LAT_EF_CONST | LAT_EF_ERROR))) {
+        w->data = e; /* a function of the program's (built-ins the C compiler may fold) */
+        return false;
+    }
+    return true;
+}
+
+/* A variable of static storage with a value of numbers initialised by a call the front end
+ * does not evaluate (constexpr float k = sq(3.0f);): C, which the emulator writes, needs a
+ * constant there, and C++ computes one; say so here rather than leave it to the C compiler. */
+static void static_init_calls(lat__parser *p, const lat__sym *v, lat__expr *init, lat__loc loc)
+{
+    const lat__type *t = v->type;
+    while (t->kind == LAT_TY_ARRAY)
+        t = t->base;
+    if (!init || (v->depth > 0 && v->storage != LAT_ST_STATIC) || v->storage == LAT_ST_TYPEDEF ||
+        !(lat__is_arith(t) || t->kind == LAT_TY_PTR))
+        return;
+    lat__visitor w = {.expr = first_call};
+    lat__visit_expr(&w, init);
+    const lat__expr *c = w.data;
+    if (!c)
+        return;
+    const lat__expr *fn = lat__skip_implicit(c->a);
+    char what[192];
+    snprintf(what, sizeof what, "the value of '%s', a call of '%s' computed where the program starts",
+             v->name ? v->name->name : "?", fn->sym->name->name);
+    lat__unsupported_at(p->u, loc, what,
+                        "a variable of static storage needs a constant; the emulator evaluates calls of constexpr "
+                        "functions of integers, not of floating values");
+}
+
 static lat__func *function_definition(lat__parser *p, spec *s, lat__sym *f, lat__loc loc);
 
 lat__func *lat__define_function(lat__parser *p, lat__sym *f, lat__loc loc)
@@ -2393,6 +2432,7 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
                     v->type = it;
                 d->init = copy_construct(p, v->type, d->init);
                 v->flags |= LAT_SF_DEFINED;
+                static_init_calls(p, v, d->init, loc);
             } else if (lat__at_punct(p, LAT_P_LBRACE) &&
                        !(lat__is_record(v->type) && v->type->rec && v->type->rec->has_ctor)) {
                 /* T x{...}: C's initializer list */
