@@ -630,7 +630,7 @@ static void function_specialization(lat__parser *p, lat__tok *kw)
     if (explicit_args(p, tm, args, set) && defaults(p, tm, args, set, name->loc)) {
         if (find_inst(tm, args))
             lat__error_tok(p, name, "%s is specialized after it was used", args_text(p, tm, args));
-        tinst sp = {args, false, NULL, NULL};
+        tinst sp = {.args = args};
         LAT_PUSH(&p->u->arena, tm->specs, sp);
         LAT_PUSH(&p->u->arena, tm->spec_at, at);
     }
@@ -661,7 +661,7 @@ static void explicit_specialization(lat__parser *p, lat__tok *kw)
         lat__skip_declaration(p);
         return;
     }
-    tinst sp = {args, false, NULL, NULL};
+    tinst sp = {.args = args};
     LAT_PUSH(&p->u->arena, tm->specs, sp);
     LAT_PUSH(&p->u->arena, tm->spec_at, at);
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
@@ -1045,7 +1045,7 @@ static tinst *instantiate_member(lat__parser *p, lat__sym *tsym, targ *given, la
     }
     targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
     memcpy(args, given, tm->params.n * sizeof *args);
-    tinst inst = {args, false, NULL, NULL};
+    tinst inst = {.args = args};
     LAT_PUSH(&p->u->arena, tm->insts, inst);
     size_t index = tm->insts.n - 1;
     const char *cname = lat__arena_printf(&p->u->arena, "%s__lat_t%zu", lat__c_name(p, tm->name), index + 1);
@@ -1915,7 +1915,7 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     }
     targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
     memcpy(args, given, tm->params.n * sizeof *args);
-    tinst inst = {args, false, NULL, NULL};
+    tinst inst = {.args = args};
     LAT_PUSH(&p->u->arena, tm->insts, inst);
     size_t index = tm->insts.n - 1;
     int older = 0; /* overloaded templates: each its own instances' names */
