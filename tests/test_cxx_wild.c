@@ -408,9 +408,10 @@ TEST(cub_style_temp_storage_derived_from_its_storage_struct)
     ASSERT_CONTAINS(err, "a class with data members of its own beside its base class's");
 }
 
-/* T x(U(0.1f) * a, U(0.3f)): the arguments start with functional casts of literals, so
- * this is an object built by its constructor, not a function's declaration (C++ takes
- * T x(U(y)) and T x(U()) as declarations, and so does the emulator). */
+/* T x(U(0.1f) * a, U(0.3f)), T x(U(a) * b, ...): functional casts of literals, or followed
+ * by an operator, are arguments, so this is an object built by its constructor, not a
+ * function's declaration (C++ takes T x(U(y)) and T x(U()) as declarations, and so does
+ * the emulator). */
 TEST(functional_casts_of_literals_in_a_constructors_arguments_are_arguments)
 {
     lat_context *ctx = t_context();
@@ -421,7 +422,8 @@ TEST(functional_casts_of_literals_in_a_constructors_arguments_are_arguments)
         "    Pair y(T(0.1f) * in[i], T(0.3f));\n"
         "    Pair z(float(2), in[i]);\n"
         "    Box b(Pair{1.f, 2.f});\n"
-        "    return y.a + y.b + z.a * z.b + b.p.b;\n"
+        "    Pair w(float(in[i]) * 2.f, float(i) + 1.f);\n"
+        "    return y.a + y.b + z.a * z.b + b.p.b + w.a + w.b;\n"
         "}\n"
         "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -432,7 +434,7 @@ TEST(functional_casts_of_literals_in_a_constructors_arguments_are_arguments)
     t_rand_floats(in, N, -3, 3);
     run_1d(k, in, out, N);
     for (int i = 0; i < N; i++)
-        ASSERT_TRUE(t_close(out[i], 0.1f * in[i] + 0.3f + 2.0f * in[i] + 2.0f, 1e-6, 1e-6));
+        ASSERT_TRUE(t_close(out[i], 0.1f * in[i] + 0.3f + 2.0f * in[i] + 2.0f + in[i] * 2.f + (float)i + 1.f, 1e-6, 1e-5));
 }
 
 /* A base's member functions called on a derived object (d.f(), const and through a

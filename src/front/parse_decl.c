@@ -1334,6 +1334,19 @@ static bool parameters_follow(lat__parser *p)
         return false;
     if (decl && n->kind == LAT_TK_IDENT && lat__tok_is_punct(open, LAT_P_LBRACE))
         return false; /* T x(U{...}): a braced temporary is never a parameter */
+    if (decl && n->kind == LAT_TK_IDENT && lat__tok_is_punct(open, LAT_P_LPAREN)) {
+        /* T x(U(a) * b): an operator after U(...) makes it an expression */
+        size_t k = 3;
+        for (int depth = 1; depth > 0 && lat__peek_at(p, k)->kind != LAT_TK_EOF; k++)
+            depth += lat__tok_is_punct(lat__peek_at(p, k), LAT_P_LPAREN) ? 1
+                     : lat__tok_is_punct(lat__peek_at(p, k), LAT_P_RPAREN) ? -1
+                                                                            : 0;
+        const lat__tok *after = lat__peek_at(p, k);
+        if (after->kind == LAT_TK_PUNCT && !lat__tok_is_punct(after, LAT_P_COMMA) &&
+            !lat__tok_is_punct(after, LAT_P_RPAREN) && !lat__tok_is_punct(after, LAT_P_LBRACKET) &&
+            !lat__tok_is_punct(after, LAT_P_LPAREN) && !lat__tok_is_punct(after, LAT_P_ASSIGN))
+            return false;
+    }
     return decl;
 }
 
