@@ -467,3 +467,46 @@ TEST(base_member_functions_are_called_through_derived_objects)
     for (int i = 0; i < N; i++)
         ASSERT_TRUE(t_close(out[i], 3 * (2.f + 2.f * in[i]) + 7 + in[i], 1e-6, 1e-6));
 }
+
+/* ggml's conversions: a function template choosing by if constexpr on std::is_same_v, a
+ * functional cast float(x) of a half or a bfloat16 (the class's conversion operator), a
+ * static constexpr __device__ function giving a local constexpr, [[maybe_unused]]. */
+TEST(ggml_style_casts_through_if_constexpr_and_functional_casts_of_halves)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "#include <cuda_bf16.h>\n"
+        "#include <type_traits>\n"
+        "template<typename dst_t, typename src_t>\n"
+        "__host__ __device__ inline dst_t ggml_cuda_cast(src_t x) {\n"
+        "    if constexpr (std::is_same_v<dst_t, src_t>) {\n"
+        "        return x;\n"
+        "    } else if constexpr(std::is_same_v<dst_t, nv_bfloat16>) {\n"
+        "        return __float2bfloat16(float(x));\n"
+        "    } else if constexpr(std::is_same_v<src_t, nv_bfloat16>) {\n"
+        "        return __bfloat162float(x);\n"
+        "    } else if constexpr(std::is_same_v<dst_t, int32_t>) {\n"
+        "        return int32_t(x);\n"
+        "    } else {\n"
+        "        return float(x);\n"
+        "    }\n"
+        "}\n"
+        "static constexpr __device__ int physical_warp_size() { return 32; }\n"
+        "extern \"C\" __global__ void k(const float *x, float *y, int n) {\n"
+        "    constexpr int warp_size = physical_warp_size();\n"
+        "    const int i = blockDim.x * blockIdx.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    [[maybe_unused]] const int lane = threadIdx.x % warp_size;\n"
+        "    half h = ggml_cuda_cast<half>(x[i]);\n"
+        "    nv_bfloat16 b = ggml_cuda_cast<nv_bfloat16>(h);\n"
+        "    y[i] = ggml_cuda_cast<float>(h) + ggml_cuda_cast<float>(b) * 100.0f + ggml_cuda_cast<int32_t>(h) * 10000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (float)((int)(t_rand_u32() % 255) - 127) / 4.0f; /* exact in half and bfloat16 */
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(out[i] == in[i] + in[i] * 100.0f + (float)((int)in[i] * 10000));
+}

@@ -1537,6 +1537,11 @@ static lat__expr *functional_cast(lat__parser *p, lat__tok *t, lat__type *to)
         return lat__error_expr(p, t->loc);
     }
     lat__expect(p, LAT_P_RPAREN, "to close the functional cast");
+    if (lat__is_record(a->type) && lat__is_scalar(to) && !(a->flags & LAT_EF_ERROR)) {
+        lat__expr *c = lat__convert_object(p, a, to); /* float(h): the class's operator float() */
+        if (c)
+            a = lat__rvalue(p, c);
+    }
     bool ok = lat__is_scalar(to) && lat__is_scalar(a->type);
     if (!ok && !(a->flags & LAT_EF_ERROR)) {
         if (lat__is_record(to))
