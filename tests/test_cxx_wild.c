@@ -510,3 +510,57 @@ TEST(ggml_style_casts_through_if_constexpr_and_functional_casts_of_halves)
     for (int i = 0; i < N; i++)
         ASSERT_TRUE(out[i] == in[i] + in[i] * 100.0f + (float)((int)in[i] * 10000));
 }
+
+/* ggml's binary broadcast: a template parameter that is a pointer to a function written
+ * in place (float (*bin_op)(const float, const float), its name inside the declarator), a
+ * pack of pointer types, a comma fold calling it over the pack, if constexpr on sizeof...,
+ * kernels named by their explicit instantiations. */
+TEST(ggml_style_function_pointer_parameters_written_in_place_with_a_pointer_pack)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "static __device__ __forceinline__ float op_add(const float a, const float b) { return a + b; }\n"
+        "static __device__ __forceinline__ float op_mul(const float a, const float b) { return a * b; }\n"
+        "template <float (*bin_op)(const float, const float), typename src0_t, typename src1_t, typename dst_t,\n"
+        "          typename... src1_ptrs>\n"
+        "static __global__ void k_bin(const src0_t *src0, const src1_t *src1, dst_t *dst, const int ne0,\n"
+        "                             src1_ptrs... src1s) {\n"
+        "    const int i0 = blockDim.x * blockIdx.x + threadIdx.x;\n"
+        "    if (i0 >= ne0) return;\n"
+        "    float result = src0 ? (float)src0[i0] : 0.0f;\n"
+        "    if constexpr (sizeof...(src1_ptrs) > 0) {\n"
+        "        result = (..., (result = bin_op(result, (float)src1s[i0])));\n"
+        "    } else {\n"
+        "        result = bin_op(result, (float)src1[i0]);\n"
+        "    }\n"
+        "    dst[i0] = (dst_t)result;\n"
+        "}\n"
+        "template __global__ void k_bin<op_add, float, float, float>(const float *, const float *, float *, const int);\n"
+        "template __global__ void k_bin<op_mul, float, float, float, const float *, const float *>(\n"
+        "    const float *, const float *, float *, const int, const float *, const float *);\n";
+    static const char *const names[] = {"k_bin<op_add, float, float, float>",
+                                        "k_bin<op_mul, float, float, float, const float *, const float *>", NULL};
+    lat_module *mod;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "bin.cu", .no_extern_c = 1,
+                                                         .name_expressions = names},
+                                &mod));
+    float a[N], b[N], c[N], d[N], out[N];
+    t_rand_floats(a, N, -2, 2);
+    t_rand_floats(b, N, -2, 2);
+    t_rand_floats(c, N, -2, 2);
+    t_rand_floats(d, N, -2, 2);
+    lat_kernel *add, *mul;
+    ASSERT_OK(lat_module_get_kernel(mod, names[0], &add));
+    ASSERT_OK(lat_module_get_kernel(mod, names[1], &mul));
+    ASSERT_OK(lat_launch_args(add, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_in(b, sizeof b), lat_arg_out(out, sizeof out),
+                                       lat_arg_i32(N))));
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(out[i] == a[i] + b[i]);
+    ASSERT_OK(lat_launch_args(mul, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_in(b, sizeof b), lat_arg_out(out, sizeof out),
+                                       lat_arg_i32(N), lat_arg_in(c, sizeof c), lat_arg_in(d, sizeof d))));
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(out[i] == (a[i] * c[i]) * d[i]);
+    lat_module_destroy(mod);
+}

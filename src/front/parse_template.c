@@ -268,6 +268,10 @@ static bool template_params(lat__parser *p, lat__template *tm)
                 return false;
             }
             lat__tok *n = &p->toks[p->pos - 1];
+            for (size_t j = before; tp.is_function && j + 2 < p->pos; j++)
+                if (lat__tok_is_punct(&p->toks[j], LAT_P_STAR) && p->toks[j + 1].kind == LAT_TK_IDENT &&
+                    !p->toks[j + 1].atom->kw && lat__tok_is_punct(&p->toks[j + 2], LAT_P_RPAREN))
+                    n = &p->toks[j + 1]; /* float (*op)(float, float): the name inside */
             if (lat__accept(p, LAT_P_ELLIPSIS)) {
                 tp.is_pack = tm->has_pack = true;
                 n = lat__peek(p)->kind == LAT_TK_IDENT ? lat__next(p) : NULL;
