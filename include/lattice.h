@@ -76,7 +76,8 @@ LAT_API const char *lat_version_string(void);
     XX(ERROR_INTERNAL, -20, "internal error in lattice")                                  \
     XX(ERROR_CONTEXT_LOST, -21, "an earlier kernel fault left the context unusable")       \
     XX(ERROR_CROSS_MISMATCH, -22, "cross-checking: the GPU and the emulator disagree")     \
-    XX(ERROR_CHECK_FAILED, -23, "the emulator's checks found an error (lattice/check.h)")
+    XX(ERROR_CHECK_FAILED, -23, "the emulator's checks found an error (lattice/check.h)") \
+    XX(ERROR_INTERRUPTED, -24, "the call was interrupted (lat_interrupt: Ctrl-C)")
 
 typedef enum lat_status {
 #define LAT_STATUS_ENUM_(name, value, text) LAT_##name = value,
@@ -303,6 +304,29 @@ LAT_API lat_status lat_context_device_info(const lat_context *ctx, lat_device_in
  * lat_last_error()). Errors: LAT_ERROR_INVALID_VALUE; LAT_ERROR_LAUNCH_FAILED;
  * LAT_ERROR_DRIVER. Thread safety: any thread. */
 LAT_API lat_status lat_context_synchronize(lat_context *ctx);
+
+/* Interrupts the calls that run kernels or wait for them, in every context of the
+ * process, as Ctrl-C should: call it from a SIGINT handler (it is async-signal-safe) or
+ * from any thread (it is thread-safe, and returns at once).
+ *
+ * On the emulator, every launch that is running, or whose lat_launch*() call had begun
+ * when lat_interrupt() was called, stops within about 10 ms: between blocks, at a
+ * barrier, or wherever its kernel code is (a kernel that spins for ever, a checked
+ * launch, a cooperative one). The blocks not yet started are skipped, the launch fails
+ * with LAT_ERROR_INTERRUPTED ("kernel 'k' was interrupted ..." naming a block and thread
+ * that were running), and the context stays usable: device memory keeps what the blocks
+ * that ran wrote, as after any failed launch, and the next launch runs normally. (A -G
+ * module's launch under a debugger is left to the debugger, which takes Ctrl-C itself.)
+ *
+ * On a GPU (the CUDA backend) nothing is interrupted: a GPU kernel cannot be stopped, and
+ * lattice waits for one with the driver's blocking calls, so a wait
+ * (lat_context_synchronize, a copy of its results) returns when the kernel has ended.
+ *
+ * An interrupt is not kept: a call that begins after lat_interrupt() returned runs
+ * normally, and an interrupt while nothing runs does nothing. Compiles are not
+ * interrupted. The Python package calls it on Ctrl-C, `lattice run` on SIGINT
+ * (docs/security.md). */
+LAT_API void lat_interrupt(void);
 
 /* ------------------------------------------------------------------------------------ */
 /* Device memory                                                                        */

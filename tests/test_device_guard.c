@@ -4,8 +4,11 @@
  * launch, naming the kernel and the allocation, as a GPU reports an illegal address; the
  * program's heap stays whole and the context usable. */
 #include "harness.h"
+#include "lattice/driver.h"
 #include "wild.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +122,129 @@ TEST(a_write_far_past_device_memory_faults_in_its_guard)
     heap_is_whole();
     ASSERT_OK(lat_mem_free(ctx, p));
     still_usable(ctx);
+}
+
+/* ---- a module's variables --------------------------------------------------------------- */
+
+/* A module's __device__ and __constant__ variables lie in its compiled program's mapping,
+ * past its code: between inaccessible guards too, and its code read-only, so that a write
+ * past the last variable or before the first faults (src/emu/compile/compile.c). */
+static const char var_src[] =
+    "__constant__ float coeffs[16] = {1, 2, 3};\n"
+    "__device__ int counter;\n"
+    "__device__ float table[100];\n"
+    "__global__ void stray_var(long off, float v)\n"
+    "{ table[off + threadIdx.x] = v * coeffs[1]; if (threadIdx.x == 0) counter++; }\n";
+
+/* The mapping [*lo, *hi) of /proc/self/maps that holds addr, with its permissions, and
+ * those of the mappings just before and after it when they adjoin it ("" when not). */
+static void mapping_of(uintptr_t addr, uintptr_t *lo, uintptr_t *hi, char perms[5],
+                       char before[5], char after[5], uintptr_t *after_hi)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    ASSERT_NOT_NULL(f);
+    char line[512], prev[5] = "";
+    uintptr_t prev_hi = 0;
+    *lo = *hi = 0;
+    before[0] = after[0] = perms[0] = '\0';
+    while (fgets(line, sizeof line, f)) {
+        unsigned long a, b;
+        char p[5];
+        if (sscanf(line, "%lx-%lx %4s", &a, &b, p) != 3)
+            continue;
+        if (*hi && a == *hi && !after[0]) {
+            memcpy(after, p, 5);
+            *after_hi = b;
+        }
+        if (addr >= a && addr < b) {
+            *lo = a, *hi = b;
+            memcpy(perms, p, 5);
+            if (prev_hi == a)
+                memcpy(before, prev, 5);
+        }
+        memcpy(prev, p, 5);
+        prev_hi = b;
+    }
+    fclose(f);
+    ASSERT_MSG(*hi, "no mapping holds 0x%lx", (unsigned long)addr);
+}
+
+static lat_status stray_var(lat_kernel *k, long off)
+{
+    float v = 2.5f;
+    void *params[] = {&off, &v};
+    return WILD(lat_launch(k, &(lat_launch_desc){.grid = {1}, .block = {32}}, params));
+}
+
+/* The module's variables on the tier opt asks for: writes among them land as on a GPU,
+ * writes past them (into the guard after their last page) and before them fail the launch
+ * naming the kernel, the heap whole. */
+static void module_variables_are_guarded(lat_emu_opt opt)
+{
+    lat_context *ctx = emu_context();
+    lat_module *mod;
+    lat_kernel *k;
+    lat_deviceptr table;
+    size_t bytes;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = var_src, .name = "v.cu",
+                                                        .emu_opt = opt}, &mod));
+    if (opt == LAT_EMU_OPT_SYNC && lat_module_get_tier(mod) != LAT_MODULE_TIER_OPTIMISED)
+        SKIP("no optimised code for the module (no C compiler?): %s", lat_module_log(mod));
+    ASSERT_OK(lat_module_get_kernel(mod, "stray_var", &k));
+    ASSERT_OK(lat_module_get_global(mod, "table", &table, &bytes));
+    ASSERT_EQ(bytes, sizeof(float) * 100);
+    /* Within its variables, the kernel writes as on a GPU. */
+    ASSERT_OK(stray_var(k, 50));
+    float back[100];
+    ASSERT_OK(lat_module_memcpy_from_global(mod, "table", 0, back, sizeof back));
+    for (int i = 0; i < 100; i++)
+        ASSERT_EQ(back[i] == (i >= 50 && i < 82 ? 5.0f : 0.0f), 1);
+
+    uintptr_t lo, hi, after_hi = 0;
+    char perms[5], before[5], after[5];
+    mapping_of((uintptr_t)table, &lo, &hi, perms, before, after, &after_hi);
+    /* Past the variables' last page: a guard of a megabyte, never accessible. */
+    ASSERT_MSG(strcmp(after, "---p") == 0 && after_hi - hi >= (1u << 20),
+               "the mapping after the module's variables (0x%lx-0x%lx %s) is '%s' up to 0x%lx, "
+               "not a guard", (unsigned long)lo, (unsigned long)hi, perms, after,
+               (unsigned long)after_hi);
+    const long past[] = {0, 4096, 100000, 900000};
+    for (size_t i = 0; i < sizeof past / sizeof past[0]; i++) {
+        long off = (long)((hi + (uintptr_t)past[i] - (uintptr_t)table) / sizeof(float));
+        ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, stray_var(k, off));
+        ASSERT_CONTAINS(lat_last_error(), "kernel 'stray_var'");
+        heap_is_whole();
+    }
+    /* Before the variables' first page: TinyCC's code, which no write may change, then a
+     * guard; an optimised object's relocated pointers, read-only once it is loaded. */
+    const long before_tinycc[] = {2 * 4096, 64 * 1024, 600 * 1024}, before_opt[] = {4032};
+    const long *before_bytes = opt == LAT_EMU_OPT_SYNC ? before_opt : before_tinycc;
+    size_t nbefore = opt == LAT_EMU_OPT_SYNC ? 1 : 3;
+    for (size_t i = 0; i < nbefore; i++) {
+        long off = -(long)(((uintptr_t)table - lo + (uintptr_t)before_bytes[i]) / sizeof(float));
+        ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, stray_var(k, off));
+        ASSERT_CONTAINS(lat_last_error(), "kernel 'stray_var'");
+        heap_is_whole();
+    }
+    /* The module still runs, its variables as they were. */
+    ASSERT_OK(stray_var(k, 0));
+    ASSERT_OK(lat_module_memcpy_from_global(mod, "table", 0, back, sizeof back));
+    for (int i = 0; i < 100; i++)
+        ASSERT_EQ(back[i] == (i < 32 || (i >= 50 && i < 82) ? 5.0f : 0.0f), 1);
+    int counter;
+    ASSERT_OK(lat_module_memcpy_from_global(mod, "counter", 0, &counter, sizeof counter));
+    ASSERT_GE(counter, 2);
+    still_usable(ctx);
+}
+
+TEST(a_write_past_a_module_variable_fails_the_launch_not_the_heap)
+{
+    module_variables_are_guarded(LAT_EMU_OPT_OFF);
+}
+
+TEST(a_write_past_a_module_variable_of_optimised_code_fails_the_launch_not_the_heap)
+{
+    module_variables_are_guarded(LAT_EMU_OPT_SYNC);
 }
 
 /* The allocator's bookkeeping: many allocations of random sizes (past the number that

@@ -18,7 +18,7 @@
  * is a usage error). After each step the outputs are printed, then the checks' reports.
  * Exit status: 0 when every launch succeeded with no report and every output asked for
  * (SVG, PNG) was written, 1 when not, 2 for a usage error (a file that is not a regular
- * file among them).
+ * file among them), 130 after Ctrl-C, which stops the launch running at once.
  */
 #include <lattice.h>
 
@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -818,10 +819,53 @@ static void log_but_findings(void *user_data, lat_log_level level, const char *m
             level == LAT_LOG_ERROR ? "error" : level == LAT_LOG_WARNING ? "warning" : "info", message);
 }
 
+/* Ctrl-C: the first stops the launch running (lat_interrupt(), async-signal-safe) and the
+ * run ends after it, exit status 130 as a shell gives a program SIGINT ended; a second
+ * ends the program at once, as Ctrl-C does. An interrupt reaches only the calls begun
+ * before it, and the run checks sigints before each launch: a launch begun between that
+ * check and the signal is interrupted again each second (SIGALRM) until the run ends. */
+static volatile sig_atomic_t sigints;
+
+static void on_sigint(int sig)
+{
+    if (sigints++) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    lat_interrupt();
+    alarm(1);
+}
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    lat_interrupt();
+    alarm(1);
+}
+
+/* The run ends here after a Ctrl-C (what happened, on stderr): true then. */
+static bool stop_on_sigint(lat_status st)
+{
+    if (st != LAT_ERROR_INTERRUPTED && !sigints)
+        return false;
+    if (st == LAT_ERROR_INTERRUPTED)
+        failed(); /* which kernel, and where it was */
+    fprintf(stderr, "lattice: interrupted (Ctrl-C)\n");
+    return true;
+}
+
 static int run(const opts *o)
 {
     if (check_source_file(o->file) != 0)
         return 2;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+    sa.sa_handler = on_sigint;
+    sigaction(SIGINT, &sa, NULL);
     lat_context *ctx = NULL;
     lat_module *mod = NULL;
     lat_context_desc desc = {.backend = LAT_BACKEND_EMU,
@@ -954,10 +998,19 @@ static int run(const opts *o)
             status = 2;
             break;
         }
+        if (stop_on_sigint(LAT_OK)) { /* Ctrl-C while compiling: nothing to stop then */
+            status = 130;
+            break;
+        }
+        fflush(stdout); /* what runs is on the screen (or in the pipe) while it runs */
         lat_status st = lat_launch(k, &(lat_launch_desc){.grid = {s->grid[0], s->grid[1], s->grid[2]},
                                                          .block = {s->block[0], s->block[1], s->block[2]},
                                                          .shared_bytes = s->shared},
                                    params);
+        if (stop_on_sigint(st)) {
+            status = 130;
+            break;
+        }
         if (lat_check_report_count(ctx) > 0) {
             printf("reports:\n");
             print_reports(ctx);

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import operator
 import re
 import threading
 import weakref
@@ -31,7 +32,7 @@ from .errors import LatticeError, check
 __all__ = [
     "BACKENDS", "Device", "Context", "DeviceAllocation", "Module", "Kernel", "In", "Out",
     "InOut", "Stream", "Event", "current_context", "get_context", "backend_of",
-    "mem_alloc", "memcpy_htod", "memcpy_dtoh", "memcpy_dtod", "synchronize",
+    "mem_alloc", "memcpy_htod", "memcpy_dtoh", "memcpy_dtod", "synchronize", "interrupt",
 ]
 
 #: Backend names as the library spells them, and their lat_backend_kind values.
@@ -141,12 +142,132 @@ _destroying = False
 # launch) would raise KeyboardInterrupt inside the callback, where ctypes drops it. While
 # such a callback runs, the SIGINT handler notes the interrupt instead, and the lattice
 # call raises KeyboardInterrupt when it returns (errors.check).
+#
+# Ctrl-C while the main thread waits in C (a launch that spins, a synchronize): CPython
+# runs the handler only between bytecodes, that is after the call returns, minutes later.
+# So Python's own C-level handler, which writes the signal's number to the wakeup fd
+# (signal.set_wakeup_fd), wakes a daemon thread that calls lat_interrupt(): the call
+# returns within milliseconds (LAT_ERROR_INTERRUPTED), and the handler then raises
+# KeyboardInterrupt as usual. Nothing runs per launch. A wakeup fd set before ours (a
+# program's, asyncio's) gets every byte forwarded; one set after ours replaces it, and
+# Ctrl-C then waits for the call to return, as before.
 _callback_codes: set = set()
 _sigint_installed = False
+# The handler takes the bytes the thread has not read yet (that SIGINT is its own: no
+# lattice call runs in the main thread while it does), under this lock, which the thread
+# holds while it reads bytes and calls lat_interrupt(): so no interrupt can reach a call
+# the program makes after the handler has raised (in its `except KeyboardInterrupt:`).
+# An interrupt reaches only the calls begun before it: one the main thread began just
+# after the signal is interrupted again every _REPEAT_S, until the handler has run.
+# (Reentrant: a SIGINT may find the main thread holding it, in _start_wakeup_watch.)
+_wake_lock = threading.RLock()
+# Our pipe's read and write ends, and the wakeup fd set before ours (-1: none).
+_wake_fds: tuple[int, int, int] | None = None
+_sigint_unhandled = False  # the thread has interrupted for a SIGINT the handler has not run for
+_REPEAT_S = 0.05
+lib.lat_interrupt.restype = None
+lib.lat_interrupt.argtypes = []
+
+
+def interrupt() -> None:
+    """Interrupts every lattice call running in the process that runs kernels or waits
+    for them (``lat_interrupt``): each raises :class:`lattice.errors.InterruptedError`
+    within milliseconds. Thread-safe; for a program's own "cancel" (Ctrl-C does it by
+    itself)."""
+    lib.lat_interrupt()
+
+
+def _take_wake_bytes() -> bytes:
+    """The bytes our wakeup pipe holds, forwarded to the wakeup fd set before ours; with
+    _wake_lock held."""
+    import os
+    r, _, prev = _wake_fds
+    data = b""
+    while True:
+        try:
+            chunk = os.read(r, 512)
+        except (BlockingIOError, InterruptedError):
+            break
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    if data and prev >= 0:
+        try:
+            os.write(prev, data)
+        except OSError:
+            pass  # a full or closed pipe: its owner reads what it can, as with ours
+    return data
+
+
+def _watch_wakeups(r: int) -> None:
+    global _sigint_unhandled
+    import select
+    import signal
+    while True:
+        try:
+            select.select([r], [], [], _REPEAT_S if _sigint_unhandled else None)
+        except (OSError, ValueError):
+            return
+        with _wake_lock:
+            if _wake_fds is None or _wake_fds[0] != r:
+                return  # replaced (after fork)
+            data = _take_wake_bytes()
+            if (_sigint_unhandled or bytes([signal.SIGINT]) in data) and \
+                    signal.getsignal(signal.SIGINT) is _sigint_handler:
+                _sigint_unhandled = True
+                lib.lat_interrupt()
+            else:
+                _sigint_unhandled = False
+
+
+def _start_wakeup_watch() -> None:
+    """Points the wakeup fd at a pipe of ours and starts the thread reading it; from the
+    main thread only."""
+    global _wake_fds
+    import os
+    import signal
+    r, w = os.pipe()
+    os.set_blocking(r, False)
+    os.set_blocking(w, False)
+    try:
+        prev = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+    except (ValueError, OSError):
+        os.close(r)
+        os.close(w)
+        return
+    with _wake_lock:
+        _wake_fds = (r, w, prev)
+    threading.Thread(target=_watch_wakeups, args=(r,), name="lattice-sigint",
+                     daemon=True).start()
+
+
+def _restart_wakeup_watch() -> None:
+    # A child of fork() has no thread reading the pipe it shares with its parent: a pipe
+    # of its own and a thread for it.
+    global _wake_fds
+    if _wake_fds is None or threading.current_thread() is not threading.main_thread():
+        return
+    import os
+    import signal
+    r, w, prev = _wake_fds
+    _wake_fds = None
+    try:
+        signal.set_wakeup_fd(prev, warn_on_full_buffer=False)
+    except (ValueError, OSError):
+        return
+    os.close(r)
+    os.close(w)
+    _start_wakeup_watch()
+
+
+_sigint_handler: Any = None
 
 
 def _install_sigint() -> None:
-    global _sigint_installed
+    global _sigint_installed, _sigint_handler
+    import os
     import signal
     if _sigint_installed or threading.current_thread() is not threading.main_thread():
         return
@@ -155,6 +276,11 @@ def _install_sigint() -> None:
         return  # the program's own handler stays
 
     def _on_sigint(signum: int, frame: Any) -> None:
+        global _sigint_unhandled
+        if _wake_fds is not None:
+            with _wake_lock:
+                _take_wake_bytes()
+                _sigint_unhandled = False
         f = frame
         while f is not None:
             if f.f_code in _callback_codes:
@@ -163,8 +289,11 @@ def _install_sigint() -> None:
             f = f.f_back
         raise KeyboardInterrupt
 
+    _sigint_handler = _on_sigint
     signal.signal(signal.SIGINT, _on_sigint)
     _sigint_installed = True
+    _start_wakeup_watch()
+    os.register_at_fork(after_in_child=_restart_wakeup_watch)
 
 
 def _default_logger(level: str, message: str) -> None:
@@ -399,7 +528,8 @@ class DeviceAllocation(_Owned):
     def __init__(self, nbytes: int, context: Context | None = None):
         self._ctx = get_context(context)
         p = c_uint64()
-        check(lib.lat_mem_alloc(self._ctx.handle, int(nbytes), byref(p)), "mem_alloc")
+        nbytes = operator.index(nbytes)  # a float size is a mistake, not a size
+        check(lib.lat_mem_alloc(self._ctx.handle, nbytes, byref(p)), "mem_alloc")
         self._handle = p.value
         self.ptr: int = p.value
         self.nbytes: int = int(nbytes)
@@ -513,22 +643,35 @@ def memcpy_dtod(dest: Any, src: Any, nbytes: int, stream: "Stream | None" = None
     """Copies nbytes between device addresses."""
     ctx = _ctx_of(dest, context)
     if stream is None:
-        check(lib.lat_memcpy_dtod(ctx.handle, _devptr(dest), _devptr(src), int(nbytes)),
+        check(lib.lat_memcpy_dtod(ctx.handle, _devptr(dest), _devptr(src), operator.index(nbytes)),
               "memcpy_dtod")
     else:
-        check(lib.lat_memcpy_dtod_async(ctx.handle, _devptr(dest), _devptr(src), int(nbytes),
+        check(lib.lat_memcpy_dtod_async(ctx.handle, _devptr(dest), _devptr(src), operator.index(nbytes),
                                         stream.handle), "memcpy_dtod_async")
 
 
+def _memset_args(value: Any, count: Any, bits: int) -> tuple[int, int]:
+    """value and count as integers that fit (ctypes would wrap 256 to 0 for a byte)."""
+    value, count = operator.index(value), operator.index(count)
+    if not 0 <= value < 1 << bits:
+        raise OverflowError(f"memset_d{bits}: value {value} does not fit {bits} unsigned bits")
+    if count < 0:
+        raise OverflowError(f"memset_d{bits}: count {count} is negative")
+    return value, count
+
+
 def memset_d8(dest: Any, value: int, count: int, context: Context | None = None) -> None:
+    value, count = _memset_args(value, count, 8)
     check(lib.lat_memset_d8(_ctx_of(dest, context).handle, _devptr(dest), value, count))
 
 
 def memset_d16(dest: Any, value: int, count: int, context: Context | None = None) -> None:
+    value, count = _memset_args(value, count, 16)
     check(lib.lat_memset_d16(_ctx_of(dest, context).handle, _devptr(dest), value, count))
 
 
 def memset_d32(dest: Any, value: int, count: int, context: Context | None = None) -> None:
+    value, count = _memset_args(value, count, 32)
     check(lib.lat_memset_d32(_ctx_of(dest, context).handle, _devptr(dest), value, count))
 
 
@@ -769,7 +912,12 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
 def _dim3(t: Any, what: str) -> "_lib.dim3":
     if isinstance(t, (int, np.integer)):
         t = (int(t),)
-    t = tuple(int(x) for x in t)
+    try:
+        # Integers only, as CUDA and PyCUDA take them: a float extent (grid=(n / 256, 1))
+        # would be truncated to fewer blocks than meant.
+        t = tuple(operator.index(x) for x in t)
+    except TypeError:
+        raise TypeError(f"{what} {tuple(t)!r}: each extent must be an integer") from None
     if not 1 <= len(t) <= 3:
         raise ValueError(f"{what} must have 1 to 3 dimensions, not {len(t)}")
     for x in t:
@@ -782,6 +930,16 @@ def _dim3(t: Any, what: str) -> "_lib.dim3":
 # ----------------------------------------------------------------------------------------
 # Modules and kernels
 # ----------------------------------------------------------------------------------------
+
+# nvcc's options whose value may come as the next word.
+_OPTIONS_WITH_VALUE = ("--ptxas-options", "-Xptxas", "-Xcompiler", "--compiler-options",
+                       "-Xnvlink", "--linker-options")
+# nvcc's C++ relaxations that the emulator's front end always has (constexpr host
+# functions and lambdas in device code): dropped there with a note, passed on to NVRTC.
+_EMU_IMPLIED_OPTIONS = ("--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
+                        "--extended-lambda", "-extended-lambda", "--expt-extended-lambda",
+                        "-expt-extended-lambda")
+
 
 class Module(_Owned):
     """CUDA C source compiled for a context's device (``lat_module_create``).
@@ -802,13 +960,27 @@ class Module(_Owned):
         self._handle = None
         self.dropped_options: list[str] = []
         opts = []
-        for o in options or ():
+        emu = self._ctx.backend == "emu"
+        items = list(options or ())
+        while items:
+            o = items.pop(0)
             # nvcc's -g/--debug debugs host code, which a module has none of (-G is the
             # device's: docs/debugging.md).
             if o.startswith(("--ptxas-options", "-Xptxas", "--keep", "-keep", "--resource-usage",
-                             "-lineinfo", "--generate-line-info", "-Xcompiler")) or \
-                    o in ("-g", "--debug"):
+                             "-lineinfo", "--generate-line-info", "-Xcompiler",
+                             "--compiler-options", "-Xnvlink", "--linker-options")) or \
+                    o in ("-g", "--debug") or (emu and o in _EMU_IMPLIED_OPTIONS):
                 self.dropped_options.append(o)
+                # nvcc's two-word forms (-Xptxas -v, -Xcompiler -Wall): the value goes too.
+                if o in _OPTIONS_WITH_VALUE and items:
+                    self.dropped_options.append(items.pop(0))
+            elif o in ("--maxrregcount", "-maxrregcount") and items:
+                # A register budget: meaningless on the emulator, NAME=VALUE for NVRTC.
+                value = items.pop(0)
+                if emu:
+                    self.dropped_options += [o, value]
+                else:
+                    opts.append(f"{o}={value}")
             else:
                 opts.append(o)
         if isinstance(defines, dict):
@@ -960,9 +1132,10 @@ class Kernel:
             if type(grid) is tuple and type(block) is tuple and len(self._dims) < 64:
                 self._dims[(grid, block)] = dims
         d.grid, d.block = dims
-        if not 0 <= int(shared) < 2**32:
+        shared = operator.index(shared)
+        if not 0 <= shared < 2**32:
             raise OverflowError(f"shared: {shared} bytes is outside [0, 2**32)")
-        d.shared_bytes = int(shared)
+        d.shared_bytes = shared
         d.stream = None if stream is None else stream.handle
         d.cooperative = int(cooperative)
         if time_kernel:

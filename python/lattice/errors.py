@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ._lib import lib
 
-__all__ = ["LatticeError", "check", "error_class"]
+__all__ = ["LatticeError", "RequestError", "check", "error_class"]
 
 
 class LatticeError(Exception):
@@ -38,6 +38,16 @@ class LatticeError(Exception):
         return f"{self.status}: {self.message}"
 
 
+class RequestError(LatticeError):
+    """The call asked for something invalid: a value, device, address, kernel name, launch
+    configuration or shared-memory size out of range (the statuses PyCUDA reports as
+    ``LogicError``, which is this class in ``lattice.pycuda.driver``)."""
+
+
+_REQUEST_STATUSES = ("ERROR_INVALID_VALUE", "ERROR_INVALID_DEVICE", "ERROR_INVALID_ADDRESS",
+                     "ERROR_KERNEL_NOT_FOUND", "ERROR_INVALID_DIMENSIONS",
+                     "ERROR_SHARED_MEMORY")
+
 _by_code: dict[int, type[LatticeError]] = {}
 
 # Where a Python built-in exception means the same, the class derives from it too, so
@@ -52,6 +62,8 @@ _builtin_base = {
     "ERROR_ARG_COUNT": TypeError,
     "ERROR_ARG_TYPE": TypeError,
     "ERROR_UNSUPPORTED": NotImplementedError,
+    # lat_interrupt() (lattice.core.interrupt); Ctrl-C raises KeyboardInterrupt instead
+    "ERROR_INTERRUPTED": InterruptedError,
 }
 
 
@@ -66,7 +78,7 @@ for _code in range(-1, -64, -1):
     if _full == "LAT_UNKNOWN_STATUS":
         break
     _short = _full[len("LAT_"):]
-    _bases: tuple[type, ...] = (LatticeError,)
+    _bases: tuple[type, ...] = (RequestError if _short in _REQUEST_STATUSES else LatticeError,)
     if _short in _builtin_base:
         _bases += (_builtin_base[_short],)
     _cls = type(_class_name(_short), _bases, {

@@ -36,3 +36,30 @@ def test_a_write_past_a_buffer_raises_naming_the_kernel(backend, rng):
     np.testing.assert_array_equal(a, expect)
     junk = [bytearray(rng.integers(1, 5000)) for _ in range(1000)]
     assert all(len(j) > 0 for j in junk)
+
+
+VAR = """
+__device__ float table[64];
+__global__ void stray_var(long long off)
+{
+    table[off + threadIdx.x] = 1.0f;
+}
+"""
+
+
+def test_a_write_far_past_a_module_variable_raises_naming_the_kernel(backend):
+    if backend != "emu":
+        pytest.skip("about the emulator's module variables (a GPU's fault ends its context)")
+    mod = SourceModule(VAR)
+    f = mod.get_function("stray_var")
+    # 64 KiB past the variable, then further: past the module's last page, in its guard,
+    # and before its first: its code, which is read-only.
+    for off in (1 << 14, 1 << 17, -(1 << 14)):
+        with pytest.raises(lattice.LatticeError) as e:
+            f(np.int64(off), block=(32, 1, 1), grid=(1, 1))
+        assert "kernel 'stray_var'" in str(e.value)
+    f(np.int64(32), block=(32, 1, 1), grid=(1, 1))
+    ptr, size = mod.get_global("table")
+    got = np.empty(64, np.float32)
+    drv.memcpy_dtoh(got, ptr)
+    np.testing.assert_array_equal(got, np.r_[np.zeros(32), np.ones(32)].astype(np.float32))

@@ -48,6 +48,10 @@ typedef struct lat__backend {
     /* How a program sets the size of the device's memory, for the error of an allocation
      * that does not fit (the emulator names its variable). */
     const char *memory_note;
+    /* Wakes whatever must see a new lat_interrupt() (lat__interrupt_count) soon: the
+     * emulator's watchdog. Async-signal-safe (it runs in a SIGINT handler) and callable
+     * before the backend was ever used. */
+    void (*interrupt)(void);
 
     /* Loads what the backend needs and checks that a device exists. Called once per
      * process (the core caches the result). On failure, writes a one-line reason

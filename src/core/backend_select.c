@@ -6,6 +6,8 @@
 #include "backend_select.h"
 #include "driver_ops.h"
 
+#include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +41,29 @@ PROBE_FN(0)
 PROBE_FN(1)
 PROBE_FN(2)
 static void (*const probe_fns[NBACKENDS])(void) = {probe_0, probe_1, probe_2};
+
+/* ---- interrupts (lat_interrupt) ---------------------------------------------------- */
+
+/* A count, not a flag: a call compares it with the value it read as it began, so an
+ * interrupt reaches the calls running then and no later one, and nothing needs
+ * clearing. Lock-free, so that a signal handler may add to it. */
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "lat_interrupt must be async-signal-safe");
+static _Atomic unsigned long long interrupts;
+
+uint64_t lat__interrupt_count(void)
+{
+    return atomic_load(&interrupts);
+}
+
+void lat_interrupt(void)
+{
+    int saved = errno; /* a signal handler must leave errno as it found it */
+    atomic_fetch_add(&interrupts, 1);
+    for (size_t i = 0; i < NBACKENDS; i++)
+        if (backends[i]->interrupt)
+            backends[i]->interrupt();
+    errno = saved;
+}
 
 static size_t index_of(lat_backend_kind kind)
 {

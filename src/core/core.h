@@ -127,7 +127,15 @@ typedef struct lat__launch {
     /* Cooperative: every block resident at once, within the limit the core checked
      * against the backend's max_cooperative_blocks. */
     bool cooperative;
+    /* lat__interrupt_count() when the program's call began: the launch is interrupted
+     * once the count differs (lat_interrupt). */
+    uint64_t interrupts;
 } lat__launch;
+
+/* How many times lat_interrupt() was called in the process (backend_select.c). A call
+ * that waits or runs kernels reads it as it begins, and stops with LAT_ERROR_INTERRUPTED
+ * once it has changed. */
+uint64_t lat__interrupt_count(void);
 
 /* Logs to the context's logger (if any). ctx may be NULL. printf-style. */
 void lat__log(const lat_context *ctx, lat_log_level level, const char *fmt, ...)

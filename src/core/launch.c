@@ -53,6 +53,7 @@ lat_status lat__launch_prepare(const char *fn, lat_kernel *kernel, const lat_lau
     if (!kernel || !desc)
         return lat__error(kernel ? kernel->module->ctx : NULL, LAT_ERROR_INVALID_VALUE,
                           "%s: %s is NULL", fn, kernel ? "desc" : "kernel");
+    out->interrupts = lat__interrupt_count(); /* first: the call has begun */
     const lat_context *ctx = kernel->module->ctx;
     const lat_device_info *dev = &ctx->info;
     const unsigned grid[3] = {desc->grid.x, desc->grid.y, desc->grid.z};

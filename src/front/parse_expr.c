@@ -526,8 +526,8 @@ static const char why_warp_old[] =
     "the warp intrinsics without _sync, removed in CUDA 9 for Volta and later; use the _sync form";
 
 static const char why_curand[] =
-    "a part of curand_kernel.h the emulator lacks: it has the XORWOW and Philox generators, "
-    "with the uniform, normal and log-normal distributions";
+    "a part of curand_kernel.h the emulator lacks: it has the XORWOW, Philox, MRG32k3a and "
+    "Sobol generators, with the uniform, normal, log-normal and Poisson distributions";
 static const char why_cubemap[] = "cubemap textures and surfaces";
 static const char why_mipmap[] = "mipmapped textures (level of detail and gradients)";
 

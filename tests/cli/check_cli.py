@@ -357,6 +357,33 @@ for name in sorted(os.listdir("examples/bugs")):
     if r.returncode != 0 or "reports:" in r.stdout:
         failures.append("%s: the fix's command exited %d:\n%s%s" % (path, r.returncode, r.stdout, r.stderr))
 
+# Ctrl-C stops a launch that would never end (no deadline: only the interrupt ends it),
+# with a message, exit status 130 (issue 40). Checked (the default) and not.
+import signal
+with tempfile.TemporaryDirectory() as tmp:
+    cu = os.path.join(tmp, "busy.cu")
+    with open(cu, "w") as f:  # writes, so that synccheck sees no spin
+        f.write("__global__ void busy(int *a) { for (;;) a[blockIdx.x * blockDim.x + threadIdx.x]++; }\n")
+    for extra in ([], ["-c", "none"]):
+        env = dict(os.environ, LATTICE_EMU_TIMEOUT="0", LATTICE_CHECK_TIMEOUT="86400")
+        # SIGINT as a shell leaves it to a program (a test runner may block or ignore it).
+        p = subprocess.Popen([lattice, "run", cu, "busy", "-g", "2", "-b", "32"] + extra,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                             preexec_fn=lambda: (signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT]),
+                                                 signal.signal(signal.SIGINT, signal.SIG_DFL)))
+        out = p.stdout.readline()  # the run's first line: it is compiled and about to launch
+        try:
+            out += p.stdout.readline()
+            p.send_signal(signal.SIGINT)
+            more, err = p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            more, err = p.communicate()
+        if p.returncode != 130 or "lattice: interrupted (Ctrl-C)" not in err or \
+                "kernel 'busy' was interrupted" not in err:
+            failures.append("Ctrl-C %s: status %d, want 130 and 'lattice: interrupted'\n%s%s%s"
+                            % (extra, p.returncode, out, more, err))
+
 for f in failures:
     print("FAIL", f)
 print("%d failures" % len(failures))

@@ -32,14 +32,33 @@ _CTYPE = {
 }
 
 
+_STORAGE_ONLY = (np.dtype(np.float16),)
+
+
+def _no_compute(dt: np.dtype) -> TypeError:
+    return TypeError(f"lattice.pycuda computes nothing with {dt} elements (it holds them, "
+                     "copies them and passes them to your kernels): convert on the host or "
+                     "in a kernel of your own")
+
+
 def check_dtype(dtype: Any) -> np.dtype:
-    """The dtype, if lattice's arrays can hold it; TypeError naming it otherwise."""
+    """The dtype, if lattice's kernels compute with it; TypeError naming it otherwise."""
     dt = np.dtype(dtype)
     if dt in _CTYPE or (dt.kind == "V" and dt.itemsize > 0 and not dt.hasobject):
         return dt
+    if dt in _STORAGE_ONLY:
+        raise _no_compute(dt)
     raise TypeError(f"lattice.pycuda arrays cannot hold {dt} (bool, int8..int64, "
                     "uint8..uint64, float32, float64, complex64, complex128, or a struct "
                     "of those, such as gpuarray.vec.float3)")
+
+
+def check_storage_dtype(dtype: Any) -> np.dtype:
+    """The dtype, if a GPUArray can hold it: check_dtype's, and float16 as storage only
+    (copied, viewed, filled and passed to kernels, as PyCUDA's arrays of it are; an
+    operation that computes with its elements raises TypeError)."""
+    dt = np.dtype(dtype)
+    return dt if dt in _STORAGE_ONLY else check_dtype(dt)
 
 
 def ctype(dt: np.dtype) -> str:
@@ -48,6 +67,8 @@ def ctype(dt: np.dtype) -> str:
     if c is None:
         if dt.kind == "V":
             return f"lat_bytes{dt.itemsize}"
+        if dt in _STORAGE_ONLY:
+            raise _no_compute(dt)
         raise TypeError(f"no kernel type for {dt}")
     return c
 

@@ -8,6 +8,8 @@ import warnings
 from typing import Any, Sequence
 
 from .. import core as _core
+from .. import errors as _errors
+from . import _demangle
 
 DEFAULT_NVCC_FLAGS: list[str] = []
 
@@ -42,8 +44,12 @@ class SourceModule(_core.Module):
                  keep: bool = False, no_extern_c: bool = False, arch: str | None = None,
                  code: str | None = None, cache_dir: Any = None,
                  include_dirs: Sequence[str] = (), context: Any = None):
+        from . import driver as _drv
         source = _source_text(source)
-        super().__init__(_NVCC_HOST_TYPES + source, options=list(options or []) + DEFAULT_NVCC_FLAGS,
+        options = list(options or []) + DEFAULT_NVCC_FLAGS
+        if _drv.CUDA_DEBUGGING and "-G" not in options:
+            options.append("-G")
+        super().__init__(_NVCC_HOST_TYPES + source, options=options,
                          include_dirs=list(include_dirs) or None, no_extern_c=no_extern_c,
                          context=context)
         self.source = source
@@ -52,6 +58,21 @@ class SourceModule(_core.Module):
         if log.strip():
             warnings.warn("The CUDA compiler succeeded, but said the following:\n" + log,
                           stacklevel=2)
+
+    def get_function(self, name: str) -> Any:
+        """The kernel ``name``; with ``no_extern_c=True`` also by nvcc's mangled name
+        (``_Z6kernelPf``, ``_Z2ktIfLi3EEvPT_``), as PyCUDA programs ask for it."""
+        try:
+            return super().get_function(name)
+        except _errors.KernelNotFoundError:
+            for alias in _demangle.candidates(name):
+                try:
+                    return super().get_function(alias)
+                except _errors.KernelNotFoundError:
+                    pass
+            raise
+
+    get_kernel = get_function
 
     def get_texref(self, name: str) -> Any:
         from .driver import _no_texref
@@ -114,3 +135,20 @@ def compile(source: Any, nvcc: str = "nvcc", options: Any = None, keep: bool = F
 
 def get_nvcc_version(nvcc: str = "nvcc") -> str:
     return "lattice (NVRTC or the emulator; no nvcc)"
+
+
+# PyCUDA's base class of SourceModule and DynamicModule.
+CudaModule = _core.Module
+
+
+def preprocess_source(source: Any, options: Any = None, nvcc: str = "nvcc") -> str:
+    """PyCUDA runs ``nvcc -E`` here; lattice has no nvcc, and its compilers preprocess
+    each module themselves: refused."""
+    raise NotImplementedError("compiler.preprocess_source runs nvcc -E, which lattice does "
+                              "not have; SourceModule preprocesses its source itself")
+
+
+def compile_plain(source: Any, options: Any, keep: bool, nvcc: str, cache_dir: Any,
+                  target: str = "cubin") -> bytes:
+    """PyCUDA's nvcc driver: lattice's is ``compile`` (NVRTC on a GPU)."""
+    return compile(source, nvcc, options, keep, True, target=target)

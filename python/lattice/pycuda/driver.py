@@ -9,6 +9,7 @@ NotImplementedError naming what to use instead; docs/python.md lists each.
 from __future__ import annotations
 
 import enum
+import operator
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,7 @@ from ..core import (DeviceAllocation, Event, In, InOut, Out, Stream, mem_alloc, 
                     memcpy_dtod, memcpy_dtoh, memcpy_htod, memset_d8, memset_d16, memset_d32)
 from ..core import Kernel as Function  # noqa: F401
 
-__all__ = ["init", "Device", "Context", "DeviceAllocation", "Function", "Module",
+__all__ = ["init", "set_debugging", "Device", "Context", "DeviceAllocation", "Function", "Module",
            "SourceModule", "In", "Out", "InOut", "Stream", "Event", "mem_alloc",
            "mem_alloc_like", "mem_get_info", "memcpy_htod", "memcpy_dtoh", "memcpy_dtod",
            "memcpy_htod_async", "memcpy_dtoh_async", "memcpy_dtod_async", "memset_d8",
@@ -37,9 +38,19 @@ __all__ = ["init", "Device", "Context", "DeviceAllocation", "Function", "Module"
 # PyCUDA's exception names. Error is LatticeError itself, so `except drv.Error` catches
 # every lattice failure; the others are the matching lattice classes.
 Error = _errors.LatticeError
-LogicError = _errors.InvalidValueError
+
+# PyCUDA's LogicError: every status that means the program asked for something invalid
+# (an invalid value, device or address, a kernel not found, a launch configuration or
+# shared size out of range), as CUDA's statuses map to it in PyCUDA.
+LogicError = _errors.RequestError
 LaunchError = _errors.LaunchFailedError
 CompileError = _errors.CompileError
+# PyCUDA's CompileError carries msg, command_line, stdout and stderr (the compiler's
+# output, which programs print): lattice's message holds the compiler's log.
+CompileError.msg = property(lambda self: self.message)  # type: ignore[attr-defined]
+CompileError.command_line = "lattice (NVRTC, or the emulator's compiler)"  # type: ignore[attr-defined]
+CompileError.stdout = ""  # type: ignore[attr-defined]
+CompileError.stderr = property(lambda self: self.message)  # type: ignore[attr-defined]
 MemoryError = _errors.OutOfDeviceMemoryError  # noqa: A001
 RuntimeError = _errors.DriverError  # noqa: A001
 
@@ -65,6 +76,16 @@ def get_driver_version() -> int:
     return v.value
 
 
+CUDA_DEBUGGING = False
+
+
+def set_debugging(flag: bool = True) -> None:
+    """PyCUDA's: SourceModules compiled after it are built for debuggers (``-G``; on the
+    emulator, for gdb and lldb, docs/debugging.md). ``import pycuda.debug`` sets it."""
+    global CUDA_DEBUGGING
+    CUDA_DEBUGGING = bool(flag)
+
+
 def get_version() -> tuple[int, int, int]:
     """The CUDA version kernels are compiled and run for, as (major, minor, 0): the
     driver's on CUDA (lattice compiles with the NVRTC that matches it), the one the
@@ -76,6 +97,18 @@ def get_version() -> tuple[int, int, int]:
 # ----------------------------------------------------------------------------------------
 # Enumerations (cuda.h's values)
 # ----------------------------------------------------------------------------------------
+
+class _Enum(enum.IntEnum):
+    """PyCUDA's enums (Boost.Python's) print as their names: ``str(attr)`` and
+    ``f"{attr}"`` are "WARP_SIZE" (programs print ``get_attributes()`` so); with a format
+    spec (``f"{attr:d}"``) and in arithmetic they are the integer."""
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        return self.name if not spec else int.__format__(int(self), spec)
+
 
 _DEVICE_ATTRIBUTES = dict(
     MAX_THREADS_PER_BLOCK=1, MAX_BLOCK_DIM_X=2, MAX_BLOCK_DIM_Y=3, MAX_BLOCK_DIM_Z=4,
@@ -118,49 +151,49 @@ _DEVICE_ATTRIBUTES = dict(
     MEMORY_POOLS_SUPPORTED=115, GPU_DIRECT_RDMA_SUPPORTED=116,
 )
 #: cuda.h's CUdevice_attribute (the names lattice knows, with their aliases).
-device_attribute = enum.IntEnum("device_attribute", _DEVICE_ATTRIBUTES)
+device_attribute = _Enum("device_attribute", _DEVICE_ATTRIBUTES)
 #: cuda.h's CUfunction_attribute.
-function_attribute = enum.IntEnum("function_attribute", dict(
+function_attribute = _Enum("function_attribute", dict(
     MAX_THREADS_PER_BLOCK=0, SHARED_SIZE_BYTES=1, CONST_SIZE_BYTES=2, LOCAL_SIZE_BYTES=3,
     NUM_REGS=4, PTX_VERSION=5, BINARY_VERSION=6, CACHE_MODE_CA=7,
     MAX_DYNAMIC_SHARED_SIZE_BYTES=8, PREFERRED_SHARED_MEMORY_CARVEOUT=9, MAX=10))
-compute_mode = enum.IntEnum("compute_mode", dict(DEFAULT=0, EXCLUSIVE=1, PROHIBITED=2,
+compute_mode = _Enum("compute_mode", dict(DEFAULT=0, EXCLUSIVE=1, PROHIBITED=2,
                                                  EXCLUSIVE_PROCESS=3))
-func_cache = enum.IntEnum("func_cache", dict(PREFER_NONE=0, PREFER_SHARED=1, PREFER_L1=2,
+func_cache = _Enum("func_cache", dict(PREFER_NONE=0, PREFER_SHARED=1, PREFER_L1=2,
                                              PREFER_EQUAL=3))
-shared_config = enum.IntEnum("shared_config", dict(DEFAULT_BANK_SIZE=0,
+shared_config = _Enum("shared_config", dict(DEFAULT_BANK_SIZE=0,
                                                    FOUR_BYTE_BANK_SIZE=1,
                                                    EIGHT_BYTE_BANK_SIZE=2))
-limit = enum.IntEnum("limit", dict(STACK_SIZE=0, PRINTF_FIFO_SIZE=1, MALLOC_HEAP_SIZE=2,
+limit = _Enum("limit", dict(STACK_SIZE=0, PRINTF_FIFO_SIZE=1, MALLOC_HEAP_SIZE=2,
                                    DEV_RUNTIME_SYNC_DEPTH=3,
                                    DEV_RUNTIME_PENDING_LAUNCH_COUNT=4))
-array_format = enum.IntEnum("array_format", dict(
+array_format = _Enum("array_format", dict(
     UNSIGNED_INT8=0x01, UNSIGNED_INT16=0x02, UNSIGNED_INT32=0x03, SIGNED_INT8=0x08,
     SIGNED_INT16=0x09, SIGNED_INT32=0x0A, HALF=0x10, FLOAT=0x20))
-memory_type = enum.IntEnum("memory_type", dict(HOST=1, DEVICE=2, ARRAY=3, UNIFIED=4))
+memory_type = _Enum("memory_type", dict(HOST=1, DEVICE=2, ARRAY=3, UNIFIED=4))
 
 
-address_mode = enum.IntEnum("address_mode", dict(WRAP=0, CLAMP=1, MIRROR=2, BORDER=3))
-filter_mode = enum.IntEnum("filter_mode", dict(POINT=0, LINEAR=1))
-pointer_attribute = enum.IntEnum("pointer_attribute", dict(CONTEXT=1, MEMORY_TYPE=2,
+address_mode = _Enum("address_mode", dict(WRAP=0, CLAMP=1, MIRROR=2, BORDER=3))
+filter_mode = _Enum("filter_mode", dict(POINT=0, LINEAR=1))
+pointer_attribute = _Enum("pointer_attribute", dict(CONTEXT=1, MEMORY_TYPE=2,
                                                            DEVICE_POINTER=3, HOST_POINTER=4))
-jit_option = enum.IntEnum("jit_option", dict(
+jit_option = _Enum("jit_option", dict(
     MAX_REGISTERS=0, THREADS_PER_BLOCK=1, WALL_TIME=2, INFO_LOG_BUFFER=3,
     INFO_LOG_BUFFER_SIZE_BYTES=4, ERROR_LOG_BUFFER=5, ERROR_LOG_BUFFER_SIZE_BYTES=6,
     OPTIMIZATION_LEVEL=7, TARGET_FROM_CUCONTEXT=8, TARGET=9, FALLBACK_STRATEGY=10))
-jit_target = enum.IntEnum("jit_target", {f"COMPUTE_{c}": int(c.rstrip("A")) + (
+jit_target = _Enum("jit_target", {f"COMPUTE_{c}": int(c.rstrip("A")) + (
     65536 if c.endswith("A") else 0) for c in (
     "10", "11", "12", "13", "20", "21", "30", "32", "35", "37", "50", "52", "53", "60", "61",
     "62", "70", "72", "75", "80", "86", "87", "89", "90", "90A")})
-graphics_register_flags = enum.IntEnum("graphics_register_flags", dict(
+graphics_register_flags = _Enum("graphics_register_flags", dict(
     NONE=0, READ_ONLY=1, WRITE_DISCARD=2, SURFACE_LDST=4, TEXTURE_GATHER=8))
-jit_fallback = enum.IntEnum("jit_fallback", dict(PREFER_PTX=0, PREFER_BINARY=1))
-profiler_output_mode = enum.IntEnum("profiler_output_mode", dict(KEY_VALUE_PAIR=0, CSV=1))
-ipc_mem_flags = enum.IntEnum("ipc_mem_flags", dict(LAZY_ENABLE_PEER_ACCESS=1))
-array3d_flags = enum.IntEnum("array3d_flags", dict(ARRAY3D_LAYERED=1, LAYERED=1,
+jit_fallback = _Enum("jit_fallback", dict(PREFER_PTX=0, PREFER_BINARY=1))
+profiler_output_mode = _Enum("profiler_output_mode", dict(KEY_VALUE_PAIR=0, CSV=1))
+ipc_mem_flags = _Enum("ipc_mem_flags", dict(LAZY_ENABLE_PEER_ACCESS=1))
+array3d_flags = _Enum("array3d_flags", dict(ARRAY3D_LAYERED=1, LAYERED=1,
                                                    SURFACE_LDST=2, CUBEMAP=4,
                                                    TEXTURE_GATHER=8))
-array_cubemap_face = enum.IntEnum("array_cubemap_face", dict(
+array_cubemap_face = _Enum("array_cubemap_face", dict(
     POSITIVE_X=0, NEGATIVE_X=1, POSITIVE_Y=2, NEGATIVE_Y=3, POSITIVE_Z=4, NEGATIVE_Z=5))
 
 
@@ -462,12 +495,13 @@ def _memset_2d(fn: Any, dest: Any, pitch: int, value: int, width: int, height: i
                size: int, stream: Stream | None) -> None:
     if stream is not None:
         stream.synchronize()
-    if int(width) * size > int(pitch) and int(height) > 1:
+    pitch, width, height = (operator.index(v) for v in (pitch, width, height))
+    if width * size > pitch and height > 1:
         raise ValueError(f"memset_d2d: {width} elements of {size} bytes do not fit the pitch "
                          f"of {pitch} bytes")
     base, ctx = _core._devptr(dest), _core._ctx_of(dest, None)
-    for row in range(int(height)):
-        fn(base + row * int(pitch), value, int(width), context=ctx)
+    for row in range(height):
+        fn(base + row * pitch, value, width, context=ctx)
 
 
 def memset_d2d8(dest: Any, pitch: int, value: int, width: int, height: int) -> None:
@@ -564,8 +598,8 @@ class _HostMemory:
         """The device address of mapped memory (DEVICEMAP): kernels read and write it."""
         from ctypes import byref, c_uint64
         if not self._flags & host_alloc_flags.DEVICEMAP:
-            raise LogicError("get_device_pointer: the memory was not allocated with "
-                             "host_alloc_flags.DEVICEMAP", -1, "LAT_ERROR_INVALID_VALUE")
+            raise _errors.InvalidValueError("get_device_pointer: the memory was not "
+                                            "allocated with host_alloc_flags.DEVICEMAP")
         p = c_uint64()
         _errors.check(_lib.lat_host_device_pointer(self._ctx.handle, self._ptr, byref(p)),
                       "get_device_pointer")
@@ -600,7 +634,8 @@ def _array_over(holder: Any, ptr: int, shape: Any, dtype: Any, order: str) -> np
     """An array of shape and dtype at ptr whose ``base`` is holder (which keeps the memory
     alive), in C or Fortran order."""
     dtype = np.dtype(dtype)
-    shape = (int(shape),) if np.isscalar(shape) else tuple(int(s) for s in shape)
+    shape = (operator.index(shape),) if np.isscalar(shape) else \
+        tuple(operator.index(s) for s in shape)
     strides = None
     if order in ("F", "f") and len(shape) > 1:
         acc, st = dtype.itemsize, []
@@ -619,7 +654,8 @@ def pagelocked_empty(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 
     (``ary.base.get_device_pointer()``). WRITECOMBINED is a hint, not taken."""
     flags = _host_flags(mem_flags, "pagelocked_empty")
     dt = np.dtype(dtype)
-    shp = (int(shape),) if np.isscalar(shape) else tuple(int(s) for s in shape)
+    shp = (operator.index(shape),) if np.isscalar(shape) else \
+        tuple(operator.index(s) for s in shape)
     nbytes = max(int(np.prod(shp, dtype=np.int64)) * dt.itemsize, 1)
     raw = aligned_empty((nbytes,), np.uint8, alignment=4096)
     ptr = raw.__array_interface__["data"][0]
@@ -946,8 +982,8 @@ def _function_set_attribute(self: Any, attr: Any, value: int) -> None:
     if attr == function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES:
         optin = Context.get_device().get_attribute("MAX_SHARED_MEMORY_PER_BLOCK_OPTIN")
         if not 0 <= int(value) <= optin:
-            raise LogicError(f"set_attribute: {value} bytes of dynamic shared memory is "
-                             f"outside [0, {optin}]", -1, "LAT_ERROR_INVALID_VALUE")
+            raise _errors.InvalidValueError(f"set_attribute: {value} bytes of dynamic shared "
+                                            f"memory is outside [0, {optin}]")
         return
     if attr == function_attribute.PREFERRED_SHARED_MEMORY_CARVEOUT:
         return

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 import warnings
 from ctypes import byref, c_void_p
 from typing import Any, Sequence
@@ -19,7 +20,7 @@ from .. import core as _core
 from .._lib import lib
 from ..errors import check
 from . import _kernels as _k
-from ._kernels import Code, check_dtype, ctype, launch, real_of
+from ._kernels import Code, check_dtype, check_storage_dtype, ctype, launch, real_of
 
 __all__ = ["GPUArray", "splay", "to_gpu", "to_gpu_async", "empty", "zeros", "ones", "empty_like",
            "zeros_like", "ones_like", "arange", "take", "multi_take", "multi_put",
@@ -39,9 +40,10 @@ _py_sum, _py_min, _py_max, _py_all, _py_any = builtins.sum, builtins.min, builti
 def _shape(shape: Any) -> tuple[int, ...]:
     if isinstance(shape, np.ndarray):
         shape = shape.tolist()
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
-    return tuple(int(s) for s in shape)
+    # Integers only, as NumPy: a float extent raises TypeError rather than truncating.
+    if not np.iterable(shape):
+        return (operator.index(shape),)
+    return tuple(operator.index(s) for s in shape)
 
 
 def _contig_strides(shape: tuple, itemsize: int, order: str) -> tuple[int, ...]:
@@ -115,7 +117,7 @@ class GPUArray:
                  base: Any = None, gpudata: Any = None, strides: Any = None,
                  order: str = "C", *, context: _core.Context | None = None):
         self.shape = _shape(shape)
-        self.dtype = check_dtype(dtype)
+        self.dtype = check_storage_dtype(dtype)
         if _py_any(s < 0 for s in self.shape):
             raise ValueError(f"negative dimensions are not allowed: {self.shape}")
         self.size = math.prod(self.shape)
@@ -250,7 +252,7 @@ class GPUArray:
         changes the last axis, which must be contiguous)."""
         if dtype is None:
             return self._view(self.shape, self.strides)
-        dt = check_dtype(dtype)
+        dt = check_storage_dtype(dtype)
         old = self.itemsize
         if dt.itemsize == old:
             return self._view(self.shape, self.strides, dtype=dt)
@@ -360,7 +362,8 @@ class GPUArray:
                 else args
         if axes is None:
             axes = tuple(reversed(range(self.ndim)))
-        axes = tuple(int(a) % self.ndim if self.ndim else int(a) for a in axes)
+        axes = tuple(operator.index(a) % self.ndim if self.ndim else operator.index(a)
+                     for a in axes)
         if sorted(axes) != list(range(self.ndim)):
             raise ValueError(f"axes {axes} do not match an array of {self.ndim} dimensions")
         return self._view(tuple(self.shape[a] for a in axes),
@@ -391,9 +394,19 @@ class GPUArray:
         else:
             if not isinstance(ary, np.ndarray):
                 raise TypeError("get: ary must be a NumPy array")
-            if ary.shape != self.shape or ary.dtype != self.dtype:
-                raise ValueError(f"get: ary is {ary.dtype} {ary.shape}, the array "
-                                 f"{self.dtype} {self.shape}")
+            # PyCUDA's checks, in its order and with its exception types.
+            if ary.size != self.size:
+                raise ValueError(f"get: ary has {ary.size} elements {ary.shape}, the array "
+                                 f"{self.size} {self.shape} (self and ary must be the same "
+                                 "size)")
+            if ary.shape != self.shape:
+                warnings.warn("get() between arrays of different shape is deprecated "
+                              "and will be removed in PyCUDA 2017.x", DeprecationWarning,
+                              stacklevel=2)
+                ary = ary.reshape(self.shape)
+            if ary.dtype != self.dtype:
+                raise TypeError(f"get: ary is {ary.dtype}, the array {self.dtype} (self and "
+                                "ary must have the same dtype)")
         if self.size == 0:
             return ary
         host = ary
@@ -411,7 +424,7 @@ class GPUArray:
         return self.get(ary, async_=True, stream=stream)
 
     def set(self, ary: Any, async_: bool = False, stream: Any = None,
-            **kwargs: Any) -> "GPUArray":
+            **kwargs: Any) -> None:
         """Copies a host array of the same size and dtype in (no conversion: a different
         dtype raises, as in PyCUDA)."""
         if kwargs.pop("async", None):
@@ -431,19 +444,20 @@ class GPUArray:
             raise ValueError(f"ary and self must have the same dtype ({ary.dtype} vs "
                              f"{self.dtype})")
         if self.size == 0:
-            return self
+            return None
         st = stream if async_ else None
         if self.flags.c_contiguous and ary.flags.c_contiguous or \
                 self.flags.f_contiguous and ary.flags.f_contiguous and not \
                 (self.flags.c_contiguous and not ary.flags.c_contiguous):
             _core.memcpy_htod(self._ptr, ary, st, context=self._ctx)
-            return self
+            return None
         tmp = to_gpu(np.ascontiguousarray(ary), context=self._ctx)
         _copy_into(self, tmp)
-        return self
+        return None
 
-    def set_async(self, ary: Any, stream: Any = None) -> "GPUArray":
-        return self.set(ary, async_=True, stream=stream)
+    def set_async(self, ary: Any, stream: Any = None) -> None:
+        """PyCUDA's: set(ary, async_=True, stream=stream); returns None, as PyCUDA's."""
+        self.set(ary, async_=True, stream=stream)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         if copy is False:
@@ -505,7 +519,7 @@ class GPUArray:
 
     def fill(self, value: Any, stream: Any = None) -> "GPUArray":
         """Sets every element to value (converted to the array's dtype as NumPy would)."""
-        if self.dtype.kind == "V":
+        if self.dtype.kind == "V" or self.dtype == np.float16:
             host = np.full(self.shape, value, self.dtype)
             tmp = to_gpu(host, context=self._ctx)
             _copy_into(self, tmp)
@@ -678,14 +692,20 @@ def _order_of(arrays: Sequence[GPUArray]) -> str:
     return "C"
 
 
+def _alloc_of(a: Any) -> Any:
+    """The allocator a result made from ``a`` takes, as PyCUDA's results take their
+    operand's (a DeviceMemoryPool's ``allocate``); None for the default."""
+    alloc = getattr(a, "allocator", None)
+    return None if alloc is _core.mem_alloc else alloc
+
+
 def _new_like(a: GPUArray, dtype: Any = None, order: str = "K", shape: Any = None,
               allocator: Any = None) -> GPUArray:
     dt = a.dtype if dtype is None else check_dtype(dtype)
     if order in ("K", "A"):
         order = "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
     return GPUArray(a.shape if shape is None else shape, dt,
-                    allocator=allocator or (a.allocator if a.allocator is not
-                                            _core.mem_alloc else None),
+                    allocator=allocator or _alloc_of(a),
                     order=order, context=a._ctx)
 
 
@@ -705,6 +725,10 @@ def _copy_into(dst: GPUArray, src: GPUArray) -> None:
         if lo < dhi and dlo < hi:  # overlapping ranges: a copy has no defined order
             src = src.copy()
         _core.memcpy_dtod(dst._ptr, src._ptr, dst.nbytes, context=dst._ctx)
+        return
+    if src.dtype == dst.dtype == np.float16:
+        # Held, not computed with: copied as the 16-bit patterns they are.
+        _copy_into(dst.view(np.uint16), src.view(np.uint16))
         return
     code = Code()
     launch("lat_copy", [dst], [src], [],
@@ -827,7 +851,8 @@ def _binary(op: str, x: Any, y: Any, out: GPUArray | None = None) -> Any:
     arrays = [v for v in (ox, oy) if isinstance(v, GPUArray)]
     shape = np.broadcast_shapes(*(a.shape for a in arrays))
     if out is None:
-        out = GPUArray(shape, res_t, order=_order_of(arrays), context=arrays[0]._ctx)
+        out = GPUArray(shape, res_t, order=_order_of(arrays), context=arrays[0]._ctx,
+                       allocator=_alloc_of(arrays[0]))
     else:
         if out.shape != shape:
             raise ValueError(f"non-broadcastable output operand with shape {out.shape} "
@@ -870,7 +895,8 @@ def _axpbyz(a: Any, x: GPUArray, b: Any, y: GPUArray, out: GPUArray | None) -> G
     check_dtype(t)
     shape = np.broadcast_shapes(x.shape, y.shape)
     if out is None:
-        out = GPUArray(shape, t, order=_order_of([x, y]), context=x._ctx)
+        out = GPUArray(shape, t, order=_order_of([x, y]), context=x._ctx,
+                       allocator=_alloc_of(x))
     sa, sb = np.asarray(a, dtype=t)[()], np.asarray(b, dtype=t)[()]
     code = Code()
 
@@ -962,6 +988,8 @@ def arange(*args: Any, **kwargs: Any) -> GPUArray:
     step = kwargs.pop("step", step)
     if kwargs:
         raise TypeError(f"arange: unexpected arguments {sorted(kwargs)}")
+    if not args and stop is None:
+        raise ValueError("arange: stop argument required")
     if stop is None:
         start, stop = 0, start
     if step == 0:
@@ -1003,7 +1031,7 @@ def take(a: GPUArray, indices: GPUArray, out: GPUArray | None = None,
     _index_ctype(indices)
     src = a if a.flags.c_contiguous else a.copy(order="C")
     if out is None:
-        out = GPUArray(indices.shape, a.dtype, context=a._ctx)
+        out = GPUArray(indices.shape, a.dtype, context=a._ctx, allocator=_alloc_of(a))
     idx = indices if indices.flags.c_contiguous else indices.copy(order="C")
     code = Code()
     code.need_complex(a.dtype)
@@ -1033,7 +1061,8 @@ def multi_take_put(arrays: Sequence[GPUArray], dest_indices: GPUArray, src_indic
     if src_offsets is None:
         src_offsets = [0] * len(arrays)
     if out is None:
-        out = [GPUArray(dest_shape, a.dtype, context=a._ctx) for a in arrays]
+        out = [GPUArray(dest_shape, a.dtype, context=a._ctx,
+                        allocator=_alloc_of(a)) for a in arrays]
     for a, o, off in zip(arrays, out, src_offsets):
         if not (a.flags.c_contiguous and o.flags.c_contiguous):
             raise ValueError("multi_take_put: contiguous arrays only")
@@ -1054,7 +1083,8 @@ def multi_put(arrays: Sequence[GPUArray], dest_indices: GPUArray, dest_shape: An
     """out[k][dest_indices[i]] = arrays[k][i]."""
     _index_ctype(dest_indices)
     if out is None:
-        out = [GPUArray(dest_shape, a.dtype, context=a._ctx) for a in arrays]
+        out = [GPUArray(dest_shape, a.dtype, context=a._ctx,
+                        allocator=_alloc_of(a)) for a in arrays]
     for a, o in zip(arrays, out):
         src = a if a.flags.c_contiguous else a.copy(order="C")
         t = ctype(o.dtype)
@@ -1130,7 +1160,8 @@ def _select(cond_expr: Any, criterion: GPUArray, then_: Any, else_: Any,
     arrays = [criterion] + [v for v in (ot, oe) if isinstance(v, GPUArray)]
     shape = np.broadcast_shapes(*(a.shape for a in arrays))
     if out is None:
-        out = GPUArray(shape, t, order=_order_of(arrays), context=criterion._ctx)
+        out = GPUArray(shape, t, order=_order_of(arrays), context=criterion._ctx,
+                       allocator=_alloc_of(criterion))
     code = Code()
     ins, scalars = [criterion], []
 
@@ -1176,7 +1207,8 @@ def _minmax2(op: str, a: Any, b: Any, out: GPUArray | None) -> GPUArray:
     arrays = [v for v in (oa, ob) if isinstance(v, GPUArray)]
     shape = np.broadcast_shapes(*(v.shape for v in arrays))
     if out is None:
-        out = GPUArray(shape, t, order=_order_of(arrays), context=arrays[0]._ctx)
+        out = GPUArray(shape, t, order=_order_of(arrays), context=arrays[0]._ctx,
+                       allocator=_alloc_of(arrays[0]))
     code = Code()
     ins, scalars = [], []
 
@@ -1217,7 +1249,8 @@ def _logical(op: str, x1: Any, x2: Any, out: GPUArray | None) -> GPUArray:
     arrays = [v for v in (o1, o2) if isinstance(v, GPUArray)]
     shape = np.broadcast_shapes(*(v.shape for v in arrays))
     if out is None:
-        out = GPUArray(shape, np.bool_, order=_order_of(arrays), context=arrays[0]._ctx)
+        out = GPUArray(shape, np.bool_, order=_order_of(arrays), context=arrays[0]._ctx,
+                       allocator=_alloc_of(arrays[0]))
     code = Code()
     ins, scalars = [], []
 
@@ -1297,7 +1330,7 @@ def _sum_dtype(dt: np.dtype) -> np.dtype:
 def _sum_map(a: GPUArray, map_c: Any, dt: np.dtype, n: int, extra_args: str, args: list,
              allocator: Any, name_hint: str = "") -> GPUArray:
     """A 0-d array of dt: the sum of map_c(code) over i < n (complex: by parts)."""
-    out = GPUArray((), dt, allocator=allocator, context=a._ctx)
+    out = GPUArray((), dt, allocator=allocator or _alloc_of(a), context=a._ctx)
     code = Code()
     for arg in args:
         code.need_complex(arg.dtype)
@@ -1395,7 +1428,7 @@ def _minmax(which: str, a: GPUArray, idx: GPUArray | None) -> GPUArray:
         red = f"((a {cmp} b || a != a) ? a : b)"
     else:
         red = f"((a {cmp} b) ? a : b)"
-    out = GPUArray((), dt, context=a._ctx)
+    out = GPUArray((), dt, context=a._ctx, allocator=_alloc_of(a))
     src = a if a.flags.c_contiguous else a.copy(order="C")
     if idx is None:
         _reduce(src, dt, _neutral(dt, which), red, "x[i]", f"const {ctype(dt)} *x", [src],
@@ -1426,7 +1459,7 @@ def subset_max(subset: GPUArray, a: GPUArray, stream: Any = None) -> GPUArray:
 
 
 def _anyall(which: str, a: GPUArray, allocator: Any) -> GPUArray:
-    out = GPUArray((), np.bool_, allocator=allocator, context=a._ctx)
+    out = GPUArray((), np.bool_, allocator=allocator or _alloc_of(a), context=a._ctx)
     src = _contig(a)
     code = Code()
     code.need_complex(src.dtype)

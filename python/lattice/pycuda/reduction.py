@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import core as _core
 from . import _kernels as _k
+from .elementwise import _with_complex_header
 from .gpuarray import GPUArray
 
 __all__ = ["ReductionKernel"]
@@ -19,7 +20,7 @@ class ReductionKernel:
     call reduces map_expr over i below the first array argument's size and gives a 0-d
     GPUArray (or writes ``out=``, a one-element GPUArray). A complex or struct dtype_out
     is written by its registered C name (``tools.register_dtype``; complex types are
-    ``pycuda::complex<T>``, so include ``<pycuda-complex.hpp>`` in the preamble)."""
+    ``pycuda::complex<T>``, whose header is included as PyCUDA includes it)."""
 
     def __init__(self, dtype_out: Any, neutral: Any, reduce_expr: str,
                  map_expr: str | None = None, arguments: Any = None,
@@ -32,7 +33,8 @@ class ReductionKernel:
         if arguments is None:
             arguments = f"const {_k.result_ctype(self.dtype_out)} *in"
         self._spec = (str(neutral), reduce_expr, map_expr or "in[i]", arguments,
-                      preamble or "")
+                      _with_complex_header(preamble, arguments, neutral, reduce_expr,
+                                           map_expr))
 
     def __call__(self, *args: Any, **kwargs: Any) -> GPUArray:
         out = kwargs.pop("out", None)

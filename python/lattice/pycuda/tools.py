@@ -18,7 +18,7 @@ __all__ = ["make_default_context", "clear_context_caches", "context_dependent_me
            "PooledDeviceAllocation", "PooledHostAllocation", "bitlog2", "DeviceData",
            "OccupancyRecord", "dtype_to_ctype", "get_or_register_dtype", "register_dtype",
            "VectorArg", "ScalarArg", "parse_c_arg", "get_arg_type", "mark_cuda_test",
-           "init_cuda_context_fixture"]
+           "init_cuda_context_fixture", "get_default_device", "DebugMemoryPool"]
 
 
 # ----------------------------------------------------------------------------------------
@@ -57,6 +57,30 @@ def make_default_context(ctx_maker: Callable[[Any], Any] | None = None):
             errors.append(str(e))
     raise RuntimeError(f"make_default_context() could not make a context on any of the {n} "
                        f"devices: {'; '.join(errors)}")
+
+
+def get_default_device(default: int = 0):
+    """PyCUDA's deprecated way to the device to use: CUDA_DEVICE, else ~/.cuda_device, else
+    ``default`` (a DeprecationWarning, as PyCUDA gives)."""
+    import warnings
+    from . import driver as drv
+    warnings.warn("get_default_device() is deprecated; use make_default_context() instead",
+                  DeprecationWarning, stacklevel=2)
+    dev = os.environ.get("CUDA_DEVICE")
+    if dev is None:
+        try:
+            with open(os.path.join(os.path.expanduser("~"), ".cuda_device")) as f:
+                dev = f.read().strip()
+        except OSError:
+            dev = None
+    if dev is None:
+        dev = default
+    try:
+        dev = int(dev)
+    except (TypeError, ValueError):
+        raise TypeError("CUDA device number (CUDA_DEVICE or ~/.cuda_device) must be an "
+                        f"integer, not {dev!r}") from None
+    return drv.Device(dev)
 
 
 # ----------------------------------------------------------------------------------------
@@ -266,6 +290,36 @@ class DeviceMemoryPool(_Pool):
             self.free_held()
         except Exception:
             pass
+
+
+class DebugMemoryPool(DeviceMemoryPool):
+    """PyCUDA's DeviceMemoryPool that reports each allocation: its size, where it was made
+    (the calling function's file and line), and the device's and the pool's use, to
+    ``logfile`` (stdout by default). ``interactive`` is accepted (PyCUDA's keeps a disk
+    dictionary of stack mnemonics; this one prints the caller)."""
+
+    def __init__(self, interactive: bool = True, logfile: Any = None):
+        super().__init__()
+        from . import driver as drv
+        import sys
+        self.last_free, _ = drv.mem_get_info()
+        self.interactive = interactive
+        self.logfile = sys.stdout if logfile is None else logfile
+
+    def allocate(self, size: int) -> PooledDeviceAllocation:
+        import traceback
+        from . import driver as drv
+        caller = traceback.extract_stack()[-2]
+        free, total = drv.mem_get_info()
+        print(f"\n  Allocation of size {int(size)} occurring (mem: last_free:{self.last_free}, "
+              f"free: {free}, total:{total}) (pool: held:{self.held_blocks}, "
+              f"active:{self.active_blocks}):\n      at: {caller.filename}:{caller.lineno} "
+              f"({caller.name})", file=self.logfile)
+        result = super().allocate(size)
+        self.last_free = free
+        return result
+
+    __call__ = allocate
 
 
 class PageLockedAllocator:

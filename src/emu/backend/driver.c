@@ -15,6 +15,7 @@
 #include "lattice/check.h"
 #include "emu_devices.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -373,11 +374,12 @@ static lat_status mem_free_async(lat_context *ctx, lat_deviceptr ptr, lat_stream
 static lat_status kernel_resources(const lat_kernel *kernel, lat_kernel_resources *out)
 {
     const lat_device_info *info = &kernel->module->ctx->info;
+    const lat__emu_kernel *k = kernel->impl;
     /* The emulator keeps no registers and spills nothing; what a block may use is the
-     * emulated device's limits. Shared memory is allocated per launch, so the static
-     * amount is not known here. */
+     * emulated device's limits. Its __shared__ variables are laid out when the module is
+     * compiled (PyCUDA's func.shared_size_bytes reads this for occupancy). */
     out->registers = -1;
-    out->static_shared_bytes = -1;
+    out->static_shared_bytes = k && k->shared_bytes <= INT_MAX ? (int)k->shared_bytes : -1;
     out->local_bytes = -1;
     out->const_bytes = -1;
     out->spill_store_bytes = -1;

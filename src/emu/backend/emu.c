@@ -488,6 +488,7 @@ static int module_tier(const lat_module *mod)
 const lat__backend lat__backend_emu = {
     .name = "emu",
     .kind = LAT_BACKEND_EMU,
+    .interrupt = lat__emu_guard_interrupt,
     .probe = probe,
     .device_count = device_count,
     .device_info = device_info,

@@ -32,6 +32,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* A module's compiled program, its __device__, __constant__ and static variables among it
+ * (past its code), lies between inaccessible guards, as device memory does
+ * (backend/memory.c): a kernel's stray write past its module's variables faults, and the
+ * launch fails naming the kernel, instead of landing in whatever the system mapped next
+ * (a malloc arena, another module's code). Address space only. */
+enum { CODE_GUARD = 1 << 20 };
+
 static pthread_mutex_t tcc_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* TinyCC 0.9.27 (Debian's 2020 snapshot) keeps parser state in globals that a compile
@@ -345,16 +352,22 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
                                    src->name, log->text ? log->text : "(no message)");
     }
     if (st == LAT_OK) {
-        long page = sysconf(_SC_PAGESIZE);
-        size_t bytes = ((size_t)size + (size_t)page - 1) / (size_t)page * (size_t)page;
-        void *mem = mmap(NULL, bytes ? bytes : (size_t)page, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (mem == MAP_FAILED) {
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        size_t bytes = ((size_t)size + page - 1) / page * page;
+        bytes = bytes ? bytes : page;
+        char *map = mmap(NULL, CODE_GUARD + bytes + CODE_GUARD, PROT_NONE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        char *mem = map == MAP_FAILED ? NULL : map + CODE_GUARD;
+        if (mem && mprotect(mem, bytes, PROT_READ | PROT_WRITE) != 0) {
+            munmap(map, CODE_GUARD + bytes + CODE_GUARD);
+            mem = NULL;
+        }
+        if (!mem) {
             st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
                             "lat_module_create: cannot map %zu bytes for the compiled code", bytes);
         } else {
             m->code = mem;
-            m->code_size = bytes ? bytes : (size_t)page;
+            m->code_size = bytes;
             if (tcc_relocate(s, mem) < 0)
                 st = lat__error(ctx, LAT_ERROR_COMPILE, "lat_module_create: %s failed to link:\n%s",
                                 src->name, log->text ? log->text : "(no message)");
@@ -362,6 +375,11 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
             uintptr_t etext = (uintptr_t)tcc_get_symbol(s, "_etext");
             m->data_hi = (uintptr_t)mem + m->code_size;
             m->data_lo = etext > (uintptr_t)mem && etext <= m->data_hi ? etext : (uintptr_t)mem;
+            /* TinyCC leaves its code writable: the pages that hold only code become
+             * read-only, so that a write before the first variable faults as well. */
+            size_t code_pages = (m->data_lo - (uintptr_t)mem) / page * page;
+            if (st == LAT_OK && code_pages)
+                mprotect(mem, code_pages, PROT_READ | PROT_EXEC);
         }
     }
     lookup l = {.tcc = s};
@@ -608,7 +626,7 @@ void lat__emu_module_free(lat__emu_module *m)
     free_tables(m);
     lat__ck_module_free(m->check);
     if (m->code)
-        munmap(m->code, m->code_size);
+        munmap((char *)m->code - CODE_GUARD, CODE_GUARD + m->code_size + CODE_GUARD);
     if (m->debug)
         pthread_mutex_destroy(&m->debug_lock);
     free(m);

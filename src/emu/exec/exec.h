@@ -290,9 +290,9 @@ typedef struct lat__exec_grid {
 /* Runs every block of the grid and returns when all have finished (a cooperative launch:
  * every block at once, each on an OS thread of its own, coop.c). A trap in kernel
  * code (a failed assert, __trap(), a block that can never finish, a fault, the launch
- * past its deadline; guard.h) stops the launch: the blocks not yet started are skipped
- * and the trap's status (LAT_ERROR_LAUNCH_FAILED, or LAT_ERROR_OUT_OF_MEMORY) is returned
- * with its description in g->msg. */
+ * past its deadline or interrupted; guard.h) stops the launch: the blocks not yet started
+ * are skipped and the trap's status (LAT_ERROR_LAUNCH_FAILED, LAT_ERROR_INTERRUPTED or
+ * LAT_ERROR_OUT_OF_MEMORY) is returned with its description in g->msg. */
 lat_status lat__exec_run(const lat__exec_grid *g);
 
 /* ---- what observers call ------------------------------------------------------------------- */

@@ -386,19 +386,16 @@ static void run_cooperative(lat__emu_launch *st, const lat__exec_grid *g,
     free(blocks);
 }
 
-/* Whether the launch has failed, or run past its deadline (recorded then): blocks too
- * short for the watchdog's signal to find one running end here, between blocks. */
+/* Whether the launch has failed, or run past its deadline or been interrupted (recorded
+ * then): blocks too short for the watchdog's signal to find one running end here,
+ * between blocks. */
 static bool stopped(lat__emu_launch *st)
 {
     if (atomic_load_explicit(&st->trapped, memory_order_relaxed))
         return true;
     if (!lat__emu_guard_expired(st->host, st->gen))
         return false;
-    launch_fail(st, LAT_ERROR_LAUNCH_FAILED,
-                "kernel '%s' did not finish within %g s (LATTICE_EMU_TIMEOUT): its grid has "
-                "%llu blocks, too many to run in that time", st->kernel->name,
-                (double)st->timeout_ms / 1000.0,
-                (unsigned long long)st->grid_blocks);
+    lat__emu_guard_fail_between(st);
     return true;
 }
 
@@ -532,11 +529,13 @@ lat_status lat__exec_run(const lat__exec_grid *g)
     atomic_init(&st.fail_step, UINT64_MAX);
     atomic_init(&st.next_step, 0);
     st.failed_step = UINT64_MAX;
-    cache *hc = get_cache(); /* the host's slot holds the deadline */
-    if (hc && g->timeout_ms) {
+    /* The host's slot holds the deadline, and lets lat_interrupt() stop the launch; not a
+     * -G kernel's under a debugger, which has Ctrl-C itself and shows no thread of ours. */
+    cache *hc = get_cache();
+    if (hc && !k->untimed) {
         st.host = &hc->slot;
-        st.gen = lat__emu_guard_begin(st.host, g->timeout_ms);
-        if (!st.gen) {
+        st.gen = lat__emu_guard_begin(st.host, g->timeout_ms, g->launch->interrupts);
+        if (!st.gen && g->timeout_ms) {
             snprintf(g->msg, g->msg_size, "kernel '%s': cannot start the emulator's watchdog "
                      "thread (LATTICE_EMU_TIMEOUT=0 runs without it)", k->name);
             return LAT_ERROR_OUT_OF_MEMORY;

@@ -9,14 +9,16 @@
  * Any other fault goes on to the handler installed before ours (the program's, ASan's,
  * or the default action), so the program's own crashes crash as they did.
  *
- * Hangs: a launch with a deadline stores a new generation and its timeout in its host
- * thread's slot, and each of its workers the host's slot in its own; the watchdog thread
- * looks at the slots from time to time (see "the watchdog" below). A launch it has seen
- * running for its whole timeout, it marks expired and sends SIGRTMIN + LAT_EMU_GUARD_RT
- * to each worker of the launch; a worker interrupted in the kernel's own code (its
- * module's code range) leaves through its trap. One interrupted anywhere else (printf,
- * malloc, an atomic: locks may be held) goes on, and the watchdog tries again RETRY_MS
- * later, until the launch has ended; printf also stops an expired launch on entry.
+ * Hangs: a launch stores a new generation, its timeout and the interrupt count its call
+ * began with in its host thread's slot, and each of its workers the host's slot in its
+ * own; the watchdog thread looks at the slots from time to time (see "the watchdog"
+ * below). A launch it has seen running for its whole timeout, or one begun before the
+ * latest lat_interrupt() (which wakes it), it marks expired and sends SIGRTMIN +
+ * LAT_EMU_GUARD_RT to each worker of the launch; a worker interrupted in the kernel's own
+ * code (its module's code range) leaves through its trap. One interrupted anywhere else
+ * (printf, malloc, an atomic, a barrier: locks may be held) goes on, and the watchdog
+ * tries again RETRY_MS later, until the launch has ended; printf also stops an expired
+ * launch on entry, and the executor between blocks and at an observed block's turns.
  *
  * The handlers run on an alternate signal stack, so that a thread whose stack overflowed
  * (a fiber's, above its guard page) can still be reported.
@@ -27,7 +29,9 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <semaphore.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,16 +149,52 @@ static void where(const lat__emu_worker *w, unsigned b[3], unsigned t[3])
     t[0] = c->thread_idx.x, t[1] = c->thread_idx.y, t[2] = c->thread_idx.z;
 }
 
-void lat__emu_guard_fail_timeout(lat__emu_worker *w)
+/* Whether l was stopped by lat_interrupt() rather than by its deadline. */
+static bool interrupted(const lat__emu_launch *l)
+{
+    return atomic_load(&l->host->expired) & 1;
+}
+
+void lat__emu_guard_fail_stop(lat__emu_worker *w)
 {
     unsigned b[3], t[3];
     where(w, b, t);
-    lat__emu_fail(w, LAT_ERROR_LAUNCH_FAILED,
-                  "kernel '%s' did not finish within %g s (LATTICE_EMU_TIMEOUT): block "
-                  "(%u,%u,%u), thread (%u,%u,%u) was still running (a spin on a flag no thread "
-                  "sets? LATTICE_CHECK=synccheck names the line)",
-                  w->launch->kernel->name, (double)w->launch->timeout_ms / 1000.0, b[0], b[1],
-                  b[2], t[0], t[1], t[2]);
+    const lat__emu_launch *l = w->launch;
+    if (interrupted(l))
+        lat__emu_fail(w, LAT_ERROR_INTERRUPTED,
+                      "kernel '%s' was interrupted (lat_interrupt(): Ctrl-C?) while block "
+                      "(%u,%u,%u), thread (%u,%u,%u) was running; the blocks not yet run were "
+                      "skipped", l->kernel->name, b[0], b[1], b[2], t[0], t[1], t[2]);
+    else
+        lat__emu_fail(w, LAT_ERROR_LAUNCH_FAILED,
+                      "kernel '%s' did not finish within %g s (LATTICE_EMU_TIMEOUT): block "
+                      "(%u,%u,%u), thread (%u,%u,%u) was still running (a spin on a flag no "
+                      "thread sets? LATTICE_CHECK=synccheck names the line)",
+                      l->kernel->name, (double)l->timeout_ms / 1000.0, b[0], b[1], b[2], t[0],
+                      t[1], t[2]);
+}
+
+static void fail_launch(lat__emu_launch *l, lat_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void fail_launch(lat__emu_launch *l, lat_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    lat__exec_launch_vfail(l, status, fmt, ap);
+    va_end(ap);
+}
+
+void lat__emu_guard_fail_between(lat__emu_launch *l)
+{
+    if (interrupted(l))
+        fail_launch(l, LAT_ERROR_INTERRUPTED,
+                    "kernel '%s' was interrupted (lat_interrupt(): Ctrl-C?) between blocks; "
+                    "the blocks not yet run were skipped", l->kernel->name);
+    else
+        fail_launch(l, LAT_ERROR_LAUNCH_FAILED,
+                    "kernel '%s' did not finish within %g s (LATTICE_EMU_TIMEOUT): its grid "
+                    "has %llu blocks, too many to run in that time", l->kernel->name,
+                    (double)l->timeout_ms / 1000.0, (unsigned long long)l->grid_blocks);
 }
 
 void lat__emu_guard_safe_point(lat__emu_worker *w)
@@ -162,7 +202,7 @@ void lat__emu_guard_safe_point(lat__emu_worker *w)
     if (!w || !w->in_block || !lat__emu_guard_expired(w->launch->host, w->launch->gen))
         return;
     w->in_block = false;
-    lat__emu_guard_fail_timeout(w);
+    lat__emu_guard_fail_stop(w);
     if (w->on_fiber)
         lat__exec_abandon(w);
     siglongjmp(w->trap, 1);
@@ -299,7 +339,7 @@ static bool timeout_signal(lat__emu_worker *w, int sig, const siginfo_t *info, v
     if (!lat__emu_guard_expired(l->host, l->gen) || !in_kernel_code(l->kernel, pc_of(uc)))
         return true; /* not expired, or not safe to leave here: the watchdog retries */
     w->in_block = false;
-    lat__emu_guard_fail_timeout(w);
+    lat__emu_guard_fail_stop(w);
     leave(w, sig);
 }
 
@@ -354,12 +394,13 @@ void lat__emu_guard_install(void)
  * launches: a launch it sees running under the same generation for a whole timeout is
  * past its deadline. So a launch is stopped between timeout_s and 1.25 timeout_s after
  * it began, and a launch reads no clock. With no launch since its last look, it sleeps
- * until one wakes it. */
+ * until one wakes it; lat_interrupt() wakes it too. It sleeps on a semaphore, not a
+ * condition variable: sem_post is the one wake-up a signal handler may make. */
 enum { TICKS_PER_TIMEOUT = 8 };
 
 static struct {
     pthread_mutex_t lock; /* the slots; the watchdog holds it except while it sleeps */
-    pthread_cond_t cond;
+    sem_t wake;
     lat__emu_gslot *slots;
     atomic_bool started;
     bool failed;
@@ -367,6 +408,7 @@ static struct {
      * it sleeps until woken. A launch whose timeout needs closer looks wakes it. */
     _Atomic uint64_t tick;
     uint64_t last_tick;
+    uint64_t interrupts; /* lat__interrupt_count() at the last look */
     /* membarrier() works: the watchdog's side of the fence is a barrier on every thread
      * of the process, so a launch's side costs nothing. */
     atomic_bool heavy;
@@ -408,36 +450,45 @@ static uint64_t tick_of(uint64_t timeout_ms)
     return t ? t : 1;
 }
 
-/* Interrupts the workers of a launch past its deadline. */
-static void expire(lat__emu_gslot *s, uint64_t gen)
+/* Interrupts the workers of a launch to stop (why: 1 interrupted, 0 past its deadline);
+ * the first reason found stays. */
+static void expire(lat__emu_gslot *s, uint64_t gen, uint64_t why)
 {
-    atomic_store(&s->expired, gen);
+    if (atomic_load(&s->expired) >> 1 != gen)
+        atomic_store(&s->expired, gen << 1 | why);
     for (lat__emu_gslot *t = wd.slots; t; t = t->next)
         if (atomic_load_explicit(&t->work_host, memory_order_relaxed) == s)
             pthread_kill(t->thread, watch_signal());
 }
 
-/* One look at every slot: returns how long to sleep (UINT64_MAX: until woken). */
-static uint64_t look(uint64_t now)
+/* One look at every slot: returns how long to sleep (UINT64_MAX: until woken). A launch
+ * without a deadline needs no looks until an interrupt. */
+static uint64_t look(uint64_t now, uint64_t interrupts)
 {
     bool active = false;
     uint64_t tick = UINT64_MAX;
     for (lat__emu_gslot *s = wd.slots; s; s = s->next) {
         uint64_t run = atomic_load(&s->run), gen = run >> 1;
+        uint64_t timeout = atomic_load_explicit(&s->timeout_ms, memory_order_relaxed);
         if (gen != s->seen_gen) {
-            active = true;
+            active = active || timeout;
             s->seen_gen = gen;
             s->seen_at = now;
         }
         if (!(run & 1))
             continue;
-        active = true;
-        uint64_t timeout = atomic_load_explicit(&s->timeout_ms, memory_order_relaxed);
-        uint64_t t = tick_of(timeout);
-        if (now - s->seen_at >= timeout) {
-            expire(s, gen);
+        uint64_t t = UINT64_MAX;
+        if (atomic_load_explicit(&s->interrupts, memory_order_relaxed) != interrupts) {
+            expire(s, gen, 1);
             t = RETRY_MS; /* until the launch has ended */
+        } else if (timeout) {
+            t = tick_of(timeout);
+            if (now - s->seen_at >= timeout) {
+                expire(s, gen, 0);
+                t = RETRY_MS;
+            }
         }
+        active = active || t != UINT64_MAX;
         tick = t < tick ? t : tick;
     }
     if (!active)
@@ -455,11 +506,46 @@ static bool missed(uint64_t tick)
 {
     for (lat__emu_gslot *s = wd.slots; s; s = s->next) {
         uint64_t run = atomic_load(&s->run);
-        if ((run & 1) && run >> 1 != s->seen_gen &&
-            tick_of(atomic_load_explicit(&s->timeout_ms, memory_order_relaxed)) < tick)
+        uint64_t timeout = atomic_load_explicit(&s->timeout_ms, memory_order_relaxed);
+        if ((run & 1) && run >> 1 != s->seen_gen && timeout && tick_of(timeout) < tick)
             return true;
     }
     return false;
+}
+
+/* Sleeps until woken, or until `at` (now_ms()'s clock; UINT64_MAX: no limit), the lock
+ * released. */
+static void sleep_until(uint64_t at)
+{
+    pthread_mutex_unlock(&wd.lock);
+    if (at == UINT64_MAX) {
+        while (sem_wait(&wd.wake) != 0 && errno == EINTR)
+            ;
+    } else {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 30)
+        struct timespec ts = {.tv_sec = (time_t)(at / 1000), .tv_nsec = (long)(at % 1000) * 1000000};
+        while (sem_clockwait(&wd.wake, CLOCK_MONOTONIC, &ts) != 0 && errno == EINTR)
+            ;
+#else
+        /* No wait on the monotonic clock: the real-time one, which only a clock set
+         * meanwhile makes sleep longer or shorter. */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t ms = at > now_ms() ? at - now_ms() : 0;
+        ts.tv_sec += (time_t)(ms / 1000);
+        ts.tv_nsec += (long)(ms % 1000) * 1000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        while (sem_timedwait(&wd.wake, &ts) != 0 && errno == EINTR)
+            ;
+#endif
+    }
+    /* Every wake-up posted meanwhile: one look serves them all. */
+    while (sem_trywait(&wd.wake) == 0)
+        ;
+    pthread_mutex_lock(&wd.lock);
 }
 
 static void *watch(void *arg)
@@ -468,7 +554,15 @@ static void *watch(void *arg)
     pthread_mutex_lock(&wd.lock);
     for (;;) {
         atomic_store(&wd.tick, 0);
-        uint64_t now = now_ms(), tick = look(now);
+        /* An interrupt: a launch whose call began before it may not have shown its slot
+         * yet; the fence makes it visible, or makes the launch see the new count itself
+         * (lat__emu_guard_begin). */
+        uint64_t interrupts = lat__interrupt_count();
+        if (interrupts != wd.interrupts) {
+            heavy_fence();
+            wd.interrupts = interrupts;
+        }
+        uint64_t now = now_ms(), tick = look(now, interrupts);
         atomic_store(&wd.tick, tick);
         /* A launch that began while tick was 0 did not wake us: both sides store, then
          * load what the other stores, with a full fence between on one side at least, so
@@ -476,14 +570,7 @@ static void *watch(void *arg)
         heavy_fence();
         if (missed(tick))
             continue;
-        if (tick == UINT64_MAX) {
-            pthread_cond_wait(&wd.cond, &wd.lock);
-        } else {
-            uint64_t at = now + tick;
-            struct timespec ts = {.tv_sec = (time_t)(at / 1000),
-                                  .tv_nsec = (long)(at % 1000) * 1000000};
-            pthread_cond_timedwait(&wd.cond, &wd.lock, &ts);
-        }
+        sleep_until(tick == UINT64_MAX ? UINT64_MAX : now + tick);
     }
     return NULL;
 }
@@ -497,15 +584,10 @@ static bool start(void)
     bool ok = atomic_load(&wd.started);
     if (!ok && !wd.failed) {
         register_heavy();
-        pthread_condattr_t ca;
-        bool cond = false;
-        if (pthread_condattr_init(&ca) == 0) {
-            cond = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0 &&
-                   pthread_cond_init(&wd.cond, &ca) == 0;
-            pthread_condattr_destroy(&ca);
-        }
+        wd.interrupts = lat__interrupt_count();
+        bool sem = sem_init(&wd.wake, 0, 0) == 0;
         pthread_attr_t ta;
-        if (cond && pthread_attr_init(&ta) == 0) {
+        if (sem && pthread_attr_init(&ta) == 0) {
             pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
             /* Every signal blocked: none meant for the program's threads lands here. */
             sigset_t all, mask;
@@ -518,8 +600,8 @@ static bool start(void)
             if (ok)
                 pthread_setname_np(th, "lattice-watch");
         }
-        if (cond && !ok)
-            pthread_cond_destroy(&wd.cond);
+        if (sem && !ok)
+            sem_destroy(&wd.wake);
         wd.failed = !ok;
         atomic_store_explicit(&wd.started, ok, memory_order_release);
     }
@@ -558,12 +640,13 @@ static void fork_child(void)
     pthread_mutex_unlock(&wd.lock);
 }
 
-uint64_t lat__emu_guard_begin(lat__emu_gslot *host, uint64_t timeout_ms)
+uint64_t lat__emu_guard_begin(lat__emu_gslot *host, uint64_t timeout_ms, uint64_t interrupts)
 {
     if (!atomic_load_explicit(&wd.started, memory_order_acquire) && !start())
         return 0;
     if (atomic_load_explicit(&host->timeout_ms, memory_order_relaxed) != timeout_ms)
         atomic_store_explicit(&host->timeout_ms, timeout_ms, memory_order_relaxed);
+    atomic_store_explicit(&host->interrupts, interrupts, memory_order_relaxed);
     uint64_t gen = ++host->gen; /* 2^64 launches do not happen: never 0 */
     /* Store, then load the watchdog's tick: the watchdog stores its tick, then loads every
      * slot's run. The store-load order needs a full fence on one side at least: the
@@ -574,12 +657,20 @@ uint64_t lat__emu_guard_begin(lat__emu_gslot *host, uint64_t timeout_ms)
     } else {
         atomic_store(&host->run, gen << 1 | 1);
     }
-    if (tick_of(timeout_ms) < atomic_load(&wd.tick)) {
-        pthread_mutex_lock(&wd.lock);
-        pthread_cond_signal(&wd.cond);
-        pthread_mutex_unlock(&wd.lock);
-    }
+    /* The same fence pairs this load with the watchdog's look after an interrupt: an
+     * interrupt it may not have seen the slot of, the launch sees here. */
+    if (lat__interrupt_count() != interrupts)
+        atomic_store(&host->expired, gen << 1 | 1);
+    if (timeout_ms && tick_of(timeout_ms) < atomic_load(&wd.tick))
+        sem_post(&wd.wake);
     return gen;
+}
+
+void lat__emu_guard_interrupt(void)
+{
+    /* Before the watchdog started no launch needs it: each sees the count itself. */
+    if (atomic_load_explicit(&wd.started, memory_order_acquire))
+        sem_post(&wd.wake);
 }
 
 void lat__emu_guard_end(lat__emu_gslot *host)
@@ -595,6 +686,7 @@ void lat__emu_guard_thread_init(lat__emu_gslot *s)
     lat__emu_guard_install();
     atomic_init(&s->run, 0);
     atomic_init(&s->timeout_ms, 0);
+    atomic_init(&s->interrupts, 0);
     atomic_init(&s->expired, 0);
     atomic_init(&s->work_host, NULL);
     s->gen = s->seen_gen = s->seen_at = 0;

@@ -17,6 +17,8 @@
  */
 #include "worker.h"
 
+#include "guard.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +222,18 @@ static void timed_out(lat__exec_block *b, const lat__exec_fiber *at, bool name_t
     lat__exec_stalled(b, LAT__EXEC_TIMEOUT, at, what, sizeof what);
 }
 
+/* An interrupted launch (lat_interrupt): the block fails, and the caller leaves it. An
+ * observed launch has no deadline of the guard's, so its expiry is an interrupt. */
+static bool interrupted(lat__exec_block *b)
+{
+    const lat__emu_launch *l = b->w->launch;
+    if (!lat__emu_guard_expired(l->host, l->gen))
+        return false;
+    lat__emu_guard_fail_stop(b->w);
+    b->failed = true;
+    return true;
+}
+
 void lat__exec_tick(lat__emu_thread *t)
 {
     /* The fiber whose context t is: a thread's, or in region loops the block's. */
@@ -241,6 +255,8 @@ void lat__exec_tick(lat__emu_thread *t)
         timed_out(b, f, true); /* f->t holds the thread running */
         lat__exec_abandon(w);
     }
+    if (interrupted(b))
+        lat__exec_abandon(w);
 }
 
 bool lat__exec_schedule_expired(lat__emu_worker *w, uint64_t done, uint64_t nblocks)
@@ -250,6 +266,12 @@ bool lat__exec_schedule_expired(lat__emu_worker *w, uint64_t done, uint64_t nblo
      * still finish; one of 2^63 blocks never will. */
     lat__exec_block *b = w->fb;
     const lat__emu_launch *l = w->launch;
+    if (lat__emu_guard_expired(l->host, l->gen)) {
+        lat__emu_fail(w, LAT_ERROR_INTERRUPTED, "kernel '%s' was interrupted "
+                      "(lat_interrupt(): Ctrl-C?) after %llu of its %llu blocks had run",
+                      l->kernel->name, (unsigned long long)done, (unsigned long long)nblocks);
+        return true;
+    }
     /* The launch's deadline, not the block's: a thread of the team asks before its first
      * block, whose deadline is not set yet (or is a past launch's). */
     if (!b || !b->w || watchdog_now_s() <= l->deadline + 3 * l->schedule->timeout_s)
@@ -269,6 +291,8 @@ void lat__exec_region_deadline(lat__exec_block *b)
         timed_out(b, &b->f[0], false);
         lat__exec_abandon(b->w);
     }
+    if (interrupted(b))
+        lat__exec_abandon(b->w);
 }
 
 _Static_assert(offsetof(lat__exec_fiber, ticks) ==
@@ -328,7 +352,7 @@ void lat__exec_turns_run(lat__exec_block *b)
         w->on_fiber = LAT__EXEC_ON_THREAD;
         lat__exec_handoff(b, &b->host_sp, &b->host_fake);
         w->on_fiber = LAT__EXEC_ON_HOST;
-        if (b->failed)
+        if (b->failed || interrupted(b))
             return;
         if (b->at_bar > 0 && b->at_bar == b->live) {
             lat__exec_release_barrier(b);

@@ -257,7 +257,8 @@ void lat__exec_turns_run_region(lat__exec_block *b);
 /* Hands the turn on from a thread that waits, exited (save NULL, fake NULL), or gives way. */
 void lat__exec_handoff(lat__exec_block *b, void **save, void **fake);
 /* Whether an observed launch has run past its schedule's deadline between blocks (its
- * blocks each end in time, but there are too many: recorded as a hang). */
+ * blocks each end in time, but there are too many: recorded as a hang), or was
+ * interrupted (recorded). */
 bool lat__exec_schedule_expired(lat__emu_worker *w, uint64_t done, uint64_t nblocks);
 /* An observed region-loop block past its schedule's deadline fails (and is left). */
 void lat__exec_region_deadline(lat__exec_block *b);

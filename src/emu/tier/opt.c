@@ -690,16 +690,41 @@ static char *read_file(const char *path, size_t *size)
     return buf;
 }
 
+/* The object's module variables (its .data and .bss, the last of its memory) are followed
+ * by GUARD_BYTES of address space that load() makes inaccessible, as TinyCC's program
+ * and device memory are (compile.c, backend/memory.c): a kernel's write past them faults
+ * instead of landing in whatever the system mapped next. Before them lie the object's
+ * relocated pointers, read-only once loaded (RELRO). */
+enum { GUARD_BYTES = 1 << 20 };
+#define LAT_EMU_OPT_GUARD "__lat_opt_guard"
+static const char guard_script[] =
+    "SECTIONS\n"
+    "{\n"
+    "  .lat_guard (NOLOAD) : ALIGN(4096) { " LAT_EMU_OPT_GUARD " = .; . += 0x100000; }\n"
+    "}\n"
+    "INSERT AFTER .bss;\n";
+_Static_assert(GUARD_BYTES == 0x100000, "the script's guard is GUARD_BYTES");
+
+static int write_file(const char *path, const void *data, size_t size);
+
 /* Runs the compiler on <dir>/k.c into <dir>/k.so (opt_proc.h). Returns 0, or -1 with a
  * message in *msg (NULL when the build was told to stop). */
 static int run_compiler(lat__emu_opt *o, const toolchain *tc, lat__cc_job *job, const args *flags,
                         char **msg)
 {
     const char *dir = lat__cc_job_dir(job);
+    char script[4200];
+    snprintf(script, sizeof script, "%s/guard.ld", dir);
+    if (write_file(script, guard_script, sizeof guard_script - 1) != 0) {
+        if (asprintf(msg, "cannot write %s: %s", script, strerror(errno)) < 0)
+            *msg = NULL;
+        return -1;
+    }
     args a = {0};
     add(&a, "%s", tc->path);
     for (size_t i = 0; i < flags->n; i++)
         add(&a, "%s", flags->v[i]);
+    add(&a, "-Wl,-T,%s", script);
     add(&a, "-o");
     add(&a, "%s/k.so", dir);
     add(&a, "%s/k.c", dir);
@@ -803,6 +828,11 @@ static lat__emu_opt_code *open_object(const char *path, const table *t, char **m
         free_code(c);
         return NULL;
     }
+    /* The guard after the object's variables (guard_script); an object without one (a
+     * linker that ignored the script) runs unguarded. */
+    char *guard = dlsym(c->handle, LAT_EMU_OPT_GUARD);
+    if (guard && ((uintptr_t)guard & 4095) == 0)
+        mprotect(guard, GUARD_BYTES, PROT_NONE);
     return c;
 }
 

@@ -1,0 +1,422 @@
+"""PyCUDA programs as people write them (the PyCUDA docs, its wiki examples, user code), on
+lattice.pycuda: the parts of PyCUDA's API that such programs reach beyond its own test
+suite, each checked against NumPy with random inputs."""
+
+import io
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import lattice.pycuda.autoinit  # noqa: F401
+import lattice.pycuda.driver as drv
+from lattice.pycuda import elementwise as elw
+from lattice.pycuda import gpuarray, tools
+from lattice.pycuda.compiler import SourceModule
+
+
+# ---- pycuda.elementwise's kernel builders (get_elwise_kernel and the get_*_kernel family) --
+
+def test_get_elwise_kernel_is_prepared_with_n_last(rng):
+    x = rng.standard_normal(1000).astype(np.float32)
+    y = rng.standard_normal(1000).astype(np.float32)
+    xg, yg = gpuarray.to_gpu(x), gpuarray.to_gpu(y)
+    z = gpuarray.empty_like(xg)
+    f = elw.get_elwise_kernel("float a, float *x, float *y, float *z", "z[i] = a*x[i] + y[i]",
+                              "saxpy")
+    f.prepared_call(xg._grid, xg._block, np.float32(2), xg.gpudata, yg.gpudata, z.gpudata,
+                    xg.size)
+    np.testing.assert_allclose(z.get(), 2 * x + y, rtol=1e-5, atol=1e-6)
+    f.prepared_async_call(xg._grid, xg._block, None, 3.0, xg.gpudata, yg.gpudata, z.gpudata,
+                          xg.size)
+    np.testing.assert_allclose(z.get(), 3 * x + y, rtol=1e-5, atol=1e-6)
+
+
+def test_get_elwise_kernel_with_range_runs_start_stop_step(rng):
+    z = gpuarray.zeros(500, np.float32)
+    _, fn, args = elw.get_elwise_kernel_and_types("float *z", "z[i] = i", "iota",
+                                                  use_range=True)
+    assert [a.name for a in args] == ["z", "start", "stop", "step"]
+    start, stop, step = int(rng.integers(0, 50)), int(rng.integers(200, 500)), 3
+    fn.prepared_call((2, 1), (128, 1, 1), z.gpudata, start, stop, step)
+    ref = np.zeros(500, np.float32)
+    ref[start:stop:step] = np.arange(start, stop, step)
+    assert np.array_equal(z.get(), ref)
+    z.fill(0)
+    fn.prepared_call((2, 1), (128, 1, 1), z.gpudata, stop, start, -step)
+    ref[:] = 0
+    ref[stop:start:-step] = np.arange(stop, start, -step)
+    assert np.array_equal(z.get(), ref)
+
+
+def test_linear_combination_kernel_as_the_wiki_calls_it(rng):
+    n = 3000
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    xg, yg = gpuarray.to_gpu(x), gpuarray.to_gpu(y)
+    z = gpuarray.empty_like(xg)
+    lc, texrefs = elw.get_linear_combination_kernel(
+        ((False, np.float32, np.float32), (False, np.float32, np.float32)), np.float32)
+    assert texrefs == []
+    lc.prepared_call(xg._grid, xg._block, 5, xg.gpudata, 7, yg.gpudata, z.gpudata,
+                     xg.mem_size)
+    np.testing.assert_allclose(z.get(), 5 * x + 7 * y, rtol=1e-5, atol=1e-6)
+    # A GPU scalar is read through a texture reference: refused, naming it.
+    with pytest.raises(NotImplementedError, match="texture reference"):
+        elw.get_linear_combination_kernel(((True, np.float32, np.float32),), np.float32)
+
+
+def test_get_kernel_family_against_numpy(rng):
+    n = 777
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    xg, yg = gpuarray.to_gpu(x), gpuarray.to_gpu(y)
+    z = gpuarray.empty_like(xg)
+    g, b = xg._grid, xg._block
+    elw.get_axpbyz_kernel(np.float32, np.float32, np.float32).prepared_call(
+        g, b, 2, xg.gpudata, -1, yg.gpudata, z.gpudata, n)
+    np.testing.assert_allclose(z.get(), 2 * x - y, rtol=1e-5, atol=1e-6)
+    elw.get_axpbz_kernel(np.float32, np.float32).prepared_call(
+        g, b, 3, xg.gpudata, 1, z.gpudata, n)
+    np.testing.assert_allclose(z.get(), 3 * x + 1, rtol=1e-5, atol=1e-6)
+    elw.get_binary_op_kernel(np.float32, np.float32, np.float32, "*").prepared_call(
+        g, b, xg.gpudata, yg.gpudata, z.gpudata, n)
+    assert np.array_equal(z.get(), x * y)
+    elw.get_fill_kernel(np.float32).prepared_call(g, b, 4.5, z.gpudata, n)
+    assert (z.get() == 4.5).all()
+    elw.get_reverse_kernel(np.float32).prepared_call(g, b, xg.gpudata, z.gpudata, n)
+    assert np.array_equal(z.get(), x[::-1])
+    zd = gpuarray.empty(n, np.float64)
+    elw.get_copy_kernel(np.float64, np.float32).prepared_call(g, b, zd.gpudata, xg.gpudata, n)
+    assert np.array_equal(zd.get(), x.astype(np.float64))
+    elw.get_unary_func_kernel("fabsf", np.float32).prepared_call(g, b, xg.gpudata,
+                                                                 z.gpudata, n)
+    assert np.array_equal(z.get(), np.abs(x))
+    elw.get_arange_kernel(np.float32).prepared_call(g, b, z.gpudata, 1.0, 0.5, n)
+    np.testing.assert_allclose(z.get(), 1 + 0.5 * np.arange(n, dtype=np.float32))
+    idx = rng.permutation(n).astype(np.int32)
+    elw.get_put_kernel(np.float32, np.int32).prepared_call(
+        g, b, gpuarray.to_gpu(idx).gpudata, z.gpudata, xg.gpudata, n)
+    ref = np.empty(n, np.float32)
+    ref[idx] = x
+    assert np.array_equal(z.get(), ref)
+    c = (x + 1j * y).astype(np.complex64)
+    cg, cz = gpuarray.to_gpu(c), gpuarray.empty(n, np.complex64)
+    elw.get_real_kernel(np.complex64, np.float32).prepared_call(g, b, cg.gpudata, z.gpudata, n)
+    assert np.array_equal(z.get(), c.real)
+    elw.get_imag_kernel(np.complex64, np.float32).prepared_call(g, b, cg.gpudata, z.gpudata, n)
+    assert np.array_equal(z.get(), c.imag)
+    elw.get_conj_kernel(np.complex64, np.complex64).prepared_call(g, b, cg.gpudata,
+                                                                  cz.gpudata, n)
+    assert np.array_equal(cz.get(), c.conj())
+    elw.get_scalar_op_kernel(np.float32, np.float32, np.float32, "+").prepared_call(
+        g, b, xg.gpudata, 2, z.gpudata, n)
+    assert np.array_equal(z.get(), x + np.float32(2))
+    crit = gpuarray.to_gpu(x)
+    elw.get_if_positive_kernel(np.float32, np.float32).prepared_call(
+        g, b, crit.gpudata, xg.gpudata, yg.gpudata, z.gpudata, n)
+    assert np.array_equal(z.get(), np.where(x > 0, x, y))
+    with pytest.raises(NotImplementedError, match="texture"):
+        elw.get_take_put_kernel(np.float32, np.int32, False)
+
+
+# ---- tools, driver and compiler names programs reach --------------------------------------
+
+def test_get_default_device_warns_as_pycuda_and_reads_cuda_device(monkeypatch):
+    monkeypatch.setenv("CUDA_DEVICE", "0")
+    with pytest.warns(DeprecationWarning):
+        dev = tools.get_default_device()
+    assert dev.name() == drv.Context.get_device().name()
+    monkeypatch.setenv("CUDA_DEVICE", "zero")
+    with pytest.warns(DeprecationWarning), pytest.raises(TypeError):
+        tools.get_default_device()
+
+
+def test_debug_memory_pool_reports_each_allocation(rng):
+    log = io.StringIO()
+    pool = tools.DebugMemoryPool(interactive=False, logfile=log)
+    x = rng.standard_normal(10).astype(np.float32)
+    a = gpuarray.to_gpu(x, allocator=pool.allocate)
+    assert "Allocation of size 40" in log.getvalue()
+    assert np.array_equal(a.get(), x)
+
+
+def test_set_debugging_builds_modules_for_debuggers():
+    try:
+        drv.set_debugging()
+        mod = SourceModule("__global__ void k(int *a) { a[threadIdx.x] = threadIdx.x; }")
+        a = np.zeros(8, np.int32)
+        mod.get_function("k")(drv.Out(a), block=(8, 1, 1))
+        assert np.array_equal(a, np.arange(8))
+    finally:
+        drv.set_debugging(False)
+    assert drv.CUDA_DEBUGGING is False
+
+
+def test_shared_size_bytes_counts_static_shared_memory():
+    mod = SourceModule("""
+    __global__ void rev(float *a)
+    {
+        __shared__ float s[64];
+        __shared__ double t[3];
+        s[threadIdx.x] = a[threadIdx.x];
+        if (threadIdx.x < 3) t[threadIdx.x] = 1.0;
+        __syncthreads();
+        a[threadIdx.x] = s[63 - threadIdx.x] + (float)t[0];
+    }""")
+    f = mod.get_function("rev")
+    assert f.shared_size_bytes >= 64 * 4 + 3 * 8
+    assert f.max_threads_per_block > 0
+
+
+def test_pycuda_debug_runs_a_script_with_debugging_on(tmp_path):
+    script = tmp_path / "prog.py"
+    script.write_text(
+        "import sys\n"
+        "import lattice.pycuda.driver as drv\n"
+        "assert drv.CUDA_DEBUGGING\n"
+        "print('args', sys.argv[1:])\n")
+    import os
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(os.path.abspath(__file__))), env.get("PYTHONPATH", "")])
+    r = subprocess.run([sys.executable, "-m", "lattice.pycuda.debug", str(script), "x", "y"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "args ['x', 'y']" in r.stdout
+
+
+def test_kernels_name_pycuda_complex_without_including_it(rng):
+    # PyCUDA's generated modules include <pycuda-complex.hpp> themselves.
+    from lattice.pycuda.elementwise import ElementwiseKernel
+    from lattice.pycuda.reduction import ReductionKernel
+    c = (rng.standard_normal(1000) + 1j * rng.standard_normal(1000)).astype(np.complex64)
+    cg = gpuarray.to_gpu(c)
+    out = gpuarray.empty_like(cg)
+    k = ElementwiseKernel("pycuda::complex<float> *a, pycuda::complex<float> *b, float s",
+                          "b[i] = s * a[i] * pycuda::conj(a[i]) + pycuda::exp(a[i])", "cplx")
+    k(cg, out, np.float32(0.5))
+    np.testing.assert_allclose(out.get(), 0.5 * c * c.conj() + np.exp(c), rtol=1e-4, atol=1e-4)
+    r = ReductionKernel(np.complex64, neutral="pycuda::complex<float>(0, 0)",
+                        reduce_expr="a+b", map_expr="x[i]*x[i]",
+                        arguments="pycuda::complex<float> *x")
+    np.testing.assert_allclose(r(cg).get(), (c.astype(np.complex128) ** 2).sum(), rtol=1e-3)
+
+
+def test_no_extern_c_kernels_by_nvcc_mangled_names(rng):
+    mod = SourceModule("""
+    __global__ void scale(float *a, int n) { if (threadIdx.x < n) a[threadIdx.x] *= 3; }
+    namespace ns { __global__ void fill(double *a) { a[threadIdx.x] = 2.5; } }
+    template <typename T, int N> __global__ void add(T *a) { a[threadIdx.x] += N; }
+    template __global__ void add<float, 3>(float *);
+    template <unsigned N> __global__ void put(int *a) { a[threadIdx.x] = N; }
+    template __global__ void put<4>(int *);
+    """, no_extern_c=True)
+    x = rng.standard_normal(32).astype(np.float32)
+    y = x.copy()
+    mod.get_function("_Z5scalePfi")(drv.InOut(y), np.int32(32), block=(32, 1, 1))
+    assert np.array_equal(y, x * 3)
+    d = np.zeros(8)
+    mod.get_function("_ZN2ns4fillEPd")(drv.Out(d), block=(8, 1, 1))
+    assert (d == 2.5).all()
+    y = x.copy()
+    mod.get_function("_Z3addIfLi3EEvPT_")(drv.InOut(y), block=(32, 1, 1))
+    assert np.array_equal(y, x + np.float32(3))
+    o = np.zeros(4, np.int32)
+    mod.get_function("_Z3putILj4EEvPi")(drv.Out(o), block=(4, 1, 1))
+    assert (o == 4).all()
+    # A mangled name of no kernel in the module is not found, as PyCUDA's.
+    with pytest.raises(drv.LogicError):
+        mod.get_function("_Z5otherPfi")
+
+
+def test_logic_error_catches_what_pycuda_reports_as_logic_errors():
+    mod = SourceModule("__global__ void k(int *a) { a[threadIdx.x] = 1; }")
+    with pytest.raises(drv.LogicError):
+        mod.get_function("missing")
+    a = gpuarray.zeros(4, np.int32)
+    with pytest.raises(drv.LogicError):
+        mod.get_function("k")(a, block=(4096, 1, 1))
+    with pytest.raises(drv.Error):
+        mod.get_function("k")(a, block=(4096, 1, 1))
+
+
+def test_compile_error_carries_the_compiler_output_as_pycuda_s():
+    with pytest.raises(drv.CompileError) as e:
+        SourceModule("__global__ void bad(int *a) { a[0] = undeclared_name; }")
+    assert "undeclared_name" in e.value.stderr
+    assert e.value.msg and isinstance(e.value.command_line, str)
+
+
+def test_get_into_an_array_checks_as_pycuda_does(rng):
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    g = gpuarray.to_gpu(x)
+    with pytest.raises(TypeError):
+        g.get(ary=np.empty((3, 4), np.float64))
+    with pytest.raises(ValueError):
+        g.get(ary=np.empty(5, np.float32))
+    flat = np.empty(12, np.float32)
+    with pytest.warns(DeprecationWarning):
+        got = g.get(ary=flat)
+    assert got.shape == (3, 4) and np.array_equal(got, x) and np.array_equal(flat, x.ravel())
+
+
+def test_arange_without_stop_raises_as_pycuda():
+    with pytest.raises(ValueError):
+        gpuarray.arange()
+    assert np.array_equal(gpuarray.arange(stop=5).get(), np.arange(5))
+
+
+def test_float_grid_or_block_extents_raise_instead_of_truncating():
+    # grid=(n / 256, 1) in Python 3 is a float: PyCUDA refuses it; truncating would launch
+    # fewer blocks than meant.
+    k = SourceModule("__global__ void k(float *a) { a[blockIdx.x * blockDim.x + threadIdx.x] "
+                     "+= 1; }").get_function("k")
+    a = gpuarray.zeros(640, np.float32)
+    with pytest.raises(TypeError, match="integer"):
+        k(a, block=(256, 1, 1), grid=(640 / 256, 1))
+    with pytest.raises(TypeError, match="integer"):
+        k(a, block=(64.0, 1, 1), grid=(10, 1))
+    k(a, block=(np.int32(64), 1, 1), grid=(np.int64(10), 1))
+    assert (a.get() == 1).all()
+
+
+def test_sizes_must_be_integers_and_memset_values_must_fit(rng):
+    # NumPy and PyCUDA refuse a float size or shape; int() would truncate it silently, and
+    # ctypes would wrap a memset value that does not fit.
+    with pytest.raises(TypeError):
+        gpuarray.empty((2, 3.0), np.float32)
+    with pytest.raises(TypeError):
+        gpuarray.zeros(4, np.float32).reshape(2.0, 2)
+    with pytest.raises(TypeError):
+        drv.mem_alloc(16.0)
+    with pytest.raises(TypeError):
+        drv.pagelocked_empty(4.0, np.float32)
+    k = SourceModule("__global__ void k(float *a) { extern __shared__ float s[]; "
+                     "s[threadIdx.x] = 1; a[threadIdx.x] = s[threadIdx.x]; }").get_function("k")
+    a = gpuarray.zeros(64, np.float32)
+    with pytest.raises(TypeError):
+        k(a, block=(64, 1, 1), shared=256.0)
+    k(a, block=(64, 1, 1), shared=256)
+    assert (a.get() == 1).all()
+    b = gpuarray.zeros(16, np.uint8)
+    with pytest.raises(OverflowError):
+        drv.memset_d8(b.gpudata, 256, 16)
+    with pytest.raises(OverflowError):
+        drv.memset_d32(b.gpudata, 2**32 + 1, 4)
+    v = int(rng.integers(0, 256))
+    drv.memset_d8(b.gpudata, v, 16)
+    assert (b.get() == v).all()
+
+
+def test_enums_print_as_their_names_as_pycuda_s():
+    # PyCUDA's dump_properties.py prints str(att) of get_attributes()'s keys.
+    attrs = drv.Context.get_device().get_attributes()
+    names = {str(k) for k in attrs}
+    assert "WARP_SIZE" in names and "MAX_THREADS_PER_BLOCK" in names
+    a = drv.device_attribute.WARP_SIZE
+    assert f"{a}" == "%s" % a == "WARP_SIZE"
+    assert "%d" % a == f"{a:d}" == "10" and a == 10
+    assert str(drv.func_cache.PREFER_L1) == "PREFER_L1"
+
+
+def test_results_take_their_operand_s_allocator(rng):
+    # PyCUDA's results come from their operand's allocator: a DeviceMemoryPool serves a
+    # whole computation.
+    pool = tools.DeviceMemoryPool()
+    x = rng.standard_normal(100).astype(np.float32)
+    a = gpuarray.to_gpu(x, allocator=pool.allocate)
+    idx = gpuarray.to_gpu(np.arange(5, dtype=np.int32))
+    results = {"a*2+1": (a * 2 + 1, x * 2 + 1), "a>0": (a > 0, x > 0),
+               "a**2": (a ** 2, x ** 2), "sum": (gpuarray.sum(a), x.sum()),
+               "dot": (gpuarray.dot(a, a), np.dot(x, x)), "max": (a.max(), x.max()),
+               "take": (gpuarray.take(a, idx), x[:5]),
+               "where": (gpuarray.where(a > 0, a, -a), np.abs(x))}
+    for name, (g, ref) in results.items():
+        assert g.allocator == pool.allocate, name
+        np.testing.assert_allclose(g.get(), ref, rtol=1e-5, err_msg=name)
+    assert pool.active_blocks >= len(results) + 1
+
+
+def test_elementwise_loop_prep_without_a_semicolon(rng):
+    # PyCUDA's template writes "%(loop_prep)s;", so programs leave the ';' out.
+    from lattice.pycuda.elementwise import ElementwiseKernel
+    x = rng.standard_normal(300).astype(np.float32)
+    xg = gpuarray.to_gpu(x)
+    z = gpuarray.empty_like(xg)
+    k = ElementwiseKernel("float *x, float *z", "z[i] = x[i] * s", "prep",
+                          loop_prep="const float s = 2.5f")
+    k(xg, z)
+    assert np.array_equal(z.get(), x * np.float32(2.5))
+
+
+def test_float16_arrays_are_held_copied_and_passed_to_kernels(rng):
+    # PyCUDA's GPUArray holds float16 (to_gpu, get, slices, copies) for kernels that read
+    # __half; lattice.pycuda computes nothing with it (TypeError), rather than guess.
+    x = rng.standard_normal((6, 8)).astype(np.float16)
+    g = gpuarray.to_gpu(x)
+    assert g.dtype == np.float16 and np.array_equal(g.get(), x)
+    assert np.array_equal(g[::2, 1::3].get(), x[::2, 1::3])
+    assert np.array_equal(g.T.copy().get(), x.T)
+    assert np.array_equal(gpuarray.zeros(5, np.float16).get(), np.zeros(5, np.float16))
+    g2 = g.copy()
+    g2[1:3] = 1.5
+    g2[:, 0] = g[:, 1]
+    x2 = x.copy()
+    x2[1:3] = 1.5
+    x2[:, 0] = x[:, 1]
+    assert np.array_equal(g2.get(), x2)
+    assert np.array_equal(gpuarray.concatenate((g, g)).get(), np.concatenate((x, x)))
+    assert np.array_equal(g.view(np.uint16).get(), x.view(np.uint16))
+    mod = SourceModule("#include <cuda_fp16.h>\n"
+                       "__global__ void k(const __half *a, float *o) { int i = threadIdx.x; "
+                       "o[i] = __half2float(a[i]) * 2.0f; }")
+    o = gpuarray.empty(48, np.float32)
+    mod.get_function("k")(g, o, block=(48, 1, 1))
+    assert np.array_equal(o.get(), x.ravel().astype(np.float32) * 2)
+    for op in (lambda: g + g, lambda: g * 2, lambda: gpuarray.sum(g), lambda: g.max(),
+               lambda: g.astype(np.float32), lambda: g > 0, lambda: -g):
+        with pytest.raises(TypeError, match="float16"):
+            op()
+
+
+def test_wiki_mandelbrot_kernel_calls_complex_functions_unqualified(rng):
+    # PyCUDA's wiki mandelbrot.py: abs(z[i]) of a pycuda::complex, found by
+    # argument-dependent lookup.
+    from lattice.pycuda.elementwise import ElementwiseKernel
+    k = ElementwiseKernel(
+        "pycuda::complex<float> *z, pycuda::complex<float> *q, int *iteration, int maxiter",
+        "for (int n=0; n < maxiter; n++) {z[i] = (z[i]*z[i])+q[i]; if (abs(z[i]) > 2.0f) "
+        "{iteration[i]=n; z[i] = pycuda::complex<float>(); q[i] = pycuda::complex<float>();};}",
+        "complex5", preamble="#include <pycuda-complex.hpp>")
+    q = (rng.uniform(-2.1, 0.8, 500) + 1j * rng.uniform(-1.3, 1.3, 500)).astype(np.complex64)
+    it = gpuarray.zeros(500, np.int32)
+    k(gpuarray.zeros(500, np.complex64), gpuarray.to_gpu(q), it, np.int32(30))
+    zz, qq, ref = np.zeros_like(q), q.copy(), np.zeros(500, np.int32)
+    for n in range(30):
+        zz = zz * zz + qq
+        m = np.abs(zz) > 2
+        ref[m], zz[m], qq[m] = n, 0, 0
+    # Float rounding may move a point on the set's edge by an iteration.
+    assert (it.get() != ref).mean() < 0.02
+
+
+@pytest.mark.parametrize("opts", [["-Xptxas", "-v"], ["-Xcompiler", "-Wall"],
+                                  ["--compiler-options", "-fPIC"], ["--maxrregcount", "32"],
+                                  ["--expt-relaxed-constexpr"], ["--extended-lambda"],
+                                  ["--ptxas-options", "-v"]])
+def test_nvcc_options_in_their_two_word_and_relaxation_forms(opts, rng, backend):
+    src = ("__host__ __device__ constexpr float twice(float v) { return 2 * v; }\n"
+           "__global__ void k(float *a) { a[threadIdx.x] = twice(a[threadIdx.x]); }")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mod = SourceModule(src, options=opts)
+    x = rng.standard_normal(16).astype(np.float32)
+    y = x.copy()
+    mod.get_function("k")(drv.InOut(y), block=(16, 1, 1))
+    assert np.array_equal(y, 2 * x)
+    if backend == "emu" or opts[0] not in ("--expt-relaxed-constexpr", "--extended-lambda",
+                                           "--maxrregcount"):
+        assert all(f"option {o} ignored" in mod.log for o in opts)
