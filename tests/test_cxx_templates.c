@@ -938,3 +938,33 @@ TEST(compiler_backed_type_traits_in_static_asserts_and_if_constexpr)
     for (int i = 0; i < N; i++)
         ASSERT_TRUE(t_close(out[i], 95 + (in[i] + 1.0f) + in[i], 1e-6, 1e-6));
 }
+
+/* std::common_type as generic accumulators use it (its pack partial specializations over
+ * decltype of ?:), and ?: of two operands of one type keeping that type, as in C++. */
+TEST(common_type_and_the_type_of_a_conditional_of_one_type)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <type_traits>\n"
+        "#include <cuda/std/type_traits>\n"
+        "static_assert(std::is_same<std::common_type_t<int, float>, float>::value, \"if\");\n"
+        "static_assert(std::is_same<std::common_type_t<char, short>, int>::value, \"cs\");\n"
+        "static_assert(std::is_same<std::common_type_t<char, char>, char>::value, \"cc\");\n"
+        "static_assert(std::is_same<std::common_type_t<int, unsigned, long long, float>, float>::value, \"4\");\n"
+        "static_assert(std::is_same<std::common_type_t<const int &, double>, double>::value, \"ref\");\n"
+        "static_assert(std::is_same<cuda::std::common_type_t<unsigned, long long>, long long>::value, \"ull\");\n"
+        "template <typename A, typename B> __device__ std::common_type_t<A, B> add(A a, B b) { return a + b; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    unsigned char c = (unsigned char)i, d = 3;\n"
+        "    auto m = i % 2 ? c : d;\n"
+        "    out[i] = add(in[i], 2) + add(1.5, i) + sizeof(m) * 100;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], (in[i] + 2) + (float)(1.5 + i) + 100, 1e-6, 1e-6));
+}

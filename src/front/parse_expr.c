@@ -1047,7 +1047,10 @@ static lat__expr *conditional(lat__parser *p, lat__expr *c, lat__tok *q)
     lat__type *ta = x->type, *tb = b->type;
     lat__type *t;
     if (lat__is_arith(ta) && lat__is_arith(tb)) {
-        t = lat__usual_arith(ta, tb);
+        /* C++: operands of one type give that type, unpromoted (decltype(b ? c1 : c2) of
+         * two chars is char); others the usual arithmetic conversions' */
+        t = lat__type_same(lat__unqualified(p->u, ta), lat__unqualified(p->u, tb)) ? lat__unqualified(p->u, ta)
+                                                                                 : lat__usual_arith(ta, tb);
         x = lat__cast_to(p, x, t, true);
         b = lat__cast_to(p, b, t, true);
         if (a)
