@@ -564,3 +564,33 @@ TEST(ggml_style_function_pointer_parameters_written_in_place_with_a_pointer_pack
         ASSERT_TRUE(out[i] == (a[i] * c[i]) * d[i]);
     lat_module_destroy(mod);
 }
+
+/* The curiously recurring template pattern: a class named in its own base's arguments
+ * (struct Sq : Shape<Sq>), the base's member functions reaching the derived class through
+ * static_cast<const D *>(this), made once the derived class is complete; called on the
+ * derived object. Two derived classes of one base template. */
+TEST(crtp_bases_reach_their_derived_class_through_static_cast)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <class D> struct Shape {\n"
+        "    __device__ float area() const { return static_cast<const D *>(this)->area_impl(); }\n"
+        "    __device__ float twice() const { return 2.f * area(); }\n"
+        "};\n"
+        "struct Sq : Shape<Sq> { float s; __device__ float area_impl() const { return s * s; } };\n"
+        "struct Rect : public Shape<Rect> { float w, h; __device__ float area_impl() const { return w * h; } };\n"
+        "template <class S> __device__ float total(const Shape<S> &a, const Shape<S> &b) { return a.area() + b.area(); }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Sq q; q.s = in[i];\n"
+        "    Rect r; r.w = in[i]; r.h = 3.f;\n"
+        "    out[i] = q.twice() + r.area() + total<Rect>(r, r);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], 2.f * in[i] * in[i] + 3.f * in[i] * 3.f, 1e-5, 1e-5));
+}

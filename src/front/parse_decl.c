@@ -663,8 +663,16 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
         attributes(p, NULL, &align, &packed);
     }
     lat__record *base = NULL;
-    if (lat__at_punct(p, LAT_P_COLON) && name)
+    if (lat__at_punct(p, LAT_P_COLON) && name) {
+        lat__record *self = NULL;
+        if (!(p->inst_of && (p->in_record || name->atom == lat__template_name(p->inst_of)))) {
+            self = find_tag(p, kind, name->atom, name->loc, true)->rec; /* struct D : B<D>: D named in its bases */
+            self->defining = !self->complete;
+        }
         base = base_class(p);
+        if (self && !lat__at_punct(p, LAT_P_LBRACE))
+            self->defining = false;
+    }
     if (!lat__at_punct(p, LAT_P_LBRACE)) {
         if (!name) {
             lat__syntax_error(p, "a struct's name or '{'");
@@ -735,7 +743,14 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     }
     lat__record_layout(r);
     lat__class_defaults(p, r);
-    lat__class_bodies(p, r);
+    if (p->defer_for && p->inst_type == t && !p->defer_for->complete)
+        p->deferred = true; /* an instance naming a class not complete yet: its bodies wait */
+    else
+        lat__class_bodies(p, r);
+    if (r->defining) {
+        r->defining = false;
+        lat__instances_complete(p, r);
+    }
     if (s)
         s->defines = r;
     return t;

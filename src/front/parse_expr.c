@@ -1625,7 +1625,8 @@ static lat__expr *cxx_cast(lat__parser *p, lat__tok *t)
                    (from->kind == LAT_TY_PTR && lat__is_integer(to));
     bool ptr_ptr = to->kind == LAT_TY_PTR && from->kind == LAT_TY_PTR;
     bool related = ptr_ptr && (to->base->kind == LAT_TY_VOID || from->base->kind == LAT_TY_VOID ||
-                               lat__type_compatible(to->base, from->base, true));
+                               lat__type_compatible(to->base, from->base, true) ||
+                               lat__derived_from(to->base, from->base) || lat__derived_from(from->base, to->base));
     const char *why = NULL;
     if (kw == LAT_KW_STATIC_CAST) {
         if (ptr_int)

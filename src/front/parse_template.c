@@ -1902,6 +1902,54 @@ static bool pick_partial(lat__parser *p, lat__template *tm, const targ *args, la
     return true;
 }
 
+/* A class template's instance whose member functions wait for a class its arguments name
+ * to be complete (struct Sq : Shape<Sq>: Shape<Sq>'s bodies use Sq's members). */
+typedef struct waiting_inst {
+    lat__record *for_rec; /* the class being defined */
+    lat__record *inst;    /* the instance */
+    lat__parser sub;      /* the instance's parser, its bodies kept */
+    lat__template *tm, *bound;
+    const targ *args;
+} waiting_inst;
+
+/* A class the arguments name that is being defined, not complete yet, or NULL. */
+static lat__record *incomplete_arg(const lat__template *tm, const targ *args)
+{
+    for (size_t i = 0; i < tm->params.n; i++) {
+        const tparam *tp = &tm->params.items[i];
+        size_t n = tp->is_pack ? args[i].npack : 1;
+        for (size_t j = 0; j < n && tp->is_type && !tp->is_template; j++) {
+            const lat__type *t = tp->is_pack ? args[i].pack[j].type : args[i].type;
+            if (t && lat__is_record(t) && t->rec && !t->rec->complete && t->rec->defining)
+                return t->rec;
+        }
+    }
+    return NULL;
+}
+
+void lat__instances_complete(lat__parser *p, lat__record *r)
+{
+    for (size_t i = 0; i < p->waiting.n; i++) {
+        waiting_inst *w = p->waiting.items[i];
+        if (!w || w->for_rec != r)
+            continue;
+        p->waiting.items[i] = NULL;
+        size_t from = suspend_locals(p);
+        size_t nopen;
+        ns_binding *opened = open_scope(p, w->tm, &nopen);
+        bound_names b = bind_params(&w->sub, w->bound, w->args);
+        memset(&w->sub.pending, 0, sizeof w->sub.pending);
+        w->sub.defer_for = NULL;
+        lat__class_bodies(&w->sub, w->inst);
+        unbind_params(b);
+        close_namespaces(opened, nopen);
+        resume_locals(p, from);
+        p->anon = w->sub.anon > p->anon ? w->sub.anon : p->anon;
+        for (size_t j = 0; j < w->sub.pending.n; j++) /* after the class they waited for */
+            LAT_PUSH(&p->u->arena, p->pending, w->sub.pending.items[j]);
+    }
+}
+
 static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc at)
 {
     lat__template *tm = tsym->tmpl;
@@ -2005,6 +2053,8 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     lat__func *fn = NULL;
     lat__decl_group *g = NULL;
     lat__type *aliased = NULL;
+    sub.defer_for = tm->is_class && !tm->is_alias ? incomplete_arg(bound, bound_args) : NULL;
+    sub.deferred = false;
     if (tm->is_alias) {
         sub.pos += 3; /* using name = */
         aliased = lat__parse_type_name(&sub);
@@ -2049,6 +2099,11 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
             ti->type->rec->tmpl = tm;
             ti->type->rec->targs = args;
             ti->type->rec->ns = tm->ns;
+        }
+        if (ti->type && ti->type->rec && sub.deferred) {
+            waiting_inst *w = lat__arena_alloc(&p->u->arena, sizeof *w);
+            *w = (waiting_inst){sub.defer_for, ti->type->rec, sub, tm, bound, bound_args};
+            LAT_PUSH(&p->u->arena, p->waiting, w);
         }
         if (ti->type && bound == tm) {
             ti->primary = true;
