@@ -580,17 +580,19 @@ TEST(crtp_bases_reach_their_derived_class_through_static_cast)
         "struct Sq : Shape<Sq> { float s; __device__ float area_impl() const { return s * s; } };\n"
         "struct Rect : public Shape<Rect> { float w, h; __device__ float area_impl() const { return w * h; } };\n"
         "template <class S> __device__ float total(const Shape<S> &a, const Shape<S> &b) { return a.area() + b.area(); }\n"
+        "__device__ float via(const Shape<Sq> *s) { return s->area(); }\n"
         "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
         "    if (i >= n) return;\n"
         "    Sq q; q.s = in[i];\n"
         "    Rect r; r.w = in[i]; r.h = 3.f;\n"
-        "    out[i] = q.twice() + r.area() + total<Rect>(r, r);\n"
+        "    const Shape<Sq> *ps = &q;\n"
+        "    out[i] = q.twice() + r.area() + total<Rect>(r, r) + via(&q) + ps->area();\n"
         "}\n";
     lat_kernel *k = t_kernel_as_written(ctx, src, "k");
     float in[N], out[N];
     t_rand_floats(in, N, -3, 3);
     run_1d(k, in, out, N);
     for (int i = 0; i < N; i++)
-        ASSERT_TRUE(t_close(out[i], 2.f * in[i] * in[i] + 3.f * in[i] * 3.f, 1e-5, 1e-5));
+        ASSERT_TRUE(t_close(out[i], 4.f * in[i] * in[i] + 3.f * in[i] * 3.f, 1e-5, 1e-5));
 }

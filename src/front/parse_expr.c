@@ -235,6 +235,8 @@ lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const
         ok = true;
         lat__type *a = t->base, *b = from->base;
         bool void_ptr = a->kind == LAT_TY_VOID || b->kind == LAT_TY_VOID;
+        if (!void_ptr && lat__derived_from(b, a) && !(b->quals & ~a->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)))
+            return lat__cast_to(p, e, t, false); /* a derived class's pointer to its base, a cast the C spells */
         if (!void_ptr && !lat__type_compatible(a, b, true) && !p->in_builtin) {
             /* C warns; CUDA (C++) refuses. The two meet at an error. */
             lat__error_at(p->u, e->loc, "%s %s from %s: incompatible pointer types", context,
