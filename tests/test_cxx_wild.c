@@ -438,7 +438,8 @@ TEST(functional_casts_of_literals_in_a_constructors_arguments_are_arguments)
 }
 
 /* A base's member functions called on a derived object (d.f(), const and through a
- * pointer), for a base with data under a class that adds none and for an empty base. */
+ * pointer) and by their plain names in the derived class's own, for a base with data under
+ * a class that adds none and for an empty base. */
 TEST(base_member_functions_are_called_through_derived_objects)
 {
     lat_context *ctx = t_context();
@@ -448,7 +449,7 @@ TEST(base_member_functions_are_called_through_derived_objects)
         "    __device__ void scale(float k) { v[0] *= k; v[1] *= k; } };\n"
         "struct Temp : Store {};\n"
         "struct Tag { __device__ int id() const { return 7; } };\n"
-        "struct Tagged : Tag { float x; };\n"
+        "struct Tagged : Tag { float x; __device__ int twice_id() const { return id() + id(); } };\n"
         "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
         "    if (i >= n) return;\n"
@@ -458,14 +459,14 @@ TEST(base_member_functions_are_called_through_derived_objects)
         "    const Temp &ct = t;\n"
         "    Temp *pt = &t;\n"
         "    Tagged g; g.x = in[i];\n"
-        "    out[i] = t.sum() + ct.sum() + pt->sum() + g.id() + g.x;\n"
+        "    out[i] = t.sum() + ct.sum() + pt->sum() + g.id() + g.x + g.twice_id();\n"
         "}\n";
     lat_kernel *k = t_kernel_as_written(ctx, src, "k");
     float in[N], out[N];
     t_rand_floats(in, N, -3, 3);
     run_1d(k, in, out, N);
     for (int i = 0; i < N; i++)
-        ASSERT_TRUE(t_close(out[i], 3 * (2.f + 2.f * in[i]) + 7 + in[i], 1e-6, 1e-6));
+        ASSERT_TRUE(t_close(out[i], 3 * (2.f + 2.f * in[i]) + 7 + in[i] + 14, 1e-6, 1e-6));
 }
 
 /* ggml's conversions: a function template choosing by if constexpr on std::is_same_v, a
