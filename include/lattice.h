@@ -305,9 +305,10 @@ LAT_API lat_status lat_context_device_info(const lat_context *ctx, lat_device_in
  * LAT_ERROR_DRIVER. Thread safety: any thread. */
 LAT_API lat_status lat_context_synchronize(lat_context *ctx);
 
-/* Interrupts the calls that run kernels or wait for them, in every context of the
- * process, as Ctrl-C should: call it from a SIGINT handler (it is async-signal-safe) or
- * from any thread (it is thread-safe, and returns at once).
+/* Interrupts the kernel launches running on the emulator and the waits for a GPU, in
+ * every context of the process, as Ctrl-C should: call it from a SIGINT handler (it is
+ * async-signal-safe) or from any thread (it is thread-safe, and returns at once). It has
+ * no errors.
  *
  * On the emulator, every launch that is running, or whose lat_launch*() call had begun
  * when lat_interrupt() was called, stops within about 10 ms: between blocks, at a
@@ -318,14 +319,19 @@ LAT_API lat_status lat_context_synchronize(lat_context *ctx);
  * that ran wrote, as after any failed launch, and the next launch runs normally. (A -G
  * module's launch under a debugger is left to the debugger, which takes Ctrl-C itself.)
  *
- * On a GPU (the CUDA backend) nothing is interrupted: a GPU kernel cannot be stopped, and
- * lattice waits for one with the driver's blocking calls, so a wait
- * (lat_context_synchronize, a copy of its results) returns when the kernel has ended.
+ * On a GPU (the CUDA backend) a kernel cannot be stopped. A wait for it that is running
+ * or had begun when lat_interrupt() was called (lat_context_synchronize,
+ * lat_stream_synchronize, lat_event_synchronize but of a blocking_sync event) returns
+ * LAT_ERROR_INTERRUPTED at once; the kernel runs on to its end, and the next wait or
+ * copy that needs it waits for it (copies, and lat_context_destroy, are not
+ * interrupted).
  *
  * An interrupt is not kept: a call that begins after lat_interrupt() returned runs
- * normally, and an interrupt while nothing runs does nothing. Compiles are not
- * interrupted. The Python package calls it on Ctrl-C, `lattice run` on SIGINT
- * (docs/security.md). */
+ * normally, and an interrupt while nothing runs does nothing. So a SIGINT handler whose
+ * program checks a flag before each launch calls it again (from alarm(), say) until the
+ * program has stopped: a launch begun between the check and the signal is not reached by
+ * the first call. Compiles are not interrupted. The Python package calls it on Ctrl-C,
+ * `lattice run` on SIGINT (docs/security.md). */
 LAT_API void lat_interrupt(void);
 
 /* ------------------------------------------------------------------------------------ */

@@ -143,3 +143,24 @@ TEST(constexpr_bodies_it_cannot_evaluate_are_no_constants_and_say_so)
         ASSERT_CONTAINS(lat_last_error(), "must be a constant");
     }
 }
+
+/* A constexpr function of floats computing a file-scope constant: C++ evaluates it, the
+ * emulator does not, and says so at the variable rather than leave it to the C compiler;
+ * the same call in a kernel runs. */
+TEST(a_static_variable_computed_by_a_float_constexpr_call_is_refused_by_name)
+{
+    lat_context *ctx = t_context();
+    static const char bad[] = "constexpr float sq(float x) { return x * x; }\n"
+                              "constexpr float k2 = sq(3.0f);\n"
+                              "__global__ void k(float *o) { o[0] = k2; }\n";
+    lat_module *m;
+    ASSERT_STATUS(LAT_ERROR_UNSUPPORTED, lat_module_create(ctx, &(lat_module_desc){.source = bad, .name = "f.cu"}, &m));
+    ASSERT_CONTAINS(lat_last_error(), "f.cu:2:17: error: the value of 'k2', a call of 'sq' computed where the program "
+                                      "starts is not supported");
+    static const char ok[] = "constexpr float sq(float x) { return x * x; }\n"
+                             "extern \"C\" __global__ void k(float *o) { constexpr float local = sq(1.5f); o[0] = local; }\n";
+    lat_kernel *k = t_kernel_as_written(ctx, ok, "k");
+    float o = 0;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}}, LAT_ARGS(lat_arg_out(&o, sizeof o))));
+    ASSERT_TRUE(o == 2.25f);
+}

@@ -886,15 +886,85 @@ TEST(auto_template_parameters_and_static_constexpr_auto_members)
         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
         "    if (i >= n) return;\n"
         "    out[i] = K<5>::value + K<'a'>::value + S<1, 2u, 3ll>::value + scaled<3>(in[i]) +\n"
-        "             sizeof(K<7u>::value) + sizeof(K<true>::value) + sizeof(K<(short)2>::value) * 100;\n"
+        "             sizeof(K<7u>::value) + sizeof(K<true>::value) + sizeof(K<(short)2>::value) * 100 +\n"
+        "             (float)(K<5u>::value - 6u > 0 ? 1000 : 0) + (float)(K<5>::value - 6 < 0 ? 10000 : 0);\n"
         "}\n";
     lat_kernel *k = t_kernel_as_written(ctx, src, "k");
     float in[N], out[N];
     t_rand_floats(in, N, -3, 3);
     run_1d(k, in, out, N);
     for (int i = 0; i < N; i++)
-        ASSERT_TRUE(t_close(out[i], 5 + 97 + 6 + in[i] * 3 + 4 + 1 + 200, 1e-6, 1e-6));
+        ASSERT_TRUE(t_close(out[i], 5 + 97 + 6 + in[i] * 3 + 4 + 1 + 200 + 1000 + 10000, 1e-6, 1e-6));
     const char *err = cxx_error(ctx, "extern \"C\" __global__ void k(float *o) { auto f = [](auto a) { return a; }; o[0] = f(1.f); }\n");
     ASSERT_TRUE(err != NULL);
     ASSERT_CONTAINS(err, "t.cu:1:54: error: a parameter declared auto (a generic lambda");
+}
+
+/* The traits that need the compiler's help, on its __is_* intrinsics: is_class, is_union,
+ * is_enum, is_empty, is_array, is_trivially_copyable (a copy constructor of the program's
+ * makes a class not), is_base_of; in static_assert, in std:: and cuda::std::, picking code
+ * with if constexpr. */
+TEST(compiler_backed_type_traits_in_static_asserts_and_if_constexpr)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <type_traits>\n"
+        "#include <cuda/std/type_traits>\n"
+        "struct P { float x, y; };\n"
+        "struct C { int a; __device__ C() {} __device__ C(const C &o) : a(o.a + 1) {} };\n"
+        "union U { int i; float f; };\n"
+        "enum E { A, B };\n"
+        "struct Empty {};\n"
+        "struct D : P {};\n"
+        "static_assert(std::is_trivially_copyable<P>::value, \"P\");\n"
+        "static_assert(!std::is_trivially_copyable_v<C>, \"C\");\n"
+        "static_assert(cuda::std::is_class_v<P> && !cuda::std::is_class_v<U> && std::is_union_v<U>, \"cls\");\n"
+        "template <typename T> __device__ float pick(T v) {\n"
+        "    if constexpr (std::is_class_v<T>) return v.x + v.y; else return (float)v;\n"
+        "}\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    int flags = std::is_class<float4>::value * 1 + std::is_enum<E>::value * 2 + std::is_empty<Empty>::value * 4 +\n"
+        "                std::is_array<int[3]>::value * 8 + std::is_base_of<P, D>::value * 16 +\n"
+        "                std::is_base_of_v<D, P> * 32 + std::is_trivially_copyable_v<float[4]> * 64 +\n"
+        "                std::is_class_v<int> * 128;\n"
+        "    out[i] = flags + pick(P{in[i], 1.0f}) + pick(in[i]);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], 95 + (in[i] + 1.0f) + in[i], 1e-6, 1e-6));
+}
+
+/* std::common_type as generic accumulators use it (its pack partial specializations over
+ * decltype of ?:), and ?: of two operands of one type keeping that type, as in C++. */
+TEST(common_type_and_the_type_of_a_conditional_of_one_type)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <type_traits>\n"
+        "#include <cuda/std/type_traits>\n"
+        "static_assert(std::is_same<std::common_type_t<int, float>, float>::value, \"if\");\n"
+        "static_assert(std::is_same<std::common_type_t<char, short>, int>::value, \"cs\");\n"
+        "static_assert(std::is_same<std::common_type_t<char, char>, char>::value, \"cc\");\n"
+        "static_assert(std::is_same<std::common_type_t<int, unsigned, long long, float>, float>::value, \"4\");\n"
+        "static_assert(std::is_same<std::common_type_t<const int &, double>, double>::value, \"ref\");\n"
+        "static_assert(std::is_same<cuda::std::common_type_t<unsigned, long long>, long long>::value, \"ull\");\n"
+        "template <typename A, typename B> __device__ std::common_type_t<A, B> add(A a, B b) { return a + b; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    unsigned char c = (unsigned char)i, d = 3;\n"
+        "    auto m = i % 2 ? c : d;\n"
+        "    out[i] = add(in[i], 2) + add(1.5, i) + sizeof(m) * 100;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], (in[i] + 2) + (float)(1.5 + i) + 100, 1e-6, 1e-6));
 }

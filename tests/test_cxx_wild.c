@@ -408,9 +408,10 @@ TEST(cub_style_temp_storage_derived_from_its_storage_struct)
     ASSERT_CONTAINS(err, "a class with data members of its own beside its base class's");
 }
 
-/* T x(U(0.1f) * a, U(0.3f)): the arguments start with functional casts of literals, so
- * this is an object built by its constructor, not a function's declaration (C++ takes
- * T x(U(y)) and T x(U()) as declarations, and so does the emulator). */
+/* T x(U(0.1f) * a, U(0.3f)), T x(U(a) * b, ...): functional casts of literals, or followed
+ * by an operator, are arguments, so this is an object built by its constructor, not a
+ * function's declaration (C++ takes T x(U(y)) and T x(U()) as declarations, and so does
+ * the emulator). */
 TEST(functional_casts_of_literals_in_a_constructors_arguments_are_arguments)
 {
     lat_context *ctx = t_context();
@@ -421,7 +422,8 @@ TEST(functional_casts_of_literals_in_a_constructors_arguments_are_arguments)
         "    Pair y(T(0.1f) * in[i], T(0.3f));\n"
         "    Pair z(float(2), in[i]);\n"
         "    Box b(Pair{1.f, 2.f});\n"
-        "    return y.a + y.b + z.a * z.b + b.p.b;\n"
+        "    Pair w(float(in[i]) * 2.f, float(i) + 1.f);\n"
+        "    return y.a + y.b + z.a * z.b + b.p.b + w.a + w.b;\n"
         "}\n"
         "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -432,5 +434,166 @@ TEST(functional_casts_of_literals_in_a_constructors_arguments_are_arguments)
     t_rand_floats(in, N, -3, 3);
     run_1d(k, in, out, N);
     for (int i = 0; i < N; i++)
-        ASSERT_TRUE(t_close(out[i], 0.1f * in[i] + 0.3f + 2.0f * in[i] + 2.0f, 1e-6, 1e-6));
+        ASSERT_TRUE(t_close(out[i], 0.1f * in[i] + 0.3f + 2.0f * in[i] + 2.0f + in[i] * 2.f + (float)i + 1.f, 1e-6, 1e-5));
+}
+
+/* A base's member functions called on a derived object (d.f(), const and through a
+ * pointer) and by their plain names in the derived class's own, for a base with data under
+ * a class that adds none and for an empty base. */
+TEST(base_member_functions_are_called_through_derived_objects)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Store { float v[2];\n"
+        "    __device__ float sum() const { return v[0] + v[1]; }\n"
+        "    __device__ void scale(float k) { v[0] *= k; v[1] *= k; } };\n"
+        "struct Temp : Store {};\n"
+        "struct Tag { __device__ int id() const { return 7; } };\n"
+        "struct Tagged : Tag { float x; __device__ int twice_id() const { return id() + id(); } };\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Temp t{};\n"
+        "    t.v[0] = 1.f; t.v[1] = in[i];\n"
+        "    t.scale(2.f);\n"
+        "    const Temp &ct = t;\n"
+        "    Temp *pt = &t;\n"
+        "    Tagged g; g.x = in[i];\n"
+        "    out[i] = t.sum() + ct.sum() + pt->sum() + g.id() + g.x + g.twice_id();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], 3 * (2.f + 2.f * in[i]) + 7 + in[i] + 14, 1e-6, 1e-6));
+}
+
+/* ggml's conversions: a function template choosing by if constexpr on std::is_same_v, a
+ * functional cast float(x) of a half or a bfloat16 (the class's conversion operator), a
+ * static constexpr __device__ function giving a local constexpr, [[maybe_unused]]. */
+TEST(ggml_style_casts_through_if_constexpr_and_functional_casts_of_halves)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "#include <cuda_bf16.h>\n"
+        "#include <type_traits>\n"
+        "template<typename dst_t, typename src_t>\n"
+        "__host__ __device__ inline dst_t ggml_cuda_cast(src_t x) {\n"
+        "    if constexpr (std::is_same_v<dst_t, src_t>) {\n"
+        "        return x;\n"
+        "    } else if constexpr(std::is_same_v<dst_t, nv_bfloat16>) {\n"
+        "        return __float2bfloat16(float(x));\n"
+        "    } else if constexpr(std::is_same_v<src_t, nv_bfloat16>) {\n"
+        "        return __bfloat162float(x);\n"
+        "    } else if constexpr(std::is_same_v<dst_t, int32_t>) {\n"
+        "        return int32_t(x);\n"
+        "    } else {\n"
+        "        return float(x);\n"
+        "    }\n"
+        "}\n"
+        "static constexpr __device__ int physical_warp_size() { return 32; }\n"
+        "extern \"C\" __global__ void k(const float *x, float *y, int n) {\n"
+        "    constexpr int warp_size = physical_warp_size();\n"
+        "    const int i = blockDim.x * blockIdx.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    [[maybe_unused]] const int lane = threadIdx.x % warp_size;\n"
+        "    half h = ggml_cuda_cast<half>(x[i]);\n"
+        "    nv_bfloat16 b = ggml_cuda_cast<nv_bfloat16>(h);\n"
+        "    y[i] = ggml_cuda_cast<float>(h) + ggml_cuda_cast<float>(b) * 100.0f + ggml_cuda_cast<int32_t>(h) * 10000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (float)((int)(t_rand_u32() % 255) - 127) / 4.0f; /* exact in half and bfloat16 */
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(out[i] == in[i] + in[i] * 100.0f + (float)((int)in[i] * 10000));
+}
+
+/* ggml's binary broadcast: a template parameter that is a pointer to a function written
+ * in place (float (*bin_op)(const float, const float), its name inside the declarator), a
+ * pack of pointer types, a comma fold calling it over the pack, if constexpr on sizeof...,
+ * kernels named by their explicit instantiations. */
+TEST(ggml_style_function_pointer_parameters_written_in_place_with_a_pointer_pack)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "static __device__ __forceinline__ float op_add(const float a, const float b) { return a + b; }\n"
+        "static __device__ __forceinline__ float op_mul(const float a, const float b) { return a * b; }\n"
+        "template <float (*bin_op)(const float, const float), typename src0_t, typename src1_t, typename dst_t,\n"
+        "          typename... src1_ptrs>\n"
+        "static __global__ void k_bin(const src0_t *src0, const src1_t *src1, dst_t *dst, const int ne0,\n"
+        "                             src1_ptrs... src1s) {\n"
+        "    const int i0 = blockDim.x * blockIdx.x + threadIdx.x;\n"
+        "    if (i0 >= ne0) return;\n"
+        "    float result = src0 ? (float)src0[i0] : 0.0f;\n"
+        "    if constexpr (sizeof...(src1_ptrs) > 0) {\n"
+        "        result = (..., (result = bin_op(result, (float)src1s[i0])));\n"
+        "    } else {\n"
+        "        result = bin_op(result, (float)src1[i0]);\n"
+        "    }\n"
+        "    dst[i0] = (dst_t)result;\n"
+        "}\n"
+        "template __global__ void k_bin<op_add, float, float, float>(const float *, const float *, float *, const int);\n"
+        "template __global__ void k_bin<op_mul, float, float, float, const float *, const float *>(\n"
+        "    const float *, const float *, float *, const int, const float *, const float *);\n";
+    static const char *const names[] = {"k_bin<op_add, float, float, float>",
+                                        "k_bin<op_mul, float, float, float, const float *, const float *>", NULL};
+    lat_module *mod;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "bin.cu", .no_extern_c = 1,
+                                                         .name_expressions = names},
+                                &mod));
+    float a[N], b[N], c[N], d[N], out[N];
+    t_rand_floats(a, N, -2, 2);
+    t_rand_floats(b, N, -2, 2);
+    t_rand_floats(c, N, -2, 2);
+    t_rand_floats(d, N, -2, 2);
+    lat_kernel *add, *mul;
+    ASSERT_OK(lat_module_get_kernel(mod, names[0], &add));
+    ASSERT_OK(lat_module_get_kernel(mod, names[1], &mul));
+    ASSERT_OK(lat_launch_args(add, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_in(b, sizeof b), lat_arg_out(out, sizeof out),
+                                       lat_arg_i32(N))));
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(out[i] == a[i] + b[i]);
+    ASSERT_OK(lat_launch_args(mul, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_in(b, sizeof b), lat_arg_out(out, sizeof out),
+                                       lat_arg_i32(N), lat_arg_in(c, sizeof c), lat_arg_in(d, sizeof d))));
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(out[i] == (a[i] * c[i]) * d[i]);
+    lat_module_destroy(mod);
+}
+
+/* The curiously recurring template pattern: a class named in its own base's arguments
+ * (struct Sq : Shape<Sq>), the base's member functions reaching the derived class through
+ * static_cast<const D *>(this), made once the derived class is complete; called on the
+ * derived object. Two derived classes of one base template. */
+TEST(crtp_bases_reach_their_derived_class_through_static_cast)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <class D> struct Shape {\n"
+        "    __device__ float area() const { return static_cast<const D *>(this)->area_impl(); }\n"
+        "    __device__ float twice() const { return 2.f * area(); }\n"
+        "};\n"
+        "struct Sq : Shape<Sq> { float s; __device__ float area_impl() const { return s * s; } };\n"
+        "struct Rect : public Shape<Rect> { float w, h; __device__ float area_impl() const { return w * h; } };\n"
+        "template <class S> __device__ float total(const Shape<S> &a, const Shape<S> &b) { return a.area() + b.area(); }\n"
+        "__device__ float via(const Shape<Sq> *s) { return s->area(); }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Sq q; q.s = in[i];\n"
+        "    Rect r; r.w = in[i]; r.h = 3.f;\n"
+        "    const Shape<Sq> *ps = &q;\n"
+        "    out[i] = q.twice() + r.area() + total<Rect>(r, r) + via(&q) + ps->area();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], 4.f * in[i] * in[i] + 3.f * in[i] * 3.f, 1e-5, 1e-5));
 }

@@ -213,6 +213,8 @@ static void module_variables_are_guarded(lat_emu_opt opt)
         long off = (long)((hi + (uintptr_t)past[i] - (uintptr_t)table) / sizeof(float));
         ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, stray_var(k, off));
         ASSERT_CONTAINS(lat_last_error(), "kernel 'stray_var'");
+        if (opt != LAT_EMU_OPT_SYNC)
+            ASSERT_CONTAINS(lat_last_error(), "past the variables of module 'v.cu'");
         heap_is_whole();
     }
     /* Before the variables' first page: TinyCC's code, which no write may change, then a
@@ -224,6 +226,8 @@ static void module_variables_are_guarded(lat_emu_opt opt)
         long off = -(long)(((uintptr_t)table - lo + (uintptr_t)before_bytes[i]) / sizeof(float));
         ASSERT_STATUS(LAT_ERROR_LAUNCH_FAILED, stray_var(k, off));
         ASSERT_CONTAINS(lat_last_error(), "kernel 'stray_var'");
+        if (opt != LAT_EMU_OPT_SYNC)
+            ASSERT_CONTAINS(lat_last_error(), "module 'v.cu'");
         heap_is_whole();
     }
     /* The module still runs, its variables as they were. */

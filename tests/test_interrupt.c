@@ -239,3 +239,54 @@ TEST(an_interrupt_while_nothing_runs_changes_nothing)
     lat_interrupt();
     computes_correctly(ctx);
 }
+
+/* ---- a GPU ------------------------------------------------------------------------------ */
+
+/* A GPU kernel cannot be stopped, but a wait for it returns: the kernel (about two
+ * seconds of clock64()) runs on, and the next wait waits for it. */
+TEST(a_wait_for_a_gpu_kernel_is_interrupted_and_the_kernel_runs_on)
+{
+    lat_backend_kind kind = t_require_backend();
+    if (kind != LAT_BACKEND_CUDA)
+        SKIP("about a GPU's waits (this suite runs %s)", lat_backend_name(kind));
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel(ctx,
+                             "__global__ void slow(long long cycles, int *out, int v)\n"
+                             "{ long long t0 = clock64(); while (clock64() - t0 < cycles) ;\n"
+                             "  out[threadIdx.x] = v + threadIdx.x; }\n",
+                             "slow");
+    lat_deviceptr out = t_device_copy(ctx, NULL, 32 * sizeof(int));
+    int v = (int)(t_rand_u32() % 1000);
+    long long cycles = 4000000000LL;
+    void *params[] = {&cycles, &out, &v};
+    for (int wait = 0; wait < 3; wait++) {
+        lat_stream *s = NULL;
+        if (wait > 0)
+            ASSERT_OK(lat_stream_create(ctx, &(lat_stream_desc){0}, &s));
+        ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {1}, .block = {32}, .stream = s},
+                             params));
+        lat_event *e = NULL;
+        if (wait == 2) {
+            ASSERT_OK(lat_event_create(ctx, &(lat_event_desc){0}, &e));
+            ASSERT_OK(lat_event_record(e, s));
+        }
+        atomic_store(&launch_done, 0);
+        pthread_t th;
+        ASSERT_EQ(pthread_create(&th, NULL, interrupter, NULL), 0);
+        lat_status st = wait == 0   ? lat_context_synchronize(ctx)
+                        : wait == 1 ? lat_stream_synchronize(s)
+                                    : lat_event_synchronize(e);
+        atomic_store(&launch_done, 1);
+        pthread_join(th, NULL);
+        ASSERT_STATUS(LAT_ERROR_INTERRUPTED, st);
+        ASSERT_CONTAINS(lat_last_error(), "interrupted");
+        ASSERT_OK(lat_context_synchronize(ctx)); /* the kernel ran on, to its end */
+        int got[32];
+        ASSERT_OK(lat_memcpy_dtoh(ctx, got, out, sizeof got));
+        for (int i = 0; i < 32; i++)
+            ASSERT_EQ(got[i], v + i);
+        lat_event_destroy(e);
+        lat_stream_destroy(s);
+        v++;
+    }
+}

@@ -116,6 +116,15 @@ lat_status lat__cuda_device_info(int ordinal, lat_device_info *info);
 lat_status lat__cuda_context_create(lat_context *ctx, const lat_context_desc *desc);
 void lat__cuda_context_destroy(lat_context *ctx);
 lat_status lat__cuda_synchronize(lat_context *ctx);
+/* A wait lat_interrupt() can end (lattice.h): polls the work with query(obj)
+ * (cuStreamQuery, cuEventQuery: CUDA_ERROR_NOT_READY while it runs), yielding between
+ * polls, as the driver's default scheduling waits (it spins while the process has fewer
+ * contexts than processors). Returns the query's result, or LAT_ERROR_INTERRUPTED
+ * recorded, naming `what`, once lat__interrupt_count() differs from `interrupts`: the GPU
+ * runs on, and a later wait waits for it. LAT_OK when the work is done; a failure of the
+ * work as lat__cuda_fail records it. */
+lat_status lat__cuda_wait(lat_context *ctx, CUresult (*query)(void *), void *obj,
+                          uint64_t interrupts, const char *what);
 
 /* loader.c */
 lat_status lat__cuda_probe(char *why, size_t why_size);

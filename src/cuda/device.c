@@ -5,6 +5,7 @@
  */
 #include "cuda_internal.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,11 +184,47 @@ void lat__cuda_context_destroy(lat_context *ctx)
     ctx->impl = NULL;
 }
 
+lat_status lat__cuda_wait(lat_context *ctx, CUresult (*query)(void *), void *obj,
+                          uint64_t interrupts, const char *what)
+{
+    for (;;) {
+        CUresult r = query(obj);
+        if (r == CUDA_SUCCESS)
+            return LAT_OK;
+        if (r != CUDA_ERROR_NOT_READY)
+            return lat__cuda_fail(ctx, r, "%s", what);
+        if (lat__interrupt_count() != interrupts)
+            return lat__error(ctx, LAT_ERROR_INTERRUPTED,
+                              "%s: interrupted (lat_interrupt(): Ctrl-C?) while the GPU was "
+                              "running; a GPU kernel cannot be stopped: it runs on, and the "
+                              "next wait for it waits until it ends", what);
+        sched_yield();
+    }
+}
+
+static CUresult query_event(void *ev)
+{
+    return lat__cu.cuEventQuery(ev);
+}
+
 lat_status lat__cuda_synchronize(lat_context *ctx)
 {
+    uint64_t interrupts = lat__interrupt_count();
     lat_status st = lat__cuda_enter(ctx);
     if (st != LAT_OK)
         return st;
+    /* The work of the default stream, and of every stream that waits for it (all but the
+     * non-blocking ones), is done when an event recorded there now is: waited for so that
+     * lat_interrupt() can end the wait. cuCtxSynchronize then waits for the rest and
+     * reports the failures of all of it. */
+    CUevent ev;
+    if (lat__cu.cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS) {
+        if (lat__cu.cuEventRecord(ev, NULL) == CUDA_SUCCESS)
+            st = lat__cuda_wait(ctx, query_event, ev, interrupts, "cuCtxSynchronize");
+        lat__cu.cuEventDestroy(ev);
+        if (st != LAT_OK) /* interrupted, or the work failed (recorded) */
+            return st;
+    }
     CUresult r = lat__cu.cuCtxSynchronize();
     if (r != CUDA_SUCCESS)
         return lat__cuda_fail(ctx, r, "cuCtxSynchronize");

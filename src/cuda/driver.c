@@ -140,13 +140,22 @@ static void stream_destroy(lat_stream *s)
     lat__cu.cuStreamDestroy(cs);
 }
 
+static CUresult query_stream(void *s)
+{
+    return lat__cu.cuStreamQuery(s);
+}
+
+static CUresult query_event(void *e)
+{
+    return lat__cu.cuEventQuery(e);
+}
+
+/* Waits that lat_interrupt() can end (lat__cuda_wait). */
 static lat_status stream_synchronize(lat_stream *s)
 {
+    uint64_t interrupts = lat__interrupt_count();
     ENTER(s->ctx);
-    CUresult r = lat__cu.cuStreamSynchronize(s->impl);
-    if (r != CUDA_SUCCESS)
-        return lat__cuda_fail(s->ctx, r, "cuStreamSynchronize");
-    return LAT_OK;
+    return lat__cuda_wait(s->ctx, query_stream, s->impl, interrupts, "cuStreamSynchronize");
 }
 
 static lat_status stream_query(lat_stream *s, int *done)
@@ -167,6 +176,7 @@ typedef struct cuda_event {
     CUevent ev;
     int timing;
     int recorded;
+    int blocking; /* lat_event_desc.blocking_sync */
 } cuda_event;
 
 static lat_status stream_wait_event(lat_context *ctx, lat_stream *s, lat_event *e)
@@ -193,6 +203,7 @@ static lat_status event_create(lat_event *e, const lat_event_desc *desc)
         return lat__cuda_fail(e->ctx, r, "cuEventCreate");
     }
     ev->timing = !desc->disable_timing;
+    ev->blocking = desc->blocking_sync != 0;
     e->impl = ev;
     return LAT_OK;
 }
@@ -219,8 +230,12 @@ static lat_status event_record(lat_event *e, lat_stream *s)
 
 static lat_status event_synchronize(lat_event *e)
 {
+    uint64_t interrupts = lat__interrupt_count();
     ENTER(e->ctx);
-    CUresult r = lat__cu.cuEventSynchronize(((cuda_event *)e->impl)->ev);
+    cuda_event *ev = e->impl;
+    if (!ev->blocking) /* one made to sleep while waited for (blocking_sync) sleeps */
+        return lat__cuda_wait(e->ctx, query_event, ev->ev, interrupts, "cuEventSynchronize");
+    CUresult r = lat__cu.cuEventSynchronize(ev->ev);
     if (r != CUDA_SUCCESS)
         return lat__cuda_fail(e->ctx, r, "cuEventSynchronize");
     return LAT_OK;

@@ -120,6 +120,9 @@ struct lat__record {
     /* C++: the namespace it was declared in (a class template's instance: the template's),
      * where argument-dependent lookup finds functions taking it; NULL: the global one. */
     struct lat__ns *ns;
+    /* C++: its bases are being read or its body parsed (struct D : B<D> { ... }): an
+     * instance naming it waits for its end to make its member functions */
+    bool defining;
 };
 
 /* ---- symbols ------------------------------------------------------------------------------ */

@@ -87,6 +87,12 @@ typedef struct lat__parser {
     size_t inst_index;             /* ... and the instance's index */
     bool instantiating;            /* parsing a template's instance: its names join no
                                       namespace (the template is what they find) */
+    struct lat__record *defer_for; /* parsing a class template's instance whose arguments
+                                      name this class, not complete yet (struct D : B<D>):
+                                      its member functions' bodies wait for it */
+    bool deferred;                 /* ... and they were kept waiting */
+    LAT_VEC(void *) waiting;       /* instances' bodies waiting for a class this parser is
+                                      defining (parse_template.c's) */
     bool specialization;           /* parsing a function template's explicit specialization:
                                       the declarator's name has its arguments, f<float> */
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
@@ -318,6 +324,9 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
 /* Past a member declaration the struct's parser does not take: its body or the rest of
  * it up to ';'. */
 void lat__skip_member(lat__parser *p);
+/* A class's definition is complete (after its own bodies): the member functions of class
+ * template instances that waited for it (struct D : B<D>) are made now, after it. */
+void lat__instances_complete(lat__parser *p, lat__record *r);
 /* After a struct's layout: parses the bodies kept for its member functions (into
  * p->pending, to follow the struct's declaration). */
 void lat__class_bodies(lat__parser *p, lat__record *r);

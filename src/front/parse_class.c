@@ -411,8 +411,8 @@ static void bind_members(lat__parser *p, lat__record *r)
     }
     for (const lat__record *b = r->base; b; b = b->base) /* a base's, hidden by r's own */
         for (size_t i = 0; i < b->methods.n; i++)
-            if (inherited(b->methods.items[i]))
-                lat__bind(p, b->methods.items[i]);
+            if (!(b->methods.items[i]->flags & LAT_SF_CTOR) && !b->methods.items[i]->tmpl)
+                lat__bind(p, b->methods.items[i]); /* a member function on this, as the base */
     for (size_t i = 0; i < r->methods.n; i++)
         if (!(r->methods.items[i]->flags & LAT_SF_CTOR))
             lat__bind(p, r->methods.items[i]);

@@ -100,8 +100,8 @@ lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, con
     if (chosen)
         return chosen;
     bool lvalue = (e->flags & LAT_EF_LVALUE) && e->type->kind != LAT_TY_FUNC;
-    bool same = lat__type_compatible(lat__unqualified(p->u, e->type), lat__unqualified(p->u, to), true) ||
-                lat__derived_from(e->type, to);
+    bool derived = lat__derived_from(e->type, to);
+    bool same = lat__type_compatible(lat__unqualified(p->u, e->type), lat__unqualified(p->u, to), true) || derived;
     if (lvalue && same) {
         /* const is added freely, never dropped */
         if ((e->type->quals & ~to->quals) & (LAT_Q_CONST | LAT_Q_VOLATILE)) {
@@ -119,7 +119,7 @@ lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, con
         }
         lat__expr *a = node(p, LAT_E_UNARY, e->loc, lat__pointer_to(p->u, e->type), e);
         a->op = LAT_P_AMP;
-        return lat__cast_to(p, a, ref, true);
+        return lat__cast_to(p, a, ref, !derived); /* a base's reference: a cast the C spells */
     }
     /* Not an lvalue of the type: C++ binds only a const (or rvalue) reference, to a
      * temporary holding the converted value. */

@@ -1,6 +1,7 @@
 /* The parser's declarations: specifiers, declarators, structs, unions and enums,
  * initializers and function definitions (parse.h). */
 #include "parse.h"
+#include "visit.h"
 
 #include "lex.h"
 
@@ -662,8 +663,16 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
         attributes(p, NULL, &align, &packed);
     }
     lat__record *base = NULL;
-    if (lat__at_punct(p, LAT_P_COLON) && name)
+    if (lat__at_punct(p, LAT_P_COLON) && name) {
+        lat__record *self = NULL;
+        if (!(p->inst_of && (p->in_record || name->atom == lat__template_name(p->inst_of)))) {
+            self = find_tag(p, kind, name->atom, name->loc, true)->rec; /* struct D : B<D>: D named in its bases */
+            self->defining = !self->complete;
+        }
         base = base_class(p);
+        if (self && !lat__at_punct(p, LAT_P_LBRACE))
+            self->defining = false;
+    }
     if (!lat__at_punct(p, LAT_P_LBRACE)) {
         if (!name) {
             lat__syntax_error(p, "a struct's name or '{'");
@@ -734,7 +743,14 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     }
     lat__record_layout(r);
     lat__class_defaults(p, r);
-    lat__class_bodies(p, r);
+    if (p->defer_for && p->inst_type == t && !p->defer_for->complete)
+        p->deferred = true; /* an instance naming a class not complete yet: its bodies wait */
+    else
+        lat__class_bodies(p, r);
+    if (r->defining) {
+        r->defining = false;
+        lat__instances_complete(p, r);
+    }
     if (s)
         s->defines = r;
     return t;
@@ -1333,6 +1349,19 @@ static bool parameters_follow(lat__parser *p)
         return false;
     if (decl && n->kind == LAT_TK_IDENT && lat__tok_is_punct(open, LAT_P_LBRACE))
         return false; /* T x(U{...}): a braced temporary is never a parameter */
+    if (decl && n->kind == LAT_TK_IDENT && lat__tok_is_punct(open, LAT_P_LPAREN)) {
+        /* T x(U(a) * b): an operator after U(...) makes it an expression */
+        size_t k = 3;
+        for (int depth = 1; depth > 0 && lat__peek_at(p, k)->kind != LAT_TK_EOF; k++)
+            depth += lat__tok_is_punct(lat__peek_at(p, k), LAT_P_LPAREN) ? 1
+                     : lat__tok_is_punct(lat__peek_at(p, k), LAT_P_RPAREN) ? -1
+                                                                            : 0;
+        const lat__tok *after = lat__peek_at(p, k);
+        if (after->kind == LAT_TK_PUNCT && !lat__tok_is_punct(after, LAT_P_COMMA) &&
+            !lat__tok_is_punct(after, LAT_P_RPAREN) && !lat__tok_is_punct(after, LAT_P_LBRACKET) &&
+            !lat__tok_is_punct(after, LAT_P_LPAREN) && !lat__tok_is_punct(after, LAT_P_ASSIGN))
+            return false;
+    }
     return decl;
 }
 
@@ -2043,6 +2072,44 @@ static lat__sym *declare_function(lat__parser *p, spec *s, lat__atom *name, lat_
     return f;
 }
 
+static bool first_call(lat__visitor *w, lat__expr *e)
+{
+    if (w->data)
+        return false;
+    const lat__expr *fn = e->kind == LAT_E_CALL ? lat__skip_implicit(e->a) : NULL;
+    if (fn && fn->kind == LAT_E_NAME && fn->sym && fn->sym->kind == LAT_SYM_FUNC &&
+        !(fn->sym->flags & LAT_SF_BUILTIN) && !(e->flags & (LAT_EF_CONST | LAT_EF_ERROR))) {
+        w->data = e; /* a function of the program's (built-ins the C compiler may fold) */
+        return false;
+    }
+    return true;
+}
+
+/* A variable of static storage with a value of numbers initialised by a call the front end
+ * does not evaluate (constexpr float k = sq(3.0f);): C, which the emulator writes, needs a
+ * constant there, and C++ computes one; say so here rather than leave it to the C compiler. */
+static void static_init_calls(lat__parser *p, const lat__sym *v, lat__expr *init, lat__loc loc)
+{
+    const lat__type *t = v->type;
+    while (t->kind == LAT_TY_ARRAY)
+        t = t->base;
+    if (!init || (v->depth > 0 && v->storage != LAT_ST_STATIC) || v->storage == LAT_ST_TYPEDEF ||
+        !(lat__is_arith(t) || t->kind == LAT_TY_PTR))
+        return;
+    lat__visitor w = {.expr = first_call};
+    lat__visit_expr(&w, init);
+    const lat__expr *c = w.data;
+    if (!c)
+        return;
+    const lat__expr *fn = lat__skip_implicit(c->a);
+    char what[192];
+    snprintf(what, sizeof what, "the value of '%s', a call of '%s' computed where the program starts",
+             v->name ? v->name->name : "?", fn->sym->name->name);
+    lat__unsupported_at(p->u, loc, what,
+                        "a variable of static storage needs a constant; the emulator evaluates calls of constexpr "
+                        "functions of integers, not of floating values");
+}
+
 static lat__func *function_definition(lat__parser *p, spec *s, lat__sym *f, lat__loc loc);
 
 lat__func *lat__define_function(lat__parser *p, lat__sym *f, lat__loc loc)
@@ -2393,6 +2460,7 @@ lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out)
                     v->type = it;
                 d->init = copy_construct(p, v->type, d->init);
                 v->flags |= LAT_SF_DEFINED;
+                static_init_calls(p, v, d->init, loc);
             } else if (lat__at_punct(p, LAT_P_LBRACE) &&
                        !(lat__is_record(v->type) && v->type->rec && v->type->rec->has_ctor)) {
                 /* T x{...}: C's initializer list */

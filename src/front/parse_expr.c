@@ -235,6 +235,8 @@ lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const
         ok = true;
         lat__type *a = t->base, *b = from->base;
         bool void_ptr = a->kind == LAT_TY_VOID || b->kind == LAT_TY_VOID;
+        if (!void_ptr && lat__derived_from(b, a) && !(b->quals & ~a->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)))
+            return lat__cast_to(p, e, t, false); /* a derived class's pointer to its base, a cast the C spells */
         if (!void_ptr && !lat__type_compatible(a, b, true) && !p->in_builtin) {
             /* C warns; CUDA (C++) refuses. The two meet at an error. */
             lat__error_at(p->u, e->loc, "%s %s from %s: incompatible pointer types", context,
@@ -570,9 +572,16 @@ static lat__expr *functional_cast(lat__parser *p, lat__tok *t, lat__type *to);
 static lat__expr *adl_call(lat__parser *p, lat__tok *t, lat__sym *s);
 static size_t call_arguments(lat__parser *p, const lat__sym *callee, bool member, lat__expr ***out);
 
+static lat__expr *type_trait(lat__parser *p, lat__tok *t);
+
 static lat__expr *name_expr(lat__parser *p, lat__tok *t)
 {
     lat__sym *s = lat__lookup(p, t->atom);
+    if (!s && lat__at_punct(p, LAT_P_LPAREN) && strncmp(t->atom->name, "__is_", 5) == 0) {
+        lat__expr *e = type_trait(p, t);
+        if (e)
+            return e;
+    }
     if (lat__at_punct(p, LAT_P_LPAREN) && lat__adl_may_find(p, t->atom, s))
         return adl_call(p, t, s);
     if (!s) {
@@ -623,6 +632,57 @@ static lat__expr *adl_call(lat__parser *p, lat__tok *t, lat__sym *s)
         set->flags |= LAT_SF_USED;
     }
     return lat__make_call(p, fn, argv, argc, open->loc);
+}
+
+/* Whether objects of type t are copied as their bytes (no copy constructor of the
+ * program's in it, nor in its members). */
+static bool trivially_copyable(const lat__type *t, int depth)
+{
+    while (t->kind == LAT_TY_ARRAY)
+        t = t->base;
+    if (!lat__is_record(t) || !t->rec)
+        return t->kind != LAT_TY_VOID && t->kind != LAT_TY_FUNC && !(t->kind == LAT_TY_PTR && t->ref);
+    if (depth > 64 || lat__copy_ctor_declared(t->rec))
+        return false;
+    for (size_t i = 0; i < t->rec->fields.n; i++)
+        if (!trivially_copyable(t->rec->fields.items[i].type, depth + 1))
+            return false;
+    return true;
+}
+
+/* The compiler's type-trait intrinsics that <type_traits> is built on (GCC's and Clang's
+ * names): __is_class(T), __is_union(T), __is_enum(T), __is_empty(T), __is_array(T),
+ * __is_trivially_copyable(T), __is_base_of(B, D); a constant bool. NULL: not one. */
+static lat__expr *type_trait(lat__parser *p, lat__tok *t)
+{
+    static const char *const names[] = {"__is_class", "__is_union", "__is_enum", "__is_empty", "__is_array",
+                                        "__is_trivially_copyable", "__is_base_of"};
+    size_t k = 0;
+    while (k < sizeof names / sizeof names[0] && strcmp(names[k], t->atom->name) != 0)
+        k++;
+    if (k == sizeof names / sizeof names[0])
+        return NULL;
+    lat__next(p); /* ( */
+    lat__type *a = lat__parse_type_name(p), *b = NULL;
+    if (k == 6 && lat__expect(p, LAT_P_COMMA, "between __is_base_of's types"))
+        b = lat__parse_type_name(p);
+    lat__expect(p, LAT_P_RPAREN, "to close the type trait");
+    if (!a || (k == 6 && !b))
+        return lat__error_expr(p, t->loc);
+    bool rec = lat__is_record(a) && a->rec, v = false;
+    switch (k) {
+    case 0: v = rec && a->rec->kind == LAT_TY_STRUCT; break;
+    case 1: v = rec && a->rec->kind == LAT_TY_UNION; break;
+    case 2: v = a->kind == LAT_TY_ENUM; break;
+    case 3: v = rec && lat__empty_record(a->rec); break;
+    case 4: v = a->kind == LAT_TY_ARRAY; break;
+    case 5: v = trivially_copyable(a, 0); break;
+    default: /* a class is its own base */
+        v = lat__is_record(a) && lat__is_record(b) && a->rec && b->rec &&
+            (a->rec == b->rec || lat__derived_from(b, a));
+        break;
+    }
+    return lat__int_constant(p, v, t->loc);
 }
 
 /* The expression naming s, written as token t. */
@@ -989,7 +1049,10 @@ static lat__expr *conditional(lat__parser *p, lat__expr *c, lat__tok *q)
     lat__type *ta = x->type, *tb = b->type;
     lat__type *t;
     if (lat__is_arith(ta) && lat__is_arith(tb)) {
-        t = lat__usual_arith(ta, tb);
+        /* C++: operands of one type give that type, unpromoted (decltype(b ? c1 : c2) of
+         * two chars is char); others the usual arithmetic conversions' */
+        t = lat__type_same(lat__unqualified(p->u, ta), lat__unqualified(p->u, tb)) ? lat__unqualified(p->u, ta)
+                                                                                 : lat__usual_arith(ta, tb);
         x = lat__cast_to(p, x, t, true);
         b = lat__cast_to(p, b, t, true);
         if (a)
@@ -1479,6 +1542,11 @@ static lat__expr *functional_cast(lat__parser *p, lat__tok *t, lat__type *to)
         return lat__error_expr(p, t->loc);
     }
     lat__expect(p, LAT_P_RPAREN, "to close the functional cast");
+    if (lat__is_record(a->type) && lat__is_scalar(to) && !(a->flags & LAT_EF_ERROR)) {
+        lat__expr *c = lat__convert_object(p, a, to); /* float(h): the class's operator float() */
+        if (c)
+            a = lat__rvalue(p, c);
+    }
     bool ok = lat__is_scalar(to) && lat__is_scalar(a->type);
     if (!ok && !(a->flags & LAT_EF_ERROR)) {
         if (lat__is_record(to))
@@ -1559,7 +1627,8 @@ static lat__expr *cxx_cast(lat__parser *p, lat__tok *t)
                    (from->kind == LAT_TY_PTR && lat__is_integer(to));
     bool ptr_ptr = to->kind == LAT_TY_PTR && from->kind == LAT_TY_PTR;
     bool related = ptr_ptr && (to->base->kind == LAT_TY_VOID || from->base->kind == LAT_TY_VOID ||
-                               lat__type_compatible(to->base, from->base, true));
+                               lat__type_compatible(to->base, from->base, true) ||
+                               lat__derived_from(to->base, from->base) || lat__derived_from(from->base, to->base));
     const char *why = NULL;
     if (kw == LAT_KW_STATIC_CAST) {
         if (ptr_int)
@@ -1975,6 +2044,27 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
     lat__field *f = lookup_field(t->rec, n->atom, &path, p, base, arrow, op->loc, 0);
     if (!f) {
         lat__sym *m = lat__find_method(t->rec, n->atom);
+        lat__record *owner = t->rec;
+        for (int depth = 0; !m && owner->base && depth < 64; depth++) {
+            /* d.f() of a base's f: on the base within d (at its start) */
+            owner = owner->base;
+            m = lat__find_method(owner, n->atom);
+        }
+        if (m && owner != t->rec && m->storage != LAT_ST_STATIC) {
+            if (m->tmpl || !lat__at_punct(p, LAT_P_LPAREN)) {
+                lat__unsupported(p, n, "a base class's member template or member function named without a call",
+                                 "a lattice limit");
+                return lat__error_expr(p, op->loc);
+            }
+            lat__expr *self = arrow ? base : lat__address_of_object(p, base);
+            lat__type *bt = lat__qualified(p->u, lat__record_type_of(p, owner), t->quals);
+            self = lat__cast_to(p, self, lat__pointer_to(p->u, bt), false);
+            lat__tok *open = lat__next(p);
+            lat__expr *fn = lat__expr_new(p, LAT_E_NAME, n->loc);
+            fn->sym = m;
+            fn->type = m->type;
+            return call(p, fn, open, self);
+        }
         if (m && m->tmpl) /* obj.f<args>(...), obj.f(...): a member template */
             return lat__member_template_call(p, m, n,
                                              m->storage == LAT_ST_STATIC ? NULL

@@ -268,6 +268,10 @@ static bool template_params(lat__parser *p, lat__template *tm)
                 return false;
             }
             lat__tok *n = &p->toks[p->pos - 1];
+            for (size_t j = before; tp.is_function && j + 2 < p->pos; j++)
+                if (lat__tok_is_punct(&p->toks[j], LAT_P_STAR) && p->toks[j + 1].kind == LAT_TK_IDENT &&
+                    !p->toks[j + 1].atom->kw && lat__tok_is_punct(&p->toks[j + 2], LAT_P_RPAREN))
+                    n = &p->toks[j + 1]; /* float (*op)(float, float): the name inside */
             if (lat__accept(p, LAT_P_ELLIPSIS)) {
                 tp.is_pack = tm->has_pack = true;
                 n = lat__peek(p)->kind == LAT_TK_IDENT ? lat__next(p) : NULL;
@@ -630,7 +634,7 @@ static void function_specialization(lat__parser *p, lat__tok *kw)
     if (explicit_args(p, tm, args, set) && defaults(p, tm, args, set, name->loc)) {
         if (find_inst(tm, args))
             lat__error_tok(p, name, "%s is specialized after it was used", args_text(p, tm, args));
-        tinst sp = {args, false, NULL, NULL};
+        tinst sp = {.args = args};
         LAT_PUSH(&p->u->arena, tm->specs, sp);
         LAT_PUSH(&p->u->arena, tm->spec_at, at);
     }
@@ -661,7 +665,7 @@ static void explicit_specialization(lat__parser *p, lat__tok *kw)
         lat__skip_declaration(p);
         return;
     }
-    tinst sp = {args, false, NULL, NULL};
+    tinst sp = {.args = args};
     LAT_PUSH(&p->u->arena, tm->specs, sp);
     LAT_PUSH(&p->u->arena, tm->spec_at, at);
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
@@ -1045,7 +1049,7 @@ static tinst *instantiate_member(lat__parser *p, lat__sym *tsym, targ *given, la
     }
     targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
     memcpy(args, given, tm->params.n * sizeof *args);
-    tinst inst = {args, false, NULL, NULL};
+    tinst inst = {.args = args};
     LAT_PUSH(&p->u->arena, tm->insts, inst);
     size_t index = tm->insts.n - 1;
     const char *cname = lat__arena_printf(&p->u->arena, "%s__lat_t%zu", lat__c_name(p, tm->name), index + 1);
@@ -1338,19 +1342,27 @@ static bool same_arg(bool is_type, const targ *a, const targ *b)
                    : a->value == b->value && a->vph == b->vph;
 }
 
+/* template <auto V>: K<5> and K<5u> are two instances, the value typed otherwise. */
+static bool same_auto_type(const tparam *tp, const targ *a, const targ *b)
+{
+    return !tp->is_auto || !a->type || !b->type ||
+           lat__type_compatible(a->type, b->type, true);
+}
+
 static bool same_args(const lat__template *tm, const targ *a, const targ *b)
 {
     for (size_t i = 0; i < tm->params.n; i++) {
         const tparam *tp = &tm->params.items[i];
         if (!tp->is_pack) {
-            if (!same_arg(tp->is_type, &a[i], &b[i]))
+            if (!same_arg(tp->is_type, &a[i], &b[i]) || !same_auto_type(tp, &a[i], &b[i]))
                 return false;
             continue;
         }
         if (a[i].npack != b[i].npack)
             return false;
         for (size_t j = 0; j < a[i].npack; j++)
-            if (!same_arg(tp->is_type, &a[i].pack[j], &b[i].pack[j]))
+            if (!same_arg(tp->is_type, &a[i].pack[j], &b[i].pack[j]) ||
+                !same_auto_type(tp, &a[i].pack[j], &b[i].pack[j]))
                 return false;
     }
     return true;
@@ -1890,6 +1902,54 @@ static bool pick_partial(lat__parser *p, lat__template *tm, const targ *args, la
     return true;
 }
 
+/* A class template's instance whose member functions wait for a class its arguments name
+ * to be complete (struct Sq : Shape<Sq>: Shape<Sq>'s bodies use Sq's members). */
+typedef struct waiting_inst {
+    lat__record *for_rec; /* the class being defined */
+    lat__record *inst;    /* the instance */
+    lat__parser sub;      /* the instance's parser, its bodies kept */
+    lat__template *tm, *bound;
+    const targ *args;
+} waiting_inst;
+
+/* A class the arguments name that is being defined, not complete yet, or NULL. */
+static lat__record *incomplete_arg(const lat__template *tm, const targ *args)
+{
+    for (size_t i = 0; i < tm->params.n; i++) {
+        const tparam *tp = &tm->params.items[i];
+        size_t n = tp->is_pack ? args[i].npack : 1;
+        for (size_t j = 0; j < n && tp->is_type && !tp->is_template; j++) {
+            const lat__type *t = tp->is_pack ? args[i].pack[j].type : args[i].type;
+            if (t && lat__is_record(t) && t->rec && !t->rec->complete && t->rec->defining)
+                return t->rec;
+        }
+    }
+    return NULL;
+}
+
+void lat__instances_complete(lat__parser *p, lat__record *r)
+{
+    for (size_t i = 0; i < p->waiting.n; i++) {
+        waiting_inst *w = p->waiting.items[i];
+        if (!w || w->for_rec != r)
+            continue;
+        p->waiting.items[i] = NULL;
+        size_t from = suspend_locals(p);
+        size_t nopen;
+        ns_binding *opened = open_scope(p, w->tm, &nopen);
+        bound_names b = bind_params(&w->sub, w->bound, w->args);
+        memset(&w->sub.pending, 0, sizeof w->sub.pending);
+        w->sub.defer_for = NULL;
+        lat__class_bodies(&w->sub, w->inst);
+        unbind_params(b);
+        close_namespaces(opened, nopen);
+        resume_locals(p, from);
+        p->anon = w->sub.anon > p->anon ? w->sub.anon : p->anon;
+        for (size_t j = 0; j < w->sub.pending.n; j++) /* after the class they waited for */
+            LAT_PUSH(&p->u->arena, p->pending, w->sub.pending.items[j]);
+    }
+}
+
 static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc at)
 {
     lat__template *tm = tsym->tmpl;
@@ -1907,7 +1967,7 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     }
     targ *args = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *args);
     memcpy(args, given, tm->params.n * sizeof *args);
-    tinst inst = {args, false, NULL, NULL};
+    tinst inst = {.args = args};
     LAT_PUSH(&p->u->arena, tm->insts, inst);
     size_t index = tm->insts.n - 1;
     int older = 0; /* overloaded templates: each its own instances' names */
@@ -1993,6 +2053,8 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
     lat__func *fn = NULL;
     lat__decl_group *g = NULL;
     lat__type *aliased = NULL;
+    sub.defer_for = tm->is_class && !tm->is_alias ? incomplete_arg(bound, bound_args) : NULL;
+    sub.deferred = false;
     if (tm->is_alias) {
         sub.pos += 3; /* using name = */
         aliased = lat__parse_type_name(&sub);
@@ -2037,6 +2099,11 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
             ti->type->rec->tmpl = tm;
             ti->type->rec->targs = args;
             ti->type->rec->ns = tm->ns;
+        }
+        if (ti->type && ti->type->rec && sub.deferred) {
+            waiting_inst *w = lat__arena_alloc(&p->u->arena, sizeof *w);
+            *w = (waiting_inst){sub.defer_for, ti->type->rec, sub, tm, bound, bound_args};
+            LAT_PUSH(&p->u->arena, p->waiting, w);
         }
         if (ti->type && bound == tm) {
             ti->primary = true;

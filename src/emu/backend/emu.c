@@ -102,6 +102,9 @@ static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
     if (!c)
         return lat__oom(ctx, "lat_context_create");
     c->timeout_ms = timeout_ms;
+    /* A fault's report names the allocation or the module variables it ran past, before
+     * any allocation too (memory.c sets it at the first). */
+    atomic_store(&lat__emu_guard_describe, lat__emu_mem_describe);
     if (!lat__emu_heap_init(&c->heap)) {
         free(c);
         return lat__oom(ctx, "lat_context_create");

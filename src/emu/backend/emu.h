@@ -71,5 +71,9 @@ typedef struct lat__emu_module {
 lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_module **out,
                             char **log);
 void lat__emu_module_free(lat__emu_module *m);
+/* For a fault's report: when addr is in the guards around a module's TinyCC program or in
+ * its code (a write past or before its variables), words saying so into buf and returns
+ * true. Safe in a signal handler (it never waits for a lock). */
+bool lat__emu_module_describe(uintptr_t addr, char *buf, size_t size);
 
 #endif

@@ -405,7 +405,8 @@ bool lat__emu_mem_describe(uintptr_t addr, char *buf, size_t size)
             found = false;
     }
     pthread_mutex_unlock(&dm.lock);
-    return found;
+    /* Not device memory: perhaps next to a module's variables. */
+    return found || lat__emu_module_describe(addr, buf, size);
 }
 
 lat_status lat__emu_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out)

@@ -39,6 +39,80 @@
  * (a malloc arena, another module's code). Address space only. */
 enum { CODE_GUARD = 1 << 20 };
 
+/* The live modules' programs, for a fault's report (lat__emu_module_describe): where each
+ * lies and its name, read from a signal handler, which only tries the lock. */
+typedef struct prog_span {
+    uintptr_t lo, data_lo, hi; /* its code, then its variables, up to hi (whole pages) */
+    char name[80];
+} prog_span;
+static struct {
+    pthread_mutex_t lock;
+    prog_span *v;
+    size_t n, cap;
+} programs = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void programs_add(const lat__emu_module *m, const char *name)
+{
+    pthread_mutex_lock(&programs.lock);
+    if (programs.n == programs.cap) {
+        size_t cap = programs.cap ? 2 * programs.cap : 16;
+        prog_span *v = realloc(programs.v, cap * sizeof *v);
+        if (v) {
+            programs.v = v;
+            programs.cap = cap;
+        }
+    }
+    if (programs.n < programs.cap) { /* out of memory: the report names no module */
+        prog_span *p = &programs.v[programs.n++];
+        p->lo = (uintptr_t)m->code;
+        p->data_lo = m->data_lo;
+        p->hi = m->data_hi;
+        snprintf(p->name, sizeof p->name, "%s", name ? name : "?");
+    }
+    pthread_mutex_unlock(&programs.lock);
+}
+
+static void programs_remove(const lat__emu_module *m)
+{
+    pthread_mutex_lock(&programs.lock);
+    for (size_t i = 0; i < programs.n; i++)
+        if (programs.v[i].lo == (uintptr_t)m->code) {
+            programs.v[i] = programs.v[--programs.n];
+            break;
+        }
+    if (!programs.n) {
+        free(programs.v);
+        programs.v = NULL;
+        programs.cap = 0;
+    }
+    pthread_mutex_unlock(&programs.lock);
+}
+
+bool lat__emu_module_describe(uintptr_t addr, char *buf, size_t size)
+{
+    if (pthread_mutex_trylock(&programs.lock) != 0)
+        return false;
+    bool found = false;
+    for (size_t i = 0; i < programs.n && !found; i++) {
+        const prog_span *p = &programs.v[i];
+        if (addr >= p->hi && addr - p->hi < CODE_GUARD)
+            snprintf(buf, size, "past the variables of module '%s' (a __device__ array "
+                     "written past its end?)", p->name);
+        else if (addr < p->lo && p->lo - addr <= CODE_GUARD)
+            snprintf(buf, size, "%zu bytes before the code and variables of module '%s'",
+                     (size_t)(p->lo - addr), p->name);
+        else if (addr >= p->lo && addr < p->data_lo)
+            snprintf(buf, size, "in the code of module '%s', %zu bytes before its variables "
+                     "(a __device__ array written before its start?)", p->name,
+                     (size_t)(p->data_lo - addr));
+        else
+            continue;
+        found = true;
+    }
+    pthread_mutex_unlock(&programs.lock);
+    return found;
+}
+
 static pthread_mutex_t tcc_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* TinyCC 0.9.27 (Debian's 2020 snapshot) keeps parser state in globals that a compile
@@ -380,6 +454,8 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
             size_t code_pages = (m->data_lo - (uintptr_t)mem) / page * page;
             if (st == LAT_OK && code_pages)
                 mprotect(mem, code_pages, PROT_READ | PROT_EXEC);
+            if (st == LAT_OK)
+                programs_add(m, src->name);
         }
     }
     lookup l = {.tcc = s};
@@ -625,8 +701,10 @@ void lat__emu_module_free(lat__emu_module *m)
     lat__emu_opt_free(m->opt); /* first: its build reads the kernels' names */
     free_tables(m);
     lat__ck_module_free(m->check);
-    if (m->code)
+    if (m->code) {
+        programs_remove(m);
         munmap((char *)m->code - CODE_GUARD, CODE_GUARD + m->code_size + CODE_GUARD);
+    }
     if (m->debug)
         pthread_mutex_destroy(&m->debug_lock);
     free(m);

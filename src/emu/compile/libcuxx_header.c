@@ -177,10 +177,12 @@ static const char *const functional_h[] = {
 
 /* <type_traits>: the traits kernels test (is_same, is_integral, enable_if, conditional,
  * remove_cv...), built on partial specializations and on integral_constant as a base class
- * without data members, as libcu++ builds them; the _t aliases and _v variables too. Not
- * here: what needs the compiler's intrinsics (is_class, is_trivially_copyable...),
- * is_array, common_type, is_convertible. decay removes references and qualifiers only
- * (an array or function type is not turned into a pointer). */
+ * without data members, as libcu++ builds them; the _t aliases and _v variables too; those
+ * that need the compiler (is_class, is_union, is_enum, is_empty, is_array,
+ * is_trivially_copyable, is_base_of) on the front end's __is_* intrinsics; common_type
+ * through decltype of ?: (its operands of arithmetic or one class type). Not here:
+ * is_convertible. decay removes references and qualifiers only (an array or
+ * function type is not turned into a pointer). */
 #define TYPE_TRAITS_BODY \
 "template <typename T, T v> struct integral_constant {\n", \
 "    static constexpr T value = v;\n", \
@@ -220,6 +222,14 @@ static const char *const functional_h[] = {
 "template <typename T> struct enable_if<true, T> { typedef T type; };\n", \
 "template <bool B, typename T, typename F> struct conditional { typedef T type; };\n", \
 "template <typename T, typename F> struct conditional<false, T, F> { typedef F type; };\n", \
+"template <typename... Ts> struct common_type {};\n", \
+"template <typename T> struct common_type<T> { typedef typename decay<T>::type type; };\n", \
+"template <typename T, typename U> struct common_type<T, U> {\n", \
+"    typedef typename decay<decltype(true ? typename decay<T>::type() : typename decay<U>::type())>::type type;\n", \
+"};\n", \
+"template <typename T, typename U, typename... R> struct common_type<T, U, R...> {\n", \
+"    typedef typename common_type<typename common_type<T, U>::type, R...>::type type;\n", \
+"};\n", \
 "template <typename T> struct is_const : false_type {};\n", \
 "template <typename T> struct is_const<const T> : true_type {};\n", \
 "template <typename T> struct is_volatile : false_type {};\n", \
@@ -302,6 +312,7 @@ static const char *const functional_h[] = {
 "template <typename T> using make_signed_t = typename make_signed<T>::type;\n", \
 "template <bool B, typename T = void> using enable_if_t = typename enable_if<B, T>::type;\n", \
 "template <bool B, typename T, typename F> using conditional_t = typename conditional<B, T, F>::type;\n", \
+"template <typename... Ts> using common_type_t = typename common_type<Ts...>::type;\n", \
 "template <typename T, typename U> constexpr bool is_same_v = is_same<T, U>::value;\n", \
 "template <typename T> constexpr bool is_const_v = is_const<T>::value;\n", \
 "template <typename T> constexpr bool is_volatile_v = is_volatile<T>::value;\n", \
@@ -315,7 +326,21 @@ static const char *const functional_h[] = {
 "template <typename T> constexpr bool is_arithmetic_v = is_arithmetic<T>::value;\n", \
 "template <typename T> constexpr bool is_scalar_v = is_scalar<T>::value;\n", \
 "template <typename T> constexpr bool is_signed_v = is_signed<T>::value;\n", \
-"template <typename T> constexpr bool is_unsigned_v = is_unsigned<T>::value;\n",
+"template <typename T> constexpr bool is_unsigned_v = is_unsigned<T>::value;\n", \
+"template <typename T> struct is_class : bool_constant<__is_class(T)> {};\n", \
+"template <typename T> struct is_union : bool_constant<__is_union(T)> {};\n", \
+"template <typename T> struct is_enum : bool_constant<__is_enum(T)> {};\n", \
+"template <typename T> struct is_empty : bool_constant<__is_empty(T)> {};\n", \
+"template <typename T> struct is_array : bool_constant<__is_array(T)> {};\n", \
+"template <typename T> struct is_trivially_copyable : bool_constant<__is_trivially_copyable(T)> {};\n", \
+"template <typename B, typename D> struct is_base_of : bool_constant<__is_base_of(B, D)> {};\n", \
+"template <typename T> constexpr bool is_class_v = is_class<T>::value;\n", \
+"template <typename T> constexpr bool is_union_v = is_union<T>::value;\n", \
+"template <typename T> constexpr bool is_enum_v = is_enum<T>::value;\n", \
+"template <typename T> constexpr bool is_empty_v = is_empty<T>::value;\n", \
+"template <typename T> constexpr bool is_array_v = is_array<T>::value;\n", \
+"template <typename T> constexpr bool is_trivially_copyable_v = is_trivially_copyable<T>::value;\n", \
+"template <typename B, typename D> constexpr bool is_base_of_v = is_base_of<B, D>::value;\n",
 
 static const char *const cuda_type_traits_h[] = {
     "#ifndef __LAT_CUDA_STD_TYPE_TRAITS\n",

@@ -291,8 +291,9 @@ static void describe_fault(const lat__emu_worker *w, int sig, const siginfo_t *i
                  !w->obs ? " LATTICE_CHECK=memcheck names the line" : "");
         return;
     }
-    /* Device memory's guards (memory.c): say which allocation the access ran out of. */
-    char near[160];
+    /* Device memory's guards (memory.c), or a module's (compile.c): say which allocation
+     * or module the access ran out of. */
+    char near[256];
     lat__emu_guard_describe_fn describe = atomic_load(&lat__emu_guard_describe);
     if (describe && describe((uintptr_t)info->si_addr, near, sizeof near)) {
         snprintf(what, size, "out-of-bounds access at address 0x%lx, %s%s", addr, near,

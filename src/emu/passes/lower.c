@@ -778,6 +778,13 @@ static void local_frames(lower *lw)
     }
 }
 
+static void undef_fold(lower *lw)
+{
+    for (size_t i = 0; i < lw->tu->items.n; i++)
+        if (lw->tu->items.items[i].kind == LAT_X_FUNC)
+            lat__undef_fold(lw->u, lw->tu->items.items[i].fn);
+}
+
 lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out *out)
 {
     memset(out, 0, sizeof *out);
@@ -791,9 +798,8 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
     lw->tu = u->tu;
     lw->in = in;
     lat__emit_init(&lw->em, u, in);
-    for (size_t i = 0; i < lw->tu->items.n; i++)
-        if (lw->tu->items.items[i].kind == LAT_X_FUNC)
-            lat__undef_fold(u, lw->tu->items.items[i].fn);
+    if (!in->checked)
+        undef_fold(lw);
     lat__arith_rewrite(u, !in->no_fmad);
     if (!in->checked)
         lat__lockstep_rewrite(u);
@@ -810,6 +816,9 @@ lat_status lat__emu_lower(lat__unit *u, const lat__lower_in *in, lat__lower_out 
         if (lw->in->profile)
             lat__profile_annotate(u, out->check);
         lat__bounds_prove(u);
+        /* After the checks chose the locals they follow: initcheck still names the read
+         * (a bug the GPU's optimiser happens to hide), which then gives the GPU's value. */
+        undef_fold(lw);
         lw->em.checked = true;
         for (const char *const *piece = lat__checks_prefix(); *piece; piece++)
             lat__emit_str(&lw->em, *piece);

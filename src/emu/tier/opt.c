@@ -690,20 +690,22 @@ static char *read_file(const char *path, size_t *size)
     return buf;
 }
 
-/* The object's module variables (its .data and .bss, the last of its memory) are followed
- * by GUARD_BYTES of address space that load() makes inaccessible, as TinyCC's program
- * and device memory are (compile.c, backend/memory.c): a kernel's write past them faults
- * instead of landing in whatever the system mapped next. Before them lie the object's
- * relocated pointers, read-only once loaded (RELRO). */
-enum { GUARD_BYTES = 1 << 20 };
-#define LAT_EMU_OPT_GUARD "__lat_opt_guard"
+/* The object's module variables (its .data and .bss, the last of its writable memory)
+ * are followed by 1 MiB of address space no one can touch, as TinyCC's program and device
+ * memory are (compile.c, backend/memory.c): a kernel's write past them faults instead of
+ * landing in whatever the system mapped next. The script puts one byte of read-only data
+ * that far past .bss, a segment of its own; the loader maps the object's whole span and
+ * leaves the hole between the segments inaccessible. (A hole, not an inaccessible part of
+ * the writable segment: tools that read every writable segment, LeakSanitizer's scan of
+ * globals, must not fault in it.) Before the variables lie the object's relocated
+ * pointers, read-only once loaded (RELRO). */
 static const char guard_script[] =
     "SECTIONS\n"
     "{\n"
-    "  .lat_guard (NOLOAD) : ALIGN(4096) { " LAT_EMU_OPT_GUARD " = .; . += 0x100000; }\n"
+    "  . = ALIGN(4096) + 0x100000;\n"
+    "  .lat_tail : { BYTE(0) }\n"
     "}\n"
     "INSERT AFTER .bss;\n";
-_Static_assert(GUARD_BYTES == 0x100000, "the script's guard is GUARD_BYTES");
 
 static int write_file(const char *path, const void *data, size_t size);
 
@@ -828,11 +830,6 @@ static lat__emu_opt_code *open_object(const char *path, const table *t, char **m
         free_code(c);
         return NULL;
     }
-    /* The guard after the object's variables (guard_script); an object without one (a
-     * linker that ignored the script) runs unguarded. */
-    char *guard = dlsym(c->handle, LAT_EMU_OPT_GUARD);
-    if (guard && ((uintptr_t)guard & 4095) == 0)
-        mprotect(guard, GUARD_BYTES, PROT_NONE);
     return c;
 }
 
