@@ -121,7 +121,13 @@ static bool rewrite_stmt(lat__visitor *v, lat__stmt *s)
 static bool volatile_element(const lat__expr *e)
 {
     e = lat__skip_implicit(e);
-    return e->kind == LAT_E_INDEX && is_volatile(e->type) && lat__is_scalar(e->type);
+    if (e->kind != LAT_E_INDEX || !is_volatile(e->type) || !lat__is_scalar(e->type))
+        return false;
+    /* a thread's own array (`volatile char pad[512];`) is no other lane's */
+    const lat__expr *base = lat__skip_implicit(e->a);
+    const lat__sym *v = base->kind == LAT_E_NAME ? base->sym : NULL;
+    return !(v && v->type && v->type->kind == LAT_TY_ARRAY && !(v->flags & (LAT_SF_FILE_SCOPE | LAT_SF_PARAM)) &&
+             !(v->cuda & LAT_CU_SHARED));
 }
 
 /* A plain store to a volatile element, or NULL. */
