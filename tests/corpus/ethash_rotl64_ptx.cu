@@ -5,7 +5,7 @@
  * @kernel rotl64_kernel
  * @grid 2
  * @block 128
- * @arg in u64 256 rand 0 18446744073709549568
+ * @arg in u64 256 rand 0 9223372036854774784
  * @arg in i32 256 rand 1 64
  * @arg out u64 256
  */
