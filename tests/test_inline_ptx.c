@@ -168,7 +168,7 @@ TEST(instructions_outside_the_list_are_refused_by_name)
         const char *body, *want;
     } cases[] = {
         {"asm(\"setp.eq.u32 %%p1, %0, 0;\" :: \"r\"(x));", "setp other than setp.CMP.TYPE p, a, b"},
-        {"asm(\"{ .reg .pred p; setp.equ.f32 p, %0, 0f00000000; }\" :: \"f\"(1.0f));", "setp other than"},
+        {"asm(\"{ .reg .pred p, q; setp.eq.f32 p|q, %0, 0f00000000; }\" :: \"f\"(1.0f));", "setp other than"},
         {"asm(\".shared .u32 s;\");", "the directive '.shared .u32 s'"},
         {"asm(\"{ add.u32 %0, %0, 1;\" : \"+r\"(x));", "a '{' never closed"},
         {"asm(\"add.u32 %0, %0, 1; } }\" : \"+r\"(x));", "a '}' closing no '{'"},

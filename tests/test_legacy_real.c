@@ -2,6 +2,7 @@
  * C kernels): the idioms they are written in, run against a host reference. */
 #include "harness.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -590,5 +591,49 @@ TEST(threads_parted_by_an_if_meet_at_barriers_on_both_sides)
         int b = i / 256, t = i % 256, u = 255 - t;
         int s = u < 96 ? in[256 * b + u] * 2 : in[256 * b + u] + 1;
         ASSERT_EQ(out[i], t < 96 ? s : s - 1);
+    }
+}
+
+/* setp on floats compares as PTX does where a NaN is involved: ne and the other ordered
+ * comparisons are false, their unordered forms (neu, ltu...) true; num and nan test for
+ * one. C's != is true for a NaN, and the unordered forms were refused. */
+static const char setp_src[] =
+    "extern \"C\" __global__ void k(const float *a, const float *b, unsigned *o)\n"
+    "{\n"
+    "    int i = threadIdx.x;\n"
+    "    unsigned r;\n"
+    "    asm(\"{\\n\\t.reg .pred p;\\n\\t.reg .u32 t;\\n\\tmov.u32 %0, 0;\\n\\t\"\n"
+    "        \"setp.ne.f32 p, %1, %2;\\n\\tselp.u32 t, 1, 0, p;\\n\\tor.b32 %0, %0, t;\\n\\t\"\n"
+    "        \"setp.neu.f32 p, %1, %2;\\n\\tselp.u32 t, 2, 0, p;\\n\\tor.b32 %0, %0, t;\\n\\t\"\n"
+    "        \"setp.ltu.f32 p, %1, %2;\\n\\tselp.u32 t, 4, 0, p;\\n\\tor.b32 %0, %0, t;\\n\\t\"\n"
+    "        \"setp.ge.f32 p, %1, %2;\\n\\tselp.u32 t, 8, 0, p;\\n\\tor.b32 %0, %0, t;\\n\\t\"\n"
+    "        \"setp.num.f32 p, %1, %2;\\n\\tselp.u32 t, 16, 0, p;\\n\\tor.b32 %0, %0, t;\\n\\t\"\n"
+    "        \"setp.nan.f32 p, %1, %2;\\n\\tselp.u32 t, 32, 0, p;\\n\\tor.b32 %0, %0, t;\\n\\t}\"\n"
+    "        : \"=r\"(r) : \"f\"(a[i]), \"f\"(b[i]));\n"
+    "    o[i] = r;\n"
+    "}\n";
+
+TEST(inline_ptx_setp_on_floats_orders_nans_as_ptx_does)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, setp_src, "k");
+    enum { N = 64 };
+    float a[N], b[N];
+    unsigned o[N];
+    t_rand_floats(a, N, -2, 2);
+    t_rand_floats(b, N, -2, 2);
+    for (int i = 0; i < N; i += 5)
+        b[i] = a[i]; /* equal */
+    for (int i = 1; i < N; i += 7)
+        a[i] = NAN;
+    for (int i = 3; i < N; i += 11)
+        b[i] = NAN;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {N}},
+                              LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_in(b, sizeof b), lat_arg_out(o, sizeof o))));
+    for (int i = 0; i < N; i++) {
+        bool nan = a[i] != a[i] || b[i] != b[i];
+        unsigned want = (!nan && a[i] != b[i] ? 1u : 0u) | (nan || a[i] != b[i] ? 2u : 0u) |
+                        (nan || a[i] < b[i] ? 4u : 0u) | (!nan && a[i] >= b[i] ? 8u : 0u) | (nan ? 32u : 16u);
+        ASSERT_MSG(o[i] == want, "element %d (%g, %g): 0x%x, want 0x%x", i, (double)a[i], (double)b[i], o[i], want);
     }
 }

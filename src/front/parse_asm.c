@@ -715,18 +715,30 @@ static void translate(asm_text *a, insn *in)
             const char *ptx, *c;
         } cmps[] = {{"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"le", "<="}, {"gt", ">"}, {"ge", ">="},
                     {"lo", "<"},  {"ls", "<="}, {"hi", ">"}, {"hs", ">="}};
-        const char *c = NULL;
-        for (size_t i = 0; i < sizeof cmps / sizeof cmps[0] && in->nwords > 1; i++)
-            if (!strcmp(in->word[1], cmps[i].ptx))
+        const char *c = NULL, *w = in->nwords > 1 ? in->word[1] : "";
+        /* floats: equ neu ltu leu gtu geu also hold where either is NaN; num, nan */
+        size_t wl = strlen(w);
+        bool unordered = is_float(t) && wl == 3 && w[2] == 'u';
+        char base[3] = {w[0], wl >= 2 ? w[1] : '\0', '\0'};
+        for (size_t i = 0; i < sizeof cmps / sizeof cmps[0] && (wl == 2 || unordered); i++)
+            if (!strcmp(base, cmps[i].ptx) && (i < 6 || !is_float(t)))
                 c = cmps[i].c;
+        if (is_float(t) && (!strcmp(w, "num") || !strcmp(w, "nan")))
+            c = w;
         int k = declared(a, opnd(in, 0));
         if (!c || in->nargs != 3 || k < 0 || a->reg[k].type != T_PRED) {
-            a->refused = "setp other than setp.CMP.TYPE p, a, b (CMP eq ne lt le gt ge lo ls hi hs, p a .reg .pred)";
+            a->refused = "setp other than setp.CMP.TYPE p, a, b (CMP eq ne lt le gt ge lo ls hi hs, their "
+                         "unordered forms, num, nan; p a .reg .pred)";
             return;
         }
         const char *x = arg(a, in, 1, t), *y = arg(a, in, 2, t);
+        const char *nan = x && y ? lat__arena_printf(ar, "(%s != %s || %s != %s)", x, x, y, y) : NULL;
         if (x && y)
-            dest(a, in, opnd(in, 0), T_PRED, lat__arena_printf(ar, "%s %s %s", x, c, y));
+            dest(a, in, opnd(in, 0), T_PRED,
+                 c == w       ? lat__arena_printf(ar, "%s%s", w[1] == 'u' ? "!" : "", nan)
+                 : unordered  ? lat__arena_printf(ar, "(%s || %s %s %s)", nan, x, c, y)
+                 : is_float(t) && !strcmp(c, "!=") ? lat__arena_printf(ar, "(!%s && %s != %s)", nan, x, y)
+                              : lat__arena_printf(ar, "%s %s %s", x, c, y));
     } else if (!strcmp(op, "selp")) {
         const char *x = arg(a, in, 1, t), *y = arg(a, in, 2, t), *c = arg(a, in, 3, T_PRED);
         if (x && y && c)
