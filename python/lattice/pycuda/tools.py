@@ -461,50 +461,13 @@ class OccupancyRecord:
 # C types and dtypes
 # ----------------------------------------------------------------------------------------
 
-_name_to_dtype: dict[str, np.dtype] = {}
-_dtype_to_name: dict[Any, str] = {}
+# The registry is compyte's, as in PyCUDA: a dtype registered through either module is
+# known to both.
+from .compyte.dtypes import TYPE_REGISTRY as _REGISTRY  # noqa: E402
+from .compyte.dtypes import get_or_register_dtype, register_dtype  # noqa: E402,F401
 
-
-def get_or_register_dtype(names: str | Sequence[str], dtype: Any = None) -> np.dtype:
-    """The dtype registered for the C type name(s); with ``dtype``, registers it under
-    them first (the first name is the one ``dtype_to_ctype`` gives). A name registered to
-    a different dtype raises RuntimeError; an unknown name without ``dtype`` KeyError."""
-    if isinstance(names, str):
-        names = [names]
-    if dtype is None:
-        found = {_name_to_dtype[n] for n in names}
-        if len(found) != 1:
-            raise ValueError(f"the names {list(names)} name different dtypes")
-        return found.pop()
-    dtype = np.dtype(dtype)
-    for n in names:
-        old = _name_to_dtype.get(n)
-        if old is not None and old != dtype:
-            raise RuntimeError(f"name '{n}' already registered to a different dtype ({old})")
-    existing = _dtype_to_name.get(dtype)
-    if existing is not None:
-        dtype = _name_to_dtype[existing]
-    for n in names:
-        _name_to_dtype.setdefault(n, dtype)
-    if existing is None:
-        _dtype_to_name[dtype] = names[0]
-    _dtype_to_name.setdefault(str(dtype), names[0])
-    return dtype
-
-
-def register_dtype(dtype: Any, c_names: str | Sequence[str], alias_ok: bool = False) -> None:
-    """Deprecated in PyCUDA for ``get_or_register_dtype``; registers dtype under c_names
-    (a dtype already registered under another name raises unless ``alias_ok``)."""
-    import warnings
-    warnings.warn("register_dtype is deprecated; use get_or_register_dtype",
-                  DeprecationWarning, stacklevel=2)
-    if isinstance(c_names, str):
-        c_names = [c_names]
-    dtype = np.dtype(dtype)
-    if not alias_ok and dtype in _dtype_to_name and _dtype_to_name[dtype] not in c_names:
-        raise RuntimeError(f"dtype {dtype} is already registered as "
-                           f"'{_dtype_to_name[dtype]}'")
-    get_or_register_dtype(c_names, dtype)
+_name_to_dtype = _REGISTRY.name_to_dtype
+_dtype_to_name = _REGISTRY.dtype_to_name
 
 
 def _fill_registry() -> None:
