@@ -420,3 +420,73 @@ def test_nvcc_options_in_their_two_word_and_relaxation_forms(opts, rng, backend)
     if backend == "emu" or opts[0] not in ("--expt-relaxed-constexpr", "--extended-lambda",
                                            "--maxrregcount"):
         assert all(f"option {o} ignored" in mod.log for o in opts)
+
+
+# ---- ElementwiseKernel operations that read PyCUDA's loop variables ----------------------
+
+def _pycuda_thread_of(i, n):
+    """(tid, cta_start, total_threads) of the thread of PyCUDA's grid-stride loop that
+    runs index i, under PyCUDA's splay of n items."""
+    (blocks, _), (threads, _, _) = gpuarray.splay(n)
+    total = blocks * threads
+    t = i % total
+    return t % threads, t - t % threads, total
+
+
+@pytest.mark.parametrize("n", [7, 1000, 50_000])
+def test_elementwise_operation_reads_tid_total_threads_and_cta_start(n, rng):
+    x = rng.standard_normal(n).astype(np.float32)
+    k = elw.ElementwiseKernel(
+        "float *x, long *t, long *c, long *g, float *y",
+        "t[i] = tid; c[i] = cta_start; g[i] = total_threads; y[i] = 2 * x[i]",
+        "loop_vars")
+    t, c, g = (gpuarray.zeros(n, np.int64) for _ in range(3))
+    y = gpuarray.empty(n, np.float32)
+    k(gpuarray.to_gpu(x), t, c, g, y)
+    want = np.array([_pycuda_thread_of(i, n) for i in range(n)])
+    np.testing.assert_array_equal(t.get(), want[:, 0])
+    np.testing.assert_array_equal(c.get(), want[:, 1])
+    np.testing.assert_array_equal(g.get(), want[:, 2])
+    np.testing.assert_allclose(y.get(), 2 * x)
+
+
+def test_elementwise_loop_variables_with_slice_and_range(rng):
+    x = rng.standard_normal(300).astype(np.float32)
+    k = elw.ElementwiseKernel("float *x, float *y", "y[i] = x[i] + 0 * tid", "sl")
+    y = gpuarray.zeros(300, np.float32)
+    k(gpuarray.to_gpu(x), y, slice=slice(250, 10, -7))
+    want = np.zeros(300, np.float32)
+    want[250:10:-7] = x[250:10:-7]
+    np.testing.assert_array_equal(y.get(), want)
+    y.fill(0)
+    k(gpuarray.to_gpu(x), y, range=slice(3, 200, 4))
+    want[:] = 0
+    want[3:200:4] = x[3:200:4]
+    np.testing.assert_array_equal(y.get(), want)
+
+
+def test_elementwise_loop_prep_uses_tid_for_shared_memory(rng):
+    # A block-local table filled in loop_prep by thread id, as PyCUDA users write it.
+    n = 5000
+    x = rng.integers(0, 16, n).astype(np.int32)
+    k = elw.ElementwiseKernel(
+        "int *x, int *y", "y[i] = tab[x[i]]", "lut",
+        loop_prep="__shared__ int tab[16]; if (tid < 16) tab[tid] = tid * tid + 1; "
+                  "__syncthreads()")
+    y = gpuarray.empty(n, np.int32)
+    k(gpuarray.to_gpu(x), y)
+    np.testing.assert_array_equal(y.get(), x * x + 1)
+
+
+def test_splay_is_pycuda_s_rule():
+    dev = drv.Context.get_device()
+    mp = dev.get_attribute(drv.device_attribute.MULTIPROCESSOR_COUNT)
+    warp = dev.get_attribute(drv.device_attribute.WARP_SIZE)
+    max_blocks = 4 * 8 * mp
+    assert gpuarray.splay(1) == ((1, 1), (warp, 1, 1))
+    assert gpuarray.splay(warp * 3 + 1) == ((4, 1), (warp, 1, 1))
+    n = max_blocks * warp * 2 + 5
+    assert gpuarray.splay(n) == ((max_blocks, 1), (3 * warp, 1, 1))
+    assert gpuarray.splay(max_blocks * 128 * 4) == ((max_blocks, 1), (128, 1, 1))
+    a = gpuarray.empty(n, np.float32)
+    assert (a._grid, a._block) == gpuarray.splay(n)

@@ -326,9 +326,12 @@ class Context(_core.Context):
         return None if ctx is None else Context._adopt(ctx)
 
     @staticmethod
-    def pop() -> "Context | None":  # type: ignore[override]
-        ctx = _core.Context.pop()
-        return None if ctx is None else Context._adopt(ctx)
+    def pop() -> None:  # type: ignore[override]
+        """Pops the current context; returns None, as PyCUDA's. An empty stack raises
+        LogicError, as PyCUDA's ("cannot pop non-current context")."""
+        if _core.Context.pop() is None:
+            raise LogicError("context::pop failed: invalid device context - cannot pop "
+                             "non-current context", status="ERROR_INVALID_CONTEXT")
 
     def attach(self, flags: int = 0) -> "Context":
         self.push()
