@@ -490,3 +490,38 @@ def test_splay_is_pycuda_s_rule():
     assert gpuarray.splay(max_blocks * 128 * 4) == ((max_blocks, 1), (128, 1, 1))
     a = gpuarray.empty(n, np.float32)
     assert (a._grid, a._block) == gpuarray.splay(n)
+
+
+# ---- pycuda.reduction's kernel builders --------------------------------------------------
+
+def test_reduction_builders_against_numpy(rng):
+    from lattice.pycuda import reduction as red
+    n = 3001
+    a = rng.standard_normal(n)
+    b = rng.standard_normal(n).astype(np.float32)
+    ia = rng.integers(-1000, 1000, n).astype(np.int32)
+    lut = rng.integers(0, n, 400).astype(np.int32)
+    ga, gb, gi, gl = (gpuarray.to_gpu(v) for v in (a, b, ia, lut))
+    s = red.get_sum_kernel(np.float64, np.float64)(ga).get()
+    assert s.shape == () and s.dtype == np.float64
+    np.testing.assert_allclose(s, a.sum(), rtol=1e-10)
+    assert red.get_sum_kernel(None, np.int32)(gi).get() == ia.sum()
+    np.testing.assert_allclose(red.get_dot_kernel(np.float64, np.float64, np.float32)(ga, gb)
+                               .get(), a @ b.astype(np.float64), rtol=1e-9)
+    np.testing.assert_allclose(red.get_subset_sum_kernel(None, np.int32, np.float64)(gl, ga)
+                               .get(), a[lut].sum(), rtol=1e-10)
+    np.testing.assert_allclose(red.get_subset_dot_kernel(np.float64, np.int32)(gl, ga, ga)
+                               .get(), a[lut] @ a[lut], rtol=1e-10)
+    for what, f in (("min", np.min), ("max", np.max)):
+        assert red.get_minmax_kernel(what, np.dtype(np.float64))(ga).get() == f(a)
+        assert red.get_minmax_kernel(what, np.dtype(np.int32))(gi).get() == f(ia)
+        assert red.get_subset_minmax_kernel(what, np.dtype(np.float32), np.int32)(
+            gl, gb).get() == f(b[lut])
+    assert red.get_minmax_neutral("min", np.int16) == "32767"
+    with pytest.raises(ValueError):
+        red.get_minmax_neutral("mid", np.float32)
+    with pytest.raises(TypeError):
+        red.get_minmax_kernel("min", np.dtype(np.complex64))
+    assert bool(red.get_any_kernel(np.bool_, np.int32)(gi).get())
+    assert red.get_sum_kernel(np.float64, np.float64) is red.get_sum_kernel(np.float64,
+                                                                            np.float64)
