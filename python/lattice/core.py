@@ -841,7 +841,9 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
             if a.kind != _lib.ARG_IN and not arr.flags.writeable:
                 raise ValueError(f"argument {i}: {type(a).__name__}() of a read-only array "
                                  "(the launch would write to it)")
-            if not arr.flags.c_contiguous:
+            # A Fortran-ordered array goes as its memory lies, as PyCUDA copies it (the
+            # kernel indexes it column by column); a view that is neither order is copied.
+            if not (arr.flags.c_contiguous or arr.flags.f_contiguous):
                 if a.kind == _lib.ARG_IN:
                     arr = np.ascontiguousarray(arr)
                 else:

@@ -525,3 +525,26 @@ def test_reduction_builders_against_numpy(rng):
     assert bool(red.get_any_kernel(np.bool_, np.int32)(gi).get())
     assert red.get_sum_kernel(np.float64, np.float64) is red.get_sum_kernel(np.float64,
                                                                             np.float64)
+
+
+# ---- drv.In/Out/InOut pass an array's memory as it lies, as PyCUDA's ---------------------
+
+def test_in_out_of_fortran_arrays_pass_their_memory_as_it_lies(rng):
+    mod = SourceModule("""
+    __global__ void iota(float *a) { a[threadIdx.x] = threadIdx.x; }
+    __global__ void cp(float *o, const float *a) { o[threadIdx.x] = 2 * a[threadIdx.x]; }
+    """)
+    iota, cp = mod.get_function("iota"), mod.get_function("cp")
+    for wrap in (drv.Out, drv.InOut):
+        r = np.zeros((3, 4), np.float32, order="F")
+        iota(wrap(r), block=(12, 1, 1))
+        np.testing.assert_array_equal(r.ravel(order="F"), np.arange(12))
+    a = rng.standard_normal((3, 4)).astype(np.float32)
+    for host in (np.asfortranarray(a), a.T):
+        o = np.zeros(12, np.float32)
+        cp(drv.Out(o), drv.In(host), block=(12, 1, 1))
+        np.testing.assert_array_equal(o, 2 * host.ravel(order="K"))
+    # A view of neither order is still copied (PyCUDA refuses it), element by element.
+    o = np.zeros(6, np.float32)
+    cp(drv.Out(o), drv.In(a[:, ::2]), block=(6, 1, 1))
+    np.testing.assert_array_equal(o, 2 * a[:, ::2].ravel())
