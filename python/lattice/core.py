@@ -127,7 +127,21 @@ class Device:
 # Contexts
 # ----------------------------------------------------------------------------------------
 
-_stack: list["Context"] = []
+class _Stack(list):
+    """One thread's stack of current contexts (a class, so that it can be weakly held;
+    compared by identity, so that two threads' empty stacks are two stacks)."""
+
+    __eq__ = object.__eq__  # type: ignore[assignment]
+    __ne__ = object.__ne__  # type: ignore[assignment]
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+
+# Each thread has its own stack of current contexts, as CUDA's (and PyCUDA's) are per
+# thread: a worker that pushes its context neither sees nor pops another thread's. A
+# thread that has pushed none sees the main thread's current context.
+_main_stack = _Stack()
+_stacks: "weakref.WeakSet[_Stack]" = weakref.WeakSet([_main_stack])
+_local = threading.local()
 _stack_lock = threading.RLock()
 _default: "Context | None" = None
 _live: "weakref.WeakSet[Context]" = weakref.WeakSet()
@@ -393,20 +407,24 @@ class Context:
 
     # -- the current context ---------------------------------------------------------------
     def push(self) -> None:
-        """Makes this the current context (of every thread)."""
+        """Makes this the current context of the calling thread (and of the threads that
+        have pushed none, when the calling thread is the main one)."""
         with _stack_lock:
-            _stack.append(self)
+            _own_stack().append(self)
 
     @staticmethod
     def pop() -> "Context | None":
-        """Removes the current context from the stack and returns it."""
+        """Removes the calling thread's current context from its stack and returns it
+        (None when it has pushed none)."""
         with _stack_lock:
-            return _stack.pop() if _stack else None
+            stack = _own_stack()
+            return stack.pop() if stack else None
 
     @staticmethod
     def get_current() -> "Context | None":
         with _stack_lock:
-            return _stack[-1] if _stack else _default
+            top = _top()
+            return top if top is not None else _default
 
     def __enter__(self) -> "Context":
         self.push()
@@ -414,10 +432,11 @@ class Context:
 
     def __exit__(self, *exc) -> None:
         with _stack_lock:
-            if self in _stack:
-                _stack.reverse()
-                _stack.remove(self)
-                _stack.reverse()
+            stack = _own_stack()
+            if self in stack:
+                stack.reverse()
+                stack.remove(self)
+                stack.reverse()
         self.close()
 
     def detach(self) -> None:
@@ -431,8 +450,9 @@ class Context:
         if h is None:
             return
         with _stack_lock:
-            while self in _stack:
-                _stack.remove(self)
+            for stack in list(_stacks):
+                while self in stack:
+                    stack.remove(self)
             if _default is self:
                 _default = None
         _destroying = True
@@ -452,12 +472,32 @@ class Context:
         return f"<lattice.Context {state}>"
 
 
+def _own_stack() -> _Stack:
+    """The calling thread's stack (call with _stack_lock held)."""
+    if threading.current_thread() is threading.main_thread():
+        return _main_stack
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = _Stack()
+        _stacks.add(stack)
+    return stack
+
+
+def _top() -> "Context | None":
+    """The calling thread's current context, else the main thread's, else None."""
+    stack = _own_stack()
+    if stack:
+        return stack[-1]
+    return _main_stack[-1] if _main_stack else None
+
+
 def current_context() -> Context:
     """The current context, making the default one (automatic backend) on first use."""
     global _default
     with _stack_lock:
-        if _stack:
-            return _stack[-1]
+        top = _top()
+        if top is not None:
+            return top
         if _default is None or not _default.alive:
             _default = Context()
         return _default

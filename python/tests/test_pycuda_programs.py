@@ -548,3 +548,46 @@ def test_in_out_of_fortran_arrays_pass_their_memory_as_it_lies(rng):
     o = np.zeros(6, np.float32)
     cp(drv.Out(o), drv.In(a[:, ::2]), block=(6, 1, 1))
     np.testing.assert_array_equal(o, 2 * a[:, ::2].ravel())
+
+
+# ---- threads each pushing a context (CUDA's context stacks are per thread) ---------------
+
+def test_threads_each_push_and_pop_their_own_context(rng):
+    import threading
+    dev = drv.Context.get_device()
+    main_ctx = drv.Context.get_current()
+    pushed, popped = threading.Barrier(4), threading.Barrier(4)
+    results, errors = {}, []
+    k = rng.integers(1, 100, 4)
+
+    def worker(t):
+        try:
+            assert drv.Context.get_current() is main_ctx  # none pushed: the main one
+            ctx = dev.make_context()
+            pushed.wait()  # every thread has pushed before any launches or pops
+            m = SourceModule("__global__ void f(int *o, int k) { o[threadIdx.x] = k * "
+                             "threadIdx.x; }")
+            o = np.zeros(32, np.int32)
+            m.get_function("f")(drv.Out(o), np.int32(k[t]), block=(32, 1, 1))
+            results[t] = (o, drv.Context.get_current() is ctx)
+            popped.wait()
+            drv.Context.pop()
+            with pytest.raises(drv.LogicError):
+                drv.Context.pop()  # this thread's stack is empty, whatever main holds
+            ctx.detach()
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+            pushed.abort()
+            popped.abort()
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors, errors
+    for t in range(4):
+        o, own = results[t]
+        np.testing.assert_array_equal(o, k[t] * np.arange(32))
+        assert own
+    assert drv.Context.get_current() is main_ctx
