@@ -74,6 +74,16 @@ class Device:
         self.backend: str = _BACKEND_NAMES.get(resolved.value, "unknown")
         self._kind = resolved.value
         self.ordinal = ordinal
+        # An ordinal out of range is refused here: the library would also print its
+        # error to stderr (a call outside any context has no logger), a stray line after
+        # the exception the program catches.
+        n = c_int()
+        check(lib.lat_device_count(self._kind, byref(n)), "Device")
+        if isinstance(ordinal, int) and not 0 <= ordinal < n.value:
+            from .errors import InvalidDeviceError  # type: ignore[attr-defined]
+            raise InvalidDeviceError(f"Device: device {ordinal} does not exist: backend "
+                                     f"{self.backend} has {n.value} device"
+                                     f"{'' if n.value == 1 else 's'} (0..{n.value - 1})")
         info = _lib.device_info()
         check(lib.lat_device_get_info(self._kind, ordinal, byref(info)), "Device")
         self._info = info

@@ -591,3 +591,18 @@ def test_threads_each_push_and_pop_their_own_context(rng):
         np.testing.assert_array_equal(o, k[t] * np.arange(32))
         assert own
     assert drv.Context.get_current() is main_ctx
+
+
+def test_a_bad_device_ordinal_raises_without_a_stray_stderr_line():
+    code = ("import lattice.pycuda.driver as drv\n"
+            "drv.init()\n"
+            "for n in (drv.Device.count(), -1):\n"
+            "    try:\n"
+            "        drv.Device(n)\n"
+            "    except drv.LogicError as e:\n"
+            "        print(type(e).__name__)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["InvalidDeviceError"] * 2
+    assert "lattice: error" not in r.stderr, r.stderr
