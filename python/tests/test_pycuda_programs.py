@@ -606,3 +606,38 @@ def test_a_bad_device_ordinal_raises_without_a_stray_stderr_line():
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["InvalidDeviceError"] * 2
     assert "lattice: error" not in r.stderr, r.stderr
+
+
+# ---- NumPy scalars of each type as kernel arguments --------------------------------------
+
+def test_numpy_scalars_of_each_type_reach_their_parameters(rng):
+    mod = SourceModule("""
+    __global__ void k(double *o, unsigned char a, short b, bool c, long d,
+                      unsigned long long e, char f, float g, double h, const float *p)
+    { o[0] = a; o[1] = b; o[2] = c; o[3] = d; o[4] = (double)e; o[5] = f; o[6] = g;
+      o[7] = h; o[8] = p[0]; }""")
+    k = mod.get_function("k")
+    p = drv.to_device(rng.standard_normal(1).astype(np.float32))
+    want_p = drv.from_device(p, 1, np.float32)[0]
+    vals = (int(rng.integers(0, 256)), int(rng.integers(-30000, 30000)), True,
+            int(rng.integers(-2**40, 2**40)), int(rng.integers(0, 2**62)),
+            int(rng.integers(-128, 128)), float(rng.standard_normal()),
+            float(rng.standard_normal()))
+    types = (np.uint8, np.int16, np.bool_, np.int64, np.uint64, np.int8, np.float32,
+             np.float64)
+    o = np.zeros(9)
+    for ptr in (p, np.intp(int(p)), np.uintp(int(p)), int(p)):
+        o[:] = 0
+        k(drv.Out(o), *(t(v) for t, v in zip(types, vals)), ptr, block=(1, 1, 1))
+        want = [float(t(v)) for t, v in zip(types, vals)] + [want_p]
+        np.testing.assert_array_equal(o, np.array(want))
+    # A wider integer holding a value the parameter can hold fills it; one it cannot hold
+    # is refused rather than cut to its low bytes.
+    args = [t(v) for t, v in zip(types, vals)]
+    k(drv.Out(o), np.int32(200), *args[1:], p, block=(1, 1, 1))
+    assert o[0] == 200
+    for bad in (np.int32(300), np.int32(-1), np.int64(256)):
+        with pytest.raises(OverflowError, match="unsigned char a"):
+            k(drv.Out(o), bad, *args[1:], p, block=(1, 1, 1))
+    with pytest.raises(OverflowError, match="short b"):
+        k(drv.Out(o), args[0], np.int32(40000), *args[2:], p, block=(1, 1, 1))
