@@ -1368,6 +1368,7 @@ def _prepare(self: Kernel, arg_types: Any, texrefs: Any = None, block: Any = Non
         raise TypeError("prepare(block=, shared=) is PyCUDA's pre-2011 interface; give the "
                         "block and shared size to prepared_call")
     self._arg_format = _format_of(arg_types)
+    self.arg_format = "".join(self._arg_format)  # PyCUDA's attribute: the struct format
     return self
 
 

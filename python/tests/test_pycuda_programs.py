@@ -641,3 +641,32 @@ def test_numpy_scalars_of_each_type_reach_their_parameters(rng):
             k(drv.Out(o), bad, *args[1:], p, block=(1, 1, 1))
     with pytest.raises(OverflowError, match="short b"):
         k(drv.Out(o), args[0], np.int32(40000), *args[2:], p, block=(1, 1, 1))
+
+
+def test_device_data_and_occupancy_follow_pycuda_s_tables():
+    dd = tools.DeviceData()
+    cc = drv.Context.get_device().compute_capability()
+    assert dd.warps_per_mp == (64 if cc >= (3, 0) else 48)
+    assert (dd.smem_alloc_granularity, dd.register_allocation_unit) == (128, "warp")
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        threads = int(rng.integers(1, dd.max_threads + 1))
+        smem = int(rng.integers(0, dd.shared_memory // 4))
+        regs = int(rng.integers(0, 64))
+        # PyCUDA's occupancy calculator, as its tools.py computes it
+        warps = -(-threads // dd.warp_size)
+        asmem = -(-smem // 128) * 128
+        aregs = warps * 32 * regs
+        if aregs > dd.registers:
+            with pytest.raises(ValueError):
+                tools.OccupancyRecord(dd, threads, smem, regs)
+            continue
+        limits = [(8, "device"), (dd.warps_per_mp // warps, "warps")]
+        if regs > 0:
+            limits.append((dd.registers // aregs, "regs"))
+        if smem > 0:
+            limits.append((dd.shared_memory // asmem, "smem"))
+        tb, by = min(limits)
+        rec = tools.OccupancyRecord(dd, threads, smem, regs)
+        assert (rec.tb_per_mp, rec.limited_by) == (tb, by)
+        assert rec.occupancy == tb * warps / dd.warps_per_mp

@@ -389,14 +389,18 @@ class DeviceData:
         a = drv.device_attribute
         self.max_threads = dev.get_attribute(a.MAX_THREADS_PER_BLOCK)
         self.warp_size = dev.get_attribute(a.WARP_SIZE)
-        self.warps_per_mp = dev.get_attribute(a.MAX_THREADS_PER_MULTIPROCESSOR) // \
-            max(self.warp_size, 1)
+        # PyCUDA's table by compute capability (not the device's own threads per
+        # multiprocessor), so that occupancy figures are PyCUDA's.
+        cc = dev.compute_capability()
+        self.warps_per_mp = 64 if cc >= (3, 0) else 48 if cc >= (2, 0) else \
+            32 if cc >= (1, 2) else 24
         self.thread_blocks_per_mp = 8
         self.registers = dev.get_attribute(a.MAX_REGISTERS_PER_BLOCK)
         self.shared_memory = dev.get_attribute(a.MAX_SHARED_MEMORY_PER_BLOCK)
-        self.smem_alloc_granularity = 128
-        self.smem_granularity = 32
-        self.register_allocation_unit = "warp"
+        new_arch = cc >= (2, 0)
+        self.smem_alloc_granularity = 128 if new_arch else 512
+        self.smem_granularity = 32 if new_arch else 16
+        self.register_allocation_unit = "warp" if new_arch else "block"
 
     def align_bytes(self, word_size: int = 4) -> int:
         if word_size == 4:
@@ -440,7 +444,10 @@ class OccupancyRecord:
             raise ValueError(f"too many threads: {threads} > {devdata.max_threads}")
         warps = _ceil_to(threads / devdata.warp_size)
         smem = _ceil_to(shared_mem, devdata.smem_alloc_granularity)
-        regs = warps * devdata.warp_size * registers
+        if devdata.register_allocation_unit == "block":
+            regs = _ceil_to(warps * 2, 4) * 16 * registers
+        else:
+            regs = warps * 32 * registers
         if regs > devdata.registers:
             raise ValueError("too many registers")
         if smem > devdata.shared_memory:
