@@ -670,3 +670,27 @@ def test_device_data_and_occupancy_follow_pycuda_s_tables():
         rec = tools.OccupancyRecord(dd, threads, smem, regs)
         assert (rec.tb_per_mp, rec.limited_by) == (tb, by)
         assert rec.occupancy == tb * warps / dd.warps_per_mp
+
+
+def test_a_program_may_pop_autoinit_s_context_as_in_pycuda():
+    code = ("import numpy as np, threading\n"
+            "import lattice.pycuda.autoinit as ai\n"
+            "import lattice.pycuda.driver as drv\n"
+            "from lattice.pycuda import gpuarray\n"
+            "x = np.random.default_rng(2).standard_normal(64)\n"
+            "g = gpuarray.to_gpu(x)\n"
+            "out = []\n"
+            "th = threading.Thread(target=lambda: out.append((g * 3).get()))\n"
+            "th.start(); th.join()\n"
+            "assert np.array_equal(out[0], 3 * x)\n"
+            "assert drv.Context.get_current() is ai.context\n"
+            "ai.context.pop()\n"
+            "try:\n"
+            "    drv.Context.pop()\n"
+            "except drv.LogicError:\n"
+            "    print('second pop raises')\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "second pop raises"
+    assert "lattice: error" not in r.stderr
