@@ -694,3 +694,34 @@ def test_a_program_may_pop_autoinit_s_context_as_in_pycuda():
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "second pop raises"
     assert "lattice: error" not in r.stderr
+
+
+def test_more_elementwise_builders_against_numpy(rng):
+    n = 777
+    x = (rng.standard_normal(n) * 10).astype(np.float32)
+    y = (rng.random(n) + 0.5).astype(np.float32)
+    gx, gy = gpuarray.to_gpu(x), gpuarray.to_gpu(y)
+    z, w = gpuarray.empty_like(gx), gpuarray.empty_like(gx)
+    (grid, block) = gx._grid, gx._block
+    elw.get_fmod_kernel().prepared_call(grid, block, gx.gpudata, gy.gpudata, z.gpudata, n)
+    np.testing.assert_allclose(z.get(), np.fmod(x, y), rtol=1e-6, atol=1e-6)
+    # get_modf_kernel's modf(float, float *) is C++'s float overload, which the emulator's
+    # front end lacks (a CompileError); cumath.modf does the same work.
+    elw.get_frexp_kernel().prepared_call(grid, block, gx.gpudata, z.gpudata, w.gpudata, n)
+    m, e = np.frexp(x)
+    np.testing.assert_array_equal(z.get(), m)
+    np.testing.assert_array_equal(w.get(), e.astype(np.float32))
+    elw.get_ldexp_kernel().prepared_call(grid, block, z.gpudata, w.gpudata, gy.gpudata, n)
+    np.testing.assert_array_equal(gy.get(), x)
+    gy = gpuarray.to_gpu(y)
+    k = elw.get_pow_array_kernel(np.float32, np.float32, np.float32, True, True)
+    k.prepared_call(grid, block, gy.gpudata, gy.gpudata, z.gpudata, n)
+    np.testing.assert_allclose(z.get(), y ** y, rtol=1e-5)
+    k = elw.get_pow_array_kernel(np.float64, np.float32, np.float64, False, True)
+    zd = gpuarray.empty(n, np.float64)
+    k.prepared_call(grid, block, 1.5, gy.gpudata, zd.gpudata, n)
+    np.testing.assert_allclose(zd.get(), 1.5 ** y.astype(np.float64), rtol=1e-12)
+    k = elw.get_binary_minmax_kernel("max", np.dtype(np.float32), np.dtype(np.float32),
+                                     np.dtype(np.float32), False)
+    k.prepared_call(grid, block, gx.gpudata, gy.gpudata, z.gpudata, n)
+    np.testing.assert_array_equal(z.get(), np.fmax(x, y))

@@ -414,3 +414,60 @@ def get_take_kernel(*a: Any, **k: Any):
 
 
 take = _take
+
+
+def get_binary_minmax_kernel(func: str, dtype_x: Any, dtype_y: Any, dtype_z: Any,
+                             use_scalar: bool) -> Any:
+    """PyCUDA's: fmin/fmax (f-suffixed for single precision) or min/max of two arrays, or
+    of an array and a scalar (``use_scalar``)."""
+    if np.float64 not in [dtype_x, dtype_y]:
+        func = func + "f"
+    if any(np.dtype(dt).kind == "f" for dt in [dtype_x, dtype_y, dtype_z]):
+        func = "f" + func
+    if use_scalar:
+        return get_binary_func_scalar_kernel(func, dtype_x, dtype_y, dtype_z)
+    return get_binary_func_kernel(func, dtype_x, dtype_y, dtype_z)
+
+
+@context_dependent_memoize
+def get_fmod_kernel() -> Any:
+    return get_elwise_kernel("float *arg, float *mod, float *z",
+                             "z[i] = fmod(arg[i], mod[i])", "fmod_kernel")
+
+
+@context_dependent_memoize
+def get_frexp_kernel() -> Any:
+    return get_elwise_kernel("float *x, float *significand, float *exponent",
+                             "int expt = 0; significand[i] = frexp(x[i], &expt); "
+                             "exponent[i] = expt;", "frexp_kernel")
+
+
+@context_dependent_memoize
+def get_ldexp_kernel() -> Any:
+    return get_elwise_kernel("float *sig, float *expt, float *z",
+                             "z[i] = ldexp(sig[i], int(expt[i]))", "ldexp_kernel")
+
+
+@context_dependent_memoize
+def get_modf_kernel() -> Any:
+    return get_elwise_kernel("float *x, float *intpart ,float *fracpart",
+                             "fracpart[i] = modf(x[i], &intpart[i])", "modf_kernel")
+
+
+@context_dependent_memoize
+def get_pow_array_kernel(dtype_x: Any, dtype_y: Any, dtype_z: Any, is_base_array: bool,
+                         is_exp_array: bool) -> Any:
+    """PyCUDA's kernel for ``z = x ** y``: (x, y, z) with x or y a scalar when it is not
+    an array (powf for a float32 result, else pow)."""
+    func = "powf" if dtype_z == np.float32 else "pow"
+    if not is_base_array and is_exp_array:
+        x_decl, y_decl, call = "{x} x", "{y} *y", f"{func}(x,y[i])"
+    elif is_base_array and is_exp_array:
+        x_decl, y_decl, call = "{x} *x", "{y} *y", f"{func}(x[i],y[i])"
+    elif is_base_array and not is_exp_array:
+        x_decl, y_decl, call = "{x} *x", "{y} y", f"{func}(x[i],y)"
+    else:
+        raise AssertionError
+    decl = f"{x_decl}, {y_decl}, {{z}} *z".format(x=_ct(dtype_x), y=_ct(dtype_y),
+                                                  z=_ct(dtype_z))
+    return get_elwise_kernel(decl, f"z[i] = {call}", name="pow_method")
