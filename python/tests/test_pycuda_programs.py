@@ -725,3 +725,28 @@ def test_more_elementwise_builders_against_numpy(rng):
                                      np.dtype(np.float32), False)
     k.prepared_call(grid, block, gx.gpudata, gy.gpudata, z.gpudata, n)
     np.testing.assert_array_equal(z.get(), np.fmax(x, y))
+
+
+# ---- compiler.compile, then module_from_buffer / module_from_file ------------------------
+
+def test_compile_once_then_load_from_buffer_or_file(rng, tmp_path):
+    from lattice.pycuda import compiler
+    src = """
+    #include "scale.h"
+    __global__ void scale(float *p, float a) { p[threadIdx.x] = SCALE(p[threadIdx.x], a); }
+    """
+    (tmp_path / "scale.h").write_text("#define SCALE(x, a) ((x) * (a) + 1)\n")
+    try:
+        image = compiler.compile(src, include_dirs=[str(tmp_path)])
+    except NotImplementedError:  # a CUDA backend that produced PTX only
+        pytest.skip("this backend's compile gives PTX")
+    assert isinstance(image, bytes)
+    (tmp_path / "scale.cubin").write_bytes(image)
+    x = rng.standard_normal(64).astype(np.float32)
+    for mod in (drv.module_from_buffer(image),
+                drv.module_from_file(str(tmp_path / "scale.cubin"))):
+        h = x.copy()
+        mod.get_function("scale")(drv.InOut(h), np.float32(3), block=(64, 1, 1))
+        np.testing.assert_allclose(h, x * 3 + 1, rtol=1e-6)
+    with pytest.raises(drv.CompileError):
+        compiler.compile("__global__ void broken( { }")

@@ -950,8 +950,12 @@ class Module(_core.Module):
 
 
 def module_from_buffer(buffer: Any, options: Any = None, message_handler: Any = None) -> Module:
-    """A module from PTX text or a CUBIN (CUDA backend; the emulator runs only CUDA C)."""
-    return Module.from_image(buffer)
+    """A module from PTX text or a CUBIN (CUDA backend), or from the image
+    ``compiler.compile`` gives on the emulator."""
+    from .compiler import _module_from_emu_image
+    data = buffer.encode() if isinstance(buffer, str) else bytes(buffer)
+    mod = _module_from_emu_image(data)
+    return mod if mod is not None else Module.from_image(buffer)
 
 
 def module_from_file(filename: str) -> Module:
