@@ -930,14 +930,18 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
         if isinstance(a, np.generic):
             if param is not None and param.size and a.dtype.kind in "iu" and \
                     a.dtype.itemsize > param.size and not param.pointer:
-                # A wider NumPy integer fills a narrower integer parameter only with a value
-                # it can hold (the library would keep its low bytes).
+                # A wider NumPy integer fills a narrower integer parameter with a value it
+                # can hold (np.int64(n) for "int n" works in PyCUDA as a last argument,
+                # whose low bytes the kernel reads); one it cannot hold is refused rather
+                # than cut to its low bytes.
                 bits = 8 * param.size
                 lo, hi = (-(1 << (bits - 1)), 1 << (bits - 1)) if param.signed else \
                     (0, 1 << bits)
                 if not lo <= int(a) < hi:
                     raise OverflowError(f"argument {i}: {a.dtype} {int(a)} does not fit "
                                         f"the parameter '{param.type} {param.name}'")
+                if param.size in (1, 2, 4):
+                    a = np.dtype(f"{'i' if param.signed else 'u'}{param.size}").type(int(a))
             kind = _SCALAR_KINDS.get(a.dtype)
             if kind is not None:
                 slot.kind = kind[0]

@@ -636,6 +636,14 @@ def test_numpy_scalars_of_each_type_reach_their_parameters(rng):
     args = [t(v) for t, v in zip(types, vals)]
     k(drv.Out(o), np.int32(200), *args[1:], p, block=(1, 1, 1))
     assert o[0] == 200
+    k(drv.Out(o), np.int64(201), np.int64(-300), *args[2:], p, block=(1, 1, 1))
+    assert (o[0], o[1]) == (201, -300)
+    scale = SourceModule("__global__ void s(float *x, int n) { int i = threadIdx.x; "
+                         "if (i < n) x[i] *= 2; }").get_function("s")
+    h = rng.standard_normal(32).astype(np.float32)
+    got = h.copy()
+    scale(drv.InOut(got), np.int64(20), block=(32, 1, 1))  # np.int64(n) for "int n"
+    np.testing.assert_array_equal(got, np.where(np.arange(32) < 20, 2 * h, h))
     for bad in (np.int32(300), np.int32(-1), np.int64(256)):
         with pytest.raises(OverflowError, match="unsigned char a"):
             k(drv.Out(o), bad, *args[1:], p, block=(1, 1, 1))
