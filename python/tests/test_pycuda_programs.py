@@ -758,3 +758,70 @@ def test_compile_once_then_load_from_buffer_or_file(rng, tmp_path):
         np.testing.assert_allclose(h, x * 3 + 1, rtol=1e-6)
     with pytest.raises(drv.CompileError):
         compiler.compile("__global__ void broken( { }")
+
+
+# ---- the PyCUDA tutorial's struct of pointers, filled by copies to int(ptr) + offset -----
+
+def test_tutorial_double_op_struct(rng):
+    class DoubleOpStruct:
+        mem_size = 8 + np.uintp(0).nbytes
+
+        def __init__(self, array, struct_arr_ptr):
+            self.data = drv.to_device(array)
+            self.shape, self.dtype = array.shape, array.dtype
+            drv.memcpy_htod(int(struct_arr_ptr), memoryview(np.int32(array.size)))
+            drv.memcpy_htod(int(struct_arr_ptr) + 8, memoryview(np.uintp(int(self.data))))
+
+        def get(self):
+            return drv.from_device(self.data, self.shape, self.dtype)
+
+    struct_arr = drv.mem_alloc(2 * DoubleOpStruct.mem_size)
+    do2_ptr = int(struct_arr) + DoubleOpStruct.mem_size
+    a1 = rng.standard_normal(37).astype(np.float32)
+    a2 = rng.standard_normal(5).astype(np.float32)
+    s1, s2 = DoubleOpStruct(a1, struct_arr), DoubleOpStruct(a2, do2_ptr)
+    func = SourceModule("""
+    struct DoubleOperation { int datalen, __padding; float *ptr; };
+    __global__ void double_array(DoubleOperation *a)
+    {
+        a = a + blockIdx.x;
+        for (int idx = threadIdx.x; idx < a->datalen; idx += blockDim.x)
+            a->ptr[idx] *= 2;
+    }""").get_function("double_array")
+    func(struct_arr, block=(32, 1, 1), grid=(2, 1))
+    np.testing.assert_array_equal(s1.get(), 2 * a1)
+    np.testing.assert_array_equal(s2.get(), 2 * a2)
+    func.prepare("P")
+    assert func.arg_format == "P"
+    func.prepared_call((1, 1), (32, 1, 1), do2_ptr)
+    np.testing.assert_array_equal(s1.get(), 2 * a1)
+    np.testing.assert_array_equal(s2.get(), 4 * a2)
+
+
+def test_constant_memory_filled_through_get_global(rng):
+    mod = SourceModule("""
+    __constant__ float coef[16];
+    __device__ int counter;
+    __global__ void conv(float *o, const float *x, int n)
+    {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) {
+            float s = 0;
+            for (int k = 0; k < 16; k++) s += coef[k] * x[(i + k) % n];
+            o[i] = s;
+            atomicAdd(&counter, 1);
+        }
+    }""")
+    c_ptr, size = mod.get_global("coef")
+    assert size == 64
+    coef = rng.standard_normal(16).astype(np.float32)
+    drv.memcpy_htod(c_ptr, coef)
+    n = 300
+    x = rng.standard_normal(n).astype(np.float32)
+    o = np.zeros_like(x)
+    mod.get_function("conv")(drv.Out(o), drv.In(x), np.int32(n), block=(128, 1, 1),
+                             grid=(3, 1))
+    idx = (np.arange(n)[:, None] + np.arange(16)[None, :]) % n
+    np.testing.assert_allclose(o, (x[idx] * coef).sum(axis=1), rtol=1e-4, atol=1e-5)
+    cnt, _ = mod.get_global("counter")
+    assert drv.from_device(cnt, 1, np.int32)[0] == n
