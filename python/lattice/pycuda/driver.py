@@ -331,7 +331,7 @@ class Context(_core.Context):
         LogicError, as PyCUDA's ("cannot pop non-current context")."""
         if _core.Context.pop() is None:
             raise LogicError("context::pop failed: invalid device context - cannot pop "
-                             "non-current context", status="ERROR_INVALID_CONTEXT")
+                             "non-current context", status="LAT_ERROR_INVALID_CONTEXT")
 
     def attach(self, flags: int = 0) -> "Context":
         self.push()
