@@ -439,6 +439,9 @@ lat__expr *lat__template_call_parsed(lat__parser *p, lat__sym *tmpl_sym, lat__lo
 bool lat__template_fits(lat__parser *p, lat__sym *tmpl_sym, lat__expr **argv, size_t argc);
 /* template <...> in a class's body, at the keyword: a member function template of r. */
 void lat__member_template(lat__parser *p, lat__record *r);
+/* The same for a member template written out in toks (ntoks of them, the last an end of
+ * file), a generic lambda's operator(): its symbol in r, or NULL after reporting. */
+lat__sym *lat__member_template_from(lat__parser *p, lat__record *r, lat__tok *toks, size_t ntoks);
 /* A variable template's instance at its name (consumed): name<args>; its variable, or
  * NULL after reporting. */
 lat__sym *lat__template_variable(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);

@@ -1585,7 +1585,7 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         if (s.storage && s.storage != LAT_ST_REGISTER)
             lat__error_tok(p, first, "a storage class on a parameter");
         if (s.is_auto && !has_type_specifier(&s))
-            lat__unsupported(p, first, "a parameter declared auto (a generic lambda, an abbreviated function template)",
+            lat__unsupported(p, first, "a function parameter declared auto (an abbreviated function template)",
                              "a lattice limit: give the parameter's type, or write a function template");
         lat__type *base = base_type(p, &s);
         lat__atom *name = NULL;
