@@ -114,9 +114,11 @@ struct lat__record {
      * what deduction matches a parameter such as Vec<T, N> against. */
     struct lat__template *tmpl;
     const void *targs;
-    /* C++: its base class, one without data members (a traits class's integral_constant):
-     * its member types, static constants and static member functions are r's too. */
+    /* C++: its base class: its member types, static constants and member functions are
+     * r's too; its data members, if any, are r's first nbase_fields (the base subobject
+     * at r's start). */
     struct lat__record *base;
+    size_t nbase_fields;
     /* C++: the namespace it was declared in (a class template's instance: the template's),
      * where argument-dependent lookup finds functions taking it; NULL: the global one. */
     struct lat__ns *ns;

@@ -228,6 +228,8 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
         /* : a(x), b{y}: step over it to the body */
         while (lat__peek(p)->kind == LAT_TK_IDENT) {
             lat__next(p);
+            if (lat__at_punct(p, LAT_P_LT))
+                lat__skip_angles(p); /* a base class template's Base<T>(x) */
             if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))
                 lat__skip_group(p);
             if (!lat__accept(p, LAT_P_COMMA))
@@ -583,15 +585,58 @@ static lat__expr *member_default(lat__parser *p, lat__record *r, int fi, lat__lo
 /* A constructor's member initializers, `: a(x), b{y, z}`, as assignments to this->a...
  * in the members' order, as C++ runs them; a member the list leaves out takes its default
  * member initializer, where it has one. */
+/* *(Base *)this = value: the base subobject at the object's start, made by the base's
+ * constructor. */
+static lat__stmt *assign_base(lat__parser *p, lat__record *base, lat__expr *value, lat__loc loc)
+{
+    lat__type *bt = lat__record_type_of(p, base);
+    lat__expr *self = lat__expr_new(p, LAT_E_NAME, loc);
+    self->sym = p->this_sym;
+    self->type = p->this_sym->type;
+    lat__expr *d = lat__expr_new(p, LAT_E_UNARY, loc);
+    d->op = LAT_P_STAR;
+    d->a = lat__cast_to(p, self, lat__pointer_to(p->u, bt), false);
+    d->type = bt;
+    d->flags |= LAT_EF_LVALUE;
+    lat__expr *as = lat__expr_new(p, LAT_E_ASSIGN, loc);
+    as->op = LAT_P_ASSIGN;
+    as->a = d;
+    as->b = value;
+    as->type = bt;
+    as->flags |= value->flags & LAT_EF_ERROR;
+    lat__stmt *st = lat__stmt_new(p, LAT_S_EXPR, loc);
+    st->e = as;
+    return st;
+}
+
 static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
 {
     lat__stmt **by_field = lat__arena_alloc(&p->u->arena, (r->fields.n + 1) * sizeof *by_field);
+    lat__record *base = r->nbase_fields ? r->base : NULL;
+    lat__stmt *base_init = NULL;
     if (lat__accept(p, LAT_P_COLON)) {
         for (;;) {
             lat__tok *n = lat__next(p);
             if (n->kind != LAT_TK_IDENT) {
                 lat__syntax_error(p, "a member's name in the initializer list");
                 break;
+            }
+            if (base && n->atom == base->tag && lat__at_punct(p, LAT_P_LT))
+                lat__skip_angles(p); /* Base<T>(args) */
+            if (base && n->atom == base->tag && (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))) {
+                bool br = lat__at_punct(p, LAT_P_LBRACE);
+                lat__next(p);
+                lat__expr **argv;
+                size_t argc = lat__parse_arguments(p, br ? LAT_P_RBRACE : LAT_P_RPAREN,
+                                                   "to close the base's initializer", &argv);
+                if (base_init)
+                    lat__error_tok(p, n, "the base class '%s' initialized twice", n->atom->name);
+                else
+                    base_init = assign_base(p, base, lat__construct(p, lat__record_type_of(p, base), argv, (int)argc,
+                                                                    n->loc), n->loc);
+                if (!lat__accept(p, LAT_P_COMMA))
+                    break;
+                continue;
             }
             bool brace = lat__at_punct(p, LAT_P_LBRACE);
             if (!brace && !lat__at_punct(p, LAT_P_LPAREN)) {
@@ -623,7 +668,18 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
                 break;
         }
     }
-    for (size_t i = 0; i < r->fields.n; i++) {
+    if (base && !base_init && base->has_ctor) {
+        /* not named in the list: the base's default constructor */
+        if (!lat__default_ctor(base))
+            lat__error_at(p->u, into->loc, "the base class '%s' has no default constructor: initialise it in the list",
+                          lat__record_c_name(base));
+        else
+            base_init = assign_base(p, base, lat__construct(p, lat__record_type_of(p, base), NULL, 0, into->loc),
+                                    into->loc);
+    }
+    if (base_init)
+        LAT_PUSH(&p->u->arena, into->items, base_init);
+    for (size_t i = base_init ? r->nbase_fields : 0; i < r->fields.n; i++) {
         lat__stmt *st = by_field[i];
         if (!st) {
             lat__expr *value = member_default(p, r, (int)i, into->loc);

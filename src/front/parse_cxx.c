@@ -886,6 +886,15 @@ static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, c
         }
         lat__next(p);
         lat__sym *found = lat__find_member_sym(ty->rec, (*name)->atom);
+        lat__sym *m = (*name)->atom->sym;
+        if (!found && m && m->kind == LAT_SYM_VAR && (m->flags & LAT_SF_MEMBER) && m->rec &&
+            (size_t)m->value < ty->rec->fields.n && ty->rec->fields.items[m->value].name == (*name)->atom) {
+            /* Base::x in a member function of a class derived from Base: the data member
+             * of its base subobject, which leads the class's own */
+            for (const lat__record *b = m->rec; b && depth < 64; b = b->base, depth++)
+                if (b == ty->rec)
+                    return m;
+        }
         if (!found) {
             *why = "no such member";
             return NULL;

@@ -648,6 +648,33 @@ static lat__record *base_class(lat__parser *p)
     return refused ? NULL : base;
 }
 
+/* Why r's own data members cannot follow its base's as lattice lays them out (NULL: they
+ * can): C puts them where the Itanium C++ ABI does when the base ends without padding
+ * (the ABI may place them in a non-POD base's tail padding) and neither is packed. */
+static const char *data_beside_base(const lat__record *r, const lat__record *base)
+{
+    size_t end = 0;
+    for (size_t i = 0; i < base->fields.n; i++) {
+        const lat__field *f = &base->fields.items[i];
+        if (f->bits >= 0)
+            return "a base class with bit-fields under a class with data members of its own";
+        size_t e = f->offset + (size_t)lat__sizeof(f->type);
+        end = e > end ? e : end;
+    }
+    if (end != (size_t)base->size)
+        return "a base class ending in padding under a class with data members of its own";
+    if (r->packed || base->packed)
+        return "a packed class with a base class, both with data members";
+    for (size_t i = 0; i < r->fields.n; i++)
+        for (size_t j = 0; j < base->fields.n; j++)
+            if (r->fields.items[i].name && r->fields.items[i].name == base->fields.items[j].name)
+                return "a data member of the name of one of its base class's";
+    if (base->has_ctor && !r->has_ctor)
+        return "a class with data members beside its base's, without a constructor of its own, whose base "
+               "class has constructors";
+    return NULL;
+}
+
 static lat__type *record_specifier(lat__parser *p, spec *s)
 {
     lat__tok *kwt = lat__next(p);
@@ -725,14 +752,23 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     if (base && !lat__empty_record(base)) {
         /* cub's struct TempStorage : _TempStorage {}: a class that adds no data to its
          * base's is laid out as the base, and binds where the base is asked for */
-        if (r->fields.n)
-            lat__unsupported_at(p->u, r->loc, "a class with data members of its own beside its base class's",
-                                "a lattice limit: only a base class without data members, or a derived class "
-                                "without data members of its own");
+        const char *why = r->fields.n ? data_beside_base(r, base) : NULL;
+        if (why)
+            lat__unsupported_at(p->u, r->loc, why, "a lattice limit");
         else {
+            /* the base subobject first, as the Itanium C++ ABI lays it out: its members
+             * lead (a base without tail padding, so C's layout of them all is the ABI's) */
+            size_t own = r->fields.n;
+            lat__field *mine = r->fields.items;
+            r->fields.items = NULL;
+            r->fields.n = r->fields.cap = 0;
             for (size_t i = 0; i < base->fields.n; i++)
                 LAT_PUSH(&p->u->arena, r->fields, base->fields.items[i]);
-            r->packed = base->packed;
+            for (size_t i = 0; i < own; i++)
+                LAT_PUSH(&p->u->arena, r->fields, mine[i]);
+            r->nbase_fields = base->fields.n;
+            if (!own)
+                r->packed = base->packed;
             r->min_align = r->min_align > base->min_align ? r->min_align : base->min_align;
         }
     }
