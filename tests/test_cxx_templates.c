@@ -306,7 +306,8 @@ TEST(type_traits_and_sfinae_pick_the_overload_cxx_picks)
 /* A derived class adding data to a base with data, laid out as the Itanium C++ ABI does
  * (the base subobject first): base constructors in the initializer list (a class
  * template's as Base<T>{...}), the base's default constructor when the list names none,
- * base members by their plain names and as Base::y, base member functions, chains of
+ * base members by their plain names and as Base::y, base member functions (Base::f() where
+ * the derived class hides f with its own), chains of
  * bases, aggregates initialised with the base's members first, a pointer to the base. */
 TEST(derived_classes_add_data_members_after_their_base_subobject)
 {
@@ -323,6 +324,7 @@ TEST(derived_classes_add_data_members_after_their_base_subobject)
         "    int id;\n"
         "    __device__ Charged(float a, float b, float c) : Particle(a, b), q(c), id(7) {}\n"
         "    __device__ float energy() const { return q * norm2() + x + Particle::y; }\n"
+        "    __device__ float norm2() const { return Particle::norm2() + q * q; }\n" /* hides the base's */
         "};\n"
         "template <typename T> struct Span { T lo, hi; __device__ T width() const { return hi - lo; } };\n"
         "template <typename T> struct Range : Span<T> {\n"
@@ -348,7 +350,7 @@ TEST(derived_classes_add_data_members_after_their_base_subobject)
         "    w.a = 1.0f; w.b = in[i]; w.c = 3;\n"
         "    A *pa = &w;\n"
         "    D d(i % 5);\n"
-        "    out[i] = c.energy() + c.id + take(c) + r.count() + r.lo * 2 + v.a * 10 + v.b + w.sum() + pa->a * 100 +\n"
+        "    out[i] = c.energy() + c.id + take(c) + c.norm2() + r.count() + r.lo * 2 + v.a * 10 + v.b + w.sum() + pa->a * 100 +\n"
         "             d.k * 1000 + d.m * 10000 + sizeof(Charged) * 100000 + sizeof(C) * 1000000;\n"
         "}\n";
     lat_kernel *k = t_kernel_as_written(ctx, src, "k");
@@ -357,7 +359,7 @@ TEST(derived_classes_add_data_members_after_their_base_subobject)
     run_1d(k, in, out, N);
     for (int i = 0; i < N; i++) {
         double x = in[i], cx = x + 1;
-        double want = 3 * (cx * cx + 4) + cx + 2 + 7 + (cx * cx + 4) + 4 + 2 * x + 10 * x + 2 + (1 + x + 3 + 1) + 100 +
+        double want = 3 * (cx * cx + 4 + 9) + cx + 2 + 7 + (cx * cx + 4) + (cx * cx + 4 + 9) + 4 + 2 * x + 10 * x + 2 + (1 + x + 3 + 1) + 100 +
                       5000 + 10000 * (i % 5) + 16 * 100000 + 12 * 1000000;
         ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-3), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }

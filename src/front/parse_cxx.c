@@ -913,6 +913,14 @@ static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, c
             lat__next(p); /* :: */
             continue;
         }
+        if (found->kind == LAT_SYM_FUNC && found->storage != LAT_ST_STATIC && !found->tmpl && p->this_sym &&
+            lat__is_pointer(p->this_sym->type) && p->this_sym->type->base->rec && found->rec == ty->rec) {
+            /* Base::f() in a member function of a class derived from Base (or Base's own):
+             * f on this, as the base, also where the derived class hides it with its own */
+            for (const lat__record *b = p->this_sym->type->base->rec; b && depth < 64; b = b->base, depth++)
+                if (b == ty->rec)
+                    return found;
+        }
         if (found->kind == LAT_SYM_FUNC && found->storage != LAT_ST_STATIC) {
             *why = "calling a non-static member function without an object";
             return NULL;
