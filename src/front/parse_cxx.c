@@ -759,6 +759,45 @@ static bool set_takes(lat__parser *p, lat__sym *s, lat__expr **args, int nargs)
     return false;
 }
 
+/* Whether f beats every other viable candidate of the sets (n of them) in C++'s ranking:
+ * as good for every argument, better for one. Only plain functions are compared (a
+ * template or a built-in among the viable ones: false). */
+static bool beats_all(lat__parser *p, const lat__sym *f, lat__sym **sets, int n, lat__expr **args, int nargs)
+{
+    int *mine = lat__arena_alloc(&p->u->arena, (size_t)(nargs + 1) * sizeof(int));
+    int *theirs = lat__arena_alloc(&p->u->arena, (size_t)(nargs + 1) * sizeof(int));
+    if (f->tmpl || f->builtin_of || f->kind != LAT_SYM_FUNC || !candidate_ranks(p, f, args, nargs, mine, true))
+        return false;
+    for (int k = 0; k < n; k++)
+        for (const lat__sym *g = sets[k]; g; g = g->overloads) {
+            if (g == f)
+                continue;
+            if (g->tmpl || g->builtin_of || g->kind != LAT_SYM_FUNC)
+                return false;
+            if (!candidate_ranks(p, g, args, nargs, theirs, true))
+                continue;
+            bool better = false, worse = false;
+            for (int i = 0; i < nargs; i++) {
+                better |= mine[i] < theirs[i];
+                worse |= mine[i] > theirs[i];
+            }
+            if (!better || worse)
+                return false;
+        }
+    return true;
+}
+
+/* The set among the n fitting ones (each a namespace's overloads) holding the one function
+ * that beats all the others, or NULL. */
+static lat__sym *ranked_set(lat__parser *p, lat__sym **sets, int n, lat__expr **args, int nargs)
+{
+    for (int k = 0; k < n; k++)
+        for (const lat__sym *f = sets[k]; f; f = f->overloads)
+            if (beats_all(p, f, sets, n, args, nargs))
+                return sets[k];
+    return NULL;
+}
+
 lat__sym *lat__adl_choose(lat__parser *p, lat__atom *name, lat__sym *found, lat__expr **args, int nargs, lat__loc at,
                           bool *refused)
 {
@@ -791,11 +830,24 @@ lat__sym *lat__adl_choose(lat__parser *p, lat__atom *name, lat__sym *found, lat_
     if (!pick) /* none takes them: the call reports it, with the candidates */
         return found ? found : sets[0];
     if (other) {
+        /* C++ ranks the namespaces' functions together: one better than every other for
+         * each argument (exact match, promotion, conversion) is the call's */
+        lat__sym *fitting[ROOM + 1];
+        int nf = 0;
+        if (found && set_takes(p, found, args, nargs))
+            fitting[nf++] = found;
+        for (int i = 0; i < ns_; i++)
+            if (set_takes(p, sets[i], args, nargs))
+                fitting[nf++] = sets[i];
+        lat__sym *ranked = ranked_set(p, fitting, nf, args, nargs);
+        if (ranked)
+            return ranked;
         char what[160], why[240];
         snprintf(what, sizeof what, "the call '%s(...)' that functions of two namespaces take", name->name);
         snprintf(why, sizeof why,
-                 "argument-dependent lookup found one of them, and the emulator does not rank overloads of different "
-                 "namespaces against each other; qualify the call, ns::%s",
+                 "argument-dependent lookup found one of them, and the emulator ranks overloads of different "
+                 "namespaces against each other only where neither set has a template or built-in and one function "
+                 "is better than all; qualify the call, ns::%s",
                  name->name);
         lat__unsupported_at(p->u, at, what, why);
         *refused = true;
