@@ -205,6 +205,7 @@ void lat__skip_std_attributes(lat__parser *p);
 
 /* ---- parse_stmt.c ----------------------------------------------------------------------- */
 
+
 lat__stmt *lat__parse_compound(lat__parser *p);
 /* v as a value of integer type t: truncated to its width, sign-extended (parse_expr.c). */
 int64_t lat__int_wrap(const lat__type *t, uint64_t v);
@@ -219,6 +220,11 @@ bool lat__int_fold(lat__punct op, const lat__type *at, const lat__type *bt, cons
  * whose body is C++14's integer statements: marked LAT_EF_CONST with its value, where it
  * can be evaluated; otherwise left as it is. */
 void lat__fold_constexpr_call(lat__parser *p, lat__expr *e);
+/* Each call in e (a static variable's initializer) of a constexpr function of floating
+ * values that evaluates to a finite float or double (float and double arithmetic, each
+ * operation rounded to its type, as C++ evaluates it at compile time) becomes that
+ * constant; the others stay calls. */
+void lat__fold_float_calls(lat__parser *p, lat__expr *e);
 /* ---- parse_asm.c ---- */
 /* An asm statement at its keyword: the inline PTX's C++ (a block), or LAT_S_ASM after
  * an error or a refusal naming the instruction. */

@@ -2132,6 +2132,7 @@ static void static_init_calls(lat__parser *p, const lat__sym *v, lat__expr *init
     if (!init || (v->depth > 0 && v->storage != LAT_ST_STATIC) || v->storage == LAT_ST_TYPEDEF ||
         !(lat__is_arith(t) || t->kind == LAT_TY_PTR))
         return;
+    lat__fold_float_calls(p, init);
     lat__visitor w = {.expr = first_call};
     lat__visit_expr(&w, init);
     const lat__expr *c = w.data;
@@ -2143,7 +2144,8 @@ static void static_init_calls(lat__parser *p, const lat__sym *v, lat__expr *init
              v->name ? v->name->name : "?", fn->sym->name->name);
     lat__unsupported_at(p->u, loc, what,
                         "a variable of static storage needs a constant; the emulator evaluates calls of constexpr "
-                        "functions of integers, not of floating values");
+                        "functions of integers, float and double (+, -, *, /, comparisons, conversions), not of "
+                        "other functions or values");
 }
 
 static lat__func *function_definition(lat__parser *p, spec *s, lat__sym *f, lat__loc loc);

@@ -1491,8 +1491,8 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
         if (!(e->flags & LAT_EF_ERROR))
             lat__error_at(p->u, e->loc, "a template's value argument must be a constant%s",
                           e->kind == LAT_E_CALL ? " (the emulator evaluates calls of constexpr functions of integers with "
-                                                  "constant arguments: integer locals, loops, if, switch and returns, "
-                                                  "no floating values, arrays, pointers or globals)"
+                                                  "constant arguments: integer, float and double locals, loops, if, "
+                                                  "switch and returns, no arrays, pointers or globals)"
                                                 : "");
         return false;
     }
