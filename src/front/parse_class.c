@@ -1092,6 +1092,11 @@ lat__type *lat__deduced_return(lat__parser *p)
 lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
 {
     lat__lambda *l = p->lambda;
+    if (l && s->kind == LAT_SYM_VAR && (s->flags & LAT_SF_MEMBER)) {
+        lat__unsupported_at(p->u, loc, "a class member named in a lambda (capturing this, or a generic lambda's capture)",
+                            "a lattice limit: copy it to a local variable first");
+        return NULL;
+    }
     if (!l || s->kind != LAT_SYM_VAR || (s->flags & LAT_SF_FILE_SCOPE) || s->depth > l->depth || s->depth == 0 ||
         (s->cuda & LAT_CU_SHARED) || (s->storage == LAT_ST_STATIC))
         return NULL;

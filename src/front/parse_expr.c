@@ -700,6 +700,11 @@ static lat__expr *sym_expr(lat__parser *p, lat__tok *t, lat__sym *s)
         if (!s)
             return lat__error_expr(p, t->loc);
     }
+    if ((s->flags & LAT_SF_MEMBER) && !p->this_sym) {
+        if (!p->lambda) /* (in a lambda, lat__lambda_capture said why) */
+            lat__error_tok(p, t, "'%s' is a non-static member, named where there is no object", t->atom->name);
+        return lat__error_expr(p, t->loc);
+    }
     if (s->flags & LAT_SF_MEMBER)
         return lat__member_name(p, s, t->loc); /* a member in a member function: this->m */
     if ((s->flags & (LAT_SF_THREAD_VARYING | LAT_SF_BLOCK_UNIFORM)) &&
