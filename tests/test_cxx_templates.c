@@ -974,6 +974,34 @@ TEST(auto_template_parameters_and_static_constexpr_auto_members)
     ASSERT_CONTAINS(err, "t.cu:2:20: error: a function parameter declared auto (an abbreviated function template)");
 }
 
+/* Deduction through a reference to an array (register tiles passed as T (&)[N]): the
+ * element type and the size; a non-const array binds to a reference to a const one. */
+TEST(templates_deduce_element_type_and_size_through_array_references)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <int N, class F> __device__ void for_each(float (&v)[N], F f) { for (int j = 0; j < N; j++) f(v[j]); }\n"
+        "template <typename T, int N> __device__ T sum(const T (&v)[N]) { T s = 0; for (int j = 0; j < N; j++) s += v[j]; return s; }\n"
+        "template <typename T, int N> __device__ int count(T (&)[N]) { return N; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float t[4] = {in[i], 1, 2, 3};\n"
+        "    int q[7] = {1, 2, 3, 4, 5, 6, i % 9};\n"
+        "    for_each(t, [&](float &x) { x *= 2; });\n"
+        "    out[i] = sum(t) + sum(q) * 100 + count(q) * 10000 + count(t) * 100000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double want = 2.0 * (in[i] + 6) + (21 + i % 9) * 100 + 70000 + 400000;
+        ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-3), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
 /* Generic lambdas as real code writes them: passed to device function templates (by value
  * and by const reference), [&] and [=] capturing what they name, [x] mutable keeping its
  * own copy, immediately invoked, returned from a function, inside a function template's

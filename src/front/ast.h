@@ -77,6 +77,8 @@ struct lat__type {
     lat__sym *named;      /* the typedef this type was written as, for messages and output */
     uint8_t ref;          /* PTR: a C++ reference, lowered to a pointer (1: T &, 2: T &&):
                              names of it read through it, bindings take the address */
+    int count_vph;        /* ARRAY in a signature read for deduction: its size is template
+                             value parameter count_vph - 1 (float (&v)[N]); else 0 */
 };
 
 typedef struct lat__field {

@@ -101,10 +101,15 @@ lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, con
         return chosen;
     bool lvalue = (e->flags & LAT_EF_LVALUE) && e->type->kind != LAT_TY_FUNC;
     bool derived = lat__derived_from(e->type, to);
-    bool same = lat__type_compatible(lat__unqualified(p->u, e->type), lat__unqualified(p->u, to), true) || derived;
+    lat__type *eq = e->type, *tq = to; /* an array's qualifiers are its elements' */
+    while (eq->kind == LAT_TY_ARRAY && tq->kind == LAT_TY_ARRAY && eq->count == tq->count && eq->count >= 0) {
+        eq = eq->base;
+        tq = tq->base;
+    }
+    bool same = lat__type_compatible(lat__unqualified(p->u, eq), lat__unqualified(p->u, tq), true) || derived;
     if (lvalue && same) {
         /* const is added freely, never dropped */
-        if ((e->type->quals & ~to->quals) & (LAT_Q_CONST | LAT_Q_VOLATILE)) {
+        if ((eq->quals & ~tq->quals) & (LAT_Q_CONST | LAT_Q_VOLATILE)) {
             lat__error_at(p->u, e->loc, "%s %s from %s: it drops a qualifier", context,
                           lat__type_str(p->u, ref, NULL, false), lat__type_str(p->u, e->type, NULL, false));
             e->flags |= LAT_EF_ERROR;

@@ -1412,7 +1412,7 @@ static lat__type *suffixes(lat__parser *p, lat__type *t)
         return t;
     lat__tok *open = lat__next(p);
     int64_t count = -1;
-    lat__expr *vla = NULL;
+    lat__expr *vla = NULL, *size_e = NULL;
     while (lat__at_kw(p, LAT_KW_STATIC) || lat__at_kw(p, LAT_KW_CONST) ||
            lat__at_kw(p, LAT_KW_RESTRICT) || lat__at_kw(p, LAT_KW_VOLATILE) ||
            lat__at_kw(p, LAT_KW_RESTRICT3))
@@ -1421,7 +1421,7 @@ static lat__type *suffixes(lat__parser *p, lat__type *t)
         if (lat__at_punct(p, LAT_P_STAR) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_RBRACKET)) {
             lat__next(p);
         } else {
-            lat__expr *e = lat__parse_assign_expr(p);
+            lat__expr *e = size_e = lat__parse_assign_expr(p);
             if (e->flags & LAT_EF_ERROR) {
                 count = 1; /* reported: go on without more errors about it */
             } else if (e->flags & LAT_EF_CONST) {
@@ -1440,15 +1440,17 @@ static lat__type *suffixes(lat__parser *p, lat__type *t)
             }
         }
     }
+    int vph = size_e && size_e->kind == LAT_E_NAME && size_e->sym && size_e->sym->tparam > 0 ? size_e->sym->tparam : 0;
     lat__expect(p, LAT_P_RBRACKET, "to close the array's size");
     lat__type *elem = suffixes(p, t);
     if (elem->kind == LAT_TY_FUNC)
         lat__error_tok(p, open, "an array of functions");
-    else if (!lat__is_complete(elem) && !p->in_builtin)
+    else if (!lat__is_complete(elem) && !p->in_builtin && !lat__is_template_placeholder(elem))
         lat__error_tok(p, open, "an array of an incomplete type (%s)",
                        lat__type_str(p->u, elem, NULL, false));
     lat__type *a = lat__array_of(p->u, elem, count);
     a->vla = vla;
+    a->count_vph = vph;
     return a;
 }
 

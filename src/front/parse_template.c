@@ -1619,6 +1619,10 @@ static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *ar
         return false;
     if (pat->kind == LAT_TY_PTR)
         return pat->ref == arg->ref && unify(p, pat->base, arg->base, args, set);
+    if (pat->kind == LAT_TY_ARRAY && pat->count_vph > 0 && arg->count >= 0) {
+        targ pv = {.vph = pat->count_vph}, av = {.value = arg->count};
+        return unify_value(&pv, &av, args, set) && unify(p, pat->base, arg->base, args, set);
+    }
     if (pat->kind == LAT_TY_ARRAY)
         return pat->count == arg->count && unify(p, pat->base, arg->base, args, set);
     if (pat->kind == LAT_TY_FUNC) { /* R (*)(A...): the result and each parameter */
@@ -1655,6 +1659,15 @@ static bool match(lat__parser *p, const lat__type *param, lat__type *arg, targ *
     if (param->kind == LAT_TY_PTR) {
         if (arg->kind != LAT_TY_PTR)
             return true; /* no deduction from it; the call's check reports */
+        return match(p, param->base, arg->base, args, set);
+    }
+    if (param->kind == LAT_TY_ARRAY && arg->kind == LAT_TY_ARRAY) {
+        /* T (&v)[N] bound to an array: N its size, T its element */
+        if (param->count_vph > 0 && arg->count >= 0) {
+            targ pv = {.vph = param->count_vph}, av = {.value = arg->count};
+            if (!unify_value(&pv, &av, args, set))
+                return false;
+        }
         return match(p, param->base, arg->base, args, set);
     }
     return true;
