@@ -25,7 +25,7 @@ template <int BLOCK, class T, class Op> __device__ T block_reduce(T v, Op op)
     __syncthreads();
     return r;
 }
-template <int N, class F> __device__ void for_each(float *v, F f)
+template <int N, class F> __device__ void for_each(float (&v)[N], F f)
 {
 #pragma unroll
     for (int j = 0; j < N; j++)
@@ -38,7 +38,7 @@ extern "C" __global__ void generic_lambdas(const float *in, float *out, int n)
     float x = i < n ? in[i] : 0.0f;
     float tile[4] = {x, x * x, 1.0f - x, 0.5f};
     float scale = 1.5f;
-    for_each<4>(tile, [&](auto &t) { t *= scale; });
+    for_each(tile, [&](auto &t) { t *= scale; });
     auto aff = make_affine(2.0f, -1.0f);
     int k = 0;
     auto next = [k](auto step) mutable { k += step; return k; };
