@@ -365,6 +365,59 @@ TEST(derived_classes_add_data_members_after_their_base_subobject)
     }
 }
 
+/* using Base::f; brings the base's overloads beside the derived class's own of that name
+ * (ranked together: the base's take the object as the derived class's, exactly); without
+ * it the derived class's f hides them; protected members are the derived class's. */
+TEST(using_declarations_bring_base_overloads_beside_the_derived_classes)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "class Acc {\n"
+        "protected:\n"
+        "    float total;\n"
+        "    int n;\n"
+        "public:\n"
+        "    __device__ Acc() : total(0), n(0) {}\n"
+        "    __device__ void add(float v) { total += v; n++; }\n"
+        "    __device__ void add(float v, int times) { total += v * times; n += times; }\n"
+        "    __device__ float mean() const { return total / n; }\n"
+        "};\n"
+        "class WeightedAcc : public Acc {\n"
+        "    float wsum;\n"
+        "public:\n"
+        "    using Acc::add;\n"
+        "    __device__ WeightedAcc() : Acc(), wsum(0) {}\n"
+        "    __device__ void add(float v, float w) { total += v * w; wsum += w; n++; }\n"
+        "    __device__ float wmean() const { return total / wsum; }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    WeightedAcc a;\n"
+        "    a.add(in[i], 2.0f);\n"
+        "    a.add(1.0f);\n"
+        "    a.add(3.0f, 2);\n"
+        "    out[i] = a.mean() * 100 + a.wmean();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float total = in[i] * 2.0f + 1.0f + 6.0f;
+        double want = total / 4 * 100 + total / 2.0f;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-4), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+    if (!t_is_emu(ctx))
+        return;
+    const char *m = cxx_error(ctx, "struct B { int a; __device__ B(int v) : a(v) {} };\n"
+                                   "struct D : B { using B::B; };\n"
+                                   "extern \"C\" __global__ void k(int *o) { D d(1); o[0] = d.a; }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:2:16: error: inheriting a base's constructors (using Base::Base;) is not supported");
+}
+
 TEST(a_class_with_data_beside_its_bases_is_refused_and_a_failed_enable_if_is_an_error)
 {
     lat_context *ctx = t_context();

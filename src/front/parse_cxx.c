@@ -315,6 +315,14 @@ static int arg_rank(lat__parser *p, lat__expr *a, const lat__type *t, bool user)
     return value_rank(p, lat__rvalue(p, a), t, user);
 }
 
+/* Whether f's first parameter is a member function's object (this). */
+static bool is_object_param(const lat__sym *f)
+{
+    const lat__param_types *pt = &f->type->params;
+    return f->rec && pt->n > 0 && pt->syms && pt->syms[0] && pt->syms[0]->name &&
+           strcmp(pt->syms[0]->name->name, "this") == 0;
+}
+
 /* ranks[i] for each argument, or false when the candidate is not viable. */
 static bool candidate_ranks(lat__parser *p, const lat__sym *f, lat__expr **args, int nargs, int *ranks, bool user)
 {
@@ -325,6 +333,11 @@ static bool candidate_ranks(lat__parser *p, const lat__sym *f, lat__expr **args,
         return false;
     for (int i = 0; i < nargs; i++) {
         ranks[i] = i < pt->n ? arg_rank(p, args[i], pt->types[i], user) : ELLIPSIS;
+        if (i == 0 && ranks[i] == NO_MATCH && is_object_param(f) && lat__is_pointer(args[0]->type) &&
+            lat__derived_from(args[0]->type->base, pt->types[0]->base) &&
+            !(args[0]->type->base->quals & ~pt->types[0]->base->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)))
+            ranks[i] = EXACT; /* a base's member function a using-declaration brought into the
+                                 derived class: its object parameter is the derived class's */
         if (ranks[i] == NO_MATCH)
             return false;
     }

@@ -936,10 +936,73 @@ static void struct_body(lat__parser *p, lat__record *r)
     lat__parse_leave(p);
 }
 
+typedef LAT_VEC(lat__tok *) using_list;
+
+/* using Base::name; in r's body, at `using`: a base's member function named so joins r's
+ * overloads of the name (using_overloads, at the class's end); a base's data member is
+ * in sight already. */
+static void using_member(lat__parser *p, lat__record *r, using_list *usings)
+{
+    lat__tok *kw = lat__next(p);
+    lat__tok *b = lat__peek(p);
+    bool ok = r->base && b->kind == LAT_TK_IDENT && b->atom == r->base->tag;
+    if (ok) {
+        lat__next(p);
+        if (lat__at_punct(p, LAT_P_LT))
+            lat__skip_angles(p); /* using Base<T>::f; */
+        ok = lat__accept(p, LAT_P_SCOPE) && lat__peek(p)->kind == LAT_TK_IDENT &&
+             lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SEMI);
+    }
+    lat__tok *name = ok ? lat__next(p) : NULL;
+    if (name && name->atom == r->base->tag) {
+        lat__unsupported(p, kw, "inheriting a base's constructors (using Base::Base;)", "a lattice limit");
+        name = NULL;
+    } else if (!ok) {
+        lat__unsupported(p, kw, "a using-declaration in a class other than using Base::member; of its base",
+                         "a lattice limit");
+    }
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_SEMI) && !lat__at_punct(p, LAT_P_RBRACE))
+        lat__next(p);
+    lat__accept(p, LAT_P_SEMI);
+    if (name && lat__find_method(r->base, name->atom))
+        LAT_PUSH(&p->u->arena, *usings, name);
+}
+
+/* The base's overloads each using-declaration names, after r's own of that name (which
+ * hide none of them but one of the same parameters, refused). */
+static void using_overloads(lat__parser *p, lat__record *r, const using_list *usings)
+{
+    for (size_t i = 0; i < usings->n; i++) {
+        lat__tok *name = usings->items[i];
+        lat__sym *theirs = lat__find_method(r->base, name->atom), *own = lat__find_method(r, name->atom);
+        if (!own) {
+            LAT_PUSH(&p->u->arena, r->methods, theirs);
+            continue;
+        }
+        if (own->rec != r)
+            continue; /* named twice */
+        bool clash = false;
+        for (lat__sym *o = own; o; o = o->overloads)
+            for (lat__sym *t = theirs; t; t = t->overloads)
+                clash |= o != t && lat__same_parameters(o->type, t->type);
+        if (clash) {
+            lat__unsupported_at(p->u, name->loc, "a using-declaration of a base's function that the class redeclares "
+                                                 "with the same parameters",
+                                "a lattice limit");
+            continue;
+        }
+        lat__sym *tail = own;
+        while (tail->overloads)
+            tail = tail->overloads;
+        tail->overloads = theirs;
+    }
+}
+
 static void struct_body_(lat__parser *p, lat__record *r)
 {
     bool saved = p->in_record;
     p->in_record = true;
+    using_list usings = {0};
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RBRACE)) {
         lat__tok *first = lat__peek(p);
         if (lat__accept(p, LAT_P_SEMI))
@@ -1011,6 +1074,10 @@ static void struct_body_(lat__parser *p, lat__record *r)
             lat__next(p); /* = */
             member_type(p, r, name->atom, name->loc, lat__parse_type_name(p));
             lat__expect(p, LAT_P_SEMI, "after the type alias");
+            continue;
+        }
+        if (lat__tok_kw(first, LAT_KW_USING)) {
+            using_member(p, r, &usings);
             continue;
         }
         spec s;
@@ -1207,6 +1274,7 @@ static void struct_body_(lat__parser *p, lat__record *r)
             lat__skip_statement(p);
     next_member:;
     }
+    using_overloads(p, r, &usings);
     lat__expect(p, LAT_P_RBRACE, "to close the struct");
     p->in_record = saved;
 }
