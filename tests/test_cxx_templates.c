@@ -1058,7 +1058,8 @@ TEST(templates_deduce_element_type_and_size_through_array_references)
 /* Generic lambdas as real code writes them: passed to device function templates (by value
  * and by const reference), [&] and [=] capturing what they name, [x] mutable keeping its
  * own copy, immediately invoked, returned from a function, inside a function template's
- * instance, auto & parameters writing through, [&] reading a __shared__ array; each call's argument types make an
+ * instance, auto & parameters writing through, [&] reading a __shared__ array, auto... packs
+ * folded, lambdas passed to generic lambdas and through a variadic invoke; each call's argument types make an
  * operator() of their own (add(1, 2) is an int). */
 TEST(generic_lambdas_capture_and_are_instantiated_per_call)
 {
@@ -1096,6 +1097,19 @@ TEST(generic_lambdas_capture_and_are_instantiated_per_call)
         "    __syncthreads();\n"
         "    auto at = [&](auto j) { return sh[j] * 2; };\n"
         "    out[i] = at(threadIdx.x ^ 1u);\n"
+        "}\n"
+        "struct Vec2 { float x, y; __device__ float dot(const Vec2 &o) const { return x * o.x + y * o.y; } };\n"
+        "template <typename F, typename... Args> __device__ auto invoke(F f, Args... args) { return f(args...); }\n"
+        "extern \"C\" __global__ void kp(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    Vec2 a{in[i], 1.0f};\n"
+        "    auto sum = [](auto... xs) { return (xs + ... + 0.0f); };\n"
+        "    auto proj = [a](const auto &v) { return a.dot(v); };\n"
+        "    auto twice = [](auto f, auto x) { return f(f(x)); };\n"
+        "    auto inc = [](float x) { return x + 1; };\n"
+        "    out[i] = sum(1.0f, 2.0f, in[i]) + proj(Vec2{2.0f, 3.0f}) * 10 + twice(inc, in[i]) * 100 +\n"
+        "             invoke([](auto p, auto q) { return p * q; }, 2, in[i]) * 1000;\n"
         "}\n";
     if (t_is_emu(ctx)) {
         /* a lambda in a generic lambda naming its captures, a lambda naming a member of the
@@ -1117,6 +1131,12 @@ TEST(generic_lambdas_capture_and_are_instantiated_per_call)
     run_1d(ks, in2, out2, N);
     for (int i = 0; i < N; i++)
         ASSERT_MSG(out2[i] == in2[i ^ 1] * 2, "ks: out[%d] = %.9g, want %.9g", i, out2[i], in2[i ^ 1] * 2);
+    lat_kernel *kp = t_kernel_as_written(ctx, src, "kp");
+    run_1d(kp, in2, out2, N);
+    for (int i = 0; i < N; i++) {
+        double x = in2[i], want = (3 + x) + (2 * x + 3) * 10 + (x + 2) * 100 + 2 * x * 1000;
+        ASSERT_MSG(t_close(out2[i], want, 1e-5, 1e-3), "kp: out[%d] = %.9g, want %.9g", i, out2[i], want);
+    }
     lat_kernel *k = t_kernel_as_written(ctx, src, "k");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
