@@ -167,12 +167,18 @@ TEST(instructions_outside_the_list_are_refused_by_name)
     static const struct {
         const char *body, *want;
     } cases[] = {
-        {"asm(\"setp.eq.u32 %%p1, %0, 0;\" :: \"r\"(x));", "the instruction 'setp'"},
-        {"asm(\"{ .reg .pred p; setp.ne.u32 p, %0, 0; }\" :: \"r\"(x));", "a block { }"},
+        {"asm(\"setp.eq.u32 %%p1, %0, 0;\" :: \"r\"(x));", "setp other than setp.CMP.TYPE p, a, b"},
+        {"asm(\"{ .reg .pred p, q; setp.eq.f32 p|q, %0, 0f00000000; }\" :: \"f\"(1.0f));", "setp other than"},
+        {"asm(\".shared .u32 s;\");", "the directive '.shared .u32 s'"},
+        {"asm(\"{ add.u32 %0, %0, 1;\" : \"+r\"(x));", "a '{' never closed"},
+        {"asm(\"add.u32 %0, %0, 1; } }\" : \"+r\"(x));", "a '}' closing no '{'"},
+        {"asm(\"{ .reg .pred p; @p add.u32 %0, %0, 1; @!q add.u32 %0, %0, 1; }\" : \"+r\"(x));", "a predicated instruction"},
         {"asm(\"cp.async.ca.shared.global [%0], [%1], 16;\" :: \"r\"(x), \"l\"(o));", "the instruction 'cp'"},
-        {"asm(\"lop3.b32 %0, %1, %1, %1, 0x96;\" : \"=r\"(x) : \"r\"(x));", "the instruction 'lop3'"},
+        {"asm(\"vabsdiff4.u32.u32.u32 %0, %1, %1, %1;\" : \"=r\"(x) : \"r\"(x));", "the instruction 'vabsdiff4'"},
+        {"asm(\"mov.b64 {%0,%1,%0}, %2;\" : \"=r\"(x), \"=r\"(x) : \"l\"(o));", "the vector operand '{%0,%1,%0}'"},
         {"asm(\"@%1 add.u32 %0, %0, 1;\" : \"+r\"(x) : \"r\"(x));", "a predicated instruction"},
-        {"asm(\"add.cc.u32 %0, %0, 1;\" : \"+r\"(x));", "the modifier '.cc'"},
+        {"asm(\"mul.lo.cc.u32 %0, %0, %0;\" : \"+r\"(x));", "the modifier '.cc'"},
+        {"asm(\"add.sat.s32 %0, %0, 1;\" : \"+r\"(x));", "the modifier '.sat'"},
         {"asm(\"bar.sync 1, 64;\");", "a named barrier"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -74,6 +74,16 @@ class Device:
         self.backend: str = _BACKEND_NAMES.get(resolved.value, "unknown")
         self._kind = resolved.value
         self.ordinal = ordinal
+        # An ordinal out of range is refused here: the library would also print its
+        # error to stderr (a call outside any context has no logger), a stray line after
+        # the exception the program catches.
+        n = c_int()
+        check(lib.lat_device_count(self._kind, byref(n)), "Device")
+        if isinstance(ordinal, int) and not 0 <= ordinal < n.value:
+            from .errors import InvalidDeviceError  # type: ignore[attr-defined]
+            raise InvalidDeviceError(f"Device: device {ordinal} does not exist: backend "
+                                     f"{self.backend} has {n.value} device"
+                                     f"{'' if n.value == 1 else 's'} (0..{n.value - 1})")
         info = _lib.device_info()
         check(lib.lat_device_get_info(self._kind, ordinal, byref(info)), "Device")
         self._info = info
@@ -127,7 +137,21 @@ class Device:
 # Contexts
 # ----------------------------------------------------------------------------------------
 
-_stack: list["Context"] = []
+class _Stack(list):
+    """One thread's stack of current contexts (a class, so that it can be weakly held;
+    compared by identity, so that two threads' empty stacks are two stacks)."""
+
+    __eq__ = object.__eq__  # type: ignore[assignment]
+    __ne__ = object.__ne__  # type: ignore[assignment]
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+
+# Each thread has its own stack of current contexts, as CUDA's (and PyCUDA's) are per
+# thread: a worker that pushes its context neither sees nor pops another thread's. A
+# thread that has pushed none sees the main thread's current context.
+_main_stack = _Stack()
+_stacks: "weakref.WeakSet[_Stack]" = weakref.WeakSet([_main_stack])
+_local = threading.local()
 _stack_lock = threading.RLock()
 _default: "Context | None" = None
 _live: "weakref.WeakSet[Context]" = weakref.WeakSet()
@@ -393,20 +417,24 @@ class Context:
 
     # -- the current context ---------------------------------------------------------------
     def push(self) -> None:
-        """Makes this the current context (of every thread)."""
+        """Makes this the current context of the calling thread (and of the threads that
+        have pushed none, when the calling thread is the main one)."""
         with _stack_lock:
-            _stack.append(self)
+            _own_stack().append(self)
 
     @staticmethod
     def pop() -> "Context | None":
-        """Removes the current context from the stack and returns it."""
+        """Removes the calling thread's current context from its stack and returns it
+        (None when it has pushed none)."""
         with _stack_lock:
-            return _stack.pop() if _stack else None
+            stack = _own_stack()
+            return stack.pop() if stack else None
 
     @staticmethod
     def get_current() -> "Context | None":
         with _stack_lock:
-            return _stack[-1] if _stack else _default
+            top = _top()
+            return top if top is not None else _default
 
     def __enter__(self) -> "Context":
         self.push()
@@ -414,10 +442,11 @@ class Context:
 
     def __exit__(self, *exc) -> None:
         with _stack_lock:
-            if self in _stack:
-                _stack.reverse()
-                _stack.remove(self)
-                _stack.reverse()
+            stack = _own_stack()
+            if self in stack:
+                stack.reverse()
+                stack.remove(self)
+                stack.reverse()
         self.close()
 
     def detach(self) -> None:
@@ -431,8 +460,9 @@ class Context:
         if h is None:
             return
         with _stack_lock:
-            while self in _stack:
-                _stack.remove(self)
+            for stack in list(_stacks):
+                while self in stack:
+                    stack.remove(self)
             if _default is self:
                 _default = None
         _destroying = True
@@ -452,12 +482,32 @@ class Context:
         return f"<lattice.Context {state}>"
 
 
+def _own_stack() -> _Stack:
+    """The calling thread's stack (call with _stack_lock held)."""
+    if threading.current_thread() is threading.main_thread():
+        return _main_stack
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = _Stack()
+        _stacks.add(stack)
+    return stack
+
+
+def _top() -> "Context | None":
+    """The calling thread's current context, else the main thread's, else None."""
+    stack = _own_stack()
+    if stack:
+        return stack[-1]
+    return _main_stack[-1] if _main_stack else None
+
+
 def current_context() -> Context:
     """The current context, making the default one (automatic backend) on first use."""
     global _default
     with _stack_lock:
-        if _stack:
-            return _stack[-1]
+        top = _top()
+        if top is not None:
+            return top
         if _default is None or not _default.alive:
             _default = Context()
         return _default
@@ -841,7 +891,9 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
             if a.kind != _lib.ARG_IN and not arr.flags.writeable:
                 raise ValueError(f"argument {i}: {type(a).__name__}() of a read-only array "
                                  "(the launch would write to it)")
-            if not arr.flags.c_contiguous:
+            # A Fortran-ordered array goes as its memory lies, as PyCUDA copies it (the
+            # kernel indexes it column by column); a view that is neither order is copied.
+            if not (arr.flags.c_contiguous or arr.flags.f_contiguous):
                 if a.kind == _lib.ARG_IN:
                     arr = np.ascontiguousarray(arr)
                 else:
@@ -876,6 +928,20 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
         if isinstance(a, np.ndarray) and a.ndim == 0:
             a = a[()]
         if isinstance(a, np.generic):
+            if param is not None and param.size and a.dtype.kind in "iu" and \
+                    a.dtype.itemsize > param.size and not param.pointer:
+                # A wider NumPy integer fills a narrower integer parameter with a value it
+                # can hold (np.int64(n) for "int n" works in PyCUDA as a last argument,
+                # whose low bytes the kernel reads); one it cannot hold is refused rather
+                # than cut to its low bytes.
+                bits = 8 * param.size
+                lo, hi = (-(1 << (bits - 1)), 1 << (bits - 1)) if param.signed else \
+                    (0, 1 << bits)
+                if not lo <= int(a) < hi:
+                    raise OverflowError(f"argument {i}: {a.dtype} {int(a)} does not fit "
+                                        f"the parameter '{param.type} {param.name}'")
+                if param.size in (1, 2, 4):
+                    a = np.dtype(f"{'i' if param.signed else 'u'}{param.size}").type(int(a))
             kind = _SCALAR_KINDS.get(a.dtype)
             if kind is not None:
                 slot.kind = kind[0]
@@ -1306,6 +1372,7 @@ def _prepare(self: Kernel, arg_types: Any, texrefs: Any = None, block: Any = Non
         raise TypeError("prepare(block=, shared=) is PyCUDA's pre-2011 interface; give the "
                         "block and shared size to prepared_call")
     self._arg_format = _format_of(arg_types)
+    self.arg_format = "".join(self._arg_format)  # PyCUDA's attribute: the struct format
     return self
 
 

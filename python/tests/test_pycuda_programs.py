@@ -420,3 +420,408 @@ def test_nvcc_options_in_their_two_word_and_relaxation_forms(opts, rng, backend)
     if backend == "emu" or opts[0] not in ("--expt-relaxed-constexpr", "--extended-lambda",
                                            "--maxrregcount"):
         assert all(f"option {o} ignored" in mod.log for o in opts)
+
+
+# ---- ElementwiseKernel operations that read PyCUDA's loop variables ----------------------
+
+def _pycuda_thread_of(i, n):
+    """(tid, cta_start, total_threads) of the thread of PyCUDA's grid-stride loop that
+    runs index i, under PyCUDA's splay of n items."""
+    (blocks, _), (threads, _, _) = gpuarray.splay(n)
+    total = blocks * threads
+    t = i % total
+    return t % threads, t - t % threads, total
+
+
+@pytest.mark.parametrize("n", [7, 1000, 50_000])
+def test_elementwise_operation_reads_tid_total_threads_and_cta_start(n, rng):
+    x = rng.standard_normal(n).astype(np.float32)
+    k = elw.ElementwiseKernel(
+        "float *x, long *t, long *c, long *g, float *y",
+        "t[i] = tid; c[i] = cta_start; g[i] = total_threads; y[i] = 2 * x[i]",
+        "loop_vars")
+    t, c, g = (gpuarray.zeros(n, np.int64) for _ in range(3))
+    y = gpuarray.empty(n, np.float32)
+    k(gpuarray.to_gpu(x), t, c, g, y)
+    want = np.array([_pycuda_thread_of(i, n) for i in range(n)])
+    np.testing.assert_array_equal(t.get(), want[:, 0])
+    np.testing.assert_array_equal(c.get(), want[:, 1])
+    np.testing.assert_array_equal(g.get(), want[:, 2])
+    np.testing.assert_allclose(y.get(), 2 * x)
+
+
+def test_elementwise_loop_variables_with_slice_and_range(rng):
+    x = rng.standard_normal(300).astype(np.float32)
+    k = elw.ElementwiseKernel("float *x, float *y", "y[i] = x[i] + 0 * tid", "sl")
+    y = gpuarray.zeros(300, np.float32)
+    k(gpuarray.to_gpu(x), y, slice=slice(250, 10, -7))
+    want = np.zeros(300, np.float32)
+    want[250:10:-7] = x[250:10:-7]
+    np.testing.assert_array_equal(y.get(), want)
+    y.fill(0)
+    k(gpuarray.to_gpu(x), y, range=slice(3, 200, 4))
+    want[:] = 0
+    want[3:200:4] = x[3:200:4]
+    np.testing.assert_array_equal(y.get(), want)
+
+
+def test_elementwise_loop_prep_uses_tid_for_shared_memory(rng):
+    # A block-local table filled in loop_prep by thread id, as PyCUDA users write it.
+    n = 5000
+    x = rng.integers(0, 16, n).astype(np.int32)
+    k = elw.ElementwiseKernel(
+        "int *x, int *y", "y[i] = tab[x[i]]", "lut",
+        loop_prep="__shared__ int tab[16]; if (tid < 16) tab[tid] = tid * tid + 1; "
+                  "__syncthreads()")
+    y = gpuarray.empty(n, np.int32)
+    k(gpuarray.to_gpu(x), y)
+    np.testing.assert_array_equal(y.get(), x * x + 1)
+
+
+def test_splay_is_pycuda_s_rule():
+    dev = drv.Context.get_device()
+    mp = dev.get_attribute(drv.device_attribute.MULTIPROCESSOR_COUNT)
+    warp = dev.get_attribute(drv.device_attribute.WARP_SIZE)
+    max_blocks = 4 * 8 * mp
+    assert gpuarray.splay(1) == ((1, 1), (warp, 1, 1))
+    assert gpuarray.splay(warp * 3 + 1) == ((4, 1), (warp, 1, 1))
+    n = max_blocks * warp * 2 + 5
+    assert gpuarray.splay(n) == ((max_blocks, 1), (3 * warp, 1, 1))
+    assert gpuarray.splay(max_blocks * 128 * 4) == ((max_blocks, 1), (128, 1, 1))
+    a = gpuarray.empty(n, np.float32)
+    assert (a._grid, a._block) == gpuarray.splay(n)
+
+
+# ---- pycuda.reduction's kernel builders --------------------------------------------------
+
+def test_reduction_builders_against_numpy(rng):
+    from lattice.pycuda import reduction as red
+    n = 3001
+    a = rng.standard_normal(n)
+    b = rng.standard_normal(n).astype(np.float32)
+    ia = rng.integers(-1000, 1000, n).astype(np.int32)
+    lut = rng.integers(0, n, 400).astype(np.int32)
+    ga, gb, gi, gl = (gpuarray.to_gpu(v) for v in (a, b, ia, lut))
+    s = red.get_sum_kernel(np.float64, np.float64)(ga).get()
+    assert s.shape == () and s.dtype == np.float64
+    np.testing.assert_allclose(s, a.sum(), rtol=1e-10)
+    assert red.get_sum_kernel(None, np.int32)(gi).get() == ia.sum()
+    np.testing.assert_allclose(red.get_dot_kernel(np.float64, np.float64, np.float32)(ga, gb)
+                               .get(), a @ b.astype(np.float64), rtol=1e-9)
+    np.testing.assert_allclose(red.get_subset_sum_kernel(None, np.int32, np.float64)(gl, ga)
+                               .get(), a[lut].sum(), rtol=1e-10)
+    np.testing.assert_allclose(red.get_subset_dot_kernel(np.float64, np.int32)(gl, ga, ga)
+                               .get(), a[lut] @ a[lut], rtol=1e-10)
+    for what, f in (("min", np.min), ("max", np.max)):
+        assert red.get_minmax_kernel(what, np.dtype(np.float64))(ga).get() == f(a)
+        assert red.get_minmax_kernel(what, np.dtype(np.int32))(gi).get() == f(ia)
+        assert red.get_subset_minmax_kernel(what, np.dtype(np.float32), np.int32)(
+            gl, gb).get() == f(b[lut])
+    assert red.get_minmax_neutral("min", np.int16) == "32767"
+    with pytest.raises(ValueError):
+        red.get_minmax_neutral("mid", np.float32)
+    with pytest.raises(TypeError):
+        red.get_minmax_kernel("min", np.dtype(np.complex64))
+    assert bool(red.get_any_kernel(np.bool_, np.int32)(gi).get())
+    assert red.get_sum_kernel(np.float64, np.float64) is red.get_sum_kernel(np.float64,
+                                                                            np.float64)
+
+
+# ---- drv.In/Out/InOut pass an array's memory as it lies, as PyCUDA's ---------------------
+
+def test_in_out_of_fortran_arrays_pass_their_memory_as_it_lies(rng):
+    mod = SourceModule("""
+    __global__ void iota(float *a) { a[threadIdx.x] = threadIdx.x; }
+    __global__ void cp(float *o, const float *a) { o[threadIdx.x] = 2 * a[threadIdx.x]; }
+    """)
+    iota, cp = mod.get_function("iota"), mod.get_function("cp")
+    for wrap in (drv.Out, drv.InOut):
+        r = np.zeros((3, 4), np.float32, order="F")
+        iota(wrap(r), block=(12, 1, 1))
+        np.testing.assert_array_equal(r.ravel(order="F"), np.arange(12))
+    a = rng.standard_normal((3, 4)).astype(np.float32)
+    for host in (np.asfortranarray(a), a.T):
+        o = np.zeros(12, np.float32)
+        cp(drv.Out(o), drv.In(host), block=(12, 1, 1))
+        np.testing.assert_array_equal(o, 2 * host.ravel(order="K"))
+    # A view of neither order is still copied (PyCUDA refuses it), element by element.
+    o = np.zeros(6, np.float32)
+    cp(drv.Out(o), drv.In(a[:, ::2]), block=(6, 1, 1))
+    np.testing.assert_array_equal(o, 2 * a[:, ::2].ravel())
+
+
+# ---- threads each pushing a context (CUDA's context stacks are per thread) ---------------
+
+def test_threads_each_push_and_pop_their_own_context(rng):
+    import threading
+    dev = drv.Context.get_device()
+    main_ctx = drv.Context.get_current()
+    pushed, popped = threading.Barrier(4), threading.Barrier(4)
+    results, errors = {}, []
+    k = rng.integers(1, 100, 4)
+
+    def worker(t):
+        try:
+            assert drv.Context.get_current() is main_ctx  # none pushed: the main one
+            ctx = dev.make_context()
+            pushed.wait()  # every thread has pushed before any launches or pops
+            m = SourceModule("__global__ void f(int *o, int k) { o[threadIdx.x] = k * "
+                             "threadIdx.x; }")
+            o = np.zeros(32, np.int32)
+            m.get_function("f")(drv.Out(o), np.int32(k[t]), block=(32, 1, 1))
+            results[t] = (o, drv.Context.get_current() is ctx)
+            popped.wait()
+            drv.Context.pop()
+            with pytest.raises(drv.LogicError):
+                drv.Context.pop()  # this thread's stack is empty, whatever main holds
+            ctx.detach()
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+            pushed.abort()
+            popped.abort()
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors, errors
+    for t in range(4):
+        o, own = results[t]
+        np.testing.assert_array_equal(o, k[t] * np.arange(32))
+        assert own
+    assert drv.Context.get_current() is main_ctx
+
+
+def test_a_bad_device_ordinal_raises_without_a_stray_stderr_line():
+    code = ("import lattice.pycuda.driver as drv\n"
+            "drv.init()\n"
+            "for n in (drv.Device.count(), -1):\n"
+            "    try:\n"
+            "        drv.Device(n)\n"
+            "    except drv.LogicError as e:\n"
+            "        print(type(e).__name__)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["InvalidDeviceError"] * 2
+    assert "lattice: error" not in r.stderr, r.stderr
+
+
+# ---- NumPy scalars of each type as kernel arguments --------------------------------------
+
+def test_numpy_scalars_of_each_type_reach_their_parameters(rng):
+    mod = SourceModule("""
+    __global__ void k(double *o, unsigned char a, short b, bool c, long d,
+                      unsigned long long e, char f, float g, double h, const float *p)
+    { o[0] = a; o[1] = b; o[2] = c; o[3] = d; o[4] = (double)e; o[5] = f; o[6] = g;
+      o[7] = h; o[8] = p[0]; }""")
+    k = mod.get_function("k")
+    p = drv.to_device(rng.standard_normal(1).astype(np.float32))
+    want_p = drv.from_device(p, 1, np.float32)[0]
+    vals = (int(rng.integers(0, 256)), int(rng.integers(-30000, 30000)), True,
+            int(rng.integers(-2**40, 2**40)), int(rng.integers(0, 2**62)),
+            int(rng.integers(-128, 128)), float(rng.standard_normal()),
+            float(rng.standard_normal()))
+    types = (np.uint8, np.int16, np.bool_, np.int64, np.uint64, np.int8, np.float32,
+             np.float64)
+    o = np.zeros(9)
+    for ptr in (p, np.intp(int(p)), np.uintp(int(p)), int(p)):
+        o[:] = 0
+        k(drv.Out(o), *(t(v) for t, v in zip(types, vals)), ptr, block=(1, 1, 1))
+        want = [float(t(v)) for t, v in zip(types, vals)] + [want_p]
+        np.testing.assert_array_equal(o, np.array(want))
+    # A wider integer holding a value the parameter can hold fills it; one it cannot hold
+    # is refused rather than cut to its low bytes.
+    args = [t(v) for t, v in zip(types, vals)]
+    k(drv.Out(o), np.int32(200), *args[1:], p, block=(1, 1, 1))
+    assert o[0] == 200
+    k(drv.Out(o), np.int64(201), np.int64(-300), *args[2:], p, block=(1, 1, 1))
+    assert (o[0], o[1]) == (201, -300)
+    scale = SourceModule("__global__ void s(float *x, int n) { int i = threadIdx.x; "
+                         "if (i < n) x[i] *= 2; }").get_function("s")
+    h = rng.standard_normal(32).astype(np.float32)
+    got = h.copy()
+    scale(drv.InOut(got), np.int64(20), block=(32, 1, 1))  # np.int64(n) for "int n"
+    np.testing.assert_array_equal(got, np.where(np.arange(32) < 20, 2 * h, h))
+    for bad in (np.int32(300), np.int32(-1), np.int64(256)):
+        with pytest.raises(OverflowError, match="unsigned char a"):
+            k(drv.Out(o), bad, *args[1:], p, block=(1, 1, 1))
+    with pytest.raises(OverflowError, match="short b"):
+        k(drv.Out(o), args[0], np.int32(40000), *args[2:], p, block=(1, 1, 1))
+
+
+def test_device_data_and_occupancy_follow_pycuda_s_tables():
+    dd = tools.DeviceData()
+    cc = drv.Context.get_device().compute_capability()
+    assert dd.warps_per_mp == (64 if cc >= (3, 0) else 48)
+    assert (dd.smem_alloc_granularity, dd.register_allocation_unit) == (128, "warp")
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        threads = int(rng.integers(1, dd.max_threads + 1))
+        smem = int(rng.integers(0, dd.shared_memory // 4))
+        regs = int(rng.integers(0, 64))
+        # PyCUDA's occupancy calculator, as its tools.py computes it
+        warps = -(-threads // dd.warp_size)
+        asmem = -(-smem // 128) * 128
+        aregs = warps * 32 * regs
+        if aregs > dd.registers:
+            with pytest.raises(ValueError):
+                tools.OccupancyRecord(dd, threads, smem, regs)
+            continue
+        limits = [(8, "device"), (dd.warps_per_mp // warps, "warps")]
+        if regs > 0:
+            limits.append((dd.registers // aregs, "regs"))
+        if smem > 0:
+            limits.append((dd.shared_memory // asmem, "smem"))
+        tb, by = min(limits)
+        rec = tools.OccupancyRecord(dd, threads, smem, regs)
+        assert (rec.tb_per_mp, rec.limited_by) == (tb, by)
+        assert rec.occupancy == tb * warps / dd.warps_per_mp
+
+
+def test_a_program_may_pop_autoinit_s_context_as_in_pycuda():
+    code = ("import numpy as np, threading\n"
+            "import lattice.pycuda.autoinit as ai\n"
+            "import lattice.pycuda.driver as drv\n"
+            "from lattice.pycuda import gpuarray\n"
+            "x = np.random.default_rng(2).standard_normal(64)\n"
+            "g = gpuarray.to_gpu(x)\n"
+            "out = []\n"
+            "th = threading.Thread(target=lambda: out.append((g * 3).get()))\n"
+            "th.start(); th.join()\n"
+            "assert np.array_equal(out[0], 3 * x)\n"
+            "assert drv.Context.get_current() is ai.context\n"
+            "ai.context.pop()\n"
+            "try:\n"
+            "    drv.Context.pop()\n"
+            "except drv.LogicError:\n"
+            "    print('second pop raises')\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "second pop raises"
+    assert "lattice: error" not in r.stderr
+
+
+def test_more_elementwise_builders_against_numpy(rng):
+    n = 777
+    x = (rng.standard_normal(n) * 10).astype(np.float32)
+    y = (rng.random(n) + 0.5).astype(np.float32)
+    gx, gy = gpuarray.to_gpu(x), gpuarray.to_gpu(y)
+    z, w = gpuarray.empty_like(gx), gpuarray.empty_like(gx)
+    (grid, block) = gx._grid, gx._block
+    elw.get_fmod_kernel().prepared_call(grid, block, gx.gpudata, gy.gpudata, z.gpudata, n)
+    np.testing.assert_allclose(z.get(), np.fmod(x, y), rtol=1e-6, atol=1e-6)
+    # get_modf_kernel's modf(float, float *) is C++'s float overload, which the emulator's
+    # front end lacks (a CompileError); cumath.modf does the same work.
+    elw.get_frexp_kernel().prepared_call(grid, block, gx.gpudata, z.gpudata, w.gpudata, n)
+    m, e = np.frexp(x)
+    np.testing.assert_array_equal(z.get(), m)
+    np.testing.assert_array_equal(w.get(), e.astype(np.float32))
+    elw.get_ldexp_kernel().prepared_call(grid, block, z.gpudata, w.gpudata, gy.gpudata, n)
+    np.testing.assert_array_equal(gy.get(), x)
+    gy = gpuarray.to_gpu(y)
+    k = elw.get_pow_array_kernel(np.float32, np.float32, np.float32, True, True)
+    k.prepared_call(grid, block, gy.gpudata, gy.gpudata, z.gpudata, n)
+    np.testing.assert_allclose(z.get(), y ** y, rtol=1e-5)
+    k = elw.get_pow_array_kernel(np.float64, np.float32, np.float64, False, True)
+    zd = gpuarray.empty(n, np.float64)
+    k.prepared_call(grid, block, 1.5, gy.gpudata, zd.gpudata, n)
+    np.testing.assert_allclose(zd.get(), 1.5 ** y.astype(np.float64), rtol=1e-12)
+    k = elw.get_binary_minmax_kernel("max", np.dtype(np.float32), np.dtype(np.float32),
+                                     np.dtype(np.float32), False)
+    k.prepared_call(grid, block, gx.gpudata, gy.gpudata, z.gpudata, n)
+    np.testing.assert_array_equal(z.get(), np.fmax(x, y))
+
+
+# ---- compiler.compile, then module_from_buffer / module_from_file ------------------------
+
+def test_compile_once_then_load_from_buffer_or_file(rng, tmp_path):
+    from lattice.pycuda import compiler
+    src = """
+    #include "scale.h"
+    __global__ void scale(float *p, float a) { p[threadIdx.x] = SCALE(p[threadIdx.x], a); }
+    """
+    (tmp_path / "scale.h").write_text("#define SCALE(x, a) ((x) * (a) + 1)\n")
+    try:
+        image = compiler.compile(src, include_dirs=[str(tmp_path)])
+    except NotImplementedError:  # a CUDA backend that produced PTX only
+        pytest.skip("this backend's compile gives PTX")
+    assert isinstance(image, bytes)
+    (tmp_path / "scale.cubin").write_bytes(image)
+    x = rng.standard_normal(64).astype(np.float32)
+    for mod in (drv.module_from_buffer(image),
+                drv.module_from_file(str(tmp_path / "scale.cubin"))):
+        h = x.copy()
+        mod.get_function("scale")(drv.InOut(h), np.float32(3), block=(64, 1, 1))
+        np.testing.assert_allclose(h, x * 3 + 1, rtol=1e-6)
+    with pytest.raises(drv.CompileError):
+        compiler.compile("__global__ void broken( { }")
+
+
+# ---- the PyCUDA tutorial's struct of pointers, filled by copies to int(ptr) + offset -----
+
+def test_tutorial_double_op_struct(rng):
+    class DoubleOpStruct:
+        mem_size = 8 + np.uintp(0).nbytes
+
+        def __init__(self, array, struct_arr_ptr):
+            self.data = drv.to_device(array)
+            self.shape, self.dtype = array.shape, array.dtype
+            drv.memcpy_htod(int(struct_arr_ptr), memoryview(np.int32(array.size)))
+            drv.memcpy_htod(int(struct_arr_ptr) + 8, memoryview(np.uintp(int(self.data))))
+
+        def get(self):
+            return drv.from_device(self.data, self.shape, self.dtype)
+
+    struct_arr = drv.mem_alloc(2 * DoubleOpStruct.mem_size)
+    do2_ptr = int(struct_arr) + DoubleOpStruct.mem_size
+    a1 = rng.standard_normal(37).astype(np.float32)
+    a2 = rng.standard_normal(5).astype(np.float32)
+    s1, s2 = DoubleOpStruct(a1, struct_arr), DoubleOpStruct(a2, do2_ptr)
+    func = SourceModule("""
+    struct DoubleOperation { int datalen, __padding; float *ptr; };
+    __global__ void double_array(DoubleOperation *a)
+    {
+        a = a + blockIdx.x;
+        for (int idx = threadIdx.x; idx < a->datalen; idx += blockDim.x)
+            a->ptr[idx] *= 2;
+    }""").get_function("double_array")
+    func(struct_arr, block=(32, 1, 1), grid=(2, 1))
+    np.testing.assert_array_equal(s1.get(), 2 * a1)
+    np.testing.assert_array_equal(s2.get(), 2 * a2)
+    func.prepare("P")
+    assert func.arg_format == "P"
+    func.prepared_call((1, 1), (32, 1, 1), do2_ptr)
+    np.testing.assert_array_equal(s1.get(), 2 * a1)
+    np.testing.assert_array_equal(s2.get(), 4 * a2)
+
+
+def test_constant_memory_filled_through_get_global(rng):
+    mod = SourceModule("""
+    __constant__ float coef[16];
+    __device__ int counter;
+    __global__ void conv(float *o, const float *x, int n)
+    {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) {
+            float s = 0;
+            for (int k = 0; k < 16; k++) s += coef[k] * x[(i + k) % n];
+            o[i] = s;
+            atomicAdd(&counter, 1);
+        }
+    }""")
+    c_ptr, size = mod.get_global("coef")
+    assert size == 64
+    coef = rng.standard_normal(16).astype(np.float32)
+    drv.memcpy_htod(c_ptr, coef)
+    n = 300
+    x = rng.standard_normal(n).astype(np.float32)
+    o = np.zeros_like(x)
+    mod.get_function("conv")(drv.Out(o), drv.In(x), np.int32(n), block=(128, 1, 1),
+                             grid=(3, 1))
+    idx = (np.arange(n)[:, None] + np.arange(16)[None, :]) % n
+    np.testing.assert_allclose(o, (x[idx] * coef).sum(axis=1), rtol=1e-4, atol=1e-5)
+    cnt, _ = mod.get_global("counter")
+    assert drv.from_device(cnt, 1, np.int32)[0] == n

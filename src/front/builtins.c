@@ -97,6 +97,8 @@ static const char *const decls[] = {
     "int __mulhi(int x, int y);", "unsigned int __umulhi(unsigned int x, unsigned int y);",
     "long long __mul64hi(long long x, long long y);",
     "unsigned long long __umul64hi(unsigned long long x, unsigned long long y);",
+    "typedef long clock_t;", "clock_t clock(void);", "long long clock64(void);",
+    "void __nanosleep(unsigned int ns);",
     /* curand_kernel.h's XORWOW jumps (the emulator's xorwow.h) */
     "void __lat_xorwow_skip(unsigned int *v, unsigned long long sequence, unsigned long long offset);",
     "int __mul24(int x, int y);", "unsigned int __umul24(unsigned int x, unsigned int y);",

@@ -25,11 +25,20 @@ typedef struct operand {
     size_t from, to; /* its expression's tokens */
 } operand;
 
+enum { MAX_REGS = 64 };
+
 typedef struct asm_text {
     lat__parser *p;
     char *buf;
     size_t len, cap;
     const char *refused; /* why the translation stopped, or NULL */
+    struct {
+        const char *name; /* as PTX names it: p, %p1, t3 */
+        int type;         /* its ptype; C's __lat_rN, N its index */
+    } reg[MAX_REGS];      /* the template's .reg declarations */
+    int nregs;
+    int depth;        /* the template's { } open */
+    int mark[16];     /* nregs where each opened */
 } asm_text;
 
 static void put(asm_text *a, const char *s)
@@ -135,6 +144,15 @@ static int reg_of(const char *s)
     return *end ? -1 : (int)n;
 }
 
+/* The index of the register s that the template declared (.reg), or -1. */
+static int declared(const asm_text *a, const char *s)
+{
+    for (int i = a->nregs - 1; i >= 0; i--)
+        if (strcmp(a->reg[i].name, s) == 0)
+            return i;
+    return -1;
+}
+
 /* A special register's value, or NULL. */
 static const char *special(const char *s)
 {
@@ -174,7 +192,19 @@ static const char *special(const char *s)
 static const char *source(asm_text *a, const insn *in, const char *s, ptype t)
 {
     lat__arena *ar = &a->p->u->arena;
-    int r = reg_of(s);
+    int r = reg_of(s), k = declared(a, s);
+    if (k >= 0) {
+        ptype d = (ptype)a->reg[k].type;
+        if (t == T_F32 && !is_float(d))
+            return lat__arena_printf(ar, "__uint_as_float((unsigned)__lat_r%d)", k);
+        if (t == T_F64 && !is_float(d))
+            return lat__arena_printf(ar, "__longlong_as_double((long long)__lat_r%d)", k);
+        if (!is_float(t) && d == T_F32)
+            return lat__arena_printf(ar, "((%s)__float_as_uint(__lat_r%d))", c_type(t), k);
+        if (!is_float(t) && d == T_F64)
+            return lat__arena_printf(ar, "((%s)__double_as_longlong(__lat_r%d))", c_type(t), k);
+        return lat__arena_printf(ar, "((%s)__lat_r%d)", c_type(t), k);
+    }
     if (r >= 0) {
         if (r >= in->nops) {
             a->refused = "an operand number beyond the operands given";
@@ -238,7 +268,18 @@ static void dest(asm_text *a, const insn *in, const char *s, ptype t, const char
 {
     if (!value)
         return;
-    int r = reg_of(s);
+    int r = reg_of(s), k = declared(a, s);
+    if (k >= 0) {
+        ptype d = (ptype)a->reg[k].type;
+        lat__arena *ar = &a->p->u->arena;
+        const char *v = d == T_F32 && !is_float(t)   ? lat__arena_printf(ar, "__uint_as_float((unsigned)(%s))", value)
+                        : d == T_F64 && !is_float(t) ? lat__arena_printf(ar, "__longlong_as_double((long long)(%s))", value)
+                        : !is_float(d) && t == T_F32 ? lat__arena_printf(ar, "__float_as_uint(%s)", value)
+                        : !is_float(d) && t == T_F64 ? lat__arena_printf(ar, "__double_as_longlong(%s)", value)
+                                                     : value;
+        put(a, lat__arena_printf(ar, " __lat_r%d = (%s)(%s);", k, d == T_PRED ? "int" : c_type(d), v));
+        return;
+    }
     if (r < 0 || r >= in->nops || !in->ops[r].output) {
         a->refused = lat__arena_printf(&a->p->u->arena, "the destination '%s' (not an output operand)", s);
         return;
@@ -276,6 +317,94 @@ static void binary(asm_text *a, const insn *in, const char *op)
              lat__arena_printf(&a->p->u->arena, "(%s)(%s %s %s)", c_type(in->type), x, op, y));
 }
 
+/* The parts of a vector operand "{%0,%1}" (up to 4) into part; their count, or 0 (a->refused
+ * set) when s is not one. */
+static int vector_parts(asm_text *a, const char *s, const char *part[4])
+{
+    lat__arena *ar = &a->p->u->arena;
+    char *vec = s[0] == '{' ? lat__arena_strndup(ar, s + 1, strlen(s) - 1) : NULL;
+    char *close = vec ? strchr(vec, '}') : NULL;
+    int n = 0;
+    char *save = NULL;
+    if (close && !close[1]) {
+        *close = '\0';
+        for (char *w = strtok_r(vec, ",", &save); w && n < 5; w = strtok_r(NULL, ",", &save)) {
+            if (n < 4)
+                part[n] = w;
+            n++;
+        }
+    }
+    if (n != 2 && n != 4) {
+        a->refused = lat__arena_printf(ar, "the vector operand '%s'", s);
+        return 0;
+    }
+    return n;
+}
+
+/* mov.b64 {%0,%1}, %2 (a value's parts, lowest first) and mov.b64 %0, {%1,%2} (a value
+ * made of parts), as PTX packs and unpacks: b64 into 2 x 32 or 4 x 16 bits, b32 into 2 x 16. */
+static void vector_mov(asm_text *a, const insn *in)
+{
+    lat__arena *ar = &a->p->u->arena;
+    bool unpack = opnd(in, 0)[0] == '{';
+    const char *part[4];
+    int n = vector_parts(a, opnd(in, unpack ? 0 : 1), part);
+    int bits = in->type == T_U64 || in->type == T_S64 || in->type == T_F64 ? 64 : 32;
+    if (!n)
+        return;
+    if (bits / n < 16) {
+        a->refused = lat__arena_printf(ar, "the vector operand '%s'", opnd(in, unpack ? 0 : 1));
+        return;
+    }
+    int w = bits / n;
+    ptype pt = w == 16 ? T_U16 : T_U32, whole = bits == 64 ? T_U64 : T_U32;
+    const char *wt = c_type(whole);
+    if (unpack) {
+        const char *x = arg(a, in, 1, whole);
+        for (int i = 0; i < n && x; i++)
+            dest(a, in, part[i], pt, lat__arena_printf(ar, "(%s)(%s >> %d)", c_type(pt), x, i * w));
+        return;
+    }
+    const char *v = lat__arena_printf(ar, "(%s)0", wt);
+    for (int i = 0; i < n; i++) {
+        const char *x = source(a, in, part[i], pt);
+        if (!x)
+            return;
+        v = lat__arena_printf(ar, "(%s | (%s)%s << %d)", v, wt, x, i * w);
+    }
+    dest(a, in, opnd(in, 0), whole, v);
+}
+
+/* add, sub, addc, subc, with .cc or without, and mad.lo/.hi.cc, madc.lo/.hi(.cc): bignum
+ * arithmetic's carry chains. The carry flag is __lat_cf (the asm's, 0 at first);
+ * subtraction's carry is its borrow, as PTX's: subc computes a - (b + CF); mad's adds c
+ * to the product's low or high half. */
+static void carry(asm_text *a, const insn *in)
+{
+    lat__arena *ar = &a->p->u->arena;
+    const char *op = in->word[0];
+    bool mad = op[0] == 'm', sub = op[0] == 's', in_cf = strlen(op) == 4, out_cf = has_word(in, "cc");
+    bool wide = in->type == T_U64 || in->type == T_S64, sign = in->type == T_S32 || in->type == T_S64;
+    const char *u = wide ? "unsigned long long" : "unsigned int";
+    ptype ut = wide ? T_U64 : T_U32;
+    const char *x = arg(a, in, 1, mad ? in->type : ut), *y = arg(a, in, 2, mad ? in->type : ut);
+    if (!x || !y)
+        return;
+    if (mad) { /* the product's half, then add the third operand */
+        x = has_word(in, "lo") ? lat__arena_printf(ar, "(%s)%s * (%s)%s", u, x, u, y)
+                               : lat__arena_printf(ar, "(%s)__%smul%shi(%s, %s)", u, sign ? "" : "u", wide ? "64" : "",
+                                                   x, y);
+        if (!(y = arg(a, in, 3, ut)))
+            return;
+    }
+    const char *cin = in_cf ? "__lat_cf" : "0u";
+    const char *v = sub ? lat__arena_printf(ar, "({ %s __x = %s, __y = %s, __c = %s; %s__x - __y - __c; })", u, x, y,
+                                            cin, out_cf ? "__lat_cf = __x < __y || (__c && __x == __y); " : "")
+                        : lat__arena_printf(ar, "({ %s __x = %s, __y = %s, __c = %s, __s = __x + __y + __c; %s__s; })",
+                                            u, x, y, cin, out_cf ? "__lat_cf = __s < __x || (__c && __s == __x); " : "");
+    dest(a, in, opnd(in, 0), in->type, v);
+}
+
 /* The C++ of one instruction, appended to a; a->refused when it has none. */
 static void translate(asm_text *a, insn *in)
 {
@@ -283,6 +412,15 @@ static void translate(asm_text *a, insn *in)
     const char *op = in->word[0];
     ptype t = in->type;
     const char *ct = c_type(t);
+    bool mad_cc = (!strcmp(op, "mad") || !strcmp(op, "madc")) && (has_word(in, "lo") || has_word(in, "hi")) &&
+                  (has_word(in, "cc") || op[3] == 'c') && in->nwords == 3 + has_word(in, "cc");
+    bool add_cc = (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "addc") || !strcmp(op, "subc")) &&
+                  (in->nwords == 2 || (in->nwords == 3 && has_word(in, "cc")));
+    if ((add_cc || mad_cc) &&
+        (t == T_U32 || t == T_S32 || t == T_U64 || t == T_S64)) {
+        carry(a, in);
+        return;
+    }
     for (int i = 1; i < in->nwords; i++)
         if (!strcmp(in->word[i], "sat") || !strcmp(in->word[i], "cc") || !strcmp(in->word[i], "f4e") ||
             !strcmp(in->word[i], "b4e") || !strcmp(in->word[i], "shiftamt")) {
@@ -299,7 +437,9 @@ static void translate(asm_text *a, insn *in)
             binary(a, in, operators[i].c);
             return;
         }
-    if (!strcmp(op, "mov") || !strcmp(op, "cvta")) {
+    if (!strcmp(op, "mov") && (opnd(in, 0)[0] == '{' || opnd(in, 1)[0] == '{')) {
+        vector_mov(a, in);
+    } else if (!strcmp(op, "mov") || !strcmp(op, "cvta")) {
         dest(a, in, opnd(in, 0), t, arg(a, in, 1, t));
     } else if (!strcmp(op, "shl") || !strcmp(op, "shr")) {
         /* PTX clamps the shift: past the width, all bits go (the sign's for s32) */
@@ -464,7 +604,23 @@ static void translate(asm_text *a, insn *in)
             return;
         bool vol = has_word(in, "volatile");
         const char *ptr = lat__arena_printf(ar, "(%s%s *)%s", vol ? "volatile " : "", ct, addr);
-        if (load && has_word(in, "nc"))
+        if (has_word(in, "v2") || has_word(in, "v4")) {
+            /* ld.v4.f32 {%0,%1,%2,%3}, [%4]; st.v2.u32 [%0], {%1,%2}: consecutive elements */
+            const char *part[4];
+            int n = vector_parts(a, opnd(in, load ? 0 : 1), part);
+            if (n != (has_word(in, "v2") ? 2 : 4)) {
+                if (n)
+                    a->refused = lat__arena_printf(ar, "the vector operand '%s'", opnd(in, load ? 0 : 1));
+                return;
+            }
+            for (int i = 0; i < n; i++) {
+                const char *v = load ? NULL : source(a, in, part[i], t);
+                if (load)
+                    dest(a, in, part[i], t, lat__arena_printf(ar, "(%s)[%d]", ptr, i));
+                else if (v)
+                    put(a, lat__arena_printf(ar, " (%s)[%d] = %s;", ptr, i, v));
+            }
+        } else if (load && has_word(in, "nc"))
             dest(a, in, opnd(in, 0), t, lat__arena_printf(ar, "(*(const %s *)%s)", ct, addr));
         else if (load)
             dest(a, in, opnd(in, 0), t, lat__arena_printf(ar, "*%s", ptr));
@@ -493,7 +649,7 @@ static void translate(asm_text *a, insn *in)
              lat__arena_printf(ar, "%s(%s, %s, %s, 32 - ((%s >> 8) & 31))", f, m, v, lane, c));
     } else if (!strcmp(op, "vote")) {
         if (!has_word(in, "ballot") || !has_word(in, "sync") || in->nargs < 3 || opnd(in, 1)[0] == '!' ||
-            (opnd(in, 1)[0] == '%' && opnd(in, 1)[1] == 'p')) {
+            (opnd(in, 1)[0] == '%' && opnd(in, 1)[1] == 'p' && declared(a, opnd(in, 1)) < 0)) {
             a->refused = "vote on predicates (only vote.sync.ballot.b32 of a register)";
             return;
         }
@@ -553,6 +709,67 @@ static void translate(asm_text *a, insn *in)
         put(a, " __trap();");
     } else if (!strcmp(op, "prefetch") || !strcmp(op, "prefetchu")) {
         /* a hint: nothing to do */
+    } else if (!strcmp(op, "setp")) {
+        /* setp.CMP.TYPE p, a, b: a declared predicate; no second predicate, no .and/.or */
+        static const struct {
+            const char *ptx, *c;
+        } cmps[] = {{"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"le", "<="}, {"gt", ">"}, {"ge", ">="},
+                    {"lo", "<"},  {"ls", "<="}, {"hi", ">"}, {"hs", ">="}};
+        const char *c = NULL, *w = in->nwords > 1 ? in->word[1] : "";
+        /* floats: equ neu ltu leu gtu geu also hold where either is NaN; num, nan */
+        size_t wl = strlen(w);
+        bool unordered = is_float(t) && wl == 3 && w[2] == 'u';
+        char base[3] = {w[0], wl >= 2 ? w[1] : '\0', '\0'};
+        for (size_t i = 0; i < sizeof cmps / sizeof cmps[0] && (wl == 2 || unordered); i++)
+            if (!strcmp(base, cmps[i].ptx) && (i < 6 || !is_float(t)))
+                c = cmps[i].c;
+        if (is_float(t) && (!strcmp(w, "num") || !strcmp(w, "nan")))
+            c = w;
+        int k = declared(a, opnd(in, 0));
+        if (!c || in->nargs != 3 || k < 0 || a->reg[k].type != T_PRED) {
+            a->refused = "setp other than setp.CMP.TYPE p, a, b (CMP eq ne lt le gt ge lo ls hi hs, their "
+                         "unordered forms, num, nan; p a .reg .pred)";
+            return;
+        }
+        const char *x = arg(a, in, 1, t), *y = arg(a, in, 2, t);
+        const char *nan = x && y ? lat__arena_printf(ar, "(%s != %s || %s != %s)", x, x, y, y) : NULL;
+        if (x && y)
+            dest(a, in, opnd(in, 0), T_PRED,
+                 c == w       ? lat__arena_printf(ar, "%s%s", w[1] == 'u' ? "!" : "", nan)
+                 : unordered  ? lat__arena_printf(ar, "(%s || %s %s %s)", nan, x, c, y)
+                 : is_float(t) && !strcmp(c, "!=") ? lat__arena_printf(ar, "(!%s && %s != %s)", nan, x, y)
+                              : lat__arena_printf(ar, "%s %s %s", x, c, y));
+    } else if (!strcmp(op, "selp")) {
+        const char *x = arg(a, in, 1, t), *y = arg(a, in, 2, t), *c = arg(a, in, 3, T_PRED);
+        if (x && y && c)
+            dest(a, in, opnd(in, 0), t, lat__arena_printf(ar, "(%s ? %s : %s)", c, x, y));
+    } else if ((!strcmp(op, "vabsdiff4") || !strcmp(op, "vabsdiff2")) && has_word(in, "add") &&
+               in->type2 != T_NONE && (t == T_U32 || t == T_S32) && in->type2 == t) {
+        /* vabsdiff4.u32.u32.u32.add d, a, b, c: c plus the sum of the bytes' (halves')
+         * absolute differences, the SIMD video intrinsics' sums of absolute differences */
+        const char *x = arg(a, in, 1, t), *y = arg(a, in, 2, t), *z = arg(a, in, 3, T_U32);
+        if (x && y && z)
+            dest(a, in, opnd(in, 0), T_U32,
+                 lat__arena_printf(ar, "(__vsad%s%c(%s, %s) + %s)", t == T_S32 ? "s" : "u", op[8], x, y, z));
+    } else if (!strcmp(op, "shf") && (has_word(in, "l") || has_word(in, "r")) && t == T_U32) {
+        /* shf.{l,r}.{wrap,clamp}.b32 d, lo, hi, n: the funnel shift intrinsics */
+        const char *lo = arg(a, in, 1, T_U32), *hi = arg(a, in, 2, T_U32), *n = arg(a, in, 3, T_U32);
+        if (lo && hi && n)
+            dest(a, in, opnd(in, 0), T_U32,
+                 lat__arena_printf(ar, "__funnelshift_%s%s(%s, %s, %s)", has_word(in, "l") ? "l" : "r",
+                                   has_word(in, "clamp") ? "c" : "", lo, hi, n));
+    } else if (!strcmp(op, "lop3") && t == T_U32) {
+        /* lop3.b32 d, a, b, c, lut: bit i of lut is F's value where a, b, c are bits 2, 1, 0 of i */
+        const char *x = arg(a, in, 1, T_U32), *y = arg(a, in, 2, T_U32), *z = arg(a, in, 3, T_U32),
+                   *lut = arg(a, in, 4, T_U32);
+        if (x && y && z && lut)
+            dest(a, in, opnd(in, 0), T_U32,
+                 lat__arena_printf(ar,
+                                   "({ unsigned __a = %s, __b = %s, __c = %s, __f = %s, __r = 0; "
+                                   "for (unsigned __i = 0; __i < 8u; __i++) if (__f >> __i & 1u) "
+                                   "__r |= (__i & 4u ? __a : ~__a) & (__i & 2u ? __b : ~__b) & (__i & 1u ? __c : ~__c); "
+                                   "__r; })",
+                                   x, y, z, lut));
     } else {
         a->refused = lat__arena_printf(ar, "the instruction '%s'", op);
     }
@@ -591,6 +808,8 @@ static bool split(asm_text *a, char *text, insn *in)
             ops++;
         char *comma = strchr(ops, ',');
         char *bracket = strchr(ops, '[');
+        if (*ops == '{' && strchr(ops, '}')) /* a vector {%0,%1}: one operand */
+            comma = strchr(strchr(ops, '}'), ',');
         if (bracket && (!comma || bracket < comma)) /* [%1+8] holds no comma, but be sure */
             comma = strchr(strchr(ops, ']') ? strchr(ops, ']') : ops, ',');
         if (comma)
@@ -609,6 +828,116 @@ static bool split(asm_text *a, char *text, insn *in)
         ops = comma ? comma + 1 : NULL;
     }
     return in->nwords > 0;
+}
+
+/* `.reg .TYPE a, b, t<4>`: C locals __lat_rN for each, zero at first. */
+static void declare(asm_text *a, char *text)
+{
+    lat__arena *ar = &a->p->u->arena;
+    char *type = text + 4;
+    while (*type == ' ')
+        type++;
+    char *sp = strchr(type, ' ');
+    if (strncmp(text, ".reg ", 5) != 0 || *type != '.' || !sp) {
+        a->refused = lat__arena_printf(ar, "the directive '%s'", text);
+        return;
+    }
+    *sp = '\0';
+    ptype t = type_of(type + 1);
+    if (t == T_NONE || t == T_F16) {
+        a->refused = lat__arena_printf(ar, "registers of type '%s'", type);
+        return;
+    }
+    char *save = NULL;
+    for (char *n = strtok_r(sp + 1, ", ", &save); n && !a->refused; n = strtok_r(NULL, ", ", &save)) {
+        char *lt = strchr(n, '<');
+        int count = lt ? atoi(lt + 1) : 1;
+        if (lt)
+            *lt = '\0';
+        for (int i = 0; i < count; i++) {
+            if (a->nregs == MAX_REGS || count > MAX_REGS) {
+                a->refused = "more than 64 .reg registers";
+                return;
+            }
+            a->reg[a->nregs].name = lt ? lat__arena_printf(ar, "%s%d", n, i) : n;
+            a->reg[a->nregs].type = t;
+            put(a, lat__arena_printf(ar, " %s __lat_r%d = 0;", t == T_PRED ? "int" : c_type(t), a->nregs));
+            a->nregs++;
+        }
+    }
+}
+
+/* One instruction of the template (its ';' gone): `{` and `}` open and close a scope, a
+ * `.reg` declares registers, `@p` / `@!p` runs the instruction only where p holds. */
+static void statement(asm_text *a, insn *in, char *t)
+{
+    for (char *c = t; *c; c++)
+        if (*c == '\t')
+            *c = ' ';
+    while (*t == ' ' || *t == '{' || *t == '}') {
+        if (*t == '}' && a->depth == 0) {
+            a->refused = "a '}' closing no '{'";
+            return;
+        }
+        if (*t == '{' && a->depth == 16) {
+            a->refused = "more than 16 nested '{'";
+            return;
+        }
+        if (*t == '{')
+            a->mark[a->depth++] = a->nregs;
+        else if (*t == '}')
+            a->nregs = a->mark[--a->depth]; /* its registers end with it */
+        if (*t == '{' || *t == '}')
+            put(a, *t == '{' ? " {" : " }");
+        t++;
+    }
+    if (!*t)
+        return;
+    if (*t == '.') {
+        declare(a, t);
+        return;
+    }
+    char *cond = NULL;
+    if (*t == '@') {
+        char *sp = strchr(t, ' ');
+        if (!sp) {
+            a->refused = "a predicated instruction";
+            return;
+        }
+        *sp = '\0';
+        bool neg = t[1] == '!';
+        int k = declared(a, t + 1 + neg);
+        if (k < 0 || a->reg[k].type != T_PRED) {
+            a->refused = "a predicated instruction";
+            return;
+        }
+        cond = lat__arena_printf(&a->p->u->arena, " if (%s__lat_r%d) {", neg ? "!" : "", k);
+        t = sp + 1;
+    }
+    if (cond)
+        put(a, cond);
+    if (split(a, t, in))
+        translate(a, in);
+    if (cond)
+        put(a, " }");
+}
+
+/* PTX's comments (// to the line's end, / * ... * /) become spaces, in place. */
+static void strip_comments(char *s)
+{
+    while (*s) {
+        if (s[0] == '/' && s[1] == '/') {
+            while (*s && *s != '\n')
+                *s++ = ' ';
+        } else if (s[0] == '/' && s[1] == '*') {
+            char *end = strstr(s + 2, "*/");
+            char *stop = end ? end + 2 : s + strlen(s);
+            while (s < stop)
+                *s++ = ' ';
+        } else {
+            s++;
+        }
+    }
 }
 
 /* The template's text: its string literals joined and unescaped ("%%" is PTX's "%"). */
@@ -718,8 +1047,11 @@ lat__stmt *lat__parse_asm(lat__parser *p)
     /* The translation: registers, each instruction, the outputs written back. */
     asm_text a = {.p = p};
     char *text = template_text(p, tfrom, tto);
+    strip_comments(text);
     insn in = {.ops = ops, .nops = nops};
     put(&a, "{");
+    if (strstr(text, ".cc") || strstr(text, "addc") || strstr(text, "subc") || strstr(text, "madc"))
+        put(&a, " unsigned __lat_cf = 0;");
     for (int i = 0; i < nops; i++) {
         char c = ops[i].constraint;
         if (c != 'r' && c != 'l' && c != 'h' && c != 'f' && c != 'd' && c != 'n' && c != 'c') {
@@ -736,15 +1068,11 @@ lat__stmt *lat__parse_asm(lat__parser *p)
         char *end = s + strcspn(s, ";\n");
         char save = *end;
         *end = '\0';
-        char *t = s;
-        while (*t == ' ')
-            t++;
-        if (*t) {
-            if (split(&a, t, &in))
-                translate(&a, &in);
-        }
+        statement(&a, &in, s);
         s = save ? end + 1 : NULL;
     }
+    if (a.depth && !a.refused)
+        a.refused = "a '{' never closed";
     for (int i = 0; i < nops && !a.refused; i++)
         if (ops[i].output)
             put(&a, lat__arena_printf(&p->u->arena, " __lat_op%d = __lat_a%d;", i, i));

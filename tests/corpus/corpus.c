@@ -35,7 +35,7 @@ typedef struct {
     char kind[8]; /* in, out, inout, val */
     etype t;
     size_t size, count;
-    char fill[16]; /* rand, iota, const, zero, mod */
+    char fill[16]; /* rand, iota, step, const, zero, mod */
     double lo, hi;
     void *host;
 } arg;
@@ -241,6 +241,8 @@ static void fill(arg *a, size_t index)
             v = a->lo + (double)i;
         else if (strcmp(a->fill, "const") == 0)
             v = a->lo;
+        else if (strcmp(a->fill, "step") == 0) /* i * lo: offsets of equal rows */
+            v = (double)i * a->lo;
         else if (strcmp(a->fill, "mod") == 0) /* (i * lo) mod hi: indices into something */
             v = fmod((double)i * a->lo + (double)index, a->hi);
         store((char *)a->host + i * a->size, a->t, v);

@@ -7,4 +7,7 @@ from . import driver as _driver
 
 _driver.init()
 context = _driver.Context._adopt(_core.current_context())
+# Pushed, as PyCUDA's autoinit pushes the context it makes: programs that end with
+# ``pycuda.autoinit.context.pop()`` pop it (and a second pop raises, as in PyCUDA).
+context.push()
 device = context.get_device()

@@ -112,8 +112,10 @@ def compile(source: Any, nvcc: str = "nvcc", options: Any = None, keep: bool = F
             include_dirs: Any = (), target: str = "cubin") -> bytes:
     """The device code of ``source`` (for ``drv.module_from_buffer``), compiled for the
     current context's device: a CUBIN or PTX as NVRTC gave it, when that is the
-    ``target`` asked for. The emulator compiles to host code, which it cannot give out:
-    NotImplementedError there, and for a target lattice did not produce."""
+    ``target`` asked for (NotImplementedError for a target lattice did not produce). The
+    emulator compiles to host code, which it cannot give out: for "cubin" and "fatbin" it
+    gives an image that holds the source and options, which ``module_from_buffer`` and
+    ``module_from_file`` load by compiling it again; "ptx" raises NotImplementedError."""
     import ctypes
     from .._lib import lib
     if target not in ("cubin", "ptx", "fatbin"):
@@ -124,13 +126,40 @@ def compile(source: Any, nvcc: str = "nvcc", options: Any = None, keep: bool = F
     st = lib.lat_module_get_code(mod.handle, ctypes.byref(kind), ctypes.byref(data),
                                  ctypes.byref(size))
     if st != 0:
-        raise NotImplementedError("compiler.compile: this backend gives out no device code "
-                                  "(the emulator compiles to host code): use SourceModule")
+        if target == "ptx":
+            raise NotImplementedError("compiler.compile: the emulator gives out no PTX (it "
+                                      "compiles to host code): use SourceModule")
+        # The emulator's "binary" is the source and the options, which module_from_buffer
+        # and module_from_file compile again (the disk cache makes that quick), so that
+        # programs that compile once and load later run.
+        return _emu_image(source, options, no_extern_c, include_dirs)
+
     got = {1: "ptx", 2: "cubin"}.get(kind.value, "?")
     if got != target:
         raise NotImplementedError(f"compiler.compile: lattice produced {got}, not {target}; "
                                   "module_from_buffer loads either")
     return ctypes.string_at(data.value, size.value)
+
+
+_EMU_IMAGE_MAGIC = b"\x7fLATTICE-EMULATOR-MODULE\n"
+
+
+def _emu_image(source: Any, options: Any, no_extern_c: bool, include_dirs: Any) -> bytes:
+    import json
+    return _EMU_IMAGE_MAGIC + json.dumps({
+        "source": _source_text(source), "options": list(options or []),
+        "no_extern_c": bool(no_extern_c),
+        "include_dirs": [os.path.abspath(d) for d in include_dirs or ()]}).encode()
+
+
+def _module_from_emu_image(data: bytes) -> "SourceModule | None":
+    """The module of an image compiler.compile made on the emulator; None for others."""
+    if not data.startswith(_EMU_IMAGE_MAGIC):
+        return None
+    import json
+    spec = json.loads(data[len(_EMU_IMAGE_MAGIC):].decode())
+    return SourceModule(spec["source"], options=spec["options"],
+                        no_extern_c=spec["no_extern_c"], include_dirs=spec["include_dirs"])
 
 
 def get_nvcc_version(nvcc: str = "nvcc") -> str:

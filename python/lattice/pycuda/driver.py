@@ -326,9 +326,12 @@ class Context(_core.Context):
         return None if ctx is None else Context._adopt(ctx)
 
     @staticmethod
-    def pop() -> "Context | None":  # type: ignore[override]
-        ctx = _core.Context.pop()
-        return None if ctx is None else Context._adopt(ctx)
+    def pop() -> None:  # type: ignore[override]
+        """Pops the current context; returns None, as PyCUDA's. An empty stack raises
+        LogicError, as PyCUDA's ("cannot pop non-current context")."""
+        if _core.Context.pop() is None:
+            raise LogicError("context::pop failed: invalid device context - cannot pop "
+                             "non-current context", status="LAT_ERROR_INVALID_CONTEXT")
 
     def attach(self, flags: int = 0) -> "Context":
         self.push()
@@ -947,8 +950,12 @@ class Module(_core.Module):
 
 
 def module_from_buffer(buffer: Any, options: Any = None, message_handler: Any = None) -> Module:
-    """A module from PTX text or a CUBIN (CUDA backend; the emulator runs only CUDA C)."""
-    return Module.from_image(buffer)
+    """A module from PTX text or a CUBIN (CUDA backend), or from the image
+    ``compiler.compile`` gives on the emulator."""
+    from .compiler import _module_from_emu_image
+    data = buffer.encode() if isinstance(buffer, str) else bytes(buffer)
+    mod = _module_from_emu_image(data)
+    return mod if mod is not None else Module.from_image(buffer)
 
 
 def module_from_file(filename: str) -> Module:

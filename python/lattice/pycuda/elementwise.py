@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import re
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,9 @@ from .tools import ScalarArg, VectorArg, context_dependent_memoize, dtype_to_cty
 __all__ = ["ElementwiseKernel", "get_take_kernel", "get_elwise_module",
            "get_elwise_range_module", "get_elwise_kernel_and_types", "get_elwise_kernel",
            "ScalarArg", "VectorArg"]
+
+
+_LOOP_NAMES = re.compile(r"\b(tid|total_threads|cta_start)\b")
 
 
 def _with_complex_header(preamble: str, *texts: Any) -> str:
@@ -41,6 +45,14 @@ class ElementwiseKernel:
         loop_prep = loop_prep + ";" if loop_prep.strip() else loop_prep
         after_loop = after_loop + ";" if after_loop.strip() else after_loop
         self._spec = (arguments, operation, name, preamble, loop_prep, after_loop)
+        # An operation that reads the loop's own variables (tid, total_threads, cta_start:
+        # PyCUDA's template declares them) runs in PyCUDA's template and launch shape, so
+        # that they mean there what they mean in PyCUDA.
+        self._own_loop = _LOOP_NAMES.search(" ".join((operation, loop_prep, after_loop)))
+        self._options, self._template = options, {}
+        if self._own_loop:
+            self._template_kernel(False)  # compile errors surface here, as PyCUDA's
+            return
         self._plain = _array.ElementwiseKernel(arguments, operation, name, keep, options,
                                                preamble, loop_prep, after_loop)
         self._ranged = None
@@ -57,6 +69,29 @@ class ElementwiseKernel:
                 text + ", long long lat_start_, long long lat_step_", op, name + "_range",
                 preamble=preamble, loop_prep=loop_prep, after_loop=after_loop)
         return self._ranged
+
+    def _template_kernel(self, use_range: bool) -> Any:
+        func = self._template.get(use_range)
+        if func is None:
+            arguments, operation, name, preamble, loop_prep, after_loop = self._spec
+            func = self._template[use_range] = get_elwise_kernel_and_types(
+                arguments, operation, name, options=self._options, preamble=preamble,
+                loop_prep=loop_prep, after_loop=after_loop, use_range=use_range)[1]
+        return func
+
+    def _call_template(self, args: Any, first: Any, range_: Any, slice_: Any) -> None:
+        from .gpuarray import splay
+        if range_ is not None:
+            step = 1 if range_.step is None else range_.step
+            extra = [range_.start, range_.stop, step]
+            count = abs(range_.stop - range_.start) // abs(step)
+        elif slice_ is not None:
+            start, stop, step = slice_.indices(first.size)
+            extra, count = [start, stop, step], abs(stop - start) // abs(step)
+        else:
+            extra, count = [first.size], first.size
+        grid, block = splay(count)
+        self._template_kernel(len(extra) == 3).prepared_call(grid, block, *args, *extra)
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         range_ = kwargs.pop("range", None)
@@ -75,6 +110,12 @@ class ElementwiseKernel:
                     first = a
         if range_ is not None and slice_ is not None:
             raise TypeError("ElementwiseKernel: give range= or slice=, not both")
+        if self._own_loop:
+            if first is None and range_ is None:
+                raise ValueError("ElementwiseKernel: no array argument to size the range; "
+                                 "give range=")
+            self._call_template(args, first, range_, slice_)
+            return
         if range_ is None and slice_ is None:
             if first is None:
                 raise ValueError("ElementwiseKernel: no array argument to size the range; "
@@ -373,3 +414,60 @@ def get_take_kernel(*a: Any, **k: Any):
 
 
 take = _take
+
+
+def get_binary_minmax_kernel(func: str, dtype_x: Any, dtype_y: Any, dtype_z: Any,
+                             use_scalar: bool) -> Any:
+    """PyCUDA's: fmin/fmax (f-suffixed for single precision) or min/max of two arrays, or
+    of an array and a scalar (``use_scalar``)."""
+    if np.float64 not in [dtype_x, dtype_y]:
+        func = func + "f"
+    if any(np.dtype(dt).kind == "f" for dt in [dtype_x, dtype_y, dtype_z]):
+        func = "f" + func
+    if use_scalar:
+        return get_binary_func_scalar_kernel(func, dtype_x, dtype_y, dtype_z)
+    return get_binary_func_kernel(func, dtype_x, dtype_y, dtype_z)
+
+
+@context_dependent_memoize
+def get_fmod_kernel() -> Any:
+    return get_elwise_kernel("float *arg, float *mod, float *z",
+                             "z[i] = fmod(arg[i], mod[i])", "fmod_kernel")
+
+
+@context_dependent_memoize
+def get_frexp_kernel() -> Any:
+    return get_elwise_kernel("float *x, float *significand, float *exponent",
+                             "int expt = 0; significand[i] = frexp(x[i], &expt); "
+                             "exponent[i] = expt;", "frexp_kernel")
+
+
+@context_dependent_memoize
+def get_ldexp_kernel() -> Any:
+    return get_elwise_kernel("float *sig, float *expt, float *z",
+                             "z[i] = ldexp(sig[i], int(expt[i]))", "ldexp_kernel")
+
+
+@context_dependent_memoize
+def get_modf_kernel() -> Any:
+    return get_elwise_kernel("float *x, float *intpart ,float *fracpart",
+                             "fracpart[i] = modf(x[i], &intpart[i])", "modf_kernel")
+
+
+@context_dependent_memoize
+def get_pow_array_kernel(dtype_x: Any, dtype_y: Any, dtype_z: Any, is_base_array: bool,
+                         is_exp_array: bool) -> Any:
+    """PyCUDA's kernel for ``z = x ** y``: (x, y, z) with x or y a scalar when it is not
+    an array (powf for a float32 result, else pow)."""
+    func = "powf" if dtype_z == np.float32 else "pow"
+    if not is_base_array and is_exp_array:
+        x_decl, y_decl, call = "{x} x", "{y} *y", f"{func}(x,y[i])"
+    elif is_base_array and is_exp_array:
+        x_decl, y_decl, call = "{x} *x", "{y} *y", f"{func}(x[i],y[i])"
+    elif is_base_array and not is_exp_array:
+        x_decl, y_decl, call = "{x} *x", "{y} y", f"{func}(x[i],y)"
+    else:
+        raise AssertionError
+    decl = f"{x_decl}, {y_decl}, {{z}} *z".format(x=_ct(dtype_x), y=_ct(dtype_y),
+                                                  z=_ct(dtype_z))
+    return get_elwise_kernel(decl, f"z[i] = {call}", name="pow_method")

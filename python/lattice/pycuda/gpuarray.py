@@ -664,19 +664,26 @@ class GPUArray:
 
 
 def splay(n: int, dev: Any = None) -> tuple[tuple[int, int], tuple[int, int, int]]:
-    """(grid, block) for a grid-stride loop over n items: blocks of one to four warps,
-    at most 32 blocks per multiprocessor (more would only wait)."""
-    warp, max_threads = 32, 128
-    try:
-        dev = dev or _core.current_context().get_device()
-        mp = int(dev.info.get("multiprocessor_count", 0)) or 16
-    except Exception:  # a device without the attribute: a typical GPU's count
-        mp = 16
-    max_blocks = 32 * mp
-    n = builtins.max(int(n), 1)
-    threads = builtins.min(max_threads, (n + warp - 1) // warp * warp)
-    blocks = builtins.min(max_blocks, (n + threads - 1) // threads)
-    return (blocks, 1), (threads, 1, 1)
+    """PyCUDA's (grid, block) for a grid-stride loop over n items, by PyCUDA's rule: one
+    warp per block up to 4 * 8 blocks per multiprocessor, then wider blocks up to 128
+    threads (kernels that read threadIdx or gridDim see PyCUDA's values)."""
+    from . import driver as drv
+    from .tools import DeviceData
+    if dev is None:
+        dev = drv.Context.get_device()
+    data = DeviceData(dev)
+    warp, max_threads = data.warp_size, 128
+    max_blocks = 4 * data.thread_blocks_per_mp * dev.get_attribute(
+        drv.device_attribute.MULTIPROCESSOR_COUNT)
+    n = int(n)
+    if n < warp:
+        return (1, 1), (warp, 1, 1)
+    if n < max_blocks * warp:
+        return ((n + warp - 1) // warp, 1), (warp, 1, 1)
+    if n < max_blocks * max_threads:
+        groups = (n + warp - 1) // warp
+        return (max_blocks, 1), (((groups + max_blocks - 1) // max_blocks) * warp, 1, 1)
+    return (max_blocks, 1), (max_threads, 1, 1)
 
 
 # ----------------------------------------------------------------------------------------

@@ -10,8 +10,11 @@ from .. import core as _core
 from . import _kernels as _k
 from .elementwise import _with_complex_header
 from .gpuarray import GPUArray
+from .tools import context_dependent_memoize, dtype_to_ctype
 
-__all__ = ["ReductionKernel"]
+__all__ = ["ReductionKernel", "get_sum_kernel", "get_any_kernel", "get_all_kernel",
+           "get_subset_sum_kernel", "get_dot_kernel", "get_subset_dot_kernel",
+           "get_minmax_neutral", "get_minmax_kernel", "get_subset_minmax_kernel"]
 
 
 class ReductionKernel:
@@ -64,3 +67,104 @@ class ReductionKernel:
         _k.reduce(first._ctx, self.dtype_out, neutral, reduce_expr, map_expr, arguments, args,
                   first.size, out.ptr, preamble)
         return out
+
+
+# PyCUDA's module-level builders of the ReductionKernels its GPUArray methods use, with
+# PyCUDA's expressions, argument lists and (lookup_tbl first) argument order.
+
+@context_dependent_memoize
+def get_sum_kernel(dtype_out: Any, dtype_in: Any) -> ReductionKernel:
+    """Sum of ``in`` (dtype_out None: dtype_in)."""
+    return ReductionKernel(dtype_in if dtype_out is None else dtype_out, "0", "a+b",
+                           arguments=f"const {dtype_to_ctype(dtype_in)} *in")
+
+
+@context_dependent_memoize
+def get_any_kernel(dtype_out: Any, dtype_in: Any) -> ReductionKernel:
+    return ReductionKernel(dtype_in if dtype_out is None else dtype_out, "0",
+                           "(a != 0) || (b != 0)",
+                           arguments=f"const {dtype_to_ctype(dtype_in)} *in")
+
+
+@context_dependent_memoize
+def get_all_kernel(dtype_out: Any, dtype_in: Any) -> ReductionKernel:
+    return ReductionKernel(dtype_in if dtype_out is None else dtype_out, "1",
+                           "(a != 0) && (b != 0)",
+                           arguments=f"const {dtype_to_ctype(dtype_in)} *in")
+
+
+@context_dependent_memoize
+def get_subset_sum_kernel(dtype_out: Any, dtype_subset: Any, dtype_in: Any) -> ReductionKernel:
+    """Sum of ``in[lookup_tbl[i]]``; called as ``k(lookup_tbl, in)``."""
+    return ReductionKernel(dtype_in if dtype_out is None else dtype_out, "0", "a+b",
+                           map_expr="in[lookup_tbl[i]]",
+                           arguments=f"const {dtype_to_ctype(dtype_subset)} *lookup_tbl, "
+                                     f"const {dtype_to_ctype(dtype_in)} *in")
+
+
+@context_dependent_memoize
+def get_dot_kernel(dtype_out: Any, dtype_a: Any, dtype_b: Any) -> ReductionKernel:
+    """Sum of ``a[i]*b[i]``; called as ``k(a, b)``."""
+    return ReductionKernel(dtype_out, neutral="0", reduce_expr="a+b", map_expr="a[i]*b[i]",
+                           arguments=f"const {dtype_to_ctype(dtype_a)} *a, "
+                                     f"const {dtype_to_ctype(dtype_b)} *b", keep=True)
+
+
+@context_dependent_memoize
+def get_subset_dot_kernel(dtype_out: Any, dtype_subset: Any, dtype_a: Any = None,
+                          dtype_b: Any = None) -> ReductionKernel:
+    """Sum of ``a[lookup_tbl[i]]*b[lookup_tbl[i]]``; called as ``k(lookup_tbl, a, b)``."""
+    if dtype_out is None:
+        dtype_out = dtype_a
+    if dtype_b is None:
+        dtype_b = dtype_out if dtype_a is None else dtype_a
+    if dtype_a is None:
+        dtype_a = dtype_out
+    return ReductionKernel(dtype_out, neutral="0", reduce_expr="a+b",
+                           map_expr="a[lookup_tbl[i]]*b[lookup_tbl[i]]",
+                           arguments=f"const {dtype_to_ctype(dtype_subset)} *lookup_tbl, "
+                                     f"const {dtype_to_ctype(dtype_a)} *a, "
+                                     f"const {dtype_to_ctype(dtype_b)} *b")
+
+
+def get_minmax_neutral(what: str, dtype: Any) -> str:
+    """The neutral of a min or max reduction: the C text of +-infinity (MY_INFINITY, which
+    get_minmax_kernel's preamble defines) or of the integer type's extreme."""
+    dtype = np.dtype(dtype)
+    if what not in ("min", "max"):
+        raise ValueError("what is not min or max.")
+    if issubclass(dtype.type, np.inexact):
+        return "MY_INFINITY" if what == "min" else "-MY_INFINITY"
+    info = np.iinfo(dtype)
+    return str(info.max if what == "min" else info.min)
+
+
+def _minmax_expr(what: str, dtype: np.dtype) -> str:
+    if dtype == np.float64:
+        return f"f{what}(a,b)"
+    if dtype == np.float32:
+        return f"f{what}f(a,b)"
+    if dtype.kind in "iu":
+        return f"{what}(a,b)"
+    raise TypeError("unsupported dtype specified")
+
+
+@context_dependent_memoize
+def get_minmax_kernel(what: str, dtype: Any) -> ReductionKernel:
+    """Minimum or maximum (``what``) of ``in``; float32/64 and integer dtypes."""
+    dtype = np.dtype(dtype)
+    return ReductionKernel(dtype, neutral=get_minmax_neutral(what, dtype),
+                           reduce_expr=_minmax_expr(what, dtype),
+                           arguments=f"const {dtype_to_ctype(dtype)} *in",
+                           preamble="#define MY_INFINITY (1./0)")
+
+
+@context_dependent_memoize
+def get_subset_minmax_kernel(what: str, dtype: Any, dtype_subset: Any) -> ReductionKernel:
+    """Minimum or maximum of ``in[lookup_tbl[i]]``; called as ``k(lookup_tbl, in)``."""
+    dtype = np.dtype(dtype)
+    return ReductionKernel(dtype, neutral=get_minmax_neutral(what, dtype),
+                           reduce_expr=_minmax_expr(what, dtype), map_expr="in[lookup_tbl[i]]",
+                           arguments=f"const {dtype_to_ctype(dtype_subset)} *lookup_tbl, "
+                                     f"const {dtype_to_ctype(dtype)} *in",
+                           preamble="#define MY_INFINITY (1./0)")

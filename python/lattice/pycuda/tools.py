@@ -389,14 +389,18 @@ class DeviceData:
         a = drv.device_attribute
         self.max_threads = dev.get_attribute(a.MAX_THREADS_PER_BLOCK)
         self.warp_size = dev.get_attribute(a.WARP_SIZE)
-        self.warps_per_mp = dev.get_attribute(a.MAX_THREADS_PER_MULTIPROCESSOR) // \
-            max(self.warp_size, 1)
+        # PyCUDA's table by compute capability (not the device's own threads per
+        # multiprocessor), so that occupancy figures are PyCUDA's.
+        cc = dev.compute_capability()
+        self.warps_per_mp = 64 if cc >= (3, 0) else 48 if cc >= (2, 0) else \
+            32 if cc >= (1, 2) else 24
         self.thread_blocks_per_mp = 8
         self.registers = dev.get_attribute(a.MAX_REGISTERS_PER_BLOCK)
         self.shared_memory = dev.get_attribute(a.MAX_SHARED_MEMORY_PER_BLOCK)
-        self.smem_alloc_granularity = 128
-        self.smem_granularity = 32
-        self.register_allocation_unit = "warp"
+        new_arch = cc >= (2, 0)
+        self.smem_alloc_granularity = 128 if new_arch else 512
+        self.smem_granularity = 32 if new_arch else 16
+        self.register_allocation_unit = "warp" if new_arch else "block"
 
     def align_bytes(self, word_size: int = 4) -> int:
         if word_size == 4:
@@ -440,7 +444,10 @@ class OccupancyRecord:
             raise ValueError(f"too many threads: {threads} > {devdata.max_threads}")
         warps = _ceil_to(threads / devdata.warp_size)
         smem = _ceil_to(shared_mem, devdata.smem_alloc_granularity)
-        regs = warps * devdata.warp_size * registers
+        if devdata.register_allocation_unit == "block":
+            regs = _ceil_to(warps * 2, 4) * 16 * registers
+        else:
+            regs = warps * 32 * registers
         if regs > devdata.registers:
             raise ValueError("too many registers")
         if smem > devdata.shared_memory:
@@ -461,50 +468,13 @@ class OccupancyRecord:
 # C types and dtypes
 # ----------------------------------------------------------------------------------------
 
-_name_to_dtype: dict[str, np.dtype] = {}
-_dtype_to_name: dict[Any, str] = {}
+# The registry is compyte's, as in PyCUDA: a dtype registered through either module is
+# known to both.
+from .compyte.dtypes import TYPE_REGISTRY as _REGISTRY  # noqa: E402
+from .compyte.dtypes import get_or_register_dtype, register_dtype  # noqa: E402,F401
 
-
-def get_or_register_dtype(names: str | Sequence[str], dtype: Any = None) -> np.dtype:
-    """The dtype registered for the C type name(s); with ``dtype``, registers it under
-    them first (the first name is the one ``dtype_to_ctype`` gives). A name registered to
-    a different dtype raises RuntimeError; an unknown name without ``dtype`` KeyError."""
-    if isinstance(names, str):
-        names = [names]
-    if dtype is None:
-        found = {_name_to_dtype[n] for n in names}
-        if len(found) != 1:
-            raise ValueError(f"the names {list(names)} name different dtypes")
-        return found.pop()
-    dtype = np.dtype(dtype)
-    for n in names:
-        old = _name_to_dtype.get(n)
-        if old is not None and old != dtype:
-            raise RuntimeError(f"name '{n}' already registered to a different dtype ({old})")
-    existing = _dtype_to_name.get(dtype)
-    if existing is not None:
-        dtype = _name_to_dtype[existing]
-    for n in names:
-        _name_to_dtype.setdefault(n, dtype)
-    if existing is None:
-        _dtype_to_name[dtype] = names[0]
-    _dtype_to_name.setdefault(str(dtype), names[0])
-    return dtype
-
-
-def register_dtype(dtype: Any, c_names: str | Sequence[str], alias_ok: bool = False) -> None:
-    """Deprecated in PyCUDA for ``get_or_register_dtype``; registers dtype under c_names
-    (a dtype already registered under another name raises unless ``alias_ok``)."""
-    import warnings
-    warnings.warn("register_dtype is deprecated; use get_or_register_dtype",
-                  DeprecationWarning, stacklevel=2)
-    if isinstance(c_names, str):
-        c_names = [c_names]
-    dtype = np.dtype(dtype)
-    if not alias_ok and dtype in _dtype_to_name and _dtype_to_name[dtype] not in c_names:
-        raise RuntimeError(f"dtype {dtype} is already registered as "
-                           f"'{_dtype_to_name[dtype]}'")
-    get_or_register_dtype(c_names, dtype)
+_name_to_dtype = _REGISTRY.name_to_dtype
+_dtype_to_name = _REGISTRY.dtype_to_name
 
 
 def _fill_registry() -> None:

@@ -242,6 +242,13 @@ static const char *const reduce_h[] = {
     NULL,
 };
 
+/* cuda.h's and cuda_runtime_api.h's version macros, as the toolkit whose semantics the
+ * emulator follows (__CUDACC_VER_MAJOR__) defines them: code picks its paths by them
+ * (ethminer's `#if __CUDA_ARCH__ >= 500 && CUDA_VERSION >= 7050`). */
+static const char *const cuda_h[] = {"#ifndef CUDA_VERSION\n", "#define CUDA_VERSION 12000\n", "#endif\n", NULL};
+static const char *const cuda_runtime_h[] = {"#ifndef CUDART_VERSION\n", "#define CUDART_VERSION 12000\n",
+                                             "#endif\n", NULL};
+
 const char *lat__cxx_header_text(lat__arena *a, const char *name)
 {
     const char *const *lines = strcmp(name, "cooperative_groups.h") == 0          ? cooperative_groups_h
@@ -257,6 +264,10 @@ const char *lat__cxx_header_text(lat__arena *a, const char *name)
         lines = lat__cucomplex_header_lines(name);
     if (!lines)
         lines = lat__mma_header_lines(name);
+    if (!lines && strcmp(name, "cuda.h") == 0)
+        lines = cuda_h;
+    if (!lines && (strcmp(name, "cuda_runtime.h") == 0 || strcmp(name, "cuda_runtime_api.h") == 0))
+        lines = cuda_runtime_h;
     if (!lines)
         return NULL;
     size_t n = 0;

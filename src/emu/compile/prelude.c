@@ -43,7 +43,7 @@ static const char *const lines[] = {
     "typedef short int16_t; typedef unsigned short uint16_t;",
     "typedef int int32_t; typedef unsigned int uint32_t;",
     "typedef long int64_t; typedef unsigned long uint64_t;",
-    "typedef unsigned long size_t; typedef long ptrdiff_t; typedef long ssize_t;",
+    "typedef unsigned long size_t; typedef long ptrdiff_t; typedef long ssize_t; typedef long clock_t;",
     "typedef long intptr_t; typedef unsigned long uintptr_t;",
     "typedef long intmax_t; typedef unsigned long uintmax_t;",
     "typedef unsigned long long cudaTextureObject_t;",
@@ -534,6 +534,10 @@ static const char *const lines[] = {
     "int __mulhi(int, int); unsigned int __umulhi(unsigned int, unsigned int);",
     "long long __mul64hi(long long, long long);",
     "unsigned long long __umul64hi(unsigned long long, unsigned long long);",
+    "long long __lat_clock64(void); void __lat_nanosleep(unsigned);",
+    "#define clock64() __lat_clock64()",
+    "#define clock() ((long)__lat_clock64())",
+    "#define __nanosleep(ns) __lat_nanosleep(ns)",
     /* curand_kernel.h's XORWOW jumps (xorwow.h). */
     "void __lat_xorwow_skip(unsigned int *, unsigned long long, unsigned long long);",
     /* The low 32 bits of the product of the operands' low 24 bits (signed for __mul24). */

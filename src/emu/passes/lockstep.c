@@ -9,8 +9,9 @@
  * a volatile lvalue a value read through another, `lhs op= rhs`, becomes
  *     __lat_ls_end(lhs op= __lat_ls(rhs))
  * where __lat_ls(v) (the prelude) waits for the warp's active lanes once v is computed,
- * and __lat_ls_end once the store is made: the GPU's order. Both are warp operations to
- * the planner, so such a kernel runs on fibers.
+ * and __lat_ls_end once the store is made: the GPU's order. In such a function, and in
+ * one that stores and loads through volatile lvalues, every volatile store does the same
+ * (rewrite_plain_store). Both are warp operations to the planner.
  */
 #include "lockstep.h"
 
@@ -24,6 +25,8 @@ typedef struct lockstep {
     lat__func *fn;
     lat__sym *ls, *ls_end;
     bool found;
+    bool rewrote; /* a statement of fn was made lockstep */
+    size_t accesses, stores; /* fn's volatile accesses; its volatile stores' */
 } lockstep;
 
 static bool is_volatile(const lat__type *t)
@@ -88,28 +91,109 @@ static void note_call(lockstep *ls, lat__sym *s)
     LAT_PUSH(&ls->u->arena, ls->fn->calls, s);
 }
 
+/* A store through a volatile lvalue whose address has no side effects, or NULL. */
+static lat__expr *volatile_store(lockstep *ls, lat__stmt *s)
+{
+    if (s->kind != LAT_S_EXPR || !s->e)
+        return NULL;
+    lat__expr *e = (lat__expr *)lat__skip_implicit(s->e);
+    if (e->kind != LAT_E_ASSIGN || !access(lat__skip_implicit(e->a)) || !is_volatile(e->a->type))
+        return NULL;
+    return holds(ls, e->a, find_effect) ? NULL : e;
+}
+
 static bool rewrite_stmt(lat__visitor *v, lat__stmt *s)
 {
     lockstep *ls = v->data;
-    if (s->kind != LAT_S_EXPR || !s->e)
-        return true;
-    lat__expr *e = (lat__expr *)lat__skip_implicit(s->e);
-    if (e->kind != LAT_E_ASSIGN || !access(lat__skip_implicit(e->a)) || !is_volatile(e->a->type))
-        return true;
+    lat__expr *e = volatile_store(ls, s);
     /* Only a store of what other lanes' stores may change, through an address the store
      * computes again after the wait. */
-    if (!holds(ls, e->b, find_volatile_read) || holds(ls, e->a, find_effect))
+    if (!e || !holds(ls, e->b, find_volatile_read))
         return true;
     e->b = call(ls, ls->ls, e->b, e->b->type);
     s->e = call(ls, ls->ls_end, e, &lat__ty_void);
-    note_call(ls, ls->ls);
-    note_call(ls, ls->ls_end);
+    ls->rewrote = true;
+    return true;
+}
+
+/* An element of a volatile array of scalars (`s[tid ^ 1]`), how lanes of legacy code
+ * talk (a struct's store may be its volatile operator=, a call). */
+static bool volatile_element(const lat__expr *e)
+{
+    e = lat__skip_implicit(e);
+    if (e->kind != LAT_E_INDEX || !is_volatile(e->type) || !lat__is_scalar(e->type))
+        return false;
+    /* a thread's own array (`volatile char pad[512];`) is no other lane's */
+    const lat__expr *base = lat__skip_implicit(e->a);
+    const lat__sym *v = base->kind == LAT_E_NAME ? base->sym : NULL;
+    return !(v && v->type && v->type->kind == LAT_TY_ARRAY && !(v->flags & (LAT_SF_FILE_SCOPE | LAT_SF_PARAM)) &&
+             !(v->cuda & LAT_CU_SHARED));
+}
+
+/* A plain store to a volatile element, or NULL. */
+static lat__expr *element_store(lockstep *ls, lat__stmt *s)
+{
+    lat__expr *e = volatile_store(ls, s);
+    return e && e->op == LAT_P_ASSIGN && volatile_element(e->a) ? e : NULL;
+}
+
+/* Counts fn's volatile elements and the statements storing to one: a function with more
+ * elements than stores also reads them. */
+static bool count_access(lat__visitor *v, lat__expr *e)
+{
+    if (volatile_element(e))
+        ((lockstep *)v->data)->accesses++;
+    return true;
+}
+
+/* A declarator's initializer that stores to a volatile element (`T t = s[i] = v;`, as
+ * CUDPP's warp scan declares its running sum), or NULL. */
+static lat__expr *element_init(lockstep *ls, const lat__decl *d)
+{
+    lat__expr *e = d->init ? (lat__expr *)lat__skip_implicit(d->init) : NULL;
+    return e && e->kind == LAT_E_ASSIGN && e->op == LAT_P_ASSIGN && volatile_element(e->a) &&
+                   !holds(ls, e->a, find_effect)
+               ? e
+               : NULL;
+}
+
+static bool count_store(lat__visitor *v, lat__stmt *s)
+{
+    lockstep *ls = v->data;
+    if (element_store(ls, s))
+        ls->stores++;
+    for (lat__decl *d = s->kind == LAT_S_DECL && s->decls ? s->decls->first : NULL; d; d = d->next)
+        if (element_init(ls, d))
+            ls->stores++;
+    return true;
+}
+
+/* In a function whose lanes talk through volatile memory with no barrier (lockstep
+ * statements, or stores and loads of volatile elements: `smem[tid] = x; y = smem[tid ^
+ * 1];`, `int t = s[pos] + s[pos - off]; s[pos] = t;`, SHOC's spmv storing
+ * `partialSums[t] = mySum;` before reducing at once), every store to a volatile element
+ * happens as in a GPU's lockstep warp: after every lane's loads before it, and seen by
+ * every lane after it. */
+static bool rewrite_plain_store(lat__visitor *v, lat__stmt *s)
+{
+    lockstep *ls = v->data;
+    lat__expr *e = element_store(ls, s);
+    if (e) {
+        e->b = call(ls, ls->ls, e->b, e->b->type);
+        s->e = call(ls, ls->ls_end, e, &lat__ty_void);
+    }
+    /* an initializer keeps its value: __lat_ls(lhs = __lat_ls(rhs)) waits after the store */
+    for (lat__decl *d = s->kind == LAT_S_DECL && s->decls ? s->decls->first : NULL; d; d = d->next)
+        if ((e = element_init(ls, d)) != NULL) {
+            e->b = call(ls, ls->ls, e->b, e->b->type);
+            d->init = call(ls, ls->ls, d->init, d->init->type);
+        }
     return true;
 }
 
 void lat__lockstep_rewrite(lat__unit *u)
 {
-    lockstep ls = {u, NULL, lat__unit_builtin(u, "__lat_ls"), lat__unit_builtin(u, "__lat_ls_end"), false};
+    lockstep ls = {u, NULL, lat__unit_builtin(u, "__lat_ls"), lat__unit_builtin(u, "__lat_ls_end"), false, false, 0, 0};
     if (!ls.ls || !ls.ls_end)
         return;
     lat__tu *tu = u->tu;
@@ -118,7 +202,17 @@ void lat__lockstep_rewrite(lat__unit *u)
         if (x->kind != LAT_X_FUNC || !(x->fn->sym->cuda & (LAT_CU_GLOBAL | LAT_CU_DEVICE)))
             continue;
         ls.fn = x->fn;
+        ls.rewrote = false;
+        ls.accesses = ls.stores = 0;
+        lat__visitor c = {count_store, count_access, NULL, &ls};
+        lat__visit_stmt(&c, x->fn->body);
         lat__visitor v = {rewrite_stmt, NULL, NULL, &ls};
         lat__visit_stmt(&v, x->fn->body);
+        if (!ls.rewrote && !(ls.stores && ls.accesses > ls.stores))
+            continue;
+        v.stmt = rewrite_plain_store;
+        lat__visit_stmt(&v, x->fn->body);
+        note_call(&ls, ls.ls);
+        note_call(&ls, ls.ls_end);
     }
 }

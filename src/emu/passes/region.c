@@ -1038,6 +1038,36 @@ static bool fits_checked(plan *pl, const lat__stmt *s)
     }
 }
 
+/* An if that threads take apart with a __syncthreads on both sides (`if (t < 128) { ...;
+ * __syncthreads(); } else { ...; __syncthreads(); }`): since Volta a barrier counts the
+ * threads arriving at any __syncthreads, so each side's meets the other's; region loops
+ * would stop at the first, fibers let them meet. (A __syncthreads on one side and a warp
+ * operation on the other, as a group's sync() is written, is left as it is.) */
+static bool find_barrier(lat__visitor *v, lat__stmt *s)
+{
+    bool block = false;
+    if (lat__region_barrier_statement(s, &block) && block)
+        *(bool *)v->data = true;
+    return !*(bool *)v->data;
+}
+
+static bool has_barrier(lat__stmt *s)
+{
+    bool found = false;
+    lat__visitor v = {find_barrier, NULL, NULL, &found};
+    lat__visit_stmt(&v, s);
+    return found;
+}
+
+static bool two_sided_stmt(lat__visitor *v, lat__stmt *s)
+{
+    plan *pl = v->data;
+    if (s->kind == LAT_S_IF && s->body && s->els && !lat__region_rs(pl, s)->uniform && has_barrier(s->body) &&
+        has_barrier(s->els))
+        lat__region_fail_at(pl, s->loc, "__syncthreads on both sides of a branch threads take apart");
+    return !pl->bad;
+}
+
 typedef struct spin {
     plan *pl;
     int loops;
@@ -1128,6 +1158,10 @@ static planned plan_once(plan *pl)
     if (pl->misfits.n)
         return PLAN_AGAIN;
     levels(pl, fn->body, 0);
+    lat__visitor tv = {two_sided_stmt, NULL, NULL, pl};
+    lat__visit_stmt(&tv, fn->body);
+    if (pl->bad)
+        return PLAN_NONE;
     if (checked && (pl->colls.n && !fits_checked(pl, fn->body))) {
         lat__region_fail(pl, "checked: a barrier not every thread reaches alike");
         return PLAN_NONE;

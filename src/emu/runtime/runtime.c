@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- what TinyCC's x86-64 code generator calls instead of inline code ------------------ */
 
@@ -324,6 +325,23 @@ static unsigned long long emu_umul64hi(unsigned long long a, unsigned long long 
     return (unsigned long long)(((u128)a * b) >> 64);
 }
 
+/* clock(), clock64(): a GPU's cycle counter, which kernels read to time their own parts
+ * (cuda-samples' clock) or to seed; here nanoseconds of CLOCK_MONOTONIC, which also only
+ * grows. */
+static long long emu_clock64(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* __nanosleep: a back-off in a spin loop; the emulator's threads of a block take turns
+ * anyway, so it only returns. */
+static void emu_nanosleep(unsigned ns)
+{
+    (void)ns;
+}
+
 /* ---- the table ------------------------------------------------------------------------ */
 
 typedef void (*fn)(void);
@@ -386,6 +404,7 @@ static const lat__emu_symbol symbols[] = {
     AS("__brev", emu_brev), AS("__brevll", emu_brevll),
     AS("__mulhi", emu_mulhi), AS("__umulhi", emu_umulhi),
     AS("__mul64hi", emu_mul64hi), AS("__umul64hi", emu_umul64hi),
+    AS("__lat_clock64", emu_clock64), AS("__lat_nanosleep", emu_nanosleep),
 };
 
 const lat__emu_symbol *lat__emu_runtime_symbols(size_t *count)
