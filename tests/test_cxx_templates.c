@@ -308,7 +308,8 @@ TEST(type_traits_and_sfinae_pick_the_overload_cxx_picks)
  * template's as Base<T>{...}), the base's default constructor when the list names none,
  * base members by their plain names and as Base::y, base member functions (Base::f() where
  * the derived class hides f with its own), chains of
- * bases, aggregates initialised with the base's members first, a pointer to the base. */
+ * bases, aggregates initialised with the base's members first, a pointer to the base, a
+ * derived object copied to its base (slicing). */
 TEST(derived_classes_add_data_members_after_their_base_subobject)
 {
     lat_context *ctx = t_context();
@@ -350,7 +351,9 @@ TEST(derived_classes_add_data_members_after_their_base_subobject)
         "    w.a = 1.0f; w.b = in[i]; w.c = 3;\n"
         "    A *pa = &w;\n"
         "    D d(i % 5);\n"
-        "    out[i] = c.energy() + c.id + take(c) + c.norm2() + r.count() + r.lo * 2 + v.a * 10 + v.b + w.sum() + pa->a * 100 +\n"
+        "    A sliced = w, copied(w), assigned;\n"
+        "    assigned = w;\n"
+        "    out[i] = sliced.a + copied.a + assigned.a + c.energy() + c.id + take(c) + c.norm2() + r.count() + r.lo * 2 + v.a * 10 + v.b + w.sum() + pa->a * 100 +\n"
         "             d.k * 1000 + d.m * 10000 + sizeof(Charged) * 100000 + sizeof(C) * 1000000;\n"
         "}\n";
     lat_kernel *k = t_kernel_as_written(ctx, src, "k");
@@ -359,7 +362,7 @@ TEST(derived_classes_add_data_members_after_their_base_subobject)
     run_1d(k, in, out, N);
     for (int i = 0; i < N; i++) {
         double x = in[i], cx = x + 1;
-        double want = 3 * (cx * cx + 4 + 9) + cx + 2 + 7 + (cx * cx + 4) + (cx * cx + 4 + 9) + 4 + 2 * x + 10 * x + 2 + (1 + x + 3 + 1) + 100 +
+        double want = 3 + 3 * (cx * cx + 4 + 9) + cx + 2 + 7 + (cx * cx + 4) + (cx * cx + 4 + 9) + 4 + 2 * x + 10 * x + 2 + (1 + x + 3 + 1) + 100 +
                       5000 + 10000 * (i % 5) + 16 * 100000 + 12 * 1000000;
         ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-3), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }

@@ -856,6 +856,10 @@ bool lat__copy_ctor_declared(lat__record *r)
 lat__expr *lat__construct(lat__parser *p, lat__type *t, lat__expr **args, int nargs, lat__loc loc)
 {
     lat__record *r = lat__is_record(t) ? t->rec : NULL;
+    if (r && nargs == 1 && lat__is_record(args[0]->type) && args[0]->type->rec && args[0]->type->rec != r &&
+        lat__derived_from(args[0]->type, t) && !lat__copy_ctor_declared(r))
+        args[0] = lat__convert_assign(p, args[0], t, "initializing"); /* B b(d): d's base subobject, by
+                                                                          the implicit copy */
     /* The implicit copy (C++ declares one unless the program does), and the defaulted
      * default constructor: as for a class without constructors, below. */
     bool copy = r && nargs == 1 && lat__is_record(args[0]->type) && args[0]->type->rec == r;

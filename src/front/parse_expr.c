@@ -217,6 +217,19 @@ lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const
         if (c)
             return c;
     }
+    if (lat__is_record(t) && lat__is_record(e->type) && t->rec && e->type->rec && e->type->rec != t->rec &&
+        (e->flags & LAT_EF_LVALUE) && !(e->flags & LAT_EF_ERROR) && lat__derived_from(e->type, t) &&
+        !lat__copy_ctor_declared(t->rec)) {
+        /* B b = d: the base subobject, which leads the derived object, copied (slicing; a
+         * copy constructor of the program's would have to run: not done here) */
+        lat__type *bt = lat__qualified(p->u, lat__unqualified(p->u, t), e->type->quals);
+        lat__expr *d = lat__expr_new(p, LAT_E_UNARY, e->loc);
+        d->op = LAT_P_STAR;
+        d->a = lat__cast_to(p, lat__address_of_object(p, e), lat__pointer_to(p->u, bt), false);
+        d->type = bt;
+        d->flags |= LAT_EF_LVALUE;
+        e = d;
+    }
     if (lat__is_record(e->type) && !(e->flags & LAT_EF_ERROR) && !(lat__is_record(t) && t->rec == e->type->rec)) {
         lat__expr *c = lat__convert_object(p, e, t); /* operator T *() */
         if (c)
