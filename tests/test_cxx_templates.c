@@ -421,6 +421,34 @@ TEST(using_declarations_bring_base_overloads_beside_the_derived_classes)
     ASSERT_CONTAINS(m, "t.cu:2:16: error: inheriting a base's constructors (using Base::Base;) is not supported");
 }
 
+/* A class passed by value from an lvalue is copied by the program's copy constructor (it
+ * was copied member by member, skipping what the constructor does). */
+TEST(by_value_arguments_run_the_programs_copy_constructor)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Counted { float x; int copies;\n"
+        "  __device__ Counted(float v) : x(v), copies(0) {}\n"
+        "  __device__ Counted(const Counted &o) : x(o.x * 2), copies(o.copies + 1) {} };\n"
+        "__device__ float f(Counted c) { return c.x + c.copies * 100; }\n"
+        "template <typename T> __device__ float g(T c) { return f(c) + c.copies * 1000; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Counted c(in[i]);\n"
+        "    out[i] = f(c) + g(c) * 10;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double x = in[i], want = (2 * x + 100) + ((4 * x + 200) + 1000) * 10;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-3), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+}
+
 TEST(a_class_with_data_beside_its_bases_is_refused_and_a_failed_enable_if_is_an_error)
 {
     lat_context *ctx = t_context();

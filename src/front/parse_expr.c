@@ -2341,6 +2341,16 @@ static lat__expr *make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int
         if (i < n) {
             char ctx[160];
             snprintf(ctx, sizeof ctx, "passing argument %d of '%s' as", i + 1, fname);
+            lat__type *pt = ft->params.types[i];
+            lat__expr *a = e->args[i];
+            if (lat__is_record(pt) && pt->rec && lat__is_record(a->type) && a->type->rec == pt->rec &&
+                (a->flags & LAT_EF_LVALUE) && !(a->flags & LAT_EF_ERROR) && lat__copy_ctor_declared(pt->rec)) {
+                /* a class passed by value from an lvalue: the parameter is made by the
+                 * program's copy constructor, as C++ does */
+                lat__expr **one = lat__arena_alloc(&p->u->arena, 2 * sizeof *one);
+                one[0] = a;
+                e->args[i] = lat__construct(p, lat__unqualified(p->u, pt), one, 1, a->loc);
+            }
             e->args[i] = lat__convert_assign(p, e->args[i], ft->params.types[i], ctx);
         } else {
             e->args[i] = promote_arg(p, e->args[i]);
