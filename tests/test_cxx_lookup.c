@@ -101,8 +101,44 @@ TEST(functions_and_operators_of_a_namespace_are_found_through_their_arguments_cl
     }
 }
 
-/* Two namespaces whose functions both take the call: C++ ranks them together; the
- * emulator does not, and says so rather than take one. */
+/* Functions of two namespaces (one found by ordinary lookup, one through the argument's
+ * class) ranked together as C++ does: an exact match beats a conversion, a promotion
+ * (char to int) beats a conversion (char to float), argument by argument. */
+TEST(functions_of_two_namespaces_are_ranked_together)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "namespace geo { struct V { float x; };\n"
+        "  __device__ float f(V v, int k) { return v.x * 2 + k; } }\n"
+        "namespace util { __device__ float f(geo::V v, float k) { return v.x * 3 + k; } }\n"
+        "using namespace util;\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    geo::V v{in[i]};\n"
+        "    out[i] = f(v, i % 3) * 100 + f(v, 0.5f) + f(v, 'a') * 10000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    static float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        double x = in[i];
+        double want = (x * 2 + i % 3) * 100 + (x * 3 + 0.5) + (x * 2 + 97) * 10000;
+        ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-2), "out[%d] = %.9g, want %.9g", i, out[i], want);
+    }
+    const char *err = cxx_error(ctx, "namespace geo { struct V { float x; }; __device__ float f(V v, int k) { return k; } }\n"
+                                     "namespace util { __device__ float f(geo::V v, float k) { return k; } }\n"
+                                     "using namespace util;\n"
+                                     "extern \"C\" __global__ void k(float *o) { geo::V v{1}; o[0] = f(v, 1.0); }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_TRUE(t_contains(err, "t.cu:4:"));
+    ASSERT_TRUE(t_contains(err, "qualify the call"));
+}
+
+/* Two namespaces whose functions both take the call equally well (ambiguous in C++ too):
+ * the emulator says so rather than take one. */
 TEST(a_call_two_namespaces_sets_take_is_refused_naming_it)
 {
     lat_context *ctx = t_context();

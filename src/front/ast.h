@@ -77,6 +77,8 @@ struct lat__type {
     lat__sym *named;      /* the typedef this type was written as, for messages and output */
     uint8_t ref;          /* PTR: a C++ reference, lowered to a pointer (1: T &, 2: T &&):
                              names of it read through it, bindings take the address */
+    int count_vph;        /* ARRAY in a signature read for deduction: its size is template
+                             value parameter count_vph - 1 (float (&v)[N]); else 0 */
 };
 
 typedef struct lat__field {
@@ -114,9 +116,11 @@ struct lat__record {
      * what deduction matches a parameter such as Vec<T, N> against. */
     struct lat__template *tmpl;
     const void *targs;
-    /* C++: its base class, one without data members (a traits class's integral_constant):
-     * its member types, static constants and static member functions are r's too. */
+    /* C++: its base class: its member types, static constants and member functions are
+     * r's too; its data members, if any, are r's first nbase_fields (the base subobject
+     * at r's start). */
     struct lat__record *base;
+    size_t nbase_fields;
     /* C++: the namespace it was declared in (a class template's instance: the template's),
      * where argument-dependent lookup finds functions taking it; NULL: the global one. */
     struct lat__ns *ns;

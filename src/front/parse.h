@@ -205,6 +205,7 @@ void lat__skip_std_attributes(lat__parser *p);
 
 /* ---- parse_stmt.c ----------------------------------------------------------------------- */
 
+
 lat__stmt *lat__parse_compound(lat__parser *p);
 /* v as a value of integer type t: truncated to its width, sign-extended (parse_expr.c). */
 int64_t lat__int_wrap(const lat__type *t, uint64_t v);
@@ -219,6 +220,11 @@ bool lat__int_fold(lat__punct op, const lat__type *at, const lat__type *bt, cons
  * whose body is C++14's integer statements: marked LAT_EF_CONST with its value, where it
  * can be evaluated; otherwise left as it is. */
 void lat__fold_constexpr_call(lat__parser *p, lat__expr *e);
+/* Each call in e (a static variable's initializer) of a constexpr function of floating
+ * values that evaluates to a finite float or double (float and double arithmetic, each
+ * operation rounded to its type, as C++ evaluates it at compile time) becomes that
+ * constant; the others stay calls. */
+void lat__fold_float_calls(lat__parser *p, lat__expr *e);
 /* ---- parse_asm.c ---- */
 /* An asm statement at its keyword: the inline PTX's C++ (a block), or LAT_S_ASM after
  * an error or a refusal naming the instruction. */
@@ -439,6 +445,9 @@ lat__expr *lat__template_call_parsed(lat__parser *p, lat__sym *tmpl_sym, lat__lo
 bool lat__template_fits(lat__parser *p, lat__sym *tmpl_sym, lat__expr **argv, size_t argc);
 /* template <...> in a class's body, at the keyword: a member function template of r. */
 void lat__member_template(lat__parser *p, lat__record *r);
+/* The same for a member template written out in toks (ntoks of them, the last an end of
+ * file), a generic lambda's operator(): its symbol in r, or NULL after reporting. */
+lat__sym *lat__member_template_from(lat__parser *p, lat__record *r, lat__tok *toks, size_t ntoks);
 /* A variable template's instance at its name (consumed): name<args>; its variable, or
  * NULL after reporting. */
 lat__sym *lat__template_variable(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);

@@ -228,6 +228,8 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
         /* : a(x), b{y}: step over it to the body */
         while (lat__peek(p)->kind == LAT_TK_IDENT) {
             lat__next(p);
+            if (lat__at_punct(p, LAT_P_LT))
+                lat__skip_angles(p); /* a base class template's Base<T>(x) */
             if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))
                 lat__skip_group(p);
             if (!lat__accept(p, LAT_P_COMMA))
@@ -583,15 +585,58 @@ static lat__expr *member_default(lat__parser *p, lat__record *r, int fi, lat__lo
 /* A constructor's member initializers, `: a(x), b{y, z}`, as assignments to this->a...
  * in the members' order, as C++ runs them; a member the list leaves out takes its default
  * member initializer, where it has one. */
+/* *(Base *)this = value: the base subobject at the object's start, made by the base's
+ * constructor. */
+static lat__stmt *assign_base(lat__parser *p, lat__record *base, lat__expr *value, lat__loc loc)
+{
+    lat__type *bt = lat__record_type_of(p, base);
+    lat__expr *self = lat__expr_new(p, LAT_E_NAME, loc);
+    self->sym = p->this_sym;
+    self->type = p->this_sym->type;
+    lat__expr *d = lat__expr_new(p, LAT_E_UNARY, loc);
+    d->op = LAT_P_STAR;
+    d->a = lat__cast_to(p, self, lat__pointer_to(p->u, bt), false);
+    d->type = bt;
+    d->flags |= LAT_EF_LVALUE;
+    lat__expr *as = lat__expr_new(p, LAT_E_ASSIGN, loc);
+    as->op = LAT_P_ASSIGN;
+    as->a = d;
+    as->b = value;
+    as->type = bt;
+    as->flags |= value->flags & LAT_EF_ERROR;
+    lat__stmt *st = lat__stmt_new(p, LAT_S_EXPR, loc);
+    st->e = as;
+    return st;
+}
+
 static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
 {
     lat__stmt **by_field = lat__arena_alloc(&p->u->arena, (r->fields.n + 1) * sizeof *by_field);
+    lat__record *base = r->nbase_fields ? r->base : NULL;
+    lat__stmt *base_init = NULL;
     if (lat__accept(p, LAT_P_COLON)) {
         for (;;) {
             lat__tok *n = lat__next(p);
             if (n->kind != LAT_TK_IDENT) {
                 lat__syntax_error(p, "a member's name in the initializer list");
                 break;
+            }
+            if (base && n->atom == base->tag && lat__at_punct(p, LAT_P_LT))
+                lat__skip_angles(p); /* Base<T>(args) */
+            if (base && n->atom == base->tag && (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))) {
+                bool br = lat__at_punct(p, LAT_P_LBRACE);
+                lat__next(p);
+                lat__expr **argv;
+                size_t argc = lat__parse_arguments(p, br ? LAT_P_RBRACE : LAT_P_RPAREN,
+                                                   "to close the base's initializer", &argv);
+                if (base_init)
+                    lat__error_tok(p, n, "the base class '%s' initialized twice", n->atom->name);
+                else
+                    base_init = assign_base(p, base, lat__construct(p, lat__record_type_of(p, base), argv, (int)argc,
+                                                                    n->loc), n->loc);
+                if (!lat__accept(p, LAT_P_COMMA))
+                    break;
+                continue;
             }
             bool brace = lat__at_punct(p, LAT_P_LBRACE);
             if (!brace && !lat__at_punct(p, LAT_P_LPAREN)) {
@@ -623,7 +668,18 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
                 break;
         }
     }
-    for (size_t i = 0; i < r->fields.n; i++) {
+    if (base && !base_init && base->has_ctor) {
+        /* not named in the list: the base's default constructor */
+        if (!lat__default_ctor(base))
+            lat__error_at(p->u, into->loc, "the base class '%s' has no default constructor: initialise it in the list",
+                          lat__record_c_name(base));
+        else
+            base_init = assign_base(p, base, lat__construct(p, lat__record_type_of(p, base), NULL, 0, into->loc),
+                                    into->loc);
+    }
+    if (base_init)
+        LAT_PUSH(&p->u->arena, into->items, base_init);
+    for (size_t i = base_init ? r->nbase_fields : 0; i < r->fields.n; i++) {
         lat__stmt *st = by_field[i];
         if (!st) {
             lat__expr *value = member_default(p, r, (int)i, into->loc);
@@ -800,6 +856,10 @@ bool lat__copy_ctor_declared(lat__record *r)
 lat__expr *lat__construct(lat__parser *p, lat__type *t, lat__expr **args, int nargs, lat__loc loc)
 {
     lat__record *r = lat__is_record(t) ? t->rec : NULL;
+    if (r && nargs == 1 && lat__is_record(args[0]->type) && args[0]->type->rec && args[0]->type->rec != r &&
+        lat__derived_from(args[0]->type, t) && !lat__copy_ctor_declared(r))
+        args[0] = lat__convert_assign(p, args[0], t, "initializing"); /* B b(d): d's base subobject, by
+                                                                          the implicit copy */
     /* The implicit copy (C++ declares one unless the program does), and the defaulted
      * default constructor: as for a class without constructors, below. */
     bool copy = r && nargs == 1 && lat__is_record(args[0]->type) && args[0]->type->rec == r;
@@ -1036,6 +1096,11 @@ lat__type *lat__deduced_return(lat__parser *p)
 lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
 {
     lat__lambda *l = p->lambda;
+    if (l && s->kind == LAT_SYM_VAR && (s->flags & LAT_SF_MEMBER)) {
+        lat__unsupported_at(p->u, loc, "a class member named in a lambda (capturing this, or a generic lambda's capture)",
+                            "a lattice limit: copy it to a local variable first");
+        return NULL;
+    }
     if (!l || s->kind != LAT_SYM_VAR || (s->flags & LAT_SF_FILE_SCOPE) || s->depth > l->depth || s->depth == 0 ||
         (s->cuda & LAT_CU_SHARED) || (s->storage == LAT_ST_STATIC))
         return NULL;
@@ -1084,6 +1149,181 @@ lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
     return d;
 }
 
+static lat__expr *lambda_object(lat__parser *p, const lat__lambda *l, lat__type *rt, const lat__tok *open);
+
+/* Whether the parameter list at p's '(' declares a parameter auto: a generic lambda. */
+static bool generic_params(lat__parser *p)
+{
+    if (!lat__at_punct(p, LAT_P_LPAREN))
+        return false;
+    int depth = 0;
+    for (size_t i = p->pos; i < p->ntoks && p->toks[i].kind != LAT_TK_EOF; i++) {
+        const lat__tok *t = &p->toks[i];
+        if (lat__tok_is_punct(t, LAT_P_LPAREN))
+            depth++;
+        else if (lat__tok_is_punct(t, LAT_P_RPAREN) && --depth == 0)
+            return false;
+        else if (depth == 1 && lat__tok_kw(t, LAT_KW_AUTO))
+            return true;
+    }
+    return false;
+}
+
+static lat__tok word_tok(lat__parser *p, const lat__tok *at, const char *w)
+{
+    lat__tok t = *at;
+    t.kind = LAT_TK_IDENT;
+    t.atom = lat__atom_get(&p->u->atoms, w, strlen(w));
+    t.text = t.atom->name;
+    t.len = (uint32_t)strlen(w);
+    t.hide = NULL;
+    return t;
+}
+
+static lat__tok punct_tok(const lat__tok *at, lat__punct pu)
+{
+    lat__tok t = *at;
+    t.kind = LAT_TK_PUNCT;
+    t.punct = (uint8_t)pu;
+    t.text = lat__punct_spelling(pu);
+    t.len = (uint32_t)strlen(t.text);
+    t.atom = NULL;
+    t.hide = NULL;
+    return t;
+}
+
+static void add_capture(lat__parser *p, lat__lambda *l, lat__sym *s, bool ref, lat__loc loc)
+{
+    for (size_t i = 0; i < l->captured.n; i++)
+        if (l->captured.items[i] == s)
+            return;
+    lat__type *vt = s->type->kind == LAT_TY_PTR && s->type->ref ? s->type->base : s->type;
+    lat__field f = {s->name, ref ? lat__reference_to(p->u, vt) : lat__unqualified(p->u, vt), loc, 0, -1, 0};
+    LAT_PUSH(&p->u->arena, l->rec->fields, f);
+    LAT_PUSH(&p->u->arena, l->captured, s);
+    LAT_PUSH(&p->u->arena, l->captured_ref, ref);
+}
+
+/* [caps](auto a, const auto &b) {...} at its '(': a class whose operator() is a member
+ * template (template <typename __lat_auto0, ...> auto operator()(__lat_auto0 a, ...)),
+ * made for each call's argument types as a functor's is. Its body is read only then, so
+ * [&] and [=] capture every variable of the enclosing function in sight (a field of the
+ * variable's name, a reference for [&]; [=] leaves arrays out), which the body sees as
+ * the class's members. */
+static lat__expr *generic_lambda(lat__parser *p, lat__lambda *l, lat__tok *open)
+{
+    lat__record *r = lat__new_record(p, NULL, open->loc);
+    l->rec = r;
+    lat__type *rt = lat__record_type_of(p, r);
+    r->emit_tag = lat__arena_printf(&p->u->arena, "__lat_lambda%d", ++p->anon);
+    r->tag = lat__atom_get(&p->u->atoms, r->emit_tag, strlen(r->emit_tag)); /* its instances' class */
+    for (size_t i = 0; i < l->named.n; i++) {
+        lat__sym *s = l->named.items[i];
+        lat__type *vt = s->type->kind == LAT_TY_PTR && s->type->ref ? s->type->base : s->type;
+        if (vt->kind == LAT_TY_ARRAY && !l->named_ref.items[i]) {
+            lat__unsupported_at(p->u, open->loc, "an array captured by value", "capture it by reference");
+            continue;
+        }
+        add_capture(p, l, s, l->named_ref.items[i], open->loc);
+    }
+    for (size_t i = 0; l->implicit && i < p->bound.n; i++) {
+        lat__sym *s = p->bound.items[i];
+        if (s->kind != LAT_SYM_VAR || !s->name || s->name->sym != s || s->depth == 0 || s->depth > l->depth ||
+            (s->flags & (LAT_SF_FILE_SCOPE | LAT_SF_MEMBER)) || (!l->by_ref && (s->cuda & LAT_CU_SHARED)) ||
+            s->storage == LAT_ST_STATIC || !s->type || s->type->kind == LAT_TY_VOID ||
+            s->type->kind == LAT_TY_FUNC)
+            continue;
+        lat__type *vt = s->type->kind == LAT_TY_PTR && s->type->ref ? s->type->base : s->type;
+        if (vt->kind == LAT_TY_VOID || (vt->kind == LAT_TY_ARRAY && !l->by_ref))
+            continue;
+        add_capture(p, l, s, l->by_ref, open->loc);
+    }
+    if (!r->fields.n) {
+        lat__field e = {lat__atom_get(&p->u->atoms, "__lat_empty", 11), &lat__ty_char, open->loc, 0, -1, 0};
+        LAT_PUSH(&p->u->arena, r->fields, e);
+    }
+    r->complete = true;
+    lat__record_layout(r);
+    rt->size = r->size;
+    rt->align = r->align;
+    /* the member template's tokens */
+    size_t from = p->pos, end = p->pos;
+    int depth = 0;
+    for (; end < p->ntoks && p->toks[end].kind != LAT_TK_EOF; end++)
+        if (lat__tok_is_punct(&p->toks[end], LAT_P_LPAREN))
+            depth++;
+        else if (lat__tok_is_punct(&p->toks[end], LAT_P_RPAREN) && --depth == 0)
+            break;
+    size_t cap = 5 * (end - from) + 64, n = 0;
+    lat__tok *toks = lat__arena_alloc(&p->u->arena, cap * sizeof *toks);
+    toks[n++] = word_tok(p, open, "template");
+    toks[n++] = punct_tok(open, LAT_P_LT);
+    int k = 0;
+    for (size_t i = from; i < end; i++)
+        if (lat__tok_kw(&p->toks[i], LAT_KW_AUTO)) {
+            if (k)
+                toks[n++] = punct_tok(open, LAT_P_COMMA);
+            toks[n++] = word_tok(p, open, "typename");
+            if (lat__tok_is_punct(&p->toks[i + 1], LAT_P_ELLIPSIS))
+                toks[n++] = punct_tok(open, LAT_P_ELLIPSIS);
+            char name[32];
+            snprintf(name, sizeof name, "__lat_auto%d", k++);
+            toks[n++] = word_tok(p, open, name);
+        }
+    toks[n++] = punct_tok(open, LAT_P_GT);
+    toks[n++] = word_tok(p, open, "__device__");
+    toks[n++] = word_tok(p, open, "auto");
+    toks[n++] = word_tok(p, open, "operator");
+    toks[n++] = punct_tok(open, LAT_P_LPAREN);
+    toks[n++] = punct_tok(open, LAT_P_RPAREN);
+    k = 0;
+    for (size_t i = from; i <= end && i < p->ntoks; i++) {
+        lat__tok t = p->toks[i];
+        if (lat__tok_kw(&t, LAT_KW_AUTO)) {
+            char name[32];
+            snprintf(name, sizeof name, "__lat_auto%d", k++);
+            t = word_tok(p, &p->toks[i], name);
+        }
+        toks[n++] = t;
+    }
+    p->pos = end;
+    lat__expect(p, LAT_P_RPAREN, "to close the lambda's parameters");
+    bool is_mutable = false;
+    while (lat__at_kw(p, LAT_KW_MUTABLE) || lat__at_kw(p, LAT_KW_NOEXCEPT) || lat__at_kw(p, LAT_KW_DEVICE))
+        is_mutable |= lat__tok_kw(lat__next(p), LAT_KW_MUTABLE);
+    if (!is_mutable)
+        toks[n++] = word_tok(p, open, "const");
+    size_t body = p->pos;
+    depth = 0;
+    for (; p->pos < p->ntoks && p->toks[p->pos].kind != LAT_TK_EOF; p->pos++) {
+        const lat__tok *t = &p->toks[p->pos];
+        if (lat__tok_is_punct(t, LAT_P_LBRACE))
+            depth++;
+        else if (lat__tok_is_punct(t, LAT_P_RBRACE) && --depth == 0) {
+            p->pos++;
+            break;
+        }
+    }
+    if (depth != 0 || p->pos == body) {
+        lat__syntax_error(p, "the lambda's body");
+        return lat__error_expr(p, open->loc);
+    }
+    size_t more = p->pos - body + 1;
+    if (n + more > cap) {
+        lat__tok *bigger = lat__arena_alloc(&p->u->arena, (n + more) * sizeof *toks);
+        memcpy(bigger, toks, n * sizeof *toks);
+        toks = bigger;
+    }
+    memcpy(toks + n, p->toks + body, (p->pos - body) * sizeof *toks);
+    n += p->pos - body;
+    toks[n] = p->toks[p->ntoks - 1]; /* the end of file */
+    toks[n].kind = LAT_TK_EOF;
+    n++;
+    if (!lat__member_template_from(p, r, toks, n))
+        return lat__error_expr(p, open->loc);
+    return lambda_object(p, l, rt, open);
+}
+
 lat__expr *lat__parse_lambda(lat__parser *p)
 {
     lat__tok *open = lat__next(p); /* [ */
@@ -1124,6 +1364,8 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     lat__expect(p, LAT_P_RBRACKET, "to close the lambda's captures");
     while (lat__at_kw(p, LAT_KW_DEVICE) || lat__at_kw(p, LAT_KW_HOST) || lat__at_kw(p, LAT_KW_MUTABLE))
         lat__next(p); /* [=] __device__ (...): an extended lambda */
+    if (generic_params(p))
+        return generic_lambda(p, l, open);
     /* its type: a struct of its own, with operator() */
     lat__record *r = lat__new_record(p, NULL, open->loc);
     l->rec = r;
@@ -1203,6 +1445,12 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     lat__ext x = {LAT_X_FUNC, NULL, fn};
     LAT_PUSH(&p->u->arena, p->tu->items, x);
     lat__note_call(p, f);
+    return lambda_object(p, l, rt, open);
+}
+
+/* The lambda's object: its captures' values (addresses for those by reference). */
+static lat__expr *lambda_object(lat__parser *p, const lat__lambda *l, lat__type *rt, const lat__tok *open)
+{
     lat__expr *init = lat__expr_new(p, LAT_E_INIT, open->loc);
     init->type = rt;
     for (size_t i = 0; i < l->captured.n; i++) {

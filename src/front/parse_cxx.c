@@ -101,10 +101,15 @@ lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, con
         return chosen;
     bool lvalue = (e->flags & LAT_EF_LVALUE) && e->type->kind != LAT_TY_FUNC;
     bool derived = lat__derived_from(e->type, to);
-    bool same = lat__type_compatible(lat__unqualified(p->u, e->type), lat__unqualified(p->u, to), true) || derived;
+    lat__type *eq = e->type, *tq = to; /* an array's qualifiers are its elements' */
+    while (eq->kind == LAT_TY_ARRAY && tq->kind == LAT_TY_ARRAY && eq->count == tq->count && eq->count >= 0) {
+        eq = eq->base;
+        tq = tq->base;
+    }
+    bool same = lat__type_compatible(lat__unqualified(p->u, eq), lat__unqualified(p->u, tq), true) || derived;
     if (lvalue && same) {
         /* const is added freely, never dropped */
-        if ((e->type->quals & ~to->quals) & (LAT_Q_CONST | LAT_Q_VOLATILE)) {
+        if ((eq->quals & ~tq->quals) & (LAT_Q_CONST | LAT_Q_VOLATILE)) {
             lat__error_at(p->u, e->loc, "%s %s from %s: it drops a qualifier", context,
                           lat__type_str(p->u, ref, NULL, false), lat__type_str(p->u, e->type, NULL, false));
             e->flags |= LAT_EF_ERROR;
@@ -310,6 +315,14 @@ static int arg_rank(lat__parser *p, lat__expr *a, const lat__type *t, bool user)
     return value_rank(p, lat__rvalue(p, a), t, user);
 }
 
+/* Whether f's first parameter is a member function's object (this). */
+static bool is_object_param(const lat__sym *f)
+{
+    const lat__param_types *pt = &f->type->params;
+    return f->rec && pt->n > 0 && pt->syms && pt->syms[0] && pt->syms[0]->name &&
+           strcmp(pt->syms[0]->name->name, "this") == 0;
+}
+
 /* ranks[i] for each argument, or false when the candidate is not viable. */
 static bool candidate_ranks(lat__parser *p, const lat__sym *f, lat__expr **args, int nargs, int *ranks, bool user)
 {
@@ -320,6 +333,11 @@ static bool candidate_ranks(lat__parser *p, const lat__sym *f, lat__expr **args,
         return false;
     for (int i = 0; i < nargs; i++) {
         ranks[i] = i < pt->n ? arg_rank(p, args[i], pt->types[i], user) : ELLIPSIS;
+        if (i == 0 && ranks[i] == NO_MATCH && is_object_param(f) && lat__is_pointer(args[0]->type) &&
+            lat__derived_from(args[0]->type->base, pt->types[0]->base) &&
+            !(args[0]->type->base->quals & ~pt->types[0]->base->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)))
+            ranks[i] = EXACT; /* a base's member function a using-declaration brought into the
+                                 derived class: its object parameter is the derived class's */
         if (ranks[i] == NO_MATCH)
             return false;
     }
@@ -759,6 +777,45 @@ static bool set_takes(lat__parser *p, lat__sym *s, lat__expr **args, int nargs)
     return false;
 }
 
+/* Whether f beats every other viable candidate of the sets (n of them) in C++'s ranking:
+ * as good for every argument, better for one. Only plain functions are compared (a
+ * template or a built-in among the viable ones: false). */
+static bool beats_all(lat__parser *p, const lat__sym *f, lat__sym **sets, int n, lat__expr **args, int nargs)
+{
+    int *mine = lat__arena_alloc(&p->u->arena, (size_t)(nargs + 1) * sizeof(int));
+    int *theirs = lat__arena_alloc(&p->u->arena, (size_t)(nargs + 1) * sizeof(int));
+    if (f->tmpl || f->builtin_of || f->kind != LAT_SYM_FUNC || !candidate_ranks(p, f, args, nargs, mine, true))
+        return false;
+    for (int k = 0; k < n; k++)
+        for (const lat__sym *g = sets[k]; g; g = g->overloads) {
+            if (g == f)
+                continue;
+            if (g->tmpl || g->builtin_of || g->kind != LAT_SYM_FUNC)
+                return false;
+            if (!candidate_ranks(p, g, args, nargs, theirs, true))
+                continue;
+            bool better = false, worse = false;
+            for (int i = 0; i < nargs; i++) {
+                better |= mine[i] < theirs[i];
+                worse |= mine[i] > theirs[i];
+            }
+            if (!better || worse)
+                return false;
+        }
+    return true;
+}
+
+/* The set among the n fitting ones (each a namespace's overloads) holding the one function
+ * that beats all the others, or NULL. */
+static lat__sym *ranked_set(lat__parser *p, lat__sym **sets, int n, lat__expr **args, int nargs)
+{
+    for (int k = 0; k < n; k++)
+        for (const lat__sym *f = sets[k]; f; f = f->overloads)
+            if (beats_all(p, f, sets, n, args, nargs))
+                return sets[k];
+    return NULL;
+}
+
 lat__sym *lat__adl_choose(lat__parser *p, lat__atom *name, lat__sym *found, lat__expr **args, int nargs, lat__loc at,
                           bool *refused)
 {
@@ -791,11 +848,24 @@ lat__sym *lat__adl_choose(lat__parser *p, lat__atom *name, lat__sym *found, lat_
     if (!pick) /* none takes them: the call reports it, with the candidates */
         return found ? found : sets[0];
     if (other) {
+        /* C++ ranks the namespaces' functions together: one better than every other for
+         * each argument (exact match, promotion, conversion) is the call's */
+        lat__sym *fitting[ROOM + 1];
+        int nf = 0;
+        if (found && set_takes(p, found, args, nargs))
+            fitting[nf++] = found;
+        for (int i = 0; i < ns_; i++)
+            if (set_takes(p, sets[i], args, nargs))
+                fitting[nf++] = sets[i];
+        lat__sym *ranked = ranked_set(p, fitting, nf, args, nargs);
+        if (ranked)
+            return ranked;
         char what[160], why[240];
         snprintf(what, sizeof what, "the call '%s(...)' that functions of two namespaces take", name->name);
         snprintf(why, sizeof why,
-                 "argument-dependent lookup found one of them, and the emulator does not rank overloads of different "
-                 "namespaces against each other; qualify the call, ns::%s",
+                 "argument-dependent lookup found one of them, and the emulator ranks overloads of different "
+                 "namespaces against each other only where neither set has a template or built-in and one function "
+                 "is better than all; qualify the call, ns::%s",
                  name->name);
         lat__unsupported_at(p->u, at, what, why);
         *refused = true;
@@ -886,6 +956,15 @@ static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, c
         }
         lat__next(p);
         lat__sym *found = lat__find_member_sym(ty->rec, (*name)->atom);
+        lat__sym *m = (*name)->atom->sym;
+        if (!found && m && m->kind == LAT_SYM_VAR && (m->flags & LAT_SF_MEMBER) && m->rec &&
+            (size_t)m->value < ty->rec->fields.n && ty->rec->fields.items[m->value].name == (*name)->atom) {
+            /* Base::x in a member function of a class derived from Base: the data member
+             * of its base subobject, which leads the class's own */
+            for (const lat__record *b = m->rec; b && depth < 64; b = b->base, depth++)
+                if (b == ty->rec)
+                    return m;
+        }
         if (!found) {
             *why = "no such member";
             return NULL;
@@ -903,6 +982,14 @@ static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, c
             ty = lat__template_class_type(p, found, *name);
             lat__next(p); /* :: */
             continue;
+        }
+        if (found->kind == LAT_SYM_FUNC && found->storage != LAT_ST_STATIC && !found->tmpl && p->this_sym &&
+            lat__is_pointer(p->this_sym->type) && p->this_sym->type->base->rec && found->rec == ty->rec) {
+            /* Base::f() in a member function of a class derived from Base (or Base's own):
+             * f on this, as the base, also where the derived class hides it with its own */
+            for (const lat__record *b = p->this_sym->type->base->rec; b && depth < 64; b = b->base, depth++)
+                if (b == ty->rec)
+                    return found;
         }
         if (found->kind == LAT_SYM_FUNC && found->storage != LAT_ST_STATIC) {
             *why = "calling a non-static member function without an object";

@@ -648,6 +648,33 @@ static lat__record *base_class(lat__parser *p)
     return refused ? NULL : base;
 }
 
+/* Why r's own data members cannot follow its base's as lattice lays them out (NULL: they
+ * can): C puts them where the Itanium C++ ABI does when the base ends without padding
+ * (the ABI may place them in a non-POD base's tail padding) and neither is packed. */
+static const char *data_beside_base(const lat__record *r, const lat__record *base)
+{
+    size_t end = 0;
+    for (size_t i = 0; i < base->fields.n; i++) {
+        const lat__field *f = &base->fields.items[i];
+        if (f->bits >= 0)
+            return "a base class with bit-fields under a class with data members of its own";
+        size_t e = f->offset + (size_t)lat__sizeof(f->type);
+        end = e > end ? e : end;
+    }
+    if (end != (size_t)base->size)
+        return "a base class ending in padding under a class with data members of its own";
+    if (r->packed || base->packed)
+        return "a packed class with a base class, both with data members";
+    for (size_t i = 0; i < r->fields.n; i++)
+        for (size_t j = 0; j < base->fields.n; j++)
+            if (r->fields.items[i].name && r->fields.items[i].name == base->fields.items[j].name)
+                return "a data member of the name of one of its base class's";
+    if (base->has_ctor && !r->has_ctor)
+        return "a class with data members beside its base's, without a constructor of its own, whose base "
+               "class has constructors";
+    return NULL;
+}
+
 static lat__type *record_specifier(lat__parser *p, spec *s)
 {
     lat__tok *kwt = lat__next(p);
@@ -725,14 +752,23 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     if (base && !lat__empty_record(base)) {
         /* cub's struct TempStorage : _TempStorage {}: a class that adds no data to its
          * base's is laid out as the base, and binds where the base is asked for */
-        if (r->fields.n)
-            lat__unsupported_at(p->u, r->loc, "a class with data members of its own beside its base class's",
-                                "a lattice limit: only a base class without data members, or a derived class "
-                                "without data members of its own");
+        const char *why = r->fields.n ? data_beside_base(r, base) : NULL;
+        if (why)
+            lat__unsupported_at(p->u, r->loc, why, "a lattice limit");
         else {
+            /* the base subobject first, as the Itanium C++ ABI lays it out: its members
+             * lead (a base without tail padding, so C's layout of them all is the ABI's) */
+            size_t own = r->fields.n;
+            lat__field *mine = r->fields.items;
+            r->fields.items = NULL;
+            r->fields.n = r->fields.cap = 0;
             for (size_t i = 0; i < base->fields.n; i++)
                 LAT_PUSH(&p->u->arena, r->fields, base->fields.items[i]);
-            r->packed = base->packed;
+            for (size_t i = 0; i < own; i++)
+                LAT_PUSH(&p->u->arena, r->fields, mine[i]);
+            r->nbase_fields = base->fields.n;
+            if (!own)
+                r->packed = base->packed;
             r->min_align = r->min_align > base->min_align ? r->min_align : base->min_align;
         }
     }
@@ -900,10 +936,73 @@ static void struct_body(lat__parser *p, lat__record *r)
     lat__parse_leave(p);
 }
 
+typedef LAT_VEC(lat__tok *) using_list;
+
+/* using Base::name; in r's body, at `using`: a base's member function named so joins r's
+ * overloads of the name (using_overloads, at the class's end); a base's data member is
+ * in sight already. */
+static void using_member(lat__parser *p, lat__record *r, using_list *usings)
+{
+    lat__tok *kw = lat__next(p);
+    lat__tok *b = lat__peek(p);
+    bool ok = r->base && b->kind == LAT_TK_IDENT && b->atom == r->base->tag;
+    if (ok) {
+        lat__next(p);
+        if (lat__at_punct(p, LAT_P_LT))
+            lat__skip_angles(p); /* using Base<T>::f; */
+        ok = lat__accept(p, LAT_P_SCOPE) && lat__peek(p)->kind == LAT_TK_IDENT &&
+             lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SEMI);
+    }
+    lat__tok *name = ok ? lat__next(p) : NULL;
+    if (name && name->atom == r->base->tag) {
+        lat__unsupported(p, kw, "inheriting a base's constructors (using Base::Base;)", "a lattice limit");
+        name = NULL;
+    } else if (!ok) {
+        lat__unsupported(p, kw, "a using-declaration in a class other than using Base::member; of its base",
+                         "a lattice limit");
+    }
+    while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_SEMI) && !lat__at_punct(p, LAT_P_RBRACE))
+        lat__next(p);
+    lat__accept(p, LAT_P_SEMI);
+    if (name && lat__find_method(r->base, name->atom))
+        LAT_PUSH(&p->u->arena, *usings, name);
+}
+
+/* The base's overloads each using-declaration names, after r's own of that name (which
+ * hide none of them but one of the same parameters, refused). */
+static void using_overloads(lat__parser *p, lat__record *r, const using_list *usings)
+{
+    for (size_t i = 0; i < usings->n; i++) {
+        lat__tok *name = usings->items[i];
+        lat__sym *theirs = lat__find_method(r->base, name->atom), *own = lat__find_method(r, name->atom);
+        if (!own) {
+            LAT_PUSH(&p->u->arena, r->methods, theirs);
+            continue;
+        }
+        if (own->rec != r)
+            continue; /* named twice */
+        bool clash = false;
+        for (lat__sym *o = own; o; o = o->overloads)
+            for (lat__sym *t = theirs; t; t = t->overloads)
+                clash |= o != t && lat__same_parameters(o->type, t->type);
+        if (clash) {
+            lat__unsupported_at(p->u, name->loc, "a using-declaration of a base's function that the class redeclares "
+                                                 "with the same parameters",
+                                "a lattice limit");
+            continue;
+        }
+        lat__sym *tail = own;
+        while (tail->overloads)
+            tail = tail->overloads;
+        tail->overloads = theirs;
+    }
+}
+
 static void struct_body_(lat__parser *p, lat__record *r)
 {
     bool saved = p->in_record;
     p->in_record = true;
+    using_list usings = {0};
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RBRACE)) {
         lat__tok *first = lat__peek(p);
         if (lat__accept(p, LAT_P_SEMI))
@@ -975,6 +1074,10 @@ static void struct_body_(lat__parser *p, lat__record *r)
             lat__next(p); /* = */
             member_type(p, r, name->atom, name->loc, lat__parse_type_name(p));
             lat__expect(p, LAT_P_SEMI, "after the type alias");
+            continue;
+        }
+        if (lat__tok_kw(first, LAT_KW_USING)) {
+            using_member(p, r, &usings);
             continue;
         }
         spec s;
@@ -1171,6 +1274,7 @@ static void struct_body_(lat__parser *p, lat__record *r)
             lat__skip_statement(p);
     next_member:;
     }
+    using_overloads(p, r, &usings);
     lat__expect(p, LAT_P_RBRACE, "to close the struct");
     p->in_record = saved;
 }
@@ -1376,7 +1480,7 @@ static lat__type *suffixes(lat__parser *p, lat__type *t)
         return t;
     lat__tok *open = lat__next(p);
     int64_t count = -1;
-    lat__expr *vla = NULL;
+    lat__expr *vla = NULL, *size_e = NULL;
     while (lat__at_kw(p, LAT_KW_STATIC) || lat__at_kw(p, LAT_KW_CONST) ||
            lat__at_kw(p, LAT_KW_RESTRICT) || lat__at_kw(p, LAT_KW_VOLATILE) ||
            lat__at_kw(p, LAT_KW_RESTRICT3))
@@ -1385,7 +1489,7 @@ static lat__type *suffixes(lat__parser *p, lat__type *t)
         if (lat__at_punct(p, LAT_P_STAR) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_RBRACKET)) {
             lat__next(p);
         } else {
-            lat__expr *e = lat__parse_assign_expr(p);
+            lat__expr *e = size_e = lat__parse_assign_expr(p);
             if (e->flags & LAT_EF_ERROR) {
                 count = 1; /* reported: go on without more errors about it */
             } else if (e->flags & LAT_EF_CONST) {
@@ -1404,15 +1508,17 @@ static lat__type *suffixes(lat__parser *p, lat__type *t)
             }
         }
     }
+    int vph = size_e && size_e->kind == LAT_E_NAME && size_e->sym && size_e->sym->tparam > 0 ? size_e->sym->tparam : 0;
     lat__expect(p, LAT_P_RBRACKET, "to close the array's size");
     lat__type *elem = suffixes(p, t);
     if (elem->kind == LAT_TY_FUNC)
         lat__error_tok(p, open, "an array of functions");
-    else if (!lat__is_complete(elem) && !p->in_builtin)
+    else if (!lat__is_complete(elem) && !p->in_builtin && !lat__is_template_placeholder(elem))
         lat__error_tok(p, open, "an array of an incomplete type (%s)",
                        lat__type_str(p->u, elem, NULL, false));
     lat__type *a = lat__array_of(p->u, elem, count);
     a->vla = vla;
+    a->count_vph = vph;
     return a;
 }
 
@@ -1585,7 +1691,7 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         if (s.storage && s.storage != LAT_ST_REGISTER)
             lat__error_tok(p, first, "a storage class on a parameter");
         if (s.is_auto && !has_type_specifier(&s))
-            lat__unsupported(p, first, "a parameter declared auto (a generic lambda, an abbreviated function template)",
+            lat__unsupported(p, first, "a function parameter declared auto (an abbreviated function template)",
                              "a lattice limit: give the parameter's type, or write a function template");
         lat__type *base = base_type(p, &s);
         lat__atom *name = NULL;
@@ -2096,6 +2202,7 @@ static void static_init_calls(lat__parser *p, const lat__sym *v, lat__expr *init
     if (!init || (v->depth > 0 && v->storage != LAT_ST_STATIC) || v->storage == LAT_ST_TYPEDEF ||
         !(lat__is_arith(t) || t->kind == LAT_TY_PTR))
         return;
+    lat__fold_float_calls(p, init);
     lat__visitor w = {.expr = first_call};
     lat__visit_expr(&w, init);
     const lat__expr *c = w.data;
@@ -2107,7 +2214,8 @@ static void static_init_calls(lat__parser *p, const lat__sym *v, lat__expr *init
              v->name ? v->name->name : "?", fn->sym->name->name);
     lat__unsupported_at(p->u, loc, what,
                         "a variable of static storage needs a constant; the emulator evaluates calls of constexpr "
-                        "functions of integers, not of floating values");
+                        "functions of integers, float and double (+, -, *, /, comparisons, conversions), not of "
+                        "other functions or values");
 }
 
 static lat__func *function_definition(lat__parser *p, spec *s, lat__sym *f, lat__loc loc);

@@ -217,6 +217,19 @@ lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const
         if (c)
             return c;
     }
+    if (lat__is_record(t) && lat__is_record(e->type) && t->rec && e->type->rec && e->type->rec != t->rec &&
+        (e->flags & LAT_EF_LVALUE) && !(e->flags & LAT_EF_ERROR) && lat__derived_from(e->type, t) &&
+        !lat__copy_ctor_declared(t->rec)) {
+        /* B b = d: the base subobject, which leads the derived object, copied (slicing; a
+         * copy constructor of the program's would have to run: not done here) */
+        lat__type *bt = lat__qualified(p->u, lat__unqualified(p->u, t), e->type->quals);
+        lat__expr *d = lat__expr_new(p, LAT_E_UNARY, e->loc);
+        d->op = LAT_P_STAR;
+        d->a = lat__cast_to(p, lat__address_of_object(p, e), lat__pointer_to(p->u, bt), false);
+        d->type = bt;
+        d->flags |= LAT_EF_LVALUE;
+        e = d;
+    }
     if (lat__is_record(e->type) && !(e->flags & LAT_EF_ERROR) && !(lat__is_record(t) && t->rec == e->type->rec)) {
         lat__expr *c = lat__convert_object(p, e, t); /* operator T *() */
         if (c)
@@ -699,6 +712,11 @@ static lat__expr *sym_expr(lat__parser *p, lat__tok *t, lat__sym *s)
         s = lat__template_variable(p, s, t); /* pi<float>, is_same_v<T, U> */
         if (!s)
             return lat__error_expr(p, t->loc);
+    }
+    if ((s->flags & LAT_SF_MEMBER) && !p->this_sym) {
+        if (!p->lambda) /* (in a lambda, lat__lambda_capture said why) */
+            lat__error_tok(p, t, "'%s' is a non-static member, named where there is no object", t->atom->name);
+        return lat__error_expr(p, t->loc);
     }
     if (s->flags & LAT_SF_MEMBER)
         return lat__member_name(p, s, t->loc); /* a member in a member function: this->m */
@@ -2323,6 +2341,16 @@ static lat__expr *make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int
         if (i < n) {
             char ctx[160];
             snprintf(ctx, sizeof ctx, "passing argument %d of '%s' as", i + 1, fname);
+            lat__type *pt = ft->params.types[i];
+            lat__expr *a = e->args[i];
+            if (lat__is_record(pt) && pt->rec && lat__is_record(a->type) && a->type->rec == pt->rec &&
+                (a->flags & LAT_EF_LVALUE) && !(a->flags & LAT_EF_ERROR) && lat__copy_ctor_declared(pt->rec)) {
+                /* a class passed by value from an lvalue: the parameter is made by the
+                 * program's copy constructor, as C++ does */
+                lat__expr **one = lat__arena_alloc(&p->u->arena, 2 * sizeof *one);
+                one[0] = a;
+                e->args[i] = lat__construct(p, lat__unqualified(p->u, pt), one, 1, a->loc);
+            }
             e->args[i] = lat__convert_assign(p, e->args[i], ft->params.types[i], ctx);
         } else {
             e->args[i] = promote_arg(p, e->args[i]);

@@ -1034,6 +1034,36 @@ void lat__member_template(lat__parser *p, lat__record *r)
     LAT_PUSH(&p->u->arena, r->methods, s);
 }
 
+/* A generic lambda's operator(), written out as a member template (toks, ending at an end
+ * of file token): the enclosing function's variables it names are r's fields (its captures),
+ * so the snapshot keeps none of them; the template's symbol, or NULL after reporting. */
+lat__sym *lat__member_template_from(lat__parser *p, lat__record *r, lat__tok *toks, size_t ntoks)
+{
+    lat__tok *saved = p->toks;
+    size_t saved_n = p->ntoks, saved_pos = p->pos, had = r->methods.n;
+    p->toks = toks;
+    p->ntoks = ntoks;
+    p->pos = 0;
+    lat__member_template(p, r);
+    p->toks = saved;
+    p->ntoks = saved_n;
+    p->pos = saved_pos;
+    if (r->methods.n == had || !r->methods.items[r->methods.n - 1]->tmpl)
+        return NULL;
+    lat__sym *s = r->methods.items[r->methods.n - 1];
+    lat__template *tm = s->tmpl;
+    size_t keep = 0;
+    for (size_t i = 0; i < tm->snap_names.n; i++) {
+        lat__sym *v = tm->snap_syms.items[i];
+        if (v->kind == LAT_SYM_VAR && v->depth > 0 && !(v->flags & LAT_SF_FILE_SCOPE))
+            continue;
+        tm->snap_names.items[keep] = tm->snap_names.items[i];
+        tm->snap_syms.items[keep++] = v;
+    }
+    tm->snap_names.n = tm->snap_syms.n = keep;
+    return s;
+}
+
 /* A member template's instance: a member function of its class, parsed as the class's
  * own are, under a name of its own (get__lat_t1). */
 static tinst *instantiate_member(lat__parser *p, lat__sym *tsym, targ *given, lat__loc at)
@@ -1461,8 +1491,8 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
         if (!(e->flags & LAT_EF_ERROR))
             lat__error_at(p->u, e->loc, "a template's value argument must be a constant%s",
                           e->kind == LAT_E_CALL ? " (the emulator evaluates calls of constexpr functions of integers with "
-                                                  "constant arguments: integer locals, loops, if, switch and returns, "
-                                                  "no floating values, arrays, pointers or globals)"
+                                                  "constant arguments: integer, float and double locals, loops, if, "
+                                                  "switch and returns, no arrays, pointers or globals)"
                                                 : "");
         return false;
     }
@@ -1589,6 +1619,10 @@ static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *ar
         return false;
     if (pat->kind == LAT_TY_PTR)
         return pat->ref == arg->ref && unify(p, pat->base, arg->base, args, set);
+    if (pat->kind == LAT_TY_ARRAY && pat->count_vph > 0 && arg->count >= 0) {
+        targ pv = {.vph = pat->count_vph}, av = {.value = arg->count};
+        return unify_value(&pv, &av, args, set) && unify(p, pat->base, arg->base, args, set);
+    }
     if (pat->kind == LAT_TY_ARRAY)
         return pat->count == arg->count && unify(p, pat->base, arg->base, args, set);
     if (pat->kind == LAT_TY_FUNC) { /* R (*)(A...): the result and each parameter */
@@ -1625,6 +1659,15 @@ static bool match(lat__parser *p, const lat__type *param, lat__type *arg, targ *
     if (param->kind == LAT_TY_PTR) {
         if (arg->kind != LAT_TY_PTR)
             return true; /* no deduction from it; the call's check reports */
+        return match(p, param->base, arg->base, args, set);
+    }
+    if (param->kind == LAT_TY_ARRAY && arg->kind == LAT_TY_ARRAY) {
+        /* T (&v)[N] bound to an array: N its size, T its element */
+        if (param->count_vph > 0 && arg->count >= 0) {
+            targ pv = {.vph = param->count_vph}, av = {.value = arg->count};
+            if (!unify_value(&pv, &av, args, set))
+                return false;
+        }
         return match(p, param->base, arg->base, args, set);
     }
     return true;
