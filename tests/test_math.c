@@ -277,3 +277,54 @@ TEST(inverse_error_functions_normcdf_and_bessel_functions)
         ASSERT_MSG(t_close(0.5 * erfc(-f[4 * i + 3] / sqrt(2.0)), pf, 2e-6, 1e-7), "normcdfinvf(%.9g)", pf);
     }
 }
+
+/* CUDA's math headers overload sincos, modf, frexp and remquo for float, as C++ programs
+ * call them (`float s, c; sincos(x, &s, &c);`); the emulator refused the float pointers
+ * (C's double forms only). With a double anywhere the double form is chosen. */
+TEST(float_overloads_of_the_functions_that_return_through_pointers)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__global__ void k(const float *x, const float *y, float *o, int *e, double *d, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float s, c, ip;\n"
+        "    sincos(x[i], &s, &c);\n"
+        "    float f = modf(x[i], &ip);\n"
+        "    int ex, q;\n"
+        "    float m = frexp(x[i], &ex);\n"
+        "    float r = remquo(x[i], y[i], &q);\n"
+        "    double dip;\n"
+        "    double df = modf(x[i], &dip);\n"
+        "    o[5 * i] = s; o[5 * i + 1] = c; o[5 * i + 2] = f + ip; o[5 * i + 3] = m;\n"
+        "    o[5 * i + 4] = r;\n"
+        "    e[2 * i] = ex; e[2 * i + 1] = q & 7;\n"
+        "    d[i] = df + dip;\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "k");
+    enum { M = 1000 };
+    float *x = t_calloc(M, sizeof *x), *y = t_calloc(M, sizeof *y), *o = t_calloc(5 * M, sizeof *o);
+    int *e = t_calloc(2 * M, sizeof *e);
+    double *d = t_calloc(M, sizeof *d);
+    t_rand_floats(x, M, -100, 100);
+    t_rand_floats(y, M, 0.5f, 7);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(M + 127) / 128}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(x, M * sizeof *x), lat_arg_in(y, M * sizeof *y),
+                                       lat_arg_out(o, 5 * M * sizeof *o),
+                                       lat_arg_out(e, 2 * M * sizeof *e),
+                                       lat_arg_out(d, M * sizeof *d), lat_arg_i32(M))));
+    for (int i = 0; i < M; i++) {
+        float ip, f = modff(x[i], &ip);
+        int ex, q;
+        float m = frexpf(x[i], &ex), r = remquof(x[i], y[i], &q);
+        ASSERT_MSG(t_close(o[5 * i], sinf(x[i]), 1e-6, 2e-6), "sin(%g) = %g", x[i], o[5 * i]);
+        ASSERT_MSG(t_close(o[5 * i + 1], cosf(x[i]), 1e-6, 2e-6), "cos(%g) = %g", x[i], o[5 * i + 1]);
+        ASSERT_MSG(o[5 * i + 2] == f + ip && o[5 * i + 3] == m && o[5 * i + 4] == r,
+                   "x = %g: modf %g, frexp %g, remquo %g", x[i], o[5 * i + 2], o[5 * i + 3], o[5 * i + 4]);
+        ASSERT_MSG(e[2 * i] == ex && e[2 * i + 1] == (q & 7), "x = %g: exponent %d, quotient %d",
+                   x[i], e[2 * i], e[2 * i + 1]);
+        double dip, df = modf((double)x[i], &dip);
+        ASSERT_MSG(d[i] == df + dip, "x = %g: double modf %g", x[i], d[i]);
+    }
+}

@@ -2227,6 +2227,42 @@ static lat__sym *builtin_extension(lat__parser *p, const lat__sym *builtin, lat_
     return ext && ext->kind == LAT_SYM_FUNC ? ext : NULL;
 }
 
+/* CUDA's math headers overload the fixed-signature functions that take pointers for
+ * float (sincos(float, float *, float *), modf(float, float *), frexp(float, int *),
+ * remquo...): C has only the double form, and its float twin NAMEf. The twin takes the
+ * call when every double the double form wants is given as a float and every double *
+ * as a float * (C++'s overload resolution picks it then; with a double anywhere it
+ * picks the double form). NULL: the double form takes it. */
+static lat__sym *float_twin(lat__parser *p, const lat__sym *f, lat__expr **args, int nargs)
+{
+    const lat__type *ft = f->type;
+    if (!ft || ft->kind != LAT_TY_FUNC || ft->params.n != nargs)
+        return NULL;
+    bool any = false;
+    for (int i = 0; i < nargs; i++) {
+        const lat__type *want = ft->params.types[i], *got = args[i]->type;
+        bool dbl = want->kind == LAT_TY_DOUBLE;
+        bool dbl_ptr = want->kind == LAT_TY_PTR && want->base->kind == LAT_TY_DOUBLE;
+        if (!dbl && !dbl_ptr)
+            continue;
+        if (!got || (dbl && got->kind != LAT_TY_FLOAT) ||
+            (dbl_ptr && (got->kind != LAT_TY_PTR || got->base->kind != LAT_TY_FLOAT)))
+            return NULL;
+        any = true;
+    }
+    if (!any)
+        return NULL;
+    char name[64];
+    int n = snprintf(name, sizeof name, "%sf", f->name->name);
+    if (n <= 0 || (size_t)n >= sizeof name)
+        return NULL;
+    lat__sym *tw = lat__lookup(p, lat__atom_get(&p->u->atoms, name, (size_t)n));
+    return tw && tw->kind == LAT_SYM_FUNC && (tw->flags & LAT_SF_BUILTIN) && tw->type &&
+                   tw->type->kind == LAT_TY_FUNC && tw->type->params.n == nargs
+               ? tw
+               : NULL;
+}
+
 static lat__expr *make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int argc, lat__loc open_loc);
 
 lat__expr *lat__make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int argc, lat__loc open_loc)
@@ -2262,6 +2298,13 @@ static lat__expr *make_call(lat__parser *p, lat__expr *fn, lat__expr **argv, int
             callee = fn->sym = builtin;
             fn->type = builtin->type;
         }
+    }
+    lat__sym *twin = callee && callee->kind == LAT_SYM_FUNC && (callee->flags & LAT_SF_BUILTIN)
+                         ? float_twin(p, callee, e->args, e->nargs)
+                         : NULL;
+    if (twin) {
+        callee = fn->sym = twin;
+        fn->type = twin->type;
     }
     e->sym = callee;
     lat__sym *ext = callee && (callee->flags & LAT_SF_BUILTIN) ? builtin_extension(p, callee, e->args, e->nargs) : NULL;
