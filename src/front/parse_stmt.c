@@ -221,6 +221,31 @@ static void *parse_words(lat__parser *p, const char *text, lat__loc at, bool dec
 }
 
 
+/* The rest of a range-based for, over a class or an array alike: the element's
+ * declaration (decl, colon tokens, completed by `element`, e.g. "= *__lat_begin;") and
+ * the body, in a scope of their own, as loop's body; loop ends outer, which is returned. */
+static lat__stmt *range_for_body(lat__parser *p, lat__stmt *loop, lat__stmt *outer, lat__tok *decl,
+                                 size_t colon, size_t after, lat__loc at, const char *element)
+{
+    lat__scope_open(p);
+    lat__stmt *body = lat__stmt_new(p, LAT_S_COMPOUND, loop->loc);
+    lat__toks piece = {0};
+    toks_add(p, &piece, decl, colon);
+    toks_words(p, &piece, element, at);
+    lat__stmt *es = parse_piece(p, &piece, true);
+    if (es)
+        LAT_PUSH(&p->u->arena, body->items, es);
+    p->pos = after;
+    lat__stmt *b = loop_body(p, loop);
+    if (b)
+        LAT_PUSH(&p->u->arena, body->items, b);
+    body->end = p->toks[p->pos - 1].loc;
+    lat__scope_close(p);
+    loop->body = body;
+    LAT_PUSH(&p->u->arena, outer->items, loop);
+    return outer;
+}
+
 /* for (declaration : range) body over a class with begin() and end() (std::array, a
  * container of the program's), as C++ rewrites it:
  *     { auto &__lat_range = (range); auto __lat_end = __lat_range.end();
@@ -237,23 +262,7 @@ static lat__stmt *range_for_class(lat__parser *p, lat__stmt *loop, lat__stmt *ou
     loop->init = parse_words(p, "auto __lat_begin = __lat_range.begin();", at, true);
     loop->e = lat__condition(p, parse_words(p, "__lat_begin != __lat_end", at, false), "for");
     loop->step = parse_words(p, "++__lat_begin", at, false);
-    lat__scope_open(p);
-    lat__stmt *body = lat__stmt_new(p, LAT_S_COMPOUND, loop->loc);
-    lat__toks piece = {0};
-    toks_add(p, &piece, decl, colon);
-    toks_words(p, &piece, "= *__lat_begin;", at);
-    lat__stmt *ds = parse_piece(p, &piece, true);
-    if (ds)
-        LAT_PUSH(&p->u->arena, body->items, ds);
-    p->pos = after;
-    lat__stmt *b = loop_body(p, loop);
-    if (b)
-        LAT_PUSH(&p->u->arena, body->items, b);
-    body->end = p->toks[p->pos - 1].loc;
-    lat__scope_close(p);
-    loop->body = body;
-    LAT_PUSH(&p->u->arena, outer->items, loop);
-    return outer;
+    return range_for_body(p, loop, outer, decl, colon, after, at, "= *__lat_begin;");
 }
 
 /* for (declaration : range) body, over an array: as
@@ -298,24 +307,7 @@ static lat__stmt *range_for(lat__parser *p, lat__stmt *loop, size_t colon, size_
     loop->init = parse_words(p, "unsigned long __lat_index = 0;", at, true);
     loop->e = lat__condition(p, parse_words(p, bound, at, false), "for");
     loop->step = parse_words(p, "__lat_index++", at, false);
-    /* the element's declaration and the body, in a scope of their own */
-    lat__scope_open(p);
-    lat__stmt *body = lat__stmt_new(p, LAT_S_COMPOUND, loop->loc);
-    piece = (lat__toks){0};
-    toks_add(p, &piece, decl, colon);
-    toks_words(p, &piece, "= __lat_range[__lat_index];", at);
-    lat__stmt *es = parse_piece(p, &piece, true);
-    if (es)
-        LAT_PUSH(&p->u->arena, body->items, es);
-    p->pos = after;
-    lat__stmt *b = loop_body(p, loop);
-    if (b)
-        LAT_PUSH(&p->u->arena, body->items, b);
-    body->end = p->toks[p->pos - 1].loc;
-    lat__scope_close(p);
-    loop->body = body;
-    LAT_PUSH(&p->u->arena, outer->items, loop);
-    return outer;
+    return range_for_body(p, loop, outer, decl, colon, after, at, "= __lat_range[__lat_index];");
 }
 
 /* ---- structured bindings ------------------------------------------------------------------- */

@@ -921,12 +921,10 @@ static void snapshot(lat__parser *p, lat__template *tm)
         tm->snap_names.items[i]->aux = NULL;
 }
 
-/* template <...> struct Name {...}; in r's body, at `struct`: a member type of r that is a
- * class template (Outer::Box<float>, Alloc<U>::rebind<T>::other), each instance a struct
- * at file scope named after r's. */
-static void member_class_template(lat__parser *p, lat__record *r, lat__template *tm, lat__tok *first)
+/* Past the attributes between a class template's `struct`/`class` and its name: they are
+ * read with each instance (alignas(sizeof(T) * N) depends on the parameters). */
+static void skip_head_attributes(lat__parser *p)
 {
-    lat__next(p);
     while (lat__at_attribute(p)) {
         if (lat__at_punct(p, LAT_P_LBRACKET)) {
             lat__skip_group(p);
@@ -936,6 +934,15 @@ static void member_class_template(lat__parser *p, lat__record *r, lat__template 
         if (lat__at_punct(p, LAT_P_LPAREN))
             lat__skip_group(p);
     }
+}
+
+/* template <...> struct Name {...}; in r's body, at `struct`: a member type of r that is a
+ * class template (Outer::Box<float>, Alloc<U>::rebind<T>::other), each instance a struct
+ * at file scope named after r's. */
+static void member_class_template(lat__parser *p, lat__record *r, lat__template *tm, lat__tok *first)
+{
+    lat__next(p);
+    skip_head_attributes(p);
     if (lat__peek(p)->kind != LAT_TK_IDENT) {
         lat__syntax_error(p, "the member class template's name");
         lat__skip_member(p);
@@ -1258,16 +1265,7 @@ void lat__template_declaration(lat__parser *p)
         tm->decl_end = p->pos;
     } else if (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) {
         lat__next(p);
-        while (lat__at_attribute(p)) {
-            /* read with the instance: alignas(sizeof(T) * N) depends on the parameters */
-            if (lat__at_punct(p, LAT_P_LBRACKET)) {
-                lat__skip_group(p);
-                continue;
-            }
-            lat__next(p);
-            if (lat__at_punct(p, LAT_P_LPAREN))
-                lat__skip_group(p);
-        }
+        skip_head_attributes(p);
         if (lat__peek(p)->kind != LAT_TK_IDENT) {
             lat__syntax_error(p, "the class template's name");
             lat__skip_declaration(p);
