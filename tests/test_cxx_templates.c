@@ -1252,3 +1252,16 @@ TEST(common_type_and_the_type_of_a_conditional_of_one_type)
     for (int i = 0; i < N; i++)
         ASSERT_TRUE(t_close(out[i], (in[i] + 2) + (float)(1.5 + i) + 100, 1e-6, 1e-6));
 }
+
+/* Found by fuzz_launch_checked: a template whose declaration starts with '{' read a
+ * punctuator's (absent) name as the variable template's (undefined behaviour). */
+TEST(a_template_without_a_name_is_a_syntax_error)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("the emulator's own messages");
+    const char *m = cxx_error(ctx, "template <typename T>{ truct B { T v; };\n"
+                                   "__global__ void k(float *o) { B b; }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "t.cu:1:22: error: expected the variable template's name before '{'");
+}

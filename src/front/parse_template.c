@@ -1299,6 +1299,11 @@ void lat__template_declaration(lat__parser *p)
             else if (lat__next(p)->kind == LAT_TK_IDENT)
                 name_at = p->pos - 1;
         }
+        if (p->toks[name_at].kind != LAT_TK_IDENT) {
+            lat__syntax_error(p, "the variable template's name");
+            lat__skip_declaration(p);
+            return;
+        }
         tm->name = p->toks[name_at].atom;
         lat__skip_declaration(p);
         tm->decl_end = p->pos;
