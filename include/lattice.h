@@ -196,8 +196,9 @@ LAT_API lat_status lat_device_get_info(lat_backend_kind kind, int ordinal,
  * with the system's C compiler (cc, gcc or clang, found at run time; LATTICE_EMU_CC names
  * another) into a shared object and switches each kernel to it at a launch boundary.
  * Results are bit for bit those of TinyCC's code. With no compiler, or when it fails, the
- * module stays on TinyCC and the log says why. Checked launches (lattice/check.h) always
- * run TinyCC's instrumented code. Other backends ignore it. */
+ * module stays on TinyCC and the log says why. Checked modules (lattice/check.h) tier up
+ * too: their instrumented code is compiled by the optimiser and gives the same reports.
+ * Other backends ignore it. */
 typedef enum lat_emu_opt {
     LAT_EMU_OPT_DEFAULT = 0,    /* as LATTICE_EMU_OPT says (off, auto, background, sync);
                                    auto when it is unset */

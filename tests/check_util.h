@@ -15,12 +15,18 @@
 
 /* A context with the given checks, on the emulator: the checks exist nowhere else, so a
  * run on another backend skips the case, visibly. */
-static inline lat_context *ck_context(unsigned modes)
+static inline lat_context *ck_context_tier(unsigned modes, lat_emu_opt tier)
 {
     lat_backend_kind k = t_require_backend();
     if (k != LAT_BACKEND_EMU)
         SKIP("the checks run on the emulator only (this suite runs %s)", lat_backend_name(k));
-    return t_context_with(&(lat_context_desc){.backend = LAT_BACKEND_EMU, .check = modes});
+    return t_context_with(
+        &(lat_context_desc){.backend = LAT_BACKEND_EMU, .check = modes, .emu_opt = tier});
+}
+
+static inline lat_context *ck_context(unsigned modes)
+{
+    return ck_context_tier(modes, LAT_EMU_OPT_DEFAULT);
 }
 
 /* The message of report i of the context's last checked launch ("" when none). */
