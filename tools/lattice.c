@@ -937,10 +937,16 @@ static int run(const opts *o)
     /* -G: the module named by the file's full path, which its #line directives give the
      * debugger, so that gdb shows the source wherever it runs. */
     static const char *const debug_options[] = {"-G", NULL};
+    /* On a GPU, line information, so that compute-sanitizer's reports name the .cu line
+     * as the emulator's checks do (it changes no code; the emulator ignores it). */
+    static const char *const gpu_options[] = {"-lineinfo", NULL};
+    const char *const *options = o->debug ? debug_options
+                                 : lat_context_backend(ctx) != LAT_BACKEND_EMU ? gpu_options
+                                                                               : NULL;
     char *real = o->debug ? realpath(o->file, NULL) : NULL;
     lat_status mst = lat_module_create(ctx, &(lat_module_desc){.path = o->file, .name = real,
                                                                .defines = defines,
-                                                               .options = o->debug ? debug_options : NULL,
+                                                               .options = options,
                                                                .name_expressions = nexprs ? exprs : NULL},
                                        &mod);
     free(real);
