@@ -63,7 +63,10 @@ static const char usage_text[] =
     "options:\n"
     "  -n, --n N                elements of every buffer (default: the first step's threads)\n"
     "  -a, --arg NAME=VALUE     a scalar parameter's value\n"
-    "      --fill inputs|all    fill const buffers only (default), or every buffer\n"
+    "      --fill F             inputs (default): const buffers 0, 1, 2, ..., the others\n"
+    "                           zeros; all: every buffer 0, 1, 2, ...; inputs-only: the\n"
+    "                           others left as allocated, unwritten for an initcheck\n"
+    "                           (compute-sanitizer's too)\n"
     "  -B, --backend B          emu (default): the emulator; cuda: the GPU; cross: both,\n"
     "                           compared after each launch; best: the GPU where one is\n"
     "                           usable and no option needs the emulator, else the emulator\n"
@@ -98,6 +101,9 @@ typedef struct buffer {
     const struct f16 *f16; /* 2-byte float components: their format */
     bool output;           /* not const: the kernel may write it */
     bool filled;           /* filled before the first launch (inputs; --fill all) */
+    /* An output left unwritten before the first launch (initcheck, --fill inputs-only):
+     * its bytes are whatever the allocation held. */
+    bool left;
     /* Outputs: per element, whether a launch wrote it, as the checked launches' maps
      * record it; NULL when the run is unchecked (then the elements still holding their
      * fill are counted instead). */
@@ -117,6 +123,7 @@ typedef struct opts {
     const char *args[MAX_ARGS];
     int nargs;
     bool fill_all;
+    bool fill_inputs_only; /* --fill inputs-only: outputs left as allocated */
     bool profile; /* --profile: lattice/profile.h's table after each step */
     unsigned checks;
     bool checks_set; /* -c given */
@@ -390,10 +397,11 @@ static void fill_host(const buffer *b, unsigned char *h)
 static void print_buffer(lat_context *ctx, const buffer *b, size_t show)
 {
     size_t bytes = b->elem * b->count;
-    unsigned char *h = malloc(bytes), *fill = b->written ? NULL : malloc(bytes);
-    if (!h || (!b->written && !fill) || lat_memcpy_dtoh(ctx, h, b->ptr, bytes) != LAT_OK) {
-        printf("  %s: (cannot read: %s)\n", b->name, h && (b->written || fill) ? lat_last_error()
-                                                                             : "out of memory");
+    bool by_fill = !b->written && !b->left; /* unchecked: the elements still as filled */
+    unsigned char *h = malloc(bytes), *fill = by_fill ? malloc(bytes) : NULL;
+    if (!h || (by_fill && !fill) || lat_memcpy_dtoh(ctx, h, b->ptr, bytes) != LAT_OK) {
+        printf("  %s: (cannot read: %s)\n", b->name, h && (!by_fill || fill) ? lat_last_error()
+                                                                            : "out of memory");
         free(h);
         free(fill);
         return;
@@ -403,7 +411,7 @@ static void print_buffer(lat_context *ctx, const buffer *b, size_t show)
     size_t unwritten = 0, first = 0, last = 0;
     for (size_t i = 0; i < b->count; i++) {
         bool never = b->written ? !b->written[i]
-                                : memcmp(h + i * b->elem, fill + i * b->elem, b->elem) == 0;
+                                : by_fill && memcmp(h + i * b->elem, fill + i * b->elem, b->elem) == 0;
         if (never && unwritten++ == 0)
             first = i;
         if (never)
@@ -427,6 +435,9 @@ static void print_buffer(lat_context *ctx, const buffer *b, size_t show)
                unwritten, n);
     if (unwritten)
         printf(unwritten == 1 ? "[%zu])" : "[%zu] to [%zu])", first, last);
+    if (!b->written && b->left)
+        printf("; not filled and unchecked: an element no launch wrote holds what the memory "
+               "held");
     if (b->unseen_from_unwritten)
         printf("; %zu changed by accesses the checks do not record (atomics) from memory "
                "nothing wrote: their values depend on what it held", b->unseen_from_unwritten);
@@ -684,6 +695,7 @@ static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p
     b->f16 = b->is_float && b->comp == 2 ? f16_of(p->type) : NULL;
     b->output = strstr(p->type, "const") == NULL;
     b->filled = !b->output || o->fill_all;
+    b->left = !b->filled && ((o->checks & LAT_CHECK_INITCHECK) || o->fill_inputs_only);
     if (lat_mem_alloc(ctx, b->elem * b->count, &b->ptr) != LAT_OK)
         return 1;
     if (o->checks) /* the name reports give it */
@@ -694,7 +706,7 @@ static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p
     }
     /* Under initcheck an output stays unwritten, so that a read of it is reported; the
      * maps then say which elements were written. */
-    if (!b->filled && (o->checks & LAT_CHECK_INITCHECK))
+    if (b->left)
         return 0;
     unsigned char *h = malloc(b->elem * b->count);
     if (!h) {
@@ -777,7 +789,7 @@ static int map_outputs(lat_context *ctx, lat_kernel *k, buffer *bufs, int nbufs,
 }
 
 /* After a launch: the elements it wrote, by its maps or by their changed bytes. */
-static void note_written(lat_context *ctx, const opts *o, lat_kernel *k, buffer *bufs, int nbufs)
+static void note_written(lat_context *ctx, lat_kernel *k, buffer *bufs, int nbufs)
 {
     for (int i = 0; i < lat_kernel_param_count(k); i++) {
         lat_check_param p;
@@ -796,8 +808,7 @@ static void note_written(lat_context *ctx, const opts *o, lat_kernel *k, buffer 
         for (size_t e = 0; e < m.count && e < b->count; e++) {
             bool seen = m.cells[e].writes != 0;
             bool changed = now && memcmp(now + e * b->elem, b->before + e * b->elem, b->elem) != 0;
-            if (changed && !seen && !b->written[e] && !b->filled &&
-                (o->checks & LAT_CHECK_INITCHECK))
+            if (changed && !seen && !b->written[e] && b->left)
                 b->unseen_from_unwritten++;
             b->written[e] |= seen || changed;
         }
@@ -1011,7 +1022,7 @@ static int run(const opts *o)
                     }
                     printf("  %s: %zu x %s%s\n", b->name, b->count, p.type,
                            b->filled ? ", filled with 0, 1, 2, ..."
-                           : o->checks & LAT_CHECK_INITCHECK ? ", not written yet"
+                           : b->left ? ", not written yet"
                                                              : ", filled with zeros");
                 }
                 params[i] = &b->ptr;
@@ -1074,7 +1085,7 @@ static int run(const opts *o)
         bool printed = st == LAT_OK || st == LAT_ERROR_CHECK_FAILED || st == LAT_ERROR_CROSS_MISMATCH;
         if (printed) {
             if (o->checks)
-                note_written(ctx, o, k, bufs, nbufs);
+                note_written(ctx, k, bufs, nbufs);
             for (int i = 0; i < np; i++) {
                 lat_check_param p;
                 if (lat_check_kernel_param(k, i, &p) == LAT_OK && p.is_pointer &&
@@ -1338,9 +1349,10 @@ int main(int argc, char **argv)
             o.args[o.nargs++] = v;
         } else if (IS(long_only, "--fill")) {
             NEED();
-            if (strcmp(v, "all") != 0 && strcmp(v, "inputs") != 0)
-                return usage("--fill takes inputs or all");
+            if (strcmp(v, "all") != 0 && strcmp(v, "inputs") != 0 && strcmp(v, "inputs-only") != 0)
+                return usage("--fill takes inputs, all or inputs-only");
             o.fill_all = strcmp(v, "all") == 0;
+            o.fill_inputs_only = strcmp(v, "inputs-only") == 0;
         } else if (IS("-c", "--check")) {
             NEED();
             if (lat_check_parse_modes(v, &o.checks) != LAT_OK)

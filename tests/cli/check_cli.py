@@ -15,8 +15,8 @@ os.chdir(root)
 failures = []
 
 
-def run(args):
-    return subprocess.run([lattice] + args, capture_output=True, text=True)
+def run(args, env=None):
+    return subprocess.run([lattice] + args, capture_output=True, text=True, env=env)
 
 
 def has_line(out, want):
@@ -24,14 +24,14 @@ def has_line(out, want):
     return any(l == want or l.startswith(want + "; ") for l in out.splitlines())
 
 
-def expect_lines(what, source, args, want, status=0, stderr=None):
+def expect_lines(what, source, args, want, status=0, stderr=None, env=None):
     """`lattice run` of source (written to a .cu file, named before args) exits with
     status and prints each line of want (and stderr contains `stderr`)."""
     with tempfile.TemporaryDirectory() as tmp:
         cu = os.path.join(tmp, "k.cu")
         with open(cu, "w") as f:
             f.write(source)
-        r = run(["run", cu] + args)
+        r = run(["run", cu] + args, env)
         if r.returncode != status or any(not has_line(r.stdout, w) for w in want) or \
                 (stderr is not None and stderr not in r.stderr):
             failures.append("%s: status %d, want %d and %s %r\n%s%s"
@@ -301,6 +301,21 @@ expect_lines("unwritten, unchecked", HALF_SRC, ["half", "-n", "10", "-c", "none"
 expect_lines("unwritten, memcheck only", HALF_SRC, ["half", "-n", "10", "-c", "memcheck"],
              ["  out: 10 x float *, filled with zeros",
               "  out = [0.5, 1.5, 2.5, 3.5, 4.5, _, _, ..., _]; 5 of 10 never written ([5] to [9])"])
+# --fill inputs-only leaves the outputs as allocated, for an initcheck on a GPU
+# (compute-sanitizer's): checked, the unwritten elements are "_" as under initcheck;
+# unchecked, the line says nothing can tell which elements were written.
+for args, env in ((["-c", "none"], None),
+                  (["-B", "cross"], dict(os.environ, LATTICE_CROSS_PRIMARY="emu"))):
+    r = expect_lines("unwritten, inputs-only, %s" % args, HALF_SRC, ["half", "-n", "10", "--fill", "inputs-only"] + args,
+                     ["  out: 10 x float *, not written yet"], env=env)
+    if not re.search(r"^  out = \[0\.5, 1\.5, 2\.5, 3\.5, 4\.5, .*\]; not filled and unchecked: an element no "
+                     r"launch wrote holds what the memory held$", r.stdout, re.M):
+        failures.append("--fill inputs-only %s: %s%s" % (args, r.stdout, r.stderr))
+expect_lines("unwritten, inputs-only, memcheck", HALF_SRC, ["half", "-n", "10", "-c", "memcheck", "--fill", "inputs-only"],
+             ["  out: 10 x float *, not written yet",
+              "  out = [0.5, 1.5, 2.5, 3.5, 4.5, _, _, ..., _]; 5 of 10 never written ([5] to [9])"])
+expect_lines("--fill none", HALF_SRC, ["half", "--fill", "none"], [], status=2,
+             stderr="--fill takes inputs, all or inputs-only")
 expect_lines("written by atomics", HALF_SRC, ["hist", "-n", "10", "-b", "10", "--show", "5"],
              ["  h = [3, 3, 2, 2, ..., _]; 6 of 10 never written ([4] to [9])"])
 expect_lines("written over two steps", HALF_SRC, ["half", "-n", "10", "--then", "rest"],

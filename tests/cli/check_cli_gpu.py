@@ -97,6 +97,17 @@ for name, (args, want) in sorted(FIXED.items()):
     if cross.returncode != 0 or "and on the emulator, compared after each launch" not in cross.stdout:
         failures.append("%s cross-checked: status %d\n%s%s" % (path, cross.returncode, cross.stdout, cross.stderr))
 
+# --fill inputs-only leaves the outputs as cuMemAlloc gave them, for compute-sanitizer's
+# initcheck: what the kernels wrote is right, and the lines say the rest is unknown.
+r = run(["-B", "cuda", "examples/bugs/off_by_one_grid.cu", "scale", "-n", "1000", "-g", "3", "--then",
+         "sum_pairs", "-g", "2", "--fill", "inputs-only", "--show", "0"])
+got = buffers(r.stdout)
+note = "; not filled and unchecked: an element no launch wrote holds what the memory held"
+if r.returncode != 0 or r.stdout.count(", not written yet") != 2 or \
+        got.get("out", ([], ""))[0][:768] != [2.0 * i for i in range(768)] or got["out"][1] != note or \
+        got.get("sums", ([], ""))[0][:384] != [8.0 * i + 2 for i in range(384)] or got["sums"][1] != note:
+    failures.append("--fill inputs-only on the GPU: status %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
+
 # -B best takes the GPU when nothing asks for the emulator.
 best = run(["-B", "best", "examples/bugs/bounds.cu", "scale_fixed", "-n", "8"])
 if best.returncode != 0 or ">>> on the GPU (" not in best.stdout or best.stderr:
