@@ -11,9 +11,11 @@
  * with 0, 1, 2, ... (all of them with --fill all; __half and __nv_bfloat16 ones rounded to
  * their type). The others are outputs: under initcheck they start unwritten, so that it
  * sees a kernel read what nothing wrote, and the checked launches record which elements
- * were written; without initcheck they start as zeros. Either way an output's elements
- * are printed only once something wrote them ("_" until then) and a note says which never
- * were, so what is printed is the same every run. Integer scalars default to n, floating
+ * were written; without initcheck they start as zeros (as allocated with --fill
+ * inputs-only, so that compute-sanitizer's initcheck sees them unwritten too). Either way
+ * an output's elements are printed only once something wrote them ("_" until then) and a
+ * note says which never were, so what is printed is the same every run (unchecked, the
+ * elements still as filled are counted; with --fill inputs-only nothing can tell). Integer scalars default to n, floating
  * ones (half types too) to 1.5; --arg NAME=VALUE sets one, parsed strictly for the
  * parameter's type (a value that is not a number of that type, or a name no kernel has,
  * is a usage error). After each step the outputs are printed, then the checks' reports.
