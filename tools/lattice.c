@@ -1216,8 +1216,9 @@ static int list(const char *file, bool why)
 static int choose_backend(const opts *o, bool backend_set)
 {
     if (!backend_set) {
-        /* The library's variable is not this program's option: the lead's
-         * `LATTICE_BACKEND=cuda lattice run ...` ran on the emulator, unannounced. */
+        /* The library's variable is not this program's option: `LATTICE_BACKEND=cuda
+         * lattice run ...`, as one would wrap it in compute-sanitizer, ran on the emulator
+         * with no word said. */
         const char *env = getenv("LATTICE_BACKEND");
         if (env && *env && strcmp(env, "emu") != 0)
             fprintf(stderr, "lattice: note: lattice run does not read LATTICE_BACKEND=%s: it runs "
