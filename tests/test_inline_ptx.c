@@ -173,7 +173,8 @@ TEST(special_registers_shuffles_votes_loads_and_atomics)
         "    asm(\"mov.u32 %0, %%lanemask_ge;\" : \"=r\"(ge));\n"
         "    float v;\n"
         "    asm volatile(\"ld.global.nc.f32 %0, [%1];\" : \"=f\"(v) : \"l\"(in + i));\n"
-        "    asm volatile(\"vote.sync.ballot.b32 %0, %1, %2;\" : \"=r\"(ballot) : \"r\"((unsigned)(v > 0)), \"r\"(0xffffffffu));\n"
+        "    asm volatile(\"{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, %2; }\"\n"
+        "                 : \"=r\"(ballot) : \"r\"((unsigned)(v > 0)), \"r\"(0xffffffffu));\n"
         "    for (int d = 16; d > 0; d /= 2) {\n"
         "        float t;\n"
         "        asm volatile(\"shfl.sync.down.b32 %0, %1, %2, %3, %4;\" : \"=f\"(t) : \"f\"(v), \"r\"(d), \"r\"(0x1f), \"r\"(0xffffffffu));\n"
@@ -237,6 +238,8 @@ TEST(instructions_outside_the_list_are_refused_by_name)
         {"asm(\"mul.lo.cc.u32 %0, %0, %0;\" : \"+r\"(x));", "the modifier '.cc'"},
         {"asm(\"add.sat.s32 %0, %0, 1;\" : \"+r\"(x));", "the modifier '.sat'"},
         {"asm(\"bar.sync 1, 64;\");", "a named barrier"},
+        /* ptxas refuses it too: a vote reads a .pred register, not an operand */
+        {"asm(\"vote.sync.ballot.b32 %0, %0, 0xffffffff;\" : \"+r\"(x));", "an operand %N is no predicate"},
         {"asm(\"prmt.b32.xyz %0, %0, %0, %0;\" : \"+r\"(x));", "prmt with a mode other than"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

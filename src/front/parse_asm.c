@@ -675,14 +675,21 @@ static void translate(asm_text *a, insn *in)
         dest(a, in, opnd(in, 0), T_U32,
              lat__arena_printf(ar, "%s(%s, %s, %s, 32 - ((%s >> 8) & 31))", f, m, v, lane, c));
     } else if (!strcmp(op, "vote")) {
-        if (!has_word(in, "ballot") || !has_word(in, "sync") || in->nargs < 3 || opnd(in, 1)[0] == '!' ||
-            (opnd(in, 1)[0] == '%' && opnd(in, 1)[1] == 'p' && declared(a, opnd(in, 1)) < 0)) {
-            a->refused = "vote on predicates (only vote.sync.ballot.b32 of a register)";
+        /* vote.sync.ballot.b32 d, {!}p, mask votes on a .pred register: an operand %N is no
+         * predicate (ptxas refuses it, "Arguments mismatch"; setp.ne.u32 p, %N, 0 makes one) */
+        const char *p = opnd(in, 1);
+        bool negated = p[0] == '!';
+        int k = declared(a, p + negated);
+        if (!has_word(in, "ballot") || !has_word(in, "sync") || in->nargs != 3 || k < 0 ||
+            a->reg[k].type != T_PRED) {
+            a->refused = "vote other than vote.sync.ballot.b32 d, p, mask of a .reg .pred p (an operand %N is no "
+                         "predicate, ptxas refuses it there: setp.ne.u32 p, %N, 0 makes one)";
             return;
         }
-        const char *x = arg(a, in, 1, T_U32), *m = arg(a, in, 2, T_U32);
+        const char *x = source(a, in, p + negated, T_U32), *m = arg(a, in, 2, T_U32);
         if (x && m)
-            dest(a, in, opnd(in, 0), T_U32, lat__arena_printf(ar, "__ballot_sync(%s, %s)", m, x));
+            dest(a, in, opnd(in, 0), T_U32,
+                 lat__arena_printf(ar, "__ballot_sync(%s, %s%s)", m, negated ? "!" : "", x));
     } else if (!strcmp(op, "activemask")) {
         dest(a, in, opnd(in, 0), T_U32, "__activemask()");
     } else if (!strcmp(op, "membar") || !strcmp(op, "fence")) {
