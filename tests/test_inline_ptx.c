@@ -173,7 +173,7 @@ TEST(special_registers_shuffles_votes_loads_and_atomics)
         "    asm(\"mov.u32 %0, %%lanemask_ge;\" : \"=r\"(ge));\n"
         "    float v;\n"
         "    asm volatile(\"ld.global.nc.f32 %0, [%1];\" : \"=f\"(v) : \"l\"(in + i));\n"
-        "    asm volatile(\"{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, %2; }\"\n"
+        "    asm volatile(\"{ .reg .pred p; setp.eq.u32 p, %1, 0; vote.sync.ballot.b32 %0, !p, %2; }\"\n"
         "                 : \"=r\"(ballot) : \"r\"((unsigned)(v > 0)), \"r\"(0xffffffffu));\n"
         "    for (int d = 16; d > 0; d /= 2) {\n"
         "        float t;\n"
