@@ -51,10 +51,11 @@
     X(DBL_MIN, "2.22507385850720138309e-308")                                            \
     X(DBL_EPSILON, "2.22044604925031308085e-16")                                         \
     X(DBL_TRUE_MIN, "4.94065645841246544177e-324")                                       \
-    X(INFINITY, "__builtin_huge_valf()")                                                 \
-    X(NAN, "__builtin_nanf(\"\")")                                                       \
-    X(HUGE_VALF, "__builtin_huge_valf()")                                                \
-    X(HUGE_VAL, "__builtin_huge_val()")                                                  \
+    /* NVRTC has no __builtin_huge_valf: the bits, as CUDA's math_constants.h writes them */ \
+    X(INFINITY, "__int_as_float(0x7f800000)")                                            \
+    X(NAN, "__int_as_float(0x7fffffff)")                                                 \
+    X(HUGE_VALF, "__int_as_float(0x7f800000)")                                           \
+    X(HUGE_VAL, "__longlong_as_double(0x7ff0000000000000LL)")                            \
     X(M_E, "2.7182818284590452354")                                                      \
     X(M_LOG2E, "1.4426950408889634074")                                                  \
     X(M_LOG10E, "0.43429448190325182765")                                                \
@@ -101,7 +102,7 @@ static const char assert_text[] =
 
 static const char stddef_text[] = "#pragma once\n"
                                   "#ifndef NULL\n#define NULL 0\n#endif\n"
-                                  "#ifndef offsetof\n#define offsetof(t, m) __builtin_offsetof(t, m)\n#endif\n";
+                                  "#ifndef offsetof\n#define offsetof(t, m) ((size_t) & (((t *)0)->m))\n#endif\n";
 
 /* <stdint.h> where the toolkit has no libcu++: the types libcu++ gives under NVRTC. */
 static const char stdint_own[] =
