@@ -259,7 +259,8 @@ static bool includes(const char *text, const char *name)
  * (std_headers.h), the grid barrier's definition, the C++ headers the program includes,
  * then PyCUDA's wrap (unless compiled as C++), with a #line so that messages give the
  * user's own line numbers and file name. */
-static char *wrap_source(const lat__source *src, const char *const *std_names, int nstd)
+static char *wrap_source(const lat__source *src, const char *ambient, const char *const *std_names,
+                         int nstd)
 {
     const int cxx = compiled_as_cxx(src);
     char *out = NULL;
@@ -270,7 +271,7 @@ static char *wrap_source(const lat__source *src, const char *const *std_names, i
     bool grid_sync = strstr(src->text, "__lat_grid_sync") != NULL;
     for (int i = 0; src->sigs && i < src->sigs->count && !grid_sync; i++)
         grid_sync = src->sigs->items[i].grid_sync;
-    int bad = lat__strbuf_append(&out, &len, lat__cu_ambient, strlen(lat__cu_ambient));
+    int bad = lat__strbuf_append(&out, &len, ambient, strlen(ambient));
     if (grid_sync && !bad)
         bad = lat__strbuf_append(&out, &len, grid_sync_prologue, sizeof grid_sync_prologue - 1);
     /* C++ headers cannot be read inside extern "C" (NVRTC: "more than one instance of
@@ -966,7 +967,8 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
     const char *toolkit = toolkit_include_dir(tk, sizeof tk);
     program_headers hdrs;
     bool hdrs_ok = make_headers(&hdrs, toolkit, src->text);
-    char *text = wrap_source(src, hdrs.names, hdrs.n);
+    const char *ambient = lat__cu_ambient_text(toolkit);
+    char *text = ambient ? wrap_source(src, ambient, hdrs.names, hdrs.n) : NULL;
     int nopts = 0, arch_slot = 0;
     char **opts = build_options(src, toolkit, &nopts, &arch_slot);
     cuda_module *m = calloc(1, sizeof *m);

@@ -1,7 +1,10 @@
 /* What nvcc gives a program and NVRTC does not: see std_headers.h. */
 #include "std_headers.h"
 
+#include "error.h"
+
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -70,8 +73,84 @@
     X(M_SQRT2, "1.41421356237309504880")                                                 \
     X(M_SQRT1_2, "0.70710678118654752440")
 
-#define DEFINE(name, value) "#ifndef " #name "\n#define " #name " " value "\n#endif\n"
-const char lat__cu_ambient[] = "#define __LAT_AMBIENT 1\n" AMBIENT(DEFINE);
+#define NAME_VALUE(name, value) {#name, value},
+static const struct {
+    const char *name, *value;
+} ambient[] = {AMBIENT(NAME_VALUE)};
+
+/* The toolkit's libcu++ defines the <climits> and <cfloat> macros without asking whether
+ * they are defined, and cuda_fp16.h, cooperative_groups.h or curand_kernel.h bring its
+ * headers in after ours: NVRTC warns of each macro redefined with other tokens, in every
+ * such compile. So each macro is spelt as that toolkit's header spells it (the first
+ * definition in the file: the LP64 branch), and ours stands where it has none. */
+static void toolkit_spellings(const char *toolkit, const char *header, char **values)
+{
+    char path[4200];
+    FILE *f = NULL;
+    for (int i = 0; toolkit && !f && i < 2; i++) {
+        int n = snprintf(path, sizeof path, i ? "%s/cccl/cuda/std/%s" : "%s/cuda/std/%s",
+                         toolkit, header);
+        if (n > 0 && (size_t)n < sizeof path)
+            f = fopen(path, "r");
+    }
+    if (!f)
+        return;
+    char line[512];
+    for (int lines = 0; lines < 4096 && fgets(line, sizeof line, f); lines++) {
+        char *p = line + strspn(line, " \t");
+        if (*p++ != '#')
+            continue;
+        p += strspn(p, " \t");
+        if (strncmp(p, "define", 6) != 0 || (p[6] != ' ' && p[6] != '\t'))
+            continue;
+        p += 6 + strspn(p + 6, " \t");
+        size_t nlen = strcspn(p, " \t(\n");
+        if (p[nlen] == '(')
+            continue;
+        char *v = p + nlen + strspn(p + nlen, " \t");
+        size_t vlen = strcspn(v, "\n");
+        char *comment = strstr(v, "//");
+        if (comment && (size_t)(comment - v) < vlen)
+            vlen = (size_t)(comment - v);
+        while (vlen && (v[vlen - 1] == ' ' || v[vlen - 1] == '\t' || v[vlen - 1] == '\r'))
+            vlen--;
+        for (size_t i = 0; i < sizeof ambient / sizeof ambient[0]; i++)
+            /* CHAR_MIN and CHAR_MAX come first for an unsigned char: ours are its signed
+             * branch's. */
+            if (!values[i] && vlen && strlen(ambient[i].name) == nlen &&
+                !strncmp(ambient[i].name, p, nlen) && strncmp(p, "CHAR_M", 6) != 0)
+                values[i] = strndup(v, vlen);
+    }
+    fclose(f);
+}
+
+static pthread_mutex_t ambient_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *ambient_text;
+
+const char *lat__cu_ambient_text(const char *toolkit)
+{
+    pthread_mutex_lock(&ambient_lock);
+    if (!ambient_text) {
+        char *values[sizeof ambient / sizeof ambient[0]] = {0};
+        toolkit_spellings(toolkit, "climits", values);
+        toolkit_spellings(toolkit, "cfloat", values);
+        char *text = NULL;
+        size_t len = 0;
+        bool bad = lat__strbuf_printf(&text, &len, "#define __LAT_AMBIENT 1\n") != 0;
+        for (size_t i = 0; i < sizeof ambient / sizeof ambient[0]; i++) {
+            const char *n = ambient[i].name;
+            bad = bad || lat__strbuf_printf(&text, &len, "#ifndef %s\n#define %s %s\n#endif\n",
+                                            n, n, values[i] ? values[i] : ambient[i].value) != 0;
+            free(values[i]);
+        }
+        if (bad)
+            free(text);
+        else
+            ambient_text = text;
+    }
+    pthread_mutex_unlock(&ambient_lock);
+    return ambient_text;
+}
 
 /* libcu++ defines the <climits>, <cfloat> and <cmath> macros itself, spelt its own way:
  * before its header comes in, ours go, so that it does not redefine them (a warning in
@@ -194,7 +273,9 @@ int lat__cu_std_headers(const char *toolkit, const char **names, const char **te
     ADD("assert.h", assert_text);
     ADD("stddef.h", stddef_text);
     ADD("__lat_undef_ambient.h", undef_ambient);
-    ADD("__lat_ambient.h", lat__cu_ambient);
+    const char *amb = lat__cu_ambient_text(toolkit);
+    if (amb)
+        ADD("__lat_ambient.h", amb);
     bool cstdint = false;
     for (size_t i = 0; i < sizeof cxx / sizeof cxx[0]; i++) {
         const char *text = has_libcuxx(toolkit, cxx[i]) ? cxx_texts[i] : NULL;

@@ -12,9 +12,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The macros, each defined only where nothing defined it before: put before the
- * program's text. */
-extern const char lat__cu_ambient[];
+/* The macros, each defined only where nothing defined it before, spelt as the toolkit's
+ * libcu++ in include directory `toolkit` (may be NULL) spells them: put before the
+ * program's text. Made once per process (later calls return it whatever `toolkit`); NULL
+ * when out of memory. Thread safety: any thread. */
+const char *lat__cu_ambient_text(const char *toolkit);
 
 /* The headers NVRTC is handed for a compile: names[i] is included as <names[i]> and reads
  * texts[i]. The C++ library's headers are libcu++'s (<type_traits> is
