@@ -1215,17 +1215,8 @@ static int list(const char *file, bool why)
  * (said on stderr). */
 static int choose_backend(const opts *o, bool backend_set)
 {
-    if (!backend_set) {
-        /* The library's variable is not this program's option: `LATTICE_BACKEND=cuda
-         * lattice run ...`, as one would wrap it in compute-sanitizer, ran on the emulator
-         * with no word said. */
-        const char *env = getenv("LATTICE_BACKEND");
-        if (env && *env && strcmp(env, "emu") != 0)
-            fprintf(stderr, "lattice: note: lattice run does not read LATTICE_BACKEND=%s: it runs "
-                            "on the emulator unless -B names another backend (-B cuda, -B cross)\n",
-                    env);
-        return 0;
-    }
+    if (!backend_set)
+        return 0; /* LATTICE_BACKEND is the library's, not this program's (docs/cli.md) */
     if (o->backend == LAT_BACKEND_EMU || !o->emu_only[0])
         return 0;
     fprintf(stderr, "lattice: %s needs the emulator: -B %s runs the kernel without the "
