@@ -219,6 +219,60 @@ TEST(masks_name_the_lanes_taking_part)
     }
 }
 
+/* A shuffle whose source lane is in the warp but outside the mask (or has left) reads 0,
+ * as an H100 gives: cuda-samples' reduce7 shuffles its last warp's 8 sums with the mask of
+ * those 8 lanes and offsets from 16 down, and its sum is right only so (the emulator gave
+ * each lane its own value: 4 times the sum, where the GPU gave the sum). A source past the
+ * warp still gives the lane its own value. */
+TEST(a_source_lane_outside_the_mask_reads_zero_as_on_a_gpu)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__global__ void last_warp(const int *in, int *out)\n"
+        "{\n"
+        "    __shared__ int sums[8];\n"
+        "    unsigned t = threadIdx.x;\n"
+        "    int v = in[blockIdx.x * blockDim.x + t];\n"
+        "    for (int d = 16; d > 0; d /= 2)\n"
+        "        v += __shfl_down_sync(0xffffffffu, v, d);\n"
+        "    if (t % 32 == 0)\n"
+        "        sums[t / 32] = v;\n"
+        "    __syncthreads();\n"
+        "    unsigned lanes = __ballot_sync(0xffffffffu, t < 8);\n"
+        "    if (t < 8) {\n"
+        "        v = sums[t];\n"
+        "        for (int d = 16; d > 0; d /= 2)\n"
+        "            v += __shfl_down_sync(lanes, v, d);\n"
+        "    }\n"
+        "    if (t == 0)\n"
+        "        out[blockIdx.x] = v;\n"
+        "    if (t >= 40 && t < 48) {\n"
+        "        int w = (int)t;\n"
+        "        w += __shfl_down_sync(0x0000ff00u, w, 4);\n"
+        "        out[2 + blockIdx.x * 8 + t - 40] = w;\n"
+        "    }\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "last_warp");
+    enum { B = 256, G = 2 };
+    int in[B * G], out[2 + G * 8];
+    for (int i = 0; i < B * G; i++)
+        in[i] = (int)(t_rand_u32() % 2001) - 1000;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {G}, .block = {B}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out))));
+    for (int b = 0; b < G; b++) {
+        int sum = 0;
+        for (int i = 0; i < B; i++)
+            sum += in[b * B + i];
+        ASSERT_MSG(out[b] == sum, "block %d: %d, want the sum %d", b, out[b], sum);
+        for (int l = 8; l < 16; l++) {
+            /* lanes 8..11 read lanes 12..15 (in the mask); 12..15 read 16..19 (outside) */
+            int want = l < 12 ? (32 + l) + (32 + l + 4) : 32 + l;
+            ASSERT_MSG(out[2 + b * 8 + l - 8] == want, "block %d lane %d: %d, want %d", b, l,
+                       out[2 + b * 8 + l - 8], want);
+        }
+    }
+}
+
 TEST(warp_size_and_a_partial_last_warp)
 {
     lat_context *ctx = t_context();

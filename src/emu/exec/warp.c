@@ -13,13 +13,15 @@ const char *lat__emu_warp_name(int op)
     return op >= 0 && op < LAT_EMU_W_COUNT ? names[op] : "a warp operation";
 }
 
-/* A lane reading from a lane outside the group gets its own value: the guide leaves the
- * value undefined. */
+/* A lane reading from a lane of its warp outside the group (not in the mask, not there,
+ * exited) gets 0: the guide leaves the value undefined, and an H100 gives 0 (cuda-samples'
+ * reduce7 shuffles its last warp's sums with the mask of the 8 lanes holding them, and its
+ * sum is right only so). */
 static uint64_t from(int src, int lane, uint32_t group, const uint64_t *vals)
 {
-    if (src < 0 || src > 31 || !(group >> src & 1u))
+    if (src < 0 || src > 31)
         return vals[lane];
-    return vals[src];
+    return group >> src & 1u ? vals[src] : 0;
 }
 
 uint64_t lat__emu_warp_result(int op, int lane, uint32_t group, const uint64_t *vals, int arg,

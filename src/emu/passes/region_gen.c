@@ -137,6 +137,7 @@ static void slot_as(plan *pl, const lat__type *t, const char *slot, int k)
 }
 
 static void operand(plan *pl, const rcoll *c, int arg, bool slot, const char *name, const char *dflt);
+static void shuffled(plan *pl, const lat__type *t, int k, const char *at);
 
 /* Collective c's result for the thread: computed for every active thread at once, after
  * they all stored their operands and before any of them goes on (results_loop). */
@@ -155,7 +156,7 @@ static void coll_result(plan *pl, const rcoll *c)
         /* The source lane's slot, found at the stretch's start (shuffle_source). */
         char at[32];
         snprintf(at, sizeof at, "__lat_s%d", k);
-        slot_at(pl, t, "wv", k, at);
+        shuffled(pl, t, k, at);
         return;
     }
     if (c->in_line) {
@@ -216,10 +217,10 @@ static long long constant_operand(const rcoll *c, int arg, long long dflt)
     return (e->flags & LAT_EF_CONST) ? e->ival : -1;
 }
 
-/* The slot of a shuffle's source lane for the thread at __lat_i (lane __lat_l), into __lat_sN:
- * warp.c's rule (a lane reading a lane outside the group or its segment gets its own
- * value), specialised for a constant width and a full mask, the common case, so that it
- * costs a few instructions. */
+/* The slot of a shuffle's source lane for the thread at __lat_i (lane __lat_l), into __lat_sN,
+ * and whether it reads 0 instead, into __lat_zN: warp.c's rule (a lane reading a lane
+ * outside its segment gets its own value, one outside the group 0), specialised for a
+ * constant width and a full mask, the common case, so that it costs a few instructions. */
 static void shuffle_source(plan *pl, const rcoll *c, int op)
 {
     lat__emitter *em = pl->em;
@@ -228,7 +229,7 @@ static void shuffle_source(plan *pl, const rcoll *c, int op)
     long long m = c->mask_slot ? -1 : constant_operand(c, 0, 0xffffffffu);
     bool full = m != -1 && (m & 0xffffffffLL) == 0xffffffffLL;
     bool w32 = w == 32;
-    lat__emit_fmt(em, " int __lat_s%d = (int)(", k);
+    lat__emit_fmt(em, " int __lat_z%d, __lat_s%d = (int)(", k, k);
     operand(pl, c, 2, c->arg_slot, "a", "0");
     lat__emit_str(em, ");");
     if (!w32) {
@@ -272,24 +273,38 @@ static void shuffle_source(plan *pl, const rcoll *c, int op)
             break;
         }
     }
-    /* A lane outside the warp (or the mask) reads its own slot; so does one whose source
-     * is not there (sk: exited, parked, or past a partial last warp), looked up at an
-     * index always inside the warp. No short cut: the loop has no branch and no
-     * conditional load, and vectorises (gathers). */
-    lat__emit_fmt(em, " __lat_s%d = (unsigned)(__lat_l + __lat_s%d) > 31u", k, k);
+    /* A lane whose source is outside the warp reads its own slot (zN 0); one whose source
+     * is outside the mask, or not there (sk: exited, parked, or past a partial last warp),
+     * reads 0 (zN 1), as warp.c: its own slot, looked up at an index always inside the
+     * warp, then replaced. No short cut: the loop has no branch and no conditional load,
+     * and vectorises (gathers and blends). */
+    lat__emit_fmt(em, " __lat_z%d = __lat_s%d != 0 && (unsigned)(__lat_l + __lat_s%d) <= 31u", k, k, k);
     if (!full) {
-        lat__emit_str(em, " | !((");
+        lat__emit_str(em, " && !((");
         operand(pl, c, 0, c->mask_slot, "m", "0xffffffffu");
-        lat__emit_fmt(em, ") >> ((__lat_l + __lat_s%d) & 31) & 1u)", k);
+        lat__emit_fmt(em, ") >> ((__lat_l + __lat_s%d) & 31) & 1u);", k);
+    } else {
+        lat__emit_str(em, " && 0;");
     }
-    lat__emit_fmt(em, " ? (int)__lat_i : (int)__lat_i + __lat_s%d;", k);
+    lat__emit_fmt(em, " __lat_s%d = (unsigned)(__lat_l + __lat_s%d) > 31u || __lat_z%d ? (int)__lat_i : (int)__lat_i + __lat_s%d;",
+                  k, k, k, k);
     /* Outside every branch and loop that keeps a state per thread, with no return before,
      * every thread is active (the stretches skip no thread there either): only a lane past
      * a partial last warp is not there, and a compare finds it without loading sk. */
     if (pl->level == 0 && !pl->may_exit)
-        lat__emit_fmt(em, " __lat_s%d = __lat_s%d >= (int)__lat_n ? (int)__lat_i : __lat_s%d;", k, k, k);
+        lat__emit_fmt(em, " __lat_z%d |= __lat_s%d >= (int)__lat_n;", k, k);
     else
-        lat__emit_fmt(em, " __lat_s%d = __lat_sk[__lat_s%d] ? (int)__lat_i : __lat_s%d;", k, k, k);
+        lat__emit_fmt(em, " __lat_z%d |= __lat_sk[__lat_s%d] != 0;", k, k);
+    lat__emit_fmt(em, " __lat_s%d = __lat_z%d ? (int)__lat_i : __lat_s%d;", k, k, k);
+}
+
+/* A shuffle's value from the source slot `at` (shuffle_source): 0 where zN says the source
+ * lane is outside the mask or not there. */
+static void shuffled(plan *pl, const lat__type *t, int k, const char *at)
+{
+    lat__emit_fmt(pl->em, "(__lat_z%d ? (%s)0 : ", k, lat__emit_type(pl->u, lat__unqualified(pl->u, (lat__type *)t), ""));
+    slot_at(pl, t, "wv", k, at);
+    lat__emit_str(pl->em, ")");
 }
 
 /* Whether a warp operation gives every active lane of a warp the same result: a vote, a
@@ -340,7 +355,7 @@ static void results_loop(plan *pl, const rcoll *c)
         lat__emit_str(em, " ");
         slot_as(pl, c->call->type, "wr", k);
         lat__emit_str(em, " = ");
-        slot_at(pl, c->call->type, "wv", k, at);
+        shuffled(pl, c->call->type, k, at);
         lat__emit_str(em, "; }");
     } else {
         lat__emit_fmt(em, "__lat_rwarp(__lat_wv%d, __lat_sk, __lat_i, %d, ", k, op);
