@@ -21,8 +21,9 @@ extern "C" __global__ void curand_mrg32k3a(unsigned *bits, unsigned long long *d
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     curandStateMRG32k3a_t s, t;
-    /* subsequences far apart and offsets of every size */
-    unsigned long long sub = (unsigned long long)i * 0x9E3779B97F4Aull >> (i % 13);
+    /* subsequences far apart (below 2^51, the count cuRAND's table of jumps documents) and
+     * offsets of every size */
+    unsigned long long sub = ((unsigned long long)i * 0x9E3779B97F4Aull >> (i % 13)) & ((1ull << 51) - 1);
     curand_init(seed + (unsigned long long)(i % 3), sub, (unsigned long long)i * i * 977u, &s);
     for (int k = 0; k < 6; k++)
         bits[12 * i + k] = curand(&s);
