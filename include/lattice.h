@@ -452,8 +452,11 @@ LAT_API void lat_module_destroy(lat_module *mod);
 LAT_API const char *lat_module_log(const lat_module *mod);
 
 /* Finds a __global__ function by its plain name, or a template's instantiation by the
- * name expression that named it (lat_module_desc.name_expressions, the same string), or,
- * on CUDA, by its mangled name. The kernel belongs to the module and lives until the
+ * name expression that named it (lat_module_desc.name_expressions, the same string), or by
+ * its mangled name as nvcc and NVRTC lower it ("_Z5scalePfi", "_Z3addIfLi3EEvPT_"; the
+ * emulator reads the name, its namespaces and template arguments back to the kernel the
+ * source defines: it refuses overloaded kernels, so a name means one). The kernel belongs
+ * to the module and lives until the
  * module is destroyed; looking the same name up again returns the same handle.
  * lat_kernel_name() is the name it was found by. Errors: LAT_ERROR_INVALID_VALUE;
  * LAT_ERROR_KERNEL_NOT_FOUND (the message lists the kernels and name expressions the

@@ -393,6 +393,52 @@ TEST(name_expressions_name_plain_kernels_qualified_defaulted_and_aliased)
     lat_module_destroy(mod);
 }
 
+/* A module compiled as written, looked up by the names nvcc and NVRTC mangle its kernels to
+ * (as programs written for a GPU ask for them): a plain kernel, one in a namespace and
+ * explicit instantiations with type and integer arguments; a mangled name of no kernel of
+ * the module is not found. */
+TEST(kernels_are_found_by_their_mangled_names)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__global__ void scale(float *a, int n) { if (threadIdx.x < n) a[threadIdx.x] *= 3; }\n"
+        "namespace ns { __global__ void fill(double *a, double v) { a[threadIdx.x] = v; } }\n"
+        "template <typename T, int N> __global__ void add(T *a) { a[threadIdx.x] += N; }\n"
+        "template __global__ void add<float, 3>(float *);\n"
+        "template <unsigned N> __global__ void put(int *a) { a[threadIdx.x] = N; }\n"
+        "template __global__ void put<4>(int *);\n";
+    lat_module *mod;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "mangled.cu", .no_extern_c = 1}, &mod));
+    float x[32], want[32];
+    for (int i = 0; i < 32; i++)
+        want[i] = x[i] = (float)t_rand_double(-4, 4);
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(mod, "_Z5scalePfi", &k));
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                              LAT_ARGS(lat_arg_inout(x, sizeof x), lat_arg_i32(20))));
+    ASSERT_OK(lat_module_get_kernel(mod, "_Z3addIfLi3EEvPT_", &k));
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}}, LAT_ARGS(lat_arg_inout(x, sizeof x))));
+    for (int i = 0; i < 32; i++) {
+        want[i] = (i < 20 ? want[i] * 3 : want[i]) + 3.0f;
+        ASSERT_MSG(x[i] == want[i], "x[%d] = %.9g, want %.9g", i, x[i], want[i]);
+    }
+    double d[8], v = t_rand_double(-1, 1);
+    ASSERT_OK(lat_module_get_kernel(mod, "_ZN2ns4fillEPdd", &k));
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {8}},
+                              LAT_ARGS(lat_arg_out(d, sizeof d), lat_arg_f64(v))));
+    for (int i = 0; i < 8; i++)
+        ASSERT_TRUE(d[i] == v);
+    int o[4];
+    ASSERT_OK(lat_module_get_kernel(mod, "_Z3putILj4EEvPi", &k));
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {4}}, LAT_ARGS(lat_arg_out(o, sizeof o))));
+    for (int i = 0; i < 4; i++)
+        ASSERT_EQ(o[i], 4);
+    ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, lat_module_get_kernel(mod, "_Z5otherPfi", &k));
+    ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, lat_module_get_kernel(mod, "_Z3addIfLi4EEvPT_", &k));
+    ASSERT_STATUS(LAT_ERROR_KERNEL_NOT_FOUND, lat_module_get_kernel(mod, "_Z5sca", &k));
+    lat_module_destroy(mod);
+}
+
 /* A name expression naming a __device__ function, or a plain kernel followed by template
  * arguments it does not take, is an error naming it, on both backends. */
 TEST(a_name_expression_naming_a_device_function_is_an_error_naming_it)

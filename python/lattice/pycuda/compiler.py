@@ -8,8 +8,6 @@ import warnings
 from typing import Any, Sequence
 
 from .. import core as _core
-from .. import errors as _errors
-from . import _demangle
 
 DEFAULT_NVCC_FLAGS: list[str] = []
 
@@ -61,16 +59,9 @@ class SourceModule(_core.Module):
 
     def get_function(self, name: str) -> Any:
         """The kernel ``name``; with ``no_extern_c=True`` also by nvcc's mangled name
-        (``_Z6kernelPf``, ``_Z2ktIfLi3EEvPT_``), as PyCUDA programs ask for it."""
-        try:
-            return super().get_function(name)
-        except _errors.KernelNotFoundError:
-            for alias in _demangle.candidates(name):
-                try:
-                    return super().get_function(alias)
-                except _errors.KernelNotFoundError:
-                    pass
-            raise
+        (``_Z6kernelPf``, ``_Z2ktIfLi3EEvPT_``), as PyCUDA programs ask for it (lattice
+        finds those on every backend: lat_module_get_kernel)."""
+        return super().get_function(name)
 
     get_kernel = get_function
 

@@ -101,11 +101,11 @@ def context_dependent_memoize(func: Callable) -> Callable:
         key = (args, frozenset(kwargs.items())) if kwargs else args
         from .driver import Context
         per_ctx = cache.setdefault(Context.get_current(), {})
-        try:
-            return per_ctx[key]
-        except KeyError:
-            result = per_ctx[key] = func(*args, **kwargs)
-            return result
+        # Not a try/except KeyError: a failure of func (a CompileError) would be shown as
+        # raised while handling the cache's KeyError, which reads as the cause.
+        if key not in per_ctx:
+            per_ctx[key] = func(*args, **kwargs)
+        return per_ctx[key]
 
     update_wrapper(wrapper, func)
     wrapper.clear_cache = cache.clear  # type: ignore[attr-defined]

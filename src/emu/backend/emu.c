@@ -7,6 +7,7 @@
 #include "emu.h"
 #include "emu/backend/env.h"
 #include "core/alloc.h"
+#include "core/demangle.h"
 
 #include "emu/check/ck.h"
 #include "emu_devices.h"
@@ -258,14 +259,28 @@ static void module_destroy(lat_module *mod)
     mod->impl = NULL;
 }
 
+static lat__emu_kernel *find_kernel(lat__emu_module *m, const char *key)
+{
+    for (int i = 0; i < m->nkernels; i++)
+        if (strcmp(m->kernels[i].name, key) == 0 || (m->kernels[i].expr && strcmp(m->kernels[i].expr, key) == 0))
+            return &m->kernels[i];
+    return NULL;
+}
+
 static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
 {
     lat__emu_module *m = mod->impl;
-    const char *key = lat__module_name_key(mod, kernel->name);
-    for (int i = 0; i < m->nkernels; i++) {
-        lat__emu_kernel *k = &m->kernels[i];
-        if (strcmp(k->name, key) != 0 && !(k->expr && strcmp(k->expr, key) == 0))
-            continue;
+    lat__emu_kernel *k = find_kernel(m, lat__module_name_key(mod, kernel->name));
+    /* A name as nvcc and NVRTC mangle it (_Z5scalePfi, _Z3addIfLi3EEvPT_), which a program
+     * written for a GPU asks for: the emulator knows its kernels by the names the source
+     * writes, so the mangled name is read back to those. Its parameter types are not
+     * compared: the emulator refuses overloaded kernels, so a name finds one kernel. */
+    char **names = k ? NULL : lat__demangle_candidates(kernel->name);
+    for (char **n = names; n && *n && !k; n++)
+        if ((k = find_kernel(m, lat__module_name_key(mod, *n))) != NULL && !kernel->sig)
+            kernel->sig = lat__kernel_sigs_find(&mod->sigs, lat__module_name_key(mod, *n));
+    free(names);
+    if (k) {
         if (k->nparams > 0) {
             size_t *sizes = lat__malloc((size_t)k->nparams * sizeof *sizes);
             if (!sizes)
