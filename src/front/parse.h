@@ -409,6 +409,9 @@ lat__expr *lat__parse_lambda(lat__parser *p);
 /* In a lambda's body, a use of s, a variable of an enclosing function: the captured
  * copy or reference through the lambda's object; NULL when s is not captured there. */
 lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc);
+/* `this` in a member function (p->this_sym): the parameter, or in a lambda's body the
+ * lambda's copy of it (an error when the lambda does not capture it). */
+lat__expr *lat__this_expr(lat__parser *p, lat__loc loc);
 /* A lambda's return type, or an `auto f()`'s, before its first return statement gives
  * it; a new one. */
 bool lat__is_lambda_return_placeholder(const lat__type *t);

@@ -325,13 +325,41 @@ void lat__class_bodies(lat__parser *p, lat__record *r)
 
 /* ---- inside a member function ----------------------------------------------------------------- */
 
+typedef struct lat__lambda {
+    lat__record *rec;
+    bool by_ref;          /* [&] (else [=] or none) */
+    bool implicit;        /* [&] or [=]: variables are captured as used */
+    LAT_VEC(lat__sym *) named;    /* explicit captures ... */
+    LAT_VEC(bool) named_ref;      /* ... each by reference? */
+    LAT_VEC(lat__sym *) captured; /* what the body captured, in field order */
+    LAT_VEC(bool) captured_ref;
+    int depth;            /* the scope depth the lambda stands at: deeper names are its own */
+    lat__sym *self;       /* its operator()'s this */
+    lat__sym *outer_this; /* the enclosing member function's this (NULL: none, or a generic
+                             lambda, whose body is read where it is unknown) */
+    bool this_listed;     /* [this] */
+} lat__lambda;
+
+lat__expr *lat__this_expr(lat__parser *p, lat__loc loc)
+{
+    if (p->lambda && p->this_sym && p->lambda->outer_this == p->this_sym) {
+        /* in a lambda's body, the enclosing member function's this: the captured copy */
+        lat__expr *c = lat__lambda_capture(p, p->this_sym, loc);
+        return c ? c : lat__error_expr(p, loc);
+    }
+    lat__expr *self = lat__expr_new(p, LAT_E_NAME, loc);
+    self->sym = p->this_sym;
+    self->type = p->this_sym->type;
+    return self;
+}
+
 lat__expr *lat__member_name(lat__parser *p, lat__sym *member, lat__loc loc)
 {
     lat__record *r = member->rec;
     lat__field *f = &r->fields.items[member->value];
-    lat__expr *self = lat__expr_new(p, LAT_E_NAME, loc);
-    self->sym = p->this_sym;
-    self->type = p->this_sym->type;
+    lat__expr *self = lat__this_expr(p, loc);
+    if (self->flags & LAT_EF_ERROR)
+        return self;
     lat__expr *m = lat__expr_new(p, LAT_E_MEMBER, loc);
     m->a = self;
     m->field = f;
@@ -590,9 +618,7 @@ static lat__expr *member_default(lat__parser *p, lat__record *r, int fi, lat__lo
 static lat__stmt *assign_base(lat__parser *p, lat__record *base, lat__expr *value, lat__loc loc)
 {
     lat__type *bt = lat__record_type_of(p, base);
-    lat__expr *self = lat__expr_new(p, LAT_E_NAME, loc);
-    self->sym = p->this_sym;
-    self->type = p->this_sym->type;
+    lat__expr *self = lat__this_expr(p, loc);
     lat__expr *d = lat__expr_new(p, LAT_E_UNARY, loc);
     d->op = LAT_P_STAR;
     d->a = lat__cast_to(p, self, lat__pointer_to(p->u, bt), false);
@@ -1069,17 +1095,6 @@ lat__sym *lat__match_member(lat__parser *p, lat__record *r, lat__type *t, lat__a
 
 /* ---- lambdas ---------------------------------------------------------------------------------- */
 
-typedef struct lat__lambda {
-    lat__record *rec;
-    bool by_ref;          /* [&] (else [=] or none) */
-    bool implicit;        /* [&] or [=]: variables are captured as used */
-    LAT_VEC(lat__sym *) named;    /* explicit captures ... */
-    LAT_VEC(bool) named_ref;      /* ... each by reference? */
-    LAT_VEC(lat__sym *) captured; /* what the body captured, in field order */
-    LAT_VEC(bool) captured_ref;
-    int depth;            /* the scope depth the lambda stands at: deeper names are its own */
-    lat__sym *self;       /* its operator()'s this */
-} lat__lambda;
 
 enum { LAMBDA_RETURN = -3 }; /* lat__type.count of the return type until a return gives it */
 
@@ -1096,6 +1111,8 @@ lat__type *lat__deduced_return(lat__parser *p)
 lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
 {
     lat__lambda *l = p->lambda;
+    if (l && s->kind == LAT_SYM_VAR && (s->flags & LAT_SF_MEMBER) && l->outer_this)
+        return NULL; /* this->m, this captured (lat__this_expr) */
     if (l && s->kind == LAT_SYM_VAR && (s->flags & LAT_SF_MEMBER)) {
         lat__unsupported_at(p->u, loc, "a class member named in a lambda (capturing this, or a generic lambda's capture)",
                             "a lattice limit: copy it to a local variable first");
@@ -1109,12 +1126,16 @@ lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
         if (l->captured.items[i] == s)
             field = (int)i;
     if (field < 0) {
-        bool ref = l->by_ref, listed = false;
+        bool ref = l->by_ref && s != l->outer_this, listed = s == l->outer_this && l->this_listed;
         for (size_t i = 0; i < l->named.n; i++)
             if (l->named.items[i] == s) {
                 ref = l->named_ref.items[i];
                 listed = true;
             }
+        if (!listed && !l->implicit && s == l->outer_this) {
+            lat__error_at(p->u, loc, "'this' is not captured by the lambda (write [this], [&] or [=])");
+            return NULL;
+        }
         if (!listed && !l->implicit) {
             lat__error_at(p->u, loc, "'%s' is not captured by the lambda (write [&] or [=], or name it)",
                           s->name->name);
@@ -1352,7 +1373,13 @@ lat__expr *lat__parse_lambda(lat__parser *p)
         } else if (lat__accept(p, LAT_P_ASSIGN)) {
             l->implicit = true;
         } else if (lat__tok_kw(c, LAT_KW_THIS)) {
-            lat__unsupported(p, c, "capturing this", "a lattice limit");
+            if (!p->this_sym)
+                lat__error_tok(p, c, "'this' captured outside a member function");
+            l->this_listed = true;
+            lat__next(p);
+        } else if (lat__at_punct(p, LAT_P_STAR) && lat__tok_kw(lat__peek_at(p, 1), LAT_KW_THIS)) {
+            lat__unsupported(p, c, "capturing *this (a copy of the object)", "a lattice limit: capture this");
+            lat__next(p);
             lat__next(p);
         } else {
             lat__syntax_error(p, "a capture");
@@ -1364,8 +1391,12 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     lat__expect(p, LAT_P_RBRACKET, "to close the lambda's captures");
     while (lat__at_kw(p, LAT_KW_DEVICE) || lat__at_kw(p, LAT_KW_HOST) || lat__at_kw(p, LAT_KW_MUTABLE))
         lat__next(p); /* [=] __device__ (...): an extended lambda */
-    if (generic_params(p))
+    if (generic_params(p)) {
+        if (l->this_listed)
+            lat__unsupported(p, open, "capturing this in a generic lambda", "a lattice limit: give its parameters types");
         return generic_lambda(p, l, open);
+    }
+    l->outer_this = p->this_sym;
     /* its type: a struct of its own, with operator() */
     lat__record *r = lat__new_record(p, NULL, open->loc);
     l->rec = r;
@@ -1407,7 +1438,8 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     size_t ngotos = p->gotos.n; /* the lambda's own gotos follow the enclosing ones' */
     p->jumps.n = 0;
     p->fn = fn;
-    p->this_sym = NULL; /* `this` of the enclosing member function is not captured */
+    /* `this` stays the enclosing member function's, used through its capture
+     * (lat__this_expr) */
     p->ctor_self = NULL;
     lat__scope_open(p);
     for (int i = 1; i < fn->nparams; i++) {

@@ -1896,10 +1896,7 @@ static lat__expr *primary(lat__parser *p)
             lat__error_tok(p, t, "'this' outside a member function");
             return lat__error_expr(p, t->loc);
         } else {
-            lat__expr *e = lat__expr_new(p, LAT_E_NAME, t->loc);
-            e->sym = p->this_sym;
-            e->type = p->this_sym->type; /* a pointer, not an lvalue */
-            return e;
+            return lat__this_expr(p, t->loc); /* a pointer, not an lvalue */
         }
     case LAT_KW_TYPENAME:
         /* typename T::value_type(x): the functional cast or construction that follows */
@@ -2187,11 +2184,7 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open, lat__expr 
         !(callee->flags & LAT_SF_CTOR)) {
         /* another member function of the class, by its plain name: this object's */
         if (p->this_sym) {
-            lat__expr *t = lat__expr_new(p, LAT_E_NAME, fn->loc);
-            t->sym = p->this_sym;
-            t->type = p->this_sym->type;
-            t->flags |= LAT_EF_LVALUE;
-            self = t;
+            self = lat__this_expr(p, fn->loc);
         } else {
             lat__error_at(p->u, fn->loc, "'%s' is a member function: call it on an object", callee->name->name);
         }

@@ -2406,9 +2406,7 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
             lat__error_tok(p, t, "calling the member template '%s' without an object", tsym->name->name);
             return lat__error_expr(p, t->loc);
         }
-        self = lat__expr_new(p, LAT_E_NAME, t->loc);
-        self->sym = p->this_sym;
-        self->type = p->this_sym->type;
+        self = lat__this_expr(p, t->loc);
     }
     return lat__member_template_call(p, tsym, t, self);
 }
