@@ -274,6 +274,21 @@ bool lat__copy_ctor_declared(lat__record *r);
 lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, const char *context);
 /* Whether the class d derives from the class b (a base of a base too). */
 bool lat__derived_from(const lat__type *d, const lat__type *b);
+/* r's i-th base class (i < lat__nbases(r)), and how many r has. */
+size_t lat__nbases(const lat__record *r);
+lat__record *lat__base_of(const lat__record *r, size_t i);
+/* Whether class d has b as a base, directly or through its bases' (d itself: false). */
+bool lat__record_derived(const lat__record *d, const lat__record *b);
+/* The pointer e (to a class, or to a base class of it) converted to the pointer type to,
+ * the other: the address moved by the base subobject's offset, as C++ converts (up to a
+ * base, or down by static_cast). nonnull: e is known not to be null (an object's address,
+ * this, a reference); otherwise a null pointer stays null. An error when the base is
+ * ambiguous (a base of d more than once). */
+lat__expr *lat__base_pointer(lat__parser *p, lat__expr *e, lat__type *to, bool nonnull);
+/* The member function `name` of class r, or of one of its bases (NULL: none, or after
+ * reporting that two bases have one); *self, the object's address (or NULL), is moved to
+ * the base's subobject where the function is the base's. */
+lat__sym *lat__method_of(lat__parser *p, lat__record *r, const lat__atom *name, lat__expr **self, lat__loc loc);
 
 /* The address of the object e: &e, or a temporary's holding e when it is not an lvalue. */
 lat__expr *lat__address_of_object(lat__parser *p, lat__expr *e);

@@ -67,16 +67,27 @@ static bool inherited(const lat__sym *m)
     return !(m->flags & LAT_SF_CTOR) && !(m->kind == LAT_SYM_FUNC && m->storage != LAT_ST_STATIC);
 }
 
+/* The member of that name r's bases give (the first base's first, depth first). */
+static lat__sym *base_member_sym(const lat__record *r, const lat__atom *name, int depth)
+{
+    for (size_t k = 0; depth < 64 && k < lat__nbases(r); k++) {
+        const lat__record *b = lat__base_of(r, k);
+        for (size_t i = b->methods.n; i-- > 0;)
+            if (b->methods.items[i]->name == name && inherited(b->methods.items[i]))
+                return b->methods.items[i];
+        lat__sym *m = base_member_sym(b, name, depth + 1);
+        if (m)
+            return m;
+    }
+    return NULL;
+}
+
 lat__sym *lat__find_member_sym(const lat__record *r, const lat__atom *name)
 {
     for (size_t i = r->methods.n; i-- > 0;)
         if (r->methods.items[i]->name == name && !(r->methods.items[i]->flags & LAT_SF_CTOR))
             return r->methods.items[i];
-    for (int depth = 0; (r = r->base) && depth < 64; depth++)
-        for (size_t i = r->methods.n; i-- > 0;)
-            if (r->methods.items[i]->name == name && inherited(r->methods.items[i]))
-                return r->methods.items[i];
-    return NULL;
+    return base_member_sym(r, name, 0);
 }
 
 bool lat__empty_record(const lat__record *r)
@@ -422,6 +433,28 @@ static lat__sym *declare_object(lat__parser *p, lat__record *r, lat__expr *init,
     return self;
 }
 
+/* The member functions of r's bases (a base's base's first, hidden by the base's own): on
+ * this, as the base. */
+static void bind_base_methods(lat__parser *p, const lat__record *r, int depth)
+{
+    for (size_t k = lat__nbases(r); depth < 64 && k-- > 0;) {
+        const lat__record *b = lat__base_of(r, k);
+        bind_base_methods(p, b, depth + 1);
+        for (size_t i = 0; i < b->methods.n; i++)
+            if (!(b->methods.items[i]->flags & LAT_SF_CTOR) && !b->methods.items[i]->tmpl)
+                lat__bind(p, b->methods.items[i]);
+    }
+}
+
+/* Whether `name` names a parameter of the function being parsed. */
+static bool is_parameter(const lat__parser *p, const lat__atom *name)
+{
+    for (int i = 0; p->fn && i < p->fn->nparams; i++)
+        if (p->fn->params[i] && p->fn->params[i]->name == name)
+            return true;
+    return false;
+}
+
 /* The members of r by their plain names (fields through p->this_sym, when there is one),
  * and its member functions and static constants. */
 static void bind_members(lat__parser *p, lat__record *r)
@@ -429,8 +462,8 @@ static void bind_members(lat__parser *p, lat__record *r)
     if (p->this_sym) {
         for (size_t i = 0; i < r->fields.n; i++) {
             lat__field *fl = &r->fields.items[i];
-            if (!fl->name)
-                continue;
+            if (!fl->name || is_parameter(p, fl->name))
+                continue; /* a parameter of the member's name hides it (`: mean(mean)`) */
             lat__sym *m = lat__sym_new(p, LAT_SYM_VAR, fl->name, fl->loc);
             m->type = fl->type;
             m->flags |= LAT_SF_MEMBER;
@@ -439,10 +472,7 @@ static void bind_members(lat__parser *p, lat__record *r)
             lat__bind(p, m);
         }
     }
-    for (const lat__record *b = r->base; b; b = b->base) /* a base's, hidden by r's own */
-        for (size_t i = 0; i < b->methods.n; i++)
-            if (!(b->methods.items[i]->flags & LAT_SF_CTOR) && !b->methods.items[i]->tmpl)
-                lat__bind(p, b->methods.items[i]); /* a member function on this, as the base */
+    bind_base_methods(p, r, 0); /* a base's, hidden by r's own */
     for (size_t i = 0; i < r->methods.n; i++)
         if (!(r->methods.items[i]->flags & LAT_SF_CTOR))
             lat__bind(p, r->methods.items[i]);
@@ -621,7 +651,7 @@ static lat__stmt *assign_base(lat__parser *p, lat__record *base, lat__expr *valu
     lat__expr *self = lat__this_expr(p, loc);
     lat__expr *d = lat__expr_new(p, LAT_E_UNARY, loc);
     d->op = LAT_P_STAR;
-    d->a = lat__cast_to(p, self, lat__pointer_to(p->u, bt), false);
+    d->a = lat__base_pointer(p, self, lat__pointer_to(p->u, bt), true);
     d->type = bt;
     d->flags |= LAT_EF_LVALUE;
     lat__expr *as = lat__expr_new(p, LAT_E_ASSIGN, loc);
@@ -635,11 +665,23 @@ static lat__stmt *assign_base(lat__parser *p, lat__record *base, lat__expr *valu
     return st;
 }
 
+/* r's i-th base, when it has data (its subobject is made by the constructor), and the
+ * range of r's fields that are its members. */
+static lat__record *data_base(const lat__record *r, size_t i, size_t *from, size_t *to)
+{
+    lat__record *b = lat__base_of(r, i);
+    if (!r->nbase_fields || lat__empty_record(b))
+        return NULL;
+    *from = r->bases.n ? r->base_fields_at.items[i] : 0;
+    *to = r->bases.n ? *from + b->fields.n : r->nbase_fields;
+    return b;
+}
+
 static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
 {
     lat__stmt **by_field = lat__arena_alloc(&p->u->arena, (r->fields.n + 1) * sizeof *by_field);
-    lat__record *base = r->nbase_fields ? r->base : NULL;
-    lat__stmt *base_init = NULL;
+    size_t nb = lat__nbases(r), from, to;
+    lat__stmt **base_init = lat__arena_alloc(&p->u->arena, (nb + 1) * sizeof *base_init);
     if (lat__accept(p, LAT_P_COLON)) {
         for (;;) {
             lat__tok *n = lat__next(p);
@@ -647,19 +689,27 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
                 lat__syntax_error(p, "a member's name in the initializer list");
                 break;
             }
-            if (base && n->atom == base->tag && lat__at_punct(p, LAT_P_LT))
+            lat__record *base = NULL;
+            size_t bi = 0;
+            for (size_t i = 0; !base && i < nb; i++)
+                if (data_base(r, i, &from, &to) && n->atom == lat__base_of(r, i)->tag) {
+                    base = lat__base_of(r, i);
+                    bi = i;
+                }
+            if (base && lat__at_punct(p, LAT_P_LT))
                 lat__skip_angles(p); /* Base<T>(args) */
-            if (base && n->atom == base->tag && (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))) {
+            if (base && (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))) {
                 bool br = lat__at_punct(p, LAT_P_LBRACE);
                 lat__next(p);
                 lat__expr **argv;
                 size_t argc = lat__parse_arguments(p, br ? LAT_P_RBRACE : LAT_P_RPAREN,
                                                    "to close the base's initializer", &argv);
-                if (base_init)
+                if (base_init[bi])
                     lat__error_tok(p, n, "the base class '%s' initialized twice", n->atom->name);
                 else
-                    base_init = assign_base(p, base, lat__construct(p, lat__record_type_of(p, base), argv, (int)argc,
-                                                                    n->loc), n->loc);
+                    base_init[bi] = assign_base(p, base, lat__construct(p, lat__record_type_of(p, base), argv,
+                                                                        (int)argc, n->loc),
+                                                n->loc);
                 if (!lat__accept(p, LAT_P_COMMA))
                     break;
                 continue;
@@ -694,18 +744,31 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
                 break;
         }
     }
-    if (base && !base_init && base->has_ctor) {
-        /* not named in the list: the base's default constructor */
-        if (!lat__default_ctor(base))
-            lat__error_at(p->u, into->loc, "the base class '%s' has no default constructor: initialise it in the list",
-                          lat__record_c_name(base));
-        else
-            base_init = assign_base(p, base, lat__construct(p, lat__record_type_of(p, base), NULL, 0, into->loc),
-                                    into->loc);
+    /* the bases in order, then the members, as C++ runs them; a base the list does not
+     * name runs its default constructor, or takes its members' defaults */
+    bool *made = lat__arena_alloc(&p->u->arena, (r->fields.n + 1) * sizeof *made);
+    for (size_t i = 0; i < nb; i++) {
+        lat__record *base = data_base(r, i, &from, &to);
+        if (!base)
+            continue;
+        if (!base_init[i] && base->has_ctor) {
+            if (!lat__default_ctor(base))
+                lat__error_at(p->u, into->loc,
+                              "the base class '%s' has no default constructor: initialise it in the list",
+                              lat__record_c_name(base));
+            else
+                base_init[i] = assign_base(p, base, lat__construct(p, lat__record_type_of(p, base), NULL, 0, into->loc),
+                                           into->loc);
+        }
+        if (base_init[i]) {
+            LAT_PUSH(&p->u->arena, into->items, base_init[i]);
+            for (size_t f = from; f < to; f++)
+                made[f] = true;
+        }
     }
-    if (base_init)
-        LAT_PUSH(&p->u->arena, into->items, base_init);
-    for (size_t i = base_init ? r->nbase_fields : 0; i < r->fields.n; i++) {
+    for (size_t i = 0; i < r->fields.n; i++) {
+        if (made[i])
+            continue;
         lat__stmt *st = by_field[i];
         if (!st) {
             lat__expr *value = member_default(p, r, (int)i, into->loc);
@@ -985,13 +1048,14 @@ lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat_
     lat__type *ta = a->type;
     /* a member operator of a's class: a.operator+(b) */
     if (lat__is_record(ta) && ta->rec) {
-        lat__sym *m = lat__find_method(ta->rec, atom);
+        lat__expr *self = lat__address_of_object(p, a);
+        lat__sym *m = lat__method_of(p, ta->rec, atom, &self, loc);
         if (m && m->tmpl) {
             lat__unsupported_at(p->u, loc, "an operator that is a member template", "a lattice limit");
             return lat__error_expr(p, loc);
         }
         if (m) {
-            lat__expr *args[2] = {lat__address_of_object(p, a), b};
+            lat__expr *args[2] = {self, b};
             lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
             fn->sym = m;
             fn->type = m->type;

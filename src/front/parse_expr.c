@@ -225,7 +225,7 @@ lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const
         lat__type *bt = lat__qualified(p->u, lat__unqualified(p->u, t), e->type->quals);
         lat__expr *d = lat__expr_new(p, LAT_E_UNARY, e->loc);
         d->op = LAT_P_STAR;
-        d->a = lat__cast_to(p, lat__address_of_object(p, e), lat__pointer_to(p->u, bt), false);
+        d->a = lat__base_pointer(p, lat__address_of_object(p, e), lat__pointer_to(p->u, bt), true);
         d->type = bt;
         d->flags |= LAT_EF_LVALUE;
         e = d;
@@ -249,7 +249,7 @@ lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const
         lat__type *a = t->base, *b = from->base;
         bool void_ptr = a->kind == LAT_TY_VOID || b->kind == LAT_TY_VOID;
         if (!void_ptr && lat__derived_from(b, a) && !(b->quals & ~a->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)))
-            return lat__cast_to(p, e, t, false); /* a derived class's pointer to its base, a cast the C spells */
+            return lat__base_pointer(p, e, t, false); /* a derived class's pointer to its base */
         if (!void_ptr && !lat__type_compatible(a, b, true) && !p->in_builtin) {
             /* C warns; CUDA (C++) refuses. The two meet at an error. */
             lat__error_at(p->u, e->loc, "%s %s from %s: incompatible pointer types", context,
@@ -1409,13 +1409,26 @@ static lat__expr *unary_(lat__parser *p)
 
 /* (T)x, (T){...}, ({...}) or (expr). */
 /* (t)a, C's cast, which C++'s static_cast and reinterpret_cast narrow. */
+/* Whether a cast from a pointer to `from` to one to `to` moves between a class and its
+ * base, as C++'s static_cast (and a C-style cast) does: not reinterpret_cast. */
+static bool class_cast(const lat__type *from, const lat__type *to, const lat__tok *at)
+{
+    return !lat__tok_kw(at, LAT_KW_REINTERPRET_CAST) &&
+           (lat__derived_from(from, to) || lat__derived_from(to, from));
+}
+
 static lat__expr *explicit_cast(lat__parser *p, lat__expr *a, lat__type *t, lat__tok *at)
 {
     if (a->flags & LAT_EF_ERROR)
         return lat__cast_to(p, a, t, false);
+    if (t->kind == LAT_TY_PTR && !t->ref && a->type->kind == LAT_TY_PTR && class_cast(a->type->base, t->base, at))
+        return lat__base_pointer(p, lat__rvalue(p, a), t, false); /* (B *)pd, static_cast<D *>(pb) */
     if (t->kind == LAT_TY_PTR && t->ref && (a->flags & LAT_EF_LVALUE) && a->type->kind != LAT_TY_FUNC) {
-        /* (float4 &)x: x's storage seen as a float4, as reinterpret_cast<float4 &>(x) */
-        lat__expr *c = lat__cast_to(p, lat__address_of_object(p, a), lat__pointer_to(p->u, t->base), false);
+        /* (float4 &)x: x's storage seen as a float4, as reinterpret_cast<float4 &>(x); a
+         * class's object as its base's, or back, moved to the subobject */
+        lat__expr *c = class_cast(a->type, t->base, at)
+                           ? lat__base_pointer(p, lat__address_of_object(p, a), lat__pointer_to(p->u, t->base), true)
+                           : lat__cast_to(p, lat__address_of_object(p, a), lat__pointer_to(p->u, t->base), false);
         c->type = lat__reference_to(p->u, t->base);
         return lat__deref_reference(p, c);
     }
@@ -1635,7 +1648,8 @@ static lat__expr *cxx_cast(lat__parser *p, lat__tok *t)
             a->sym->flags |= LAT_SF_ADDRESS_TAKEN;
             a->flags &= (uint16_t)~LAT_EF_CONST;
         }
-        lat__expr *c = lat__cast_to(p, addr, ptr, false);
+        lat__expr *c = class_cast(a->type, to->base, t) ? lat__base_pointer(p, addr, ptr, true)
+                                                         : lat__cast_to(p, addr, ptr, false);
         c->type = lat__reference_to(p->u, to->base);
         return lat__deref_reference(p, c);
     }
@@ -2021,6 +2035,48 @@ static lat__field *lookup_field(lat__record *r, lat__atom *name, lat__expr **pat
 
 static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open, lat__expr *self);
 
+/* The member function `name` of r's bases, depth first, its class in *owner; *other: a
+ * second base that has one too (the name is ambiguous), else left as it is. */
+static lat__sym *base_method(lat__record *r, const lat__atom *name, lat__record **owner, lat__record **other,
+                             int depth)
+{
+    lat__sym *found = NULL;
+    for (size_t k = 0; depth < 64 && k < lat__nbases(r); k++) {
+        lat__record *b = lat__base_of(r, k), *where = b;
+        lat__sym *m = lat__find_method(b, name);
+        if (!m)
+            m = base_method(b, name, &where, other, depth + 1);
+        if (m && found && m != found)
+            *other = where;
+        else if (m && !found) {
+            found = m;
+            *owner = where;
+        }
+    }
+    return found;
+}
+
+lat__sym *lat__method_of(lat__parser *p, lat__record *r, const lat__atom *name, lat__expr **self, lat__loc loc)
+{
+    lat__sym *m = lat__find_method(r, name);
+    if (m || !lat__nbases(r))
+        return m;
+    lat__record *owner = r, *other = NULL;
+    m = base_method(r, name, &owner, &other, 0);
+    if (m && other) {
+        lat__error_at(p->u, loc, "'%s' is ambiguous in %s: a member of its bases '%s' and '%s'", name->name,
+                      lat__record_c_name(r), lat__record_c_name(owner), lat__record_c_name(other));
+        return NULL;
+    }
+    if (m && self && *self && m->storage != LAT_ST_STATIC) {
+        const lat__type *pt = (*self)->type;
+        unsigned q = pt->kind == LAT_TY_PTR ? pt->base->quals : 0;
+        lat__type *bt = lat__qualified(p->u, lat__record_type_of(p, owner), q);
+        *self = lat__base_pointer(p, *self, lat__pointer_to(p->u, bt), true);
+    }
+    return m;
+}
+
 static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *op)
 {
     /* Back to the token after the '.', not one before it: at the end of the input
@@ -2060,10 +2116,15 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
     if (!f) {
         lat__sym *m = lat__find_method(t->rec, n->atom);
         lat__record *owner = t->rec;
-        for (int depth = 0; !m && owner->base && depth < 64; depth++) {
-            /* d.f() of a base's f: on the base within d (at its start) */
-            owner = owner->base;
-            m = lat__find_method(owner, n->atom);
+        if (!m && lat__nbases(owner)) {
+            /* d.f() of a base's f: on the base subobject within d */
+            lat__record *other = NULL;
+            m = base_method(t->rec, n->atom, &owner, &other, 0);
+            if (m && other) {
+                lat__error_tok(p, n, "'%s' is ambiguous in %s: a member of its bases '%s' and '%s'", n->atom->name,
+                               lat__record_c_name(t->rec), lat__record_c_name(owner), lat__record_c_name(other));
+                return lat__error_expr(p, op->loc);
+            }
         }
         if (m && owner != t->rec && m->storage != LAT_ST_STATIC) {
             if (m->tmpl || !lat__at_punct(p, LAT_P_LPAREN)) {
@@ -2073,7 +2134,7 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
             }
             lat__expr *self = arrow ? base : lat__address_of_object(p, base);
             lat__type *bt = lat__qualified(p->u, lat__record_type_of(p, owner), t->quals);
-            self = lat__cast_to(p, self, lat__pointer_to(p->u, bt), false);
+            self = lat__base_pointer(p, self, lat__pointer_to(p->u, bt), true);
             lat__tok *open = lat__next(p);
             lat__expr *fn = lat__expr_new(p, LAT_E_NAME, n->loc);
             fn->sym = m;
@@ -2448,24 +2509,25 @@ static lat__expr *postfix(lat__parser *p, lat__expr *e)
         }
         case LAT_P_LPAREN:
             if (lat__is_record(e->type) && e->type->rec && !(e->flags & LAT_EF_ERROR)) {
-                lat__sym *m = lat__find_method(e->type->rec, lat__atom_get(&p->u->atoms, "operator()", 10));
+                lat__expr *self = lat__address_of_object(p, e);
+                lat__sym *m = lat__method_of(p, e->type->rec, lat__atom_get(&p->u->atoms, "operator()", 10), &self,
+                                             t->loc);
                 if (m && m->tmpl) { /* template <typename T> T operator()(T a, T b) */
-                    e = lat__member_template_call(p, m, t, lat__address_of_object(p, e));
+                    e = lat__member_template_call(p, m, t, self);
                     break;
                 }
-            }
-            lat__next(p);
-            if (lat__is_record(e->type) && e->type->rec && !(e->flags & LAT_EF_ERROR)) {
-                /* f(x) of an object: its operator() */
-                lat__sym *m = lat__find_method(e->type->rec, lat__atom_get(&p->u->atoms, "operator()", 10));
-                if (m) {
+                lat__next(p);
+                if (m) { /* f(x) of an object: its operator() (or its base's) */
                     lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
                     fn->sym = m;
                     fn->type = m->type;
-                    e = call(p, fn, t, lat__address_of_object(p, e));
+                    e = call(p, fn, t, self);
                     break;
                 }
+                e = call(p, e, t, NULL);
+                break;
             }
+            lat__next(p);
             e = call(p, e, t, NULL);
             break;
         case LAT_P_DOT:

@@ -1,0 +1,403 @@
+/* C++ kernels from public code bases (issue 42): ggml/llama.cpp, PyTorch, cupy, faiss, cuDF,
+ * CUB-style and thrust-style functors, cuda-samples, Rodinia, Kokkos-style functors. Each
+ * kernel lives in tests/corpus/public/ (its source recorded there, run on a GPU by
+ * lattice-corpus for truth) and runs here on random inputs against a host reference; and
+ * the C++ mechanisms they needed (several base classes, lambdas capturing this) are
+ * tested on their own. */
+#include "harness.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef TEST_KERNELS_DIR
+#error "meson passes TEST_KERNELS_DIR, the folder of tests/kernels/*.cu"
+#endif
+
+#define PUBLIC_DIR TEST_KERNELS_DIR "/../corpus/public/"
+
+/* The message a module that should not compile gets (NULL: it compiled). */
+static const char *cxx_error(lat_context *ctx, const char *src)
+{
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "t.cu", .no_extern_c = 1},
+                                      &mod);
+    if (st == LAT_OK) {
+        lat_module_destroy(mod);
+        return NULL;
+    }
+    return lat_last_error();
+}
+
+/* The kernel `name` (a name expression) of the file tests/corpus/public/`file`. */
+static lat_kernel *public_kernel(lat_context *ctx, const char *file, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s%s", PUBLIC_DIR, file);
+    const char *names[] = {name, NULL};
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(ctx, &(lat_module_desc){.path = path, .name_expressions = names}, &mod);
+    if (st != LAT_OK)
+        FAIL("lat_module_create(%s): %s", file, lat_last_error());
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(mod, name, &k));
+    return k;
+}
+
+/* ---- several base classes ------------------------------------------------------------- */
+
+/* A class of several bases, laid out as the Itanium C++ ABI lays it out (g++ and NVCC
+ * agree: an empty base takes no room, each base with data at its alignment after the one
+ * before, then the class's own): a pointer or reference to each base is the address of
+ * its subobject, static_cast comes back, a null pointer stays null, a base's member
+ * functions run on their subobject, by plain names inside the class too, and a
+ * constructor's list makes each base. */
+TEST(several_base_classes_are_laid_out_as_the_abi_and_convert_to_their_subobjects)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Tag {};\n"
+        "struct A { char c; __device__ int ca() const { return c * 3; } };\n"
+        "struct B { double x; int y; int z;\n"
+        "  __device__ B() : x(0), y(0), z(0) {}\n"
+        "  __device__ B(double a, int b) : x(a), y(b), z(7) {}\n"
+        "  __device__ double fb() const { return x + y + z; } };\n"
+        "struct C { short s; __device__ int cs() const { return s - 1; } };\n"
+        "struct D : Tag, A, public B, C { int own;\n"
+        "  __device__ D(char c_, double x_, int y_, short s_, int o) : B(x_, y_), own(o) { c = c_; s = s_; }\n"
+        "  __device__ double all() const { return ca() + fb() + cs() + own + B::fb(); } };\n"
+        "__device__ double via_b(const B &b) { return b.fb(); }\n"
+        "__device__ int via_c(const C *p) { return p ? p->cs() : -100; }\n"
+        "extern \"C\" __global__ void k(const double *in, double *out, int *lay, int n) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  if (t >= n) return;\n"
+        "  D d((char)(t % 100), in[t], t * 2, (short)(t + 10), 100 + t);\n"
+        "  C *pc = &d;\n"
+        "  D *back = static_cast<D *>(pc);\n"
+        "  D *none = 0;\n"
+        "  C *nul = none;\n"
+        "  B &rb = d;\n"
+        "  rb.z += 1;\n"
+        "  out[t] = d.all() + via_b(d) * 1000 + via_c(pc) * 100000 + back->own * 1e7 + via_c(nul) * 1e9 + (nul == 0);\n"
+        "  if (t == 0) {\n"
+        "    lay[0] = sizeof(D); lay[1] = (int)((char *)(B *)&d - (char *)&d);\n"
+        "    lay[2] = (int)((char *)(C *)&d - (char *)&d); lay[3] = (int)((char *)&d.own - (char *)&d);\n"
+        "    lay[4] = (int)((char *)&d.s - (char *)&d); lay[5] = (int)((char *)(A *)&d - (char *)&d);\n"
+        "    lay[6] = (int)((char *)(Tag *)&d - (char *)&d); lay[7] = alignof(D);\n"
+        "  }\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 200 };
+    double in[n], out[n];
+    int lay[8];
+    for (int i = 0; i < n; i++)
+        in[i] = t_rand_double(-4, 4);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {4}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out),
+                                       lat_arg_out(lay, sizeof lay), lat_arg_i32(n))));
+    /* g++ and NVCC: sizeof 32; B at 8, C at 24, own at 28, A and the empty Tag at 0 */
+    static const int want_lay[8] = {32, 8, 24, 28, 24, 0, 0, 8};
+    for (int i = 0; i < 8; i++)
+        ASSERT_MSG(lay[i] == want_lay[i], "layout[%d] = %d, want %d", i, lay[i], want_lay[i]);
+    for (int t = 0; t < n; t++) {
+        double fb = in[t] + t * 2 + 8; /* z is 7, then 8 through the reference */
+        double all = (t % 100) * 3 + fb + (t + 10 - 1) + (100 + t) + fb;
+        double want = all + fb * 1000 + (t + 10 - 1) * 100000.0 + (100 + t) * 1e7 - 100 * 1e9 + 1;
+        ASSERT_MSG(t_close(out[t], want, 1e-13, 0), "out[%d] = %.17g, want %.17g", t, out[t], want);
+    }
+}
+
+/* A class template deriving from two class templates (Kokkos-style functors mix in their
+ * views and parameters); a base's member function named through the derived class; the
+ * curiously recurring base beside a base with data. */
+TEST(a_class_template_of_two_template_bases_runs_each_base_on_its_subobject)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <class T> struct View { T *ptr; size_t n; __device__ T &operator()(int i) const { return ptr[i]; } };\n"
+        "template <class T> struct Coeffs { T a, b; __device__ T lin(T x) const { return a * x + b; } };\n"
+        "template <class D> struct Crtp { __device__ void run(int i) const { static_cast<const D *>(this)->step(i); } };\n"
+        "template <class T> struct Axpb : Crtp<Axpb<T>>, View<T>, Coeffs<T> {\n"
+        "  __device__ Axpb(T *p, size_t n, T a, T b) { this->ptr = p; this->n = n; this->a = a; this->b = b; }\n"
+        "  __device__ void step(size_t i) const { if (i < this->n) (*this)(i) = this->lin((*this)(i)); }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(float *x, int n, float a, float b) {\n"
+        "  Axpb<float> f(x, n, a, b);\n"
+        "  const Coeffs<float> &c = f;\n"
+        "  f.run(blockIdx.x * blockDim.x + threadIdx.x);\n"
+        "  if (blockIdx.x == 0 && threadIdx.x == 0) x[n] = c.lin(1.0f);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 300 };
+    float x[n + 1], want[n + 1];
+    t_rand_floats(x, n, -3, 3);
+    x[n] = 0;
+    for (int i = 0; i < n; i++)
+        want[i] = 1.5f * x[i] + -0.25f;
+    want[n] = 1.5f + -0.25f;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {5}, .block = {64}},
+                              LAT_ARGS(lat_arg_inout(x, sizeof x), lat_arg_i32(n), lat_arg_f32(1.5f),
+                                       lat_arg_f32(-0.25f))));
+    for (int i = 0; i <= n; i++)
+        ASSERT_MSG(t_close(x[i], want[i], 1e-6, 1e-7), "x[%d] = %.9g, want %.9g", i, x[i], want[i]);
+}
+
+/* What C++ calls ambiguous is an error naming it; what lattice cannot lay out as the ABI
+ * does is refused naming the case. */
+TEST(ambiguous_and_unsupported_bases_are_errors_that_name_them)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("the emulator's messages");
+    const char *err = cxx_error(ctx, "struct A { int a; __device__ int f() const { return a; } };\n"
+                                     "struct B { int b; __device__ int f() const { return b; } };\n"
+                                     "struct D : A, B { };\n"
+                                     "extern \"C\" __global__ void k(int *o) { D d; d.a = 1; d.b = 2; o[0] = d.f(); }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "t.cu:4:72: error: 'f' is ambiguous in D: a member of its bases 'A' and 'B'");
+    err = cxx_error(ctx, "struct V { int v; };\n"
+                         "struct A : V { int a; };\n"
+                         "struct B : V { int b; };\n"
+                         "struct D : A, B { };\n"
+                         "extern \"C\" __global__ void k(int *o) { D d; V *p = &d; o[0] = p->v; }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "'V' is an ambiguous base of 'D'");
+    err = cxx_error(ctx, "struct P { double d; char c; };\n"
+                         "struct Q { int q; };\n"
+                         "struct D : P, Q { };\n"
+                         "extern \"C\" __global__ void k(int *o) { D d; o[0] = d.q; }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "t.cu:3:8: error: a base class ending in padding followed by other data (C would place");
+    err = cxx_error(ctx, "struct B { float x; };\n"
+                         "struct D : B, virtual B { };\n"
+                         "extern \"C\" __global__ void k(float *o) { D d; o[0] = d.x; }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "t.cu:2:15: error: a virtual base class");
+}
+
+/* ---- lambdas capturing this ------------------------------------------------------------ */
+
+/* A lambda in a member function names the class's members and calls its member functions
+ * through the captured this ([&] and [=] capture the pointer, [this] names it), as Kokkos
+ * classes write KOKKOS_LAMBDA bodies; what it changes through this is the object's. */
+TEST(lambdas_in_member_functions_capture_this)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <class F> __device__ void for_each_n(int n, F f) { for (int i = 0; i < n; i++) f(i); }\n"
+        "struct Acc {\n"
+        "  const float *in; float sum; int n; float w;\n"
+        "  __device__ float weight() const { return w; }\n"
+        "  __device__ void add(int k) {\n"
+        "    for_each_n(k, [&](int i) { sum += in[i] * weight(); n++; });\n"
+        "    auto mean = [this]() { return this->sum / n; };\n"
+        "    auto scaled = [=](float s) { return s * sum + w; };\n"
+        "    sum = mean() + scaled(0.0f);\n"
+        "  }\n"
+        "};\n"
+        "template <typename T> struct Op { T a;\n"
+        "  __device__ T apply(T x) const { auto f = [=](T y) { return a * y + a; }; return f(x); } };\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  if (t >= n) return;\n"
+        "  Acc a{in + t, 0.0f, 0, 0.5f};\n"
+        "  a.add(4);\n"
+        "  Op<float> o{3.0f};\n"
+        "  out[t] = a.sum + o.apply(in[t]) * 100 + a.n * 10000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 256 };
+    float in[n + 3], out[n];
+    t_rand_floats(in, n + 3, -2, 2);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {4}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(n))));
+    for (int t = 0; t < n; t++) {
+        float sum = 0;
+        for (int i = 0; i < 4; i++)
+            sum += in[t + i] * 0.5f;
+        float mean = sum / 4, want = (mean + (0.0f * sum + 0.5f)) + (3.0f * in[t] + 3.0f) * 100 + 4 * 10000;
+        ASSERT_MSG(t_close(out[t], want, 1e-6, 1e-6), "out[%d] = %.9g, want %.9g", t, out[t], want);
+    }
+    if (t_is_emu(ctx)) {
+        const char *err = cxx_error(ctx, "struct S { float m; __device__ float f(float x)\n"
+                                         "  { auto g = [*this](float y) { return y * m; }; return g(x); } };\n"
+                                         "extern \"C\" __global__ void k(float *o) { S s{2.0f}; o[0] = s.f(1.0f); }\n");
+        ASSERT_TRUE(err != NULL);
+        ASSERT_CONTAINS(err, "t.cu:2:15: error: capturing *this (a copy of the object)");
+    }
+}
+
+/* A lambda inside a generic lambda names the generic lambda's captures (its members,
+ * through its this). */
+TEST(a_lambda_in_a_generic_lambda_names_its_captures)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  if (t >= n) return;\n"
+        "  float s = in[t] + 2;\n"
+        "  auto f = [&](auto x) { auto g = [&](float y) { return y * s; }; return g(x); };\n"
+        "  auto h = [=](auto x) { auto g = [=](float y) { return y - s; }; return g(x); };\n"
+        "  out[t] = f(1.0f + t) + h(3.0f) * 1000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 128 };
+    float in[n], out[n];
+    t_rand_floats(in, n, -2, 2);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(n))));
+    for (int t = 0; t < n; t++) {
+        float s = in[t] + 2, want = (1.0f + t) * s + (3.0f - s) * 1000;
+        ASSERT_MSG(t_close(out[t], want, 1e-6, 1e-6), "out[%d] = %.9g, want %.9g", t, out[t], want);
+    }
+}
+
+
+/* ---- ggml (llama.cpp) ----------------------------------------------------------------------- */
+
+/* Rows normalised by their root mean square (ggml's rms_norm_f32<1024>: a warp reduction,
+ * then one across the block's warps) or to mean 0 and variance 1 (norm_f32<32>: a float2
+ * overload of the warp reduction). */
+TEST(ggml_rms_norm_and_norm_match_a_double_reference)
+{
+    lat_context *ctx = t_context();
+    enum { rows = 4, cols = 2048 };
+    static float x[rows * cols], out[rows * cols];
+    t_rand_floats(x, rows * cols, -2, 2);
+    lat_kernel *k = public_kernel(ctx, "ggml_rms_norm_f32.cu", "rms_norm_f32<1024>");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {rows}, .block = {1024}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_out(out, sizeof out), lat_arg_i32(cols),
+                                       lat_arg_f32(1e-6f))));
+    for (int r = 0; r < rows; r++) {
+        double ss = 0;
+        for (int c = 0; c < cols; c++)
+            ss += (double)x[r * cols + c] * x[r * cols + c];
+        double scale = 1 / sqrt(ss / cols + 1e-6);
+        for (int c = 0; c < cols; c++)
+            ASSERT_MSG(t_close(out[r * cols + c], x[r * cols + c] * scale, 1e-5, 1e-6), "rms_norm [%d][%d] = %.9g, want %.9g",
+                       r, c, out[r * cols + c], x[r * cols + c] * scale);
+    }
+    enum { nrows = 8, ncols = 256 };
+    k = public_kernel(ctx, "ggml_norm_f32.cu", "norm_f32<32>");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {nrows}, .block = {32}},
+                              LAT_ARGS(lat_arg_in(x, nrows * ncols * sizeof *x), lat_arg_out(out, nrows * ncols * sizeof *out),
+                                       lat_arg_i32(ncols), lat_arg_f32(1e-5f))));
+    for (int r = 0; r < nrows; r++) {
+        double s = 0, ss = 0;
+        for (int c = 0; c < ncols; c++) {
+            s += x[r * ncols + c];
+            ss += (double)x[r * ncols + c] * x[r * ncols + c];
+        }
+        double mean = s / ncols, inv = 1 / sqrt(ss / ncols - mean * mean + 1e-5);
+        for (int c = 0; c < ncols; c++) {
+            double want = (x[r * ncols + c] - mean) * inv;
+            ASSERT_MSG(t_close(out[r * ncols + c], want, 1e-4, 1e-5), "norm [%d][%d] = %.9g, want %.9g", r, c,
+                       out[r * ncols + c], want);
+        }
+    }
+}
+
+/* ggml's get_rows (the dequantizer a template argument of function pointer type) and its
+ * broadcasting multiply (the operation one too). */
+TEST(ggml_get_rows_and_bin_bcast_take_functions_as_template_arguments)
+{
+    lat_context *ctx = t_context();
+    enum { src_rows = 32, cols = 256, picks = 16 };
+    static float src[src_rows * cols], dst[picks * cols];
+    int idx[picks];
+    t_rand_floats(src, src_rows * cols, -4, 4);
+    for (int i = 0; i < picks; i++)
+        idx[i] = (int)(t_rand_u32() % src_rows);
+    lat_kernel *k = public_kernel(ctx, "ggml_get_rows_f32.cu", "k_get_rows<1, 1, convert_f32, float>");
+    ASSERT_OK(lat_launch_args(
+        k, &(lat_launch_desc){.grid = {cols / 2 / 4, picks, 1}, .block = {4, 1, 1}},
+        LAT_ARGS(lat_arg_in(src, sizeof src), lat_arg_in(idx, sizeof idx), lat_arg_out(dst, sizeof dst), lat_arg_i64(cols),
+                 lat_arg_i64(1), lat_arg_u64(cols), lat_arg_u64(picks * cols), lat_arg_u64(picks * cols),
+                 lat_arg_u64(cols * 4), lat_arg_u64(sizeof src), lat_arg_u64(sizeof src), lat_arg_u64(1),
+                 lat_arg_u64(picks), lat_arg_u64(picks))));
+    for (int r = 0; r < picks; r++)
+        for (int c = 0; c < cols; c++)
+            ASSERT_MSG(dst[r * cols + c] == src[idx[r] * cols + c], "get_rows [%d][%d]", r, c);
+
+    enum { ne0 = 128, ne1 = 8, ne2 = 3 };
+    static float a[ne0 * ne1 * ne2], b[ne0], c[ne0 * ne1 * ne2];
+    t_rand_floats(a, ne0 * ne1 * ne2, -2, 2);
+    t_rand_floats(b, ne0, -2, 2);
+    k = public_kernel(ctx, "ggml_bin_bcast_mul.cu", "k_bin_bcast<op_mul, float, float, float>");
+    ASSERT_OK(lat_launch_args(
+        k, &(lat_launch_desc){.grid = {2, ne1, ne2}, .block = {64, 1, 1}},
+        LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_in(b, sizeof b), lat_arg_out(c, sizeof c), lat_arg_i32(ne0),
+                 lat_arg_i32(ne1), lat_arg_i32(ne2), lat_arg_i32(1), lat_arg_i32(ne0), lat_arg_i32(1), lat_arg_i32(1),
+                 lat_arg_i32(1), lat_arg_i32(ne0), lat_arg_i32(ne0 * ne1), lat_arg_i32(ne0 * ne1 * ne2), lat_arg_i32(0),
+                 lat_arg_i32(0), lat_arg_i32(0))));
+    for (int i = 0; i < ne0 * ne1 * ne2; i++)
+        ASSERT_MSG(c[i] == a[i] * b[i % ne0], "bin_bcast [%d] = %.9g, want %.9g", i, c[i], a[i] * b[i % ne0]);
+}
+
+/* Row softmax two ways: ggml's soft_max_f32<true, 0, 0> (values in dynamic shared
+ * memory, block-wide reductions) and PyTorch's persistent softmax_warp_forward (a warp
+ * per two rows, a template template parameter choosing the reduction). */
+static void check_softmax(const float *x, const float *out, int rows, int cols, float scale, const char *what)
+{
+    for (int r = 0; r < rows; r++) {
+        double m = -INFINITY, s = 0;
+        for (int c = 0; c < cols; c++)
+            m = fmax(m, (double)x[r * cols + c] * scale);
+        for (int c = 0; c < cols; c++)
+            s += exp((double)x[r * cols + c] * scale - m);
+        for (int c = 0; c < cols; c++) {
+            double want = exp((double)x[r * cols + c] * scale - m) / s;
+            ASSERT_MSG(t_close(out[r * cols + c], want, 1e-5, 1e-7), "%s [%d][%d] = %.9g, want %.9g", what, r, c,
+                       out[r * cols + c], want);
+        }
+    }
+}
+
+TEST(ggml_and_pytorch_softmax_rows_match_a_double_reference)
+{
+    lat_context *ctx = t_context();
+    enum { rows = 6, cols = 256 };
+    static float x[64 * 128], out[64 * 128];
+    t_rand_floats(x, rows * cols, -4, 4);
+    lat_kernel *k = public_kernel(ctx, "ggml_soft_max_f32.cu", "soft_max_f32<true, 0, 0>");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {rows}, .block = {128}, .shared_bytes = (32 + cols) * 4},
+                              LAT_ARGS(lat_arg_in(x, rows * cols * 4), lat_arg_out(out, rows * cols * 4),
+                                       lat_arg_i32(cols), lat_arg_f32(0.5f))));
+    check_softmax(x, out, rows, cols, 0.5f, "ggml soft_max_f32");
+    t_rand_floats(x, 64 * 128, -3, 3);
+    k = public_kernel(ctx, "pytorch_softmax_warp_forward.cu", "softmax_warp_forward<float, float, float, 7, false>");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {8}, .block = {32, 4, 1}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(x, sizeof x), lat_arg_i32(64),
+                                       lat_arg_i32(128), lat_arg_i32(128))));
+    check_softmax(x, out, 64, 128, 1.0f, "pytorch softmax_warp_forward");
+}
+
+/* ---- PyTorch ------------------------------------------------------------------------------ */
+
+/* PyTorch's WelfordOps (a class template of member functions returning braced
+ * WelfordData) reducing rows: unbiased variance and mean. */
+TEST(pytorch_welford_ops_reduce_rows_to_variance_and_mean)
+{
+    lat_context *ctx = t_context();
+    enum { rows = 8, cols = 512 };
+    static float x[rows * cols];
+    float var[rows], mean[rows];
+    t_rand_floats(x, rows * cols, -3, 3);
+    lat_kernel *k = public_kernel(ctx, "pytorch_welford_block.cu", "welford_rows<float>");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {rows}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_out(var, sizeof var),
+                                       lat_arg_out(mean, sizeof mean), lat_arg_i32(cols))));
+    for (int r = 0; r < rows; r++) {
+        double s = 0, ss = 0;
+        for (int c = 0; c < cols; c++)
+            s += x[r * cols + c];
+        double m = s / cols;
+        for (int c = 0; c < cols; c++)
+            ss += (x[r * cols + c] - m) * (x[r * cols + c] - m);
+        ASSERT_MSG(t_close(mean[r], m, 1e-4, 1e-5), "mean[%d] = %.9g, want %.9g", r, mean[r], m);
+        ASSERT_MSG(t_close(var[r], ss / (cols - 1), 1e-4, 1e-5), "var[%d] = %.9g, want %.9g", r, var[r], ss / (cols - 1));
+    }
+}
