@@ -401,3 +401,65 @@ TEST(pytorch_welford_ops_reduce_rows_to_variance_and_mean)
         ASSERT_MSG(t_close(var[r], ss / (cols - 1), 1e-4, 1e-5), "var[%d] = %.9g, want %.9g", r, var[r], ss / (cols - 1));
     }
 }
+
+/* What follows a base that is no POD (a constructor of its own, a base of its own) goes in
+ * its tail padding, as the Itanium ABI places it (g++ and NVCC: sizeof(Q) 16, e at 9); a
+ * data member of a base's member's name hides it (each level of a recursive tuple has its
+ * own `head`), the base's copy still there for the base's own functions. */
+TEST(tail_padding_of_a_non_pod_base_and_hidden_base_members_are_as_the_abi_has_them)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct P { double d; char c; __device__ P() : d(1), c(2) {} };\n"
+        "struct Q : P { char e; __device__ Q() : e(3) {} };\n"
+        "struct A { __device__ A() {} int i; char c; };\n"
+        "struct E { short s; };\n"
+        "struct C : A, E { char d; __device__ C() {} };\n"
+        "struct B { int a; __device__ int base_a() const { return a; } };\n"
+        "struct D : B { int a; };\n"
+        "template <class... Ts> struct tup; template <> struct tup<> {};\n"
+        "template <class T, class... R> struct tup<T, R...> : tup<R...> { T head; };\n"
+        "extern \"C\" __global__ void k(const int *in, int *o) {\n"
+        "  Q q; C c; D d; tup<int, char, float> t;\n"
+        "  o[0] = sizeof(Q); o[1] = (int)((char *)&q.e - (char *)&q); o[2] = q.c + q.e * 10;\n"
+        "  o[3] = sizeof(C); o[4] = (int)((char *)(E *)&c - (char *)&c); o[5] = (int)((char *)&c.d - (char *)&c);\n"
+        "  d.a = in[0]; static_cast<B &>(d).a = in[1];\n"
+        "  o[6] = d.a; o[7] = d.base_a(); o[8] = sizeof(D);\n"
+        "  o[9] = sizeof(t); t.head = in[2]; static_cast<tup<char, float> &>(t).head = 'x';\n"
+        "  static_cast<tup<float> &>(t).head = 2.5f;\n"
+        "  o[10] = t.head; o[11] = static_cast<tup<char, float> &>(t).head; o[12] = (int)(static_cast<tup<float> &>(t).head * 2);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    int in[3] = {(int)(t_rand_u32() % 1000), (int)(t_rand_u32() % 1000), (int)(t_rand_u32() % 1000)}, o[13];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(o, sizeof o))));
+    /* g++ -m64 for the same classes */
+    const int want[13] = {16, 9, 32, 12, 6, 8, in[0], in[1], 8, 12, in[2], 'x', 5};
+    for (int i = 0; i < 13; i++)
+        ASSERT_MSG(o[i] == want[i], "o[%d] = %d, want %d", i, o[i], want[i]);
+}
+
+/* A type pack deduced from a class template's arguments (f(tup<Ts...> &), g(L<A, Ts...>)):
+ * as long as the argument's instance has it (it was taken as empty: sizeof...(Ts) 0, a
+ * silent wrong value). */
+TEST(a_type_pack_deduced_from_a_class_template_argument_has_the_instance_length)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <class... Ts> struct L { int x; };\n"
+        "template <class... Ts> __device__ int count(L<Ts...> &t) { return sizeof...(Ts); }\n"
+        "template <class A, class... Ts> __device__ int rest(const L<A, Ts...> *t) { return sizeof...(Ts) * 10 + sizeof(A); }\n"
+        "template <class... Ts, class... Us> __device__ int two(L<Ts...> a, L<Us...> b) { return sizeof...(Ts) * 10 + sizeof...(Us); }\n"
+        "template <class... Ts> __device__ int both(L<Ts...> a, Ts... xs) { return (xs + ... + a.x); }\n"
+        "extern \"C\" __global__ void k(const int *in, int *o) {\n"
+        "  L<double, char, float, int, short> t; L<int> u; u.x = in[0];\n"
+        "  o[0] = count(t); o[1] = rest(&t); o[2] = two(t, u); o[3] = both(u, in[1]);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    int in[2] = {(int)(t_rand_u32() % 1000), (int)(t_rand_u32() % 1000)}, o[4];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(o, sizeof o))));
+    const int want[4] = {5, 48, 51, in[0] + in[1]};
+    for (int i = 0; i < 4; i++)
+        ASSERT_MSG(o[i] == want[i], "o[%d] = %d, want %d", i, o[i], want[i]);
+}

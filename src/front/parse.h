@@ -279,6 +279,13 @@ size_t lat__nbases(const lat__record *r);
 lat__record *lat__base_of(const lat__record *r, size_t i);
 /* Whether class d has b as a base, directly or through its bases' (d itself: false). */
 bool lat__record_derived(const lat__record *d, const lat__record *b);
+/* Whether class r is certainly no POD as the Itanium C++ ABI's layout means it (C++03's:
+ * a constructor, destructor or copy assignment of its own, a base, or such a member): the
+ * ABI places what follows it as a base in its tail padding, as C's layout of its members
+ * flattened does. (A class with private data is no POD either, but lattice does not
+ * track access: such a class counts as a POD here, and a base ending in padding is then
+ * refused rather than laid out as a guess.) */
+bool lat__non_pod(const lat__record *r, int depth);
 /* The pointer e (to a class, or to a base class of it) converted to the pointer type to,
  * the other: the address moved by the base subobject's offset, as C++ converts (up to a
  * base, or down by static_cast). nonnull: e is known not to be null (an object's address,

@@ -692,7 +692,7 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
             lat__record *base = NULL;
             size_t bi = 0;
             for (size_t i = 0; !base && i < nb; i++)
-                if (data_base(r, i, &from, &to) && n->atom == lat__base_of(r, i)->tag) {
+                if (n->atom == lat__base_of(r, i)->tag) {
                     base = lat__base_of(r, i);
                     bi = i;
                 }
@@ -704,7 +704,12 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
                 lat__expr **argv;
                 size_t argc = lat__parse_arguments(p, br ? LAT_P_RBRACE : LAT_P_RPAREN,
                                                    "to close the base's initializer", &argv);
-                if (base_init[bi])
+                if (!data_base(r, bi, &from, &to)) {
+                    /* a base without data (tuple<>(), a tag): made for its checks, kept nowhere */
+                    lat__stmt *st = lat__stmt_new(p, LAT_S_EXPR, n->loc);
+                    st->e = lat__construct(p, lat__record_type_of(p, base), argv, (int)argc, n->loc);
+                    LAT_PUSH(&p->u->arena, into->items, st);
+                } else if (base_init[bi])
                     lat__error_tok(p, n, "the base class '%s' initialized twice", n->atom->name);
                 else
                     base_init[bi] = assign_base(p, base, lat__construct(p, lat__record_type_of(p, base), argv,

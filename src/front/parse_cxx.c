@@ -660,6 +660,13 @@ void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser 
         lat__expect(p, LAT_P_SEMI, "after the namespace alias");
         if (!target)
             return;
+        lat__ns *was = p->depth > 0 ? find_ns(p, name) : NULL;
+        if (was && was != target && was->alias_of != target) {
+            /* lattice keeps an alias written in a function past the function's end */
+            lat__unsupported(p, kw, "a namespace alias in a function hiding another namespace of its name",
+                             "a lattice limit: give the alias another name");
+            return;
+        }
         lat__ns *alias = lat__arena_alloc(&p->u->arena, sizeof *alias);
         *alias = *target; /* shares the members and children it has now */
         alias->name = name;

@@ -648,6 +648,37 @@ static bool base_classes(lat__parser *p, record_list *into)
     return !refused;
 }
 
+bool lat__non_pod(const lat__record *r, int depth)
+{
+    if ((r->has_ctor && !r->default_trivial) || lat__nbases(r) || depth > 64)
+        return true;
+    for (size_t i = 0; i < r->methods.n; i++) {
+        const char *n = r->methods.items[i]->name->name;
+        if (n[0] == '~' || strcmp(n, "operator=") == 0)
+            return true;
+    }
+    for (size_t i = 0; i < r->fields.n; i++) {
+        const lat__type *t = r->fields.items[i].type;
+        while (t->kind == LAT_TY_ARRAY && t->base)
+            t = t->base;
+        if (lat__is_record(t) && t->rec && lat__non_pod(t->rec, depth + 1))
+            return true;
+    }
+    return false;
+}
+
+/* Where r's data ends (its size without the tail padding). */
+static size_t data_size(const lat__record *r)
+{
+    size_t end = 0;
+    for (size_t j = 0; j < r->fields.n; j++) {
+        const lat__field *f = &r->fields.items[j];
+        size_t e = f->offset + (size_t)lat__sizeof(f->type);
+        end = e > end ? e : end;
+    }
+    return end;
+}
+
 /* Why r's own data members cannot follow its base's as lattice lays them out (NULL: they
  * can): C puts them where the Itanium C++ ABI does when the base ends without padding
  * (the ABI may place them in a non-POD base's tail padding) and neither is packed. */
@@ -661,18 +692,29 @@ static const char *data_beside_base(const lat__record *r, const lat__record *bas
         size_t e = f->offset + (size_t)lat__sizeof(f->type);
         end = e > end ? e : end;
     }
-    if (end != (size_t)base->size)
+    if (end != (size_t)base->size && !lat__non_pod(base, 0))
         return "a base class ending in padding under a class with data members of its own";
     if (r->packed || base->packed)
         return "a packed class with a base class, both with data members";
-    for (size_t i = 0; i < r->fields.n; i++)
-        for (size_t j = 0; j < base->fields.n; j++)
-            if (r->fields.items[i].name && r->fields.items[i].name == base->fields.items[j].name)
-                return "a data member of the name of one of its base class's";
     if (base->has_ctor && !r->has_ctor)
         return "a class with data members beside its base's, without a constructor of its own, whose base "
                "class has constructors";
     return NULL;
+}
+
+/* A base's data member as r's field: under another name where r's own members (the first
+ * `own` of mine) declare its name, which hides it in r as C++ hides it (the recursive
+ * tuple<T, Rest...> : tuple<Rest...>, each with its `head`); the base's own accesses go
+ * through the base's type and keep the name. */
+static lat__field base_field(lat__parser *p, lat__field f, const lat__field *mine, size_t own)
+{
+    for (size_t i = 0; f.name && i < own; i++)
+        if (mine[i].name == f.name) {
+            const char *hidden = lat__arena_printf(&p->u->arena, "__lat_hidden%d_%s", ++p->anon, f.name->name);
+            f.name = lat__atom_get(&p->u->atoms, hidden, strlen(hidden));
+            break;
+        }
+    return f;
 }
 
 /* Why the data of r's bases and its own cannot be laid out as the ABI does (NULL: they
@@ -703,11 +745,19 @@ static const char *several_bases_why(const lat__record *r)
             size_t e = f->offset + (size_t)lat__sizeof(f->type);
             end = e > end ? e : end;
         }
-        if (end != (size_t)b->size)
+        if (end != (size_t)b->size && !lat__non_pod(b, 0))
             return "a base class ending in padding followed by other data (C would place that data in the "
                    "padding)";
     }
     return NULL;
+}
+
+static bool has_own_field(const lat__record *r, const lat__atom *name)
+{
+    for (size_t i = 0; i < r->fields.n; i++)
+        if (r->fields.items[i].name == name)
+            return true;
+    return false;
 }
 
 /* A class of several base classes: the data of each base with data in order, each at its
@@ -718,16 +768,19 @@ static void several_bases(lat__parser *p, lat__record *r)
 {
     const char *why = several_bases_why(r);
     LAT_VEC(const lat__atom *) names = {0};
-    for (size_t i = 0; i <= r->bases.n; i++) {
-        const lat__record *b = i < r->bases.n ? r->bases.items[i] : r;
+    LAT_VEC(size_t) of = {0}; /* each name's base */
+    for (size_t i = 0; i < r->bases.n; i++) {
+        const lat__record *b = r->bases.items[i];
         for (size_t k = 0; !lat__empty_record(b) && k < b->fields.n; k++)
-            if (b->fields.items[k].name)
+            if (b->fields.items[k].name) {
                 LAT_PUSH(&p->u->arena, names, b->fields.items[k].name);
+                LAT_PUSH(&p->u->arena, of, i);
+            }
     }
     for (size_t i = 0; !why && i < names.n; i++)
         for (size_t j = i + 1; j < names.n; j++)
-            if (names.items[i] == names.items[j])
-                why = "a data member of one name in two of a class's base classes, or in a base and the class";
+            if (names.items[i] == names.items[j] && of.items[i] != of.items[j] && !has_own_field(r, names.items[i]))
+                why = "a data member of one name in two of a class's base classes (ambiguous in the class)";
     if (why) {
         lat__unsupported_at(p->u, r->loc, why, "a lattice limit");
         return;
@@ -745,7 +798,7 @@ static void several_bases(lat__parser *p, lat__record *r)
         at = (at + b->align - 1) / b->align * b->align;
         r->base_offsets.items[i] = at;
         for (size_t k = 0; k < b->fields.n; k++) {
-            lat__field f = b->fields.items[k];
+            lat__field f = base_field(p, b->fields.items[k], mine, own);
             if (k == 0 && lat__alignof(f.type) < b->align) {
                 /* C would place the base's first member at its own alignment */
                 f.type = lat__type_copy(p->u, f.type);
@@ -753,7 +806,7 @@ static void several_bases(lat__parser *p, lat__record *r)
             }
             LAT_PUSH(&p->u->arena, r->fields, f);
         }
-        at += b->size;
+        at += lat__non_pod(b, 0) ? data_size(b) : b->size; /* the ABI reuses a non-POD's tail padding */
         align = b->min_align > align ? b->min_align : align;
     }
     r->nbase_fields = r->fields.n;
@@ -885,7 +938,7 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
             r->fields.items = NULL;
             r->fields.n = r->fields.cap = 0;
             for (size_t i = 0; i < base->fields.n; i++)
-                LAT_PUSH(&p->u->arena, r->fields, base->fields.items[i]);
+                LAT_PUSH(&p->u->arena, r->fields, base_field(p, base->fields.items[i], mine, own));
             for (size_t i = 0; i < own; i++)
                 LAT_PUSH(&p->u->arena, r->fields, mine[i]);
             r->nbase_fields = base->fields.n;
@@ -1044,10 +1097,34 @@ lat__sym *lat__member_instance(lat__parser *p, lat__record *r, lat__atom *as)
     return r->methods.n > before ? constexpr_method(r, s.constexpr_) : NULL;
 }
 
+typedef LAT_VEC(lat__sym *) sym_list;
+
+/* The member types, enumerators and static constants of r's bases (theirs first), bound
+ * by their plain names for r's body, as C++ finds them there (`result_type operator()`
+ * of a class deriving from binary_function); each name's previous meaning into `saved`. */
+static void bind_base_types(lat__parser *p, const lat__record *r, sym_list *saved, int depth)
+{
+    for (size_t k = 0; depth < 64 && k < lat__nbases(r); k++) {
+        const lat__record *b = lat__base_of(r, k);
+        bind_base_types(p, b, saved, depth + 1);
+        for (size_t i = 0; i < b->methods.n; i++) {
+            lat__sym *m = b->methods.items[i];
+            if (m->kind != LAT_SYM_TYPEDEF && m->kind != LAT_SYM_ENUM_CONST &&
+                !(m->kind == LAT_SYM_VAR && m->storage == LAT_ST_STATIC))
+                continue;
+            LAT_PUSH(&p->u->arena, *saved, m);
+            LAT_PUSH(&p->u->arena, *saved, m->name->sym);
+            m->name->sym = m;
+        }
+    }
+}
+
 static void struct_body(lat__parser *p, lat__record *r)
 {
     lat__parse_enter(p, 0);
     size_t before = r->methods.n;
+    sym_list saved = {0};
+    bind_base_types(p, r, &saved, 0);
     struct_body_(p, r);
     /* The names bound by bind_in_body, unbound, newest first. */
     for (size_t i = r->methods.n; i-- > before;) {
@@ -1055,6 +1132,8 @@ static void struct_body(lat__parser *p, lat__record *r)
         if (bound_in_body(m))
             m->name->sym = m->shadow;
     }
+    for (size_t i = saved.n; i >= 2; i -= 2)
+        saved.items[i - 2]->name->sym = saved.items[i - 1];
     lat__parse_leave(p);
 }
 

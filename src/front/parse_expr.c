@@ -1485,6 +1485,9 @@ static lat__expr *paren_or_cast(lat__parser *p)
         if (!abstract)
             type_follows = false;
     }
+    if (type_follows && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LBRACE) && lat__peek(p)->kind == LAT_TK_IDENT &&
+        (!lat__peek(p)->atom->kw || simple_type_kw((lat__kw)lat__peek(p)->atom->kw)))
+        type_follows = false; /* (T{1} << n): a value made by a braced list */
     if (type_follows) {
         lat__type *t = lat__parse_type_name(p);
         lat__expect(p, LAT_P_RPAREN, "to close the cast");
@@ -1854,6 +1857,38 @@ static lat__expr *special_name(lat__parser *p, lat__tok *t, const char *n)
     return NULL;
 }
 
+/* At `operator` (t) followed by an operator's spelling and '(': the operator function's
+ * name as an identifier token of its own ("operator()"), read past; NULL (nothing read)
+ * otherwise. */
+static lat__tok *operator_name(lat__parser *p, lat__tok *t)
+{
+    lat__tok *o = lat__peek_at(p, 1), *o2 = lat__peek_at(p, 2);
+    char spelled[16] = "";
+    size_t skip = 1;
+    if ((lat__tok_is_punct(o, LAT_P_LPAREN) && lat__tok_is_punct(o2, LAT_P_RPAREN)) ||
+        (lat__tok_is_punct(o, LAT_P_LBRACKET) && lat__tok_is_punct(o2, LAT_P_RBRACKET))) {
+        snprintf(spelled, sizeof spelled, "%s", lat__tok_is_punct(o, LAT_P_LPAREN) ? "()" : "[]");
+        skip = 2;
+    } else if (o->kind == LAT_TK_PUNCT && o->len < sizeof spelled && !lat__tok_is_punct(o, LAT_P_LPAREN)) {
+        memcpy(spelled, o->text, o->len);
+        spelled[o->len] = '\0';
+    }
+    lat__tok *after = lat__peek_at(p, 1 + skip);
+    if (!spelled[0] || !(lat__tok_is_punct(after, LAT_P_LPAREN) || lat__tok_is_punct(after, LAT_P_LT)))
+        return NULL;
+    lat__tok *named = lat__arena_alloc(&p->u->arena, sizeof *named);
+    *named = *t;
+    const char *full = lat__arena_printf(&p->u->arena, "operator%s", spelled);
+    named->kind = LAT_TK_IDENT;
+    named->atom = lat__atom_get(&p->u->atoms, full, strlen(full));
+    named->text = named->atom->name;
+    named->len = (uint32_t)strlen(full);
+    named->hide = NULL;
+    for (size_t i = 0; i <= skip; i++)
+        lat__next(p);
+    return named;
+}
+
 static lat__expr *primary(lat__parser *p)
 {
     lat__tok *t = lat__peek(p);
@@ -1921,8 +1956,19 @@ static lat__expr *primary(lat__parser *p)
         }
         lat__next(p);
         return primary(p);
+    case LAT_KW_OPERATOR: {
+        /* operator==(rhs): an operator function named, called as any function */
+        lat__tok *named = operator_name(p, t);
+        if (named) {
+            if (!named->atom->sym) {
+                lat__error_tok(p, t, "'%s' undeclared", named->atom->name);
+                return lat__error_expr(p, t->loc);
+            }
+            return name_expr(p, named);
+        }
+    }
+    /* fall through */
     case LAT_KW_TYPEID:
-    case LAT_KW_OPERATOR:
     case LAT_KW_TEMPLATE:
     case LAT_KW_DECLTYPE:
     case LAT_KW_NOEXCEPT: {
@@ -2082,7 +2128,11 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
     /* Back to the token after the '.', not one before it: at the end of the input
      * lat__next does not move, and the '.' was read again for ever. */
     size_t at = p->pos;
-    lat__tok *n = lat__next(p);
+    if (lat__at_kw(p, LAT_KW_TEMPLATE))
+        lat__next(p); /* f.template g<T>(): a member template's call */
+    lat__tok *n = lat__peek(p);
+    lat__tok *named = lat__tok_kw(n, LAT_KW_OPERATOR) ? operator_name(p, n) : NULL;
+    n = named ? named : lat__next(p);
     if (n->kind != LAT_TK_IDENT) {
         p->pos = at;
         lat__syntax_error(p, "a member name");

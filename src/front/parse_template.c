@@ -2227,7 +2227,65 @@ static lat__type *signature_with(lat__parser *p, lat__template *tm, const targ *
  * given) gets as many elements, placeholders numbered from params.n on; given elements
  * fill their placeholders' args/set (which must have room for params.n + argc + the
  * given elements). *lens: each pack's length. NULL after reporting. */
-static lat__type *call_shape(lat__parser *p, lat__template *tm, targ *args, bool *set, size_t argc, size_t **lens)
+/* The length of type pack i of tm (its element 0 placeholder ph in the probe signature
+ * `probe`, read with one element) where a parameter expands it among a class template's
+ * arguments (f(tuple<Ts...> &t), g(const L<int, Ts...> *)): from the argument's instance,
+ * the elements of that class's pack less the others written beside it. -1: no parameter
+ * expands it so (it is a function parameter pack, or not deduced). */
+static long pack_from_instance(const lat__type *probe, int ph, lat__expr **argv, size_t argc)
+{
+    for (int k = 0; k < probe->params.n && (size_t)k < argc; k++) {
+        const lat__type *pt = probe->params.types[k], *at = argv[k]->type;
+        if (pt->kind == LAT_TY_PTR && pt->ref)
+            pt = pt->base;
+        if (at->kind == LAT_TY_PTR && at->ref)
+            at = at->base;
+        if (pt->kind == LAT_TY_PTR && at->kind == LAT_TY_PTR) {
+            pt = pt->base;
+            at = at->base;
+        }
+        if (!instance_pattern(pt))
+            continue;
+        const lat__template *x = pt->rec->tmpl;
+        const targ *pat = pt->rec->targs;
+        for (size_t j = 0; j < x->params.n; j++) {
+            if (!x->params.items[j].is_pack || !x->params.items[j].is_type)
+                continue;
+            for (size_t e = 0; e < pat[j].npack; e++) {
+                int idx;
+                if (!pat[j].pack[e].type || !placeholder_index(pat[j].pack[e].type, &idx) || idx != ph)
+                    continue;
+                if (!lat__is_record(at) || !at->rec || at->rec->tmpl != x || !at->rec->targs)
+                    return -1;
+                const targ *inst = at->rec->targs;
+                return inst[j].npack + 1 >= pat[j].npack ? (long)(inst[j].npack + 1 - pat[j].npack) : -1;
+            }
+        }
+    }
+    return -1;
+}
+
+/* How many elements the packs of class template instances among the arguments hold (or
+ * their pointees): room for the placeholders of packs whose length they give. */
+static size_t instance_elements(lat__expr **argv, size_t argc)
+{
+    size_t n = 0;
+    for (size_t k = 0; argv && k < argc; k++) {
+        const lat__type *t = argv[k]->type;
+        if (t->kind == LAT_TY_PTR)
+            t = t->base;
+        if (!lat__is_record(t) || !t->rec || !t->rec->tmpl || !t->rec->targs)
+            continue;
+        const lat__template *x = t->rec->tmpl;
+        const targ *a = t->rec->targs;
+        for (size_t j = 0; j < x->params.n; j++)
+            n += x->params.items[j].is_pack ? a[j].npack : 1;
+    }
+    return n;
+}
+
+static lat__type *call_shape(lat__parser *p, lat__template *tm, targ *args, bool *set, size_t argc, size_t **lens,
+                             lat__expr **argv)
 {
     *lens = NULL;
     if (!tm->has_pack || !tm->shape)
@@ -2245,9 +2303,25 @@ static lat__type *call_shape(lat__parser *p, lat__template *tm, targ *args, bool
                 args[next + j] = args[i].pack[j];
                 set[next + j] = true;
             }
-        } else if (tp->is_type && !deducing) {
-            len[i] = argc > fixed ? argc - fixed : 0;
-            deducing = true;
+        } else if (tp->is_type) {
+            /* a pack expanded among a class template's arguments takes that instance's
+             * length; the first other, the arguments past the fixed parameters */
+            long from_inst = -1;
+            if (argv) {
+                len[i] = 1;
+                for (size_t k = i + 1; k < tm->params.n; k++)
+                    len[k] = 0;
+                lat__type *probe = signature_with(p, tm, placeholder_args(p, tm, len));
+                from_inst = probe ? pack_from_instance(probe, (int)next, argv, argc) : -1;
+            }
+            if (from_inst >= 0) {
+                len[i] = (size_t)from_inst;
+            } else if (!deducing) {
+                len[i] = argc > fixed ? argc - fixed : 0;
+                deducing = true;
+            } else {
+                len[i] = 0;
+            }
         }
         next += len[i];
     }
@@ -2347,7 +2421,7 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
             st[i] = set[i];
         }
         size_t *lens;
-        lat__type *shape = call_shape(p, tm, a, st, argc, &lens);
+        lat__type *shape = call_shape(p, tm, a, st, argc, &lens, argv);
         if (!shape)
             continue;
         const lat__param_types *pt = &shape->params;
@@ -2454,7 +2528,7 @@ lat__expr *lat__template_call_parsed(lat__parser *p, lat__sym *tsym, lat__loc at
 
 bool lat__template_fits(lat__parser *p, lat__sym *tsym, lat__expr **argv, size_t argc)
 {
-    size_t room = most_params(tsym->tmpl) + argc + 1;
+    size_t room = most_params(tsym->tmpl) + argc + instance_elements(argv, argc) + 1;
     targ *args = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *args);
     bool *set = lat__arena_alloc(&p->u->arena, room + 1);
     if (pick_overload(p, tsym, args, set, room, argv, argc))
@@ -2472,7 +2546,7 @@ static lat__expr *call_with(lat__parser *p, lat__sym *tsym, lat__loc at, lat__ex
         if (argv[i]->flags & LAT_EF_ERROR)
             goto bad;
     /* room for the elements of a pack beside the parameters */
-    size_t room = most + argc + given_elements(tm, args, set) + 1;
+    size_t room = most + argc + given_elements(tm, args, set) + instance_elements(argv, argc) + 1;
     targ *wide = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *wide);
     bool *wset = lat__arena_alloc(&p->u->arena, room + 1);
     memcpy(wide, args, (most + 1) * sizeof *args);
@@ -2493,7 +2567,7 @@ static lat__expr *call_with(lat__parser *p, lat__sym *tsym, lat__loc at, lat__ex
     bool *given = lat__arena_alloc(&p->u->arena, room + 1);
     memcpy(given, set, room + 1);
     size_t *lens = NULL;
-    const lat__type *shape = call_shape(p, tm, args, given, argc, &lens);
+    const lat__type *shape = call_shape(p, tm, args, given, argc, &lens, argv);
     if (!shape)
         goto bad;
     if (lens)
