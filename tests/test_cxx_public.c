@@ -463,3 +463,214 @@ TEST(a_type_pack_deduced_from_a_class_template_argument_has_the_instance_length)
     for (int i = 0; i < 4; i++)
         ASSERT_MSG(o[i] == want[i], "o[%d] = %d, want %d", i, o[i], want[i]);
 }
+
+/* ---- faiss, cuDF, CUB, thrust, Kokkos -------------------------------------------------------- */
+
+/* faiss's Pair with its operators, shfl_xor of a Pair, Limits specializations and
+ * warpReduceAll with Max<Pair<float, int>>: each row's maximum and where it is. */
+TEST(faiss_warp_pair_reduction_finds_each_rows_maximum)
+{
+    lat_context *ctx = t_context();
+    enum { rows = 16, cols = 256 };
+    static float in[rows * cols];
+    float best[rows];
+    int where[rows];
+    t_rand_floats(in, rows * cols, -10, 10);
+    in[3 * cols + 17] = in[3 * cols + 200] = 20; /* a tie: the larger index wins (Pair's >) */
+    lat_kernel *k = public_kernel(ctx, "faiss_warp_pair_reduce.cu", "warp_argmax_rows");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {rows}, .block = {32}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(best, sizeof best),
+                                       lat_arg_out(where, sizeof where), lat_arg_i32(cols))));
+    for (int r = 0; r < rows; r++) {
+        int w = 0;
+        for (int c = 1; c < cols; c++)
+            if (in[r * cols + c] >= in[r * cols + w])
+                w = c;
+        ASSERT_MSG(best[r] == in[r * cols + w] && where[r] == w, "row %d: %.9g at %d, want %.9g at %d", r, best[r],
+                   where[r], in[r * cols + w], w);
+    }
+}
+
+/* cuDF-style operator structs with member templates, dispatched by a type id through
+ * f.template operator()<T>(a, b), and a validity bitmask. */
+TEST(cudf_binary_operations_dispatch_on_the_type_id)
+{
+    lat_context *ctx = t_context();
+    enum { n = 512 };
+    static float a[n], b[n], out[n];
+    uint32_t valid[n / 32], out_valid[n / 32];
+    t_rand_floats(a, n, -100, 100);
+    t_rand_floats(b, n, -100, 100);
+    for (int i = 0; i < n / 32; i++)
+        valid[i] = t_rand_u32();
+    lat_kernel *k = public_kernel(ctx, "cudf_binary_ops.cu", "binop_kernel");
+    for (int which = 0; which < 2; which++) {
+        ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {4}, .block = {128}},
+                                  LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_in(b, sizeof b), lat_arg_in(valid, sizeof valid),
+                                           lat_arg_out(out, sizeof out), lat_arg_out(out_valid, sizeof out_valid),
+                                           lat_arg_i32(n), lat_arg_i32(which))));
+        for (int i = 0; i < n; i++) {
+            int v = (valid[i / 32] >> (i % 32)) & 1;
+            float want = which == 0 ? (float)((int)a[i] + (int)b[i])
+                                    : a[i] * b[i] + (float)((double)a[i] > (double)b[i] ? (double)a[i] : (double)b[i]);
+            ASSERT_MSG(out[i] == (v ? want : 0.0f), "which %d: out[%d] = %.9g, want %.9g", which, i, out[i], v ? want : 0.0f);
+        }
+        for (int i = 0; i < n / 32; i++)
+            ASSERT_TRUE(out_valid[i] == valid[i]);
+    }
+}
+
+/* CUB's BlockReduce (TempStorage : Uninitialized<_TempStorage>, a reference member bound
+ * in the constructor's list, WarpReduce) summing blocks; cuda-samples' sumReduce over
+ * cooperative groups with SharedMemory<T>. */
+TEST(cub_block_reduce_and_cuda_samples_sum_reduce_sum_blocks)
+{
+    lat_context *ctx = t_context();
+    static float in[4096], out[8];
+    t_rand_floats(in, 2048, -1, 1);
+    lat_kernel *k = public_kernel(ctx, "cub_block_reduce.cu", "block_sum_kernel<256>");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {8}, .block = {256}},
+                              LAT_ARGS(lat_arg_in(in, 2048 * 4), lat_arg_out(out, sizeof out))));
+    for (int b = 0; b < 8; b++) {
+        double s = 0;
+        for (int i = 0; i < 256; i++)
+            s += in[b * 256 + i];
+        ASSERT_MSG(t_close(out[b], s, 1e-5, 1e-5), "block %d: %.9g, want %.9g", b, out[b], s);
+    }
+    t_rand_floats(in, 4096, 0, 2);
+    k = public_kernel(ctx, "cuda_samples_montecarlo_sum_reduce.cu", "sum_paths<float>");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {4}, .block = {128}, .shared_bytes = 1024},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(1024))));
+    for (int b = 0; b < 4; b++) {
+        double s = 0, s2 = 0;
+        for (int i = 0; i < 1024; i++) {
+            s += in[b * 1024 + i];
+            s2 += (double)in[b * 1024 + i] * in[b * 1024 + i];
+        }
+        ASSERT_MSG(t_close(out[2 * b], s, 1e-5, 1e-4) && t_close(out[2 * b + 1], s2, 1e-5, 1e-4),
+                   "block %d: %.9g %.9g, want %.9g %.9g", b, out[2 * b], out[2 * b + 1], s, s2);
+    }
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* cuda-samples' bitonicSortShared (Comparator on references into shared arrays): each
+ * 512-element batch sorted, each value still beside its key. */
+TEST(cuda_samples_bitonic_sort_sorts_each_batch_with_its_values)
+{
+    lat_context *ctx = t_context();
+    enum { n = 2048, batch = 512 };
+    static uint32_t key[n], val[n], dk[n], dv[n], want[n];
+    for (int i = 0; i < n; i++) {
+        key[i] = t_rand_u32() % 100000;
+        val[i] = (uint32_t)i;
+    }
+    lat_kernel *k = public_kernel(ctx, "cuda_samples_bitonic_sort_shared.cu", "bitonicSortShared");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {n / batch}, .block = {batch / 2}},
+                              LAT_ARGS(lat_arg_out(dk, sizeof dk), lat_arg_out(dv, sizeof dv), lat_arg_in(key, sizeof key),
+                                       lat_arg_in(val, sizeof val), lat_arg_u32(batch), lat_arg_u32(1))));
+    memcpy(want, key, sizeof key);
+    for (int b = 0; b < n / batch; b++)
+        qsort(want + b * batch, batch, sizeof *want, cmp_u32);
+    for (int i = 0; i < n; i++) {
+        ASSERT_MSG(dk[i] == want[i], "key[%d] = %u, want %u", i, dk[i], want[i]);
+        ASSERT_MSG(dv[i] < n && key[dv[i]] == dk[i] && (int)dv[i] / batch == i / batch, "value[%d] = %u", i, dv[i]);
+    }
+}
+
+/* Rodinia's hotspot, two iterations of its pyramid, against the same stencil on the host. */
+TEST(rodinia_hotspot_matches_its_stencil_on_the_host)
+{
+    lat_context *ctx = t_context();
+    enum { g = 64, B = 16, it = 2 };
+    static float power[g * g], temp[g * g], dst[g * g];
+    t_rand_floats(power, g * g, 0.5f, 1.5f);
+    t_rand_floats(temp, g * g, 320, 340);
+    const float cap = 2.5f, rx = 2.5f, ry = 40, rz = 0.001f, step = 0.0001f;
+    lat_kernel *k = public_kernel(ctx, "rodinia_hotspot.cu", "calculate_temp");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {6, 6}, .block = {B, B}},
+                              LAT_ARGS(lat_arg_i32(it), lat_arg_in(power, sizeof power), lat_arg_in(temp, sizeof temp),
+                                       lat_arg_out(dst, sizeof dst), lat_arg_i32(g), lat_arg_i32(g), lat_arg_i32(it),
+                                       lat_arg_i32(it), lat_arg_f32(cap), lat_arg_f32(rx), lat_arg_f32(ry),
+                                       lat_arg_f32(rz), lat_arg_f32(step), lat_arg_f32(step))));
+    /* two steps of the stencil over the whole grid, edges clamped, as the pyramid computes */
+    static double cur[g * g], nxt[g * g];
+    for (int i = 0; i < g * g; i++)
+        cur[i] = temp[i];
+    for (int s = 0; s < it; s++) {
+        for (int y = 0; y < g; y++)
+            for (int x = 0; x < g; x++) {
+                int n = y > 0 ? y - 1 : y, so = y < g - 1 ? y + 1 : y, w = x > 0 ? x - 1 : x, e = x < g - 1 ? x + 1 : x;
+                double c = cur[y * g + x];
+                nxt[y * g + x] = c + (double)(step / cap) * (power[y * g + x] + (cur[so * g + x] + cur[n * g + x] - 2.0 * c) * (1 / ry) +
+                                                         (cur[y * g + e] + cur[y * g + w] - 2.0 * c) * (1 / rx) + (80.0 - c) * (1 / rz));
+            }
+        memcpy(cur, nxt, sizeof cur);
+    }
+    for (int i = 0; i < g * g; i++)
+        ASSERT_MSG(t_close(dst[i], cur[i], 1e-6, 1e-3), "temp[%d] = %.9g, want %.9g", i, dst[i], cur[i]);
+}
+
+/* Kokkos-style: a functor deriving from its parameters and a tag (two bases), a tagged
+ * operator() overload, a reduction functor's init/join, and a class running a [=] lambda
+ * on its members (this captured). */
+TEST(kokkos_style_functors_axpby_dot_and_a_member_lambda)
+{
+    lat_context *ctx = t_context();
+    enum { n = 512 };
+    static double x[n], y[n], y0[n], partial[4], smooth[n];
+    for (int i = 0; i < n; i++) {
+        x[i] = t_rand_double(-1, 1);
+        y0[i] = y[i] = t_rand_double(-1, 1);
+    }
+    const double alpha = 0.5, beta = -2;
+    lat_kernel *k = public_kernel(ctx, "kokkos_style_functors.cu", "kokkos_axpby_dot");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {4}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_inout(y, sizeof y), lat_arg_out(partial, sizeof partial),
+                                       lat_arg_out(smooth, sizeof smooth), lat_arg_i32(n), lat_arg_f64(alpha),
+                                       lat_arg_f64(beta))));
+    for (int b = 0; b < 4; b++) {
+        double s = 0;
+        for (int i = b * 128; i < b * 128 + 128; i++) {
+            double want = (alpha * x[i] + beta * y0[i]) * alpha;
+            ASSERT_MSG(t_close(y[i], want, 1e-14, 1e-15), "y[%d] = %.17g, want %.17g", i, y[i], want);
+            s += x[i] * want;
+        }
+        ASSERT_MSG(t_close(partial[b], s, 1e-12, 1e-14), "partial[%d] = %.17g, want %.17g", b, partial[b], s);
+    }
+    for (int i = 0; i < n; i++) {
+        double l = i > 0 ? x[i - 1] : x[i], r = i + 1 < n ? x[i + 1] : x[i], want = 0.25 * x[i] + 0.75 * 0.5 * (l + r);
+        ASSERT_MSG(t_close(smooth[i], want, 1e-14, 1e-15), "smooth[%d] = %.17g, want %.17g", i, smooth[i], want);
+    }
+}
+
+/* thrust-style: a zip of four arrays through a recursive tuple and get<I>, saxpy_functor
+ * typed through binary_function's member types, square<T> summed by plus<T>. */
+TEST(thrust_style_zip_saxpy_and_transform_reduce)
+{
+    lat_context *ctx = t_context();
+    enum { n = 512 };
+    static float A[n], B[n], C[n], D[n], Y[n], sums[4];
+    t_rand_floats(A, n, -2, 2);
+    t_rand_floats(B, n, -2, 2);
+    t_rand_floats(C, n, -2, 2);
+    lat_kernel *k = public_kernel(ctx, "thrust_style_zip_functors.cu", "thrust_style_kernel");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {4}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(A, sizeof A), lat_arg_in(B, sizeof B), lat_arg_in(C, sizeof C),
+                                       lat_arg_out(D, sizeof D), lat_arg_out(Y, sizeof Y), lat_arg_out(sums, sizeof sums),
+                                       lat_arg_i32(n), lat_arg_f32(2.5f))));
+    for (int i = 0; i < n; i++) {
+        ASSERT_MSG(t_close(D[i], (double)A[i] + (double)B[i] * C[i], 1e-6, 1e-6), "D[%d]", i);
+        ASSERT_MSG(t_close(Y[i], 2.5 * A[i] + B[i], 1e-6, 1e-6), "Y[%d]", i);
+    }
+    for (int b = 0; b < 4; b++) {
+        double s = 0;
+        for (int i = b * 128; i < b * 128 + 128; i++)
+            s += (double)C[i] * C[i];
+        ASSERT_MSG(t_close(sums[b], s, 1e-5, 1e-5), "sums[%d] = %.9g, want %.9g", b, sums[b], s);
+    }
+}
