@@ -674,3 +674,38 @@ TEST(thrust_style_zip_saxpy_and_transform_reduce)
         ASSERT_MSG(t_close(sums[b], s, 1e-5, 1e-5), "sums[%d] = %.9g, want %.9g", b, sums[b], s);
     }
 }
+
+/* ---- llm.c, type lists ------------------------------------------------------------------------ */
+
+/* llm.c's online softmax: a warp per row, maximum and sum in one pass, cg::reduce of the
+ * row's maximum, __ldcs/__stcs. */
+TEST(llmc_online_softmax_matches_a_double_reference)
+{
+    lat_context *ctx = t_context();
+    enum { rows = 16, cols = 256 };
+    static float x[rows * cols], out[rows * cols];
+    t_rand_floats(x, rows * cols, -4, 4);
+    lat_kernel *k = public_kernel(ctx, "llmc_softmax_forward_cg.cu", "softmax_forward_online_kernel8");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {4}, .block = {128}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(x, sizeof x), lat_arg_i32(rows),
+                                       lat_arg_i32(cols))));
+    check_softmax(x, out, rows, cols, 1.0f, "llm.c softmax_forward_online_kernel8");
+}
+
+/* Type lists: two packs in one partial specialization (mp_append), index_of ordered by
+ * C++'s partial ordering over packs (it found the two specializations unordered). */
+TEST(type_list_concatenation_and_index_of_as_mp11_writes_them)
+{
+    lat_context *ctx = t_context();
+    enum { n = 256 };
+    float in[n], out[n];
+    t_rand_floats(in, n, -2, 2);
+    lat_kernel *k = public_kernel(ctx, "metaprogramming_type_list_concat.cu", "typelist_kernel");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(n))));
+    for (int i = 0; i < n; i++) {
+        float v = (float)(int)(in[i] * 100.0f) / 100.0f + (float)(double)(in[i] * 100.0f) / 100.0f;
+        ASSERT_MSG(t_close(out[i], v + 5 * 1000 + 3 * 100 + 2 * 10, 1e-6, 1e-4), "out[%d] = %.9g, want %.9g", i, out[i],
+                   v + 5320);
+    }
+}

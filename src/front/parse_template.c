@@ -746,9 +746,9 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
         size_t packs = 0;
         for (size_t i = 0; i < own->params.n; i++)
             packs += own->params.items[i].is_pack;
-        if (packs > 1 || has_template_param(own))
+        if (packs > 2 || has_template_param(own))
             lat__unsupported(p, name,
-                             "a partial specialization with more than one parameter pack or a template template "
+                             "a partial specialization with more than two parameter packs or a template template "
                              "parameter beside one",
                              "a lattice limit");
         else {
@@ -1598,6 +1598,18 @@ static bool unify_args(lat__parser *p, const lat__template *tm, const targ *pat,
 /* A pattern's type against a type exactly (a partial specialization's arguments, a class
  * template's arguments in a parameter), binding placeholders: const T takes const int as
  * T = int, T takes it whole. */
+/* Whether a placeholder bound to a and again to b is bound consistently: placeholders
+ * (another pattern's, while partial specializations are ordered) by their index, as void
+ * types are all the same type. */
+static bool same_bound(const lat__type *a, const lat__type *b)
+{
+    int i, j;
+    bool pa = placeholder_index(a, &i), pb = placeholder_index(b, &j);
+    if (pa || pb)
+        return pa && pb && i == j;
+    return lat__type_same(a, b);
+}
+
 static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *args, bool *set)
 {
     int k;
@@ -1606,7 +1618,7 @@ static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *ar
             return false;
         lat__type *t = file_scope_type(p, lat__qualified(p->u, lat__unqualified(p->u, arg), arg->quals & ~pat->quals));
         if (set[k])
-            return lat__type_same(args[k].type, t) && args[k].type->quals == t->quals;
+            return same_bound(args[k].type, t) && args[k].type->quals == t->quals;
         args[k].type = t;
         set[k] = true;
         return true;
@@ -1645,8 +1657,12 @@ static bool match(lat__parser *p, const lat__type *param, lat__type *arg, targ *
 {
     int k;
     if (instance_pattern(param)) {
-        /* Vec<T, N> v: from an instance of Vec; anything else deduces nothing (the call's
-         * check reports) */
+        /* Vec<T, N> v: from an instance of Vec, or (ordering partial specializations)
+         * another pattern of Vec; anything else deduces nothing (the call's check reports),
+         * but another template's pattern does not match */
+        if (instance_pattern(arg))
+            return arg->rec->tmpl == param->rec->tmpl &&
+                   unify_args(p, param->rec->tmpl, param->rec->targs, arg->rec->targs, args, set);
         if (!lat__is_record(arg) || !arg->rec || arg->rec->tmpl != param->rec->tmpl)
             return true;
         return unify_args(p, param->rec->tmpl, param->rec->targs, arg->rec->targs, args, set);
@@ -1788,28 +1804,34 @@ static bool as_specialized(lat__parser *p, const lat__template *prim, const part
     return unify_args(p, prim, b->pattern, a->pattern, d, dset);
 }
 
-/* The pattern of a partial specialization c with a parameter pack, its pack of n elements:
- * its <args> written out with the pack's elements as placeholders; NULL when it does not read. */
-static targ *pattern_for(lat__parser *p, lat__template *prim, const partial *c, size_t n)
+/* The pattern of a partial specialization c with parameter packs, pack k (in the order of
+ * its parameters) of ns[k] elements: its <args> written out with the packs' elements as
+ * placeholders; NULL when it does not read. */
+static targ *pattern_for(lat__parser *p, lat__template *prim, const partial *c, const size_t *ns)
 {
     lat__template *own = c->own;
-    size_t r = 0;
-    while (!own->params.items[r].is_pack)
-        r++;
     lat__parser scan = *p;
     scan.toks = own->toks;
     scan.ntoks = own->ntoks;
     scan.pos = c->open;
     scan.half_gt = false;
     lat__skip_angles(&scan);
-    lat__pack_bind pb = {own->params.items[r].name, n};
+    lat__pack_bind pb[2];
+    size_t npb = 0, k = 0;
+    size_t *lens = lat__arena_alloc(&p->u->arena, (own->params.n + 1) * sizeof *lens);
+    for (size_t r = 0; r < own->params.n; r++) {
+        if (!own->params.items[r].is_pack)
+            continue;
+        lens[r] = ns[k];
+        if (own->params.items[r].name && npb < 2)
+            pb[npb++] = (lat__pack_bind){own->params.items[r].name, ns[k]};
+        k++;
+    }
     size_t ntoks;
     int errors = p->u->nerrors;
-    lat__tok *t = lat__expand_packs(p, own->toks, c->open, scan.pos, &pb, own->params.items[r].name ? 1 : 0, &ntoks);
+    lat__tok *t = lat__expand_packs(p, own->toks, c->open, scan.pos, pb, npb, &ntoks);
     if (!t)
         return NULL;
-    size_t *lens = lat__arena_alloc(&p->u->arena, (own->params.n + 1) * sizeof *lens);
-    lens[r] = n;
     targ *ph = placeholder_args(p, own, lens);
     size_t nopen;
     ns_binding *opened = open_scope(p, own, &nopen);
@@ -1861,42 +1883,62 @@ static size_t type_size(const lat__type *t, int depth)
     return t->rec && t->rec->tmpl && t->rec->targs ? args_size(t->rec->tmpl, t->rec->targs, depth + 1) : 0;
 }
 
+/* Whether c's pattern, its packs of lengths ns (NULL: it has none), matches args; its
+ * parameters' values then in *own_args. */
+static bool pattern_matches(lat__parser *p, lat__template *tm, partial *c, const targ *args, const size_t *ns,
+                            targ **own_args)
+{
+    size_t total = 0, k = 0;
+    for (size_t i = 0; ns && i < c->own->params.n; i++)
+        if (c->own->params.items[i].is_pack)
+            total += ns[k++];
+    size_t room = c->own->params.n + total + 1;
+    targ *d = lat__arena_alloc(&p->u->arena, room * sizeof *d);
+    bool *dset = lat__arena_alloc(&p->u->arena, room);
+    if (!unify_args(p, tm, c->pattern, args, d, dset))
+        return false;
+    bool all = true;
+    size_t next = c->own->params.n;
+    k = 0;
+    for (size_t i = 0; i < c->own->params.n; i++) {
+        if (!c->own->params.items[i].is_pack) {
+            all &= dset[i];
+            continue;
+        }
+        size_t n = ns[k++];
+        for (size_t j = 0; j < n; j++)
+            all &= dset[next + j];
+        d[i].pack = lat__arena_alloc(&p->u->arena, (n + 1) * sizeof *d[i].pack);
+        memcpy(d[i].pack, d + next, n * sizeof *d);
+        d[i].npack = n;
+        next += n;
+    }
+    if (all)
+        *own_args = d;
+    return all;
+}
+
 /* Whether partial specialization c (its pattern in c) matches args, its parameters' values
- * then in *own_args; one with a pack is tried with each length of its pack, its pattern
- * for the one that matches left in *c. */
+ * then in *own_args; one with packs (one or two) is tried with each length of its packs,
+ * its pattern for the lengths that match left in *c. */
 static bool partial_matches(lat__parser *p, lat__template *tm, partial *c, const targ *args, targ **own_args)
 {
-    size_t most = c->pattern ? 0 : MAX_PACK;
-    for (size_t n = 0; n <= most; n++) {
-        if (!c->pattern || most) {
-            if (n > args_size(tm, args, 0)) /* no pack longer than the arguments' elements */
-                break;
-            c->pattern = pattern_for(p, tm, c, n);
-            if (!c->pattern)
-                continue;
+    if (c->pattern)
+        return pattern_matches(p, tm, c, args, NULL, own_args);
+    size_t npacks = 0;
+    for (size_t i = 0; i < c->own->params.n; i++)
+        npacks += c->own->params.items[i].is_pack;
+    size_t most = args_size(tm, args, 0); /* no pack longer than the arguments' elements */
+    if (most > MAX_PACK)
+        most = MAX_PACK;
+    for (size_t sum = 0; sum <= most; sum++)
+        for (size_t first = npacks > 1 ? 0 : sum; first <= sum; first++) {
+            size_t ns[2] = {first, sum - first};
+            c->pattern = pattern_for(p, tm, c, ns);
+            if (c->pattern && pattern_matches(p, tm, c, args, ns, own_args))
+                return true;
         }
-        size_t room = c->own->params.n + n + 1;
-        targ *d = lat__arena_alloc(&p->u->arena, room * sizeof *d);
-        bool *dset = lat__arena_alloc(&p->u->arena, room);
-        if (!unify_args(p, tm, c->pattern, args, d, dset))
-            continue;
-        bool all = true;
-        for (size_t i = 0; i < c->own->params.n; i++) {
-            if (!c->own->params.items[i].is_pack) {
-                all &= dset[i];
-                continue;
-            }
-            for (size_t j = 0; j < n; j++)
-                all &= dset[c->own->params.n + j];
-            d[i].pack = lat__arena_alloc(&p->u->arena, (n + 1) * sizeof *d[i].pack);
-            memcpy(d[i].pack, d + c->own->params.n, n * sizeof *d);
-            d[i].npack = n;
-        }
-        if (all) {
-            *own_args = d;
-            return true;
-        }
-    }
+    c->pattern = NULL;
     return false;
 }
 
