@@ -709,3 +709,49 @@ TEST(type_list_concatenation_and_index_of_as_mp11_writes_them)
                    v + 5320);
     }
 }
+
+/* PyTorch's OffsetCalculator with IntDivider<unsigned int>'s magic-number division (an
+ * explicit specialization, __umulhi): a 3-D permutation copied through both offsets. */
+TEST(pytorch_offset_calculator_permutes_through_magic_number_division)
+{
+    lat_context *ctx = t_context();
+    enum { d0 = 8, d1 = 12, d2 = 16, n = d0 * d1 * d2 };
+    static float src[n], dst[n];
+    t_rand_floats(src, n, -10, 10);
+    lat_kernel *k = public_kernel(ctx, "pytorch_offset_calculator.cu", "permute_copy_kernel");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {n / 128}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(src, sizeof src), lat_arg_out(dst, sizeof dst), lat_arg_i32(n),
+                                       lat_arg_u32(d0), lat_arg_u32(d1), lat_arg_u32(d2))));
+    for (int a = 0; a < d0; a++)
+        for (int b = 0; b < d1; b++)
+            for (int c = 0; c < d2; c++)
+                ASSERT_MSG(dst[c * d1 * d0 + b * d0 + a] == src[a * d1 * d2 + b * d2 + c], "dst at (%d, %d, %d)", c, b, a);
+}
+
+/* ggml's q8_0 blocks (a half scale, 32 signed bytes) dequantized by dequantize_block with
+ * dequantize_q8_0 as its template argument. */
+TEST(ggml_dequantize_q8_0_scales_each_block_by_its_half)
+{
+    lat_context *ctx = t_context();
+    enum { nb = 128, qk = 32, bytes = 34 };
+    static unsigned char q[nb * bytes];
+    static float out[nb * qk];
+    float scale[nb];
+    for (int b = 0; b < nb; b++) {
+        /* a normal half scale: exponent 8..20, any mantissa and sign */
+        uint16_t h = (uint16_t)(((t_rand_u32() & 1) << 15) | ((8 + t_rand_u32() % 13) << 10) | (t_rand_u32() & 0x3ff));
+        memcpy(q + b * bytes, &h, 2);
+        int e = (h >> 10) & 0x1f;
+        scale[b] = (float)ldexp(1.0 + (h & 0x3ff) / 1024.0, e - 15) * ((h >> 15) ? -1 : 1);
+        for (int i = 0; i < qk; i++)
+            q[b * bytes + 2 + i] = (unsigned char)t_rand_u32();
+    }
+    lat_kernel *k = public_kernel(ctx, "ggml_dequantize_q8_0.cu", "dequantize_block<32, 1, dequantize_q8_0, float>");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {nb * qk / 2 / 32}, .block = {32}},
+                              LAT_ARGS(lat_arg_in(q, sizeof q), lat_arg_out(out, sizeof out), lat_arg_i64(nb * qk))));
+    for (int b = 0; b < nb; b++)
+        for (int i = 0; i < qk; i++) {
+            float want = (float)(signed char)q[b * bytes + 2 + i] * scale[b];
+            ASSERT_MSG(out[b * qk + i] == want, "block %d [%d] = %.9g, want %.9g", b, i, out[b * qk + i], want);
+        }
+}

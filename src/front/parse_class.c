@@ -203,6 +203,11 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     lat__type *ft = method_type(p, ctor ? lat__record_type_of(p, r) : t->base, t, obj, loc, NULL);
     /* Overloads: the members of the same name. */
     lat__sym *older = ctor ? lat__find_ctor(r) : lat__find_method(r, name);
+    if (older && older->tmpl) {
+        lat__unsupported_at(p->u, loc, "a member function beside a member template of its name (overloads)",
+                            "a lattice limit");
+        goto skip;
+    }
     for (lat__sym *o = older; o; o = o->overloads)
         if (lat__same_parameters(o->type, ft)) {
             lat__error_at(p->u, loc, "'%s' declared twice in %s", name->name, lat__record_c_name(r));
@@ -433,6 +438,15 @@ static lat__sym *declare_object(lat__parser *p, lat__record *r, lat__expr *init,
     return self;
 }
 
+/* Whether `name` names a parameter of the function being parsed. */
+static bool is_parameter(const lat__parser *p, const lat__atom *name)
+{
+    for (int i = 0; p->fn && i < p->fn->nparams; i++)
+        if (p->fn->params[i] && p->fn->params[i]->name == name)
+            return true;
+    return false;
+}
+
 /* The member functions of r's bases (a base's base's first, hidden by the base's own): on
  * this, as the base. */
 static void bind_base_methods(lat__parser *p, const lat__record *r, int depth)
@@ -441,18 +455,10 @@ static void bind_base_methods(lat__parser *p, const lat__record *r, int depth)
         const lat__record *b = lat__base_of(r, k);
         bind_base_methods(p, b, depth + 1);
         for (size_t i = 0; i < b->methods.n; i++)
-            if (!(b->methods.items[i]->flags & LAT_SF_CTOR) && !b->methods.items[i]->tmpl)
+            if (!(b->methods.items[i]->flags & LAT_SF_CTOR) && !b->methods.items[i]->tmpl &&
+                !is_parameter(p, b->methods.items[i]->name))
                 lat__bind(p, b->methods.items[i]);
     }
-}
-
-/* Whether `name` names a parameter of the function being parsed. */
-static bool is_parameter(const lat__parser *p, const lat__atom *name)
-{
-    for (int i = 0; p->fn && i < p->fn->nparams; i++)
-        if (p->fn->params[i] && p->fn->params[i]->name == name)
-            return true;
-    return false;
 }
 
 /* The members of r by their plain names (fields through p->this_sym, when there is one),
@@ -474,7 +480,7 @@ static void bind_members(lat__parser *p, lat__record *r)
     }
     bind_base_methods(p, r, 0); /* a base's, hidden by r's own */
     for (size_t i = 0; i < r->methods.n; i++)
-        if (!(r->methods.items[i]->flags & LAT_SF_CTOR))
+        if (!(r->methods.items[i]->flags & LAT_SF_CTOR) && !is_parameter(p, r->methods.items[i]->name))
             lat__bind(p, r->methods.items[i]);
 }
 
