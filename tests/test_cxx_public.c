@@ -755,3 +755,53 @@ TEST(ggml_dequantize_q8_0_scales_each_block_by_its_half)
             ASSERT_MSG(out[b * qk + i] == want, "block %d [%d] = %.9g, want %.9g", b, i, out[b * qk + i], want);
         }
 }
+
+/* cupy's CArray/CIndexer: operator[] overloaded as member templates (const and not, of an
+ * index array) beside plain ones (a flat index), a member function returning a reference
+ * to an array, a parameter hiding the member function of its name. */
+TEST(cupy_carray_indexes_by_index_arrays_and_flat_indices)
+{
+    lat_context *ctx = t_context();
+    enum { rows = 32, cols = 48, n = rows * cols };
+    static float x[n], y[cols], z[n];
+    t_rand_floats(x, n, -2, 2);
+    t_rand_floats(y, cols, -2, 2);
+    lat_kernel *k = public_kernel(ctx, "cupy_carray_elementwise.cu", "cupy_fma_2d");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {4}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_in(y, sizeof y), lat_arg_out(z, sizeof z),
+                                       lat_arg_i32(rows), lat_arg_i32(cols))));
+    for (int i = 0; i < n; i++)
+        ASSERT_MSG(t_close(z[i], (double)x[i] * y[i % cols] + 1, 1e-6, 1e-6), "z[%d] = %.9g", i, z[i]);
+}
+
+/* Member templates overloaded with each other (const and not) and with plain member
+ * functions of their name: a const object takes the const ones, a non-const one prefers
+ * the others, an argument no template takes goes to the plain ones; operators too. */
+TEST(member_templates_overload_with_const_and_plain_members)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <int N> struct A {\n"
+        "  float d[4];\n"
+        "  template <typename Int> __device__ float &operator[](const Int (&idx)[2]) { return d[idx[0] + idx[1]]; }\n"
+        "  template <typename Int> __device__ const float &operator[](const Int (&idx)[2]) const { return d[idx[0] * 2 + idx[1]]; }\n"
+        "  __device__ float &operator[](long long i) { return d[i]; }\n"
+        "  __device__ const float &operator[](long long i) const { return d[3 - i]; }\n"
+        "  template <typename T> __device__ float at(T i) const { return d[i] * N; }\n"
+        "  __device__ float at(float f) const { return f; }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *o) {\n"
+        "  A<2> a; for (int i = 0; i < 4; i++) a.d[i] = in[i];\n"
+        "  const A<2> &c = a;\n"
+        "  const long long ix[2] = {1, 1};\n"
+        "  o[0] = a[ix]; o[1] = c[ix]; o[2] = a[1]; o[3] = c[1]; o[4] = c.operator[](ix); o[5] = a.at(2); o[6] = a.at(in[0]);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[4], o[7];
+    t_rand_floats(in, 4, -5, 5);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(o, sizeof o))));
+    const float want[7] = {in[2], in[3], in[1], in[2], in[3], in[2] * 2, in[0]};
+    for (int i = 0; i < 7; i++)
+        ASSERT_MSG(o[i] == want[i], "o[%d] = %.9g, want %.9g", i, o[i], want[i]);
+}

@@ -93,6 +93,9 @@ typedef struct lat__parser {
     bool deferred;                 /* ... and they were kept waiting */
     LAT_VEC(void *) waiting;       /* instances' bodies waiting for a class this parser is
                                       defining (parse_template.c's) */
+    struct lat__record *member_class; /* parsing a member template's instance: its class (a
+                                         class template's instance: the template's name
+                                         alone means it) */
     bool specialization;           /* parsing a function template's explicit specialization:
                                       the declarator's name has its arguments, f<float> */
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
@@ -463,6 +466,10 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
 lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t, lat__expr *self);
 /* A namespace-scope function template's call whose arguments were parsed (argument-
  * dependent lookup found it after them): deduced from argv; open is the '('. */
+/* A call of member template tsym (a member operator's, its arguments parsed) on self (the
+ * object's address), as lat__member_template_call makes one. */
+lat__expr *lat__member_template_call_parsed(lat__parser *p, lat__sym *tsym, lat__expr *self, lat__expr **argv,
+                                            size_t argc, lat__loc at);
 lat__expr *lat__template_call_parsed(lat__parser *p, lat__sym *tmpl_sym, lat__loc at, lat__expr **argv, size_t argc,
                                      lat__loc open);
 /* Whether some function template of tmpl_sym's overloads (or a plain function beside
@@ -494,6 +501,9 @@ lat__atom *lat__template_name(const struct lat__template *tm);
 /* The non-template functions beside function template tsym (the newest), and sets it to
  * newest when not NULL. */
 lat__sym *lat__template_plain(lat__sym *tsym, lat__sym *newest);
+/* The plain (non-template) functions of overloaded templates tsym (and those older than
+ * it) set to plain, the newest of their overloads. */
+void lat__templates_plain(lat__sym *tsym, lat__sym *plain);
 /* Closes a template's argument list: '>' or the first half of '>>'. */
 bool lat__close_angle(lat__parser *p);
 /* The signature of the declaration at the current token, without its body. */

@@ -203,10 +203,10 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     lat__type *ft = method_type(p, ctor ? lat__record_type_of(p, r) : t->base, t, obj, loc, NULL);
     /* Overloads: the members of the same name. */
     lat__sym *older = ctor ? lat__find_ctor(r) : lat__find_method(r, name);
+    lat__sym *templates = NULL; /* member templates of the name: calls choose among them and these */
     if (older && older->tmpl) {
-        lat__unsupported_at(p->u, loc, "a member function beside a member template of its name (overloads)",
-                            "a lattice limit");
-        goto skip;
+        templates = older;
+        older = lat__template_plain(older, NULL);
     }
     for (lat__sym *o = older; o; o = o->overloads)
         if (lat__same_parameters(o->type, ft)) {
@@ -238,6 +238,11 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     if (ctor)
         r->has_ctor = true;
     LAT_PUSH(&p->u->arena, r->methods, f);
+    if (templates) {
+        /* the templates stay what the name finds first; f joins their plain overloads */
+        lat__templates_plain(templates, f);
+        LAT_PUSH(&p->u->arena, r->methods, templates);
+    }
     /* the body, or the initializer list and the body, waits for the class's end */
     size_t at = p->pos;
     if (ctor && lat__accept(p, LAT_P_COLON)) {
@@ -1061,9 +1066,10 @@ lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat_
     if (lat__is_record(ta) && ta->rec) {
         lat__expr *self = lat__address_of_object(p, a);
         lat__sym *m = lat__method_of(p, ta->rec, atom, &self, loc);
-        if (m && m->tmpl) {
-            lat__unsupported_at(p->u, loc, "an operator that is a member template", "a lattice limit");
-            return lat__error_expr(p, loc);
+        if (m && m->tmpl) { /* template <class Int> T &operator[](const Int (&idx)[N]) */
+            lat__expr **argv = lat__arena_alloc(&p->u->arena, 2 * sizeof *argv);
+            argv[0] = b;
+            return lat__member_template_call_parsed(p, m, self, argv, b ? 1 : 0, loc);
         }
         if (m) {
             lat__expr *args[2] = {self, b};

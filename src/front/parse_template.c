@@ -78,6 +78,7 @@ struct lat__template {
     LAT_VEC(tinst) insts;
     LAT_VEC(struct partial) partials; /* a class template's partial specializations */
     lat__record *member_of; /* a member function template's class */
+    bool const_method;      /* ... a const member function (f(T) const) */
     /* A member template's names as its class saw them where it was declared (the class
      * template's parameters, member types, constants): what they mean again in each
      * instance, made later at file scope. */
@@ -311,8 +312,8 @@ static lat__atom *skip_function(lat__parser *p, size_t *body_at)
         lat__tok *t = lat__next(p);
         if (lat__tok_kw(t, LAT_KW_OPERATOR)) {
             char op[24] = "operator";
-            if (lat__at_punct(p, LAT_P_LPAREN)) {
-                strcat(op, "()");
+            if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACKET)) {
+                strcat(op, lat__at_punct(p, LAT_P_LPAREN) ? "()" : "[]");
                 lat__next(p);
                 lat__next(p);
             } else if (lat__peek(p)->kind == LAT_TK_PUNCT && lat__peek(p)->len < 8) {
@@ -572,6 +573,7 @@ static lat__parser sub_parser(lat__parser *p, lat__template *tm)
      * inside a lambda's body, the lambda's captures are not the instance's names. */
     sub.lambda = NULL;
     sub.decl_class = NULL;
+    sub.member_class = NULL;
     sub.conv_type = NULL;
     sub.decl_align = 0;
     sub.decl_packed = false;
@@ -894,7 +896,9 @@ static bool read_shape(lat__parser *p, lat__template *tm)
     targ *ph = placeholder_args(p, tm, NULL);
     bound_names b = bind_params(&sub, tm, ph);
     lat__atom *n = NULL;
+    sub.method_const = false;
     tm->shape = expand_for(&sub, tm, ph, true) ? lat__parse_signature(&sub, &n) : NULL;
+    tm->const_method = sub.method_const;
     unbind_params(b);
     p->anon = sub.anon;
     if (!tm->shape || tm->shape->kind != LAT_TY_FUNC)
@@ -1022,8 +1026,10 @@ void lat__member_template(lat__parser *p, lat__record *r)
         lat__syntax_error(p, "a member function after the template's parameters");
         return;
     }
-    if (lat__find_member_sym(r, tm->name) || tm->name == r->tag) {
-        lat__unsupported(p, first, "a member template beside another member of its name (overloads)",
+    lat__sym *old = lat__find_method(r, tm->name);
+    if ((!old && lat__find_member_sym(r, tm->name)) || tm->name == r->tag) {
+        lat__unsupported(p, first, "a member template beside a member of its name that is no function, or a "
+                                   "constructor template",
                          "a lattice limit");
         return;
     }
@@ -1031,6 +1037,14 @@ void lat__member_template(lat__parser *p, lat__record *r)
     if (!read_shape(p, tm)) {
         lat__unsupported(p, first, "a member template other than a member function", "a lattice limit");
         return;
+    }
+    if (old && old->tmpl) {
+        /* overloaded member templates (const and not, of other parameters): calls pick
+         * among the chain, and the plain member functions of the name beside them */
+        tm->older = old;
+        tm->plain = old->tmpl->plain;
+    } else if (old) {
+        tm->plain = old;
     }
     lat__sym *s = lat__sym_new(p, LAT_SYM_FUNC, tm->name, first->loc);
     s->tmpl = tm;
@@ -1096,6 +1110,7 @@ static tinst *instantiate_member(lat__parser *p, lat__sym *tsym, targ *given, la
     ns_binding *opened = open_scope(p, tm, &nopen);
     lat__parser sub = sub_parser(p, tm);
     sub.instantiating = true;
+    sub.member_class = tm->member_of;
     bound_names b = bind_params(&sub, tm, args);
     lat__sym *m = expand_for(&sub, tm, args, false) ? lat__member_instance(&sub, tm->member_of, as) : NULL;
     sub.in_record = false;
@@ -2441,8 +2456,11 @@ static size_t given_elements(const lat__template *tm, const targ *args, const bo
  * return args/set hold the pick's deduced arguments. NULL: none fits. room: the size of
  * args and set. */
 static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool *set, size_t room, lat__expr **argv,
-                               size_t argc)
+                               size_t argc, const lat__expr *self)
 {
+    /* a member template's object: a const one takes only const member templates, and a
+     * non-const one prefers the non-const (C++'s ranking of the implicit object) */
+    bool const_object = self && self->type->kind == LAT_TY_PTR && (self->type->base->quals & LAT_Q_CONST);
     const lat__template *head = tsym->tmpl;
     targ *best_args = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *best_args);
     bool *best_set = lat__arena_alloc(&p->u->arena, room + 1);
@@ -2498,6 +2516,10 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
                 fits = false;
         if (fits && tm->sfinae)
             fits = substitutes(p, tm, a, st);
+        if (self && tm->member_of && const_object && !tm->const_method)
+            fits = false;
+        if (self && tm->member_of && !const_object && tm->const_method)
+            cost += 1;
         cost = cost * 2 + (tm->has_pack ? 1 : 0);
         if (fits && (!best || cost < best_cost)) {
             best = c;
@@ -2559,6 +2581,15 @@ bad:
     return lat__error_expr(p, t->loc);
 }
 
+lat__expr *lat__member_template_call_parsed(lat__parser *p, lat__sym *tsym, lat__expr *self, lat__expr **argv,
+                                            size_t argc, lat__loc at)
+{
+    size_t most = most_params(tsym->tmpl);
+    targ *args = lat__arena_alloc(&p->u->arena, (most + 1) * sizeof *args);
+    bool *set = lat__arena_alloc(&p->u->arena, most + 1);
+    return call_with(p, tsym, at, tsym->storage == LAT_ST_STATIC ? NULL : self, args, set, most, false, argv, argc, at);
+}
+
 lat__expr *lat__template_call_parsed(lat__parser *p, lat__sym *tsym, lat__loc at, lat__expr **argv, size_t argc,
                                      lat__loc open)
 {
@@ -2573,10 +2604,42 @@ bool lat__template_fits(lat__parser *p, lat__sym *tsym, lat__expr **argv, size_t
     size_t room = most_params(tsym->tmpl) + argc + instance_elements(argv, argc) + 1;
     targ *args = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *args);
     bool *set = lat__arena_alloc(&p->u->arena, room + 1);
-    if (pick_overload(p, tsym, args, set, room, argv, argc))
+    if (pick_overload(p, tsym, args, set, room, argv, argc, NULL))
         return true;
     lat__sym *plain = tsym->tmpl->plain;
     return plain && lat__fewest_user_conversions(p, plain, argv, (int)argc) >= 0;
+}
+
+/* Among plain (the non-template overloads of a template's name), the one every argument
+ * matches exactly (its type, or what a reference parameter refers to), the object's
+ * constness too for a member function; NULL: none. */
+static lat__sym *exact_plain(lat__parser *p, lat__sym *plain, lat__expr **argv, size_t argc, const lat__expr *self)
+{
+    /* first a member function of the object's constness, then a const one for any */
+    for (int pass = 0; pass < 2; pass++) {
+        for (lat__sym *f = plain; f; f = f->overloads) {
+            const lat__param_types *pt = &f->type->params;
+            int skip = (f->flags & LAT_SF_METHOD) && f->storage != LAT_ST_STATIC ? 1 : 0;
+            if (pt->n != (int)argc + skip || pt->variadic)
+                continue;
+            if (skip && self && self->type->kind == LAT_TY_PTR && pt->types[0]->kind == LAT_TY_PTR) {
+                bool object_const = self->type->base->quals & LAT_Q_CONST, method_const = pt->types[0]->base->quals & LAT_Q_CONST;
+                if (pass == 0 ? object_const != method_const : object_const && !method_const)
+                    continue;
+            }
+            bool same = true;
+            for (size_t i = 0; same && i < argc; i++) {
+                lat__type *want = pt->types[i + skip];
+                if (want->kind == LAT_TY_PTR && want->ref)
+                    want = want->base;
+                lat__type *got = lat__rvalue(p, argv[i])->type;
+                same = lat__type_same(lat__unqualified(p->u, want), lat__unqualified(p->u, got));
+            }
+            if (same)
+                return f;
+        }
+    }
+    return NULL;
 }
 
 /* The call of tsym (its explicit arguments in args and set) with the arguments argv. */
@@ -2595,10 +2658,44 @@ static lat__expr *call_with(lat__parser *p, lat__sym *tsym, lat__loc at, lat__ex
     memcpy(wset, set, most + 1);
     args = wide;
     set = wset;
-    if (tm->older) {
+    lat__sym *exact = tm->plain && !explicit_given ? exact_plain(p, tm->plain, argv, argc, self) : NULL;
+    if (exact) {
+        /* a plain function the arguments match exactly beats a template's instance (C++
+         * prefers the non-template where neither converts better) */
+        lat__expr *fn = lat__expr_new(p, LAT_E_NAME, at);
+        fn->sym = exact;
+        fn->type = exact->type;
+        fn->flags |= LAT_EF_CHOSEN;
+        lat__expr **all = argv;
+        if (self && exact->storage != LAT_ST_STATIC) {
+            all = lat__arena_alloc(&p->u->arena, (argc + 2) * sizeof *all);
+            all[0] = self;
+            if (argc)
+                memcpy(all + 1, argv, argc * sizeof *argv);
+            argc++;
+        }
+        return lat__make_call(p, fn, all, (int)argc, open);
+    }
+    if (tm->older || (tm->member_of && tm->plain && !explicit_given)) {
         /* Overloaded templates: the one whose deduction works and whose parameters fit
-         * the arguments best (its arguments parsed with the newest's parameters). */
-        lat__sym *pick = pick_overload(p, tsym, args, set, room, argv, argc);
+         * the arguments best (its arguments parsed with the newest's parameters); none,
+         * a member function of the name that is no template (operator[](ptrdiff_t)
+         * beside template <class Int> operator[](const Int (&)[N])) */
+        lat__sym *pick = pick_overload(p, tsym, args, set, room, argv, argc, self);
+        if (!pick && tm->plain && !explicit_given) {
+            lat__expr *fn = lat__expr_new(p, LAT_E_NAME, at);
+            fn->sym = tm->plain;
+            fn->type = tm->plain->type;
+            lat__expr **all = argv;
+            if (self && tm->plain->storage != LAT_ST_STATIC) {
+                all = lat__arena_alloc(&p->u->arena, (argc + 2) * sizeof *all);
+                all[0] = self;
+                if (argc)
+                    memcpy(all + 1, argv, argc * sizeof *argv);
+                argc++;
+            }
+            return lat__make_call(p, fn, all, (int)argc, open);
+        }
         if (!pick) {
             lat__error_at(p->u, at, "no template '%s' takes these arguments", tm->name->name);
             goto bad;
@@ -2711,6 +2808,8 @@ lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
     if (!lat__at_punct(p, LAT_P_LT)) {
         if (p->inst_of == tm && p->inst_type)
             return p->inst_type; /* its own name inside the class template */
+        if (p->member_class && p->member_class->tmpl == tm)
+            return lat__record_type_of(p, p->member_class); /* ... and in its member templates */
         lat__error_tok(p, t, "'%s' is a class template: give its arguments, %s<...>", tm->name->name,
                        tm->name->name);
         return &lat__ty_int;
@@ -2741,6 +2840,12 @@ lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
     if (ti && !ti->type && (tm->is_alias || !ti->failed))
         lat__error_at(p->u, t->loc, "%s could not be made", args_text(p, tm, args));
     return ti && ti->type ? ti->type : &lat__ty_int;
+}
+
+void lat__templates_plain(lat__sym *tsym, lat__sym *plain)
+{
+    for (lat__sym *t = tsym; t; t = t->tmpl->older)
+        t->tmpl->plain = plain;
 }
 
 lat__sym *lat__template_plain(lat__sym *tsym, lat__sym *newest)
