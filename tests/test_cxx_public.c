@@ -805,3 +805,108 @@ TEST(member_templates_overload_with_const_and_plain_members)
     for (int i = 0; i < 7; i++)
         ASSERT_MSG(o[i] == want[i], "o[%d] = %.9g, want %.9g", i, o[i], want[i]);
 }
+
+/* ---- more cuda-samples, Rodinia, cupy, CUB, PyTorch ---------------------------------------------- */
+
+TEST(cuda_samples_transpose_coalesced_transposes)
+{
+    lat_context *ctx = t_context();
+    enum { w = 64, h = 48 };
+    static float in[w * h], out[w * h];
+    t_rand_floats(in, w * h, -100, 100);
+    lat_kernel *k = public_kernel(ctx, "cuda_samples_transpose_coalesced.cu", "transposeCoalesced");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {w / 16, h / 16}, .block = {16, 4}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(in, sizeof in), lat_arg_i32(w),
+                                       lat_arg_i32(h))));
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            ASSERT_MSG(out[x * h + y] == in[y * w + x], "out[%d][%d]", x, y);
+}
+
+/* Rodinia's Fan2: one elimination step of the matrix and the right-hand side. */
+TEST(rodinia_gaussian_fan2_eliminates_one_column)
+{
+    lat_context *ctx = t_context();
+    enum { n = 32, t = 0 };
+    static float m[n * n], a[n * n], b[n], a0[n * n], b0[n];
+    t_rand_floats(m, n * n, 0, 1);
+    t_rand_floats(a0, n * n, 1, 2);
+    t_rand_floats(b0, n, 0, 1);
+    memcpy(a, a0, sizeof a);
+    memcpy(b, b0, sizeof b);
+    lat_kernel *k = public_kernel(ctx, "rodinia_gaussian_fan2.cu", "Fan2");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2, 2}, .block = {16, 16}},
+                              LAT_ARGS(lat_arg_inout(m, sizeof m), lat_arg_inout(a, sizeof a), lat_arg_inout(b, sizeof b),
+                                       lat_arg_i32(n), lat_arg_i32(n), lat_arg_i32(t))));
+    for (int x = 0; x < n - 1 - t; x++) {
+        for (int y = 0; y < n - t; y++) {
+            float want = a0[n * (x + 1 + t) + (y + t)] - m[n * (x + 1 + t) + t] * a0[n * t + (y + t)];
+            ASSERT_MSG(t_close(a[n * (x + 1 + t) + (y + t)], want, 1e-6, 1e-6), "a[%d][%d]", x + 1 + t, y + t);
+        }
+        float wb = b0[x + 1 + t] - m[n * (x + 1 + t) + t] * b0[t];
+        ASSERT_MSG(t_close(b[x + 1 + t], wb, 1e-6, 1e-6), "b[%d]", x + 1 + t);
+    }
+    ASSERT_TRUE(memcmp(a, a0, n * sizeof *a) == 0 && b[0] == b0[0]); /* row t untouched */
+}
+
+/* cupy's generated reduction (_REDUCE over shared memory, then a warp's shuffles). */
+TEST(cupy_reduction_kernel_sums_each_output)
+{
+    lat_context *ctx = t_context();
+    enum { outs = 8, per = 1024 };
+    static float in[outs * per], out[outs];
+    t_rand_floats(in, outs * per, -1, 1);
+    lat_kernel *k = public_kernel(ctx, "cupy_reduction_sum.cu", "cupy_sum");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {outs}, .block = {256}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(per),
+                                       lat_arg_i32(256))));
+    for (int o = 0; o < outs; o++) {
+        double s = 0;
+        for (int i = 0; i < per; i++)
+            s += in[o * per + i];
+        ASSERT_MSG(t_close(out[o], s, 1e-5, 1e-4), "out[%d] = %.9g, want %.9g", o, out[o], s);
+    }
+}
+
+/* A CUB-style warp scan with functor templates: exclusive sums across the block and
+ * each warp's running maximum. */
+TEST(cub_warp_scan_exclusive_sum_and_running_max)
+{
+    lat_context *ctx = t_context();
+    enum { n = 512, block = 128 };
+    int in[n], sum[n], mx[n];
+    for (int i = 0; i < n; i++)
+        in[i] = (int)(t_rand_u32() % 201) - 100;
+    lat_kernel *k = public_kernel(ctx, "cub_warp_scan.cu", "block_exclusive_sum<128>");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {n / block}, .block = {block}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(sum, sizeof sum), lat_arg_out(mx, sizeof mx))));
+    for (int b = 0; b < n / block; b++) {
+        int s = 0, m = 0;
+        for (int i = b * block; i < (b + 1) * block; i++) {
+            m = i % 32 == 0 ? in[i] : (in[i] > m ? in[i] : m);
+            ASSERT_MSG(sum[i] == s, "sum[%d] = %d, want %d", i, sum[i], s);
+            ASSERT_MSG(mx[i] == m, "max[%d] = %d, want %d", i, mx[i], m);
+            s += in[i];
+        }
+    }
+}
+
+/* PyTorch's upsample_nearest1d_out_frame<float>: each output takes floor(x * scale). */
+TEST(pytorch_upsample_nearest1d_picks_the_source_of_each_output)
+{
+    lat_context *ctx = t_context();
+    enum { c = 10, src_w = 64, dst_w = 150 };
+    static float in[c * src_w], out[c * dst_w];
+    t_rand_floats(in, c * src_w, -5, 5);
+    const float scale = (float)src_w / dst_w;
+    lat_kernel *k = public_kernel(ctx, "pytorch_upsample_nearest.cu", "upsample_nearest1d_out_frame<float>");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(c * dst_w + 255) / 256}, .block = {256}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_u64(c), lat_arg_u64(src_w), lat_arg_u64(dst_w),
+                                       lat_arg_out(out, sizeof out), lat_arg_f32(scale))));
+    for (int ch = 0; ch < c; ch++)
+        for (int x = 0; x < dst_w; x++) {
+            int sx = (int)floorf((float)x * scale);
+            sx = sx < src_w - 1 ? sx : src_w - 1;
+            ASSERT_MSG(out[ch * dst_w + x] == in[ch * src_w + sx], "out[%d][%d]", ch, x);
+        }
+}
