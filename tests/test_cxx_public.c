@@ -226,6 +226,12 @@ TEST(lambdas_in_member_functions_capture_this)
                                          "extern \"C\" __global__ void k(float *o) { S s{2.0f}; o[0] = s.f(1.0f); }\n");
         ASSERT_TRUE(err != NULL);
         ASSERT_CONTAINS(err, "t.cu:2:15: error: capturing *this (a copy of the object)");
+        /* a generic lambda's body is read where this is unknown: refused, never misread */
+        err = cxx_error(ctx, "struct S { float m; __device__ float f(float x)\n"
+                             "  { auto g = [&](auto y) { return y * m; }; return g(x); } };\n"
+                             "extern \"C\" __global__ void k(float *o) { S s{2.0f}; o[0] = s.f(1.0f); }\n");
+        ASSERT_TRUE(err != NULL);
+        ASSERT_CONTAINS(err, "t.cu:2:39: error: a generic lambda naming a member of the class");
     }
 }
 

@@ -1421,6 +1421,21 @@ static lat__expr *generic_lambda(lat__parser *p, lat__lambda *l, lat__tok *open)
     toks[n] = p->toks[p->ntoks - 1]; /* the end of file */
     toks[n].kind = LAT_TK_EOF;
     n++;
+    if (p->this_sym) {
+        /* its body is read where the member function's this is unknown */
+        for (size_t i = 0; i < n; i++) {
+            const lat__tok *t = &toks[i];
+            const lat__sym *s = t->kind == LAT_TK_IDENT ? t->atom->sym : NULL;
+            if (lat__tok_kw(t, LAT_KW_THIS) || (s && s->kind == LAT_SYM_VAR && (s->flags & LAT_SF_MEMBER)) ||
+                (s && s->kind == LAT_SYM_FUNC && (s->flags & LAT_SF_METHOD) && s->storage != LAT_ST_STATIC &&
+                 !(s->flags & LAT_SF_CTOR))) {
+                lat__unsupported_at(p->u, t->loc, "a generic lambda naming a member of the class whose member "
+                                                  "function it is in (capturing this)",
+                                    "a lattice limit: give its parameters types, or copy the member to a local");
+                return lat__error_expr(p, open->loc);
+            }
+        }
+    }
     if (!lat__member_template_from(p, r, toks, n))
         return lat__error_expr(p, open->loc);
     return lambda_object(p, l, rt, open);
