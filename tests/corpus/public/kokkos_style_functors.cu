@@ -21,7 +21,9 @@
  * @tol 1e-12
  */
 #define KOKKOS_INLINE_FUNCTION __host__ __device__ inline
-#define KOKKOS_LAMBDA [=] __device__
+/* Kokkos spells it [=] __host__ __device__ (an extended lambda, for host code passing it
+ * to a kernel); a lambda written in device code is a device one already. */
+#define KOKKOS_LAMBDA [=]
 
 namespace Kokkos {
 template <class DataType>
