@@ -121,6 +121,12 @@ struct lat__record {
      * at r's start). */
     struct lat__record *base;
     size_t nbase_fields;
+    /* C++: with more than one base class, all of them in order (base is the first), each
+     * subobject's offset in r as the Itanium C++ ABI places it (0 for one without data),
+     * and the index of its first data member among r's fields. Empty with one base. */
+    LAT_VEC(struct lat__record *) bases;
+    LAT_VEC(uint32_t) base_offsets;
+    LAT_VEC(size_t) base_fields_at;
     /* C++: the namespace it was declared in (a class template's instance: the template's),
      * where argument-dependent lookup finds functions taking it; NULL: the global one. */
     struct lat__ns *ns;

@@ -93,6 +93,9 @@ typedef struct lat__parser {
     bool deferred;                 /* ... and they were kept waiting */
     LAT_VEC(void *) waiting;       /* instances' bodies waiting for a class this parser is
                                       defining (parse_template.c's) */
+    struct lat__record *member_class; /* parsing a member template's instance: its class (a
+                                         class template's instance: the template's name
+                                         alone means it) */
     bool specialization;           /* parsing a function template's explicit specialization:
                                       the declarator's name has its arguments, f<float> */
     LAT_VEC(lat__ns *) top_ns; /* the global namespace's children */
@@ -274,6 +277,28 @@ bool lat__copy_ctor_declared(lat__record *r);
 lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, const char *context);
 /* Whether the class d derives from the class b (a base of a base too). */
 bool lat__derived_from(const lat__type *d, const lat__type *b);
+/* r's i-th base class (i < lat__nbases(r)), and how many r has. */
+size_t lat__nbases(const lat__record *r);
+lat__record *lat__base_of(const lat__record *r, size_t i);
+/* Whether class d has b as a base, directly or through its bases' (d itself: false). */
+bool lat__record_derived(const lat__record *d, const lat__record *b);
+/* Whether class r is certainly no POD as the Itanium C++ ABI's layout means it (C++03's:
+ * a constructor, destructor or copy assignment of its own, a base, or such a member): the
+ * ABI places what follows it as a base in its tail padding, as C's layout of its members
+ * flattened does. (A class with private data is no POD either, but lattice does not
+ * track access: such a class counts as a POD here, and a base ending in padding is then
+ * refused rather than laid out as a guess.) */
+bool lat__non_pod(const lat__record *r, int depth);
+/* The pointer e (to a class, or to a base class of it) converted to the pointer type to,
+ * the other: the address moved by the base subobject's offset, as C++ converts (up to a
+ * base, or down by static_cast). nonnull: e is known not to be null (an object's address,
+ * this, a reference); otherwise a null pointer stays null. An error when the base is
+ * ambiguous (a base of d more than once). */
+lat__expr *lat__base_pointer(lat__parser *p, lat__expr *e, lat__type *to, bool nonnull);
+/* The member function `name` of class r, or of one of its bases (NULL: none, or after
+ * reporting that two bases have one); *self, the object's address (or NULL), is moved to
+ * the base's subobject where the function is the base's. */
+lat__sym *lat__method_of(lat__parser *p, lat__record *r, const lat__atom *name, lat__expr **self, lat__loc loc);
 
 /* The address of the object e: &e, or a temporary's holding e when it is not an lvalue. */
 lat__expr *lat__address_of_object(lat__parser *p, lat__expr *e);
@@ -409,6 +434,9 @@ lat__expr *lat__parse_lambda(lat__parser *p);
 /* In a lambda's body, a use of s, a variable of an enclosing function: the captured
  * copy or reference through the lambda's object; NULL when s is not captured there. */
 lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc);
+/* `this` in a member function (p->this_sym): the parameter, or in a lambda's body the
+ * lambda's copy of it (an error when the lambda does not capture it). */
+lat__expr *lat__this_expr(lat__parser *p, lat__loc loc);
 /* A lambda's return type, or an `auto f()`'s, before its first return statement gives
  * it; a new one. */
 bool lat__is_lambda_return_placeholder(const lat__type *t);
@@ -438,6 +466,10 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t);
 lat__expr *lat__member_template_call(lat__parser *p, lat__sym *tmpl_sym, lat__tok *t, lat__expr *self);
 /* A namespace-scope function template's call whose arguments were parsed (argument-
  * dependent lookup found it after them): deduced from argv; open is the '('. */
+/* A call of member template tsym (a member operator's, its arguments parsed) on self (the
+ * object's address), as lat__member_template_call makes one. */
+lat__expr *lat__member_template_call_parsed(lat__parser *p, lat__sym *tsym, lat__expr *self, lat__expr **argv,
+                                            size_t argc, lat__loc at);
 lat__expr *lat__template_call_parsed(lat__parser *p, lat__sym *tmpl_sym, lat__loc at, lat__expr **argv, size_t argc,
                                      lat__loc open);
 /* Whether some function template of tmpl_sym's overloads (or a plain function beside
@@ -469,6 +501,9 @@ lat__atom *lat__template_name(const struct lat__template *tm);
 /* The non-template functions beside function template tsym (the newest), and sets it to
  * newest when not NULL. */
 lat__sym *lat__template_plain(lat__sym *tsym, lat__sym *newest);
+/* The plain (non-template) functions of overloaded templates tsym (and those older than
+ * it) set to plain, the newest of their overloads. */
+void lat__templates_plain(lat__sym *tsym, lat__sym *plain);
 /* Closes a template's argument list: '>' or the first half of '>>'. */
 bool lat__close_angle(lat__parser *p);
 /* The signature of the declaration at the current token, without its body. */

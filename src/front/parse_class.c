@@ -67,16 +67,27 @@ static bool inherited(const lat__sym *m)
     return !(m->flags & LAT_SF_CTOR) && !(m->kind == LAT_SYM_FUNC && m->storage != LAT_ST_STATIC);
 }
 
+/* The member of that name r's bases give (the first base's first, depth first). */
+static lat__sym *base_member_sym(const lat__record *r, const lat__atom *name, int depth)
+{
+    for (size_t k = 0; depth < 64 && k < lat__nbases(r); k++) {
+        const lat__record *b = lat__base_of(r, k);
+        for (size_t i = b->methods.n; i-- > 0;)
+            if (b->methods.items[i]->name == name && inherited(b->methods.items[i]))
+                return b->methods.items[i];
+        lat__sym *m = base_member_sym(b, name, depth + 1);
+        if (m)
+            return m;
+    }
+    return NULL;
+}
+
 lat__sym *lat__find_member_sym(const lat__record *r, const lat__atom *name)
 {
     for (size_t i = r->methods.n; i-- > 0;)
         if (r->methods.items[i]->name == name && !(r->methods.items[i]->flags & LAT_SF_CTOR))
             return r->methods.items[i];
-    for (int depth = 0; (r = r->base) && depth < 64; depth++)
-        for (size_t i = r->methods.n; i-- > 0;)
-            if (r->methods.items[i]->name == name && inherited(r->methods.items[i]))
-                return r->methods.items[i];
-    return NULL;
+    return base_member_sym(r, name, 0);
 }
 
 bool lat__empty_record(const lat__record *r)
@@ -192,6 +203,11 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     lat__type *ft = method_type(p, ctor ? lat__record_type_of(p, r) : t->base, t, obj, loc, NULL);
     /* Overloads: the members of the same name. */
     lat__sym *older = ctor ? lat__find_ctor(r) : lat__find_method(r, name);
+    lat__sym *templates = NULL; /* member templates of the name: calls choose among them and these */
+    if (older && older->tmpl) {
+        templates = older;
+        older = lat__template_plain(older, NULL);
+    }
     for (lat__sym *o = older; o; o = o->overloads)
         if (lat__same_parameters(o->type, ft)) {
             lat__error_at(p->u, loc, "'%s' declared twice in %s", name->name, lat__record_c_name(r));
@@ -222,6 +238,11 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     if (ctor)
         r->has_ctor = true;
     LAT_PUSH(&p->u->arena, r->methods, f);
+    if (templates) {
+        /* the templates stay what the name finds first; f joins their plain overloads */
+        lat__templates_plain(templates, f);
+        LAT_PUSH(&p->u->arena, r->methods, templates);
+    }
     /* the body, or the initializer list and the body, waits for the class's end */
     size_t at = p->pos;
     if (ctor && lat__accept(p, LAT_P_COLON)) {
@@ -325,13 +346,41 @@ void lat__class_bodies(lat__parser *p, lat__record *r)
 
 /* ---- inside a member function ----------------------------------------------------------------- */
 
+typedef struct lat__lambda {
+    lat__record *rec;
+    bool by_ref;          /* [&] (else [=] or none) */
+    bool implicit;        /* [&] or [=]: variables are captured as used */
+    LAT_VEC(lat__sym *) named;    /* explicit captures ... */
+    LAT_VEC(bool) named_ref;      /* ... each by reference? */
+    LAT_VEC(lat__sym *) captured; /* what the body captured, in field order */
+    LAT_VEC(bool) captured_ref;
+    int depth;            /* the scope depth the lambda stands at: deeper names are its own */
+    lat__sym *self;       /* its operator()'s this */
+    lat__sym *outer_this; /* the enclosing member function's this (NULL: none, or a generic
+                             lambda, whose body is read where it is unknown) */
+    bool this_listed;     /* [this] */
+} lat__lambda;
+
+lat__expr *lat__this_expr(lat__parser *p, lat__loc loc)
+{
+    if (p->lambda && p->this_sym && p->lambda->outer_this == p->this_sym) {
+        /* in a lambda's body, the enclosing member function's this: the captured copy */
+        lat__expr *c = lat__lambda_capture(p, p->this_sym, loc);
+        return c ? c : lat__error_expr(p, loc);
+    }
+    lat__expr *self = lat__expr_new(p, LAT_E_NAME, loc);
+    self->sym = p->this_sym;
+    self->type = p->this_sym->type;
+    return self;
+}
+
 lat__expr *lat__member_name(lat__parser *p, lat__sym *member, lat__loc loc)
 {
     lat__record *r = member->rec;
     lat__field *f = &r->fields.items[member->value];
-    lat__expr *self = lat__expr_new(p, LAT_E_NAME, loc);
-    self->sym = p->this_sym;
-    self->type = p->this_sym->type;
+    lat__expr *self = lat__this_expr(p, loc);
+    if (self->flags & LAT_EF_ERROR)
+        return self;
     lat__expr *m = lat__expr_new(p, LAT_E_MEMBER, loc);
     m->a = self;
     m->field = f;
@@ -394,6 +443,29 @@ static lat__sym *declare_object(lat__parser *p, lat__record *r, lat__expr *init,
     return self;
 }
 
+/* Whether `name` names a parameter of the function being parsed. */
+static bool is_parameter(const lat__parser *p, const lat__atom *name)
+{
+    for (int i = 0; p->fn && i < p->fn->nparams; i++)
+        if (p->fn->params[i] && p->fn->params[i]->name == name)
+            return true;
+    return false;
+}
+
+/* The member functions of r's bases (a base's base's first, hidden by the base's own): on
+ * this, as the base. */
+static void bind_base_methods(lat__parser *p, const lat__record *r, int depth)
+{
+    for (size_t k = lat__nbases(r); depth < 64 && k-- > 0;) {
+        const lat__record *b = lat__base_of(r, k);
+        bind_base_methods(p, b, depth + 1);
+        for (size_t i = 0; i < b->methods.n; i++)
+            if (!(b->methods.items[i]->flags & LAT_SF_CTOR) && !b->methods.items[i]->tmpl &&
+                !is_parameter(p, b->methods.items[i]->name))
+                lat__bind(p, b->methods.items[i]);
+    }
+}
+
 /* The members of r by their plain names (fields through p->this_sym, when there is one),
  * and its member functions and static constants. */
 static void bind_members(lat__parser *p, lat__record *r)
@@ -401,8 +473,8 @@ static void bind_members(lat__parser *p, lat__record *r)
     if (p->this_sym) {
         for (size_t i = 0; i < r->fields.n; i++) {
             lat__field *fl = &r->fields.items[i];
-            if (!fl->name)
-                continue;
+            if (!fl->name || is_parameter(p, fl->name))
+                continue; /* a parameter of the member's name hides it (`: mean(mean)`) */
             lat__sym *m = lat__sym_new(p, LAT_SYM_VAR, fl->name, fl->loc);
             m->type = fl->type;
             m->flags |= LAT_SF_MEMBER;
@@ -411,12 +483,9 @@ static void bind_members(lat__parser *p, lat__record *r)
             lat__bind(p, m);
         }
     }
-    for (const lat__record *b = r->base; b; b = b->base) /* a base's, hidden by r's own */
-        for (size_t i = 0; i < b->methods.n; i++)
-            if (!(b->methods.items[i]->flags & LAT_SF_CTOR) && !b->methods.items[i]->tmpl)
-                lat__bind(p, b->methods.items[i]); /* a member function on this, as the base */
+    bind_base_methods(p, r, 0); /* a base's, hidden by r's own */
     for (size_t i = 0; i < r->methods.n; i++)
-        if (!(r->methods.items[i]->flags & LAT_SF_CTOR))
+        if (!(r->methods.items[i]->flags & LAT_SF_CTOR) && !is_parameter(p, r->methods.items[i]->name))
             lat__bind(p, r->methods.items[i]);
 }
 
@@ -590,12 +659,10 @@ static lat__expr *member_default(lat__parser *p, lat__record *r, int fi, lat__lo
 static lat__stmt *assign_base(lat__parser *p, lat__record *base, lat__expr *value, lat__loc loc)
 {
     lat__type *bt = lat__record_type_of(p, base);
-    lat__expr *self = lat__expr_new(p, LAT_E_NAME, loc);
-    self->sym = p->this_sym;
-    self->type = p->this_sym->type;
+    lat__expr *self = lat__this_expr(p, loc);
     lat__expr *d = lat__expr_new(p, LAT_E_UNARY, loc);
     d->op = LAT_P_STAR;
-    d->a = lat__cast_to(p, self, lat__pointer_to(p->u, bt), false);
+    d->a = lat__base_pointer(p, self, lat__pointer_to(p->u, bt), true);
     d->type = bt;
     d->flags |= LAT_EF_LVALUE;
     lat__expr *as = lat__expr_new(p, LAT_E_ASSIGN, loc);
@@ -609,11 +676,23 @@ static lat__stmt *assign_base(lat__parser *p, lat__record *base, lat__expr *valu
     return st;
 }
 
+/* r's i-th base, when it has data (its subobject is made by the constructor), and the
+ * range of r's fields that are its members. */
+static lat__record *data_base(const lat__record *r, size_t i, size_t *from, size_t *to)
+{
+    lat__record *b = lat__base_of(r, i);
+    if (!r->nbase_fields || lat__empty_record(b))
+        return NULL;
+    *from = r->bases.n ? r->base_fields_at.items[i] : 0;
+    *to = r->bases.n ? *from + b->fields.n : r->nbase_fields;
+    return b;
+}
+
 static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
 {
     lat__stmt **by_field = lat__arena_alloc(&p->u->arena, (r->fields.n + 1) * sizeof *by_field);
-    lat__record *base = r->nbase_fields ? r->base : NULL;
-    lat__stmt *base_init = NULL;
+    size_t nb = lat__nbases(r), from, to;
+    lat__stmt **base_init = lat__arena_alloc(&p->u->arena, (nb + 1) * sizeof *base_init);
     if (lat__accept(p, LAT_P_COLON)) {
         for (;;) {
             lat__tok *n = lat__next(p);
@@ -621,19 +700,32 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
                 lat__syntax_error(p, "a member's name in the initializer list");
                 break;
             }
-            if (base && n->atom == base->tag && lat__at_punct(p, LAT_P_LT))
+            lat__record *base = NULL;
+            size_t bi = 0;
+            for (size_t i = 0; !base && i < nb; i++)
+                if (n->atom == lat__base_of(r, i)->tag) {
+                    base = lat__base_of(r, i);
+                    bi = i;
+                }
+            if (base && lat__at_punct(p, LAT_P_LT))
                 lat__skip_angles(p); /* Base<T>(args) */
-            if (base && n->atom == base->tag && (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))) {
+            if (base && (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))) {
                 bool br = lat__at_punct(p, LAT_P_LBRACE);
                 lat__next(p);
                 lat__expr **argv;
                 size_t argc = lat__parse_arguments(p, br ? LAT_P_RBRACE : LAT_P_RPAREN,
                                                    "to close the base's initializer", &argv);
-                if (base_init)
+                if (!data_base(r, bi, &from, &to)) {
+                    /* a base without data (tuple<>(), a tag): made for its checks, kept nowhere */
+                    lat__stmt *st = lat__stmt_new(p, LAT_S_EXPR, n->loc);
+                    st->e = lat__construct(p, lat__record_type_of(p, base), argv, (int)argc, n->loc);
+                    LAT_PUSH(&p->u->arena, into->items, st);
+                } else if (base_init[bi])
                     lat__error_tok(p, n, "the base class '%s' initialized twice", n->atom->name);
                 else
-                    base_init = assign_base(p, base, lat__construct(p, lat__record_type_of(p, base), argv, (int)argc,
-                                                                    n->loc), n->loc);
+                    base_init[bi] = assign_base(p, base, lat__construct(p, lat__record_type_of(p, base), argv,
+                                                                        (int)argc, n->loc),
+                                                n->loc);
                 if (!lat__accept(p, LAT_P_COMMA))
                     break;
                 continue;
@@ -668,18 +760,31 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
                 break;
         }
     }
-    if (base && !base_init && base->has_ctor) {
-        /* not named in the list: the base's default constructor */
-        if (!lat__default_ctor(base))
-            lat__error_at(p->u, into->loc, "the base class '%s' has no default constructor: initialise it in the list",
-                          lat__record_c_name(base));
-        else
-            base_init = assign_base(p, base, lat__construct(p, lat__record_type_of(p, base), NULL, 0, into->loc),
-                                    into->loc);
+    /* the bases in order, then the members, as C++ runs them; a base the list does not
+     * name runs its default constructor, or takes its members' defaults */
+    bool *made = lat__arena_alloc(&p->u->arena, (r->fields.n + 1) * sizeof *made);
+    for (size_t i = 0; i < nb; i++) {
+        lat__record *base = data_base(r, i, &from, &to);
+        if (!base)
+            continue;
+        if (!base_init[i] && base->has_ctor) {
+            if (!lat__default_ctor(base))
+                lat__error_at(p->u, into->loc,
+                              "the base class '%s' has no default constructor: initialise it in the list",
+                              lat__record_c_name(base));
+            else
+                base_init[i] = assign_base(p, base, lat__construct(p, lat__record_type_of(p, base), NULL, 0, into->loc),
+                                           into->loc);
+        }
+        if (base_init[i]) {
+            LAT_PUSH(&p->u->arena, into->items, base_init[i]);
+            for (size_t f = from; f < to; f++)
+                made[f] = true;
+        }
     }
-    if (base_init)
-        LAT_PUSH(&p->u->arena, into->items, base_init);
-    for (size_t i = base_init ? r->nbase_fields : 0; i < r->fields.n; i++) {
+    for (size_t i = 0; i < r->fields.n; i++) {
+        if (made[i])
+            continue;
         lat__stmt *st = by_field[i];
         if (!st) {
             lat__expr *value = member_default(p, r, (int)i, into->loc);
@@ -959,13 +1064,15 @@ lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat_
     lat__type *ta = a->type;
     /* a member operator of a's class: a.operator+(b) */
     if (lat__is_record(ta) && ta->rec) {
-        lat__sym *m = lat__find_method(ta->rec, atom);
-        if (m && m->tmpl) {
-            lat__unsupported_at(p->u, loc, "an operator that is a member template", "a lattice limit");
-            return lat__error_expr(p, loc);
+        lat__expr *self = lat__address_of_object(p, a);
+        lat__sym *m = lat__method_of(p, ta->rec, atom, &self, loc);
+        if (m && m->tmpl) { /* template <class Int> T &operator[](const Int (&idx)[N]) */
+            lat__expr **argv = lat__arena_alloc(&p->u->arena, 2 * sizeof *argv);
+            argv[0] = b;
+            return lat__member_template_call_parsed(p, m, self, argv, b ? 1 : 0, loc);
         }
         if (m) {
-            lat__expr *args[2] = {lat__address_of_object(p, a), b};
+            lat__expr *args[2] = {self, b};
             lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
             fn->sym = m;
             fn->type = m->type;
@@ -1069,17 +1176,6 @@ lat__sym *lat__match_member(lat__parser *p, lat__record *r, lat__type *t, lat__a
 
 /* ---- lambdas ---------------------------------------------------------------------------------- */
 
-typedef struct lat__lambda {
-    lat__record *rec;
-    bool by_ref;          /* [&] (else [=] or none) */
-    bool implicit;        /* [&] or [=]: variables are captured as used */
-    LAT_VEC(lat__sym *) named;    /* explicit captures ... */
-    LAT_VEC(bool) named_ref;      /* ... each by reference? */
-    LAT_VEC(lat__sym *) captured; /* what the body captured, in field order */
-    LAT_VEC(bool) captured_ref;
-    int depth;            /* the scope depth the lambda stands at: deeper names are its own */
-    lat__sym *self;       /* its operator()'s this */
-} lat__lambda;
 
 enum { LAMBDA_RETURN = -3 }; /* lat__type.count of the return type until a return gives it */
 
@@ -1096,6 +1192,8 @@ lat__type *lat__deduced_return(lat__parser *p)
 lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
 {
     lat__lambda *l = p->lambda;
+    if (l && s->kind == LAT_SYM_VAR && (s->flags & LAT_SF_MEMBER) && l->outer_this)
+        return NULL; /* this->m, this captured (lat__this_expr) */
     if (l && s->kind == LAT_SYM_VAR && (s->flags & LAT_SF_MEMBER)) {
         lat__unsupported_at(p->u, loc, "a class member named in a lambda (capturing this, or a generic lambda's capture)",
                             "a lattice limit: copy it to a local variable first");
@@ -1109,12 +1207,16 @@ lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
         if (l->captured.items[i] == s)
             field = (int)i;
     if (field < 0) {
-        bool ref = l->by_ref, listed = false;
+        bool ref = l->by_ref && s != l->outer_this, listed = s == l->outer_this && l->this_listed;
         for (size_t i = 0; i < l->named.n; i++)
             if (l->named.items[i] == s) {
                 ref = l->named_ref.items[i];
                 listed = true;
             }
+        if (!listed && !l->implicit && s == l->outer_this) {
+            lat__error_at(p->u, loc, "'this' is not captured by the lambda (write [this], [&] or [=])");
+            return NULL;
+        }
         if (!listed && !l->implicit) {
             lat__error_at(p->u, loc, "'%s' is not captured by the lambda (write [&] or [=], or name it)",
                           s->name->name);
@@ -1319,6 +1421,21 @@ static lat__expr *generic_lambda(lat__parser *p, lat__lambda *l, lat__tok *open)
     toks[n] = p->toks[p->ntoks - 1]; /* the end of file */
     toks[n].kind = LAT_TK_EOF;
     n++;
+    if (p->this_sym) {
+        /* its body is read where the member function's this is unknown */
+        for (size_t i = 0; i < n; i++) {
+            const lat__tok *t = &toks[i];
+            const lat__sym *s = t->kind == LAT_TK_IDENT ? t->atom->sym : NULL;
+            if (lat__tok_kw(t, LAT_KW_THIS) || (s && s->kind == LAT_SYM_VAR && (s->flags & LAT_SF_MEMBER)) ||
+                (s && s->kind == LAT_SYM_FUNC && (s->flags & LAT_SF_METHOD) && s->storage != LAT_ST_STATIC &&
+                 !(s->flags & LAT_SF_CTOR))) {
+                lat__unsupported_at(p->u, t->loc, "a generic lambda naming a member of the class whose member "
+                                                  "function it is in (capturing this)",
+                                    "a lattice limit: give its parameters types, or copy the member to a local");
+                return lat__error_expr(p, open->loc);
+            }
+        }
+    }
     if (!lat__member_template_from(p, r, toks, n))
         return lat__error_expr(p, open->loc);
     return lambda_object(p, l, rt, open);
@@ -1352,7 +1469,13 @@ lat__expr *lat__parse_lambda(lat__parser *p)
         } else if (lat__accept(p, LAT_P_ASSIGN)) {
             l->implicit = true;
         } else if (lat__tok_kw(c, LAT_KW_THIS)) {
-            lat__unsupported(p, c, "capturing this", "a lattice limit");
+            if (!p->this_sym)
+                lat__error_tok(p, c, "'this' captured outside a member function");
+            l->this_listed = true;
+            lat__next(p);
+        } else if (lat__at_punct(p, LAT_P_STAR) && lat__tok_kw(lat__peek_at(p, 1), LAT_KW_THIS)) {
+            lat__unsupported(p, c, "capturing *this (a copy of the object)", "a lattice limit: capture this");
+            lat__next(p);
             lat__next(p);
         } else {
             lat__syntax_error(p, "a capture");
@@ -1364,8 +1487,12 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     lat__expect(p, LAT_P_RBRACKET, "to close the lambda's captures");
     while (lat__at_kw(p, LAT_KW_DEVICE) || lat__at_kw(p, LAT_KW_HOST) || lat__at_kw(p, LAT_KW_MUTABLE))
         lat__next(p); /* [=] __device__ (...): an extended lambda */
-    if (generic_params(p))
+    if (generic_params(p)) {
+        if (l->this_listed)
+            lat__unsupported(p, open, "capturing this in a generic lambda", "a lattice limit: give its parameters types");
         return generic_lambda(p, l, open);
+    }
+    l->outer_this = p->this_sym;
     /* its type: a struct of its own, with operator() */
     lat__record *r = lat__new_record(p, NULL, open->loc);
     l->rec = r;
@@ -1407,7 +1534,8 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     size_t ngotos = p->gotos.n; /* the lambda's own gotos follow the enclosing ones' */
     p->jumps.n = 0;
     p->fn = fn;
-    p->this_sym = NULL; /* `this` of the enclosing member function is not captured */
+    /* `this` stays the enclosing member function's, used through its capture
+     * (lat__this_expr) */
     p->ctor_self = NULL;
     lat__scope_open(p);
     for (int i = 1; i < fn->nparams; i++) {

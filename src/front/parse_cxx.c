@@ -124,7 +124,9 @@ lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, con
         }
         lat__expr *a = node(p, LAT_E_UNARY, e->loc, lat__pointer_to(p->u, e->type), e);
         a->op = LAT_P_AMP;
-        return lat__cast_to(p, a, ref, !derived); /* a base's reference: a cast the C spells */
+        if (derived) /* a base's reference: the base subobject's address */
+            return lat__cast_to(p, lat__base_pointer(p, a, lat__pointer_to(p->u, to), true), ref, false);
+        return lat__cast_to(p, a, ref, true);
     }
     /* Not an lvalue of the type: C++ binds only a const (or rvalue) reference, to a
      * temporary holding the converted value. */
@@ -142,15 +144,102 @@ lat__expr *lat__bind_reference(lat__parser *p, lat__expr *e, lat__type *ref, con
     return lat__cast_to(p, decayed, ref, true);
 }
 
+size_t lat__nbases(const lat__record *r)
+{
+    return r->bases.n ? r->bases.n : r->base != NULL;
+}
+
+lat__record *lat__base_of(const lat__record *r, size_t i)
+{
+    return r->bases.n ? r->bases.items[i] : r->base;
+}
+
+/* The subobjects of b in d: how many (0: b is no base of d), and the offset of the last
+ * one found. */
+static int base_paths(const lat__record *d, const lat__record *b, uint32_t at, uint32_t *off, int depth)
+{
+    int n = 0;
+    for (size_t i = 0; depth < 64 && i < lat__nbases(d); i++) {
+        const lat__record *x = lat__base_of(d, i);
+        uint32_t o = at + (d->bases.n ? d->base_offsets.items[i] : 0);
+        if (x == b) {
+            *off = o;
+            n++;
+        } else {
+            n += base_paths(x, b, o, off, depth + 1);
+        }
+    }
+    return n;
+}
+
+bool lat__record_derived(const lat__record *d, const lat__record *b)
+{
+    uint32_t off;
+    return d && b && base_paths(d, b, 0, &off, 0) > 0;
+}
+
 bool lat__derived_from(const lat__type *d, const lat__type *b)
 {
     if (!lat__is_record(d) || !lat__is_record(b) || !d->rec || !b->rec)
         return false;
-    int depth = 0;
-    for (const lat__record *r = d->rec->base; r && depth < 64; r = r->base, depth++)
-        if (r == b->rec)
-            return true;
-    return false;
+    return lat__record_derived(d->rec, b->rec);
+}
+
+/* Whether evaluating e twice reads the same and does nothing else. */
+static bool pure_pointer(const lat__expr *e)
+{
+    while (e->kind == LAT_E_CAST || (e->kind == LAT_E_MEMBER && !(e->flags & LAT_EF_ARROW)))
+        e = e->a;
+    return e->kind == LAT_E_NAME;
+}
+
+lat__expr *lat__base_pointer(lat__parser *p, lat__expr *e, lat__type *to, bool nonnull)
+{
+    const lat__type *from = e->type;
+    if (from->kind != LAT_TY_PTR || to->kind != LAT_TY_PTR || !lat__is_record(from->base) ||
+        !lat__is_record(to->base) || !from->base->rec || !to->base->rec || (e->flags & LAT_EF_ERROR))
+        return lat__cast_to(p, e, to, false);
+    const lat__record *d = from->base->rec, *b = to->base->rec;
+    bool up = true;
+    if (!lat__record_derived(d, b)) {
+        const lat__record *x = d;
+        d = b;
+        b = x;
+        up = false;
+    }
+    uint32_t off = 0;
+    int n = base_paths(d, b, 0, &off, 0);
+    if (n > 1) {
+        lat__error_at(p->u, e->loc, "converting %s to %s: '%s' is an ambiguous base of '%s' (a base more than once)",
+                      lat__type_str(p->u, e->type, NULL, false), lat__type_str(p->u, to, NULL, false),
+                      lat__record_c_name(b), lat__record_c_name(d));
+        e->flags |= LAT_EF_ERROR;
+        return lat__cast_to(p, e, to, true);
+    }
+    if (n == 0 || off == 0)
+        return lat__cast_to(p, e, to, false);
+    const lat__expr *x = e;
+    while (x->kind == LAT_E_CAST)
+        x = x->a;
+    nonnull |= x->kind == LAT_E_UNARY && x->op == LAT_P_AMP; /* an object's address */
+    if (!nonnull && !pure_pointer(e)) {
+        lat__unsupported_at(p->u, e->loc, "converting a computed pointer to a base class at a nonzero offset",
+                            "a lattice limit: put the pointer in a variable first");
+        e->flags |= LAT_EF_ERROR;
+        return lat__cast_to(p, e, to, true);
+    }
+    /* (B *)((char *)e + off), or - off down */
+    lat__type *cp = lat__pointer_to(p->u, &lat__ty_char);
+    lat__expr *sum = node(p, LAT_E_BINARY, e->loc, cp, lat__cast_to(p, e, cp, false));
+    sum->op = up ? LAT_P_PLUS : LAT_P_MINUS;
+    sum->b = lat__int_constant(p, (int)off, e->loc);
+    lat__expr *moved = lat__cast_to(p, sum, to, false);
+    if (nonnull)
+        return moved;
+    lat__expr *c = node(p, LAT_E_COND, e->loc, to, e);
+    c->b = moved;
+    c->c = lat__cast_to(p, lat__int_constant(p, 0, e->loc), to, false);
+    return c;
 }
 
 /* ---- default arguments -------------------------------------------------------------------- */
@@ -571,6 +660,13 @@ void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser 
         lat__expect(p, LAT_P_SEMI, "after the namespace alias");
         if (!target)
             return;
+        lat__ns *was = p->depth > 0 ? find_ns(p, name) : NULL;
+        if (was && was != target && was->alias_of != target) {
+            /* lattice keeps an alias written in a function past the function's end */
+            lat__unsupported(p, kw, "a namespace alias in a function hiding another namespace of its name",
+                             "a lattice limit: give the alias another name");
+            return;
+        }
         lat__ns *alias = lat__arena_alloc(&p->u->arena, sizeof *alias);
         *alias = *target; /* shares the members and children it has now */
         alias->name = name;
@@ -961,9 +1057,8 @@ static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, c
             (size_t)m->value < ty->rec->fields.n && ty->rec->fields.items[m->value].name == (*name)->atom) {
             /* Base::x in a member function of a class derived from Base: the data member
              * of its base subobject, which leads the class's own */
-            for (const lat__record *b = m->rec; b && depth < 64; b = b->base, depth++)
-                if (b == ty->rec)
-                    return m;
+            if (m->rec == ty->rec || lat__record_derived(m->rec, ty->rec))
+                return m;
         }
         if (!found) {
             *why = "no such member";
@@ -987,9 +1082,9 @@ static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, c
             lat__is_pointer(p->this_sym->type) && p->this_sym->type->base->rec && found->rec == ty->rec) {
             /* Base::f() in a member function of a class derived from Base (or Base's own):
              * f on this, as the base, also where the derived class hides it with its own */
-            for (const lat__record *b = p->this_sym->type->base->rec; b && depth < 64; b = b->base, depth++)
-                if (b == ty->rec)
-                    return found;
+            const lat__record *own = p->this_sym->type->base->rec;
+            if (own == ty->rec || lat__record_derived(own, ty->rec))
+                return found;
         }
         if (found->kind == LAT_SYM_FUNC && found->storage != LAT_ST_STATIC) {
             *why = "calling a non-static member function without an object";

@@ -609,12 +609,13 @@ static void trailing_attributes(lat__parser *p)
                             "NVCC aligns the declared name, not the struct; write __align__(N) after 'struct'");
 }
 
-/* `: Base` after a class's name, at the ':': the base's record when it has no data members
- * (traits built on integral_constant), NULL after reporting any other. */
-static lat__record *base_class(lat__parser *p)
+typedef LAT_VEC(lat__record *) record_list;
+
+/* `: Base, ...` after a class's name, at the ':': the base classes into `into`, in order;
+ * false after reporting one that cannot be. */
+static bool base_classes(lat__parser *p, record_list *into)
 {
-    lat__tok *colon = lat__next(p);
-    lat__record *base = NULL;
+    lat__next(p); /* : */
     bool refused = false;
     for (;;) {
         while (lat__at_kw(p, LAT_KW_PUBLIC) || lat__at_kw(p, LAT_KW_PRIVATE) || lat__at_kw(p, LAT_KW_PROTECTED))
@@ -628,24 +629,54 @@ static lat__record *base_class(lat__parser *p)
         lat__type *t = lat__parse_type_name(p);
         if (!t)
             break;
-        if (base) {
-            lat__unsupported(p, at, "more than one base class", lat__why_cxx);
-            refused = true;
-            break;
-        }
         if (!lat__is_record(t) || !t->rec || !t->rec->complete || t->rec->kind != LAT_TY_STRUCT) {
             lat__unsupported(p, at, "a base class that is not a class defined before", lat__why_cxx);
             refused = true;
             break;
         }
-        base = t->rec;
+        for (size_t i = 0; i < into->n; i++)
+            if (into->items[i] == t->rec) {
+                lat__error_tok(p, at, "'%s' is a direct base class twice", lat__record_c_name(t->rec));
+                refused = true;
+            }
+        LAT_PUSH(&p->u->arena, *into, t->rec);
         if (!lat__accept(p, LAT_P_COMMA))
             break;
     }
-    (void)colon;
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
         lat__next(p);
-    return refused ? NULL : base;
+    return !refused;
+}
+
+bool lat__non_pod(const lat__record *r, int depth)
+{
+    if ((r->has_ctor && !r->default_trivial) || lat__nbases(r) || depth > 64)
+        return true;
+    for (size_t i = 0; i < r->methods.n; i++) {
+        const char *n = r->methods.items[i]->name->name;
+        if (n[0] == '~' || strcmp(n, "operator=") == 0)
+            return true;
+    }
+    for (size_t i = 0; i < r->fields.n; i++) {
+        const lat__type *t = r->fields.items[i].type;
+        while (t->kind == LAT_TY_ARRAY && t->base)
+            t = t->base;
+        if (lat__is_record(t) && t->rec && lat__non_pod(t->rec, depth + 1))
+            return true;
+    }
+    return false;
+}
+
+/* Where r's data ends (its size without the tail padding). */
+static size_t data_size(const lat__record *r)
+{
+    size_t end = 0;
+    for (size_t j = 0; j < r->fields.n; j++) {
+        const lat__field *f = &r->fields.items[j];
+        size_t e = f->offset + (size_t)lat__sizeof(f->type);
+        end = e > end ? e : end;
+    }
+    return end;
 }
 
 /* Why r's own data members cannot follow its base's as lattice lays them out (NULL: they
@@ -661,18 +692,150 @@ static const char *data_beside_base(const lat__record *r, const lat__record *bas
         size_t e = f->offset + (size_t)lat__sizeof(f->type);
         end = e > end ? e : end;
     }
-    if (end != (size_t)base->size)
+    if (end != (size_t)base->size && !lat__non_pod(base, 0))
         return "a base class ending in padding under a class with data members of its own";
     if (r->packed || base->packed)
         return "a packed class with a base class, both with data members";
-    for (size_t i = 0; i < r->fields.n; i++)
-        for (size_t j = 0; j < base->fields.n; j++)
-            if (r->fields.items[i].name && r->fields.items[i].name == base->fields.items[j].name)
-                return "a data member of the name of one of its base class's";
     if (base->has_ctor && !r->has_ctor)
         return "a class with data members beside its base's, without a constructor of its own, whose base "
                "class has constructors";
     return NULL;
+}
+
+/* A base's data member as r's field: under another name where r's own members (the first
+ * `own` of mine) declare its name, which hides it in r as C++ hides it (the recursive
+ * tuple<T, Rest...> : tuple<Rest...>, each with its `head`); the base's own accesses go
+ * through the base's type and keep the name. */
+static lat__field base_field(lat__parser *p, lat__field f, const lat__field *mine, size_t own)
+{
+    for (size_t i = 0; f.name && i < own; i++)
+        if (mine[i].name == f.name) {
+            const char *hidden = lat__arena_printf(&p->u->arena, "__lat_hidden%d_%s", ++p->anon, f.name->name);
+            f.name = lat__atom_get(&p->u->atoms, hidden, strlen(hidden));
+            break;
+        }
+    return f;
+}
+
+/* Why the data of r's bases and its own cannot be laid out as the ABI does (NULL: they
+ * can): each base with data as data_beside_base says, unless nothing follows it. */
+static const char *several_bases_why(const lat__record *r)
+{
+    size_t last = 0, with_data = 0;
+    for (size_t i = 0; i < r->bases.n; i++)
+        if (!lat__empty_record(r->bases.items[i])) {
+            last = i;
+            with_data++;
+        }
+    for (size_t i = 0; i < r->bases.n; i++) {
+        const lat__record *b = r->bases.items[i];
+        if (lat__empty_record(b))
+            continue;
+        if (r->packed || b->packed)
+            return "a packed class with several base classes";
+        if (b->has_ctor && !r->has_ctor && with_data + (r->fields.n > 0) > 1)
+            return "a class without a constructor of its own beside a base class with constructors";
+        if (i == last && !r->fields.n)
+            continue;
+        size_t end = 0;
+        for (size_t j = 0; j < b->fields.n; j++) {
+            const lat__field *f = &b->fields.items[j];
+            if (f->bits >= 0)
+                return "a base class with bit-fields followed by other data";
+            size_t e = f->offset + (size_t)lat__sizeof(f->type);
+            end = e > end ? e : end;
+        }
+        if (end != (size_t)b->size && !lat__non_pod(b, 0))
+            return "a base class ending in padding followed by other data (C would place that data in the "
+                   "padding)";
+    }
+    return NULL;
+}
+
+static bool has_own_field(const lat__record *r, const lat__atom *name)
+{
+    for (size_t i = 0; i < r->fields.n; i++)
+        if (r->fields.items[i].name == name)
+            return true;
+    return false;
+}
+
+/* A class of several base classes: the data of each base with data in order, each at its
+ * alignment after the one before (an empty base takes none, at offset 0), then r's own,
+ * as the Itanium C++ ABI lays them out; a base's members keep their names in r, so a name
+ * two of them (or r and one) share is refused. */
+static void several_bases(lat__parser *p, lat__record *r)
+{
+    const char *why = several_bases_why(r);
+    LAT_VEC(const lat__atom *) names = {0};
+    LAT_VEC(size_t) of = {0}; /* each name's base */
+    for (size_t i = 0; i < r->bases.n; i++) {
+        const lat__record *b = r->bases.items[i];
+        for (size_t k = 0; !lat__empty_record(b) && k < b->fields.n; k++)
+            if (b->fields.items[k].name) {
+                LAT_PUSH(&p->u->arena, names, b->fields.items[k].name);
+                LAT_PUSH(&p->u->arena, of, i);
+            }
+    }
+    for (size_t i = 0; !why && i < names.n; i++)
+        for (size_t j = i + 1; j < names.n; j++)
+            if (names.items[i] == names.items[j] && of.items[i] != of.items[j] && !has_own_field(r, names.items[i]))
+                why = "a data member of one name in two of a class's base classes (ambiguous in the class)";
+    if (why) {
+        lat__unsupported_at(p->u, r->loc, why, "a lattice limit");
+        return;
+    }
+    size_t own = r->fields.n;
+    lat__field *mine = r->fields.items;
+    r->fields.items = NULL;
+    r->fields.n = r->fields.cap = 0;
+    uint32_t at = 0, align = r->min_align;
+    for (size_t i = 0; i < r->bases.n; i++) {
+        const lat__record *b = r->bases.items[i];
+        r->base_fields_at.items[i] = r->fields.n;
+        if (lat__empty_record(b))
+            continue;
+        at = (at + b->align - 1) / b->align * b->align;
+        r->base_offsets.items[i] = at;
+        for (size_t k = 0; k < b->fields.n; k++) {
+            lat__field f = base_field(p, b->fields.items[k], mine, own);
+            if (k == 0 && lat__alignof(f.type) < b->align) {
+                /* C would place the base's first member at its own alignment */
+                f.type = lat__type_copy(p->u, f.type);
+                f.type->align = b->align;
+            }
+            LAT_PUSH(&p->u->arena, r->fields, f);
+        }
+        at += lat__non_pod(b, 0) ? data_size(b) : b->size; /* the ABI reuses a non-POD's tail padding */
+        align = b->min_align > align ? b->min_align : align;
+    }
+    r->nbase_fields = r->fields.n;
+    for (size_t i = 0; i < own; i++)
+        LAT_PUSH(&p->u->arena, r->fields, mine[i]);
+    r->min_align = align;
+    lat__record_layout(r);
+    for (size_t i = 0; i < r->bases.n; i++) {
+        const lat__record *b = r->bases.items[i];
+        size_t f = r->base_fields_at.items[i];
+        if (!lat__empty_record(b) && r->fields.items[f].offset != r->base_offsets.items[i])
+            lat__unsupported_at(p->u, r->loc, "a base class the emulator cannot place where the ABI does",
+                                "a lattice limit");
+    }
+}
+
+/* A class template's instance being parsed: a record of its own under the template's name,
+ * known as the instance from here on. */
+static lat__record *instance_record(lat__parser *p, lat__tykind kind, const lat__tok *name)
+{
+    lat__record *r = new_record(p, kind, name->atom, name->loc);
+    r->emit_tag = p->inst_tag;
+    lat__sym *ts = lat__sym_new(p, LAT_SYM_TAG, name->atom, name->loc);
+    ts->rec = r;
+    ts->type = record_type(p, r);
+    lat__bind(p, ts);
+    p->inst_type = ts->type;
+    lat__template_class_begun(p, ts->type);
+    return r;
 }
 
 static lat__type *record_specifier(lat__parser *p, spec *s)
@@ -690,13 +853,21 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
         attributes(p, NULL, &align, &packed);
     }
     lat__record *base = NULL;
+    record_list bases = {0};
+    lat__record *inst_rec = NULL; /* a class template's instance, made before its bases */
     if (lat__at_punct(p, LAT_P_COLON) && name) {
         lat__record *self = NULL;
         if (!(p->inst_of && (p->in_record || name->atom == lat__template_name(p->inst_of)))) {
             self = find_tag(p, kind, name->atom, name->loc, true)->rec; /* struct D : B<D>: D named in its bases */
             self->defining = !self->complete;
+        } else if (!p->in_record && !p->inst_type) {
+            /* template <class T> struct D : B<D<T>>: the instance named in its bases */
+            self = inst_rec = instance_record(p, kind, name);
+            self->defining = true;
         }
-        base = base_class(p);
+        if (!base_classes(p, &bases))
+            bases.n = 0;
+        base = bases.n ? bases.items[0] : NULL;
         if (self && !lat__at_punct(p, LAT_P_LBRACE))
             self->defining = false;
     }
@@ -718,16 +889,12 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
         r = new_record(p, kind, name->atom, name->loc);
         r->emit_tag = lat__arena_printf(&p->u->arena, "%s__%s", p->inst_tag, name->atom->name);
         t = record_type(p, r);
+    } else if (inst_rec) {
+        r = inst_rec;
+        t = p->inst_type;
     } else if (name && p->inst_of && name->atom == lat__template_name(p->inst_of) && !p->inst_type) {
-        /* a class template's instance: a record of its own under the template's name */
-        r = new_record(p, kind, name->atom, name->loc);
-        r->emit_tag = p->inst_tag;
-        lat__sym *ts = lat__sym_new(p, LAT_SYM_TAG, name->atom, name->loc);
-        ts->rec = r;
-        ts->type = t = record_type(p, r);
-        lat__bind(p, ts);
-        p->inst_type = t;
-        lat__template_class_begun(p, t);
+        r = instance_record(p, kind, name);
+        t = p->inst_type;
     } else if (name) {
         lat__sym *ts = find_tag(p, kind, name->atom, name->loc, true);
         r = ts->rec;
@@ -746,10 +913,18 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
     r->packed = packed;
     r->min_align = align;
     r->base = base;
+    if (bases.n > 1)
+        for (size_t i = 0; i < bases.n; i++) {
+            LAT_PUSH(&p->u->arena, r->bases, bases.items[i]);
+            LAT_PUSH(&p->u->arena, r->base_offsets, 0);
+            LAT_PUSH(&p->u->arena, r->base_fields_at, 0);
+        }
     lat__next(p); /* { */
     struct_body(p, r);
     trailing_attributes(p);
-    if (base && !lat__empty_record(base)) {
+    if (bases.n > 1) {
+        several_bases(p, r);
+    } else if (base && !lat__empty_record(base)) {
         /* cub's struct TempStorage : _TempStorage {}: a class that adds no data to its
          * base's is laid out as the base, and binds where the base is asked for */
         const char *why = r->fields.n ? data_beside_base(r, base) : NULL;
@@ -763,7 +938,7 @@ static lat__type *record_specifier(lat__parser *p, spec *s)
             r->fields.items = NULL;
             r->fields.n = r->fields.cap = 0;
             for (size_t i = 0; i < base->fields.n; i++)
-                LAT_PUSH(&p->u->arena, r->fields, base->fields.items[i]);
+                LAT_PUSH(&p->u->arena, r->fields, base_field(p, base->fields.items[i], mine, own));
             for (size_t i = 0; i < own; i++)
                 LAT_PUSH(&p->u->arena, r->fields, mine[i]);
             r->nbase_fields = base->fields.n;
@@ -922,10 +1097,34 @@ lat__sym *lat__member_instance(lat__parser *p, lat__record *r, lat__atom *as)
     return r->methods.n > before ? constexpr_method(r, s.constexpr_) : NULL;
 }
 
+typedef LAT_VEC(lat__sym *) sym_list;
+
+/* The member types, enumerators and static constants of r's bases (theirs first), bound
+ * by their plain names for r's body, as C++ finds them there (`result_type operator()`
+ * of a class deriving from binary_function); each name's previous meaning into `saved`. */
+static void bind_base_types(lat__parser *p, const lat__record *r, sym_list *saved, int depth)
+{
+    for (size_t k = 0; depth < 64 && k < lat__nbases(r); k++) {
+        const lat__record *b = lat__base_of(r, k);
+        bind_base_types(p, b, saved, depth + 1);
+        for (size_t i = 0; i < b->methods.n; i++) {
+            lat__sym *m = b->methods.items[i];
+            if (m->kind != LAT_SYM_TYPEDEF && m->kind != LAT_SYM_ENUM_CONST &&
+                !(m->kind == LAT_SYM_VAR && m->storage == LAT_ST_STATIC))
+                continue;
+            LAT_PUSH(&p->u->arena, *saved, m);
+            LAT_PUSH(&p->u->arena, *saved, m->name->sym);
+            m->name->sym = m;
+        }
+    }
+}
+
 static void struct_body(lat__parser *p, lat__record *r)
 {
     lat__parse_enter(p, 0);
     size_t before = r->methods.n;
+    sym_list saved = {0};
+    bind_base_types(p, r, &saved, 0);
     struct_body_(p, r);
     /* The names bound by bind_in_body, unbound, newest first. */
     for (size_t i = r->methods.n; i-- > before;) {
@@ -933,6 +1132,8 @@ static void struct_body(lat__parser *p, lat__record *r)
         if (bound_in_body(m))
             m->name->sym = m->shadow;
     }
+    for (size_t i = saved.n; i >= 2; i -= 2)
+        saved.items[i - 2]->name->sym = saved.items[i - 1];
     lat__parse_leave(p);
 }
 
@@ -945,7 +1146,11 @@ static void using_member(lat__parser *p, lat__record *r, using_list *usings)
 {
     lat__tok *kw = lat__next(p);
     lat__tok *b = lat__peek(p);
-    bool ok = r->base && b->kind == LAT_TK_IDENT && b->atom == r->base->tag;
+    lat__record *base = NULL;
+    for (size_t i = 0; b->kind == LAT_TK_IDENT && i < lat__nbases(r); i++)
+        if (b->atom == lat__base_of(r, i)->tag)
+            base = lat__base_of(r, i);
+    bool ok = base != NULL;
     if (ok) {
         lat__next(p);
         if (lat__at_punct(p, LAT_P_LT))
@@ -954,7 +1159,7 @@ static void using_member(lat__parser *p, lat__record *r, using_list *usings)
              lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SEMI);
     }
     lat__tok *name = ok ? lat__next(p) : NULL;
-    if (name && name->atom == r->base->tag) {
+    if (name && name->atom == base->tag) {
         lat__unsupported(p, kw, "inheriting a base's constructors (using Base::Base;)", "a lattice limit");
         name = NULL;
     } else if (!ok) {
@@ -964,7 +1169,7 @@ static void using_member(lat__parser *p, lat__record *r, using_list *usings)
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_SEMI) && !lat__at_punct(p, LAT_P_RBRACE))
         lat__next(p);
     lat__accept(p, LAT_P_SEMI);
-    if (name && lat__find_method(r->base, name->atom))
+    if (name && lat__find_method(base, name->atom))
         LAT_PUSH(&p->u->arena, *usings, name);
 }
 
@@ -974,7 +1179,9 @@ static void using_overloads(lat__parser *p, lat__record *r, const using_list *us
 {
     for (size_t i = 0; i < usings->n; i++) {
         lat__tok *name = usings->items[i];
-        lat__sym *theirs = lat__find_method(r->base, name->atom), *own = lat__find_method(r, name->atom);
+        lat__sym *theirs = NULL, *own = lat__find_method(r, name->atom);
+        for (size_t k = 0; !theirs && k < lat__nbases(r); k++)
+            theirs = lat__find_method(lat__base_of(r, k), name->atom);
         if (!own) {
             LAT_PUSH(&p->u->arena, r->methods, theirs);
             continue;

@@ -225,7 +225,7 @@ lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const
         lat__type *bt = lat__qualified(p->u, lat__unqualified(p->u, t), e->type->quals);
         lat__expr *d = lat__expr_new(p, LAT_E_UNARY, e->loc);
         d->op = LAT_P_STAR;
-        d->a = lat__cast_to(p, lat__address_of_object(p, e), lat__pointer_to(p->u, bt), false);
+        d->a = lat__base_pointer(p, lat__address_of_object(p, e), lat__pointer_to(p->u, bt), true);
         d->type = bt;
         d->flags |= LAT_EF_LVALUE;
         e = d;
@@ -249,7 +249,7 @@ lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const
         lat__type *a = t->base, *b = from->base;
         bool void_ptr = a->kind == LAT_TY_VOID || b->kind == LAT_TY_VOID;
         if (!void_ptr && lat__derived_from(b, a) && !(b->quals & ~a->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)))
-            return lat__cast_to(p, e, t, false); /* a derived class's pointer to its base, a cast the C spells */
+            return lat__base_pointer(p, e, t, false); /* a derived class's pointer to its base */
         if (!void_ptr && !lat__type_compatible(a, b, true) && !p->in_builtin) {
             /* C warns; CUDA (C++) refuses. The two meet at an error. */
             lat__error_at(p->u, e->loc, "%s %s from %s: incompatible pointer types", context,
@@ -1409,13 +1409,26 @@ static lat__expr *unary_(lat__parser *p)
 
 /* (T)x, (T){...}, ({...}) or (expr). */
 /* (t)a, C's cast, which C++'s static_cast and reinterpret_cast narrow. */
+/* Whether a cast from a pointer to `from` to one to `to` moves between a class and its
+ * base, as C++'s static_cast (and a C-style cast) does: not reinterpret_cast. */
+static bool class_cast(const lat__type *from, const lat__type *to, const lat__tok *at)
+{
+    return !lat__tok_kw(at, LAT_KW_REINTERPRET_CAST) &&
+           (lat__derived_from(from, to) || lat__derived_from(to, from));
+}
+
 static lat__expr *explicit_cast(lat__parser *p, lat__expr *a, lat__type *t, lat__tok *at)
 {
     if (a->flags & LAT_EF_ERROR)
         return lat__cast_to(p, a, t, false);
+    if (t->kind == LAT_TY_PTR && !t->ref && a->type->kind == LAT_TY_PTR && class_cast(a->type->base, t->base, at))
+        return lat__base_pointer(p, lat__rvalue(p, a), t, false); /* (B *)pd, static_cast<D *>(pb) */
     if (t->kind == LAT_TY_PTR && t->ref && (a->flags & LAT_EF_LVALUE) && a->type->kind != LAT_TY_FUNC) {
-        /* (float4 &)x: x's storage seen as a float4, as reinterpret_cast<float4 &>(x) */
-        lat__expr *c = lat__cast_to(p, lat__address_of_object(p, a), lat__pointer_to(p->u, t->base), false);
+        /* (float4 &)x: x's storage seen as a float4, as reinterpret_cast<float4 &>(x); a
+         * class's object as its base's, or back, moved to the subobject */
+        lat__expr *c = class_cast(a->type, t->base, at)
+                           ? lat__base_pointer(p, lat__address_of_object(p, a), lat__pointer_to(p->u, t->base), true)
+                           : lat__cast_to(p, lat__address_of_object(p, a), lat__pointer_to(p->u, t->base), false);
         c->type = lat__reference_to(p->u, t->base);
         return lat__deref_reference(p, c);
     }
@@ -1472,6 +1485,9 @@ static lat__expr *paren_or_cast(lat__parser *p)
         if (!abstract)
             type_follows = false;
     }
+    if (type_follows && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LBRACE) && lat__peek(p)->kind == LAT_TK_IDENT &&
+        (!lat__peek(p)->atom->kw || simple_type_kw((lat__kw)lat__peek(p)->atom->kw)))
+        type_follows = false; /* (T{1} << n): a value made by a braced list */
     if (type_follows) {
         lat__type *t = lat__parse_type_name(p);
         lat__expect(p, LAT_P_RPAREN, "to close the cast");
@@ -1635,7 +1651,8 @@ static lat__expr *cxx_cast(lat__parser *p, lat__tok *t)
             a->sym->flags |= LAT_SF_ADDRESS_TAKEN;
             a->flags &= (uint16_t)~LAT_EF_CONST;
         }
-        lat__expr *c = lat__cast_to(p, addr, ptr, false);
+        lat__expr *c = class_cast(a->type, to->base, t) ? lat__base_pointer(p, addr, ptr, true)
+                                                         : lat__cast_to(p, addr, ptr, false);
         c->type = lat__reference_to(p->u, to->base);
         return lat__deref_reference(p, c);
     }
@@ -1840,6 +1857,38 @@ static lat__expr *special_name(lat__parser *p, lat__tok *t, const char *n)
     return NULL;
 }
 
+/* At `operator` (t) followed by an operator's spelling and '(': the operator function's
+ * name as an identifier token of its own ("operator()"), read past; NULL (nothing read)
+ * otherwise. */
+static lat__tok *operator_name(lat__parser *p, lat__tok *t)
+{
+    lat__tok *o = lat__peek_at(p, 1), *o2 = lat__peek_at(p, 2);
+    char spelled[16] = "";
+    size_t skip = 1;
+    if ((lat__tok_is_punct(o, LAT_P_LPAREN) && lat__tok_is_punct(o2, LAT_P_RPAREN)) ||
+        (lat__tok_is_punct(o, LAT_P_LBRACKET) && lat__tok_is_punct(o2, LAT_P_RBRACKET))) {
+        snprintf(spelled, sizeof spelled, "%s", lat__tok_is_punct(o, LAT_P_LPAREN) ? "()" : "[]");
+        skip = 2;
+    } else if (o->kind == LAT_TK_PUNCT && o->len < sizeof spelled && !lat__tok_is_punct(o, LAT_P_LPAREN)) {
+        memcpy(spelled, o->text, o->len);
+        spelled[o->len] = '\0';
+    }
+    lat__tok *after = lat__peek_at(p, 1 + skip);
+    if (!spelled[0] || !(lat__tok_is_punct(after, LAT_P_LPAREN) || lat__tok_is_punct(after, LAT_P_LT)))
+        return NULL;
+    lat__tok *named = lat__arena_alloc(&p->u->arena, sizeof *named);
+    *named = *t;
+    const char *full = lat__arena_printf(&p->u->arena, "operator%s", spelled);
+    named->kind = LAT_TK_IDENT;
+    named->atom = lat__atom_get(&p->u->atoms, full, strlen(full));
+    named->text = named->atom->name;
+    named->len = (uint32_t)strlen(full);
+    named->hide = NULL;
+    for (size_t i = 0; i <= skip; i++)
+        lat__next(p);
+    return named;
+}
+
 static lat__expr *primary(lat__parser *p)
 {
     lat__tok *t = lat__peek(p);
@@ -1896,10 +1945,7 @@ static lat__expr *primary(lat__parser *p)
             lat__error_tok(p, t, "'this' outside a member function");
             return lat__error_expr(p, t->loc);
         } else {
-            lat__expr *e = lat__expr_new(p, LAT_E_NAME, t->loc);
-            e->sym = p->this_sym;
-            e->type = p->this_sym->type; /* a pointer, not an lvalue */
-            return e;
+            return lat__this_expr(p, t->loc); /* a pointer, not an lvalue */
         }
     case LAT_KW_TYPENAME:
         /* typename T::value_type(x): the functional cast or construction that follows */
@@ -1910,8 +1956,19 @@ static lat__expr *primary(lat__parser *p)
         }
         lat__next(p);
         return primary(p);
+    case LAT_KW_OPERATOR: {
+        /* operator==(rhs): an operator function named, called as any function */
+        lat__tok *named = operator_name(p, t);
+        if (named) {
+            if (!named->atom->sym) {
+                lat__error_tok(p, t, "'%s' undeclared", named->atom->name);
+                return lat__error_expr(p, t->loc);
+            }
+            return name_expr(p, named);
+        }
+    }
+    /* fall through */
     case LAT_KW_TYPEID:
-    case LAT_KW_OPERATOR:
     case LAT_KW_TEMPLATE:
     case LAT_KW_DECLTYPE:
     case LAT_KW_NOEXCEPT: {
@@ -2024,12 +2081,58 @@ static lat__field *lookup_field(lat__record *r, lat__atom *name, lat__expr **pat
 
 static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open, lat__expr *self);
 
+/* The member function `name` of r's bases, depth first, its class in *owner; *other: a
+ * second base that has one too (the name is ambiguous), else left as it is. */
+static lat__sym *base_method(lat__record *r, const lat__atom *name, lat__record **owner, lat__record **other,
+                             int depth)
+{
+    lat__sym *found = NULL;
+    for (size_t k = 0; depth < 64 && k < lat__nbases(r); k++) {
+        lat__record *b = lat__base_of(r, k), *where = b;
+        lat__sym *m = lat__find_method(b, name);
+        if (!m)
+            m = base_method(b, name, &where, other, depth + 1);
+        if (m && found && m != found)
+            *other = where;
+        else if (m && !found) {
+            found = m;
+            *owner = where;
+        }
+    }
+    return found;
+}
+
+lat__sym *lat__method_of(lat__parser *p, lat__record *r, const lat__atom *name, lat__expr **self, lat__loc loc)
+{
+    lat__sym *m = lat__find_method(r, name);
+    if (m || !lat__nbases(r))
+        return m;
+    lat__record *owner = r, *other = NULL;
+    m = base_method(r, name, &owner, &other, 0);
+    if (m && other) {
+        lat__error_at(p->u, loc, "'%s' is ambiguous in %s: a member of its bases '%s' and '%s'", name->name,
+                      lat__record_c_name(r), lat__record_c_name(owner), lat__record_c_name(other));
+        return NULL;
+    }
+    if (m && self && *self && m->storage != LAT_ST_STATIC) {
+        const lat__type *pt = (*self)->type;
+        unsigned q = pt->kind == LAT_TY_PTR ? pt->base->quals : 0;
+        lat__type *bt = lat__qualified(p->u, lat__record_type_of(p, owner), q);
+        *self = lat__base_pointer(p, *self, lat__pointer_to(p->u, bt), true);
+    }
+    return m;
+}
+
 static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *op)
 {
     /* Back to the token after the '.', not one before it: at the end of the input
      * lat__next does not move, and the '.' was read again for ever. */
     size_t at = p->pos;
-    lat__tok *n = lat__next(p);
+    if (lat__at_kw(p, LAT_KW_TEMPLATE))
+        lat__next(p); /* f.template g<T>(): a member template's call */
+    lat__tok *n = lat__peek(p);
+    lat__tok *named = lat__tok_kw(n, LAT_KW_OPERATOR) ? operator_name(p, n) : NULL;
+    n = named ? named : lat__next(p);
     if (n->kind != LAT_TK_IDENT) {
         p->pos = at;
         lat__syntax_error(p, "a member name");
@@ -2063,10 +2166,15 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
     if (!f) {
         lat__sym *m = lat__find_method(t->rec, n->atom);
         lat__record *owner = t->rec;
-        for (int depth = 0; !m && owner->base && depth < 64; depth++) {
-            /* d.f() of a base's f: on the base within d (at its start) */
-            owner = owner->base;
-            m = lat__find_method(owner, n->atom);
+        if (!m && lat__nbases(owner)) {
+            /* d.f() of a base's f: on the base subobject within d */
+            lat__record *other = NULL;
+            m = base_method(t->rec, n->atom, &owner, &other, 0);
+            if (m && other) {
+                lat__error_tok(p, n, "'%s' is ambiguous in %s: a member of its bases '%s' and '%s'", n->atom->name,
+                               lat__record_c_name(t->rec), lat__record_c_name(owner), lat__record_c_name(other));
+                return lat__error_expr(p, op->loc);
+            }
         }
         if (m && owner != t->rec && m->storage != LAT_ST_STATIC) {
             if (m->tmpl || !lat__at_punct(p, LAT_P_LPAREN)) {
@@ -2076,7 +2184,7 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
             }
             lat__expr *self = arrow ? base : lat__address_of_object(p, base);
             lat__type *bt = lat__qualified(p->u, lat__record_type_of(p, owner), t->quals);
-            self = lat__cast_to(p, self, lat__pointer_to(p->u, bt), false);
+            self = lat__base_pointer(p, self, lat__pointer_to(p->u, bt), true);
             lat__tok *open = lat__next(p);
             lat__expr *fn = lat__expr_new(p, LAT_E_NAME, n->loc);
             fn->sym = m;
@@ -2187,11 +2295,7 @@ static lat__expr *call(lat__parser *p, lat__expr *fn, lat__tok *open, lat__expr 
         !(callee->flags & LAT_SF_CTOR)) {
         /* another member function of the class, by its plain name: this object's */
         if (p->this_sym) {
-            lat__expr *t = lat__expr_new(p, LAT_E_NAME, fn->loc);
-            t->sym = p->this_sym;
-            t->type = p->this_sym->type;
-            t->flags |= LAT_EF_LVALUE;
-            self = t;
+            self = lat__this_expr(p, fn->loc);
         } else {
             lat__error_at(p->u, fn->loc, "'%s' is a member function: call it on an object", callee->name->name);
         }
@@ -2455,24 +2559,25 @@ static lat__expr *postfix(lat__parser *p, lat__expr *e)
         }
         case LAT_P_LPAREN:
             if (lat__is_record(e->type) && e->type->rec && !(e->flags & LAT_EF_ERROR)) {
-                lat__sym *m = lat__find_method(e->type->rec, lat__atom_get(&p->u->atoms, "operator()", 10));
+                lat__expr *self = lat__address_of_object(p, e);
+                lat__sym *m = lat__method_of(p, e->type->rec, lat__atom_get(&p->u->atoms, "operator()", 10), &self,
+                                             t->loc);
                 if (m && m->tmpl) { /* template <typename T> T operator()(T a, T b) */
-                    e = lat__member_template_call(p, m, t, lat__address_of_object(p, e));
+                    e = lat__member_template_call(p, m, t, self);
                     break;
                 }
-            }
-            lat__next(p);
-            if (lat__is_record(e->type) && e->type->rec && !(e->flags & LAT_EF_ERROR)) {
-                /* f(x) of an object: its operator() */
-                lat__sym *m = lat__find_method(e->type->rec, lat__atom_get(&p->u->atoms, "operator()", 10));
-                if (m) {
+                lat__next(p);
+                if (m) { /* f(x) of an object: its operator() (or its base's) */
                     lat__expr *fn = lat__expr_new(p, LAT_E_NAME, t->loc);
                     fn->sym = m;
                     fn->type = m->type;
-                    e = call(p, fn, t, lat__address_of_object(p, e));
+                    e = call(p, fn, t, self);
                     break;
                 }
+                e = call(p, e, t, NULL);
+                break;
             }
+            lat__next(p);
             e = call(p, e, t, NULL);
             break;
         case LAT_P_DOT:

@@ -740,9 +740,14 @@ static lat__stmt *statement_(lat__parser *p)
             return declaration_statement(p);
         lat__using_declaration(p);
         return lat__stmt_new(p, LAT_S_NULL, t->loc);
+    case LAT_KW_NAMESPACE:
+        if (lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_ASSIGN)) {
+            lat__namespace_definition(p, NULL); /* namespace ops = a::b::ops; in a function */
+            return lat__stmt_new(p, LAT_S_NULL, t->loc);
+        }
+        /* fall through */
     case LAT_KW_THROW:
-    case LAT_KW_TEMPLATE:
-    case LAT_KW_NAMESPACE: {
+    case LAT_KW_TEMPLATE: {
         char what[48];
         snprintf(what, sizeof what, "'%s'", t->atom->name);
         lat__unsupported(p, t, what, lat__why_cxx);

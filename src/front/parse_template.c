@@ -78,6 +78,7 @@ struct lat__template {
     LAT_VEC(tinst) insts;
     LAT_VEC(struct partial) partials; /* a class template's partial specializations */
     lat__record *member_of; /* a member function template's class */
+    bool const_method;      /* ... a const member function (f(T) const) */
     /* A member template's names as its class saw them where it was declared (the class
      * template's parameters, member types, constants): what they mean again in each
      * instance, made later at file scope. */
@@ -311,8 +312,8 @@ static lat__atom *skip_function(lat__parser *p, size_t *body_at)
         lat__tok *t = lat__next(p);
         if (lat__tok_kw(t, LAT_KW_OPERATOR)) {
             char op[24] = "operator";
-            if (lat__at_punct(p, LAT_P_LPAREN)) {
-                strcat(op, "()");
+            if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACKET)) {
+                strcat(op, lat__at_punct(p, LAT_P_LPAREN) ? "()" : "[]");
                 lat__next(p);
                 lat__next(p);
             } else if (lat__peek(p)->kind == LAT_TK_PUNCT && lat__peek(p)->len < 8) {
@@ -572,6 +573,7 @@ static lat__parser sub_parser(lat__parser *p, lat__template *tm)
      * inside a lambda's body, the lambda's captures are not the instance's names. */
     sub.lambda = NULL;
     sub.decl_class = NULL;
+    sub.member_class = NULL;
     sub.conv_type = NULL;
     sub.decl_align = 0;
     sub.decl_packed = false;
@@ -746,9 +748,9 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
         size_t packs = 0;
         for (size_t i = 0; i < own->params.n; i++)
             packs += own->params.items[i].is_pack;
-        if (packs > 1 || has_template_param(own))
+        if (packs > 2 || has_template_param(own))
             lat__unsupported(p, name,
-                             "a partial specialization with more than one parameter pack or a template template "
+                             "a partial specialization with more than two parameter packs or a template template "
                              "parameter beside one",
                              "a lattice limit");
         else {
@@ -894,7 +896,9 @@ static bool read_shape(lat__parser *p, lat__template *tm)
     targ *ph = placeholder_args(p, tm, NULL);
     bound_names b = bind_params(&sub, tm, ph);
     lat__atom *n = NULL;
+    sub.method_const = false;
     tm->shape = expand_for(&sub, tm, ph, true) ? lat__parse_signature(&sub, &n) : NULL;
+    tm->const_method = sub.method_const;
     unbind_params(b);
     p->anon = sub.anon;
     if (!tm->shape || tm->shape->kind != LAT_TY_FUNC)
@@ -1022,8 +1026,10 @@ void lat__member_template(lat__parser *p, lat__record *r)
         lat__syntax_error(p, "a member function after the template's parameters");
         return;
     }
-    if (lat__find_member_sym(r, tm->name) || tm->name == r->tag) {
-        lat__unsupported(p, first, "a member template beside another member of its name (overloads)",
+    lat__sym *old = lat__find_method(r, tm->name);
+    if ((!old && lat__find_member_sym(r, tm->name)) || tm->name == r->tag) {
+        lat__unsupported(p, first, "a member template beside a member of its name that is no function, or a "
+                                   "constructor template",
                          "a lattice limit");
         return;
     }
@@ -1031,6 +1037,14 @@ void lat__member_template(lat__parser *p, lat__record *r)
     if (!read_shape(p, tm)) {
         lat__unsupported(p, first, "a member template other than a member function", "a lattice limit");
         return;
+    }
+    if (old && old->tmpl) {
+        /* overloaded member templates (const and not, of other parameters): calls pick
+         * among the chain, and the plain member functions of the name beside them */
+        tm->older = old;
+        tm->plain = old->tmpl->plain;
+    } else if (old) {
+        tm->plain = old;
     }
     lat__sym *s = lat__sym_new(p, LAT_SYM_FUNC, tm->name, first->loc);
     s->tmpl = tm;
@@ -1096,6 +1110,7 @@ static tinst *instantiate_member(lat__parser *p, lat__sym *tsym, targ *given, la
     ns_binding *opened = open_scope(p, tm, &nopen);
     lat__parser sub = sub_parser(p, tm);
     sub.instantiating = true;
+    sub.member_class = tm->member_of;
     bound_names b = bind_params(&sub, tm, args);
     lat__sym *m = expand_for(&sub, tm, args, false) ? lat__member_instance(&sub, tm->member_of, as) : NULL;
     sub.in_record = false;
@@ -1598,6 +1613,18 @@ static bool unify_args(lat__parser *p, const lat__template *tm, const targ *pat,
 /* A pattern's type against a type exactly (a partial specialization's arguments, a class
  * template's arguments in a parameter), binding placeholders: const T takes const int as
  * T = int, T takes it whole. */
+/* Whether a placeholder bound to a and again to b is bound consistently: placeholders
+ * (another pattern's, while partial specializations are ordered) by their index, as void
+ * types are all the same type. */
+static bool same_bound(const lat__type *a, const lat__type *b)
+{
+    int i, j;
+    bool pa = placeholder_index(a, &i), pb = placeholder_index(b, &j);
+    if (pa || pb)
+        return pa && pb && i == j;
+    return lat__type_same(a, b);
+}
+
 static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *args, bool *set)
 {
     int k;
@@ -1606,7 +1633,7 @@ static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *ar
             return false;
         lat__type *t = file_scope_type(p, lat__qualified(p->u, lat__unqualified(p->u, arg), arg->quals & ~pat->quals));
         if (set[k])
-            return lat__type_same(args[k].type, t) && args[k].type->quals == t->quals;
+            return same_bound(args[k].type, t) && args[k].type->quals == t->quals;
         args[k].type = t;
         set[k] = true;
         return true;
@@ -1645,8 +1672,12 @@ static bool match(lat__parser *p, const lat__type *param, lat__type *arg, targ *
 {
     int k;
     if (instance_pattern(param)) {
-        /* Vec<T, N> v: from an instance of Vec; anything else deduces nothing (the call's
-         * check reports) */
+        /* Vec<T, N> v: from an instance of Vec, or (ordering partial specializations)
+         * another pattern of Vec; anything else deduces nothing (the call's check reports),
+         * but another template's pattern does not match */
+        if (instance_pattern(arg))
+            return arg->rec->tmpl == param->rec->tmpl &&
+                   unify_args(p, param->rec->tmpl, param->rec->targs, arg->rec->targs, args, set);
         if (!lat__is_record(arg) || !arg->rec || arg->rec->tmpl != param->rec->tmpl)
             return true;
         return unify_args(p, param->rec->tmpl, param->rec->targs, arg->rec->targs, args, set);
@@ -1788,28 +1819,34 @@ static bool as_specialized(lat__parser *p, const lat__template *prim, const part
     return unify_args(p, prim, b->pattern, a->pattern, d, dset);
 }
 
-/* The pattern of a partial specialization c with a parameter pack, its pack of n elements:
- * its <args> written out with the pack's elements as placeholders; NULL when it does not read. */
-static targ *pattern_for(lat__parser *p, lat__template *prim, const partial *c, size_t n)
+/* The pattern of a partial specialization c with parameter packs, pack k (in the order of
+ * its parameters) of ns[k] elements: its <args> written out with the packs' elements as
+ * placeholders; NULL when it does not read. */
+static targ *pattern_for(lat__parser *p, lat__template *prim, const partial *c, const size_t *ns)
 {
     lat__template *own = c->own;
-    size_t r = 0;
-    while (!own->params.items[r].is_pack)
-        r++;
     lat__parser scan = *p;
     scan.toks = own->toks;
     scan.ntoks = own->ntoks;
     scan.pos = c->open;
     scan.half_gt = false;
     lat__skip_angles(&scan);
-    lat__pack_bind pb = {own->params.items[r].name, n};
+    lat__pack_bind pb[2];
+    size_t npb = 0, k = 0;
+    size_t *lens = lat__arena_alloc(&p->u->arena, (own->params.n + 1) * sizeof *lens);
+    for (size_t r = 0; r < own->params.n; r++) {
+        if (!own->params.items[r].is_pack)
+            continue;
+        lens[r] = ns[k];
+        if (own->params.items[r].name && npb < 2)
+            pb[npb++] = (lat__pack_bind){own->params.items[r].name, ns[k]};
+        k++;
+    }
     size_t ntoks;
     int errors = p->u->nerrors;
-    lat__tok *t = lat__expand_packs(p, own->toks, c->open, scan.pos, &pb, own->params.items[r].name ? 1 : 0, &ntoks);
+    lat__tok *t = lat__expand_packs(p, own->toks, c->open, scan.pos, pb, npb, &ntoks);
     if (!t)
         return NULL;
-    size_t *lens = lat__arena_alloc(&p->u->arena, (own->params.n + 1) * sizeof *lens);
-    lens[r] = n;
     targ *ph = placeholder_args(p, own, lens);
     size_t nopen;
     ns_binding *opened = open_scope(p, own, &nopen);
@@ -1861,42 +1898,62 @@ static size_t type_size(const lat__type *t, int depth)
     return t->rec && t->rec->tmpl && t->rec->targs ? args_size(t->rec->tmpl, t->rec->targs, depth + 1) : 0;
 }
 
+/* Whether c's pattern, its packs of lengths ns (NULL: it has none), matches args; its
+ * parameters' values then in *own_args. */
+static bool pattern_matches(lat__parser *p, lat__template *tm, partial *c, const targ *args, const size_t *ns,
+                            targ **own_args)
+{
+    size_t total = 0, k = 0;
+    for (size_t i = 0; ns && i < c->own->params.n; i++)
+        if (c->own->params.items[i].is_pack)
+            total += ns[k++];
+    size_t room = c->own->params.n + total + 1;
+    targ *d = lat__arena_alloc(&p->u->arena, room * sizeof *d);
+    bool *dset = lat__arena_alloc(&p->u->arena, room);
+    if (!unify_args(p, tm, c->pattern, args, d, dset))
+        return false;
+    bool all = true;
+    size_t next = c->own->params.n;
+    k = 0;
+    for (size_t i = 0; i < c->own->params.n; i++) {
+        if (!c->own->params.items[i].is_pack) {
+            all &= dset[i];
+            continue;
+        }
+        size_t n = ns[k++];
+        for (size_t j = 0; j < n; j++)
+            all &= dset[next + j];
+        d[i].pack = lat__arena_alloc(&p->u->arena, (n + 1) * sizeof *d[i].pack);
+        memcpy(d[i].pack, d + next, n * sizeof *d);
+        d[i].npack = n;
+        next += n;
+    }
+    if (all)
+        *own_args = d;
+    return all;
+}
+
 /* Whether partial specialization c (its pattern in c) matches args, its parameters' values
- * then in *own_args; one with a pack is tried with each length of its pack, its pattern
- * for the one that matches left in *c. */
+ * then in *own_args; one with packs (one or two) is tried with each length of its packs,
+ * its pattern for the lengths that match left in *c. */
 static bool partial_matches(lat__parser *p, lat__template *tm, partial *c, const targ *args, targ **own_args)
 {
-    size_t most = c->pattern ? 0 : MAX_PACK;
-    for (size_t n = 0; n <= most; n++) {
-        if (!c->pattern || most) {
-            if (n > args_size(tm, args, 0)) /* no pack longer than the arguments' elements */
-                break;
-            c->pattern = pattern_for(p, tm, c, n);
-            if (!c->pattern)
-                continue;
+    if (c->pattern)
+        return pattern_matches(p, tm, c, args, NULL, own_args);
+    size_t npacks = 0;
+    for (size_t i = 0; i < c->own->params.n; i++)
+        npacks += c->own->params.items[i].is_pack;
+    size_t most = args_size(tm, args, 0); /* no pack longer than the arguments' elements */
+    if (most > MAX_PACK)
+        most = MAX_PACK;
+    for (size_t sum = 0; sum <= most; sum++)
+        for (size_t first = npacks > 1 ? 0 : sum; first <= sum; first++) {
+            size_t ns[2] = {first, sum - first};
+            c->pattern = pattern_for(p, tm, c, ns);
+            if (c->pattern && pattern_matches(p, tm, c, args, ns, own_args))
+                return true;
         }
-        size_t room = c->own->params.n + n + 1;
-        targ *d = lat__arena_alloc(&p->u->arena, room * sizeof *d);
-        bool *dset = lat__arena_alloc(&p->u->arena, room);
-        if (!unify_args(p, tm, c->pattern, args, d, dset))
-            continue;
-        bool all = true;
-        for (size_t i = 0; i < c->own->params.n; i++) {
-            if (!c->own->params.items[i].is_pack) {
-                all &= dset[i];
-                continue;
-            }
-            for (size_t j = 0; j < n; j++)
-                all &= dset[c->own->params.n + j];
-            d[i].pack = lat__arena_alloc(&p->u->arena, (n + 1) * sizeof *d[i].pack);
-            memcpy(d[i].pack, d + c->own->params.n, n * sizeof *d);
-            d[i].npack = n;
-        }
-        if (all) {
-            *own_args = d;
-            return true;
-        }
-    }
+    c->pattern = NULL;
     return false;
 }
 
@@ -2227,7 +2284,65 @@ static lat__type *signature_with(lat__parser *p, lat__template *tm, const targ *
  * given) gets as many elements, placeholders numbered from params.n on; given elements
  * fill their placeholders' args/set (which must have room for params.n + argc + the
  * given elements). *lens: each pack's length. NULL after reporting. */
-static lat__type *call_shape(lat__parser *p, lat__template *tm, targ *args, bool *set, size_t argc, size_t **lens)
+/* The length of type pack i of tm (its element 0 placeholder ph in the probe signature
+ * `probe`, read with one element) where a parameter expands it among a class template's
+ * arguments (f(tuple<Ts...> &t), g(const L<int, Ts...> *)): from the argument's instance,
+ * the elements of that class's pack less the others written beside it. -1: no parameter
+ * expands it so (it is a function parameter pack, or not deduced). */
+static long pack_from_instance(const lat__type *probe, int ph, lat__expr **argv, size_t argc)
+{
+    for (int k = 0; k < probe->params.n && (size_t)k < argc; k++) {
+        const lat__type *pt = probe->params.types[k], *at = argv[k]->type;
+        if (pt->kind == LAT_TY_PTR && pt->ref)
+            pt = pt->base;
+        if (at->kind == LAT_TY_PTR && at->ref)
+            at = at->base;
+        if (pt->kind == LAT_TY_PTR && at->kind == LAT_TY_PTR) {
+            pt = pt->base;
+            at = at->base;
+        }
+        if (!instance_pattern(pt))
+            continue;
+        const lat__template *x = pt->rec->tmpl;
+        const targ *pat = pt->rec->targs;
+        for (size_t j = 0; j < x->params.n; j++) {
+            if (!x->params.items[j].is_pack || !x->params.items[j].is_type)
+                continue;
+            for (size_t e = 0; e < pat[j].npack; e++) {
+                int idx;
+                if (!pat[j].pack[e].type || !placeholder_index(pat[j].pack[e].type, &idx) || idx != ph)
+                    continue;
+                if (!lat__is_record(at) || !at->rec || at->rec->tmpl != x || !at->rec->targs)
+                    return -1;
+                const targ *inst = at->rec->targs;
+                return inst[j].npack + 1 >= pat[j].npack ? (long)(inst[j].npack + 1 - pat[j].npack) : -1;
+            }
+        }
+    }
+    return -1;
+}
+
+/* How many elements the packs of class template instances among the arguments hold (or
+ * their pointees): room for the placeholders of packs whose length they give. */
+static size_t instance_elements(lat__expr **argv, size_t argc)
+{
+    size_t n = 0;
+    for (size_t k = 0; argv && k < argc; k++) {
+        const lat__type *t = argv[k]->type;
+        if (t->kind == LAT_TY_PTR)
+            t = t->base;
+        if (!lat__is_record(t) || !t->rec || !t->rec->tmpl || !t->rec->targs)
+            continue;
+        const lat__template *x = t->rec->tmpl;
+        const targ *a = t->rec->targs;
+        for (size_t j = 0; j < x->params.n; j++)
+            n += x->params.items[j].is_pack ? a[j].npack : 1;
+    }
+    return n;
+}
+
+static lat__type *call_shape(lat__parser *p, lat__template *tm, targ *args, bool *set, size_t argc, size_t **lens,
+                             lat__expr **argv)
 {
     *lens = NULL;
     if (!tm->has_pack || !tm->shape)
@@ -2245,9 +2360,25 @@ static lat__type *call_shape(lat__parser *p, lat__template *tm, targ *args, bool
                 args[next + j] = args[i].pack[j];
                 set[next + j] = true;
             }
-        } else if (tp->is_type && !deducing) {
-            len[i] = argc > fixed ? argc - fixed : 0;
-            deducing = true;
+        } else if (tp->is_type) {
+            /* a pack expanded among a class template's arguments takes that instance's
+             * length; the first other, the arguments past the fixed parameters */
+            long from_inst = -1;
+            if (argv) {
+                len[i] = 1;
+                for (size_t k = i + 1; k < tm->params.n; k++)
+                    len[k] = 0;
+                lat__type *probe = signature_with(p, tm, placeholder_args(p, tm, len));
+                from_inst = probe ? pack_from_instance(probe, (int)next, argv, argc) : -1;
+            }
+            if (from_inst >= 0) {
+                len[i] = (size_t)from_inst;
+            } else if (!deducing) {
+                len[i] = argc > fixed ? argc - fixed : 0;
+                deducing = true;
+            } else {
+                len[i] = 0;
+            }
         }
         next += len[i];
     }
@@ -2325,8 +2456,11 @@ static size_t given_elements(const lat__template *tm, const targ *args, const bo
  * return args/set hold the pick's deduced arguments. NULL: none fits. room: the size of
  * args and set. */
 static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool *set, size_t room, lat__expr **argv,
-                               size_t argc)
+                               size_t argc, const lat__expr *self)
 {
+    /* a member template's object: a const one takes only const member templates, and a
+     * non-const one prefers the non-const (C++'s ranking of the implicit object) */
+    bool const_object = self && self->type->kind == LAT_TY_PTR && (self->type->base->quals & LAT_Q_CONST);
     const lat__template *head = tsym->tmpl;
     targ *best_args = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *best_args);
     bool *best_set = lat__arena_alloc(&p->u->arena, room + 1);
@@ -2347,7 +2481,7 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
             st[i] = set[i];
         }
         size_t *lens;
-        lat__type *shape = call_shape(p, tm, a, st, argc, &lens);
+        lat__type *shape = call_shape(p, tm, a, st, argc, &lens, argv);
         if (!shape)
             continue;
         const lat__param_types *pt = &shape->params;
@@ -2382,6 +2516,10 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
                 fits = false;
         if (fits && tm->sfinae)
             fits = substitutes(p, tm, a, st);
+        if (self && tm->member_of && const_object && !tm->const_method)
+            fits = false;
+        if (self && tm->member_of && !const_object && tm->const_method)
+            cost += 1;
         cost = cost * 2 + (tm->has_pack ? 1 : 0);
         if (fits && (!best || cost < best_cost)) {
             best = c;
@@ -2406,9 +2544,7 @@ lat__expr *lat__template_call(lat__parser *p, lat__sym *tsym, lat__tok *t)
             lat__error_tok(p, t, "calling the member template '%s' without an object", tsym->name->name);
             return lat__error_expr(p, t->loc);
         }
-        self = lat__expr_new(p, LAT_E_NAME, t->loc);
-        self->sym = p->this_sym;
-        self->type = p->this_sym->type;
+        self = lat__this_expr(p, t->loc);
     }
     return lat__member_template_call(p, tsym, t, self);
 }
@@ -2445,6 +2581,15 @@ bad:
     return lat__error_expr(p, t->loc);
 }
 
+lat__expr *lat__member_template_call_parsed(lat__parser *p, lat__sym *tsym, lat__expr *self, lat__expr **argv,
+                                            size_t argc, lat__loc at)
+{
+    size_t most = most_params(tsym->tmpl);
+    targ *args = lat__arena_alloc(&p->u->arena, (most + 1) * sizeof *args);
+    bool *set = lat__arena_alloc(&p->u->arena, most + 1);
+    return call_with(p, tsym, at, tsym->storage == LAT_ST_STATIC ? NULL : self, args, set, most, false, argv, argc, at);
+}
+
 lat__expr *lat__template_call_parsed(lat__parser *p, lat__sym *tsym, lat__loc at, lat__expr **argv, size_t argc,
                                      lat__loc open)
 {
@@ -2456,13 +2601,45 @@ lat__expr *lat__template_call_parsed(lat__parser *p, lat__sym *tsym, lat__loc at
 
 bool lat__template_fits(lat__parser *p, lat__sym *tsym, lat__expr **argv, size_t argc)
 {
-    size_t room = most_params(tsym->tmpl) + argc + 1;
+    size_t room = most_params(tsym->tmpl) + argc + instance_elements(argv, argc) + 1;
     targ *args = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *args);
     bool *set = lat__arena_alloc(&p->u->arena, room + 1);
-    if (pick_overload(p, tsym, args, set, room, argv, argc))
+    if (pick_overload(p, tsym, args, set, room, argv, argc, NULL))
         return true;
     lat__sym *plain = tsym->tmpl->plain;
     return plain && lat__fewest_user_conversions(p, plain, argv, (int)argc) >= 0;
+}
+
+/* Among plain (the non-template overloads of a template's name), the one every argument
+ * matches exactly (its type, or what a reference parameter refers to), the object's
+ * constness too for a member function; NULL: none. */
+static lat__sym *exact_plain(lat__parser *p, lat__sym *plain, lat__expr **argv, size_t argc, const lat__expr *self)
+{
+    /* first a member function of the object's constness, then a const one for any */
+    for (int pass = 0; pass < 2; pass++) {
+        for (lat__sym *f = plain; f; f = f->overloads) {
+            const lat__param_types *pt = &f->type->params;
+            int skip = (f->flags & LAT_SF_METHOD) && f->storage != LAT_ST_STATIC ? 1 : 0;
+            if (pt->n != (int)argc + skip || pt->variadic)
+                continue;
+            if (skip && self && self->type->kind == LAT_TY_PTR && pt->types[0]->kind == LAT_TY_PTR) {
+                bool object_const = self->type->base->quals & LAT_Q_CONST, method_const = pt->types[0]->base->quals & LAT_Q_CONST;
+                if (pass == 0 ? object_const != method_const : object_const && !method_const)
+                    continue;
+            }
+            bool same = true;
+            for (size_t i = 0; same && i < argc; i++) {
+                lat__type *want = pt->types[i + skip];
+                if (want->kind == LAT_TY_PTR && want->ref)
+                    want = want->base;
+                lat__type *got = lat__rvalue(p, argv[i])->type;
+                same = lat__type_same(lat__unqualified(p->u, want), lat__unqualified(p->u, got));
+            }
+            if (same)
+                return f;
+        }
+    }
+    return NULL;
 }
 
 /* The call of tsym (its explicit arguments in args and set) with the arguments argv. */
@@ -2474,17 +2651,51 @@ static lat__expr *call_with(lat__parser *p, lat__sym *tsym, lat__loc at, lat__ex
         if (argv[i]->flags & LAT_EF_ERROR)
             goto bad;
     /* room for the elements of a pack beside the parameters */
-    size_t room = most + argc + given_elements(tm, args, set) + 1;
+    size_t room = most + argc + given_elements(tm, args, set) + instance_elements(argv, argc) + 1;
     targ *wide = lat__arena_alloc(&p->u->arena, (room + 1) * sizeof *wide);
     bool *wset = lat__arena_alloc(&p->u->arena, room + 1);
     memcpy(wide, args, (most + 1) * sizeof *args);
     memcpy(wset, set, most + 1);
     args = wide;
     set = wset;
-    if (tm->older) {
+    lat__sym *exact = tm->plain && !explicit_given ? exact_plain(p, tm->plain, argv, argc, self) : NULL;
+    if (exact) {
+        /* a plain function the arguments match exactly beats a template's instance (C++
+         * prefers the non-template where neither converts better) */
+        lat__expr *fn = lat__expr_new(p, LAT_E_NAME, at);
+        fn->sym = exact;
+        fn->type = exact->type;
+        fn->flags |= LAT_EF_CHOSEN;
+        lat__expr **all = argv;
+        if (self && exact->storage != LAT_ST_STATIC) {
+            all = lat__arena_alloc(&p->u->arena, (argc + 2) * sizeof *all);
+            all[0] = self;
+            if (argc)
+                memcpy(all + 1, argv, argc * sizeof *argv);
+            argc++;
+        }
+        return lat__make_call(p, fn, all, (int)argc, open);
+    }
+    if (tm->older || (tm->member_of && tm->plain && !explicit_given)) {
         /* Overloaded templates: the one whose deduction works and whose parameters fit
-         * the arguments best (its arguments parsed with the newest's parameters). */
-        lat__sym *pick = pick_overload(p, tsym, args, set, room, argv, argc);
+         * the arguments best (its arguments parsed with the newest's parameters); none,
+         * a member function of the name that is no template (operator[](ptrdiff_t)
+         * beside template <class Int> operator[](const Int (&)[N])) */
+        lat__sym *pick = pick_overload(p, tsym, args, set, room, argv, argc, self);
+        if (!pick && tm->plain && !explicit_given) {
+            lat__expr *fn = lat__expr_new(p, LAT_E_NAME, at);
+            fn->sym = tm->plain;
+            fn->type = tm->plain->type;
+            lat__expr **all = argv;
+            if (self && tm->plain->storage != LAT_ST_STATIC) {
+                all = lat__arena_alloc(&p->u->arena, (argc + 2) * sizeof *all);
+                all[0] = self;
+                if (argc)
+                    memcpy(all + 1, argv, argc * sizeof *argv);
+                argc++;
+            }
+            return lat__make_call(p, fn, all, (int)argc, open);
+        }
         if (!pick) {
             lat__error_at(p->u, at, "no template '%s' takes these arguments", tm->name->name);
             goto bad;
@@ -2495,7 +2706,7 @@ static lat__expr *call_with(lat__parser *p, lat__sym *tsym, lat__loc at, lat__ex
     bool *given = lat__arena_alloc(&p->u->arena, room + 1);
     memcpy(given, set, room + 1);
     size_t *lens = NULL;
-    const lat__type *shape = call_shape(p, tm, args, given, argc, &lens);
+    const lat__type *shape = call_shape(p, tm, args, given, argc, &lens, argv);
     if (!shape)
         goto bad;
     if (lens)
@@ -2597,6 +2808,8 @@ lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
     if (!lat__at_punct(p, LAT_P_LT)) {
         if (p->inst_of == tm && p->inst_type)
             return p->inst_type; /* its own name inside the class template */
+        if (p->member_class && p->member_class->tmpl == tm)
+            return lat__record_type_of(p, p->member_class); /* ... and in its member templates */
         lat__error_tok(p, t, "'%s' is a class template: give its arguments, %s<...>", tm->name->name,
                        tm->name->name);
         return &lat__ty_int;
@@ -2627,6 +2840,12 @@ lat__type *lat__template_class_type(lat__parser *p, lat__sym *tsym, lat__tok *t)
     if (ti && !ti->type && (tm->is_alias || !ti->failed))
         lat__error_at(p->u, t->loc, "%s could not be made", args_text(p, tm, args));
     return ti && ti->type ? ti->type : &lat__ty_int;
+}
+
+void lat__templates_plain(lat__sym *tsym, lat__sym *plain)
+{
+    for (lat__sym *t = tsym; t; t = t->tmpl->older)
+        t->tmpl->plain = plain;
 }
 
 lat__sym *lat__template_plain(lat__sym *tsym, lat__sym *newest)

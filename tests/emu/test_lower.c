@@ -162,8 +162,9 @@ static const struct {
     {"__global__ void k(int *a) { a[0] = __ballot(1); }\n", "kernel.cu:1:36: error: '__ballot'"},
     {"__managed__ int m;\n", "kernel.cu:1:1: error: '__managed__'"},
     {"template <class... T> struct L {};\ntemplate <class A, class B> struct cat;\n"
-     "template <class... X, class... Y> struct cat<L<X...>, L<Y...>> {};\n",
-     "kernel.cu:3:42: error: a partial specialization with more than one parameter pack"},
+     "template <template <class...> class M, class... X> struct cat<M<X...>, int> {};\n",
+     "kernel.cu:3:59: error: a partial specialization with more than two parameter packs or a template template "
+     "parameter beside one"},
     {"template <>\n__device__ int f<int>(int a) { return a; }\n", "kernel.cu:1:1: error: an explicit specialization"},
     {"template <typename T> struct I { typedef T t; };\ntemplate <typename T, typename U> struct A { };\n"
      "template <typename T> struct A<T, typename I<T>::t> { };\n",
