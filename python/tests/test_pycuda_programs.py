@@ -825,3 +825,36 @@ def test_constant_memory_filled_through_get_global(rng):
     np.testing.assert_allclose(o, (x[idx] * coef).sum(axis=1), rtol=1e-4, atol=1e-5)
     cnt, _ = mod.get_global("counter")
     assert drv.from_device(cnt, 1, np.int32)[0] == n
+
+
+def test_a_module_variable_by_address_is_device_memory(rng):
+    """A GPUArray over get_global's address, memset of a variable, copies at an offset into
+    it and between it and an allocation, as PyCUDA programs do."""
+    mod = SourceModule("""
+    __device__ float table[64];
+    __constant__ int lut[16];
+    __global__ void rd(float *o) { o[threadIdx.x] = table[threadIdx.x] + lut[threadIdx.x % 16]; }
+    """)
+    t_ptr, t_size = mod.get_global("table")
+    l_ptr, _ = mod.get_global("lut")
+    assert t_size == 256
+    x = rng.standard_normal(64).astype(np.float32)
+    view = gpuarray.GPUArray((64,), np.float32, gpudata=t_ptr)
+    view.set(x)
+    np.testing.assert_array_equal(view.get(), x)
+    drv.memset_d32(l_ptr, 3, 16)
+    drv.memcpy_htod(int(l_ptr) + 8, np.array([-5, 9], np.int32))
+    lut = np.full(16, 3, np.int32)
+    lut[2:4] = [-5, 9]
+    o = np.empty(64, np.float32)
+    mod.get_function("rd")(drv.Out(o), block=(64, 1, 1))
+    np.testing.assert_array_equal(o, x + lut[np.arange(64) % 16].astype(np.float32))
+    d = drv.to_device(x[::-1].copy())
+    drv.memcpy_dtod(t_ptr, d, 128)
+    back = drv.mem_alloc(256)
+    drv.memcpy_dtod(back, t_ptr, 256)
+    np.testing.assert_array_equal(drv.from_device(back, 64, np.float32),
+                                  np.concatenate([x[::-1][:32], x[32:]]))
+    (view * 2).get()  # a kernel over it as over any array
+    with pytest.raises(drv.LogicError):
+        drv.memcpy_htod(int(t_ptr) + 4, x)  # past its end, as past an allocation's
