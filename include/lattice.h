@@ -686,7 +686,8 @@ LAT_API void lat_context_default_release(void);
  *     lat_kernel *k;
  *     LAT_TRY(lat_kernel_compile(NULL, source, "multiply_them", &k));
  *   ctx: the context to compile in, or NULL for lat_context_default()'s.
- *   source: CUDA C source text; messages call it "kernel.cu".
+ *   source: CUDA C source text, compiled as written (lat_module_desc.no_extern_c), so
+ *           that it may hold templates; messages call it "kernel.cu".
  *   name: the kernel: a __global__ function's name, or a template's instance named with
  *         its arguments ("reduce<float, 256>", compiled as a name expression).
  * The module lives as long as the context (lat_context_destroy frees it); each call

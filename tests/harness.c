@@ -265,6 +265,13 @@ int t_is_emu(const lat_context *ctx)
     return k == LAT_BACKEND_EMU || k == LAT_BACKEND_CROSS;
 }
 
+int t_on_gpu(const lat_context *ctx)
+{
+    lat_backend_kind k = lat_context_backend(ctx);
+    const char *primary = getenv("LATTICE_CROSS_PRIMARY");
+    return k == LAT_BACKEND_CUDA || (k == LAT_BACKEND_CROSS && !(primary && strcmp(primary, "emu") == 0));
+}
+
 static lat_kernel *kernel_of(lat_context *ctx, const char *source, const char *name, int no_extern_c)
 {
     char file[256];

@@ -152,6 +152,9 @@ lat_context *t_context_with(const lat_context_desc *desc);
 
 /* 1 when the context runs on the emulator (alone, or cross-checked against a GPU). */
 int t_is_emu(const lat_context *ctx);
+/* 1 when NVRTC compiles the context's modules: CUDA, or cross-checking against a GPU (not
+ * against a second emulator, LATTICE_CROSS_PRIMARY=emu). */
+int t_on_gpu(const lat_context *ctx);
 
 /* Compiles `source` (as "NAME.cu" for messages, NAME being the kernel's) and returns the
  * kernel `name`; fails the case with the compiler's log on error. The module lives

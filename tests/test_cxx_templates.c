@@ -1021,6 +1021,8 @@ TEST(partial_specializations_with_parameter_packs_match_by_their_packs_length)
 TEST(a_partial_specialization_with_two_packs_is_refused)
 {
     lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("the emulator's refusal: it is C++ that NVRTC compiles");
     const char *err = cxx_error(ctx, "template <class... Ts> struct L {};\n"
                                      "template <class A, class B> struct cat;\n"
                                      "template <class... X, class... Y> struct cat<L<X...>, L<Y...>> { typedef L<X..., Y...> type; };\n"
@@ -1054,8 +1056,10 @@ TEST(auto_template_parameters_and_static_constexpr_auto_members)
         ASSERT_TRUE(t_close(out[i], 5 + 97 + 6 + in[i] * 3 + 4 + 1 + 200 + 1000 + 10000, 1e-6, 1e-6));
     const char *err = cxx_error(ctx, "extern \"C\" __global__ void k(float *o) { o[0] = 1; }\n"
                                      "__device__ float f(auto a) { return a; }\n");
-    ASSERT_TRUE(err != NULL);
-    ASSERT_CONTAINS(err, "t.cu:2:20: error: a function parameter declared auto (an abbreviated function template)");
+    ASSERT_TRUE(err != NULL); /* C++20's: NVRTC's C++17 refuses it too, "auto" is not allowed here */
+    ASSERT_CONTAINS(err, "t.cu:2");
+    if (t_is_emu(ctx))
+        ASSERT_CONTAINS(err, "t.cu:2:20: error: a function parameter declared auto (an abbreviated function template)");
 }
 
 /* Deduction through a reference to an array (register tiles passed as T (&)[N]): the

@@ -239,14 +239,19 @@ TEST(structured_bindings_and_static_constexpr_tables)
         float want = v + idx + table[i % 4] * offs[i % 4] + w[i % 2] + in[i] + hi + (float)(i + 3) + hi + (float)(i + 3);
         ASSERT_TRUE(t_close(out[i], want, 1e-6, 1e-6));
     }
-    /* what it does not bind is refused, naming it */
-    const char *err = cxx_error(ctx, "__global__ void k(float *o) { float a[2] = {1, 2}; auto [x, y] = a; o[0] = x; }\n");
-    ASSERT_TRUE(err != NULL);
-    ASSERT_CONTAINS(err, "a structured binding of anything but a struct");
+    /* What it does not bind is refused, naming it. An array's binding is C++17 (NVRTC runs
+     * it): the emulator's refusal; too few names is an error in C++ too. */
+    const char *err;
+    if (t_is_emu(ctx)) {
+        err = cxx_error(ctx, "__global__ void k(float *o) { float a[2] = {1, 2}; auto [x, y] = a; o[0] = x; }\n");
+        ASSERT_TRUE(err != NULL);
+        ASSERT_CONTAINS(err, "a structured binding of anything but a struct");
+    }
     err = cxx_error(ctx, "struct P { int a, b; };\n"
                          "__global__ void k(int *o) { P p{1, 2}; auto [x] = p; o[0] = x; }\n");
     ASSERT_TRUE(err != NULL);
-    ASSERT_CONTAINS(err, "a structured binding of 1 names to struct P, which has 2 data members");
+    if (t_is_emu(ctx))
+        ASSERT_CONTAINS(err, "a structured binding of 1 names to struct P, which has 2 data members");
 }
 
 /* Range-based for over classes with begin() and end(): std::array, a container of the
@@ -400,6 +405,8 @@ TEST(cub_style_temp_storage_derived_from_its_storage_struct)
         ASSERT_TRUE(t_close(out[b], s, 1e-4, 1e-5));
     }
     lat_module_destroy(mod);
+    if (!t_is_emu(ctx))
+        return; /* two bases are C++ that NVRTC compiles: the emulator's refusal */
     const char *err = cxx_error(ctx, "struct B { float x; };\n"
                                      "struct E { float z; };\n"
                                      "struct D : B, E { float y; };\n"

@@ -36,6 +36,8 @@ static uint32_t bfi_b32(uint32_t f, uint32_t b, uint32_t pos, uint32_t len)
     return r;
 }
 
+/* prmt.b32 without a mode: nibble i of s picks result byte i from {b, a} by its 3 low bits;
+ * its bit 3 set, the byte becomes its sign bit replicated (0x00 or 0xff). */
 static uint32_t prmt_b32(uint32_t a, uint32_t b, uint32_t s)
 {
     uint8_t bytes[8];
@@ -45,8 +47,29 @@ static uint32_t prmt_b32(uint32_t a, uint32_t b, uint32_t s)
     }
     uint32_t r = 0;
     for (int i = 0; i < 4; i++) {
-        unsigned sel = (s >> (4 * i)) & 7;
-        r |= (uint32_t)bytes[sel] << (8 * i);
+        unsigned nib = (s >> (4 * i)) & 15, byte = bytes[nib & 7];
+        if (nib & 8)
+            byte = byte & 0x80 ? 0xff : 0;
+        r |= (uint32_t)byte << (8 * i);
+    }
+    return r;
+}
+
+/* prmt.b32.MODE: PTX ISA's table of which byte of {b, a} result byte i is, for c & 3. */
+enum { F4E, B4E, RC8, ECL, ECR, RC16, MODES };
+static uint32_t prmt_mode(uint32_t a, uint32_t b, uint32_t c, int mode)
+{
+    uint64_t v = (uint64_t)b << 32 | a;
+    unsigned k = c & 3;
+    uint32_t r = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        unsigned sel = mode == F4E   ? k + i                /* forward 4 extract */
+                       : mode == B4E ? (k - i) & 7          /* backward 4 extract */
+                       : mode == RC8 ? k                    /* replicate a byte */
+                       : mode == ECL ? (i > k ? i : k)      /* edge clamp left */
+                       : mode == ECR ? (i < k ? i : k)      /* edge clamp right */
+                                     : 2 * (k & 1) + (i & 1); /* replicate a half */
+        r |= (uint32_t)(v >> (8 * sel) & 0xff) << (8 * i);
     }
     return r;
 }
@@ -104,6 +127,40 @@ TEST(bit_and_arithmetic_instructions_follow_ptx)
     }
 }
 
+/* Every prmt mode over random words and selectors, and the plain form with selector nibbles
+ * that replicate signs (bit 3 set) and ones that do not. */
+TEST(prmt_follows_its_modes_and_replicates_signs)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "extern \"C\" __global__ void k(const unsigned *in, unsigned *o) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    unsigned a = in[3 * i], b = in[3 * i + 1], c = in[3 * i + 2], *out = o + 8 * i;\n"
+        "    asm(\"prmt.b32.f4e %0, %1, %2, %3;\" : \"=r\"(out[0]) : \"r\"(a), \"r\"(b), \"r\"(c));\n"
+        "    asm(\"prmt.b32.b4e %0, %1, %2, %3;\" : \"=r\"(out[1]) : \"r\"(a), \"r\"(b), \"r\"(c));\n"
+        "    asm(\"prmt.b32.rc8 %0, %1, %2, %3;\" : \"=r\"(out[2]) : \"r\"(a), \"r\"(b), \"r\"(c));\n"
+        "    asm(\"prmt.b32.ecl %0, %1, %2, %3;\" : \"=r\"(out[3]) : \"r\"(a), \"r\"(b), \"r\"(c));\n"
+        "    asm(\"prmt.b32.ecr %0, %1, %2, %3;\" : \"=r\"(out[4]) : \"r\"(a), \"r\"(b), \"r\"(c));\n"
+        "    asm(\"prmt.b32.rc16 %0, %1, %2, %3;\" : \"=r\"(out[5]) : \"r\"(a), \"r\"(b), \"r\"(c));\n"
+        "    asm(\"prmt.b32 %0, %1, %2, %3;\" : \"=r\"(out[6]) : \"r\"(a), \"r\"(b), \"r\"(c | 0x8888u));\n"
+        "    asm(\"prmt.b32 %0, %1, %2, 0x4c1a;\" : \"=r\"(out[7]) : \"r\"(a), \"r\"(b));\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    uint32_t *in = t_calloc(3 * N, sizeof *in), *o = t_calloc(8 * N, sizeof *o);
+    for (int i = 0; i < 3 * N; i++)
+        in[i] = t_rand_u32();
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, 3 * N * sizeof *in), lat_arg_out(o, 8 * N * sizeof *o))));
+    for (int i = 0; i < N; i++) {
+        uint32_t a = in[3 * i], b = in[3 * i + 1], c = in[3 * i + 2];
+        for (int m = 0; m < MODES; m++)
+            ASSERT_MSG(o[8 * i + m] == prmt_mode(a, b, c, m), "thread %d mode %d, a %#x b %#x c %#x: %#x, want %#x",
+                       i, m, a, b, c, o[8 * i + m], prmt_mode(a, b, c, m));
+        ASSERT_EQ(o[8 * i + 6], prmt_b32(a, b, c | 0x8888u));
+        ASSERT_EQ(o[8 * i + 7], prmt_b32(a, b, 0x4c1a));
+    }
+}
+
 TEST(special_registers_shuffles_votes_loads_and_atomics)
 {
     lat_context *ctx = t_context();
@@ -116,7 +173,8 @@ TEST(special_registers_shuffles_votes_loads_and_atomics)
         "    asm(\"mov.u32 %0, %%lanemask_ge;\" : \"=r\"(ge));\n"
         "    float v;\n"
         "    asm volatile(\"ld.global.nc.f32 %0, [%1];\" : \"=f\"(v) : \"l\"(in + i));\n"
-        "    asm volatile(\"vote.sync.ballot.b32 %0, %1, %2;\" : \"=r\"(ballot) : \"r\"((unsigned)(v > 0)), \"r\"(0xffffffffu));\n"
+        "    asm volatile(\"{ .reg .pred p; setp.eq.u32 p, %1, 0; vote.sync.ballot.b32 %0, !p, %2; }\"\n"
+        "                 : \"=r\"(ballot) : \"r\"((unsigned)(v > 0)), \"r\"(0xffffffffu));\n"
         "    for (int d = 16; d > 0; d /= 2) {\n"
         "        float t;\n"
         "        asm volatile(\"shfl.sync.down.b32 %0, %1, %2, %3, %4;\" : \"=f\"(t) : \"f\"(v), \"r\"(d), \"r\"(0x1f), \"r\"(0xffffffffu));\n"
@@ -180,6 +238,9 @@ TEST(instructions_outside_the_list_are_refused_by_name)
         {"asm(\"mul.lo.cc.u32 %0, %0, %0;\" : \"+r\"(x));", "the modifier '.cc'"},
         {"asm(\"add.sat.s32 %0, %0, 1;\" : \"+r\"(x));", "the modifier '.sat'"},
         {"asm(\"bar.sync 1, 64;\");", "a named barrier"},
+        /* ptxas refuses it too: a vote reads a .pred register, not an operand */
+        {"asm(\"vote.sync.ballot.b32 %0, %0, 0xffffffff;\" : \"+r\"(x));", "an operand %N is no predicate"},
+        {"asm(\"prmt.b32.xyz %0, %0, %0, %0;\" : \"+r\"(x));", "prmt with a mode other than"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char src[512];

@@ -41,12 +41,13 @@ static const char templates_src[] =
 
 static const char *const exprs[] = {"reduce<256>", "scale<float>", "scale<double>", NULL};
 
-/* A module of templates_src with name expressions `list`. */
+/* A module of templates_src with name expressions `list`, compiled as written even without
+ * them (NVRTC refuses a template under the extern "C" wrap). */
 static lat_module *template_module(lat_context *ctx, const char *const *list)
 {
     lat_module *mod = NULL;
     lat_status st = lat_module_create(
-        ctx, &(lat_module_desc){.source = templates_src, .name = "tmpl.cu", .name_expressions = list},
+        ctx, &(lat_module_desc){.source = templates_src, .name = "tmpl.cu", .no_extern_c = 1, .name_expressions = list},
         &mod);
     if (st != LAT_OK)
         t_fail(__FILE__, __LINE__, "lat_module_create: %s", lat_last_error());
@@ -438,7 +439,7 @@ TEST(kernel_templates_are_listed_with_their_declarations)
                                      "template <typename T> __global__ void k(T *x) { x[0] = sq(x[0]); }\n"
                                      "} }\n"
                                      "namespace { template <int N> __global__ void h(int *x) { x[0] = N; } }\n",
-                           .name = "ns.cu"},
+                           .name = "ns.cu", .no_extern_c = 1},
         &ns));
     ASSERT_EQ(lat_module_template_count(ns), 1);
     ASSERT_STR_EQ(lat_module_template_name(ns, 0), "a::b::k");

@@ -1,8 +1,9 @@
 /*
  * lattice — runs a CUDA C kernel file on generated inputs, with the emulator's checks,
- * and draws which thread touched which element.
+ * and draws which thread touched which element; or, with -B cuda, on the GPU (unchecked:
+ * for NVIDIA's compute-sanitizer, or to compare a GPU's numbers with the emulator's).
  *
- *   lattice run FILE.cu KERNEL [options] [--then KERNEL [step options]]...
+ *   lattice run [options] FILE.cu KERNEL [options] [--then KERNEL [step options]]...
  *   lattice list [--why] FILE.cu   (--why: how each kernel's threads run on the emulator, and why)
  *
  * Every pointer parameter gets a device buffer of --n elements of its pointee type (the
@@ -10,15 +11,21 @@
  * with 0, 1, 2, ... (all of them with --fill all; __half and __nv_bfloat16 ones rounded to
  * their type). The others are outputs: under initcheck they start unwritten, so that it
  * sees a kernel read what nothing wrote, and the checked launches record which elements
- * were written; without initcheck they start as zeros. Either way an output's elements
- * are printed only once something wrote them ("_" until then) and a note says which never
- * were, so what is printed is the same every run. Integer scalars default to n, floating
+ * were written; without initcheck they start as zeros (as allocated with --fill
+ * inputs-only, so that compute-sanitizer's initcheck sees them unwritten too). Either way
+ * an output's elements are printed only once something wrote them ("_" until then) and a
+ * note says which never were, so what is printed is the same every run (unchecked, the
+ * elements still as filled are counted; with --fill inputs-only nothing can tell). Integer scalars default to n, floating
  * ones (half types too) to 1.5; --arg NAME=VALUE sets one, parsed strictly for the
  * parameter's type (a value that is not a number of that type, or a name no kernel has,
  * is a usage error). After each step the outputs are printed, then the checks' reports.
+ * The emulator runs the kernels (-B emu) unless -B names the GPU (cuda), both compared
+ * (cross), or the GPU where one is usable (best); LATTICE_BACKEND is not read. What only
+ * the emulator can do (checks, maps, the profile, schedules, -G) is refused on a GPU.
  * Exit status: 0 when every launch succeeded with no report and every output asked for
  * (SVG, PNG) was written, 1 when not, 2 for a usage error (a file that is not a regular
- * file among them), 130 after Ctrl-C, which stops the launch running at once.
+ * file among them) or a backend that cannot be used (no GPU), 130 after Ctrl-C, which
+ * stops the launch running at once.
  */
 #include <lattice.h>
 
@@ -41,7 +48,7 @@
 enum { MAX_STEPS = 16, MAX_ARGS = 64, MAX_BUFS = 64 };
 
 static const char usage_text[] =
-    "usage: lattice run FILE.cu KERNEL [options] [--then KERNEL [step options]]...\n"
+    "usage: lattice run [options] FILE.cu KERNEL [options] [--then KERNEL [step options]]...\n"
     "       lattice list [--why] FILE.cu   (--why: how each kernel's threads run, and why)\n"
     "       lattice --help | --version\n"
     "\n"
@@ -58,8 +65,16 @@ static const char usage_text[] =
     "options:\n"
     "  -n, --n N                elements of every buffer (default: the first step's threads)\n"
     "  -a, --arg NAME=VALUE     a scalar parameter's value\n"
-    "      --fill inputs|all    fill const buffers only (default), or every buffer\n"
-    "  -c, --check LIST         memcheck,racecheck,synccheck,initcheck, all (default) or none\n"
+    "      --fill F             inputs (default): const buffers 0, 1, 2, ..., the others\n"
+    "                           zeros; all: every buffer 0, 1, 2, ...; inputs-only: the\n"
+    "                           others left as allocated, unwritten for an initcheck\n"
+    "                           (compute-sanitizer's too)\n"
+    "  -B, --backend B          emu (default): the emulator; cuda: the GPU; cross: both,\n"
+    "                           compared after each launch; best: the GPU where one is\n"
+    "                           usable and no option needs the emulator, else the emulator\n"
+    "                           (the checks, maps, --profile, -s and -G are the emulator's)\n"
+    "  -c, --check LIST         memcheck,racecheck,synccheck,initcheck, all (default on the\n"
+    "                           emulator; none elsewhere) or none\n"
     "      --profile            count what a GPU's memory system would, per source line\n"
     "                           (docs/profiling.md)\n"
     "  -s, --schedule S         forward (default), reverse, random[:SEED], optionally ,preempt\n"
@@ -88,6 +103,9 @@ typedef struct buffer {
     const struct f16 *f16; /* 2-byte float components: their format */
     bool output;           /* not const: the kernel may write it */
     bool filled;           /* filled before the first launch (inputs; --fill all) */
+    /* An output left unwritten before the first launch (initcheck, --fill inputs-only):
+     * its bytes are whatever the allocation held. */
+    bool left;
     /* Outputs: per element, whether a launch wrote it, as the checked launches' maps
      * record it; NULL when the run is unchecked (then the elements still holding their
      * fill are counted instead). */
@@ -107,6 +125,7 @@ typedef struct opts {
     const char *args[MAX_ARGS];
     int nargs;
     bool fill_all;
+    bool fill_inputs_only; /* --fill inputs-only: outputs left as allocated */
     bool profile; /* --profile: lattice/profile.h's table after each step */
     unsigned checks;
     bool checks_set; /* -c given */
@@ -115,6 +134,14 @@ typedef struct opts {
     size_t show;
     const char *defines[MAX_ARGS + 1];
     int ndefines;
+    /* -B: LAT_BACKEND_EMU (the default), _CUDA or _CROSS; -B best is EMU with best set,
+     * and run() tries the GPU first. */
+    lat_backend_kind backend;
+    bool best;
+    /* The first option given that only the emulator can do, as typed ("--map out"): the
+     * GPU refuses it. -c is judged after parsing, by the modes it left (check_text). */
+    char emu_only[160];
+    const char *check_text[2]; /* the last -c as typed: option, value */
 } opts;
 
 /* A usage error: why, then the usage, on stderr (exit status 2). */
@@ -372,10 +399,11 @@ static void fill_host(const buffer *b, unsigned char *h)
 static void print_buffer(lat_context *ctx, const buffer *b, size_t show)
 {
     size_t bytes = b->elem * b->count;
-    unsigned char *h = malloc(bytes), *fill = b->written ? NULL : malloc(bytes);
-    if (!h || (!b->written && !fill) || lat_memcpy_dtoh(ctx, h, b->ptr, bytes) != LAT_OK) {
-        printf("  %s: (cannot read: %s)\n", b->name, h && (b->written || fill) ? lat_last_error()
-                                                                             : "out of memory");
+    bool by_fill = !b->written && !b->left; /* unchecked: the elements still as filled */
+    unsigned char *h = malloc(bytes), *fill = by_fill ? malloc(bytes) : NULL;
+    if (!h || (by_fill && !fill) || lat_memcpy_dtoh(ctx, h, b->ptr, bytes) != LAT_OK) {
+        printf("  %s: (cannot read: %s)\n", b->name, h && (!by_fill || fill) ? lat_last_error()
+                                                                            : "out of memory");
         free(h);
         free(fill);
         return;
@@ -385,7 +413,7 @@ static void print_buffer(lat_context *ctx, const buffer *b, size_t show)
     size_t unwritten = 0, first = 0, last = 0;
     for (size_t i = 0; i < b->count; i++) {
         bool never = b->written ? !b->written[i]
-                                : memcmp(h + i * b->elem, fill + i * b->elem, b->elem) == 0;
+                                : by_fill && memcmp(h + i * b->elem, fill + i * b->elem, b->elem) == 0;
         if (never && unwritten++ == 0)
             first = i;
         if (never)
@@ -409,6 +437,9 @@ static void print_buffer(lat_context *ctx, const buffer *b, size_t show)
                unwritten, n);
     if (unwritten)
         printf(unwritten == 1 ? "[%zu])" : "[%zu] to [%zu])", first, last);
+    if (!b->written && b->left)
+        printf("; not filled and unchecked: an element no launch wrote holds what the memory "
+               "held");
     if (b->unseen_from_unwritten)
         printf("; %zu changed by accesses the checks do not record (atomics) from memory "
                "nothing wrote: their values depend on what it held", b->unseen_from_unwritten);
@@ -666,16 +697,18 @@ static int make_buffer(lat_context *ctx, const opts *o, const lat_check_param *p
     b->f16 = b->is_float && b->comp == 2 ? f16_of(p->type) : NULL;
     b->output = strstr(p->type, "const") == NULL;
     b->filled = !b->output || o->fill_all;
+    b->left = !b->filled && ((o->checks & LAT_CHECK_INITCHECK) || o->fill_inputs_only);
     if (lat_mem_alloc(ctx, b->elem * b->count, &b->ptr) != LAT_OK)
         return 1;
-    lat_check_label(ctx, b->ptr, b->name);
+    if (o->checks) /* the name reports give it */
+        lat_check_label(ctx, b->ptr, b->name);
     if (b->output && o->checks && !(b->written = calloc(b->count, 1))) {
         fprintf(stderr, "lattice: out of host memory\n");
         return -1;
     }
     /* Under initcheck an output stays unwritten, so that a read of it is reported; the
      * maps then say which elements were written. */
-    if (!b->filled && (o->checks & LAT_CHECK_INITCHECK))
+    if (b->left)
         return 0;
     unsigned char *h = malloc(b->elem * b->count);
     if (!h) {
@@ -758,7 +791,7 @@ static int map_outputs(lat_context *ctx, lat_kernel *k, buffer *bufs, int nbufs,
 }
 
 /* After a launch: the elements it wrote, by its maps or by their changed bytes. */
-static void note_written(lat_context *ctx, const opts *o, lat_kernel *k, buffer *bufs, int nbufs)
+static void note_written(lat_context *ctx, lat_kernel *k, buffer *bufs, int nbufs)
 {
     for (int i = 0; i < lat_kernel_param_count(k); i++) {
         lat_check_param p;
@@ -777,8 +810,7 @@ static void note_written(lat_context *ctx, const opts *o, lat_kernel *k, buffer 
         for (size_t e = 0; e < m.count && e < b->count; e++) {
             bool seen = m.cells[e].writes != 0;
             bool changed = now && memcmp(now + e * b->elem, b->before + e * b->elem, b->elem) != 0;
-            if (changed && !seen && !b->written[e] && !b->filled &&
-                (o->checks & LAT_CHECK_INITCHECK))
+            if (changed && !seen && !b->written[e] && b->left)
                 b->unseen_from_unwritten++;
             b->written[e] |= seen || changed;
         }
@@ -805,7 +837,8 @@ static void print_profile(lat_context *ctx, const char *file)
  * those once, under "reports:", with what the kernel wrote. */
 static void log_but_findings(void *user_data, lat_log_level level, const char *message)
 {
-    (void)user_data;
+    if (user_data && *(const bool *)user_data && level == LAT_LOG_ERROR)
+        return; /* -B best's try of the GPU: its failure is said once, as a note */
     static const char *const checks[] = {": memcheck: ", ": racecheck: ", ": synccheck: ",
                                          ": initcheck: "};
     for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
@@ -868,17 +901,41 @@ static int run(const opts *o)
     sigaction(SIGINT, &sa, NULL);
     lat_context *ctx = NULL;
     lat_module *mod = NULL;
-    lat_context_desc desc = {.backend = LAT_BACKEND_EMU,
+    lat_context_desc desc = {.backend = o->backend,
                              .check = o->checks ? o->checks : LAT_CHECK_OFF,
                              .logger = {log_but_findings, NULL}};
     if (o->profile)
         desc.check = (desc.check & ~(unsigned)LAT_CHECK_OFF) | LAT_CHECK_PROFILE;
     if (o->schedule && setenv("LATTICE_SCHEDULE", o->schedule, 1) != 0)
         return 2;
-    if (lat_context_create(&desc, &ctx) != LAT_OK) {
+    /* -c says which checks run: the emulator half of a cross-checking context, made with
+     * no checks named, would take LATTICE_CHECK's and fail launches -B cross runs
+     * unchecked. */
+    unsetenv("LATTICE_CHECK");
+    static bool trying_gpu; /* the logger's: errors are dropped while it is set */
+    desc.logger.user_data = &trying_gpu;
+    if (o->best && !o->emu_only[0]) {
+        trying_gpu = true;
+        desc.backend = LAT_BACKEND_CUDA;
+        if (lat_context_create(&desc, &ctx) != LAT_OK)
+            fprintf(stderr, "lattice: note: -B best runs on the emulator: %s\n", lat_last_error());
+        trying_gpu = false;
+        desc.backend = LAT_BACKEND_EMU;
+    }
+    if (!ctx && lat_context_create(&desc, &ctx) != LAT_OK) {
         failed();
         return 2;
     }
+    /* Where the kernels run, for the first step's line. */
+    char where[400] = "on the emulator";
+    lat_device_info dev;
+    if (lat_context_device_info(ctx, &dev) != LAT_OK)
+        snprintf(dev.name, sizeof dev.name, "a device lattice could not name");
+    if (lat_context_backend(ctx) == LAT_BACKEND_CUDA)
+        snprintf(where, sizeof where, "on the GPU (%s)", dev.name);
+    else if (lat_context_backend(ctx) == LAT_BACKEND_CROSS)
+        snprintf(where, sizeof where, "on %s and on the emulator, compared after each launch",
+                 dev.name);
     const char *defines[MAX_ARGS + 1];
     memcpy(defines, o->defines, sizeof defines);
     defines[o->ndefines] = NULL;
@@ -893,10 +950,16 @@ static int run(const opts *o)
     /* -G: the module named by the file's full path, which its #line directives give the
      * debugger, so that gdb shows the source wherever it runs. */
     static const char *const debug_options[] = {"-G", NULL};
+    /* On a GPU, line information, so that compute-sanitizer's reports name the .cu line
+     * as the emulator's checks do (it changes no code; the emulator ignores it). */
+    static const char *const gpu_options[] = {"-lineinfo", NULL};
+    const char *const *options = o->debug ? debug_options
+                                 : lat_context_backend(ctx) != LAT_BACKEND_EMU ? gpu_options
+                                                                               : NULL;
     char *real = o->debug ? realpath(o->file, NULL) : NULL;
     lat_status mst = lat_module_create(ctx, &(lat_module_desc){.path = o->file, .name = real,
                                                                .defines = defines,
-                                                               .options = o->debug ? debug_options : NULL,
+                                                               .options = options,
                                                                .name_expressions = nexprs ? exprs : NULL},
                                        &mod);
     free(real);
@@ -931,8 +994,9 @@ static int run(const opts *o)
         int np = lat_kernel_param_count(k);
         void *params[64];
         value values[64];
-        printf("%s<<<(%u,%u,%u), (%u,%u,%u)>>>%s%s%s\n", s->kernel, s->grid[0], s->grid[1],
-               s->grid[2], s->block[0], s->block[1], s->block[2], si == 0 ? " on the emulator" : "",
+        printf("%s<<<(%u,%u,%u), (%u,%u,%u)>>>%s%s%s%s\n", s->kernel, s->grid[0], s->grid[1],
+               s->grid[2], s->block[0], s->block[1], s->block[2], si == 0 ? " " : "",
+               si == 0 ? where : "",
                si == 0 && *checks_text ? ", checks: " : "", si == 0 ? checks_text : "");
         for (int i = 0; i < np && status != 2; i++) {
             lat_check_param p;
@@ -960,7 +1024,7 @@ static int run(const opts *o)
                     }
                     printf("  %s: %zu x %s%s\n", b->name, b->count, p.type,
                            b->filled ? ", filled with 0, 1, 2, ..."
-                           : o->checks & LAT_CHECK_INITCHECK ? ", not written yet"
+                           : b->left ? ", not written yet"
                                                              : ", filled with zeros");
                 }
                 params[i] = &b->ptr;
@@ -1019,9 +1083,11 @@ static int run(const opts *o)
             printf("failed: %s\n", lat_last_error());
             status = 1;
         }
-        if (st == LAT_OK || st == LAT_ERROR_CHECK_FAILED) {
+        /* A cross-check's difference: the GPU's values, which it names, are printed. */
+        bool printed = st == LAT_OK || st == LAT_ERROR_CHECK_FAILED || st == LAT_ERROR_CROSS_MISMATCH;
+        if (printed) {
             if (o->checks)
-                note_written(ctx, o, k, bufs, nbufs);
+                note_written(ctx, k, bufs, nbufs);
             for (int i = 0; i < np; i++) {
                 lat_check_param p;
                 if (lat_check_kernel_param(k, i, &p) == LAT_OK && p.is_pointer &&
@@ -1034,7 +1100,7 @@ static int run(const opts *o)
         if (mapped && write_map(ctx, s, mapped) != 0)
             status = status ? status : 1;
         if (st != LAT_OK && st != LAT_ERROR_CHECK_FAILED)
-            break;
+            break; /* a GPU's context after a fault, a cross-check's diverged sides */
     }
     for (int i = 0; i < nbufs; i++) {
         lat_mem_free(ctx, bufs[i].ptr);
@@ -1144,6 +1210,31 @@ static int list(const char *file, bool why)
     return status;
 }
 
+/* -B's backend against what the run asks for: a GPU (-B cuda or cross) runs kernels
+ * unchecked, so an option only the emulator can do is refused, never dropped. 0, or 2
+ * (said on stderr). */
+static int choose_backend(const opts *o, bool backend_set)
+{
+    if (!backend_set) {
+        /* The library's variable is not this program's option: `LATTICE_BACKEND=cuda
+         * lattice run ...`, as one would wrap it in compute-sanitizer, ran on the emulator
+         * with no word said. */
+        const char *env = getenv("LATTICE_BACKEND");
+        if (env && *env && strcmp(env, "emu") != 0)
+            fprintf(stderr, "lattice: note: lattice run does not read LATTICE_BACKEND=%s: it runs "
+                            "on the emulator unless -B names another backend (-B cuda, -B cross)\n",
+                    env);
+        return 0;
+    }
+    if (o->backend == LAT_BACKEND_EMU || !o->emu_only[0])
+        return 0;
+    fprintf(stderr, "lattice: %s needs the emulator: -B %s runs the kernel without the "
+                    "emulator's checks, thread maps, profile, schedules and -G builds; leave it "
+                    "out, or run on the emulator (-B emu, the default)\n",
+            o->emu_only, lat_backend_name(o->backend));
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -1163,17 +1254,25 @@ int main(int argc, char **argv)
                                                              : usage("list takes one file, after --why or not");
     if (strcmp(argv[1], "run") != 0)
         return usage("the commands are run and list");
-    if (argc < 4)
-        return usage("run needs a file and a kernel");
     static opts o;
     memset(&o, 0, sizeof o);
-    o.file = argv[2];
     o.checks = LAT_CHECK_ALL;
     o.show = 8;
-    o.steps[0].kernel = argv[3];
+    o.backend = LAT_BACKEND_EMU;
+    bool backend_set = false;
     o.nsteps = 1;
-    for (int i = 4; i < argc; i++) {
+    /* The file and the kernel are the first two arguments that are no option or option's
+     * value: options may come before them too (`lattice run -B cuda f.cu k`, as a wrapper
+     * such as compute-sanitizer's command line reads best). */
+    for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
+        if (a[0] != '-' && (!o.file || !o.steps[0].kernel)) {
+            if (!o.file)
+                o.file = a;
+            else
+                o.steps[0].kernel = a;
+            continue;
+        }
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         step *s = &o.steps[o.nsteps - 1];
         static const char long_only[] = "\x01"; /* matches no argument */
@@ -1183,6 +1282,13 @@ int main(int argc, char **argv)
         if (!v) \
             return usage("an option needs a value"); \
         i++; \
+    } while (0)
+        /* After NEED() where the option has a value: a (and v) as typed. */
+#define EMU_ONLY(with_value) \
+    do { \
+        if (!o.emu_only[0]) \
+            snprintf(o.emu_only, sizeof o.emu_only, "%s%s%s", a, (with_value) ? " " : "", \
+                     (with_value) ? v : ""); \
     } while (0)
         if (IS(long_only, "--then")) {
             NEED();
@@ -1212,20 +1318,26 @@ int main(int argc, char **argv)
         } else if (IS("-m", "--map")) {
             NEED();
             s->map = v;
+            EMU_ONLY(true);
         } else if (IS(long_only, "--svg")) {
             NEED();
             s->svg = v;
+            EMU_ONLY(true);
         } else if (IS(long_only, "--png")) {
             NEED();
             s->png = v;
+            EMU_ONLY(true);
         } else if (IS(long_only, "--text")) {
             s->text = true;
+            EMU_ONLY(false);
         } else if (IS(long_only, "--reads")) {
             s->reads = true;
+            EMU_ONLY(false);
         } else if (IS(long_only, "--columns")) {
             NEED();
             if (!parse_size(v, &s->columns) || s->columns == 0)
                 return usage("--columns takes a number above 0");
+            EMU_ONLY(true);
         } else if (IS("-n", "--n")) {
             NEED();
             if (!parse_size(v, &o.n) || o.n == 0 || o.n > MAX_N)
@@ -1240,21 +1352,39 @@ int main(int argc, char **argv)
             o.args[o.nargs++] = v;
         } else if (IS(long_only, "--fill")) {
             NEED();
-            if (strcmp(v, "all") != 0 && strcmp(v, "inputs") != 0)
-                return usage("--fill takes inputs or all");
+            if (strcmp(v, "all") != 0 && strcmp(v, "inputs") != 0 && strcmp(v, "inputs-only") != 0)
+                return usage("--fill takes inputs, all or inputs-only");
             o.fill_all = strcmp(v, "all") == 0;
+            o.fill_inputs_only = strcmp(v, "inputs-only") == 0;
         } else if (IS("-c", "--check")) {
             NEED();
             if (lat_check_parse_modes(v, &o.checks) != LAT_OK)
                 return usage(lat_last_error());
             o.checks_set = true;
+            o.check_text[0] = a;
+            o.check_text[1] = v;
+        } else if (IS("-B", "--backend")) {
+            NEED();
+            o.best = strcmp(v, "best") == 0;
+            if (strcmp(v, "emu") == 0 || o.best)
+                o.backend = LAT_BACKEND_EMU;
+            else if (strcmp(v, "cuda") == 0)
+                o.backend = LAT_BACKEND_CUDA;
+            else if (strcmp(v, "cross") == 0)
+                o.backend = LAT_BACKEND_CROSS;
+            else
+                return usage("--backend takes emu, cuda, cross or best");
+            backend_set = true;
         } else if (IS("-G", "--device-debug")) {
             o.debug = true;
+            EMU_ONLY(false);
         } else if (IS(long_only, "--profile")) {
             o.profile = true;
+            EMU_ONLY(false);
         } else if (IS("-s", "--schedule")) {
             NEED();
             o.schedule = v;
+            EMU_ONLY(true);
         } else if (IS(long_only, "--show")) {
             NEED();
             if (!parse_size(v, &o.show))
@@ -1270,12 +1400,17 @@ int main(int argc, char **argv)
             o.defines[o.ndefines++] = d;
         } else {
             char why[300];
-            snprintf(why, sizeof why, "unknown option '%s'", a);
+            snprintf(why, sizeof why, a[0] == '-' ? "unknown option '%s'"
+                                                  : "'%s' is one argument too many: a step's kernel "
+                                                    "follows --then", a);
             return usage(why);
         }
 #undef IS
 #undef NEED
+#undef EMU_ONLY
     }
+    if (!o.steps[0].kernel)
+        return usage("run needs a file and a kernel");
     /* Defaults: n from the first step's threads, shapes from n. */
     step *s0 = &o.steps[0];
     if (!s0->block_set) {
@@ -1299,6 +1434,20 @@ int main(int argc, char **argv)
         if (!s->grid_set)
             memcpy(s->grid, s0->grid, sizeof s->grid);
     }
+    /* Checks named by -c: only the emulator has them (a -c given twice counts as its
+     * last). They come first in what is refused, as the most likely to be asked for. */
+    if (o.checks_set && o.checks) {
+        char given[160];
+        snprintf(given, sizeof given, "%s %s", o.check_text[0], o.check_text[1]);
+        memcpy(o.emu_only, given, sizeof given);
+    }
+    int chosen = choose_backend(&o, backend_set);
+    if (chosen != 0)
+        return chosen;
+    /* Off the emulator nothing is checked, and -B best runs unchecked wherever it runs,
+     * so that what it prints does not depend on the machine. */
+    if ((o.backend != LAT_BACKEND_EMU || o.best) && !o.checks_set)
+        o.checks = 0;
     /* A debugger's session is about one thread's values: the checks' instrumentation
      * and their shared memory would stand in its way (docs/debugging.md). */
     if (o.debug && !o.checks_set)

@@ -54,8 +54,10 @@ typedef enum lat_profile_op {
     LAT_PROFILE_STORE = 1,
     LAT_PROFILE_ATOMIC = 2, /* atomicAdd() and the other atomic functions */
     /* The condition of an if, while, do or for: a row's requests are its executions by
-     * warps, its transactions those where the warp's lanes went both ways (diverged), its
-     * ideal 0; its space means nothing. */
+     * warps, its transactions those where the warp's lanes went both ways (diverged) and
+     * the GPU branches (an if of a few statements without loops, jumps or calls is
+     * predicated code on the GPU, as nvcc compiles it: its lanes idle, it never
+     * diverges), its ideal 0; its space means nothing. */
     LAT_PROFILE_BRANCH = 3
 } lat_profile_op;
 

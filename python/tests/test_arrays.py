@@ -140,5 +140,8 @@ def test_cuda_array_interface_only_on_cuda(backend):
     if backend == "cuda":
         cai = g.__cuda_array_interface__
         assert cai["shape"] == (4,) and cai["typestr"] == "<f4" and cai["data"][0] == g.ptr
+        assert cai["strides"] == (4,)  # as PyCUDA's, contiguous or not
+        t = gpuarray.zeros((3, 5), np.float64).T
+        assert t.__cuda_array_interface__["strides"] == (8, 40)
     else:
         assert not hasattr(g, "__cuda_array_interface__")

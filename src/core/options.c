@@ -26,6 +26,9 @@ static const char *const ignored[] = {
     "-ewp", "--extensible-whole-program", "-builtin-move-forward=true",
     "--builtin-move-forward=true", "-builtin-initializer-list=true",
     "--builtin-initializer-list=true", "-no-source-include", "--no-source-include",
+    /* nvcc's relaxations: the emulator's front end always has them */
+    "--expt-relaxed-constexpr", "-expt-relaxed-constexpr", "--extended-lambda",
+    "-extended-lambda", "--expt-extended-lambda", "-expt-extended-lambda",
 };
 
 static const char *const ignored_prefixes[] = {

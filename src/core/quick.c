@@ -45,10 +45,13 @@ lat_status lat_kernel_compile(lat_context *ctx, const char *source, const char *
     lat_status st = ctx ? LAT_OK : lat_context_default(&ctx);
     if (st != LAT_OK)
         return st;
-    /* A template's instance is made as NVRTC's name expressions make it. */
+    /* A template's instance is made as NVRTC's name expressions make it. The source is
+     * compiled as written: wrapped in extern "C" (lat_module_create's default), any template
+     * in it, a __device__ helper's too, is an error to NVRTC ("this declaration may not have
+     * extern "C" linkage"); kernels are found by their plain names either way. */
     const char *exprs[] = {name, NULL};
     lat_module *mod;
-    st = lat_module_create(ctx, &(lat_module_desc){.source = source,
+    st = lat_module_create(ctx, &(lat_module_desc){.source = source, .no_extern_c = 1,
                                                    .name_expressions = strchr(name, '<') ? exprs : NULL},
                            &mod);
     if (st != LAT_OK)

@@ -344,8 +344,18 @@ static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
     if (!k)
         return lat__oom(mod->ctx, "lat_module_get_kernel");
     lat_status st = lat_module_get_kernel(m->a, kernel->name, &k->a);
+    /* A symbol the primary lowered a name expression to (lat_module_get_lowered_name gives
+     * the primary's, "_Z15BlackScholesGPUPff"): the emulator lowers the expression to a name
+     * of its own, so its half is found by the expression. */
+    const char *name_b = kernel->name;
+    for (char **e = mod->name_exprs; st == LAT_OK && e && *e && name_b == kernel->name; e++) {
+        const char *lowered = NULL;
+        if (strcmp(*e, kernel->name) != 0 && lat_module_get_lowered_name(m->a, *e, &lowered) == LAT_OK &&
+            strcmp(lowered, kernel->name) == 0)
+            name_b = *e;
+    }
     if (st == LAT_OK)
-        st = lat_module_get_kernel(m->b, kernel->name, &k->b);
+        st = lat_module_get_kernel(m->b, name_b, &k->b);
     if (st != LAT_OK) {
         free(k);
         return st;

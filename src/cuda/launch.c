@@ -12,15 +12,18 @@
 static _Atomic uint64_t next_kernel_id = 1;
 
 /* The parameter sizes, from cuFuncGetParamInfo where the driver has it (12.4 and newer):
- * it answers CUDA_ERROR_INVALID_VALUE past the last parameter. */
+ * it answers CUDA_ERROR_INVALID_VALUE past the last parameter. Where the source says how
+ * many there are, only those are asked for: a question past the end is an API error that
+ * compute-sanitizer reports (and counts) in every program that gets a kernel. */
 static void param_info(lat_kernel *kernel, CUfunction fn)
 {
     kernel->backend_nparams = -1;
     kernel->backend_param_sizes = NULL;
     if (!lat__cu.cuFuncGetParamInfo)
         return;
+    size_t known = kernel->sig ? (size_t)kernel->sig->nparams : SIZE_MAX;
     size_t *sizes = NULL, n = 0, cap = 0;
-    for (;;) {
+    while (n < known) {
         size_t offset = 0, size = 0;
         CUresult r = lat__cu.cuFuncGetParamInfo(fn, n, &offset, &size);
         if (r == CUDA_ERROR_INVALID_VALUE)

@@ -13,6 +13,7 @@
 #include "cache.h"
 #include "module_blob.h"
 #include "pycuda_complex.h"
+#include "std_headers.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -236,10 +237,30 @@ static int compiled_as_cxx(const lat__source *src)
     return src->no_extern_c || (src->name_expressions && src->name_expressions[0]);
 }
 
-/* The text handed to NVRTC: the grid barrier's definition, the C++ headers the program
- * includes, then PyCUDA's wrap (unless compiled as C++), with a #line so that messages
- * give the user's own line numbers and file name. */
-static char *wrap_source(const lat__source *src)
+/* Appends `#include <name>\n`; nonzero when out of memory. */
+static int append_include(char **out, size_t *len, const char *name)
+{
+    return lat__strbuf_append(out, len, "#include <", 10) ||
+           lat__strbuf_append(out, len, name, strlen(name)) ||
+           lat__strbuf_append(out, len, ">\n", 2);
+}
+
+/* Whether the text includes `name` (as <name> or "name"). */
+static bool includes(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name))
+        if (p > text && (p[-1] == '<' || p[-1] == '"') && (p[n] == '>' || p[n] == '"'))
+            return true;
+    return false;
+}
+
+/* The text handed to NVRTC: the macros nvcc's host headers give every program
+ * (std_headers.h), the grid barrier's definition, the C++ headers the program includes,
+ * then PyCUDA's wrap (unless compiled as C++), with a #line so that messages give the
+ * user's own line numbers and file name. */
+static char *wrap_source(const lat__source *src, const char *ambient, const char *const *std_names,
+                         int nstd)
 {
     const int cxx = compiled_as_cxx(src);
     char *out = NULL;
@@ -250,24 +271,21 @@ static char *wrap_source(const lat__source *src)
     bool grid_sync = strstr(src->text, "__lat_grid_sync") != NULL;
     for (int i = 0; src->sigs && i < src->sigs->count && !grid_sync; i++)
         grid_sync = src->sigs->items[i].grid_sync;
-    if (cxx && !grid_sync)
-        return lat__strdup(src->text); /* as written, nothing before it */
-    int bad = grid_sync ? lat__strbuf_append(&out, &len, grid_sync_prologue,
-                                             sizeof grid_sync_prologue - 1)
-                        : 0;
+    int bad = lat__strbuf_append(&out, &len, ambient, strlen(ambient));
+    if (grid_sync && !bad)
+        bad = lat__strbuf_append(&out, &len, grid_sync_prologue, sizeof grid_sync_prologue - 1);
     /* C++ headers cannot be read inside extern "C" (NVRTC: "more than one instance of
      * overloaded function has C linkage"), and PyCUDA's wrap puts the program's includes
      * there: each is included first, its guard making the program's own include empty,
      * as the emulator reads it. */
     static const char *const cxx_headers[] = {"cuda_fp16.h", "cuda_bf16.h", "cooperative_groups.h",
                                               "cooperative_groups/reduce.h", LAT__PYCUDA_COMPLEX_NAME};
-    for (size_t i = 0; !cxx && !bad && i < sizeof cxx_headers / sizeof cxx_headers[0]; i++) {
-        if (!strstr(src->text, cxx_headers[i]))
-            continue;
-        bad = lat__strbuf_append(&out, &len, "#include <", 10) ||
-              lat__strbuf_append(&out, &len, cxx_headers[i], strlen(cxx_headers[i])) ||
-              lat__strbuf_append(&out, &len, ">\n", 2);
-    }
+    for (size_t i = 0; !cxx && !bad && i < sizeof cxx_headers / sizeof cxx_headers[0]; i++)
+        if (strstr(src->text, cxx_headers[i]))
+            bad = append_include(&out, &len, cxx_headers[i]);
+    for (int i = 0; !cxx && !bad && i < nstd; i++)
+        if (lat__cu_std_header_is_cxx(std_names[i]) && includes(src->text, std_names[i]))
+            bad = append_include(&out, &len, std_names[i]);
     if (!bad && !cxx)
         bad = lat__strbuf_append(&out, &len, head, sizeof head - 1);
     if (!bad)
@@ -470,22 +488,41 @@ static int make_name_list(const lat__source *src, name_list *l)
     return 0;
 }
 
+/* The headers NVRTC is given: the standard library's (std_headers.h) and, where the
+ * source names it, pycuda-complex.hpp, lattice's own (core/pycuda_complex.c), the same text
+ * the emulator reads. */
+typedef struct program_headers {
+    int n;
+    const char *names[LAT__CU_STD_HEADERS_MAX + 1];
+    const char *texts[LAT__CU_STD_HEADERS_MAX + 1];
+    char *complex;
+} program_headers;
+
+/* False when out of memory. */
+static bool make_headers(program_headers *h, const char *toolkit, const char *text)
+{
+    h->n = lat__cu_std_headers(toolkit, h->names, h->texts, LAT__CU_STD_HEADERS_MAX);
+    h->complex = NULL;
+    if (!strstr(text, LAT__PYCUDA_COMPLEX_NAME))
+        return true;
+    h->complex = lat__pycuda_complex_text();
+    if (!h->complex)
+        return false;
+    h->names[h->n] = LAT__PYCUDA_COMPLEX_NAME;
+    h->texts[h->n++] = h->complex;
+    return true;
+}
+
 /* Compiles once, giving NVRTC the name expressions of names not skipped. On return *prog
  * is the program (destroy it), or NULL when it could not be created; *log the normalised
  * log (NULL when out of memory). */
-static nvrtcResult compile(const char *text, const char *name, const char **opts, int nopts,
-                           const name_list *names, nvrtcProgram *prog, char **log)
+static nvrtcResult compile(const char *text, const char *name, const program_headers *h,
+                           const char **opts, int nopts, const name_list *names,
+                           nvrtcProgram *prog, char **log)
 {
     *prog = NULL;
     *log = NULL;
-    /* pycuda-complex.hpp is lattice's own (core/pycuda_complex.c), the same text the
-     * emulator reads, handed to NVRTC only where the source names it. */
-    char *cx = strstr(text, LAT__PYCUDA_COMPLEX_NAME) ? lat__pycuda_complex_text() : NULL;
-    const char *hname = LAT__PYCUDA_COMPLEX_NAME;
-    nvrtcResult r = lat__cu.nvrtcCreateProgram(prog, text, name, cx ? 1 : 0,
-                                               cx ? (const char *const *)&cx : NULL,
-                                               cx ? &hname : NULL);
-    free(cx);
+    nvrtcResult r = lat__cu.nvrtcCreateProgram(prog, text, name, h->n, h->texts, h->names);
     if (r != NVRTC_SUCCESS) {
         *prog = NULL;
         *log = lat__strdup("");
@@ -503,6 +540,31 @@ static nvrtcResult compile(const char *text, const char *name, const char **opts
     r = lat__cu.nvrtcCompileProgram(*prog, nopts, opts);
     *log = program_log(*prog);
     return r;
+}
+
+/* nvcc's relaxations that NVRTC in JIT mode has no need of (every function it sees is
+ * device code, lattice passes -default-device) and that NVRTC 13 no longer knows. */
+static const char *const nvcc_relaxations[] = {
+    "--expt-relaxed-constexpr", "-expt-relaxed-constexpr", "--extended-lambda",
+    "-extended-lambda", "--expt-extended-lambda", "-expt-extended-lambda",
+};
+
+/* When NVRTC's log says it does not know one of opts that is an nvcc relaxation, removes
+ * it from opts (shifting the rest down) and returns it; NULL otherwise. */
+static const char *drop_unknown_relaxation(const char *log, const char **opts, int *nopts)
+{
+    for (int i = 0; log && i < *nopts; i++) {
+        bool relaxation = false;
+        for (size_t j = 0; j < sizeof nvcc_relaxations / sizeof *nvcc_relaxations; j++)
+            relaxation |= strcmp(opts[i], nvcc_relaxations[j]) == 0;
+        if (!relaxation || !strstr(log, opts[i]))
+            continue;
+        const char *dropped = opts[i];
+        memmove(&opts[i], &opts[i + 1], (size_t)(*nopts - i - 1) * sizeof *opts);
+        (*nopts)--;
+        return dropped;
+    }
+    return NULL;
 }
 
 /* NVRTC fails the whole compile when a name expression cannot be resolved (a template
@@ -559,9 +621,10 @@ static const char *toolkit_include_dir(char *buf, size_t size)
  * the toolkit's include directory (searched last), the user's options, and a last slot
  * for the architecture (left NULL when the user's options name one). Returns the array
  * (its strings malloc'd, NULL-terminated) or NULL. */
-static char **build_options(const lat__source *src, int *count, int *arch_slot)
+static char **build_options(const lat__source *src, const char *toolkit, int *count,
+                            int *arch_slot)
 {
-    size_t n = 5;
+    size_t n = 6;
     for (const char *const *p = src->defines; p && *p; p++)
         n++;
     for (const char *const *p = src->include_dirs; p && *p; p++)
@@ -581,8 +644,6 @@ static char **build_options(const lat__source *src, int *count, int *arch_slot)
         int dirlen = slash == src->name ? 1 : (int)(slash - src->name);
         bad = !(opts[k++] = format("--include-path=%.*s", dirlen, src->name));
     }
-    char tk[4096];
-    const char *toolkit = toolkit_include_dir(tk, sizeof tk);
     if (toolkit && !bad)
         bad = !(opts[k++] = format("--include-path=%s", toolkit));
     /* CUDA 13 keeps libcu++ (which cooperative groups include) in include/cccl */
@@ -590,6 +651,14 @@ static char **build_options(const lat__source *src, int *count, int *arch_slot)
     if (toolkit && !bad && snprintf(cccl, sizeof cccl, "%s/cccl/cuda/std/type_traits", toolkit) > 0 &&
         access(cccl, R_OK) == 0)
         bad = !(opts[k++] = format("--include-path=%s/cccl", toolkit));
+    /* NVRTC compiles device code only: a function the program does not mark is a
+     * __device__ one, as the emulator reads it (NVRTC 13 refuses it otherwise). */
+    bool default_device = false;
+    for (const char *const *p = src->options; p && *p; p++)
+        default_device |= !strcmp(*p, "-default-device") ||
+                          !strcmp(*p, "--device-as-default-execution-space");
+    if (!default_device && !bad)
+        bad = !(opts[k++] = lat__strdup("-default-device"));
     for (const char *const *p = src->options; p && *p && !bad; p++)
         bad = !(opts[k++] = lat__strdup(*p));
     if (bad) {
@@ -894,22 +963,35 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
     }
 
     double t_keyed = now_ms(); /* the key made and the cache asked */
-    char *text = wrap_source(src);
+    char tk[4096];
+    const char *toolkit = toolkit_include_dir(tk, sizeof tk);
+    program_headers hdrs;
+    bool hdrs_ok = make_headers(&hdrs, toolkit, src->text);
+    const char *ambient = lat__cu_ambient_text(toolkit);
+    char *text = ambient ? wrap_source(src, ambient, hdrs.names, hdrs.n) : NULL;
     int nopts = 0, arch_slot = 0;
-    char **opts = build_options(src, &nopts, &arch_slot);
+    char **opts = build_options(src, toolkit, &nopts, &arch_slot);
     cuda_module *m = calloc(1, sizeof *m);
     nvrtcProgram prog = NULL;
     char *log = NULL, *code = NULL, *first_log = NULL;
+    const char **argv = NULL;
     name_list names;
     int names_bad = make_name_list(src, &names);
-    if (!text || !opts || !m || names_bad) {
+    if (!text || !opts || !m || names_bad || !hdrs_ok) {
         st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
                         src->name);
         goto done;
     }
     m->cxx = compiled_as_cxx(src);
-    /* The extra slot of opts holds the architecture; it is not malloc'd. */
-    const char **argv = (const char **)opts;
+    /* What NVRTC is given: opts, the architecture and ptxas's report; a copy, so that an
+     * option dropped from it (drop_unknown_relaxation) is still freed with opts. */
+    argv = malloc((size_t)(nopts + 2) * sizeof *argv);
+    if (!argv) {
+        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
+                        src->name);
+        goto done;
+    }
+    memcpy(argv, opts, (size_t)nopts * sizeof *argv);
     int argc = nopts;
     if (!uarch)
         argv[argc++] = t.option;
@@ -918,14 +1000,24 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
         argv[argc++] = ptxas_verbose;
 
     double t_nvrtc = now_ms();
-    nvrtcResult r = compile(text, src->name, argv, argc, &names, &prog, &log);
+    nvrtcResult r = compile(text, src->name, &hdrs, argv, argc, &names, &prog, &log);
+    for (const char *dropped; r == NVRTC_ERROR_INVALID_OPTION &&
+                              (dropped = drop_unknown_relaxation(log, argv, &argc));) {
+        lat__log(ctx, LAT_LOG_INFO,
+                 "%s: NVRTC %d.%d does not know nvcc's %s; compiled without it (NVRTC "
+                 "compiles every function as device code)",
+                 src->name, lat__cu.nvrtc_major, lat__cu.nvrtc_minor, dropped);
+        destroy_program(&prog);
+        free(log);
+        r = compile(text, src->name, &hdrs, argv, argc, &names, &prog, &log);
+    }
     if (r == NVRTC_ERROR_INVALID_OPTION && verbose) {
         /* An NVRTC that does not pass options to ptxas: no spill report, that is all. */
         argc--;
         verbose = 0;
         destroy_program(&prog);
         free(log);
-        r = compile(text, src->name, argv, argc, &names, &prog, &log);
+        r = compile(text, src->name, &hdrs, argv, argc, &names, &prog, &log);
     }
     if (r == NVRTC_ERROR_INVALID_OPTION && !uarch && !final_choice) {
         /* An NVRTC without nvrtcGetSupportedArchs that does not know sm_XY: PTX for
@@ -937,7 +1029,7 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
             set_target(&t, known_archs[i], 0);
             destroy_program(&prog);
             free(log);
-            r = compile(text, src->name, argv, argc, &names, &prog, &log);
+            r = compile(text, src->name, &hdrs, argv, argc, &names, &prog, &log);
         }
         if (r == NVRTC_SUCCESS)
             lat__log(ctx, LAT_LOG_WARNING,
@@ -951,7 +1043,7 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
          * in the user's code shows in this log without the name-lookup noise. */
         destroy_program(&prog);
         first_log = log;
-        r = compile(text, src->name, argv, argc, &names, &prog, &log);
+        r = compile(text, src->name, &hdrs, argv, argc, &names, &prog, &log);
         char *list = NULL, *user = NULL;
         size_t len = 0, ulen = 0;
         for (int i = 0; i < names.count; i++) {
@@ -1065,6 +1157,8 @@ done:
     free(code);
     free(log);
     free(text);
+    free(argv);
+    free(hdrs.complex);
     free_options(opts, nopts);
     return st;
 }

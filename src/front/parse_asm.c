@@ -422,8 +422,8 @@ static void translate(asm_text *a, insn *in)
         return;
     }
     for (int i = 1; i < in->nwords; i++)
-        if (!strcmp(in->word[i], "sat") || !strcmp(in->word[i], "cc") || !strcmp(in->word[i], "f4e") ||
-            !strcmp(in->word[i], "b4e") || !strcmp(in->word[i], "shiftamt")) {
+        if (!strcmp(in->word[i], "sat") || !strcmp(in->word[i], "cc") || !strcmp(in->word[i], "shiftamt") ||
+            (strcmp(op, "prmt") && (!strcmp(in->word[i], "f4e") || !strcmp(in->word[i], "b4e")))) {
             a->refused = lat__arena_printf(ar, "the modifier '.%s'", in->word[i]);
             return;
         }
@@ -561,11 +561,38 @@ static void translate(asm_text *a, insn *in)
                                "__b = (__b & ~__m) | (((%s)%s << __p) & __m); } __b; })",
                                pos, len, u, u, b, bits, u, bits, u, u, u, f));
     } else if (!strcmp(op, "prmt")) {
+        /* prmt.b32{.mode} d, a, b, c over the bytes {b, a} = b7..b0. Without a mode each nibble
+         * of c picks a byte by its 3 low bits, and its bit 3 replicates the picked byte's sign
+         * over the result byte (which __byte_perm, masking the nibble with 7, does not). A mode
+         * picks one of four fixed selectors by c's 2 low bits (PTX ISA, prmt): these are those
+         * selectors, 16 bits each, the one for c & 3 == 0 lowest. */
+        static const struct {
+            const char *mode;
+            unsigned long long selectors;
+        } modes[] = {{"f4e", 0x6543543243213210ull}, {"b4e", 0x0123701267015670ull},
+                     {"rc8", 0x3333222211110000ull}, {"ecl", 0x3333322232113210ull},
+                     {"ecr", 0x3210221011100000ull}, {"rc16", 0x3232101032321010ull}};
         const char *x = arg(a, in, 1, T_U32), *y = arg(a, in, 2, T_U32), *s = arg(a, in, 3, T_U32);
-        if (x && y && s && in->nwords == 2)
-            dest(a, in, opnd(in, 0), T_U32, lat__arena_printf(ar, "__byte_perm(%s, %s, %s)", x, y, s));
-        else if (x && y && s)
-            a->refused = "prmt with a mode";
+        if (!x || !y || !s)
+            return;
+        if (in->nwords == 2) {
+            dest(a, in, opnd(in, 0), T_U32,
+                 lat__arena_printf(ar,
+                                   "({ unsigned long long __v = ((unsigned long long)%s << 32) | %s; "
+                                   "unsigned __s = %s, __r = 0; for (int __i = 0; __i < 4; __i++) { "
+                                   "unsigned __c = (__s >> (4 * __i)) & 15u, __b = (unsigned)(__v >> (8 * (__c & 7u))) & 0xffu; "
+                                   "if (__c & 8u) __b = __b & 0x80u ? 0xffu : 0u; __r |= __b << (8 * __i); } __r; })",
+                                   y, x, s));
+            return;
+        }
+        for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+            if (in->nwords == 3 && has_word(in, modes[i].mode)) {
+                dest(a, in, opnd(in, 0), T_U32,
+                     lat__arena_printf(ar, "__byte_perm(%s, %s, (unsigned)(0x%llxull >> (16 * (%s & 3u))) & 0xffffu)",
+                                       x, y, modes[i].selectors, s));
+                return;
+            }
+        a->refused = "prmt with a mode other than .f4e .b4e .rc8 .ecl .ecr .rc16";
     } else if (!strcmp(op, "cvt")) {
         ptype to = in->type2, from = t;
         if (to == T_NONE) {
@@ -648,14 +675,21 @@ static void translate(asm_text *a, insn *in)
         dest(a, in, opnd(in, 0), T_U32,
              lat__arena_printf(ar, "%s(%s, %s, %s, 32 - ((%s >> 8) & 31))", f, m, v, lane, c));
     } else if (!strcmp(op, "vote")) {
-        if (!has_word(in, "ballot") || !has_word(in, "sync") || in->nargs < 3 || opnd(in, 1)[0] == '!' ||
-            (opnd(in, 1)[0] == '%' && opnd(in, 1)[1] == 'p' && declared(a, opnd(in, 1)) < 0)) {
-            a->refused = "vote on predicates (only vote.sync.ballot.b32 of a register)";
+        /* vote.sync.ballot.b32 d, {!}p, mask votes on a .pred register: an operand %N is no
+         * predicate (ptxas refuses it, "Arguments mismatch"; setp.ne.u32 p, %N, 0 makes one) */
+        const char *p = opnd(in, 1);
+        bool negated = p[0] == '!';
+        int k = declared(a, p + negated);
+        if (!has_word(in, "ballot") || !has_word(in, "sync") || in->nargs != 3 || k < 0 ||
+            a->reg[k].type != T_PRED) {
+            a->refused = "vote other than vote.sync.ballot.b32 d, p, mask of a .reg .pred p (an operand %N is no "
+                         "predicate, ptxas refuses it there: setp.ne.u32 p, %N, 0 makes one)";
             return;
         }
-        const char *x = arg(a, in, 1, T_U32), *m = arg(a, in, 2, T_U32);
+        const char *x = source(a, in, p + negated, T_U32), *m = arg(a, in, 2, T_U32);
         if (x && m)
-            dest(a, in, opnd(in, 0), T_U32, lat__arena_printf(ar, "__ballot_sync(%s, %s)", m, x));
+            dest(a, in, opnd(in, 0), T_U32,
+                 lat__arena_printf(ar, "__ballot_sync(%s, %s%s)", m, negated ? "!" : "", x));
     } else if (!strcmp(op, "activemask")) {
         dest(a, in, opnd(in, 0), T_U32, "__activemask()");
     } else if (!strcmp(op, "membar") || !strcmp(op, "fence")) {

@@ -15,8 +15,8 @@ os.chdir(root)
 failures = []
 
 
-def run(args):
-    return subprocess.run([lattice] + args, capture_output=True, text=True)
+def run(args, env=None):
+    return subprocess.run([lattice] + args, capture_output=True, text=True, env=env)
 
 
 def has_line(out, want):
@@ -24,14 +24,14 @@ def has_line(out, want):
     return any(l == want or l.startswith(want + "; ") for l in out.splitlines())
 
 
-def expect_lines(what, source, args, want, status=0, stderr=None):
+def expect_lines(what, source, args, want, status=0, stderr=None, env=None):
     """`lattice run` of source (written to a .cu file, named before args) exits with
     status and prints each line of want (and stderr contains `stderr`)."""
     with tempfile.TemporaryDirectory() as tmp:
         cu = os.path.join(tmp, "k.cu")
         with open(cu, "w") as f:
             f.write(source)
-        r = run(["run", cu] + args)
+        r = run(["run", cu] + args, env)
         if r.returncode != status or any(not has_line(r.stdout, w) for w in want) or \
                 (stderr is not None and stderr not in r.stderr):
             failures.append("%s: status %d, want %d and %s %r\n%s%s"
@@ -160,11 +160,11 @@ with tempfile.TemporaryDirectory() as tmp:
     if r.returncode != 0 or sorted(r.stdout.splitlines()) != sorted(want):
         failures.append("list of a template's instances: status %d, want %s\n%s%s"
                         % (r.returncode, want, r.stdout, r.stderr))
-    # --why: how each kernel's threads run, under its line.
+    # --why: how each kernel's threads run (the path) and on which tier, under its line.
     r = run(["list", "--why", cu])
     lines = r.stdout.splitlines()
     if r.returncode != 0 or "plain(int *out)" not in lines or \
-            not any(l.startswith("    one loop over the threads") for l in lines):
+            not any(re.match(r"    one loop over the threads.*, (TinyCC|optimised|native)$", l) for l in lines):
         failures.append("list --why: status %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
     for name, values in (("scale<float, 3>", "(0.5, 3.5, ..., 21.5)"),
                          ("scale<double, 2>", "(0.5, 2.5, ..., 14.5)")):
@@ -301,6 +301,21 @@ expect_lines("unwritten, unchecked", HALF_SRC, ["half", "-n", "10", "-c", "none"
 expect_lines("unwritten, memcheck only", HALF_SRC, ["half", "-n", "10", "-c", "memcheck"],
              ["  out: 10 x float *, filled with zeros",
               "  out = [0.5, 1.5, 2.5, 3.5, 4.5, _, _, ..., _]; 5 of 10 never written ([5] to [9])"])
+# --fill inputs-only leaves the outputs as allocated, for an initcheck on a GPU
+# (compute-sanitizer's): checked, the unwritten elements are "_" as under initcheck;
+# unchecked, the line says nothing can tell which elements were written.
+for args, env in ((["-c", "none"], None),
+                  (["-B", "cross"], dict(os.environ, LATTICE_CROSS_PRIMARY="emu"))):
+    r = expect_lines("unwritten, inputs-only, %s" % args, HALF_SRC, ["half", "-n", "10", "--fill", "inputs-only"] + args,
+                     ["  out: 10 x float *, not written yet"], env=env)
+    if not re.search(r"^  out = \[0\.5, 1\.5, 2\.5, 3\.5, 4\.5, .*\]; not filled and unchecked: an element no "
+                     r"launch wrote holds what the memory held$", r.stdout, re.M):
+        failures.append("--fill inputs-only %s: %s%s" % (args, r.stdout, r.stderr))
+expect_lines("unwritten, inputs-only, memcheck", HALF_SRC, ["half", "-n", "10", "-c", "memcheck", "--fill", "inputs-only"],
+             ["  out: 10 x float *, not written yet",
+              "  out = [0.5, 1.5, 2.5, 3.5, 4.5, _, _, ..., _]; 5 of 10 never written ([5] to [9])"])
+expect_lines("--fill none", HALF_SRC, ["half", "--fill", "none"], [], status=2,
+             stderr="--fill takes inputs, all or inputs-only")
 expect_lines("written by atomics", HALF_SRC, ["hist", "-n", "10", "-b", "10", "--show", "5"],
              ["  h = [3, 3, 2, 2, ..., _]; 6 of 10 never written ([4] to [9])"])
 expect_lines("written over two steps", HALF_SRC, ["half", "-n", "10", "--then", "rest"],
@@ -329,6 +344,102 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run(["run", cu, "ops::in::twice<float, 256>", "-n", "4", "-c", "none", "--fill", "all"])
     if r.returncode != 0 or not has_line(r.stdout, "  x = [0, 256, 512, 768]"):
         failures.append("run the listed instance: status %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
+
+# -B chooses the backend (issue 46: compute-sanitizer saw no CUDA call, for lattice run
+# always ran on the emulator). The emulator stays the default, LATTICE_BACKEND is not read
+# (a note says so), options may come before the file, and what only the emulator can do
+# is refused on a GPU with the option named, before any backend is touched.
+NO_GPU = dict(os.environ, LATTICE_CUDA_LIBRARY="/nonexistent/libcuda.so.1")
+BOUNDS = ["examples/bugs/bounds.cu", "scale_fixed", "-n", "1000", "--show", "3"]
+emu_plain = run(["run"] + BOUNDS + ["-c", "none"])
+if emu_plain.returncode != 0 or not emu_plain.stdout.startswith("scale_fixed<<<(4,1,1), (256,1,1)>>> on the emulator\n"):
+    failures.append("-c none on the emulator: status %d\n%s%s" % (emu_plain.returncode, emu_plain.stdout, emu_plain.stderr))
+for args, env, note in ((["-c", "none"], dict(os.environ, LATTICE_BACKEND="cuda"),
+                         "lattice: note: lattice run does not read LATTICE_BACKEND=cuda"),
+                        (["-B", "emu", "-c", "none"], dict(os.environ, LATTICE_BACKEND="cuda"), None),
+                        # Unchecked without -c: -B best runs unchecked wherever it runs.
+                        (["-B", "best"], NO_GPU, "lattice: note: -B best runs on the emulator: backend cuda"),
+                        (["--backend", "best", "-c", "none"], NO_GPU, "-B best runs on the emulator")):
+    r = subprocess.run([lattice, "run"] + args + BOUNDS, capture_output=True, text=True, env=env)
+    if r.returncode != 0 or r.stdout != emu_plain.stdout or \
+            (note and note not in r.stderr) or (not note and "note" in r.stderr):
+        failures.append("%s: status %d, want the emulator's unchecked output%s\n%s%s"
+                        % (args, r.returncode, " and %r" % note if note else "", r.stdout, r.stderr))
+# -B best with an option only the emulator has runs there, checked as asked.
+r = subprocess.run([lattice, "run", "-B", "best", "examples/bugs/bounds.cu", "scale", "-n", "1000", "-c", "memcheck"],
+                   capture_output=True, text=True, env=NO_GPU)
+if r.returncode != 1 or "on the emulator, checks: memcheck" not in r.stdout or "out-of-bounds" not in r.stdout \
+        or "note" in r.stderr:
+    failures.append("-B best -c memcheck: status %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
+expect_lines("-B gpu", "__global__ void k(int *o) {}\n", ["k", "-B", "gpu"], [],
+             status=2, stderr="--backend takes emu, cuda, cross or best")
+expect_lines("-B with no value", "__global__ void k(int *o) {}\n", ["k", "-B"], [], status=2,
+             stderr="an option needs a value")
+# No GPU (no driver here, or LATTICE_CUDA_LIBRARY naming none): lattice's reason, status 2,
+# nothing run and nothing printed on stdout.
+for backend in ("cuda", "cross"):
+    r = subprocess.run([lattice, "run", "-B", backend] + BOUNDS, capture_output=True, text=True, env=NO_GPU)
+    if r.returncode != 2 or r.stdout or \
+            "backend %s (requested by the program) is not available: " % backend not in r.stderr or \
+            "LATTICE_CUDA_LIBRARY=/nonexistent/libcuda.so.1 could not be loaded" not in r.stderr:
+        failures.append("-B %s without a GPU: status %d\n%s%s" % (backend, r.returncode, r.stdout, r.stderr))
+# Refused on a GPU, named as typed, in any step; -c none is the GPU's own.
+for backend in ("cuda", "cross"):
+    for opts, named in ((["-c", "racecheck"], "-c racecheck"), (["-c", "all"], "-c all"),
+                        (["--check", "memcheck,initcheck"], "--check memcheck,initcheck"),
+                        (["-c", "none", "--map", "out"], "--map out"), (["-m", "out"], "-m out"),
+                        (["--svg", "m.svg"], "--svg m.svg"), (["--png", "m.png"], "--png m.png"),
+                        (["--text"], "--text"), (["--reads"], "--reads"), (["--columns", "4"], "--columns 4"),
+                        (["--profile"], "--profile"), (["-s", "reverse"], "-s reverse"),
+                        (["--schedule", "random:3"], "--schedule random:3"), (["-G"], "-G"),
+                        (["--device-debug"], "--device-debug"),
+                        (["--then", "scale", "--map", "out"], "--map out"),
+                        (["--map", "out", "-c", "initcheck"], "-c initcheck")):
+        r = subprocess.run([lattice, "run", "-B", backend] + BOUNDS + opts, capture_output=True,
+                           text=True, env=NO_GPU)
+        want = "lattice: %s needs the emulator: -B %s runs the kernel without the emulator's checks" % (named, backend)
+        if r.returncode != 2 or r.stdout or want not in r.stderr or "not available" in r.stderr:
+            failures.append("-B %s %s: status %d, want %r\n%s%s" % (backend, opts, r.returncode, want, r.stdout, r.stderr))
+# Options before the file and the kernel; a third word is an error.
+r = run(["run", "-c", "none", "-B", "emu"] + BOUNDS)
+if r.returncode != 0 or r.stdout != emu_plain.stdout:
+    failures.append("options before the file: status %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
+r = run(["run"] + BOUNDS[:2] + ["scale"])
+if r.returncode != 2 or "'scale' is one argument too many" not in r.stderr:
+    failures.append("a third word: status %d\n%s" % (r.returncode, r.stderr))
+for args in (["run"], ["run", "-B", "emu", "examples/bugs/bounds.cu"], ["run", "-n", "4"]):
+    r = run(args)
+    if r.returncode != 2 or "run needs a file and a kernel" not in r.stderr:
+        failures.append("%s: status %d\n%s" % (args, r.returncode, r.stderr))
+# Cross-checking with the emulator on both sides (the cross suites' LATTICE_CROSS_PRIMARY):
+# the run, its steps and its unwritten elements as on the emulator unchecked.
+CROSS = dict(os.environ, LATTICE_CROSS_PRIMARY="emu")
+# LATTICE_CHECK is not read either: -c says which checks run (the cross context's emulator
+# half took it, and failed the launch with racecheck's report of this write-write race).
+WW = ("__global__ void ww(float *out, const float *in)\n"
+      "{\n    __shared__ int s[1];\n    s[0] = threadIdx.x;\n"
+      "    out[threadIdx.x] = in[threadIdx.x] + 1.0f;\n}\n")
+with tempfile.TemporaryDirectory() as tmp:
+    cu = os.path.join(tmp, "k.cu")
+    with open(cu, "w") as f:
+        f.write(WW)
+    r = subprocess.run([lattice, "run", "-B", "cross", cu, "ww", "-n", "8"], capture_output=True,
+                       text=True, env=dict(CROSS, LATTICE_CHECK="all"))
+    if r.returncode != 0 or not has_line(r.stdout, "  out = [1, 2, 3, 4, 5, 6, 7, 8]") or "racecheck" in r.stdout + r.stderr:
+        failures.append("-B cross under LATTICE_CHECK=all: status %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
+for args in (["-n", "10"], ["-n", "10", "--then", "rest"]):
+    with tempfile.TemporaryDirectory() as tmp:
+        cu = os.path.join(tmp, "k.cu")
+        with open(cu, "w") as f:
+            f.write(HALF_SRC)
+        e = run(["run", cu, "half", "-c", "none"] + args)
+        r = subprocess.run([lattice, "run", "-B", "cross", cu, "half"] + args, capture_output=True,
+                           text=True, env=CROSS)
+    head = "half<<<(1,1,1), (10,1,1)>>> on lattice emulator and on the emulator, compared after each launch"
+    if r.returncode != 0 or e.returncode != 0 or r.stdout.split("\n")[0] != head or \
+            r.stdout.split("\n")[1:] != e.stdout.split("\n")[1:]:
+        failures.append("-B cross %s: status %d, want the emulator's lines after %r\n%s%s\n%s"
+                        % (args, r.returncode, head, r.stdout, r.stderr, e.stdout))
 
 # The zoo.
 for name in sorted(os.listdir("examples/bugs")):

@@ -458,14 +458,16 @@ def get_modf_kernel() -> Any:
 def get_pow_array_kernel(dtype_x: Any, dtype_y: Any, dtype_z: Any, is_base_array: bool,
                          is_exp_array: bool) -> Any:
     """PyCUDA's kernel for ``z = x ** y``: (x, y, z) with x or y a scalar when it is not
-    an array (powf for a float32 result, else pow)."""
-    func = "powf" if dtype_z == np.float32 else "pow"
+    an array (powf for a float32 result, else pow). Both operands are cast to the type
+    computed in, as nvcc's host <cmath> promotes them: NVRTC has no such overload, and
+    pow(double, float) is ambiguous there (pow(double, double) or pow(float, float)?)."""
+    func, ct = ("powf", "float") if dtype_z == np.float32 else ("pow", "double")
     if not is_base_array and is_exp_array:
-        x_decl, y_decl, call = "{x} x", "{y} *y", f"{func}(x,y[i])"
+        x_decl, y_decl, call = "{x} x", "{y} *y", f"{func}(({ct})x, ({ct})y[i])"
     elif is_base_array and is_exp_array:
-        x_decl, y_decl, call = "{x} *x", "{y} *y", f"{func}(x[i],y[i])"
+        x_decl, y_decl, call = "{x} *x", "{y} *y", f"{func}(({ct})x[i], ({ct})y[i])"
     elif is_base_array and not is_exp_array:
-        x_decl, y_decl, call = "{x} *x", "{y} y", f"{func}(x[i],y)"
+        x_decl, y_decl, call = "{x} *x", "{y} y", f"{func}(({ct})x[i], ({ct})y)"
     else:
         raise AssertionError
     decl = f"{x_decl}, {y_decl}, {{z}} *z".format(x=_ct(dtype_x), y=_ct(dtype_y),

@@ -225,10 +225,10 @@ class GPUArray:
         if self._ctx.backend != "cuda":
             raise AttributeError("__cuda_array_interface__: only arrays of a CUDA context "
                                  f"have one (this one is on '{self._ctx.backend}')")
+        # The strides always, C-contiguous or not, as PyCUDA gives them (its test_driver's
+        # test_gpuarray_cai asserts them); None would mean C-contiguous to a reader too.
         return {"shape": self.shape, "typestr": self.dtype.str, "data": (self._ptr, False),
-                "version": 3,
-                "strides": None if self.flags.c_contiguous else self.strides,
-                "stream": None}
+                "version": 3, "strides": self.strides, "stream": None}
 
     # -- views ---------------------------------------------------------------------------
     def _view(self, shape: tuple, strides: tuple, offset: int = 0,

@@ -82,6 +82,7 @@ typedef struct lat__ck_site {
     const char *expr; /* the access as written ("" for loop ticks) */
     int line;
     int kind; /* LAT_ACCESS_READ / _WRITE / _READ_WRITE, or 0 for a loop tick */
+    bool predicated; /* a branch nvcc makes predicated code of (the profile: no divergence) */
 } lat__ck_site;
 
 /* The number a hook gets for an access: site * LAT__CK_CODE_SITE, plus LAT__CK_CODE_LOCAL

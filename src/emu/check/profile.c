@@ -143,7 +143,9 @@ static void count(lat__pf_worker *W, const group *g)
     if (g->kind == 0) {
         counts *c = &W->sites[(size_t)g->site * SLOTS + BRANCH_SLOT];
         c->requests++;
-        c->transactions += g->taken != 0 && g->taken != g->lanes;
+        /* A predicated if (passes/profile.c) idles lanes but takes no branch. */
+        c->transactions += g->taken != 0 && g->taken != g->lanes &&
+                           !W->P->cm->sites[g->site].predicated;
         c->lanes += (uint64_t)lanes;
         return;
     }

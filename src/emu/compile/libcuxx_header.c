@@ -93,11 +93,25 @@ static const char *const std_limits_h[] = {
     "template <typename T> __host__ __device__ typename __lat_unref<T>::type &&move(T &&t) noexcept\n",      \
     "{ return static_cast<typename __lat_unref<T>::type &&>(t); }\n",
 
+/* std::pair and make_pair, in both namespaces. */
+#define PAIR                                                                                                  \
+    "template <typename T1, typename T2> struct pair {\n",                                                 \
+    "    typedef T1 first_type;\n",                                                                        \
+    "    typedef T2 second_type;\n",                                                                       \
+    "    T1 first;\n",                                                                                     \
+    "    T2 second;\n",                                                                                    \
+    "    __host__ __device__ pair() : first(), second() {}\n",                                             \
+    "    __host__ __device__ pair(const T1 &a, const T2 &b) : first(a), second(b) {}\n",                   \
+    "};\n",                                                                                                \
+    "template <typename T1, typename T2> __host__ __device__ pair<T1, T2> make_pair(T1 a, T2 b)\n",        \
+    "{ return pair<T1, T2>(a, b); }\n",
+
 static const char *const std_utility_h[] = {
     "#ifndef __LAT_STD_UTILITY\n",
     "#define __LAT_STD_UTILITY\n",
     "namespace std {\n",
     FORWARD_MOVE
+    PAIR
     "template <typename T> __host__ __device__ void swap(T &a, T &b) { T t = a; a = b; b = t; }\n",
     "}\n",
     "#endif\n",
@@ -111,12 +125,7 @@ static const char *const utility_h[] = {
     "template <typename T> __host__ __device__ void swap(T &a, T &b) { T t = a; a = b; b = t; }\n",
     "template <typename T> __host__ __device__ const T &min(const T &a, const T &b) { return b < a ? b : a; }\n",
     "template <typename T> __host__ __device__ const T &max(const T &a, const T &b) { return a < b ? b : a; }\n",
-    "template <typename T1, typename T2> struct pair {\n",
-    "    T1 first;\n",
-    "    T2 second;\n",
-    "};\n",
-    "template <typename T1, typename T2> __host__ __device__ pair<T1, T2> make_pair(T1 a, T2 b)\n",
-    "{ pair<T1, T2> p; p.first = a; p.second = b; return p; }\n",
+    PAIR
     FORWARD_MOVE
     "} }\n",
     "#endif\n",
