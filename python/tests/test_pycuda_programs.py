@@ -858,3 +858,63 @@ def test_a_module_variable_by_address_is_device_memory(rng):
     (view * 2).get()  # a kernel over it as over any array
     with pytest.raises(drv.LogicError):
         drv.memcpy_htod(int(t_ptr) + 4, x)  # past its end, as past an allocation's
+
+
+def test_kernel_builders_honour_define_options(rng):
+    """options=["-DNAME=value"] reaches ElementwiseKernel, ReductionKernel and the scans
+    (they were compiled without it: 'SCALE' undeclared); an option lattice cannot honour
+    there raises naming it."""
+    from lattice.pycuda.reduction import ReductionKernel
+    from lattice.pycuda.scan import ExclusiveScanKernel, InclusiveScanKernel
+    a = rng.standard_normal(1000).astype(np.float32)
+    g = gpuarray.to_gpu(a)
+    k = elw.ElementwiseKernel("float *x, float *y", "y[i] = SCALE * x[i] + OFF", "scale",
+                              options=["-DSCALE=3", "-D", "OFF=1.5f", "-use_fast_math"])
+    y = gpuarray.zeros_like(g)
+    k(g, y)
+    np.testing.assert_allclose(y.get(), 3 * a + 1.5, rtol=1e-5, atol=1e-6)
+    y.fill(0)
+    k(g, y, slice=slice(10, 100, 3))
+    want = np.zeros_like(a)
+    want[10:100:3] = 3 * a[10:100:3] + 1.5
+    np.testing.assert_allclose(y.get(), want, rtol=1e-5, atol=1e-6)
+    r = ReductionKernel(np.float32, "0", "a+b", "x[i]*W", "float *x", options=["-DW=2.0f", "-O3"])
+    np.testing.assert_allclose(r(g).get(), 2 * a.sum(), rtol=1e-4)
+    ints = rng.integers(-50, 50, 3000).astype(np.int32)
+    s = InclusiveScanKernel(np.int32, "a+b+BIAS", options=["-DBIAS=0"])
+    h = gpuarray.to_gpu(ints)
+    s(h)
+    np.testing.assert_array_equal(h.get(), np.cumsum(ints))
+    s = ExclusiveScanKernel(np.int32, "STEP(a, b)", "0",
+                            options=["--define-macro=STEP(a,b)=((a)+(b))"])
+    h = gpuarray.to_gpu(ints)
+    s(h)
+    np.testing.assert_array_equal(h.get(), np.concatenate([[0], np.cumsum(ints)[:-1]]))
+    with pytest.raises(NotImplementedError, match="-I/tmp"):
+        ReductionKernel(np.float32, "0", "a+b", "x[i]", "float *x", options=["-I/tmp"])
+
+
+def test_struct_reduction_with_a_registered_dtype(rng):
+    """A min/max collector struct reduced with a ReductionKernel, as PyCUDA's docs do."""
+    from lattice.pycuda.reduction import ReductionKernel
+    dt = tools.get_or_register_dtype("minmax_collector", np.dtype(
+        [("cur_min", np.int32), ("cur_max", np.int32), ("pad", np.int32)]))
+    preamble = r"""
+    struct minmax_collector { int cur_min; int cur_max; int pad; };
+    __device__ minmax_collector mmc_neutral()
+    { minmax_collector r; r.cur_min = 1 << 30; r.cur_max = -(1 << 30); r.pad = 0; return r; }
+    __device__ minmax_collector mmc_from_scalar(float x)
+    { minmax_collector r; r.cur_min = x; r.cur_max = x; r.pad = 0; return r; }
+    __device__ minmax_collector agg_mmc(minmax_collector a, minmax_collector b)
+    {
+        minmax_collector r = a;
+        if (b.cur_min < r.cur_min) r.cur_min = b.cur_min;
+        if (b.cur_max > r.cur_max) r.cur_max = b.cur_max;
+        return r;
+    }"""
+    red = ReductionKernel(dt, neutral="mmc_neutral()", reduce_expr="agg_mmc(a, b)",
+                          map_expr="mmc_from_scalar(x[i])", arguments="float *x",
+                          preamble=preamble)
+    x = rng.integers(-1000, 1000, 30000).astype(np.float32)
+    got = red(gpuarray.to_gpu(x)).get()
+    assert got["cur_min"] == x.min() and got["cur_max"] == x.max()
