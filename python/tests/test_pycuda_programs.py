@@ -918,3 +918,37 @@ def test_struct_reduction_with_a_registered_dtype(rng):
     x = rng.integers(-1000, 1000, 30000).astype(np.float32)
     got = red(gpuarray.to_gpu(x)).get()
     assert got["cur_min"] == x.min() and got["cur_max"] == x.max()
+
+
+def test_library_code_extending_gpuarray_through_its_private_helpers(rng):
+    """What libraries built on PyCUDA (scikit-cuda-style helpers, PyCUDA's own sparse CG)
+    call: _new_like_me, _get_common_dtype, _memcpy_discontig, with a prepared elementwise
+    kernel launched on the array's own _grid and _block."""
+    from lattice.pycuda.elementwise import get_elwise_kernel
+
+    def guarded_div(a, b):
+        result = a._new_like_me(gpuarray._get_common_dtype(a, b))
+        func = get_elwise_kernel("float *x, int *y, double *z",
+                                 "z[i] = y[i] == 0 ? 0 : (x[i] / y[i])", "divide")
+        func.prepared_async_call(a._grid, a._block, None, a.gpudata, b.gpudata,
+                                 result.gpudata, a.mem_size)
+        return result
+
+    x = rng.standard_normal(5000).astype(np.float32)
+    y = rng.integers(-3, 4, 5000).astype(np.int32)
+    r = guarded_div(gpuarray.to_gpu(x), gpuarray.to_gpu(y))
+    assert r.dtype == np.float64 and r.shape == x.shape
+    with np.errstate(divide="ignore", invalid="ignore"):
+        want = np.where(y == 0, 0, x / y)
+    np.testing.assert_allclose(r.get(), want, rtol=1e-6)
+    assert gpuarray._get_common_dtype(gpuarray.to_gpu(x), 2) == np.float32
+    m = rng.standard_normal((20, 30))
+    g = gpuarray.to_gpu(m)
+    same = g._new_like_me()
+    assert same.shape == g.shape and same.dtype == g.dtype and same.strides == g.strides
+    dst = gpuarray.zeros((20, 15), np.float64)
+    gpuarray._memcpy_discontig(dst, g[:, ::2])
+    np.testing.assert_array_equal(dst.get(), m[:, ::2])
+    host = np.zeros((20, 15))
+    gpuarray._memcpy_discontig(host, g[:, 1::2])
+    np.testing.assert_array_equal(host, m[:, 1::2])
