@@ -952,3 +952,242 @@ def test_library_code_extending_gpuarray_through_its_private_helpers(rng):
     host = np.zeros((20, 15))
     gpuarray._memcpy_discontig(host, g[:, 1::2])
     np.testing.assert_array_equal(host, m[:, 1::2])
+
+
+# ---- programs of "Hands-On GPU Programming with Python and CUDA" (Packt), as written ------
+
+def test_atomics_after_a_barrier():
+    mod = SourceModule("""
+    __global__ void atomic_ker(int *add_out, int *max_out)
+    {
+        int tid = blockIdx.x * blockDim.x + threadIdx.x;
+        atomicExch(add_out, 0);
+        __syncthreads();
+        atomicAdd(add_out, 1);
+        atomicMax(max_out, tid);
+    }""")
+    add_out = gpuarray.empty((1,), dtype=np.int32)
+    max_out = gpuarray.to_gpu(np.array([-5], np.int32))
+    mod.get_function("atomic_ker")(add_out, max_out, grid=(1, 1, 1), block=(100, 1, 1))
+    drv.Context.synchronize()
+    assert add_out.get()[0] == 100 and max_out.get()[0] == 99
+
+
+def test_vectorized_loads_through_reinterpret_cast(rng):
+    mod = SourceModule(r"""
+    __global__ void vec_ker(int *ints, double *doubles, int *iout, double *dout)
+    {
+        int4 f1 = *reinterpret_cast<int4*>(ints);
+        int4 f2 = *reinterpret_cast<int4*>(&ints[4]);
+        double2 d1 = *reinterpret_cast<double2*>(doubles);
+        double2 d2 = *reinterpret_cast<double2*>(&doubles[2]);
+        *reinterpret_cast<int4*>(iout) = make_int4(f2.w, f2.z, f1.y, f1.x);
+        *reinterpret_cast<double2*>(dout) = make_double2(d2.y + d1.x, d2.x * d1.y);
+    }""")
+    ints = rng.integers(-1000, 1000, 8).astype(np.int32)
+    dbl = rng.standard_normal(4)
+    iout, dout = gpuarray.empty(4, np.int32), gpuarray.empty(2, np.float64)
+    mod.get_function("vec_ker")(gpuarray.to_gpu(ints), gpuarray.to_gpu(dbl), iout, dout,
+                                grid=(1, 1, 1), block=(1, 1, 1))
+    np.testing.assert_array_equal(iout.get(), [ints[7], ints[6], ints[1], ints[0]])
+    np.testing.assert_array_equal(dout.get(), [dbl[3] + dbl[0], dbl[2] * dbl[1]])
+
+
+def test_inline_ptx_helpers():
+    mod = SourceModule(r"""
+    __device__ void set_to_zero(int &x) { asm("mov.s32 %0, 0;" : "=r"(x)); }
+    __device__ void add_floats(float &out, float in1, float in2)
+    { asm("add.f32 %0, %1, %2 ;" : "=f"(out) : "f"(in1), "f"(in2)); }
+    __device__ void plusplus(int &x) { asm("add.s32 %0, %0, 1;" : "+r"(x)); }
+    __device__ int laneid() { int id; asm("mov.u32 %0, %%laneid; " : "=r"(id)); return id; }
+    __device__ void split64(double val, int &lo, int &hi)
+    { asm volatile("mov.b64 {%0, %1}, %2; " : "=r"(lo), "=r"(hi) : "d"(val)); }
+    __device__ void combine64(double &val, int lo, int hi)
+    { asm volatile("mov.b64 %0, {%1, %2}; " : "=d"(val) : "r"(lo), "r"(hi)); }
+    __global__ void ptx_test_ker(int *o, float *f, double *d)
+    {
+        int x = 123;
+        set_to_zero(x);
+        plusplus(x);
+        o[3 * threadIdx.x] = x;
+        add_floats(f[threadIdx.x], 1.25f, (float)threadIdx.x);
+        o[3 * threadIdx.x + 1] = laneid();
+        int lo, hi;
+        split64(d[threadIdx.x], lo, hi);
+        double back;
+        combine64(back, lo, hi);
+        o[3 * threadIdx.x + 2] = back == d[threadIdx.x] && lo == (int)__double2loint(back);
+    }""")
+    o = gpuarray.zeros(3 * 40, np.int32)
+    f = gpuarray.zeros(40, np.float32)
+    d = gpuarray.to_gpu(np.random.default_rng(3).standard_normal(40))
+    mod.get_function("ptx_test_ker")(o, f, d, grid=(1, 1, 1), block=(40, 1, 1))
+    got = o.get().reshape(40, 3)
+    np.testing.assert_array_equal(got[:, 0], 1)
+    np.testing.assert_array_equal(got[:, 1], np.arange(40) % 32)
+    np.testing.assert_array_equal(got[:, 2], 1)
+    np.testing.assert_array_equal(f.get(), 1.25 + np.arange(40, dtype=np.float32))
+
+
+def test_curand_device_api_monte_carlo_integrator():
+    code = """
+    #include <curand_kernel.h>
+    #define ULL unsigned long long
+    #define _P2(z) ((z) * (z))
+    __device__ inline double f(double x) { double y; y = log(x) * _P2(sin(x)); return y; }
+    extern "C" {
+    __global__ void monte_carlo(int iters, double lo, double hi, double *ys_out)
+    {
+        curandState cr_state;
+        int tid = blockIdx.x * blockDim.x + threadIdx.x;
+        int num_threads = blockDim.x * gridDim.x;
+        double t_width = (hi - lo) / (double) num_threads;
+        double density = ((double) iters) / t_width;
+        double t_lo = t_width * tid + lo;
+        curand_init((ULL) clock() + (ULL) tid, (ULL) 0, (ULL) 0, &cr_state);
+        double y_sum = 0.0f;
+        for (int i = 0; i < iters; i++)
+            y_sum += f(t_lo + t_width * curand_uniform_double(&cr_state));
+        ys_out[tid] = y_sum / density;
+    }
+    }"""
+    ker = SourceModule(no_extern_c=True, options=["-w"], source=code).get_function("monte_carlo")
+    ys = gpuarray.empty((32 * 10,), dtype=np.float64)
+    ker(np.int32(2000), np.float64(11.733), np.float64(18.472), ys, block=(32, 1, 1),
+        grid=(10, 1, 1))
+    # The book's expected value: 8.9999 (the integral of log(x) sin(x)^2 over the range).
+    x = np.linspace(11.733, 18.472, 200001)
+    trapezoid = getattr(np, "trapezoid", None) or np.trapz  # NumPy 1 names it trapz
+    exact = trapezoid(np.log(x) * np.sin(x) ** 2, x)
+    assert abs(ys.get().sum() - exact) < 0.01 * abs(exact)
+
+
+def test_work_efficient_prefix_sum_by_up_and_down_sweeps(rng):
+    up = SourceModule("""
+    __global__ void up_ker(double *x, double *x_old, int k)
+    {
+        int tid = blockIdx.x * blockDim.x + threadIdx.x;
+        int _2k = 1 << k, _2k1 = 1 << (k + 1);
+        int j = tid * _2k1;
+        x[j + _2k1 - 1] = x_old[j + _2k - 1] + x_old[j + _2k1 - 1];
+    }""").get_function("up_ker")
+    down = SourceModule("""
+    __global__ void down_ker(double *y, double *y_old, int k)
+    {
+        int tid = blockIdx.x * blockDim.x + threadIdx.x;
+        int _2k = 1 << k, _2k1 = 1 << (k + 1);
+        int j = tid * _2k1;
+        y[j + _2k - 1] = y_old[j + _2k1 - 1];
+        y[j + _2k1 - 1] = y_old[j + _2k1 - 1] + y_old[j + _2k - 1];
+    }""").get_function("down_ker")
+
+    def sweep(fn, x, ks):
+        x_gpu = gpuarray.to_gpu(x)
+        x_old_gpu = x_gpu.copy()
+        for k in ks:
+            num_threads = int(np.ceil(x.size / 2 ** (k + 1)))
+            grid_size = int(np.ceil(num_threads / 32))
+            block_size = 32 if grid_size > 1 else num_threads
+            fn(x_gpu, x_old_gpu, np.int32(k), block=(block_size, 1, 1), grid=(grid_size, 1, 1))
+            x_old_gpu[:] = x_gpu[:]
+        return x_gpu.get()
+
+    testvec = rng.standard_normal(4 * 1024)
+    levels = int(np.log2(testvec.size))
+    y = sweep(up, testvec, range(levels))
+    y[-1] = 0
+    got = sweep(down, y, reversed(range(levels)))
+    want = np.roll(np.cumsum(testvec), 1)
+    want[0] = 0
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-9)
+
+
+def test_game_of_life_in_shared_memory(rng):
+    mod = SourceModule("""
+    #define _X (threadIdx.x + blockIdx.x * blockDim.x)
+    #define _Y (threadIdx.y + blockIdx.y * blockDim.y)
+    #define _WIDTH (blockDim.x * gridDim.x)
+    #define _HEIGHT (blockDim.y * gridDim.y)
+    #define _XM(x) ((x + _WIDTH) % _WIDTH)
+    #define _YM(y) ((y + _HEIGHT) % _HEIGHT)
+    #define _INDEX(x, y) (_XM(x) + _YM(y) * _WIDTH)
+    __device__ int nbrs(int x, int y, int *in)
+    {
+        return (in[_INDEX(x - 1, y + 1)] + in[_INDEX(x - 1, y)] + in[_INDEX(x - 1, y - 1)]
+                + in[_INDEX(x, y + 1)] + in[_INDEX(x, y - 1)]
+                + in[_INDEX(x + 1, y + 1)] + in[_INDEX(x + 1, y)] + in[_INDEX(x + 1, y - 1)]);
+    }
+    __global__ void conway_ker_shared(int *p_lattice, int iters)
+    {
+        int x = _X, y = _Y;
+        __shared__ int lattice[32 * 32];
+        lattice[_INDEX(x, y)] = p_lattice[_INDEX(x, y)];
+        __syncthreads();
+        for (int i = 0; i < iters; i++) {
+            int n = nbrs(x, y, lattice);
+            int cell_value;
+            if (lattice[_INDEX(x, y)] == 1)
+                switch (n) {
+                case 2:
+                case 3: cell_value = 1; break;
+                default: cell_value = 0;
+                }
+            else if (lattice[_INDEX(x, y)] == 0)
+                switch (n) {
+                case 3: cell_value = 1; break;
+                default: cell_value = 0;
+                }
+            __syncthreads();
+            lattice[_INDEX(x, y)] = cell_value;
+            __syncthreads();
+        }
+        __syncthreads();
+        p_lattice[_INDEX(x, y)] = lattice[_INDEX(x, y)];
+    }""")
+    n, iters = 32, 25
+    life = rng.choice([1, 0], n * n, p=[0.25, 0.75]).reshape(n, n).astype(np.int32)
+    g = gpuarray.to_gpu(life)
+    mod.get_function("conway_ker_shared")(g, np.int32(iters), grid=(1, 1, 1), block=(32, 32, 1))
+    want = life.copy()
+    for _ in range(iters):
+        nb = sum(np.roll(np.roll(want, dy, 0), dx, 1)
+                 for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0))
+        want = ((nb == 3) | ((want == 1) & (nb == 2))).astype(np.int32)
+    np.testing.assert_array_equal(g.get(), want)
+
+
+def test_dense_layer_on_a_stream_with_async_copies(rng):
+    """The book's neural network layer: to_gpu_async / set_async / get_async on a stream,
+    NumPy-int shapes, a launch with stream=."""
+    mod = SourceModule("""
+    #define _RELU(x) (((x) > 0.0f) ? (x) : 0.0f)
+    __global__ void dense_eval(int num_outputs, int num_inputs, int relu, float *w, float *b,
+                               float *x, float *y, int batch_size)
+    {
+        int i = blockDim.x * blockIdx.x + threadIdx.x;
+        if (i < num_outputs)
+            for (int k = 0; k < batch_size; k++) {
+                double temp = 0.0f;
+                for (int j = 0; j < num_inputs; j++)
+                    temp += ((double) w[num_inputs * i + j]) * ((double) x[k * num_inputs + j]);
+                temp += (double) b[i];
+                y[k * num_outputs + i] = relu ? _RELU((float) temp) : (float) temp;
+            }
+    }""")
+    eval_ker = mod.get_function("dense_eval")
+    stream = drv.Stream()
+    n_in, n_out, batch = np.int32(37), np.int32(50), np.int32(16)
+    w = (rng.random((n_out, n_in)) - 0.5).astype(np.float32)
+    b = rng.standard_normal(n_out).astype(np.float32)
+    x = rng.standard_normal((batch, n_in)).astype(np.float32)
+    w_gpu = gpuarray.to_gpu_async(w, stream=stream)
+    b_gpu = gpuarray.to_gpu_async(b, stream=stream)
+    x_gpu = gpuarray.empty((batch, n_in), dtype=np.float32)
+    x_gpu.set_async(x, stream=stream)
+    y_gpu = gpuarray.empty((batch, n_out), dtype=np.float32)
+    eval_ker(n_out, n_in, np.int32(1), w_gpu, b_gpu, x_gpu, y_gpu, batch, block=(32, 1, 1),
+             grid=(int(np.ceil(n_out / 32)), 1, 1), stream=stream)
+    y = y_gpu.get_async(stream=stream)
+    stream.synchronize()
+    want = np.maximum(x.astype(np.float64) @ w.T.astype(np.float64) + b, 0)
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-6)
