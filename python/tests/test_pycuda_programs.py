@@ -1191,3 +1191,147 @@ def test_dense_layer_on_a_stream_with_async_copies(rng):
     stream.synchronize()
     want = np.maximum(x.astype(np.float64) @ w.T.astype(np.float64) + b, 0)
     np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-6)
+
+
+# ---- programs of vitalitylearning2021/problemSolvingPyCUDA, as written --------------------
+
+def _idiv_up(a, b):
+    a, b = np.int32(a), np.int32(b)
+    return (a / b + 1) if (a % b != 0) else (a / b)
+
+
+def test_leapfrog_advection_with_host_device_helpers():
+    """A host+device helper, '#include <stdio.h>', memset_d32 of a mem_alloc, kernels
+    stepping a time-space array in place; checked against the same scheme in NumPy."""
+    mod = SourceModule("""
+    #include <stdio.h>
+    #define PI_f 3.14159265358979323846
+    __host__ __device__ float propagatingFunction(const float x)
+    { return exp(-x * x / (2.f * (PI_f / 4.f) * (PI_f / 4.f))); };
+    __global__ void initialConditionKernel(float * __restrict__ d_u, const float * __restrict__ d_t,
+                                           const float * __restrict__ d_x, const float v, const int N)
+    {
+        const int tid = threadIdx.x + blockIdx.x * blockDim.x;
+        if (tid >= N + 1) return;
+        d_u[tid] = propagatingFunction(d_x[tid] - v * d_t[0]);
+    }
+    __global__ void matsunoFirstStep(float * __restrict__ d_u, const float * __restrict__ d_t,
+                                     const float * __restrict__ d_x, const float v,
+                                     const float alpha, const int N)
+    {
+        const int tid = threadIdx.x + blockIdx.x * blockDim.x;
+        if (tid > N + 1) return;
+        if (tid == 0) d_u[N + 1] = propagatingFunction(d_x[tid] - v * d_t[1]);
+        else if (tid <= N - 1) d_u[tid + N + 1] = d_u[tid] - 0.5 * alpha * (d_u[tid + 1] - d_u[tid - 1]);
+    }
+    __global__ void updateKernel(float * __restrict__ d_u, const float * __restrict__ d_t,
+                                 const float * __restrict__ d_x, const float v, const float alpha,
+                                 const float Q, const int l, const int N)
+    {
+        const int tid = threadIdx.x + blockIdx.x * blockDim.x;
+        if (tid >= N + 1) return;
+        if ((tid > 0) && (tid < N))
+            d_u[tid + (l + 1) * (N + 1)] = d_u[tid + (l - 1) * (N + 1)]
+                - alpha * (d_u[tid + 1 + l * (N + 1)] - d_u[tid - 1 + l * (N + 1)]);
+        else if (tid == 0)
+            d_u[tid + (l + 1) * (N + 1)] = propagatingFunction(d_x[tid] - v * d_t[l + 1]);
+        else if (tid == N)
+            d_u[tid + (l + 1) * (N + 1)] = (1.f - Q) * d_u[tid - 1 + l * (N + 1)] + Q * d_u[tid + l * (N + 1)];
+    }""")
+    M, N, v = 60, 165, 0.5
+    x, dx = np.linspace(0, 2 * np.pi, N + 1, dtype=np.float32, retstep=True)
+    t, dt = np.linspace(0.0, 15.0 * M / 200, M + 1, dtype=np.float32, retstep=True)
+    alpha = v * dt / dx
+    d_x, d_t = drv.mem_alloc(x.nbytes), drv.mem_alloc(t.nbytes)
+    drv.memcpy_htod(d_x, x)
+    drv.memcpy_htod(d_t, t)
+    d_u = drv.mem_alloc((N + 1) * (M + 1) * 4)
+    drv.memset_d32(d_u, 0x00, (N + 1) * (M + 1))
+    block, grid = (256, 1, 1), (int(_idiv_up(N + 1, 256)), 1, 1)
+    mod.get_function("initialConditionKernel")(d_u, d_t, d_x, np.float32(v), np.int32(N),
+                                               block=block, grid=grid)
+    mod.get_function("matsunoFirstStep")(d_u, d_t, d_x, np.float32(v), np.float32(alpha),
+                                         np.int32(N), block=block, grid=grid)
+    Q = (1.0 - alpha) / (1.0 + alpha)
+    for step in range(1, M):
+        mod.get_function("updateKernel")(d_u, d_t, d_x, np.float32(v), np.float32(alpha),
+                                         np.float32(Q), np.int32(step), np.int32(N),
+                                         block=block, grid=grid)
+    u = np.zeros((M + 1, N + 1), dtype=np.float32)
+    drv.memcpy_dtoh(u, d_u)
+
+    def prop(z):
+        return np.exp(-z * z / (2 * (np.pi / 4) ** 2))
+    a, q = np.float64(np.float32(alpha)), np.float64(np.float32(Q))
+    ref = np.zeros((M + 1, N + 1))
+    ref[0] = prop(x - v * t[0])
+    ref[1, 0] = prop(x[0] - v * t[1])
+    ref[1, 1:N] = ref[0, 1:N] - 0.5 * a * (ref[0, 2:N + 1] - ref[0, 0:N - 1])
+    for step in range(1, M):
+        ref[step + 1, 1:N] = ref[step - 1, 1:N] - a * (ref[step, 2:] - ref[step, :N - 1])
+        ref[step + 1, 0] = prop(x[0] - v * t[step + 1])
+        ref[step + 1, N] = (1 - q) * ref[step, N - 1] + q * ref[step, N]
+    np.testing.assert_allclose(u, ref, rtol=1e-3, atol=1e-4)
+
+
+def test_n_body_forces_on_float2_arrays_and_gpuarray_arithmetic(rng):
+    """(N, 2) float32 GPUArrays passed as float2*, then combined with Python floats
+    (NumPy keeps float32) in an RK4 step, and an int32 sum with dtype=."""
+    mod = SourceModule("""
+    #define G 1.0e4f
+    __global__ void computeForcesKernel(const float2 * __restrict__ d_pos,
+                                        const float * __restrict__ d_mass,
+                                        const int * __restrict__ d_active,
+                                        float2 * __restrict__ d_force, const float dt, const int N)
+    {
+        int p = blockDim.x * blockIdx.x + threadIdx.x;
+        if ((p >= N) || (p == 0) || (d_active[p] == 0)) return;
+        float fx = 0.0f, fy = 0.0f;
+        for (int q = 0; q < N; q++) {
+            float dx = d_pos[q].x - d_pos[p].x;
+            float dy = d_pos[q].y - d_pos[p].y;
+            float dsq = dx * dx + dy * dy;
+            float invDistSqr = 1.0f / dsq;
+            float invDist = rsqrtf(dsq);
+            if (dsq > 1.e-10f) {
+                fx += G * d_mass[q] * invDistSqr * dx * invDist;
+                fy += G * d_mass[q] * invDistSqr * dy * invDist;
+            }
+        }
+        d_force[p].x = dt * fx;
+        d_force[p].y = dt * fy;
+    }""")
+    forces = mod.get_function("computeForcesKernel")
+    n, dt = 100, 0.1
+    pos = (rng.random((n, 2)) * [900, 600]).astype(np.float32)
+    vel = (200 * (rng.random((n, 2)) - 0.5)).astype(np.float32)
+    mass = (rng.random((n, 1)) * 0.01 + 0.001).astype(np.float32)
+    active = (rng.random((n, 1)) < 0.8).astype(np.int32)
+    active[0] = 1
+    d_pos, d_vel = gpuarray.to_gpu(pos), gpuarray.to_gpu(vel)
+    d_mass, d_active = gpuarray.to_gpu(mass), gpuarray.to_gpu(active)
+    d_k1v = gpuarray.zeros((n, 2), dtype=np.float32)
+    d_k1v.fill(np.float32(0))
+    block, grid = (32, 1, 1), (int(_idiv_up(n, 32)), 1, 1)
+    forces(d_pos, d_mass, d_active, d_k1v, np.float32(dt), np.int32(n), block=block, grid=grid)
+    d_k1x = dt * d_vel
+    d_k2v = gpuarray.zeros_like(d_k1v)
+    forces(d_pos + 0.5 * d_k1x, d_mass, d_active, d_k2v, np.float32(dt), np.int32(n),
+           block=block, grid=grid)
+    new_vel = d_vel + (1.0 / 6.0) * (d_k1v + 2.0 * d_k2v)
+    assert d_k1x.dtype == np.float32 and new_vel.dtype == np.float32
+
+    def ref_forces(p):
+        d = p[None, :, :] - p[:, None, :]
+        dsq = (d ** 2).sum(-1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            w = np.where(dsq > 1e-10, 1.0e4 * mass[:, 0][None, :] / dsq ** 1.5, 0)
+        f = dt * (w[:, :, None] * d).sum(1)
+        f[(active[:, 0] == 0) | (np.arange(n) == 0)] = 0
+        return f
+    k1 = ref_forces(pos.astype(np.float64))
+    k2 = ref_forces(pos + 0.5 * dt * vel.astype(np.float64))
+    np.testing.assert_allclose(d_k1v.get(), k1, rtol=2e-3, atol=1e-3)
+    np.testing.assert_allclose(new_vel.get(), vel + (k1 + 2 * k2) / 6, rtol=2e-3, atol=1e-3)
+    total = gpuarray.sum(d_active, dtype=np.int32)
+    assert total.dtype == np.int32 and total.get() == active.sum()
