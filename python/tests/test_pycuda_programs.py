@@ -1335,3 +1335,68 @@ def test_n_body_forces_on_float2_arrays_and_gpuarray_arithmetic(rng):
     np.testing.assert_allclose(new_vel.get(), vel + (k1 + 2 * k2) / 6, rtol=2e-3, atol=1e-3)
     total = gpuarray.sum(d_active, dtype=np.int32)
     assert total.dtype == np.int32 and total.get() == active.sum()
+
+
+# ---- what libraries built on PyCUDA do (reikna's CUDA backend) -----------------------------
+
+def test_a_library_s_own_argument_handler_and_int_pointer_holders(rng):
+    """reikna's Buffer subclasses drv.ArgumentHandler without calling its __init__ and gives
+    its memory through get_device_alloc(); PyCUDA calls pre_call/post_call around the
+    launch and packs a prepared 'P' argument with int()."""
+    calls = []
+
+    class Buffer(drv.ArgumentHandler):
+        def __init__(self, size):
+            self._buffer = drv.mem_alloc(size)
+            self.size = size
+
+        def __int__(self):
+            return int(self._buffer)
+
+        def get_device_alloc(self):
+            return self._buffer
+
+        def pre_call(self, stream):
+            calls.append(("pre", stream))
+
+        def post_call(self, stream):
+            calls.append(("post", stream))
+
+    x = rng.standard_normal(300).astype(np.float32)
+    buf = Buffer(x.nbytes)
+    drv.memcpy_htod(buf.get_device_alloc(), x)
+    f = SourceModule("__global__ void k(float *a, int n)"
+                     "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] *= 3; }"
+                     ).get_function("k")
+    s = drv.Stream()
+    f(buf, np.int32(300), block=(128, 1, 1), grid=(3, 1), stream=s)
+    s.synchronize()
+    assert calls == [("pre", s), ("post", s)]
+    f.prepare("Pi")
+    f.prepared_call((3, 1), (128, 1, 1), buf, 300)
+    out = np.empty_like(x)
+    drv.memcpy_dtoh(out, buf.get_device_alloc())
+    np.testing.assert_array_equal(out, np.float32(3) * (np.float32(3) * x))
+
+
+def test_a_library_popping_its_context_in_a_finaliser_at_exit(tmp_path):
+    """reikna's Thread pops the context it made when it is collected, which at interpreter
+    exit is after lattice closed its contexts: nothing to pop then, and nothing printed."""
+    script = tmp_path / "finaliser.py"
+    script.write_text(
+        "import numpy as np\n"
+        "import lattice.pycuda.driver as drv\n"
+        "from lattice.pycuda import gpuarray\n"
+        "drv.init()\n"
+        "class Thread:\n"
+        "    def __init__(self):\n"
+        "        self.ctx = drv.Device(0).make_context()\n"
+        "    def __del__(self):\n"
+        "        drv.Context.pop()\n"
+        "        self.ctx.detach()\n"
+        "thr = Thread()\n"
+        "print((gpuarray.to_gpu(np.arange(4.0)) * 2).get().sum())\n")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "12.0", r.stderr
+    assert "Exception ignored" not in r.stderr and "LogicError" not in r.stderr, r.stderr
