@@ -505,8 +505,9 @@ LAT_API int lat_kernel_param_count(const lat_kernel *kernel);
 /* Finds a __device__ or __constant__ variable of the module by name (PyCUDA's
  * module.get_global): its device address and its size in bytes. Either output may be
  * NULL. The address may be passed to kernels; it stays valid until the module is
- * destroyed. It is not an allocation of the context: copy to and from the variable with
- * the two functions below (lat_memcpy_* refuse it).
+ * destroyed. Once given, the variable is device memory to lat_memcpy_*, lat_memset_* and
+ * the asynchronous copies (checked against its size), as on a GPU; the two functions below
+ * copy to and from it by name.
  * Errors: LAT_ERROR_INVALID_VALUE (NULL mod or name, or no such variable: the message
  * says so); LAT_ERROR_UNSUPPORTED (a backend without module variables: cross-checking);
  * LAT_ERROR_DRIVER. Thread safety: any thread. */

@@ -101,6 +101,35 @@ TEST(kernels_see_what_the_host_wrote_and_the_host_reads_what_they_wrote)
         ASSERT_EQ(o[i], i * i + 1);
 }
 
+/* PyCUDA programs copy to a variable by its address, memset it and copy between it and
+ * allocations (a GPUArray over get_global's address does all three). */
+TEST(a_variable_s_address_is_device_memory_to_copies_and_memsets)
+{
+    lat_context *ctx = t_context();
+    lat_module *mod = module(ctx);
+    lat_deviceptr tp = 0;
+    size_t n = 0;
+    ASSERT_OK(lat_module_get_global(mod, "table", &tp, &n));
+    int in[15], out[15];
+    for (int i = 0; i < 15; i++)
+        in[i] = 7 * i - 40;
+    ASSERT_OK(lat_memcpy_htod(ctx, tp, in, sizeof in));
+    ASSERT_OK(lat_memset_d32(ctx, tp + 4 * sizeof(int), 0xdeadbeef, 3));
+    lat_deviceptr d = t_device_copy(ctx, NULL, sizeof in);
+    ASSERT_OK(lat_memcpy_dtod(ctx, d, tp, sizeof in));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, out, d, sizeof out));
+    for (int i = 0; i < 15; i++)
+        ASSERT_EQ(out[i], i >= 4 && i < 7 ? (int)0xdeadbeef : in[i]);
+    ASSERT_OK(lat_memcpy_dtod(ctx, tp + sizeof(int), d, 2 * sizeof(int)));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, out, tp, sizeof out));
+    ASSERT_EQ(out[1], in[0]);
+    ASSERT_EQ(out[2], in[1]);
+    /* Past its end is refused, as past an allocation's. */
+    ASSERT_STATUS(LAT_ERROR_INVALID_ADDRESS, lat_memcpy_htod(ctx, tp + 4, in, sizeof in));
+    ASSERT_CONTAINS(lat_last_error(), "overrun");
+    ASSERT_STATUS(LAT_ERROR_INVALID_ADDRESS, lat_memset_d8(ctx, tp + n, 0, 1));
+}
+
 TEST(errors_name_the_variable)
 {
     lat_context *ctx = t_context();

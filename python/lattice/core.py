@@ -526,10 +526,15 @@ def synchronize(ctx: Context | None = None) -> None:
     get_context(ctx).synchronize()
 
 
+_exiting = False  # set once _close_all has closed every context at exit
+
+
 @atexit.register
 def _close_all() -> None:
     # Close contexts before the interpreter tears modules down, so that objects
     # collected later find their context closed and free nothing.
+    global _exiting
+    _exiting = True
     for ctx in list(_live):
         try:
             ctx.close()
@@ -816,6 +821,10 @@ class Event(_Owned):
 # ----------------------------------------------------------------------------------------
 
 class _HostArg:
+    """The base of In, Out and InOut: PyCUDA's ArgumentHandler. A subclass of its own
+    (kind 0) is passed as PyCUDA passes one: ``pre_call(stream)`` before the launch, the
+    address ``get_device_alloc()`` gives as the argument, ``post_call(stream)`` after it
+    where the subclass defines one."""
     kind = 0
 
     def __init__(self, array: Any):
@@ -826,6 +835,20 @@ class _HostArg:
             raise TypeError(f"{type(self).__name__}(): an array of Python objects "
                             f"({array.dtype}); a kernel can only take plain data")
         self.array = array
+
+    def get_device_alloc(self) -> Any:
+        """Device memory of the array's size (allocated once), as PyCUDA's."""
+        alloc = self.__dict__.get("dev_alloc")
+        if alloc is None:
+            array = getattr(self, "array", None)
+            if array is None:
+                raise TypeError(f"{type(self).__name__}: an ArgumentHandler needs an array "
+                                "or its own get_device_alloc()")
+            alloc = self.dev_alloc = mem_alloc(max(array.nbytes, 1))
+        return alloc
+
+    def pre_call(self, stream: Any) -> None:
+        pass
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.array!r})"
@@ -880,12 +903,25 @@ def _scalar_dtype_for(param: _Param | None, value: Any) -> np.dtype:
 
 
 def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
-               post: list) -> "ctypes.Array":
+               post: list, stream: Any = None) -> "ctypes.Array":
     n = len(args)
     out = (_lib.arg * n)()
     for i, a in enumerate(args):
         slot = out[i]
         param = params[i] if params is not None and i < len(params) else None
+        if isinstance(a, _HostArg) and a.kind == 0:
+            # A library's own ArgumentHandler (reikna's Buffer is one): PyCUDA's protocol.
+            a.pre_call(stream)
+            slot.kind = _lib.ARG_PTR
+            alloc = a.get_device_alloc()
+            try:
+                slot.value.ptr = _devptr(alloc)
+            except TypeError:
+                slot.value.ptr = int(alloc)  # PyCUDA takes any int()-able address
+            keep.append(a)
+            if hasattr(a, "post_call"):
+                post.append((a, None))
+            continue
         if isinstance(a, _HostArg):
             arr = a.array
             if a.kind != _lib.ARG_IN and not arr.flags.writeable:
@@ -1189,7 +1225,7 @@ class Kernel:
         h = self.handle
         keep: list = []
         post: list = []
-        argv = _fill_args(args, self.params, keep, post)
+        argv = _fill_args(args, self.params, keep, post, stream)
         d = self._desc
         dims = self._dims.get((grid, block)) if type(grid) is tuple and \
             type(block) is tuple else None
@@ -1211,7 +1247,10 @@ class Kernel:
         if st != 0 or _errors._interrupted:
             check(st, f"launch of '{self.name}'")
         for orig, tmp in post:
-            orig[...] = tmp
+            if tmp is None:
+                orig.post_call(stream)
+            else:
+                orig[...] = tmp
         if time_kernel:
             end.record(stream)
             end.synchronize()
@@ -1275,6 +1314,9 @@ def _as_pointer(value: Any, i: int) -> Any:
     gpudata = getattr(value, "gpudata", None)
     if gpudata is not None:
         return _as_pointer(gpudata, i)
+    if hasattr(type(value), "__int__") and not isinstance(value, (float, np.floating)):
+        # PyCUDA packs a 'P' argument with int(): a library's pointer holder with __int__.
+        return _Pointer(int(value))
     raise TypeError(f"argument {i}: {type(value).__name__} is not an address for the "
                     "prepared pointer parameter 'P'")
 

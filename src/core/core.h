@@ -155,7 +155,8 @@ lat_status lat__check_requested(lat_context *ctx, const lat_context_desc *desc, 
  * value is v: LAT_OK, or LAT_ERROR_INVALID_ADDRESS recorded naming fn and the parameter. */
 lat_status lat__launch_check_pointer(const char *fn, lat_kernel *kernel, int i, lat_deviceptr v);
 
-/* Finds the live allocation containing [ptr, ptr+bytes) (bytes may be 0 for "ptr itself").
+/* Finds the live allocation, or module variable that lat_module_get_global gave, containing
+ * [ptr, ptr+bytes) (bytes may be 0 for "ptr itself").
  * Returns LAT_OK and fills *alloc, or records a LAT_ERROR_INVALID_ADDRESS message naming
  * `what` ("destination of lat_memcpy_htod") and returns that status. */
 lat_status lat__alloc_check(lat_context *ctx, lat_deviceptr ptr, size_t bytes,

@@ -102,11 +102,18 @@ lat_status lat__alloc_check(lat_context *ctx, lat_deviceptr ptr, size_t bytes,
         a = ctx->allocs[i - 1];
         inside = ptr - a.base < a.size;
     }
+    /* A module variable whose address lat_module_get_global gave is device memory too
+     * (PyCUDA programs copy to it, memset it and wrap it in a GPUArray by address). */
+    for (lat_module *m = ctx->modules; m && !inside; m = m->next)
+        for (size_t g = 0; g < m->nglobals && !inside; g++) {
+            a = m->globals[g];
+            inside = ptr - a.base < a.size;
+        }
     pthread_mutex_unlock(&ctx->lock);
     if (!inside)
         return lat__error(ctx, LAT_ERROR_INVALID_ADDRESS,
                           "%s: device address 0x%" PRIx64 " is not inside any live allocation "
-                          "of this context",
+                          "or module variable of this context",
                           what, ptr);
     size_t offset = (size_t)(ptr - a.base);
     if (bytes > a.size - offset)

@@ -15,6 +15,7 @@ functions of ``complex_preamble`` (lat_c64_* and lat_c128_*).
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -33,6 +34,56 @@ _CTYPE = {
 
 
 _STORAGE_ONLY = (np.dtype(np.float16),)
+
+# Flags that choose how a kernel is compiled, not what it computes: lattice's generated
+# kernels take them as given (on the emulator they change nothing; the array layer's
+# kernels on a GPU keep full precision where -use_fast_math would trade it).
+_CODEGEN_FLAGS = re.compile(r"^(--?use_fast_math|-O\d?|--?lineinfo|-G|--?device-debug|-g|-w|"
+                            r"--?disable-warnings|-std=.*|--std=.*|-arch=.*|--?gpu-architecture=.*|"
+                            r"-code=.*|-maxrregcount=.*|--?ftz=.*|--?prec-div=.*|"
+                            r"--?prec-sqrt=.*|--?fmad=.*|--?extra-device-vectorization|"
+                            r"-Xptxas.*|--ptxas-options.*|--?restrict|-rdc=false|"
+                            r"--?relocatable-device-code=false)$")
+
+
+def options_preamble(options: Any, what: str) -> str:
+    """nvcc's -D/-U (and --define-macro/--undefine-macro) as the #define and #undef lines
+    they mean, for the PyCUDA kernel builders that take ``options=`` and compile through
+    lattice's array layer (which has no compiler flags). A flag that would change what the
+    kernel computes and that such a line cannot say (-I, -include) raises
+    NotImplementedError naming it, instead of being dropped."""
+    if options is None:
+        return ""
+    if isinstance(options, str):
+        options = [options]
+    opts = [str(o) for o in options]
+    lines = []
+    i = 0
+    while i < len(opts):
+        o = opts[i]
+        m = re.match(r"^(-D|--define-macro=?|-U|--undefine-macro=?)(.*)$", o)
+        if m:
+            arg = m.group(2)
+            if not arg:
+                i += 1
+                if i == len(opts):
+                    raise ValueError(f"{what}: option {o} needs a macro name after it")
+                arg = opts[i]
+            if m.group(1).startswith(("-U", "--undefine")):
+                lines.append(f"#undef {arg}")
+            else:
+                name, eq, value = arg.partition("=")
+                lines.append(f"#define {name} {value if eq else '1'}")
+        elif o in ("-Xptxas", "--ptxas-options", "-arch", "-code", "--gpu-architecture",
+                   "-maxrregcount"):
+            i += 1  # its argument is the next word
+        elif not _CODEGEN_FLAGS.match(o):
+            raise NotImplementedError(f"{what}: lattice cannot honour the compiler option "
+                                      f"{o!r} here (it takes -D and -U, and flags that only "
+                                      "choose how the code is generated); use SourceModule, "
+                                      "which takes it")
+        i += 1
+    return "".join(line + "\n" for line in lines)
 
 
 def _no_compute(dt: np.dtype) -> TypeError:

@@ -329,7 +329,9 @@ class Context(_core.Context):
     def pop() -> None:  # type: ignore[override]
         """Pops the current context; returns None, as PyCUDA's. An empty stack raises
         LogicError, as PyCUDA's ("cannot pop non-current context")."""
-        if _core.Context.pop() is None:
+        # At exit lattice has closed every context already; a library's finaliser that
+        # pops the context it made (reikna's Thread does) then has nothing to pop.
+        if _core.Context.pop() is None and not _core._exiting:
             raise LogicError("context::pop failed: invalid device context - cannot pop "
                              "non-current context", status="LAT_ERROR_INVALID_CONTEXT")
 

@@ -49,6 +49,10 @@ class ElementwiseKernel:
         # PyCUDA's template declares them) runs in PyCUDA's template and launch shape, so
         # that they mean there what they mean in PyCUDA.
         self._own_loop = _LOOP_NAMES.search(" ".join((operation, loop_prep, after_loop)))
+        # Compiler options (-D, -I, ...) are honoured by SourceModule, which builds that
+        # template; lattice's array layer takes none.
+        if options:
+            self._own_loop = True
         self._options, self._template = options, {}
         if self._own_loop:
             self._template_kernel(False)  # compile errors surface here, as PyCUDA's

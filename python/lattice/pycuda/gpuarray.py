@@ -506,6 +506,13 @@ class GPUArray:
     def _like(self, dtype: Any = None, order: str = "K") -> "GPUArray":
         return _new_like(self, dtype, order)
 
+    def _new_like_me(self, dtype: Any = None, order: str = "C") -> "GPUArray":
+        """PyCUDA's: an empty array of this shape and allocator (and strides, when the
+        dtype is this one's), which programs extending GPUArray call."""
+        if dtype is None or np.dtype(dtype) == self.dtype:
+            return _new_like(self, None, "K")
+        return _new_like(self, dtype, order)
+
     def copy(self, order: str = "K") -> "GPUArray":
         out = self._like(order=order)
         _copy_into(out, self)
@@ -919,6 +926,28 @@ def _axpbyz(a: Any, x: GPUArray, b: Any, y: GPUArray, out: GPUArray | None) -> G
 # ----------------------------------------------------------------------------------------
 # Constructors
 # ----------------------------------------------------------------------------------------
+
+def _get_common_dtype(obj1: Any, obj2: Any) -> np.dtype:
+    """PyCUDA's: the dtype NumPy gives an operation of the two (arrays or scalars)."""
+    from .compyte.array import get_common_dtype
+    return get_common_dtype(obj1, obj2, True)
+
+
+def _memcpy_discontig(dst: Any, src: Any, async_: bool = False, stream: Any = None) -> None:
+    """PyCUDA's: copies src into dst, of one shape and dtype, whatever their strides;
+    either may be a NumPy array."""
+    if not isinstance(dst, GPUArray) and not isinstance(src, GPUArray):
+        raise TypeError("_memcpy_discontig: at least one of dst and src must be a GPUArray")
+    if dst.shape != src.shape or dst.dtype != src.dtype:
+        raise ValueError(f"_memcpy_discontig: src {src.shape} {src.dtype} and dst "
+                         f"{dst.shape} {dst.dtype} differ")
+    if not isinstance(dst, GPUArray):
+        dst[...] = src.get()
+    elif not isinstance(src, GPUArray):
+        _copy_into(dst, to_gpu(np.ascontiguousarray(src), context=dst._ctx))
+    else:
+        _copy_into(dst, src)
+
 
 def to_gpu(ary: Any, allocator: Any = None, *, context: Any = None) -> GPUArray:
     """A device copy of a host array; C and Fortran order are kept."""

@@ -35,6 +35,7 @@ class ReductionKernel:
         self.allocator = allocator
         if arguments is None:
             arguments = f"const {_k.result_ctype(self.dtype_out)} *in"
+        preamble = _k.options_preamble(options, "ReductionKernel") + (preamble or "")
         self._spec = (str(neutral), reduce_expr, map_expr or "in[i]", arguments,
                       _with_complex_header(preamble, arguments, neutral, reduce_expr,
                                            map_expr))

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import array as _array
 from .. import core as _core
-from ._kernels import check_dtype, ctype
+from ._kernels import check_dtype, ctype, options_preamble
 from .gpuarray import GPUArray, _LatView
 
 __all__ = ["InclusiveScanKernel", "ExclusiveScanKernel"]
@@ -73,6 +73,8 @@ class _ScanKernel:
                             f"types, not {self.dtype}")
         self._k = None
         self._mod = None
+        preamble = options_preamble(options, type(self).__name__) + (preamble or "")
+        options = None
         if neutral is None:
             if self._exclusive:
                 raise ValueError("ExclusiveScanKernel needs its neutral element")

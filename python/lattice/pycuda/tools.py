@@ -528,6 +528,10 @@ def dtype_to_ctype(dtype: Any, with_fp_tex_hack: bool = False) -> str:
                          "(tools.get_or_register_dtype registers one)") from None
 
 
+#: compyte's dtype_to_ctype, which PyCUDA's tools re-exports under this name.
+base_dtype_to_ctype = dtype_to_ctype
+
+
 class Argument:
     def __init__(self, dtype: Any, name: str):
         self.dtype, self.name = np.dtype(dtype), name
