@@ -657,9 +657,12 @@ void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser 
             if (!lat__accept(p, LAT_P_SCOPE))
                 break;
         }
-        lat__expect(p, LAT_P_SEMI, "after the namespace alias");
-        if (!target)
+        if (!target) {
+            lat__syntax_error(p, "a namespace's name after '='");
+            lat__skip_declaration(p);
             return;
+        }
+        lat__expect(p, LAT_P_SEMI, "after the namespace alias");
         lat__ns *was = p->depth > 0 ? find_ns(p, name) : NULL;
         if (was && was != target && was->alias_of != target) {
             /* lattice keeps an alias written in a function past the function's end */
