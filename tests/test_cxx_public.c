@@ -175,6 +175,12 @@ TEST(ambiguous_and_unsupported_bases_are_errors_that_name_them)
                          "extern \"C\" __global__ void k(float *o) { D d; o[0] = d.x; }\n");
     ASSERT_TRUE(err != NULL);
     ASSERT_CONTAINS(err, "t.cu:2:15: error: a virtual base class");
+    /* C++17 gives {2.5, 3} to the base; C would give 2.5 to x and 3 to own: refused */
+    err = cxx_error(ctx, "struct B { double x; int y; int z; };\n"
+                         "struct D : B { int own; };\n"
+                         "extern \"C\" __global__ void k(double *o) { D d{{2.5, 3}, 4}; o[0] = d.own; }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "t.cu:3:47: error: braces around a base class's members in an aggregate's initializer");
 }
 
 /* ---- lambdas capturing this ------------------------------------------------------------ */
