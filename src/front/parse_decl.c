@@ -1789,6 +1789,17 @@ static lat__type *declarator_(lat__parser *p, lat__type *base, lat__atom **name,
         }
         break;
     }
+    if (lat__at_punct(p, LAT_P_LPAREN) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT &&
+        lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_SCOPE) && lat__tok_is_punct(lat__peek_at(p, 3), LAT_P_STAR)) {
+        /* R (C::*)(A...): PyTorch's function_traits of a lambda's operator() */
+        lat__unsupported(p, lat__peek_at(p, 1), "a pointer to member type (R (C::*)(A...))", lat__why_cxx);
+        lat__skip_group(p);
+        if (lat__at_punct(p, LAT_P_LPAREN))
+            lat__skip_group(p);
+        while (lat__at_kw(p, LAT_KW_CONST) || lat__at_kw(p, LAT_KW_VOLATILE))
+            lat__next(p);
+        return &lat__ty_int;
+    }
     if (lat__at_punct(p, LAT_P_LPAREN) && nested_declarator(p, abstract)) {
         size_t start = p->pos;
         lat__skip_group(p);
