@@ -175,6 +175,20 @@ TEST(ambiguous_and_unsupported_bases_are_errors_that_name_them)
                          "extern \"C\" __global__ void k(float *o) { D d; o[0] = d.x; }\n");
     ASSERT_TRUE(err != NULL);
     ASSERT_CONTAINS(err, "t.cu:2:15: error: a virtual base class");
+    /* C++17 gives {2.5, 3} to the base; C would give 2.5 to x and 3 to own: refused */
+    err = cxx_error(ctx, "struct B { double x; int y; int z; };\n"
+                         "struct D : B { int own; };\n"
+                         "extern \"C\" __global__ void k(double *o) { D d{{2.5, 3}, 4}; o[0] = d.own; }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "t.cu:3:47: error: braces around a base class's members in an aggregate's initializer");
+    /* PyTorch's function_traits of a lambda: a pointer to member type, refused by name */
+    err = cxx_error(ctx, "template <typename T> struct ft;\n"
+                         "template <typename C, typename R, typename... A> struct ft<R (C::*)(A...) const> {\n"
+                         "  static constexpr int arity = sizeof...(A); };\n"
+                         "struct S {};\n"
+                         "extern \"C\" __global__ void k(int *o) { o[0] = ft<int (S::*)(float) const>::arity; }\n");
+    ASSERT_TRUE(err != NULL);
+    ASSERT_CONTAINS(err, "t.cu:5:55: error: a pointer to member type (R (C::*)(A...)) is not supported");
 }
 
 /* ---- lambdas capturing this ------------------------------------------------------------ */
@@ -915,4 +929,28 @@ TEST(pytorch_upsample_nearest1d_picks_the_source_of_each_output)
             sx = sx < src_w - 1 ? sx : src_w - 1;
             ASSERT_MSG(out[ch * dst_w + x] == in[ch * src_w + sx], "out[%d][%d]", ch, x);
         }
+}
+
+/* A pointer computed without side effects (ds + 1, &ds[2], ptrs[0] + 2) converts to a base
+ * at a nonzero offset, a null one staying null. */
+TEST(computed_pointers_convert_to_a_second_base)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct A { int a; }; struct B { int b; __device__ int get() const { return b; } };\n"
+        "struct D : A, B { int c; };\n"
+        "__device__ int use(const B *p) { return p ? p->get() : -1; }\n"
+        "extern \"C\" __global__ void k(const int *in, int *o) {\n"
+        "  D ds[3]; D *nul = 0;\n"
+        "  for (int i = 0; i < 3; i++) { ds[i].a = i; ds[i].b = in[i]; ds[i].c = 20 + i; }\n"
+        "  D *ptrs[2] = {ds, nul};\n"
+        "  o[0] = use(ds + 1); o[1] = use(&ds[2]); o[2] = use(ptrs[0] + 2); o[3] = use(ptrs[1]);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    int in[3] = {(int)(t_rand_u32() % 1000), (int)(t_rand_u32() % 1000), (int)(t_rand_u32() % 1000)}, o[4];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(o, sizeof o))));
+    const int want[4] = {in[1], in[2], in[2], -1};
+    for (int i = 0; i < 4; i++)
+        ASSERT_MSG(o[i] == want[i], "o[%d] = %d, want %d", i, o[i], want[i]);
 }

@@ -185,12 +185,37 @@ bool lat__derived_from(const lat__type *d, const lat__type *b)
     return lat__record_derived(d->rec, b->rec);
 }
 
-/* Whether evaluating e twice reads the same and does nothing else. */
+/* Whether evaluating e twice reads the same and does nothing else (names, constants,
+ * members, elements, dereferences and sums of such: p, s.q, ps[i], p + 1). */
 static bool pure_pointer(const lat__expr *e)
 {
-    while (e->kind == LAT_E_CAST || (e->kind == LAT_E_MEMBER && !(e->flags & LAT_EF_ARROW)))
-        e = e->a;
-    return e->kind == LAT_E_NAME;
+    for (int depth = 0; e && depth < 32; depth++) {
+        switch (e->kind) {
+        case LAT_E_NAME:
+        case LAT_E_INT:
+            return true;
+        case LAT_E_CAST:
+        case LAT_E_MEMBER:
+            e = e->a;
+            continue;
+        case LAT_E_UNARY:
+            if (e->op != LAT_P_STAR && e->op != LAT_P_AMP)
+                return false;
+            e = e->a;
+            continue;
+        case LAT_E_INDEX:
+        case LAT_E_BINARY:
+            if (e->kind == LAT_E_BINARY && e->op != LAT_P_PLUS && e->op != LAT_P_MINUS)
+                return false;
+            if (!pure_pointer(e->b))
+                return false;
+            e = e->a;
+            continue;
+        default:
+            return false;
+        }
+    }
+    return false;
 }
 
 lat__expr *lat__base_pointer(lat__parser *p, lat__expr *e, lat__type *to, bool nonnull)
@@ -657,9 +682,12 @@ void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser 
             if (!lat__accept(p, LAT_P_SCOPE))
                 break;
         }
-        lat__expect(p, LAT_P_SEMI, "after the namespace alias");
-        if (!target)
+        if (!target) {
+            lat__syntax_error(p, "a namespace's name after '='");
+            lat__skip_declaration(p);
             return;
+        }
+        lat__expect(p, LAT_P_SEMI, "after the namespace alias");
         lat__ns *was = p->depth > 0 ? find_ns(p, name) : NULL;
         if (was && was != target && was->alias_of != target) {
             /* lattice keeps an alias written in a function past the function's end */

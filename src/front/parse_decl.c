@@ -1789,6 +1789,17 @@ static lat__type *declarator_(lat__parser *p, lat__type *base, lat__atom **name,
         }
         break;
     }
+    if (lat__at_punct(p, LAT_P_LPAREN) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT &&
+        lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_SCOPE) && lat__tok_is_punct(lat__peek_at(p, 3), LAT_P_STAR)) {
+        /* R (C::*)(A...): PyTorch's function_traits of a lambda's operator() */
+        lat__unsupported(p, lat__peek_at(p, 1), "a pointer to member type (R (C::*)(A...))", lat__why_cxx);
+        lat__skip_group(p);
+        if (lat__at_punct(p, LAT_P_LPAREN))
+            lat__skip_group(p);
+        while (lat__at_kw(p, LAT_KW_CONST) || lat__at_kw(p, LAT_KW_VOLATILE))
+            lat__next(p);
+        return &lat__ty_int;
+    }
     if (lat__at_punct(p, LAT_P_LPAREN) && nested_declarator(p, abstract)) {
         size_t start = p->pos;
         lat__skip_group(p);
@@ -2152,6 +2163,19 @@ static lat__expr *with_defaults(lat__parser *p, lat__expr *list, const lat__tok 
     return lat__aggregate_object(p, t, list, open->loc);
 }
 
+/* The base class (with data) whose members start at field index `field` of r's, or NULL. */
+static const lat__record *base_starting_at(const lat__record *r, size_t field)
+{
+    if (!r->nbase_fields || field >= r->nbase_fields)
+        return NULL;
+    if (!r->bases.n)
+        return field == 0 ? r->base : NULL;
+    for (size_t i = 0; i < r->bases.n; i++)
+        if (!lat__empty_record(r->bases.items[i]) && r->base_fields_at.items[i] == field)
+            return r->bases.items[i];
+    return NULL;
+}
+
 static lat__expr *init_list(lat__parser *p, lat__type *t, int64_t *count)
 {
     lat__tok *open = lat__next(p); /* { */
@@ -2209,6 +2233,12 @@ static lat__expr *init_list(lat__parser *p, lat__type *t, int64_t *count)
             lat__expect(p, LAT_P_ASSIGN, "after a designator");
         if (!designated && lat__is_record(t) && t->rec) {
             et = field < t->rec->fields.n ? t->rec->fields.items[field].type : NULL;
+            const lat__record *b = lat__at_punct(p, LAT_P_LBRACE) ? base_starting_at(t->rec, field) : NULL;
+            if (b && b->fields.n > 1)
+                lat__unsupported(p, lat__peek(p),
+                                 "braces around a base class's members in an aggregate's initializer (C++17's "
+                                 "aggregate with bases)",
+                                 "a lattice limit: list the base's members without the inner braces");
         }
         /* Brace elision: a scalar where an aggregate is expected initializes its first
          * scalar; the emitted C keeps it as written. */
