@@ -1450,3 +1450,18 @@ def test_managed_memory_arrays_passed_straight_to_kernels(rng):
     want[:, 2] *= 2
     np.testing.assert_array_equal(m, want)
     assert int(m.base) == m.base.get_device_pointer()
+
+
+def test_gpuarray_iterates_as_pycuda_s_through_getitem(rng):
+    """PyCUDA's GPUArray has no __iter__: it is no collections.abc.Iterable (reikna's
+    temporary-allocation walk recursed into lattice's arrays element by element and failed
+    on a 0-d one), iteration goes through __getitem__, and a 0-d array iterates to nothing."""
+    import collections.abc
+    a = rng.standard_normal((3, 2)).astype(np.float32)
+    g = gpuarray.to_gpu(a)
+    assert not isinstance(g, collections.abc.Iterable)
+    rows = [r.get() for r in g]
+    np.testing.assert_array_equal(np.array(rows), a)
+    assert list(gpuarray.sum(g)) == []
+    with pytest.raises(IndexError):
+        g[3]

@@ -471,12 +471,6 @@ class GPUArray:
             raise TypeError("len() of unsized object")
         return self.shape[0]
 
-    def __iter__(self):
-        if not self.shape:
-            raise TypeError("iteration over a 0-d array")
-        for k in range(self.shape[0]):
-            yield self[k]
-
     def __bool__(self) -> bool:
         if self.size != 1:
             raise ValueError("The truth value of an array with more than one element is "
