@@ -952,6 +952,10 @@ def test_library_code_extending_gpuarray_through_its_private_helpers(rng):
     host = np.zeros((20, 15))
     gpuarray._memcpy_discontig(host, g[:, 1::2])
     np.testing.assert_array_equal(host, m[:, 1::2])
+    with pytest.raises(TypeError):  # PyCUDA's exception types for its checks
+        gpuarray._memcpy_discontig(gpuarray.zeros((20, 15), np.float32), g[:, ::2])
+    with pytest.raises(ValueError):
+        gpuarray._memcpy_discontig(dst, g)
 
 
 # ---- programs of "Hands-On GPU Programming with Python and CUDA" (Packt), as written ------
