@@ -961,8 +961,20 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
                 slot.value.ptr = a
                 continue
             a = np.array(a, dtype=_scalar_dtype_for(param, a))[()]
-        if isinstance(a, np.ndarray) and a.ndim == 0:
-            a = a[()]
+        if isinstance(a, np.ndarray):
+            # A managed array (lattice.pycuda's managed_empty) goes by its device address,
+            # as PyCUDA passes one.
+            owner = a.base
+            while isinstance(owner, np.ndarray):  # a view of a managed array
+                owner = owner.base
+            managed = getattr(owner, "_lattice_managed_", None)
+            if managed is not None:
+                slot.kind = _lib.ARG_PTR
+                slot.value.ptr = managed(a)
+                keep.append(a)
+                continue
+            if a.ndim == 0:
+                a = a[()]
         if isinstance(a, np.generic):
             if param is not None and param.size and a.dtype.kind in "iu" and \
                     a.dtype.itemsize > param.size and not param.pointer:

@@ -952,6 +952,10 @@ def test_library_code_extending_gpuarray_through_its_private_helpers(rng):
     host = np.zeros((20, 15))
     gpuarray._memcpy_discontig(host, g[:, 1::2])
     np.testing.assert_array_equal(host, m[:, 1::2])
+    with pytest.raises(TypeError):  # PyCUDA's exception types for its checks
+        gpuarray._memcpy_discontig(gpuarray.zeros((20, 15), np.float32), g[:, ::2])
+    with pytest.raises(ValueError):
+        gpuarray._memcpy_discontig(dst, g)
 
 
 # ---- programs of "Hands-On GPU Programming with Python and CUDA" (Packt), as written ------
@@ -1400,3 +1404,68 @@ def test_a_library_popping_its_context_in_a_finaliser_at_exit(tmp_path):
                        timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "12.0", r.stderr
     assert "Exception ignored" not in r.stderr and "LogicError" not in r.stderr, r.stderr
+
+
+def test_managed_memory_arrays_passed_straight_to_kernels(rng):
+    """Thomas10111/PyCuda_examples' unified-memory programs: managed_zeros arrays filled on
+    the host, passed to a kernel as they are, read back on the host after a
+    synchronize; a view goes by its own address."""
+    mod = SourceModule("""
+    extern "C" {
+    __device__ float log_device[64][10];
+    __global__ void update_individuals(unsigned int count, float dt, float *age,
+                                       unsigned int *alive, float *death_age)
+    {
+        int idx = threadIdx.x + blockIdx.x * blockDim.x;
+        if (idx >= count) return;
+        age[idx] += dt;
+        if (age[idx] > death_age[idx]) {
+            alive[idx] = 0;
+            log_device[idx][0] = death_age[idx];
+        }
+    }
+    __global__ void scale(float *a, int n) { int i = threadIdx.x; if (i < n) a[i] *= 2; }
+    }""", no_extern_c=True)
+    n = 40
+    flags = drv.mem_attach_flags.GLOBAL
+    alive = drv.managed_zeros(shape=n, dtype=np.uint32, mem_flags=flags)
+    age = drv.managed_zeros(shape=n, dtype=np.float32, mem_flags=flags)
+    death = drv.managed_empty_like(age, mem_flags=flags)
+    assert isinstance(age.base, drv.ManagedAllocation) and (age == 0).all()
+    alive[:] = 1
+    age[:] = rng.integers(10, 20, n)
+    death[:] = rng.integers(12, 30, n)
+    start = age.copy()
+    for _ in range(5):
+        mod.get_function("update_individuals")(np.uint32(n), np.float32(1.0), age, alive, death,
+                                               block=(1024, 1, 1), grid=(1, 1), time_kernel=True)
+    drv.Context.synchronize()
+    np.testing.assert_array_equal(age, start + 5)
+    np.testing.assert_array_equal(alive, (start + 5 <= death).astype(np.uint32))
+    log, _ = mod.get_global("log_device")
+    logged = drv.from_device(log, (64, 10), np.float32)[:n, 0]
+    np.testing.assert_array_equal(logged, np.where(start + 5 > death, death, 0))
+    m = drv.managed_zeros((8, 5), np.float32, order="F")
+    m[:] = rng.standard_normal((8, 5))
+    want = m.copy()
+    col = m[:, 2]  # a contiguous column of a Fortran array
+    mod.get_function("scale")(col, np.int32(8), block=(32, 1, 1))
+    drv.Context.synchronize()
+    want[:, 2] *= 2
+    np.testing.assert_array_equal(m, want)
+    assert int(m.base) == m.base.get_device_pointer()
+
+
+def test_gpuarray_iterates_as_pycuda_s_through_getitem(rng):
+    """PyCUDA's GPUArray has no __iter__: it is no collections.abc.Iterable (reikna's
+    temporary-allocation walk recursed into lattice's arrays element by element and failed
+    on a 0-d one), iteration goes through __getitem__, and a 0-d array iterates to nothing."""
+    import collections.abc
+    a = rng.standard_normal((3, 2)).astype(np.float32)
+    g = gpuarray.to_gpu(a)
+    assert not isinstance(g, collections.abc.Iterable)
+    rows = [r.get() for r in g]
+    np.testing.assert_array_equal(np.array(rows), a)
+    assert list(gpuarray.sum(g)) == []
+    with pytest.raises(IndexError):
+        g[3]

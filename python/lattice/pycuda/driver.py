@@ -2,7 +2,7 @@
 
 Unlike CUDA's per-thread context stack, the current context is the same in every thread
 (a context made in the main thread works in worker threads too). What lattice cannot do
-(texture references, CUDA arrays, managed memory, device-side linking) raises
+(texture references, CUDA arrays, device-side linking) raises
 NotImplementedError naming what to use instead; docs/python.md lists each.
 """
 
@@ -736,12 +736,67 @@ def register_host_memory(ary: np.ndarray, flags: int = 0) -> np.ndarray:
     return _array_over(holder, ptr, ary.shape, ary.dtype, _order_of(ary))
 
 
-def _no_managed(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("managed (unified) memory is not available through "
-                              "lattice.pycuda: use device memory and copies")
+class ManagedAllocation(_HostMemory):
+    """The base of a ``managed_*`` array. lattice's managed memory is page-locked host
+    memory mapped into the device's address space (DEVICEMAP): the host and kernels
+    address the same bytes, and what a kernel wrote is there once the context (or its
+    stream) is synchronized, as with CUDA's managed memory (on a GPU its kernels reach it
+    over the bus, not from device memory). ``int()`` of it and ``get_device_pointer()``
+    give the device address; a managed array passed to a kernel is passed by it."""
+
+    def __int__(self) -> int:
+        return self.get_device_pointer()
+
+    @property
+    def _lattice_ptr_(self) -> int:
+        return self.get_device_pointer()
+
+    def _lattice_managed_(self, view: np.ndarray) -> int:
+        # The view's own address: a kernel given managed[10:] starts at element 10.
+        return self.get_device_pointer() + (view.__array_interface__["data"][0] - self._ptr)
+
+    def attach(self, mem_flags: int, stream: Any = None) -> None:
+        """Accepted (mapped memory is visible to every stream and the host)."""
+        _attach_flags(mem_flags, "ManagedAllocation.attach")
 
 
-managed_empty = managed_zeros = managed_empty_like = managed_zeros_like = _no_managed
+def _attach_flags(flags: int, what: str) -> int:
+    flags = int(flags)
+    if flags not in (mem_attach_flags.GLOBAL, mem_attach_flags.HOST, mem_attach_flags.SINGLE):
+        raise ValueError(f"{what}: mem_flags must be one mem_attach_flags value "
+                         f"(GLOBAL, HOST or SINGLE), not {flags:#x}")
+    return flags
+
+
+def managed_empty(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 0) -> np.ndarray:
+    """A host array that kernels address too (``ManagedAllocation``); ``mem_flags`` is a
+    ``mem_attach_flags`` value (0: GLOBAL)."""
+    _attach_flags(mem_flags or mem_attach_flags.GLOBAL, "managed_empty")
+    dt = np.dtype(dtype)
+    shp = (operator.index(shape),) if np.isscalar(shape) else \
+        tuple(operator.index(s) for s in shape)
+    nbytes = max(int(np.prod(shp, dtype=np.int64)) * dt.itemsize, 1)
+    raw = aligned_empty((nbytes,), np.uint8, alignment=4096)
+    ptr = raw.__array_interface__["data"][0]
+    ctx = _core.current_context()
+    flags = host_alloc_flags.DEVICEMAP
+    _errors.check(_lib.lat_host_register(ctx.handle, ptr, nbytes, flags), "managed_empty")
+    holder = ManagedAllocation(ctx, ptr, nbytes, flags, _lib.lat_host_unregister, raw)
+    return _array_over(holder, ptr, shp, dt, order)
+
+
+def managed_zeros(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 0) -> np.ndarray:
+    r = managed_empty(shape, dtype, order, mem_flags)
+    r.fill(0)
+    return r
+
+
+def managed_empty_like(array: np.ndarray, mem_flags: int = 0) -> np.ndarray:
+    return managed_empty(array.shape, array.dtype, _order_of(array), mem_flags)
+
+
+def managed_zeros_like(array: np.ndarray, mem_flags: int = 0) -> np.ndarray:
+    return managed_zeros(array.shape, array.dtype, _order_of(array), mem_flags)
 
 
 # ----------------------------------------------------------------------------------------

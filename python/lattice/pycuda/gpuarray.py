@@ -471,12 +471,6 @@ class GPUArray:
             raise TypeError("len() of unsized object")
         return self.shape[0]
 
-    def __iter__(self):
-        if not self.shape:
-            raise TypeError("iteration over a 0-d array")
-        for k in range(self.shape[0]):
-            yield self[k]
-
     def __bool__(self) -> bool:
         if self.size != 1:
             raise ValueError("The truth value of an array with more than one element is "
@@ -938,9 +932,12 @@ def _memcpy_discontig(dst: Any, src: Any, async_: bool = False, stream: Any = No
     either may be a NumPy array."""
     if not isinstance(dst, GPUArray) and not isinstance(src, GPUArray):
         raise TypeError("_memcpy_discontig: at least one of dst and src must be a GPUArray")
-    if dst.shape != src.shape or dst.dtype != src.dtype:
-        raise ValueError(f"_memcpy_discontig: src {src.shape} {src.dtype} and dst "
-                         f"{dst.shape} {dst.dtype} differ")
+    if dst.shape != src.shape:
+        raise ValueError(f"_memcpy_discontig: src and dst must be same shape ({src.shape} "
+                         f"and {dst.shape})")
+    if dst.dtype != src.dtype:
+        raise TypeError(f"_memcpy_discontig: src and dst must have same dtype ({src.dtype} "
+                        f"and {dst.dtype})")
     if not isinstance(dst, GPUArray):
         dst[...] = src.get()
     elif not isinstance(src, GPUArray):
