@@ -35,6 +35,7 @@
 #include "fiber.h"
 #include "lattice/check.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -285,6 +286,12 @@ typedef struct lat__exec_grid {
     lat__exec_schedule schedule;
     char *shared, *dshared;
     const unsigned long *shoff;
+    /* Where the kernel keeps, from one launch to the next, until when (CLOCK_MONOTONIC,
+     * ns) its launches start on the launching thread alone: set when a launch on a team of
+     * threads took as long as the launching thread would have alone (a host loaded past
+     * its cores, or a grid shorter than waking the team); such a launch hands what is left
+     * to the team past SOLO_NS (grid.c). NULL: none kept. */
+    _Atomic uint64_t *solo;
 } lat__exec_grid;
 
 /* Runs every block of the grid and returns when all have finished (a cooperative launch:
