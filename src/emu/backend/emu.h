@@ -55,7 +55,7 @@ typedef struct lat__emu_module {
     int nkernels;
     /* Per kernel, until when its launches start on the launching thread alone
      * (lat__exec_grid's solo); the kernel entries are copied at each launch, this not. */
-    _Atomic uint64_t *solo;
+    lat__exec_solo *solo;
     lat__emu_global *globals; /* __device__ and __constant__ variables */
     int nglobals;
     /* Variables of its own that can change: __device__, __constant__, __managed__, mutable

@@ -482,7 +482,7 @@ static void free_tables(lat__emu_module *m)
         lat__ck_kernel_free(m->kernels[i].check);
     }
     free(m->kernels);
-    free((void *)m->solo);
+    free(m->solo);
     m->solo = NULL;
     for (int i = 0; i < m->nglobals; i++)
         free(m->globals[i].name);

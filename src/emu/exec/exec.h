@@ -71,6 +71,15 @@ typedef struct lat__emu_kernel {
     void *const *debug_ids;
 } lat__emu_kernel;
 
+/* Whether a kernel's launches start on the launching thread alone (grid.c): until `until`
+ * (CLOCK_MONOTONIC, ns), set when a launch on a team of threads took as long as the
+ * launching thread would have alone (a host loaded past its cores, or a grid shorter than
+ * waking the team), which took team_ns. Such a launch hands what is left to the team once
+ * it has run about as long as the team took. */
+typedef struct lat__exec_solo {
+    _Atomic uint64_t until, team_ns;
+} lat__exec_solo;
+
 /* ---- a block's threads, as observers see them ------------------------------------------ */
 
 /* What a thread of a fiber block is doing. */
@@ -286,12 +295,7 @@ typedef struct lat__exec_grid {
     lat__exec_schedule schedule;
     char *shared, *dshared;
     const unsigned long *shoff;
-    /* Where the kernel keeps, from one launch to the next, until when (CLOCK_MONOTONIC,
-     * ns) its launches start on the launching thread alone: set when a launch on a team of
-     * threads took as long as the launching thread would have alone (a host loaded past
-     * its cores, or a grid shorter than waking the team); such a launch hands what is left
-     * to the team past SOLO_NS (grid.c). NULL: none kept. */
-    _Atomic uint64_t *solo;
+    struct lat__exec_solo *solo; /* the kernel's, kept from one launch to the next; NULL: none */
 } lat__exec_grid;
 
 /* Runs every block of the grid and returns when all have finished (a cooperative launch:

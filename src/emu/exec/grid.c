@@ -515,10 +515,12 @@ static void run_observed(lat__emu_launch *st, const lat__exec_grid *g, const lat
 }
 
 /* How long a launch of a kernel whose last team was no help runs on the launching thread
- * alone before the team is woken for the rest (a few times the cost of waking one on an
- * idle host, so that a grid which needs the team loses little), and for how long after
- * that judgement its launches start alone. */
-static const uint64_t SOLO_NS = 200 * 1000, SOLO_FOR_NS = 500 * 1000 * 1000;
+ * alone before the team is woken for the rest: as long as that team took, at least a few
+ * times the cost of waking one on an idle host and at most SOLO_MAX_NS, so that a grid
+ * which needs the team loses little; and for how long after that judgement its launches
+ * start alone. */
+static const uint64_t SOLO_NS = 200 * 1000, SOLO_MAX_NS = 50 * 1000 * 1000,
+                      SOLO_FOR_NS = 500 * 1000 * 1000;
 
 static uint64_t now_ns(void)
 {
@@ -568,7 +570,9 @@ static void run_team(lat__emu_launch *st, const lat__exec_grid *g, const lat__em
     if (g->solo && own_blocks > 0 && !stopped(st)) {
         double alone = (double)work_ns * (double)(nblocks - first) / (double)own_blocks;
         uint64_t t1 = now_ns();
-        atomic_store_explicit(g->solo, (double)(t1 - t0) >= alone ? t1 + SOLO_FOR_NS : 0,
+        bool no_help = (double)(t1 - t0) >= alone;
+        atomic_store_explicit(&g->solo->team_ns, t1 - t0, memory_order_relaxed);
+        atomic_store_explicit(&g->solo->until, no_help ? t1 + SOLO_FOR_NS : 0,
                               memory_order_relaxed);
     }
 }
@@ -626,20 +630,23 @@ lat_status lat__exec_run(const lat__exec_grid *g)
     } else {
         /* A grid of one block is not worth waking a team for; nor is one whose kernel's
          * last team took as long as the launching thread would have alone (run_team): on
-         * a host loaded past its cores each such launch waited a scheduler's time slice at
-         * the team's end, a millisecond on a launch of microseconds. Such a grid runs here until
-         * SOLO_NS has passed, and what is left goes to the team, which is judged again;
-         * SOLO_FOR_NS after the judgement, the team is tried again, in case the load has
-         * gone (on a loaded host, waking it costs a scheduler's time slice or more). */
+         * a host loaded past its cores each such launch waited a scheduler's time slice
+         * at the team's end, a millisecond on a launch of microseconds. Such a grid runs
+         * here until it has taken about as long as that team did, and what is left goes
+         * to the team, judged again; SOLO_FOR_NS after the judgement, the team is tried
+         * again, in case the load has gone. */
         bool solo = nthreads == 1 || nblocks == 1;
-        if (!solo && g->solo && now_ns() < atomic_load_explicit(g->solo, memory_order_relaxed))
+        uint64_t deadline = UINT64_MAX, t0 = g->solo && !solo ? now_ns() : 0;
+        if (t0 && t0 < atomic_load_explicit(&g->solo->until, memory_order_relaxed)) {
+            uint64_t team = atomic_load_explicit(&g->solo->team_ns, memory_order_relaxed);
+            deadline = t0 + (team < SOLO_NS ? SOLO_NS : team > SOLO_MAX_NS ? SOLO_MAX_NS : team);
             solo = true;
+        }
         uint64_t b = 0;
         if (solo) {
             lat__emu_worker w;
             lat__emu_thread t = base;
             cache *c = hc;
-            uint64_t deadline = nthreads == 1 || nblocks == 1 ? UINT64_MAX : now_ns() + SOLO_NS;
             if (worker_begin(&w, &st, &t, g, c))
                 for (uint64_t n; b < nblocks && !stopped(&st) &&
                                 (deadline == UINT64_MAX || now_ns() < deadline); b += n) {
