@@ -954,3 +954,62 @@ TEST(computed_pointers_convert_to_a_second_base)
     for (int i = 0; i < 4; i++)
         ASSERT_MSG(o[i] == want[i], "o[%d] = %d, want %d", i, o[i], want[i]);
 }
+
+/* ggml's common.cuh overloads warp_reduce_sum as two templates of one name, <int width =
+ * WARP_SIZE> (float) and (half2), beside plain overloads (float2): a call without
+ * template arguments picks by the fixed parameter types (it took the newest template and
+ * refused float as a half2). A record parameter (struct P) ranks alike. */
+TEST(function_templates_of_one_name_pick_by_their_fixed_parameter_types)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "#define WARP_SIZE 32\n"
+        "struct P { float a, b; };\n"
+        "template <int width = WARP_SIZE> static __device__ __forceinline__ float warp_reduce_sum(float x) {\n"
+        "#pragma unroll\n"
+        "  for (int offset = width / 2; offset > 0; offset >>= 1) x += __shfl_xor_sync(0xffffffff, x, offset, width);\n"
+        "  return x;\n"
+        "}\n"
+        "template <int width = WARP_SIZE> static __device__ __forceinline__ half2 warp_reduce_sum(half2 a) {\n"
+        "#pragma unroll\n"
+        "  for (int offset = width / 2; offset > 0; offset >>= 1) a = __hadd2(a, __shfl_xor_sync(0xffffffff, a, offset, width));\n"
+        "  return a;\n"
+        "}\n"
+        "template <int width = WARP_SIZE> static __device__ P warp_reduce_sum(const P &p) {\n"
+        "  return P{warp_reduce_sum<width>(p.a), warp_reduce_sum<width>(p.b)};\n"
+        "}\n"
+        "static __device__ float2 warp_reduce_sum(float2 a) {\n"
+        "  for (int offset = 16; offset > 0; offset >>= 1) { a.x += __shfl_xor_sync(0xffffffff, a.x, offset, 32);\n"
+        "    a.y += __shfl_xor_sync(0xffffffff, a.y, offset, 32); }\n"
+        "  return a;\n"
+        "}\n"
+        "extern \"C\" __global__ void k(const float *x, float *o) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  float v = x[t];\n"
+        "  half2 h = warp_reduce_sum(__floats2half2_rn(v, 1.0f));\n"
+        "  float2 f2 = warp_reduce_sum(make_float2(v, -2 * v));\n"
+        "  P p = warp_reduce_sum<16>(P{v, 3 * v});\n"
+        "  o[t * 6 + 0] = warp_reduce_sum(v); o[t * 6 + 1] = warp_reduce_sum<8>(v); o[t * 6 + 2] = __high2float(h);\n"
+        "  o[t * 6 + 3] = f2.x + f2.y; o[t * 6 + 4] = p.a; o[t * 6 + 5] = p.b;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 128 };
+    static float x[n], o[n * 6];
+    t_rand_floats(x, n, -1, 1);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_out(o, sizeof o))));
+    for (int t = 0; t < n; t++) {
+        double s32 = 0, s8 = 0, s16 = 0;
+        for (int i = t / 32 * 32; i < t / 32 * 32 + 32; i++)
+            s32 += x[i];
+        for (int i = t / 8 * 8; i < t / 8 * 8 + 8; i++)
+            s8 += x[i];
+        for (int i = t / 16 * 16; i < t / 16 * 16 + 16; i++)
+            s16 += x[i];
+        const double want[6] = {s32, s8, 32, -s32, s16, 3 * s16};
+        for (int j = 0; j < 6; j++)
+            ASSERT_MSG(t_close(o[t * 6 + j], want[j], 1e-5, 1e-5), "o[%d][%d] = %.9g, want %.9g", t, j, o[t * 6 + j],
+                       want[j]);
+    }
+}

@@ -2448,6 +2448,15 @@ static size_t given_elements(const lat__template *tm, const targ *args, const bo
     return n;
 }
 
+/* Whether a parameter's type is fixed, not depending on the template's parameters:
+ * arithmetic, a record, or pointers and arrays of them. */
+static bool fixed_type(const lat__type *t)
+{
+    while (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY)
+        t = t->base;
+    return lat__is_arith(t) || (lat__is_record(t) && t->rec);
+}
+
 /* Among the overloaded function templates from tsym on, the one a call with argv (and the
  * explicit arguments in args/set, read with tsym's parameters) picks: its deduction
  * succeeds, every parameter is deduced, given or defaulted, and its signature's
@@ -2501,8 +2510,10 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
                 continue; /* given explicitly: not deduced, the argument converts */
             if (!match(p, pty, aty, a, st))
                 fits = false;
-            else if (lat__is_arith(pty) || (lat__is_record(pty) && pty->rec && pty->rec->builtin)) {
-                /* a parameter of a fixed type (float x, float2 a): how well the argument fits */
+            else if (fixed_type(pty)) {
+                /* a parameter of a fixed type (float x, float2 a, const P &p, int *q): how
+                 * well the argument fits (two templates of one name differing only there,
+                 * ggml's warp_reduce_sum<width>(float) and (half2), pick by it) */
                 int r = lat__arg_rank(p, argv[i], pt->types[i]);
                 if (r < 0)
                     fits = false;
