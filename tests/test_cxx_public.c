@@ -1013,3 +1013,83 @@ TEST(function_templates_of_one_name_pick_by_their_fixed_parameter_types)
                        want[j]);
     }
 }
+
+/* CUTLASS-style numeric conversion: Array<T, N> with operator[] and a static constexpr
+ * size, a converter specialized partially on an enum class rounding style, a functor
+ * specialized for Array, _Pragma("unroll") from a macro, CRTP, a member class template
+ * named through `typename Outer<T>::template Inner<3>`, and decltype(a)::member as a type
+ * and as a value, decltype(v)(x) as a conversion (each was refused: decltype only stood
+ * as a whole type). */
+TEST(cutlass_style_array_converters_and_decltype_members)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define HD __host__ __device__\n"
+        "#define PRAGMA_UNROLL _Pragma(\"unroll\")\n"
+        "enum class FloatRoundStyle { round_indeterminate, round_toward_zero, round_to_nearest };\n"
+        "template <typename T, int N> struct Array {\n"
+        "  static constexpr int kElements = N;\n"
+        "  using value_type = T;\n"
+        "  T storage[N];\n"
+        "  HD T &operator[](int i) { return storage[i]; }\n"
+        "  HD const T &operator[](int i) const { return storage[i]; }\n"
+        "  HD constexpr int size() const { return N; }\n"
+        "  HD void clear() { PRAGMA_UNROLL for (int i = 0; i < N; ++i) storage[i] = T(0); }\n"
+        "};\n"
+        "template <typename To, typename From, FloatRoundStyle R = FloatRoundStyle::round_to_nearest>\n"
+        "struct NumericConverter { HD static To convert(const From &s) { return static_cast<To>(s); }\n"
+        "  HD To operator()(const From &s) const { return convert(s); } };\n"
+        "template <FloatRoundStyle R> struct NumericConverter<int, float, R> {\n"
+        "  HD static int convert(const float &s) { return R == FloatRoundStyle::round_to_nearest ? __float2int_rn(s) : __float2int_rz(s); }\n"
+        "  HD int operator()(const float &s) const { return convert(s); }\n"
+        "};\n"
+        "template <typename To, typename From, int N, FloatRoundStyle R = FloatRoundStyle::round_to_nearest>\n"
+        "struct NumericArrayConverter {\n"
+        "  using result_type = Array<To, N>; using source_type = Array<From, N>;\n"
+        "  HD static result_type convert(const source_type &s) {\n"
+        "    result_type r; NumericConverter<To, From, R> c;\n"
+        "    PRAGMA_UNROLL for (int i = 0; i < N; ++i) r[i] = c(s[i]);\n"
+        "    return r;\n"
+        "  }\n"
+        "  HD result_type operator()(const source_type &s) const { return convert(s); }\n"
+        "};\n"
+        "template <typename T> struct plus { HD T operator()(T a, T b) const { return a + b; } };\n"
+        "template <typename T, int N> struct plus<Array<T, N>> {\n"
+        "  HD Array<T, N> operator()(const Array<T, N> &a, const Array<T, N> &b) const {\n"
+        "    Array<T, N> r; plus<T> op; PRAGMA_UNROLL for (int i = 0; i < N; ++i) r[i] = op(a[i], b[i] * 1000); return r; }\n"
+        "};\n"
+        "template <typename Derived> struct Base { HD int twice() const { return static_cast<const Derived *>(this)->value() * 2; } };\n"
+        "struct Der : Base<Der> { int v; HD int value() const { return v; } };\n"
+        "template <typename T> struct Outer { template <int K> struct Inner { T x[K];\n"
+        "  HD T sum() const { T s = 0; for (int i = 0; i < K; i++) s += x[i]; return s; } }; };\n"
+        "extern \"C\" __global__ void k(const float *in, int *oi, float *of) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  Array<float, 4> a; a.clear();\n"
+        "  for (int i = 0; i < a.size(); i++) a[i] = in[t * 4 + i];\n"
+        "  NumericArrayConverter<int, float, 4> cv; Array<int, 4> r = cv(a);\n"
+        "  NumericArrayConverter<int, float, 4, FloatRoundStyle::round_toward_zero> cz; Array<int, 4> z = cz(a);\n"
+        "  plus<Array<int, 4>> add; Array<int, 4> s = add(r, z);\n"
+        "  for (int i = 0; i < 4; i++) oi[t * 4 + i] = s[i];\n"
+        "  Der d; d.v = t; typename Outer<float>::template Inner<3> in3 = {{in[t * 4], 1.f, 2.f}};\n"
+        "  decltype(a)::value_type v = decltype(a)::kElements;\n"
+        "  decltype(r) copy = r;\n"
+        "  of[t] = d.twice() + in3.sum() + v * 100 + decltype(v)(copy[0]) * 10000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 128 };
+    static float in[n * 4], of[n];
+    static int oi[n * 4];
+    t_rand_floats(in, n * 4, -100, 100);
+    for (int i = 0; i < 16; i++)
+        in[i * 7] = (float)((int)in[i * 7]) + 0.5f; /* ties: rounded to even */
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(oi, sizeof oi), lat_arg_out(of, sizeof of))));
+    for (int i = 0; i < n * 4; i++) {
+        int want = (int)rintf(in[i]) + (int)truncf(in[i]) * 1000;
+        ASSERT_MSG(oi[i] == want, "oi[%d] = %d, want %d (in %.9g)", i, oi[i], want, in[i]);
+    }
+    for (int t = 0; t < n; t++) {
+        float want = (float)(2 * t) + (in[t * 4] + 1.f + 2.f) + 400.f + (float)(int)rintf(in[t * 4]) * 10000.f;
+        ASSERT_MSG(t_close(of[t], want, 1e-6, 1e-3), "of[%d] = %.9g, want %.9g", t, of[t], want);
+    }
+}

@@ -189,6 +189,9 @@ bool lat__at_type_alias(lat__parser *p);
 /* The type a typedef's name denotes where it is written: spelled by that name in the
  * emitted C, unless the typedef is LAT_SF_TRANSPARENT. */
 lat__type *lat__typedef_type(lat__parser *p, lat__sym *ts);
+/* At `decltype`: reads decltype(e) and gives its type (C++'s rules: a name's declared
+ * type, a reference for other lvalues). */
+lat__type *lat__decltype(lat__parser *p);
 /* Whether the tokens at the current position, a simple type specifier followed by '(',
  * read as a declaration (C++: `float(x);` declares x) rather than an expression. */
 bool lat__declarator_follows(lat__parser *p);

@@ -1125,6 +1125,15 @@ static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, c
 bool lat__at_qualified(lat__parser *p)
 {
     lat__tok *t = lat__peek(p);
+    if (lat__at_kw(p, LAT_KW_DECLTYPE) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN)) {
+        /* decltype(e)::member */
+        size_t save = p->pos;
+        lat__next(p);
+        lat__skip_group(p);
+        bool q = lat__at_punct(p, LAT_P_SCOPE) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT;
+        p->pos = save;
+        return q;
+    }
     if (lat__tok_is_punct(t, LAT_P_SCOPE))
         return lat__peek_at(p, 1)->kind == LAT_TK_IDENT;
     size_t after = after_template_args(p, 0);
@@ -1144,7 +1153,15 @@ lat__sym *lat__parse_qualified(lat__parser *p, bool peek)
     lat__sym *found = NULL;
     const char *why = NULL;
     lat__tok *name = NULL;
-    for (;;) {
+    if (lat__at_kw(p, LAT_KW_DECLTYPE)) {
+        /* decltype(e)::member: a member of e's class, as S::member */
+        lat__type *ty = lat__decltype(p);
+        if (ty->kind == LAT_TY_PTR && ty->ref)
+            ty = ty->base;
+        lat__accept(p, LAT_P_SCOPE);
+        found = record_member(p, lat__unqualified(p->u, ty), &name, &why);
+    }
+    for (; !found && !why;) {
         name = lat__peek(p);
         if (name->kind != LAT_TK_IDENT) {
             why = "a name after '::'";

@@ -227,6 +227,22 @@ static lat__type *decltype_of(lat__parser *p, lat__expr *e)
     return e->type;
 }
 
+lat__type *lat__decltype(lat__parser *p)
+{
+    lat__next(p);
+    lat__expect(p, LAT_P_LPAREN, "after decltype");
+    lat__type *ty;
+    if (lat__at_kw(p, LAT_KW_AUTO)) {
+        lat__unsupported(p, lat__peek(p), "'decltype(auto)'", "write the type, or auto");
+        lat__next(p);
+        ty = &lat__ty_int;
+    } else {
+        ty = decltype_of(p, lat__parse_expr(p));
+    }
+    lat__expect(p, LAT_P_RPAREN, "to close decltype(");
+    return ty;
+}
+
 lat__type *lat__typedef_type(lat__parser *p, lat__sym *ts)
 {
     lat__type *ty = lat__type_copy(p->u, ts->type);
@@ -407,15 +423,26 @@ static void specifiers(lat__parser *p, spec *s)
             break;
         }
         case LAT_KW_DECLTYPE: {
-            lat__expect(p, LAT_P_LPAREN, "after decltype");
-            if (lat__at_kw(p, LAT_KW_AUTO)) {
-                lat__unsupported(p, lat__peek(p), "'decltype(auto)'", "write the type, or auto");
-                lat__next(p);
-                s->type = &lat__ty_int;
-            } else {
-                s->type = decltype_of(p, lat__parse_expr(p));
+            p->pos--;
+            if (lat__at_qualified(p)) {
+                /* decltype(a)::value_type: a member type of the expression's class */
+                if (has_type_specifier(s))
+                    lat__error_tok(p, t, "two types in one declaration");
+                lat__sym *ts = lat__parse_qualified(p, false);
+                if (ts && ts->kind == LAT_SYM_TAG)
+                    s->type = ts->type;
+                else if (ts && ts->tmpl)
+                    s->type = lat__template_class_type(p, ts, &p->toks[p->pos - 1]);
+                else if (ts && ts->kind == LAT_SYM_TYPEDEF)
+                    s->type = lat__typedef_type(p, ts);
+                else {
+                    if (ts)
+                        lat__error_tok(p, &p->toks[p->pos - 1], "'%s' is not a type", ts->name->name);
+                    s->type = &lat__ty_int;
+                }
+                break;
             }
-            lat__expect(p, LAT_P_RPAREN, "to close decltype(");
+            s->type = lat__decltype(p);
             break;
         }
         case LAT_KW_COMPLEX:

@@ -1968,9 +1968,25 @@ static lat__expr *primary(lat__parser *p)
         }
     }
     /* fall through */
+    case LAT_KW_DECLTYPE:
+        if (lat__at_qualified(p))
+            return qualified_expr(p); /* decltype(a)::kElements */
+        if (lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN)) {
+            /* decltype(x)(0), decltype(x){}: a conversion to, a construction of, its type */
+            lat__type *ty = lat__decltype(p);
+            if (ty->kind == LAT_TY_PTR && ty->ref)
+                ty = ty->base;
+            ty = lat__unqualified(p->u, ty);
+            if (lat__at_punct(p, LAT_P_LPAREN))
+                return functional_cast(p, t, ty);
+            if (lat__at_punct(p, LAT_P_LBRACE))
+                return lat__parse_construction(p, ty, t->loc);
+            lat__error_tok(p, t, "'decltype(...)' is a type, not a value");
+            return lat__error_expr(p, t->loc);
+        }
+    /* fall through */
     case LAT_KW_TYPEID:
     case LAT_KW_TEMPLATE:
-    case LAT_KW_DECLTYPE:
     case LAT_KW_NOEXCEPT: {
         char what[40];
         snprintf(what, sizeof what, "'%s'", t->atom->name);
