@@ -1093,3 +1093,31 @@ TEST(cutlass_style_array_converters_and_decltype_members)
         ASSERT_MSG(t_close(of[t], want, 1e-6, 1e-3), "of[%d] = %.9g, want %.9g", t, of[t], want);
     }
 }
+
+/* The detection idiom: a partial specialization on void_t<typename T::value_type> or on
+ * void_t<decltype(std::declval<T>().size())> matches only where the member exists (it
+ * matched every type: has_value_type<Plain> was true, a silent wrong branch); union class
+ * templates (OneFlow's Pack<T, N> of aligned_storage and elements; they could not be made);
+ * aligned_storage at libcu++'s default alignment, conjunction, rank, extent. The kernel is
+ * tests/corpus/cxx/type_traits_detection.cu: a row softmax loading packs through the union,
+ * reduced by a template taking its operation as a template template parameter. */
+TEST(detection_idiom_union_templates_and_library_traits)
+{
+    lat_context *ctx = t_context();
+    enum { rows = 8, cols = 128 };
+    static float x[rows * cols], out[rows * cols];
+    int info[32];
+    t_rand_floats(x, rows * cols, -4, 4);
+    lat_kernel *k = public_kernel(ctx, "../cxx/type_traits_detection.cu", "traits_kernel<float, 4>");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {4}, .block = {32, 2}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_out(out, sizeof out),
+                                       lat_arg_out(info, sizeof info), lat_arg_i32(rows))));
+    check_softmax(x, out, rows, cols, 1.0f, "OneFlow-style pack softmax");
+    /* describe<Sized>, <Plain>; aligned_storage<12, 8>, <3>, <12>, <40> (libcu++: the largest
+     * of 1, 2, 4, 8, 16 not above Len), alignment_of<double>, conjunction (2), disjunction,
+     * negation, rank, extent (2), remove_extent, remove_all_extents, product_t (3),
+     * is_fundamental, sizeof and alignof Pack<float, 4> */
+    static const int want[26] = {3, 0, 16, 8, 4, 2, 16, 8, 48, 16, 8, 1, 0, 1, 0, 2, 4, 3, 16, 8, 8, 4, 1, 1, 16, 16};
+    for (int i = 0; i < 26; i++)
+        ASSERT_MSG(info[i] == want[i], "info[%d] = %d, want %d", i, info[i], want[i]);
+}

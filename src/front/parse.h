@@ -184,6 +184,9 @@ bool lat__starts_declaration(lat__parser *p);
 lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out);
 /* A type name, as in casts and sizeof: specifiers and an abstract declarator. */
 lat__type *lat__parse_type_name(lat__parser *p);
+/* Whether t is `struct`, `class` or `union`: the keyword that starts a class (a class
+ * template's too). */
+bool lat__record_kw(const lat__tok *t);
 /* At `using name = ...` (a type alias, which lat__parse_declaration reads as a typedef). */
 bool lat__at_type_alias(lat__parser *p);
 /* The type a typedef's name denotes where it is written: spelled by that name in the

@@ -96,7 +96,7 @@ struct lat__template {
 typedef struct partial {
     lat__template *own;
     targ *pattern; /* NULL: one with a parameter pack, read for each instance (pattern_for) */
-    size_t open;   /* then: its <args>'s '<' */
+    size_t open;   /* its <args>'s '<' */
 } partial;
 
 /* A type parameter's placeholder while a signature is read: void, count -100 - index;
@@ -647,7 +647,7 @@ static void explicit_specialization(lat__parser *p, lat__tok *kw)
 {
     size_t at = p->pos;
     lat__tok *first = lat__peek(p);
-    if (!(lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) ||
+    if (!lat__record_kw(first) ||
         lat__peek_at(p, 1)->kind != LAT_TK_IDENT || !lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_LT)) {
         function_specialization(p, kw);
         return;
@@ -681,6 +681,9 @@ static char *scoped_name(lat__parser *p, char *name);
 static bool unify_args(lat__parser *p, const lat__template *tm, const targ *pat, const targ *inst, targ *args,
                        bool *set);
 static bool type_depends(const lat__type *t);
+static bool opaque_arg(const lat__type *t);
+static bool unify_spec_args(lat__parser *p, const lat__template *tm, const targ *pat, const targ *inst, targ *args,
+                            bool *set);
 
 /* Whether a pattern's argument depends on a parameter otherwise than as itself or through
  * a class template's arguments (typename X<T>::type, enable_if_t<...>): deduction cannot
@@ -785,7 +788,8 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
                 pat = NULL;
             for (size_t j = 0; j < n && pat; j++) {
                 const targ *a = tp->is_pack ? &pat[i].pack[j] : &pat[i], *a2 = tp->is_pack ? &pat2[i].pack[j] : &pat2[i];
-                if (tp->is_type ? opaque_pattern(a->type) : a->vph < 0 || (!a->vph && a->value != a2->value))
+                if (tp->is_type ? opaque_pattern(a->type) && (tp->is_pack || !opaque_arg(a->type))
+                                : a->vph < 0 || (!a->vph && a->value != a2->value))
                     pat = NULL;
             }
         }
@@ -799,7 +803,7 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
         /* each of its parameters must be deducible from the arguments */
         targ *d = lat__arena_alloc(&p->u->arena, (own->params.n + 1) * sizeof *d);
         bool *dset = lat__arena_alloc(&p->u->arena, own->params.n + 1);
-        unify_args(p, prim, pat, pat, d, dset);
+        unify_spec_args(p, prim, pat, pat, d, dset);
         for (size_t i = 0; i < own->params.n && pat; i++)
             if (!dset[i]) {
                 lat__error_tok(p, name, "the parameter '%s' of this partial specialization of '%s' is not in its arguments",
@@ -814,7 +818,7 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
     lat__expect(p, LAT_P_SEMI, "after the partial specialization");
     own->decl_end = p->pos;
     if (pat) {
-        partial ps_ = {own, pat, 0};
+        partial ps_ = {own, pat, open};
         LAT_PUSH(&p->u->arena, prim->partials, ps_);
     }
 }
@@ -1004,12 +1008,12 @@ void lat__member_template(lat__parser *p, lat__record *r)
     }
     tm->decl_at = p->pos;
     lat__tok *first = lat__peek(p);
-    if (!refused && (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS))) {
+    if (!refused && lat__record_kw(first)) {
         member_class_template(p, r, tm, first);
         return;
     }
-    if (!refused && (lat__tok_kw(first, LAT_KW_UNION) || lat__at_type_alias(p)))
-        refused = "a member union or alias template";
+    if (!refused && lat__at_type_alias(p))
+        refused = "a member alias template";
     else if (!refused && variable_declaration(p))
         refused = "a static data member template";
     if (refused) {
@@ -1278,7 +1282,7 @@ void lat__template_declaration(lat__parser *p)
         tm->is_class = tm->is_alias = true;
         lat__skip_declaration(p);
         tm->decl_end = p->pos;
-    } else if (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) {
+    } else if (lat__record_kw(first)) {
         lat__next(p);
         skip_head_attributes(p);
         if (lat__peek(p)->kind != LAT_TK_IDENT) {
@@ -1610,6 +1614,34 @@ static bool unify_args(lat__parser *p, const lat__template *tm, const targ *pat,
     return true;
 }
 
+/* Whether a partial specialization's argument is a type known only for real arguments
+ * (enable_if_t<is_integral<T>::value>, typename X<T>::type), as the argument itself. */
+static bool opaque_arg(const lat__type *t)
+{
+    return t && t->kind == LAT_TY_VOID && t->count == DEPENDENT && !instance_pattern(t);
+}
+
+/* unify_args for a partial specialization's pattern: an argument that is opaque as a whole
+ * (opaque_arg) matches anything here, deducing nothing (C++'s non-deduced context); the
+ * specialization's arguments substituted with what was deduced then decide
+ * (spec_substitutes). */
+static bool unify_spec_args(lat__parser *p, const lat__template *tm, const targ *pat, const targ *inst, targ *args,
+                            bool *set)
+{
+    targ *own = NULL;
+    for (size_t i = 0; i < tm->params.n; i++) {
+        const tparam *tp = &tm->params.items[i];
+        if (tp->is_pack || !tp->is_type || tp->is_template || !opaque_arg(pat[i].type))
+            continue;
+        if (!own) {
+            own = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *own);
+            memcpy(own, pat, tm->params.n * sizeof *own);
+        }
+        own[i] = inst[i];
+    }
+    return unify_args(p, tm, own ? own : pat, inst, args, set);
+}
+
 /* A pattern's type against a type exactly (a partial specialization's arguments, a class
  * template's arguments in a parameter), binding placeholders: const T takes const int as
  * T = int, T takes it whole. */
@@ -1816,13 +1848,54 @@ static bool as_specialized(lat__parser *p, const lat__template *prim, const part
     size_t room = b->own->params.n + MAX_PACK + 1; /* a pack's elements' placeholders past the parameters */
     targ *d = lat__arena_alloc(&p->u->arena, room * sizeof *d);
     bool *dset = lat__arena_alloc(&p->u->arena, room);
-    return unify_args(p, prim, b->pattern, a->pattern, d, dset);
+    return unify_spec_args(p, prim, b->pattern, a->pattern, d, dset);
 }
+
+/* The <args> of a partial specialization c, pack k (in the order of its parameters) of
+ * ns[k] elements, read with its parameters bound to own (NULL: to placeholders); NULL
+ * when they do not read. */
+static targ *spec_args(lat__parser *p, lat__template *prim, const partial *c, const size_t *ns, const targ *own_args);
 
 /* The pattern of a partial specialization c with parameter packs, pack k (in the order of
  * its parameters) of ns[k] elements: its <args> written out with the packs' elements as
  * placeholders; NULL when it does not read. */
 static targ *pattern_for(lat__parser *p, lat__template *prim, const partial *c, const size_t *ns)
+{
+    return spec_args(p, prim, c, ns, NULL);
+}
+
+/* Whether c's <args> read with its deduced arguments own_args, quietly: a name in them
+ * that does not exist for those arguments (void_t<typename T::value_type>,
+ * enable_if_t<is_integral<T>::value>, which deduction passes over) makes c no match
+ * (C++'s SFINAE for partial specializations; the detection idiom). */
+static bool spec_substitutes(lat__parser *p, lat__template *prim, const partial *c, const targ *own_args,
+                             const targ *args)
+{
+    size_t ns[2] = {0, 0}, k = 0;
+    for (size_t i = 0; i < c->own->params.n && k < 2; i++)
+        if (c->own->params.items[i].is_pack)
+            ns[k++] = own_args[i].npack;
+    lat__unit *u = p->u;
+    lat_status status = u->status;
+    int nerrors = u->nerrors, failed = u->failed_instances;
+    size_t ndiags = u->diags.n;
+    targ *got = spec_args(p, prim, c, ns, own_args);
+    bool ok = got && u->nerrors == nerrors;
+    for (size_t i = 0; ok && i < prim->params.n; i++) {
+        /* an argument deduction passed over (opaque_arg) must come out as the instance's */
+        const tparam *tp = &prim->params.items[i];
+        if (!tp->is_pack && tp->is_type && !tp->is_template && c->pattern && opaque_arg(c->pattern[i].type))
+            ok = same_arg(true, &got[i], &args[i]);
+    }
+    if (u->failed_instances != failed)
+        return false; /* an error inside a class's instance is no substitution failure: it stays */
+    u->status = status;
+    u->nerrors = nerrors;
+    u->diags.n = ndiags;
+    return ok;
+}
+
+static targ *spec_args(lat__parser *p, lat__template *prim, const partial *c, const size_t *ns, const targ *own_args)
 {
     lat__template *own = c->own;
     lat__parser scan = *p;
@@ -1847,7 +1920,7 @@ static targ *pattern_for(lat__parser *p, lat__template *prim, const partial *c, 
     lat__tok *t = lat__expand_packs(p, own->toks, c->open, scan.pos, pb, npb, &ntoks);
     if (!t)
         return NULL;
-    targ *ph = placeholder_args(p, own, lens);
+    const targ *ph = own_args ? own_args : placeholder_args(p, own, lens);
     size_t nopen;
     ns_binding *opened = open_scope(p, own, &nopen);
     lat__parser sub = sub_parser(p, own);
@@ -1910,7 +1983,7 @@ static bool pattern_matches(lat__parser *p, lat__template *tm, partial *c, const
     size_t room = c->own->params.n + total + 1;
     targ *d = lat__arena_alloc(&p->u->arena, room * sizeof *d);
     bool *dset = lat__arena_alloc(&p->u->arena, room);
-    if (!unify_args(p, tm, c->pattern, args, d, dset))
+    if (!unify_spec_args(p, tm, c->pattern, args, d, dset))
         return false;
     bool all = true;
     size_t next = c->own->params.n;
@@ -1971,7 +2044,7 @@ static bool pick_partial(lat__parser *p, lat__template *tm, const targ *args, la
         partial *c = lat__arena_alloc(&p->u->arena, sizeof *c);
         *c = tm->partials.items[i];
         targ *d;
-        if (partial_matches(p, tm, c, args, &d)) {
+        if (partial_matches(p, tm, c, args, &d) && spec_substitutes(p, tm, c, d, args)) {
             LAT_PUSH(&p->u->arena, fit, c);
             LAT_PUSH(&p->u->arena, packed, tm->partials.items[i].pattern == NULL);
             LAT_PUSH(&p->u->arena, deduced, d);
@@ -3057,7 +3130,7 @@ void lat__explicit_instantiation(lat__parser *p)
         return;
     p->pos = start;
     lat__tok *first = lat__peek(p);
-    if ((lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) &&
+    if (lat__record_kw(first) &&
         lat__peek_at(p, 1)->kind == LAT_TK_IDENT && lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_LT)) {
         lat__next(p);
         lat__tok *name = lat__next(p);
