@@ -1121,3 +1121,60 @@ TEST(detection_idiom_union_templates_and_library_traits)
     for (int i = 0; i < 26; i++)
         ASSERT_MSG(info[i] == want[i], "info[%d] = %d, want %d", i, info[i], want[i]);
 }
+
+/* std::index_sequence as tuple-applying code unrolls with it: a function template
+ * deducing `size_t... I` from index_sequence<I...> (a value pack from a class template's
+ * arguments: it was refused as "incompatible types"), make_index_sequence<N>{} and
+ * index_sequence_for<Ts...>() (they were missing from <utility>), a member type named
+ * through a class and constructed with {} (`typename S<T>::type{}`). Also an inline
+ * namespace's members (named in its parent and through it: they were undeclared), and a
+ * namespace's function of the signature of a global one (refused as a second definition). */
+TEST(index_sequence_unrolls_inline_namespaces_and_namespace_functions_hiding_global_ones)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <utility>\n"
+        "template <typename T, std::size_t... I> __device__ T weighted(const T *p, std::index_sequence<I...>) {\n"
+        "  return ((p[I] * T(I + 1)) + ... + T(0)); }\n"
+        "template <typename... Ts> __device__ int count_of(Ts...) { return (int)std::index_sequence_for<Ts...>::size(); }\n"
+        "template <int... V> struct ints {};\n"
+        "template <int... V> __device__ int sum_ints(ints<V...>) { return (V + ... + 0); }\n"
+        "template <typename T, T... V> __device__ long long sum_seq(std::integer_sequence<T, V...>) { return (V + ... + 0); }\n"
+        "template <int N> struct holder { typedef ints<N, 2 * N> type; };\n"
+        "__device__ float relu(float x) { return x > 0 ? x : 0; }\n"
+        "namespace ops { __device__ float relu(float x) { return x > 0 ? x : 0.25f * x; }\n"
+        "  __device__ float act(float x) { return relu(x); } }\n"
+        "namespace lib { inline namespace v2 { __device__ int version() { return 2; } }\n"
+        "  __device__ int twice() { return version() * 2; } }\n"
+        "namespace lib { namespace v1 { __device__ int version() { return 1; } } }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int *oi) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  out[t * 3] = weighted(in + t * 4, std::make_index_sequence<4>{});\n"
+        "  out[t * 3 + 1] = weighted(in + t * 4, std::index_sequence<2, 0>());\n"
+        "  out[t * 3 + 2] = relu(in[t * 4]) + 10 * ops::act(in[t * 4]);\n"
+        "  if (t == 0) {\n"
+        "    oi[0] = count_of(1, 2.0, 'c'); oi[1] = sum_ints(ints<4, 5, 6>{}); oi[2] = sum_ints(typename holder<7>::type{});\n"
+        "    oi[3] = (int)sum_seq(std::make_integer_sequence<long long, 5>()); oi[4] = lib::version();\n"
+        "    oi[5] = lib::twice(); oi[6] = lib::v1::version() * 10 + lib::v2::version();\n"
+        "  }\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 64 };
+    static float in[n * 4], out[n * 3];
+    int oi[7];
+    t_rand_floats(in, n * 4, -3, 3);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {32}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_out(oi, sizeof oi))));
+    for (int t = 0; t < n; t++) {
+        const float *p = in + t * 4;
+        double w4 = p[0] * 1.0 + p[1] * 2.0 + p[2] * 3.0 + p[3] * 4.0, w2 = p[2] * 3.0 + p[0] * 1.0;
+        double r = p[0] > 0 ? p[0] : 0, a = p[0] > 0 ? p[0] : 0.25 * p[0];
+        ASSERT_MSG(t_close(out[t * 3], w4, 1e-6, 1e-5), "weighted[%d] = %.9g, want %.9g", t, out[t * 3], w4);
+        ASSERT_MSG(t_close(out[t * 3 + 1], w2, 1e-6, 1e-5), "weighted<2, 0>[%d] = %.9g, want %.9g", t, out[t * 3 + 1], w2);
+        ASSERT_MSG(t_close(out[t * 3 + 2], r + 10 * a, 1e-6, 1e-5), "relu[%d] = %.9g, want %.9g", t, out[t * 3 + 2],
+                   r + 10 * a);
+    }
+    static const int want[7] = {3, 15, 21, 10, 2, 4, 12};
+    for (int i = 0; i < 7; i++)
+        ASSERT_MSG(oi[i] == want[i], "oi[%d] = %d, want %d", i, oi[i], want[i]);
+}

@@ -39,6 +39,7 @@ typedef struct lat__ns {
     bool scoped_enum;   /* enum class E: its enumerators */
     bool is_std;        /* std, when the program declares none: names fall back to built-ins */
     struct lat__ns *alias_of; /* namespace a = b;: b */
+    bool is_inline;           /* inline namespace v1 {: its members are its parent's too */
 } lat__ns;
 
 typedef struct lat__parser {

@@ -627,8 +627,8 @@ static void ns_leave(lat__parser *p, lat__ns *ns, size_t mark)
 {
     for (size_t i = p->bound.n; i-- > mark;) {
         lat__sym *s = p->bound.items[i];
-        if (s->ns != ns || !s->name)
-            continue;
+        if ((s->ns != ns && !(s->ns && s->ns->is_inline && s->ns->parent == ns)) || !s->name)
+            continue; /* (an inline namespace's members leave with its parent) */
         if (s->kind == LAT_SYM_TAG) {
             if (s->name->tag == s)
                 s->name->tag = s->shadow;
@@ -654,13 +654,14 @@ static void ns_leave(lat__parser *p, lat__ns *ns, size_t mark)
 
 static lat__ns *find_ns(lat__parser *p, const lat__atom *name);
 
-static void namespace_body(lat__parser *p, lat__atom *name, lat__atom **inner, size_t ninner,
+static void namespace_body(lat__parser *p, lat__atom *name, lat__atom **inner, size_t ninner, bool is_inline,
                            void (*declarations)(lat__parser *p, bool until_brace));
 
 void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser *p, bool until_brace))
 {
-    if (lat__at_kw(p, LAT_KW_INLINE))
-        lat__next(p); /* an inline namespace's members are its parent's too: close enough */
+    bool is_inline = lat__at_kw(p, LAT_KW_INLINE);
+    if (is_inline)
+        lat__next(p);
     lat__tok *kw = lat__next(p);
     lat__atom *name = NULL;
     if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
@@ -721,36 +722,43 @@ void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser 
         lat__skip_declaration(p);
         return;
     }
-    namespace_body(p, name, inner.items, inner.n, declarations);
+    namespace_body(p, name, inner.items, inner.n, is_inline, declarations);
 }
 
 /* The body of namespace `name` (and of the namespaces nested in it, `inner`, opened with
  * it: namespace a::b {), from after its '{' to past its '}'. */
-static void namespace_body(lat__parser *p, lat__atom *name, lat__atom **inner, size_t ninner,
+static void namespace_body(lat__parser *p, lat__atom *name, lat__atom **inner, size_t ninner, bool is_inline,
                            void (*declarations)(lat__parser *p, bool until_brace))
 {
     lat__ns *ns = child_ns(p, p->ns, name);
     if (!ns)
         ns = new_ns(p, name);
+    if (is_inline && !ninner)
+        ns->is_inline = true;
     p->ns = ns;
     size_t mark = p->bound.n;
-    /* A reopened namespace sees its earlier members again. */
-    for (size_t i = 0; i < ns->members.n; i++) {
-        lat__sym *s = ns->members.items[i];
-        lat__sym **slot = s->kind == LAT_SYM_TAG ? &s->name->tag : &s->name->sym;
-        s->shadow = *slot;
-        *slot = s;
-        LAT_PUSH(&p->u->arena, p->bound, s);
+    /* A reopened namespace sees its earlier members again, its inline namespaces' too. */
+    for (size_t c = 0; c <= ns->children.n; c++) {
+        lat__ns *from = c == 0 ? ns : ns->children.items[c - 1];
+        if (c > 0 && (!from->is_inline || from == ns))
+            continue;
+        for (size_t i = 0; i < from->members.n; i++) {
+            lat__sym *s = from->members.items[i];
+            lat__sym **slot = s->kind == LAT_SYM_TAG ? &s->name->tag : &s->name->sym;
+            s->shadow = *slot;
+            *slot = s;
+            LAT_PUSH(&p->u->arena, p->bound, s);
+        }
     }
     if (ninner) {
-        namespace_body(p, inner[0], inner + 1, ninner - 1, declarations);
+        namespace_body(p, inner[0], inner + 1, ninner - 1, is_inline, declarations);
     } else {
         declarations(p, true);
         lat__expect(p, LAT_P_RBRACE, "to close the namespace");
     }
     ns_leave(p, ns, mark);
-    if (!name) {
-        /* an anonymous namespace's members are visible where it stands */
+    if (!name || ns->is_inline) {
+        /* an anonymous or inline namespace's members are visible where it stands */
         for (size_t i = 0; i < ns->members.n; i++) {
             lat__sym *s = ns->members.items[i];
             lat__sym **slot = s->kind == LAT_SYM_TAG ? &s->name->tag : &s->name->sym;
@@ -800,6 +808,12 @@ static lat__sym *member_of(lat__ns *ns, const lat__atom *name, bool tag)
         if (s->name == name && (s->kind == LAT_SYM_TAG) == tag)
             return s;
     }
+    for (size_t i = 0; i < ns->children.n; i++) /* outer::f of inline namespace outer::v1 */
+        if (ns->children.items[i]->is_inline && ns->children.items[i] != ns) {
+            lat__sym *s = member_of(ns->children.items[i], name, tag);
+            if (s)
+                return s;
+        }
     return NULL;
 }
 

@@ -2433,6 +2433,9 @@ static lat__sym *declare_function(lat__parser *p, spec *s, lat__atom *name, lat_
     lat__sym *builtin = old && (old->flags & LAT_SF_BUILTIN) ? old : NULL;
     if (old && (old->flags & LAT_SF_BUILTIN))
         old = NULL;
+    if (old && old->depth == 0 && old->kind == LAT_SYM_FUNC && p->depth == 0 && p->ns && old->ns != p->ns &&
+        !old->tmpl)
+        old = NULL; /* ops::relu(float) beside ::relu(float): another function, hiding it in ops */
     if (old && old->depth == 0 && old->kind == LAT_SYM_FUNC) {
         lat__sym *same = old;
         while (same && !lat__same_parameters(same->type, t))

@@ -1812,6 +1812,8 @@ static lat__expr *qualified_expr(lat__parser *p)
         lat__type *ty = s->kind == LAT_SYM_TYPEDEF ? lat__typedef_type(p, s) : s->type;
         if (lat__at_punct(p, LAT_P_LPAREN))
             return functional_cast(p, last, ty);
+        if (lat__at_punct(p, LAT_P_LBRACE)) /* typename make_seq<T, 4>::type{} */
+            return lat__parse_construction(p, ty, last->loc);
         lat__error_tok(p, last, "'%s' is a type, not a value", last->atom->name);
         return lat__error_expr(p, first->loc);
     }

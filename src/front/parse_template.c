@@ -2362,7 +2362,7 @@ static lat__type *signature_with(lat__parser *p, lat__template *tm, const targ *
  * arguments (f(tuple<Ts...> &t), g(const L<int, Ts...> *)): from the argument's instance,
  * the elements of that class's pack less the others written beside it. -1: no parameter
  * expands it so (it is a function parameter pack, or not deduced). */
-static long pack_from_instance(const lat__type *probe, int ph, lat__expr **argv, size_t argc)
+static long pack_from_instance(const lat__type *probe, int ph, bool value, lat__expr **argv, size_t argc)
 {
     for (int k = 0; k < probe->params.n && (size_t)k < argc; k++) {
         const lat__type *pt = probe->params.types[k], *at = argv[k]->type;
@@ -2379,11 +2379,13 @@ static long pack_from_instance(const lat__type *probe, int ph, lat__expr **argv,
         const lat__template *x = pt->rec->tmpl;
         const targ *pat = pt->rec->targs;
         for (size_t j = 0; j < x->params.n; j++) {
-            if (!x->params.items[j].is_pack || !x->params.items[j].is_type)
+            if (!x->params.items[j].is_pack || x->params.items[j].is_template || x->params.items[j].is_function ||
+                x->params.items[j].is_type == value)
                 continue;
             for (size_t e = 0; e < pat[j].npack; e++) {
                 int idx;
-                if (!pat[j].pack[e].type || !placeholder_index(pat[j].pack[e].type, &idx) || idx != ph)
+                if (value ? pat[j].pack[e].vph != ph + 1
+                          : !pat[j].pack[e].type || !placeholder_index(pat[j].pack[e].type, &idx) || idx != ph)
                     continue;
                 if (!lat__is_record(at) || !at->rec || at->rec->tmpl != x || !at->rec->targs)
                     return -1;
@@ -2433,19 +2435,22 @@ static lat__type *call_shape(lat__parser *p, lat__template *tm, targ *args, bool
                 args[next + j] = args[i].pack[j];
                 set[next + j] = true;
             }
-        } else if (tp->is_type) {
+        } else if (!tp->is_template && !tp->is_function) {
             /* a pack expanded among a class template's arguments takes that instance's
-             * length; the first other, the arguments past the fixed parameters */
+             * length (f(tuple<Ts...> &t), g(index_sequence<I...>)); the first other type
+             * pack, the arguments past the fixed parameters */
             long from_inst = -1;
             if (argv) {
                 len[i] = 1;
                 for (size_t k = i + 1; k < tm->params.n; k++)
                     len[k] = 0;
                 lat__type *probe = signature_with(p, tm, placeholder_args(p, tm, len));
-                from_inst = probe ? pack_from_instance(probe, (int)next, argv, argc) : -1;
+                from_inst = probe ? pack_from_instance(probe, (int)next, !tp->is_type, argv, argc) : -1;
             }
             if (from_inst >= 0) {
                 len[i] = (size_t)from_inst;
+            } else if (!tp->is_type) {
+                len[i] = 0;
             } else if (!deducing) {
                 len[i] = argc > fixed ? argc - fixed : 0;
                 deducing = true;

@@ -93,6 +93,20 @@ static const char *const std_limits_h[] = {
     "template <typename T> __host__ __device__ typename __lat_unref<T>::type &&move(T &&t) noexcept\n",      \
     "{ return static_cast<typename __lat_unref<T>::type &&>(t); }\n",
 
+/* integer_sequence and its index_sequence forms (std::make_index_sequence<N>{} passed to a
+ * template deducing size_t... I), in both namespaces. */
+#define INTEGER_SEQUENCE                                                                                      \
+    "template <typename T, T... I> struct integer_sequence {\n",                                             \
+    "    typedef T value_type;\n",                                                                          \
+    "    __host__ __device__ static constexpr unsigned long size() noexcept { return sizeof...(I); }\n",    \
+    "};\n",                                                                                                 \
+    "template <unsigned long... I> using index_sequence = integer_sequence<unsigned long, I...>;\n",         \
+    "template <typename T, T N, T... I> struct __lat_make_seq : __lat_make_seq<T, N - 1, N - 1, I...> {};\n", \
+    "template <typename T, T... I> struct __lat_make_seq<T, 0, I...> { typedef integer_sequence<T, I...> type; };\n", \
+    "template <typename T, T N> using make_integer_sequence = typename __lat_make_seq<T, N>::type;\n",       \
+    "template <unsigned long N> using make_index_sequence = make_integer_sequence<unsigned long, N>;\n",     \
+    "template <typename... Ts> using index_sequence_for = make_index_sequence<sizeof...(Ts)>;\n",
+
 /* std::pair and make_pair, in both namespaces. */
 #define PAIR                                                                                                  \
     "template <typename T1, typename T2> struct pair {\n",                                                 \
@@ -112,6 +126,7 @@ static const char *const std_utility_h[] = {
     "namespace std {\n",
     FORWARD_MOVE
     PAIR
+    INTEGER_SEQUENCE
     "template <typename T> __host__ __device__ void swap(T &a, T &b) { T t = a; a = b; b = t; }\n",
     "}\n",
     "#endif\n",
@@ -127,6 +142,7 @@ static const char *const utility_h[] = {
     "template <typename T> __host__ __device__ const T &max(const T &a, const T &b) { return a < b ? b : a; }\n",
     PAIR
     FORWARD_MOVE
+    INTEGER_SEQUENCE
     "} }\n",
     "#endif\n",
     NULL,
