@@ -1178,3 +1178,63 @@ TEST(index_sequence_unrolls_inline_namespaces_and_namespace_functions_hiding_glo
     for (int i = 0; i < 7; i++)
         ASSERT_MSG(oi[i] == want[i], "oi[%d] = %d, want %d", i, oi[i], want[i]);
 }
+
+/* The Hillis-Steele scan over n ranks as CUDA's cooperative_groups computes it: at each
+ * step i, op(own partial, the partial of rank r - i). */
+static void hs_scan_f(const float *v, float *out, int n, int max_op)
+{
+    float cur[32], nxt[32];
+    for (int r = 0; r < n; r++)
+        cur[r] = v[r];
+    for (int i = 1; i < n; i <<= 1) {
+        for (int r = 0; r < n; r++)
+            nxt[r] = r >= i ? (max_op ? (cur[r] < cur[r - i] ? cur[r - i] : cur[r]) : cur[r] + cur[r - i]) : cur[r];
+        memcpy(cur, nxt, sizeof cur);
+    }
+    memcpy(out, cur, (size_t)n * sizeof *out);
+}
+
+/* cooperative_groups/scan.h (it was missing): inclusive and exclusive scans over tiles, a
+ * coalesced group and with cg::greater, floats bit for bit in CUDA's order of operations;
+ * tiles of a tile (tiled_partition<4>(warp): it was refused) whose meta_group_rank is their
+ * rank in the warp, not in the block (a silent wrong value before). The kernel is
+ * tests/corpus/cxx/cg_scans.cu. */
+TEST(cooperative_groups_scans_and_tiles_of_tiles)
+{
+    lat_context *ctx = t_context();
+    enum { n = 128 };
+    static float x[n], fo[n * 3];
+    static int v[n], io[n * 3];
+    t_rand_floats(x, n, -8, 8);
+    for (int i = 0; i < n; i++)
+        v[i] = (int)(t_rand_u32() % 101) - 50;
+    lat_kernel *k = public_kernel(ctx, "../cxx/cg_scans.cu", "cg_scans");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_in(v, sizeof v), lat_arg_out(fo, sizeof fo),
+                                       lat_arg_out(io, sizeof io))));
+    for (int base = 0; base < n; base += 32) {
+        float inc16[2][16], max32[32];
+        hs_scan_f(x + base, inc16[0], 16, 0);
+        hs_scan_f(x + base + 16, inc16[1], 16, 0);
+        hs_scan_f(x + base, max32, 32, 1);
+        int run = 0, rank = 0, imax = 0;
+        for (int l = 0; l < 32; l++) {
+            int t = base + l;
+            float inc = inc16[l / 16][l % 16], exc = l % 16 ? inc16[l / 16][l % 16 - 1] : 0.0f;
+            float mexc = l ? max32[l - 1] : 0.0f;
+            ASSERT_MSG(fo[t * 3] == inc, "inclusive[%d] = %.9g, want %.9g", t, fo[t * 3], inc);
+            ASSERT_MSG(fo[t * 3 + 1] == exc, "exclusive[%d] = %.9g, want %.9g", t, fo[t * 3 + 1], exc);
+            ASSERT_MSG(fo[t * 3 + 2] == mexc, "exclusive max[%d] = %.9g, want %.9g", t, fo[t * 3 + 2], mexc);
+            imax = l == 0 || v[t] > imax ? v[t] : imax;
+            ASSERT_MSG(io[t * 3] == imax, "inclusive max[%d] = %d, want %d", t, io[t * 3], imax);
+            int want = -1;
+            if (v[t] > 0) {
+                want = run * 100 + rank++;
+                run += v[t];
+            }
+            ASSERT_MSG(io[t * 3 + 1] == want, "coalesced exclusive[%d] = %d, want %d", t, io[t * 3 + 1], want);
+            int q = t & ~3, qs = v[q] + v[q + 1] + v[q + 2] + v[q + 3];
+            ASSERT_MSG(io[t * 3 + 2] == qs + 1000 * (l / 4), "quad[%d] = %d, want %d", t, io[t * 3 + 2], qs + 1000 * (l / 4));
+        }
+    }
+}
