@@ -1238,3 +1238,107 @@ TEST(cooperative_groups_scans_and_tiles_of_tiles)
         }
     }
 }
+
+/* IEEE binary16 from a float, rounded to nearest even (finite inputs in half's range). */
+static uint16_t host_f2h(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    uint16_t sign = (uint16_t)((u >> 16) & 0x8000);
+    float a = fabsf(f);
+    if (a < 6.103515625e-05f) { /* subnormal: multiples of 2^-24 */
+        float q = rintf(a * 16777216.0f);
+        return (uint16_t)(sign | (uint16_t)q);
+    }
+    int e;
+    float m = frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+    float q = rintf(m * 2048.0f); /* 11 significant bits */
+    if (q == 2048.0f) {
+        q = 1024.0f;
+        e++;
+    }
+    return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | ((uint16_t)q & 0x3ff));
+}
+
+static float host_h2f(uint16_t h)
+{
+    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    float v = e ? ldexpf((float)(m | 0x400), e - 25) : ldexpf((float)m, -24);
+    return (h & 0x8000) ? -v : v;
+}
+
+/* PyTorch's shape of a half type: c10::Half a struct with conversions to and from float
+ * and __half and operators of its own, brought into namespace at by `using c10::Half;`
+ * (at::Half was "expected a type": a using-declaration made no member of the namespace),
+ * acc_type<scalar_t, true> through an explicit specialization per type, a kernel
+ * template explicitly instantiated for at::Half and float. */
+TEST(pytorch_style_half_struct_through_a_namespace_using_declaration)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "#include <cstdint>\n"
+        "#define C10_HOST_DEVICE __host__ __device__\n"
+        "namespace c10 {\n"
+        "struct alignas(2) Half {\n"
+        "  unsigned short x;\n"
+        "  Half() = default;\n"
+        "  inline C10_HOST_DEVICE Half(float value) { x = __half_as_ushort(__float2half(value)); }\n"
+        "  inline C10_HOST_DEVICE operator float() const { return __half2float(__ushort_as_half(x)); }\n"
+        "};\n"
+        "inline C10_HOST_DEVICE Half operator+(const Half &a, const Half &b) { return static_cast<float>(a) + static_cast<float>(b); }\n"
+        "inline C10_HOST_DEVICE Half &operator+=(Half &a, const Half &b) { a = a + b; return a; }\n"
+        "}\n"
+        "namespace at { using c10::Half; }\n"
+        "template <typename T, bool is_cuda> struct AccumulateType {};\n"
+        "template <> struct AccumulateType<at::Half, true> { using type = float; };\n"
+        "template <> struct AccumulateType<float, true> { using type = double; };\n"
+        "template <typename T, bool is_cuda> using acc_type = typename AccumulateType<T, is_cuda>::type;\n"
+        "template <typename scalar_t, typename index_t = int64_t>\n"
+        "__global__ void axpy_kernel(const scalar_t *x, scalar_t *y, acc_type<scalar_t, true> alpha, index_t n) {\n"
+        "  using accscalar_t = acc_type<scalar_t, true>;\n"
+        "  index_t i = blockIdx.x * (index_t)blockDim.x + threadIdx.x;\n"
+        "  if (i >= n) return;\n"
+        "  accscalar_t a = static_cast<accscalar_t>(x[i]);\n"
+        "  scalar_t r = static_cast<scalar_t>(alpha * a + static_cast<accscalar_t>(y[i]));\n"
+        "  r += scalar_t(1.0f);\n"
+        "  y[i] = r;\n"
+        "}\n"
+        "template __global__ void axpy_kernel<at::Half, int64_t>(const at::Half *, at::Half *, float, int64_t);\n"
+        "template __global__ void axpy_kernel<float, int64_t>(const float *, float *, double, int64_t);\n";
+    const char *names[] = {"axpy_kernel<at::Half, int64_t>", "axpy_kernel<float, int64_t>", NULL};
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "t.cu", .name_expressions = names}, &mod);
+    if (st != LAT_OK)
+        FAIL("lat_module_create: %s", lat_last_error());
+    lat_kernel *kh, *kf;
+    ASSERT_OK(lat_module_get_kernel(mod, names[0], &kh));
+    ASSERT_OK(lat_module_get_kernel(mod, names[1], &kf));
+    enum { n = 300 };
+    uint16_t hx[n], hy[n], hy0[n];
+    float fx[n], fy[n], fy0[n];
+    for (int i = 0; i < n; i++) {
+        float r4[4];
+        t_rand_floats(r4, 4, -4, 4);
+        hx[i] = host_f2h(r4[0]);
+        hy0[i] = hy[i] = host_f2h(r4[1]);
+        fx[i] = r4[2];
+        fy0[i] = fy[i] = r4[3];
+    }
+    const float alpha = 1.75f;
+    ASSERT_OK(lat_launch_args(kh, &(lat_launch_desc){.grid = {3}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(hx, sizeof hx), lat_arg_inout(hy, sizeof hy), lat_arg_f32(alpha),
+                                       lat_arg_i64(n))));
+    ASSERT_OK(lat_launch_args(kf, &(lat_launch_desc){.grid = {3}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(fx, sizeof fx), lat_arg_inout(fy, sizeof fy), lat_arg_f64(alpha),
+                                       lat_arg_i64(n))));
+    for (int i = 0; i < n; i++) {
+        /* alpha * a + y contracts to one fma, as ptxas does */
+        uint16_t r = host_f2h(fmaf(alpha, host_h2f(hx[i]), host_h2f(hy0[i])));
+        uint16_t want = host_f2h(host_h2f(r) + host_h2f(host_f2h(1.0f)));
+        ASSERT_MSG(hy[i] == want, "half y[%d] = 0x%04x, want 0x%04x", i, hy[i], want);
+        float fw = (float)((double)alpha * fx[i] + (double)fy0[i]) + 1.0f;
+        ASSERT_MSG(fy[i] == fw, "float y[%d] = %.9g, want %.9g", i, fy[i], fw);
+    }
+    lat_module_destroy(mod);
+}

@@ -40,6 +40,7 @@ typedef struct lat__ns {
     bool is_std;        /* std, when the program declares none: names fall back to built-ins */
     struct lat__ns *alias_of; /* namespace a = b;: b */
     bool is_inline;           /* inline namespace v1 {: its members are its parent's too */
+    LAT_VEC(lat__sym *) using_decls; /* using c10::Half; in it: at::Half names c10's */
 } lat__ns;
 
 typedef struct lat__parser {

@@ -808,6 +808,11 @@ static lat__sym *member_of(lat__ns *ns, const lat__atom *name, bool tag)
         if (s->name == name && (s->kind == LAT_SYM_TAG) == tag)
             return s;
     }
+    for (size_t i = ns->using_decls.n; i-- > 0;) {
+        lat__sym *s = ns->using_decls.items[i];
+        if (s->name == name && (s->kind == LAT_SYM_TAG) == tag)
+            return s;
+    }
     for (size_t i = 0; i < ns->children.n; i++) /* outer::f of inline namespace outer::v1 */
         if (ns->children.items[i]->is_inline && ns->children.items[i] != ns) {
             lat__sym *s = member_of(ns->children.items[i], name, tag);
@@ -1317,6 +1322,9 @@ void lat__using_declaration(lat__parser *p)
     }
     lat__sym *s = lat__parse_qualified(p, false);
     lat__expect(p, LAT_P_SEMI, "after the using declaration");
-    if (s && !(s->flags & LAT_SF_BUILTIN))
+    if (s && !(s->flags & LAT_SF_BUILTIN)) {
         bind_again(p, s);
+        if (p->ns && p->depth == 0)
+            LAT_PUSH(&p->u->arena, p->ns->using_decls, s); /* namespace at { using c10::Half; } */
+    }
 }
