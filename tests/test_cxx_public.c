@@ -1342,3 +1342,53 @@ TEST(pytorch_style_half_struct_through_a_namespace_using_declaration)
     }
     lat_module_destroy(mod);
 }
+
+/* C++'s expressions where C's differ: a ?: of two lvalues of one type is the object it
+ * chooses (`(x < pivot ? lo : hi) = x`, `+=`, `++`, a struct; "not something that can be
+ * assigned" before), and a character constant is a char (sizeof 1, f(char) over f(int),
+ * `auto c = 'x'` a char; it was an int, as in C). */
+TEST(conditional_lvalues_and_char_constants_as_cxx_has_them)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct P { int x, y; };\n"
+        "__device__ int f(char) { return 1; }\n"
+        "__device__ int f(int) { return 2; }\n"
+        "template <typename T> __device__ int size_of(T) { return (int)sizeof(T); }\n"
+        "extern \"C\" __global__ void k(const int *in, int *o, float *lohi) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  int a = 1, b = 2;\n"
+        "  (in[t] % 2 ? a : b) = 7;\n"
+        "  (in[t] % 3 ? a : b) += 10;\n"
+        "  ++(in[t] % 5 ? a : b);\n"
+        "  P p{1, 2}, q{3, 4};\n"
+        "  (t & 1 ? p : q) = P{9, 8};\n"
+        "  float lo = -1, hi = 1000, x = (float)in[t];\n"
+        "  ((x < 50) ? lo : hi) = x;\n"
+        "  auto c = 'x';\n"
+        "  o[t * 4] = a * 100 + b; o[t * 4 + 1] = p.x * 10 + q.y; o[t * 4 + 2] = sizeof('a') * 100 + sizeof(c) * 10 + f('a');\n"
+        "  o[t * 4 + 3] = size_of('b') * 10 + size_of(c + 1);\n"
+        "  lohi[t * 2] = lo; lohi[t * 2 + 1] = hi;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 128 };
+    int in[n], o[n * 4];
+    float lohi[n * 2];
+    for (int i = 0; i < n; i++)
+        in[i] = (int)(t_rand_u32() % 100);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(o, sizeof o), lat_arg_out(lohi, sizeof lohi))));
+    for (int t = 0; t < n; t++) {
+        int a = 1, b = 2;
+        *(in[t] % 2 ? &a : &b) = 7;
+        *(in[t] % 3 ? &a : &b) += 10;
+        ++*(in[t] % 5 ? &a : &b);
+        int px = t & 1 ? 9 : 1, qy = t & 1 ? 4 : 8;
+        ASSERT_MSG(o[t * 4] == a * 100 + b, "a, b [%d] = %d, want %d", t, o[t * 4], a * 100 + b);
+        ASSERT_MSG(o[t * 4 + 1] == px * 10 + qy, "p, q [%d] = %d, want %d", t, o[t * 4 + 1], px * 10 + qy);
+        ASSERT_MSG(o[t * 4 + 2] == 111, "char sizes [%d] = %d, want 111", t, o[t * 4 + 2]);
+        ASSERT_MSG(o[t * 4 + 3] == 14, "char deduction [%d] = %d, want 14", t, o[t * 4 + 3]);
+        float lo = in[t] < 50 ? (float)in[t] : -1, hi = in[t] < 50 ? 1000 : (float)in[t];
+        ASSERT_MSG(lohi[t * 2] == lo && lohi[t * 2 + 1] == hi, "lo, hi [%d] = %g, %g", t, lohi[t * 2], lohi[t * 2 + 1]);
+    }
+}
