@@ -1392,3 +1392,85 @@ TEST(conditional_lvalues_and_char_constants_as_cxx_has_them)
         ASSERT_MSG(lohi[t * 2] == lo && lohi[t * 2 + 1] == hi, "lo, hi [%d] = %g, %g", t, lohi[t * 2], lohi[t * 2 + 1]);
     }
 }
+
+/* vLLM's idioms (tests/corpus/src/vllm_style.cuh): a function template's instance as a
+ * function pointer template argument whose type the parameter before it gives
+ * (act_and_mul_kernel<float, silu<float>, true>: "must name a function", and a plain
+ * function was refused as not the `void (const void &)` read with placeholders), an RMS
+ * norm through a static __shared__ block sum, a rotary embedding whose locals are named
+ * cos and sin; on floats and halves. */
+TEST(vllm_style_gated_activations_rms_norm_and_rotary_embedding)
+{
+    lat_context *ctx = t_context();
+    enum { tokens = 8, d = 256 };
+    static float in[tokens * 2 * d], out[tokens * d];
+    static uint16_t hin[tokens * 2 * d], hout[tokens * d];
+    t_rand_floats(in, tokens * 2 * d, -6, 6);
+    for (int i = 0; i < tokens * 2 * d; i++)
+        hin[i] = host_f2h(in[i]);
+    lat_kernel *silu = public_kernel(ctx, "../cxx/vllm_style_gelu_and_mul_half.cu",
+                                     "vstyle::act_and_mul_kernel<float, vstyle::silu<float>, true>");
+    ASSERT_OK(lat_launch_args(silu, &(lat_launch_desc){.grid = {tokens}, .block = {128}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(in, sizeof in), lat_arg_i32(d))));
+    lat_kernel *gelu = public_kernel(ctx, "../cxx/vllm_style_gelu_and_mul_half.cu",
+                                     "vstyle::act_and_mul_kernel<half, vstyle::gelu_tanh<half>, false>");
+    ASSERT_OK(lat_launch_args(gelu, &(lat_launch_desc){.grid = {tokens}, .block = {128}},
+                              LAT_ARGS(lat_arg_out(hout, sizeof hout), lat_arg_in(hin, sizeof hin), lat_arg_i32(d))));
+    for (int t = 0; t < tokens; t++)
+        for (int i = 0; i < d; i++) {
+            double x = in[t * 2 * d + i], y = in[t * 2 * d + d + i];
+            double want = x / (1 + exp(-x)) * y;
+            ASSERT_MSG(t_close(out[t * d + i], want, 1e-5, 1e-6), "silu*y [%d][%d] = %.9g, want %.9g", t, i, out[t * d + i], want);
+            double hx = host_h2f(hin[t * 2 * d + i]), hy = host_h2f(hin[t * 2 * d + d + i]);
+            double g = 0.5 * hy * (1 + tanh(sqrt(2 / M_PI) * (hy + 0.044715 * hy * hy * hy)));
+            double hw = hx * host_h2f(host_f2h((float)g));
+            ASSERT_MSG(t_close(host_h2f(hout[t * d + i]), hw, 2e-3, 2e-3), "x*gelu [%d][%d] = %.9g, want %.9g", t, i,
+                       host_h2f(hout[t * d + i]), hw);
+        }
+    /* RMS norm on halves */
+    enum { hidden = 512, rows = 4 };
+    static uint16_t nx[rows * hidden], nw[hidden], nout[rows * hidden];
+    for (int i = 0; i < rows * hidden; i++)
+        nx[i] = host_f2h(in[i] * 0.5f);
+    for (int i = 0; i < hidden; i++)
+        nw[i] = host_f2h(in[rows * hidden + i] / 6);
+    lat_kernel *rms = public_kernel(ctx, "../cxx/vllm_style_gelu_and_mul_half.cu", "vstyle::rms_norm_kernel<half>");
+    ASSERT_OK(lat_launch_args(rms, &(lat_launch_desc){.grid = {rows}, .block = {256}},
+                              LAT_ARGS(lat_arg_out(nout, sizeof nout), lat_arg_in(nx, sizeof nx), lat_arg_in(nw, sizeof nw),
+                                       lat_arg_f32(1e-6f), lat_arg_i32(hidden))));
+    for (int r = 0; r < rows; r++) {
+        double ss = 0;
+        for (int i = 0; i < hidden; i++)
+            ss += host_h2f(nx[r * hidden + i]) * (double)host_h2f(nx[r * hidden + i]);
+        double inv = 1 / sqrt(ss / hidden + 1e-6);
+        for (int i = 0; i < hidden; i++) {
+            double want = host_h2f(host_f2h((float)(host_h2f(nx[r * hidden + i]) * inv))) * host_h2f(nw[i]);
+            ASSERT_MSG(t_close(host_h2f(nout[r * hidden + i]), want, 2e-3, 1e-4), "rms [%d][%d] = %.9g, want %.9g", r, i,
+                       host_h2f(nout[r * hidden + i]), want);
+        }
+    }
+    /* rotary embedding, NeoX layout, floats */
+    enum { ntok = 4, heads = 4, head_size = 64, rot = 32 };
+    static float q[ntok * heads * head_size], q0[ntok * heads * head_size], cache[16 * rot];
+    int64_t pos[ntok] = {3, 15, 0, 7};
+    t_rand_floats(q0, ntok * heads * head_size, -2, 2);
+    t_rand_floats(cache, 16 * rot, -1, 1);
+    memcpy(q, q0, sizeof q);
+    lat_kernel *rope = public_kernel(ctx, "../cxx/vllm_style_rotary_neox_float.cu", "vstyle::rotary_kernel<float, true>");
+    ASSERT_OK(lat_launch_args(rope, &(lat_launch_desc){.grid = {ntok}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(pos, sizeof pos), lat_arg_inout(q, sizeof q), lat_arg_in(cache, sizeof cache),
+                                       lat_arg_i32(rot), lat_arg_i64(heads * head_size), lat_arg_i32(heads),
+                                       lat_arg_i32(head_size))));
+    for (int t = 0; t < ntok; t++)
+        for (int h = 0; h < heads; h++)
+            for (int j = 0; j < head_size; j++) {
+                const float *v = q0 + t * heads * head_size + h * head_size, *c = cache + pos[t] * rot;
+                double want = v[j];
+                if (j < rot / 2)
+                    want = (double)v[j] * c[j] - (double)v[j + rot / 2] * c[rot / 2 + j];
+                else if (j < rot)
+                    want = (double)v[j] * c[j - rot / 2] + (double)v[j - rot / 2] * c[rot / 2 + j - rot / 2];
+                float got = q[t * heads * head_size + h * head_size + j];
+                ASSERT_MSG(t_close(got, want, 1e-5, 1e-6), "rope [%d][%d][%d] = %.9g, want %.9g", t, h, j, got, want);
+            }
+}

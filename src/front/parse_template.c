@@ -26,6 +26,9 @@ typedef struct tparam {
     size_t type_at;        /* a value parameter's type that depends on the parameters before
                               (typename enable_if<C, int>::type = 0): its first token, read
                               again for each instance (SFINAE); 0: none */
+    size_t fn_type_at;     /* a function pointer parameter's type that depends on the
+                              parameters before (T (*op)(const T &)): its first token, read
+                              with the arguments before it for each argument; 0: none */
     size_t dflt_at;        /* its default's first token, 0: none */
     bool is_auto;          /* template <auto V>: the value's type is its argument's (kept in
                               the argument's `type`) */
@@ -187,6 +190,8 @@ typedef struct bound_names {
 } bound_names;
 
 static bound_names bind_params(lat__parser *p, lat__template *tm, const targ *args);
+static bool type_depends(const lat__type *t);
+static bool opaque_pattern(const lat__type *t);
 static void unbind_params(bound_names b);
 static targ *placeholder_args(lat__parser *p, lat__template *tm, const size_t *lens);
 
@@ -261,6 +266,15 @@ static bool template_params(lat__parser *p, lat__template *tm)
             } else if (tp.value_type && tp.value_type->kind == LAT_TY_PTR && !tp.value_type->ref &&
                        tp.value_type->base->kind == LAT_TY_FUNC) {
                 tp.is_function = true; /* ggml's template <dequantize_kernel_t dequantize_kernel> */
+                const lat__type *ft = tp.value_type->base;
+                bool dep = type_depends(ft->base) || opaque_pattern(ft->base);
+                for (int q = 0; q < ft->params.n && !dep; q++) {
+                    const lat__type *pt = ft->params.types[q];
+                    dep = type_depends(pt) || opaque_pattern(pt) ||
+                          (pt->kind == LAT_TY_PTR && (type_depends(pt->base) || opaque_pattern(pt->base)));
+                }
+                if (dep)
+                    tp.fn_type_at = before; /* vLLM's scalar_t (*ACT_FN)(const scalar_t &) */
             } else if (!tp.value_type || !lat__is_integer(tp.value_type)) {
                 if (tp.value_type)
                     lat__unsupported(p, &p->toks[before],
@@ -1463,12 +1477,74 @@ static lat__sym *named_arg(lat__parser *p, const char *what, lat__tok **t)
 }
 
 /* One template argument for parameter tp (an element of it when it is a pack). */
-static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
+static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc at);
+
+/* At the '<' of f<args> (tsym, named by t) given to a function pointer parameter of type
+ * want: the instance of the template of that name (overloaded ones each tried, quietly)
+ * whose explicit arguments read and whose type is want's; NULL after reporting. vLLM's
+ * act_and_mul_kernel<float, silu_kernel<float>, true> passes one so. */
+static lat__sym *function_instance(lat__parser *p, lat__sym *tsym, lat__tok *t, const lat__type *want)
+{
+    size_t at = p->pos, end = at;
+    lat__unit *u = p->u;
+    for (lat__sym *c = tsym; c; c = c->tmpl->older) {
+        lat__template *tm = c->tmpl;
+        p->pos = at;
+        lat_status status = u->status;
+        int nerrors = u->nerrors;
+        size_t ndiags = u->diags.n;
+        targ *args = lat__arena_alloc(&u->arena, (tm->params.n + 1) * sizeof *args);
+        bool *set = lat__arena_alloc(&u->arena, tm->params.n + 1);
+        bool ok = explicit_args(p, tm, args, set) && defaults(p, tm, args, set, t->loc) && u->nerrors == nerrors;
+        end = p->pos;
+        for (size_t i = 0; ok && i < tm->params.n; i++) {
+            const tparam *tp = &tm->params.items[i];
+            ok = tp->is_pack || (tp->is_type ? !type_depends(args[i].type) && !opaque_pattern(args[i].type)
+                                             : args[i].vph == 0);
+        }
+        lat__sym *fn = NULL;
+        if (ok) {
+            lat__sym *head = tm->name->sym;
+            tinst *ti = instantiate(p, c, args, t->loc);
+            tm->name->sym = head;
+            fn = ti && !ti->failed ? ti->fn : NULL;
+        }
+        if (fn && fn->type && lat__same_parameters(fn->type, want) && lat__type_same(fn->type->base, want->base)) {
+            p->pos = end;
+            return fn;
+        }
+        if (!fn || tm->older) { /* another overload may fit: this one's errors are not the program's */
+            u->status = status;
+            u->nerrors = nerrors;
+            u->diags.n = ndiags;
+        }
+    }
+    p->pos = end;
+    lat__error_tok(p, t, "no instance of the function template '%s' with these arguments is the %s the template "
+                         "parameter takes",
+                   t->atom->name, lat__type_str(p->u, want, NULL, false));
+    return NULL;
+}
+
+/* One template argument for parameter tp; want: a function pointer parameter's function
+ * type read with the arguments before it (NULL: tp's own). */
+static bool one_arg(lat__parser *p, const tparam *tp, targ *a, const lat__type *want)
 {
     lat__tok *t;
     if (tp->is_function) {
+        if (!want)
+            want = tp->value_type->base;
         lat__accept(p, LAT_P_AMP);
         lat__sym *s = named_arg(p, "a function's name", &t);
+        if (s && s->kind == LAT_SYM_FUNC && s->tmpl && lat__at_punct(p, LAT_P_LT)) {
+            /* silu_kernel<float>: a function template's instance */
+            if (p->toks[p->pos - 1].kind == LAT_TK_IDENT)
+                t = &p->toks[p->pos - 1];
+            s = function_instance(p, s, t, want);
+            a->tmpl = s;
+            a->type = &lat__ty_int;
+            return s != NULL;
+        }
         if (s && s->kind == LAT_SYM_VAR && lat__is_pointer(s->type) && s->type->base->kind == LAT_TY_FUNC &&
             s->flags & LAT_SF_FILE_SCOPE && !s->def) {
             a->tmpl = s; /* a function pointer parameter's placeholder, passed on */
@@ -1481,7 +1557,6 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
         } else if (s) {
             /* the overload of the parameter's type (f, &f, ns::f) */
             lat__sym *o = s;
-            const lat__type *want = tp->value_type->base;
             while (o && !(lat__same_parameters(o->type, want) && lat__type_same(o->type->base, want->base)))
                 o = o->overloads;
             if (!o)
@@ -1526,6 +1601,26 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
     return true;
 }
 
+/* The function type of function pointer parameter i, written as depending on those
+ * before it (T (*op)(const T &)), read with args; its placeholder type when it does not
+ * read. */
+static const lat__type *function_param_type(lat__parser *p, lat__template *tm, size_t i, const targ *args)
+{
+    size_t nopen;
+    ns_binding *opened = open_scope(p, tm, &nopen);
+    lat__parser sub = sub_parser(p, tm);
+    sub.pos = tm->params.items[i].fn_type_at;
+    lat__template part = *tm;
+    part.params.n = i;
+    bound_names b = bind_params(&sub, &part, args);
+    lat__type *t = lat__parse_type_name(&sub);
+    unbind_params(b);
+    close_namespaces(opened, nopen);
+    if (t && t->kind == LAT_TY_FUNC)
+        return t;
+    return t && t->kind == LAT_TY_PTR && t->base->kind == LAT_TY_FUNC ? t->base : tm->params.items[i].value_type->base;
+}
+
 static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *set)
 {
     lat__next(p); /* < */
@@ -1541,7 +1636,7 @@ static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *
             LAT_VEC(targ) elems = {0};
             do {
                 targ a = {0};
-                if (!one_arg(p, tp, &a))
+                if (!one_arg(p, tp, &a, NULL))
                     return false;
                 LAT_PUSH(&p->u->arena, elems, a);
             } while (lat__accept(p, LAT_P_COMMA));
@@ -1550,7 +1645,7 @@ static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *
             set[i++] = true;
             break;
         }
-        if (!one_arg(p, tp, &args[i]))
+        if (!one_arg(p, tp, &args[i], tp->fn_type_at ? function_param_type(p, tm, i, args) : NULL))
             return false;
         set[i++] = true;
         if (!lat__accept(p, LAT_P_COMMA))
@@ -1790,7 +1885,7 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
         part.params.n = i;
         bound_names b = bind_params(&sub, &part, args);
         if (tp->is_template || tp->is_function) {
-            if (!one_arg(&sub, tp, &args[i]))
+            if (!one_arg(&sub, tp, &args[i], tp->fn_type_at ? function_param_type(p, tm, i, args) : NULL))
                 args[i].type = NULL;
         } else if (tp->is_type) {
             args[i].type = lat__parse_type_name(&sub);
