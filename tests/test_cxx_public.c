@@ -954,3 +954,523 @@ TEST(computed_pointers_convert_to_a_second_base)
     for (int i = 0; i < 4; i++)
         ASSERT_MSG(o[i] == want[i], "o[%d] = %d, want %d", i, o[i], want[i]);
 }
+
+/* ggml's common.cuh overloads warp_reduce_sum as two templates of one name, <int width =
+ * WARP_SIZE> (float) and (half2), beside plain overloads (float2): a call without
+ * template arguments picks by the fixed parameter types (it took the newest template and
+ * refused float as a half2). A record parameter (struct P) ranks alike. */
+TEST(function_templates_of_one_name_pick_by_their_fixed_parameter_types)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "#define WARP_SIZE 32\n"
+        "struct P { float a, b; };\n"
+        "template <int width = WARP_SIZE> static __device__ __forceinline__ float warp_reduce_sum(float x) {\n"
+        "#pragma unroll\n"
+        "  for (int offset = width / 2; offset > 0; offset >>= 1) x += __shfl_xor_sync(0xffffffff, x, offset, width);\n"
+        "  return x;\n"
+        "}\n"
+        "template <int width = WARP_SIZE> static __device__ __forceinline__ half2 warp_reduce_sum(half2 a) {\n"
+        "#pragma unroll\n"
+        "  for (int offset = width / 2; offset > 0; offset >>= 1) a = __hadd2(a, __shfl_xor_sync(0xffffffff, a, offset, width));\n"
+        "  return a;\n"
+        "}\n"
+        "template <int width = WARP_SIZE> static __device__ P warp_reduce_sum(const P &p) {\n"
+        "  return P{warp_reduce_sum<width>(p.a), warp_reduce_sum<width>(p.b)};\n"
+        "}\n"
+        "static __device__ float2 warp_reduce_sum(float2 a) {\n"
+        "  for (int offset = 16; offset > 0; offset >>= 1) { a.x += __shfl_xor_sync(0xffffffff, a.x, offset, 32);\n"
+        "    a.y += __shfl_xor_sync(0xffffffff, a.y, offset, 32); }\n"
+        "  return a;\n"
+        "}\n"
+        "extern \"C\" __global__ void k(const float *x, float *o) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  float v = x[t];\n"
+        "  half2 h = warp_reduce_sum(__floats2half2_rn(v, 1.0f));\n"
+        "  float2 f2 = warp_reduce_sum(make_float2(v, -2 * v));\n"
+        "  P p = warp_reduce_sum<16>(P{v, 3 * v});\n"
+        "  o[t * 6 + 0] = warp_reduce_sum(v); o[t * 6 + 1] = warp_reduce_sum<8>(v); o[t * 6 + 2] = __high2float(h);\n"
+        "  o[t * 6 + 3] = f2.x + f2.y; o[t * 6 + 4] = p.a; o[t * 6 + 5] = p.b;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 128 };
+    static float x[n], o[n * 6];
+    t_rand_floats(x, n, -1, 1);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_out(o, sizeof o))));
+    for (int t = 0; t < n; t++) {
+        double s32 = 0, s8 = 0, s16 = 0;
+        for (int i = t / 32 * 32; i < t / 32 * 32 + 32; i++)
+            s32 += x[i];
+        for (int i = t / 8 * 8; i < t / 8 * 8 + 8; i++)
+            s8 += x[i];
+        for (int i = t / 16 * 16; i < t / 16 * 16 + 16; i++)
+            s16 += x[i];
+        const double want[6] = {s32, s8, 32, -s32, s16, 3 * s16};
+        for (int j = 0; j < 6; j++)
+            ASSERT_MSG(t_close(o[t * 6 + j], want[j], 1e-5, 1e-5), "o[%d][%d] = %.9g, want %.9g", t, j, o[t * 6 + j],
+                       want[j]);
+    }
+}
+
+/* CUTLASS-style numeric conversion: Array<T, N> with operator[] and a static constexpr
+ * size, a converter specialized partially on an enum class rounding style, a functor
+ * specialized for Array, _Pragma("unroll") from a macro, CRTP, a member class template
+ * named through `typename Outer<T>::template Inner<3>`, and decltype(a)::member as a type
+ * and as a value, decltype(v)(x) as a conversion (each was refused: decltype only stood
+ * as a whole type). */
+TEST(cutlass_style_array_converters_and_decltype_members)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define HD __host__ __device__\n"
+        "#define PRAGMA_UNROLL _Pragma(\"unroll\")\n"
+        "enum class FloatRoundStyle { round_indeterminate, round_toward_zero, round_to_nearest };\n"
+        "template <typename T, int N> struct Array {\n"
+        "  static constexpr int kElements = N;\n"
+        "  using value_type = T;\n"
+        "  T storage[N];\n"
+        "  HD T &operator[](int i) { return storage[i]; }\n"
+        "  HD const T &operator[](int i) const { return storage[i]; }\n"
+        "  HD constexpr int size() const { return N; }\n"
+        "  HD void clear() { PRAGMA_UNROLL for (int i = 0; i < N; ++i) storage[i] = T(0); }\n"
+        "};\n"
+        "template <typename To, typename From, FloatRoundStyle R = FloatRoundStyle::round_to_nearest>\n"
+        "struct NumericConverter { HD static To convert(const From &s) { return static_cast<To>(s); }\n"
+        "  HD To operator()(const From &s) const { return convert(s); } };\n"
+        "template <FloatRoundStyle R> struct NumericConverter<int, float, R> {\n"
+        "  HD static int convert(const float &s) { return R == FloatRoundStyle::round_to_nearest ? __float2int_rn(s) : __float2int_rz(s); }\n"
+        "  HD int operator()(const float &s) const { return convert(s); }\n"
+        "};\n"
+        "template <typename To, typename From, int N, FloatRoundStyle R = FloatRoundStyle::round_to_nearest>\n"
+        "struct NumericArrayConverter {\n"
+        "  using result_type = Array<To, N>; using source_type = Array<From, N>;\n"
+        "  HD static result_type convert(const source_type &s) {\n"
+        "    result_type r; NumericConverter<To, From, R> c;\n"
+        "    PRAGMA_UNROLL for (int i = 0; i < N; ++i) r[i] = c(s[i]);\n"
+        "    return r;\n"
+        "  }\n"
+        "  HD result_type operator()(const source_type &s) const { return convert(s); }\n"
+        "};\n"
+        "template <typename T> struct plus { HD T operator()(T a, T b) const { return a + b; } };\n"
+        "template <typename T, int N> struct plus<Array<T, N>> {\n"
+        "  HD Array<T, N> operator()(const Array<T, N> &a, const Array<T, N> &b) const {\n"
+        "    Array<T, N> r; plus<T> op; PRAGMA_UNROLL for (int i = 0; i < N; ++i) r[i] = op(a[i], b[i] * 1000); return r; }\n"
+        "};\n"
+        "template <typename Derived> struct Base { HD int twice() const { return static_cast<const Derived *>(this)->value() * 2; } };\n"
+        "struct Der : Base<Der> { int v; HD int value() const { return v; } };\n"
+        "template <typename T> struct Outer { template <int K> struct Inner { T x[K];\n"
+        "  HD T sum() const { T s = 0; for (int i = 0; i < K; i++) s += x[i]; return s; } }; };\n"
+        "extern \"C\" __global__ void k(const float *in, int *oi, float *of) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  Array<float, 4> a; a.clear();\n"
+        "  for (int i = 0; i < a.size(); i++) a[i] = in[t * 4 + i];\n"
+        "  NumericArrayConverter<int, float, 4> cv; Array<int, 4> r = cv(a);\n"
+        "  NumericArrayConverter<int, float, 4, FloatRoundStyle::round_toward_zero> cz; Array<int, 4> z = cz(a);\n"
+        "  plus<Array<int, 4>> add; Array<int, 4> s = add(r, z);\n"
+        "  for (int i = 0; i < 4; i++) oi[t * 4 + i] = s[i];\n"
+        "  Der d; d.v = t; typename Outer<float>::template Inner<3> in3 = {{in[t * 4], 1.f, 2.f}};\n"
+        "  decltype(a)::value_type v = decltype(a)::kElements;\n"
+        "  decltype(r) copy = r;\n"
+        "  of[t] = d.twice() + in3.sum() + v * 100 + decltype(v)(copy[0]) * 10000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 128 };
+    static float in[n * 4], of[n];
+    static int oi[n * 4];
+    t_rand_floats(in, n * 4, -100, 100);
+    for (int i = 0; i < 16; i++)
+        in[i * 7] = (float)((int)in[i * 7]) + 0.5f; /* ties: rounded to even */
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(oi, sizeof oi), lat_arg_out(of, sizeof of))));
+    for (int i = 0; i < n * 4; i++) {
+        int want = (int)rintf(in[i]) + (int)truncf(in[i]) * 1000;
+        ASSERT_MSG(oi[i] == want, "oi[%d] = %d, want %d (in %.9g)", i, oi[i], want, in[i]);
+    }
+    for (int t = 0; t < n; t++) {
+        float want = (float)(2 * t) + (in[t * 4] + 1.f + 2.f) + 400.f + (float)(int)rintf(in[t * 4]) * 10000.f;
+        ASSERT_MSG(t_close(of[t], want, 1e-6, 1e-3), "of[%d] = %.9g, want %.9g", t, of[t], want);
+    }
+}
+
+/* The detection idiom: a partial specialization on void_t<typename T::value_type> or on
+ * void_t<decltype(std::declval<T>().size())> matches only where the member exists (it
+ * matched every type: has_value_type<Plain> was true, a silent wrong branch); union class
+ * templates (OneFlow's Pack<T, N> of aligned_storage and elements; they could not be made);
+ * aligned_storage at libcu++'s default alignment, conjunction, rank, extent. The kernel is
+ * tests/corpus/cxx/type_traits_detection.cu: a row softmax loading packs through the union,
+ * reduced by a template taking its operation as a template template parameter. */
+TEST(detection_idiom_union_templates_and_library_traits)
+{
+    lat_context *ctx = t_context();
+    enum { rows = 8, cols = 128 };
+    static float x[rows * cols], out[rows * cols];
+    int info[32];
+    t_rand_floats(x, rows * cols, -4, 4);
+    lat_kernel *k = public_kernel(ctx, "../cxx/type_traits_detection.cu", "traits_kernel<float, 4>");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {4}, .block = {32, 2}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_out(out, sizeof out),
+                                       lat_arg_out(info, sizeof info), lat_arg_i32(rows))));
+    check_softmax(x, out, rows, cols, 1.0f, "OneFlow-style pack softmax");
+    /* describe<Sized>, <Plain>; aligned_storage<12, 8>, <3>, <12>, <40> (libcu++: the largest
+     * of 1, 2, 4, 8, 16 not above Len), alignment_of<double>, conjunction (2), disjunction,
+     * negation, rank, extent (2), remove_extent, remove_all_extents, product_t (3),
+     * is_fundamental, sizeof and alignof Pack<float, 4> */
+    static const int want[26] = {3, 0, 16, 8, 4, 2, 16, 8, 48, 16, 8, 1, 0, 1, 0, 2, 4, 3, 16, 8, 8, 4, 1, 1, 16, 16};
+    for (int i = 0; i < 26; i++)
+        ASSERT_MSG(info[i] == want[i], "info[%d] = %d, want %d", i, info[i], want[i]);
+}
+
+/* std::index_sequence as tuple-applying code unrolls with it: a function template
+ * deducing `size_t... I` from index_sequence<I...> (a value pack from a class template's
+ * arguments: it was refused as "incompatible types"), make_index_sequence<N>{} and
+ * index_sequence_for<Ts...>() (they were missing from <utility>), a member type named
+ * through a class and constructed with {} (`typename S<T>::type{}`). Also an inline
+ * namespace's members (named in its parent and through it: they were undeclared), and a
+ * namespace's function of the signature of a global one (refused as a second definition). */
+TEST(index_sequence_unrolls_inline_namespaces_and_namespace_functions_hiding_global_ones)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <utility>\n"
+        "template <typename T, std::size_t... I> __device__ T weighted(const T *p, std::index_sequence<I...>) {\n"
+        "  return ((p[I] * T(I + 1)) + ... + T(0)); }\n"
+        "template <typename... Ts> __device__ int count_of(Ts...) { return (int)std::index_sequence_for<Ts...>::size(); }\n"
+        "template <int... V> struct ints {};\n"
+        "template <int... V> __device__ int sum_ints(ints<V...>) { return (V + ... + 0); }\n"
+        "template <typename T, T... V> __device__ long long sum_seq(std::integer_sequence<T, V...>) { return (V + ... + 0); }\n"
+        "template <int N> struct holder { typedef ints<N, 2 * N> type; };\n"
+        "__device__ float relu(float x) { return x > 0 ? x : 0; }\n"
+        "namespace ops { __device__ float relu(float x) { return x > 0 ? x : 0.25f * x; }\n"
+        "  __device__ float act(float x) { return relu(x); } }\n"
+        "namespace lib { inline namespace v2 { __device__ int version() { return 2; } }\n"
+        "  __device__ int twice() { return version() * 2; } }\n"
+        "namespace lib { namespace v1 { __device__ int version() { return 1; } } }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int *oi) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  out[t * 3] = weighted(in + t * 4, std::make_index_sequence<4>{});\n"
+        "  out[t * 3 + 1] = weighted(in + t * 4, std::index_sequence<2, 0>());\n"
+        "  out[t * 3 + 2] = relu(in[t * 4]) + 10 * ops::act(in[t * 4]);\n"
+        "  if (t == 0) {\n"
+        "    oi[0] = count_of(1, 2.0, 'c'); oi[1] = sum_ints(ints<4, 5, 6>{}); oi[2] = sum_ints(typename holder<7>::type{});\n"
+        "    oi[3] = (int)sum_seq(std::make_integer_sequence<long long, 5>()); oi[4] = lib::version();\n"
+        "    oi[5] = lib::twice(); oi[6] = lib::v1::version() * 10 + lib::v2::version();\n"
+        "  }\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 64 };
+    static float in[n * 4], out[n * 3];
+    int oi[7];
+    t_rand_floats(in, n * 4, -3, 3);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {32}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_out(oi, sizeof oi))));
+    for (int t = 0; t < n; t++) {
+        const float *p = in + t * 4;
+        double w4 = p[0] * 1.0 + p[1] * 2.0 + p[2] * 3.0 + p[3] * 4.0, w2 = p[2] * 3.0 + p[0] * 1.0;
+        double r = p[0] > 0 ? p[0] : 0, a = p[0] > 0 ? p[0] : 0.25 * p[0];
+        ASSERT_MSG(t_close(out[t * 3], w4, 1e-6, 1e-5), "weighted[%d] = %.9g, want %.9g", t, out[t * 3], w4);
+        ASSERT_MSG(t_close(out[t * 3 + 1], w2, 1e-6, 1e-5), "weighted<2, 0>[%d] = %.9g, want %.9g", t, out[t * 3 + 1], w2);
+        ASSERT_MSG(t_close(out[t * 3 + 2], r + 10 * a, 1e-6, 1e-5), "relu[%d] = %.9g, want %.9g", t, out[t * 3 + 2],
+                   r + 10 * a);
+    }
+    static const int want[7] = {3, 15, 21, 10, 2, 4, 12};
+    for (int i = 0; i < 7; i++)
+        ASSERT_MSG(oi[i] == want[i], "oi[%d] = %d, want %d", i, oi[i], want[i]);
+}
+
+/* The Hillis-Steele scan over n ranks as CUDA's cooperative_groups computes it: at each
+ * step i, op(own partial, the partial of rank r - i). */
+static void hs_scan_f(const float *v, float *out, int n, int max_op)
+{
+    float cur[32], nxt[32];
+    for (int r = 0; r < n; r++)
+        cur[r] = v[r];
+    for (int i = 1; i < n; i <<= 1) {
+        for (int r = 0; r < n; r++)
+            nxt[r] = r >= i ? (max_op ? (cur[r] < cur[r - i] ? cur[r - i] : cur[r]) : cur[r] + cur[r - i]) : cur[r];
+        memcpy(cur, nxt, sizeof cur);
+    }
+    memcpy(out, cur, (size_t)n * sizeof *out);
+}
+
+/* cooperative_groups/scan.h (it was missing): inclusive and exclusive scans over tiles, a
+ * coalesced group and with cg::greater, floats bit for bit in CUDA's order of operations;
+ * tiles of a tile (tiled_partition<4>(warp): it was refused) whose meta_group_rank is their
+ * rank in the warp, not in the block (a silent wrong value before). The kernel is
+ * tests/corpus/cxx/cg_scans.cu. */
+TEST(cooperative_groups_scans_and_tiles_of_tiles)
+{
+    lat_context *ctx = t_context();
+    enum { n = 128 };
+    static float x[n], fo[n * 3];
+    static int v[n], io[n * 3];
+    t_rand_floats(x, n, -8, 8);
+    for (int i = 0; i < n; i++)
+        v[i] = (int)(t_rand_u32() % 101) - 50;
+    lat_kernel *k = public_kernel(ctx, "../cxx/cg_scans.cu", "cg_scans");
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_in(v, sizeof v), lat_arg_out(fo, sizeof fo),
+                                       lat_arg_out(io, sizeof io))));
+    for (int base = 0; base < n; base += 32) {
+        float inc16[2][16], max32[32];
+        hs_scan_f(x + base, inc16[0], 16, 0);
+        hs_scan_f(x + base + 16, inc16[1], 16, 0);
+        hs_scan_f(x + base, max32, 32, 1);
+        int run = 0, rank = 0, imax = 0;
+        for (int l = 0; l < 32; l++) {
+            int t = base + l;
+            float inc = inc16[l / 16][l % 16], exc = l % 16 ? inc16[l / 16][l % 16 - 1] : 0.0f;
+            float mexc = l ? max32[l - 1] : 0.0f;
+            ASSERT_MSG(fo[t * 3] == inc, "inclusive[%d] = %.9g, want %.9g", t, fo[t * 3], inc);
+            ASSERT_MSG(fo[t * 3 + 1] == exc, "exclusive[%d] = %.9g, want %.9g", t, fo[t * 3 + 1], exc);
+            ASSERT_MSG(fo[t * 3 + 2] == mexc, "exclusive max[%d] = %.9g, want %.9g", t, fo[t * 3 + 2], mexc);
+            imax = l == 0 || v[t] > imax ? v[t] : imax;
+            ASSERT_MSG(io[t * 3] == imax, "inclusive max[%d] = %d, want %d", t, io[t * 3], imax);
+            int want = -1;
+            if (v[t] > 0) {
+                want = run * 100 + rank++;
+                run += v[t];
+            }
+            ASSERT_MSG(io[t * 3 + 1] == want, "coalesced exclusive[%d] = %d, want %d", t, io[t * 3 + 1], want);
+            int q = t & ~3, qs = v[q] + v[q + 1] + v[q + 2] + v[q + 3];
+            ASSERT_MSG(io[t * 3 + 2] == qs + 1000 * (l / 4), "quad[%d] = %d, want %d", t, io[t * 3 + 2], qs + 1000 * (l / 4));
+        }
+    }
+}
+
+/* IEEE binary16 from a float, rounded to nearest even (finite inputs in half's range). */
+static uint16_t host_f2h(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    uint16_t sign = (uint16_t)((u >> 16) & 0x8000);
+    float a = fabsf(f);
+    if (a < 6.103515625e-05f) { /* subnormal: multiples of 2^-24 */
+        float q = rintf(a * 16777216.0f);
+        return (uint16_t)(sign | (uint16_t)q);
+    }
+    int e;
+    float m = frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+    float q = rintf(m * 2048.0f); /* 11 significant bits */
+    if (q == 2048.0f) {
+        q = 1024.0f;
+        e++;
+    }
+    return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | ((uint16_t)q & 0x3ff));
+}
+
+static float host_h2f(uint16_t h)
+{
+    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    float v = e ? ldexpf((float)(m | 0x400), e - 25) : ldexpf((float)m, -24);
+    return (h & 0x8000) ? -v : v;
+}
+
+/* PyTorch's shape of a half type: c10::Half a struct with conversions to and from float
+ * and __half and operators of its own, brought into namespace at by `using c10::Half;`
+ * (at::Half was "expected a type": a using-declaration made no member of the namespace),
+ * acc_type<scalar_t, true> through an explicit specialization per type, a kernel
+ * template explicitly instantiated for at::Half and float. */
+TEST(pytorch_style_half_struct_through_a_namespace_using_declaration)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "#include <cstdint>\n"
+        "#define C10_HOST_DEVICE __host__ __device__\n"
+        "namespace c10 {\n"
+        "struct alignas(2) Half {\n"
+        "  unsigned short x;\n"
+        "  Half() = default;\n"
+        "  inline C10_HOST_DEVICE Half(float value) { x = __half_as_ushort(__float2half(value)); }\n"
+        "  inline C10_HOST_DEVICE operator float() const { return __half2float(__ushort_as_half(x)); }\n"
+        "};\n"
+        "inline C10_HOST_DEVICE Half operator+(const Half &a, const Half &b) { return static_cast<float>(a) + static_cast<float>(b); }\n"
+        "inline C10_HOST_DEVICE Half &operator+=(Half &a, const Half &b) { a = a + b; return a; }\n"
+        "}\n"
+        "namespace at { using c10::Half; }\n"
+        "template <typename T, bool is_cuda> struct AccumulateType {};\n"
+        "template <> struct AccumulateType<at::Half, true> { using type = float; };\n"
+        "template <> struct AccumulateType<float, true> { using type = double; };\n"
+        "template <typename T, bool is_cuda> using acc_type = typename AccumulateType<T, is_cuda>::type;\n"
+        "template <typename scalar_t, typename index_t = int64_t>\n"
+        "__global__ void axpy_kernel(const scalar_t *x, scalar_t *y, acc_type<scalar_t, true> alpha, index_t n) {\n"
+        "  using accscalar_t = acc_type<scalar_t, true>;\n"
+        "  index_t i = blockIdx.x * (index_t)blockDim.x + threadIdx.x;\n"
+        "  if (i >= n) return;\n"
+        "  accscalar_t a = static_cast<accscalar_t>(x[i]);\n"
+        "  scalar_t r = static_cast<scalar_t>(alpha * a + static_cast<accscalar_t>(y[i]));\n"
+        "  r += scalar_t(1.0f);\n"
+        "  y[i] = r;\n"
+        "}\n"
+        "template __global__ void axpy_kernel<at::Half, int64_t>(const at::Half *, at::Half *, float, int64_t);\n"
+        "template __global__ void axpy_kernel<float, int64_t>(const float *, float *, double, int64_t);\n";
+    const char *names[] = {"axpy_kernel<at::Half, int64_t>", "axpy_kernel<float, int64_t>", NULL};
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "t.cu", .name_expressions = names}, &mod);
+    if (st != LAT_OK)
+        FAIL("lat_module_create: %s", lat_last_error());
+    lat_kernel *kh, *kf;
+    ASSERT_OK(lat_module_get_kernel(mod, names[0], &kh));
+    ASSERT_OK(lat_module_get_kernel(mod, names[1], &kf));
+    enum { n = 300 };
+    uint16_t hx[n], hy[n], hy0[n];
+    float fx[n], fy[n], fy0[n];
+    for (int i = 0; i < n; i++) {
+        float r4[4];
+        t_rand_floats(r4, 4, -4, 4);
+        hx[i] = host_f2h(r4[0]);
+        hy0[i] = hy[i] = host_f2h(r4[1]);
+        fx[i] = r4[2];
+        fy0[i] = fy[i] = r4[3];
+    }
+    const float alpha = 1.75f;
+    ASSERT_OK(lat_launch_args(kh, &(lat_launch_desc){.grid = {3}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(hx, sizeof hx), lat_arg_inout(hy, sizeof hy), lat_arg_f32(alpha),
+                                       lat_arg_i64(n))));
+    ASSERT_OK(lat_launch_args(kf, &(lat_launch_desc){.grid = {3}, .block = {128}},
+                              LAT_ARGS(lat_arg_in(fx, sizeof fx), lat_arg_inout(fy, sizeof fy), lat_arg_f64(alpha),
+                                       lat_arg_i64(n))));
+    for (int i = 0; i < n; i++) {
+        /* alpha * a + y contracts to one fma, as ptxas does */
+        uint16_t r = host_f2h(fmaf(alpha, host_h2f(hx[i]), host_h2f(hy0[i])));
+        uint16_t want = host_f2h(host_h2f(r) + host_h2f(host_f2h(1.0f)));
+        ASSERT_MSG(hy[i] == want, "half y[%d] = 0x%04x, want 0x%04x", i, hy[i], want);
+        float fw = (float)((double)alpha * fx[i] + (double)fy0[i]) + 1.0f;
+        ASSERT_MSG(fy[i] == fw, "float y[%d] = %.9g, want %.9g", i, fy[i], fw);
+    }
+    lat_module_destroy(mod);
+}
+
+/* C++'s expressions where C's differ: a ?: of two lvalues of one type is the object it
+ * chooses (`(x < pivot ? lo : hi) = x`, `+=`, `++`, a struct; "not something that can be
+ * assigned" before), and a character constant is a char (sizeof 1, f(char) over f(int),
+ * `auto c = 'x'` a char; it was an int, as in C). */
+TEST(conditional_lvalues_and_char_constants_as_cxx_has_them)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct P { int x, y; };\n"
+        "__device__ int f(char) { return 1; }\n"
+        "__device__ int f(int) { return 2; }\n"
+        "template <typename T> __device__ int size_of(T) { return (int)sizeof(T); }\n"
+        "extern \"C\" __global__ void k(const int *in, int *o, float *lohi) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  int a = 1, b = 2;\n"
+        "  (in[t] % 2 ? a : b) = 7;\n"
+        "  (in[t] % 3 ? a : b) += 10;\n"
+        "  ++(in[t] % 5 ? a : b);\n"
+        "  P p{1, 2}, q{3, 4};\n"
+        "  (t & 1 ? p : q) = P{9, 8};\n"
+        "  float lo = -1, hi = 1000, x = (float)in[t];\n"
+        "  ((x < 50) ? lo : hi) = x;\n"
+        "  auto c = 'x';\n"
+        "  o[t * 4] = a * 100 + b; o[t * 4 + 1] = p.x * 10 + q.y; o[t * 4 + 2] = sizeof('a') * 100 + sizeof(c) * 10 + f('a');\n"
+        "  o[t * 4 + 3] = size_of('b') * 10 + size_of(c + 1);\n"
+        "  lohi[t * 2] = lo; lohi[t * 2 + 1] = hi;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 128 };
+    int in[n], o[n * 4];
+    float lohi[n * 2];
+    for (int i = 0; i < n; i++)
+        in[i] = (int)(t_rand_u32() % 100);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(o, sizeof o), lat_arg_out(lohi, sizeof lohi))));
+    for (int t = 0; t < n; t++) {
+        int a = 1, b = 2;
+        *(in[t] % 2 ? &a : &b) = 7;
+        *(in[t] % 3 ? &a : &b) += 10;
+        ++*(in[t] % 5 ? &a : &b);
+        int px = t & 1 ? 9 : 1, qy = t & 1 ? 4 : 8;
+        ASSERT_MSG(o[t * 4] == a * 100 + b, "a, b [%d] = %d, want %d", t, o[t * 4], a * 100 + b);
+        ASSERT_MSG(o[t * 4 + 1] == px * 10 + qy, "p, q [%d] = %d, want %d", t, o[t * 4 + 1], px * 10 + qy);
+        ASSERT_MSG(o[t * 4 + 2] == 111, "char sizes [%d] = %d, want 111", t, o[t * 4 + 2]);
+        ASSERT_MSG(o[t * 4 + 3] == 14, "char deduction [%d] = %d, want 14", t, o[t * 4 + 3]);
+        float lo = in[t] < 50 ? (float)in[t] : -1, hi = in[t] < 50 ? 1000 : (float)in[t];
+        ASSERT_MSG(lohi[t * 2] == lo && lohi[t * 2 + 1] == hi, "lo, hi [%d] = %g, %g", t, lohi[t * 2], lohi[t * 2 + 1]);
+    }
+}
+
+/* vLLM's idioms (tests/corpus/src/vllm_style.cuh): a function template's instance as a
+ * function pointer template argument whose type the parameter before it gives
+ * (act_and_mul_kernel<float, silu<float>, true>: "must name a function", and a plain
+ * function was refused as not the `void (const void &)` read with placeholders), an RMS
+ * norm through a static __shared__ block sum, a rotary embedding whose locals are named
+ * cos and sin; on floats and halves. */
+TEST(vllm_style_gated_activations_rms_norm_and_rotary_embedding)
+{
+    lat_context *ctx = t_context();
+    enum { tokens = 8, d = 256 };
+    static float in[tokens * 2 * d], out[tokens * d];
+    static uint16_t hin[tokens * 2 * d], hout[tokens * d];
+    t_rand_floats(in, tokens * 2 * d, -6, 6);
+    for (int i = 0; i < tokens * 2 * d; i++)
+        hin[i] = host_f2h(in[i]);
+    lat_kernel *silu = public_kernel(ctx, "../cxx/vllm_style_gelu_and_mul_half.cu",
+                                     "vstyle::act_and_mul_kernel<float, vstyle::silu<float>, true>");
+    ASSERT_OK(lat_launch_args(silu, &(lat_launch_desc){.grid = {tokens}, .block = {128}},
+                              LAT_ARGS(lat_arg_out(out, sizeof out), lat_arg_in(in, sizeof in), lat_arg_i32(d))));
+    lat_kernel *gelu = public_kernel(ctx, "../cxx/vllm_style_gelu_and_mul_half.cu",
+                                     "vstyle::act_and_mul_kernel<half, vstyle::gelu_tanh<half>, false>");
+    ASSERT_OK(lat_launch_args(gelu, &(lat_launch_desc){.grid = {tokens}, .block = {128}},
+                              LAT_ARGS(lat_arg_out(hout, sizeof hout), lat_arg_in(hin, sizeof hin), lat_arg_i32(d))));
+    for (int t = 0; t < tokens; t++)
+        for (int i = 0; i < d; i++) {
+            double x = in[t * 2 * d + i], y = in[t * 2 * d + d + i];
+            double want = x / (1 + exp(-x)) * y;
+            ASSERT_MSG(t_close(out[t * d + i], want, 1e-5, 1e-6), "silu*y [%d][%d] = %.9g, want %.9g", t, i, out[t * d + i], want);
+            double hx = host_h2f(hin[t * 2 * d + i]), hy = host_h2f(hin[t * 2 * d + d + i]);
+            double g = 0.5 * hy * (1 + tanh(sqrt(2 / M_PI) * (hy + 0.044715 * hy * hy * hy)));
+            double hw = hx * host_h2f(host_f2h((float)g));
+            ASSERT_MSG(t_close(host_h2f(hout[t * d + i]), hw, 2e-3, 2e-3), "x*gelu [%d][%d] = %.9g, want %.9g", t, i,
+                       host_h2f(hout[t * d + i]), hw);
+        }
+    /* RMS norm on halves */
+    enum { hidden = 512, rows = 4 };
+    static uint16_t nx[rows * hidden], nw[hidden], nout[rows * hidden];
+    for (int i = 0; i < rows * hidden; i++)
+        nx[i] = host_f2h(in[i] * 0.5f);
+    for (int i = 0; i < hidden; i++)
+        nw[i] = host_f2h(in[rows * hidden + i] / 6);
+    lat_kernel *rms = public_kernel(ctx, "../cxx/vllm_style_gelu_and_mul_half.cu", "vstyle::rms_norm_kernel<half>");
+    ASSERT_OK(lat_launch_args(rms, &(lat_launch_desc){.grid = {rows}, .block = {256}},
+                              LAT_ARGS(lat_arg_out(nout, sizeof nout), lat_arg_in(nx, sizeof nx), lat_arg_in(nw, sizeof nw),
+                                       lat_arg_f32(1e-6f), lat_arg_i32(hidden))));
+    for (int r = 0; r < rows; r++) {
+        double ss = 0;
+        for (int i = 0; i < hidden; i++)
+            ss += host_h2f(nx[r * hidden + i]) * (double)host_h2f(nx[r * hidden + i]);
+        double inv = 1 / sqrt(ss / hidden + 1e-6);
+        for (int i = 0; i < hidden; i++) {
+            double want = host_h2f(host_f2h((float)(host_h2f(nx[r * hidden + i]) * inv))) * host_h2f(nw[i]);
+            ASSERT_MSG(t_close(host_h2f(nout[r * hidden + i]), want, 2e-3, 1e-4), "rms [%d][%d] = %.9g, want %.9g", r, i,
+                       host_h2f(nout[r * hidden + i]), want);
+        }
+    }
+    /* rotary embedding, NeoX layout, floats */
+    enum { ntok = 4, heads = 4, head_size = 64, rot = 32 };
+    static float q[ntok * heads * head_size], q0[ntok * heads * head_size], cache[16 * rot];
+    int64_t pos[ntok] = {3, 15, 0, 7};
+    t_rand_floats(q0, ntok * heads * head_size, -2, 2);
+    t_rand_floats(cache, 16 * rot, -1, 1);
+    memcpy(q, q0, sizeof q);
+    lat_kernel *rope = public_kernel(ctx, "../cxx/vllm_style_rotary_neox_float.cu", "vstyle::rotary_kernel<float, true>");
+    ASSERT_OK(lat_launch_args(rope, &(lat_launch_desc){.grid = {ntok}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(pos, sizeof pos), lat_arg_inout(q, sizeof q), lat_arg_in(cache, sizeof cache),
+                                       lat_arg_i32(rot), lat_arg_i64(heads * head_size), lat_arg_i32(heads),
+                                       lat_arg_i32(head_size))));
+    for (int t = 0; t < ntok; t++)
+        for (int h = 0; h < heads; h++)
+            for (int j = 0; j < head_size; j++) {
+                const float *v = q0 + t * heads * head_size + h * head_size, *c = cache + pos[t] * rot;
+                double want = v[j];
+                if (j < rot / 2)
+                    want = (double)v[j] * c[j] - (double)v[j + rot / 2] * c[rot / 2 + j];
+                else if (j < rot)
+                    want = (double)v[j] * c[j - rot / 2] + (double)v[j - rot / 2] * c[rot / 2 + j - rot / 2];
+                float got = q[t * heads * head_size + h * head_size + j];
+                ASSERT_MSG(t_close(got, want, 1e-5, 1e-6), "rope [%d][%d][%d] = %.9g, want %.9g", t, h, j, got, want);
+            }
+}

@@ -201,11 +201,12 @@ TEST(partial_specializations_lattice_cannot_match_are_refused_and_ambiguity_is_a
     ASSERT_NOT_NULL(m);
     ASSERT_CONTAINS(m, "P<int, int> matches partial specializations of 'P' at lines 2 and 3, neither more specialized");
     m = cxx_error(ctx, "template <typename T> struct id { typedef T type; };\n"
+                       "template <typename T> struct V { };\n"
                        "template <typename T, typename U> struct Q { static constexpr int v = 0; };\n"
-                       "template <typename T> struct Q<T, typename id<T>::type> { static constexpr int v = 1; };\n"
-                       "extern \"C\" __global__ void k(int *o) { o[0] = Q<int, int>::v; }\n");
+                       "template <typename T> struct Q<T, V<typename id<T>::type>> { static constexpr int v = 1; };\n"
+                       "extern \"C\" __global__ void k(int *o) { o[0] = Q<int, V<int>>::v; }\n");
     ASSERT_NOT_NULL(m);
-    ASSERT_CONTAINS(m, "t.cu:3:30: error: a partial specialization whose arguments depend on its parameters");
+    ASSERT_CONTAINS(m, "t.cu:4:30: error: a partial specialization whose arguments depend on its parameters");
     m = cxx_error(ctx, "template <int A, int B> struct R { static constexpr int v = 0; };\n"
                        "template <int A> struct R<A, A + 1> { static constexpr int v = 1; };\n"
                        "extern \"C\" __global__ void k(int *o) { o[0] = R<1, 2>::v; }\n");
@@ -1273,4 +1274,59 @@ TEST(a_template_without_a_name_is_a_syntax_error)
                                    "__global__ void k(float *o) { B b; }\n");
     ASSERT_NOT_NULL(m);
     ASSERT_CONTAINS(m, "t.cu:1:22: error: expected the variable template's name before '{'");
+}
+
+/* A partial specialization whose argument is a type known only for real arguments, as a
+ * whole (enable_if_t<is_integral<T>::value>, typename enable_if<...>::type,
+ * typename id<T>::type, void_t<typename T::value_type>, void_t<decltype(...)>): deduction
+ * passes over it, and the specialization takes an instance where its arguments,
+ * substituted, exist and are the instance's (C++'s SFINAE for partial specializations).
+ * enable_if and id ones were refused; void_t ones matched every type. */
+TEST(partial_specializations_on_enable_if_and_void_t_match_as_cxx_substitutes)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <type_traits>\n"
+        "template <typename T, typename Enable = void> struct Acc { static __device__ T scale(T x) { return x; } };\n"
+        "template <typename T> struct Acc<T, std::enable_if_t<std::is_integral<T>::value>> {\n"
+        "  static __device__ T scale(T x) { return x * 3; } };\n"
+        "template <typename T> struct Acc<T, typename std::enable_if<std::is_floating_point<T>::value>::type> {\n"
+        "  static __device__ T scale(T x) { return x * T(0.5); } };\n"
+        "template <typename T> struct id { typedef T type; };\n"
+        "template <typename T, typename U> struct Same { static const int v = 0; };\n"
+        "template <typename T> struct Same<T, typename id<T>::type> { static const int v = 1; };\n"
+        "template <typename T, typename = void> struct has_vt : std::false_type {};\n"
+        "template <typename T> struct has_vt<T, std::void_t<typename T::value_type>> : std::true_type {};\n"
+        "template <typename T, typename = void> struct has_get : std::false_type {};\n"
+        "template <typename T> struct has_get<T, std::void_t<decltype(std::declval<T>().get(0))>> : std::true_type {};\n"
+        "struct X { typedef int value_type; __device__ int get(int i) const { return i; } };\n"
+        "struct Y { int v; };\n"
+        "extern \"C\" __global__ void k(const int *in, const double *d, int *oi, double *od, int *flags) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  oi[t] = Acc<int>::scale(in[t]) + (Acc<Y *>::scale(0) == 0 ? 7 : -1000);\n"
+        "  od[t] = Acc<double>::scale(d[t]);\n"
+        "  if (t == 0) {\n"
+        "    flags[0] = Same<int, int>::v; flags[1] = Same<int, float>::v; flags[2] = has_vt<X>::value;\n"
+        "    flags[3] = has_vt<Y>::value; flags[4] = has_get<X>::value; flags[5] = has_get<Y>::value;\n"
+        "    flags[6] = Acc<unsigned char>::scale(50);\n"
+        "  }\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 128 };
+    int in[n], oi[n], flags[7];
+    double d[n], od[n];
+    for (int i = 0; i < n; i++) {
+        in[i] = (int)(t_rand_u32() % 2001) - 1000;
+        d[i] = t_rand_double(-10, 10);
+    }
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_in(d, sizeof d), lat_arg_out(oi, sizeof oi),
+                                       lat_arg_out(od, sizeof od), lat_arg_out(flags, sizeof flags))));
+    for (int i = 0; i < n; i++) {
+        ASSERT_MSG(oi[i] == in[i] * 3 + 7, "oi[%d] = %d, want %d", i, oi[i], in[i] * 3 + 7);
+        ASSERT_MSG(od[i] == d[i] * 0.5, "od[%d] = %.17g, want %.17g", i, od[i], d[i] * 0.5);
+    }
+    static const int want[7] = {1, 0, 1, 0, 1, 0, 150};
+    for (int i = 0; i < 7; i++)
+        ASSERT_MSG(flags[i] == want[i], "flags[%d] = %d, want %d", i, flags[i], want[i]);
 }

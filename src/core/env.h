@@ -1,6 +1,6 @@
 /*
  * The LATTICE_* environment variables: tables of them (core's below; a backend's own in
- * its lat__backend.env, such as the emulator's LATTICE_EMU_* in src/emu/backend/env.h),
+ * its lat__backend.env, such as the emulator's own variables in its backend folder),
  * all read by the one reader here. docs/environment.md lists the same names; tests/env
  * checks the two against each other and against the sources.
  *

@@ -1,8 +1,8 @@
 /*
  * pycuda-complex.hpp, PyCUDA's complex type for kernels (#include <pycuda-complex.hpp>),
- * written for lattice: the emulator reads it as a built-in header
- * (emu/compile/cg_header.c) and the CUDA backend hands it to NVRTC (cuda/module.c), so
- * a kernel means the same on both. It lives in core because both backends serve it.
+ * written for lattice: the emulator reads it as one of its built-in headers and the
+ * CUDA backend hands it to NVRTC, so a kernel means the same on both. It lives in core
+ * because both backends serve it.
  */
 #include "pycuda_complex.h"
 

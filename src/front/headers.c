@@ -17,6 +17,7 @@ static const char *const builtin[] = {
     "vector_types.h", "vector_functions.h", "builtin_types.h", "host_defines.h",
     "crt/host_defines.h", "cstdio", "cstdint", "cstddef", "cstdlib", "cstring", "cmath",
     "cfloat", "climits", "cassert", "cooperative_groups.h", "cooperative_groups/reduce.h",
+    "cooperative_groups/scan.h",
     "cuda_fp16.h", "cuda_bf16.h", "curand_kernel.h", "cuComplex.h", "mma.h",
     "pycuda-complex.hpp",
     /* included by cuda_runtime.h: what they declare is built in */

@@ -39,6 +39,8 @@ typedef struct lat__ns {
     bool scoped_enum;   /* enum class E: its enumerators */
     bool is_std;        /* std, when the program declares none: names fall back to built-ins */
     struct lat__ns *alias_of; /* namespace a = b;: b */
+    bool is_inline;           /* inline namespace v1 {: its members are its parent's too */
+    LAT_VEC(lat__sym *) using_decls; /* using c10::Half; in it: at::Half names c10's */
 } lat__ns;
 
 typedef struct lat__parser {
@@ -184,11 +186,17 @@ bool lat__starts_declaration(lat__parser *p);
 lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out);
 /* A type name, as in casts and sizeof: specifiers and an abstract declarator. */
 lat__type *lat__parse_type_name(lat__parser *p);
+/* Whether t is `struct`, `class` or `union`: the keyword that starts a class (a class
+ * template's too). */
+bool lat__record_kw(const lat__tok *t);
 /* At `using name = ...` (a type alias, which lat__parse_declaration reads as a typedef). */
 bool lat__at_type_alias(lat__parser *p);
 /* The type a typedef's name denotes where it is written: spelled by that name in the
  * emitted C, unless the typedef is LAT_SF_TRANSPARENT. */
 lat__type *lat__typedef_type(lat__parser *p, lat__sym *ts);
+/* At `decltype`: reads decltype(e) and gives its type (C++'s rules: a name's declared
+ * type, a reference for other lvalues). */
+lat__type *lat__decltype(lat__parser *p);
 /* Whether the tokens at the current position, a simple type specifier followed by '(',
  * read as a declaration (C++: `float(x);` declares x) rather than an expression. */
 bool lat__declarator_follows(lat__parser *p);

@@ -536,12 +536,13 @@ static void translate(asm_text *a, insn *in)
         bool sign = t == T_S32 || t == T_S64;
         const char *u = msb == 63 ? "unsigned long long" : "unsigned int";
         /* PTX's definition, bit by bit: pos and len mod 256; past the field (or the
-         * source's top), the field's top bit for a signed type, else 0 */
+         * source's top), the field's top bit for a signed type, else 0; an empty field
+         * (len 0) extends no sign: the H100 gives 0 */
         const char *v = lat__arena_printf(
             ar,
             "({ %s __x = (%s)%s; unsigned __p = %s & 0xffu, __l = %s & 0xffu; %s __r = 0; "
             "unsigned __top = __p + __l - 1u < %du ? __p + __l - 1u : %du; "
-            "unsigned __sb = %s ? (unsigned)((__x >> __top) & 1u) : 0u; "
+            "unsigned __sb = %s && __l ? (unsigned)((__x >> __top) & 1u) : 0u; "
             "for (unsigned __i = 0; __i <= %du; __i++) "
             "__r |= (%s)((__i < __l && __p + __i <= %du) ? (unsigned)((__x >> (__p + __i)) & 1u) : __sb) << __i; "
             "__r; })",

@@ -627,8 +627,8 @@ static void ns_leave(lat__parser *p, lat__ns *ns, size_t mark)
 {
     for (size_t i = p->bound.n; i-- > mark;) {
         lat__sym *s = p->bound.items[i];
-        if (s->ns != ns || !s->name)
-            continue;
+        if ((s->ns != ns && !(s->ns && s->ns->is_inline && s->ns->parent == ns)) || !s->name)
+            continue; /* (an inline namespace's members leave with its parent) */
         if (s->kind == LAT_SYM_TAG) {
             if (s->name->tag == s)
                 s->name->tag = s->shadow;
@@ -654,13 +654,14 @@ static void ns_leave(lat__parser *p, lat__ns *ns, size_t mark)
 
 static lat__ns *find_ns(lat__parser *p, const lat__atom *name);
 
-static void namespace_body(lat__parser *p, lat__atom *name, lat__atom **inner, size_t ninner,
+static void namespace_body(lat__parser *p, lat__atom *name, lat__atom **inner, size_t ninner, bool is_inline,
                            void (*declarations)(lat__parser *p, bool until_brace));
 
 void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser *p, bool until_brace))
 {
-    if (lat__at_kw(p, LAT_KW_INLINE))
-        lat__next(p); /* an inline namespace's members are its parent's too: close enough */
+    bool is_inline = lat__at_kw(p, LAT_KW_INLINE);
+    if (is_inline)
+        lat__next(p);
     lat__tok *kw = lat__next(p);
     lat__atom *name = NULL;
     if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw)
@@ -721,36 +722,43 @@ void lat__namespace_definition(lat__parser *p, void (*declarations)(lat__parser 
         lat__skip_declaration(p);
         return;
     }
-    namespace_body(p, name, inner.items, inner.n, declarations);
+    namespace_body(p, name, inner.items, inner.n, is_inline, declarations);
 }
 
 /* The body of namespace `name` (and of the namespaces nested in it, `inner`, opened with
  * it: namespace a::b {), from after its '{' to past its '}'. */
-static void namespace_body(lat__parser *p, lat__atom *name, lat__atom **inner, size_t ninner,
+static void namespace_body(lat__parser *p, lat__atom *name, lat__atom **inner, size_t ninner, bool is_inline,
                            void (*declarations)(lat__parser *p, bool until_brace))
 {
     lat__ns *ns = child_ns(p, p->ns, name);
     if (!ns)
         ns = new_ns(p, name);
+    if (is_inline && !ninner)
+        ns->is_inline = true;
     p->ns = ns;
     size_t mark = p->bound.n;
-    /* A reopened namespace sees its earlier members again. */
-    for (size_t i = 0; i < ns->members.n; i++) {
-        lat__sym *s = ns->members.items[i];
-        lat__sym **slot = s->kind == LAT_SYM_TAG ? &s->name->tag : &s->name->sym;
-        s->shadow = *slot;
-        *slot = s;
-        LAT_PUSH(&p->u->arena, p->bound, s);
+    /* A reopened namespace sees its earlier members again, its inline namespaces' too. */
+    for (size_t c = 0; c <= ns->children.n; c++) {
+        lat__ns *from = c == 0 ? ns : ns->children.items[c - 1];
+        if (c > 0 && (!from->is_inline || from == ns))
+            continue;
+        for (size_t i = 0; i < from->members.n; i++) {
+            lat__sym *s = from->members.items[i];
+            lat__sym **slot = s->kind == LAT_SYM_TAG ? &s->name->tag : &s->name->sym;
+            s->shadow = *slot;
+            *slot = s;
+            LAT_PUSH(&p->u->arena, p->bound, s);
+        }
     }
     if (ninner) {
-        namespace_body(p, inner[0], inner + 1, ninner - 1, declarations);
+        namespace_body(p, inner[0], inner + 1, ninner - 1, is_inline, declarations);
     } else {
         declarations(p, true);
         lat__expect(p, LAT_P_RBRACE, "to close the namespace");
     }
     ns_leave(p, ns, mark);
-    if (!name) {
-        /* an anonymous namespace's members are visible where it stands */
+    if (!name || ns->is_inline) {
+        /* an anonymous or inline namespace's members are visible where it stands */
         for (size_t i = 0; i < ns->members.n; i++) {
             lat__sym *s = ns->members.items[i];
             lat__sym **slot = s->kind == LAT_SYM_TAG ? &s->name->tag : &s->name->sym;
@@ -800,6 +808,17 @@ static lat__sym *member_of(lat__ns *ns, const lat__atom *name, bool tag)
         if (s->name == name && (s->kind == LAT_SYM_TAG) == tag)
             return s;
     }
+    for (size_t i = ns->using_decls.n; i-- > 0;) {
+        lat__sym *s = ns->using_decls.items[i];
+        if (s->name == name && (s->kind == LAT_SYM_TAG) == tag)
+            return s;
+    }
+    for (size_t i = 0; i < ns->children.n; i++) /* outer::f of inline namespace outer::v1 */
+        if (ns->children.items[i]->is_inline && ns->children.items[i] != ns) {
+            lat__sym *s = member_of(ns->children.items[i], name, tag);
+            if (s)
+                return s;
+        }
     return NULL;
 }
 
@@ -1125,6 +1144,15 @@ static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, c
 bool lat__at_qualified(lat__parser *p)
 {
     lat__tok *t = lat__peek(p);
+    if (lat__at_kw(p, LAT_KW_DECLTYPE) && lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN)) {
+        /* decltype(e)::member */
+        size_t save = p->pos;
+        lat__next(p);
+        lat__skip_group(p);
+        bool q = lat__at_punct(p, LAT_P_SCOPE) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT;
+        p->pos = save;
+        return q;
+    }
     if (lat__tok_is_punct(t, LAT_P_SCOPE))
         return lat__peek_at(p, 1)->kind == LAT_TK_IDENT;
     size_t after = after_template_args(p, 0);
@@ -1144,7 +1172,15 @@ lat__sym *lat__parse_qualified(lat__parser *p, bool peek)
     lat__sym *found = NULL;
     const char *why = NULL;
     lat__tok *name = NULL;
-    for (;;) {
+    if (lat__at_kw(p, LAT_KW_DECLTYPE)) {
+        /* decltype(e)::member: a member of e's class, as S::member */
+        lat__type *ty = lat__decltype(p);
+        if (ty->kind == LAT_TY_PTR && ty->ref)
+            ty = ty->base;
+        lat__accept(p, LAT_P_SCOPE);
+        found = record_member(p, lat__unqualified(p->u, ty), &name, &why);
+    }
+    for (; !found && !why;) {
         name = lat__peek(p);
         if (name->kind != LAT_TK_IDENT) {
             why = "a name after '::'";
@@ -1286,6 +1322,9 @@ void lat__using_declaration(lat__parser *p)
     }
     lat__sym *s = lat__parse_qualified(p, false);
     lat__expect(p, LAT_P_SEMI, "after the using declaration");
-    if (s && !(s->flags & LAT_SF_BUILTIN))
+    if (s && !(s->flags & LAT_SF_BUILTIN)) {
         bind_again(p, s);
+        if (p->ns && p->depth == 0)
+            LAT_PUSH(&p->u->arena, p->ns->using_decls, s); /* namespace at { using c10::Half; } */
+    }
 }

@@ -227,8 +227,57 @@ static lat__type *decltype_of(lat__parser *p, lat__expr *e)
     return e->type;
 }
 
+/* Whether the ( group at p->pos names a template's parameter that stands as a placeholder
+ * (a partial specialization's arguments or a signature read for deduction). */
+static bool group_names_placeholder(lat__parser *p)
+{
+    size_t save = p->pos;
+    int depth = 0;
+    bool found = false;
+    do {
+        lat__tok *t = lat__next(p);
+        if (t->kind == LAT_TK_EOF)
+            break;
+        if (t->kind == LAT_TK_IDENT && !t->atom->kw && t->atom->sym && t->atom->sym->kind == LAT_SYM_TYPEDEF &&
+            t->atom->sym->type && lat__is_template_placeholder(t->atom->sym->type))
+            found = true;
+        if (t->kind != LAT_TK_PUNCT)
+            continue;
+        if (t->punct == LAT_P_LPAREN || t->punct == LAT_P_LBRACKET || t->punct == LAT_P_LBRACE)
+            depth++;
+        else if (t->punct == LAT_P_RPAREN || t->punct == LAT_P_RBRACKET || t->punct == LAT_P_RBRACE)
+            depth--;
+    } while (depth > 0 && !found);
+    p->pos = save;
+    return found;
+}
+
+lat__type *lat__decltype(lat__parser *p)
+{
+    lat__next(p);
+    if (lat__at_punct(p, LAT_P_LPAREN) && group_names_placeholder(p)) {
+        /* decltype(std::declval<T>().size()) with T a placeholder: a type known only for
+         * real arguments (void_t<decltype(...)> is read again with them) */
+        lat__skip_group(p);
+        return lat__dependent_type(p);
+    }
+    lat__expect(p, LAT_P_LPAREN, "after decltype");
+    lat__type *ty;
+    if (lat__at_kw(p, LAT_KW_AUTO)) {
+        lat__unsupported(p, lat__peek(p), "'decltype(auto)'", "write the type, or auto");
+        lat__next(p);
+        ty = &lat__ty_int;
+    } else {
+        ty = decltype_of(p, lat__parse_expr(p));
+    }
+    lat__expect(p, LAT_P_RPAREN, "to close decltype(");
+    return ty;
+}
+
 lat__type *lat__typedef_type(lat__parser *p, lat__sym *ts)
 {
+    if (!ts->type)
+        return &lat__ty_int; /* an alias of what could not be made (reported) */
     lat__type *ty = lat__type_copy(p->u, ts->type);
     if (!(ts->flags & LAT_SF_TRANSPARENT))
         ty->named = ts;
@@ -407,15 +456,26 @@ static void specifiers(lat__parser *p, spec *s)
             break;
         }
         case LAT_KW_DECLTYPE: {
-            lat__expect(p, LAT_P_LPAREN, "after decltype");
-            if (lat__at_kw(p, LAT_KW_AUTO)) {
-                lat__unsupported(p, lat__peek(p), "'decltype(auto)'", "write the type, or auto");
-                lat__next(p);
-                s->type = &lat__ty_int;
-            } else {
-                s->type = decltype_of(p, lat__parse_expr(p));
+            p->pos--;
+            if (lat__at_qualified(p)) {
+                /* decltype(a)::value_type: a member type of the expression's class */
+                if (has_type_specifier(s))
+                    lat__error_tok(p, t, "two types in one declaration");
+                lat__sym *ts = lat__parse_qualified(p, false);
+                if (ts && ts->kind == LAT_SYM_TAG)
+                    s->type = ts->type;
+                else if (ts && ts->tmpl)
+                    s->type = lat__template_class_type(p, ts, &p->toks[p->pos - 1]);
+                else if (ts && ts->kind == LAT_SYM_TYPEDEF)
+                    s->type = lat__typedef_type(p, ts);
+                else {
+                    if (ts)
+                        lat__error_tok(p, &p->toks[p->pos - 1], "'%s' is not a type", ts->name->name);
+                    s->type = &lat__ty_int;
+                }
+                break;
             }
-            lat__expect(p, LAT_P_RPAREN, "to close decltype(");
+            s->type = lat__decltype(p);
             break;
         }
         case LAT_KW_COMPLEX:
@@ -2373,6 +2433,9 @@ static lat__sym *declare_function(lat__parser *p, spec *s, lat__atom *name, lat_
     lat__sym *builtin = old && (old->flags & LAT_SF_BUILTIN) ? old : NULL;
     if (old && (old->flags & LAT_SF_BUILTIN))
         old = NULL;
+    if (old && old->depth == 0 && old->kind == LAT_SYM_FUNC && p->depth == 0 && p->ns && old->ns != p->ns &&
+        !old->tmpl)
+        old = NULL; /* ops::relu(float) beside ::relu(float): another function, hiding it in ops */
     if (old && old->depth == 0 && old->kind == LAT_SYM_FUNC) {
         lat__sym *same = old;
         while (same && !lat__same_parameters(same->type, t))
@@ -2604,6 +2667,11 @@ static lat__type *auto_type(lat__parser *p, lat__type *t, lat__expr *init, lat__
     }
     lat__unsupported_at(p->u, loc, "this form of 'auto' declarator", "auto, auto *, auto & and const auto are");
     return &lat__ty_int;
+}
+
+bool lat__record_kw(const lat__tok *t)
+{
+    return lat__tok_kw(t, LAT_KW_STRUCT) || lat__tok_kw(t, LAT_KW_CLASS) || lat__tok_kw(t, LAT_KW_UNION);
 }
 
 bool lat__at_type_alias(lat__parser *p)

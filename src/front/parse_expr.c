@@ -490,6 +490,8 @@ static lat__expr *char_constant(lat__parser *p, lat__tok *t)
     }
     if (narrow && n == 1)
         v = (signed char)v; /* plain char is signed */
+    if (narrow && n == 1 && ty == &lat__ty_int)
+        ty = &lat__ty_char; /* C++: 'a' is a char (sizeof 1, f(char) over f(int), auto c = 'a') */
     e->type = ty;
     set_const(e, v);
     return e;
@@ -770,6 +772,30 @@ static void mark_modified(lat__expr *e)
         e = e->a;
     if (e && e->kind == LAT_E_NAME && e->sym)
         e->sym->flags |= LAT_SF_MODIFIED;
+}
+
+/* C++: `(c ? a : b) = v`, `++(c ? i : j)`: a ?: of two lvalues of one type is the object it
+ * chooses, written through a reference to it; e itself otherwise. */
+static lat__expr *lvalue_conditional(lat__parser *p, lat__expr *e)
+{
+    if (e->kind != LAT_E_COND || !e->b || !e->c || (e->flags & (LAT_EF_LVALUE | LAT_EF_ERROR)) ||
+        !(lat__is_scalar(e->type) || lat__is_record(e->type)))
+        return e;
+    const lat__expr *x = e->b, *y = e->c;
+    while (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT) && x->a)
+        x = x->a;
+    while (y->kind == LAT_E_CAST && (y->flags & LAT_EF_IMPLICIT) && y->a)
+        y = y->a;
+    if (!(x->flags & LAT_EF_LVALUE) || !(y->flags & LAT_EF_LVALUE) ||
+        !lat__type_same(lat__unqualified(p->u, x->type), lat__unqualified(p->u, y->type)) ||
+        ((x->type->quals | y->type->quals) & LAT_Q_CONST))
+        return e;
+    lat__type *ref = lat__reference_to(p->u, lat__unqualified(p->u, x->type));
+    lat__expr *r = lat__bind_reference(p, e, ref, "choosing with ?:");
+    if (r->flags & LAT_EF_ERROR)
+        return r;
+    r->type = ref; /* the address the ?: chooses, as the reference it is */
+    return lat__deref_reference(p, r);
 }
 
 static bool check_modifiable(lat__parser *p, lat__expr *e, const char *what)
@@ -1130,6 +1156,7 @@ lat__expr *lat__parse_assign_expr(lat__parser *p)
     if (!is_assign_op(t))
         return lhs;
     lat__next(p);
+    lhs = lvalue_conditional(p, lhs);
     lat__parse_enter(p, 0); /* a = b = c: one level more each */
     lat__expr *rhs = lat__parse_assign_expr(p);
     lat__parse_leave(p);
@@ -1279,7 +1306,7 @@ static lat__expr *unary_(lat__parser *p)
         case LAT_P_INC:
         case LAT_P_DEC: {
             lat__next(p);
-            lat__expr *a = unary(p);
+            lat__expr *a = lvalue_conditional(p, unary(p));
             check_modifiable(p, a, t->punct == LAT_P_INC ? "++" : "--");
             if (!lat__is_scalar(a->type) && !(a->flags & LAT_EF_ERROR))
                 lat__error_at(p->u, t->loc, "%s of %s", t->punct == LAT_P_INC ? "++" : "--", tstr(p, a->type));
@@ -1812,6 +1839,8 @@ static lat__expr *qualified_expr(lat__parser *p)
         lat__type *ty = s->kind == LAT_SYM_TYPEDEF ? lat__typedef_type(p, s) : s->type;
         if (lat__at_punct(p, LAT_P_LPAREN))
             return functional_cast(p, last, ty);
+        if (lat__at_punct(p, LAT_P_LBRACE)) /* typename make_seq<T, 4>::type{} */
+            return lat__parse_construction(p, ty, last->loc);
         lat__error_tok(p, last, "'%s' is a type, not a value", last->atom->name);
         return lat__error_expr(p, first->loc);
     }
@@ -1887,6 +1916,19 @@ static lat__tok *operator_name(lat__parser *p, lat__tok *t)
     for (size_t i = 0; i <= skip; i++)
         lat__next(p);
     return named;
+}
+
+/* A keyword of C++ that no expression of the dialect starts with: refused by name, its
+ * parenthesised operand skipped so that parsing goes on past it. */
+static lat__expr *refused_keyword(lat__parser *p, const lat__tok *t)
+{
+    char what[40];
+    snprintf(what, sizeof what, "'%s'", t->atom->name);
+    lat__unsupported(p, t, what, lat__why_cxx);
+    lat__next(p);
+    if (lat__at_punct(p, LAT_P_LPAREN))
+        lat__skip_group(p);
+    return lat__error_expr(p, t->loc);
 }
 
 static lat__expr *primary(lat__parser *p)
@@ -1966,20 +2008,29 @@ static lat__expr *primary(lat__parser *p)
             }
             return name_expr(p, named);
         }
+        return refused_keyword(p, t);
     }
-    /* fall through */
+    case LAT_KW_DECLTYPE:
+        if (lat__at_qualified(p))
+            return qualified_expr(p); /* decltype(a)::kElements */
+        if (lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN)) {
+            /* decltype(x)(0), decltype(x){}: a conversion to, a construction of, its type */
+            lat__type *ty = lat__decltype(p);
+            if (ty->kind == LAT_TY_PTR && ty->ref)
+                ty = ty->base;
+            ty = lat__unqualified(p->u, ty);
+            if (lat__at_punct(p, LAT_P_LPAREN))
+                return functional_cast(p, t, ty);
+            if (lat__at_punct(p, LAT_P_LBRACE))
+                return lat__parse_construction(p, ty, t->loc);
+            lat__error_tok(p, t, "'decltype(...)' is a type, not a value");
+            return lat__error_expr(p, t->loc);
+        }
+        return refused_keyword(p, t);
     case LAT_KW_TYPEID:
     case LAT_KW_TEMPLATE:
-    case LAT_KW_DECLTYPE:
-    case LAT_KW_NOEXCEPT: {
-        char what[40];
-        snprintf(what, sizeof what, "'%s'", t->atom->name);
-        lat__unsupported(p, t, what, lat__why_cxx);
-        lat__next(p);
-        if (lat__at_punct(p, LAT_P_LPAREN))
-            lat__skip_group(p);
-        return lat__error_expr(p, t->loc);
-    }
+    case LAT_KW_NOEXCEPT:
+        return refused_keyword(p, t);
     case LAT_KW_NONE:
         break;
     default: {

@@ -26,6 +26,9 @@ typedef struct tparam {
     size_t type_at;        /* a value parameter's type that depends on the parameters before
                               (typename enable_if<C, int>::type = 0): its first token, read
                               again for each instance (SFINAE); 0: none */
+    size_t fn_type_at;     /* a function pointer parameter's type that depends on the
+                              parameters before (T (*op)(const T &)): its first token, read
+                              with the arguments before it for each argument; 0: none */
     size_t dflt_at;        /* its default's first token, 0: none */
     bool is_auto;          /* template <auto V>: the value's type is its argument's (kept in
                               the argument's `type`) */
@@ -96,7 +99,7 @@ struct lat__template {
 typedef struct partial {
     lat__template *own;
     targ *pattern; /* NULL: one with a parameter pack, read for each instance (pattern_for) */
-    size_t open;   /* then: its <args>'s '<' */
+    size_t open;   /* its <args>'s '<' */
 } partial;
 
 /* A type parameter's placeholder while a signature is read: void, count -100 - index;
@@ -187,6 +190,8 @@ typedef struct bound_names {
 } bound_names;
 
 static bound_names bind_params(lat__parser *p, lat__template *tm, const targ *args);
+static bool type_depends(const lat__type *t);
+static bool opaque_pattern(const lat__type *t);
 static void unbind_params(bound_names b);
 static targ *placeholder_args(lat__parser *p, lat__template *tm, const size_t *lens);
 
@@ -261,6 +266,15 @@ static bool template_params(lat__parser *p, lat__template *tm)
             } else if (tp.value_type && tp.value_type->kind == LAT_TY_PTR && !tp.value_type->ref &&
                        tp.value_type->base->kind == LAT_TY_FUNC) {
                 tp.is_function = true; /* ggml's template <dequantize_kernel_t dequantize_kernel> */
+                const lat__type *ft = tp.value_type->base;
+                bool dep = type_depends(ft->base) || opaque_pattern(ft->base);
+                for (int q = 0; q < ft->params.n && !dep; q++) {
+                    const lat__type *pt = ft->params.types[q];
+                    dep = type_depends(pt) || opaque_pattern(pt) ||
+                          (pt->kind == LAT_TY_PTR && (type_depends(pt->base) || opaque_pattern(pt->base)));
+                }
+                if (dep)
+                    tp.fn_type_at = before; /* vLLM's scalar_t (*ACT_FN)(const scalar_t &) */
             } else if (!tp.value_type || !lat__is_integer(tp.value_type)) {
                 if (tp.value_type)
                     lat__unsupported(p, &p->toks[before],
@@ -647,7 +661,7 @@ static void explicit_specialization(lat__parser *p, lat__tok *kw)
 {
     size_t at = p->pos;
     lat__tok *first = lat__peek(p);
-    if (!(lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) ||
+    if (!lat__record_kw(first) ||
         lat__peek_at(p, 1)->kind != LAT_TK_IDENT || !lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_LT)) {
         function_specialization(p, kw);
         return;
@@ -681,6 +695,9 @@ static char *scoped_name(lat__parser *p, char *name);
 static bool unify_args(lat__parser *p, const lat__template *tm, const targ *pat, const targ *inst, targ *args,
                        bool *set);
 static bool type_depends(const lat__type *t);
+static bool opaque_arg(const lat__type *t);
+static bool unify_spec_args(lat__parser *p, const lat__template *tm, const targ *pat, const targ *inst, targ *args,
+                            bool *set);
 
 /* Whether a pattern's argument depends on a parameter otherwise than as itself or through
  * a class template's arguments (typename X<T>::type, enable_if_t<...>): deduction cannot
@@ -785,7 +802,8 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
                 pat = NULL;
             for (size_t j = 0; j < n && pat; j++) {
                 const targ *a = tp->is_pack ? &pat[i].pack[j] : &pat[i], *a2 = tp->is_pack ? &pat2[i].pack[j] : &pat2[i];
-                if (tp->is_type ? opaque_pattern(a->type) : a->vph < 0 || (!a->vph && a->value != a2->value))
+                if (tp->is_type ? opaque_pattern(a->type) && (tp->is_pack || !opaque_arg(a->type))
+                                : a->vph < 0 || (!a->vph && a->value != a2->value))
                     pat = NULL;
             }
         }
@@ -799,7 +817,7 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
         /* each of its parameters must be deducible from the arguments */
         targ *d = lat__arena_alloc(&p->u->arena, (own->params.n + 1) * sizeof *d);
         bool *dset = lat__arena_alloc(&p->u->arena, own->params.n + 1);
-        unify_args(p, prim, pat, pat, d, dset);
+        unify_spec_args(p, prim, pat, pat, d, dset);
         for (size_t i = 0; i < own->params.n && pat; i++)
             if (!dset[i]) {
                 lat__error_tok(p, name, "the parameter '%s' of this partial specialization of '%s' is not in its arguments",
@@ -814,7 +832,7 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
     lat__expect(p, LAT_P_SEMI, "after the partial specialization");
     own->decl_end = p->pos;
     if (pat) {
-        partial ps_ = {own, pat, 0};
+        partial ps_ = {own, pat, open};
         LAT_PUSH(&p->u->arena, prim->partials, ps_);
     }
 }
@@ -1004,12 +1022,12 @@ void lat__member_template(lat__parser *p, lat__record *r)
     }
     tm->decl_at = p->pos;
     lat__tok *first = lat__peek(p);
-    if (!refused && (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS))) {
+    if (!refused && lat__record_kw(first)) {
         member_class_template(p, r, tm, first);
         return;
     }
-    if (!refused && (lat__tok_kw(first, LAT_KW_UNION) || lat__at_type_alias(p)))
-        refused = "a member union or alias template";
+    if (!refused && lat__at_type_alias(p))
+        refused = "a member alias template";
     else if (!refused && variable_declaration(p))
         refused = "a static data member template";
     if (refused) {
@@ -1278,7 +1296,7 @@ void lat__template_declaration(lat__parser *p)
         tm->is_class = tm->is_alias = true;
         lat__skip_declaration(p);
         tm->decl_end = p->pos;
-    } else if (lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) {
+    } else if (lat__record_kw(first)) {
         lat__next(p);
         skip_head_attributes(p);
         if (lat__peek(p)->kind != LAT_TK_IDENT) {
@@ -1459,12 +1477,74 @@ static lat__sym *named_arg(lat__parser *p, const char *what, lat__tok **t)
 }
 
 /* One template argument for parameter tp (an element of it when it is a pack). */
-static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
+static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc at);
+
+/* At the '<' of f<args> (tsym, named by t) given to a function pointer parameter of type
+ * want: the instance of the template of that name (overloaded ones each tried, quietly)
+ * whose explicit arguments read and whose type is want's; NULL after reporting. vLLM's
+ * act_and_mul_kernel<float, silu_kernel<float>, true> passes one so. */
+static lat__sym *function_instance(lat__parser *p, lat__sym *tsym, lat__tok *t, const lat__type *want)
+{
+    size_t at = p->pos, end = at;
+    lat__unit *u = p->u;
+    for (lat__sym *c = tsym; c; c = c->tmpl->older) {
+        lat__template *tm = c->tmpl;
+        p->pos = at;
+        lat_status status = u->status;
+        int nerrors = u->nerrors;
+        size_t ndiags = u->diags.n;
+        targ *args = lat__arena_alloc(&u->arena, (tm->params.n + 1) * sizeof *args);
+        bool *set = lat__arena_alloc(&u->arena, tm->params.n + 1);
+        bool ok = explicit_args(p, tm, args, set) && defaults(p, tm, args, set, t->loc) && u->nerrors == nerrors;
+        end = p->pos;
+        for (size_t i = 0; ok && i < tm->params.n; i++) {
+            const tparam *tp = &tm->params.items[i];
+            ok = tp->is_pack || (tp->is_type ? !type_depends(args[i].type) && !opaque_pattern(args[i].type)
+                                             : args[i].vph == 0);
+        }
+        lat__sym *fn = NULL;
+        if (ok) {
+            lat__sym *head = tm->name->sym;
+            tinst *ti = instantiate(p, c, args, t->loc);
+            tm->name->sym = head;
+            fn = ti && !ti->failed ? ti->fn : NULL;
+        }
+        if (fn && fn->type && lat__same_parameters(fn->type, want) && lat__type_same(fn->type->base, want->base)) {
+            p->pos = end;
+            return fn;
+        }
+        if (!fn || tm->older) { /* another overload may fit: this one's errors are not the program's */
+            u->status = status;
+            u->nerrors = nerrors;
+            u->diags.n = ndiags;
+        }
+    }
+    p->pos = end;
+    lat__error_tok(p, t, "no instance of the function template '%s' with these arguments is the %s the template "
+                         "parameter takes",
+                   t->atom->name, lat__type_str(p->u, want, NULL, false));
+    return NULL;
+}
+
+/* One template argument for parameter tp; want: a function pointer parameter's function
+ * type read with the arguments before it (NULL: tp's own). */
+static bool one_arg(lat__parser *p, const tparam *tp, targ *a, const lat__type *want)
 {
     lat__tok *t;
     if (tp->is_function) {
+        if (!want)
+            want = tp->value_type->base;
         lat__accept(p, LAT_P_AMP);
         lat__sym *s = named_arg(p, "a function's name", &t);
+        if (s && s->kind == LAT_SYM_FUNC && s->tmpl && lat__at_punct(p, LAT_P_LT)) {
+            /* silu_kernel<float>: a function template's instance */
+            if (p->toks[p->pos - 1].kind == LAT_TK_IDENT)
+                t = &p->toks[p->pos - 1];
+            s = function_instance(p, s, t, want);
+            a->tmpl = s;
+            a->type = &lat__ty_int;
+            return s != NULL;
+        }
         if (s && s->kind == LAT_SYM_VAR && lat__is_pointer(s->type) && s->type->base->kind == LAT_TY_FUNC &&
             s->flags & LAT_SF_FILE_SCOPE && !s->def) {
             a->tmpl = s; /* a function pointer parameter's placeholder, passed on */
@@ -1477,7 +1557,6 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
         } else if (s) {
             /* the overload of the parameter's type (f, &f, ns::f) */
             lat__sym *o = s;
-            const lat__type *want = tp->value_type->base;
             while (o && !(lat__same_parameters(o->type, want) && lat__type_same(o->type->base, want->base)))
                 o = o->overloads;
             if (!o)
@@ -1522,6 +1601,26 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a)
     return true;
 }
 
+/* The function type of function pointer parameter i, written as depending on those
+ * before it (T (*op)(const T &)), read with args; its placeholder type when it does not
+ * read. */
+static const lat__type *function_param_type(lat__parser *p, lat__template *tm, size_t i, const targ *args)
+{
+    size_t nopen;
+    ns_binding *opened = open_scope(p, tm, &nopen);
+    lat__parser sub = sub_parser(p, tm);
+    sub.pos = tm->params.items[i].fn_type_at;
+    lat__template part = *tm;
+    part.params.n = i;
+    bound_names b = bind_params(&sub, &part, args);
+    lat__type *t = lat__parse_type_name(&sub);
+    unbind_params(b);
+    close_namespaces(opened, nopen);
+    if (t && t->kind == LAT_TY_FUNC)
+        return t;
+    return t && t->kind == LAT_TY_PTR && t->base->kind == LAT_TY_FUNC ? t->base : tm->params.items[i].value_type->base;
+}
+
 static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *set)
 {
     lat__next(p); /* < */
@@ -1537,7 +1636,7 @@ static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *
             LAT_VEC(targ) elems = {0};
             do {
                 targ a = {0};
-                if (!one_arg(p, tp, &a))
+                if (!one_arg(p, tp, &a, NULL))
                     return false;
                 LAT_PUSH(&p->u->arena, elems, a);
             } while (lat__accept(p, LAT_P_COMMA));
@@ -1546,7 +1645,7 @@ static bool explicit_args_(lat__parser *p, lat__template *tm, targ *args, bool *
             set[i++] = true;
             break;
         }
-        if (!one_arg(p, tp, &args[i]))
+        if (!one_arg(p, tp, &args[i], tp->fn_type_at ? function_param_type(p, tm, i, args) : NULL))
             return false;
         set[i++] = true;
         if (!lat__accept(p, LAT_P_COMMA))
@@ -1608,6 +1707,34 @@ static bool unify_args(lat__parser *p, const lat__template *tm, const targ *pat,
         }
     }
     return true;
+}
+
+/* Whether a partial specialization's argument is a type known only for real arguments
+ * (enable_if_t<is_integral<T>::value>, typename X<T>::type), as the argument itself. */
+static bool opaque_arg(const lat__type *t)
+{
+    return t && t->kind == LAT_TY_VOID && t->count == DEPENDENT && !instance_pattern(t);
+}
+
+/* unify_args for a partial specialization's pattern: an argument that is opaque as a whole
+ * (opaque_arg) matches anything here, deducing nothing (C++'s non-deduced context); the
+ * specialization's arguments substituted with what was deduced then decide
+ * (spec_substitutes). */
+static bool unify_spec_args(lat__parser *p, const lat__template *tm, const targ *pat, const targ *inst, targ *args,
+                            bool *set)
+{
+    targ *own = NULL;
+    for (size_t i = 0; i < tm->params.n; i++) {
+        const tparam *tp = &tm->params.items[i];
+        if (tp->is_pack || !tp->is_type || tp->is_template || !opaque_arg(pat[i].type))
+            continue;
+        if (!own) {
+            own = lat__arena_alloc(&p->u->arena, (tm->params.n + 1) * sizeof *own);
+            memcpy(own, pat, tm->params.n * sizeof *own);
+        }
+        own[i] = inst[i];
+    }
+    return unify_args(p, tm, own ? own : pat, inst, args, set);
 }
 
 /* A pattern's type against a type exactly (a partial specialization's arguments, a class
@@ -1758,7 +1885,7 @@ static bool defaults(lat__parser *p, lat__template *tm, targ *args, bool *set, l
         part.params.n = i;
         bound_names b = bind_params(&sub, &part, args);
         if (tp->is_template || tp->is_function) {
-            if (!one_arg(&sub, tp, &args[i]))
+            if (!one_arg(&sub, tp, &args[i], tp->fn_type_at ? function_param_type(p, tm, i, args) : NULL))
                 args[i].type = NULL;
         } else if (tp->is_type) {
             args[i].type = lat__parse_type_name(&sub);
@@ -1816,13 +1943,54 @@ static bool as_specialized(lat__parser *p, const lat__template *prim, const part
     size_t room = b->own->params.n + MAX_PACK + 1; /* a pack's elements' placeholders past the parameters */
     targ *d = lat__arena_alloc(&p->u->arena, room * sizeof *d);
     bool *dset = lat__arena_alloc(&p->u->arena, room);
-    return unify_args(p, prim, b->pattern, a->pattern, d, dset);
+    return unify_spec_args(p, prim, b->pattern, a->pattern, d, dset);
 }
+
+/* The <args> of a partial specialization c, pack k (in the order of its parameters) of
+ * ns[k] elements, read with its parameters bound to own (NULL: to placeholders); NULL
+ * when they do not read. */
+static targ *spec_args(lat__parser *p, lat__template *prim, const partial *c, const size_t *ns, const targ *own_args);
 
 /* The pattern of a partial specialization c with parameter packs, pack k (in the order of
  * its parameters) of ns[k] elements: its <args> written out with the packs' elements as
  * placeholders; NULL when it does not read. */
 static targ *pattern_for(lat__parser *p, lat__template *prim, const partial *c, const size_t *ns)
+{
+    return spec_args(p, prim, c, ns, NULL);
+}
+
+/* Whether c's <args> read with its deduced arguments own_args, quietly: a name in them
+ * that does not exist for those arguments (void_t<typename T::value_type>,
+ * enable_if_t<is_integral<T>::value>, which deduction passes over) makes c no match
+ * (C++'s SFINAE for partial specializations; the detection idiom). */
+static bool spec_substitutes(lat__parser *p, lat__template *prim, const partial *c, const targ *own_args,
+                             const targ *args)
+{
+    size_t ns[2] = {0, 0}, k = 0;
+    for (size_t i = 0; i < c->own->params.n && k < 2; i++)
+        if (c->own->params.items[i].is_pack)
+            ns[k++] = own_args[i].npack;
+    lat__unit *u = p->u;
+    lat_status status = u->status;
+    int nerrors = u->nerrors, failed = u->failed_instances;
+    size_t ndiags = u->diags.n;
+    targ *got = spec_args(p, prim, c, ns, own_args);
+    bool ok = got && u->nerrors == nerrors;
+    for (size_t i = 0; ok && i < prim->params.n; i++) {
+        /* an argument deduction passed over (opaque_arg) must come out as the instance's */
+        const tparam *tp = &prim->params.items[i];
+        if (!tp->is_pack && tp->is_type && !tp->is_template && c->pattern && opaque_arg(c->pattern[i].type))
+            ok = same_arg(true, &got[i], &args[i]);
+    }
+    if (u->failed_instances != failed)
+        return false; /* an error inside a class's instance is no substitution failure: it stays */
+    u->status = status;
+    u->nerrors = nerrors;
+    u->diags.n = ndiags;
+    return ok;
+}
+
+static targ *spec_args(lat__parser *p, lat__template *prim, const partial *c, const size_t *ns, const targ *own_args)
 {
     lat__template *own = c->own;
     lat__parser scan = *p;
@@ -1847,7 +2015,7 @@ static targ *pattern_for(lat__parser *p, lat__template *prim, const partial *c, 
     lat__tok *t = lat__expand_packs(p, own->toks, c->open, scan.pos, pb, npb, &ntoks);
     if (!t)
         return NULL;
-    targ *ph = placeholder_args(p, own, lens);
+    const targ *ph = own_args ? own_args : placeholder_args(p, own, lens);
     size_t nopen;
     ns_binding *opened = open_scope(p, own, &nopen);
     lat__parser sub = sub_parser(p, own);
@@ -1910,7 +2078,7 @@ static bool pattern_matches(lat__parser *p, lat__template *tm, partial *c, const
     size_t room = c->own->params.n + total + 1;
     targ *d = lat__arena_alloc(&p->u->arena, room * sizeof *d);
     bool *dset = lat__arena_alloc(&p->u->arena, room);
-    if (!unify_args(p, tm, c->pattern, args, d, dset))
+    if (!unify_spec_args(p, tm, c->pattern, args, d, dset))
         return false;
     bool all = true;
     size_t next = c->own->params.n;
@@ -1971,7 +2139,7 @@ static bool pick_partial(lat__parser *p, lat__template *tm, const targ *args, la
         partial *c = lat__arena_alloc(&p->u->arena, sizeof *c);
         *c = tm->partials.items[i];
         targ *d;
-        if (partial_matches(p, tm, c, args, &d)) {
+        if (partial_matches(p, tm, c, args, &d) && spec_substitutes(p, tm, c, d, args)) {
             LAT_PUSH(&p->u->arena, fit, c);
             LAT_PUSH(&p->u->arena, packed, tm->partials.items[i].pattern == NULL);
             LAT_PUSH(&p->u->arena, deduced, d);
@@ -2289,7 +2457,7 @@ static lat__type *signature_with(lat__parser *p, lat__template *tm, const targ *
  * arguments (f(tuple<Ts...> &t), g(const L<int, Ts...> *)): from the argument's instance,
  * the elements of that class's pack less the others written beside it. -1: no parameter
  * expands it so (it is a function parameter pack, or not deduced). */
-static long pack_from_instance(const lat__type *probe, int ph, lat__expr **argv, size_t argc)
+static long pack_from_instance(const lat__type *probe, int ph, bool value, lat__expr **argv, size_t argc)
 {
     for (int k = 0; k < probe->params.n && (size_t)k < argc; k++) {
         const lat__type *pt = probe->params.types[k], *at = argv[k]->type;
@@ -2306,11 +2474,13 @@ static long pack_from_instance(const lat__type *probe, int ph, lat__expr **argv,
         const lat__template *x = pt->rec->tmpl;
         const targ *pat = pt->rec->targs;
         for (size_t j = 0; j < x->params.n; j++) {
-            if (!x->params.items[j].is_pack || !x->params.items[j].is_type)
+            if (!x->params.items[j].is_pack || x->params.items[j].is_template || x->params.items[j].is_function ||
+                x->params.items[j].is_type == value)
                 continue;
             for (size_t e = 0; e < pat[j].npack; e++) {
                 int idx;
-                if (!pat[j].pack[e].type || !placeholder_index(pat[j].pack[e].type, &idx) || idx != ph)
+                if (value ? pat[j].pack[e].vph != ph + 1
+                          : !pat[j].pack[e].type || !placeholder_index(pat[j].pack[e].type, &idx) || idx != ph)
                     continue;
                 if (!lat__is_record(at) || !at->rec || at->rec->tmpl != x || !at->rec->targs)
                     return -1;
@@ -2360,19 +2530,22 @@ static lat__type *call_shape(lat__parser *p, lat__template *tm, targ *args, bool
                 args[next + j] = args[i].pack[j];
                 set[next + j] = true;
             }
-        } else if (tp->is_type) {
+        } else if (!tp->is_template && !tp->is_function) {
             /* a pack expanded among a class template's arguments takes that instance's
-             * length; the first other, the arguments past the fixed parameters */
+             * length (f(tuple<Ts...> &t), g(index_sequence<I...>)); the first other type
+             * pack, the arguments past the fixed parameters */
             long from_inst = -1;
             if (argv) {
                 len[i] = 1;
                 for (size_t k = i + 1; k < tm->params.n; k++)
                     len[k] = 0;
                 lat__type *probe = signature_with(p, tm, placeholder_args(p, tm, len));
-                from_inst = probe ? pack_from_instance(probe, (int)next, argv, argc) : -1;
+                from_inst = probe ? pack_from_instance(probe, (int)next, !tp->is_type, argv, argc) : -1;
             }
             if (from_inst >= 0) {
                 len[i] = (size_t)from_inst;
+            } else if (!tp->is_type) {
+                len[i] = 0;
             } else if (!deducing) {
                 len[i] = argc > fixed ? argc - fixed : 0;
                 deducing = true;
@@ -2448,6 +2621,15 @@ static size_t given_elements(const lat__template *tm, const targ *args, const bo
     return n;
 }
 
+/* Whether a parameter's type is fixed, not depending on the template's parameters:
+ * arithmetic, a record, or pointers and arrays of them. */
+static bool fixed_type(const lat__type *t)
+{
+    while (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY)
+        t = t->base;
+    return lat__is_arith(t) || (lat__is_record(t) && t->rec);
+}
+
 /* Among the overloaded function templates from tsym on, the one a call with argv (and the
  * explicit arguments in args/set, read with tsym's parameters) picks: its deduction
  * succeeds, every parameter is deduced, given or defaulted, and its signature's
@@ -2501,8 +2683,10 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
                 continue; /* given explicitly: not deduced, the argument converts */
             if (!match(p, pty, aty, a, st))
                 fits = false;
-            else if (lat__is_arith(pty) || (lat__is_record(pty) && pty->rec && pty->rec->builtin)) {
-                /* a parameter of a fixed type (float x, float2 a): how well the argument fits */
+            else if (fixed_type(pty)) {
+                /* a parameter of a fixed type (float x, float2 a, const P &p, int *q): how
+                 * well the argument fits (two templates of one name differing only there,
+                 * ggml's warp_reduce_sum<width>(float) and (half2), pick by it) */
                 int r = lat__arg_rank(p, argv[i], pt->types[i]);
                 if (r < 0)
                     fits = false;
@@ -3046,7 +3230,7 @@ void lat__explicit_instantiation(lat__parser *p)
         return;
     p->pos = start;
     lat__tok *first = lat__peek(p);
-    if ((lat__tok_kw(first, LAT_KW_STRUCT) || lat__tok_kw(first, LAT_KW_CLASS)) &&
+    if (lat__record_kw(first) &&
         lat__peek_at(p, 1)->kind == LAT_TK_IDENT && lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_LT)) {
         lat__next(p);
         lat__tok *name = lat__next(p);

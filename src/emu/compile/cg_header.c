@@ -1,10 +1,10 @@
 /*
- * cooperative_groups.h and cooperative_groups/reduce.h as the emulator has them: C++ that
- * the front end lowers like a program's own, over the warp and block built-ins. Groups:
- * thread blocks, tiles of 1 to 32 threads (tiled_partition<N>, or tiled_partition(g, n)
- * as a thread_group), coalesced_threads(), the grid (this_grid(), whose sync is the grid
- * barrier of a cooperative launch); reduce with plus, less, greater, bit_and, bit_or,
- * bit_xor.
+ * cooperative_groups.h, cooperative_groups/reduce.h and cooperative_groups/scan.h as the
+ * emulator has them: C++ that the front end lowers like a program's own, over the warp
+ * and block built-ins. Groups: thread blocks, tiles of 1 to 32 threads (tiled_partition<N>,
+ * or tiled_partition(g, n) as a thread_group), coalesced_threads(), the grid (this_grid(),
+ * whose sync is the grid barrier of a cooperative launch); reduce with plus, less,
+ * greater, bit_and, bit_or, bit_xor; inclusive_scan and exclusive_scan.
  */
 #include "cg_header.h"
 #include "core/pycuda_complex.h"
@@ -112,7 +112,8 @@ static const char *const cooperative_groups_h[] = {
      * over its lanes. */
     "template <unsigned int Size> class thread_block_tile {\n",
     "public:\n",
-    "    unsigned __lat_unused;\n",
+    /* its rank among the tiles its parent was cut into, and how many there are */
+    "    unsigned __lat_meta_rank, __lat_meta_size;\n",
     "    __device__ unsigned __lat_m() const { return __lat_cg_tile_mask(Size); }\n",
     "    __device__ unsigned __lat_base() const { return (__lat_cg_tid() & 31u) & ~(Size - 1u); }\n",
     "    __device__ void sync() const { if (Size > 32u) __syncthreads(); else __syncwarp(__lat_m()); }\n",
@@ -120,8 +121,8 @@ static const char *const cooperative_groups_h[] = {
     "    __device__ unsigned long long size() const { return Size; }\n",
     "    __device__ unsigned num_threads() const { return Size; }\n",
     "    __device__ unsigned long long thread_rank() const { return __lat_cg_tid() & (Size - 1u); }\n",
-    "    __device__ unsigned long long meta_group_rank() const { return __lat_cg_tid() / Size; }\n",
-    "    __device__ unsigned long long meta_group_size() const { return (__lat_cg_nthreads() + Size - 1u) / Size; }\n",
+    "    __device__ unsigned long long meta_group_rank() const { return __lat_meta_rank; }\n",
+    "    __device__ unsigned long long meta_group_size() const { return __lat_meta_size; }\n",
     "    __device__ bool is_valid() const { return true; }\n",
     "    __device__ int any(int p) const { return __any_sync(__lat_m(), p); }\n",
     "    __device__ int all(int p) const { return __all_sync(__lat_m(), p); }\n",
@@ -165,8 +166,16 @@ static const char *const cooperative_groups_h[] = {
     /* A tile of more than a warp (tiled_partition<64>...) synchronises as the block does:
      * its warps reach its sync together in the code that has them. */
     "};\n",
-    "template <unsigned int Size> __device__ thread_block_tile<Size> tiled_partition(const thread_group &parent)\n",
-    "{ thread_block_tile<Size> t; t.__lat_unused = 0; return t; }\n",
+    "template <unsigned int Size, typename ParentT> __device__ thread_block_tile<Size> tiled_partition(const ParentT &parent)\n",
+    "{\n",
+    "    thread_block_tile<Size> t;\n",
+    "    t.__lat_meta_rank = (unsigned)(parent.thread_rank() / Size);\n",
+    "    t.__lat_meta_size = (unsigned)((parent.size() + Size - 1u) / Size);\n",
+    "    return t;\n",
+    "}\n",
+    /* a tile's tiles: a thread_group of n threads of the tile */
+    "template <unsigned int Size> __device__ thread_group tiled_partition(const thread_block_tile<Size> &parent, unsigned n)\n",
+    "{ thread_group g; g.__lat_kind = 1; g.__lat_size = n; g.__lat_mask = __lat_cg_tile_mask(n); return g; }\n",
     /* The threads of a tile (or warp-sized group) whose predicate or label is the
      * calling thread's, as a coalesced group. */
     "template <typename G> __device__ coalesced_group binary_partition(const G &parent, bool pred)\n",
@@ -242,6 +251,70 @@ static const char *const reduce_h[] = {
     NULL,
 };
 
+/* cooperative_groups/scan.h: inclusive_scan and exclusive_scan over a tile of up to 32
+ * threads or a coalesced group, in the order CUDA's header computes them (Hillis-Steele
+ * by rank: op(own partial, the partial from `i` ranks below), so that floating results
+ * are the GPU's bit for bit); exclusive: the inclusive result less the value for
+ * cg::plus of an integer type, else the inclusive result of the rank below (rank 0: a
+ * value-initialised T). A tile of more than a warp is refused by a static assertion. */
+static const char *const scan_h[] = {
+    "#ifndef __LAT_COOPERATIVE_GROUPS_SCAN_H\n",
+    "#define __LAT_COOPERATIVE_GROUPS_SCAN_H\n",
+    "#include <cooperative_groups/reduce.h>\n",
+    "namespace cooperative_groups {\n",
+    "template <typename Op, typename T> struct __lat_scan_minus { static const bool value = false; };\n",
+#define SCAN_MINUS(T) "template <> struct __lat_scan_minus<plus<" T ">, " T "> { static const bool value = true; };\n",
+    SCAN_MINUS("char") SCAN_MINUS("signed char") SCAN_MINUS("unsigned char") SCAN_MINUS("short")
+    SCAN_MINUS("unsigned short") SCAN_MINUS("int") SCAN_MINUS("unsigned int") SCAN_MINUS("long")
+    SCAN_MINUS("unsigned long") SCAN_MINUS("long long") SCAN_MINUS("unsigned long long") SCAN_MINUS("bool")
+#undef SCAN_MINUS
+    "template <typename TyGroup, typename TyVal, typename TyOp>\n",
+    "__device__ TyVal __lat_inclusive_scan(const TyGroup &g, TyVal val, TyOp op)\n",
+    "{\n",
+    "    unsigned n = (unsigned)g.size(), r = (unsigned)g.thread_rank();\n",
+    "    TyVal out = val;\n",
+    "    for (unsigned i = 1u; i < n; i <<= 1) {\n",
+    "        TyVal tmp = g.shfl(out, r >= i ? r - i : r);\n",
+    "        if (i <= r) out = op(out, tmp);\n",
+    "    }\n",
+    "    return out;\n",
+    "}\n",
+    "template <typename TyGroup, typename TyVal, typename TyOp>\n",
+    "__device__ TyVal __lat_exclusive_scan(const TyGroup &g, TyVal val, TyOp op)\n",
+    "{\n",
+    "    TyVal inc = __lat_inclusive_scan(g, val, op);\n",
+    "    if (__lat_scan_minus<TyOp, TyVal>::value) return inc - val;\n",
+    "    unsigned r = (unsigned)g.thread_rank();\n",
+    "    TyVal below = g.shfl(inc, r ? r - 1u : 0u);\n",
+    "    if (r == 0u) return TyVal();\n",
+    "    return below;\n",
+    "}\n",
+#define SCAN_FN(NAME)                                                                                       \
+    "template <unsigned int Size, typename TyVal, typename TyOp>\n",                                        \
+    "__device__ TyVal " NAME "(const thread_block_tile<Size> &g, TyVal val, TyOp op)\n",                     \
+    "{\n",                                                                                                   \
+    "    static_assert(Size <= 32u, \"cooperative_groups::" NAME " of a tile of more than 32 threads is not \"\n", \
+    "                  \"supported by the lattice emulator yet\");\n",                                         \
+    "    return __lat_" NAME "(g, val, op);\n",                                                             \
+    "}\n",                                                                                                   \
+    "template <unsigned int Size, typename TyVal>\n",                                                       \
+    "__device__ TyVal " NAME "(const thread_block_tile<Size> &g, TyVal val)\n",                              \
+    "{\n",                                                                                                   \
+    "    static_assert(Size <= 32u, \"cooperative_groups::" NAME " of a tile of more than 32 threads is not \"\n", \
+    "                  \"supported by the lattice emulator yet\");\n",                                         \
+    "    return __lat_" NAME "(g, val, plus<TyVal>());\n",                                                  \
+    "}\n",                                                                                                   \
+    "template <typename TyVal, typename TyOp>\n",                                                           \
+    "__device__ TyVal " NAME "(const thread_group &g, TyVal val, TyOp op) { return __lat_" NAME "(g, val, op); }\n", \
+    "template <typename TyVal>\n",                                                                          \
+    "__device__ TyVal " NAME "(const thread_group &g, TyVal val) { return __lat_" NAME "(g, val, plus<TyVal>()); }\n",
+    SCAN_FN("inclusive_scan") SCAN_FN("exclusive_scan")
+#undef SCAN_FN
+    "}\n",
+    "#endif\n",
+    NULL,
+};
+
 /* cuda.h's and cuda_runtime_api.h's version macros, as the toolkit whose semantics the
  * emulator follows (__CUDACC_VER_MAJOR__) defines them: code picks its paths by them
  * (ethminer's `#if __CUDA_ARCH__ >= 500 && CUDA_VERSION >= 7050`). */
@@ -253,6 +326,7 @@ const char *lat__cxx_header_text(lat__arena *a, const char *name)
 {
     const char *const *lines = strcmp(name, "cooperative_groups.h") == 0          ? cooperative_groups_h
                                : strcmp(name, "cooperative_groups/reduce.h") == 0 ? reduce_h
+                               : strcmp(name, "cooperative_groups/scan.h") == 0   ? scan_h
                                                                                   : lat__fp16_header_lines(name);
     if (!lines)
         lines = lat__curand_header_lines(name);

@@ -93,6 +93,20 @@ static const char *const std_limits_h[] = {
     "template <typename T> __host__ __device__ typename __lat_unref<T>::type &&move(T &&t) noexcept\n",      \
     "{ return static_cast<typename __lat_unref<T>::type &&>(t); }\n",
 
+/* integer_sequence and its index_sequence forms (std::make_index_sequence<N>{} passed to a
+ * template deducing size_t... I), in both namespaces. */
+#define INTEGER_SEQUENCE                                                                                      \
+    "template <typename T, T... I> struct integer_sequence {\n",                                             \
+    "    typedef T value_type;\n",                                                                          \
+    "    __host__ __device__ static constexpr unsigned long size() noexcept { return sizeof...(I); }\n",    \
+    "};\n",                                                                                                 \
+    "template <unsigned long... I> using index_sequence = integer_sequence<unsigned long, I...>;\n",         \
+    "template <typename T, T N, T... I> struct __lat_make_seq : __lat_make_seq<T, N - 1, N - 1, I...> {};\n", \
+    "template <typename T, T... I> struct __lat_make_seq<T, 0, I...> { typedef integer_sequence<T, I...> type; };\n", \
+    "template <typename T, T N> using make_integer_sequence = typename __lat_make_seq<T, N>::type;\n",       \
+    "template <unsigned long N> using make_index_sequence = make_integer_sequence<unsigned long, N>;\n",     \
+    "template <typename... Ts> using index_sequence_for = make_index_sequence<sizeof...(Ts)>;\n",
+
 /* std::pair and make_pair, in both namespaces. */
 #define PAIR                                                                                                  \
     "template <typename T1, typename T2> struct pair {\n",                                                 \
@@ -112,6 +126,7 @@ static const char *const std_utility_h[] = {
     "namespace std {\n",
     FORWARD_MOVE
     PAIR
+    INTEGER_SEQUENCE
     "template <typename T> __host__ __device__ void swap(T &a, T &b) { T t = a; a = b; b = t; }\n",
     "}\n",
     "#endif\n",
@@ -127,6 +142,7 @@ static const char *const utility_h[] = {
     "template <typename T> __host__ __device__ const T &max(const T &a, const T &b) { return a < b ? b : a; }\n",
     PAIR
     FORWARD_MOVE
+    INTEGER_SEQUENCE
     "} }\n",
     "#endif\n",
     NULL,
@@ -189,8 +205,10 @@ static const char *const functional_h[] = {
  * without data members, as libcu++ builds them; the _t aliases and _v variables too; those
  * that need the compiler (is_class, is_union, is_enum, is_empty, is_array,
  * is_trivially_copyable, is_base_of) on the front end's __is_* intrinsics; common_type
- * through decltype of ?: (its operands of arithmetic or one class type). Not here:
- * is_convertible. decay removes references and qualifiers only (an array or
+ * through decltype of ?: (its operands of arithmetic or one class type); void_t for the
+ * detection idiom (a partial specialization whose arguments do not exist for a type is no
+ * match); aligned_storage as libcu++ aligns it by default (the largest of 1, 2, 4, 8, 16
+ * not above Len). Not here: is_convertible. decay removes references and qualifiers only (an array or
  * function type is not turned into a pointer). */
 #define TYPE_TRAITS_BODY \
 "template <typename T, T v> struct integral_constant {\n", \
@@ -349,7 +367,49 @@ static const char *const functional_h[] = {
 "template <typename T> constexpr bool is_empty_v = is_empty<T>::value;\n", \
 "template <typename T> constexpr bool is_array_v = is_array<T>::value;\n", \
 "template <typename T> constexpr bool is_trivially_copyable_v = is_trivially_copyable<T>::value;\n", \
-"template <typename B, typename D> constexpr bool is_base_of_v = is_base_of<B, D>::value;\n",
+"template <typename B, typename D> constexpr bool is_base_of_v = is_base_of<B, D>::value;\n", \
+"template <typename... Ts> using void_t = void;\n", \
+"template <typename T> T &&declval() noexcept;\n", \
+"template <typename T> struct is_fundamental : bool_constant<is_arithmetic<T>::value || is_void<T>::value> {};\n", \
+"template <typename T> constexpr bool is_fundamental_v = is_fundamental<T>::value;\n", \
+"template <typename T> struct alignment_of : integral_constant<unsigned long, alignof(T)> {};\n", \
+"template <typename T> constexpr unsigned long alignment_of_v = alignment_of<T>::value;\n", \
+"template <unsigned long Len> struct __lat_max_align {\n", \
+"    static constexpr unsigned long value = Len >= 16 ? 16 : Len >= 8 ? 8 : Len >= 4 ? 4 : Len >= 2 ? 2 : 1;\n", \
+"};\n", \
+"template <unsigned long Len, unsigned long Align = __lat_max_align<Len>::value> struct aligned_storage {\n", \
+"    struct type { alignas(Align) unsigned char __data[(Len + Align - 1) / Align * Align]; };\n", \
+"};\n", \
+"template <unsigned long Len, unsigned long Align = __lat_max_align<Len>::value>\n", \
+"using aligned_storage_t = typename aligned_storage<Len, Align>::type;\n", \
+"template <typename... B> struct conjunction : true_type {};\n", \
+"template <typename B1> struct conjunction<B1> : bool_constant<B1::value> {};\n", \
+"template <typename B1, typename... Bn> struct conjunction<B1, Bn...> : bool_constant<B1::value && conjunction<Bn...>::value> {};\n", \
+"template <typename... B> struct disjunction : false_type {};\n", \
+"template <typename B1> struct disjunction<B1> : bool_constant<B1::value> {};\n", \
+"template <typename B1, typename... Bn> struct disjunction<B1, Bn...> : bool_constant<B1::value || disjunction<Bn...>::value> {};\n", \
+"template <typename B> struct negation : bool_constant<!B::value> {};\n", \
+"template <typename... B> constexpr bool conjunction_v = conjunction<B...>::value;\n", \
+"template <typename... B> constexpr bool disjunction_v = disjunction<B...>::value;\n", \
+"template <typename B> constexpr bool negation_v = negation<B>::value;\n", \
+"template <typename T> struct remove_extent { typedef T type; };\n", \
+"template <typename T> struct remove_extent<T[]> { typedef T type; };\n", \
+"template <typename T, unsigned long N> struct remove_extent<T[N]> { typedef T type; };\n", \
+"template <typename T> struct remove_all_extents { typedef T type; };\n", \
+"template <typename T> struct remove_all_extents<T[]> { typedef typename remove_all_extents<T>::type type; };\n", \
+"template <typename T, unsigned long N> struct remove_all_extents<T[N]> { typedef typename remove_all_extents<T>::type type; };\n", \
+"template <typename T> using remove_extent_t = typename remove_extent<T>::type;\n", \
+"template <typename T> using remove_all_extents_t = typename remove_all_extents<T>::type;\n", \
+"template <typename T> struct rank : integral_constant<unsigned long, 0> {};\n", \
+"template <typename T> struct rank<T[]> : integral_constant<unsigned long, rank<T>::value + 1> {};\n", \
+"template <typename T, unsigned long N> struct rank<T[N]> : integral_constant<unsigned long, rank<T>::value + 1> {};\n", \
+"template <typename T, unsigned I = 0> struct extent : integral_constant<unsigned long, 0> {};\n", \
+"template <typename T> struct extent<T[], 0> : integral_constant<unsigned long, 0> {};\n", \
+"template <typename T, unsigned I> struct extent<T[], I> : extent<T, I - 1> {};\n", \
+"template <typename T, unsigned long N> struct extent<T[N], 0> : integral_constant<unsigned long, N> {};\n", \
+"template <typename T, unsigned I, unsigned long N> struct extent<T[N], I> : extent<T, I - 1> {};\n", \
+"template <typename T> constexpr unsigned long rank_v = rank<T>::value;\n", \
+"template <typename T, unsigned I = 0> constexpr unsigned long extent_v = extent<T, I>::value;\n",
 
 static const char *const cuda_type_traits_h[] = {
     "#ifndef __LAT_CUDA_STD_TYPE_TRAITS\n",
