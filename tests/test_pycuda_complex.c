@@ -130,3 +130,46 @@ TEST(narrowing_a_pycuda_complex_needs_a_cast)
                                     &mod));
     lat_module_destroy(mod);
 }
+
+/* pycuda-helpers.hpp, as PyCUDA's own kernels and some users' #include it: under CUDA 12
+ * it is pycuda-complex.hpp and the fp_tex_* typedefs. Inside PyCUDA's extern "C" wrap. */
+TEST(pycuda_helpers_hpp_brings_pycuda_complex_and_the_fp_tex_typedefs)
+{
+    static const char *const src =
+        "extern \"C\" {\n"
+        "#include <pycuda-helpers.hpp>\n"
+        "__global__ void k(const pycuda::complex<float> *a, pycuda::complex<float> *o,\n"
+        "                  int *sizes, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) o[i] = a[i] * pycuda::conj(a[i]) + a[i];\n"
+        "    if (i == 0) {\n"
+        "        sizes[0] = sizeof(fp_tex_float); sizes[1] = sizeof(fp_tex_double);\n"
+        "        sizes[2] = sizeof(fp_tex_cfloat); sizes[3] = sizeof(fp_tex_cdouble);\n"
+        "    }\n"
+        "}\n"
+        "}\n";
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel(ctx, src, "k");
+    float a[2 * N], o[2 * N];
+    t_rand_floats(a, 2 * N, -4.0f, 4.0f);
+    lat_deviceptr da = t_device_copy(ctx, a, sizeof a), dout = t_device_copy(ctx, NULL, sizeof o);
+    lat_deviceptr ds = t_device_copy(ctx, NULL, 4 * sizeof(int));
+    int n = N;
+    void *params[] = {&da, &dout, &ds, &n};
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {(N + 127) / 128}, .block = {128}}, params));
+    int sizes[4];
+    ASSERT_OK(lat_memcpy_dtoh(ctx, o, dout, sizeof o));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, sizes, ds, sizeof sizes));
+    ASSERT_EQ(sizes[0], 4);
+    ASSERT_EQ(sizes[1], 8);
+    ASSERT_EQ(sizes[2], 8);
+    ASSERT_EQ(sizes[3], 16);
+    for (int i = 0; i < N; i++) {
+        float re = a[2 * i], im = a[2 * i + 1];
+        float want_re = re * re + im * im + re, want_im = im;
+        ASSERT_MSG(fabsf(o[2 * i] - want_re) <= 1e-5f * (1 + fabsf(want_re)) &&
+                       fabsf(o[2 * i + 1] - want_im) <= 1e-5f * (1 + fabsf(want_im)),
+                   "o[%d] = %g%+gi, expected %g%+gi", i, o[2 * i], o[2 * i + 1], want_re, want_im);
+    }
+}

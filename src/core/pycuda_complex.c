@@ -250,19 +250,51 @@ const char *const *lat__pycuda_complex_lines(void)
     return lines;
 }
 
-char *lat__pycuda_complex_text(void)
+static char *joined(const char *const *ls)
 {
     size_t n = 0;
-    for (size_t i = 0; lines[i]; i++)
-        n += strlen(lines[i]);
+    for (size_t i = 0; ls[i]; i++)
+        n += strlen(ls[i]);
     char *text = malloc(n + 1), *at = text;
     if (!text)
         return NULL;
-    for (size_t i = 0; lines[i]; i++) {
-        size_t l = strlen(lines[i]);
-        memcpy(at, lines[i], l);
+    for (size_t i = 0; ls[i]; i++) {
+        size_t l = strlen(ls[i]);
+        memcpy(at, ls[i], l);
         at += l;
     }
     *at = '\0';
     return text;
+}
+
+char *lat__pycuda_complex_text(void)
+{
+    return joined(lines);
+}
+
+/* PyCUDA's pycuda-helpers.hpp as a CUDA 12 compiler reads it: everything past its
+ * typedefs is under #if __CUDACC_VER_MAJOR__ < 12 (texture and surface references). */
+static const char *const helpers_lines[] = {
+    "/* pycuda-helpers.hpp as lattice serves it (src/core/pycuda_complex.c): PyCUDA's header\n",
+    " * as a CUDA 12 compiler reads it; its fp_tex and fp_surf helpers take texture and\n",
+    " * surface references, which CUDA 12 removed. */\n",
+    "#include <pycuda-complex.hpp>\n",
+    "#ifndef PYCUDA_HELPERS_HPP_SEEN\n",
+    "#define PYCUDA_HELPERS_HPP_SEEN\n",
+    "typedef float fp_tex_float;\n",
+    "typedef int2 fp_tex_double;\n",
+    "typedef uint2 fp_tex_cfloat;\n",
+    "typedef int4 fp_tex_cdouble;\n",
+    "#endif\n",
+    NULL,
+};
+
+const char *const *lat__pycuda_helpers_lines(void)
+{
+    return helpers_lines;
+}
+
+char *lat__pycuda_helpers_text(void)
+{
+    return joined(helpers_lines);
 }

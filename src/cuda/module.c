@@ -279,7 +279,8 @@ static char *wrap_source(const lat__source *src, const char *ambient, const char
      * there: each is included first, its guard making the program's own include empty,
      * as the emulator reads it. */
     static const char *const cxx_headers[] = {"cuda_fp16.h", "cuda_bf16.h", "cooperative_groups.h",
-                                              "cooperative_groups/reduce.h", LAT__PYCUDA_COMPLEX_NAME};
+                                              "cooperative_groups/reduce.h", LAT__PYCUDA_COMPLEX_NAME,
+                                              LAT__PYCUDA_HELPERS_NAME};
     for (size_t i = 0; !cxx && !bad && i < sizeof cxx_headers / sizeof cxx_headers[0]; i++)
         if (strstr(src->text, cxx_headers[i]))
             bad = append_include(&out, &len, cxx_headers[i]);
@@ -489,27 +490,35 @@ static int make_name_list(const lat__source *src, name_list *l)
 }
 
 /* The headers NVRTC is given: the standard library's (std_headers.h) and, where the
- * source names it, pycuda-complex.hpp, lattice's own (core/pycuda_complex.c), the same text
- * the emulator reads. */
+ * source names them, pycuda-complex.hpp and pycuda-helpers.hpp (which includes it),
+ * lattice's own (core/pycuda_complex.c), the same text the emulator reads. */
 typedef struct program_headers {
     int n;
-    const char *names[LAT__CU_STD_HEADERS_MAX + 1];
-    const char *texts[LAT__CU_STD_HEADERS_MAX + 1];
-    char *complex;
+    const char *names[LAT__CU_STD_HEADERS_MAX + 2];
+    const char *texts[LAT__CU_STD_HEADERS_MAX + 2];
+    char *complex, *helpers;
 } program_headers;
 
 /* False when out of memory. */
 static bool make_headers(program_headers *h, const char *toolkit, const char *text)
 {
     h->n = lat__cu_std_headers(toolkit, h->names, h->texts, LAT__CU_STD_HEADERS_MAX);
-    h->complex = NULL;
-    if (!strstr(text, LAT__PYCUDA_COMPLEX_NAME))
+    h->complex = h->helpers = NULL;
+    bool helpers = strstr(text, LAT__PYCUDA_HELPERS_NAME) != NULL;
+    if (!helpers && !strstr(text, LAT__PYCUDA_COMPLEX_NAME))
         return true;
     h->complex = lat__pycuda_complex_text();
     if (!h->complex)
         return false;
     h->names[h->n] = LAT__PYCUDA_COMPLEX_NAME;
     h->texts[h->n++] = h->complex;
+    if (!helpers)
+        return true;
+    h->helpers = lat__pycuda_helpers_text();
+    if (!h->helpers)
+        return false;
+    h->names[h->n] = LAT__PYCUDA_HELPERS_NAME;
+    h->texts[h->n++] = h->helpers;
     return true;
 }
 
@@ -1159,6 +1168,7 @@ done:
     free(text);
     free(argv);
     free(hdrs.complex);
+    free(hdrs.helpers);
     free_options(opts, nopts);
     return st;
 }

@@ -19,7 +19,7 @@ static const char *const builtin[] = {
     "cfloat", "climits", "cassert", "cooperative_groups.h", "cooperative_groups/reduce.h",
     "cooperative_groups/scan.h",
     "cuda_fp16.h", "cuda_bf16.h", "curand_kernel.h", "cuComplex.h", "mma.h",
-    "pycuda-complex.hpp",
+    "pycuda-complex.hpp", "pycuda-helpers.hpp",
     /* included by cuda_runtime.h: what they declare is built in */
     "driver_types.h", "sm_20_intrinsics.h", "sm_30_intrinsics.h", "sm_32_intrinsics.h",
     "sm_35_intrinsics.h", "sm_61_intrinsics.h", "device_atomic_functions.h",

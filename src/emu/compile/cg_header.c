@@ -334,6 +334,8 @@ const char *lat__cxx_header_text(lat__arena *a, const char *name)
         lines = lat__libcuxx_header_lines(name);
     if (!lines && strcmp(name, LAT__PYCUDA_COMPLEX_NAME) == 0)
         lines = lat__pycuda_complex_lines();
+    if (!lines && strcmp(name, LAT__PYCUDA_HELPERS_NAME) == 0)
+        lines = lat__pycuda_helpers_lines();
     if (!lines)
         lines = lat__cucomplex_header_lines(name);
     if (!lines)
