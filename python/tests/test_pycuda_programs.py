@@ -1489,3 +1489,15 @@ def test_a_pycuda_kernel_call_without_block_raises_as_pycuda_does(rng):
         np.testing.assert_array_equal(xg.get(), x)  # nothing ran
         f(xg, block=(64, 1, 1))
         np.testing.assert_array_equal(xg.get(), 2 * x)
+
+
+def test_mul_add_calls_add_timer_with_flops_and_a_timer(rng):
+    """PyCUDA's mul_add(..., add_timer=f) calls f(3 * size, seconds_fn); it was ignored."""
+    x = rng.standard_normal(1000).astype(np.float32)
+    y = rng.standard_normal(1000).astype(np.float32)
+    calls = []
+    r = gpuarray.to_gpu(x).mul_add(2.0, gpuarray.to_gpu(y), -3.0,
+                                   add_timer=lambda n, t: calls.append((n, t)))
+    np.testing.assert_allclose(r.get(), 2 * x - 3 * y, rtol=1e-6, atol=1e-6)
+    assert len(calls) == 1 and calls[0][0] == 3 * 1000
+    assert isinstance(calls[0][1](), float) and calls[0][1]() >= 0

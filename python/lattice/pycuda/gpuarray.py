@@ -630,12 +630,25 @@ class GPUArray:
 
     def mul_add(self, selffac: Any, other: "GPUArray", otherfac: Any, add_timer: Any = None,
                 stream: Any = None, out: "GPUArray | None" = None) -> "GPUArray":
-        """selffac * self + otherfac * other, in one kernel."""
-        return _axpbyz(selffac, self, otherfac, other, out)
+        """selffac * self + otherfac * other, in one kernel. ``add_timer``, as in PyCUDA:
+        called with the operation's flop count (3 per element) and a function that
+        returns the kernel's time in seconds."""
+        return self._axpbyz(selffac, other, otherfac, out, add_timer, stream)
 
     def _axpbyz(self, selffac: Any, other: "GPUArray", otherfac: Any, out: Any = None,
                 add_timer: Any = None, stream: Any = None) -> "GPUArray":
-        return _axpbyz(selffac, self, otherfac, other, out)
+        if add_timer is None:
+            return _axpbyz(selffac, self, otherfac, other, out)
+        start, end = _core.Event(context=self._ctx), _core.Event(context=self._ctx)
+        start.record()
+        result = _axpbyz(selffac, self, otherfac, other, out)
+        end.record()
+
+        def seconds() -> float:
+            end.synchronize()
+            return end.time_since(start) * 1e-3
+        add_timer(3 * self.size, seconds)
+        return result
 
     # -- reductions ----------------------------------------------------------------------
     def sum(self, dtype: Any = None, stream: Any = None, allocator: Any = None) -> "GPUArray":
