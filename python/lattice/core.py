@@ -1047,7 +1047,14 @@ def _dim3(t: Any, what: str) -> "_lib.dim3":
 
 # nvcc's options whose value may come as the next word.
 _OPTIONS_WITH_VALUE = ("--ptxas-options", "-Xptxas", "-Xcompiler", "--compiler-options",
-                       "-Xnvlink", "--linker-options")
+                       "-Xnvlink", "--linker-options", "-ccbin", "--compiler-bindir",
+                       "-gencode", "--generate-code")
+# nvcc's options about the host compiler, the machine and the targets to build for, which
+# nvcc users pass to PyCUDA's SourceModule: lattice compiles device code only, for the
+# context's device (as with SourceModule's arch=/code=), so they are dropped with a note.
+_NVCC_HOST_AND_TARGET = ("-ccbin", "--compiler-bindir", "-gencode", "--generate-code")
+# Relocatable device code: one module is complete on the emulator, which links nothing.
+_EMU_RDC = ("-rdc=true", "--relocatable-device-code=true", "-dc", "--device-c")
 # nvcc's C++ relaxations that the emulator's front end always has (constexpr host
 # functions and lambdas in device code): dropped there with a note, passed on to NVRTC.
 _EMU_IMPLIED_OPTIONS = ("--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
@@ -1087,7 +1094,9 @@ class Module(_Owned):
             if o.startswith(("--ptxas-options", "-Xptxas", "--keep", "-keep", "--resource-usage",
                              "-lineinfo", "--generate-line-info", "-Xcompiler",
                              "--compiler-options", "-Xnvlink", "--linker-options")) or \
-                    o in ("-g", "--debug") or (emu and o in _EMU_IMPLIED_OPTIONS):
+                    o in ("-g", "--debug") or (emu and o in _EMU_IMPLIED_OPTIONS) or \
+                    o.split("=")[0] in _NVCC_HOST_AND_TARGET or o in ("-m64", "--machine=64") or \
+                    (emu and o in _EMU_RDC):
                 self.dropped_options.append(o)
                 # nvcc's two-word forms (-Xptxas -v, -Xcompiler -Wall): the value goes too.
                 if o in _OPTIONS_WITH_VALUE and items:

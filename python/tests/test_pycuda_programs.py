@@ -1501,3 +1501,23 @@ def test_mul_add_calls_add_timer_with_flops_and_a_timer(rng):
     np.testing.assert_allclose(r.get(), 2 * x - 3 * y, rtol=1e-6, atol=1e-6)
     assert len(calls) == 1 and calls[0][0] == 3 * 1000
     assert isinstance(calls[0][1](), float) and calls[0][1]() >= 0
+
+
+def test_nvcc_host_and_target_options_are_dropped_with_a_note(rng, backend):
+    """-ccbin, -m64 and -gencode, which nvcc users pass to SourceModule, say nothing about
+    what the device code computes (lattice builds for the context's device, as with arch=);
+    -rdc=true too on the emulator. They were refused as unknown options."""
+    x = rng.standard_normal(64).astype(np.float32)
+    opts = ["-ccbin", "gcc", "-m64", "-gencode", "arch=compute_70,code=sm_70",
+            "--generate-code=arch=compute_80,code=sm_80", "-DSCALE=3"]
+    if backend == "emu":
+        opts.append("-rdc=true")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = SourceModule("__global__ void k(float *x) { x[threadIdx.x] *= SCALE; }",
+                         options=opts)
+    assert "-ccbin" in m.dropped_options and "-m64" in m.dropped_options
+    assert "arch=compute_70,code=sm_70" in m.dropped_options
+    xg = gpuarray.to_gpu(x)
+    m.get_function("k")(xg, block=(64, 1, 1))
+    np.testing.assert_allclose(xg.get(), 3 * x, rtol=1e-6)
