@@ -110,6 +110,9 @@ def test_gl_refused_with_import_error():
         sys.modules.pop(name, None)
         with pytest.raises(ImportError, match="OpenGL interop"):
             importlib.import_module(name)
+    # PyCUDA's own test of the build, which GL programs ask before importing pycuda.gl.
+    import lattice.pycuda.driver as drv
+    assert drv.have_gl_ext() is False
 
 
 def test_sparse_warns_and_refuses_its_modules():

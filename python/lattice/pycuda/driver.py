@@ -21,7 +21,7 @@ from ..core import (DeviceAllocation, Event, In, InOut, Out, Stream, mem_alloc, 
                     memcpy_dtod, memcpy_dtoh, memcpy_htod, memset_d8, memset_d16, memset_d32)
 from ..core import Kernel as Function  # noqa: F401
 
-__all__ = ["init", "set_debugging", "Device", "Context", "DeviceAllocation", "Function", "Module",
+__all__ = ["init", "have_gl_ext", "set_debugging", "Device", "Context", "DeviceAllocation", "Function", "Module",
            "SourceModule", "In", "Out", "InOut", "Stream", "Event", "mem_alloc",
            "mem_alloc_like", "mem_get_info", "memcpy_htod", "memcpy_dtoh", "memcpy_dtod",
            "memcpy_htod_async", "memcpy_dtoh_async", "memcpy_dtod_async", "memset_d8",
@@ -64,6 +64,12 @@ def _backend_kind() -> int:
     if ctx is not None and ctx.alive:
         return ctx._kind
     return _core.Device(0)._kind
+
+
+def have_gl_ext() -> bool:
+    """Whether PyCUDA was built with OpenGL interop: lattice has none (``pycuda.gl``
+    raises ImportError, as PyCUDA built without it does)."""
+    return False
 
 
 def get_driver_version() -> int:
