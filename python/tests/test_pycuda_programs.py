@@ -1521,3 +1521,15 @@ def test_nvcc_host_and_target_options_are_dropped_with_a_note(rng, backend):
     xg = gpuarray.to_gpu(x)
     m.get_function("k")(xg, block=(64, 1, 1))
     np.testing.assert_allclose(xg.get(), 3 * x, rtol=1e-6)
+
+
+def test_context_cache_and_shared_config_read_back_what_was_set():
+    """CUDA's driver keeps a context's preferences; get_cache_config() gave PREFER_NONE
+    whatever was set."""
+    for c in (drv.func_cache.PREFER_SHARED, drv.func_cache.PREFER_L1,
+              drv.func_cache.PREFER_EQUAL, drv.func_cache.PREFER_NONE):
+        drv.Context.set_cache_config(c)
+        assert drv.Context.get_cache_config() == c
+    for c in (drv.shared_config.EIGHT_BYTE_BANK_SIZE, drv.shared_config.DEFAULT_BANK_SIZE):
+        drv.Context.set_shared_config(c)
+        assert drv.Context.get_shared_config() == c

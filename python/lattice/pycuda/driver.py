@@ -365,20 +365,23 @@ class Context(_core.Context):
 
     @staticmethod
     def set_cache_config(config: Any) -> None:
-        """A preference only: accepted (lattice chooses the cache split itself)."""
-        func_cache(config)
+        """A preference only (lattice chooses the cache split itself), recorded for the
+        current context's get_cache_config, as CUDA's driver keeps it."""
+        _core.current_context().__dict__["_cache_config"] = func_cache(config)
 
     @staticmethod
     def get_cache_config() -> Any:
-        return func_cache.PREFER_NONE
+        return _core.current_context().__dict__.get("_cache_config", func_cache.PREFER_NONE)
 
     @staticmethod
     def set_shared_config(config: Any) -> None:
-        shared_config(config)
+        """A preference only, recorded for the current context's get_shared_config."""
+        _core.current_context().__dict__["_shared_config"] = shared_config(config)
 
     @staticmethod
     def get_shared_config() -> Any:
-        return shared_config.DEFAULT_BANK_SIZE
+        return _core.current_context().__dict__.get("_shared_config",
+                                                     shared_config.DEFAULT_BANK_SIZE)
 
     @staticmethod
     def set_limit(which: Any, value: int) -> None:
