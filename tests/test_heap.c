@@ -250,3 +250,64 @@ TEST(a_heap_pointer_passes_the_pointer_check)
     ASSERT_OK(lat_memcpy_dtoh(ctx, &out, dout, sizeof out));
     ASSERT_EQ(out, 42);
 }
+
+/* C++'s new and delete in device code take the heap's memory as malloc and free do (the
+ * curand idiom `curandState_t *s = new curandState_t;` of PyCUDA programs): new T[n] and
+ * new T of a struct without constructors, kept across launches, read and deleted. */
+static const char new_src[] =
+    "struct Pair { float a; int b; };\n"
+    "__device__ unsigned long long arrays[300], pairs[300];\n"
+    "__global__ void make(const float *in, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i >= n) return;\n"
+    "    int len = 3 + i % 4;\n"
+    "    float *q = new float[len];\n"
+    "    Pair *p = new Pair;\n"
+    "    if (q) for (int j = 0; j < len; j++) q[j] = in[i] + (float)j;\n"
+    "    if (p) { p->a = in[i] * 2.0f; p->b = len; }\n"
+    "    arrays[i] = (unsigned long long)q;\n"
+    "    pairs[i] = (unsigned long long)p;\n"
+    "}\n"
+    "__global__ void use_and_delete(float *out, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i >= n) return;\n"
+    "    float *q = (float *)arrays[i];\n"
+    "    Pair *p = (Pair *)pairs[i];\n"
+    "    float s = p->a;\n"
+    "    for (int j = 0; j < p->b; j++) s += q[j];\n"
+    "    out[i] = s;\n"
+    "    delete[] q;\n"
+    "    delete p;\n"
+    "}\n";
+
+TEST(new_and_delete_take_and_give_back_the_heaps_memory)
+{
+    lat_context *ctx = t_context();
+    float in[N], out[N];
+    t_rand_floats(in, N, -4.0f, 4.0f);
+    lat_deviceptr din = t_device_copy(ctx, in, sizeof in);
+    lat_deviceptr dout = t_device_copy(ctx, NULL, sizeof out);
+    int n = N;
+    lat_launch_desc d = {.grid = {(N + 63) / 64}, .block = {64}};
+    lat_module *m;
+    lat_kernel *make, *use;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = new_src, .name = "new.cu"}, &m));
+    ASSERT_OK(lat_module_get_kernel(m, "make", &make));
+    ASSERT_OK(lat_module_get_kernel(m, "use_and_delete", &use));
+    for (int round = 0; round < 2; round++) { /* the second reuses what the first deleted */
+        void *p1[] = {&din, &n};
+        ASSERT_OK(lat_launch(make, &d, p1));
+        void *p2[] = {&dout, &n};
+        ASSERT_OK(lat_launch(use, &d, p2));
+        ASSERT_OK(lat_memcpy_dtoh(ctx, out, dout, sizeof out));
+        for (int i = 0; i < N; i++) {
+            double want = (double)(in[i] * 2.0f);
+            for (int j = 0; j < 3 + i % 4; j++)
+                want += (double)(in[i] + (float)j);
+            ASSERT_MSG(t_close(out[i], want, 1e-5, 1e-5), "out[%d] = %g, expected %g", i, out[i], want);
+        }
+    }
+    lat_module_destroy(m);
+}

@@ -186,6 +186,10 @@ bool lat__starts_declaration(lat__parser *p);
 lat__decl_group *lat__parse_declaration(lat__parser *p, lat__func **fn_out);
 /* A type name, as in casts and sizeof: specifiers and an abstract declarator. */
 lat__type *lat__parse_type_name(lat__parser *p);
+/* C++'s new-type-id (after `new`): type specifiers and '*'s with their qualifiers, without
+ * the suffixes of a type name: what follows is the array length or the initializer. NULL
+ * after a syntax error. */
+lat__type *lat__parse_new_type(lat__parser *p);
 /* Whether t is `struct`, `class` or `union`: the keyword that starts a class (a class
  * template's too). */
 bool lat__record_kw(const lat__tok *t);

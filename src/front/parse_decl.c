@@ -2082,6 +2082,25 @@ lat__type *lat__parse_type_name(lat__parser *p)
     return declarator(p, base, NULL, NULL, true);
 }
 
+lat__type *lat__parse_new_type(lat__parser *p)
+{
+    lat__tok *first = lat__peek(p);
+    spec s;
+    specifiers(p, &s);
+    if (!s.any) {
+        lat__syntax_error(p, "a type after 'new'");
+        return NULL;
+    }
+    if (s.storage)
+        lat__error_tok(p, first, "a storage class in a type name");
+    lat__type *t = base_type(p, &s);
+    while (lat__accept(p, LAT_P_STAR)) {
+        unsigned q = pointer_quals(p);
+        t = lat__qualified(p->u, lat__pointer_to(p->u, t), q);
+    }
+    return t;
+}
+
 bool lat__declarator_follows(lat__parser *p)
 {
     /* At `T (`: scan the parenthesised part and what follows it. A declarator is

@@ -1290,6 +1290,113 @@ static lat__expr *sizeof_expr(lat__parser *p, lat__tok *kw, bool align)
 
 static lat__expr *unary_(lat__parser *p);
 
+/* ---- new and delete ----------------------------------------------------------------------- */
+
+/* C++'s new and delete in device code, which CUDA serves from the device heap as malloc's
+ * (a null pointer when it is exhausted: device code has no exceptions): `new T` and
+ * `new T[n]` of a type whose default initialisation runs no code (a scalar, a pointer, a
+ * class without constructors or default member initialisers: curandState_t, which
+ * PyCUDA's curand idiom allocates per thread), and `delete p` / `delete[] p` (destructors
+ * with a body are refused where they are declared). An initializer, a placement or a class
+ * that a constructor would initialise is refused by name. */
+
+static lat__expr *heap_call(lat__parser *p, const char *name, lat__expr *arg, lat__loc loc)
+{
+    lat__sym *f = lat__lookup(p, lat__atom_get(&p->u->atoms, name, strlen(name)));
+    if (!f || f->kind != LAT_SYM_FUNC) {
+        lat__error_at(p->u, loc, "'%s' needs the device heap's %s, which is not declared", name, name);
+        return lat__error_expr(p, loc);
+    }
+    lat__expr *fn = lat__expr_new(p, LAT_E_NAME, loc);
+    fn->sym = f;
+    fn->type = f->type;
+    lat__expr **argv = lat__arena_alloc(&p->u->arena, sizeof *argv);
+    argv[0] = arg;
+    return lat__make_call(p, fn, argv, 1, loc);
+}
+
+/* Whether default-initialising a t runs no code. */
+static bool default_init_is_trivial(const lat__type *t)
+{
+    while (t->kind == LAT_TY_ARRAY)
+        t = t->base;
+    if (!lat__is_record(t) || !t->rec)
+        return true;
+    const lat__record *r = t->rec;
+    if ((r->has_ctor && !r->default_trivial) || r->defaults)
+        return false;
+    for (size_t i = 0; i < r->fields.n; i++)
+        if (!default_init_is_trivial(r->fields.items[i].type))
+            return false;
+    return true;
+}
+
+static lat__expr *new_expr(lat__parser *p, lat__tok *kw)
+{
+    lat__next(p);
+    if (lat__at_punct(p, LAT_P_LPAREN)) {
+        lat__unsupported(p, kw, "placement 'new' ('new (p) T')", "construct into the storage by assignment");
+        p->panic = true;
+        return lat__error_expr(p, kw->loc);
+    }
+    lat__type *t = lat__parse_new_type(p);
+    if (!t)
+        return lat__error_expr(p, kw->loc);
+    lat__expr *count = NULL;
+    if (lat__accept(p, LAT_P_LBRACKET)) {
+        count = lat__rvalue(p, lat__parse_expr(p));
+        lat__expect(p, LAT_P_RBRACKET, "to close 'new T['");
+        if (!(count->flags & LAT_EF_ERROR) && !lat__is_integer(count->type)) {
+            lat__error_at(p->u, count->loc, "the length of 'new T[n]' is a %s, not an integer",
+                          tstr(p, count->type));
+            count->flags |= LAT_EF_ERROR;
+        }
+        if (lat__at_punct(p, LAT_P_LBRACKET)) {
+            lat__unsupported(p, lat__peek(p), "'new T[n][m]'", "allocate n * m elements with new T[n * m]");
+            p->panic = true;
+            return lat__error_expr(p, kw->loc);
+        }
+    }
+    if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE)) {
+        lat__unsupported(p, lat__peek(p), "'new' with an initializer ('new T(...)', 'new T{...}')",
+                         "allocate with 'new T' and assign the value");
+        lat__skip_group(p);
+        return lat__error_expr(p, kw->loc);
+    }
+    if (t->kind == LAT_TY_FUNC || t->kind == LAT_TY_VOID || !lat__is_complete(t)) {
+        lat__error_tok(p, kw, "'new' of %s, which is not a complete object type", tstr(p, t));
+        return lat__error_expr(p, kw->loc);
+    }
+    if (!default_init_is_trivial(t)) {
+        lat__unsupported(p, kw, "'new' of a class that a constructor or a default member initializer "
+                         "initialises", "allocate with malloc and assign a constructed value");
+        return lat__error_expr(p, kw->loc);
+    }
+    lat__expr *size = lat__expr_new(p, LAT_E_SIZEOF, kw->loc);
+    size->type = &lat__ty_ulong;
+    size->to = t;
+    set_const(size, (int64_t)lat__sizeof(t));
+    if (count)
+        size = binary(p, LAT_P_STAR, size, lat__cast_to(p, count, &lat__ty_ulong, true), kw->loc);
+    return lat__cast_to(p, heap_call(p, "malloc", size, kw->loc), lat__pointer_to(p->u, t), false);
+}
+
+static lat__expr *delete_expr(lat__parser *p, lat__tok *kw)
+{
+    lat__next(p);
+    if (lat__accept(p, LAT_P_LBRACKET))
+        lat__expect(p, LAT_P_RBRACKET, "in 'delete[]'");
+    lat__expr *a = lat__rvalue(p, cast_expr(p));
+    if (a->flags & LAT_EF_ERROR)
+        return a;
+    if (a->type->kind != LAT_TY_PTR || a->type->base->kind == LAT_TY_VOID ||
+        a->type->base->kind == LAT_TY_FUNC) {
+        lat__error_at(p->u, a->loc, "'delete' of %s, which is not a pointer to an object", tstr(p, a->type));
+        return lat__error_expr(p, kw->loc);
+    }
+    return heap_call(p, "free", lat__cast_to(p, a, lat__pointer_to(p->u, &lat__ty_void), true), kw->loc);
+}
+
 static lat__expr *unary(lat__parser *p)
 {
     lat__parse_enter(p, 0);
@@ -1417,7 +1524,9 @@ static lat__expr *unary_(lat__parser *p)
             lat__next(p);
             return cast_expr(p);
         case LAT_KW_NEW:
+            return new_expr(p, t);
         case LAT_KW_DELETE:
+            return delete_expr(p, t);
         case LAT_KW_THROW: {
             char what[32];
             snprintf(what, sizeof what, "'%s'", t->atom->name);
