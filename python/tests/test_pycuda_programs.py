@@ -1533,3 +1533,57 @@ def test_context_cache_and_shared_config_read_back_what_was_set():
     for c in (drv.shared_config.EIGHT_BYTE_BANK_SIZE, drv.shared_config.DEFAULT_BANK_SIZE):
         drv.Context.set_shared_config(c)
         assert drv.Context.get_shared_config() == c
+
+
+def test_the_curand_idiom_with_device_new_and_mangled_names(rng):
+    """talonmies' answer, as public code copies it (HEXOMAP's RandomCuda.py): a state per
+    thread from device `new`, kernels found by nvcc's mangled names. Its numbers are those
+    of states kept in an array the host allocated, seeded alike."""
+    code = """
+    #include <curand_kernel.h>
+    const int nstates = %(N)s;
+    __device__ curandState_t* states[nstates];
+    __global__ void initkernel(int seed)
+    {
+        int tidx = threadIdx.x + blockIdx.x * blockDim.x;
+        if (tidx < nstates) {
+            curandState_t* s = new curandState_t;
+            if (s != 0)
+                curand_init(seed, tidx, 0, s);
+            states[tidx] = s;
+        }
+    }
+    __global__ void randfillkernel(float *values, int N)
+    {
+        int tidx = threadIdx.x + blockIdx.x * blockDim.x;
+        if (tidx < nstates) {
+            curandState_t s = *states[tidx];
+            for (int i = tidx; i < N; i += blockDim.x * gridDim.x)
+                values[i] = curand_uniform(&s);
+            *states[tidx] = s;
+        }
+    }
+    __global__ void arrayfill(curandState_t *st, int seed, float *values, int N)
+    {
+        int tidx = threadIdx.x + blockIdx.x * blockDim.x;
+        curand_init(seed, tidx, 0, &st[tidx]);
+        for (int i = tidx; i < N; i += blockDim.x * gridDim.x)
+            values[i] = curand_uniform(&st[tidx]);
+    }
+    """
+    n = 256
+    mod = SourceModule(code % {"N": n}, no_extern_c=True)
+    seed = np.int32(rng.integers(1, 2**31 - 1))
+    mod.get_function("_Z10initkerneli")(seed, block=(n, 1, 1), grid=(1, 1, 1))
+    got = gpuarray.zeros(10 * n, dtype=np.float32)
+    mod.get_function("_Z14randfillkernelPfi")(got, np.int32(got.size), block=(n, 1, 1),
+                                              grid=(1, 1, 1))
+    from lattice.pycuda import characterize
+    states = drv.mem_alloc(n * characterize.sizeof("curandState_t",
+                                                   "#include <curand_kernel.h>"))
+    want = gpuarray.zeros(10 * n, dtype=np.float32)
+    mod.get_function("arrayfill")(states, seed, want, np.int32(want.size), block=(n, 1, 1),
+                                  grid=(1, 1, 1))
+    g = got.get()
+    np.testing.assert_array_equal(g, want.get())
+    assert 0 < g.min() and g.max() <= 1 and abs(g.mean() - 0.5) < 0.03
