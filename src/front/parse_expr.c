@@ -1363,6 +1363,11 @@ static lat__expr *new_expr(lat__parser *p, lat__tok *kw)
         lat__skip_group(p);
         return lat__error_expr(p, kw->loc);
     }
+    if (t->kind == LAT_TY_ARRAY) {
+        /* new A of `typedef float A[4]` is new float[4], of type float *. */
+        lat__unsupported(p, kw, "'new' of an array type named by a typedef", "write new T[n]");
+        return lat__error_expr(p, kw->loc);
+    }
     if (t->kind == LAT_TY_FUNC || t->kind == LAT_TY_VOID || !lat__is_complete(t)) {
         lat__error_tok(p, kw, "'new' of %s, which is not a complete object type", tstr(p, t));
         return lat__error_expr(p, kw->loc);
