@@ -1474,3 +1474,127 @@ TEST(vllm_style_gated_activations_rms_norm_and_rotary_embedding)
                 ASSERT_MSG(t_close(got, want, 1e-5, 1e-6), "rope [%d][%d][%d] = %.9g, want %.9g", t, h, j, got, want);
             }
 }
+
+/* vLLM's shape of a fused add + RMS norm over packed halves: a vector class template whose
+ * operator+= adds __half2s with `temp += T2{...}` and whose operator*= multiplies its
+ * __half elements (its own operator+= and operator*= were taken for those, a refusal:
+ * C++ looks up non-member operators ignoring the enclosing class's members), converters
+ * chosen by explicit specialization, a kernel template whose return type is
+ * std::enable_if_t<(width > 0) && _typeConvert<T>::exists> (refused: a condition mixing a
+ * value parameter and a dependent constant was read as false), two kernels of one name
+ * told apart by enable_if_t and picked by their name expressions (the second expression
+ * took both: a failed enable_if_t<false> was kept as int). */
+TEST(vllm_style_packed_half_vectors_and_enable_if_kernels)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_fp16.h>\n"
+        "#include <type_traits>\n"
+        "template <typename T> struct _typeConvert { static constexpr bool exists = false; };\n"
+        "template <> struct _typeConvert<half> {\n"
+        "  static constexpr bool exists = true;\n"
+        "  using hip_type = __half; using packed_hip_type = __half2;\n"
+        "  __device__ static inline float2 convert(packed_hip_type x) { return __half22float2(x); }\n"
+        "  __device__ static inline packed_hip_type convert(float2 x) { return __float22half2_rn(x); }\n"
+        "};\n"
+        "template <typename scalar_t, int width> struct alignas(16) _f16Vec {\n"
+        "  static_assert(width > 0 && (width & (width - 1)) == 0, \"Width is not a positive power of 2!\");\n"
+        "  using Converter = _typeConvert<scalar_t>;\n"
+        "  using T1 = typename Converter::hip_type;\n"
+        "  using T2 = typename Converter::packed_hip_type;\n"
+        "  T1 data[width];\n"
+        "  __device__ _f16Vec &operator+=(const _f16Vec<scalar_t, width> &other) {\n"
+        "#pragma unroll\n"
+        "    for (int i = 0; i < width; i += 2) { T2 temp{data[i], data[i + 1]}; temp += T2{other.data[i], other.data[i + 1]};\n"
+        "      data[i] = temp.x; data[i + 1] = temp.y; }\n"
+        "    return *this; }\n"
+        "  __device__ _f16Vec &operator*=(const _f16Vec<scalar_t, width> &other) {\n"
+        "    for (int i = 0; i < width; ++i) data[i] *= other.data[i];\n"
+        "    return *this; }\n"
+        "  __device__ _f16Vec &operator*=(const float scale) {\n"
+        "    for (int i = 0; i < width; i += 2) { float2 f = Converter::convert(T2{data[i], data[i + 1]});\n"
+        "      f.x *= scale; f.y *= scale; T2 t = Converter::convert(f); data[i] = t.x; data[i + 1] = t.y; }\n"
+        "    return *this; }\n"
+        "  __device__ float sum_squares() const { float r = 0.0f;\n"
+        "    for (int i = 0; i < width; i += 2) { float2 z = Converter::convert(T2{data[i], data[i + 1]}); r += z.x * z.x + z.y * z.y; }\n"
+        "    return r; }\n"
+        "};\n"
+        "template <typename scalar_t, int width>\n"
+        "__global__ std::enable_if_t<(width > 0) && _typeConvert<scalar_t>::exists>\n"
+        "fused_add_rms_norm_kernel(scalar_t *__restrict__ input, scalar_t *__restrict__ residual,\n"
+        "                          const scalar_t *__restrict__ weight, const float epsilon, const int hidden_size) {\n"
+        "  const int vec_hidden_size = hidden_size / width;\n"
+        "  __shared__ float s_variance;\n"
+        "  float variance = 0.0f;\n"
+        "  auto *__restrict__ input_v = reinterpret_cast<_f16Vec<scalar_t, width> *>(input);\n"
+        "  auto *__restrict__ residual_v = reinterpret_cast<_f16Vec<scalar_t, width> *>(residual);\n"
+        "  auto *__restrict__ weight_v = reinterpret_cast<const _f16Vec<scalar_t, width> *>(weight);\n"
+        "  for (int idx = threadIdx.x; idx < vec_hidden_size; idx += blockDim.x) {\n"
+        "    int id = blockIdx.x * vec_hidden_size + idx;\n"
+        "    _f16Vec<scalar_t, width> temp = input_v[id];\n"
+        "    temp += residual_v[id];\n"
+        "    variance += temp.sum_squares();\n"
+        "    residual_v[id] = temp;\n"
+        "  }\n"
+        "  for (int o = 16; o > 0; o >>= 1) variance += __shfl_xor_sync(0xffffffffu, variance, o);\n"
+        "  if (threadIdx.x == 0) s_variance = rsqrtf(variance / hidden_size + epsilon);\n"
+        "  __syncthreads();\n"
+        "  for (int idx = threadIdx.x; idx < vec_hidden_size; idx += blockDim.x) {\n"
+        "    int id = blockIdx.x * vec_hidden_size + idx;\n"
+        "    _f16Vec<scalar_t, width> temp = residual_v[id];\n"
+        "    temp *= s_variance;\n"
+        "    temp *= weight_v[idx];\n"
+        "    input_v[id] = temp;\n"
+        "  }\n"
+        "}\n"
+        "template <typename T, int W> __global__ std::enable_if_t<(W > 0) && _typeConvert<T>::exists> tag(int *o) { o[0] = W; }\n"
+        "template <typename T, int W> __global__ std::enable_if_t<(W == 0) || !_typeConvert<T>::exists> tag(int *o) { o[0] = -W - 1; }\n";
+    const char *names[] = {"fused_add_rms_norm_kernel<half, 8>", "tag<half, 4>", "tag<float, 4>", "tag<half, 0>", NULL};
+    lat_module *mod = NULL;
+    lat_status st = lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "t.cu", .name_expressions = names}, &mod);
+    if (st != LAT_OK)
+        FAIL("lat_module_create: %s", lat_last_error());
+    int want_tag[3] = {4, -5, -1};
+    for (int i = 0; i < 3; i++) {
+        lat_kernel *k;
+        int o = 0;
+        ASSERT_OK(lat_module_get_kernel(mod, names[i + 1], &k));
+        ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}}, LAT_ARGS(lat_arg_out(&o, sizeof o))));
+        ASSERT_MSG(o == want_tag[i], "%s wrote %d, want %d", names[i + 1], o, want_tag[i]);
+    }
+    enum { rows = 4, hidden = 256 };
+    static uint16_t x[rows * hidden], res[rows * hidden], res0[rows * hidden], w[hidden];
+    for (int i = 0; i < rows * hidden; i++) {
+        float r2[2];
+        t_rand_floats(r2, 2, -2, 2);
+        x[i] = host_f2h(r2[0]);
+        res0[i] = res[i] = host_f2h(r2[1]);
+    }
+    for (int i = 0; i < hidden; i++) {
+        float r1;
+        t_rand_floats(&r1, 1, 0.5f, 1.5f);
+        w[i] = host_f2h(r1);
+    }
+    static uint16_t x0[rows * hidden];
+    memcpy(x0, x, sizeof x);
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(mod, names[0], &k));
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {rows}, .block = {32}},
+                              LAT_ARGS(lat_arg_inout(x, sizeof x), lat_arg_inout(res, sizeof res), lat_arg_in(w, sizeof w),
+                                       lat_arg_f32(1e-6f), lat_arg_i32(hidden))));
+    for (int r = 0; r < rows; r++) {
+        double ss = 0;
+        for (int i = 0; i < hidden; i++) {
+            uint16_t sum = host_f2h(host_h2f(x0[r * hidden + i]) + host_h2f(res0[r * hidden + i]));
+            ASSERT_MSG(res[r * hidden + i] == sum, "residual[%d][%d] = 0x%04x, want 0x%04x", r, i, res[r * hidden + i], sum);
+            ss += (double)host_h2f(sum) * host_h2f(sum);
+        }
+        double inv = 1 / sqrt(ss / hidden + 1e-6);
+        for (int i = 0; i < hidden; i++) {
+            double want = host_h2f(host_f2h((float)(host_h2f(res[r * hidden + i]) * inv))) * host_h2f(w[i]);
+            ASSERT_MSG(t_close(host_h2f(x[r * hidden + i]), want, 2e-3, 1e-4), "out[%d][%d] = %.9g, want %.9g", r, i,
+                       host_h2f(x[r * hidden + i]), want);
+        }
+    }
+    lat_module_destroy(mod);
+}

@@ -1083,8 +1083,13 @@ lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat_
             return lat__make_call(p, fn, argv, b ? 2 : 1, loc);
         }
     }
-    /* a free operator function: the one in scope, or one of the operands' namespaces */
+    /* a free operator function: the one in scope, or one of the operands' namespaces; in a
+     * member function its class's own operators are in scope by name but are no
+     * candidates for another class's operands (C++ looks up the non-member candidates
+     * ignoring members: `temp += x` of __half2s in a vector class's operator+=) */
     lat__sym *f = atom->sym;
+    while (f && f->kind == LAT_SYM_FUNC && (f->flags & (LAT_SF_METHOD | LAT_SF_MEMBER)))
+        f = f->shadow;
     if (f && f->kind != LAT_SYM_FUNC)
         f = NULL;
     lat__expr **argv = lat__arena_alloc(&p->u->arena, 2 * sizeof *argv);

@@ -7,6 +7,7 @@
  * parameters as placeholders.
  */
 #include "parse.h"
+#include "visit.h"
 
 #include "front.h"
 #include "lex.h"
@@ -1526,6 +1527,23 @@ static lat__sym *function_instance(lat__parser *p, lat__sym *tsym, lat__tok *t, 
     return NULL;
 }
 
+static bool placeholder_named(lat__visitor *v, lat__expr *e)
+{
+    if (e->kind == LAT_E_NAME && e->sym && e->sym->tparam)
+        *(bool *)v->data = true;
+    return !*(bool *)v->data;
+}
+
+/* Whether e names a template parameter read as a placeholder, or a value known only for
+ * real arguments (a signature or pattern read for deduction). */
+static bool names_placeholder(lat__expr *e)
+{
+    bool found = false;
+    lat__visitor v = {.expr = placeholder_named, .data = &found};
+    lat__visit_expr(&v, e);
+    return found;
+}
+
 /* One template argument for parameter tp; want: a function pointer parameter's function
  * type read with the arguments before it (NULL: tp's own). */
 static bool one_arg(lat__parser *p, const tparam *tp, targ *a, const lat__type *want)
@@ -1598,6 +1616,8 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a, const lat__type *
         a->type = e->type; /* template <auto V>: V's type */
     if (e->kind == LAT_E_NAME && e->sym && e->sym->tparam)
         a->vph = e->sym->tparam; /* N in Vec<T, N>, read for deduction */
+    else if (names_placeholder(e))
+        a->vph = -1; /* (W > 0) && is_same<T, float>::value: known only in the instance */
     return true;
 }
 
@@ -2361,7 +2381,9 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         p->u->failed_instances++;
     }
     if (tm->is_alias) {
-        ti->type = aliased;
+        /* one that did not read (enable_if_t<false>: the type it read instead is no type)
+         * is no type for later uses either: each is an error then, quiet where SFINAE's */
+        ti->type = p->u->nerrors > errors_before ? NULL : aliased;
     } else if (tm->is_class) {
         ti->type = made_tag && made_tag->rec ? made_tag->type : NULL;
         if (!ti->type)
@@ -3109,6 +3131,56 @@ static lat__sym *instantiate_named(lat__unit *u, const char *expr, bool *no_temp
         return NULL;
     if (!s->tmpl || !lat__at_punct(&p, LAT_P_LT))
         return named_plain(u, &p, s, t, expr);
+    if (s->tmpl->older) {
+        /* overloaded templates (two kernels of one name told apart by enable_if_t in their
+         * return types): the one whose arguments read and substitute, tried quietly */
+        size_t at = p.pos;
+        lat__sym *pick = NULL;
+        targ *pick_args = NULL;
+        for (lat__sym *c = s; c; c = c->tmpl->older) {
+            lat__template *ct = c->tmpl;
+            p.pos = at;
+            lat_status status = u->status;
+            int nerrors = u->nerrors, failed = u->failed_instances;
+            size_t ndiags = u->diags.n;
+            targ *a = lat__arena_alloc(&u->arena, (ct->params.n + 1) * sizeof *a);
+            bool *st = lat__arena_alloc(&u->arena, ct->params.n + 1);
+            bool ok = explicit_args(&p, ct, a, st) && lat__at_eof(&p) && u->nerrors == nerrors &&
+                      substitutes(&p, ct, a, st);
+            if (u->failed_instances == failed) {
+                u->status = status;
+                u->nerrors = nerrors;
+                u->diags.n = ndiags;
+            }
+            if (!ok)
+                continue;
+            if (pick) {
+                lat__error_at(u, t->loc, "the name expression '%s' names two templates of one name that both take "
+                                         "these arguments", expr);
+                return NULL;
+            }
+            pick = c;
+            pick_args = a;
+        }
+        if (!pick) {
+            lat__error_at(u, t->loc, "no template '%s' takes the arguments of the name expression '%s'",
+                          s->tmpl->name->name, expr);
+            return NULL;
+        }
+        lat__sym *head = s->tmpl->name->sym;
+        tinst *ti = instantiate(&p, pick, pick_args, t->loc);
+        s->tmpl->name->sym = head; /* the name stays the overload set's */
+        if (!ti || !ti->fn)
+            return NULL;
+        if (!(ti->fn->cuda & LAT_CU_GLOBAL)) {
+            lat__diag_at(u, t->loc, LAT_SEV_ERROR, LAT_ERROR_KERNEL_NOT_FOUND,
+                         "the name expression '%s' names a function that is not a __global__ kernel", expr);
+            return NULL;
+        }
+        if (!ti->fn->expr_name)
+            ti->fn->expr_name = lat__arena_strndup(&u->arena, expr, strlen(expr));
+        return ti->fn;
+    }
     lat__template *tm = s->tmpl;
     targ *args = lat__arena_alloc(&u->arena, (tm->params.n + 1) * sizeof *args);
     bool *set = lat__arena_alloc(&u->arena, tm->params.n + 1);
