@@ -1598,3 +1598,65 @@ TEST(vllm_style_packed_half_vectors_and_enable_if_kernels)
     }
     lat_module_destroy(mod);
 }
+
+/* Function templates overloaded on T & and const T & as tuple libraries write get<I>: a
+ * non-const lvalue takes T & (get<0>(t) += 1 took the const overload: "compound assignment
+ * of a read-only location"), a const one const T &, an rvalue only const T & (T & was
+ * taken and refused); over a by-value overload neither is preferred (faiss's shfl_xor of
+ * a Pair stays the Pair one). References collapse through a template parameter or an
+ * alias (const ref_t<T> with ref_t<T> = T &; "a reference to a reference" before). */
+TEST(reference_overloads_rank_as_cxx_and_references_collapse)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename... Ts> struct tuple;\n"
+        "template <> struct tuple<> {};\n"
+        "template <typename T, typename... R> struct tuple<T, R...> {\n"
+        "  T head; tuple<R...> tail;\n"
+        "  __device__ tuple() : head(), tail() {}\n"
+        "  __device__ tuple(const T &h, const R &... r) : head(h), tail(r...) {}\n"
+        "};\n"
+        "template <unsigned long I, typename T> struct element;\n"
+        "template <typename T, typename... R> struct element<0, tuple<T, R...>> { typedef T type; };\n"
+        "template <unsigned long I, typename T, typename... R> struct element<I, tuple<T, R...>> : element<I - 1, tuple<R...>> {};\n"
+        "template <unsigned long I> struct getter {\n"
+        "  template <typename T, typename... R> static __device__ typename element<I, tuple<T, R...>>::type &get(tuple<T, R...> &t) { return getter<I - 1>::get(t.tail); }\n"
+        "  template <typename T, typename... R> static __device__ const typename element<I, tuple<T, R...>>::type &get(const tuple<T, R...> &t) { return getter<I - 1>::get(t.tail); }\n"
+        "};\n"
+        "template <> struct getter<0> {\n"
+        "  template <typename T, typename... R> static __device__ T &get(tuple<T, R...> &t) { return t.head; }\n"
+        "  template <typename T, typename... R> static __device__ const T &get(const tuple<T, R...> &t) { return t.head; }\n"
+        "};\n"
+        "template <unsigned long I, typename... Ts> __device__ typename element<I, tuple<Ts...>>::type &get(tuple<Ts...> &t) { return getter<I>::get(t); }\n"
+        "template <unsigned long I, typename... Ts> __device__ const typename element<I, tuple<Ts...>>::type &get(const tuple<Ts...> &t) { return getter<I>::get(t); }\n"
+        "template <typename T> __device__ int f(const T &) { return 1; }\n"
+        "template <typename T> __device__ int f(T &) { return 2; }\n"
+        "template <typename T> using ref_t = T &;\n"
+        "template <typename T> __device__ void twice(const ref_t<T> x) { x *= 2; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int *oi) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  tuple<float, int, double> a(in[t], t, 0.25);\n"
+        "  get<0>(a) += 1.0f;\n"
+        "  get<2>(a) *= 4;\n"
+        "  const tuple<float, int, double> &ca = a;\n"
+        "  float v = get<0>(ca);\n"
+        "  twice<float>(v);\n"
+        "  out[t] = v + get<1>(ca) * 100 + (float)get<2>(a);\n"
+        "  int x = 1; const int y = 2;\n"
+        "  if (t == 0) { oi[0] = f(x); oi[1] = f(y); oi[2] = f(3); oi[3] = f(get<1>(a)); oi[4] = f(get<1>(ca)); }\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 64 };
+    float in[n], out[n];
+    int oi[5];
+    t_rand_floats(in, n, -10, 10);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {32}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_out(oi, sizeof oi))));
+    for (int t = 0; t < n; t++) {
+        float want = (in[t] + 1.0f) * 2 + (float)(t * 100) + 1.0f;
+        ASSERT_MSG(t_close(out[t], want, 1e-6, 1e-5), "out[%d] = %.9g, want %.9g", t, out[t], want);
+    }
+    static const int want[5] = {2, 1, 1, 2, 1};
+    for (int i = 0; i < 5; i++)
+        ASSERT_MSG(oi[i] == want[i], "oi[%d] = %d, want %d", i, oi[i], want[i]);
+}

@@ -1819,7 +1819,14 @@ static lat__type *declarator_(lat__parser *p, lat__type *base, lat__atom **name,
             lat__next(p);
             pointer_quals(p);
             if (base->kind == LAT_TY_PTR && base->ref) {
-                lat__error_tok(p, t, "a reference to a reference");
+                /* C++'s reference collapsing, through a template parameter or an alias
+                 * (const T & with T = float &, tuple<Ts &...>'s members): & of any
+                 * reference is an lvalue reference, && keeps the reference; the const on
+                 * the reference itself means nothing */
+                if (lat__tok_is_punct(t, LAT_P_AMP) && base->ref != 1)
+                    base = lat__reference_to(p->u, base->base);
+                else
+                    base = lat__unqualified(p->u, base);
                 continue;
             }
             base = lat__reference_to(p->u, base);

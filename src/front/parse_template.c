@@ -2675,6 +2675,17 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
     size_t given = 0; /* the explicit arguments: a prefix */
     while (given < head->params.n && set[given])
         given++;
+    /* the arguments every candidate binds to a reference: there T & beats const T & for a
+     * non-const lvalue (over a by-value parameter, neither is better) */
+    bool *all_ref = lat__arena_alloc(&p->u->arena, argc + 1);
+    for (size_t i = 0; i < argc; i++) {
+        all_ref[i] = true;
+        for (lat__sym *c = tsym; c && all_ref[i]; c = c->tmpl->older) {
+            const lat__type *sh = c->tmpl->shape;
+            const lat__type *pty = sh && (int)i < sh->params.n ? sh->params.types[i] : NULL;
+            all_ref[i] = pty && pty->kind == LAT_TY_PTR && pty->ref;
+        }
+    }
     for (lat__sym *c = tsym; c; c = c->tmpl->older) {
         lat__template *tm = c->tmpl;
         if (!same_kinds(tm, head, given))
@@ -2691,14 +2702,28 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
         const lat__param_types *pt = &shape->params;
         bool fits = (int)argc == pt->n || ((int)argc < pt->n && pt->defaults && pt->defaults[argc]) ||
                     ((int)argc > pt->n && pt->variadic);
-        int cost = 0;
+        int cost = 0, quals = 0;
         for (int i = 0; fits && i < pt->n && i < (int)argc; i++) {
             const lat__type *pty = pt->types[i];
             lat__type *aty = argv[i]->type;
-            if (!(pty->kind == LAT_TY_PTR && pty->ref))
+            if (!(pty->kind == LAT_TY_PTR && pty->ref)) {
                 aty = lat__unqualified(p->u, lat__rvalue(p, argv[i])->type);
-            else
+            } else {
                 pty = pty->base;
+                /* a non-const lvalue reference binds no rvalue (f(3) takes f(const T &), not
+                 * f(T &)), unless T is deduced const from a const one */
+                if (pt->types[i]->ref == 1 && !(pty->quals & LAT_Q_CONST) && !(argv[i]->flags & LAT_EF_LVALUE) &&
+                    !(argv[i]->flags & LAT_EF_ERROR) && !(lat__is_template_placeholder(pty) && (aty->quals & LAT_Q_CONST)))
+                    fits = false;
+                /* where every candidate binds a reference: a non-const lvalue prefers T & over
+                 * const T & (get<0>(t) of a non-const tuple takes the overload returning T &),
+                 * and a const one takes const T & over T & deduced const (the more
+                 * specialized, as C++'s partial ordering has it) */
+                if (all_ref[i] && (argv[i]->flags & LAT_EF_LVALUE) &&
+                    ((aty->quals & LAT_Q_CONST) ? !(pty->quals & LAT_Q_CONST) && lat__is_template_placeholder(pty)
+                                                : (pty->quals & LAT_Q_CONST) != 0))
+                    quals++;
+            }
             int k;
             if (placeholder_index(pty, &k) && (((size_t)k < head->params.n && set[k]) ||
                                                ((size_t)k >= tm->params.n && st[k] && lens)))
@@ -2725,8 +2750,8 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
         if (self && tm->member_of && const_object && !tm->const_method)
             fits = false;
         if (self && tm->member_of && !const_object && tm->const_method)
-            cost += 1;
-        cost = cost * 2 + (tm->has_pack ? 1 : 0);
+            quals++;
+        cost = (cost * 256 + quals) * 2 + (tm->has_pack ? 1 : 0);
         if (fits && (!best || cost < best_cost)) {
             best = c;
             best_cost = cost;
