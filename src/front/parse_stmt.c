@@ -382,6 +382,11 @@ static lat__stmt *structured_binding(lat__parser *p, size_t open)
         return s;
     }
     lat__record *r = t->rec;
+    if (r->fields.n && r->fields.items[0].name && strcmp(r->fields.items[0].name->name, "__lat_head") == 0) {
+        /* std::tuple binds through get<I>, not its (recursive) members */
+        lat__unsupported(p, bracket, "a structured binding of a std::tuple", "name its elements with std::get<I>");
+        return s;
+    }
     size_t fields = 0;
     for (size_t i = 0; i < r->fields.n; i++)
         fields += r->fields.items[i].name != NULL;

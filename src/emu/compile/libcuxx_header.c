@@ -107,6 +107,68 @@ static const char *const std_limits_h[] = {
     "template <unsigned long N> using make_index_sequence = make_integer_sequence<unsigned long, N>;\n",     \
     "template <typename... Ts> using index_sequence_for = make_index_sequence<sizeof...(Ts)>;\n",
 
+/* std::tuple (<tuple>, <cuda/std/tuple>): a recursive class, its elements value-initialised
+ * by the default constructor (one holding references has none, as std::tie's), get<I> by
+ * index on const and non-const tuples, make_tuple, tie, tuple_size, tuple_element. Not
+ * here: assignment between tuples of other types (std::tie(a, b) = t), comparisons,
+ * std::apply, get<T> by type; a structured binding of a tuple is refused. */
+#define TUPLE                                                                                                 \
+    "template <typename... Ts> struct tuple;\n",                                                            \
+    "template <> struct tuple<> {};\n",                                                                     \
+    "template <typename T, typename... R> struct tuple<T, R...> {\n",                                       \
+    "    T __lat_head;\n",                                                                                  \
+    "    tuple<R...> __lat_tail;\n",                                                                        \
+    "    __host__ __device__ tuple() : __lat_head(), __lat_tail() {}\n",                                    \
+    "    __host__ __device__ tuple(const T &h, const R &... r) : __lat_head(h), __lat_tail(r...) {}\n",     \
+    "};\n",                                                                                                 \
+    "template <typename T, typename... R> struct tuple<T &, R...> {\n",                                     \
+    "    T &__lat_head;\n",                                                                                 \
+    "    tuple<R...> __lat_tail;\n",                                                                        \
+    "    __host__ __device__ tuple(T &h, const R &... r) : __lat_head(h), __lat_tail(r...) {}\n",           \
+    "};\n",                                                                                                 \
+    "template <typename T> struct tuple_size;\n",                                                           \
+    "template <typename... Ts> struct tuple_size<tuple<Ts...>> { static constexpr unsigned long value = sizeof...(Ts); };\n", \
+    "template <unsigned long I, typename T> struct tuple_element;\n",                                       \
+    "template <typename T, typename... R> struct tuple_element<0, tuple<T, R...>> { typedef T type; };\n",  \
+    "template <unsigned long I, typename T, typename... R> struct tuple_element<I, tuple<T, R...>>\n",      \
+    "    : tuple_element<I - 1, tuple<R...>> {};\n",                                                         \
+    "template <unsigned long I> struct __lat_tuple_get {\n",                                                \
+    "    template <typename T, typename... R> static __host__ __device__\n",                                \
+    "    typename tuple_element<I, tuple<T, R...>>::type &get(tuple<T, R...> &t) { return __lat_tuple_get<I - 1>::get(t.__lat_tail); }\n", \
+    "    template <typename T, typename... R> static __host__ __device__\n",                                \
+    "    const typename tuple_element<I, tuple<T, R...>>::type &get(const tuple<T, R...> &t) { return __lat_tuple_get<I - 1>::get(t.__lat_tail); }\n", \
+    "};\n",                                                                                                 \
+    "template <> struct __lat_tuple_get<0> {\n",                                                            \
+    "    template <typename T, typename... R> static __host__ __device__ T &get(tuple<T, R...> &t) { return t.__lat_head; }\n", \
+    "    template <typename T, typename... R> static __host__ __device__ const T &get(const tuple<T, R...> &t) { return t.__lat_head; }\n", \
+    "};\n",                                                                                                 \
+    "template <unsigned long I, typename... Ts> __host__ __device__\n",                                     \
+    "typename tuple_element<I, tuple<Ts...>>::type &get(tuple<Ts...> &t) { return __lat_tuple_get<I>::get(t); }\n", \
+    "template <unsigned long I, typename... Ts> __host__ __device__\n",                                     \
+    "const typename tuple_element<I, tuple<Ts...>>::type &get(const tuple<Ts...> &t) { return __lat_tuple_get<I>::get(t); }\n", \
+    "template <typename... Ts> __host__ __device__ tuple<Ts...> make_tuple(Ts... xs) { return tuple<Ts...>(xs...); }\n", \
+    "template <typename... Ts> __host__ __device__ tuple<Ts &...> tie(Ts &... xs) { return tuple<Ts &...>(xs...); }\n",
+
+static const char *const std_tuple_h[] = {
+    "#ifndef __LAT_STD_TUPLE\n",
+    "#define __LAT_STD_TUPLE\n",
+    "namespace std {\n",
+    TUPLE
+    "}\n",
+    "#endif\n",
+    NULL,
+};
+
+static const char *const tuple_h[] = {
+    "#ifndef __LAT_CUDA_STD_TUPLE\n",
+    "#define __LAT_CUDA_STD_TUPLE\n",
+    "namespace cuda { namespace std {\n",
+    TUPLE
+    "} }\n",
+    "#endif\n",
+    NULL,
+};
+
 /* std::pair and make_pair, in both namespaces. */
 #define PAIR                                                                                                  \
     "template <typename T1, typename T2> struct pair {\n",                                                 \
@@ -441,6 +503,7 @@ const char *const *lat__libcuxx_header_lines(const char *name)
         {"cuda/std/limits", limits_h},   {"cuda/std/utility", utility_h}, {"cuda/std/array", array_h},
         {"cuda/std/functional", functional_h}, {"cuda/std/type_traits", cuda_type_traits_h},
         {"type_traits", std_type_traits_h}, {"utility", std_utility_h},
+        {"tuple", std_tuple_h}, {"cuda/std/tuple", tuple_h},
         {"limits", std_limits_h}, {"array", std_array_h},
     };
     for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
