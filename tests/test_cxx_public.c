@@ -1711,3 +1711,48 @@ TEST(std_tuple_get_make_tuple_and_tie)
     ASSERT_NOT_NULL(m);
     ASSERT_CONTAINS(m, "a structured binding of a std::tuple is not supported by the lattice emulator yet");
 }
+
+/* An optional-like class: `explicit operator bool() const` ('explicit' was refused) used
+ * where C++ converts contextually, in if, !, &&, ?:, a for condition and a cast (each was
+ * "a condition of type struct"), also through a base class; a member operator* (refused as
+ * "'*' of struct Opt, not a pointer"). */
+TEST(explicit_operator_bool_and_operator_star_as_an_optional_uses_them)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Opt { int v; bool ok;\n"
+        "  __device__ explicit operator bool() const { return ok; }\n"
+        "  __device__ int operator*() const { return v; } };\n"
+        "struct Found : Opt { __device__ Found(int i, bool b) { v = i; ok = b; } };\n"
+        "__device__ Found find(const int *p, int n, int key) {\n"
+        "  for (int i = 0; i < n; i++) if (p[i] == key) return Found(i, true);\n"
+        "  return Found(-1, false); }\n"
+        "extern \"C\" __global__ void k(const int *in, int *o, int n) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  Found r = find(in, n, t);\n"
+        "  int c = 0;\n"
+        "  if (r) c += 1;\n"
+        "  if (!r) c += 10;\n"
+        "  if (r && t > 0) c += 100;\n"
+        "  c += r ? 1000 : 0;\n"
+        "  for (Found q = r; q; q.ok = false) c += 10000;\n"
+        "  o[t * 2] = c + (bool)r * 100000;\n"
+        "  o[t * 2 + 1] = r ? *r : -1;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 64 };
+    int in[n], o[n * 2];
+    for (int i = 0; i < n; i++)
+        in[i] = (int)(t_rand_u32() % 96);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {32}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(o, sizeof o), lat_arg_i32(n))));
+    for (int t = 0; t < n; t++) {
+        int at = -1;
+        for (int i = 0; i < n && at < 0; i++)
+            if (in[i] == t)
+                at = i;
+        int want = at >= 0 ? 1 + (t > 0 ? 100 : 0) + 1000 + 10000 + 100000 : 10;
+        ASSERT_MSG(o[t * 2] == want, "flags[%d] = %d, want %d", t, o[t * 2], want);
+        ASSERT_MSG(o[t * 2 + 1] == at, "index[%d] = %d, want %d", t, o[t * 2 + 1], at);
+    }
+}

@@ -1139,6 +1139,19 @@ lat__sym *lat__conversion_operator(lat__parser *p, lat__expr *e, lat__type *t)
 lat__expr *lat__convert_object(lat__parser *p, lat__expr *e, lat__type *t)
 {
     lat__sym *best = lat__conversion_operator(p, e, t);
+    if (!best && lat__is_record(e->type) && e->type->rec && lat__nbases(e->type->rec) == 1 &&
+        (e->flags & LAT_EF_LVALUE)) {
+        /* a single base's conversion operator, on the base subobject */
+        lat__record *r = e->type->rec;
+        lat__type *bt = lat__qualified(p->u, lat__record_type_of(p, r->bases.n ? r->bases.items[0] : r->base),
+                                       e->type->quals);
+        lat__expr *obj = lat__expr_new(p, LAT_E_UNARY, e->loc);
+        obj->op = LAT_P_STAR;
+        obj->a = lat__base_pointer(p, lat__address_of_object(p, e), lat__pointer_to(p->u, bt), true);
+        obj->type = bt;
+        obj->flags |= LAT_EF_LVALUE;
+        return lat__convert_object(p, obj, t);
+    }
     if (!best)
         return NULL;
     lat__expr *fn = lat__expr_new(p, LAT_E_NAME, e->loc);

@@ -504,6 +504,14 @@ static void specifiers(lat__parser *p, spec *s)
         case LAT_KW_CONSTEXPR:
             s->constexpr_ = true;
             break;
+        case LAT_KW_EXPLICIT:
+            /* explicit operator bool() const: a conversion C++ makes only where it is asked
+             * for or in a condition, which is where the emulator makes it too */
+            if (p->in_record && lat__at_kw(p, LAT_KW_OPERATOR))
+                break;
+            cxx_word(p, t);
+            s->cxx = true;
+            break;
         case LAT_KW_TYPENAME:
             /* typename T::value_type: says that a dependent name is a type, which the
              * instance, parsed with T bound, knows already */

@@ -275,6 +275,13 @@ lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const
 lat__expr *lat__condition(lat__parser *p, lat__expr *e, const char *what)
 {
     e = lat__rvalue(p, e);
+    if (lat__is_record(e->type) && e->type->rec && !(e->flags & LAT_EF_ERROR)) {
+        /* C++'s contextual conversion to bool: the class's operator bool (explicit or
+         * not), else its conversion to a number or pointer */
+        lat__expr *c = lat__convert_object(p, e, &lat__ty_bool);
+        if (c)
+            e = lat__rvalue(p, c);
+    }
     if (!lat__is_scalar(e->type) && !(e->flags & LAT_EF_ERROR)) {
         lat__error_at(p->u, e->loc, "a condition (%s) of type %s, not a number or pointer", what,
                       tstr(p, e->type));
@@ -906,6 +913,11 @@ static lat__expr *binary(lat__parser *p, lat__punct op, lat__expr *a, lat__expr 
         lat__expr *o = lat__operator_call(p, lat__punct_spelling(op), a, b, loc);
         if (o)
             return o; /* C++'s operator overloading: a call */
+        if (op == LAT_P_ANDAND || op == LAT_P_OROR) {
+            /* opt && x: each operand converted to bool as a condition is */
+            a = lat__condition(p, a, lat__punct_spelling(op));
+            b = lat__condition(p, b, lat__punct_spelling(op));
+        }
     }
     a = lat__rvalue(p, a);
     b = lat__rvalue(p, b);
@@ -1332,6 +1344,11 @@ static lat__expr *unary_(lat__parser *p)
         case LAT_P_STAR: {
             lat__next(p);
             lat__expr *a = lat__rvalue(p, cast_expr(p));
+            if (lat__is_record(a->type) && !(a->flags & LAT_EF_ERROR)) {
+                lat__expr *o = lat__operator_call(p, "*", a, NULL, t->loc); /* *it, *opt: its operator* */
+                if (o)
+                    return o;
+            }
             if (a->type->kind != LAT_TY_PTR) {
                 if (!(a->flags & LAT_EF_ERROR))
                     lat__error_tok(p, t, "'*' of %s, not a pointer", tstr(p, a->type));
@@ -1356,6 +1373,8 @@ static lat__expr *unary_(lat__parser *p)
                 lat__expr *o = lat__operator_call(p, lat__punct_spelling((lat__punct)t->punct), a, NULL, t->loc);
                 if (o)
                     return o;
+                if (t->punct == LAT_P_BANG)
+                    a = lat__condition(p, a, "!"); /* !opt: its operator bool */
             }
             a = lat__rvalue(p, a);
             lat__type *ty;
