@@ -1756,3 +1756,52 @@ TEST(explicit_operator_bool_and_operator_star_as_an_optional_uses_them)
         ASSERT_MSG(o[t * 2 + 1] == at, "index[%d] = %d, want %d", t, o[t * 2 + 1], at);
     }
 }
+
+/* An iterator class as thrust- and CUTLASS-style code writes one: operator-> (it->x was
+ * "'->' on struct Iter, not a pointer"), prefix and postfix operator++ ("++ of struct
+ * Iter"), operator* and !=, in an explicit loop and in a range-based for over a class whose
+ * begin() and end() return it. */
+TEST(iterator_classes_with_arrow_and_increment_operators)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct P { float x, y; };\n"
+        "struct Iter { P *p;\n"
+        "  __device__ P *operator->() const { return p; }\n"
+        "  __device__ P &operator*() const { return *p; }\n"
+        "  __device__ Iter &operator++() { ++p; return *this; }\n"
+        "  __device__ Iter operator++(int) { Iter c = *this; ++p; return c; }\n"
+        "  __device__ bool operator!=(const Iter &o) const { return p != o.p; } };\n"
+        "struct Range { P *b, *e; __device__ Iter begin() const { return Iter{b}; } __device__ Iter end() const { return Iter{e}; } };\n"
+        "extern \"C\" __global__ void k(const float *in, float *out) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  P ps[8];\n"
+        "  for (int i = 0; i < 8; i++) { ps[i].x = in[t * 8 + i]; ps[i].y = 2 * in[t * 8 + i]; }\n"
+        "  Iter it{ps};\n"
+        "  it->x += 1;\n"
+        "  (*it).y = -1;\n"
+        "  float s = 0;\n"
+        "  for (Iter i{ps}, e{ps + 8}; i != e; ++i) s += i->x + (*i).y;\n"
+        "  Range r{ps + 4, ps + 8};\n"
+        "  for (auto &q : r) q.x *= 3;\n"
+        "  Iter j{ps + 4};\n"
+        "  Iter old = j++;\n"
+        "  out[t * 2] = s;\n"
+        "  out[t * 2 + 1] = old->x + j->x;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 64 };
+    static float in[n * 8], out[n * 2];
+    t_rand_floats(in, n * 8, -5, 5);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {32}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out))));
+    for (int t = 0; t < n; t++) {
+        const float *v = in + t * 8;
+        float s = 0;
+        for (int i = 0; i < 8; i++)
+            s += i == 0 ? (v[0] + 1) + -1.0f : v[i] + 2 * v[i];
+        float w = v[4] * 3 + v[5] * 3;
+        ASSERT_MSG(t_close(out[t * 2], s, 1e-5, 1e-5), "sum[%d] = %.9g, want %.9g", t, out[t * 2], s);
+        ASSERT_MSG(t_close(out[t * 2 + 1], w, 1e-6, 1e-6), "post[%d] = %.9g, want %.9g", t, out[t * 2 + 1], w);
+    }
+}

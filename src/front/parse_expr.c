@@ -1319,6 +1319,12 @@ static lat__expr *unary_(lat__parser *p)
         case LAT_P_DEC: {
             lat__next(p);
             lat__expr *a = lvalue_conditional(p, unary(p));
+            if (lat__is_record(a->type) && !(a->flags & LAT_EF_ERROR)) {
+                /* ++it: the class's operator++() */
+                lat__expr *o = lat__operator_call(p, lat__punct_spelling((lat__punct)t->punct), a, NULL, t->loc);
+                if (o)
+                    return o;
+            }
             check_modifiable(p, a, t->punct == LAT_P_INC ? "++" : "--");
             if (!lat__is_scalar(a->type) && !(a->flags & LAT_EF_ERROR))
                 lat__error_at(p->u, t->loc, "%s of %s", t->punct == LAT_P_INC ? "++" : "--", tstr(p, a->type));
@@ -2203,6 +2209,14 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
         return lat__error_expr(p, op->loc);
     }
     lat__type *t = arrow ? lat__rvalue(p, base)->type : base->type;
+    for (int depth = 0; arrow && lat__is_record(t) && t->rec && !(base->flags & LAT_EF_ERROR) && depth < 16; depth++) {
+        /* it->x of an iterator class: its operator->, until a pointer comes */
+        lat__expr *o = lat__operator_call(p, "->", base, NULL, op->loc);
+        if (!o)
+            break;
+        base = o;
+        t = lat__rvalue(p, base)->type;
+    }
     if (arrow) {
         base = lat__rvalue(p, base);
         if (t->kind != LAT_TY_PTR) {
@@ -2652,6 +2666,15 @@ static lat__expr *postfix(lat__parser *p, lat__expr *e)
         case LAT_P_INC:
         case LAT_P_DEC: {
             lat__next(p);
+            if (lat__is_record(e->type) && !(e->flags & LAT_EF_ERROR)) {
+                /* it++: the class's operator++(int) */
+                lat__expr *o = lat__operator_call(p, lat__punct_spelling((lat__punct)t->punct), e,
+                                                  lat__int_constant(p, 0, t->loc), t->loc);
+                if (o) {
+                    e = o;
+                    break;
+                }
+            }
             check_modifiable(p, e, t->punct == LAT_P_INC ? "++" : "--");
             lat__expr *x = lat__expr_new(p, LAT_E_POSTFIX, t->loc);
             x->op = t->punct;
