@@ -307,9 +307,12 @@ static void ref_switch(const unsigned *in, unsigned *want)
         case 0:
             r = w;
             break;
-        case 1:
+        case 1: /* the kernel's case 1 falls through into case 2 */
             r = 5;
-            /* falls through */
+            if (in[i] & 1u)
+                break;
+            r += w * 2u;
+            break;
         case 2:
             if (in[i] & 1u)
                 break;

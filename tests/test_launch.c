@@ -213,3 +213,48 @@ TEST(the_same_kernel_launches_many_times)
     ASSERT_OK(lat_memcpy_dtoh(ctx, out, d, sizeof out));
     ASSERT_EQ(out[31], 99);
 }
+
+/* A kernel's launches that start on the launching thread alone (its last team was no
+ * help: a tiny grid, or a loaded host) hand what is left to the team past a deadline:
+ * every block still runs once, whichever way each launch went. Cheap launches (judged
+ * alone) alternate with ones long enough to pass the deadline. */
+TEST(every_block_runs_once_whether_a_launch_starts_alone_or_on_a_team)
+{
+    static const char *const src =
+        "__global__ void mix(const unsigned *x, unsigned *y, unsigned *runs, int iters)\n"
+        "{\n"
+        "    unsigned i = blockIdx.x * blockDim.x + threadIdx.x, v = x[i];\n"
+        "    for (int k = 0; k < iters; k++)\n"
+        "        v = v * 1664525u + 1013904223u;\n"
+        "    y[i] = v;\n"
+        "    if (threadIdx.x == 0)\n"
+        "        atomicAdd(&runs[blockIdx.x], 1u);\n"
+        "}\n";
+    enum { BLOCKS = 512, THREADS = 64, N = BLOCKS * THREADS, LAUNCHES = 12 };
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel(ctx, src, "mix");
+    static unsigned x[N], y[N], runs[BLOCKS];
+    for (int i = 0; i < N; i++)
+        x[i] = t_rand_u32();
+    lat_deviceptr dx = t_device_copy(ctx, x, sizeof x);
+    lat_deviceptr dy = t_device_copy(ctx, NULL, sizeof y);
+    lat_deviceptr dr = t_device_copy(ctx, NULL, sizeof runs);
+    ASSERT_OK(lat_memset_d8(ctx, dr, 0, sizeof runs));
+    int iters = 0;
+    for (int l = 0; l < LAUNCHES; l++) {
+        iters = l % 3 == 2 ? 200 + (int)(t_rand_u32() % 100) : (int)(t_rand_u32() % 4);
+        void *params[] = {&dx, &dy, &dr, &iters};
+        ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {BLOCKS}, .block = {THREADS}},
+                             params));
+    }
+    ASSERT_OK(lat_memcpy_dtoh(ctx, y, dy, sizeof y));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, runs, dr, sizeof runs));
+    for (int b = 0; b < BLOCKS; b++)
+        ASSERT_MSG(runs[b] == LAUNCHES, "block %d ran %u times of %d", b, runs[b], LAUNCHES);
+    for (int i = 0; i < N; i++) {
+        unsigned v = x[i];
+        for (int j = 0; j < iters; j++)
+            v = v * 1664525u + 1013904223u;
+        ASSERT_MSG(y[i] == v, "y[%d] = %u, expected %u", i, y[i], v);
+    }
+}

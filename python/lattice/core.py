@@ -1062,7 +1062,11 @@ class Module(_Owned):
     only nvcc knows (``--ptxas-options=...``, ``-Xptxas``) are dropped with a note in
     ``log`` so that PyCUDA programs keep working. ``defines``: ``{"N": 4}`` or
     ``["N=4"]``. ``no_extern_c``: compile as written instead of inside ``extern "C"``.
+    Its kernels launch one thread when called without ``block=``.
     """
+
+    # PyCUDA's modules (lattice.pycuda) require block=, as PyCUDA does.
+    _block_required = False
 
     def __init__(self, source: str | None = None, *, path: str | None = None,
                  options: Sequence[str] | None = None,
@@ -1227,9 +1231,15 @@ class Kernel:
         self.module.handle  # raises once the module or context is gone
         return self._handle
 
-    def __call__(self, *args: Any, block: Any = (1, 1, 1), grid: Any = (1, 1, 1),
+    def __call__(self, *args: Any, block: Any = None, grid: Any = (1, 1, 1),
                  shared: int = 0, stream: Stream | None = None, time_kernel: bool = False,
                  cooperative: bool = False, texrefs: Any = None) -> float | None:
+        if block is None:
+            # A PyCUDA program that forgot block= gets PyCUDA's error, not a launch of one
+            # thread that computes part of the answer without a word.
+            if self.module._block_required:
+                raise ValueError("must specify block size")
+            block = (1, 1, 1)
         if texrefs:
             _refuse_texrefs(texrefs)
         if stream is not None and not isinstance(stream, Stream):

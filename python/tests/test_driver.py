@@ -53,7 +53,8 @@ def test_python_scalars_take_the_parameters_types(mod, rng):
     mod.get_function("saxpy")(drv.InOut(y), drv.In(x), 3, n, block=256, grid=2)
     np.testing.assert_allclose(y, 3 * x, rtol=1e-6)
     d, l, u = np.zeros(1), np.zeros(1, np.int64), np.zeros(1, np.uint32)
-    mod.get_function("types")(drv.Out(d), drv.Out(l), drv.Out(u), 0.1, -2**40, 2**32 - 1)
+    mod.get_function("types")(drv.Out(d), drv.Out(l), drv.Out(u), 0.1, -2**40, 2**32 - 1,
+                              block=(1, 1, 1))
     assert d[0] == 0.1 and l[0] == -2**40 and u[0] == 2**32 - 1
 
 
@@ -125,7 +126,7 @@ def test_argument_errors(mod):
         f(np.int32(1), block=(1, 1, 1))
     assert e.value.status == "LAT_ERROR_ARG_COUNT"
     with pytest.raises(TypeError):
-        f(np.zeros(4, np.float32), np.zeros(4, np.float32), 1.0, 4)
+        f(np.zeros(4, np.float32), np.zeros(4, np.float32), 1.0, 4, block=(1, 1, 1))
     with pytest.raises(lattice.KernelNotFoundError):
         mod.get_function("nope")
     with pytest.raises(lattice.InvalidDimensionsError):

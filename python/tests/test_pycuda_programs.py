@@ -1469,3 +1469,23 @@ def test_gpuarray_iterates_as_pycuda_s_through_getitem(rng):
     assert list(gpuarray.sum(g)) == []
     with pytest.raises(IndexError):
         g[3]
+
+
+# ---- a kernel call without block= --------------------------------------------------------
+
+def test_a_pycuda_kernel_call_without_block_raises_as_pycuda_does(rng):
+    """PyCUDA raises ValueError("must specify block size"); a launch of one thread would
+    have written one element of the answer without a word."""
+    x = rng.standard_normal(64).astype(np.float32)
+    src = "__global__ void twice(float *x) { x[threadIdx.x] *= 2; }"
+    for mod in (SourceModule(src), drv.module_from_buffer(
+            __import__("lattice.pycuda.compiler", fromlist=["compile"]).compile(src))):
+        f = mod.get_function("twice")
+        xg = gpuarray.to_gpu(x)
+        with pytest.raises(ValueError, match="must specify block size"):
+            f(xg)
+        with pytest.raises(ValueError, match="must specify block size"):
+            f(xg, grid=(1, 1))
+        np.testing.assert_array_equal(xg.get(), x)  # nothing ran
+        f(xg, block=(64, 1, 1))
+        np.testing.assert_array_equal(xg.get(), 2 * x)

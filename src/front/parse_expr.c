@@ -1943,6 +1943,19 @@ static lat__tok *operator_name(lat__parser *p, lat__tok *t)
     return named;
 }
 
+/* A keyword of C++ that no expression of the dialect starts with: refused by name, its
+ * parenthesised operand skipped so that parsing goes on past it. */
+static lat__expr *refused_keyword(lat__parser *p, const lat__tok *t)
+{
+    char what[40];
+    snprintf(what, sizeof what, "'%s'", t->atom->name);
+    lat__unsupported(p, t, what, lat__why_cxx);
+    lat__next(p);
+    if (lat__at_punct(p, LAT_P_LPAREN))
+        lat__skip_group(p);
+    return lat__error_expr(p, t->loc);
+}
+
 static lat__expr *primary(lat__parser *p)
 {
     lat__tok *t = lat__peek(p);
@@ -2020,8 +2033,8 @@ static lat__expr *primary(lat__parser *p)
             }
             return name_expr(p, named);
         }
+        return refused_keyword(p, t);
     }
-    /* fall through */
     case LAT_KW_DECLTYPE:
         if (lat__at_qualified(p))
             return qualified_expr(p); /* decltype(a)::kElements */
@@ -2038,18 +2051,11 @@ static lat__expr *primary(lat__parser *p)
             lat__error_tok(p, t, "'decltype(...)' is a type, not a value");
             return lat__error_expr(p, t->loc);
         }
-    /* fall through */
+        return refused_keyword(p, t);
     case LAT_KW_TYPEID:
     case LAT_KW_TEMPLATE:
-    case LAT_KW_NOEXCEPT: {
-        char what[40];
-        snprintf(what, sizeof what, "'%s'", t->atom->name);
-        lat__unsupported(p, t, what, lat__why_cxx);
-        lat__next(p);
-        if (lat__at_punct(p, LAT_P_LPAREN))
-            lat__skip_group(p);
-        return lat__error_expr(p, t->loc);
-    }
+    case LAT_KW_NOEXCEPT:
+        return refused_keyword(p, t);
     case LAT_KW_NONE:
         break;
     default: {

@@ -512,6 +512,18 @@ static lat__stmt *statement(lat__parser *p)
     return s;
 }
 
+/* A statement of C++ that the dialect has not (throw, a template or namespace in a
+ * function): refused by name and skipped, so that parsing goes on past it. */
+static lat__stmt *refused_statement(lat__parser *p, const lat__tok *t)
+{
+    char what[48];
+    snprintf(what, sizeof what, "'%s'", t->atom->name);
+    lat__unsupported(p, t, what, lat__why_cxx);
+    lat__next(p);
+    lat__skip_statement(p);
+    return NULL;
+}
+
 static lat__stmt *statement_(lat__parser *p)
 {
     lat__skip_std_attributes(p); /* [[likely]], [[fallthrough]];, [[maybe_unused]] int x */
@@ -750,16 +762,10 @@ static lat__stmt *statement_(lat__parser *p)
             lat__namespace_definition(p, NULL); /* namespace ops = a::b::ops; in a function */
             return lat__stmt_new(p, LAT_S_NULL, t->loc);
         }
-        /* fall through */
+        return refused_statement(p, t);
     case LAT_KW_THROW:
-    case LAT_KW_TEMPLATE: {
-        char what[48];
-        snprintf(what, sizeof what, "'%s'", t->atom->name);
-        lat__unsupported(p, t, what, lat__why_cxx);
-        lat__next(p);
-        lat__skip_statement(p);
-        return NULL;
-    }
+    case LAT_KW_TEMPLATE:
+        return refused_statement(p, t);
     default:
         break;
     }

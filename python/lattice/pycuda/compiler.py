@@ -38,6 +38,8 @@ class SourceModule(_core.Module):
     ``False`` is accepted. ``keep``: ignored.
     """
 
+    _block_required = True  # a call without block= raises, as in PyCUDA
+
     def __init__(self, source: Any, nvcc: str = "nvcc", options: Sequence[str] | None = None,
                  keep: bool = False, no_extern_c: bool = False, arch: str | None = None,
                  code: str | None = None, cache_dir: Any = None,

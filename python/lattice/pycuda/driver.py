@@ -999,6 +999,8 @@ def _lib_copy_2d() -> Any:
 class Module(_core.Module):
     """A loaded module (from ``module_from_buffer``/``module_from_file`` or SourceModule)."""
 
+    _block_required = True  # a call without block= raises, as in PyCUDA
+
     def get_texref(self, name: str) -> Any:
         _no_texref()
 

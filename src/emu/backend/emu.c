@@ -399,7 +399,8 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                                              .params = params,
                                              .timeout_ms = k->untimed ? 0 : c->timeout_ms,
                                              .msg = msg,
-                                             .msg_size = sizeof msg});
+                                             .msg_size = sizeof msg,
+                                             .solo = &m->solo[index]});
     if (m->debug)
         pthread_mutex_unlock(&m->debug_lock);
     if (m->opt) {

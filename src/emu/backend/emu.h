@@ -53,6 +53,9 @@ typedef struct lat__emu_module {
     uintptr_t data_lo, data_hi;
     lat__emu_kernel *kernels;
     int nkernels;
+    /* Per kernel, until when its launches start on the launching thread alone
+     * (lat__exec_grid's solo); the kernel entries are copied at each launch, this not. */
+    lat__exec_solo *solo;
     lat__emu_global *globals; /* __device__ and __constant__ variables */
     int nglobals;
     /* Variables of its own that can change: __device__, __constant__, __managed__, mutable

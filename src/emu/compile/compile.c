@@ -301,7 +301,8 @@ static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__low
                                lat__emu_module *m)
 {
     m->kernels = lat__calloc((size_t)(tr->nkernels ? tr->nkernels : 1), sizeof *m->kernels);
-    if (!m->kernels)
+    m->solo = lat__calloc((size_t)(tr->nkernels ? tr->nkernels : 1), sizeof *m->solo);
+    if (!m->kernels || !m->solo)
         return lat__oom(ctx, "lat_module_create");
     for (int i = 0; i < tr->nkernels; i++) {
         lat__emu_kernel *k = &m->kernels[m->nkernels];
@@ -481,6 +482,8 @@ static void free_tables(lat__emu_module *m)
         lat__ck_kernel_free(m->kernels[i].check);
     }
     free(m->kernels);
+    free(m->solo);
+    m->solo = NULL;
     for (int i = 0; i < m->nglobals; i++)
         free(m->globals[i].name);
     free(m->globals);

@@ -35,6 +35,7 @@
 #include "fiber.h"
 #include "lattice/check.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -69,6 +70,15 @@ typedef struct lat__emu_kernel {
      * the executor sets to the running thread's (block.c, worker.h); else NULL. */
     void *const *debug_ids;
 } lat__emu_kernel;
+
+/* Whether a kernel's launches start on the launching thread alone (grid.c): until `until`
+ * (CLOCK_MONOTONIC, ns), set when a launch on a team of threads took as long as the
+ * launching thread would have alone (a host loaded past its cores, or a grid shorter than
+ * waking the team), which took team_ns. Such a launch hands what is left to the team once
+ * it has run about as long as the team took. */
+typedef struct lat__exec_solo {
+    _Atomic uint64_t until, team_ns;
+} lat__exec_solo;
 
 /* ---- a block's threads, as observers see them ------------------------------------------ */
 
@@ -285,6 +295,7 @@ typedef struct lat__exec_grid {
     lat__exec_schedule schedule;
     char *shared, *dshared;
     const unsigned long *shoff;
+    struct lat__exec_solo *solo; /* the kernel's, kept from one launch to the next; NULL: none */
 } lat__exec_grid;
 
 /* Runs every block of the grid and returns when all have finished (a cooperative launch:

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 /* ---- per OS thread ---------------------------------------------------------------------- */
 
@@ -513,6 +514,69 @@ static void run_observed(lat__emu_launch *st, const lat__exec_grid *g, const lat
     pthread_mutex_destroy(&st->fail_lock);
 }
 
+/* How long a launch of a kernel whose last team was no help runs on the launching thread
+ * alone before the team is woken for the rest: as long as that team took, at least a few
+ * times the cost of waking one on an idle host and at most SOLO_MAX_NS, so that a grid
+ * which needs the team loses little; and for how long after that judgement its launches
+ * start alone. */
+static const uint64_t SOLO_NS = 200 * 1000, SOLO_MAX_NS = 50 * 1000 * 1000,
+                      SOLO_FOR_NS = 500 * 1000 * 1000;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Blocks first..nblocks-1 on a team of nthreads. Chunks of several blocks keep the shared
+ * counter cold; eight per thread still balance blocks of uneven cost. Blocks are handed
+ * out by hand, not by an OpenMP loop, so that a stopped launch stops handing them out: a
+ * loop would still go through every index of a grid of 2^63 blocks. */
+static void run_team(lat__emu_launch *st, const lat__exec_grid *g, const lat__emu_thread *base,
+                     uint64_t first, uint64_t nblocks, int nthreads)
+{
+    uint64_t chunk = (nblocks - first) / ((uint64_t)nthreads * 8);
+    chunk = chunk < 1 ? 1 : chunk > 4096 ? 4096 : chunk;
+    _Atomic uint64_t next = first;
+    /* What the launching thread ran, and how long it took: the grid on that thread alone
+     * would have taken about work_ns * blocks_total / own_blocks. */
+    uint64_t own_blocks = 0, work_ns = 0, t0 = now_ns();
+#pragma omp parallel num_threads(nthreads)
+    {
+        lat__emu_worker w;
+        lat__emu_thread t = *base;
+        cache *c = get_cache();
+        bool ok = worker_begin(&w, st, &t, g, c);
+        bool launcher = omp_get_thread_num() == 0;
+        uint64_t w0 = launcher ? now_ns() : 0;
+        while (ok && !stopped(st)) {
+            uint64_t b = atomic_fetch_add_explicit(&next, chunk, memory_order_relaxed);
+            if (b >= nblocks)
+                break;
+            uint64_t n = nblocks - b < chunk ? nblocks - b : chunk;
+            if (launcher)
+                own_blocks += n;
+            set_block(&t, b);
+            run_blocks(&w, g->kernel, &t, g->params, n);
+        }
+        if (launcher)
+            work_ns = now_ns() - w0;
+        worker_end(&w, c);
+    }
+    /* The team was no help when it took as long as the launching thread would have alone:
+     * the others woke too late, or were taken off their cores mid-block (a host loaded
+     * past its cores), or the grid is shorter than waking them. */
+    if (g->solo && own_blocks > 0 && !stopped(st)) {
+        double alone = (double)work_ns * (double)(nblocks - first) / (double)own_blocks;
+        uint64_t t1 = now_ns();
+        bool no_help = (double)(t1 - t0) >= alone;
+        atomic_store_explicit(&g->solo->team_ns, t1 - t0, memory_order_relaxed);
+        atomic_store_explicit(&g->solo->until, no_help ? t1 + SOLO_FOR_NS : 0,
+                              memory_order_relaxed);
+    }
+}
+
 lat_status lat__exec_run(const lat__exec_grid *g)
 {
     const lat__emu_kernel *k = g->kernel;
@@ -563,40 +627,40 @@ lat_status lat__exec_run(const lat__exec_grid *g)
         run_cooperative(&st, g, &base, nblocks);
     } else if (st.hooks) {
         run_observed(&st, g, &base, nblocks, nthreads, hc);
-    } else if (nblocks == 1 || nthreads == 1) {
-        /* Not worth waking a team for. */
-        lat__emu_worker w;
-        lat__emu_thread t = base;
-        cache *c = hc;
-        if (worker_begin(&w, &st, &t, g, c))
-            for (uint64_t b = 0; b < nblocks && !stopped(&st); b += 256) {
-                set_block(&t, b);
-                run_blocks(&w, k, &t, params, nblocks - b < 256 ? nblocks - b : 256);
-            }
-        worker_end(&w, c);
     } else {
-        /* Chunks of several blocks keep the shared counter cold; eight per thread
-         * still balance blocks of uneven cost. Blocks are handed out by hand, not by
-         * an OpenMP loop, so that a stopped launch stops handing them out: a loop
-         * would still go through every index of a grid of 2^63 blocks. */
-        uint64_t chunk = nblocks / ((uint64_t)nthreads * 8);
-        chunk = chunk < 1 ? 1 : chunk > 4096 ? 4096 : chunk;
-        _Atomic uint64_t next = 0;
-#pragma omp parallel num_threads(nthreads)
-        {
+        /* A grid of one block is not worth waking a team for; nor is one whose kernel's
+         * last team took as long as the launching thread would have alone (run_team): on
+         * a host loaded past its cores each such launch waited a scheduler's time slice
+         * at the team's end, a millisecond on a launch of microseconds. Such a grid runs
+         * here until it has taken about as long as that team did, and what is left goes
+         * to the team, judged again; SOLO_FOR_NS after the judgement, the team is tried
+         * again, in case the load has gone. */
+        bool solo = nthreads == 1 || nblocks == 1;
+        uint64_t deadline = UINT64_MAX, t0 = g->solo && !solo ? now_ns() : 0;
+        if (t0 && t0 < atomic_load_explicit(&g->solo->until, memory_order_relaxed)) {
+            uint64_t team = atomic_load_explicit(&g->solo->team_ns, memory_order_relaxed);
+            deadline = t0 + (team < SOLO_NS ? SOLO_NS : team > SOLO_MAX_NS ? SOLO_MAX_NS : team);
+            solo = true;
+        }
+        uint64_t b = 0;
+        if (solo) {
             lat__emu_worker w;
             lat__emu_thread t = base;
-            cache *c = get_cache();
-            bool ok = worker_begin(&w, &st, &t, g, c);
-            while (ok && !stopped(&st)) {
-                uint64_t b = atomic_fetch_add_explicit(&next, chunk, memory_order_relaxed);
-                if (b >= nblocks)
-                    break;
-                set_block(&t, b);
-                run_blocks(&w, k, &t, params, nblocks - b < chunk ? nblocks - b : chunk);
-            }
+            cache *c = hc;
+            if (worker_begin(&w, &st, &t, g, c))
+                for (uint64_t n; b < nblocks && !stopped(&st) &&
+                                (deadline == UINT64_MAX || now_ns() < deadline); b += n) {
+                    n = deadline == UINT64_MAX ? 256 : 1;
+                    n = nblocks - b < n ? nblocks - b : n;
+                    set_block(&t, b);
+                    run_blocks(&w, k, &t, params, n);
+                }
+            else
+                b = nblocks;
             worker_end(&w, c);
         }
+        if (b < nblocks && !stopped(&st))
+            run_team(&st, g, &base, b, nblocks, nthreads);
     }
     if (st.gen)
         lat__emu_guard_end(st.host);
