@@ -1805,3 +1805,40 @@ TEST(iterator_classes_with_arrow_and_increment_operators)
         ASSERT_MSG(t_close(out[t * 2 + 1], w, 1e-6, 1e-6), "post[%d] = %.9g, want %.9g", t, out[t * 2 + 1], w);
     }
 }
+
+/* A range-based for over a braced list, as unrolled code writes it (`for (int off : {16, 8,
+ * 4, 2, 1})`: refused, after a syntax error), of numbers, variables and structs; and an
+ * array of unknown size initialised from objects of its class (`const P ps[] = {p1, p2}`
+ * was sized 1, as if brace elision took p1's members: TinyCC then refused the C). */
+TEST(range_for_over_braced_lists_and_arrays_of_class_objects)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct P { float x, y; };\n"
+        "extern \"C\" __global__ void k(const float *in, float *out) {\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  float a = in[t], b = 2 * in[t], s = 0;\n"
+        "  for (auto v : {a, b, 3.0f}) s += v;\n"
+        "  P p1{a, 2}, p2{3, b};\n"
+        "  for (const auto &p : {p1, p2}) s += p.x * p.y * 100;\n"
+        "  for (int off : {16, 8, 4, 2, 1}) s += __shfl_xor_sync(0xffffffffu, a, off) * off;\n"
+        "  const P ps[] = {p1, p2, P{5, 6}};\n"
+        "  out[t * 2] = s;\n"
+        "  out[t * 2 + 1] = sizeof(ps) / sizeof(P) * 1000 + ps[1].y + ps[2].x * ps[0].x;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 64 };
+    float in[n], out[n * 2];
+    t_rand_floats(in, n, -3, 3);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {32}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out))));
+    for (int t = 0; t < n; t++) {
+        double a = in[t], b = 2.0 * in[t], s = a + b + 3 + (a * 2) * 100 + (3 * b) * 100;
+        int offs[5] = {16, 8, 4, 2, 1};
+        for (int i = 0; i < 5; i++)
+            s += (double)in[(t & ~31) | ((t & 31) ^ offs[i])] * offs[i];
+        double w1 = 3000 + b + 5 * a;
+        ASSERT_MSG(t_close(out[t * 2], s, 1e-5, 1e-4), "sum[%d] = %.9g, want %.9g", t, out[t * 2], s);
+        ASSERT_MSG(t_close(out[t * 2 + 1], w1, 1e-6, 1e-5), "ps[%d] = %.9g, want %.9g", t, out[t * 2 + 1], w1);
+    }
+}

@@ -2358,9 +2358,14 @@ lat__expr *lat__parse_initializer(lat__parser *p, lat__type **t)
              * items: count scalars per element when the items are not braced. */
             int64_t elems = n;
             bool braced = true;
-            for (size_t i = 0; i < e->items.n; i++)
-                if (e->items.items[i].value->kind != LAT_E_INIT && e->items.items[i].desig == NULL)
+            for (size_t i = 0; i < e->items.n; i++) {
+                const lat__expr *v = e->items.items[i].value;
+                /* an object of the element's class is a whole element too ({p1, p2}) */
+                bool whole = lat__is_record(v->type) && lat__is_record(ty->base) && v->type->rec &&
+                             v->type->rec == ty->base->rec;
+                if (v->kind != LAT_E_INIT && e->items.items[i].desig == NULL && !whole)
                     braced = false;
+            }
             if (!braced && !lat__is_scalar(ty->base) && lat__sizeof(ty->base)) {
                 int64_t per = 0;
                 lat__type *b = ty->base;
