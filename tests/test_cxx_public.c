@@ -1842,3 +1842,18 @@ TEST(range_for_over_braced_lists_and_arrays_of_class_objects)
         ASSERT_MSG(t_close(out[t * 2 + 1], w1, 1e-6, 1e-5), "ps[%d] = %.9g, want %.9g", t, out[t * 2 + 1], w1);
     }
 }
+
+/* A built-in the emulator's headers extend for their classes (atomicAdd of __half) called
+ * with arguments no extension takes says what the built-in takes, not the extension's
+ * internal name ('__lat_ext_atomicAdd'). */
+TEST(a_builtin_no_header_extension_takes_is_refused_by_its_own_name)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        SKIP("the emulator's own messages");
+    const char *m = cxx_error(ctx, "#include <cuda_fp16.h>\n"
+                                   "__global__ void k(float2 *o) { atomicAdd(o, make_float2(1.0f, 2.0f)); }\n");
+    ASSERT_NOT_NULL(m);
+    ASSERT_CONTAINS(m, "'atomicAdd' has no overload for 'float2 *'");
+    ASSERT_TRUE(strstr(m, "__lat_ext") == NULL);
+}

@@ -2412,7 +2412,11 @@ static lat__sym *builtin_extension(lat__parser *p, const lat__sym *builtin, lat_
     if (n <= 0 || (size_t)n >= sizeof name)
         return NULL;
     lat__sym *ext = lat__atom_get(&p->u->atoms, name, (size_t)n)->sym;
-    return ext && ext->kind == LAT_SYM_FUNC ? ext : NULL;
+    /* none of them taking the arguments, the built-in says what it takes (atomicAdd of a
+     * float2 * named the emulator's __lat_ext_atomicAdd) */
+    if (!ext || ext->kind != LAT_SYM_FUNC || lat__fewest_user_conversions(p, ext, args, nargs) < 0)
+        return NULL;
+    return ext;
 }
 
 /* CUDA's math headers overload the fixed-signature functions that take pointers for
