@@ -1857,3 +1857,68 @@ TEST(a_builtin_no_header_extension_takes_is_refused_by_its_own_name)
     ASSERT_CONTAINS(m, "'atomicAdd' has no overload for 'float2 *'");
     ASSERT_TRUE(strstr(m, "__lat_ext") == NULL);
 }
+
+/* Overload resolution against C++'s (g++ gave the expected picks): integer and floating
+ * promotions and conversions, pointer to bool against pointer to void * (a pointer takes
+ * void *: it was refused as ambiguous), a derived object's pointer to its base's pointer
+ * over void * (it took void *: a silent wrong call) and to a const reference to its base
+ * (refused), a plain function over a template's instance, and C++'s partial ordering of
+ * function templates (tp(X *) over tp(X) for an int *: it took tp(X), a silent wrong call). */
+TEST(overload_resolution_picks_what_cxx_picks)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define D __device__\n"
+        "struct S { int v; D S(int x) : v(x) {} };\n"
+        "struct T { float v; D operator float() const { return v; } };\n"
+        "D int f(int) { return 1; }\n"
+        "D int f(long) { return 2; }\n"
+        "D int f(double) { return 3; }\n"
+        "D int f(float) { return 4; }\n"
+        "D int f(unsigned) { return 5; }\n"
+        "D int g(long) { return 1; }\n"
+        "D int g(double) { return 2; }\n"
+        "D int h(float) { return 1; }\n"
+        "D int h(S) { return 2; }\n"
+        "D int m(const char *) { return 1; }\n"
+        "D int m(bool) { return 2; }\n"
+        "D int m(void *) { return 3; }\n"
+        "D int q(int *) { return 1; }\n"
+        "D int q(const int *) { return 2; }\n"
+        "D int r(float, int) { return 1; }\n"
+        "D int r(double, double) { return 2; }\n"
+        "D int u(unsigned char) { return 1; }\n"
+        "D int u(int) { return 2; }\n"
+        "D int w(long long) { return 1; }\n"
+        "D int w(unsigned long long) { return 2; }\n"
+        "template <typename X> D int tt(X) { return 1; }\n"
+        "D int tt(int) { return 2; }\n"
+        "template <typename X> D int tp(X *) { return 1; }\n"
+        "template <typename X> D int tp(X) { return 2; }\n"
+        "template <typename X> D int tc(const X &) { return 1; }\n"
+        "template <typename X> D int tc(X *) { return 2; }\n"
+        "#define CASES(X) \\\n"
+        "  X(f(1)) X(f(1L)) X(f(1.0)) X(f(1.0f)) X(f(1u)) X(f((short)1)) X(f('a')) X(f(true)) \\\n"
+        "  X(g(1.0f)) X(h(1.0)) X(h(T{2.0f})) X(m(\"x\")) X(m(0 == 0)) X(m(ip)) X(q(ip)) X(q(cip)) \\\n"
+        "  X(r(1.0f, 1)) X(r(1.0, 1.0)) X(u((unsigned char)1)) X(u('a')) X(u((short)2)) \\\n"
+        "  X(w(1LL)) X(w(1ULL)) X(tt(1)) X(tt(1.0f)) X(tt((short)1)) X(tp(ip)) X(tp(1)) X(tc(ip)) X(tc(1)) X(tc(cip))\n"
+        "struct BB { int b; }; struct DD : BB { int d; };\n"
+        "D int pb(BB *) { return 1; }\n"
+        "D int pb(void *) { return 2; }\n"
+        "D int rb(const BB &) { return 1; }\n"
+        "D int rb(long) { return 2; }\n"
+        "#define CASES2(X) X(pb(&dd)) X(pb(ip)) X(rb(dd)) X(rb(bb))\n"
+        "extern \"C\" __global__ void k(int *o) {\n"
+        "  DD dd; BB bb; int x = 0; int *ip = &x; const int *cip = &x; int n = 0;\n"
+        "#define X(e) o[n++] = e;\n"
+        "  CASES(X) CASES2(X)\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    static const int want[] = {1, 2, 3, 4, 5, 1, 1, 1, 2, 1, 1, 1, 2, 3, 1, 2, 1, 2, 1, 2, 2, 1, 2, 2,
+                               1, 1, 1, 2, 2, 1, 2, 1, 2, 1, 1};
+    enum { n = sizeof want / sizeof *want };
+    int o[n];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}}, LAT_ARGS(lat_arg_out(o, sizeof o))));
+    for (int i = 0; i < n; i++)
+        ASSERT_MSG(o[i] == want[i], "case %d picked overload %d, C++ picks %d", i, o[i], want[i]);
+}

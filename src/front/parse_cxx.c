@@ -368,7 +368,9 @@ lat__sym *lat__declare_overload(lat__parser *p, lat__sym *set, lat__atom *name, 
     return f;
 }
 
-enum { NO_MATCH = -1, EXACT = 0, PROMOTION = 1, CONVERSION = 2, USER = 3, ELLIPSIS = 4 };
+/* C++'s ranks of an argument's conversion; among the standard conversions, a pointer's to
+ * a base is better than to void *, and both better than to bool ([over.ics.rank]). */
+enum { NO_MATCH = -1, EXACT = 0, PROMOTION = 1, CONVERSION = 2, TO_VOID_PTR = 3, TO_BOOL = 4, USER = 5, ELLIPSIS = 6 };
 
 static bool is_null_pointer_constant(const lat__expr *e)
 {
@@ -392,10 +394,13 @@ static int value_rank(lat__parser *p, const lat__expr *a, const lat__type *t, bo
         return NO_MATCH;
     }
     if (from->kind == LAT_TY_PTR && to->kind == LAT_TY_PTR) {
+        bool drops = from->base->quals & ~to->base->quals & (LAT_Q_CONST | LAT_Q_VOLATILE);
         if (lat__type_compatible(from->base, to->base, true))
-            return (from->base->quals & ~to->base->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) ? NO_MATCH : EXACT;
+            return drops ? NO_MATCH : EXACT;
+        if (lat__is_record(from->base) && lat__is_record(to->base) && lat__derived_from(from->base, to->base))
+            return drops ? NO_MATCH : CONVERSION; /* Derived * to Base * */
         if (to->base->kind == LAT_TY_VOID)
-            return (from->base->quals & ~to->base->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) ? NO_MATCH : CONVERSION;
+            return drops ? NO_MATCH : TO_VOID_PTR;
         return NO_MATCH;
     }
     if (to->kind == LAT_TY_PTR)
@@ -410,7 +415,7 @@ static int value_rank(lat__parser *p, const lat__expr *a, const lat__type *t, bo
         return CONVERSION;
     }
     if (to->kind == LAT_TY_BOOL && from->kind == LAT_TY_PTR)
-        return CONVERSION;
+        return TO_BOOL;
     return one_class ? EXACT : NO_MATCH;
 }
 
@@ -422,6 +427,9 @@ static int arg_rank(lat__parser *p, lat__expr *a, const lat__type *t, bool user)
         bool same = lat__type_compatible(lat__unqualified(p->u, a->type), lat__unqualified(p->u, (lat__type *)b), true);
         if (same && lvalue && t->ref == 1)
             return (a->type->quals & ~b->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) ? NO_MATCH : EXACT;
+        if (lvalue && lat__is_record(a->type) && lat__is_record(b) && lat__derived_from(a->type, b))
+            /* a derived object bound to a reference to its base: a conversion's rank */
+            return (a->type->quals & ~b->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) ? NO_MATCH : CONVERSION;
         if (!(b->quals & LAT_Q_CONST) && t->ref != 2)
             return NO_MATCH;
         return value_rank(p, lat__rvalue(p, a), b, user);
@@ -447,7 +455,8 @@ static bool candidate_ranks(lat__parser *p, const lat__sym *f, lat__expr **args,
         return false;
     for (int i = 0; i < nargs; i++) {
         ranks[i] = i < pt->n ? arg_rank(p, args[i], pt->types[i], user) : ELLIPSIS;
-        if (i == 0 && ranks[i] == NO_MATCH && is_object_param(f) && lat__is_pointer(args[0]->type) &&
+        if (i == 0 && (ranks[i] == NO_MATCH || ranks[i] == CONVERSION) && is_object_param(f) &&
+            lat__is_pointer(args[0]->type) &&
             lat__derived_from(args[0]->type->base, pt->types[0]->base) &&
             !(args[0]->type->base->quals & ~pt->types[0]->base->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)))
             ranks[i] = EXACT; /* a base's member function a using-declaration brought into the

@@ -2652,6 +2652,30 @@ static bool fixed_type(const lat__type *t)
     return lat__is_arith(t) || (lat__is_record(t) && t->rec);
 }
 
+/* Whether function template a is at least as specialized as b (C++'s partial ordering):
+ * b's parameters deduce from a's, a's parameters standing for types of their own. Only
+ * templates without packs, of as many parameters. */
+static bool more_specialized(lat__parser *p, const lat__template *a, const lat__template *b)
+{
+    const lat__type *sa = a->shape, *sb = b->shape;
+    if (!sa || !sb || a->has_pack || b->has_pack || sa->params.n != sb->params.n)
+        return false;
+    size_t room = b->params.n + a->params.n + 2;
+    targ *d = lat__arena_alloc(&p->u->arena, room * sizeof *d);
+    bool *dset = lat__arena_alloc(&p->u->arena, room);
+    for (int i = 0; i < sa->params.n; i++) {
+        lat__type *pa = sa->params.types[i], *pb = sb->params.types[i];
+        /* references to their referred types, as C++ orders them */
+        if (pa->kind == LAT_TY_PTR && pa->ref)
+            pa = pa->base;
+        if (pb->kind == LAT_TY_PTR && pb->ref)
+            pb = pb->base;
+        if (!unify(p, pb, pa, d, dset))
+            return false;
+    }
+    return true;
+}
+
 /* Among the overloaded function templates from tsym on, the one a call with argv (and the
  * explicit arguments in args/set, read with tsym's parameters) picks: its deduction
  * succeeds, every parameter is deduced, given or defaulted, and its signature's
@@ -2752,6 +2776,14 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
         if (self && tm->member_of && !const_object && tm->const_method)
             quals++;
         cost = (cost * 256 + quals) * 2 + (tm->has_pack ? 1 : 0);
+        if (fits && best && cost == best_cost && more_specialized(p, tm, best->tmpl) &&
+            !more_specialized(p, best->tmpl, tm)) {
+            /* C++'s partial ordering breaks the tie: f(X *) over f(X) for an int * */
+            best = c;
+            memcpy(best_args, a, (room + 1) * sizeof *a);
+            memcpy(best_set, st, room + 1);
+            continue;
+        }
         if (fits && (!best || cost < best_cost)) {
             best = c;
             best_cost = cost;
