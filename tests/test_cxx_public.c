@@ -1922,3 +1922,63 @@ TEST(overload_resolution_picks_what_cxx_picks)
     for (int i = 0; i < n; i++)
         ASSERT_MSG(o[i] == want[i], "case %d picked overload %d, C++ picks %d", i, o[i], want[i]);
 }
+
+/* More of C++'s overload resolution, against g++'s picks: enumerators, default arguments,
+ * a standard conversion before a converting constructor, an explicit constructor not
+ * taken, char kinds, two function templates ordered (T, T) over (T, U), an explicit
+ * specialization, const and non-const member overloads, nullptr to a pointer parameter
+ * (refused: "no overload takes (void *)"). */
+TEST(overload_resolution_picks_what_cxx_picks_with_classes_and_defaults)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define D __device__\n"
+        "enum Color { Red, Green };\n"
+        "enum class Sc : short { A = 1 };\n"
+        "struct V { float x; D V() : x(0) {} D V(float a) : x(a) {} };\n"
+        "struct W { int w; D explicit W(int a) : w(a) {} };\n"
+        "struct C { int c; D int get() { return 1; } D int get() const { return 2; } D int at(int) { return 3; } D int at(long) const { return 4; } };\n"
+        "D int e1(int) { return 1; }\n"
+        "D int e1(unsigned) { return 2; }\n"
+        "D int e1(long) { return 3; }\n"
+        "D int d1(int a, int b = 2) { return 10 + b; }\n"
+        "D int d1(double) { return 3; }\n"
+        "D int v1(V) { return 1; }\n"
+        "D int v1(int) { return 2; }\n"
+        "D int x1(W) { return 1; }\n"
+        "D int x1(double) { return 2; }\n"
+        "D int c1(char) { return 1; }\n"
+        "D int c1(signed char) { return 2; }\n"
+        "D int c1(unsigned char) { return 3; }\n"
+        "D int s1(short) { return 1; }\n"
+        "D int s1(int) { return 2; }\n"
+        "D int s1(long long) { return 3; }\n"
+        "D int fl(float) { return 1; }\n"
+        "D int fl(long double) { return 2; }\n"
+        "template <typename T> D int t2(T, T) { return 1; }\n"
+        "template <typename T, typename U> D int t2(T, U) { return 2; }\n"
+        "template <typename T> D int t3(T *, int) { return 1; }\n"
+        "template <typename T> D int t3(const T *, long) { return 2; }\n"
+        "template <typename T> D int t4(T) { return 1; }\n"
+        "template <> D int t4<int>(int) { return 2; }\n"
+        "D int a1(int (&)[3]) { return 1; }\n"
+        "D int a1(int *) { return 2; }\n"
+        "D int n1(int *) { return 1; }\n"
+        "D int n1(long) { return 2; }\n"
+        "#define CASES(X) X(e1(Red)) X(e1(1u)) X(e1((unsigned short)1)) X(d1(1)) X(d1(1, 5)) X(d1(1.5f)) \\\n"
+        "  X(v1(1.5f)) X(v1(1.5)) X(v1('a')) X(x1(3)) X(c1('a')) X(c1((signed char)1)) X(s1(1)) X(s1((short)1)) \\\n"
+        "  X(t2(1, 2)) X(t2(1, 2.0)) X(t3(ip, 1)) X(t3(cip, 1)) X(t4(1)) X(t4(1.0)) \\\n"
+        "  X(cc.get()) X(ccc.get()) X(cc.at(1)) X(ccc.at(1)) X(n1(nullptr)) X(e1((int)Sc::A))\n"
+        "extern \"C\" __global__ void k(int *o) {\n"
+        "  int x = 0; int *ip = &x; const int *cip = &x; C cc; const C ccc{}; int n = 0;\n"
+        "#define X(e) o[n++] = e;\n"
+        "  CASES(X)\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    static const int want[] = {1, 2, 1, 12, 15, 3, 2, 2, 2, 2, 1, 2, 2, 1, 1, 2, 1, 1, 2, 1, 1, 2, 3, 4, 1, 1};
+    enum { n = sizeof want / sizeof *want };
+    int o[n];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}}, LAT_ARGS(lat_arg_out(o, sizeof o))));
+    for (int i = 0; i < n; i++)
+        ASSERT_MSG(o[i] == want[i], "case %d picked overload %d, C++ picks %d", i, o[i], want[i]);
+}

@@ -401,7 +401,7 @@ static int value_rank(lat__parser *p, const lat__expr *a, const lat__type *t, bo
             return drops ? NO_MATCH : CONVERSION; /* Derived * to Base * */
         if (to->base->kind == LAT_TY_VOID)
             return drops ? NO_MATCH : TO_VOID_PTR;
-        return NO_MATCH;
+        return is_null_pointer_constant(a) ? CONVERSION : NO_MATCH; /* n(nullptr) to an int * */
     }
     if (to->kind == LAT_TY_PTR)
         return is_null_pointer_constant(a) ? CONVERSION : NO_MATCH;
