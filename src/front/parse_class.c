@@ -1473,7 +1473,20 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RBRACKET)) {
         bool amp = lat__accept(p, LAT_P_AMP);
         lat__tok *c = lat__peek(p);
-        if (c->kind == LAT_TK_IDENT && !c->atom->kw) {
+        if (c->kind == LAT_TK_IDENT && !c->atom->kw &&
+            (lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_ASSIGN) || lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LBRACE) ||
+             lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN))) {
+            lat__unsupported(p, c, "an init-capture ([b = a * 3], C++14)",
+                             "a lattice limit: declare the variable before the lambda and capture it");
+            lat__next(p);
+            /* past its initializer, to the next capture or the ']' */
+            while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_COMMA) && !lat__at_punct(p, LAT_P_RBRACKET)) {
+                if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE) || lat__at_punct(p, LAT_P_LBRACKET))
+                    lat__skip_group(p);
+                else
+                    lat__next(p);
+            }
+        } else if (c->kind == LAT_TK_IDENT && !c->atom->kw) {
             lat__next(p);
             lat__sym *s = lat__lookup(p, c->atom);
             if (!s || s->kind != LAT_SYM_VAR || s->depth == 0)
