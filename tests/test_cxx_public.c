@@ -2025,3 +2025,50 @@ TEST(lambdas_capture_and_call_as_cxx_does)
     ASSERT_NOT_NULL(m);
     ASSERT_CONTAINS(m, "t.cu:1:46: error: an init-capture ([b = a * 3], C++14) is not supported by the lattice emulator yet");
 }
+
+/* Classes against g++: copy constructors counted through by-value and by-reference
+ * arguments, a copy assignment operator, members initialised in declaration order with a
+ * default member initializer between, member functions hidden by a derived class's, a
+ * base's data member named Base::x where the derived class's own x hides it ("no such
+ * member" before), chained compound assignment returning references, free and member
+ * operators, a conversion operator to int, a nested class and a static constant, an
+ * array of objects copied. */
+TEST(class_semantics_as_cxx_has_them)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define D __device__\n"
+        "struct Cnt { int v; int copies; D Cnt(int x) : v(x), copies(0) {} D Cnt(const Cnt &o) : v(o.v), copies(o.copies + 1) {} D Cnt &operator=(const Cnt &o) { v = o.v * 10; copies = o.copies; return *this; } };\n"
+        "D int take(Cnt c) { return c.copies; }\n"
+        "D int takeref(const Cnt &c) { return c.copies; }\n"
+        "struct Ord { int a; int b = 7; int c; D Ord(int x) : c(x * 2), a(x) {} };\n"
+        "struct Base { int x = 1; D int f() const { return 10; } D int g() const { return f() + 1; } };\n"
+        "struct Der : Base { int x = 2; D int f() const { return 20; } D int both() const { return x * 100 + Base::x; } };\n"
+        "struct Acc { int s = 0; D Acc &operator+=(int v) { s += v; return *this; } };\n"
+        "struct Vec { float x, y; D Vec operator-() const { return {-x, -y}; } D Vec operator*(float k) const { return {x * k, y * k}; } };\n"
+        "D Vec operator*(float k, const Vec &v) { return {v.x * k + 1, v.y * k + 1}; }\n"
+        "struct Num { int n; D Num(int v) : n(v) {} D operator int() const { return n * 2; } };\n"
+        "D int useint(int v) { return v + 1; }\n"
+        "struct Outer { struct In { int q = 3; D int get() const { return q * 2; } }; In in; static constexpr int K = 9; };\n"
+        "D long long c0() { Cnt a(3); Cnt b = a; return take(b) * 100 + takeref(b) * 10 + b.copies; }\n"
+        "D long long c1() { Cnt a(3), b(4); b = a; return b.v * 10 + b.copies; }\n"
+        "D long long c2() { Ord o(5); return o.a * 100 + o.b * 10 + o.c; }\n"
+        "D long long c3() { Der d; const Base &b = d; return d.f() * 1000 + d.g() * 10 + b.f() + d.both() * 100000; }\n"
+        "D long long c4() { Acc a, b; (a += 3) += 4; b += 1; return a.s * 10 + b.s; }\n"
+        "D long long c5() { Vec v{1, 2}; Vec w = 2.0f * -v; Vec z = v * 3.0f; return (long long)(w.x * 100 + w.y * 10 + z.x + z.y * 1000); }\n"
+        "D long long c6() { Num n(5); return useint(n) * 10 + (int)n + n.n; }\n"
+        "D long long c7() { Outer o; Outer::In i; i.q = 5; return o.in.get() * 100 + i.get() + Outer::K * 1000; }\n"
+        "D long long c8() { Cnt arr[2] = {Cnt(1), Cnt(2)}; Cnt c = arr[1]; return c.copies * 10 + c.v; }\n"
+        "#define CASES(X) X(c0()) X(c1()) X(c2()) X(c3()) X(c4()) X(c5()) X(c6()) X(c7()) X(c8())\n"
+        "extern \"C\" __global__ void k(long long *o) { int n = 0;\n"
+        "#define X(e) o[n++] = (long long)(e);\n"
+        "  CASES(X)\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    static const long long want[] = {211, 300, 580, 20120120, 71, 5873, 125, 9610, 12};
+    enum { n = sizeof want / sizeof *want };
+    long long o[n];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}}, LAT_ARGS(lat_arg_out(o, sizeof o))));
+    for (int i = 0; i < n; i++)
+        ASSERT_MSG(o[i] == want[i], "case %d = %lld, C++ gives %lld", i, o[i], want[i]);
+}

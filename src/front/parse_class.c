@@ -381,6 +381,12 @@ lat__expr *lat__member_name(lat__parser *p, lat__sym *member, lat__loc loc)
     lat__expr *self = lat__this_expr(p, loc);
     if (self->flags & LAT_EF_ERROR)
         return self;
+    const lat__record *own = p->this_sym->type->base->rec;
+    if (own && own != r && lat__record_derived(own, r)) /* Base::x hidden by the class's own x */
+        self = lat__base_pointer(p, self,
+                                 lat__pointer_to(p->u, lat__qualified(p->u, lat__record_type_of(p, r),
+                                                                      p->this_sym->type->base->quals)),
+                                 true);
     lat__expr *m = lat__expr_new(p, LAT_E_MEMBER, loc);
     m->a = self;
     m->field = f;

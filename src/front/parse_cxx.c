@@ -1116,6 +1116,21 @@ static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, c
             if (m->rec == ty->rec || lat__record_derived(m->rec, ty->rec))
                 return m;
         }
+        if (!found && p->this_sym && lat__is_pointer(p->this_sym->type) && p->this_sym->type->base->rec &&
+            lat__record_derived(p->this_sym->type->base->rec, ty->rec)) {
+            /* Base::x where the derived class's own x hides it: the base's field, on the
+             * base subobject (lat__member_name) */
+            for (size_t i = 0; i < ty->rec->fields.n; i++) {
+                if (ty->rec->fields.items[i].name != (*name)->atom)
+                    continue;
+                lat__sym *f = lat__sym_new(p, LAT_SYM_VAR, (*name)->atom, (*name)->loc);
+                f->type = ty->rec->fields.items[i].type;
+                f->flags |= LAT_SF_MEMBER;
+                f->rec = ty->rec;
+                f->value = (int64_t)i;
+                return f;
+            }
+        }
         if (!found) {
             *why = "no such member";
             return NULL;
