@@ -2072,3 +2072,45 @@ TEST(class_semantics_as_cxx_has_them)
     for (int i = 0; i < n; i++)
         ASSERT_MSG(o[i] == want[i], "case %d = %lld, C++ gives %lld", i, o[i], want[i]);
 }
+
+/* Programs define short macros before they include headers (`#define N 256`, `#define D
+ * __device__`, `#define B 8`): the emulator's own headers name their
+ * template parameters with reserved names, as libcu++ does, so those macros do not reach
+ * them (<type_traits>, <utility>, <tuple> and cooperative groups were syntax errors). */
+TEST(the_emulators_headers_are_immune_to_the_programs_short_macros)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define N 64\n#define D __device__\n#define I 2\n#define B 8\n"
+        "#define R 3\n#define U unsigned\n#define M 16\n#define Len 5\n#define Align 7\n"
+        "#include <type_traits>\n#include <utility>\n#include <tuple>\n#include <limits>\n"
+        "#include <cuda/std/type_traits>\n#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+        "#include <cooperative_groups/scan.h>\n"
+        "namespace cg = cooperative_groups;\n"
+        "typedef float T;\nD T twice(T x) { return x * 2; }\n"
+        "extern \"C\" __global__ void k(const T *in, T *out) {\n"
+        "  auto tile = cg::tiled_partition<4>(cg::this_thread_block());\n"
+        "  int t = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  T v = in[t];\n"
+        "  T s = cg::reduce(tile, v, cg::plus<T>());\n"
+        "  T e = cg::exclusive_scan(tile, v);\n"
+        "  std::tuple<T, int> tp(v, (int)std::is_same<T, float>::value);\n"
+        "  out[t] = twice(s) + e * N + std::get<1>(tp) * I + (T)std::make_index_sequence<R>::size() + B + M;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { n = 64 };
+    float in[n], out[n];
+    for (int i = 0; i < n; i++)
+        in[i] = (float)(t_rand_u32() % 17);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {32}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out))));
+    for (int t = 0; t < n; t++) {
+        float s = 0, e = 0;
+        for (int i = t & ~3; i < (t & ~3) + 4; i++)
+            s += in[i];
+        for (int i = t & ~3; i < t; i++)
+            e += in[i];
+        float want = 2 * s + e * 64 + 1 * 2 + 3 + 8 + 16;
+        ASSERT_MSG(out[t] == want, "out[%d] = %.9g, want %.9g", t, out[t], want);
+    }
+}
