@@ -2114,3 +2114,59 @@ TEST(the_emulators_headers_are_immune_to_the_programs_short_macros)
         ASSERT_MSG(out[t] == want, "out[%d] = %.9g, want %.9g", t, out[t], want);
     }
 }
+
+/* Templates against g++: CRTP, folds over mixed types, a recursive class template ended by
+ * a specialization, a template template parameter, default template arguments, enable_if
+ * overloads, if constexpr chains, a constexpr function as an array bound, a traits class
+ * choosing an accumulator, a deduced return type per branch of if constexpr, packs. */
+TEST(template_semantics_as_cxx_has_them)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define D __device__\n"
+        "#include <type_traits>\n"
+        "template <typename Derived> struct Shape { D int area() const { return static_cast<const Derived *>(this)->area_impl() * 2; } };\n"
+        "struct Sq : Shape<Sq> { int s; D int area_impl() const { return s * s; } };\n"
+        "template <typename... T> D long long sum(T... v) { return (0LL + ... + (long long)v); }\n"
+        "template <typename... T> D int count_pos(T... v) { int c = 0; ((c += v > 0), ...); return c; }\n"
+        "template <int N> struct Fact { static constexpr long long v = N * Fact<N - 1>::v; };\n"
+        "template <> struct Fact<0> { static constexpr long long v = 1; };\n"
+        "template <template <typename> class Op, typename T> D T apply2(T a, T b) { return Op<T>()(a, b); }\n"
+        "template <typename T> struct Mx { D T operator()(T a, T b) const { return a > b ? a : b; } };\n"
+        "template <typename T, int K = 3> D T scale(T x) { return x * K; }\n"
+        "template <typename T> D std::enable_if_t<std::is_integral<T>::value, int> kind(T) { return 1; }\n"
+        "template <typename T> D std::enable_if_t<std::is_floating_point<T>::value, int> kind(T) { return 2; }\n"
+        "template <typename T> D int ce(T x) { if constexpr (sizeof(T) == 8) return 8; else if constexpr (std::is_signed<T>::value) return -1; else return 1; }\n"
+        "constexpr int sq(int x) { return x * x; }\n"
+        "template <int N> struct Arr { int a[N]; D int n() const { return N; } };\n"
+        "template <typename T> struct Traits { using acc = T; };\n"
+        "template <> struct Traits<char> { using acc = int; };\n"
+        "template <typename T> D typename Traits<T>::acc accum(const T *p, int n) { typename Traits<T>::acc s = 0; for (int i = 0; i < n; i++) s += p[i]; return s; }\n"
+        "template <typename T> D auto pick(T x) { if constexpr (std::is_same<T, float>::value) return x * 2; else return x + 1; }\n"
+        "template <typename T, typename... R> struct First { using type = T; };\n"
+        "template <typename... T> D int nargs(T...) { return sizeof...(T); }\n"
+        "D long long c0() { Sq s; s.s = 4; return s.area(); }\n"
+        "D long long c1() { return sum(1, 2u, 3LL, (char)4, 5.9); }\n"
+        "D long long c2() { return count_pos(1, -2, 3.5, -0.1f, 7); }\n"
+        "D long long c3() { return Fact<10>::v; }\n"
+        "D long long c4() { return apply2<Mx>(3, 9) * 100 + apply2<Mx>(2.5, 1.5) * 10; }\n"
+        "D long long c5() { return scale(4) * 100 + scale<int, 5>(4); }\n"
+        "D long long c6() { return kind(1) * 10 + kind(1.0f); }\n"
+        "D long long c7() { return ce(1LL) * 100 + ce((short)1) * 10 + ce(1u); }\n"
+        "D long long c8() { Arr<sq(3)> a; return a.n() * 100 + sizeof(a) ; }\n"
+        "D long long c9() { char cs[3] = {100, 100, 100}; return accum(cs, 3); }\n"
+        "D long long c10() { return (long long)(pick(1.5f) * 10) + pick(3) * 1000; }\n"
+        "D long long c11() { return sizeof(typename First<short, double, int>::type) * 10 + nargs(1, 'a', 2.0, nullptr); }\n"
+        "#define CASES(X) X(c0()) X(c1()) X(c2()) X(c3()) X(c4()) X(c5()) X(c6()) X(c7()) X(c8()) X(c9()) X(c10()) X(c11())\n"
+        "extern \"C\" __global__ void k(long long *o) { int n = 0;\n"
+        "#define X(e) o[n++] = (long long)(e);\n"
+        "  CASES(X)\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    static const long long want[] = {32, 15, 3, 3628800, 925, 1220, 12, 791, 936, 300, 4030, 24};
+    enum { n = sizeof want / sizeof *want };
+    long long o[n];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}}, LAT_ARGS(lat_arg_out(o, sizeof o))));
+    for (int i = 0; i < n; i++)
+        ASSERT_MSG(o[i] == want[i], "case %d = %lld, C++ gives %lld", i, o[i], want[i]);
+}
