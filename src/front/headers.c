@@ -27,6 +27,7 @@ static const char *const builtin[] = {
     "sm_60_atomic_functions.h",
     "cuda/std/cstdint", "cuda/std/cstddef", "cuda/std/climits", "cuda/std/limits", "cuda/std/utility",
     "cuda/std/array", "cuda/std/functional", "cuda/std/type_traits", "type_traits", "utility", "limits", "array",
+    "tuple", "cuda/std/tuple",
     "texture_types.h", "surface_types.h",
     "cuda_texture_types.h", "cuda_surface_types.h", "texture_fetch_functions.h",
     "texture_indirect_functions.h", "surface_functions.h", "surface_indirect_functions.h",

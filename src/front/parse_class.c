@@ -381,6 +381,12 @@ lat__expr *lat__member_name(lat__parser *p, lat__sym *member, lat__loc loc)
     lat__expr *self = lat__this_expr(p, loc);
     if (self->flags & LAT_EF_ERROR)
         return self;
+    const lat__record *own = p->this_sym->type->base->rec;
+    if (own && own != r && lat__record_derived(own, r)) /* Base::x hidden by the class's own x */
+        self = lat__base_pointer(p, self,
+                                 lat__pointer_to(p->u, lat__qualified(p->u, lat__record_type_of(p, r),
+                                                                      p->this_sym->type->base->quals)),
+                                 true);
     lat__expr *m = lat__expr_new(p, LAT_E_MEMBER, loc);
     m->a = self;
     m->field = f;
@@ -1083,8 +1089,13 @@ lat__expr *lat__operator_call(lat__parser *p, const char *op, lat__expr *a, lat_
             return lat__make_call(p, fn, argv, b ? 2 : 1, loc);
         }
     }
-    /* a free operator function: the one in scope, or one of the operands' namespaces */
+    /* a free operator function: the one in scope, or one of the operands' namespaces; in a
+     * member function its class's own operators are in scope by name but are no
+     * candidates for another class's operands (C++ looks up the non-member candidates
+     * ignoring members: `temp += x` of __half2s in a vector class's operator+=) */
     lat__sym *f = atom->sym;
+    while (f && f->kind == LAT_SYM_FUNC && (f->flags & (LAT_SF_METHOD | LAT_SF_MEMBER)))
+        f = f->shadow;
     if (f && f->kind != LAT_SYM_FUNC)
         f = NULL;
     lat__expr **argv = lat__arena_alloc(&p->u->arena, 2 * sizeof *argv);
@@ -1134,6 +1145,19 @@ lat__sym *lat__conversion_operator(lat__parser *p, lat__expr *e, lat__type *t)
 lat__expr *lat__convert_object(lat__parser *p, lat__expr *e, lat__type *t)
 {
     lat__sym *best = lat__conversion_operator(p, e, t);
+    if (!best && lat__is_record(e->type) && e->type->rec && lat__nbases(e->type->rec) == 1 &&
+        (e->flags & LAT_EF_LVALUE)) {
+        /* a single base's conversion operator, on the base subobject */
+        lat__record *r = e->type->rec;
+        lat__type *bt = lat__qualified(p->u, lat__record_type_of(p, r->bases.n ? r->bases.items[0] : r->base),
+                                       e->type->quals);
+        lat__expr *obj = lat__expr_new(p, LAT_E_UNARY, e->loc);
+        obj->op = LAT_P_STAR;
+        obj->a = lat__base_pointer(p, lat__address_of_object(p, e), lat__pointer_to(p->u, bt), true);
+        obj->type = bt;
+        obj->flags |= LAT_EF_LVALUE;
+        return lat__convert_object(p, obj, t);
+    }
     if (!best)
         return NULL;
     lat__expr *fn = lat__expr_new(p, LAT_E_NAME, e->loc);
@@ -1455,7 +1479,20 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_RBRACKET)) {
         bool amp = lat__accept(p, LAT_P_AMP);
         lat__tok *c = lat__peek(p);
-        if (c->kind == LAT_TK_IDENT && !c->atom->kw) {
+        if (c->kind == LAT_TK_IDENT && !c->atom->kw &&
+            (lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_ASSIGN) || lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LBRACE) ||
+             lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN))) {
+            lat__unsupported(p, c, "an init-capture ([b = a * 3], C++14)",
+                             "a lattice limit: declare the variable before the lambda and capture it");
+            lat__next(p);
+            /* past its initializer, to the next capture or the ']' */
+            while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_COMMA) && !lat__at_punct(p, LAT_P_RBRACKET)) {
+                if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE) || lat__at_punct(p, LAT_P_LBRACKET))
+                    lat__skip_group(p);
+                else
+                    lat__next(p);
+            }
+        } else if (c->kind == LAT_TK_IDENT && !c->atom->kw) {
             lat__next(p);
             lat__sym *s = lat__lookup(p, c->atom);
             if (!s || s->kind != LAT_SYM_VAR || s->depth == 0)

@@ -368,7 +368,9 @@ lat__sym *lat__declare_overload(lat__parser *p, lat__sym *set, lat__atom *name, 
     return f;
 }
 
-enum { NO_MATCH = -1, EXACT = 0, PROMOTION = 1, CONVERSION = 2, USER = 3, ELLIPSIS = 4 };
+/* C++'s ranks of an argument's conversion; among the standard conversions, a pointer's to
+ * a base is better than to void *, and both better than to bool ([over.ics.rank]). */
+enum { NO_MATCH = -1, EXACT = 0, PROMOTION = 1, CONVERSION = 2, TO_VOID_PTR = 3, TO_BOOL = 4, USER = 5, ELLIPSIS = 6 };
 
 static bool is_null_pointer_constant(const lat__expr *e)
 {
@@ -392,11 +394,14 @@ static int value_rank(lat__parser *p, const lat__expr *a, const lat__type *t, bo
         return NO_MATCH;
     }
     if (from->kind == LAT_TY_PTR && to->kind == LAT_TY_PTR) {
+        bool drops = from->base->quals & ~to->base->quals & (LAT_Q_CONST | LAT_Q_VOLATILE);
         if (lat__type_compatible(from->base, to->base, true))
-            return (from->base->quals & ~to->base->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) ? NO_MATCH : EXACT;
+            return drops ? NO_MATCH : EXACT;
+        if (lat__is_record(from->base) && lat__is_record(to->base) && lat__derived_from(from->base, to->base))
+            return drops ? NO_MATCH : CONVERSION; /* Derived * to Base * */
         if (to->base->kind == LAT_TY_VOID)
-            return (from->base->quals & ~to->base->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) ? NO_MATCH : CONVERSION;
-        return NO_MATCH;
+            return drops ? NO_MATCH : TO_VOID_PTR;
+        return is_null_pointer_constant(a) ? CONVERSION : NO_MATCH; /* n(nullptr) to an int * */
     }
     if (to->kind == LAT_TY_PTR)
         return is_null_pointer_constant(a) ? CONVERSION : NO_MATCH;
@@ -410,7 +415,7 @@ static int value_rank(lat__parser *p, const lat__expr *a, const lat__type *t, bo
         return CONVERSION;
     }
     if (to->kind == LAT_TY_BOOL && from->kind == LAT_TY_PTR)
-        return CONVERSION;
+        return TO_BOOL;
     return one_class ? EXACT : NO_MATCH;
 }
 
@@ -422,6 +427,9 @@ static int arg_rank(lat__parser *p, lat__expr *a, const lat__type *t, bool user)
         bool same = lat__type_compatible(lat__unqualified(p->u, a->type), lat__unqualified(p->u, (lat__type *)b), true);
         if (same && lvalue && t->ref == 1)
             return (a->type->quals & ~b->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) ? NO_MATCH : EXACT;
+        if (lvalue && lat__is_record(a->type) && lat__is_record(b) && lat__derived_from(a->type, b))
+            /* a derived object bound to a reference to its base: a conversion's rank */
+            return (a->type->quals & ~b->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) ? NO_MATCH : CONVERSION;
         if (!(b->quals & LAT_Q_CONST) && t->ref != 2)
             return NO_MATCH;
         return value_rank(p, lat__rvalue(p, a), b, user);
@@ -447,7 +455,8 @@ static bool candidate_ranks(lat__parser *p, const lat__sym *f, lat__expr **args,
         return false;
     for (int i = 0; i < nargs; i++) {
         ranks[i] = i < pt->n ? arg_rank(p, args[i], pt->types[i], user) : ELLIPSIS;
-        if (i == 0 && ranks[i] == NO_MATCH && is_object_param(f) && lat__is_pointer(args[0]->type) &&
+        if (i == 0 && (ranks[i] == NO_MATCH || ranks[i] == CONVERSION) && is_object_param(f) &&
+            lat__is_pointer(args[0]->type) &&
             lat__derived_from(args[0]->type->base, pt->types[0]->base) &&
             !(args[0]->type->base->quals & ~pt->types[0]->base->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)))
             ranks[i] = EXACT; /* a base's member function a using-declaration brought into the
@@ -1106,6 +1115,21 @@ static lat__sym *record_member(lat__parser *p, lat__type *ty, lat__tok **name, c
              * of its base subobject, which leads the class's own */
             if (m->rec == ty->rec || lat__record_derived(m->rec, ty->rec))
                 return m;
+        }
+        if (!found && p->this_sym && lat__is_pointer(p->this_sym->type) && p->this_sym->type->base->rec &&
+            lat__record_derived(p->this_sym->type->base->rec, ty->rec)) {
+            /* Base::x where the derived class's own x hides it: the base's field, on the
+             * base subobject (lat__member_name) */
+            for (size_t i = 0; i < ty->rec->fields.n; i++) {
+                if (ty->rec->fields.items[i].name != (*name)->atom)
+                    continue;
+                lat__sym *f = lat__sym_new(p, LAT_SYM_VAR, (*name)->atom, (*name)->loc);
+                f->type = ty->rec->fields.items[i].type;
+                f->flags |= LAT_SF_MEMBER;
+                f->rec = ty->rec;
+                f->value = (int64_t)i;
+                return f;
+            }
         }
         if (!found) {
             *why = "no such member";

@@ -504,6 +504,14 @@ static void specifiers(lat__parser *p, spec *s)
         case LAT_KW_CONSTEXPR:
             s->constexpr_ = true;
             break;
+        case LAT_KW_EXPLICIT:
+            /* explicit operator bool() const: a conversion C++ makes only where it is asked
+             * for or in a condition, which is where the emulator makes it too */
+            if (p->in_record && lat__at_kw(p, LAT_KW_OPERATOR))
+                break;
+            cxx_word(p, t);
+            s->cxx = true;
+            break;
         case LAT_KW_TYPENAME:
             /* typename T::value_type: says that a dependent name is a type, which the
              * instance, parsed with T bound, knows already */
@@ -1819,7 +1827,14 @@ static lat__type *declarator_(lat__parser *p, lat__type *base, lat__atom **name,
             lat__next(p);
             pointer_quals(p);
             if (base->kind == LAT_TY_PTR && base->ref) {
-                lat__error_tok(p, t, "a reference to a reference");
+                /* C++'s reference collapsing, through a template parameter or an alias
+                 * (const T & with T = float &, tuple<Ts &...>'s members): & of any
+                 * reference is an lvalue reference, && keeps the reference; the const on
+                 * the reference itself means nothing */
+                if (lat__tok_is_punct(t, LAT_P_AMP) && base->ref != 1)
+                    base = lat__reference_to(p->u, base->base);
+                else
+                    base = lat__unqualified(p->u, base);
                 continue;
             }
             base = lat__reference_to(p->u, base);
@@ -2362,9 +2377,14 @@ lat__expr *lat__parse_initializer(lat__parser *p, lat__type **t)
              * items: count scalars per element when the items are not braced. */
             int64_t elems = n;
             bool braced = true;
-            for (size_t i = 0; i < e->items.n; i++)
-                if (e->items.items[i].value->kind != LAT_E_INIT && e->items.items[i].desig == NULL)
+            for (size_t i = 0; i < e->items.n; i++) {
+                const lat__expr *v = e->items.items[i].value;
+                /* an object of the element's class is a whole element too ({p1, p2}) */
+                bool whole = lat__is_record(v->type) && lat__is_record(ty->base) && v->type->rec &&
+                             v->type->rec == ty->base->rec;
+                if (v->kind != LAT_E_INIT && e->items.items[i].desig == NULL && !whole)
                     braced = false;
+            }
             if (!braced && !lat__is_scalar(ty->base) && lat__sizeof(ty->base)) {
                 int64_t per = 0;
                 lat__type *b = ty->base;

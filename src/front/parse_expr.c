@@ -275,6 +275,13 @@ lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const
 lat__expr *lat__condition(lat__parser *p, lat__expr *e, const char *what)
 {
     e = lat__rvalue(p, e);
+    if (lat__is_record(e->type) && e->type->rec && !(e->flags & LAT_EF_ERROR)) {
+        /* C++'s contextual conversion to bool: the class's operator bool (explicit or
+         * not), else its conversion to a number or pointer */
+        lat__expr *c = lat__convert_object(p, e, &lat__ty_bool);
+        if (c)
+            e = lat__rvalue(p, c);
+    }
     if (!lat__is_scalar(e->type) && !(e->flags & LAT_EF_ERROR)) {
         lat__error_at(p->u, e->loc, "a condition (%s) of type %s, not a number or pointer", what,
                       tstr(p, e->type));
@@ -906,6 +913,11 @@ static lat__expr *binary(lat__parser *p, lat__punct op, lat__expr *a, lat__expr 
         lat__expr *o = lat__operator_call(p, lat__punct_spelling(op), a, b, loc);
         if (o)
             return o; /* C++'s operator overloading: a call */
+        if (op == LAT_P_ANDAND || op == LAT_P_OROR) {
+            /* opt && x: each operand converted to bool as a condition is */
+            a = lat__condition(p, a, lat__punct_spelling(op));
+            b = lat__condition(p, b, lat__punct_spelling(op));
+        }
     }
     a = lat__rvalue(p, a);
     b = lat__rvalue(p, b);
@@ -1419,6 +1431,12 @@ static lat__expr *unary_(lat__parser *p)
         case LAT_P_DEC: {
             lat__next(p);
             lat__expr *a = lvalue_conditional(p, unary(p));
+            if (lat__is_record(a->type) && !(a->flags & LAT_EF_ERROR)) {
+                /* ++it: the class's operator++() */
+                lat__expr *o = lat__operator_call(p, lat__punct_spelling((lat__punct)t->punct), a, NULL, t->loc);
+                if (o)
+                    return o;
+            }
             check_modifiable(p, a, t->punct == LAT_P_INC ? "++" : "--");
             if (!lat__is_scalar(a->type) && !(a->flags & LAT_EF_ERROR))
                 lat__error_at(p->u, t->loc, "%s of %s", t->punct == LAT_P_INC ? "++" : "--", tstr(p, a->type));
@@ -1444,6 +1462,11 @@ static lat__expr *unary_(lat__parser *p)
         case LAT_P_STAR: {
             lat__next(p);
             lat__expr *a = lat__rvalue(p, cast_expr(p));
+            if (lat__is_record(a->type) && !(a->flags & LAT_EF_ERROR)) {
+                lat__expr *o = lat__operator_call(p, "*", a, NULL, t->loc); /* *it, *opt: its operator* */
+                if (o)
+                    return o;
+            }
             if (a->type->kind != LAT_TY_PTR) {
                 if (!(a->flags & LAT_EF_ERROR))
                     lat__error_tok(p, t, "'*' of %s, not a pointer", tstr(p, a->type));
@@ -1468,6 +1491,8 @@ static lat__expr *unary_(lat__parser *p)
                 lat__expr *o = lat__operator_call(p, lat__punct_spelling((lat__punct)t->punct), a, NULL, t->loc);
                 if (o)
                     return o;
+                if (t->punct == LAT_P_BANG)
+                    a = lat__condition(p, a, "!"); /* !opt: its operator bool */
             }
             a = lat__rvalue(p, a);
             lat__type *ty;
@@ -2304,6 +2329,14 @@ static lat__expr *member(lat__parser *p, lat__expr *base, bool arrow, lat__tok *
         return lat__error_expr(p, op->loc);
     }
     lat__type *t = arrow ? lat__rvalue(p, base)->type : base->type;
+    for (int depth = 0; arrow && lat__is_record(t) && t->rec && !(base->flags & LAT_EF_ERROR) && depth < 16; depth++) {
+        /* it->x of an iterator class: its operator->, until a pointer comes */
+        lat__expr *o = lat__operator_call(p, "->", base, NULL, op->loc);
+        if (!o)
+            break;
+        base = o;
+        t = lat__rvalue(p, base)->type;
+    }
     if (arrow) {
         base = lat__rvalue(p, base);
         if (t->kind != LAT_TY_PTR) {
@@ -2493,7 +2526,11 @@ static lat__sym *builtin_extension(lat__parser *p, const lat__sym *builtin, lat_
     if (n <= 0 || (size_t)n >= sizeof name)
         return NULL;
     lat__sym *ext = lat__atom_get(&p->u->atoms, name, (size_t)n)->sym;
-    return ext && ext->kind == LAT_SYM_FUNC ? ext : NULL;
+    /* none of them taking the arguments, the built-in says what it takes (atomicAdd of a
+     * float2 * named the emulator's __lat_ext_atomicAdd) */
+    if (!ext || ext->kind != LAT_SYM_FUNC || lat__fewest_user_conversions(p, ext, args, nargs) < 0)
+        return NULL;
+    return ext;
 }
 
 /* CUDA's math headers overload the fixed-signature functions that take pointers for
@@ -2753,6 +2790,15 @@ static lat__expr *postfix(lat__parser *p, lat__expr *e)
         case LAT_P_INC:
         case LAT_P_DEC: {
             lat__next(p);
+            if (lat__is_record(e->type) && !(e->flags & LAT_EF_ERROR)) {
+                /* it++: the class's operator++(int) */
+                lat__expr *o = lat__operator_call(p, lat__punct_spelling((lat__punct)t->punct), e,
+                                                  lat__int_constant(p, 0, t->loc), t->loc);
+                if (o) {
+                    e = o;
+                    break;
+                }
+            }
             check_modifiable(p, e, t->punct == LAT_P_INC ? "++" : "--");
             lat__expr *x = lat__expr_new(p, LAT_E_POSTFIX, t->loc);
             x->op = t->punct;

@@ -278,9 +278,31 @@ static lat__stmt *range_for(lat__parser *p, lat__stmt *loop, size_t colon, size_
     size_t after = p->pos + close + 1;
     lat__stmt *outer = lat__stmt_new(p, LAT_S_COMPOUND, loop->loc);
     lat__toks piece = {0};
-    toks_words(p, &piece, "auto &__lat_range = (", at);
-    toks_add(p, &piece, range, close - colon - 1);
-    toks_words(p, &piece, ");", at);
+    if (lat__tok_is_punct(range, LAT_P_LBRACE)) {
+        /* for (int x : {1, 2, 4}): C++'s initializer_list<E>, E the elements' type (the
+         * first's), as a local array of them */
+        size_t first = 1, depth = 0;
+        while (colon + 1 + first < close) {
+            const lat__tok *t = lat__peek_at(p, colon + 1 + first);
+            if (depth == 0 && (lat__tok_is_punct(t, LAT_P_COMMA) || lat__tok_is_punct(t, LAT_P_RBRACE)))
+                break;
+            if (lat__tok_is_punct(t, LAT_P_LPAREN) || lat__tok_is_punct(t, LAT_P_LBRACKET) || lat__tok_is_punct(t, LAT_P_LBRACE))
+                depth++;
+            else if (lat__tok_is_punct(t, LAT_P_RPAREN) || lat__tok_is_punct(t, LAT_P_RBRACKET) ||
+                     lat__tok_is_punct(t, LAT_P_RBRACE))
+                depth--;
+            first++;
+        }
+        toks_words(p, &piece, "const __typeof__(", at);
+        toks_add(p, &piece, range + 1, first - 1);
+        toks_words(p, &piece, ") __lat_range[] =", at);
+        toks_add(p, &piece, range, close - colon - 1);
+        toks_words(p, &piece, ";", at);
+    } else {
+        toks_words(p, &piece, "auto &__lat_range = (", at);
+        toks_add(p, &piece, range, close - colon - 1);
+        toks_words(p, &piece, ");", at);
+    }
     lat__stmt *rs = parse_piece(p, &piece, true);
     lat__type *rt = rs && rs->decls && rs->decls->first ? rs->decls->first->sym->type : NULL;
     if (rt && rt->kind == LAT_TY_PTR && rt->ref)
@@ -382,6 +404,11 @@ static lat__stmt *structured_binding(lat__parser *p, size_t open)
         return s;
     }
     lat__record *r = t->rec;
+    if (r->fields.n && r->fields.items[0].name && strcmp(r->fields.items[0].name->name, "__lat_head") == 0) {
+        /* std::tuple binds through get<I>, not its (recursive) members */
+        lat__unsupported(p, bracket, "a structured binding of a std::tuple", "name its elements with std::get<I>");
+        return s;
+    }
     size_t fields = 0;
     for (size_t i = 0; i < r->fields.n; i++)
         fields += r->fields.items[i].name != NULL;

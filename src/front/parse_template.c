@@ -7,6 +7,7 @@
  * parameters as placeholders.
  */
 #include "parse.h"
+#include "visit.h"
 
 #include "front.h"
 #include "lex.h"
@@ -1526,6 +1527,23 @@ static lat__sym *function_instance(lat__parser *p, lat__sym *tsym, lat__tok *t, 
     return NULL;
 }
 
+static bool placeholder_named(lat__visitor *v, lat__expr *e)
+{
+    if (e->kind == LAT_E_NAME && e->sym && e->sym->tparam)
+        *(bool *)v->data = true;
+    return !*(bool *)v->data;
+}
+
+/* Whether e names a template parameter read as a placeholder, or a value known only for
+ * real arguments (a signature or pattern read for deduction). */
+static bool names_placeholder(lat__expr *e)
+{
+    bool found = false;
+    lat__visitor v = {.expr = placeholder_named, .data = &found};
+    lat__visit_expr(&v, e);
+    return found;
+}
+
 /* One template argument for parameter tp; want: a function pointer parameter's function
  * type read with the arguments before it (NULL: tp's own). */
 static bool one_arg(lat__parser *p, const tparam *tp, targ *a, const lat__type *want)
@@ -1598,6 +1616,8 @@ static bool one_arg(lat__parser *p, const tparam *tp, targ *a, const lat__type *
         a->type = e->type; /* template <auto V>: V's type */
     if (e->kind == LAT_E_NAME && e->sym && e->sym->tparam)
         a->vph = e->sym->tparam; /* N in Vec<T, N>, read for deduction */
+    else if (names_placeholder(e))
+        a->vph = -1; /* (W > 0) && is_same<T, float>::value: known only in the instance */
     return true;
 }
 
@@ -2361,7 +2381,9 @@ static tinst *instantiate(lat__parser *p, lat__sym *tsym, targ *given, lat__loc 
         p->u->failed_instances++;
     }
     if (tm->is_alias) {
-        ti->type = aliased;
+        /* one that did not read (enable_if_t<false>: the type it read instead is no type)
+         * is no type for later uses either: each is an error then, quiet where SFINAE's */
+        ti->type = p->u->nerrors > errors_before ? NULL : aliased;
     } else if (tm->is_class) {
         ti->type = made_tag && made_tag->rec ? made_tag->type : NULL;
         if (!ti->type)
@@ -2630,6 +2652,30 @@ static bool fixed_type(const lat__type *t)
     return lat__is_arith(t) || (lat__is_record(t) && t->rec);
 }
 
+/* Whether function template a is at least as specialized as b (C++'s partial ordering):
+ * b's parameters deduce from a's, a's parameters standing for types of their own. Only
+ * templates without packs, of as many parameters. */
+static bool more_specialized(lat__parser *p, const lat__template *a, const lat__template *b)
+{
+    const lat__type *sa = a->shape, *sb = b->shape;
+    if (!sa || !sb || a->has_pack || b->has_pack || sa->params.n != sb->params.n)
+        return false;
+    size_t room = b->params.n + a->params.n + 2;
+    targ *d = lat__arena_alloc(&p->u->arena, room * sizeof *d);
+    bool *dset = lat__arena_alloc(&p->u->arena, room);
+    for (int i = 0; i < sa->params.n; i++) {
+        lat__type *pa = sa->params.types[i], *pb = sb->params.types[i];
+        /* references to their referred types, as C++ orders them */
+        if (pa->kind == LAT_TY_PTR && pa->ref)
+            pa = pa->base;
+        if (pb->kind == LAT_TY_PTR && pb->ref)
+            pb = pb->base;
+        if (!unify(p, pb, pa, d, dset))
+            return false;
+    }
+    return true;
+}
+
 /* Among the overloaded function templates from tsym on, the one a call with argv (and the
  * explicit arguments in args/set, read with tsym's parameters) picks: its deduction
  * succeeds, every parameter is deduced, given or defaulted, and its signature's
@@ -2653,6 +2699,17 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
     size_t given = 0; /* the explicit arguments: a prefix */
     while (given < head->params.n && set[given])
         given++;
+    /* the arguments every candidate binds to a reference: there T & beats const T & for a
+     * non-const lvalue (over a by-value parameter, neither is better) */
+    bool *all_ref = lat__arena_alloc(&p->u->arena, argc + 1);
+    for (size_t i = 0; i < argc; i++) {
+        all_ref[i] = true;
+        for (lat__sym *c = tsym; c && all_ref[i]; c = c->tmpl->older) {
+            const lat__type *sh = c->tmpl->shape;
+            const lat__type *pty = sh && (int)i < sh->params.n ? sh->params.types[i] : NULL;
+            all_ref[i] = pty && pty->kind == LAT_TY_PTR && pty->ref;
+        }
+    }
     for (lat__sym *c = tsym; c; c = c->tmpl->older) {
         lat__template *tm = c->tmpl;
         if (!same_kinds(tm, head, given))
@@ -2669,14 +2726,28 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
         const lat__param_types *pt = &shape->params;
         bool fits = (int)argc == pt->n || ((int)argc < pt->n && pt->defaults && pt->defaults[argc]) ||
                     ((int)argc > pt->n && pt->variadic);
-        int cost = 0;
+        int cost = 0, quals = 0;
         for (int i = 0; fits && i < pt->n && i < (int)argc; i++) {
             const lat__type *pty = pt->types[i];
             lat__type *aty = argv[i]->type;
-            if (!(pty->kind == LAT_TY_PTR && pty->ref))
+            if (!(pty->kind == LAT_TY_PTR && pty->ref)) {
                 aty = lat__unqualified(p->u, lat__rvalue(p, argv[i])->type);
-            else
+            } else {
                 pty = pty->base;
+                /* a non-const lvalue reference binds no rvalue (f(3) takes f(const T &), not
+                 * f(T &)), unless T is deduced const from a const one */
+                if (pt->types[i]->ref == 1 && !(pty->quals & LAT_Q_CONST) && !(argv[i]->flags & LAT_EF_LVALUE) &&
+                    !(argv[i]->flags & LAT_EF_ERROR) && !(lat__is_template_placeholder(pty) && (aty->quals & LAT_Q_CONST)))
+                    fits = false;
+                /* where every candidate binds a reference: a non-const lvalue prefers T & over
+                 * const T & (get<0>(t) of a non-const tuple takes the overload returning T &),
+                 * and a const one takes const T & over T & deduced const (the more
+                 * specialized, as C++'s partial ordering has it) */
+                if (all_ref[i] && (argv[i]->flags & LAT_EF_LVALUE) &&
+                    ((aty->quals & LAT_Q_CONST) ? !(pty->quals & LAT_Q_CONST) && lat__is_template_placeholder(pty)
+                                                : (pty->quals & LAT_Q_CONST) != 0))
+                    quals++;
+            }
             int k;
             if (placeholder_index(pty, &k) && (((size_t)k < head->params.n && set[k]) ||
                                                ((size_t)k >= tm->params.n && st[k] && lens)))
@@ -2703,8 +2774,16 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
         if (self && tm->member_of && const_object && !tm->const_method)
             fits = false;
         if (self && tm->member_of && !const_object && tm->const_method)
-            cost += 1;
-        cost = cost * 2 + (tm->has_pack ? 1 : 0);
+            quals++;
+        cost = (cost * 256 + quals) * 2 + (tm->has_pack ? 1 : 0);
+        if (fits && best && cost == best_cost && more_specialized(p, tm, best->tmpl) &&
+            !more_specialized(p, best->tmpl, tm)) {
+            /* C++'s partial ordering breaks the tie: f(X *) over f(X) for an int * */
+            best = c;
+            memcpy(best_args, a, (room + 1) * sizeof *a);
+            memcpy(best_set, st, room + 1);
+            continue;
+        }
         if (fits && (!best || cost < best_cost)) {
             best = c;
             best_cost = cost;
@@ -3109,6 +3188,56 @@ static lat__sym *instantiate_named(lat__unit *u, const char *expr, bool *no_temp
         return NULL;
     if (!s->tmpl || !lat__at_punct(&p, LAT_P_LT))
         return named_plain(u, &p, s, t, expr);
+    if (s->tmpl->older) {
+        /* overloaded templates (two kernels of one name told apart by enable_if_t in their
+         * return types): the one whose arguments read and substitute, tried quietly */
+        size_t at = p.pos;
+        lat__sym *pick = NULL;
+        targ *pick_args = NULL;
+        for (lat__sym *c = s; c; c = c->tmpl->older) {
+            lat__template *ct = c->tmpl;
+            p.pos = at;
+            lat_status status = u->status;
+            int nerrors = u->nerrors, failed = u->failed_instances;
+            size_t ndiags = u->diags.n;
+            targ *a = lat__arena_alloc(&u->arena, (ct->params.n + 1) * sizeof *a);
+            bool *st = lat__arena_alloc(&u->arena, ct->params.n + 1);
+            bool ok = explicit_args(&p, ct, a, st) && lat__at_eof(&p) && u->nerrors == nerrors &&
+                      substitutes(&p, ct, a, st);
+            if (u->failed_instances == failed) {
+                u->status = status;
+                u->nerrors = nerrors;
+                u->diags.n = ndiags;
+            }
+            if (!ok)
+                continue;
+            if (pick) {
+                lat__error_at(u, t->loc, "the name expression '%s' names two templates of one name that both take "
+                                         "these arguments", expr);
+                return NULL;
+            }
+            pick = c;
+            pick_args = a;
+        }
+        if (!pick) {
+            lat__error_at(u, t->loc, "no template '%s' takes the arguments of the name expression '%s'",
+                          s->tmpl->name->name, expr);
+            return NULL;
+        }
+        lat__sym *head = s->tmpl->name->sym;
+        tinst *ti = instantiate(&p, pick, pick_args, t->loc);
+        s->tmpl->name->sym = head; /* the name stays the overload set's */
+        if (!ti || !ti->fn)
+            return NULL;
+        if (!(ti->fn->cuda & LAT_CU_GLOBAL)) {
+            lat__diag_at(u, t->loc, LAT_SEV_ERROR, LAT_ERROR_KERNEL_NOT_FOUND,
+                         "the name expression '%s' names a function that is not a __global__ kernel", expr);
+            return NULL;
+        }
+        if (!ti->fn->expr_name)
+            ti->fn->expr_name = lat__arena_strndup(&u->arena, expr, strlen(expr));
+        return ti->fn;
+    }
     lat__template *tm = s->tmpl;
     targ *args = lat__arena_alloc(&u->arena, (tm->params.n + 1) * sizeof *args);
     bool *set = lat__arena_alloc(&u->arena, tm->params.n + 1);

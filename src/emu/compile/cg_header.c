@@ -100,27 +100,27 @@ static const char *const cooperative_groups_h[] = {
     "{ thread_block g; g.__lat_kind = 0; g.__lat_size = __lat_cg_nthreads(); g.__lat_mask = 0xffffffffu; return g; }\n",
     "__device__ inline grid_group this_grid() { grid_group g; g.__lat_unused = 0; return g; }\n",
     /* The scratch multi-warp tiles ask for on older GPUs: the emulator needs none. */
-    "template <unsigned int MaxBlockSize, unsigned int TileCommunicationSize = 8> struct block_tile_memory {\n",
+    "template <unsigned int __lat_MaxBlockSize, unsigned int __lat_TileCommunicationSize = 8> struct block_tile_memory {\n",
     "    char __lat_unused;\n",
     "};\n",
-    "template <typename M> __device__ thread_block this_thread_block(M &scratch) { return this_thread_block(); }\n",
+    "template <typename __lat_M> __device__ thread_block this_thread_block(__lat_M &scratch) { return this_thread_block(); }\n",
     "__device__ inline coalesced_group coalesced_threads()\n",
     "{ coalesced_group g; g.__lat_kind = 2; g.__lat_mask = __activemask(); g.__lat_size = __popc(g.__lat_mask); return g; }\n",
     "__device__ inline thread_group tiled_partition(const thread_group &parent, unsigned n)\n",
     "{ thread_group g; g.__lat_kind = 1; g.__lat_size = n; g.__lat_mask = __lat_cg_tile_mask(n); return g; }\n",
     /* A tile of Size threads (a power of two up to 32) of a block: the warp operations
      * over its lanes. */
-    "template <unsigned int Size> class thread_block_tile {\n",
+    "template <unsigned int __lat_Size> class thread_block_tile {\n",
     "public:\n",
     /* its rank among the tiles its parent was cut into, and how many there are */
     "    unsigned __lat_meta_rank, __lat_meta_size;\n",
-    "    __device__ unsigned __lat_m() const { return __lat_cg_tile_mask(Size); }\n",
-    "    __device__ unsigned __lat_base() const { return (__lat_cg_tid() & 31u) & ~(Size - 1u); }\n",
-    "    __device__ void sync() const { if (Size > 32u) __syncthreads(); else __syncwarp(__lat_m()); }\n",
+    "    __device__ unsigned __lat_m() const { return __lat_cg_tile_mask(__lat_Size); }\n",
+    "    __device__ unsigned __lat_base() const { return (__lat_cg_tid() & 31u) & ~(__lat_Size - 1u); }\n",
+    "    __device__ void sync() const { if (__lat_Size > 32u) __syncthreads(); else __syncwarp(__lat_m()); }\n",
     "    __device__ bool __lat_dense() const { return true; }\n",
-    "    __device__ unsigned long long size() const { return Size; }\n",
-    "    __device__ unsigned num_threads() const { return Size; }\n",
-    "    __device__ unsigned long long thread_rank() const { return __lat_cg_tid() & (Size - 1u); }\n",
+    "    __device__ unsigned long long size() const { return __lat_Size; }\n",
+    "    __device__ unsigned num_threads() const { return __lat_Size; }\n",
+    "    __device__ unsigned long long thread_rank() const { return __lat_cg_tid() & (__lat_Size - 1u); }\n",
     "    __device__ unsigned long long meta_group_rank() const { return __lat_meta_rank; }\n",
     "    __device__ unsigned long long meta_group_size() const { return __lat_meta_size; }\n",
     "    __device__ bool is_valid() const { return true; }\n",
@@ -134,17 +134,17 @@ static const char *const cooperative_groups_h[] = {
     "    __device__ unsigned match_any(float v) const { return __match_any_sync(__lat_m(), v) >> __lat_base(); }\n",
     "    __device__ unsigned match_any(double v) const { return __match_any_sync(__lat_m(), v) >> __lat_base(); }\n",
 #define CG_SHFL(T)                                                                                          \
-    "    __device__ " T " shfl(" T " v, int src) const { return __shfl_sync(__lat_m(), v, src, Size); }\n",  \
-    "    __device__ " T " shfl_down(" T " v, unsigned d) const { return __shfl_down_sync(__lat_m(), v, d, Size); }\n", \
-    "    __device__ " T " shfl_up(" T " v, unsigned d) const { return __shfl_up_sync(__lat_m(), v, d, Size); }\n", \
-    "    __device__ " T " shfl_xor(" T " v, unsigned m) const { return __shfl_xor_sync(__lat_m(), v, m, Size); }\n",
+    "    __device__ " T " shfl(" T " v, int src) const { return __shfl_sync(__lat_m(), v, src, __lat_Size); }\n",  \
+    "    __device__ " T " shfl_down(" T " v, unsigned d) const { return __shfl_down_sync(__lat_m(), v, d, __lat_Size); }\n", \
+    "    __device__ " T " shfl_up(" T " v, unsigned d) const { return __shfl_up_sync(__lat_m(), v, d, __lat_Size); }\n", \
+    "    __device__ " T " shfl_xor(" T " v, unsigned m) const { return __shfl_xor_sync(__lat_m(), v, m, __lat_Size); }\n",
     CG_SHFL("int") CG_SHFL("unsigned int") CG_SHFL("long long") CG_SHFL("unsigned long long")
     CG_SHFL("float") CG_SHFL("double")
 #undef CG_SHFL
     /* Vector types, a component at a time (CUDA shuffles any trivially copyable type). */
 #define CG_VSHFL_OP(T, OP, ARG, BODY)                                                                       \
     "    __device__ " T " " OP "(" T " v, " ARG ") const { " T " r = v; " BODY " return r; }\n",
-#define CG_C(F, C) "r." C " = " F "(__lat_m(), v." C ", d, Size); "
+#define CG_C(F, C) "r." C " = " F "(__lat_m(), v." C ", d, __lat_Size); "
 #define CG_VSHFL(T, COMPS)                                                                                  \
     CG_VSHFL_OP(T, "shfl", "int d", COMPS("__shfl_sync"))                                                   \
     CG_VSHFL_OP(T, "shfl_down", "unsigned d", COMPS("__shfl_down_sync"))                                    \
@@ -166,19 +166,19 @@ static const char *const cooperative_groups_h[] = {
     /* A tile of more than a warp (tiled_partition<64>...) synchronises as the block does:
      * its warps reach its sync together in the code that has them. */
     "};\n",
-    "template <unsigned int Size, typename ParentT> __device__ thread_block_tile<Size> tiled_partition(const ParentT &parent)\n",
+    "template <unsigned int __lat_Size, typename __lat_ParentT> __device__ thread_block_tile<__lat_Size> tiled_partition(const __lat_ParentT &parent)\n",
     "{\n",
-    "    thread_block_tile<Size> t;\n",
-    "    t.__lat_meta_rank = (unsigned)(parent.thread_rank() / Size);\n",
-    "    t.__lat_meta_size = (unsigned)((parent.size() + Size - 1u) / Size);\n",
+    "    thread_block_tile<__lat_Size> t;\n",
+    "    t.__lat_meta_rank = (unsigned)(parent.thread_rank() / __lat_Size);\n",
+    "    t.__lat_meta_size = (unsigned)((parent.size() + __lat_Size - 1u) / __lat_Size);\n",
     "    return t;\n",
     "}\n",
     /* a tile's tiles: a thread_group of n threads of the tile */
-    "template <unsigned int Size> __device__ thread_group tiled_partition(const thread_block_tile<Size> &parent, unsigned n)\n",
+    "template <unsigned int __lat_Size> __device__ thread_group tiled_partition(const thread_block_tile<__lat_Size> &parent, unsigned n)\n",
     "{ thread_group g; g.__lat_kind = 1; g.__lat_size = n; g.__lat_mask = __lat_cg_tile_mask(n); return g; }\n",
     /* The threads of a tile (or warp-sized group) whose predicate or label is the
      * calling thread's, as a coalesced group. */
-    "template <typename G> __device__ coalesced_group binary_partition(const G &parent, bool pred)\n",
+    "template <typename __lat_G> __device__ coalesced_group binary_partition(const __lat_G &parent, bool pred)\n",
     "{\n",
     "    coalesced_group g;\n",
     "    unsigned m = parent.__lat_m(), b = __ballot_sync(m, pred);\n",
@@ -187,7 +187,7 @@ static const char *const cooperative_groups_h[] = {
     "    g.__lat_size = __popc(g.__lat_mask);\n",
     "    return g;\n",
     "}\n",
-    "template <typename G, typename L> __device__ coalesced_group labeled_partition(const G &parent, L label)\n",
+    "template <typename __lat_G, typename __lat_L> __device__ coalesced_group labeled_partition(const __lat_G &parent, __lat_L label)\n",
     "{\n",
     "    coalesced_group g;\n",
     "    g.__lat_kind = 2;\n",
@@ -195,9 +195,9 @@ static const char *const cooperative_groups_h[] = {
     "    g.__lat_size = __popc(g.__lat_mask);\n",
     "    return g;\n",
     "}\n",
-    "template <typename G> __device__ void sync(const G &g) { g.sync(); }\n",
-    "template <typename G> __device__ unsigned long long thread_rank(const G &g) { return g.thread_rank(); }\n",
-    "template <typename G> __device__ unsigned long long group_size(const G &g) { return g.size(); }\n",
+    "template <typename __lat_G> __device__ void sync(const __lat_G &g) { g.sync(); }\n",
+    "template <typename __lat_G> __device__ unsigned long long thread_rank(const __lat_G &g) { return g.thread_rank(); }\n",
+    "template <typename __lat_G> __device__ unsigned long long group_size(const __lat_G &g) { return g.size(); }\n",
     "}\n",
     "#endif\n",
     NULL,
@@ -208,28 +208,28 @@ static const char *const reduce_h[] = {
     "#define __LAT_COOPERATIVE_GROUPS_REDUCE_H\n",
     "#include <cooperative_groups.h>\n",
     "namespace cooperative_groups {\n",
-    "template <typename T> struct plus { char __lat_unused; __device__ T operator()(T a, T b) const { return a + b; } };\n",
-    "template <typename T> struct less { char __lat_unused; __device__ T operator()(T a, T b) const { return b < a ? b : a; } };\n",
-    "template <typename T> struct greater { char __lat_unused; __device__ T operator()(T a, T b) const { return a < b ? b : a; } };\n",
-    "template <typename T> struct bit_and { char __lat_unused; __device__ T operator()(T a, T b) const { return a & b; } };\n",
-    "template <typename T> struct bit_or { char __lat_unused; __device__ T operator()(T a, T b) const { return a | b; } };\n",
-    "template <typename T> struct bit_xor { char __lat_unused; __device__ T operator()(T a, T b) const { return a ^ b; } };\n",
+    "template <typename __lat_T> struct plus { char __lat_unused; __device__ __lat_T operator()(__lat_T a, __lat_T b) const { return a + b; } };\n",
+    "template <typename __lat_T> struct less { char __lat_unused; __device__ __lat_T operator()(__lat_T a, __lat_T b) const { return b < a ? b : a; } };\n",
+    "template <typename __lat_T> struct greater { char __lat_unused; __device__ __lat_T operator()(__lat_T a, __lat_T b) const { return a < b ? b : a; } };\n",
+    "template <typename __lat_T> struct bit_and { char __lat_unused; __device__ __lat_T operator()(__lat_T a, __lat_T b) const { return a & b; } };\n",
+    "template <typename __lat_T> struct bit_or { char __lat_unused; __device__ __lat_T operator()(__lat_T a, __lat_T b) const { return a | b; } };\n",
+    "template <typename __lat_T> struct bit_xor { char __lat_unused; __device__ __lat_T operator()(__lat_T a, __lat_T b) const { return a ^ b; } };\n",
     /* Every lane gets the whole tile's result: a butterfly over its lanes. */
-    "template <typename TyGroup, typename TyVal, typename TyOp>\n",
-    "__device__ TyVal reduce(const TyGroup &g, TyVal val, TyOp op)\n",
+    "template <typename __lat_TyGroup, typename __lat_TyVal, typename __lat_TyOp>\n",
+    "__device__ __lat_TyVal reduce(const __lat_TyGroup &g, __lat_TyVal val, __lat_TyOp op)\n",
     "{\n",
     "    unsigned n = (unsigned)g.size();\n",
     /* A tile of several warps: each warp's butterfly, then its warps' results in order,
      * through shared memory, between the tile's syncs. */
     "    if (n > 32u) {\n",
-    "        __shared__ TyVal __lat_part[32];\n",
+    "        __shared__ __lat_TyVal __lat_part[32];\n",
     "        for (unsigned k = 16u; k > 0u; k /= 2u)\n",
     "            val = op(val, __shfl_xor_sync(0xffffffffu, val, k));\n",
     "        if ((__lat_cg_tid() & 31u) == 0u)\n",
     "            __lat_part[__lat_cg_tid() / 32u] = val;\n",
     "        g.sync();\n",
     "        unsigned first = __lat_cg_tid() / n * (n / 32u);\n",
-    "        TyVal r = __lat_part[first];\n",
+    "        __lat_TyVal r = __lat_part[first];\n",
     "        for (unsigned i = 1u; i < n / 32u; i++)\n",
     "            r = op(r, __lat_part[first + i]);\n",
     "        g.sync();\n",
@@ -241,7 +241,7 @@ static const char *const reduce_h[] = {
     "        return val;\n",
     "    }\n",
     /* A coalesced group, or a size no butterfly fits: in rank order. */
-    "    TyVal r = g.shfl(val, 0u);\n",
+    "    __lat_TyVal r = g.shfl(val, 0u);\n",
     "    for (unsigned i = 1u; i < n; i++)\n",
     "        r = op(r, g.shfl(val, i));\n",
     "    return r;\n",
@@ -262,52 +262,52 @@ static const char *const scan_h[] = {
     "#define __LAT_COOPERATIVE_GROUPS_SCAN_H\n",
     "#include <cooperative_groups/reduce.h>\n",
     "namespace cooperative_groups {\n",
-    "template <typename Op, typename T> struct __lat_scan_minus { static const bool value = false; };\n",
+    "template <typename __lat_Op, typename __lat_T> struct __lat_scan_minus { static const bool value = false; };\n",
 #define SCAN_MINUS(T) "template <> struct __lat_scan_minus<plus<" T ">, " T "> { static const bool value = true; };\n",
     SCAN_MINUS("char") SCAN_MINUS("signed char") SCAN_MINUS("unsigned char") SCAN_MINUS("short")
     SCAN_MINUS("unsigned short") SCAN_MINUS("int") SCAN_MINUS("unsigned int") SCAN_MINUS("long")
     SCAN_MINUS("unsigned long") SCAN_MINUS("long long") SCAN_MINUS("unsigned long long") SCAN_MINUS("bool")
 #undef SCAN_MINUS
-    "template <typename TyGroup, typename TyVal, typename TyOp>\n",
-    "__device__ TyVal __lat_inclusive_scan(const TyGroup &g, TyVal val, TyOp op)\n",
+    "template <typename __lat_TyGroup, typename __lat_TyVal, typename __lat_TyOp>\n",
+    "__device__ __lat_TyVal __lat_inclusive_scan(const __lat_TyGroup &g, __lat_TyVal val, __lat_TyOp op)\n",
     "{\n",
     "    unsigned n = (unsigned)g.size(), r = (unsigned)g.thread_rank();\n",
-    "    TyVal out = val;\n",
+    "    __lat_TyVal out = val;\n",
     "    for (unsigned i = 1u; i < n; i <<= 1) {\n",
-    "        TyVal tmp = g.shfl(out, r >= i ? r - i : r);\n",
+    "        __lat_TyVal tmp = g.shfl(out, r >= i ? r - i : r);\n",
     "        if (i <= r) out = op(out, tmp);\n",
     "    }\n",
     "    return out;\n",
     "}\n",
-    "template <typename TyGroup, typename TyVal, typename TyOp>\n",
-    "__device__ TyVal __lat_exclusive_scan(const TyGroup &g, TyVal val, TyOp op)\n",
+    "template <typename __lat_TyGroup, typename __lat_TyVal, typename __lat_TyOp>\n",
+    "__device__ __lat_TyVal __lat_exclusive_scan(const __lat_TyGroup &g, __lat_TyVal val, __lat_TyOp op)\n",
     "{\n",
-    "    TyVal inc = __lat_inclusive_scan(g, val, op);\n",
-    "    if (__lat_scan_minus<TyOp, TyVal>::value) return inc - val;\n",
+    "    __lat_TyVal inc = __lat_inclusive_scan(g, val, op);\n",
+    "    if (__lat_scan_minus<__lat_TyOp, __lat_TyVal>::value) return inc - val;\n",
     "    unsigned r = (unsigned)g.thread_rank();\n",
-    "    TyVal below = g.shfl(inc, r ? r - 1u : 0u);\n",
-    "    if (r == 0u) return TyVal();\n",
+    "    __lat_TyVal below = g.shfl(inc, r ? r - 1u : 0u);\n",
+    "    if (r == 0u) return __lat_TyVal();\n",
     "    return below;\n",
     "}\n",
 #define SCAN_FN(NAME)                                                                                       \
-    "template <unsigned int Size, typename TyVal, typename TyOp>\n",                                        \
-    "__device__ TyVal " NAME "(const thread_block_tile<Size> &g, TyVal val, TyOp op)\n",                     \
+    "template <unsigned int __lat_Size, typename __lat_TyVal, typename __lat_TyOp>\n",                                        \
+    "__device__ __lat_TyVal " NAME "(const thread_block_tile<__lat_Size> &g, __lat_TyVal val, __lat_TyOp op)\n",                     \
     "{\n",                                                                                                   \
-    "    static_assert(Size <= 32u, \"cooperative_groups::" NAME " of a tile of more than 32 threads is not \"\n", \
+    "    static_assert(__lat_Size <= 32u, \"cooperative_groups::" NAME " of a tile of more than 32 threads is not \"\n", \
     "                  \"supported by the lattice emulator yet\");\n",                                         \
     "    return __lat_" NAME "(g, val, op);\n",                                                             \
     "}\n",                                                                                                   \
-    "template <unsigned int Size, typename TyVal>\n",                                                       \
-    "__device__ TyVal " NAME "(const thread_block_tile<Size> &g, TyVal val)\n",                              \
+    "template <unsigned int __lat_Size, typename __lat_TyVal>\n",                                                       \
+    "__device__ __lat_TyVal " NAME "(const thread_block_tile<__lat_Size> &g, __lat_TyVal val)\n",                              \
     "{\n",                                                                                                   \
-    "    static_assert(Size <= 32u, \"cooperative_groups::" NAME " of a tile of more than 32 threads is not \"\n", \
+    "    static_assert(__lat_Size <= 32u, \"cooperative_groups::" NAME " of a tile of more than 32 threads is not \"\n", \
     "                  \"supported by the lattice emulator yet\");\n",                                         \
-    "    return __lat_" NAME "(g, val, plus<TyVal>());\n",                                                  \
+    "    return __lat_" NAME "(g, val, plus<__lat_TyVal>());\n",                                                  \
     "}\n",                                                                                                   \
-    "template <typename TyVal, typename TyOp>\n",                                                           \
-    "__device__ TyVal " NAME "(const thread_group &g, TyVal val, TyOp op) { return __lat_" NAME "(g, val, op); }\n", \
-    "template <typename TyVal>\n",                                                                          \
-    "__device__ TyVal " NAME "(const thread_group &g, TyVal val) { return __lat_" NAME "(g, val, plus<TyVal>()); }\n",
+    "template <typename __lat_TyVal, typename __lat_TyOp>\n",                                                           \
+    "__device__ __lat_TyVal " NAME "(const thread_group &g, __lat_TyVal val, __lat_TyOp op) { return __lat_" NAME "(g, val, op); }\n", \
+    "template <typename __lat_TyVal>\n",                                                                          \
+    "__device__ __lat_TyVal " NAME "(const thread_group &g, __lat_TyVal val) { return __lat_" NAME "(g, val, plus<__lat_TyVal>()); }\n",
     SCAN_FN("inclusive_scan") SCAN_FN("exclusive_scan")
 #undef SCAN_FN
     "}\n",
