@@ -948,9 +948,10 @@ TEST(range_for_over_arrays_and_braced_returns)
     }
 }
 
-/* decltype: a name's and a member's declared type; a reference for a parenthesised name
- * and for an element (writes through it reach the array); the type of an arithmetic
- * expression; in sizeof. It was refused. */
+/* decltype: a name's and a member's declared type; a reference for a parenthesised name,
+ * for an element (writes through it reach the array) and for a ?: of two lvalues (writes
+ * reach the one it chose; it was a copy); the type of an arithmetic expression; in
+ * sizeof. It was refused. */
 TEST(decltype_gives_declared_types_and_references_to_lvalues)
 {
     lat_context *ctx = t_context();
@@ -969,14 +970,18 @@ TEST(decltype_gives_declared_types_and_references_to_lvalues)
         "    decltype((j)) rj = j;\n"
         "    rj += 100;\n"
         "    decltype(x[i] * 2.0) d = 0.25;\n"
-        "    if (i < n) y[i] = j + a + b + arr[1] + d + sizeof(decltype(d)) + sizeof(decltype(p.n));\n"
+        "    float lo = a, hi = 5.0f;\n"
+        "    decltype(lo < hi ? lo : hi) pick = lo < hi ? lo : hi;\n"
+        "    pick += 1000;\n"
+        "    if (i < n) y[i] = j + a + b + arr[1] + d + sizeof(decltype(d)) + sizeof(decltype(p.n)) + lo + hi;\n"
         "}\n";
     lat_kernel *k = t_kernel_as_written(ctx, src, "dt");
     static float in[N], out[N];
     t_rand_floats(in, N, -2, 2);
     run_1d(k, in, out, N);
     for (int i = 0; i < N; i++) {
-        double want = (i + 1 + 100) + (double)(float)(in[i] * 2.0f) + 7 + 10 + 0.25 + 8 + 4;
+        double a = (double)(float)(in[i] * 2.0f);
+        double want = (i + 1 + 100) + a + 7 + 10 + 0.25 + 8 + 4 + (a + 1000) + 5;
         ASSERT_MSG(t_close(out[i], want, 1e-6, 1e-6), "out[%d] = %.9g, want %.9g", i, out[i], want);
     }
 }

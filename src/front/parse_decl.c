@@ -224,6 +224,17 @@ static lat__type *decltype_of(lat__parser *p, lat__expr *e)
     }
     if ((e->flags & LAT_EF_LVALUE) && e->type->kind != LAT_TY_FUNC)
         return lat__reference_to(p->u, e->type);
+    if (e->kind == LAT_E_COND && e->b && e->c) {
+        /* a ?: of two lvalues of one type is an lvalue (x > y ? x : y, cuDF's Max) */
+        const lat__expr *x = e->b, *y = e->c;
+        while (x->kind == LAT_E_CAST && (x->flags & LAT_EF_IMPLICIT) && x->a)
+            x = x->a;
+        while (y->kind == LAT_E_CAST && (y->flags & LAT_EF_IMPLICIT) && y->a)
+            y = y->a;
+        if ((x->flags & LAT_EF_LVALUE) && (y->flags & LAT_EF_LVALUE) && x->type->kind != LAT_TY_FUNC &&
+            lat__type_same(x->type, y->type) && x->type->quals == y->type->quals)
+            return lat__reference_to(p->u, x->type);
+    }
     return e->type;
 }
 

@@ -3,7 +3,10 @@
  * decltype(x + y)), a type-dispatching functor over a type id (switch over an enum class,
  * a nested template call per type), and null masks tested bit by bit.
  * After rapidsai/cudf cpp/src/binaryop/compiled/operation.cuh (Add, Mul, NullMax) and
- * cpp/include/cudf/utilities/type_dispatcher.hpp; the kernel written here.
+ * cpp/include/cudf/utilities/type_dispatcher.hpp; the kernel written here. Max returns
+ * decltype(x > y ? x : y), a reference (both are lvalues): to its callers' objects, as
+ * cuDF's takes them by const reference (by value it would return a dangling reference:
+ * an H100 gave NaN).
  * @source https://github.com/rapidsai/cudf cpp/src/binaryop/compiled/operation.cuh
  * @kernel binop_kernel
  * @grid 4
@@ -51,7 +54,7 @@ struct Mul {
 
 struct Max {
   template <typename TypeLhs, typename TypeRhs>
-  CUDF_HOST_DEVICE inline auto operator()(TypeLhs x, TypeRhs y) -> decltype(x > y ? x : y)
+  CUDF_HOST_DEVICE inline auto operator()(TypeLhs const& x, TypeRhs const& y) -> decltype(x > y ? x : y)
   {
     return x > y ? x : y;
   }
