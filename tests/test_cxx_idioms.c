@@ -149,8 +149,9 @@ TEST(ggml_dequantize_takes_its_function_as_a_template_argument)
     lat_module *bm;
     ASSERT_STATUS(LAT_ERROR_COMPILE,
                   lat_module_create(ctx, &(lat_module_desc){.source = bad, .name = "bad.cu", .no_extern_c = 1}, &bm));
-    ASSERT_CONTAINS(lat_last_error(),
-                    "'twice' is float (float, float), not the float (float) the template parameter takes");
+    if (t_is_emu(ctx)) /* NVRTC refuses it in its own words */
+        ASSERT_CONTAINS(lat_last_error(),
+                        "'twice' is float (float, float), not the float (float) the template parameter takes");
 }
 
 /* A functor with a const member set by its constructor (thrust's saxpy_functor), a
@@ -492,6 +493,8 @@ TEST(constexpr_calls_in_constant_expressions)
                                "return r[0]; }\n"
                                "template <int N> struct T { int v[N]; };\n"
                                "__global__ void k(int *o) { T<f(4)> t; t.v[0] = 1; o[0] = t.v[0]; }\n";
+    if (!t_is_emu(ctx))
+        return; /* NVRTC evaluates it: the refusal is the emulator's limit */
     lat_module *m;
     ASSERT_STATUS(LAT_ERROR_COMPILE, lat_module_create(ctx, &(lat_module_desc){.source = loop, .name = "loop.cu"}, &m));
     ASSERT_CONTAINS(lat_last_error(), "must be a constant");
