@@ -237,6 +237,15 @@ static int compiled_as_cxx(const lat__source *src)
     return src->no_extern_c || (src->name_expressions && src->name_expressions[0]);
 }
 
+/* Whether NVRTC's log says that the extern "C" wrap made the program invalid: a template
+ * or an overloaded function given C linkage. */
+static bool refused_for_c_linkage(const char *log)
+{
+    return log && (strstr(log, "may not have extern \"C\" linkage") ||
+                   strstr(log, "has \"C\" linkage") ||
+                   strstr(log, "template with C linkage"));
+}
+
 /* Appends `#include <name>\n`; nonzero when out of memory. */
 static int append_include(char **out, size_t *len, const char *name)
 {
@@ -1045,6 +1054,30 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
                      "%s: NVRTC %d.%d does not know this device's architecture sm_%d; "
                      "compiled PTX for compute_%d instead, which the driver compiles on load",
                      src->name, lat__cu.nvrtc_major, lat__cu.nvrtc_minor, cc, t.arch);
+    }
+    if (r == NVRTC_ERROR_COMPILATION && !m->cxx && refused_for_c_linkage(log)) {
+        /* PyCUDA's wrap gives every declaration C linkage, which C++ refuses to templates
+         * and overloads ("this declaration may not have extern "C" linkage"): such a
+         * program is compiled as written, as the emulator reads it, its kernels found by
+         * their mangled names. */
+        lat__source as_written = *src;
+        as_written.no_extern_c = true;
+        char *text2 = wrap_source(&as_written, ambient, hdrs.names, hdrs.n);
+        name_list names2;
+        if (!text2 || make_name_list(&as_written, &names2)) {
+            free(text2);
+            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
+                            src->name);
+            goto done;
+        }
+        free(text);
+        free_name_list(&names);
+        text = text2;
+        names = names2;
+        m->cxx = 1;
+        destroy_program(&prog);
+        free(log);
+        r = compile(text, src->name, &hdrs, argv, argc, &names, &prog, &log);
     }
     if (r == NVRTC_ERROR_COMPILATION && names.count && mark_failed_names(log, &names) > 0) {
         /* Compile once more without the names NVRTC could not resolve: those kernels
