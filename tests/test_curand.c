@@ -848,6 +848,10 @@ TEST(sobol_poisson_is_the_inversion_of_its_uniform)
 TEST(poisson_draws_have_poisson_moments_for_each_method)
 {
     lat_context *ctx = t_context();
+    if (lat_context_backend(ctx) == LAT_BACKEND_CROSS && t_on_gpu(ctx))
+        SKIP("a gammainc draw (64 <= lambda <= 4000) may differ from the GPU's near a rejection "
+             "boundary (docs/dialect.md): cross-checking would compare two draws; the moments "
+             "are checked on each backend alone");
     lat_kernel *k = kernel(ctx, src_poisson, "poisson.cu", "poisson");
     enum { N = 16 * THREADS };
     uint32_t *out = t_calloc(N, sizeof *out);
