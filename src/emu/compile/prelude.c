@@ -577,7 +577,8 @@ static const char *const lines[] = {
         "    case 4: v = (long long)ua + ub; break;",
         "    case 5: v = (long long)sa + sb; v = v > smax ? smax : v < smin ? smin : v; break;",
         "    case 6: v = (long long)ua + ub; v = v > (long long)m ? (long long)m : v; break;",
-        "    case 7: v = ((long long)sa + sb + 1) >> 1; break;",
+        /* rounded half away from zero, as the GPU's __vavgs2/4 (an H100's truth) */
+        "    case 7: v = (long long)sa + sb; v = v < 0 ? -((-v + 1) / 2) : (v + 1) / 2; break;",
         "    case 8: v = ((long long)ua + ub + 1) >> 1; break;",
         "    case 19: v = ((long long)ua + ub) >> 1; break;",
         "    case 20: v = sa > sb ? sa : sb; break;",
