@@ -12,8 +12,9 @@
  * @block 32,2
  * @arg in f32 1024 rand -4 4
  * @arg out f32 1024
- * @arg out i32 32
+ * @arg out i32 26
  * @arg val i32 8
+ * @tol 1e-5
  */
 #include <cuda/std/type_traits>
 #include <type_traits>

@@ -11,5 +11,6 @@
  * @arg val i64 256
  * @arg val i32 4
  * @arg val i32 64
+ * @tol 1e-5
  */
 #include "../src/vllm_style.cuh"
