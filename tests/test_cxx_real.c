@@ -108,6 +108,55 @@ TEST(cuda_samples_nbody_integrate_bodies_agrees_on_every_tier_with_a_reference)
 
 /* The GPU's fmaxf/fminf (max.f32/min.f32): a NaN operand gives the other one, two NaNs the
  * canonical NaN, +0 is above -0. */
+/* A call returning a struct of 12 bytes (or 6) in registers, as another operand of the
+ * same expression waits in the frame: TinyCC stored whole 8-byte registers into the
+ * struct's temporary and overwrote that operand (max(x <= y, f().x) in a loop's condition
+ * read the comparison as 0 and ran no iteration: the differential generator found it
+ * against an H100). TinyCC is built with that temporary whole registers long. */
+TEST(a_short_struct_a_call_returns_leaves_the_other_operands_alone)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct r3 { unsigned x, y, z; };\n"
+        "__device__ r3 mk(unsigned v) { r3 r; r.x = v; r.y = v ^ 1u; r.z = v + 7u; return r; }\n"
+        "__device__ float3 f3(float v) { return make_float3(v, v * 2, v * 3); }\n"
+        "__device__ short3 s3(short v) { return make_short3(v, v + 1, v + 2); }\n"
+        "extern \"C\" __global__ void k(const unsigned *in, unsigned *o, float *f)\n"
+        "{\n"
+        "    __shared__ unsigned sh[64];\n"
+        "    unsigned t = threadIdx.x + blockIdx.x * blockDim.x, lt = threadIdx.x;\n"
+        "    sh[lt] = in[t];\n"
+        "    __syncthreads();\n"
+        "    unsigned n = 0;\n"
+        "    for (unsigned i = 0; i < max((0u <= sh[lt]), mk(0u).x) % 5u; i += 2u) n = n * 31u + 1u;\n"
+        "    for (unsigned i = 0; i < max((0u <= sh[lt]), mk(in[t]).x % 3u) + 1u; i++) n += 2u;\n"
+        "    o[3 * t] = n;\n"
+        "    o[3 * t + 1] = max(sh[lt] & 7u, mk(in[t] >> 3).z);\n"
+        "    o[3 * t + 2] = min(sh[lt] | 1u, (unsigned)s3((short)(in[t] & 1023)).z);\n"
+        "    f[t] = fmaxf((float)(in[t] & 255), f3((float)(in[t] & 15)).z);\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "k");
+    enum { N = 256 };
+    static unsigned in[N], o[3 * N];
+    static float f[N];
+    for (int i = 0; i < N; i++)
+        in[i] = t_rand_u32();
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(o, sizeof o),
+                                       lat_arg_out(f, sizeof f))));
+    for (int i = 0; i < N; i++) {
+        unsigned m = in[i] % 3u > 1u ? in[i] % 3u : 1u;
+        ASSERT_MSG(o[3 * i] == 1u + 2u * (m + 1u), "thread %d: n = %u, want %u", i, o[3 * i],
+                   1u + 2u * (m + 1u));
+        unsigned z = (in[i] >> 3) + 7u;
+        ASSERT_EQ(o[3 * i + 1], (in[i] & 7u) > z ? (in[i] & 7u) : z);
+        unsigned s = (in[i] & 1023u) + 2u;
+        ASSERT_EQ(o[3 * i + 2], (in[i] | 1u) < s ? (in[i] | 1u) : s);
+        float w = (float)(in[i] & 15u) * 3.0f, v = (float)(in[i] & 255u);
+        ASSERT_TRUE(f[i] == (v > w ? v : w));
+    }
+}
+
 static float gpu_fmaxminf(float a, float b, int max)
 {
     if (isnan(a) && isnan(b)) {

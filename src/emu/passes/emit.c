@@ -400,7 +400,9 @@ static void emit_display_call(lat__emitter *em, const lat__expr *e, const lat__e
  * it allocated just before, such as the counter of the loop around the call (cuda-samples'
  * nbody looped for ever, and other layouts gave wrong sums). Eight bytes of padding declared
  * before the call, in a statement expression, take those stores; the optimising tier's
- * compiler drops them. */
+ * compiler drops them. They do not guard a value spilled after them (max(a, f().x)):
+ * scripts/build-tinycc patches TinyCC to make the temporary whole registers long, and the
+ * padding stays for a TinyCC built without that patch. */
 static bool tcc_short_struct_return(const lat__type *t)
 {
     if (!t || !lat__is_record(t) || !lat__is_complete(t))
