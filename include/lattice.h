@@ -406,7 +406,9 @@ typedef struct lat_module_desc {
                                         with the system's C compiler, its lines those of
                                         name (docs/debugging.md) */
     /* 0: the source is compiled as if wrapped in extern "C" { }, so kernels are found by
-     * their plain names (PyCUDA's default). Non-zero: compiled as written, as PyCUDA's
+     * their plain names (PyCUDA's default); a program the wrap would make invalid C++ (a
+     * template or an overloaded function cannot have C linkage) is compiled as written
+     * instead, on every backend. Non-zero: compiled as written, as PyCUDA's
      * no_extern_c=True; kernels are still looked up by their plain names, and by their
      * mangled names as NVRTC lowers them. */
     int no_extern_c;
