@@ -31,6 +31,23 @@ static bool is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
+/* A letter, a digit or '_': what a name or a literal's suffix is made of. */
+static bool is_word(char c)
+{
+    return c == '_' || is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* A new string of n characters (and its NUL) that the reader frees; NULL, with the reader
+ * failed, when out of memory or of room to keep it. */
+static char *owned(reader *r, size_t n)
+{
+    char *p = r->nowned < MAX_STRINGS ? lat__malloc(n + 1) : NULL;
+    if (!p)
+        return r->bad = true, NULL;
+    r->owned[r->nowned++] = p;
+    return p;
+}
+
 static char peek(const reader *r)
 {
     return r->bad ? '\0' : r->s[r->i];
@@ -52,13 +69,12 @@ static const char *join(reader *r, const char *a, const char *b, const char *c)
     if (r->bad || !a || !b || !c)
         return r->bad = true, NULL;
     size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
-    char *p = r->nowned < MAX_STRINGS ? lat__malloc(la + lb + lc + 1) : NULL;
+    char *p = owned(r, la + lb + lc);
     if (!p)
-        return r->bad = true, NULL;
+        return NULL;
     memcpy(p, a, la);
     memcpy(p + la, b, lb);
     memcpy(p + la + lb, c, lc + 1);
-    r->owned[r->nowned++] = p;
     return p;
 }
 
@@ -93,12 +109,11 @@ static const char *source_name(reader *r)
     size_t n = strtoul(d, NULL, 10);
     if (n == 0 || n > 1024 || strnlen(r->s + r->i, n) < n)
         return r->bad = true, NULL;
-    char *name = r->nowned < MAX_STRINGS ? lat__malloc(n + 1) : NULL;
+    char *name = owned(r, n);
     if (!name)
-        return r->bad = true, NULL;
+        return NULL;
     memcpy(name, r->s + r->i, n);
     name[n] = '\0';
-    r->owned[r->nowned++] = name;
     r->i += n;
     return name;
 }
@@ -240,16 +255,13 @@ static const char *unsuffixed(reader *r, const char *s)
 {
     static const char *const suffixes[] = {"ull", "ul", "ll", "u", "l"};
     size_t n = strlen(s);
-    char *out = r->nowned < MAX_STRINGS ? lat__malloc(n + 1) : NULL;
+    char *out = owned(r, n);
     if (!out)
-        return r->bad = true, NULL;
-    r->owned[r->nowned++] = out;
+        return NULL;
     size_t o = 0;
     bool changed = false;
     for (size_t i = 0; i < n;) {
-        bool word_before = i > 0 && (s[i - 1] == '_' || (s[i - 1] >= 'a' && s[i - 1] <= 'z') ||
-                                     (s[i - 1] >= 'A' && s[i - 1] <= 'Z') || is_digit(s[i - 1]));
-        if (!is_digit(s[i]) || word_before) {
+        if (!is_digit(s[i]) || (i > 0 && is_word(s[i - 1]))) {
             out[o++] = s[i++];
             continue;
         }
@@ -258,8 +270,7 @@ static const char *unsuffixed(reader *r, const char *s)
         for (size_t k = 0; k < sizeof suffixes / sizeof suffixes[0]; k++) {
             size_t l = strlen(suffixes[k]);
             char after = s[i + l < n ? i + l : n];
-            if (!strncmp(s + i, suffixes[k], l) && !(after == '_' || is_digit(after) ||
-                                                     (after >= 'a' && after <= 'z') || (after >= 'A' && after <= 'Z'))) {
+            if (!strncmp(s + i, suffixes[k], l) && !is_word(after)) {
                 i += l;
                 changed = true;
                 break;
@@ -276,10 +287,9 @@ static const char *unspaced(reader *r, const char *s)
     if (!strstr(s, ", "))
         return NULL;
     size_t n = strlen(s);
-    char *out = r->nowned < MAX_STRINGS ? lat__malloc(n + 1) : NULL;
+    char *out = owned(r, n);
     if (!out)
-        return r->bad = true, NULL;
-    r->owned[r->nowned++] = out;
+        return NULL;
     size_t o = 0;
     for (size_t i = 0; i < n; i++)
         if (!(s[i] == ' ' && i > 0 && s[i - 1] == ','))
