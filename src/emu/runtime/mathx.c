@@ -14,7 +14,6 @@
 #include "mathx.h"
 
 #include <fenv.h>
-#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
