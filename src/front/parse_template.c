@@ -3175,6 +3175,22 @@ static lat__sym *named_plain(lat__unit *u, lat__parser *p, lat__sym *s, const la
     return s;
 }
 
+/* The kernel an instance made for a name expression is, found from then on by the
+ * expression as written; NULL (reported) when the instance failed or is no kernel. */
+static lat__sym *instance_kernel(lat__unit *u, const tinst *ti, const lat__tok *t, const char *expr)
+{
+    if (!ti || !ti->fn)
+        return NULL;
+    if (!(ti->fn->cuda & LAT_CU_GLOBAL)) {
+        lat__diag_at(u, t->loc, LAT_SEV_ERROR, LAT_ERROR_KERNEL_NOT_FOUND,
+                     "the name expression '%s' names a function that is not a __global__ kernel", expr);
+        return NULL;
+    }
+    if (!ti->fn->expr_name)
+        ti->fn->expr_name = lat__arena_strndup(&u->arena, expr, strlen(expr));
+    return ti->fn;
+}
+
 static lat__sym *instantiate_named(lat__unit *u, const char *expr, bool *no_template, jmp_buf *stop)
 {
     lat__parser p;
@@ -3227,16 +3243,7 @@ static lat__sym *instantiate_named(lat__unit *u, const char *expr, bool *no_temp
         lat__sym *head = s->tmpl->name->sym;
         tinst *ti = instantiate(&p, pick, pick_args, t->loc);
         s->tmpl->name->sym = head; /* the name stays the overload set's */
-        if (!ti || !ti->fn)
-            return NULL;
-        if (!(ti->fn->cuda & LAT_CU_GLOBAL)) {
-            lat__diag_at(u, t->loc, LAT_SEV_ERROR, LAT_ERROR_KERNEL_NOT_FOUND,
-                         "the name expression '%s' names a function that is not a __global__ kernel", expr);
-            return NULL;
-        }
-        if (!ti->fn->expr_name)
-            ti->fn->expr_name = lat__arena_strndup(&u->arena, expr, strlen(expr));
-        return ti->fn;
+        return instance_kernel(u, ti, t, expr);
     }
     lat__template *tm = s->tmpl;
     targ *args = lat__arena_alloc(&u->arena, (tm->params.n + 1) * sizeof *args);
@@ -3248,16 +3255,7 @@ static lat__sym *instantiate_named(lat__unit *u, const char *expr, bool *no_temp
         return NULL;
     }
     tinst *ti = instantiate(&p, s, args, t->loc);
-    if (!ti || !ti->fn)
-        return NULL;
-    if (!(ti->fn->cuda & LAT_CU_GLOBAL)) {
-        lat__diag_at(u, t->loc, LAT_SEV_ERROR, LAT_ERROR_KERNEL_NOT_FOUND,
-                     "the name expression '%s' names a function that is not a __global__ kernel", expr);
-        return NULL;
-    }
-    if (!ti->fn->expr_name)
-        ti->fn->expr_name = lat__arena_strndup(&u->arena, expr, strlen(expr));
-    return ti->fn;
+    return instance_kernel(u, ti, t, expr);
 }
 
 const char *lat__instantiate_expression(lat__unit *u, const char *expr, bool *no_template)
