@@ -290,7 +290,18 @@ static void name_ref(lat__emitter *em, const lat__expr *e)
         lat__emit_str(em, "__lat_tid");
         return;
     }
+    if (em->global_x && (s->flags & LAT_SF_BLOCK_UNIFORM)) {
+        lat__emit_fmt(em, "__lat_%s", s->name->name); /* lat__emit_block_uniforms' copy */
+        return;
+    }
     lat__emit_str(em, lat__emit_name(em->u, s));
+}
+
+void lat__emit_block_uniforms(lat__emitter *em)
+{
+    if (em->global_x)
+        lat__emit_str(em, " const uint3 __lat_blockIdx = __lat_t->block_idx, __lat_blockDim = __lat_t->block_dim,"
+                          " __lat_gridDim = __lat_t->grid_dim;");
 }
 
 static bool takes_context(lat__unit *u, lat__sym *s)

@@ -63,7 +63,8 @@ typedef struct lat__emitter {
     const char *ckp_racefree; /* a flag true where proven accesses need no racecheck
                                  records either (region_gen.c), or NULL */
     bool global_x;       /* the optimising tier's kernel whose block fits in int (lower.c):
-                            loops over x step the threads' global x index, __lat_g */
+                            loops over x step the threads' global x index, __lat_g, and
+                            blockIdx, blockDim and gridDim are locals (lat__emit_block_uniforms) */
 } lat__emitter;
 
 void lat__emit_init(lat__emitter *em, lat__unit *u, const lat__lower_in *in);
@@ -108,5 +109,9 @@ void lat__emit_decl_group(lat__emitter *em, const lat__decl_group *g, bool file_
 void lat__emit_record(lat__emitter *em, lat__record *r);
 /* The parameter list of a function: "(lat_emu_thread *__lat_t, float *a, int n)". */
 void lat__emit_params(lat__emitter *em, const lat__func *fn, bool hidden, bool copies);
+/* The optimised kernel's copies of blockIdx, blockDim and gridDim, at the top of its body:
+ * a store through a pointer the kernel loaded from its context (shared memory's) may alias
+ * the context for gcc, which then reloaded them at every thread. Nothing outside global_x. */
+void lat__emit_block_uniforms(lat__emitter *em);
 
 #endif

@@ -558,19 +558,6 @@ static bool stretch_calls_out(plan *pl)
     return false;
 }
 
-/* Whether the open stretch holds a loop left in each thread for gcc to vectorise across
- * threads (thread_loop.c). */
-static bool stretch_holds_thread_loop(plan *pl)
-{
-    for (size_t k = 0; k < pl->items.n; k++) {
-        const item *it = &pl->items.items[k];
-        if (lat__region_holds_thread_loop(&pl->u->arena, it->s, it->e) ||
-            (it->d && lat__region_holds_thread_loop(&pl->u->arena, NULL, it->d->init)))
-            return true;
-    }
-    return false;
-}
-
 static bool fault_point(lat__visitor *v, lat__expr *e)
 {
     bool *found = v->data;
@@ -947,16 +934,15 @@ static void write_stretch(plan *pl, int s, bool clean, bool stable)
                       pl->seg_pre ? pl->seg_pre : "", skip);
     else {
         /* The thread's index is a local (__lat_tid). The context's x is for what reads it
-         * there, a fault's report above all. An implicit loop's stretch (only ever in the
-         * optimised variant, region.h), where the loop is to vectorise, stores it once per
-         * row unless something else may read it: its faults name a thread of the right row.
-         * So does a stretch that nothing can fault in (a warp shuffle's own loads), and the
-         * optimised copy's stretch holding a loop left in each thread (thread_loop.c): the
-         * store at every thread kept their loops from vectorising (the tiled matmul's k
-         * loop: 28 ms against 6). */
+         * there: a function called with the context, and a fault's report. TinyCC's and
+         * checked code store it at every thread of a stretch that may fault, so that the
+         * report names the thread. The optimised copy stores it once per row unless a
+         * callee may read it: gcc sinks or reorders that store at will (guard.c says the
+         * thread is approximate there), and keeping it at every thread cost what it was
+         * meant to tell: loops left in each thread that did not vectorise (the tiled
+         * matmul's k loop: 28 ms against 6), a tree reduction's step 2.3x gcc's. */
         bool per_thread_x = stretch_calls_out(pl) ||
-                            (!pl->in_implicit && !clean && stretch_may_fault(pl) &&
-                             !(em->global_x && stretch_holds_thread_loop(pl)));
+                            (!em->global_x && !pl->in_implicit && !clean && stretch_may_fault(pl));
         /* Checked code keeps index order within a stretch, races and all (as TinyCC's):
          * no promise to the optimiser that the threads' turns are independent, but in the
          * forward variant's implicit loops, whose turns already interleave (region_fwd.c). */
@@ -1013,9 +999,18 @@ static void write_stretch(plan *pl, int s, bool clean, bool stable)
             if (pl->pending.items[k]->op <= LAT_EMU_W_XOR)
                 shuffle_source(pl, pl->pending.items[k], pl->pending.items[k]->op);
     }
-    for (size_t k = 0; k < pl->items.n; k++) {
+    if (cmp && em->global_x) {
+        /* The loop visits exactly the threads the condition selects (range_bound), and the
+         * condition reads nothing a thread changes: in the optimised copy, the test at
+         * every thread only kept gcc from loading its arrays contiguously (a tree
+         * reduction's step became gathers). */
         lat__emit_str(em, " ");
-        print_item(pl, &pl->items.items[k]);
+        lat__emit_stmt(em, pl->items.items[0].s->body);
+    } else {
+        for (size_t k = 0; k < pl->items.n; k++) {
+            lat__emit_str(em, " ");
+            print_item(pl, &pl->items.items[k]);
+        }
     }
     lat__emit_newline(em);
     lat__emit_fmt(em, " __lat_n%d%s: ;", s, pl->label_tail);
@@ -1509,21 +1504,34 @@ static void gen(plan *pl, const lat__stmt *s)
     }
 }
 
-/* The block's state, the collectives' slots, the variables' storage. */
-static void head(plan *pl)
+/* The threads' states (__lat_sk), made at every block, cost a tree reduction's block 4 %
+ * of its time where nothing reads them: once the body is written, a state nothing in it
+ * names is blanked out (the span is kept, so that the output's lines stay where they were). */
+static void drop_unread_states(lat__emitter *em, size_t at, size_t end)
+{
+    if (!strstr(em->buf + end, "__lat_sk")) /* the output is a C string (emit.c) */
+        memset(em->buf + at, ' ', end - at);
+}
+
+/* The block's state, the collectives' slots, the variables' storage. Sets [*sk_at,
+ * *sk_end) to the threads' states' text (drop_unread_states). */
+static void head(plan *pl, size_t *sk_at, size_t *sk_end)
 {
     lat__emitter *em = pl->em;
+    lat__emit_str(em, "{ unsigned long __lat_i; unsigned __lat_x, __lat_y, __lat_z, __lat_bx = __lat_t->block_dim.x,"
+                      " __lat_by = __lat_t->block_dim.y, __lat_bz = __lat_t->block_dim.z,"
+                      " __lat_n = __lat_t->nthreads, __lat_n32 = (__lat_n + 31) & ~31u;");
+    *sk_at = em->len;
     lat__emit_fmt(em,
-                  "{ unsigned long __lat_i; unsigned __lat_x, __lat_y, __lat_z, __lat_bx = __lat_t->block_dim.x,"
-                  " __lat_by = __lat_t->block_dim.y, __lat_bz = __lat_t->block_dim.z,"
-                  " __lat_n = __lat_t->nthreads, __lat_n32 = (__lat_n + 31) & ~31u;"
                   " int *__lat_sk = __lat_scratch(__lat_t, sizeof(int) * __lat_n32);"
                   " for (__lat_i = 0; __lat_i < __lat_n32; __lat_i++) __lat_sk[__lat_i] = __lat_i < __lat_n ? 0 : %d;",
                   EXITED);
+    *sk_end = em->len;
     if (pl->checked)
         lat__emit_str(em, " unsigned __lat_k; const unsigned *__lat_ord = __lat_ck_rorder(__lat_t);");
     if (em->global_x)
         lat__emit_str(em, " int __lat_gb = (int)(__lat_t->block_idx.x * __lat_bx);");
+    lat__emit_block_uniforms(em);
     for (size_t k = 0; k < pl->colls.n; k++) {
         const rcoll *c = pl->colls.items[k];
         if (c->op == -1 || c->op == LAT_EMU_W_SYNC)
@@ -1578,15 +1586,17 @@ void lat__region_generate(plan *pl, lat__emitter *em)
         }
     }
     lat__emit_hooks saved = {0};
+    size_t sk_at = 0, sk_end = 0;
     if (em) {
         saved = em->hooks;
         em->hooks = (lat__emit_hooks){region_expr_hook, region_stmt_hook, pl};
         lat__emit_at(em, pl->fn->body->loc);
-        head(pl);
+        head(pl, &sk_at, &sk_end);
     }
     gen_items(pl, pl->fn->body);
     seg_close(pl);
     if (em) {
+        drop_unread_states(em, sk_at, sk_end);
         lat__emit_at(em, pl->fn->body->end);
         lat__emit_str(em, " }");
         em->hooks = saved;

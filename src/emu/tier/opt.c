@@ -485,6 +485,11 @@ static void base_flags(args *a, const table *t, const toolchain *tc, bool debug)
     add(a, "-nostdlib");
     add(a, "-ffp-contract=off");
     add(a, "-fno-math-errno");
+    /* A GPU raises no floating-point exception and lattice reads none, so an operation may
+     * run where its result is then not used: gcc if-converts `i < n ? 4 / (1 + x * x) : 0`
+     * into vector code only so (the pi mapper: 2.2x faster). No result changes: values
+     * stay IEEE's, rounding to nearest. */
+    add(a, "-fno-trapping-math");
     add(a, "-fwrapv");
     add(a, "-fno-strict-aliasing");
     add(a, "-fno-stack-protector");
