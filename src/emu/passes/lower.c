@@ -354,9 +354,11 @@ static void plain_body(lower *lw, lat__func *fn)
     if (em->global_x)
         lat__emit_str(em, " int __lat_gb = (int)(__lat_t->block_idx.x * __lat_bx);");
     lat__emit_block_uniforms(em);
-    /* The optimised copy stores x once per row unless a callee may read it, as region
-     * loops' stretches do (region_gen.c says why). */
-    bool per_thread_x = !em->global_x || lat__region_calls_out(fn->body, NULL);
+    /* The optimised copy stores x once per row where a loop is left in each thread to be
+     * vectorised across threads (thread_loop.c): the store at every thread kept gcc from
+     * vectorising it. Its faults then name a thread of the right row (emu.c says so). */
+    bool per_thread_x = !em->global_x || lat__region_calls_out(fn->body, NULL) ||
+                        !lat__region_holds_thread_loop(&lw->u->arena, fn->body, NULL);
     lat__emit_fmt(em, " for (__lat_z = 0; __lat_z < __lat_bz; __lat_z++) { __lat_t->thread_idx.z = __lat_z;"
                       " for (__lat_y = 0; __lat_y < __lat_by; __lat_y++) { __lat_t->thread_idx.y = __lat_y;%s",
                   per_thread_x ? "" : " __lat_t->thread_idx.x = 0;");

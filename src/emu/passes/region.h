@@ -38,6 +38,8 @@ bool lat__region_calls_out(const lat__stmt *s, const lat__expr *e);
  * written as an implicit loop: one gcc vectorises across the threads around it
  * (thread_loop.c). */
 bool lat__region_thread_loop(lat__arena *arena, const lat__stmt *s);
+/* Whether statement s or expression e (either may be NULL) holds such a loop. */
+bool lat__region_holds_thread_loop(lat__arena *arena, const lat__stmt *s, const lat__expr *e);
 /* Writes the planned kernel's body. */
 void lat__region_emit(lat__emitter *em, lat__func *fn);
 

@@ -585,6 +585,19 @@ static void visit_items(plan *pl, lat__visitor *v)
     }
 }
 
+/* Whether the open stretch holds a loop left in each thread for gcc to vectorise across
+ * threads (thread_loop.c). */
+static bool stretch_holds_thread_loop(plan *pl)
+{
+    for (size_t k = 0; k < pl->items.n; k++) {
+        const item *it = &pl->items.items[k];
+        if (lat__region_holds_thread_loop(&pl->u->arena, it->s, it->e) ||
+            (it->d && lat__region_holds_thread_loop(&pl->u->arena, NULL, it->d->init)))
+            return true;
+    }
+    return false;
+}
+
 /* Whether something in the open stretch may fault (a memory access, an integer division):
  * the fault's report names the thread by its context's index. */
 static bool stretch_may_fault(plan *pl)
@@ -934,15 +947,17 @@ static void write_stretch(plan *pl, int s, bool clean, bool stable)
                       pl->seg_pre ? pl->seg_pre : "", skip);
     else {
         /* The thread's index is a local (__lat_tid). The context's x is for what reads it
-         * there: a function called with the context, and a fault's report. TinyCC's and
-         * checked code store it at every thread of a stretch that may fault, so that the
-         * report names the thread. The optimised copy stores it once per row unless a
-         * callee may read it: gcc sinks or reorders that store at will (guard.c says the
-         * thread is approximate there), and keeping it at every thread cost what it was
-         * meant to tell: loops left in each thread that did not vectorise (the tiled
-         * matmul's k loop: 28 ms against 6), a tree reduction's step 2.3x gcc's. */
+         * there, a fault's report above all. An implicit loop's stretch (only ever in the
+         * optimised variant, region.h), where the loop is to vectorise, stores it once per
+         * row unless something else may read it: its faults name a thread of the right row.
+         * So does a stretch that nothing can fault in (a warp shuffle's own loads), and the
+         * optimised copy's stretch holding a loop left in each thread (thread_loop.c): the
+         * store at every thread kept their loops from vectorising (the tiled matmul's k
+         * loop: 28 ms against 6). Elsewhere it costs some 20 % (the pi mapper's step, which
+         * vectorises with it) and keeps most faults' reports exact. */
         bool per_thread_x = stretch_calls_out(pl) ||
-                            (!em->global_x && !pl->in_implicit && !clean && stretch_may_fault(pl));
+                            (!pl->in_implicit && !clean && stretch_may_fault(pl) &&
+                             !(em->global_x && stretch_holds_thread_loop(pl)));
         /* Checked code keeps index order within a stretch, races and all (as TinyCC's):
          * no promise to the optimiser that the threads' turns are independent, but in the
          * forward variant's implicit loops, whose turns already interleave (region_fwd.c). */

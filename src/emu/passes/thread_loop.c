@@ -199,3 +199,27 @@ bool lat__region_thread_loop(lat__arena *arena, const lat__stmt *s)
     lat__visit_stmt(&v, s->body);
     return !sc.bad;
 }
+
+typedef struct holds_scan {
+    lat__arena *arena;
+    bool found;
+} holds_scan;
+
+static bool holds_stmt(lat__visitor *v, lat__stmt *s)
+{
+    holds_scan *h = v->data;
+    if (s->kind == LAT_S_FOR && lat__region_thread_loop(h->arena, s))
+        h->found = true;
+    return !h->found;
+}
+
+bool lat__region_holds_thread_loop(lat__arena *arena, const lat__stmt *s, const lat__expr *e)
+{
+    holds_scan h = {arena, false};
+    lat__visitor v = {holds_stmt, NULL, NULL, &h};
+    if (s)
+        lat__visit_stmt(&v, (lat__stmt *)s);
+    if (e && !h.found)
+        lat__visit_expr(&v, (lat__expr *)e); /* a statement expression's loops */
+    return h.found;
+}
