@@ -113,6 +113,10 @@ typedef struct lat__source {
                                         the emulator's predefined macros; its status says
                                         whether it is valid CUDA C in the dialect. Passes may
                                         rewrite it: one backend's alone. */
+    /* The compile request's digest (cache.h), when the core keyed this compile; else NULL.
+     * A backend's own caches key by it (the emulator's source index), never by a view of
+     * their own. */
+    const struct lat__cache_key *request;
 } lat__source;
 
 /* A validated launch: every dimension at least 1 and within the device's limits. */

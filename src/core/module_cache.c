@@ -96,7 +96,9 @@ lat_status lat__module_compile(lat_context *ctx, lat_module *mod, const lat__sou
 
     /* Compiled outside the lock: two threads may compile the same source at once; the
      * second to finish keeps its own, unshared. */
-    lat_status st = b->module_create(ctx, mod, src);
+    lat__source keyed = *src;
+    keyed.request = &key;
+    lat_status st = b->module_create(ctx, mod, &keyed);
     if (st != LAT_OK)
         return st;
     if (lat__drv(ctx)->module_has_state(mod)) {

@@ -19,7 +19,6 @@
 #include "prelude.h"
 #include "emu/runtime/runtime.h"
 #include "emu/passes/lower.h"
-#include "source_key.h"
 #include "cache.h"
 #include "front/front.h"
 
@@ -605,11 +604,13 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         .opt_variants = opt_mode != LAT_EMU_OPT_OFF && !o->device_debug,
     };
     /* A module this build of lattice translated before, in this mode, is not translated
-     * again when the source index has it (SYNC and BACKGROUND modes: AUTO's short-lived
-     * modules should not pay for the digest). */
-    uint8_t digest[32];
+     * again when the source index has it (SYNC and BACKGROUND modes), under the compile
+     * request's digest: the request has every input of the translation (the source and
+     * what it includes, options, target, lattice's build, and the tier, checks and
+     * LATTICE_EMU_* settings of driver.c's module_key). */
+    const uint8_t *digest = src->request ? src->request->bytes : NULL;
     bool indexed = !in.checked && !in.debug && (opt_mode == LAT_EMU_OPT_SYNC || opt_mode == LAT_EMU_OPT_BACKGROUND) &&
-                   lat__cache_enabled() && lat__emu_source_digest(u, src, &in, digest);
+                   digest;
     bool has_state = lat__emu_module_has_state(u);
     if (indexed && from_index(ctx, o, opt_mode, digest, out, log_out)) {
         (*out)->has_state = has_state;
