@@ -1236,6 +1236,10 @@ static shst v_loop(vctx *c, const snode *s, int L, shst s0)
     shst head = s0, out = s0;
     bool bad = false;
     const enode *cond = s->kind == S_FOR ? s->e[1] : s->e[0];
+    /* `c++ < N && cond` (do, and while's first form): the check that ends the loop after
+     * N rounds skips cond, and a barrier in it (seed 4242381: a write, then a read of
+     * another thread's slot after the loop, raced). */
+    bool skips = s->kind == S_DO || (s->kind == S_WHILE && s->op == 0);
     for (int round = 0; round < 8; round++) {
         if (c->nbf >= 64) {
             vfail(c, "nesting too deep");
@@ -1245,14 +1249,15 @@ static shst v_loop(vctx *c, const snode *s, int L, shst s0)
         shst back, exit_state;
         if (s->kind == S_DO) {
             shst b = v_body(c, s->b[0], L, head);
-            shst cs = sh_expr(sh_join(b, c->bf[c->nbf - 1].cont), cond, &bad);
+            shst pre = sh_join(b, c->bf[c->nbf - 1].cont);
+            shst cs = sh_expr(pre, cond, &bad);
             back = cs;
-            exit_state = cs;
+            exit_state = skips ? sh_join(cs, pre) : cs;
         } else {
             shst cs = sh_expr(head, cond, &bad);
             shst b = v_body(c, s->b[0], L, cs);
             back = sh_join(b, c->bf[c->nbf - 1].cont);
-            exit_state = cs;
+            exit_state = skips ? sh_join(cs, head) : cs;
         }
         exit_state = sh_join(exit_state, c->bf[c->nbf - 1].brk);
         c->nbf--;
