@@ -203,6 +203,55 @@ TEST(functors_lambdas_and_deduction_through_class_templates)
     }
 }
 
+/* Valid C++ compiles without a word: a lambda called through a const reference (Kokkos'
+ * parallel_for over a KOKKOS_LAMBDA, Thrust's functors) and a const member function
+ * returning a reference to its array (CuPy's CIndexer::get). The emulator's C had made
+ * the lambda's operator() non-const and dropped the array's const, and TinyCC warned of
+ * both in the program's name ("assignment discards qualifiers"). */
+static const char const_call_src[] =
+    "template <class F> __device__ void for_index(const F &f, int n) {\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n) f(i);\n"
+    "}\n"
+    "struct Indexer {\n"
+    "    long long index_[2];\n"
+    "    __device__ const long long (&get() const)[2] { return index_; }\n"
+    "};\n"
+    "__device__ long long sum(const long long (&idx)[2]) { return idx[0] + 3 * idx[1]; }\n"
+    "extern \"C\" __global__ void k(long long *out, const int *a, int n) {\n"
+    "    for_index([=] (int i) {\n"
+    "        Indexer ix;\n"
+    "        ix.index_[0] = a[i];\n"
+    "        ix.index_[1] = i;\n"
+    "        out[i] = sum(ix.get());\n"
+    "    }, n);\n"
+    "}\n";
+
+TEST(const_calls_of_lambdas_and_array_references_compile_without_warnings)
+{
+    lat_context *ctx = t_context();
+    lat_module *m;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = const_call_src, .name = "const_call.cu",
+                                                        .no_extern_c = 1}, &m));
+    if (t_is_emu(ctx))
+        ASSERT_MSG(!strstr(lat_module_log(m), "warning"), "log: %s", lat_module_log(m));
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(m, "k", &k));
+    enum { N = 500 };
+    int *a = t_calloc(N, sizeof *a);
+    long long *out = t_calloc(N, sizeof *out);
+    for (int i = 0; i < N; i++)
+        a[i] = (int)t_rand_double(-1e6, 1e6);
+    int n = N;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(N + 127) / 128}, .block = {128}},
+                              LAT_ARGS(lat_arg_out(out, N * sizeof *out), lat_arg_in(a, N * sizeof *a),
+                                       lat_arg_i32(n))));
+    for (int i = 0; i < N; i++)
+        ASSERT_MSG(out[i] == (long long)a[i] + 3LL * i, "out[%d] = %lld, want %lld", i, out[i],
+                   (long long)a[i] + 3LL * i);
+    lat_module_destroy(m);
+}
+
 /* Copies: the program's copy constructor runs for an lvalue, in every spelling, and a
  * class with only a converting constructor copies as C++'s implicit one does. A static
  * constant sizes an array after it in the class, and is read through an object. */

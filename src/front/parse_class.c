@@ -1540,16 +1540,20 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     lat__type *t = lat__func_type(p->u, ret);
     if (lat__at_punct(p, LAT_P_LPAREN))
         t = lat__parse_param_list(p, ret);
+    bool is_mutable = false;
     while (lat__at_kw(p, LAT_KW_MUTABLE) || lat__at_kw(p, LAT_KW_NOEXCEPT) || lat__at_kw(p, LAT_KW_DEVICE))
-        lat__next(p);
+        is_mutable |= lat__tok_kw(lat__next(p), LAT_KW_MUTABLE);
     if (lat__accept(p, LAT_P_ARROW)) {
         lat__type *given = lat__parse_type_name(p);
         if (given)
             t->base = given;
     }
-    /* operator()(this, params) */
+    /* operator()(this, params), const unless the lambda is mutable, as C++ has it: a
+     * const functor (`const F &f; f(i)`, Kokkos' and Thrust's way) calls it without
+     * dropping the qualifier (TinyCC warned of it in the user's name). */
     lat__atom *name = lat__atom_get(&p->u->atoms, "operator()", 10);
-    lat__type *ft = method_type(p, t->base, t, rt, open->loc, &l->self);
+    lat__type *ft = method_type(p, t->base, t, is_mutable ? rt : lat__qualified(p->u, rt, LAT_Q_CONST),
+                                open->loc, &l->self);
     lat__sym *f = lat__sym_new(p, LAT_SYM_FUNC, name, open->loc);
     f->type = ft;
     f->cuda = LAT_CU_DEVICE;

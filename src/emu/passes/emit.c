@@ -1232,7 +1232,14 @@ void lat__emit_stmt(lat__emitter *em, const lat__stmt *s)
         lat__emit_str(em, "return");
         if (s->e) {
             lat__emit_str(em, " ");
-            lat__emit_expr(em, s->e, LAT_PREC_COMMA);
+            /* A reference to an array (`const T (&get() const)[N]`) is a pointer to it: TinyCC
+             * takes &this->a of a const object as dropping the const of the elements, and
+             * warned of valid code, so it is told the type. */
+            const lat__type *rt = em->fn ? em->fn->sym->type->base : NULL;
+            bool cast = rt && rt->kind == LAT_TY_PTR && rt->base && rt->base->kind == LAT_TY_ARRAY;
+            if (cast)
+                lat__emit_fmt(em, "(%s)", lat__emit_type(em->u, rt, ""));
+            lat__emit_expr(em, s->e, cast ? LAT_PREC_UNARY : LAT_PREC_COMMA);
         }
         lat__emit_str(em, ";");
         break;
