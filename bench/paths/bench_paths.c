@@ -11,6 +11,11 @@
  * public CUDA code (named above it): a warp or block reduction in helpers, cooperative
  * groups, a softmax row per warp, a warp scan, ballots and matches; one recursion through
  * a collective, which stays on fibers.
+ *
+ * With files (bench_paths tests/corpus/...cu), it reads those instead: the real kernels of
+ * the correctness corpora, whose launches need their own inputs (lattice-corpus runs them).
+ * Per kernel it prints the path, then the share of those with collectives in region loops
+ * and the reason of each that is not.
  */
 #include "lattice.h"
 
@@ -312,14 +317,69 @@ static int differ(const float *a, const float *b)
     return 0;
 }
 
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)n + 1)) &&
+        fread(text, 1, (size_t)n, f) != (size_t)n) {
+        free(text);
+        text = NULL;
+    }
+    if (text)
+        text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* The corpus mode: each kernel's path in the optimising tier. Returns the exit status. */
+static int corpus_paths(lat_context *ctx, int nfiles, char **files)
+{
+    int with = 0, region = 0, bad = 0;
+    for (int f = 0; f < nfiles; f++) {
+        char *text = read_file(files[f]);
+        lat_module *m = NULL;
+        if (!text || lat_module_create(ctx, &(lat_module_desc){.source = text, .name = files[f],
+                                                               .emu_opt = LAT_EMU_OPT_SYNC}, &m)) {
+            printf("%s: %s\n", files[f], text ? lat_last_error() : "cannot be read");
+            free(text);
+            bad++;
+            continue;
+        }
+        for (int i = 0; i < lat_module_kernel_count(m); i++) {
+            const char *name = lat_module_kernel_name(m, i);
+            lat_kernel *k;
+            char how[512] = "";
+            if (lat_module_get_kernel(m, name, &k) == LAT_OK)
+                lat_kernel_describe(k, how, sizeof how);
+            bool collective = strstr(how, "no collective") == NULL;
+            with += collective;
+            region += collective && strncmp(how, "region loops", 12) == 0;
+            printf("%-40s %-34s %s\n", files[f], name, how);
+        }
+        lat_module_destroy(m);
+        free(text);
+    }
+    printf("%d of %d kernels with collectives (%.0f%%) run in region loops%s\n", region, with,
+           with ? 100.0 * region / with : 0.0, bad ? "; some files did not compile (above)" : "");
+    return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-    (void)argc;
     /* Idle OpenMP threads must sleep, not spin: their spinning is CPU time too. */
     if (!getenv("OMP_WAIT_POLICY") && setenv("OMP_WAIT_POLICY", "passive", 1) == 0)
         execv("/proc/self/exe", argv);
     lat_context *ctx;
     CHECK(lat_context_create(&(lat_context_desc){.backend = LAT_BACKEND_EMU}, &ctx));
+    if (argc > 1) {
+        int rc = corpus_paths(ctx, argc - 1, argv + 1);
+        lat_context_destroy(ctx);
+        return rc;
+    }
     float *in = malloc(N * sizeof *in), *o_tcc = malloc(N * sizeof(float)), *o_opt = malloc(N * sizeof(float)),
           *o_fib = malloc(N * sizeof(float));
     if (!in || !o_tcc || !o_opt || !o_fib)
