@@ -860,6 +860,17 @@ def _binary(op: str, x: Any, y: Any, out: GPUArray | None = None) -> Any:
     t = np.result_type(_dtype_of(ox), _dtype_of(oy))
     if op == "truediv" and t.kind in "biu":
         t = np.dtype(np.float64)
+    if op in ("floordiv", "mod", "pow") and t == np.bool_:
+        # NumPy's floor_divide, remainder and power have no bool loop: bools go to int8.
+        t = np.dtype(np.int8)
+    if op in _CMP and t.kind in "iu":
+        const = _compare_beyond_range(op, ox, oy, t)
+        if const is not None:
+            arrays = [v for v in (ox, oy) if isinstance(v, GPUArray)]
+            if out is None:
+                out = GPUArray(arrays[0].shape, np.bool_, order=_order_of(arrays),
+                               context=arrays[0]._ctx, allocator=_alloc_of(arrays[0]))
+            return out.fill(const)
     if op in ("floordiv", "mod") and t.kind == "c":
         raise TypeError(f"ufunc '{op}' not supported for complex numbers")
     if op == "sub" and t == np.bool_:
@@ -899,6 +910,22 @@ def _binary(op: str, x: Any, y: Any, out: GPUArray | None = None) -> Any:
         return f"{o[0]} = {code.cast(_op_expr(code, op, ex, ey, t), res_t, out.dtype)};"
     launch(f"lat_{op}", [out], ins, scalars, body, code)
     return out
+
+
+_PYCMP = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
+          "gt": operator.gt, "ge": operator.ge}
+
+
+def _compare_beyond_range(op: str, x: Any, y: Any, t: np.dtype) -> bool | None:
+    """NumPy compares integers with a Python int beyond their type's range exactly
+    (uint8 > -3 is True everywhere) instead of converting it: the result is one value for
+    every element, returned here; None when the scalar is in range."""
+    info = np.iinfo(t)
+    for s in (x, y):
+        if type(s) is int and not info.min <= s <= info.max:
+            # Every element of the array compares with s as its type's minimum does.
+            return _PYCMP[op](info.min, s) if s is y else _PYCMP[op](s, info.min)
+    return None
 
 
 def _check_int_exponent(y: Any) -> None:
