@@ -958,6 +958,27 @@ def test_library_code_extending_gpuarray_through_its_private_helpers(rng):
         gpuarray._memcpy_discontig(dst, g)
 
 
+def test_a_subclass_of_gpuarray_gets_its_own_class_from_operations(rng):
+    """PyCUDA makes results through ``self.__class__`` (``_new_like_me``), so a program's
+    subclass of GPUArray keeps its methods through arithmetic, cumath and astype."""
+    import lattice.pycuda.cumath as cumath
+
+    class Vector(gpuarray.GPUArray):
+        def norm(self):
+            return float(gpuarray.dot(self, self).get()) ** 0.5
+
+    x = rng.standard_normal(300).astype(np.float32)
+    v = Vector(x.shape, x.dtype)
+    v.set(x)
+    for r, want in ((v + 1, x + 1), (2 * v, 2 * x), (v * v, x * x), (-v, -x), (abs(v), abs(x)),
+                    (v ** 2, x ** 2), (cumath.exp(v), np.exp(x)), (v.astype(np.float64), x),
+                    (v.mul_add(2, v, 3), 5 * x), (v._new_like_me(), None), (v > 0, x > 0)):
+        assert type(r) is Vector
+        if want is not None:
+            np.testing.assert_allclose(r.get(), want, rtol=1e-5)
+    np.testing.assert_allclose((v + 1).norm(), np.linalg.norm(x + 1), rtol=1e-4)
+
+
 # ---- programs of "Hands-On GPU Programming with Python and CUDA" (Packt), as written ------
 
 def test_atomics_after_a_barrier():
