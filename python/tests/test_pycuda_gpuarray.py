@@ -506,3 +506,12 @@ def test_bool_floordiv_mod_pow_give_int8_as_numpy_s(op, rng):
     with np.errstate(all="ignore"):
         close(op(gpuarray.to_gpu(a), gpuarray.to_gpu(b)).get(), op(a, b))
         close(op(gpuarray.to_gpu(a), True).get(), op(a, True))
+
+
+def test_big_endian_data_is_refused_with_the_conversion_to_make(rng):
+    # Big-endian data (FITS files) must not reach kernels with its bytes swapped.
+    a = rng.standard_normal(20).astype(">f8")
+    with pytest.raises(TypeError, match="byte order.*newbyteorder"):
+        gpuarray.to_gpu(a)
+    g = gpuarray.to_gpu(a.astype(a.dtype.newbyteorder("=")))
+    close((g * 2).get(), (a * 2).astype(np.float64))

@@ -99,6 +99,12 @@ def check_dtype(dtype: Any) -> np.dtype:
         return dt
     if dt in _STORAGE_ONLY:
         raise _no_compute(dt)
+    if not dt.isnative and dt.newbyteorder("=") in _CTYPE:
+        # Data read from files (FITS, network formats) is often big-endian; a kernel would
+        # read its bytes swapped.
+        raise TypeError(f"lattice.pycuda arrays hold the machine's byte order, not {dt.str} "
+                        f"({dt.newbyteorder('=')} with its bytes swapped): convert first "
+                        "with a.astype(a.dtype.newbyteorder('='))")
     raise TypeError(f"lattice.pycuda arrays cannot hold {dt} (bool, int8..int64, "
                     "uint8..uint64, float32, float64, complex64, complex128, or a struct "
                     "of those, such as gpuarray.vec.float3)")
