@@ -515,3 +515,16 @@ def test_big_endian_data_is_refused_with_the_conversion_to_make(rng):
         gpuarray.to_gpu(a)
     g = gpuarray.to_gpu(a.astype(a.dtype.newbyteorder("=")))
     close((g * 2).get(), (a * 2).astype(np.float64))
+
+
+def test_a_dtype_kernels_do_not_compute_with_raises_pycuda_s_valueerror_too(rng):
+    # PyCUDA's dtype_to_ctype raises ValueError ("unable to map dtype 'float16'"), which
+    # programs catch; NumPy's refusals are TypeErrors: lattice's is both.
+    h = gpuarray.to_gpu(rng.standard_normal(10).astype(np.float16))
+    for op in (lambda: h + 1, lambda: h.astype(np.float32), lambda: gpuarray.sum(h)):
+        with pytest.raises(ValueError, match="float16"):
+            op()
+        with pytest.raises(TypeError, match="float16"):
+            op()
+    with pytest.raises(ValueError):
+        gpuarray.to_gpu(np.zeros(3, np.longdouble))
