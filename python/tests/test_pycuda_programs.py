@@ -1625,3 +1625,40 @@ def test_the_curand_idiom_with_device_new_and_mangled_names(rng):
     g = got.get()
     np.testing.assert_array_equal(g, want.get())
     assert 0 < g.min() and g.max() <= 1 and abs(g.mean() - 0.5) < 0.03
+
+
+def test_multiprocessing_children_forked_after_the_parent_ran_kernels(backend):
+    """Python's multiprocessing forks on Linux: a child of a parent that had run kernels
+    on the emulator's OpenMP team waited for ever for the parent's threads. (On a GPU a
+    forked child cannot use the parent's CUDA state, as with PyCUDA: emulator only.)"""
+    if backend != "emu":
+        pytest.skip("a forked child cannot use CUDA that its parent initialised")
+    import multiprocessing
+    prog = """
+import multiprocessing as mp, numpy as np
+import lattice.pycuda.autoinit
+import lattice.pycuda.gpuarray as ga
+
+def work(i, q):
+    y = ga.to_gpu(np.arange(1 << 18, dtype=np.int64) * i)
+    q.put((i, int(ga.sum(y * 2 + 1).get())))
+
+if __name__ == "__main__":
+    x = ga.to_gpu(np.ones(1 << 20, np.float32))
+    assert float(ga.sum(x + x).get()) == 2 * (1 << 20)
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+    ps = [ctx.Process(target=work, args=(i, q)) for i in (1, 2)]
+    [p.start() for p in ps]
+    got = dict(q.get(timeout=120) for _ in ps)
+    [p.join(60) for p in ps]
+    n = 1 << 18
+    for i in (1, 2):
+        assert got[i] == i * n * (n - 1) + n, (i, got[i])
+    assert [p.exitcode for p in ps] == [0, 0]
+    print("ok")
+"""
+    assert "fork" in multiprocessing.get_all_start_methods()
+    r = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr

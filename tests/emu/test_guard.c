@@ -536,6 +536,57 @@ TEST(a_child_of_fork_stops_a_spinning_kernel_too)
                status);
 }
 
+TEST(a_child_of_fork_runs_grids_after_the_parent_ran_a_team)
+{
+    /* libgomp keeps the parent's thread pool in a child of fork() without its threads: a
+     * team there waited for ever (Python's multiprocessing forks so). The child runs its
+     * grids on its launching thread instead. */
+    static const char src[] =
+        "__global__ void add(int *x, int v) { x[blockIdx.x * blockDim.x + threadIdx.x] += v; }\n";
+    /* A team of more threads than the parent's last (libgomp's child waited for threads
+     * past those it was forked with); LATTICE_EMU_THREADS unset leaves the count to
+     * OpenMP. */
+    int saved_threads = omp_get_max_threads();
+    omp_set_num_threads(4);
+    lat_context *ctx = emu_context();
+    lat_kernel *k = kernel(ctx, src, "add");
+    enum { BLOCKS = 256, THREADS = 64, N = BLOCKS * THREADS };
+    static int host[N];
+    for (int i = 0; i < N; i++)
+        host[i] = i;
+    lat_deviceptr x = t_device_copy(ctx, host, sizeof host);
+    int one = 1, two = 2;
+    void *params[] = {&x, &one};
+    /* A grid of many blocks in the parent first: it runs on the OpenMP team. */
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {BLOCKS}, .block = {THREADS}}, params));
+    fflush(stdout);
+    pid_t pid = fork();
+    ASSERT_TRUE(pid >= 0);
+    if (pid == 0) {
+        alarm(30); /* a hang fails the case instead of stalling the suite */
+        void *p2[] = {&x, &two};
+        lat_status st = lat_launch(k, &(lat_launch_desc){.grid = {BLOCKS}, .block = {THREADS}}, p2);
+        if (st == LAT_OK)
+            st = lat_memcpy_dtoh(ctx, host, x, sizeof host);
+        int bad = st == LAT_OK ? 0 : -1;
+        for (int i = 0; st == LAT_OK && i < N; i++)
+            bad += host[i] != i + 3;
+        if (bad)
+            fprintf(stderr, "child: %s: %s (%d wrong)\n", lat_status_name(st), lat_last_error(), bad);
+        _exit(bad ? 1 : 0);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child ended with status %#x",
+               status);
+    /* The parent's team is whole. */
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {BLOCKS}, .block = {THREADS}}, params));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, host, x, sizeof host));
+    for (int i = 0; i < N; i++)
+        ASSERT_EQ(host[i], i + 2);
+    omp_set_num_threads(saved_threads);
+}
+
 /* ---- several host threads at once ----------------------------------------------------------- */
 
 typedef struct job {

@@ -14,6 +14,7 @@
 #include <omp.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -33,6 +34,23 @@ bool lat__emu_threads_parse(const char *v, int *n)
 static int thread_count;
 static pthread_once_t thread_count_once = PTHREAD_ONCE_INIT;
 
+/* Whether this process has run an OpenMP team, and whether it is a child of fork() of one
+ * that had: libgomp keeps the parent's thread pool in the child, without its threads, and
+ * its next team waits for them for ever (Python's multiprocessing forks so). Such a child
+ * runs every grid on its launching thread. */
+static atomic_bool team_started, team_lost;
+
+static void forked_child(void)
+{
+    if (atomic_load(&team_started))
+        atomic_store(&team_lost, true);
+}
+
+void lat__emu_threads_team_begin(void)
+{
+    atomic_store_explicit(&team_started, true, memory_order_relaxed);
+}
+
 /* Whether this process may run on every online core (no binding by the launcher). */
 static bool unbound(void)
 {
@@ -48,6 +66,7 @@ static bool unbound(void)
  * is asked at each launch, as before there were ranks to share with. */
 static void decide(void)
 {
+    pthread_atfork(NULL, NULL, forked_child);
     int n = 0;
     if (lat__emu_threads_parse(lat__emu_env(LAT_EMU_ENV_THREADS), &n) && n > 0) {
         thread_count = n;
@@ -68,5 +87,7 @@ static void decide(void)
 int lat__emu_thread_count(void)
 {
     pthread_once(&thread_count_once, decide);
+    if (atomic_load_explicit(&team_lost, memory_order_relaxed))
+        return 1;
     return thread_count ? thread_count : omp_get_max_threads();
 }

@@ -13,4 +13,9 @@ bool lat__emu_threads_parse(const char *v, int *n);
  * count at this launch (OMP_NUM_THREADS, omp_set_num_threads, every core). */
 int lat__emu_thread_count(void);
 
+/* Notes that this process is about to run an OpenMP team (call before each team). A child
+ * of fork() whose parent had run one gets 1 from lat__emu_thread_count: libgomp cannot
+ * start a team there (the child would wait for ever for the parent's threads). */
+void lat__emu_threads_team_begin(void);
+
 #endif

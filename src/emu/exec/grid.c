@@ -506,6 +506,7 @@ static void run_observed(lat__emu_launch *st, const lat__exec_grid *g, const lat
     if (nblocks == 1 || nthreads == 1) {
         observed_worker(st, g, base, nblocks, hc, false);
     } else {
+        lat__emu_threads_team_begin();
 #pragma omp parallel
         observed_worker(st, g, base, nblocks, get_cache(), true);
     }
@@ -542,6 +543,7 @@ static void run_team(lat__emu_launch *st, const lat__exec_grid *g, const lat__em
     /* What the launching thread ran, and how long it took: the grid on that thread alone
      * would have taken about work_ns * blocks_total / own_blocks. */
     uint64_t own_blocks = 0, work_ns = 0, t0 = now_ns();
+    lat__emu_threads_team_begin();
 #pragma omp parallel num_threads(nthreads)
     {
         lat__emu_worker w;
