@@ -280,6 +280,23 @@ def test_get_into_an_array_checks_as_pycuda_does(rng):
     assert got.shape == (3, 4) and np.array_equal(got, x) and np.array_equal(flat, x.ravel())
 
 
+def test_get_pagelocked_gives_page_locked_memory(rng):
+    # PyCUDA's get(pagelocked=True) copies into drv.pagelocked_empty's memory, which
+    # programs then hand to memcpy_*_async.
+    x = rng.standard_normal((30, 40))
+    g = gpuarray.to_gpu(x)
+    h = g.get(pagelocked=True)
+    assert isinstance(h.base, drv.PagelockedHostAllocation)
+    assert np.array_equal(h, x)
+    f = gpuarray.to_gpu(np.asfortranarray(x)).get(pagelocked=True)
+    assert isinstance(f.base, drv.PagelockedHostAllocation) and np.array_equal(f, x)
+    s = drv.Stream()
+    g2 = gpuarray.empty_like(g)
+    g2.set_async(h, stream=s)
+    s.synchronize()
+    assert np.array_equal(g2.get(), x)
+
+
 def test_arange_without_stop_raises_as_pycuda():
     with pytest.raises(ValueError):
         gpuarray.arange()

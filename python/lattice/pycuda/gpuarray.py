@@ -390,7 +390,11 @@ class GPUArray:
         src = self if self.flags.forc else self.copy()
         order = "C" if src.flags.c_contiguous else "F"
         if ary is None:
-            ary = np.empty(self.shape, self.dtype, order=order)
+            if pagelocked:
+                from .driver import pagelocked_empty
+                ary = pagelocked_empty(self.shape, self.dtype, order=order)
+            else:
+                ary = np.empty(self.shape, self.dtype, order=order)
         else:
             if not isinstance(ary, np.ndarray):
                 raise TypeError("get: ary must be a NumPy array")
