@@ -1679,3 +1679,29 @@ if __name__ == "__main__":
     r = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
+
+
+def test_clock64_cycles_over_clock_rate_are_milliseconds(rng):
+    """Programs time parts of kernels with clock64() and divide by the device's CLOCK_RATE
+    (kHz) to get milliseconds: the rate is never 0 (it divided by zero on the emulator),
+    and the interval a kernel measures lies within the host's around the launch."""
+    import time
+    rate = drv.Context.get_device().get_attribute(drv.device_attribute.CLOCK_RATE)
+    assert rate > 0
+    mod = SourceModule("""
+    __global__ void timed(long long *t, float *x, int n) {
+        long long t0 = clock64();
+        float v = x[threadIdx.x];
+        for (int i = 0; i < n; i++) v = v * 0.999f + 0.5f;
+        x[threadIdx.x] = v;
+        long long t1 = clock64();
+        if (threadIdx.x == 0) { t[0] = t0; t[1] = t1; }
+    }""")
+    t = gpuarray.zeros(2, np.int64)
+    x = gpuarray.to_gpu(rng.standard_normal(32).astype(np.float32))
+    start = time.perf_counter()
+    mod.get_function("timed")(t, x, np.int32(200000), block=(32, 1, 1))
+    drv.Context.synchronize()
+    host_ms = (time.perf_counter() - start) * 1e3
+    t0, t1 = t.get()
+    assert 0 < (t1 - t0) / rate <= host_ms

@@ -63,6 +63,10 @@ static lat_status device_info(int ordinal, lat_device_info *info)
     info->constant_memory = 64 * 1024;
     info->max_threads_per_multiprocessor = 2048;
     info->registers_per_block = 65536;
+    /* clock64() counts nanoseconds here (runtime.c): a 1 GHz clock, so that a kernel's
+     * clock64() difference divided by CLOCK_RATE is milliseconds, as programs time on a
+     * GPU (a 0 divided them by zero). */
+    info->clock_rate_khz = 1000000;
     return LAT_OK;
 }
 
