@@ -1705,3 +1705,43 @@ def test_clock64_cycles_over_clock_rate_are_milliseconds(rng):
     host_ms = (time.perf_counter() - start) * 1e3
     t0, t1 = t.get()
     assert 0 < (t1 - t0) / rate <= host_ms
+
+
+def test_a_kernel_writing_past_managed_or_mapped_memory_fails_its_launch(backend):
+    """Managed and mapped page-locked arrays are host memory kernels write: one written
+    past its end (a program indexing by thread over a short array; a GPU's page-sized
+    allocations let it pass silently) wrote over the Python heap, and the process died
+    at exit ("free(): invalid pointer"). Each is now pages of its own followed by an
+    inaccessible one: the launch fails naming the address."""
+    if backend != "emu":
+        pytest.skip("what a GPU does with such a write is its own")
+    prog = """
+import numpy as np
+import lattice.pycuda.autoinit
+import lattice.pycuda.driver as drv
+from lattice.pycuda.compiler import SourceModule
+f = SourceModule("__global__ void k(float *a) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                 " a[i] = i; }").get_function("k")
+for alloc in (lambda: drv.managed_zeros(160, np.float32),
+              lambda: drv.pagelocked_zeros(160, np.float32,
+                                           mem_flags=drv.host_alloc_flags.DEVICEMAP)):
+    a = alloc()
+    base = a.base
+    ptr = np.intp(int(base)) if isinstance(base, drv.ManagedAllocation) else \\
+        np.intp(base.get_device_pointer())
+    f(ptr, block=(160, 1, 1))
+    drv.Context.synchronize()
+    assert np.array_equal(a, np.arange(160, dtype=np.float32))
+    assert int(np.asarray(a).ctypes.data) % 4096 == 0
+    try:
+        f(ptr, block=(1024, 1, 1), grid=(16, 1))
+        drv.Context.synchronize()
+        raise SystemExit("no error")
+    except drv.LaunchError as e:
+        assert "segmentation fault at address" in str(e), e
+    del a, base
+print("ok")
+"""
+    r = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr

@@ -662,6 +662,27 @@ def _array_over(holder: Any, ptr: int, shape: Any, dtype: Any, order: str) -> np
     return np.asarray(holder)
 
 
+def _guarded_pages(nbytes: int) -> np.ndarray:
+    """nbytes of zeroed, page-aligned memory of its own (mmap), followed by an inaccessible
+    page, for the host memory kernels and copies reach (page-locked, mapped, managed). A
+    kernel that writes past its end, as a GPU's allocation granularity lets it do
+    silently, writes the rest of the last page or faults on the guard page (a launch error
+    naming the address), instead of writing over the Python heap (a crash at exit)."""
+    import ctypes
+    import mmap
+    page = mmap.PAGESIZE
+    usable = -(-nbytes // page) * page
+    m = mmap.mmap(-1, usable + page)
+    view = ctypes.c_char.from_buffer(m)
+    addr = ctypes.addressof(view)
+    del view  # the buffer export; the mapping lives as long as the arrays over it
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mprotect.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+    if libc.mprotect(addr + usable, page, 0) != 0:  # PROT_NONE
+        raise OSError(ctypes.get_errno(), "mprotect of a host allocation's guard page failed")
+    return np.frombuffer(m, np.uint8, nbytes)
+
+
 def pagelocked_empty(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 0) -> np.ndarray:
     """A host array in page-locked memory: asynchronous copies from and to it overlap
     with other work; with ``host_alloc_flags.DEVICEMAP`` kernels can address it too
@@ -671,7 +692,7 @@ def pagelocked_empty(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 
     shp = (operator.index(shape),) if np.isscalar(shape) else \
         tuple(operator.index(s) for s in shape)
     nbytes = max(int(np.prod(shp, dtype=np.int64)) * dt.itemsize, 1)
-    raw = aligned_empty((nbytes,), np.uint8, alignment=4096)
+    raw = _guarded_pages(nbytes)
     ptr = raw.__array_interface__["data"][0]
     ctx = _core.current_context()
     _errors.check(_lib.lat_host_register(ctx.handle, ptr, nbytes, flags & 3),
@@ -785,7 +806,7 @@ def managed_empty(shape: Any, dtype: Any, order: str = "C", mem_flags: int = 0) 
     shp = (operator.index(shape),) if np.isscalar(shape) else \
         tuple(operator.index(s) for s in shape)
     nbytes = max(int(np.prod(shp, dtype=np.int64)) * dt.itemsize, 1)
-    raw = aligned_empty((nbytes,), np.uint8, alignment=4096)
+    raw = _guarded_pages(nbytes)
     ptr = raw.__array_interface__["data"][0]
     ctx = _core.current_context()
     flags = host_alloc_flags.DEVICEMAP
