@@ -902,6 +902,17 @@ def _scalar_dtype_for(param: _Param | None, value: Any) -> np.dtype:
     return np.dtype(np.int32 if -2**31 <= value < 2**31 else np.int64)
 
 
+def _complex_param_dtype(param: _Param | None) -> np.dtype | None:
+    """The NumPy type of a complex parameter passed by value (pycuda::complex<float>,
+    cuDoubleComplex...: "struct complex" of 8 or 16 bytes as the compiler names it), else
+    None."""
+    if param is None or param.pointer or "complex" not in param.type.lower():
+        return None
+    t = param.type.lower()
+    size = param.size or (16 if "double" in t else 8 if "float" in t else 0)
+    return {8: np.dtype(np.complex64), 16: np.dtype(np.complex128)}.get(size)
+
+
 def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
                post: list, stream: Any = None) -> "ctypes.Array":
     n = len(args)
@@ -947,6 +958,13 @@ def _fill_args(args: Sequence[Any], params: "list[_Param] | None", keep: list,
             slot.kind = _lib.ARG_PTR
             slot.value.ptr = p
             continue
+        if isinstance(a, (int, float, complex, np.number)) and not isinstance(a, bool):
+            cdt = _complex_param_dtype(param)
+            if cdt is not None:
+                # A number for a complex parameter is that complex number, as PyCUDA's
+                # prepared calls (ElementwiseKernel's) pack it: 2, 2.5 or 2+1j for a
+                # pycuda::complex<float> a.
+                a = np.asarray(a).astype(cdt)[()]
         if isinstance(a, (bool, np.bool_)):
             a = int(a)
         if isinstance(a, np.integer) and param is not None and param.pointer:
@@ -1374,7 +1392,7 @@ def _format_of(arg_types: Any) -> list[str]:
         pos = 0
         for m in re.finditer(r"(\d*)([A-Za-z?])", spec):
             count, code = m.group(1), {"n": "q", "N": "Q"}.get(m.group(2), m.group(2))
-            if m.start() != pos or code not in "bBhHiIlLqQefd?Ps":
+            if m.start() != pos or code not in "bBhHiIlLqQefdFD?Ps":
                 break
             pos = m.end()
             if code == "s":
@@ -1383,7 +1401,8 @@ def _format_of(arg_types: Any) -> list[str]:
                 codes += [code] * int(count or 1)
         if pos != len(spec):
             raise ValueError(f"prepare({arg_types!r}): not a struct format of kernel "
-                             "parameters (codes bBhHiIlLqQefd?P and Ns)")
+                             "parameters (codes bBhHiIlLqQefdFD?P and Ns; F and D are "
+                             "complex64 and complex128, as in PyCUDA)")
         return codes
     for t in arg_types:
         if isinstance(t, type) and issubclass(t, np.generic):
@@ -1417,6 +1436,9 @@ def _prepared_args(self: "Kernel", args: Sequence[Any]) -> list[Any]:
                 if dt.kind in "iub" and isinstance(a, (float, np.floating)):
                     raise TypeError(f"argument {i}: a float for the prepared integer "
                                     f"parameter '{code}'")
+                if dt.kind != "c" and isinstance(a, (complex, np.complexfloating)):
+                    raise TypeError(f"argument {i}: a complex number for the prepared "
+                                    f"real parameter '{code}'")
                 v = np.asarray(a)
                 if dt.kind in "iu" and v.dtype.kind in "iu" and not (
                         np.iinfo(dt).min <= int(v) <= np.iinfo(dt).max):

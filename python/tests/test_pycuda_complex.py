@@ -108,3 +108,39 @@ def test_a_function_template_over_pycuda_complex(rng):
         mod.get_function(name)(drv.In(a), drv.Out(o), s, block=(32, 1, 1))
         A = a.astype(np.complex128)
         np.testing.assert_allclose(o, np.exp(A) * float(s) + A * A, rtol=tol, atol=tol)
+
+
+def test_numbers_for_complex_parameters_as_pycuda_s_prepared_calls_pack_them(rng):
+    """ElementwiseKernel's calls are prepared in PyCUDA, whose 'F'/'D' codes pack a Python
+    or NumPy number as the complex parameter: a(2), a(2.5), a(2+1j) for a
+    pycuda::complex<float> a. lattice refused every one that was not an np.complex64."""
+    import lattice.pycuda.gpuarray as gpuarray
+    from lattice.pycuda.elementwise import ElementwiseKernel
+    k = ElementwiseKernel("pycuda::complex<float> a, pycuda::complex<float> *x, "
+                          "pycuda::complex<float> *y", "y[i] = a * x[i]", "cscal")
+    x = (rng.standard_normal(300) + 1j * rng.standard_normal(300)).astype(np.complex64)
+    xg = gpuarray.to_gpu(x)
+    yg = gpuarray.empty_like(xg)
+    for a in (2, 2.5, np.float32(-1.5), np.int32(3), 2 + 1j, np.complex128(-1 + 0.5j)):
+        k(a, xg, yg)
+        np.testing.assert_allclose(yg.get(), (np.complex64(a) * x), rtol=1e-6, atol=1e-6)
+    mod = SourceModule("""
+    #include <pycuda-complex.hpp>
+    #include <cuComplex.h>
+    __global__ void k(pycuda::complex<double> *o, pycuda::complex<float> a,
+                      pycuda::complex<double> b, cuFloatComplex c, cuDoubleComplex d) {
+        o[0] = pycuda::complex<double>(a.real(), a.imag()); o[1] = b;
+        o[2] = pycuda::complex<double>(c.x, c.y); o[3] = pycuda::complex<double>(d.x, d.y);
+    }""")
+    f = mod.get_function("k")
+    o = gpuarray.zeros(4, np.complex128)
+    vals = (1 + 2j, 3.5, 4, 5 - 1j)
+    f(o, *vals, block=(1, 1, 1))
+    np.testing.assert_array_equal(o.get(), np.array(vals, np.complex128))
+    f.prepare("PFDFD")
+    f.prepared_call((1, 1), (1, 1, 1), o.gpudata, -1j, 2, 0.5, -3 + 3j)
+    np.testing.assert_array_equal(o.get(), np.array((-1j, 2, 0.5, -3 + 3j), np.complex128))
+    f.prepare("PfDFD")
+    with pytest.raises(TypeError):
+        f.prepared_call((1, 1), (1, 1, 1), o.gpudata, 1j, 2, 0.5, 1)
+    assert drv.Function is type(f)
