@@ -144,3 +144,31 @@ def test_numbers_for_complex_parameters_as_pycuda_s_prepared_calls_pack_them(rng
     with pytest.raises(TypeError):
         f.prepared_call((1, 1), (1, 1, 1), o.gpudata, 1j, 2, 0.5, 1)
     assert drv.Function is type(f)
+
+
+def test_complex_float_widens_to_complex_double_implicitly_as_in_pycuda(rng):
+    """PyCUDA's complex<double>(const complex<float> &) is implicit (only narrowing is
+    explicit): mixed-precision kernels accumulate complex<float> data in complex<double>."""
+    import lattice.pycuda.gpuarray as gpuarray
+    mod = SourceModule("""
+    #include <pycuda-complex.hpp>
+    __global__ void k(pycuda::complex<double> *o, const pycuda::complex<float> *x,
+                      pycuda::complex<float> a, int n) {
+        pycuda::complex<double> acc = 0;
+        for (int i = 0; i < n; i++) acc += x[i];
+        o[0] = acc;
+        o[1] = a;
+        pycuda::complex<double> w = a;
+        o[2] = w * 2.0;
+        pycuda::complex<float> back(o[1]);
+        o[3] = back;
+    }""")
+    x = (rng.standard_normal(50) + 1j * rng.standard_normal(50)).astype(np.complex64)
+    a = np.complex64(1.5 - 2j)
+    o = gpuarray.zeros(4, np.complex128)
+    mod.get_function("k")(o, gpuarray.to_gpu(x), a, np.int32(50), block=(1, 1, 1))
+    np.testing.assert_allclose(o.get(), [x.astype(np.complex128).sum(), a, 2 * a, a],
+                               rtol=1e-12)
+    with pytest.raises(drv.CompileError):
+        SourceModule("#include <pycuda-complex.hpp>\n__global__ void k(pycuda::complex<float> "
+                     "*o, pycuda::complex<double> a) { pycuda::complex<float> f = a; o[0] = f; }")
