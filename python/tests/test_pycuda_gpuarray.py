@@ -528,3 +528,39 @@ def test_a_dtype_kernels_do_not_compute_with_raises_pycuda_s_valueerror_too(rng)
             op()
     with pytest.raises(ValueError):
         gpuarray.to_gpu(np.zeros(3, np.longdouble))
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_scans_of_complex_arrays_as_pycuda_s(dtype, rng):
+    # PyCUDA's scans take any type dtype_to_ctype names; lattice refused complex ones.
+    for n in (1, 7, 1000, 70001):
+        x = rand(rng, n, dtype)
+        g = gpuarray.to_gpu(x)
+        InclusiveScanKernel(dtype, "a+b")(g)
+        np.testing.assert_allclose(g.get(), np.cumsum(x), rtol=1e-4)
+        want = np.concatenate([[0], np.cumsum(x)[:-1]]).astype(dtype)
+        ex = ExclusiveScanKernel(dtype, "a+b", "0")
+        out = gpuarray.empty_like(g)
+        ex(gpuarray.to_gpu(x), out)
+        np.testing.assert_allclose(out.get(), want, rtol=1e-4)
+        g = gpuarray.to_gpu(x)
+        ex(g)  # in place
+        np.testing.assert_allclose(g.get(), want, rtol=1e-4)
+
+
+def test_scan_of_a_registered_struct_type(rng):
+    # A running (min, max) pair: the struct's C name comes from gpuarray.vec's registry.
+    x = rng.standard_normal(5000).astype(np.float32)
+    pairs = np.empty(5000, gpuarray.vec.float2)
+    pairs["x"], pairs["y"] = x, x
+    g = gpuarray.to_gpu(pairs)
+    InclusiveScanKernel(gpuarray.vec.float2, "make_float2(fminf(a.x, b.x), fmaxf(a.y, b.y))")(g)
+    got = g.get()
+    np.testing.assert_array_equal(got["x"], np.minimum.accumulate(x))
+    np.testing.assert_array_equal(got["y"], np.maximum.accumulate(x))
+    g = gpuarray.to_gpu(pairs)
+    ExclusiveScanKernel(gpuarray.vec.float2, "make_float2(fminf(a.x, b.x), fmaxf(a.y, b.y))",
+                        "make_float2(INFINITY, -INFINITY)")(g)
+    got = g.get()
+    np.testing.assert_array_equal(got["x"][1:], np.minimum.accumulate(x)[:-1])
+    assert got["x"][0] == np.inf and got["y"][0] == -np.inf

@@ -1,10 +1,12 @@
 """PyCUDA's ``pycuda.scan``: InclusiveScanKernel and ExclusiveScanKernel. A call scans
 ``input_ary`` into ``output_ary`` (in place when it is not given) and returns it.
 
-With a neutral element the scan is lattice's scan generator. An inclusive scan without
-one (PyCUDA allows that: ``InclusiveScanKernel(np.int32, "max(a, b)")``) never invents a
-neutral: each chunk of the array is folded from its own first element, serially, and the
-chunks' totals are combined in index order, so any associative operator is right.
+With a neutral element the scan of a bool, integer or float type is lattice's scan
+generator. An inclusive scan without one (PyCUDA allows that:
+``InclusiveScanKernel(np.int32, "max(a, b)")``) never invents a neutral: each chunk of the
+array is folded from its own first element, serially, and the chunks' totals are combined
+in index order, so any associative operator is right. Complex and registered struct types
+scan that way too (an exclusive scan starts each chunk from the neutral).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import numpy as np
 
 from .. import array as _array
 from .. import core as _core
-from ._kernels import check_dtype, ctype, options_preamble
+from ._kernels import check_dtype, options_preamble, result_ctype
 from .gpuarray import GPUArray, _LatView
 
 __all__ = ["InclusiveScanKernel", "ExclusiveScanKernel"]
@@ -61,6 +63,27 @@ extern "C" __global__ void lat_scan_apply(const lat_scan_t *x, lat_scan_t *y, co
 """
 
 
+# An exclusive scan: each chunk starts from the neutral, then what the chunks before it hold.
+_EXCLUSIVE = r"""
+extern "C" __global__ void lat_scan_apply_exclusive(const lat_scan_t *x, lat_scan_t *y,
+                                                    const lat_scan_t *prefix, unsigned long long n,
+                                                    unsigned long long chunk)
+{
+    const unsigned long long s = blockIdx.x * chunk;
+    const unsigned long long e = s + chunk < n ? s + chunk : n;
+    if (threadIdx.x != 0 || s >= e)
+        return;
+    lat_scan_t c = (NEUTRAL);
+    if (blockIdx.x)
+        c = lat_scan_op(c, prefix[blockIdx.x - 1]);
+    for (unsigned long long j = s; j < e; ++j) {
+        const lat_scan_t v = x[j]; /* before y[j] is written: y may be x */
+        y[j] = c;
+        c = lat_scan_op(c, v);
+    }
+}
+"""
+
 class _ScanKernel:
     _exclusive = False
 
@@ -68,21 +91,26 @@ class _ScanKernel:
                  name_prefix: str = "scan", options: Any = None, preamble: str = "",
                  devices: Any = None):
         self.dtype = check_dtype(dtype)
-        if self.dtype.kind not in "biuf":
-            raise TypeError(f"{type(self).__name__}: lattice scans bool, integer and float "
-                            f"types, not {self.dtype}")
         self._k = None
         self._mod = None
         preamble = options_preamble(options, type(self).__name__) + (preamble or "")
         options = None
-        if neutral is None:
-            if self._exclusive:
-                raise ValueError("ExclusiveScanKernel needs its neutral element")
-            t = ctype(self.dtype)
-            src = f"typedef {t} lat_scan_t;\n" + _NO_NEUTRAL.replace("OP", f"({scan_expr})")
+        if self._exclusive and neutral is None:
+            raise ValueError("ExclusiveScanKernel needs its neutral element")
+        if neutral is None or self.dtype.kind not in "biuf":
+            # Chunks folded serially and combined in index order (any associative operator,
+            # no neutral invented); complex and registered struct types scan here too, by
+            # their C names, as PyCUDA's scans take any type dtype_to_ctype knows.
+            t = result_ctype(self.dtype)
+            if "pycuda::" in t and "pycuda-complex.hpp" not in preamble:
+                preamble = "#include <pycuda-complex.hpp>\n" + preamble
+            src = f"typedef {t} lat_scan_t;\n" + (_NO_NEUTRAL + (
+                _EXCLUSIVE.replace("NEUTRAL", str(neutral)) if self._exclusive else "")
+            ).replace("OP", f"({scan_expr})")
             self._mod = _core.Module((preamble or "") + "\n" + src, no_extern_c=True)
             self._fns = [self._mod.get_function(n) for n in
-                         ("lat_scan_totals", "lat_scan_prefix", "lat_scan_apply")]
+                         ("lat_scan_totals", "lat_scan_prefix",
+                          "lat_scan_apply_exclusive" if self._exclusive else "lat_scan_apply")]
         else:
             cls = _array.ExclusiveScanKernel if self._exclusive else _array.InclusiveScanKernel
             self._k = cls(self.dtype, scan_expr, str(neutral), name_prefix, options, preamble)
