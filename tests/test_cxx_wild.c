@@ -603,3 +603,165 @@ TEST(crtp_bases_reach_their_derived_class_through_static_cast)
     for (int i = 0; i < N; i++)
         ASSERT_TRUE(t_close(out[i], 4.f * in[i] * in[i] + 3.f * in[i] * 3.f, 1e-5, 1e-5));
 }
+
+/* CUB's BlockReduce as it is written: a class template over a TempStorage struct in
+ * __shared__ (one in a union with another instance's), reduction functors with member
+ * templates, and two member templates of one name, Reduce(T, op) and Reduce(T (&)[N],
+ * op): an array of items takes the second, whose bound N is deduced, where the parameter
+ * of a fixed element type used to rank as a fixed type and refused the call. */
+TEST(cub_block_reduce_over_an_array_of_items_deduces_its_bound)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "namespace mycub {\n"
+        "struct Sum { template <class T> __device__ __forceinline__ T operator()(const T &a, const T &b) const { return a + b; } };\n"
+        "struct Max { template <class T> __device__ __forceinline__ T operator()(const T &a, const T &b) const { return (b > a) ? b : a; } };\n"
+        "template <typename T, int BLOCK_DIM_X>\n"
+        "class BlockReduce {\n"
+        "    enum { WARPS = (BLOCK_DIM_X + 31) / 32 };\n"
+        "    struct _TempStorage { T warp_aggregates[WARPS]; };\n"
+        "    _TempStorage &temp_storage;\n"
+        "    unsigned int linear_tid;\n"
+        "public:\n"
+        "    struct TempStorage : _TempStorage {};\n"
+        "    __device__ __forceinline__ BlockReduce(TempStorage &ts) : temp_storage(ts), linear_tid(threadIdx.x) {}\n"
+        "    template <typename ReductionOp>\n"
+        "    __device__ __forceinline__ T Reduce(T input, ReductionOp op) {\n"
+        "        int warp = linear_tid / 32;\n"
+        "#pragma unroll\n"
+        "        for (int o = 1; o < 32; o *= 2) input = op(input, __shfl_xor_sync(0xffffffffu, input, o));\n"
+        "        if (linear_tid % 32 == 0) temp_storage.warp_aggregates[warp] = input;\n"
+        "        __syncthreads();\n"
+        "        if (linear_tid == 0)\n"
+        "            for (int w = 1; w < WARPS; ++w) input = op(input, temp_storage.warp_aggregates[w]);\n"
+        "        return input;\n"
+        "    }\n"
+        "    template <int ITEMS, typename ReductionOp>\n"
+        "    __device__ __forceinline__ T Reduce(T (&inputs)[ITEMS], ReductionOp op) {\n"
+        "        T p = inputs[0];\n"
+        "#pragma unroll\n"
+        "        for (int i = 1; i < ITEMS; i++) p = op(p, inputs[i]);\n"
+        "        return Reduce(p, op);\n"
+        "    }\n"
+        "    template <int ITEMS>\n"
+        "    __device__ __forceinline__ T Sum(T (&inputs)[ITEMS]) { return Reduce(inputs, mycub::Sum()); }\n"
+        "    __device__ __forceinline__ T Sum(T input) { return Reduce(input, mycub::Sum()); }\n"
+        "};\n"
+        "}\n"
+        "template <int BLOCK, int IPT>\n"
+        "__global__ void block_sums(const float *in, float *out, int n) {\n"
+        "    using BR = mycub::BlockReduce<float, BLOCK>;\n"
+        "    __shared__ union { typename BR::TempStorage f; typename mycub::BlockReduce<int, BLOCK>::TempStorage i; } tmp;\n"
+        "    float items[IPT];\n"
+        "#pragma unroll\n"
+        "    for (int i = 0; i < IPT; i++) {\n"
+        "        int idx = blockIdx.x * BLOCK * IPT + i * BLOCK + threadIdx.x;\n"
+        "        items[i] = idx < n ? in[idx] : 0.0f;\n"
+        "    }\n"
+        "    float s = BR(tmp.f).Sum(items);\n"
+        "    __syncthreads();\n"
+        "    float m = BR(tmp.f).Reduce(items, mycub::Max());\n"
+        "    __syncthreads();\n"
+        "    int c = mycub::BlockReduce<int, BLOCK>(tmp.i).Sum(items[0] > 0.0f ? 1 : 0);\n"
+        "    if (threadIdx.x == 0) { out[blockIdx.x * 3] = s; out[blockIdx.x * 3 + 1] = m; out[blockIdx.x * 3 + 2] = (float)c; }\n"
+        "}\n"
+        "template __global__ void block_sums<64, 3>(const float *, float *, int);\n";
+    static const char *const names[] = {"block_sums<64, 3>", NULL};
+    lat_module *mod;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "cub.cu", .no_extern_c = 1,
+                                                         .name_expressions = names},
+                                &mod));
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(mod, names[0], &k));
+    enum { BLOCKS = 3, PER = 64 * 3, TOTAL = BLOCKS * PER - 5 };
+    static float in[BLOCKS * PER], out[BLOCKS * 3];
+    t_rand_floats(in, TOTAL, -2, 2);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {BLOCKS}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, TOTAL * sizeof *in), lat_arg_out(out, sizeof out),
+                                       lat_arg_i32(TOTAL))));
+    for (int b = 0; b < BLOCKS; b++) {
+        double s = 0;
+        float m = -INFINITY;
+        int c = 0;
+        for (int i = 0; i < PER; i++) {
+            int idx = b * PER + i;
+            float v = idx < TOTAL ? in[idx] : 0.0f;
+            s += v;
+            m = fmaxf(m, v);
+            c += (i < 64) && v > 0.0f; /* items[0] of each thread: the block's first 64 */
+        }
+        ASSERT_TRUE(t_close(out[b * 3], (float)s, 1e-4, 1e-4));
+        ASSERT_TRUE(out[b * 3 + 1] == m);
+        ASSERT_TRUE(out[b * 3 + 2] == (float)c);
+    }
+    lat_module_destroy(mod);
+}
+
+/* decltype(auto) as generic code writes it: a function template returning (c.v[0]) (a
+ * reference, which the caller assigns through), a member returning (*this)[i] (what
+ * operator[] returns: a reference) or a sum (a value), a perfect-forwarding invoke, and
+ * variables declared decltype(auto) (a reference for (z) and for a call returning one, a
+ * copy for a value). Also a decltype(e) return type on a function template. */
+TEST(decltype_auto_returns_references_where_cxx_does)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T = float, int N = 4> struct Vec {\n"
+        "    T v[N];\n"
+        "    __device__ T &operator[](int i) { return v[i]; }\n"
+        "    __device__ decltype(auto) at(int i) { return (*this)[i]; }\n"
+        "    __device__ decltype(auto) plus(int i) const { return v[i] + 0; }\n"
+        "};\n"
+        "template <typename T> __device__ decltype(auto) front(T &c) { return (c.v[0]); }\n"
+        "__device__ decltype(auto) second(Vec<> &c) { return c.v[1]; }\n"
+        "template <typename F, typename... A> __device__ decltype(auto) invoke(F &&f, A &&...a) { return f(a...); }\n"
+        "template <class A, class B> __device__ decltype(A() * B()) mul(A a, B b) { return a * b; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float x = in[i];\n"
+        "    Vec<> v{};\n"
+        "    for (int j = 0; j < 4; j++) v.v[j] = x + j;\n"
+        "    front(v) = 2.f * x;\n"
+        "    v.at(2) = second(v) * 3.f;\n"
+        "    decltype(auto) r = v.at(3); r = -x;\n"
+        "    decltype(auto) c = v.plus(1); c = 100.f;\n"
+        "    float z = 1.f; decltype(auto) zr = (z); zr = x * x;\n"
+        "    out[i] = v.v[0] + v.v[1] + v.v[2] + v.v[3] + z + invoke([](float a, float b) { return a - b; }, c, x)\n"
+        "             + mul(x, 2);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float x = in[i];
+        float want = 2.f * x + (x + 1) + (x + 1) * 3.f + -x + x * x + (100.f - x) + x * 2;
+        ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-5));
+    }
+}
+
+/* Structured bindings in a range-based for (for (auto &[k, v] : pairs), const and by
+ * copy): each element bound by its data members, a copy's changes left in the copy. */
+TEST(structured_bindings_in_a_range_for_bind_each_element)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct KV { int key; float value; };\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    KV kv[3] = {{1, in[i]}, {2, in[(i + 1) % n]}, {3, 0.5f}};\n"
+        "    for (auto &[key, value] : kv) value *= key;\n"
+        "    for (auto [key, value] : kv) value = 0.f;\n"
+        "    float s = 0;\n"
+        "    for (const auto &[key, value] : kv) s += key + value;\n"
+        "    out[i] = s;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], 6.f + in[i] + 2.f * in[(i + 1) % N] + 1.5f, 1e-5, 1e-5));
+}

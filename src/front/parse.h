@@ -453,6 +453,13 @@ lat__expr *lat__this_expr(lat__parser *p, lat__loc loc);
  * it; a new one. */
 bool lat__is_lambda_return_placeholder(const lat__type *t);
 lat__type *lat__deduced_return(lat__parser *p);
+/* A `decltype(auto) f()`'s return type before its first return statement gives it (also
+ * a lambda return placeholder); whether t is one. */
+lat__type *lat__deduced_decltype_return(lat__parser *p);
+bool lat__is_decltype_return_placeholder(const lat__type *t);
+/* decltype(e) as C++ has it: a name's or member's declared type, else a reference for an
+ * lvalue. */
+lat__type *lat__decltype_of(lat__parser *p, lat__expr *e);
 /* The type of record r (a struct or union). */
 lat__type *lat__record_type_of(lat__parser *p, lat__record *r);
 /* A function's definition (its body at the current token) for f, declared already. */

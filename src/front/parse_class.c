@@ -1201,16 +1201,27 @@ lat__sym *lat__match_member(lat__parser *p, lat__record *r, lat__type *t, lat__a
 /* ---- lambdas ---------------------------------------------------------------------------------- */
 
 
-enum { LAMBDA_RETURN = -3 }; /* lat__type.count of the return type until a return gives it */
+/* lat__type.count of the return type until a return gives it: auto's, decltype(auto)'s */
+enum { LAMBDA_RETURN = -3, DECLTYPE_RETURN = -5 };
 
 bool lat__is_lambda_return_placeholder(const lat__type *t)
 {
-    return t->kind == LAT_TY_VOID && t->count == LAMBDA_RETURN;
+    return t->kind == LAT_TY_VOID && (t->count == LAMBDA_RETURN || t->count == DECLTYPE_RETURN);
+}
+
+bool lat__is_decltype_return_placeholder(const lat__type *t)
+{
+    return t->kind == LAT_TY_VOID && t->count == DECLTYPE_RETURN;
 }
 
 lat__type *lat__deduced_return(lat__parser *p)
 {
     return lat__marker_type(p->u, LAMBDA_RETURN);
+}
+
+lat__type *lat__deduced_decltype_return(lat__parser *p)
+{
+    return lat__marker_type(p->u, DECLTYPE_RETURN);
 }
 
 lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)

@@ -23,10 +23,11 @@ typedef struct spec {
     bool cxx; /* a C++ word was reported: no more errors about the type */
     bool constexpr_; /* constexpr: a const variable, or a function usable at run time */
     bool is_auto;    /* auto: the type comes from the initializer */
+    bool decltype_auto; /* decltype(auto): the initializer's or returned expression's decltype */
 } spec;
 
 /* lat__type.count of the type auto stands for until its initializer is read. */
-enum { AUTO_PLACEHOLDER = -2 };
+enum { AUTO_PLACEHOLDER = -2, DECLTYPE_AUTO_PLACEHOLDER = -4 };
 
 static bool is_auto_placeholder(const lat__type *t)
 {
@@ -47,10 +48,11 @@ static void deduce_return(lat__parser *p, lat__type *t, lat__loc loc)
         t->base = &lat__ty_int;
         return;
     }
-    if (!is_auto_placeholder(t->base))
+    bool by_decltype = t->base->kind == LAT_TY_VOID && t->base->count == DECLTYPE_AUTO_PLACEHOLDER;
+    if (!is_auto_placeholder(t->base) && !by_decltype)
         return;
     if (lat__at_punct(p, LAT_P_LBRACE) && (p->depth == 0 || p->in_record)) {
-        t->base = lat__deduced_return(p);
+        t->base = by_decltype ? lat__deduced_decltype_return(p) : lat__deduced_return(p);
         return;
     }
     lat__unsupported_at(p->u, loc, "a function whose return type is deduced ('auto') declared without its body",
@@ -212,7 +214,7 @@ static lat__type *enum_specifier(lat__parser *p, spec *s);
 
 /* decltype(e): a name's or a member's declared type, as written without parentheses;
  * otherwise a reference to e's type when e is an lvalue, else e's type (C++ [dcl.type.decltype]). */
-static lat__type *decltype_of(lat__parser *p, lat__expr *e)
+lat__type *lat__decltype_of(lat__parser *p, lat__expr *e)
 {
     if (e->flags & LAT_EF_ERROR)
         return &lat__ty_int;
@@ -279,7 +281,7 @@ lat__type *lat__decltype(lat__parser *p)
         lat__next(p);
         ty = &lat__ty_int;
     } else {
-        ty = decltype_of(p, lat__parse_expr(p));
+        ty = lat__decltype_of(p, lat__parse_expr(p));
     }
     lat__expect(p, LAT_P_RPAREN, "to close decltype(");
     return ty;
@@ -468,6 +470,16 @@ static void specifiers(lat__parser *p, spec *s)
         }
         case LAT_KW_DECLTYPE: {
             p->pos--;
+            if (lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN) && lat__tok_kw(lat__peek_at(p, 2), LAT_KW_AUTO) &&
+                lat__tok_is_punct(lat__peek_at(p, 3), LAT_P_RPAREN)) {
+                /* decltype(auto): auto, deduced by decltype's rules (a reference for an
+                 * lvalue in parentheses or a call returning one) */
+                if (s->is_auto || has_type_specifier(s))
+                    lat__error_tok(p, t, "'decltype(auto)' combined with a type");
+                s->is_auto = s->decltype_auto = true;
+                p->pos += 4;
+                break;
+            }
             if (lat__at_qualified(p)) {
                 /* decltype(a)::value_type: a member type of the expression's class */
                 if (has_type_specifier(s))
@@ -554,7 +566,7 @@ static lat__type *base_type(lat__parser *p, spec *s)
     if (s->is_auto) {
         if (nkw || s->type)
             lat__error_at(p->u, s->loc, "'auto' combined with a type");
-        t = lat__marker_type(p->u, AUTO_PLACEHOLDER); /* replaced by auto_type */
+        t = lat__marker_type(p->u, s->decltype_auto ? DECLTYPE_AUTO_PLACEHOLDER : AUTO_PLACEHOLDER); /* replaced by auto_type */
     } else if (s->type) {
         if (nkw)
             lat__error_at(p->u, s->loc, "a type name combined with other type specifiers");
@@ -2699,6 +2711,8 @@ static lat__type *auto_type(lat__parser *p, lat__type *t, lat__expr *init, lat__
 {
     if (init->flags & LAT_EF_ERROR)
         return &lat__ty_int;
+    if (t->kind == LAT_TY_VOID && t->count == DECLTYPE_AUTO_PLACEHOLDER)
+        return lat__decltype_of(p, init);
     if (is_auto_placeholder(t))
         return lat__qualified(p->u, lat__unqualified(p->u, lat__rvalue(p, init)->type), t->quals);
     if (t->kind == LAT_TY_PTR && is_auto_placeholder(t->base)) {

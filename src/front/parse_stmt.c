@@ -202,7 +202,10 @@ static void *parse_piece(lat__parser *p, lat__toks *piece, bool decl)
     p->ntoks = piece->n;
     p->pos = 0;
     p->pragma_at = NULL;
-    void *r = decl ? (void *)declaration_statement(p) : (void *)lat__parse_expr(p);
+    size_t bracket = 0;
+    void *r = !decl                              ? (void *)lat__parse_expr(p)
+              : at_structured_binding(p, &bracket) ? (void *)structured_binding(p, bracket)
+                                                   : (void *)declaration_statement(p);
     if (!lat__at_eof(p) && !p->panic)
         lat__syntax_error(p, decl ? "the end of the declaration" : "the end of the expression");
     p->toks = toks;
@@ -711,7 +714,11 @@ static lat__stmt *statement_(lat__parser *p)
                                    !lat__is_lambda_return_placeholder(ret)
                                ? lat__parse_construction(p, ret, lat__peek(p)->loc)
                                : lat__parse_expr(p);
-            if (lat__is_lambda_return_placeholder(ret)) {
+            if (lat__is_decltype_return_placeholder(ret) && e->type->kind != LAT_TY_VOID) {
+                /* decltype(auto) f() { return (x); }: a reference, as decltype((x)) */
+                ret = lat__decltype_of(p, e);
+                p->fn->sym->type->base = ret;
+            } else if (lat__is_lambda_return_placeholder(ret)) {
                 /* a lambda's first return gives its type */
                 ret = e->type->kind == LAT_TY_VOID ? &lat__ty_void : lat__unqualified(p->u, lat__rvalue(p, e)->type);
                 p->fn->sym->type->base = ret;

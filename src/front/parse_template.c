@@ -343,9 +343,11 @@ static lat__atom *skip_function(lat__parser *p, size_t *body_at)
         bool attribute = lat__tok_kw(t, LAT_KW_LAUNCH_BOUNDS) || lat__tok_kw(t, LAT_KW_CLUSTER_DIMS) ||
                          lat__tok_kw(t, LAT_KW_MAXNREG) || lat__tok_kw(t, LAT_KW_ATTRIBUTE) ||
                          lat__tok_kw(t, LAT_KW_ATTRIBUTE2) || lat__tok_kw(t, LAT_KW_DECLSPEC) ||
-                         lat__tok_kw(t, LAT_KW_ALIGN) || lat__tok_kw(t, LAT_KW_ALIGNAS);
+                         lat__tok_kw(t, LAT_KW_ALIGN) || lat__tok_kw(t, LAT_KW_ALIGNAS) ||
+                         lat__tok_kw(t, LAT_KW_DECLTYPE);
         if (attribute && lat__at_punct(p, LAT_P_LPAREN))
-            lat__skip_group(p); /* __launch_bounds__(BLOCK) between the return type and the name */
+            lat__skip_group(p); /* __launch_bounds__(BLOCK) between the return type and the name;
+                                 * a decltype(auto) or decltype(e) return type */
     }
     if (lat__at_punct(p, LAT_P_LPAREN))
         lat__skip_group(p);
@@ -2644,11 +2646,15 @@ static size_t given_elements(const lat__template *tm, const targ *args, const bo
 }
 
 /* Whether a parameter's type is fixed, not depending on the template's parameters:
- * arithmetic, a record, or pointers and arrays of them. */
+ * arithmetic, a record, or pointers and arrays of them (an array's bound too: CUB's
+ * Reduce(T (&)[N], op) beside Reduce(T, op) deduces N). */
 static bool fixed_type(const lat__type *t)
 {
-    while (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY)
+    while (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY) {
+        if (t->kind == LAT_TY_ARRAY && t->count_vph > 0)
+            return false;
         t = t->base;
+    }
     return lat__is_arith(t) || (lat__is_record(t) && t->rec);
 }
 
