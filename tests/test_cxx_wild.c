@@ -765,3 +765,46 @@ TEST(structured_bindings_in_a_range_for_bind_each_element)
     for (int i = 0; i < N; i++)
         ASSERT_TRUE(t_close(out[i], 6.f + in[i] + 2.f * in[(i + 1) % N] + 1.5f, 1e-5, 1e-5));
 }
+
+/* Default arguments that depend on a function template's parameter (a clamp's bounds
+ * from std::numeric_limits<T>, a reduction's identity T(), T(1)), in a free template and
+ * in a member template of a class template: read for deduction with T unknown they were
+ * refused ("a value-initialised aggregate T()", "cannot convert int to void"); each
+ * instance reads them with its own T. */
+TEST(default_arguments_of_a_template_parameter_type_are_the_instances)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <limits>\n"
+        "template <typename T>\n"
+        "__device__ T clamp_to(T v, T lo = std::numeric_limits<T>::lowest(), T hi = std::numeric_limits<T>::max()) {\n"
+        "    return v < lo ? lo : v > hi ? hi : v;\n"
+        "}\n"
+        "template <typename T> __device__ T scaled(T v, T s = T(1), T add = T()) { return v * s + add; }\n"
+        "template <typename T> struct Acc {\n"
+        "    T total;\n"
+        "    template <typename U> __device__ void add(U u, T weight = T(2)) { total += static_cast<T>(u) * weight; }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float x = in[i];\n"
+        "    int q = (int)(x * 1000.0f);\n"
+        "    Acc<float> a{0.0f};\n"
+        "    a.add(x);\n"
+        "    a.add(q, 0.001f);\n"
+        "    out[i] = clamp_to(x) + clamp_to(x, -1.0f) + clamp_to(x, -1.0f, 1.0f) + (float)clamp_to(q, -500)\n"
+        "             + scaled(x) + scaled(x, 3.0f) + (float)scaled(q, 2, 1) + a.total;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float x = in[i];
+        int q = (int)(x * 1000.0f);
+        float want = x + fmaxf(x, -1.0f) + fminf(fmaxf(x, -1.0f), 1.0f) + (float)(q < -500 ? -500 : q) + x + x * 3.0f +
+                     (float)(q * 2 + 1) + (x * 2.0f + (float)q * 0.001f);
+        ASSERT_TRUE(t_close(out[i], want, 1e-4, 1e-4));
+    }
+}

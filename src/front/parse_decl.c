@@ -1980,6 +1980,24 @@ static lat__type *adjust_param(lat__parser *p, lat__type *t)
     return t;
 }
 
+/* Whether a parameter's default (its tokens from..to) depends on a template parameter
+ * that stands as a placeholder: the parameter's type is one (T, const T &, T *) or the
+ * expression names one (std::numeric_limits<T>::max() for a float). */
+static bool dependent_default(lat__parser *p, const lat__type *t, size_t from, size_t to)
+{
+    while (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY)
+        t = t->base;
+    if (lat__is_template_placeholder(t))
+        return true;
+    for (size_t i = from; i < to; i++) {
+        const lat__tok *k = &p->toks[i];
+        if (k->kind == LAT_TK_IDENT && !k->atom->kw && k->atom->sym && k->atom->sym->kind == LAT_SYM_TYPEDEF &&
+            k->atom->sym->type && lat__is_template_placeholder(k->atom->sym->type))
+            return true;
+    }
+    return false;
+}
+
 static lat__type *parse_params(lat__parser *p, lat__type *ret)
 {
     lat__tok *open = lat__next(p); /* ( */
@@ -2014,10 +2032,29 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         lat__loc loc = first->loc;
         lat__type *t = adjust_param(p, declarator(p, base, &name, &loc, true));
         lat__expr *dflt = NULL;
+        bool dflt_converted = false;
         if (lat__accept(p, LAT_P_ASSIGN)) {
+            lat__unit *u = p->u;
+            lat_status status = u->status;
+            int nerrors = u->nerrors;
+            size_t ndiags = u->diags.n, from = p->pos;
             dflt = lat__parse_assign_expr(p);
-            if (!lat__default_argument_ok(p, dflt))
+            if (dependent_default(p, t, from, p->pos)) {
+                /* T hi = std::numeric_limits<T>::max(), T init = T(): read for deduction,
+                 * with T a placeholder, it means nothing yet; each instance reads it again
+                 * with its own T (where an error is the instance's). Here it only says
+                 * that the parameter has a default. */
+                dflt = lat__convert_assign(p, dflt, t, "a default argument as");
+                dflt_converted = true;
+                if (u->nerrors != nerrors) {
+                    u->status = status;
+                    u->nerrors = nerrors;
+                    u->diags.n = ndiags;
+                    dflt = lat__zero(p, dflt->loc);
+                }
+            } else if (!lat__default_argument_ok(p, dflt)) {
                 dflt = NULL;
+            }
         } else if (defaults.n) {
             lat__error_tok(p, first, "a parameter without a default argument after one with");
         }
@@ -2040,7 +2077,8 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
             for (size_t i = 0; i + 1 < types.n; i++)
                 LAT_PUSH(&p->u->arena, defaults, (lat__expr *)NULL);
         if (dflt || defaults.n)
-            LAT_PUSH(&p->u->arena, defaults, dflt ? lat__convert_assign(p, dflt, t, "a default argument as") : NULL);
+            LAT_PUSH(&p->u->arena, defaults,
+                     dflt && !dflt_converted ? lat__convert_assign(p, dflt, t, "a default argument as") : dflt);
         if (!lat__accept(p, LAT_P_COMMA))
             break;
     }
