@@ -181,14 +181,18 @@ TEST(ambiguous_and_unsupported_bases_are_errors_that_name_them)
                          "extern \"C\" __global__ void k(double *o) { D d{{2.5, 3}, 4}; o[0] = d.own; }\n");
     ASSERT_TRUE(err != NULL);
     ASSERT_CONTAINS(err, "t.cu:3:47: error: braces around a base class's members in an aggregate's initializer");
-    /* PyTorch's function_traits of a lambda: a pointer to member type, refused by name */
+    /* a pointer to member type is taken apart (PyTorch's function_traits); a pointer to
+     * a data member is refused by name */
     err = cxx_error(ctx, "template <typename T> struct ft;\n"
                          "template <typename C, typename R, typename... A> struct ft<R (C::*)(A...) const> {\n"
                          "  static constexpr int arity = sizeof...(A); };\n"
-                         "struct S {};\n"
-                         "extern \"C\" __global__ void k(int *o) { o[0] = ft<int (S::*)(float) const>::arity; }\n");
+                         "struct S { int m; };\n"
+                         "extern \"C\" __global__ void k(int *o) { o[0] = ft<int (S::*)(float, int) const>::arity; }\n");
+    ASSERT_TRUE(err == NULL);
+    err = cxx_error(ctx, "struct S { int m; };\n"
+                         "extern \"C\" __global__ void k(int *o) { int S::*pm = nullptr; o[0] = 1; }\n");
     ASSERT_TRUE(err != NULL);
-    ASSERT_CONTAINS(err, "t.cu:5:55: error: a pointer to member type (R (C::*)(A...)) is not supported");
+    ASSERT_CONTAINS(err, "t.cu:2:45: error: a pointer to a data member (T C::*) is not supported");
 }
 
 /* ---- lambdas capturing this ------------------------------------------------------------ */

@@ -5,6 +5,7 @@
 #include "harness.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -806,5 +807,109 @@ TEST(default_arguments_of_a_template_parameter_type_are_the_instances)
         float want = x + fmaxf(x, -1.0f) + fminf(fmaxf(x, -1.0f), 1.0f) + (float)(q < -500 ? -500 : q) + x + x * 3.0f +
                      (float)(q * 2 + 1) + (x * 2.0f + (float)q * 0.001f);
         ASSERT_TRUE(t_close(out[i], want, 1e-4, 1e-4));
+    }
+}
+
+/* PyTorch's function_traits as ATen's elementwise loops use it: the primary template
+ * takes a functor or lambda apart through decltype(&T::operator()), a pointer to member
+ * function type R (C::*)(Args...) const matched by a partial specialization (and the
+ * non-const one for a mutable lambda), then arity, result_type and arg<i>::type drive
+ * invoke_impl over an index_sequence of the arguments' byte pointers and strides. */
+TEST(pytorch_function_traits_take_lambdas_apart_through_pointers_to_members)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <tuple>\n"
+        "#include <type_traits>\n"
+        "#include <utility>\n"
+        "#include <cstdint>\n"
+        "template <typename T> struct function_traits : public function_traits<decltype(&T::operator())> {};\n"
+        "template <typename ClassType, typename ReturnType, typename... Args>\n"
+        "struct function_traits<ReturnType (ClassType::*)(Args...) const> : public function_traits<ReturnType(Args...)> {};\n"
+        "template <typename ClassType, typename ReturnType, typename... Args>\n"
+        "struct function_traits<ReturnType (ClassType::*)(Args...)> : public function_traits<ReturnType(Args...)> { static constexpr bool is_mutable = true; };\n"
+        "template <typename ReturnType, typename... Args>\n"
+        "struct function_traits<ReturnType(Args...)> {\n"
+        "  static constexpr int arity = sizeof...(Args);\n"
+        "  static constexpr bool is_mutable = false;\n"
+        "  using result_type = ReturnType;\n"
+        "  using ArgsTuple = std::tuple<Args...>;\n"
+        "  template <size_t i> struct arg { using type = typename std::tuple_element<i, std::tuple<Args...>>::type; };\n"
+        "};\n"
+        "template <typename T> struct function_traits<T &> : public function_traits<T> {};\n"
+        "template <typename T> struct function_traits<T *> : public function_traits<T> {};\n"
+        "\n"
+        "template <typename traits, typename func_t, typename index_t, size_t... INDEX>\n"
+        "__device__ typename traits::result_type invoke_impl(const func_t &f, char *const data[], const index_t strides[], int i,\n"
+        "                                                    std::index_sequence<INDEX...>) {\n"
+        "  (void)strides; (void)i;\n"
+        "  return f(*(typename traits::template arg<INDEX>::type *)(data[INDEX] + i * strides[INDEX])...);\n"
+        "}\n"
+        "template <typename func_t, typename index_t, typename traits = function_traits<func_t>>\n"
+        "__device__ typename traits::result_type invoke(const func_t &f, char *const data[], const index_t strides[], int i) {\n"
+        "  using Indices = std::make_index_sequence<traits::arity>;\n"
+        "  return invoke_impl<traits>(f, data, strides, i, Indices{});\n"
+        "}\n"
+        "template <typename func_t>\n"
+        "__device__ void run(int n, char *out, char *const in[], const int64_t strides[], const func_t &f) {\n"
+        "  using traits = function_traits<func_t>;\n"
+        "  using res_t = typename traits::result_type;\n"
+        "  for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n; i += blockDim.x * gridDim.x)\n"
+        "    *(res_t *)(out + i * sizeof(res_t)) = invoke(f, in, strides, i);\n"
+        "}\n"
+        "struct Scale { float s; __device__ double operator()(float a, int64_t b) const { return (double)a * s + (double)b; } };\n"
+        "__device__ float plain(float a) { return a * 0.5f; }\n"
+        "extern \"C\" __global__ void k(const float *a, const int64_t *b, float *out, double *out2, int n) {\n"
+        "  char *in[2] = {(char *)a, (char *)b};\n"
+        "  const int64_t strides[2] = {sizeof(float), sizeof(int64_t)};\n"
+        "  auto lam = [] __device__ (float x, int64_t y) -> float { return x * x - (float)y; };\n"
+        "  static_assert(function_traits<decltype(lam)>::arity == 2, \"arity\");\n"
+        "  static_assert(std::is_same<function_traits<decltype(lam)>::arg<1>::type, int64_t>::value, \"arg 1\");\n"
+        "  static_assert(!function_traits<decltype(lam)>::is_mutable, \"const operator()\");\n"
+        "  static_assert(std::is_same<function_traits<Scale>::result_type, double>::value, \"result\");\n"
+        "  static_assert(function_traits<decltype(&plain)>::arity == 1, \"fn ptr\");\n"
+        "  run(n, (char *)out, in, strides, lam);\n"
+        "  run(n, (char *)out2, in, strides, Scale{3.0f});\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { M = 200 };
+    float a[M], out[M];
+    int64_t b[M];
+    double out2[M];
+    t_rand_floats(a, M, -4, 4);
+    for (int i = 0; i < M; i++)
+        b[i] = (int64_t)(t_rand_u32() % 2001) - 1000;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_in(b, sizeof b), lat_arg_out(out, sizeof out),
+                                       lat_arg_out(out2, sizeof out2), lat_arg_i32(M))));
+    for (int i = 0; i < M; i++) {
+        /* a GPU may fuse the multiply and the add */
+        ASSERT_TRUE(t_close(out[i], a[i] * a[i] - (float)b[i], 1e-5, 1e-5));
+        ASSERT_TRUE(t_close(out2[i], (double)a[i] * 3.0f + (double)b[i], 1e-12, 1e-12));
+    }
+}
+
+/* What the pointers to members stop at, each named where it stands: &C::f made as a
+ * value (outside decltype), of an overloaded member, and a pointer to a data member. */
+TEST(pointers_to_members_outside_decltype_are_refused_by_name)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        return;
+    static const char *const bodies[][2] = {
+        {"auto pm = &F::g; (void)pm;", "a pointer to member function (&C::f) outside decltype"},
+        {"decltype(&F::h) x; (void)x;", "&F::h names overloaded member functions"},
+        {"int F::*pd = nullptr; (void)pd;", "a pointer to a data member (T C::*)"},
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        char src[1024];
+        snprintf(src, sizeof src,
+                 "struct F { int d; __device__ float g(int a) const { return a; }\n"
+                 "           __device__ float h(int) { return 1; } __device__ float h(float) { return 2; } };\n"
+                 "extern \"C\" __global__ void k(float *out) { %s out[0] = 1; }\n",
+                 bodies[i][0]);
+        lat_module *mod = NULL;
+        ASSERT_TRUE(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "pm.cu"}, &mod) != LAT_OK);
+        ASSERT_MSG(strstr(lat_last_error(), bodies[i][1]) != NULL, "%s: %s", bodies[i][0], lat_last_error());
     }
 }

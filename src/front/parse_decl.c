@@ -281,7 +281,9 @@ lat__type *lat__decltype(lat__parser *p)
         lat__next(p);
         ty = &lat__ty_int;
     } else {
+        p->unevaluated++;
         ty = lat__decltype_of(p, lat__parse_expr(p));
+        p->unevaluated--;
     }
     lat__expect(p, LAT_P_RPAREN, "to close decltype(");
     return ty;
@@ -1767,6 +1769,68 @@ static bool parameters_follow(lat__parser *p)
     return decl;
 }
 
+static lat__type *suffixes(lat__parser *p, lat__type *t);
+
+lat__type *lat__member_pointer_class(lat__parser *p, const lat__tok *t)
+{
+    if (t->kind != LAT_TK_IDENT || t->atom->kw)
+        return NULL;
+    lat__sym *s = t->atom->sym;
+    if (s && s->kind == LAT_SYM_TYPEDEF && s->type &&
+        (lat__is_template_placeholder(s->type) || (lat__is_record(s->type) && s->type->rec)))
+        return lat__typedef_type(p, s);
+    lat__sym *tag = t->atom->tag;
+    if ((!s || s->kind != LAT_SYM_VAR) && tag && tag->rec && tag->rec->kind != LAT_TY_ENUM)
+        return lat__record_type_of(p, tag->rec);
+    return NULL;
+}
+
+/* R (C::*name)(A...) const at its '(' (base: R): a pointer to a member function of C,
+ * whose function type is const for a const member. Such a type is for templates to
+ * match and take apart (function_traits); a value of it is refused where it is made
+ * (&C::f outside decltype) or called. A pointer to a data member (int C::*) is refused. */
+static lat__type *member_pointer(lat__parser *p, lat__type *base, lat__atom **name, lat__loc *loc, bool abstract)
+{
+    lat__tok *open = lat__next(p), *cls = lat__next(p);
+    lat__type *c = lat__member_pointer_class(p, cls);
+    lat__next(p); /* :: */
+    lat__next(p); /* * */
+    while (lat__at_kw(p, LAT_KW_CONST) || lat__at_kw(p, LAT_KW_VOLATILE))
+        lat__next(p);
+    if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw) {
+        lat__tok *n = lat__next(p);
+        if (abstract && !name)
+            lat__error_tok(p, n, "a name in a type that names nothing");
+        if (name)
+            *name = n->atom;
+        if (loc)
+            *loc = n->loc;
+    }
+    if (!lat__expect(p, LAT_P_RPAREN, "to close the pointer to member")) {
+        p->pos = (size_t)(open - p->toks);
+        lat__skip_group(p);
+    }
+    if (!c) {
+        lat__error_tok(p, cls, "'%.*s' before '::*' names no class", (int)cls->len, cls->text);
+        c = &lat__ty_int;
+    }
+    if (!lat__at_punct(p, LAT_P_LPAREN)) {
+        lat__unsupported(p, cls, "a pointer to a data member (T C::*)", lat__why_cxx);
+        return &lat__ty_int;
+    }
+    bool outer_in = p->in_member_ptr, outer_const = p->method_const;
+    p->in_member_ptr = true;
+    p->method_const = false;
+    lat__type *fn = suffixes(p, base);
+    if (p->method_const && fn->kind == LAT_TY_FUNC)
+        fn = lat__qualified(p->u, fn, LAT_Q_CONST);
+    p->in_member_ptr = outer_in;
+    p->method_const = outer_const;
+    lat__type *t = lat__pointer_to(p->u, fn);
+    t->member_of = c;
+    return t;
+}
+
 static lat__type *suffixes(lat__parser *p, lat__type *t)
 {
     if (lat__at_punct(p, LAT_P_LPAREN)) {
@@ -1880,7 +1944,10 @@ static lat__type *declarator_(lat__parser *p, lat__type *base, lat__atom **name,
                 }
                 continue;
             }
-            lat__unsupported(p, lat__peek_at(p, 1), "the scope operator '::'", lat__why_cxx);
+            lat__unsupported(p, lat__peek_at(p, 1),
+                             lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_STAR) ? "a pointer to a data member (T C::*)"
+                                                                                : "the scope operator '::'",
+                             lat__why_cxx);
             lat__next(p);
             lat__next(p);
             continue;
@@ -1889,14 +1956,9 @@ static lat__type *declarator_(lat__parser *p, lat__type *base, lat__atom **name,
     }
     if (lat__at_punct(p, LAT_P_LPAREN) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT &&
         lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_SCOPE) && lat__tok_is_punct(lat__peek_at(p, 3), LAT_P_STAR)) {
-        /* R (C::*)(A...): PyTorch's function_traits of a lambda's operator() */
-        lat__unsupported(p, lat__peek_at(p, 1), "a pointer to member type (R (C::*)(A...))", lat__why_cxx);
-        lat__skip_group(p);
-        if (lat__at_punct(p, LAT_P_LPAREN))
-            lat__skip_group(p);
-        while (lat__at_kw(p, LAT_KW_CONST) || lat__at_kw(p, LAT_KW_VOLATILE))
-            lat__next(p);
-        return &lat__ty_int;
+        /* R (C::*)(A...) const: PyTorch's function_traits of a lambda's operator(), a type
+         * for templates and decltype to take apart */
+        return member_pointer(p, base, name, loc, abstract);
     }
     if (lat__at_punct(p, LAT_P_LPAREN) && nested_declarator(p, abstract)) {
         size_t start = p->pos;
@@ -2097,7 +2159,7 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
     while (lat__at_kw(p, LAT_KW_CONST) || lat__at_kw(p, LAT_KW_NOEXCEPT) ||
            lat__at_kw(p, LAT_KW_THROW) || lat__at_kw(p, LAT_KW_VOLATILE)) {
         lat__tok *q = lat__next(p);
-        if (q->atom->kw == LAT_KW_CONST && (p->in_record || p->decl_class))
+        if (q->atom->kw == LAT_KW_CONST && (p->in_record || p->decl_class || p->in_member_ptr))
             p->method_const = true;
         else if (q->atom->kw == LAT_KW_VOLATILE && (p->in_record || p->decl_class))
             p->method_volatile = true; /* operator=(...) volatile: its object is volatile */

@@ -1251,6 +1251,64 @@ static lat__expr *unary_node(lat__parser *p, lat__punct op, lat__expr *a, lat__t
     return e;
 }
 
+/* &C::f (p past the '&'), f a non-static member function of class C: a pointer to
+ * member (R (C::*)(A...) const), in decltype only, where function_traits takes a
+ * lambda's operator() apart; NULL when the tokens are not one (&S::static_fn, &ns::x). */
+static lat__expr *member_pointer(lat__parser *p)
+{
+    lat__tok *c = lat__peek(p), *m = lat__peek_at(p, 2);
+    if (c->kind != LAT_TK_IDENT || c->atom->kw || !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE) ||
+        m->kind != LAT_TK_IDENT)
+        return NULL;
+    lat__atom *name = NULL;
+    size_t len = 3;
+    if (m->atom->kw == LAT_KW_OPERATOR && lat__tok_is_punct(lat__peek_at(p, 3), LAT_P_LPAREN) &&
+        lat__tok_is_punct(lat__peek_at(p, 4), LAT_P_RPAREN)) {
+        name = lat__atom_get(&p->u->atoms, "operator()", 10);
+        len = 5;
+    } else if (!m->atom->kw) {
+        name = m->atom;
+    } else {
+        return NULL;
+    }
+    lat__type *cls = lat__member_pointer_class(p, c);
+    if (!cls || !lat__is_record(cls) || !cls->rec)
+        return NULL;
+    lat__sym *f = lat__find_method(cls->rec, name);
+    /* (a lambda's operator() is its class's, not flagged a method) */
+    if (!f || f->storage == LAT_ST_STATIC || !((f->flags & LAT_SF_METHOD) || f->rec == cls->rec) ||
+        f->type->kind != LAT_TY_FUNC ||
+        f->type->params.n < 1)
+        return NULL;
+    p->pos += len;
+    if (f->overloads || f->tmpl) {
+        lat__error_tok(p, m, "&%s::%s names %s: a pointer to member needs one function", lat__record_c_name(cls->rec),
+                       name->name, f->tmpl ? "a member template" : "overloaded member functions");
+        return lat__error_expr(p, c->loc);
+    }
+    if (!p->unevaluated) {
+        lat__unsupported(p, c, "a pointer to member function (&C::f) outside decltype",
+                         "a lattice limit: call the member on an object");
+        return lat__error_expr(p, c->loc);
+    }
+    /* its type: the member's without its object, const as the member is */
+    const lat__type *ft = f->type;
+    lat__type *fn = lat__type_copy(p->u, ft);
+    fn->params.n = ft->params.n - 1;
+    fn->params.types = ft->params.types + 1;
+    fn->params.syms = ft->params.syms ? ft->params.syms + 1 : NULL;
+    fn->params.defaults = ft->params.defaults ? ft->params.defaults + 1 : NULL;
+    fn->named = NULL;
+    const lat__type *self = ft->params.types[0];
+    fn->quals = self->kind == LAT_TY_PTR && (self->base->quals & LAT_Q_CONST) ? LAT_Q_CONST : 0;
+    lat__type *t = lat__pointer_to(p->u, fn);
+    t->member_of = cls;
+    lat__expr *e = lat__expr_new(p, LAT_E_NAME, c->loc);
+    e->sym = f;
+    e->type = f->type;
+    return unary_node(p, LAT_P_AMP, e, t, c->loc);
+}
+
 static lat__expr *sizeof_expr(lat__parser *p, lat__tok *kw, bool align)
 {
     lat__expr *e = lat__expr_new(p, align ? LAT_E_ALIGNOF : LAT_E_SIZEOF, kw->loc);
@@ -1444,6 +1502,9 @@ static lat__expr *unary_(lat__parser *p)
         }
         case LAT_P_AMP: {
             lat__next(p);
+            lat__expr *m = member_pointer(p);
+            if (m)
+                return m;
             lat__expr *a = cast_expr(p);
             if (a->flags & LAT_EF_ERROR)
                 return unary_node(p, LAT_P_AMP, a, lat__pointer_to(p->u, a->type), t->loc);

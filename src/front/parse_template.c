@@ -1796,8 +1796,13 @@ static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *ar
         return false; /* T::type: deduces nothing, matches nothing surely */
     if (pat->kind != arg->kind)
         return false;
-    if (pat->kind == LAT_TY_PTR)
+    if (pat->kind == LAT_TY_PTR) {
+        /* R (C::*)(A...) const: the class too, and the member's constness (the FUNC's) */
+        if ((pat->member_of != NULL) != (arg->member_of != NULL) ||
+            (pat->member_of && !unify(p, pat->member_of, arg->member_of, args, set)))
+            return false;
         return pat->ref == arg->ref && unify(p, pat->base, arg->base, args, set);
+    }
     if (pat->kind == LAT_TY_ARRAY && pat->count_vph > 0 && arg->count >= 0) {
         targ pv = {.vph = pat->count_vph}, av = {.value = arg->count};
         return unify_value(&pv, &av, args, set) && unify(p, pat->base, arg->base, args, set);
