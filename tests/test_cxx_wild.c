@@ -913,3 +913,64 @@ TEST(pointers_to_members_outside_decltype_are_refused_by_name)
         ASSERT_MSG(strstr(lat_last_error(), bodies[i][1]) != NULL, "%s: %s", bodies[i][0], lat_last_error());
     }
 }
+
+/* A lambda inside a lambda's body (a loop body handed to a helper lambda, a member
+ * function's lambdas naming the class's members): what the inner one captures from
+ * outside both comes through the outer one's capture, by reference or as the outer
+ * one's copy ([&] inside [=]), `this` too; explicit and mutable captures as C++ has them. */
+TEST(a_lambda_inside_a_lambda_captures_through_the_enclosing_one)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Acc {\n"
+        "    float base;\n"
+        "    __device__ float run(const float *in, int n) {\n"
+        "        float s = 0;\n"
+        "        auto outer = [&](int i) {\n"
+        "            float t = in[i];\n"
+        "            auto inner = [&](int j) { s += t * j + base; return t; };\n"
+        "            auto inner2 = [=](int j) { return t * j + in[0] + base; };\n"
+        "            auto inner3 = [t, this](int j) mutable { t += j; return t + base; };\n"
+        "            return inner(2) + inner2(3) + inner3(1) + t;\n"
+        "        };\n"
+        "        float r = 0;\n"
+        "        for (int i = 0; i < n; i++) r += outer(i);\n"
+        "        auto byval = [=]() { auto g = [&]() { return s * 2; }; return g() + r; };\n"
+        "        return r + s + byval();\n"
+        "    }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 4 >= n) return;\n"
+        "    Acc a{in[i]};\n"
+        "    float c = 0;\n"
+        "    auto f = [&c](float d) { auto h = [&](float e) { c += e * d; }; h(1); h(2); return c; };\n"
+        "    out[i] = a.run(in + i, 5) + f(in[i + 1]);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 4 < N; i++) {
+        const float *x = in + i;
+        float base = in[i], s = 0, r = 0;
+        for (int j = 0; j < 5; j++) {
+            float t = x[j];
+            s += t * 2 + base;
+            r += t + (t * 3 + x[0] + base) + (t + 1 + base) + t;
+        }
+        float want = r + s + (s * 2 + r) + 3 * in[i + 1];
+        ASSERT_TRUE(t_close(out[i], want, 1e-4, 1e-4));
+    }
+    if (!t_is_emu(ctx))
+        return;
+    /* a generic one inside: refused by name */
+    lat_module *mod = NULL;
+    ASSERT_TRUE(lat_module_create(ctx,
+                                  &(lat_module_desc){.source = "extern \"C\" __global__ void k(float *o) {\n"
+                                                               "  auto f = [&](int x) { auto g = [&](auto j) { return x * j; }; return g(2); };\n"
+                                                               "  o[0] = f(3);\n}\n",
+                                                     .name = "gl.cu"},
+                                  &mod) != LAT_OK);
+    ASSERT_CONTAINS(lat_last_error(), "gl.cu:2:34: error: a generic lambda inside a lambda is not supported");
+}

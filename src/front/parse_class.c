@@ -1479,9 +1479,8 @@ static lat__expr *generic_lambda(lat__parser *p, lat__lambda *l, lat__tok *open)
 lat__expr *lat__parse_lambda(lat__parser *p)
 {
     lat__tok *open = lat__next(p); /* [ */
-    if (!p->fn || p->lambda) {
-        lat__unsupported(p, open, p->lambda ? "a lambda inside a lambda" : "a lambda outside a function",
-                         "a lattice limit");
+    if (!p->fn) {
+        lat__unsupported(p, open, "a lambda outside a function", "a lattice limit");
         lat__skip_statement(p);
         return lat__error_expr(p, open->loc);
     }
@@ -1536,6 +1535,13 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     while (lat__at_kw(p, LAT_KW_DEVICE) || lat__at_kw(p, LAT_KW_HOST) || lat__at_kw(p, LAT_KW_MUTABLE))
         lat__next(p); /* [=] __device__ (...): an extended lambda */
     if (generic_params(p)) {
+        if (p->lambda) {
+            /* its body is read where the enclosing lambda's captures are out of sight */
+            lat__unsupported(p, open, "a generic lambda inside a lambda",
+                             "a lattice limit: give its parameters types");
+            lat__skip_statement(p);
+            return lat__error_expr(p, open->loc);
+        }
         if (l->this_listed)
             lat__unsupported(p, open, "capturing this in a generic lambda", "a lattice limit: give its parameters types");
         return generic_lambda(p, l, open);
@@ -1635,11 +1641,16 @@ static lat__expr *lambda_object(lat__parser *p, const lat__lambda *l, lat__type 
     init->type = rt;
     for (size_t i = 0; i < l->captured.n; i++) {
         lat__sym *v = l->captured.items[i];
-        lat__expr *n = lat__expr_new(p, LAT_E_NAME, open->loc);
-        n->sym = v;
-        n->type = v->type;
-        n->flags |= LAT_EF_LVALUE;
-        n = lat__deref_reference(p, n);
+        /* in an enclosing lambda's body, a variable from outside it is that lambda's
+         * capture (captured there now if it was not yet) */
+        lat__expr *n = p->lambda ? lat__lambda_capture(p, v, open->loc) : NULL;
+        if (!n) {
+            n = lat__expr_new(p, LAT_E_NAME, open->loc);
+            n->sym = v;
+            n->type = v->type;
+            n->flags |= LAT_EF_LVALUE;
+            n = lat__deref_reference(p, n);
+        }
         lat__expr *value = l->captured_ref.items[i] ? lat__address_of_object(p, n) : lat__rvalue(p, n);
         lat__init_item it = {value, NULL};
         LAT_PUSH(&p->u->arena, init->items, it);
