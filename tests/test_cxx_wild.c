@@ -974,3 +974,46 @@ TEST(a_lambda_inside_a_lambda_captures_through_the_enclosing_one)
                                   &mod) != LAT_OK);
     ASSERT_CONTAINS(lat_last_error(), "gl.cu:2:34: error: a generic lambda inside a lambda is not supported");
 }
+
+/* Local arrays of a class whose default constructor does something (a complex type with
+ * defaulted constructor arguments, an accumulator zeroing itself, default member
+ * initializers), 1-D, 2-D and of a template's size: C++ constructs each element, each
+ * time the declaration runs; they were refused ("an array of a class with constructors"). */
+TEST(local_arrays_of_classes_with_constructors_construct_each_element)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T> struct cplx {\n"
+        "    T re, im;\n"
+        "    __device__ cplx(T r = 0, T i = 0) : re(r), im(i) {}\n"
+        "    __device__ cplx &operator+=(const cplx &o) { re += o.re; im += o.im; return *this; }\n"
+        "};\n"
+        "struct Acc { float v[2]; int n = 3; __device__ Acc() { v[0] = 1.0f; v[1] = 2.0f; } };\n"
+        "struct D { float a = 1.5f; int b = 2; };\n"
+        "template <int N> __device__ float sum_of(const float *x) {\n"
+        "    cplx<float> c[N];\n"
+        "    for (int i = 0; i < N; i++) c[i] += cplx<float>(x[i], 1.0f);\n"
+        "    float s = 0;\n"
+        "    for (int i = 0; i < N; i++) s += c[i].re * c[i].im;\n"
+        "    return s;\n"
+        "}\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 4 >= n) return;\n"
+        "    Acc a2[2][3];\n"
+        "    D d[3];\n"
+        "    float s = 0;\n"
+        "    for (int r = 0; r < 2; r++)\n"
+        "        for (int c = 0; c < 3; c++) { s += a2[r][c].v[1] * a2[r][c].n; a2[r][c].v[1] = in[i]; }\n"
+        "    for (int it = 0; it < 2; it++) { Acc x[2]; s += x[1].v[1]; x[1].v[1] = 50.0f; }\n"
+        "    out[i] = s + a2[1][2].v[1] + d[2].a * d[1].b + sum_of<5>(in + i);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 4 < N; i++) {
+        float want = 36.0f + 4.0f + in[i] + 3.0f + (in[i] + in[i + 1] + in[i + 2] + in[i + 3] + in[i + 4]);
+        ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-5));
+    }
+}

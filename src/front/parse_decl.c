@@ -2774,8 +2774,33 @@ static lat__decl **hold_temporary(lat__parser *p, lat__decl *d, lat__decl **tail
     return &hd->next;
 }
 
-/* `T x;` of a class with constructors runs its default constructor (C++); an array of
- * them or a file-scope one would run it where the emulator cannot. */
+/* The most elements of a local array that default construction initialises one by one. */
+enum { MAX_CONSTRUCTED_ELEMENTS = 4096 };
+
+/* Each element of an array of type t default-constructed, as a (nested) initializer list
+ * (`cplx<float> buf[4];`, `Acc acc[2][3];`); NULL when its size is unknown or above
+ * *budget elements. */
+static lat__expr *constructed_elements(lat__parser *p, lat__type *t, lat__loc loc, int64_t *budget)
+{
+    if (t->kind != LAT_TY_ARRAY)
+        return --*budget >= 0 ? lat__construct(p, t, NULL, 0, loc) : NULL;
+    if (t->count < 0 || t->vla)
+        return NULL;
+    lat__expr *list = lat__expr_new(p, LAT_E_INIT, loc);
+    list->type = t;
+    for (int64_t i = 0; i < t->count; i++) {
+        lat__expr *e = constructed_elements(p, t->base, loc, budget);
+        if (!e)
+            return NULL;
+        lat__init_item it = {e, NULL};
+        LAT_PUSH(&p->u->arena, list->items, it);
+    }
+    return list;
+}
+
+/* `T x;` of a class with constructors runs its default constructor (C++), for each
+ * element of a local array too; a file-scope, static or __shared__ one would run it where
+ * the emulator cannot. */
 static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__loc loc)
 {
     lat__type *t = v->type;
@@ -2783,6 +2808,16 @@ static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__lo
         t = t->base;
     if (!lat__is_record(t) || !t->rec || !(t->rec->has_ctor || t->rec->defaults))
         return;
+    bool local = p->depth > 0 && v->storage != LAT_ST_STATIC && !(v->cuda & LAT_CU_SHARED);
+    if (local && v->type->kind == LAT_TY_ARRAY && lat__initialised_by_default(t)) {
+        int64_t budget = MAX_CONSTRUCTED_ELEMENTS;
+        lat__expr *init = constructed_elements(p, v->type, loc, &budget);
+        if (init) {
+            d->init = init;
+            v->flags |= LAT_SF_DEFINED;
+            return;
+        }
+    }
     bool nowhere_to_run = v->type->kind == LAT_TY_ARRAY || p->depth == 0 || v->storage == LAT_ST_STATIC;
     if (nowhere_to_run && t->rec->has_ctor && !lat__initialised_by_default(t)) {
         /* a default constructor that does nothing (`__half() {}`, `vec3() {}`): nothing to run */
@@ -2798,7 +2833,10 @@ static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__lo
                            : t->rec->has_ctor ? "a file-scope or static object with a constructor"
                                               : about_defaults(p, "a file-scope or static object of %s", t);
         lat__unsupported_at(p->u, loc, what,
-                            v->type->kind == LAT_TY_ARRAY ? "initialise each element yourself" : "initialise it in the kernel");
+                            v->type->kind == LAT_TY_ARRAY
+                                ? local ? "a lattice limit: at most 4096 elements of a known count are constructed"
+                                        : "initialise each element yourself"
+                                : "initialise it in the kernel");
         return;
     }
     d->init = lat__construct(p, v->type, NULL, 0, loc);
