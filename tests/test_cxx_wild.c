@@ -1017,3 +1017,88 @@ TEST(local_arrays_of_classes_with_constructors_construct_each_element)
         ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-5));
     }
 }
+
+/* cuDF's type dispatcher: a switch over an enum class calling f.template operator()<T>(args...)
+ * of a functor whose operator() templates of one name are told apart by SFINAE (an
+ * enable_if_t<...> * = nullptr parameter), the map from ids to types a template template
+ * parameter with a default, the result decltype(auto). Two member templates of one name
+ * gave their first instances one C name ("'get__lat_t1' declared twice"). */
+TEST(cudf_type_dispatcher_over_sfinae_overloaded_member_templates)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cstdint>\n"
+        "#include <type_traits>\n"
+        "#include <utility>\n"
+        "namespace cudf {\n"
+        "enum class type_id : int32_t { EMPTY, INT8, INT32, INT64, FLOAT32, FLOAT64 };\n"
+        "template <type_id Id> struct id_to_type_impl { using type = void; };\n"
+        "#define CUDF_TYPE_MAPPING(Type, Id) template <> struct id_to_type_impl<Id> { using type = Type; };\n"
+        "CUDF_TYPE_MAPPING(int8_t, type_id::INT8)\n"
+        "CUDF_TYPE_MAPPING(int32_t, type_id::INT32)\n"
+        "CUDF_TYPE_MAPPING(int64_t, type_id::INT64)\n"
+        "CUDF_TYPE_MAPPING(float, type_id::FLOAT32)\n"
+        "CUDF_TYPE_MAPPING(double, type_id::FLOAT64)\n"
+        "template <template <type_id> typename IdTypeMap = id_to_type_impl, typename Functor, typename... Ts>\n"
+        "__device__ __forceinline__ constexpr decltype(auto) type_dispatcher(type_id id, Functor f, Ts &&...args) {\n"
+        "    switch (id) {\n"
+        "    case type_id::INT8: return f.template operator()<typename IdTypeMap<type_id::INT8>::type>(std::forward<Ts>(args)...);\n"
+        "    case type_id::INT32: return f.template operator()<typename IdTypeMap<type_id::INT32>::type>(std::forward<Ts>(args)...);\n"
+        "    case type_id::INT64: return f.template operator()<typename IdTypeMap<type_id::INT64>::type>(std::forward<Ts>(args)...);\n"
+        "    case type_id::FLOAT32: return f.template operator()<typename IdTypeMap<type_id::FLOAT32>::type>(std::forward<Ts>(args)...);\n"
+        "    default: return f.template operator()<typename IdTypeMap<type_id::FLOAT64>::type>(std::forward<Ts>(args)...);\n"
+        "    }\n"
+        "}\n"
+        "}\n"
+        "struct element_fn {\n"
+        "    template <typename T, std::enable_if_t<std::is_integral_v<T>> * = nullptr>\n"
+        "    __device__ double operator()(const void *p, int i) const { return (double)static_cast<const T *>(p)[i] * 2 + sizeof(T); }\n"
+        "    template <typename T, std::enable_if_t<std::is_floating_point_v<T>> * = nullptr>\n"
+        "    __device__ double operator()(const void *p, int i) const { return (double)static_cast<const T *>(p)[i] + sizeof(T); }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const void *data, const int *ids, double *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    const void *slot = (const char *)data + 8 * i;\n"
+        "    out[i] = cudf::type_dispatcher(static_cast<cudf::type_id>(ids[i]), element_fn{}, slot, 0);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { M = 128 };
+    /* one buffer of 8-byte slots, each read as its element's type */
+    static union {
+        int8_t i8;
+        int32_t i32;
+        int64_t i64;
+        float f32;
+        double f64;
+        unsigned char bytes[8];
+    } slots[M];
+    static int ids[M];
+    static double out[M];
+    memset(slots, 0, sizeof slots);
+    for (int i = 0; i < M; i++) {
+        ids[i] = 1 + (int)(t_rand_u32() % 5);
+        int32_t v = (int32_t)(t_rand_u32() % 200) - 100;
+        switch (ids[i]) {
+        case 1: slots[i].i8 = (int8_t)v; break;
+        case 2: slots[i].i32 = v * 1000; break;
+        case 3: slots[i].i64 = (int64_t)v * 100000000000LL; break;
+        case 4: slots[i].f32 = (float)v * 0.25f; break;
+        default: slots[i].f64 = (double)v * 0.125; break;
+        }
+    }
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {M / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(slots, sizeof slots), lat_arg_in(ids, sizeof ids),
+                                       lat_arg_out(out, sizeof out), lat_arg_i32(M))));
+    for (int i = 0; i < M; i++) {
+        double want;
+        switch (ids[i]) {
+        case 1: want = (double)slots[i].i8 * 2 + 1; break;
+        case 2: want = (double)slots[i].i32 * 2 + 4; break;
+        case 3: want = (double)slots[i].i64 * 2 + 8; break;
+        case 4: want = (double)slots[i].f32 + 4; break;
+        default: want = slots[i].f64 + 8; break;
+        }
+        ASSERT_MSG(out[i] == want, "element %d (type %d): %g, want %g", i, ids[i], out[i], want);
+    }
+}

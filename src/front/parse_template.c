@@ -1124,7 +1124,12 @@ static tinst *instantiate_member(lat__parser *p, lat__sym *tsym, targ *given, la
     tinst inst = {.args = args};
     LAT_PUSH(&p->u->arena, tm->insts, inst);
     size_t index = tm->insts.n - 1;
-    const char *cname = lat__arena_printf(&p->u->arena, "%s__lat_t%zu", lat__c_name(p, tm->name), index + 1);
+    int older = 0; /* overloaded member templates (by SFINAE too): each its own instances' names */
+    for (lat__sym *o = tm->older; o; o = o->tmpl->older)
+        older++;
+    const char *cname = older ? lat__arena_printf(&p->u->arena, "%s__lat_o%d_t%zu", lat__c_name(p, tm->name), older,
+                                                  index + 1)
+                              : lat__arena_printf(&p->u->arena, "%s__lat_t%zu", lat__c_name(p, tm->name), index + 1);
     lat__atom *as = lat__atom_get(&p->u->atoms, cname, strlen(cname));
     size_t from = suspend_locals(p);
     size_t nopen;
