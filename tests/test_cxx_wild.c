@@ -1102,3 +1102,57 @@ TEST(cudf_type_dispatcher_over_sfinae_overloaded_member_templates)
         ASSERT_MSG(out[i] == want, "element %d (type %d): %g, want %g", i, ids[i], out[i], want);
     }
 }
+
+/* Partial specializations on a template template parameter, as Mp11 and type-list code
+ * write them: mp_size<L<T...>> of any list template, push_back making L<T..., U>, one on
+ * template <class, int> A matching Arr<T, N>, a nested one (W<list<T>>), and C++'s
+ * ordering against more specialized ones (list<int, Ts...>, P<A, A>); an instance whose
+ * template cannot stand for the parameter (Arr for template <class...> class L) takes
+ * the primary. Each was refused where declared. */
+TEST(partial_specializations_on_template_template_parameters)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename... Ts> struct list {};\n"
+        "template <typename T, int N> struct Arr { T d[N]; };\n"
+        "template <typename A, typename B> struct pair2 {};\n"
+        "template <typename X> struct wrap {};\n"
+        "template <typename L> struct mp_size;\n"
+        "template <template <typename...> class L, typename... T> struct mp_size<L<T...>> {\n"
+        "    static constexpr int value = sizeof...(T);\n"
+        "};\n"
+        "template <typename L, typename U> struct push_back;\n"
+        "template <template <typename...> class L, typename... T, typename U> struct push_back<L<T...>, U> {\n"
+        "    using type = L<T..., U>;\n"
+        "};\n"
+        "template <typename A> struct arr_n { static constexpr int value = -1; };\n"
+        "template <template <typename, int> class A, typename T, int N> struct arr_n<A<T, N>> {\n"
+        "    static constexpr int value = N * (int)sizeof(T);\n"
+        "};\n"
+        "template <class T> struct kind_of { static constexpr int kind = 0; };\n"
+        "template <template <class...> class L, class... Ts> struct kind_of<L<Ts...>> { static constexpr int kind = 1; };\n"
+        "template <class... Ts> struct kind_of<list<int, Ts...>> { static constexpr int kind = 2; };\n"
+        "template <template <class, class> class P, class A> struct kind_of<P<A, A>> { static constexpr int kind = 3; };\n"
+        "template <typename T> struct inner_of { using type = char; };\n"
+        "template <template <class> class W, class T> struct inner_of<W<list<T>>> { using type = T; };\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    int a = mp_size<list<int, float, char>>::value + 10 * mp_size<push_back<list<int>, double>::type>::value\n"
+        "            + 100 * mp_size<pair2<int, float>>::value;\n"
+        "    int b = kind_of<int>::kind + 10 * kind_of<list<float>>::kind + 100 * kind_of<list<int, char>>::kind\n"
+        "            + 1000 * kind_of<Arr<float, 3>>::kind + 10000 * kind_of<pair2<int, int>>::kind\n"
+        "            + 100000 * kind_of<pair2<int, float>>::kind;\n"
+        "    int c = arr_n<Arr<double, 3>>::value + 100 * arr_n<int>::value\n"
+        "            + 1000 * (int)sizeof(typename inner_of<wrap<list<double>>>::type);\n"
+        "    out[i] = in[i] * a + (float)b + (float)c * 0.5f;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    float a = 3 + 10 * 2 + 100 * 2, b = 0 + 10 * 1 + 100 * 2 + 1000 * 0 + 10000 * 3 + 100000 * 1,
+          c = 24 - 100 + 1000 * 8;
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], in[i] * a + b + c * 0.5f, 1e-6, 1e-6));
+}
