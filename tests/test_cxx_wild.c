@@ -1156,3 +1156,40 @@ TEST(partial_specializations_on_template_template_parameters)
     for (int i = 0; i < N; i++)
         ASSERT_TRUE(t_close(out[i], in[i] * a + b + c * 0.5f, 1e-6, 1e-6));
 }
+
+/* C++14's init-captures ([scale = a * 2], [&total = acc], [p = in + 3], [count = 0]
+ * mutable, [w{e}], [q(e)], beside plain and default captures, in a nested lambda):
+ * each a member of its own, made from its initializer where the lambda stands, once,
+ * whether the body names it or not. They were refused. */
+TEST(init_captures_are_members_made_where_the_lambda_stands)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 6 >= n) return;\n"
+        "    const float *x = in + i;\n"
+        "    int m = 5;\n"
+        "    float acc = 0;\n"
+        "    auto f = [scale = x[2] * 2, m, &total = acc, p = x + 3](int j) { total += p[j] * scale + m; return scale; };\n"
+        "    float s = f(0) + f(1);\n"
+        "    auto g = [count = 0]() mutable { return ++count; };\n"
+        "    g(); g();\n"
+        "    auto h = [=, off = m * 2](int j) { return x[j] + off + acc; };\n"
+        "    auto outer = [q = 3](int y) { auto inner = [k = q * y]() { return k + 1; }; return inner(); };\n"
+        "    int side = 0;\n"
+        "    auto u = [z = ++side]() { return 1; };\n"
+        "    auto v = [w{x[5]}, q(x[6])]() { return w * q; };\n"
+        "    out[i] = acc + s + g() * 10 + h(4) + outer(4) * 100 + (u() + side) * 1000 + v();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 6 < N; i++) {
+        const float *x = in + i;
+        float scale = x[2] * 2, acc = (x[3] * scale + 5) + (x[4] * scale + 5), s = 2 * scale;
+        float want = acc + s + 30 + (x[4] + 10 + acc) + 1300 + 2000 + x[5] * x[6];
+        ASSERT_TRUE(t_close(out[i], want, 1e-4, 1e-4));
+    }
+}

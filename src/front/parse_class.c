@@ -348,6 +348,9 @@ void lat__class_bodies(lat__parser *p, lat__record *r)
 
 typedef struct lat__lambda {
     lat__record *rec;
+    LAT_VEC(lat__sym *) init_syms;   /* init-captures ([n = e], [&r = x]): their names ... */
+    LAT_VEC(lat__expr *) init_exprs; /* ... initializers, read where the lambda stands ... */
+    LAT_VEC(bool) init_refs;         /* ... and whether each is a reference */
     bool by_ref;          /* [&] (else [=] or none) */
     bool implicit;        /* [&] or [=]: variables are captured as used */
     LAT_VEC(lat__sym *) named;    /* explicit captures ... */
@@ -1492,16 +1495,33 @@ lat__expr *lat__parse_lambda(lat__parser *p)
         if (c->kind == LAT_TK_IDENT && !c->atom->kw &&
             (lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_ASSIGN) || lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LBRACE) ||
              lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN))) {
-            lat__unsupported(p, c, "an init-capture ([b = a * 3], C++14)",
-                             "a lattice limit: declare the variable before the lambda and capture it");
+            /* an init-capture ([n = e], [&r = x], [v{e}]): a member of its own made from e
+             * where the lambda stands */
             lat__next(p);
-            /* past its initializer, to the next capture or the ']' */
-            while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_COMMA) && !lat__at_punct(p, LAT_P_RBRACKET)) {
-                if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE) || lat__at_punct(p, LAT_P_LBRACKET))
-                    lat__skip_group(p);
-                else
-                    lat__next(p);
+            lat__expr *e;
+            if (lat__accept(p, LAT_P_ASSIGN)) {
+                e = lat__parse_assign_expr(p);
+            } else {
+                lat__punct close = lat__at_punct(p, LAT_P_LBRACE) ? LAT_P_RBRACE : LAT_P_RPAREN;
+                lat__next(p);
+                e = lat__parse_assign_expr(p);
+                lat__expect(p, close, "to close the init-capture");
             }
+            if (!(e->flags & LAT_EF_ERROR) && amp && !(e->flags & LAT_EF_LVALUE)) {
+                lat__error_tok(p, c, "the init-capture '&%s' binds a reference to something that is not an lvalue",
+                               c->atom->name);
+                e = lat__error_expr(p, e->loc);
+            }
+            lat__sym *s = lat__sym_new(p, LAT_SYM_VAR, c->atom, c->loc);
+            s->type = e->flags & LAT_EF_ERROR ? &lat__ty_int
+                      : amp                   ? lat__reference_to(p->u, e->type)
+                                              : lat__unqualified(p->u, lat__rvalue(p, e)->type);
+            s->depth = p->depth;
+            LAT_PUSH(&p->u->arena, l->init_syms, s);
+            LAT_PUSH(&p->u->arena, l->init_exprs, e);
+            LAT_PUSH(&p->u->arena, l->init_refs, amp);
+            LAT_PUSH(&p->u->arena, l->named, s);
+            LAT_PUSH(&p->u->arena, l->named_ref, amp);
         } else if (c->kind == LAT_TK_IDENT && !c->atom->kw) {
             lat__next(p);
             lat__sym *s = lat__lookup(p, c->atom);
@@ -1535,6 +1555,12 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     while (lat__at_kw(p, LAT_KW_DEVICE) || lat__at_kw(p, LAT_KW_HOST) || lat__at_kw(p, LAT_KW_MUTABLE))
         lat__next(p); /* [=] __device__ (...): an extended lambda */
     if (generic_params(p)) {
+        if (l->init_syms.n) {
+            lat__unsupported(p, open, "an init-capture ([b = a * 3], C++14) of a generic lambda",
+                             "a lattice limit: declare the variable before the lambda and capture it");
+            lat__skip_statement(p);
+            return lat__error_expr(p, open->loc);
+        }
         if (p->lambda) {
             /* its body is read where the enclosing lambda's captures are out of sight */
             lat__unsupported(p, open, "a generic lambda inside a lambda",
@@ -1550,6 +1576,8 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     /* its type: a struct of its own, with operator() */
     lat__record *r = lat__new_record(p, NULL, open->loc);
     l->rec = r;
+    for (size_t i = 0; i < l->init_syms.n; i++) /* members whether the body names them or not */
+        add_capture(p, l, l->init_syms.items[i], l->init_refs.items[i], open->loc);
     lat__type *rt = lat__record_type_of(p, r);
     lat__type *ret = lat__deduced_return(p);
     lat__lambda *outer = p->lambda;
@@ -1604,6 +1632,12 @@ lat__expr *lat__parse_lambda(lat__parser *p)
             lat__bind(p, ps);
         }
     }
+    for (size_t i = 0; i < l->init_syms.n; i++) {
+        /* the init-captures' names, seen in the body only, as the lambda's captures */
+        lat__sym *v = l->init_syms.items[i];
+        lat__bind(p, v);
+        v->depth = l->depth;
+    }
     if (lat__at_punct(p, LAT_P_LBRACE))
         fn->body = lat__parse_compound(p);
     else
@@ -1641,6 +1675,17 @@ static lat__expr *lambda_object(lat__parser *p, const lat__lambda *l, lat__type 
     init->type = rt;
     for (size_t i = 0; i < l->captured.n; i++) {
         lat__sym *v = l->captured.items[i];
+        lat__expr *given = NULL;
+        for (size_t k = 0; k < l->init_syms.n; k++)
+            if (l->init_syms.items[k] == v)
+                given = l->init_exprs.items[k];
+        if (given) {
+            /* an init-capture: its initializer, or what a reference one refers to */
+            lat__expr *value = l->captured_ref.items[i] ? lat__address_of_object(p, given) : lat__rvalue(p, given);
+            lat__init_item it = {value, NULL};
+            LAT_PUSH(&p->u->arena, init->items, it);
+            continue;
+        }
         /* in an enclosing lambda's body, a variable from outside it is that lambda's
          * capture (captured there now if it was not yet) */
         lat__expr *n = p->lambda ? lat__lambda_capture(p, v, open->loc) : NULL;
