@@ -1193,3 +1193,55 @@ TEST(init_captures_are_members_made_where_the_lambda_stands)
         ASSERT_TRUE(t_close(out[i], want, 1e-4, 1e-4));
     }
 }
+
+/* C++17's init-statements in if and switch (`if (auto v = x; v > 4)`, `if (cnt++; ...)`,
+ * `switch (auto k = f(); k)`) and a declaration as an if's condition (`if (const float *q
+ * = find(...))`, an object through its explicit operator bool, an int): the variable in a
+ * scope of the statement's own, seen in its else too. They were refused as expressions. */
+TEST(if_and_switch_with_init_statements_and_declarations_as_conditions)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Opt { int v; bool ok; __device__ explicit operator bool() const { return ok; } };\n"
+        "__device__ const float *find(const float *x, int n, float key) {\n"
+        "    for (int i = 0; i < n; i++) if (x[i] > key) return x + i;\n"
+        "    return nullptr;\n"
+        "}\n"
+        "__device__ Opt get(float x) { return Opt{(int)(x * 3), x > 0}; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 8 >= n) return;\n"
+        "    const float *x = in + i;\n"
+        "    float s = 0;\n"
+        "    if (const float *q = find(x, 8, 1.5f)) s += (float)(q - x); else s -= 1;\n"
+        "    if (auto r = get(x[1])) s += r.v * 10; else s -= r.v * 100;\n"
+        "    if (int d = (int)(x[2] * 2)) s += d * 1000; else s += 5000;\n"
+        "    if (auto v = x[3]; v > 0) { s += v; } else { s -= v * 2; }\n"
+        "    int cnt = 0;\n"
+        "    if (cnt++; cnt == 1) s += 0.5f;\n"
+        "    switch (auto c = (int)(x[4] + 3); c) { case 3: s += 30000; break; case 4: s += 40000; break; default: s += c; }\n"
+        "    out[i] = s;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 8 < N; i++) {
+        const float *x = in + i;
+        float s = 0;
+        int q = -1;
+        for (int j = 0; j < 8 && q < 0; j++)
+            if (x[j] > 1.5f)
+                q = j;
+        s += q >= 0 ? (float)q : -1.0f;
+        int rv = (int)(x[1] * 3);
+        s += x[1] > 0 ? (float)(rv * 10) : -(float)(rv * 100);
+        int d = (int)(x[2] * 2);
+        s += d ? (float)(d * 1000) : 5000.0f;
+        s += x[3] > 0 ? x[3] : -x[3] * 2;
+        s += 0.5f;
+        int c = (int)(x[4] + 3);
+        s += c == 3 ? 30000.0f : c == 4 ? 40000.0f : (float)c;
+        ASSERT_TRUE(t_close(out[i], s, 1e-5, 1e-4));
+    }
+}
