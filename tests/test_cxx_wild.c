@@ -1245,3 +1245,77 @@ TEST(if_and_switch_with_init_statements_and_declarations_as_conditions)
         ASSERT_TRUE(t_close(out[i], s, 1e-5, 1e-4));
     }
 }
+
+/* PyTorch's reduction ops: ArgReductionOps derives from a template parameter ops_t and
+ * brings its member types in with `using typename ops_t::arg_t;` (refused: the base was
+ * named by a template parameter, not its tag); std::pair as the accumulator, static
+ * member functions as the operations, combined through a warp's shuffles and __shared__. */
+TEST(pytorch_arg_reduction_ops_use_typename_members_of_a_parameter_base)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <utility>\n"
+        "#include <limits>\n"
+        "#include <cstdint>\n"
+        "template <typename scalar_t> struct LessOrNan {\n"
+        "    __device__ bool operator()(scalar_t a, scalar_t b, int64_t ia, int64_t ib) const {\n"
+        "        if (a != a) { if (b != b) return ia < ib; return true; }\n"
+        "        return (a == b) ? ia < ib : (a < b);\n"
+        "    }\n"
+        "};\n"
+        "template <typename comp_t> struct MinMaxReductionOps {\n"
+        "    using scalar_t = float;\n"
+        "    using index_t = int64_t;\n"
+        "    using arg_t = std::pair<scalar_t, index_t>;\n"
+        "    static __device__ arg_t project(arg_t arg) { return arg; }\n"
+        "    static __device__ arg_t reduce(arg_t arg, scalar_t v, int64_t i) { return comp_t{}(arg.first, v, arg.second, i) ? arg : arg_t(v, i); }\n"
+        "    static __device__ arg_t combine(arg_t a, arg_t b) { return comp_t{}(a.first, b.first, a.second, b.second) ? a : b; }\n"
+        "    static __device__ arg_t warp_shfl_down(arg_t arg, int offset) {\n"
+        "        return arg_t(__shfl_down_sync(0xffffffffu, arg.first, offset), __shfl_down_sync(0xffffffffu, arg.second, offset));\n"
+        "    }\n"
+        "};\n"
+        "template <typename t1, typename t2, typename ops_t = MinMaxReductionOps<LessOrNan<float>>>\n"
+        "struct ArgReductionOps : public ops_t {\n"
+        "    using typename ops_t::arg_t;\n"
+        "    using ops_t::index_t;\n"
+        "    static __device__ index_t project(arg_t arg) { return arg.second; }\n"
+        "};\n"
+        "template <int nt, typename ops_t, typename out_t>\n"
+        "__global__ void __launch_bounds__(nt) reduce_rows(const float *in, out_t *out, int64_t cols) {\n"
+        "    using arg_t = typename ops_t::arg_t;\n"
+        "    const float *row = in + blockIdx.x * cols;\n"
+        "    arg_t acc(std::numeric_limits<float>::infinity(), 0);\n"
+        "    for (int64_t c = threadIdx.x; c < cols; c += nt) acc = ops_t::reduce(acc, row[c], c);\n"
+        "    for (int offset = 16; offset > 0; offset >>= 1) acc = ops_t::combine(acc, ops_t::warp_shfl_down(acc, offset));\n"
+        "    __shared__ arg_t smem[nt / 32];\n"
+        "    if (threadIdx.x % 32 == 0) smem[threadIdx.x / 32] = acc;\n"
+        "    __syncthreads();\n"
+        "    if (threadIdx.x == 0) {\n"
+        "        for (int w = 1; w < nt / 32; w++) acc = ops_t::combine(acc, smem[w]);\n"
+        "        out[blockIdx.x] = (out_t)ops_t::project(acc);\n"
+        "    }\n"
+        "}\n"
+        "template __global__ void reduce_rows<64, ArgReductionOps<float, int64_t>, int64_t>(const float *, int64_t *, int64_t);\n";
+    static const char *const names[] = {"reduce_rows<64, ArgReductionOps<float, int64_t>, int64_t>", NULL};
+    lat_module *mod;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "argmin.cu", .no_extern_c = 1,
+                                                         .name_expressions = names},
+                                &mod));
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(mod, names[0], &k));
+    enum { ROWS = 6, COLS = 150 };
+    static float in[ROWS * COLS];
+    static int64_t out[ROWS];
+    t_rand_floats(in, ROWS * COLS, -100, 100);
+    in[3 * COLS + 17] = in[3 * COLS + 90] = -1000; /* a tie: the lower index wins */
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {ROWS}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i64(COLS))));
+    for (int r = 0; r < ROWS; r++) {
+        int best = 0;
+        for (int c = 1; c < COLS; c++)
+            if (in[r * COLS + c] < in[r * COLS + best])
+                best = c;
+        ASSERT_EQ(out[r], (int64_t)best);
+    }
+    lat_module_destroy(mod);
+}

@@ -1238,10 +1238,18 @@ typedef LAT_VEC(lat__tok *) using_list;
 static void using_member(lat__parser *p, lat__record *r, using_list *usings)
 {
     lat__tok *kw = lat__next(p);
+    bool type_member = lat__at_kw(p, LAT_KW_TYPENAME); /* using typename Base::type; */
+    if (type_member)
+        lat__next(p);
     lat__tok *b = lat__peek(p);
     lat__record *base = NULL;
+    /* the base by its name, or by a name standing for it (a template's parameter or a
+     * typedef: PyTorch's `using typename ops_t::arg_t;` of a base ops_t) */
+    const lat__sym *bs = b->kind == LAT_TK_IDENT ? b->atom->sym : NULL;
+    const lat__record *named = bs && bs->kind == LAT_SYM_TYPEDEF && bs->type && lat__is_record(bs->type) ? bs->type->rec
+                                                                                                      : NULL;
     for (size_t i = 0; b->kind == LAT_TK_IDENT && i < lat__nbases(r); i++)
-        if (b->atom == lat__base_of(r, i)->tag)
+        if (b->atom == lat__base_of(r, i)->tag || (named && named == lat__base_of(r, i)))
             base = lat__base_of(r, i);
     bool ok = base != NULL;
     if (ok) {
@@ -1252,7 +1260,11 @@ static void using_member(lat__parser *p, lat__record *r, using_list *usings)
              lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SEMI);
     }
     lat__tok *name = ok ? lat__next(p) : NULL;
-    if (name && name->atom == base->tag) {
+    if (name && name->atom != base->tag && (type_member || !lat__find_method(base, name->atom))) {
+        /* a base's member type, enumerator, static constant or data member: in sight
+         * already (bind_base_types) */
+        name = NULL;
+    } else if (name && name->atom == base->tag) {
         lat__unsupported(p, kw, "inheriting a base's constructors (using Base::Base;)", "a lattice limit");
         name = NULL;
     } else if (!ok) {
