@@ -1319,3 +1319,44 @@ TEST(pytorch_arg_reduction_ops_use_typename_members_of_a_parameter_base)
     }
     lat_module_destroy(mod);
 }
+
+/* [*this] (C++17; Kokkos' KOKKOS_CLASS_LAMBDA is [=, *this]): the closure holds a copy of
+ * the object made where the lambda stands, `this` and the members in the body are the
+ * copy's (a later change to the object is not seen; a mutable lambda changes its copy
+ * only), in a lambda inside a lambda too. It was refused. */
+TEST(capturing_star_this_copies_the_object_where_the_lambda_stands)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename F> __device__ float apply(F f, float x) { return f(x); }\n"
+        "struct Solver {\n"
+        "    float scale; int n;\n"
+        "    __device__ float helper(float x) const { return x * scale; }\n"
+        "    __device__ float run(const float *in) {\n"
+        "        auto c = [=, *this](float x) { return x * scale + helper(1.0f) + n; };\n"
+        "        auto d = [*this](float x) mutable { scale += 1; return x * scale; };\n"
+        "        float before = scale;\n"
+        "        scale = 10.0f;\n"
+        "        float r = c(in[3]) + apply(c, in[2]) + d(1.0f) + d(1.0f);\n"
+        "        auto e = [this]() { auto inner = [*this]() { return scale; }; scale = 7.0f; return inner(); };\n"
+        "        return r + e() * 100 + scale * 1000 + before * 10000;\n"
+        "    }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 3 >= n) return;\n"
+        "    Solver s{in[i], 3};\n"
+        "    out[i] = s.run(in + i);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 3 < N; i++) {
+        const float *x = in + i;
+        float s0 = x[0];
+        float c3 = x[3] * s0 + s0 + 3, c2 = x[2] * s0 + s0 + 3;
+        float want = c3 + c2 + (s0 + 1) + (s0 + 2) + 10.0f * 100 + 7.0f * 1000 + s0 * 10000;
+        ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-3));
+    }
+}

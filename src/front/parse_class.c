@@ -362,6 +362,7 @@ typedef struct lat__lambda {
     lat__sym *outer_this; /* the enclosing member function's this (NULL: none, or a generic
                              lambda, whose body is read where it is unknown) */
     bool this_listed;     /* [this] */
+    bool this_copy;       /* [*this]: a copy of the object, which `this` then points to */
 } lat__lambda;
 
 lat__expr *lat__this_expr(lat__parser *p, lat__loc loc)
@@ -1261,6 +1262,8 @@ lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
             return NULL;
         }
         lat__type *vt = s->type->kind == LAT_TY_PTR && s->type->ref ? s->type->base : s->type;
+        if (s == l->outer_this && l->this_copy)
+            vt = s->type->base; /* [*this]: the object itself */
         lat__field f = {s->name, ref ? lat__pointer_to(p->u, vt) : lat__unqualified(p->u, vt), loc, 0, -1, 0};
         if (vt->kind == LAT_TY_ARRAY && !ref) {
             lat__unsupported_at(p->u, loc, "an array captured by value", "capture it by reference");
@@ -1279,6 +1282,12 @@ lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
     m->field = &l->rec->fields.items[field];
     m->type = m->field->type;
     m->flags |= LAT_EF_ARROW | LAT_EF_LVALUE;
+    if (s == l->outer_this && l->this_copy) {
+        /* [*this]: this is the copy's address, as the enclosing function's this is typed */
+        lat__expr *a = lat__address_of_object(p, m);
+        a->type = lat__pointer_to(p->u, lat__qualified(p->u, m->type, s->type->base->quals));
+        return a;
+    }
     if (!l->captured_ref.items[field])
         return m;
     lat__expr *d = lat__expr_new(p, LAT_E_UNARY, loc);
@@ -1541,7 +1550,10 @@ lat__expr *lat__parse_lambda(lat__parser *p)
             l->this_listed = true;
             lat__next(p);
         } else if (lat__at_punct(p, LAT_P_STAR) && lat__tok_kw(lat__peek_at(p, 1), LAT_KW_THIS)) {
-            lat__unsupported(p, c, "capturing *this (a copy of the object)", "a lattice limit: capture this");
+            /* [*this] (C++17; Kokkos' KOKKOS_CLASS_LAMBDA is [=, *this]) */
+            if (!p->this_sym)
+                lat__error_tok(p, c, "'*this' captured outside a member function");
+            l->this_listed = l->this_copy = true;
             lat__next(p);
             lat__next(p);
         } else {
@@ -1683,6 +1695,18 @@ static lat__expr *lambda_object(lat__parser *p, const lat__lambda *l, lat__type 
             /* an init-capture: its initializer, or what a reference one refers to */
             lat__expr *value = l->captured_ref.items[i] ? lat__address_of_object(p, given) : lat__rvalue(p, given);
             lat__init_item it = {value, NULL};
+            LAT_PUSH(&p->u->arena, init->items, it);
+            continue;
+        }
+        if (v == l->outer_this && l->this_copy) {
+            /* [*this]: a copy of the object this points to where the lambda stands */
+            lat__expr *self = lat__this_expr(p, open->loc);
+            lat__expr *obj = lat__expr_new(p, LAT_E_UNARY, open->loc);
+            obj->op = LAT_P_STAR;
+            obj->a = self;
+            obj->type = self->type->kind == LAT_TY_PTR ? self->type->base : self->type;
+            obj->flags |= LAT_EF_LVALUE | (self->flags & LAT_EF_ERROR);
+            lat__init_item it = {lat__rvalue(p, obj), NULL};
             LAT_PUSH(&p->u->arena, init->items, it);
             continue;
         }
