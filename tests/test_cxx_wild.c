@@ -1360,3 +1360,41 @@ TEST(capturing_star_this_copies_the_object_where_the_lambda_stands)
         ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-3));
     }
 }
+
+/* Three things type-generic code writes everywhere: a cast to a class template's instance
+ * closed by '>>' (static_cast<W<int>>(x), static_cast<std::make_unsigned_t<T>>(x): the
+ * '>>' was taken for the template's '>' only), std::underlying_type_t of an enum class
+ * (missing), and tag dispatch on std::true_type / std::false_type by value, called with
+ * std::is_integral<T>{} (its derived class: refused as no overload). */
+TEST(casts_closed_by_shift_tokens_underlying_type_and_tag_dispatch)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <type_traits>\n"
+        "#include <cstdint>\n"
+        "enum class Op : uint16_t { Add = 3, Mul = 9 };\n"
+        "template <typename T> struct W { T v; __device__ W(float x) : v(static_cast<T>(x)) {} };\n"
+        "template <typename T> __device__ T tag(T x, std::true_type) { return x * 2; }\n"
+        "template <typename T> __device__ T tag(T x, std::false_type) { return x + 100; }\n"
+        "template <typename T> __device__ T dispatch(T x) { return tag(x, std::is_integral<T>{}); }\n"
+        "template <typename T> __device__ std::make_unsigned_t<T> bits(T x) { return static_cast<std::make_unsigned_t<T>>(x); }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float x = in[i];\n"
+        "    std::underlying_type_t<Op> code = static_cast<std::underlying_type_t<Op>>(x > 0 ? Op::Mul : Op::Add);\n"
+        "    static_assert(sizeof(std::underlying_type_t<Op>) == 2, \"uint16_t\");\n"
+        "    out[i] = static_cast<W<int>>(x * 10).v + dispatch((int)(x * 10)) * 1000 + dispatch(x) + code * 10000\n"
+        "             + (float)(bits((int)(x * 10)) >> 31) * 100000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float x = in[i];
+        int v = (int)(x * 10);
+        float want = (float)v + (float)(v * 2) * 1000 + (x + 100) + (x > 0 ? 9 : 3) * 10000 + (v < 0 ? 100000.0f : 0.0f);
+        ASSERT_TRUE(t_close(out[i], want, 1e-6, 1e-3));
+    }
+}

@@ -313,7 +313,7 @@ static bool is_specifier_kw(lat__kw kw)
     case LAT_KW_INT: case LAT_KW_LONG: case LAT_KW_FLOAT: case LAT_KW_DOUBLE:
     case LAT_KW_SIGNED: case LAT_KW_UNSIGNED: case LAT_KW_COMPLEX: case LAT_KW_INT128:
     case LAT_KW_STRUCT: case LAT_KW_UNION: case LAT_KW_ENUM: case LAT_KW_TYPEOF:
-    case LAT_KW_TYPEOF2: case LAT_KW_TYPEOF3: case LAT_KW_EXTENSION: case LAT_KW_ATOMIC:
+    case LAT_KW_TYPEOF2: case LAT_KW_TYPEOF3: case LAT_KW_EXTENSION: case LAT_KW_ATOMIC: case LAT_KW_UNDERLYING_TYPE:
     case LAT_KW_THREAD_LOCAL_: case LAT_KW_THREAD_LOCAL: case LAT_KW_CONSTEXPR:
     case LAT_KW_CONSTEVAL: case LAT_KW_CONSTINIT: case LAT_KW_VIRTUAL: case LAT_KW_EXPLICIT:
     case LAT_KW_MUTABLE: case LAT_KW_FRIEND: case LAT_KW_TYPENAME: case LAT_KW_CLASS:
@@ -467,6 +467,24 @@ static void specifiers(lat__parser *p, spec *s)
                 ty = e->type;
             }
             lat__expect(p, LAT_P_RPAREN, "to close typeof(");
+            s->type = ty ? ty : &lat__ty_int;
+            break;
+        }
+        case LAT_KW_UNDERLYING_TYPE: {
+            /* __underlying_type(E), std::underlying_type's: an enum's integer type */
+            lat__expect(p, LAT_P_LPAREN, "after __underlying_type");
+            lat__type *ty = lat__parse_type_name(p);
+            lat__expect(p, LAT_P_RPAREN, "to close __underlying_type(");
+            if (ty && lat__is_template_placeholder(ty))
+                ty = lat__dependent_type(p);
+            else if (ty && ty->kind == LAT_TY_ENUM && ty->base)
+                ty = ty->base;
+            else if (ty) {
+                lat__error_tok(p, t, "__underlying_type of %s, not an enum", lat__type_str(p->u, ty, NULL, false));
+                ty = &lat__ty_int;
+            }
+            if (has_type_specifier(s))
+                lat__error_tok(p, t, "two types in one declaration");
             s->type = ty ? ty : &lat__ty_int;
             break;
         }

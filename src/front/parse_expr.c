@@ -207,6 +207,8 @@ static lat__expr *convert_by_constructor(lat__parser *p, lat__expr *e, lat__type
     return lat__make_call(p, fn, argv, 1, e->loc);
 }
 
+static lat__expr *binary(lat__parser *p, lat__punct op, lat__expr *a, lat__expr *b, lat__loc loc);
+
 lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const char *context)
 {
     if (t->kind == LAT_TY_PTR && t->ref)
@@ -229,6 +231,13 @@ lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const
         d->type = bt;
         d->flags |= LAT_EF_LVALUE;
         e = d;
+    }
+    if (lat__is_record(t) && lat__is_record(e->type) && t->rec && e->type->rec && e->type->rec != t->rec &&
+        !(e->flags & LAT_EF_LVALUE) && !(e->flags & LAT_EF_ERROR) && lat__empty_record(t->rec) &&
+        lat__derived_from(e->type, t)) {
+        /* g(std::is_integral<T>{}) to a std::true_type parameter (tag dispatch): an empty
+         * base holds nothing to copy; the argument is still evaluated */
+        e = binary(p, LAT_P_COMMA, e, lat__construct(p, lat__unqualified(p->u, t), NULL, 0, e->loc), e->loc);
     }
     if (lat__is_record(e->type) && !(e->flags & LAT_EF_ERROR) && !(lat__is_record(t) && t->rec == e->type->rec)) {
         lat__expr *c = lat__convert_object(p, e, t); /* operator T *() */
@@ -1855,7 +1864,13 @@ static lat__expr *cxx_cast(lat__parser *p, lat__tok *t)
     if (!lat__expect(p, LAT_P_LT, "after the cast's name"))
         return lat__error_expr(p, t->loc);
     lat__type *to = lat__parse_type_name(p);
-    lat__expect(p, LAT_P_GT, "to close the cast's type");
+    if (p->half_gt) {
+        /* static_cast<W<int>>(x): the '>>' closed the type's arguments and the cast's */
+        p->half_gt = false;
+        lat__next(p);
+    } else {
+        lat__expect(p, LAT_P_GT, "to close the cast's type");
+    }
     if (!lat__expect(p, LAT_P_LPAREN, "before the cast's operand"))
         return lat__error_expr(p, t->loc);
     lat__expr *a = lat__parse_expr(p);
