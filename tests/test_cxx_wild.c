@@ -1398,3 +1398,37 @@ TEST(casts_closed_by_shift_tokens_underlying_type_and_tag_dispatch)
         ASSERT_TRUE(t_close(out[i], want, 1e-6, 1e-3));
     }
 }
+
+/* A function template deducing an array's element type and both bounds from a 2-D array
+ * bound to a reference (T (&a)[R][C]): read for deduction, the inner array of the
+ * placeholder T was taken for an incomplete type ("an array of an incomplete type"). */
+TEST(two_dimensional_array_references_deduce_their_type_and_bounds)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, int R, int C> __device__ T weighted(const T (&a)[R][C]) {\n"
+        "    T s = 0;\n"
+        "    for (int i = 0; i < R; i++)\n"
+        "        for (int j = 0; j < C; j++) s += a[i][j] * (T)(i * C + j + 1);\n"
+        "    return s + (T)(R * 100 + C);\n"
+        "}\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 6 >= n) return;\n"
+        "    float a[2][3];\n"
+        "    for (int r = 0; r < 2; r++) for (int c = 0; c < 3; c++) a[r][c] = in[i + r * 3 + c];\n"
+        "    int b[3][1] = {{1}, {2}, {(int)in[i]}};\n"
+        "    out[i] = weighted(a) + (float)weighted(b) * 1000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 6 < N; i++) {
+        float s = 0;
+        for (int j = 0; j < 6; j++)
+            s += in[i + j] * (float)(j + 1);
+        int b = 1 * 1 + 2 * 2 + (int)in[i] * 3 + 301;
+        ASSERT_TRUE(t_close(out[i], s + 203 + (float)b * 1000, 1e-5, 1e-3));
+    }
+}

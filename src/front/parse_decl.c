@@ -1903,9 +1903,12 @@ static lat__type *suffixes(lat__parser *p, lat__type *t)
     int vph = size_e && size_e->kind == LAT_E_NAME && size_e->sym && size_e->sym->tparam > 0 ? size_e->sym->tparam : 0;
     lat__expect(p, LAT_P_RBRACKET, "to close the array's size");
     lat__type *elem = suffixes(p, t);
+    const lat__type *inner = elem; /* T (&a)[R][C] read for deduction: arrays of a placeholder */
+    while (inner->kind == LAT_TY_ARRAY)
+        inner = inner->base;
     if (elem->kind == LAT_TY_FUNC)
         lat__error_tok(p, open, "an array of functions");
-    else if (!lat__is_complete(elem) && !p->in_builtin && !lat__is_template_placeholder(elem))
+    else if (!lat__is_complete(elem) && !p->in_builtin && !lat__is_template_placeholder(inner))
         lat__error_tok(p, open, "an array of an incomplete type (%s)",
                        lat__type_str(p->u, elem, NULL, false));
     lat__type *a = lat__array_of(p->u, elem, count);
