@@ -1432,3 +1432,44 @@ TEST(two_dimensional_array_references_deduce_their_type_and_bounds)
         ASSERT_TRUE(t_close(out[i], s + 203 + (float)b * 1000, 1e-5, 1e-3));
     }
 }
+
+/* Lambdas naming their kernel's __shared__ arrays (static and dynamic) by reference: a
+ * loader, a scan step with barriers handed to a helper template, a reader. The lambda's
+ * body is a function of its own, and the array's name there was undeclared in the C the
+ * emulator writes ("'__lat_sh_0' undeclared"). */
+TEST(lambdas_name_their_kernels_shared_arrays)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename F> __device__ void for_each_step(int steps, F f) { for (int s = 0; s < steps; s++) f(s); }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    __shared__ float buf[64];\n"
+        "    extern __shared__ float dyn[];\n"
+        "    int t = threadIdx.x;\n"
+        "    auto load = [&](int i) { buf[i] = in[blockIdx.x * blockDim.x + i]; dyn[i] = 2.0f * buf[i]; };\n"
+        "    load(t);\n"
+        "    __syncthreads();\n"
+        "    auto step = [&](int s) {\n"
+        "        int off = 1 << s;\n"
+        "        float v = t >= off ? buf[t - off] : 0.0f;\n"
+        "        __syncthreads();\n"
+        "        buf[t] += v;\n"
+        "        __syncthreads();\n"
+        "    };\n"
+        "    for_each_step(6, step);\n"
+        "    auto read = [&]() { return buf[t] + dyn[t]; };\n"
+        "    out[blockIdx.x * blockDim.x + t] = read();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 64}, .block = {64}, .shared_bytes = 64 * sizeof(float)},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(N))));
+    for (int b = 0; b < N / 64; b++) {
+        double prefix = 0;
+        for (int t = 0; t < 64; t++) {
+            prefix += in[b * 64 + t];
+            ASSERT_TRUE(t_close(out[b * 64 + t], prefix + 2.0 * in[b * 64 + t], 1e-5, 1e-4));
+        }
+    }
+}
