@@ -1473,3 +1473,20 @@ TEST(lambdas_name_their_kernels_shared_arrays)
         }
     }
 }
+
+/* A conversion operator template (template <class T> operator T()) is refused by its
+ * name where it is declared (it was "a declaration without a type"). */
+TEST(conversion_operator_templates_are_refused_by_name)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        return;
+    lat_module *mod = NULL;
+    ASSERT_TRUE(lat_module_create(ctx,
+                                  &(lat_module_desc){.source = "struct Conv { float v;\n"
+                                                               "  template <typename T> __device__ operator T() const { return (T)v; } };\n"
+                                                               "extern \"C\" __global__ void k(float *o) { Conv c{o[0]}; o[0] = (float)c; }\n",
+                                                     .name = "cv.cu"},
+                                  &mod) != LAT_OK);
+    ASSERT_CONTAINS(lat_last_error(), "cv.cu:2:25: error: a conversion operator template (template <class T> operator T()) is not supported");
+}

@@ -610,7 +610,10 @@ static lat__type *base_type(lat__parser *p, spec *s)
     } else if (s->nint || s->nsigned || s->nunsigned) {
         t = s->nunsigned ? &lat__ty_uint : &lat__ty_int;
     } else {
-        if (!s->cxx)
+        if (!s->cxx && lat__at_kw(p, LAT_KW_OPERATOR) && p->in_record)
+            lat__unsupported_at(p->u, s->loc, "a conversion operator template (template <class T> operator T())",
+                                "a lattice limit: write a conversion operator for each type");
+        else if (!s->cxx)
             lat__error_at(p->u, s->loc, "a declaration without a type (C has no implicit int)");
         t = &lat__ty_int;
     }
