@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1036,6 +1037,61 @@ TEST(blocks_whose_global_index_passes_int_max_give_wrapped_indices)
                     FAIL("%s: block %u, thread %d: %d, not %d", names[n], last + b, t,
                          got[b * BX + t], want);
             }
+    }
+    lat_module_destroy(m);
+}
+
+/* The optimised code evaluates both arms of a floating ?: whose arms are cheap arithmetic,
+ * then chooses (arith.h): the arm not chosen may divide by zero or take a square root of
+ * a negative number, and nothing of it shows; a condition with a side effect, or an arm
+ * that reads memory, keeps C's order. Each against the host, on the optimised tier. */
+static const char select_src[] =
+    "__global__ void sel(float *out, const float *x, const float *y, const int *z, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i >= n) return;\n"
+    "    float a = x[i], b = y[i];\n"
+    "    int k = z[i];\n"
+    "    float q = b != 0.0f ? a / b : -1.0f;\n"
+    "    float r = a >= 0.0f ? sqrtf(a) : fabsf(a) * 2.0f + (float)threadIdx.x;\n"
+    "    float s = (k++ > 2) ? (float)k * 0.5f : (float)k;\n"
+    "    float t = i + 1 < n ? x[i + 1] / b : 1.0f / (b - b);\n"
+    "    out[4 * i] = q; out[4 * i + 1] = r; out[4 * i + 2] = s; out[4 * i + 3] = t;\n"
+    "}\n";
+
+TEST(selects_evaluate_both_arms_without_changing_a_result)
+{
+    fresh_dirs();
+    lat_context *ctx = emu_context();
+    lat_module *m = make_optimised(ctx, select_src);
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(m, "sel", &k));
+    enum { N = 1000 };
+    float *x = t_calloc(N, sizeof *x), *y = t_calloc(N, sizeof *y), *out = t_calloc(4 * N, sizeof *out);
+    int *z = t_calloc(N, sizeof *z);
+    t_rand_floats(x, N, -8, 8);
+    t_rand_floats(y, N, -2, 2);
+    for (int i = 0; i < N; i++) {
+        if (i % 3 == 0)
+            y[i] = 0.0f; /* the division the select computes and does not choose */
+        z[i] = (int)t_rand_double(0, 6);
+    }
+    int n = N;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {(N + 255) / 256}, .block = {256}},
+                              LAT_ARGS(lat_arg_out(out, 4 * N * sizeof *out), lat_arg_in(x, N * sizeof *x),
+                                       lat_arg_in(y, N * sizeof *y), lat_arg_in(z, N * sizeof *z),
+                                       lat_arg_i32(n))));
+    for (int i = 0; i < N; i++) {
+        float a = x[i], b = y[i];
+        int kk = z[i];
+        float want[4] = {b != 0.0f ? a / b : -1.0f,
+                         a >= 0.0f ? sqrtf(a) : fabsf(a) * 2.0f + (float)(i % 256),
+                         kk > 2 ? (float)(kk + 1) * 0.5f : (float)(kk + 1),
+                         i + 1 < N ? x[i + 1] / b : 1.0f / (b - b)};
+        for (int j = 0; j < 4; j++)
+            ASSERT_MSG(memcmp(&out[4 * i + j], &want[j], sizeof(float)) == 0 ||
+                           (isnan(out[4 * i + j]) && isnan(want[j])),
+                       "out[%d][%d] = %a, want %a", i, j, (double)out[4 * i + j], (double)want[j]);
     }
     lat_module_destroy(m);
 }

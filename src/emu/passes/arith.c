@@ -338,6 +338,64 @@ static bool rewrite_stmt(lat__visitor *v, lat__stmt *s)
     return true;
 }
 
+/* An arm lat__arith_select_both takes (depth bounds the walk). */
+static bool cheap_arm(const lat__expr *e, int depth)
+{
+    if (!e || depth > 24 || !e->type || !lat__is_arith(e->type) || (e->type->quals & LAT_Q_VOLATILE))
+        return false;
+    switch (e->kind) {
+    case LAT_E_INT:
+    case LAT_E_FLOAT:
+        return true;
+    case LAT_E_NAME: {
+        const lat__sym *s = e->sym;
+        return s && s->kind == LAT_SYM_VAR && !(s->cuda & LAT_CU_SHARED) &&
+               ((s->flags & LAT_SF_PARAM) ||
+                (s->depth > 0 && (s->storage == LAT_ST_NONE || s->storage == LAT_ST_REGISTER)));
+    }
+    case LAT_E_MEMBER: /* threadIdx.x, blockDim.y... */
+        return !(e->flags & LAT_EF_ARROW) && e->a && e->a->kind == LAT_E_NAME && e->a->sym &&
+               (e->a->sym->flags & (LAT_SF_THREAD_VARYING | LAT_SF_BLOCK_UNIFORM));
+    case LAT_E_CAST: /* to floating, or between integers: no conversion that saturates */
+        return e->a && e->a->type && (lat__is_floating(e->type) || lat__is_integer(e->a->type)) &&
+               cheap_arm(e->a, depth + 1);
+    case LAT_E_UNARY:
+        return (e->op == LAT_P_MINUS || e->op == LAT_P_PLUS) && cheap_arm(e->a, depth + 1);
+    case LAT_E_BINARY:
+        switch (e->op) {
+        case LAT_P_PLUS: case LAT_P_MINUS: case LAT_P_STAR:
+        case LAT_P_LT: case LAT_P_GT: case LAT_P_LE: case LAT_P_GE: case LAT_P_EQ: case LAT_P_NE:
+            break;
+        case LAT_P_SLASH: /* an integer division traps */
+            if (!lat__is_floating(e->type))
+                return false;
+            break;
+        default:
+            return false;
+        }
+        return cheap_arm(e->a, depth + 1) && cheap_arm(e->b, depth + 1);
+    case LAT_E_CALL: {
+        static const char *const cheap[] = {"fmaf", "fma", "sqrtf", "sqrt", "fabsf", "fabs",
+                                            "fminf", "fmin", "fmaxf", "fmax"};
+        const lat__sym *s = e->sym;
+        bool known = false;
+        for (size_t i = 0; s && (s->flags & LAT_SF_BUILTIN) && s->name && i < sizeof cheap / sizeof *cheap; i++)
+            known |= strcmp(s->name->name, cheap[i]) == 0;
+        for (int i = 0; known && i < e->nargs; i++)
+            known = cheap_arm(e->args[i], depth + 1);
+        return known;
+    }
+    default:
+        return false;
+    }
+}
+
+bool lat__arith_select_both(const lat__expr *e)
+{
+    return e->kind == LAT_E_COND && e->b && e->type && lat__is_floating(e->type) && pure(e->a) &&
+           cheap_arm(e->b, 0) && cheap_arm(e->c, 0);
+}
+
 void lat__arith_rewrite(lat__unit *u, bool fmad)
 {
     arith a = {u, fmad, NULL};

@@ -1,5 +1,6 @@
 /* The printer: the tree written back as C (emit.h). */
 #include "emit.h"
+#include "arith.h"
 #include "bounds.h"
 #include "checks.h"
 
@@ -627,6 +628,20 @@ void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
         lat__emit_expr(em, e->b, LAT_PREC_ASSIGN);
         break;
     case LAT_E_COND:
+        if (em->global_x && lat__arith_select_both(e)) {
+            /* both arms, then the choice: a select gcc vectorises (arith.h says when) */
+            int k = em->tmp++;
+            const char *ta = lat__emit_type(em->u, e->type, lat__arena_printf(&em->u->arena, "__lat_sa%d", k));
+            const char *tb = lat__emit_type(em->u, e->type, lat__arena_printf(&em->u->arena, "__lat_sb%d", k));
+            lat__emit_fmt(em, "({ %s = ", ta);
+            lat__emit_expr(em, e->b, LAT_PREC_ASSIGN);
+            lat__emit_fmt(em, "; %s = ", tb);
+            lat__emit_expr(em, e->c, LAT_PREC_ASSIGN);
+            lat__emit_str(em, "; ");
+            lat__emit_expr(em, e->a, LAT_PREC_COND + 1);
+            lat__emit_fmt(em, " ? __lat_sa%d : __lat_sb%d; })", k, k);
+            break;
+        }
         lat__emit_expr(em, e->a, LAT_PREC_COND + 1);
         lat__emit_str(em, " ? ");
         if (e->b)
