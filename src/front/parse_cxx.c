@@ -386,6 +386,10 @@ static int value_rank(lat__parser *p, const lat__expr *a, const lat__type *t, bo
 {
     lat__type *from = lat__unqualified(p->u, a->type), *to = lat__unqualified(p->u, (lat__type *)t);
     bool one_class = lat__is_record(from) && lat__is_record(to) && from->rec == to->rec;
+    if (!one_class && lat__is_record(from) && lat__is_record(to) && from->rec && to->rec &&
+        lat__derived_from(from, to))
+        return CONVERSION; /* a derived object to its base by value (C++'s derived-to-base
+                              conversion: tag dispatch on std::true_type) */
     if (user && !one_class && (lat__is_record(from) || lat__is_record(to))) {
         if (lat__is_record(from) && lat__conversion_operator(p, (lat__expr *)a, to))
             return USER;
