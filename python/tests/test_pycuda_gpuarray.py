@@ -483,3 +483,48 @@ def test_strides_given_allocate_their_extent(rng):
     assert g.gpudata.nbytes >= 2 * 16 + 2 * 4 + 4
     with pytest.raises(ValueError):
         gpuarray.GPUArray((3,), np.float32, strides=(-4,))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint32, np.uint64, np.int8, np.int16])
+def test_comparisons_with_a_python_int_beyond_the_type_s_range(dtype, rng):
+    # NumPy 2 compares exactly (uint8 > -3 everywhere) where converting -3 would overflow.
+    a = rand(rng, (5, 7), dtype)
+    ag = gpuarray.to_gpu(a)
+    info = np.iinfo(dtype)
+    for s in (-3, info.min - 1, info.max + 1, 2**70):
+        for op in (operator.eq, operator.ne, operator.lt, operator.le, operator.gt,
+                   operator.ge):
+            close(op(ag, s).get(), op(a, s))
+            close(op(s, ag[:, 1:]).get(), op(s, a[:, 1:]))
+    with pytest.raises(OverflowError):
+        ag + (info.max + 1)
+
+
+@pytest.mark.parametrize("op", [operator.floordiv, operator.mod, operator.pow])
+def test_bool_floordiv_mod_pow_give_int8_as_numpy_s(op, rng):
+    a, b = rng.random(40) > 0.5, np.ones(40, bool)
+    with np.errstate(all="ignore"):
+        close(op(gpuarray.to_gpu(a), gpuarray.to_gpu(b)).get(), op(a, b))
+        close(op(gpuarray.to_gpu(a), True).get(), op(a, True))
+
+
+def test_big_endian_data_is_refused_with_the_conversion_to_make(rng):
+    # Big-endian data (FITS files) must not reach kernels with its bytes swapped.
+    a = rng.standard_normal(20).astype(">f8")
+    with pytest.raises(TypeError, match="byte order.*newbyteorder"):
+        gpuarray.to_gpu(a)
+    g = gpuarray.to_gpu(a.astype(a.dtype.newbyteorder("=")))
+    close((g * 2).get(), (a * 2).astype(np.float64))
+
+
+def test_a_dtype_kernels_do_not_compute_with_raises_pycuda_s_valueerror_too(rng):
+    # PyCUDA's dtype_to_ctype raises ValueError ("unable to map dtype 'float16'"), which
+    # programs catch; NumPy's refusals are TypeErrors: lattice's is both.
+    h = gpuarray.to_gpu(rng.standard_normal(10).astype(np.float16))
+    for op in (lambda: h + 1, lambda: h.astype(np.float32), lambda: gpuarray.sum(h)):
+        with pytest.raises(ValueError, match="float16"):
+            op()
+        with pytest.raises(TypeError, match="float16"):
+            op()
+    with pytest.raises(ValueError):
+        gpuarray.to_gpu(np.zeros(3, np.longdouble))

@@ -250,6 +250,23 @@ def test_compile_error_carries_the_compiler_output_as_pycuda_s():
     assert e.value.msg and isinstance(e.value.command_line, str)
 
 
+def test_what_the_compiler_refuses_is_a_compile_error_as_a_failed_nvcc_run():
+    """PyCUDA reports every failed nvcc run as drv.CompileError, which programs catch to
+    print the compiler's output or to fall back: a header not found, or a construct lattice
+    does not have (texture references, removed in CUDA 12, where nvcc fails too)."""
+    import lattice.errors as lerr
+    with pytest.raises(drv.CompileError) as e:
+        SourceModule("#include <no_such_header.h>\n__global__ void k(float *x) {}")
+    assert "no_such_header.h" in e.value.stderr
+    assert isinstance(e.value, lerr.FileError) and e.value.status == "LAT_ERROR_FILE"
+    with pytest.raises(drv.CompileError) as e:
+        SourceModule("texture<float, 1> tex;\n"
+                     "__global__ void k(float *x) { x[0] = tex1Dfetch(tex, 0); }")
+    assert "texture" in e.value.stderr
+    assert isinstance(e.value, NotImplementedError) and isinstance(e.value, drv.Error)
+    assert e.value.status == "LAT_ERROR_UNSUPPORTED"
+
+
 def test_get_into_an_array_checks_as_pycuda_does(rng):
     x = rng.standard_normal((3, 4)).astype(np.float32)
     g = gpuarray.to_gpu(x)
@@ -956,6 +973,27 @@ def test_library_code_extending_gpuarray_through_its_private_helpers(rng):
         gpuarray._memcpy_discontig(gpuarray.zeros((20, 15), np.float32), g[:, ::2])
     with pytest.raises(ValueError):
         gpuarray._memcpy_discontig(dst, g)
+
+
+def test_a_subclass_of_gpuarray_gets_its_own_class_from_operations(rng):
+    """PyCUDA makes results through ``self.__class__`` (``_new_like_me``), so a program's
+    subclass of GPUArray keeps its methods through arithmetic, cumath and astype."""
+    import lattice.pycuda.cumath as cumath
+
+    class Vector(gpuarray.GPUArray):
+        def norm(self):
+            return float(gpuarray.dot(self, self).get()) ** 0.5
+
+    x = rng.standard_normal(300).astype(np.float32)
+    v = Vector(x.shape, x.dtype)
+    v.set(x)
+    for r, want in ((v + 1, x + 1), (2 * v, 2 * x), (v * v, x * x), (-v, -x), (abs(v), abs(x)),
+                    (v ** 2, x ** 2), (cumath.exp(v), np.exp(x)), (v.astype(np.float64), x),
+                    (v.mul_add(2, v, 3), 5 * x), (v._new_like_me(), None), (v > 0, x > 0)):
+        assert type(r) is Vector
+        if want is not None:
+            np.testing.assert_allclose(r.get(), want, rtol=1e-5)
+    np.testing.assert_allclose((v + 1).norm(), np.linalg.norm(x + 1), rtol=1e-4)
 
 
 # ---- programs of "Hands-On GPU Programming with Python and CUDA" (Packt), as written ------

@@ -86,8 +86,15 @@ def options_preamble(options: Any, what: str) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+class DtypeError(TypeError, ValueError):
+    """A dtype lattice.pycuda's kernels do not compute with. A TypeError, as NumPy's for a
+    dtype an operation has no loop for; and a ValueError, as PyCUDA's ``dtype_to_ctype``
+    raises for a dtype it cannot map ("unable to map dtype 'float16'"), which programs
+    catch."""
+
+
 def _no_compute(dt: np.dtype) -> TypeError:
-    return TypeError(f"lattice.pycuda computes nothing with {dt} elements (it holds them, "
+    return DtypeError(f"lattice.pycuda computes nothing with {dt} elements (it holds them, "
                      "copies them and passes them to your kernels): convert on the host or "
                      "in a kernel of your own")
 
@@ -99,7 +106,13 @@ def check_dtype(dtype: Any) -> np.dtype:
         return dt
     if dt in _STORAGE_ONLY:
         raise _no_compute(dt)
-    raise TypeError(f"lattice.pycuda arrays cannot hold {dt} (bool, int8..int64, "
+    if not dt.isnative and dt.newbyteorder("=") in _CTYPE:
+        # Data read from files (FITS, network formats) is often big-endian; a kernel would
+        # read its bytes swapped.
+        raise DtypeError(f"lattice.pycuda arrays hold the machine's byte order, not {dt.str} "
+                        f"({dt.newbyteorder('=')} with its bytes swapped): convert first "
+                        "with a.astype(a.dtype.newbyteorder('='))")
+    raise DtypeError(f"lattice.pycuda arrays cannot hold {dt} (bool, int8..int64, "
                     "uint8..uint64, float32, float64, complex64, complex128, or a struct "
                     "of those, such as gpuarray.vec.float3)")
 
@@ -120,7 +133,7 @@ def ctype(dt: np.dtype) -> str:
             return f"lat_bytes{dt.itemsize}"
         if dt in _STORAGE_ONLY:
             raise _no_compute(dt)
-        raise TypeError(f"no kernel type for {dt}")
+        raise DtypeError(f"no kernel type for {dt}")
     return c
 
 
@@ -604,5 +617,5 @@ def result_ctype(dt: np.dtype) -> str:
         from .tools import dtype_to_ctype
         return dtype_to_ctype(dt)
     except (ImportError, ValueError, KeyError) as e:
-        raise TypeError(f"no C type for {dt}: register one with tools.register_dtype "
+        raise DtypeError(f"no C type for {dt}: register one with tools.register_dtype "
                         f"({e})") from None

@@ -8,6 +8,7 @@ import warnings
 from typing import Any, Sequence
 
 from .. import core as _core
+from .. import errors as _errors
 
 DEFAULT_NVCC_FLAGS: list[str] = []
 
@@ -24,6 +25,22 @@ def _source_text(source: Any) -> str:
     if isinstance(source, (bytes, bytearray)):
         return bytes(source).decode()
     return source if isinstance(source, str) else str(source)
+
+
+_COMPILE_LIKE: dict[type, type] = {}
+
+
+def _as_compile_error(e: Exception) -> Exception:
+    """What the compiler refused (a construct lattice does not have, a header not found)
+    as PyCUDA reports every failed nvcc run: a ``drv.CompileError``, which programs catch
+    to print the compiler's output. It keeps its own class too (``UnsupportedError``, a
+    ``NotImplementedError``; ``FileError``, an ``OSError``) and its status."""
+    cls = type(e)
+    sub = _COMPILE_LIKE.get(cls)
+    if sub is None:
+        sub = _COMPILE_LIKE[cls] = type(cls.__name__, (cls, _errors.CompileError),
+                                        {"__module__": cls.__module__, "__doc__": cls.__doc__})
+    return sub(e.message)
 
 
 class SourceModule(_core.Module):
@@ -49,9 +66,12 @@ class SourceModule(_core.Module):
         options = list(options or []) + DEFAULT_NVCC_FLAGS
         if _drv.CUDA_DEBUGGING and "-G" not in options:
             options.append("-G")
-        super().__init__(_NVCC_HOST_TYPES + source, options=options,
-                         include_dirs=list(include_dirs) or None, no_extern_c=no_extern_c,
-                         context=context)
+        try:
+            super().__init__(_NVCC_HOST_TYPES + source, options=options,
+                             include_dirs=list(include_dirs) or None,
+                             no_extern_c=no_extern_c, context=context)
+        except (_errors.UnsupportedError, _errors.FileError) as e:  # type: ignore[attr-defined]
+            raise _as_compile_error(e) from None
         self.source = source
         self.module = self
         log = self.log

@@ -720,14 +720,22 @@ def _alloc_of(a: Any) -> Any:
     return None if alloc is _core.mem_alloc else alloc
 
 
+def _result(a: GPUArray, shape: Any, dtype: Any, order: str, allocator: Any = None) -> GPUArray:
+    """A new array for a result computed from ``a``: of a's class, as PyCUDA's results are
+    (its ``_new_like_me`` calls ``self.__class__(shape, dtype, allocator=, order=)``), so
+    that arithmetic on a program's subclass of GPUArray gives that subclass."""
+    if type(a) is not GPUArray:
+        return type(a)(shape, dtype, allocator=allocator or a.allocator, order=order)
+    return GPUArray(shape, dtype, allocator=allocator or _alloc_of(a), order=order,
+                    context=a._ctx)
+
+
 def _new_like(a: GPUArray, dtype: Any = None, order: str = "K", shape: Any = None,
               allocator: Any = None) -> GPUArray:
     dt = a.dtype if dtype is None else check_dtype(dtype)
     if order in ("K", "A"):
         order = "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
-    return GPUArray(a.shape if shape is None else shape, dt,
-                    allocator=allocator or _alloc_of(a),
-                    order=order, context=a._ctx)
+    return _result(a, a.shape if shape is None else shape, dt, order, allocator)
 
 
 def _copy_into(dst: GPUArray, src: GPUArray) -> None:
@@ -860,6 +868,16 @@ def _binary(op: str, x: Any, y: Any, out: GPUArray | None = None) -> Any:
     t = np.result_type(_dtype_of(ox), _dtype_of(oy))
     if op == "truediv" and t.kind in "biu":
         t = np.dtype(np.float64)
+    if op in ("floordiv", "mod", "pow") and t == np.bool_:
+        # NumPy's floor_divide, remainder and power have no bool loop: bools go to int8.
+        t = np.dtype(np.int8)
+    if op in _CMP and t.kind in "iu":
+        const = _compare_beyond_range(op, ox, oy, t)
+        if const is not None:
+            arrays = [v for v in (ox, oy) if isinstance(v, GPUArray)]
+            if out is None:
+                out = _result(arrays[0], arrays[0].shape, np.bool_, _order_of(arrays))
+            return out.fill(const)
     if op in ("floordiv", "mod") and t.kind == "c":
         raise TypeError(f"ufunc '{op}' not supported for complex numbers")
     if op == "sub" and t == np.bool_:
@@ -872,8 +890,7 @@ def _binary(op: str, x: Any, y: Any, out: GPUArray | None = None) -> Any:
     arrays = [v for v in (ox, oy) if isinstance(v, GPUArray)]
     shape = np.broadcast_shapes(*(a.shape for a in arrays))
     if out is None:
-        out = GPUArray(shape, res_t, order=_order_of(arrays), context=arrays[0]._ctx,
-                       allocator=_alloc_of(arrays[0]))
+        out = _result(arrays[0], shape, res_t, _order_of(arrays))
     else:
         if out.shape != shape:
             raise ValueError(f"non-broadcastable output operand with shape {out.shape} "
@@ -901,6 +918,22 @@ def _binary(op: str, x: Any, y: Any, out: GPUArray | None = None) -> Any:
     return out
 
 
+_PYCMP = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le,
+          "gt": operator.gt, "ge": operator.ge}
+
+
+def _compare_beyond_range(op: str, x: Any, y: Any, t: np.dtype) -> bool | None:
+    """NumPy compares integers with a Python int beyond their type's range exactly
+    (uint8 > -3 is True everywhere) instead of converting it: the result is one value for
+    every element, returned here; None when the scalar is in range."""
+    info = np.iinfo(t)
+    for s in (x, y):
+        if type(s) is int and not info.min <= s <= info.max:
+            # Every element of the array compares with s as its type's minimum does.
+            return _PYCMP[op](info.min, s) if s is y else _PYCMP[op](s, info.min)
+    return None
+
+
 def _check_int_exponent(y: Any) -> None:
     """NumPy refuses negative integer powers of integers; so does lattice (checked before
     the kernel runs, never after)."""
@@ -916,8 +949,7 @@ def _axpbyz(a: Any, x: GPUArray, b: Any, y: GPUArray, out: GPUArray | None) -> G
     check_dtype(t)
     shape = np.broadcast_shapes(x.shape, y.shape)
     if out is None:
-        out = GPUArray(shape, t, order=_order_of([x, y]), context=x._ctx,
-                       allocator=_alloc_of(x))
+        out = _result(x, shape, t, _order_of([x, y]))
     sa, sb = np.asarray(a, dtype=t)[()], np.asarray(b, dtype=t)[()]
     code = Code()
 
