@@ -637,9 +637,15 @@ void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
             lat__emit_expr(em, e->b, LAT_PREC_ASSIGN);
             lat__emit_fmt(em, "; %s = ", tb);
             lat__emit_expr(em, e->c, LAT_PREC_ASSIGN);
-            lat__emit_str(em, "; ");
-            lat__emit_expr(em, e->a, LAT_PREC_COND + 1);
-            lat__emit_fmt(em, " ? __lat_sa%d : __lat_sb%d; })", k, k);
+            /* chosen by a mask, not a branch: gcc would sink each arm into a branch of its
+             * own and the select would be a branch again */
+            const char *bits = lat__sizeof(e->type) == 8 ? "long long" : "int";
+            lat__emit_fmt(em, "; %s __lat_sm%d = -(%s)!!(", bits, k, bits);
+            lat__emit_expr(em, e->a, LAT_PREC_COMMA);
+            lat__emit_fmt(em, "); union { %s v; %s b; } __lat_su%d = {__lat_sa%d}, __lat_sv%d = {__lat_sb%d};"
+                              " __lat_su%d.b = (__lat_su%d.b & __lat_sm%d) | (__lat_sv%d.b & ~__lat_sm%d);"
+                              " __lat_su%d.v; })",
+                          lat__emit_type(em->u, e->type, ""), bits, k, k, k, k, k, k, k, k, k, k);
             break;
         }
         lat__emit_expr(em, e->a, LAT_PREC_COND + 1);
