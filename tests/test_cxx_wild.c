@@ -240,8 +240,8 @@ TEST(structured_bindings_and_static_constexpr_tables)
         float want = v + idx + table[i % 4] * offs[i % 4] + w[i % 2] + in[i] + hi + (float)(i + 3) + hi + (float)(i + 3);
         ASSERT_TRUE(t_close(out[i], want, 1e-6, 1e-6));
     }
-    /* What it does not bind is refused, naming it. An array's binding is C++17 (NVRTC runs
-     * it): the emulator's refusal; too few names is an error in C++ too. */
+    /* What it does not bind is refused, naming it. An array's binding by value is C++17
+     * (NVRTC runs it): the emulator's refusal; too few names is an error in C++ too. */
     const char *err;
     if (t_is_emu(ctx)) {
         err = cxx_error(ctx, "__global__ void k(float *o) { float a[2] = {1, 2}; auto [x, y] = a; o[0] = x; }\n");
@@ -1489,4 +1489,42 @@ TEST(conversion_operator_templates_are_refused_by_name)
                                                      .name = "cv.cu"},
                                   &mod) != LAT_OK);
     ASSERT_CONTAINS(lat_last_error(), "cv.cu:2:25: error: a conversion operator template (template <class T> operator T()) is not supported");
+}
+
+/* Structured bindings of a std::tuple (a function's returned tuple, a reference to one
+ * written through, std::tie's tuple of references, const) and of an array by reference:
+ * each name an element, as get<I> and [I] give it. The tuple's was refused. */
+TEST(structured_bindings_of_tuples_and_arrays_by_reference)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <tuple>\n"
+        "__device__ std::tuple<int, float, double> three(float x) { return std::make_tuple((int)(x * 10), x * 2, (double)x / 4); }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 3 >= n) return;\n"
+        "    auto [a, b, c] = three(in[i]);\n"
+        "    std::tuple<int, float> t{3, in[i + 1]};\n"
+        "    auto &[ti, tf] = t;\n"
+        "    tf = tf * 2;\n"
+        "    int x = 1; float y = 2;\n"
+        "    auto [rx, ry] = std::tie(x, y);\n"
+        "    rx = 10; ry = in[i + 2];\n"
+        "    float arr[3] = {in[i + 1], in[i + 2], in[i + 3]};\n"
+        "    auto &[p, q, r] = arr;\n"
+        "    q = 50;\n"
+        "    const auto &[cp, cq] = t;\n"
+        "    out[i] = a + b + (float)c + std::get<1>(t) * 10 + ti + (x + y) * 100 + (arr[1] + p + r) * 1000 + (cp + cq);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 3 < N; i++) {
+        const float *x = in + i;
+        float tf = x[1] * 2;
+        float want = (float)(int)(x[0] * 10) + x[0] * 2 + (float)((double)x[0] / 4) + tf * 10 + 3 + (10 + x[2]) * 100 +
+                     (50 + x[1] + x[3]) * 1000 + (3 + tf);
+        ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-3));
+    }
 }
