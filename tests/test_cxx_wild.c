@@ -1528,3 +1528,36 @@ TEST(structured_bindings_of_tuples_and_arrays_by_reference)
         ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-3));
     }
 }
+
+/* A vector class's operator[] returning T & through nested ?: of its members (`i == 0 ? x
+ * : i == 1 ? y : z`), written through: the inner ?: of two lvalues is an lvalue too, so
+ * the reference binds to the member chosen (it was refused: "a non-const reference binds
+ * only to an lvalue of its type"). */
+TEST(nested_conditionals_of_lvalues_bind_references)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T> struct Vec3 {\n"
+        "    T x, y, z;\n"
+        "    __device__ T &operator[](int i) { return i == 0 ? x : i == 1 ? y : z; }\n"
+        "    __device__ const T &at(int i) const { return i == 0 ? x : (i == 1 ? y : z); }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Vec3<float> v{in[i], 2.0f, 3.0f};\n"
+        "    v[i % 3] *= 10.0f;\n"
+        "    v[(i + 1) % 3] += 1.0f;\n"
+        "    out[i] = v.at(0) + v.at(1) * 100 + v.at(2) * 10000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float v[3] = {in[i], 2.0f, 3.0f};
+        v[i % 3] *= 10.0f;
+        v[(i + 1) % 3] += 1.0f;
+        ASSERT_TRUE(t_close(out[i], v[0] + v[1] * 100 + v[2] * 10000, 1e-6, 1e-3));
+    }
+}
