@@ -862,7 +862,7 @@ TEST(pytorch_function_traits_take_lambdas_apart_through_pointers_to_members)
         "extern \"C\" __global__ void k(const float *a, const int64_t *b, float *out, double *out2, int n) {\n"
         "  char *in[2] = {(char *)a, (char *)b};\n"
         "  const int64_t strides[2] = {sizeof(float), sizeof(int64_t)};\n"
-        "  auto lam = [] __device__ (float x, int64_t y) -> float { return x * x - (float)y; };\n"
+        "  auto lam = [](float x, int64_t y) -> float { return x * x - (float)y; };\n"
         "  static_assert(function_traits<decltype(lam)>::arity == 2, \"arity\");\n"
         "  static_assert(std::is_same<function_traits<decltype(lam)>::arg<1>::type, int64_t>::value, \"arg 1\");\n"
         "  static_assert(!function_traits<decltype(lam)>::is_mutable, \"const operator()\");\n"
