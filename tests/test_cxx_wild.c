@@ -1561,3 +1561,49 @@ TEST(nested_conditionals_of_lvalues_bind_references)
         ASSERT_TRUE(t_close(out[i], v[0] + v[1] * 100 + v[2] * 10000, 1e-6, 1e-3));
     }
 }
+
+/* Forwarding references as C++ deduces them: T && of an lvalue deduces T = A & (`T y =
+ * x;` then is a reference, is_lvalue_reference<T> holds, std::forward<T> gives an
+ * lvalue), of an rvalue or an xvalue (std::move, static_cast<T &&>, a call returning
+ * T &&) T = A; an lvalue takes f(T &) over f(T &&), an xvalue f(T &&); a variable
+ * declared T && is an lvalue by its name. T was deduced A for an lvalue, and the
+ * overload and branch chosen differed from a GPU's. */
+TEST(forwarding_references_deduce_lvalue_references)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <type_traits>\n"
+        "#include <utility>\n"
+        "template <typename T> __device__ void inc(T &&x) { T y = x; y += 1; }\n"
+        "template <typename T> __device__ int kind(T &&) { return std::is_lvalue_reference<T>::value ? 1 : std::is_same<T, float>::value ? 2 : 3; }\n"
+        "template <typename T> __device__ int cat(T &) { return 1; }\n"
+        "template <typename T> __device__ int cat(T &&) { return 2; }\n"
+        "template <typename T> __device__ int fcat(T &&x) { return cat(std::forward<T>(x)); }\n"
+        "template <typename T> __device__ std::decay_t<T> copy_of(T &&x) { std::decay_t<T> c = x; c += 1; return c; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int *codes, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float v = in[i];\n"
+        "    inc(v);\n"
+        "    const float cv = 3;\n"
+        "    float &&r = in[i] * 3;\n"
+        "    int kinds = kind(v) * 100 + kind(2.0f) * 10 + kind(cv) + kind(r) * 1000 + kind(std::move(r)) * 10000;\n"
+        "    int cats = fcat(v) * 10 + fcat(1.0f) + cat(r) * 100 + cat(std::move(v)) * 1000 + fcat(static_cast<float &&>(v)) * 10000;\n"
+        "    out[i] = v + copy_of(v) * 2;\n"
+        "    codes[2 * i] = kinds;\n"
+        "    codes[2 * i + 1] = cats;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    static int codes[2 * N];
+    t_rand_floats(in, N, -2, 2);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out),
+                                       lat_arg_out(codes, sizeof codes), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++) {
+        float v = in[i] + 1; /* inc's T y = x: T = float &, so y is the caller's v */
+        ASSERT_TRUE(t_close(out[i], v + (v + 1) * 2, 1e-6, 1e-6));
+        ASSERT_EQ(codes[2 * i], 1 * 100 + 2 * 10 + 1 + 1 * 1000 + 2 * 10000);
+        ASSERT_EQ(codes[2 * i + 1], 1 * 10 + 2 + 1 * 100 + 2 * 1000 + 2 * 10000);
+    }
+}
