@@ -240,8 +240,8 @@ TEST(structured_bindings_and_static_constexpr_tables)
         float want = v + idx + table[i % 4] * offs[i % 4] + w[i % 2] + in[i] + hi + (float)(i + 3) + hi + (float)(i + 3);
         ASSERT_TRUE(t_close(out[i], want, 1e-6, 1e-6));
     }
-    /* What it does not bind is refused, naming it. An array's binding is C++17 (NVRTC runs
-     * it): the emulator's refusal; too few names is an error in C++ too. */
+    /* What it does not bind is refused, naming it. An array's binding by value is C++17
+     * (NVRTC runs it): the emulator's refusal; too few names is an error in C++ too. */
     const char *err;
     if (t_is_emu(ctx)) {
         err = cxx_error(ctx, "__global__ void k(float *o) { float a[2] = {1, 2}; auto [x, y] = a; o[0] = x; }\n");
@@ -862,7 +862,7 @@ TEST(pytorch_function_traits_take_lambdas_apart_through_pointers_to_members)
         "extern \"C\" __global__ void k(const float *a, const int64_t *b, float *out, double *out2, int n) {\n"
         "  char *in[2] = {(char *)a, (char *)b};\n"
         "  const int64_t strides[2] = {sizeof(float), sizeof(int64_t)};\n"
-        "  auto lam = [] __device__ (float x, int64_t y) -> float { return x * x - (float)y; };\n"
+        "  auto lam = [](float x, int64_t y) -> float { return x * x - (float)y; };\n"
         "  static_assert(function_traits<decltype(lam)>::arity == 2, \"arity\");\n"
         "  static_assert(std::is_same<function_traits<decltype(lam)>::arg<1>::type, int64_t>::value, \"arg 1\");\n"
         "  static_assert(!function_traits<decltype(lam)>::is_mutable, \"const operator()\");\n"
@@ -1489,4 +1489,121 @@ TEST(conversion_operator_templates_are_refused_by_name)
                                                      .name = "cv.cu"},
                                   &mod) != LAT_OK);
     ASSERT_CONTAINS(lat_last_error(), "cv.cu:2:25: error: a conversion operator template (template <class T> operator T()) is not supported");
+}
+
+/* Structured bindings of a std::tuple (a function's returned tuple, a reference to one
+ * written through, std::tie's tuple of references, const) and of an array by reference:
+ * each name an element, as get<I> and [I] give it. The tuple's was refused. */
+TEST(structured_bindings_of_tuples_and_arrays_by_reference)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <tuple>\n"
+        "__device__ std::tuple<int, float, double> three(float x) { return std::make_tuple((int)(x * 10), x * 2, (double)x / 4); }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 3 >= n) return;\n"
+        "    auto [a, b, c] = three(in[i]);\n"
+        "    std::tuple<int, float> t{3, in[i + 1]};\n"
+        "    auto &[ti, tf] = t;\n"
+        "    tf = tf * 2;\n"
+        "    int x = 1; float y = 2;\n"
+        "    auto [rx, ry] = std::tie(x, y);\n"
+        "    rx = 10; ry = in[i + 2];\n"
+        "    float arr[3] = {in[i + 1], in[i + 2], in[i + 3]};\n"
+        "    auto &[p, q, r] = arr;\n"
+        "    q = 50;\n"
+        "    const auto &[cp, cq] = t;\n"
+        "    out[i] = a + b + (float)c + std::get<1>(t) * 10 + ti + (x + y) * 100 + (arr[1] + p + r) * 1000 + (cp + cq);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 3 < N; i++) {
+        const float *x = in + i;
+        float tf = x[1] * 2;
+        float want = (float)(int)(x[0] * 10) + x[0] * 2 + (float)((double)x[0] / 4) + tf * 10 + 3 + (10 + x[2]) * 100 +
+                     (50 + x[1] + x[3]) * 1000 + (3 + tf);
+        ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-3));
+    }
+}
+
+/* A vector class's operator[] returning T & through nested ?: of its members (`i == 0 ? x
+ * : i == 1 ? y : z`), written through: the inner ?: of two lvalues is an lvalue too, so
+ * the reference binds to the member chosen (it was refused: "a non-const reference binds
+ * only to an lvalue of its type"). */
+TEST(nested_conditionals_of_lvalues_bind_references)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T> struct Vec3 {\n"
+        "    T x, y, z;\n"
+        "    __device__ T &operator[](int i) { return i == 0 ? x : i == 1 ? y : z; }\n"
+        "    __device__ const T &at(int i) const { return i == 0 ? x : (i == 1 ? y : z); }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Vec3<float> v{in[i], 2.0f, 3.0f};\n"
+        "    v[i % 3] *= 10.0f;\n"
+        "    v[(i + 1) % 3] += 1.0f;\n"
+        "    out[i] = v.at(0) + v.at(1) * 100 + v.at(2) * 10000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float v[3] = {in[i], 2.0f, 3.0f};
+        v[i % 3] *= 10.0f;
+        v[(i + 1) % 3] += 1.0f;
+        ASSERT_TRUE(t_close(out[i], v[0] + v[1] * 100 + v[2] * 10000, 1e-6, 1e-3));
+    }
+}
+
+/* Forwarding references as C++ deduces them: T && of an lvalue deduces T = A & (`T y =
+ * x;` then is a reference, is_lvalue_reference<T> holds, std::forward<T> gives an
+ * lvalue), of an rvalue or an xvalue (std::move, static_cast<T &&>, a call returning
+ * T &&) T = A; an lvalue takes f(T &) over f(T &&), an xvalue f(T &&); a variable
+ * declared T && is an lvalue by its name. T was deduced A for an lvalue, and the
+ * overload and branch chosen differed from a GPU's. */
+TEST(forwarding_references_deduce_lvalue_references)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <type_traits>\n"
+        "#include <utility>\n"
+        "template <typename T> __device__ void inc(T &&x) { T y = x; y += 1; }\n"
+        "template <typename T> __device__ int kind(T &&) { return std::is_lvalue_reference<T>::value ? 1 : std::is_same<T, float>::value ? 2 : 3; }\n"
+        "template <typename T> __device__ int cat(T &) { return 1; }\n"
+        "template <typename T> __device__ int cat(T &&) { return 2; }\n"
+        "template <typename T> __device__ int fcat(T &&x) { return cat(std::forward<T>(x)); }\n"
+        "template <typename T> __device__ std::decay_t<T> copy_of(T &&x) { std::decay_t<T> c = x; c += 1; return c; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int *codes, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float v = in[i];\n"
+        "    inc(v);\n"
+        "    const float cv = 3;\n"
+        "    float &&r = in[i] * 3;\n"
+        "    int kinds = kind(v) * 100 + kind(2.0f) * 10 + kind(cv) + kind(r) * 1000 + kind(std::move(r)) * 10000;\n"
+        "    int cats = fcat(v) * 10 + fcat(1.0f) + cat(r) * 100 + cat(std::move(v)) * 1000 + fcat(static_cast<float &&>(v)) * 10000;\n"
+        "    out[i] = v + copy_of(v) * 2;\n"
+        "    codes[2 * i] = kinds;\n"
+        "    codes[2 * i + 1] = cats;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    static int codes[2 * N];
+    t_rand_floats(in, N, -2, 2);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out),
+                                       lat_arg_out(codes, sizeof codes), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++) {
+        float v = in[i] + 1; /* inc's T y = x: T = float &, so y is the caller's v */
+        ASSERT_TRUE(t_close(out[i], v + (v + 1) * 2, 1e-6, 1e-6));
+        ASSERT_EQ(codes[2 * i], 1 * 100 + 2 * 10 + 1 + 1 * 1000 + 2 * 10000);
+        ASSERT_EQ(codes[2 * i + 1], 1 * 10 + 2 + 1 * 100 + 2 * 1000 + 2 * 10000);
+    }
 }

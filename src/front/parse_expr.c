@@ -1896,6 +1896,7 @@ static lat__expr *cxx_cast(lat__parser *p, lat__tok *t)
         lat__expr *c = class_cast(a->type, to->base, t) ? lat__base_pointer(p, addr, ptr, true)
                                                          : lat__cast_to(p, addr, ptr, false);
         c->type = lat__reference_to(p->u, to->base);
+        c->type->ref = to->ref; /* static_cast<T &&>(x): an xvalue, as std::move's */
         return lat__deref_reference(p, c);
     }
     a = lat__rvalue(p, a);

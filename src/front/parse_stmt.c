@@ -397,10 +397,33 @@ static lat__stmt *structured_binding(lat__parser *p, size_t open)
     lat__stmt *s = parse_piece(p, &piece, true);
     lat__decl *d = s && s->kind == LAT_S_DECL && s->decls ? s->decls->first : NULL;
     lat__type *t = d && d->sym ? d->sym->type : NULL;
-    if (t && t->kind == LAT_TY_PTR && t->ref)
+    bool by_ref = t && t->kind == LAT_TY_PTR && t->ref;
+    if (by_ref)
         t = t->base;
     if (!t)
         return s;
+    lat__decl **tail = &d->next;
+    while (*tail)
+        tail = &(*tail)->next;
+    if (by_ref && t->kind == LAT_TY_ARRAY && t->count >= 0) {
+        /* auto &[x, y] = arr;: a reference to each element */
+        if ((size_t)t->count != names.n) {
+            lat__error_tok(p, bracket, "a structured binding of %zu names to an array of %lld elements", names.n,
+                           (long long)t->count);
+            return s;
+        }
+        for (size_t i = 0; i < names.n; i++) {
+            char text[256];
+            snprintf(text, sizeof text, "auto &%s = %s[%zu];", names.items[i]->atom->name, hidden, i);
+            lat__stmt *b = parse_words(p, text, names.items[i]->loc, true);
+            if (b && b->kind == LAT_S_DECL && b->decls && b->decls->first) {
+                *tail = b->decls->first;
+                while (*tail)
+                    tail = &(*tail)->next;
+            }
+        }
+        return s;
+    }
     if (!lat__is_record(t) || !t->rec || t->rec->kind == LAT_TY_UNION) {
         lat__unsupported(p, bracket, "a structured binding of anything but a struct (an array, a tuple-like class)",
                          "bind a struct's members, or index the array");
@@ -408,8 +431,36 @@ static lat__stmt *structured_binding(lat__parser *p, size_t open)
     }
     lat__record *r = t->rec;
     if (r->fields.n && r->fields.items[0].name && strcmp(r->fields.items[0].name->name, "__lat_head") == 0) {
-        /* std::tuple binds through get<I>, not its (recursive) members */
-        lat__unsupported(p, bracket, "a structured binding of a std::tuple", "name its elements with std::get<I>");
+        /* std::tuple binds through get<I>: element I is the head of the I-th tail (a
+         * reference one, std::tie's, refers to what it refers to) */
+        size_t count = 0;
+        for (const lat__record *q = r; q && q->fields.n && q->fields.items[0].name &&
+                                       strcmp(q->fields.items[0].name->name, "__lat_head") == 0;) {
+            count++;
+            const lat__record *next = NULL;
+            for (size_t i = 0; i < q->fields.n; i++)
+                if (q->fields.items[i].name && strcmp(q->fields.items[i].name->name, "__lat_tail") == 0 &&
+                    lat__is_record(q->fields.items[i].type))
+                    next = q->fields.items[i].type->rec;
+            q = next;
+        }
+        if (count != names.n) {
+            lat__error_tok(p, bracket, "a structured binding of %zu names to a tuple of %zu elements", names.n, count);
+            return s;
+        }
+        for (size_t i = 0; i < names.n; i++) {
+            char text[1024];
+            int len = snprintf(text, sizeof text, "auto &%s = %s", names.items[i]->atom->name, hidden);
+            for (size_t k2 = 0; k2 < i && len > 0 && (size_t)len < sizeof text - 32; k2++)
+                len += snprintf(text + len, sizeof text - (size_t)len, ".__lat_tail");
+            snprintf(text + len, sizeof text - (size_t)len, ".__lat_head;");
+            lat__stmt *b = parse_words(p, text, names.items[i]->loc, true);
+            if (b && b->kind == LAT_S_DECL && b->decls && b->decls->first) {
+                *tail = b->decls->first;
+                while (*tail)
+                    tail = &(*tail)->next;
+            }
+        }
         return s;
     }
     size_t fields = 0;
@@ -420,9 +471,6 @@ static lat__stmt *structured_binding(lat__parser *p, size_t open)
                        names.n, lat__type_str(p->u, t, NULL, false), r->fields.n);
         return s;
     }
-    lat__decl **tail = &d->next;
-    while (*tail)
-        tail = &(*tail)->next;
     for (size_t i = 0; i < names.n; i++) {
         char text[256];
         snprintf(text, sizeof text, "auto &%s = %s.%s;", names.items[i]->atom->name, hidden,

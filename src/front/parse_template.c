@@ -2795,6 +2795,30 @@ static bool more_specialized(lat__parser *p, const lat__template *a, const lat__
  * without a parameter pack, as C++'s partial ordering prefers, then the newest). On
  * return args/set hold the pick's deduced arguments. NULL: none fits. room: the size of
  * args and set. */
+/* Whether e names an object through an rvalue reference (std::move(x), std::forward<T>(x)
+ * of a non-reference T, a call returning T &&): an xvalue, which binds as an rvalue. */
+static bool xvalue(const lat__expr *e)
+{
+    while (e->kind == LAT_E_CAST && (e->flags & LAT_EF_IMPLICIT) && e->a)
+        e = e->a;
+    /* (a variable declared T && is an lvalue by its name) */
+    return e->kind == LAT_E_UNARY && e->op == LAT_P_STAR && e->a && e->a->type->kind == LAT_TY_PTR &&
+           e->a->type->ref == 2 && (e->a->kind == LAT_E_CALL || e->a->kind == LAT_E_CAST);
+}
+
+/* A reference parameter's referred type for deduction (pty: the parameter's type); for a
+ * forwarding reference (T && of a plain parameter T) and an lvalue argument, *aty becomes
+ * a reference to the argument's type, so that T is deduced as A & (C++'s rule: `T y = x;`
+ * is then a reference, std::is_lvalue_reference<T> true, std::forward<T> an lvalue). */
+static const lat__type *forwarding_reference(lat__parser *p, const lat__type *pty, const lat__expr *arg, lat__type **aty)
+{
+    const lat__type *b = pty->base;
+    if (pty->ref == 2 && !b->quals && placeholder_index(b, &(int){0}) && (arg->flags & LAT_EF_LVALUE) && !xvalue(arg) &&
+        !(arg->flags & LAT_EF_ERROR) && arg->type->kind != LAT_TY_FUNC && !(arg->type->kind == LAT_TY_PTR && arg->type->ref))
+        *aty = lat__reference_to(p->u, arg->type);
+    return b;
+}
+
 static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool *set, size_t room, lat__expr **argv,
                                size_t argc, const lat__expr *self)
 {
@@ -2845,10 +2869,11 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
             if (!(pty->kind == LAT_TY_PTR && pty->ref)) {
                 aty = lat__unqualified(p->u, lat__rvalue(p, argv[i])->type);
             } else {
-                pty = pty->base;
+                pty = forwarding_reference(p, pty, argv[i], &aty);
                 /* a non-const lvalue reference binds no rvalue (f(3) takes f(const T &), not
                  * f(T &)), unless T is deduced const from a const one */
-                if (pt->types[i]->ref == 1 && !(pty->quals & LAT_Q_CONST) && !(argv[i]->flags & LAT_EF_LVALUE) &&
+                if (pt->types[i]->ref == 1 && !(pty->quals & LAT_Q_CONST) &&
+                    (!(argv[i]->flags & LAT_EF_LVALUE) || xvalue(argv[i])) &&
                     !(argv[i]->flags & LAT_EF_ERROR) && !(lat__is_template_placeholder(pty) && (aty->quals & LAT_Q_CONST)))
                     fits = false;
                 /* where every candidate binds a reference: a non-const lvalue prefers T & over
@@ -2858,6 +2883,10 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
                 if (all_ref[i] && (argv[i]->flags & LAT_EF_LVALUE) &&
                     ((aty->quals & LAT_Q_CONST) ? !(pty->quals & LAT_Q_CONST) && lat__is_template_placeholder(pty)
                                                 : (pty->quals & LAT_Q_CONST) != 0))
+                    quals++;
+                /* an lvalue takes f(T &) over f(T &&), T && deduced T & (C++'s partial
+                 * ordering: the lvalue reference is the more specialized) */
+                if (all_ref[i] && (argv[i]->flags & LAT_EF_LVALUE) && !xvalue(argv[i]) && pt->types[i]->ref == 2)
                     quals++;
             }
             int k;
@@ -3100,7 +3129,7 @@ static lat__expr *call_with(lat__parser *p, lat__sym *tsym, lat__loc at, lat__ex
         if (!(pty->kind == LAT_TY_PTR && pty->ref)) /* by value: decayed, its own qualifiers dropped */
             aty = lat__unqualified(p->u, lat__rvalue(p, argv[i])->type);
         else
-            pty = pty->base;
+            pty = forwarding_reference(p, pty, argv[i], &aty);
         int k;
         if (placeholder_index(pty, &k) && given[k])
             continue; /* given explicitly (f<unsigned>(a < b)): not deduced, the argument converts */
