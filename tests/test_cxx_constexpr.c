@@ -244,3 +244,42 @@ TEST(a_static_variable_computed_by_a_float_constexpr_call_is_refused_by_name)
     ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}}, LAT_ARGS(lat_arg_out(&o, sizeof o))));
     ASSERT_TRUE(t_close(o, sqrt(1.5) * 1.5, 1e-6, 1e-6));
 }
+
+/* A constexpr lookup table read by a constexpr function where a constant is needed
+ * (static_assert, a template argument, a shared array's size): each element as the table
+ * gives it, one the list leaves out zero; refused before ("must be a constant"). The
+ * same calls at run time agree. */
+TEST(constexpr_tables_are_read_by_constexpr_functions_where_a_constant_is_needed)
+{
+    lat_context *ctx = t_context();
+    static const char text[] =
+        "constexpr int table[6] = {1, 3, 5, 7, 9};\n"
+        "constexpr int sum_table(int n) { int s = 0; for (int i = 0; i < n; i++) s += table[i] * (i + 1); return s; }\n"
+        "constexpr unsigned char widths[] = {4, 8, 16, 32};\n"
+        "constexpr int width_of(int k) { return widths[k] * 2; }\n"
+        "static_assert(sum_table(6) == 1 + 6 + 15 + 28 + 45, \"table\");\n"
+        "template <int N> struct T { static constexpr int value = N; };\n"
+        "__global__ void k(const int *in, int *o) {\n"
+        "    __shared__ int s[width_of(2)];\n"
+        "    s[threadIdx.x] = in[threadIdx.x];\n"
+        "    __syncthreads();\n"
+        "    o[threadIdx.x] = s[31 - threadIdx.x] + T<sum_table(3)>::value * 100 + sum_table(in[0] & 3) * 10000\n"
+        "                     + widths[threadIdx.x & 3] * 1000000;\n"
+        "}\n";
+    lat_module *m;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = text, .name = "c.cu", .no_extern_c = 1}, &m));
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(m, "k", &k));
+    int in[32], o[32];
+    for (int i = 0; i < 32; i++)
+        in[i] = (int)(t_rand_u32() % 1000);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(o, sizeof o))));
+    static const int table[6] = {1, 3, 5, 7, 9, 0}, widths[4] = {4, 8, 16, 32};
+    int run = 0;
+    for (int i = 0; i < (in[0] & 3); i++)
+        run += table[i] * (i + 1);
+    for (int i = 0; i < 32; i++)
+        ASSERT_EQ(o[i], in[31 - i] + (1 + 6 + 15) * 100 + run * 10000 + widths[i & 3] * 1000000);
+    lat_module_destroy(m);
+}

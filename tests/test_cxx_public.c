@@ -181,14 +181,18 @@ TEST(ambiguous_and_unsupported_bases_are_errors_that_name_them)
                          "extern \"C\" __global__ void k(double *o) { D d{{2.5, 3}, 4}; o[0] = d.own; }\n");
     ASSERT_TRUE(err != NULL);
     ASSERT_CONTAINS(err, "t.cu:3:47: error: braces around a base class's members in an aggregate's initializer");
-    /* PyTorch's function_traits of a lambda: a pointer to member type, refused by name */
+    /* a pointer to member type is taken apart (PyTorch's function_traits); a pointer to
+     * a data member is refused by name */
     err = cxx_error(ctx, "template <typename T> struct ft;\n"
                          "template <typename C, typename R, typename... A> struct ft<R (C::*)(A...) const> {\n"
                          "  static constexpr int arity = sizeof...(A); };\n"
-                         "struct S {};\n"
-                         "extern \"C\" __global__ void k(int *o) { o[0] = ft<int (S::*)(float) const>::arity; }\n");
+                         "struct S { int m; };\n"
+                         "extern \"C\" __global__ void k(int *o) { o[0] = ft<int (S::*)(float, int) const>::arity; }\n");
+    ASSERT_TRUE(err == NULL);
+    err = cxx_error(ctx, "struct S { int m; };\n"
+                         "extern \"C\" __global__ void k(int *o) { int S::*pm = nullptr; o[0] = 1; }\n");
     ASSERT_TRUE(err != NULL);
-    ASSERT_CONTAINS(err, "t.cu:5:55: error: a pointer to member type (R (C::*)(A...)) is not supported");
+    ASSERT_CONTAINS(err, "t.cu:2:45: error: a pointer to a data member (T C::*) is not supported");
 }
 
 /* ---- lambdas capturing this ------------------------------------------------------------ */
@@ -235,11 +239,12 @@ TEST(lambdas_in_member_functions_capture_this)
         ASSERT_MSG(t_close(out[t], want, 1e-6, 1e-6), "out[%d] = %.9g, want %.9g", t, out[t], want);
     }
     if (t_is_emu(ctx)) {
+        /* [*this] of a generic lambda: refused by name */
         const char *err = cxx_error(ctx, "struct S { float m; __device__ float f(float x)\n"
-                                         "  { auto g = [*this](float y) { return y * m; }; return g(x); } };\n"
+                                         "  { auto g = [*this](auto y) { return y * m; }; return g(x); } };\n"
                                          "extern \"C\" __global__ void k(float *o) { S s{2.0f}; o[0] = s.f(1.0f); }\n");
         ASSERT_TRUE(err != NULL);
-        ASSERT_CONTAINS(err, "t.cu:2:15: error: capturing *this (a copy of the object)");
+        ASSERT_CONTAINS(err, "t.cu:2:14: error: capturing this in a generic lambda");
         /* a generic lambda's body is read where this is unknown: refused, never misread */
         err = cxx_error(ctx, "struct S { float m; __device__ float f(float x)\n"
                              "  { auto g = [&](auto y) { return y * m; }; return g(x); } };\n"
@@ -531,9 +536,13 @@ TEST(cudf_binary_operations_dispatch_on_the_type_id)
                                            lat_arg_i32(n), lat_arg_i32(which))));
         for (int i = 0; i < n; i++) {
             int v = (valid[i / 32] >> (i % 32)) & 1;
-            float want = which == 0 ? (float)((int)a[i] + (int)b[i])
-                                    : a[i] * b[i] + (float)((double)a[i] > (double)b[i] ? (double)a[i] : (double)b[i]);
-            ASSERT_MSG(out[i] == (v ? want : 0.0f), "which %d: out[%d] = %.9g, want %.9g", which, i, out[i], v ? want : 0.0f);
+            float max = (float)((double)a[i] > (double)b[i] ? (double)a[i] : (double)b[i]);
+            float want = which == 0 ? (float)((int)a[i] + (int)b[i]) : a[i] * b[i] + max;
+            /* NVRTC inlines Mul's product and fuses it with the sum; the emulator rounds
+             * twice (docs/dialect.md): the H100 gave fmaf's result */
+            float fused = which == 0 ? want : fmaf(a[i], b[i], max);
+            ASSERT_MSG(out[i] == (v ? want : 0.0f) || (v && out[i] == fused), "which %d: out[%d] = %.9g, want %.9g",
+                       which, i, out[i], v ? want : 0.0f);
         }
         for (int i = 0; i < n / 32; i++)
             ASSERT_TRUE(out_valid[i] == valid[i]);
@@ -1704,12 +1713,10 @@ TEST(std_tuple_get_make_tuple_and_tie)
         ASSERT_MSG(out[t * 3 + 2] == w2, "out[%d][2] = %.9g, want %.9g", t, out[t * 3 + 2], w2);
     }
     ASSERT_MSG(oi[0] == 3 && oi[1] == 1 && oi[2] == 2, "tuple_size %d, element sizes %d %d", oi[0], oi[1], oi[2]);
-    if (!t_is_emu(ctx))
-        return; /* NVRTC binds it: the refusal is the emulator's */
+    /* a tuple binds through its elements (test_cxx_wild.c runs it) */
     const char *m = cxx_error(ctx, "#include <tuple>\n"
                                    "__global__ void k2(float *o) { auto [p, q] = std::make_tuple(1.0f, 2); o[0] = p + q; }\n");
-    ASSERT_NOT_NULL(m);
-    ASSERT_CONTAINS(m, "a structured binding of a std::tuple is not supported by the lattice emulator yet");
+    ASSERT_TRUE(m == NULL);
 }
 
 /* An optional-like class: `explicit operator bool() const` ('explicit' was refused) used
@@ -1985,8 +1992,8 @@ TEST(overload_resolution_picks_what_cxx_picks_with_classes_and_defaults)
 
 /* Lambdas against g++: mutable copies, references, captures made when the lambda is,
  * generic lambdas passed to templates, a lambda passed by reference and called twice,
- * this captured in a member function, a copied closure; an init-capture is refused by
- * name (it was a string of unrelated errors). */
+ * this captured in a member function, a copied closure; an init-capture of a generic
+ * lambda is refused by name (it was a string of unrelated errors). */
 TEST(lambdas_capture_and_call_as_cxx_does)
 {
     lat_context *ctx = t_context();
@@ -2020,10 +2027,10 @@ TEST(lambdas_capture_and_call_as_cxx_does)
         ASSERT_MSG(o[i] == want[i], "case %d = %lld, C++ gives %lld", i, o[i], want[i]);
     if (!t_is_emu(ctx))
         return;
-    const char *m = cxx_error(ctx, "__device__ int f() { int a = 2; auto g = [a, b = a * 3]() { return a + b; }; return g(); }\n"
+    const char *m = cxx_error(ctx, "__device__ int f() { int a = 2; auto g = [a, b = a * 3](auto x) { return a + b + x; }; return g(1); }\n"
                                    "__global__ void k(int *o) { o[0] = f(); }\n");
     ASSERT_NOT_NULL(m);
-    ASSERT_CONTAINS(m, "t.cu:1:46: error: an init-capture ([b = a * 3], C++14) is not supported by the lattice emulator yet");
+    ASSERT_CONTAINS(m, "t.cu:1:42: error: an init-capture ([b = a * 3], C++14) of a generic lambda is not supported by the lattice emulator yet");
 }
 
 /* Classes against g++: copy constructors counted through by-value and by-reference

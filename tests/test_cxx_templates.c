@@ -1007,8 +1007,8 @@ TEST(partial_specializations_with_parameter_packs_match_by_their_packs_length)
 }
 
 /* Two packs in one partial specialization (a type list's concatenation): each as long as
- * makes the arguments match; a template template parameter beside a pack is refused where
- * declared, naming it. */
+ * makes the arguments match; two template template parameters in one are refused where
+ * declared, naming them. */
 TEST(a_partial_specialization_with_two_packs_concatenates_type_lists)
 {
     lat_context *ctx = t_context();
@@ -1037,11 +1037,12 @@ TEST(a_partial_specialization_with_two_packs_concatenates_type_lists)
         return;
     const char *err = cxx_error(ctx, "template <class... Ts> struct L {};\n"
                                      "template <class A, class B> struct cat;\n"
-                                     "template <template <class...> class M, class... X> struct cat<M<X...>, int> {};\n"
+                                     "template <template <class...> class M, template <class...> class P, class... X>\n"
+                                     "struct cat<M<X...>, P<>> {};\n"
                                      "extern \"C\" __global__ void k(float *o) { o[0] = 1; }\n");
     ASSERT_TRUE(err != NULL);
-    ASSERT_CONTAINS(err, "t.cu:3:");
-    ASSERT_CONTAINS(err, "a template template parameter beside one");
+    ASSERT_CONTAINS(err, "t.cu:4:");
+    ASSERT_CONTAINS(err, "more than one template template parameter");
 }
 
 /* C++17's template <auto V> (the value keeps its argument's type), a pack of them folded,

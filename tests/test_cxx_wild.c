@@ -5,6 +5,7 @@
 #include "harness.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -239,8 +240,8 @@ TEST(structured_bindings_and_static_constexpr_tables)
         float want = v + idx + table[i % 4] * offs[i % 4] + w[i % 2] + in[i] + hi + (float)(i + 3) + hi + (float)(i + 3);
         ASSERT_TRUE(t_close(out[i], want, 1e-6, 1e-6));
     }
-    /* What it does not bind is refused, naming it. An array's binding is C++17 (NVRTC runs
-     * it): the emulator's refusal; too few names is an error in C++ too. */
+    /* What it does not bind is refused, naming it. An array's binding by value is C++17
+     * (NVRTC runs it): the emulator's refusal; too few names is an error in C++ too. */
     const char *err;
     if (t_is_emu(ctx)) {
         err = cxx_error(ctx, "__global__ void k(float *o) { float a[2] = {1, 2}; auto [x, y] = a; o[0] = x; }\n");
@@ -602,4 +603,1007 @@ TEST(crtp_bases_reach_their_derived_class_through_static_cast)
     run_1d(k, in, out, N);
     for (int i = 0; i < N; i++)
         ASSERT_TRUE(t_close(out[i], 4.f * in[i] * in[i] + 3.f * in[i] * 3.f, 1e-5, 1e-5));
+}
+
+/* CUB's BlockReduce as it is written: a class template over a TempStorage struct in
+ * __shared__ (one in a union with another instance's), reduction functors with member
+ * templates, and two member templates of one name, Reduce(T, op) and Reduce(T (&)[N],
+ * op): an array of items takes the second, whose bound N is deduced, where the parameter
+ * of a fixed element type used to rank as a fixed type and refused the call. */
+TEST(cub_block_reduce_over_an_array_of_items_deduces_its_bound)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "namespace mycub {\n"
+        "struct Sum { template <class T> __device__ __forceinline__ T operator()(const T &a, const T &b) const { return a + b; } };\n"
+        "struct Max { template <class T> __device__ __forceinline__ T operator()(const T &a, const T &b) const { return (b > a) ? b : a; } };\n"
+        "template <typename T, int BLOCK_DIM_X>\n"
+        "class BlockReduce {\n"
+        "    enum { WARPS = (BLOCK_DIM_X + 31) / 32 };\n"
+        "    struct _TempStorage { T warp_aggregates[WARPS]; };\n"
+        "    _TempStorage &temp_storage;\n"
+        "    unsigned int linear_tid;\n"
+        "public:\n"
+        "    struct TempStorage : _TempStorage {};\n"
+        "    __device__ __forceinline__ BlockReduce(TempStorage &ts) : temp_storage(ts), linear_tid(threadIdx.x) {}\n"
+        "    template <typename ReductionOp>\n"
+        "    __device__ __forceinline__ T Reduce(T input, ReductionOp op) {\n"
+        "        int warp = linear_tid / 32;\n"
+        "#pragma unroll\n"
+        "        for (int o = 1; o < 32; o *= 2) input = op(input, __shfl_xor_sync(0xffffffffu, input, o));\n"
+        "        if (linear_tid % 32 == 0) temp_storage.warp_aggregates[warp] = input;\n"
+        "        __syncthreads();\n"
+        "        if (linear_tid == 0)\n"
+        "            for (int w = 1; w < WARPS; ++w) input = op(input, temp_storage.warp_aggregates[w]);\n"
+        "        return input;\n"
+        "    }\n"
+        "    template <int ITEMS, typename ReductionOp>\n"
+        "    __device__ __forceinline__ T Reduce(T (&inputs)[ITEMS], ReductionOp op) {\n"
+        "        T p = inputs[0];\n"
+        "#pragma unroll\n"
+        "        for (int i = 1; i < ITEMS; i++) p = op(p, inputs[i]);\n"
+        "        return Reduce(p, op);\n"
+        "    }\n"
+        "    template <int ITEMS>\n"
+        "    __device__ __forceinline__ T Sum(T (&inputs)[ITEMS]) { return Reduce(inputs, mycub::Sum()); }\n"
+        "    __device__ __forceinline__ T Sum(T input) { return Reduce(input, mycub::Sum()); }\n"
+        "};\n"
+        "}\n"
+        "template <int BLOCK, int IPT>\n"
+        "__global__ void block_sums(const float *in, float *out, int n) {\n"
+        "    using BR = mycub::BlockReduce<float, BLOCK>;\n"
+        "    __shared__ union { typename BR::TempStorage f; typename mycub::BlockReduce<int, BLOCK>::TempStorage i; } tmp;\n"
+        "    float items[IPT];\n"
+        "#pragma unroll\n"
+        "    for (int i = 0; i < IPT; i++) {\n"
+        "        int idx = blockIdx.x * BLOCK * IPT + i * BLOCK + threadIdx.x;\n"
+        "        items[i] = idx < n ? in[idx] : 0.0f;\n"
+        "    }\n"
+        "    float s = BR(tmp.f).Sum(items);\n"
+        "    __syncthreads();\n"
+        "    float m = BR(tmp.f).Reduce(items, mycub::Max());\n"
+        "    __syncthreads();\n"
+        "    int c = mycub::BlockReduce<int, BLOCK>(tmp.i).Sum(items[0] > 0.0f ? 1 : 0);\n"
+        "    if (threadIdx.x == 0) { out[blockIdx.x * 3] = s; out[blockIdx.x * 3 + 1] = m; out[blockIdx.x * 3 + 2] = (float)c; }\n"
+        "}\n"
+        "template __global__ void block_sums<64, 3>(const float *, float *, int);\n";
+    static const char *const names[] = {"block_sums<64, 3>", NULL};
+    lat_module *mod;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "cub.cu", .no_extern_c = 1,
+                                                         .name_expressions = names},
+                                &mod));
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(mod, names[0], &k));
+    enum { BLOCKS = 3, PER = 64 * 3, TOTAL = BLOCKS * PER - 5 };
+    static float in[BLOCKS * PER], out[BLOCKS * 3];
+    t_rand_floats(in, TOTAL, -2, 2);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {BLOCKS}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, TOTAL * sizeof *in), lat_arg_out(out, sizeof out),
+                                       lat_arg_i32(TOTAL))));
+    for (int b = 0; b < BLOCKS; b++) {
+        double s = 0;
+        float m = -INFINITY;
+        int c = 0;
+        for (int i = 0; i < PER; i++) {
+            int idx = b * PER + i;
+            float v = idx < TOTAL ? in[idx] : 0.0f;
+            s += v;
+            m = fmaxf(m, v);
+            c += (i < 64) && v > 0.0f; /* items[0] of each thread: the block's first 64 */
+        }
+        ASSERT_TRUE(t_close(out[b * 3], (float)s, 1e-4, 1e-4));
+        ASSERT_TRUE(out[b * 3 + 1] == m);
+        ASSERT_TRUE(out[b * 3 + 2] == (float)c);
+    }
+    lat_module_destroy(mod);
+}
+
+/* decltype(auto) as generic code writes it: a function template returning (c.v[0]) (a
+ * reference, which the caller assigns through), a member returning (*this)[i] (what
+ * operator[] returns: a reference) or a sum (a value), a perfect-forwarding invoke, and
+ * variables declared decltype(auto) (a reference for (z) and for a call returning one, a
+ * copy for a value). Also a decltype(e) return type on a function template. */
+TEST(decltype_auto_returns_references_where_cxx_does)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T = float, int N = 4> struct Vec {\n"
+        "    T v[N];\n"
+        "    __device__ T &operator[](int i) { return v[i]; }\n"
+        "    __device__ decltype(auto) at(int i) { return (*this)[i]; }\n"
+        "    __device__ decltype(auto) plus(int i) const { return v[i] + 0; }\n"
+        "};\n"
+        "template <typename T> __device__ decltype(auto) front(T &c) { return (c.v[0]); }\n"
+        "__device__ decltype(auto) second(Vec<> &c) { return c.v[1]; }\n"
+        "template <typename F, typename... A> __device__ decltype(auto) invoke(F &&f, A &&...a) { return f(a...); }\n"
+        "template <class A, class B> __device__ decltype(A() * B()) mul(A a, B b) { return a * b; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float x = in[i];\n"
+        "    Vec<> v{};\n"
+        "    for (int j = 0; j < 4; j++) v.v[j] = x + j;\n"
+        "    front(v) = 2.f * x;\n"
+        "    v.at(2) = second(v) * 3.f;\n"
+        "    decltype(auto) r = v.at(3); r = -x;\n"
+        "    decltype(auto) c = v.plus(1); c = 100.f;\n"
+        "    float z = 1.f; decltype(auto) zr = (z); zr = x * x;\n"
+        "    out[i] = v.v[0] + v.v[1] + v.v[2] + v.v[3] + z + invoke([](float a, float b) { return a - b; }, c, x)\n"
+        "             + mul(x, 2);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float x = in[i];
+        float want = 2.f * x + (x + 1) + (x + 1) * 3.f + -x + x * x + (100.f - x) + x * 2;
+        ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-5));
+    }
+}
+
+/* Structured bindings in a range-based for (for (auto &[k, v] : pairs), const and by
+ * copy): each element bound by its data members, a copy's changes left in the copy. */
+TEST(structured_bindings_in_a_range_for_bind_each_element)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct KV { int key; float value; };\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    KV kv[3] = {{1, in[i]}, {2, in[(i + 1) % n]}, {3, 0.5f}};\n"
+        "    for (auto &[key, value] : kv) value *= key;\n"
+        "    for (auto [key, value] : kv) value = 0.f;\n"
+        "    float s = 0;\n"
+        "    for (const auto &[key, value] : kv) s += key + value;\n"
+        "    out[i] = s;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], 6.f + in[i] + 2.f * in[(i + 1) % N] + 1.5f, 1e-5, 1e-5));
+}
+
+/* Default arguments that depend on a function template's parameter (a clamp's bounds
+ * from std::numeric_limits<T>, a reduction's identity T(), T(1)), in a free template and
+ * in a member template of a class template: read for deduction with T unknown they were
+ * refused ("a value-initialised aggregate T()", "cannot convert int to void"); each
+ * instance reads them with its own T. */
+TEST(default_arguments_of_a_template_parameter_type_are_the_instances)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <limits>\n"
+        "template <typename T>\n"
+        "__device__ T clamp_to(T v, T lo = std::numeric_limits<T>::lowest(), T hi = std::numeric_limits<T>::max()) {\n"
+        "    return v < lo ? lo : v > hi ? hi : v;\n"
+        "}\n"
+        "template <typename T> __device__ T scaled(T v, T s = T(1), T add = T()) { return v * s + add; }\n"
+        "template <typename T> struct Acc {\n"
+        "    T total;\n"
+        "    template <typename U> __device__ void add(U u, T weight = T(2)) { total += static_cast<T>(u) * weight; }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float x = in[i];\n"
+        "    int q = (int)(x * 1000.0f);\n"
+        "    Acc<float> a{0.0f};\n"
+        "    a.add(x);\n"
+        "    a.add(q, 0.001f);\n"
+        "    out[i] = clamp_to(x) + clamp_to(x, -1.0f) + clamp_to(x, -1.0f, 1.0f) + (float)clamp_to(q, -500)\n"
+        "             + scaled(x) + scaled(x, 3.0f) + (float)scaled(q, 2, 1) + a.total;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float x = in[i];
+        int q = (int)(x * 1000.0f);
+        float want = x + fmaxf(x, -1.0f) + fminf(fmaxf(x, -1.0f), 1.0f) + (float)(q < -500 ? -500 : q) + x + x * 3.0f +
+                     (float)(q * 2 + 1) + (x * 2.0f + (float)q * 0.001f);
+        ASSERT_TRUE(t_close(out[i], want, 1e-4, 1e-4));
+    }
+}
+
+/* PyTorch's function_traits as ATen's elementwise loops use it: the primary template
+ * takes a functor or lambda apart through decltype(&T::operator()), a pointer to member
+ * function type R (C::*)(Args...) const matched by a partial specialization (and the
+ * non-const one for a mutable lambda), then arity, result_type and arg<i>::type drive
+ * invoke_impl over an index_sequence of the arguments' byte pointers and strides. */
+TEST(pytorch_function_traits_take_lambdas_apart_through_pointers_to_members)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <tuple>\n"
+        "#include <type_traits>\n"
+        "#include <utility>\n"
+        "#include <cstdint>\n"
+        "template <typename T> struct function_traits : public function_traits<decltype(&T::operator())> {};\n"
+        "template <typename ClassType, typename ReturnType, typename... Args>\n"
+        "struct function_traits<ReturnType (ClassType::*)(Args...) const> : public function_traits<ReturnType(Args...)> {};\n"
+        "template <typename ClassType, typename ReturnType, typename... Args>\n"
+        "struct function_traits<ReturnType (ClassType::*)(Args...)> : public function_traits<ReturnType(Args...)> { static constexpr bool is_mutable = true; };\n"
+        "template <typename ReturnType, typename... Args>\n"
+        "struct function_traits<ReturnType(Args...)> {\n"
+        "  static constexpr int arity = sizeof...(Args);\n"
+        "  static constexpr bool is_mutable = false;\n"
+        "  using result_type = ReturnType;\n"
+        "  using ArgsTuple = std::tuple<Args...>;\n"
+        "  template <size_t i> struct arg { using type = typename std::tuple_element<i, std::tuple<Args...>>::type; };\n"
+        "};\n"
+        "template <typename T> struct function_traits<T &> : public function_traits<T> {};\n"
+        "template <typename T> struct function_traits<T *> : public function_traits<T> {};\n"
+        "\n"
+        "template <typename traits, typename func_t, typename index_t, size_t... INDEX>\n"
+        "__device__ typename traits::result_type invoke_impl(const func_t &f, char *const data[], const index_t strides[], int i,\n"
+        "                                                    std::index_sequence<INDEX...>) {\n"
+        "  (void)strides; (void)i;\n"
+        "  return f(*(typename traits::template arg<INDEX>::type *)(data[INDEX] + i * strides[INDEX])...);\n"
+        "}\n"
+        "template <typename func_t, typename index_t, typename traits = function_traits<func_t>>\n"
+        "__device__ typename traits::result_type invoke(const func_t &f, char *const data[], const index_t strides[], int i) {\n"
+        "  using Indices = std::make_index_sequence<traits::arity>;\n"
+        "  return invoke_impl<traits>(f, data, strides, i, Indices{});\n"
+        "}\n"
+        "template <typename func_t>\n"
+        "__device__ void run(int n, char *out, char *const in[], const int64_t strides[], const func_t &f) {\n"
+        "  using traits = function_traits<func_t>;\n"
+        "  using res_t = typename traits::result_type;\n"
+        "  for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n; i += blockDim.x * gridDim.x)\n"
+        "    *(res_t *)(out + i * sizeof(res_t)) = invoke(f, in, strides, i);\n"
+        "}\n"
+        "struct Scale { float s; __device__ double operator()(float a, int64_t b) const { return (double)a * s + (double)b; } };\n"
+        "__device__ float plain(float a) { return a * 0.5f; }\n"
+        "extern \"C\" __global__ void k(const float *a, const int64_t *b, float *out, double *out2, int n) {\n"
+        "  char *in[2] = {(char *)a, (char *)b};\n"
+        "  const int64_t strides[2] = {sizeof(float), sizeof(int64_t)};\n"
+        "  auto lam = [](float x, int64_t y) -> float { return x * x - (float)y; };\n"
+        "  static_assert(function_traits<decltype(lam)>::arity == 2, \"arity\");\n"
+        "  static_assert(std::is_same<function_traits<decltype(lam)>::arg<1>::type, int64_t>::value, \"arg 1\");\n"
+        "  static_assert(!function_traits<decltype(lam)>::is_mutable, \"const operator()\");\n"
+        "  static_assert(std::is_same<function_traits<Scale>::result_type, double>::value, \"result\");\n"
+        "  static_assert(function_traits<decltype(&plain)>::arity == 1, \"fn ptr\");\n"
+        "  run(n, (char *)out, in, strides, lam);\n"
+        "  run(n, (char *)out2, in, strides, Scale{3.0f});\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { M = 200 };
+    float a[M], out[M];
+    int64_t b[M];
+    double out2[M];
+    t_rand_floats(a, M, -4, 4);
+    for (int i = 0; i < M; i++)
+        b[i] = (int64_t)(t_rand_u32() % 2001) - 1000;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {2}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(a, sizeof a), lat_arg_in(b, sizeof b), lat_arg_out(out, sizeof out),
+                                       lat_arg_out(out2, sizeof out2), lat_arg_i32(M))));
+    for (int i = 0; i < M; i++) {
+        /* a GPU may fuse the multiply and the add */
+        ASSERT_TRUE(t_close(out[i], a[i] * a[i] - (float)b[i], 1e-5, 1e-5));
+        ASSERT_TRUE(t_close(out2[i], (double)a[i] * 3.0f + (double)b[i], 1e-12, 1e-12));
+    }
+}
+
+/* What the pointers to members stop at, each named where it stands: &C::f made as a
+ * value (outside decltype), of an overloaded member, and a pointer to a data member. */
+TEST(pointers_to_members_outside_decltype_are_refused_by_name)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        return;
+    static const char *const bodies[][2] = {
+        {"auto pm = &F::g; (void)pm;", "a pointer to member function (&C::f) outside decltype"},
+        {"decltype(&F::h) x; (void)x;", "&F::h names overloaded member functions"},
+        {"int F::*pd = nullptr; (void)pd;", "a pointer to a data member (T C::*)"},
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        char src[1024];
+        snprintf(src, sizeof src,
+                 "struct F { int d; __device__ float g(int a) const { return a; }\n"
+                 "           __device__ float h(int) { return 1; } __device__ float h(float) { return 2; } };\n"
+                 "extern \"C\" __global__ void k(float *out) { %s out[0] = 1; }\n",
+                 bodies[i][0]);
+        lat_module *mod = NULL;
+        ASSERT_TRUE(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "pm.cu"}, &mod) != LAT_OK);
+        ASSERT_MSG(strstr(lat_last_error(), bodies[i][1]) != NULL, "%s: %s", bodies[i][0], lat_last_error());
+    }
+}
+
+/* A lambda inside a lambda's body (a loop body handed to a helper lambda, a member
+ * function's lambdas naming the class's members): what the inner one captures from
+ * outside both comes through the outer one's capture, by reference or as the outer
+ * one's copy ([&] inside [=]), `this` too; explicit and mutable captures as C++ has them. */
+TEST(a_lambda_inside_a_lambda_captures_through_the_enclosing_one)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Acc {\n"
+        "    float base;\n"
+        "    __device__ float run(const float *in, int n) {\n"
+        "        float s = 0;\n"
+        "        auto outer = [&](int i) {\n"
+        "            float t = in[i];\n"
+        "            auto inner = [&](int j) { s += t * j + base; return t; };\n"
+        "            auto inner2 = [=](int j) { return t * j + in[0] + base; };\n"
+        "            auto inner3 = [t, this](int j) mutable { t += j; return t + base; };\n"
+        "            return inner(2) + inner2(3) + inner3(1) + t;\n"
+        "        };\n"
+        "        float r = 0;\n"
+        "        for (int i = 0; i < n; i++) r += outer(i);\n"
+        "        auto byval = [=]() { auto g = [&]() { return s * 2; }; return g() + r; };\n"
+        "        return r + s + byval();\n"
+        "    }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 4 >= n) return;\n"
+        "    Acc a{in[i]};\n"
+        "    float c = 0;\n"
+        "    auto f = [&c](float d) { auto h = [&](float e) { c += e * d; }; h(1); h(2); return c; };\n"
+        "    out[i] = a.run(in + i, 5) + f(in[i + 1]);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 4 < N; i++) {
+        const float *x = in + i;
+        float base = in[i], s = 0, r = 0;
+        for (int j = 0; j < 5; j++) {
+            float t = x[j];
+            s += t * 2 + base;
+            r += t + (t * 3 + x[0] + base) + (t + 1 + base) + t;
+        }
+        float want = r + s + (s * 2 + r) + 3 * in[i + 1];
+        ASSERT_TRUE(t_close(out[i], want, 1e-4, 1e-4));
+    }
+    if (!t_is_emu(ctx))
+        return;
+    /* a generic one inside: refused by name */
+    lat_module *mod = NULL;
+    ASSERT_TRUE(lat_module_create(ctx,
+                                  &(lat_module_desc){.source = "extern \"C\" __global__ void k(float *o) {\n"
+                                                               "  auto f = [&](int x) { auto g = [&](auto j) { return x * j; }; return g(2); };\n"
+                                                               "  o[0] = f(3);\n}\n",
+                                                     .name = "gl.cu"},
+                                  &mod) != LAT_OK);
+    ASSERT_CONTAINS(lat_last_error(), "gl.cu:2:34: error: a generic lambda inside a lambda is not supported");
+}
+
+/* Local arrays of a class whose default constructor does something (a complex type with
+ * defaulted constructor arguments, an accumulator zeroing itself, default member
+ * initializers), 1-D, 2-D and of a template's size: C++ constructs each element, each
+ * time the declaration runs; they were refused ("an array of a class with constructors"). */
+TEST(local_arrays_of_classes_with_constructors_construct_each_element)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T> struct cplx {\n"
+        "    T re, im;\n"
+        "    __device__ cplx(T r = 0, T i = 0) : re(r), im(i) {}\n"
+        "    __device__ cplx &operator+=(const cplx &o) { re += o.re; im += o.im; return *this; }\n"
+        "};\n"
+        "struct Acc { float v[2]; int n = 3; __device__ Acc() { v[0] = 1.0f; v[1] = 2.0f; } };\n"
+        "struct D { float a = 1.5f; int b = 2; };\n"
+        "template <int N> __device__ float sum_of(const float *x) {\n"
+        "    cplx<float> c[N];\n"
+        "    for (int i = 0; i < N; i++) c[i] += cplx<float>(x[i], 1.0f);\n"
+        "    float s = 0;\n"
+        "    for (int i = 0; i < N; i++) s += c[i].re * c[i].im;\n"
+        "    return s;\n"
+        "}\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 4 >= n) return;\n"
+        "    Acc a2[2][3];\n"
+        "    D d[3];\n"
+        "    float s = 0;\n"
+        "    for (int r = 0; r < 2; r++)\n"
+        "        for (int c = 0; c < 3; c++) { s += a2[r][c].v[1] * a2[r][c].n; a2[r][c].v[1] = in[i]; }\n"
+        "    for (int it = 0; it < 2; it++) { Acc x[2]; s += x[1].v[1]; x[1].v[1] = 50.0f; }\n"
+        "    out[i] = s + a2[1][2].v[1] + d[2].a * d[1].b + sum_of<5>(in + i);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 4 < N; i++) {
+        float want = 36.0f + 4.0f + in[i] + 3.0f + (in[i] + in[i + 1] + in[i + 2] + in[i + 3] + in[i + 4]);
+        ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-5));
+    }
+}
+
+/* cuDF's type dispatcher: a switch over an enum class calling f.template operator()<T>(args...)
+ * of a functor whose operator() templates of one name are told apart by SFINAE (an
+ * enable_if_t<...> * = nullptr parameter), the map from ids to types a template template
+ * parameter with a default, the result decltype(auto). Two member templates of one name
+ * gave their first instances one C name ("'get__lat_t1' declared twice"). */
+TEST(cudf_type_dispatcher_over_sfinae_overloaded_member_templates)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cstdint>\n"
+        "#include <type_traits>\n"
+        "#include <utility>\n"
+        "namespace cudf {\n"
+        "enum class type_id : int32_t { EMPTY, INT8, INT32, INT64, FLOAT32, FLOAT64 };\n"
+        "template <type_id Id> struct id_to_type_impl { using type = void; };\n"
+        "#define CUDF_TYPE_MAPPING(Type, Id) template <> struct id_to_type_impl<Id> { using type = Type; };\n"
+        "CUDF_TYPE_MAPPING(int8_t, type_id::INT8)\n"
+        "CUDF_TYPE_MAPPING(int32_t, type_id::INT32)\n"
+        "CUDF_TYPE_MAPPING(int64_t, type_id::INT64)\n"
+        "CUDF_TYPE_MAPPING(float, type_id::FLOAT32)\n"
+        "CUDF_TYPE_MAPPING(double, type_id::FLOAT64)\n"
+        "template <template <type_id> typename IdTypeMap = id_to_type_impl, typename Functor, typename... Ts>\n"
+        "__device__ __forceinline__ constexpr decltype(auto) type_dispatcher(type_id id, Functor f, Ts &&...args) {\n"
+        "    switch (id) {\n"
+        "    case type_id::INT8: return f.template operator()<typename IdTypeMap<type_id::INT8>::type>(std::forward<Ts>(args)...);\n"
+        "    case type_id::INT32: return f.template operator()<typename IdTypeMap<type_id::INT32>::type>(std::forward<Ts>(args)...);\n"
+        "    case type_id::INT64: return f.template operator()<typename IdTypeMap<type_id::INT64>::type>(std::forward<Ts>(args)...);\n"
+        "    case type_id::FLOAT32: return f.template operator()<typename IdTypeMap<type_id::FLOAT32>::type>(std::forward<Ts>(args)...);\n"
+        "    default: return f.template operator()<typename IdTypeMap<type_id::FLOAT64>::type>(std::forward<Ts>(args)...);\n"
+        "    }\n"
+        "}\n"
+        "}\n"
+        "struct element_fn {\n"
+        "    template <typename T, std::enable_if_t<std::is_integral_v<T>> * = nullptr>\n"
+        "    __device__ double operator()(const void *p, int i) const { return (double)static_cast<const T *>(p)[i] * 2 + sizeof(T); }\n"
+        "    template <typename T, std::enable_if_t<std::is_floating_point_v<T>> * = nullptr>\n"
+        "    __device__ double operator()(const void *p, int i) const { return (double)static_cast<const T *>(p)[i] + sizeof(T); }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const void *data, const int *ids, double *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    const void *slot = (const char *)data + 8 * i;\n"
+        "    out[i] = cudf::type_dispatcher(static_cast<cudf::type_id>(ids[i]), element_fn{}, slot, 0);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    enum { M = 128 };
+    /* one buffer of 8-byte slots, each read as its element's type */
+    static union {
+        int8_t i8;
+        int32_t i32;
+        int64_t i64;
+        float f32;
+        double f64;
+        unsigned char bytes[8];
+    } slots[M];
+    static int ids[M];
+    static double out[M];
+    memset(slots, 0, sizeof slots);
+    for (int i = 0; i < M; i++) {
+        ids[i] = 1 + (int)(t_rand_u32() % 5);
+        int32_t v = (int32_t)(t_rand_u32() % 200) - 100;
+        switch (ids[i]) {
+        case 1: slots[i].i8 = (int8_t)v; break;
+        case 2: slots[i].i32 = v * 1000; break;
+        case 3: slots[i].i64 = (int64_t)v * 100000000000LL; break;
+        case 4: slots[i].f32 = (float)v * 0.25f; break;
+        default: slots[i].f64 = (double)v * 0.125; break;
+        }
+    }
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {M / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(slots, sizeof slots), lat_arg_in(ids, sizeof ids),
+                                       lat_arg_out(out, sizeof out), lat_arg_i32(M))));
+    for (int i = 0; i < M; i++) {
+        double want;
+        switch (ids[i]) {
+        case 1: want = (double)slots[i].i8 * 2 + 1; break;
+        case 2: want = (double)slots[i].i32 * 2 + 4; break;
+        case 3: want = (double)slots[i].i64 * 2 + 8; break;
+        case 4: want = (double)slots[i].f32 + 4; break;
+        default: want = slots[i].f64 + 8; break;
+        }
+        ASSERT_MSG(out[i] == want, "element %d (type %d): %g, want %g", i, ids[i], out[i], want);
+    }
+}
+
+/* Partial specializations on a template template parameter, as Mp11 and type-list code
+ * write them: mp_size<L<T...>> of any list template, push_back making L<T..., U>, one on
+ * template <class, int> A matching Arr<T, N>, a nested one (W<list<T>>), and C++'s
+ * ordering against more specialized ones (list<int, Ts...>, P<A, A>); an instance whose
+ * template cannot stand for the parameter (Arr for template <class...> class L) takes
+ * the primary. Each was refused where declared. */
+TEST(partial_specializations_on_template_template_parameters)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename... Ts> struct list {};\n"
+        "template <typename T, int N> struct Arr { T d[N]; };\n"
+        "template <typename A, typename B> struct pair2 {};\n"
+        "template <typename X> struct wrap {};\n"
+        "template <typename L> struct mp_size;\n"
+        "template <template <typename...> class L, typename... T> struct mp_size<L<T...>> {\n"
+        "    static constexpr int value = sizeof...(T);\n"
+        "};\n"
+        "template <typename L, typename U> struct push_back;\n"
+        "template <template <typename...> class L, typename... T, typename U> struct push_back<L<T...>, U> {\n"
+        "    using type = L<T..., U>;\n"
+        "};\n"
+        "template <typename A> struct arr_n { static constexpr int value = -1; };\n"
+        "template <template <typename, int> class A, typename T, int N> struct arr_n<A<T, N>> {\n"
+        "    static constexpr int value = N * (int)sizeof(T);\n"
+        "};\n"
+        "template <class T> struct kind_of { static constexpr int kind = 0; };\n"
+        "template <template <class...> class L, class... Ts> struct kind_of<L<Ts...>> { static constexpr int kind = 1; };\n"
+        "template <class... Ts> struct kind_of<list<int, Ts...>> { static constexpr int kind = 2; };\n"
+        "template <template <class, class> class P, class A> struct kind_of<P<A, A>> { static constexpr int kind = 3; };\n"
+        "template <typename T> struct inner_of { using type = char; };\n"
+        "template <template <class> class W, class T> struct inner_of<W<list<T>>> { using type = T; };\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    int a = mp_size<list<int, float, char>>::value + 10 * mp_size<push_back<list<int>, double>::type>::value\n"
+        "            + 100 * mp_size<pair2<int, float>>::value;\n"
+        "    int b = kind_of<int>::kind + 10 * kind_of<list<float>>::kind + 100 * kind_of<list<int, char>>::kind\n"
+        "            + 1000 * kind_of<Arr<float, 3>>::kind + 10000 * kind_of<pair2<int, int>>::kind\n"
+        "            + 100000 * kind_of<pair2<int, float>>::kind;\n"
+        "    int c = arr_n<Arr<double, 3>>::value + 100 * arr_n<int>::value\n"
+        "            + 1000 * (int)sizeof(typename inner_of<wrap<list<double>>>::type);\n"
+        "    out[i] = in[i] * a + (float)b + (float)c * 0.5f;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    float a = 3 + 10 * 2 + 100 * 2, b = 0 + 10 * 1 + 100 * 2 + 1000 * 0 + 10000 * 3 + 100000 * 1,
+          c = 24 - 100 + 1000 * 8;
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], in[i] * a + b + c * 0.5f, 1e-6, 1e-6));
+}
+
+/* C++14's init-captures ([scale = a * 2], [&total = acc], [p = in + 3], [count = 0]
+ * mutable, [w{e}], [q(e)], beside plain and default captures, in a nested lambda):
+ * each a member of its own, made from its initializer where the lambda stands, once,
+ * whether the body names it or not. They were refused. */
+TEST(init_captures_are_members_made_where_the_lambda_stands)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 6 >= n) return;\n"
+        "    const float *x = in + i;\n"
+        "    int m = 5;\n"
+        "    float acc = 0;\n"
+        "    auto f = [scale = x[2] * 2, m, &total = acc, p = x + 3](int j) { total += p[j] * scale + m; return scale; };\n"
+        "    float s = f(0) + f(1);\n"
+        "    auto g = [count = 0]() mutable { return ++count; };\n"
+        "    g(); g();\n"
+        "    auto h = [=, off = m * 2](int j) { return x[j] + off + acc; };\n"
+        "    auto outer = [q = 3](int y) { auto inner = [k = q * y]() { return k + 1; }; return inner(); };\n"
+        "    int side = 0;\n"
+        "    auto u = [z = ++side]() { return 1; };\n"
+        "    auto v = [w{x[5]}, q(x[6])]() { return w * q; };\n"
+        "    out[i] = acc + s + g() * 10 + h(4) + outer(4) * 100 + (u() + side) * 1000 + v();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 6 < N; i++) {
+        const float *x = in + i;
+        float scale = x[2] * 2, acc = (x[3] * scale + 5) + (x[4] * scale + 5), s = 2 * scale;
+        float want = acc + s + 30 + (x[4] + 10 + acc) + 1300 + 2000 + x[5] * x[6];
+        ASSERT_TRUE(t_close(out[i], want, 1e-4, 1e-4));
+    }
+}
+
+/* C++17's init-statements in if and switch (`if (auto v = x; v > 4)`, `if (cnt++; ...)`,
+ * `switch (auto k = f(); k)`) and a declaration as an if's condition (`if (const float *q
+ * = find(...))`, an object through its explicit operator bool, an int): the variable in a
+ * scope of the statement's own, seen in its else too. They were refused as expressions. */
+TEST(if_and_switch_with_init_statements_and_declarations_as_conditions)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Opt { int v; bool ok; __device__ explicit operator bool() const { return ok; } };\n"
+        "__device__ const float *find(const float *x, int n, float key) {\n"
+        "    for (int i = 0; i < n; i++) if (x[i] > key) return x + i;\n"
+        "    return nullptr;\n"
+        "}\n"
+        "__device__ Opt get(float x) { return Opt{(int)(x * 3), x > 0}; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 8 >= n) return;\n"
+        "    const float *x = in + i;\n"
+        "    float s = 0;\n"
+        "    if (const float *q = find(x, 8, 1.5f)) s += (float)(q - x); else s -= 1;\n"
+        "    if (auto r = get(x[1])) s += r.v * 10; else s -= r.v * 100;\n"
+        "    if (int d = (int)(x[2] * 2)) s += d * 1000; else s += 5000;\n"
+        "    if (auto v = x[3]; v > 0) { s += v; } else { s -= v * 2; }\n"
+        "    int cnt = 0;\n"
+        "    if (cnt++; cnt == 1) s += 0.5f;\n"
+        "    switch (auto c = (int)(x[4] + 3); c) { case 3: s += 30000; break; case 4: s += 40000; break; default: s += c; }\n"
+        "    out[i] = s;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 8 < N; i++) {
+        const float *x = in + i;
+        float s = 0;
+        int q = -1;
+        for (int j = 0; j < 8 && q < 0; j++)
+            if (x[j] > 1.5f)
+                q = j;
+        s += q >= 0 ? (float)q : -1.0f;
+        int rv = (int)(x[1] * 3);
+        s += x[1] > 0 ? (float)(rv * 10) : -(float)(rv * 100);
+        int d = (int)(x[2] * 2);
+        s += d ? (float)(d * 1000) : 5000.0f;
+        s += x[3] > 0 ? x[3] : -x[3] * 2;
+        s += 0.5f;
+        int c = (int)(x[4] + 3);
+        s += c == 3 ? 30000.0f : c == 4 ? 40000.0f : (float)c;
+        ASSERT_TRUE(t_close(out[i], s, 1e-5, 1e-4));
+    }
+}
+
+/* PyTorch's reduction ops: ArgReductionOps derives from a template parameter ops_t and
+ * brings its member types in with `using typename ops_t::arg_t;` (refused: the base was
+ * named by a template parameter, not its tag); std::pair as the accumulator, static
+ * member functions as the operations, combined through a warp's shuffles and __shared__. */
+TEST(pytorch_arg_reduction_ops_use_typename_members_of_a_parameter_base)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <utility>\n"
+        "#include <limits>\n"
+        "#include <cstdint>\n"
+        "template <typename scalar_t> struct LessOrNan {\n"
+        "    __device__ bool operator()(scalar_t a, scalar_t b, int64_t ia, int64_t ib) const {\n"
+        "        if (a != a) { if (b != b) return ia < ib; return true; }\n"
+        "        return (a == b) ? ia < ib : (a < b);\n"
+        "    }\n"
+        "};\n"
+        "template <typename comp_t> struct MinMaxReductionOps {\n"
+        "    using scalar_t = float;\n"
+        "    using index_t = int64_t;\n"
+        "    using arg_t = std::pair<scalar_t, index_t>;\n"
+        "    static __device__ arg_t project(arg_t arg) { return arg; }\n"
+        "    static __device__ arg_t reduce(arg_t arg, scalar_t v, int64_t i) { return comp_t{}(arg.first, v, arg.second, i) ? arg : arg_t(v, i); }\n"
+        "    static __device__ arg_t combine(arg_t a, arg_t b) { return comp_t{}(a.first, b.first, a.second, b.second) ? a : b; }\n"
+        "    static __device__ arg_t warp_shfl_down(arg_t arg, int offset) {\n"
+        "        return arg_t(__shfl_down_sync(0xffffffffu, arg.first, offset), __shfl_down_sync(0xffffffffu, arg.second, offset));\n"
+        "    }\n"
+        "};\n"
+        "template <typename t1, typename t2, typename ops_t = MinMaxReductionOps<LessOrNan<float>>>\n"
+        "struct ArgReductionOps : public ops_t {\n"
+        "    using typename ops_t::arg_t;\n"
+        "    using ops_t::index_t;\n"
+        "    static __device__ index_t project(arg_t arg) { return arg.second; }\n"
+        "};\n"
+        "template <int nt, typename ops_t, typename out_t>\n"
+        "__global__ void __launch_bounds__(nt) reduce_rows(const float *in, out_t *out, int64_t cols) {\n"
+        "    using arg_t = typename ops_t::arg_t;\n"
+        "    const float *row = in + blockIdx.x * cols;\n"
+        "    arg_t acc(std::numeric_limits<float>::infinity(), 0);\n"
+        "    for (int64_t c = threadIdx.x; c < cols; c += nt) acc = ops_t::reduce(acc, row[c], c);\n"
+        "    for (int offset = 16; offset > 0; offset >>= 1) acc = ops_t::combine(acc, ops_t::warp_shfl_down(acc, offset));\n"
+        "    __shared__ arg_t smem[nt / 32];\n"
+        "    if (threadIdx.x % 32 == 0) smem[threadIdx.x / 32] = acc;\n"
+        "    __syncthreads();\n"
+        "    if (threadIdx.x == 0) {\n"
+        "        for (int w = 1; w < nt / 32; w++) acc = ops_t::combine(acc, smem[w]);\n"
+        "        out[blockIdx.x] = (out_t)ops_t::project(acc);\n"
+        "    }\n"
+        "}\n"
+        "template __global__ void reduce_rows<64, ArgReductionOps<float, int64_t>, int64_t>(const float *, int64_t *, int64_t);\n";
+    static const char *const names[] = {"reduce_rows<64, ArgReductionOps<float, int64_t>, int64_t>", NULL};
+    lat_module *mod;
+    ASSERT_OK(lat_module_create(ctx, &(lat_module_desc){.source = src, .name = "argmin.cu", .no_extern_c = 1,
+                                                         .name_expressions = names},
+                                &mod));
+    lat_kernel *k;
+    ASSERT_OK(lat_module_get_kernel(mod, names[0], &k));
+    enum { ROWS = 6, COLS = 150 };
+    static float in[ROWS * COLS];
+    static int64_t out[ROWS];
+    t_rand_floats(in, ROWS * COLS, -100, 100);
+    in[3 * COLS + 17] = in[3 * COLS + 90] = -1000; /* a tie: the lower index wins */
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {ROWS}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i64(COLS))));
+    for (int r = 0; r < ROWS; r++) {
+        int best = 0;
+        for (int c = 1; c < COLS; c++)
+            if (in[r * COLS + c] < in[r * COLS + best])
+                best = c;
+        ASSERT_EQ(out[r], (int64_t)best);
+    }
+    lat_module_destroy(mod);
+}
+
+/* [*this] (C++17; Kokkos' KOKKOS_CLASS_LAMBDA is [=, *this]): the closure holds a copy of
+ * the object made where the lambda stands, `this` and the members in the body are the
+ * copy's (a later change to the object is not seen; a mutable lambda changes its copy
+ * only), in a lambda inside a lambda too. It was refused. */
+TEST(capturing_star_this_copies_the_object_where_the_lambda_stands)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename F> __device__ float apply(F f, float x) { return f(x); }\n"
+        "struct Solver {\n"
+        "    float scale; int n;\n"
+        "    __device__ float helper(float x) const { return x * scale; }\n"
+        "    __device__ float run(const float *in) {\n"
+        "        auto c = [=, *this](float x) { return x * scale + helper(1.0f) + n; };\n"
+        "        auto d = [*this](float x) mutable { scale += 1; return x * scale; };\n"
+        "        float before = scale;\n"
+        "        scale = 10.0f;\n"
+        "        float r = c(in[3]) + apply(c, in[2]) + d(1.0f) + d(1.0f);\n"
+        "        auto e = [this]() { auto inner = [*this]() { return scale; }; scale = 7.0f; return inner(); };\n"
+        "        return r + e() * 100 + scale * 1000 + before * 10000;\n"
+        "    }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 3 >= n) return;\n"
+        "    Solver s{in[i], 3};\n"
+        "    out[i] = s.run(in + i);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 3 < N; i++) {
+        const float *x = in + i;
+        float s0 = x[0];
+        float c3 = x[3] * s0 + s0 + 3, c2 = x[2] * s0 + s0 + 3;
+        float want = c3 + c2 + (s0 + 1) + (s0 + 2) + 10.0f * 100 + 7.0f * 1000 + s0 * 10000;
+        ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-3));
+    }
+}
+
+/* Three things type-generic code writes everywhere: a cast to a class template's instance
+ * closed by '>>' (static_cast<W<int>>(x), static_cast<std::make_unsigned_t<T>>(x): the
+ * '>>' was taken for the template's '>' only), std::underlying_type_t of an enum class
+ * (missing), and tag dispatch on std::true_type / std::false_type by value, called with
+ * std::is_integral<T>{} (its derived class: refused as no overload). */
+TEST(casts_closed_by_shift_tokens_underlying_type_and_tag_dispatch)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <type_traits>\n"
+        "#include <cstdint>\n"
+        "enum class Op : uint16_t { Add = 3, Mul = 9 };\n"
+        "template <typename T> struct W { T v; __device__ W(float x) : v(static_cast<T>(x)) {} };\n"
+        "template <typename T> __device__ T tag(T x, std::true_type) { return x * 2; }\n"
+        "template <typename T> __device__ T tag(T x, std::false_type) { return x + 100; }\n"
+        "template <typename T> __device__ T dispatch(T x) { return tag(x, std::is_integral<T>{}); }\n"
+        "template <typename T> __device__ std::make_unsigned_t<T> bits(T x) { return static_cast<std::make_unsigned_t<T>>(x); }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float x = in[i];\n"
+        "    std::underlying_type_t<Op> code = static_cast<std::underlying_type_t<Op>>(x > 0 ? Op::Mul : Op::Add);\n"
+        "    static_assert(sizeof(std::underlying_type_t<Op>) == 2, \"uint16_t\");\n"
+        "    out[i] = static_cast<W<int>>(x * 10).v + dispatch((int)(x * 10)) * 1000 + dispatch(x) + code * 10000\n"
+        "             + (float)(bits((int)(x * 10)) >> 31) * 100000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float x = in[i];
+        int v = (int)(x * 10);
+        float want = (float)v + (float)(v * 2) * 1000 + (x + 100) + (x > 0 ? 9 : 3) * 10000 + (v < 0 ? 100000.0f : 0.0f);
+        ASSERT_TRUE(t_close(out[i], want, 1e-6, 1e-3));
+    }
+}
+
+/* A function template deducing an array's element type and both bounds from a 2-D array
+ * bound to a reference (T (&a)[R][C]): read for deduction, the inner array of the
+ * placeholder T was taken for an incomplete type ("an array of an incomplete type"). */
+TEST(two_dimensional_array_references_deduce_their_type_and_bounds)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, int R, int C> __device__ T weighted(const T (&a)[R][C]) {\n"
+        "    T s = 0;\n"
+        "    for (int i = 0; i < R; i++)\n"
+        "        for (int j = 0; j < C; j++) s += a[i][j] * (T)(i * C + j + 1);\n"
+        "    return s + (T)(R * 100 + C);\n"
+        "}\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 6 >= n) return;\n"
+        "    float a[2][3];\n"
+        "    for (int r = 0; r < 2; r++) for (int c = 0; c < 3; c++) a[r][c] = in[i + r * 3 + c];\n"
+        "    int b[3][1] = {{1}, {2}, {(int)in[i]}};\n"
+        "    out[i] = weighted(a) + (float)weighted(b) * 1000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 6 < N; i++) {
+        float s = 0;
+        for (int j = 0; j < 6; j++)
+            s += in[i + j] * (float)(j + 1);
+        int b = 1 * 1 + 2 * 2 + (int)in[i] * 3 + 301;
+        ASSERT_TRUE(t_close(out[i], s + 203 + (float)b * 1000, 1e-5, 1e-3));
+    }
+}
+
+/* Lambdas naming their kernel's __shared__ arrays (static and dynamic) by reference: a
+ * loader, a scan step with barriers handed to a helper template, a reader. The lambda's
+ * body is a function of its own, and the array's name there was undeclared in the C the
+ * emulator writes ("'__lat_sh_0' undeclared"). */
+TEST(lambdas_name_their_kernels_shared_arrays)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename F> __device__ void for_each_step(int steps, F f) { for (int s = 0; s < steps; s++) f(s); }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    __shared__ float buf[64];\n"
+        "    extern __shared__ float dyn[];\n"
+        "    int t = threadIdx.x;\n"
+        "    auto load = [&](int i) { buf[i] = in[blockIdx.x * blockDim.x + i]; dyn[i] = 2.0f * buf[i]; };\n"
+        "    load(t);\n"
+        "    __syncthreads();\n"
+        "    auto step = [&](int s) {\n"
+        "        int off = 1 << s;\n"
+        "        float v = t >= off ? buf[t - off] : 0.0f;\n"
+        "        __syncthreads();\n"
+        "        buf[t] += v;\n"
+        "        __syncthreads();\n"
+        "    };\n"
+        "    for_each_step(6, step);\n"
+        "    auto read = [&]() { return buf[t] + dyn[t]; };\n"
+        "    out[blockIdx.x * blockDim.x + t] = read();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 64}, .block = {64}, .shared_bytes = 64 * sizeof(float)},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(N))));
+    for (int b = 0; b < N / 64; b++) {
+        double prefix = 0;
+        for (int t = 0; t < 64; t++) {
+            prefix += in[b * 64 + t];
+            ASSERT_TRUE(t_close(out[b * 64 + t], prefix + 2.0 * in[b * 64 + t], 1e-5, 1e-4));
+        }
+    }
+}
+
+/* A conversion operator template (template <class T> operator T()) is refused by its
+ * name where it is declared (it was "a declaration without a type"). */
+TEST(conversion_operator_templates_are_refused_by_name)
+{
+    lat_context *ctx = t_context();
+    if (!t_is_emu(ctx))
+        return;
+    lat_module *mod = NULL;
+    ASSERT_TRUE(lat_module_create(ctx,
+                                  &(lat_module_desc){.source = "struct Conv { float v;\n"
+                                                               "  template <typename T> __device__ operator T() const { return (T)v; } };\n"
+                                                               "extern \"C\" __global__ void k(float *o) { Conv c{o[0]}; o[0] = (float)c; }\n",
+                                                     .name = "cv.cu"},
+                                  &mod) != LAT_OK);
+    ASSERT_CONTAINS(lat_last_error(), "cv.cu:2:25: error: a conversion operator template (template <class T> operator T()) is not supported");
+}
+
+/* Structured bindings of a std::tuple (a function's returned tuple, a reference to one
+ * written through, std::tie's tuple of references, const) and of an array by reference:
+ * each name an element, as get<I> and [I] give it. The tuple's was refused. */
+TEST(structured_bindings_of_tuples_and_arrays_by_reference)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <tuple>\n"
+        "__device__ std::tuple<int, float, double> three(float x) { return std::make_tuple((int)(x * 10), x * 2, (double)x / 4); }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i + 3 >= n) return;\n"
+        "    auto [a, b, c] = three(in[i]);\n"
+        "    std::tuple<int, float> t{3, in[i + 1]};\n"
+        "    auto &[ti, tf] = t;\n"
+        "    tf = tf * 2;\n"
+        "    int x = 1; float y = 2;\n"
+        "    auto [rx, ry] = std::tie(x, y);\n"
+        "    rx = 10; ry = in[i + 2];\n"
+        "    float arr[3] = {in[i + 1], in[i + 2], in[i + 3]};\n"
+        "    auto &[p, q, r] = arr;\n"
+        "    q = 50;\n"
+        "    const auto &[cp, cq] = t;\n"
+        "    out[i] = a + b + (float)c + std::get<1>(t) * 10 + ti + (x + y) * 100 + (arr[1] + p + r) * 1000 + (cp + cq);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i + 3 < N; i++) {
+        const float *x = in + i;
+        float tf = x[1] * 2;
+        float want = (float)(int)(x[0] * 10) + x[0] * 2 + (float)((double)x[0] / 4) + tf * 10 + 3 + (10 + x[2]) * 100 +
+                     (50 + x[1] + x[3]) * 1000 + (3 + tf);
+        ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-3));
+    }
+}
+
+/* A vector class's operator[] returning T & through nested ?: of its members (`i == 0 ? x
+ * : i == 1 ? y : z`), written through: the inner ?: of two lvalues is an lvalue too, so
+ * the reference binds to the member chosen (it was refused: "a non-const reference binds
+ * only to an lvalue of its type"). */
+TEST(nested_conditionals_of_lvalues_bind_references)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T> struct Vec3 {\n"
+        "    T x, y, z;\n"
+        "    __device__ T &operator[](int i) { return i == 0 ? x : i == 1 ? y : z; }\n"
+        "    __device__ const T &at(int i) const { return i == 0 ? x : (i == 1 ? y : z); }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Vec3<float> v{in[i], 2.0f, 3.0f};\n"
+        "    v[i % 3] *= 10.0f;\n"
+        "    v[(i + 1) % 3] += 1.0f;\n"
+        "    out[i] = v.at(0) + v.at(1) * 100 + v.at(2) * 10000;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float v[3] = {in[i], 2.0f, 3.0f};
+        v[i % 3] *= 10.0f;
+        v[(i + 1) % 3] += 1.0f;
+        ASSERT_TRUE(t_close(out[i], v[0] + v[1] * 100 + v[2] * 10000, 1e-6, 1e-3));
+    }
+}
+
+/* Forwarding references as C++ deduces them: T && of an lvalue deduces T = A & (`T y =
+ * x;` then is a reference, is_lvalue_reference<T> holds, std::forward<T> gives an
+ * lvalue), of an rvalue or an xvalue (std::move, static_cast<T &&>, a call returning
+ * T &&) T = A; an lvalue takes f(T &) over f(T &&), an xvalue f(T &&); a variable
+ * declared T && is an lvalue by its name. T was deduced A for an lvalue, and the
+ * overload and branch chosen differed from a GPU's. */
+TEST(forwarding_references_deduce_lvalue_references)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <type_traits>\n"
+        "#include <utility>\n"
+        "template <typename T> __device__ void inc(T &&x) { T y = x; y += 1; }\n"
+        "template <typename T> __device__ int kind(T &&) { return std::is_lvalue_reference<T>::value ? 1 : std::is_same<T, float>::value ? 2 : 3; }\n"
+        "template <typename T> __device__ int cat(T &) { return 1; }\n"
+        "template <typename T> __device__ int cat(T &&) { return 2; }\n"
+        "template <typename T> __device__ int fcat(T &&x) { return cat(std::forward<T>(x)); }\n"
+        "template <typename T> __device__ std::decay_t<T> copy_of(T &&x) { std::decay_t<T> c = x; c += 1; return c; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int *codes, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float v = in[i];\n"
+        "    inc(v);\n"
+        "    const float cv = 3;\n"
+        "    float &&r = in[i] * 3;\n"
+        "    int kinds = kind(v) * 100 + kind(2.0f) * 10 + kind(cv) + kind(r) * 1000 + kind(std::move(r)) * 10000;\n"
+        "    int cats = fcat(v) * 10 + fcat(1.0f) + cat(r) * 100 + cat(std::move(v)) * 1000 + fcat(static_cast<float &&>(v)) * 10000;\n"
+        "    out[i] = v + copy_of(v) * 2;\n"
+        "    codes[2 * i] = kinds;\n"
+        "    codes[2 * i + 1] = cats;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    static int codes[2 * N];
+    t_rand_floats(in, N, -2, 2);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out),
+                                       lat_arg_out(codes, sizeof codes), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++) {
+        float v = in[i] + 1; /* inc's T y = x: T = float &, so y is the caller's v */
+        ASSERT_TRUE(t_close(out[i], v + (v + 1) * 2, 1e-6, 1e-6));
+        ASSERT_EQ(codes[2 * i], 1 * 100 + 2 * 10 + 1 + 1 * 1000 + 2 * 10000);
+        ASSERT_EQ(codes[2 * i + 1], 1 * 10 + 2 + 1 * 100 + 2 * 1000 + 2 * 10000);
+    }
 }

@@ -79,6 +79,9 @@ struct lat__type {
                              names of it read through it, bindings take the address */
     int count_vph;        /* ARRAY in a signature read for deduction: its size is template
                              value parameter count_vph - 1 (float (&v)[N]); else 0 */
+    lat__type *member_of; /* PTR to a FUNC: a pointer to a member function of this class
+                             (R (C::*)(A...) const, the FUNC const), known to decltype and
+                             templates only; NULL for any other type */
 };
 
 typedef struct lat__field {

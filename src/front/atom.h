@@ -35,6 +35,7 @@
     X(TYPEOF2, "__typeof__", C) X(TYPEOF3, "__typeof", C) X(ALIGNOF2, "__alignof__", C)   \
     X(ALIGNOF3, "__alignof", C) X(EXTENSION, "__extension__", C)                           \
     X(INT128, "__int128", C) X(DECLSPEC, "__declspec", C)                                  \
+    X(UNDERLYING_TYPE, "__underlying_type", C)                                             \
     X(GLOBAL, "__global__", CUDA) X(DEVICE, "__device__", CUDA) X(HOST, "__host__", CUDA)  \
     X(SHARED, "__shared__", CUDA) X(CONSTANT, "__constant__", CUDA)                        \
     X(MANAGED, "__managed__", CUDA) X(FORCEINLINE, "__forceinline__", CUDA)                \

@@ -68,6 +68,8 @@ typedef struct lat__parser {
     lat__sym *this_sym;  /* in a member function: its this parameter */
     lat__sym *ctor_self; /* in a constructor: the object it builds (returned) */
     bool method_const;   /* the parameter list just read was followed by const */
+    bool in_member_ptr;  /* reading R (C::*)(A...): a const after the list is the type's */
+    int unevaluated;     /* inside decltype(...): what is never run may be named */
     bool method_volatile; /* ... by volatile (a member function of volatile objects) */
     LAT_VEC(lat__ext) pending; /* member functions of a struct just defined, to follow it */
     LAT_VEC(void *) bodies;    /* member function bodies waiting for their class's end */
@@ -453,6 +455,16 @@ lat__expr *lat__this_expr(lat__parser *p, lat__loc loc);
  * it; a new one. */
 bool lat__is_lambda_return_placeholder(const lat__type *t);
 lat__type *lat__deduced_return(lat__parser *p);
+/* A `decltype(auto) f()`'s return type before its first return statement gives it (also
+ * a lambda return placeholder); whether t is one. */
+lat__type *lat__deduced_decltype_return(lat__parser *p);
+bool lat__is_decltype_return_placeholder(const lat__type *t);
+/* decltype(e) as C++ has it: a name's or member's declared type, else a reference for an
+ * lvalue. */
+lat__type *lat__decltype_of(lat__parser *p, lat__expr *e);
+/* The class a type name (a class's, or a typedef's or template parameter's standing for
+ * one) names as the C of C::*; NULL when it names none. */
+lat__type *lat__member_pointer_class(lat__parser *p, const lat__tok *t);
 /* The type of record r (a struct or union). */
 lat__type *lat__record_type_of(lat__parser *p, lat__record *r);
 /* A function's definition (its body at the current token) for f, declared already. */

@@ -348,6 +348,9 @@ void lat__class_bodies(lat__parser *p, lat__record *r)
 
 typedef struct lat__lambda {
     lat__record *rec;
+    LAT_VEC(lat__sym *) init_syms;   /* init-captures ([n = e], [&r = x]): their names ... */
+    LAT_VEC(lat__expr *) init_exprs; /* ... initializers, read where the lambda stands ... */
+    LAT_VEC(bool) init_refs;         /* ... and whether each is a reference */
     bool by_ref;          /* [&] (else [=] or none) */
     bool implicit;        /* [&] or [=]: variables are captured as used */
     LAT_VEC(lat__sym *) named;    /* explicit captures ... */
@@ -359,6 +362,7 @@ typedef struct lat__lambda {
     lat__sym *outer_this; /* the enclosing member function's this (NULL: none, or a generic
                              lambda, whose body is read where it is unknown) */
     bool this_listed;     /* [this] */
+    bool this_copy;       /* [*this]: a copy of the object, which `this` then points to */
 } lat__lambda;
 
 lat__expr *lat__this_expr(lat__parser *p, lat__loc loc)
@@ -1201,16 +1205,27 @@ lat__sym *lat__match_member(lat__parser *p, lat__record *r, lat__type *t, lat__a
 /* ---- lambdas ---------------------------------------------------------------------------------- */
 
 
-enum { LAMBDA_RETURN = -3 }; /* lat__type.count of the return type until a return gives it */
+/* lat__type.count of the return type until a return gives it: auto's, decltype(auto)'s */
+enum { LAMBDA_RETURN = -3, DECLTYPE_RETURN = -5 };
 
 bool lat__is_lambda_return_placeholder(const lat__type *t)
 {
-    return t->kind == LAT_TY_VOID && t->count == LAMBDA_RETURN;
+    return t->kind == LAT_TY_VOID && (t->count == LAMBDA_RETURN || t->count == DECLTYPE_RETURN);
+}
+
+bool lat__is_decltype_return_placeholder(const lat__type *t)
+{
+    return t->kind == LAT_TY_VOID && t->count == DECLTYPE_RETURN;
 }
 
 lat__type *lat__deduced_return(lat__parser *p)
 {
     return lat__marker_type(p->u, LAMBDA_RETURN);
+}
+
+lat__type *lat__deduced_decltype_return(lat__parser *p)
+{
+    return lat__marker_type(p->u, DECLTYPE_RETURN);
 }
 
 lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
@@ -1247,6 +1262,8 @@ lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
             return NULL;
         }
         lat__type *vt = s->type->kind == LAT_TY_PTR && s->type->ref ? s->type->base : s->type;
+        if (s == l->outer_this && l->this_copy)
+            vt = s->type->base; /* [*this]: the object itself */
         lat__field f = {s->name, ref ? lat__pointer_to(p->u, vt) : lat__unqualified(p->u, vt), loc, 0, -1, 0};
         if (vt->kind == LAT_TY_ARRAY && !ref) {
             lat__unsupported_at(p->u, loc, "an array captured by value", "capture it by reference");
@@ -1265,6 +1282,12 @@ lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
     m->field = &l->rec->fields.items[field];
     m->type = m->field->type;
     m->flags |= LAT_EF_ARROW | LAT_EF_LVALUE;
+    if (s == l->outer_this && l->this_copy) {
+        /* [*this]: this is the copy's address, as the enclosing function's this is typed */
+        lat__expr *a = lat__address_of_object(p, m);
+        a->type = lat__pointer_to(p->u, lat__qualified(p->u, m->type, s->type->base->quals));
+        return a;
+    }
     if (!l->captured_ref.items[field])
         return m;
     lat__expr *d = lat__expr_new(p, LAT_E_UNARY, loc);
@@ -1468,9 +1491,8 @@ static lat__expr *generic_lambda(lat__parser *p, lat__lambda *l, lat__tok *open)
 lat__expr *lat__parse_lambda(lat__parser *p)
 {
     lat__tok *open = lat__next(p); /* [ */
-    if (!p->fn || p->lambda) {
-        lat__unsupported(p, open, p->lambda ? "a lambda inside a lambda" : "a lambda outside a function",
-                         "a lattice limit");
+    if (!p->fn) {
+        lat__unsupported(p, open, "a lambda outside a function", "a lattice limit");
         lat__skip_statement(p);
         return lat__error_expr(p, open->loc);
     }
@@ -1482,16 +1504,33 @@ lat__expr *lat__parse_lambda(lat__parser *p)
         if (c->kind == LAT_TK_IDENT && !c->atom->kw &&
             (lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_ASSIGN) || lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LBRACE) ||
              lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN))) {
-            lat__unsupported(p, c, "an init-capture ([b = a * 3], C++14)",
-                             "a lattice limit: declare the variable before the lambda and capture it");
+            /* an init-capture ([n = e], [&r = x], [v{e}]): a member of its own made from e
+             * where the lambda stands */
             lat__next(p);
-            /* past its initializer, to the next capture or the ']' */
-            while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_COMMA) && !lat__at_punct(p, LAT_P_RBRACKET)) {
-                if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE) || lat__at_punct(p, LAT_P_LBRACKET))
-                    lat__skip_group(p);
-                else
-                    lat__next(p);
+            lat__expr *e;
+            if (lat__accept(p, LAT_P_ASSIGN)) {
+                e = lat__parse_assign_expr(p);
+            } else {
+                lat__punct close = lat__at_punct(p, LAT_P_LBRACE) ? LAT_P_RBRACE : LAT_P_RPAREN;
+                lat__next(p);
+                e = lat__parse_assign_expr(p);
+                lat__expect(p, close, "to close the init-capture");
             }
+            if (!(e->flags & LAT_EF_ERROR) && amp && !(e->flags & LAT_EF_LVALUE)) {
+                lat__error_tok(p, c, "the init-capture '&%s' binds a reference to something that is not an lvalue",
+                               c->atom->name);
+                e = lat__error_expr(p, e->loc);
+            }
+            lat__sym *s = lat__sym_new(p, LAT_SYM_VAR, c->atom, c->loc);
+            s->type = e->flags & LAT_EF_ERROR ? &lat__ty_int
+                      : amp                   ? lat__reference_to(p->u, e->type)
+                                              : lat__unqualified(p->u, lat__rvalue(p, e)->type);
+            s->depth = p->depth;
+            LAT_PUSH(&p->u->arena, l->init_syms, s);
+            LAT_PUSH(&p->u->arena, l->init_exprs, e);
+            LAT_PUSH(&p->u->arena, l->init_refs, amp);
+            LAT_PUSH(&p->u->arena, l->named, s);
+            LAT_PUSH(&p->u->arena, l->named_ref, amp);
         } else if (c->kind == LAT_TK_IDENT && !c->atom->kw) {
             lat__next(p);
             lat__sym *s = lat__lookup(p, c->atom);
@@ -1511,7 +1550,10 @@ lat__expr *lat__parse_lambda(lat__parser *p)
             l->this_listed = true;
             lat__next(p);
         } else if (lat__at_punct(p, LAT_P_STAR) && lat__tok_kw(lat__peek_at(p, 1), LAT_KW_THIS)) {
-            lat__unsupported(p, c, "capturing *this (a copy of the object)", "a lattice limit: capture this");
+            /* [*this] (C++17; Kokkos' KOKKOS_CLASS_LAMBDA is [=, *this]) */
+            if (!p->this_sym)
+                lat__error_tok(p, c, "'*this' captured outside a member function");
+            l->this_listed = l->this_copy = true;
             lat__next(p);
             lat__next(p);
         } else {
@@ -1525,6 +1567,19 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     while (lat__at_kw(p, LAT_KW_DEVICE) || lat__at_kw(p, LAT_KW_HOST) || lat__at_kw(p, LAT_KW_MUTABLE))
         lat__next(p); /* [=] __device__ (...): an extended lambda */
     if (generic_params(p)) {
+        if (l->init_syms.n) {
+            lat__unsupported(p, open, "an init-capture ([b = a * 3], C++14) of a generic lambda",
+                             "a lattice limit: declare the variable before the lambda and capture it");
+            lat__skip_statement(p);
+            return lat__error_expr(p, open->loc);
+        }
+        if (p->lambda) {
+            /* its body is read where the enclosing lambda's captures are out of sight */
+            lat__unsupported(p, open, "a generic lambda inside a lambda",
+                             "a lattice limit: give its parameters types");
+            lat__skip_statement(p);
+            return lat__error_expr(p, open->loc);
+        }
         if (l->this_listed)
             lat__unsupported(p, open, "capturing this in a generic lambda", "a lattice limit: give its parameters types");
         return generic_lambda(p, l, open);
@@ -1533,6 +1588,8 @@ lat__expr *lat__parse_lambda(lat__parser *p)
     /* its type: a struct of its own, with operator() */
     lat__record *r = lat__new_record(p, NULL, open->loc);
     l->rec = r;
+    for (size_t i = 0; i < l->init_syms.n; i++) /* members whether the body names them or not */
+        add_capture(p, l, l->init_syms.items[i], l->init_refs.items[i], open->loc);
     lat__type *rt = lat__record_type_of(p, r);
     lat__type *ret = lat__deduced_return(p);
     lat__lambda *outer = p->lambda;
@@ -1587,6 +1644,12 @@ lat__expr *lat__parse_lambda(lat__parser *p)
             lat__bind(p, ps);
         }
     }
+    for (size_t i = 0; i < l->init_syms.n; i++) {
+        /* the init-captures' names, seen in the body only, as the lambda's captures */
+        lat__sym *v = l->init_syms.items[i];
+        lat__bind(p, v);
+        v->depth = l->depth;
+    }
     if (lat__at_punct(p, LAT_P_LBRACE))
         fn->body = lat__parse_compound(p);
     else
@@ -1624,11 +1687,39 @@ static lat__expr *lambda_object(lat__parser *p, const lat__lambda *l, lat__type 
     init->type = rt;
     for (size_t i = 0; i < l->captured.n; i++) {
         lat__sym *v = l->captured.items[i];
-        lat__expr *n = lat__expr_new(p, LAT_E_NAME, open->loc);
-        n->sym = v;
-        n->type = v->type;
-        n->flags |= LAT_EF_LVALUE;
-        n = lat__deref_reference(p, n);
+        lat__expr *given = NULL;
+        for (size_t k = 0; k < l->init_syms.n; k++)
+            if (l->init_syms.items[k] == v)
+                given = l->init_exprs.items[k];
+        if (given) {
+            /* an init-capture: its initializer, or what a reference one refers to */
+            lat__expr *value = l->captured_ref.items[i] ? lat__address_of_object(p, given) : lat__rvalue(p, given);
+            lat__init_item it = {value, NULL};
+            LAT_PUSH(&p->u->arena, init->items, it);
+            continue;
+        }
+        if (v == l->outer_this && l->this_copy) {
+            /* [*this]: a copy of the object this points to where the lambda stands */
+            lat__expr *self = lat__this_expr(p, open->loc);
+            lat__expr *obj = lat__expr_new(p, LAT_E_UNARY, open->loc);
+            obj->op = LAT_P_STAR;
+            obj->a = self;
+            obj->type = self->type->kind == LAT_TY_PTR ? self->type->base : self->type;
+            obj->flags |= LAT_EF_LVALUE | (self->flags & LAT_EF_ERROR);
+            lat__init_item it = {lat__rvalue(p, obj), NULL};
+            LAT_PUSH(&p->u->arena, init->items, it);
+            continue;
+        }
+        /* in an enclosing lambda's body, a variable from outside it is that lambda's
+         * capture (captured there now if it was not yet) */
+        lat__expr *n = p->lambda ? lat__lambda_capture(p, v, open->loc) : NULL;
+        if (!n) {
+            n = lat__expr_new(p, LAT_E_NAME, open->loc);
+            n->sym = v;
+            n->type = v->type;
+            n->flags |= LAT_EF_LVALUE;
+            n = lat__deref_reference(p, n);
+        }
         lat__expr *value = l->captured_ref.items[i] ? lat__address_of_object(p, n) : lat__rvalue(p, n);
         lat__init_item it = {value, NULL};
         LAT_PUSH(&p->u->arena, init->items, it);

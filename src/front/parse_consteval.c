@@ -12,7 +12,9 @@
  * rounded to its type as IEEE arithmetic in that type does (C++'s compile-time values,
  * never contracted to a fused multiply-add); lat__fold_float_calls makes the floating
  * ones constants where a static variable needs one.
- * Anything else (long double, an array, a pointer, a global, a division by zero, a
+ * An element of a constant array of integers given its values is read (a lookup table,
+ * `constexpr int bits[] = {...}`). Anything else (long double, another array, a
+ * pointer, a global, a division by zero, a
  * shift past the width, a read of a variable before its value, a recursion too deep, too
  * many steps) leaves the call a call: where a constant is needed, the error says so. The
  * call itself stays in the tree and runs as written.
@@ -343,6 +345,30 @@ static bool eval(frame *f, const lat__expr *e, int64_t *out)
         if (!eval(f, arm, &b))
             return false;
         return convert(e->type, arm->type, b, out);
+    case LAT_E_INDEX: {
+        /* table[i] of a constant array of integers given its values (constexpr int
+         * table[] = {...}, at file scope or in the function): its element */
+        const lat__expr *arr = e->a;
+        while (arr && arr->kind == LAT_E_CAST && (arr->flags & LAT_EF_IMPLICIT))
+            arr = arr->a;
+        const lat__sym *v = arr && arr->kind == LAT_E_NAME ? arr->sym : NULL;
+        const lat__type *at = v && v->kind == LAT_SYM_VAR ? v->type : NULL;
+        const lat__expr *init = v && v->def ? v->def->init : NULL;
+        if (!at || at->kind != LAT_TY_ARRAY || !integer(at->base) || !(at->base->quals & LAT_Q_CONST) || !init ||
+            init->kind != LAT_E_INIT || !eval(f, e->b, &b) || b < 0 || (at->count >= 0 && b >= at->count))
+            return false;
+        for (size_t i = 0; i < init->items.n; i++)
+            if (init->items.items[i].desig)
+                return false;
+        if ((size_t)b >= init->items.n) {
+            *out = 0; /* an element the list leaves out */
+            return at->count >= 0;
+        }
+        const lat__expr *x = init->items.items[b].value;
+        if (!x || !(x->flags & LAT_EF_CONST) || floating(x->type) || !integer(x->type))
+            return false;
+        return convert(e->type, x->type, x->ival, out);
+    }
     case LAT_E_CALL:
         return call(f, e, out);
     default:

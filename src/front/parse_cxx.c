@@ -75,12 +75,25 @@ static lat__expr *without_same_type_casts(lat__parser *p, lat__expr *e)
  * binds to the object it chooses, not to a temporary copy. cuda::std::max's `return b < a ?
  * b : a;` returns a reference to an argument; a copy made inside the function would be
  * gone when the caller reads it (the optimising tier's code read garbage). */
+/* Whether e is an lvalue, a ?: of lvalues of one type counted as one (i == 0 ? x : i == 1
+ * ? y : z, an operator[] returning T & of three members). */
+static bool chooses_lvalues(lat__parser *p, lat__expr *e, int depth)
+{
+    if (e->flags & LAT_EF_LVALUE)
+        return true;
+    if (e->kind != LAT_E_COND || !e->b || !e->c || depth > 32)
+        return false;
+    lat__expr *x = without_same_type_casts(p, e->b), *y = without_same_type_casts(p, e->c);
+    return chooses_lvalues(p, x, depth + 1) && chooses_lvalues(p, y, depth + 1) &&
+           lat__type_same(lat__unqualified(p->u, x->type), lat__unqualified(p->u, y->type));
+}
+
 static lat__expr *bind_lvalue_conditional(lat__parser *p, lat__expr *e, lat__type *ref, const char *context)
 {
     if (e->kind != LAT_E_COND || !e->b || !e->c)
         return NULL;
     lat__expr *x = without_same_type_casts(p, e->b), *y = without_same_type_casts(p, e->c);
-    if (!(x->flags & LAT_EF_LVALUE) || !(y->flags & LAT_EF_LVALUE) || x->type->kind == LAT_TY_FUNC ||
+    if (!chooses_lvalues(p, x, 0) || !chooses_lvalues(p, y, 0) || x->type->kind == LAT_TY_FUNC ||
         !lat__type_same(lat__unqualified(p->u, x->type), lat__unqualified(p->u, y->type)) ||
         !lat__type_compatible(lat__unqualified(p->u, x->type), lat__unqualified(p->u, ref->base), true))
         return NULL;
@@ -386,6 +399,10 @@ static int value_rank(lat__parser *p, const lat__expr *a, const lat__type *t, bo
 {
     lat__type *from = lat__unqualified(p->u, a->type), *to = lat__unqualified(p->u, (lat__type *)t);
     bool one_class = lat__is_record(from) && lat__is_record(to) && from->rec == to->rec;
+    if (!one_class && lat__is_record(from) && lat__is_record(to) && from->rec && to->rec &&
+        lat__derived_from(from, to))
+        return CONVERSION; /* a derived object to its base by value (C++'s derived-to-base
+                              conversion: tag dispatch on std::true_type) */
     if (user && !one_class && (lat__is_record(from) || lat__is_record(to))) {
         if (lat__is_record(from) && lat__conversion_operator(p, (lat__expr *)a, to))
             return USER;

@@ -23,10 +23,11 @@ typedef struct spec {
     bool cxx; /* a C++ word was reported: no more errors about the type */
     bool constexpr_; /* constexpr: a const variable, or a function usable at run time */
     bool is_auto;    /* auto: the type comes from the initializer */
+    bool decltype_auto; /* decltype(auto): the initializer's or returned expression's decltype */
 } spec;
 
 /* lat__type.count of the type auto stands for until its initializer is read. */
-enum { AUTO_PLACEHOLDER = -2 };
+enum { AUTO_PLACEHOLDER = -2, DECLTYPE_AUTO_PLACEHOLDER = -4 };
 
 static bool is_auto_placeholder(const lat__type *t)
 {
@@ -47,10 +48,11 @@ static void deduce_return(lat__parser *p, lat__type *t, lat__loc loc)
         t->base = &lat__ty_int;
         return;
     }
-    if (!is_auto_placeholder(t->base))
+    bool by_decltype = t->base->kind == LAT_TY_VOID && t->base->count == DECLTYPE_AUTO_PLACEHOLDER;
+    if (!is_auto_placeholder(t->base) && !by_decltype)
         return;
     if (lat__at_punct(p, LAT_P_LBRACE) && (p->depth == 0 || p->in_record)) {
-        t->base = lat__deduced_return(p);
+        t->base = by_decltype ? lat__deduced_decltype_return(p) : lat__deduced_return(p);
         return;
     }
     lat__unsupported_at(p->u, loc, "a function whose return type is deduced ('auto') declared without its body",
@@ -212,7 +214,7 @@ static lat__type *enum_specifier(lat__parser *p, spec *s);
 
 /* decltype(e): a name's or a member's declared type, as written without parentheses;
  * otherwise a reference to e's type when e is an lvalue, else e's type (C++ [dcl.type.decltype]). */
-static lat__type *decltype_of(lat__parser *p, lat__expr *e)
+lat__type *lat__decltype_of(lat__parser *p, lat__expr *e)
 {
     if (e->flags & LAT_EF_ERROR)
         return &lat__ty_int;
@@ -279,7 +281,9 @@ lat__type *lat__decltype(lat__parser *p)
         lat__next(p);
         ty = &lat__ty_int;
     } else {
-        ty = decltype_of(p, lat__parse_expr(p));
+        p->unevaluated++;
+        ty = lat__decltype_of(p, lat__parse_expr(p));
+        p->unevaluated--;
     }
     lat__expect(p, LAT_P_RPAREN, "to close decltype(");
     return ty;
@@ -309,7 +313,7 @@ static bool is_specifier_kw(lat__kw kw)
     case LAT_KW_INT: case LAT_KW_LONG: case LAT_KW_FLOAT: case LAT_KW_DOUBLE:
     case LAT_KW_SIGNED: case LAT_KW_UNSIGNED: case LAT_KW_COMPLEX: case LAT_KW_INT128:
     case LAT_KW_STRUCT: case LAT_KW_UNION: case LAT_KW_ENUM: case LAT_KW_TYPEOF:
-    case LAT_KW_TYPEOF2: case LAT_KW_TYPEOF3: case LAT_KW_EXTENSION: case LAT_KW_ATOMIC:
+    case LAT_KW_TYPEOF2: case LAT_KW_TYPEOF3: case LAT_KW_EXTENSION: case LAT_KW_ATOMIC: case LAT_KW_UNDERLYING_TYPE:
     case LAT_KW_THREAD_LOCAL_: case LAT_KW_THREAD_LOCAL: case LAT_KW_CONSTEXPR:
     case LAT_KW_CONSTEVAL: case LAT_KW_CONSTINIT: case LAT_KW_VIRTUAL: case LAT_KW_EXPLICIT:
     case LAT_KW_MUTABLE: case LAT_KW_FRIEND: case LAT_KW_TYPENAME: case LAT_KW_CLASS:
@@ -466,8 +470,36 @@ static void specifiers(lat__parser *p, spec *s)
             s->type = ty ? ty : &lat__ty_int;
             break;
         }
+        case LAT_KW_UNDERLYING_TYPE: {
+            /* __underlying_type(E), std::underlying_type's: an enum's integer type */
+            lat__expect(p, LAT_P_LPAREN, "after __underlying_type");
+            lat__type *ty = lat__parse_type_name(p);
+            lat__expect(p, LAT_P_RPAREN, "to close __underlying_type(");
+            if (ty && lat__is_template_placeholder(ty))
+                ty = lat__dependent_type(p);
+            else if (ty && ty->kind == LAT_TY_ENUM && ty->base)
+                ty = ty->base;
+            else if (ty) {
+                lat__error_tok(p, t, "__underlying_type of %s, not an enum", lat__type_str(p->u, ty, NULL, false));
+                ty = &lat__ty_int;
+            }
+            if (has_type_specifier(s))
+                lat__error_tok(p, t, "two types in one declaration");
+            s->type = ty ? ty : &lat__ty_int;
+            break;
+        }
         case LAT_KW_DECLTYPE: {
             p->pos--;
+            if (lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_LPAREN) && lat__tok_kw(lat__peek_at(p, 2), LAT_KW_AUTO) &&
+                lat__tok_is_punct(lat__peek_at(p, 3), LAT_P_RPAREN)) {
+                /* decltype(auto): auto, deduced by decltype's rules (a reference for an
+                 * lvalue in parentheses or a call returning one) */
+                if (s->is_auto || has_type_specifier(s))
+                    lat__error_tok(p, t, "'decltype(auto)' combined with a type");
+                s->is_auto = s->decltype_auto = true;
+                p->pos += 4;
+                break;
+            }
             if (lat__at_qualified(p)) {
                 /* decltype(a)::value_type: a member type of the expression's class */
                 if (has_type_specifier(s))
@@ -554,7 +586,7 @@ static lat__type *base_type(lat__parser *p, spec *s)
     if (s->is_auto) {
         if (nkw || s->type)
             lat__error_at(p->u, s->loc, "'auto' combined with a type");
-        t = lat__marker_type(p->u, AUTO_PLACEHOLDER); /* replaced by auto_type */
+        t = lat__marker_type(p->u, s->decltype_auto ? DECLTYPE_AUTO_PLACEHOLDER : AUTO_PLACEHOLDER); /* replaced by auto_type */
     } else if (s->type) {
         if (nkw)
             lat__error_at(p->u, s->loc, "a type name combined with other type specifiers");
@@ -578,7 +610,10 @@ static lat__type *base_type(lat__parser *p, spec *s)
     } else if (s->nint || s->nsigned || s->nunsigned) {
         t = s->nunsigned ? &lat__ty_uint : &lat__ty_int;
     } else {
-        if (!s->cxx)
+        if (!s->cxx && lat__at_kw(p, LAT_KW_OPERATOR) && p->in_record)
+            lat__unsupported_at(p->u, s->loc, "a conversion operator template (template <class T> operator T())",
+                                "a lattice limit: write a conversion operator for each type");
+        else if (!s->cxx)
             lat__error_at(p->u, s->loc, "a declaration without a type (C has no implicit int)");
         t = &lat__ty_int;
     }
@@ -1224,10 +1259,18 @@ typedef LAT_VEC(lat__tok *) using_list;
 static void using_member(lat__parser *p, lat__record *r, using_list *usings)
 {
     lat__tok *kw = lat__next(p);
+    bool type_member = lat__at_kw(p, LAT_KW_TYPENAME); /* using typename Base::type; */
+    if (type_member)
+        lat__next(p);
     lat__tok *b = lat__peek(p);
     lat__record *base = NULL;
+    /* the base by its name, or by a name standing for it (a template's parameter or a
+     * typedef: PyTorch's `using typename ops_t::arg_t;` of a base ops_t) */
+    const lat__sym *bs = b->kind == LAT_TK_IDENT ? b->atom->sym : NULL;
+    const lat__record *named = bs && bs->kind == LAT_SYM_TYPEDEF && bs->type && lat__is_record(bs->type) ? bs->type->rec
+                                                                                                      : NULL;
     for (size_t i = 0; b->kind == LAT_TK_IDENT && i < lat__nbases(r); i++)
-        if (b->atom == lat__base_of(r, i)->tag)
+        if (b->atom == lat__base_of(r, i)->tag || (named && named == lat__base_of(r, i)))
             base = lat__base_of(r, i);
     bool ok = base != NULL;
     if (ok) {
@@ -1238,7 +1281,11 @@ static void using_member(lat__parser *p, lat__record *r, using_list *usings)
              lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SEMI);
     }
     lat__tok *name = ok ? lat__next(p) : NULL;
-    if (name && name->atom == base->tag) {
+    if (name && name->atom != base->tag && (type_member || !lat__find_method(base, name->atom))) {
+        /* a base's member type, enumerator, static constant or data member: in sight
+         * already (bind_base_types) */
+        name = NULL;
+    } else if (name && name->atom == base->tag) {
         lat__unsupported(p, kw, "inheriting a base's constructors (using Base::Base;)", "a lattice limit");
         name = NULL;
     } else if (!ok) {
@@ -1755,6 +1802,68 @@ static bool parameters_follow(lat__parser *p)
     return decl;
 }
 
+static lat__type *suffixes(lat__parser *p, lat__type *t);
+
+lat__type *lat__member_pointer_class(lat__parser *p, const lat__tok *t)
+{
+    if (t->kind != LAT_TK_IDENT || t->atom->kw)
+        return NULL;
+    lat__sym *s = t->atom->sym;
+    if (s && s->kind == LAT_SYM_TYPEDEF && s->type &&
+        (lat__is_template_placeholder(s->type) || (lat__is_record(s->type) && s->type->rec)))
+        return lat__typedef_type(p, s);
+    lat__sym *tag = t->atom->tag;
+    if ((!s || s->kind != LAT_SYM_VAR) && tag && tag->rec && tag->rec->kind != LAT_TY_ENUM)
+        return lat__record_type_of(p, tag->rec);
+    return NULL;
+}
+
+/* R (C::*name)(A...) const at its '(' (base: R): a pointer to a member function of C,
+ * whose function type is const for a const member. Such a type is for templates to
+ * match and take apart (function_traits); a value of it is refused where it is made
+ * (&C::f outside decltype) or called. A pointer to a data member (int C::*) is refused. */
+static lat__type *member_pointer(lat__parser *p, lat__type *base, lat__atom **name, lat__loc *loc, bool abstract)
+{
+    lat__tok *open = lat__next(p), *cls = lat__next(p);
+    lat__type *c = lat__member_pointer_class(p, cls);
+    lat__next(p); /* :: */
+    lat__next(p); /* * */
+    while (lat__at_kw(p, LAT_KW_CONST) || lat__at_kw(p, LAT_KW_VOLATILE))
+        lat__next(p);
+    if (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw) {
+        lat__tok *n = lat__next(p);
+        if (abstract && !name)
+            lat__error_tok(p, n, "a name in a type that names nothing");
+        if (name)
+            *name = n->atom;
+        if (loc)
+            *loc = n->loc;
+    }
+    if (!lat__expect(p, LAT_P_RPAREN, "to close the pointer to member")) {
+        p->pos = (size_t)(open - p->toks);
+        lat__skip_group(p);
+    }
+    if (!c) {
+        lat__error_tok(p, cls, "'%.*s' before '::*' names no class", (int)cls->len, cls->text);
+        c = &lat__ty_int;
+    }
+    if (!lat__at_punct(p, LAT_P_LPAREN)) {
+        lat__unsupported(p, cls, "a pointer to a data member (T C::*)", lat__why_cxx);
+        return &lat__ty_int;
+    }
+    bool outer_in = p->in_member_ptr, outer_const = p->method_const;
+    p->in_member_ptr = true;
+    p->method_const = false;
+    lat__type *fn = suffixes(p, base);
+    if (p->method_const && fn->kind == LAT_TY_FUNC)
+        fn = lat__qualified(p->u, fn, LAT_Q_CONST);
+    p->in_member_ptr = outer_in;
+    p->method_const = outer_const;
+    lat__type *t = lat__pointer_to(p->u, fn);
+    t->member_of = c;
+    return t;
+}
+
 static lat__type *suffixes(lat__parser *p, lat__type *t)
 {
     if (lat__at_punct(p, LAT_P_LPAREN)) {
@@ -1797,9 +1906,12 @@ static lat__type *suffixes(lat__parser *p, lat__type *t)
     int vph = size_e && size_e->kind == LAT_E_NAME && size_e->sym && size_e->sym->tparam > 0 ? size_e->sym->tparam : 0;
     lat__expect(p, LAT_P_RBRACKET, "to close the array's size");
     lat__type *elem = suffixes(p, t);
+    const lat__type *inner = elem; /* T (&a)[R][C] read for deduction: arrays of a placeholder */
+    while (inner->kind == LAT_TY_ARRAY)
+        inner = inner->base;
     if (elem->kind == LAT_TY_FUNC)
         lat__error_tok(p, open, "an array of functions");
-    else if (!lat__is_complete(elem) && !p->in_builtin && !lat__is_template_placeholder(elem))
+    else if (!lat__is_complete(elem) && !p->in_builtin && !lat__is_template_placeholder(inner))
         lat__error_tok(p, open, "an array of an incomplete type (%s)",
                        lat__type_str(p->u, elem, NULL, false));
     lat__type *a = lat__array_of(p->u, elem, count);
@@ -1868,7 +1980,10 @@ static lat__type *declarator_(lat__parser *p, lat__type *base, lat__atom **name,
                 }
                 continue;
             }
-            lat__unsupported(p, lat__peek_at(p, 1), "the scope operator '::'", lat__why_cxx);
+            lat__unsupported(p, lat__peek_at(p, 1),
+                             lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_STAR) ? "a pointer to a data member (T C::*)"
+                                                                                : "the scope operator '::'",
+                             lat__why_cxx);
             lat__next(p);
             lat__next(p);
             continue;
@@ -1877,14 +1992,9 @@ static lat__type *declarator_(lat__parser *p, lat__type *base, lat__atom **name,
     }
     if (lat__at_punct(p, LAT_P_LPAREN) && lat__peek_at(p, 1)->kind == LAT_TK_IDENT &&
         lat__tok_is_punct(lat__peek_at(p, 2), LAT_P_SCOPE) && lat__tok_is_punct(lat__peek_at(p, 3), LAT_P_STAR)) {
-        /* R (C::*)(A...): PyTorch's function_traits of a lambda's operator() */
-        lat__unsupported(p, lat__peek_at(p, 1), "a pointer to member type (R (C::*)(A...))", lat__why_cxx);
-        lat__skip_group(p);
-        if (lat__at_punct(p, LAT_P_LPAREN))
-            lat__skip_group(p);
-        while (lat__at_kw(p, LAT_KW_CONST) || lat__at_kw(p, LAT_KW_VOLATILE))
-            lat__next(p);
-        return &lat__ty_int;
+        /* R (C::*)(A...) const: PyTorch's function_traits of a lambda's operator(), a type
+         * for templates and decltype to take apart */
+        return member_pointer(p, base, name, loc, abstract);
     }
     if (lat__at_punct(p, LAT_P_LPAREN) && nested_declarator(p, abstract)) {
         size_t start = p->pos;
@@ -1968,6 +2078,24 @@ static lat__type *adjust_param(lat__parser *p, lat__type *t)
     return t;
 }
 
+/* Whether a parameter's default (its tokens from..to) depends on a template parameter
+ * that stands as a placeholder: the parameter's type is one (T, const T &, T *) or the
+ * expression names one (std::numeric_limits<T>::max() for a float). */
+static bool dependent_default(lat__parser *p, const lat__type *t, size_t from, size_t to)
+{
+    while (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY)
+        t = t->base;
+    if (lat__is_template_placeholder(t))
+        return true;
+    for (size_t i = from; i < to; i++) {
+        const lat__tok *k = &p->toks[i];
+        if (k->kind == LAT_TK_IDENT && !k->atom->kw && k->atom->sym && k->atom->sym->kind == LAT_SYM_TYPEDEF &&
+            k->atom->sym->type && lat__is_template_placeholder(k->atom->sym->type))
+            return true;
+    }
+    return false;
+}
+
 static lat__type *parse_params(lat__parser *p, lat__type *ret)
 {
     lat__tok *open = lat__next(p); /* ( */
@@ -2002,10 +2130,29 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
         lat__loc loc = first->loc;
         lat__type *t = adjust_param(p, declarator(p, base, &name, &loc, true));
         lat__expr *dflt = NULL;
+        bool dflt_converted = false;
         if (lat__accept(p, LAT_P_ASSIGN)) {
+            lat__unit *u = p->u;
+            lat_status status = u->status;
+            int nerrors = u->nerrors;
+            size_t ndiags = u->diags.n, from = p->pos;
             dflt = lat__parse_assign_expr(p);
-            if (!lat__default_argument_ok(p, dflt))
+            if (dependent_default(p, t, from, p->pos)) {
+                /* T hi = std::numeric_limits<T>::max(), T init = T(): read for deduction,
+                 * with T a placeholder, it means nothing yet; each instance reads it again
+                 * with its own T (where an error is the instance's). Here it only says
+                 * that the parameter has a default. */
+                dflt = lat__convert_assign(p, dflt, t, "a default argument as");
+                dflt_converted = true;
+                if (u->nerrors != nerrors) {
+                    u->status = status;
+                    u->nerrors = nerrors;
+                    u->diags.n = ndiags;
+                    dflt = lat__zero(p, dflt->loc);
+                }
+            } else if (!lat__default_argument_ok(p, dflt)) {
                 dflt = NULL;
+            }
         } else if (defaults.n) {
             lat__error_tok(p, first, "a parameter without a default argument after one with");
         }
@@ -2028,7 +2175,8 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
             for (size_t i = 0; i + 1 < types.n; i++)
                 LAT_PUSH(&p->u->arena, defaults, (lat__expr *)NULL);
         if (dflt || defaults.n)
-            LAT_PUSH(&p->u->arena, defaults, dflt ? lat__convert_assign(p, dflt, t, "a default argument as") : NULL);
+            LAT_PUSH(&p->u->arena, defaults,
+                     dflt && !dflt_converted ? lat__convert_assign(p, dflt, t, "a default argument as") : dflt);
         if (!lat__accept(p, LAT_P_COMMA))
             break;
     }
@@ -2047,7 +2195,7 @@ static lat__type *parse_params(lat__parser *p, lat__type *ret)
     while (lat__at_kw(p, LAT_KW_CONST) || lat__at_kw(p, LAT_KW_NOEXCEPT) ||
            lat__at_kw(p, LAT_KW_THROW) || lat__at_kw(p, LAT_KW_VOLATILE)) {
         lat__tok *q = lat__next(p);
-        if (q->atom->kw == LAT_KW_CONST && (p->in_record || p->decl_class))
+        if (q->atom->kw == LAT_KW_CONST && (p->in_record || p->decl_class || p->in_member_ptr))
             p->method_const = true;
         else if (q->atom->kw == LAT_KW_VOLATILE && (p->in_record || p->decl_class))
             p->method_volatile = true; /* operator=(...) volatile: its object is volatile */
@@ -2662,8 +2810,33 @@ static lat__decl **hold_temporary(lat__parser *p, lat__decl *d, lat__decl **tail
     return &hd->next;
 }
 
-/* `T x;` of a class with constructors runs its default constructor (C++); an array of
- * them or a file-scope one would run it where the emulator cannot. */
+/* The most elements of a local array that default construction initialises one by one. */
+enum { MAX_CONSTRUCTED_ELEMENTS = 4096 };
+
+/* Each element of an array of type t default-constructed, as a (nested) initializer list
+ * (`cplx<float> buf[4];`, `Acc acc[2][3];`); NULL when its size is unknown or above
+ * *budget elements. */
+static lat__expr *constructed_elements(lat__parser *p, lat__type *t, lat__loc loc, int64_t *budget)
+{
+    if (t->kind != LAT_TY_ARRAY)
+        return --*budget >= 0 ? lat__construct(p, t, NULL, 0, loc) : NULL;
+    if (t->count < 0 || t->vla)
+        return NULL;
+    lat__expr *list = lat__expr_new(p, LAT_E_INIT, loc);
+    list->type = t;
+    for (int64_t i = 0; i < t->count; i++) {
+        lat__expr *e = constructed_elements(p, t->base, loc, budget);
+        if (!e)
+            return NULL;
+        lat__init_item it = {e, NULL};
+        LAT_PUSH(&p->u->arena, list->items, it);
+    }
+    return list;
+}
+
+/* `T x;` of a class with constructors runs its default constructor (C++), for each
+ * element of a local array too; a file-scope, static or __shared__ one would run it where
+ * the emulator cannot. */
 static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__loc loc)
 {
     lat__type *t = v->type;
@@ -2671,6 +2844,16 @@ static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__lo
         t = t->base;
     if (!lat__is_record(t) || !t->rec || !(t->rec->has_ctor || t->rec->defaults))
         return;
+    bool local = p->depth > 0 && v->storage != LAT_ST_STATIC && !(v->cuda & LAT_CU_SHARED);
+    if (local && v->type->kind == LAT_TY_ARRAY && lat__initialised_by_default(t)) {
+        int64_t budget = MAX_CONSTRUCTED_ELEMENTS;
+        lat__expr *init = constructed_elements(p, v->type, loc, &budget);
+        if (init) {
+            d->init = init;
+            v->flags |= LAT_SF_DEFINED;
+            return;
+        }
+    }
     bool nowhere_to_run = v->type->kind == LAT_TY_ARRAY || p->depth == 0 || v->storage == LAT_ST_STATIC;
     if (nowhere_to_run && t->rec->has_ctor && !lat__initialised_by_default(t)) {
         /* a default constructor that does nothing (`__half() {}`, `vec3() {}`): nothing to run */
@@ -2686,7 +2869,10 @@ static void default_construct(lat__parser *p, lat__sym *v, lat__decl *d, lat__lo
                            : t->rec->has_ctor ? "a file-scope or static object with a constructor"
                                               : about_defaults(p, "a file-scope or static object of %s", t);
         lat__unsupported_at(p->u, loc, what,
-                            v->type->kind == LAT_TY_ARRAY ? "initialise each element yourself" : "initialise it in the kernel");
+                            v->type->kind == LAT_TY_ARRAY
+                                ? local ? "a lattice limit: at most 4096 elements of a known count are constructed"
+                                        : "initialise each element yourself"
+                                : "initialise it in the kernel");
         return;
     }
     d->init = lat__construct(p, v->type, NULL, 0, loc);
@@ -2699,6 +2885,8 @@ static lat__type *auto_type(lat__parser *p, lat__type *t, lat__expr *init, lat__
 {
     if (init->flags & LAT_EF_ERROR)
         return &lat__ty_int;
+    if (t->kind == LAT_TY_VOID && t->count == DECLTYPE_AUTO_PLACEHOLDER)
+        return lat__decltype_of(p, init);
     if (is_auto_placeholder(t))
         return lat__qualified(p->u, lat__unqualified(p->u, lat__rvalue(p, init)->type), t->quals);
     if (t->kind == LAT_TY_PTR && is_auto_placeholder(t->base)) {

@@ -207,6 +207,8 @@ static lat__expr *convert_by_constructor(lat__parser *p, lat__expr *e, lat__type
     return lat__make_call(p, fn, argv, 1, e->loc);
 }
 
+static lat__expr *binary(lat__parser *p, lat__punct op, lat__expr *a, lat__expr *b, lat__loc loc);
+
 lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const char *context)
 {
     if (t->kind == LAT_TY_PTR && t->ref)
@@ -229,6 +231,13 @@ lat__expr *lat__convert_assign(lat__parser *p, lat__expr *e, lat__type *t, const
         d->type = bt;
         d->flags |= LAT_EF_LVALUE;
         e = d;
+    }
+    if (lat__is_record(t) && lat__is_record(e->type) && t->rec && e->type->rec && e->type->rec != t->rec &&
+        !(e->flags & LAT_EF_LVALUE) && !(e->flags & LAT_EF_ERROR) && lat__empty_record(t->rec) &&
+        lat__derived_from(e->type, t)) {
+        /* g(std::is_integral<T>{}) to a std::true_type parameter (tag dispatch): an empty
+         * base holds nothing to copy; the argument is still evaluated */
+        e = binary(p, LAT_P_COMMA, e, lat__construct(p, lat__unqualified(p->u, t), NULL, 0, e->loc), e->loc);
     }
     if (lat__is_record(e->type) && !(e->flags & LAT_EF_ERROR) && !(lat__is_record(t) && t->rec == e->type->rec)) {
         lat__expr *c = lat__convert_object(p, e, t); /* operator T *() */
@@ -1251,6 +1260,64 @@ static lat__expr *unary_node(lat__parser *p, lat__punct op, lat__expr *a, lat__t
     return e;
 }
 
+/* &C::f (p past the '&'), f a non-static member function of class C: a pointer to
+ * member (R (C::*)(A...) const), in decltype only, where function_traits takes a
+ * lambda's operator() apart; NULL when the tokens are not one (&S::static_fn, &ns::x). */
+static lat__expr *member_pointer(lat__parser *p)
+{
+    lat__tok *c = lat__peek(p), *m = lat__peek_at(p, 2);
+    if (c->kind != LAT_TK_IDENT || c->atom->kw || !lat__tok_is_punct(lat__peek_at(p, 1), LAT_P_SCOPE) ||
+        m->kind != LAT_TK_IDENT)
+        return NULL;
+    lat__atom *name = NULL;
+    size_t len = 3;
+    if (m->atom->kw == LAT_KW_OPERATOR && lat__tok_is_punct(lat__peek_at(p, 3), LAT_P_LPAREN) &&
+        lat__tok_is_punct(lat__peek_at(p, 4), LAT_P_RPAREN)) {
+        name = lat__atom_get(&p->u->atoms, "operator()", 10);
+        len = 5;
+    } else if (!m->atom->kw) {
+        name = m->atom;
+    } else {
+        return NULL;
+    }
+    lat__type *cls = lat__member_pointer_class(p, c);
+    if (!cls || !lat__is_record(cls) || !cls->rec)
+        return NULL;
+    lat__sym *f = lat__find_method(cls->rec, name);
+    /* (a lambda's operator() is its class's, not flagged a method) */
+    if (!f || f->storage == LAT_ST_STATIC || !((f->flags & LAT_SF_METHOD) || f->rec == cls->rec) ||
+        f->type->kind != LAT_TY_FUNC ||
+        f->type->params.n < 1)
+        return NULL;
+    p->pos += len;
+    if (f->overloads || f->tmpl) {
+        lat__error_tok(p, m, "&%s::%s names %s: a pointer to member needs one function", lat__record_c_name(cls->rec),
+                       name->name, f->tmpl ? "a member template" : "overloaded member functions");
+        return lat__error_expr(p, c->loc);
+    }
+    if (!p->unevaluated) {
+        lat__unsupported(p, c, "a pointer to member function (&C::f) outside decltype",
+                         "a lattice limit: call the member on an object");
+        return lat__error_expr(p, c->loc);
+    }
+    /* its type: the member's without its object, const as the member is */
+    const lat__type *ft = f->type;
+    lat__type *fn = lat__type_copy(p->u, ft);
+    fn->params.n = ft->params.n - 1;
+    fn->params.types = ft->params.types + 1;
+    fn->params.syms = ft->params.syms ? ft->params.syms + 1 : NULL;
+    fn->params.defaults = ft->params.defaults ? ft->params.defaults + 1 : NULL;
+    fn->named = NULL;
+    const lat__type *self = ft->params.types[0];
+    fn->quals = self->kind == LAT_TY_PTR && (self->base->quals & LAT_Q_CONST) ? LAT_Q_CONST : 0;
+    lat__type *t = lat__pointer_to(p->u, fn);
+    t->member_of = cls;
+    lat__expr *e = lat__expr_new(p, LAT_E_NAME, c->loc);
+    e->sym = f;
+    e->type = f->type;
+    return unary_node(p, LAT_P_AMP, e, t, c->loc);
+}
+
 static lat__expr *sizeof_expr(lat__parser *p, lat__tok *kw, bool align)
 {
     lat__expr *e = lat__expr_new(p, align ? LAT_E_ALIGNOF : LAT_E_SIZEOF, kw->loc);
@@ -1444,6 +1511,9 @@ static lat__expr *unary_(lat__parser *p)
         }
         case LAT_P_AMP: {
             lat__next(p);
+            lat__expr *m = member_pointer(p);
+            if (m)
+                return m;
             lat__expr *a = cast_expr(p);
             if (a->flags & LAT_EF_ERROR)
                 return unary_node(p, LAT_P_AMP, a, lat__pointer_to(p->u, a->type), t->loc);
@@ -1794,7 +1864,13 @@ static lat__expr *cxx_cast(lat__parser *p, lat__tok *t)
     if (!lat__expect(p, LAT_P_LT, "after the cast's name"))
         return lat__error_expr(p, t->loc);
     lat__type *to = lat__parse_type_name(p);
-    lat__expect(p, LAT_P_GT, "to close the cast's type");
+    if (p->half_gt) {
+        /* static_cast<W<int>>(x): the '>>' closed the type's arguments and the cast's */
+        p->half_gt = false;
+        lat__next(p);
+    } else {
+        lat__expect(p, LAT_P_GT, "to close the cast's type");
+    }
     if (!lat__expect(p, LAT_P_LPAREN, "before the cast's operand"))
         return lat__error_expr(p, t->loc);
     lat__expr *a = lat__parse_expr(p);
@@ -1820,6 +1896,7 @@ static lat__expr *cxx_cast(lat__parser *p, lat__tok *t)
         lat__expr *c = class_cast(a->type, to->base, t) ? lat__base_pointer(p, addr, ptr, true)
                                                          : lat__cast_to(p, addr, ptr, false);
         c->type = lat__reference_to(p->u, to->base);
+        c->type->ref = to->ref; /* static_cast<T &&>(x): an xvalue, as std::move's */
         return lat__deref_reference(p, c);
     }
     a = lat__rvalue(p, a);

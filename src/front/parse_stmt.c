@@ -202,7 +202,10 @@ static void *parse_piece(lat__parser *p, lat__toks *piece, bool decl)
     p->ntoks = piece->n;
     p->pos = 0;
     p->pragma_at = NULL;
-    void *r = decl ? (void *)declaration_statement(p) : (void *)lat__parse_expr(p);
+    size_t bracket = 0;
+    void *r = !decl                              ? (void *)lat__parse_expr(p)
+              : at_structured_binding(p, &bracket) ? (void *)structured_binding(p, bracket)
+                                                   : (void *)declaration_statement(p);
     if (!lat__at_eof(p) && !p->panic)
         lat__syntax_error(p, decl ? "the end of the declaration" : "the end of the expression");
     p->toks = toks;
@@ -394,10 +397,33 @@ static lat__stmt *structured_binding(lat__parser *p, size_t open)
     lat__stmt *s = parse_piece(p, &piece, true);
     lat__decl *d = s && s->kind == LAT_S_DECL && s->decls ? s->decls->first : NULL;
     lat__type *t = d && d->sym ? d->sym->type : NULL;
-    if (t && t->kind == LAT_TY_PTR && t->ref)
+    bool by_ref = t && t->kind == LAT_TY_PTR && t->ref;
+    if (by_ref)
         t = t->base;
     if (!t)
         return s;
+    lat__decl **tail = &d->next;
+    while (*tail)
+        tail = &(*tail)->next;
+    if (by_ref && t->kind == LAT_TY_ARRAY && t->count >= 0) {
+        /* auto &[x, y] = arr;: a reference to each element */
+        if ((size_t)t->count != names.n) {
+            lat__error_tok(p, bracket, "a structured binding of %zu names to an array of %lld elements", names.n,
+                           (long long)t->count);
+            return s;
+        }
+        for (size_t i = 0; i < names.n; i++) {
+            char text[256];
+            snprintf(text, sizeof text, "auto &%s = %s[%zu];", names.items[i]->atom->name, hidden, i);
+            lat__stmt *b = parse_words(p, text, names.items[i]->loc, true);
+            if (b && b->kind == LAT_S_DECL && b->decls && b->decls->first) {
+                *tail = b->decls->first;
+                while (*tail)
+                    tail = &(*tail)->next;
+            }
+        }
+        return s;
+    }
     if (!lat__is_record(t) || !t->rec || t->rec->kind == LAT_TY_UNION) {
         lat__unsupported(p, bracket, "a structured binding of anything but a struct (an array, a tuple-like class)",
                          "bind a struct's members, or index the array");
@@ -405,8 +431,36 @@ static lat__stmt *structured_binding(lat__parser *p, size_t open)
     }
     lat__record *r = t->rec;
     if (r->fields.n && r->fields.items[0].name && strcmp(r->fields.items[0].name->name, "__lat_head") == 0) {
-        /* std::tuple binds through get<I>, not its (recursive) members */
-        lat__unsupported(p, bracket, "a structured binding of a std::tuple", "name its elements with std::get<I>");
+        /* std::tuple binds through get<I>: element I is the head of the I-th tail (a
+         * reference one, std::tie's, refers to what it refers to) */
+        size_t count = 0;
+        for (const lat__record *q = r; q && q->fields.n && q->fields.items[0].name &&
+                                       strcmp(q->fields.items[0].name->name, "__lat_head") == 0;) {
+            count++;
+            const lat__record *next = NULL;
+            for (size_t i = 0; i < q->fields.n; i++)
+                if (q->fields.items[i].name && strcmp(q->fields.items[i].name->name, "__lat_tail") == 0 &&
+                    lat__is_record(q->fields.items[i].type))
+                    next = q->fields.items[i].type->rec;
+            q = next;
+        }
+        if (count != names.n) {
+            lat__error_tok(p, bracket, "a structured binding of %zu names to a tuple of %zu elements", names.n, count);
+            return s;
+        }
+        for (size_t i = 0; i < names.n; i++) {
+            char text[1024];
+            int len = snprintf(text, sizeof text, "auto &%s = %s", names.items[i]->atom->name, hidden);
+            for (size_t k2 = 0; k2 < i && len > 0 && (size_t)len < sizeof text - 32; k2++)
+                len += snprintf(text + len, sizeof text - (size_t)len, ".__lat_tail");
+            snprintf(text + len, sizeof text - (size_t)len, ".__lat_head;");
+            lat__stmt *b = parse_words(p, text, names.items[i]->loc, true);
+            if (b && b->kind == LAT_S_DECL && b->decls && b->decls->first) {
+                *tail = b->decls->first;
+                while (*tail)
+                    tail = &(*tail)->next;
+            }
+        }
         return s;
     }
     size_t fields = 0;
@@ -417,9 +471,6 @@ static lat__stmt *structured_binding(lat__parser *p, size_t open)
                        names.n, lat__type_str(p->u, t, NULL, false), r->fields.n);
         return s;
     }
-    lat__decl **tail = &d->next;
-    while (*tail)
-        tail = &(*tail)->next;
     for (size_t i = 0; i < names.n; i++) {
         char text[256];
         snprintf(text, sizeof text, "auto &%s = %s.%s;", names.items[i]->atom->name, hidden,
@@ -432,6 +483,95 @@ static lat__stmt *structured_binding(lat__parser *p, size_t open)
         }
     }
     return s;
+}
+
+/* At the '(' of an if or a switch: 1 for C++17's init-statement (`if (int t = f(); t >
+ * 2)`, `switch (auto k = key(); k)`), 2 for a declaration as the condition (`if (T *q =
+ * find(x))`), 0 for a plain condition. */
+static int selection_form(lat__parser *p)
+{
+    int depth = 0;
+    bool assigns = false; /* a declaration as the condition has an initializer: T x = e, T x{e} */
+    for (size_t k = 1;; k++) {
+        const lat__tok *t = lat__peek_at(p, k);
+        if (t->kind == LAT_TK_EOF)
+            return 0;
+        if (t->kind != LAT_TK_PUNCT)
+            continue;
+        if (t->punct == LAT_P_LPAREN || t->punct == LAT_P_LBRACKET || t->punct == LAT_P_LBRACE)
+            depth++;
+        else if (t->punct == LAT_P_RPAREN || t->punct == LAT_P_RBRACKET || t->punct == LAT_P_RBRACE) {
+            if (depth-- == 0)
+                break;
+        } else if (t->punct == LAT_P_SEMI && depth == 0)
+            return 1;
+        if (depth == 0 && t->punct == LAT_P_ASSIGN)
+            assigns = true;
+        if (depth == 1 && t->punct == LAT_P_LBRACE)
+            assigns = true;
+    }
+    if (!assigns)
+        return 0;
+    size_t save = p->pos;
+    lat__next(p);
+    bool decl = at_declaration(p);
+    p->pos = save;
+    return decl ? 2 : 0;
+}
+
+/* The declaration or statement before an if's or switch's condition (form 1 or 2 of
+ * selection_form; p past the '('), in the scope the caller opened; for form 2, *cond is
+ * its variable, the condition. */
+static lat__stmt *selection_init(lat__parser *p, int form, lat__expr **cond)
+{
+    *cond = NULL;
+    if (form == 1) {
+        if (at_declaration(p))
+            return declaration_statement(p);
+        lat__stmt *e = lat__stmt_new(p, LAT_S_EXPR, lat__peek(p)->loc);
+        e->e = lat__parse_expr(p);
+        lat__expect(p, LAT_P_SEMI, "after the init-statement");
+        return e;
+    }
+    /* `T x = e` up to the ')': a declaration of its own, then x */
+    size_t from = p->pos;
+    int depth = 0;
+    while (!lat__at_eof(p)) {
+        if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACKET) || lat__at_punct(p, LAT_P_LBRACE))
+            depth++;
+        else if ((lat__at_punct(p, LAT_P_RPAREN) || lat__at_punct(p, LAT_P_RBRACKET) || lat__at_punct(p, LAT_P_RBRACE)) &&
+                 depth-- == 0)
+            break;
+        lat__next(p);
+    }
+    size_t close = p->pos;
+    lat__toks piece = {0};
+    toks_add(p, &piece, &p->toks[from], close - from);
+    toks_words(p, &piece, ";", p->toks[close].loc);
+    lat__stmt *d = parse_piece(p, &piece, true);
+    p->pos = close;
+    lat__decl *first = d && d->kind == LAT_S_DECL && d->decls ? d->decls->first : NULL;
+    if (first && first->sym) {
+        lat__expr *n = lat__expr_new(p, LAT_E_NAME, first->sym->loc);
+        n->sym = first->sym;
+        n->type = first->sym->type;
+        n->flags |= LAT_EF_LVALUE;
+        *cond = lat__deref_reference(p, n);
+    } else {
+        *cond = lat__error_expr(p, p->toks[from].loc);
+    }
+    return d;
+}
+
+/* { init; stmt }: a selection statement with its init-statement, in their scope. */
+static lat__stmt *with_init(lat__parser *p, lat__stmt *init, lat__stmt *s)
+{
+    lat__stmt *c = lat__stmt_new(p, LAT_S_COMPOUND, s->loc);
+    if (init)
+        LAT_PUSH(&p->u->arena, c->items, init);
+    LAT_PUSH(&p->u->arena, c->items, s);
+    c->end = p->toks[p->pos ? p->pos - 1 : 0].loc;
+    return c;
 }
 
 static lat__expr *paren_condition(lat__parser *p, const char *what)
@@ -570,18 +710,33 @@ static lat__stmt *statement_(lat__parser *p)
         return s;
     }
     switch (t->kind == LAT_TK_IDENT ? t->atom->kw : 0) {
-    case LAT_KW_IF:
+    case LAT_KW_IF: {
         lat__next(p);
         s = lat__stmt_new(p, LAT_S_IF, t->loc);
         if (lat__at_kw(p, LAT_KW_CONSTEXPR))
             return if_constexpr(p, s);
-        s->e = paren_condition(p, "after if");
+        int form = lat__at_punct(p, LAT_P_LPAREN) ? selection_form(p) : 0;
+        lat__stmt *init = NULL;
+        if (form) {
+            lat__next(p);
+            lat__scope_open(p);
+            lat__expr *cond;
+            init = selection_init(p, form, &cond);
+            s->e = lat__condition(p, cond ? cond : lat__parse_expr(p), "after if");
+            lat__expect(p, LAT_P_RPAREN, "after the condition");
+        } else {
+            s->e = paren_condition(p, "after if");
+        }
         s->body = sub_statement(p);
         if (lat__at_kw(p, LAT_KW_ELSE)) {
             lat__next(p);
             s->els = sub_statement(p);
         }
-        return s;
+        if (!form)
+            return s;
+        lat__scope_close(p);
+        return with_init(p, init, s);
+    }
     case LAT_KW_WHILE:
         lat__next(p);
         s = lat__stmt_new(p, LAT_S_WHILE, t->loc);
@@ -639,8 +794,15 @@ static lat__stmt *statement_(lat__parser *p)
     case LAT_KW_SWITCH: {
         lat__next(p);
         s = lat__stmt_new(p, LAT_S_SWITCH, t->loc);
+        int form = lat__at_punct(p, LAT_P_LPAREN) ? selection_form(p) : 0;
         lat__expect(p, LAT_P_LPAREN, "after switch");
-        lat__expr *e = lat__rvalue(p, lat__parse_expr(p));
+        lat__stmt *init = NULL;
+        lat__expr *cond = NULL;
+        if (form) {
+            lat__scope_open(p);
+            init = selection_init(p, form, &cond);
+        }
+        lat__expr *e = lat__rvalue(p, cond ? cond : lat__parse_expr(p));
         lat__expect(p, LAT_P_RPAREN, "after the switch's value");
         if (!lat__is_integer(e->type) && !(e->flags & LAT_EF_ERROR))
             lat__error_at(p->u, e->loc, "a switch on %s, not an integer",
@@ -649,7 +811,10 @@ static lat__stmt *statement_(lat__parser *p)
             e = lat__cast_to(p, e, lat__promote(e->type), true);
         s->e = e;
         s->body = loop_body(p, s);
-        return s;
+        if (!form)
+            return s;
+        lat__scope_close(p);
+        return with_init(p, init, s);
     }
     case LAT_KW_CASE: {
         lat__next(p);
@@ -711,7 +876,11 @@ static lat__stmt *statement_(lat__parser *p)
                                    !lat__is_lambda_return_placeholder(ret)
                                ? lat__parse_construction(p, ret, lat__peek(p)->loc)
                                : lat__parse_expr(p);
-            if (lat__is_lambda_return_placeholder(ret)) {
+            if (lat__is_decltype_return_placeholder(ret) && e->type->kind != LAT_TY_VOID) {
+                /* decltype(auto) f() { return (x); }: a reference, as decltype((x)) */
+                ret = lat__decltype_of(p, e);
+                p->fn->sym->type->base = ret;
+            } else if (lat__is_lambda_return_placeholder(ret)) {
                 /* a lambda's first return gives its type */
                 ret = e->type->kind == LAT_TY_VOID ? &lat__ty_void : lat__unqualified(p->u, lat__rvalue(p, e)->type);
                 p->fn->sym->type->base = ret;

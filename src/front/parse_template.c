@@ -92,6 +92,7 @@ struct lat__template {
      * each its own parameters and tokens, parsed for every instance of the primary. */
     LAT_VEC(struct lat__template *) outdefs;
     lat__loc loc;
+    lat__sym *sym; /* the template's own symbol (what a template template argument names) */
 };
 
 /* template <typename T> struct S<T *> {...}: its own template (parameters, tokens from
@@ -99,8 +100,12 @@ struct lat__template {
  * placeholders. */
 typedef struct partial {
     lat__template *own;
-    targ *pattern; /* NULL: one with a parameter pack, read for each instance (pattern_for) */
+    targ *pattern; /* NULL: one with a parameter pack or a template template parameter,
+                      read for each instance (pattern_for) */
     size_t open;   /* its <args>'s '<' */
+    lat__sym *tt;  /* its template template parameter's argument the pattern was read with
+                      (one of the class templates the instance's arguments name), or NULL */
+    size_t tt_index; /* ... that parameter's index */
 } partial;
 
 /* A type parameter's placeholder while a signature is read: void, count -100 - index;
@@ -343,9 +348,11 @@ static lat__atom *skip_function(lat__parser *p, size_t *body_at)
         bool attribute = lat__tok_kw(t, LAT_KW_LAUNCH_BOUNDS) || lat__tok_kw(t, LAT_KW_CLUSTER_DIMS) ||
                          lat__tok_kw(t, LAT_KW_MAXNREG) || lat__tok_kw(t, LAT_KW_ATTRIBUTE) ||
                          lat__tok_kw(t, LAT_KW_ATTRIBUTE2) || lat__tok_kw(t, LAT_KW_DECLSPEC) ||
-                         lat__tok_kw(t, LAT_KW_ALIGN) || lat__tok_kw(t, LAT_KW_ALIGNAS);
+                         lat__tok_kw(t, LAT_KW_ALIGN) || lat__tok_kw(t, LAT_KW_ALIGNAS) ||
+                         lat__tok_kw(t, LAT_KW_DECLTYPE);
         if (attribute && lat__at_punct(p, LAT_P_LPAREN))
-            lat__skip_group(p); /* __launch_bounds__(BLOCK) between the return type and the name */
+            lat__skip_group(p); /* __launch_bounds__(BLOCK) between the return type and the name;
+                                 * a decltype(auto) or decltype(e) return type */
     }
     if (lat__at_punct(p, LAT_P_LPAREN))
         lat__skip_group(p);
@@ -609,8 +616,20 @@ static bool expand_for(lat__parser *sub, lat__template *tm, const targ *args, bo
             lat__pack_bind b = {tm->params.items[i].name, args[i].npack};
             LAT_PUSH(&sub->u->arena, packs, b);
         }
+    /* a template template parameter names its argument's template while the packs are
+     * written out: L<T...>'s '<' opens arguments, not a comparison */
+    LAT_VEC(lat__sym *) was = {0};
+    for (size_t i = 0; i < tm->params.n; i++)
+        if (tm->params.items[i].is_template && tm->params.items[i].name) {
+            LAT_PUSH(&sub->u->arena, was, tm->params.items[i].name->sym);
+            if (args[i].tmpl)
+                tm->params.items[i].name->sym = args[i].tmpl;
+        }
     size_t n;
     lat__tok *t = lat__expand_packs(sub, tm->toks, tm->decl_at, signature && tm->body_at ? tm->body_at : tm->decl_end, packs.items, packs.n, &n);
+    for (size_t i = 0, k = 0; i < tm->params.n; i++)
+        if (tm->params.items[i].is_template && tm->params.items[i].name)
+            tm->params.items[i].name->sym = was.items[k++];
     if (!t)
         return false;
     sub->toks = t;
@@ -762,19 +781,23 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
     if (!prim)
         lat__error_tok(p, name, "'%s' is not a class template: a partial specialization needs one declared before",
                        own->name->name);
-    else if (own->has_pack) {
-        size_t packs = 0;
-        for (size_t i = 0; i < own->params.n; i++)
+    else if (own->has_pack || has_template_param(own)) {
+        size_t packs = 0, templates = 0;
+        for (size_t i = 0; i < own->params.n; i++) {
             packs += own->params.items[i].is_pack;
-        if (packs > 2 || has_template_param(own))
+            templates += own->params.items[i].is_template;
+        }
+        if (packs > 2 || templates > 1)
             lat__unsupported(p, name,
-                             "a partial specialization with more than two parameter packs or a template template "
-                             "parameter beside one",
+                             "a partial specialization with more than two parameter packs or more than one template "
+                             "template parameter",
                              "a lattice limit");
         else {
             /* template <class T, class... R> struct S<T, R...>: read for each instance, with
-             * the pack as long as the instance's arguments make it */
-            partial ps_ = {own, NULL, open};
+             * the pack as long as the instance's arguments make it; template <template
+             * <class...> class L, class... T> struct S<L<T...>>: with L each class template
+             * the instance's arguments name */
+            partial ps_ = {own, NULL, open, NULL, 0};
             lat__skip_angles(p);
             while (!lat__at_eof(p) && !lat__at_punct(p, LAT_P_LBRACE) && !lat__at_punct(p, LAT_P_SEMI))
                 lat__next(p);
@@ -785,9 +808,7 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
             LAT_PUSH(&p->u->arena, prim->partials, ps_);
             return;
         }
-    } else if (has_template_param(own))
-        lat__unsupported(p, name, "a partial specialization with a template template parameter", "a lattice limit");
-    else if ((pat = read_pattern(p, own, prim, 1, name->loc))) {
+    } else if ((pat = read_pattern(p, own, prim, 1, name->loc))) {
         /* Read again with other values for the value parameters: an argument computed from
          * one (S<T, N + 1>) is not a pattern lattice can match. */
         size_t end = p->pos;
@@ -833,7 +854,7 @@ static void partial_specialization(lat__parser *p, lat__template *own, lat__tok 
     lat__expect(p, LAT_P_SEMI, "after the partial specialization");
     own->decl_end = p->pos;
     if (pat) {
-        partial ps_ = {own, pat, open};
+        partial ps_ = {own, pat, open, NULL, 0};
         LAT_PUSH(&p->u->arena, prim->partials, ps_);
     }
 }
@@ -998,6 +1019,7 @@ static void member_class_template(lat__parser *p, lat__record *r, lat__template 
     snapshot(p, tm);
     lat__sym *s = lat__sym_new(p, LAT_SYM_TYPEDEF, tm->name, first->loc);
     s->tmpl = tm;
+    tm->sym = s;
     s->type = &lat__ty_int;
     s->depth = 0;
     LAT_PUSH(&p->u->arena, r->methods, s);
@@ -1122,7 +1144,12 @@ static tinst *instantiate_member(lat__parser *p, lat__sym *tsym, targ *given, la
     tinst inst = {.args = args};
     LAT_PUSH(&p->u->arena, tm->insts, inst);
     size_t index = tm->insts.n - 1;
-    const char *cname = lat__arena_printf(&p->u->arena, "%s__lat_t%zu", lat__c_name(p, tm->name), index + 1);
+    int older = 0; /* overloaded member templates (by SFINAE too): each its own instances' names */
+    for (lat__sym *o = tm->older; o; o = o->tmpl->older)
+        older++;
+    const char *cname = older ? lat__arena_printf(&p->u->arena, "%s__lat_o%d_t%zu", lat__c_name(p, tm->name), older,
+                                                  index + 1)
+                              : lat__arena_printf(&p->u->arena, "%s__lat_t%zu", lat__c_name(p, tm->name), index + 1);
     lat__atom *as = lat__atom_get(&p->u->atoms, cname, strlen(cname));
     size_t from = suspend_locals(p);
     size_t nopen;
@@ -1391,6 +1418,7 @@ void lat__template_declaration(lat__parser *p)
     lat__sym *s = lat__sym_new(p, tm->is_class ? LAT_SYM_TYPEDEF : tm->is_var ? LAT_SYM_VAR : LAT_SYM_FUNC, tm->name,
                                first->loc);
     s->tmpl = tm;
+    tm->sym = s;
     if (!tm->is_class && !tm->is_var)
         note_kernel_template(p, tm, (size_t)(kw - p->toks));
     s->type = tm->is_class || tm->is_var ? &lat__ty_int : tm->shape;
@@ -1794,8 +1822,13 @@ static bool unify(lat__parser *p, const lat__type *pat, lat__type *arg, targ *ar
         return false; /* T::type: deduces nothing, matches nothing surely */
     if (pat->kind != arg->kind)
         return false;
-    if (pat->kind == LAT_TY_PTR)
+    if (pat->kind == LAT_TY_PTR) {
+        /* R (C::*)(A...) const: the class too, and the member's constness (the FUNC's) */
+        if ((pat->member_of != NULL) != (arg->member_of != NULL) ||
+            (pat->member_of && !unify(p, pat->member_of, arg->member_of, args, set)))
+            return false;
         return pat->ref == arg->ref && unify(p, pat->base, arg->base, args, set);
+    }
     if (pat->kind == LAT_TY_ARRAY && pat->count_vph > 0 && arg->count >= 0) {
         targ pv = {.vph = pat->count_vph}, av = {.value = arg->count};
         return unify_value(&pv, &av, args, set) && unify(p, pat->base, arg->base, args, set);
@@ -1976,7 +2009,21 @@ static targ *spec_args(lat__parser *p, lat__template *prim, const partial *c, co
  * placeholders; NULL when it does not read. */
 static targ *pattern_for(lat__parser *p, lat__template *prim, const partial *c, const size_t *ns)
 {
-    return spec_args(p, prim, c, ns, NULL);
+    /* quietly: one that does not read for these lengths, or with this class template for
+     * its template template parameter (Arr<T...> of template <class, int> Arr), is no
+     * match */
+    lat__unit *u = p->u;
+    lat_status status = u->status;
+    int nerrors = u->nerrors;
+    size_t ndiags = u->diags.n;
+    targ *pat = spec_args(p, prim, c, ns, NULL);
+    if (u->nerrors != nerrors) {
+        u->status = status;
+        u->nerrors = nerrors;
+        u->diags.n = ndiags;
+        return NULL;
+    }
+    return pat;
 }
 
 /* Whether c's <args> read with its deduced arguments own_args, quietly: a name in them
@@ -2032,10 +2079,24 @@ static targ *spec_args(lat__parser *p, lat__template *prim, const partial *c, co
     }
     size_t ntoks;
     int errors = p->u->nerrors;
+    /* L in L<T...> is the class template it stands for while the packs are written out
+     * (its '<' opens arguments, not a comparison) */
+    lat__atom *tt_name = c->tt ? own->params.items[c->tt_index].name : NULL;
+    lat__sym *tt_was = tt_name ? tt_name->sym : NULL;
+    if (tt_name)
+        tt_name->sym = own_args ? own_args[c->tt_index].tmpl : c->tt;
     lat__tok *t = lat__expand_packs(p, own->toks, c->open, scan.pos, pb, npb, &ntoks);
+    if (tt_name)
+        tt_name->sym = tt_was;
     if (!t)
         return NULL;
-    const targ *ph = own_args ? own_args : placeholder_args(p, own, lens);
+    const targ *ph = own_args;
+    if (!ph) {
+        targ *placeholders = placeholder_args(p, own, lens);
+        if (c->tt) /* L<T...> read as the class template it stands for here */
+            placeholders[c->tt_index].tmpl = c->tt;
+        ph = placeholders;
+    }
     size_t nopen;
     ns_binding *opened = open_scope(p, own, &nopen);
     lat__parser sub = sub_parser(p, own);
@@ -2053,6 +2114,34 @@ static targ *spec_args(lat__parser *p, lat__template *prim, const partial *c, co
 }
 
 static size_t type_size(const lat__type *t, int depth);
+
+typedef LAT_VEC(lat__sym *) sym_vec;
+
+/* The class templates whose instances the arguments args of tm name, nested ones too
+ * (list<int> in S<list<int>>, and in S<vector<list<int>>>), each once, into *cands. */
+static void named_templates(lat__parser *p, const lat__template *tm, const targ *args, sym_vec *cands, int depth)
+{
+    for (size_t i = 0; i < tm->params.n && depth < 8; i++) {
+        const tparam *tp = &tm->params.items[i];
+        if (!tp->is_type || tp->is_template)
+            continue;
+        size_t n = tp->is_pack ? args[i].npack : 1;
+        for (size_t j = 0; j < n; j++) {
+            const lat__type *t = tp->is_pack ? args[i].pack[j].type : args[i].type;
+            while (t && (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY))
+                t = t->base;
+            if (!t || !t->rec || !t->rec->tmpl || !t->rec->targs)
+                continue;
+            lat__sym *s = t->rec->tmpl->sym;
+            bool have = !s;
+            for (size_t k = 0; k < cands->n && !have; k++)
+                have = cands->items[k] == s;
+            if (!have)
+                LAT_PUSH(&p->u->arena, *cands, s);
+            named_templates(p, t->rec->tmpl, t->rec->targs, cands, depth + 1);
+        }
+    }
+}
 
 /* How many arguments args holds, those of class templates' instances among them too (the
  * longest a pattern's pack can match). */
@@ -2100,6 +2189,11 @@ static bool pattern_matches(lat__parser *p, lat__template *tm, partial *c, const
     bool *dset = lat__arena_alloc(&p->u->arena, room);
     if (!unify_spec_args(p, tm, c->pattern, args, d, dset))
         return false;
+    if (c->tt) {
+        d[c->tt_index].tmpl = c->tt;
+        d[c->tt_index].type = &lat__ty_int;
+        dset[c->tt_index] = true;
+    }
     bool all = true;
     size_t next = c->own->params.n;
     k = 0;
@@ -2129,19 +2223,33 @@ static bool partial_matches(lat__parser *p, lat__template *tm, partial *c, const
     if (c->pattern)
         return pattern_matches(p, tm, c, args, NULL, own_args);
     size_t npacks = 0;
-    for (size_t i = 0; i < c->own->params.n; i++)
+    bool tt = false;
+    for (size_t i = 0; i < c->own->params.n; i++) {
         npacks += c->own->params.items[i].is_pack;
-    size_t most = args_size(tm, args, 0); /* no pack longer than the arguments' elements */
-    if (most > MAX_PACK)
-        most = MAX_PACK;
-    for (size_t sum = 0; sum <= most; sum++)
-        for (size_t first = npacks > 1 ? 0 : sum; first <= sum; first++) {
-            size_t ns[2] = {first, sum - first};
-            c->pattern = pattern_for(p, tm, c, ns);
-            if (c->pattern && pattern_matches(p, tm, c, args, ns, own_args))
-                return true;
+        if (c->own->params.items[i].is_template) {
+            tt = true;
+            c->tt_index = i;
         }
+    }
+    /* a template template parameter: each class template the arguments name, in turn */
+    sym_vec cands = {0};
+    if (tt)
+        named_templates(p, tm, args, &cands, 0);
+    for (size_t t = 0; t < (tt ? cands.n : 1); t++) {
+        c->tt = tt ? cands.items[t] : NULL;
+        size_t most = npacks ? args_size(tm, args, 0) : 0; /* no pack longer than the arguments' elements */
+        if (most > MAX_PACK)
+            most = MAX_PACK;
+        for (size_t sum = 0; sum <= most; sum++)
+            for (size_t first = npacks > 1 ? 0 : sum; first <= sum; first++) {
+                size_t ns[2] = {first, sum - first};
+                c->pattern = pattern_for(p, tm, c, ns);
+                if (c->pattern && pattern_matches(p, tm, c, args, ns, own_args))
+                    return true;
+            }
+    }
     c->pattern = NULL;
+    c->tt = NULL;
     return false;
 }
 
@@ -2644,11 +2752,15 @@ static size_t given_elements(const lat__template *tm, const targ *args, const bo
 }
 
 /* Whether a parameter's type is fixed, not depending on the template's parameters:
- * arithmetic, a record, or pointers and arrays of them. */
+ * arithmetic, a record, or pointers and arrays of them (an array's bound too: CUB's
+ * Reduce(T (&)[N], op) beside Reduce(T, op) deduces N). */
 static bool fixed_type(const lat__type *t)
 {
-    while (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY)
+    while (t->kind == LAT_TY_PTR || t->kind == LAT_TY_ARRAY) {
+        if (t->kind == LAT_TY_ARRAY && t->count_vph > 0)
+            return false;
         t = t->base;
+    }
     return lat__is_arith(t) || (lat__is_record(t) && t->rec);
 }
 
@@ -2683,6 +2795,30 @@ static bool more_specialized(lat__parser *p, const lat__template *a, const lat__
  * without a parameter pack, as C++'s partial ordering prefers, then the newest). On
  * return args/set hold the pick's deduced arguments. NULL: none fits. room: the size of
  * args and set. */
+/* Whether e names an object through an rvalue reference (std::move(x), std::forward<T>(x)
+ * of a non-reference T, a call returning T &&): an xvalue, which binds as an rvalue. */
+static bool xvalue(const lat__expr *e)
+{
+    while (e->kind == LAT_E_CAST && (e->flags & LAT_EF_IMPLICIT) && e->a)
+        e = e->a;
+    /* (a variable declared T && is an lvalue by its name) */
+    return e->kind == LAT_E_UNARY && e->op == LAT_P_STAR && e->a && e->a->type->kind == LAT_TY_PTR &&
+           e->a->type->ref == 2 && (e->a->kind == LAT_E_CALL || e->a->kind == LAT_E_CAST);
+}
+
+/* A reference parameter's referred type for deduction (pty: the parameter's type); for a
+ * forwarding reference (T && of a plain parameter T) and an lvalue argument, *aty becomes
+ * a reference to the argument's type, so that T is deduced as A & (C++'s rule: `T y = x;`
+ * is then a reference, std::is_lvalue_reference<T> true, std::forward<T> an lvalue). */
+static const lat__type *forwarding_reference(lat__parser *p, const lat__type *pty, const lat__expr *arg, lat__type **aty)
+{
+    const lat__type *b = pty->base;
+    if (pty->ref == 2 && !b->quals && placeholder_index(b, &(int){0}) && (arg->flags & LAT_EF_LVALUE) && !xvalue(arg) &&
+        !(arg->flags & LAT_EF_ERROR) && arg->type->kind != LAT_TY_FUNC && !(arg->type->kind == LAT_TY_PTR && arg->type->ref))
+        *aty = lat__reference_to(p->u, arg->type);
+    return b;
+}
+
 static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool *set, size_t room, lat__expr **argv,
                                size_t argc, const lat__expr *self)
 {
@@ -2733,10 +2869,11 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
             if (!(pty->kind == LAT_TY_PTR && pty->ref)) {
                 aty = lat__unqualified(p->u, lat__rvalue(p, argv[i])->type);
             } else {
-                pty = pty->base;
+                pty = forwarding_reference(p, pty, argv[i], &aty);
                 /* a non-const lvalue reference binds no rvalue (f(3) takes f(const T &), not
                  * f(T &)), unless T is deduced const from a const one */
-                if (pt->types[i]->ref == 1 && !(pty->quals & LAT_Q_CONST) && !(argv[i]->flags & LAT_EF_LVALUE) &&
+                if (pt->types[i]->ref == 1 && !(pty->quals & LAT_Q_CONST) &&
+                    (!(argv[i]->flags & LAT_EF_LVALUE) || xvalue(argv[i])) &&
                     !(argv[i]->flags & LAT_EF_ERROR) && !(lat__is_template_placeholder(pty) && (aty->quals & LAT_Q_CONST)))
                     fits = false;
                 /* where every candidate binds a reference: a non-const lvalue prefers T & over
@@ -2746,6 +2883,10 @@ static lat__sym *pick_overload(lat__parser *p, lat__sym *tsym, targ *args, bool 
                 if (all_ref[i] && (argv[i]->flags & LAT_EF_LVALUE) &&
                     ((aty->quals & LAT_Q_CONST) ? !(pty->quals & LAT_Q_CONST) && lat__is_template_placeholder(pty)
                                                 : (pty->quals & LAT_Q_CONST) != 0))
+                    quals++;
+                /* an lvalue takes f(T &) over f(T &&), T && deduced T & (C++'s partial
+                 * ordering: the lvalue reference is the more specialized) */
+                if (all_ref[i] && (argv[i]->flags & LAT_EF_LVALUE) && !xvalue(argv[i]) && pt->types[i]->ref == 2)
                     quals++;
             }
             int k;
@@ -2988,7 +3129,7 @@ static lat__expr *call_with(lat__parser *p, lat__sym *tsym, lat__loc at, lat__ex
         if (!(pty->kind == LAT_TY_PTR && pty->ref)) /* by value: decayed, its own qualifiers dropped */
             aty = lat__unqualified(p->u, lat__rvalue(p, argv[i])->type);
         else
-            pty = pty->base;
+            pty = forwarding_reference(p, pty, argv[i], &aty);
         int k;
         if (placeholder_index(pty, &k) && given[k])
             continue; /* given explicitly (f<unsigned>(a < b)): not deduced, the argument converts */

@@ -249,6 +249,9 @@ static bool compatible(const lat__type *a, const lat__type *b, bool ignore_quals
     }
     switch (a->kind) {
     case LAT_TY_PTR:
+        if ((a->member_of != NULL) != (b->member_of != NULL) ||
+            (a->member_of && !compatible(a->member_of, b->member_of, false, depth + 1)))
+            return false;
         return compatible(a->base, b->base, false, depth + 1);
     case LAT_TY_ARRAY:
         if (a->count >= 0 && b->count >= 0 && a->count != b->count)

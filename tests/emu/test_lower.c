@@ -162,9 +162,9 @@ static const struct {
     {"__global__ void k(int *a) { a[0] = __ballot(1); }\n", "kernel.cu:1:36: error: '__ballot'"},
     {"__managed__ int m;\n", "kernel.cu:1:1: error: '__managed__'"},
     {"template <class... T> struct L {};\ntemplate <class A, class B> struct cat;\n"
-     "template <template <class...> class M, class... X> struct cat<M<X...>, int> {};\n",
-     "kernel.cu:3:59: error: a partial specialization with more than two parameter packs or a template template "
-     "parameter beside one"},
+     "template <template <class...> class M, template <class...> class P, class... X> struct cat<M<X...>, P<>> {};\n",
+     "kernel.cu:3:88: error: a partial specialization with more than two parameter packs or more than one template "
+     "template parameter"},
     {"template <>\n__device__ int f<int>(int a) { return a; }\n", "kernel.cu:1:1: error: an explicit specialization"},
     {"template <int N, int M> struct A { };\ntemplate <int N> struct A<N, N + 1> { };\n",
      "kernel.cu:2:25: error: a partial specialization whose arguments depend on its parameters"},
@@ -173,8 +173,8 @@ static const struct {
     {"__global__ void k(float *a) { float *p = new (a) float; }\n", "kernel.cu:1:42: error: placement 'new'"},
     {"struct C { __device__ C() { } int x; };\n__global__ void k() { C *c = new C; }\n",
      "kernel.cu:2:30: error: 'new' of a class that a constructor"},
-    {"__global__ void k(float *a) { auto f = [&](float x) { auto g = [](float y) { return y; }; return g(x); }; }\n",
-     "kernel.cu:1:64: error: a lambda inside a lambda"},
+    {"__global__ void k(float *a) { auto f = [&](float x) { auto g = [](auto y) { return y; }; return g(x); }; }\n",
+     "kernel.cu:1:64: error: a generic lambda inside a lambda"},
     {"struct S { static float f; };\n", "kernel.cu:1:12: error: a static data member"},
     {"__device__ auto f(int x);\n", "kernel.cu:1:17: error: a function whose return type is deduced ('auto') declared without its body"},
     {"__global__ void k(float *a) { try { a[0] = 1; } catch (...) { } }\n", "kernel.cu:1:31: error: 'try'"},

@@ -423,6 +423,9 @@ static const char *const functional_h[] = {
 "template <typename __lat_T> struct is_array : bool_constant<__is_array(__lat_T)> {};\n", \
 "template <typename __lat_T> struct is_trivially_copyable : bool_constant<__is_trivially_copyable(__lat_T)> {};\n", \
 "template <typename __lat_B, typename __lat_D> struct is_base_of : bool_constant<__is_base_of(__lat_B, __lat_D)> {};\n", \
+"template <typename __lat_T, bool = __is_enum(__lat_T)> struct underlying_type {};\n", \
+"template <typename __lat_T> struct underlying_type<__lat_T, true> { typedef __underlying_type(__lat_T) type; };\n", \
+"template <typename __lat_T> using underlying_type_t = typename underlying_type<__lat_T>::type;\n", \
 "template <typename __lat_T> constexpr bool is_class_v = is_class<__lat_T>::value;\n", \
 "template <typename __lat_T> constexpr bool is_union_v = is_union<__lat_T>::value;\n", \
 "template <typename __lat_T> constexpr bool is_enum_v = is_enum<__lat_T>::value;\n", \

@@ -15,8 +15,8 @@ void lat__arith_rewrite(lat__unit *u, bool fmad);
  * GPU's select does: each arm is floating arithmetic on locals, parameters, the thread's
  * indices and constants (+ - * /, fma, sqrt, fabs, fmin, fmax), which reads no memory,
  * traps on nothing (a GPU raises no floating-point exception) and has no side effect, and
- * the condition has none either. gcc vectorises such a select, and not the branch (its
- * division might trap, for all gcc knows). */
+ * the condition has none either. gcc vectorises such a select (emit.c writes it as a
+ * mask), and not the branch (its division might trap, for all gcc knows). */
 bool lat__arith_select_both(const lat__expr *e);
 
 #endif

@@ -237,11 +237,38 @@ static bool debug_static_shared(const lat__emitter *em, const lat__sym *s)
     return em->in && em->in->debug && !em->in->checked && s->storage != LAT_ST_EXTERN;
 }
 
+/* Whether the function being written declares the __shared__ variable s. */
+static bool declared_here(const lat__emitter *em, const lat__sym *s)
+{
+    if (!em->fn)
+        return true;
+    for (size_t i = 0; i < em->fn->shared.n; i++)
+        if (em->fn->shared.items[i] == s)
+            return true;
+    return false;
+}
+
 static void shared_ref(lat__emitter *em, lat__sym *s)
 {
     lat__symx *x = lat__symx_of(em->u, s);
-    if (s->depth > 0 || !(s->flags & LAT_SF_FILE_SCOPE)) {
+    if ((s->depth > 0 || !(s->flags & LAT_SF_FILE_SCOPE)) && declared_here(em, s)) {
         lat__emit_fmt(em, "(*__lat_sh_%d)", x->shared);
+        return;
+    }
+    /* A lambda's body naming its kernel's __shared__ array (captured by reference, as
+     * C++ sees it) reads it through the block's shared memory as a file-scope one is. */
+    if (s->depth > 0 || !(s->flags & LAT_SF_FILE_SCOPE)) {
+        if (debug_static_shared(em, s)) {
+            /* -G: the array is a static of its function, out of the lambda's sight: its
+             * name makes a compile error rather than a read of other memory */
+            lat__emit_str(em, lat__emit_name(em->u, s));
+            return;
+        }
+        const char *ptr = lat__emit_type(em->u, s->type, "(*)");
+        if (s->storage == LAT_ST_EXTERN)
+            lat__emit_fmt(em, "(*(%s)(__lat_t->dshared))", ptr);
+        else
+            lat__emit_fmt(em, "(*(%s)(__lat_t->shared + __lat_t->shoff[%d]))", ptr, x->shared);
         return;
     }
     /* At file scope: read through the block's shared memory wherever it is used (-G,
@@ -610,9 +637,15 @@ void lat__emit_expr(lat__emitter *em, const lat__expr *e, int prec)
             lat__emit_expr(em, e->b, LAT_PREC_ASSIGN);
             lat__emit_fmt(em, "; %s = ", tb);
             lat__emit_expr(em, e->c, LAT_PREC_ASSIGN);
-            lat__emit_str(em, "; ");
-            lat__emit_expr(em, e->a, LAT_PREC_COND + 1);
-            lat__emit_fmt(em, " ? __lat_sa%d : __lat_sb%d; })", k, k);
+            /* chosen by a mask, not a branch: gcc would sink each arm into a branch of its
+             * own and the select would be a branch again */
+            const char *bits = lat__sizeof(e->type) == 8 ? "long long" : "int";
+            lat__emit_fmt(em, "; %s __lat_sm%d = -(%s)!!(", bits, k, bits);
+            lat__emit_expr(em, e->a, LAT_PREC_COMMA);
+            lat__emit_fmt(em, "); union { %s v; %s b; } __lat_su%d = {__lat_sa%d}, __lat_sv%d = {__lat_sb%d};"
+                              " __lat_su%d.b = (__lat_su%d.b & __lat_sm%d) | (__lat_sv%d.b & ~__lat_sm%d);"
+                              " __lat_su%d.v; })",
+                          lat__emit_type(em->u, e->type, ""), bits, k, k, k, k, k, k, k, k, k, k);
             break;
         }
         lat__emit_expr(em, e->a, LAT_PREC_COND + 1);

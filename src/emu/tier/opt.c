@@ -469,14 +469,8 @@ static void base_flags(args *a, const table *t, const toolchain *tc, bool debug)
         /* gcc's -O2 vectorises only loops whose trip count it knows (the "very cheap" cost
          * model); a thread loop's is the block's size. clang's -O2 has no such limit (and
          * no such flag). */
-        if (!tc->clang) {
+        if (!tc->clang)
             add(a, "-fvect-cost-model=dynamic");
-            /* ...and sinks a computation into the branch that alone uses it, which undid
-             * the selects that evaluate both arms to vectorise (arith.h): computed where
-             * the source computes it, the pi mapper's step vectorises (2x). It cost the
-             * 100-line kernel's build nothing measurable. */
-            add(a, "-fno-tree-sink");
-        }
         add(a, "-march=native");
 #if defined(LAT_HAVE_VALGRIND_H)
         /* Valgrind decodes no AVX-512 (an illegal instruction at the first one): under it,
