@@ -21,6 +21,24 @@ TEST(attributes_are_read_by_name)
     ASSERT_EQ(v, info.compute_major);
 }
 
+TEST(the_emulated_device_reports_what_it_does)
+{
+    lat_backend_kind k = t_require_backend(), resolved;
+    ASSERT_OK(lat_backend_resolve(k, &resolved));
+    if (resolved != LAT_BACKEND_EMU)
+        return;
+    lat_device_info info;
+    ASSERT_OK(lat_device_get_info(k, 0, &info));
+    int v = 0;
+    /* clock64() counts nanoseconds: cycles / CLOCK_RATE (kHz) are milliseconds. */
+    ASSERT_OK(lat_device_attribute(k, 0, "CLOCK_RATE", &v));
+    ASSERT_EQ(v, 1000000);
+    ASSERT_EQ(info.clock_rate_khz, 1000000);
+    /* Cooperative launches run every block at once (docs/dialect.md). */
+    ASSERT_OK(lat_device_attribute(k, 0, "COOPERATIVE_LAUNCH", &v));
+    ASSERT_EQ(v, 1);
+}
+
 TEST(every_listed_attribute_can_be_read)
 {
     lat_backend_kind k = t_require_backend();

@@ -103,6 +103,8 @@ static lat_status device_attribute(int ordinal, const char *name, int *value)
         {"INTEGRATED", 1},
         {"CAN_MAP_HOST_MEMORY", 1},
         {"CONCURRENT_KERNELS", 1},
+        /* Cooperative launches run every block at once (dialect.md): grid-wide sync works. */
+        {"COOPERATIVE_LAUNCH", 1},
         {"PCI_BUS_ID", 0},
         {"PCI_DEVICE_ID", ordinal},
         {"PCI_DOMAIN_ID", 0},
