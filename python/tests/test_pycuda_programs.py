@@ -1745,3 +1745,16 @@ print("ok")
     r = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
+
+
+def test_names_pycuda_s_compiled_module_exports_into_driver():
+    # pycuda.driver re-exports pycuda._driver's names: the host allocations' base class,
+    # bitlog2 and cuRAND's version and direction-vector sets.
+    h = drv.pagelocked_empty(8, np.float32)
+    assert isinstance(h.base, drv.HostPointer)
+    assert drv.bitlog2(1024) == 10 and drv.bitlog2(1025) == 10
+    from lattice.pycuda import curandom
+    assert drv.get_curand_version() == curandom.get_curand_version()
+    assert drv.direction_vector_set is curandom.direction_vector_set
+    with pytest.raises(AttributeError):
+        drv.no_such_name  # noqa: B018

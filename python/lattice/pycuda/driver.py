@@ -625,6 +625,10 @@ def _host_release(ctx: _core.Context, ptr: int, release: Any) -> None:
         release(ctx.handle, ptr)
 
 
+# PyCUDA's base class of the host allocations (page-locked, registered, mapped).
+HostPointer = _HostMemory
+
+
 class PagelockedHostAllocation(_HostMemory):
     """The base of a ``pagelocked_empty`` array."""
 
@@ -1106,3 +1110,15 @@ DeviceAllocation.as_buffer = _allocation_as_buffer  # type: ignore[attr-defined]
 Function.__getattr__ = _function_getattr  # type: ignore[attr-defined]
 Function.set_cache_config = _function_set_cache_config  # type: ignore[attr-defined]
 Function.set_attribute = _function_set_attribute  # type: ignore[attr-defined]
+
+
+def __getattr__(name: str) -> Any:
+    # Names PyCUDA's compiled module (pycuda._driver) exports into pycuda.driver that live
+    # in other modules here; looked up when asked, as those modules import this one.
+    if name == "bitlog2":
+        from .tools import bitlog2
+        return bitlog2
+    if name in ("get_curand_version", "direction_vector_set"):
+        from . import curandom
+        return getattr(curandom, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
