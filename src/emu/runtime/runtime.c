@@ -350,8 +350,8 @@ static float emu_erfcxf(float x) { return (float)emu_erfcx(x); }
 /* The modified Bessel functions of the first kind, orders 0 and 1: the power series, of
  * positive terms, below 20; above, the asymptotic series e^x / sqrt(2 pi x) (1 - (mu - 1)
  * / 8x + ...), mu = 4 nu^2, whose terms fall below 1e-18 of the sum before they grow
- * (the smallest, at 20, is near 1e-18). exp(x) is taken in halves: I0 is finite up to
- * 713.98, where exp(x) is not. */
+ * (the smallest, at 20, is near 1e-18). Past 700 exp(x) is taken in halves: I0 is
+ * finite up to 713.98, where exp(x) is not. */
 static double bessel_i(int nu, double x)
 {
     double ax = fabs(x), r;
@@ -374,8 +374,13 @@ static double bessel_i(int nu, double x)
             term *= -(mu - (2 * k - 1) * (2 * k - 1)) / (k * 8 * ax);
             sum += term;
         }
-        double h = exp(ax / 2);
-        r = h * (h * sum / sqrt(2 * M_PI * ax));
+        double g = sum * 0.39894228040143267794 / sqrt(ax); /* 1 / sqrt(2 pi) */
+        if (ax < 700) {
+            r = exp(ax) * g;
+        } else {
+            double h = exp(ax / 2);
+            r = h * (h * g);
+        }
     }
     return nu && x < 0 ? -r : r;
 }
