@@ -5,6 +5,7 @@
  * (src/cuda/std_headers.c gives them); the emulator has them built in. */
 #include "harness.h"
 
+#include <complex.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -329,4 +330,51 @@ TEST(cooperative_groups_memcpy_async_and_wait)
             ASSERT_MSG(out[2 * i + 1] == in[at + (m - 1 - (i - at))] + 1.0f, "warp copy at %d: %g", i,
                        out[2 * i + 1]);
         }
+}
+
+/* <cuda/std/complex>: complex<float> and complex<double> arithmetic and functions, and the
+ * real overloads of the names they share (cuda::std::sqrt(double) stays real). */
+static const char complex_src[] =
+    "#include <cuda/std/complex>\n"
+    "#include <cuda/std/cmath>\n"
+    "extern \"C\" __global__ void cx(const float *in, float *out, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i >= n) return;\n"
+    "    cuda::std::complex<float> z(in[2 * i], in[2 * i + 1]), w = z * z + 1.0f;\n"
+    "    cuda::std::complex<double> d(in[2 * i], 2.0);\n"
+    "    w /= z;\n"
+    "    float *o = out + 8 * i;\n"
+    "    o[0] = w.real(); o[1] = w.imag();\n"
+    "    o[2] = cuda::std::abs(z) + cuda::std::arg(cuda::std::conj(z));\n"
+    "    o[3] = cuda::std::real(cuda::std::sqrt(z)) + cuda::std::imag(cuda::std::exp(z));\n"
+    "    o[4] = (float)cuda::std::norm(d * cuda::std::complex<double>(0.5, -1.0));\n"
+    "    o[5] = cuda::std::pow(z, 2.0f).real() + cuda::std::log(z).imag();\n"
+    "    o[6] = (float)cuda::std::sqrt(3.0) + cuda::std::abs(-2.0f) + cuda::std::exp(0.5f);\n"
+    "    o[7] = cuda::std::isnan(in[2 * i]) ? 1.0f : 0.0f;\n"
+    "}\n";
+
+TEST(libcuxx_complex)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, complex_src, "cx");
+    enum { N = 200 };
+    float in[2 * N], out[8 * N];
+    t_rand_floats(in, 2 * N, -3, 3);
+    lat_deviceptr din = t_device_copy(ctx, in, sizeof in), dout = t_device_copy(ctx, NULL, sizeof out);
+    int n = N;
+    void *params[] = {&din, &dout, &n};
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {2, 1, 1}, .block = {128, 1, 1}}, params));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, out, dout, sizeof out));
+    for (int i = 0; i < N; i++) {
+        double complex z = CMPLX(in[2 * i], in[2 * i + 1]), w = (z * z + 1) / z;
+        double complex d = CMPLX(in[2 * i], 2.0) * CMPLX(0.5, -1.0);
+        double want[8] = {creal(w), cimag(w), cabs(z) + carg(conj(z)),
+                          creal(csqrt(z)) + cimag(cexp(z)), creal(d) * creal(d) + cimag(d) * cimag(d),
+                          creal(z * z) + carg(z), sqrt(3.0) + 2 + exp(0.5), 0};
+        for (int j = 0; j < 8; j++)
+            ASSERT_MSG(fabs(out[8 * i + j] - want[j]) <= 1e-5 * (fabs(want[j]) + cabs(z) + 1),
+                       "complex %d of (%g, %g): %g, want %g", j, in[2 * i], in[2 * i + 1], out[8 * i + j],
+                       want[j]);
+    }
 }

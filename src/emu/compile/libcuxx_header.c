@@ -614,6 +614,56 @@ static const char *const algorithm_h[] = {
     NULL,
 };
 
+/* <cuda/std/complex>: pycuda-complex.hpp's class (src/core/pycuda_complex.c), the one
+ * complex class template the emulator has, under cuda::std's names; the functions of
+ * complex arguments forward to its, and the real overloads of the names they share
+ * (sqrt(double)...) are the built-ins, as libcu++'s <cuda/std/cmath> has them. */
+#define CX_FN(R, NAME) \
+    "template <typename __lat_T> __host__ __device__ " R " " NAME "(const complex<__lat_T> &z) { return pycuda::" NAME "(z); }\n",
+#define CX_HELP(NAME) \
+    "__host__ __device__ inline float __lat_" NAME "_f(float x) { return " NAME "f(x); }\n", \
+    "__host__ __device__ inline double __lat_" NAME "_d(double x) { return " NAME "(x); }\n",
+#define CX_REAL(NAME) \
+    "__host__ __device__ inline float " NAME "(float x) { return __lat_" NAME "_f(x); }\n", \
+    "__host__ __device__ inline double " NAME "(double x) { return __lat_" NAME "_d(x); }\n",
+static const char *const complex_h[] = {
+    "#ifndef __LAT_CUDA_STD_COMPLEX\n",
+    "#define __LAT_CUDA_STD_COMPLEX\n",
+    "#include <pycuda-complex.hpp>\n",
+    "namespace cuda { namespace std {\n",
+    /* the built-ins, named before cuda::std's functions of their names hide them */
+    CX_HELP("exp") CX_HELP("log") CX_HELP("log10") CX_HELP("sqrt") CX_HELP("sin") CX_HELP("cos")
+    CX_HELP("tan") CX_HELP("sinh") CX_HELP("cosh") CX_HELP("tanh") CX_HELP("fabs")
+    "__host__ __device__ inline int __lat_abs_i(int x) { return x < 0 ? -x : x; }\n",
+    "__host__ __device__ inline float __lat_pow_f(float x, float y) { return powf(x, y); }\n",
+    "__host__ __device__ inline double __lat_pow_d(double x, double y) { return pow(x, y); }\n",
+    "using pycuda::complex;\n",
+    CX_REAL("exp") CX_REAL("log") CX_REAL("log10") CX_REAL("sqrt") CX_REAL("sin") CX_REAL("cos")
+    CX_REAL("tan") CX_REAL("sinh") CX_REAL("cosh") CX_REAL("tanh")
+    "__host__ __device__ inline float abs(float x) { return __lat_fabs_f(x); }\n",
+    "__host__ __device__ inline double abs(double x) { return __lat_fabs_d(x); }\n",
+    "__host__ __device__ inline int abs(int x) { return __lat_abs_i(x); }\n",
+    "__host__ __device__ inline float pow(float x, float y) { return __lat_pow_f(x, y); }\n",
+    "__host__ __device__ inline double pow(double x, double y) { return __lat_pow_d(x, y); }\n",
+    CX_FN("__lat_T", "real") CX_FN("__lat_T", "imag") CX_FN("__lat_T", "abs") CX_FN("__lat_T", "arg")
+    CX_FN("__lat_T", "norm") CX_FN("complex<__lat_T>", "conj") CX_FN("complex<__lat_T>", "exp")
+    CX_FN("complex<__lat_T>", "log") CX_FN("complex<__lat_T>", "log10") CX_FN("complex<__lat_T>", "sqrt")
+    CX_FN("complex<__lat_T>", "sin") CX_FN("complex<__lat_T>", "cos") CX_FN("complex<__lat_T>", "tan")
+    CX_FN("complex<__lat_T>", "sinh") CX_FN("complex<__lat_T>", "cosh") CX_FN("complex<__lat_T>", "tanh")
+    "template <typename __lat_T> __host__ __device__ complex<__lat_T> polar(const __lat_T &r, const __lat_T &t = __lat_T())\n",
+    "{ return pycuda::polar(r, t); }\n",
+    "template <typename __lat_T> __host__ __device__ complex<__lat_T> pow(const complex<__lat_T> &a, const complex<__lat_T> &b)\n",
+    "{ return pycuda::pow(a, b); }\n",
+    "template <typename __lat_T> __host__ __device__ complex<__lat_T> pow(const complex<__lat_T> &a, const __lat_T &b)\n",
+    "{ return pycuda::pow(a, b); }\n",
+    "} }\n",
+    "#endif\n",
+    NULL,
+};
+#undef CX_FN
+#undef CX_HELP
+#undef CX_REAL
+
 const char *const *lat__libcuxx_header_lines(const char *name)
 {
     static const struct {
@@ -628,6 +678,7 @@ const char *const *lat__libcuxx_header_lines(const char *name)
         {"limits", std_limits_h}, {"array", std_array_h},
         {"cuda/std/cmath", cmath_h}, {"cuda/std/bit", bit_h}, {"cuda/std/span", span_h},
         {"cuda/std/algorithm", algorithm_h}, {"cuda/std/cassert", cassert_h},
+        {"cuda/std/complex", complex_h},
     };
     for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
         if (strcmp(name, headers[i].name) == 0)
