@@ -685,7 +685,7 @@ TEST(a_programs_own_norm_beside_cudas)
     lat_context *ctx = t_context();
     static const char src[] =
         "__device__ float norm(float3 v) { return sqrtf(v.x * v.x + v.y * v.y + v.z * v.z); }\n"
-        "__global__ void k(const float3 *in, float *out)\n"
+        "extern \"C\" __global__ void k(const float3 *in, float *out)\n"
         "{\n"
         "    int i = threadIdx.x;\n"
         "    double w[3] = {in[i].x, in[i].y, in[i].z};\n"
@@ -693,7 +693,7 @@ TEST(a_programs_own_norm_beside_cudas)
         "    out[2 * i] = jn;\n"
         "    out[2 * i + 1] = (float)norm(3, w);\n"
         "}\n";
-    lat_kernel *k = t_kernel(ctx, src, "k");
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k"); /* C++: an overload beside C's norm */
     enum { M = 64 };
     float in[3 * M], out[2 * M];
     t_rand_floats(in, 3 * M, -3, 3);
