@@ -323,8 +323,8 @@ static float emu_rnorm4df(float a, float b, float c, float d)
 
 /* erfcx(x) = exp(x^2) erfc(x). x^2 is split into its double and the exact rest (fma), so
  * that exp's argument carries no rounding error, which exp would multiply by x^2. Past
- * 26, where erfc(x) leaves the normal range, the asymptotic series, whose terms then fall
- * by a factor of more than 1000 each. */
+ * 26, near where erfc(x) leaves the normal range (26.55), the asymptotic series, whose
+ * terms then fall by a factor of more than 1000 each. */
 static double emu_erfcx(double x)
 {
     if (isnan(x))
