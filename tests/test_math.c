@@ -494,3 +494,214 @@ TEST(float_overloads_of_the_functions_that_return_through_pointers)
         ASSERT_MSG(d[i] == df + dip, "x = %g: double modf %g", x[i], d[i]);
     }
 }
+
+/* |got - want| in units of the float nearest want (ulp(w) = 2^(exponent - 23), subnormals'
+ * 2^-149): the measure of CUDA's documented error bounds. Infinities and NaNs must match. */
+static bool within_ulps_f(float got, double want, double ulps)
+{
+    if (isnan(want) || isinf(want) || isinf(got) || isnan(got))
+        return (isnan(want) && isnan(got)) || got == want;
+    double w = fabs(want);
+    double ulp = w < 0x1p-126 ? 0x1p-149 : ldexp(1.0, ilogb(w) - 23);
+    return fabs(got - want) <= ulps * ulp;
+}
+
+/* The same in double ulps. */
+static bool within_ulps(double got, double want, double ulps)
+{
+    if (isnan(want) || isinf(want) || isinf(got) || isnan(got))
+        return (isnan(want) && isnan(got)) || got == want;
+    double w = fabs(want);
+    double ulp = w < 0x1p-1022 ? 0x1p-1074 : ldexp(1.0, ilogb(w) - 52);
+    return fabs(got - want) <= ulps * ulp;
+}
+
+/* I0 and I1 by the trapezoidal rule on (1/pi) int_0^pi e^(x cos t) cos(nu t) dt, which
+ * for a periodic analytic integrand is exact to rounding with enough points; e^(x (cos t
+ * - 1)) keeps the terms in range, e^x applied in halves. An independent reference. */
+static double host_bessel_i(int nu, double x)
+{
+    double ax = fabs(x), sum = 0;
+    int n = 64 + (int)ax;
+    for (int j = 0; j < n; j++) {
+        double t = M_PI * (j + 0.5) / n;
+        sum += exp(ax * (cos(t) - 1)) * (nu ? cos(t) : 1);
+    }
+    double h = exp(ax / 2), r = h * (h * (sum / n));
+    return nu && x < 0 ? -r : r;
+}
+
+/* CUDA's norms, erfcx, the Bessel functions of integer order and the modified ones, and
+ * scalbln: against host references within CUDA's documented error bounds (norm3df,
+ * rnorm3df, norm4df, rnorm4df, rhypotf 2 ulp and erfcxf 4, cyl_bessel_i0f/i1f 6, jnf and
+ * ynf 2.2e-6 absolute where x >= n, ynf ceil(2 + 2.5n) ulp below; the doubles within
+ * 1e-14, the host's own references being no closer), on random and edge inputs. */
+TEST(norms_erfcx_and_bessel_functions_within_cuda_bounds)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__global__ void k(const float *x, float *f, double *d)\n"
+        "{\n"
+        "    int i = threadIdx.x;\n"
+        "    float a = x[4 * i], b = x[4 * i + 1], c = x[4 * i + 2], e = x[4 * i + 3];\n"
+        "    float *o = f + 16 * i;\n"
+        "    double *r = d + 16 * i;\n"
+        "    float v[5] = {a, b, c, e, a * b};\n"
+        "    o[0] = norm3df(a, b, c); o[1] = rnorm3df(a, b, c); o[2] = norm4df(a, b, c, e);\n"
+        "    o[3] = rnorm4df(a, b, c, e); o[4] = rhypotf(a, b); o[5] = normf(5, v);\n"
+        "    o[6] = rnormf(5, v); o[7] = erfcxf(2.5f * a); o[8] = erfcx(4.0f * e);\n"
+        "    o[9] = cyl_bessel_i0f(8.0f * a); o[10] = cyl_bessel_i1f(8.0f * b);\n"
+        "    o[11] = cyl_bessel_i0(40.0f * e);\n"
+        "    o[12] = jnf(i % 8, 6.0f * fabsf(a)); o[13] = jn(i % 5, 10.0f * fabsf(b));\n"
+        "    o[14] = ynf(i % 6, i % 6 + 1 + 10.0f * fabsf(c)); o[15] = yn(i % 4, 0.2f + fabsf(e));\n"
+        "    double p = a, q = b, s = c, t = e;\n"
+        "    double w[3] = {p, q, s};\n"
+        "    r[0] = norm3d(p, q, s); r[1] = rnorm3d(p, q, s); r[2] = norm4d(p, q, s, t);\n"
+        "    r[3] = rnorm4d(p, q, s, t); r[4] = rhypot(p, q); r[5] = norm(3, w); r[6] = rnorm(3, w);\n"
+        "    r[7] = erfcx(2.5 * p); r[8] = cyl_bessel_i0(8 * p); r[9] = cyl_bessel_i1(40 * q);\n"
+        "    r[10] = jn(i % 8, 6 * fabs(p)); r[11] = yn(i % 6, i % 6 + 1 + 10 * fabs(s));\n"
+        "    r[12] = scalbln(p, (long)(i % 9) - 4); r[13] = scalblnf(a, 3L);\n"
+        "    r[14] = rhypot(a, b) - rhypotf(a, b);\n" /* rhypot of floats is the double one */
+        "    r[15] = norm3d(1e38f * a, 1e38f * b, 1e38f * c);\n" /* past FLT_MAX in double */
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "k");
+    static float x[4 * N], f[16 * N];
+    static double d[16 * N];
+    t_rand_floats(x, 4 * N, -2, 2);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {N}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_out(f, sizeof f),
+                                       lat_arg_out(d, sizeof d))));
+    for (int i = 0; i < N; i++) {
+        double a = x[4 * i], b = x[4 * i + 1], c = x[4 * i + 2], e = x[4 * i + 3];
+        double ab = (float)(x[4 * i] * x[4 * i + 1]);
+        double n3 = sqrt(a * a + b * b + c * c), n4 = sqrt(a * a + b * b + c * c + e * e);
+        double n5 = sqrt(a * a + b * b + c * c + e * e + ab * ab), h = hypot(a, b);
+        double fa = (float)(2.5f * x[4 * i]), fe = (float)(4.0f * x[4 * i + 3]);
+        struct {
+            double want, ulps;
+        } fw[16] = {
+            {n3, 2}, {1 / n3, 2}, {n4, 2}, {1 / n4, 2}, {1 / h, 2}, {n5, 4}, {1 / n5, 4},
+            {exp(fa * fa) * erfc(fa), 4}, {exp(fe * fe) * erfc(fe), 4},
+            {host_bessel_i(0, (float)(8.0f * x[4 * i])), 6},
+            {host_bessel_i(1, (float)(8.0f * x[4 * i + 1])), 6},
+            {host_bessel_i(0, (float)(40.0f * x[4 * i + 3])), 6}, {0, 0}, {0, 0}, {0, 0}, {0, 0},
+        };
+        for (int j = 0; j < 12; j++)
+            ASSERT_MSG(within_ulps_f(f[16 * i + j], fw[j].want, fw[j].ulps),
+                       "float function %d of %.9g, %.9g, %.9g, %.9g: %.9g, want %.9g (%g ulp)", j,
+                       a, b, c, e, f[16 * i + j], fw[j].want, fw[j].ulps);
+        int n = i % 8;
+        double jx = (float)(6.0f * fabsf(x[4 * i]));
+        ASSERT_MSG(fabs(f[16 * i + 12] - jn(n, jx)) <= 2.2e-6, "jnf(%d, %.9g) = %.9g, want %.9g", n,
+                   jx, f[16 * i + 12], jn(n, jx));
+        jx = (float)(10.0f * fabsf(x[4 * i + 1]));
+        ASSERT_MSG(fabs(f[16 * i + 13] - jn(i % 5, jx)) <= 2.2e-6, "jn(%d, %.9gf) = %.9g", i % 5, jx,
+                   f[16 * i + 13]);
+        double yx = (float)((float)(i % 6 + 1) + 10.0f * fabsf(x[4 * i + 2]));
+        ASSERT_MSG(fabs(f[16 * i + 14] - yn(i % 6, yx)) <= 2.2e-6, "ynf(%d, %.9g) = %.9g, want %.9g",
+                   i % 6, yx, f[16 * i + 14], yn(i % 6, yx));
+        yx = (float)(0.2f + fabsf(x[4 * i + 3]));
+        ASSERT_MSG(within_ulps_f(f[16 * i + 15], yn(i % 4, yx), ceil(2 + 2.5 * (i % 4))),
+                   "yn(%d, %.9gf) = %.9g, want %.9g", i % 4, yx, f[16 * i + 15], yn(i % 4, yx));
+        /* doubles: the references above, to their own accuracy */
+        double dw[13] = {n3, 1 / n3, n4, 1 / n4, 1 / h, n3, 1 / n3,
+                         exp(6.25 * a * a) * erfc(2.5 * a), host_bessel_i(0, 8 * a),
+                         host_bessel_i(1, 40 * b), jn(n, 6 * fabs(a)),
+                         yn(i % 6, i % 6 + 1 + 10 * fabs(c)), ldexp(a, i % 9 - 4)};
+        for (int j = 0; j < 13; j++) {
+            double tol = j == 7 ? 1e-13 : 1e-14; /* exp(x^2)'s error in the reference */
+            ASSERT_MSG(t_close(d[16 * i + j], dw[j], tol, j >= 10 && j <= 11 ? 5e-12 : 0),
+                       "double function %d of %.9g, %.9g, %.9g, %.9g: %.17g, want %.17g", j, a, b,
+                       c, e, d[16 * i + j], dw[j]);
+        }
+        ASSERT_MSG(d[16 * i + 13] == a * 8, "scalblnf(%.9g, 3) = %.9g", a, d[16 * i + 13]);
+        ASSERT_MSG(fabs(d[16 * i + 14]) <= 2 * ldexp(1.0, ilogb(1 / h) - 23) &&
+                       within_ulps(d[16 * i + 14] + (double)(float)(1 / h), 1 / h, 2),
+                   "rhypot(%.9gf, %.9gf) - rhypotf: %.17g", a, b, d[16 * i + 14]);
+        double big = 1e38 * n3;
+        ASSERT_MSG(t_close(d[16 * i + 15], big, 1e-7, 0), "norm3d of floats past FLT_MAX: %.17g, want %.17g",
+                   d[16 * i + 15], big);
+    }
+}
+
+/* What CUDA documents at the edges: an infinite element makes a norm +inf even beside a
+ * NaN, and its reciprocal 0; the reciprocal norm of zeros is +inf; no overflow or
+ * underflow inside a norm whose result is in range; erfcx at the infinities. */
+TEST(norms_and_erfcx_at_the_edges)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__global__ void k(const float *in, float *f, double *d)\n"
+        "{\n"
+        "    float inf = in[0], nan = in[1], z = in[2];\n"
+        "    double dinf = inf, dnan = nan, dz = z;\n"
+        "    float v[3] = {nan, -inf, 1.0f};\n"
+        "    double w[2] = {dnan, dinf};\n"
+        "    f[0] = norm3df(inf, nan, 1.0f); f[1] = norm4df(nan, 2.0f, -inf, z);\n"
+        "    f[2] = rnorm3df(z, -inf, nan); f[3] = rnorm3df(z, z, z); f[4] = rhypotf(z, -z);\n"
+        "    f[5] = rhypotf(nan, inf); f[6] = normf(3, v); f[7] = rnormf(3, v);\n"
+        "    f[8] = norm3df(1e38f, -1e38f, 1e38f); f[9] = norm3df(3e-39f, 4e-39f, z);\n"
+        "    f[10] = rnorm4df(z, z, z, z); f[11] = norm3df(nan, 1.0f, 2.0f);\n"
+        "    f[12] = erfcxf(inf); f[13] = erfcxf(-inf); f[14] = erfcxf(z); f[15] = erfcxf(nan);\n"
+        "    f[16] = erfcxf(1e4f); f[17] = erfcxf(-9.0f); f[18] = cyl_bessel_i0f(z);\n"
+        "    f[19] = cyl_bessel_i1f(-3.0f) + cyl_bessel_i1f(3.0f);\n"
+        "    d[0] = norm3d(dinf, dnan, 1.0); d[1] = rnorm4d(dz, dz, dz, dz); d[2] = norm(2, w);\n"
+        "    d[3] = rnorm(2, w); d[4] = norm3d(1e300, 1e300, 1e300); d[5] = norm4d(3e-320, 4e-320, dz, dz);\n"
+        "    d[6] = rhypot(dz, dz); d[7] = erfcx(1e10); d[8] = erfcx(-dinf); d[9] = erfcx(100.0);\n"
+        "    d[10] = cyl_bessel_i0(700.0) / cyl_bessel_i0(699.0); d[11] = norm(0, w);\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "k");
+    float in[3] = {INFINITY, NAN, 0.0f}, f[20];
+    double d[12];
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(f, sizeof f),
+                                       lat_arg_out(d, sizeof d))));
+    struct {
+        double want, ulps;
+    } fw[20] = {
+        {INFINITY, 0}, {INFINITY, 0}, {0, 0}, {INFINITY, 0}, {INFINITY, 0}, {0, 0},
+        {INFINITY, 0}, {0, 0}, {1.7320508075688772e38, 2}, {5e-39, 2}, {INFINITY, 0}, {NAN, 0},
+        {0, 0}, {INFINITY, 0}, {1, 0}, {NAN, 0},
+        {(1 - 0.5e-8) / (1e4 * sqrt(M_PI)), 4}, {exp(81.0) * erfc(-9.0), 4},
+        {1, 0}, {0, 0},
+    };
+    for (int j = 0; j < 20; j++)
+        ASSERT_MSG(within_ulps_f(f[j], fw[j].want, fw[j].ulps), "edge %d: %.9g, want %.9g", j, f[j],
+                   fw[j].want);
+    double t = 0.5e-20;
+    double dw[12] = {INFINITY, INFINITY, INFINITY, 0, 1.7320508075688773e300, 5e-320, INFINITY,
+                     (1 - t + 3 * t * t) / (1e10 * sqrt(M_PI)), INFINITY,
+                     (1 - 0.5e-4 + 0.75e-8 - 1.875e-12 + 6.5625e-16) / (100 * sqrt(M_PI)), 0, 0};
+    dw[10] = host_bessel_i(0, 700) / host_bessel_i(0, 699);
+    for (int j = 0; j < 12; j++)
+        ASSERT_MSG(within_ulps(d[j], dw[j], j == 5 ? 1 : j >= 9 ? 64 : 4), "double edge %d: %.17g, want %.17g",
+                   j, d[j], dw[j]);
+}
+
+/* A program's own norm (a common name for a vector's length) is an overload beside
+ * CUDA's norm(int, const double *), and a local of a math function's name shadows it. */
+TEST(a_programs_own_norm_beside_cudas)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__device__ float norm(float3 v) { return sqrtf(v.x * v.x + v.y * v.y + v.z * v.z); }\n"
+        "extern \"C\" __global__ void k(const float3 *in, float *out)\n"
+        "{\n"
+        "    int i = threadIdx.x;\n"
+        "    double w[3] = {in[i].x, in[i].y, in[i].z};\n"
+        "    float jn = norm(in[i]);\n"
+        "    out[2 * i] = jn;\n"
+        "    out[2 * i + 1] = (float)norm(3, w);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k"); /* C++: an overload beside C's norm */
+    enum { M = 64 };
+    float in[3 * M], out[2 * M];
+    t_rand_floats(in, 3 * M, -3, 3);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {M}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out))));
+    for (int i = 0; i < M; i++) {
+        double a = in[3 * i], b = in[3 * i + 1], c = in[3 * i + 2], n = sqrt(a * a + b * b + c * c);
+        ASSERT_MSG(within_ulps_f(out[2 * i], n, 3), "the program's norm: %.9g, want %.9g", out[2 * i], n);
+        ASSERT_MSG(within_ulps_f(out[2 * i + 1], n, 1), "CUDA's norm: %.9g, want %.9g", out[2 * i + 1], n);
+    }
+}

@@ -5,6 +5,7 @@
  * (src/cuda/std_headers.c gives them); the emulator has them built in. */
 #include "harness.h"
 
+#include <complex.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -195,5 +196,185 @@ TEST(nvccs_relaxation_options_are_accepted)
         ASSERT_OK(lat_memcpy_dtoh(ctx, out, d, sizeof out));
         for (int i = 0; i < 16; i++)
             ASSERT_EQ(out[i], i * i + 1);
+    }
+}
+
+/* libcu++'s <cuda/std/...> headers kernels include: cmath's functions in cuda::std, bit's
+ * counts and bit_cast, span, algorithm's min/max/clamp, utility's swap, cassert, cfloat.
+ * On CUDA NVRTC reads the toolkit's own. */
+static const char libcuxx_src[] =
+    "#include <cuda/std/cmath>\n"
+    "#include <cuda/std/bit>\n"
+    "#include <cuda/std/span>\n"
+    "#include <cuda/std/algorithm>\n"
+    "#include <cuda/std/utility>\n"
+    "#include <cuda/std/cassert>\n"
+    "#include <cuda/std/cfloat>\n"
+    "#include <cuda/std/cstdint>\n"
+    "extern \"C\" __global__ void libcuxx(const float *in, const unsigned *bits, float *out,\n"
+    "                                    unsigned *iout, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i >= n) return;\n"
+    "    cuda::std::span<const float> s(in, (size_t)n);\n"
+    "    assert(s.size() == (size_t)n && !s.empty());\n"
+    "    float x = s[i];\n"
+    "    unsigned u = bits[i];\n"
+    "    out[4 * i] = cuda::std::sqrt(cuda::std::fabs(x)) + cuda::std::exp(-x * x);\n"
+    "    out[4 * i + 1] = cuda::std::clamp(x, -0.5f, 0.5f) + cuda::std::min(x, 0.25f)\n"
+    "                     + cuda::std::max(x, s[(i + 1) % n]);\n"
+    "    out[4 * i + 2] = (cuda::std::isnan(x) ? 4.0f : 1.0f) + (x < FLT_MAX ? 1.0f : 8.0f)\n"
+    "                     + (float)s.subspan(1).size() + s.first(3).back();\n"
+    "    float a = x, b = s.back();\n"
+    "    cuda::std::swap(a, b);\n"
+    "    out[4 * i + 3] = a - 2.0f * b;\n"
+    "    unsigned *o = iout + 10 * i;\n"
+    "    o[0] = cuda::std::popcount(u); o[1] = cuda::std::countl_zero(u);\n"
+    "    o[2] = cuda::std::countr_zero(u); o[3] = cuda::std::bit_width(u);\n"
+    "    o[4] = cuda::std::bit_floor(u); o[5] = cuda::std::bit_ceil(u & 0xffffu);\n"
+    "    o[6] = cuda::std::rotl(u, i % 40 - 8); o[7] = cuda::std::has_single_bit(u);\n"
+    "    o[8] = cuda::std::bit_cast<unsigned>(x);\n"
+    "    o[9] = cuda::std::countl_zero((cuda::std::uint64_t)u << 3)\n"
+    "           + 100 * cuda::std::countl_one((unsigned char)u);\n"
+    "}\n";
+
+static unsigned host_clz(unsigned u) { return u ? (unsigned)__builtin_clz(u) : 32; }
+
+TEST(libcuxx_cmath_bit_span_algorithm_cassert_cfloat)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, libcuxx_src, "libcuxx");
+    enum { N = 300 };
+    float in[N], out[4 * N];
+    unsigned bits[N], iout[10 * N];
+    t_rand_floats(in, N, -2, 2);
+    for (int i = 0; i < N; i++)
+        bits[i] = t_rand_u32() >> (i % 33 == 32 ? 0 : i % 33);
+    bits[5] = 0;
+    bits[6] = 1u << 17;
+    lat_deviceptr din = t_device_copy(ctx, in, sizeof in), db = t_device_copy(ctx, bits, sizeof bits);
+    lat_deviceptr dout = t_device_copy(ctx, NULL, sizeof out), dio = t_device_copy(ctx, NULL, sizeof iout);
+    int n = N;
+    void *params[] = {&din, &db, &dout, &dio, &n};
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {3, 1, 1}, .block = {128, 1, 1}}, params));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, out, dout, sizeof out));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, iout, dio, sizeof iout));
+    for (int i = 0; i < N; i++) {
+        float x = in[i], next = in[(i + 1) % N];
+        double w0 = sqrt(fabs(x)) + exp(-(double)x * x);
+        ASSERT_MSG(fabs(out[4 * i] - w0) <= 1e-6 * w0, "cmath of %g: %g, want %g", x, out[4 * i], w0);
+        float w1 = (x < -0.5f ? -0.5f : x > 0.5f ? 0.5f : x) + (x < 0.25f ? x : 0.25f) + (x < next ? next : x);
+        ASSERT_MSG(out[4 * i + 1] == w1, "clamp/min/max of %g: %g, want %g", x, out[4 * i + 1], w1);
+        ASSERT_MSG(out[4 * i + 2] == 2.0f + (N - 1) + in[2], "span: %g", out[4 * i + 2]);
+        ASSERT_MSG(out[4 * i + 3] == in[N - 1] - 2.0f * x, "swap: %g", out[4 * i + 3]);
+        unsigned u = bits[i], lo = u & 0xffffu, r = (unsigned)((i % 40 - 8) % 32 + 32) % 32;
+        unsigned width = 32 - host_clz(u), fb;
+        memcpy(&fb, &x, sizeof fb);
+        unsigned want[10] = {(unsigned)__builtin_popcount(u), host_clz(u),
+                             u ? (unsigned)__builtin_ctz(u) : 32, width,
+                             u ? 1u << (width - 1) : 0,
+                             lo <= 1 ? 1u : 1u << (32 - host_clz(lo - 1)),
+                             r ? (u << r) | (u >> (32 - r)) : u, u && !(u & (u - 1)), fb,
+                             (u ? (unsigned)__builtin_clzll((unsigned long long)u << 3) : 64) +
+                                 100 * ((~u & 0xffu) ? host_clz((~u & 0xffu) << 24) : 8)};
+        for (int j = 0; j < 10; j++)
+            ASSERT_MSG(iout[10 * i + j] == want[j], "bit %d of %#x: %u, want %u", j, u, iout[10 * i + j],
+                       want[j]);
+    }
+}
+
+/* cooperative_groups::memcpy_async into shared memory and wait, by a block and by its warps
+ * (the element-count form), each thread then reading what others copied. */
+static const char memcpy_async_src[] =
+    "#include <cooperative_groups.h>\n"
+    "#include <cooperative_groups/memcpy_async.h>\n"
+    "namespace cg = cooperative_groups;\n"
+    "extern \"C\" __global__ void staged(const float *in, float *out, int n)\n"
+    "{\n"
+    "    __shared__ float tile[256];\n"
+    "    cg::thread_block block = cg::this_thread_block();\n"
+    "    int base = blockIdx.x * 256, count = min(256, n - base), t = threadIdx.x;\n"
+    "    cg::memcpy_async(block, tile, in + base, sizeof(float) * count);\n"
+    "    cg::wait(block);\n"
+    "    for (int j = t; j < count; j += blockDim.x) out[2 * (base + j)] = tile[count - 1 - j] * 2.0f;\n"
+    "    block.sync();\n"
+    "    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);\n"
+    "    int w = t / 32, at = base + 32 * w;\n"
+    "    int m = at < n ? min(32, n - at) : 0;\n"
+    "    cg::memcpy_async(warp, tile + 32 * w, (size_t)m, in + at, (size_t)32);\n"
+    "    cg::wait(warp);\n"
+    "    if (t % 32 < m) out[2 * (at + t % 32) + 1] = tile[32 * w + (m - 1 - t % 32)] + 1.0f;\n"
+    "}\n";
+
+TEST(cooperative_groups_memcpy_async_and_wait)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, memcpy_async_src, "staged");
+    enum { N = 1000 };
+    float in[N], out[2 * N];
+    t_rand_floats(in, N, -10, 10);
+    lat_deviceptr din = t_device_copy(ctx, in, sizeof in), dout = t_device_copy(ctx, NULL, sizeof out);
+    int n = N;
+    void *params[] = {&din, &dout, &n};
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {(N + 255) / 256, 1, 1}, .block = {64, 1, 1}}, params));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, out, dout, sizeof out));
+    for (int i = 0; i < N; i++) {
+        int base = i / 256 * 256, count = N - base < 256 ? N - base : 256;
+        ASSERT_MSG(out[2 * i] == in[base + count - 1 - (i - base)] * 2.0f, "block copy at %d: %g", i,
+                   out[2 * i]);
+    }
+    /* the warps cover the first 64 of each 256 */
+    for (int b = 0; b * 256 < N; b++)
+        for (int j = 0; j < 64 && b * 256 + j < N; j++) {
+            int at = b * 256 + j / 32 * 32, m = N - at < 32 ? N - at : 32, i = b * 256 + j;
+            ASSERT_MSG(out[2 * i + 1] == in[at + (m - 1 - (i - at))] + 1.0f, "warp copy at %d: %g", i,
+                       out[2 * i + 1]);
+        }
+}
+
+/* <cuda/std/complex>: complex<float> and complex<double> arithmetic and functions, and the
+ * real overloads of the names they share (cuda::std::sqrt(double) stays real). */
+static const char complex_src[] =
+    "#include <cuda/std/complex>\n"
+    "#include <cuda/std/cmath>\n"
+    "extern \"C\" __global__ void cx(const float *in, float *out, int n)\n"
+    "{\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i >= n) return;\n"
+    "    cuda::std::complex<float> z(in[2 * i], in[2 * i + 1]), w = z * z + 1.0f;\n"
+    "    cuda::std::complex<double> d(in[2 * i], 2.0);\n"
+    "    w /= z;\n"
+    "    float *o = out + 8 * i;\n"
+    "    o[0] = w.real(); o[1] = w.imag();\n"
+    "    o[2] = cuda::std::abs(z) + cuda::std::arg(cuda::std::conj(z));\n"
+    "    o[3] = cuda::std::real(cuda::std::sqrt(z)) + cuda::std::imag(cuda::std::exp(z));\n"
+    "    o[4] = (float)cuda::std::norm(d * cuda::std::complex<double>(0.5, -1.0));\n"
+    "    o[5] = cuda::std::pow(z, 2.0f).real() + cuda::std::log(z).imag();\n"
+    "    o[6] = (float)cuda::std::sqrt(3.0) + cuda::std::abs(-2.0f) + cuda::std::exp(0.5f);\n"
+    "    o[7] = cuda::std::isnan(in[2 * i]) ? 1.0f : 0.0f;\n"
+    "}\n";
+
+TEST(libcuxx_complex)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, complex_src, "cx");
+    enum { N = 200 };
+    float in[2 * N], out[8 * N];
+    t_rand_floats(in, 2 * N, -3, 3);
+    lat_deviceptr din = t_device_copy(ctx, in, sizeof in), dout = t_device_copy(ctx, NULL, sizeof out);
+    int n = N;
+    void *params[] = {&din, &dout, &n};
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {2, 1, 1}, .block = {128, 1, 1}}, params));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, out, dout, sizeof out));
+    for (int i = 0; i < N; i++) {
+        double complex z = CMPLX(in[2 * i], in[2 * i + 1]), w = (z * z + 1) / z;
+        double complex d = CMPLX(in[2 * i], 2.0) * CMPLX(0.5, -1.0);
+        double want[8] = {creal(w), cimag(w), cabs(z) + carg(conj(z)),
+                          creal(csqrt(z)) + cimag(cexp(z)), creal(d) * creal(d) + cimag(d) * cimag(d),
+                          creal(z * z) + carg(z), sqrt(3.0) + 2 + exp(0.5), 0};
+        for (int j = 0; j < 8; j++)
+            ASSERT_MSG(fabs(out[8 * i + j] - want[j]) <= 1e-5 * (fabs(want[j]) + cabs(z) + 1),
+                       "complex %d of (%g, %g): %g, want %g", j, in[2 * i], in[2 * i + 1], out[8 * i + j],
+                       want[j]);
     }
 }

@@ -16,13 +16,13 @@ static const char *const math1[] = {
     "erf", "erfc", "erfinv", "erfcinv", "exp", "exp2", "exp10", "expm1", "fabs", "floor",
     "lgamma", "log", "log10", "log1p", "log2", "logb", "nearbyint", "rint", "round", "sin",
     "sinh", "sqrt", "tan", "tanh", "tgamma", "trunc", "rsqrt", "rcbrt", "sinpi", "cospi",
-    "j0", "j1", "y0", "y1", "normcdf", "normcdfinv",
+    "j0", "j1", "y0", "y1", "normcdf", "normcdfinv", "erfcx", "cyl_bessel_i0", "cyl_bessel_i1",
 };
 static const char *const math2[] = {
     "atan2", "copysign", "fdim", "fmax", "fmin", "fmod", "hypot", "nextafter", "pow",
     "remainder",
 };
-static const char *const math_exp[] = {"ldexp", "scalbn"};
+static const char *const math_exp[] = {"ldexp", "scalbn", "scalbln"};
 static const char *const classify[] = {"isnan", "isinf", "isfinite", "signbit"};
 
 /* Declarations of fixed signature, one name each. */
@@ -73,6 +73,20 @@ static const char *const decls[] = {
     "double nan(const char *t);", "float nanf(const char *t);",
     "float fmaf(float x, float y, float z);",
     "float ldexpf(float x, int e);", "float scalbnf(float x, int e);",
+    "float scalblnf(float x, long n);",
+    /* CUDA overloads jn and yn for float (jnf, ynf: parse_expr.c's float twins), but not
+     * rhypot, the norms and their reciprocals: of floats they are the double functions */
+    "double jn(int n, double x);", "float jnf(int n, float x);",
+    "double yn(int n, double x);", "float ynf(int n, float x);",
+    "double rhypot(double x, double y);", "float rhypotf(float x, float y);",
+    "double norm3d(double a, double b, double c);", "float norm3df(float a, float b, float c);",
+    "double rnorm3d(double a, double b, double c);", "float rnorm3df(float a, float b, float c);",
+    "double norm4d(double a, double b, double c, double d);",
+    "float norm4df(float a, float b, float c, float d);",
+    "double rnorm4d(double a, double b, double c, double d);",
+    "float rnorm4df(float a, float b, float c, float d);",
+    "double norm(int dim, const double *p);", "float normf(int dim, const float *p);",
+    "double rnorm(int dim, const double *p);", "float rnormf(int dim, const float *p);",
     "float __expf(float x);", "float __exp10f(float x);", "float __logf(float x);",
     "float __log2f(float x);", "float __log10f(float x);", "float __sinf(float x);",
     "float __cosf(float x);", "float __tanf(float x);",

@@ -1090,11 +1090,15 @@ static size_t after_template_args(lat__parser *p, size_t k)
     return after_args(p, k + 1);
 }
 
-/* The std namespace a program or a header of ours declares: a name not in it is looked
- * for among the built-ins, which are CUDA's std:: (std::min, std::sqrt). */
+/* The std namespace a program or a header of ours declares, or libcu++'s cuda::std: a
+ * name not in it is looked for among the built-ins, which are CUDA's std:: (std::min,
+ * std::sqrt, cuda::std::isnan). */
 static bool is_std_ns(const lat__ns *ns)
 {
-    return ns && !ns->parent && ns->name && strcmp(ns->name->name, "std") == 0;
+    if (!ns || !ns->name || strcmp(ns->name->name, "std") != 0)
+        return false;
+    const lat__ns *up = ns->parent;
+    return !up || (up->name && !up->parent && strcmp(up->name->name, "cuda") == 0);
 }
 
 /* S::member, at member (after the '::'), S's type ty: a static member function, a static

@@ -2621,6 +2621,13 @@ static lat__sym *float_twin(lat__parser *p, const lat__sym *f, lat__expr **args,
     const lat__type *ft = f->type;
     if (!ft || ft->kind != LAT_TY_FUNC || ft->params.n != nargs)
         return NULL;
+    /* CUDA has no float overloads of these, though it has the NAMEf functions: of floats
+     * they compute in double and return double */
+    static const char *const double_only[] = {"rhypot", "norm3d", "rnorm3d", "norm4d",
+                                              "rnorm4d", "norm", "rnorm"};
+    for (size_t i = 0; i < sizeof double_only / sizeof double_only[0]; i++)
+        if (strcmp(f->name->name, double_only[i]) == 0)
+            return NULL;
     bool any = false;
     for (int i = 0; i < nargs; i++) {
         const lat__type *want = ft->params.types[i], *got = args[i]->type;

@@ -4,7 +4,8 @@
  * and block built-ins. Groups: thread blocks, tiles of 1 to 32 threads (tiled_partition<N>,
  * or tiled_partition(g, n) as a thread_group), coalesced_threads(), the grid (this_grid(),
  * whose sync is the grid barrier of a cooperative launch); reduce with plus, less,
- * greater, bit_and, bit_or, bit_xor; inclusive_scan and exclusive_scan.
+ * greater, bit_and, bit_or, bit_xor; inclusive_scan and exclusive_scan; memcpy_async and
+ * wait (cooperative_groups/memcpy_async.h).
  */
 #include "cg_header.h"
 #include "core/pycuda_complex.h"
@@ -315,6 +316,52 @@ static const char *const scan_h[] = {
     NULL,
 };
 
+/* cooperative_groups/memcpy_async.h: memcpy_async as a copy made at once, its bytes shared
+ * among the group's threads by rank, and wait / wait_prior as the group's sync, after which
+ * every thread sees the whole copy, as on the GPU. A program that reads the destination
+ * before the wait is racing there too. */
+static const char *const memcpy_async_h[] = {
+    "#ifndef __LAT_CG_MEMCPY_ASYNC_H\n",
+    "#define __LAT_CG_MEMCPY_ASYNC_H\n",
+    "#include <cooperative_groups.h>\n",
+    "#ifndef __LAT_CUDA_ALIGNED_SIZE_T\n",
+    "#define __LAT_CUDA_ALIGNED_SIZE_T\n",
+    "namespace cuda {\n",
+    "template <unsigned long __lat_A> struct aligned_size_t {\n",
+    "    unsigned long value;\n",
+    "    __host__ __device__ aligned_size_t(unsigned long v) : value(v) {}\n",
+    "    __host__ __device__ operator unsigned long() const { return value; }\n",
+    "};\n",
+    "}\n",
+    "#endif\n",
+    "namespace cooperative_groups {\n",
+    "template <typename __lat_G> __device__ void __lat_cg_copy(const __lat_G &g, void *dst, const void *src, unsigned long n)\n",
+    "{\n",
+    "    unsigned long r = (unsigned long)g.thread_rank(), s = (unsigned long)g.size();\n",
+    "    char *d = (char *)dst;\n",
+    "    const char *c = (const char *)src;\n",
+    "    if ((((unsigned long)d | (unsigned long)c | n) & 3ul) == 0) {\n",
+    "        for (unsigned long i = r; i < n / 4; i += s) ((unsigned *)d)[i] = ((const unsigned *)c)[i];\n",
+    "    } else {\n",
+    "        for (unsigned long i = r; i < n; i += s) d[i] = c[i];\n",
+    "    }\n",
+    "}\n",
+    "template <typename __lat_G, typename __lat_E, typename __lat_S>\n",
+    "__device__ void memcpy_async(const __lat_G &g, __lat_E *dst, const __lat_E *src, const __lat_S &bytes)\n",
+    "{ __lat_cg_copy(g, (void *)dst, (const void *)src, (unsigned long)bytes); }\n",
+    "template <typename __lat_G, typename __lat_E, typename __lat_D, typename __lat_S>\n",
+    "__device__ void memcpy_async(const __lat_G &g, __lat_E *dst, const __lat_D &dst_count, const __lat_E *src, const __lat_S &src_count)\n",
+    "{\n",
+    "    unsigned long n = (unsigned long)dst_count < (unsigned long)src_count ? (unsigned long)dst_count : (unsigned long)src_count;\n",
+    "    __lat_cg_copy(g, (void *)dst, (const void *)src, n * sizeof(__lat_E));\n",
+    "}\n",
+    "template <typename __lat_G> __device__ void wait(const __lat_G &g) { g.sync(); }\n",
+    "template <unsigned int __lat_N, typename __lat_G> __device__ void wait_prior(const __lat_G &g) { g.sync(); }\n",
+    "}\n",
+    "#endif\n",
+    NULL,
+};
+
 /* cuda.h's and cuda_runtime_api.h's version macros, as the toolkit whose semantics the
  * emulator follows (__CUDACC_VER_MAJOR__) defines them: code picks its paths by them
  * (ethminer's `#if __CUDA_ARCH__ >= 500 && CUDA_VERSION >= 7050`). */
@@ -327,6 +374,7 @@ const char *lat__cxx_header_text(lat__arena *a, const char *name)
     const char *const *lines = strcmp(name, "cooperative_groups.h") == 0          ? cooperative_groups_h
                                : strcmp(name, "cooperative_groups/reduce.h") == 0 ? reduce_h
                                : strcmp(name, "cooperative_groups/scan.h") == 0   ? scan_h
+                               : strcmp(name, "cooperative_groups/memcpy_async.h") == 0 ? memcpy_async_h
                                                                                   : lat__fp16_header_lines(name);
     if (!lines)
         lines = lat__curand_header_lines(name);

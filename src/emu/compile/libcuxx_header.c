@@ -496,6 +496,174 @@ static const char *const std_type_traits_h[] = {
     NULL,
 };
 
+/* <cuda/std/cmath>: the math functions are built-ins, which cuda::std:: finds (front end);
+ * <cuda/std/cassert> and <cuda/std/cfloat>: assert and the FLT_ and DBL_ macros are too. */
+static const char *const cmath_h[] = {
+    "#ifndef __LAT_CUDA_STD_CMATH\n",
+    "#define __LAT_CUDA_STD_CMATH\n",
+    "namespace cuda { namespace std { } }\n",
+    "#endif\n",
+    NULL,
+};
+
+static const char *const cassert_h[] = {"#include <cassert>\n", NULL};
+
+/* <cuda/std/bit>: the counts on the integer built-ins (an unsigned type's bits), bit_cast
+ * by memcpy, endian (the emulator's hosts are little-endian, as every GPU is). */
+static const char *const bit_h[] = {
+    "#ifndef __LAT_CUDA_STD_BIT\n",
+    "#define __LAT_CUDA_STD_BIT\n",
+    "namespace cuda { namespace std {\n",
+    "enum class endian { little = 1234, big = 4321, native = little };\n",
+    "template <typename __lat_To, typename __lat_From> __host__ __device__ __lat_To bit_cast(const __lat_From &f) noexcept\n",
+    "{\n",
+    "    static_assert(sizeof(__lat_To) == sizeof(__lat_From), \"bit_cast between types of different sizes\");\n",
+    "    __lat_To t;\n",
+    "    memcpy(&t, &f, sizeof t);\n",
+    "    return t;\n",
+    "}\n",
+    "template <typename __lat_T> __host__ __device__ int popcount(__lat_T x) noexcept\n",
+    "{ return sizeof(__lat_T) <= 4 ? __popc((unsigned)x) : __popcll((unsigned long long)x); }\n",
+    "template <typename __lat_T> __host__ __device__ int countl_zero(__lat_T x) noexcept\n",
+    "{\n",
+    "    return sizeof(__lat_T) <= 4 ? __clz((int)(unsigned)x) - (32 - 8 * (int)sizeof(__lat_T))\n",
+    "                                : __clzll((long long)x);\n",
+    "}\n",
+    "template <typename __lat_T> __host__ __device__ int countr_zero(__lat_T x) noexcept\n",
+    "{ return x == 0 ? 8 * (int)sizeof(__lat_T) : __ffsll((long long)(unsigned long long)x) - 1; }\n",
+    "template <typename __lat_T> __host__ __device__ int countl_one(__lat_T x) noexcept\n",
+    "{ return countl_zero((__lat_T)~x); }\n",
+    "template <typename __lat_T> __host__ __device__ int countr_one(__lat_T x) noexcept\n",
+    "{ return countr_zero((__lat_T)~x); }\n",
+    "template <typename __lat_T> __host__ __device__ int bit_width(__lat_T x) noexcept\n",
+    "{ return 8 * (int)sizeof(__lat_T) - countl_zero(x); }\n",
+    "template <typename __lat_T> __host__ __device__ bool has_single_bit(__lat_T x) noexcept\n",
+    "{ return x != 0 && (x & (__lat_T)(x - 1)) == 0; }\n",
+    "template <typename __lat_T> __host__ __device__ __lat_T bit_floor(__lat_T x) noexcept\n",
+    "{ return x == 0 ? (__lat_T)0 : (__lat_T)((__lat_T)1 << (bit_width(x) - 1)); }\n",
+    "template <typename __lat_T> __host__ __device__ __lat_T bit_ceil(__lat_T x) noexcept\n",
+    "{ return x <= 1 ? (__lat_T)1 : (__lat_T)((__lat_T)1 << bit_width((__lat_T)(x - 1))); }\n",
+    "template <typename __lat_T> __host__ __device__ __lat_T rotl(__lat_T x, int s) noexcept\n",
+    "{\n",
+    "    const int n = 8 * (int)sizeof(__lat_T);\n",
+    "    int r = s % n;\n",
+    "    if (r < 0) r += n;\n",
+    "    return r == 0 ? x : (__lat_T)((x << r) | (x >> (n - r)));\n",
+    "}\n",
+    "template <typename __lat_T> __host__ __device__ __lat_T rotr(__lat_T x, int s) noexcept\n",
+    "{ return rotl(x, -(s % (8 * (int)sizeof(__lat_T)))); }\n",
+    "} }\n",
+    "#endif\n",
+    NULL,
+};
+
+/* <cuda/std/span>: a pointer and a count; a static extent is a template argument only (the
+ * count is kept either way). Not here: the constructors from an array or a container (the
+ * front end has no constructor templates yet). */
+static const char *const span_h[] = {
+    "#ifndef __LAT_CUDA_STD_SPAN\n",
+    "#define __LAT_CUDA_STD_SPAN\n",
+    "namespace cuda { namespace std {\n",
+    "constexpr unsigned long dynamic_extent = (unsigned long)-1;\n",
+    "template <typename __lat_T, unsigned long __lat_E = dynamic_extent> class span {\n",
+    "public:\n",
+    "    typedef __lat_T element_type;\n",
+    "    typedef unsigned long size_type;\n",
+    "    typedef __lat_T *pointer;\n",
+    "    typedef __lat_T &reference;\n",
+    "    typedef __lat_T *iterator;\n",
+    "    static constexpr unsigned long extent = __lat_E;\n",
+    "    __lat_T *__lat_p;\n",
+    "    unsigned long __lat_n;\n",
+    "    __host__ __device__ span() : __lat_p(nullptr), __lat_n(0) {}\n",
+    "    __host__ __device__ span(__lat_T *p, unsigned long n) : __lat_p(p), __lat_n(n) {}\n",
+    "    __host__ __device__ span(__lat_T *first, __lat_T *last) : __lat_p(first), __lat_n((unsigned long)(last - first)) {}\n",
+    "    __host__ __device__ __lat_T *data() const { return __lat_p; }\n",
+    "    __host__ __device__ unsigned long size() const { return __lat_n; }\n",
+    "    __host__ __device__ unsigned long size_bytes() const { return __lat_n * sizeof(__lat_T); }\n",
+    "    __host__ __device__ bool empty() const { return __lat_n == 0; }\n",
+    "    __host__ __device__ __lat_T &operator[](unsigned long i) const { return __lat_p[i]; }\n",
+    "    __host__ __device__ __lat_T &front() const { return __lat_p[0]; }\n",
+    "    __host__ __device__ __lat_T &back() const { return __lat_p[__lat_n - 1]; }\n",
+    "    __host__ __device__ __lat_T *begin() const { return __lat_p; }\n",
+    "    __host__ __device__ __lat_T *end() const { return __lat_p + __lat_n; }\n",
+    "    __host__ __device__ span<__lat_T> first(unsigned long c) const { return span<__lat_T>(__lat_p, c); }\n",
+    "    __host__ __device__ span<__lat_T> last(unsigned long c) const { return span<__lat_T>(__lat_p + __lat_n - c, c); }\n",
+    "    __host__ __device__ span<__lat_T> subspan(unsigned long off, unsigned long c = dynamic_extent) const\n",
+    "    { return span<__lat_T>(__lat_p + off, c == dynamic_extent ? __lat_n - off : c); }\n",
+    "};\n",
+    "} }\n",
+    "#endif\n",
+    NULL,
+};
+
+/* <cuda/std/algorithm>: min and max (also with a comparison), clamp, swap. */
+static const char *const algorithm_h[] = {
+    "#ifndef __LAT_CUDA_STD_ALGORITHM\n",
+    "#define __LAT_CUDA_STD_ALGORITHM\n",
+    "#include <cuda/std/utility>\n",
+    "namespace cuda { namespace std {\n",
+    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &min(const __lat_T &a, const __lat_T &b, __lat_C c) { return c(b, a) ? b : a; }\n",
+    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &max(const __lat_T &a, const __lat_T &b, __lat_C c) { return c(a, b) ? b : a; }\n",
+    "template <typename __lat_T> __host__ __device__ const __lat_T &clamp(const __lat_T &v, const __lat_T &lo, const __lat_T &hi)\n",
+    "{ return v < lo ? lo : hi < v ? hi : v; }\n",
+    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &clamp(const __lat_T &v, const __lat_T &lo, const __lat_T &hi, __lat_C c)\n",
+    "{ return c(v, lo) ? lo : c(hi, v) ? hi : v; }\n",
+    "} }\n",
+    "#endif\n",
+    NULL,
+};
+
+/* <cuda/std/complex>: pycuda-complex.hpp's class (src/core/pycuda_complex.c), the one
+ * complex class template the emulator has, under cuda::std's names; the functions of
+ * complex arguments forward to its, and the real overloads of the names they share
+ * (sqrt(double)...) are the built-ins, as libcu++'s <cuda/std/cmath> has them. */
+#define CX_FN(R, NAME) \
+    "template <typename __lat_T> __host__ __device__ " R " " NAME "(const complex<__lat_T> &z) { return pycuda::" NAME "(z); }\n",
+#define CX_HELP(NAME) \
+    "__host__ __device__ inline float __lat_" NAME "_f(float x) { return " NAME "f(x); }\n", \
+    "__host__ __device__ inline double __lat_" NAME "_d(double x) { return " NAME "(x); }\n",
+#define CX_REAL(NAME) \
+    "__host__ __device__ inline float " NAME "(float x) { return __lat_" NAME "_f(x); }\n", \
+    "__host__ __device__ inline double " NAME "(double x) { return __lat_" NAME "_d(x); }\n",
+static const char *const complex_h[] = {
+    "#ifndef __LAT_CUDA_STD_COMPLEX\n",
+    "#define __LAT_CUDA_STD_COMPLEX\n",
+    "#include <pycuda-complex.hpp>\n",
+    "namespace cuda { namespace std {\n",
+    /* the built-ins, named before cuda::std's functions of their names hide them */
+    CX_HELP("exp") CX_HELP("log") CX_HELP("log10") CX_HELP("sqrt") CX_HELP("sin") CX_HELP("cos")
+    CX_HELP("tan") CX_HELP("sinh") CX_HELP("cosh") CX_HELP("tanh") CX_HELP("fabs")
+    "__host__ __device__ inline int __lat_abs_i(int x) { return x < 0 ? -x : x; }\n",
+    "__host__ __device__ inline float __lat_pow_f(float x, float y) { return powf(x, y); }\n",
+    "__host__ __device__ inline double __lat_pow_d(double x, double y) { return pow(x, y); }\n",
+    "using pycuda::complex;\n",
+    CX_REAL("exp") CX_REAL("log") CX_REAL("log10") CX_REAL("sqrt") CX_REAL("sin") CX_REAL("cos")
+    CX_REAL("tan") CX_REAL("sinh") CX_REAL("cosh") CX_REAL("tanh")
+    "__host__ __device__ inline float abs(float x) { return __lat_fabs_f(x); }\n",
+    "__host__ __device__ inline double abs(double x) { return __lat_fabs_d(x); }\n",
+    "__host__ __device__ inline int abs(int x) { return __lat_abs_i(x); }\n",
+    "__host__ __device__ inline float pow(float x, float y) { return __lat_pow_f(x, y); }\n",
+    "__host__ __device__ inline double pow(double x, double y) { return __lat_pow_d(x, y); }\n",
+    CX_FN("__lat_T", "real") CX_FN("__lat_T", "imag") CX_FN("__lat_T", "abs") CX_FN("__lat_T", "arg")
+    CX_FN("__lat_T", "norm") CX_FN("complex<__lat_T>", "conj") CX_FN("complex<__lat_T>", "exp")
+    CX_FN("complex<__lat_T>", "log") CX_FN("complex<__lat_T>", "log10") CX_FN("complex<__lat_T>", "sqrt")
+    CX_FN("complex<__lat_T>", "sin") CX_FN("complex<__lat_T>", "cos") CX_FN("complex<__lat_T>", "tan")
+    CX_FN("complex<__lat_T>", "sinh") CX_FN("complex<__lat_T>", "cosh") CX_FN("complex<__lat_T>", "tanh")
+    "template <typename __lat_T> __host__ __device__ complex<__lat_T> polar(const __lat_T &r, const __lat_T &t = __lat_T())\n",
+    "{ return pycuda::polar(r, t); }\n",
+    "template <typename __lat_T> __host__ __device__ complex<__lat_T> pow(const complex<__lat_T> &a, const complex<__lat_T> &b)\n",
+    "{ return pycuda::pow(a, b); }\n",
+    "template <typename __lat_T> __host__ __device__ complex<__lat_T> pow(const complex<__lat_T> &a, const __lat_T &b)\n",
+    "{ return pycuda::pow(a, b); }\n",
+    "} }\n",
+    "#endif\n",
+    NULL,
+};
+#undef CX_FN
+#undef CX_HELP
+#undef CX_REAL
+
 const char *const *lat__libcuxx_header_lines(const char *name)
 {
     static const struct {
@@ -508,6 +676,9 @@ const char *const *lat__libcuxx_header_lines(const char *name)
         {"type_traits", std_type_traits_h}, {"utility", std_utility_h},
         {"tuple", std_tuple_h}, {"cuda/std/tuple", tuple_h},
         {"limits", std_limits_h}, {"array", std_array_h},
+        {"cuda/std/cmath", cmath_h}, {"cuda/std/bit", bit_h}, {"cuda/std/span", span_h},
+        {"cuda/std/algorithm", algorithm_h}, {"cuda/std/cassert", cassert_h},
+        {"cuda/std/complex", complex_h},
     };
     for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
         if (strcmp(name, headers[i].name) == 0)

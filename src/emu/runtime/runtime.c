@@ -246,6 +246,150 @@ static float emu_j1f(float x) { return (float)j1(x); }
 static float emu_y0f(float x) { return (float)y0(x); }
 static float emu_y1f(float x) { return (float)y1(x); }
 
+static double emu_jn(int n, double x) { return jn(n, x); }
+static float emu_jnf(int n, float x) { return (float)jn(n, x); }
+static double emu_yn(int n, double x) { return yn(n, x); }
+static float emu_ynf(int n, float x) { return (float)yn(n, x); }
+
+/* The Euclidean norm of v[0..n-1] and its reciprocal: +inf when an element is infinite,
+ * even beside a NaN, as CUDA documents; the squares summed scaled by a power of two near
+ * the largest element, so that no square overflows or underflows to nothing. */
+static double norm_of(int n, const double *v)
+{
+    double big = 0;
+    bool nan = false;
+    for (int i = 0; i < n; i++) {
+        double a = fabs(v[i]);
+        if (isinf(a))
+            return INFINITY;
+        nan |= isnan(a);
+        big = a > big ? a : big;
+    }
+    if (nan)
+        return NAN;
+    if (big == 0)
+        return 0;
+    int e = ilogb(big);
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        double a = scalbn(v[i], -e);
+        sum = fma(a, a, sum);
+    }
+    return scalbn(sqrt(sum), e);
+}
+
+/* Floats' squares are exact in double and their sum neither overflows nor underflows
+ * there: the float result is the double one rounded, within an ulp. */
+static double normf_of(int n, const float *v)
+{
+    double sum = 0;
+    bool inf = false;
+    for (int i = 0; i < n; i++) {
+        inf |= isinf(v[i]);
+        sum += (double)v[i] * v[i];
+    }
+    return inf ? INFINITY : sqrt(sum);
+}
+
+static double emu_norm(int n, const double *v) { return norm_of(n, v); }
+static double emu_rnorm(int n, const double *v) { return 1.0 / norm_of(n, v); }
+static float emu_normf(int n, const float *v) { return (float)normf_of(n, v); }
+static float emu_rnormf(int n, const float *v) { return (float)(1.0 / normf_of(n, v)); }
+static double emu_rhypot(double a, double b) { return 1.0 / hypot(a, b); }
+static float emu_rhypotf(float a, float b) { return (float)(1.0 / hypot(a, b)); }
+static double emu_norm3d(double a, double b, double c) { return norm_of(3, (double[]){a, b, c}); }
+static double emu_rnorm3d(double a, double b, double c) { return 1.0 / emu_norm3d(a, b, c); }
+static float emu_norm3df(float a, float b, float c) { return (float)normf_of(3, (float[]){a, b, c}); }
+static float emu_rnorm3df(float a, float b, float c)
+{
+    return (float)(1.0 / normf_of(3, (float[]){a, b, c}));
+}
+static double emu_norm4d(double a, double b, double c, double d)
+{
+    return norm_of(4, (double[]){a, b, c, d});
+}
+static double emu_rnorm4d(double a, double b, double c, double d)
+{
+    return 1.0 / emu_norm4d(a, b, c, d);
+}
+static float emu_norm4df(float a, float b, float c, float d)
+{
+    return (float)normf_of(4, (float[]){a, b, c, d});
+}
+static float emu_rnorm4df(float a, float b, float c, float d)
+{
+    return (float)(1.0 / normf_of(4, (float[]){a, b, c, d}));
+}
+
+/* erfcx(x) = exp(x^2) erfc(x). x^2 is split into its double and the exact rest (fma), so
+ * that exp's argument carries no rounding error, which exp would multiply by x^2. Past
+ * 26, near where erfc(x) leaves the normal range (26.55), the asymptotic series, whose
+ * terms then fall by a factor of more than 1000 each. */
+static double emu_erfcx(double x)
+{
+    if (isnan(x))
+        return x;
+    if (x < -27) /* 2 exp(x^2) - erfcx(-x) overflows */
+        return INFINITY;
+    if (x < 26) {
+        double h = x * x, l = fma(x, x, -h);
+        return exp(h) * (1 + l) * erfc(x);
+    }
+    if (isinf(x))
+        return 0;
+    double t = 0.5 / x / x, term = 1, sum = 1;
+    for (int k = 1; k <= 12; k++) {
+        term *= -(2 * k - 1) * t;
+        sum += term;
+    }
+    return sum / x * 0.56418958354775628695; /* 1 / sqrt(pi) */
+}
+
+static float emu_erfcxf(float x) { return (float)emu_erfcx(x); }
+
+/* The modified Bessel functions of the first kind, orders 0 and 1: the power series, of
+ * positive terms, below 20; above, the asymptotic series e^x / sqrt(2 pi x) (1 - (mu - 1)
+ * / 8x + ...), mu = 4 nu^2, whose terms fall below 1e-18 of the sum before they grow
+ * (the smallest, at 20, is near 1e-18). Past 700 exp(x) is taken in halves: I0 is
+ * finite up to 713.98, where exp(x) is not. */
+static double bessel_i(int nu, double x)
+{
+    double ax = fabs(x), r;
+    if (isnan(x))
+        return x;
+    if (ax < 20) {
+        /* q's rounding error d would move the sum by d times its derivative in q,
+         * sum(k term_k) / q (a few ulp at 20): added back, d being exact (fma) */
+        double q = ax * ax / 4, d = fma(ax, ax, -4 * q) / 4;
+        double term = nu ? ax / 2 : 1, sum = term, ksum = 0;
+        for (int k = 1; k < 200 && term > sum * 1e-18; k++) {
+            term *= q / ((double)k * (k + nu));
+            sum += term;
+            ksum += k * term;
+        }
+        r = q > 0 ? sum + d / q * ksum : sum;
+    } else {
+        double mu = 4.0 * nu * nu, term = 1, sum = 1;
+        for (int k = 1; k <= 40 && fabs(term) > 1e-18; k++) {
+            term *= -(mu - (2 * k - 1) * (2 * k - 1)) / (k * 8 * ax);
+            sum += term;
+        }
+        double g = sum * 0.39894228040143267794 / sqrt(ax); /* 1 / sqrt(2 pi) */
+        if (ax < 700) {
+            r = exp(ax) * g;
+        } else {
+            double h = exp(ax / 2);
+            r = h * (h * g);
+        }
+    }
+    return nu && x < 0 ? -r : r;
+}
+
+static double emu_cyl_bessel_i0(double x) { return bessel_i(0, x); }
+static double emu_cyl_bessel_i1(double x) { return bessel_i(1, x); }
+static float emu_cyl_bessel_i0f(float x) { return (float)bessel_i(0, x); }
+static float emu_cyl_bessel_i1f(float x) { return (float)bessel_i(1, x); }
+
 /* sin(pi x) and cos(pi x), exact at integers and half-integers as CUDA's are. */
 static double emu_sinpi(double x)
 {
@@ -394,6 +538,17 @@ static const lat__emu_symbol symbols[] = {
     AS("normcdfinv", emu_normcdfinv), AS("normcdfinvf", emu_normcdfinvf),
     AS("j0", j0), AS("j0f", emu_j0f), AS("j1", j1), AS("j1f", emu_j1f),
     AS("y0", y0), AS("y0f", emu_y0f), AS("y1", y1), AS("y1f", emu_y1f),
+    AS("jn", emu_jn), AS("jnf", emu_jnf), AS("yn", emu_yn), AS("ynf", emu_ynf),
+    AS("norm", emu_norm), AS("normf", emu_normf), AS("rnorm", emu_rnorm), AS("rnormf", emu_rnormf),
+    AS("rhypot", emu_rhypot), AS("rhypotf", emu_rhypotf),
+    AS("norm3d", emu_norm3d), AS("norm3df", emu_norm3df),
+    AS("rnorm3d", emu_rnorm3d), AS("rnorm3df", emu_rnorm3df),
+    AS("norm4d", emu_norm4d), AS("norm4df", emu_norm4df),
+    AS("rnorm4d", emu_rnorm4d), AS("rnorm4df", emu_rnorm4df),
+    AS("erfcx", emu_erfcx), AS("erfcxf", emu_erfcxf),
+    AS("cyl_bessel_i0", emu_cyl_bessel_i0), AS("cyl_bessel_i0f", emu_cyl_bessel_i0f),
+    AS("cyl_bessel_i1", emu_cyl_bessel_i1), AS("cyl_bessel_i1f", emu_cyl_bessel_i1f),
+    M1(scalbln),
     AS("sinpi", emu_sinpi), AS("sinpif", emu_sinpif),
     AS("cospi", emu_cospi), AS("cospif", emu_cospif),
     AS("sincospi", emu_sincospi), AS("sincospif", emu_sincospif),
