@@ -1277,7 +1277,7 @@ TEST(pytorch_arg_reduction_ops_use_typename_members_of_a_parameter_base)
         "template <typename t1, typename t2, typename ops_t = MinMaxReductionOps<LessOrNan<float>>>\n"
         "struct ArgReductionOps : public ops_t {\n"
         "    using typename ops_t::arg_t;\n"
-        "    using ops_t::index_t;\n"
+        "    using typename ops_t::index_t;\n"
         "    static __device__ index_t project(arg_t arg) { return arg.second; }\n"
         "};\n"
         "template <int nt, typename ops_t, typename out_t>\n"
