@@ -250,7 +250,7 @@ def test_compile_error_carries_the_compiler_output_as_pycuda_s():
     assert e.value.msg and isinstance(e.value.command_line, str)
 
 
-def test_what_the_compiler_refuses_is_a_compile_error_as_a_failed_nvcc_run():
+def test_what_the_compiler_refuses_is_a_compile_error_as_a_failed_nvcc_run(backend):
     """PyCUDA reports every failed nvcc run as drv.CompileError, which programs catch to
     print the compiler's output or to fall back: a header not found, or a construct lattice
     does not have (texture references, removed in CUDA 12, where nvcc fails too)."""
@@ -258,13 +258,15 @@ def test_what_the_compiler_refuses_is_a_compile_error_as_a_failed_nvcc_run():
     with pytest.raises(drv.CompileError) as e:
         SourceModule("#include <no_such_header.h>\n__global__ void k(float *x) {}")
     assert "no_such_header.h" in e.value.stderr
-    assert isinstance(e.value, lerr.FileError) and e.value.status == "LAT_ERROR_FILE"
+    if backend == "emu":  # NVRTC's is a compilation error like any other (H100, NVRTC 13.0)
+        assert isinstance(e.value, lerr.FileError) and e.value.status == "LAT_ERROR_FILE"
     with pytest.raises(drv.CompileError) as e:
         SourceModule("texture<float, 1> tex;\n"
                      "__global__ void k(float *x) { x[0] = tex1Dfetch(tex, 0); }")
     assert "texture" in e.value.stderr
-    assert isinstance(e.value, NotImplementedError) and isinstance(e.value, drv.Error)
-    assert e.value.status == "LAT_ERROR_UNSUPPORTED"
+    if backend == "emu":
+        assert isinstance(e.value, NotImplementedError) and isinstance(e.value, drv.Error)
+        assert e.value.status == "LAT_ERROR_UNSUPPORTED"
 
 
 def test_get_into_an_array_checks_as_pycuda_does(rng):
