@@ -495,25 +495,28 @@ TEST(float_overloads_of_the_functions_that_return_through_pointers)
     }
 }
 
-/* |got - want| in units of the float nearest want (ulp(w) = 2^(exponent - 23), subnormals'
- * 2^-149): the measure of CUDA's documented error bounds. Infinities and NaNs must match. */
-static bool within_ulps_f(float got, double want, double ulps)
+/* |got - want| in units of the last place of a format with `bits` fraction bits whose
+ * smallest normal is 2^min_exp (ulp(w) = 2^(exponent - bits), subnormals' 2^(min_exp -
+ * bits)): the measure of CUDA's documented error bounds. Infinities and NaNs must match. */
+static bool within_ulps_of(double got, double want, double ulps, int bits, int min_exp)
 {
     if (isnan(want) || isinf(want) || isinf(got) || isnan(got))
         return (isnan(want) && isnan(got)) || got == want;
     double w = fabs(want);
-    double ulp = w < 0x1p-126 ? 0x1p-149 : ldexp(1.0, ilogb(w) - 23);
+    double ulp = ldexp(1.0, (w < ldexp(1.0, min_exp) ? min_exp : ilogb(w)) - bits);
     return fabs(got - want) <= ulps * ulp;
 }
 
-/* The same in double ulps. */
+/* In float ulps (2^-149 below FLT_MIN)... */
+static bool within_ulps_f(float got, double want, double ulps)
+{
+    return within_ulps_of(got, want, ulps, 23, -126);
+}
+
+/* ...and in double ulps (2^-1074 below DBL_MIN). */
 static bool within_ulps(double got, double want, double ulps)
 {
-    if (isnan(want) || isinf(want) || isinf(got) || isnan(got))
-        return (isnan(want) && isnan(got)) || got == want;
-    double w = fabs(want);
-    double ulp = w < 0x1p-1022 ? 0x1p-1074 : ldexp(1.0, ilogb(w) - 52);
-    return fabs(got - want) <= ulps * ulp;
+    return within_ulps_of(got, want, ulps, 52, -1022);
 }
 
 /* I0 and I1 by the trapezoidal rule on (1/pi) int_0^pi e^(x cos t) cos(nu t) dt, which

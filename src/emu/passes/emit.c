@@ -328,7 +328,8 @@ static void name_ref(lat__emitter *em, const lat__expr *e)
 void lat__emit_block_uniforms(lat__emitter *em)
 {
     if (em->global_x)
-        lat__emit_str(em, " const uint3 __lat_blockIdx = __lat_t->block_idx, __lat_blockDim = __lat_t->block_dim,"
+        lat__emit_str(em, " int __lat_gb = (int)(__lat_t->block_idx.x * __lat_bx);"
+                          " const uint3 __lat_blockIdx = __lat_t->block_idx, __lat_blockDim = __lat_t->block_dim,"
                           " __lat_gridDim = __lat_t->grid_dim;");
 }
 

@@ -109,9 +109,10 @@ void lat__emit_decl_group(lat__emitter *em, const lat__decl_group *g, bool file_
 void lat__emit_record(lat__emitter *em, lat__record *r);
 /* The parameter list of a function: "(lat_emu_thread *__lat_t, float *a, int n)". */
 void lat__emit_params(lat__emitter *em, const lat__func *fn, bool hidden, bool copies);
-/* The optimised kernel's copies of blockIdx, blockDim and gridDim, at the top of its body:
- * a store through a pointer the kernel loaded from its context (shared memory's) may alias
- * the context for gcc, which then reloaded them at every thread. Nothing outside global_x. */
+/* The optimised kernel's block constants, at the top of its body after __lat_bx: the
+ * block's first global x index (__lat_gb), and copies of blockIdx, blockDim and gridDim (a
+ * store through a pointer the kernel loaded from its context, shared memory's, may alias
+ * the context for gcc, which then reloaded them at every thread). Nothing outside global_x. */
 void lat__emit_block_uniforms(lat__emitter *em);
 
 #endif

@@ -351,8 +351,6 @@ static void plain_body(lower *lw, lat__func *fn)
      * fault's report. */
     lat__emit_str(em, "{ unsigned __lat_x, __lat_y, __lat_z, __lat_bx = __lat_t->block_dim.x,"
                       " __lat_by = __lat_t->block_dim.y, __lat_bz = __lat_t->block_dim.z;");
-    if (em->global_x)
-        lat__emit_str(em, " int __lat_gb = (int)(__lat_t->block_idx.x * __lat_bx);");
     lat__emit_block_uniforms(em);
     /* The optimised copy stores x once per row where a loop is left in each thread to be
      * vectorised across threads (thread_loop.c): the store at every thread kept gcc from

@@ -558,6 +558,19 @@ static bool stretch_calls_out(plan *pl)
     return false;
 }
 
+/* Whether the open stretch holds a loop left in each thread for gcc to vectorise across
+ * threads (thread_loop.c). */
+static bool stretch_holds_thread_loop(plan *pl)
+{
+    for (size_t k = 0; k < pl->items.n; k++) {
+        const item *it = &pl->items.items[k];
+        if (lat__region_holds_thread_loop(&pl->u->arena, it->s, it->e) ||
+            (it->d && lat__region_holds_thread_loop(&pl->u->arena, NULL, it->d->init)))
+            return true;
+    }
+    return false;
+}
+
 static bool fault_point(lat__visitor *v, lat__expr *e)
 {
     bool *found = v->data;
@@ -583,19 +596,6 @@ static void visit_items(plan *pl, lat__visitor *v)
         if (it->d && it->d->init)
             lat__visit_expr(v, it->d->init);
     }
-}
-
-/* Whether the open stretch holds a loop left in each thread for gcc to vectorise across
- * threads (thread_loop.c). */
-static bool stretch_holds_thread_loop(plan *pl)
-{
-    for (size_t k = 0; k < pl->items.n; k++) {
-        const item *it = &pl->items.items[k];
-        if (lat__region_holds_thread_loop(&pl->u->arena, it->s, it->e) ||
-            (it->d && lat__region_holds_thread_loop(&pl->u->arena, NULL, it->d->init)))
-            return true;
-    }
-    return false;
 }
 
 /* Whether something in the open stretch may fault (a memory access, an integer division):
@@ -1544,8 +1544,6 @@ static void head(plan *pl, size_t *sk_at, size_t *sk_end)
     *sk_end = em->len;
     if (pl->checked)
         lat__emit_str(em, " unsigned __lat_k; const unsigned *__lat_ord = __lat_ck_rorder(__lat_t);");
-    if (em->global_x)
-        lat__emit_str(em, " int __lat_gb = (int)(__lat_t->block_idx.x * __lat_bx);");
     lat__emit_block_uniforms(em);
     for (size_t k = 0; k < pl->colls.n; k++) {
         const rcoll *c = pl->colls.items[k];
