@@ -402,7 +402,8 @@ static void checked_forward(lower *lw, lat__func *fn, const lat__kernelx *k)
     size_t n;
     const lat__expr *const *assured = lat__region_assured(lw->u, fn, &n);
     lw->fwd_assured = lat__arena_alloc(&lw->u->arena, (n + 1) * sizeof *lw->fwd_assured);
-    memcpy(lw->fwd_assured, assured, n * sizeof *assured);
+    if (n) /* none: assured may be NULL, which memcpy may not be given even for 0 bytes */
+        memcpy(lw->fwd_assured, assured, n * sizeof *assured);
     lw->fwd_nassured = n;
     lw->fwd_strict = lat__region_fwd_strict(lw->u, fn);
     lw->fwd_name = lat__arena_printf(&lw->u->arena, "%s__lat_fwd", name);
