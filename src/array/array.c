@@ -8,27 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-static lat_status check_shape(lat_context *ctx, const char *fn, lat_dtype dtype, int ndim,
+static lat_status check_shape(lat_context *ctx, lat_dtype dtype, int ndim,
                               const size_t *shape, size_t *size_out)
 {
     if (!lat__dtype_valid(dtype))
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: unknown dtype %d", fn, (int)dtype);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "unknown dtype %d", (int)dtype);
     if (ndim < 0 || ndim > LAT_ARRAY_MAX_DIMS)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: ndim is %d; an array has 0 to %d dimensions", fn, ndim,
+                          "ndim is %d; an array has 0 to %d dimensions", ndim,
                           LAT_ARRAY_MAX_DIMS);
     if (ndim > 0 && !shape)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: shape is NULL for ndim %d", fn,
-                          ndim);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "shape is NULL for ndim %d", ndim);
     size_t elem = lat_dtype_size(dtype), size = 1;
     for (int d = 0; d < ndim; d++) {
         if (shape[d] != 0 && size > SIZE_MAX / shape[d])
-            return lat__error(ctx, LAT_ERROR_OVERFLOW, "%s: the element count overflows", fn);
+            return lat__error(ctx, LAT_ERROR_OVERFLOW, "the element count overflows");
         size *= shape[d];
     }
     if (size > SIZE_MAX / elem)
-        return lat__error(ctx, LAT_ERROR_OVERFLOW, "%s: %zu elements of %zu bytes overflow",
-                          fn, size, elem);
+        return lat__error(ctx, LAT_ERROR_OVERFLOW, "%zu elements of %zu bytes overflow", size, elem);
     *size_out = size;
     return LAT_OK;
 }
@@ -48,26 +46,25 @@ static lat_array *alloc_header(lat_context *ctx, lat_dtype dtype, int ndim,
     return a;
 }
 
-lat_status lat__array_new(lat_context *ctx, lat_dtype dtype, int ndim, const size_t *shape,
-                          const char *fn, lat_array **out)
+lat_status lat__array_new(lat_context *ctx, lat_dtype dtype, int ndim, const size_t *shape, lat_array **out)
 {
     if (!out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: out is NULL", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "out is NULL");
     *out = NULL;
     if (!ctx)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: ctx is NULL", fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "ctx is NULL");
     size_t size;
-    lat_status st = check_shape(ctx, fn, dtype, ndim, shape, &size);
+    lat_status st = check_shape(ctx, dtype, ndim, shape, &size);
     if (st != LAT_OK)
         return st;
     lat_array *a = alloc_header(ctx, dtype, ndim, shape, size);
     if (!a)
-        return lat__oom(ctx, fn);
+        return lat__oom(ctx);
     if (size > 0) {
         a->mem = lat__malloc(sizeof *a->mem);
         if (!a->mem) {
             free(a);
-            return lat__oom(ctx, fn);
+            return lat__oom(ctx);
         }
         st = lat_mem_alloc(ctx, size * lat_dtype_size(dtype), &a->ptr);
         if (st != LAT_OK) {
@@ -86,13 +83,15 @@ lat_status lat__array_new(lat_context *ctx, lat_dtype dtype, int ndim, const siz
 lat_status lat_array_empty(lat_context *ctx, lat_dtype dtype, int ndim, const size_t *shape,
                            lat_array **out)
 {
-    return lat__array_new(ctx, dtype, ndim, shape, "lat_array_empty", out);
+    LAT__API();
+    return lat__array_new(ctx, dtype, ndim, shape, out);
 }
 
 lat_status lat_array_zeros(lat_context *ctx, lat_dtype dtype, int ndim, const size_t *shape,
                            lat_array **out)
 {
-    lat_status st = lat__array_new(ctx, dtype, ndim, shape, "lat_array_zeros", out);
+    LAT__API();
+    lat_status st = lat__array_new(ctx, dtype, ndim, shape, out);
     if (st != LAT_OK || (*out)->size == 0)
         return st;
     /* Every element type's zero is all zero bits. */
@@ -107,7 +106,8 @@ lat_status lat_array_zeros(lat_context *ctx, lat_dtype dtype, int ndim, const si
 lat_status lat_array_full(lat_context *ctx, lat_dtype dtype, int ndim, const size_t *shape,
                           lat_scalar value, lat_array **out)
 {
-    lat_status st = lat__array_new(ctx, dtype, ndim, shape, "lat_array_full", out);
+    LAT__API();
+    lat_status st = lat__array_new(ctx, dtype, ndim, shape, out);
     if (st != LAT_OK)
         return st;
     st = lat_array_fill(*out, value);
@@ -120,21 +120,22 @@ lat_status lat_array_full(lat_context *ctx, lat_dtype dtype, int ndim, const siz
 
 lat_status lat_array_empty_like(const lat_array *like, lat_array **out)
 {
+    LAT__API();
     if (!like) {
         if (out)
             *out = NULL;
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_array_empty_like: like is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "like is NULL");
     }
-    return lat__array_new(like->ctx, like->dtype, like->ndim, like->shape,
-                          "lat_array_empty_like", out);
+    return lat__array_new(like->ctx, like->dtype, like->ndim, like->shape, out);
 }
 
 lat_status lat_array_zeros_like(const lat_array *like, lat_array **out)
 {
+    LAT__API();
     if (!like) {
         if (out)
             *out = NULL;
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_array_zeros_like: like is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "like is NULL");
     }
     return lat_array_zeros(like->ctx, like->dtype, like->ndim, like->shape, out);
 }
@@ -142,13 +143,14 @@ lat_status lat_array_zeros_like(const lat_array *like, lat_array **out)
 lat_status lat_array_from_host(lat_context *ctx, lat_dtype dtype, int ndim, const size_t *shape,
                                const void *host, lat_array **out)
 {
-    lat_status st = lat__array_new(ctx, dtype, ndim, shape, "lat_array_from_host", out);
+    LAT__API();
+    lat_status st = lat__array_new(ctx, dtype, ndim, shape, out);
     if (st != LAT_OK)
         return st;
     if ((*out)->size == 0)
         return LAT_OK;
     if (!host)
-        st = lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_array_from_host: host is NULL");
+        st = lat__error(ctx, LAT_ERROR_INVALID_VALUE, "host is NULL");
     else
         st = lat_memcpy_htod(ctx, (*out)->ptr, host, lat_array_nbytes(*out));
     if (st != LAT_OK) {
@@ -161,31 +163,31 @@ lat_status lat_array_from_host(lat_context *ctx, lat_dtype dtype, int ndim, cons
 lat_status lat_array_wrap(lat_context *ctx, lat_deviceptr ptr, lat_dtype dtype, int ndim,
                           const size_t *shape, lat_array **out)
 {
-    static const char fn[] = "lat_array_wrap";
+    LAT__API();
     if (!out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: out is NULL", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "out is NULL");
     *out = NULL;
     if (!ctx)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: ctx is NULL", fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "ctx is NULL");
     size_t size;
-    lat_status st = check_shape(ctx, fn, dtype, ndim, shape, &size);
+    lat_status st = check_shape(ctx, dtype, ndim, shape, &size);
     if (st != LAT_OK)
         return st;
     size_t elem = lat_dtype_size(dtype);
     if (size > 0) {
         if (ptr == 0)
-            return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: ptr is 0", fn);
+            return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "ptr is 0");
         if (ptr % elem != 0)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                              "%s: ptr 0x%llx is not aligned to the %zu bytes of a %s", fn,
+                              "ptr 0x%llx is not aligned to the %zu bytes of a %s",
                               (unsigned long long)ptr, elem, lat_dtype_name(dtype));
-        st = lat__alloc_check(ctx, ptr, size * elem, fn, NULL);
+        st = lat__alloc_check(ctx, ptr, size * elem, "ptr", NULL);
         if (st != LAT_OK)
             return st;
     }
     lat_array *a = alloc_header(ctx, dtype, ndim, shape, size);
     if (!a)
-        return lat__oom(ctx, fn);
+        return lat__oom(ctx);
     a->ptr = size > 0 ? ptr : 0;
     *out = a;
     return LAT_OK;
@@ -193,6 +195,7 @@ lat_status lat_array_wrap(lat_context *ctx, lat_deviceptr ptr, lat_dtype dtype, 
 
 void lat_array_destroy(lat_array *a)
 {
+    LAT__API();
     if (!a)
         return;
     if (a->mem && atomic_fetch_sub(&a->mem->refs, 1) == 1) {
@@ -202,26 +205,26 @@ void lat_array_destroy(lat_array *a)
     free(a);
 }
 
-static lat_status check_host_copy(const lat_array *a, const void *host, size_t bytes,
-                                  const char *fn)
+static lat_status check_host_copy(const lat_array *a, const void *host, size_t bytes)
 {
     if (!a)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: a is NULL", fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "a is NULL");
     if (bytes != lat_array_nbytes(a)) {
         char shape[160];
         lat__shape_str(a->ndim, a->shape, shape, sizeof shape);
         return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: %zu bytes given; the %s array of shape %s holds %zu", fn, bytes,
+                          "%zu bytes given; the %s array of shape %s holds %zu", bytes,
                           lat_dtype_name(a->dtype), shape, lat_array_nbytes(a));
     }
     if (!host && bytes > 0)
-        return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE, "%s: host is NULL", fn);
+        return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE, "host is NULL");
     return LAT_OK;
 }
 
 lat_status lat_array_set(lat_array *a, const void *host, size_t bytes)
 {
-    lat_status st = check_host_copy(a, host, bytes, "lat_array_set");
+    LAT__API();
+    lat_status st = check_host_copy(a, host, bytes);
     if (st != LAT_OK || bytes == 0)
         return st;
     return lat_memcpy_htod(a->ctx, a->ptr, host, bytes);
@@ -229,7 +232,8 @@ lat_status lat_array_set(lat_array *a, const void *host, size_t bytes)
 
 lat_status lat_array_get(const lat_array *a, void *host, size_t bytes)
 {
-    lat_status st = check_host_copy(a, host, bytes, "lat_array_get");
+    LAT__API();
+    lat_status st = check_host_copy(a, host, bytes);
     if (st != LAT_OK)
         return st;
     if (bytes == 0)
@@ -240,7 +244,8 @@ lat_status lat_array_get(const lat_array *a, void *host, size_t bytes)
 
 lat_status lat_array_set_async(lat_array *a, const void *host, size_t bytes, lat_stream *stream)
 {
-    lat_status st = check_host_copy(a, host, bytes, "lat_array_set_async");
+    LAT__API();
+    lat_status st = check_host_copy(a, host, bytes);
     if (st != LAT_OK || bytes == 0)
         return st;
     return lat_memcpy_htod_async(a->ctx, a->ptr, host, bytes, stream);
@@ -248,7 +253,8 @@ lat_status lat_array_set_async(lat_array *a, const void *host, size_t bytes, lat
 
 lat_status lat_array_get_async(const lat_array *a, void *host, size_t bytes, lat_stream *stream)
 {
-    lat_status st = check_host_copy(a, host, bytes, "lat_array_get_async");
+    LAT__API();
+    lat_status st = check_host_copy(a, host, bytes);
     if (st != LAT_OK || bytes == 0)
         return st;
     return lat_memcpy_dtoh_async(a->ctx, host, a->ptr, bytes, stream);
@@ -256,12 +262,13 @@ lat_status lat_array_get_async(const lat_array *a, void *host, size_t bytes, lat
 
 lat_status lat_array_get_scalar(const lat_array *a, lat_scalar *value)
 {
+    LAT__API();
     if (!a || !value)
         return lat__error(a ? a->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_array_get_scalar: %s is NULL", a ? "value" : "a");
+                          "%s is NULL", a ? "value" : "a");
     if (a->size != 1)
         return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_array_get_scalar: the array has %zu elements, not 1", a->size);
+                          "the array has %zu elements, not 1", a->size);
     unsigned char bytes[8];
     lat_status st = lat_memcpy_dtoh(a->ctx, bytes, a->ptr, lat_dtype_size(a->dtype));
     if (st != LAT_OK)
@@ -297,11 +304,11 @@ lat_status lat_array_get_scalar(const lat_array *a, lat_scalar *value)
 
 /* A view: a new header over (part of) a's memory, holding a reference to it. */
 static lat_status make_view(const lat_array *a, int ndim, const size_t *shape, size_t size,
-                            lat_deviceptr ptr, const char *fn, lat_array **out)
+                            lat_deviceptr ptr, lat_array **out)
 {
     lat_array *v = alloc_header(a->ctx, a->dtype, ndim, shape, size);
     if (!v)
-        return lat__oom(a->ctx, fn);
+        return lat__oom(a->ctx);
     v->ptr = size > 0 ? ptr : 0;
     if (a->mem) {
         v->mem = a->mem;
@@ -313,15 +320,14 @@ static lat_status make_view(const lat_array *a, int ndim, const size_t *shape, s
 
 lat_status lat_array_slice(const lat_array *a, size_t start, size_t stop, lat_array **out)
 {
-    static const char fn[] = "lat_array_slice";
+    LAT__API();
     if (!out)
-        return lat__error(a ? a->ctx : NULL, LAT_ERROR_INVALID_VALUE, "%s: out is NULL", fn);
+        return lat__error(a ? a->ctx : NULL, LAT_ERROR_INVALID_VALUE, "out is NULL");
     *out = NULL;
     if (!a)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: a is NULL", fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "a is NULL");
     if (a->ndim == 0)
-        return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE, "%s: a 0-d array cannot be sliced",
-                          fn);
+        return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE, "a 0-d array cannot be sliced");
     if (stop > a->shape[0])
         stop = a->shape[0];
     if (start > stop)
@@ -334,20 +340,20 @@ lat_status lat_array_slice(const lat_array *a, size_t start, size_t stop, lat_ar
     shape[0] = stop - start;
     size_t size = shape[0] * row;
     return make_view(a, a->ndim, shape, size,
-                     a->ptr + (lat_deviceptr)(start * row * lat_dtype_size(a->dtype)), fn, out);
+                     a->ptr + (lat_deviceptr)(start * row * lat_dtype_size(a->dtype)), out);
 }
 
 lat_status lat_array_reshape(const lat_array *a, int ndim, const size_t *shape,
                              lat_array **out)
 {
-    static const char fn[] = "lat_array_reshape";
+    LAT__API();
     if (!out)
-        return lat__error(a ? a->ctx : NULL, LAT_ERROR_INVALID_VALUE, "%s: out is NULL", fn);
+        return lat__error(a ? a->ctx : NULL, LAT_ERROR_INVALID_VALUE, "out is NULL");
     *out = NULL;
     if (!a)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: a is NULL", fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "a is NULL");
     size_t size;
-    lat_status st = check_shape(a->ctx, fn, a->dtype, ndim, shape, &size);
+    lat_status st = check_shape(a->ctx, a->dtype, ndim, shape, &size);
     if (st != LAT_OK)
         return st;
     if (size != a->size) {
@@ -355,10 +361,10 @@ lat_status lat_array_reshape(const lat_array *a, int ndim, const size_t *shape,
         lat__shape_str(a->ndim, a->shape, from, sizeof from);
         lat__shape_str(ndim, shape, to, sizeof to);
         return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: cannot view shape %s (%zu elements) as %s (%zu elements)", fn,
+                          "cannot view shape %s (%zu elements) as %s (%zu elements)",
                           from, a->size, to, size);
     }
-    return make_view(a, ndim, shape, size, a->ptr, fn, out);
+    return make_view(a, ndim, shape, size, a->ptr, out);
 }
 
 bool lat__same_shape(const lat_array *a, const lat_array *b)
@@ -380,5 +386,6 @@ lat_deviceptr lat_array_ptr(const lat_array *a) { return a ? a->ptr : 0; }
 
 size_t lat_array_nbytes(const lat_array *a)
 {
+    LAT__API();
     return a ? a->size * lat_dtype_size(a->dtype) : 0;
 }

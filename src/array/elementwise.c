@@ -19,20 +19,19 @@ struct lat_elementwise {
 lat_status lat_elementwise_create(lat_context *ctx, const lat_elementwise_desc *desc,
                                   lat_elementwise **out)
 {
-    static const char fn[] = "lat_elementwise_create";
+    LAT__API();
     if (!out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: out is NULL", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "out is NULL");
     *out = NULL;
     if (!ctx || !desc)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
-                          ctx ? "desc" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "desc" : "ctx");
     if (!desc->arguments || !*desc->arguments || !desc->operation || !*desc->operation)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: desc->%s is missing", fn,
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "desc->%s is missing",
                           !desc->arguments || !*desc->arguments ? "arguments" : "operation");
     const char *name = desc->name ? desc->name : "elementwise";
     if (!lat__is_identifier(name))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: the name \"%s\" is not a C identifier", fn, name);
+                          "the name \"%s\" is not a C identifier", name);
 
     lat__src s = {0};
     lat__src_preamble(&s, desc->preamble);
@@ -46,7 +45,7 @@ lat_status lat_elementwise_create(lat_context *ctx, const lat_elementwise_desc *
     if (t.oom) {
         lat__src_free(&s);
         lat__src_free(&t);
-        return lat__oom(ctx, fn);
+        return lat__oom(ctx);
     }
     lat__src_loop(&s, t.text);
     lat__src_free(&t);
@@ -54,7 +53,7 @@ lat_status lat_elementwise_create(lat_context *ctx, const lat_elementwise_desc *
     if (desc->after_loop)
         lat__src_addf(&s, "    %s\n", desc->after_loop);
     lat__src_add(&s, "}\n");
-    lat_status st = lat__src_check(&s, ctx, fn);
+    lat_status st = lat__src_check(&s, ctx);
     if (st != LAT_OK)
         return st;
 
@@ -64,10 +63,10 @@ lat_status lat_elementwise_create(lat_context *ctx, const lat_elementwise_desc *
         free(k);
         free(kname);
         lat__src_free(&s);
-        return lat__oom(ctx, fn);
+        return lat__oom(ctx);
     }
     lat__gen *g;
-    st = lat__gen_get(ctx, s.text, NULL, NULL, NULL, (const char *const[]){name, NULL}, 0, fn,
+    st = lat__gen_get(ctx, s.text, NULL, NULL, NULL, (const char *const[]){name, NULL}, 0,
                       &g);
     lat__src_free(&s);
     if (st != LAT_OK) {
@@ -84,6 +83,7 @@ lat_status lat_elementwise_create(lat_context *ctx, const lat_elementwise_desc *
 
 void lat_elementwise_destroy(lat_elementwise *k)
 {
+    LAT__API();
     if (!k)
         return;
     free(k->name);
@@ -93,17 +93,17 @@ void lat_elementwise_destroy(lat_elementwise *k)
 lat_status lat_elementwise_launch(lat_elementwise *k, size_t n, size_t nargs,
                                   const lat_arg *args)
 {
-    static const char fn[] = "lat_elementwise_launch";
+    LAT__API();
     if (!k)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: k is NULL", fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "k is NULL");
     if (nargs > 0 && !args)
-        return lat__error(k->ctx, LAT_ERROR_INVALID_VALUE, "%s: args is NULL", fn);
+        return lat__error(k->ctx, LAT_ERROR_INVALID_VALUE, "args is NULL");
     if (n == 0)
         return LAT_OK;
     lat_arg small[16];
     lat_arg *all = nargs + 1 <= 16 ? small : lat__malloc((nargs + 1) * sizeof *all);
     if (!all)
-        return lat__oom(k->ctx, fn);
+        return lat__oom(k->ctx);
     if (nargs)
         memcpy(all, args, nargs * sizeof *all);
     all[nargs] = lat_arg_u64(n);

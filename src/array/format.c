@@ -13,16 +13,16 @@
 
 lat_status lat_array_get_copy(const lat_array *a, void **host, size_t *bytes)
 {
+    LAT__API();
     if (!a || !host)
-        return lat__error(a ? a->ctx : NULL, LAT_ERROR_INVALID_VALUE, "lat_array_get_copy: %s is NULL",
+        return lat__error(a ? a->ctx : NULL, LAT_ERROR_INVALID_VALUE, "%s is NULL",
                           a ? "host" : "a");
     *host = NULL;
     size_t n = lat_array_nbytes(a);
     /* One byte at least: a pointer the caller can free for an empty array too. */
     void *p = malloc(n ? n : 1);
     if (!p)
-        return lat__error(a->ctx, LAT_ERROR_OUT_OF_MEMORY,
-                          "lat_array_get_copy: out of host memory for %zu bytes", n);
+        return lat__oom_for(a->ctx, "for %zu bytes", n);
     lat_status st = lat_array_get(a, p, n);
     if (st != LAT_OK) {
         free(p);
@@ -65,8 +65,9 @@ static void put(char *out, size_t size, size_t *len, const char *text)
 
 lat_status lat_array_format(const lat_array *a, size_t edge, char *out, size_t size, size_t *length)
 {
+    LAT__API();
     if (!a || (!out && size))
-        return lat__error(a ? a->ctx : NULL, LAT_ERROR_INVALID_VALUE, "lat_array_format: %s is NULL",
+        return lat__error(a ? a->ctx : NULL, LAT_ERROR_INVALID_VALUE, "%s is NULL",
                           a ? "out" : "a");
     if (out && size)
         out[0] = '\0';
@@ -78,7 +79,7 @@ lat_status lat_array_format(const lat_array *a, size_t edge, char *out, size_t s
     size_t head = whole ? n : edge, tail = whole ? 0 : edge;
     unsigned char *h = malloc((head + tail) * es + 1);
     if (!h)
-        return lat__oom(a->ctx, "lat_array_format");
+        return lat__oom(a->ctx);
     lat_status st = head ? lat_memcpy_dtoh(a->ctx, h, lat_array_ptr(a), head * es) : LAT_OK;
     if (st == LAT_OK && tail)
         st = lat_memcpy_dtoh(a->ctx, h + head * es, lat_array_ptr(a) + (n - tail) * es, tail * es);
@@ -104,13 +105,14 @@ lat_status lat_array_format(const lat_array *a, size_t edge, char *out, size_t s
 
 lat_status lat_array_print(const lat_array *a, const char *label)
 {
+    LAT__API();
     size_t need = 0;
     lat_status st = lat_array_format(a, 0, NULL, 0, &need);
     if (st != LAT_OK)
         return st;
     char *text = malloc(need + 1);
     if (!text)
-        return lat__oom(a->ctx, "lat_array_print");
+        return lat__oom(a->ctx);
     st = lat_array_format(a, 0, text, need + 1, NULL);
     if (st == LAT_OK)
         printf("%s%s%s\n", label ? label : "", label ? " = " : "", text);

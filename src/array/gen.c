@@ -61,12 +61,12 @@ void lat__src_free(lat__src *s)
     memset(s, 0, sizeof *s);
 }
 
-lat_status lat__src_check(lat__src *s, lat_context *ctx, const char *fn)
+lat_status lat__src_check(lat__src *s, lat_context *ctx)
 {
     if (!s->oom && s->text)
         return LAT_OK;
     lat__src_free(s);
-    return lat__oom(ctx, fn);
+    return lat__oom(ctx);
 }
 
 unsigned lat__grid_for(const lat_context *ctx, size_t n, unsigned block)
@@ -86,9 +86,9 @@ unsigned lat__grid_for(const lat_context *ctx, size_t n, unsigned block)
     return need < resident ? (unsigned)need : resident;
 }
 
-void lat__src_emu_loop(lat__src *s, const char *body)
+void lat__src_sequential_loop(lat__src *s, const char *body)
 {
-    lat__src_add(s, "#ifdef __LATTICE_EMU__\n"
+    lat__src_add(s, "#ifdef __LATTICE_SEQUENTIAL_BLOCK__\n"
                     "    {\n"
                     "        unsigned long long lat_nthr_ = (unsigned long long)gridDim.x * blockDim.x;\n"
                     "        unsigned long long lat_tid_ = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -104,7 +104,7 @@ void lat__src_emu_loop(lat__src *s, const char *body)
 
 void lat__src_loop(lat__src *s, const char *body)
 {
-    lat__src_emu_loop(s, body);
+    lat__src_sequential_loop(s, body);
     lat__src_add(s, "#else\n"
                     "    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
                     "         i < n; i += (unsigned long long)gridDim.x * blockDim.x) {\n"

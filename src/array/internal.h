@@ -54,9 +54,8 @@ void lat__shape_str(int ndim, const size_t *shape, char *buf, size_t size);
 
 /* ---- arrays (array.c) ---------------------------------------------------------------- */
 
-/* A new array of the shape; `fn` names the public function for messages. */
-lat_status lat__array_new(lat_context *ctx, lat_dtype dtype, int ndim, const size_t *shape,
-                          const char *fn, lat_array **out);
+/* A new array of the shape. */
+lat_status lat__array_new(lat_context *ctx, lat_dtype dtype, int ndim, const size_t *shape, lat_array **out);
 bool lat__same_shape(const lat_array *a, const lat_array *b);
 
 /* ---- generated kernels (kcache.c) ---------------------------------------------------- */
@@ -83,11 +82,11 @@ typedef void (*lat__gen_source_fn)(const void *arg, struct lat__src *out);
  * `source(arg, out)` writes the source when it must be compiled, or with source NULL the
  * key is the source itself. Compiled with `options` (NULL-terminated, or NULL); the
  * kernels named in `names` (up to LAT__CACHE_KERNELS, NULL-terminated) are looked up
- * once. `what` names the operation in messages. The entry lives until the context is
+ * once. The entry lives until the context is
  * destroyed. scratch_bytes > 0 also allocates a scratch buffer of that size with it. */
 lat_status lat__gen_get(lat_context *ctx, const char *key, lat__gen_source_fn source,
                         const void *arg, const char *const *options, const char *const *names,
-                        size_t scratch_bytes, const char *what, lat__gen **out);
+                        size_t scratch_bytes, lat__gen **out);
 
 /* ---- writing and launching source (gen.c) -------------------------------------------- */
 
@@ -105,7 +104,7 @@ void lat__src_preamble(lat__src *s, const char *preamble);
 void lat__src_addf(lat__src *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void lat__src_free(lat__src *s);
 /* Returns the status of a source that ran out of memory (and frees it), else LAT_OK. */
-lat_status lat__src_check(lat__src *s, lat_context *ctx, const char *fn);
+lat_status lat__src_check(lat__src *s, lat_context *ctx);
 
 /* Threads per block of the generated grid-stride kernels. */
 enum { LAT__BLOCK = 256 };
@@ -117,13 +116,14 @@ unsigned lat__grid_for(const lat_context *ctx, size_t n, unsigned block);
 
 /* Appends a loop that runs `body` for every unsigned long long `i` below `n` (both
  * names in scope of the generated kernel): a grid-stride loop on a GPU, so that a warp's
- * accesses are adjacent; one contiguous chunk per thread on the emulator, which runs a
- * block's threads one after another on one CPU thread (a stride there would walk the
- * whole array once per thread). */
+ * accesses are adjacent; one contiguous chunk per thread where the compiler says a block's
+ * threads run one after another on one CPU thread (__LATTICE_SEQUENTIAL_BLOCK__, the
+ * emulator: a stride there would walk the whole array once per thread). The array layer
+ * never asks which backend compiles its kernels. */
 void lat__src_loop(lat__src *s, const char *body);
-/* The emulator's half of that loop alone, opening an #ifdef __LATTICE_EMU__ whose #else
- * the caller writes (a GPU loop of its own) and closes with #endif. */
-void lat__src_emu_loop(lat__src *s, const char *body);
+/* The sequential half of that loop alone, opening an #ifdef __LATTICE_SEQUENTIAL_BLOCK__
+ * whose #else the caller writes (a GPU loop of its own) and closes with #endif. */
+void lat__src_sequential_loop(lat__src *s, const char *body);
 
 /* 1 when s is a C identifier. */
 bool lat__is_identifier(const char *s);
@@ -135,7 +135,7 @@ bool lat__is_identifier(const char *s);
  * operands `a`, `b`, `c` (ins[0..nin-1]: array elements or scalars, each of its own
  * type) and the index `lat_i`. `helpers` (may be NULL) is source placed before the
  * kernel. nin is 0 to 3. The operands' arrays must have n elements. */
-lat_status lat__ew_apply(lat_context *ctx, const char *fn, const char *helpers,
+lat_status lat__ew_apply(lat_context *ctx, const char *helpers,
                          const char *expr, lat_dtype out_dtype, lat_deviceptr out_ptr, int nin,
                          const lat_operand *ins, size_t n);
 

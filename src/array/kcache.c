@@ -59,12 +59,12 @@ static size_t bucket_of(const lat_context *ctx, uint64_t h)
 /* A compile error in a generated kernel: the compiler's message names lines of a file
  * the user never wrote, so the source follows it, numbered, with the user's own
  * expressions (operation, map, reduce, preamble) on the lines the message names. */
-static lat_status with_source(lat_context *ctx, const char *what, const entry *e)
+static lat_status with_source(lat_context *ctx, const entry *e)
 {
     char *msg = NULL;
     size_t len = 0;
     int r = lat__strbuf_printf(&msg, &len, "%s\n%s, as lattice generated it from your expressions:\n",
-                               lat_last_error(), e->name);
+                               lat__last_failure(), e->name);
     int line = 1;
     for (const char *p = e->source; r == 0 && *p;) {
         const char *nl = strchr(p, '\n');
@@ -73,7 +73,7 @@ static lat_status with_source(lat_context *ctx, const char *what, const entry *e
         p += n + (nl ? 1 : 0);
     }
     lat_status st = r == 0 ? lat__error(ctx, LAT_ERROR_COMPILE, "%s", msg)
-                           : lat__error(ctx, LAT_ERROR_COMPILE, "%s: %s", what, lat_last_error());
+                           : lat__error(ctx, LAT_ERROR_COMPILE, "%s", lat__last_failure());
     free(msg);
     return st;
 }
@@ -82,21 +82,21 @@ static lat_status with_source(lat_context *ctx, const char *what, const entry *e
  * looks its kernels up. */
 static lat_status compile(lat_context *ctx, entry *e, lat__gen_source_fn source,
                           const void *arg, const char *const *options,
-                          const char *const *names, size_t scratch_bytes, const char *what,
+                          const char *const *names, size_t scratch_bytes,
                           lat__gen *g)
 {
     if (!e->source) {
         if (source) {
             lat__src s = {0};
             source(arg, &s);
-            lat_status st = lat__src_check(&s, ctx, what);
+            lat_status st = lat__src_check(&s, ctx);
             if (st != LAT_OK)
                 return st;
             e->source = s.text;
         } else {
             e->source = lat__strdup(e->key);
             if (!e->source)
-                return lat__oom(ctx, what);
+                return lat__oom(ctx);
         }
     }
     lat_module *mod = NULL;
@@ -106,7 +106,7 @@ static lat_status compile(lat_context *ctx, entry *e, lat__gen_source_fn source,
                                                          .options = options},
                                       &mod);
     if (st == LAT_ERROR_COMPILE)
-        return with_source(ctx, what, e);
+        return with_source(ctx, e);
     if (st != LAT_OK)
         return st;
     memset(g->kernels, 0, sizeof g->kernels);
@@ -133,7 +133,7 @@ static lat_status compile(lat_context *ctx, entry *e, lat__gen_source_fn source,
 
 lat_status lat__gen_get(lat_context *ctx, const char *key, lat__gen_source_fn source,
                         const void *arg, const char *const *options, const char *const *names,
-                        size_t scratch_bytes, const char *what, lat__gen **out)
+                        size_t scratch_bytes, lat__gen **out)
 {
     uint64_t h = hash_key(key);
     size_t b = bucket_of(ctx, h);
@@ -150,7 +150,7 @@ lat_status lat__gen_get(lat_context *ctx, const char *key, lat__gen_source_fn so
             free(copy);
             free(e);
             pthread_mutex_unlock(&table_lock);
-            return lat__oom(ctx, what);
+            return lat__oom(ctx);
         }
         e->hash = h;
         e->key = copy;
@@ -167,7 +167,7 @@ lat_status lat__gen_get(lat_context *ctx, const char *key, lat__gen_source_fn so
     lat_status st = LAT_OK;
     if (!lat__module_alive(ctx, e->gen.mod, e->name)) {
         e->gen.mod = NULL;
-        st = compile(ctx, e, source, arg, options, names, scratch_bytes, what, &e->gen);
+        st = compile(ctx, e, source, arg, options, names, scratch_bytes, &e->gen);
     }
     pthread_mutex_unlock(&e->gen.lock);
     if (st != LAT_OK)

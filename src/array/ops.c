@@ -46,6 +46,7 @@ static bool is_unary(lat_op op)
 
 const char *lat_op_name(lat_op op)
 {
+    LAT__API();
     if (is_binary(op))
         return binary_names[op];
     if (is_unary(op))
@@ -102,7 +103,7 @@ static void ew_source(const void *arg, lat__src *s)
         lat__src_free(&body);
         return;
     }
-    lat__src_emu_loop(s, body.text);
+    lat__src_sequential_loop(s, body.text);
 
     if (r->vec > 0) {
         /* The GPU's, when every array has one element size and 16-byte alignment: each
@@ -166,7 +167,7 @@ static int vector_width(lat_dtype out_dtype, lat_deviceptr out_ptr, int nin,
     return (int)(16 / size);
 }
 
-lat_status lat__ew_apply(lat_context *ctx, const char *fn, const char *helpers,
+lat_status lat__ew_apply(lat_context *ctx, const char *helpers,
                          const char *expr, lat_dtype out_dtype, lat_deviceptr out_ptr, int nin,
                          const lat_operand *ins, size_t n)
 {
@@ -186,7 +187,7 @@ lat_status lat__ew_apply(lat_context *ctx, const char *fn, const char *helpers,
     const char *k_text = small;
     if (len < 0 || (size_t)len >= sizeof small) {
         lat__src_addf(&key, "%s|%s|%s", small, expr, helpers ? helpers : "");
-        lat_status st = lat__src_check(&key, ctx, fn);
+        lat_status st = lat__src_check(&key, ctx);
         if (st != LAT_OK)
             return st;
         k_text = key.text;
@@ -194,7 +195,7 @@ lat_status lat__ew_apply(lat_context *ctx, const char *fn, const char *helpers,
     ew_recipe r = {helpers, expr, out_dtype, nin, ins, vec};
     lat__gen *g;
     lat_status st = lat__gen_get(ctx, k_text, ew_source, &r, NULL,
-                                 (const char *const[]){"lat_ew", NULL}, 0, fn, &g);
+                                 (const char *const[]){"lat_ew", NULL}, 0, &g);
     lat__src_free(&key);
     if (st != LAT_OK)
         return st;
@@ -226,7 +227,7 @@ lat_status lat__ew_apply(lat_context *ctx, const char *fn, const char *helpers,
 
 /* Finds the context and shape of the operands (from the first array), checks that every
  * array has that shape and context, and that `out`, if given, matches them too. */
-static lat_status check_operands(const char *fn, int nin, const lat_operand *ins,
+static lat_status check_operands( int nin, const lat_operand *ins,
                                  const lat_array *out, const lat_array **shape_of)
 {
     const lat_array *first = NULL;
@@ -234,7 +235,7 @@ static lat_status check_operands(const char *fn, int nin, const lat_operand *ins
         if (!ins[k].array) {
             if (!lat__dtype_valid(ins[k].scalar.dtype))
                 return lat__error(first ? first->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                                  "%s: operand %d is a scalar of unknown dtype %d", fn, k + 1,
+                                  "operand %d is a scalar of unknown dtype %d", k + 1,
                                   (int)ins[k].scalar.dtype);
             continue;
         }
@@ -245,13 +246,13 @@ static lat_status check_operands(const char *fn, int nin, const lat_operand *ins
         const lat_array *a = ins[k].array;
         if (a->ctx != first->ctx)
             return lat__error(first->ctx, LAT_ERROR_INVALID_VALUE,
-                              "%s: operand %d belongs to another context", fn, k + 1);
+                              "operand %d belongs to another context", k + 1);
         if (!lat__same_shape(a, first)) {
             char s1[160], s2[160];
             lat__shape_str(first->ndim, first->shape, s1, sizeof s1);
             lat__shape_str(a->ndim, a->shape, s2, sizeof s2);
             return lat__error(first->ctx, LAT_ERROR_INVALID_VALUE,
-                              "%s: operand %d has shape %s, another operand %s", fn, k + 1, s2,
+                              "operand %d has shape %s, another operand %s", k + 1, s2,
                               s1);
         }
     }
@@ -259,17 +260,17 @@ static lat_status check_operands(const char *fn, int nin, const lat_operand *ins
         first = out;
     if (!first)
         return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
-                          "%s: no operand is an array (and no out array is given)", fn);
+                          "no operand is an array (and no out array is given)");
     if (out) {
         if (out->ctx != first->ctx)
             return lat__error(first->ctx, LAT_ERROR_INVALID_VALUE,
-                              "%s: out belongs to another context", fn);
+                              "out belongs to another context");
         if (!lat__same_shape(out, first)) {
             char s1[160], s2[160];
             lat__shape_str(first->ndim, first->shape, s1, sizeof s1);
             lat__shape_str(out->ndim, out->shape, s2, sizeof s2);
             return lat__error(first->ctx, LAT_ERROR_INVALID_VALUE,
-                              "%s: out has shape %s, the operands %s", fn, s2, s1);
+                              "out has shape %s, the operands %s", s2, s1);
         }
     }
     *shape_of = first;
@@ -277,25 +278,24 @@ static lat_status check_operands(const char *fn, int nin, const lat_operand *ins
 }
 
 /* Makes or checks the output, runs the kernel, hands the result back. */
-static lat_status run(const char *fn, const char *helpers, const char *expr, lat_dtype type,
+static lat_status run( const char *helpers, const char *expr, lat_dtype type,
                       int nin, const lat_operand *ins, lat_array *out, lat_array **result)
 {
     if (result)
         *result = NULL;
     if (!out && !result)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: out and result are both NULL",
-                          fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "out and result are both NULL");
     const lat_array *like;
-    lat_status st = check_operands(fn, nin, ins, out, &like);
+    lat_status st = check_operands( nin, ins, out, &like);
     if (st != LAT_OK)
         return st;
     lat_array *dst = out;
     if (!dst) {
-        st = lat__array_new(like->ctx, type, like->ndim, like->shape, fn, &dst);
+        st = lat__array_new(like->ctx, type, like->ndim, like->shape, &dst);
         if (st != LAT_OK)
             return st;
     }
-    st = lat__ew_apply(like->ctx, fn, helpers, expr, dst->dtype, dst->ptr, nin, ins, dst->size);
+    st = lat__ew_apply(like->ctx, helpers, expr, dst->dtype, dst->ptr, nin, ins, dst->size);
     if (st != LAT_OK) {
         if (!out)
             lat_array_destroy(dst);
@@ -323,18 +323,18 @@ static const char *fsuf(lat_dtype f)
 lat_status lat_array_binary(lat_op op, lat_operand x, lat_operand y, lat_array *out,
                             lat_array **result)
 {
-    static const char fn[] = "lat_array_binary";
+    LAT__API();
     if (!is_binary(op)) {
         if (result)
             *result = NULL;
         const lat_array *any = x.array ? x.array : y.array;
         return lat__error(any ? any->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "%s: %d (%s) is not a binary operation", fn, (int)op,
+                          "%d (%s) is not a binary operation", (int)op,
                           lat_op_name(op));
     }
     lat_operand ins[2] = {x, y};
     if (!lat__dtype_valid(operand_dtype(&x)) || !lat__dtype_valid(operand_dtype(&y)))
-        return check_operands(fn, 2, ins, out, &(const lat_array *){NULL});
+        return check_operands( 2, ins, out, &(const lat_array *){NULL});
     lat_dtype p = lat_dtype_promote(operand_dtype(&x), operand_dtype(&y));
     const lat__dtype_info *pi = lat__dtype(p);
     const char *pc = pi->ctype, *uc = pi->utype;
@@ -442,19 +442,20 @@ lat_status lat_array_binary(lat_op op, lat_operand x, lat_operand y, lat_array *
                  op == LAT_OP_LOGICAL_AND ? "&&" : "||");
         break;
     default:
-        return lat__error(NULL, LAT_ERROR_INTERNAL, "%s: op %d not handled", fn, (int)op);
+        return lat__error(NULL, LAT_ERROR_INTERNAL, "op %d not handled", (int)op);
     }
-    return run(fn, helpers[0] ? helpers : NULL, expr, type, 2, ins, out, result);
+    return run( helpers[0] ? helpers : NULL, expr, type, 2, ins, out, result);
 }
 
 lat_status lat_array_op(lat_op op, const lat_array *x, const lat_array *y,
                         lat_array *out, lat_array **result)
 {
+    LAT__API();
     if (!x || !y) {
         if (result)
             *result = NULL;
         return lat__error(x ? x->ctx : y ? y->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_array_op: %s is NULL", x ? "y" : "x");
+                          "%s is NULL", x ? "y" : "x");
     }
     return lat_array_binary(op, lat_operand_array(x), lat_operand_array(y), out, result);
 }
@@ -462,10 +463,11 @@ lat_status lat_array_op(lat_op op, const lat_array *x, const lat_array *y,
 lat_status lat_array_op_scalar(lat_op op, const lat_array *x, lat_scalar s,
                                lat_array *out, lat_array **result)
 {
+    LAT__API();
     if (!x) {
         if (result)
             *result = NULL;
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_array_op_scalar: x is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "x is NULL");
     }
     return lat_array_binary(op, lat_operand_array(x), lat_operand_scalar(s), out, result);
 }
@@ -473,10 +475,11 @@ lat_status lat_array_op_scalar(lat_op op, const lat_array *x, lat_scalar s,
 lat_status lat_array_scalar_op(lat_op op, lat_scalar s, const lat_array *x,
                                lat_array *out, lat_array **result)
 {
+    LAT__API();
     if (!x) {
         if (result)
             *result = NULL;
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_array_scalar_op: x is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "x is NULL");
     }
     return lat_array_binary(op, lat_operand_scalar(s), lat_operand_array(x), out, result);
 }
@@ -486,14 +489,13 @@ lat_status lat_array_scalar_op(lat_op op, lat_scalar s, const lat_array *x,
 lat_status lat_array_unary(lat_op op, const lat_array *x, lat_array *out,
                            lat_array **result)
 {
-    static const char fn[] = "lat_array_unary";
+    LAT__API();
     if (result)
         *result = NULL;
     if (!x)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: x is NULL", fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "x is NULL");
     if (!is_unary(op))
-        return lat__error(x->ctx, LAT_ERROR_INVALID_VALUE, "%s: %d (%s) is not a unary operation",
-                          fn, (int)op, lat_op_name(op));
+        return lat__error(x->ctx, LAT_ERROR_INVALID_VALUE, "%d (%s) is not a unary operation", (int)op, lat_op_name(op));
     const lat__dtype_info *ti = lat__dtype(x->dtype);
     const char *tc = ti->ctype;
     char expr[256];
@@ -544,67 +546,64 @@ lat_status lat_array_unary(lat_op op, const lat_array *x, lat_array *out,
     }
     }
     lat_operand in = lat_operand_array(x);
-    return run(fn, NULL, expr, type, 1, &in, out, result);
+    return run( NULL, expr, type, 1, &in, out, result);
 }
 
 lat_status lat_array_where(const lat_array *cond, lat_operand x, lat_operand y, lat_array *out,
                            lat_array **result)
 {
-    static const char fn[] = "lat_array_where";
+    LAT__API();
     if (result)
         *result = NULL;
     if (!cond)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: cond is NULL", fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "cond is NULL");
     lat_operand ins[3] = {lat_operand_array(cond), x, y};
     if (!lat__dtype_valid(operand_dtype(&x)) || !lat__dtype_valid(operand_dtype(&y)))
-        return check_operands(fn, 3, ins, out, &(const lat_array *){NULL});
+        return check_operands( 3, ins, out, &(const lat_array *){NULL});
     lat_dtype p = lat_dtype_promote(operand_dtype(&x), operand_dtype(&y));
     const char *pc = lat_dtype_ctype(p);
     char expr[256];
     snprintf(expr, sizeof expr, "(a) != 0 ? (%s)(b) : (%s)(c)", pc, pc);
-    return run(fn, NULL, expr, p, 3, ins, out, result);
+    return run( NULL, expr, p, 3, ins, out, result);
 }
 
 /* ---- fill, arange, copies --------------------------------------------------------------- */
 
 lat_status lat_array_fill(lat_array *a, lat_scalar value)
 {
-    static const char fn[] = "lat_array_fill";
+    LAT__API();
     if (!a)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: a is NULL", fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "a is NULL");
     if (!lat__dtype_valid(value.dtype))
-        return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE, "%s: the value has unknown dtype %d",
-                          fn, (int)value.dtype);
+        return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE, "the value has unknown dtype %d", (int)value.dtype);
     lat_operand in = lat_operand_scalar(value);
-    return lat__ew_apply(a->ctx, fn, NULL, "a", a->dtype, a->ptr, 1, &in, a->size);
+    return lat__ew_apply(a->ctx, NULL, "a", a->dtype, a->ptr, 1, &in, a->size);
 }
 
 lat_status lat_array_arange(lat_context *ctx, lat_dtype dtype, double start, double stop,
                             double step, lat_array **out)
 {
-    static const char fn[] = "lat_array_arange";
+    LAT__API();
     if (out)
         *out = NULL;
     if (!ctx || !out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
-                          ctx ? "out" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "out" : "ctx");
     if (!isfinite(start) || !isfinite(stop) || !isfinite(step) || step == 0)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: start %g, stop %g, step %g: step must be non-zero and all "
-                          "finite",
-                          fn, start, stop, step);
+                          "start %g, stop %g, step %g: step must be non-zero and all "
+                          "finite", start, stop, step);
     double count = ceil((stop - start) / step);
     if (!(count > 0))
         count = 0;
     if (count > 1e18)
-        return lat__error(ctx, LAT_ERROR_OVERFLOW, "%s: %g elements are too many", fn, count);
+        return lat__error(ctx, LAT_ERROR_OVERFLOW, "%g elements are too many", count);
     size_t n = (size_t)count;
-    lat_status st = lat__array_new(ctx, dtype, 1, &n, fn, out);
+    lat_status st = lat__array_new(ctx, dtype, 1, &n, out);
     if (st != LAT_OK)
         return st;
     lat_operand ins[2] = {lat_operand_scalar(lat_scalar_f64(start)),
                           lat_operand_scalar(lat_scalar_f64(step))};
-    st = lat__ew_apply(ctx, fn, NULL, "(a) + (double)(lat_i) * (b)", (*out)->dtype, (*out)->ptr,
+    st = lat__ew_apply(ctx, NULL, "(a) + (double)(lat_i) * (b)", (*out)->dtype, (*out)->ptr,
                        2, ins, n);
     if (st != LAT_OK) {
         lat_array_destroy(*out);
@@ -615,13 +614,13 @@ lat_status lat_array_arange(lat_context *ctx, lat_dtype dtype, double start, dou
 
 lat_status lat_array_copy(lat_array *dst, const lat_array *src)
 {
-    static const char fn[] = "lat_array_copy";
+    LAT__API();
     if (!dst || !src)
         return lat__error(dst ? dst->ctx : src ? src->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "%s: %s is NULL", fn, dst ? "src" : "dst");
+                          "%s is NULL", dst ? "src" : "dst");
     lat_operand in = lat_operand_array(src);
     const lat_array *like;
-    lat_status st = check_operands(fn, 1, &in, dst, &like);
+    lat_status st = check_operands( 1, &in, dst, &like);
     if (st != LAT_OK || dst == src || dst->size == 0)
         return st;
     if (dst->dtype == src->dtype) {
@@ -629,17 +628,17 @@ lat_status lat_array_copy(lat_array *dst, const lat_array *src)
             return LAT_OK;
         return lat_memcpy_dtod(dst->ctx, dst->ptr, src->ptr, lat_array_nbytes(dst));
     }
-    return lat__ew_apply(dst->ctx, fn, NULL, "a", dst->dtype, dst->ptr, 1, &in, dst->size);
+    return lat__ew_apply(dst->ctx, NULL, "a", dst->dtype, dst->ptr, 1, &in, dst->size);
 }
 
 lat_status lat_array_astype(const lat_array *a, lat_dtype dtype, lat_array **out)
 {
-    static const char fn[] = "lat_array_astype";
+    LAT__API();
     if (out)
         *out = NULL;
     if (!a)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: a is NULL", fn);
-    lat_status st = lat__array_new(a->ctx, dtype, a->ndim, a->shape, fn, out);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "a is NULL");
+    lat_status st = lat__array_new(a->ctx, dtype, a->ndim, a->shape, out);
     if (st != LAT_OK)
         return st;
     st = lat_array_copy(*out, a);

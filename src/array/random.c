@@ -30,15 +30,16 @@ struct lat_random {
 
 lat_status lat_random_create(lat_context *ctx, uint64_t seed, lat_random **out)
 {
+    LAT__API();
     if (!out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_random_create: out is NULL");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "out is NULL");
     *out = NULL;
     if (!ctx)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_random_create: ctx is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "ctx is NULL");
     lat_random *g = lat__calloc(1, sizeof *g);
     if (!g || pthread_mutex_init(&g->lock, NULL) != 0) {
         free(g);
-        return lat__oom(ctx, "lat_random_create");
+        return lat__oom(ctx);
     }
     g->ctx = ctx;
     g->key[0] = (uint32_t)seed;
@@ -49,6 +50,7 @@ lat_status lat_random_create(lat_context *ctx, uint64_t seed, lat_random **out)
 
 void lat_random_destroy(lat_random *g)
 {
+    LAT__API();
     if (!g)
         return;
     pthread_mutex_destroy(&g->lock);
@@ -57,18 +59,20 @@ void lat_random_destroy(lat_random *g)
 
 lat_status lat_random_get_counter(const lat_random *g, uint32_t counter[4])
 {
+    LAT__API();
     if (!g || !counter)
         return lat__error(g ? g->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_random_get_counter: %s is NULL", g ? "counter" : "g");
+                          "%s is NULL", g ? "counter" : "g");
     memcpy(counter, g->counter, sizeof g->counter);
     return LAT_OK;
 }
 
 lat_status lat_random_set_counter(lat_random *g, const uint32_t counter[4])
 {
+    LAT__API();
     if (!g || !counter)
         return lat__error(g ? g->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_random_set_counter: %s is NULL", g ? "counter" : "g");
+                          "%s is NULL", g ? "counter" : "g");
     memcpy(g->counter, counter, sizeof g->counter);
     return LAT_OK;
 }
@@ -312,7 +316,7 @@ static void random_source(const void *arg, lat__src *s)
     lat__src_add(s, "}\n");
 }
 
-static lat_status get_kernel(lat_context *ctx, dist d, lat_dtype t, const char *fn,
+static lat_status get_kernel(lat_context *ctx, dist d, lat_dtype t,
                              lat__gen **g)
 {
     static const char *const options[] = {"--fmad=false", NULL};
@@ -320,34 +324,33 @@ static lat_status get_kernel(lat_context *ctx, dist d, lat_dtype t, const char *
     snprintf(key, sizeof key, "random %d %d", (int)d, (int)t);
     rnd_recipe r = {d, t};
     return lat__gen_get(ctx, key, random_source, &r, options,
-                        (const char *const[]){"lat_random", NULL}, 0, fn, g);
+                        (const char *const[]){"lat_random", NULL}, 0, g);
 }
 
 /* Fills out with distribution d, using ceil(size / per) blocks from the counter. */
-static lat_status generate(lat_random *g, lat_array *out, dist d, double mean, double stddev,
-                           const char *fn)
+static lat_status generate(lat_random *g, lat_array *out, dist d, double mean, double stddev)
 {
     if (!g || !out)
-        return lat__error(g ? g->ctx : NULL, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
+        return lat__error(g ? g->ctx : NULL, LAT_ERROR_INVALID_VALUE, "%s is NULL",
                           g ? "out" : "g");
     if (out->ctx != g->ctx)
         return lat__error(g->ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: out belongs to another context than the generator", fn);
+                          "out belongs to another context than the generator");
     lat_dtype t = out->dtype;
     bool ok = d == DIST_BITS ? (t == LAT_DTYPE_UINT32 || t == LAT_DTYPE_INT32)
                              : (t == LAT_DTYPE_FLOAT32 || t == LAT_DTYPE_FLOAT64);
     if (!ok)
-        return lat__error(g->ctx, LAT_ERROR_INVALID_VALUE, "%s: out is %s; it must be %s", fn,
+        return lat__error(g->ctx, LAT_ERROR_INVALID_VALUE, "out is %s; it must be %s",
                           lat_dtype_name(t),
                           d == DIST_BITS ? "uint32 or int32" : "float32 or float64");
     if (d == DIST_NORMAL && !(stddev >= 0 && isfinite(stddev) && isfinite(mean)))
         return lat__error(g->ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: mean %g and stddev %g: stddev must be >= 0, both finite", fn, mean,
+                          "mean %g and stddev %g: stddev must be >= 0, both finite", mean,
                           stddev);
     if (out->size == 0)
         return LAT_OK;
     lat__gen *gen;
-    lat_status st = get_kernel(g->ctx, d, t, fn, &gen);
+    lat_status st = get_kernel(g->ctx, d, t, &gen);
     if (st != LAT_OK)
         return st;
     unsigned per = (d == DIST_BITS || t == LAT_DTYPE_FLOAT32) ? 4 : 2;
@@ -380,15 +383,18 @@ static lat_status generate(lat_random *g, lat_array *out, dist d, double mean, d
 
 lat_status lat_random_bits(lat_random *g, lat_array *out)
 {
-    return generate(g, out, DIST_BITS, 0, 0, "lat_random_bits");
+    LAT__API();
+    return generate(g, out, DIST_BITS, 0, 0);
 }
 
 lat_status lat_random_uniform(lat_random *g, lat_array *out)
 {
-    return generate(g, out, DIST_UNIFORM, 0, 0, "lat_random_uniform");
+    LAT__API();
+    return generate(g, out, DIST_UNIFORM, 0, 0);
 }
 
 lat_status lat_random_normal(lat_random *g, lat_array *out, double mean, double stddev)
 {
-    return generate(g, out, DIST_NORMAL, mean, stddev, "lat_random_normal");
+    LAT__API();
+    return generate(g, out, DIST_NORMAL, mean, stddev);
 }

@@ -98,7 +98,7 @@ static void reduction_source(const void *arg, lat__src *s)
         "    const unsigned long long lat_chunk = (n + gridDim.x - 1) / gridDim.x;\n"
         "    const unsigned long long lat_lo = (unsigned long long)blockIdx.x * lat_chunk;\n"
         "    const unsigned long long lat_hi = lat_lo + lat_chunk < n ? lat_lo + lat_chunk : n;\n"
-        "#ifdef __LATTICE_EMU__\n"
+        "#ifdef __LATTICE_SEQUENTIAL_BLOCK__\n"
         "    const unsigned long long lat_len = lat_hi > lat_lo ? lat_hi - lat_lo : 0;\n"
         "    const unsigned long long lat_sub = (lat_len + blockDim.x - 1) / blockDim.x;\n"
         "    unsigned long long lat_b = lat_lo + threadIdx.x * lat_sub;\n"
@@ -142,33 +142,33 @@ static void reduction_source(const void *arg, lat__src *s)
         sp->map, s2, lat_dtype_ctype(sp->acc), lat_dtype_ctype(sp->acc), sp->neutral);
 }
 
-static lat_status get_reduction(lat_context *ctx, const spec *sp, const char *fn, lat__gen **g)
+static lat_status get_reduction(lat_context *ctx, const spec *sp, lat__gen **g)
 {
     char s1[160], s2[160];
     stage_names(sp->name, s1, s2, sizeof s1);
     lat__src key = {0};
     lat__src_addf(&key, "reduce %d|%s|%s|%s|%s|%s|%s", (int)sp->acc, sp->neutral, sp->reduce,
                   sp->map, sp->params, sp->preamble ? sp->preamble : "", sp->name);
-    lat_status st = lat__src_check(&key, ctx, fn);
+    lat_status st = lat__src_check(&key, ctx);
     if (st != LAT_OK)
         return st;
     st = lat__gen_get(ctx, key.text, reduction_source, sp, NULL,
                       (const char *const[]){s1, s2, NULL},
-                      max_partials(ctx) * lat_dtype_size(sp->acc), fn, g);
+                      max_partials(ctx) * lat_dtype_size(sp->acc), g);
     lat__src_free(&key);
     return st;
 }
 
 /* Runs the reduction of n items into the device address `result` (one lat_t). */
 static lat_status run_reduction(lat__gen *g, size_t n, size_t nargs, const lat_arg *args,
-                                lat_deviceptr result, const char *fn)
+                                lat_deviceptr result)
 {
     lat_context *ctx = g->ctx;
     unsigned grid = lat__grid_for(ctx, n, LAT__BLOCK);
     lat_arg small[18];
     lat_arg *all = nargs + 2 <= 18 ? small : lat__malloc((nargs + 2) * sizeof *all);
     if (!all)
-        return lat__oom(ctx, fn);
+        return lat__oom(ctx);
     if (nargs)
         memcpy(all, args, nargs * sizeof *all);
     all[nargs] = lat_arg_u64(n);
@@ -198,17 +198,17 @@ static lat_status run_reduction(lat__gen *g, size_t n, size_t nargs, const lat_a
 typedef lat_status (*fill_fn)(void *arg, lat_deviceptr dst);
 
 static lat_status into_result(lat_context *ctx, lat_dtype type, lat_array *out,
-                              lat_array **result, const char *fn, fill_fn fill, void *arg)
+                              lat_array **result, fill_fn fill, void *arg)
 {
     if (result)
         *result = NULL;
     if (!out && !result)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: out and result are both NULL", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "out and result are both NULL");
     if (out && out->size != 1)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: out has %zu elements; a reduction's result has 1", fn, out->size);
+                          "out has %zu elements; a reduction's result has 1", out->size);
     if (out && out->ctx != ctx)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: out belongs to another context", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "out belongs to another context");
     lat_status st;
     if (out && out->dtype == type) {
         st = fill(arg, out->ptr);
@@ -217,14 +217,14 @@ static lat_status into_result(lat_context *ctx, lat_dtype type, lat_array *out,
         return st;
     }
     lat_array *tmp;
-    st = lat__array_new(ctx, type, 0, NULL, fn, &tmp);
+    st = lat__array_new(ctx, type, 0, NULL, &tmp);
     if (st != LAT_OK)
         return st;
     st = fill(arg, tmp->ptr);
     if (st == LAT_OK && out) {
         /* One element converted, whatever out's shape (0-d, (1,), (1, 1)...). */
         lat_operand in = lat_operand_array(tmp);
-        st = lat__ew_apply(ctx, fn, NULL, "a", out->dtype, out->ptr, 1, &in, 1);
+        st = lat__ew_apply(ctx, NULL, "a", out->dtype, out->ptr, 1, &in, 1);
     }
     if (out || st != LAT_OK) {
         lat_array_destroy(tmp);
@@ -246,35 +246,32 @@ struct lat_reduction {
 lat_status lat_reduction_create(lat_context *ctx, const lat_reduction_desc *desc,
                                 lat_reduction **out)
 {
-    static const char fn[] = "lat_reduction_create";
+    LAT__API();
     if (!out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: out is NULL", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "out is NULL");
     *out = NULL;
     if (!ctx || !desc)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
-                          ctx ? "desc" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "desc" : "ctx");
     const char *missing = !desc->neutral || !*desc->neutral     ? "neutral"
                           : !desc->reduce || !*desc->reduce     ? "reduce"
                           : !desc->map || !*desc->map           ? "map"
                           : !desc->arguments || !*desc->arguments ? "arguments"
                                                                 : NULL;
     if (missing)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: desc->%s is missing", fn, missing);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "desc->%s is missing", missing);
     if (!lat__dtype_valid(desc->dtype))
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: unknown dtype %d", fn,
-                          (int)desc->dtype);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "unknown dtype %d", (int)desc->dtype);
     const char *name = desc->name ? desc->name : "reduction";
     if (!lat__is_identifier(name) || strlen(name) > 100)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: the name \"%s\" is not a C identifier (of at most 100 characters)",
-                          fn, name);
+                          "the name \"%s\" is not a C identifier (of at most 100 characters)", name);
     lat_reduction *r = lat__calloc(1, sizeof *r);
     if (!r)
-        return lat__oom(ctx, fn);
+        return lat__oom(ctx);
     spec sp = {.acc = lat__dtype_resolve(desc->dtype), .neutral = desc->neutral,
                .reduce = desc->reduce, .map = desc->map, .params = desc->arguments,
                .preamble = desc->preamble, .name = name};
-    lat_status st = get_reduction(ctx, &sp, fn, &r->gen);
+    lat_status st = get_reduction(ctx, &sp, &r->gen);
     if (st != LAT_OK) {
         free(r);
         return st;
@@ -286,6 +283,7 @@ lat_status lat_reduction_create(lat_context *ctx, const lat_reduction_desc *desc
 
 void lat_reduction_destroy(lat_reduction *r)
 {
+    LAT__API();
     free(r);
 }
 
@@ -293,27 +291,26 @@ typedef struct launch_arg {
     lat__gen *g;
     size_t n, nargs;
     const lat_arg *args;
-    const char *fn;
 } launch_arg;
 
 static lat_status fill_launch(void *arg, lat_deviceptr dst)
 {
     launch_arg *a = arg;
-    return run_reduction(a->g, a->n, a->nargs, a->args, dst, a->fn);
+    return run_reduction(a->g, a->n, a->nargs, a->args, dst);
 }
 
 lat_status lat_reduction_launch(lat_reduction *r, size_t n, size_t nargs, const lat_arg *args,
                                 lat_array *out, lat_array **result)
 {
-    static const char fn[] = "lat_reduction_launch";
+    LAT__API();
     if (result)
         *result = NULL;
     if (!r)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: r is NULL", fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "r is NULL");
     if (nargs > 0 && !args)
-        return lat__error(r->gen->ctx, LAT_ERROR_INVALID_VALUE, "%s: args is NULL", fn);
-    launch_arg a = {r->gen, n, nargs, args, fn};
-    return into_result(r->gen->ctx, r->dtype, out, result, fn, fill_launch, &a);
+        return lat__error(r->gen->ctx, LAT_ERROR_INVALID_VALUE, "args is NULL");
+    launch_arg a = {r->gen, n, nargs, args};
+    return into_result(r->gen->ctx, r->dtype, out, result, fill_launch, &a);
 }
 
 /* ---- array reductions ------------------------------------------------------------------- */
@@ -324,7 +321,7 @@ typedef struct plan {
     char neutral[96], reduce[192], map_fmt[96]; /* map_fmt: printf with the element */
 } plan;
 
-static lat_status make_plan(lat_context *ctx, lat_reduce_op op, lat_dtype t, const char *fn,
+static lat_status make_plan(lat_context *ctx, lat_reduce_op op, lat_dtype t,
                             plan *p)
 {
     const lat__dtype_info *d = lat__dtype(t);
@@ -383,7 +380,7 @@ static lat_status make_plan(lat_context *ctx, lat_reduce_op op, lat_dtype t, con
         snprintf(p->map_fmt, sizeof p->map_fmt, "(%%s) != 0");
         break;
     default:
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: unknown reduction %d", fn, (int)op);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "unknown reduction %d", (int)op);
     }
     return LAT_OK;
 }
@@ -397,31 +394,30 @@ static const char *op_name(lat_reduce_op op)
 typedef struct whole_arg {
     lat__gen *g;
     const lat_array *x, *y;
-    const char *fn;
 } whole_arg;
 
 static lat_status fill_whole(void *arg, lat_deviceptr dst)
 {
     whole_arg *w = arg;
     lat_arg args[2] = {lat_arg_ptr(w->x->ptr), lat_arg_ptr(w->y ? w->y->ptr : 0)};
-    return run_reduction(w->g, w->x->size, w->y ? 2 : 1, args, dst, w->fn);
+    return run_reduction(w->g, w->x->size, w->y ? 2 : 1, args, dst);
 }
 
 lat_status lat_array_reduce(lat_reduce_op op, const lat_array *a, lat_array *out,
                             lat_array **result)
 {
-    static const char fn[] = "lat_array_reduce";
+    LAT__API();
     if (result)
         *result = NULL;
     if (!a)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: a is NULL", fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "a is NULL");
     plan p;
-    lat_status st = make_plan(a->ctx, op, a->dtype, fn, &p);
+    lat_status st = make_plan(a->ctx, op, a->dtype, &p);
     if (st != LAT_OK)
         return st;
     if (a->size == 0 && (op == LAT_REDUCE_MIN || op == LAT_REDUCE_MAX))
         return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: %s of an empty array: it has no elements", fn, op_name(op));
+                          "%s of an empty array: it has no elements", op_name(op));
     char params[96], map[128], name[32];
     snprintf(params, sizeof params, "const %s *x", lat_dtype_ctype(a->dtype));
     snprintf(map, sizeof map, p.map_fmt, "x[i]");
@@ -429,31 +425,30 @@ lat_status lat_array_reduce(lat_reduce_op op, const lat_array *a, lat_array *out
     spec sp = {.acc = p.acc, .neutral = p.neutral, .reduce = p.reduce, .map = map,
                .params = params, .name = name};
     lat__gen *g;
-    st = get_reduction(a->ctx, &sp, fn, &g);
+    st = get_reduction(a->ctx, &sp, &g);
     if (st != LAT_OK)
         return st;
-    whole_arg w = {g, a, NULL, fn};
-    return into_result(a->ctx, p.type, out, result, fn, fill_whole, &w);
+    whole_arg w = {g, a, NULL};
+    return into_result(a->ctx, p.type, out, result, fill_whole, &w);
 }
 
 lat_status lat_array_dot(const lat_array *x, const lat_array *y, lat_array *out,
                          lat_array **result)
 {
-    static const char fn[] = "lat_array_dot";
+    LAT__API();
     if (result)
         *result = NULL;
     if (!x || !y)
         return lat__error(x ? x->ctx : y ? y->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "%s: %s is NULL", fn, x ? "y" : "x");
+                          "%s is NULL", x ? "y" : "x");
     if (x->ctx != y->ctx)
-        return lat__error(x->ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: x and y belong to different contexts", fn);
+        return lat__error(x->ctx, LAT_ERROR_INVALID_VALUE, "x and y belong to different contexts");
     if (x->size != y->size)
         return lat__error(x->ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: x has %zu elements, y %zu", fn, x->size, y->size);
+                          "x has %zu elements, y %zu", x->size, y->size);
     lat_dtype t = lat_dtype_promote(x->dtype, y->dtype);
     plan p;
-    lat_status st = make_plan(x->ctx, LAT_REDUCE_SUM, t, fn, &p);
+    lat_status st = make_plan(x->ctx, LAT_REDUCE_SUM, t, &p);
     if (st != LAT_OK)
         return st;
     const char *tc = lat_dtype_ctype(t);
@@ -469,11 +464,11 @@ lat_status lat_array_dot(const lat_array *x, const lat_array *y, lat_array *out,
     spec sp = {.acc = p.acc, .neutral = p.neutral, .reduce = p.reduce, .map = map,
                .params = params, .name = "lat_dot"};
     lat__gen *g;
-    st = get_reduction(x->ctx, &sp, fn, &g);
+    st = get_reduction(x->ctx, &sp, &g);
     if (st != LAT_OK)
         return st;
-    whole_arg w = {g, x, y, fn};
-    return into_result(x->ctx, p.type, out, result, fn, fill_whole, &w);
+    whole_arg w = {g, x, y};
+    return into_result(x->ctx, p.type, out, result, fill_whole, &w);
 }
 
 /* ---- along one axis --------------------------------------------------------------------- */
@@ -576,21 +571,20 @@ static lat_status fill_axis(void *arg, lat_deviceptr dst)
 lat_status lat_array_reduce_axis(lat_reduce_op op, const lat_array *a, int axis, lat_array *out,
                                  lat_array **result)
 {
-    static const char fn[] = "lat_array_reduce_axis";
+    LAT__API();
     if (result)
         *result = NULL;
     if (!a)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: a is NULL", fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "a is NULL");
     if (!out && !result)
-        return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE, "%s: out and result are both NULL",
-                          fn);
+        return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE, "out and result are both NULL");
     int ax = axis < 0 ? axis + a->ndim : axis;
     if (ax < 0 || ax >= a->ndim)
         return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: axis %d is out of range for an array of %d dimension%s", fn, axis,
+                          "axis %d is out of range for an array of %d dimension%s", axis,
                           a->ndim, a->ndim == 1 ? "" : "s");
     plan p;
-    lat_status st = make_plan(a->ctx, op, a->dtype, fn, &p);
+    lat_status st = make_plan(a->ctx, op, a->dtype, &p);
     if (st != LAT_OK)
         return st;
     axis_arg x = {.a = a, .outer = 1, .len = a->shape[ax], .inner = 1};
@@ -606,7 +600,7 @@ lat_status lat_array_reduce_axis(lat_reduce_op op, const lat_array *a, int axis,
     }
     if (x.len == 0 && x.outer * x.inner > 0 && (op == LAT_REDUCE_MIN || op == LAT_REDUCE_MAX))
         return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: %s along axis %d of extent 0: its rows have no elements", fn,
+                          "%s along axis %d of extent 0: its rows have no elements",
                           op_name(op), axis);
     if (out) {
         bool same = out->ndim == nd && out->ctx == a->ctx;
@@ -617,7 +611,7 @@ lat_status lat_array_reduce_axis(lat_reduce_op op, const lat_array *a, int axis,
             lat__shape_str(nd, shape, s1, sizeof s1);
             lat__shape_str(out->ndim, out->shape, s2, sizeof s2);
             return lat__error(a->ctx, LAT_ERROR_INVALID_VALUE,
-                              "%s: out has shape %s; the result has shape %s%s", fn, s2, s1,
+                              "out has shape %s; the result has shape %s%s", s2, s1,
                               out->ctx != a->ctx ? " (and out is of another context)" : "");
         }
     }
@@ -627,13 +621,13 @@ lat_status lat_array_reduce_axis(lat_reduce_op op, const lat_array *a, int axis,
              (int)op, p.neutral, p.reduce, p.map_fmt);
     axis_recipe recipe = {&p, a->dtype, x.rows};
     st = lat__gen_get(a->ctx, key, axis_source_fn, &recipe, NULL,
-                      (const char *const[]){"lat_axis", NULL}, 0, fn, &x.g);
+                      (const char *const[]){"lat_axis", NULL}, 0, &x.g);
     if (st != LAT_OK)
         return st;
 
     lat_array *dst = out;
     if (!out || out->dtype != p.type) {
-        st = lat__array_new(a->ctx, p.type, nd, shape, fn, &dst);
+        st = lat__array_new(a->ctx, p.type, nd, shape, &dst);
         if (st != LAT_OK)
             return st;
     }

@@ -82,24 +82,21 @@ _Static_assert(LAT__BLOCK_ == LAT__BLOCK, "the emulator's scan parts are one per
 
 lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan **out)
 {
-    static const char fn[] = "lat_scan_create";
+    LAT__API();
     if (!out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: out is NULL", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "out is NULL");
     *out = NULL;
     if (!ctx || !desc)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
-                          ctx ? "desc" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "desc" : "ctx");
     if (!desc->scan || !*desc->scan || !desc->neutral || !*desc->neutral)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: desc->%s is missing", fn,
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "desc->%s is missing",
                           !desc->scan || !*desc->scan ? "scan" : "neutral");
     if (!lat__dtype_valid(desc->dtype))
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: unknown dtype %d", fn,
-                          (int)desc->dtype);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "unknown dtype %d", (int)desc->dtype);
     const char *name = desc->name ? desc->name : "scan";
     if (!lat__is_identifier(name) || strlen(name) > 100)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: the name \"%s\" is not a C identifier (of at most 100 characters)",
-                          fn, name);
+                          "the name \"%s\" is not a C identifier (of at most 100 characters)", name);
     lat_dtype t = lat__dtype_resolve(desc->dtype);
     const char *nt = desc->neutral, *op = desc->exclusive ? "exclusive" : "inclusive";
     /* Parameters are declared with the C type itself, not lat_t: cross-checking reads the
@@ -121,7 +118,7 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
         "{\n"
         "    const unsigned long long start = blockIdx.x * chunk;\n"
         "    const unsigned long long end = start + chunk < n ? start + chunk : n;\n"
-        "#ifdef __LATTICE_EMU__\n"
+        "#ifdef __LATTICE_SEQUENTIAL_BLOCK__\n"
         EMU_SUBCHUNK
         "    __syncthreads();\n"
         "    if (threadIdx.x == 0) {\n"
@@ -163,7 +160,7 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
         "{\n"
         "    const unsigned long long start = blockIdx.x * chunk;\n"
         "    const unsigned long long end = start + chunk < n ? start + chunk : n;\n"
-        "#ifdef __LATTICE_EMU__\n"
+        "#ifdef __LATTICE_SEQUENTIAL_BLOCK__\n"
         EMU_SUBCHUNK
         "    __syncthreads();\n"
         "    if (threadIdx.x == 0) {\n"
@@ -196,17 +193,17 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
         k3, ct, ct, ct, nt,
         desc->exclusive ? "y[j] = c; c = lat_op(c, v);" : "c = lat_op(c, v); y[j] = c;", nt,
         desc->exclusive ? "excl" : "incl");
-    lat_status st = lat__src_check(&s, ctx, fn);
+    lat_status st = lat__src_check(&s, ctx);
     if (st != LAT_OK)
         return st;
     lat_scan *sc = lat__calloc(1, sizeof *sc);
     if (!sc) {
         lat__src_free(&s);
-        return lat__oom(ctx, fn);
+        return lat__oom(ctx);
     }
     size_t max_blocks = lat__grid_for(ctx, (size_t)-1 / 2, LAT__BLOCK);
     st = lat__gen_get(ctx, s.text, NULL, NULL, NULL, (const char *const[]){k1, k2, k3, NULL},
-                      max_blocks * lat_dtype_size(t), fn, &sc->gen);
+                      max_blocks * lat_dtype_size(t), &sc->gen);
     lat__src_free(&s);
     if (st != LAT_OK) {
         free(sc);
@@ -219,26 +216,27 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
 
 void lat_scan_destroy(lat_scan *s)
 {
+    LAT__API();
     free(s);
 }
 
 lat_status lat_scan_launch(lat_scan *s, const lat_array *in, lat_array *out)
 {
-    static const char fn[] = "lat_scan_launch";
+    LAT__API();
     if (!s || !in || !out)
-        return lat__error(s ? s->gen->ctx : NULL, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
+        return lat__error(s ? s->gen->ctx : NULL, LAT_ERROR_INVALID_VALUE, "%s is NULL",
                           !s ? "s" : !in ? "in" : "out");
     lat__gen *g = s->gen;
     if (in->ctx != g->ctx || out->ctx != g->ctx)
         return lat__error(g->ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: the arrays must belong to the scan's context", fn);
+                          "the arrays must belong to the scan's context");
     if (in->dtype != s->dtype || out->dtype != s->dtype)
         return lat__error(g->ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: the scan is of %s; in is %s, out %s", fn, lat_dtype_name(s->dtype),
+                          "the scan is of %s; in is %s, out %s", lat_dtype_name(s->dtype),
                           lat_dtype_name(in->dtype), lat_dtype_name(out->dtype));
     if (in->size != out->size)
         return lat__error(g->ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: in has %zu elements, out %zu", fn, in->size, out->size);
+                          "in has %zu elements, out %zu", in->size, out->size);
     unsigned long long n = in->size;
     if (n == 0)
         return LAT_OK;

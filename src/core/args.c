@@ -68,31 +68,29 @@ static bool arg_fits(lat_arg_kind kind, size_t bytes, lat__param_class cls, size
     return false;
 }
 
-static lat_status check_args(const char *fn, lat_kernel *k, size_t nargs, const lat_arg *args)
+static lat_status check_args( lat_kernel *k, size_t nargs, const lat_arg *args)
 {
     lat_context *ctx = k->module->ctx;
     if (nargs > 0 && !args)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s(kernel '%s'): args is NULL", fn,
-                          k->name);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "kernel '%s': args is NULL", k->name);
     if (k->nparams >= 0 && nargs != (size_t)k->nparams)
         return lat__error(ctx, LAT_ERROR_ARG_COUNT,
-                          "%s(kernel '%s'): %zu argument%s given; the kernel takes %d", fn,
+                          "kernel '%s': %zu argument%s given; the kernel takes %d",
                           k->name, nargs, nargs == 1 ? "" : "s", k->nparams);
     for (size_t i = 0; i < nargs; i++) {
         const lat_arg *a = &args[i];
         if (a->kind <= LAT_ARG_NONE || a->kind > LAT_ARG_INOUT)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                              "%s(kernel '%s'): argument %zu has kind %d, not a lat_arg_kind; "
-                              "make arguments with the lat_arg_* functions",
-                              fn, k->name, i, (int)a->kind);
+                              "kernel '%s': argument %zu has kind %d, not a lat_arg_kind; "
+                              "make arguments with the lat_arg_* functions", k->name, i, (int)a->kind);
         if ((a->kind == LAT_ARG_BYTES || is_buffer(a->kind)) && !a->value.buffer.data &&
             a->value.buffer.size > 0)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                              "%s(kernel '%s'): argument %zu is %s of %zu bytes at NULL", fn,
+                              "kernel '%s': argument %zu is %s of %zu bytes at NULL",
                               k->name, i, kind_name(a->kind), a->value.buffer.size);
         if (a->kind == LAT_ARG_BYTES && a->value.buffer.size == 0)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                              "%s(kernel '%s'): argument %zu is a value of 0 bytes", fn,
+                              "kernel '%s': argument %zu is a value of 0 bytes",
                               k->name, i);
         if (k->nparams < 0)
             continue;
@@ -102,9 +100,8 @@ static lat_status check_args(const char *fn, lat_kernel *k, size_t nargs, const 
             const lat__param *p =
                 k->sig && k->sig->nparams == k->nparams ? &k->sig->params[i] : NULL;
             return lat__error(ctx, LAT_ERROR_ARG_TYPE,
-                              "%s(kernel '%s'): argument %zu is %s, but parameter %zu%s%s%s "
-                              "is '%s' (%zu bytes)",
-                              fn, k->name, i, kind_name(a->kind), i, p && p->name[0] ? " '" : "",
+                              "kernel '%s': argument %zu is %s, but parameter %zu%s%s%s "
+                              "is '%s' (%zu bytes)", k->name, i, kind_name(a->kind), i, p && p->name[0] ? " '" : "",
                               p ? p->name : "", p && p->name[0] ? "'" : "",
                               p ? p->type : "unknown type", size);
         }
@@ -134,12 +131,12 @@ static void free_buffers(lat_context *ctx, const lat_arg *args, size_t nargs,
 lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size_t nargs,
                            const lat_arg *args)
 {
-    static const char fn[] = "lat_launch_args";
+    LAT__API();
     lat__launch l;
-    lat_status st = lat__launch_prepare(fn, kernel, desc, &l);
+    lat_status st = lat__launch_prepare( kernel, desc, &l);
     if (st != LAT_OK)
         return st;
-    st = check_args(fn, kernel, nargs, args);
+    st = check_args( kernel, nargs, args);
     if (st != LAT_OK)
         return st;
     lat_context *ctx = kernel->module->ctx;
@@ -154,7 +151,7 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
         if (!values || !params) {
             free(values);
             free(params);
-            return lat__oom(ctx, fn);
+            return lat__oom(ctx);
         }
     } else {
         memset(small_values, 0, sizeof small_values);
@@ -167,7 +164,7 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
     lat__buffer_arg small_bufs[16], *bufs = small_bufs;
     size_t nbufs = 0;
     if (fast && nargs > 16 && !(bufs = lat__calloc(nargs, sizeof *bufs)))
-        st = lat__oom(ctx, fn);
+        st = lat__oom(ctx);
     for (size_t i = 0; i < nargs && st == LAT_OK; i++) {
         const lat_arg *a = &args[i];
         params[i] = &values[i];
@@ -181,7 +178,7 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
         case LAT_ARG_PTR:
             values[i].ptr = a->value.ptr;
             if ((int)i < kernel->nparams)
-                st = lat__launch_check_pointer(fn, kernel, (int)i, a->value.ptr);
+                st = lat__launch_check_pointer( kernel, (int)i, a->value.ptr);
             break;
         case LAT_ARG_BYTES: params[i] = a->value.buffer.data; break;
         case LAT_ARG_IN:

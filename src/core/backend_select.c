@@ -81,6 +81,7 @@ static lat_status probe(size_t i)
 
 const char *lat_backend_name(lat_backend_kind kind)
 {
+    LAT__API();
     switch (kind) {
     case LAT_BACKEND_AUTO:
         return "auto";
@@ -116,10 +117,10 @@ lat_status lat__backend_get(const lat_context *log_ctx, lat_backend_kind kind,
     const char *origin = "requested by the program";
     /* Every public path to a backend comes here: the one place the environment is read
      * again (env.h), and where a malformed LATTICE_* value fails the call. */
-    lat_status env_st = lat__env_read(log_ctx, "lattice");
+    lat_status env_st = lat__env_read(log_ctx);
     for (size_t i = 0; i < NBACKENDS; i++)
         if (backends[i]->env) {
-            lat_status b_st = lat__env_table_read(backends[i]->env, log_ctx, "lattice");
+            lat_status b_st = lat__env_table_read(backends[i]->env, log_ctx);
             env_st = env_st != LAT_OK ? env_st : b_st;
         }
     if (env_st != LAT_OK)
@@ -165,8 +166,9 @@ lat_status lat__backend_get(const lat_context *log_ctx, lat_backend_kind kind,
 
 lat_status lat_backend_resolve(lat_backend_kind kind, lat_backend_kind *resolved)
 {
+    LAT__API();
     if (!resolved)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_backend_resolve: resolved is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "resolved is NULL");
     const lat__backend *b = NULL;
     lat_status st = lat__backend_get(NULL, kind, &b);
     if (st != LAT_OK)

@@ -10,6 +10,6 @@ lat_status lat__backend_get(const lat_context *log_ctx, lat_backend_kind kind,
 
 /* LAT_OK when `ordinal` names a device of backend b; else LAT_ERROR_INVALID_DEVICE with a
  * message naming `caller` and the valid range. */
-lat_status lat__device_check(const lat_context *log_ctx, const lat__backend *b, int ordinal, const char *caller);
+lat_status lat__device_check(const lat_context *log_ctx, const lat__backend *b, int ordinal);
 
 #endif

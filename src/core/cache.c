@@ -491,8 +491,9 @@ void lat__cache_count_memory_hit(void)
 
 lat_status lat_cache_get_stats(lat_cache_stats *out)
 {
+    LAT__API();
     if (!out)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_cache_get_stats: out is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "out is NULL");
     out->memory_hits = atomic_load(&n_memory_hits);
     out->disk_hits = atomic_load(&n_disk_hits);
     out->misses = atomic_load(&n_misses);
@@ -504,6 +505,7 @@ lat_status lat_cache_get_stats(lat_cache_stats *out)
 
 void lat_cache_clear(void)
 {
+    LAT__API();
     pthread_mutex_lock(&memory_lock);
     memory_clear_locked();
     pthread_mutex_unlock(&memory_lock);
@@ -518,6 +520,7 @@ void lat_cache_clear(void)
 
 const char *lat_cache_directory(void)
 {
+    LAT__API();
     static _Thread_local char dir[4096];
     if (!lat__cache_enabled() || !directory(dir, sizeof dir) || !lat__cache_disk_trusted())
         dir[0] = '\0';

@@ -14,9 +14,9 @@
 
 lat_status lat_check_parse_modes(const char *text, unsigned *modes)
 {
+    LAT__API();
     if (!text || !modes)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_check_parse_modes: %s is NULL",
-                          text ? "modes" : "text");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s is NULL", text ? "modes" : "text");
     static const struct {
         const char *name;
         unsigned bits;
@@ -37,7 +37,7 @@ lat_status lat_check_parse_modes(const char *text, unsigned *modes)
                 }
             if (!known)
                 return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
-                                  "lat_check_parse_modes: '%.*s' is not a check (memcheck, "
+                                  "'%.*s' is not a check (memcheck, "
                                   "racecheck, synccheck, initcheck, all or none)", (int)n, p);
         }
         p += n;
@@ -57,8 +57,8 @@ lat_status lat__check_requested(lat_context *ctx, const lat_context_desc *desc, 
     if (m == 0) {
         const char *env = lat__env(LAT_ENV_CHECK);
         if (env && lat_check_parse_modes(env, &m) != LAT_OK)
-            return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_context_create: LATTICE_CHECK: %s",
-                              lat_last_error());
+            return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "LATTICE_CHECK: %s",
+                              lat__last_failure());
     }
     if (lat__env_on(LAT_ENV_PROFILE))
         m |= LAT_CHECK_PROFILE; /* lattice/profile.h */

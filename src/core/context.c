@@ -23,8 +23,9 @@ static lat_status unchecked_note(lat_context *ctx, const lat_context_desc *desc)
 
 lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
 {
+    LAT__API();
     if (!out)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_context_create: out is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "out is NULL");
     *out = NULL;
     lat_context_desc defaults;
     memset(&defaults, 0, sizeof defaults);
@@ -35,17 +36,17 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
     unsigned unknown = desc->check & ~(unsigned)(LAT_CHECK_ALL | LAT_CHECK_PROFILE | LAT_CHECK_OFF);
     if (unknown)
         return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_context_create: desc->check has bits 0x%x that are no LAT_CHECK_* "
+                          "desc->check has bits 0x%x that are no LAT_CHECK_* "
                           "mode (the modes are 0x%x, LAT_CHECK_PROFILE 0x%x and LAT_CHECK_OFF 0x%x)",
                           unknown, (unsigned)LAT_CHECK_ALL, (unsigned)LAT_CHECK_PROFILE,
                           (unsigned)LAT_CHECK_OFF);
     if (desc->pointer_check < LAT_POINTER_CHECK_DEFAULT || desc->pointer_check > LAT_POINTER_CHECK_OFF)
         return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_context_create: desc->pointer_check is %d, not a "
+                          "desc->pointer_check is %d, not a "
                           "LAT_POINTER_CHECK_* value", desc->pointer_check);
     lat_context *ctx = lat__calloc(1, sizeof *ctx);
     if (!ctx)
-        return lat__oom(NULL, "lat_context_create");
+        return lat__oom(NULL);
     /* The logger is set first so that failures below reach it. */
     ctx->logger = desc->logger;
     ctx->emu_opt = desc->emu_opt;
@@ -53,7 +54,7 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
     const lat__backend *b = NULL;
     lat_status st = lat__backend_get(ctx, desc->backend, &b);
     if (st == LAT_OK)
-        st = lat__device_check(ctx, b, desc->device, "lat_context_create");
+        st = lat__device_check(ctx, b, desc->device);
     if (st != LAT_OK) {
         free(ctx);
         return st;
@@ -67,7 +68,7 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
     }
     if (pthread_mutex_init(&ctx->lock, NULL) != 0) {
         free(ctx);
-        return lat__error(NULL, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: no mutex");
+        return lat__error(NULL, LAT_ERROR_OUT_OF_MEMORY, "no mutex");
     }
     /* By default a backend that can checks pointer arguments (the emulator clears this when
      * memcheck runs: it names the very access, line and element, where this check could
@@ -96,6 +97,7 @@ lat_status lat_context_create(const lat_context_desc *desc, lat_context **out)
 
 void lat_context_destroy(lat_context *ctx)
 {
+    LAT__API();
     if (!ctx)
         return;
     (void)ctx->backend->synchronize(ctx);
@@ -113,21 +115,23 @@ void lat_context_destroy(lat_context *ctx)
 
 lat_backend_kind lat_context_backend(const lat_context *ctx)
 {
+    LAT__API();
     return ctx ? ctx->backend->kind : LAT_BACKEND_AUTO;
 }
 
 lat_status lat_context_device_info(const lat_context *ctx, lat_device_info *info)
 {
+    LAT__API();
     if (!ctx || !info)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_context_device_info: %s is NULL",
-                          ctx ? "info" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "info" : "ctx");
     *info = ctx->info;
     return LAT_OK;
 }
 
 lat_status lat_context_synchronize(lat_context *ctx)
 {
+    LAT__API();
     if (!ctx)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_context_synchronize: ctx is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "ctx is NULL");
     return ctx->backend->synchronize(ctx);
 }

@@ -168,7 +168,7 @@ lat_status lat__driver_context_init(lat_context *ctx, const lat_context_desc *de
 void lat__driver_context_release(lat_context *ctx);
 
 /* Checks that stream (may be NULL) belongs to ctx; `fn` names the caller. */
-lat_status lat__stream_check(const lat_context *ctx, const lat_stream *stream, const char *fn);
+lat_status lat__stream_check(const lat_context *ctx, const lat_stream *stream);
 
 /* The host range lattice page-locked that contains [p, p+bytes), or NULL. */
 bool lat__host_is_pinned(lat_context *ctx, const void *p, size_t bytes);

@@ -138,15 +138,14 @@ static int read_all(lat__env_table *t, const char **bad_value)
     return bad;
 }
 
-lat_status lat__env_table_read(lat__env_table *t, const lat_context *ctx, const char *caller)
+lat_status lat__env_table_read(lat__env_table *t, const lat_context *ctx)
 {
     const char *value = NULL;
     pthread_mutex_lock(&lock);
     int bad = read_all(t, &value);
     lat_status st = LAT_OK;
     if (bad >= 0)
-        st = lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s='%s' is not valid: expected %s",
-                        caller, t->vars[bad].name, value, invalid(&t->vars[bad], value));
+        st = lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s='%s' is not valid: expected %s", t->vars[bad].name, value, invalid(&t->vars[bad], value));
     pthread_mutex_unlock(&lock);
     return st;
 }
@@ -168,9 +167,9 @@ bool lat__env_flag_on(const char *value)
     return value && flag_value(value) == 1;
 }
 
-lat_status lat__env_read(const lat_context *ctx, const char *caller)
+lat_status lat__env_read(const lat_context *ctx)
 {
-    return lat__env_table_read(&core_table, ctx, caller);
+    return lat__env_table_read(&core_table, ctx);
 }
 
 const char *lat__env(lat__env_id id)

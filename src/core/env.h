@@ -53,7 +53,7 @@ typedef struct lat__env_table {
  * LAT_ERROR_INVALID_VALUE (through lat__error, with ctx's logger, the message starting
  * with caller) for the first malformed one; the others are still read. Thread safety:
  * any thread. */
-lat_status lat__env_table_read(lat__env_table *table, const lat_context *ctx, const char *caller);
+lat_status lat__env_table_read(lat__env_table *table, const lat_context *ctx);
 
 /* Variable `index` of table as last read (reading the table the first time), or NULL
  * when unset or empty. The string stays valid for the life of the process. Thread
@@ -95,7 +95,7 @@ typedef enum lat__env_id {
 } lat__env_id;
 
 /* Reads core's table again (lat__env_table_read). */
-lat_status lat__env_read(const lat_context *ctx, const char *caller);
+lat_status lat__env_read(const lat_context *ctx);
 
 /* Core's variable as last read (lat__env_table_get). */
 const char *lat__env(lat__env_id id);

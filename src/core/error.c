@@ -39,6 +39,28 @@ const char *lat_last_error(void)
     return msg ? msg : "";
 }
 
+/* A pointer to a static string: nothing to free as the thread exits. */
+static _Thread_local const char *current_api;
+
+lat__api_scope lat__api_open(const char *name)
+{
+    if (current_api)
+        return (lat__api_scope){NULL};
+    current_api = name;
+    return (lat__api_scope){name};
+}
+
+void lat__api_close(const lat__api_scope *scope)
+{
+    if (scope->opened)
+        current_api = NULL;
+}
+
+const char *lat__api_name(void)
+{
+    return current_api;
+}
+
 static char *vformat(const char *fmt, va_list ap)
 {
     va_list ap2;
@@ -85,9 +107,41 @@ void lat_report_failure(lat_status status, const char *call, const char *file, i
             *lat_last_error() ? lat_last_error() : lat_status_string(status));
 }
 
-lat_status lat__verror(const lat_context *ctx, lat_status status, const char *fmt, va_list ap)
+/* How many bytes of msg are the current public function's name and ": " (0: none). */
+static size_t named_prefix(const char *msg)
+{
+    size_t a = current_api ? strlen(current_api) : 0;
+    return a && strncmp(msg, current_api, a) == 0 && msg[a] == ':' && msg[a + 1] == ' ' ? a + 2
+                                                                                      : 0;
+}
+
+const char *lat__last_failure(void)
+{
+    const char *msg = lat_last_error();
+    return msg + named_prefix(msg);
+}
+
+/* fmt's message, with the public function's name in front (once: a failure recorded
+ * again, as cross-checking does with one side's, has it already). */
+static char *vformat_failure(const char *fmt, va_list ap)
 {
     char *msg = vformat(fmt, ap);
+    if (!msg || !current_api || named_prefix(msg))
+        return msg;
+    size_t a = strlen(current_api), m = strlen(msg);
+    char *named = lat__malloc(a + 2 + m + 1);
+    if (named) {
+        memcpy(named, current_api, a);
+        memcpy(named + a, ": ", 2);
+        memcpy(named + a + 2, msg, m + 1);
+    }
+    free(msg);
+    return named;
+}
+
+lat_status lat__verror(const lat_context *ctx, lat_status status, const char *fmt, va_list ap)
+{
+    char *msg = vformat_failure(fmt, ap);
     if (!msg) {
         set_message(NULL);
         log_text(ctx, LAT_LOG_ERROR, out_of_memory_message);
@@ -107,16 +161,28 @@ lat_status lat__error(const lat_context *ctx, lat_status status, const char *fmt
     return st;
 }
 
-lat_status lat__oom(const lat_context *ctx, const char *fn)
+lat_status lat__oom(const lat_context *ctx)
 {
-    return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory");
+}
+
+lat_status lat__oom_for(const lat_context *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *what = vformat(fmt, ap);
+    va_end(ap);
+    lat_status st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory %s",
+                               what ? what : "");
+    free(what);
+    return st;
 }
 
 lat_status lat__error_logged(lat_status status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *msg = vformat(fmt, ap);
+    char *msg = vformat_failure(fmt, ap);
     va_end(ap);
     set_message(msg);
     return status;

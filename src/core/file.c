@@ -80,22 +80,20 @@ int lat__read_file_max(const char *path, size_t max, char **out, size_t *size)
     return 0;
 }
 
-lat_status lat__read_file_or_error(lat_context *ctx, const char *fn, const char *path,
+lat_status lat__read_file_or_error(lat_context *ctx, const char *path,
                                    char **out, size_t *size)
 {
     int err = lat__read_file(path, out, size);
     if (err == ENOMEM)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory reading '%s'",
-                          fn, path);
+        return lat__oom_for(ctx, "reading '%s'", path);
     if (err == ENODEV)
-        return lat__error(ctx, LAT_ERROR_FILE, "%s: '%s' is not a regular file", fn, path);
+        return lat__error(ctx, LAT_ERROR_FILE, "'%s' is not a regular file", path);
     if (err == EFBIG)
-        return lat__error(ctx, LAT_ERROR_FILE, "%s: '%s' is larger than %u MiB", fn, path,
+        return lat__error(ctx, LAT_ERROR_FILE, "'%s' is larger than %u MiB", path,
                           (unsigned)(LAT__READ_MAX >> 20));
     if (err == EIO)
-        return lat__error(ctx, LAT_ERROR_FILE, "%s: error reading '%s'", fn, path);
+        return lat__error(ctx, LAT_ERROR_FILE, "error reading '%s'", path);
     if (err)
-        return lat__error(ctx, LAT_ERROR_FILE, "%s: cannot open '%s': %s", fn, path,
-                          strerror(err));
+        return lat__error(ctx, LAT_ERROR_FILE, "cannot open '%s': %s", path, strerror(err));
     return LAT_OK;
 }

@@ -21,7 +21,7 @@ int lat__read_file_max(const char *path, size_t max, char **out, size_t *size);
 
 /* lat__read_file, with a failure recorded against ctx as LAT_ERROR_FILE (or
  * LAT_ERROR_OUT_OF_MEMORY), the message naming the public function fn and the path. */
-lat_status lat__read_file_or_error(lat_context *ctx, const char *fn, const char *path,
+lat_status lat__read_file_or_error(lat_context *ctx, const char *path,
                                    char **out, size_t *size);
 
 #endif

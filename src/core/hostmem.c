@@ -63,7 +63,7 @@ bool lat__host_is_mapped(lat_context *ctx, uintptr_t p)
 }
 
 /* Inserts a range; fails when it overlaps one already there. */
-static lat_status insert(lat_context *ctx, const char *fn, char *base, size_t size,
+static lat_status insert(lat_context *ctx, char *base, size_t size,
                          unsigned flags, bool registered)
 {
     lat__ctx_driver *d = ctx->drv;
@@ -75,16 +75,15 @@ static lat_status insert(lat_context *ctx, const char *fn, char *base, size_t si
     if (overlaps) {
         pthread_mutex_unlock(&d->lock);
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: %zu bytes at %p overlap host memory this context has already "
-                          "page-locked",
-                          fn, size, (void *)base);
+                          "%zu bytes at %p overlap host memory this context has already "
+                          "page-locked", size, (void *)base);
     }
     if (d->nhost == d->host_cap) {
         size_t cap = d->host_cap ? d->host_cap * 2 : 8;
         lat__host_range *p = lat__realloc(d->host, cap * sizeof *p);
         if (!p) {
             pthread_mutex_unlock(&d->lock);
-            return lat__oom(ctx, fn);
+            return lat__oom(ctx);
         }
         d->host = p;
         d->host_cap = cap;
@@ -97,7 +96,7 @@ static lat_status insert(lat_context *ctx, const char *fn, char *base, size_t si
 }
 
 /* Removes the range starting exactly at p made the `registered` way. */
-static lat_status take(lat_context *ctx, const char *fn, void *p, bool registered)
+static lat_status take(lat_context *ctx, void *p, bool registered)
 {
     lat__ctx_driver *d = ctx->drv;
     pthread_mutex_lock(&d->lock);
@@ -108,7 +107,7 @@ static lat_status take(lat_context *ctx, const char *fn, void *p, bool registere
                           : registered                 ? "allocated by lat_host_alloc, not registered"
                                                        : "registered by lat_host_register, not allocated";
         pthread_mutex_unlock(&d->lock);
-        return lat__error(ctx, LAT_ERROR_INVALID_ADDRESS, "%s: %p is %s%s", fn, p, why,
+        return lat__error(ctx, LAT_ERROR_INVALID_ADDRESS, "%p is %s%s", p, why,
                           i == (size_t)-1 ? " (already released, or never made here)" : "");
     }
     memmove(&d->host[i], &d->host[i + 1], (d->nhost - i - 1) * sizeof *d->host);
@@ -119,20 +118,19 @@ static lat_status take(lat_context *ctx, const char *fn, void *p, bool registere
 
 lat_status lat_host_alloc(lat_context *ctx, size_t bytes, unsigned flags, void **out)
 {
-    static const char fn[] = "lat_host_alloc";
+    LAT__API();
     if (!ctx || !out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, ctx ? "out" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "out" : "ctx");
     *out = NULL;
     if (bytes == 0)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: size is 0 bytes", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "size is 0 bytes");
     if (flags & ~alloc_flags)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: unknown flags 0x%x", fn,
-                          flags & ~alloc_flags);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "unknown flags 0x%x", flags & ~alloc_flags);
     void *p = NULL;
     lat_status st = lat__drv(ctx)->host_alloc(ctx, bytes, flags, &p);
     if (st != LAT_OK)
         return st;
-    st = insert(ctx, fn, p, bytes, flags, false);
+    st = insert(ctx, p, bytes, flags, false);
     if (st != LAT_OK) {
         lat__drv(ctx)->host_free(ctx, p);
         return st;
@@ -143,11 +141,12 @@ lat_status lat_host_alloc(lat_context *ctx, size_t bytes, unsigned flags, void *
 
 lat_status lat_host_free(lat_context *ctx, void *ptr)
 {
+    LAT__API();
     if (!ctx)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_host_free: ctx is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "ctx is NULL");
     if (!ptr)
         return LAT_OK;
-    lat_status st = take(ctx, "lat_host_free", ptr, false);
+    lat_status st = take(ctx, ptr, false);
     if (st == LAT_OK)
         lat__drv(ctx)->host_free(ctx, ptr);
     return st;
@@ -155,33 +154,32 @@ lat_status lat_host_free(lat_context *ctx, void *ptr)
 
 lat_status lat_host_register(lat_context *ctx, void *ptr, size_t bytes, unsigned flags)
 {
-    static const char fn[] = "lat_host_register";
+    LAT__API();
     if (!ctx || !ptr)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, ctx ? "ptr" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "ptr" : "ctx");
     if (bytes == 0)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: size is 0 bytes", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "size is 0 bytes");
     if (flags & ~register_flags)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: unknown flags 0x%x", fn,
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "unknown flags 0x%x",
                           flags & ~register_flags);
     if ((uintptr_t)ptr > UINTPTR_MAX - bytes)
-        return lat__error(ctx, LAT_ERROR_OVERFLOW, "%s: %zu bytes at %p wrap around", fn, bytes,
-                          ptr);
+        return lat__error(ctx, LAT_ERROR_OVERFLOW, "%zu bytes at %p wrap around", bytes, ptr);
     /* The slot first, so that two threads registering one buffer cannot both succeed. */
-    lat_status st = insert(ctx, fn, ptr, bytes, flags, true);
+    lat_status st = insert(ctx, ptr, bytes, flags, true);
     if (st != LAT_OK)
         return st;
     st = lat__drv(ctx)->host_register(ctx, ptr, bytes, flags);
     if (st != LAT_OK)
-        (void)take(ctx, fn, ptr, true);
+        (void)take(ctx, ptr, true);
     return st;
 }
 
 lat_status lat_host_unregister(lat_context *ctx, void *ptr)
 {
+    LAT__API();
     if (!ctx || !ptr)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_host_unregister: %s is NULL",
-                          ctx ? "ptr" : "ctx");
-    lat_status st = take(ctx, "lat_host_unregister", ptr, true);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "ptr" : "ctx");
+    lat_status st = take(ctx, ptr, true);
     if (st == LAT_OK)
         lat__drv(ctx)->host_unregister(ctx, ptr);
     return st;
@@ -189,8 +187,9 @@ lat_status lat_host_unregister(lat_context *ctx, void *ptr)
 
 lat_status lat_host_device_pointer(lat_context *ctx, void *host, lat_deviceptr *out)
 {
+    LAT__API();
     if (!ctx || !host || !out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_host_device_pointer: %s is NULL",
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL",
                           !ctx ? "ctx" : !host ? "host" : "out");
     *out = 0;
     lat__ctx_driver *d = ctx->drv;
@@ -200,7 +199,7 @@ lat_status lat_host_device_pointer(lat_context *ctx, void *host, lat_deviceptr *
     pthread_mutex_unlock(&d->lock);
     if (!mapped)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_host_device_pointer: %p is not in page-locked memory made with "
+                          "%p is not in page-locked memory made with "
                           "LAT_HOST_MAPPED in this context",
                           host);
     return d->ops->host_device_pointer(ctx, host, out);

@@ -12,37 +12,35 @@
 
 static lat_status read_image(lat_context *ctx, const char *path, char **out, size_t *size)
 {
-    lat_status st = lat__read_file_or_error(ctx, "lat_module_load", path, out, size);
+    lat_status st = lat__read_file_or_error(ctx, path, out, size);
     if (st != LAT_OK)
         return st;
     if (*size == 0) {
         free(*out);
-        return lat__error(ctx, LAT_ERROR_FILE, "lat_module_load: empty file '%s'", path);
+        return lat__error(ctx, LAT_ERROR_FILE, "empty file '%s'", path);
     }
     return LAT_OK;
 }
 
 lat_status lat_module_load(lat_context *ctx, const lat_module_image_desc *desc, lat_module **out)
 {
-    static const char fn[] = "lat_module_load";
+    LAT__API();
     if (!ctx || !desc || !out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL",
                           !ctx ? "ctx" : !desc ? "desc" : "out");
     *out = NULL;
     if (!desc->data == !desc->path)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: give exactly one of desc->data and desc->path (%s given)", fn,
+                          "give exactly one of desc->data and desc->path (%s given)",
                           desc->data ? "both" : "neither");
     if (desc->data && desc->size == 0)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: desc->size is 0", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "desc->size is 0");
     if (desc->kind != LAT_CODE_AUTO && desc->kind != LAT_CODE_PTX && desc->kind != LAT_CODE_CUBIN)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: desc->kind %d is not a lat_code_kind",
-                          fn, (int)desc->kind);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "desc->kind %d is not a lat_code_kind", (int)desc->kind);
     if (!lat__drv(ctx)->module_load)
         return lat__error(ctx, LAT_ERROR_UNSUPPORTED,
-                          "%s: the %s backend runs CUDA C source only, not PTX or CUBIN images "
-                          "(use lat_module_create)",
-                          fn, ctx->backend->name);
+                          "the %s backend runs CUDA C source only, not PTX or CUBIN images "
+                          "(use lat_module_create)", ctx->backend->name);
 
     /* A private copy, NUL-terminated, so that PTX given without its NUL can be loaded. */
     char *image = NULL;
@@ -55,7 +53,7 @@ lat_status lat_module_load(lat_context *ctx, const lat_module_image_desc *desc, 
         size = desc->size;
         image = lat__malloc(size + 1);
         if (!image)
-            return lat__oom(ctx, fn);
+            return lat__oom(ctx);
         memcpy(image, desc->data, size);
         image[size] = '\0';
     }
@@ -69,7 +67,7 @@ lat_status lat_module_load(lat_context *ctx, const lat_module_image_desc *desc, 
     lat_module *mod = lat__module_new(ctx, name);
     if (!mod) {
         free(image);
-        return lat__oom(ctx, fn);
+        return lat__oom(ctx);
     }
     lat_status st = lat__drv(ctx)->module_load(ctx, mod, image, size, kind);
     free(image);
@@ -86,16 +84,17 @@ lat_status lat_module_load(lat_context *ctx, const lat_module_image_desc *desc, 
 lat_status lat_module_get_code(const lat_module *mod, lat_code_kind *kind, const void **data,
                                size_t *size)
 {
+    LAT__API();
     if (!mod || !kind || !data || !size)
         return lat__error(mod ? mod->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_module_get_code: %s is NULL",
+                          "%s is NULL",
                           !mod ? "mod" : !kind ? "kind" : !data ? "data" : "size");
     *kind = LAT_CODE_AUTO;
     *data = NULL;
     *size = 0;
     if (!lat__drv(mod->ctx)->module_code)
         return lat__error(mod->ctx, LAT_ERROR_UNSUPPORTED,
-                          "lat_module_get_code: module %s: the %s backend compiles to host code, "
+                          "module %s: the %s backend compiles to host code, "
                           "which it does not give out (no PTX or CUBIN exists)",
                           mod->name, mod->ctx->backend->name);
     return lat__drv(mod->ctx)->module_code(mod, kind, data, size);
@@ -103,11 +102,13 @@ lat_status lat_module_get_code(const lat_module *mod, lat_code_kind *kind, const
 
 lat_module_origin lat_module_get_origin(const lat_module *mod)
 {
+    LAT__API();
     return mod ? (lat_module_origin)mod->origin : LAT_MODULE_COMPILED;
 }
 
 lat_module_tier lat_module_get_tier(const lat_module *mod)
 {
+    LAT__API();
     if (!mod || !mod->ctx->backend->module_tier)
         return LAT_MODULE_TIER_NATIVE;
     return (lat_module_tier)mod->ctx->backend->module_tier(mod);
@@ -115,9 +116,10 @@ lat_module_tier lat_module_get_tier(const lat_module *mod)
 
 lat_status lat_kernel_get_resources(const lat_kernel *kernel, lat_kernel_resources *out)
 {
+    LAT__API();
     if (!kernel || !out)
         return lat__error(kernel ? kernel->module->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_kernel_get_resources: %s is NULL", kernel ? "out" : "kernel");
+                          "%s is NULL", kernel ? "out" : "kernel");
     lat_kernel_resources r = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
     lat_status st = lat__drv(kernel->module->ctx)->kernel_resources(kernel, &r);
     *out = r;
@@ -126,6 +128,7 @@ lat_status lat_kernel_get_resources(const lat_kernel *kernel, lat_kernel_resourc
 
 int lat_kernel_describe(const lat_kernel *kernel, char *buf, size_t size)
 {
+    LAT__API();
     if (!kernel)
         return -1;
     const lat__backend *b = kernel->module->ctx->backend;
@@ -149,6 +152,7 @@ static const char *count(char *buf, size_t size, int v)
 int lat_kernel_resources_format(const lat_kernel *kernel, const lat_kernel_resources *r,
                                 char *buf, size_t size)
 {
+    LAT__API();
     if (!kernel || !r)
         return -1;
     char a[16], b[16], c[16], d[16], e[16], f[16], g[16];

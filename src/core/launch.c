@@ -11,7 +11,7 @@ static const char axis[3] = {'x', 'y', 'z'};
 
 /* A cooperative launch's grid against the device's limit, and a kernel that needs one.
  * Apart from the rest of the checks, so that an ordinary launch pays two tests for them. */
-static __attribute__((noinline)) lat_status check_cooperative(const char *fn, lat_kernel *kernel,
+static __attribute__((noinline)) lat_status check_cooperative( lat_kernel *kernel,
                                                               const lat_launch_desc *desc,
                                                               const lat__launch *out)
 {
@@ -21,11 +21,10 @@ static __attribute__((noinline)) lat_status check_cooperative(const char *fn, la
         /* A GPU traps in such a grid barrier, which loses the context (on the emulator
          * the launch would fail the same way): refused before anything runs. */
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s(kernel '%s'): the kernel calls __lat_grid_sync(), the grid-wide "
+                          "kernel '%s': the kernel calls __lat_grid_sync(), the grid-wide "
                           "barrier, which needs a cooperative launch: set "
                           "lat_launch_desc.cooperative (and keep the grid within "
-                          "lat_kernel_max_cooperative_blocks())",
-                          fn, kernel->name);
+                          "lat_kernel_max_cooperative_blocks())", kernel->name);
     unsigned limit = 0;
     lat_status st = ctx->backend->max_cooperative_blocks(kernel, (unsigned)threads,
                                                          desc->shared_bytes, &limit);
@@ -39,20 +38,19 @@ static __attribute__((noinline)) lat_status check_cooperative(const char *fn, la
         snprintf(shared, sizeof shared, " and %zu bytes of dynamic shared memory",
                  desc->shared_bytes);
     return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
-                      "%s(kernel '%s'): a cooperative grid of %llu blocks (%u, %u, %u) is more "
+                      "kernel '%s': a cooperative grid of %llu blocks (%u, %u, %u) is more "
                       "than the device holds at once: at most %u blocks of %llu threads%s "
                       "(lat_kernel_max_cooperative_blocks; CUDA says "
-                      "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)",
-                      fn, kernel->name, (unsigned long long)nblocks, out->grid[0], out->grid[1],
+                      "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)", kernel->name, (unsigned long long)nblocks, out->grid[0], out->grid[1],
                       out->grid[2], limit, (unsigned long long)threads, shared);
 }
 
-lat_status lat__launch_prepare(const char *fn, lat_kernel *kernel, const lat_launch_desc *desc,
+lat_status lat__launch_prepare( lat_kernel *kernel, const lat_launch_desc *desc,
                                lat__launch *out)
 {
     if (!kernel || !desc)
         return lat__error(kernel ? kernel->module->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "%s: %s is NULL", fn, kernel ? "desc" : "kernel");
+                          "%s is NULL", kernel ? "desc" : "kernel");
     out->interrupts = lat__interrupt_count(); /* first: the call has begun */
     const lat_context *ctx = kernel->module->ctx;
     const lat_device_info *dev = &ctx->info;
@@ -61,63 +59,56 @@ lat_status lat__launch_prepare(const char *fn, lat_kernel *kernel, const lat_lau
 
     if (grid[0] == 0 || block[0] == 0)
         return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
-                          "%s(kernel '%s'): %s.x is 0; a launch needs at least one %s", fn,
+                          "kernel '%s': %s.x is 0; a launch needs at least one %s",
                           kernel->name, grid[0] == 0 ? "grid" : "block",
                           grid[0] == 0 ? "block" : "thread");
     uint64_t threads = 1;
-    out->api = fn;
     for (int d = 0; d < 3; d++) {
         out->grid[d] = grid[d] ? grid[d] : 1;
         out->block[d] = block[d] ? block[d] : 1;
         if (out->block[d] > (unsigned)dev->max_block_dim[d])
             return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
-                              "%s(kernel '%s'): block.%c is %u; the device allows at most %d",
-                              fn, kernel->name, axis[d], out->block[d], dev->max_block_dim[d]);
+                              "kernel '%s': block.%c is %u; the device allows at most %d", kernel->name, axis[d], out->block[d], dev->max_block_dim[d]);
         if (out->grid[d] > (unsigned)dev->max_grid_dim[d])
             return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
-                              "%s(kernel '%s'): grid.%c is %u; the device allows at most %d",
-                              fn, kernel->name, axis[d], out->grid[d], dev->max_grid_dim[d]);
+                              "kernel '%s': grid.%c is %u; the device allows at most %d", kernel->name, axis[d], out->grid[d], dev->max_grid_dim[d]);
         threads *= out->block[d];
     }
     if (threads > (uint64_t)dev->max_threads_per_block)
         return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
-                          "%s(kernel '%s'): a block of (%u, %u, %u) has %llu threads; the "
-                          "device allows at most %d per block",
-                          fn, kernel->name, out->block[0], out->block[1], out->block[2],
+                          "kernel '%s': a block of (%u, %u, %u) has %llu threads; the "
+                          "device allows at most %d per block", kernel->name, out->block[0], out->block[1], out->block[2],
                           (unsigned long long)threads, dev->max_threads_per_block);
     if (desc->shared_bytes > dev->shared_memory_per_block)
         return lat__error(ctx, LAT_ERROR_SHARED_MEMORY,
-                          "%s(kernel '%s'): %zu bytes of dynamic shared memory requested; a "
-                          "block has at most %zu",
-                          fn, kernel->name, desc->shared_bytes, dev->shared_memory_per_block);
+                          "kernel '%s': %zu bytes of dynamic shared memory requested; a "
+                          "block has at most %zu", kernel->name, desc->shared_bytes, dev->shared_memory_per_block);
     out->shared_bytes = desc->shared_bytes;
     out->stream = desc->stream;
     out->cooperative = desc->cooperative != 0;
-    lat_status st = lat__stream_check(ctx, desc->stream, fn);
+    lat_status st = lat__stream_check(ctx, desc->stream);
     if (st != LAT_OK || (!out->cooperative && !(kernel->sig && kernel->sig->grid_sync)))
         return st;
-    return check_cooperative(fn, kernel, desc, out);
+    return check_cooperative( kernel, desc, out);
 }
 
 lat_status lat_kernel_max_cooperative_blocks(lat_kernel *kernel, unsigned block_threads,
                                              size_t shared_bytes, unsigned *out)
 {
-    static const char fn[] = "lat_kernel_max_cooperative_blocks";
+    LAT__API();
     if (!kernel || !out)
         return lat__error(kernel ? kernel->module->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "%s: %s is NULL", fn, kernel ? "out" : "kernel");
+                          "%s is NULL", kernel ? "out" : "kernel");
     *out = 0;
     lat_context *ctx = kernel->module->ctx;
     const lat_device_info *dev = &ctx->info;
     if (block_threads == 0 || block_threads > (unsigned)dev->max_threads_per_block)
         return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
-                          "%s(kernel '%s'): a block of %u threads; the device allows 1 to %d",
-                          fn, kernel->name, block_threads, dev->max_threads_per_block);
+                          "kernel '%s': a block of %u threads; the device allows 1 to %d", kernel->name, block_threads, dev->max_threads_per_block);
     if (shared_bytes > dev->shared_memory_per_block)
         return lat__error(ctx, LAT_ERROR_SHARED_MEMORY,
-                          "%s(kernel '%s'): %zu bytes of dynamic shared memory; a block has at "
-                          "most %zu",
-                          fn, kernel->name, shared_bytes, dev->shared_memory_per_block);
+                          "kernel '%s': %zu bytes of dynamic shared memory; a block has at "
+                          "most %zu", kernel->name, shared_bytes, dev->shared_memory_per_block);
     return ctx->backend->max_cooperative_blocks(kernel, block_threads, shared_bytes, out);
 }
 
@@ -148,7 +139,7 @@ static bool known_address(lat_context *ctx, lat_deviceptr v)
            (ctx->backend->holds_address && ctx->backend->holds_address(ctx, v));
 }
 
-lat_status lat__launch_check_pointer(const char *fn, lat_kernel *kernel, int i, lat_deviceptr v)
+lat_status lat__launch_check_pointer( lat_kernel *kernel, int i, lat_deviceptr v)
 {
     lat_context *ctx = kernel->module->ctx;
     if (!ctx->check_pointers || v == 0 || !kernel->param_class ||
@@ -156,38 +147,38 @@ lat_status lat__launch_check_pointer(const char *fn, lat_kernel *kernel, int i, 
         return LAT_OK;
     const char *name = kernel->sig && i < kernel->sig->nparams ? kernel->sig->params[i].name : "";
     return lat__error(ctx, LAT_ERROR_INVALID_ADDRESS,
-                      "%s(kernel '%s'): pointer parameter %d '%s' is 0x%llx, which is in no "
+                      "kernel '%s': pointer parameter %d '%s' is 0x%llx, which is in no "
                       "device allocation of the context, no module variable and no mapped "
                       "host memory: a host pointer? (a GPU would fault; "
                       "lat_context_desc.pointer_check = LAT_POINTER_CHECK_OFF turns this check "
-                      "off)",
-                      fn, kernel->name, i, name && *name ? name : "?", (unsigned long long)v);
+                      "off)", kernel->name, i, name && *name ? name : "?", (unsigned long long)v);
 }
 
 lat_status lat_launch(lat_kernel *kernel, const lat_launch_desc *desc, void **params)
 {
+    LAT__API();
     lat__launch l;
-    lat_status st = lat__launch_prepare("lat_launch", kernel, desc, &l);
+    lat_status st = lat__launch_prepare( kernel, desc, &l);
     if (st != LAT_OK)
         return st;
     lat_context *ctx = kernel->module->ctx;
     if (kernel->nparams > 0) {
         if (!params)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                              "lat_launch(kernel '%s'): params is NULL but the kernel takes %d "
+                              "kernel '%s': params is NULL but the kernel takes %d "
                               "parameter%s",
                               kernel->name, kernel->nparams, kernel->nparams == 1 ? "" : "s");
         for (int i = 0; i < kernel->nparams; i++)
             if (!params[i])
                 return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                                  "lat_launch(kernel '%s'): params[%d] is NULL", kernel->name, i);
+                                  "kernel '%s': params[%d] is NULL", kernel->name, i);
         if (ctx->check_pointers)
             for (int i = 0; i < kernel->nparams; i++) {
                 if (!kernel->param_class || kernel->param_class[i] != LAT__PARAM_POINTER)
                     continue; /* only a pointer's value has 8 bytes to read */
                 lat_deviceptr v;
                 memcpy(&v, params[i], sizeof v);
-                if ((st = lat__launch_check_pointer("lat_launch", kernel, i, v)) != LAT_OK)
+                if ((st = lat__launch_check_pointer( kernel, i, v)) != LAT_OK)
                     return st;
             }
     }

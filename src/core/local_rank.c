@@ -46,8 +46,9 @@ static int read_count(const char *name)
 
 lat_status lat_local_rank_get(lat_local_rank *out)
 {
+    LAT__API();
     if (!out)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_local_rank_get: out is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "out is NULL");
     *out = (lat_local_rank){0, 0, NULL};
     for (size_t i = 0; i < sizeof launchers / sizeof launchers[0]; i++) {
         int rank = read_count(launchers[i].rank);
@@ -79,8 +80,9 @@ lat_status lat_local_rank_get(lat_local_rank *out)
 
 lat_status lat_device_for_local_rank(lat_backend_kind kind, int *device)
 {
+    LAT__API();
     if (!device)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_device_for_local_rank: device is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "device is NULL");
     lat_local_rank lr;
     lat_status st = lat_local_rank_get(&lr);
     if (st != LAT_OK)

@@ -50,7 +50,7 @@ static lat_status table_insert(lat_context *ctx, lat_deviceptr base, size_t size
         size_t used = ctx->alloc_bytes;
         pthread_mutex_unlock(&ctx->lock);
         return lat__error(ctx, LAT_ERROR_OUT_OF_DEVICE_MEMORY,
-                          "lat_mem_alloc: %zu bytes is more than the device has left (%zu of "
+                          "%zu bytes is more than the device has left (%zu of "
                           "its %zu bytes are allocated in this context%s%s)", size, used, total,
                           ctx->backend->memory_note ? "; " : "",
                           ctx->backend->memory_note ? ctx->backend->memory_note : "");
@@ -60,7 +60,7 @@ static lat_status table_insert(lat_context *ctx, lat_deviceptr base, size_t size
         lat__alloc *p = lat__realloc(ctx->allocs, cap * sizeof *p);
         if (!p) {
             pthread_mutex_unlock(&ctx->lock);
-            return lat__oom(ctx, "lat_mem_alloc");
+            return lat__oom(ctx);
         }
         ctx->allocs = p;
         ctx->allocs_cap = cap;
@@ -174,19 +174,20 @@ lat_status lat__mem_free(lat_context *ctx, lat_deviceptr ptr)
 
 lat_status lat_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out)
 {
+    LAT__API();
     if (!ctx || !out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_mem_alloc: %s is NULL",
-                          ctx ? "out" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "out" : "ctx");
     *out = 0;
     if (bytes == 0)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_mem_alloc: size is 0 bytes");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "size is 0 bytes");
     return lat__mem_alloc(ctx, bytes, out);
 }
 
 lat_status lat_mem_free(lat_context *ctx, lat_deviceptr ptr)
 {
+    LAT__API();
     if (!ctx)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_mem_free: ctx is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "ctx is NULL");
     if (ptr == 0)
         return LAT_OK;
     lat_status st = lat__mem_free(ctx, ptr);
@@ -200,11 +201,11 @@ lat_status lat_mem_free(lat_context *ctx, lat_deviceptr ptr)
         pthread_mutex_unlock(&ctx->lock);
         if (interior)
             return lat__error(ctx, st,
-                              "lat_mem_free: 0x%" PRIx64 " is %" PRIu64 " bytes inside the "
+                              "0x%" PRIx64 " is %" PRIu64 " bytes inside the "
                               "allocation at 0x%" PRIx64 "; free its start address",
                               ptr, ptr - a.base, a.base);
         return lat__error(ctx, st,
-                          "lat_mem_free: 0x%" PRIx64 " is not a live allocation of this "
+                          "0x%" PRIx64 " is not a live allocation of this "
                           "context (already freed, or never allocated here)",
                           ptr);
     }
@@ -232,8 +233,9 @@ void lat__mem_release_all(lat_context *ctx)
 
 lat_status lat_mem_info(lat_context *ctx, size_t *free_bytes, size_t *total_bytes)
 {
+    LAT__API();
     if (!ctx)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_mem_info: ctx is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "ctx is NULL");
     size_t f = 0, t = 0;
     lat_status st = ctx->backend->mem_info(ctx, &f, &t);
     if (st != LAT_OK)
@@ -252,29 +254,28 @@ lat_status lat_mem_info(lat_context *ctx, size_t *free_bytes, size_t *total_byte
     return LAT_OK;
 }
 
-lat_status lat__memset_check(lat_context *ctx, const char *fn, lat_deviceptr dst, size_t elem,
+lat_status lat__memset_check(lat_context *ctx, lat_deviceptr dst, size_t elem,
                              size_t count)
 {
     if (dst % elem != 0)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: destination 0x%" PRIx64 " is not aligned to %zu bytes", fn, dst,
+                          "destination 0x%" PRIx64 " is not aligned to %zu bytes", dst,
                           elem);
     if (count > SIZE_MAX / elem)
-        return lat__error(ctx, LAT_ERROR_OVERFLOW, "%s: %zu elements of %zu bytes overflow",
-                          fn, count, elem);
+        return lat__error(ctx, LAT_ERROR_OVERFLOW, "%zu elements of %zu bytes overflow", count, elem);
     if (count == 0)
         return LAT_OK;
-    return lat__alloc_check(ctx, dst, count * elem, fn, NULL);
+    return lat__alloc_check(ctx, dst, count * elem, "the destination", NULL);
 }
 
-static lat_status memset_n(lat_context *ctx, const char *fn, lat_deviceptr dst,
+static lat_status memset_n(lat_context *ctx, lat_deviceptr dst,
                            uint32_t value, size_t elem, size_t count)
 {
     if (!ctx)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: ctx is NULL", fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "ctx is NULL");
     if (dst == 0)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: destination address is 0", fn);
-    lat_status st = lat__memset_check(ctx, fn, dst, elem, count);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "destination address is 0");
+    lat_status st = lat__memset_check(ctx, dst, elem, count);
     if (st != LAT_OK || count == 0)
         return st;
     return ctx->backend->memset(ctx, dst, value, elem, count);
@@ -282,28 +283,32 @@ static lat_status memset_n(lat_context *ctx, const char *fn, lat_deviceptr dst,
 
 lat_status lat_memset_d8(lat_context *ctx, lat_deviceptr dst, uint8_t value, size_t count)
 {
-    return memset_n(ctx, "lat_memset_d8", dst, value, 1, count);
+    LAT__API();
+    return memset_n(ctx, dst, value, 1, count);
 }
 
 lat_status lat_memset_d16(lat_context *ctx, lat_deviceptr dst, uint16_t value, size_t count)
 {
-    return memset_n(ctx, "lat_memset_d16", dst, value, 2, count);
+    LAT__API();
+    return memset_n(ctx, dst, value, 2, count);
 }
 
 lat_status lat_memset_d32(lat_context *ctx, lat_deviceptr dst, uint32_t value, size_t count)
 {
-    return memset_n(ctx, "lat_memset_d32", dst, value, 4, count);
+    LAT__API();
+    return memset_n(ctx, dst, value, 4, count);
 }
 
 lat_status lat_memcpy_htod(lat_context *ctx, lat_deviceptr dst, const void *src, size_t bytes)
 {
+    LAT__API();
     if (!ctx || !src || !dst)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_memcpy_htod: %s",
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s",
                           !ctx ? "ctx is NULL" : !src ? "host source is NULL"
                                                       : "device destination is 0");
     if (bytes == 0)
         return LAT_OK;
-    lat_status st = lat__alloc_check(ctx, dst, bytes, "lat_memcpy_htod (destination)", NULL);
+    lat_status st = lat__alloc_check(ctx, dst, bytes, "the destination", NULL);
     if (st != LAT_OK)
         return st;
     return ctx->backend->memcpy_htod(ctx, dst, src, bytes);
@@ -311,13 +316,14 @@ lat_status lat_memcpy_htod(lat_context *ctx, lat_deviceptr dst, const void *src,
 
 lat_status lat_memcpy_dtoh(lat_context *ctx, void *dst, lat_deviceptr src, size_t bytes)
 {
+    LAT__API();
     if (!ctx || !dst || !src)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_memcpy_dtoh: %s",
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s",
                           !ctx ? "ctx is NULL" : !dst ? "host destination is NULL"
                                                       : "device source is 0");
     if (bytes == 0)
         return LAT_OK;
-    lat_status st = lat__alloc_check(ctx, src, bytes, "lat_memcpy_dtoh (source)", NULL);
+    lat_status st = lat__alloc_check(ctx, src, bytes, "the source", NULL);
     if (st != LAT_OK)
         return st;
     return ctx->backend->memcpy_dtoh(ctx, dst, src, bytes);
@@ -325,15 +331,16 @@ lat_status lat_memcpy_dtoh(lat_context *ctx, void *dst, lat_deviceptr src, size_
 
 lat_status lat_memcpy_dtod(lat_context *ctx, lat_deviceptr dst, lat_deviceptr src, size_t bytes)
 {
+    LAT__API();
     if (!ctx || !dst || !src)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_memcpy_dtod: %s",
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s",
                           !ctx ? "ctx is NULL" : !dst ? "device destination is 0"
                                                       : "device source is 0");
     if (bytes == 0)
         return LAT_OK;
-    lat_status st = lat__alloc_check(ctx, dst, bytes, "lat_memcpy_dtod (destination)", NULL);
+    lat_status st = lat__alloc_check(ctx, dst, bytes, "the destination", NULL);
     if (st == LAT_OK)
-        st = lat__alloc_check(ctx, src, bytes, "lat_memcpy_dtod (source)", NULL);
+        st = lat__alloc_check(ctx, src, bytes, "the source", NULL);
     if (st != LAT_OK)
         return st;
     return ctx->backend->memcpy_dtod(ctx, dst, src, bytes);

@@ -22,7 +22,7 @@ bool lat__mem_untrack(lat_context *ctx, lat_deviceptr base);
 
 /* Checks a memset's destination for `fn`: aligned to elem (1, 2 or 4), count * elem not
  * overflowing, and, when count > 0, inside one live allocation. */
-lat_status lat__memset_check(lat_context *ctx, const char *fn, lat_deviceptr dst, size_t elem,
+lat_status lat__memset_check(lat_context *ctx, lat_deviceptr dst, size_t elem,
                              size_t count);
 
 #endif

@@ -15,13 +15,12 @@ static lat_status read_source(lat_context *ctx, const char *path, char **out)
 {
     char *buf;
     size_t len;
-    lat_status st = lat__read_file_or_error(ctx, "lat_module_create", path, &buf, &len);
+    lat_status st = lat__read_file_or_error(ctx, path, &buf, &len);
     if (st != LAT_OK)
         return st;
     if (strlen(buf) != len) {
         free(buf);
-        return lat__error(ctx, LAT_ERROR_FILE, "lat_module_create: '%s' contains a NUL byte",
-                          path);
+        return lat__error(ctx, LAT_ERROR_FILE, "'%s' contains a NUL byte", path);
     }
     *out = buf;
     return LAT_OK;
@@ -67,7 +66,7 @@ static lat_status copy_name_expressions(lat_context *ctx, const char *const *lis
             e++;
         if (!*e)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                              "lat_module_create: desc->name_expressions[%zu] is %s; a name "
+                              "desc->name_expressions[%zu] is %s; a name "
                               "expression names a template instantiation, e.g. \"reduce<256>\"",
                               n, (*p)[0] ? "only blanks" : "empty");
     }
@@ -81,7 +80,7 @@ static lat_status copy_name_expressions(lat_context *ctx, const char *const *lis
         }
     }
     if (!copy)
-        return lat__oom(ctx, "lat_module_create");
+        return lat__oom(ctx);
     *out = copy;
     return LAT_OK;
 }
@@ -156,13 +155,14 @@ void lat__module_discard(lat_module *mod)
 
 lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_module **out)
 {
+    LAT__API();
     if (!ctx || !desc || !out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: %s is NULL",
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL",
                           !ctx ? "ctx" : !desc ? "desc" : "out");
     *out = NULL;
     if (!desc->source == !desc->path)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_module_create: give exactly one of desc->source and desc->path "
+                          "give exactly one of desc->source and desc->path "
                           "(%s given)", desc->source ? "both" : "neither");
 
     char *text = NULL;
@@ -184,7 +184,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         free(mod);
         free(text);
         free_strings(name_exprs);
-        return lat__oom(ctx, "lat_module_create");
+        return lat__oom(ctx);
     }
     mod->ctx = ctx;
     mod->name_exprs = name_exprs;
@@ -193,7 +193,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     if (!mod->name) {
         free(text);
         free_module(mod);
-        return lat__oom(ctx, "lat_module_create");
+        return lat__oom(ctx);
     }
 
     lat__source src = {
@@ -222,22 +222,22 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
         for (char **e = name_exprs; e && *e; e++)
             nexprs++;
         if (nexprs && pst == LAT_OK && !(mod->name_keys = lat__calloc(nexprs + 1, sizeof *mod->name_keys)))
-            st = lat__oom(ctx, "lat_module_create");
+            st = lat__oom(ctx);
         for (size_t i = 0; mod->name_keys && i < nexprs && st == LAT_OK; i++) {
             bool none = false; /* other errors: in the unit's messages, for the emulator */
             const char *key = reader->instantiate(unit, name_exprs[i], &none);
             if (none) /* a name the program has no function of: no backend compiles it */
                 st = lat__error(ctx, LAT_ERROR_KERNEL_NOT_FOUND,
-                                "lat_module_create: %s: the name expression '%s' names no function "
+                                "%s: the name expression '%s' names no function "
                                 "of the module", mod->name, name_exprs[i]);
             else if (!(mod->name_keys[i] = lat__strdup(key ? key : name_exprs[i])))
-                st = lat__oom(ctx, "lat_module_create");
+                st = lat__oom(ctx);
         }
         if (st != LAT_OK)
             ;
         else if (pst == LAT_ERROR_OUT_OF_MEMORY || !unit || reader->signatures(unit, &mod->sigs) != 0 ||
                  add_instantiations(mod) != 0)
-            st = lat__oom(ctx, "lat_module_create");
+            st = lat__oom(ctx);
         src.name_expressions = (const char *const *)mod->name_exprs;
     }
     src.unit = unit;
@@ -255,7 +255,7 @@ lat_status lat_module_create(lat_context *ctx, const lat_module_desc *desc, lat_
     if (!mod->log) {
         lat__module_release_impl(mod);
         free_module(mod);
-        return lat__oom(ctx, "lat_module_create");
+        return lat__oom(ctx);
     }
     if (mod->log[0])
         lat__log(ctx, LAT_LOG_WARNING, "%s: compiled; its log (lat_module_get_log) says:\n%s", mod->name,
@@ -276,6 +276,7 @@ static void release_kernel(lat_kernel *k)
 
 void lat_module_destroy(lat_module *mod)
 {
+    LAT__API();
     if (!mod)
         return;
     lat_context *ctx = mod->ctx;
@@ -291,6 +292,7 @@ void lat_module_destroy(lat_module *mod)
 
 const char *lat_module_log(const lat_module *mod)
 {
+    LAT__API();
     return mod && mod->log ? mod->log : "";
 }
 
@@ -331,7 +333,7 @@ static lat_status not_found(lat_module *mod, const char *name)
     const lat__kernel_sig *sig = lat__kernel_sigs_find(&mod->sigs, name);
     if (sig && !sig->defined)
         return lat__error(mod->ctx, LAT_ERROR_KERNEL_NOT_FOUND,
-                          "lat_module_get_kernel: kernel '%s' is declared in module %s (line %d) "
+                          "kernel '%s' is declared in module %s (line %d) "
                           "but never defined: a __global__ function needs its body in the module",
                           name, mod->name, sig->line);
     char *list = NULL, *exprs = NULL;
@@ -342,7 +344,7 @@ static lat_status not_found(lat_module *mod, const char *name)
     for (char **e = mod->name_exprs; e && *e; e++)
         (void)lat__strbuf_printf(&exprs, &elen, "%s'%s'", elen ? ", " : "", *e);
     lat_status st = lat__error(mod->ctx, LAT_ERROR_KERNEL_NOT_FOUND,
-                               "lat_module_get_kernel: no kernel '%s' in module %s (it has %s%s%s%s%s)%s",
+                               "no kernel '%s' in module %s (it has %s%s%s%s%s)%s",
                                name, mod->name, list ? "" : "no __global__ function",
                                list ? list : "", exprs ? "; name expressions " : "",
                                exprs ? exprs : "", exprs ? ", each found by that string" : "",
@@ -357,6 +359,7 @@ static lat_status not_found(lat_module *mod, const char *name)
 
 int lat_module_kernel_count(const lat_module *mod)
 {
+    LAT__API();
     int n = 0;
     for (int i = 0; mod && i < mod->sigs.count; i++)
         n += mod->sigs.items[i].defined != 0;
@@ -365,6 +368,7 @@ int lat_module_kernel_count(const lat_module *mod)
 
 const char *lat_module_kernel_name(const lat_module *mod, int i)
 {
+    LAT__API();
     for (int j = 0; mod && i >= 0 && j < mod->sigs.count; j++)
         if (mod->sigs.items[j].defined && i-- == 0)
             return mod->sigs.items[j].name;
@@ -373,24 +377,28 @@ const char *lat_module_kernel_name(const lat_module *mod, int i)
 
 int lat_module_template_count(const lat_module *mod)
 {
+    LAT__API();
     return mod ? mod->sigs.ntemplates : 0;
 }
 
 const char *lat_module_template_name(const lat_module *mod, int i)
 {
+    LAT__API();
     return mod && i >= 0 && i < mod->sigs.ntemplates ? mod->sigs.templates[i].name : NULL;
 }
 
 const char *lat_module_template_declaration(const lat_module *mod, int i)
 {
+    LAT__API();
     return mod && i >= 0 && i < mod->sigs.ntemplates ? mod->sigs.templates[i].decl : NULL;
 }
 
 lat_status lat_module_get_kernel(lat_module *mod, const char *name, lat_kernel **out)
 {
+    LAT__API();
     if (!mod || !name || !out)
         return lat__error(mod ? mod->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_module_get_kernel: %s is NULL", !mod ? "mod" : !name ? "name" : "out");
+                          "%s is NULL", !mod ? "mod" : !name ? "name" : "out");
     *out = NULL;
     pthread_mutex_lock(&mod->lock);
     for (lat_kernel *k = mod->kernels; k; k = k->next) {
@@ -407,7 +415,7 @@ lat_status lat_module_get_kernel(lat_module *mod, const char *name, lat_kernel *
         pthread_mutex_unlock(&mod->lock);
         if (k)
             release_kernel(k);
-        return lat__oom(mod->ctx, "lat_module_get_kernel");
+        return lat__oom(mod->ctx);
     }
     k->module = mod;
     k->backend_nparams = -1;
@@ -417,7 +425,7 @@ lat_status lat_module_get_kernel(lat_module *mod, const char *name, lat_kernel *
         st = merge_params(k);
         if (st != LAT_OK) {
             mod->ctx->backend->kernel_release(k);
-            (void)lat__error(mod->ctx, st, "lat_module_get_kernel: out of host memory");
+            (void)lat__error(mod->ctx, st, "out of host memory");
         }
     }
     if (st != LAT_OK) {
@@ -434,19 +442,22 @@ lat_status lat_module_get_kernel(lat_module *mod, const char *name, lat_kernel *
 
 const char *lat_kernel_name(const lat_kernel *kernel)
 {
+    LAT__API();
     return kernel ? kernel->name : "";
 }
 
 int lat_kernel_param_count(const lat_kernel *kernel)
 {
+    LAT__API();
     return kernel ? kernel->nparams : -1;
 }
 
 lat_status lat_module_get_lowered_name(lat_module *mod, const char *expr, const char **name)
 {
+    LAT__API();
     if (!mod || !expr || !name)
         return lat__error(mod ? mod->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_module_get_lowered_name: %s is NULL",
+                          "%s is NULL",
                           !mod ? "mod" : !expr ? "expr" : "name");
     *name = NULL;
     lat_status st = mod->ctx->backend->module_lowered_name(mod, expr, name);
@@ -457,7 +468,7 @@ lat_status lat_module_get_lowered_name(lat_module *mod, const char *expr, const 
     for (char **e = mod->name_exprs; e && *e; e++)
         (void)lat__strbuf_printf(&exprs, &len, "%s'%s'", len ? ", " : "", *e);
     st = lat__error(mod->ctx, LAT_ERROR_KERNEL_NOT_FOUND,
-                    "lat_module_get_lowered_name: '%s' is neither a name expression of module %s "
+                    "'%s' is neither a name expression of module %s "
                     "(%s%s) nor one of its kernels",
                     expr, mod->name, exprs ? "it has " : "it has none", exprs ? exprs : "");
     free(exprs);

@@ -79,7 +79,7 @@ static lat_status check_define(lat_context *ctx, const char *d, const char *from
     size_t n = eq ? (size_t)(eq - d) : strlen(d);
     if (!is_ident(d, n) || strpbrk(d, "\n\r"))
         return lat__error(ctx, LAT_ERROR_INVALID_OPTION,
-                          "lat_module_create: %s '%s' is not NAME or NAME=VALUE (one line)",
+                          "%s '%s' is not NAME or NAME=VALUE (one line)",
                           from, d);
     return LAT_OK;
 }
@@ -120,7 +120,7 @@ lat_status lat__options_read(lat_context *ctx, const lat__source *src, lat__opti
             took_next = !opt[2];
             if (!v)
                 st = lat__error(ctx, LAT_ERROR_INVALID_OPTION,
-                                "lat_module_create: option '-D' needs a NAME or NAME=VALUE");
+                                "option '-D' needs a NAME or NAME=VALUE");
             else if ((st = check_define(ctx, v, "option -D")) == LAT_OK)
                 oom = push(&defs, v) != 0;
         } else if ((v = value_of(opt, def_long, next)) != NULL) {
@@ -136,7 +136,7 @@ lat_status lat__options_read(lat_context *ctx, const lat__source *src, lat__opti
             }
             if (!v || !is_ident(v, strlen(v)))
                 st = lat__error(ctx, LAT_ERROR_INVALID_OPTION,
-                                "lat_module_create: option '%s' needs a macro name", opt);
+                                "option '%s' needs a macro name", opt);
             else
                 oom = push(&undefs, v) != 0;
         } else if ((opt[0] == '-' && opt[1] == 'I') || (v = value_of(opt, inc_long, next))) {
@@ -148,7 +148,7 @@ lat_status lat__options_read(lat_context *ctx, const lat__source *src, lat__opti
             }
             if (!v || !*v)
                 st = lat__error(ctx, LAT_ERROR_INVALID_OPTION,
-                                "lat_module_create: option '%s' needs a directory", opt);
+                                "option '%s' needs a directory", opt);
             else
                 oom = push(&incs, v) != 0;
         } else if (strcmp(opt, "-G") == 0 || strcmp(opt, "--device-debug") == 0) {
@@ -165,7 +165,7 @@ lat_status lat__options_read(lat_context *ctx, const lat__source *src, lat__opti
                 o->no_fmad = false;
             else
                 st = lat__error(ctx, LAT_ERROR_INVALID_OPTION,
-                                "lat_module_create: option '%s' takes true or false", opt);
+                                "option '%s' takes true or false", opt);
         } else {
             bool known = false;
             for (size_t i = 0; i < sizeof ignored / sizeof ignored[0] && !known; i++)
@@ -188,7 +188,7 @@ lat_status lat__options_read(lat_context *ctx, const lat__source *src, lat__opti
     o->undefines = undefs.items;
     o->include_dirs = incs.items;
     if (oom)
-        return lat__oom(ctx, "lat_module_create");
+        return lat__oom(ctx);
     return st;
 }
 

@@ -13,8 +13,9 @@ static lat_context *default_ctx;
 
 lat_status lat_context_default(lat_context **out)
 {
+    LAT__API();
     if (!out)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_context_default: out is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "out is NULL");
     lat_status st = LAT_OK;
     pthread_mutex_lock(&default_lock);
     if (!default_ctx)
@@ -29,6 +30,7 @@ lat_status lat_context_default(lat_context **out)
 
 void lat_context_default_release(void)
 {
+    LAT__API();
     pthread_mutex_lock(&default_lock);
     lat_context *ctx = default_ctx;
     default_ctx = NULL;
@@ -39,8 +41,9 @@ void lat_context_default_release(void)
 lat_status lat_kernel_compile(lat_context *ctx, const char *source, const char *name,
                               lat_kernel **out)
 {
+    LAT__API();
     if (!source || !name || !out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_kernel_compile: %s is NULL",
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL",
                           !source ? "source" : !name ? "name" : "out");
     lat_status st = ctx ? LAT_OK : lat_context_default(&ctx);
     if (st != LAT_OK)

@@ -19,10 +19,10 @@ lat_status lat__driver_context_init(lat_context *ctx, const lat_context_desc *de
 {
     lat__ctx_driver *d = lat__calloc(1, sizeof *d);
     if (!d)
-        return lat__oom(ctx, "lat_context_create");
+        return lat__oom(ctx);
     if (pthread_mutex_init(&d->lock, NULL) != 0) {
         free(d);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_context_create: no mutex");
+        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "no mutex");
     }
     d->ops = ctx->backend->driver;
     /* Relative to each value or to its buffer's typical magnitude (cross_compare.c says
@@ -66,11 +66,10 @@ void lat__driver_context_release(lat_context *ctx)
     ctx->drv = NULL;
 }
 
-lat_status lat__stream_check(const lat_context *ctx, const lat_stream *stream, const char *fn)
+lat_status lat__stream_check(const lat_context *ctx, const lat_stream *stream)
 {
     if (stream && stream->ctx != ctx)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: the stream belongs to another context", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "the stream belongs to another context");
     return LAT_OK;
 }
 
@@ -78,15 +77,15 @@ lat_status lat__stream_check(const lat_context *ctx, const lat_stream *stream, c
 
 lat_status lat_stream_create(lat_context *ctx, const lat_stream_desc *desc, lat_stream **out)
 {
+    LAT__API();
     if (!ctx || !out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_stream_create: %s is NULL",
-                          ctx ? "out" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "out" : "ctx");
     *out = NULL;
     lat_stream_desc defaults;
     memset(&defaults, 0, sizeof defaults);
     lat_stream *s = lat__calloc(1, sizeof *s);
     if (!s)
-        return lat__oom(ctx, "lat_stream_create");
+        return lat__oom(ctx);
     s->ctx = ctx;
     lat_status st = lat__drv(ctx)->stream_create(s, desc ? desc : &defaults);
     if (st != LAT_OK) {
@@ -106,6 +105,7 @@ lat_status lat_stream_create(lat_context *ctx, const lat_stream_desc *desc, lat_
 
 void lat_stream_destroy(lat_stream *s)
 {
+    LAT__API();
     if (!s)
         return;
     lat__ctx_driver *d = s->ctx->drv;
@@ -123,39 +123,43 @@ void lat_stream_destroy(lat_stream *s)
 
 lat_status lat_stream_synchronize(lat_stream *s)
 {
+    LAT__API();
     if (!s)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_stream_synchronize: stream is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "stream is NULL");
     return lat__drv(s->ctx)->stream_synchronize(s);
 }
 
 lat_status lat_stream_query(lat_stream *s, int *done)
 {
+    LAT__API();
     if (!s || !done)
         return lat__error(s ? s->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_stream_query: %s is NULL", s ? "done" : "stream");
+                          "%s is NULL", s ? "done" : "stream");
     *done = 0;
     return lat__drv(s->ctx)->stream_query(s, done);
 }
 
 lat_status lat_stream_wait_event(lat_stream *s, lat_event *e)
 {
+    LAT__API();
     if (!e)
-        return lat__error(s ? s->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_stream_wait_event: event is NULL");
+        return lat__error(s ? s->ctx : NULL, LAT_ERROR_INVALID_VALUE, "event is NULL");
     if (s && s->ctx != e->ctx)
         return lat__error(s->ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_stream_wait_event: the stream and the event belong to "
+                          "the stream and the event belong to "
                           "different contexts");
     return lat__drv(e->ctx)->stream_wait_event(e->ctx, s, e);
 }
 
 lat_context *lat_stream_context(const lat_stream *s)
 {
+    LAT__API();
     return s ? s->ctx : NULL;
 }
 
 lat_context *lat_event_context(const lat_event *e)
 {
+    LAT__API();
     return e ? e->ctx : NULL;
 }
 
@@ -163,15 +167,15 @@ lat_context *lat_event_context(const lat_event *e)
 
 lat_status lat_event_create(lat_context *ctx, const lat_event_desc *desc, lat_event **out)
 {
+    LAT__API();
     if (!ctx || !out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_event_create: %s is NULL",
-                          ctx ? "out" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "out" : "ctx");
     *out = NULL;
     lat_event_desc defaults;
     memset(&defaults, 0, sizeof defaults);
     lat_event *e = lat__calloc(1, sizeof *e);
     if (!e)
-        return lat__oom(ctx, "lat_event_create");
+        return lat__oom(ctx);
     e->ctx = ctx;
     lat_status st = lat__drv(ctx)->event_create(e, desc ? desc : &defaults);
     if (st != LAT_OK) {
@@ -191,6 +195,7 @@ lat_status lat_event_create(lat_context *ctx, const lat_event_desc *desc, lat_ev
 
 void lat_event_destroy(lat_event *e)
 {
+    LAT__API();
     if (!e)
         return;
     lat__ctx_driver *d = e->ctx->drv;
@@ -208,10 +213,10 @@ void lat_event_destroy(lat_event *e)
 
 lat_status lat_event_record(lat_event *e, lat_stream *s)
 {
+    LAT__API();
     if (!e)
-        return lat__error(s ? s->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_event_record: event is NULL");
-    lat_status st = lat__stream_check(e->ctx, s, "lat_event_record");
+        return lat__error(s ? s->ctx : NULL, LAT_ERROR_INVALID_VALUE, "event is NULL");
+    lat_status st = lat__stream_check(e->ctx, s);
     if (st != LAT_OK)
         return st;
     return lat__drv(e->ctx)->event_record(e, s);
@@ -219,29 +224,32 @@ lat_status lat_event_record(lat_event *e, lat_stream *s)
 
 lat_status lat_event_synchronize(lat_event *e)
 {
+    LAT__API();
     if (!e)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_event_synchronize: event is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "event is NULL");
     return lat__drv(e->ctx)->event_synchronize(e);
 }
 
 lat_status lat_event_query(lat_event *e, int *done)
 {
+    LAT__API();
     if (!e || !done)
         return lat__error(e ? e->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_event_query: %s is NULL", e ? "done" : "event");
+                          "%s is NULL", e ? "done" : "event");
     *done = 0;
     return lat__drv(e->ctx)->event_query(e, done);
 }
 
 lat_status lat_event_elapsed_ms(lat_event *start, lat_event *end, float *ms)
 {
+    LAT__API();
     if (!start || !end || !ms)
         return lat__error(start ? start->ctx : end ? end->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_event_elapsed_ms: %s is NULL",
+                          "%s is NULL",
                           !start ? "start" : !end ? "end" : "ms");
     *ms = 0.0f;
     if (start->ctx != end->ctx)
         return lat__error(start->ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_event_elapsed_ms: the events belong to different contexts");
+                          "the events belong to different contexts");
     return lat__drv(start->ctx)->event_elapsed(start, end, ms);
 }

@@ -38,11 +38,13 @@ static bool format_known(lat_format f)
 
 const char *lat_format_name(lat_format format)
 {
+    LAT__API();
     return format_known(format) ? formats[format].name : "unknown";
 }
 
 size_t lat_format_size(lat_format format)
 {
+    LAT__API();
     return format_known(format) ? formats[format].size : 0;
 }
 
@@ -52,20 +54,19 @@ size_t lat__texel_size(lat_format f, int channels)
 }
 
 /* Checks and normalises a format and channel count; `what` names the fields. */
-static lat_status check_format(lat_context *ctx, const char *fn, const char *what, lat_format *f,
+static lat_status check_format(lat_context *ctx, const char *what, lat_format *f,
                                int *channels)
 {
     if (!format_known(*f))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: %sformat is %d, not a lat_format (LAT_FORMAT_U8 ... LAT_FORMAT_F32)",
-                          fn, what, (int)*f);
+                          "%sformat is %d, not a lat_format (LAT_FORMAT_U8 ... LAT_FORMAT_F32)", what, (int)*f);
     if (*f == LAT_FORMAT_DEFAULT)
         *f = LAT_FORMAT_F32;
     if (*channels == 0)
         *channels = 1;
     if (*channels != 1 && *channels != 2 && *channels != 4)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: %schannels is %d; a texel has 1, 2 or 4 channels", fn, what,
+                          "%schannels is %d; a texel has 1, 2 or 4 channels", what,
                           *channels);
     return LAT_OK;
 }
@@ -127,20 +128,20 @@ static long attr(lat_context *ctx, const char *name, long fallback)
     return v;
 }
 
-static lat_status check_limit(lat_context *ctx, const char *fn, const char *field, size_t value,
+static lat_status check_limit(lat_context *ctx, const char *field, size_t value,
                               const char *attribute, const char *what)
 {
     long limit = attr(ctx, attribute, 0);
     if (limit > 0 && value > (size_t)limit)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: %s is %zu, beyond the device's limit of %ld for %s (%s)", fn,
+                          "%s is %zu, beyond the device's limit of %ld for %s (%s)",
                           field, value, limit, what, attribute);
     return LAT_OK;
 }
 
 /* ---- arrays ---------------------------------------------------------------------------------- */
 
-static lat_status array_limits(lat_context *ctx, const char *fn, const lat_tex_array_desc *d)
+static lat_status array_limits(lat_context *ctx, const lat_tex_array_desc *d)
 {
     const char *s = d->surface ? "SURFACE" : "TEXTURE";
     char a[64];
@@ -149,7 +150,7 @@ static lat_status array_limits(lat_context *ctx, const char *fn, const lat_tex_a
     do {                                                                                  \
         if (st == LAT_OK) {                                                               \
             snprintf(a, sizeof a, "MAXIMUM_%s%s", s, suffix);                             \
-            st = check_limit(ctx, fn, field, value, a, what);                             \
+            st = check_limit(ctx, field, value, a, what);                             \
         }                                                                                 \
     } while (0)
     if (d->layers && d->height) {
@@ -176,28 +177,27 @@ static lat_status array_limits(lat_context *ctx, const char *fn, const lat_tex_a
 lat_status lat_tex_array_create(lat_context *ctx, const lat_tex_array_desc *desc,
                                 lat_tex_array **out)
 {
-    static const char fn[] = "lat_tex_array_create";
+    LAT__API();
     if (!ctx || !desc || !out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL",
                           !ctx ? "ctx" : !desc ? "desc" : "out");
     *out = NULL;
     lat_tex_array_desc d = *desc;
     d.surface = d.surface != 0;
     if (d.width == 0)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: desc->width is 0", fn);
-    lat_status st = check_format(ctx, fn, "desc->", &d.format, &d.channels);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "desc->width is 0");
+    lat_status st = check_format(ctx, "desc->", &d.format, &d.channels);
     if (st != LAT_OK)
         return st;
     if (d.depth && d.layers)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: desc sets both depth (%zu) and layers (%zu); a layered array "
-                          "has 1-D or 2-D layers, not 3-D ones",
-                          fn, d.depth, d.layers);
+                          "desc sets both depth (%zu) and layers (%zu); a layered array "
+                          "has 1-D or 2-D layers, not 3-D ones", d.depth, d.layers);
     if (d.depth && !d.height)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: desc->depth is %zu but desc->height is 0; a 3-D array needs a "
-                          "height", fn, d.depth);
-    st = array_limits(ctx, fn, &d);
+                          "desc->depth is %zu but desc->height is 0; a 3-D array needs a "
+                          "height", d.depth);
+    st = array_limits(ctx, &d);
     if (st != LAT_OK)
         return st;
     size_t elem = lat__texel_size(d.format, d.channels);
@@ -205,12 +205,12 @@ lat_status lat_tex_array_create(lat_context *ctx, const lat_tex_array_desc *desc
     if (d.width > SIZE_MAX / elem || h > SIZE_MAX / z || h * z > SIZE_MAX / l ||
         d.width * elem > SIZE_MAX / (h * z * l))
         return lat__error(ctx, LAT_ERROR_OVERFLOW,
-                          "%s: %zu x %zu x %zu x %zu texels of %zu bytes overflow a size_t", fn,
+                          "%zu x %zu x %zu x %zu texels of %zu bytes overflow a size_t",
                           d.width, h, z, l, elem);
     lat__tex_ctx *tc = tex_of(ctx, true);
     lat_tex_array *a = tc ? lat__calloc(1, sizeof *a) : NULL;
     if (!a)
-        return lat__oom(ctx, fn);
+        return lat__oom(ctx);
     a->ctx = ctx;
     a->desc = d;
     a->elem = elem;
@@ -232,6 +232,7 @@ lat_status lat_tex_array_create(lat_context *ctx, const lat_tex_array_desc *desc
 
 void lat_tex_array_destroy(lat_tex_array *arr)
 {
+    LAT__API();
     if (!arr)
         return;
     lat__tex_ctx *tc = arr->ctx->tex;
@@ -245,42 +246,42 @@ void lat_tex_array_destroy(lat_tex_array *arr)
 
 lat_status lat_tex_array_get_desc(const lat_tex_array *arr, lat_tex_array_desc *out)
 {
+    LAT__API();
     if (!arr || !out)
         return lat__error(arr ? arr->ctx : NULL, LAT_ERROR_INVALID_VALUE,
-                          "lat_tex_array_get_desc: %s is NULL", arr ? "out" : "arr");
+                          "%s is NULL", arr ? "out" : "arr");
     *out = arr->desc;
     return LAT_OK;
 }
 
 static lat_status array_copy(lat_tex_array *arr, void *host, size_t pitch, bool to_host)
 {
-    const char *fn = to_host ? "lat_tex_array_copy_to_host" : "lat_tex_array_copy_from_host";
     if (!arr || !host)
-        return lat__error(arr ? arr->ctx : NULL, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
+        return lat__error(arr ? arr->ctx : NULL, LAT_ERROR_INVALID_VALUE, "%s is NULL",
                           arr ? (to_host ? "dst" : "src") : "arr");
     lat_context *ctx = arr->ctx;
     if (arr->destroyed)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: the array was destroyed", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "the array was destroyed");
     if (pitch == 0)
         pitch = arr->row;
     if (pitch < arr->row)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: pitch %zu is smaller than a row of the array (%zu texels of "
-                          "%zu bytes: %zu bytes)",
-                          fn, pitch, arr->desc.width, arr->elem, arr->row);
+                          "pitch %zu is smaller than a row of the array (%zu texels of "
+                          "%zu bytes: %zu bytes)", pitch, arr->desc.width, arr->elem, arr->row);
     if (arr->rows > 1 && pitch > (SIZE_MAX - arr->row) / (arr->rows - 1))
-        return lat__error(ctx, LAT_ERROR_OVERFLOW, "%s: %zu rows %zu bytes apart overflow",
-                          fn, arr->rows, pitch);
+        return lat__error(ctx, LAT_ERROR_OVERFLOW, "%zu rows %zu bytes apart overflow", arr->rows, pitch);
     return ops(ctx)->array_copy(arr, host, pitch, to_host);
 }
 
 lat_status lat_tex_array_copy_from_host(lat_tex_array *arr, const void *src, size_t pitch)
 {
+    LAT__API();
     return array_copy(arr, (void *)(uintptr_t)src, pitch, false);
 }
 
 lat_status lat_tex_array_copy_to_host(lat_tex_array *arr, void *dst, size_t pitch)
 {
+    LAT__API();
     return array_copy(arr, dst, pitch, true);
 }
 
@@ -290,30 +291,29 @@ static const char *const address_names[] = {"LAT_ADDRESS_CLAMP", "LAT_ADDRESS_WR
                                             "LAT_ADDRESS_MIRROR", "LAT_ADDRESS_BORDER"};
 
 /* Alignment of device memory under a texture. */
-static lat_status check_aligned(lat_context *ctx, const char *fn, const char *field,
+static lat_status check_aligned(lat_context *ctx, const char *field,
                                 lat_deviceptr p)
 {
     long align = attr(ctx, "TEXTURE_ALIGNMENT", 512);
     if (p % (lat_deviceptr)align != 0)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: %s 0x%" PRIx64 " is not aligned to the device's texture alignment "
-                          "of %ld bytes (TEXTURE_ALIGNMENT; lat_mem_alloc's addresses are)",
-                          fn, field, p, align);
+                          "%s 0x%" PRIx64 " is not aligned to the device's texture alignment "
+                          "of %ld bytes (TEXTURE_ALIGNMENT; lat_mem_alloc's addresses are)", field, p, align);
     return LAT_OK;
 }
 
 /* The resource: kind, format, dimensions, memory. */
-static lat_status texture_resource(lat_context *ctx, const char *fn, lat_texture *t, int *dims)
+static lat_status texture_resource(lat_context *ctx, lat_texture *t, int *dims)
 {
     lat_texture_desc *d = &t->desc;
     int n = (d->array != NULL) + (d->linear.ptr != 0) + (d->pitch2d.ptr != 0);
     if (n == 0)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: desc names no texels: set one of desc->array, desc->linear.ptr "
-                          "and desc->pitch2d.ptr", fn);
+                          "desc names no texels: set one of desc->array, desc->linear.ptr "
+                          "and desc->pitch2d.ptr");
     if (n > 1)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: desc sets %s and %s; a texture reads exactly one of them", fn,
+                          "desc sets %s and %s; a texture reads exactly one of them",
                           d->array ? "desc->array" : "desc->linear.ptr",
                           d->pitch2d.ptr ? "desc->pitch2d.ptr" : "desc->linear.ptr");
     lat_status st;
@@ -321,15 +321,15 @@ static lat_status texture_resource(lat_context *ctx, const char *fn, lat_texture
         lat_tex_array *a = d->array;
         if (a->ctx != ctx)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                              "%s: desc->array belongs to another context", fn);
+                              "desc->array belongs to another context");
         if (a->destroyed)
-            return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: desc->array was destroyed", fn);
+            return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "desc->array was destroyed");
         t->kind = LAT__TEX_ARRAY;
         t->format = a->desc.format;
         t->channels = a->desc.channels;
         *dims = a->dims;
     } else if (d->linear.ptr) {
-        st = check_format(ctx, fn, "desc->linear.", &d->linear.format, &d->linear.channels);
+        st = check_format(ctx, "desc->linear.", &d->linear.format, &d->linear.channels);
         if (st != LAT_OK)
             return st;
         t->kind = LAT__TEX_LINEAR;
@@ -338,27 +338,25 @@ static lat_status texture_resource(lat_context *ctx, const char *fn, lat_texture
         size_t elem = lat__texel_size(t->format, t->channels);
         if (d->linear.bytes == 0 || d->linear.bytes % elem != 0)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                              "%s: desc->linear.bytes is %zu, not a whole number (at least 1) of "
-                              "%zu-byte texels (%d x %s)",
-                              fn, d->linear.bytes, elem, t->channels, lat_format_name(t->format));
-        if ((st = check_aligned(ctx, fn, "desc->linear.ptr", d->linear.ptr)) != LAT_OK ||
-            (st = check_limit(ctx, fn, "the texel count", d->linear.bytes / elem,
+                              "desc->linear.bytes is %zu, not a whole number (at least 1) of "
+                              "%zu-byte texels (%d x %s)", d->linear.bytes, elem, t->channels, lat_format_name(t->format));
+        if ((st = check_aligned(ctx, "desc->linear.ptr", d->linear.ptr)) != LAT_OK ||
+            (st = check_limit(ctx, "the texel count", d->linear.bytes / elem,
                               "MAXIMUM_TEXTURE1D_LINEAR_WIDTH", "linear textures")) != LAT_OK)
             return st;
         lat__alloc al;
         st = lat__alloc_check(ctx, d->linear.ptr, d->linear.bytes,
-                              "lat_texture_create (desc->linear)", &al);
+                              "desc->linear", &al);
         if (st != LAT_OK)
             return st;
         t->alloc_base = al.base;
         if (d->filter != LAT_FILTER_POINT || d->normalized_coords)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                              "%s: a texture over linear memory is read with tex1Dfetch, by "
-                              "integer index: desc->%s must be 0",
-                              fn, d->filter != LAT_FILTER_POINT ? "filter" : "normalized_coords");
+                              "a texture over linear memory is read with tex1Dfetch, by "
+                              "integer index: desc->%s must be 0", d->filter != LAT_FILTER_POINT ? "filter" : "normalized_coords");
         *dims = 1;
     } else {
-        st = check_format(ctx, fn, "desc->pitch2d.", &d->pitch2d.format, &d->pitch2d.channels);
+        st = check_format(ctx, "desc->pitch2d.", &d->pitch2d.format, &d->pitch2d.channels);
         if (st != LAT_OK)
             return st;
         t->kind = LAT__TEX_PITCH2D;
@@ -366,36 +364,34 @@ static lat_status texture_resource(lat_context *ctx, const char *fn, lat_texture
         t->channels = d->pitch2d.channels;
         size_t elem = lat__texel_size(t->format, t->channels);
         if (d->pitch2d.width == 0 || d->pitch2d.height == 0)
-            return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: desc->pitch2d.%s is 0", fn,
+            return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "desc->pitch2d.%s is 0",
                               d->pitch2d.width == 0 ? "width" : "height");
         if (d->pitch2d.width > SIZE_MAX / elem)
-            return lat__error(ctx, LAT_ERROR_OVERFLOW, "%s: desc->pitch2d.width overflows", fn);
+            return lat__error(ctx, LAT_ERROR_OVERFLOW, "desc->pitch2d.width overflows");
         size_t row = d->pitch2d.width * elem;
         if (d->pitch2d.pitch < row)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                              "%s: desc->pitch2d.pitch is %zu, smaller than a row of %zu texels "
-                              "of %zu bytes (%zu bytes)",
-                              fn, d->pitch2d.pitch, d->pitch2d.width, elem, row);
+                              "desc->pitch2d.pitch is %zu, smaller than a row of %zu texels "
+                              "of %zu bytes (%zu bytes)", d->pitch2d.pitch, d->pitch2d.width, elem, row);
         long palign = attr(ctx, "TEXTURE_PITCH_ALIGNMENT", 32);
         if (d->pitch2d.pitch % (size_t)palign != 0)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                              "%s: desc->pitch2d.pitch is %zu, not a multiple of the device's "
+                              "desc->pitch2d.pitch is %zu, not a multiple of the device's "
                               "TEXTURE_PITCH_ALIGNMENT (%ld bytes; lat_mem_alloc_pitch's pitches "
-                              "are)",
-                              fn, d->pitch2d.pitch, palign);
-        if ((st = check_aligned(ctx, fn, "desc->pitch2d.ptr", d->pitch2d.ptr)) != LAT_OK ||
-            (st = check_limit(ctx, fn, "desc->pitch2d.width", d->pitch2d.width,
+                              "are)", d->pitch2d.pitch, palign);
+        if ((st = check_aligned(ctx, "desc->pitch2d.ptr", d->pitch2d.ptr)) != LAT_OK ||
+            (st = check_limit(ctx, "desc->pitch2d.width", d->pitch2d.width,
                               "MAXIMUM_TEXTURE2D_LINEAR_WIDTH", "pitched 2-D textures")) != LAT_OK ||
-            (st = check_limit(ctx, fn, "desc->pitch2d.height", d->pitch2d.height,
+            (st = check_limit(ctx, "desc->pitch2d.height", d->pitch2d.height,
                               "MAXIMUM_TEXTURE2D_LINEAR_HEIGHT", "pitched 2-D textures")) != LAT_OK ||
-            (st = check_limit(ctx, fn, "desc->pitch2d.pitch", d->pitch2d.pitch,
+            (st = check_limit(ctx, "desc->pitch2d.pitch", d->pitch2d.pitch,
                               "MAXIMUM_TEXTURE2D_LINEAR_PITCH", "pitched 2-D textures")) != LAT_OK)
             return st;
         if (d->pitch2d.height - 1 > (SIZE_MAX - row) / d->pitch2d.pitch)
-            return lat__error(ctx, LAT_ERROR_OVERFLOW, "%s: desc->pitch2d's rows overflow", fn);
+            return lat__error(ctx, LAT_ERROR_OVERFLOW, "desc->pitch2d's rows overflow");
         lat__alloc al;
         st = lat__alloc_check(ctx, d->pitch2d.ptr, d->pitch2d.pitch * (d->pitch2d.height - 1) + row,
-                              "lat_texture_create (desc->pitch2d)", &al);
+                              "desc->pitch2d", &al);
         if (st != LAT_OK)
             return st;
         t->alloc_base = al.base;
@@ -407,9 +403,9 @@ static lat_status texture_resource(lat_context *ctx, const char *fn, lat_texture
 
 lat_status lat_texture_create(lat_context *ctx, const lat_texture_desc *desc, lat_texture **out)
 {
-    static const char fn[] = "lat_texture_create";
+    LAT__API();
     if (!ctx || !desc || !out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL",
                           !ctx ? "ctx" : !desc ? "desc" : "out");
     *out = NULL;
     lat_texture tmp;
@@ -420,19 +416,19 @@ lat_status lat_texture_create(lat_context *ctx, const lat_texture_desc *desc, la
     tmp.desc.normalized_coords = d->normalized_coords != 0;
     if ((unsigned)d->filter > LAT_FILTER_LINEAR)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: desc->filter is %d, not LAT_FILTER_POINT or LAT_FILTER_LINEAR", fn,
+                          "desc->filter is %d, not LAT_FILTER_POINT or LAT_FILTER_LINEAR",
                           (int)d->filter);
     if ((unsigned)d->read_mode > LAT_READ_NORMALIZED_FLOAT)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: desc->read_mode is %d, not LAT_READ_ELEMENT_TYPE or "
-                          "LAT_READ_NORMALIZED_FLOAT", fn, (int)d->read_mode);
+                          "desc->read_mode is %d, not LAT_READ_ELEMENT_TYPE or "
+                          "LAT_READ_NORMALIZED_FLOAT", (int)d->read_mode);
     int dims = 0;
     lat__tex_ctx *tc = tex_of(ctx, true);
     if (!tc)
-        return lat__oom(ctx, fn);
+        return lat__oom(ctx);
     /* The array must not be destroyed between the check and the reference. */
     pthread_mutex_lock(&tc->lock);
-    lat_status st = texture_resource(ctx, fn, &tmp, &dims);
+    lat_status st = texture_resource(ctx, &tmp, &dims);
     if (st == LAT_OK && d->array)
         d->array->refs++;
     pthread_mutex_unlock(&tc->lock);
@@ -442,35 +438,32 @@ lat_status lat_texture_create(lat_context *ctx, const lat_texture_desc *desc, la
         lat_address_mode m = d->address_mode[i];
         if ((unsigned)m > LAT_ADDRESS_BORDER)
             st = lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                            "%s: desc->address_mode[%d] is %d, not a lat_address_mode", fn, i,
+                            "desc->address_mode[%d] is %d, not a lat_address_mode", i,
                             (int)m);
         else if (i < dims && (m == LAT_ADDRESS_WRAP || m == LAT_ADDRESS_MIRROR) &&
                  !d->normalized_coords)
             st = lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                            "%s: desc->address_mode[%d] is %s, which CUDA applies to normalised "
-                            "coordinates only: set desc->normalized_coords",
-                            fn, i, address_names[m]);
+                            "desc->address_mode[%d] is %s, which CUDA applies to normalised "
+                            "coordinates only: set desc->normalized_coords", i, address_names[m]);
     }
     bool small_int = tmp.format == LAT_FORMAT_U8 || tmp.format == LAT_FORMAT_I8 ||
                      tmp.format == LAT_FORMAT_U16 || tmp.format == LAT_FORMAT_I16;
     bool float_texels = tmp.format == LAT_FORMAT_F32 || tmp.format == LAT_FORMAT_F16;
     if (st == LAT_OK && d->read_mode == LAT_READ_NORMALIZED_FLOAT && !small_int)
         st = lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                        "%s: desc->read_mode is LAT_READ_NORMALIZED_FLOAT, which reads 8- and "
-                        "16-bit integer texels only, not %s",
-                        fn, lat_format_name(tmp.format));
+                        "desc->read_mode is LAT_READ_NORMALIZED_FLOAT, which reads 8- and "
+                        "16-bit integer texels only, not %s", lat_format_name(tmp.format));
     if (st == LAT_OK && d->filter == LAT_FILTER_LINEAR && !float_texels &&
         d->read_mode != LAT_READ_NORMALIZED_FLOAT)
         st = lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                        "%s: desc->filter is LAT_FILTER_LINEAR, which filters float reads only: "
-                        "%s texels read as LAT_READ_ELEMENT_TYPE are integers%s",
-                        fn, lat_format_name(tmp.format),
+                        "desc->filter is LAT_FILTER_LINEAR, which filters float reads only: "
+                        "%s texels read as LAT_READ_ELEMENT_TYPE are integers%s", lat_format_name(tmp.format),
                         small_int ? " (read them as LAT_READ_NORMALIZED_FLOAT)" : "");
     lat_texture *t = NULL;
     if (st == LAT_OK) {
         t = lat__malloc(sizeof *t);
         if (!t)
-            st = lat__oom(ctx, fn);
+            st = lat__oom(ctx);
     }
     if (st == LAT_OK) {
         *t = tmp;
@@ -492,6 +485,7 @@ lat_status lat_texture_create(lat_context *ctx, const lat_texture_desc *desc, la
 
 void lat_texture_destroy(lat_texture *tex)
 {
+    LAT__API();
     if (!tex)
         return;
     lat__tex_ctx *tc = tex->ctx->tex;
@@ -506,6 +500,7 @@ void lat_texture_destroy(lat_texture *tex)
 
 uint64_t lat_texture_handle(const lat_texture *tex)
 {
+    LAT__API();
     return tex ? tex->handle : 0;
 }
 
@@ -513,21 +508,21 @@ uint64_t lat_texture_handle(const lat_texture *tex)
 
 lat_status lat_surface_create(lat_context *ctx, lat_tex_array *arr, lat_surface **out)
 {
-    static const char fn[] = "lat_surface_create";
+    LAT__API();
     if (!ctx || !arr || !out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL",
                           !ctx ? "ctx" : !arr ? "arr" : "out");
     *out = NULL;
     if (arr->ctx != ctx)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: arr belongs to another context", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "arr belongs to another context");
     if (!arr->desc.surface)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: arr was created without lat_tex_array_desc.surface; only such "
-                          "arrays can be read and written as surfaces", fn);
+                          "arr was created without lat_tex_array_desc.surface; only such "
+                          "arrays can be read and written as surfaces");
     lat__tex_ctx *tc = ctx->tex;
     lat_surface *s = lat__calloc(1, sizeof *s);
     if (!s)
-        return lat__oom(ctx, fn);
+        return lat__oom(ctx);
     pthread_mutex_lock(&tc->lock);
     bool dead = arr->destroyed;
     if (!dead)
@@ -535,7 +530,7 @@ lat_status lat_surface_create(lat_context *ctx, lat_tex_array *arr, lat_surface 
     pthread_mutex_unlock(&tc->lock);
     if (dead) {
         free(s);
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: arr was destroyed", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "arr was destroyed");
     }
     s->ctx = ctx;
     s->array = arr;
@@ -556,6 +551,7 @@ lat_status lat_surface_create(lat_context *ctx, lat_tex_array *arr, lat_surface 
 
 void lat_surface_destroy(lat_surface *surf)
 {
+    LAT__API();
     if (!surf)
         return;
     lat__tex_ctx *tc = surf->ctx->tex;
@@ -569,6 +565,7 @@ void lat_surface_destroy(lat_surface *surf)
 
 uint64_t lat_surface_handle(const lat_surface *surf)
 {
+    LAT__API();
     return surf ? surf->handle : 0;
 }
 

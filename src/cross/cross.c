@@ -69,7 +69,7 @@ static lat_status add_pair(lat_context *ctx, lat_deviceptr a, size_t size, lat_d
         lat__cross_pair *p = lat__realloc(c->pairs, cap * sizeof *p);
         if (!p) {
             pthread_mutex_unlock(&c->lock);
-            return lat__oom(ctx, "cross");
+            return lat__oom(ctx);
         }
         c->pairs = p;
         c->cap = cap;
@@ -111,7 +111,7 @@ static lat_status probe(char *why, size_t why_size)
     if (lat_backend_resolve(primary_kind(), &k) != LAT_OK ||
         lat_backend_resolve(LAT_BACKEND_EMU, &k) != LAT_OK) {
         snprintf(why, why_size, "cross-checking needs both a GPU and the emulator: %s",
-                 lat_last_error());
+                 lat__last_failure());
         return LAT_ERROR_BACKEND_UNAVAILABLE;
     }
     return LAT_OK;
@@ -147,7 +147,7 @@ static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
     lat__cross_ctx *c = lat__calloc(1, sizeof *c);
     if (!c || pthread_mutex_init(&c->lock, NULL) != 0) {
         free(c);
-        return lat__oom(ctx, "lat_context_create");
+        return lat__oom(ctx);
     }
     const char *cmp = lat__env(LAT_ENV_CROSS_COMPARE);
     c->compare_all = cmp && strcmp(cmp, "all") == 0;
@@ -300,7 +300,7 @@ static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__so
     lat__cross_ctx *c = cx(ctx);
     lat__cross_module *m = lat__calloc(1, sizeof *m);
     if (!m)
-        return lat__oom(ctx, "lat_module_create");
+        return lat__oom(ctx);
     const lat_module_desc d = {
         .source = src->text,
         .name = src->name,
@@ -342,7 +342,7 @@ static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
     lat__cross_module *m = mod->impl;
     lat__cross_kernel *k = lat__calloc(1, sizeof *k);
     if (!k)
-        return lat__oom(mod->ctx, "lat_module_get_kernel");
+        return lat__oom(mod->ctx);
     lat_status st = lat_module_get_kernel(m->a, kernel->name, &k->a);
     /* A symbol the primary lowered a name expression to (lat_module_get_lowered_name gives
      * the primary's, "_Z15BlackScholesGPUPff"): the emulator lowers the expression to a name
@@ -368,7 +368,7 @@ static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
         kernel->backend_param_sizes = lat__calloc((size_t)known->nparams, sizeof(size_t));
         if (!kernel->backend_param_sizes) {
             free(k);
-            return lat__oom(mod->ctx, "lat_module_get_kernel");
+            return lat__oom(mod->ctx);
         }
         for (int i = 0; i < known->nparams; i++)
             kernel->backend_param_sizes[i] = known->param_size[i];
@@ -398,7 +398,7 @@ static lat_status module_lowered_name(lat_module *mod, const char *expr, const c
     lat_status st = lat_module_get_lowered_name(m->a, expr, out);
     return st == LAT_OK || st == LAT_ERROR_KERNEL_NOT_FOUND
                ? st
-               : lat__error(mod->ctx, st, "%s", lat_last_error());
+               : lat__error(mod->ctx, st, "%s", lat__last_failure());
 }
 
 /* The size of parameter i as the emulator compiled it (it always knows), else ours. */
@@ -438,7 +438,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         if (!pb || !store) {
             free(pb);
             free(store);
-            return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "%s: out of host memory", l->api);
+            return lat__oom(ctx);
         }
     }
     size_t off = 0;
@@ -473,7 +473,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         sa = s ? lat_stream_synchronize(s->a) : lat_context_synchronize(c->a);
     char a_msg[512] = "";
     if (sa != LAT_OK)
-        snprintf(a_msg, sizeof a_msg, "%s", lat_last_error());
+        snprintf(a_msg, sizeof a_msg, "%s", lat__last_failure());
     lat_status sb = lat_launch(k->b, &db, n ? pb : NULL);
     if (pb != small_params) {
         free(pb);
@@ -486,7 +486,7 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
                           "cross-check: kernel '%s' %s on %s (%s) but %s on the emulator%s%s",
                           kernel->name, sa != LAT_OK ? "failed" : "ran", lat_backend_name(primary_kind()),
                           lat_status_name(sa), sb != LAT_OK ? "failed" : "ran",
-                          ": ", sa != LAT_OK ? a_msg : lat_last_error());
+                          ": ", sa != LAT_OK ? a_msg : lat__last_failure());
     lat_status st = lat__cross_compare(ctx, kernel, l, params);
     return st == LAT_OK ? lat__cross_compare_surfaces(ctx, kernel, params) : st;
 }
@@ -501,7 +501,7 @@ static lat_status max_cooperative_blocks(lat_kernel *kernel, unsigned block_thre
     if (st == LAT_OK)
         st = lat_kernel_max_cooperative_blocks(k->b, block_threads, shared_bytes, &b);
     if (st != LAT_OK)
-        return lat__error(kernel->module->ctx, st, "%s", lat_last_error());
+        return lat__error(kernel->module->ctx, st, "%s", lat__last_failure());
     *out = a < b ? a : b;
     return LAT_OK;
 }
@@ -581,7 +581,7 @@ static lat_status d_stream_create(lat_stream *s, const lat_stream_desc *desc)
 {
     lat__cross_stream *p = lat__calloc(1, sizeof *p);
     if (!p)
-        return lat__oom(s->ctx, "lat_stream_create");
+        return lat__oom(s->ctx);
     lat_status st = lat_stream_create(cx(s->ctx)->a, desc, &p->a);
     if (st == LAT_OK)
         st = lat_stream_create(cx(s->ctx)->b, desc, &p->b);
@@ -631,7 +631,7 @@ static lat_status d_event_create(lat_event *e, const lat_event_desc *desc)
 {
     lat__cross_event *p = lat__calloc(1, sizeof *p);
     if (!p)
-        return lat__oom(e->ctx, "lat_event_create");
+        return lat__oom(e->ctx);
     lat_status st = lat_event_create(cx(e->ctx)->a, desc, &p->a);
     if (st == LAT_OK)
         st = lat_event_create(cx(e->ctx)->b, desc, &p->b);

@@ -23,11 +23,11 @@ static lat__cross_ctx *cx(const lat_context *ctx)
     return ctx->impl;
 }
 
-static pair *pair_new(lat_context *ctx, const char *fn)
+static pair *pair_new(lat_context *ctx)
 {
     pair *p = lat__calloc(1, sizeof *p);
     if (!p)
-        lat__oom(ctx, fn);
+        lat__oom(ctx);
     return p;
 }
 
@@ -36,7 +36,7 @@ static pair *pair_new(lat_context *ctx, const char *fn)
 static lat_status array_create(lat_tex_array *a)
 {
     lat__cross_ctx *c = cx(a->ctx);
-    pair *p = pair_new(a->ctx, "lat_tex_array_create");
+    pair *p = pair_new(a->ctx);
     if (!p)
         return LAT_ERROR_OUT_OF_MEMORY;
     lat_tex_array *pa = NULL, *pb = NULL;
@@ -80,7 +80,7 @@ static lat_status array_copy(lat_tex_array *a, void *host, size_t pitch, bool to
 static lat_status texture_create(lat_texture *t)
 {
     lat__cross_ctx *c = cx(t->ctx);
-    pair *p = pair_new(t->ctx, "lat_texture_create");
+    pair *p = pair_new(t->ctx);
     if (!p)
         return LAT_ERROR_OUT_OF_MEMORY;
     lat_texture_desc da = t->desc, db = t->desc;
@@ -120,7 +120,7 @@ static void texture_destroy(lat_texture *t)
 static lat_status surface_create(lat_surface *s)
 {
     lat__cross_ctx *c = cx(s->ctx);
-    pair *p = pair_new(s->ctx, "lat_surface_create");
+    pair *p = pair_new(s->ctx);
     if (!p)
         return LAT_ERROR_OUT_OF_MEMORY;
     pair *ap = s->array->impl;

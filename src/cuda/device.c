@@ -104,7 +104,7 @@ lat_status lat__cuda_context_create(lat_context *ctx, const lat_context_desc *de
     (void)desc; /* a GPU context runs unchecked (core notes checks asked of it) */
     lat__cuda_ctx *c = calloc(1, sizeof *c);
     if (!c)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory creating a context");
+        return lat__oom_for(ctx, "creating a context");
     CUresult r = lat__cu.cuDeviceGet(&c->dev, ctx->device);
     if (r != CUDA_SUCCESS) {
         free(c);

@@ -47,7 +47,7 @@ static lat_status device_attribute(int ordinal, const char *name, int *value)
         r = lat__cu.cuDeviceGetAttribute(value, table[i].attr, dev);
         if (r == CUDA_ERROR_INVALID_VALUE)
             return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
-                              "lat_device_attribute: this driver (%d.%d) does not know "
+                              "this driver (%d.%d) does not know "
                               "CU_DEVICE_ATTRIBUTE_%s (%d)",
                               lat__cu.driver_version / 1000, lat__cu.driver_version % 1000 / 10,
                               name, table[i].attr);
@@ -56,7 +56,7 @@ static lat_status device_attribute(int ordinal, const char *name, int *value)
                                   name, ordinal);
         return LAT_OK;
     }
-    return lat__error(NULL, LAT_ERROR_INTERNAL, "lat_device_attribute: %s not in the table", name);
+    return lat__error(NULL, LAT_ERROR_INTERNAL, "%s not in the table", name);
 }
 
 static lat_status can_access_peer(int ordinal, int peer, int *can)
@@ -194,7 +194,7 @@ static lat_status event_create(lat_event *e, const lat_event_desc *desc)
     ENTER(e->ctx);
     cuda_event *ev = calloc(1, sizeof *ev);
     if (!ev)
-        return lat__oom(e->ctx, "lat_event_create");
+        return lat__oom(e->ctx);
     unsigned flags = (desc->disable_timing ? CU_EVENT_DISABLE_TIMING : 0) |
                      (desc->blocking_sync ? CU_EVENT_BLOCKING_SYNC : 0);
     CUresult r = lat__cu.cuEventCreate(&ev->ev, flags);
@@ -261,15 +261,15 @@ static lat_status event_elapsed(lat_event *start, lat_event *end, float *ms)
     cuda_event *a = start->impl, *b = end->impl;
     if (!a->timing || !b->timing)
         return lat__error(start->ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_event_elapsed_ms: an event was created with disable_timing");
+                          "an event was created with disable_timing");
     if (!a->recorded || !b->recorded)
         return lat__error(start->ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_event_elapsed_ms: the %s event has not been recorded",
+                          "the %s event has not been recorded",
                           a->recorded ? "end" : "start");
     CUresult r = lat__cu.cuEventElapsedTime(ms, a->ev, b->ev);
     if (r == CUDA_ERROR_NOT_READY)
         return lat__error(start->ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_event_elapsed_ms: an event has not completed yet: synchronise "
+                          "an event has not completed yet: synchronise "
                           "with it first (cuEventElapsedTime: CUDA_ERROR_NOT_READY)");
     if (r != CUDA_SUCCESS)
         return lat__cuda_fail(start->ctx, r, "cuEventElapsedTime");
@@ -287,7 +287,7 @@ static lat_status host_alloc(lat_context *ctx, size_t bytes, unsigned flags, voi
     CUresult r = lat__cu.cuMemHostAlloc(out, bytes, f);
     if (r == CUDA_ERROR_OUT_OF_MEMORY)
         return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
-                          "lat_host_alloc: cannot page-lock %zu bytes (cuMemHostAlloc: "
+                          "cannot page-lock %zu bytes (cuMemHostAlloc: "
                           "CUDA_ERROR_OUT_OF_MEMORY; the system limits locked memory)",
                           bytes);
     if (r != CUDA_SUCCESS)
@@ -310,7 +310,7 @@ static lat_status host_register(lat_context *ctx, void *ptr, size_t bytes, unsig
     CUresult r = lat__cu.cuMemHostRegister(ptr, bytes, f);
     if (r == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_host_register: %zu bytes at %p overlap memory already "
+                          "%zu bytes at %p overlap memory already "
                           "page-locked outside lattice (cuMemHostRegister: "
                           "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED)",
                           bytes, ptr);

@@ -67,7 +67,7 @@ lat_status lat__cuda_kernel_get(lat_module *mod, lat_kernel *kernel)
         return lat__cuda_fail(ctx, r, "cuModuleGetFunction(%s, \"%s\")", mod->name, symbol);
     lat__cuda_kernel *k = malloc(sizeof *k);
     if (!k)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return lat__oom(ctx);
     k->fn = fn;
     k->id = atomic_fetch_add(&next_kernel_id, 1);
     kernel->impl = k;
@@ -147,7 +147,6 @@ lat_status lat__cuda_launch(lat_kernel *kernel, const lat__launch *l, void **par
 lat_status lat__cuda_max_cooperative_blocks(lat_kernel *kernel, unsigned block_threads,
                                             size_t shared_bytes, unsigned *out)
 {
-    static const char fn[] = "lat_kernel_max_cooperative_blocks";
     lat_context *ctx = kernel->module->ctx;
     lat_status st = lat__cuda_enter(ctx);
     if (st != LAT_OK)
@@ -155,18 +154,16 @@ lat_status lat__cuda_max_cooperative_blocks(lat_kernel *kernel, unsigned block_t
     const lat__cuda_ctx *c = ctx->impl;
     if (!lat__cu.cuLaunchCooperativeKernel || !lat__cu.cuOccupancyMaxActiveBlocksPerMultiprocessor)
         return lat__error(ctx, LAT_ERROR_UNSUPPORTED,
-                          "%s(kernel '%s'): this CUDA driver has no cuLaunchCooperativeKernel "
-                          "or cuOccupancyMaxActiveBlocksPerMultiprocessor (CUDA 9 and later do)",
-                          fn, kernel->name);
+                          "kernel '%s': this CUDA driver has no cuLaunchCooperativeKernel "
+                          "or cuOccupancyMaxActiveBlocksPerMultiprocessor (CUDA 9 and later do)", kernel->name);
     int can = 0;
     CUresult r = lat__cu.cuDeviceGetAttribute(&can, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, c->dev);
     if (r != CUDA_SUCCESS)
         return lat__cuda_fail(ctx, r, "cuDeviceGetAttribute(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)");
     if (!can)
         return lat__error(ctx, LAT_ERROR_UNSUPPORTED,
-                          "%s(kernel '%s'): %s cannot launch cooperative kernels "
-                          "(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH is 0)",
-                          fn, kernel->name, ctx->info.name);
+                          "kernel '%s': %s cannot launch cooperative kernels "
+                          "(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH is 0)", kernel->name, ctx->info.name);
     const lat__cuda_kernel *k = kernel->impl;
     int per_sm = 0;
     r = lat__cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->fn, (int)block_threads,

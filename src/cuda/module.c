@@ -757,8 +757,7 @@ static lat_status load(lat_context *ctx, const lat__source *src, const target *t
     if (!info_log || !error_log) {
         free(info_log);
         free(error_log);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory loading %s",
-                          src->name);
+        return lat__oom_for(ctx, "loading %s", src->name);
     }
     CUjit_option opts[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
                            CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -843,7 +842,7 @@ static lat_status from_cache(lat_context *ctx, lat_module *mod, const lat__sourc
     if (!m || (b.nnames && !m->names)) {
         free(m);
         lat__cuda_blob_free(&b);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory loading %s", src->name);
+        return lat__oom_for(ctx, "loading %s", src->name);
     }
     for (int i = 0; i < b.nnames; i++) {
         m->names[i].name = b.names[i];
@@ -892,7 +891,7 @@ lat_status lat__cuda_module_load(lat_context *ctx, lat_module *mod, const void *
     if (!m || !code) {
         free(m);
         free(code);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory loading %s", mod->name);
+        return lat__oom_for(ctx, "loading %s", mod->name);
     }
     memcpy(code, image, size);
     code[size] = '\0';
@@ -903,7 +902,7 @@ lat_status lat__cuda_module_load(lat_context *ctx, lat_module *mod, const void *
     char *error_log = calloc(1, LOG_SIZE);
     if (!error_log) {
         free_module(m);
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory loading %s", mod->name);
+        return lat__oom_for(ctx, "loading %s", mod->name);
     }
     CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
     void *values[] = {error_log, (void *)(uintptr_t)LOG_SIZE};
@@ -915,7 +914,7 @@ lat_status lat__cuda_module_load(lat_context *ctx, lat_module *mod, const void *
                                 ? LAT_ERROR_COMPILE
                                 : lat__cuda_status(r);
         st = lat__error(ctx, status,
-                        "lat_module_load(%s, %s of %zu bytes): cuModuleLoadDataEx: %s (%s)%s%s",
+                        "%s (%s of %zu bytes): cuModuleLoadDataEx: %s (%s)%s%s",
                         mod->name, m->cubin ? "CUBIN" : "PTX", size, lat__cuda_error_name(r),
                         lat__cuda_error_string(r), error_log[0] ? ":\n" : "", error_log);
         free(error_log);
@@ -996,8 +995,7 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
     name_list names;
     int names_bad = make_name_list(src, &names);
     if (!text || !opts || !m || names_bad || !hdrs_ok) {
-        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
-                        src->name);
+        st = lat__oom_for(ctx, "compiling %s", src->name);
         goto done;
     }
     m->cxx = compiled_as_cxx(src);
@@ -1005,8 +1003,7 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
      * option dropped from it (drop_unknown_relaxation) is still freed with opts. */
     argv = malloc((size_t)(nopts + 2) * sizeof *argv);
     if (!argv) {
-        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
-                        src->name);
+        st = lat__oom_for(ctx, "compiling %s", src->name);
         goto done;
     }
     memcpy(argv, opts, (size_t)nopts * sizeof *argv);
@@ -1066,8 +1063,7 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
         name_list names2;
         if (!text2 || make_name_list(&as_written, &names2)) {
             free(text2);
-            st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
-                            src->name);
+            st = lat__oom_for(ctx, "compiling %s", src->name);
             goto done;
         }
         free(text);
@@ -1127,8 +1123,7 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
             goto done;
     }
     if (!log) {
-        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
-                        src->name);
+        st = lat__oom_for(ctx, "compiling %s", src->name);
         goto done;
     }
     if (r != NVRTC_SUCCESS) {
@@ -1152,8 +1147,7 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
     }
     int lowered = get_lowered(prog, &names, m);
     if (lowered < 0) {
-        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
-                        src->name);
+        st = lat__oom_for(ctx, "compiling %s", src->name);
         goto done;
     }
     if (lowered > 0) {
@@ -1165,8 +1159,7 @@ lat_status lat__cuda_module_create(lat_context *ctx, lat_module *mod, const lat_
     }
     destroy_program(&prog);
     if (verbose && take_ptxas_report(log, m) != 0) {
-        st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory compiling %s",
-                        src->name);
+        st = lat__oom_for(ctx, "compiling %s", src->name);
         goto done;
     }
     m->code = code;

@@ -106,7 +106,7 @@ static lat_status take(lat_context *ctx, size_t size, stage_buf **out)
 {
     lat__cuda_staging *s = staging(ctx);
     if (!s)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory for staging");
+        return lat__oom_for(ctx, "for staging");
     pthread_mutex_lock(&s->lock);
     for (stage_buf **pp = &s->free; *pp; pp = &(*pp)->next) {
         if ((*pp)->size >= size) {
@@ -122,7 +122,7 @@ static lat_status take(lat_context *ctx, size_t size, stage_buf **out)
     pthread_mutex_unlock(&s->lock);
     stage_buf *b = calloc(1, sizeof *b);
     if (!b)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory for staging");
+        return lat__oom_for(ctx, "for staging");
     /* Powers of two from 64 KiB, so that buffers fit many later requests. */
     size_t cap = 64 << 10;
     while (cap < size)
@@ -329,7 +329,7 @@ lat_status lat__cuda_launch_buffers(lat_kernel *kernel, const lat__launch *l, vo
 
     size_t small_off[16], *off = small_off;
     if (nbufs > 16 && !(off = calloc(nbufs, sizeof *off)))
-        return lat__oom(ctx, "lat_launch_args");
+        return lat__oom(ctx);
     size_t total = 0, in_end = 0, out_start = 0;
     for (int r = 0; r < 3; r++) {
         if (r == 1)

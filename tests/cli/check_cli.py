@@ -358,7 +358,7 @@ if emu_plain.returncode != 0 or not emu_plain.stdout.startswith("scale_fixed<<<(
 for args, env, note in ((["-c", "none"], dict(os.environ, LATTICE_BACKEND="cuda"), None),
                         (["-B", "emu", "-c", "none"], dict(os.environ, LATTICE_BACKEND="cuda"), None),
                         # Unchecked without -c: -B best runs unchecked wherever it runs.
-                        (["-B", "best"], NO_GPU, "lattice: note: -B best runs on the emulator: backend cuda"),
+                        (["-B", "best"], NO_GPU, "lattice: note: -B best runs on the emulator: lat_context_create: backend cuda"),
                         (["--backend", "best", "-c", "none"], NO_GPU, "-B best runs on the emulator")):
     r = subprocess.run([lattice, "run"] + args + BOUNDS, capture_output=True, text=True, env=env)
     if r.returncode != 0 or r.stdout != emu_plain.stdout or \

@@ -208,7 +208,7 @@ static lat_status event_create(lat_event *e, const lat_event_desc *desc)
 {
     emu_event *ev = lat__calloc(1, sizeof *ev);
     if (!ev)
-        return lat__oom(e->ctx, "lat_event_create");
+        return lat__oom(e->ctx);
     ev->timing = !desc->disable_timing;
     e->impl = ev;
     return LAT_OK;
@@ -247,10 +247,10 @@ static lat_status event_elapsed(lat_event *start, lat_event *end, float *ms)
     const emu_event *a = start->impl, *b = end->impl;
     if (!a->timing || !b->timing)
         return lat__error(start->ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_event_elapsed_ms: an event was created with disable_timing");
+                          "an event was created with disable_timing");
     if (!a->recorded || !b->recorded)
         return lat__error(start->ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_event_elapsed_ms: the %s event has not been recorded",
+                          "the %s event has not been recorded",
                           a->recorded ? "end" : "start");
     *ms = (float)(b->ms - a->ms);
     return LAT_OK;
@@ -263,8 +263,7 @@ static lat_status host_alloc(lat_context *ctx, size_t bytes, unsigned flags, voi
     (void)flags;
     void *p = NULL;
     if (posix_memalign(&p, 256, bytes) != 0 || !p)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
-                          "lat_host_alloc: out of host memory (%zu bytes)", bytes);
+        return lat__oom_for(ctx, "(%zu bytes)", bytes);
     *out = p;
     return LAT_OK;
 }

@@ -78,25 +78,25 @@ static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
     uint64_t timeout_ms;
     if (!lat__emu_guard_parse_timeout(to, &timeout_ms))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_context_create: LATTICE_EMU_TIMEOUT='%s' is not a number of "
+                          "LATTICE_EMU_TIMEOUT='%s' is not a number of "
                           "seconds (0 runs launches without a deadline)", to);
     size_t mem_bytes;
     if (!lat__emu_memory_parse(lat__emu_env(LAT_EMU_ENV_MEMORY), &mem_bytes))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_context_create: LATTICE_EMU_MEMORY='%s' is not a size in bytes "
+                          "LATTICE_EMU_MEMORY='%s' is not a size in bytes "
                           "(a positive integer, optionally with K, M, G or T)",
                           lat__emu_env(LAT_EMU_ENV_MEMORY));
     const char *threads = lat__emu_env(LAT_EMU_ENV_THREADS);
     int nthreads;
     if (!lat__emu_threads_parse(threads, &nthreads))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_context_create: LATTICE_EMU_THREADS='%s' is not a number of threads "
+                          "LATTICE_EMU_THREADS='%s' is not a number of threads "
                           "from 1 to 4096", threads);
     const char *pb = lat__emu_env(LAT_EMU_ENV_PRINTF_BUFFER);
     size_t printf_buffer;
     if (!lat__emu_printf_parse_buffer(pb, &printf_buffer))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_context_create: LATTICE_EMU_PRINTF_BUFFER='%s' is not a size in "
+                          "LATTICE_EMU_PRINTF_BUFFER='%s' is not a size in "
                           "bytes from 1K to 1024G (a number, optionally followed by K, M or G)",
                           pb);
     lat_local_rank rank; /* read by the thread count's rule: a malformed value fails here */
@@ -105,14 +105,14 @@ static lat_status context_create(lat_context *ctx, const lat_context_desc *desc)
         return st;
     lat__emu_ctx *c = lat__calloc(1, sizeof *c);
     if (!c)
-        return lat__oom(ctx, "lat_context_create");
+        return lat__oom(ctx);
     c->timeout_ms = timeout_ms;
     /* A fault's report names the allocation or the module variables it ran past, before
      * any allocation too (memory.c sets it at the first). */
     atomic_store(&lat__emu_guard_describe, lat__emu_mem_describe);
     if (!lat__emu_heap_init(&c->heap)) {
         free(c);
-        return lat__oom(ctx, "lat_context_create");
+        return lat__oom(ctx);
     }
     ctx->impl = c;
     /* The checks, as observers of this context's launches and memory (emu/check/). */
@@ -174,7 +174,7 @@ static lat_status start_opt(lat_context *ctx, lat_module *mod, lat__emu_module *
             return LAT_OK;
         }
         lat_status st = lat__error(ctx, why ? LAT_ERROR_COMPILE : LAT_ERROR_OUT_OF_MEMORY,
-                                   "lat_module_create: %s: -G (--device-debug) builds the module "
+                                   "%s: -G (--device-debug) builds the module "
                                    "with the system's C compiler (cc -g -O0) for gdb or lldb, as "
                                    "TinyCC's in-memory code is invisible to them: %s%s",
                                    mod->name, why ? why : "out of host memory",
@@ -236,7 +236,7 @@ static lat_status module_create(lat_context *ctx, lat_module *mod, const lat__so
             lat__emu_module_free(m);
             free(log);
             return lat__error(ctx, LAT_ERROR_KERNEL_NOT_FOUND,
-                              "lat_module_create: %s: the name expression '%s' names no kernel of the "
+                              "%s: the name expression '%s' names no kernel of the "
                               "module", src->name, *e);
         }
     }
@@ -288,7 +288,7 @@ static lat_status kernel_get(lat_module *mod, lat_kernel *kernel)
         if (k->nparams > 0) {
             size_t *sizes = lat__malloc((size_t)k->nparams * sizeof *sizes);
             if (!sizes)
-                return lat__oom(mod->ctx, "lat_module_get_kernel");
+                return lat__oom(mod->ctx);
             memcpy(sizes, k->param_sizes, (size_t)k->nparams * sizeof *sizes);
             kernel->backend_param_sizes = sizes;
         }
@@ -354,24 +354,21 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
     /* Checked and unchecked launches share the limit, so it is checked before either. */
     if (k->shared_bytes + l->shared_bytes > LAT_EMU_SHARED_LIMIT)
         return lat__error(kernel->module->ctx, LAT_ERROR_SHARED_MEMORY,
-                          "%s: kernel '%s' uses %zu bytes of static shared memory and "
+                          "kernel '%s' uses %zu bytes of static shared memory and "
                           "the launch asks for %zu bytes of dynamic shared memory: %zu in all, "
-                          "and a block has at most %d",
-                          l->api, k->name, k->shared_bytes, l->shared_bytes,
+                          "and a block has at most %d", k->name, k->shared_bytes, l->shared_bytes,
                           k->shared_bytes + l->shared_bytes, LAT_EMU_SHARED_LIMIT);
     if (l->cooperative && k->check)
         return lat__error(kernel->module->ctx, LAT_ERROR_UNSUPPORTED,
-                          "%s: kernel '%s': a cooperative launch cannot be checked "
+                          "kernel '%s': a cooperative launch cannot be checked "
                           "(LATTICE_CHECK, lat_check_configure): the checks run a grid's blocks "
                           "one at a time, and a cooperative grid's blocks must all run at once; "
-                          "launch it from a context without checks",
-                          l->api, k->name);
+                          "launch it from a context without checks", k->name);
     if (l->cooperative && m->debug)
         return lat__error(kernel->module->ctx, LAT_ERROR_UNSUPPORTED,
-                          "%s: kernel '%s': a cooperative launch of a module built with -G "
+                          "kernel '%s': a cooperative launch of a module built with -G "
                           "(--device-debug): a -G module runs its blocks one at a time, and a "
-                          "cooperative grid's blocks must all run at once; build it without -G",
-                          l->api, k->name);
+                          "cooperative grid's blocks must all run at once; build it without -G", k->name);
     /* The optimising tier's code once it is ready: the switch happens here, between
      * launches, so a launch runs on one tier throughout. */
     const lat__emu_opt_code *oc = lat__emu_opt_code_of(m->opt);
@@ -412,16 +409,16 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         int64_t ns = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000000000 + (t1.tv_nsec - t0.tv_nsec);
         char *note = lat__emu_opt_after_launch(m->opt, ns > 0 ? (uint64_t)ns : 0);
         if (note) /* the background build failed: said on a thread of the user's */
-            lat__log(kernel->module->ctx, LAT_LOG_WARNING, "%s: %s: %s", l->api,
+            lat__log(kernel->module->ctx, LAT_LOG_WARNING, "%s: %s: %s", lat__api_name(),
                      kernel->module->name, note);
         free(note);
     }
     /* A launch the checks failed: each report is logged once already (check/launch.c),
      * the first of them again in the launch's message were it logged too. */
     if (st == LAT_ERROR_CHECK_FAILED)
-        return lat__error_logged(st, "lat_launch: %s", msg);
+        return lat__error_logged(st, "%s", msg);
     if (st != LAT_OK)
-        return lat__error(kernel->module->ctx, st, "%s: %s", l->api, msg);
+        return lat__error(kernel->module->ctx, st, "%s", msg);
     return LAT_OK;
 }
 
@@ -455,7 +452,7 @@ static lat_status max_cooperative_blocks(lat_kernel *kernel, unsigned block_thre
     const lat_context *ctx = kernel->module->ctx;
     if (k->shared_bytes + shared_bytes > LAT_EMU_SHARED_LIMIT)
         return lat__error(ctx, LAT_ERROR_SHARED_MEMORY,
-                          "lat_kernel_max_cooperative_blocks: kernel '%s' uses %zu bytes of "
+                          "kernel '%s' uses %zu bytes of "
                           "static shared memory and %zu of dynamic shared memory: %zu in all, "
                           "and a block has at most %d",
                           k->name, k->shared_bytes, shared_bytes, k->shared_bytes + shared_bytes,

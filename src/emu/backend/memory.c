@@ -416,13 +416,13 @@ lat_status lat__emu_mem_alloc(lat_context *ctx, size_t bytes, lat_deviceptr *out
     size_t total = total_memory();
     if (total && bytes > total)
         return lat__error(ctx, LAT_ERROR_OUT_OF_DEVICE_MEMORY,
-                          "lat_mem_alloc: %zu bytes is more than the emulated device's %zu "
+                          "%zu bytes is more than the emulated device's %zu "
                           "bytes (LATTICE_EMU_MEMORY sets its size)", bytes, total);
     size_t padded = bytes + lat__ck_alloc_pad(ctx);
     void *p = dm_alloc(padded);
     if (!p)
         return lat__error(ctx, LAT_ERROR_OUT_OF_DEVICE_MEMORY,
-                          "lat_mem_alloc: the emulator could not map %zu bytes of host memory "
+                          "the emulator could not map %zu bytes of host memory "
                           "(%s)", bytes, strerror(errno));
     *out = (lat_deviceptr)(uintptr_t)p;
     lat__ck_on_alloc(ctx, *out, bytes); /* the checks (check/shadow.c) */

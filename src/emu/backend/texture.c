@@ -59,11 +59,11 @@ static lat__emu_texobj *slot_at(lat__emu_textab *t, uint32_t i)
 
 /* Publishes a copy of *o in a free slot; returns its handle, or 0 when the table is full
  * or memory is out (recorded). */
-static uint64_t publish(lat_context *ctx, const lat__emu_texobj *o, const char *fn)
+static uint64_t publish(lat_context *ctx, const lat__emu_texobj *o)
 {
     lat__emu_textab *t = table_of(ctx, true);
     if (!t) {
-        lat__oom(ctx, fn);
+        lat__oom(ctx);
         return 0;
     }
     pthread_mutex_lock(&t->lock);
@@ -75,15 +75,15 @@ static uint64_t publish(lat_context *ctx, const lat__emu_texobj *o, const char *
         if (i >= (uint32_t)LAT__EMU_TEX_CHUNK * LAT__EMU_TEX_CHUNKS) {
             pthread_mutex_unlock(&t->lock);
             lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
-                       "%s: the context already has %d live texture and surface objects, the "
-                       "emulator's limit", fn, LAT__EMU_TEX_CHUNK * LAT__EMU_TEX_CHUNKS);
+                       "the context already has %d live texture and surface objects, the "
+                       "emulator's limit", LAT__EMU_TEX_CHUNK * LAT__EMU_TEX_CHUNKS);
             return 0;
         }
         if (!atomic_load_explicit(&t->chunks[i / LAT__EMU_TEX_CHUNK], memory_order_relaxed)) {
             lat__emu_texobj *chunk = lat__calloc(LAT__EMU_TEX_CHUNK, sizeof *chunk);
             if (!chunk) {
                 pthread_mutex_unlock(&t->lock);
-                lat__oom(ctx, fn);
+                lat__oom(ctx);
                 return 0;
             }
             atomic_store_explicit(&t->chunks[i / LAT__EMU_TEX_CHUNK], chunk, memory_order_release);
@@ -184,7 +184,7 @@ static lat_status array_create(lat_tex_array *a)
     size_t bytes = a->row * a->rows;
     if (posix_memalign(&p, 256, bytes ? bytes : 1) != 0)
         return lat__error(a->ctx, LAT_ERROR_OUT_OF_DEVICE_MEMORY,
-                          "lat_tex_array_create: cannot allocate %zu bytes for the array", bytes);
+                          "cannot allocate %zu bytes for the array", bytes);
     memset(p, 0, bytes);
     a->impl = p;
     return LAT_OK;
@@ -265,7 +265,7 @@ static lat_status texture_create(lat_texture *t)
     o.normalized_read = d->read_mode == LAT_READ_NORMALIZED_FLOAT;
     o.normalized_coords = d->normalized_coords != 0;
     memcpy(o.border, d->border_color, sizeof o.border);
-    t->handle = publish(t->ctx, &o, "lat_texture_create");
+    t->handle = publish(t->ctx, &o);
     return t->handle ? LAT_OK : LAT_ERROR_OUT_OF_MEMORY;
 }
 
@@ -289,7 +289,7 @@ static lat_status surface_create(lat_surface *s)
     o.kind = LAT__EMU_OBJ_SURFACE;
     o.res = LAT__TEX_ARRAY;
     array_geometry(s->array, &o);
-    s->handle = publish(s->ctx, &o, "lat_surface_create");
+    s->handle = publish(s->ctx, &o);
     return s->handle ? LAT_OK : LAT_ERROR_OUT_OF_MEMORY;
 }
 

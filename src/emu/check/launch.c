@@ -705,7 +705,7 @@ static uint64_t seed_of(lat__ck_launch *L)
         seed = ((uint64_t)ts.tv_sec * 1000000007u) ^ (uint64_t)ts.tv_nsec;
         seed = seed ? seed : 1;
         lat__log(L->ctx, LAT_LOG_INFO,
-                 "lat_launch: kernel '%s' runs on a random schedule, seed %llu "
+                 "kernel '%s' runs on a random schedule, seed %llu "
                  "(LATTICE_SCHEDULE=random:%llu replays it)", L->k->name,
                  (unsigned long long)seed, (unsigned long long)seed);
     }
@@ -828,7 +828,7 @@ static void gather(lat__ck_grid *G, lat__ck_list *out)
     free(all);
     free(G->locals);
     if (G->lost)
-        lat__log(G->tmpl.ctx, LAT_LOG_ERROR, "lat_launch: kernel '%s': out of host memory for "
+        lat__log(G->tmpl.ctx, LAT_LOG_ERROR, "kernel '%s': out of host memory for "
                  "the checks' records: some findings were not kept", G->tmpl.k->name);
 }
 
@@ -869,7 +869,7 @@ lat_status lat__ck_run(lat_kernel *kernel, const lat__emu_kernel *k,
                                  LAT_CHECK_PROFILE));
     /* Profiled (profile.h): every access comes to the host code. */
     if ((T->modes & LAT_CHECK_PROFILE) && !(T->pfl = lat__pf_launch_new(T, k, launch)))
-        lat__log(ctx, LAT_LOG_ERROR, "lat_launch: kernel '%s': out of host memory for its profile", k->name);
+        lat__log(ctx, LAT_LOG_ERROR, "kernel '%s': out of host memory for its profile", k->name);
     lat__ck_reports_clear(&ck->list);
     ck->list.max = T->opts.max_reports;
     lat_status st = lat__ck_regions_sync(ck);

@@ -83,8 +83,9 @@ static void esc(char **buf, size_t *len, const char *s, bool *oom)
 
 lat_status lat_check_map_svg(const lat_check_map *m, const lat_check_map_style *st, char **svg)
 {
+    LAT__API();
     if (!m || !svg || !m->cells)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_check_map_svg: %s is NULL",
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s is NULL",
                           !m ? "map" : !svg ? "svg" : "map->cells");
     *svg = NULL;
     bool reads = st && st->show_reads;
@@ -179,7 +180,7 @@ lat_status lat_check_map_svg(const lat_check_map *m, const lat_check_map_style *
 #undef P
     if (oom) {
         free(buf);
-        return lat__oom(NULL, "lat_check_map_svg");
+        return lat__oom(NULL);
     }
     *svg = buf;
     return LAT_OK;
@@ -187,8 +188,9 @@ lat_status lat_check_map_svg(const lat_check_map *m, const lat_check_map_style *
 
 lat_status lat_check_map_text(const lat_check_map *m, const lat_check_map_style *st, char **text)
 {
+    LAT__API();
     if (!m || !text || !m->cells)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_check_map_text: %s is NULL",
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s is NULL",
                           !m ? "map" : !text ? "text" : "map->cells");
     *text = NULL;
     bool reads = st && st->show_reads;
@@ -236,7 +238,7 @@ lat_status lat_check_map_text(const lat_check_map *m, const lat_check_map_style 
 #undef P
     if (oom) {
         free(buf);
-        return lat__oom(NULL, "lat_check_map_text");
+        return lat__oom(NULL);
     }
     *text = buf;
     return LAT_OK;

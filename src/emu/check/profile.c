@@ -348,6 +348,7 @@ void lat__pf_free(lat_profile *p)
 
 void lat_profile_free(lat_profile *p)
 {
+    LAT__API();
     lat__pf_free(p);
 }
 
@@ -443,11 +444,11 @@ void lat__pf_launch_end(lat__pf_launch *P, lat__ck_ctx *ck)
     if (!ok) {
         lat__pf_free(p);
         p = NULL;
-        lat__log(ck->ctx, LAT_LOG_ERROR, "lat_launch: kernel '%s': out of host memory for its profile",
+        lat__log(ck->ctx, LAT_LOG_ERROR, "kernel '%s': out of host memory for its profile",
                  P->kernel);
     } else {
         if (P->lost)
-            lat__log(ck->ctx, LAT_LOG_ERROR, "lat_launch: kernel '%s': out of host memory for the "
+            lat__log(ck->ctx, LAT_LOG_ERROR, "kernel '%s': out of host memory for the "
                      "profile's records: some accesses were not counted", P->kernel);
         char *text = lat_profile_format(p, NULL);
         if (text)
@@ -467,6 +468,7 @@ void lat__pf_launch_end(lat__pf_launch *P, lat__ck_ctx *ck)
 
 int lat_profile_enabled(const lat_context *ctx)
 {
+    LAT__API();
     return ctx && ctx->check && (ctx->check->modes & LAT_CHECK_PROFILE);
 }
 
@@ -495,12 +497,13 @@ static lat_profile *copy(const lat_profile *q)
 
 lat_status lat_profile_get(lat_context *ctx, lat_profile **out)
 {
+    LAT__API();
     if (!ctx || !out)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_profile_get: NULL %s", ctx ? "out" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "NULL %s", ctx ? "out" : "ctx");
     *out = NULL;
     if (!lat_profile_enabled(ctx))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_profile_get: the context does not profile its launches "
+                          "the context does not profile its launches "
                           "(LATTICE_PROFILE=1, or LAT_CHECK_PROFILE in lat_context_desc.check)");
     lat__ck_ctx *ck = ctx->check;
     pthread_mutex_lock(&ck->lock);
@@ -508,25 +511,28 @@ lat_status lat_profile_get(lat_context *ctx, lat_profile **out)
     bool none = !ck->profile;
     pthread_mutex_unlock(&ck->lock);
     if (none)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_profile_get: no launch has been profiled yet");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "no launch has been profiled yet");
     if (!p)
-        return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "lat_profile_get: out of host memory");
+        return lat__oom(ctx);
     *out = p;
     return LAT_OK;
 }
 
 const lat_profile_summary *lat_profile_summary_get(const lat_profile *p)
 {
+    LAT__API();
     return p ? &p->s : NULL;
 }
 
 size_t lat_profile_row_count(const lat_profile *p)
 {
+    LAT__API();
     return p ? p->nrows : 0;
 }
 
 const lat_profile_row *lat_profile_row_at(const lat_profile *p, size_t i)
 {
+    LAT__API();
     return p && i < p->nrows ? &p->rows[i] : NULL;
 }
 
@@ -597,6 +603,7 @@ static const char *source_line(const char *source, int line, char *buf, size_t s
 
 char *lat_profile_format(const lat_profile *p, const char *source)
 {
+    LAT__API();
     if (!p)
         return NULL;
     text t = {0};

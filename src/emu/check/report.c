@@ -61,6 +61,7 @@ unsigned lat__ck_kind_check(lat_check_kind kind)
 
 const char *lat_check_kind_name(lat_check_kind kind)
 {
+    LAT__API();
     switch (kind) {
     case LAT_CHECK_OUT_OF_BOUNDS:
         return "out-of-bounds";

@@ -66,25 +66,25 @@ lat_status lat__ck_context_create(lat_context *ctx, const lat_context_desc *desc
     memset(&o, 0, sizeof o);
     const char *sched = lat__env(LAT_ENV_SCHEDULE);
     if (sched && *sched && parse_schedule(sched, &o) != LAT_OK)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_context_create: %s", lat_last_error());
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s", lat__last_failure());
     const char *to = lat__env(LAT_ENV_CHECK_TIMEOUT);
     if (to && *to) {
         char *end;
         double t = strtod(to, &end);
         if (*end || !(t > 0))
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                              "lat_context_create: LATTICE_CHECK_TIMEOUT='%s' is not a number "
+                              "LATTICE_CHECK_TIMEOUT='%s' is not a number "
                               "of seconds above 0", to);
         o.timeout_s = t;
     }
     lat__ck_ctx *ck = calloc(1, sizeof *ck);
     if (!ck)
-        return lat__oom(ctx, "lat_context_create");
+        return lat__oom(ctx);
     ck->freed = calloc(LAT__CK_MAX_FREED, sizeof *ck->freed);
     if (!ck->freed || pthread_mutex_init(&ck->lock, NULL) != 0) {
         free(ck->freed);
         free(ck);
-        return lat__oom(ctx, "lat_context_create");
+        return lat__oom(ctx);
     }
     ck->ctx = ctx;
     ck->modes = modes;
@@ -177,24 +177,24 @@ void lat__ck_context_destroy(lat_context *ctx)
 
 lat_status lat_check_modes(const lat_context *ctx, unsigned *modes)
 {
+    LAT__API();
     if (!ctx || !modes)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_check_modes: %s is NULL",
-                          ctx ? "modes" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "modes" : "ctx");
     *modes = ctx->check ? ctx->check->modes : 0;
     return LAT_OK;
 }
 
 lat_status lat_check_configure(lat_context *ctx, const lat_check_options *o)
 {
+    LAT__API();
     if (!ctx || !o)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_check_configure: %s is NULL",
-                          ctx ? "options" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "options" : "ctx");
     if (o->order < LAT_SCHEDULE_FORWARD || o->order > LAT_SCHEDULE_RANDOM)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_check_configure: %d is not a lat_schedule_order", (int)o->order);
+                          "%d is not a lat_schedule_order", (int)o->order);
     if (o->timeout_s < 0 || o->max_reports < 0)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "lat_check_configure: a negative %s",
+                          "a negative %s",
                           o->timeout_s < 0 ? "timeout_s" : "max_reports");
     lat__ck_ctx *ck = ctx->check;
     if (!ck)
@@ -207,9 +207,9 @@ lat_status lat_check_configure(lat_context *ctx, const lat_check_options *o)
 
 lat_status lat_check_get_options(const lat_context *ctx, lat_check_options *o)
 {
+    LAT__API();
     if (!ctx || !o)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_check_get_options: %s is NULL",
-                          ctx ? "options" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "options" : "ctx");
     lat__ck_ctx *ck = ctx->check;
     if (!ck) {
         memset(o, 0, sizeof *o);
@@ -223,6 +223,7 @@ lat_status lat_check_get_options(const lat_context *ctx, lat_check_options *o)
 
 uint64_t lat_check_last_seed(const lat_context *ctx)
 {
+    LAT__API();
     if (!ctx || !ctx->check)
         return 0;
     pthread_mutex_lock(&ctx->check->lock);
@@ -235,6 +236,7 @@ uint64_t lat_check_last_seed(const lat_context *ctx)
 
 size_t lat_check_report_count(const lat_context *ctx)
 {
+    LAT__API();
     if (!ctx || !ctx->check)
         return 0;
     pthread_mutex_lock(&ctx->check->lock);
@@ -245,6 +247,7 @@ size_t lat_check_report_count(const lat_context *ctx)
 
 const lat_check_report *lat_check_report_get(const lat_context *ctx, size_t i)
 {
+    LAT__API();
     if (!ctx || !ctx->check)
         return NULL;
     lat__ck_ctx *ck = ctx->check;
@@ -256,8 +259,9 @@ const lat_check_report *lat_check_report_get(const lat_context *ctx, size_t i)
 
 lat_status lat_check_clear(lat_context *ctx)
 {
+    LAT__API();
     if (!ctx)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_check_clear: ctx is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "ctx is NULL");
     if (!ctx->check)
         return LAT_OK;
     pthread_mutex_lock(&ctx->check->lock);
@@ -268,8 +272,9 @@ lat_status lat_check_clear(lat_context *ctx)
 
 lat_status lat_check_leaks(lat_context *ctx)
 {
+    LAT__API();
     if (!ctx)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_check_leaks: ctx is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "ctx is NULL");
     lat__ck_ctx *ck = ctx->check;
     if (!ck || !(ck->modes & LAT_CHECK_MEMCHECK))
         return LAT_OK;
@@ -297,7 +302,7 @@ lat_status lat_check_leaks(lat_context *ctx)
             k->r.message = k->message ? k->message : "";
             lat__log(ctx, LAT_LOG_ERROR, "%s", k->r.message);
         }
-        st = lat__error(ctx, LAT_ERROR_CHECK_FAILED, "lat_check_leaks: memcheck: %s", t);
+        st = lat__error(ctx, LAT_ERROR_CHECK_FAILED, "memcheck: %s", t);
         free(t);
     }
     pthread_mutex_unlock(&ck->lock);
@@ -307,43 +312,44 @@ lat_status lat_check_leaks(lat_context *ctx)
 /* ---- public: labels and maps ------------------------------------------------------------------ */
 
 /* The region starting at ptr, synced with the core's table; the lock is held. */
-static lat_status region_at(lat__ck_ctx *ck, lat_deviceptr ptr, const char *fn,
+static lat_status region_at(lat__ck_ctx *ck, lat_deviceptr ptr,
                             lat__ck_region **out)
 {
     lat_status st = lat__ck_regions_sync(ck);
     if (st != LAT_OK)
-        return lat__error(ck->ctx, st, "%s: out of host memory", fn);
+        return lat__error(ck->ctx, st, "out of host memory");
     lat__ck_region *r = lat__ck_region_find(ck, (uintptr_t)ptr);
     if (!r || r->base != (uintptr_t)ptr)
         return lat__error(ck->ctx, LAT_ERROR_INVALID_ADDRESS,
-                          "%s: 0x%" PRIx64 " is not the start of a live allocation of this "
-                          "context", fn, ptr);
+                          "0x%" PRIx64 " is not the start of a live allocation of this "
+                          "context", ptr);
     *out = r;
     return LAT_OK;
 }
 
 lat_status lat_check_label(lat_context *ctx, lat_deviceptr ptr, const char *name)
 {
+    LAT__API();
     if (!ctx)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "lat_check_label: ctx is NULL");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "ctx is NULL");
     lat__ck_ctx *ck = ctx->check;
     if (!ck) {
         /* Nothing to name it in, but the address must still be an allocation's start. */
         lat__alloc a;
-        lat_status st = lat__alloc_check(ctx, ptr, 0, "lat_check_label", &a);
+        lat_status st = lat__alloc_check(ctx, ptr, 0, "ptr", &a);
         if (st == LAT_OK && a.base != ptr)
             st = lat__error(ctx, LAT_ERROR_INVALID_ADDRESS,
-                            "lat_check_label: 0x%" PRIx64 " is inside an allocation, not at its "
+                            "0x%" PRIx64 " is inside an allocation, not at its "
                             "start", ptr);
         return st;
     }
     pthread_mutex_lock(&ck->lock);
     lat__ck_region *r;
-    lat_status st = region_at(ck, ptr, "lat_check_label", &r);
+    lat_status st = region_at(ck, ptr, &r);
     if (st == LAT_OK) {
         char *c = name ? lat__strdup(name) : NULL;
         if (name && !c) {
-            st = lat__oom(ctx, "lat_check_label");
+            st = lat__oom(ctx);
         } else {
             free(r->name);
             r->name = c;
@@ -364,22 +370,22 @@ void lat__ck_map_free(lat__ck_map *m)
 
 lat_status lat_check_map_buffer(lat_context *ctx, lat_deviceptr ptr, size_t elem_size)
 {
-    static const char fn[] = "lat_check_map_buffer";
+    LAT__API();
     if (!ctx)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: ctx is NULL", fn);
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "ctx is NULL");
     lat__ck_ctx *ck = ctx->check;
     if (!ck)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: the context has no checks (set lat_context_desc.check or "
-                          "LATTICE_CHECK)", fn);
+                          "the context has no checks (set lat_context_desc.check or "
+                          "LATTICE_CHECK)");
     if (elem_size == 0)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: elem_size is 0", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "elem_size is 0");
     pthread_mutex_lock(&ck->lock);
     lat__ck_region *r;
-    lat_status st = region_at(ck, ptr, fn, &r);
+    lat_status st = region_at(ck, ptr, &r);
     if (st == LAT_OK && r->size % elem_size != 0)
         st = lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                        "%s: elem_size %zu does not divide the allocation's %zu bytes", fn,
+                        "elem_size %zu does not divide the allocation's %zu bytes",
                         elem_size, r->size);
     if (st == LAT_OK) {
         lat__ck_map *m = calloc(1, sizeof *m);
@@ -387,7 +393,7 @@ lat_status lat_check_map_buffer(lat_context *ctx, lat_deviceptr ptr, size_t elem
         if (!m || !cells) {
             free(m);
             free(cells);
-            st = lat__oom(ctx, fn);
+            st = lat__oom(ctx);
         } else {
             m->base = r->base;
             m->elem_size = elem_size;
@@ -403,22 +409,22 @@ lat_status lat_check_map_buffer(lat_context *ctx, lat_deviceptr ptr, size_t elem
 
 lat_status lat_check_map_get(const lat_context *ctx, lat_deviceptr ptr, lat_check_map *map)
 {
-    static const char fn[] = "lat_check_map_get";
+    LAT__API();
     if (!ctx || !map)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn, ctx ? "map" : "ctx");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s is NULL", ctx ? "map" : "ctx");
     lat__ck_ctx *ck = ctx->check;
     if (!ck)
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s: the context has no checks", fn);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "the context has no checks");
     pthread_mutex_lock(&ck->lock);
     lat__ck_region *r = lat__ck_region_find(ck, (uintptr_t)ptr);
     lat_status st = LAT_OK;
     if (!r || r->base != (uintptr_t)ptr || !r->map)
         st = lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                        "%s: no map was asked for at 0x%" PRIx64 " (lat_check_map_buffer)", fn, ptr);
+                        "no map was asked for at 0x%" PRIx64 " (lat_check_map_buffer)", ptr);
     else if (!r->map->valid)
         st = lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                        "%s: no checked launch has run since the map at 0x%" PRIx64
-                        " was asked for", fn, ptr);
+                        "no checked launch has run since the map at 0x%" PRIx64
+                        " was asked for", ptr);
     else {
         const lat__ck_map *m = r->map;
         map->count = m->count;
@@ -560,19 +566,18 @@ static pointee pointee_of_layout(const lat__elem_layout *l)
 
 lat_status lat_check_kernel_param(const lat_kernel *kernel, int i, lat_check_param *out)
 {
-    static const char fn[] = "lat_check_kernel_param";
+    LAT__API();
     if (!kernel || !out)
-        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s: %s is NULL", fn,
-                          kernel ? "out" : "kernel");
+        return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "%s is NULL", kernel ? "out" : "kernel");
     const lat__kernel_sig *sig = kernel->sig;
     lat_context *ctx = kernel->module->ctx;
     if (!sig)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: lattice could not read the declaration of kernel '%s'", fn,
+                          "lattice could not read the declaration of kernel '%s'",
                           kernel->name);
     if (i < 0 || i >= sig->nparams)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%s: kernel '%s' has %d parameters; there is no parameter %d", fn,
+                          "kernel '%s' has %d parameters; there is no parameter %d",
                           kernel->name, sig->nparams, i);
     const lat__param *p = &sig->params[i];
     memset(out, 0, sizeof *out);

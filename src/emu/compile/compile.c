@@ -270,7 +270,7 @@ static lat_status layout_shared(lat_context *ctx, const lookup *s, const char *n
     const int *nshared = sym_of(s, "__lat_nshared");
     if (!info || !nshared)
         return lat__error(ctx, LAT_ERROR_INTERNAL,
-                          "lat_module_create: kernel '%s' has no %s table (a lattice bug)", name,
+                          "kernel '%s' has no %s table (a lattice bug)", name,
                           !info ? "kernel" : "shared memory");
     k->mode = info[0];
     if (*nshared == 0)
@@ -279,7 +279,7 @@ static lat_status layout_shared(lat_context *ctx, const lookup *s, const char *n
     const unsigned long *align = sym_of(s, "__lat_shalign");
     k->shoff = lat__calloc((size_t)*nshared, sizeof *k->shoff);
     if (!size || !align || !k->shoff)
-        return lat__oom(ctx, "lat_module_create");
+        return lat__oom(ctx);
     size_t at = 0;
     for (int i = 0; i < info[1]; i++) {
         int v = info[2 + i];
@@ -302,14 +302,14 @@ static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__low
     m->kernels = lat__calloc((size_t)(tr->nkernels ? tr->nkernels : 1), sizeof *m->kernels);
     m->solo = lat__calloc((size_t)(tr->nkernels ? tr->nkernels : 1), sizeof *m->solo);
     if (!m->kernels || !m->solo)
-        return lat__oom(ctx, "lat_module_create");
+        return lat__oom(ctx);
     for (int i = 0; i < tr->nkernels; i++) {
         lat__emu_kernel *k = &m->kernels[m->nkernels];
         const char *name = tr->kernels[i];
         size_t n = strlen(name);
         char *sym = lat__malloc(n + 32);
         if (!sym)
-            return lat__oom(ctx, "lat_module_create");
+            return lat__oom(ctx);
         memcpy(sym, LAT_EMU_ENTRY_PREFIX, sizeof LAT_EMU_ENTRY_PREFIX);
         strcat(sym, name);
         void *entry = sym_of(s, sym);
@@ -341,7 +341,7 @@ static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__low
             free(k->why);
             k->name = k->expr = NULL;
             k->why = NULL;
-            return lat__oom(ctx, "lat_module_create");
+            return lat__oom(ctx);
         }
         m->nkernels++;
         memcpy(&k->entry, &entry, sizeof entry);
@@ -356,7 +356,7 @@ static lat_status find_kernels(lat_context *ctx, const lookup *s, const lat__low
             sizes_fn(got);
             k->param_sizes = lat__malloc((size_t)k->nparams * sizeof *k->param_sizes);
             if (!k->param_sizes)
-                return lat__oom(ctx, "lat_module_create");
+                return lat__oom(ctx);
             for (int j = 0; j < k->nparams; j++)
                 k->param_sizes[j] = got[j];
         }
@@ -372,7 +372,7 @@ static lat_status find_globals(lat_context *ctx, const lookup *s, const lat__low
         return LAT_OK;
     m->globals = lat__calloc((size_t)tr->nglobals, sizeof *m->globals);
     if (!m->globals)
-        return lat__oom(ctx, "lat_module_create");
+        return lat__oom(ctx);
     for (int i = 0; i < tr->nglobals; i++) {
         char sym[600];
         snprintf(sym, sizeof sym, LAT_EMU_GADDR_PREFIX "%s", tr->globals[i]);
@@ -384,7 +384,7 @@ static lat_status find_globals(lat_context *ctx, const lookup *s, const lat__low
         lat__emu_global *g = &m->globals[m->nglobals];
         g->name = strdup(tr->globals[i]);
         if (!g->name)
-            return lat__oom(ctx, "lat_module_create");
+            return lat__oom(ctx);
         g->addr = *addr;
         g->size = *size;
         m->nglobals++;
@@ -399,7 +399,7 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
 {
     TCCState *s = tcc_new();
     if (!s)
-        return lat__oom(ctx, "lat_module_create");
+        return lat__oom(ctx);
     tcc_set_error_func(s, log, on_message);
     /* Fixed option strings only: tcc_set_options exits on an unknown one. */
     tcc_set_options(s, o->no_warnings ? "-nostdlib -nostdinc -w" : "-nostdlib -nostdinc");
@@ -407,7 +407,7 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
     lat_status st = LAT_OK;
     for (const char **d = o->defines; *d && st == LAT_OK; d++)
         if (!define(s, *d))
-            st = lat__oom(ctx, "lat_module_create");
+            st = lat__oom(ctx);
     for (const char **u = o->undefines; *u; u++)
         tcc_undefine_symbol(s, *u);
     add_symbols(s);
@@ -421,8 +421,8 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
     if (st == LAT_OK && tcc_compile_string(s, program) == 0 && !log->errors)
         size = tcc_relocate(s, NULL);
     if (st == LAT_OK && (size < 0 || log->errors)) {
-        st = log->oom ? lat__oom(ctx, "lat_module_create")
-                      : lat__error(ctx, LAT_ERROR_COMPILE, "lat_module_create: %s failed to compile:\n%s",
+        st = log->oom ? lat__oom(ctx)
+                      : lat__error(ctx, LAT_ERROR_COMPILE, "%s failed to compile:\n%s",
                                    src->name, log->text ? log->text : "(no message)");
     }
     if (st == LAT_OK) {
@@ -438,12 +438,12 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
         }
         if (!mem) {
             st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY,
-                            "lat_module_create: cannot map %zu bytes for the compiled code", bytes);
+                            "cannot map %zu bytes for the compiled code", bytes);
         } else {
             m->code = mem;
             m->code_size = bytes;
             if (tcc_relocate(s, mem) < 0)
-                st = lat__error(ctx, LAT_ERROR_COMPILE, "lat_module_create: %s failed to link:\n%s",
+                st = lat__error(ctx, LAT_ERROR_COMPILE, "%s failed to link:\n%s",
                                 src->name, log->text ? log->text : "(no message)");
             /* TinyCC lays the text section out first and marks its end. */
             uintptr_t etext = (uintptr_t)tcc_get_symbol(s, "_etext");
@@ -464,7 +464,7 @@ static lat_status run_tcc(lat_context *ctx, const lat__source *src, const lat__o
     if (st == LAT_OK)
         st = find_globals(ctx, &l, tr, m);
     if (st == LAT_OK && m->check && lat__ck_module_loaded(m->check, m, s) != LAT_OK)
-        st = lat__oom(ctx, "lat_module_create");
+        st = lat__oom(ctx);
     tcc_delete(s);
     return st;
 }
@@ -573,7 +573,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
     int opt_mode = LAT_EMU_OPT_OFF;
     char why[256];
     if (!lat__emu_opt_mode(src->emu_opt, &opt_mode, why, sizeof why))
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: %s", why);
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "%s", why);
     const lat__options *o = src->opts;
     /* -G: the optimising tier's machinery builds the debugger's object now (emu.c),
      * whatever the module's tier would have been. */
@@ -581,15 +581,15 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         opt_mode = LAT_EMU_OPT_SYNC;
     if (o->unknown)
         return lat__error(ctx, LAT_ERROR_INVALID_OPTION,
-                          "lat_module_create: the emulator does not accept the option '%s' "
+                          "the emulator does not accept the option '%s' "
                           "(docs/dialect.md lists those it does)", o->unknown);
     lat_status st = LAT_OK;
     lat__unit *u = src->unit;
     if (!u) /* every module the core makes is parsed: this is a caller's mistake */
-        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "lat_module_create: no parsed source");
+        return lat__error(ctx, LAT_ERROR_INVALID_VALUE, "no parsed source");
     if (u->status != LAT_OK) {
         const char *m = lat__unit_messages(u, false);
-        st = lat__error(ctx, u->status, "lat_module_create: %s", m ? m : "the source is not valid");
+        st = lat__error(ctx, u->status, "%s", m ? m : "the source is not valid");
         return st;
     }
     lat__lower_in in = {
@@ -632,8 +632,8 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         fprintf(stderr, "%s\n", tr.text);
     if (st != LAT_OK) {
         const char *m = st == LAT_ERROR_OUT_OF_MEMORY ? NULL : lat__unit_messages(u, false);
-        st = !m ? lat__oom(ctx, "lat_module_create")
-                : lat__error(ctx, st, "lat_module_create: %s", m);
+        st = !m ? lat__oom(ctx)
+                : lat__error(ctx, st, "%s", m);
         lat__lower_out_free(&tr);
         free(warnings);
         return st;
@@ -667,7 +667,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
             text = NULL; /* out of memory */
     }
     if (!text || !m) {
-        st = lat__oom(ctx, "lat_module_create");
+        st = lat__oom(ctx);
     } else if (!from_cache(ctx, &tr, m)) {
         pthread_mutex_lock(&tcc_lock);
         st = run_tcc(ctx, src, o, &tr, text, m, &log);
@@ -681,7 +681,7 @@ lat_status lat__emu_compile(lat_context *ctx, const lat__source *src, lat__emu_m
         size_t len = 0;
         if (lat__strbuf_printf(&joined, &len, "%s%s%s", warnings, log.text ? "\n" : "",
                                log.text ? log.text : "") != 0)
-            st = lat__oom(ctx, "lat_module_create");
+            st = lat__oom(ctx);
         free(log.text);
         log.text = joined;
     }

@@ -15,6 +15,7 @@
 
 const lat__front_profile lat__emu_profile = {
     .predefined = "#define __LATTICE_EMU__ 1\n"
+                  "#define __LATTICE_SEQUENTIAL_BLOCK__ 1\n"
                   "#define __CUDA_ARCH__ " XSTR(LAT_EMU_CUDA_ARCH) "\n",
     .header_text = lat__cxx_header_text,
 };
