@@ -124,9 +124,12 @@ class _ScanKernel:
         for name, a in (("input_ary", input_ary), ("output_ary", out)):
             if not isinstance(a, GPUArray):
                 raise TypeError(f"{type(self).__name__}: {name} must be a GPUArray")
-            if a.dtype != self.dtype:
+            # PyCUDA passes the array's memory as the scan's type, as ElementwiseKernel
+            # does: an int32 scan of uint32 data is a program PyCUDA runs. Elements of
+            # another size would scan bytes that are not the array's elements: refused.
+            if a.dtype.itemsize != self.dtype.itemsize:
                 raise TypeError(f"{type(self).__name__}: {name} is {a.dtype}, the scan is "
-                                f"of {self.dtype}")
+                                f"of {self.dtype}, whose elements have another size")
             if not a.flags.forc:
                 raise RuntimeError(f"{type(self).__name__}: {name} is not contiguous")
         if out.shape != input_ary.shape:
