@@ -641,10 +641,15 @@ def _host(buf: Any, writable: bool = False) -> tuple[int, int, Any]:
     mv = memoryview(buf)
     if writable and mv.readonly:
         raise ValueError("host buffer is read-only")
-    arr = np.frombuffer(mv, dtype=np.uint8) if mv.contiguous else None
-    if arr is None:
+    if mv.c_contiguous:
+        arr = np.frombuffer(mv, dtype=np.uint8)
+    elif mv.contiguous:
+        # Column-major (the .data of a Fortran-ordered array) is one block too, as CUDA's
+        # copies take any contiguous buffer: NumPy reads its strides and finds its start.
+        arr = np.asarray(mv)
+    else:
         raise ValueError("host buffer must be contiguous")
-    return arr.ctypes.data, arr.nbytes, (arr, mv)
+    return arr.ctypes.data, mv.nbytes, (arr, mv)
 
 
 def mem_alloc(nbytes: int, context: Context | None = None) -> DeviceAllocation:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import lattice.pycuda.autoinit  # noqa: F401
-import lattice.pycuda.driver as drv  # noqa: F401
+import lattice.pycuda.driver as drv
 from lattice.pycuda import gpuarray
 from lattice.pycuda.scan import ExclusiveScanKernel, InclusiveScanKernel
 
@@ -24,3 +24,19 @@ def test_a_scan_reads_same_sized_elements_as_its_own_type(rng):
     assert got.dtype == np.int32 and np.array_equal(got, np.cumsum(x, dtype=np.int32))
     with pytest.raises(TypeError, match="another size"):
         InclusiveScanKernel(np.float32, "a+b")(gpuarray.to_gpu(x.astype(np.float64)))
+
+
+def test_copies_through_the_buffer_of_a_fortran_ordered_array(rng):
+    # kbredies/tgv_pycuda: cuda.memcpy_dtoh(u_vis.data, u.gpudata), u_vis an order='F'
+    # array: PyCUDA takes any contiguous buffer, column-major included.
+    a = rng.random((40, 30, 2)).astype(np.float32, order="F")
+    u = gpuarray.to_gpu(a)
+    u_vis = np.zeros(a.shape, np.float32, order="F")
+    drv.memcpy_dtoh(u_vis.data, u.gpudata)
+    assert np.array_equal(u_vis, a)
+    b = np.asfortranarray(rng.random((7, 5)))
+    d = drv.mem_alloc(b.nbytes)
+    drv.memcpy_htod(d, b.data)
+    assert np.array_equal(drv.from_device(d, b.shape, b.dtype, order="F"), b)
+    with pytest.raises(ValueError, match="contiguous"):
+        drv.memcpy_dtoh(np.zeros((40, 60), np.float32)[:, ::2].data, u.gpudata)
