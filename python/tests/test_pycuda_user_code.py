@@ -8,6 +8,7 @@ import pytest
 import lattice.pycuda.autoinit  # noqa: F401
 import lattice.pycuda.driver as drv
 from lattice.pycuda import gpuarray
+from lattice.pycuda.compiler import SourceModule
 from lattice.pycuda.scan import ExclusiveScanKernel, InclusiveScanKernel
 
 
@@ -40,3 +41,35 @@ def test_copies_through_the_buffer_of_a_fortran_ordered_array(rng):
     assert np.array_equal(drv.from_device(d, b.shape, b.dtype, order="F"), b)
     with pytest.raises(ValueError, match="contiguous"):
         drv.memcpy_dtoh(np.zeros((40, 60), np.float32)[:, ::2].data, u.gpudata)
+
+
+def test_views_made_by_assigning_shape_strides_and_gpudata(rng):
+    # kbredies/tgv_pycuda's create_slice_view: a channel of an order='F' (nx, ny, chans)
+    # array as its own 2-D array, by assigning PyCUDA's plain attributes.
+    def create_slice_view(u, num):
+        v = u.ravel()
+        v.shape = (u.shape[0], u.shape[1])
+        v.strides = (u.strides[0], u.strides[1])
+        v.gpudata = int(u.gpudata) + u.strides[2] * num
+        v.nbytes = u.strides[2]
+        v.mem_size = u.shape[0] * u.shape[1]
+        return v
+
+    a = rng.random((8, 6, 3)).astype(np.float32, order="F")
+    u = gpuarray.to_gpu(a)
+    for c in range(3):
+        v = create_slice_view(u, c)
+        assert v.size == 48 and v.flags.f_contiguous
+        assert np.array_equal(v.get(), a[:, :, c])
+        assert np.allclose((2 * v).get(), 2 * a[:, :, c])
+    mod = SourceModule("__global__ void twice(float *a, int n)"
+                       "{ int i = threadIdx.x; if (i < n) a[i] *= 2; }")
+    mod.get_function("twice")(create_slice_view(u, 1), np.int32(48), block=(64, 1, 1))
+    create_slice_view(u, 2).fill(0)
+    b = a.copy()
+    b[:, :, 1] *= 2
+    b[:, :, 2] = 0
+    assert np.array_equal(u.get(), b)
+    v = gpuarray.to_gpu(a).ravel()
+    with pytest.raises(ValueError, match="mem_size"):
+        v.mem_size = 10

@@ -116,12 +116,10 @@ class GPUArray:
     def __init__(self, shape: Any, dtype: Any = np.float64, allocator: Any = None,
                  base: Any = None, gpudata: Any = None, strides: Any = None,
                  order: str = "C", *, context: _core.Context | None = None):
-        self.shape = _shape(shape)
         self.dtype = check_storage_dtype(dtype)
+        self.shape = _shape(shape)
         if _py_any(s < 0 for s in self.shape):
             raise ValueError(f"negative dimensions are not allowed: {self.shape}")
-        self.size = math.prod(self.shape)
-        self.nbytes = self.size * self.dtype.itemsize
         if order not in ("C", "F"):
             raise ValueError(f"order must be 'C' or 'F', not {order!r}")
         if strides is None:
@@ -146,11 +144,9 @@ class GPUArray:
             self.gpudata = self.allocator(builtins.max(span, 1)) \
                 if allocator is not None else _core.mem_alloc(builtins.max(span, 1),
                                                               self._ctx)
-            self._ptr = int(self.gpudata)
         else:
             self._ctx = _core._ctx_of(gpudata, context)
             self.gpudata = gpudata
-            self._ptr = _core._devptr(gpudata)
             if isinstance(gpudata, _core.DeviceAllocation) and self.size:
                 lo, hi = _k._extent(self)
                 if lo < gpudata.ptr or hi > gpudata.ptr + gpudata.nbytes:
@@ -159,6 +155,83 @@ class GPUArray:
                                      "of gpudata")
 
     # -- properties ----------------------------------------------------------------------
+    # PyCUDA's shape, strides, gpudata, dtype, size, nbytes and mem_size are plain attributes
+    # that programs assign to make views by hand (kbredies/tgv_pycuda's create_slice_view:
+    # ravel(), then new shape, strides and gpudata). Here the flags, the element count and
+    # the device address follow each assignment; a count that contradicts the shape is
+    # refused rather than left to disagree with the memory the operations touch.
+    @property
+    def shape(self) -> tuple:
+        return self._shape
+
+    @shape.setter
+    def shape(self, value: Any) -> None:
+        self._shape = _shape(value)
+        self._size = math.prod(self._shape)
+        self._changed()
+
+    @property
+    def strides(self) -> tuple:
+        return self._strides
+
+    @strides.setter
+    def strides(self, value: Any) -> None:
+        self._strides = tuple(int(st) for st in value)
+        self._changed()
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._dtype
+
+    @dtype.setter
+    def dtype(self, value: Any) -> None:
+        self._dtype = np.dtype(value)
+        self._changed()
+
+    @property
+    def gpudata(self) -> Any:
+        return self._gpudata
+
+    @gpudata.setter
+    def gpudata(self, value: Any) -> None:
+        self._gpudata = value
+        self._ptr = _core._devptr(value)
+        self._changed()
+
+    def _changed(self) -> None:
+        self.__dict__.pop("_flags", None)
+        self._lat = None
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    @size.setter
+    def size(self, value: int) -> None:
+        self._check_count("size", value, self._size)
+
+    @property
+    def nbytes(self) -> int:
+        return self._size * self._dtype.itemsize
+
+    @nbytes.setter
+    def nbytes(self, value: int) -> None:
+        self._check_count("nbytes", value, self.nbytes)
+
+    @property
+    def mem_size(self) -> int:
+        return self._size
+
+    @mem_size.setter
+    def mem_size(self, value: int) -> None:
+        self._check_count("mem_size", value, self._size)
+
+    def _check_count(self, name: str, value: int, derived: int) -> None:
+        if value != derived:
+            raise ValueError(f"GPUArray.{name} = {value}: lattice derives it from the shape "
+                             f"{self._shape} and dtype {self._dtype} ({derived}); set the "
+                             "shape instead")
+
     @property
     def ndim(self) -> int:
         return len(self.shape)
@@ -176,10 +249,6 @@ class GPUArray:
     @property
     def itemsize(self) -> int:
         return self.dtype.itemsize
-
-    @property
-    def mem_size(self) -> int:
-        return self.size
 
     @property
     def flags(self) -> _Flags:
@@ -234,17 +303,14 @@ class GPUArray:
     def _view(self, shape: tuple, strides: tuple, offset: int = 0,
               dtype: Any = None) -> "GPUArray":
         v = GPUArray.__new__(type(self))
+        v._dtype = self.dtype if dtype is None else np.dtype(dtype)
         v.shape = tuple(shape)
-        v.dtype = self.dtype if dtype is None else np.dtype(dtype)
-        v.size = math.prod(v.shape)
-        v.nbytes = v.size * v.dtype.itemsize
         v.strides = tuple(strides)
         v.allocator = self.allocator
         v.base = self if self.base is None else self.base
-        v._lat = None
         v._ctx = self._ctx
-        v._ptr = self._ptr + offset
-        v.gpudata = self.gpudata if offset == 0 else _core.DevicePointer(v._ptr, self)
+        v.gpudata = self.gpudata if offset == 0 else \
+            _core.DevicePointer(self._ptr + offset, self)
         return v
 
     def view(self, dtype: Any = None) -> "GPUArray":
