@@ -73,3 +73,19 @@ def test_views_made_by_assigning_shape_strides_and_gpudata(rng):
     v = gpuarray.to_gpu(a).ravel()
     with pytest.raises(ValueError, match="mem_size"):
         v.mem_size = 10
+
+
+def test_a_device_found_by_its_pci_bus_id():
+    # PyCUDA's Device takes a PCI bus id string as well as a number (cuDeviceGetByPCIBusId),
+    # as multi-GPU scripts pick their card.
+    dev = drv.Device(0)
+    bus_id = dev.pci_bus_id()
+    assert drv.Device(bus_id) == dev and drv.Device(bus_id.upper()).ordinal == 0
+    assert drv.Device(bus_id.split(":", 1)[1]) == dev  # without the domain
+    assert drv.Device(np.int64(0)) == dev
+    with pytest.raises(drv.LogicError, match="PCI bus id"):
+        drv.Device("not a bus id")
+    with pytest.raises(drv.LogicError, match="no device"):
+        drv.Device("ffff:ff:1f.0")
+    with pytest.raises(TypeError):
+        drv.Device(1.5)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import operator
+import re as _re
 from typing import Any
 
 import numpy as np
@@ -246,7 +247,31 @@ class mem_attach_flags:  # noqa: N801
 class Device(_core.Device):
     """``Device(0)``: a device of the automatic backend (``Device.count()`` of them).
     Attributes read as ``dev.get_attribute(device_attribute.WARP_SIZE)`` or
-    ``dev.warp_size``."""
+    ``dev.warp_size``. ``Device("0000:65:00.0")`` finds a device by its PCI bus id, as
+    CUDA's cuDeviceGetByPCIBusId (``[domain:]bus:device[.function]``)."""
+
+    def __init__(self, ordinal: Any = 0, backend: Any = None):
+        if isinstance(ordinal, str):
+            ordinal = self._by_pci_bus_id(ordinal, backend)
+        elif not isinstance(ordinal, (int, np.integer)) or isinstance(ordinal, bool):
+            raise TypeError(f"Device: {ordinal!r} is neither a device number nor a PCI bus "
+                            "id string")
+        super().__init__(int(ordinal), backend)
+
+    @staticmethod
+    def _by_pci_bus_id(bus_id: str, backend: Any) -> int:
+        m = _re.fullmatch(r"\s*(?:([0-9a-fA-F]+):)?([0-9a-fA-F]+):([0-9a-fA-F]+)"
+                          r"(?:\.([0-9a-fA-F]+))?\s*", bus_id)
+        if m is None:
+            raise _errors.InvalidValueError(
+                f"Device: {bus_id!r} is not a PCI bus id ([domain:]bus:device[.function])")
+        want = tuple(int(g or "0", 16) for g in m.groups()[:3])
+        for i in range(Device.count(backend)):
+            d = _core.Device(i, backend)
+            if tuple(d.get_attribute(a) for a in ("PCI_DOMAIN_ID", "PCI_BUS_ID",
+                                                  "PCI_DEVICE_ID")) == want:
+                return i
+        raise _errors.InvalidDeviceError(f"Device: no device has PCI bus id {bus_id!r}")
 
     def make_context(self, flags: int = 0) -> "Context":
         """A new context on this device, made current."""
