@@ -89,3 +89,15 @@ def test_a_device_found_by_its_pci_bus_id():
         drv.Device("ffff:ff:1f.0")
     with pytest.raises(TypeError):
         drv.Device(1.5)
+
+
+def test_keyword_arguments_by_pycuda_s_names(rng):
+    # PyCUDA's own parameter names, for programs that pass them by keyword.
+    from lattice.pycuda import tools
+    a = rng.random((3, 4)).astype(np.float32, order="F")
+    for f in (drv.pagelocked_zeros_like, drv.aligned_zeros_like):
+        z = f(array=a)
+        assert z.shape == a.shape and z.dtype == a.dtype and z.flags.f_contiguous
+        assert not z.any()
+    assert drv.pagelocked_empty_like(array=a).shape == a.shape
+    assert tools.DeviceData().align(bytes=100) == 128

@@ -740,12 +740,12 @@ def _order_of(a: np.ndarray) -> str:
     return "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
 
 
-def pagelocked_empty_like(a: np.ndarray, mem_flags: int = 0) -> np.ndarray:
-    return pagelocked_empty(a.shape, a.dtype, _order_of(a), mem_flags)
+def pagelocked_empty_like(array: np.ndarray, mem_flags: int = 0) -> np.ndarray:
+    return pagelocked_empty(array.shape, array.dtype, _order_of(array), mem_flags)
 
 
-def pagelocked_zeros_like(a: np.ndarray, mem_flags: int = 0) -> np.ndarray:
-    r = pagelocked_empty_like(a, mem_flags)
+def pagelocked_zeros_like(array: np.ndarray, mem_flags: int = 0) -> np.ndarray:
+    r = pagelocked_empty_like(array, mem_flags)
     r.fill(0)
     return r
 
@@ -767,13 +767,13 @@ def aligned_zeros(shape: Any, dtype: Any, order: str = "C", alignment: int = 409
     return r
 
 
-def aligned_empty_like(a: np.ndarray, alignment: int = 4096) -> np.ndarray:
-    return aligned_empty(a.shape, a.dtype, "F" if a.flags.f_contiguous and not
-                         a.flags.c_contiguous else "C", alignment)
+def aligned_empty_like(array: np.ndarray, alignment: int = 4096) -> np.ndarray:
+    return aligned_empty(array.shape, array.dtype, "F" if array.flags.f_contiguous and not
+                         array.flags.c_contiguous else "C", alignment)
 
 
-def aligned_zeros_like(a: np.ndarray, alignment: int = 4096) -> np.ndarray:
-    r = aligned_empty_like(a, alignment)
+def aligned_zeros_like(array: np.ndarray, alignment: int = 4096) -> np.ndarray:
+    r = aligned_empty_like(array, alignment)
     r.fill(0)
     return r
 

@@ -409,8 +409,8 @@ class DeviceData:
             return 128
         raise ValueError(f"no alignment possible for fetches of size {word_size}")
 
-    def align(self, nbytes: int, word_size: int = 4) -> int:
-        return _ceil_to(nbytes, self.align_bytes(word_size))
+    def align(self, bytes: int, word_size: int = 4) -> int:  # noqa: A002 (PyCUDA's name)
+        return _ceil_to(bytes, self.align_bytes(word_size))
 
     def align_words(self, word_size: int) -> int:
         return self.align_bytes(word_size) // word_size
