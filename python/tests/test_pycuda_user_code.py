@@ -101,3 +101,29 @@ def test_keyword_arguments_by_pycuda_s_names(rng):
         assert not z.any()
     assert drv.pagelocked_empty_like(array=a).shape == a.shape
     assert tools.DeviceData().align(bytes=100) == 128
+
+
+def test_ptx_text_names_its_kernels_and_loads_again(rng, tmp_path, backend):
+    # tinygrad's PyCUDA backend: compile(target="ptx").decode(), the kernel's name read
+    # from its ".visible .entry NAME(" line, module_from_buffer(ptx.encode()).
+    from lattice.pycuda.compiler import compile as cuda_compile
+    prg = ('extern "C" __global__ void E_4(float *data0, const float *data1)'
+           "{ int gidx0 = blockIdx.x; data0[gidx0] = data1[gidx0] * 2.0f; }\n"
+           'extern "C" __global__ void plus_one(float *a) { a[threadIdx.x] += 1.0f; }\n')
+    try:
+        ptx = cuda_compile(prg, target="ptx", no_extern_c=True).decode("utf-8")
+    except NotImplementedError:
+        if backend == "emu":
+            raise
+        pytest.skip("NVRTC gave this device a CUBIN, not PTX")
+    names = [s.split("(")[0] for s in ptx.split(".visible .entry ")[1:]]
+    assert sorted(names) == ["E_4", "plus_one"]
+    x = rng.random(64).astype(np.float32)
+    a, out = gpuarray.to_gpu(x), gpuarray.empty(64, np.float32)
+    drv.module_from_buffer(ptx.encode("utf-8")).get_function("E_4")(
+        out, a, block=(1, 1, 1), grid=(64, 1))
+    assert np.array_equal(out.get(), 2 * x)
+    path = tmp_path / "k.ptx"
+    path.write_text(ptx)
+    drv.module_from_file(str(path)).get_function("plus_one")(out, block=(64, 1, 1))
+    assert np.array_equal(out.get(), 2 * x + 1)

@@ -126,9 +126,11 @@ def compile(source: Any, nvcc: str = "nvcc", options: Any = None, keep: bool = F
     """The device code of ``source`` (for ``drv.module_from_buffer``), compiled for the
     current context's device: a CUBIN or PTX as NVRTC gave it, when that is the
     ``target`` asked for (NotImplementedError for a target lattice did not produce). The
-    emulator compiles to host code, which it cannot give out: for "cubin" and "fatbin" it
-    gives an image that holds the source and options, which ``module_from_buffer`` and
-    ``module_from_file`` load by compiling it again; "ptx" raises NotImplementedError."""
+    emulator compiles to host code, which it cannot give out: it gives an image that holds
+    the source and options, which ``module_from_buffer`` and ``module_from_file`` load by
+    compiling it again. For "ptx" that image is text, PTX comments only, that names each
+    kernel in a ``.visible .entry NAME(`` line as PTX does (programs read the names
+    there: tinygrad's PyCUDA backend did); it is not PTX that ptxas could take."""
     import ctypes
     from .._lib import lib
     if target not in ("cubin", "ptx", "fatbin"):
@@ -139,12 +141,11 @@ def compile(source: Any, nvcc: str = "nvcc", options: Any = None, keep: bool = F
     st = lib.lat_module_get_code(mod.handle, ctypes.byref(kind), ctypes.byref(data),
                                  ctypes.byref(size))
     if st != 0:
-        if target == "ptx":
-            raise NotImplementedError("compiler.compile: the emulator gives out no PTX (it "
-                                      "compiles to host code): use SourceModule")
         # The emulator's "binary" is the source and the options, which module_from_buffer
         # and module_from_file compile again (the disk cache makes that quick), so that
         # programs that compile once and load later run.
+        if target == "ptx":
+            return _emu_ptx_image(mod, source, options, no_extern_c, include_dirs)
         return _emu_image(source, options, no_extern_c, include_dirs)
 
     got = {1: "ptx", 2: "cubin"}.get(kind.value, "?")
@@ -165,8 +166,32 @@ def _emu_image(source: Any, options: Any, no_extern_c: bool, include_dirs: Any) 
         "include_dirs": [os.path.abspath(d) for d in include_dirs or ()]}).encode()
 
 
+_EMU_PTX_MAGIC = b"// LATTICE-EMULATOR-MODULE\n"
+
+
+def _emu_ptx_image(mod: Any, source: Any, options: Any, no_extern_c: bool,
+                   include_dirs: Any) -> bytes:
+    """The emulator's image as PTX-shaped text: comments that name the kernels by the
+    symbols PTX would give them (mangled for C++ linkage), then the image's JSON."""
+    import ctypes
+    from .._lib import lib
+    lines = [_EMU_PTX_MAGIC.decode(),
+             "// lattice's emulator compiles CUDA C to host code and has no PTX; this text\n"
+             "// holds the source, which module_from_buffer compiles again. Its kernels:\n"]
+    for i in range(lib.lat_module_kernel_count(mod.handle)):
+        name = lib.lat_module_kernel_name(mod.handle, i)
+        sym = ctypes.c_char_p()
+        if lib.lat_module_get_lowered_name(mod.handle, name, ctypes.byref(sym)) == 0:
+            name = sym.value
+        lines.append(f"// .visible .entry {name.decode()}(\n")
+    image = _emu_image(source, options, no_extern_c, include_dirs)
+    return "".join(lines).encode() + b"// " + image[len(_EMU_IMAGE_MAGIC):] + b"\n"
+
+
 def _module_from_emu_image(data: bytes) -> "SourceModule | None":
     """The module of an image compiler.compile made on the emulator; None for others."""
+    if data.startswith(_EMU_PTX_MAGIC):
+        data = _EMU_IMAGE_MAGIC + data.rstrip(b"\n").rsplit(b"\n// ", 1)[1]
     if not data.startswith(_EMU_IMAGE_MAGIC):
         return None
     import json
