@@ -127,3 +127,25 @@ def test_ptx_text_names_its_kernels_and_loads_again(rng, tmp_path, backend):
     path.write_text(ptx)
     drv.module_from_file(str(path)).get_function("plus_one")(out, block=(64, 1, 1))
     assert np.array_equal(out.get(), 2 * x + 1)
+
+
+def test_arrays_of_vector_types_pass_to_kernels_and_refuse_arithmetic(rng):
+    # Blog posts on passing float4 to PyCUDA kernels: an (n, 4) float32 array viewed as
+    # gpuarray.vec.float4, or a NumPy struct dtype with align=True, given to a float4*.
+    mod = SourceModule("""
+    __global__ void scale(float4 *v, float s, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) { float4 a = v[i]; v[i] = make_float4(a.x*s, a.y*s, a.z*s, a.w*s); }
+    }""")
+    raw = rng.random((100, 4)).astype(np.float32)
+    g = gpuarray.to_gpu(raw.view(gpuarray.vec.float4).reshape(100))
+    mod.get_function("scale")(g, np.float32(3), np.int32(100), block=(128, 1, 1))
+    assert np.allclose(g.get().view(np.float32).reshape(100, 4), 3 * raw)
+    # Struct types have no arithmetic (NumPy's ufuncs have none): a TypeError up front,
+    # not a compile error of lattice's generated kernel.
+    for op in (lambda: g + g, lambda: -g, lambda: abs(g), lambda: gpuarray.sum(g),
+               lambda: gpuarray.max(g), lambda: gpuarray.dot(g, g)):
+        with pytest.raises(TypeError, match="struct type"):
+            op()
+    with pytest.raises(NotImplementedError, match="fields"):
+        g == g  # noqa: B015

@@ -669,6 +669,7 @@ class GPUArray:
     def __ge__(self, o): return _binary("ge", self, o)
 
     def __neg__(self) -> "GPUArray":
+        _no_struct(self.dtype, "negative")
         if self.dtype == np.bool_:
             raise TypeError("The numpy boolean negative, the `-` operator, is not supported, "
                             "use the `~` operator or the logical_not function instead.")
@@ -688,6 +689,7 @@ class GPUArray:
         return _unary_map(self, self.dtype, lambda c, e: f"~({e})")
 
     def __abs__(self) -> "GPUArray":
+        _no_struct(self.dtype, "absolute")
         if self.dtype.kind == "c":
             return _unary_map(self, real_of(self.dtype), lambda c, e: (
                 c.need_complex(self.dtype), f"{_k._zname(self.dtype)}_abs({e})")[1])
@@ -931,11 +933,26 @@ def _op_expr(code: Code, op: str, a: str, b: str, t: np.dtype) -> str:
     return f"(({a}) {_BINOPS[op]} ({b}))"
 
 
+def _no_struct(dt: np.dtype, what: str) -> None:
+    """Struct types (gpuarray.vec.float4, registered records) have no arithmetic, as
+    NumPy's ufuncs have no loop for them: refused here, not by the C compiler."""
+    if dt.kind == "V":
+        raise TypeError(f"{what}: no arithmetic on arrays of struct type {dt} (as NumPy's "
+                        "ufuncs have none)")
+
+
 def _binary(op: str, x: Any, y: Any, out: GPUArray | None = None) -> Any:
     ox, oy = _operand(x), _operand(y)
     if ox is None or oy is None:
         return NotImplemented
     t = np.result_type(_dtype_of(ox), _dtype_of(oy))
+    if t.kind == "V":
+        # Struct types (gpuarray.vec.float4, registered records) have no arithmetic, as
+        # NumPy's ufuncs have no loop for them: refused here, not by the C compiler.
+        if op in ("eq", "ne"):
+            raise NotImplementedError(f"'{op}' of arrays of struct type {t}: compare their "
+                                      "fields")
+        _no_struct(t, op)
     if op == "truediv" and t.kind in "biu":
         t = np.dtype(np.float64)
     if op in ("floordiv", "mod", "pow") and t == np.bool_:
@@ -1478,6 +1495,8 @@ def _sum_dtype(dt: np.dtype) -> np.dtype:
 def _sum_map(a: GPUArray, map_c: Any, dt: np.dtype, n: int, extra_args: str, args: list,
              allocator: Any, name_hint: str = "") -> GPUArray:
     """A 0-d array of dt: the sum of map_c(code) over i < n (complex: by parts)."""
+    for arg in args:
+        _no_struct(arg.dtype, "sum")
     out = GPUArray((), dt, allocator=allocator or _alloc_of(a), context=a._ctx)
     code = Code()
     for arg in args:
@@ -1519,6 +1538,8 @@ def _dot(a: GPUArray, b: GPUArray, dtype: Any, conj_a: bool, idx: GPUArray | Non
          allocator: Any) -> GPUArray:
     if a.size != b.size:
         raise ValueError(f"dot: arrays of {a.size} and {b.size} elements")
+    _no_struct(a.dtype, "dot")
+    _no_struct(b.dtype, "dot")
     t = np.result_type(a.dtype, b.dtype) if dtype is None else check_dtype(dtype)
     check_dtype(t)
     x = a if a.flags.c_contiguous else a.copy(order="C")
@@ -1561,6 +1582,7 @@ def subset_dot(subset: GPUArray, a: GPUArray, b: GPUArray, dtype: Any = None,
 
 def _minmax(which: str, a: GPUArray, idx: GPUArray | None) -> GPUArray:
     dt = a.dtype
+    _no_struct(dt, which)
     if dt.kind == "c":
         raise TypeError(f"{which}: complex numbers have no order here (as in PyCUDA)")
     if dt == np.bool_:
