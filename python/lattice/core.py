@@ -1277,6 +1277,8 @@ class Kernel:
         if stream is not None and not isinstance(stream, Stream):
             raise TypeError(f"stream: a {type(stream).__name__}, not a Stream")
         h = self.handle
+        if len(args) > self.param_count >= 0 and self.module._block_required:
+            args = _drop_extra_args(self, args)
         keep: list = []
         post: list = []
         argv = _fill_args(args, self.params, keep, post, stream)
@@ -1419,6 +1421,21 @@ def _format_of(arg_types: Any) -> list[str]:
         else:
             codes.append("P")
     return codes
+
+
+def _drop_extra_args(k: "Kernel", args: Sequence[Any]) -> Sequence[Any]:
+    """PyCUDA's launch packs every argument into CUDA's parameter buffer, and CUDA reads
+    the kernel's parameters from its start, ignoring the bytes past them: programs that
+    pass one argument too many run on PyCUDA (a course's convolution passes its tile size
+    to a kernel without that parameter). The same here, for PyCUDA's modules, with a
+    warning; too few arguments stay an error (CUDA would read garbage)."""
+    import warnings
+    n = k.param_count
+    warnings.warn(f"kernel '{k.name}' takes {n} argument{'' if n == 1 else 's'}, "
+                  f"{len(args)} given: the last {len(args) - n} ignored, as CUDA ignores "
+                  "the parameter bytes past the kernel's parameters", UserWarning,
+                  stacklevel=3)
+    return args[:n]
 
 
 def _prepared_args(self: "Kernel", args: Sequence[Any]) -> list[Any]:

@@ -149,3 +149,30 @@ def test_arrays_of_vector_types_pass_to_kernels_and_refuse_arithmetic(rng):
             op()
     with pytest.raises(NotImplementedError, match="fields"):
         g == g  # noqa: B015
+
+
+def test_an_extra_trailing_argument_is_ignored_as_cuda_ignores_it(rng):
+    # xs2445/CNN-PyCUDA-EECS4750-Project's hw3 notebook passes its tile size to a 5-parameter
+    # convolution kernel; PyCUDA packs it past the parameters and CUDA ignores it, so the
+    # notebook's checks against SciPy passed. Too few arguments stay an error.
+    mod = SourceModule("""
+    __global__ void conv_rows(float *N, float *P, float *M, int height, int width) {
+        int col = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y;
+        if (row < height && col < width) {
+            float acc = 0.0f;
+            for (int j = -1; j <= 1; j++)
+                if (col + j >= 0 && col + j < width) acc += N[row * width + col + j] * M[1 - j];
+            P[row * width + col] = acc;
+        }
+    }""")
+    f = mod.get_function("conv_rows")
+    n = rng.random((5, 40)).astype(np.float32)
+    m = rng.random(3).astype(np.float32)
+    p = np.empty_like(n)
+    with pytest.warns(UserWarning, match="1 ignored"):
+        f(drv.In(n), drv.Out(p), drv.In(m), np.int32(5), np.int32(40), np.int32(12),
+          block=(64, 1, 1), grid=(1, 5))
+    ref = np.array([np.convolve(r, m, mode="same") for r in n])
+    assert np.allclose(p, ref, rtol=1e-5)
+    with pytest.raises(TypeError, match="4 arguments given"):
+        f(drv.In(n), drv.Out(p), drv.In(m), np.int32(5), block=(64, 1, 1))
