@@ -73,6 +73,10 @@ def test_views_made_by_assigning_shape_strides_and_gpudata(rng):
     v = gpuarray.to_gpu(a).ravel()
     with pytest.raises(ValueError, match="mem_size"):
         v.mem_size = 10
+    v.dtype = np.int32  # the same memory, read as another type of the same size
+    assert np.array_equal(v.get(), a.ravel().view(np.int32))
+    with pytest.raises(ValueError, match="view"):
+        v.dtype = np.float64
 
 
 def test_a_device_found_by_its_pci_bus_id():

@@ -185,7 +185,13 @@ class GPUArray:
 
     @dtype.setter
     def dtype(self, value: Any) -> None:
-        self._dtype = np.dtype(value)
+        dt = np.dtype(value)
+        old = self.__dict__.get("_dtype")
+        if old is not None and dt.itemsize != old.itemsize:
+            # The strides and the element count would no longer fit the memory.
+            raise ValueError(f"GPUArray.dtype = {dt}: elements of another size than "
+                             f"{old}'s; use view({dt})")
+        self._dtype = dt
         self._changed()
 
     @property
