@@ -1607,3 +1607,42 @@ TEST(forwarding_references_deduce_lvalue_references)
         ASSERT_EQ(codes[2 * i + 1], 1 * 10 + 2 + 1 * 100 + 2 * 1000 + 2 * 10000);
     }
 }
+
+/* The class template's own name, without arguments, in the signature of one of its member
+ * templates (template <class F> Vec map(F) const, Eigen's and llm.c's packed vectors'
+ * habit): the signature is read while the instance is being made, and the name means it. */
+TEST(a_member_templates_signature_names_its_class_template_alone)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, int N>\n"
+        "struct Vec {\n"
+        "    T v[N];\n"
+        "    __device__ T &operator[](int i) { return v[i]; }\n"
+        "    __device__ const T &operator[](int i) const { return v[i]; }\n"
+        "    template <typename F> __device__ Vec map(F f) const { Vec r; for (int i = 0; i < N; ++i) r[i] = f(v[i]); return r; }\n"
+        "    template <typename F> __device__ Vec zip(const Vec &o, F f, const Vec *bias = nullptr) const {\n"
+        "        Vec r;\n"
+        "        for (int i = 0; i < N; ++i) r[i] = f(v[i], o[i]) + (bias ? (*bias)[i] : T(0));\n"
+        "        return r;\n"
+        "    }\n"
+        "};\n"
+        "struct Square { template <typename T> __device__ T operator()(T x) const { return x * x; } };\n"
+        "struct Sub { __device__ float operator()(float a, float b) const { return a - b; } };\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (4 * i + 3 >= n) return;\n"
+        "    Vec<float, 4> a;\n"
+        "    for (int j = 0; j < 4; ++j) a[j] = in[4 * i + j];\n"
+        "    Vec<float, 4> b = a.map(Square());\n"
+        "    Vec<float, 4> c = b.zip(a, Sub(), &a);\n"
+        "    for (int j = 0; j < 4; ++j) out[4 * i + j] = c[j];\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {N / 4}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], (in[i] * in[i] - in[i]) + in[i], 1e-6, 1e-6));
+}

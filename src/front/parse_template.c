@@ -933,6 +933,11 @@ static bool variable_declaration(lat__parser *p)
 static bool read_shape(lat__parser *p, lat__template *tm)
 {
     lat__parser sub = sub_parser(p, tm);
+    if (tm->member_of) {
+        /* read inside a class template's instance, not made yet: its name alone means it */
+        sub.inst_of = p->inst_of;
+        sub.inst_type = p->inst_type;
+    }
     targ *ph = placeholder_args(p, tm, NULL);
     bound_names b = bind_params(&sub, tm, ph);
     lat__atom *n = NULL;
