@@ -1646,3 +1646,45 @@ TEST(a_member_templates_signature_names_its_class_template_alone)
     for (int i = 0; i < N; i++)
         ASSERT_TRUE(t_close(out[i], (in[i] * in[i] - in[i]) + in[i], 1e-6, 1e-6));
 }
+
+/* A signature whose type depends on sizeof of a template parameter (typename
+ * Bits<sizeof(T)>::type to_bits(T), as bit-casting helpers and libcu++'s atomics write
+ * it): the value is known only in the instance, and the primary template may be only
+ * declared. */
+TEST(signatures_of_a_class_template_instance_chosen_by_sizeof_of_a_parameter)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <int S> struct Bits;\n"
+        "template <> struct Bits<4> { typedef unsigned int type; };\n"
+        "template <> struct Bits<8> { typedef unsigned long long type; };\n"
+        "template <typename T> __device__ typename Bits<sizeof(T)>::type to_bits(T v)\n"
+        "{ typename Bits<sizeof(T)>::type b; memcpy(&b, &v, sizeof b); return b; }\n"
+        "template <typename T, int N = sizeof(T) * 8> __device__ typename Bits<N / 8>::type top_bit(T v)\n"
+        "{ return to_bits(v) >> (N - 1); }\n"
+        "extern \"C\" __global__ void k(const float *in, const double *din, unsigned *u, unsigned long long *ull, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    u[i] = to_bits(in[i]) ^ top_bit(in[i]);\n"
+        "    ull[i] = to_bits(din[i]) + top_bit(din[i]);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N];
+    double din[N];
+    unsigned u[N];
+    unsigned long long ull[N];
+    t_rand_floats(in, N, -4, 4);
+    for (int i = 0; i < N; i++)
+        din[i] = (double)in[i] * 1.0000001;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_in(din, sizeof din), lat_arg_out(u, sizeof u),
+                                       lat_arg_out(ull, sizeof ull), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++) {
+        uint32_t b;
+        uint64_t d;
+        memcpy(&b, &in[i], 4);
+        memcpy(&d, &din[i], 8);
+        ASSERT_EQ(u[i], b ^ (b >> 31));
+        ASSERT_EQ(ull[i], d + (d >> 63));
+    }
+}

@@ -1355,6 +1355,15 @@ static lat__expr *sizeof_expr(lat__parser *p, lat__tok *kw, bool align)
         e->flags |= LAT_EF_ERROR;
         return e;
     }
+    const lat__type *elem = t;
+    while (elem->kind == LAT_TY_ARRAY)
+        elem = elem->base;
+    if (lat__is_template_placeholder(elem)) {
+        /* sizeof(T) in a signature read for deduction (X<sizeof(T)>::type): a value known
+         * only in the instance, which the template's argument marks as such */
+        set_const(e, 1);
+        return e;
+    }
     if (t->kind == LAT_TY_FUNC || (!lat__is_complete(t) && !(t->kind == LAT_TY_ARRAY && t->vla))) {
         if (!(e->a && (e->a->flags & LAT_EF_ERROR)))
             lat__error_tok(p, kw, "%s of an incomplete type (%s)", align ? "_Alignof" : "sizeof", tstr(p, t));

@@ -1564,6 +1564,9 @@ static bool placeholder_named(lat__visitor *v, lat__expr *e)
 {
     if (e->kind == LAT_E_NAME && e->sym && e->sym->tparam)
         *(bool *)v->data = true;
+    /* sizeof(T), alignof(T): X<sizeof(T)>::type is known only in the instance */
+    if ((e->kind == LAT_E_SIZEOF || e->kind == LAT_E_ALIGNOF) && type_depends(e->to ? e->to : e->a ? e->a->type : NULL))
+        *(bool *)v->data = true;
     return !*(bool *)v->data;
 }
 
