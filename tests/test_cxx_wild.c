@@ -1688,3 +1688,42 @@ TEST(signatures_of_a_class_template_instance_chosen_by_sizeof_of_a_parameter)
         ASSERT_EQ(ull[i], d + (d >> 63));
     }
 }
+
+/* A statement that starts with a functional cast of a class, qualified or an instance of
+ * a template, and goes on as an expression: ns::Ref<float>{x}.add(v), Ref<float>(x).add(v)
+ * (as code writes cuda::atomic_ref<int>{*p}.fetch_add(1)). No declarator starts with '{',
+ * and (x[i]).add cannot end one. */
+TEST(statements_starting_with_a_functional_cast_of_a_qualified_class_are_expressions)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Acc { float *p; __device__ explicit Acc(float &r) : p(&r) {} __device__ void add(float v) const { *p += v; } };\n"
+        "namespace ns {\n"
+        "template <typename T> struct Ref { T *p; __device__ explicit Ref(T &r) : p(&r) {} __device__ void add(T v) const { *p += v; } };\n"
+        "}\n"
+        "using ns::Ref;\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    out[i] = 0.5f;\n"
+        "    Acc(out[i]).add(in[i]);\n"
+        "    Acc{out[i]}.add(in[i] * 2);\n"
+        "    Ref<float>(out[i]).add(in[i] * 4);\n"
+        "    Ref<float>{out[i]}.add(in[i] * 8);\n"
+        "    ns::Ref<float>(out[i]).add(in[i] * 16);\n"
+        "    ns::Ref<float>{out[i]}.add(in[i] * 32);\n"
+        "    ::ns::Ref<float>{out[i]}.add(in[i] * 64);\n"
+        "    ns::Ref<float> r(out[i]);\n"
+        "    r.add(1.0f);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -1, 1);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float want = 0.5f;
+        for (int m = 1; m <= 64; m *= 2)
+            want += in[i] * (float)m;
+        ASSERT_TRUE(t_close(out[i], want + 1.0f, 1e-5, 1e-5));
+    }
+}
