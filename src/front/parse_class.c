@@ -247,8 +247,10 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     size_t at = p->pos;
     if (ctor && lat__accept(p, LAT_P_COLON)) {
         /* : a(x), b{y}: step over it to the body */
-        while (lat__peek(p)->kind == LAT_TK_IDENT) {
+        while (lat__accept(p, LAT_P_SCOPE), lat__peek(p)->kind == LAT_TK_IDENT) {
             lat__next(p);
+            if (lat__accept(p, LAT_P_SCOPE))
+                continue; /* ns::Base<T>(x) */
             if (lat__at_punct(p, LAT_P_LT))
                 lat__skip_angles(p); /* a base class template's Base<T>(x) */
             if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))
@@ -705,7 +707,10 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
     lat__stmt **base_init = lat__arena_alloc(&p->u->arena, (nb + 1) * sizeof *base_init);
     if (lat__accept(p, LAT_P_COLON)) {
         for (;;) {
+            lat__accept(p, LAT_P_SCOPE);
             lat__tok *n = lat__next(p);
+            while (n->kind == LAT_TK_IDENT && lat__accept(p, LAT_P_SCOPE))
+                n = lat__next(p); /* a base named with its namespace, detail::Base<T>(x) */
             if (n->kind != LAT_TK_IDENT) {
                 lat__syntax_error(p, "a member's name in the initializer list");
                 break;
