@@ -1727,3 +1727,28 @@ TEST(statements_starting_with_a_functional_cast_of_a_qualified_class_are_express
         ASSERT_TRUE(t_close(out[i], want + 1.0f, 1e-5, 1e-5));
     }
 }
+
+/* A constructor's initializer naming its base class with the base's namespace, as
+ * libraries' wrappers derive from detail:: classes: : detail::Base<T>(x), : ::ns::Tag(). */
+TEST(constructors_initialize_bases_named_with_their_namespace)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "namespace ns { namespace detail {\n"
+        "template <typename T> struct Scaled { T k; __device__ explicit Scaled(T s) : k(s) {} __device__ T apply(T x) const { return k * x; } };\n"
+        "} struct Off { float o; __device__ Off(float v) : o(v) {} }; }\n"
+        "template <typename T> struct Affine : ns::detail::Scaled<T>, ns::Off {\n"
+        "    __device__ Affine(T s, float o) : ns::detail::Scaled<T>(s), ::ns::Off{o} {}\n"
+        "    __device__ T operator()(T x) const { return this->apply(x) + (T)this->o; }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) out[i] = Affine<float>(2.5f, -1.0f)(in[i]);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -5, 5);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], 2.5f * in[i] - 1.0f, 1e-6, 1e-6));
+}
