@@ -227,7 +227,7 @@ lat_status lat__ew_apply(lat_context *ctx, const char *helpers,
 
 /* Finds the context and shape of the operands (from the first array), checks that every
  * array has that shape and context, and that `out`, if given, matches them too. */
-static lat_status check_operands( int nin, const lat_operand *ins,
+static lat_status check_operands(int nin, const lat_operand *ins,
                                  const lat_array *out, const lat_array **shape_of)
 {
     const lat_array *first = NULL;
@@ -278,7 +278,7 @@ static lat_status check_operands( int nin, const lat_operand *ins,
 }
 
 /* Makes or checks the output, runs the kernel, hands the result back. */
-static lat_status run( const char *helpers, const char *expr, lat_dtype type,
+static lat_status run(const char *helpers, const char *expr, lat_dtype type,
                       int nin, const lat_operand *ins, lat_array *out, lat_array **result)
 {
     if (result)
@@ -286,7 +286,7 @@ static lat_status run( const char *helpers, const char *expr, lat_dtype type,
     if (!out && !result)
         return lat__error(NULL, LAT_ERROR_INVALID_VALUE, "out and result are both NULL");
     const lat_array *like;
-    lat_status st = check_operands( nin, ins, out, &like);
+    lat_status st = check_operands(nin, ins, out, &like);
     if (st != LAT_OK)
         return st;
     lat_array *dst = out;
@@ -444,7 +444,7 @@ lat_status lat_array_binary(lat_op op, lat_operand x, lat_operand y, lat_array *
     default:
         return lat__error(NULL, LAT_ERROR_INTERNAL, "op %d not handled", (int)op);
     }
-    return run( helpers[0] ? helpers : NULL, expr, type, 2, ins, out, result);
+    return run(helpers[0] ? helpers : NULL, expr, type, 2, ins, out, result);
 }
 
 lat_status lat_array_op(lat_op op, const lat_array *x, const lat_array *y,
@@ -546,7 +546,7 @@ lat_status lat_array_unary(lat_op op, const lat_array *x, lat_array *out,
     }
     }
     lat_operand in = lat_operand_array(x);
-    return run( NULL, expr, type, 1, &in, out, result);
+    return run(NULL, expr, type, 1, &in, out, result);
 }
 
 lat_status lat_array_where(const lat_array *cond, lat_operand x, lat_operand y, lat_array *out,
@@ -564,7 +564,7 @@ lat_status lat_array_where(const lat_array *cond, lat_operand x, lat_operand y, 
     const char *pc = lat_dtype_ctype(p);
     char expr[256];
     snprintf(expr, sizeof expr, "(a) != 0 ? (%s)(b) : (%s)(c)", pc, pc);
-    return run( NULL, expr, p, 3, ins, out, result);
+    return run(NULL, expr, p, 3, ins, out, result);
 }
 
 /* ---- fill, arange, copies --------------------------------------------------------------- */

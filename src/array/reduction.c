@@ -264,7 +264,8 @@ lat_status lat_reduction_create(lat_context *ctx, const lat_reduction_desc *desc
     const char *name = desc->name ? desc->name : "reduction";
     if (!lat__is_identifier(name) || strlen(name) > 100)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "the name \"%s\" is not a C identifier (of at most 100 characters)", name);
+                          "the name \"%s\" is not a C identifier (of at most 100 characters)",
+                          name);
     lat_reduction *r = lat__calloc(1, sizeof *r);
     if (!r)
         return lat__oom(ctx);

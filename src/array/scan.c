@@ -96,7 +96,8 @@ lat_status lat_scan_create(lat_context *ctx, const lat_scan_desc *desc, lat_scan
     const char *name = desc->name ? desc->name : "scan";
     if (!lat__is_identifier(name) || strlen(name) > 100)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "the name \"%s\" is not a C identifier (of at most 100 characters)", name);
+                          "the name \"%s\" is not a C identifier (of at most 100 characters)",
+                          name);
     lat_dtype t = lat__dtype_resolve(desc->dtype);
     const char *nt = desc->neutral, *op = desc->exclusive ? "exclusive" : "inclusive";
     /* Parameters are declared with the C type itself, not lat_t: cross-checking reads the

@@ -68,7 +68,7 @@ static bool arg_fits(lat_arg_kind kind, size_t bytes, lat__param_class cls, size
     return false;
 }
 
-static lat_status check_args( lat_kernel *k, size_t nargs, const lat_arg *args)
+static lat_status check_args(lat_kernel *k, size_t nargs, const lat_arg *args)
 {
     lat_context *ctx = k->module->ctx;
     if (nargs > 0 && !args)
@@ -82,7 +82,8 @@ static lat_status check_args( lat_kernel *k, size_t nargs, const lat_arg *args)
         if (a->kind <= LAT_ARG_NONE || a->kind > LAT_ARG_INOUT)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                               "kernel '%s': argument %zu has kind %d, not a lat_arg_kind; "
-                              "make arguments with the lat_arg_* functions", k->name, i, (int)a->kind);
+                              "make arguments with the lat_arg_* functions",
+                              k->name, i, (int)a->kind);
         if ((a->kind == LAT_ARG_BYTES || is_buffer(a->kind)) && !a->value.buffer.data &&
             a->value.buffer.size > 0)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
@@ -133,10 +134,10 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
 {
     LAT__API();
     lat__launch l;
-    lat_status st = lat__launch_prepare( kernel, desc, &l);
+    lat_status st = lat__launch_prepare(kernel, desc, &l);
     if (st != LAT_OK)
         return st;
-    st = check_args( kernel, nargs, args);
+    st = check_args(kernel, nargs, args);
     if (st != LAT_OK)
         return st;
     lat_context *ctx = kernel->module->ctx;
@@ -178,7 +179,7 @@ lat_status lat_launch_args(lat_kernel *kernel, const lat_launch_desc *desc, size
         case LAT_ARG_PTR:
             values[i].ptr = a->value.ptr;
             if ((int)i < kernel->nparams)
-                st = lat__launch_check_pointer( kernel, (int)i, a->value.ptr);
+                st = lat__launch_check_pointer(kernel, (int)i, a->value.ptr);
             break;
         case LAT_ARG_BYTES: params[i] = a->value.buffer.data; break;
         case LAT_ARG_IN:

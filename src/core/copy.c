@@ -135,7 +135,8 @@ lat_status lat_mem_free_async(lat_context *ctx, lat_deviceptr ptr, lat_stream *s
     if (!lat__mem_untrack(ctx, ptr))
         return lat__error(ctx, LAT_ERROR_INVALID_ADDRESS,
                           "0x%" PRIx64 " is not the start of a live allocation of this "
-                          "context (already freed, interior pointer, or never allocated here)", ptr);
+                          "context (already freed, interior pointer, or never allocated here)",
+                          ptr);
     return lat__drv(ctx)->mem_free_async(ctx, ptr, s);
 }
 
@@ -280,6 +281,7 @@ lat_status lat_context_enable_peer_access(lat_context *ctx, lat_context *peer)
     if (!can)
         return lat__error(ctx, LAT_ERROR_UNSUPPORTED,
                           "device %d cannot address the memory of device %d (no peer "
-                          "access between them); copy with lat_memcpy_peer instead", ctx->device, peer->device);
+                          "access between them); copy with lat_memcpy_peer instead",
+                          ctx->device, peer->device);
     return lat__drv(ctx)->enable_peer_access(ctx, peer);
 }

@@ -154,7 +154,7 @@ lat_status lat__check_requested(lat_context *ctx, const lat_context_desc *desc, 
 
 /* The pointer check (lat_context_desc.pointer_check) of parameter i of kernel, whose
  * value is v: LAT_OK, or LAT_ERROR_INVALID_ADDRESS recorded naming fn and the parameter. */
-lat_status lat__launch_check_pointer( lat_kernel *kernel, int i, lat_deviceptr v);
+lat_status lat__launch_check_pointer(lat_kernel *kernel, int i, lat_deviceptr v);
 
 /* Finds the live allocation, or module variable that lat_module_get_global gave, containing
  * [ptr, ptr+bytes) (bytes may be 0 for "ptr itself").

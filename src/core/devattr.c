@@ -46,7 +46,8 @@ lat_status lat_device_attribute(lat_backend_kind kind, int ordinal, const char *
             return b->driver->device_attribute(ordinal, *p, value);
     return lat__error(NULL, LAT_ERROR_INVALID_VALUE,
                       "unknown attribute '%s' (lat_device_attribute_names() lists the %zu "
-                      "names lattice knows, e.g. MAX_THREADS_PER_BLOCK)", name, sizeof names / sizeof names[0] - 1);
+                      "names lattice knows, e.g. MAX_THREADS_PER_BLOCK)",
+                      name, sizeof names / sizeof names[0] - 1);
 }
 
 lat_status lat_device_can_access_peer(lat_backend_kind kind, int ordinal, int peer, int *can)

@@ -23,7 +23,8 @@ lat_status lat__device_check(const lat_context *log_ctx, const lat__backend *b, 
         return st;
     if (ordinal < 0 || ordinal >= count)
         return lat__error(log_ctx, LAT_ERROR_INVALID_DEVICE,
-                          "device %d does not exist: backend %s has %d device%s (0..%d)", ordinal, b->name, count, count == 1 ? "" : "s", count - 1);
+                          "device %d does not exist: backend %s has %d device%s (0..%d)", ordinal, b->name, count, count == 1 ? "" : "s",
+                          count - 1);
     return LAT_OK;
 }
 

@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-static lat_status find( lat_module *mod, const char *name, lat_deviceptr *ptr,
+static lat_status find(lat_module *mod, const char *name, lat_deviceptr *ptr,
                        size_t *bytes)
 {
     if (!mod || !name)
@@ -19,7 +19,8 @@ static lat_status find( lat_module *mod, const char *name, lat_deviceptr *ptr,
     lat_status st = ctx->backend->module_get_global(mod, name, ptr, bytes);
     if (st == LAT_ERROR_INVALID_VALUE)
         return lat__error(ctx, st,
-                          "module %s has no __device__ or __constant__ variable named '%s'", mod->name ? mod->name : "?", name);
+                          "module %s has no __device__ or __constant__ variable named '%s'", mod->name ? mod->name : "?",
+                          name);
     return st;
 }
 
@@ -29,7 +30,7 @@ lat_status lat_module_get_global(lat_module *mod, const char *name, lat_devicept
     LAT__API();
     lat_deviceptr p = 0;
     size_t n = 0;
-    lat_status st = find( mod, name, &p, &n);
+    lat_status st = find(mod, name, &p, &n);
     if (st != LAT_OK)
         return st;
     /* Remembered for the pointer check: the program may pass this address to a kernel. */
@@ -57,11 +58,11 @@ lat_status lat_module_get_global(lat_module *mod, const char *name, lat_devicept
     return LAT_OK;
 }
 
-static lat_status range( lat_module *mod, const char *name, size_t offset,
+static lat_status range(lat_module *mod, const char *name, size_t offset,
                         const void *host, size_t bytes, lat_deviceptr *at)
 {
     size_t size;
-    lat_status st = find( mod, name, at, &size);
+    lat_status st = find(mod, name, at, &size);
     if (st != LAT_OK)
         return st;
     if (!host)
@@ -79,7 +80,7 @@ lat_status lat_module_memcpy_to_global(lat_module *mod, const char *name, size_t
 {
     LAT__API();
     lat_deviceptr at;
-    lat_status st = range( mod, name, offset, src, bytes, &at);
+    lat_status st = range(mod, name, offset, src, bytes, &at);
     if (st != LAT_OK || bytes == 0)
         return st;
     return mod->ctx->backend->memcpy_htod(mod->ctx, at, src, bytes);
@@ -90,7 +91,7 @@ lat_status lat_module_memcpy_from_global(lat_module *mod, const char *name, size
 {
     LAT__API();
     lat_deviceptr at;
-    lat_status st = range( mod, name, offset, dst, bytes, &at);
+    lat_status st = range(mod, name, offset, dst, bytes, &at);
     if (st != LAT_OK || bytes == 0)
         return st;
     return mod->ctx->backend->memcpy_dtoh(mod->ctx, dst, at, bytes);

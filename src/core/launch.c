@@ -11,7 +11,7 @@ static const char axis[3] = {'x', 'y', 'z'};
 
 /* A cooperative launch's grid against the device's limit, and a kernel that needs one.
  * Apart from the rest of the checks, so that an ordinary launch pays two tests for them. */
-static __attribute__((noinline)) lat_status check_cooperative( lat_kernel *kernel,
+static __attribute__((noinline)) lat_status check_cooperative(lat_kernel *kernel,
                                                               const lat_launch_desc *desc,
                                                               const lat__launch *out)
 {
@@ -45,7 +45,7 @@ static __attribute__((noinline)) lat_status check_cooperative( lat_kernel *kerne
                       out->grid[2], limit, (unsigned long long)threads, shared);
 }
 
-lat_status lat__launch_prepare( lat_kernel *kernel, const lat_launch_desc *desc,
+lat_status lat__launch_prepare(lat_kernel *kernel, const lat_launch_desc *desc,
                                lat__launch *out)
 {
     if (!kernel || !desc)
@@ -68,10 +68,12 @@ lat_status lat__launch_prepare( lat_kernel *kernel, const lat_launch_desc *desc,
         out->block[d] = block[d] ? block[d] : 1;
         if (out->block[d] > (unsigned)dev->max_block_dim[d])
             return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
-                              "kernel '%s': block.%c is %u; the device allows at most %d", kernel->name, axis[d], out->block[d], dev->max_block_dim[d]);
+                              "kernel '%s': block.%c is %u; the device allows at most %d",
+                              kernel->name, axis[d], out->block[d], dev->max_block_dim[d]);
         if (out->grid[d] > (unsigned)dev->max_grid_dim[d])
             return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
-                              "kernel '%s': grid.%c is %u; the device allows at most %d", kernel->name, axis[d], out->grid[d], dev->max_grid_dim[d]);
+                              "kernel '%s': grid.%c is %u; the device allows at most %d",
+                              kernel->name, axis[d], out->grid[d], dev->max_grid_dim[d]);
         threads *= out->block[d];
     }
     if (threads > (uint64_t)dev->max_threads_per_block)
@@ -82,14 +84,15 @@ lat_status lat__launch_prepare( lat_kernel *kernel, const lat_launch_desc *desc,
     if (desc->shared_bytes > dev->shared_memory_per_block)
         return lat__error(ctx, LAT_ERROR_SHARED_MEMORY,
                           "kernel '%s': %zu bytes of dynamic shared memory requested; a "
-                          "block has at most %zu", kernel->name, desc->shared_bytes, dev->shared_memory_per_block);
+                          "block has at most %zu",
+                          kernel->name, desc->shared_bytes, dev->shared_memory_per_block);
     out->shared_bytes = desc->shared_bytes;
     out->stream = desc->stream;
     out->cooperative = desc->cooperative != 0;
     lat_status st = lat__stream_check(ctx, desc->stream);
     if (st != LAT_OK || (!out->cooperative && !(kernel->sig && kernel->sig->grid_sync)))
         return st;
-    return check_cooperative( kernel, desc, out);
+    return check_cooperative(kernel, desc, out);
 }
 
 lat_status lat_kernel_max_cooperative_blocks(lat_kernel *kernel, unsigned block_threads,
@@ -104,7 +107,8 @@ lat_status lat_kernel_max_cooperative_blocks(lat_kernel *kernel, unsigned block_
     const lat_device_info *dev = &ctx->info;
     if (block_threads == 0 || block_threads > (unsigned)dev->max_threads_per_block)
         return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
-                          "kernel '%s': a block of %u threads; the device allows 1 to %d", kernel->name, block_threads, dev->max_threads_per_block);
+                          "kernel '%s': a block of %u threads; the device allows 1 to %d",
+                          kernel->name, block_threads, dev->max_threads_per_block);
     if (shared_bytes > dev->shared_memory_per_block)
         return lat__error(ctx, LAT_ERROR_SHARED_MEMORY,
                           "kernel '%s': %zu bytes of dynamic shared memory; a block has at "
@@ -139,7 +143,7 @@ static bool known_address(lat_context *ctx, lat_deviceptr v)
            (ctx->backend->holds_address && ctx->backend->holds_address(ctx, v));
 }
 
-lat_status lat__launch_check_pointer( lat_kernel *kernel, int i, lat_deviceptr v)
+lat_status lat__launch_check_pointer(lat_kernel *kernel, int i, lat_deviceptr v)
 {
     lat_context *ctx = kernel->module->ctx;
     if (!ctx->check_pointers || v == 0 || !kernel->param_class ||
@@ -158,7 +162,7 @@ lat_status lat_launch(lat_kernel *kernel, const lat_launch_desc *desc, void **pa
 {
     LAT__API();
     lat__launch l;
-    lat_status st = lat__launch_prepare( kernel, desc, &l);
+    lat_status st = lat__launch_prepare(kernel, desc, &l);
     if (st != LAT_OK)
         return st;
     lat_context *ctx = kernel->module->ctx;
@@ -178,7 +182,7 @@ lat_status lat_launch(lat_kernel *kernel, const lat_launch_desc *desc, void **pa
                     continue; /* only a pointer's value has 8 bytes to read */
                 lat_deviceptr v;
                 memcpy(&v, params[i], sizeof v);
-                if ((st = lat__launch_check_pointer( kernel, i, v)) != LAT_OK)
+                if ((st = lat__launch_check_pointer(kernel, i, v)) != LAT_OK)
                     return st;
             }
     }

@@ -59,7 +59,8 @@ static lat_status check_format(lat_context *ctx, const char *what, lat_format *f
 {
     if (!format_known(*f))
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
-                          "%sformat is %d, not a lat_format (LAT_FORMAT_U8 ... LAT_FORMAT_F32)", what, (int)*f);
+                          "%sformat is %d, not a lat_format (LAT_FORMAT_U8 ... LAT_FORMAT_F32)",
+                          what, (int)*f);
     if (*f == LAT_FORMAT_DEFAULT)
         *f = LAT_FORMAT_F32;
     if (*channels == 0)
@@ -298,7 +299,8 @@ static lat_status check_aligned(lat_context *ctx, const char *field,
     if (p % (lat_deviceptr)align != 0)
         return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                           "%s 0x%" PRIx64 " is not aligned to the device's texture alignment "
-                          "of %ld bytes (TEXTURE_ALIGNMENT; lat_mem_alloc's addresses are)", field, p, align);
+                          "of %ld bytes (TEXTURE_ALIGNMENT; lat_mem_alloc's addresses are)",
+                          field, p, align);
     return LAT_OK;
 }
 
@@ -339,7 +341,8 @@ static lat_status texture_resource(lat_context *ctx, lat_texture *t, int *dims)
         if (d->linear.bytes == 0 || d->linear.bytes % elem != 0)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                               "desc->linear.bytes is %zu, not a whole number (at least 1) of "
-                              "%zu-byte texels (%d x %s)", d->linear.bytes, elem, t->channels, lat_format_name(t->format));
+                              "%zu-byte texels (%d x %s)",
+                              d->linear.bytes, elem, t->channels, lat_format_name(t->format));
         if ((st = check_aligned(ctx, "desc->linear.ptr", d->linear.ptr)) != LAT_OK ||
             (st = check_limit(ctx, "the texel count", d->linear.bytes / elem,
                               "MAXIMUM_TEXTURE1D_LINEAR_WIDTH", "linear textures")) != LAT_OK)
@@ -372,7 +375,8 @@ static lat_status texture_resource(lat_context *ctx, lat_texture *t, int *dims)
         if (d->pitch2d.pitch < row)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,
                               "desc->pitch2d.pitch is %zu, smaller than a row of %zu texels "
-                              "of %zu bytes (%zu bytes)", d->pitch2d.pitch, d->pitch2d.width, elem, row);
+                              "of %zu bytes (%zu bytes)",
+                              d->pitch2d.pitch, d->pitch2d.width, elem, row);
         long palign = attr(ctx, "TEXTURE_PITCH_ALIGNMENT", 32);
         if (d->pitch2d.pitch % (size_t)palign != 0)
             return lat__error(ctx, LAT_ERROR_INVALID_VALUE,

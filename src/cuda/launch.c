@@ -155,7 +155,8 @@ lat_status lat__cuda_max_cooperative_blocks(lat_kernel *kernel, unsigned block_t
     if (!lat__cu.cuLaunchCooperativeKernel || !lat__cu.cuOccupancyMaxActiveBlocksPerMultiprocessor)
         return lat__error(ctx, LAT_ERROR_UNSUPPORTED,
                           "kernel '%s': this CUDA driver has no cuLaunchCooperativeKernel "
-                          "or cuOccupancyMaxActiveBlocksPerMultiprocessor (CUDA 9 and later do)", kernel->name);
+                          "or cuOccupancyMaxActiveBlocksPerMultiprocessor (CUDA 9 and later do)",
+                          kernel->name);
     int can = 0;
     CUresult r = lat__cu.cuDeviceGetAttribute(&can, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, c->dev);
     if (r != CUDA_SUCCESS)
@@ -163,7 +164,8 @@ lat_status lat__cuda_max_cooperative_blocks(lat_kernel *kernel, unsigned block_t
     if (!can)
         return lat__error(ctx, LAT_ERROR_UNSUPPORTED,
                           "kernel '%s': %s cannot launch cooperative kernels "
-                          "(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH is 0)", kernel->name, ctx->info.name);
+                          "(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH is 0)",
+                          kernel->name, ctx->info.name);
     const lat__cuda_kernel *k = kernel->impl;
     int per_sm = 0;
     r = lat__cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->fn, (int)block_threads,

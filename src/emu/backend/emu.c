@@ -368,7 +368,8 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         return lat__error(kernel->module->ctx, LAT_ERROR_UNSUPPORTED,
                           "kernel '%s': a cooperative launch of a module built with -G "
                           "(--device-debug): a -G module runs its blocks one at a time, and a "
-                          "cooperative grid's blocks must all run at once; build it without -G", k->name);
+                          "cooperative grid's blocks must all run at once; build it without -G",
+                          k->name);
     /* The optimising tier's code once it is ready: the switch happens here, between
      * launches, so a launch runs on one tier throughout. */
     const lat__emu_opt_code *oc = lat__emu_opt_code_of(m->opt);
