@@ -1752,3 +1752,28 @@ TEST(constructors_initialize_bases_named_with_their_namespace)
     for (int i = 0; i < N; i++)
         ASSERT_TRUE(t_close(out[i], 2.5f * in[i] - 1.0f, 1e-6, 1e-6));
 }
+
+/* A block's type alias named inside a lambda, as PyTorch's AT_DISPATCH macros write it
+ * ([&] { using scalar_t = float; return __VA_ARGS__(); }()): the lambda's body is the
+ * emulator's function of its own, where the block's typedef must still mean its type. */
+TEST(lambdas_name_the_type_aliases_of_the_blocks_around_them)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define DISPATCH_AS(T, ...) [&] { using scalar_t = T; return __VA_ARGS__(); }()\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    typedef double wide;\n"
+        "    using narrow = short;\n"
+        "    auto scale = [=](wide x, narrow k) { wide y = x * k; return (float)y; };\n"
+        "    float r = DISPATCH_AS(double, [&] { scalar_t acc = in[i]; acc = acc * acc; return (float)acc + sizeof(scalar_t); });\n"
+        "    out[i] = r + scale(in[i], (narrow)3);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], (float)((double)in[i] * in[i]) + 8.0f + (float)(in[i] * 3.0), 1e-6, 1e-6));
+}
