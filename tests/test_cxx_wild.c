@@ -1777,3 +1777,42 @@ TEST(lambdas_name_the_type_aliases_of_the_blocks_around_them)
     for (int i = 0; i < N; i++)
         ASSERT_TRUE(t_close(out[i], (float)((double)in[i] * in[i]) + 8.0f + (float)(in[i] * 3.0), 1e-6, 1e-6));
 }
+
+/* A lambda without captures reads its function's constants (constexpr int K, const int
+ * of a constant), which C++ does not count as uses needing a capture; a static local of
+ * the function named in a lambda is refused by name, not left to the C compiler. */
+TEST(lambdas_without_captures_read_their_functions_integer_constants)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    constexpr int kWarp = 32;\n"
+        "    const long long kBig = 5000000000LL;\n"
+        "    const unsigned kMask = kWarp - 1;\n"
+        "    auto lane_of = [](int t) { return t & kMask; };\n"
+        "    auto big = [](float x) { return (double)x * kBig / kWarp; };\n"
+        "    out[i] = (float)lane_of(i) + (float)(big(in[i]) * 1e-9);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], (float)(i & 31) + (float)((double)in[i] * 5000000000.0 / 32 * 1e-9), 1e-6,
+                            1e-6));
+    if (!t_is_emu(ctx))
+        return; /* NVRTC takes what follows */
+    static const char refused[] =
+        "extern \"C\" __global__ void k(float *out) {\n"
+        "    static const float table[2] = {1.0f, 2.0f};\n"
+        "    auto at = [&](int j) { return table[j & 1]; };\n"
+        "    out[threadIdx.x] = at(threadIdx.x);\n"
+        "}\n";
+    lat_module *mod = NULL;
+    ASSERT_EQ(lat_module_create(ctx, &(lat_module_desc){.source = refused, .name = "st.cu"}, &mod),
+              LAT_ERROR_UNSUPPORTED);
+    ASSERT_TRUE(strstr(lat_last_error(), "st.cu:3:35: error: a static local variable of the enclosing function "
+                                         "named in a lambda") != NULL);
+}

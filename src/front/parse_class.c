@@ -1243,6 +1243,14 @@ lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
                             "a lattice limit: copy it to a local variable first");
         return NULL;
     }
+    if (l && s->kind == LAT_SYM_VAR && !(s->flags & LAT_SF_FILE_SCOPE) && s->depth > 0 && s->depth <= l->depth &&
+        !(s->cuda & LAT_CU_SHARED) && s->storage == LAT_ST_STATIC) {
+        /* C++ names it without a capture; the lambda's body is a function of its own here,
+         * where the enclosing function's static is out of sight */
+        lat__unsupported_at(p->u, loc, "a static local variable of the enclosing function named in a lambda",
+                            "a lattice limit: declare it at file scope");
+        return NULL;
+    }
     if (!l || s->kind != LAT_SYM_VAR || (s->flags & LAT_SF_FILE_SCOPE) || s->depth > l->depth || s->depth == 0 ||
         (s->cuda & LAT_CU_SHARED) || (s->storage == LAT_ST_STATIC))
         return NULL;
@@ -1260,6 +1268,18 @@ lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
         if (!listed && !l->implicit && s == l->outer_this) {
             lat__error_at(p->u, loc, "'this' is not captured by the lambda (write [this], [&] or [=])");
             return NULL;
+        }
+        if (!listed && !l->implicit && (s->type->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) == LAT_Q_CONST &&
+            lat__is_integer(s->type) && s->def && s->def->init && (s->def->init->flags & LAT_EF_CONST) &&
+            s->def->init->kind != LAT_E_INIT) {
+            /* constexpr int K = 4; [](int j) { return K * j; }: reading a constant is no
+             * use that needs a capture (C++'s odr-use), so it is its value */
+            lat__expr *c = lat__int_constant(p, 0, loc);
+            c->ival = s->def->init->ival;
+            c->text = lat__arena_printf(&p->u->arena, "%lld", (long long)c->ival);
+            c->len = strlen(c->text);
+            c->type = lat__unqualified(p->u, s->type);
+            return c;
         }
         if (!listed && !l->implicit) {
             lat__error_at(p->u, loc, "'%s' is not captured by the lambda (write [&] or [=], or name it)",
