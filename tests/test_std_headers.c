@@ -502,3 +502,39 @@ TEST(libcuxx_atomic_ref_and_atomic)
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         ASSERT_OK(lat_mem_free(ctx, all[i]));
 }
+
+/* <algorithm> as nvcc's programs include it beside their kernels: std::min and std::max
+ * (also with a comparison), std::clamp, and <utility>'s std::swap. */
+TEST(cxx_algorithm_min_max_clamp_in_device_code)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <algorithm>\n"
+        "struct Greater { __device__ bool operator()(float a, float b) const { return a > b; } };\n"
+        "extern \"C\" __global__ void alg(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float v = in[i], w = in[n - 1 - i];\n"
+        "    std::swap(v, w);\n"
+        "    float *o = out + 4 * i;\n"
+        "    o[0] = std::min(v, w) + 10.0f * std::max(v, w);\n"
+        "    o[1] = std::clamp(v, -0.5f, 0.5f);\n"
+        "    o[2] = std::min(v, w, Greater()) - std::max(v, w, Greater());\n"
+        "    o[3] = (float)std::max(i, n / 2) + (float)std::clamp(i, 10, 20, [](int a, int b) { return a < b; });\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "alg");
+    enum { N = 256 };
+    float in[N], out[4 * N];
+    t_rand_floats(in, N, -1, 1);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++) {
+        float v = in[N - 1 - i], w = in[i];
+        float lo = v < w ? v : w, hi = v < w ? w : v;
+        ASSERT_TRUE(out[4 * i] == fmaf(10.0f, hi, lo)); /* fused, as ptxas fuses it */
+        ASSERT_TRUE(out[4 * i + 1] == (v < -0.5f ? -0.5f : v > 0.5f ? 0.5f : v));
+        ASSERT_TRUE(out[4 * i + 2] == hi - lo);
+        ASSERT_TRUE(out[4 * i + 3] == (float)(i > N / 2 ? i : N / 2) + (float)(i < 10 ? 10 : i > 20 ? 20 : i));
+    }
+}

@@ -614,6 +614,26 @@ static const char *const algorithm_h[] = {
     NULL,
 };
 
+/* <algorithm>: what device code calls of it (min, max, clamp; <utility>'s swap), as
+ * <cuda/std/algorithm> has them; nvcc's programs include it beside their kernels. */
+static const char *const std_algorithm_h[] = {
+    "#ifndef __LAT_STD_ALGORITHM\n",
+    "#define __LAT_STD_ALGORITHM\n",
+    "#include <utility>\n",
+    "namespace std {\n",
+    "template <typename __lat_T> __host__ __device__ const __lat_T &min(const __lat_T &a, const __lat_T &b) { return b < a ? b : a; }\n",
+    "template <typename __lat_T> __host__ __device__ const __lat_T &max(const __lat_T &a, const __lat_T &b) { return a < b ? b : a; }\n",
+    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &min(const __lat_T &a, const __lat_T &b, __lat_C c) { return c(b, a) ? b : a; }\n",
+    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &max(const __lat_T &a, const __lat_T &b, __lat_C c) { return c(a, b) ? b : a; }\n",
+    "template <typename __lat_T> __host__ __device__ const __lat_T &clamp(const __lat_T &v, const __lat_T &lo, const __lat_T &hi)\n",
+    "{ return v < lo ? lo : hi < v ? hi : v; }\n",
+    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &clamp(const __lat_T &v, const __lat_T &lo, const __lat_T &hi, __lat_C c)\n",
+    "{ return c(v, lo) ? lo : c(hi, v) ? hi : v; }\n",
+    "}\n",
+    "#endif\n",
+    NULL,
+};
+
 /* <cuda/std/complex>: pycuda-complex.hpp's class (src/core/pycuda_complex.c), the one
  * complex class template the emulator has, under cuda::std's names; the functions of
  * complex arguments forward to its, and the real overloads of the names they share
@@ -868,7 +888,7 @@ const char *const *lat__libcuxx_header_lines(const char *name)
         {"tuple", std_tuple_h}, {"cuda/std/tuple", tuple_h},
         {"limits", std_limits_h}, {"array", std_array_h},
         {"cuda/std/cmath", cmath_h}, {"cuda/std/bit", bit_h}, {"cuda/std/span", span_h},
-        {"cuda/std/algorithm", algorithm_h}, {"cuda/std/cassert", cassert_h},
+        {"cuda/std/algorithm", algorithm_h}, {"algorithm", std_algorithm_h}, {"cuda/std/cassert", cassert_h},
         {"cuda/std/complex", complex_h}, {"cuda/std/atomic", atomic_h}, {"cuda/atomic", cuda_atomic_h},
     };
     for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
