@@ -1816,3 +1816,33 @@ TEST(lambdas_without_captures_read_their_functions_integer_constants)
     ASSERT_TRUE(strstr(lat_last_error(), "st.cu:3:35: error: a static local variable of the enclosing function "
                                          "named in a lambda") != NULL);
 }
+
+/* CUDA's optimisation hints as PyTorch's and CUTLASS's kernels write them:
+ * __builtin_assume(cond), __builtin_unreachable() after a switch that covers every case,
+ * __builtin_expect in an if's condition. The emulator takes them and acts on none. */
+TEST(optimisation_hints_compile_and_change_nothing)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define C10_LIKELY(expr) (__builtin_expect(static_cast<bool>(expr), 1))\n"
+        "__device__ float pick(int kind, float x) {\n"
+        "    switch (kind) {\n"
+        "    case 0: return x;\n"
+        "    case 1: return -x;\n"
+        "    case 2: return x * x;\n"
+        "    }\n"
+        "    __builtin_unreachable();\n"
+        "}\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    __builtin_assume(n > 0);\n"
+        "    __builtin_assume(blockDim.x % 32 == 0);\n"
+        "    if C10_LIKELY(i < n) out[i] = pick(i % 3, in[i]);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(out[i] == (i % 3 == 0 ? in[i] : i % 3 == 1 ? -in[i] : in[i] * in[i]));
+}

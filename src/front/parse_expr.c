@@ -2097,6 +2097,17 @@ static lat__expr *special_name(lat__parser *p, lat__tok *t, const char *n)
         lat__expect(p, LAT_P_RPAREN, "to close __builtin_expect(");
         return e;
     }
+    if (strcmp(n, "__builtin_unreachable") == 0 || strcmp(n, "__builtin_assume") == 0 ||
+        strcmp(n, "__assume") == 0) {
+        /* CUDA's optimisation hints: promises the emulator does not act on (reaching
+         * __builtin_unreachable goes on to what follows) */
+        lat__next(p);
+        lat__expect(p, LAT_P_LPAREN, "after the hint");
+        if (strcmp(n, "__builtin_unreachable") != 0)
+            lat__parse_assign_expr(p); /* the assumed condition: read, never run */
+        lat__expect(p, LAT_P_RPAREN, "to close the hint's (");
+        return lat__cast_to(p, lat__zero(p, t->loc), &lat__ty_void, false);
+    }
     if (strcmp(n, "__builtin_va_arg") == 0) {
         lat__next(p);
         lat__expect(p, LAT_P_LPAREN, "after va_arg");
