@@ -1846,3 +1846,39 @@ TEST(optimisation_hints_compile_and_change_nothing)
     for (int i = 0; i < N; i++)
         ASSERT_TRUE(out[i] == (i % 3 == 0 ? in[i] : i % 3 == 1 ? -in[i] : in[i] * in[i]));
 }
+
+/* Default member initializers of arrays (float extra[3] = {1, 2}; int bins[4]{}; nested
+ * lists of a 2-D array; a class template's T v[N] = {}), made with every object, the
+ * elements the list leaves out zero; a constructor's own list overrides them. */
+TEST(array_members_take_their_default_initializers)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Stats { float total = 0.5f; float extra[3] = {1.f, 2.f}; int bins[4]{}; unsigned m[2][2] = {{1, 2}, {3}}; };\n"
+        "template <typename T, int N> struct Acc {\n"
+        "    T v[N] = {};\n"
+        "    T bias = T(1);\n"
+        "    __device__ Acc() {}\n"
+        "    __device__ explicit Acc(T b) : bias(b) {}\n"
+        "    __device__ T sum() const { T s = bias; for (int i = 0; i < N; ++i) s += v[i]; return s; }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Stats s;\n"
+        "    s.bins[i % 4] += 5;\n"
+        "    Acc<float, 4> a, b(in[i]);\n"
+        "    a.v[i % 4] = in[i];\n"
+        "    out[i] = s.total + s.extra[0] + s.extra[1] * 10 + s.extra[2] * 100 + s.bins[0] + s.bins[1] * 2\n"
+        "             + (float)(s.m[0][1] * 1000 + s.m[1][0] * 10000 + s.m[1][1] * 100000) + a.sum() + 3 * b.sum();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float want = 0.5f + 1 + 20 + (i % 4 == 0 ? 5 : 0) + (i % 4 == 1 ? 10 : 0) + 2000 + 30000;
+        want += (1 + in[i]) + 3 * in[i];
+        ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-5));
+    }
+}

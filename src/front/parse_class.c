@@ -501,6 +501,42 @@ static void bind_members(lat__parser *p, lat__record *r)
             lat__bind(p, r->methods.items[i]);
 }
 
+/* dst[i] = list's i-th value (0 past its end) for each element of the array type t,
+ * nested lists for the elements that are arrays; into `into`. */
+static void assign_elements(lat__parser *p, lat__expr *dst, lat__type *t, lat__expr *list, lat__stmt *into,
+                            lat__loc loc)
+{
+    lat__type *et = t->base;
+    for (int64_t i = 0; i < t->count; i++) {
+        lat__expr *v = list && i < (int64_t)list->items.n ? list->items.items[i].value : NULL;
+        if (v && (list->items.items[i].desig || (et->kind == LAT_TY_ARRAY) != (v->kind == LAT_E_INIT) ||
+                  (et->kind != LAT_TY_ARRAY && !lat__is_scalar(et)))) {
+            lat__unsupported_at(p->u, v->loc,
+                                "an array member's default initializer with designators, elided braces or "
+                                "elements of a class",
+                                "assign it in a constructor");
+            return;
+        }
+        lat__expr *x = lat__expr_new(p, LAT_E_INDEX, loc);
+        x->a = lat__cast_to(p, dst, lat__pointer_to(p->u, et), true);
+        x->b = lat__int_constant(p, (int)i, loc);
+        x->type = et;
+        x->flags |= LAT_EF_LVALUE;
+        if (et->kind == LAT_TY_ARRAY) {
+            assign_elements(p, x, et, v, into, loc);
+            continue;
+        }
+        lat__expr *as = lat__expr_new(p, LAT_E_ASSIGN, loc);
+        as->op = LAT_P_ASSIGN;
+        as->a = x;
+        as->b = lat__convert_assign(p, v ? v : lat__zero(p, loc), et, "initializing member");
+        as->type = lat__unqualified(p->u, et);
+        lat__stmt *st = lat__stmt_new(p, LAT_S_EXPR, loc);
+        st->e = as;
+        LAT_PUSH(&p->u->arena, into->items, st);
+    }
+}
+
 static lat__stmt *assign_member(lat__parser *p, lat__record *r, int fi, lat__expr *value, lat__loc loc)
 {
     lat__sym tmp = {0};
@@ -523,6 +559,13 @@ static lat__stmt *assign_member(lat__parser *p, lat__record *r, int fi, lat__exp
         d->type = plain;
         d->flags |= LAT_EF_LVALUE;
         as->a = d;
+    }
+    if (ft->kind == LAT_TY_ARRAY) {
+        /* an array member from its default initializer's list, element by element (C
+         * assigns no arrays) */
+        lat__stmt *st = lat__stmt_new(p, LAT_S_COMPOUND, loc);
+        assign_elements(p, as->a, ft, value->a, st, loc);
+        return st;
     }
     as->b = value;
     as->type = lat__unqualified(p->u, r->fields.items[fi].type);
@@ -584,14 +627,26 @@ static lat__expr *default_member_value(lat__parser *p, lat__record *r, int fi)
     lat__field *f = &r->fields.items[fi];
     if (!f->init_at)
         return NULL;
-    if (f->type->kind == LAT_TY_ARRAY) {
-        lat__unsupported_at(p->u, f->loc, "a default member initializer of an array", "assign it in a constructor");
-        return NULL;
-    }
     size_t resume = p->pos;
     p->pos = f->init_at;
     lat__expr *value = NULL;
-    if (lat__accept(p, LAT_P_ASSIGN) && !lat__at_punct(p, LAT_P_LBRACE)) {
+    if (f->type->kind == LAT_TY_ARRAY) {
+        /* float acc[4] = {}; int bins[3]{1, 2}: the braced list as a compound literal of
+         * the array's type, which assign_member copies */
+        lat__accept(p, LAT_P_ASSIGN);
+        if (!lat__at_punct(p, LAT_P_LBRACE)) {
+            p->pos = resume;
+            lat__unsupported_at(p->u, f->loc, "a default member initializer of an array other than a braced list",
+                                "assign it in a constructor");
+            return NULL;
+        }
+        lat__tok *open = lat__peek(p);
+        lat__type *t = f->type;
+        value = lat__expr_new(p, LAT_E_COMPOUND, open->loc);
+        value->a = lat__parse_initializer(p, &t);
+        value->to = value->type = t;
+        value->flags |= LAT_EF_LVALUE | (value->a->flags & LAT_EF_ERROR);
+    } else if (lat__accept(p, LAT_P_ASSIGN) && !lat__at_punct(p, LAT_P_LBRACE)) {
         value = lat__convert_assign(p, lat__parse_assign_expr(p), f->type, "initializing member");
     } else {
         lat__tok *open = lat__next(p); /* { */
