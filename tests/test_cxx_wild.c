@@ -1882,3 +1882,29 @@ TEST(array_members_take_their_default_initializers)
         ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-5));
     }
 }
+
+/* Overloads chosen by the size of their type (enable_if<sizeof(T) == 4>, as vectorised
+ * loads and atomics pick their word): the condition is known only in each instance. */
+TEST(sfinae_on_sizeof_a_parameter_picks_the_overload_of_the_size)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <type_traits>\n"
+        "template <typename T> __device__ typename std::enable_if<sizeof(T) == 4, float>::type widen(T x) { return (float)x * 4.0f; }\n"
+        "template <typename T> __device__ typename std::enable_if<sizeof(T) == 8, float>::type widen(T x) { return (float)x * 8.0f; }\n"
+        "template <typename T, std::enable_if_t<(sizeof(T) > 2), int> = 0> __device__ float narrow(T x) { return (float)x + 1.0f; }\n"
+        "template <typename T, std::enable_if_t<(sizeof(T) <= 2), int> = 0> __device__ float narrow(T x) { return (float)x - 1.0f; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float x = in[i];\n"
+        "    out[i] = widen(x) + widen((double)x) * 10.0f + narrow((short)i) * 100.0f + narrow(i) * 1000.0f;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], in[i] * 4.0f + in[i] * 8.0f * 10.0f + (float)(i - 1) * 100.0f + (float)(i + 1) * 1000.0f,
+                            1e-5, 1e-5));
+}
