@@ -1908,3 +1908,31 @@ TEST(sfinae_on_sizeof_a_parameter_picks_the_overload_of_the_size)
         ASSERT_TRUE(t_close(out[i], in[i] * 4.0f + in[i] * 8.0f * 10.0f + (float)(i - 1) * 100.0f + (float)(i + 1) * 1000.0f,
                             1e-5, 1e-5));
 }
+
+/* A constructor's list giving an array member its elements (: v{}, : v{a, a * 2}), the
+ * rest zero, as C++ aggregate-initialises it; a template's T v[N] too. */
+TEST(constructors_initialize_array_members_from_braced_lists)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, int N> struct Acc {\n"
+        "    T v[N];\n"
+        "    int n;\n"
+        "    __device__ Acc() : v{}, n(0) {}\n"
+        "    __device__ explicit Acc(T a) : v{a, a * 2}, n(2) {}\n"
+        "    __device__ T sum() const { T s = 0; for (int i = 0; i < N; ++i) s += v[i] * (i + 1); return s + n; }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Acc<float, 4> a, b(in[i]);\n"
+        "    a.v[3] += 1.0f;\n"
+        "    out[i] = a.sum() + 10.0f * b.sum();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], 4.0f + 10.0f * (in[i] + in[i] * 2 * 2 + 2), 1e-5, 1e-5));
+}

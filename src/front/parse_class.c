@@ -819,6 +819,27 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
                 lat__error_tok(p, n, "the member '%s' initialized twice", n->atom->name);
             } else {
                 lat__type *ft = r->fields.items[fi].type;
+                if (ft->kind == LAT_TY_ARRAY && brace) {
+                    /* : v{a, b}, v{}: the elements in order, the rest zero, as a default
+                     * member initializer's list is made */
+                    lat__expr *list = lat__expr_new(p, LAT_E_INIT, open->loc);
+                    list->type = ft;
+                    for (size_t i = 0; i < argc; i++) {
+                        lat__init_item it = {argv[i], NULL};
+                        LAT_PUSH(&p->u->arena, list->items, it);
+                    }
+                    lat__expr *cl = lat__expr_new(p, LAT_E_COMPOUND, open->loc);
+                    cl->a = list;
+                    cl->to = cl->type = ft;
+                    if ((int64_t)argc > ft->count)
+                        lat__error_tok(p, open, "%d values for the member '%s' of %lld elements", (int)argc,
+                                       n->atom->name, (long long)ft->count);
+                    else
+                        by_field[fi] = assign_member(p, r, fi, cl, n->loc);
+                    if (!lat__accept(p, LAT_P_COMMA))
+                        break;
+                    continue;
+                }
                 lat__expr *value = member_value(p, ft, argv, argc, open, n->atom->name);
                 if (value && ft->kind != LAT_TY_ARRAY)
                     by_field[fi] = assign_member(p, r, fi, value, n->loc);
