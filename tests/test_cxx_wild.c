@@ -1936,3 +1936,26 @@ TEST(constructors_initialize_array_members_from_braced_lists)
     for (int i = 0; i < N; i++)
         ASSERT_TRUE(t_close(out[i], 4.0f + 10.0f * (in[i] + in[i] * 2 * 2 + 2), 1e-5, 1e-5));
 }
+
+/* ::f names the global f also where a using-directive brings a namespace's f in sight
+ * after it (a global clamp, then <algorithm> and using namespace std). */
+TEST(global_qualified_names_pass_over_names_a_using_directive_brings)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__device__ float clamp(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }\n"
+        "#include <algorithm>\n"
+        "using namespace std;\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) out[i] = ::clamp(in[i], -0.5f, 1.5f) + std::clamp(in[i], 0.0f, 1.0f) * 10.0f;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float a = in[i] < -0.5f ? -0.5f : in[i] > 1.5f ? 1.5f : in[i], b = in[i] < 0 ? 0 : in[i] > 1 ? 1 : in[i];
+        ASSERT_TRUE(t_close(out[i], a + b * 10.0f, 1e-6, 1e-6));
+    }
+}
