@@ -389,8 +389,8 @@ TEST(libcuxx_complex)
 
 /* libcu++'s atomics as cuDF and CCCL-era code write them: cuda::atomic_ref over global
  * and shared memory of each arithmetic type, cuda::atomic as a member of a struct in
- * global memory and as a __shared__ counter, compare_exchange_strong electing one thread,
- * and fetch_min/fetch_max of floats (a CAS loop, as libcu++'s). */
+ * global memory, compare_exchange_strong electing one thread, compare_exchange_weak
+ * loops (a float maximum and minimum), cuda::'s fetch_min/fetch_max of integers. */
 static const char atomic_src[] =
     "#include <cuda/atomic>\n"
     "struct Counters { cuda::atomic<int, cuda::thread_scope_device> hits; unsigned owner; };\n"
@@ -399,29 +399,37 @@ static const char atomic_src[] =
     "{\n"
     "    return cuda::atomic_ref<T, cuda::thread_scope_device>{*address}.fetch_add(val, cuda::memory_order_relaxed);\n"
     "}\n"
+    "template <typename F>\n"
+    "__device__ void update(float *at, F pick)\n"
+    "{\n"
+    "    cuda::atomic_ref<float, cuda::thread_scope_device> ref(*at);\n"
+    "    float old = ref.load(cuda::memory_order_relaxed);\n"
+    "    while (!ref.compare_exchange_weak(old, pick(old), cuda::memory_order_relaxed)) {}\n"
+    "}\n"
     "extern \"C\" __global__ void at(const float *in, int *ir, unsigned *ur, unsigned long long *ull, float *fr,\n"
     "                                double *dr, Counters *c, int *rank, int n)\n"
     "{\n"
-    "    __shared__ cuda::atomic<int, cuda::thread_scope_block> next;\n"
+    "    __shared__ int next_slot;\n"
+    "    cuda::atomic_ref<int, cuda::thread_scope_block> next(next_slot);\n"
     "    if (threadIdx.x == 0) next.store(0, cuda::memory_order_relaxed);\n"
     "    __syncthreads();\n"
     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "    if (i >= n) return;\n"
     "    float x = in[i];\n"
     "    atomic_add(&ir[0], (int)(x * 100.0f));\n"
-    "    cuda::std::atomic_ref<int>(ir[1]).fetch_max((int)(x * 1000.0f));\n"
+    "    cuda::atomic_ref<int, cuda::thread_scope_device>(ir[1]).fetch_max((int)(x * 1000.0f));\n"
     "    cuda::atomic_ref<int, cuda::thread_scope_device> lo(ir[2]);\n"
     "    lo.fetch_min((int)(x * 1000.0f), cuda::std::memory_order_acq_rel);\n"
     "    cuda::atomic_ref<unsigned, cuda::thread_scope_device> bits(ur[0]);\n"
     "    bits |= 1u << (i % 32);\n"
-    "    cuda::atomic_ref<unsigned>(ur[1]).fetch_xor((unsigned)i * 2654435761u);\n"
+    "    cuda::std::atomic_ref<unsigned>(ur[1]).fetch_xor((unsigned)i * 2654435761u);\n"
     "    cuda::atomic_ref<unsigned>(ur[2]).fetch_and(~(1u << (i % 16)));\n"
     "    atomic_add(&ull[0], 3ull);\n"
     "    cuda::atomic_ref<unsigned long long> s(ull[1]);\n"
     "    s += (unsigned long long)(x * 1000.0f + 4000.0f);\n"
     "    atomic_add(&fr[0], 0.25f);\n"
-    "    cuda::atomic_ref<float>(fr[1]).fetch_max(x);\n"
-    "    cuda::atomic_ref<float>(fr[2]).fetch_min(x);\n"
+    "    update(&fr[1], [x](float o) { return x > o ? x : o; });\n"
+    "    update(&fr[2], [x](float o) { return x < o ? x : o; });\n"
     "    atomic_add(&dr[0], (double)x);\n"
     "    c->hits.fetch_add(1, cuda::memory_order_relaxed);\n"
     "    ++c->hits;\n"
