@@ -1607,3 +1607,355 @@ TEST(forwarding_references_deduce_lvalue_references)
         ASSERT_EQ(codes[2 * i + 1], 1 * 10 + 2 + 1 * 100 + 2 * 1000 + 2 * 10000);
     }
 }
+
+/* The class template's own name, without arguments, in the signature of one of its member
+ * templates (template <class F> Vec map(F) const, Eigen's and llm.c's packed vectors'
+ * habit): the signature is read while the instance is being made, and the name means it. */
+TEST(a_member_templates_signature_names_its_class_template_alone)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, int N>\n"
+        "struct Vec {\n"
+        "    T v[N];\n"
+        "    __device__ T &operator[](int i) { return v[i]; }\n"
+        "    __device__ const T &operator[](int i) const { return v[i]; }\n"
+        "    template <typename F> __device__ Vec map(F f) const { Vec r; for (int i = 0; i < N; ++i) r[i] = f(v[i]); return r; }\n"
+        "    template <typename F> __device__ Vec zip(const Vec &o, F f, const Vec *bias = nullptr) const {\n"
+        "        Vec r;\n"
+        "        for (int i = 0; i < N; ++i) r[i] = f(v[i], o[i]) + (bias ? (*bias)[i] : T(0));\n"
+        "        return r;\n"
+        "    }\n"
+        "};\n"
+        "struct Square { template <typename T> __device__ T operator()(T x) const { return x * x; } };\n"
+        "struct Sub { __device__ float operator()(float a, float b) const { return a - b; } };\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (4 * i + 3 >= n) return;\n"
+        "    Vec<float, 4> a;\n"
+        "    for (int j = 0; j < 4; ++j) a[j] = in[4 * i + j];\n"
+        "    Vec<float, 4> b = a.map(Square());\n"
+        "    Vec<float, 4> c = b.zip(a, Sub(), &a);\n"
+        "    for (int j = 0; j < 4; ++j) out[4 * i + j] = c[j];\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {N / 4}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], (in[i] * in[i] - in[i]) + in[i], 1e-6, 1e-6));
+}
+
+/* A signature whose type depends on sizeof of a template parameter (typename
+ * Bits<sizeof(T)>::type to_bits(T), as bit-casting helpers and libcu++'s atomics write
+ * it): the value is known only in the instance, and the primary template may be only
+ * declared. */
+TEST(signatures_of_a_class_template_instance_chosen_by_sizeof_of_a_parameter)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <int S> struct Bits;\n"
+        "template <> struct Bits<4> { typedef unsigned int type; };\n"
+        "template <> struct Bits<8> { typedef unsigned long long type; };\n"
+        "template <typename T> __device__ typename Bits<sizeof(T)>::type to_bits(T v)\n"
+        "{ typename Bits<sizeof(T)>::type b; memcpy(&b, &v, sizeof b); return b; }\n"
+        "template <typename T, int N = sizeof(T) * 8> __device__ typename Bits<N / 8>::type top_bit(T v)\n"
+        "{ return to_bits(v) >> (N - 1); }\n"
+        "extern \"C\" __global__ void k(const float *in, const double *din, unsigned *u, unsigned long long *ull, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    u[i] = to_bits(in[i]) ^ top_bit(in[i]);\n"
+        "    ull[i] = to_bits(din[i]) + top_bit(din[i]);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N];
+    double din[N];
+    unsigned u[N];
+    unsigned long long ull[N];
+    t_rand_floats(in, N, -4, 4);
+    for (int i = 0; i < N; i++)
+        din[i] = (double)in[i] * 1.0000001;
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_in(din, sizeof din), lat_arg_out(u, sizeof u),
+                                       lat_arg_out(ull, sizeof ull), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++) {
+        uint32_t b;
+        uint64_t d;
+        memcpy(&b, &in[i], 4);
+        memcpy(&d, &din[i], 8);
+        ASSERT_EQ(u[i], b ^ (b >> 31));
+        ASSERT_EQ(ull[i], d + (d >> 63));
+    }
+}
+
+/* A statement that starts with a functional cast of a class, qualified or an instance of
+ * a template, and goes on as an expression: ns::Ref<float>{x}.add(v), Ref<float>(x).add(v)
+ * (as code writes cuda::atomic_ref<int>{*p}.fetch_add(1)). No declarator starts with '{',
+ * and (x[i]).add cannot end one. */
+TEST(statements_starting_with_a_functional_cast_of_a_qualified_class_are_expressions)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Acc { float *p; __device__ explicit Acc(float &r) : p(&r) {} __device__ void add(float v) const { *p += v; } };\n"
+        "namespace ns {\n"
+        "template <typename T> struct Ref { T *p; __device__ explicit Ref(T &r) : p(&r) {} __device__ void add(T v) const { *p += v; } };\n"
+        "}\n"
+        "using ns::Ref;\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    out[i] = 0.5f;\n"
+        "    Acc(out[i]).add(in[i]);\n"
+        "    Acc{out[i]}.add(in[i] * 2);\n"
+        "    Ref<float>(out[i]).add(in[i] * 4);\n"
+        "    Ref<float>{out[i]}.add(in[i] * 8);\n"
+        "    ns::Ref<float>(out[i]).add(in[i] * 16);\n"
+        "    ns::Ref<float>{out[i]}.add(in[i] * 32);\n"
+        "    ::ns::Ref<float>{out[i]}.add(in[i] * 64);\n"
+        "    ns::Ref<float> r(out[i]);\n"
+        "    r.add(1.0f);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -1, 1);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float want = 0.5f;
+        for (int m = 1; m <= 64; m *= 2)
+            want += in[i] * (float)m;
+        ASSERT_TRUE(t_close(out[i], want + 1.0f, 1e-5, 1e-5));
+    }
+}
+
+/* A constructor's initializer naming its base class with the base's namespace, as
+ * libraries' wrappers derive from detail:: classes: : detail::Base<T>(x), : ::ns::Tag(). */
+TEST(constructors_initialize_bases_named_with_their_namespace)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "namespace ns { namespace detail {\n"
+        "template <typename T> struct Scaled { T k; __device__ explicit Scaled(T s) : k(s) {} __device__ T apply(T x) const { return k * x; } };\n"
+        "} struct Off { float o; __device__ Off(float v) : o(v) {} }; }\n"
+        "template <typename T> struct Affine : ns::detail::Scaled<T>, ns::Off {\n"
+        "    __device__ Affine(T s, float o) : ns::detail::Scaled<T>(s), ::ns::Off{o} {}\n"
+        "    __device__ T operator()(T x) const { return this->apply(x) + (T)this->o; }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) out[i] = Affine<float>(2.5f, -1.0f)(in[i]);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -5, 5);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], 2.5f * in[i] - 1.0f, 1e-6, 1e-6));
+}
+
+/* A block's type alias named inside a lambda, as PyTorch's AT_DISPATCH macros write it
+ * ([&] { using scalar_t = float; return __VA_ARGS__(); }()): the lambda's body is the
+ * emulator's function of its own, where the block's typedef must still mean its type. */
+TEST(lambdas_name_the_type_aliases_of_the_blocks_around_them)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define DISPATCH_AS(T, ...) [&] { using scalar_t = T; return __VA_ARGS__(); }()\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    typedef double wide;\n"
+        "    using narrow = short;\n"
+        "    auto scale = [=](wide x, narrow k) { wide y = x * k; return (float)y; };\n"
+        "    float r = DISPATCH_AS(double, [&] { scalar_t acc = in[i]; acc = acc * acc; return (float)acc + sizeof(scalar_t); });\n"
+        "    out[i] = r + scale(in[i], (narrow)3);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], (float)((double)in[i] * in[i]) + 8.0f + (float)(in[i] * 3.0), 1e-6, 1e-6));
+}
+
+/* A lambda without captures reads its function's constants (constexpr int K, const int
+ * of a constant), which C++ does not count as uses needing a capture; a static local of
+ * the function named in a lambda is refused by name, not left to the C compiler. */
+TEST(lambdas_without_captures_read_their_functions_integer_constants)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    constexpr int kWarp = 32;\n"
+        "    const long long kBig = 5000000000LL;\n"
+        "    const unsigned kMask = kWarp - 1;\n"
+        "    auto lane_of = [](int t) { return t & kMask; };\n"
+        "    auto big = [](float x) { return (double)x * kBig / kWarp; };\n"
+        "    out[i] = (float)lane_of(i) + (float)(big(in[i]) * 1e-9);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], (float)(i & 31) + (float)((double)in[i] * 5000000000.0 / 32 * 1e-9), 1e-6,
+                            1e-6));
+    if (!t_is_emu(ctx))
+        return; /* NVRTC takes what follows */
+    static const char refused[] =
+        "extern \"C\" __global__ void k(float *out) {\n"
+        "    static const float table[2] = {1.0f, 2.0f};\n"
+        "    auto at = [&](int j) { return table[j & 1]; };\n"
+        "    out[threadIdx.x] = at(threadIdx.x);\n"
+        "}\n";
+    lat_module *mod = NULL;
+    ASSERT_EQ(lat_module_create(ctx, &(lat_module_desc){.source = refused, .name = "st.cu"}, &mod),
+              LAT_ERROR_UNSUPPORTED);
+    ASSERT_TRUE(strstr(lat_last_error(), "st.cu:3:35: error: a static local variable of the enclosing function "
+                                         "named in a lambda") != NULL);
+}
+
+/* CUDA's optimisation hints as PyTorch's and CUTLASS's kernels write them:
+ * __builtin_assume(cond), __builtin_unreachable() after a switch that covers every case,
+ * __builtin_expect in an if's condition. The emulator takes them and acts on none. */
+TEST(optimisation_hints_compile_and_change_nothing)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#define C10_LIKELY(expr) (__builtin_expect(static_cast<bool>(expr), 1))\n"
+        "__device__ float pick(int kind, float x) {\n"
+        "    switch (kind) {\n"
+        "    case 0: return x;\n"
+        "    case 1: return -x;\n"
+        "    case 2: return x * x;\n"
+        "    }\n"
+        "    __builtin_unreachable();\n"
+        "}\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    __builtin_assume(n > 0);\n"
+        "    __builtin_assume(blockDim.x % 32 == 0);\n"
+        "    if C10_LIKELY(i < n) out[i] = pick(i % 3, in[i]);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(out[i] == (i % 3 == 0 ? in[i] : i % 3 == 1 ? -in[i] : in[i] * in[i]));
+}
+
+/* Default member initializers of arrays (float extra[3] = {1, 2}; int bins[4]{}; nested
+ * lists of a 2-D array; a class template's T v[N] = {}), made with every object, the
+ * elements the list leaves out zero; a constructor's own list overrides them. */
+TEST(array_members_take_their_default_initializers)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "struct Stats { float total = 0.5f; float extra[3] = {1.f, 2.f}; int bins[4]{}; unsigned m[2][2] = {{1, 2}, {3}}; };\n"
+        "template <typename T, int N> struct Acc {\n"
+        "    T v[N] = {};\n"
+        "    T bias = T(1);\n"
+        "    __device__ Acc() {}\n"
+        "    __device__ explicit Acc(T b) : bias(b) {}\n"
+        "    __device__ T sum() const { T s = bias; for (int i = 0; i < N; ++i) s += v[i]; return s; }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Stats s;\n"
+        "    s.bins[i % 4] += 5;\n"
+        "    Acc<float, 4> a, b(in[i]);\n"
+        "    a.v[i % 4] = in[i];\n"
+        "    out[i] = s.total + s.extra[0] + s.extra[1] * 10 + s.extra[2] * 100 + s.bins[0] + s.bins[1] * 2\n"
+        "             + (float)(s.m[0][1] * 1000 + s.m[1][0] * 10000 + s.m[1][1] * 100000) + a.sum() + 3 * b.sum();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float want = 0.5f + 1 + 20 + (i % 4 == 0 ? 5 : 0) + (i % 4 == 1 ? 10 : 0) + 2000 + 30000;
+        want += (1 + in[i]) + 3 * in[i];
+        ASSERT_TRUE(t_close(out[i], want, 1e-5, 1e-5));
+    }
+}
+
+/* Overloads chosen by the size of their type (enable_if<sizeof(T) == 4>, as vectorised
+ * loads and atomics pick their word): the condition is known only in each instance. */
+TEST(sfinae_on_sizeof_a_parameter_picks_the_overload_of_the_size)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <type_traits>\n"
+        "template <typename T> __device__ typename std::enable_if<sizeof(T) == 4, float>::type widen(T x) { return (float)x * 4.0f; }\n"
+        "template <typename T> __device__ typename std::enable_if<sizeof(T) == 8, float>::type widen(T x) { return (float)x * 8.0f; }\n"
+        "template <typename T, std::enable_if_t<(sizeof(T) > 2), int> = 0> __device__ float narrow(T x) { return (float)x + 1.0f; }\n"
+        "template <typename T, std::enable_if_t<(sizeof(T) <= 2), int> = 0> __device__ float narrow(T x) { return (float)x - 1.0f; }\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float x = in[i];\n"
+        "    out[i] = widen(x) + widen((double)x) * 10.0f + narrow((short)i) * 100.0f + narrow(i) * 1000.0f;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], in[i] * 4.0f + in[i] * 8.0f * 10.0f + (float)(i - 1) * 100.0f + (float)(i + 1) * 1000.0f,
+                            1e-5, 1e-5));
+}
+
+/* A constructor's list giving an array member its elements (: v{}, : v{a, a * 2}), the
+ * rest zero, as C++ aggregate-initialises it; a template's T v[N] too. */
+TEST(constructors_initialize_array_members_from_braced_lists)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "template <typename T, int N> struct Acc {\n"
+        "    T v[N];\n"
+        "    int n;\n"
+        "    __device__ Acc() : v{}, n(0) {}\n"
+        "    __device__ explicit Acc(T a) : v{a, a * 2}, n(2) {}\n"
+        "    __device__ T sum() const { T s = 0; for (int i = 0; i < N; ++i) s += v[i] * (i + 1); return s + n; }\n"
+        "};\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    Acc<float, 4> a, b(in[i]);\n"
+        "    a.v[3] += 1.0f;\n"
+        "    out[i] = a.sum() + 10.0f * b.sum();\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -3, 3);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++)
+        ASSERT_TRUE(t_close(out[i], 4.0f + 10.0f * (in[i] + in[i] * 2 * 2 + 2), 1e-5, 1e-5));
+}
+
+/* ::f names the global f also where a using-directive brings a namespace's f in sight
+ * after it (a global clamp, then <algorithm> and using namespace std). */
+TEST(global_qualified_names_pass_over_names_a_using_directive_brings)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "__device__ float clamp(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }\n"
+        "#include <algorithm>\n"
+        "using namespace std;\n"
+        "extern \"C\" __global__ void k(const float *in, float *out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n) out[i] = ::clamp(in[i], -0.5f, 1.5f) + std::clamp(in[i], 0.0f, 1.0f) * 10.0f;\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    float in[N], out[N];
+    t_rand_floats(in, N, -2, 2);
+    run_1d(k, in, out, N);
+    for (int i = 0; i < N; i++) {
+        float a = in[i] < -0.5f ? -0.5f : in[i] > 1.5f ? 1.5f : in[i], b = in[i] < 0 ? 0 : in[i] > 1 ? 1 : in[i];
+        ASSERT_TRUE(t_close(out[i], a + b * 10.0f, 1e-6, 1e-6));
+    }
+}

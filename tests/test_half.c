@@ -815,6 +815,41 @@ TEST(bfloat16_pairs_compare_and_compute_lane_by_lane)
     }
 }
 
+/* The shuffles of cuda_bf16.h's pairs, as a warp's butterfly moves __nv_bfloat162 values
+ * (each lane's pair comes back whole, its halves in their places). */
+TEST(bfloat16_pairs_move_through_every_shuffle)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <cuda_bf16.h>\n"
+        "extern \"C\" __global__ void sh(const __nv_bfloat162 *x, __nv_bfloat162 *o)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    __nv_bfloat162 v = x[i];\n"
+        "    o[4 * i] = __shfl_xor_sync(0xffffffffu, v, 5);\n"
+        "    o[4 * i + 1] = __shfl_down_sync(0xffffffffu, v, 3, 16);\n"
+        "    o[4 * i + 2] = __shfl_up_sync(0xffffffffu, v, 2);\n"
+        "    o[4 * i + 3] = __shfl_sync(0xffffffffu, v, 7, 8);\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "sh");
+    enum { NT = 128 };
+    uint16_t x[2 * NT], o[8 * NT];
+    for (int i = 0; i < 2 * NT; i++)
+        x[i] = (uint16_t)t_rand_u32();
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {NT}},
+                              LAT_ARGS(lat_arg_in(x, sizeof x), lat_arg_out(o, sizeof o))));
+    for (int i = 0; i < NT; i++) {
+        int lane = i % 32, w = i - lane;
+        int from[4] = {lane ^ 5, lane % 16 + 3 < 16 ? lane + 3 : lane, lane % 32 >= 2 ? lane - 2 : lane,
+                       lane / 8 * 8 + 7};
+        for (int j = 0; j < 4; j++)
+            for (int h = 0; h < 2; h++)
+                ASSERT_MSG(o[8 * i + 2 * j + h] == x[2 * (w + from[j]) + h],
+                           "lane %d, shuffle %d, half %d: 0x%04x, want 0x%04x", i, j, h, o[8 * i + 2 * j + h],
+                           x[2 * (w + from[j]) + h]);
+    }
+}
+
 TEST(a_module_compiled_in_pycudas_extern_c_wrap_includes_cuda_fp16_h)
 {
     lat_context *ctx = t_context();

@@ -164,6 +164,53 @@ TEST(prmt_follows_its_modes_and_replicates_signs)
     }
 }
 
+/* The scalar video instructions on whole words, as CUB's IADD3, SHL_ADD and SHR_ADD write
+ * them: PTX computes OP(a, b) wide, then the secondary operation with c, and keeps 32 bits;
+ * shifts clamp their count to 32 (a signed shift right fills with the sign) or wrap it. */
+TEST(video_instructions_on_whole_words_follow_ptx)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "extern \"C\" __global__ void k(const unsigned *in, unsigned *o) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    unsigned a = in[3 * i], b = in[3 * i + 1], c = in[3 * i + 2], s = b % 40u, *out = o + 8 * i;\n"
+        "    int sa = (int)a, sb = (int)b, sc = (int)c, r;\n"
+        "    asm(\"vadd.u32.u32.u32.add %0, %1, %2, %3;\" : \"=r\"(out[0]) : \"r\"(a), \"r\"(b), \"r\"(c));\n"
+        "    asm(\"vsub.s32.s32.s32.max %0, %1, %2, %3;\" : \"=r\"(r) : \"r\"(sa), \"r\"(sb), \"r\"(sc));\n"
+        "    out[1] = (unsigned)r;\n"
+        "    asm(\"vmin.u32.u32.u32 %0, %1, %2;\" : \"=r\"(out[2]) : \"r\"(a), \"r\"(b));\n"
+        "    asm(\"vmax.s32.s32.s32.min %0, %1, %2, %3;\" : \"=r\"(r) : \"r\"(sa), \"r\"(sb), \"r\"(sc));\n"
+        "    out[3] = (unsigned)r;\n"
+        "    asm(\"vshl.u32.u32.u32.clamp.add %0, %1, %2, %3;\" : \"=r\"(out[4]) : \"r\"(a), \"r\"(s), \"r\"(c));\n"
+        "    asm(\"vshr.u32.u32.u32.clamp.add %0, %1, %2, %3;\" : \"=r\"(out[5]) : \"r\"(a), \"r\"(s), \"r\"(c));\n"
+        "    asm(\"vshr.s32.s32.s32.clamp %0, %1, %2;\" : \"=r\"(r) : \"r\"(sa), \"r\"(s));\n"
+        "    out[6] = (unsigned)r;\n"
+        "    asm(\"vshl.u32.u32.u32.wrap %0, %1, %2;\" : \"=r\"(out[7]) : \"r\"(a), \"r\"(s));\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "k");
+    uint32_t *in = t_calloc(3 * N, sizeof *in), *o = t_calloc(8 * N, sizeof *o);
+    for (int i = 0; i < 3 * N; i++)
+        in[i] = t_rand_u32();
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, 3 * N * sizeof *in), lat_arg_out(o, 8 * N * sizeof *o))));
+    for (int i = 0; i < N; i++) {
+        uint32_t a = in[3 * i], b = in[3 * i + 1], c = in[3 * i + 2], s = b % 40;
+        int64_t sa = (int32_t)a, sb = (int32_t)b, sc = (int32_t)c;
+        int64_t d = sa - sb, mx = sa > sb ? sa : sb;
+        uint32_t want[8] = {a + b + c,
+                            (uint32_t)(d > sc ? d : sc),
+                            a < b ? a : b,
+                            (uint32_t)(mx < sc ? mx : sc),
+                            (s >= 32 ? 0 : a << s) + c,
+                            (s >= 32 ? 0 : a >> s) + c,
+                            (uint32_t)(s >= 32 ? (sa < 0 ? -1 : 0) : sa >> s),
+                            a << (s & 31)};
+        for (int j = 0; j < 8; j++)
+            ASSERT_MSG(o[8 * i + j] == want[j], "thread %d, instruction %d, a %#x b %#x c %#x: %#x, want %#x", i, j,
+                       a, b, c, o[8 * i + j], want[j]);
+    }
+}
+
 TEST(special_registers_shuffles_votes_loads_and_atomics)
 {
     lat_context *ctx = t_context();

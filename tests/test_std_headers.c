@@ -386,3 +386,163 @@ TEST(libcuxx_complex)
                        want[j]);
     }
 }
+
+/* libcu++'s atomics as cuDF and CCCL-era code write them: cuda::atomic_ref over global
+ * and shared memory of each arithmetic type, cuda::atomic as a member of a struct in
+ * global memory, compare_exchange_strong electing one thread, compare_exchange_weak
+ * loops (a float maximum and minimum), cuda::'s fetch_min/fetch_max of integers. */
+static const char atomic_src[] =
+    "#include <cuda/atomic>\n"
+    "struct Counters { cuda::atomic<int, cuda::thread_scope_device> hits; unsigned owner; };\n"
+    "template <typename T>\n"
+    "__device__ T atomic_add(T *address, T val)\n"
+    "{\n"
+    "    return cuda::atomic_ref<T, cuda::thread_scope_device>{*address}.fetch_add(val, cuda::memory_order_relaxed);\n"
+    "}\n"
+    "template <typename F>\n"
+    "__device__ void update(float *at, F pick)\n"
+    "{\n"
+    "    cuda::atomic_ref<float, cuda::thread_scope_device> ref(*at);\n"
+    "    float old = ref.load(cuda::memory_order_relaxed);\n"
+    "    while (!ref.compare_exchange_weak(old, pick(old), cuda::memory_order_relaxed)) {}\n"
+    "}\n"
+    "extern \"C\" __global__ void at(const float *in, int *ir, unsigned *ur, unsigned long long *ull, float *fr,\n"
+    "                                double *dr, Counters *c, int *rank, int n)\n"
+    "{\n"
+    "    __shared__ int next_slot;\n"
+    "    cuda::atomic_ref<int, cuda::thread_scope_block> next(next_slot);\n"
+    "    if (threadIdx.x == 0) next.store(0, cuda::memory_order_relaxed);\n"
+    "    __syncthreads();\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i >= n) return;\n"
+    "    float x = in[i];\n"
+    "    atomic_add(&ir[0], (int)(x * 100.0f));\n"
+    "    cuda::atomic_ref<int, cuda::thread_scope_device>(ir[1]).fetch_max((int)(x * 1000.0f));\n"
+    "    cuda::atomic_ref<int, cuda::thread_scope_device> lo(ir[2]);\n"
+    "    lo.fetch_min((int)(x * 1000.0f), cuda::std::memory_order_acq_rel);\n"
+    "    cuda::atomic_ref<unsigned, cuda::thread_scope_device> bits(ur[0]);\n"
+    "    bits |= 1u << (i % 32);\n"
+    "    cuda::std::atomic_ref<unsigned>(ur[1]).fetch_xor((unsigned)i * 2654435761u);\n"
+    "    cuda::atomic_ref<unsigned>(ur[2]).fetch_and(~(1u << (i % 16)));\n"
+    "    atomic_add(&ull[0], 3ull);\n"
+    "    cuda::atomic_ref<unsigned long long> s(ull[1]);\n"
+    "    s += (unsigned long long)(x * 1000.0f + 4000.0f);\n"
+    "    atomic_add(&fr[0], 0.25f);\n"
+    "    update(&fr[1], [x](float o) { return x > o ? x : o; });\n"
+    "    update(&fr[2], [x](float o) { return x < o ? x : o; });\n"
+    "    atomic_add(&dr[0], (double)x);\n"
+    "    c->hits.fetch_add(1, cuda::memory_order_relaxed);\n"
+    "    ++c->hits;\n"
+    "    unsigned none = 0;\n"
+    "    if (cuda::atomic_ref<unsigned>(c->owner).compare_exchange_strong(none, (unsigned)i + 1))\n"
+    "        atomic_add(&ir[3], 1);\n"
+    "    cuda::atomic_ref<int> mine(rank[i]);\n"
+    "    mine.store(next++, cuda::memory_order_release);\n"
+    "    if (mine.load(cuda::memory_order_acquire) >= (int)blockDim.x) ir[4] = 1;\n"
+    "}\n";
+
+TEST(libcuxx_atomic_ref_and_atomic)
+{
+    lat_context *ctx = t_context();
+    lat_kernel *k = t_kernel_as_written(ctx, atomic_src, "at");
+    enum { N = 300, B = 64 };
+    float in[N], fr[3] = {0, -1e30f, 1e30f};
+    int ir[5] = {0, INT_MIN, INT_MAX, 0, 0}, rank[N];
+    unsigned ur[3] = {0, 0, 0xffffffffu}, counters[2] = {0, 0};
+    unsigned long long ull[2] = {0, 0};
+    double dr[1] = {0};
+    t_rand_floats(in, N, -2, 2);
+    int n = N;
+    lat_deviceptr din = t_device_copy(ctx, in, sizeof in), dir = t_device_copy(ctx, ir, sizeof ir),
+                  dur = t_device_copy(ctx, ur, sizeof ur), dull = t_device_copy(ctx, ull, sizeof ull),
+                  dfr = t_device_copy(ctx, fr, sizeof fr), ddr = t_device_copy(ctx, dr, sizeof dr),
+                  dc = t_device_copy(ctx, counters, sizeof counters), drank = t_device_copy(ctx, NULL, sizeof rank);
+    void *params[] = {&din, &dir, &dur, &dull, &dfr, &ddr, &dc, &drank, &n};
+    ASSERT_OK(lat_launch(k, &(lat_launch_desc){.grid = {(N + B - 1) / B}, .block = {B}}, params));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, ir, dir, sizeof ir));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, ur, dur, sizeof ur));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, ull, dull, sizeof ull));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, fr, dfr, sizeof fr));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, dr, ddr, sizeof dr));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, counters, dc, sizeof counters));
+    ASSERT_OK(lat_memcpy_dtoh(ctx, rank, drank, sizeof rank));
+    int sum = 0, hi = INT_MIN, low = INT_MAX;
+    unsigned x = 0;
+    unsigned long long s = 0;
+    float fmx = -1e30f, fmn = 1e30f;
+    double d = 0;
+    for (int i = 0; i < N; i++) {
+        sum += (int)(in[i] * 100.0f);
+        int m = (int)(in[i] * 1000.0f);
+        hi = m > hi ? m : hi;
+        low = m < low ? m : low;
+        x ^= (unsigned)i * 2654435761u;
+        s += (unsigned long long)(in[i] * 1000.0f + 4000.0f);
+        fmx = in[i] > fmx ? in[i] : fmx;
+        fmn = in[i] < fmn ? in[i] : fmn;
+        d += in[i];
+    }
+    ASSERT_EQ(ir[0], sum);
+    ASSERT_EQ(ir[1], hi);
+    ASSERT_EQ(ir[2], low);
+    ASSERT_EQ(ir[3], 1); /* one thread won the election */
+    ASSERT_EQ(ir[4], 0);
+    ASSERT_EQ(ur[0], 0xffffffffu);
+    ASSERT_EQ(ur[1], x);
+    ASSERT_EQ(ur[2], 0xffff0000u);
+    ASSERT_EQ(ull[0], 3ull * N);
+    ASSERT_EQ(ull[1], s);
+    ASSERT_TRUE(fr[0] == 0.25f * N);
+    ASSERT_TRUE(fr[1] == fmx && fr[2] == fmn);
+    ASSERT_TRUE(fabs(dr[0] - d) <= 1e-9 * N);
+    ASSERT_EQ((int)counters[0], 2 * N);
+    ASSERT_TRUE(counters[1] >= 1 && counters[1] <= N);
+    for (int b = 0; b * B < N; b++) { /* each block's threads took the ranks 0... once each */
+        int size = N - b * B < B ? N - b * B : B;
+        unsigned char seen[B] = {0};
+        for (int t = 0; t < size; t++) {
+            int r = rank[b * B + t];
+            ASSERT_TRUE(r >= 0 && r < size && !seen[r]);
+            seen[r] = 1;
+        }
+    }
+    lat_deviceptr all[] = {din, dir, dur, dull, dfr, ddr, dc, drank};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        ASSERT_OK(lat_mem_free(ctx, all[i]));
+}
+
+/* <algorithm> as nvcc's programs include it beside their kernels: std::min and std::max
+ * (also with a comparison), std::clamp, and <utility>'s std::swap. */
+TEST(cxx_algorithm_min_max_clamp_in_device_code)
+{
+    lat_context *ctx = t_context();
+    static const char src[] =
+        "#include <algorithm>\n"
+        "struct Greater { __device__ bool operator()(float a, float b) const { return a > b; } };\n"
+        "extern \"C\" __global__ void alg(const float *in, float *out, int n)\n"
+        "{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i >= n) return;\n"
+        "    float v = in[i], w = in[n - 1 - i];\n"
+        "    std::swap(v, w);\n"
+        "    float *o = out + 4 * i;\n"
+        "    o[0] = std::min(v, w) + 10.0f * std::max(v, w);\n"
+        "    o[1] = std::clamp(v, -0.5f, 0.5f);\n"
+        "    o[2] = std::min(v, w, Greater()) - std::max(v, w, Greater());\n"
+        "    o[3] = (float)std::max(i, n / 2) + (float)std::clamp(i, 10, 20, [](int a, int b) { return a < b; });\n"
+        "}\n";
+    lat_kernel *k = t_kernel_as_written(ctx, src, "alg");
+    enum { N = 256 };
+    float in[N], out[4 * N];
+    t_rand_floats(in, N, -1, 1);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {N / 64}, .block = {64}},
+                              LAT_ARGS(lat_arg_in(in, sizeof in), lat_arg_out(out, sizeof out), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++) {
+        float v = in[N - 1 - i], w = in[i];
+        float lo = v < w ? v : w, hi = v < w ? w : v;
+        ASSERT_TRUE(out[4 * i] == fmaf(10.0f, hi, lo)); /* fused, as ptxas fuses it */
+        ASSERT_TRUE(out[4 * i + 1] == (v < -0.5f ? -0.5f : v > 0.5f ? 0.5f : v));
+        ASSERT_TRUE(out[4 * i + 2] == hi - lo);
+        ASSERT_TRUE(out[4 * i + 3] == (float)(i > N / 2 ? i : N / 2) + (float)(i < 10 ? 10 : i > 20 ? 20 : i));
+    }
+}

@@ -22,7 +22,8 @@
  *   - initcheck: reads of device memory or shared memory never written, and of local
  *                variables never written: scalars and arrays of scalars (and pointers)
  *                declared without an initializer, whose address is never taken, read
- *                by name before a write by name.
+ *                by name before a write by name. An atomic reads what it updates;
+ *                atomicExch only writes (storing into memory nothing wrote yet is right).
  * A kernel that can never finish (threads waiting at a barrier that others will never
  * reach; threads spinning on a flag that no thread sets) ends with a "hang" report after a
  * bounded time instead of freezing the process.

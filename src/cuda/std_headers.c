@@ -202,7 +202,7 @@ static const char stdint_own[] =
 static const char *const cxx[] = {
     "type_traits", "limits", "utility", "array", "tuple", "functional", "bit", "cstdint",
     "cstddef", "climits", "cfloat", "cmath", "cstdlib", "complex", "initializer_list",
-    "iterator", "numeric", "optional", "span", "ratio", "variant", "atomic",
+    "iterator", "numeric", "optional", "span", "ratio", "variant", "atomic", "algorithm",
 };
 
 /* C headers that are libcu++'s C++ ones where it exists (global names as well). */

@@ -29,7 +29,7 @@ static const char *const builtin[] = {
     "cuda/std/array", "cuda/std/functional", "cuda/std/type_traits", "type_traits", "utility", "limits", "array",
     "tuple", "cuda/std/tuple", "cuda/std/cmath", "cuda/std/bit", "cuda/std/span",
     "cuda/std/algorithm", "cuda/std/cassert", "cuda/std/cfloat", "cooperative_groups/memcpy_async.h",
-    "cuda/std/complex",
+    "cuda/std/complex", "cuda/std/atomic", "cuda/atomic", "algorithm",
     "texture_types.h", "surface_types.h",
     "cuda_texture_types.h", "cuda_surface_types.h", "texture_fetch_functions.h",
     "texture_indirect_functions.h", "surface_functions.h", "surface_indirect_functions.h",
@@ -39,7 +39,7 @@ static const char *const builtin[] = {
  * "file not found". */
 static const char *const unsupported[] = {
     "cuda_fp8.h",
-    "cuda_pipeline.h", "cuda/barrier", "cuda/atomic",
+    "cuda_pipeline.h", "cuda/barrier",
 };
 
 static bool listed(const char *name, const char *const *list, size_t n)

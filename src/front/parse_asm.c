@@ -134,6 +134,17 @@ static bool has_word(const insn *in, const char *w)
     return false;
 }
 
+/* Whether a video instruction's types are all t, a whole 32-bit word, without .sat. */
+static bool whole_word_video(const insn *in, ptype t)
+{
+    if ((t != T_U32 && t != T_S32) || has_word(in, "sat"))
+        return false;
+    for (int i = 1; i < in->nwords; i++)
+        if (type_of(in->word[i]) != T_NONE && type_of(in->word[i]) != t)
+            return false;
+    return true;
+}
+
 /* The register named %N, or -1. */
 static int reg_of(const char *s)
 {
@@ -786,6 +797,45 @@ static void translate(asm_text *a, insn *in)
         if (x && y && z)
             dest(a, in, opnd(in, 0), T_U32,
                  lat__arena_printf(ar, "(__vsad%s%c(%s, %s) + %s)", t == T_S32 ? "s" : "u", op[8], x, y, z));
+    } else if ((!strcmp(op, "vadd") || !strcmp(op, "vsub") || !strcmp(op, "vmin") || !strcmp(op, "vmax") ||
+                !strcmp(op, "vshl") || !strcmp(op, "vshr")) &&
+               whole_word_video(in, t)) {
+        /* scalar video instructions on whole words of one type, no .sat, as CUB's IADD3
+         * (vadd.u32.u32.u32.add d, a, b, c: a + b + c), SHL_ADD and SHR_ADD
+         * (vshl.u32.u32.u32.clamp.add) write them; a shift clamps its count to 32 unless
+         * .wrap, and a secondary .add, .min or .max applies c */
+        const char *second = has_word(in, "add") ? "+" : has_word(in, "min") ? "<" : has_word(in, "max") ? ">" : NULL;
+        if (in->nargs != (second ? 4 : 3)) {
+            a->refused = "a video instruction other than OP.T.T.T d, a, b or OP.T.T.T.{add,min,max} d, a, b, c";
+            return;
+        }
+        const char *x = arg(a, in, 1, t), *y = arg(a, in, 2, op[2] == 'h' ? T_U32 : t);
+        const char *z = second ? arg(a, in, 3, t) : "";
+        if (!x || !y || !z)
+            return;
+        /* OP(a, b) and the secondary operation are computed wide, as PTX's 34-bit
+         * intermediate; the 32 bits kept at the end */
+        const char *vt = c_type(t), *ext = t == T_S32 ? "(long long)(int)" : "(long long)(unsigned)", *r;
+        bool wrap = has_word(in, "wrap");
+        if (!strcmp(op, "vadd") || !strcmp(op, "vsub"))
+            r = lat__arena_printf(ar, "(%s(%s) %c %s(%s))", ext, x, op[1] == 'a' ? '+' : '-', ext, y);
+        else if (!strcmp(op, "vmin") || !strcmp(op, "vmax"))
+            r = lat__arena_printf(ar, "((%s) %c (%s) ? %s(%s) : %s(%s))", x, op[2] == 'i' ? '<' : '>', y, ext, x,
+                                  ext, y);
+        else if (wrap)
+            r = lat__arena_printf(ar, "%s((%s)(%s) %s ((%s) & 31u))", ext, op[3] == 'l' ? "unsigned" : vt, x,
+                                  op[3] == 'l' ? "<<" : ">>", y);
+        else if (op[3] == 'l')
+            r = lat__arena_printf(ar, "%s((%s) >= 32u ? 0u : (unsigned)(%s) << (%s))", ext, y, x, y);
+        else /* a count of 32 or more leaves the sign (s32) or nothing (u32) */
+            r = lat__arena_printf(ar, "%s((%s) >= 32u ? (%s) >> 31 >> %d : (%s) >> (%s))", ext, y, x,
+                                  t == T_U32, x, y);
+        if (second && second[0] == '+')
+            r = lat__arena_printf(ar, "(%s + %s(%s))", r, ext, z);
+        else if (second)
+            r = lat__arena_printf(ar, "(%s %s %s(%s) ? %s : %s(%s))", r, second, ext, z, r, ext, z);
+        r = lat__arena_printf(ar, "(%s)(unsigned)%s", vt, r);
+        dest(a, in, opnd(in, 0), t, r);
     } else if (!strcmp(op, "shf") && (has_word(in, "l") || has_word(in, "r")) && t == T_U32) {
         /* shf.{l,r}.{wrap,clamp}.b32 d, lo, hi, n: the funnel shift intrinsics */
         const char *lo = arg(a, in, 1, T_U32), *hi = arg(a, in, 2, T_U32), *n = arg(a, in, 3, T_U32);

@@ -247,8 +247,10 @@ void lat__member_function(lat__parser *p, lat__record *r, lat__type *t, lat__ato
     size_t at = p->pos;
     if (ctor && lat__accept(p, LAT_P_COLON)) {
         /* : a(x), b{y}: step over it to the body */
-        while (lat__peek(p)->kind == LAT_TK_IDENT) {
+        while (lat__accept(p, LAT_P_SCOPE), lat__peek(p)->kind == LAT_TK_IDENT) {
             lat__next(p);
+            if (lat__accept(p, LAT_P_SCOPE))
+                continue; /* ns::Base<T>(x) */
             if (lat__at_punct(p, LAT_P_LT))
                 lat__skip_angles(p); /* a base class template's Base<T>(x) */
             if (lat__at_punct(p, LAT_P_LPAREN) || lat__at_punct(p, LAT_P_LBRACE))
@@ -499,6 +501,42 @@ static void bind_members(lat__parser *p, lat__record *r)
             lat__bind(p, r->methods.items[i]);
 }
 
+/* dst[i] = list's i-th value (0 past its end) for each element of the array type t,
+ * nested lists for the elements that are arrays; into `into`. */
+static void assign_elements(lat__parser *p, lat__expr *dst, lat__type *t, lat__expr *list, lat__stmt *into,
+                            lat__loc loc)
+{
+    lat__type *et = t->base;
+    for (int64_t i = 0; i < t->count; i++) {
+        lat__expr *v = list && i < (int64_t)list->items.n ? list->items.items[i].value : NULL;
+        if (v && (list->items.items[i].desig || (et->kind == LAT_TY_ARRAY) != (v->kind == LAT_E_INIT) ||
+                  (et->kind != LAT_TY_ARRAY && !lat__is_scalar(et)))) {
+            lat__unsupported_at(p->u, v->loc,
+                                "an array member's default initializer with designators, elided braces or "
+                                "elements of a class",
+                                "assign it in a constructor");
+            return;
+        }
+        lat__expr *x = lat__expr_new(p, LAT_E_INDEX, loc);
+        x->a = lat__cast_to(p, dst, lat__pointer_to(p->u, et), true);
+        x->b = lat__int_constant(p, (int)i, loc);
+        x->type = et;
+        x->flags |= LAT_EF_LVALUE;
+        if (et->kind == LAT_TY_ARRAY) {
+            assign_elements(p, x, et, v, into, loc);
+            continue;
+        }
+        lat__expr *as = lat__expr_new(p, LAT_E_ASSIGN, loc);
+        as->op = LAT_P_ASSIGN;
+        as->a = x;
+        as->b = lat__convert_assign(p, v ? v : lat__zero(p, loc), et, "initializing member");
+        as->type = lat__unqualified(p->u, et);
+        lat__stmt *st = lat__stmt_new(p, LAT_S_EXPR, loc);
+        st->e = as;
+        LAT_PUSH(&p->u->arena, into->items, st);
+    }
+}
+
 static lat__stmt *assign_member(lat__parser *p, lat__record *r, int fi, lat__expr *value, lat__loc loc)
 {
     lat__sym tmp = {0};
@@ -521,6 +559,13 @@ static lat__stmt *assign_member(lat__parser *p, lat__record *r, int fi, lat__exp
         d->type = plain;
         d->flags |= LAT_EF_LVALUE;
         as->a = d;
+    }
+    if (ft->kind == LAT_TY_ARRAY) {
+        /* an array member from its default initializer's list, element by element (C
+         * assigns no arrays) */
+        lat__stmt *st = lat__stmt_new(p, LAT_S_COMPOUND, loc);
+        assign_elements(p, as->a, ft, value->a, st, loc);
+        return st;
     }
     as->b = value;
     as->type = lat__unqualified(p->u, r->fields.items[fi].type);
@@ -582,14 +627,26 @@ static lat__expr *default_member_value(lat__parser *p, lat__record *r, int fi)
     lat__field *f = &r->fields.items[fi];
     if (!f->init_at)
         return NULL;
-    if (f->type->kind == LAT_TY_ARRAY) {
-        lat__unsupported_at(p->u, f->loc, "a default member initializer of an array", "assign it in a constructor");
-        return NULL;
-    }
     size_t resume = p->pos;
     p->pos = f->init_at;
     lat__expr *value = NULL;
-    if (lat__accept(p, LAT_P_ASSIGN) && !lat__at_punct(p, LAT_P_LBRACE)) {
+    if (f->type->kind == LAT_TY_ARRAY) {
+        /* float acc[4] = {}; int bins[3]{1, 2}: the braced list as a compound literal of
+         * the array's type, which assign_member copies */
+        lat__accept(p, LAT_P_ASSIGN);
+        if (!lat__at_punct(p, LAT_P_LBRACE)) {
+            p->pos = resume;
+            lat__unsupported_at(p->u, f->loc, "a default member initializer of an array other than a braced list",
+                                "assign it in a constructor");
+            return NULL;
+        }
+        lat__tok *open = lat__peek(p);
+        lat__type *t = f->type;
+        value = lat__expr_new(p, LAT_E_COMPOUND, open->loc);
+        value->a = lat__parse_initializer(p, &t);
+        value->to = value->type = t;
+        value->flags |= LAT_EF_LVALUE | (value->a->flags & LAT_EF_ERROR);
+    } else if (lat__accept(p, LAT_P_ASSIGN) && !lat__at_punct(p, LAT_P_LBRACE)) {
         value = lat__convert_assign(p, lat__parse_assign_expr(p), f->type, "initializing member");
     } else {
         lat__tok *open = lat__next(p); /* { */
@@ -705,7 +762,10 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
     lat__stmt **base_init = lat__arena_alloc(&p->u->arena, (nb + 1) * sizeof *base_init);
     if (lat__accept(p, LAT_P_COLON)) {
         for (;;) {
+            lat__accept(p, LAT_P_SCOPE);
             lat__tok *n = lat__next(p);
+            while (n->kind == LAT_TK_IDENT && lat__accept(p, LAT_P_SCOPE))
+                n = lat__next(p); /* a base named with its namespace, detail::Base<T>(x) */
             if (n->kind != LAT_TK_IDENT) {
                 lat__syntax_error(p, "a member's name in the initializer list");
                 break;
@@ -759,6 +819,27 @@ static void member_initializers(lat__parser *p, lat__record *r, lat__stmt *into)
                 lat__error_tok(p, n, "the member '%s' initialized twice", n->atom->name);
             } else {
                 lat__type *ft = r->fields.items[fi].type;
+                if (ft->kind == LAT_TY_ARRAY && brace) {
+                    /* : v{a, b}, v{}: the elements in order, the rest zero, as a default
+                     * member initializer's list is made */
+                    lat__expr *list = lat__expr_new(p, LAT_E_INIT, open->loc);
+                    list->type = ft;
+                    for (size_t i = 0; i < argc; i++) {
+                        lat__init_item it = {argv[i], NULL};
+                        LAT_PUSH(&p->u->arena, list->items, it);
+                    }
+                    lat__expr *cl = lat__expr_new(p, LAT_E_COMPOUND, open->loc);
+                    cl->a = list;
+                    cl->to = cl->type = ft;
+                    if ((int64_t)argc > ft->count)
+                        lat__error_tok(p, open, "%d values for the member '%s' of %lld elements", (int)argc,
+                                       n->atom->name, (long long)ft->count);
+                    else
+                        by_field[fi] = assign_member(p, r, fi, cl, n->loc);
+                    if (!lat__accept(p, LAT_P_COMMA))
+                        break;
+                    continue;
+                }
                 lat__expr *value = member_value(p, ft, argv, argc, open, n->atom->name);
                 if (value && ft->kind != LAT_TY_ARRAY)
                     by_field[fi] = assign_member(p, r, fi, value, n->loc);
@@ -1238,6 +1319,14 @@ lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
                             "a lattice limit: copy it to a local variable first");
         return NULL;
     }
+    if (l && s->kind == LAT_SYM_VAR && !(s->flags & LAT_SF_FILE_SCOPE) && s->depth > 0 && s->depth <= l->depth &&
+        !(s->cuda & LAT_CU_SHARED) && s->storage == LAT_ST_STATIC) {
+        /* C++ names it without a capture; the lambda's body is a function of its own here,
+         * where the enclosing function's static is out of sight */
+        lat__unsupported_at(p->u, loc, "a static local variable of the enclosing function named in a lambda",
+                            "a lattice limit: declare it at file scope");
+        return NULL;
+    }
     if (!l || s->kind != LAT_SYM_VAR || (s->flags & LAT_SF_FILE_SCOPE) || s->depth > l->depth || s->depth == 0 ||
         (s->cuda & LAT_CU_SHARED) || (s->storage == LAT_ST_STATIC))
         return NULL;
@@ -1255,6 +1344,18 @@ lat__expr *lat__lambda_capture(lat__parser *p, lat__sym *s, lat__loc loc)
         if (!listed && !l->implicit && s == l->outer_this) {
             lat__error_at(p->u, loc, "'this' is not captured by the lambda (write [this], [&] or [=])");
             return NULL;
+        }
+        if (!listed && !l->implicit && (s->type->quals & (LAT_Q_CONST | LAT_Q_VOLATILE)) == LAT_Q_CONST &&
+            lat__is_integer(s->type) && s->def && s->def->init && (s->def->init->flags & LAT_EF_CONST) &&
+            s->def->init->kind != LAT_E_INIT) {
+            /* constexpr int K = 4; [](int j) { return K * j; }: reading a constant is no
+             * use that needs a capture (C++'s odr-use), so it is its value */
+            lat__expr *c = lat__int_constant(p, 0, loc);
+            c->ival = s->def->init->ival;
+            c->text = lat__arena_printf(&p->u->arena, "%lld", (long long)c->ival);
+            c->len = strlen(c->text);
+            c->type = lat__unqualified(p->u, s->type);
+            return c;
         }
         if (!listed && !l->implicit) {
             lat__error_at(p->u, loc, "'%s' is not captured by the lambda (write [&] or [=], or name it)",

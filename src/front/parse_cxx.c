@@ -1047,10 +1047,10 @@ lat__sym *lat__adl_choose(lat__parser *p, lat__atom *name, lat__sym *found, lat_
 static lat__sym *global_sym(lat__parser *p, lat__atom *name, bool tag)
 {
     lat__sym *s = tag ? name->tag : lat__lookup(p, name);
-    while (s && s->depth > 0)
+    /* past locals, and past a namespace's name that a using-directive brought in sight
+     * (using namespace std; ::max(a, b) is the global max) */
+    while (s && (s->depth > 0 || s->ns))
         s = s->shadow;
-    if (s && s->ns)
-        return NULL;
     return s;
 }
 

@@ -1355,6 +1355,15 @@ static lat__expr *sizeof_expr(lat__parser *p, lat__tok *kw, bool align)
         e->flags |= LAT_EF_ERROR;
         return e;
     }
+    const lat__type *elem = t;
+    while (elem->kind == LAT_TY_ARRAY)
+        elem = elem->base;
+    if (lat__is_template_placeholder(elem)) {
+        /* sizeof(T) in a signature read for deduction (X<sizeof(T)>::type): a value known
+         * only in the instance, which the template's argument marks as such */
+        set_const(e, 1);
+        return e;
+    }
     if (t->kind == LAT_TY_FUNC || (!lat__is_complete(t) && !(t->kind == LAT_TY_ARRAY && t->vla))) {
         if (!(e->a && (e->a->flags & LAT_EF_ERROR)))
             lat__error_tok(p, kw, "%s of an incomplete type (%s)", align ? "_Alignof" : "sizeof", tstr(p, t));
@@ -2087,6 +2096,17 @@ static lat__expr *special_name(lat__parser *p, lat__tok *t, const char *n)
             lat__parse_assign_expr(p);
         lat__expect(p, LAT_P_RPAREN, "to close __builtin_expect(");
         return e;
+    }
+    if (strcmp(n, "__builtin_unreachable") == 0 || strcmp(n, "__builtin_assume") == 0 ||
+        strcmp(n, "__assume") == 0) {
+        /* CUDA's optimisation hints: promises the emulator does not act on (reaching
+         * __builtin_unreachable goes on to what follows) */
+        lat__next(p);
+        lat__expect(p, LAT_P_LPAREN, "after the hint");
+        if (strcmp(n, "__builtin_unreachable") != 0)
+            lat__parse_assign_expr(p); /* the assumed condition: read, never run */
+        lat__expect(p, LAT_P_RPAREN, "to close the hint's (");
+        return lat__cast_to(p, lat__zero(p, t->loc), &lat__ty_void, false);
     }
     if (strcmp(n, "__builtin_va_arg") == 0) {
         lat__next(p);

@@ -45,6 +45,24 @@ static lat__stmt *declaration_statement(lat__parser *p)
     return s;
 }
 
+/* Past a type's name, qualified and with template arguments as it may be (ns::T<int>):
+ * the position after it, p left where it was. */
+static size_t past_type_name(lat__parser *p)
+{
+    size_t save = p->pos;
+    lat__accept(p, LAT_P_SCOPE);
+    while (lat__peek(p)->kind == LAT_TK_IDENT && !lat__peek(p)->atom->kw) {
+        lat__next(p);
+        if (lat__at_punct(p, LAT_P_LT))
+            lat__skip_angles(p);
+        if (!lat__accept(p, LAT_P_SCOPE))
+            break;
+    }
+    size_t end = p->pos;
+    p->pos = save;
+    return end;
+}
+
 /* Whether the statement at the current token is a declaration. */
 static bool at_declaration(lat__parser *p)
 {
@@ -52,6 +70,20 @@ static bool at_declaration(lat__parser *p)
     lat__tok *t = lat__peek(p);
     if (!lat__starts_declaration(p))
         return false;
+    size_t end = past_type_name(p);
+    if (end > p->pos + 1 && end < p->ntoks) {
+        /* ns::T<int>{x}.f() is an expression, as no declarator starts with '{'; and
+         * ns::T<int>(x).f() one unless what the parentheses hold reads as a declarator */
+        if (lat__tok_is_punct(&p->toks[end], LAT_P_LBRACE))
+            return false;
+        if (lat__tok_is_punct(&p->toks[end], LAT_P_LPAREN)) {
+            size_t save = p->pos;
+            p->pos = end - 1;
+            bool decl = lat__declarator_follows(p);
+            p->pos = save;
+            return decl;
+        }
+    }
     if (t->kind == LAT_TK_IDENT && !t->atom->kw) {
         /* A type name followed by ':' is a label; T(x)... may be an expression (C++'s
          * functional cast) unless it reads as a declarator. */
@@ -60,6 +92,8 @@ static bool at_declaration(lat__parser *p)
             return false;
         if (lat__tok_is_punct(n, LAT_P_LPAREN))
             return lat__declarator_follows(p);
+        if (lat__tok_is_punct(n, LAT_P_LBRACE))
+            return false; /* T{x}.f(): a functional cast */
         if (lat__tok_is_punct(n, LAT_P_DOT) || lat__tok_is_punct(n, LAT_P_ARROW) ||
             lat__tok_is_punct(n, LAT_P_ASSIGN) || lat__tok_is_punct(n, LAT_P_LBRACKET))
             return false;

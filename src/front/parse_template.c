@@ -933,6 +933,11 @@ static bool variable_declaration(lat__parser *p)
 static bool read_shape(lat__parser *p, lat__template *tm)
 {
     lat__parser sub = sub_parser(p, tm);
+    if (tm->member_of) {
+        /* read inside a class template's instance, not made yet: its name alone means it */
+        sub.inst_of = p->inst_of;
+        sub.inst_type = p->inst_type;
+    }
     targ *ph = placeholder_args(p, tm, NULL);
     bound_names b = bind_params(&sub, tm, ph);
     lat__atom *n = NULL;
@@ -1558,6 +1563,9 @@ static lat__sym *function_instance(lat__parser *p, lat__sym *tsym, lat__tok *t, 
 static bool placeholder_named(lat__visitor *v, lat__expr *e)
 {
     if (e->kind == LAT_E_NAME && e->sym && e->sym->tparam)
+        *(bool *)v->data = true;
+    /* sizeof(T), alignof(T): X<sizeof(T)>::type is known only in the instance */
+    if ((e->kind == LAT_E_SIZEOF || e->kind == LAT_E_ALIGNOF) && type_depends(e->to ? e->to : e->a ? e->a->type : NULL))
         *(bool *)v->data = true;
     return !*(bool *)v->data;
 }

@@ -387,7 +387,10 @@ static void quals_str(sbuf *b, unsigned q, bool trailing_space)
 static const char *spell(lat__unit *u, const lat__type *t, const char *inner, const lat__type_names *nm)
 {
     sbuf b = {NULL, 0, 0, u};
-    if (t->named && !nm->resolve_typedefs && !(nm->emit && t->named->type && t->named->type->kind == LAT_TY_ENUM)) {
+    /* In the emitted C, a block's typedef is spelled as what it stands for: a lambda's body,
+     * written as a function of its own, names it outside the block that declares it. */
+    if (t->named && !nm->resolve_typedefs && !(nm->emit && t->named->type && t->named->type->kind == LAT_TY_ENUM) &&
+        !(nm->emit && t->named->depth > 0)) {
         quals_str(&b, t->quals, true);
         put(&b, nm->typedef_name ? nm->typedef_name(nm->data, t->named) : t->named->name->name);
         if (inner[0]) {

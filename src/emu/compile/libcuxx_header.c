@@ -614,6 +614,26 @@ static const char *const algorithm_h[] = {
     NULL,
 };
 
+/* <algorithm>: what device code calls of it (min, max, clamp; <utility>'s swap), as
+ * <cuda/std/algorithm> has them; nvcc's programs include it beside their kernels. */
+static const char *const std_algorithm_h[] = {
+    "#ifndef __LAT_STD_ALGORITHM\n",
+    "#define __LAT_STD_ALGORITHM\n",
+    "#include <utility>\n",
+    "namespace std {\n",
+    "template <typename __lat_T> __host__ __device__ const __lat_T &min(const __lat_T &a, const __lat_T &b) { return b < a ? b : a; }\n",
+    "template <typename __lat_T> __host__ __device__ const __lat_T &max(const __lat_T &a, const __lat_T &b) { return a < b ? b : a; }\n",
+    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &min(const __lat_T &a, const __lat_T &b, __lat_C c) { return c(b, a) ? b : a; }\n",
+    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &max(const __lat_T &a, const __lat_T &b, __lat_C c) { return c(a, b) ? b : a; }\n",
+    "template <typename __lat_T> __host__ __device__ const __lat_T &clamp(const __lat_T &v, const __lat_T &lo, const __lat_T &hi)\n",
+    "{ return v < lo ? lo : hi < v ? hi : v; }\n",
+    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &clamp(const __lat_T &v, const __lat_T &lo, const __lat_T &hi, __lat_C c)\n",
+    "{ return c(v, lo) ? lo : c(hi, v) ? hi : v; }\n",
+    "}\n",
+    "#endif\n",
+    NULL,
+};
+
 /* <cuda/std/complex>: pycuda-complex.hpp's class (src/core/pycuda_complex.c), the one
  * complex class template the emulator has, under cuda::std's names; the functions of
  * complex arguments forward to its, and the real overloads of the names they share
@@ -664,6 +684,197 @@ static const char *const complex_h[] = {
 #undef CX_HELP
 #undef CX_REAL
 
+/* <cuda/std/atomic> and <cuda/atomic>: atomic_ref and atomic of 4- and 8-byte types over the
+ * built-in atomics (atomicAdd, atomicMin... where CUDA has the type's overload, else an
+ * atomicCAS loop on the bits, as libcu++ does for floats' fetch_min). Every order and
+ * scope runs as the emulator's atomics do (sequentially consistent, device-wide), which
+ * is at least what each asks for; load is an atomicCAS that writes back what it read, so
+ * that the checks see an atomic, and a thread spinning on it lets the others run. The
+ * operations only integers have are member templates: C++ makes a class template's
+ * members only when used, the emulator when the class is made. */
+#define ATOMIC_MEMBERS \
+    "\n", \
+    "    static_assert(sizeof(__lat_T) == 4 || sizeof(__lat_T) == 8, \"the emulator's atomic_ref and atomic hold 4- or 8-byte types\");\n", \
+    "    __device__ __lat_T load(memory_order = memory_order_seq_cst) const\n", \
+    "    { return __lat_atomic_cas(__lat_p(), __lat_T(), __lat_T()); }\n", \
+    "    __device__ operator __lat_T() const { return load(); }\n", \
+    "    __device__ void store(__lat_T v, memory_order = memory_order_seq_cst) const\n", \
+    "    { exchange(v); }\n", \
+    "    __device__ __lat_T exchange(__lat_T v, memory_order = memory_order_seq_cst) const\n", \
+    "    {\n", \
+    "        typedef typename __lat_bits_of<sizeof(__lat_T)>::type __lat_B;\n", \
+    "        return __lat_from_bits<__lat_T>(atomicExch((__lat_B *)__lat_p(), __lat_to_bits(v)));\n", \
+    "    }\n", \
+    "    __device__ bool compare_exchange_strong(__lat_T &expected, __lat_T desired, memory_order = memory_order_seq_cst) const\n", \
+    "    {\n", \
+    "        __lat_T old = __lat_atomic_cas(__lat_p(), expected, desired);\n", \
+    "        bool ok = __lat_to_bits(old) == __lat_to_bits(expected);\n", \
+    "        expected = old;\n", \
+    "        return ok;\n", \
+    "    }\n", \
+    "    __device__ bool compare_exchange_strong(__lat_T &expected, __lat_T desired, memory_order, memory_order) const\n", \
+    "    { return compare_exchange_strong(expected, desired); }\n", \
+    "    __device__ bool compare_exchange_weak(__lat_T &expected, __lat_T desired, memory_order = memory_order_seq_cst) const\n", \
+    "    { return compare_exchange_strong(expected, desired); }\n", \
+    "    __device__ bool compare_exchange_weak(__lat_T &expected, __lat_T desired, memory_order, memory_order) const\n", \
+    "    { return compare_exchange_strong(expected, desired); }\n", \
+    "    template <typename __lat_F> __device__ __lat_T __lat_update(__lat_F f) const\n", \
+    "    {\n", \
+    "        __lat_T old = load(), next;\n", \
+    "        do {\n", \
+    "            next = f(old);\n", \
+    "        } while (!compare_exchange_strong(old, next));\n", \
+    "        return old;\n", \
+    "    }\n", \
+    "    __device__ __lat_T fetch_add(__lat_T v, memory_order = memory_order_seq_cst) const\n", \
+    "    {\n", \
+    "        if constexpr (__lat_is_native<__lat_T>::value || __lat_is_fp<__lat_T>::value)\n", \
+    "            return atomicAdd(__lat_p(), v);\n", \
+    "        else\n", \
+    "            return __lat_update([v](__lat_T o) { return (__lat_T)(o + v); });\n", \
+    "    }\n", \
+    "    __device__ __lat_T fetch_sub(__lat_T v, memory_order = memory_order_seq_cst) const\n", \
+    "    {\n", \
+    "        if constexpr (__lat_is_native<__lat_T>::value || __lat_is_fp<__lat_T>::value)\n", \
+    "            return atomicAdd(__lat_p(), (__lat_T)(__lat_T(0) - v));\n", \
+    "        else\n", \
+    "            return __lat_update([v](__lat_T o) { return (__lat_T)(o - v); });\n", \
+    "    }\n", \
+    "    template <typename __lat_U = __lat_T> __device__ __lat_U fetch_and(__lat_U v, memory_order = memory_order_seq_cst) const { return atomicAnd(__lat_p(), v); }\n", \
+    "    template <typename __lat_U = __lat_T> __device__ __lat_U fetch_or(__lat_U v, memory_order = memory_order_seq_cst) const { return atomicOr(__lat_p(), v); }\n", \
+    "    template <typename __lat_U = __lat_T> __device__ __lat_U fetch_xor(__lat_U v, memory_order = memory_order_seq_cst) const { return atomicXor(__lat_p(), v); }\n", \
+    "    __device__ __lat_T fetch_min(__lat_T v, memory_order = memory_order_seq_cst) const\n", \
+    "    {\n", \
+    "        if constexpr (__lat_is_native<__lat_T>::value)\n", \
+    "            return atomicMin(__lat_p(), v);\n", \
+    "        else\n", \
+    "            return __lat_update([v](__lat_T o) { return v < o ? v : o; });\n", \
+    "    }\n", \
+    "    __device__ __lat_T fetch_max(__lat_T v, memory_order = memory_order_seq_cst) const\n", \
+    "    {\n", \
+    "        if constexpr (__lat_is_native<__lat_T>::value)\n", \
+    "            return atomicMax(__lat_p(), v);\n", \
+    "        else\n", \
+    "            return __lat_update([v](__lat_T o) { return o < v ? v : o; });\n", \
+    "    }\n", \
+    "    __device__ __lat_T operator++() const { return fetch_add(__lat_T(1)) + __lat_T(1); }\n", \
+    "    __device__ __lat_T operator++(int) const { return fetch_add(__lat_T(1)); }\n", \
+    "    __device__ __lat_T operator--() const { return fetch_sub(__lat_T(1)) - __lat_T(1); }\n", \
+    "    __device__ __lat_T operator--(int) const { return fetch_sub(__lat_T(1)); }\n", \
+    "    __device__ __lat_T operator+=(__lat_T v) const { return fetch_add(v) + v; }\n", \
+    "    __device__ __lat_T operator-=(__lat_T v) const { return fetch_sub(v) - v; }\n", \
+    "    template <typename __lat_U = __lat_T> __device__ __lat_U operator&=(__lat_U v) const { return fetch_and(v) & v; }\n", \
+    "    template <typename __lat_U = __lat_T> __device__ __lat_U operator|=(__lat_U v) const { return fetch_or(v) | v; }\n", \
+    "    template <typename __lat_U = __lat_T> __device__ __lat_U operator^=(__lat_U v) const { return fetch_xor(v) ^ v; }\n", \
+    "    __device__ bool is_lock_free() const { return true; }\n", \
+    "    static constexpr bool is_always_lock_free = true;\n",
+
+/* cuda::std:: and cuda:: each have their own classes (cuda::'s with a scope), not one
+ * derived from the other: calls of a base's member templates through a derived class are
+ * beyond the emulator's C++. */
+#define ATOMIC_REF_BODY \
+    "    __lat_T *__p;\n", \
+    "    __device__ explicit atomic_ref(__lat_T &obj) : __p(&obj) {}\n", \
+    "    __device__ __lat_T *__lat_p() const { return __p; }\n", \
+    "    __device__ __lat_T operator=(__lat_T v) const { store(v); return v; }\n", \
+    ATOMIC_MEMBERS "};\n",
+#define ATOMIC_BODY \
+    "    __lat_T __v;\n", \
+    "    atomic() = default;\n", \
+    "    __host__ __device__ constexpr atomic(__lat_T v) : __v(v) {}\n", \
+    "    __device__ __lat_T *__lat_p() const { return (__lat_T *)&__v; }\n", \
+    "    __device__ __lat_T operator=(__lat_T v) { store(v); return v; }\n", \
+    ATOMIC_MEMBERS "};\n",
+
+static const char *const atomic_h[] = {
+    "#ifndef __LAT_CUDA_STD_ATOMIC\n",
+    "#define __LAT_CUDA_STD_ATOMIC\n",
+    "namespace cuda { namespace std {\n",
+    "enum class memory_order : int { relaxed, consume, acquire, release, acq_rel, seq_cst };\n",
+    "constexpr memory_order memory_order_relaxed = memory_order::relaxed;\n",
+    "constexpr memory_order memory_order_consume = memory_order::consume;\n",
+    "constexpr memory_order memory_order_acquire = memory_order::acquire;\n",
+    "constexpr memory_order memory_order_release = memory_order::release;\n",
+    "constexpr memory_order memory_order_acq_rel = memory_order::acq_rel;\n",
+    "constexpr memory_order memory_order_seq_cst = memory_order::seq_cst;\n",
+    "enum thread_scope { thread_scope_system = 0, thread_scope_device = 1, thread_scope_block = 2, thread_scope_thread = 3 };\n",
+    "template <int __lat_S> struct __lat_bits_of;\n",
+    "template <> struct __lat_bits_of<4> { typedef unsigned int type; };\n",
+    "template <> struct __lat_bits_of<8> { typedef unsigned long long type; };\n",
+    "template <typename __lat_T> __device__ inline typename __lat_bits_of<sizeof(__lat_T)>::type __lat_to_bits(__lat_T v)\n",
+    "{ typename __lat_bits_of<sizeof(__lat_T)>::type b; memcpy(&b, &v, sizeof b); return b; }\n",
+    "template <typename __lat_T> __device__ inline __lat_T __lat_from_bits(typename __lat_bits_of<sizeof(__lat_T)>::type b)\n",
+    "{ __lat_T v; memcpy(&v, &b, sizeof v); return v; }\n",
+    "template <typename __lat_T> __device__ inline __lat_T __lat_atomic_cas(__lat_T *p, __lat_T c, __lat_T v)\n",
+    "{\n",
+    "    typedef typename __lat_bits_of<sizeof(__lat_T)>::type __lat_B;\n",
+    "    return __lat_from_bits<__lat_T>(atomicCAS((__lat_B *)p, __lat_to_bits(c), __lat_to_bits(v)));\n",
+    "}\n",
+    "template <typename __lat_T> struct __lat_is_native { static constexpr bool value = false; };\n",
+    "template <> struct __lat_is_native<int> { static constexpr bool value = true; };\n",
+    "template <> struct __lat_is_native<unsigned int> { static constexpr bool value = true; };\n",
+    "template <> struct __lat_is_native<long long> { static constexpr bool value = true; };\n",
+    "template <> struct __lat_is_native<unsigned long long> { static constexpr bool value = true; };\n",
+    "template <> struct __lat_is_native<long> { static constexpr bool value = true; };\n",
+    "template <> struct __lat_is_native<unsigned long> { static constexpr bool value = true; };\n",
+    "template <typename __lat_T> struct __lat_is_fp { static constexpr bool value = false; };\n",
+    "template <> struct __lat_is_fp<float> { static constexpr bool value = true; };\n",
+    "template <> struct __lat_is_fp<double> { static constexpr bool value = true; };\n",
+    "template <typename __lat_T> struct atomic_ref {\n",
+    ATOMIC_REF_BODY
+    "template <typename __lat_T> struct atomic {\n",
+    ATOMIC_BODY
+    "__device__ inline void atomic_thread_fence(memory_order) { __threadfence(); }\n",
+    "__device__ inline void atomic_signal_fence(memory_order) { }\n",
+    "} }\n",
+    "#endif\n",
+    NULL,
+};
+
+static const char *const cuda_atomic_h[] = {
+    "#ifndef __LAT_CUDA_ATOMIC\n",
+    "#define __LAT_CUDA_ATOMIC\n",
+    "#include <cuda/std/atomic>\n",
+    "namespace cuda {\n",
+    "using std::memory_order;\n",
+    "using std::memory_order_relaxed;\n",
+    "using std::memory_order_consume;\n",
+    "using std::memory_order_acquire;\n",
+    "using std::memory_order_release;\n",
+    "using std::memory_order_acq_rel;\n",
+    "using std::memory_order_seq_cst;\n",
+    "using std::thread_scope;\n",
+    "using std::thread_scope_system;\n",
+    "using std::thread_scope_device;\n",
+    "using std::thread_scope_block;\n",
+    "using std::thread_scope_thread;\n",
+    "using std::__lat_bits_of;\n",
+    "using std::__lat_to_bits;\n",
+    "using std::__lat_from_bits;\n",
+    "using std::__lat_atomic_cas;\n",
+    "using std::__lat_is_native;\n",
+    "using std::__lat_is_fp;\n",
+    "template <typename __lat_T, thread_scope __lat_S = thread_scope_system> struct atomic_ref {\n",
+    ATOMIC_REF_BODY
+    "template <typename __lat_T, thread_scope __lat_S = thread_scope_system> struct atomic {\n",
+    ATOMIC_BODY
+    "__device__ inline void atomic_thread_fence(memory_order, thread_scope s = thread_scope_system)\n",
+    "{\n",
+    "    if (s == thread_scope_block)\n",
+    "        __threadfence_block();\n",
+    "    else if (s == thread_scope_system)\n",
+    "        __threadfence_system();\n",
+    "    else\n",
+    "        __threadfence();\n",
+    "}\n",
+    "}\n",
+    "#endif\n",
+    NULL,
+};
+#undef ATOMIC_BODY
+#undef ATOMIC_REF_BODY
+#undef ATOMIC_MEMBERS
+
 const char *const *lat__libcuxx_header_lines(const char *name)
 {
     static const struct {
@@ -677,8 +888,8 @@ const char *const *lat__libcuxx_header_lines(const char *name)
         {"tuple", std_tuple_h}, {"cuda/std/tuple", tuple_h},
         {"limits", std_limits_h}, {"array", std_array_h},
         {"cuda/std/cmath", cmath_h}, {"cuda/std/bit", bit_h}, {"cuda/std/span", span_h},
-        {"cuda/std/algorithm", algorithm_h}, {"cuda/std/cassert", cassert_h},
-        {"cuda/std/complex", complex_h},
+        {"cuda/std/algorithm", algorithm_h}, {"algorithm", std_algorithm_h}, {"cuda/std/cassert", cassert_h},
+        {"cuda/std/complex", complex_h}, {"cuda/std/atomic", atomic_h}, {"cuda/atomic", cuda_atomic_h},
     };
     for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
         if (strcmp(name, headers[i].name) == 0)

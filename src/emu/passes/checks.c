@@ -175,8 +175,11 @@ static bool visit_atomic(ann *a, lat__expr *e)
         e->args[0] = amp;
         target = star;
     }
-    int code = site * LAT__CK_CODE_SITE +
-               (through_packed(target) ? LAT__CK_CODE_PACKED : 0) + LAT_ACCESS_READ_WRITE;
+    /* atomicExch stores whatever the memory held: storing into memory nothing wrote yet
+     * (libcu++'s atomic store of a __shared__ counter) reads nothing the program uses
+     * unless it uses what the call returns */
+    int kind = b->op == 'x' ? LAT_ACCESS_WRITE : LAT_ACCESS_READ_WRITE;
+    int code = site * LAT__CK_CODE_SITE + (through_packed(target) ? LAT__CK_CODE_PACKED : 0) + kind;
     target->site = code + 1;
     return true;
 }
