@@ -171,6 +171,12 @@ typedef struct lat_device_info {
     int l2_cache_size;              /* bytes (0 where unknown) */
     int max_threads_per_multiprocessor;
     int registers_per_block;
+    /* The most shared memory, static and dynamic together, a block may have: a launch may
+     * ask for dynamic shared memory beyond shared_memory_per_block up to this, as a CUDA
+     * program does after cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize).
+     * 166912 on the emulator (compute capability 8.0's opt-in); shared_memory_per_block on
+     * the CUDA backend, which does not opt kernels in yet. */
+    size_t shared_memory_per_block_optin;
 } lat_device_info;
 
 /* The number of devices of a backend.

@@ -191,6 +191,7 @@ TEST(emulator_device_is_named_lattice_emulator)
     ASSERT_OK(lat_device_get_info(LAT_BACKEND_EMU, 0, &info));
     ASSERT_CONTAINS(info.name, "emulator");
     ASSERT_EQ(info.shared_memory_per_block, 49152);
+    ASSERT_EQ(info.shared_memory_per_block_optin, 166912); /* compute capability 8.0's */
     ASSERT_EQ(info.constant_memory, 65536);
 }
 

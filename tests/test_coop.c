@@ -219,7 +219,7 @@ TEST(the_cooperative_limit_follows_the_block_size_and_checks_its_arguments)
                   lat_kernel_max_cooperative_blocks(k, (unsigned)info.max_threads_per_block + 1, 0, &n));
     ASSERT_CONTAINS(lat_last_error(), "count_in");
     ASSERT_STATUS(LAT_ERROR_SHARED_MEMORY,
-                  lat_kernel_max_cooperative_blocks(k, 32, info.shared_memory_per_block + 1, &n));
+                  lat_kernel_max_cooperative_blocks(k, 32, info.shared_memory_per_block_optin + 1, &n));
 }
 
 TEST(a_kernel_that_can_reach_the_grid_barrier_needs_a_cooperative_launch)

@@ -136,7 +136,7 @@ TEST(more_shared_memory_than_a_block_has_is_error_shared_memory)
     lat_device_info info;
     ASSERT_OK(lat_context_device_info(ctx, &info));
     ASSERT_STATUS(LAT_ERROR_SHARED_MEMORY,
-                  launch_shape(ctx, DIM(1, 1, 1), DIM(1, 1, 1), info.shared_memory_per_block + 1));
+                  launch_shape(ctx, DIM(1, 1, 1), DIM(1, 1, 1), info.shared_memory_per_block_optin + 1));
     ASSERT_STATUS(LAT_ERROR_SHARED_MEMORY,
                   launch_shape(ctx, DIM(1, 1, 1), DIM(1, 1, 1), (size_t)1 << 40));
 }

@@ -153,7 +153,10 @@ TEST(dynamic_shared_memory_follows_the_static)
 TEST(the_shared_memory_limit_is_a_gpus)
 {
     lat_context *ctx = t_context();
-    /* 40 KiB static: fits; with 16 KiB of dynamic memory on top it does not. */
+    lat_device_info info;
+    ASSERT_OK(lat_context_device_info(ctx, &info));
+    ASSERT_TRUE(info.shared_memory_per_block_optin >= info.shared_memory_per_block);
+    /* 40 KiB static: fits; 16 KiB of dynamic memory on top needs the opt-in. */
     static const char src[] =
         "__global__ void big(float *out)\n"
         "{\n"
@@ -171,16 +174,75 @@ TEST(the_shared_memory_limit_is_a_gpus)
     lat_status st = lat_launch_args(
         k, &(lat_launch_desc){.grid = {2}, .block = {128}, .shared_bytes = 16 * 1024},
         LAT_ARGS(lat_arg_out(out, sizeof out)));
+    if (info.shared_memory_per_block_optin >= 56 * 1024)
+        ASSERT_OK(st);
+    else
+        ASSERT_NE(st, LAT_OK);
+    /* Beyond the opt-in, static and dynamic together: refused, naming both. */
+    size_t over = info.shared_memory_per_block_optin - 40960 + 1;
+    st = lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {128}, .shared_bytes = over},
+                         LAT_ARGS(lat_arg_out(out, sizeof out)));
     ASSERT_NE(st, LAT_OK);
     if (lat_context_backend(ctx) == LAT_BACKEND_EMU) {
         ASSERT_STATUS(LAT_ERROR_SHARED_MEMORY, st);
         ASSERT_CONTAINS(lat_last_error(), "kernel 'big' uses 40960 bytes of static shared memory");
     }
-    /* Dynamic memory alone above the limit is refused before any backend sees it. */
+    /* Dynamic memory alone above the opt-in is refused before any backend sees it. */
     ASSERT_STATUS(LAT_ERROR_SHARED_MEMORY,
                   lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {1},
-                                                        .shared_bytes = 48 * 1024 + 1},
+                                                        .shared_bytes = info.shared_memory_per_block_optin + 1},
                                   LAT_ARGS(lat_arg_out(out, sizeof out))));
+}
+
+/* A block that asks for more dynamic shared memory than shared_memory_per_block, as a CUDA
+ * program does after cudaFuncSetAttribute(MaxDynamicSharedMemorySize): 100 KiB reversed in
+ * one block, against the host's reversal of random values. */
+TEST(dynamic_shared_memory_beyond_48_KiB_is_opted_in)
+{
+    lat_context *ctx = t_context();
+    lat_device_info info;
+    ASSERT_OK(lat_context_device_info(ctx, &info));
+    enum { N = 25600, THREADS = 256 };
+    if (info.shared_memory_per_block_optin < N * sizeof(float))
+        SKIP("this backend opts no kernel in beyond %zu bytes of shared memory",
+             info.shared_memory_per_block_optin);
+    static const char src[] =
+        "extern \"C\" __global__ void reverse(const float *in, float *out, int n)\n"
+        "{\n"
+        "    extern __shared__ float s[];\n"
+        "    for (int i = threadIdx.x; i < n; i += blockDim.x) s[i] = in[i];\n"
+        "    __syncthreads();\n"
+        "    for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = s[n - 1 - i] * 2.0f;\n"
+        "}\n";
+    lat_kernel *k = t_kernel(ctx, src, "reverse");
+    float *in = t_calloc(N, sizeof *in), *out = t_calloc(N, sizeof *out);
+    t_rand_floats(in, N, -100, 100);
+    ASSERT_OK(lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {THREADS},
+                                                    .shared_bytes = N * sizeof(float)},
+                              LAT_ARGS(lat_arg_in(in, N * sizeof *in),
+                                       lat_arg_out(out, N * sizeof *out), lat_arg_i32(N))));
+    for (int i = 0; i < N; i++)
+        ASSERT_MSG(out[i] == in[N - 1 - i] * 2.0f, "out[%d] = %g, want %g", i, out[i],
+                   in[N - 1 - i] * 2.0f);
+}
+
+/* Static shared memory is 48 KiB at most, however much a launch could opt in to: ptxas
+ * refuses more on a GPU, and the emulator refuses the launch, naming the size. */
+TEST(static_shared_memory_above_48_KiB_is_refused)
+{
+    lat_context *ctx = t_context();
+    if (lat_context_backend(ctx) != LAT_BACKEND_EMU)
+        SKIP("on a GPU ptxas refuses the module; this is the emulator's launch error");
+    lat_kernel *k = t_kernel(ctx,
+                             "__global__ void huge(float *out)\n"
+                             "{ __shared__ float a[12800]; a[threadIdx.x] = 1.0f; __syncthreads();\n"
+                             "  out[threadIdx.x] = a[12799 - threadIdx.x]; }\n",
+                             "huge");
+    float out[32];
+    ASSERT_STATUS(LAT_ERROR_SHARED_MEMORY,
+                  lat_launch_args(k, &(lat_launch_desc){.grid = {1}, .block = {32}},
+                                  LAT_ARGS(lat_arg_out(out, sizeof out))));
+    ASSERT_CONTAINS(lat_last_error(), "kernel 'huge' uses 51200 bytes of static shared memory");
 }
 
 TEST(shared_memory_in_a_kernel_without_barriers)

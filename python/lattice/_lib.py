@@ -71,7 +71,8 @@ class device_info(Structure):
                 ("max_grid_dim", c_int * 3), ("shared_memory_per_block", c_size_t),
                 ("constant_memory", c_size_t), ("clock_rate_khz", c_int),
                 ("memory_bus_width", c_int), ("l2_cache_size", c_int),
-                ("max_threads_per_multiprocessor", c_int), ("registers_per_block", c_int)]
+                ("max_threads_per_multiprocessor", c_int), ("registers_per_block", c_int),
+                ("shared_memory_per_block_optin", c_size_t)]
 
 
 LOGFUNC = ctypes.CFUNCTYPE(None, c_void_p, c_int, c_char_p)

@@ -180,3 +180,30 @@ def test_an_extra_trailing_argument_is_ignored_as_cuda_ignores_it(rng):
     assert np.allclose(p, ref, rtol=1e-5)
     with pytest.raises(TypeError, match="4 arguments given"):
         f(drv.In(n), drv.Out(p), drv.In(m), np.int32(5), block=(64, 1, 1))
+
+
+def test_a_kernel_opted_in_to_more_than_48_kib_of_dynamic_shared_memory(rng):
+    # Tiled kernels with big tiles: func.set_attribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, 64 KiB),
+    # then a launch with shared=64 KiB, as CUDA programs do after cudaFuncSetAttribute.
+    dev = drv.Context.get_device()
+    optin = dev.get_attribute(drv.device_attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+    n = 16384
+    if optin < n * 4:
+        pytest.skip(f"this backend opts kernels in to {optin} bytes at most")
+    mod = SourceModule("""
+    __global__ void flip(const float *in, float *out, int n)
+    {
+        extern __shared__ float tile[];
+        for (int i = threadIdx.x; i < n; i += blockDim.x) tile[i] = in[i];
+        __syncthreads();
+        for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = tile[n - 1 - i] + 1.0f;
+    }
+    """)
+    flip = mod.get_function("flip")
+    flip.set_attribute(drv.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, n * 4)
+    a = rng.random(n).astype(np.float32)
+    out = np.empty_like(a)
+    flip(drv.In(a), drv.Out(out), np.int32(n), block=(256, 1, 1), grid=(1, 1), shared=n * 4)
+    assert np.array_equal(out, a[::-1] + np.float32(1))
+    with pytest.raises(drv.LogicError):
+        flip.set_attribute(drv.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, optin + 1)

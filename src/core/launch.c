@@ -79,13 +79,16 @@ lat_status lat__launch_prepare(lat_kernel *kernel, const lat_launch_desc *desc,
     if (threads > (uint64_t)dev->max_threads_per_block)
         return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
                           "kernel '%s': a block of (%u, %u, %u) has %llu threads; the "
-                          "device allows at most %d per block", kernel->name, out->block[0], out->block[1], out->block[2],
-                          (unsigned long long)threads, dev->max_threads_per_block);
-    if (desc->shared_bytes > dev->shared_memory_per_block)
+                          "device allows at most %d per block", kernel->name, out->block[0],
+                          out->block[1], out->block[2], (unsigned long long)threads,
+                          dev->max_threads_per_block);
+    /* Beyond shared_memory_per_block a launch is opted in, as cudaFuncSetAttribute does;
+     * the backend adds the kernel's static shared memory to the count. */
+    if (desc->shared_bytes > dev->shared_memory_per_block_optin)
         return lat__error(ctx, LAT_ERROR_SHARED_MEMORY,
                           "kernel '%s': %zu bytes of dynamic shared memory requested; a "
-                          "block has at most %zu",
-                          kernel->name, desc->shared_bytes, dev->shared_memory_per_block);
+                          "block has at most %zu", kernel->name, desc->shared_bytes,
+                          dev->shared_memory_per_block_optin);
     out->shared_bytes = desc->shared_bytes;
     out->stream = desc->stream;
     out->cooperative = desc->cooperative != 0;
@@ -109,10 +112,11 @@ lat_status lat_kernel_max_cooperative_blocks(lat_kernel *kernel, unsigned block_
         return lat__error(ctx, LAT_ERROR_INVALID_DIMENSIONS,
                           "kernel '%s': a block of %u threads; the device allows 1 to %d",
                           kernel->name, block_threads, dev->max_threads_per_block);
-    if (shared_bytes > dev->shared_memory_per_block)
+    if (shared_bytes > dev->shared_memory_per_block_optin)
         return lat__error(ctx, LAT_ERROR_SHARED_MEMORY,
                           "kernel '%s': %zu bytes of dynamic shared memory; a block has at "
-                          "most %zu", kernel->name, shared_bytes, dev->shared_memory_per_block);
+                          "most %zu", kernel->name, shared_bytes,
+                          dev->shared_memory_per_block_optin);
     return ctx->backend->max_cooperative_blocks(kernel, block_threads, shared_bytes, out);
 }
 

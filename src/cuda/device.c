@@ -95,6 +95,7 @@ lat_status lat__cuda_device_info(int ordinal, lat_device_info *info)
                                   attrs[i].name, ordinal);
     }
     info->shared_memory_per_block = (size_t)shared;
+    info->shared_memory_per_block_optin = (size_t)shared; /* no cuFuncSetAttribute yet */
     info->constant_memory = (size_t)constant;
     return LAT_OK;
 }

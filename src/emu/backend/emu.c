@@ -59,7 +59,8 @@ static lat_status device_info(int ordinal, lat_device_info *info)
     info->max_grid_dim[0] = 2147483647;
     info->max_grid_dim[1] = 65535;
     info->max_grid_dim[2] = 65535;
-    info->shared_memory_per_block = 48 * 1024;
+    info->shared_memory_per_block = LAT_EMU_SHARED_LIMIT;
+    info->shared_memory_per_block_optin = LAT_EMU_SHARED_OPTIN;
     info->constant_memory = 64 * 1024;
     info->max_threads_per_multiprocessor = 2048;
     info->registers_per_block = 65536;
@@ -335,6 +336,24 @@ static bool traced(void)
     return pid != 0;
 }
 
+/* A block's shared memory: static at most LAT_EMU_SHARED_LIMIT (ptxas refuses more), and
+ * static and dynamic together at most the opt-in limit. */
+static lat_status shared_fits(const lat_context *ctx, const lat__emu_kernel *k, size_t dynamic)
+{
+    if (k->shared_bytes > LAT_EMU_SHARED_LIMIT)
+        return lat__error(ctx, LAT_ERROR_SHARED_MEMORY,
+                          "kernel '%s' uses %zu bytes of static shared memory; a kernel may "
+                          "have at most %d (more must be dynamic: extern __shared__)",
+                          k->name, k->shared_bytes, LAT_EMU_SHARED_LIMIT);
+    if (dynamic > LAT_EMU_SHARED_OPTIN - k->shared_bytes)
+        return lat__error(ctx, LAT_ERROR_SHARED_MEMORY,
+                          "kernel '%s' uses %zu bytes of static shared memory and the launch "
+                          "asks for %zu bytes of dynamic shared memory: %zu in all, and a block "
+                          "has at most %d", k->name, k->shared_bytes, dynamic,
+                          k->shared_bytes + dynamic, LAT_EMU_SHARED_OPTIN);
+    return LAT_OK;
+}
+
 static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params)
 {
     char msg[1024];
@@ -351,13 +370,10 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
         shown.name = k->expr;
         k = &shown;
     }
-    /* Checked and unchecked launches share the limit, so it is checked before either. */
-    if (k->shared_bytes + l->shared_bytes > LAT_EMU_SHARED_LIMIT)
-        return lat__error(kernel->module->ctx, LAT_ERROR_SHARED_MEMORY,
-                          "kernel '%s' uses %zu bytes of static shared memory and "
-                          "the launch asks for %zu bytes of dynamic shared memory: %zu in all, "
-                          "and a block has at most %d", k->name, k->shared_bytes, l->shared_bytes,
-                          k->shared_bytes + l->shared_bytes, LAT_EMU_SHARED_LIMIT);
+    /* Checked and unchecked launches share the limits, so they are checked before either. */
+    lat_status st = shared_fits(kernel->module->ctx, k, l->shared_bytes);
+    if (st != LAT_OK)
+        return st;
     if (l->cooperative && k->check)
         return lat__error(kernel->module->ctx, LAT_ERROR_UNSUPPORTED,
                           "kernel '%s': a cooperative launch cannot be checked "
@@ -390,7 +406,6 @@ static lat_status launch(lat_kernel *kernel, const lat__launch *l, void **params
     struct timespec t0, t1;
     if (m->opt)
         clock_gettime(CLOCK_MONOTONIC, &t0);
-    lat_status st;
     if (m->debug)
         pthread_mutex_lock(&m->debug_lock);
     if (k->check) /* check/ */
@@ -451,18 +466,18 @@ static lat_status max_cooperative_blocks(lat_kernel *kernel, unsigned block_thre
 {
     const lat__emu_kernel *k = kernel->impl;
     const lat_context *ctx = kernel->module->ctx;
-    if (k->shared_bytes + shared_bytes > LAT_EMU_SHARED_LIMIT)
-        return lat__error(ctx, LAT_ERROR_SHARED_MEMORY,
-                          "kernel '%s' uses %zu bytes of "
-                          "static shared memory and %zu of dynamic shared memory: %zu in all, "
-                          "and a block has at most %d",
-                          k->name, k->shared_bytes, shared_bytes, k->shared_bytes + shared_bytes,
-                          LAT_EMU_SHARED_LIMIT);
+    lat_status st = shared_fits(ctx, k, shared_bytes);
+    if (st != LAT_OK)
+        return st;
     enum { WARPS_PER_SM = 64, BLOCKS_PER_SM = 32 };
     unsigned warps = (block_threads + 31) / 32;
     unsigned per_sm = WARPS_PER_SM / warps;
     if (per_sm > BLOCKS_PER_SM)
         per_sm = BLOCKS_PER_SM;
+    /* As a multiprocessor's shared memory holds them (1 KiB of each block's is the system's). */
+    size_t shared = k->shared_bytes + shared_bytes;
+    if (shared && per_sm > LAT_EMU_SHARED_PER_SM / (shared + 1024))
+        per_sm = (unsigned)(LAT_EMU_SHARED_PER_SM / (shared + 1024));
     uint64_t n = (uint64_t)per_sm * (uint64_t)(ctx->info.multiprocessor_count > 0
                                                    ? ctx->info.multiprocessor_count : 1);
     if (k->mode == LAT_EMU_MODE_FIBER) {

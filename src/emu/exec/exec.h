@@ -40,8 +40,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The static shared memory a block may use, as on the reference device. */
-enum { LAT_EMU_SHARED_LIMIT = 48 * 1024 };
+/* The static shared memory a block may use, as on the reference device (ptxas refuses
+ * more), and the most static and dynamic shared memory together, compute capability 8.0's
+ * opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize; its multiprocessor has 164 KiB). */
+enum {
+    LAT_EMU_SHARED_LIMIT = 48 * 1024,
+    LAT_EMU_SHARED_OPTIN = 163 * 1024,
+    LAT_EMU_SHARED_PER_SM = 164 * 1024
+};
 
 /* A compiled kernel, as a module holds it. */
 typedef struct lat__emu_kernel {

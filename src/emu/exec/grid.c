@@ -27,10 +27,10 @@
 
 /* ---- per OS thread ---------------------------------------------------------------------- */
 
-/* Shared memory is 48 KiB at most; 256-byte aligned, as a GPU's is at least. It is
- * mapped between inaccessible pages, so that a block writing past its shared memory
- * faults (the launch fails) instead of overwriting the host's heap. */
-enum { SHARED_BYTES = LAT_EMU_SHARED_LIMIT + 256, SHARED_GUARD = 64 << 10 };
+/* Shared memory is LAT_EMU_SHARED_OPTIN at most; 256-byte aligned, as a GPU's is at
+ * least. It is mapped between inaccessible pages, so that a block writing past its shared
+ * memory faults (the launch fails) instead of overwriting the host's heap. */
+enum { SHARED_BYTES = LAT_EMU_SHARED_OPTIN + 256, SHARED_GUARD = 64 << 10 };
 static const size_t SHARED_MAP = SHARED_GUARD + ((SHARED_BYTES + 4095) & ~(size_t)4095) +
                                  SHARED_GUARD;
 /* Region loops' scratch: reserved, touched as needed. */
