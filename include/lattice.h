@@ -499,7 +499,10 @@ LAT_API const char *lat_module_template_declaration(const lat_module *mod, int i
 
 /* The symbol a name expression or kernel name was lowered to (nvrtcGetLoweredName): for
  * "reduce<256>" something like "_Z6reduceILi256EEvPKfPf"; for a kernel of C linkage its
- * plain name. *name stays valid until the module is destroyed.
+ * plain name. The emulator lowers names its own way (an instance is "reduce__lat_t1", a
+ * kernel of C++ linkage keeps its plain name): on every backend the symbol is one that
+ * lat_module_get_kernel finds, not one to compare with another compiler's. *name stays
+ * valid until the module is destroyed.
  *   expr: one of the module's name expressions, or the plain name of one of its kernels.
  * Errors: LAT_ERROR_INVALID_VALUE (NULL argument); LAT_ERROR_KERNEL_NOT_FOUND (expr is
  * neither: the message lists the module's name expressions). Thread safety: any thread. */
