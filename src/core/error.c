@@ -168,14 +168,13 @@ lat_status lat__oom(const lat_context *ctx)
 
 lat_status lat__oom_for(const lat_context *ctx, const char *fmt, ...)
 {
+    /* On the stack: the heap has just failed, and the message should not need it twice. */
+    char what[1024];
     va_list ap;
     va_start(ap, fmt);
-    char *what = vformat(fmt, ap);
+    vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    lat_status st = lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory %s",
-                               what ? what : "");
-    free(what);
-    return st;
+    return lat__error(ctx, LAT_ERROR_OUT_OF_MEMORY, "out of host memory %s", what);
 }
 
 lat_status lat__error_logged(lat_status status, const char *fmt, ...)
