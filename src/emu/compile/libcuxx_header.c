@@ -195,13 +195,26 @@ static const char *const std_utility_h[] = {
     NULL,
 };
 
+/* min and max, and the <algorithm> ones (also with a comparison, clamp): the same lines
+ * in cuda::std and, for <algorithm>, in std. */
+#define MIN_MAX \
+    "template <typename __lat_T> __host__ __device__ const __lat_T &min(const __lat_T &a, const __lat_T &b) { return b < a ? b : a; }\n", \
+    "template <typename __lat_T> __host__ __device__ const __lat_T &max(const __lat_T &a, const __lat_T &b) { return a < b ? b : a; }\n",
+
+#define MIN_MAX_CLAMP_WITH_COMPARISON \
+    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &min(const __lat_T &a, const __lat_T &b, __lat_C c) { return c(b, a) ? b : a; }\n", \
+    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &max(const __lat_T &a, const __lat_T &b, __lat_C c) { return c(a, b) ? b : a; }\n", \
+    "template <typename __lat_T> __host__ __device__ const __lat_T &clamp(const __lat_T &v, const __lat_T &lo, const __lat_T &hi)\n", \
+    "{ return v < lo ? lo : hi < v ? hi : v; }\n", \
+    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &clamp(const __lat_T &v, const __lat_T &lo, const __lat_T &hi, __lat_C c)\n", \
+    "{ return c(v, lo) ? lo : c(hi, v) ? hi : v; }\n",
+
 static const char *const utility_h[] = {
     "#ifndef __LAT_CUDA_STD_UTILITY\n",
     "#define __LAT_CUDA_STD_UTILITY\n",
     "namespace cuda { namespace std {\n",
     "template <typename __lat_T> __host__ __device__ void swap(__lat_T &a, __lat_T &b) { __lat_T t = a; a = b; b = t; }\n",
-    "template <typename __lat_T> __host__ __device__ const __lat_T &min(const __lat_T &a, const __lat_T &b) { return b < a ? b : a; }\n",
-    "template <typename __lat_T> __host__ __device__ const __lat_T &max(const __lat_T &a, const __lat_T &b) { return a < b ? b : a; }\n",
+    MIN_MAX
     PAIR
     FORWARD_MOVE
     INTEGER_SEQUENCE
@@ -603,12 +616,7 @@ static const char *const algorithm_h[] = {
     "#define __LAT_CUDA_STD_ALGORITHM\n",
     "#include <cuda/std/utility>\n",
     "namespace cuda { namespace std {\n",
-    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &min(const __lat_T &a, const __lat_T &b, __lat_C c) { return c(b, a) ? b : a; }\n",
-    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &max(const __lat_T &a, const __lat_T &b, __lat_C c) { return c(a, b) ? b : a; }\n",
-    "template <typename __lat_T> __host__ __device__ const __lat_T &clamp(const __lat_T &v, const __lat_T &lo, const __lat_T &hi)\n",
-    "{ return v < lo ? lo : hi < v ? hi : v; }\n",
-    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &clamp(const __lat_T &v, const __lat_T &lo, const __lat_T &hi, __lat_C c)\n",
-    "{ return c(v, lo) ? lo : c(hi, v) ? hi : v; }\n",
+    MIN_MAX_CLAMP_WITH_COMPARISON
     "} }\n",
     "#endif\n",
     NULL,
@@ -621,14 +629,8 @@ static const char *const std_algorithm_h[] = {
     "#define __LAT_STD_ALGORITHM\n",
     "#include <utility>\n",
     "namespace std {\n",
-    "template <typename __lat_T> __host__ __device__ const __lat_T &min(const __lat_T &a, const __lat_T &b) { return b < a ? b : a; }\n",
-    "template <typename __lat_T> __host__ __device__ const __lat_T &max(const __lat_T &a, const __lat_T &b) { return a < b ? b : a; }\n",
-    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &min(const __lat_T &a, const __lat_T &b, __lat_C c) { return c(b, a) ? b : a; }\n",
-    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &max(const __lat_T &a, const __lat_T &b, __lat_C c) { return c(a, b) ? b : a; }\n",
-    "template <typename __lat_T> __host__ __device__ const __lat_T &clamp(const __lat_T &v, const __lat_T &lo, const __lat_T &hi)\n",
-    "{ return v < lo ? lo : hi < v ? hi : v; }\n",
-    "template <typename __lat_T, typename __lat_C> __host__ __device__ const __lat_T &clamp(const __lat_T &v, const __lat_T &lo, const __lat_T &hi, __lat_C c)\n",
-    "{ return c(v, lo) ? lo : c(hi, v) ? hi : v; }\n",
+    MIN_MAX
+    MIN_MAX_CLAMP_WITH_COMPARISON
     "}\n",
     "#endif\n",
     NULL,
